@@ -1,0 +1,118 @@
+"""Orders: how a team splits the SCRUM points it spends on one match (R3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Order",
+    "OrderError",
+    "FLAIR_OPTION_COST",
+    "MAX_ORDER_POINTS",
+    "validate_order",
+]
+
+FLAIR_OPTION_COST = 3
+# The most SCRUM a team can ever hold: 100 to start plus 10 for each of at most six wins (R4, R6).
+MAX_ORDER_POINTS = 160
+
+
+class OrderError(ValueError):
+    """An order that breaks a rule. ``rule`` names it (for example ``"R3"``)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
+def _whole(name: str, value: object) -> int:
+    # bool is an int subclass; True is not a number of points.
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        raise OrderError("R3", f"{name} points must be a whole number, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class Order:
+    """A team's order for one match: FORCE points and FLAIR points (R3).
+
+    >>> Order(force=4, flair=6).options
+    2
+    >>> Order(force=4, flair=6).total
+    10
+    >>> Order(force=0, flair=4)
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: FLAIR points must be a multiple of 3 (one option per 3 points); got 4, try 3 or 6
+    """
+
+    force: int
+    flair: int
+
+    def __post_init__(self) -> None:
+        force = _whole("FORCE", self.force)
+        flair = _whole("FLAIR", self.flair)
+        object.__setattr__(self, "force", force)
+        object.__setattr__(self, "flair", flair)
+        if force < 0:
+            raise OrderError("R3", f"FORCE points cannot be negative, got {force}")
+        if flair < 0:
+            raise OrderError("R3", f"FLAIR points cannot be negative, got {flair}")
+        if flair % FLAIR_OPTION_COST:
+            lower = flair - flair % FLAIR_OPTION_COST
+            raise OrderError(
+                "R3",
+                f"FLAIR points must be a multiple of 3 (one option per 3 points); "
+                f"got {flair}, try {lower} or {lower + FLAIR_OPTION_COST}",
+            )
+        if force + flair > MAX_ORDER_POINTS:
+            raise OrderError(
+                "R3",
+                f"an order of {force + flair} points is more than any team can ever hold "
+                f"({MAX_ORDER_POINTS}: 100 to start plus 10 for each of six wins)",
+            )
+
+    @property
+    def options(self) -> int:
+        """Number of FLAIR options (one per 3 FLAIR points)."""
+        return self.flair // FLAIR_OPTION_COST
+
+    @property
+    def total(self) -> int:
+        """SCRUM points the order spends."""
+        return self.force + self.flair
+
+    def to_dict(self) -> dict[str, int]:
+        return {"force": self.force, "flair": self.flair}
+
+
+def validate_order(force: object, flair: object, scrum: int) -> Order:
+    """Build an order and check it against the team's SCRUM balance (R3).
+
+    Args:
+        force: FORCE points asked for.
+        flair: FLAIR points asked for.
+        scrum: the team's SCRUM points at the time of the match.
+
+    Returns:
+        The order, if every part of R3 holds.
+
+    Raises:
+        OrderError: naming the rule broken; nothing is spent.
+
+    >>> validate_order(10, 9, scrum=100)
+    Order(force=10, flair=9)
+    >>> validate_order(60, 45, scrum=100)
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: the order spends 105 points but the team holds only 100 SCRUM points
+    """
+    order = Order(force=_whole("FORCE", force), flair=_whole("FLAIR", flair))
+    if order.total > scrum:
+        raise OrderError(
+            "R3",
+            f"the order spends {order.total} points but the team holds only {scrum} SCRUM points",
+        )
+    return order
