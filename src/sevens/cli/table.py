@@ -1,0 +1,181 @@
+"""``sevens table FILE``: the group table (R8) for results typed in by hand.
+
+For a game played with real dice at a table. The file holds the group's teams and the matches
+played so far::
+
+    {"teams": ["fiji", "samoa", "tonga", "wales"],
+     "matches": [{"home": "fiji", "away": "samoa",
+                  "home_line": {"tries": 2, "conversions": 1, "penalties": 0, "drop_goals": 1},
+                  "away_line": {"tries": 1, "conversions": 0, "penalties": 2, "drop_goals": 0, "points": 11}}]}
+
+A line's ``points`` is optional; if given it must agree with the rest of the line (R1). An
+optional ``"group"`` names the group.
+
+If teams of a complete group are still level after head-to-head, lots decide (R10). A hand-entered
+table has no game seed, so the lots come from :class:`sevens.rules.FairDice` seeded with the
+SHA-256 of the input file's bytes (digest ``"table"``, stream ``"lots"``): the same file always
+gives the same table. ``--lots-seed TEXT`` seeds them with the SHA-256 of TEXT instead, e.g. a
+number the players agreed on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sevens.cli.errors import fail
+from sevens.rules.fairdice import FairDice
+from sevens.tournament.lots import LotsDraw
+from sevens.tournament.standings import Criterion, GroupResult, GroupTable, group_table
+
+__all__ = ["EXPLAIN", "LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
+
+LOTS_DIGEST = "table"
+LOTS_STREAM = "lots"
+
+EXPLAIN: dict[Criterion | None, str] = {
+    Criterion.LEAGUE_POINTS: "league points",
+    Criterion.TRIES_FOR: "tries scored",
+    Criterion.POINTS_FOR: "points scored",
+    Criterion.TRIES_AGAINST: "fewer tries conceded",
+    Criterion.POINTS_AGAINST: "fewer points conceded",
+    Criterion.HEAD_TO_HEAD: "head-to-head",
+    Criterion.LOTS: "lots",
+    None: "level (group unfinished)",
+}
+"""The short explanation shown for each ``decided_by``."""
+
+
+def lots_dice(file_bytes: bytes, lots_seed: str | None) -> FairDice:
+    """The dice for lots: FairDice seeded by SHA-256 of ``lots_seed`` if given, else of the file."""
+    source = file_bytes if lots_seed is None else lots_seed.encode("utf-8")
+    return FairDice(hashlib.sha256(source).digest(), LOTS_DIGEST, LOTS_STREAM)
+
+
+def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResult, ...]]:
+    """Parse the input file: the group's name, its teams and its matches.
+
+    Raises:
+        ValueError: the file is not JSON or not in the expected shape.
+    """
+    try:
+        data: Any = json.loads(raw)
+    except RecursionError:
+        raise ValueError("the file is nested too deeply to be a group's results") from None
+    except ValueError as exc:
+        raise ValueError(f"the file is not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ValueError('the file must hold a JSON object {"teams": [...], "matches": [...]}')
+    unknown = sorted(map(str, set(data) - {"teams", "matches", "group"}))
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(unknown)}; the file has teams, matches and optionally group")
+    if "teams" not in data or "matches" not in data:
+        raise ValueError('the file must have "teams" (a list of team ids) and "matches" (a list of matches)')
+    teams = data["teams"]
+    if not isinstance(teams, list) or not all(isinstance(team, str) and team for team in teams):
+        raise ValueError('"teams" must be a list of team ids (non-empty strings)')
+    matches = data["matches"]
+    if not isinstance(matches, list):
+        raise ValueError('"matches" must be a list of {"home", "away", "home_line", "away_line"} objects')
+    group = data.get("group", "group")
+    if not isinstance(group, str) or not group:
+        raise ValueError('"group" must be a non-empty name')
+    results = []
+    for number, match in enumerate(matches, start=1):
+        try:
+            results.append(GroupResult.from_dict(match))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"match {number}: {exc}") from None
+    return group, tuple(teams), tuple(results)
+
+
+def _describe_draw(draw: LotsDraw) -> str:
+    rounds = "; ".join(
+        f"round {number}: " + ", ".join(f"{team} {face}" for team, face in round_)
+        for number, round_ in enumerate(draw.throws, start=1)
+    )
+    return f"Lots drawn for {draw.what} ({rounds}) placed them {', '.join(draw.order)}."
+
+
+def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
+    console = Console(highlight=False)
+    grid = Table(title=table.what)
+    grid.add_column("Pos", justify="right")
+    grid.add_column("Team")
+    for name in ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts"):
+        grid.add_column(name, justify="right")
+    grid.add_column("Decided by")
+    for row in table.rows:
+        grid.add_row(
+            str(row.position),
+            row.team,
+            *(
+                str(value)
+                for value in (
+                    row.played,
+                    row.won,
+                    row.drawn,
+                    row.lost,
+                    row.tries_for,
+                    row.tries_against,
+                    row.points_for,
+                    row.points_against,
+                    row.league_points,
+                )
+            ),
+            EXPLAIN[row.decided_by],
+        )
+    console.print(grid)
+    n = len(table.rows)
+    if not table.complete:
+        console.print(
+            f"{played} of {n * (n - 1) // 2} matches played; teams level on every criterion share a place "
+            "until the group is complete."
+        )
+    for draw in table.lots:
+        console.print(_describe_draw(draw))
+    if table.lots:
+        console.print(f"Dice for lots: {seed_note}.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sevens table`` to ``app``."""
+
+    @app.command("table")
+    def table_command(
+        file: Annotated[Path, typer.Argument(help="JSON file with the group's teams and matches.")],
+        as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+        lots_seed: Annotated[
+            str | None,
+            typer.Option(
+                "--lots-seed",
+                help="Seed the dice for lots with the SHA-256 of this text (default: of the file).",
+            ),
+        ] = None,
+    ) -> None:
+        """The group table (R8) for results typed in by hand, with every tie-break shown."""
+        try:
+            raw = file.read_bytes()
+        except OSError as exc:
+            fail(f"cannot read {file}: {exc.strerror or exc}; give the path of a JSON results file")
+        try:
+            group, teams, results = read_table_input(raw)
+            table = group_table(teams, results, lots_dice(raw, lots_seed), what=group)
+        except ValueError as exc:
+            fail(f"{file}: {exc}")
+        if as_json:
+            document = {"rows": [row.to_dict() for row in table.rows], "lots": [d.to_dict() for d in table.lots]}
+            typer.echo(json.dumps(document, indent=2))
+            return
+        seed_note = (
+            "FairDice seeded by the SHA-256 of the input file"
+            if lots_seed is None
+            else f"FairDice seeded by the SHA-256 of --lots-seed {lots_seed!r}"
+        )
+        _print_table(table, len(results), seed_note)

@@ -1,0 +1,210 @@
+"""``sevens table FILE``: group tables for results typed in by hand."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sevens.cli.table import register
+from sevens.rules import FairDice
+from sevens.tournament.lots import draw_lots
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer(pretty_exceptions_enable=False)
+    register(app)
+
+    @app.callback()
+    def _root() -> None:
+        """Keep ``table`` a sub-command, as in the real app."""
+
+    return app
+
+
+def _line(tries: int = 0, conversions: int = 0, penalties: int = 0, drop_goals: int = 0) -> dict[str, int]:
+    return {"tries": tries, "conversions": conversions, "penalties": penalties, "drop_goals": drop_goals}
+
+
+def _match(home: str, away: str, home_line: dict[str, int], away_line: dict[str, int]) -> dict[str, Any]:
+    return {"home": home, "away": away, "home_line": home_line, "away_line": away_line}
+
+
+NIL = _line()
+TRY = _line(tries=1)
+
+# fiji wins all three 5-0: 6 league points. samoa and tonga each lose to fiji, beat wales and
+# draw 0-0 with each other: 3 league points. samoa beat wales with a converted try (7), tonga
+# with a try and a drop goal (8): one try each, so tonga is 2nd on points scored. wales 0.
+DECIDED: dict[str, Any] = {
+    "teams": ["wales", "tonga", "samoa", "fiji"],
+    "matches": [
+        _match("fiji", "samoa", TRY, NIL),
+        _match("fiji", "tonga", TRY, NIL),
+        _match("fiji", "wales", TRY, NIL),
+        _match("samoa", "wales", {**_line(tries=1, conversions=1), "points": 7}, NIL),
+        _match("tonga", "wales", _line(tries=1, drop_goals=1), NIL),
+        _match("samoa", "tonga", NIL, NIL),
+    ],
+}
+DECIDED_ORDER = [("fiji", 1, "league_points"), ("tonga", 2, "points_for"), ("samoa", 3, "points_for"),
+                 ("wales", 4, "league_points")]
+
+# fiji, samoa, tonga each beat wales 5-0 and draw 0-0 among themselves: level on everything,
+# head-to-head included, so lots decide places 1-3.
+LEVEL: dict[str, Any] = {
+    "teams": ["fiji", "samoa", "tonga", "wales"],
+    "matches": [
+        _match("fiji", "wales", TRY, NIL),
+        _match("samoa", "wales", TRY, NIL),
+        _match("tonga", "wales", TRY, NIL),
+        _match("fiji", "samoa", NIL, NIL),
+        _match("fiji", "tonga", NIL, NIL),
+        _match("samoa", "tonga", NIL, NIL),
+    ],
+}
+
+
+def _write(tmp_path: Path, data: object, name: str = "group.json") -> Path:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+def _run(*args: str) -> Any:
+    return CliRunner().invoke(_app(), ["table", *args])
+
+
+def test_json_rows(tmp_path: Path) -> None:
+    result = _run(str(_write(tmp_path, DECIDED)), "--json")
+    assert result.exit_code == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert [(r["team"], r["position"], r["decided_by"]) for r in out["rows"]] == DECIDED_ORDER
+    tonga = out["rows"][1]
+    # tonga: L to fiji 0-5, W v wales 8-0, D v samoa 0-0.
+    assert tonga == {
+        "team": "tonga", "position": 2, "played": 3, "won": 1, "drawn": 1, "lost": 1,
+        "tries_for": 1, "tries_against": 1, "points_for": 8, "points_against": 5,
+        "league_points": 3, "decided_by": "points_for",
+    }
+    assert out["lots"] == []
+
+
+def test_human_table(tmp_path: Path) -> None:
+    result = _run(str(_write(tmp_path, DECIDED)))
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    for header in ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts", "Decided by"):
+        assert f" {header} " in text
+    tonga = next(line for line in text.splitlines() if "tonga" in line)
+    assert "points scored" in tonga
+    assert "Lots" not in text
+
+
+def test_lots_use_the_files_sha256_by_default(tmp_path: Path) -> None:
+    path = _write(tmp_path, LEVEL)
+    first = _run(str(path), "--json")
+    assert first.exit_code == 0, first.stderr
+    out = json.loads(first.stdout)
+    # The documented source: FairDice seeded with SHA-256 of the file, digest "table", stream "lots".
+    dice = FairDice(hashlib.sha256(path.read_bytes()).digest(), "table", "lots")
+    expected = draw_lots("group: places 1-3", ["fiji", "samoa", "tonga"], dice)
+    assert out["lots"] == [expected.to_dict()]
+    assert [r["team"] for r in out["rows"]] == [*expected.order, "wales"]
+    assert [r["decided_by"] for r in out["rows"]] == ["lots", "lots", "lots", "league_points"]
+    assert _run(str(path), "--json").stdout == first.stdout
+
+
+def test_lots_seed_option(tmp_path: Path) -> None:
+    path = _write(tmp_path, LEVEL)
+    out = json.loads(_run(str(path), "--json", "--lots-seed", "agreed 42").stdout)
+    dice = FairDice(hashlib.sha256(b"agreed 42").digest(), "table", "lots")
+    assert out["lots"] == [draw_lots("group: places 1-3", ["fiji", "samoa", "tonga"], dice).to_dict()]
+
+
+def test_human_output_says_lots_decided(tmp_path: Path) -> None:
+    result = _run(str(_write(tmp_path, {**LEVEL, "group": "Pool B"})))
+    assert result.exit_code == 0, result.stderr
+    assert "Lots drawn for Pool B: places 1-3 (round 1: fiji " in result.stdout
+    assert "SHA-256 of the input file" in result.stdout
+    assert sum("lots" in line for line in result.stdout.splitlines() if "│" in line) == 3
+
+
+def test_partial_group(tmp_path: Path) -> None:
+    partial = {"teams": LEVEL["teams"], "matches": LEVEL["matches"][:2]}
+    result = _run(str(_write(tmp_path, partial)), "--json")
+    out = json.loads(result.stdout)
+    # fiji and samoa won 5-0 (level on everything, not yet met): they share 1st. tonga (not played)
+    # and wales (lost twice 0-5) have 0 league points, 0 tries and 0 points scored; tonga conceded
+    # no try, wales two, so tonga is 3rd on fewest tries conceded.
+    assert [(r["team"], r["position"], r["decided_by"]) for r in out["rows"]] == [
+        ("fiji", 1, None), ("samoa", 1, None), ("tonga", 3, "tries_against"), ("wales", 4, "tries_against"),
+    ]
+    human = _run(str(_write(tmp_path, partial)))
+    assert "2 of 6 matches played" in human.stdout
+
+
+def _bad_match(**change: Any) -> dict[str, Any]:
+    return {**DECIDED, "matches": [{**DECIDED["matches"][0], **change}, *DECIDED["matches"][1:]]}
+
+
+BAD_INPUTS: dict[str, tuple[object, str]] = {
+    "not json": ("{teams: [", "is not valid JSON"),
+    "not an object": ([1, 2], "must hold a JSON object"),
+    "no matches": ({"teams": ["a", "b"]}, 'must have "teams"'),
+    "teams not ids": ({"teams": ["a", 3], "matches": []}, '"teams" must be a list of team ids'),
+    "unknown field": ({**DECIDED, "venue": "x"}, "unknown field(s) venue"),
+    "unknown team": (_bad_match(away="england"), "names 'england', which is not one of the group's teams"),
+    "plays itself": (_bad_match(away="fiji"), "'fiji' cannot play itself; R7"),
+    "duplicate fixture": (
+        {**DECIDED, "matches": [*DECIDED["matches"], _match("samoa", "fiji", NIL, NIL)]},
+        "already met in match 1; R7",
+    ),
+    "more conversions than tries": (
+        _bad_match(home_line=_line(tries=1, conversions=2)),
+        "match 1: home_line: R1: a line cannot have more conversions (2) than tries (1)",
+    ),
+    "wrong points": (
+        _bad_match(away_line={**TRY, "points": 7}),
+        "match 1: away_line: R1: the line says 7 points but",
+    ),
+    "negative tries": (_bad_match(home_line=_line(tries=-1)), "tries must be a whole number >= 0"),
+    "line not an object": (_bad_match(home_line=5), "match 1: home_line: a line must be an object"),
+    "missing line field": (_bad_match(home_line={"tries": 1}), "a line is missing conversions"),
+    "match not an object": ({**DECIDED, "matches": ["fiji v samoa"]}, "match 1: a match must be an object"),
+    "one team": ({"teams": ["a"], "matches": []}, "at least two teams"),
+    "nested too deep": ("[" * 100000 + "]" * 100000, "nested too deeply"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_INPUTS))
+def test_bad_input_one_line_error(tmp_path: Path, name: str) -> None:
+    data, message = BAD_INPUTS[name]
+    result = _run(str(_write(tmp_path, data)))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert message in lines[0]
+    assert "Traceback" not in result.stderr
+    assert isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "not utf-8"])
+def test_unreadable_file(tmp_path: Path, kind: str) -> None:
+    if kind == "missing":
+        path = tmp_path / "nope.json"
+    elif kind == "directory":
+        path = tmp_path
+    else:
+        path = tmp_path / "latin1.json"
+        path.write_bytes(b'{"teams": ["caf\xe9"]}')
+    result = _run(str(path))
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert isinstance(result.exception, SystemExit)
