@@ -1,1 +1,127 @@
-"""tournament."""
+"""The tournament, pure: formats, the draw, fixtures, standings and tie-breaks, the knockout
+bracket, the game lifecycle, the game record, replay and verification (R4-R14).
+
+Nothing here does I/O or reads a clock or a global random source: seeds and dice sources are
+passed in.
+"""
+
+from sevens.tournament.fixtures import (
+    GROUP_ROUNDS,
+    Fixture,
+    first_knockout_pairs,
+    group_fixtures,
+    knockout_fixtures,
+    next_knockout_pairs,
+)
+from sevens.tournament.formats import Format, Stage, check_format, default_format, legal_formats
+from sevens.tournament.game import (
+    Autopilot,
+    Game,
+    ManagerView,
+    MatchResult,
+    MatchSide,
+    OrderRefused,
+    ResolvedTurn,
+    TurnOrder,
+    autopilot_orders,
+    autopilot_rng,
+    check_order,
+    new_game,
+    play_turn,
+    resolve_turn,
+)
+from sevens.tournament.knockout import Decision, decide_group, decide_knockout, describe
+from sevens.tournament.lots import LotsDraw, LotsMismatch, draw_lots, replay_lots
+from sevens.tournament.record import (
+    FORMAT,
+    VERSION,
+    RecordError,
+    VerificationError,
+    dumps,
+    from_record,
+    loads,
+    to_record,
+)
+from sevens.tournament.setup import (
+    DEFAULT_AUTOPILOT,
+    DEFAULT_TEAM_NAMES,
+    GameSetup,
+    Player,
+    PlayerId,
+    Team,
+    TeamId,
+    draw_game,
+    slugify,
+)
+from sevens.tournament.standings import (
+    Criterion,
+    GroupResult,
+    GroupTable,
+    TableRow,
+    compare_group_records,
+    group_record_key,
+    group_table,
+)
+from sevens.tournament.verify import VerifyReport, verify_record
+
+__all__ = [
+    "DEFAULT_AUTOPILOT",
+    "DEFAULT_TEAM_NAMES",
+    "FORMAT",
+    "GROUP_ROUNDS",
+    "VERSION",
+    "Autopilot",
+    "Criterion",
+    "Decision",
+    "Fixture",
+    "Format",
+    "Game",
+    "GameSetup",
+    "GroupResult",
+    "GroupTable",
+    "LotsDraw",
+    "LotsMismatch",
+    "ManagerView",
+    "MatchResult",
+    "MatchSide",
+    "OrderRefused",
+    "Player",
+    "PlayerId",
+    "RecordError",
+    "ResolvedTurn",
+    "Stage",
+    "TableRow",
+    "Team",
+    "TeamId",
+    "TurnOrder",
+    "VerificationError",
+    "VerifyReport",
+    "autopilot_orders",
+    "autopilot_rng",
+    "check_format",
+    "check_order",
+    "compare_group_records",
+    "decide_group",
+    "decide_knockout",
+    "default_format",
+    "describe",
+    "draw_game",
+    "draw_lots",
+    "dumps",
+    "first_knockout_pairs",
+    "from_record",
+    "group_fixtures",
+    "group_record_key",
+    "group_table",
+    "knockout_fixtures",
+    "legal_formats",
+    "loads",
+    "new_game",
+    "next_knockout_pairs",
+    "play_turn",
+    "replay_lots",
+    "resolve_turn",
+    "slugify",
+    "to_record",
+    "verify_record",
+]

@@ -1,0 +1,190 @@
+"""Bots: strategies behind one small protocol, used for house teams and autopilots (R12, R13).
+
+A strategy sees exactly what a manager sees (:class:`sevens.tournament.game.ManagerView`) and
+gets its randomness passed in (``rng``); it returns an :class:`sevens.rules.Order` that is always
+legal: whole numbers, FLAIR a multiple of 3, the total within the team's SCRUM (R3).
+
+The FORCE/FLAIR mix: a FORCE point is worth 4/3 points on average, a FLAIR point (3.97 per
+option of 3) almost exactly the same, but FLAIR scores more of its points as tries, which win
+knockout count-backs (R9). So the bots split roughly half and half, leaning to FLAIR in the
+knockouts, with a little jitter from ``rng`` so that they are not fully predictable.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
+from sevens.tournament.game import ManagerView
+from sevens.tournament.setup import DEFAULT_AUTOPILOT
+
+__all__ = [
+    "DEFAULT_BOT",
+    "STRATEGIES",
+    "EvenSpread",
+    "GroupBlitz",
+    "KnockoutSaver",
+    "RandomOrders",
+    "Strategy",
+    "get_strategy",
+    "split",
+]
+
+DEFAULT_BOT = DEFAULT_AUTOPILOT
+
+
+@runtime_checkable
+class Strategy(Protocol):
+    """A bot: given what a manager may see and a random source, a legal order (R3)."""
+
+    @property
+    def name(self) -> str: ...
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order: ...
+
+
+def split(total: int, flair_share: float, scrum: int) -> Order:
+    """A legal order spending about ``total`` points, about ``flair_share`` of them on FLAIR (R3).
+
+    The total is cut to the team's SCRUM (and to what any team can hold); FLAIR is rounded to a
+    whole number of options, the rest goes to FORCE.
+
+    >>> split(20, 0.5, scrum=100)
+    Order(force=11, flair=9)
+    >>> split(50, 0.5, scrum=7)
+    Order(force=4, flair=3)
+    >>> split(-3, 0.5, scrum=100)
+    Order(force=0, flair=0)
+    """
+    total = max(0, min(total, scrum, MAX_ORDER_POINTS))
+    share = min(max(flair_share, 0.0), 1.0)
+    options = min(round(total * share / FLAIR_OPTION_COST), total // FLAIR_OPTION_COST)
+    flair = options * FLAIR_OPTION_COST
+    return Order(force=total - flair, flair=flair)
+
+
+def _mix(view: ManagerView, rng: random.Random) -> float:
+    base = 0.6 if view.stage is not None and view.stage.knockout else 0.5
+    return base + rng.uniform(-0.1, 0.1)
+
+
+def _even_budget(scrum: int, matches: int) -> int:
+    return math.ceil(scrum / matches) if matches > 0 else 0
+
+
+@dataclass(frozen=True, slots=True)
+class EvenSpread:
+    """ "even": spread SCRUM evenly over the matches the team could still play if it keeps winning
+    (all in at the final).
+
+    >>> EvenSpread().budget(scrum=100, turns_left=5, group_left=3)
+    20
+    """
+
+    name: str = "even"
+
+    def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
+        """SCRUM to spend on this match."""
+        return _even_budget(scrum, turns_left)
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
+        return split(total, _mix(view, rng), view.scrum)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupBlitz:
+    """ "group-blitz": spend big in the groups to be sure of qualifying, keeping only a small
+    reserve (``reserve`` points per knockout round); then spread what is left evenly.
+
+    >>> GroupBlitz().budget(scrum=100, turns_left=6, group_left=3)
+    29
+    """
+
+    name: str = "group-blitz"
+    reserve: int = 5
+
+    def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
+        """SCRUM to spend on this match."""
+        if group_left == 0:
+            return _even_budget(scrum, turns_left)
+        knockouts = turns_left - group_left
+        return _even_budget(max(0, scrum - self.reserve * knockouts), group_left)
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
+        return split(total, _mix(view, rng), view.scrum)
+
+
+@dataclass(frozen=True, slots=True)
+class KnockoutSaver:
+    """ "knockout-saver": spend little in the groups (``share`` of SCRUM per group match) and save
+    the rest for the knockouts, spread evenly there.
+
+    >>> KnockoutSaver().budget(scrum=100, turns_left=5, group_left=3)
+    10
+    """
+
+    name: str = "knockout-saver"
+    share: float = 0.1
+
+    def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
+        """SCRUM to spend on this match."""
+        if group_left == 0:
+            return _even_budget(scrum, turns_left)
+        return math.ceil(scrum * self.share)
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
+        return split(total, _mix(view, rng), view.scrum)
+
+
+@dataclass(frozen=True, slots=True)
+class RandomOrders:
+    """ "random": any legal order, uniformly chosen total and split (a baseline and a fuzzer)."""
+
+    name: str = "random"
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = rng.randint(0, min(view.scrum, MAX_ORDER_POINTS))
+        return split(total, rng.random(), view.scrum)
+
+
+STRATEGIES: dict[str, Callable[[], Strategy]] = {
+    "even": EvenSpread,
+    "group-blitz": GroupBlitz,
+    "knockout-saver": KnockoutSaver,
+    "random": RandomOrders,
+}
+"""Every bot by name; each value makes a fresh strategy."""
+
+
+def get_strategy(name: str) -> Strategy:
+    """The bot called ``name``.
+
+    Raises:
+        ValueError: no such bot, listing the names there are.
+
+    >>> get_strategy("even").name
+    'even'
+    >>> get_strategy("cautious")
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random
+    """
+    factory = STRATEGIES.get(name)
+    if factory is None:
+        raise ValueError(f"there is no bot called {name!r}; choose one of: {', '.join(STRATEGIES)}")
+    return factory()

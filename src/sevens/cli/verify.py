@@ -1,0 +1,51 @@
+"""``sevens verify FILE``: check a game record against its revealed seed and its orders (R14)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sevens.cli.errors import EXIT_BAD_INPUT, fail
+from sevens.tournament.record import RecordError, VerificationError, loads
+from sevens.tournament.verify import verify_record
+
+__all__ = ["EXIT_MISMATCH", "register"]
+
+EXIT_MISMATCH = 1
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        fail(f"no such file: {path}")
+    except IsADirectoryError:
+        fail(f"{path} is a folder; give the game record's JSON file")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sevens verify`` to the application."""
+
+    @app.command("verify")
+    def verify(
+        file: Annotated[
+            Path, typer.Argument(help="A game record (JSON), as written by `sevens play --record`.")
+        ],
+    ) -> None:
+        """Recompute a game from its record: seed, orders digests, every die, line, SCRUM balance,
+        table, pairing and the champion. Exit 0 if all agree, 1 at the first mismatch, 2 if the
+        file is not a readable game record."""
+        text = _read(file)
+        try:
+            report = verify_record(loads(text))
+        except VerificationError as exc:
+            fail(f"{file}: does not verify: {exc}", code=EXIT_MISMATCH)
+        except RecordError as exc:
+            fail(f"{file}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
+        except ValueError as exc:  # anything else the rules refuse is still bad input, not a crash
+            fail(f"{file}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
+        typer.echo(f"{file}: {report.summary()}")

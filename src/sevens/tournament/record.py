@@ -1,0 +1,655 @@
+"""The game record: one canonical JSON document from which the whole game can be replayed.
+
+:func:`to_record` writes it, :func:`from_record` reads it back by replaying every turn from the
+recorded orders and dice and checking that the replay gives the record again, field for field;
+:mod:`sevens.tournament.verify` goes further and throws every die again from the revealed seed
+(R14). The layout is described in ``docs/record.md`` and, for machines, in the JSON Schema
+``schema/game-record.schema.json`` (a copy ships in this package, see :func:`schema`).
+
+Paths in error messages follow the document: ``turns[3].matches[1].home_dice.force[4]``, list
+indexes counting from 0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from sevens.rules import (
+    Dice,
+    DiceExhausted,
+    DiceSource,
+    FairDice,
+    Order,
+    ScriptedDice,
+    orders_digest,
+    parse_seed,
+    seed_commitment,
+)
+from sevens.tournament.formats import Format, check_format
+from sevens.tournament.game import (
+    Game,
+    MatchResult,
+    MatchSide,
+    ResolvedTurn,
+    TurnOrder,
+    new_game,
+    play_turn,
+)
+from sevens.tournament.lots import LotsDraw
+from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "RecordError",
+    "VerificationError",
+    "count_dice",
+    "dumps",
+    "first_difference",
+    "from_record",
+    "loads",
+    "replay_record",
+    "schema",
+    "to_record",
+]
+
+FORMAT = "sevens-game-record"
+VERSION = 1
+
+_MISSING = "nothing (the field is missing)"
+
+
+class RecordError(ValueError):
+    """A record that cannot be read: not an object, wrong format, a field missing or of the
+    wrong kind. ``path`` says where (``""`` for the whole document)."""
+
+    def __init__(self, path: str, message: str) -> None:
+        super().__init__(f"{path}: {message}" if path else message)
+        self.path = path
+
+
+class VerificationError(RecordError):
+    """A record that reads but does not add up: at ``path`` the replay gives ``expected`` and the
+    record says ``found``. The first such place in the document is reported."""
+
+    def __init__(self, path: str, expected: object, found: object, note: str | None = None) -> None:
+        message = f"expected {_show(expected)}, found {_show(found)}"
+        if note:
+            message += f" ({note})"
+        super().__init__(path, message)
+        self.expected = expected
+        self.found = found
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str) and (value == _MISSING or " " in value):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+
+def _order_dict(side: MatchSide) -> dict[str, Any]:
+    return {
+        "force": side.order.force,
+        "flair": side.order.flair,
+        "missed": side.missed,
+        "autopilot": side.autopilot,
+    }
+
+
+def _match_dict(match: MatchResult) -> dict[str, Any]:
+    home, away = match.home, match.away
+    return {
+        "id": match.fixture.id,
+        "group": match.fixture.group,
+        "home": home.team,
+        "away": away.team,
+        "home_order": _order_dict(home),
+        "away_order": _order_dict(away),
+        "home_dice": home.dice.to_dict(),
+        "away_dice": away.dice.to_dict(),
+        "home_line": home.line.to_dict(),
+        "away_line": away.line.to_dict(),
+        "winner": match.winner,
+        "decided_by": None if match.decided_by is None else str(match.decided_by),
+        "summary": match.summary,
+        "scrum": {
+            home.team: {"before": home.scrum_before, "after": home.scrum_after},
+            away.team: {"before": away.scrum_before, "after": away.scrum_after},
+        },
+    }
+
+
+def _turn_dict(turn: ResolvedTurn) -> dict[str, Any]:
+    return {
+        "number": turn.number,
+        "stage": str(turn.stage),
+        "orders_digest": turn.orders_digest,
+        "matches": [_match_dict(match) for match in turn.matches],
+        "lots": [{"stream": stream, **draw.to_dict()} for stream, draw in turn.lots],
+    }
+
+
+def to_record(game: Game, *, seed: str | bytes | None = None) -> dict[str, Any]:
+    """The game as its canonical record (plain JSON-ready data).
+
+    Args:
+        game: The game, finished or not.
+        seed: The game's seed, only once the game is finished (R14); ``None`` before.
+
+    Raises:
+        ValueError: a seed for an unfinished game, or a seed that does not match the commitment.
+
+    >>> from sevens.tournament.formats import Format
+    >>> from sevens.tournament.setup import Player, PlayerId, draw_game
+    >>> people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
+    >>> game = new_game(draw_game(people, Format(8, 4, 2), seed_sha256="0" * 64, draw_seed=1))
+    >>> record = to_record(game)
+    >>> record["format"], record["seed"], record["turns"], record["champion"]
+    ('sevens-game-record', None, [], None)
+    """
+    revealed: str | None = None
+    if seed is not None:
+        if not game.finished:
+            raise ValueError("R14: the seed is revealed only when the game is finished; pass seed=None")
+        if seed_commitment(seed) != game.id:
+            raise ValueError("R14: this seed does not match the game's published commitment (seed_sha256)")
+        revealed = parse_seed(seed).hex()
+    setup = game.setup.to_dict()
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "seed_sha256": game.id,
+        "seed": revealed,
+        "tournament": game.format.to_dict(),
+        "players": setup["players"],
+        "teams": setup["teams"],
+        "turns": [_turn_dict(turn) for turn in game.turns],
+        "groups": {letter: [row.to_dict() for row in table.rows] for letter, table in game.tables().items()},
+        "champion": game.champion,
+    }
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """The record as canonical JSON text: keys in the record's own order, 2-space indent, UTF-8
+    characters kept, one final newline.
+
+    >>> dumps({"format": FORMAT, "version": 1})
+    '{\\n  "format": "sevens-game-record",\\n  "version": 1\\n}\\n'
+    """
+    return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+
+
+def loads(text: str | bytes) -> dict[str, Any]:
+    """Parse record text; anything that is not a JSON object is a :class:`RecordError`.
+
+    >>> loads("[1, 2]")
+    Traceback (most recent call last):
+    ...
+    sevens.tournament.record.RecordError: a game record is a JSON object, this is a list
+    """
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError("", f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise RecordError("", f"a game record is a JSON object, this is a {_kind(data)}")
+    return data
+
+
+def schema() -> dict[str, Any]:
+    """The record's JSON Schema (draft 2020-12), as shipped in this package."""
+    text = resources.files("sevens.tournament").joinpath("game-record.schema.json").read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    return "object"
+
+
+def _obj(value: object, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise RecordError(path, f"must be an object, found a {_kind(value)}")
+    missing = [k for k in keys if k not in value]
+    if missing:
+        raise RecordError(path, f"missing field(s) {', '.join(missing)}")
+    return value
+
+
+def _int(value: object, path: str) -> int:
+    if type(value) is not int:
+        raise RecordError(path, f"must be a whole number, found {_show(value)}")
+    return value
+
+
+def _str(value: object, path: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(path, f"must be a string, found {_show(value)}")
+    return value
+
+
+def _opt_str(value: object, path: str) -> str | None:
+    return None if value is None else _str(value, path)
+
+
+def _list(value: object, path: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise RecordError(path, f"must be a list, found a {_kind(value)}")
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class _Match:
+    path: str
+    id: str
+    home: str
+    away: str
+    home_order: TurnOrder
+    away_order: TurnOrder
+    home_dice: Dice
+    away_dice: Dice
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    path: str
+    number: object
+    stage: object
+    matches: tuple[_Match, ...]
+    lots: tuple[tuple[str, LotsDraw], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    setup: GameSetup
+    seed: str | None
+    turns: tuple[_Turn, ...]
+
+
+def _turn_order(value: object, path: str, team: str) -> TurnOrder:
+    data = _obj(value, path, ("force", "flair", "missed", "autopilot"))
+    force = _int(data["force"], f"{path}.force")
+    flair = _int(data["flair"], f"{path}.flair")
+    try:
+        order = Order(force=force, flair=flair)
+    except ValueError as exc:
+        raise RecordError(path, str(exc)) from None
+    missed = data["missed"]
+    if type(missed) is not bool:
+        raise RecordError(f"{path}.missed", f"must be true or false, found {_show(missed)}")
+    return TurnOrder(TeamId(team), order, missed, _opt_str(data["autopilot"], f"{path}.autopilot"))
+
+
+def _dice(value: object, path: str) -> Dice:
+    try:
+        return Dice.from_dict(value)
+    except ValueError as exc:
+        raise RecordError(path, str(exc)) from None
+
+
+def _parse_match(value: object, path: str) -> _Match:
+    keys = ("id", "home", "away", "home_order", "away_order", "home_dice", "away_dice")
+    data = _obj(value, path, keys)
+    home = _str(data["home"], f"{path}.home")
+    away = _str(data["away"], f"{path}.away")
+    return _Match(
+        path=path,
+        id=_str(data["id"], f"{path}.id"),
+        home=home,
+        away=away,
+        home_order=_turn_order(data["home_order"], f"{path}.home_order", home),
+        away_order=_turn_order(data["away_order"], f"{path}.away_order", away),
+        home_dice=_dice(data["home_dice"], f"{path}.home_dice"),
+        away_dice=_dice(data["away_dice"], f"{path}.away_dice"),
+    )
+
+
+def _parse_turn(value: object, path: str) -> _Turn:
+    data = _obj(value, path, ("number", "stage", "orders_digest", "matches", "lots"))
+    matches = tuple(
+        _parse_match(m, f"{path}.matches[{j}]")
+        for j, m in enumerate(_list(data["matches"], f"{path}.matches"))
+    )
+    lots: list[tuple[str, LotsDraw]] = []
+    for k, entry in enumerate(_list(data["lots"], f"{path}.lots")):
+        where = f"{path}.lots[{k}]"
+        draw = _obj(entry, where, ("stream", "what", "teams", "throws", "order"))
+        stream = _str(draw["stream"], f"{where}.stream")
+        try:
+            lots.append((stream, LotsDraw.from_dict({k: v for k, v in draw.items() if k != "stream"})))
+        except ValueError as exc:
+            raise RecordError(where, str(exc)) from None
+    return _Turn(path, data["number"], data["stage"], matches, tuple(lots))
+
+
+def _parse_setup(data: dict[str, Any]) -> GameSetup:
+    t = _obj(data["tournament"], "tournament", ("teams", "players", "teams_per_player"))
+    fmt = Format(
+        teams=_int(t["teams"], "tournament.teams"),
+        players=_int(t["players"], "tournament.players"),
+        teams_per_player=_int(t["teams_per_player"], "tournament.teams_per_player"),
+    )
+    try:
+        check_format(fmt)
+    except ValueError as exc:
+        raise RecordError("tournament", str(exc)) from None
+    players = []
+    for i, entry in enumerate(_list(data["players"], "players")):
+        p = _obj(entry, f"players[{i}]", ("id", "name", "teams"))
+        try:
+            players.append(
+                Player(PlayerId(_str(p["id"], f"players[{i}].id")), _str(p["name"], f"players[{i}].name"))
+            )
+        except ValueError as exc:
+            raise RecordError(f"players[{i}]", str(exc)) from None
+    teams = []
+    autopilots: dict[TeamId, str] = {}
+    for i, entry in enumerate(_list(data["teams"], "teams")):
+        where = f"teams[{i}]"
+        d = _obj(entry, where, ("id", "name", "group", "manager", "autopilot"))
+        team_id = TeamId(_str(d["id"], f"{where}.id"))
+        manager = _opt_str(d["manager"], f"{where}.manager")
+        try:
+            teams.append(
+                Team(
+                    team_id,
+                    _str(d["name"], f"{where}.name"),
+                    _str(d["group"], f"{where}.group"),
+                    None if manager is None else PlayerId(manager),
+                )
+            )
+        except ValueError as exc:
+            raise RecordError(where, str(exc)) from None
+        autopilots[team_id] = _str(d["autopilot"], f"{where}.autopilot")
+    try:
+        return GameSetup(
+            fmt, tuple(players), tuple(teams), _str(data["seed_sha256"], "seed_sha256"), autopilots
+        )
+    except ValueError as exc:
+        raise RecordError("teams", str(exc)) from None
+
+
+def _parse(data: object) -> _Parsed:
+    if not isinstance(data, dict):
+        raise RecordError("", f"a game record is a JSON object, this is a {_kind(data)}")
+    if data.get("format") != FORMAT:
+        raise RecordError(
+            "format",
+            f"this is not a Sevens game record (expected {FORMAT!r}, found {_show(data.get('format'))})",
+        )
+    if data.get("version") != VERSION:
+        raise RecordError(
+            "version", f"this program reads version {VERSION} records, found {_show(data.get('version'))}"
+        )
+    keys = ("seed_sha256", "seed", "tournament", "players", "teams", "turns", "groups", "champion")
+    _obj(data, "", keys)
+    seed = _opt_str(data["seed"], "seed")
+    if seed is not None:
+        try:
+            seed = parse_seed(seed).hex()
+        except ValueError as exc:
+            raise RecordError("seed", str(exc)) from None
+    setup = _parse_setup(data)
+    turns = tuple(_parse_turn(t, f"turns[{i}]") for i, t in enumerate(_list(data["turns"], "turns")))
+    return _Parsed(setup, seed, turns)
+
+
+# --- replay ----------------------------------------------------------------------------------
+
+
+class _Short(Exception):
+    def __init__(self, path: str, given: int) -> None:
+        self.path = path
+        self.given = given
+
+
+class _Recorded:
+    """Replays the dice written in the record for one stream; says where if they run out."""
+
+    __slots__ = ("_dice", "_path", "_given")
+
+    def __init__(self, faces: list[int], path: str) -> None:
+        self._dice = ScriptedDice(faces)
+        self._path = path
+        self._given = len(faces)
+
+    def d6(self) -> int:
+        try:
+            return self._dice.d6()
+        except DiceExhausted:
+            raise _Short(self._path, self._given) from None
+
+
+def _faces(dice: Dice) -> list[int]:
+    return [*dice.force, *(face for option in dice.flair for throw in option for face in throw)]
+
+
+def _fair_streams(seed: bytes, digest: str) -> Callable[[str], DiceSource]:
+    def dice_for(stream: str) -> DiceSource:
+        return FairDice(seed, digest, stream)
+
+    return dice_for
+
+
+def _recorded_streams(turn: _Turn) -> Callable[[str], DiceSource]:
+    streams: dict[str, _Recorded] = {}
+    for match in turn.matches:
+        streams[f"{match.id}/home"] = _Recorded(_faces(match.home_dice), f"{match.path}.home_dice")
+        streams[f"{match.id}/away"] = _Recorded(_faces(match.away_dice), f"{match.path}.away_dice")
+    lot_faces: dict[str, list[int]] = {}
+    for stream, draw in turn.lots:
+        lot_faces.setdefault(stream, []).extend(draw.dice)
+
+    def dice_for(stream: str) -> DiceSource:
+        if stream not in streams:
+            streams[stream] = _Recorded(lot_faces.get(stream, []), f"{turn.path}.lots")
+        return streams[stream]
+
+    return dice_for
+
+
+def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
+    n = index + 1
+    if game.finished:
+        raise VerificationError(
+            turn.path, f"no turn {n}: the final was turn {game.format.turns}", f"turn {_show(turn.number)}"
+        )
+    if turn.number != n:
+        raise VerificationError(f"{turn.path}.number", n, turn.number)
+    if turn.stage != str(game.stage):
+        raise VerificationError(f"{turn.path}.stage", str(game.stage), turn.stage)
+    fixtures = game.fixtures()
+    if len(turn.matches) != len(fixtures):
+        raise VerificationError(
+            f"{turn.path}.matches",
+            f"{len(fixtures)} matches",
+            f"{len(turn.matches)} matches",
+            "R6: every team still in plays once",
+        )
+    for fixture, match in zip(fixtures, turn.matches, strict=True):
+        for name, want, got in (
+            ("id", fixture.id, match.id),
+            ("home", fixture.home, match.home),
+            ("away", fixture.away, match.away),
+        ):
+            if want != got:
+                rule = "R7" if fixture.group else "R11"
+                raise VerificationError(f"{match.path}.{name}", want, got, f"{rule} pairing")
+    for match in turn.matches:
+        for side, given in (("home", match.home_order), ("away", match.away_order)):
+            balance = game.scrum(given.team)
+            if given.order.total > balance:
+                raise VerificationError(
+                    f"{match.path}.{side}_order",
+                    f"an order of at most {balance} points (the team's SCRUM, R3)",
+                    f"{given.order.total} points",
+                )
+
+
+def _raise_difference(expected: object, found: object, path: str) -> None:
+    diff = first_difference(expected, found, path)
+    if diff is not None:
+        raise diff
+
+
+def replay_record(data: object, *, check_dice: bool = False) -> tuple[Game, str | None]:
+    """Replay a record turn by turn from its orders, checking it as it goes, in document order.
+
+    Checked in turn: the format and version; that a revealed seed matches ``seed_sha256`` and
+    that the game is finished (R14); the tournament, players and teams; then each turn (its
+    number, stage, pairings (R7, R11), orders within SCRUM (R3), orders digest, dice, lines,
+    winners, sentences, SCRUM and lots); then the group tables and the champion. The first
+    difference is raised.
+
+    Args:
+        data: The record.
+        check_dice: Throw every die again from the record's revealed seed (R14). Without it (or
+            without a seed) the recorded dice are taken as given and everything else is checked
+            against them.
+
+    Returns:
+        The replayed game and the record's revealed seed (``None`` if not revealed).
+
+    Raises:
+        RecordError: the record cannot be read.
+        VerificationError: the first place where the record differs from the replay.
+    """
+    parsed = _parse(data)
+    assert isinstance(data, dict)  # _parse checked it
+    setup = parsed.setup
+    seed = parsed.seed
+    if seed is not None:
+        if seed_commitment(seed) != setup.seed_sha256:
+            raise VerificationError(
+                "seed",
+                f"a seed whose SHA-256 is the record's seed_sha256 ({setup.seed_sha256})",
+                f"a seed whose SHA-256 is {seed_commitment(seed)}",
+            )
+        if len(parsed.turns) < setup.format.turns:
+            raise VerificationError(
+                "seed", None, seed, "R14: the seed stays secret until the game is finished"
+            )
+    game = new_game(setup)
+    head = to_record(game)
+    for key in ("tournament", "players", "teams"):
+        _raise_difference(head[key], data[key], key)
+    raw = None if seed is None or not check_dice else parse_seed(seed)
+    for index, turn in enumerate(parsed.turns):
+        _check_turn_shape(game, turn, index)
+        n = index + 1
+        orders: dict[TeamId, TurnOrder] = {}
+        for match in turn.matches:
+            orders[TeamId(match.home)] = match.home_order
+            orders[TeamId(match.away)] = match.away_order
+        if raw is None:
+            dice_for = _recorded_streams(turn)
+        else:
+            digest = orders_digest(game.id, n, {team: given.order for team, given in orders.items()})
+            dice_for = _fair_streams(raw, digest)
+        try:
+            game = play_turn(game, orders, dice_for)
+        except _Short as short:
+            raise VerificationError(
+                short.path, "more dice: the orders and the rules need more", f"{short.given} dice"
+            ) from None
+        written = _turn_dict(game.turns[-1])
+        if written["orders_digest"] != data["turns"][index]["orders_digest"]:
+            raise VerificationError(
+                f"{turn.path}.orders_digest",
+                written["orders_digest"],
+                data["turns"][index]["orders_digest"],
+                "the SHA-256 of the orders recorded in this turn (R14): an order or the digest was changed",
+            )
+        _raise_difference(written, data["turns"][index], turn.path)
+    _raise_difference(to_record(game, seed=seed), data, "")
+    return game, seed
+
+
+def first_difference(expected: object, found: object, path: str = "") -> VerificationError | None:
+    """The first place where ``found`` differs from ``expected``, walking ``expected`` in order.
+
+    >>> first_difference({"a": [1, 2, 3]}, {"a": [1, 5, 3]})
+    VerificationError('a[1]: expected 2, found 5')
+    >>> first_difference({"a": 1}, {"a": 1, "b": 2})
+    VerificationError('b: expected no such field, found 2')
+    >>> first_difference([True], [1]) is None
+    False
+    """
+    if isinstance(expected, dict):
+        if not isinstance(found, dict):
+            return VerificationError(path, expected, found)
+        for key, value in expected.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in found:
+                return VerificationError(where, value, _MISSING)
+            diff = first_difference(value, found[key], where)
+            if diff is not None:
+                return diff
+        for key in found:
+            if key not in expected:
+                return VerificationError(f"{path}.{key}" if path else str(key), "no such field", found[key])
+        return None
+    if isinstance(expected, list):
+        if not isinstance(found, list):
+            return VerificationError(path, expected, found)
+        for i, (e, f) in enumerate(zip(expected, found, strict=False)):
+            diff = first_difference(e, f, f"{path}[{i}]")
+            if diff is not None:
+                return diff
+        if len(expected) != len(found):
+            return VerificationError(path, f"{len(expected)} items", f"{len(found)} items")
+        return None
+    if type(expected) is not type(found) or expected != found:
+        return VerificationError(path, expected, found)
+    return None
+
+
+def count_dice(game: Game) -> int:
+    """Every die thrown in a game: FORCE dice, FLAIR dice (two per throw) and lots."""
+    total = 0
+    for turn in game.turns:
+        for match in turn.matches:
+            for side in (match.home, match.away):
+                total += len(_faces(side.dice))
+        total += sum(len(draw.dice) for _, draw in turn.lots)
+    return total
+
+
+def from_record(data: object) -> tuple[Game, str | None]:
+    """Read a record: parse it, replay every turn from its orders and recorded dice, and check
+    that the replay writes the same record again. Returns the game and the revealed seed
+    (``None`` while the game is unfinished).
+
+    Raises:
+        RecordError: the record is malformed, or (as :class:`VerificationError`) does not add
+            up, naming the first place where it goes wrong.
+
+    >>> from sevens.tournament.formats import Format
+    >>> from sevens.tournament.setup import Player, PlayerId, draw_game
+    >>> people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
+    >>> game = new_game(draw_game(people, Format(8, 4, 2), seed_sha256="0" * 64, draw_seed=1))
+    >>> from_record(to_record(game)) == (game, None)
+    True
+    """
+    game, seed = replay_record(data)
+    return game, seed

@@ -1,0 +1,122 @@
+"""The bots: registry, protocol, and what each strategy does."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+
+import pytest
+
+from sevens.bots import DEFAULT_BOT, STRATEGIES, Strategy, get_strategy, split
+from sevens.rules import Order, seed_commitment
+from sevens.tournament import (
+    DEFAULT_AUTOPILOT,
+    Format,
+    ManagerView,
+    Player,
+    PlayerId,
+    Stage,
+    autopilot_orders,
+    default_format,
+    draw_game,
+    new_game,
+    resolve_turn,
+)
+
+SEED = "3c" * 32
+
+
+def _view(players: int = 4, **changes: object) -> ManagerView:
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(players)]
+    setup = draw_game(people, default_format(players), seed_sha256=seed_commitment(SEED), draw_seed=0)
+    game = new_game(setup)
+    view = game.view_for(game.teams_in_play()[0])
+    return dataclasses.replace(view, **changes)  # type: ignore[arg-type]
+
+
+def _knockout_view(fmt_players: int, turn: int, scrum: int) -> ManagerView:
+    view = _view(fmt_players)
+    fmt: Format = view.format
+    return dataclasses.replace(
+        view, turn=turn, stage=fmt.stages[turn - 1], scrum=scrum, turns_left=fmt.turns - turn + 1
+    )
+
+
+def test_registry_names_and_default() -> None:
+    assert {"even", "group-blitz", "knockout-saver"} <= set(STRATEGIES)
+    assert DEFAULT_BOT == DEFAULT_AUTOPILOT == "even"
+    for name in STRATEGIES:
+        bot = get_strategy(name)
+        assert bot.name == name
+        assert isinstance(bot, Strategy)
+
+
+def test_unknown_bot_names_list_the_choices() -> None:
+    with pytest.raises(ValueError) as info:
+        get_strategy("cautious")
+    message = str(info.value)
+    assert "'cautious'" in message
+    assert all(name in message for name in STRATEGIES)
+
+
+@pytest.mark.parametrize(("players", "matches"), [(4, 5), (9, 6)])
+def test_even_spreads_over_the_matches_left_if_it_keeps_winning(players: int, matches: int) -> None:
+    """ "even": spread SCRUM evenly over the matches the team could still play."""
+    bot = get_strategy("even")
+    first = bot.order(_view(players), random.Random(1))
+    assert first.total == math.ceil(100 / matches)
+    semi = bot.order(_knockout_view(players, matches - 1, 57), random.Random(1))
+    assert semi.total == math.ceil(57 / 2)
+    final = bot.order(_knockout_view(players, matches, 43), random.Random(1))
+    assert final.total == 43  # all in at the final
+
+
+def test_group_blitz_spends_more_and_knockout_saver_less_in_the_groups() -> None:
+    """ "group-blitz" spends big in the group stage, "knockout-saver" saves for the knockouts."""
+    view = _view(9)
+    rng = random.Random
+    even, blitz, saver = (
+        get_strategy(n).order(view, rng(2)).total for n in ("even", "group-blitz", "knockout-saver")
+    )
+    assert saver < even < blitz
+    assert saver <= 10 and blitz >= 25
+
+
+def test_saver_holds_more_scrum_than_blitz_after_the_groups() -> None:
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(9)]
+    setup = draw_game(people, default_format(9), seed_sha256=seed_commitment(SEED), draw_seed=5)
+    for i, team in enumerate(setup.teams):
+        setup = setup.with_autopilot(team.id, "group-blitz" if i % 2 else "knockout-saver")
+    game = new_game(setup)
+    for _ in range(3):
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
+    blitz = [game.scrum(t.id) for i, t in enumerate(setup.teams) if i % 2]
+    saver = [game.scrum(t.id) for i, t in enumerate(setup.teams) if not i % 2]
+    assert min(saver) > max(blitz)
+
+
+def test_bots_order_nothing_once_out() -> None:
+    view = _view(4, in_play=False, turns_left=0, fixture=None, opponent=None, opponent_scrum=None)
+    for name in STRATEGIES:
+        assert get_strategy(name).order(view, random.Random(0)) == Order(0, 0)
+
+
+def test_bots_mix_force_and_flair() -> None:
+    """A sensible FORCE/FLAIR mix: both used when there is enough to spend."""
+    for name in ("even", "group-blitz", "knockout-saver"):
+        order = get_strategy(name).order(_view(4), random.Random(3))
+        assert order.force > 0 and order.flair > 0
+
+
+def test_split_keeps_orders_legal() -> None:
+    """R3: FLAIR a multiple of 3, the total within the balance."""
+    assert split(20, 0.5, scrum=100) == Order(11, 9)
+    assert split(20, 1.0, scrum=100) == Order(2, 18)
+    assert split(20, 0.0, scrum=100) == Order(20, 0)
+    assert split(500, 0.5, scrum=200).total == 160
+    assert split(2, 1.0, scrum=100) == Order(2, 0)
+
+
+def test_stage_is_visible_to_bots() -> None:
+    assert _knockout_view(4, 4, 50).stage is Stage.SEMI_FINAL

@@ -1,0 +1,124 @@
+"""``sevens verify FILE``: exit 0 saying what was checked, 1 at the first mismatch, 2 for files that
+are not game records; always one line, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sevens.bots import get_strategy
+from sevens.cli.verify import register
+from sevens.rules import seed_commitment
+from sevens.tournament import (
+    Player,
+    PlayerId,
+    autopilot_orders,
+    default_format,
+    draw_game,
+    dumps,
+    new_game,
+    resolve_turn,
+    to_record,
+)
+
+SEED = "c0" * 32
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+
+    @app.callback()
+    def main() -> None:
+        """Test application."""
+
+    register(app)
+    return app
+
+
+def _record(turns: int | None = None) -> dict[str, object]:
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
+    game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment(SEED), draw_seed=2))
+    while not game.finished and (turns is None or len(game.turns) < turns):
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
+    return to_record(game, seed=SEED if game.finished else None)
+
+
+def _run(tmp_path: Path, content: str | bytes) -> tuple[int, str, str]:
+    path = tmp_path / "game.json"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    result = CliRunner().invoke(_app(), ["verify", str(path)])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_a_good_record_verifies_and_says_what_was_checked(tmp_path: Path) -> None:
+    record = _record()
+    code, out, err = _run(tmp_path, dumps(record))
+    assert code == 0 and err == ""
+    assert "5 turns, 15 matches" in out and "dice recomputed from the revealed seed" in out
+
+
+def test_an_unfinished_record_is_consistent_but_its_dice_unchecked(tmp_path: Path) -> None:
+    code, out, _ = _run(tmp_path, dumps(_record(turns=2)))
+    assert code == 0
+    assert "could not be checked" in out
+
+
+def test_a_tampered_record_fails_naming_the_first_mismatch(tmp_path: Path) -> None:
+    record = _record()
+    turns = record["turns"]
+    assert isinstance(turns, list)
+    die = turns[0]["matches"][0]["home_dice"]["force"][0]
+    turns[0]["matches"][0]["home_dice"]["force"][0] = die % 6 + 1
+    code, out, err = _run(tmp_path, dumps(record))
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and err.startswith("error: ")
+    assert f"turns[0].matches[0].home_dice.force[0]: expected {die}, found {die % 6 + 1}" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("{not json", "not JSON"),
+        (b"\xff\xfe\x00", "not JSON"),
+        ("[1, 2, 3]", "JSON object"),
+        (json.dumps({"format": "pgn"}), "not a Sevens game record"),
+        (json.dumps({"format": "sevens-game-record", "version": 1}), "missing field(s)"),
+        (
+            json.dumps(
+                {
+                    "format": "sevens-game-record",
+                    "version": 1,
+                    "seed_sha256": 5,
+                    "seed": None,
+                    "tournament": {},
+                    "players": [],
+                    "teams": [],
+                    "turns": [],
+                    "groups": {},
+                    "champion": None,
+                }
+            ),
+            "tournament: missing field(s) teams",
+        ),
+    ],
+)
+def test_malformed_files_give_one_line_and_exit_2(tmp_path: Path, content: str | bytes, words: str) -> None:
+    code, out, err = _run(tmp_path, content)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1 and words in err
+    assert "Traceback" not in out + err
+
+
+def test_a_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
+    result = CliRunner().invoke(_app(), ["verify", str(tmp_path / "nope.json")])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: no such file: {tmp_path / 'nope.json'}\n"
+    result = CliRunner().invoke(_app(), ["verify", str(tmp_path)])
+    assert result.exit_code == 2 and "is a folder" in result.stderr

@@ -1,0 +1,201 @@
+"""Verification of a game record from its revealed seed and its orders (R14)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from tournament_helpers import SEED, bot_game, make_setup, ordered_game, zero_orders
+
+from sevens.tournament import RecordError, VerificationError, to_record, verify_record
+
+GAME = bot_game(make_setup(4))
+RECORD = to_record(GAME, seed=SEED)
+UNFINISHED = to_record(bot_game(make_setup(4), turns=4))
+
+
+def _dice_in(record: dict[str, Any]) -> int:
+    """Every die in a record, counted from the JSON itself."""
+    total = 0
+    for turn in record["turns"]:
+        for m in turn["matches"]:
+            for side in ("home_dice", "away_dice"):
+                total += len(m[side]["force"]) + sum(2 * len(option) for option in m[side]["flair"])
+        total += sum(len(r) for entry in turn["lots"] for r in entry["throws"])
+    return total
+
+
+def _tampered(path: str, value: Any, record: dict[str, Any] = RECORD) -> dict[str, Any]:
+    data = copy.deepcopy(record)
+    *parents, last = _parse(path)
+    holder: Any = data
+    for key in parents:
+        holder = holder[key]
+    holder[last] = value
+    return data
+
+
+def _parse(path: str) -> list[str | int]:
+    keys: list[str | int] = []
+    for part in path.replace("[", ".[").split("."):
+        if part.startswith("["):
+            keys.append(int(part[1:-1]))
+        elif part:
+            keys.append(part)
+    return keys
+
+
+def _get(path: str, record: dict[str, Any] = RECORD) -> Any:
+    value: Any = record
+    for key in _parse(path):
+        value = value[key]
+    return value
+
+
+def _rejected(data: dict[str, Any]) -> str:
+    with pytest.raises(RecordError) as info:
+        verify_record(data)
+    return str(info.value)
+
+
+def test_r14_a_finished_record_verifies_and_says_what_was_checked() -> None:
+    """R14: "The seed is revealed when the game ends, and anyone can then recompute every die and
+    every result from the published record"."""
+    report = verify_record(RECORD)
+    assert report.dice_checked and report.finished
+    assert (report.turns, report.matches) == (5, 4 * 3 + 2 + 1)
+    assert report.dice == _dice_in(RECORD)
+    assert report.champion == RECORD["champion"]
+    assert "recomputed from the revealed seed" in report.summary()
+
+
+def test_an_unfinished_record_is_checked_for_consistency_only() -> None:
+    report = verify_record(UNFINISHED)
+    assert not report.dice_checked and not report.finished
+    assert report.dice == _dice_in(UNFINISHED)
+    assert "could not be checked" in report.summary()
+
+
+def _first_force_die() -> str:
+    for t, turn in enumerate(RECORD["turns"]):
+        for j, m in enumerate(turn["matches"]):
+            if t >= 3 and len(m["home_dice"]["force"]) > 4:
+                return f"turns[{t}].matches[{j}].home_dice.force[4]"
+    raise AssertionError("no knockout match with five FORCE dice")
+
+
+def test_a_changed_die_is_named_precisely() -> None:
+    path = _first_force_die()
+    die = _get(path)
+    message = _rejected(_tampered(path, die % 6 + 1))
+    assert message == f"{path}: expected {die}, found {die % 6 + 1}"
+
+
+def test_a_changed_flair_throw_is_named_precisely() -> None:
+    path = next(
+        f"turns[{t}].matches[{j}].away_dice.flair[0][0][1]"
+        for t, turn in enumerate(RECORD["turns"])
+        for j, m in enumerate(turn["matches"])
+        if m["away_dice"]["flair"]
+    )
+    die = _get(path)
+    assert _rejected(_tampered(path, die % 6 + 1)).startswith(f"{path}: expected {die}, found")
+
+
+def test_a_changed_order_breaks_the_orders_digest() -> None:
+    """R14: dice come from "a digest of all the orders of that turn"."""
+    path = "turns[1].matches[2].away_order.force"
+    message = _rejected(_tampered(path, _get(path) + 1))
+    assert message.startswith("turns[1].orders_digest: expected ")
+
+
+def test_an_order_beyond_the_balance_is_named_with_r3() -> None:
+    """R3: "Their sum may not exceed the team's SCRUM points at the time of the match"."""
+    match = RECORD["turns"][4]["matches"][0]
+    before = match["scrum"][match["home"]]["before"]
+    path = "turns[4].matches[0].home_order.force"
+    message = _rejected(_tampered(path, before - match["home_order"]["flair"] + 1))
+    assert message.startswith("turns[4].matches[0].home_order: expected an order of at most")
+    assert "R3" in message
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "turns[0].matches[0].home_line.tries",
+        "turns[2].matches[1].away_line.points",
+        "turns[3].matches[0].scrum.{home}.before",
+        "turns[1].matches[0].scrum.{away}.after",
+        "groups.A[0].points_for",
+        "groups.B[3].league_points",
+    ],
+)
+def test_a_changed_line_balance_or_table_row_is_named(path: str) -> None:
+    match = _get(path.split(".scrum")[0]) if ".scrum" in path else None
+    if match is not None:
+        path = path.format(home=match["home"], away=match["away"])
+    value = _get(path)
+    assert _rejected(_tampered(path, value + 1)) == f"{path}: expected {value}, found {value + 1}"
+
+
+def test_a_changed_winner_decision_or_champion_is_named() -> None:
+    final = RECORD["turns"][4]["matches"][0]
+    loser = final["away"] if final["winner"] == final["home"] else final["home"]
+    assert _rejected(_tampered("turns[4].matches[0].winner", loser)).startswith(
+        "turns[4].matches[0].winner: expected"
+    )
+    assert _rejected(_tampered("turns[4].matches[0].decided_by", "lots")).startswith(
+        "turns[4].matches[0].decided_by: expected"
+    )
+    assert (
+        _rejected(_tampered("champion", loser)) == f'champion: expected "{final["winner"]}", found "{loser}"'
+    )
+
+
+def test_r11_a_changed_pairing_is_named() -> None:
+    """R11: the knockout pairing follows from the final tables."""
+    semi = copy.deepcopy(RECORD)
+    m0, m1 = semi["turns"][3]["matches"]
+    m0["away"], m1["away"] = m1["away"], m0["away"]
+    m0["away_order"], m1["away_order"] = m1["away_order"], m0["away_order"]
+    assert "turns[3].matches[0].away: expected" in _rejected(semi)
+    assert "R11 pairing" in _rejected(semi)
+
+
+def test_r14_a_wrong_seed_or_an_early_seed_is_refused() -> None:
+    """R14: the seed must hash to the published commitment, and stays secret until the game ends."""
+    assert _rejected(_tampered("seed", "11" * 32)).startswith("seed: expected a seed whose SHA-256 is")
+    early = copy.deepcopy(UNFINISHED)
+    early["seed"] = SEED
+    assert "R14" in _rejected(early)
+
+
+def test_turns_beyond_the_final_are_refused() -> None:
+    longer = copy.deepcopy(RECORD)
+    longer["turns"].append(copy.deepcopy(longer["turns"][-1]))
+    assert _rejected(longer).startswith("turns[5]: expected no turn 6")
+
+
+def test_unfinished_records_still_catch_lines_that_do_not_follow_from_their_dice() -> None:
+    """Without the seed the dice are taken as given, but everything that follows from them is checked."""
+    path = "turns[0].matches[1].home_dice.force[0]"
+    die = _get(path, UNFINISHED)
+    changed = 1 if die in (3, 5) else 5
+    message = _rejected(_tampered(path, changed, UNFINISHED))
+    assert message.startswith("turns[0].matches[1].home_line.")
+
+
+def test_r10_changed_lots_are_refused() -> None:
+    """R10: lots are reproducible and verifiable."""
+    record = to_record(ordered_game(make_setup(4), zero_orders), seed=SEED)
+    verify_record(record)
+    entry = record["turns"][4]["lots"][0]
+    team, face = entry["throws"][0][0]
+    other = face % 6 + 1
+    with pytest.raises(RecordError):
+        verify_record(_tampered("turns[4].lots[0].throws[0][0]", [team, other], record))
+    dropped = copy.deepcopy(record)
+    dropped["turns"][4]["lots"] = []
+    with pytest.raises(VerificationError):
+        verify_record(dropped)
