@@ -1,0 +1,228 @@
+"""``sevens play``: a whole game in the terminal, for people at one keyboard against bots."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.prompt import Confirm, Prompt
+from rich.table import Table
+
+from sevens.bots import DEFAULT_BOT, get_strategy
+from sevens.cli.errors import fail
+from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
+from sevens.odds import knockout_odds, match_odds, order_odds
+from sevens.rules import Order, seed_commitment
+from sevens.tournament.formats import Format, default_format, legal_formats
+from sevens.tournament.game import (
+    Game,
+    OrderRefused,
+    TurnOrder,
+    autopilot_orders,
+    check_order,
+    new_game,
+    resolve_turn,
+)
+from sevens.tournament.record import dumps, to_record
+from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game
+
+__all__ = ["parse_order_text", "play_game", "register"]
+
+
+def parse_order_text(text: str) -> tuple[int, int]:
+    """Read an order typed as ``FORCE FLAIR`` (``"20 9"``, ``"20+9"`` or ``"20,9"``).
+
+    >>> parse_order_text("20 9"), parse_order_text(" 0+30 ")
+    ((20, 9), (0, 30))
+    >>> parse_order_text("twenty")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
+    """
+    parts = text.replace("+", " ").replace(",", " ").split()
+    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise ValueError("type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)")
+    return int(parts[0]), int(parts[1])
+
+
+def _seeds(seed: str | None) -> tuple[bytes, str]:
+    """The game's secret dice seed and the draw seed. With ``--seed`` both follow from it, so a
+    game can be replayed; without it the dice seed comes from the operating system (R14)."""
+    if seed is None:
+        return secrets.token_bytes(32), secrets.token_hex(16)
+    return hashlib.sha256(f"sevens-play/{seed}".encode()).digest(), seed
+
+
+def _choose_format(players: int, teams: int | None) -> Format:
+    if teams is None:
+        return default_format(players)
+    if teams not in (8, 16):
+        raise ValueError(f"R6: a game has 8 or 16 teams, not {teams}")
+    options = [f for f in legal_formats(players) if f.teams == teams]
+    if not options:
+        legal = ", ".join(f"{f.teams} teams ({f.teams_per_player} each)" for f in legal_formats(players))
+        raise ValueError(f"R12: {players} players cannot play with {teams} teams; legal: {legal}")
+    best = default_format(players)
+    return best if best.teams == teams else options[0]
+
+
+def _plausible_opponent(game: Game, opponent: TeamId) -> Order:
+    # What an evenly pacing manager would send: a fair yardstick, not a guess at the real order.
+    return get_strategy(DEFAULT_BOT).order(game.view_for(opponent), random.Random(0))
+
+
+def _odds_line(game: Game, order: Order, opponent: TeamId) -> str:
+    vs = _plausible_opponent(game, opponent)
+    mean = order_odds(order.force, order.flair).expected_points
+    if game.stage is not None and game.stage.knockout:
+        ko = knockout_odds(order, vs)
+        chances = f"win {percent(ko.win)}, lose {percent(ko.loss)}, level after count-back {percent(ko.level)}"
+    else:
+        m = match_odds(order, vs)
+        chances = f"win {percent(m.win)}, draw {percent(m.draw)}, lose {percent(m.loss)}"
+    return f"expected {mean:.2f} points; against an even-paced {vs.force}+{vs.flair}: {chances}"
+
+
+def _ask_order(console: Console, game: Game, team: TeamId) -> Order:
+    view = game.view_for(team)
+    n = game.turn_number
+    assert n is not None and view.opponent is not None and view.opponent_scrum is not None
+    name = game.setup.team(team).name
+    opp = game.setup.team(view.opponent).name
+    console.print(
+        f"\n[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}), {game.stage}, "
+        f"turn {n}; at most {view.turns_left} matches left if you keep winning."
+    )
+    while True:
+        text = Prompt.ask(f"Order for {name} as FORCE FLAIR", console=console)
+        try:
+            force, flair = parse_order_text(text)
+            order = check_order(game, turn=n, team=team, force=force, flair=flair)
+        except (ValueError, OrderRefused) as exc:
+            console.print(f"[red]Refused:[/] {exc}. Try again.")
+            continue
+        console.print(f"  {order.force} FORCE + {order.flair} FLAIR: {_odds_line(game, order, view.opponent)}")
+        if Confirm.ask("  Send this order?", console=console, default=True):
+            return order
+
+
+def _fixtures_table(game: Game) -> Table:
+    table = Table()
+    for header in ("Match", "Home", "SCRUM", "Away", "SCRUM"):
+        table.add_column(header)
+    for f in game.fixtures():
+        table.add_row(
+            f.id + (f" ({f.group})" if f.group else ""),
+            game.setup.team(f.home).name,
+            str(game.scrum(f.home)),
+            game.setup.team(f.away).name,
+            str(game.scrum(f.away)),
+        )
+    return table
+
+
+def play_game(
+    console: Console,
+    *,
+    players: int,
+    teams: int | None,
+    humans: int,
+    seed: str | None,
+    record: Path | None,
+) -> Game:
+    """Play a whole game: people type orders for their teams, bots play the rest."""
+    fmt = _choose_format(players, teams)
+    dice_seed, draw_seed = _seeds(seed)
+    people = [Player(PlayerId(f"p{i}"), f"Player {i}" if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
+    setup = draw_game(people, fmt, seed_sha256=seed_commitment(dice_seed), draw_seed=draw_seed)
+    game = new_game(setup)
+    human_ids = {p.id for p in people[:humans]}
+    console.rule(f"Sevens: {fmt.teams} teams, {players} players, {fmt.teams_per_player} teams each")
+    console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}")
+    console.print(draw_table(game))
+
+    while not game.finished:
+        n = game.turn_number
+        assert n is not None
+        console.rule(f"Turn {n}: {game.stage}")
+        console.print(_fixtures_table(game))
+        in_play = set(game.teams_in_play())
+        orders: dict[TeamId, TurnOrder] = {}
+        for person in people[:humans]:
+            mine = [t for t in setup.teams_of(person.id) if t in in_play]
+            if not mine:
+                continue
+            if humans > 1:
+                Prompt.ask(f"\n{person.name}: your orders are secret. Press Enter when you are at the keyboard",
+                           console=console, default="", show_default=False)
+            for team in mine:
+                orders[team] = TurnOrder(team, _ask_order(console, game, team))
+            if humans > 1:
+                console.clear()
+        rest = [t for t in game.teams_in_play() if t not in orders]
+        bots = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
+        for team, given in bots.items():
+            manager = setup.team(team).manager
+            # A bot manager chose this order on purpose: it is not a missed order (R13).
+            orders[team] = dataclasses.replace(given, missed=False) if manager not in human_ids else given
+        game = resolve_turn(game, orders, dice_seed)
+        turn = game.turns[-1]
+        for match in turn.matches:
+            console.print(match_report(game, match))
+        if not turn.stage.knockout:
+            for table in game.tables().values():
+                console.print(group_table(game, table, _manager_names(game)))
+        if (game.stage is not None and game.stage.knockout) or turn.stage.knockout:
+            console.print(bracket(game))
+
+    champion = game.champion
+    assert champion is not None
+    console.rule(f"Champion: {setup.team(champion).name}")
+    console.print(f"Dice seed, revealed: {dice_seed.hex()}")
+    if record is not None:
+        record.write_text(dumps(to_record(game, seed=dice_seed.hex())), encoding="utf-8")
+        console.print(f"Game record written to {record}; check it with: sevens verify {record}")
+    return game
+
+
+def _manager_names(game: Game) -> dict[str, str]:
+    names = {p.id: p.name for p in game.setup.players}
+    return {
+        t.id: f"{t.name} ({names[t.manager]})" if t.manager else f"{t.name} (house)" for t in game.setup.teams
+    }
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sevens play`` to the application."""
+
+    @app.command("play")
+    def play(
+        players: Annotated[int, typer.Option(help="Number of managers, 4 to 16 (R12).")] = 4,
+        teams: Annotated[int | None, typer.Option(help="8 or 16 teams; default from R12.")] = None,
+        humans: Annotated[int, typer.Option(help="How many of the players type their orders here.")] = 1,
+        auto: Annotated[bool, typer.Option("--auto", help="Bots play every team.")] = False,
+        seed: Annotated[str | None, typer.Option(help="Seed for the draw and the dice (replayable game).")] = None,
+        record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) to this file.")] = None,
+    ) -> None:
+        """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto."""
+        if auto:
+            humans = 0
+        if not 4 <= players <= 16:
+            fail(f"R12: Sevens is for 4 to 16 players, not {players}; use --players 4 to 16")
+        if not 0 <= humans <= players:
+            fail(f"--humans must be from 0 to the number of players ({players}), not {humans}")
+        if record is not None and record.parent and not record.parent.exists():
+            fail(f"cannot write the record to {record}: the folder {record.parent} does not exist")
+        console = Console()
+        try:
+            play_game(console, players=players, teams=teams, humans=humans, seed=seed, record=record)
+        except (ValueError, OrderRefused) as exc:
+            fail(str(exc))
+        except (EOFError, KeyboardInterrupt):
+            fail("the game was interrupted before the end; nothing was written")

@@ -1,0 +1,163 @@
+"""Rich renderings of a game for the terminal: group tables, match reports, the bracket."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from sevens.rules import Dice, Line
+from sevens.tournament.game import Game, MatchResult, MatchSide
+from sevens.tournament.standings import GroupTable
+
+__all__ = ["bracket", "dice_text", "draw_table", "group_table", "line_text", "match_report", "percent"]
+
+_CRITERION_WORDS = {
+    "league_points": "league points",
+    "tries_for": "tries scored",
+    "points_for": "points scored",
+    "tries_against": "fewest tries conceded",
+    "points_against": "fewest points conceded",
+    "head_to_head": "head to head",
+    "lots": "drawing of lots",
+}
+
+
+def percent(p: float) -> str:
+    """A probability as a percentage with one decimal.
+
+    >>> percent(0.1234)
+    '12.3%'
+    """
+    return f"{100 * p:.1f}%"
+
+
+def line_text(line: Line) -> str:
+    """A line in words, e.g. ``"17 (2T 1C 0P 1DG)"``.
+
+    >>> line_text(Line(tries=2, conversions=1, drop_goals=1))
+    '15 (2T 1C 0P 1DG)'
+    """
+    return f"{line.points} ({line.tries}T {line.conversions}C {line.penalties}P {line.drop_goals}DG)"
+
+
+def dice_text(dice: Dice) -> str:
+    """Every die thrown: FORCE faces, then each FLAIR option's throws (re-throws joined by '>').
+
+    >>> dice_text(Dice(force=(5, 3), flair=(((2, 2), (3, 4)),)))
+    'FORCE 5 3 | FLAIR 2-2>3-4'
+    """
+    parts = []
+    if dice.force:
+        parts.append("FORCE " + " ".join(str(face) for face in dice.force))
+    if dice.flair:
+        parts.append("FLAIR " + " ".join(">".join(f"{a}-{b}" for a, b in option) for option in dice.flair))
+    return " | ".join(parts) if parts else "no dice"
+
+
+def _side_cell(game: Game, side: MatchSide) -> Text:
+    name = game.setup.team(side.team).name
+    order = f"{side.order.force}+{side.order.flair}"
+    note = " (missed, autopilot)" if side.missed else ""
+    text = Text(f"{name}", style="bold")
+    text.append(f"  order {order}{note}  SCRUM {side.scrum_before}->{side.scrum_after}\n", style="dim")
+    text.append(line_text(side.line) + "\n")
+    text.append(dice_text(side.dice), style="cyan")
+    return text
+
+
+def match_report(game: Game, match: MatchResult) -> Table:
+    """One match: both orders, every die, the lines, and what decided it."""
+    home = game.setup.team(match.home.team).name
+    away = game.setup.team(match.away.team).name
+    title = f"{match.fixture.id} {match.fixture.stage}"
+    if match.fixture.group:
+        title += f" (group {match.fixture.group})"
+    table = Table(title=f"{title}: {home} v {away}", show_header=False, expand=False, title_justify="left")
+    table.add_column("home")
+    table.add_column("away")
+    table.add_row(_side_cell(game, match.home), _side_cell(game, match.away))
+    winner = "draw" if match.winner is None else f"{game.setup.team(match.winner).name} win"
+    table.caption = f"{winner}: {match.summary}"
+    table.caption_justify = "left"
+    return table
+
+
+def group_table(game: Game | None, table: GroupTable, names: dict[str, str] | None = None) -> Table:
+    """A group table with every tie-break column and why each place fell as it did (R8)."""
+    out = Table(title=table.what[:1].upper() + table.what[1:], title_justify="left")
+    for header in ("#", "Team", "P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts", "Place decided by"):
+        out.add_column(header, justify="left" if header in ("Team", "Place decided by") else "right")
+    for row in table.rows:
+        if names is not None:
+            name = names.get(row.team, row.team)
+        elif game is not None:
+            name = game.setup.team(row.team).name
+        else:
+            name = row.team
+        reason = "" if row.decided_by is None else _CRITERION_WORDS.get(str(row.decided_by), str(row.decided_by))
+        out.add_row(
+            str(row.position),
+            name,
+            *(
+                str(v)
+                for v in (
+                    row.played,
+                    row.won,
+                    row.drawn,
+                    row.lost,
+                    row.tries_for,
+                    row.tries_against,
+                    row.points_for,
+                    row.points_against,
+                    row.league_points,
+                )
+            ),
+            reason,
+        )
+    return out
+
+
+def draw_table(game: Game) -> Table:
+    """The group draw: one column per group, each team with its manager (or "house")."""
+    names = {p.id: p.name for p in game.setup.players}
+    out = Table(title="The draw", title_justify="left")
+    letters = game.format.group_letters
+    columns = [game.setup.group(letter) for letter in letters]
+    for letter in letters:
+        out.add_column(f"Group {letter}")
+    for i in range(max(len(c) for c in columns)):
+        cells = []
+        for column in columns:
+            team = game.setup.team(column[i])
+            who = names[team.manager] if team.manager else "house"
+            cells.append(f"{team.name} ({who})")
+        out.add_row(*cells)
+    return out
+
+
+def bracket(game: Game) -> Table:
+    """The knockout rounds so far and the next one: one column per round."""
+    out = Table(title="Knockouts", title_justify="left")
+    rounds: list[list[str]] = []
+    for turn in game.turns:
+        if not turn.stage.knockout:
+            continue
+        out.add_column(str(turn.stage))
+        cells = []
+        for m in turn.matches:
+            h, a = game.setup.team(m.home.team).name, game.setup.team(m.away.team).name
+            w = game.setup.team(m.winner).name if m.winner else "?"
+            cells.append(f"{h} {m.home.line.points}-{m.away.line.points} {a}\n  -> {w} ({m.decided_by})")
+        rounds.append(cells)
+    if not game.finished and game.stage is not None and game.stage.knockout:
+        out.add_column(f"{game.stage} (next)")
+        rounds.append(
+            [f"{game.setup.team(f.home).name} v {game.setup.team(f.away).name}" for f in game.fixtures()]
+        )
+    if game.champion is not None:
+        out.add_column("champion")
+        rounds.append([game.setup.team(game.champion).name])
+    height = max((len(r) for r in rounds), default=0)
+    for i in range(height):
+        out.add_row(*(r[i] if i < len(r) else "" for r in rounds))
+    return out

@@ -1,0 +1,122 @@
+"""``sevens play``: whole games in the terminal, by bots and by a person typing orders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sevens.cli import play as play_cli
+from sevens.tournament.formats import legal_formats
+from sevens.tournament.verify import verify_record
+
+runner = CliRunner()
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    play_cli.register(app)
+
+    @app.command("noop", hidden=True)
+    def _noop() -> None:  # a second command keeps "play" a named subcommand
+        pass
+
+    return app
+
+
+CASES = [(p, f.teams) for p in range(4, 17) for f in legal_formats(p)]
+
+
+@pytest.mark.parametrize(("players", "teams"), sorted(set(CASES)))
+def test_auto_game_for_every_player_count_and_format_verifies(tmp_path: Path, players: int, teams: int) -> None:
+    """Acceptance: `sevens play --auto --players P --seed S --record F` works for every P from 4 to 16 and both
+    formats, and the record it writes passes verification."""
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        _app(),
+        ["play", "--auto", "--players", str(players), "--teams", str(teams), "--seed", f"s{players}", "--record", str(path)],
+    )
+    assert result.exit_code == 0, result.output
+    assert "Champion:" in result.output
+    record = json.loads(path.read_text())
+    assert record["format"] == "sevens-game-record"
+    assert len(record["teams"]) == teams
+    assert record["seed"] is not None
+    verify_record(record)
+
+
+def test_same_seed_same_game(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (a, b):
+        result = runner.invoke(_app(), ["play", "--auto", "--players", "6", "--seed", "same", "--record", str(path)])
+        assert result.exit_code == 0, result.output
+    assert a.read_text() == b.read_text()
+
+
+def test_a_person_plays_refused_orders_are_asked_again(tmp_path: Path) -> None:
+    """A bad order (not numbers, FLAIR not a multiple of 3, more than the team holds) is refused with the rule
+    and asked again; the game goes on to a champion and the person's orders are in the record, not missed."""
+    path = tmp_path / "game.json"
+    answers = "nonsense\n10 10\n150 0\n10 9\ny\n" * 12
+    result = runner.invoke(
+        _app(), ["play", "--players", "4", "--seed", "people", "--record", str(path)], input=answers
+    )
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "type two whole numbers" in said
+    assert "R3: FLAIR points must be a multiple of 3" in said
+    assert "R3: the order spends 150 points but the team holds only" in said
+    assert "against an even-paced" in said
+    record = json.loads(path.read_text())
+    mine = {t["id"] for t in record["teams"] if t["manager"] == "p1"}
+    assert len(mine) == 2
+    seen = 0
+    for turn in record["turns"]:
+        for match in turn["matches"]:
+            for side in ("home", "away"):
+                if match[side] in mine:
+                    seen += 1
+                    assert match[f"{side}_order"]["force"] == 10
+                    assert match[f"{side}_order"]["flair"] == 9
+                    assert match[f"{side}_order"]["missed"] is False
+    assert seen >= 6  # two teams, three group matches each
+    verify_record(record)
+
+
+def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    answers = "\n10 9\ny\n" * 40
+    result = runner.invoke(
+        _app(), ["play", "--players", "4", "--humans", "2", "--seed", "hotseat", "--record", str(path)], input=answers
+    )
+    assert result.exit_code == 0, result.output
+    assert "your orders are secret" in result.output
+    verify_record(json.loads(path.read_text()))
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--players", "3", "--auto"], "R12: Sevens is for 4 to 16 players"),
+        (["--players", "17", "--auto"], "R12"),
+        (["--players", "8", "--teams", "12", "--auto"], "R6: a game has 8 or 16 teams"),
+        (["--players", "4", "--humans", "5"], "--humans must be from 0"),
+        (["--auto", "--record", "/no/such/folder/game.json"], "does not exist"),
+    ],
+)
+def test_bad_options_give_one_line_errors(args: list[str], says: str) -> None:
+    result = runner.invoke(_app(), ["play", *args])
+    assert result.exit_code != 0
+    assert says in " ".join(result.output.split())
+    assert "Traceback" not in result.output
+
+
+def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(_app(), ["play", "--players", "4", "--seed", "x", "--record", str(path)], input="10 9\ny\n")
+    assert result.exit_code != 0
+    assert "interrupted" in result.output
+    assert not path.exists()
