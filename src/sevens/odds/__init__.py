@@ -1,1 +1,55 @@
-"""odds."""
+"""Exact odds for Sevens: points distributions, group and knock-out match odds, best splits.
+
+Built only on :mod:`sevens.rules` (its outcome tables feed every figure) with numpy. Expected
+values are exact fractions; distributions are floats with a stated tail bound (the probability
+mass left out, at most 1e-10 per order), so every reported probability is within 1e-9.
+
+>>> order_odds(0, 3).expected_points_exact
+Fraction(61, 15)
+>>> odds = match_odds((30, 30), (60, 0))
+>>> abs(odds.win + odds.draw + odds.loss - 1) < 1e-9
+True
+"""
+
+from sevens.odds.api import (
+    KnockoutOdds,
+    MatchOdds,
+    OrderLike,
+    OrderOdds,
+    SplitOdds,
+    as_order,
+    best_splits,
+    clear_caches,
+    knockout_odds,
+    match_odds,
+    order_odds,
+    splits,
+)
+from sevens.odds.joint import JointLines, countback_key, joint_lines
+from sevens.odds.points import TAIL_BUDGET, order_points
+from sevens.odds.tables import ExpectedLine, FlairTables, Outcomes, flair_tables, force_die
+
+__all__ = [
+    "TAIL_BUDGET",
+    "ExpectedLine",
+    "FlairTables",
+    "JointLines",
+    "KnockoutOdds",
+    "MatchOdds",
+    "OrderLike",
+    "OrderOdds",
+    "Outcomes",
+    "SplitOdds",
+    "as_order",
+    "best_splits",
+    "clear_caches",
+    "countback_key",
+    "flair_tables",
+    "force_die",
+    "joint_lines",
+    "knockout_odds",
+    "match_odds",
+    "order_odds",
+    "order_points",
+    "splits",
+]

@@ -1,0 +1,209 @@
+"""``sevens odds``: exact odds of an order, of a match, and the best split of a total.
+
+* ``sevens odds --force F --flair K``: the order's distribution of points and expected line.
+* ``... --vs-force F2 --vs-flair K2``: also the opponent's, and win/draw/loss (``--knockout``:
+  win/loss/level after count-back, R9).
+* ``sevens odds --best-split TOTAL --vs-force F2 --vs-flair K2 [--knockout]``: every split of
+  TOTAL against that order, best first.
+
+``--json`` prints one JSON object instead of tables.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from sevens.cli.errors import fail
+from sevens.odds import (
+    KnockoutOdds,
+    MatchOdds,
+    OrderOdds,
+    SplitOdds,
+    best_splits,
+    knockout_odds,
+    match_odds,
+    order_odds,
+)
+from sevens.rules import Order, OrderError
+
+__all__ = ["histogram_rows", "odds_command", "register"]
+
+_WHOLE = re.compile(r"[+-]?\d+")
+_BAR_WIDTH = 40
+_MAX_ROWS = 30
+
+
+def _whole(option: str, text: str | None) -> int | None:
+    if text is None:
+        return None
+    cleaned = text.strip()
+    if not _WHOLE.fullmatch(cleaned):
+        fail(f"R3: {option} takes a whole number of SCRUM points, got {text!r}")
+    return int(cleaned)
+
+
+def _order(force_option: str, force: int | None, flair_option: str, flair: int | None) -> Order:
+    try:
+        return Order(force=force or 0, flair=flair or 0)
+    except OrderError as exc:
+        fail(f"{exc} ({force_option} {force or 0} {flair_option} {flair or 0})")
+
+
+def histogram_rows(odds: OrderOdds, rows: int = _MAX_ROWS) -> list[tuple[str, float]]:
+    """The distribution in at most ``rows`` bins of equal width over its central 99.9%.
+
+    Returns:
+        ``(label, probability)`` pairs, e.g. ``("12-14", 0.031)``; the first and last bins take the
+        tails below and above.
+
+    >>> [label for label, _ in histogram_rows(order_odds(1, 0))]
+    ['0', '1', '2', '3', '4', '5']
+    """
+    pmf = odds.distribution
+    cumulative = pmf.cumsum()
+    low = int((cumulative < 0.0005).sum())
+    high = int(min(len(pmf) - 1, (cumulative < 0.9995).sum()))
+    width = max(1, math.ceil((high - low + 1) / rows))
+    out: list[tuple[str, float]] = []
+    for start in range(low, high + 1, width):
+        stop = min(start + width - 1, high)
+        mass = float(pmf[start : stop + 1].sum())
+        if start == low:
+            mass += float(pmf[:low].sum())
+        if stop == high:
+            mass += float(pmf[high + 1 :].sum())
+        label = str(start) if stop == start else f"{start}-{stop}"
+        if start == low and low > 0:
+            label = f"<={stop}"
+        if stop == high and high < len(pmf) - 1:
+            label = f">={start}"
+        out.append((label, mass))
+    return out
+
+
+def _order_table(odds: OrderOdds, title: str) -> Table:
+    table = Table(title=title, show_header=False)
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    e = odds.expected
+    table.add_row("expected points", f"{odds.expected_points:.4f}  (= {odds.expected_points_exact})")
+    table.add_row("standard deviation", f"{math.sqrt(odds.variance):.4f}")
+    table.add_row("P(no points)", f"{odds.p_zero:.6g}")
+    table.add_row("expected tries", f"{float(e.tries):.4f}  (= {e.tries})")
+    table.add_row("expected conversions", f"{float(e.conversions):.4f}  (= {e.conversions})")
+    table.add_row("expected penalties", f"{float(e.penalties):.4f}  (= {e.penalties})")
+    table.add_row("expected drop goals", f"{float(e.drop_goals):.4f}  (= {e.drop_goals})")
+    table.add_row("tail bound", f"{odds.tail_bound:.2g}")
+    return table
+
+
+def _histogram(odds: OrderOdds, title: str) -> Table:
+    table = Table(title=title)
+    table.add_column("points", justify="right")
+    table.add_column("probability", justify="right")
+    table.add_column("")
+    rows = histogram_rows(odds)
+    peak = max(p for _, p in rows) or 1.0
+    for label, p in rows:
+        table.add_row(label, f"{p:.4f}", "█" * round(_BAR_WIDTH * p / peak))
+    return table
+
+
+def _name(order: Order) -> str:
+    return f"{order.force} FORCE + {order.flair} FLAIR"
+
+
+def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
+    rules = "knock-out, after count-back (R9)" if isinstance(odds, KnockoutOdds) else "group"
+    table = Table(title=f"{_name(a)} v {_name(b)}: {rules}")
+    for key in odds.to_dict():
+        table.add_column(key, justify="right")
+    table.add_row(*(f"{v:.6f}" for v in odds.to_dict().values()))
+    return table
+
+
+def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool) -> Table:
+    rules = "knock-out (R9)" if knockout else "group"
+    table = Table(title=f"Splits of {total} v {_name(vs)}, {rules} rules, best first")
+    table.add_column("rank", justify="right")
+    table.add_column("FORCE", justify="right")
+    table.add_column("FLAIR", justify="right")
+    keys = list(ranked[0].odds.to_dict()) if ranked else []
+    for key in keys:
+        table.add_column(key, justify="right")
+    table.add_column("win + level/2" if knockout else "win + draw/2", justify="right")
+    for rank, split in enumerate(ranked, start=1):
+        values = [f"{v:.6f}" for v in split.odds.to_dict().values()]
+        table.add_row(str(rank), str(split.order.force), str(split.order.flair), *values, f"{split.share:.6f}")
+    return table
+
+
+def odds_command(
+    force: Annotated[str | None, typer.Option("--force", help="FORCE points of the order.")] = None,
+    flair: Annotated[str | None, typer.Option("--flair", help="FLAIR points (a multiple of 3).")] = None,
+    vs_force: Annotated[str | None, typer.Option("--vs-force", help="FORCE points of the opponent.")] = None,
+    vs_flair: Annotated[str | None, typer.Option("--vs-flair", help="FLAIR points of the opponent.")] = None,
+    best_split: Annotated[
+        str | None, typer.Option("--best-split", help="Rank every split of this total against --vs-*.")
+    ] = None,
+    knockout: Annotated[bool, typer.Option("--knockout", help="Knock-out rules: count-back (R9).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Exact odds: an order's points, a match, or the best split of a total."""
+    f, k = _whole("--force", force), _whole("--flair", flair)
+    vf, vk = _whole("--vs-force", vs_force), _whole("--vs-flair", vs_flair)
+    total = _whole("--best-split", best_split)
+    has_vs = vf is not None or vk is not None
+    console = Console()
+    if total is not None:
+        if f is not None or k is not None:
+            fail("give either --force/--flair (one order) or --best-split TOTAL (every split), not both")
+        if not has_vs:
+            fail("--best-split needs the opposing order: add --vs-force F2 --vs-flair K2")
+        vs = _order("--vs-force", vf, "--vs-flair", vk)
+        try:
+            ranked = best_splits(total, vs, knockout=knockout)
+        except OrderError as exc:
+            fail(f"{exc} (--best-split {total})")
+        if as_json:
+            typer.echo(json.dumps({"splits": [s.to_dict() for s in ranked]}))
+        else:
+            console.print(_splits_table(ranked, total, vs, knockout))
+        return
+    if f is None and k is None:
+        fail("say which order: --force F --flair K (or --best-split TOTAL with --vs-force/--vs-flair)")
+    if knockout and not has_vs:
+        fail("--knockout compares two orders: add the opponent's --vs-force and --vs-flair")
+    order = _order("--force", f, "--flair", k)
+    first = order_odds(order.force, order.flair)
+    result: dict[str, Any] = first.to_dict()
+    if not has_vs:
+        if as_json:
+            typer.echo(json.dumps(result))
+        else:
+            console.print(_order_table(first, _name(order)))
+            console.print(_histogram(first, "distribution of points"))
+        return
+    vs = _order("--vs-force", vf, "--vs-flair", vk)
+    second = order_odds(vs.force, vs.flair)
+    match: MatchOdds | KnockoutOdds = knockout_odds(order, vs) if knockout else match_odds(order, vs)
+    if as_json:
+        result["vs"] = second.to_dict()
+        result.update(match.to_dict())
+        typer.echo(json.dumps(result))
+        return
+    console.print(_order_table(first, _name(order)))
+    console.print(_order_table(second, _name(vs)))
+    console.print(_match_table(match, order, vs))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``odds`` command to the application."""
+    app.command("odds")(odds_command)

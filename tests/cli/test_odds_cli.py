@@ -1,0 +1,146 @@
+"""``sevens odds``: one order, a match (group or knock-out), and the best split, as tables and JSON."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sevens.cli import odds as odds_cli
+from sevens.rules import MAX_ORDER_POINTS
+
+runner = CliRunner()
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    odds_cli.register(app)
+
+    @app.command("noop", hidden=True)
+    def _noop() -> None:  # a second command keeps "odds" a named subcommand
+        pass
+
+    return app
+
+
+def _json(*args: str) -> dict[str, object]:
+    result = runner.invoke(_app(), ["odds", *args, "--json"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert len(lines) == 1  # one JSON object
+    data = json.loads(lines[0])
+    assert isinstance(data, dict)
+    return data
+
+
+SINGLE_KEYS = {"expected_points", "expected_points_exact", "variance", "p_zero", "distribution", "tail_bound",
+               "expected_lines"}
+
+
+def test_single_order_json() -> None:
+    """One FLAIR option: 61/15 expected points (R2, R5), P(0) = 5/16, every probability above 1e-12 listed."""
+    data = _json("--force", "0", "--flair", "3")
+    assert set(data) >= SINGLE_KEYS
+    assert data["expected_points_exact"] == "61/15"
+    assert data["expected_points"] == pytest.approx(61 / 15)
+    assert data["p_zero"] == pytest.approx(5 / 16)
+    assert data["variance"] == pytest.approx(13.2)
+    assert data["expected_lines"] == pytest.approx({"tries": 8 / 15, "conversions": 0.2, "penalties": 0,
+                                                    "drop_goals": 1 / 3})
+    distribution = data["distribution"]
+    assert isinstance(distribution, list)
+    assert all(p > 1e-12 for _, p in distribution)
+    as_dict = dict((int(s), p) for s, p in distribution)
+    assert as_dict[7] == pytest.approx(3 / 16)
+    assert 1 not in as_dict and 2 not in as_dict
+    assert sum(as_dict.values()) == pytest.approx(1, abs=1e-9)
+    assert 0 < data["tail_bound"] <= 1e-10  # type: ignore[operator]
+
+
+def test_force_order_expects_exactly_four() -> None:
+    """R5: 3 points of FORCE net 4 exactly; FORCE alone has no tail to cut."""
+    data = _json("--force", "3", "--flair", "0")
+    assert Fraction(str(data["expected_points_exact"])) == 4
+    assert data["tail_bound"] == 0
+
+
+def test_match_json_has_win_draw_loss_and_the_opponent() -> None:
+    data = _json("--force", "1", "--flair", "0", "--vs-force", "1", "--vs-flair", "0")
+    # one die each: win 1/4 (5 beats 3 or 0, 3 beats 0), draw 1/2, loss 1/4
+    assert (data["win"], data["draw"], data["loss"]) == pytest.approx((0.25, 0.5, 0.25))
+    assert "level" not in data
+    vs = data["vs"]
+    assert isinstance(vs, dict) and set(vs) >= SINGLE_KEYS
+
+
+def test_knockout_json_has_win_loss_level() -> None:
+    """R9: with --knockout the keys are win, loss, level (count-back on tries, conversions, drop goals)."""
+    data = _json("--force", "1", "--flair", "0", "--vs-force", "1", "--vs-flair", "0", "--knockout")
+    assert "draw" not in data
+    # 5 v 5 and 3 v 3 stay level on count-back too: level = 4/9 + 1/36 + 1/36 = 1/2
+    assert (data["win"], data["loss"], data["level"]) == pytest.approx((0.25, 0.25, 0.5))
+
+
+def test_best_split_json_ranks_every_split() -> None:
+    data = _json("--best-split", "9", "--vs-force", "9", "--vs-flair", "0")
+    splits = data["splits"]
+    assert isinstance(splits, list)
+    assert sorted((s["force"], s["flair"]) for s in splits) == [(0, 9), (3, 6), (6, 3), (9, 0)]
+    shares = [s["win"] + s["draw"] / 2 for s in splits]
+    assert shares == sorted(shares, reverse=True)
+    assert set(splits[0]) == {"force", "flair", "win", "draw", "loss"}
+
+
+def test_best_split_knockout_json() -> None:
+    data = _json("--best-split", "6", "--vs-force", "3", "--vs-flair", "3", "--knockout")
+    splits = data["splits"]
+    assert isinstance(splits, list)
+    assert set(splits[0]) == {"force", "flair", "win", "loss", "level"}
+    shares = [s["win"] + s["level"] / 2 for s in splits]
+    assert shares == sorted(shares, reverse=True)
+
+
+def test_human_output_has_tables_and_histogram() -> None:
+    result = runner.invoke(_app(), ["odds", "--force", "0", "--flair", "3"])
+    assert result.exit_code == 0
+    assert "61/15" in result.stdout
+    assert "█" in result.stdout
+    result = runner.invoke(_app(), ["odds", "--force", "30", "--flair", "30", "--vs-force", "60", "--vs-flair", "0",
+                                    "--knockout"])
+    assert result.exit_code == 0
+    assert "level" in result.stdout and "count-back" in result.stdout
+    result = runner.invoke(_app(), ["odds", "--best-split", "12", "--vs-force", "6", "--vs-flair", "6"])
+    assert result.exit_code == 0
+    assert "best first" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--force", "-3", "--flair", "3"], "R3"),
+        (["--force", "1.5", "--flair", "3"], "R3"),
+        (["--force", "ten"], "R3"),
+        (["--force", "0", "--flair", "4"], "R3"),
+        (["--force", str(MAX_ORDER_POINTS + 1)], "R3"),
+        (["--force", "3", "--vs-force", "3", "--vs-flair", "5"], "R3"),
+        (["--best-split", "12"], "--vs-force"),
+        (["--best-split", "-3", "--vs-force", "3"], "R3"),
+        (["--best-split", str(MAX_ORDER_POINTS + 3), "--vs-force", "3"], "R3"),
+        (["--best-split", "12", "--force", "3", "--vs-force", "3"], "not both"),
+        (["--force", "3", "--knockout"], "--vs-force"),
+        ([], "--force"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_problem(args: list[str], needle: str) -> None:
+    """Bad input exits non-zero with one line on stderr, never a traceback."""
+    result = runner.invoke(_app(), ["odds", *args])
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("error: ")
+    assert needle in lines[0]
+    assert "Traceback" not in result.output
