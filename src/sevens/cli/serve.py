@@ -1,0 +1,50 @@
+"""``sevens serve``: host games in the browser (pages and the JSON API) with uvicorn."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from sevens.cli.errors import fail
+
+__all__ = ["register"]
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sevens serve`` to the application."""
+
+    @app.command("serve")
+    def serve(
+        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
+        database_url: Annotated[
+            str | None,
+            typer.Option(
+                "--database-url",
+                help="SQLAlchemy URL of the database; default $DATABASE_URL, else ./sevens.sqlite3.",
+            ),
+        ] = None,
+    ) -> None:
+        """Serve the web app: create games, invite players, order, resolve, download records.
+
+        Migrations run at start-up; deadlines are resolved by a background scheduler."""
+        import uvicorn
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from sevens.web.app import create_app
+        from sevens.web.settings import Settings
+
+        try:
+            settings = Settings() if database_url is None else Settings(database_url=database_url)
+            web_app = create_app(settings)
+        except SQLAlchemyError as exc:
+            fail(f"cannot open the database: {str(exc).splitlines()[0]}")
+        except ValueError as exc:
+            fail(f"bad setting: {exc}")
+        typer.echo(
+            f"Sevens is serving on http://{host}:{port}/ (database: {settings.database_url.split('@')[-1]})"
+        )
+        # No access log: request lines carry invite secrets (/join/...) and draft orders (odds
+        # queries), which R13 and the secrecy of links keep out of every log.
+        uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=False, proxy_headers=False)

@@ -1,0 +1,35 @@
+"""Errors the store raises on bad requests; the web layer maps each kind to one HTTP status."""
+
+from __future__ import annotations
+
+__all__ = ["Conflict", "Invalid", "NotFound", "Refused", "StoreError"]
+
+
+class StoreError(ValueError):
+    """A request the store refused; ``str(error)`` says what was wrong and how to fix it."""
+
+    status = 400
+
+
+class Invalid(StoreError):
+    """Bad input: a value out of range, an order that breaks a rule (the message names it)."""
+
+    status = 422
+
+
+class NotFound(StoreError):
+    """No such game, team, seat or invite."""
+
+    status = 404
+
+
+class Refused(StoreError):
+    """The credential may not do this in this game."""
+
+    status = 403
+
+
+class Conflict(StoreError):
+    """The game has moved on: a stale turn, a game not yet started or already over."""
+
+    status = 409

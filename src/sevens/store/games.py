@@ -1,0 +1,655 @@
+"""Hosted games: create, join, start, orders, resolution, pause, extend, end.
+
+Every function is keyword-only and receives the session; the caller commits. Writes that race
+(two order submissions, the scheduler and the organiser resolving together) first lock the
+game's row (:func:`lock_game`), so a turn is resolved once and only once: the second writer waits,
+then finds the turn number moved on and does nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import StrEnum
+from functools import lru_cache
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from sevens.bots import STRATEGIES, get_strategy
+from sevens.rules import Order, seed_commitment
+from sevens.store.errors import Conflict, Invalid, NotFound, Refused
+from sevens.store.models import (
+    EventRow,
+    GameRow,
+    GameStatus,
+    OrderLogRow,
+    OrderRow,
+    SeatRow,
+    TeamRow,
+    TurnRow,
+    Visibility,
+)
+from sevens.store.secrets import hash_token, new_public_id, new_token
+from sevens.tournament.formats import Format, check_format
+from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orders, check_order, new_game
+from sevens.tournament.game import resolve_turn as resolve_game_turn
+from sevens.tournament.record import dumps, from_record, to_record
+from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game
+
+__all__ = [
+    "MAX_TURN_SECONDS",
+    "MIN_TURN_SECONDS",
+    "CreatedGame",
+    "NewGame",
+    "OrderState",
+    "advance",
+    "count_games",
+    "create_game",
+    "due_turns",
+    "end_game",
+    "events_of",
+    "extend_deadline",
+    "game_by_id",
+    "game_by_public_id",
+    "join_seat",
+    "list_public_games",
+    "load_game",
+    "lock_game",
+    "order_states",
+    "orders_of_player",
+    "pause_game",
+    "record_of",
+    "reissue_invite",
+    "resolve_turn",
+    "resume_game",
+    "revealed_seed",
+    "save_order",
+    "seats_of",
+    "set_autopilot",
+    "start_game",
+    "strategy_names",
+    "teams_of",
+]
+
+MIN_TURN_SECONDS = 60
+MAX_TURN_SECONDS = 30 * 24 * 3600
+NAME_LENGTH = 40
+
+
+def strategy_names() -> tuple[str, ...]:
+    """The bots a game may use as default or autopilot (R13)."""
+    return tuple(sorted(STRATEGIES))
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """What the organiser asks for when creating a game."""
+
+    name: str
+    players: int
+    teams: int
+    teams_per_player: int
+    turn_seconds: int | None
+    default_bot: str
+    visibility: Visibility
+
+
+@dataclass(frozen=True, slots=True)
+class CreatedGame:
+    """A new game, its organiser link and one invite link per seat (each shown once)."""
+
+    game: GameRow
+    organiser_token: str
+    invites: tuple[tuple[str, str], ...]  # (player id, invite token)
+
+
+class OrderState(StrEnum):
+    """Where a team's order stands in the open turn (what the organiser may see, R13)."""
+
+    NONE = "none"
+    SAVED = "saved"
+    READY = "ready"
+
+
+def _clean_name(value: str, what: str, limit: int) -> str:
+    name = " ".join(value.split())
+    if not name:
+        raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters")
+    if len(name) > limit:
+        raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}")
+    if any(ord(c) < 32 for c in name):
+        raise Invalid(f"{what} contains control characters; use printable text")
+    return name
+
+
+def _check_new_game(spec: NewGame) -> Format:
+    if not 4 <= spec.players <= 16:
+        raise Invalid(f"R12: a game has 4 to 16 players; got {spec.players}")
+    if spec.teams not in (8, 16):
+        raise Invalid(f"R6: a game has 8 or 16 teams; got {spec.teams}")
+    fmt = Format(teams=spec.teams, players=spec.players, teams_per_player=spec.teams_per_player)
+    try:
+        check_format(fmt)
+    except ValueError as exc:
+        raise Invalid(str(exc)) from None
+    if spec.turn_seconds is not None and not MIN_TURN_SECONDS <= spec.turn_seconds <= MAX_TURN_SECONDS:
+        raise Invalid(
+            f"a turn's deadline must be between {MIN_TURN_SECONDS // 60} minute and "
+            f"{MAX_TURN_SECONDS // 86400} days; got {spec.turn_seconds} seconds "
+            "(or choose 'resolve when all are ready')"
+        )
+    if spec.default_bot not in STRATEGIES:
+        raise Invalid(
+            f"R13: unknown default bot {spec.default_bot!r}; choose one of {', '.join(strategy_names())}"
+        )
+    return fmt
+
+
+def create_game(session: Session, *, spec: NewGame, now: datetime) -> CreatedGame:
+    """Create a game in the lobby with a fresh secret seed (R14) and one invite per seat.
+
+    Raises:
+        Invalid: a name, format (R6, R12), deadline or bot that is not allowed.
+    """
+    name = _clean_name(spec.name, "the game's name", 80)
+    _check_new_game(spec)
+    seed = secrets.token_hex(32)
+    organiser_token = new_token()
+    game = GameRow(
+        public_id=new_public_id(),
+        name=name,
+        status=GameStatus.LOBBY,
+        visibility=spec.visibility,
+        players=spec.players,
+        teams=spec.teams,
+        teams_per_player=spec.teams_per_player,
+        turn_seconds=spec.turn_seconds,
+        default_bot=spec.default_bot,
+        seed_hex=seed,
+        seed_sha256=seed_commitment(seed),
+        current_turn=0,
+        created_at=now,
+        organiser_link_hash=hash_token(organiser_token),
+    )
+    session.add(game)
+    session.flush()
+    invites: list[tuple[str, str]] = []
+    for number in range(1, spec.players + 1):
+        token = new_token()
+        player_id = f"p{number}"
+        session.add(SeatRow(game_id=game.id, player_id=player_id, invite_hash=hash_token(token)))
+        invites.append((player_id, token))
+    _event(
+        session,
+        game,
+        now=now,
+        actor="organiser",
+        kind="created",
+        detail=f"seed commitment {game.seed_sha256}",
+    )
+    session.flush()
+    return CreatedGame(game=game, organiser_token=organiser_token, invites=tuple(invites))
+
+
+def game_by_public_id(session: Session, *, public_id: str) -> GameRow:
+    """The game at ``public_id``.
+
+    Raises:
+        NotFound: no such game.
+    """
+    game = (
+        session.scalar(select(GameRow).where(GameRow.public_id == public_id))
+        if len(public_id) <= 32
+        else None
+    )
+    if game is None:
+        raise NotFound(f"no game {public_id!r}; check the link")
+    return game
+
+
+def game_by_id(session: Session, *, game_id: int) -> GameRow:
+    """The game with database id ``game_id``.
+
+    Raises:
+        NotFound: no such game.
+    """
+    game = session.get(GameRow, game_id)
+    if game is None:
+        raise NotFound("no such game")
+    return game
+
+
+def reissue_invite(session: Session, *, game_id: int, player_id: str) -> str:
+    """A new invite secret for a seat; the old link stops working. Returns the secret (shown once).
+
+    Raises:
+        NotFound: no such seat.
+    """
+    seat = session.scalar(
+        select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
+    )
+    if seat is None:
+        raise NotFound(f"no seat {player_id[:16]!r} in this game")
+    token = new_token()
+    seat.invite_hash = hash_token(token)
+    session.flush()
+    return token
+
+
+def list_public_games(session: Session, *, limit: int = 50) -> list[GameRow]:
+    """The newest public games."""
+    query = (
+        select(GameRow)
+        .where(GameRow.visibility == Visibility.PUBLIC)
+        .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+        .limit(limit)
+    )
+    return list(session.scalars(query))
+
+
+def seats_of(session: Session, *, game_id: int) -> list[SeatRow]:
+    """The seats of a game, p1 first."""
+    rows = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id))
+    return sorted(rows, key=lambda s: int(s.player_id[1:]))
+
+
+def teams_of(session: Session, *, game_id: int) -> list[TeamRow]:
+    """The teams of a started game, by group then id."""
+    rows = session.scalars(select(TeamRow).where(TeamRow.game_id == game_id))
+    return sorted(rows, key=lambda t: (t.group, t.team_id))
+
+
+def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> SeatRow:
+    """Claim a seat and pick a display name (the name is kept once the game has started).
+
+    Raises:
+        Invalid: an empty or over-long name.
+    """
+    clean = _clean_name(name, "your display name", NAME_LENGTH)
+    game = session.get(GameRow, seat.game_id)
+    if (game is not None and game.status == GameStatus.LOBBY) or seat.name is None:
+        seat.name = clean
+    if seat.joined_at is None:
+        seat.joined_at = now
+    session.flush()
+    return seat
+
+
+def lock_game(session: Session, *, game_id: int) -> GameRow:
+    """Take the game's row lock for the rest of the transaction and return a fresh copy.
+
+    A no-op UPDATE locks the row on PostgreSQL and takes SQLite's write lock, so concurrent
+    writers on one game queue behind each other on both.
+    """
+    session.execute(
+        update(GameRow).where(GameRow.id == game_id).values(current_turn=GameRow.current_turn),
+        execution_options={"synchronize_session": False},
+    )
+    game = session.scalar(
+        select(GameRow).where(GameRow.id == game_id).execution_options(populate_existing=True)
+    )
+    if game is None:
+        raise NotFound("the game no longer exists")
+    return game
+
+
+def _event(
+    session: Session, game: GameRow, *, now: datetime, actor: str, kind: str, detail: str = ""
+) -> None:
+    session.add(EventRow(game_id=game.id, at=now, actor=actor[:64], kind=kind, detail=detail[:200]))
+
+
+def events_of(session: Session, *, game_id: int) -> list[EventRow]:
+    """The game's append-only event log, oldest first."""
+    return list(session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.id)))
+
+
+def _draw_seed(seed_hex: str) -> str:
+    # Derived from the secret seed so the draw is verifiable once the seed is revealed, and
+    # one-way so publishing it (if the record does) reveals nothing about the dice.
+    return hmac.new(bytes.fromhex(seed_hex), b"sevens/draw", hashlib.sha256).hexdigest()
+
+
+def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "organiser") -> GameRow:
+    """Draw the groups (R12) and open turn 1; seats nobody claimed play on autopilot (R13).
+
+    Raises:
+        Conflict: the game has already started.
+    """
+    game = lock_game(session, game_id=game_id)
+    if game.status != GameStatus.LOBBY:
+        raise Conflict("the game has already started")
+    seats = seats_of(session, game_id=game.id)
+    players = [Player(PlayerId(s.player_id), s.name or f"Player {s.player_id[1:]}") for s in seats]
+    fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
+    drawn = draw_game(players, fmt, seed_sha256=game.seed_sha256, draw_seed=_draw_seed(game.seed_hex))
+    setup = replace(drawn, autopilots={team.id: game.default_bot for team in drawn.teams})
+    for team in setup.teams:
+        session.add(
+            TeamRow(
+                game_id=game.id, team_id=team.id, name=team.name, group=team.group, player_id=team.manager
+            )
+        )
+    game.record_json = dumps(to_record(new_game(setup), seed=None))
+    game.status = GameStatus.RUNNING
+    game.current_turn = 1
+    game.started_at = now
+    game.deadline_at = None if game.turn_seconds is None else now + timedelta(seconds=game.turn_seconds)
+    _event(session, game, now=now, actor=actor, kind="started")
+    session.flush()
+    return game
+
+
+def load_game(game: GameRow) -> Game:
+    """The game's state, replayed from its stored record.
+
+    Raises:
+        Conflict: the game has not started.
+    """
+    if game.record_json is None:
+        raise Conflict("the game has not started yet: the organiser starts it once the players have joined")
+    return _replay(game.record_json)
+
+
+@lru_cache(maxsize=64)
+def _replay(record_json: str) -> Game:
+    # Games are frozen values, so one replay of a stored record can serve every request after.
+    state, _seed = from_record(json.loads(record_json))
+    return state
+
+
+def revealed_seed(game: GameRow) -> str | None:
+    """The seed, once no die is left to throw (R14); None before."""
+    return game.seed_hex if game.status in (GameStatus.FINISHED, GameStatus.ENDED) else None
+
+
+def record_of(game: GameRow) -> dict[str, object]:
+    """The downloadable game record: exactly ``to_record``, the seed once the final is played (R14).
+
+    A game ended early reveals its seed on its pages, but its record (an unfinished game) has none.
+    """
+    state = load_game(game)
+    return to_record(state, seed=game.seed_hex if state.finished else None)
+
+
+def _team_for_player(session: Session, *, game: GameRow, team_id: str, player_id: str) -> TeamRow:
+    team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
+    if team is None:
+        raise NotFound(f"no team {team_id!r} in this game")
+    if team.player_id != player_id:
+        raise Refused(f"you do not manage {team.name}; you can only order for your own teams")
+    return team
+
+
+def save_order(
+    session: Session,
+    *,
+    game_id: int,
+    player_id: str,
+    team_id: str,
+    turn: int,
+    force: int,
+    flair: int,
+    ready: bool,
+    via: str,
+    now: datetime,
+) -> OrderRow:
+    """Save a team's order for the open turn (R3), written at once and logged; ready or not.
+
+    If this makes every order of the turn ready, the turn is resolved in the same transaction.
+
+    Raises:
+        Conflict: the turn is not the open one, or the game is not running.
+        Refused: the team is not the player's.
+        Invalid: the order breaks a rule (R3) or the team does not play this turn.
+    """
+    game = lock_game(session, game_id=game_id)
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        raise Conflict(f"the game is {game.status.value}; orders are taken only while it is running")
+    if turn != game.current_turn:
+        raise Conflict(
+            f"turn {turn} is not open for orders; the open turn is {game.current_turn}: reload and order again"
+        )
+    _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
+    try:
+        order = check_order(load_game(game), turn=turn, team=team_id, force=force, flair=flair)
+    except (OrderRefused, ValueError) as exc:
+        raise Invalid(str(exc)) from None
+    row = session.scalar(
+        select(OrderRow).where(
+            OrderRow.game_id == game.id, OrderRow.turn == turn, OrderRow.team_id == team_id
+        )
+    )
+    if row is None:
+        row = OrderRow(
+            game_id=game.id, turn=turn, team_id=team_id, force=0, flair=0, ready=False, updated_at=now
+        )
+        session.add(row)
+    row.force, row.flair, row.ready, row.updated_at = order.force, order.flair, ready, now
+    session.add(
+        OrderLogRow(
+            game_id=game.id,
+            turn=turn,
+            team_id=team_id,
+            player_id=player_id,
+            force=order.force,
+            flair=order.flair,
+            ready=ready,
+            via=via,
+            at=now,
+        )
+    )
+    session.flush()
+    advance(session, game_id=game.id, now=now)
+    return row
+
+
+def orders_of_player(session: Session, *, game_id: int, turn: int, player_id: str) -> dict[str, OrderRow]:
+    """The player's own orders for a turn, by team (only ever shown to that player, R13)."""
+    query = (
+        select(OrderRow)
+        .join(TeamRow, (TeamRow.game_id == OrderRow.game_id) & (TeamRow.team_id == OrderRow.team_id))
+        .where(OrderRow.game_id == game_id, OrderRow.turn == turn, TeamRow.player_id == player_id)
+    )
+    return {row.team_id: row for row in session.scalars(query)}
+
+
+def order_states(session: Session, *, game: GameRow) -> dict[str, OrderState]:
+    """For each human-managed team in the open turn: no order, saved or ready (never the order)."""
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return {}
+    state = load_game(game)
+    managed = {t.team_id for t in teams_of(session, game_id=game.id) if t.player_id is not None}
+    in_play = [t for t in state.teams_in_play() if t in managed]
+    rows = {
+        r.team_id: r
+        for r in session.scalars(
+            select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.turn == game.current_turn)
+        )
+    }
+    result: dict[str, OrderState] = {}
+    for team in in_play:
+        row = rows.get(team)
+        result[team] = OrderState.NONE if row is None else OrderState.READY if row.ready else OrderState.SAVED
+    return result
+
+
+def _all_ready(session: Session, game: GameRow) -> bool:
+    return all(s == OrderState.READY for s in order_states(session, game=game).values())
+
+
+def resolve_turn(
+    session: Session, *, game_id: int, turn: int, reason: str, now: datetime, actor: str = "server"
+) -> bool:
+    """Resolve ``turn`` if it is still the open one; returns whether this call resolved it.
+
+    Saved orders count, ready or not; teams without one play their autopilot and are marked
+    missed (R13); house teams play their bot. Dice come from the game's seed (R14).
+    """
+    game = lock_game(session, game_id=game_id)
+    if game.current_turn != turn or game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return False
+    state = load_game(game)
+    teams = {t.team_id: t for t in teams_of(session, game_id=game.id)}
+    in_play = list(state.teams_in_play())
+    rows = {
+        r.team_id: r
+        for r in session.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.turn == turn))
+    }
+    orders: dict[TeamId, TurnOrder] = {}
+    for team in in_play:
+        row = rows.get(team)
+        if row is not None and teams[team].player_id is not None:
+            orders[TeamId(team)] = TurnOrder(
+                team=TeamId(team), order=Order(force=row.force, flair=row.flair), missed=False
+            )
+    missing = [t for t in in_play if t not in orders]
+    # The autopilot a manager picked (or the game's default bot) plays each missing order (R13);
+    # a copy of the set-up carries the choices, the stored record keeps the original set-up.
+    chosen = {TeamId(t): teams[t].autopilot or game.default_bot for t in teams}
+    picker = Game(replace(state.setup, autopilots=chosen), state.turns)
+    orders.update(autopilot_orders(picker, missing, get_strategy, seed=game.seed_hex))
+    new_state = resolve_game_turn(state, orders, game.seed_hex)
+    game.record_json = dumps(to_record(new_state, seed=None))
+    game.current_turn = turn + 1
+    session.add(TurnRow(game_id=game.id, number=turn, reason=reason, resolved_at=now))
+    _event(session, game, now=now, actor=actor, kind="resolved", detail=f"turn {turn} ({reason})")
+    if new_state.finished:
+        game.status = GameStatus.FINISHED
+        game.champion = new_state.champion
+        game.deadline_at = None
+        game.paused_remaining = None
+        game.ended_at = now
+        _event(
+            session, game, now=now, actor="server", kind="finished", detail=f"champion {new_state.champion}"
+        )
+    elif game.turn_seconds is not None:
+        if game.status == GameStatus.PAUSED:
+            game.paused_remaining = game.turn_seconds
+        else:
+            game.deadline_at = now + timedelta(seconds=game.turn_seconds)
+    session.flush()
+    return True
+
+
+def advance(session: Session, *, game_id: int, now: datetime) -> int:
+    """Resolve turns while every order of the open turn is ready; returns how many were resolved.
+
+    Once no human team is left in play this plays the bots' turns through to the champion.
+    """
+    resolved = 0
+    while True:
+        game = lock_game(session, game_id=game_id)
+        if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or not _all_ready(session, game):
+            return resolved
+        if not resolve_turn(session, game_id=game_id, turn=game.current_turn, reason="all-ready", now=now):
+            return resolved
+        resolved += 1
+
+
+def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
+    """(game id, turn) of every running game whose deadline has passed."""
+    query = select(GameRow.id, GameRow.current_turn).where(
+        GameRow.status == GameStatus.RUNNING, GameRow.deadline_at.is_not(None), GameRow.deadline_at <= now
+    )
+    return [(game_id, turn) for game_id, turn in session.execute(query)]
+
+
+def _require_deadline(game: GameRow) -> None:
+    if game.turn_seconds is None:
+        raise Conflict("this game has no deadline: its turns are resolved when all orders are ready")
+
+
+def pause_game(session: Session, *, game_id: int, now: datetime, actor: str) -> GameRow:
+    """Stop the deadline clock, keeping the time left (recorded with who and when)."""
+    game = lock_game(session, game_id=game_id)
+    _require_deadline(game)
+    if game.status != GameStatus.RUNNING or game.deadline_at is None:
+        raise Conflict(f"only a running game can be paused; this one is {game.status.value}")
+    game.paused_remaining = max(0, int((game.deadline_at - now).total_seconds()))
+    game.deadline_at = None
+    game.status = GameStatus.PAUSED
+    _event(session, game, now=now, actor=actor, kind="paused", detail=f"{game.paused_remaining} s left")
+    session.flush()
+    return game
+
+
+def resume_game(session: Session, *, game_id: int, now: datetime, actor: str) -> GameRow:
+    """Restart the deadline clock with the time that was left."""
+    game = lock_game(session, game_id=game_id)
+    if game.status != GameStatus.PAUSED:
+        raise Conflict(f"only a paused game can be resumed; this one is {game.status.value}")
+    game.deadline_at = now + timedelta(seconds=game.paused_remaining or 0)
+    game.paused_remaining = None
+    game.status = GameStatus.RUNNING
+    _event(
+        session, game, now=now, actor=actor, kind="resumed", detail=f"deadline {game.deadline_at.isoformat()}"
+    )
+    session.flush()
+    return game
+
+
+def extend_deadline(session: Session, *, game_id: int, seconds: int, now: datetime, actor: str) -> GameRow:
+    """Move the open turn's deadline later by ``seconds`` (recorded with who and when).
+
+    Raises:
+        Invalid: not between 1 minute and 30 days.
+        Conflict: the game has no deadline or is not running.
+    """
+    if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+        raise Invalid(f"extend by 1 minute to 30 days; got {seconds} seconds")
+    game = lock_game(session, game_id=game_id)
+    _require_deadline(game)
+    if game.status == GameStatus.PAUSED:
+        game.paused_remaining = (game.paused_remaining or 0) + seconds
+    elif game.status == GameStatus.RUNNING and game.deadline_at is not None:
+        game.deadline_at = game.deadline_at + timedelta(seconds=seconds)
+    else:
+        raise Conflict(
+            f"only a running or paused game has a deadline to extend; this one is {game.status.value}"
+        )
+    _event(session, game, now=now, actor=actor, kind="extended", detail=f"+{seconds} s")
+    session.flush()
+    return game
+
+
+def end_game(session: Session, *, game_id: int, now: datetime, actor: str) -> GameRow:
+    """Stop a game before its end; the seed is then revealed (no die is left to throw)."""
+    game = lock_game(session, game_id=game_id)
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(f"the game is already {game.status.value}")
+    game.status = GameStatus.ENDED
+    game.deadline_at = None
+    game.paused_remaining = None
+    game.ended_at = now
+    _event(session, game, now=now, actor=actor, kind="ended")
+    session.flush()
+    return game
+
+
+def set_autopilot(session: Session, *, game_id: int, player_id: str, team_id: str, strategy: str) -> TeamRow:
+    """Pick the bot that plays a team's missed orders (R13).
+
+    Raises:
+        Invalid: an unknown bot.
+        Refused: not the player's team.
+    """
+    if strategy not in STRATEGIES:
+        raise Invalid(f"R13: unknown autopilot {strategy!r}; choose one of {', '.join(strategy_names())}")
+    game = session.get(GameRow, game_id)
+    if game is None:
+        raise NotFound("no such game")
+    team = _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
+    team.autopilot = strategy
+    session.flush()
+    return team
+
+
+def count_games(session: Session) -> int:
+    """How many games the database holds."""
+    return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)

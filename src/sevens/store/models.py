@@ -1,0 +1,247 @@
+"""The database tables, as SQLAlchemy 2 typed models.
+
+Secrets (invite links, session and bot tokens, the organiser's link) are stored only as their
+SHA-256. The game seed is the one secret stored as it is, because the server must throw the dice
+with it; it leaves the database only in the record of a finished game (R14).
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    DateTime,
+    Dialect,
+    Enum,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
+
+__all__ = [
+    "ApiPrincipal",
+    "Base",
+    "EventRow",
+    "GameRow",
+    "GameStatus",
+    "Grant",
+    "OrderLogRow",
+    "OrderRow",
+    "PrincipalKind",
+    "Role",
+    "SeatRow",
+    "TeamRow",
+    "TurnRow",
+    "UTCDateTime",
+    "Visibility",
+]
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An absolute time: stored as naive UTC everywhere, read back as aware UTC.
+
+    SQLite keeps no time zone, so the column never relies on the database for one.
+    """
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("refusing a naive datetime: deadlines are absolute UTC times")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class GameStatus(enum.StrEnum):
+    """Where a game stands."""
+
+    LOBBY = "lobby"  # created, players joining
+    RUNNING = "running"  # a turn is open for orders
+    PAUSED = "paused"  # the deadline clock is stopped
+    FINISHED = "finished"  # a champion is crowned
+    ENDED = "ended"  # stopped by the organiser before the end
+
+
+class Visibility(enum.StrEnum):
+    """Who may watch a game."""
+
+    PUBLIC = "public"
+    PRIVATE = "private"
+
+
+class Role(enum.StrEnum):
+    """What a credential may do in one game."""
+
+    ORGANISER = "organiser"
+    PLAYER = "player"
+
+
+class PrincipalKind(enum.StrEnum):
+    """A browser session (cookie) or a bot (bearer token)."""
+
+    SESSION = "session"
+    BOT = "bot"
+
+
+def _enum(cls: type[enum.StrEnum], name: str) -> Enum:
+    # Stored as plain strings with a CHECK, so SQLite and PostgreSQL hold the same values.
+    return Enum(cls, name=name, native_enum=False, values_callable=lambda e: [m.value for m in e], length=16)
+
+
+class GameRow(Base):
+    """One hosted game."""
+
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    status: Mapped[GameStatus] = mapped_column(_enum(GameStatus, "game_status"))
+    visibility: Mapped[Visibility] = mapped_column(_enum(Visibility, "visibility"))
+    players: Mapped[int] = mapped_column(Integer)
+    teams: Mapped[int] = mapped_column(Integer)
+    teams_per_player: Mapped[int] = mapped_column(Integer)
+    # None: the turn is resolved when every order is ready (or by the organiser).
+    turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    default_bot: Mapped[str] = mapped_column(String(40))
+    seed_hex: Mapped[str] = mapped_column(String(64))
+    seed_sha256: Mapped[str] = mapped_column(String(64))
+    # The next turn to resolve (1-based), 0 in the lobby; the guard of "resolved once" (R13, R14).
+    current_turn: Mapped[int] = mapped_column(Integer, default=0)
+    deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
+    paused_remaining: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    record_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    champion: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    organiser_link_hash: Mapped[str] = mapped_column(String(64), unique=True)
+
+
+class SeatRow(Base):
+    """One player's place in a game, claimed with an invite link."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[str] = mapped_column(String(16))  # "p1", "p2", ...
+    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    invite_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class TeamRow(Base):
+    """A team of a started game, with its manager's autopilot choice (R13)."""
+
+    __tablename__ = "teams"
+    __table_args__ = (UniqueConstraint("game_id", "team_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    team_id: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(64))
+    group: Mapped[str] = mapped_column(String(4))
+    player_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    autopilot: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class OrderRow(Base):
+    """A team's current order for a turn: saved or ready, secret until the turn is resolved (R13)."""
+
+    __tablename__ = "orders"
+    __table_args__ = (UniqueConstraint("game_id", "turn", "team_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    team_id: Mapped[str] = mapped_column(String(64))
+    force: Mapped[int] = mapped_column(Integer)
+    flair: Mapped[int] = mapped_column(Integer)
+    ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class OrderLogRow(Base):
+    """Append-only log of every order submission; private to the server until the turn is over."""
+
+    __tablename__ = "order_log"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    turn: Mapped[int] = mapped_column(Integer)
+    team_id: Mapped[str] = mapped_column(String(64))
+    player_id: Mapped[str] = mapped_column(String(16))
+    force: Mapped[int] = mapped_column(Integer)
+    flair: Mapped[int] = mapped_column(Integer)
+    ready: Mapped[bool] = mapped_column(Boolean)
+    via: Mapped[str] = mapped_column(String(8))  # "web" or "api"
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TurnRow(Base):
+    """One resolved turn: when, why and by whom (the record holds what happened)."""
+
+    __tablename__ = "turns"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16))  # "all-ready", "deadline", "organiser"
+    resolved_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class EventRow(Base):
+    """Append-only log of what the organiser and the clock did (start, pause, extend, resolve, end)."""
+
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    actor: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(16))
+    detail: Mapped[str] = mapped_column(String(200), default="")
+
+
+class ApiPrincipal(Base):
+    """A credential: a browser session (cookie) or a bot (bearer token), stored hashed."""
+
+    __tablename__ = "principals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[PrincipalKind] = mapped_column(_enum(PrincipalKind, "principal_kind"))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(40), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class Grant(Base):
+    """What a credential may do in one game: organise it, or play one seat."""
+
+    __tablename__ = "grants"
+    __table_args__ = (UniqueConstraint("principal_id", "game_id", "role", "player_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    principal_id: Mapped[int] = mapped_column(ForeignKey("principals.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    role: Mapped[Role] = mapped_column(_enum(Role, "role"))
+    player_id: Mapped[str] = mapped_column(String(16), default="")  # "" for the organiser

@@ -1,0 +1,50 @@
+"""Secrets: 128+ random bits, handed out once, stored only as SHA-256."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+__all__ = ["TOKEN_BYTES", "hash_token", "new_token", "new_public_id", "tokens_equal"]
+
+TOKEN_BYTES = 24  # 192 random bits, above the 128 asked for
+
+
+def new_token() -> str:
+    """A fresh URL-safe secret of 192 random bits.
+
+    >>> len(new_token()) >= 32 and new_token() != new_token()
+    True
+    """
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def new_public_id() -> str:
+    """A short public id for a game's address (not a secret: private games check credentials).
+
+    >>> len(new_public_id())
+    12
+    """
+    return secrets.token_urlsafe(9)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a secret: its SHA-256 in hex.
+
+    Secrets are random with 192 bits, so a plain hash (no salt, no stretching) cannot be
+    reversed by guessing; it lets the server look a token up without keeping it.
+
+    >>> hash_token("abc")
+    'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def tokens_equal(a: str, b: str) -> bool:
+    """Compare two secrets in constant time.
+
+    >>> tokens_equal("x", "x"), tokens_equal("x", "y")
+    (True, False)
+    """
+    return hmac.compare_digest(a.encode("utf-8"), b.encode("utf-8"))

@@ -1,0 +1,483 @@
+"""The JSON API under /api/v1: everything a player or a bot does, each bot with its own bearer token.
+
+A bot joins a game with its invite (``POST /api/v1/join``) and gets a token; joining more games with
+the same token (sent as ``Authorization: Bearer``) adds them to that credential, so
+``GET /api/v1/waiting`` lists every game waiting for its orders.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Header, HTTPException, Query, Request
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+
+from sevens.store import games as store
+from sevens.store.auth import (
+    access_to,
+    add_grant,
+    create_principal,
+    find_principal,
+    game_by_organiser_link,
+    grants_of,
+    seat_by_invite,
+)
+from sevens.store.errors import Conflict, Refused
+from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
+from sevens.web import views
+from sevens.web.deps import BotDep, ClockDep, LimiterDep, SessionDep
+from sevens.web.security import RateLimiter, client_key
+
+__all__ = ["router"]
+
+router = APIRouter(prefix="/api/v1", tags=["api"])
+
+
+class JoinRequest(BaseModel):
+    """Claim a seat with its invite token (the last part of the invite link)."""
+
+    model_config = ConfigDict(extra="forbid")
+    invite: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=40, description="display name")
+
+
+class JoinResponse(BaseModel):
+    """The seat claimed; ``token`` is new only when the call carried no bearer token."""
+
+    game: str
+    player: str
+    token: str | None
+
+
+class OrderRequest(BaseModel):
+    """An order for one team, tagged with the turn it is for (R3)."""
+
+    model_config = ConfigDict(extra="forbid")
+    turn: StrictInt = Field(ge=1, le=6)
+    force: StrictInt = Field(ge=0, le=1000)
+    flair: StrictInt = Field(ge=0, le=1000)
+    ready: StrictBool = False
+
+
+class OrderResponse(BaseModel):
+    """The order as saved (visible only to its owner until the turn is resolved, R13)."""
+
+    game: str
+    turn: int
+    team: str
+    force: int
+    flair: int
+    ready: bool
+    resolved: bool = Field(description="true if this order completed the turn and it was resolved")
+
+
+class AutopilotRequest(BaseModel):
+    """The bot that plays a team's missed orders (R13)."""
+
+    model_config = ConfigDict(extra="forbid")
+    strategy: str = Field(min_length=1, max_length=40)
+
+
+class WaitingGame(BaseModel):
+    """A game with a turn open for one of the caller's teams."""
+
+    game: str
+    name: str
+    turn: int
+    deadline: str | None
+    teams: list[str] = Field(description="the caller's teams in play this turn")
+    ready: list[str] = Field(description="those already marked ready")
+
+
+def _game_for_bot(db: SessionDep, principal_id: int, public_id: str) -> tuple[GameRow, str | None, bool]:
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = access_to(db, principal_id=principal_id, game_id=game.id)
+    if game.visibility != Visibility.PUBLIC and not (access.organiser or access.player_ids):
+        raise HTTPException(status_code=404, detail=f"no game {public_id!r}; check the id")
+    return game, access.player_id, access.organiser
+
+
+def _player_or_refuse(player_id: str | None) -> str:
+    if player_id is None:
+        raise Refused("this token plays no seat in this game; join it with its invite first")
+    return player_id
+
+
+def _optional_bot(
+    db: SessionDep, authorization: str | None, *, key: str, limiter: RateLimiter, now: datetime
+) -> ApiPrincipal | None:
+    """The bot credential sent, if any (a wrong one is refused and counted)."""
+    limiter.check(key)
+    scheme, _, sent = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not sent.strip():
+        return None
+    principal = find_principal(db, token=sent.strip(), kind=PrincipalKind.BOT, now=now)
+    if principal is None:
+        limiter.failed(key)
+        raise HTTPException(status_code=401, detail="unknown or revoked bot token")
+    return principal
+
+
+@router.post("/join", response_model=JoinResponse)
+def join(
+    body: JoinRequest,
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> JoinResponse:
+    """Claim a seat with its invite; returns a new bot token unless a valid one was sent."""
+    key = client_key(request)
+    now = clock()
+    principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
+    token: str | None = None
+    seat = seat_by_invite(db, token=body.invite)
+    if seat is None:
+        limiter.failed(key)
+        raise HTTPException(
+            status_code=404, detail="this invite is not valid; ask the organiser for a new one"
+        )
+    store.join_seat(db, seat=seat, name=body.name, now=now)
+    if principal is None:
+        principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)
+    add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
+    game = store.game_by_id(db, game_id=seat.game_id)
+    db.commit()
+    return JoinResponse(game=game.public_id, player=seat.player_id, token=token)
+
+
+@router.get("/me")
+def me(principal: BotDep, db: SessionDep) -> dict[str, Any]:
+    """The caller's seats and organised games."""
+    out = []
+    for grant in grants_of(db, principal_id=principal.id):
+        game = store.game_by_id(db, game_id=grant.game_id)
+        out.append({"game": game.public_id, "role": grant.role.value, "player": grant.player_id or None})
+    return {"label": principal.label, "grants": out}
+
+
+@router.get("/waiting", response_model=list[WaitingGame])
+def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
+    """Games waiting for the caller's orders: an open turn with one of its teams in play, not all ready."""
+    found: list[WaitingGame] = []
+    for grant in grants_of(db, principal_id=principal.id):
+        if grant.role != Role.PLAYER:
+            continue
+        game = store.game_by_id(db, game_id=grant.game_id)
+        if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+            continue
+        view = views.player_view(db, game, grant.player_id)
+        playing = [t.info.id for t in view.teams if t.match is not None]
+        ready = [t.info.id for t in view.teams if t.match is not None and t.order and t.order["ready"]]
+        if playing and len(ready) < len(playing):
+            found.append(
+                WaitingGame(
+                    game=game.public_id,
+                    name=game.name,
+                    turn=game.current_turn,
+                    deadline=None if game.deadline_at is None else game.deadline_at.isoformat(),
+                    teams=playing,
+                    ready=ready,
+                )
+            )
+    return found
+
+
+@router.get("/strategies")
+def strategies() -> dict[str, Any]:
+    """The bots a team's autopilot may be (R13)."""
+    return {"strategies": list(store.strategy_names()), "default": views.default_bot()}
+
+
+@router.get("/games/{public_id}")
+def game(public_id: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
+    """The game as the caller may see it: the player's view for a seat, else the public view."""
+    row, player_id, organiser = _game_for_bot(db, principal.id, public_id)
+    if player_id is not None:
+        return views.player_view(db, row, player_id).to_dict()
+    if organiser:
+        return views.organiser_view(db, row).to_dict()
+    return views.spectator_view(db, row).to_dict()
+
+
+@router.get("/games/{public_id}/record")
+def record(public_id: str, principal: BotDep, db: SessionDep) -> Any:
+    """The game record (resolved turns; the seed after the end, R14)."""
+    import json
+
+    row, _, _ = _game_for_bot(db, principal.id, public_id)
+    return json.loads(views.record_text(row))
+
+
+@router.get("/games/{public_id}/teams/{team}/view")
+def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
+    """What the team's manager may see (the same facts a bot strategy gets)."""
+    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+    me_ = _player_or_refuse(player_id)
+    view = views.player_view(db, row, me_)
+    mine = next((t for t in view.teams if t.info.id == team), None)
+    if mine is None:
+        raise Refused(f"{team!r} is not one of your teams")
+    data = view.to_dict()
+    return {
+        "game": row.public_id,
+        "turn": data["turn"],
+        "stage": data["stage"],
+        "team": next(t for t in data["my_teams"] if t["team"] == team),
+        "tables": data["tables"],
+    }
+
+
+@router.get("/games/{public_id}/orders")
+def my_orders(public_id: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
+    """The caller's own orders for the open turn (R13: no one else's)."""
+    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+    me_ = _player_or_refuse(player_id)
+    view = views.player_view(db, row, me_)
+    return {
+        "turn": row.current_turn,
+        "orders": {t.info.id: t.order for t in view.teams if t.order is not None},
+    }
+
+
+@router.put("/games/{public_id}/orders/{team}", response_model=OrderResponse)
+def put_order(
+    public_id: str, team: str, body: OrderRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> OrderResponse:
+    """Save an order for one of the caller's teams, ready or not; change it until the turn is resolved."""
+    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+    me_ = _player_or_refuse(player_id)
+    saved = store.save_order(
+        db,
+        game_id=row.id,
+        player_id=me_,
+        team_id=team,
+        turn=body.turn,
+        force=body.force,
+        flair=body.flair,
+        ready=body.ready,
+        via="api",
+        now=clock(),
+    )
+    result = OrderResponse(
+        game=row.public_id,
+        turn=saved.turn,
+        team=saved.team_id,
+        force=saved.force,
+        flair=saved.flair,
+        ready=saved.ready,
+        resolved=False,
+    )
+    db.commit()
+    result.resolved = store.game_by_id(db, game_id=row.id).current_turn != body.turn
+    return result
+
+
+@router.put("/games/{public_id}/autopilot/{team}")
+def put_autopilot(
+    public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep
+) -> dict[str, str]:
+    """Pick the bot that plays the team's missed orders (R13)."""
+    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+    me_ = _player_or_refuse(player_id)
+    saved = store.set_autopilot(db, game_id=row.id, player_id=me_, team_id=team, strategy=body.strategy)
+    db.commit()
+    return {"team": saved.team_id, "autopilot": saved.autopilot or ""}
+
+
+@router.get("/games/{public_id}/teams/{team}/odds")
+def odds(
+    public_id: str,
+    team: str,
+    principal: BotDep,
+    db: SessionDep,
+    force: Annotated[int, Query(ge=0, le=1000)] = 0,
+    flair: Annotated[int, Query(ge=0, le=1000)] = 0,
+) -> dict[str, Any]:
+    """Odds of a draft order for one's own team against plausible opposing orders."""
+    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+    me_ = _player_or_refuse(player_id)
+    return views.odds_for(db, row, player_id=me_, team_id=team, force=force, flair=flair)
+
+
+class CreateRequest(BaseModel):
+    """A new game (R6, R12, R13); ``deadline_hours`` null or absent: resolve when all are ready."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=80)
+    players: StrictInt = Field(ge=4, le=16)
+    teams: StrictInt
+    teams_per_player: StrictInt = Field(ge=1, le=4)
+    deadline_hours: float | None = Field(default=None, gt=0, le=24 * 30)
+    default_bot: str | None = Field(default=None, max_length=40)
+    visibility: Literal["public", "private"] = "public"
+
+
+class CreateResponse(BaseModel):
+    """The game, its secrets (shown once) and the bearer token that organises it."""
+
+    game: str
+    seed_sha256: str
+    organiser_link: str = Field(
+        description="the organiser link's secret, for /organiser/<secret> in a browser"
+    )
+    invites: dict[str, str] = Field(
+        description="invite secret per seat, for /join/<secret> or POST /api/v1/join"
+    )
+    token: str | None = Field(description="a new bearer token, unless the call carried one")
+
+
+class ResolveRequest(BaseModel):
+    """Which turn to resolve now: it must be the open one."""
+
+    model_config = ConfigDict(extra="forbid")
+    turn: StrictInt = Field(ge=1, le=6)
+
+
+class ExtendRequest(BaseModel):
+    """How many hours to add to the deadline."""
+
+    model_config = ConfigDict(extra="forbid")
+    hours: float = Field(gt=0, le=24 * 30)
+
+
+@router.post("/games", response_model=CreateResponse, status_code=201)
+def create(
+    body: CreateRequest,
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> CreateResponse:
+    """Create a game; the caller's token (or a new one) organises it."""
+    now = clock()
+    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
+    spec = store.NewGame(
+        name=body.name,
+        players=body.players,
+        teams=body.teams,
+        teams_per_player=body.teams_per_player,
+        turn_seconds=None if body.deadline_hours is None else round(body.deadline_hours * 3600),
+        default_bot=body.default_bot or views.default_bot(),
+        visibility=Visibility(body.visibility),
+    )
+    created = store.create_game(db, spec=spec, now=now)
+    token: str | None = None
+    if principal is None:
+        principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
+    add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
+    db.commit()
+    return CreateResponse(
+        game=created.game.public_id,
+        seed_sha256=created.game.seed_sha256,
+        organiser_link=created.organiser_token,
+        invites=dict(created.invites),
+        token=token,
+    )
+
+
+def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
+    row, _, organiser = _game_for_bot(db, principal_id, public_id)
+    if not organiser:
+        raise Refused("only the game's organiser can do this")
+    return row
+
+
+@router.post("/games/{public_id}/start")
+def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+    """Draw the groups (R12) and open turn 1."""
+    row = _organised(db, principal.id, public_id)
+    store.start_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
+@router.post("/games/{public_id}/resolve")
+def resolve(
+    public_id: str, body: ResolveRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> dict[str, Any]:
+    """Resolve the open turn now: saved orders count, missing ones play the autopilot (R13)."""
+    row = _organised(db, principal.id, public_id)
+    now = clock()
+    actor = f"organiser (api: {principal.label})"
+    if not store.resolve_turn(db, game_id=row.id, turn=body.turn, reason="organiser", now=now, actor=actor):
+        raise Conflict(f"turn {body.turn} is not open; it was already resolved or the game is over")
+    store.advance(db, game_id=row.id, now=now)
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
+@router.post("/games/{public_id}/pause")
+def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+    """Stop the deadline clock, keeping the time left."""
+    row = _organised(db, principal.id, public_id)
+    store.pause_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
+@router.post("/games/{public_id}/resume")
+def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+    """Restart the deadline clock with the time that was left."""
+    row = _organised(db, principal.id, public_id)
+    store.resume_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
+@router.post("/games/{public_id}/extend")
+def extend(
+    public_id: str, body: ExtendRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> dict[str, Any]:
+    """Move the deadline later."""
+    row = _organised(db, principal.id, public_id)
+    seconds = round(body.hours * 3600)
+    store.extend_deadline(
+        db, game_id=row.id, seconds=seconds, now=clock(), actor=f"organiser (api: {principal.label})"
+    )
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
+@router.post("/games/{public_id}/end")
+def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+    """End the game now; the seed is revealed."""
+    row = _organised(db, principal.id, public_id)
+    store.end_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
+class OrganiseRequest(BaseModel):
+    """Organise a game by API with its organiser link's secret (the last part of the link)."""
+
+    model_config = ConfigDict(extra="forbid")
+    link: str = Field(min_length=1, max_length=200)
+
+
+@router.post("/organise")
+def organise(
+    body: OrganiseRequest,
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, str | None]:
+    """Let a bot token organise the game whose organiser link is given; returns a new token unless one was sent."""
+    key = client_key(request)
+    now = clock()
+    principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
+    row = game_by_organiser_link(db, token=body.link)
+    if row is None:
+        limiter.failed(key)
+        raise HTTPException(status_code=404, detail="this organiser link is not valid")
+    token: str | None = None
+    if principal is None:
+        principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
+    add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
+    db.commit()
+    return {"game": row.public_id, "token": token}

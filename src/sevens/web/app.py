@@ -1,0 +1,151 @@
+"""The application factory: builds the engine, runs the migrations, mounts pages, API and static files."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from datetime import UTC, datetime
+from importlib.resources import files
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from sevens.store.db import make_engine, make_sessionmaker, run_migrations
+from sevens.store.errors import StoreError
+from sevens.web.scheduler import run_scheduler
+from sevens.web.security import CSRF_COOKIE, RateLimiter, SecurityHeaders, csrf_token, set_cookie
+from sevens.web.settings import Settings
+
+__all__ = ["create_app", "utc_now"]
+
+
+def utc_now() -> datetime:
+    """The current time, aware, in UTC."""
+    return datetime.now(UTC)
+
+
+def _package_dir(name: str) -> Path:
+    return Path(str(files("sevens.web").joinpath(name)))
+
+
+def _validation_message(exc: RequestValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        kind = error.get("type", "")
+        if kind == "json_invalid":
+            parts.append("the request body is not valid JSON; send a JSON object")
+            continue
+        if tuple(error.get("loc", ())) == ("body",) and kind in ("model_attributes_type", "dict_type"):
+            parts.append("the request body must be a JSON object (Content-Type: application/json)")
+            continue
+        where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form"))
+        parts.append(f"{where or 'input'}: {error.get('msg', 'invalid')}")
+    return "; ".join(parts) or "the request was not understood"
+
+
+def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
+    """Build the app for ``settings`` (read from the environment when None).
+
+    Args:
+        settings: where the database is and how the server behaves.
+        clock: the current time (tests pass a fake one).
+    """
+    settings = settings or Settings()
+    engine = make_engine(settings.database_url)
+    if settings.migrate:
+        run_migrations(engine)
+    factory = make_sessionmaker(engine)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        task = None
+        if settings.scheduler:
+            task = asyncio.create_task(
+                run_scheduler(factory, clock=clock, interval=settings.scheduler_seconds)
+            )
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            engine.dispose()
+
+    app = FastAPI(
+        title="Sevens",
+        version="1",
+        description="Host games of Sevens: pages for people, a JSON API for people and bots.",
+        docs_url=None,  # the interactive docs load scripts from a CDN, which the CSP forbids
+        redoc_url=None,
+        openapi_url="/api/v1/openapi.json",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.sessionmaker = factory
+    app.state.clock = clock
+    app.state.limiter = RateLimiter(
+        attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds
+    )
+    templates = Jinja2Templates(directory=str(_package_dir("templates")))
+    templates.env.globals["csrf_token"] = csrf_token
+    app.state.templates = templates
+
+    @app.middleware("http")
+    async def csrf_cookie(request: Request, call_next: Callable[[Request], object]) -> Response:
+        response: Response = await call_next(request)  # type: ignore[misc]
+        new = getattr(request.state, "new_csrf", "")
+        if new and request.cookies.get(CSRF_COOKIE) != new:
+            set_cookie(
+                response,
+                CSRF_COOKIE,
+                new,
+                secure=settings.secure_cookies,
+                max_age=settings.session_days * 86400,
+            )
+        return response
+
+    app.add_middleware(SecurityHeaders)
+
+    from sevens.web import api, pages
+
+    def wants_json(request: Request) -> bool:
+        return request.url.path.startswith("/api/") or request.url.path.endswith("/odds")
+
+    def error_response(
+        request: Request, status: int, message: str, headers: dict[str, str] | None = None
+    ) -> Response:
+        if wants_json(request):
+            return JSONResponse({"detail": message}, status_code=status, headers=headers)
+        return templates.TemplateResponse(
+            request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
+        )
+
+    @app.exception_handler(StoreError)
+    async def store_error(request: Request, exc: StoreError) -> Response:
+        return error_response(request, exc.status, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError) -> Response:
+        return error_response(request, 422, _validation_message(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 404 and message == "Not Found":
+            message = "no such page; check the address"
+        if exc.status_code == 405:
+            message = "that address does not take this kind of request"
+        return error_response(request, exc.status_code, message, getattr(exc, "headers", None))
+
+    app.mount("/static", StaticFiles(directory=str(_package_dir("static"))), name="static")
+    app.include_router(pages.router)
+    app.include_router(api.router)
+    return app

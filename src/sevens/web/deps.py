@@ -1,0 +1,100 @@
+"""Typed dependencies: the database session, the clock, the caller's credential."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Request
+from sqlalchemy.orm import Session
+
+from sevens.store.auth import find_principal
+from sevens.store.models import ApiPrincipal, PrincipalKind
+from sevens.web.security import SESSION_COOKIE, RateLimiter, client_key
+from sevens.web.settings import Settings
+
+__all__ = [
+    "BotDep",
+    "ClockDep",
+    "LimiterDep",
+    "PrincipalDep",
+    "SessionDep",
+    "SettingsDep",
+    "get_db",
+]
+
+
+def get_db(request: Request) -> Iterator[Session]:
+    """One session per request; routes commit what they change, anything else is rolled back."""
+    session: Session = request.app.state.sessionmaker()
+    try:
+        yield session
+    finally:
+        session.rollback()
+        session.close()
+
+
+def get_settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def get_clock(request: Request) -> Callable[[], datetime]:
+    clock: Callable[[], datetime] = request.app.state.clock
+    return clock
+
+
+def get_limiter(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+SessionDep = Annotated[Session, Depends(get_db)]
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+ClockDep = Annotated[Callable[[], datetime], Depends(get_clock)]
+LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
+
+
+def current_principal(request: Request, db: SessionDep, clock: ClockDep) -> ApiPrincipal | None:
+    """The browser session named by the session cookie, or None for an anonymous visitor."""
+    token = request.cookies.get(SESSION_COOKIE, "")
+    if not token:
+        return None
+    return find_principal(db, token=token, kind=PrincipalKind.SESSION, now=clock())
+
+
+PrincipalDep = Annotated[ApiPrincipal | None, Depends(current_principal)]
+
+
+def bot_principal(
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> ApiPrincipal:
+    """The bot credential of an API call (``Authorization: Bearer <token>``).
+
+    Raises:
+        HTTPException: 401 without a valid token, 429 after too many wrong ones.
+    """
+    key = client_key(request)
+    limiter.check(key)
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPException(
+            status_code=401,
+            detail="send your bot token as 'Authorization: Bearer <token>' (POST /api/v1/join gives one)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    principal = find_principal(db, token=token.strip(), kind=PrincipalKind.BOT, now=clock())
+    if principal is None:
+        limiter.failed(key)
+        raise HTTPException(
+            status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"}
+        )
+    return principal
+
+
+BotDep = Annotated[ApiPrincipal, Depends(bot_principal)]

@@ -1,0 +1,554 @@
+"""HTML pages: forms that work without JavaScript, every post checked for its CSRF token."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+
+from sevens.store import games as store
+from sevens.store.auth import (
+    Access,
+    access_to,
+    add_grant,
+    create_principal,
+    game_by_organiser_link,
+    grants_of,
+    seat_by_invite,
+)
+from sevens.store.errors import Conflict, Invalid, Refused
+from sevens.store.models import ApiPrincipal, GameRow, PrincipalKind, Role, SeatRow, Visibility
+from sevens.web import views
+from sevens.web.deps import ClockDep, LimiterDep, PrincipalDep, SessionDep, SettingsDep
+from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, set_cookie
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+CsrfField = Annotated[str | None, Form(alias="csrf")]
+
+
+def _templates(request: Request) -> Jinja2Templates:
+    templates: Jinja2Templates = request.app.state.templates
+    return templates
+
+
+def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+    """Render a page; every page gets the viewer's CSRF token through the template global."""
+    return _templates(request).TemplateResponse(request, name, context, status_code=status)
+
+
+def _ensure_session(
+    db: SessionDep, principal: ApiPrincipal | None, settings: SettingsDep, clock: ClockDep
+) -> tuple[ApiPrincipal, str | None]:
+    if principal is not None:
+        return principal, None
+    fresh, token = create_principal(
+        db, kind=PrincipalKind.SESSION, now=clock(), ttl=timedelta(days=settings.session_days)
+    )
+    return fresh, token
+
+
+def _with_session_cookie(response: Response, token: str | None, settings: SettingsDep) -> Response:
+    if token is not None:
+        set_cookie(
+            response,
+            SESSION_COOKIE,
+            token,
+            secure=settings.secure_cookies,
+            max_age=settings.session_days * 86400,
+        )
+    return response
+
+
+def _base_url(request: Request, settings: SettingsDep) -> str:
+    return settings.base_url.rstrip("/") or str(request.base_url).rstrip("/")
+
+
+def _access(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> Access:
+    return access_to(db, principal_id=None if principal is None else principal.id, game_id=game.id)
+
+
+def _watchable(game: GameRow, access: Access) -> None:
+    if game.visibility != Visibility.PUBLIC and not (access.organiser or access.player_ids):
+        # Same answer as an unknown game: a private game's existence is not disclosed.
+        raise HTTPException(status_code=404, detail=f"no game {game.public_id!r}; check the link")
+
+
+def _organiser(game: GameRow, access: Access) -> None:
+    if not access.organiser:
+        raise Refused("only the game's organiser can do this; open your organiser link first")
+
+
+def _player(access: Access) -> str:
+    if access.player_id is None:
+        raise Refused("only a player of this game can do this; open your invite link first")
+    return access.player_id
+
+
+def _redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/")
+def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The front page: create a game, public games, the visitor's own games."""
+    mine: list[tuple[GameRow, str]] = []
+    if principal is not None:
+        for grant in grants_of(db, principal_id=principal.id):
+            mine.append((store.game_by_id(db, game_id=grant.game_id), grant.role.value))
+    return render(
+        request,
+        "home.html",
+        {
+            "public": store.list_public_games(db),
+            "mine": mine,
+            "bots": store.strategy_names(),
+            "default_bot": views.default_bot(),
+            "formats": views.format_choices(),
+        },
+    )
+
+
+def _int_field(value: str, what: str, *, allow_blank: bool = False) -> int | None:
+    text = value.strip()
+    if allow_blank and text == "":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise Invalid(f"{what} must be a whole number, got {value[:20]!r}") from None
+
+
+@router.post("/games")
+def create_game(
+    request: Request,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    name: Annotated[str, Form(max_length=2000)] = "",
+    arrangement: Annotated[str, Form(max_length=40)] = "",
+    deadline_hours: Annotated[str, Form(max_length=20)] = "",
+    default_bot: Annotated[str, Form(max_length=40)] = "",
+    visibility: Annotated[str, Form(max_length=20)] = "public",
+) -> Response:
+    """Create a game; the answer shows the organiser link and one invite link per seat, once."""
+    check_csrf(request, csrf)
+    players, teams, per_player = views.parse_arrangement(arrangement)
+    hours_text = deadline_hours.strip()
+    turn_seconds: int | None
+    if hours_text in ("", "0"):
+        turn_seconds = None
+    else:
+        try:
+            hours = float(hours_text)
+        except ValueError:
+            raise Invalid(
+                f"the deadline must be a number of hours (0 or blank: resolve when all are ready), got {hours_text[:20]!r}"
+            ) from None
+        if not hours == hours or hours <= 0:  # NaN or negative
+            raise Invalid(
+                "the deadline must be a positive number of hours (0 or blank: resolve when all are ready)"
+            )
+        turn_seconds = round(hours * 3600) if hours < 24 * 31 else store.MAX_TURN_SECONDS + 1
+    if visibility not in ("public", "private"):
+        raise Invalid("visibility must be 'public' or 'private'")
+    spec = store.NewGame(
+        name=name,
+        players=players,
+        teams=teams,
+        teams_per_player=per_player,
+        turn_seconds=turn_seconds,
+        default_bot=default_bot or views.default_bot(),
+        visibility=Visibility(visibility),
+    )
+    created = store.create_game(db, spec=spec, now=clock())
+    session, token = _ensure_session(db, principal, settings, clock)
+    add_grant(db, principal_id=session.id, game_id=created.game.id, role=Role.ORGANISER)
+    db.commit()
+    base = _base_url(request, settings)
+    response = render(
+        request,
+        "created.html",
+        {
+            "game": created.game,
+            "organiser_link": f"{base}/organiser/{created.organiser_token}",
+            "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites],
+        },
+        status=201,
+    )
+    return _with_session_cookie(response, token, settings)
+
+
+def _seat_or_fail(db: SessionDep, token: str, request: Request, limiter: LimiterDep) -> SeatRow:
+    key = client_key(request)
+    limiter.check(key)
+    seat = seat_by_invite(db, token=token)
+    if seat is None:
+        limiter.failed(key)
+        raise HTTPException(
+            status_code=404, detail="this invite link is not valid; ask the organiser for a new one"
+        )
+    return seat
+
+
+@router.get("/join/{token}")
+def join_form(request: Request, token: str, db: SessionDep, limiter: LimiterDep) -> Response:
+    """The invite page: pick a display name."""
+    seat = _seat_or_fail(db, token, request, limiter)
+    game = store.game_by_id(db, game_id=seat.game_id)
+    return render(request, "join.html", {"game": game, "seat": seat, "token": token})
+
+
+@router.post("/join/{token}")
+def join(
+    request: Request,
+    token: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    csrf: CsrfField = None,
+    name: Annotated[str, Form(max_length=2000)] = "",
+) -> Response:
+    """Claim the seat: this browser now plays it."""
+    check_csrf(request, csrf)
+    seat = _seat_or_fail(db, token, request, limiter)
+    game = store.game_by_id(db, game_id=seat.game_id)
+    assert game is not None
+    store.join_seat(db, seat=seat, name=name, now=clock())
+    session, new = _ensure_session(db, principal, settings, clock)
+    add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
+    db.commit()
+    return _with_session_cookie(_redirect(f"/games/{game.public_id}/play"), new, settings)
+
+
+@router.get("/organiser/{token}")
+def organiser_form(request: Request, token: str, db: SessionDep, limiter: LimiterDep) -> Response:
+    """The organiser link: confirm to organise from this browser."""
+    key = client_key(request)
+    limiter.check(key)
+    game = game_by_organiser_link(db, token=token)
+    if game is None:
+        limiter.failed(key)
+        raise HTTPException(status_code=404, detail="this organiser link is not valid")
+    return render(request, "organiser_link.html", {"game": game, "token": token})
+
+
+@router.post("/organiser/{token}")
+def organiser_claim(
+    request: Request,
+    token: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """Organise the game from this browser."""
+    check_csrf(request, csrf)
+    key = client_key(request)
+    limiter.check(key)
+    game = game_by_organiser_link(db, token=token)
+    if game is None:
+        limiter.failed(key)
+        raise HTTPException(status_code=404, detail="this organiser link is not valid")
+    session, new = _ensure_session(db, principal, settings, clock)
+    add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
+    db.commit()
+    return _with_session_cookie(_redirect(f"/games/{game.public_id}/organise"), new, settings)
+
+
+@router.get("/games/{public_id}")
+def game_page(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The game as a spectator sees it: finished turns, tables, bracket; never current orders (R13)."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    return render(request, "game.html", {"view": views.spectator_view(db, game), "access": access})
+
+
+@router.get("/games/{public_id}/organise")
+def organise_page(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The organiser's page: seats, who has not ordered (never what), controls, the event log."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    _organiser(game, access)
+    return render(request, "organise.html", {"view": views.organiser_view(db, game), "access": access})
+
+
+@router.get("/games/{public_id}/play")
+def play_page(
+    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, message: str = ""
+) -> Response:
+    """The player's page: own teams, SCRUM, next opponents, an order form per team."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    player_id = _player(access)
+    view = views.player_view(db, game, player_id)
+    return render(request, "play.html", {"view": view, "access": access, "message": message[:200]})
+
+
+@router.post("/games/{public_id}/orders")
+def post_order(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    team: Annotated[str, Form(max_length=64)] = "",
+    turn: Annotated[str, Form(max_length=20)] = "",
+    force: Annotated[str, Form(max_length=20)] = "",
+    flair: Annotated[str, Form(max_length=20)] = "",
+    action: Annotated[str, Form(max_length=20)] = "save",
+) -> Response:
+    """Save an order, or save it and mark it ready; refused orders change nothing."""
+    check_csrf(request, csrf)
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    player_id = _player(access)
+    if action not in ("save", "ready"):
+        raise Invalid("action must be 'save' or 'ready'")
+    turn_number = _int_field(turn, "the turn")
+    force_points = _int_field(force or "0", "R3: FORCE")
+    flair_points = _int_field(flair or "0", "R3: FLAIR")
+    assert turn_number is not None and force_points is not None and flair_points is not None
+    store.save_order(
+        db,
+        game_id=game.id,
+        player_id=player_id,
+        team_id=team,
+        turn=turn_number,
+        force=force_points,
+        flair=flair_points,
+        ready=action == "ready",
+        via="web",
+        now=clock(),
+    )
+    db.commit()
+    word = "ready" if action == "ready" else "saved"
+    return _redirect(f"/games/{game.public_id}/play?message=Order+for+{team}+{word}#team-{team}")
+
+
+@router.post("/games/{public_id}/autopilot")
+def post_autopilot(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    csrf: CsrfField = None,
+    team: Annotated[str, Form(max_length=64)] = "",
+    strategy: Annotated[str, Form(max_length=40)] = "",
+) -> Response:
+    """Pick the bot that plays a team's missed orders (R13)."""
+    check_csrf(request, csrf)
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    player_id = _player(access)
+    store.set_autopilot(db, game_id=game.id, player_id=player_id, team_id=team, strategy=strategy)
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/play?message=Autopilot+set")
+
+
+def _organiser_action(
+    request: Request, db: SessionDep, principal: PrincipalDep, public_id: str, csrf: str | None
+) -> GameRow:
+    check_csrf(request, csrf)
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    _organiser(game, access)
+    return game
+
+
+@router.post("/games/{public_id}/start")
+def post_start(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """Draw the groups and open turn 1."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    store.start_game(db, game_id=game.id, now=clock())
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
+@router.post("/games/{public_id}/resolve")
+def post_resolve(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    turn: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """Resolve the open turn now (saved orders count; missing ones play the autopilot, R13)."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    number = _int_field(turn, "the turn")
+    assert number is not None
+    now = clock()
+    if not store.resolve_turn(
+        db, game_id=game.id, turn=number, reason="organiser", now=now, actor="organiser"
+    ):
+        raise Conflict(f"turn {number} is not open; it was already resolved or the game is over: reload")
+    store.advance(db, game_id=game.id, now=now)
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
+@router.post("/games/{public_id}/pause")
+def post_pause(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """Stop the deadline clock (recorded with who and when)."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
+@router.post("/games/{public_id}/resume")
+def post_resume(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """Restart the deadline clock."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
+@router.post("/games/{public_id}/extend")
+def post_extend(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    hours: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """Move the deadline later by a number of hours (recorded with who and when)."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    try:
+        value = float(hours.strip())
+    except ValueError:
+        raise Invalid(f"extend by a number of hours, got {hours[:20]!r}") from None
+    if not value == value or not 0 < value <= 24 * 30:
+        raise Invalid("extend by more than 0 and at most 720 hours")
+    store.extend_deadline(db, game_id=game.id, seconds=round(value * 3600), now=clock(), actor="organiser")
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
+@router.post("/games/{public_id}/end")
+def post_end(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """End the game now; the seed is revealed."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    store.end_game(db, game_id=game.id, now=clock(), actor="organiser")
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
+@router.post("/games/{public_id}/seats/{player_id}/invite")
+def post_new_invite(
+    request: Request,
+    public_id: str,
+    player_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """Issue a new invite link for a seat (the old one stops working); shown once."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    token = store.reissue_invite(db, game_id=game.id, player_id=player_id)
+    seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
+    db.commit()
+    link = f"{_base_url(request, settings)}/join/{token}"
+    return render(request, "invite.html", {"game": game, "seat": seat, "link": link})
+
+
+@router.get("/games/{public_id}/record.json")
+def download_record(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The game record (what ``sevens verify`` reads): resolved turns only, the seed after the end."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    body = views.record_text(game)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="sevens-{game.public_id}.json"'},
+    )
+
+
+@router.get("/games/{public_id}/verify")
+def verify_page(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """Verify the game: after the end, every die recomputed from the revealed seed (R14)."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    return render(
+        request, "verify.html", {"view": views.spectator_view(db, game), "check": views.verify(game)}
+    )
+
+
+@router.get("/games/{public_id}/odds")
+def odds_fragment(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    team: str = "",
+    force: str = "0",
+    flair: str = "0",
+) -> Response:
+    """Live odds for a draft order of one's own team (JSON for the order form's script)."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    player_id = _player(access)
+    force_points = _int_field(force or "0", "R3: FORCE")
+    flair_points = _int_field(flair or "0", "R3: FLAIR")
+    assert force_points is not None and flair_points is not None
+    result = views.odds_for(
+        db, game, player_id=player_id, team_id=team, force=force_points, flair=flair_points
+    )
+    return Response(json.dumps(result), media_type="application/json")

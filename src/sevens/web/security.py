@@ -1,0 +1,149 @@
+"""Security plumbing: headers (CSP), CSRF tokens, cookies and a rate limit on attempts with a secret."""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+from fastapi import HTTPException, Request, Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sevens.store.secrets import tokens_equal
+
+__all__ = [
+    "CSP",
+    "CSRF_COOKIE",
+    "CSRF_FIELD",
+    "SESSION_COOKIE",
+    "RateLimiter",
+    "SecurityHeaders",
+    "check_csrf",
+    "client_key",
+    "csrf_token",
+]
+
+SESSION_COOKIE = "sevens_session"
+CSRF_COOKIE = "sevens_csrf"
+CSRF_FIELD = "csrf"
+
+# Only our own script and style; no inline code, no frames, forms post only to us.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
+)
+
+_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    # Invite links carry a secret in their path: never send it on in a Referer.
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cache-control", b"no-store"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding the security headers to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(k, v) for k, v in _HEADERS if k not in present]
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def csrf_token(request: Request) -> str:
+    """The CSRF token for this browser: the cookie's value, or a new one set on the way out."""
+    token = request.cookies.get(CSRF_COOKIE, "")
+    if len(token) < 32 or len(token) > 100:
+        token = getattr(request.state, "new_csrf", "") or secrets.token_urlsafe(24)
+        request.state.new_csrf = token
+    return token
+
+
+def check_csrf(request: Request, submitted: str | None) -> None:
+    """Refuse a form post whose hidden token does not match the browser's CSRF cookie (double submit).
+
+    Raises:
+        HTTPException: 403 with a message saying to reload the page.
+    """
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    if not cookie or not submitted or not tokens_equal(cookie, submitted):
+        raise HTTPException(
+            status_code=403,
+            detail="the form's security token is missing or stale (CSRF check); reload the page and submit again",
+        )
+
+
+def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_age: int) -> None:
+    """An HttpOnly, SameSite=Lax cookie for the whole site."""
+    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="lax", secure=secure, path="/")
+
+
+def client_key(request: Request) -> str:
+    """Who is attempting: the client's address."""
+    return request.client.host if request.client else "unknown"
+
+
+class RateLimiter:
+    """Counts failed attempts with a secret per client in a sliding window (in this process).
+
+    >>> limiter = RateLimiter(attempts=2, window_seconds=60, clock=lambda: 0.0)
+    >>> limiter.failed("1.2.3.4"); limiter.failed("1.2.3.4"); limiter.blocked("1.2.3.4")
+    True
+    >>> limiter.blocked("5.6.7.8")
+    False
+    """
+
+    def __init__(
+        self, *, attempts: int, window_seconds: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.attempts = attempts
+        self.window = window_seconds
+        self._clock = clock
+        self._failures: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def _recent(self, key: str) -> deque[float]:
+        now = self._clock()
+        queue = self._failures.setdefault(key, deque())
+        while queue and queue[0] <= now - self.window:
+            queue.popleft()
+        return queue
+
+    def blocked(self, key: str) -> bool:
+        """True when ``key`` has used up its failed attempts for the window."""
+        with self._lock:
+            return len(self._recent(key)) >= self.attempts
+
+    def failed(self, key: str) -> None:
+        """Count one failed attempt."""
+        with self._lock:
+            self._recent(key).append(self._clock())
+
+    def check(self, key: str) -> None:
+        """Refuse with 429 while ``key`` is blocked.
+
+        Raises:
+            HTTPException: 429 with a message saying when to try again.
+        """
+        if self.blocked(key):
+            raise HTTPException(
+                status_code=429,
+                detail=f"too many attempts with a wrong link or token; wait {int(self.window)} seconds and try again",
+                headers={"Retry-After": str(int(self.window))},
+            )

@@ -1,0 +1,36 @@
+"""Settings from the environment (pydantic-settings), read when the app is built."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings"]
+
+
+class Settings(BaseSettings):
+    """Server settings; every field can be set as ``SEVENS_<NAME>`` (the database also as ``DATABASE_URL``).
+
+    >>> Settings(database_url="sqlite://").scheduler_seconds > 0
+    True
+    """
+
+    model_config = SettingsConfigDict(env_prefix="SEVENS_", extra="ignore")
+
+    database_url: str = Field(
+        default="sqlite:///./sevens.sqlite3",
+        validation_alias=AliasChoices("DATABASE_URL", "SEVENS_DATABASE_URL", "database_url"),
+    )
+    migrate: bool = True
+    """Run the migrations at start-up."""
+    scheduler: bool = True
+    """Poll for turns whose deadline has passed."""
+    scheduler_seconds: float = 5.0
+    secure_cookies: bool = False
+    """Mark cookies Secure (set when served over HTTPS)."""
+    session_days: int = 60
+    rate_limit_attempts: int = 10
+    """Failed attempts with a secret allowed per client per window."""
+    rate_limit_window_seconds: int = 60
+    base_url: str = ""
+    """Scheme and host for links shown to the organiser; by default the request's own."""

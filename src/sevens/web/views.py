@@ -1,0 +1,437 @@
+"""One server-side function per role builds what that role sees (R13).
+
+:func:`spectator_view` holds only what is public: finished turns (their orders are public once
+resolved), tables, bracket, fixtures of the open turn, the seed commitment, and the seed after the
+end. :func:`organiser_view` adds seats, the event log and, per team, *whether* it has ordered,
+never what. :func:`player_view` adds the player's own teams and their own current orders, read by
+:func:`sevens.store.games.orders_of_player` for that player only. Pages, the API and the record
+download all go through these functions; nothing else reads the orders table of an open turn.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from sevens.bots import DEFAULT_BOT, get_strategy
+from sevens.odds import knockout_odds, match_odds, order_odds
+from sevens.rules import Order, OrderError
+from sevens.store import games as store
+from sevens.store.errors import Invalid, NotFound, Refused
+from sevens.store.models import GameRow, GameStatus
+from sevens.tournament.formats import Format, legal_formats
+from sevens.tournament.game import Game, MatchResult, MatchSide
+from sevens.tournament.record import dumps
+from sevens.tournament.standings import GroupTable
+
+__all__ = [
+    "OrganiserView",
+    "PlayerView",
+    "SpectatorView",
+    "default_bot",
+    "format_choices",
+    "odds_for",
+    "organiser_view",
+    "parse_arrangement",
+    "player_view",
+    "record_text",
+    "spectator_view",
+    "verify",
+]
+
+
+def default_bot() -> str:
+    """The bot used when the organiser picks none."""
+    return DEFAULT_BOT
+
+
+def format_choices() -> list[tuple[str, str]]:
+    """Every legal arrangement for 4 to 16 players as (value, label) for the create form (R12)."""
+    choices = []
+    for players in range(4, 17):
+        for fmt in legal_formats(players):
+            value = f"{fmt.players}-{fmt.teams}-{fmt.teams_per_player}"
+            house = f", {fmt.house_teams} house" if fmt.house_teams else ""
+            choices.append(
+                (value, f"{fmt.players} players: {fmt.teams} teams, {fmt.teams_per_player} each{house}")
+            )
+    return choices
+
+
+def parse_arrangement(value: str) -> tuple[int, int, int]:
+    """``"players-teams-per_player"`` from the create form, as numbers.
+
+    >>> parse_arrangement("4-8-2")
+    (4, 8, 2)
+    """
+    parts = value.strip().split("-")
+    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+        raise Invalid(f"R12: choose an arrangement of players and teams from the list; got {value[:40]!r}")
+    players, teams, per_player = (int(p) for p in parts)
+    return players, teams, per_player
+
+
+@dataclass(frozen=True, slots=True)
+class TeamInfo:
+    """A team as everyone may see it."""
+
+    id: str
+    name: str
+    group: str
+    manager: str  # display name, or "house"
+    scrum: int
+    in_play: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SpectatorView:
+    """What anyone allowed to watch the game sees; nothing of an unresolved turn's orders."""
+
+    game: GameRow
+    status: str
+    format: Format
+    state: Game | None
+    teams: dict[str, TeamInfo]
+    seats: list[tuple[str, str, bool]]  # (player id, display name, joined)
+    tables: dict[str, GroupTable]
+    history: list[tuple[int, str, list[MatchResult]]]  # (turn, stage, matches)
+    fixtures: list[tuple[str, str, str, str]]  # (match id, stage, home, away) of the open turn
+    bracket: list[tuple[str, list[tuple[str, str, str]]]]  # (stage, [(home, away, result)])
+    seed: str | None
+    deadline: datetime | None
+    champion: str | None
+
+    def name(self, team: str) -> str:
+        """A team's display name."""
+        info = self.teams.get(team)
+        return info.name if info else team
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as JSON-ready data (the API's game document)."""
+        return {
+            "id": self.game.public_id,
+            "name": self.game.name,
+            "status": self.status,
+            "visibility": self.game.visibility.value,
+            "format": self.format.to_dict(),
+            "turn": self.game.current_turn if self.status in ("running", "paused") else None,
+            "stage": None if self.state is None or self.state.stage is None else str(self.state.stage),
+            "deadline": None if self.deadline is None else self.deadline.isoformat(),
+            "resolve_when": "deadline" if self.game.turn_seconds else "all-ready",
+            "seed_sha256": self.game.seed_sha256,
+            "seed": self.seed,
+            "champion": self.champion,
+            "seats": [{"player": p, "name": n, "joined": j} for p, n, j in self.seats],
+            "teams": [
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "group": t.group,
+                    "manager": t.manager,
+                    "scrum": t.scrum,
+                    "in_play": t.in_play,
+                }
+                for t in self.teams.values()
+            ],
+            "fixtures": [{"match": m, "stage": s, "home": h, "away": a} for m, s, h, a in self.fixtures],
+            "tables": {letter: table.to_dict() for letter, table in self.tables.items()},
+            "turns": [
+                {"turn": n, "stage": stage, "matches": [_match_dict(m) for m in matches]}
+                for n, stage, matches in self.history
+            ],
+        }
+
+
+def _side_dict(side: MatchSide) -> dict[str, Any]:
+    return {
+        "team": side.team,
+        "order": side.order.to_dict(),
+        "missed": side.missed,
+        "autopilot": side.autopilot,
+        "dice": side.dice.to_dict(),
+        "line": {
+            "tries": side.line.tries,
+            "conversions": side.line.conversions,
+            "penalties": side.line.penalties,
+            "drop_goals": side.line.drop_goals,
+            "points": side.line.points,
+        },
+        "scrum_before": side.scrum_before,
+        "scrum_after": side.scrum_after,
+    }
+
+
+def _match_dict(match: MatchResult) -> dict[str, Any]:
+    return {
+        "match": match.fixture.id,
+        "home": _side_dict(match.home),
+        "away": _side_dict(match.away),
+        "winner": match.winner,
+        "decided_by": None if match.decided_by is None else str(match.decided_by),
+        "summary": match.summary,
+    }
+
+
+def spectator_view(db: Session, game: GameRow) -> SpectatorView:
+    """The public view of a game (R13: resolved turns only)."""
+    fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
+    seats = [
+        (s.player_id, s.name or f"Player {s.player_id[1:]}", s.joined_at is not None)
+        for s in store.seats_of(db, game_id=game.id)
+    ]
+    names = {pid: name for pid, name, _ in seats}
+    state = None if game.record_json is None else store.load_game(game)
+    teams: dict[str, TeamInfo] = {}
+    tables: dict[str, GroupTable] = {}
+    history: list[tuple[int, str, list[MatchResult]]] = []
+    fixtures: list[tuple[str, str, str, str]] = []
+    bracket: list[tuple[str, list[tuple[str, str, str]]]] = []
+    if state is not None:
+        playing = set(state.teams_in_play())
+        scrums = state.scrums()
+        for team in state.setup.teams:
+            manager = "house" if team.manager is None else names.get(team.manager, team.manager)
+            teams[team.id] = TeamInfo(
+                team.id, team.name, team.group, manager, scrums[team.id], team.id in playing
+            )
+        tables = state.tables()
+        history = [(t.number, str(t.stage), list(t.matches)) for t in state.turns]
+        if game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+            fixtures = [(f.id, str(f.stage), f.home, f.away) for f in state.fixtures()]
+        for turn in state.turns:
+            if turn.stage.knockout:
+                bracket.append(
+                    (
+                        str(turn.stage),
+                        [
+                            (
+                                m.home.team,
+                                m.away.team,
+                                f"{m.summary}, {teams[m.winner].name if m.winner else 'no one'} win",
+                            )
+                            for m in turn.matches
+                        ],
+                    )
+                )
+        if fixtures and fixtures[0][1] != "group" and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+            bracket.append((fixtures[0][1], [(h, a, "to play") for _, _, h, a in fixtures]))
+    return SpectatorView(
+        game=game,
+        status=game.status.value,
+        format=fmt,
+        state=state,
+        teams=teams,
+        seats=seats,
+        tables=tables,
+        history=history,
+        fixtures=fixtures,
+        bracket=bracket,
+        seed=store.revealed_seed(game),
+        deadline=game.deadline_at,
+        champion=game.champion,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class OrganiserView:
+    """The public view, plus seats, the event log and who has ordered (never what, R13)."""
+
+    public: SpectatorView
+    order_states: dict[str, str]
+    events: list[tuple[datetime, str, str, str]]
+    paused_remaining: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.public.to_dict()
+        data["order_states"] = self.order_states
+        data["events"] = [
+            {"at": at.isoformat(), "actor": a, "kind": k, "detail": d} for at, a, k, d in self.events
+        ]
+        data["paused_remaining"] = self.paused_remaining
+        return data
+
+
+def organiser_view(db: Session, game: GameRow) -> OrganiserView:
+    """What the organiser sees."""
+    states = {team: state.value for team, state in store.order_states(db, game=game).items()}
+    events = [(e.at, e.actor, e.kind, e.detail) for e in store.events_of(db, game_id=game.id)]
+    return OrganiserView(spectator_view(db, game), states, events, game.paused_remaining)
+
+
+@dataclass(frozen=True, slots=True)
+class MyTeam:
+    """One of the player's teams, with its current order (visible to this player only)."""
+
+    info: TeamInfo
+    opponent: str | None
+    opponent_scrum: int | None
+    match: str | None
+    order: dict[str, Any] | None  # {"force", "flair", "ready"} for the open turn
+    autopilot: str
+    eliminated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    """The public view plus the player's own teams and orders."""
+
+    public: SpectatorView
+    player_id: str
+    name: str
+    teams: list[MyTeam]
+    order_states: dict[str, str]
+    bots: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = self.public.to_dict()
+        data["me"] = {"player": self.player_id, "name": self.name}
+        data["order_states"] = self.order_states
+        data["my_teams"] = [
+            {
+                "team": t.info.id,
+                "name": t.info.name,
+                "group": t.info.group,
+                "scrum": t.info.scrum,
+                "in_play": t.info.in_play,
+                "match": t.match,
+                "opponent": t.opponent,
+                "opponent_scrum": t.opponent_scrum,
+                "order": t.order,
+                "autopilot": t.autopilot,
+            }
+            for t in self.teams
+        ]
+        return data
+
+
+def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
+    """What player ``player_id`` sees: the public view and their own teams' orders."""
+    public = spectator_view(db, game)
+    name = next((n for p, n, _ in public.seats if p == player_id), player_id)
+    mine: list[MyTeam] = []
+    states: dict[str, str] = {}
+    if public.state is not None:
+        state = public.state
+        open_turn = game.status in (GameStatus.RUNNING, GameStatus.PAUSED)
+        own = (
+            store.orders_of_player(db, game_id=game.id, turn=game.current_turn, player_id=player_id)
+            if open_turn
+            else {}
+        )
+        rows = {t.team_id: t for t in store.teams_of(db, game_id=game.id)}
+        for team in state.setup.teams:
+            if team.manager != player_id:
+                continue
+            view = state.view_for(team.id)
+            order = own.get(team.id)
+            mine.append(
+                MyTeam(
+                    info=public.teams[team.id],
+                    opponent=view.opponent if open_turn else None,
+                    opponent_scrum=view.opponent_scrum if open_turn else None,
+                    match=None if view.fixture is None or not open_turn else view.fixture.id,
+                    order=None
+                    if order is None
+                    else {"force": order.force, "flair": order.flair, "ready": order.ready},
+                    autopilot=rows[team.id].autopilot or game.default_bot,
+                    eliminated=not view.in_play
+                    and state.turn_number is not None
+                    and state.stage is not None
+                    and state.stage.knockout,
+                )
+            )
+        states = {team: s.value for team, s in store.order_states(db, game=game).items()}
+    return PlayerView(public, player_id, name, mine, states, store.strategy_names())
+
+
+def record_text(game: GameRow) -> str:
+    """The downloadable record, as canonical JSON text."""
+    return dumps(store.record_of(game))
+
+
+def verify(game: GameRow) -> dict[str, Any]:
+    """Check a finished game's record with the revealed seed (R14); explain when it cannot be yet."""
+    if store.revealed_seed(game) is None:
+        return {
+            "ok": None,
+            "message": "the seed is revealed when the game ends; then every die can be checked",
+        }
+    from sevens.tournament.verify import RecordError, VerificationError, verify_record
+
+    record = json.loads(record_text(game))
+    try:
+        report = verify_record(record)
+    except (VerificationError, RecordError) as exc:
+        return {"ok": False, "message": str(exc)}
+    return {"ok": True, "message": report.summary()}
+
+
+def _plausible_orders(state: Game, opponent: str) -> list[tuple[str, Order]]:
+    view = state.view_for(opponent)
+    found: list[tuple[str, Order]] = []
+    for name in store.strategy_names():
+        # A fixed random source: the opponent's real autopilot draws from the secret seed, which
+        # must not be predicted here (R14); these are only typical orders of each bot.
+        try:
+            order = get_strategy(name).order(view, random.Random(0))
+        except (ValueError, OrderError):
+            continue
+        found.append((name, order))
+    return found
+
+
+def odds_for(
+    db: Session, game: GameRow, *, player_id: str, team_id: str, force: int, flair: int
+) -> dict[str, Any]:
+    """Live odds of a draft order of one's own team against plausible opposing orders.
+
+    Raises:
+        Refused: not the player's team.
+        Invalid: a draft that breaks R3.
+    """
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        raise Invalid("the game is not taking orders")
+    state = store.load_game(game)
+    try:
+        team = state.setup.team(team_id)
+    except KeyError:
+        raise NotFound(f"no team {team_id!r} in this game") from None
+    if team.manager != player_id:
+        raise Refused("odds are given for your own teams only")
+    view = state.view_for(team_id)
+    try:
+        mine = Order(force=force, flair=flair)
+    except OrderError as exc:
+        raise Invalid(str(exc)) from None
+    if mine.total > view.scrum:
+        raise Invalid(
+            f"R3: the order spends {mine.total} points but the team holds only {view.scrum} SCRUM points"
+        )
+    expected = order_odds(mine.force, mine.flair).expected_points
+    rows: list[dict[str, Any]] = []
+    if view.opponent is not None:
+        knockout = view.stage is not None and view.stage.knockout
+        for name, theirs in _plausible_orders(state, view.opponent):
+            if knockout:
+                k = knockout_odds(mine, theirs)
+                rows.append(
+                    {"bot": name, "order": theirs.to_dict(), "win": k.win, "level": k.level, "loss": k.loss}
+                )
+            else:
+                m = match_odds(mine, theirs)
+                rows.append(
+                    {"bot": name, "order": theirs.to_dict(), "win": m.win, "draw": m.draw, "loss": m.loss}
+                )
+    return {
+        "team": team_id,
+        "order": mine.to_dict(),
+        "expected_points": round(float(expected), 3),
+        "scrum_left": view.scrum - mine.total,
+        "opponent": view.opponent,
+        "against": rows,
+    }

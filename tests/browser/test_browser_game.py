@@ -1,0 +1,185 @@
+"""A whole game in real headless Chromium: an organiser and four players, orders typed into the forms.
+
+The server is the real app under uvicorn on a free local port, with a throwaway SQLite database.
+The test saves screenshots of the main pages to docs/screenshots/ and checks the downloaded record
+with sevens.tournament.verify.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sevens.tournament.verify import verify_record
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    ),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    import uvicorn
+
+    from sevens.web.app import create_app
+    from sevens.web.settings import Settings
+
+    port = free_port()
+    app = create_app(
+        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0)
+    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(timeout=10)
+
+
+def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
+    """Organiser and four players play a whole 8-team game through the pages to a champion (R6, R12)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    started = time.monotonic()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        try:
+            viewport = {"width": 1000, "height": 760}
+            organiser = browser.new_context(viewport=viewport, accept_downloads=True).new_page()
+            organiser.set_default_timeout(15000)
+
+            # The organiser creates a game: 4 players, 8 teams, 2 each, resolved when all are ready.
+            organiser.goto(server + "/")
+            shot(organiser, "home")
+            organiser.fill("input[name=name]", "Browser cup")
+            organiser.select_option("select[name=arrangement]", "4-8-2")
+            organiser.fill("input[name=deadline_hours]", "0")
+            organiser.click("#create-game button[type=submit]")
+            expect(organiser.locator("#organiser-link")).to_be_visible()
+            invites = organiser.locator("code.invite").all_inner_texts()
+            assert len(invites) == 4
+            shot(organiser, "created")
+            organiser.click("#to-organise")
+            organise_url = organiser.url
+            base = organise_url.removesuffix("/organise")
+
+            # Each player opens their invite in their own browser and picks a name.
+            players = []
+            for number, link in enumerate(invites, start=1):
+                page = browser.new_context(viewport=viewport).new_page()
+                page.set_default_timeout(15000)
+                page.goto(link)
+                page.fill("input[name=name]", f"Player {number}")
+                page.click("#join button[type=submit]")
+                expect(page).to_have_url(re.compile(r"/play"))
+                players.append(page)
+
+            organiser.goto(organise_url)
+            organiser.click("#start button")
+            expect(organiser.locator("#order-states")).to_be_visible()
+            shot(organiser, "organise")
+
+            print(f"set-up done after {time.monotonic() - started:.1f} s")
+            for turn in range(1, 6):
+                ordered = 0
+                for index, page in enumerate(players):
+                    page.goto(f"{base}/play")
+                    forms = page.locator("form.order-form")
+                    for i in range(forms.count()):
+                        form = page.locator("form.order-form").nth(i)
+                        team = form.get_attribute("data-team")
+                        article = page.locator(f"#team-{team}")
+                        scrum = int(article.locator(".scrum").inner_text())
+                        force = min(8 + index + turn, scrum)
+                        flair = 6 if scrum - force >= 6 else 0
+                        form.locator("input[name=force]").fill(str(force))
+                        form.locator("input[name=flair]").fill(str(flair))
+                        if i == 0 and index == turn % 4:
+                            # Live odds from the page's own script and sevens.odds: group odds in
+                            # turns 1-3, knockout odds with count-back (R9) after.
+                            odds = form.locator("output.odds")
+                            expect(odds).to_contain_text(f"Your order {force}+{flair}: expected")
+                            expect(odds).to_contain_text("v even")
+                        if turn == 1 and index == 1 and i == 0:
+                            shot(page, "play-order-form")
+                        form.locator("button[value=ready]").click()
+                        expect(page.locator("#message")).to_contain_text("ready")
+                        ordered += 1
+                organiser.goto(organise_url)
+                if (
+                    organiser.locator("#resolve").count()
+                    and f"Resolve turn {turn} now" in organiser.content()
+                ):
+                    # No player team is left in play (or one missed): the organiser resolves the turn.
+                    organiser.click("#resolve button")
+                print(f"turn {turn} done after {time.monotonic() - started:.1f} s")
+                organiser.goto(base)
+                if turn < 5:
+                    expect(organiser.locator("#turn")).to_contain_text(f"{turn + 1} of 5")
+
+            organiser.goto(base)
+            expect(organiser.locator("#champion")).to_be_visible()
+            expect(organiser.locator("#seed")).to_be_visible()
+            organiser.set_viewport_size({"width": 1000, "height": 1400})
+            shot(organiser, "game-finished")
+            organiser.goto(f"{base}/verify")
+            expect(organiser.locator("#verified")).to_be_visible()
+            shot(organiser, "verify")
+
+            organiser.goto(organise_url)
+            with organiser.expect_download() as download_info:
+                organiser.click("#download")
+            path = tmp_path / "record.json"
+            download_info.value.save_as(str(path))
+        finally:
+            browser.close()
+
+    record = json.loads(path.read_text(encoding="utf-8"))
+    report = verify_record(record)
+    assert report.finished and report.dice_checked and report.champion == record["champion"]
+    assert record["seed"] is not None and len(record["turns"]) == 5
+    names = {p["name"] for p in record["players"]}
+    assert names == {"Player 1", "Player 2", "Player 3", "Player 4"}
+    # Every order in the group stage was typed in the forms: none was missed (R13).
+    group = [m for t in record["turns"][:3] for m in t["matches"]]
+    assert not any(m["home_order"]["missed"] or m["away_order"]["missed"] for m in group)

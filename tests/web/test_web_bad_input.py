@@ -1,0 +1,331 @@
+"""Bad input in every form and endpoint: a clear message, a 4xx, nothing changed, never a 500.
+
+The test client re-raises any server error, so a 500 anywhere fails these tests outright.
+"""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from sevens.store.models import Base, EventRow, GameRow, OrderLogRow, OrderRow, SeatRow, TeamRow
+from sevens.web.app import create_app
+from sevens.web.settings import Settings
+from web.web_helpers import Hosted, host_game, new_client, post_form
+
+TABLES: tuple[type[Base], ...] = (GameRow, SeatRow, TeamRow, OrderRow, OrderLogRow, EventRow)
+
+
+def snapshot(app: FastAPI) -> dict[str, object]:
+    """Row counts and every game's turn and status: what a refused request must leave as it was."""
+    with app.state.sessionmaker() as db:
+        counts: dict[str, object] = {
+            m.__tablename__: db.scalar(select(func.count()).select_from(m)) for m in TABLES
+        }
+        counts["games"] = [
+            tuple(r)
+            for r in db.execute(
+                select(GameRow.current_turn, GameRow.status, GameRow.deadline_at, GameRow.name)
+            )
+        ]
+        counts["orders"] = [
+            tuple(r)
+            for r in db.execute(select(OrderRow.team_id, OrderRow.force, OrderRow.flair, OrderRow.ready))
+        ]
+        counts["autopilots"] = [tuple(r) for r in db.execute(select(TeamRow.team_id, TeamRow.autopilot))]
+        counts["seats"] = [tuple(r) for r in db.execute(select(SeatRow.player_id, SeatRow.name))]
+    return counts
+
+
+def refused(response, status: int, words: str) -> None:  # type: ignore[no-untyped-def]
+    assert response.status_code == status, (response.status_code, response.text[-400:])
+    text = response.text
+    assert words.lower() in text.lower(), text[-600:]
+
+
+CREATE_OK = {
+    "name": "Cup",
+    "arrangement": "4-8-2",
+    "deadline_hours": "24",
+    "default_bot": "even",
+    "visibility": "public",
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        ({"name": ""}, "name"),
+        ({"name": "x" * 81}, "80"),
+        ({"arrangement": "lots"}, "R12"),
+        ({"arrangement": "3-8-2"}, "R12"),
+        ({"arrangement": "4-12-2"}, "R6"),
+        ({"arrangement": "4-8-1"}, "R12"),
+        ({"arrangement": "99999-8-2"}, "R12"),
+        ({"deadline_hours": "soon"}, "hours"),
+        ({"deadline_hours": "-3"}, "positive"),
+        ({"deadline_hours": "nan"}, "positive"),
+        ({"deadline_hours": "0.001"}, "deadline"),
+        ({"deadline_hours": "1e9"}, "deadline"),
+        ({"default_bot": "nobody"}, "R13"),
+        ({"visibility": "secret"}, "visibility"),
+    ],
+)
+def test_create_game_bad_input(app: FastAPI, change: dict[str, str], words: str) -> None:
+    """Every field of the create form: a bad value is refused with a message naming it."""
+    client = new_client(app)
+    before = snapshot(app)
+    refused(post_form(client, "/games", {**CREATE_OK, **change}), 422, words)
+    assert snapshot(app) == before
+
+
+ORDER_FORM_CASES = [
+    ("force", "ten", 422, "whole number"),
+    ("force", "1.5", 422, "whole number"),
+    ("force", "-4", 422, "negative"),
+    ("flair", "4", 422, "multiple of 3"),
+    ("force", "95", 422, "R3"),
+    ("force", "100000", 422, "R3"),
+    ("turn", "two", 422, "whole number"),
+    ("turn", "2", 409, "turn 2"),
+    ("turn", "0", 409, "open turn is 1"),
+    ("team", "atlantis", 404, "no team"),
+    ("team", "", 404, "no team"),
+    ("action", "shout", 422, "action"),
+]
+
+
+def test_order_form_bad_input(hosted: Hosted) -> None:
+    """The order form: wrong types, out-of-range orders (R3), unknown teams and stale turns."""
+    team = hosted.my_teams("p1")[0]
+    before = snapshot(hosted.app)
+    for field, value, status, words in ORDER_FORM_CASES:
+        form = {"team": team, "turn": "1", "force": "10", "flair": "9", "action": "save"}
+        form[field] = value
+        refused(post_form(hosted.players["p1"], f"{hosted.base}/orders", form), status, words)
+        assert snapshot(hosted.app) == before, (field, value)
+
+
+def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:
+    """An order for a turn that has moved on is refused (tagged orders)."""
+    team = hosted.my_teams("p1")[0]
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    before = snapshot(hosted.app)
+    refused(hosted.order("p1", team, 5, 3, turn=1), 409, "open turn is 2")
+    refused(post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}), 409, "not open")
+    assert snapshot(hosted.app) == before
+
+
+OTHER_FORM_CASES = [
+    ("autopilot", {"team": "{mine}", "strategy": "genius"}, 422, "R13"),
+    ("autopilot", {"team": "atlantis", "strategy": "even"}, 404, "no team"),
+    ("autopilot", {"team": "{theirs}", "strategy": "even"}, 403, "own teams"),
+    ("extend", {"hours": "soon"}, 422, "hours"),
+    ("extend", {"hours": "-2"}, 422, "more than 0"),
+    ("extend", {"hours": "99999"}, 422, "720"),
+    ("resolve", {"turn": "x"}, 422, "whole number"),
+    ("resolve", {"turn": "4"}, 409, "not open"),
+    ("resume", {}, 409, "paused"),
+    ("start", {}, 409, "already started"),
+    ("seats/p9/invite", {}, 404, "no seat"),
+]
+
+
+def test_other_forms_bad_input(hosted: Hosted) -> None:
+    """Autopilot and organiser forms: bad values, unknown ids, wrong state."""
+    mine, theirs = hosted.my_teams("p1")[0], hosted.my_teams("p2")[0]
+    before = snapshot(hosted.app)
+    for path, data, status, words in OTHER_FORM_CASES:
+        filled = {k: v.replace("{mine}", mine).replace("{theirs}", theirs) for k, v in data.items()}
+        client = hosted.players["p1"] if path == "autopilot" else hosted.organiser
+        refused(post_form(client, f"{hosted.base}/{path}", filled), status, words)
+        assert snapshot(hosted.app) == before, (path, data)
+
+
+def test_join_bad_input(app: FastAPI) -> None:
+    """Joining: an unknown invite, an empty or over-long name."""
+    game = host_game(app)
+    link = game.invites["p1"].split("testserver", 1)[1]
+    client = new_client(app)
+    before = snapshot(app)
+    refused(post_form(client, "/join/not-a-real-invite", {"name": "Ann"}), 404, "not valid")
+    refused(client.get("/join/" + "x" * 500), 404, "not valid")
+    refused(post_form(client, link, {"name": "   "}), 422, "empty")
+    refused(post_form(client, link, {"name": "n" * 300}), 422, "40")
+    refused(post_form(client, "/organiser/wrong", {}), 404, "not valid")
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/games/nope",
+        "/games/nope/play",
+        "/games/nope/organise",
+        "/games/nope/record.json",
+        "/games/nope/verify",
+        "/games/" + "z" * 300,
+        "/no/such/page",
+    ],
+)
+def test_unknown_ids_are_404(app: FastAPI, path: str) -> None:
+    """Unknown game ids and pages: 404 with a message."""
+    refused(new_client(app).get(path), 404, "no ")
+
+
+def test_unknown_game_posts_are_404(app: FastAPI) -> None:
+    """Posting to an unknown game: 404, nothing written."""
+    client = new_client(app)
+    before = snapshot(app)
+    for action in ("orders", "autopilot", "start", "resolve", "pause", "resume", "extend", "end"):
+        refused(
+            post_form(client, f"/games/nope/{action}", {"turn": "1", "hours": "1", "team": "x"}),
+            404,
+            "no game",
+        )
+    assert snapshot(app) == before
+
+
+def test_wrong_method_is_405(app: FastAPI) -> None:
+    """A GET to a form's address says it takes no such request."""
+    refused(new_client(app).get("/games/nope/start"), 405, "does not take")
+
+
+def api_headers(app: FastAPI, invite: str) -> dict[str, str]:
+    response = new_client(app).post("/api/v1/join", json={"invite": invite.rsplit("/", 1)[1], "name": "Bot"})
+    assert response.status_code == 200
+    return {"Authorization": f"Bearer {response.json()['token']}"}
+
+
+API_ORDER_CASES = [
+    ({"turn": 1, "force": "ten", "flair": 0}, 422, "force"),
+    ({"turn": 1, "force": 1.5, "flair": 0}, 422, "force"),
+    ({"turn": 1, "force": True, "flair": 0}, 422, "force"),
+    ({"turn": 1, "force": 3, "flair": 0, "ready": "yes"}, 422, "ready"),
+    ({"turn": 1, "force": 3}, 422, "flair"),
+    ({"turn": 1, "force": 3, "flair": 0, "colour": "red"}, 422, "colour"),
+    ({"turn": 1, "force": -1, "flair": 0}, 422, "force"),
+    ({"turn": 1, "force": 0, "flair": 5}, 422, "multiple of 3"),
+    ({"turn": 1, "force": 80, "flair": 30}, 422, "R3"),
+    ({"turn": 2, "force": 1, "flair": 0}, 409, "turn 2"),
+    ({"turn": 9, "force": 1, "flair": 0}, 422, "turn"),
+]
+
+
+def test_api_order_bad_input(hosted: Hosted) -> None:
+    """The order endpoint: wrong types, extra fields, out-of-range orders (R3), stale turns."""
+    headers = api_headers(hosted.app, hosted.invites["p1"])
+    team = hosted.my_teams("p1")[0]
+    before = snapshot(hosted.app)
+    client = new_client(hosted.app)
+    for body, status, words in API_ORDER_CASES:
+        url = f"/api/v1/games/{hosted.public_id}/orders/{team}"
+        refused(client.put(url, json=body, headers=headers), status, words)
+        assert snapshot(hosted.app) == before, body
+
+
+def test_api_other_bad_input(hosted: Hosted) -> None:
+    """Unknown teams and games, bad bot names, bad odds queries, bad tokens, malformed JSON."""
+    headers = api_headers(hosted.app, hosted.invites["p1"])
+    client = new_client(hosted.app)
+    gid = hosted.public_id
+    before = snapshot(hosted.app)
+    order = {"turn": 1, "force": 1, "flair": 0}
+    refused(client.put(f"/api/v1/games/{gid}/orders/atlantis", json=order, headers=headers), 404, "no team")
+    refused(client.put("/api/v1/games/nope/orders/fiji", json=order, headers=headers), 404, "no game")
+    refused(
+        client.put(
+            f"/api/v1/games/{gid}/autopilot/{hosted.my_teams('p1')[0]}",
+            json={"strategy": "genius"},
+            headers=headers,
+        ),
+        422,
+        "R13",
+    )
+    refused(
+        client.get(f"/api/v1/games/{gid}/teams/{hosted.my_teams('p1')[0]}/odds?force=-1", headers=headers),
+        422,
+        "force",
+    )
+    refused(
+        client.get(f"/api/v1/games/{gid}/teams/{hosted.my_teams('p1')[0]}/odds?flair=4", headers=headers),
+        422,
+        "multiple of 3",
+    )
+    refused(
+        client.get(f"/api/v1/games/{gid}/teams/{hosted.my_teams('p1')[0]}/odds?force=200", headers=headers),
+        422,
+        "R3",
+    )
+    refused(
+        client.put(f"/api/v1/games/{gid}/orders/fiji", content=b"{not json", headers=headers), 422, "json"
+    )
+    refused(client.get("/api/v1/me", headers={"Authorization": "Bearer wrong"}), 401, "unknown")
+    refused(client.get("/api/v1/me", headers={"Authorization": "Basic abc"}), 401, "Bearer")
+    refused(client.post("/api/v1/join", json={"invite": "nope", "name": "Bot"}), 404, "not valid")
+    refused(client.post("/api/v1/join", json={"invite": "nope"}), 422, "name")
+    refused(
+        client.post("/api/v1/join", json={"invite": hosted.invites["p3"].rsplit("/", 1)[1], "name": ""}),
+        422,
+        "name",
+    )
+    assert snapshot(hosted.app) == before
+
+
+def test_rate_limit_on_wrong_secrets(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Attempts with a wrong secret are limited per client: past the limit even a right one waits (429)."""
+    app = create_app(
+        Settings(
+            database_url=f"sqlite:///{tmp_path / 'rl.sqlite3'}",
+            scheduler=False,
+            rate_limit_attempts=3,
+            rate_limit_window_seconds=60,
+        )
+    )
+    game = host_game(app)
+    client = new_client(app)
+    for _ in range(3):
+        assert client.get("/join/wrong-invite").status_code == 404
+    response = client.get(game.invites["p1"].split("testserver", 1)[1])
+    refused(response, 429, "too many attempts")
+    assert response.headers["retry-after"] == "60"
+    refused(client.get("/api/v1/me", headers={"Authorization": "Bearer wrong"}), 429, "too many")
+    app.state.engine.dispose()
+
+
+API_CREATE_OK = {"name": "Cup", "players": 4, "teams": 8, "teams_per_player": 2}
+API_CREATE_CASES = [
+    ({"players": 3}, "players"),
+    ({"players": "four"}, "players"),
+    ({"teams": 12}, "R6"),
+    ({"teams_per_player": 1}, "R12"),
+    ({"deadline_hours": -1}, "deadline_hours"),
+    ({"deadline_hours": 0.001}, "deadline"),
+    ({"default_bot": "genius"}, "R13"),
+    ({"visibility": "secret"}, "visibility"),
+    ({"name": ""}, "name"),
+    ({"colour": "red"}, "colour"),
+]
+
+
+def test_api_organiser_bad_input(app: FastAPI) -> None:
+    """Creating and running a game by API: bad settings, stale turns, wrong state, unknown links."""
+    client = new_client(app)
+    before = snapshot(app)
+    for change, words in API_CREATE_CASES:
+        refused(client.post("/api/v1/games", json={**API_CREATE_OK, **change}), 422, words)
+        assert snapshot(app) == before, change
+    created = client.post("/api/v1/games", json=API_CREATE_OK).json()
+    boss = {"Authorization": f"Bearer {created['token']}"}
+    gid = created["game"]
+    assert client.post(f"/api/v1/games/{gid}/start", headers=boss).status_code == 200
+    before = snapshot(app)
+    refused(client.post(f"/api/v1/games/{gid}/start", headers=boss), 409, "already started")
+    refused(client.post(f"/api/v1/games/{gid}/resolve", json={"turn": 2}, headers=boss), 409, "not open")
+    refused(client.post(f"/api/v1/games/{gid}/resolve", json={"turn": "1"}, headers=boss), 422, "turn")
+    refused(client.post(f"/api/v1/games/{gid}/pause", headers=boss), 409, "no deadline")
+    refused(client.post(f"/api/v1/games/{gid}/extend", json={"hours": 0}, headers=boss), 422, "hours")
+    refused(client.post("/api/v1/organise", json={"link": "wrong"}), 404, "not valid")
+    refused(client.post("/api/v1/games/nope/end", headers=boss), 404, "no game")
+    assert snapshot(app) == before

@@ -1,0 +1,179 @@
+"""The pages: create, invite, join, start, order, resolve, download and verify a whole game."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import typer
+from fastapi import FastAPI
+from sqlalchemy import func, select
+from typer.testing import CliRunner
+
+from sevens.cli.verify import register as register_verify
+from sevens.store.models import GameRow, OrderLogRow
+from sevens.tournament.verify import verify_record
+from sevens.web.scheduler import resolve_due
+from sevens.web.security import CSP
+from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form
+
+
+def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
+    """Every page carries a Content-Security-Policy; cookies are HttpOnly and SameSite."""
+    client = new_client(app)
+    response = client.get("/")
+    assert response.headers["content-security-policy"] == CSP
+    assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
+    assert response.headers["referrer-policy"] == "no-referrer"
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    game = host_game(app)
+    assert game.organiser.cookies.get("sevens_session")
+    page = game.organiser.get(f"{game.base}/organise")
+    assert page.status_code == 200 and "Start the game" in page.text
+
+
+def test_created_page_gives_secret_links_once(app: FastAPI) -> None:
+    """The organiser gets one invite link per seat and an organiser link, each 128+ random bits."""
+    game = host_game(app, arrangement="5-16-3")
+    assert sorted(game.invites) == ["p1", "p2", "p3", "p4", "p5"]
+    for link in [*game.invites.values(), game.organiser_link]:
+        token = link.rsplit("/", 1)[1]
+        assert len(token) >= 22  # base64url: 6 bits a character, 22 characters = 132 bits
+    assert len(set(game.invites.values())) == 5
+    # The links are not stored: the organiser page never shows them again.
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert not any(link.rsplit("/", 1)[1] in page for link in game.invites.values())
+
+
+def test_join_escapes_names(app: FastAPI) -> None:
+    """Names are escaped wherever they are shown."""
+    game = host_game(app)
+    player = game.join("p1", "<script>alert(1)</script>")
+    page = player.get(f"{game.base}/play").text
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_csrf_missing_or_wrong_token_is_refused(app: FastAPI) -> None:
+    """A form post without the CSRF token, or with another browser's, is refused and changes nothing."""
+    game = host_game(app)
+    refused = post_form(game.organiser, f"{game.base}/start", token=False)
+    assert refused.status_code == 403 and "CSRF" in refused.text
+    other = new_client(app)
+    other.get("/")
+    forged = game.organiser.post(f"{game.base}/start", data={"csrf": str(other.cookies["sevens_csrf"])})
+    assert forged.status_code == 403
+    assert "Start the game" in game.organiser.get(f"{game.base}/organise").text
+
+
+def test_orders_then_all_ready_resolves(hosted: Hosted) -> None:
+    """Saved orders can change until the turn is resolved; when all are ready it is resolved."""
+    teams = {pid: hosted.my_teams(pid) for pid in hosted.players}
+    assert all(len(t) == 2 for t in teams.values())
+    team = teams["p1"][0]
+    assert hosted.order("p1", team, 10, 9).status_code == 303
+    page = hosted.players["p1"].get(f"{hosted.base}/play").text
+    assert 'value="10"' in page and "saved, not ready" in page
+    assert hosted.order("p1", team, 12, 6).status_code == 303
+    for pid, own in teams.items():
+        for t in own:
+            assert hosted.order(pid, t, 12, 6, action="ready").status_code == 303
+    assert hosted.turn() == 2
+    public = hosted.organiser.get(hosted.base).text
+    assert "Turn 1 · group" in public and "12+6" in public
+
+
+def test_whole_game_record_verifies(hosted: Hosted, tmp_path: Path) -> None:
+    """A game played to a champion through the pages; the downloaded record passes verification (R14)."""
+    for turn in range(1, 6):
+        assert hosted.turn() == turn
+        record = json.loads(hosted.organiser.get(f"{hosted.base}/record.json").text)
+        assert record["seed"] is None
+        for pid in hosted.players:
+            for team in hosted.my_teams(pid):
+                assert hosted.order(pid, team, 8, 6, action="ready").status_code == 303
+        if hosted.turn() == turn:  # every human team is out: the organiser resolves it
+            assert (
+                post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": str(turn)}).status_code == 303
+            )
+    page = hosted.organiser.get(hosted.base).text
+    assert 'id="champion"' in page and 'id="seed"' in page
+    download = hosted.organiser.get(f"{hosted.base}/record.json")
+    assert "attachment" in download.headers["content-disposition"]
+    record = json.loads(download.text)
+    report = verify_record(record)
+    assert report.finished and report.dice_checked and report.turns == 5
+    # `sevens verify` reads the downloaded file as it is.
+    path = tmp_path / "record.json"
+    path.write_bytes(download.content)
+    cli = typer.Typer()
+    register_verify(cli)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "ok:" in result.output
+    assert 'id="verified"' in hosted.organiser.get(f"{hosted.base}/verify").text
+
+
+def test_deadline_resolves_with_autopilot(app: FastAPI, clock: FakeClock, hosted: Hosted) -> None:
+    """At the deadline the scheduler resolves the turn; missing orders are played by the autopilot (R13)."""
+    team = hosted.my_teams("p1")[0]
+    hosted.order("p1", team, 20, 0)
+    clock.advance(hours=24)
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+    assert hosted.turn() == 2
+    page = hosted.organiser.get(hosted.base).text
+    assert "missed: autopilot even (R13)" in page
+    assert page.count("missed: autopilot") == 7
+
+
+def test_pause_extend_resume_through_pages(app: FastAPI, clock: FakeClock, hosted: Hosted) -> None:
+    """The organiser pauses, extends and resumes the deadline; each is in the event log."""
+    assert post_form(hosted.organiser, f"{hosted.base}/pause").status_code == 303
+    clock.advance(hours=30)
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 0
+    assert post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": "2"}).status_code == 303
+    assert post_form(hosted.organiser, f"{hosted.base}/resume").status_code == 303
+    page = hosted.organiser.get(f"{hosted.base}/organise").text
+    assert re.search(r"organiser · paused", page) and "organiser · extended · +7200 s" in page
+    assert "organiser · resumed" in page
+    clock.advance(hours=25)
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 0
+    clock.advance(hours=1)
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+
+
+def test_new_invite_replaces_old(hosted: Hosted) -> None:
+    """A new invite link for a seat works; the old one no longer does."""
+    response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite")
+    assert response.status_code == 200
+    new_link = re.search(r'id="invite-link">([^<]+)<', response.text)
+    assert new_link
+    stranger = new_client(hosted.app)
+    assert stranger.get(hosted.invites["p2"].split("testserver", 1)[1]).status_code == 404
+    assert stranger.get(new_link.group(1).split("testserver", 1)[1]).status_code == 200
+
+
+def test_order_log_is_append_only(app: FastAPI, hosted: Hosted) -> None:
+    """Every submission is written at once to the log."""
+    team = hosted.my_teams("p1")[0]
+    for force in (1, 2, 3):
+        hosted.order("p1", team, force, 0)
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(func.count()).select_from(OrderLogRow)) == 3
+        assert db.scalar(select(GameRow.current_turn)) == 1
+
+
+def test_live_odds_for_own_team(hosted: Hosted) -> None:
+    """The order form's odds: expected points and win/draw/loss against plausible orders."""
+    team = hosted.my_teams("p1")[0]
+    response = hosted.players["p1"].get(f"{hosted.base}/odds", params={"team": team, "force": 10, "flair": 9})
+    assert response.status_code == 200
+    data = response.json()
+    assert data["scrum_left"] == 81 and data["against"]
+    for row in data["against"]:
+        assert abs(row["win"] + row["draw"] + row["loss"] - 1) < 1e-6
+    # 10 FORCE dice at 8/6 points each and 3 FLAIR options at 61/15 each (R1, R2).
+    assert abs(data["expected_points"] - (10 * 8 / 6 + 3 * 61 / 15)) < 1e-3

@@ -1,0 +1,189 @@
+"""The server as a whole: OpenAPI document, the background scheduler, `sevens serve`, settings."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from sevens.store.models import GameRow
+from sevens.tournament.verify import verify_record
+from sevens.web.app import create_app
+from sevens.web.settings import Settings
+from web.web_helpers import FakeClock, Hosted, TestClient, new_client
+
+ENDPOINTS = {
+    ("post", "/api/v1/games"),
+    ("post", "/api/v1/organise"),
+    ("post", "/api/v1/games/{public_id}/start"),
+    ("post", "/api/v1/games/{public_id}/resolve"),
+    ("post", "/api/v1/games/{public_id}/pause"),
+    ("post", "/api/v1/games/{public_id}/resume"),
+    ("post", "/api/v1/games/{public_id}/extend"),
+    ("post", "/api/v1/games/{public_id}/end"),
+    ("post", "/api/v1/join"),
+    ("get", "/api/v1/me"),
+    ("get", "/api/v1/waiting"),
+    ("get", "/api/v1/strategies"),
+    ("get", "/api/v1/games/{public_id}"),
+    ("get", "/api/v1/games/{public_id}/record"),
+    ("get", "/api/v1/games/{public_id}/orders"),
+    ("put", "/api/v1/games/{public_id}/orders/{team}"),
+    ("put", "/api/v1/games/{public_id}/autopilot/{team}"),
+    ("get", "/api/v1/games/{public_id}/teams/{team}/view"),
+    ("get", "/api/v1/games/{public_id}/teams/{team}/odds"),
+}
+
+
+def test_openapi_document_lists_the_api(app: FastAPI) -> None:
+    """The API's OpenAPI document covers what a player, a bot or an organiser does; pages stay out of it."""
+    document = new_client(app).get("/api/v1/openapi.json").json()
+    found = {(method, path) for path, item in document["paths"].items() for method in item}
+    assert found == ENDPOINTS
+    assert all(path.startswith("/api/v1/") for _, path in found)
+
+
+def test_bot_plays_through_the_api(hosted: Hosted) -> None:
+    """A bot joins with an invite, finds the games waiting for it, orders, and sees the turn resolved."""
+    client = new_client(hosted.app)
+    joined = client.post(
+        "/api/v1/join", json={"invite": hosted.invites["p4"].rsplit("/", 1)[1], "name": "Bot"}
+    )
+    headers = {"Authorization": f"Bearer {joined.json()['token']}"}
+    waiting = client.get("/api/v1/waiting", headers=headers).json()
+    assert [w["game"] for w in waiting] == [hosted.public_id] and len(waiting[0]["teams"]) == 2
+    for pid in ("p1", "p2", "p3"):
+        for team in hosted.my_teams(pid):
+            hosted.order(pid, team, 5, 3, action="ready")
+    resolved = []
+    for team in waiting[0]["teams"]:
+        view = client.get(f"/api/v1/games/{hosted.public_id}/teams/{team}/view", headers=headers).json()
+        assert view["team"]["scrum"] == 100 and view["team"]["opponent"]
+        body = {"turn": waiting[0]["turn"], "force": 6, "flair": 3, "ready": True}
+        answer = client.put(f"/api/v1/games/{hosted.public_id}/orders/{team}", json=body, headers=headers)
+        assert answer.status_code == 200
+        resolved.append(answer.json()["resolved"])
+    assert resolved == [False, True]
+    assert client.get("/api/v1/waiting", headers=headers).json()[0]["turn"] == 2
+    record = client.get(f"/api/v1/games/{hosted.public_id}/record", headers=headers).json()
+    assert len(record["turns"]) == 1 and record["seed"] is None
+
+
+def test_scheduler_task_resolves_overdue_turns(hosted: Hosted, clock: FakeClock) -> None:
+    """The background scheduler (started with the app) resolves a turn whose deadline has passed."""
+    app = create_app(
+        Settings(database_url=str(hosted.app.state.settings.database_url), scheduler_seconds=0.05),
+        clock=clock,
+    )
+    clock.advance(hours=25)
+    with TestClient(app):  # runs the lifespan, which starts the scheduler
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with app.state.sessionmaker() as db:
+                if db.scalar(select(GameRow.current_turn)) == 2:
+                    break
+            time.sleep(0.05)
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(GameRow.current_turn)) == 2
+    app.state.engine.dispose()
+
+
+def test_settings_read_database_url_from_environment(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """DATABASE_URL names the database; by default a SQLite file in the working directory."""
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    assert Settings().database_url == "sqlite:///./sevens.sqlite3"
+    monkeypatch.setenv("DATABASE_URL", "postgresql://u@127.0.0.1:5432/sevens")
+    assert Settings().database_url == "postgresql://u@127.0.0.1:5432/sevens"
+
+
+def test_serve_command_opens_a_working_site(tmp_path: Path) -> None:
+    """`sevens serve` with a fresh database file answers on its port with the home page."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = (
+        "import typer; from sevens.cli.serve import register\n"
+        "app = typer.Typer(); register(app)\n"
+        "@app.command()\ndef other() -> None: pass\n"
+        f"app(['serve', '--port', '{port}', '--database-url', 'sqlite:///{tmp_path / 'site.sqlite3'}'])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                    body = response.read().decode()
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        assert "Create a game" in body
+        assert (tmp_path / "site.sqlite3").exists()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_bots_host_and_play_a_whole_game_through_the_api(app: FastAPI) -> None:
+    """An organiser bot creates and starts a game; four player bots play it to a champion by the API."""
+    client = new_client(app)
+    body = {"name": "Bot league", "players": 4, "teams": 8, "teams_per_player": 2, "deadline_hours": 48}
+    created = client.post("/api/v1/games", json=body)
+    assert created.status_code == 201, created.text
+    data = created.json()
+    gid, boss = data["game"], {"Authorization": f"Bearer {data['token']}"}
+    bots = []
+    for pid, invite in sorted(data["invites"].items()):
+        joined = client.post("/api/v1/join", json={"invite": invite, "name": f"Bot {pid}"}).json()
+        bots.append({"Authorization": f"Bearer {joined['token']}"})
+    assert client.post(f"/api/v1/games/{gid}/start", headers=boss).json()["status"] == "running"
+    assert client.post(f"/api/v1/games/{gid}/pause", headers=boss).json()["status"] == "paused"
+    assert (
+        client.post(f"/api/v1/games/{gid}/extend", json={"hours": 1.5}, headers=boss).json()[
+            "paused_remaining"
+        ]
+        == (48 + 1.5) * 3600
+    )
+    assert client.post(f"/api/v1/games/{gid}/resume", headers=boss).json()["status"] == "running"
+    for _turn in range(5):
+        waiting = [client.get("/api/v1/waiting", headers=h).json() for h in bots]
+        if not any(waiting):
+            state = client.get(f"/api/v1/games/{gid}", headers=boss).json()
+            client.post(f"/api/v1/games/{gid}/resolve", json={"turn": state["turn"]}, headers=boss)
+            continue
+        for headers, games in zip(bots, waiting, strict=True):
+            for entry in games:
+                for team in entry["teams"]:
+                    view = client.get(f"/api/v1/games/{gid}/teams/{team}/view", headers=headers).json()
+                    force = min(15, view["team"]["scrum"])
+                    order = {"turn": entry["turn"], "force": force, "flair": 0, "ready": True}
+                    assert (
+                        client.put(
+                            f"/api/v1/games/{gid}/orders/{team}", json=order, headers=headers
+                        ).status_code
+                        == 200
+                    )
+    final = client.get(f"/api/v1/games/{gid}", headers=boss).json()
+    assert final["status"] == "finished" and final["champion"] and final["seed"]
+    kinds = [e["kind"] for e in final["events"]]
+    assert kinds[:5] == ["created", "started", "paused", "extended", "resumed"]
+    assert verify_record(client.get(f"/api/v1/games/{gid}/record", headers=boss).json()).finished
+    # The organiser's token organises only: it plays no seat.
+    assert client.get(f"/api/v1/games/{gid}/orders", headers=boss).status_code == 403
+    assert client.post(f"/api/v1/games/{gid}/end", headers=bots[0]).status_code == 403

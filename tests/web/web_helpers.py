@@ -1,0 +1,129 @@
+"""Helpers for the web tests: each role is its own client with its own cookie jar, as separate browsers."""
+
+from __future__ import annotations
+
+import re
+import warnings
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from fastapi import FastAPI
+
+from sevens.web.security import CSRF_COOKIE
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+
+class FakeClock:
+    """A clock the tests move by hand."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+def new_client(app: FastAPI) -> TestClient:
+    return TestClient(app, follow_redirects=False)
+
+
+def csrf(client: TestClient) -> str:
+    """The client's CSRF token (fetching a page first if it has none yet)."""
+    if CSRF_COOKIE not in client.cookies:
+        client.get("/")
+    return str(client.cookies[CSRF_COOKIE])
+
+
+def post_form(client: TestClient, url: str, data: dict[str, str] | None = None, *, token: bool = True):  # type: ignore[no-untyped-def]
+    body = dict(data or {})
+    if token:
+        body["csrf"] = csrf(client)
+    return client.post(url, data=body)
+
+
+@dataclass
+class Hosted:
+    """A game hosted through the pages: the organiser's and players' clients, invites, teams."""
+
+    app: FastAPI
+    public_id: str
+    organiser: TestClient
+    organiser_link: str
+    invites: dict[str, str]
+    players: dict[str, TestClient] = field(default_factory=dict)
+
+    @property
+    def base(self) -> str:
+        return f"/games/{self.public_id}"
+
+    def join(self, player_id: str, name: str) -> TestClient:
+        client = new_client(self.app)
+        path = self.invites[player_id].split("testserver", 1)[1]
+        response = post_form(client, path, {"name": name})
+        assert response.status_code == 303, response.text
+        self.players[player_id] = client
+        return client
+
+    def start(self) -> None:
+        response = post_form(self.organiser, f"{self.base}/start")
+        assert response.status_code == 303, response.text
+
+    def my_teams(self, player_id: str) -> list[str]:
+        """The player's teams in play this turn, read from their page's order forms."""
+        page = self.players[player_id].get(f"{self.base}/play").text
+        return re.findall(r'class="order-form"[^>]*data-team="([\w-]+)"', page)
+
+    def turn(self) -> int:
+        page = self.organiser.get(f"{self.base}/organise").text
+        found = re.search(r'name="turn" value="(\d+)"', page)
+        return int(found.group(1)) if found else 0
+
+    def order(
+        self, player_id: str, team: str, force: int, flair: int, action: str = "save", turn: int | None = None
+    ):  # type: ignore[no-untyped-def]
+        return post_form(
+            self.players[player_id],
+            f"{self.base}/orders",
+            {
+                "team": team,
+                "turn": str(self.turn() if turn is None else turn),
+                "force": str(force),
+                "flair": str(flair),
+                "action": action,
+            },
+        )
+
+
+def host_game(
+    app: FastAPI,
+    *,
+    arrangement: str = "4-8-2",
+    hours: str = "24",
+    visibility: str = "public",
+    name: str = "Friday sevens",
+) -> Hosted:
+    organiser = new_client(app)
+    response = post_form(
+        organiser,
+        "/games",
+        {
+            "name": name,
+            "arrangement": arrangement,
+            "deadline_hours": hours,
+            "default_bot": "even",
+            "visibility": visibility,
+        },
+    )
+    assert response.status_code == 201, response.text
+    page = response.text
+    organiser_link = re.search(r'id="organiser-link">([^<]+)<', page)
+    invites = dict(re.findall(r'data-player="(p\d+)"><code class="invite">([^<]+)<', page))
+    public_id = re.search(r'href="/games/([\w-]+)/organise"', page)
+    assert organiser_link and public_id and invites
+    return Hosted(app, public_id.group(1), organiser, organiser_link.group(1), invites)
