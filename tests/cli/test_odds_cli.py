@@ -144,3 +144,41 @@ def test_bad_input_is_one_line_naming_the_problem(args: list[str], needle: str) 
     assert lines[0].startswith("error: ")
     assert needle in lines[0]
     assert "Traceback" not in result.output
+
+
+def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
+    """Issue 5: `sevens odds --solve A B [--knockout] [--json]` prints the optimal mixed splits and the value."""
+    from sevens.odds import match_payoff, solve_match
+    from sevens.rules import Order
+
+    data = _json("--solve", "12", "12")
+    assert data["rules"] == "group"
+    assert abs(float(data["value"]) - 0.5) < 1e-8  # a symmetric game is worth a half to each side
+    for side in ("a", "b"):
+        mix = data[side]["mix"]  # type: ignore[index]
+        assert abs(sum(m["probability"] for m in mix) - 1) < 1e-9
+    # The printed mix for A guarantees the value against every pure split of B.
+    solution = solve_match(20, 9)
+    for k in range(0, 10, 3):
+        b = Order(9 - k, k)
+        guaranteed = sum(p * match_payoff(a, b) for a, p in solution.mix_a.support)
+        assert guaranteed >= solution.value - 1e-7
+    knockout = _json("--solve", "9", "6", "--knockout")
+    assert knockout["rules"] == "knockout"
+    human = runner.invoke(_app(), ["odds", "--solve", "30", "10"])
+    assert human.exit_code == 0 and "value to A" in human.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--solve", "12", "x"], "whole number"),
+        (["--solve", "12", "12", "--force", "3"], "--solve A B stands alone"),
+        (["--solve", "-3", "12"], "R3"),
+    ],
+)
+def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:
+    result = runner.invoke(_app(), ["odds", *args])
+    assert result.exit_code != 0
+    assert says in result.output
+    assert "Traceback" not in result.output

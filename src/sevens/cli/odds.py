@@ -30,6 +30,7 @@ from sevens.odds import (
     knockout_odds,
     match_odds,
     order_odds,
+    solve_match,
 )
 from sevens.rules import Order, OrderError
 
@@ -153,10 +154,21 @@ def odds_command(
     best_split: Annotated[
         str | None, typer.Option("--best-split", help="Rank every split of this total against --vs-*.")
     ] = None,
+    solve: Annotated[
+        tuple[str, str] | None,
+        typer.Option("--solve", help="Solve the match between budgets A and B: optimal mixed splits and value."),
+    ] = None,
     knockout: Annotated[bool, typer.Option("--knockout", help="Knock-out rules: count-back (R9).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Exact odds: an order's points, a match, or the best split of a total."""
+    """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
+    if solve is not None:
+        if any(v is not None for v in (force, flair, vs_force, vs_flair, best_split)):
+            fail("--solve A B stands alone: drop --force/--flair/--vs-*/--best-split")
+        a, b = _whole("--solve", solve[0]), _whole("--solve", solve[1])
+        assert a is not None and b is not None
+        _solve(a, b, knockout=knockout, as_json=as_json)
+        return
     f, k = _whole("--force", force), _whole("--flair", flair)
     vf, vk = _whole("--vs-force", vs_force), _whole("--vs-flair", vs_flair)
     total = _whole("--best-split", best_split)
@@ -202,6 +214,28 @@ def odds_command(
     console.print(_order_table(first, _name(order)))
     console.print(_order_table(second, _name(vs)))
     console.print(_match_table(match, order, vs))
+
+
+def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
+    try:
+        solution = solve_match(a, b, knockout=knockout)
+    except (OrderError, ValueError) as exc:
+        fail(f"{exc} (--solve {a} {b})")
+    if as_json:
+        typer.echo(json.dumps(solution.to_dict()))
+        return
+    rules = "knock-out (R9)" if knockout else "group"
+    table = Table(
+        title=f"Solved match, {rules} rules: A spends {a}, B spends {b}",
+        caption=f"value to A (win + {'level' if knockout else 'draw'}/2): {solution.value:.6f} "
+        f"(within {solution.error_bound:.0e})",
+    )
+    for header in ("side", "FORCE", "FLAIR", "probability"):
+        table.add_column(header, justify="left" if header == "side" else "right")
+    for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)):
+        for order, p in mix.support:
+            table.add_row(side, str(order.force), str(order.flair), f"{p:.4f}")
+    Console().print(table)
 
 
 def register(app: typer.Typer) -> None:

@@ -27,9 +27,25 @@ from sevens.odds.api import (
 )
 from sevens.odds.joint import JointLines, countback_key, joint_lines
 from sevens.odds.points import TAIL_BUDGET, order_points
+from sevens.odds.solver import (
+    MatchRules,
+    MatchSolution,
+    MixedSplit,
+    match_payoff,
+    payoff_matrix,
+    solve_match,
+    solve_matrix_game,
+)
 from sevens.odds.tables import ExpectedLine, FlairTables, Outcomes, flair_tables, force_die
 
 __all__ = [
+    "MatchRules",
+    "MatchSolution",
+    "MixedSplit",
+    "match_payoff",
+    "payoff_matrix",
+    "solve_match",
+    "solve_matrix_game",
     "TAIL_BUDGET",
     "ExpectedLine",
     "FlairTables",

@@ -1,0 +1,318 @@
+"""The match solver: one match between two budgets as a zero-sum matrix game, solved exactly.
+
+Each side spends its whole budget on one match and chooses only the split: ``flair = 0, 3, 6, ...``
+FLAIR points and the rest in FORCE (R3). The payoff to side A of the pair of splits ``(i, j)`` is
+
+* group rules: ``P(A scores more) + P(level on points) / 2`` (a draw is worth half a win);
+* knockout rules: ``P(A wins on count-back) + P(lines identical) / 2`` (R9: points, tries,
+  conversions, drop goals; what is still level goes to the group record or lots, which a single
+  match cannot know, so it counts as an even chance).
+
+The game is constant-sum (B's payoff is ``1 -`` A's), so A's optimal mixed split maximises the
+worst case over B's splits, and B's minimises A's best case; both come from a linear program
+solved with scipy's HiGHS, and their values meet (von Neumann's minimax theorem). The payoff
+entries come from the exact distributions of :mod:`sevens.odds` and carry their tail bounds: the
+value is exact to within :attr:`MatchSolution.error_bound` plus the LP tolerance (about 1e-9).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from scipy.optimize import linprog
+
+from sevens.odds.joint import JointLines, joint_lines
+from sevens.odds.points import order_points
+from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
+
+__all__ = [
+    "MatchRules",
+    "MatchSolution",
+    "MixedSplit",
+    "match_payoff",
+    "payoff_matrix",
+    "solve_matrix_game",
+    "solve_match",
+    "splits",
+]
+
+FloatArray = NDArray[np.float64]
+
+# A probability below this in an optimal mix is LP noise, not part of the support.
+_SUPPORT_FLOOR = 1e-9
+
+
+class MatchRules(StrEnum):
+    """Which rules decide the match: group (draws allowed) or knockout (count-back, R9)."""
+
+    GROUP = "group"
+    KNOCKOUT = "knockout"
+
+
+def _check_budget(name: str, budget: object) -> int:
+    if isinstance(budget, bool) or not isinstance(budget, int):
+        raise ValueError(f"R3: budget {name} must be a whole number of SCRUM points, got {budget!r}")
+    if not 0 <= budget <= MAX_ORDER_POINTS:
+        raise ValueError(
+            f"R3: budget {name} must be from 0 to {MAX_ORDER_POINTS} SCRUM points (the most a team "
+            f"can hold), got {budget}"
+        )
+    return budget
+
+
+def splits(budget: int) -> tuple[Order, ...]:
+    """Every way to spend all of ``budget`` on one match: FLAIR 0, 3, 6, ... and FORCE the rest (R3).
+
+    Args:
+        budget: SCRUM points spent on the match, 0 to 160.
+
+    Returns:
+        The orders from all FORCE to the most FLAIR.
+
+    >>> [(o.force, o.flair) for o in splits(7)]
+    [(7, 0), (4, 3), (1, 6)]
+    >>> splits(161)
+    Traceback (most recent call last):
+    ...
+    ValueError: R3: budget A must be from 0 to 160 SCRUM points (the most a team can hold), got 161
+    """
+    budget = _check_budget("A", budget)
+    return tuple(
+        Order(force=budget - flair, flair=flair) for flair in range(0, budget + 1, FLAIR_OPTION_COST)
+    )
+
+
+def _group_matrix(rows: tuple[Order, ...], cols: tuple[Order, ...]) -> tuple[FloatArray, float]:
+    row_pmfs = [order_points(o.force, o.options) for o in rows]
+    col_pmfs = [order_points(o.force, o.options) for o in cols]
+    width = max(len(pmf) for pmf, _ in (*row_pmfs, *col_pmfs))
+    a = np.zeros((len(rows), width))
+    b = np.zeros((len(cols), width))
+    for i, (pmf, _) in enumerate(row_pmfs):
+        a[i, : len(pmf)] = pmf
+    for j, (pmf, _) in enumerate(col_pmfs):
+        b[j, : len(pmf)] = pmf
+    # below[j, s] = P(B's points < s): A wins with s points against everything below.
+    below = np.concatenate((np.zeros((len(cols), 1)), np.cumsum(b, axis=1)[:, :-1]), axis=1)
+    matrix: FloatArray = a @ below.T + 0.5 * (a @ b.T)
+    bound = max(float(t) for _, t in row_pmfs) + max(float(t) for _, t in col_pmfs)
+    return matrix, bound
+
+
+def _knockout_entry(a: JointLines, b: JointLines) -> float:
+    left = np.searchsorted(b.keys, a.keys, side="left")
+    right = np.searchsorted(b.keys, a.keys, side="right")
+    # P(B below A's line) + half of P(B's line is A's line), weighted by A's line.
+    return float(a.probs @ (0.5 * (b.below[left] + b.below[right])))
+
+
+def _knockout_matrix(rows: tuple[Order, ...], cols: tuple[Order, ...]) -> tuple[FloatArray, float]:
+    row_lines = [joint_lines(o.force, o.options) for o in rows]
+    col_lines = [joint_lines(o.force, o.options) for o in cols]
+    matrix = np.array([[_knockout_entry(a, b) for b in col_lines] for a in row_lines])
+    bound = max(a.tail_bound for a in row_lines) + max(b.tail_bound for b in col_lines)
+    return matrix, bound
+
+
+def payoff_matrix(a: int, b: int, *, knockout: bool = False) -> FloatArray:
+    """A's payoff for every pair of splits: rows are :func:`splits` of ``a``, columns of ``b``.
+
+    Args:
+        a: SCRUM points side A spends.
+        b: SCRUM points side B spends.
+        knockout: count-back rules (R9) instead of group rules.
+
+    Returns:
+        ``P(A wins) + P(level) / 2`` for each pair, an array of shape ``(len(splits(a)), len(splits(b)))``.
+
+    >>> m = payoff_matrix(1, 0)
+    >>> m.shape, round(float(m[0, 0]), 12)  # one die: 3 or 5 wins (1/3), else 0-0 (half of 2/3)
+    ((1, 1), 0.666666666667)
+    """
+    return _matrix(a, b, knockout)[0]
+
+
+def _matrix(a: int, b: int, knockout: bool) -> tuple[FloatArray, float]:
+    rows = splits(_check_budget("A", a))
+    cols = splits(_check_budget("B", b))
+    return _knockout_matrix(rows, cols) if knockout else _group_matrix(rows, cols)
+
+
+def match_payoff(a: Order, b: Order, *, knockout: bool = False) -> float:
+    """A's payoff, ``P(win) + P(level) / 2``, when A plays order ``a`` and B plays ``b``.
+
+    >>> round(match_payoff(Order(3, 0), Order(0, 0)), 12) == round(23 / 27, 12)
+    True
+    """
+    if knockout:
+        return _knockout_entry(joint_lines(a.force, a.options), joint_lines(b.force, b.options))
+    return float(_group_matrix((a,), (b,))[0][0, 0])
+
+
+def solve_matrix_game(payoff: FloatArray) -> tuple[float, FloatArray, FloatArray]:
+    """Solve a zero-sum matrix game for the row player (the maximiser) by linear programming.
+
+    Row player: maximise ``v`` subject to ``x @ payoff[:, j] >= v`` for every column ``j``,
+    ``sum(x) = 1``, ``x >= 0``. Column player: minimise ``w`` subject to ``payoff[i] @ y <= w``.
+    Both programs are solved with HiGHS; by the minimax theorem ``v == w``.
+
+    Args:
+        payoff: the row player's payoffs, shape ``(m, n)``.
+
+    Returns:
+        ``(value, x, y)``: the value and both players' optimal mixed strategies.
+
+    Matching pennies, value 1/2 and both players mix half and half:
+
+    >>> v, x, y = solve_matrix_game(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    >>> round(v, 9), x.round(9).tolist(), y.round(9).tolist()
+    (0.5, [0.5, 0.5], [0.5, 0.5])
+    """
+    matrix = np.asarray(payoff, dtype=np.float64)
+    if matrix.ndim != 2 or 0 in matrix.shape:
+        raise ValueError(f"a payoff matrix must be two-dimensional and non-empty, got shape {matrix.shape}")
+    m, n = matrix.shape
+    # Row player: variables (x_1..x_m, v); minimise -v; v - x @ M[:, j] <= 0.
+    row = linprog(
+        c=np.concatenate((np.zeros(m), [-1.0])),
+        A_ub=np.hstack((-matrix.T, np.ones((n, 1)))),
+        b_ub=np.zeros(n),
+        A_eq=np.concatenate((np.ones(m), [0.0]))[None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method="highs",
+    )
+    # Column player: variables (y_1..y_n, w); minimise w; M[i] @ y - w <= 0.
+    col = linprog(
+        c=np.concatenate((np.zeros(n), [1.0])),
+        A_ub=np.hstack((matrix, -np.ones((m, 1)))),
+        b_ub=np.zeros(m),
+        A_eq=np.concatenate((np.ones(n), [0.0]))[None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * n + [(None, None)],
+        method="highs",
+    )
+    if row.status != 0 or col.status != 0:  # pragma: no cover - a bounded feasible LP always solves
+        raise RuntimeError(f"the linear program failed: {row.message} / {col.message}")
+    x = _clean(np.asarray(row.x[:m]))
+    y = _clean(np.asarray(col.x[:n]))
+    return float(-row.fun), x, y
+
+
+def _clean(mix: FloatArray) -> FloatArray:
+    mix = np.where(mix < _SUPPORT_FLOOR, 0.0, mix)
+    cleaned: FloatArray = mix / mix.sum()
+    return cleaned
+
+
+@dataclass(frozen=True, slots=True)
+class MixedSplit:
+    """One side's optimal mix: the orders played with positive probability.
+
+    >>> MixedSplit(((Order(0, 9), 1.0),)).pure
+    Order(force=0, flair=9)
+    """
+
+    support: tuple[tuple[Order, float], ...]
+
+    @property
+    def pure(self) -> Order | None:
+        """The order, if the mix is a single one (a pure strategy)."""
+        return self.support[0][0] if len(self.support) == 1 else None
+
+    @property
+    def mean_flair_share(self) -> float:
+        """Expected share of the budget put into FLAIR (0 for all FORCE, 1 for all FLAIR)."""
+        total = sum(p * order.total for order, p in self.support)
+        if total == 0:
+            return 0.0
+        return sum(p * order.flair for order, p in self.support) / total
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [{"force": o.force, "flair": o.flair, "probability": p} for o, p in self.support]
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MatchSolution:
+    """The solved match: value to A, optimal mixes of both sides, and the payoff matrix.
+
+    Attributes:
+        a: SCRUM points A spends.
+        b: SCRUM points B spends.
+        rules: group or knockout rules.
+        value: A's expected payoff, ``P(win) + P(level) / 2``, when both play optimally.
+        mix_a: A's optimal mixed split.
+        mix_b: B's optimal mixed split.
+        payoff: A's payoff matrix (rows: A's splits, columns: B's splits).
+        error_bound: how far any payoff entry, and so the value, may be from the exact one.
+    """
+
+    a: int
+    b: int
+    rules: MatchRules
+    value: float
+    mix_a: MixedSplit
+    mix_b: MixedSplit
+    payoff: FloatArray
+    error_bound: float
+
+    @property
+    def pure_saddle(self) -> tuple[Order, Order] | None:
+        """The pair of orders, if both optimal mixes are pure (a saddle point in pure strategies)."""
+        pa, pb = self.mix_a.pure, self.mix_b.pure
+        return (pa, pb) if pa is not None and pb is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: budgets, rules, value, each side's mix.
+
+        >>> solve_match(3, 0).to_dict()["a"]["mix"]
+        [{'force': 3, 'flair': 0, 'probability': 1.0}]
+        """
+        return {
+            "rules": str(self.rules),
+            "value": self.value,
+            "error_bound": self.error_bound,
+            "a": {"budget": self.a, "mix": self.mix_a.to_dict()},
+            "b": {"budget": self.b, "mix": self.mix_b.to_dict()},
+        }
+
+
+def _mix(orders: tuple[Order, ...], weights: FloatArray) -> MixedSplit:
+    return MixedSplit(tuple((o, float(w)) for o, w in zip(orders, weights, strict=True) if w > 0))
+
+
+def solve_match(a: int, b: int, *, knockout: bool = False) -> MatchSolution:
+    """Solve the match between a side spending ``a`` and a side spending ``b``.
+
+    Args:
+        a: SCRUM points side A spends (0 to 160).
+        b: SCRUM points side B spends (0 to 160).
+        knockout: count-back rules (R9) instead of group rules.
+
+    Returns:
+        The value to A and both optimal mixed splits.
+
+    Three points against nothing: three FORCE dice score with chance 19/27, one FLAIR option
+    with chance 11/16, so A plays FORCE and the value is 19/27 + (8/27) / 2 = 23/27.
+
+    >>> s = solve_match(3, 0)
+    >>> s.mix_a.pure, round(s.value * 27, 9)
+    (Order(force=3, flair=0), 23.0)
+    """
+    rules = MatchRules.KNOCKOUT if knockout else MatchRules.GROUP
+    matrix, bound = _matrix(a, b, knockout)
+    value, x, y = solve_matrix_game(matrix)
+    return MatchSolution(
+        a=a,
+        b=b,
+        rules=rules,
+        value=value,
+        mix_a=_mix(splits(a), x),
+        mix_b=_mix(splits(b), y),
+        payoff=matrix,
+        error_bound=bound,
+    )
