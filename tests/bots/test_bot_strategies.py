@@ -120,3 +120,16 @@ def test_split_keeps_orders_legal() -> None:
 
 def test_stage_is_visible_to_bots() -> None:
     assert _knockout_view(4, 4, 50).stage is Stage.SEMI_FINAL
+
+
+def test_own_bot_by_module_path_and_bad_paths_are_refused() -> None:
+    """Issue 5: "a way to register one's own (a Python entry point or a module path)"."""
+    from sevens.bots import get_strategy
+
+    assert get_strategy("sevens.bots.strategies:EvenSpread").name == "even"
+    with pytest.raises(ValueError, match="cannot load the bot"):
+        get_strategy("no_such_module_here:Bot")
+    with pytest.raises(ValueError, match="is not a bot"):
+        get_strategy("sevens.rules:Line")
+    with pytest.raises(ValueError, match="there is no bot called 'cautious'"):
+        get_strategy("cautious")

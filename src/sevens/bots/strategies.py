@@ -12,18 +12,22 @@ knockouts, with a little jitter from ``rng`` so that they are not fully predicta
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
+from sevens.bots.smart import Equilibrium, OddsAware
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.game import ManagerView
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
 
 __all__ = [
     "DEFAULT_BOT",
+    "ENTRY_POINT_GROUP",
     "STRATEGIES",
     "EvenSpread",
     "GroupBlitz",
@@ -167,8 +171,36 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "group-blitz": GroupBlitz,
     "knockout-saver": KnockoutSaver,
     "random": RandomOrders,
+    "odds-aware": OddsAware,
+    "equilibrium": Equilibrium,
 }
-"""Every bot by name; each value makes a fresh strategy."""
+"""Every built-in bot by name; each value makes a fresh strategy."""
+
+ENTRY_POINT_GROUP = "sevens.strategies"
+"""Packages register their own bots under this entry-point group, e.g. in ``pyproject.toml``:
+``[project.entry-points."sevens.strategies"] cautious = "mypkg.bots:Cautious"``."""
+
+
+def _external(name: str) -> Strategy | None:
+    """A bot from an entry point called ``name``, or from a ``"module:attribute"`` path."""
+    target: object = None
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if found:
+        target = found[0].load()
+    elif ":" in name:
+        module, _, attribute = name.partition(":")
+        try:
+            target = getattr(importlib.import_module(module), attribute)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"cannot load the bot {name!r}: {exc}") from None
+    if target is None:
+        return None
+    # A class or a factory makes the bot; anything else is the bot itself.
+    factory = isinstance(target, type) or (callable(target) and not hasattr(target, "order"))
+    made: object = target() if factory and callable(target) else target
+    if not isinstance(made, Strategy):
+        raise ValueError(f"{name!r} is not a bot: it needs a name and an order(view, rng) method")
+    return made
 
 
 def get_strategy(name: str) -> Strategy:
@@ -182,9 +214,15 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy("cautious")
     Traceback (most recent call last):
     ...
-    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, odds-aware, equilibrium, a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
     """
     factory = STRATEGIES.get(name)
-    if factory is None:
-        raise ValueError(f"there is no bot called {name!r}; choose one of: {', '.join(STRATEGIES)}")
-    return factory()
+    if factory is not None:
+        return factory()
+    external = _external(name)
+    if external is None:
+        raise ValueError(
+            f"there is no bot called {name!r}; choose one of: {', '.join(STRATEGIES)}, "
+            f"a 'module:attribute' path, or an entry point in the group {ENTRY_POINT_GROUP!r}"
+        )
+    return external

@@ -1,0 +1,128 @@
+"""Bots that think about the match in front of them: "odds-aware" and "equilibrium" (issue 5).
+
+Both pace their SCRUM like "even" (spread over the matches still possible if they keep winning)
+and differ only in how they split a match's budget between FORCE and FLAIR:
+
+* **odds-aware** assumes the opponent, whose balance is public, paces evenly too and splits half
+  and half (as the house bots do), and plays the split with the best exact odds against that
+  order (:func:`sevens.odds.best_splits`; group or knockout rules by the stage).
+* **equilibrium** assumes only the opponent's budget (even pacing of its balance) and plays the
+  optimal mixed split of the zero-sum match between the two budgets
+  (:func:`sevens.odds.solver.solve_match`), drawing the split from the mix with its ``rng``.
+  It uses the group-rules solution in the knockouts too (solving count-back matrices is much
+  slower and their optimal splits are close: level lines are rare).
+
+What they assume: the opponent spends about ``ceil(balance / matches left)``; nothing about its
+past orders is used. Each decision is cached by its inputs, so a lab run pays once per budget pair.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sevens.odds import best_splits
+from sevens.odds.solver import solve_match
+from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
+from sevens.tournament.game import ManagerView
+
+__all__ = [
+    "Equilibrium",
+    "OddsAware",
+    "assumed_opponent_order",
+    "equilibrium_mix",
+    "even_total",
+    "odds_aware_flair",
+]
+
+
+def even_total(scrum: int, matches: int) -> int:
+    """``ceil(scrum / matches)`` within what the team holds (0 when no match is left).
+
+    >>> even_total(100, 6), even_total(7, 0)
+    (17, 0)
+    """
+    if matches <= 0:
+        return 0
+    return max(0, min(math.ceil(scrum / matches), scrum, MAX_ORDER_POINTS))
+
+
+def assumed_opponent_order(opponent_scrum: int, matches: int) -> Order:
+    """The order the smart bots expect: even pacing, FLAIR about half (whole options).
+
+    >>> assumed_opponent_order(100, 5)
+    Order(force=11, flair=9)
+    """
+    total = even_total(opponent_scrum, matches)
+    options = min(round(total * 0.5 / FLAIR_OPTION_COST), total // FLAIR_OPTION_COST)
+    return Order(force=total - options * FLAIR_OPTION_COST, flair=options * FLAIR_OPTION_COST)
+
+
+@lru_cache(maxsize=65536)
+def odds_aware_flair(total: int, opponent: Order, knockout: bool) -> int:
+    """FLAIR points of the best split of ``total`` against ``opponent`` (exact odds).
+
+    >>> odds_aware_flair(3, Order(3, 0), False)
+    3
+    """
+    if total <= 0:
+        return 0
+    return best_splits(total, opponent, knockout=knockout)[0].order.flair
+
+
+@lru_cache(maxsize=65536)
+def equilibrium_mix(total: int, opponent_total: int) -> tuple[tuple[int, float], ...]:
+    """The optimal mixed split of ``total`` against a side spending ``opponent_total``:
+    ``(flair, probability)`` pairs (group rules).
+
+    >>> equilibrium_mix(15, 3)
+    ((0, 1.0),)
+    """
+    solution = solve_match(max(0, total), max(0, min(opponent_total, MAX_ORDER_POINTS)))
+    return tuple((order.flair, p) for order, p in solution.mix_a.support)
+
+
+def _matches_left(view: ManagerView) -> int:
+    return view.turns_left
+
+
+@dataclass(frozen=True, slots=True)
+class OddsAware:
+    """ "odds-aware": even pacing, the split with the best exact odds against the opponent's
+    expected order (its visible balance paced evenly, half FLAIR)."""
+
+    name: str = "odds-aware"
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = even_total(view.scrum, _matches_left(view))
+        opponent = assumed_opponent_order(view.opponent_scrum or 0, _matches_left(view))
+        knockout = view.stage is not None and view.stage.knockout
+        flair = odds_aware_flair(total, opponent, knockout)
+        return Order(force=total - flair, flair=flair)
+
+
+@dataclass(frozen=True, slots=True)
+class Equilibrium:
+    """ "equilibrium": even pacing, the split drawn from the match solver's optimal mix against
+    the opponent's expected budget."""
+
+    name: str = "equilibrium"
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = even_total(view.scrum, _matches_left(view))
+        opponent_total = even_total(view.opponent_scrum or 0, _matches_left(view))
+        mix = equilibrium_mix(total, opponent_total)
+        u = rng.random()
+        flair = mix[-1][0]
+        for option, p in mix:
+            if u < p:
+                flair = option
+                break
+            u -= p
+        return Order(force=total - flair, flair=flair)
