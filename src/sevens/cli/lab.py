@@ -1,0 +1,99 @@
+"""``sevens lab``: strategy tournaments in the batched simulator."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from sevens.cli.errors import fail
+
+__all__ = ["register"]
+
+
+def _table(result: object) -> Table:
+    from sevens.lab.run import LabResult
+
+    assert isinstance(result, LabResult)
+    table = Table(
+        title=f"{result.totals.tournaments} tournaments of {result.teams} teams, seed {result.seed} "
+        "(rates per team entered, ± 95% interval)"
+    )
+    for column in ("strategy", "titles %", "finals %", "group points", "SCRUM left"):
+        table.add_column(column, justify="left" if column == "strategy" else "right")
+    for row in result.rows:
+        table.add_row(
+            row.name,
+            f"{100 * row.title_rate:.2f} ± {100 * row.title_ci:.2f}",
+            f"{100 * row.final_rate:.2f} ± {100 * row.final_ci:.2f}",
+            f"{row.group_points:.2f} ± {row.group_points_ci:.2f}",
+            f"{row.scrum_left:.1f} ± {row.scrum_left_ci:.1f}",
+        )
+    return table
+
+
+def lab(
+    strategies: Annotated[str, typer.Option(help="Comma-separated strategy names or module:attribute paths.")],
+    tournaments: Annotated[int, typer.Option(help="Number of tournaments.")] = 10000,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results for any workers.")] = 0,
+    teams: Annotated[int, typer.Option(help="Teams per tournament: 8 or 16 (R6).")] = 16,
+    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    dask: Annotated[str | None, typer.Option(help="Dask scheduler address to run on instead.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Write a plot of the ranking (.png or .svg).")] = None,
+) -> None:
+    """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
+    from sevens.lab.plot import plot_ranking
+    from sevens.lab.registry import resolve
+    from sevens.lab.run import run_lab
+
+    names = [name.strip() for name in strategies.split(",") if name.strip()]
+    if not names:
+        fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
+    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
+        fail(f"--plot must end in .png or .svg, got {plot.name!r}")
+    try:
+        for name in names:
+            resolve(name)
+    except ValueError as exc:
+        fail(str(exc))
+    console = Console(stderr=True)
+    try:
+        with Progress(
+            TextColumn("simulating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            disable=json_out,
+        ) as progress:
+            task = progress.add_task("lab", total=tournaments)
+            result = run_lab(
+                names,
+                tournaments,
+                seed,
+                teams=teams,
+                workers=workers,
+                dask=dask,
+                progress=lambda n: progress.advance(task, n),
+            )
+    except ValueError as exc:
+        fail(str(exc))
+    if plot is not None:
+        plot_ranking(result, plot)
+    if json_out:
+        typer.echo(json.dumps(result.to_dict(), indent=2))
+    else:
+        Console().print(_table(result))
+        if plot is not None:
+            Console().print(f"plot written to {plot}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sevens lab`` to the application."""
+    app.command(name="lab")(lab)

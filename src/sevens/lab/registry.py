@@ -1,0 +1,127 @@
+"""Finding a strategy by name: the lab's built-ins, the bots, an entry point, or a module path.
+
+A name is looked up in this order:
+
+1. the lab's batch built-ins (:data:`BUILTINS`);
+2. the bots of :data:`sevens.bots.STRATEGIES` and :mod:`sevens.bots.smart` (one decision at a
+   time, run through :class:`~sevens.lab.strategies.ScalarAdapter`);
+3. a Python entry point in the group ``"sevens.strategies"`` (a package declares, in its
+   ``pyproject.toml``: ``[project.entry-points."sevens.strategies"] mine = "mypkg.bots:Mine"``);
+4. a ``"module:attribute"`` path (``"mypkg.bots:Mine"``).
+
+An entry point or path may name a strategy object or a class/function that makes one. Anything
+with ``orders(view, rng)`` is a batch strategy; anything with ``order(view, rng)`` a one-decision
+bot, adapted.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from importlib.metadata import entry_points
+
+from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
+from sevens.lab.strategies import (
+    BatchStrategy,
+    EvenPacing,
+    GroupBlitzPacing,
+    KnockoutSaverPacing,
+    RandomPacing,
+    ScalarAdapter,
+)
+
+__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "available", "resolve"]
+
+ENTRY_POINT_GROUP = "sevens.strategies"
+
+BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
+    "even": EvenPacing,
+    "group-blitz": GroupBlitzPacing,
+    "knockout-saver": KnockoutSaverPacing,
+    "random": RandomPacing,
+    "even-flair": lambda: EvenPacing(name="even-flair", flair=1.0),
+    "even-force": lambda: EvenPacing(name="even-force", flair=0.0),
+    "odds-aware": OddsAwarePacing,
+    "equilibrium": EquilibriumPacing,
+}
+"""The batch strategies by name. "even", "group-blitz" (front-loading), "knockout-saver" and
+"random" follow the bots of the same name; "even-flair"/"even-force" pace evenly and put
+everything in FLAIR/FORCE; "odds-aware" and "equilibrium" follow :mod:`sevens.bots.smart`."""
+
+
+def _scalar_bots() -> dict[str, Callable[[], object]]:
+    from sevens.bots import STRATEGIES
+
+    return dict(STRATEGIES)
+
+
+def _wrap(obj: object, name: str) -> BatchStrategy:
+    made = obj
+    if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "orders") and not hasattr(obj, "order")):
+        made = obj()  # a class or a factory
+    if hasattr(made, "orders"):
+        return made  # type: ignore[return-value]
+    if hasattr(made, "order"):
+        return ScalarAdapter(made)
+    raise ValueError(
+        f"{name!r} is neither a batch strategy (orders(view, rng)) nor a bot (order(view, rng))"
+    )
+
+
+def available() -> list[str]:
+    """Every name that resolves without a module path.
+
+    >>> {"even", "odds-aware", "equilibrium", "random"} <= set(available())
+    True
+    """
+    names = dict.fromkeys(BUILTINS)
+    names.update(dict.fromkeys(_scalar_bots()))
+    names.update(dict.fromkeys(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)))
+    return list(names)
+
+
+def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
+    """The batch strategy called ``name`` (see the module docstring for the search order).
+
+    Args:
+        name: a strategy name, an entry point name, or ``"module:attribute"``.
+        scalar: prefer the one-decision bot over the batch built-in of the same name (slower;
+            for checking that both agree).
+
+    Raises:
+        ValueError: nothing is called ``name``, listing what is.
+
+    >>> resolve("even").name, resolve("even", scalar=True).name
+    ('even', 'even')
+    >>> resolve("sevens.lab.strategies:RandomPacing").name
+    'random'
+    >>> resolve("cautious")
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no strategy called 'cautious'; choose one of: ...
+    """
+    bots = _scalar_bots()
+    if scalar and name in bots:
+        return ScalarAdapter(bots[name]())
+    if name in BUILTINS:
+        return BUILTINS[name]()
+    if name in bots:
+        return ScalarAdapter(bots[name]())
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return _wrap(ep.load(), name)
+    if ":" in name:
+        module_name, _, attribute = name.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ValueError(f"cannot import {module_name!r} for strategy {name!r}: {exc}") from None
+        try:
+            target = getattr(module, attribute)
+        except AttributeError:
+            raise ValueError(f"module {module_name!r} has no attribute {attribute!r}") from None
+        return _wrap(target, name)
+    raise ValueError(
+        f"there is no strategy called {name!r}; choose one of: {', '.join(available())}, "
+        "or give a 'module:attribute' path"
+    )

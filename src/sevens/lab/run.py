@@ -1,0 +1,275 @@
+"""Strategy tournaments: many batches of simulated tournaments, seated fairly, summed exactly.
+
+Seating: in tournament ``i`` (counted over the whole run) seat ``t`` is played by strategy
+``(t + i) mod S``, so over any ``S`` consecutive tournaments every strategy sits in every seat
+exactly once. Batches have a fixed size and batch ``j`` draws from the ``j``-th child of
+``numpy.random.SeedSequence(seed)``; the totals are integer sums, so a run gives the same numbers
+whatever the number of workers and whatever order the batches finish in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sevens.lab.registry import resolve
+from sevens.lab.simulate import Sampler, simulate
+
+__all__ = ["BATCH_SIZE", "BatchSpec", "LabResult", "StrategyRow", "Totals", "run_batch", "run_lab", "seat_block"]
+
+IntArray = NDArray[np.int64]
+BATCH_SIZE = 2000
+_Z95 = 1.959963984540054
+
+
+def seat_block(strategies: int, teams: int, start: int, count: int) -> IntArray:
+    """Seats of tournaments ``start .. start + count - 1``: strategy ``(seat + tournament) mod S``.
+
+    >>> seat_block(3, 8, 0, 2).tolist()
+    [[0, 1, 2, 0, 1, 2, 0, 1], [1, 2, 0, 1, 2, 0, 1, 2]]
+    """
+    index = np.arange(start, start + count, dtype=np.int64)[:, None]
+    seats: IntArray = (np.arange(teams, dtype=np.int64)[None, :] + index) % strategies
+    return seats
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSpec:
+    """One batch: which strategies, which tournaments, and its seed (a SeedSequence child)."""
+
+    strategies: tuple[str, ...]
+    teams: int
+    start: int
+    count: int
+    seed: np.random.SeedSequence
+    sampler: Sampler = Sampler.TABLES
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Totals:
+    """Integer totals per strategy (arrays of length S) over some tournaments."""
+
+    tournaments: int
+    entries: IntArray
+    titles: IntArray
+    finals: IntArray
+    group_points: IntArray
+    group_points_sq: IntArray
+    scrum_left: IntArray
+    scrum_left_sq: IntArray
+
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(
+            self.tournaments + other.tournaments,
+            *(getattr(self, f) + getattr(other, f) for f in _FIELDS),
+        )
+
+    @classmethod
+    def zero(cls, strategies: int) -> Totals:
+        return cls(0, *(np.zeros(strategies, dtype=np.int64) for _ in _FIELDS))
+
+
+_FIELDS = ("entries", "titles", "finals", "group_points", "group_points_sq", "scrum_left", "scrum_left_sq")
+
+# Alias tables are kept per process between batches.
+_TABLES: dict[str, Any] = {}
+
+
+def run_batch(spec: BatchSpec) -> Totals:
+    """Simulate one batch and total it per strategy (a plain function: it runs in any worker)."""
+    from sevens.lab.sampling import TableSampler
+
+    tables = _TABLES.setdefault("tables", TableSampler())
+    strategies = [resolve(name) for name in spec.strategies]
+    seats = seat_block(len(strategies), spec.teams, spec.start, spec.count)
+    result = simulate(spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables)
+    s = len(strategies)
+    champion = np.zeros(seats.shape, dtype=np.int64)
+    champion[np.arange(seats.shape[0]), result.champion] = 1
+
+    def per(values: IntArray) -> IntArray:
+        # Float weights are exact here: every total stays far below 2**53.
+        summed = np.bincount(seats.ravel(), weights=values.ravel().astype(np.float64), minlength=s)
+        return summed.round().astype(np.int64)
+
+    return Totals(
+        tournaments=spec.count,
+        entries=np.bincount(seats.ravel(), minlength=s).astype(np.int64),
+        titles=per(champion),
+        finals=per(result.finalist.astype(np.int64)),
+        group_points=per(result.group_points),
+        group_points_sq=per(result.group_points**2),
+        scrum_left=per(result.scrum_left),
+        scrum_left_sq=per(result.scrum_left**2),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class StrategyRow:
+    """One strategy's results, per team it played, with 95% confidence half-widths."""
+
+    name: str
+    entries: int
+    title_rate: float
+    title_ci: float
+    final_rate: float
+    final_ci: float
+    group_points: float
+    group_points_ci: float
+    scrum_left: float
+    scrum_left_ci: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategy": self.name,
+            "entries": self.entries,
+            "titles": {"rate": self.title_rate, "ci95": self.title_ci},
+            "finals": {"rate": self.final_rate, "ci95": self.final_ci},
+            "group_points": {"mean": self.group_points, "ci95": self.group_points_ci},
+            "scrum_left": {"mean": self.scrum_left, "ci95": self.scrum_left_ci},
+        }
+
+
+def _rate(k: int, n: int) -> tuple[float, float]:
+    p = k / n if n else 0.0
+    return p, _Z95 * math.sqrt(p * (1 - p) / n) if n else 0.0
+
+
+def _mean(total: int, squares: int, n: int) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 0.0
+    mean = total / n
+    var = max(0.0, squares / n - mean * mean) * n / max(1, n - 1)
+    return mean, _Z95 * math.sqrt(var / n)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LabResult:
+    """A strategy tournament: its settings, exact totals, and the table ranked by titles."""
+
+    strategies: tuple[str, ...]
+    teams: int
+    seed: int
+    totals: Totals
+
+    @property
+    def rows(self) -> list[StrategyRow]:
+        """One row per strategy, best title rate first.
+
+        Rates are per team entered (a strategy that plays a quarter of the seats and wins a
+        quarter of the titles has the neutral rate ``1 / teams``); intervals are normal
+        approximations over the teams entered.
+        """
+        t = self.totals
+        rows = []
+        for i, name in enumerate(self.strategies):
+            n = int(t.entries[i])
+            title, title_ci = _rate(int(t.titles[i]), n)
+            final, final_ci = _rate(int(t.finals[i]), n)
+            gp, gp_ci = _mean(int(t.group_points[i]), int(t.group_points_sq[i]), n)
+            sl, sl_ci = _mean(int(t.scrum_left[i]), int(t.scrum_left_sq[i]), n)
+            rows.append(StrategyRow(name, n, title, title_ci, final, final_ci, gp, gp_ci, sl, sl_ci))
+        return sorted(rows, key=lambda r: -r.title_rate)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "strategies": list(self.strategies),
+            "teams": self.teams,
+            "tournaments": self.totals.tournaments,
+            "seed": self.seed,
+            "results": [row.to_dict() for row in self.rows],
+        }
+
+
+def _specs(
+    strategies: tuple[str, ...], tournaments: int, seed: int, teams: int, batch_size: int, sampler: Sampler
+) -> list[BatchSpec]:
+    count = math.ceil(tournaments / batch_size)
+    children = np.random.SeedSequence(seed).spawn(count)
+    specs = []
+    for j, child in enumerate(children):
+        start = j * batch_size
+        specs.append(BatchSpec(strategies, teams, start, min(batch_size, tournaments - start), child, sampler))
+    return specs
+
+
+def run_lab(
+    strategies: Sequence[str],
+    tournaments: int,
+    seed: int,
+    *,
+    teams: int = 16,
+    workers: int = 1,
+    dask: str | None = None,
+    batch_size: int = BATCH_SIZE,
+    sampler: Sampler = Sampler.TABLES,
+    progress: Callable[[int], None] | None = None,
+) -> LabResult:
+    """Run a strategy tournament.
+
+    Args:
+        strategies: strategy names (see :func:`sevens.lab.registry.resolve`), at least one.
+        tournaments: how many tournaments.
+        seed: the run's seed; the same seed gives the same result for any ``workers``.
+        teams: 8 or 16 teams per tournament (R6).
+        workers: local processes (1: in this process).
+        dask: address of a Dask scheduler to run the batches on instead.
+        batch_size: tournaments per batch (part of the run's identity with the seed).
+        sampler: how lines are drawn.
+        progress: called with the number of tournaments each finished batch adds.
+
+    Raises:
+        ValueError: a bad count or an unknown strategy.
+
+    >>> result = run_lab(["even", "group-blitz"], 40, seed=1, teams=8, batch_size=20)
+    >>> result.totals.tournaments, int(result.totals.titles.sum())
+    (40, 40)
+    """
+    names = tuple(strategies)
+    if not names:
+        raise ValueError("give at least one strategy")
+    if tournaments < 1:
+        raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
+    if workers < 1:
+        raise ValueError(f"the number of workers must be at least 1, got {workers}")
+    if teams not in (8, 16):
+        raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
+    if batch_size < 1:
+        raise ValueError(f"the batch size must be at least 1, got {batch_size}")
+    for name in names:
+        resolve(name)  # an unknown name fails here, before any work is sent out
+    specs = _specs(names, tournaments, seed, teams, batch_size, sampler)
+    parts: dict[int, Totals] = {}
+
+    def done(j: int, totals: Totals) -> None:
+        parts[j] = totals
+        if progress is not None:
+            progress(totals.tournaments)
+
+    if dask is not None:
+        from distributed import Client
+        from distributed import as_completed as dask_completed
+
+        with Client(dask) as client:  # type: ignore[no-untyped-call]
+            futures = client.map(run_batch, specs, pure=False)
+            index = {f.key: j for j, f in enumerate(futures)}
+            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
+                done(index[future.key], future.result())
+    elif workers == 1:
+        for j, spec in enumerate(specs):
+            done(j, run_batch(spec))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            pending = {pool.submit(run_batch, spec): j for j, spec in enumerate(specs)}
+            for future in as_completed(pending):
+                done(pending[future], future.result())
+    total = Totals.zero(len(names))
+    for j in sorted(parts):
+        total = total + parts[j]
+    return LabResult(names, teams, seed, total)

@@ -1,0 +1,384 @@
+"""Exact sampling of many teams' lines at once, in constant time per team whatever its order.
+
+A line (R1) is tries, conversions, penalties and drop goals. For an order of ``F`` FORCE dice and
+``k`` FLAIR options, the dice are independent, so the line only depends on *how many* dice and
+throws fell in each scoring category, and those counts have closed-form laws:
+
+* FORCE: each die is a try, a penalty or nothing; the counts are one multinomial draw
+  ``Multinomial(F; P(try), P(penalty), P(nothing))``.
+* FLAIR (R2): a double that scores nothing (1-1, 2-2, 4-4, 6-6) only throws again, so each option
+  is a run of *scoring* doubles (5-5 or 3-3) ended by a throw that is not a double. With
+  ``r = P(scoring double) / (P(scoring double) + P(not a double)) = 1/16``, the scoring doubles of
+  all ``k`` options together number ``J ~ NegativeBinomial(k, 1 - r)`` (failures before the ``k``-th
+  success); they split among 5-5 and 3-3 by one more multinomial; the ``k`` ending throws fall in
+  the categories of the 30 non-doubles (a total of 7; a 5 and a 3; a 5 with 1, 4 or 6; a 3 with
+  1, 2 or 6; nothing) by one multinomial draw.
+
+Every category and probability is read off the rules engine (:func:`sevens.rules.force_die_line`,
+:func:`sevens.rules.flair_throw_line`), never typed in, so the sampler scores as the rules do. Each
+draw is exact: the binomial, multinomial and negative binomial samplers of numpy are exact up to
+floating point, and nothing is truncated.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sevens.rules import Line, flair_throw_line, force_die_line
+
+__all__ = ["Category", "LineTables", "Lines", "TableSampler", "line_tables", "point_weights", "sample_lines"]
+
+IntArray = NDArray[np.int64]
+
+
+@dataclass(frozen=True, slots=True)
+class Category:
+    """A category of outcomes with one line: its probability and the line it scores."""
+
+    probability: Fraction
+    line: Line
+
+
+def _categories(weighted: Sequence[tuple[Line, Fraction]]) -> tuple[Category, ...]:
+    merged: dict[Line, Fraction] = {}
+    for line, p in weighted:
+        merged[line] = merged.get(line, Fraction(0)) + p
+    total = sum(merged.values(), start=Fraction(0))
+    # Scoring categories first (the last one is then the blank one, drawn as "the rest").
+    ordered = sorted(merged.items(), key=lambda item: (item[0] == Line(), -item[1], item[0].points))
+    return tuple(Category(p / total, line) for line, p in ordered)
+
+
+@dataclass(frozen=True, slots=True)
+class LineTables:
+    """The categories of one FORCE die, one scoring double and one ending FLAIR throw (R1, R2).
+
+    Attributes:
+        force: categories of a FORCE die (try, penalty, nothing).
+        scoring_double: categories of a double that scores (5-5, 3-3), given that it scores.
+        final: categories of the throw that ends an option (not a double).
+        ratio: ``r``, the chance that the next throw that matters is a scoring double.
+    """
+
+    force: tuple[Category, ...]
+    scoring_double: tuple[Category, ...]
+    final: tuple[Category, ...]
+    ratio: Fraction
+
+    def matrix(self, part: str) -> IntArray:
+        """Lines of a part's categories as rows ``(tries, conversions, penalties, drop goals)``."""
+        cats: tuple[Category, ...] = getattr(self, part)
+        rows = [(c.line.tries, c.line.conversions, c.line.penalties, c.line.drop_goals) for c in cats]
+        return np.array(rows, dtype=np.int64)
+
+    def probabilities(self, part: str) -> NDArray[np.float64]:
+        cats: tuple[Category, ...] = getattr(self, part)
+        return np.array([float(c.probability) for c in cats])
+
+
+@cache
+def line_tables() -> LineTables:
+    """The category tables, read off the rules engine.
+
+    >>> t = line_tables()
+    >>> [(c.line.points, c.probability) for c in t.force]
+    [(3, Fraction(1, 6)), (5, Fraction(1, 6)), (0, Fraction(2, 3))]
+    >>> t.ratio, sorted(str(c.probability) for c in t.final)
+    (Fraction(1, 16), ['1/15', '1/3', '1/5', '1/5', '1/5'])
+    """
+    force = _categories([(force_die_line(face), Fraction(1, 6)) for face in range(1, 7)])
+    throws = [(a, b, flair_throw_line(a, b)) for a, b in itertools.product(range(1, 7), repeat=2)]
+    p = Fraction(1, 36)
+    finals = [(line, p) for a, b, line in throws if a != b]
+    scoring = [(line, p) for a, b, line in throws if a == b and line != Line()]
+    p_scoring = sum((q for _, q in scoring), start=Fraction(0))
+    p_final = sum((q for _, q in finals), start=Fraction(0))
+    return LineTables(
+        force=force,
+        scoring_double=_categories(scoring),
+        final=_categories(finals),
+        ratio=p_scoring / (p_scoring + p_final),
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Lines:
+    """Many lines at once: four arrays of the same shape (R1).
+
+    >>> lines = Lines(*(np.array([v]) for v in (2, 1, 1, 0)))
+    >>> lines.points.tolist()
+    [15]
+    """
+
+    tries: IntArray
+    conversions: IntArray
+    penalties: IntArray
+    drop_goals: IntArray
+
+    @property
+    def points(self) -> IntArray:
+        """5 tries + 2 conversions + 3 penalties + 3 drop goals, from the rules' own line (R1)."""
+        weights = point_weights()
+        return (
+            weights[0] * self.tries
+            + weights[1] * self.conversions
+            + weights[2] * self.penalties
+            + weights[3] * self.drop_goals
+        )
+
+    def line(self, i: int) -> Line:
+        """Line ``i`` as a rules :class:`~sevens.rules.Line`."""
+        return Line(int(self.tries[i]), int(self.conversions[i]), int(self.penalties[i]), int(self.drop_goals[i]))
+
+
+@cache
+def point_weights() -> tuple[int, int, int, int]:
+    """Points of a try, a conversion, a penalty and a drop goal, read off the rules' Line (R1).
+
+    >>> point_weights()
+    (5, 2, 3, 3)
+    """
+    # Read off the rules' Line so a change of scoring cannot leave the lab behind.
+    return (
+        Line(tries=1).points,
+        Line(tries=1, conversions=1).points - Line(tries=1).points,
+        Line(penalties=1).points,
+        Line(drop_goals=1).points,
+    )
+
+
+def _multinomial(rng: np.random.Generator, n: IntArray, probs: NDArray[np.float64]) -> IntArray:
+    """Counts of ``n`` trials in each category, for many ``n`` at once (conditional binomials)."""
+    out = np.empty((len(probs), n.size), dtype=np.int64)
+    left = n.astype(np.int64, copy=True)
+    rest = 1.0
+    for i, p in enumerate(probs[:-1]):
+        share = min(1.0, p / rest) if rest > 0 else 0.0
+        out[i] = rng.binomial(left, share)
+        left -= out[i]
+        rest -= p
+    out[-1] = left
+    return out
+
+
+def sample_lines(rng: np.random.Generator, force: IntArray, options: IntArray) -> Lines:
+    """Draw one line for each order ``(force[i] FORCE dice, options[i] FLAIR options)`` (R1, R2).
+
+    The number of random draws per order is fixed (eleven binomial-type draws), whatever its size.
+
+    Args:
+        rng: the random source.
+        force: FORCE dice of each order (whole numbers >= 0).
+        options: FLAIR options of each order (whole numbers >= 0).
+
+    Returns:
+        The lines, one per order.
+
+    >>> rng = np.random.default_rng(1)
+    >>> lines = sample_lines(rng, np.array([0, 30]), np.array([0, 10]))
+    >>> lines.points[0], bool(lines.points[1] > 0)
+    (np.int64(0), True)
+    """
+    force = np.asarray(force, dtype=np.int64).ravel()
+    options = np.asarray(options, dtype=np.int64).ravel()
+    t = line_tables()
+    total = (
+        _multinomial(rng, force, t.probabilities("force")).T @ t.matrix("force")
+        + _multinomial(rng, options, t.probabilities("final")).T @ t.matrix("final")
+    )
+    # Scoring doubles over all options: failures before the k-th success, success = not scoring.
+    success = 1.0 - float(t.ratio)
+    doubles = rng.negative_binomial(np.maximum(options, 1), success)
+    doubles = np.where(options > 0, doubles, 0)
+    total += _multinomial(rng, doubles, t.probabilities("scoring_double")).T @ t.matrix("scoring_double")
+    return Lines(total[:, 0], total[:, 1], total[:, 2], total[:, 3])
+
+
+# --- Table sampling: one uniform per part, through alias tables --------------------------------
+
+# Each line is packed into one integer, 16 bits per count, so that the FORCE part and the FLAIR
+# part of an order add as integers.
+_SHIFT = 16
+_MASK = (1 << _SHIFT) - 1
+_FORCE_TABLES = 161  # FORCE dice 0..160 (R3: no team holds more than 160)
+_PRUNE = 1e-13  # mass a table may drop in far tails (its bound, with the doubles cut)
+
+
+def _pack(t: IntArray, c: IntArray, p: IntArray, d: IntArray) -> IntArray:
+    return t | (c << _SHIFT) | (p << (2 * _SHIFT)) | (d << (3 * _SHIFT))
+
+
+def _unpack(packed: IntArray) -> Lines:
+    return Lines(
+        packed & _MASK,
+        (packed >> _SHIFT) & _MASK,
+        (packed >> (2 * _SHIFT)) & _MASK,
+        (packed >> (3 * _SHIFT)) & _MASK,
+    )
+
+
+def _power(rows: IntArray, probs: NDArray[np.float64], n: int) -> NDArray[np.float64]:
+    """The distribution of the sum of ``n`` draws from categories ``rows`` (t, c, p, d) on a grid."""
+    reach = rows.max(axis=0)
+    grid = np.zeros(tuple(int(r) * n + 1 for r in reach))
+    grid[0, 0, 0, 0] = 1.0
+    for step in range(n):
+        grown = np.zeros_like(grid)
+        size = tuple(int(r) * step + 1 for r in reach)
+        part = grid[tuple(slice(0, s) for s in size)]
+        for row, p in zip(rows, probs, strict=True):
+            grown[tuple(slice(int(o), int(o) + s) for o, s in zip(row, size, strict=True))] += p * part
+        grid = grown
+    return grid
+
+
+def _flair_grid(options: int) -> tuple[NDArray[np.float64], float]:
+    """Lines of ``options`` FLAIR options: the ending throws, plus the scoring doubles cut where the
+    mass beyond is below the budget. Returns the grid and the exact mass cut (a bound)."""
+    t = line_tables()
+    finals = _power(t.matrix("final"), t.probabilities("final"), options)
+    if options == 0:
+        return finals, 0.0
+    r = float(t.ratio)
+    # P(J = j) for the scoring doubles of all options, J ~ NegativeBinomial(options, 1 - r).
+    weights = [(1 - r) ** options]
+    while 1.0 - sum(weights) > _PRUNE / 2:
+        j = len(weights)
+        weights.append(weights[-1] * (j - 1 + options) / j * r)
+    cut = max(0.0, 1.0 - sum(weights))
+    rows = t.matrix("scoring_double")
+    probs = t.probabilities("scoring_double")
+    doubles = np.zeros(tuple(int(v) * (len(weights) - 1) + 1 for v in rows.max(axis=0)))
+    for j, w in enumerate(weights):
+        run = _power(rows, probs, j)
+        doubles[tuple(slice(0, s) for s in run.shape)] += w * run
+    shape = tuple(a + b - 1 for a, b in zip(finals.shape, doubles.shape, strict=True))
+    out = np.zeros(shape)
+    for index in zip(*np.nonzero(doubles), strict=True):
+        out[tuple(slice(i, i + s) for i, s in zip(index, finals.shape, strict=True))] += doubles[index] * finals
+    return out, cut
+
+
+def _alias(probs: NDArray[np.float64]) -> tuple[NDArray[np.float64], IntArray]:
+    """Walker's alias table (Vose's construction): accept ``i`` with ``prob[i]``, else ``alias[i]``."""
+    n = len(probs)
+    scaled = probs * (n / probs.sum())
+    prob = np.ones(n)
+    alias = np.arange(n, dtype=np.int64)
+    small = [i for i in range(n) if scaled[i] < 1.0]
+    large = [i for i in range(n) if scaled[i] >= 1.0]
+    values = scaled.tolist()
+    while small and large:
+        s = small.pop()
+        big = large[-1]
+        prob[s] = values[s]
+        alias[s] = big
+        values[big] -= 1.0 - values[s]
+        if values[big] < 1.0:
+            large.pop()
+            small.append(big)
+    return prob, alias
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Table:
+    prob: NDArray[np.float64]
+    alias: IntArray
+    packed: IntArray
+    bound: float
+
+
+def _table(grid: NDArray[np.float64], cut: float) -> _Table:
+    flat = grid.ravel()
+    order = np.argsort(flat, kind="stable")
+    # Drop the lightest cells while their total stays within the budget.
+    dropped = np.searchsorted(np.cumsum(flat[order]), _PRUNE / 2, side="right")
+    keep = np.sort(order[dropped:])
+    lost = float(flat[order[:dropped]].sum())
+    index = np.unravel_index(keep, grid.shape)
+    probs = flat[keep]
+    prob, alias = _alias(probs)
+    packed = _pack(*(np.asarray(i, dtype=np.int64) for i in index))
+    return _Table(prob, alias, packed, cut + lost)
+
+
+class TableSampler:
+    """Samples lines through alias tables, one uniform for the FORCE part and one for FLAIR.
+
+    Tables are built the first time an order size is met, then kept (about 0.1 s for the largest).
+    Each table drops at most ``1e-13`` of probability in its far tails (the exact bound of each is
+    kept in :attr:`bound`); sampling is otherwise exact up to floating point (the uniform's 53 bits
+    pick the cell and its coin).
+
+    >>> sampler = TableSampler()
+    >>> lines = sampler.sample(np.random.default_rng(2), np.array([3, 0]), np.array([0, 2]))
+    >>> lines.tries.shape
+    (2,)
+    """
+
+    def __init__(self) -> None:
+        self._tables: dict[int, _Table] = {}
+        self._offset = np.zeros(_FORCE_TABLES + 54, dtype=np.int64)
+        self._size = np.zeros(_FORCE_TABLES + 54, dtype=np.int64)
+        self._prob: NDArray[np.float64] = np.zeros(0)
+        self._alias: IntArray = np.zeros(0, dtype=np.int64)
+        self._packed: IntArray = np.zeros(0, dtype=np.int64)
+        self._built = np.zeros(_FORCE_TABLES + 54, dtype=bool)
+
+    @property
+    def bound(self) -> float:
+        """The largest probability mass any built table dropped (per part; a line errs by at most twice)."""
+        return max((t.bound for t in self._tables.values()), default=0.0)
+
+    def _ensure(self, ids: IntArray) -> None:
+        if self._built[ids].all():
+            return
+        missing = [int(i) for i in np.unique(ids) if int(i) not in self._tables]
+        if not missing:
+            return
+        t = line_tables()
+        for tid in missing:
+            if tid < _FORCE_TABLES:
+                self._tables[tid] = _table(_power(t.matrix("force"), t.probabilities("force"), tid), 0.0)
+            else:
+                self._tables[tid] = _table(*_flair_grid(tid - _FORCE_TABLES))
+        ids_sorted = sorted(self._tables)
+        offset = 0
+        probs, aliases, packed = [], [], []
+        for tid in ids_sorted:
+            table = self._tables[tid]
+            self._offset[tid] = offset
+            self._size[tid] = len(table.prob)
+            probs.append(table.prob)
+            aliases.append(table.alias + offset)
+            packed.append(table.packed)
+            offset += len(table.prob)
+            self._built[tid] = True
+        self._prob = np.concatenate(probs)
+        self._alias = np.concatenate(aliases)
+        self._packed = np.concatenate(packed)
+
+    def _draw(self, rng: np.random.Generator, ids: IntArray) -> IntArray:
+        size = self._size[ids]
+        x = rng.random(ids.size) * size
+        cell = np.minimum(x.astype(np.int64), size - 1)
+        j = self._offset[ids] + cell
+        pick = np.where(x - cell < self._prob[j], j, self._alias[j])
+        return self._packed[pick]
+
+    def sample(self, rng: np.random.Generator, force: IntArray, options: IntArray) -> Lines:
+        """One line per order ``(force[i] FORCE dice, options[i] FLAIR options)`` (R1, R2)."""
+        force = np.asarray(force, dtype=np.int64).ravel()
+        options = np.asarray(options, dtype=np.int64).ravel()
+        if force.size and (force.min() < 0 or force.max() >= _FORCE_TABLES or options.min() < 0 or options.max() > 53):
+            raise ValueError("R3: an order has 0 to 160 FORCE dice and 0 to 53 FLAIR options")
+        flair_ids = options + _FORCE_TABLES
+        self._ensure(np.concatenate((force, flair_ids)))
+        return _unpack(self._draw(rng, force) + self._draw(rng, flair_ids))

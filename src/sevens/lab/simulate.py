@@ -1,0 +1,543 @@
+"""Many whole tournaments at once: numpy arrays of shape ``(tournaments, teams)`` move turn by turn.
+
+Team ``t`` of a tournament is place ``t % 4`` (in draw order) of group ``"ABCD"[t // 4]``, exactly
+as the game lists its teams (:class:`sevens.tournament.setup.GameSetup`), so seat ``t`` means the
+same team in the batch and in a game. Each turn:
+
+1. every team in play gets an order from the strategy in its seat (a :class:`BatchStrategy`,
+   deciding for all its teams of the batch at once); every order is checked against R3;
+2. every line is drawn (:mod:`sevens.lab.sampling`);
+3. group matches: points decide, 2/1/0 league points (seed 6); knockouts: count-back (R9), the
+   group record, then lots; SCRUM is spent and a winner gains 10 (R4);
+4. after the third group round, the tables: league points, tries, points, fewest tries and points
+   conceded, head-to-head among the teams still level, lots (R8); the first knockout round is
+   paired by the tournament's own R11 functions.
+
+Lots are drawn from the batch's generator: every order of the teams still level is equally likely,
+as with the game's lots (:mod:`sevens.tournament.lots`), though not die by die.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+
+import numpy as np
+from numpy.typing import NDArray
+
+from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
+from sevens.lab.strategies import BatchStrategy, BatchView, Orders
+from sevens.rules import FLAIR_OPTION_COST, STARTING_SCRUM, WIN_BONUS, DecidedBy, Line, SeededDice
+from sevens.tournament.fixtures import GROUP_ROUNDS, Fixture, first_knockout_pairs, next_knockout_pairs
+from sevens.tournament.formats import GROUP_SIZE, GROUP_TURNS, Format, Stage
+from sevens.tournament.setup import TeamId
+from sevens.tournament.standings import CHAIN, GroupResult, group_table
+
+__all__ = ["KNOCKOUT_DECIDERS", "BatchResult", "Sampler", "simulate", "team_id"]
+
+IntArray = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+KNOCKOUT_DECIDERS: tuple[DecidedBy, ...] = tuple(DecidedBy)
+"""What can decide a knockout match, in R9's order (the index used in the counts)."""
+
+
+class Sampler(IntEnum):
+    """How lines are drawn: alias tables (fast) or the closed-form draws (no tables)."""
+
+    TABLES = 0
+    DIRECT = 1
+
+
+def team_id(team: int) -> TeamId:
+    """The id the simulator gives team ``team`` in views: its group letter and draw place.
+
+    >>> team_id(0), team_id(13)
+    ('a1', 'd2')
+    """
+    return TeamId(f"{'abcd'[team // GROUP_SIZE]}{team % GROUP_SIZE + 1}")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class BatchResult:
+    """What happened in a batch of tournaments (arrays indexed ``[tournament, team]``).
+
+    Attributes:
+        teams: teams per tournament (8 or 16).
+        seats: the strategy index in each seat.
+        champion: the champion's team index, per tournament.
+        knockout_wins: knockout matches each team won (the champion won them all).
+        reached: knockout matches each team played (0: out in the groups; finalists play all).
+        group_points: league points after the group stage.
+        group_position: final place in the group (1-4).
+        scrum_left: SCRUM at the end (eliminated teams keep what they had).
+        stage_lines: per stage (group, then each knockout round), the sums of tries,
+            conversions, penalties, drop goals over every line of that stage, shape ``(stages, 4)``.
+        stage_matches: team-lines per stage.
+        group_decided: counts of ``[place - 1, criterion]`` (R8 chain order: league points ...
+            lots), over every group of the batch.
+        knockout_decided: counts of ``[knockout round, decider]`` (:data:`KNOCKOUT_DECIDERS`).
+        group_draws: drawn group matches.
+        group_lines: every group line, ``[tournament, round, match of the round, home/away,
+            (tries, conversions, penalties, drop goals)]``, matches in fixture order (R7).
+    """
+
+    teams: int
+    seats: IntArray
+    champion: IntArray
+    knockout_wins: IntArray
+    reached: IntArray
+    group_points: IntArray
+    group_position: IntArray
+    scrum_left: IntArray
+    stage_lines: IntArray
+    stage_matches: IntArray
+    group_decided: IntArray
+    knockout_decided: IntArray
+    group_draws: int
+    group_lines: IntArray
+
+    @property
+    def tournaments(self) -> int:
+        return int(self.seats.shape[0])
+
+    @property
+    def finalist(self) -> BoolArray:
+        """Teams that played the final."""
+        played: BoolArray = self.reached == len(Format(self.teams, 1, 1).knockout_stages)
+        return played
+
+
+@dataclass(slots=True)
+class _State:
+    teams: int
+    scrum: IntArray
+    lp: IntArray
+    tries_for: IntArray
+    tries_against: IntArray
+    points_for: IntArray
+    points_against: IntArray
+    h2h: IntArray  # [b, t, q]: league points t took from group place q
+    group_lines: IntArray  # [b, round, match in round, side, (t, c, p, d)]
+    final_position: IntArray | None = None
+
+
+def _check_orders(name: str, force: IntArray, flair: IntArray, scrum: IntArray) -> None:
+    bad = (force < 0) | (flair < 0) | (flair % FLAIR_OPTION_COST != 0) | (force + flair > scrum)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"R3: strategy {name!r} gave the order FORCE {int(force[i])}, FLAIR {int(flair[i])} to a team "
+            f"holding {int(scrum[i])} SCRUM; FLAIR must be a multiple of 3, both >= 0, the sum within SCRUM"
+        )
+
+
+def _lines(sampler: Sampler, tables: TableSampler, rng: np.random.Generator, force: IntArray, flair: IntArray) -> Lines:
+    options = flair // FLAIR_OPTION_COST
+    if sampler is Sampler.TABLES:
+        return tables.sample(rng, force, options)
+    return sample_lines(rng, force, options)
+
+
+def _group_position(lp: IntArray, teams: int) -> IntArray:
+    grouped = lp.reshape(lp.shape[0], teams // GROUP_SIZE, GROUP_SIZE)
+    above = (grouped[:, :, None, :] > grouped[:, :, :, None]).sum(axis=-1)
+    position: IntArray = (above + 1).reshape(lp.shape)
+    return position
+
+
+def simulate(
+    teams: int,
+    seats: IntArray,
+    strategies: Sequence[BatchStrategy],
+    rng: np.random.Generator,
+    *,
+    sampler: Sampler = Sampler.TABLES,
+    tables: TableSampler | None = None,
+) -> BatchResult:
+    """Play ``len(seats)`` whole tournaments at once.
+
+    Args:
+        teams: 8 or 16 (R6).
+        seats: strategy index of every team, shape ``(tournaments, teams)``.
+        strategies: the strategies the indices refer to.
+        rng: the random source of the whole batch (lines, lots, and the strategies' choices).
+        sampler: how lines are drawn.
+        tables: alias tables to reuse across batches (built as needed otherwise).
+
+    Returns:
+        Champions, places, league points, SCRUM left and tie-break counts.
+
+    Raises:
+        ValueError: a strategy gave an order that breaks R3, or the seats do not fit.
+
+    >>> from sevens.lab.strategies import EvenPacing
+    >>> result = simulate(8, np.zeros((5, 8), dtype=np.int64), [EvenPacing()], np.random.default_rng(1))
+    >>> result.champion.shape, int(result.group_points.sum(axis=1).max()) <= 24
+    ((5,), True)
+    """
+    if teams not in (8, 16):
+        raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
+    seats = np.asarray(seats, dtype=np.int64)
+    if seats.ndim != 2 or seats.shape[1] != teams:
+        raise ValueError(f"seats must have shape (tournaments, {teams}), got {seats.shape}")
+    if seats.size and (seats.min() < 0 or seats.max() >= len(strategies)):
+        raise ValueError(f"seats must name strategies 0 to {len(strategies) - 1}")
+    fmt = Format(teams, teams, 1)
+    tables = tables or TableSampler()
+    b = seats.shape[0]
+    groups = teams // GROUP_SIZE
+    zeros = np.zeros((b, teams), dtype=np.int64)
+    state = _State(
+        teams=teams,
+        scrum=zeros + STARTING_SCRUM,
+        lp=zeros.copy(),
+        tries_for=zeros.copy(),
+        tries_against=zeros.copy(),
+        points_for=zeros.copy(),
+        points_against=zeros.copy(),
+        h2h=np.zeros((b, teams, GROUP_SIZE), dtype=np.int64),
+        group_lines=np.zeros((b, GROUP_TURNS, 2 * groups, 2, 4), dtype=np.int64),
+    )
+    stages = fmt.stages
+    stage_lines = np.zeros((1 + len(fmt.knockout_stages), 4), dtype=np.int64)
+    stage_matches = np.zeros(1 + len(fmt.knockout_stages), dtype=np.int64)
+    knockout_decided = np.zeros((len(fmt.knockout_stages), len(KNOCKOUT_DECIDERS)), dtype=np.int64)
+    knockout_wins = zeros.copy()
+    reached = zeros.copy()
+    group_draws = 0
+
+    home = away = np.zeros((b, 0), dtype=np.int64)
+    base = (np.arange(b) * teams)[:, None]
+    group_decided = np.zeros((GROUP_SIZE, len(CHAIN)), dtype=np.int64)
+    position = np.ones((b, teams), dtype=np.int64)
+    for turn, stage in enumerate(stages, start=1):
+        if stage is Stage.GROUP:
+            pairs = [(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in GROUP_ROUNDS[turn - 1]]
+            home = np.broadcast_to(np.array([h for h, _ in pairs]), (b, len(pairs)))
+            away = np.broadcast_to(np.array([a for _, a in pairs]), (b, len(pairs)))
+            if turn > 1:
+                position = _group_position(state.lp, teams)
+        elif state.final_position is not None:
+            position = state.final_position
+        half = home.shape[1]
+        playing = np.concatenate((home, away), axis=1)
+        flat = (base + playing).ravel()
+        opponent_flat = (base + np.concatenate((away, home), axis=1)).ravel()
+        is_home = np.zeros(playing.shape, dtype=bool)
+        is_home[:, :half] = True
+        force, flair = _decide(
+            fmt, turn, stage, state, seats, strategies, rng, flat, opponent_flat, is_home.ravel(), position
+        )
+        lines = _lines(sampler, tables, rng, force, flair)
+        stacked = np.stack([lines.tries, lines.conversions, lines.penalties, lines.drop_goals], axis=1)
+        stage_index = 0 if stage is Stage.GROUP else fmt.knockout_stages.index(stage) + 1
+        stage_lines[stage_index] += stacked.sum(axis=0)
+        stage_matches[stage_index] += stacked.shape[0]
+        shape = playing.shape
+        points = lines.points.reshape(shape)
+        hp, ap = points[:, :half], points[:, half:]
+        state.scrum.ravel()[flat] -= force + flair
+        if stage is Stage.GROUP:
+            group_draws += int((hp == ap).sum())
+            _play_group_round(state, turn, home[0], away[0], stacked.reshape(*shape, 4), hp, ap)
+            if turn == GROUP_TURNS:
+                group_decided = _final_tables(state, rng)
+                home, away = _first_knockout(state, groups)
+        else:
+            k = fmt.knockout_stages.index(stage)
+            reached.ravel()[flat] += 1
+            home_wins = _knockout(state, rng, home, away, stacked.reshape(*shape, 4), knockout_decided[k])
+            winners = np.where(home_wins, home, away)
+            state.scrum.ravel()[(base + winners).ravel()] += WIN_BONUS
+            knockout_wins.ravel()[(base + winners).ravel()] += 1
+            if winners.shape[1] > 1:
+                labels = [str(i) for i in range(winners.shape[1])]
+                nxt = next_knockout_pairs([TeamId(x) for x in labels])
+                home = winners[:, [int(h) for h, _ in nxt]]
+                away = winners[:, [int(a) for _, a in nxt]]
+            else:
+                home = winners
+    assert state.final_position is not None
+    return BatchResult(
+        teams=teams,
+        seats=seats,
+        champion=home[:, 0].copy(),
+        knockout_wins=knockout_wins,
+        reached=reached,
+        group_points=state.lp,
+        group_position=state.final_position,
+        scrum_left=state.scrum,
+        stage_lines=stage_lines,
+        stage_matches=stage_matches,
+        group_decided=group_decided,
+        knockout_decided=knockout_decided,
+        group_draws=group_draws,
+        group_lines=state.group_lines,
+    )
+
+
+def _decide(
+    fmt: Format,
+    turn: int,
+    stage: Stage,
+    state: _State,
+    seats: IntArray,
+    strategies: Sequence[BatchStrategy],
+    rng: np.random.Generator,
+    flat: IntArray,
+    opponent_flat: IntArray,
+    is_home: BoolArray,
+    position: IntArray,
+) -> Orders:
+    """Orders of every team in play (``flat``: flat indices into ``[tournament, team]``)."""
+    teams = fmt.teams
+    who = seats.ravel()[flat]
+    # Group the teams by strategy once; each strategy then sees one contiguous slice.
+    order = np.argsort(who, kind="stable")
+    bounds = np.searchsorted(who[order], np.arange(len(strategies) + 1))
+    mine = flat[order]
+    theirs = opponent_flat[order]
+    scrum = state.scrum.ravel()
+    lp = state.lp.ravel()
+    scrum_g, opponent_scrum_g = scrum[mine], scrum[theirs]
+    lp_g, opponent_lp_g = lp[mine], lp[theirs]
+    position_g = position.ravel()[mine]
+    home_g = is_home[order]
+    tournament_g, team_g = mine // teams, mine % teams
+    force = np.zeros(flat.size, dtype=np.int64)
+    flair = np.zeros(flat.size, dtype=np.int64)
+    turns_left = fmt.turns - turn + 1
+    group_left = max(0, GROUP_TURNS - turn + 1)
+    for s, strategy in enumerate(strategies):
+        lo, hi = int(bounds[s]), int(bounds[s + 1])
+        if lo == hi:
+            continue
+        view = BatchView(
+            teams=teams,
+            turn=turn,
+            stage=stage,
+            turns_left=turns_left,
+            group_matches_left=group_left,
+            scrum=scrum_g[lo:hi],
+            opponent_scrum=opponent_scrum_g[lo:hi],
+            league_points=lp_g[lo:hi],
+            opponent_league_points=opponent_lp_g[lo:hi],
+            group_position=position_g[lo:hi],
+            home=home_g[lo:hi],
+            tournament=tournament_g[lo:hi],
+            team=team_g[lo:hi],
+        )
+        if getattr(strategy, "needs_manager_view", False):
+            view = _with_manager_views(view, fmt, state, theirs[lo:hi] % teams, rng)
+        f, fl = strategy.orders(view, rng)
+        f = np.asarray(f, dtype=np.int64)
+        fl = np.asarray(fl, dtype=np.int64)
+        if f.shape != (view.size,) or fl.shape != (view.size,):
+            raise ValueError(f"strategy {strategy.name!r} must give one FORCE and one FLAIR per team of the view")
+        _check_orders(strategy.name, f, fl, view.scrum)
+        force[order[lo:hi]] = f
+        flair[order[lo:hi]] = fl
+    return force, flair
+
+
+def _play_group_round(
+    state: _State,
+    turn: int,
+    home: IntArray,
+    away: IntArray,
+    lines: IntArray,
+    hp: IntArray,
+    ap: IntArray,
+) -> None:
+    """A group round: every tournament of the batch plays the same fixtures (columns ``home``, ``away``)."""
+    half = home.shape[0]
+    home_lines, away_lines = lines[:, :half], lines[:, half:]
+    state.group_lines[:, turn - 1, :, 0] = home_lines
+    state.group_lines[:, turn - 1, :, 1] = away_lines
+    home_lp = 2 * (hp > ap) + (hp == ap)
+    away_lp = 2 * (ap > hp) + (hp == ap)
+    for team, lp, own, other, scored, conceded in (
+        (home, home_lp, home_lines, away_lines, hp, ap),
+        (away, away_lp, away_lines, home_lines, ap, hp),
+    ):
+        state.lp[:, team] += lp
+        state.tries_for[:, team] += own[..., 0]
+        state.tries_against[:, team] += other[..., 0]
+        state.points_for[:, team] += scored
+        state.points_against[:, team] += conceded
+    state.h2h[:, home, away % GROUP_SIZE] += home_lp
+    state.h2h[:, away, home % GROUP_SIZE] += away_lp
+    # R4: a group winner gains 10; a draw has no winner.
+    state.scrum[:, home] += WIN_BONUS * (hp > ap)
+    state.scrum[:, away] += WIN_BONUS * (ap > hp)
+
+
+def _record_key(state: _State) -> IntArray:
+    """R9's group record (and R8's first five criteria) packed into one integer, higher better."""
+    parts = (
+        (state.lp, 4),
+        (state.tries_for, 12),
+        (state.points_for, 14),
+        (-state.tries_against, 12),
+        (-state.points_against, 14),
+    )
+    key = np.zeros_like(state.lp)
+    for values, bits in parts:
+        offset = 1 << (bits - 1)
+        if np.abs(values).max(initial=0) >= offset:
+            raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
+        key = (key << bits) | (values + offset)
+    return key
+
+
+def _final_tables(state: _State, rng: np.random.Generator) -> IntArray:
+    """R8 over every group of the batch: sets the final places, returns the decided-by counts."""
+    b, teams = state.lp.shape
+    groups = teams // GROUP_SIZE
+    shape = (b, groups, GROUP_SIZE)
+    criteria = [
+        state.lp,
+        state.tries_for,
+        state.points_for,
+        -state.tries_against,
+        -state.points_against,
+    ]
+    stats = _record_key(state).reshape(shape)
+    level = stats[..., :, None] == stats[..., None, :]
+    h2h = state.h2h.reshape(b, groups, GROUP_SIZE, GROUP_SIZE)
+    # Head-to-head league points among exactly the teams still level on all five (R8).
+    head_to_head = (h2h * level).sum(axis=-1)
+    lots = np.argsort(rng.random(shape), axis=-1)
+    chain = [c.reshape(shape) for c in criteria] + [head_to_head, lots]
+    full = (stats * 8 + head_to_head) * GROUP_SIZE + lots
+    better = (full[..., None, :] > full[..., :, None]).sum(axis=-1)
+    state.final_position = (better + 1).reshape(b, teams)
+    # A team's place is decided by the first criterion that separates it from the last team
+    # level with it that long: the latest "first difference" against any other team.
+    first = np.full((*shape, GROUP_SIZE), -1, dtype=np.int64)
+    for index in range(len(chain) - 1, -1, -1):
+        c = chain[index]
+        differs = c[..., :, None] != c[..., None, :]
+        first = np.where(differs, index, first)
+    decided = first.max(axis=-1)
+    counts = np.zeros((GROUP_SIZE, len(CHAIN)), dtype=np.int64)
+    np.add.at(counts, (better.ravel(), decided.ravel()), 1)
+    return counts
+
+
+def _first_knockout(state: _State, groups: int) -> tuple[IntArray, IntArray]:
+    assert state.final_position is not None
+    places = state.final_position.reshape(-1, groups, GROUP_SIZE)
+    order = np.argsort(places, axis=-1) + (np.arange(groups) * GROUP_SIZE)[None, :, None]
+    letters = "ABCD"[:groups]
+    # The tournament's own pairing (R11) on symbolic standings: "A1" is group A's winner.
+    pairs = first_knockout_pairs({x: [f"{x}1", f"{x}2"] for x in letters})
+
+    def column(label: str) -> IntArray:
+        col: IntArray = order[:, letters.index(label[0]), int(label[1]) - 1]
+        return col
+
+    home = np.stack([column(h) for h, _ in pairs], axis=1)
+    away = np.stack([column(a) for _, a in pairs], axis=1)
+    return home, away
+
+
+def _knockout(
+    state: _State,
+    rng: np.random.Generator,
+    home: IntArray,
+    away: IntArray,
+    lines: IntArray,
+    decided: IntArray,
+) -> BoolArray:
+    """R9: points, tries, conversions, drop goals, group record, lots. Returns home wins."""
+    half = home.shape[1]
+    weights = np.array(point_weights())
+    hl, al = lines[:, :half], lines[:, half:]
+    record = _record_key(state)
+    rows = np.arange(home.shape[0])[:, None]
+    steps = [
+        (hl @ weights, al @ weights),
+        (hl[..., 0], al[..., 0]),
+        (hl[..., 1], al[..., 1]),
+        (hl[..., 3], al[..., 3]),
+        (record[rows, home], record[rows, away]),
+    ]
+    home_wins = rng.random(home.shape) < 0.5
+    decider = np.full(home.shape, len(steps), dtype=np.int64)  # lots unless something else decides
+    open_ = np.ones(home.shape, dtype=bool)
+    for index, (h, a) in enumerate(steps):
+        now = open_ & (h != a)
+        home_wins = np.where(now, h > a, home_wins)
+        decider = np.where(now, index, decider)
+        open_ &= h == a
+    decided += np.bincount(decider.ravel(), minlength=len(KNOCKOUT_DECIDERS))
+    return home_wins
+
+
+def _with_manager_views(
+    view: BatchView,
+    fmt: Format,
+    state: _State,
+    opponents: IntArray,
+    rng: np.random.Generator,
+) -> BatchView:
+    """Attach a function that builds each team's ManagerView (for one-decision bots)."""
+    from sevens.tournament.game import ManagerView
+
+    lots_seed = int(rng.integers(0, 2**62))
+
+    def make(i: int) -> ManagerView:
+        b = int(view.tournament[i])
+        team = int(view.team[i])
+        opponent = int(opponents[i])
+        group = team // GROUP_SIZE
+        letter = "ABCD"[group]
+        members = [team_id(group * GROUP_SIZE + q) for q in range(GROUP_SIZE)]
+        results = []
+        played = min(view.turn - 1, GROUP_TURNS)
+        for r in range(played):
+            for m, (h, a) in enumerate(GROUP_ROUNDS[r]):
+                hl, al = state.group_lines[b, r, group * 2 + m]
+                results.append(
+                    GroupResult(members[h], members[a], Line(*map(int, hl)), Line(*map(int, al)))
+                )
+        table = group_table(members, results, SeededDice(random.Random(lots_seed + b)), f"group {letter}")
+        home_id, away_id = (team, opponent) if view.home[i] else (opponent, team)
+        fixture = Fixture(f"t{view.turn}-m1", view.turn, team_id(home_id), team_id(away_id), view.stage,
+                          letter if view.stage is Stage.GROUP else None)
+        return ManagerView(
+            game_id="lab",
+            team=team_id(team),
+            group=letter,
+            format=fmt,
+            turn=view.turn,
+            stage=view.stage,
+            scrum=int(view.scrum[i]),
+            in_play=True,
+            fixture=fixture,
+            opponent=team_id(opponent),
+            opponent_scrum=int(view.opponent_scrum[i]),
+            turns_left=view.turns_left,
+            table=table,
+        )
+
+    return BatchView(
+        teams=view.teams,
+        turn=view.turn,
+        stage=view.stage,
+        turns_left=view.turns_left,
+        group_matches_left=view.group_matches_left,
+        scrum=view.scrum,
+        opponent_scrum=view.opponent_scrum,
+        league_points=view.league_points,
+        opponent_league_points=view.opponent_league_points,
+        group_position=view.group_position,
+        home=view.home,
+        tournament=view.tournament,
+        team=view.team,
+        manager_view=make,
+    )

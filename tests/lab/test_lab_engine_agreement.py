@@ -1,0 +1,134 @@
+"""The batched simulator against the one-by-one game engine (sevens.tournament + sevens.bots).
+
+Both sides play 16-team tournaments with the same bots in the same seats (seat ``t`` plays
+"even", "group-blitz", "knockout-saver", "random" in turn). The batch plays 10^5 tournaments, the
+engine fewer (it is about 500 times slower); every comparison is a two-sample test whose spread
+accounts for both sample sizes, with thresholds that a correct simulator fails about once in
+10^4 runs per statistic.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+from scipy.stats import chi2
+
+from sevens.bots import get_strategy
+from sevens.lab.registry import resolve
+from sevens.lab.simulate import KNOCKOUT_DECIDERS, simulate
+from sevens.rules import SeededDice
+from sevens.tournament.formats import Format, Stage
+from sevens.tournament.game import Game, autopilot_orders, new_game, play_turn
+from sevens.tournament.setup import Player, PlayerId, draw_game
+from sevens.tournament.standings import CHAIN
+
+NAMES = ("even", "group-blitz", "knockout-saver", "random")
+BATCH_TOURNAMENTS = 100_000
+ENGINE_TOURNAMENTS = 1000
+P_FLOOR = 1e-4
+Z_LIMIT = 4.0
+
+
+def _engine_game(i: int) -> Game:
+    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(16)]
+    setup = draw_game(people, Format(16, 16, 1), seed_sha256="0" * 64, draw_seed=i)
+    for t, team in enumerate(setup.teams):
+        setup = setup.with_autopilot(team.id, NAMES[t % 4])
+    game = new_game(setup)
+    seed = f"{i + 1:064x}"
+    while not game.finished:
+        n = game.turn_number
+        orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=seed)
+        game = play_turn(game, orders, lambda stream, n=n: SeededDice(random.Random(f"{i}/{n}/{stream}")))
+    return game
+
+
+def _homogeneity_p(a: np.ndarray, b: np.ndarray) -> float:
+    """Two-sample chi-square test of homogeneity; categories with few counts are pooled."""
+    a = np.asarray(a, dtype=float)
+    b = np.asarray(b, dtype=float)
+    na, nb = a.sum(), b.sum()
+    pooled = (a + b) / (na + nb)
+    small = pooled * min(na, nb) < 5
+    if small.any():
+        a = np.append(a[~small], a[small].sum())
+        b = np.append(b[~small], b[small].sum())
+        pooled = (a + b) / (na + nb)
+    keep = pooled > 0
+    a, b, pooled = a[keep], b[keep], pooled[keep]
+    stat = (((a - na * pooled) ** 2) / (na * pooled)).sum() + (((b - nb * pooled) ** 2) / (nb * pooled)).sum()
+    return float(chi2.sf(stat, len(pooled) - 1)) if len(pooled) > 1 else 1.0
+
+
+@pytest.fixture(scope="module")
+def both() -> tuple[dict[str, np.ndarray], object]:
+    engine = {
+        "champion": np.zeros(16),
+        "group_decided": np.zeros(len(CHAIN)),
+        "knockout_decided": np.zeros(len(KNOCKOUT_DECIDERS)),
+    }
+    per_game_lines = []
+    for i in range(ENGINE_TOURNAMENTS):
+        game = _engine_game(i)
+        teams = [t.id for t in game.setup.teams]
+        engine["champion"][teams.index(game.champion)] += 1
+        tables = game.final_tables
+        assert tables is not None
+        for table in tables.values():
+            for row in table.rows:
+                engine["group_decided"][CHAIN.index(row.decided_by)] += 1
+        sums = np.zeros((4, 4))
+        for turn in game.turns:
+            stage = 0 if turn.stage is Stage.GROUP else 1 + Format(16, 16, 1).knockout_stages.index(turn.stage)
+            for match in turn.matches:
+                for side in (match.home, match.away):
+                    line = side.line
+                    sums[stage] += (line.tries, line.conversions, line.penalties, line.drop_goals)
+                if turn.stage is not Stage.GROUP:
+                    engine["knockout_decided"][KNOCKOUT_DECIDERS.index(match.decided_by)] += 1
+        per_game_lines.append(sums)
+    engine["lines"] = np.array(per_game_lines)
+    strategies = [resolve(name) for name in NAMES]
+    seats = np.tile(np.arange(16) % 4, (BATCH_TOURNAMENTS, 1))
+    batch = simulate(16, seats, strategies, np.random.default_rng(20261130))
+    return engine, batch
+
+
+@pytest.mark.slow
+def test_champion_frequencies_by_seat_agree(both: tuple[dict[str, np.ndarray], object]) -> None:
+    """Champions by seat: the batch and the engine come from the same distribution."""
+    engine, batch = both
+    counts = np.bincount(batch.champion, minlength=16)  # type: ignore[attr-defined]
+    assert counts.sum() == BATCH_TOURNAMENTS
+    assert _homogeneity_p(engine["champion"], counts) > P_FLOOR
+
+
+@pytest.mark.slow
+def test_mean_lines_by_stage_agree(both: tuple[dict[str, np.ndarray], object]) -> None:
+    """Mean tries, conversions, penalties, drop goals per team and match, by stage (R1)."""
+    engine, batch = both
+    lines = engine["lines"]  # [game, stage, component]
+    matches = np.array([48, 8, 4, 2])  # team-lines per tournament and stage: 16 x 3 rounds, 8, 4, 2
+    per_team = lines / matches[None, :, None]
+    mean_e = per_team.mean(axis=0)
+    sd_e = per_team.std(axis=0, ddof=1)
+    mean_b = batch.stage_lines / batch.stage_matches[:, None]  # type: ignore[attr-defined]
+    se = sd_e * math.sqrt(1 / ENGINE_TOURNAMENTS + 1 / BATCH_TOURNAMENTS)
+    z = (mean_b - mean_e) / se
+    assert np.abs(z).max() < Z_LIMIT, z
+
+
+@pytest.mark.slow
+def test_tie_break_frequencies_agree(both: tuple[dict[str, np.ndarray], object]) -> None:
+    """R8 and R9: how often each criterion decides a group place and a knockout match."""
+    engine, batch = both
+    group = batch.group_decided.sum(axis=0)  # type: ignore[attr-defined]
+    knockout = batch.knockout_decided.sum(axis=0)  # type: ignore[attr-defined]
+    assert group.sum() == 16 * BATCH_TOURNAMENTS
+    assert _homogeneity_p(engine["group_decided"], group) > P_FLOOR
+    assert _homogeneity_p(engine["knockout_decided"], knockout) > P_FLOOR
+    # The tests above have power only if the tie-breaks actually occur.
+    assert group[1:].sum() > 1000 and knockout[1:].sum() > 100

@@ -1,0 +1,111 @@
+"""Strategy tournaments: reproducible for any number of workers, on Dask, through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sevens.cli import lab as lab_cli
+from sevens.lab.registry import resolve
+from sevens.lab.run import run_lab, seat_block
+
+NAMES = ["even", "group-blitz", "odds-aware"]
+
+
+def _same(a: object, b: object) -> None:
+    for field in ("entries", "titles", "finals", "group_points", "group_points_sq", "scrum_left", "scrum_left_sq"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+
+
+def test_one_and_two_workers_give_identical_results() -> None:
+    """Per-batch seeds from SeedSequence.spawn: the same seed gives the same totals for 1 and 2 workers."""
+    one = run_lab(NAMES, 300, seed=42, teams=8, workers=1, batch_size=50)
+    two = run_lab(NAMES, 300, seed=42, teams=8, workers=2, batch_size=50)
+    _same(one.totals, two.totals)
+    other = run_lab(NAMES, 300, seed=43, teams=8, workers=1, batch_size=50)
+    assert not np.array_equal(one.totals.titles, other.totals.titles) or not np.array_equal(
+        one.totals.group_points, other.totals.group_points
+    )
+
+
+def test_a_local_dask_cluster_gives_the_same_results() -> None:
+    """--dask: batches run on a Dask cluster (a light in-process one here) and sum to the same totals."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        on_dask = run_lab(NAMES, 200, seed=7, teams=8, dask=cluster.scheduler_address, batch_size=50)
+    local = run_lab(NAMES, 200, seed=7, teams=8, batch_size=50)
+    _same(on_dask.totals, local.totals)
+
+
+def test_every_strategy_sits_in_every_seat_equally_often() -> None:
+    """Fair seating: over S consecutive tournaments each strategy plays each seat exactly once."""
+    seats = seat_block(3, 16, 5, 6)
+    for seat in range(16):
+        assert sorted(np.bincount(seats[:, seat], minlength=3).tolist()) == [2, 2, 2]
+
+
+def test_titles_sum_to_the_tournaments_and_rates_are_per_entry() -> None:
+    """Every tournament has exactly one champion; with one strategy everywhere the rate is 1/teams."""
+    result = run_lab(["even"], 100, seed=1, teams=8, batch_size=40)
+    assert int(result.totals.titles.sum()) == 100
+    assert result.rows[0].title_rate == pytest.approx(1 / 8)
+    assert int(result.totals.finals.sum()) == 200
+
+
+def test_unknown_strategy_and_bad_counts_are_refused() -> None:
+    """Clear errors naming what is wrong."""
+    with pytest.raises(ValueError, match="no strategy called 'nope'"):
+        run_lab(["nope"], 10, seed=1)
+    with pytest.raises(ValueError, match="at least 1"):
+        run_lab(["even"], 0, seed=1)
+    with pytest.raises(ValueError, match="R6"):
+        run_lab(["even"], 10, seed=1, teams=12)
+
+
+def test_module_path_registration() -> None:
+    """A strategy can be named by 'module:attribute' (a batch strategy class or a one-decision bot)."""
+    assert resolve("sevens.lab.strategies:RandomPacing").name == "random"
+    assert resolve("sevens.bots.smart:OddsAware").name == "odds-aware"
+    with pytest.raises(ValueError, match="no attribute"):
+        resolve("sevens.lab.strategies:Nope")
+
+
+def _app() -> typer.Typer:
+    app = typer.Typer()
+    lab_cli.register(app)
+
+    @app.command()
+    def other() -> None:  # a second command keeps typer from collapsing the app into 'lab'
+        pass
+
+    return app
+
+
+def test_cli_json_and_plot(tmp_path: Path) -> None:
+    """sevens lab --strategies a,b --tournaments N --seed S --json --plot FILE."""
+    plot = tmp_path / "ranking.svg"
+    out = CliRunner().invoke(
+        _app(),
+        ["lab", "--strategies", "even,random", "--tournaments", "50", "--seed", "3", "--teams", "8", "--json", "--plot", str(plot)],
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data["tournaments"] == 50
+    assert {r["strategy"] for r in data["results"]} == {"even", "random"}
+    assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def test_cli_table_and_errors() -> None:
+    """The table names every strategy; a bad name ends in a one-line error, exit code 2."""
+    runner = CliRunner()
+    out = runner.invoke(_app(), ["lab", "--strategies", "even,knockout-saver", "--tournaments", "30", "--teams", "8"])
+    assert out.exit_code == 0, out.output
+    assert "knockout-saver" in out.stdout and "±" in out.stdout
+    bad = runner.invoke(_app(), ["lab", "--strategies", "even,nope", "--tournaments", "10"])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("error: ") and "nope" in bad.stderr
