@@ -177,7 +177,7 @@ def play_game(
             console.print(match_report(game, match))
         if not turn.stage.knockout:
             for table in game.tables().values():
-                console.print(group_table(game, table, _manager_names(game)))
+                console.print(group_table(table, _manager_names(game)))
         if (game.stage is not None and game.stage.knockout) or turn.stage.knockout:
             console.print(bracket(game))
 

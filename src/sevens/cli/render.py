@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.table import Table
 from rich.text import Text
 
 from sevens.rules import Dice, Line
 from sevens.tournament.game import Game, MatchResult, MatchSide
-from sevens.tournament.standings import GroupTable
+from sevens.tournament.standings import Criterion, GroupTable
 
-__all__ = ["bracket", "dice_text", "draw_table", "group_table", "line_text", "match_report", "percent"]
+__all__ = ["EXPLAIN", "bracket", "dice_text", "draw_table", "group_table", "line_text", "match_report", "percent"]
 
-_CRITERION_WORDS = {
-    "league_points": "league points",
-    "tries_for": "tries scored",
-    "points_for": "points scored",
-    "tries_against": "fewest tries conceded",
-    "points_against": "fewest points conceded",
-    "head_to_head": "head to head",
-    "lots": "drawing of lots",
+EXPLAIN: dict[Criterion | None, str] = {
+    Criterion.LEAGUE_POINTS: "league points",
+    Criterion.TRIES_FOR: "tries scored",
+    Criterion.POINTS_FOR: "points scored",
+    Criterion.TRIES_AGAINST: "fewer tries conceded",
+    Criterion.POINTS_AGAINST: "fewer points conceded",
+    Criterion.HEAD_TO_HEAD: "head-to-head",
+    Criterion.LOTS: "lots",
+    None: "level (group unfinished)",
 }
+"""The short explanation shown for each place's ``decided_by`` (R8)."""
 
 
 def percent(p: float) -> str:
@@ -82,38 +86,33 @@ def match_report(game: Game, match: MatchResult) -> Table:
     return table
 
 
-def group_table(game: Game | None, table: GroupTable, names: dict[str, str] | None = None) -> Table:
-    """A group table with every tie-break column and why each place fell as it did (R8)."""
+def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> Table:
+    """A group table with every tie-break column and why each place fell as it did (R8).
+
+    Args:
+        table: The table.
+        names: How to show each team id (its id when missing).
+    """
     out = Table(title=table.what[:1].upper() + table.what[1:], title_justify="left")
-    for header in ("#", "Team", "P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts", "Place decided by"):
-        out.add_column(header, justify="left" if header in ("Team", "Place decided by") else "right")
+    out.add_column("Pos", justify="right")
+    out.add_column("Team")
+    for header in ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts"):
+        out.add_column(header, justify="right")
+    out.add_column("Decided by")
+    shown = names or {}
     for row in table.rows:
-        if names is not None:
-            name = names.get(row.team, row.team)
-        elif game is not None:
-            name = game.setup.team(row.team).name
-        else:
-            name = row.team
-        reason = "" if row.decided_by is None else _CRITERION_WORDS.get(str(row.decided_by), str(row.decided_by))
-        out.add_row(
-            str(row.position),
-            name,
-            *(
-                str(v)
-                for v in (
-                    row.played,
-                    row.won,
-                    row.drawn,
-                    row.lost,
-                    row.tries_for,
-                    row.tries_against,
-                    row.points_for,
-                    row.points_against,
-                    row.league_points,
-                )
-            ),
-            reason,
+        counts = (
+            row.played,
+            row.won,
+            row.drawn,
+            row.lost,
+            row.tries_for,
+            row.tries_against,
+            row.points_for,
+            row.points_against,
+            row.league_points,
         )
+        out.add_row(str(row.position), shown.get(row.team, row.team), *map(str, counts), EXPLAIN[row.decided_by])
     return out
 
 

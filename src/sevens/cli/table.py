@@ -27,29 +27,18 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from sevens.cli.errors import fail
+from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.lots import LotsDraw
-from sevens.tournament.standings import Criterion, GroupResult, GroupTable, group_table
+from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
-__all__ = ["EXPLAIN", "LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
+__all__ = ["LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
 
 LOTS_DIGEST = "table"
 LOTS_STREAM = "lots"
 
-EXPLAIN: dict[Criterion | None, str] = {
-    Criterion.LEAGUE_POINTS: "league points",
-    Criterion.TRIES_FOR: "tries scored",
-    Criterion.POINTS_FOR: "points scored",
-    Criterion.TRIES_AGAINST: "fewer tries conceded",
-    Criterion.POINTS_AGAINST: "fewer points conceded",
-    Criterion.HEAD_TO_HEAD: "head-to-head",
-    Criterion.LOTS: "lots",
-    None: "level (group unfinished)",
-}
-"""The short explanation shown for each ``decided_by``."""
 
 
 def lots_dice(file_bytes: bytes, lots_seed: str | None) -> FairDice:
@@ -105,32 +94,7 @@ def _describe_draw(draw: LotsDraw) -> str:
 
 def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
     console = Console(highlight=False)
-    grid = Table(title=table.what)
-    grid.add_column("Pos", justify="right")
-    grid.add_column("Team")
-    for name in ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts"):
-        grid.add_column(name, justify="right")
-    grid.add_column("Decided by")
-    for row in table.rows:
-        grid.add_row(
-            str(row.position),
-            row.team,
-            *(
-                str(value)
-                for value in (
-                    row.played,
-                    row.won,
-                    row.drawn,
-                    row.lost,
-                    row.tries_for,
-                    row.tries_against,
-                    row.points_for,
-                    row.points_against,
-                    row.league_points,
-                )
-            ),
-            EXPLAIN[row.decided_by],
-        )
+    grid = render_group_table(table)
     console.print(grid)
     n = len(table.rows)
     if not table.complete:
