@@ -177,7 +177,7 @@ def play_game(
             console.print(match_report(game, match))
         if not turn.stage.knockout:
             for table in game.tables().values():
-                console.print(group_table(table, _manager_names(game)))
+                console.print(group_table(table, _team_names(game)))
         if (game.stage is not None and game.stage.knockout) or turn.stage.knockout:
             console.print(bracket(game))
 
@@ -191,11 +191,8 @@ def play_game(
     return game
 
 
-def _manager_names(game: Game) -> dict[str, str]:
-    names = {p.id: p.name for p in game.setup.players}
-    return {
-        t.id: f"{t.name} ({names[t.manager]})" if t.manager else f"{t.name} (house)" for t in game.setup.teams
-    }
+def _team_names(game: Game) -> dict[str, str]:
+    return {t.id: t.name for t in game.setup.teams}
 
 
 def register(app: typer.Typer) -> None:
