@@ -80,8 +80,23 @@ def _even_budget(scrum: int, matches: int) -> int:
     return math.ceil(scrum / matches) if matches > 0 else 0
 
 
+class _Pacing:
+    """A bot that decides how much to spend (``budget``) and mixes FORCE and FLAIR the same way."""
+
+    __slots__ = ()
+
+    def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
+        raise NotImplementedError
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
+        return split(total, _mix(view, rng), view.scrum)
+
+
 @dataclass(frozen=True, slots=True)
-class EvenSpread:
+class EvenSpread(_Pacing):
     """ "even": spread SCRUM evenly over the matches the team could still play if it keeps winning
     (all in at the final).
 
@@ -95,15 +110,9 @@ class EvenSpread:
         """SCRUM to spend on this match."""
         return _even_budget(scrum, turns_left)
 
-    def order(self, view: ManagerView, rng: random.Random) -> Order:
-        if not view.in_play:
-            return Order(0, 0)
-        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
-        return split(total, _mix(view, rng), view.scrum)
-
 
 @dataclass(frozen=True, slots=True)
-class GroupBlitz:
+class GroupBlitz(_Pacing):
     """ "group-blitz": spend big in the groups to be sure of qualifying, keeping only a small
     reserve (``reserve`` points per knockout round); then spread what is left evenly.
 
@@ -121,15 +130,9 @@ class GroupBlitz:
         knockouts = turns_left - group_left
         return _even_budget(max(0, scrum - self.reserve * knockouts), group_left)
 
-    def order(self, view: ManagerView, rng: random.Random) -> Order:
-        if not view.in_play:
-            return Order(0, 0)
-        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
-        return split(total, _mix(view, rng), view.scrum)
-
 
 @dataclass(frozen=True, slots=True)
-class KnockoutSaver:
+class KnockoutSaver(_Pacing):
     """ "knockout-saver": spend little in the groups (``share`` of SCRUM per group match) and save
     the rest for the knockouts, spread evenly there.
 
@@ -145,12 +148,6 @@ class KnockoutSaver:
         if group_left == 0:
             return _even_budget(scrum, turns_left)
         return math.ceil(scrum * self.share)
-
-    def order(self, view: ManagerView, rng: random.Random) -> Order:
-        if not view.in_play:
-            return Order(0, 0)
-        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
-        return split(total, _mix(view, rng), view.scrum)
 
 
 @dataclass(frozen=True, slots=True)
