@@ -6,28 +6,18 @@ import json
 from fractions import Fraction
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from sevens.cli import odds as odds_cli
+from sevens.cli.main import app
 from sevens.rules import MAX_ORDER_POINTS
 
 runner = CliRunner()
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    odds_cli.register(app)
-
-    @app.command("noop", hidden=True)
-    def _noop() -> None:  # a second command keeps "odds" a named subcommand
-        pass
-
-    return app
 
 
 def _json(*args: str) -> dict[str, object]:
-    result = runner.invoke(_app(), ["odds", *args, "--json"])
+    result = runner.invoke(app, ["odds", *args, "--json"])
     assert result.exit_code == 0, result.output
     lines = result.stdout.strip().splitlines()
     assert len(lines) == 1  # one JSON object
@@ -104,15 +94,15 @@ def test_best_split_knockout_json() -> None:
 
 
 def test_human_output_has_tables_and_histogram() -> None:
-    result = runner.invoke(_app(), ["odds", "--force", "0", "--flair", "3"])
+    result = runner.invoke(app, ["odds", "--force", "0", "--flair", "3"])
     assert result.exit_code == 0
     assert "61/15" in result.stdout
     assert "█" in result.stdout
-    result = runner.invoke(_app(), ["odds", "--force", "30", "--flair", "30", "--vs-force", "60", "--vs-flair", "0",
+    result = runner.invoke(app, ["odds", "--force", "30", "--flair", "30", "--vs-force", "60", "--vs-flair", "0",
                                     "--knockout"])
     assert result.exit_code == 0
     assert "level" in result.stdout and "count-back" in result.stdout
-    result = runner.invoke(_app(), ["odds", "--best-split", "12", "--vs-force", "6", "--vs-flair", "6"])
+    result = runner.invoke(app, ["odds", "--best-split", "12", "--vs-force", "6", "--vs-flair", "6"])
     assert result.exit_code == 0
     assert "best first" in result.stdout
 
@@ -136,7 +126,7 @@ def test_human_output_has_tables_and_histogram() -> None:
 )
 def test_bad_input_is_one_line_naming_the_problem(args: list[str], needle: str) -> None:
     """Bad input exits non-zero with one line on stderr, never a traceback."""
-    result = runner.invoke(_app(), ["odds", *args])
+    result = runner.invoke(app, ["odds", *args])
     assert result.exit_code == 2
     assert result.exception is None or isinstance(result.exception, SystemExit)
     lines = result.stderr.strip().splitlines()
@@ -165,7 +155,7 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         assert guaranteed >= solution.value - 1e-7
     knockout = _json("--solve", "9", "6", "--knockout")
     assert knockout["rules"] == "knockout"
-    human = runner.invoke(_app(), ["odds", "--solve", "30", "10"])
+    human = runner.invoke(app, ["odds", "--solve", "30", "10"])
     assert human.exit_code == 0 and "value to A" in human.output
 
 
@@ -178,7 +168,7 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
     ],
 )
 def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:
-    result = runner.invoke(_app(), ["odds", *args])
+    result = runner.invoke(app, ["odds", *args])
     assert result.exit_code != 0
     assert says in result.output
     assert "Traceback" not in result.output

@@ -6,25 +6,15 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from sevens.cli import play as play_cli
+from sevens.cli.main import app
 from sevens.tournament.formats import legal_formats
 from sevens.tournament.verify import verify_record
 
 runner = CliRunner()
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-    play_cli.register(app)
-
-    @app.command("noop", hidden=True)
-    def _noop() -> None:  # a second command keeps "play" a named subcommand
-        pass
-
-    return app
 
 
 CASES = [(p, f.teams) for p in range(4, 17) for f in legal_formats(p)]
@@ -36,7 +26,7 @@ def test_auto_game_for_every_player_count_and_format_verifies(tmp_path: Path, pl
     formats, and the record it writes passes verification."""
     path = tmp_path / "game.json"
     result = runner.invoke(
-        _app(),
+        app,
         ["play", "--auto", "--players", str(players), "--teams", str(teams), "--seed", f"s{players}", "--record", str(path)],
     )
     assert result.exit_code == 0, result.output
@@ -51,7 +41,7 @@ def test_auto_game_for_every_player_count_and_format_verifies(tmp_path: Path, pl
 def test_same_seed_same_game(tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for path in (a, b):
-        result = runner.invoke(_app(), ["play", "--auto", "--players", "6", "--seed", "same", "--record", str(path)])
+        result = runner.invoke(app, ["play", "--auto", "--players", "6", "--seed", "same", "--record", str(path)])
         assert result.exit_code == 0, result.output
     assert a.read_text() == b.read_text()
 
@@ -62,7 +52,7 @@ def test_a_person_plays_refused_orders_are_asked_again(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     answers = "nonsense\n10 10\n150 0\n10 9\ny\n" * 12
     result = runner.invoke(
-        _app(), ["play", "--players", "4", "--seed", "people", "--record", str(path)], input=answers
+        app, ["play", "--players", "4", "--seed", "people", "--record", str(path)], input=answers
     )
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())
@@ -90,7 +80,7 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     answers = "\n10 9\ny\n" * 40
     result = runner.invoke(
-        _app(), ["play", "--players", "4", "--humans", "2", "--seed", "hotseat", "--record", str(path)], input=answers
+        app, ["play", "--players", "4", "--humans", "2", "--seed", "hotseat", "--record", str(path)], input=answers
     )
     assert result.exit_code == 0, result.output
     assert "your orders are secret" in result.output
@@ -108,7 +98,7 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
     ],
 )
 def test_bad_options_give_one_line_errors(args: list[str], says: str) -> None:
-    result = runner.invoke(_app(), ["play", *args])
+    result = runner.invoke(app, ["play", *args])
     assert result.exit_code != 0
     assert says in " ".join(result.output.split())
     assert "Traceback" not in result.output
@@ -116,7 +106,7 @@ def test_bad_options_give_one_line_errors(args: list[str], says: str) -> None:
 
 def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    result = runner.invoke(_app(), ["play", "--players", "4", "--seed", "x", "--record", str(path)], input="10 9\ny\n")
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "x", "--record", str(path)], input="10 9\ny\n")
     assert result.exit_code != 0
     assert "interrupted" in result.output
     assert not path.exists()

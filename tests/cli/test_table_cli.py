@@ -8,23 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
-from sevens.cli.table import register
+from sevens.cli.main import app
 from sevens.rules import FairDice
 from sevens.tournament.lots import draw_lots
-
-
-def _app() -> typer.Typer:
-    app = typer.Typer(pretty_exceptions_enable=False)
-    register(app)
-
-    @app.callback()
-    def _root() -> None:
-        """Keep ``table`` a sub-command, as in the real app."""
-
-    return app
 
 
 def _line(tries: int = 0, conversions: int = 0, penalties: int = 0, drop_goals: int = 0) -> dict[str, int]:
@@ -77,7 +65,7 @@ def _write(tmp_path: Path, data: object, name: str = "group.json") -> Path:
 
 
 def _run(*args: str) -> Any:
-    return CliRunner().invoke(_app(), ["table", *args])
+    return CliRunner().invoke(app, ["table", *args])
 
 
 def test_json_rows(tmp_path: Path) -> None:

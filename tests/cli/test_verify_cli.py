@@ -7,11 +7,10 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from sevens.bots import get_strategy
-from sevens.cli.verify import register
+from sevens.cli.main import app
 from sevens.rules import seed_commitment
 from sevens.tournament import (
     Player,
@@ -28,15 +27,6 @@ from sevens.tournament import (
 SEED = "c0" * 32
 
 
-def _app() -> typer.Typer:
-    app = typer.Typer()
-
-    @app.callback()
-    def main() -> None:
-        """Test application."""
-
-    register(app)
-    return app
 
 
 def _record(turns: int | None = None) -> dict[str, object]:
@@ -53,7 +43,7 @@ def _run(tmp_path: Path, content: str | bytes) -> tuple[int, str, str]:
         path.write_bytes(content)
     else:
         path.write_text(content, encoding="utf-8")
-    result = CliRunner().invoke(_app(), ["verify", str(path)])
+    result = CliRunner().invoke(app, ["verify", str(path)])
     return result.exit_code, result.stdout, result.stderr
 
 
@@ -117,8 +107,8 @@ def test_malformed_files_give_one_line_and_exit_2(tmp_path: Path, content: str |
 
 
 def test_a_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
-    result = CliRunner().invoke(_app(), ["verify", str(tmp_path / "nope.json")])
+    result = CliRunner().invoke(app, ["verify", str(tmp_path / "nope.json")])
     assert result.exit_code == 2
     assert result.stderr == f"error: no such file: {tmp_path / 'nope.json'}\n"
-    result = CliRunner().invoke(_app(), ["verify", str(tmp_path)])
+    result = CliRunner().invoke(app, ["verify", str(tmp_path)])
     assert result.exit_code == 2 and "is a folder" in result.stderr
