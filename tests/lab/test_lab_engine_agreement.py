@@ -2,21 +2,23 @@
 
 Both sides play 16-team tournaments with the same bots in the same seats (seat ``t`` plays
 "even", "group-blitz", "knockout-saver", "random" in turn). The batch plays 10^5 tournaments, the
-engine fewer (it is about 500 times slower); every comparison is a two-sample test whose spread
-accounts for both sample sizes, with thresholds that a correct simulator fails about once in
-10^4 runs per statistic.
+engine fewer (it is about 500 times slower), through both simulator paths (the compiled loops and
+numpy alone); every comparison is a two-sample test whose spread accounts for both sample sizes,
+with thresholds that a correct simulator fails about once in 10^4 runs per statistic.
 """
 
 from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
 from scipy.stats import chi2
 
 from sevens.bots import get_strategy
+from sevens.lab import kernels
 from sevens.lab.registry import resolve
 from sevens.lab.simulate import KNOCKOUT_DECIDERS, simulate
 from sevens.rules import SeededDice
@@ -64,7 +66,7 @@ def _homogeneity_p(a: np.ndarray, b: np.ndarray) -> float:
 
 
 @pytest.fixture(scope="module")
-def both() -> tuple[dict[str, np.ndarray], object]:
+def both() -> tuple[dict[str, np.ndarray], list[Any]]:
     engine = {
         "champion": np.zeros(16),
         "group_decided": np.zeros(len(CHAIN)),
@@ -93,42 +95,50 @@ def both() -> tuple[dict[str, np.ndarray], object]:
     engine["lines"] = np.array(per_game_lines)
     strategies = [resolve(name) for name in NAMES]
     seats = np.tile(np.arange(16) % 4, (BATCH_TOURNAMENTS, 1))
-    batch = simulate(16, seats, strategies, np.random.default_rng(20261130))
-    return engine, batch
+    # Both simulator paths face the engine: the compiled loops (when numba is there) and numpy.
+    paths = [False] + ([True] if kernels.AVAILABLE else [])
+    batches = [
+        simulate(16, seats, strategies, np.random.default_rng(20261130 + c), compiled=c) for c in paths
+    ]
+    return engine, batches
 
 
 @pytest.mark.slow
-def test_champion_frequencies_by_seat_agree(both: tuple[dict[str, np.ndarray], object]) -> None:
+def test_champion_frequencies_by_seat_agree(both: tuple[dict[str, np.ndarray], list[Any]]) -> None:
     """Champions by seat: the batch and the engine come from the same distribution."""
-    engine, batch = both
-    counts = np.bincount(batch.champion, minlength=16)  # type: ignore[attr-defined]
-    assert counts.sum() == BATCH_TOURNAMENTS
-    assert _homogeneity_p(engine["champion"], counts) > P_FLOOR
+    engine, batches = both
+    for batch in batches:
+        counts = np.bincount(batch.champion, minlength=16)
+        assert counts.sum() == BATCH_TOURNAMENTS
+        assert _homogeneity_p(engine["champion"], counts) > P_FLOOR
 
 
 @pytest.mark.slow
-def test_mean_lines_by_stage_agree(both: tuple[dict[str, np.ndarray], object]) -> None:
+def test_mean_lines_by_stage_agree(both: tuple[dict[str, np.ndarray], list[Any]]) -> None:
     """Mean tries, conversions, penalties, drop goals per team and match, by stage (R1)."""
-    engine, batch = both
+    engine, batches = both
     lines = engine["lines"]  # [game, stage, component]
     matches = np.array([48, 8, 4, 2])  # team-lines per tournament and stage: 16 x 3 rounds, 8, 4, 2
     per_team = lines / matches[None, :, None]
     mean_e = per_team.mean(axis=0)
     sd_e = per_team.std(axis=0, ddof=1)
-    mean_b = batch.stage_lines / batch.stage_matches[:, None]  # type: ignore[attr-defined]
     se = sd_e * math.sqrt(1 / ENGINE_TOURNAMENTS + 1 / BATCH_TOURNAMENTS)
-    z = (mean_b - mean_e) / se
-    assert np.abs(z).max() < Z_LIMIT, z
+    for batch in batches:
+        assert np.array_equal(batch.stage_matches, matches * BATCH_TOURNAMENTS)
+        mean_b = batch.stage_lines / batch.stage_matches[:, None]
+        z = (mean_b - mean_e) / se
+        assert np.abs(z).max() < Z_LIMIT, z
 
 
 @pytest.mark.slow
-def test_tie_break_frequencies_agree(both: tuple[dict[str, np.ndarray], object]) -> None:
+def test_tie_break_frequencies_agree(both: tuple[dict[str, np.ndarray], list[Any]]) -> None:
     """R8 and R9: how often each criterion decides a group place and a knockout match."""
-    engine, batch = both
-    group = batch.group_decided.sum(axis=0)  # type: ignore[attr-defined]
-    knockout = batch.knockout_decided.sum(axis=0)  # type: ignore[attr-defined]
-    assert group.sum() == 16 * BATCH_TOURNAMENTS
-    assert _homogeneity_p(engine["group_decided"], group) > P_FLOOR
-    assert _homogeneity_p(engine["knockout_decided"], knockout) > P_FLOOR
-    # The tests above have power only if the tie-breaks actually occur.
-    assert group[1:].sum() > 1000 and knockout[1:].sum() > 100
+    engine, batches = both
+    for batch in batches:
+        group = batch.group_decided.sum(axis=0)
+        knockout = batch.knockout_decided.sum(axis=0)
+        assert group.sum() == 16 * BATCH_TOURNAMENTS
+        assert _homogeneity_p(engine["group_decided"], group) > P_FLOOR
+        assert _homogeneity_p(engine["knockout_decided"], knockout) > P_FLOOR
+        # The tests above have power only if the tie-breaks actually occur.
+        assert group[1:].sum() > 1000 and knockout[1:].sum() > 100

@@ -33,7 +33,17 @@ from numpy.typing import NDArray
 
 from sevens.rules import Line, flair_throw_line, force_die_line
 
-__all__ = ["Category", "LineTables", "Lines", "TableSampler", "line_tables", "point_weights", "sample_lines"]
+__all__ = [
+    "FLAIR_BASE",
+    "TABLE_IDS",
+    "Category",
+    "LineTables",
+    "Lines",
+    "TableSampler",
+    "line_tables",
+    "point_weights",
+    "sample_lines",
+]
 
 IntArray = NDArray[np.int64]
 
@@ -208,6 +218,10 @@ def sample_lines(rng: np.random.Generator, force: IntArray, options: IntArray) -
 _SHIFT = 16
 _MASK = (1 << _SHIFT) - 1
 _FORCE_TABLES = 161  # FORCE dice 0..160 (R3: no team holds more than 160)
+FLAIR_BASE = _FORCE_TABLES
+"""Table id of an order with no FLAIR option; ``k`` options have id ``FLAIR_BASE + k``."""
+TABLE_IDS = _FORCE_TABLES + 54
+"""Number of table ids (FORCE 0-160, then FLAIR 0-53 options)."""
 _PRUNE = 1e-13  # mass a table may drop in far tails (its bound, with the doubles cut)
 
 
@@ -325,12 +339,14 @@ class TableSampler:
 
     def __init__(self) -> None:
         self._tables: dict[int, _Table] = {}
-        self._offset = np.zeros(_FORCE_TABLES + 54, dtype=np.int64)
-        self._size = np.zeros(_FORCE_TABLES + 54, dtype=np.int64)
+        self._offset = np.zeros(TABLE_IDS, dtype=np.int64)
+        self._size = np.zeros(TABLE_IDS, dtype=np.int64)
         self._prob: NDArray[np.float64] = np.zeros(0)
         self._alias: IntArray = np.zeros(0, dtype=np.int64)
         self._packed: IntArray = np.zeros(0, dtype=np.int64)
-        self._built = np.zeros(_FORCE_TABLES + 54, dtype=bool)
+        self._built = np.zeros(TABLE_IDS, dtype=bool)
+        self._cells: IntArray = np.zeros((0, 4), dtype=np.int64)
+        self._index: IntArray = np.zeros((TABLE_IDS, 2), dtype=np.int64)
 
     @property
     def bound(self) -> float:
@@ -364,6 +380,27 @@ class TableSampler:
         self._prob = np.concatenate(probs)
         self._alias = np.concatenate(aliases)
         self._packed = np.concatenate(packed)
+
+    def ensure(self, ids: IntArray) -> None:
+        """Build the tables of these ids (FORCE dice ``f``: ``f``; FLAIR options ``k``: :data:`FLAIR_BASE` + ``k``)."""
+        self._ensure(np.asarray(ids, dtype=np.int64))
+
+    def arrays(self) -> tuple[IntArray, IntArray, NDArray[np.float64]]:
+        """The built tables as flat arrays for compiled loops.
+
+        Returns ``index`` (per table id: number of cells, first cell; 0 cells if not built),
+        ``cells`` (per cell: its coin's bits, its packed line, its alias's packed line, padding;
+        16 bits per count: tries, conversions, penalties, drop goals) and ``coins`` (the same memory
+        as floats, so column 0 is the coin). One cell is one cache line's half: one read per draw.
+        """
+        if self._cells.shape[0] != self._prob.size:
+            cells = np.zeros((self._prob.size, 4), dtype=np.int64)
+            cells[:, 0] = self._prob.view(np.int64)
+            cells[:, 1] = self._packed
+            cells[:, 2] = self._packed[self._alias]
+            self._cells = cells
+            self._index = np.ascontiguousarray(np.stack((self._size, self._offset), axis=1))
+        return self._index, self._cells, self._cells.view(np.float64)
 
     def _draw(self, rng: np.random.Generator, ids: IntArray) -> IntArray:
         size = self._size[ids]

@@ -27,9 +27,18 @@ from enum import IntEnum
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
+from sevens.lab import kernels
+from sevens.lab.sampling import FLAIR_BASE, Lines, TableSampler, point_weights, sample_lines
 from sevens.lab.strategies import BatchStrategy, BatchView, Orders
-from sevens.rules import FLAIR_OPTION_COST, STARTING_SCRUM, WIN_BONUS, DecidedBy, Line, SeededDice
+from sevens.rules import (
+    FLAIR_OPTION_COST,
+    MAX_ORDER_POINTS,
+    STARTING_SCRUM,
+    WIN_BONUS,
+    DecidedBy,
+    Line,
+    SeededDice,
+)
 from sevens.tournament.fixtures import GROUP_ROUNDS, Fixture, first_knockout_pairs, next_knockout_pairs
 from sevens.tournament.formats import GROUP_SIZE, GROUP_TURNS, Format, Stage
 from sevens.tournament.setup import TeamId
@@ -156,6 +165,7 @@ def simulate(
     *,
     sampler: Sampler = Sampler.TABLES,
     tables: TableSampler | None = None,
+    compiled: bool | None = None,
 ) -> BatchResult:
     """Play ``len(seats)`` whole tournaments at once.
 
@@ -166,12 +176,16 @@ def simulate(
         rng: the random source of the whole batch (lines, lots, and the strategies' choices).
         sampler: how lines are drawn.
         tables: alias tables to reuse across batches (built as needed otherwise).
+        compiled: play each turn in the compiled loops of :mod:`sevens.lab.kernels` (True), or
+            with numpy alone (False); by default, compiled when numba is there and ``sampler`` is
+            :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
 
     Returns:
         Champions, places, league points, SCRUM left and tie-break counts.
 
     Raises:
-        ValueError: a strategy gave an order that breaks R3, or the seats do not fit.
+        ValueError: a strategy gave an order that breaks R3, the seats do not fit, or
+            ``compiled`` was asked for without numba or with :attr:`Sampler.DIRECT`.
 
     >>> from sevens.lab.strategies import EvenPacing
     >>> result = simulate(8, np.zeros((5, 8), dtype=np.int64), [EvenPacing()], np.random.default_rng(1))
@@ -187,20 +201,18 @@ def simulate(
         raise ValueError(f"seats must name strategies 0 to {len(strategies) - 1}")
     fmt = Format(teams, teams, 1)
     tables = tables or TableSampler()
+    if compiled is None:
+        compiled = kernels.AVAILABLE and sampler is Sampler.TABLES
+    elif compiled and not kernels.AVAILABLE:
+        raise ValueError("compiled=True needs numba (pip install numba); or pass compiled=False")
+    elif compiled and sampler is not Sampler.TABLES:
+        raise ValueError("the compiled loops draw through alias tables: use Sampler.TABLES or compiled=False")
+    if compiled:
+        return _simulate_compiled(fmt, seats, strategies, rng, tables)
     b = seats.shape[0]
     groups = teams // GROUP_SIZE
+    state = _new_state(b, teams)
     zeros = np.zeros((b, teams), dtype=np.int64)
-    state = _State(
-        teams=teams,
-        scrum=zeros + STARTING_SCRUM,
-        lp=zeros.copy(),
-        tries_for=zeros.copy(),
-        tries_against=zeros.copy(),
-        points_for=zeros.copy(),
-        points_against=zeros.copy(),
-        h2h=np.zeros((b, teams, GROUP_SIZE), dtype=np.int64),
-        group_lines=np.zeros((b, GROUP_TURNS, 2 * groups, 2, 4), dtype=np.int64),
-    )
     stages = fmt.stages
     stage_lines = np.zeros((1 + len(fmt.knockout_stages), 4), dtype=np.int64)
     stage_matches = np.zeros(1 + len(fmt.knockout_stages), dtype=np.int64)
@@ -275,6 +287,148 @@ def simulate(
         group_decided=group_decided,
         knockout_decided=knockout_decided,
         group_draws=group_draws,
+        group_lines=state.group_lines,
+    )
+
+
+def _new_state(b: int, teams: int) -> _State:
+    zeros = np.zeros((b, teams), dtype=np.int64)
+    return _State(
+        teams=teams,
+        scrum=zeros + STARTING_SCRUM,
+        lp=zeros.copy(),
+        tries_for=zeros.copy(),
+        tries_against=zeros.copy(),
+        points_for=zeros.copy(),
+        points_against=zeros.copy(),
+        h2h=np.zeros((b, teams, GROUP_SIZE), dtype=np.int64),
+        group_lines=np.zeros((b, GROUP_TURNS, 2 * (teams // GROUP_SIZE), 2, 4), dtype=np.int64),
+    )
+
+
+def _knockout_spec(groups: int) -> tuple[IntArray, IntArray]:
+    """R11's first knockout round as rows ``(group, place - 1)`` for the home and away sides."""
+    letters = "ABCD"[:groups]
+    pairs = first_knockout_pairs({x: [f"{x}1", f"{x}2"] for x in letters})
+
+    def rows(labels: list[str]) -> IntArray:
+        return np.array([(letters.index(x[0]), int(x[1]) - 1) for x in labels], dtype=np.int64)
+
+    return rows([h for h, _ in pairs]), rows([a for _, a in pairs])
+
+
+def _simulate_compiled(
+    fmt: Format,
+    seats: IntArray,
+    strategies: Sequence[BatchStrategy],
+    rng: np.random.Generator,
+    tables: TableSampler,
+) -> BatchResult:
+    """:func:`simulate` with each turn in one compiled loop (:mod:`sevens.lab.kernels`).
+
+    Built-in pacing strategies decide inside the loop; if any other strategy is seated, every
+    strategy decides through its ``orders`` as on the numpy path.
+    """
+    teams = fmt.teams
+    b = seats.shape[0]
+    groups = teams // GROUP_SIZE
+    state = _new_state(b, teams)
+    specs = [kernels.spec(s) for s in strategies]
+    fused = all(x is not None for x in specs)
+    kinds = np.array([x[0] if x else -1 for x in specs], dtype=np.int64)
+    params = np.array([x[1] if x else 0.0 for x in specs], dtype=np.float64)
+    shares = np.array([x[2] if x else 0.0 for x in specs], dtype=np.float64)
+    weights = np.array(point_weights(), dtype=np.int64)
+    knockouts = fmt.knockout_stages
+    stage_lines = np.zeros((1 + len(knockouts), 4), dtype=np.int64)
+    stage_matches = np.zeros(1 + len(knockouts), dtype=np.int64)
+    knockout_decided = np.zeros((len(knockouts), len(KNOCKOUT_DECIDERS)), dtype=np.int64)
+    group_decided = np.zeros((GROUP_SIZE, len(CHAIN)), dtype=np.int64)
+    knockout_wins = np.zeros((b, teams), dtype=np.int64)
+    reached = np.zeros((b, teams), dtype=np.int64)
+    record = np.zeros((b, teams), dtype=np.int64)
+    state.final_position = np.zeros((b, teams), dtype=np.int64)
+    base = (np.arange(b) * teams)[:, None]
+    counters = np.zeros(1, dtype=np.int64)  # group draws
+    missing = np.full(4, -1, dtype=np.int64)
+    limits = np.array([MAX_ORDER_POINTS, FLAIR_OPTION_COST, WIN_BONUS, FLAIR_BASE], dtype=np.int64)
+    home = away = np.zeros((b, 0), dtype=np.int64)
+    for turn, stage in enumerate(fmt.stages, start=1):
+        if stage is Stage.GROUP:
+            pairs = [(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in GROUP_ROUNDS[turn - 1]]
+            home = np.ascontiguousarray(np.broadcast_to(np.array([h for h, _ in pairs]), (b, len(pairs))))
+            away = np.ascontiguousarray(np.broadcast_to(np.array([a for _, a in pairs]), (b, len(pairs))))
+        m = home.shape[1]
+        force = np.empty((b, 2 * m), dtype=np.int64)
+        options = np.empty((b, 2 * m), dtype=np.int64)
+        if not fused:
+            if stage is not Stage.GROUP:
+                position = state.final_position
+            elif turn > 1:
+                position = _group_position(state.lp, teams)
+            else:
+                position = np.ones((b, teams), dtype=np.int64)
+            playing = np.concatenate((home, away), axis=1)
+            flat = (base + playing).ravel()
+            opponent_flat = (base + np.concatenate((away, home), axis=1)).ravel()
+            is_home = np.zeros(playing.shape, dtype=bool)
+            is_home[:, :m] = True
+            f, fl = _decide(
+                fmt, turn, stage, state, seats, strategies, rng, flat, opponent_flat, is_home.ravel(), position
+            )
+            force[:] = f.reshape(b, 2 * m)
+            options[:] = (fl // FLAIR_OPTION_COST).reshape(b, 2 * m)
+            tables.ensure(np.concatenate((np.unique(force), FLAIR_BASE + np.unique(options))))
+        stage_index = 0 if stage is Stage.GROUP else knockouts.index(stage) + 1
+        stage_matches[stage_index] += 2 * m * b
+        knockout = stage is not Stage.GROUP
+        k = knockouts.index(stage) if knockout else 0
+        winners = np.empty((b, m), dtype=np.int64)
+        at, resumed = 0, False
+        while at >= 0:
+            index, cells, coins = tables.arrays()
+            at = kernels.play_round(
+                knockout, fused, at, resumed, kinds, params, shares, seats, fmt.turns - turn + 1,
+                max(0, GROUP_TURNS - turn + 1), limits, home, away, force, options, index, cells, coins, missing,
+                rng, weights, state.scrum, state.lp, state.tries_for, state.tries_against, state.points_for,
+                state.points_against, state.h2h, state.group_lines, min(turn, GROUP_TURNS) - 1, record, winners,
+                knockout_wins, reached, knockout_decided[k], stage_lines[stage_index], counters,
+            )
+            # Stopped at a match whose tables are missing: build them and go on from that match.
+            tables.ensure(missing[missing >= 0])
+            resumed = True
+        if stage is Stage.GROUP:
+            if turn == GROUP_TURNS:
+                ok = kernels.final_tables(
+                    state.lp, state.tries_for, state.points_for, state.tries_against, state.points_against,
+                    state.h2h, rng, state.final_position, record, group_decided,
+                )
+                if not ok:
+                    raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
+                home_spec, away_spec = _knockout_spec(groups)
+                home = np.empty((b, len(home_spec)), dtype=np.int64)
+                away = np.empty((b, len(away_spec)), dtype=np.int64)
+                kernels.first_knockout(state.final_position, home_spec, away_spec, home, away)
+        elif m > 1:
+            nxt = next_knockout_pairs([TeamId(str(i)) for i in range(m)])
+            home = np.ascontiguousarray(winners[:, [int(h) for h, _ in nxt]])
+            away = np.ascontiguousarray(winners[:, [int(a) for _, a in nxt]])
+        else:
+            home = winners
+    return BatchResult(
+        teams=teams,
+        seats=seats,
+        champion=home[:, 0].copy(),
+        knockout_wins=knockout_wins,
+        reached=reached,
+        group_points=state.lp,
+        group_position=state.final_position,
+        scrum_left=state.scrum,
+        stage_lines=stage_lines,
+        stage_matches=stage_matches,
+        group_decided=group_decided,
+        knockout_decided=knockout_decided,
+        group_draws=int(counters[0]),
         group_lines=state.group_lines,
     )
 
