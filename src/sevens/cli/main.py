@@ -20,7 +20,7 @@ app = typer.Typer(
 )
 
 # Each module defines register(app: typer.Typer) -> None.
-_COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab")
+_COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab", "backup")
 
 for _name in _COMMAND_MODULES:
     importlib.import_module(f"sevens.cli.{_name}").register(app)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["make_engine", "make_sessionmaker", "run_migrations", "session_scope", "normalise_url"]
@@ -35,18 +35,34 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, serialise_sqlite: bool = False) -> Engine:
     """An engine for ``url`` (SQLite file or PostgreSQL).
+
+    With ``serialise_sqlite`` (what the web app uses) a SQLite file gets a pool of one connection:
+    see below. Code that holds two sessions at once on one engine must not ask for it.
+
+    Statement parameters are never logged (``hide_parameters``): they hold draft orders and
+    secret hashes, which R13 keeps out of every log line even when SQL logging is switched on.
 
     >>> make_engine("sqlite://").dialect.name
     'sqlite'
     """
     url = normalise_url(url)
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False})
+        # SQLite lets one writer in at a time, and a writer that finds the lock taken sleeps and
+        # retries with growing back-off (busy_timeout): under a burst that gives latencies of
+        # seconds. One pooled connection makes the requests of a worker queue for it in order
+        # instead, and is never closed and reopened between requests.
+        database = make_url(url).database
+        pool: dict[str, Any] = (
+            {"pool_size": 1, "max_overflow": 0, "pool_timeout": 60}
+            if serialise_sqlite and database not in (None, "", ":memory:")
+            else {}
+        )
+        engine = create_engine(url, connect_args={"check_same_thread": False}, hide_parameters=True, **pool)
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
@@ -68,13 +84,19 @@ def session_scope(factory: sessionmaker[Session]) -> Iterator[Session]:
         session.close()
 
 
-def run_migrations(engine: Engine) -> None:
-    """Bring the database up to the newest schema with Alembic (run at start-up and in tests)."""
+def run_migrations(engine: Engine, *, revision: str = "head") -> None:
+    """Bring the database up to ``revision`` (the newest schema by default) with Alembic.
+
+    Run at start-up and in tests; a test passes an older revision to start from an old schema.
+    """
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", "sevens.store:migrations")
     with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Two workers starting together on one database: the second waits, then finds it done.
+            connection.execute(text("SELECT pg_advisory_xact_lock(727271)"))
         config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+        command.upgrade(config, revision)

@@ -445,7 +445,9 @@ def save_order(
         )
     )
     session.flush()
-    advance(session, game_id=game.id, now=now)
+    if ready:
+        # Only a ready order can complete the turn: a saved one leaves this team not ready.
+        advance(session, game_id=game.id, now=now)
     return row
 
 

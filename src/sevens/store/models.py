@@ -16,6 +16,7 @@ from sqlalchemy import (
     Dialect,
     Enum,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -182,6 +183,7 @@ class OrderLogRow(Base):
     """Append-only log of every order submission; private to the server until the turn is over."""
 
     __tablename__ = "order_log"
+    __table_args__ = (Index("ix_order_log_game_turn", "game_id", "turn"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)

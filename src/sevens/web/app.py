@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.web.scheduler import run_scheduler
-from sevens.web.security import CSRF_COOKIE, RateLimiter, SecurityHeaders, csrf_token, set_cookie
+from sevens.web.security import CSRF_COOKIE, BodyLimit, RateLimiter, SecurityHeaders, csrf_token, set_cookie
 from sevens.web.settings import Settings
 
 __all__ = ["create_app", "utc_now"]
@@ -57,7 +57,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         clock: the current time (tests pass a fake one).
     """
     settings = settings or Settings()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, serialise_sqlite=True)
     if settings.migrate:
         run_migrations(engine)
     factory = make_sessionmaker(engine)
@@ -112,6 +112,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
             )
         return response
 
+    # An oversized body is refused before anything reads it (inside the security headers).
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
 
     from sevens.web import api, pages

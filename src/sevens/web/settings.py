@@ -32,5 +32,7 @@ class Settings(BaseSettings):
     rate_limit_attempts: int = 10
     """Failed attempts with a secret allowed per client per window."""
     rate_limit_window_seconds: int = 60
+    max_body_bytes: int = 65536
+    """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""
     """Scheme and host for links shown to the organiser; by default the request's own."""

@@ -1,0 +1,158 @@
+"""``sevens export`` and ``sevens import``: back up every hosted game, and restore into an empty database.
+
+``sevens export PATH`` writes a *shareable* export (records and what players may read; see
+:mod:`sevens.store.backup`). ``sevens export --full PATH`` writes a *full backup* that also holds
+the seeds of unfinished games, the open turn's orders and the hashed credentials: it is created
+with mode 0600 (a directory 0700), because whoever reads it can throw the open turn's dice.
+PATH is a file (one JSON document) or a directory (one file per game, ``<game id>.json``, and
+``credentials.json`` for a full backup); a PATH ending in ``/`` or naming an existing directory
+is a directory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from sevens.cli.errors import fail
+
+__all__ = ["read_documents", "register", "write_export"]
+
+_DB_HELP = "SQLAlchemy URL of the database; default $DATABASE_URL, else ./sevens.sqlite3."
+
+
+def _write(path: Path, document: dict[str, Any], *, private: bool) -> None:
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    mode = 0o600 if private else 0o644
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        os.fchmod(fd, mode)  # O_CREAT's mode does not apply to a file that already existed
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            fd = -1
+            handle.write(text)
+    finally:
+        if fd != -1:
+            os.close(fd)
+
+
+def write_export(document: dict[str, Any], target: str) -> list[Path]:
+    """Write an export document to a file, or split per game into a directory; returns the files.
+
+    A full backup's files are created with mode 0600 and its directory with 0700.
+    """
+    private = bool(document.get("full"))
+    path = Path(target)
+    if not (target.endswith(("/", os.sep)) or path.is_dir()):
+        if path.parent and not path.parent.is_dir():
+            raise OSError(f"the folder {path.parent} does not exist; create it or pick another path")
+        _write(path, document, private=private)
+        return [path]
+    path.mkdir(mode=0o700 if private else 0o755, parents=True, exist_ok=True)
+    if private:
+        path.chmod(0o700)
+    head = {k: v for k, v in document.items() if k not in ("games", "credentials")}
+    written = []
+    for game in document["games"]:
+        file = path / f"{game['id']}.json"
+        _write(file, {**head, "games": [game], "credentials": []}, private=private)
+        written.append(file)
+    if private:
+        file = path / "credentials.json"
+        _write(file, {**head, "games": [], "credentials": document["credentials"]}, private=True)
+        written.append(file)
+    return written
+
+
+def read_documents(source: str) -> list[dict[str, Any]]:
+    """The JSON documents in a file, or in every ``*.json`` file of a directory."""
+    path = Path(source)
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    if not path.exists():
+        raise OSError(f"{source} does not exist; pass a file or directory written by 'sevens export'")
+    documents = []
+    for file in files:
+        try:
+            documents.append(json.loads(file.read_text(encoding="utf-8")))
+        except ValueError as exc:
+            raise ValueError(f"{file} is not JSON: {exc}") from None
+    return documents
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sevens export`` and ``sevens import`` to the application."""
+
+    @app.command("export")
+    def export(
+        target: Annotated[str, typer.Argument(help="File, or directory (one file per game), to write.")],
+        database_url: Annotated[str | None, typer.Option("--database-url", help=_DB_HELP)] = None,
+        full: Annotated[
+            bool,
+            typer.Option(
+                "--full",
+                help="Also write seeds of unfinished games, open orders and hashed credentials "
+                "(file mode 0600): what a restore of running games needs.",
+            ),
+        ] = False,
+    ) -> None:
+        """Export every game: records and what players may read, or (--full) a complete backup."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from sevens.store.backup import export_backup
+        from sevens.store.db import make_engine, make_sessionmaker, run_migrations
+        from sevens.web.settings import Settings
+
+        url = database_url or Settings().database_url
+        try:
+            engine = make_engine(url)
+            run_migrations(engine)
+            with make_sessionmaker(engine)() as db:
+                document = export_backup(db, full=full, now=datetime.now(UTC))
+            engine.dispose()
+        except SQLAlchemyError as exc:
+            fail(f"cannot read the database: {str(exc).splitlines()[0]}")
+        try:
+            files = write_export(document, target)
+        except OSError as exc:
+            fail(f"cannot write {target}: {exc.strerror or exc}")
+        kind = "full backup (mode 0600)" if full else "shareable export"
+        typer.echo(f"exported {len(document['games'])} games as a {kind} to {len(files)} file(s) in {target}")
+
+    @app.command("import")
+    def import_(
+        source: Annotated[str, typer.Argument(help="File or directory written by 'sevens export'.")],
+        database_url: Annotated[str | None, typer.Option("--database-url", help=_DB_HELP)] = None,
+    ) -> None:
+        """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        from sevens.store.backup import import_backup, merge
+        from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
+        from sevens.store.errors import StoreError
+        from sevens.web.settings import Settings
+
+        try:
+            document = merge(read_documents(source))
+        except (OSError, ValueError) as exc:
+            fail(str(exc))
+        url = database_url or Settings().database_url
+        try:
+            engine = make_engine(url)
+            run_migrations(engine)
+            with session_scope(make_sessionmaker(engine)) as db:
+                report = import_backup(db, document=document)
+            engine.dispose()
+        except StoreError as exc:
+            fail(str(exc))
+        except SQLAlchemyError as exc:
+            fail(f"cannot write the database: {str(exc).splitlines()[0]}")
+        except (KeyError, TypeError) as exc:
+            fail(f"the backup is malformed: {exc!r} is missing or of the wrong kind")
+        typer.echo(
+            f"imported {report.games} games ({report.running} still open) and "
+            f"{report.credentials} credentials"
+        )

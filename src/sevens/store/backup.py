@@ -1,0 +1,433 @@
+"""Backup and restore: every game as its record, plus what the store needs to carry a game on.
+
+Two kinds of export, told apart by ``"full"``:
+
+* A **shareable export** (``full: false``) holds only what the players may read: each game's
+  record (:func:`sevens.store.games.record_of`: resolved turns; the seed only once the game is
+  over, R14), its public settings, seats' display names, autopilots, the times turns were
+  resolved, the event log and the order log of *resolved* turns. No seed of an unfinished game,
+  no order of the open turn (R13), no hash of any secret. Finished and ended games restore from
+  it; a lobby or running game cannot (its seed is not there) and :func:`import_backup` says so.
+* A **full backup** (``full: true``) adds, per game, a separate ``secret`` object: the seed,
+  the hashes of the organiser link and of every invite, the open turn's orders and their log
+  lines; and at the top the credentials (session and bot tokens, as SHA-256 only) with their
+  grants. With it a running game goes on after a restore exactly where it stood: the same dice
+  (the seed), the same saved and ready orders, the same deadline, and every invite link,
+  organiser link, browser session and bot token keeps working. Whoever holds it can throw the
+  open turn's dice and read its orders, so the CLI writes it with mode 0600.
+
+Database ids are never exported: games are keyed by their public id and credentials by their
+token hash, so a restore works into SQLite or PostgreSQL alike.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sevens.rules import seed_commitment
+from sevens.store import games as store
+from sevens.store.errors import Conflict, Invalid
+from sevens.store.models import (
+    ApiPrincipal,
+    EventRow,
+    GameRow,
+    GameStatus,
+    Grant,
+    OrderLogRow,
+    OrderRow,
+    PrincipalKind,
+    Role,
+    SeatRow,
+    TeamRow,
+    TurnRow,
+    Visibility,
+)
+from sevens.store.secrets import hash_token, new_token
+from sevens.tournament.record import RecordError, dumps, replay_record, to_record
+
+__all__ = ["BACKUP_FORMAT", "BACKUP_VERSION", "ImportReport", "export_backup", "import_backup", "merge"]
+
+BACKUP_FORMAT = "sevens-backup"
+BACKUP_VERSION = 1
+
+_OPEN = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
+
+
+def _time(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _parse_time(value: object, where: str) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise Invalid(f"{where}: expected an ISO 8601 time or null, found {value!r}")
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise Invalid(f"{where}: {value!r} is not an ISO 8601 time") from None
+    if parsed.tzinfo is None:
+        raise Invalid(f"{where}: {value!r} has no time zone; times are absolute UTC")
+    return parsed
+
+
+def _log_dict(row: OrderLogRow) -> dict[str, Any]:
+    return {
+        "turn": row.turn,
+        "team": row.team_id,
+        "player": row.player_id,
+        "force": row.force,
+        "flair": row.flair,
+        "ready": row.ready,
+        "via": row.via,
+        "at": _time(row.at),
+    }
+
+
+def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
+    open_turn = game.current_turn if game.status in _OPEN else None
+    record: dict[str, Any] | None = None
+    if game.record_json is not None:
+        record = json.loads(game.record_json) if full else store.record_of(game)
+    log = list(db.scalars(select(OrderLogRow).where(OrderLogRow.game_id == game.id).order_by(OrderLogRow.id)))
+    seats = store.seats_of(db, game_id=game.id)
+    data: dict[str, Any] = {
+        "id": game.public_id,
+        "name": game.name,
+        "status": game.status.value,
+        "visibility": game.visibility.value,
+        "players": game.players,
+        "teams": game.teams,
+        "teams_per_player": game.teams_per_player,
+        "turn_seconds": game.turn_seconds,
+        "default_bot": game.default_bot,
+        "seed_sha256": game.seed_sha256,
+        "revealed_seed": store.revealed_seed(game),
+        "current_turn": game.current_turn,
+        "deadline_at": _time(game.deadline_at),
+        "paused_remaining": game.paused_remaining,
+        "champion": game.champion,
+        "created_at": _time(game.created_at),
+        "started_at": _time(game.started_at),
+        "ended_at": _time(game.ended_at),
+        "record": record,
+        "seats": [{"player": s.player_id, "name": s.name, "joined_at": _time(s.joined_at)} for s in seats],
+        "autopilots": {t.team_id: t.autopilot for t in store.teams_of(db, game_id=game.id)},
+        "turns": [
+            {"number": t.number, "reason": t.reason, "resolved_at": _time(t.resolved_at)}
+            for t in db.scalars(select(TurnRow).where(TurnRow.game_id == game.id).order_by(TurnRow.number))
+        ],
+        "events": [
+            {"at": _time(e.at), "actor": e.actor, "kind": e.kind, "detail": e.detail}
+            for e in store.events_of(db, game_id=game.id)
+        ],
+        # Orders are public once their turn is resolved (R13); the open turn's stay out.
+        "order_log": [_log_dict(r) for r in log if r.turn != open_turn],
+    }
+    if full:
+        orders = db.scalars(
+            select(OrderRow).where(OrderRow.game_id == game.id).order_by(OrderRow.turn, OrderRow.team_id)
+        )
+        data["secret"] = {
+            "seed": game.seed_hex,
+            "organiser_link_hash": game.organiser_link_hash,
+            "invite_hashes": {s.player_id: s.invite_hash for s in seats},
+            "orders": [
+                {
+                    "turn": o.turn,
+                    "team": o.team_id,
+                    "force": o.force,
+                    "flair": o.flair,
+                    "ready": o.ready,
+                    "updated_at": _time(o.updated_at),
+                }
+                for o in orders
+            ],
+            "open_order_log": [_log_dict(r) for r in log if r.turn == open_turn],
+        }
+    return data
+
+
+def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
+    """Every game of the database as one JSON-ready document.
+
+    Args:
+        db: the session to read from.
+        full: add the secrets a restore of a running game needs (seeds, hashes, open orders,
+            credentials); without it the document holds only what players may read.
+        now: the export's time stamp.
+    """
+    games = list(db.scalars(select(GameRow).order_by(GameRow.created_at, GameRow.id)))
+    public_ids = {g.id: g.public_id for g in games}
+    document: dict[str, Any] = {
+        "format": BACKUP_FORMAT,
+        "version": BACKUP_VERSION,
+        "full": full,
+        "exported_at": _time(now),
+        "games": [_game_dict(db, g, full=full) for g in games],
+        "credentials": [],
+    }
+    if full:
+        grants: dict[int, list[dict[str, str]]] = {}
+        for grant in db.scalars(select(Grant).order_by(Grant.id)):
+            grants.setdefault(grant.principal_id, []).append(
+                {"game": public_ids[grant.game_id], "role": grant.role.value, "player": grant.player_id}
+            )
+        document["credentials"] = [
+            {
+                "kind": p.kind.value,
+                "token_hash": p.token_hash,
+                "label": p.label,
+                "created_at": _time(p.created_at),
+                "expires_at": _time(p.expires_at),
+                "grants": grants.get(p.id, []),
+            }
+            for p in db.scalars(select(ApiPrincipal).order_by(ApiPrincipal.id))
+        ]
+    return document
+
+
+def merge(documents: list[dict[str, Any]]) -> dict[str, Any]:
+    """One document from several (a directory export has one per game, and one of credentials).
+
+    >>> a = {"format": "sevens-backup", "version": 1, "full": False, "games": [{"id": "a"}], "credentials": []}
+    >>> b = {"format": "sevens-backup", "version": 1, "full": False, "games": [{"id": "b"}], "credentials": []}
+    >>> [g["id"] for g in merge([a, b])["games"]]
+    ['a', 'b']
+    """
+    if not documents:
+        raise Invalid("no backup documents found; pass a file or directory written by 'sevens export'")
+    for doc in documents:
+        _check_header(doc)
+    fulls = {bool(d.get("full")) for d in documents}
+    if len(fulls) != 1:
+        raise Invalid("the documents mix full backups and shareable exports; import one kind at a time")
+    return {
+        "format": BACKUP_FORMAT,
+        "version": BACKUP_VERSION,
+        "full": fulls.pop(),
+        "games": [g for d in documents for g in d.get("games", [])],
+        "credentials": [c for d in documents for c in d.get("credentials", [])],
+    }
+
+
+def _check_header(document: object) -> None:
+    if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
+        raise Invalid(f"not a Sevens backup: expected a JSON object with format {BACKUP_FORMAT!r}")
+    if document.get("version") != BACKUP_VERSION:
+        raise Invalid(
+            f"backup version {document.get('version')!r} is not supported; this version reads {BACKUP_VERSION}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import restored."""
+
+    games: int
+    running: int
+    credentials: int
+
+
+def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in data:
+        raise Invalid(f"{where}: the field {key!r} is missing")
+    value = data[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
+        raise Invalid(f"{where}.{key}: unexpected value {value!r}")
+    return value
+
+
+def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) -> GameRow:
+    where = f"games[{index}]"
+    public_id = _field(data, "id", str, where)
+    where = f"game {public_id}"
+    try:
+        status = GameStatus(_field(data, "status", str, where))
+        visibility = Visibility(_field(data, "visibility", str, where))
+    except ValueError as exc:
+        raise Invalid(f"{where}: {exc}") from None
+    secret = data.get("secret") if full else None
+    if full and not isinstance(secret, dict):
+        raise Invalid(f"{where}: a full backup holds a 'secret' object per game")
+    seed = secret.get("seed") if secret is not None else data.get("revealed_seed")
+    if not isinstance(seed, str):
+        raise Invalid(
+            f"{where} is {status.value} and its seed is not in this export; "
+            "restore it from a full backup ('sevens export --full')"
+        )
+    commitment = _field(data, "seed_sha256", str, where)
+    if seed_commitment(seed) != commitment:
+        raise Invalid(f"{where}: the seed does not match its commitment seed_sha256 (R14)")
+    record = data.get("record")
+    record_json: str | None = None
+    if record is not None:
+        try:
+            state, _ = replay_record(record, check_dice=record.get("seed") is not None)
+        except RecordError as exc:
+            raise Invalid(f"{where}: its record does not verify: {exc}") from None
+        if state.id != commitment:
+            raise Invalid(f"{where}: its record belongs to another game (seed_sha256 differs)")
+        if state.finished:
+            try:  # every die thrown again from the seed (R14)
+                replay_record(to_record(state, seed=seed), check_dice=True)
+            except (RecordError, ValueError) as exc:
+                raise Invalid(f"{where}: its dice do not verify from its seed: {exc}") from None
+        record_json = dumps(to_record(state, seed=None))
+    elif status not in (GameStatus.LOBBY, GameStatus.ENDED):
+        raise Invalid(f"{where} is {status.value} but has no record")
+    game = GameRow(
+        public_id=public_id,
+        name=_field(data, "name", str, where),
+        status=status,
+        visibility=visibility,
+        players=_field(data, "players", int, where),
+        teams=_field(data, "teams", int, where),
+        teams_per_player=_field(data, "teams_per_player", int, where),
+        turn_seconds=data.get("turn_seconds"),
+        default_bot=_field(data, "default_bot", str, where),
+        seed_hex=seed,
+        seed_sha256=commitment,
+        current_turn=_field(data, "current_turn", int, where),
+        deadline_at=_parse_time(data.get("deadline_at"), f"{where}.deadline_at"),
+        paused_remaining=data.get("paused_remaining"),
+        record_json=record_json,
+        champion=data.get("champion"),
+        created_at=_parse_time(data.get("created_at"), f"{where}.created_at"),
+        started_at=_parse_time(data.get("started_at"), f"{where}.started_at"),
+        ended_at=_parse_time(data.get("ended_at"), f"{where}.ended_at"),
+        # A shareable export carries no link hashes: the restored game gets fresh, unknown ones
+        # (the organiser reissues invites if anyone still needs one).
+        organiser_link_hash=secret["organiser_link_hash"] if secret else hash_token(new_token()),
+    )
+    db.add(game)
+    db.flush()
+    invites: dict[str, str] = secret.get("invite_hashes", {}) if secret else {}
+    for seat in _field(data, "seats", list, where):
+        db.add(
+            SeatRow(
+                game_id=game.id,
+                player_id=seat["player"],
+                name=seat.get("name"),
+                invite_hash=invites.get(seat["player"]) or hash_token(new_token()),
+                joined_at=_parse_time(seat.get("joined_at"), f"{where}.seats"),
+            )
+        )
+    autopilots: dict[str, str | None] = _field(data, "autopilots", dict, where)
+    if record is not None:
+        for team in record["teams"]:
+            db.add(
+                TeamRow(
+                    game_id=game.id,
+                    team_id=team["id"],
+                    name=team["name"],
+                    group=team["group"],
+                    player_id=team["manager"],
+                    autopilot=autopilots.get(team["id"]),
+                )
+            )
+    for turn in _field(data, "turns", list, where):
+        db.add(
+            TurnRow(
+                game_id=game.id,
+                number=turn["number"],
+                reason=turn["reason"],
+                resolved_at=_parse_time(turn["resolved_at"], f"{where}.turns"),
+            )
+        )
+    for event in _field(data, "events", list, where):
+        db.add(
+            EventRow(
+                game_id=game.id,
+                at=_parse_time(event["at"], f"{where}.events"),
+                actor=event["actor"],
+                kind=event["kind"],
+                detail=event["detail"],
+            )
+        )
+    log = list(_field(data, "order_log", list, where))
+    if secret:
+        log += secret.get("open_order_log", [])
+        for order in secret.get("orders", []):
+            db.add(
+                OrderRow(
+                    game_id=game.id,
+                    turn=order["turn"],
+                    team_id=order["team"],
+                    force=order["force"],
+                    flair=order["flair"],
+                    ready=order["ready"],
+                    updated_at=_parse_time(order["updated_at"], f"{where}.orders"),
+                )
+            )
+    for line in sorted(log, key=lambda e: (e["at"] or "", e["turn"])):
+        db.add(
+            OrderLogRow(
+                game_id=game.id,
+                turn=line["turn"],
+                team_id=line["team"],
+                player_id=line["player"],
+                force=line["force"],
+                flair=line["flair"],
+                ready=line["ready"],
+                via=line["via"],
+                at=_parse_time(line["at"], f"{where}.order_log"),
+            )
+        )
+    db.flush()
+    return game
+
+
+def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
+    """Restore a backup into an empty database; every record is replayed and checked first.
+
+    Raises:
+        Conflict: the database already holds games or credentials.
+        Invalid: the document is not a backup, a record does not verify, or a lobby or running
+            game comes from a shareable export (its seed is only in a full backup).
+    """
+    _check_header(document)
+    if store.count_games(db) or db.scalar(select(ApiPrincipal.id).limit(1)) is not None:
+        raise Conflict("the database is not empty: import restores into an empty database only")
+    full = bool(document.get("full"))
+    games = document.get("games")
+    if not isinstance(games, list):
+        raise Invalid("the backup has no list of games")
+    by_public: dict[str, int] = {}
+    running = 0
+    for index, data in enumerate(games):
+        if not isinstance(data, dict):
+            raise Invalid(f"games[{index}] is not an object")
+        game = _restore_game(db, data, full=full, index=index)
+        by_public[game.public_id] = game.id
+        running += game.status in _OPEN
+    credentials = document.get("credentials") or []
+    for entry in credentials:
+        principal = ApiPrincipal(
+            kind=PrincipalKind(entry["kind"]),
+            token_hash=entry["token_hash"],
+            label=entry["label"],
+            created_at=_parse_time(entry["created_at"], "credentials.created_at"),
+            expires_at=_parse_time(entry["expires_at"], "credentials.expires_at"),
+        )
+        db.add(principal)
+        db.flush()
+        for grant in entry["grants"]:
+            if grant["game"] not in by_public:
+                raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
+            db.add(
+                Grant(
+                    principal_id=principal.id,
+                    game_id=by_public[grant["game"]],
+                    role=Role(grant["role"]),
+                    player_id=grant["player"],
+                )
+            )
+    db.flush()
+    return ImportReport(games=len(games), running=running, credentials=len(credentials))

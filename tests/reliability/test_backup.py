@@ -1,0 +1,193 @@
+"""Backup and restore: `sevens export` and `sevens import` between SQLite and PostgreSQL.
+
+The games: one finished, one running with saved and ready orders in its open turn, one ended early,
+one in the lobby, and the credentials (a browser session, bot tokens) that play them.
+"""
+
+from __future__ import annotations
+
+import json
+import stat
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import typer
+from sqlalchemy import Engine, select
+from typer.testing import CliRunner
+
+from reliability.helpers import check_game, database
+from sevens.cli import backup as backup_cli
+from sevens.store import games as store
+from sevens.store.auth import add_grant, create_principal, find_principal, seat_by_invite
+from sevens.store.backup import export_backup
+from sevens.store.db import make_sessionmaker, session_scope
+from sevens.store.models import GameRow, GameStatus, PrincipalKind, Role, TeamRow, Visibility
+from sevens.store.testing import backends
+from sevens.tournament.record import dumps
+from sevens.tournament.verify import verify_record
+
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+PAIRS = [("sqlite", "postgresql"), ("postgresql", "sqlite")] if "postgresql" in backends() else [("sqlite", "sqlite")]
+
+cli = typer.Typer()
+backup_cli.register(cli)
+
+
+def _orders_all(db, game_id: int, turn: int, force: int, ready: bool) -> None:  # type: ignore[no-untyped-def]
+    for team in db.scalars(select(TeamRow).where(TeamRow.game_id == game_id)):
+        state = store.load_game(store.game_by_id(db, game_id=game_id))
+        if team.team_id in state.teams_in_play():
+            store.save_order(
+                db, game_id=game_id, player_id=team.player_id or "", team_id=team.team_id,
+                turn=turn, force=force, flair=3, ready=ready, via="api", now=NOW,
+            )
+
+
+def _populate(engine: Engine) -> dict[str, object]:
+    """Four games in four states, and the secrets a restore must keep working."""
+    factory = make_sessionmaker(engine)
+    secrets: dict[str, object] = {}
+    with session_scope(factory) as db:
+        ids = {}
+        for name in ("finished", "running", "ended", "lobby"):
+            spec = store.NewGame(f"{name} <cup> ☃", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+            created = store.create_game(db, spec=spec, now=NOW)
+            ids[name] = created.game.id
+            secrets[f"{name}-invite"] = created.invites[0][1]
+            secrets[f"{name}-organiser"] = created.organiser_token
+            for seat in store.seats_of(db, game_id=created.game.id):
+                store.join_seat(db, seat=seat, name=f"Ann {seat.player_id}", now=NOW)
+            if name != "lobby":
+                store.start_game(db, game_id=created.game.id, now=NOW)
+        bot, token = create_principal(db, kind=PrincipalKind.BOT, now=NOW, label="bot")
+        add_grant(db, principal_id=bot.id, game_id=ids["running"], role=Role.PLAYER, player_id="p1")
+        browser, cookie = create_principal(
+            db, kind=PrincipalKind.SESSION, now=NOW, ttl=timedelta(days=60)
+        )
+        add_grant(db, principal_id=browser.id, game_id=ids["running"], role=Role.ORGANISER)
+        secrets.update(bot=token, session=cookie, ids=ids)
+    with session_scope(factory) as db:
+        _orders_all(db, ids["finished"], 1, 5, True)
+        store.resolve_turn(db, game_id=ids["finished"], turn=2, reason="organiser", now=NOW)
+        store.advance(db, game_id=ids["finished"], now=NOW)
+        for turn in range(2, 6):
+            store.resolve_turn(db, game_id=ids["finished"], turn=turn, reason="organiser", now=NOW)
+        _orders_all(db, ids["running"], 1, 4, True)
+        _orders_all(db, ids["running"], 2, 7, False)  # saved, not ready: the open turn's secrets
+        store.end_game(db, game_id=ids["ended"], now=NOW, actor="organiser")
+    with factory() as db:
+        assert store.game_by_id(db, game_id=ids["finished"]).status == GameStatus.FINISHED
+        assert store.game_by_id(db, game_id=ids["running"]).current_turn == 2
+    return secrets
+
+
+def _export(url: str, target: Path | str, *, full: bool) -> None:
+    args = ["export", "--database-url", url, str(target)] + (["--full"] if full else [])
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+
+
+def _import(url: str, source: Path) -> CliRunner:  # type: ignore[type-arg]
+    return CliRunner().invoke(cli, ["import", "--database-url", url, str(source)])
+
+
+def _without_time(document: dict[str, object]) -> dict[str, object]:
+    return {k: v for k, v in document.items() if k != "exported_at"}
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS)
+def test_full_backup_restores_running_games_into_the_other_database(
+    source: str, target: str, tmp_path: Path
+) -> None:
+    """Issue 6: export every game, import into an empty database of the other kind; the restored
+    games verify, running games go on with the same dice, and every secret still opens its door."""
+    with database(source, tmp_path) as (src_url, src), database(target, tmp_path) as (dst_url, dst):
+        secrets = _populate(src)
+        ids: dict[str, int] = secrets["ids"]  # type: ignore[assignment]
+        backup = tmp_path / "full.json"
+        _export(src_url, backup, full=True)
+        assert stat.S_IMODE(backup.stat().st_mode) == 0o600
+        result = _import(dst_url, backup)
+        assert result.exit_code == 0, result.output
+        assert "imported 4 games (2 still open) and 2 credentials" in result.output
+        # The restored database exports the very same backup.
+        with make_sessionmaker(src)() as a, make_sessionmaker(dst)() as b:
+            assert _without_time(export_backup(b, full=True, now=NOW)) == _without_time(
+                export_backup(a, full=True, now=NOW)
+            )
+        with make_sessionmaker(dst)() as db:
+            games = {g.name.split()[0]: g for g in db.scalars(select(GameRow))}
+            finished = verify_record(store.record_of(games["finished"]))
+            assert finished.finished and finished.dice_checked
+            assert not verify_record(store.record_of(games["running"])).finished
+            for game in games.values():
+                check_game(dst, game.id)
+            assert seat_by_invite(db, token=str(secrets["running-invite"])) is not None
+            assert find_principal(db, token=str(secrets["bot"]), kind=PrincipalKind.BOT, now=NOW)
+            assert find_principal(db, token=str(secrets["session"]), kind=PrincipalKind.SESSION, now=NOW)
+        # The running game goes on in both databases alike: same saved orders, same seed, same dice.
+        records = []
+        for engine in (src, dst):
+            with session_scope(make_sessionmaker(engine)) as db:
+                game = db.scalar(select(GameRow).where(GameRow.name.startswith("running")))
+                assert game is not None
+                assert store.resolve_turn(db, game_id=game.id, turn=2, reason="deadline", now=NOW)
+                records.append(dumps(store.record_of(game)))
+        assert records[0] == records[1]
+        assert ids  # the source ids are not what the target uses; nothing relies on them
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS[:1])
+def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target: str, tmp_path: Path) -> None:
+    """Issue 6 and R13/R14: the default export is safe to hand to players: no seed of an unfinished
+    game, no order of an open turn, no hash of a secret; it restores finished games only."""
+    with database(source, tmp_path) as (src_url, src), database(target, tmp_path) as (dst_url, dst):
+        _populate(src)
+        out = tmp_path / "shared"
+        _export(src_url, f"{out}/", full=False)
+        text = "".join(p.read_text() for p in sorted(out.glob("*.json")))
+        with make_sessionmaker(src)() as db:
+            rows = {g.name.split()[0]: g for g in db.scalars(select(GameRow))}
+            assert rows["running"].seed_hex not in text and rows["lobby"].seed_hex not in text
+            assert rows["finished"].seed_hex in text  # revealed at the end (R14)
+            for game in rows.values():
+                assert game.organiser_link_hash not in text
+                for seat in store.seats_of(db, game_id=game.id):
+                    assert seat.invite_hash not in text
+        documents = [json.loads(p.read_text()) for p in sorted(out.glob("*.json"))]
+        running = next(g for d in documents for g in d["games"] if g["name"].startswith("running"))
+        assert "secret" not in running and {e["turn"] for e in running["order_log"]} == {1}
+        assert not any(d["credentials"] for d in documents)
+        refused = _import(dst_url, out)
+        assert refused.exit_code == 2 and "full backup" in refused.output and "Traceback" not in refused.output
+        # Finished and ended games alone restore from it, and verify.
+        for path in out.glob("*.json"):
+            status = json.loads(path.read_text())["games"][0]["status"]
+            if status not in ("finished", "ended"):
+                path.unlink()
+        assert _import(dst_url, out).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            games = list(db.scalars(select(GameRow)))
+            assert sorted(g.status.value for g in games) == ["ended", "finished"]
+            for game in games:
+                assert verify_record(store.record_of(game)).turns == len(json.loads(game.record_json or "{}")["turns"])
+
+
+def test_full_backup_directory_is_private_and_import_needs_an_empty_database(tmp_path: Path) -> None:
+    """A full backup split into a directory: files 0600 in a 0700 folder; import refuses a database
+    that already holds games, and a file that is no backup, each with a one-line error."""
+    with database("sqlite", tmp_path) as (url, engine), database("sqlite", tmp_path) as (url2, _engine2):
+        _populate(engine)
+        out = tmp_path / "full"
+        _export(url, f"{out}/", full=True)
+        assert stat.S_IMODE(out.stat().st_mode) == 0o700
+        files = sorted(out.glob("*.json"))
+        assert len(files) == 5 and all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in files)
+        assert _import(url2, out).exit_code == 0
+        again = _import(url2, out)
+        assert again.exit_code == 2 and "empty database" in again.output
+        bogus = tmp_path / "bogus.json"
+        bogus.write_text('{"format": "something-else"}')
+        wrong = _import(url2, bogus)
+        assert wrong.exit_code == 2 and "not a Sevens backup" in wrong.output
