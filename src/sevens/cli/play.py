@@ -18,7 +18,7 @@ from sevens.bots import DEFAULT_BOT, get_strategy
 from sevens.cli.errors import fail
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import Order, seed_commitment
+from sevens.rules import Order
 from sevens.tournament.formats import Format, default_format, legal_formats
 from sevens.tournament.game import (
     Game,
@@ -30,7 +30,7 @@ from sevens.tournament.game import (
     resolve_turn,
 )
 from sevens.tournament.record import dumps, to_record
-from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game
+from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
 __all__ = ["parse_order_text", "play_game", "register"]
 
@@ -51,12 +51,12 @@ def parse_order_text(text: str) -> tuple[int, int]:
     return int(parts[0]), int(parts[1])
 
 
-def _seeds(seed: str | None) -> tuple[bytes, str]:
-    """The game's secret dice seed and the draw seed. With ``--seed`` both follow from it, so a
-    game can be replayed; without it the dice seed comes from the operating system (R14)."""
+def _dice_seed(seed: str | None) -> bytes:
+    """The game's secret seed (R14): from the operating system, or from ``--seed`` so that a game
+    can be played again; the draw and every die follow from it."""
     if seed is None:
-        return secrets.token_bytes(32), secrets.token_hex(16)
-    return hashlib.sha256(f"sevens-play/{seed}".encode()).digest(), seed
+        return secrets.token_bytes(32)
+    return hashlib.sha256(f"sevens-play/{seed}".encode()).digest()
 
 
 def _choose_format(players: int, teams: int | None) -> Format:
@@ -138,9 +138,10 @@ def play_game(
 ) -> Game:
     """Play a whole game: people type orders for their teams, bots play the rest."""
     fmt = _choose_format(players, teams)
-    dice_seed, draw_seed = _seeds(seed)
+    dice_seed = _dice_seed(seed)
     people = [Player(PlayerId(f"p{i}"), f"Player {i}" if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
-    setup = draw_game(people, fmt, seed_sha256=seed_commitment(dice_seed), draw_seed=draw_seed)
+    # Drawn from the dice seed, so anyone can redo the draw once the seed is revealed.
+    setup = draw_game_from_seed(people, fmt, seed=dice_seed)
     game = new_game(setup)
     human_ids = {p.id for p in people[:humans]}
     console.rule(f"Sevens: {fmt.teams} teams, {players} players, {fmt.teams_per_player} teams each")

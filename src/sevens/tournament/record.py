@@ -40,7 +40,7 @@ from sevens.tournament.game import (
     play_turn,
 )
 from sevens.tournament.lots import LotsDraw
-from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId
+from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId, draw_game_from_seed
 
 __all__ = [
     "FORMAT",
@@ -59,6 +59,8 @@ __all__ = [
 
 FORMAT = "sevens-game-record"
 VERSION = 1
+DRAW_FROM_SEED = "game-seed"
+"""The record's ``draw`` when the groups were drawn from the game seed (checkable once revealed)."""
 
 _MISSING = "nothing (the field is missing)"
 
@@ -167,6 +169,7 @@ def to_record(game: Game, *, seed: str | bytes | None = None) -> dict[str, Any]:
         "version": VERSION,
         "seed_sha256": game.id,
         "seed": revealed,
+        "draw": DRAW_FROM_SEED if game.setup.drawn_from_seed else None,
         "tournament": game.format.to_dict(),
         "players": setup["players"],
         "teams": setup["teams"],
@@ -381,9 +384,17 @@ def _parse_setup(data: dict[str, Any]) -> GameSetup:
         except ValueError as exc:
             raise RecordError(where, str(exc)) from None
         autopilots[team_id] = _str(d["autopilot"], f"{where}.autopilot")
+    draw = data.get("draw")
+    if draw not in (None, DRAW_FROM_SEED):
+        raise RecordError("draw", f"must be null or {DRAW_FROM_SEED!r}, found {_show(draw)}")
     try:
         return GameSetup(
-            fmt, tuple(players), tuple(teams), _str(data["seed_sha256"], "seed_sha256"), autopilots
+            fmt,
+            tuple(players),
+            tuple(teams),
+            _str(data["seed_sha256"], "seed_sha256"),
+            autopilots,
+            drawn_from_seed=draw == DRAW_FROM_SEED,
         )
     except ValueError as exc:
         raise RecordError("teams", str(exc)) from None
@@ -551,8 +562,18 @@ def replay_record(data: object, *, check_dice: bool = False) -> tuple[Game, str 
             )
     game = new_game(setup)
     head = to_record(game)
-    for key in ("tournament", "players", "teams"):
-        _raise_difference(head[key], data[key], key)
+    for key in ("draw", "tournament", "players", "teams"):
+        _raise_difference(head[key], data.get(key), key)
+    if seed is not None and check_dice and setup.drawn_from_seed:
+        redrawn = draw_game_from_seed(setup.players, setup.format, seed=seed)
+        for i, (want, got) in enumerate(zip(redrawn.teams, setup.teams, strict=True)):
+            if (want.id, want.name, want.group, want.manager) != (got.id, got.name, got.group, got.manager):
+                raise VerificationError(
+                    f"teams[{i}]",
+                    f"{want.name} ({want.id}) in group {want.group}, manager {want.manager}",
+                    f"{got.name} ({got.id}) in group {got.group}, manager {got.manager}",
+                    "the group draw redone from the revealed seed (draw = 'game-seed') differs",
+                )
     raw = None if seed is None or not check_dice else parse_seed(seed)
     for index, turn in enumerate(parsed.turns):
         _check_turn_shape(game, turn, index)

@@ -20,17 +20,21 @@ The draw is reproducible from its seed and needs nothing but SHA-256, so anyone 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NewType, TypeVar
 
+from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.formats import GROUP_SIZE, Format, check_format
 
 __all__ = [
     "DEFAULT_AUTOPILOT",
     "DEFAULT_TEAM_NAMES",
+    "draw_game_from_seed",
+    "draw_seed_for",
     "GameSetup",
     "Player",
     "PlayerId",
@@ -153,6 +157,7 @@ class GameSetup:
     teams: tuple[Team, ...]
     seed_sha256: str
     autopilots: Mapping[TeamId, str] = field(default_factory=dict)
+    drawn_from_seed: bool = False
 
     def __post_init__(self) -> None:
         check_format(self.format)
@@ -231,6 +236,7 @@ class GameSetup:
             self.teams,
             self.seed_sha256,
             {**self.autopilots, TeamId(team_id): name},
+            self.drawn_from_seed,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -299,6 +305,30 @@ class _DrawStream:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+
+def draw_seed_for(seed: str | bytes) -> str:
+    """The draw seed that follows from a game's secret dice seed: HMAC-SHA256(seed, "sevens/draw").
+
+    One-way, so it tells nothing about the dice; once the seed is revealed anyone can redo the draw.
+
+    >>> draw_seed_for("00" * 32) == draw_seed_for(bytes(32))
+    True
+    """
+    return hmac.new(parse_seed(seed), b"sevens/draw", hashlib.sha256).hexdigest()
+
+
+def draw_game_from_seed(players: Sequence[Player], fmt: Format, *, seed: str | bytes) -> GameSetup:
+    """The group draw made from the game's own secret seed, with the default team names, so that
+    :func:`sevens.tournament.verify.verify_record` can redo it once the seed is revealed.
+
+    >>> people = [Player(PlayerId(f"p{i}"), f"Player {i}") for i in range(1, 5)]
+    >>> setup = draw_game_from_seed(people, Format(8, 4, 2), seed="07" * 32)
+    >>> setup.drawn_from_seed, setup == draw_game_from_seed(people, Format(8, 4, 2), seed="07" * 32)
+    (True, True)
+    """
+    drawn = draw_game(players, fmt, seed_sha256=seed_commitment(seed), draw_seed=draw_seed_for(seed))
+    return replace(drawn, drawn_from_seed=True)
 
 
 def draw_game(

@@ -42,6 +42,7 @@ class VerifyReport:
     dice_checked: bool
     finished: bool
     champion: str | None
+    draw_checked: bool = False
 
     def summary(self) -> str:
         """One paragraph saying what was checked.
@@ -50,9 +51,10 @@ class VerifyReport:
         'ok: 5 turns, 20 matches and 900 dice recomputed from the revealed seed; orders digests, dice, lines, winners, SCRUM balances, group tables, pairings and the champion (fiji) all agree'
         """
         if self.dice_checked:
+            draw = "the group draw, " if self.draw_checked else ""
             return (
                 f"ok: {self.turns} turns, {self.matches} matches and {self.dice} dice recomputed from the "
-                "revealed seed; orders digests, dice, lines, winners, SCRUM balances, group tables, "
+                f"revealed seed; {draw}orders digests, dice, lines, winners, SCRUM balances, group tables, "
                 f"pairings and the champion ({self.champion}) all agree"
             )
         state = (
@@ -74,6 +76,7 @@ def _report(game: Game, dice_checked: bool) -> VerifyReport:
         dice_checked=dice_checked,
         finished=game.finished,
         champion=game.champion,
+        draw_checked=dice_checked and game.setup.drawn_from_seed,
     )
 
 
