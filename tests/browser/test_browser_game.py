@@ -177,6 +177,7 @@ def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
     record = json.loads(path.read_text(encoding="utf-8"))
     report = verify_record(record)
     assert report.finished and report.dice_checked and report.champion == record["champion"]
+    assert record["draw"] == "game-seed" and report.draw_checked  # the draw is redone from the seed too
     assert record["seed"] is not None and len(record["turns"]) == 5
     names = {p["name"] for p in record["players"]}
     assert names == {"Player 1", "Player 2", "Player 3", "Player 4"}

@@ -105,6 +105,7 @@ def test_whole_game_record_verifies(hosted: Hosted, tmp_path: Path) -> None:
     record = json.loads(download.text)
     report = verify_record(record)
     assert report.finished and report.dice_checked and report.turns == 5
+    assert record["draw"] == "game-seed" and report.draw_checked  # the draw is redone from the seed too
     # `sevens verify` reads the downloaded file as it is.
     path = tmp_path / "record.json"
     path.write_bytes(download.content)

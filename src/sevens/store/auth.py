@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import and_, bindparam, delete, select
 from sqlalchemy.orm import Session
 
-from sevens.store.models import ApiPrincipal, GameRow, Grant, PrincipalKind, Role, SeatRow
+from sevens.store.models import ApiPrincipal, GameRow, Grant, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.secrets import hash_token, new_token
 
 __all__ = [
@@ -18,6 +18,8 @@ __all__ = [
     "find_principal",
     "grants_of",
     "access_to",
+    "BotSeat",
+    "bot_seat",
     "seat_by_invite",
     "game_by_organiser_link",
 ]
@@ -102,6 +104,71 @@ def access_to(session: Session, *, principal_id: int | None, game_id: int) -> Ac
         elif grant.player_id not in seats:
             seats.append(grant.player_id)
     return Access(organiser=organiser, player_ids=tuple(seats))
+
+
+# Built once: the statement and its cache key are reused by every order submission. The outer
+# joins keep the credential's row when the game or the grants are missing.
+_BOT_SEAT = (
+    select(
+        ApiPrincipal.id,
+        ApiPrincipal.kind,
+        ApiPrincipal.expires_at,
+        GameRow.id,
+        GameRow.visibility,
+        Grant.role,
+        Grant.player_id,
+    )
+    .select_from(ApiPrincipal)
+    .outerjoin(GameRow, GameRow.public_id == bindparam("public_id"))
+    .outerjoin(Grant, and_(Grant.principal_id == ApiPrincipal.id, Grant.game_id == GameRow.id))
+    .where(ApiPrincipal.token_hash == bindparam("token_hash"))
+    .order_by(Grant.id)
+)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSeat:
+    """A live bot credential and what it may do in the game it names (``game_id`` None: no such game)."""
+
+    principal_id: int
+    game_id: int | None = None
+    public_id: str = ""
+    public: bool = False
+    access: Access = Access()
+
+
+def bot_seat(session: Session, *, token: str, public_id: str, now: datetime) -> BotSeat | None:
+    """The bot credential holding ``token`` and its access to game ``public_id``, in one query.
+
+    The same answers as :func:`find_principal`, then the game by its public id, then
+    :func:`access_to`; None for an unknown, non-bot or expired token.
+    """
+    if not token or len(token) > 200:
+        return None
+    # Games' public ids are at most 32 characters; no game has an empty one.
+    params = {"token_hash": hash_token(token), "public_id": public_id if len(public_id) <= 32 else ""}
+    rows = session.execute(_BOT_SEAT, params).all()
+    if not rows:
+        return None
+    principal_id, kind, expires_at, game_id, visibility, _, _ = rows[0]
+    if kind != PrincipalKind.BOT or (expires_at is not None and expires_at <= now):
+        return None
+    if game_id is None:
+        return BotSeat(principal_id=principal_id)
+    organiser = False
+    seats: list[str] = []
+    for *_, role, player_id in rows:
+        if role == Role.ORGANISER:
+            organiser = True
+        elif role is not None and player_id not in seats:
+            seats.append(player_id)
+    return BotSeat(
+        principal_id=principal_id,
+        game_id=game_id,
+        public_id=public_id,
+        public=visibility == Visibility.PUBLIC,
+        access=Access(organiser=organiser, player_ids=tuple(seats)),
+    )
 
 
 def seat_by_invite(session: Session, *, token: str) -> SeatRow | None:

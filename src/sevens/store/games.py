@@ -8,17 +8,17 @@ then finds the turn number moved on and does nothing.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
+from typing import cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session
+from sqlalchemy.orm.attributes import set_committed_value
 
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.rules import Order, seed_commitment
@@ -39,7 +39,7 @@ from sevens.tournament.formats import Format, check_format
 from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orders, check_order, new_game
 from sevens.tournament.game import resolve_turn as resolve_game_turn
 from sevens.tournament.record import dumps, from_record, to_record
-from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game
+from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
 __all__ = [
     "MAX_TURN_SECONDS",
@@ -280,19 +280,23 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     return seat
 
 
+# Statements on the order path are built once, so each call skips building them and their cache keys.
+_GAMES = cast(Table, GameRow.__table__)
+_LOCK_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(current_turn=_GAMES.c.current_turn)
+_ORDER_NEEDS = (_GAMES.c.status, _GAMES.c.current_turn, _GAMES.c.record_json)
+_FRESH_GAME = (
+    select(GameRow).where(GameRow.id == bindparam("game_id")).execution_options(populate_existing=True)
+)
+
+
 def lock_game(session: Session, *, game_id: int) -> GameRow:
     """Take the game's row lock for the rest of the transaction and return a fresh copy.
 
     A no-op UPDATE locks the row on PostgreSQL and takes SQLite's write lock, so concurrent
     writers on one game queue behind each other on both.
     """
-    session.execute(
-        update(GameRow).where(GameRow.id == game_id).values(current_turn=GameRow.current_turn),
-        execution_options={"synchronize_session": False},
-    )
-    game = session.scalar(
-        select(GameRow).where(GameRow.id == game_id).execution_options(populate_existing=True)
-    )
+    session.connection().execute(_LOCK_GAME, {"game_id": game_id})
+    game = session.scalar(_FRESH_GAME, {"game_id": game_id})
     if game is None:
         raise NotFound("the game no longer exists")
     return game
@@ -309,12 +313,6 @@ def events_of(session: Session, *, game_id: int) -> list[EventRow]:
     return list(session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.id)))
 
 
-def _draw_seed(seed_hex: str) -> str:
-    # Derived from the secret seed so the draw is verifiable once the seed is revealed, and
-    # one-way so publishing it (if the record does) reveals nothing about the dice.
-    return hmac.new(bytes.fromhex(seed_hex), b"sevens/draw", hashlib.sha256).hexdigest()
-
-
 def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "organiser") -> GameRow:
     """Draw the groups (R12) and open turn 1; seats nobody claimed play on autopilot (R13).
 
@@ -327,7 +325,8 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     seats = seats_of(session, game_id=game.id)
     players = [Player(PlayerId(s.player_id), s.name or f"Player {s.player_id[1:]}") for s in seats]
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
-    drawn = draw_game(players, fmt, seed_sha256=game.seed_sha256, draw_seed=_draw_seed(game.seed_hex))
+    # Drawn from the secret seed, so the record says draw = "game-seed" and verify redoes it (R14).
+    drawn = draw_game_from_seed(players, fmt, seed=game.seed_hex)
     setup = replace(drawn, autopilots={team.id: game.default_bot for team in drawn.teams})
     for team in setup.teams:
         session.add(
@@ -377,6 +376,33 @@ def record_of(game: GameRow) -> dict[str, object]:
     return to_record(state, seed=game.seed_hex if state.finished else None)
 
 
+_TEAM_AND_ORDER = (
+    select(TeamRow.player_id, TeamRow.name, OrderRow.id)
+    .outerjoin(
+        OrderRow,
+        and_(
+            OrderRow.game_id == TeamRow.game_id,
+            OrderRow.team_id == TeamRow.team_id,
+            OrderRow.turn == bindparam("turn"),
+        ),
+    )
+    .where(TeamRow.game_id == bindparam("game_id"), TeamRow.team_id == bindparam("team_id"))
+)
+_ORDERS = cast(Table, OrderRow.__table__)
+_UPDATE_ORDER = (
+    update(_ORDERS)
+    .where(_ORDERS.c.id == bindparam("order_id"))
+    .values(
+        force=bindparam("force"),
+        flair=bindparam("flair"),
+        ready=bindparam("ready"),
+        updated_at=bindparam("updated_at"),
+    )
+)
+_INSERT_ORDER = insert(_ORDERS)
+_INSERT_ORDER_LOG = insert(cast(Table, OrderLogRow.__table__))
+
+
 def _team_for_player(session: Session, *, game: GameRow, team_id: str, player_id: str) -> TeamRow:
     team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
     if team is None:
@@ -384,6 +410,19 @@ def _team_for_player(session: Session, *, game: GameRow, team_id: str, player_id
     if team.player_id != player_id:
         raise Refused(f"you do not manage {team.name}; you can only order for your own teams")
     return team
+
+
+def _team_and_order(session: Session, *, game_id: int, team_id: str, player_id: str, turn: int) -> int | None:
+    # As _team_for_player, and in the same query the id of the team's saved order for ``turn``.
+    found = session.connection().execute(
+        _TEAM_AND_ORDER, {"game_id": game_id, "team_id": team_id, "turn": turn}
+    ).first()
+    if found is None:
+        raise NotFound(f"no team {team_id!r} in this game")
+    manager, name, order_id = found
+    if manager != player_id:
+        raise Refused(f"you do not manage {name}; you can only order for your own teams")
+    return None if order_id is None else int(order_id)
 
 
 def save_order(
@@ -408,46 +447,51 @@ def save_order(
         Refused: the team is not the player's.
         Invalid: the order breaks a rule (R3) or the team does not play this turn.
     """
-    game = lock_game(session, game_id=game_id)
-    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-        raise Conflict(f"the game is {game.status.value}; orders are taken only while it is running")
-    if turn != game.current_turn:
+    # lock_game's lock, and in the same statement the little this needs of the game's row.
+    session.flush()
+    connection = session.connection()
+    locked = connection.execute(_LOCK_GAME.returning(*_ORDER_NEEDS), {"game_id": game_id}).first()
+    if locked is None:
+        raise NotFound("the game no longer exists")
+    status, current_turn, record_json = locked
+    if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        raise Conflict(f"the game is {status.value}; orders are taken only while it is running")
+    if turn != current_turn:
         raise Conflict(
-            f"turn {turn} is not open for orders; the open turn is {game.current_turn}: reload and order again"
+            f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
         )
-    _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
+    order_id = _team_and_order(session, game_id=game_id, team_id=team_id, player_id=player_id, turn=turn)
     try:
-        order = check_order(load_game(game), turn=turn, team=team_id, force=force, flair=flair)
+        order = check_order(_replay(record_json), turn=turn, team=team_id, force=force, flair=flair)
     except (OrderRefused, ValueError) as exc:
         raise Invalid(str(exc)) from None
-    row = session.scalar(
-        select(OrderRow).where(
-            OrderRow.game_id == game.id, OrderRow.turn == turn, OrderRow.team_id == team_id
+    # Written with Core statements on the session's connection (same transaction, after the lock):
+    # the ORM's unit of work costs more than these two small writes.
+    values = {"force": order.force, "flair": order.flair, "ready": ready, "updated_at": now}
+    if order_id is None:
+        inserted = connection.execute(
+            _INSERT_ORDER, {"game_id": game_id, "turn": turn, "team_id": team_id, **values}
         )
+        key = inserted.inserted_primary_key
+        assert key is not None
+        order_id = int(key[0])
+    else:
+        connection.execute(_UPDATE_ORDER, {"order_id": order_id, **values})
+    connection.execute(
+        _INSERT_ORDER_LOG,
+        {"game_id": game_id, "turn": turn, "team_id": team_id, "player_id": player_id, "via": via, "at": now}
+        | {k: values[k] for k in ("force", "flair", "ready")},
     )
-    if row is None:
-        row = OrderRow(
-            game_id=game.id, turn=turn, team_id=team_id, force=0, flair=0, ready=False, updated_at=now
-        )
-        session.add(row)
-    row.force, row.flair, row.ready, row.updated_at = order.force, order.flair, ready, now
-    session.add(
-        OrderLogRow(
-            game_id=game.id,
-            turn=turn,
-            team_id=team_id,
-            player_id=player_id,
-            force=order.force,
-            flair=order.flair,
-            ready=ready,
-            via=via,
-            at=now,
-        )
-    )
-    session.flush()
+    row = session.identity_map.get(session.identity_key(OrderRow, (order_id,)))
+    if isinstance(row, OrderRow):
+        # A copy this session loaded earlier: bring it up to date without marking it changed.
+        for name, value in values.items():
+            set_committed_value(row, name, value)
+    else:
+        row = OrderRow(id=order_id, game_id=game_id, turn=turn, team_id=team_id, **values)
     if ready:
         # Only a ready order can complete the turn: a saved one leaves this team not ready.
-        advance(session, game_id=game.id, now=now)
+        advance(session, game_id=game_id, now=now)
     return row
 
 

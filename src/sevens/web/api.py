@@ -11,22 +11,26 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.concurrency import run_in_threadpool
 
 from sevens.store import games as store
 from sevens.store.auth import (
     access_to,
     add_grant,
+    bot_seat,
     create_principal,
     find_principal,
     game_by_organiser_link,
     grants_of,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, Refused
+from sevens.store.errors import Conflict, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
 from sevens.web import views
-from sevens.web.deps import BotDep, ClockDep, LimiterDep, SessionDep
+from sevens.web.deps import BotDep, ClockDep, LimiterDep, SessionDep, bot_token, refuse_bot_token
 from sevens.web.security import RateLimiter, client_key
 
 __all__ = ["router"]
@@ -242,37 +246,84 @@ def my_orders(public_id: str, principal: BotDep, db: SessionDep) -> dict[str, An
     }
 
 
+def _save_order_now(
+    factory: sessionmaker[Session],
+    *,
+    authorization: str | None,
+    key: str,
+    limiter: RateLimiter,
+    now: datetime,
+    public_id: str,
+    team: str,
+    body: OrderRequest,
+) -> dict[str, Any]:
+    # The whole submission (credential, seat, save, commit) in one trip to the thread pool and one
+    # session: the checks and their answers are those of BotDep, _game_for_bot and _player_or_refuse.
+    token = bot_token(authorization, key=key, limiter=limiter)
+    db = factory()
+    try:
+        seat = bot_seat(db, token=token, public_id=public_id, now=now)
+        if seat is None:
+            raise refuse_bot_token(key, limiter)
+        if seat.game_id is None:
+            raise NotFound(f"no game {public_id!r}; check the link")
+        if not seat.public and not (seat.access.organiser or seat.access.player_ids):
+            raise HTTPException(status_code=404, detail=f"no game {public_id!r}; check the id")
+        me_ = _player_or_refuse(seat.access.player_id)
+        saved = store.save_order(
+            db,
+            game_id=seat.game_id,
+            player_id=me_,
+            team_id=team,
+            turn=body.turn,
+            force=body.force,
+            flair=body.flair,
+            ready=body.ready,
+            via="api",
+            now=now,
+        )
+        result: dict[str, Any] = {
+            "game": seat.public_id,
+            "turn": saved.turn,
+            "team": saved.team_id,
+            "force": saved.force,
+            "flair": saved.flair,
+            "ready": saved.ready,
+            "resolved": False,
+        }
+        # Only a ready order can complete (and resolve) the turn.
+        resolved = body.ready and store.game_by_id(db, game_id=seat.game_id).current_turn != body.turn
+        db.commit()
+        result["resolved"] = resolved
+        return result
+    finally:
+        db.rollback()
+        db.close()
+
+
 @router.put("/games/{public_id}/orders/{team}", response_model=OrderResponse)
-def put_order(
-    public_id: str, team: str, body: OrderRequest, principal: BotDep, db: SessionDep, clock: ClockDep
-) -> OrderResponse:
+async def put_order(
+    public_id: str,
+    team: str,
+    body: OrderRequest,
+    request: Request,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Response:
     """Save an order for one of the caller's teams, ready or not; change it until the turn is resolved."""
-    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
-    me_ = _player_or_refuse(player_id)
-    saved = store.save_order(
-        db,
-        game_id=row.id,
-        player_id=me_,
-        team_id=team,
-        turn=body.turn,
-        force=body.force,
-        flair=body.flair,
-        ready=body.ready,
-        via="api",
-        now=clock(),
+    state = request.app.state
+    result = await run_in_threadpool(
+        _save_order_now,
+        state.sessionmaker,
+        authorization=authorization,
+        key=client_key(request),
+        limiter=state.limiter,
+        now=state.clock(),
+        public_id=public_id,
+        team=team,
+        body=body,
     )
-    result = OrderResponse(
-        game=row.public_id,
-        turn=saved.turn,
-        team=saved.team_id,
-        force=saved.force,
-        flair=saved.flair,
-        ready=saved.ready,
-        resolved=False,
-    )
-    db.commit()
-    result.resolved = store.game_by_id(db, game_id=row.id).current_turn != body.turn
-    return result
+    # Built here from plain values: nothing to validate again on the way out.
+    return JSONResponse(result)
 
 
 @router.put("/games/{public_id}/autopilot/{team}")

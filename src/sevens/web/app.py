@@ -15,6 +15,8 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
@@ -47,6 +49,37 @@ def _validation_message(exc: RequestValidationError) -> str:
         where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form"))
         parts.append(f"{where or 'input'}: {error.get('msg', 'invalid')}")
     return "; ".join(parts) or "the request was not understood"
+
+
+class CsrfCookie:
+    """ASGI middleware setting the CSRF cookie when a page handed out a new token (``csrf_token``).
+
+    Plain ASGI rather than ``@app.middleware``: that wrapper costs each API request more than
+    the work it does, and only pages ever set the cookie.
+    """
+
+    def __init__(self, app: ASGIApp, *, secure: bool, max_age: int) -> None:
+        self.app = app
+        self.secure = secure
+        self.max_age = max_age
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cookie(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                state = scope.get("state") or {}
+                new = state.get("new_csrf", "") if isinstance(state, dict) else ""
+                if new and HTTPConnection(scope).cookies.get(CSRF_COOKIE) != new:
+                    carrier = Response()
+                    set_cookie(carrier, CSRF_COOKIE, new, secure=self.secure, max_age=self.max_age)
+                    cookies = [(k, v) for k, v in carrier.raw_headers if k == b"set-cookie"]
+                    message["headers"] = list(message.get("headers", [])) + cookies
+            await send(message)
+
+        await self.app(scope, receive, send_with_cookie)
 
 
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
@@ -98,19 +131,9 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["csrf_token"] = csrf_token
     app.state.templates = templates
 
-    @app.middleware("http")
-    async def csrf_cookie(request: Request, call_next: Callable[[Request], object]) -> Response:
-        response: Response = await call_next(request)  # type: ignore[misc]
-        new = getattr(request.state, "new_csrf", "")
-        if new and request.cookies.get(CSRF_COOKIE) != new:
-            set_cookie(
-                response,
-                CSRF_COOKIE,
-                new,
-                secure=settings.secure_cookies,
-                max_age=settings.session_days * 86400,
-            )
-        return response
+    app.add_middleware(
+        CsrfCookie, secure=settings.secure_cookies, max_age=settings.session_days * 86400
+    )
 
     # An oversized body is refused before anything reads it (inside the security headers).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
@@ -148,6 +171,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         return error_response(request, exc.status_code, message, getattr(exc, "headers", None))
 
     app.mount("/static", StaticFiles(directory=str(_package_dir("static"))), name="static")
-    app.include_router(pages.router)
+    # The API first: its routes are the busiest, and Starlette tries routes in order (no path
+    # is shared between the two routers, so the order changes nothing else).
     app.include_router(api.router)
+    app.include_router(pages.router)
     return app

@@ -21,7 +21,9 @@ __all__ = [
     "PrincipalDep",
     "SessionDep",
     "SettingsDep",
+    "bot_token",
     "get_db",
+    "refuse_bot_token",
 ]
 
 
@@ -69,6 +71,31 @@ def current_principal(request: Request, db: SessionDep, clock: ClockDep) -> ApiP
 PrincipalDep = Annotated[ApiPrincipal | None, Depends(current_principal)]
 
 
+def bot_token(authorization: str | None, *, key: str, limiter: RateLimiter) -> str:
+    """The bearer token sent with an API call, once the caller is known not to be rate limited.
+
+    Raises:
+        HTTPException: 429 after too many wrong tokens, 401 without a bearer token.
+    """
+    limiter.check(key)
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPException(
+            status_code=401,
+            detail="send your bot token as 'Authorization: Bearer <token>' (POST /api/v1/join gives one)",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return token.strip()
+
+
+def refuse_bot_token(key: str, limiter: RateLimiter) -> HTTPException:
+    """Count a wrong bearer token against the caller and give the 401 to raise."""
+    limiter.failed(key)
+    return HTTPException(
+        status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"}
+    )
+
+
 def bot_principal(
     request: Request,
     db: SessionDep,
@@ -82,20 +109,10 @@ def bot_principal(
         HTTPException: 401 without a valid token, 429 after too many wrong ones.
     """
     key = client_key(request)
-    limiter.check(key)
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise HTTPException(
-            status_code=401,
-            detail="send your bot token as 'Authorization: Bearer <token>' (POST /api/v1/join gives one)",
-            headers={"WWW-Authenticate": "Bearer"},
-        )
-    principal = find_principal(db, token=token.strip(), kind=PrincipalKind.BOT, now=clock())
+    token = bot_token(authorization, key=key, limiter=limiter)
+    principal = find_principal(db, token=token, kind=PrincipalKind.BOT, now=clock())
     if principal is None:
-        limiter.failed(key)
-        raise HTTPException(
-            status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"}
-        )
+        raise refuse_bot_token(key, limiter)
     return principal
 
 
