@@ -598,6 +598,19 @@ def advance(session: Session, *, game_id: int, now: datetime) -> int:
         resolved += 1
 
 
+def resolve_then_advance(
+    session: Session, *, game_id: int, turn: int, reason: str, now: datetime, actor: str = "server"
+) -> int:
+    """Resolve ``turn`` if it is still open, then any turns that follow at once (all ready, or bots
+    only); returns how many turns were resolved, 0 if ``turn`` was no longer open.
+
+    The organiser's "resolve now" and the deadline scheduler both come here, so they cannot drift.
+    """
+    if not resolve_turn(session, game_id=game_id, turn=turn, reason=reason, now=now, actor=actor):
+        return 0
+    return 1 + advance(session, game_id=game_id, now=now)
+
+
 def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
     """(game id, turn) of every running game whose deadline has passed."""
     query = select(GameRow.id, GameRow.current_turn).where(

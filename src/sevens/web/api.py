@@ -430,6 +430,17 @@ def create(
     )
 
 
+def _actor(principal: ApiPrincipal) -> str:
+    """How an organiser's act through the API is written in the event log."""
+    return f"organiser (api: {principal.label})"
+
+
+def _organiser_answer(db: SessionDep, row: GameRow) -> dict[str, Any]:
+    """Commit an organiser's act and answer with the organiser's view of the game."""
+    db.commit()
+    return views.organiser_view(db, row).to_dict()
+
+
 def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
     row, _, organiser = _game_for_bot(db, principal_id, public_id)
     if not organiser:
@@ -441,9 +452,8 @@ def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
 def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """Draw the groups (R12) and open turn 1."""
     row = _organised(db, principal.id, public_id)
-    store.start_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
-    db.commit()
-    return views.organiser_view(db, row).to_dict()
+    store.start_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    return _organiser_answer(db, row)
 
 
 @router.post("/games/{public_id}/resolve")
@@ -452,31 +462,27 @@ def resolve(
 ) -> dict[str, Any]:
     """Resolve the open turn now: saved orders count, missing ones play the autopilot (R13)."""
     row = _organised(db, principal.id, public_id)
-    now = clock()
-    actor = f"organiser (api: {principal.label})"
-    if not store.resolve_turn(db, game_id=row.id, turn=body.turn, reason="organiser", now=now, actor=actor):
+    if not store.resolve_then_advance(
+        db, game_id=row.id, turn=body.turn, reason="organiser", now=clock(), actor=_actor(principal)
+    ):
         raise Conflict(f"turn {body.turn} is not open; it was already resolved or the game is over")
-    store.advance(db, game_id=row.id, now=now)
-    db.commit()
-    return views.organiser_view(db, row).to_dict()
+    return _organiser_answer(db, row)
 
 
 @router.post("/games/{public_id}/pause")
 def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """Stop the deadline clock, keeping the time left."""
     row = _organised(db, principal.id, public_id)
-    store.pause_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
-    db.commit()
-    return views.organiser_view(db, row).to_dict()
+    store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    return _organiser_answer(db, row)
 
 
 @router.post("/games/{public_id}/resume")
 def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """Restart the deadline clock with the time that was left."""
     row = _organised(db, principal.id, public_id)
-    store.resume_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
-    db.commit()
-    return views.organiser_view(db, row).to_dict()
+    store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    return _organiser_answer(db, row)
 
 
 @router.post("/games/{public_id}/extend")
@@ -487,19 +493,17 @@ def extend(
     row = _organised(db, principal.id, public_id)
     seconds = round(body.hours * 3600)
     store.extend_deadline(
-        db, game_id=row.id, seconds=seconds, now=clock(), actor=f"organiser (api: {principal.label})"
+        db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
     )
-    db.commit()
-    return views.organiser_view(db, row).to_dict()
+    return _organiser_answer(db, row)
 
 
 @router.post("/games/{public_id}/end")
 def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """End the game now; the seed is revealed."""
     row = _organised(db, principal.id, public_id)
-    store.end_game(db, game_id=row.id, now=clock(), actor=f"organiser (api: {principal.label})")
-    db.commit()
-    return views.organiser_view(db, row).to_dict()
+    store.end_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    return _organiser_answer(db, row)
 
 
 class OrganiseRequest(BaseModel):

@@ -375,6 +375,12 @@ def _organiser_action(
     return game
 
 
+def _back_to_organise(db: SessionDep, game: GameRow) -> Response:
+    """Commit an organiser's act and show the organiser page again."""
+    db.commit()
+    return _redirect(f"/games/{game.public_id}/organise")
+
+
 @router.post("/games/{public_id}/start")
 def post_start(
     request: Request,
@@ -387,8 +393,7 @@ def post_start(
     """Draw the groups and open turn 1."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     store.start_game(db, game_id=game.id, now=clock())
-    db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _back_to_organise(db, game)
 
 
 @router.post("/games/{public_id}/resolve")
@@ -405,14 +410,11 @@ def post_resolve(
     game = _organiser_action(request, db, principal, public_id, csrf)
     number = _int_field(turn, "the turn")
     assert number is not None
-    now = clock()
-    if not store.resolve_turn(
-        db, game_id=game.id, turn=number, reason="organiser", now=now, actor="organiser"
+    if not store.resolve_then_advance(
+        db, game_id=game.id, turn=number, reason="organiser", now=clock(), actor="organiser"
     ):
         raise Conflict(f"turn {number} is not open; it was already resolved or the game is over: reload")
-    store.advance(db, game_id=game.id, now=now)
-    db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _back_to_organise(db, game)
 
 
 @router.post("/games/{public_id}/pause")
@@ -427,8 +429,7 @@ def post_pause(
     """Stop the deadline clock (recorded with who and when)."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
-    db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _back_to_organise(db, game)
 
 
 @router.post("/games/{public_id}/resume")
@@ -443,8 +444,7 @@ def post_resume(
     """Restart the deadline clock."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
-    db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _back_to_organise(db, game)
 
 
 @router.post("/games/{public_id}/extend")
@@ -466,8 +466,7 @@ def post_extend(
     if not value == value or not 0 < value <= 24 * 30:
         raise Invalid("extend by more than 0 and at most 720 hours")
     store.extend_deadline(db, game_id=game.id, seconds=round(value * 3600), now=clock(), actor="organiser")
-    db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _back_to_organise(db, game)
 
 
 @router.post("/games/{public_id}/end")
@@ -482,8 +481,7 @@ def post_end(
     """End the game now; the seed is revealed."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     store.end_game(db, game_id=game.id, now=clock(), actor="organiser")
-    db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _back_to_organise(db, game)
 
 
 @router.post("/games/{public_id}/seats/{player_id}/invite")

@@ -16,7 +16,7 @@ from datetime import datetime
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store.db import session_scope
-from sevens.store.games import advance, due_turns, resolve_turn
+from sevens.store.games import due_turns, resolve_then_advance
 
 __all__ = ["resolve_due", "run_scheduler"]
 
@@ -31,8 +31,7 @@ def resolve_due(factory: sessionmaker[Session], *, now: datetime) -> int:
     for game_id, turn in due:
         try:
             with session_scope(factory) as session:
-                if resolve_turn(session, game_id=game_id, turn=turn, reason="deadline", now=now):
-                    resolved += 1 + advance(session, game_id=game_id, now=now)
+                resolved += resolve_then_advance(session, game_id=game_id, turn=turn, reason="deadline", now=now)
         except Exception:  # one broken game must not stop the others' deadlines
             log.exception("resolving game %s turn %s failed", game_id, turn)
     return resolved
