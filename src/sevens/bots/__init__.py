@@ -2,6 +2,7 @@
 
 from sevens.bots.strategies import (
     DEFAULT_BOT,
+    ENTRY_POINT_GROUP,
     STRATEGIES,
     EvenSpread,
     GroupBlitz,
@@ -9,11 +10,13 @@ from sevens.bots.strategies import (
     RandomOrders,
     Strategy,
     get_strategy,
+    load_registered,
     split,
 )
 
 __all__ = [
     "DEFAULT_BOT",
+    "ENTRY_POINT_GROUP",
     "STRATEGIES",
     "EvenSpread",
     "GroupBlitz",
@@ -21,5 +24,6 @@ __all__ = [
     "RandomOrders",
     "Strategy",
     "get_strategy",
+    "load_registered",
     "split",
 ]

@@ -28,6 +28,7 @@ from sevens.tournament.setup import DEFAULT_AUTOPILOT
 __all__ = [
     "DEFAULT_BOT",
     "ENTRY_POINT_GROUP",
+    "load_registered",
     "STRATEGIES",
     "EvenSpread",
     "GroupBlitz",
@@ -178,10 +179,20 @@ ENTRY_POINT_GROUP = "sevens.strategies"
 ``[project.entry-points."sevens.strategies"] cautious = "mypkg.bots:Cautious"``."""
 
 
-def _external(name: str) -> Strategy | None:
-    """A bot from an entry point called ``name``, or from a ``"module:attribute"`` path."""
-    target: object = None
+def load_registered(name: str) -> object | None:
+    """What an entry point called ``name`` (group :data:`ENTRY_POINT_GROUP`) or a ``"module:attribute"``
+    path names, as it is (a bot, a class, a factory...); ``None`` if ``name`` is neither.
+
+    Raises:
+        ValueError: the path names a module or attribute that cannot be loaded.
+
+    >>> load_registered("sevens.bots.strategies:EvenSpread").__name__
+    'EvenSpread'
+    >>> load_registered("even") is None
+    True
+    """
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    target: object = None
     if found:
         target = found[0].load()
     elif ":" in name:
@@ -190,6 +201,12 @@ def _external(name: str) -> Strategy | None:
             target = getattr(importlib.import_module(module), attribute)
         except (ImportError, AttributeError) as exc:
             raise ValueError(f"cannot load the bot {name!r}: {exc}") from None
+    return target
+
+
+def _external(name: str) -> Strategy | None:
+    """A bot from an entry point called ``name``, or from a ``"module:attribute"`` path."""
+    target = load_registered(name)
     if target is None:
         return None
     # A class or a factory makes the bot; anything else is the bot itself.

@@ -16,10 +16,10 @@ bot, adapted.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from importlib.metadata import entry_points
 
+from sevens.bots import ENTRY_POINT_GROUP, load_registered
 from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
@@ -32,7 +32,6 @@ from sevens.lab.strategies import (
 
 __all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "available", "resolve"]
 
-ENTRY_POINT_GROUP = "sevens.strategies"
 
 BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
     "even": EvenPacing,
@@ -107,19 +106,8 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
         return BUILTINS[name]()
     if name in bots:
         return ScalarAdapter(bots[name]())
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == name:
-            return _wrap(ep.load(), name)
-    if ":" in name:
-        module_name, _, attribute = name.partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise ValueError(f"cannot import {module_name!r} for strategy {name!r}: {exc}") from None
-        try:
-            target = getattr(module, attribute)
-        except AttributeError:
-            raise ValueError(f"module {module_name!r} has no attribute {attribute!r}") from None
+    target = load_registered(name)
+    if target is not None:
         return _wrap(target, name)
     raise ValueError(
         f"there is no strategy called {name!r}; choose one of: {', '.join(available())}, "
