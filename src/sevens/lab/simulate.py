@@ -265,13 +265,7 @@ def simulate(
             winners = np.where(home_wins, home, away)
             state.scrum.ravel()[(base + winners).ravel()] += WIN_BONUS
             knockout_wins.ravel()[(base + winners).ravel()] += 1
-            if winners.shape[1] > 1:
-                labels = [str(i) for i in range(winners.shape[1])]
-                nxt = next_knockout_pairs([TeamId(x) for x in labels])
-                home = winners[:, [int(h) for h, _ in nxt]]
-                away = winners[:, [int(a) for _, a in nxt]]
-            else:
-                home = winners
+            home, away = _next_round(winners, away)
     assert state.final_position is not None
     return BatchResult(
         teams=teams,
@@ -289,6 +283,16 @@ def simulate(
         group_draws=group_draws,
         group_lines=state.group_lines,
     )
+
+
+def _next_round(winners: IntArray, away: IntArray) -> tuple[IntArray, IntArray]:
+    """The next knockout round's home and away seats from this round's winners, paired as the
+    tournament pairs them (R11); after the final, the champion is ``home[:, 0]``."""
+    if winners.shape[1] == 1:
+        return winners, away
+    nxt = next_knockout_pairs([TeamId(str(i)) for i in range(winners.shape[1])])
+    home = np.ascontiguousarray(winners[:, [int(h) for h, _ in nxt]])
+    return home, np.ascontiguousarray(winners[:, [int(a) for _, a in nxt]])
 
 
 def _new_state(b: int, teams: int) -> _State:
@@ -409,12 +413,8 @@ def _simulate_compiled(
                 home = np.empty((b, len(home_spec)), dtype=np.int64)
                 away = np.empty((b, len(away_spec)), dtype=np.int64)
                 kernels.first_knockout(state.final_position, home_spec, away_spec, home, away)
-        elif m > 1:
-            nxt = next_knockout_pairs([TeamId(str(i)) for i in range(m)])
-            home = np.ascontiguousarray(winners[:, [int(h) for h, _ in nxt]])
-            away = np.ascontiguousarray(winners[:, [int(a) for _, a in nxt]])
         else:
-            home = winners
+            home, away = _next_round(winners, away)
     return BatchResult(
         teams=teams,
         seats=seats,
