@@ -92,3 +92,19 @@ def test_app_puts_sqlite_in_wal_mode(tmp_path: Path) -> None:
     with make_sessionmaker(engine)() as db:
         assert db.scalar(select(GameRow.id)) is None and db.scalar(select(SeatRow.id)) is None
     engine.dispose()
+
+
+@pytest.mark.parametrize(("level", "pragma"), [("normal", 1), ("full", 2)])
+def test_sqlite_synchronous_level_is_the_settings(tmp_path: Path, level: str, pragma: int) -> None:
+    """WAL with synchronous NORMAL by default (a killed server loses no commit: test_crash), FULL on request."""
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 's.sqlite3'}", scheduler=False, sqlite_synchronous=level)
+    app = create_app(settings)
+    with app.state.engine.connect() as connection:
+        assert connection.execute(text("PRAGMA synchronous")).scalar() == pragma
+    app.state.engine.dispose()
+    assert Settings(database_url="sqlite://").sqlite_synchronous == "normal"
+
+
+def test_unknown_sqlite_synchronous_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="sqlite_synchronous must be one of"):
+        make_engine("sqlite://", sqlite_synchronous="off")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["make_engine", "make_sessionmaker", "run_migrations", "session_scope", "normalise_url"]
+__all__ = ["SQLITE_SYNCHRONOUS", "make_engine", "make_sessionmaker", "run_migrations", "session_scope", "normalise_url"]
 
 
 def normalise_url(url: str) -> str:
@@ -26,20 +26,33 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    # WAL lets readers go on while a turn is being resolved; busy_timeout makes writers queue.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.close()
+def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        # WAL lets readers go on while a turn is being resolved; busy_timeout makes writers queue.
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA busy_timeout=10000")
+        # NORMAL in WAL mode writes each commit to the log before it returns (a killed process
+        # loses nothing) and syncs to disk at checkpoints only.
+        cursor.execute(f"PRAGMA synchronous={synchronous.upper()}")
+        cursor.close()
+
+    return on_connect
 
 
-def make_engine(url: str, *, serialise_sqlite: bool = False) -> Engine:
+SQLITE_SYNCHRONOUS = ("normal", "full")
+"""The ``PRAGMA synchronous`` levels :func:`make_engine` accepts for SQLite."""
+
+
+def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous: str = "normal") -> Engine:
     """An engine for ``url`` (SQLite file or PostgreSQL).
 
     With ``serialise_sqlite`` (what the web app uses) a SQLite file gets a pool of one connection:
     see below. Code that holds two sessions at once on one engine must not ask for it.
+
+    ``sqlite_synchronous`` is ``normal`` (commits survive a crash of the process, not
+    necessarily a power cut) or ``full`` (each commit synced to disk).
 
     Statement parameters are never logged (``hide_parameters``): they hold draft orders and
     secret hashes, which R13 keeps out of every log line even when SQL logging is switched on.
@@ -48,6 +61,8 @@ def make_engine(url: str, *, serialise_sqlite: bool = False) -> Engine:
     'sqlite'
     """
     url = normalise_url(url)
+    if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
+        raise ValueError(f"sqlite_synchronous must be one of {SQLITE_SYNCHRONOUS}, not {sqlite_synchronous!r}")
     if url.startswith("sqlite"):
         # SQLite lets one writer in at a time, and a writer that finds the lock taken sleeps and
         # retries with growing back-off (busy_timeout): under a burst that gives latencies of
@@ -60,7 +75,7 @@ def make_engine(url: str, *, serialise_sqlite: bool = False) -> Engine:
             else {}
         )
         engine = create_engine(url, connect_args={"check_same_thread": False}, hide_parameters=True, **pool)
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous))
         return engine
     return create_engine(url, pool_pre_ping=True, hide_parameters=True)
 

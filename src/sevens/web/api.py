@@ -7,14 +7,16 @@ the same token (sent as ``Authorization: Bearer``) adds them to that credential,
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+import anyio
+import anyio.to_thread
 from fastapi import APIRouter, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
-from starlette.concurrency import run_in_threadpool
 
 from sevens.store import games as store
 from sevens.store.auth import (
@@ -311,16 +313,19 @@ async def put_order(
 ) -> Response:
     """Save an order for one of the caller's teams, ready or not; change it until the turn is resolved."""
     state = request.app.state
-    result = await run_in_threadpool(
-        _save_order_now,
-        state.sessionmaker,
-        authorization=authorization,
-        key=client_key(request),
-        limiter=state.limiter,
-        now=state.clock(),
-        public_id=public_id,
-        team=team,
-        body=body,
+    result = await anyio.to_thread.run_sync(
+        functools.partial(
+            _save_order_now,
+            state.sessionmaker,
+            authorization=authorization,
+            key=client_key(request),
+            limiter=state.limiter,
+            now=state.clock(),
+            public_id=public_id,
+            team=team,
+            body=body,
+        ),
+        limiter=state.db_limiter,
     )
     # Built here from plain values: nothing to validate again on the way out.
     return JSONResponse(result)

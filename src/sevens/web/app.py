@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 
+import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -90,13 +91,19 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         clock: the current time (tests pass a fake one).
     """
     settings = settings or Settings()
-    engine = make_engine(settings.database_url, serialise_sqlite=True)
+    engine = make_engine(
+        settings.database_url, serialise_sqlite=True, sqlite_synchronous=settings.sqlite_synchronous
+    )
     if settings.migrate:
         run_migrations(engine)
     factory = make_sessionmaker(engine)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if engine.dialect.name == "sqlite":
+            # One SQLite connection (make_engine): order submissions wait their turn here, first
+            # come first served, rather than as threads the pool wakes in any order.
+            app.state.db_limiter = anyio.CapacityLimiter(1)
         task = None
         if settings.scheduler:
             task = asyncio.create_task(
@@ -123,6 +130,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessionmaker = factory
+    app.state.db_limiter = None  # the thread pool's own limit, unless the lifespan sets one
     app.state.clock = clock
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds
