@@ -53,11 +53,8 @@ def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
         expected_force, expected_flair = strategy.orders(_view(scrum, turn, turns_left, group_left), _NoJitter())
         base = 0.5 if group_left else 0.6
         fixed = base if np.isnan(share) else share
-        got = [
-            kernels._order(kind, param, fixed, int(h), turns_left, group_left, base, MAX_ORDER_POINTS,
-                           FLAIR_OPTION_COST, np.random.default_rng(0))
-            for h in scrum
-        ]
+        state = np.ones(4, dtype=np.uint64)  # not drawn from: the share is fixed
+        got = [kernels._order(kind, param, fixed, int(h), turns_left, group_left, base, state) for h in scrum]
         assert [f for f, _ in got] == expected_force.tolist()
         assert [o * FLAIR_OPTION_COST for _, o in got] == expected_flair.tolist()
 
@@ -73,32 +70,45 @@ def test_only_the_exact_builtin_classes_run_in_the_loop() -> None:
     assert kernels.spec(Mine()) is None
 
 
+FIELDS = (
+    "champion", "knockout_wins", "reached", "group_points", "group_position", "scrum_left", "group_lines",
+    "stage_lines", "stage_matches", "group_decided", "knockout_decided", "group_draws",
+)
+
+
 @needs_numba
 def test_compiled_batches_are_reproducible_and_legal() -> None:
-    """Same seed, same batch; every team ends with SCRUM in 0..160 and spent what it ordered (R3, R4)."""
-    seats = np.tile(np.arange(16) % 4, (300, 1))
+    """Same seed, same batch, whatever the threads and whichever tables were built before (the loop
+    stops at a missing table and plays that tournament again); SCRUM stays in 0..160 (R3, R4)."""
+    seats = np.tile(np.arange(16) % 4, (5000, 1))
     strategies = [EvenPacing(), GroupBlitzPacing(), KnockoutSaverPacing(), RandomPacing()]
-    one = simulate(16, seats, strategies, np.random.default_rng(5), compiled=True)
-    two = simulate(16, seats, strategies, np.random.default_rng(5), compiled=True, tables=TableSampler())
-    for field in ("champion", "group_points", "group_position", "scrum_left", "group_lines", "knockout_decided"):
+    one = simulate(16, seats, strategies, np.random.default_rng(5), compiled=True, threads=1)
+    warm = TableSampler()
+    simulate(16, seats[:50], strategies, np.random.default_rng(6), tables=warm)
+    two = simulate(16, seats, strategies, np.random.default_rng(5), compiled=True, tables=warm, threads=2)
+    for field in FIELDS:
         assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    other = simulate(16, seats, strategies, np.random.default_rng(7), compiled=True)
+    assert not np.array_equal(one.champion, other.champion)
     assert one.scrum_left.min() >= 0 and one.scrum_left.max() <= MAX_ORDER_POINTS
     # Every group position 1-4 once per group; the champion won every knockout round it played.
-    places = np.sort(one.group_position.reshape(300, 4, 4), axis=-1)
+    places = np.sort(one.group_position.reshape(5000, 4, 4), axis=-1)
     assert (places == np.arange(1, 5)).all()
-    assert (one.knockout_wins[np.arange(300), one.champion] == 3).all()
+    assert (one.knockout_wins[np.arange(5000), one.champion] == 3).all()
+    assert one.stage_matches.tolist() == [48 * 5000, 8 * 5000, 4 * 5000, 2 * 5000]
 
 
 @needs_numba
 def test_the_loop_and_orders_give_the_same_batch() -> None:
-    """Strategies decided in the loop or through orders(): the same law, checked on league points."""
+    """Strategies decided in the compiled loop or through orders() on the numpy path: the same law,
+    checked on league points."""
     seats = np.tile(np.arange(8) % 2, (20000, 1))
     fused = simulate(8, seats, [EvenPacing(), RandomPacing()], np.random.default_rng(1), compiled=True)
 
     class Even(EvenPacing):  # decides through orders()
         pass
 
-    adapted = simulate(8, seats, [Even(), RandomPacing()], np.random.default_rng(2), compiled=True)
+    adapted = simulate(8, seats, [Even(), RandomPacing()], np.random.default_rng(2))
     a, b = fused.group_points.mean(axis=0), adapted.group_points.mean(axis=0)
     se = np.sqrt((fused.group_points.var(axis=0) + adapted.group_points.var(axis=0)) / 20000)
     assert (np.abs(a - b) < 4 * se).all()
@@ -111,3 +121,64 @@ def test_compiled_needs_the_tables_sampler() -> None:
     with pytest.raises(ValueError, match="alias tables"):
         simulate(8, np.zeros((2, 8), dtype=np.int64), [EvenPacing()], np.random.default_rng(1),
                  sampler=Sampler.DIRECT, compiled=True)
+
+
+@needs_numba
+def test_compiled_refuses_other_strategies_and_bad_threads() -> None:
+    """The loop knows the built-in pacing only: anything else must run on the numpy path."""
+
+    class Mine(EvenPacing):
+        pass
+
+    seats = np.zeros((2, 8), dtype=np.int64)
+    with pytest.raises(ValueError, match="built-in pacing strategies only"):
+        simulate(8, seats, [Mine()], np.random.default_rng(1), compiled=True)
+    with pytest.raises(ValueError, match="threads must be at least 1"):
+        simulate(8, seats, [EvenPacing()], np.random.default_rng(1), threads=0)
+    # By default such a batch simply takes the numpy path.
+    assert simulate(8, seats, [Mine()], np.random.default_rng(1)).champion.shape == (2,)
+
+
+def _xoshiro_reference(key: int, stream: int, n: int) -> list[float]:
+    """xoshiro256** seeded by SplitMix64, written out again from the published algorithms."""
+    mask = (1 << 64) - 1
+
+    def rotl(x: int, k: int) -> int:
+        return ((x << k) | (x >> (64 - k))) & mask
+
+    z = (key + stream * 0xD1B54A32D192ED03) & mask
+    s = []
+    for _ in range(4):
+        z = (z + 0x9E3779B97F4A7C15) & mask
+        x = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & mask
+        s.append(x ^ (x >> 31))
+    out = []
+    for _ in range(n):
+        result = (rotl((s[1] * 5) & mask, 7) * 9) & mask
+        t = (s[1] << 17) & mask
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = rotl(s[3], 45)
+        out.append((result >> 11) / 2**53)
+    return out
+
+
+@needs_numba
+@pytest.mark.parametrize(("key", "stream"), [(0, 0), (12345, 7), (2**64 - 1, 99999)])
+def test_tournament_streams_are_xoshiro256starstar(key: int, stream: int) -> None:
+    """Each tournament's stream is exactly xoshiro256** (checked against a plain-Python rewrite)."""
+    assert kernels.uniforms(key, stream, 50).tolist() == _xoshiro_reference(key, stream, 50)
+
+
+@needs_numba
+def test_tournament_streams_are_uniform_and_distinct() -> None:
+    """Neighbouring streams do not repeat each other, and their uniforms fill 20 bins evenly."""
+    from scipy.stats import chisquare
+
+    draws = np.concatenate([kernels.uniforms(3, s, 2000) for s in range(50)])
+    assert len(np.unique(draws)) == draws.size
+    assert chisquare(np.bincount((draws * 20).astype(int), minlength=20)).pvalue > 1e-4

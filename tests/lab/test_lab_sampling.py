@@ -69,3 +69,21 @@ def test_table_sampler_refuses_impossible_orders() -> None:
     """R3: no order has more than 160 FORCE dice."""
     with pytest.raises(ValueError, match="R3"):
         TableSampler().sample(np.random.default_rng(0), np.array([161]), np.array([0]))
+
+
+def test_compact_cells_hold_the_largest_orders_exactly() -> None:
+    """R3's largest orders (160 FORCE dice, 53 FLAIR options) fit the compiled loop's 8-bit counts,
+    and every compact cell unpacks to its table line and its alias's line."""
+    from sevens.lab.sampling import FLAIR_BASE
+
+    sampler = TableSampler()
+    sampler.ensure(np.array([160, FLAIR_BASE + 53, 7, FLAIR_BASE + 2]))
+    index, cells, coins = sampler.arrays()
+    own, alias = cells[:, 1] & 0xFFFFFFFF, cells[:, 1] >> 32
+    for part in range(4):
+        wide = (sampler._packed >> (16 * part)) & 0xFFFF
+        assert np.array_equal((own >> (8 * part)) & 0xFF, wide)
+        assert np.array_equal((alias >> (8 * part)) & 0xFF, wide[sampler._alias])
+        assert int(wide.max()) < 128
+    assert np.array_equal(coins[:, 0], sampler._prob)
+    assert index[160, 0] > 0 and index[FLAIR_BASE + 53, 0] > 0 and index[100, 0] == 0

@@ -1,20 +1,24 @@
-"""Compiled loops (numba) for the batched simulator: decisions, lines, matches and tables.
+"""Compiled loop (numba) for the batched simulator: whole tournaments, one after another.
 
 :mod:`sevens.lab.simulate` works turn by turn over the whole batch with numpy. That costs many
 passes over large arrays per turn (one per step of every rule), so most of the time goes to memory
-traffic and temporaries rather than to the dice. The functions here do the same work in one
-compiled loop per turn: for each tournament and match, the orders of the built-in pacing
-strategies, both lines through the alias tables of :class:`~sevens.lab.sampling.TableSampler`,
-the result, and the bookkeeping (league points, totals, head-to-head, SCRUM, count-back).
+traffic and temporaries rather than to the dice. :func:`play_tournaments` instead plays each
+tournament from its first group match to its final in one compiled loop, with the tournament's
+state in a few small arrays that stay in the processor's cache: the orders of the built-in pacing
+strategies, both lines of every match through the alias tables of
+:class:`~sevens.lab.sampling.TableSampler`, league points, totals, head-to-head, the R8 tables,
+the R11 pairings and the R9 count-back.
 
-They draw from the batch's own :class:`numpy.random.Generator` (numba reads and advances its
-state), so a seed gives the same batch every time. The draws are the same laws as the numpy path's,
-not the same stream: a uniform is drawn only where it matters (no coin for a one-cell table, lots
-only where teams are still level), which changes no distribution because every draw is independent
-of whether another was made.
+Each tournament has its own random stream: xoshiro256** seeded through SplitMix64 from the batch's
+key and the tournament's index. A seed therefore gives the same batch every time, a tournament can
+be played again from its start (the loop stops at an order whose alias table is not built yet, and
+the caller builds it and goes on), and threads can share the batch out without changing a result.
+The draws follow the same laws as the numpy path's, not the same stream: a uniform is drawn only
+where it matters (no coin for a one-cell table, lots only where teams are still level), which
+changes no distribution because every draw is independent of whether another was made.
 
-Without numba (:data:`AVAILABLE` false) the functions still run as plain Python, too slowly to be
-useful; the simulator then keeps to its numpy path.
+Without numba (:data:`AVAILABLE` false) the functions still run as plain Python, far too slowly to
+be useful; the simulator then keeps to its numpy path.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.lab.sampling import FLAIR_BASE
 from sevens.lab.strategies import EvenPacing, GroupBlitzPacing, KnockoutSaverPacing, RandomPacing
+from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS
 
 _njit: Any
 try:
@@ -39,28 +45,46 @@ __all__ = [
     "GROUP_BLITZ",
     "KNOCKOUT_SAVER",
     "RANDOM",
-    "final_tables",
-    "first_knockout",
-    "play_round",
+    "play_tournaments",
     "spec",
+    "uniforms",
 ]
 
 AVAILABLE: bool = _njit is not None
-"""Whether the compiled loops can be used."""
+"""Whether the compiled loop can be used."""
 
 IntArray = NDArray[np.int64]
+UIntArray = NDArray[np.uint64]
 FloatArray = NDArray[np.float64]
-BoolArray = NDArray[np.bool_]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM = 0, 1, 2, 3
-"""Kinds of built-in pacing that :func:`decide` computes in the loop."""
+"""Kinds of built-in pacing that :func:`play_tournaments` computes in the loop."""
+
+# The rules' numbers as globals, which numba compiles in as constants (a division by the option
+# cost becomes a multiplication).
+_OPTION_COST = FLAIR_OPTION_COST
+_MAX_POINTS = MAX_ORDER_POINTS
+_WIN_BONUS = WIN_BONUS
+_STARTING_SCRUM = STARTING_SCRUM
+_FLAIR_BASE = FLAIR_BASE
+_STATS = 5  # league points, tries for, points for, -tries against, -points against (R8)
+_CHAIN = 7  # ... then head-to-head and lots
+_RECORD_BITS = (4, 12, 14, 12, 14)  # packed group record (R9): the five totals, each offset
 
 
 def _jit(fn: _F) -> _F:
     if _njit is None:  # pragma: no cover
         return fn
-    compiled: _F = _njit(cache=True, nogil=True)(fn)
+    compiled: _F = _njit(cache=True, nogil=True, error_model="numpy")(fn)
+    return compiled
+
+
+def _inline(fn: _F) -> _F:
+    # Inlined by numba itself: a call that passes arrays also counts references on each of them.
+    if _njit is None:  # pragma: no cover
+        return fn
+    compiled: _F = _njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn)
     return compiled
 
 
@@ -90,22 +114,91 @@ def spec(strategy: object) -> tuple[int, float, float] | None:
     return None
 
 
+# --- Random numbers: xoshiro256** (Blackman and Vigna), one stream per tournament --------------
+
+
+@_inline
+def _rotl(x: np.uint64, k: int) -> np.uint64:
+    return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
+
+
+@_inline
+def _splitmix(z: np.uint64) -> np.uint64:
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
 @_jit
+def _seed(state: UIntArray, key: np.uint64, stream: int) -> None:
+    """Stream ``stream`` of ``key``: four SplitMix64 outputs from a start the key and index fix."""
+    z = key + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03)
+    for i in range(4):
+        z += np.uint64(0x9E3779B97F4A7C15)
+        state[i] = _splitmix(z)
+
+
+@_inline
+def _next(state: UIntArray) -> np.uint64:
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    state[0], state[1], state[2], state[3] = s0, s1, s2, _rotl(s3, 45)
+    return result
+
+
+@_inline
+def _uniform(state: UIntArray) -> float:
+    """A uniform in [0, 1) from the top 53 bits."""
+    return float(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+def uniforms(key: int, stream: int, n: int) -> FloatArray:
+    """The first ``n`` uniforms of a tournament's stream (for tests of the generator).
+
+    >>> u = uniforms(1, 0, 4)
+    >>> bool(((u >= 0) & (u < 1)).all()), len(set(u.tolist()))
+    (True, 4)
+    """
+    return _uniforms(np.uint64(key), stream, n)
+
+
+@_jit
+def _uniforms(key: np.uint64, stream: int, n: int) -> FloatArray:
+    state = np.empty(4, dtype=np.uint64)
+    _seed(state, key, stream)
+    out = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        out[i] = _uniform(state)
+    return out
+
+
+# --- One team's order, one line ------------------------------------------------------------------
+
+
+@_inline
 def _ceil_div(a: int, b: int) -> int:
+    # Through a float division, far faster than an integer one; exact for these small numbers.
     if b <= 0:
         return 0
-    return -(-a // b)
+    return int(np.ceil(a / b))
 
 
-@_jit
+@_inline
 def _order(
     kind: int, param: float, fixed_share: float, held: int, turns_left: int, group_left: int, base: float,
-    max_points: int, option_cost: int, rng: np.random.Generator,
+    state: UIntArray,
 ) -> tuple[int, int]:
     """One team's order from a built-in pacing strategy: the formulas of :mod:`sevens.lab.strategies`."""
     if kind == RANDOM:
-        total = int(rng.integers(0, min(held, max_points) + 1))
-        share = rng.random()
+        top = min(held, _MAX_POINTS)
+        total = min(int(_uniform(state) * (top + 1)), top)
+        share = _uniform(state)
     else:
         if kind == EVEN or group_left == 0:
             total = _ceil_div(held, turns_left)
@@ -115,274 +208,273 @@ def _order(
             total = int(np.ceil(held * param))
         share = fixed_share
         if np.isnan(share):
-            share = base + (-0.1 + 0.2 * rng.random())  # numpy's uniform(-0.1, 0.1)
+            share = base + (-0.1 + 0.2 * _uniform(state))  # the bots' uniform(-0.1, 0.1)
     # split_orders: cut to the SCRUM held and to the order limit, whole FLAIR options.
-    total = max(0, min(total, held, max_points))
+    total = max(0, min(total, held, _MAX_POINTS))
     share = min(max(share, 0.0), 1.0)
-    opts = min(int(np.rint(total * share / option_cost)), total // option_cost)
-    return total - opts * option_cost, opts
+    opts = min(int(np.rint(total * share / _OPTION_COST)), total // _OPTION_COST)
+    return total - opts * _OPTION_COST, opts
 
 
-@_jit
-def _draw(rng: np.random.Generator, tid: int, index: IntArray, cells: IntArray, coins: FloatArray) -> int:
-    # A cell is (coin, its line, its alias's line): one cache line per draw.
+@_inline
+def _draw(state: UIntArray, tid: int, index: IntArray, cells: IntArray, coins: FloatArray) -> int:
+    """A packed line from table ``tid``: a cell is its coin and both lines, 16 bytes, one read."""
     n = index[tid, 0]
-    first = index[tid, 1]
-    if n == 1:
-        return int(cells[first, 1])
-    x = rng.random() * n
-    cell = min(int(x), n - 1)
-    j = first + cell
-    # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
-    return int(cells[j, 2 - int(x - cell < coins[j, 0])])
+    j = index[tid, 1]
+    if n > 1:
+        x = _uniform(state) * n
+        cell = min(int(x), n - 1)
+        j += cell
+        # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
+        return int((cells[j, 1] >> (32 * int(x - cell >= coins[j, 0]))) & 0xFFFFFFFF)
+    return int(cells[j, 1] & 0xFFFFFFFF)
+
+
+# --- The tables (R8) -------------------------------------------------------------------------------
 
 
 @_jit
-def play_round(
-    knockout: bool,
-    fused: bool,
-    start: int,
-    decided_first: bool,
-    kinds: IntArray,
-    params: FloatArray,
-    shares: FloatArray,
-    seats: IntArray,
-    turns_left: int,
-    group_left: int,
-    limits: IntArray,
-    home: IntArray,
-    away: IntArray,
-    force: IntArray,
-    options: IntArray,
-    index: IntArray,
-    cells: IntArray,
-    coins: FloatArray,
-    missing: IntArray,
-    rng: np.random.Generator,
-    weights: IntArray,
-    scrum: IntArray,
-    lp: IntArray,
-    tries_for: IntArray,
-    tries_against: IntArray,
-    points_for: IntArray,
-    points_against: IntArray,
-    h2h: IntArray,
-    group_lines: IntArray,
-    round_index: int,
-    record: IntArray,
-    winners: IntArray,
-    knockout_wins: IntArray,
-    reached: IntArray,
-    decided: IntArray,
-    stage_sums: IntArray,
-    counters: IntArray,
-) -> int:
-    """One round of every tournament, from match ``start`` (flat ``b * M + k``) on.
-
-    With ``fused``, each team's order comes from its built-in pacing strategy (kinds, params,
-    shares per strategy; see :func:`spec`) and is written to ``force``/``options``; otherwise the
-    orders are read from them. Slot ``k`` is match ``k``'s home team, ``M + k`` its away team.
-    Lines are drawn through the alias tables (``index``: cells and first cell per table id;
-    ``cells``: alias coin bits, line, alias's line; ``coins``: the same memory as floats).
-
-    Group rounds (seed 6, R4, R7) add league points, totals, head-to-head and group lines; knockout
-    rounds decide by R9 (points, tries, conversions, drop goals, group record, lots) and write
-    ``winners``. ``limits`` holds (order limit, FLAIR option cost, win bonus, first FLAIR table id).
-
-    Returns -1 when the round is done, or the match where it stopped because a table is not
-    built yet (its ids in ``missing``, -1 for none); the orders of that match are then already
-    written, and the caller builds the tables and calls again with ``decided_first``.
-    """
-    batch, m = home.shape
-    max_points, option_cost, win_bonus, flair_base = limits[0], limits[1], limits[2], limits[3]
-    base = 0.6 if knockout else 0.5
-    keys = np.empty((2, 5), dtype=np.int64)
-    lines = np.empty((2, 4), dtype=np.int64)
-    for flat in range(start, batch * m):
-        b = flat // m
-        k = flat - b * m
-        h = home[b, k]
-        a = away[b, k]
-        if fused and not (decided_first and flat == start):
-            for side in range(2):
-                team = h if side == 0 else a
-                s = seats[b, team]
-                f, o = _order(
-                    kinds[s], params[s], shares[s], scrum[b, team], turns_left, group_left, base, max_points,
-                    option_cost, rng,
-                )
-                force[b, k + side * m] = f
-                options[b, k + side * m] = o
-        gap = False
-        for side in range(2):
-            j = k + side * m
-            missing[2 * side] = -1 if index[force[b, j], 0] > 0 else force[b, j]
-            missing[2 * side + 1] = -1 if index[flair_base + options[b, j], 0] > 0 else flair_base + options[b, j]
-            gap = gap or missing[2 * side] >= 0 or missing[2 * side + 1] >= 0
-        if gap:
-            return flat
-        for side in range(2):
-            j = k + side * m
-            team = h if side == 0 else a
-            packed_line = _draw(rng, force[b, j], index, cells, coins) + _draw(
-                rng, flair_base + options[b, j], index, cells, coins
-            )
-            total = 0
-            for c in range(4):
-                v = (packed_line >> (16 * c)) & 0xFFFF
-                lines[side, c] = v
-                stage_sums[c] += v
-                total += weights[c] * v
-            keys[side, 0] = total
-            scrum[b, team] -= force[b, j] + option_cost * options[b, j]
-        hp, ap = keys[0, 0], keys[1, 0]
-        if knockout:
-            for side in range(2):
-                team = h if side == 0 else a
-                keys[side, 1] = lines[side, 0]  # tries
-                keys[side, 2] = lines[side, 1]  # conversions
-                keys[side, 3] = lines[side, 3]  # drop goals
-                keys[side, 4] = record[b, team]
-                reached[b, team] += 1
-            step = 0
-            while step < 5 and keys[0, step] == keys[1, step]:
-                step += 1
-            home_wins = keys[0, step] > keys[1, step] if step < 5 else rng.random() < 0.5
-            decided[step] += 1
-            winner = h if home_wins else a
-            winners[b, k] = winner
-            scrum[b, winner] += win_bonus
-            knockout_wins[b, winner] += 1
-            continue
-        if hp > ap:
-            home_lp, away_lp = 2, 0
-            scrum[b, h] += win_bonus
-        elif ap > hp:
-            home_lp, away_lp = 0, 2
-            scrum[b, a] += win_bonus
-        else:
-            home_lp, away_lp = 1, 1
-            counters[0] += 1
-        for c in range(4):
-            group_lines[b, round_index, k, 0, c] = lines[0, c]
-            group_lines[b, round_index, k, 1, c] = lines[1, c]
-        lp[b, h] += home_lp
-        lp[b, a] += away_lp
-        tries_for[b, h] += lines[0, 0]
-        tries_for[b, a] += lines[1, 0]
-        tries_against[b, h] += lines[1, 0]
-        tries_against[b, a] += lines[0, 0]
-        points_for[b, h] += hp
-        points_for[b, a] += ap
-        points_against[b, h] += ap
-        points_against[b, a] += hp
-        h2h[b, h, a % 4] += home_lp
-        h2h[b, a, h % 4] += away_lp
-    return -1
-
-
-@_jit
-def final_tables(
-    lp: IntArray,
-    tries_for: IntArray,
-    points_for: IntArray,
-    tries_against: IntArray,
-    points_against: IntArray,
-    h2h: IntArray,
-    rng: np.random.Generator,
-    position: IntArray,
-    record: IntArray,
-    decided: IntArray,
+def _group_tables(
+    teams: int, stats: IntArray, h2h: IntArray, state: UIntArray, chain: IntArray, lots: FloatArray,
+    record: IntArray, position: IntArray, decided: IntArray,
 ) -> bool:
-    """R8 over every group: places, the packed group record (R9) and the decided-by counts.
+    """R8 in every group: places, packed group records (R9) and the decided-by counts.
 
     A place is decided by the latest first difference, along R8's chain, against any other team
     of its group (as the numpy path counts). Lots are drawn only for groups that need them.
     Returns False if a total is beyond the packed record's range.
     """
-    batch, teams = lp.shape
-    bits = (4, 12, 14, 12, 14)
-    chain = np.empty((4, 7), dtype=np.int64)
-    full = np.empty(4, dtype=np.int64)
-    lots = np.empty(4, dtype=np.float64)
-    for b in range(batch):
-        for t in range(teams):
-            key = 0
-            for c in range(5):
-                if c == 0:
-                    v = lp[b, t]
-                elif c == 1:
-                    v = tries_for[b, t]
-                elif c == 2:
-                    v = points_for[b, t]
-                elif c == 3:
-                    v = -tries_against[b, t]
-                else:
-                    v = -points_against[b, t]
-                half = 1 << (bits[c] - 1)
-                if abs(v) >= half:
-                    return False
-                key = (key << bits[c]) | (v + half)
-            record[b, t] = key
-        for g in range(teams // 4):
-            first = 4 * g
+    for t in range(teams):
+        key = 0
+        for c in range(_STATS):
+            half = 1 << (_RECORD_BITS[c] - 1)
+            if abs(stats[t, c]) >= half:
+                return False
+            key = (key << _RECORD_BITS[c]) | (stats[t, c] + half)
+        record[t] = key
+    for g in range(teams // 4):
+        first = 4 * g
+        for i in range(4):
+            t = first + i
+            for c in range(_STATS):
+                chain[i, c] = stats[t, c]
+            # Head-to-head league points among exactly the teams level on all five (R8).
+            hh = 0
+            for q in range(4):
+                if record[first + q] == record[t]:
+                    hh += h2h[t, q]
+            chain[i, 5] = hh
+            chain[i, 6] = 0
+        need_lots = False
+        for i in range(4):
+            for q in range(i + 1, 4):
+                if record[first + i] == record[first + q] and chain[i, 5] == chain[q, 5]:
+                    need_lots = True
+        if need_lots:
             for i in range(4):
-                t = first + i
-                chain[i, 0] = lp[b, t]
-                chain[i, 1] = tries_for[b, t]
-                chain[i, 2] = points_for[b, t]
-                chain[i, 3] = -tries_against[b, t]
-                chain[i, 4] = -points_against[b, t]
-                # Head-to-head league points among exactly the teams level on all five (R8).
-                hh = 0
+                lots[i] = _uniform(state)
+            for i in range(4):
+                rank = 0
                 for q in range(4):
-                    if record[b, first + q] == record[b, t]:
-                        hh += h2h[b, t, q]
-                chain[i, 5] = hh
-                chain[i, 6] = 0
-            need_lots = False
-            for i in range(4):
-                for q in range(i + 1, 4):
-                    if record[b, first + i] == record[b, first + q] and chain[i, 5] == chain[q, 5]:
-                        need_lots = True
-            if need_lots:
-                for i in range(4):
-                    lots[i] = rng.random()
-                for i in range(4):
-                    rank = 0
-                    for q in range(4):
-                        if lots[q] < lots[i] or (lots[q] == lots[i] and q < i):
-                            rank += 1
-                    chain[i, 6] = rank
-            for i in range(4):
-                full[i] = (record[b, first + i] * 8 + chain[i, 5]) * 4 + chain[i, 6]
-            for i in range(4):
-                better = 0
-                latest = -1
-                for q in range(4):
-                    if full[q] > full[i]:
-                        better += 1
-                    if q != i:
-                        c = 0
-                        while c < 7 and chain[i, c] == chain[q, c]:
-                            c += 1
-                        if c < 7 and c > latest:
-                            latest = c
-                position[b, first + i] = better + 1
-                decided[better, latest] += 1
+                    if lots[q] < lots[i] or (lots[q] == lots[i] and q < i):
+                        rank += 1
+                chain[i, 6] = rank
+        for i in range(4):
+            better = 0
+            latest = -1
+            full_i = (record[first + i] * 8 + chain[i, 5]) * 4 + chain[i, 6]
+            for q in range(4):
+                if (record[first + q] * 8 + chain[q, 5]) * 4 + chain[q, 6] > full_i:
+                    better += 1
+                if q != i:
+                    c = 0
+                    while c < _CHAIN and chain[i, c] == chain[q, c]:
+                        c += 1
+                    if c < _CHAIN and c > latest:
+                        latest = c
+            position[first + i] = better + 1
+            decided[better, latest] += 1
     return True
 
 
+# --- Whole tournaments ---------------------------------------------------------------------------
+
+
 @_jit
-def first_knockout(
-    position: IntArray, home_spec: IntArray, away_spec: IntArray, home: IntArray, away: IntArray
-) -> None:
-    """R11's first knockout round from the final places: spec rows are (group, place - 1)."""
-    batch, teams = position.shape
+def play_tournaments(
+    start: int,
+    stop: int,
+    key: np.uint64,
+    seats: IntArray,
+    kinds: IntArray,
+    params: FloatArray,
+    shares: FloatArray,
+    weights: IntArray,
+    group_home: IntArray,
+    group_away: IntArray,
+    first_home: IntArray,
+    first_away: IntArray,
+    next_home: IntArray,
+    next_away: IntArray,
+    index: IntArray,
+    cells: IntArray,
+    coins: FloatArray,
+    champion: IntArray,
+    knockout_wins: IntArray,
+    reached: IntArray,
+    league_points: IntArray,
+    position: IntArray,
+    scrum: IntArray,
+    group_lines: NDArray[np.int16],
+    stage_lines: IntArray,
+    group_decided: IntArray,
+    knockout_decided: IntArray,
+    counters: IntArray,
+    missing: IntArray,
+) -> int:
+    """Play tournaments ``start`` to ``stop - 1`` of a batch, each from its first match to its final.
+
+    Team ``t`` of a tournament sits in group ``t // 4``. ``group_home``/``group_away`` give the
+    teams of each group round's matches (R7); ``first_home``/``first_away`` the first knockout
+    round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
+    indices into the last round's winners. Orders come from the built-in pacing
+    strategies (``kinds``, ``params``, ``shares`` per strategy, see :func:`spec`); lines from the
+    alias tables (``index``: cells and first cell per table id; ``cells``: coin bits, then the
+    cell's line and its alias's line as two 32-bit words of 8-bit counts; ``coins``: the same
+    memory as floats).
+
+    Per-tournament results are written to their rows (``champion`` ... ``group_lines``); the
+    counts (``stage_lines``, ``group_decided``, ``knockout_decided``, ``counters``: group draws)
+    are added once a tournament is over. Returns -1 when all are played, or the tournament that
+    needs a table not built yet (its ids in ``missing``, -1 for none): nothing of that tournament
+    has been counted, and it can be played again from its start.
+    """
+    teams = seats.shape[1]
+    rounds, per_round = group_home.shape
+    ko_rounds = knockout_decided.shape[0]
+    turns = rounds + ko_rounds
+    state = np.empty(4, dtype=np.uint64)
+    stats = np.empty((teams, _STATS), dtype=np.int64)  # R8's first five, signed as the chain wants
+    h2h = np.empty((teams, 4), dtype=np.int64)
+    record = np.empty(teams, dtype=np.int64)
+    chain = np.empty((4, _CHAIN), dtype=np.int64)
+    lots = np.empty(4, dtype=np.float64)
+    sums = np.empty(stage_lines.shape, dtype=np.int64)
+    group_counts = np.empty(group_decided.shape, dtype=np.int64)
+    ko_counts = np.empty(knockout_decided.shape, dtype=np.int64)
+    side_team = np.empty(2, dtype=np.int64)
+    side_line = np.empty((2, 4), dtype=np.int64)
+    keys = np.empty((2, 5), dtype=np.int64)
+    home = np.empty(first_home.shape[0], dtype=np.int64)
+    away = np.empty(first_home.shape[0], dtype=np.int64)
+    winners = np.empty(first_home.shape[0], dtype=np.int64)
     at = np.empty((teams // 4, 4), dtype=np.int64)
-    for b in range(batch):
+    for b in range(start, stop):
+        _seed(state, key, b)
+        stats[:] = 0
+        h2h[:] = 0
+        sums[:] = 0
+        group_counts[:] = 0
+        ko_counts[:] = 0
+        draws = 0
         for t in range(teams):
-            at[t // 4, position[b, t] - 1] = t
-        for k in range(home_spec.shape[0]):
-            home[b, k] = at[home_spec[k, 0], home_spec[k, 1]]
-            away[b, k] = at[away_spec[k, 0], away_spec[k, 1]]
+            scrum[b, t] = _STARTING_SCRUM
+            knockout_wins[b, t] = 0
+            reached[b, t] = 0
+        for turn in range(turns):
+            knockout = turn >= rounds
+            r = turn - rounds
+            if not knockout:
+                matches = per_round
+            elif r == 0:
+                matches = first_home.shape[0]
+                for k in range(matches):
+                    home[k] = at[first_home[k, 0], first_home[k, 1]]
+                    away[k] = at[first_away[k, 0], first_away[k, 1]]
+            else:
+                matches = first_home.shape[0] >> r  # R11: each round halves the last
+                for k in range(matches):
+                    home[k] = winners[next_home[r - 1, k]]
+                    away[k] = winners[next_away[r - 1, k]]
+            group_left = max(0, rounds - turn)
+            base = 0.6 if knockout else 0.5
+            for k in range(matches):
+                side_team[0] = home[k] if knockout else group_home[turn, k]
+                side_team[1] = away[k] if knockout else group_away[turn, k]
+                for side in range(2):
+                    team = side_team[side]
+                    s = seats[b, team]
+                    f, o = _order(
+                        kinds[s], params[s], shares[s], scrum[b, team], turns - turn, group_left, base, state
+                    )
+                    if index[f, 0] == 0 or index[_FLAIR_BASE + o, 0] == 0:
+                        missing[0] = -1 if index[f, 0] > 0 else f
+                        missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
+                        return b
+                    packed = _draw(state, f, index, cells, coins) + _draw(state, _FLAIR_BASE + o, index, cells, coins)
+                    scrum[b, team] -= f + _OPTION_COST * o
+                    total = 0
+                    for c in range(4):
+                        v = (packed >> (8 * c)) & 0xFF
+                        side_line[side, c] = v
+                        total += weights[c] * v
+                    keys[side, 0] = total
+                h, a = side_team[0], side_team[1]
+                stage = 0 if not knockout else r + 1
+                for c in range(4):
+                    sums[stage, c] += side_line[0, c] + side_line[1, c]
+                if knockout:
+                    for side in range(2):
+                        keys[side, 1] = side_line[side, 0]  # tries
+                        keys[side, 2] = side_line[side, 1]  # conversions
+                        keys[side, 3] = side_line[side, 3]  # drop goals
+                        keys[side, 4] = record[side_team[side]]
+                        reached[b, side_team[side]] += 1
+                    step = 0
+                    while step < 5 and keys[0, step] == keys[1, step]:
+                        step += 1
+                    home_wins = keys[0, step] > keys[1, step] if step < 5 else _uniform(state) < 0.5
+                    ko_counts[r, step] += 1
+                    winner = h if home_wins else a
+                    winners[k] = winner
+                    scrum[b, winner] += _WIN_BONUS
+                    knockout_wins[b, winner] += 1
+                    continue
+                hp, ap = keys[0, 0], keys[1, 0]
+                if hp > ap:
+                    home_lp, away_lp = 2, 0
+                    scrum[b, h] += _WIN_BONUS
+                elif ap > hp:
+                    home_lp, away_lp = 0, 2
+                    scrum[b, a] += _WIN_BONUS
+                else:
+                    home_lp, away_lp = 1, 1
+                    draws += 1
+                for c in range(4):
+                    group_lines[b, turn, k, 0, c] = side_line[0, c]
+                    group_lines[b, turn, k, 1, c] = side_line[1, c]
+                stats[h, 0] += home_lp
+                stats[a, 0] += away_lp
+                stats[h, 1] += side_line[0, 0]
+                stats[a, 1] += side_line[1, 0]
+                stats[h, 2] += hp
+                stats[a, 2] += ap
+                stats[h, 3] -= side_line[1, 0]
+                stats[a, 3] -= side_line[0, 0]
+                stats[h, 4] -= ap
+                stats[a, 4] -= hp
+                h2h[h, a % 4] += home_lp
+                h2h[a, h % 4] += away_lp
+            if turn == rounds - 1:
+                if not _group_tables(teams, stats, h2h, state, chain, lots, record, position[b], group_counts):
+                    missing[0] = -2
+                    return b
+                for t in range(teams):
+                    league_points[b, t] = stats[t, 0]
+                    at[t // 4, position[b, t] - 1] = t
+        champion[b] = winners[0]
+        stage_lines += sums
+        group_decided += group_counts
+        knockout_decided += ko_counts
+        counters[0] += draws
+    return -1

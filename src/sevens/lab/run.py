@@ -49,6 +49,8 @@ class BatchSpec:
     count: int
     seed: np.random.SeedSequence
     sampler: Sampler = Sampler.TABLES
+    threads: int | None = None
+    """Threads of the compiled loop (None: one per core); the result does not depend on it."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -88,7 +90,10 @@ def run_batch(spec: BatchSpec) -> Totals:
     tables = _TABLES.setdefault("tables", TableSampler())
     strategies = [resolve(name) for name in spec.strategies]
     seats = seat_block(len(strategies), spec.teams, spec.start, spec.count)
-    result = simulate(spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables)
+    result = simulate(
+        spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables,
+        threads=spec.threads,
+    )
     s = len(strategies)
     champion = np.zeros(seats.shape, dtype=np.int64)
     champion[np.arange(seats.shape[0]), result.champion] = 1
@@ -188,14 +193,16 @@ class LabResult:
 
 
 def _specs(
-    strategies: tuple[str, ...], tournaments: int, seed: int, teams: int, batch_size: int, sampler: Sampler
+    strategies: tuple[str, ...], tournaments: int, seed: int, teams: int, batch_size: int, sampler: Sampler,
+    threads: int | None,
 ) -> list[BatchSpec]:
     count = math.ceil(tournaments / batch_size)
     children = np.random.SeedSequence(seed).spawn(count)
     specs = []
     for j, child in enumerate(children):
         start = j * batch_size
-        specs.append(BatchSpec(strategies, teams, start, min(batch_size, tournaments - start), child, sampler))
+        count_j = min(batch_size, tournaments - start)
+        specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads))
     return specs
 
 
@@ -244,7 +251,9 @@ def run_lab(
         raise ValueError(f"the batch size must be at least 1, got {batch_size}")
     for name in names:
         resolve(name)  # an unknown name fails here, before any work is sent out
-    specs = _specs(names, tournaments, seed, teams, batch_size, sampler)
+    # One process uses every core; several processes (or a Dask cluster) one thread each.
+    threads = None if workers == 1 and dask is None else 1
+    specs = _specs(names, tournaments, seed, teams, batch_size, sampler, threads)
     parts: dict[int, Totals] = {}
 
     def done(j: int, totals: Totals) -> None:

@@ -23,6 +23,7 @@ floating point, and nothing is truncated.
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -229,6 +230,15 @@ def _pack(t: IntArray, c: IntArray, p: IntArray, d: IntArray) -> IntArray:
     return t | (c << _SHIFT) | (p << (2 * _SHIFT)) | (d << (3 * _SHIFT))
 
 
+def _narrow(packed: IntArray) -> IntArray:
+    """Lines packed 16 bits per count, repacked 8 bits per count (each count below 128)."""
+    counts = [(packed >> (_SHIFT * c)) & _MASK for c in range(4)]
+    if max((int(x.max(initial=0)) for x in counts), default=0) >= 128:
+        raise ValueError("a table line has a count of 128 or more; the compiled loop packs counts in 7 bits")
+    narrow: IntArray = counts[0] | (counts[1] << 8) | (counts[2] << 16) | (counts[3] << 24)
+    return narrow
+
+
 def _unpack(packed: IntArray) -> Lines:
     return Lines(
         packed & _MASK,
@@ -338,6 +348,8 @@ class TableSampler:
     """
 
     def __init__(self) -> None:
+        # Threads of one process may share a sampler (a Dask worker runs several tasks at once).
+        self._lock = threading.RLock()
         self._tables: dict[int, _Table] = {}
         self._offset = np.zeros(TABLE_IDS, dtype=np.int64)
         self._size = np.zeros(TABLE_IDS, dtype=np.int64)
@@ -345,7 +357,7 @@ class TableSampler:
         self._alias: IntArray = np.zeros(0, dtype=np.int64)
         self._packed: IntArray = np.zeros(0, dtype=np.int64)
         self._built = np.zeros(TABLE_IDS, dtype=bool)
-        self._cells: IntArray = np.zeros((0, 4), dtype=np.int64)
+        self._cells: IntArray = np.zeros((0, 2), dtype=np.int64)
         self._index: IntArray = np.zeros((TABLE_IDS, 2), dtype=np.int64)
 
     @property
@@ -356,6 +368,10 @@ class TableSampler:
     def _ensure(self, ids: IntArray) -> None:
         if self._built[ids].all():
             return
+        with self._lock:
+            self._build(ids)
+
+    def _build(self, ids: IntArray) -> None:
         missing = [int(i) for i in np.unique(ids) if int(i) not in self._tables]
         if not missing:
             return
@@ -376,28 +392,34 @@ class TableSampler:
             aliases.append(table.alias + offset)
             packed.append(table.packed)
             offset += len(table.prob)
-            self._built[tid] = True
         self._prob = np.concatenate(probs)
         self._alias = np.concatenate(aliases)
         self._packed = np.concatenate(packed)
+        self._built[ids_sorted] = True  # last: a reader without the lock trusts this flag
 
     def ensure(self, ids: IntArray) -> None:
         """Build the tables of these ids (FORCE dice ``f``: ``f``; FLAIR options ``k``: :data:`FLAIR_BASE` + ``k``)."""
         self._ensure(np.asarray(ids, dtype=np.int64))
 
     def arrays(self) -> tuple[IntArray, IntArray, NDArray[np.float64]]:
-        """The built tables as flat arrays for compiled loops.
+        """The built tables as flat arrays for the compiled loop (:mod:`sevens.lab.kernels`).
 
         Returns ``index`` (per table id: number of cells, first cell; 0 cells if not built),
-        ``cells`` (per cell: its coin's bits, its packed line, its alias's packed line, padding;
-        16 bits per count: tries, conversions, penalties, drop goals) and ``coins`` (the same memory
-        as floats, so column 0 is the coin). One cell is one cache line's half: one read per draw.
+        ``cells`` (per cell: its coin's bits, then its line in the low 32 bits and its alias's line
+        in the high 32 bits of one word, 8 bits per count: tries, conversions, penalties, drop
+        goals) and ``coins`` (the same memory as floats, so column 0 is the coin). A cell is 16
+        bytes, a quarter of a cache line: one read per draw, and the tables an order uses stay in
+        cache. A FORCE line and a FLAIR line add as integers, so no count may reach 128.
         """
+        with self._lock:
+            return self._arrays()
+
+    def _arrays(self) -> tuple[IntArray, IntArray, NDArray[np.float64]]:
         if self._cells.shape[0] != self._prob.size:
-            cells = np.zeros((self._prob.size, 4), dtype=np.int64)
+            narrow = _narrow(self._packed)
+            cells = np.zeros((self._prob.size, 2), dtype=np.int64)
             cells[:, 0] = self._prob.view(np.int64)
-            cells[:, 1] = self._packed
-            cells[:, 2] = self._packed[self._alias]
+            cells[:, 1] = narrow | (narrow[self._alias] << 32)
             self._cells = cells
             self._index = np.ascontiguousarray(np.stack((self._size, self._offset), axis=1))
         return self._index, self._cells, self._cells.view(np.float64)
@@ -417,5 +439,6 @@ class TableSampler:
         if force.size and (force.min() < 0 or force.max() >= _FORCE_TABLES or options.min() < 0 or options.max() > 53):
             raise ValueError("R3: an order has 0 to 160 FORCE dice and 0 to 53 FLAIR options")
         flair_ids = options + _FORCE_TABLES
-        self._ensure(np.concatenate((force, flair_ids)))
-        return _unpack(self._draw(rng, force) + self._draw(rng, flair_ids))
+        with self._lock:
+            self._ensure(np.concatenate((force, flair_ids)))
+            return _unpack(self._draw(rng, force) + self._draw(rng, flair_ids))

@@ -19,20 +19,23 @@ as with the game's lots (:mod:`sevens.tournament.lots`), though not die by die.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass
 from enum import IntEnum
+from itertools import repeat
 
 import numpy as np
 from numpy.typing import NDArray
 
 from sevens.lab import kernels
-from sevens.lab.sampling import FLAIR_BASE, Lines, TableSampler, point_weights, sample_lines
+from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
 from sevens.lab.strategies import BatchStrategy, BatchView, Orders
 from sevens.rules import (
     FLAIR_OPTION_COST,
-    MAX_ORDER_POINTS,
     STARTING_SCRUM,
     WIN_BONUS,
     DecidedBy,
@@ -51,6 +54,9 @@ BoolArray = NDArray[np.bool_]
 
 KNOCKOUT_DECIDERS: tuple[DecidedBy, ...] = tuple(DecidedBy)
 """What can decide a knockout match, in R9's order (the index used in the counts)."""
+
+
+_CHUNK = 2048  # tournaments per chunk of the compiled loop (a thread plays whole chunks)
 
 
 class Sampler(IntEnum):
@@ -106,7 +112,7 @@ class BatchResult:
     group_decided: IntArray
     knockout_decided: IntArray
     group_draws: int
-    group_lines: IntArray
+    group_lines: NDArray[np.int16]
 
     @property
     def tournaments(self) -> int:
@@ -129,7 +135,7 @@ class _State:
     points_for: IntArray
     points_against: IntArray
     h2h: IntArray  # [b, t, q]: league points t took from group place q
-    group_lines: IntArray  # [b, round, match in round, side, (t, c, p, d)]
+    group_lines: NDArray[np.int16]  # [b, round, match in round, side, (t, c, p, d)]
     final_position: IntArray | None = None
 
 
@@ -166,6 +172,7 @@ def simulate(
     sampler: Sampler = Sampler.TABLES,
     tables: TableSampler | None = None,
     compiled: bool | None = None,
+    threads: int | None = None,
 ) -> BatchResult:
     """Play ``len(seats)`` whole tournaments at once.
 
@@ -176,16 +183,20 @@ def simulate(
         rng: the random source of the whole batch (lines, lots, and the strategies' choices).
         sampler: how lines are drawn.
         tables: alias tables to reuse across batches (built as needed otherwise).
-        compiled: play each turn in the compiled loops of :mod:`sevens.lab.kernels` (True), or
-            with numpy alone (False); by default, compiled when numba is there and ``sampler`` is
-            :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
+        compiled: play each tournament in the compiled loop of :mod:`sevens.lab.kernels` (True),
+            or turn by turn with numpy (False); by default, compiled when numba is there, every
+            strategy is a built-in pacing one (:func:`sevens.lab.kernels.spec`) and ``sampler``
+            is :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
+        threads: threads sharing the compiled loop's work (default: one per core); any number
+            gives the same result.
 
     Returns:
         Champions, places, league points, SCRUM left and tie-break counts.
 
     Raises:
         ValueError: a strategy gave an order that breaks R3, the seats do not fit, or
-            ``compiled`` was asked for without numba or with :attr:`Sampler.DIRECT`.
+            ``compiled`` was asked for without numba, with :attr:`Sampler.DIRECT` or with a
+            strategy that is not a built-in pacing one.
 
     >>> from sevens.lab.strategies import EvenPacing
     >>> result = simulate(8, np.zeros((5, 8), dtype=np.int64), [EvenPacing()], np.random.default_rng(1))
@@ -201,14 +212,23 @@ def simulate(
         raise ValueError(f"seats must name strategies 0 to {len(strategies) - 1}")
     fmt = Format(teams, teams, 1)
     tables = tables or TableSampler()
+    specs = [kernels.spec(s) for s in strategies]
+    builtin = [x for x in specs if x is not None]
     if compiled is None:
-        compiled = kernels.AVAILABLE and sampler is Sampler.TABLES
+        compiled = kernels.AVAILABLE and sampler is Sampler.TABLES and len(builtin) == len(specs)
     elif compiled and not kernels.AVAILABLE:
         raise ValueError("compiled=True needs numba (pip install numba); or pass compiled=False")
     elif compiled and sampler is not Sampler.TABLES:
-        raise ValueError("the compiled loops draw through alias tables: use Sampler.TABLES or compiled=False")
+        raise ValueError("the compiled loop draws through alias tables: use Sampler.TABLES or compiled=False")
+    elif compiled and len(builtin) != len(specs):
+        other = next(s for s, x in zip(strategies, specs, strict=True) if x is None)
+        raise ValueError(
+            f"the compiled loop plays the built-in pacing strategies only, not {other!r}; pass compiled=False"
+        )
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
     if compiled:
-        return _simulate_compiled(fmt, seats, strategies, rng, tables)
+        return _simulate_compiled(fmt, seats, builtin, rng, tables, threads or os.cpu_count() or 1)
     b = seats.shape[0]
     groups = teams // GROUP_SIZE
     state = _new_state(b, teams)
@@ -306,7 +326,7 @@ def _new_state(b: int, teams: int) -> _State:
         points_for=zeros.copy(),
         points_against=zeros.copy(),
         h2h=np.zeros((b, teams, GROUP_SIZE), dtype=np.int64),
-        group_lines=np.zeros((b, GROUP_TURNS, 2 * (teams // GROUP_SIZE), 2, 4), dtype=np.int64),
+        group_lines=np.zeros((b, GROUP_TURNS, 2 * (teams // GROUP_SIZE), 2, 4), dtype=np.int16),
     )
 
 
@@ -324,112 +344,90 @@ def _knockout_spec(groups: int) -> tuple[IntArray, IntArray]:
 def _simulate_compiled(
     fmt: Format,
     seats: IntArray,
-    strategies: Sequence[BatchStrategy],
+    specs: Sequence[tuple[int, float, float]],
     rng: np.random.Generator,
     tables: TableSampler,
+    threads: int,
 ) -> BatchResult:
-    """:func:`simulate` with each turn in one compiled loop (:mod:`sevens.lab.kernels`).
+    """:func:`simulate` in the compiled loop (:mod:`sevens.lab.kernels`), tournament by tournament.
 
-    Built-in pacing strategies decide inside the loop; if any other strategy is seated, every
-    strategy decides through its ``orders`` as on the numpy path.
+    The batch is cut into chunks; ``threads`` threads play them (the loop holds no GIL), each
+    chunk adding its counts to its own row, so the result does not depend on the thread count.
     """
     teams = fmt.teams
     b = seats.shape[0]
     groups = teams // GROUP_SIZE
-    state = _new_state(b, teams)
-    specs = [kernels.spec(s) for s in strategies]
-    fused = all(x is not None for x in specs)
-    kinds = np.array([x[0] if x else -1 for x in specs], dtype=np.int64)
-    params = np.array([x[1] if x else 0.0 for x in specs], dtype=np.float64)
-    shares = np.array([x[2] if x else 0.0 for x in specs], dtype=np.float64)
-    weights = np.array(point_weights(), dtype=np.int64)
     knockouts = fmt.knockout_stages
-    stage_lines = np.zeros((1 + len(knockouts), 4), dtype=np.int64)
-    stage_matches = np.zeros(1 + len(knockouts), dtype=np.int64)
-    knockout_decided = np.zeros((len(knockouts), len(KNOCKOUT_DECIDERS)), dtype=np.int64)
-    group_decided = np.zeros((GROUP_SIZE, len(CHAIN)), dtype=np.int64)
-    knockout_wins = np.zeros((b, teams), dtype=np.int64)
-    reached = np.zeros((b, teams), dtype=np.int64)
-    record = np.zeros((b, teams), dtype=np.int64)
-    state.final_position = np.zeros((b, teams), dtype=np.int64)
-    base = (np.arange(b) * teams)[:, None]
-    counters = np.zeros(1, dtype=np.int64)  # group draws
-    missing = np.full(4, -1, dtype=np.int64)
-    limits = np.array([MAX_ORDER_POINTS, FLAIR_OPTION_COST, WIN_BONUS, FLAIR_BASE], dtype=np.int64)
-    home = away = np.zeros((b, 0), dtype=np.int64)
-    for turn, stage in enumerate(fmt.stages, start=1):
-        if stage is Stage.GROUP:
-            pairs = [(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in GROUP_ROUNDS[turn - 1]]
-            home = np.ascontiguousarray(np.broadcast_to(np.array([h for h, _ in pairs]), (b, len(pairs))))
-            away = np.ascontiguousarray(np.broadcast_to(np.array([a for _, a in pairs]), (b, len(pairs))))
-        m = home.shape[1]
-        force = np.empty((b, 2 * m), dtype=np.int64)
-        options = np.empty((b, 2 * m), dtype=np.int64)
-        if not fused:
-            if stage is not Stage.GROUP:
-                position = state.final_position
-            elif turn > 1:
-                position = _group_position(state.lp, teams)
-            else:
-                position = np.ones((b, teams), dtype=np.int64)
-            playing = np.concatenate((home, away), axis=1)
-            flat = (base + playing).ravel()
-            opponent_flat = (base + np.concatenate((away, home), axis=1)).ravel()
-            is_home = np.zeros(playing.shape, dtype=bool)
-            is_home[:, :m] = True
-            f, fl = _decide(
-                fmt, turn, stage, state, seats, strategies, rng, flat, opponent_flat, is_home.ravel(), position
-            )
-            force[:] = f.reshape(b, 2 * m)
-            options[:] = (fl // FLAIR_OPTION_COST).reshape(b, 2 * m)
-            tables.ensure(np.concatenate((np.unique(force), FLAIR_BASE + np.unique(options))))
-        stage_index = 0 if stage is Stage.GROUP else knockouts.index(stage) + 1
-        stage_matches[stage_index] += 2 * m * b
-        knockout = stage is not Stage.GROUP
-        k = knockouts.index(stage) if knockout else 0
-        winners = np.empty((b, m), dtype=np.int64)
-        at, resumed = 0, False
-        while at >= 0:
+    kinds = np.array([x[0] for x in specs], dtype=np.int64)
+    params = np.array([x[1] for x in specs], dtype=np.float64)
+    shares = np.array([x[2] for x in specs], dtype=np.float64)
+    weights = np.array(point_weights(), dtype=np.int64)
+    rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
+              for fixture in GROUP_ROUNDS]
+    group_home = np.array([[h for h, _ in r] for r in rounds], dtype=np.int64)
+    group_away = np.array([[a for _, a in r] for r in rounds], dtype=np.int64)
+    first_home, first_away = _knockout_spec(groups)
+    # Later rounds as indices into the last round's winners, paired by the tournament's own R11.
+    later = [next_knockout_pairs([TeamId(str(i)) for i in range(len(first_home) >> r)])
+             for r in range(len(knockouts) - 1)]
+    width = max(1, len(first_home) // 2)
+    next_home = np.zeros((max(1, len(later)), width), dtype=np.int64)
+    next_away = np.zeros_like(next_home)
+    for r, pairs in enumerate(later):
+        next_home[r, : len(pairs)] = [int(h) for h, _ in pairs]
+        next_away[r, : len(pairs)] = [int(a) for _, a in pairs]
+    key = np.uint64(rng.integers(0, 2**64, dtype=np.uint64))
+    bounds = np.unique(np.append(np.arange(0, b, _CHUNK), b)).astype(np.int64)
+    chunks = len(bounds) - 1
+    champion = np.zeros(b, dtype=np.int64)
+    per_team = [np.zeros((b, teams), dtype=np.int64) for _ in range(5)]
+    knockout_wins, reached, league_points, position, scrum = per_team
+    group_lines = np.zeros((b, GROUP_TURNS, 2 * groups, 2, 4), dtype=np.int16)
+    stage_lines = np.zeros((chunks, 1 + len(knockouts), 4), dtype=np.int64)
+    group_decided = np.zeros((chunks, GROUP_SIZE, len(CHAIN)), dtype=np.int64)
+    knockout_decided = np.zeros((chunks, len(knockouts), len(KNOCKOUT_DECIDERS)), dtype=np.int64)
+    counters = np.zeros((chunks, 1), dtype=np.int64)
+    missing = np.full((chunks, 2), -1, dtype=np.int64)
+    at = bounds[:-1].copy()  # where each chunk goes on from; -1 when it is done
+
+    def play(c: int, index: IntArray, cells: IntArray, coins: NDArray[np.float64]) -> None:
+        at[c] = kernels.play_tournaments(
+            int(at[c]), int(bounds[c + 1]), key, seats, kinds, params, shares, weights, group_home,
+            group_away, first_home, first_away, next_home, next_away, index, cells, coins, champion,
+            knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
+            group_decided[c], knockout_decided[c], counters[c], missing[c],
+        )
+
+    with ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext() as pool:
+        while (at >= 0).any():
             index, cells, coins = tables.arrays()
-            at = kernels.play_round(
-                knockout, fused, at, resumed, kinds, params, shares, seats, fmt.turns - turn + 1,
-                max(0, GROUP_TURNS - turn + 1), limits, home, away, force, options, index, cells, coins, missing,
-                rng, weights, state.scrum, state.lp, state.tries_for, state.tries_against, state.points_for,
-                state.points_against, state.h2h, state.group_lines, min(turn, GROUP_TURNS) - 1, record, winners,
-                knockout_wins, reached, knockout_decided[k], stage_lines[stage_index], counters,
-            )
-            # Stopped at a match whose tables are missing: build them and go on from that match.
+            todo = [int(c) for c in np.flatnonzero(at >= 0)]
+            if pool is None:
+                for c in todo:
+                    play(c, index, cells, coins)
+            else:
+                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, cells, coins))))
+            if (missing[:, 0] == -2).any():
+                raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
+            # Chunks that stopped at an order whose table is missing: build them and go on.
             tables.ensure(missing[missing >= 0])
-            resumed = True
-        if stage is Stage.GROUP:
-            if turn == GROUP_TURNS:
-                ok = kernels.final_tables(
-                    state.lp, state.tries_for, state.points_for, state.tries_against, state.points_against,
-                    state.h2h, rng, state.final_position, record, group_decided,
-                )
-                if not ok:
-                    raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
-                home_spec, away_spec = _knockout_spec(groups)
-                home = np.empty((b, len(home_spec)), dtype=np.int64)
-                away = np.empty((b, len(away_spec)), dtype=np.int64)
-                kernels.first_knockout(state.final_position, home_spec, away_spec, home, away)
-        else:
-            home, away = _next_round(winners, away)
+            missing[:] = -1
+    stage_matches = np.array([GROUP_TURNS * teams] + [len(first_home) >> r << 1 for r in range(len(knockouts))])
     return BatchResult(
         teams=teams,
         seats=seats,
-        champion=home[:, 0].copy(),
+        champion=champion,
         knockout_wins=knockout_wins,
         reached=reached,
-        group_points=state.lp,
-        group_position=state.final_position,
-        scrum_left=state.scrum,
-        stage_lines=stage_lines,
-        stage_matches=stage_matches,
-        group_decided=group_decided,
-        knockout_decided=knockout_decided,
-        group_draws=int(counters[0]),
-        group_lines=state.group_lines,
+        group_points=league_points,
+        group_position=position,
+        scrum_left=scrum,
+        stage_lines=stage_lines.sum(axis=0),
+        stage_matches=stage_matches * b,
+        group_decided=group_decided.sum(axis=0),
+        knockout_decided=knockout_decided.sum(axis=0),
+        group_draws=int(counters.sum()),
+        group_lines=group_lines,
     )
 
 
