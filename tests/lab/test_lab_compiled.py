@@ -53,7 +53,7 @@ def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
         expected_force, expected_flair = strategy.orders(_view(scrum, turn, turns_left, group_left), _NoJitter())
         base = 0.5 if group_left else 0.6
         fixed = base if np.isnan(share) else share
-        state = np.ones(4, dtype=np.uint64)  # not drawn from: the share is fixed
+        state = kernels.new_state()  # not drawn from: the share is fixed
         got = [kernels._order(kind, param, fixed, int(h), turns_left, group_left, base, state) for h in scrum]
         assert [f for f, _ in got] == expected_force.tolist()
         assert [o * FLAIR_OPTION_COST for _, o in got] == expected_flair.tolist()

@@ -45,6 +45,7 @@ __all__ = [
     "GROUP_BLITZ",
     "KNOCKOUT_SAVER",
     "RANDOM",
+    "new_state",
     "play_tournaments",
     "spec",
     "uniforms",
@@ -129,6 +130,14 @@ def _splitmix(z: np.uint64) -> np.uint64:
     return z ^ (z >> np.uint64(31))
 
 
+_STATE = 4  # xoshiro256**'s four words
+
+
+def new_state() -> UIntArray:
+    """Room for one stream's state."""
+    return np.zeros(_STATE, dtype=np.uint64)
+
+
 @_jit
 def _seed(state: UIntArray, key: np.uint64, stream: int) -> None:
     """Stream ``stream`` of ``key``: four SplitMix64 outputs from a start the key and index fix."""
@@ -154,7 +163,7 @@ def _next(state: UIntArray) -> np.uint64:
 
 @_inline
 def _uniform(state: UIntArray) -> float:
-    """A uniform in [0, 1) from the top 53 bits."""
+    """The stream's next uniform in [0, 1), from the top 53 bits of xoshiro256**'s next output."""
     return float(_next(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
@@ -170,7 +179,7 @@ def uniforms(key: int, stream: int, n: int) -> FloatArray:
 
 @_jit
 def _uniforms(key: np.uint64, stream: int, n: int) -> FloatArray:
-    state = np.empty(4, dtype=np.uint64)
+    state = np.empty(_STATE, dtype=np.uint64)
     _seed(state, key, stream)
     out = np.empty(n, dtype=np.float64)
     for i in range(n):
@@ -353,7 +362,7 @@ def play_tournaments(
     rounds, per_round = group_home.shape
     ko_rounds = knockout_decided.shape[0]
     turns = rounds + ko_rounds
-    state = np.empty(4, dtype=np.uint64)
+    state = np.empty(_STATE, dtype=np.uint64)
     stats = np.empty((teams, _STATS), dtype=np.int64)  # R8's first five, signed as the chain wants
     h2h = np.empty((teams, 4), dtype=np.int64)
     record = np.empty(teams, dtype=np.int64)
