@@ -450,15 +450,13 @@ def play_tournaments(
                     knockout_wins[b, winner] += 1
                     continue
                 hp, ap = keys[0, 0], keys[1, 0]
-                if hp > ap:
-                    home_lp, away_lp = 2, 0
-                    scrum[b, h] += _WIN_BONUS
-                elif ap > hp:
-                    home_lp, away_lp = 0, 2
-                    scrum[b, a] += _WIN_BONUS
-                else:
-                    home_lp, away_lp = 1, 1
-                    draws += 1
+                # Without branches: who wins a match is a coin toss to the branch predictor.
+                home_won, away_won = int(hp > ap), int(ap > hp)
+                home_lp = 1 + home_won - away_won
+                away_lp = 2 - home_lp
+                scrum[b, h] += _WIN_BONUS * home_won
+                scrum[b, a] += _WIN_BONUS * away_won
+                draws += 1 - home_won - away_won
                 for c in range(4):
                     group_lines[b, turn, k, 0, c] = side_line[0, c]
                     group_lines[b, turn, k, 1, c] = side_line[1, c]
