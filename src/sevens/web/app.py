@@ -100,10 +100,11 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if engine.dialect.name == "sqlite":
-            # One SQLite connection (make_engine): order submissions wait their turn here, first
-            # come first served, rather than as threads the pool wakes in any order.
-            app.state.db_limiter = anyio.CapacityLimiter(1)
+        # Order submissions wait for a database connection here, first come first served, rather
+        # than as threads the pool wakes in any order (each then fighting for the GIL): one for
+        # SQLite's single connection (make_engine), the pool's size for PostgreSQL.
+        size = getattr(engine.pool, "size", None)
+        app.state.db_limiter = anyio.CapacityLimiter(size() if callable(size) else 1)
         task = None
         if settings.scheduler:
             task = asyncio.create_task(
