@@ -9,7 +9,10 @@ and the game goes on to a champion whose record verifies with the revealed seed.
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
+import subprocess
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -29,6 +32,7 @@ from reliability.helpers import (
 )
 from sevens.store.db import make_sessionmaker
 from sevens.store.models import GameRow
+from sevens.tournament.record import VerificationError, from_record
 from sevens.tournament.verify import verify_record
 from sevens.web.testing import ServerFarm
 
@@ -38,6 +42,34 @@ KILLS = 50
 BUDGET_SECONDS = 120
 
 Key = tuple[int, int, str]  # (game id, turn, team)
+
+
+def _diagnosis(
+    error: Exception, game: ApiGame, engine, record: dict[str, object], farm: ServerFarm, keep: Path
+) -> str:  # type: ignore[no-untyped-def]
+    """What a failed verification needs to be understood later: kept files and the code's version."""
+    shutil.copytree(farm.directory, keep / "server-logs", dirs_exist_ok=True)
+    (keep / "served-record.json").write_text(json.dumps(record, indent=1))
+    with make_sessionmaker(engine)() as db:
+        stored = db.get(GameRow, game.game_id)
+        stored_json = stored.record_json if stored is not None else None
+    try:
+        from_record(json.loads(stored_json or "{}"))
+        replay = "the stored record replays"
+    except Exception as exc:  # any failure to replay is the finding
+        replay = f"the stored record does not replay: {exc}"
+    root = Path(__file__).resolve().parents[2]
+    version = subprocess.run(
+        ["git", "-C", str(root), "log", "-1", "--format=%H %cI"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    changed = subprocess.run(
+        ["git", "-C", str(root), "status", "--porcelain", "src"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    return (
+        f"game {game.game_id} does not verify: {error}; {replay}; code at {version or 'unknown'}"
+        f"{'; uncommitted changes under src: ' + changed if changed else ''}; server logs and the record "
+        f"kept in {keep}"
+    )
 
 
 def _check_orders(
@@ -140,7 +172,11 @@ def test_sigkill_during_orders_and_resolution_sqlite_wal(farm: ServerFarm, tmp_p
             if game not in finished:
                 finished.append(game)
             for done in finished:
-                report = verify_record(done.record(client))
+                record = done.record(client)
+                try:
+                    report = verify_record(record)
+                except VerificationError as exc:
+                    pytest.fail(_diagnosis(exc, done, engine, record, farm, tmp_path))
                 assert report.finished and report.dice_checked
         server.kill()
     assert kills >= KILLS, f"only {kills} kills within {BUDGET_SECONDS} s"
