@@ -71,19 +71,44 @@ def test_table_sampler_refuses_impossible_orders() -> None:
         TableSampler().sample(np.random.default_rng(0), np.array([161]), np.array([0]))
 
 
-def test_compact_cells_hold_the_largest_orders_exactly() -> None:
-    """R3's largest orders (160 FORCE dice, 53 FLAIR options) fit the compiled loop's 8-bit counts,
-    and every compact cell unpacks to its table line and its alias's line."""
+def _law_of_cells(index: np.ndarray, split: np.ndarray, coins: np.ndarray, cells: np.ndarray, tid: int) -> dict[int, float]:
+    """The law the compiled loop draws from table ``tid``: each cell of the head (or the tail) is
+    picked with equal chance, then its own line with its coin's chance, else its alias's."""
+    law: dict[int, float] = {}
+    tail = float(split[tid, 0])
+    for count, first, weight in ((index[tid, 0], index[tid, 1], 1.0 - tail), (index[tid, 2], index[tid, 3], tail)):
+        for j in range(first, first + count):
+            coin = float(coins[j, 0])
+            own, alias = int(cells[j, 1] & 0xFFFFFFFF), int(cells[j, 1] >> 32)
+            law[own] = law.get(own, 0.0) + weight * coin / count
+            law[alias] = law.get(alias, 0.0) + weight * (1.0 - coin) / count
+    return law
+
+
+def test_compiled_cells_draw_each_table_law_exactly() -> None:
+    """Head and tail alias tables together give every line of a table its probability (to rounding),
+    the head holds at least 1 - 2**-10 of it, and R3's largest orders (160 FORCE dice, 53 FLAIR
+    options) fit the compiled loop's 8-bit counts."""
     from sevens.lab.sampling import FLAIR_BASE
 
+    ids = [0, 7, 30, 100, 160, FLAIR_BASE, FLAIR_BASE + 2, FLAIR_BASE + 10, FLAIR_BASE + 53]
     sampler = TableSampler()
-    sampler.ensure(np.array([160, FLAIR_BASE + 53, 7, FLAIR_BASE + 2]))
-    index, cells, coins = sampler.arrays()
-    own, alias = cells[:, 1] & 0xFFFFFFFF, cells[:, 1] >> 32
+    sampler.ensure(np.array(ids))
+    index, split, cells, coins = sampler.arrays()
+    for tid in ids:
+        table = sampler._tables[tid]
+        # The table's own law, from the numpy path's alias table (cells picked equally often).
+        expected: dict[int, float] = {}
+        for j in range(len(table.prob)):
+            for line, p in ((table.packed[j], table.prob[j]), (table.packed[table.alias[j]], 1.0 - table.prob[j])):
+                narrow = sum(((int(line) >> (16 * c)) & 0xFFFF) << (8 * c) for c in range(4))
+                expected[narrow] = expected.get(narrow, 0.0) + p / len(table.prob)
+        got = _law_of_cells(index, split, coins, cells, tid)
+        assert set(got) <= set(expected)
+        assert max(abs(got.get(k, 0.0) - v) for k, v in expected.items()) < 1e-12, tid
+        assert split[tid, 0] <= 2.0**-10
+        if len(table.prob) > 64:
+            assert index[tid, 2] > 0 and index[tid, 0] < len(table.prob)
+    assert index[50, 0] == 0  # not built
     for part in range(4):
-        wide = (sampler._packed >> (16 * part)) & 0xFFFF
-        assert np.array_equal((own >> (8 * part)) & 0xFF, wide)
-        assert np.array_equal((alias >> (8 * part)) & 0xFF, wide[sampler._alias])
-        assert int(wide.max()) < 128
-    assert np.array_equal(coins[:, 0], sampler._prob)
-    assert index[160, 0] > 0 and index[FLAIR_BASE + 53, 0] > 0 and index[100, 0] == 0
+        assert int(((cells[:, 1] >> (8 * part)) & 0xFF).max()) < 128

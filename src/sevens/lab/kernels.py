@@ -227,17 +227,26 @@ def _order(
 
 
 @_inline
-def _draw(state: UIntArray, tid: int, index: IntArray, cells: IntArray, coins: FloatArray) -> int:
-    """A packed line from table ``tid``: a cell is its coin and both lines, 16 bytes, one read."""
+def _draw(
+    state: UIntArray, tid: int, index: IntArray, split: FloatArray, cells: IntArray, coins: FloatArray
+) -> int:
+    """A packed line from table ``tid``: its head's alias table, or with the tail's probability
+    its tail's (with a fresh uniform). A cell is its coin and both lines, 16 bytes, one read."""
     n = index[tid, 0]
     j = index[tid, 1]
-    if n > 1:
+    if n == 1 and index[tid, 2] == 0:
+        return int(cells[j, 1] & 0xFFFFFFFF)
+    u = _uniform(state)
+    if u < split[tid, 0]:
+        n = index[tid, 2]
+        j = index[tid, 3]
         x = _uniform(state) * n
-        cell = min(int(x), n - 1)
-        j += cell
-        # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
-        return int((cells[j, 1] >> (32 * int(x - cell >= coins[j, 0]))) & 0xFFFFFFFF)
-    return int(cells[j, 1] & 0xFFFFFFFF)
+    else:
+        x = (u - split[tid, 0]) * split[tid, 2] * n
+    cell = min(int(x), n - 1)
+    j += cell
+    # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
+    return int((cells[j, 1] >> (32 * int(x - cell >= coins[j, 0]))) & 0xFFFFFFFF)
 
 
 # --- The tables (R8) -------------------------------------------------------------------------------
@@ -327,6 +336,7 @@ def play_tournaments(
     next_home: IntArray,
     next_away: IntArray,
     index: IntArray,
+    split: FloatArray,
     cells: IntArray,
     coins: FloatArray,
     champion: IntArray,
@@ -349,9 +359,8 @@ def play_tournaments(
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
     indices into the last round's winners. Orders come from the built-in pacing
     strategies (``kinds``, ``params``, ``shares`` per strategy, see :func:`spec`); lines from the
-    alias tables (``index``: cells and first cell per table id; ``cells``: coin bits, then the
-    cell's line and its alias's line as two 32-bit words of 8-bit counts; ``coins``: the same
-    memory as floats).
+    alias tables (``index``, ``split``, ``cells``, ``coins``: see
+    :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``); the
     counts (``stage_lines``, ``group_decided``, ``knockout_decided``, ``counters``: group draws)
@@ -421,7 +430,9 @@ def play_tournaments(
                         missing[0] = -1 if index[f, 0] > 0 else f
                         missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
                         return b
-                    packed = _draw(state, f, index, cells, coins) + _draw(state, _FLAIR_BASE + o, index, cells, coins)
+                    packed = _draw(state, f, index, split, cells, coins) + _draw(
+                        state, _FLAIR_BASE + o, index, split, cells, coins
+                    )
                     scrum[b, team] -= f + _OPTION_COST * o
                     total = 0
                     for c in range(4):

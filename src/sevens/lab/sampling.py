@@ -317,6 +317,42 @@ class _Table:
     alias: IntArray
     packed: IntArray
     bound: float
+    compact: IntArray  # the compiled loop's cells: the head's alias table, then the tail's
+    heads: int  # cells of the head
+    tail_mass: float  # probability of the tail (0.0: no tail)
+
+
+_HEAD_MASS = 1.0 - 2.0**-10  # the head holds at least this much of a table's probability
+_SMALL = 64  # tables with at most this many cells are not split
+
+
+def _compact(probs: NDArray[np.float64], packed: IntArray) -> tuple[IntArray, int, float]:
+    """A table as two alias tables, a small head holding most of the probability and the tail.
+
+    A draw is the head's with the head's mass, else the tail's: the same law, exactly. An alias
+    table reads any of its cells equally often, whatever their probabilities, so one table for
+    thousands of cells keeps all of them in use; most of the probability sits in a few of them,
+    and the head's cells are few enough to stay in the processor's cache.
+    """
+    narrow = _narrow(packed)
+    order = np.argsort(-probs, kind="stable")
+    heads = len(probs)
+    if len(probs) > _SMALL:
+        share = np.cumsum(probs[order]) / probs.sum()
+        heads = min(len(probs), int(np.searchsorted(share, _HEAD_MASS)) + 1)
+    parts = [order[:heads], order[heads:]]
+    cells = []
+    for part in parts:
+        if part.size == 0:
+            continue
+        coin, alias = _alias(probs[part])
+        own = narrow[part]
+        block = np.empty((part.size, 2), dtype=np.int64)
+        block[:, 0] = coin.view(np.int64)
+        block[:, 1] = own | (own[alias] << 32)
+        cells.append(block)
+    tail_mass = float(probs[order[heads:]].sum() / probs.sum()) if heads < len(probs) else 0.0
+    return np.concatenate(cells), heads, tail_mass
 
 
 def _table(grid: NDArray[np.float64], cut: float) -> _Table:
@@ -330,7 +366,8 @@ def _table(grid: NDArray[np.float64], cut: float) -> _Table:
     probs = flat[keep]
     prob, alias = _alias(probs)
     packed = _pack(*(np.asarray(i, dtype=np.int64) for i in index))
-    return _Table(prob, alias, packed, cut + lost)
+    compact, heads, tail_mass = _compact(probs, packed)
+    return _Table(prob, alias, packed, cut + lost, compact, heads, tail_mass)
 
 
 class TableSampler:
@@ -358,7 +395,8 @@ class TableSampler:
         self._packed: IntArray = np.zeros(0, dtype=np.int64)
         self._built = np.zeros(TABLE_IDS, dtype=bool)
         self._cells: IntArray = np.zeros((0, 2), dtype=np.int64)
-        self._index: IntArray = np.zeros((TABLE_IDS, 2), dtype=np.int64)
+        self._index: IntArray = np.zeros((TABLE_IDS, 4), dtype=np.int64)
+        self._split: NDArray[np.float64] = np.zeros((TABLE_IDS, 3), dtype=np.float64)
 
     @property
     def bound(self) -> float:
@@ -401,28 +439,42 @@ class TableSampler:
         """Build the tables of these ids (FORCE dice ``f``: ``f``; FLAIR options ``k``: :data:`FLAIR_BASE` + ``k``)."""
         self._ensure(np.asarray(ids, dtype=np.int64))
 
-    def arrays(self) -> tuple[IntArray, IntArray, NDArray[np.float64]]:
+    def arrays(self) -> tuple[IntArray, NDArray[np.float64], IntArray, NDArray[np.float64]]:
         """The built tables as flat arrays for the compiled loop (:mod:`sevens.lab.kernels`).
 
-        Returns ``index`` (per table id: number of cells, first cell; 0 cells if not built),
-        ``cells`` (per cell: its coin's bits, then its line in the low 32 bits and its alias's line
-        in the high 32 bits of one word, 8 bits per count: tries, conversions, penalties, drop
-        goals) and ``coins`` (the same memory as floats, so column 0 is the coin). A cell is 16
-        bytes, a quarter of a cache line: one read per draw, and the tables an order uses stay in
-        cache. A FORCE line and a FLAIR line add as integers, so no count may reach 128.
+        Each table is split in two alias tables: a head of its likeliest lines holding at least
+        ``1 - 2**-10`` of its probability, and the rest (tables of up to 64 cells are not split).
+        Returns ``index`` (per table id: the head's cells and first cell, the tail's cells and
+        first cell; 0 head cells if the table is not built), ``split`` (per table id: the tail's
+        probability, its inverse and the head's inverse, for rescaling the uniform), ``cells``
+        (per cell: its coin's bits, then its line in the low 32 bits and its alias's line in the
+        high 32 bits of one word, 8 bits per count: tries, conversions, penalties, drop goals)
+        and ``coins`` (the same memory as floats, so column 0 is the coin). A cell is 16 bytes,
+        one read per draw. A FORCE line and a FLAIR line add as integers, so no count may reach
+        128.
         """
         with self._lock:
             return self._arrays()
 
-    def _arrays(self) -> tuple[IntArray, IntArray, NDArray[np.float64]]:
+    def _arrays(self) -> tuple[IntArray, NDArray[np.float64], IntArray, NDArray[np.float64]]:
         if self._cells.shape[0] != self._prob.size:
-            narrow = _narrow(self._packed)
-            cells = np.zeros((self._prob.size, 2), dtype=np.int64)
-            cells[:, 0] = self._prob.view(np.int64)
-            cells[:, 1] = narrow | (narrow[self._alias] << 32)
-            self._cells = cells
-            self._index = np.ascontiguousarray(np.stack((self._size, self._offset), axis=1))
-        return self._index, self._cells, self._cells.view(np.float64)
+            index = np.zeros((TABLE_IDS, 4), dtype=np.int64)
+            split = np.zeros((TABLE_IDS, 3), dtype=np.float64)
+            blocks, at = [], 0
+            for tid in sorted(self._tables):
+                table = self._tables[tid]
+                size = table.compact.shape[0]
+                index[tid] = (table.heads, at, size - table.heads, at + table.heads)
+                if table.tail_mass > 0.0:
+                    split[tid] = (table.tail_mass, 1.0 / table.tail_mass, 1.0 / (1.0 - table.tail_mass))
+                else:
+                    split[tid] = (0.0, 0.0, 1.0)
+                blocks.append(table.compact)
+                at += size
+            self._cells = np.concatenate(blocks)
+            self._index = index
+            self._split = split
+        return self._index, self._split, self._cells, self._cells.view(np.float64)
 
     def _draw(self, rng: np.random.Generator, ids: IntArray) -> IntArray:
         size = self._size[ids]

@@ -390,23 +390,25 @@ def _simulate_compiled(
     missing = np.full((chunks, 2), -1, dtype=np.int64)
     at = bounds[:-1].copy()  # where each chunk goes on from; -1 when it is done
 
-    def play(c: int, index: IntArray, cells: IntArray, coins: NDArray[np.float64]) -> None:
+    def play(
+        c: int, index: IntArray, split: NDArray[np.float64], cells: IntArray, coins: NDArray[np.float64]
+    ) -> None:
         at[c] = kernels.play_tournaments(
             int(at[c]), int(bounds[c + 1]), key, seats, kinds, params, shares, weights, group_home,
-            group_away, first_home, first_away, next_home, next_away, index, cells, coins, champion,
+            group_away, first_home, first_away, next_home, next_away, index, split, cells, coins, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
         )
 
     with ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext() as pool:
         while (at >= 0).any():
-            index, cells, coins = tables.arrays()
+            index, split, cells, coins = tables.arrays()
             todo = [int(c) for c in np.flatnonzero(at >= 0)]
             if pool is None:
                 for c in todo:
-                    play(c, index, cells, coins)
+                    play(c, index, split, cells, coins)
             else:
-                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, cells, coins))))
+                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, split, cells, coins))))
             if (missing[:, 0] == -2).any():
                 raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
             # Chunks that stopped at an order whose table is missing: build them and go on.
