@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Annotated
 
 import typer
@@ -47,4 +48,7 @@ def register(app: typer.Typer) -> None:
         )
         # No access log: request lines carry invite secrets (/join/...) and draft orders (odds
         # queries), which R13 and the secrecy of links keep out of every log.
+        # Everything loaded by now lives as long as the server: frozen out of the collector's
+        # way, a full collection no longer walks it in the middle of a request.
+        gc.freeze()
         uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=False, proxy_headers=False)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import os
@@ -320,6 +321,9 @@ def _serve_child(command: dict[str, object], parent: int) -> None:  # pragma: no
     port = command["port"]
     assert isinstance(port, int)
     app = create_app(Settings())
+    # Everything loaded by now lives as long as the server: frozen out of the collector's
+    # way, a full collection no longer walks it in the middle of a request.
+    gc.freeze()
     uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False, proxy_headers=False)
 
 
