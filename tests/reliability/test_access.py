@@ -69,6 +69,96 @@ def test_tampered_invite_and_organiser_links_are_refused(hosted: Hosted) -> None
     assert post_form(new_client(hosted.app), path, {"name": "Old link"}).status_code == 404
 
 
+def test_reused_invite_is_refused_but_its_own_browser_goes_back_to_its_game(hosted: Hosted) -> None:
+    """Issue 6: an invite opens its seat once. Anyone else opening it afterwards gets 410 and is
+    told to ask the organiser; the seat stays its player's. The browser that joined with it is
+    sent on to its game."""
+    from web.test_web_bad_input import snapshot
+
+    path = hosted.invites["p1"].split("testserver", 1)[1]
+    stranger = new_client(hosted.app)
+    before = snapshot(hosted.app)
+    for response in (stranger.get(path), post_form(stranger, path, {"name": "Mallory"})):
+        assert response.status_code == 410
+        assert "already been used" in response.text and "ask the organiser" in response.text
+    assert snapshot(hosted.app) == before
+    assert stranger.get(f"{hosted.base}/play").status_code == 403
+    own = hosted.players["p1"].get(path)
+    assert own.status_code == 303 and own.headers["location"] == f"{hosted.base}/play"
+    # A new link from the organiser opens the seat once more (a second device), once.
+    fresh = hosted.new_invite("p1").split("testserver", 1)[1]
+    second = new_client(hosted.app)
+    assert post_form(second, fresh, {"name": "Player 1"}).status_code == 303
+    assert second.get(f"{hosted.base}/play").status_code == 200
+    assert new_client(hosted.app).get(fresh).status_code == 410
+
+
+def test_reused_invite_is_refused_by_the_api(app: FastAPI) -> None:
+    """Issue 6: the API's join uses an invite up too; the token that joined may ask again."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Once", "players": 4, "teams": 8, "teams_per_player": 2}).json()
+    invite = created["invites"]["p3"]
+    joined = client.post("/api/v1/join", json={"invite": invite, "name": "First"})
+    assert joined.status_code == 200
+    bot = {"Authorization": f"Bearer {joined.json()['token']}"}
+    again = client.post("/api/v1/join", json={"invite": invite, "name": "First"}, headers=bot)
+    assert again.status_code == 200 and again.json() == {"game": created["game"], "player": "p3", "token": None}
+    other = client.post("/api/v1/join", json={"invite": invite, "name": "Second"})
+    assert other.status_code == 410 and "already been used" in other.json()["detail"]
+    me = client.get("/api/v1/me", headers=bot).json()
+    assert [g["player"] for g in me["grants"]] == ["p3"]
+
+
+def test_expired_invite_is_refused(app: FastAPI, clock: FakeClock) -> None:
+    """Issue 6: an invite not used within its lifetime (SEVENS_INVITE_DAYS, 14 days by default) is
+    refused with 410; a new one from the organiser works."""
+    game = host_page_game(app)
+    path = game.invites["p2"].split("testserver", 1)[1]
+    api_invite = game.invites["p3"].rsplit("/", 1)[1]
+    clock.advance(days=13, hours=23)
+    assert new_client(app).get(path).status_code == 200  # still open (the test can fail)
+    clock.advance(hours=2)
+    late = new_client(app)
+    for response in (late.get(path), post_form(late, path, {"name": "Late"})):
+        assert response.status_code == 410 and "expired" in response.text
+    refused = late.post("/api/v1/join", json={"invite": api_invite, "name": "Late bot"})
+    assert refused.status_code == 410 and "expired" in refused.json()["detail"]
+    # (The organiser's own session has lapsed too, session_days=2: the organiser link signs in again.)
+    assert post_form(game.organiser, game.organiser_link.split("testserver", 1)[1]).status_code == 303
+    fresh = game.new_invite("p2").split("testserver", 1)[1]
+    assert post_form(late, fresh, {"name": "Late"}).status_code == 303
+
+
+def test_signed_out_session_cookie_is_refused(hosted: Hosted) -> None:
+    """Issue 6: signing out deletes the session, so its cookie, reused from a copy, opens nothing."""
+    player = hosted.players["p2"]
+    cookie = str(player.cookies[SESSION_COOKIE])
+    copied = new_client(hosted.app)
+    copied.cookies.set(SESSION_COOKIE, cookie)
+    assert copied.get(f"{hosted.base}/play").status_code == 200  # the copy works before (the test can fail)
+    home = player.get("/")
+    assert 'action="/signout"' in home.text
+    out = post_form(player, "/signout")
+    assert out.status_code == 303 and out.headers["location"] == "/"
+    assert copied.get(f"{hosted.base}/play").status_code == 403
+    assert "Your games" not in copied.get("/").text
+    team = hosted.my_teams("p1")[0]
+    order = {"team": team, "turn": "1", "force": "5", "flair": "3", "action": "save"}
+    assert post_form(copied, f"{hosted.base}/orders", order).status_code == 403
+
+
+def test_revoked_bot_token_is_refused(app: FastAPI) -> None:
+    """Issue 6: a bot revokes its token (DELETE /api/v1/me); the token is refused (401) after."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Revoke", "players": 4, "teams": 8, "teams_per_player": 2}).json()
+    token = {"Authorization": f"Bearer {created['token']}"}
+    assert client.get("/api/v1/me", headers=token).status_code == 200
+    assert client.delete("/api/v1/me", headers=token).status_code == 204
+    for path in ("/api/v1/me", f"/api/v1/games/{created['game']}", "/api/v1/waiting"):
+        assert client.get(path, headers=token).status_code == 401
+    assert client.delete("/api/v1/me", headers=token).status_code == 401
+
+
 def test_tampered_and_expired_sessions_are_refused(hosted: Hosted, clock: FakeClock) -> None:
     """Issue 6: a session cookie with one character changed, or past its lifetime, is no one's."""
     player = hosted.players["p1"]
@@ -112,6 +202,7 @@ FORMS = [
     "{base}/seats/p1/invite",
     "{join}",
     "{organiser}",
+    "/signout",
 ]
 
 

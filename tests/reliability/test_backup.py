@@ -19,7 +19,14 @@ from typer.testing import CliRunner
 from reliability.helpers import check_game, database
 from sevens.cli import backup as backup_cli
 from sevens.store import games as store
-from sevens.store.auth import add_grant, create_principal, find_principal, seat_by_invite
+from sevens.store.auth import (
+    InviteState,
+    add_grant,
+    create_principal,
+    find_principal,
+    invite_state,
+    seat_by_invite,
+)
 from sevens.store.backup import export_backup
 from sevens.store.db import make_sessionmaker, session_scope
 from sevens.store.models import GameRow, GameStatus, PrincipalKind, Role, TeamRow, Visibility
@@ -123,7 +130,10 @@ def test_full_backup_restores_running_games_into_the_other_database(
             assert not verify_record(store.record_of(games["running"])).finished
             for game in games.values():
                 check_game(dst, game.id)
-            assert seat_by_invite(db, token=str(secrets["running-invite"])) is not None
+            restored_seat = seat_by_invite(db, token=str(secrets["running-invite"]))
+            assert restored_seat is not None
+            # Used invites stay used: a restore opens no seat to a copied link.
+            assert invite_state(restored_seat, now=NOW) is InviteState.USED
             assert find_principal(db, token=str(secrets["bot"]), kind=PrincipalKind.BOT, now=NOW)
             assert find_principal(db, token=str(secrets["session"]), kind=PrincipalKind.SESSION, now=NOW)
         # The running game goes on in both databases alike: same saved orders, same seed, same dice.
@@ -191,3 +201,28 @@ def test_full_backup_directory_is_private_and_import_needs_an_empty_database(tmp
         bogus.write_text('{"format": "something-else"}')
         wrong = _import(url2, bogus)
         assert wrong.exit_code == 2 and "not a Sevens backup" in wrong.output
+
+
+def test_backup_from_before_single_use_invites_marks_joined_seats_used(tmp_path: Path) -> None:
+    """A backup written before invites were used once has no invite times: a joined seat's invite
+    is restored as used (at its joining), an unjoined one stays open."""
+    with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
+        with session_scope(make_sessionmaker(src)) as db:
+            spec = store.NewGame("Old backup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+            created = store.create_game(db, spec=spec, now=NOW)
+            seat = store.seats_of(db, game_id=created.game.id)[0]
+            store.join_seat(db, seat=seat, name="Ann", now=NOW + timedelta(hours=1))
+        backup = tmp_path / "old.json"
+        _export(src_url, backup, full=True)
+        document = json.loads(backup.read_text())
+        for game in document["games"]:
+            for row in game["seats"]:
+                del row["invite_used_at"], row["invite_expires_at"]
+        backup.write_text(json.dumps(document))
+        assert _import(dst_url, backup).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            game = db.scalar(select(GameRow))
+            assert game is not None
+            seats = store.seats_of(db, game_id=game.id)
+            assert seats[0].invite_used_at == NOW + timedelta(hours=1)
+            assert [invite_state(s, now=NOW) for s in seats] == [InviteState.USED] + [InviteState.OPEN] * 3

@@ -53,14 +53,18 @@ def _operations(app: FastAPI) -> list[Any]:
 
 
 def test_api_never_fails_and_refusals_change_nothing(api_world: dict[str, Any]) -> None:
-    """Issue 6: schemathesis over every operation of the OpenAPI document (60 cases each, 1,140 in
-    all): no 500, and a 4xx changes nothing and says why.
+    """Issue 6: schemathesis over every operation of the OpenAPI document but the token's own
+    revocation (60 cases each, 1,140 in all): no 500, and a 4xx changes nothing and says why.
 
     Half the cases aim at the real game and the caller's own team (otherwise nearly every case
     would stop at 404); callers take turns being the player, the organiser, and nobody.
     (schemathesis's own pytest plugin does not run on pytest 9, so its case strategies are driven
     by Hypothesis here.)"""
-    operations = _operations(api_world["app"])
+    every = _operations(api_world["app"])
+    assert len(every) == 20
+    # Revoking one's own token takes no input to fuzz, and would leave the rest of the run without
+    # its credentials: test_access revokes a token on its own.
+    operations = [op for op in every if (op.method.upper(), op.path) != ("DELETE", "/api/v1/me")]
     assert len(operations) == 19
     turns = itertools.count()
     count = 0

@@ -58,8 +58,8 @@ def build_world(app: FastAPI, visibility: str) -> World:
     tokens: dict[str, str | None] = {
         "anonymous": None,
         "other_game_player": api_join(app, other.invites["p2"], "Outside bot"),
-        "player": api_join(app, game.invites["p1"], "Player 1"),
-        "same_game_player": api_join(app, game.invites["p2"], "Player 2"),
+        "player": api_join(app, game.new_invite("p1"), "Player 1"),
+        "same_game_player": api_join(app, game.new_invite("p2"), "Player 2"),
         "organiser": new_client(app)
         .post("/api/v1/organise", json={"link": game.organiser_link.rsplit("/", 1)[1]})
         .json()["token"],

@@ -215,7 +215,7 @@ API_ORDER_CASES = [
 
 def test_api_order_bad_input(hosted: Hosted) -> None:
     """The order endpoint: wrong types, extra fields, out-of-range orders (R3), stale turns."""
-    headers = api_headers(hosted.app, hosted.invites["p1"])
+    headers = api_headers(hosted.app, hosted.new_invite("p1"))
     team = hosted.my_teams("p1")[0]
     before = snapshot(hosted.app)
     client = new_client(hosted.app)
@@ -227,7 +227,7 @@ def test_api_order_bad_input(hosted: Hosted) -> None:
 
 def test_api_other_bad_input(hosted: Hosted) -> None:
     """Unknown teams and games, bad bot names, bad odds queries, bad tokens, malformed JSON."""
-    headers = api_headers(hosted.app, hosted.invites["p1"])
+    headers = api_headers(hosted.app, hosted.new_invite("p1"))
     client = new_client(hosted.app)
     gid = hosted.public_id
     before = snapshot(hosted.app)

@@ -30,6 +30,7 @@ ENDPOINTS = {
     ("post", "/api/v1/games/{public_id}/end"),
     ("post", "/api/v1/join"),
     ("get", "/api/v1/me"),
+    ("delete", "/api/v1/me"),
     ("get", "/api/v1/waiting"),
     ("get", "/api/v1/strategies"),
     ("get", "/api/v1/games/{public_id}"),
@@ -54,7 +55,7 @@ def test_bot_plays_through_the_api(hosted: Hosted) -> None:
     """A bot joins with an invite, finds the games waiting for it, orders, and sees the turn resolved."""
     client = new_client(hosted.app)
     joined = client.post(
-        "/api/v1/join", json={"invite": hosted.invites["p4"].rsplit("/", 1)[1], "name": "Bot"}
+        "/api/v1/join", json={"invite": hosted.new_invite("p4").rsplit("/", 1)[1], "name": "Bot"}
     )
     headers = {"Authorization": f"Bearer {joined.json()['token']}"}
     waiting = client.get("/api/v1/waiting", headers=headers).json()

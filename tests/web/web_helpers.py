@@ -70,6 +70,15 @@ class Hosted:
         self.players[player_id] = client
         return client
 
+    def new_invite(self, player_id: str) -> str:
+        """The organiser issues a new invite link for the seat (an invite opens its seat once)."""
+        response = post_form(self.organiser, f"{self.base}/seats/{player_id}/invite")
+        assert response.status_code == 200, response.text
+        link = re.search(r'id="invite-link">([^<]+)<', response.text)
+        assert link is not None
+        self.invites[player_id] = link.group(1)
+        return link.group(1)
+
     def start(self) -> None:
         response = post_form(self.organiser, f"{self.base}/start")
         assert response.status_code == 303, response.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,6 +21,9 @@ __all__ = [
     "access_to",
     "BotSeat",
     "bot_seat",
+    "delete_principal",
+    "InviteState",
+    "invite_state",
     "seat_by_invite",
     "game_by_organiser_link",
 ]
@@ -172,8 +176,41 @@ def bot_seat(session: Session, *, token: str, public_id: str, now: datetime) -> 
     )
 
 
+class InviteState(enum.StrEnum):
+    """Whether an invite can still open its seat."""
+
+    OPEN = "open"
+    USED = "used"
+    EXPIRED = "expired"
+
+
+def invite_state(seat: SeatRow, *, now: datetime) -> InviteState:
+    """An invite opens its seat once, before it expires.
+
+    >>> from datetime import UTC, datetime, timedelta
+    >>> now = datetime(2026, 5, 1, tzinfo=UTC)
+    >>> seat = SeatRow(invite_expires_at=now + timedelta(days=1))
+    >>> invite_state(seat, now=now).value
+    'open'
+    >>> seat.invite_used_at = now
+    >>> invite_state(seat, now=now).value
+    'used'
+    """
+    if seat.invite_used_at is not None:
+        return InviteState.USED
+    if seat.invite_expires_at is not None and seat.invite_expires_at <= now:
+        return InviteState.EXPIRED
+    return InviteState.OPEN
+
+
+def delete_principal(session: Session, *, principal_id: int) -> None:
+    """Forget a credential and its grants: its cookie or token opens nothing any more."""
+    session.execute(delete(Grant).where(Grant.principal_id == principal_id))
+    session.execute(delete(ApiPrincipal).where(ApiPrincipal.id == principal_id))
+
+
 def seat_by_invite(session: Session, *, token: str) -> SeatRow | None:
-    """The seat an invite link opens, or None."""
+    """The seat an invite link opens (used or not, expired or not: see :func:`invite_state`), or None."""
     if not token or len(token) > 200:
         return None
     return session.scalar(select(SeatRow).where(SeatRow.invite_hash == hash_token(token)))

@@ -117,7 +117,16 @@ def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
         "started_at": _time(game.started_at),
         "ended_at": _time(game.ended_at),
         "record": record,
-        "seats": [{"player": s.player_id, "name": s.name, "joined_at": _time(s.joined_at)} for s in seats],
+        "seats": [
+            {
+                "player": s.player_id,
+                "name": s.name,
+                "joined_at": _time(s.joined_at),
+                "invite_used_at": _time(s.invite_used_at),
+                "invite_expires_at": _time(s.invite_expires_at),
+            }
+            for s in seats
+        ],
         "autopilots": {t.team_id: t.autopilot for t in store.teams_of(db, game_id=game.id)},
         "turns": [
             {"number": t.number, "reason": t.reason, "resolved_at": _time(t.resolved_at)}
@@ -310,13 +319,19 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
     db.flush()
     invites: dict[str, str] = secret.get("invite_hashes", {}) if secret else {}
     for seat in _field(data, "seats", list, where):
+        joined_at = _parse_time(seat.get("joined_at"), f"{where}.seats")
         db.add(
             SeatRow(
                 game_id=game.id,
                 player_id=seat["player"],
                 name=seat.get("name"),
                 invite_hash=invites.get(seat["player"]) or hash_token(new_token()),
-                joined_at=_parse_time(seat.get("joined_at"), f"{where}.seats"),
+                joined_at=joined_at,
+                # Exports from before invites were used once: a joined seat's invite is used.
+                invite_used_at=_parse_time(seat["invite_used_at"], f"{where}.seats")
+                if "invite_used_at" in seat
+                else joined_at,
+                invite_expires_at=_parse_time(seat.get("invite_expires_at"), f"{where}.seats"),
             )
         )
     autopilots: dict[str, str | None] = _field(data, "autopilots", dict, where)

@@ -42,6 +42,7 @@ from sevens.tournament.record import dumps, from_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
 __all__ = [
+    "INVITE_LIFETIME",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
     "CreatedGame",
@@ -79,6 +80,8 @@ __all__ = [
 MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 30 * 24 * 3600
 NAME_LENGTH = 40
+INVITE_LIFETIME = timedelta(days=14)
+"""How long a new invite link can be used, unless the server says otherwise."""
 
 
 def strategy_names() -> tuple[str, ...]:
@@ -150,8 +153,12 @@ def _check_new_game(spec: NewGame) -> Format:
     return fmt
 
 
-def create_game(session: Session, *, spec: NewGame, now: datetime) -> CreatedGame:
+def create_game(
+    session: Session, *, spec: NewGame, now: datetime, invite_lifetime: timedelta = INVITE_LIFETIME
+) -> CreatedGame:
     """Create a game in the lobby with a fresh secret seed (R14) and one invite per seat.
+
+    Each invite opens its seat once, until ``now + invite_lifetime``.
 
     Raises:
         Invalid: a name, format (R6, R12), deadline or bot that is not allowed.
@@ -182,7 +189,14 @@ def create_game(session: Session, *, spec: NewGame, now: datetime) -> CreatedGam
     for number in range(1, spec.players + 1):
         token = new_token()
         player_id = f"p{number}"
-        session.add(SeatRow(game_id=game.id, player_id=player_id, invite_hash=hash_token(token)))
+        session.add(
+            SeatRow(
+                game_id=game.id,
+                player_id=player_id,
+                invite_hash=hash_token(token),
+                invite_expires_at=now + invite_lifetime,
+            )
+        )
         invites.append((player_id, token))
     _event(
         session,
@@ -224,8 +238,11 @@ def game_by_id(session: Session, *, game_id: int) -> GameRow:
     return game
 
 
-def reissue_invite(session: Session, *, game_id: int, player_id: str) -> str:
-    """A new invite secret for a seat; the old link stops working. Returns the secret (shown once).
+def reissue_invite(
+    session: Session, *, game_id: int, player_id: str, now: datetime, invite_lifetime: timedelta = INVITE_LIFETIME
+) -> str:
+    """A new invite secret for a seat, to be used once until ``now + invite_lifetime``; the old
+    link stops working. Returns the secret (shown once).
 
     Raises:
         NotFound: no such seat.
@@ -237,6 +254,8 @@ def reissue_invite(session: Session, *, game_id: int, player_id: str) -> str:
         raise NotFound(f"no seat {player_id[:16]!r} in this game")
     token = new_token()
     seat.invite_hash = hash_token(token)
+    seat.invite_used_at = None
+    seat.invite_expires_at = now + invite_lifetime
     session.flush()
     return token
 
@@ -265,7 +284,8 @@ def teams_of(session: Session, *, game_id: int) -> list[TeamRow]:
 
 
 def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> SeatRow:
-    """Claim a seat and pick a display name (the name is kept once the game has started).
+    """Claim a seat and pick a display name (the name is kept once the game has started); the
+    invite is used up.
 
     Raises:
         Invalid: an empty or over-long name.
@@ -276,6 +296,7 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
         seat.name = clean
     if seat.joined_at is None:
         seat.joined_at = now
+    seat.invite_used_at = now
     session.flush()
     return seat
 

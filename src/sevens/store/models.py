@@ -146,6 +146,10 @@ class SeatRow(Base):
     name: Mapped[str | None] = mapped_column(String(40), nullable=True)
     invite_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    invite_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    """When the invite was used to join; an invite opens a seat once."""
+    invite_expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    """Until when the invite can be used (None: no limit, for invites issued before there was one)."""
 
 
 class TeamRow(Base):

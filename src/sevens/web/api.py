@@ -8,7 +8,7 @@ the same token (sent as ``Authorization: Bearer``) adds them to that credential,
 from __future__ import annotations
 
 import functools
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -20,13 +20,16 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store import games as store
 from sevens.store.auth import (
+    InviteState,
     access_to,
     add_grant,
     bot_seat,
     create_principal,
+    delete_principal,
     find_principal,
     game_by_organiser_link,
     grants_of,
+    invite_state,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, NotFound, Refused
@@ -145,11 +148,21 @@ def join(
         raise HTTPException(
             status_code=404, detail="this invite is not valid; ask the organiser for a new one"
         )
+    game = store.game_by_id(db, game_id=seat.game_id)
+    state = invite_state(seat, now=now)
+    if state is not InviteState.OPEN:
+        # The token that joined with it asking again gets the same seat back; anyone else, 410.
+        if principal is not None and seat.player_id in access_to(db, principal_id=principal.id, game_id=game.id).player_ids:
+            return JoinResponse(game=game.public_id, player=seat.player_id, token=None)
+        used = state is InviteState.USED
+        raise HTTPException(
+            status_code=410,
+            detail=f"this invite has {'already been used to join' if used else 'expired'}; ask the organiser for a new one",
+        )
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
-    game = store.game_by_id(db, game_id=seat.game_id)
     db.commit()
     return JoinResponse(game=game.public_id, player=seat.player_id, token=token)
 
@@ -162,6 +175,14 @@ def me(principal: BotDep, db: SessionDep) -> dict[str, Any]:
         game = store.game_by_id(db, game_id=grant.game_id)
         out.append({"game": game.public_id, "role": grant.role.value, "player": grant.player_id or None})
     return {"label": principal.label, "grants": out}
+
+
+@router.delete("/me", status_code=204)
+def revoke(principal: BotDep, db: SessionDep) -> Response:
+    """Revoke the caller's token: it and its grants are deleted, and the token opens nothing after."""
+    delete_principal(db, principal_id=principal.id)
+    db.commit()
+    return Response(status_code=204)
 
 
 @router.get("/waiting", response_model=list[WaitingGame])
@@ -420,7 +441,8 @@ def create(
         default_bot=body.default_bot or views.default_bot(),
         visibility=Visibility(body.visibility),
     )
-    created = store.create_game(db, spec=spec, now=now)
+    days = request.app.state.settings.invite_days
+    created = store.create_game(db, spec=spec, now=now, invite_lifetime=timedelta(days=days))
     token: str | None = None
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")

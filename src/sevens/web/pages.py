@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -13,11 +13,14 @@ from fastapi.templating import Jinja2Templates
 from sevens.store import games as store
 from sevens.store.auth import (
     Access,
+    InviteState,
     access_to,
     add_grant,
     create_principal,
+    delete_principal,
     game_by_organiser_link,
     grants_of,
+    invite_state,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, Refused
@@ -108,6 +111,7 @@ def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
         {
             "public": store.list_public_games(db),
             "mine": mine,
+            "signed_in": principal is not None,
             "bots": store.strategy_names(),
             "default_bot": views.default_bot(),
             "formats": views.format_choices(),
@@ -169,7 +173,7 @@ def create_game(
         default_bot=default_bot or views.default_bot(),
         visibility=Visibility(visibility),
     )
-    created = store.create_game(db, spec=spec, now=clock())
+    created = store.create_game(db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days))
     session, token = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=created.game.id, role=Role.ORGANISER)
     db.commit()
@@ -187,7 +191,14 @@ def create_game(
     return _with_session_cookie(response, token, settings)
 
 
-def _seat_or_fail(db: SessionDep, token: str, request: Request, limiter: LimiterDep) -> SeatRow:
+def _invited_seat(
+    db: SessionDep, token: str, request: Request, limiter: LimiterDep, principal: ApiPrincipal | None, now: datetime
+) -> tuple[SeatRow, bool]:
+    """The seat an invite opens, and whether this browser already plays it.
+
+    An invite opens its seat once, before it expires; the browser that used it is sent on to its
+    game instead. Anyone else gets 410 and is told to ask the organiser for a new link.
+    """
     key = client_key(request)
     limiter.check(key)
     seat = seat_by_invite(db, token=token)
@@ -196,14 +207,28 @@ def _seat_or_fail(db: SessionDep, token: str, request: Request, limiter: Limiter
         raise HTTPException(
             status_code=404, detail="this invite link is not valid; ask the organiser for a new one"
         )
-    return seat
+    state = invite_state(seat, now=now)
+    if state is InviteState.OPEN:
+        return seat, False
+    if principal is not None and seat.player_id in access_to(db, principal_id=principal.id, game_id=seat.game_id).player_ids:
+        return seat, True
+    if state is InviteState.USED:
+        raise HTTPException(
+            status_code=410,
+            detail="this invite link has already been used to join; ask the organiser for a new one",
+        )
+    raise HTTPException(status_code=410, detail="this invite link has expired; ask the organiser for a new one")
 
 
 @router.get("/join/{token}")
-def join_form(request: Request, token: str, db: SessionDep, limiter: LimiterDep) -> Response:
+def join_form(
+    request: Request, token: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep, limiter: LimiterDep
+) -> Response:
     """The invite page: pick a display name."""
-    seat = _seat_or_fail(db, token, request, limiter)
+    seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     game = store.game_by_id(db, game_id=seat.game_id)
+    if joined:
+        return _redirect(f"/games/{game.public_id}/play")
     return render(request, "join.html", {"game": game, "seat": seat, "token": token})
 
 
@@ -219,16 +244,30 @@ def join(
     csrf: CsrfField = None,
     name: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
-    """Claim the seat: this browser now plays it."""
+    """Claim the seat: this browser now plays it, and the invite is used up."""
     check_csrf(request, csrf)
-    seat = _seat_or_fail(db, token, request, limiter)
+    seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     game = store.game_by_id(db, game_id=seat.game_id)
     assert game is not None
+    if joined:
+        return _redirect(f"/games/{game.public_id}/play")
     store.join_seat(db, seat=seat, name=name, now=clock())
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
     return _with_session_cookie(_redirect(f"/games/{game.public_id}/play"), new, settings)
+
+
+@router.post("/signout")
+def sign_out(request: Request, db: SessionDep, principal: PrincipalDep, csrf: CsrfField = None) -> Response:
+    """Forget this browser: its session and what it grants are deleted, so the cookie opens nothing."""
+    check_csrf(request, csrf)
+    if principal is not None:
+        delete_principal(db, principal_id=principal.id)
+        db.commit()
+    response = _redirect("/")
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
 
 
 @router.get("/organiser/{token}")
@@ -492,11 +531,14 @@ def post_new_invite(
     db: SessionDep,
     principal: PrincipalDep,
     settings: SettingsDep,
+    clock: ClockDep,
     csrf: CsrfField = None,
 ) -> Response:
-    """Issue a new invite link for a seat (the old one stops working); shown once."""
+    """Issue a new invite link for a seat (the old one stops working); shown once, used once."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    token = store.reissue_invite(db, game_id=game.id, player_id=player_id)
+    token = store.reissue_invite(
+        db, game_id=game.id, player_id=player_id, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
+    )
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
     db.commit()
     link = f"{_base_url(request, settings)}/join/{token}"

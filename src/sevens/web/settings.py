@@ -35,6 +35,8 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     """Mark cookies Secure (set when served over HTTPS)."""
     session_days: int = 60
+    invite_days: float = Field(default=14.0, gt=0, le=366)
+    """How long a new invite link can be used (once)."""
     rate_limit_attempts: int = 10
     """Failed attempts with a secret allowed per client per window."""
     rate_limit_window_seconds: int = 60
