@@ -14,7 +14,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from reliability.helpers import database, server_env
+from reliability.helpers import database, pg_available, server_env
 from sevens.store.backup import export_backup
 from sevens.web.app import create_app
 from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE
@@ -231,34 +231,95 @@ def test_csrf_is_enforced_on_every_form(hosted: Hosted) -> None:
     assert post_form(player, f"{hosted.base}/orders", data).status_code == 303
 
 
-def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path) -> None:
-    """Issue 6: a burst of wrong bearer tokens from one address is cut off at the limit, and while
-    blocked even a right token gets 429 (the limit counts per worker process)."""
-    with database("sqlite", tmp_path) as (url, _engine):
-        server = farm.start(server_env(url, rate_limit_attempts=5, rate_limit_window_seconds=60))
+def test_two_workers_share_the_rate_limit(tmp_path: Path) -> None:
+    """The count of failed attempts is kept in the database: two limiters (two workers) on one
+    database let a client through at most the limit plus one, not twice the limit."""
+    from sevens.store.ratelimit import count_failure
+    from sevens.web.security import RateLimiter
+
+    with database("sqlite", tmp_path) as (_url, engine):
+        now = [1000.0]
+
+        def shared(client: str, at: float, window: float) -> int:
+            return count_failure(engine, client=client, at=at, window=window)
+
+        workers = [
+            RateLimiter(attempts=5, window_seconds=60, clock=lambda: now[0], shared=shared, wall_clock=lambda: now[0])
+            for _ in range(2)
+        ]
+        through = 0
+        for attempt in range(20):
+            worker = workers[attempt % 2]
+            if not worker.blocked("203.0.113.9"):
+                through += 1
+                worker.failed("203.0.113.9")
+        assert through == 6  # 5, then one more on the worker that had not yet seen the fifth
+        assert not workers[0].blocked("198.51.100.1")  # another client is not affected
+        now[0] += 61  # a window later both let the client try again
+        assert not any(w.blocked("203.0.113.9") for w in workers)
+        # Alone, each worker would have let 5 through: the test can tell the difference.
+        alone = [RateLimiter(attempts=5, window_seconds=60, clock=lambda: now[0]) for _ in range(2)]
+        assert sum(not alone[i % 2].blocked("x") and (alone[i % 2].failed("x") or True) for i in range(20)) == 10
+
+
+@pytest.mark.skipif(not pg_available(), reason="no PostgreSQL server (run under scripts/pg)")
+def test_rate_limit_holds_across_two_server_workers(farm: ServerFarm, tmp_path: Path) -> None:
+    """Issue 6: wrong tokens sent one after another, to two workers in turn, get through 5 times,
+    or 6 (the limit, and one on the worker that learns of it on its next failure); each worker
+    counting alone would let 10 through."""
+    with database("postgresql", tmp_path) as (url, _engine):
+        servers = [farm.start(server_env(url, rate_limit_attempts=5, rate_limit_window_seconds=60)) for _ in range(2)]
         try:
-            with httpx.Client(base_url=server.url, timeout=30) as client:
+            statuses = []
+            for i in range(20):
+                with httpx.Client(base_url=servers[i % 2].url, timeout=30) as client:
+                    statuses.append(client.get("/api/v1/me", headers={"Authorization": f"Bearer wrong-{i:04d}"}).status_code)
+        finally:
+            for server in servers:
+                server.kill()
+    assert set(statuses) <= {401, 429}
+    assert statuses.count(401) in (5, 6), statuses
+    assert statuses[-4:] == [429] * 4
+
+
+@pytest.mark.parametrize(("backend", "workers"), [("sqlite", 1), ("postgresql", 2)])
+def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path, backend: str, workers: int) -> None:
+    """Issue 6: a burst of wrong bearer tokens from one address is cut off at the limit, across all
+    the server's workers, and while blocked even a right token gets 429."""
+    if backend == "postgresql" and not pg_available():
+        pytest.skip("no PostgreSQL server (run under scripts/pg)")
+    with database(backend, tmp_path) as (url, _engine):
+        servers = [
+            farm.start(server_env(url, rate_limit_attempts=5, rate_limit_window_seconds=60)) for _ in range(workers)
+        ]
+        try:
+            with httpx.Client(base_url=servers[0].url, timeout=30) as client:
                 game = host_game(client)
             good = next(iter(game.players.values()))
 
             def attempt(i: int) -> int:
                 headers = {"Authorization": f"Bearer wrong-token-{i:04d}-{'x' * 30}"}
-                with httpx.Client(base_url=server.url, timeout=30) as client:
+                with httpx.Client(base_url=servers[i % workers].url, timeout=30) as client:
                     return client.get("/api/v1/me", headers=headers).status_code
 
             with ThreadPoolExecutor(max_workers=8) as pool:
                 statuses = list(pool.map(attempt, range(60)))
-            with httpx.Client(base_url=server.url, timeout=30) as client:
-                blocked = client.get("/api/v1/me", headers=good)
+            blocked = []
+            for server in servers:
+                with httpx.Client(base_url=server.url, timeout=30) as client:
+                    blocked.append(client.get("/api/v1/me", headers=good))
         finally:
-            server.kill()
+            for server in servers:
+                server.kill()
     assert set(statuses) <= {401, 429}
     through = statuses.count(401)
-    # At most the limit, plus the attempts already past the check when the limit was reached
-    # (one per concurrent client at most).
-    assert 5 <= through <= 5 + 8, statuses
-    assert statuses.count(429) >= 60 - 13
-    assert blocked.status_code == 429 and "too many attempts" in blocked.json()["detail"]
+    # At most the limit, plus the attempts already past the check when the limit was reached (one
+    # per concurrent client at most), plus one per other worker (it learns of the limit on its
+    # next failure). Without the shared count two workers would let through up to twice the limit.
+    assert 5 <= through <= 5 + 8 + (workers - 1), statuses
+    assert statuses.count(429) >= 60 - 13 - (workers - 1)
+    for answer in blocked:
+        assert answer.status_code == 429 and "too many attempts" in answer.json()["detail"]
 
 
 def test_no_current_order_in_any_response_export_or_log(hosted: Hosted, caplog: pytest.LogCaptureFixture) -> None:

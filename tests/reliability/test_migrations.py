@@ -40,8 +40,10 @@ def _copy(source: Engine, target: Engine) -> None:
     with source.connect() as read, target.begin() as write:
         for table in Base.metadata.sorted_tables:
             rows = [dict(r._mapping) for r in read.execute(table.select())]
-            if rows:
-                write.execute(table.insert(), [{k: v for k, v in row.items() if k in columns[table.name]} for row in rows])
+            if not rows:
+                continue
+            assert table.name in columns, f"{table.name} has rows but no table in the old schema"
+            write.execute(table.insert(), [{k: v for k, v in row.items() if k in columns[table.name]} for row in rows])
             if target.dialect.name == "postgresql":  # ids were given: move each sequence past them
                 write.execute(
                     text(f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), (SELECT max(id) FROM {table.name}))")

@@ -15,6 +15,7 @@ from sqlalchemy import (
     DateTime,
     Dialect,
     Enum,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -29,6 +30,7 @@ __all__ = [
     "ApiPrincipal",
     "Base",
     "EventRow",
+    "FailedAttempt",
     "GameRow",
     "GameStatus",
     "Grant",
@@ -251,3 +253,15 @@ class Grant(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     role: Mapped[Role] = mapped_column(_enum(Role, "role"))
     player_id: Mapped[str] = mapped_column(String(16), default="")  # "" for the organiser
+
+
+class FailedAttempt(Base):
+    """A wrong secret tried: by whom (the SHA-256 of the client's address) and when (seconds since
+    the epoch). Every worker of the server counts these, so a rate limit holds across them."""
+
+    __tablename__ = "failed_attempts"
+    __table_args__ = (Index("ix_failed_attempts_client_at", "client_hash", "at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    client_hash: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float, index=True)

@@ -15,12 +15,14 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sevens.store.db import make_engine, make_sessionmaker, run_migrations
+from sevens.store.db import make_engine, make_sessionmaker, normalise_url, run_migrations
 from sevens.store.errors import StoreError
+from sevens.store.ratelimit import count_failure
 from sevens.web.scheduler import run_scheduler
 from sevens.web.security import CSRF_COOKIE, BodyLimit, RateLimiter, SecurityHeaders, csrf_token, set_cookie
 from sevens.web.settings import Settings
@@ -83,6 +85,12 @@ class CsrfCookie:
         await self.app(scope, receive, send_with_cookie)
 
 
+def _in_memory(url: str) -> bool:
+    # Each connection to an in-memory SQLite database opens a database of its own.
+    database = make_url(normalise_url(url)).database
+    return url.startswith("sqlite") and database in (None, "", ":memory:")
+
+
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
     """Build the app for ``settings`` (read from the environment when None).
 
@@ -118,6 +126,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             engine.dispose()
+            counting.dispose()
 
     app = FastAPI(
         title="Sevens",
@@ -133,8 +142,17 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.sessionmaker = factory
     app.state.db_limiter = None  # the thread pool's own limit, unless the lifespan sets one
     app.state.clock = clock
+    # Failed attempts are also counted in the database, on connections of their own (the app's
+    # one SQLite connection may be held by the request that failed), so all workers share the limit.
+    counting = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
+    shared = None
+    if not _in_memory(settings.database_url):
+
+        def shared(client: str, at: float, window: float) -> int:
+            return count_failure(counting, client=client, at=at, window=window)
+
     app.state.limiter = RateLimiter(
-        attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds
+        attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared
     )
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token

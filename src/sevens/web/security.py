@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 import threading
 import time
@@ -9,9 +10,12 @@ from collections import deque
 from collections.abc import Callable
 
 from fastapi import HTTPException, Request, Response
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.store.secrets import tokens_equal
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BodyLimit",
@@ -166,8 +170,18 @@ def client_key(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
+SharedCount = Callable[[str, float, float], int]
+"""Records a failed attempt ``(client, seconds since the epoch, window)`` where every worker sees
+it, and returns the client's attempts within the window (:func:`sevens.store.ratelimit.count_failure`)."""
+
+
 class RateLimiter:
-    """Counts failed attempts with a secret per client in a sliding window (in this process).
+    """Counts failed attempts with a secret per client in a sliding window.
+
+    Each process counts its own; with ``shared``, every failure is also counted where all the
+    server's workers see it, and a client past the limit there is blocked here for a window too.
+    So N workers let through at most the limit plus N - 1 (plus the requests already past the
+    check), not N times the limit.
 
     >>> limiter = RateLimiter(attempts=2, window_seconds=60, clock=lambda: 0.0)
     >>> limiter.failed("1.2.3.4"); limiter.failed("1.2.3.4"); limiter.blocked("1.2.3.4")
@@ -177,12 +191,21 @@ class RateLimiter:
     """
 
     def __init__(
-        self, *, attempts: int, window_seconds: float, clock: Callable[[], float] = time.monotonic
+        self,
+        *,
+        attempts: int,
+        window_seconds: float,
+        clock: Callable[[], float] = time.monotonic,
+        shared: SharedCount | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.attempts = attempts
         self.window = window_seconds
         self._clock = clock
+        self._shared = shared
+        self._wall_clock = wall_clock
         self._failures: dict[str, deque[float]] = {}
+        self._blocked_until: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def _recent(self, key: str) -> deque[float]:
@@ -195,12 +218,25 @@ class RateLimiter:
     def blocked(self, key: str) -> bool:
         """True when ``key`` has used up its failed attempts for the window."""
         with self._lock:
+            if self._blocked_until.get(key, float("-inf")) > self._clock():
+                return True
             return len(self._recent(key)) >= self.attempts
 
     def failed(self, key: str) -> None:
-        """Count one failed attempt."""
+        """Count one failed attempt (here, and where every worker sees it)."""
         with self._lock:
             self._recent(key).append(self._clock())
+        if self._shared is None:
+            return
+        try:
+            total = self._shared(key, self._wall_clock(), self.window)
+        except SQLAlchemyError:
+            # The count in this process still holds; the attempt itself is refused anyway.
+            log.warning("could not count a failed attempt in the database", exc_info=True)
+            return
+        if total >= self.attempts:
+            with self._lock:
+                self._blocked_until[key] = self._clock() + self.window
 
     def check(self, key: str) -> None:
         """Refuse with 429 while ``key`` is blocked.
