@@ -45,6 +45,7 @@ from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId, d
 __all__ = [
     "FORMAT",
     "VERSION",
+    "OrderCheck",
     "RecordError",
     "VerificationError",
     "count_dice",
@@ -523,7 +524,15 @@ def _raise_difference(expected: object, found: object, path: str) -> None:
         raise diff
 
 
-def replay_record(data: object, *, check_dice: bool = False) -> tuple[Game, str | None]:
+OrderCheck = Callable[[Game, Mapping[TeamId, TurnOrder], Mapping[TeamId, str]], None]
+"""Called before each turn is replayed with the game as it stood, the turn's orders and each
+order's path in the record (``turns[2].matches[1].away_order``); raises
+:class:`VerificationError` for an order it finds wrong."""
+
+
+def replay_record(
+    data: object, *, check_dice: bool = False, check_orders: OrderCheck | None = None
+) -> tuple[Game, str | None]:
     """Replay a record turn by turn from its orders, checking it as it goes, in document order.
 
     Checked in turn: the format and version; that a revealed seed matches ``seed_sha256`` and
@@ -537,6 +546,8 @@ def replay_record(data: object, *, check_dice: bool = False) -> tuple[Game, str 
         check_dice: Throw every die again from the record's revealed seed (R14). Without it (or
             without a seed) the recorded dice are taken as given and everything else is checked
             against them.
+        check_orders: Checks each turn's orders against the game before the turn (the bots'
+            orders, for example, which this package cannot recompute).
 
     Returns:
         The replayed game and the record's revealed seed (``None`` if not revealed).
@@ -579,9 +590,14 @@ def replay_record(data: object, *, check_dice: bool = False) -> tuple[Game, str 
         _check_turn_shape(game, turn, index)
         n = index + 1
         orders: dict[TeamId, TurnOrder] = {}
+        paths: dict[TeamId, str] = {}
         for match in turn.matches:
             orders[TeamId(match.home)] = match.home_order
             orders[TeamId(match.away)] = match.away_order
+            paths[TeamId(match.home)] = f"{match.path}.home_order"
+            paths[TeamId(match.away)] = f"{match.path}.away_order"
+        if check_orders is not None:
+            check_orders(game, orders, paths)
         if raw is None:
             dice_for = _recorded_streams(turn)
         else:

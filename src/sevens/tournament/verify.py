@@ -12,8 +12,9 @@ An unfinished record (``seed`` null) is checked for consistency only: the record
 taken as given, and everything that follows from them and from the orders is checked; the
 report says the dice themselves could not be.
 
-What cannot be checked: whether an order marked ``missed`` is what its autopilot would have
-played (the bots live outside the tournament package and may change between versions).
+The bots live outside this package: whether a bot's order (an autopilot's for a missed order, or
+a house team's) is what the bot plays is checked by a ``check_orders`` function given from
+outside (``sevens verify`` passes :func:`sevens.bots.bot_order_check`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 
 from sevens.tournament.game import Game
 from sevens.tournament.record import (
+    OrderCheck,
     RecordError,
     VerificationError,
     count_dice,
@@ -80,8 +82,11 @@ def _report(game: Game, dice_checked: bool) -> VerifyReport:
     )
 
 
-def verify_record(data: object) -> VerifyReport:
+def verify_record(data: object, *, check_orders: OrderCheck | None = None) -> VerifyReport:
     """Check a game record from its orders (and its revealed seed, once the game is finished).
+
+    ``check_orders`` also checks each turn's orders against the game before the turn
+    (:func:`sevens.bots.bot_order_check` replays the bots' orders).
 
     Raises:
         RecordError: the record is malformed (not an object, wrong format, a field missing...).
@@ -96,5 +101,5 @@ def verify_record(data: object) -> VerifyReport:
     >>> verify_record(to_record(game)).dice_checked
     False
     """
-    game, revealed = replay_record(data, check_dice=True)
+    game, revealed = replay_record(data, check_dice=True, check_orders=check_orders)
     return _report(game, dice_checked=revealed is not None)

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, get_strategy
+from sevens.bots import DEFAULT_BOT, bot_order_check, get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.store import games as store
@@ -364,11 +364,13 @@ def verify(game: GameRow) -> dict[str, Any]:
     from sevens.tournament.verify import RecordError, VerificationError, verify_record
 
     record = json.loads(record_text(game))
+    seed = record.get("seed")
+    check = bot_order_check(seed) if isinstance(seed, str) else None
     try:
-        report = verify_record(record)
+        report = verify_record(record, check_orders=check)
     except (VerificationError, RecordError) as exc:
         return {"ok": False, "message": str(exc)}
-    return {"ok": True, "message": report.summary()}
+    return {"ok": True, "message": report.summary() + (f"; {check.summary()}" if check is not None else "")}
 
 
 def _plausible_orders(state: Game, opponent: str) -> list[tuple[str, Order]]:

@@ -1,0 +1,101 @@
+"""Replaying the bots' orders of a game record: each one is what its bot plays (R13, R14).
+
+A bot's order comes from the game as it stood and a random source derived from the secret seed
+(:func:`sevens.tournament.game.autopilot_rng`), so once the seed is revealed every such order can
+be played again and compared. :class:`BotOrderCheck` does that during a verification
+(``verify_record(record, check_orders=...)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from sevens.bots.strategies import Strategy, get_strategy
+from sevens.tournament.game import Game, TurnOrder, autopilot_orders
+from sevens.tournament.record import VerificationError
+from sevens.tournament.setup import TeamId
+
+__all__ = ["BotOrderCheck", "bot_order_check", "named_bot"]
+
+
+def named_bot(name: str) -> Strategy:
+    """A built-in or registered (entry point) bot by the name a record gives it.
+
+    A record is data from anyone: a ``module:attribute`` name in it is not imported.
+
+    Raises:
+        ValueError: no such bot here, or a module path.
+
+    >>> named_bot("even").name
+    'even'
+    >>> named_bot("os:abort")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'os:abort' is a module path; bots named in a record are not imported from one
+    """
+    if ":" in name:
+        raise ValueError(f"{name!r} is a module path; bots named in a record are not imported from one")
+    return get_strategy(name)
+
+
+@dataclass(slots=True)
+class BotOrderCheck:
+    """Plays every bot's order of a record again, turn by turn; counts what it checked.
+
+    Attributes:
+        seed: the record's revealed seed.
+        strategies: the bots by name (:func:`named_bot`: built-in and registered ones).
+        checked: orders played again and found equal.
+        unknown: names of bots this installation does not have (their orders are not checked).
+    """
+
+    seed: str
+    strategies: Callable[[str], Strategy] = named_bot
+    checked: int = 0
+    unknown: set[str] = field(default_factory=set)
+
+    def __call__(self, game: Game, orders: Mapping[TeamId, TurnOrder], paths: Mapping[TeamId, str]) -> None:
+        for team, given in orders.items():
+            name = given.autopilot
+            if name is None:
+                continue
+            try:
+                strategy = self.strategies(name)
+            except ValueError:
+                self.unknown.add(name)
+                continue
+            # The bot named in the order, whatever the team's autopilot is now set to.
+            replayed = autopilot_orders(game, [team], {game.setup.autopilot(team): strategy}, seed=self.seed)[team]
+            want, got = replayed.order, given.order
+            if (want.force, want.flair) != (got.force, got.flair):
+                raise VerificationError(
+                    paths[team],
+                    f"FORCE {want.force}, FLAIR {want.flair}",
+                    f"FORCE {got.force}, FLAIR {got.flair}",
+                    f"the order the bot {name!r} plays for {team} in turn {game.turn_number}, from the revealed seed",
+                )
+            self.checked += 1
+
+    def summary(self) -> str:
+        """A sentence on what was checked.
+
+        >>> BotOrderCheck("00" * 32, checked=12, unknown={"mine"}).summary()
+        "12 bot orders played again from the seed, each what its bot plays; orders of bots not installed here were not checked: 'mine'"
+        """
+        text = f"{self.checked} bot orders played again from the seed, each what its bot plays"
+        if self.unknown:
+            text += "; orders of bots not installed here were not checked: " + ", ".join(
+                repr(name) for name in sorted(self.unknown)
+            )
+        return text
+
+
+def bot_order_check(seed: str) -> BotOrderCheck:
+    """A check of every bot's order of a record whose seed is ``seed``.
+
+    >>> check = bot_order_check("00" * 32)
+    >>> check.checked, check.unknown
+    (0, set())
+    """
+    return BotOrderCheck(seed)
