@@ -82,7 +82,11 @@ class BotOrderCheck:
 
         >>> BotOrderCheck("00" * 32, checked=12, unknown={"mine"}).summary()
         "12 bot orders played again from the seed, each what its bot plays; orders of bots not installed here were not checked: 'mine'"
+        >>> BotOrderCheck("00" * 32).summary()
+        'no order came from a bot'
         """
+        if self.checked == 0 and not self.unknown:
+            return "no order came from a bot"
         text = f"{self.checked} bot orders played again from the seed, each what its bot plays"
         if self.unknown:
             text += "; orders of bots not installed here were not checked: " + ", ".join(
