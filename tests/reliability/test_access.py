@@ -125,8 +125,13 @@ def test_expired_invite_is_refused(app: FastAPI, clock: FakeClock) -> None:
     assert refused.status_code == 410 and "expired" in refused.json()["detail"]
     # (The organiser's own session has lapsed too, session_days=2: the organiser link signs in again.)
     assert post_form(game.organiser, game.organiser_link.split("testserver", 1)[1]).status_code == 303
+    states = dict(re.findall(r'class="invite-state" data-player="(p\d)">([a-z ]+)', game.organiser.get(f"{game.base}/organise").text))
+    assert states == {"p1": "expired", "p2": "expired", "p3": "expired", "p4": "expired"}
     fresh = game.new_invite("p2").split("testserver", 1)[1]
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert 'data-player="p2">open until' in page and 'data-player="p3">expired' in page
     assert post_form(late, fresh, {"name": "Late"}).status_code == 303
+    assert 'data-player="p2">used' in game.organiser.get(f"{game.base}/organise").text
 
 
 def test_signed_out_session_cookie_is_refused(hosted: Hosted) -> None:

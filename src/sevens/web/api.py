@@ -219,13 +219,13 @@ def strategies() -> dict[str, Any]:
 
 
 @router.get("/games/{public_id}")
-def game(public_id: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
+def game(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """The game as the caller may see it: the player's view for a seat, else the public view."""
     row, player_id, organiser = _game_for_bot(db, principal.id, public_id)
     if player_id is not None:
         return views.player_view(db, row, player_id).to_dict()
     if organiser:
-        return views.organiser_view(db, row).to_dict()
+        return views.organiser_view(db, row, now=clock()).to_dict()
     return views.spectator_view(db, row).to_dict()
 
 
@@ -462,10 +462,10 @@ def _actor(principal: ApiPrincipal) -> str:
     return f"organiser (api: {principal.label})"
 
 
-def _organiser_answer(db: SessionDep, row: GameRow) -> dict[str, Any]:
+def _organiser_answer(db: SessionDep, row: GameRow, now: datetime) -> dict[str, Any]:
     """Commit an organiser's act and answer with the organiser's view of the game."""
     db.commit()
-    return views.organiser_view(db, row).to_dict()
+    return views.organiser_view(db, row, now=now).to_dict()
 
 
 def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
@@ -480,7 +480,7 @@ def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) ->
     """Draw the groups (R12) and open turn 1."""
     row = _organised(db, principal.id, public_id)
     store.start_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row)
+    return _organiser_answer(db, row, clock())
 
 
 @router.post("/games/{public_id}/resolve")
@@ -493,7 +493,7 @@ def resolve(
         db, game_id=row.id, turn=body.turn, reason="organiser", now=clock(), actor=_actor(principal)
     ):
         raise Conflict(f"turn {body.turn} is not open; it was already resolved or the game is over")
-    return _organiser_answer(db, row)
+    return _organiser_answer(db, row, clock())
 
 
 @router.post("/games/{public_id}/pause")
@@ -501,7 +501,7 @@ def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) ->
     """Stop the deadline clock, keeping the time left."""
     row = _organised(db, principal.id, public_id)
     store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row)
+    return _organiser_answer(db, row, clock())
 
 
 @router.post("/games/{public_id}/resume")
@@ -509,7 +509,7 @@ def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -
     """Restart the deadline clock with the time that was left."""
     row = _organised(db, principal.id, public_id)
     store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row)
+    return _organiser_answer(db, row, clock())
 
 
 @router.post("/games/{public_id}/extend")
@@ -522,7 +522,7 @@ def extend(
     store.extend_deadline(
         db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
     )
-    return _organiser_answer(db, row)
+    return _organiser_answer(db, row, clock())
 
 
 @router.post("/games/{public_id}/end")
@@ -530,7 +530,7 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> d
     """End the game now; the seed is revealed."""
     row = _organised(db, principal.id, public_id)
     store.end_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row)
+    return _organiser_answer(db, row, clock())
 
 
 class OrganiseRequest(BaseModel):

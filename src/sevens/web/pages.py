@@ -317,13 +317,16 @@ def game_page(request: Request, public_id: str, db: SessionDep, principal: Princ
 
 
 @router.get("/games/{public_id}/organise")
-def organise_page(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+def organise_page(
+    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Response:
     """The organiser's page: seats, who has not ordered (never what), controls, the event log."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
-    return render(request, "organise.html", {"view": views.organiser_view(db, game), "access": access})
+    view = views.organiser_view(db, game, now=clock())
+    return render(request, "organise.html", {"view": view, "access": access})
 
 
 @router.get("/games/{public_id}/play")

@@ -22,6 +22,7 @@ from sevens.bots import DEFAULT_BOT, bot_order_check, get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.store import games as store
+from sevens.store.auth import invite_state
 from sevens.store.errors import Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.formats import Format, legal_formats
@@ -245,10 +246,15 @@ class OrganiserView:
     order_states: dict[str, str]
     events: list[tuple[datetime, str, str, str]]
     paused_remaining: int | None
+    invites: dict[str, tuple[str, datetime | None]]  # per seat: open, used or expired; valid until
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
         data["order_states"] = self.order_states
+        data["invites"] = {
+            pid: {"state": state, "expires_at": None if until is None else until.isoformat()}
+            for pid, (state, until) in self.invites.items()
+        }
         data["events"] = [
             {"at": at.isoformat(), "actor": a, "kind": k, "detail": d} for at, a, k, d in self.events
         ]
@@ -256,11 +262,15 @@ class OrganiserView:
         return data
 
 
-def organiser_view(db: Session, game: GameRow) -> OrganiserView:
-    """What the organiser sees."""
+def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserView:
+    """What the organiser sees (``now`` tells an open invite from an expired one)."""
     states = {team: state.value for team, state in store.order_states(db, game=game).items()}
     events = [(e.at, e.actor, e.kind, e.detail) for e in store.events_of(db, game_id=game.id)]
-    return OrganiserView(spectator_view(db, game), states, events, game.paused_remaining)
+    invites = {
+        s.player_id: (invite_state(s, now=now).value, s.invite_expires_at)
+        for s in store.seats_of(db, game_id=game.id)
+    }
+    return OrganiserView(spectator_view(db, game), states, events, game.paused_remaining, invites)
 
 
 @dataclass(frozen=True, slots=True)
