@@ -387,3 +387,30 @@ def test_ended_game_reveals_seed_but_takes_no_orders(db: Session, now: datetime)
             via="test",
             now=now,
         )
+
+
+def test_two_joins_racing_with_one_invite_let_one_in(factory: sessionmaker[Session], now: datetime) -> None:
+    """Issue 6: two joins read the invite as open; the first to commit takes the seat, the other
+    is refused (410, the invite was used) and writes nothing."""
+    from sevens.store.auth import InviteState, invite_state
+    from sevens.store.errors import Gone
+
+    with factory() as db:
+        created = store.create_game(db, spec=spec(), now=now)
+        game_id = created.game.id
+        db.commit()
+    first, second = factory(), factory()
+    try:
+        seats = [next(s for s in store.seats_of(session, game_id=game_id) if s.player_id == "p1") for session in (first, second)]
+        assert all(invite_state(seat, now=now) is InviteState.OPEN for seat in seats)
+        store.join_seat(first, seat=seats[0], name="Ann", now=now)
+        first.commit()
+        with pytest.raises(Gone, match="already been used"):
+            store.join_seat(second, seat=seats[1], name="Mallory", now=now)
+        second.rollback()
+    finally:
+        first.close()
+        second.close()
+    with factory() as db:
+        seat = next(s for s in store.seats_of(db, game_id=game_id) if s.player_id == "p1")
+        assert seat.name == "Ann" and seat.invite_used_at is not None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["Conflict", "Invalid", "NotFound", "Refused", "StoreError"]
+__all__ = ["Conflict", "Gone", "Invalid", "NotFound", "Refused", "StoreError"]
 
 
 class StoreError(ValueError):
@@ -33,3 +33,9 @@ class Conflict(StoreError):
     """The game has moved on: a stale turn, a game not yet started or already over."""
 
     status = 409
+
+
+class Gone(StoreError):
+    """A secret that worked once and no longer does: an invite already used, or expired."""
+
+    status = 410

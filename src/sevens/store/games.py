@@ -22,7 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.rules import Order, seed_commitment
-from sevens.store.errors import Conflict, Invalid, NotFound, Refused
+from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
     GameRow,
@@ -289,14 +289,24 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
 
     Raises:
         Invalid: an empty or over-long name.
+        Gone: the invite was used in the meantime (by a join that won the race).
     """
     clean = _clean_name(name, "your display name", NAME_LENGTH)
+    # Claimed in one statement: of two joins racing with one invite, exactly one wins.
+    claimed = session.execute(
+        update(SeatRow)
+        .where(SeatRow.id == seat.id, SeatRow.invite_used_at.is_(None))
+        .values(invite_used_at=now)
+        .execution_options(synchronize_session=False)
+    )
+    if not getattr(claimed, "rowcount", 0):
+        raise Gone("this invite link has already been used to join; ask the organiser for a new one")
     game = session.get(GameRow, seat.game_id)
     if (game is not None and game.status == GameStatus.LOBBY) or seat.name is None:
         seat.name = clean
     if seat.joined_at is None:
         seat.joined_at = now
-    seat.invite_used_at = now
+    set_committed_value(seat, "invite_used_at", now)
     session.flush()
     return seat
 
