@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, bindparam, delete, select
 from sqlalchemy.orm import Session
 
+from sevens.store.errors import Gone
 from sevens.store.models import ApiPrincipal, GameRow, Grant, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.secrets import hash_token, new_token
 
@@ -22,6 +23,7 @@ __all__ = [
     "BotSeat",
     "bot_seat",
     "delete_principal",
+    "holds_invited_seat",
     "InviteState",
     "invite_state",
     "seat_by_invite",
@@ -201,6 +203,25 @@ def invite_state(seat: SeatRow, *, now: datetime) -> InviteState:
     if seat.invite_expires_at is not None and seat.invite_expires_at <= now:
         return InviteState.EXPIRED
     return InviteState.OPEN
+
+
+USED_INVITE = "this invite link has already been used to join; ask the organiser for a new one"
+EXPIRED_INVITE = "this invite link has expired; ask the organiser for a new one"
+
+
+def holds_invited_seat(session: Session, *, seat: SeatRow, principal_id: int | None, now: datetime) -> bool:
+    """Whether the caller already plays the seat an invite opens (it is then sent on to its game);
+    False while the invite is open for joining.
+
+    Raises:
+        Gone: the invite was used (by another browser or bot) or has expired.
+    """
+    state = invite_state(seat, now=now)
+    if state is InviteState.OPEN:
+        return False
+    if principal_id is not None and seat.player_id in access_to(session, principal_id=principal_id, game_id=seat.game_id).player_ids:
+        return True
+    raise Gone(USED_INVITE if state is InviteState.USED else EXPIRED_INVITE)
 
 
 def delete_principal(session: Session, *, principal_id: int) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["SQLITE_SYNCHRONOUS", "make_engine", "make_sessionmaker", "run_migrations", "session_scope", "normalise_url"]
+__all__ = ["SQLITE_SYNCHRONOUS", "is_in_memory", "make_engine", "make_sessionmaker", "run_migrations", "session_scope", "normalise_url"]
 
 
 def normalise_url(url: str) -> str:
@@ -45,6 +45,16 @@ SQLITE_SYNCHRONOUS = ("normal", "full")
 """The ``PRAGMA synchronous`` levels :func:`make_engine` accepts for SQLite."""
 
 
+def is_in_memory(url: str) -> bool:
+    """Whether ``url`` is an in-memory SQLite database (each connection then opens its own).
+
+    >>> is_in_memory("sqlite://"), is_in_memory("sqlite:///x.sqlite3"), is_in_memory("postgresql://h/db")
+    (True, False, False)
+    """
+    url = normalise_url(url)
+    return url.startswith("sqlite") and make_url(url).database in (None, "", ":memory:")
+
+
 def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous: str = "normal") -> Engine:
     """An engine for ``url`` (SQLite file or PostgreSQL).
 
@@ -68,10 +78,9 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
         # retries with growing back-off (busy_timeout): under a burst that gives latencies of
         # seconds. One pooled connection makes the requests of a worker queue for it in order
         # instead, and is never closed and reopened between requests.
-        database = make_url(url).database
         pool: dict[str, Any] = (
             {"pool_size": 1, "max_overflow": 0, "pool_timeout": 60}
-            if serialise_sqlite and database not in (None, "", ":memory:")
+            if serialise_sqlite and not is_in_memory(url)
             else {}
         )
         engine = create_engine(url, connect_args={"check_same_thread": False}, hide_parameters=True, **pool)

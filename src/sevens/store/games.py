@@ -22,6 +22,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.rules import Order, seed_commitment
+from sevens.store.auth import USED_INVITE
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
@@ -300,7 +301,7 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
         .execution_options(synchronize_session=False)
     )
     if not getattr(claimed, "rowcount", 0):
-        raise Gone("this invite link has already been used to join; ask the organiser for a new one")
+        raise Gone(USED_INVITE)
     game = session.get(GameRow, seat.game_id)
     if (game is not None and game.status == GameStatus.LOBBY) or seat.name is None:
         seat.name = clean

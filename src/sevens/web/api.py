@@ -20,7 +20,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store import games as store
 from sevens.store.auth import (
-    InviteState,
     access_to,
     add_grant,
     bot_seat,
@@ -29,7 +28,7 @@ from sevens.store.auth import (
     find_principal,
     game_by_organiser_link,
     grants_of,
-    invite_state,
+    holds_invited_seat,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, NotFound, Refused
@@ -149,16 +148,10 @@ def join(
             status_code=404, detail="this invite is not valid; ask the organiser for a new one"
         )
     game = store.game_by_id(db, game_id=seat.game_id)
-    state = invite_state(seat, now=now)
-    if state is not InviteState.OPEN:
-        # The token that joined with it asking again gets the same seat back; anyone else, 410.
-        if principal is not None and seat.player_id in access_to(db, principal_id=principal.id, game_id=game.id).player_ids:
-            return JoinResponse(game=game.public_id, player=seat.player_id, token=None)
-        used = state is InviteState.USED
-        raise HTTPException(
-            status_code=410,
-            detail=f"this invite has {'already been used to join' if used else 'expired'}; ask the organiser for a new one",
-        )
+    principal_id = None if principal is None else principal.id
+    if holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now):
+        # The token that joined with it, asking again: the same seat.
+        return JoinResponse(game=game.public_id, player=seat.player_id, token=None)
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)

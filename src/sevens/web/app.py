@@ -15,12 +15,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from sqlalchemy import make_url
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sevens.store.db import make_engine, make_sessionmaker, normalise_url, run_migrations
+from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.web.scheduler import run_scheduler
@@ -85,12 +84,6 @@ class CsrfCookie:
         await self.app(scope, receive, send_with_cookie)
 
 
-def _in_memory(url: str) -> bool:
-    # Each connection to an in-memory SQLite database opens a database of its own.
-    database = make_url(normalise_url(url)).database
-    return url.startswith("sqlite") and database in (None, "", ":memory:")
-
-
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
     """Build the app for ``settings`` (read from the environment when None).
 
@@ -146,7 +139,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     # one SQLite connection may be held by the request that failed), so all workers share the limit.
     counting = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
     shared = None
-    if not _in_memory(settings.database_url):
+    if not is_in_memory(settings.database_url):  # another connection would open another database
 
         def shared(client: str, at: float, window: float) -> int:
             return count_failure(counting, client=client, at=at, window=window)

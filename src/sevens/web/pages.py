@@ -13,14 +13,13 @@ from fastapi.templating import Jinja2Templates
 from sevens.store import games as store
 from sevens.store.auth import (
     Access,
-    InviteState,
     access_to,
     add_grant,
     create_principal,
     delete_principal,
     game_by_organiser_link,
     grants_of,
-    invite_state,
+    holds_invited_seat,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, Refused
@@ -207,17 +206,8 @@ def _invited_seat(
         raise HTTPException(
             status_code=404, detail="this invite link is not valid; ask the organiser for a new one"
         )
-    state = invite_state(seat, now=now)
-    if state is InviteState.OPEN:
-        return seat, False
-    if principal is not None and seat.player_id in access_to(db, principal_id=principal.id, game_id=seat.game_id).player_ids:
-        return seat, True
-    if state is InviteState.USED:
-        raise HTTPException(
-            status_code=410,
-            detail="this invite link has already been used to join; ask the organiser for a new one",
-        )
-    raise HTTPException(status_code=410, detail="this invite link has expired; ask the organiser for a new one")
+    principal_id = None if principal is None else principal.id
+    return seat, holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now)
 
 
 @router.get("/join/{token}")
