@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from sevens.bots import bot_order_check, get_strategy, named_bot
+from sevens.bots import BotOrderCheck, get_strategy, named_bot
 from sevens.rules import Order
 from sevens.tournament.formats import Format
 from sevens.tournament.game import Game, autopilot_orders, new_game, resolve_turn
@@ -41,7 +41,7 @@ def _play(forge_turn: int | None = None) -> tuple[Game, str]:
 def test_every_bot_order_of_an_honest_record_replays() -> None:
     """R13: each bot order is what the named bot plays from the game and the revealed seed."""
     game, _ = _play()
-    check = bot_order_check(SEED.hex())
+    check = BotOrderCheck(SEED.hex())
     report = verify_record(to_record(game, seed=SEED.hex()), check_orders=check)
     assert report.dice_checked
     assert check.checked == sum(2 * len(turn.matches) for turn in game.turns)
@@ -55,7 +55,7 @@ def test_a_forged_bot_order_is_caught_though_the_rest_is_consistent() -> None:
     record = to_record(game, seed=SEED.hex())
     assert verify_record(record).dice_checked  # consistent without the bots (the test can fail)
     with pytest.raises(VerificationError) as caught:
-        verify_record(record, check_orders=bot_order_check(SEED.hex()))
+        verify_record(record, check_orders=BotOrderCheck(SEED.hex()))
     assert caught.value.path.startswith("turns[1].matches[")
     assert forged in str(caught.value) and "from the revealed seed" in str(caught.value)
 
@@ -68,7 +68,7 @@ def test_unknown_bots_are_reported_not_imported() -> None:
     for turn in record["turns"]:
         for match in turn["matches"]:
             match["home_order"]["autopilot"] = "os:abort"
-    check = bot_order_check(SEED.hex())
+    check = BotOrderCheck(SEED.hex())
     verify_record(record, check_orders=check)
     assert check.unknown == {"os:abort"}
     assert check.checked == sum(len(t["matches"]) for t in record["turns"])

@@ -1,6 +1,6 @@
 """Bots: strategies behind one small protocol; house teams and autopilots use them (R12, R13)."""
 
-from sevens.bots.replay import BotOrderCheck, bot_order_check, named_bot
+from sevens.bots.replay import BotOrderCheck, named_bot, verify_with_bots
 from sevens.bots.strategies import (
     DEFAULT_BOT,
     ENTRY_POINT_GROUP,
@@ -25,9 +25,9 @@ __all__ = [
     "KnockoutSaver",
     "RandomOrders",
     "Strategy",
-    "bot_order_check",
     "get_strategy",
     "load_registered",
     "named_bot",
     "split",
+    "verify_with_bots",
 ]

@@ -3,7 +3,7 @@
 A bot's order comes from the game as it stood and a random source derived from the secret seed
 (:func:`sevens.tournament.game.autopilot_rng`), so once the seed is revealed every such order can
 be played again and compared. :class:`BotOrderCheck` does that during a verification
-(``verify_record(record, check_orders=...)``).
+(``verify_record(record, check_orders=...)``); :func:`verify_with_bots` is the whole check.
 """
 
 from __future__ import annotations
@@ -15,8 +15,9 @@ from sevens.bots.strategies import Strategy, get_strategy
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
 from sevens.tournament.record import VerificationError
 from sevens.tournament.setup import TeamId
+from sevens.tournament.verify import verify_record
 
-__all__ = ["BotOrderCheck", "bot_order_check", "named_bot"]
+__all__ = ["BotOrderCheck", "named_bot", "verify_with_bots"]
 
 
 def named_bot(name: str) -> Strategy:
@@ -95,11 +96,15 @@ class BotOrderCheck:
         return text
 
 
-def bot_order_check(seed: str) -> BotOrderCheck:
-    """A check of every bot's order of a record whose seed is ``seed``.
+def verify_with_bots(record: object) -> str:
+    """:func:`~sevens.tournament.verify.verify_record`, and once the seed is revealed every bot's
+    order played again (R13, R14); returns what was checked, in a sentence.
 
-    >>> check = bot_order_check("00" * 32)
-    >>> check.checked, check.unknown
-    (0, set())
+    Raises:
+        RecordError: the record is malformed.
+        VerificationError: the first place where the record differs, a bot's order included.
     """
-    return BotOrderCheck(seed)
+    seed = record.get("seed") if isinstance(record, dict) else None
+    check = BotOrderCheck(seed) if isinstance(seed, str) else None
+    report = verify_record(record, check_orders=check)
+    return report.summary() + ("" if check is None else f"; {check.summary()}")

@@ -7,10 +7,9 @@ from typing import Annotated
 
 import typer
 
-from sevens.bots import bot_order_check
+from sevens.bots import verify_with_bots
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
 from sevens.tournament.record import RecordError, VerificationError, loads
-from sevens.tournament.verify import verify_record
 
 __all__ = ["EXIT_MISMATCH", "register"]
 
@@ -41,18 +40,12 @@ def register(app: typer.Typer) -> None:
         table, pairing, the champion, and every bot's order. Exit 0 if all agree, 1 at the first mismatch, 2 if the
         file is not a readable game record."""
         text = _read(file)
-        check = None
         try:
-            record = loads(text)
-            seed = record.get("seed")
-            # Once the seed is out, every bot's order can be played again (R13, R14).
-            check = bot_order_check(seed) if isinstance(seed, str) else None
-            report = verify_record(record, check_orders=check)
+            summary = verify_with_bots(loads(text))
         except VerificationError as exc:
             fail(f"{file}: does not verify: {exc}", code=EXIT_MISMATCH)
         except RecordError as exc:
             fail(f"{file}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         except ValueError as exc:  # anything else the rules refuse is still bad input, not a crash
             fail(f"{file}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
-        bots = f"; {check.summary()}" if check is not None else ""
-        typer.echo(f"{file}: {report.summary()}{bots}")
+        typer.echo(f"{file}: {summary}")

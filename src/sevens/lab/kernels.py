@@ -74,19 +74,19 @@ _CHAIN = 7  # ... then head-to-head and lots
 _RECORD_BITS = (4, 12, 14, 12, 14)  # packed group record (R9): the five totals, each offset
 
 
-def _jit(fn: _F) -> _F:
-    if _njit is None:  # pragma: no cover
-        return fn
-    compiled: _F = _njit(cache=True, nogil=True, error_model="numpy")(fn)
-    return compiled
+def _compiler(**options: Any) -> Callable[[_F], _F]:
+    def compile_(fn: _F) -> _F:
+        if _njit is None:  # pragma: no cover
+            return fn
+        compiled: _F = _njit(cache=True, nogil=True, error_model="numpy", **options)(fn)
+        return compiled
+
+    return compile_
 
 
-def _inline(fn: _F) -> _F:
-    # Inlined by numba itself: a call that passes arrays also counts references on each of them.
-    if _njit is None:  # pragma: no cover
-        return fn
-    compiled: _F = _njit(cache=True, nogil=True, error_model="numpy", inline="always")(fn)
-    return compiled
+_jit = _compiler()
+# Inlined by numba itself: a call that passes arrays also counts references on each of them.
+_inline = _compiler(inline="always")
 
 
 def spec(strategy: object) -> tuple[int, float, float] | None:

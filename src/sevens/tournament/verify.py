@@ -14,7 +14,7 @@ report says the dice themselves could not be.
 
 The bots live outside this package: whether a bot's order (an autopilot's for a missed order, or
 a house team's) is what the bot plays is checked by a ``check_orders`` function given from
-outside (``sevens verify`` passes :func:`sevens.bots.bot_order_check`).
+outside (``sevens verify`` passes :class:`sevens.bots.BotOrderCheck`).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ def verify_record(data: object, *, check_orders: OrderCheck | None = None) -> Ve
     """Check a game record from its orders (and its revealed seed, once the game is finished).
 
     ``check_orders`` also checks each turn's orders against the game before the turn
-    (:func:`sevens.bots.bot_order_check` replays the bots' orders).
+    (:class:`sevens.bots.BotOrderCheck` replays the bots' orders).
 
     Raises:
         RecordError: the record is malformed (not an object, wrong format, a field missing...).

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
+from functools import partial
 from importlib.resources import files
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from sqlalchemy import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -84,6 +86,10 @@ class CsrfCookie:
         await self.app(scope, receive, send_with_cookie)
 
 
+def _count_failure(engine: Engine, client: str, at: float, window: float) -> int:
+    return count_failure(engine, client=client, at=at, window=window)
+
+
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
     """Build the app for ``settings`` (read from the environment when None).
 
@@ -119,7 +125,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             engine.dispose()
-            counting.dispose()
+            if counting is not None:
+                counting.dispose()
 
     app = FastAPI(
         title="Sevens",
@@ -137,13 +144,11 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.clock = clock
     # Failed attempts are also counted in the database, on connections of their own (the app's
     # one SQLite connection may be held by the request that failed), so all workers share the limit.
-    counting = make_engine(settings.database_url, sqlite_synchronous=settings.sqlite_synchronous)
-    shared = None
-    if not is_in_memory(settings.database_url):  # another connection would open another database
-
-        def shared(client: str, at: float, window: float) -> int:
-            return count_failure(counting, client=client, at=at, window=window)
-
+    # (Not for an in-memory database: another connection would open another database.)
+    counting = None if is_in_memory(settings.database_url) else make_engine(
+        settings.database_url, sqlite_synchronous=settings.sqlite_synchronous
+    )
+    shared = None if counting is None else partial(_count_failure, counting)
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared
     )

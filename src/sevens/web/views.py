@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, bot_order_check, get_strategy
+from sevens.bots import DEFAULT_BOT, get_strategy, verify_with_bots
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.store import games as store
@@ -371,16 +371,13 @@ def verify(game: GameRow) -> dict[str, Any]:
             "ok": None,
             "message": "the seed is revealed when the game ends; then every die can be checked",
         }
-    from sevens.tournament.verify import RecordError, VerificationError, verify_record
+    from sevens.tournament.verify import RecordError, VerificationError
 
-    record = json.loads(record_text(game))
-    seed = record.get("seed")
-    check = bot_order_check(seed) if isinstance(seed, str) else None
     try:
-        report = verify_record(record, check_orders=check)
+        summary = verify_with_bots(json.loads(record_text(game)))
     except (VerificationError, RecordError) as exc:
         return {"ok": False, "message": str(exc)}
-    return {"ok": True, "message": report.summary() + (f"; {check.summary()}" if check is not None else "")}
+    return {"ok": True, "message": summary}
 
 
 def _plausible_orders(state: Game, opponent: str) -> list[tuple[str, Order]]:
