@@ -46,17 +46,25 @@ def _view(scrum: np.ndarray, turn: int, turns_left: int, group_left: int) -> Bat
     "strategy", [EvenPacing(), EvenPacing(flair=1.0), EvenPacing(flair=0.0), GroupBlitzPacing(), KnockoutSaverPacing()]
 )
 def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
-    """R3 and the pacing formulas: with the jitter fixed, the loop's order equals the strategy's own."""
+    """R3 and the pacing formulas: with the jitter fixed, the loop's tables and split give the
+    strategy's own order for every SCRUM held, at every turn."""
     scrum = np.arange(0, 161, dtype=np.int64)
-    kind, param, share = kernels.spec(strategy)  # type: ignore[misc]
+    totals, shares = kernels.order_tables([kernels.spec(strategy)], 3, 3)  # type: ignore[list-item]
     for turn, turns_left, group_left in [(1, 6, 3), (2, 5, 2), (3, 4, 1), (4, 3, 0), (6, 1, 0)]:
         expected_force, expected_flair = strategy.orders(_view(scrum, turn, turns_left, group_left), _NoJitter())
-        base = 0.5 if group_left else 0.6
-        fixed = base if np.isnan(share) else share
-        state = kernels.new_state()  # not drawn from: the share is fixed
-        got = [kernels._order(kind, param, fixed, int(h), turns_left, group_left, base, state) for h in scrum]
+        low, width, drawn = shares[0, 0 if group_left else 1]
+        assert drawn == 0.0
+        fixed = low + width / 2  # the middle of the jitter: what _NoJitter gives
+        got = [kernels.split_order(int(totals[0, turn - 1, h]), fixed) for h in scrum]
         assert [f for f, _ in got] == expected_force.tolist()
         assert [o * FLAIR_OPTION_COST for _, o in got] == expected_flair.tolist()
+
+
+def test_random_pacing_draws_its_total_up_to_what_it_may_spend() -> None:
+    """R3: "random" spends a uniform total from 0 to its SCRUM (at most 160), a uniform share on FLAIR."""
+    totals, shares = kernels.order_tables([kernels.spec(RandomPacing())], 3, 3)  # type: ignore[list-item]
+    assert totals[0, 0, :].tolist() == [min(h, MAX_ORDER_POINTS) for h in range(161)]
+    assert shares[0].tolist() == [[0.0, 1.0, 1.0], [0.0, 1.0, 1.0]]
 
 
 def test_only_the_exact_builtin_classes_run_in_the_loop() -> None:

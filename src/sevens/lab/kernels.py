@@ -23,13 +23,14 @@ be useful; the simulator then keeps to its numpy path.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.lab.sampling import FLAIR_BASE
+from sevens.lab.sampling import FLAIR_BASE, point_weights
 from sevens.lab.strategies import EvenPacing, GroupBlitzPacing, KnockoutSaverPacing, RandomPacing
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS
 
@@ -46,8 +47,10 @@ __all__ = [
     "KNOCKOUT_SAVER",
     "RANDOM",
     "new_state",
+    "order_tables",
     "play_tournaments",
     "spec",
+    "split_order",
     "uniforms",
 ]
 
@@ -72,6 +75,7 @@ _FLAIR_BASE = FLAIR_BASE
 _STATS = 5  # league points, tries for, points for, -tries against, -points against (R8)
 _CHAIN = 7  # ... then head-to-head and lots
 _RECORD_BITS = (4, 12, 14, 12, 14)  # packed group record (R9): the five totals, each offset
+_W_TRY, _W_CONVERSION, _W_PENALTY, _W_DROP = point_weights()
 
 
 def _compiler(**options: Any) -> Callable[[_F], _F]:
@@ -85,7 +89,11 @@ def _compiler(**options: Any) -> Callable[[_F], _F]:
 
 
 _jit = _compiler()
-# Inlined by numba itself: a call that passes arrays also counts references on each of them.
+# Without reference counting: numba counts references on every array passed to a call, even an
+# inlined one with a branch, and in the loop those counts cost more than the dice. Functions
+# compiled so may not allocate; their callers pass them every array they need.
+_loop = _compiler(_nrt=False)
+# Inlined by numba itself, so the loop keeps its values in registers across small helpers.
 _inline = _compiler(inline="always")
 
 
@@ -116,6 +124,8 @@ def spec(strategy: object) -> tuple[int, float, float] | None:
 
 
 # --- Random numbers: xoshiro256** (Blackman and Vigna), one stream per tournament --------------
+# The loop keeps a stream's four words in local variables (registers), so each helper takes them
+# and gives them back; an array would be read and written again at every draw.
 
 
 @_inline
@@ -131,6 +141,7 @@ def _splitmix(z: np.uint64) -> np.uint64:
 
 
 _STATE = 4  # xoshiro256**'s four words
+_Words = tuple[np.uint64, np.uint64, np.uint64, np.uint64]
 
 
 def new_state() -> UIntArray:
@@ -138,34 +149,41 @@ def new_state() -> UIntArray:
     return np.zeros(_STATE, dtype=np.uint64)
 
 
-@_jit
-def _seed(state: UIntArray, key: np.uint64, stream: int) -> None:
+@_inline
+def _seed(key: np.uint64, stream: int) -> _Words:
     """Stream ``stream`` of ``key``: four SplitMix64 outputs from a start the key and index fix."""
     z = key + np.uint64(stream) * np.uint64(0xD1B54A32D192ED03)
-    for i in range(4):
-        z += np.uint64(0x9E3779B97F4A7C15)
-        state[i] = _splitmix(z)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    return (
+        _splitmix(z + golden),
+        _splitmix(z + golden * np.uint64(2)),
+        _splitmix(z + golden * np.uint64(3)),
+        _splitmix(z + golden * np.uint64(4)),
+    )
 
 
 @_inline
-def _next(state: UIntArray) -> np.uint64:
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    result = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+def _uniform(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[float, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The stream's next uniform in [0, 1) (top 53 bits of xoshiro256**'s output), and its new state."""
+    out = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    state[0], state[1], state[2], state[3] = s0, s1, s2, _rotl(s3, 45)
-    return result
+    # Through int64: 53 bits fit, and a signed conversion is one instruction, an unsigned one many.
+    u = float(np.int64(out >> np.uint64(11))) * (1.0 / 9007199254740992.0)
+    return u, s0, s1, s2, _rotl(s3, 45)
 
 
 @_inline
-def _uniform(state: UIntArray) -> float:
-    """The stream's next uniform in [0, 1), from the top 53 bits of xoshiro256**'s next output."""
-    # Through int64: 53 bits fit, and a signed conversion is one instruction, an unsigned one many.
-    return float(np.int64(_next(state) >> np.uint64(11))) * (1.0 / 9007199254740992.0)
+def _uniform_from(state: UIntArray) -> float:
+    """A uniform from a stream kept in an array (outside the loop: group lots, tests)."""
+    u, state[0], state[1], state[2], state[3] = _uniform(state[0], state[1], state[2], state[3])
+    return u
 
 
 def uniforms(key: int, stream: int, n: int) -> FloatArray:
@@ -180,79 +198,130 @@ def uniforms(key: int, stream: int, n: int) -> FloatArray:
 
 @_jit
 def _uniforms(key: np.uint64, stream: int, n: int) -> FloatArray:
-    state = np.empty(_STATE, dtype=np.uint64)
-    _seed(state, key, stream)
+    s0, s1, s2, s3 = _seed(key, stream)
     out = np.empty(n, dtype=np.float64)
     for i in range(n):
-        out[i] = _uniform(state)
+        out[i], s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
     return out
 
 
-# --- One team's order, one line ------------------------------------------------------------------
+# --- Orders: the pacing formulas as tables, then the split ------------------------------------
 
 
-@_inline
-def _ceil_div(a: int, b: int) -> int:
-    # Through a float division, far faster than an integer one; exact for these small numbers.
-    if b <= 0:
-        return 0
-    return int(np.ceil(a / b))
-
-
-@_inline
-def _order(
-    kind: int, param: float, fixed_share: float, held: int, turns_left: int, group_left: int, base: float,
-    state: UIntArray,
-) -> tuple[int, int]:
-    """One team's order from a built-in pacing strategy: the formulas of :mod:`sevens.lab.strategies`."""
+def _total(kind: int, param: float, held: int, turns_left: int, group_left: int) -> int:
+    """The points a built-in pacing strategy spends (:mod:`sevens.lab.strategies`), cut to the
+    SCRUM held and to the order limit; for "random", the most it may spend."""
     if kind == RANDOM:
-        top = min(held, _MAX_POINTS)
-        total = min(int(_uniform(state) * (top + 1)), top)
-        share = _uniform(state)
+        return min(held, _MAX_POINTS)
+    if kind == EVEN or group_left == 0:
+        total = -(-held // turns_left)
+    elif kind == GROUP_BLITZ:
+        total = -(-max(held - int(param) * (turns_left - group_left), 0) // group_left)
     else:
-        if kind == EVEN or group_left == 0:
-            total = _ceil_div(held, turns_left)
-        elif kind == GROUP_BLITZ:
-            total = _ceil_div(max(held - int(param) * (turns_left - group_left), 0), group_left)
-        else:
-            total = int(np.ceil(held * param))
-        share = fixed_share
-        if np.isnan(share):
-            share = base + (-0.1 + 0.2 * _uniform(state))  # the bots' uniform(-0.1, 0.1)
-    # split_orders: cut to the SCRUM held and to the order limit, whole FLAIR options.
-    total = max(0, min(total, held, _MAX_POINTS))
+        total = math.ceil(held * param)
+    return max(0, min(total, held, _MAX_POINTS))
+
+
+def order_tables(
+    specs: Sequence[tuple[int, float, float]], group_rounds: int, knockout_rounds: int
+) -> tuple[IntArray, FloatArray]:
+    """The built-in strategies' orders as tables the loop reads instead of branching on formulas.
+
+    Returns ``totals[strategy, turn, held]`` (points spent; for "random", the most it may spend)
+    and ``shares[strategy, stage]``, stage 0 for the groups and 1 for the knockouts: the FLAIR
+    share's low end, its width (0: fixed; the bots' jitter: 0.2) and 1.0 if the total itself is
+    drawn ("random"), else 0.0.
+
+    >>> totals, shares = order_tables([spec(EvenPacing())], 3, 3)
+    >>> int(totals[0, 0, 100]), int(totals[0, 5, 7]), shares[0].round(2).tolist()
+    (17, 7, [[0.4, 0.2, 0.0], [0.5, 0.2, 0.0]])
+    """
+    turns = group_rounds + knockout_rounds
+    totals = np.zeros((len(specs), turns, _MAX_POINTS + 1), dtype=np.int64)
+    shares = np.zeros((len(specs), 2, 3), dtype=np.float64)
+    for s, (kind, param, share) in enumerate(specs):
+        for turn in range(turns):
+            group_left = max(0, group_rounds - turn)
+            for held in range(_MAX_POINTS + 1):
+                totals[s, turn, held] = _total(kind, param, held, turns - turn, group_left)
+        for stage, base in enumerate((0.5, 0.6)):  # the bots lean to FLAIR in the knockouts
+            if kind == RANDOM:
+                shares[s, stage] = (0.0, 1.0, 1.0)
+            elif np.isnan(share):
+                shares[s, stage] = (base - 0.1, 0.2, 0.0)  # the bots' uniform(-0.1, 0.1)
+            else:
+                shares[s, stage] = (share, 0.0, 0.0)
+    return totals, shares
+
+
+@_inline
+def _split(total: int, share: float) -> tuple[int, int]:
+    """FORCE dice and FLAIR options of an order (:func:`~sevens.lab.strategies.split_orders`):
+    whole options, rounded half to even, within the total."""
     share = min(max(share, 0.0), 1.0)
-    opts = min(int(np.rint(total * share / _OPTION_COST)), total // _OPTION_COST)
+    opts = min(int(np.rint(total * share * (1.0 / _OPTION_COST))), total // _OPTION_COST)
     return total - opts * _OPTION_COST, opts
+
+
+@_jit
+def split_order(total: int, share: float) -> tuple[int, int]:
+    """:func:`_split` callable from Python (for tests).
+
+    >>> split_order(20, 0.5), split_order(2, 1.0)
+    ((11, 3), (2, 0))
+    """
+    return _split(total, share)
+
+
+# --- One line ----------------------------------------------------------------------------------
 
 
 @_inline
 def _draw(
-    state: UIntArray, tid: int, index: IntArray, split: FloatArray, cells: IntArray, coins: FloatArray
-) -> int:
+    tid: int, index: IntArray, split: FloatArray, cells: IntArray, coins: FloatArray,
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
+) -> tuple[int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A packed line from table ``tid``: its head's alias table, or with the tail's probability
     its tail's (with a fresh uniform). A cell is its coin and both lines, 16 bytes, one read."""
     n = index[tid, 0]
     j = index[tid, 1]
     if n == 1 and index[tid, 2] == 0:
-        return int(cells[j, 1] & 0xFFFFFFFF)
-    u = _uniform(state)
+        return int(cells[j, 1] & 0xFFFFFFFF), s0, s1, s2, s3
+    u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
     if u < split[tid, 0]:
         n = index[tid, 2]
         j = index[tid, 3]
-        x = _uniform(state) * n
+        v, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+        x = v * n
     else:
         x = (u - split[tid, 0]) * split[tid, 2] * n
     cell = min(int(x), n - 1)
     j += cell
     # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
-    return int((cells[j, 1] >> (32 * int(x - cell >= coins[j, 0]))) & 0xFFFFFFFF)
+    return int((cells[j, 1] >> (32 * int(x - cell >= coins[j, 0]))) & 0xFFFFFFFF), s0, s1, s2, s3
+
+
+@_inline
+def _points(line: int) -> int:
+    """Points of a packed line (8 bits per count: tries, conversions, penalties, drop goals)."""
+    return (
+        _W_TRY * (line & 0xFF)
+        + _W_CONVERSION * ((line >> 8) & 0xFF)
+        + _W_PENALTY * ((line >> 16) & 0xFF)
+        + _W_DROP * ((line >> 24) & 0xFF)
+    )
+
+
+@_inline
+def _widen(line: int) -> int:
+    """A packed line with 16 bits per count, so that a tournament's lines add up in one integer."""
+    return (line & 0xFF) | ((line & 0xFF00) << 8) | ((line & 0xFF0000) << 16) | ((line & 0xFF000000) << 24)
 
 
 # --- The tables (R8) -------------------------------------------------------------------------------
 
 
-@_jit
+@_loop
 def _group_tables(
     teams: int, stats: IntArray, h2h: IntArray, state: UIntArray, chain: IntArray, lots: FloatArray,
     record: IntArray, position: IntArray, decided: IntArray,
@@ -291,7 +360,7 @@ def _group_tables(
                     need_lots = True
         if need_lots:
             for i in range(4):
-                lots[i] = _uniform(state)
+                lots[i] = _uniform_from(state)
             for i in range(4):
                 rank = 0
                 for q in range(4):
@@ -316,6 +385,8 @@ def _group_tables(
     return True
 
 
+
+
 # --- Whole tournaments ---------------------------------------------------------------------------
 
 
@@ -325,10 +396,8 @@ def play_tournaments(
     stop: int,
     key: np.uint64,
     seats: IntArray,
-    kinds: IntArray,
-    params: FloatArray,
+    totals: IntArray,
     shares: FloatArray,
-    weights: IntArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
@@ -357,9 +426,9 @@ def play_tournaments(
     Team ``t`` of a tournament sits in group ``t // 4``. ``group_home``/``group_away`` give the
     teams of each group round's matches (R7); ``first_home``/``first_away`` the first knockout
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
-    indices into the last round's winners. Orders come from the built-in pacing
-    strategies (``kinds``, ``params``, ``shares`` per strategy, see :func:`spec`); lines from the
-    alias tables (``index``, ``split``, ``cells``, ``coins``: see
+    indices into the last round's winners. Orders come from the built-in pacing strategies'
+    tables (``totals``, ``shares``: see :func:`order_tables`); lines from the alias tables
+    (``index``, ``split``, ``cells``, ``coins``: see
     :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``); the
@@ -369,27 +438,72 @@ def play_tournaments(
     has been counted, and it can be played again from its start.
     """
     teams = seats.shape[1]
+    width = first_home.shape[0]
+    # The loop itself allocates nothing (see _loop): its scratch arrays are made here.
+    return _play(
+        start, stop, key, seats, totals, shares, group_home, group_away, first_home, first_away, next_home,
+        next_away, index, split, cells, coins, champion, knockout_wins, reached, league_points, position,
+        scrum, group_lines, stage_lines, group_decided, knockout_decided, counters, missing,
+        np.empty(_STATE, dtype=np.uint64), np.empty((teams, _STATS), dtype=np.int64),
+        np.empty((teams, 4), dtype=np.int64), np.empty(teams, dtype=np.int64),
+        np.empty((4, _CHAIN), dtype=np.int64), np.empty(4, dtype=np.float64),
+        np.empty(stage_lines.shape[0], dtype=np.int64), np.empty(group_decided.shape, dtype=np.int64),
+        np.empty(knockout_decided.shape, dtype=np.int64), np.empty((4, width), dtype=np.int64),
+        np.empty((teams // 4, 4), dtype=np.int64), np.empty((3, teams), dtype=np.int64),
+    )
+
+
+@_loop
+def _play(
+    start: int,
+    stop: int,
+    key: np.uint64,
+    seats: IntArray,
+    totals: IntArray,
+    shares: FloatArray,
+    group_home: IntArray,
+    group_away: IntArray,
+    first_home: IntArray,
+    first_away: IntArray,
+    next_home: IntArray,
+    next_away: IntArray,
+    index: IntArray,
+    split: FloatArray,
+    cells: IntArray,
+    coins: FloatArray,
+    champion: IntArray,
+    knockout_wins: IntArray,
+    reached: IntArray,
+    league_points: IntArray,
+    position: IntArray,
+    scrum: IntArray,
+    group_lines: NDArray[np.int16],
+    stage_lines: IntArray,
+    group_decided: IntArray,
+    knockout_decided: IntArray,
+    counters: IntArray,
+    missing: IntArray,
+    state: UIntArray,
+    stats: IntArray,
+    h2h: IntArray,
+    record: IntArray,
+    chain: IntArray,
+    lots: FloatArray,
+    sums: IntArray,
+    group_counts: IntArray,
+    ko_counts: IntArray,
+    pairs: IntArray,
+    at: IntArray,
+    teams_now: IntArray,
+) -> int:
+    teams = seats.shape[1]
     rounds, per_round = group_home.shape
     ko_rounds = knockout_decided.shape[0]
     turns = rounds + ko_rounds
-    state = np.empty(_STATE, dtype=np.uint64)
-    stats = np.empty((teams, _STATS), dtype=np.int64)  # R8's first five, signed as the chain wants
-    h2h = np.empty((teams, 4), dtype=np.int64)
-    record = np.empty(teams, dtype=np.int64)
-    chain = np.empty((4, _CHAIN), dtype=np.int64)
-    lots = np.empty(4, dtype=np.float64)
-    sums = np.empty(stage_lines.shape, dtype=np.int64)
-    group_counts = np.empty(group_decided.shape, dtype=np.int64)
-    ko_counts = np.empty(knockout_decided.shape, dtype=np.int64)
-    side_team = np.empty(2, dtype=np.int64)
-    side_line = np.empty((2, 4), dtype=np.int64)
-    keys = np.empty((2, 5), dtype=np.int64)
-    home = np.empty(first_home.shape[0], dtype=np.int64)
-    away = np.empty(first_home.shape[0], dtype=np.int64)
-    winners = np.empty(first_home.shape[0], dtype=np.int64)
-    at = np.empty((teams // 4, 4), dtype=np.int64)
+    # pairs: home and away teams of this knockout round, then the winners and the last round's
+    # winners; teams_now: each team's strategy, SCRUM and knockout wins in this tournament.
     for b in range(start, stop):
-        _seed(state, key, b)
+        s0, s1, s2, s3 = _seed(key, b)
         stats[:] = 0
         h2h[:] = 0
         sums[:] = 0
@@ -397,102 +511,128 @@ def play_tournaments(
         ko_counts[:] = 0
         draws = 0
         for t in range(teams):
-            scrum[b, t] = _STARTING_SCRUM
-            knockout_wins[b, t] = 0
+            teams_now[0, t] = seats[b, t]
+            teams_now[1, t] = _STARTING_SCRUM
+            teams_now[2, t] = 0
             reached[b, t] = 0
         for turn in range(turns):
             knockout = turn >= rounds
             r = turn - rounds
+            stage = 0 if not knockout else r + 1
             if not knockout:
                 matches = per_round
             elif r == 0:
                 matches = first_home.shape[0]
                 for k in range(matches):
-                    home[k] = at[first_home[k, 0], first_home[k, 1]]
-                    away[k] = at[first_away[k, 0], first_away[k, 1]]
+                    pairs[0, k] = at[first_home[k, 0], first_home[k, 1]]
+                    pairs[1, k] = at[first_away[k, 0], first_away[k, 1]]
             else:
                 matches = first_home.shape[0] >> r  # R11: each round halves the last
+                for k in range(2 * matches):
+                    pairs[3, k] = pairs[2, k]
                 for k in range(matches):
-                    home[k] = winners[next_home[r - 1, k]]
-                    away[k] = winners[next_away[r - 1, k]]
-            group_left = max(0, rounds - turn)
-            base = 0.6 if knockout else 0.5
+                    pairs[0, k] = pairs[3, next_home[r - 1, k]]
+                    pairs[1, k] = pairs[3, next_away[r - 1, k]]
+            ko = 1 if knockout else 0
             for k in range(matches):
-                side_team[0] = home[k] if knockout else group_home[turn, k]
-                side_team[1] = away[k] if knockout else group_away[turn, k]
+                h = pairs[0, k] if knockout else group_home[turn, k]
+                a = pairs[1, k] if knockout else group_away[turn, k]
+                lines = 0
                 for side in range(2):
-                    team = side_team[side]
-                    s = seats[b, team]
-                    f, o = _order(
-                        kinds[s], params[s], shares[s], scrum[b, team], turns - turn, group_left, base, state
-                    )
+                    team = h if side == 0 else a
+                    s = teams_now[0, team]
+                    held = teams_now[1, team]
+                    total = totals[s, turn, held]
+                    if shares[s, ko, 2] > 0.0:  # "random" draws its total
+                        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+                        total = min(int(u * (total + 1)), total)
+                    share = shares[s, ko, 0]
+                    if shares[s, ko, 1] > 0.0:
+                        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+                        share += shares[s, ko, 1] * u
+                    f, o = _split(total, share)
                     if index[f, 0] == 0 or index[_FLAIR_BASE + o, 0] == 0:
                         missing[0] = -1 if index[f, 0] > 0 else f
                         missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
                         return b
-                    packed = _draw(state, f, index, split, cells, coins) + _draw(
-                        state, _FLAIR_BASE + o, index, split, cells, coins
-                    )
-                    scrum[b, team] -= f + _OPTION_COST * o
-                    total = 0
-                    for c in range(4):
-                        v = (packed >> (8 * c)) & 0xFF
-                        side_line[side, c] = v
-                        total += weights[c] * v
-                    keys[side, 0] = total
-                h, a = side_team[0], side_team[1]
-                stage = 0 if not knockout else r + 1
-                for c in range(4):
-                    sums[stage, c] += side_line[0, c] + side_line[1, c]
+                    force, s0, s1, s2, s3 = _draw(f, index, split, cells, coins, s0, s1, s2, s3)
+                    flair, s0, s1, s2, s3 = _draw(_FLAIR_BASE + o, index, split, cells, coins, s0, s1, s2, s3)
+                    teams_now[1, team] = held - total
+                    lines |= (force + flair) << (32 * side)
+                home_line = lines & 0xFFFFFFFF
+                away_line = lines >> 32
+                sums[stage] += _widen(home_line) + _widen(away_line)
+                hp = _points(home_line)
+                ap = _points(away_line)
                 if knockout:
-                    for side in range(2):
-                        keys[side, 1] = side_line[side, 0]  # tries
-                        keys[side, 2] = side_line[side, 1]  # conversions
-                        keys[side, 3] = side_line[side, 3]  # drop goals
-                        keys[side, 4] = record[side_team[side]]
-                        reached[b, side_team[side]] += 1
+                    reached[b, h] += 1
+                    reached[b, a] += 1
+                    # R9: points, then tries, conversions and drop goals, then the group record.
                     step = 0
-                    while step < 5 and keys[0, step] == keys[1, step]:
-                        step += 1
-                    home_wins = keys[0, step] > keys[1, step] if step < 5 else _uniform(state) < 0.5
+                    if hp != ap:
+                        home_wins = hp > ap
+                    else:
+                        step = 1
+                        for shift in (0, 8, 24):
+                            hv = (home_line >> shift) & 0xFF
+                            av = (away_line >> shift) & 0xFF
+                            if hv != av:
+                                break
+                            step += 1
+                        if step < 4:
+                            home_wins = hv > av
+                        elif record[h] != record[a]:
+                            home_wins = record[h] > record[a]
+                        else:
+                            step = 5
+                            u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+                            home_wins = u < 0.5
                     ko_counts[r, step] += 1
                     winner = h if home_wins else a
-                    winners[k] = winner
-                    scrum[b, winner] += _WIN_BONUS
-                    knockout_wins[b, winner] += 1
+                    pairs[2, k] = winner
+                    teams_now[1, winner] += _WIN_BONUS
+                    teams_now[2, winner] += 1
                     continue
-                hp, ap = keys[0, 0], keys[1, 0]
                 # Without branches: who wins a match is a coin toss to the branch predictor.
                 home_won, away_won = int(hp > ap), int(ap > hp)
                 home_lp = 1 + home_won - away_won
                 away_lp = 2 - home_lp
-                scrum[b, h] += _WIN_BONUS * home_won
-                scrum[b, a] += _WIN_BONUS * away_won
+                teams_now[1, h] += _WIN_BONUS * home_won
+                teams_now[1, a] += _WIN_BONUS * away_won
                 draws += 1 - home_won - away_won
+                ht = home_line & 0xFF
+                at_ = away_line & 0xFF
                 for c in range(4):
-                    group_lines[b, turn, k, 0, c] = side_line[0, c]
-                    group_lines[b, turn, k, 1, c] = side_line[1, c]
+                    group_lines[b, turn, k, 0, c] = (home_line >> (8 * c)) & 0xFF
+                    group_lines[b, turn, k, 1, c] = (away_line >> (8 * c)) & 0xFF
                 stats[h, 0] += home_lp
                 stats[a, 0] += away_lp
-                stats[h, 1] += side_line[0, 0]
-                stats[a, 1] += side_line[1, 0]
+                stats[h, 1] += ht
+                stats[a, 1] += at_
                 stats[h, 2] += hp
                 stats[a, 2] += ap
-                stats[h, 3] -= side_line[1, 0]
-                stats[a, 3] -= side_line[0, 0]
+                stats[h, 3] -= at_
+                stats[a, 3] -= ht
                 stats[h, 4] -= ap
                 stats[a, 4] -= hp
                 h2h[h, a % 4] += home_lp
                 h2h[a, h % 4] += away_lp
             if turn == rounds - 1:
+                state[0], state[1], state[2], state[3] = s0, s1, s2, s3
                 if not _group_tables(teams, stats, h2h, state, chain, lots, record, position[b], group_counts):
                     missing[0] = -2
                     return b
+                s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
                 for t in range(teams):
                     league_points[b, t] = stats[t, 0]
                     at[t // 4, position[b, t] - 1] = t
-        champion[b] = winners[0]
-        stage_lines += sums
+        champion[b] = pairs[2, 0]
+        for t in range(teams):
+            scrum[b, t] = teams_now[1, t]
+            knockout_wins[b, t] = teams_now[2, t]
+        for stage in range(sums.shape[0]):
+            for c in range(4):
+                stage_lines[stage, c] += (sums[stage] >> (16 * c)) & 0xFFFF
         group_decided += group_counts
         knockout_decided += ko_counts
         counters[0] += draws
