@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from sevens.lab.sampling import FLAIR_BASE, point_weights
 from sevens.lab.strategies import EvenPacing, GroupBlitzPacing, KnockoutSaverPacing, RandomPacing
-from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS
+from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS, DecidedBy
 
 _njit: Any
 try:
@@ -46,6 +46,8 @@ __all__ = [
     "GROUP_BLITZ",
     "KNOCKOUT_SAVER",
     "RANDOM",
+    "Scratch",
+    "new_scratch",
     "new_state",
     "order_tables",
     "play_tournaments",
@@ -74,6 +76,7 @@ _STARTING_SCRUM = STARTING_SCRUM
 _FLAIR_BASE = FLAIR_BASE
 _STATS = 5  # league points, tries for, points for, -tries against, -points against (R8)
 _CHAIN = 7  # ... then head-to-head and lots
+_KNOCKOUT_DECIDERS = len(DecidedBy)  # points ... lots (R9)
 _RECORD_BITS = (4, 12, 14, 12, 14)  # packed group record (R9): the five totals, each offset
 _W_TRY, _W_CONVERSION, _W_PENALTY, _W_DROP = point_weights()
 
@@ -390,7 +393,35 @@ def _group_tables(
 # --- Whole tournaments ---------------------------------------------------------------------------
 
 
-@_jit
+Scratch = tuple[
+    UIntArray, IntArray, IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray,
+    IntArray, IntArray,
+]
+
+
+def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> Scratch:
+    """The working arrays of :func:`play_tournaments` for one thread (the loop allocates nothing).
+
+    >>> [a.shape for a in new_scratch(16, 3, 4)][:3]
+    [(4,), (16, 5), (16, 4)]
+    """
+    return (
+        np.empty(_STATE, dtype=np.uint64),  # the stream's state, for the group lots
+        np.empty((teams, _STATS), dtype=np.int64),  # R8's first five, signed as the chain wants
+        np.empty((teams, 4), dtype=np.int64),  # head-to-head league points
+        np.empty(teams, dtype=np.int64),  # packed group records
+        np.empty((4, _CHAIN), dtype=np.int64),
+        np.empty(4, dtype=np.float64),  # lots
+        np.empty(1 + knockout_rounds, dtype=np.int64),  # lines per stage, 16 bits per count
+        np.empty((4, _CHAIN), dtype=np.int64),  # decided-by counts of the groups
+        np.empty((knockout_rounds, _KNOCKOUT_DECIDERS), dtype=np.int64),
+        np.empty((4, max(1, first_round_matches)), dtype=np.int64),  # knockout pairs and winners
+        np.empty((teams // 4, 4), dtype=np.int64),  # team at each group place
+        np.empty((3, teams), dtype=np.int64),  # strategy, SCRUM and knockout wins of each team
+    )
+
+
+@_loop
 def play_tournaments(
     start: int,
     stop: int,
@@ -420,6 +451,7 @@ def play_tournaments(
     knockout_decided: IntArray,
     counters: IntArray,
     missing: IntArray,
+    scratch: Scratch,
 ) -> int:
     """Play tournaments ``start`` to ``stop - 1`` of a batch, each from its first match to its final.
 
@@ -435,67 +467,10 @@ def play_tournaments(
     counts (``stage_lines``, ``group_decided``, ``knockout_decided``, ``counters``: group draws)
     are added once a tournament is over. Returns -1 when all are played, or the tournament that
     needs a table not built yet (its ids in ``missing``, -1 for none): nothing of that tournament
-    has been counted, and it can be played again from its start.
+    has been counted, and it can be played again from its start. ``scratch`` comes from
+    :func:`new_scratch`, one per thread.
     """
-    teams = seats.shape[1]
-    width = first_home.shape[0]
-    # The loop itself allocates nothing (see _loop): its scratch arrays are made here.
-    return _play(
-        start, stop, key, seats, totals, shares, group_home, group_away, first_home, first_away, next_home,
-        next_away, index, split, cells, coins, champion, knockout_wins, reached, league_points, position,
-        scrum, group_lines, stage_lines, group_decided, knockout_decided, counters, missing,
-        np.empty(_STATE, dtype=np.uint64), np.empty((teams, _STATS), dtype=np.int64),
-        np.empty((teams, 4), dtype=np.int64), np.empty(teams, dtype=np.int64),
-        np.empty((4, _CHAIN), dtype=np.int64), np.empty(4, dtype=np.float64),
-        np.empty(stage_lines.shape[0], dtype=np.int64), np.empty(group_decided.shape, dtype=np.int64),
-        np.empty(knockout_decided.shape, dtype=np.int64), np.empty((4, width), dtype=np.int64),
-        np.empty((teams // 4, 4), dtype=np.int64), np.empty((3, teams), dtype=np.int64),
-    )
-
-
-@_loop
-def _play(
-    start: int,
-    stop: int,
-    key: np.uint64,
-    seats: IntArray,
-    totals: IntArray,
-    shares: FloatArray,
-    group_home: IntArray,
-    group_away: IntArray,
-    first_home: IntArray,
-    first_away: IntArray,
-    next_home: IntArray,
-    next_away: IntArray,
-    index: IntArray,
-    split: FloatArray,
-    cells: IntArray,
-    coins: FloatArray,
-    champion: IntArray,
-    knockout_wins: IntArray,
-    reached: IntArray,
-    league_points: IntArray,
-    position: IntArray,
-    scrum: IntArray,
-    group_lines: NDArray[np.int16],
-    stage_lines: IntArray,
-    group_decided: IntArray,
-    knockout_decided: IntArray,
-    counters: IntArray,
-    missing: IntArray,
-    state: UIntArray,
-    stats: IntArray,
-    h2h: IntArray,
-    record: IntArray,
-    chain: IntArray,
-    lots: FloatArray,
-    sums: IntArray,
-    group_counts: IntArray,
-    ko_counts: IntArray,
-    pairs: IntArray,
-    at: IntArray,
-    teams_now: IntArray,
-) -> int:
+    state, stats, h2h, record, chain, lots, sums, group_counts, ko_counts, pairs, at, teams_now = scratch
     teams = seats.shape[1]
     rounds, per_round = group_home.shape
     ko_rounds = knockout_decided.shape[0]

@@ -395,6 +395,7 @@ def _simulate_compiled(
             group_away, first_home, first_away, next_home, next_away, index, split, cells, coins, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
+            kernels.new_scratch(teams, len(knockouts), len(first_home)),
         )
 
     with ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext() as pool:
