@@ -262,7 +262,8 @@ def _split(total: int, share: float) -> tuple[int, int]:
     """FORCE dice and FLAIR options of an order (:func:`~sevens.lab.strategies.split_orders`):
     whole options, rounded half to even, within the total."""
     share = min(max(share, 0.0), 1.0)
-    opts = min(int(np.rint(total * share * (1.0 / _OPTION_COST))), total // _OPTION_COST)
+    # A true division, as split_orders does: a product by 1/3 can land on the other side of a half.
+    opts = min(int(np.rint(total * share / _OPTION_COST)), total // _OPTION_COST)
     return total - opts * _OPTION_COST, opts
 
 
