@@ -324,6 +324,18 @@ def _widen(line: int) -> int:
 
 # --- The tables (R8) -------------------------------------------------------------------------------
 
+# Where each of R8's five totals starts in a packed record, from the last (points against) up.
+_FIELD_START = tuple(int(sum(_RECORD_BITS[c + 1 :])) for c in range(_STATS))
+
+
+@_inline
+def _first_difference(x: int) -> int:
+    """The first of R8's five totals on which two packed records differ (their XOR ``x`` > 0)."""
+    c = _STATS - 1
+    for k in range(1, _STATS):
+        c -= int(x >= (1 << _FIELD_START[_STATS - 1 - k]))
+    return c
+
 
 @_loop
 def _group_tables(
@@ -346,6 +358,22 @@ def _group_tables(
         record[t] = key
     for g in range(teams // 4):
         first = 4 * g
+        r0, r1, r2, r3 = record[first], record[first + 1], record[first + 2], record[first + 3]
+        if r0 != r1 and r0 != r2 and r0 != r3 and r1 != r2 and r1 != r3 and r2 != r3:
+            # Usually the five totals alone part all four teams: the records order them, and
+            # the first criterion two teams differ on is the field of their records' highest
+            # differing bit (the fields are packed first criterion highest).
+            for i in range(4):
+                mine = record[first + i]
+                better = 0
+                latest = 0
+                for q in range(4):
+                    other = record[first + q]
+                    better += int(other > mine)
+                    latest = max(latest, _first_difference(mine ^ other) if q != i else 0)
+                position[first + i] = better + 1
+                decided[better, latest] += 1
+            continue
         for i in range(4):
             t = first + i
             for c in range(_STATS):
