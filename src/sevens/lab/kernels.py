@@ -324,8 +324,32 @@ def _widen(line: int) -> int:
 
 # --- The tables (R8) -------------------------------------------------------------------------------
 
-# Where each of R8's five totals starts in a packed record, from the last (points against) up.
+# Where each of R8's five totals starts in a packed record, from the last (points against) up,
+# and the offset that keeps each field at or above zero.
 _FIELD_START = tuple(int(sum(_RECORD_BITS[c + 1 :])) for c in range(_STATS))
+_FIELD_HALF = tuple(1 << (bits - 1) for bits in _RECORD_BITS)
+_RECORD_ZERO = int(sum(h << s for h, s in zip(_FIELD_HALF, _FIELD_START, strict=True)))
+# A match may add at most this to a total and keep three matches within the packed range.
+_TRIES_CAP = (_FIELD_HALF[1] - 1) // 3
+_POINTS_CAP = (_FIELD_HALF[2] - 1) // 3
+
+
+@_inline
+def _record_step(league_points: int, tries_for: int, points_for: int, tries_against: int, points_against: int) -> int:
+    """What one group match adds to a packed record (R8's five totals, signed as the chain wants)."""
+    return (
+        (league_points << _FIELD_START[0])
+        + (tries_for << _FIELD_START[1])
+        + (points_for << _FIELD_START[2])
+        - (tries_against << _FIELD_START[3])
+        - points_against
+    )
+
+
+@_inline
+def _field(record: int, c: int) -> int:
+    """Total ``c`` of R8's five from a packed record."""
+    return ((record >> _FIELD_START[c]) & ((1 << _RECORD_BITS[c]) - 1)) - _FIELD_HALF[c]
 
 
 @_inline
@@ -339,23 +363,16 @@ def _first_difference(x: int) -> int:
 
 @_loop
 def _group_tables(
-    teams: int, stats: IntArray, h2h: IntArray, state: UIntArray, chain: IntArray, lots: FloatArray,
-    record: IntArray, position: IntArray, decided: IntArray,
-) -> bool:
-    """R8 in every group: places, packed group records (R9) and the decided-by counts.
+    teams: int, record: IntArray, lines: NDArray[np.uint32], group_home: IntArray, group_away: IntArray,
+    state: UIntArray, chain: IntArray, lots: FloatArray, h2h: IntArray, position: IntArray, decided: IntArray,
+) -> None:
+    """R8 in every group, from the packed records and the group's lines: places and the
+    decided-by counts.
 
     A place is decided by the latest first difference, along R8's chain, against any other team
-    of its group (as the numpy path counts). Lots are drawn only for groups that need them.
-    Returns False if a total is beyond the packed record's range.
+    of its group (as the numpy path counts). Head-to-head is worked out, and lots drawn, only
+    for groups that need them.
     """
-    for t in range(teams):
-        key = 0
-        for c in range(_STATS):
-            half = 1 << (_RECORD_BITS[c] - 1)
-            if abs(stats[t, c]) >= half:
-                return False
-            key = (key << _RECORD_BITS[c]) | (stats[t, c] + half)
-        record[t] = key
     for g in range(teams // 4):
         first = 4 * g
         r0, r1, r2, r3 = record[first], record[first + 1], record[first + 2], record[first + 3]
@@ -374,10 +391,22 @@ def _group_tables(
                 position[first + i] = better + 1
                 decided[better, latest] += 1
             continue
+        # League points each team took from each other team of its group, from the lines.
+        for i in range(4):
+            for q in range(4):
+                h2h[first + i, q] = 0
+        for r in range(group_home.shape[0]):
+            for k in range(group_home.shape[1]):
+                h, a = group_home[r, k], group_away[r, k]
+                if h // 4 == g:
+                    hp, ap = _points(int(lines[r, k, 0])), _points(int(lines[r, k, 1]))
+                    home_lp = 1 + int(hp > ap) - int(ap > hp)
+                    h2h[h, a % 4] += home_lp
+                    h2h[a, h % 4] += 2 - home_lp
         for i in range(4):
             t = first + i
             for c in range(_STATS):
-                chain[i, c] = stats[t, c]
+                chain[i, c] = _field(record[t], c)
             # Head-to-head league points among exactly the teams level on all five (R8).
             hh = 0
             for q in range(4):
@@ -414,17 +443,12 @@ def _group_tables(
                         latest = c
             position[first + i] = better + 1
             decided[better, latest] += 1
-    return True
-
-
 
 
 # --- Whole tournaments ---------------------------------------------------------------------------
 
-
 Scratch = tuple[
-    UIntArray, IntArray, IntArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray,
-    IntArray, IntArray,
+    UIntArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray
 ]
 
 
@@ -432,22 +456,46 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
     """The working arrays of :func:`play_tournaments` for one thread (the loop allocates nothing).
 
     >>> [a.shape for a in new_scratch(16, 3, 4)][:3]
-    [(4,), (16, 5), (16, 4)]
+    [(4,), (16,), (4, 7)]
     """
     return (
         np.empty(_STATE, dtype=np.uint64),  # the stream's state, for the group lots
-        np.empty((teams, _STATS), dtype=np.int64),  # R8's first five, signed as the chain wants
-        np.empty((teams, 4), dtype=np.int64),  # head-to-head league points
         np.empty(teams, dtype=np.int64),  # packed group records
         np.empty((4, _CHAIN), dtype=np.int64),
         np.empty(4, dtype=np.float64),  # lots
-        np.empty(1 + knockout_rounds, dtype=np.int64),  # lines per stage, 16 bits per count
+        np.empty((teams, 4), dtype=np.int64),  # head-to-head league points
         np.empty((4, _CHAIN), dtype=np.int64),  # decided-by counts of the groups
         np.empty((knockout_rounds, _KNOCKOUT_DECIDERS), dtype=np.int64),
         np.empty((4, max(1, first_round_matches)), dtype=np.int64),  # knockout pairs and winners
-        np.empty((teams // 4, 4), dtype=np.int64),  # team at each group place
-        np.empty((3, teams), dtype=np.int64),  # strategy, SCRUM and knockout wins of each team
+        np.empty((4, teams), dtype=np.int64),  # each team's strategy, SCRUM, knockout wins; places
+        np.empty(1 + knockout_rounds, dtype=np.int64),  # each stage's lines, 16 bits per count
     )
+
+
+@_inline
+def _team_line(
+    s: int, held: int, turn: int, ko: int, totals: IntArray, shares: FloatArray, index: IntArray,
+    split: FloatArray, cells: IntArray, coins: FloatArray, missing: IntArray,
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
+) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """A team's order from its strategy's tables, and its line: ``(line, points spent, stream)``,
+    or a line of -1 if an alias table is not built yet (its ids then in ``missing``)."""
+    total = totals[s, turn, held]
+    if shares[s, ko, 2] > 0.0:  # "random" draws its total
+        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+        total = min(int(u * (total + 1)), total)
+    share = shares[s, ko, 0]
+    if shares[s, ko, 1] > 0.0:
+        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+        share += shares[s, ko, 1] * u
+    f, o = _split(total, share)
+    if index[f, 0] == 0 or index[_FLAIR_BASE + o, 0] == 0:
+        missing[0] = -1 if index[f, 0] > 0 else f
+        missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
+        return -1, 0, s0, s1, s2, s3
+    force, s0, s1, s2, s3 = _draw(f, index, split, cells, coins, s0, s1, s2, s3)
+    flair, s0, s1, s2, s3 = _draw(_FLAIR_BASE + o, index, split, cells, coins, s0, s1, s2, s3)
+    return force + flair, total, s0, s1, s2, s3
 
 
 @_loop
@@ -474,7 +522,7 @@ def play_tournaments(
     league_points: IntArray,
     position: IntArray,
     scrum: IntArray,
-    group_lines: NDArray[np.int16],
+    group_lines: NDArray[np.uint32],
     stage_lines: IntArray,
     group_decided: IntArray,
     knockout_decided: IntArray,
@@ -492,44 +540,79 @@ def play_tournaments(
     (``index``, ``split``, ``cells``, ``coins``: see
     :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
-    Per-tournament results are written to their rows (``champion`` ... ``group_lines``); the
-    counts (``stage_lines``, ``group_decided``, ``knockout_decided``, ``counters``: group draws)
-    are added once a tournament is over. Returns -1 when all are played, or the tournament that
-    needs a table not built yet (its ids in ``missing``, -1 for none): nothing of that tournament
-    has been counted, and it can be played again from its start. ``scratch`` comes from
-    :func:`new_scratch`, one per thread.
+    Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
+    group line packed 8 bits per count); the counts (``stage_lines``, ``group_decided``,
+    ``knockout_decided``, ``counters``: group draws) are added once a tournament is over. Returns
+    -1 when all are played, or the tournament that needs a table not built yet (its ids in
+    ``missing``, -1 for none; -2 for a group total beyond the packed records' range): nothing of
+    that tournament has been counted, and it can be played again from its start. ``scratch``
+    comes from :func:`new_scratch`, one per thread.
     """
-    state, stats, h2h, record, chain, lots, sums, group_counts, ko_counts, pairs, at, teams_now = scratch
+    state, record, chain, lots, h2h, group_counts, ko_counts, pairs, now, sums = scratch
     teams = seats.shape[1]
     rounds, per_round = group_home.shape
     ko_rounds = knockout_decided.shape[0]
-    turns = rounds + ko_rounds
-    # pairs: home and away teams of this knockout round, then the winners and the last round's
-    # winners; teams_now: each team's strategy, SCRUM and knockout wins in this tournament.
+    # now: each team's strategy, SCRUM and knockout wins, and the team at each group place.
     for b in range(start, stop):
         s0, s1, s2, s3 = _seed(key, b)
-        stats[:] = 0
-        h2h[:] = 0
-        sums[:] = 0
         group_counts[:] = 0
         ko_counts[:] = 0
+        sums[:] = 0
         draws = 0
         for t in range(teams):
-            teams_now[0, t] = seats[b, t]
-            teams_now[1, t] = _STARTING_SCRUM
-            teams_now[2, t] = 0
+            now[0, t] = seats[b, t]
+            now[1, t] = _STARTING_SCRUM
+            now[2, t] = 0
+            record[t] = _RECORD_ZERO
             reached[b, t] = 0
-        for turn in range(turns):
-            knockout = turn >= rounds
-            r = turn - rounds
-            stage = 0 if not knockout else r + 1
-            if not knockout:
-                matches = per_round
-            elif r == 0:
+        for turn in range(rounds):
+            for k in range(per_round):
+                h = group_home[turn, k]
+                a = group_away[turn, k]
+                home_line, spent, s0, s1, s2, s3 = _team_line(
+                    now[0, h], now[1, h], turn, 0, totals, shares, index, split, cells, coins, missing,
+                    s0, s1, s2, s3,
+                )
+                if home_line < 0:
+                    return b
+                now[1, h] -= spent
+                away_line, spent, s0, s1, s2, s3 = _team_line(
+                    now[0, a], now[1, a], turn, 0, totals, shares, index, split, cells, coins, missing,
+                    s0, s1, s2, s3,
+                )
+                if away_line < 0:
+                    return b
+                now[1, a] -= spent
+                group_lines[b, turn, k, 0] = home_line
+                group_lines[b, turn, k, 1] = away_line
+                sums[0] += _widen(home_line) + _widen(away_line)
+                hp, ap = _points(home_line), _points(away_line)
+                ht, at = home_line & 0xFF, away_line & 0xFF
+                if max(hp, ap) > _POINTS_CAP or max(ht, at) > _TRIES_CAP:
+                    missing[0] = -2
+                    return b
+                # Without branches: who wins a match is a coin toss to the branch predictor.
+                home_won, away_won = int(hp > ap), int(ap > hp)
+                home_lp = 1 + home_won - away_won
+                now[1, h] += _WIN_BONUS * home_won
+                now[1, a] += _WIN_BONUS * away_won
+                draws += 1 - home_won - away_won
+                record[h] += _record_step(home_lp, ht, hp, at, ap)
+                record[a] += _record_step(2 - home_lp, at, ap, ht, hp)
+        state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+        _group_tables(teams, record, group_lines[b], group_home, group_away, state, chain, lots, h2h,
+                      position[b], group_counts)
+        s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+        for t in range(teams):
+            league_points[b, t] = _field(record[t], 0)
+            now[3, (t // 4) * 4 + position[b, t] - 1] = t
+        for r in range(ko_rounds):
+            turn = rounds + r
+            if r == 0:
                 matches = first_home.shape[0]
                 for k in range(matches):
-                    pairs[0, k] = at[first_home[k, 0], first_home[k, 1]]
-                    pairs[1, k] = at[first_away[k, 0], first_away[k, 1]]
+                    pairs[0, k] = now[3, first_home[k, 0] * 4 + first_home[k, 1]]
+                    pairs[1, k] = now[3, first_away[k, 0] * 4 + first_away[k, 1]]
             else:
                 matches = first_home.shape[0] >> r  # R11: each round halves the last
                 for k in range(2 * matches):
@@ -537,103 +620,57 @@ def play_tournaments(
                 for k in range(matches):
                     pairs[0, k] = pairs[3, next_home[r - 1, k]]
                     pairs[1, k] = pairs[3, next_away[r - 1, k]]
-            ko = 1 if knockout else 0
             for k in range(matches):
-                h = pairs[0, k] if knockout else group_home[turn, k]
-                a = pairs[1, k] if knockout else group_away[turn, k]
-                lines = 0
-                for side in range(2):
-                    team = h if side == 0 else a
-                    s = teams_now[0, team]
-                    held = teams_now[1, team]
-                    total = totals[s, turn, held]
-                    if shares[s, ko, 2] > 0.0:  # "random" draws its total
-                        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-                        total = min(int(u * (total + 1)), total)
-                    share = shares[s, ko, 0]
-                    if shares[s, ko, 1] > 0.0:
-                        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-                        share += shares[s, ko, 1] * u
-                    f, o = _split(total, share)
-                    if index[f, 0] == 0 or index[_FLAIR_BASE + o, 0] == 0:
-                        missing[0] = -1 if index[f, 0] > 0 else f
-                        missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
-                        return b
-                    force, s0, s1, s2, s3 = _draw(f, index, split, cells, coins, s0, s1, s2, s3)
-                    flair, s0, s1, s2, s3 = _draw(_FLAIR_BASE + o, index, split, cells, coins, s0, s1, s2, s3)
-                    teams_now[1, team] = held - total
-                    lines |= (force + flair) << (32 * side)
-                home_line = lines & 0xFFFFFFFF
-                away_line = lines >> 32
-                sums[stage] += _widen(home_line) + _widen(away_line)
-                hp = _points(home_line)
-                ap = _points(away_line)
-                if knockout:
-                    reached[b, h] += 1
-                    reached[b, a] += 1
-                    # R9: points, then tries, conversions and drop goals, then the group record.
-                    step = 0
-                    if hp != ap:
-                        home_wins = hp > ap
-                    else:
-                        step = 1
-                        for shift in (0, 8, 24):
-                            hv = (home_line >> shift) & 0xFF
-                            av = (away_line >> shift) & 0xFF
-                            if hv != av:
-                                break
-                            step += 1
-                        if step < 4:
-                            home_wins = hv > av
-                        elif record[h] != record[a]:
-                            home_wins = record[h] > record[a]
-                        else:
-                            step = 5
-                            u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-                            home_wins = u < 0.5
-                    ko_counts[r, step] += 1
-                    winner = h if home_wins else a
-                    pairs[2, k] = winner
-                    teams_now[1, winner] += _WIN_BONUS
-                    teams_now[2, winner] += 1
-                    continue
-                # Without branches: who wins a match is a coin toss to the branch predictor.
-                home_won, away_won = int(hp > ap), int(ap > hp)
-                home_lp = 1 + home_won - away_won
-                away_lp = 2 - home_lp
-                teams_now[1, h] += _WIN_BONUS * home_won
-                teams_now[1, a] += _WIN_BONUS * away_won
-                draws += 1 - home_won - away_won
-                ht = home_line & 0xFF
-                at_ = away_line & 0xFF
-                for c in range(4):
-                    group_lines[b, turn, k, 0, c] = (home_line >> (8 * c)) & 0xFF
-                    group_lines[b, turn, k, 1, c] = (away_line >> (8 * c)) & 0xFF
-                stats[h, 0] += home_lp
-                stats[a, 0] += away_lp
-                stats[h, 1] += ht
-                stats[a, 1] += at_
-                stats[h, 2] += hp
-                stats[a, 2] += ap
-                stats[h, 3] -= at_
-                stats[a, 3] -= ht
-                stats[h, 4] -= ap
-                stats[a, 4] -= hp
-                h2h[h, a % 4] += home_lp
-                h2h[a, h % 4] += away_lp
-            if turn == rounds - 1:
-                state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-                if not _group_tables(teams, stats, h2h, state, chain, lots, record, position[b], group_counts):
-                    missing[0] = -2
+                h = pairs[0, k]
+                a = pairs[1, k]
+                home_line, spent, s0, s1, s2, s3 = _team_line(
+                    now[0, h], now[1, h], turn, 1, totals, shares, index, split, cells, coins, missing,
+                    s0, s1, s2, s3,
+                )
+                if home_line < 0:
                     return b
-                s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-                for t in range(teams):
-                    league_points[b, t] = stats[t, 0]
-                    at[t // 4, position[b, t] - 1] = t
+                now[1, h] -= spent
+                away_line, spent, s0, s1, s2, s3 = _team_line(
+                    now[0, a], now[1, a], turn, 1, totals, shares, index, split, cells, coins, missing,
+                    s0, s1, s2, s3,
+                )
+                if away_line < 0:
+                    return b
+                now[1, a] -= spent
+                sums[1 + r] += _widen(home_line) + _widen(away_line)
+                hp, ap = _points(home_line), _points(away_line)
+                # R9: points, then tries, conversions and drop goals, then the group record.
+                step = 0
+                if hp != ap:
+                    home_wins = hp > ap
+                else:
+                    step = 1
+                    hv = av = 0
+                    for shift in (0, 8, 24):
+                        hv = (home_line >> shift) & 0xFF
+                        av = (away_line >> shift) & 0xFF
+                        if hv != av:
+                            break
+                        step += 1
+                    if step < 4:
+                        home_wins = hv > av
+                    elif record[h] != record[a]:
+                        home_wins = record[h] > record[a]
+                    else:
+                        step = 5
+                        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+                        home_wins = u < 0.5
+                ko_counts[r, step] += 1
+                winner = h if home_wins else a
+                pairs[2, k] = winner
+                now[1, winner] += _WIN_BONUS
+                now[2, winner] += 1
+                reached[b, h] = r + 1
+                reached[b, a] = r + 1
         champion[b] = pairs[2, 0]
         for t in range(teams):
-            scrum[b, t] = teams_now[1, t]
-            knockout_wins[b, t] = teams_now[2, t]
+            scrum[b, t] = now[1, t]
+            knockout_wins[b, t] = now[2, t]
         for stage in range(sums.shape[0]):
             for c in range(4):
                 stage_lines[stage, c] += (sums[stage] >> (16 * c)) & 0xFFFF

@@ -95,8 +95,9 @@ class BatchResult:
             lots), over every group of the batch.
         knockout_decided: counts of ``[knockout round, decider]`` (:data:`KNOCKOUT_DECIDERS`).
         group_draws: drawn group matches.
-        group_lines: every group line, ``[tournament, round, match of the round, home/away,
-            (tries, conversions, penalties, drop goals)]``, matches in fixture order (R7).
+        group_line_codes: every group line, ``[tournament, round, match of the round,
+            home/away]``, matches in fixture order (R7), packed 8 bits per count (tries in the
+            lowest byte, then conversions, penalties, drop goals); :attr:`group_lines` unpacks them.
     """
 
     teams: int
@@ -112,11 +113,19 @@ class BatchResult:
     group_decided: IntArray
     knockout_decided: IntArray
     group_draws: int
-    group_lines: NDArray[np.int16]
+    group_line_codes: NDArray[np.uint32]
 
     @property
     def tournaments(self) -> int:
         return int(self.seats.shape[0])
+
+    @property
+    def group_lines(self) -> NDArray[np.int16]:
+        """Every group line, ``[tournament, round, match of the round, home/away, (tries,
+        conversions, penalties, drop goals)]``, matches in fixture order (R7)."""
+        shifts = np.array([0, 8, 16, 24], dtype=np.uint32)
+        lines: NDArray[np.int16] = ((self.group_line_codes[..., None] >> shifts) & 0xFF).astype(np.int16)
+        return lines
 
     @property
     def finalist(self) -> BoolArray:
@@ -301,8 +310,15 @@ def simulate(
         group_decided=group_decided,
         knockout_decided=knockout_decided,
         group_draws=group_draws,
-        group_lines=state.group_lines,
+        group_line_codes=_pack_lines(state.group_lines),
     )
+
+
+def _pack_lines(lines: NDArray[np.int16]) -> NDArray[np.uint32]:
+    """Lines ``[..., (t, c, p, d)]`` packed 8 bits per count (the compiled loop's form)."""
+    shifts = np.array([0, 8, 16, 24], dtype=np.uint32)
+    packed: NDArray[np.uint32] = np.bitwise_or.reduce(lines.astype(np.uint32) << shifts, axis=-1)
+    return packed
 
 
 def _next_round(winners: IntArray, away: IntArray) -> tuple[IntArray, IntArray]:
@@ -379,7 +395,7 @@ def _simulate_compiled(
     champion = np.zeros(b, dtype=np.int64)
     per_team = [np.zeros((b, teams), dtype=np.int64) for _ in range(5)]
     knockout_wins, reached, league_points, position, scrum = per_team
-    group_lines = np.zeros((b, GROUP_TURNS, 2 * groups, 2, 4), dtype=np.int16)
+    group_lines = np.zeros((b, GROUP_TURNS, 2 * groups, 2), dtype=np.uint32)
     stage_lines = np.zeros((chunks, 1 + len(knockouts), 4), dtype=np.int64)
     group_decided = np.zeros((chunks, GROUP_SIZE, len(CHAIN)), dtype=np.int64)
     knockout_decided = np.zeros((chunks, len(knockouts), len(KNOCKOUT_DECIDERS)), dtype=np.int64)
@@ -427,7 +443,7 @@ def _simulate_compiled(
         group_decided=group_decided.sum(axis=0),
         knockout_decided=knockout_decided.sum(axis=0),
         group_draws=int(counters.sum()),
-        group_lines=group_lines,
+        group_line_codes=group_lines,
     )
 
 
