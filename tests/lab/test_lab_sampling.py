@@ -112,3 +112,49 @@ def test_compiled_cells_draw_each_table_law_exactly() -> None:
     assert index[50, 0] == 0  # not built
     for part in range(4):
         assert int(((cells[:, 1] >> (8 * part)) & 0xFF).max()) < 128
+
+
+@pytest.mark.parametrize(
+    ("low", "width", "total"),
+    [(0.4, 0.2, 17), (0.5, 0.2, 40), (0.4, 0.2, 3), (0.0, 1.0, 29), (1.0, 0.0, 11), (0.0, 0.0, 8), (0.5, 0.0, 9)],
+)
+def test_option_weights_are_split_orders_over_the_share(low: float, width: float, total: int) -> None:
+    """R3: the FLAIR options of an order whose share is uniform on [low, low + width], as
+    split_orders rounds them, counted on a fine grid of shares."""
+    from sevens.lab.sampling import option_weights
+    from sevens.lab.strategies import split_orders
+
+    n = 200_000
+    shares = low + width * (np.arange(n) + 0.5) / n
+    _, flair = split_orders(np.full(n, total), shares, np.full(n, 160))
+    options, counts = np.unique(flair // 3, return_counts=True)
+    weights = option_weights(low, width, total)
+    assert sorted(weights) == options.tolist()
+    for k, c in zip(options.tolist(), counts.tolist(), strict=True):
+        assert abs(weights[k] - c / n) < 1e-4
+    assert abs(sum(weights.values()) - 1.0) < 1e-12
+
+
+@pytest.mark.parametrize(("low", "width", "total"), [(0.4, 0.2, 17), (0.0, 1.0, 12), (1.0, 0.0, 9), (0.5, 0.2, 0)])
+def test_joint_tables_mix_the_force_and_flair_tables(low: float, width: float, total: int) -> None:
+    """R1, R2: a joint table's law is the FORCE and FLAIR lines of each split added, mixed by the
+    chance of each split; here built from the two parts' own tables, line by line."""
+    from sevens.lab.sampling import FLAIR_BASE, option_weights
+
+    sampler = TableSampler()
+    joint = int(sampler.joint_ids(low, width)[total])
+    weights = option_weights(low, width, total)
+    parts = [total - 3 * k for k in weights] + [FLAIR_BASE + k for k in weights]
+    sampler.ensure(np.array([joint, *parts]))
+    index, split, cells, coins = sampler.arrays()
+    expected: dict[int, float] = {}
+    for k, w in weights.items():
+        force = _law_of_cells(index, split, coins, cells, total - 3 * k)
+        flair = _law_of_cells(index, split, coins, cells, FLAIR_BASE + k)
+        for a, pa in force.items():
+            for b, pb in flair.items():
+                expected[a + b] = expected.get(a + b, 0.0) + w * pa * pb
+    got = _law_of_cells(index, split, coins, cells, joint)
+    # Each table may drop up to 1e-13 in its far tail, so lines that light may be missing.
+    assert max(abs(got.get(k, 0.0) - v) for k, v in expected.items()) < 1e-11
+    assert sum(v for k, v in got.items() if k not in expected) < 1e-11
