@@ -474,7 +474,7 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
 
 @_inline
 def _team_line(
-    s: int, held: int, turn: int, ko: int, totals: IntArray, shares: FloatArray, joint: IntArray, index: IntArray,
+    s: int, held: int, turn: int, ko: int, totals: IntArray, shares: FloatArray, index: IntArray,
     split: FloatArray, cells: IntArray, coins: FloatArray, missing: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
@@ -484,15 +484,6 @@ def _team_line(
     if shares[s, ko, 2] > 0.0:  # "random" draws its total
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
         total = min(int(u * (total + 1)), total)
-    tid = joint[s, ko, total]
-    if tid >= 0:
-        # The whole line in one draw, the FLAIR share's options mixed into the table.
-        if index[tid, 0] == 0:
-            missing[0] = tid
-            missing[1] = -1
-            return -1, 0, s0, s1, s2, s3
-        line, s0, s1, s2, s3 = _draw(tid, index, split, cells, coins, s0, s1, s2, s3)
-        return line, total, s0, s1, s2, s3
     share = shares[s, ko, 0]
     if shares[s, ko, 1] > 0.0:
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
@@ -515,7 +506,6 @@ def play_tournaments(
     seats: IntArray,
     totals: IntArray,
     shares: FloatArray,
-    joint: IntArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
@@ -548,9 +538,7 @@ def play_tournaments(
     indices into the last round's winners. Orders come from the built-in pacing strategies'
     tables (``totals``, ``shares``: see :func:`order_tables`); lines from the alias tables
     (``index``, ``split``, ``cells``, ``coins``: see
-    :meth:`~sevens.lab.sampling.TableSampler.arrays`): the joint table ``joint[strategy, stage,
-    total]`` if there is one (:meth:`~sevens.lab.sampling.TableSampler.joint_ids`), else a FORCE
-    and a FLAIR one.
+    :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
     group line packed 8 bits per count); the counts (``stage_lines``, ``group_decided``,
@@ -582,14 +570,14 @@ def play_tournaments(
                 h = group_home[turn, k]
                 a = group_away[turn, k]
                 home_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, h], now[1, h], turn, 0, totals, shares, joint, index, split, cells, coins, missing,
+                    now[0, h], now[1, h], turn, 0, totals, shares, index, split, cells, coins, missing,
                     s0, s1, s2, s3,
                 )
                 if home_line < 0:
                     return b
                 now[1, h] -= spent
                 away_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, a], now[1, a], turn, 0, totals, shares, joint, index, split, cells, coins, missing,
+                    now[0, a], now[1, a], turn, 0, totals, shares, index, split, cells, coins, missing,
                     s0, s1, s2, s3,
                 )
                 if away_line < 0:
@@ -636,14 +624,14 @@ def play_tournaments(
                 h = pairs[0, k]
                 a = pairs[1, k]
                 home_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, h], now[1, h], turn, 1, totals, shares, joint, index, split, cells, coins, missing,
+                    now[0, h], now[1, h], turn, 1, totals, shares, index, split, cells, coins, missing,
                     s0, s1, s2, s3,
                 )
                 if home_line < 0:
                     return b
                 now[1, h] -= spent
                 away_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, a], now[1, a], turn, 1, totals, shares, joint, index, split, cells, coins, missing,
+                    now[0, a], now[1, a], turn, 1, totals, shares, index, split, cells, coins, missing,
                     s0, s1, s2, s3,
                 )
                 if away_line < 0:

@@ -24,26 +24,24 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.rules import MAX_ORDER_POINTS, Line, flair_throw_line, force_die_line
+from sevens.rules import Line, flair_throw_line, force_die_line
 
 __all__ = [
     "FLAIR_BASE",
-    "JOINT_MAX",
     "TABLE_IDS",
     "Category",
     "LineTables",
     "Lines",
     "TableSampler",
     "line_tables",
-    "option_weights",
     "point_weights",
     "sample_lines",
 ]
@@ -292,116 +290,25 @@ def _flair_grid(options: int) -> tuple[NDArray[np.float64], float]:
     return out, cut
 
 
-JOINT_MAX = 40
-"""The largest order total with a joint table: the whole line of an order in one draw."""
-_JOINT_HEAD_MASS = 1.0 - 2.0**-10
-
-
-def option_weights(low: float, width: float, total: int) -> dict[int, float]:
-    """The law of an order's FLAIR options when ``total`` points are split with a FLAIR share
-    uniform on ``[low, low + width]`` (exactly ``low`` if ``width`` is 0), rounded to whole
-    options as :func:`~sevens.lab.strategies.split_orders` does (R3).
-
-    The options never decrease as the share grows, so each count holds the stretch of shares
-    between two rounding boundaries (``total * share / 3`` at a half); a tie at a boundary has
-    no probability.
-
-    >>> {k: round(w, 4) for k, w in option_weights(0.4, 0.2, 17).items()}  # 17 * share / 3 = 2.5 at 7.5 / 17
-    {2: 0.2059, 3: 0.7941}
-    >>> option_weights(1.0, 0.0, 7)
-    {2: 1.0}
-    """
-
-    def options(share: float) -> int:
-        share = min(max(share, 0.0), 1.0)
-        return min(int(np.rint(total * share / 3)), total // 3)
-
-    first, last = options(low), options(low + width)
-    if width <= 0.0 or first == last:
-        return {first: 1.0}
-    # Where the share crosses each half, as a fraction of the share's range.
-    edges = [0.0] + [min(max(((k + 0.5) * 3 / total - low) / width, 0.0), 1.0) for k in range(first, last)] + [1.0]
-    weights = {k: edges[i + 1] - edges[i] for i, k in enumerate(range(first, last + 1))}
-    return {k: w for k, w in weights.items() if w > 0.0}
-
-
-@cache
-def _flair_grid_cached(options: int) -> tuple[NDArray[np.float64], float]:
-    return _flair_grid(options)
-
-
-def _joint_grid(low: float, width: float, total: int) -> tuple[NDArray[np.float64], float]:
-    """The line of a whole order of ``total`` points with a FLAIR share uniform on ``[low, low +
-    width]``: the mixture, over the options the share can give, of the FORCE and FLAIR lines
-    added. FORCE scores tries and penalties, FLAIR tries, conversions and drop goals, so the
-    parts add along tries only. Returns the grid and the mass the FLAIR parts cut (a bound)."""
-    t = line_tables()
-    parts = []
-    for options, weight in option_weights(low, width, total).items():
-        force = _power(t.matrix("force"), t.probabilities("force"), total - 3 * options)[:, 0, :, 0]
-        flair, cut = _flair_grid_cached(options)
-        parts.append((weight, force, flair[:, :, 0, :], cut))
-    shape = (
-        max(f.shape[0] + fl.shape[0] - 1 for _, f, fl, _ in parts),
-        max(fl.shape[1] for _, _, fl, _ in parts),
-        max(f.shape[1] for _, f, _, _ in parts),
-        max(fl.shape[2] for _, _, fl, _ in parts),
-    )
-    grid = np.zeros(shape)
-    bound = 0.0
-    for weight, force, flair, cut in parts:
-        tries, conversions, drops = flair.shape
-        for tf in range(force.shape[0]):
-            grid[tf : tf + tries, :conversions, : force.shape[1], :drops] += (
-                weight * flair[:, :, None, :] * force[tf][None, None, :, None]
-            )
-        bound += weight * cut
-    return grid, bound
-
-
-@lru_cache(maxsize=512)
-def _joint_table(low: float, width: float, total: int) -> _Table:
-    # Kept for the process: every sampler (and every test) met the same few.
-    return _table(*_joint_grid(low, width, total), head_mass=_JOINT_HEAD_MASS)
-
-
 def _alias(probs: NDArray[np.float64]) -> tuple[NDArray[np.float64], IntArray]:
     """Walker's alias table (Vose's construction): accept ``i`` with ``prob[i]``, else ``alias[i]``."""
     n = len(probs)
     scaled = probs * (n / probs.sum())
     prob = np.ones(n)
     alias = np.arange(n, dtype=np.int64)
-    small = np.flatnonzero(scaled < 1.0)
-    large = np.flatnonzero(scaled >= 1.0)
-    _vose(scaled.copy(), small, large, prob, alias)
-    return prob, alias
-
-
-def _vose_loop(values: NDArray[np.float64], small: IntArray, large: IntArray, prob: NDArray[np.float64],
-               alias: IntArray) -> None:
-    # Both lists as stacks in arrays: the small one grows at most by what the large one loses.
-    small = np.concatenate((small, np.empty(len(large), dtype=np.int64)))
-    n_small, n_large = len(small) - len(large), len(large)
-    while n_small > 0 and n_large > 0:
-        n_small -= 1
-        s = small[n_small]
-        big = large[n_large - 1]
+    small = [i for i in range(n) if scaled[i] < 1.0]
+    large = [i for i in range(n) if scaled[i] >= 1.0]
+    values = scaled.tolist()
+    while small and large:
+        s = small.pop()
+        big = large[-1]
         prob[s] = values[s]
         alias[s] = big
         values[big] -= 1.0 - values[s]
         if values[big] < 1.0:
-            n_large -= 1
-            small[n_small] = big
-            n_small += 1
-
-
-_vose: Callable[[NDArray[np.float64], IntArray, IntArray, NDArray[np.float64], IntArray], None] = _vose_loop
-try:  # compiled when numba is there: tables of tens of thousands of cells are built often
-    from numba import njit as _njit
-
-    _vose = _njit(cache=True)(_vose_loop)
-except ImportError:  # pragma: no cover
-    pass
+            large.pop()
+            small.append(big)
+    return prob, alias
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -419,7 +326,7 @@ _HEAD_MASS = 1.0 - 2.0**-10  # the head holds at least this much of a table's pr
 _SMALL = 64  # tables with at most this many cells are not split
 
 
-def _compact(probs: NDArray[np.float64], packed: IntArray, head_mass: float) -> tuple[IntArray, int, float]:
+def _compact(probs: NDArray[np.float64], packed: IntArray) -> tuple[IntArray, int, float]:
     """A table as two alias tables, a small head holding most of the probability and the tail.
 
     A draw is the head's with the head's mass, else the tail's: the same law, exactly. An alias
@@ -432,7 +339,7 @@ def _compact(probs: NDArray[np.float64], packed: IntArray, head_mass: float) -> 
     heads = len(probs)
     if len(probs) > _SMALL:
         share = np.cumsum(probs[order]) / probs.sum()
-        heads = min(len(probs), int(np.searchsorted(share, head_mass)) + 1)
+        heads = min(len(probs), int(np.searchsorted(share, _HEAD_MASS)) + 1)
     parts = [order[:heads], order[heads:]]
     cells = []
     for part in parts:
@@ -448,7 +355,7 @@ def _compact(probs: NDArray[np.float64], packed: IntArray, head_mass: float) -> 
     return np.concatenate(cells), heads, tail_mass
 
 
-def _table(grid: NDArray[np.float64], cut: float, head_mass: float = _HEAD_MASS) -> _Table:
+def _table(grid: NDArray[np.float64], cut: float) -> _Table:
     flat = grid.ravel()
     order = np.argsort(flat, kind="stable")
     # Drop the lightest cells while their total stays within the budget.
@@ -459,7 +366,7 @@ def _table(grid: NDArray[np.float64], cut: float, head_mass: float = _HEAD_MASS)
     probs = flat[keep]
     prob, alias = _alias(probs)
     packed = _pack(*(np.asarray(i, dtype=np.int64) for i in index))
-    compact, heads, tail_mass = _compact(probs, packed, head_mass)
+    compact, heads, tail_mass = _compact(probs, packed)
     return _Table(prob, alias, packed, cut + lost, compact, heads, tail_mass)
 
 
@@ -490,8 +397,6 @@ class TableSampler:
         self._cells: IntArray = np.zeros((0, 2), dtype=np.int64)
         self._index: IntArray = np.zeros((TABLE_IDS, 4), dtype=np.int64)
         self._split: NDArray[np.float64] = np.zeros((TABLE_IDS, 3), dtype=np.float64)
-        self._joint: dict[tuple[float, float, int], int] = {}  # joint tables' ids, from TABLE_IDS on
-        self._filled = 0  # cells of the compiled loop's buffer in use
 
     @property
     def bound(self) -> float:
@@ -504,48 +409,17 @@ class TableSampler:
         with self._lock:
             self._build(ids)
 
-    def joint_ids(self, low: float, width: float) -> IntArray:
-        """Ids of the joint tables of orders of 0 to 160 points whose FLAIR share is uniform on
-        ``[low, low + width]`` (``low`` exactly if ``width`` is 0), for the compiled loop: each
-        gives the whole line of such an order in one draw, the FLAIR options mixed in by
-        :func:`option_weights`. Orders above :data:`JOINT_MAX` points have none (-1): their
-        tables would be too large. Tables are built when :meth:`ensure` is asked for them.
-
-        >>> sampler = TableSampler()
-        >>> ids = sampler.joint_ids(0.4, 0.2)
-        >>> len(ids), bool((ids[: JOINT_MAX + 1] >= TABLE_IDS).all()), int(ids[-1])
-        (161, True, -1)
-        """
-        with self._lock:
-            ids = []
-            for total in range(MAX_ORDER_POINTS + 1):
-                key = (float(low), float(width), total)
-                if total > JOINT_MAX:
-                    ids.append(-1)
-                    continue
-                if key not in self._joint:
-                    self._joint[key] = TABLE_IDS + len(self._joint)
-                ids.append(self._joint[key])
-            grown = TABLE_IDS + len(self._joint) - len(self._built)
-            if grown > 0:
-                self._built = np.concatenate((self._built, np.zeros(grown, dtype=bool)))
-            return np.array(ids, dtype=np.int64)
-
     def _build(self, ids: IntArray) -> None:
         missing = [int(i) for i in np.unique(ids) if int(i) not in self._tables]
         if not missing:
             return
         t = line_tables()
-        keys = {tid: key for key, tid in self._joint.items()}
         for tid in missing:
             if tid < _FORCE_TABLES:
                 self._tables[tid] = _table(_power(t.matrix("force"), t.probabilities("force"), tid), 0.0)
-            elif tid < TABLE_IDS:
-                self._tables[tid] = _table(*_flair_grid(tid - _FORCE_TABLES))
             else:
-                self._tables[tid] = _joint_table(*keys[tid])
-        # The numpy path draws FORCE and FLAIR parts only; joint tables are the compiled loop's.
-        ids_sorted = [tid for tid in sorted(self._tables) if tid < TABLE_IDS]
+                self._tables[tid] = _table(*_flair_grid(tid - _FORCE_TABLES))
+        ids_sorted = sorted(self._tables)
         offset = 0
         probs, aliases, packed = [], [], []
         for tid in ids_sorted:
@@ -556,11 +430,10 @@ class TableSampler:
             aliases.append(table.alias + offset)
             packed.append(table.packed)
             offset += len(table.prob)
-        if probs:
-            self._prob = np.concatenate(probs)
-            self._alias = np.concatenate(aliases)
-            self._packed = np.concatenate(packed)
-        self._built[sorted(self._tables)] = True  # last: a reader without the lock trusts this flag
+        self._prob = np.concatenate(probs)
+        self._alias = np.concatenate(aliases)
+        self._packed = np.concatenate(packed)
+        self._built[ids_sorted] = True  # last: a reader without the lock trusts this flag
 
     def ensure(self, ids: IntArray) -> None:
         """Build the tables of these ids (FORCE dice ``f``: ``f``; FLAIR options ``k``: :data:`FLAIR_BASE` + ``k``)."""
@@ -584,30 +457,21 @@ class TableSampler:
             return self._arrays()
 
     def _arrays(self) -> tuple[IntArray, NDArray[np.float64], IntArray, NDArray[np.float64]]:
-        new = [tid for tid in sorted(self._tables) if tid >= len(self._index) or self._index[tid, 0] == 0]
-        if new or len(self._index) < len(self._built):
-            # New arrays each time (a loop on another thread may be reading the old ones); the
-            # cells go on filling one buffer, grown by doubling, so that meeting tables one by one
-            # copies each cell only a few times.
-            index = np.zeros((len(self._built), 4), dtype=np.int64)
-            split = np.zeros((len(self._built), 3), dtype=np.float64)
-            index[: len(self._index)] = self._index
-            split[: len(self._split)] = self._split
-            need = self._filled + sum(self._tables[tid].compact.shape[0] for tid in new)
-            if need > self._cells.shape[0]:
-                grown = np.zeros((max(need, 2 * self._cells.shape[0]), 2), dtype=np.int64)
-                grown[: self._filled] = self._cells[: self._filled]
-                self._cells = grown
-            for tid in new:
+        if self._cells.shape[0] != self._prob.size:
+            index = np.zeros((TABLE_IDS, 4), dtype=np.int64)
+            split = np.zeros((TABLE_IDS, 3), dtype=np.float64)
+            blocks, at = [], 0
+            for tid in sorted(self._tables):
                 table = self._tables[tid]
-                at, size = self._filled, table.compact.shape[0]
-                self._cells[at : at + size] = table.compact
+                size = table.compact.shape[0]
                 index[tid] = (table.heads, at, size - table.heads, at + table.heads)
                 if table.tail_mass > 0.0:
                     split[tid] = (table.tail_mass, 1.0 / table.tail_mass, 1.0 / (1.0 - table.tail_mass))
                 else:
                     split[tid] = (0.0, 0.0, 1.0)
-                self._filled += size
+                blocks.append(table.compact)
+                at += size
+            self._cells = np.concatenate(blocks)
             self._index = index
             self._split = split
         return self._index, self._split, self._cells, self._cells.view(np.float64)

@@ -375,7 +375,6 @@ def _simulate_compiled(
     groups = teams // GROUP_SIZE
     knockouts = fmt.knockout_stages
     totals, shares = kernels.order_tables(specs, GROUP_TURNS, len(knockouts))
-    joint = np.array([[tables.joint_ids(low, width) for low, width, _ in rule] for rule in shares])
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]
     group_home = np.array([[h for h, _ in r] for r in rounds], dtype=np.int64)
@@ -408,7 +407,7 @@ def _simulate_compiled(
         c: int, index: IntArray, split: NDArray[np.float64], cells: IntArray, coins: NDArray[np.float64]
     ) -> None:
         at[c] = kernels.play_tournaments(
-            int(at[c]), int(bounds[c + 1]), key, seats, totals, shares, joint, group_home,
+            int(at[c]), int(bounds[c + 1]), key, seats, totals, shares, group_home,
             group_away, first_home, first_away, next_home, next_away, index, split, cells, coins, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
