@@ -19,6 +19,7 @@ def test_r8_group_order_and_decided_by_match_the_standings_module() -> None:
     strategies = [resolve("random"), resolve("even-force")]
     seats = np.tile(np.arange(8) % 2, (1500, 1))
     result = simulate(8, seats, strategies, np.random.default_rng(11))
+    group_lines = result.group_lines  # unpacked once
     checked = lots = 0
     for b in range(result.tournaments):
         for g in range(2):
@@ -26,7 +27,7 @@ def test_r8_group_order_and_decided_by_match_the_standings_module() -> None:
             results = []
             for r in range(3):
                 for m, (h, a) in enumerate(GROUP_ROUNDS[r]):
-                    hl, al = result.group_lines[b, r, g * 2 + m]
+                    hl, al = group_lines[b, r, g * 2 + m]
                     results.append(GroupResult(members[h], members[a], Line(*map(int, hl)), Line(*map(int, al))))
             table = group_table(members, results, _NoLots(), "group")
             for row in table.rows:
@@ -56,6 +57,7 @@ def test_r8_criteria_frequencies_match_the_standings_module() -> None:
     module's ``decided_by`` does, for the same group results."""
     strategies = [resolve("random")]
     result = simulate(8, np.zeros((400, 8), dtype=np.int64), strategies, np.random.default_rng(5))
+    group_lines = result.group_lines  # unpacked once
     expected = np.zeros_like(result.group_decided)
     for b in range(result.tournaments):
         for g in range(2):
@@ -63,7 +65,7 @@ def test_r8_criteria_frequencies_match_the_standings_module() -> None:
             results = []
             for r in range(3):
                 for m, (h, a) in enumerate(GROUP_ROUNDS[r]):
-                    hl, al = result.group_lines[b, r, g * 2 + m]
+                    hl, al = group_lines[b, r, g * 2 + m]
                     results.append(GroupResult(members[h], members[a], Line(*map(int, hl)), Line(*map(int, al))))
             for row in group_table(members, results, _NoLots(), "group").rows:
                 expected[row.position - 1, CHAIN.index(row.decided_by)] += 1

@@ -122,7 +122,8 @@ class BatchResult:
     @property
     def group_lines(self) -> NDArray[np.int16]:
         """Every group line, ``[tournament, round, match of the round, home/away, (tries,
-        conversions, penalties, drop goals)]``, matches in fixture order (R7)."""
+        conversions, penalties, drop goals)]``, matches in fixture order (R7). Unpacked at each
+        call: keep the array rather than asking again in a loop."""
         shifts = np.array([0, 8, 16, 24], dtype=np.uint32)
         lines: NDArray[np.int16] = ((self.group_line_codes[..., None] >> shifts) & 0xFF).astype(np.int16)
         return lines
