@@ -49,7 +49,7 @@ def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
     """R3 and the pacing formulas: with the jitter fixed, the loop's tables and split give the
     strategy's own order for every SCRUM held, at every turn."""
     scrum = np.arange(0, 161, dtype=np.int64)
-    totals, shares = kernels.order_tables([kernels.spec(strategy)], 3, 3)  # type: ignore[list-item]
+    totals, shares = kernels.order_tables([strategy], 3, 3)
     for turn, turns_left, group_left in [(1, 6, 3), (2, 5, 2), (3, 4, 1), (4, 3, 0), (6, 1, 0)]:
         expected_force, expected_flair = strategy.orders(_view(scrum, turn, turns_left, group_left), _NoJitter())
         low, width, drawn = shares[0, 0 if group_left else 1]
@@ -62,7 +62,7 @@ def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
 
 def test_random_pacing_draws_its_total_up_to_what_it_may_spend() -> None:
     """R3: "random" spends a uniform total from 0 to its SCRUM (at most 160), a uniform share on FLAIR."""
-    totals, shares = kernels.order_tables([kernels.spec(RandomPacing())], 3, 3)  # type: ignore[list-item]
+    totals, shares = kernels.order_tables([RandomPacing()], 3, 3)
     assert totals[0, 0, :].tolist() == [min(h, MAX_ORDER_POINTS) for h in range(161)]
     assert shares[0].tolist() == [[0.0, 1.0, 1.0], [0.0, 1.0, 1.0]]
 
@@ -76,6 +76,8 @@ def test_only_the_exact_builtin_classes_run_in_the_loop() -> None:
     assert kernels.spec(RandomPacing()) == (kernels.RANDOM, 0.0, pytest.approx(np.nan, nan_ok=True))
     assert kernels.spec(GroupBlitzPacing(reserve=7))[:2] == (kernels.GROUP_BLITZ, 7.0)  # type: ignore[index]
     assert kernels.spec(Mine()) is None
+    with pytest.raises(ValueError, match="built-in pacing strategies only"):
+        kernels.order_tables([Mine()], 3, 3)
 
 
 FIELDS = (

@@ -23,7 +23,6 @@ be useful; the simulator then keeps to its numpy path.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -31,8 +30,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.lab.sampling import FLAIR_BASE, point_weights
-from sevens.lab.strategies import EvenPacing, GroupBlitzPacing, KnockoutSaverPacing, RandomPacing
+from sevens.lab.strategies import (
+    BatchStrategy,
+    BatchView,
+    EvenPacing,
+    GroupBlitzPacing,
+    KnockoutSaverPacing,
+    RandomPacing,
+)
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS, DecidedBy
+from sevens.tournament.formats import Stage
 
 _njit: Any
 try:
@@ -211,42 +218,48 @@ def _uniforms(key: np.uint64, stream: int, n: int) -> FloatArray:
 # --- Orders: the pacing formulas as tables, then the split ------------------------------------
 
 
-def _total(kind: int, param: float, held: int, turns_left: int, group_left: int) -> int:
-    """The points a built-in pacing strategy spends (:mod:`sevens.lab.strategies`), cut to the
-    SCRUM held and to the order limit; for "random", the most it may spend."""
-    if kind == RANDOM:
-        return min(held, _MAX_POINTS)
-    if kind == EVEN or group_left == 0:
-        total = -(-held // turns_left)
-    elif kind == GROUP_BLITZ:
-        total = -(-max(held - int(param) * (turns_left - group_left), 0) // group_left)
-    else:
-        total = math.ceil(held * param)
-    return max(0, min(total, held, _MAX_POINTS))
+def _view(held: IntArray, turn: int, turns_left: int, group_left: int) -> BatchView:
+    """What a manager holding each of ``held`` sees before ``turn`` (only what the pacing uses)."""
+    zeros = np.zeros_like(held)
+    return BatchView(
+        teams=16, turn=turn, stage=Stage.GROUP if group_left else Stage.QUARTER_FINAL, turns_left=turns_left,
+        group_matches_left=group_left, scrum=held, opponent_scrum=held, league_points=zeros,
+        opponent_league_points=zeros, group_position=zeros + 1, home=np.ones(held.size, dtype=bool),
+        tournament=zeros, team=zeros,
+    )
 
 
 def order_tables(
-    specs: Sequence[tuple[int, float, float]], group_rounds: int, knockout_rounds: int
+    strategies: Sequence[BatchStrategy], group_rounds: int, knockout_rounds: int
 ) -> tuple[IntArray, FloatArray]:
     """The built-in strategies' orders as tables the loop reads instead of branching on formulas.
 
-    Returns ``totals[strategy, turn, held]`` (points spent; for "random", the most it may spend)
-    and ``shares[strategy, stage]``, stage 0 for the groups and 1 for the knockouts: the FLAIR
-    share's low end, its width (0: fixed; the bots' jitter: 0.2) and 1.0 if the total itself is
-    drawn ("random"), else 0.0.
+    Returns ``totals[strategy, turn, held]`` (points spent, read off each strategy's own
+    ``orders``; for "random", the most it may spend) and ``shares[strategy, stage]``, stage 0 for
+    the groups and 1 for the knockouts: the FLAIR share's low end, its width (0: fixed; the bots'
+    jitter: 0.2) and 1.0 if the total itself is drawn ("random"), else 0.0.
 
-    >>> totals, shares = order_tables([spec(EvenPacing())], 3, 3)
+    >>> totals, shares = order_tables([EvenPacing()], 3, 3)
     >>> int(totals[0, 0, 100]), int(totals[0, 5, 7]), shares[0].round(2).tolist()
     (17, 7, [[0.4, 0.2, 0.0], [0.5, 0.2, 0.0]])
     """
     turns = group_rounds + knockout_rounds
-    totals = np.zeros((len(specs), turns, _MAX_POINTS + 1), dtype=np.int64)
-    shares = np.zeros((len(specs), 2, 3), dtype=np.float64)
-    for s, (kind, param, share) in enumerate(specs):
+    held = np.arange(_MAX_POINTS + 1, dtype=np.int64)
+    totals = np.zeros((len(strategies), turns, held.size), dtype=np.int64)
+    shares = np.zeros((len(strategies), 2, 3), dtype=np.float64)
+    for s, strategy in enumerate(strategies):
+        found = spec(strategy)
+        if found is None:
+            raise ValueError(f"the compiled loop plays the built-in pacing strategies only, not {strategy!r}")
+        kind, _, share = found
         for turn in range(turns):
-            group_left = max(0, group_rounds - turn)
-            for held in range(_MAX_POINTS + 1):
-                totals[s, turn, held] = _total(kind, param, held, turns - turn, group_left)
+            if kind == RANDOM:
+                totals[s, turn] = np.minimum(held, _MAX_POINTS)
+                continue
+            # The split's jitter does not change the total spent, so any generator will do.
+            view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
+            force, flair = strategy.orders(view, np.random.default_rng(0))
+            totals[s, turn] = force + flair
         for stage, base in enumerate((0.5, 0.6)):  # the bots lean to FLAIR in the knockouts
             if kind == RANDOM:
                 shares[s, stage] = (0.0, 1.0, 1.0)
@@ -498,6 +511,29 @@ def _team_line(
     return force + flair, total, s0, s1, s2, s3
 
 
+@_inline
+def _match_lines(
+    h: int, a: int, turn: int, ko: int, now: IntArray, totals: IntArray, shares: FloatArray, index: IntArray,
+    split: FloatArray, cells: IntArray, coins: FloatArray, missing: IntArray,
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
+) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """Both teams' orders and lines, their SCRUM spent (``now[1]``); a home line of -1 if an
+    alias table is not built yet."""
+    home_line, spent, s0, s1, s2, s3 = _team_line(
+        now[0, h], now[1, h], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+    )
+    if home_line < 0:
+        return -1, 0, s0, s1, s2, s3
+    now[1, h] -= spent
+    away_line, spent, s0, s1, s2, s3 = _team_line(
+        now[0, a], now[1, a], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+    )
+    if away_line < 0:
+        return -1, 0, s0, s1, s2, s3
+    now[1, a] -= spent
+    return home_line, away_line, s0, s1, s2, s3
+
+
 @_loop
 def play_tournaments(
     start: int,
@@ -569,20 +605,11 @@ def play_tournaments(
             for k in range(per_round):
                 h = group_home[turn, k]
                 a = group_away[turn, k]
-                home_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, h], now[1, h], turn, 0, totals, shares, index, split, cells, coins, missing,
-                    s0, s1, s2, s3,
+                home_line, away_line, s0, s1, s2, s3 = _match_lines(
+                    h, a, turn, 0, now, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
                 )
                 if home_line < 0:
                     return b
-                now[1, h] -= spent
-                away_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, a], now[1, a], turn, 0, totals, shares, index, split, cells, coins, missing,
-                    s0, s1, s2, s3,
-                )
-                if away_line < 0:
-                    return b
-                now[1, a] -= spent
                 group_lines[b, turn, k, 0] = home_line
                 group_lines[b, turn, k, 1] = away_line
                 sums[0] += _widen(home_line) + _widen(away_line)
@@ -623,20 +650,11 @@ def play_tournaments(
             for k in range(matches):
                 h = pairs[0, k]
                 a = pairs[1, k]
-                home_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, h], now[1, h], turn, 1, totals, shares, index, split, cells, coins, missing,
-                    s0, s1, s2, s3,
+                home_line, away_line, s0, s1, s2, s3 = _match_lines(
+                    h, a, turn, 1, now, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
                 )
                 if home_line < 0:
                     return b
-                now[1, h] -= spent
-                away_line, spent, s0, s1, s2, s3 = _team_line(
-                    now[0, a], now[1, a], turn, 1, totals, shares, index, split, cells, coins, missing,
-                    s0, s1, s2, s3,
-                )
-                if away_line < 0:
-                    return b
-                now[1, a] -= spent
                 sums[1 + r] += _widen(home_line) + _widen(away_line)
                 hp, ap = _points(home_line), _points(away_line)
                 # R9: points, then tries, conversions and drop goals, then the group record.

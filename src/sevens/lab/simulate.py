@@ -223,14 +223,14 @@ def simulate(
     fmt = Format(teams, teams, 1)
     tables = tables or TableSampler()
     specs = [kernels.spec(s) for s in strategies]
-    builtin = [x for x in specs if x is not None]
+    builtin = all(x is not None for x in specs)
     if compiled is None:
-        compiled = kernels.AVAILABLE and sampler is Sampler.TABLES and len(builtin) == len(specs)
+        compiled = kernels.AVAILABLE and sampler is Sampler.TABLES and builtin
     elif compiled and not kernels.AVAILABLE:
         raise ValueError("compiled=True needs numba (pip install numba); or pass compiled=False")
     elif compiled and sampler is not Sampler.TABLES:
         raise ValueError("the compiled loop draws through alias tables: use Sampler.TABLES or compiled=False")
-    elif compiled and len(builtin) != len(specs):
+    elif compiled and not builtin:
         other = next(s for s, x in zip(strategies, specs, strict=True) if x is None)
         raise ValueError(
             f"the compiled loop plays the built-in pacing strategies only, not {other!r}; pass compiled=False"
@@ -238,7 +238,7 @@ def simulate(
     if threads is not None and threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
     if compiled:
-        return _simulate_compiled(fmt, seats, builtin, rng, tables, threads or os.cpu_count() or 1)
+        return _simulate_compiled(fmt, seats, strategies, rng, tables, threads or os.cpu_count() or 1)
     b = seats.shape[0]
     groups = teams // GROUP_SIZE
     state = _new_state(b, teams)
@@ -361,7 +361,7 @@ def _knockout_spec(groups: int) -> tuple[IntArray, IntArray]:
 def _simulate_compiled(
     fmt: Format,
     seats: IntArray,
-    specs: Sequence[tuple[int, float, float]],
+    strategies: Sequence[BatchStrategy],
     rng: np.random.Generator,
     tables: TableSampler,
     threads: int,
@@ -375,7 +375,7 @@ def _simulate_compiled(
     b = seats.shape[0]
     groups = teams // GROUP_SIZE
     knockouts = fmt.knockout_stages
-    totals, shares = kernels.order_tables(specs, GROUP_TURNS, len(knockouts))
+    totals, shares = kernels.order_tables(strategies, GROUP_TURNS, len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]
     group_home = np.array([[h for h, _ in r] for r in rounds], dtype=np.int64)
