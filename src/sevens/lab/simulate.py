@@ -57,6 +57,7 @@ KNOCKOUT_DECIDERS: tuple[DecidedBy, ...] = tuple(DecidedBy)
 
 
 _CHUNK = 2048  # tournaments per chunk of the compiled loop (a thread plays whole chunks)
+_COUNT_SHIFTS = np.array([0, 8, 16, 24], dtype=np.uint32)  # a packed line's four counts
 
 
 class Sampler(IntEnum):
@@ -124,8 +125,7 @@ class BatchResult:
         """Every group line, ``[tournament, round, match of the round, home/away, (tries,
         conversions, penalties, drop goals)]``, matches in fixture order (R7). Unpacked at each
         call: keep the array rather than asking again in a loop."""
-        shifts = np.array([0, 8, 16, 24], dtype=np.uint32)
-        lines: NDArray[np.int16] = ((self.group_line_codes[..., None] >> shifts) & 0xFF).astype(np.int16)
+        lines: NDArray[np.int16] = ((self.group_line_codes[..., None] >> _COUNT_SHIFTS) & 0xFF).astype(np.int16)
         return lines
 
     @property
@@ -317,8 +317,7 @@ def simulate(
 
 def _pack_lines(lines: NDArray[np.int16]) -> NDArray[np.uint32]:
     """Lines ``[..., (t, c, p, d)]`` packed 8 bits per count (the compiled loop's form)."""
-    shifts = np.array([0, 8, 16, 24], dtype=np.uint32)
-    packed: NDArray[np.uint32] = np.bitwise_or.reduce(lines.astype(np.uint32) << shifts, axis=-1)
+    packed: NDArray[np.uint32] = np.bitwise_or.reduce(lines.astype(np.uint32) << _COUNT_SHIFTS, axis=-1)
     return packed
 
 
