@@ -294,28 +294,35 @@ def split_order(total: int, share: float) -> tuple[int, int]:
 
 
 @_inline
+def _at(i: int) -> np.uint64:
+    """An index as unsigned: numba then skips the correction for negative indices."""
+    return np.uint64(i)
+
+
+@_inline
 def _draw(
     tid: int, index: IntArray, split: FloatArray, cells: IntArray, coins: FloatArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A packed line from table ``tid``: its head's alias table, or with the tail's probability
     its tail's (with a fresh uniform). A cell is its coin and both lines, 16 bytes, one read."""
-    n = index[tid, 0]
-    j = index[tid, 1]
-    if n == 1 and index[tid, 2] == 0:
-        return int(cells[j, 1] & 0xFFFFFFFF), s0, s1, s2, s3
+    t = _at(tid)
+    n = index[t, 0]
+    j = index[t, 1]
+    if n == 1 and index[t, 2] == 0:
+        return int(cells[_at(j), 1] & 0xFFFFFFFF), s0, s1, s2, s3
     u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-    if u < split[tid, 0]:
-        n = index[tid, 2]
-        j = index[tid, 3]
+    if u < split[t, 0]:
+        n = index[t, 2]
+        j = index[t, 3]
         v, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
         x = v * n
     else:
-        x = (u - split[tid, 0]) * split[tid, 2] * n
+        x = (u - split[t, 0]) * split[t, 2] * n
     cell = min(int(x), n - 1)
-    j += cell
+    c = _at(j + cell)
     # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
-    return int((cells[j, 1] >> (32 * int(x - cell >= coins[j, 0]))) & 0xFFFFFFFF), s0, s1, s2, s3
+    return int((cells[c, 1] >> (32 * int(x - cell >= coins[c, 0]))) & 0xFFFFFFFF), s0, s1, s2, s3
 
 
 @_inline
@@ -493,16 +500,17 @@ def _team_line(
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A team's order from its strategy's tables, and its line: ``(line, points spent, stream)``,
     or a line of -1 if an alias table is not built yet (its ids then in ``missing``)."""
-    total = totals[s, turn, held]
-    if shares[s, ko, 2] > 0.0:  # "random" draws its total
+    row = _at(s)
+    total = totals[row, _at(turn), _at(held)]
+    if shares[row, ko, 2] > 0.0:  # "random" draws its total
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
         total = min(int(u * (total + 1)), total)
-    share = shares[s, ko, 0]
-    if shares[s, ko, 1] > 0.0:
+    share = shares[row, ko, 0]
+    if shares[row, ko, 1] > 0.0:
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-        share += shares[s, ko, 1] * u
+        share += shares[row, ko, 1] * u
     f, o = _split(total, share)
-    if index[f, 0] == 0 or index[_FLAIR_BASE + o, 0] == 0:
+    if index[_at(f), 0] == 0 or index[_at(_FLAIR_BASE + o), 0] == 0:
         missing[0] = -1 if index[f, 0] > 0 else f
         missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
         return -1, 0, s0, s1, s2, s3
@@ -519,18 +527,19 @@ def _match_lines(
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """Both teams' orders and lines, their SCRUM spent (``now[1]``); a home line of -1 if an
     alias table is not built yet."""
+    home, away = _at(h), _at(a)
     home_line, spent, s0, s1, s2, s3 = _team_line(
-        now[0, h], now[1, h], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+        now[0, home], now[1, home], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
     )
     if home_line < 0:
         return -1, 0, s0, s1, s2, s3
-    now[1, h] -= spent
+    now[1, home] -= spent
     away_line, spent, s0, s1, s2, s3 = _team_line(
-        now[0, a], now[1, a], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+        now[0, away], now[1, away], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
     )
     if away_line < 0:
         return -1, 0, s0, s1, s2, s3
-    now[1, a] -= spent
+    now[1, away] -= spent
     return home_line, away_line, s0, s1, s2, s3
 
 
