@@ -192,3 +192,19 @@ def test_tournament_streams_are_uniform_and_distinct() -> None:
     draws = np.concatenate([kernels.uniforms(3, s, 2000) for s in range(50)])
     assert len(np.unique(draws)) == draws.size
     assert chisquare(np.bincount((draws * 20).astype(int), minlength=20)).pvalue > 1e-4
+
+
+def test_points_of_packed_lines_are_the_rules_points() -> None:
+    """R1: the loop's points of a packed line (plain, and widened then multiplied) are the rules'
+    own Line.points, up to the largest count a line may hold (255)."""
+    import itertools
+
+    from sevens.rules import Line
+
+    for t, c, p, d in itertools.product((0, 1, 2, 7, 64, 128, 255), repeat=4):
+        if c > t:
+            continue  # R1: a conversion follows a try
+        packed = t | (c << 8) | (p << 16) | (d << 24)
+        expected = Line(t, c, p, d).points
+        assert kernels._points(packed) == expected
+        assert kernels._wide_points(kernels._widen(packed)) == expected

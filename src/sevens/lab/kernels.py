@@ -325,6 +325,17 @@ def _draw(
     return int((cells[c, 1] >> (32 * int(x - cell >= coins[c, 0]))) & 0xFFFFFFFF), s0, s1, s2, s3
 
 
+# A widened line times this has its points in the top 16 bits: the product's lane there sums
+# each count times its weight, and no lower lane reaches 2^16 (counts are below 256).
+_POINTS_MUL = _W_DROP + (_W_PENALTY << 16) + (_W_CONVERSION << 32) + (_W_TRY << 48)
+
+
+@_inline
+def _wide_points(wide: int) -> int:
+    """Points of a line widened by :func:`_widen` (one multiplication)."""
+    return int((np.uint64(wide) * np.uint64(_POINTS_MUL)) >> np.uint64(48))
+
+
 @_inline
 def _points(line: int) -> int:
     """Points of a packed line (8 bits per count: tries, conversions, penalties, drop goals)."""
@@ -621,8 +632,9 @@ def play_tournaments(
                     return b
                 group_lines[b, turn, k, 0] = home_line
                 group_lines[b, turn, k, 1] = away_line
-                sums[0] += _widen(home_line) + _widen(away_line)
-                hp, ap = _points(home_line), _points(away_line)
+                home_wide, away_wide = _widen(home_line), _widen(away_line)
+                sums[0] += home_wide + away_wide
+                hp, ap = _wide_points(home_wide), _wide_points(away_wide)
                 ht, at = home_line & 0xFF, away_line & 0xFF
                 if max(hp, ap) > _POINTS_CAP or max(ht, at) > _TRIES_CAP:
                     missing[0] = -2
@@ -664,8 +676,9 @@ def play_tournaments(
                 )
                 if home_line < 0:
                     return b
-                sums[1 + r] += _widen(home_line) + _widen(away_line)
-                hp, ap = _points(home_line), _points(away_line)
+                home_wide, away_wide = _widen(home_line), _widen(away_line)
+                sums[1 + r] += home_wide + away_wide
+                hp, ap = _wide_points(home_wide), _wide_points(away_wide)
                 # R9: points, then tries, conversions and drop goals, then the group record.
                 step = 0
                 if hp != ap:
