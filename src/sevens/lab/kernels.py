@@ -55,7 +55,6 @@ __all__ = [
     "RANDOM",
     "Scratch",
     "new_scratch",
-    "new_state",
     "order_tables",
     "play_tournaments",
     "spec",
@@ -152,11 +151,6 @@ def _splitmix(z: np.uint64) -> np.uint64:
 
 _STATE = 4  # xoshiro256**'s four words
 _Words = tuple[np.uint64, np.uint64, np.uint64, np.uint64]
-
-
-def new_state() -> UIntArray:
-    """Room for one stream's state."""
-    return np.zeros(_STATE, dtype=np.uint64)
 
 
 @_inline
