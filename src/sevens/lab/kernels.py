@@ -71,10 +71,10 @@ FloatArray = NDArray[np.float64]
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM = 0, 1, 2, 3
-"""Kinds of built-in pacing that :func:`play_tournaments` computes in the loop."""
+"""Kinds of built-in pacing that the compiled loop plays (see :func:`spec`, :func:`order_tables`)."""
 
-# The rules' numbers as globals, which numba compiles in as constants (a division by the option
-# cost becomes a multiplication).
+# The rules' numbers as globals, which numba compiles in as constants (an integer division by the
+# option cost becomes a multiplication).
 _OPTION_COST = FLAIR_OPTION_COST
 _MAX_POINTS = MAX_ORDER_POINTS
 _WIN_BONUS = WIN_BONUS
