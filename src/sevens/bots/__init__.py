@@ -4,6 +4,8 @@ from sevens.bots.replay import BotOrderCheck, named_bot, verify_with_bots
 from sevens.bots.strategies import (
     DEFAULT_BOT,
     ENTRY_POINT_GROUP,
+    MIX_JITTER,
+    MIX_SHARES,
     STRATEGIES,
     EvenSpread,
     GroupBlitz,
@@ -23,6 +25,8 @@ __all__ = [
     "EvenSpread",
     "GroupBlitz",
     "KnockoutSaver",
+    "MIX_JITTER",
+    "MIX_SHARES",
     "RandomOrders",
     "Strategy",
     "get_strategy",

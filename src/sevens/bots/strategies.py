@@ -33,6 +33,8 @@ __all__ = [
     "EvenSpread",
     "GroupBlitz",
     "KnockoutSaver",
+    "MIX_JITTER",
+    "MIX_SHARES",
     "RandomOrders",
     "Strategy",
     "get_strategy",
@@ -72,9 +74,15 @@ def split(total: int, flair_share: float, scrum: int) -> Order:
     return Order(force=total - flair, flair=flair)
 
 
+MIX_SHARES = (0.5, 0.6)
+"""The pacing bots' FLAIR share in the groups and in the knockouts (they lean to FLAIR there)..."""
+MIX_JITTER = 0.1
+"""... give or take up to this much, uniformly, at every order."""
+
+
 def _mix(view: ManagerView, rng: random.Random) -> float:
-    base = 0.6 if view.stage is not None and view.stage.knockout else 0.5
-    return base + rng.uniform(-0.1, 0.1)
+    base = MIX_SHARES[1] if view.stage is not None and view.stage.knockout else MIX_SHARES[0]
+    return base + rng.uniform(-MIX_JITTER, MIX_JITTER)
 
 
 def _even_budget(scrum: int, matches: int) -> int:

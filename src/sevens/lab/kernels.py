@@ -29,6 +29,7 @@ from typing import Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.bots import MIX_JITTER, MIX_SHARES
 from sevens.lab.sampling import FLAIR_BASE, point_weights
 from sevens.lab.strategies import (
     BatchStrategy,
@@ -185,7 +186,7 @@ def _uniform(
 
 @_inline
 def _uniform_from(state: UIntArray) -> float:
-    """A uniform from a stream kept in an array (outside the loop: group lots, tests)."""
+    """A uniform from a stream kept in an array (the group lots, outside the loop's registers)."""
     u, state[0], state[1], state[2], state[3] = _uniform(state[0], state[1], state[2], state[3])
     return u
 
@@ -254,11 +255,11 @@ def order_tables(
             view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
             force, flair = strategy.orders(view, np.random.default_rng(0))
             totals[s, turn] = force + flair
-        for stage, base in enumerate((0.5, 0.6)):  # the bots lean to FLAIR in the knockouts
+        for stage, base in enumerate(MIX_SHARES):  # the groups', then the knockouts' share
             if kind == RANDOM:
                 shares[s, stage] = (0.0, 1.0, 1.0)
             elif np.isnan(share):
-                shares[s, stage] = (base - 0.1, 0.2, 0.0)  # the bots' uniform(-0.1, 0.1)
+                shares[s, stage] = (base - MIX_JITTER, 2 * MIX_JITTER, 0.0)  # the bots' jittered mix
             else:
                 shares[s, stage] = (share, 0.0, 0.0)
     return totals, shares

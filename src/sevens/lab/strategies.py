@@ -21,6 +21,7 @@ from typing import ClassVar, Protocol, runtime_checkable
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.bots import MIX_JITTER, MIX_SHARES
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS
 from sevens.tournament.formats import Stage
 
@@ -124,9 +125,9 @@ def _even_budget(scrum: IntArray, matches: int) -> IntArray:
 
 
 def _bot_mix(view: BatchView, rng: np.random.Generator) -> FloatArray:
-    # The bots lean to FLAIR in the knockouts and jitter by +-0.1 (sevens.bots.strategies._mix).
-    base = 0.6 if view.knockout else 0.5
-    return base + rng.uniform(-0.1, 0.1, view.size)
+    # The pacing bots' mix (sevens.bots): their share for the stage, jittered.
+    base = MIX_SHARES[1] if view.knockout else MIX_SHARES[0]
+    return base + rng.uniform(-MIX_JITTER, MIX_JITTER, view.size)
 
 
 @dataclass(frozen=True, slots=True)
