@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from scipy.stats import chi2
 
-from sevens.lab.sampling import TableSampler, sample_lines
+from sevens.lab.sampling import TAIL, TableSampler, sample_lines, table_word
 from sevens.odds import joint_lines, order_points
 
 ORDERS = [(0, 1), (5, 0), (12, 4), (0, 12), (40, 0), (1, 20)]
@@ -71,17 +71,32 @@ def test_table_sampler_refuses_impossible_orders() -> None:
         TableSampler().sample(np.random.default_rng(0), np.array([161]), np.array([0]))
 
 
-def _law_of_cells(index: np.ndarray, split: np.ndarray, coins: np.ndarray, cells: np.ndarray, tid: int) -> dict[int, float]:
-    """The law the compiled loop draws from table ``tid``: each cell of the head (or the tail) is
-    picked with equal chance, then its own line with its coin's chance, else its alias's."""
+def _unpack_word(word: int) -> tuple[int, int, int]:
+    return word & 0xFFFFFF, (word >> 24) & 0x3F, word >> 32
+
+
+def _lines_of(cells: np.ndarray, word: int) -> set[int]:
+    count, _, first = _unpack_word(word)
+    return {int(cells[j, 1]) & 0xFFFFFFFF for j in range(first, first + count)}
+
+
+def _law_of_cells(index: np.ndarray, cells: np.ndarray, tid: int) -> dict[int, float]:
+    """The law the compiled loop draws from table ``tid``: each cell of the head is picked with
+    equal chance, then its own line if the fraction is below its threshold, else its alias's; the
+    tail's marker sends the draw to the tail's cells the same way."""
     law: dict[int, float] = {}
-    tail = float(split[tid, 0])
-    for count, first, weight in ((index[tid, 0], index[tid, 1], 1.0 - tail), (index[tid, 2], index[tid, 3], tail)):
+
+    def add(word: int, weight: float) -> None:
+        count, _, first = _unpack_word(word)
         for j in range(first, first + count):
-            coin = float(coins[j, 0])
-            own, alias = int(cells[j, 1] & 0xFFFFFFFF), int(cells[j, 1] >> 32)
-            law[own] = law.get(own, 0.0) + weight * coin / count
-            law[alias] = law.get(alias, 0.0) + weight * (1.0 - coin) / count
+            coin = int(cells[j, 0]) / 2.0**64
+            for line, p in ((int(cells[j, 1]) & 0xFFFFFFFF, coin), (int(cells[j, 1]) >> 32, 1.0 - coin)):
+                if line == TAIL:
+                    add(int(index[tid, 1]), weight * p / count)
+                elif p > 0.0:
+                    law[line] = law.get(line, 0.0) + weight * p / count
+
+    add(int(index[tid, 0]), 1.0)
     return law
 
 
@@ -94,7 +109,7 @@ def test_compiled_cells_draw_each_table_law_exactly() -> None:
     ids = [0, 7, 30, 100, 160, FLAIR_BASE, FLAIR_BASE + 2, FLAIR_BASE + 10, FLAIR_BASE + 53]
     sampler = TableSampler()
     sampler.ensure(np.array(ids))
-    index, split, cells, coins = sampler.arrays()
+    index, cells = sampler.arrays()
     for tid in ids:
         table = sampler._tables[tid]
         # The table's own law, from the numpy path's alias table (cells picked equally often).
@@ -103,12 +118,50 @@ def test_compiled_cells_draw_each_table_law_exactly() -> None:
             for line, p in ((table.packed[j], table.prob[j]), (table.packed[table.alias[j]], 1.0 - table.prob[j])):
                 narrow = sum(((int(line) >> (16 * c)) & 0xFFFF) << (8 * c) for c in range(4))
                 expected[narrow] = expected.get(narrow, 0.0) + p / len(table.prob)
-        got = _law_of_cells(index, split, coins, cells, tid)
+        got = _law_of_cells(index, cells, tid)
         assert set(got) <= set(expected)
         assert max(abs(got.get(k, 0.0) - v) for k, v in expected.items()) < 1e-12, tid
-        assert split[tid, 0] <= 2.0**-10
-        if len(table.prob) > 64:
-            assert index[tid, 2] > 0 and index[tid, 0] < len(table.prob)
-    assert index[50, 0] == 0  # not built
+        heads, shift, first = _unpack_word(int(index[tid, 0]))
+        assert 2 ** (shift - 1) < max(2, heads) <= 2**shift
+        markers = [j for j in range(first, first + heads) if int(cells[j, 1]) & 0xFFFFFFFF == TAIL]
+        if len(table.prob) > 64:  # a head, its tail's marker, and the tail
+            assert len(markers) == 1 and heads - 1 < len(table.prob) and int(index[tid, 1]) > 0
+            head = _lines_of(cells, int(index[tid, 0]))
+            assert sum(v for k, v in expected.items() if k not in head) <= 2.0**-10
+        else:
+            assert not markers and int(index[tid, 1]) == 0
+    assert int(index[50, 0]) == 0  # not built
+    lines = cells[:, 1] & np.uint64(0xFFFFFFFF)
+    lines = lines[lines != TAIL]
     for part in range(4):
-        assert int(((cells[:, 1] >> (8 * part)) & 0xFF).max()) < 128
+        assert int(((lines >> np.uint64(8 * part)) & np.uint64(0xFF)).max()) < 128
+
+
+def test_table_word_packs_cells_shift_and_first_cell() -> None:
+    """The loop's index word: the cell count, the fewest bits that cover it (at least 1), the first cell."""
+    assert _unpack_word(table_word(1, 0)) == (1, 1, 0)
+    assert _unpack_word(table_word(64, 7)) == (64, 6, 7)
+    assert _unpack_word(table_word(65, 2**31)) == (65, 7, 2**31)
+    with pytest.raises(ValueError, match="does not fit"):
+        table_word(1 << 24, 0)
+
+
+def test_compiled_pick_splits_the_random_word_into_cell_and_coin() -> None:
+    """The loop's draw: cell ``((r >> k) * n) >> (64 - k)``, own line if the rest of the product is
+    below the cell's threshold, else the alias's (checked against Python's exact integers)."""
+    from sevens.lab import kernels
+
+    sampler = TableSampler()
+    sampler.ensure(np.array([12, 175]))
+    index, cells = sampler.arrays()
+    rng = np.random.default_rng(5)
+    for tid in (12, 175):
+        word = int(index[tid, 0])
+        count, shift, first = _unpack_word(word)
+        words = [int(r) for r in rng.integers(0, 2**64, 2000, dtype=np.uint64)] + [0, 2**64 - 1]
+        for r in words:
+            x = (r >> shift) * count
+            cell = first + (x >> (64 - shift))
+            own = ((x << shift) % 2**64) < int(cells[cell, 0])
+            line = int(cells[cell, 1]) >> (0 if own else 32) & 0xFFFFFFFF
+            assert kernels.pick(np.uint64(word), np.uint64(r), cells) == line

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
-from sevens.lab.sampling import FLAIR_BASE, point_weights
+from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
 from sevens.lab.strategies import (
     BatchStrategy,
     BatchView,
@@ -56,7 +56,9 @@ __all__ = [
     "RANDOM",
     "Scratch",
     "new_scratch",
+    "order_plan",
     "order_tables",
+    "pick",
     "play_tournaments",
     "spec",
     "split_order",
@@ -81,6 +83,7 @@ _MAX_POINTS = MAX_ORDER_POINTS
 _WIN_BONUS = WIN_BONUS
 _STARTING_SCRUM = STARTING_SCRUM
 _FLAIR_BASE = FLAIR_BASE
+_TAIL = TAIL
 _STATS = 5  # league points, tries for, points for, -tries against, -points against (R8)
 _CHAIN = 7  # ... then head-to-head and lots
 _KNOCKOUT_DECIDERS = len(DecidedBy)  # points ... lots (R9)
@@ -172,16 +175,9 @@ def _uniform(
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
 ) -> tuple[float, np.uint64, np.uint64, np.uint64, np.uint64]:
     """The stream's next uniform in [0, 1) (top 53 bits of xoshiro256**'s output), and its new state."""
-    out = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
+    out, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
     # Through int64: 53 bits fit, and a signed conversion is one instruction, an unsigned one many.
-    u = float(np.int64(out >> np.uint64(11))) * (1.0 / 9007199254740992.0)
-    return u, s0, s1, s2, _rotl(s3, 45)
+    return float(np.int64(out >> np.uint64(11))) * (1.0 / 9007199254740992.0), s0, s1, s2, s3
 
 
 @_inline
@@ -265,6 +261,27 @@ def order_tables(
     return totals, shares
 
 
+def order_plan(totals: IntArray, shares: FloatArray, group_rounds: int) -> tuple[IntArray, FloatArray]:
+    """:func:`order_tables` as the loop reads them, by strategy, turn and SCRUM held.
+
+    ``plan`` packs the total (bits 0-15; for "random", the most it may spend), the most FLAIR
+    options it allows (bits 16-31) and 1 in bit 32 if the total is drawn. ``jitter`` holds the
+    FLAIR options before rounding as ``jitter[..., 0] + jitter[..., 1] * u``, ``u`` the share's
+    uniform: the same products as :func:`_split`'s, so a fixed share rounds as
+    :func:`~sevens.lab.strategies.split_orders` does.
+
+    >>> totals, shares = order_tables([EvenPacing(flair=0.5)], 3, 3)
+    >>> plan, jitter = order_plan(totals, shares, 3)
+    >>> int(plan[0, 0, 100]) & 0xFFFF, int(plan[0, 0, 100]) >> 16, jitter[0, 0, 100].tolist()
+    (17, 5, [2.8333333333333335, 0.0])
+    """
+    stage = (np.arange(totals.shape[1]) >= group_rounds).astype(np.int64)
+    low, width, drawn = (shares[:, stage, c][:, :, None] for c in range(3))
+    plan: IntArray = totals | ((totals // _OPTION_COST) << 16) | ((drawn > 0).astype(np.int64) << 32)
+    jitter: FloatArray = np.stack((totals * low / _OPTION_COST, totals * width / _OPTION_COST), axis=-1)
+    return plan, jitter
+
+
 @_inline
 def _split(total: int, share: float) -> tuple[int, int]:
     """FORCE dice and FLAIR options of an order (:func:`~sevens.lab.strategies.split_orders`):
@@ -295,29 +312,53 @@ def _at(i: int) -> np.uint64:
 
 
 @_inline
+def _next(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The stream's next 64-bit word, and its new state."""
+    out = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    return out, s0, s1, s2, _rotl(s3, 45)
+
+
+@_inline
+def _pick(word: np.uint64, r: np.uint64, cells: UIntArray) -> np.uint64:
+    """A line from the alias table ``word`` (see :func:`~sevens.lab.sampling.table_word`) and a
+    random word: the cell from the high bits of ``(r >> k) * n``, the coin from the rest."""
+    n = word & np.uint64(0xFFFFFF)
+    k = (word >> np.uint64(24)) & np.uint64(0x3F)
+    x = (r >> k) * n  # n <= 2**k, so no bit is lost
+    c = (word >> np.uint64(32)) + (x >> (np.uint64(64) - k))
+    keep = (x << k) < cells[c, 0]
+    # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
+    return np.uint64((cells[c, 1] >> (np.uint64(32) - np.uint64(32) * np.uint64(keep))) & np.uint64(0xFFFFFFFF))
+
+
+@_jit
+def pick(word: np.uint64, r: np.uint64, cells: UIntArray) -> int:
+    """:func:`_pick` callable from Python (for tests)."""
+    return int(np.int64(_pick(word, r, cells)))
+
+
+@_inline
 def _draw(
-    tid: int, index: IntArray, split: FloatArray, cells: IntArray, coins: FloatArray,
+    tid: int, index: UIntArray, cells: UIntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, np.uint64, np.uint64, np.uint64, np.uint64]:
-    """A packed line from table ``tid``: its head's alias table, or with the tail's probability
-    its tail's (with a fresh uniform). A cell is its coin and both lines, 16 bytes, one read."""
+    """A packed line from table ``tid``: its head's alias table, or if that lands on the tail's
+    marker (rarely), the tail's with a fresh word."""
     t = _at(tid)
-    n = index[t, 0]
-    j = index[t, 1]
-    if n == 1 and index[t, 2] == 0:
-        return int(cells[_at(j), 1] & 0xFFFFFFFF), s0, s1, s2, s3
-    u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-    if u < split[t, 0]:
-        n = index[t, 2]
-        j = index[t, 3]
-        v, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-        x = v * n
-    else:
-        x = (u - split[t, 0]) * split[t, 2] * n
-    cell = min(int(x), n - 1)
-    c = _at(j + cell)
-    # Branch-free: the coin is a fair guess half the time, so a branch would often mispredict.
-    return int((cells[c, 1] >> (32 * int(x - cell >= coins[c, 0]))) & 0xFFFFFFFF), s0, s1, s2, s3
+    r, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+    line = _pick(index[t, 0], r, cells)
+    if line == np.uint64(_TAIL):
+        r, s0, s1, s2, s3 = _next(s0, s1, s2, s3)
+        line = _pick(index[t, 1], r, cells)
+    return int(np.int64(line)), s0, s1, s2, s3  # signed, as the loop's other integers
 
 
 # A widened line times this has its points in the top 16 bits: the product's lane there sums
@@ -500,52 +541,53 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
 
 @_inline
 def _team_line(
-    s: int, held: int, turn: int, ko: int, totals: IntArray, shares: FloatArray, index: IntArray,
-    split: FloatArray, cells: IntArray, coins: FloatArray, missing: IntArray,
-    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
+    s: int, held: int, turn: int, plan: IntArray, jitter: FloatArray, index: UIntArray, cells: UIntArray,
+    missing: IntArray, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
-    """A team's order from its strategy's tables, and its line: ``(line, points spent, stream)``,
-    or a line of -1 if an alias table is not built yet (its ids then in ``missing``)."""
-    row = _at(s)
-    total = totals[row, _at(turn), _at(held)]
-    if shares[row, ko, 2] > 0.0:  # "random" draws its total
-        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+    """A team's order from its strategy's plan (:func:`order_plan`), and its line: ``(line,
+    points spent, stream)``, or a line of -1 if an alias table is not built yet (its ids then in
+    ``missing``)."""
+    row, at_turn, at_held = _at(s), _at(turn), _at(held)
+    word = plan[row, at_turn, at_held]
+    total = word & 0xFFFF
+    u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+    if word >> 32:  # "random" draws its total, then its share
         total = min(int(u * (total + 1)), total)
-    share = shares[row, ko, 0]
-    if shares[row, ko, 1] > 0.0:
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-        share += shares[row, ko, 1] * u
-    f, o = _split(total, share)
+        o = min(int(np.rint(total * u / _OPTION_COST)), total // _OPTION_COST)
+    else:
+        o = min(int(np.rint(jitter[row, at_turn, at_held, 0] + jitter[row, at_turn, at_held, 1] * u)), word >> 16 & 0xFFFF)
+    f = total - o * _OPTION_COST
     if index[_at(f), 0] == 0 or index[_at(_FLAIR_BASE + o), 0] == 0:
-        missing[0] = -1 if index[f, 0] > 0 else f
-        missing[1] = -1 if index[_FLAIR_BASE + o, 0] > 0 else _FLAIR_BASE + o
+        missing[0] = -1 if index[_at(f), 0] > 0 else f
+        missing[1] = -1 if index[_at(_FLAIR_BASE + o), 0] > 0 else _FLAIR_BASE + o
         return -1, 0, s0, s1, s2, s3
-    force, s0, s1, s2, s3 = _draw(f, index, split, cells, coins, s0, s1, s2, s3)
-    flair, s0, s1, s2, s3 = _draw(_FLAIR_BASE + o, index, split, cells, coins, s0, s1, s2, s3)
+    force, s0, s1, s2, s3 = _draw(f, index, cells, s0, s1, s2, s3)
+    flair, s0, s1, s2, s3 = _draw(_FLAIR_BASE + o, index, cells, s0, s1, s2, s3)
     return force + flair, total, s0, s1, s2, s3
 
 
 @_inline
 def _match_lines(
-    h: int, a: int, turn: int, ko: int, now: IntArray, totals: IntArray, shares: FloatArray, index: IntArray,
-    split: FloatArray, cells: IntArray, coins: FloatArray, missing: IntArray,
+    h: int, a: int, turn: int, kind: IntArray, held: IntArray, plan: IntArray, jitter: FloatArray,
+    index: UIntArray, cells: UIntArray, missing: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
-    """Both teams' orders and lines, their SCRUM spent (``now[1]``); a home line of -1 if an
-    alias table is not built yet."""
+    """Both teams' orders and lines, their SCRUM spent (``held``); a home line of -1 if an alias
+    table is not built yet."""
     home, away = _at(h), _at(a)
     home_line, spent, s0, s1, s2, s3 = _team_line(
-        now[0, home], now[1, home], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+        kind[home], held[home], turn, plan, jitter, index, cells, missing, s0, s1, s2, s3
     )
     if home_line < 0:
         return -1, 0, s0, s1, s2, s3
-    now[1, home] -= spent
+    held[home] -= spent
     away_line, spent, s0, s1, s2, s3 = _team_line(
-        now[0, away], now[1, away], turn, ko, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+        kind[away], held[away], turn, plan, jitter, index, cells, missing, s0, s1, s2, s3
     )
     if away_line < 0:
         return -1, 0, s0, s1, s2, s3
-    now[1, away] -= spent
+    held[away] -= spent
     return home_line, away_line, s0, s1, s2, s3
 
 
@@ -555,18 +597,16 @@ def play_tournaments(
     stop: int,
     key: np.uint64,
     seats: IntArray,
-    totals: IntArray,
-    shares: FloatArray,
+    plan: IntArray,
+    jitter: FloatArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
     first_away: IntArray,
     next_home: IntArray,
     next_away: IntArray,
-    index: IntArray,
-    split: FloatArray,
-    cells: IntArray,
-    coins: FloatArray,
+    index: UIntArray,
+    cells: UIntArray,
     champion: IntArray,
     knockout_wins: IntArray,
     reached: IntArray,
@@ -587,8 +627,8 @@ def play_tournaments(
     teams of each group round's matches (R7); ``first_home``/``first_away`` the first knockout
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
     indices into the last round's winners. Orders come from the built-in pacing strategies'
-    tables (``totals``, ``shares``: see :func:`order_tables`); lines from the alias tables
-    (``index``, ``split``, ``cells``, ``coins``: see
+    tables (``plan``, ``jitter``: see :func:`order_plan`); lines from the alias tables
+    (``index``, ``cells``: see
     :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
@@ -600,20 +640,23 @@ def play_tournaments(
     comes from :func:`new_scratch`, one per thread.
     """
     state, record, chain, lots, h2h, group_counts, ko_counts, pairs, now, sums = scratch
+    # Each team's strategy, SCRUM and knockout wins, and the team at each group place.
+    kind, held, wins, placed = now[0], now[1], now[2], now[3]
     teams = seats.shape[1]
     rounds, per_round = group_home.shape
     ko_rounds = knockout_decided.shape[0]
-    # now: each team's strategy, SCRUM and knockout wins, and the team at each group place.
     for b in range(start, stop):
         s0, s1, s2, s3 = _seed(key, b)
         group_counts[:] = 0
         ko_counts[:] = 0
         sums[:] = 0
         draws = 0
+        group_sum = 0
+        lines = group_lines[b]
         for t in range(teams):
-            now[0, t] = seats[b, t]
-            now[1, t] = _STARTING_SCRUM
-            now[2, t] = 0
+            kind[t] = seats[b, t]
+            held[t] = _STARTING_SCRUM
+            wins[t] = 0
             record[t] = _RECORD_ZERO
             reached[b, t] = 0
         for turn in range(rounds):
@@ -621,14 +664,14 @@ def play_tournaments(
                 h = group_home[turn, k]
                 a = group_away[turn, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, 0, now, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+                    h, a, turn, kind, held, plan, jitter, index, cells, missing, s0, s1, s2, s3
                 )
                 if home_line < 0:
                     return b
-                group_lines[b, turn, k, 0] = home_line
-                group_lines[b, turn, k, 1] = away_line
+                lines[turn, k, 0] = home_line
+                lines[turn, k, 1] = away_line
                 home_wide, away_wide = _widen(home_line), _widen(away_line)
-                sums[0] += home_wide + away_wide
+                group_sum += home_wide + away_wide
                 hp, ap = _wide_points(home_wide), _wide_points(away_wide)
                 ht, at = home_line & 0xFF, away_line & 0xFF
                 if max(hp, ap) > _POINTS_CAP or max(ht, at) > _TRIES_CAP:
@@ -637,25 +680,26 @@ def play_tournaments(
                 # Without branches: who wins a match is a coin toss to the branch predictor.
                 home_won, away_won = int(hp > ap), int(ap > hp)
                 home_lp = 1 + home_won - away_won
-                now[1, h] += _WIN_BONUS * home_won
-                now[1, a] += _WIN_BONUS * away_won
+                held[h] += _WIN_BONUS * home_won
+                held[a] += _WIN_BONUS * away_won
                 draws += 1 - home_won - away_won
                 record[h] += _record_step(home_lp, ht, hp, at, ap)
                 record[a] += _record_step(2 - home_lp, at, ap, ht, hp)
+        sums[0] = group_sum
         state[0], state[1], state[2], state[3] = s0, s1, s2, s3
-        _group_tables(teams, record, group_lines[b], group_home, group_away, state, chain, lots, h2h,
+        _group_tables(teams, record, lines, group_home, group_away, state, chain, lots, h2h,
                       position[b], group_counts)
         s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
         for t in range(teams):
             league_points[b, t] = _field(record[t], 0)
-            now[3, (t // 4) * 4 + position[b, t] - 1] = t
+            placed[(t // 4) * 4 + position[b, t] - 1] = t
         for r in range(ko_rounds):
             turn = rounds + r
             if r == 0:
                 matches = first_home.shape[0]
                 for k in range(matches):
-                    pairs[0, k] = now[3, first_home[k, 0] * 4 + first_home[k, 1]]
-                    pairs[1, k] = now[3, first_away[k, 0] * 4 + first_away[k, 1]]
+                    pairs[0, k] = placed[first_home[k, 0] * 4 + first_home[k, 1]]
+                    pairs[1, k] = placed[first_away[k, 0] * 4 + first_away[k, 1]]
             else:
                 matches = first_home.shape[0] >> r  # R11: each round halves the last
                 for k in range(2 * matches):
@@ -667,7 +711,7 @@ def play_tournaments(
                 h = pairs[0, k]
                 a = pairs[1, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, 1, now, totals, shares, index, split, cells, coins, missing, s0, s1, s2, s3
+                    h, a, turn, kind, held, plan, jitter, index, cells, missing, s0, s1, s2, s3
                 )
                 if home_line < 0:
                     return b
@@ -698,14 +742,14 @@ def play_tournaments(
                 ko_counts[r, step] += 1
                 winner = h if home_wins else a
                 pairs[2, k] = winner
-                now[1, winner] += _WIN_BONUS
-                now[2, winner] += 1
+                held[winner] += _WIN_BONUS
+                wins[winner] += 1
                 reached[b, h] = r + 1
                 reached[b, a] = r + 1
         champion[b] = pairs[2, 0]
         for t in range(teams):
-            scrum[b, t] = now[1, t]
-            knockout_wins[b, t] = now[2, t]
+            scrum[b, t] = held[t]
+            knockout_wins[b, t] = wins[t]
         for stage in range(sums.shape[0]):
             for c in range(4):
                 stage_lines[stage, c] += (sums[stage] >> (16 * c)) & 0xFFFF

@@ -38,12 +38,14 @@ __all__ = [
     "FLAIR_BASE",
     "TABLE_IDS",
     "Category",
+    "TAIL",
     "LineTables",
     "Lines",
     "TableSampler",
     "line_tables",
     "point_weights",
     "sample_lines",
+    "table_word",
 ]
 
 IntArray = NDArray[np.int64]
@@ -317,21 +319,35 @@ class _Table:
     alias: IntArray
     packed: IntArray
     bound: float
-    compact: IntArray  # the compiled loop's cells: the head's alias table, then the tail's
-    heads: int  # cells of the head
-    tail_mass: float  # probability of the tail (0.0: no tail)
+    compact: NDArray[np.uint64]  # the compiled loop's cells: the head's alias table, then the tail's
+    heads: int  # cells of the head (its lines and, if the table has a tail, the tail's marker)
 
 
 _HEAD_MASS = 1.0 - 2.0**-10  # the head holds at least this much of a table's probability
-_SMALL = 64  # tables with at most this many cells are not split
+_SMALL = 64  # tables with at most this many lines are not split
+TAIL = 1 << 31
+"""The line of the head's cell that sends a draw to the tail (no line has a count of 128)."""
+_BELOW_ONE = float(np.nextafter(1.0, 0.0))
 
 
-def _compact(probs: NDArray[np.float64], packed: IntArray) -> tuple[IntArray, int, float]:
-    """A table as two alias tables, a small head holding most of the probability and the tail.
+def _thresholds(coin: NDArray[np.float64]) -> NDArray[np.uint64]:
+    """Coins as 64-bit thresholds: a draw keeps its cell's own line when its fraction is below.
 
-    A draw is the head's with the head's mass, else the tail's: the same law, exactly. An alias
-    table reads any of its cells equally often, whatever their probabilities, so one table for
-    thousands of cells keeps all of them in use; most of the probability sits in a few of them,
+    A coin of 1 becomes the largest threshold below 2**64; such a cell's alias is itself, so the
+    last few fractions that reach it change nothing.
+    """
+    scaled: NDArray[np.uint64] = np.ldexp(np.minimum(coin, _BELOW_ONE), 64).astype(np.uint64)
+    return scaled
+
+
+def _compact(probs: NDArray[np.float64], packed: IntArray) -> tuple[NDArray[np.uint64], int]:
+    """A table as two alias tables: a small head with the likeliest lines, holding most of the
+    probability, and the tail with the rest.
+
+    The head has one more outcome, the tail's marker (line :data:`TAIL`) with the tail's
+    probability; a draw that lands on it draws again from the tail: the same law, exactly. An
+    alias table reads any of its cells equally often, whatever their probabilities, so one table
+    for thousands of cells keeps all of them in use; most of the probability sits in a few of them,
     and the head's cells are few enough to stay in the processor's cache.
     """
     narrow = _narrow(packed)
@@ -340,19 +356,31 @@ def _compact(probs: NDArray[np.float64], packed: IntArray) -> tuple[IntArray, in
     if len(probs) > _SMALL:
         share = np.cumsum(probs[order]) / probs.sum()
         heads = min(len(probs), int(np.searchsorted(share, _HEAD_MASS)) + 1)
-    parts = [order[:heads], order[heads:]]
+    head, tail = order[:heads], order[heads:]
+    parts = [(probs[head], narrow[head])]
+    if tail.size:
+        parts[0] = (np.append(probs[head], probs[tail].sum()), np.append(narrow[head], TAIL))
+        parts.append((probs[tail], narrow[tail]))
     cells = []
-    for part in parts:
-        if part.size == 0:
-            continue
-        coin, alias = _alias(probs[part])
-        own = narrow[part]
-        block = np.empty((part.size, 2), dtype=np.int64)
-        block[:, 0] = coin.view(np.int64)
-        block[:, 1] = own | (own[alias] << 32)
+    for weights, own in parts:
+        coin, alias = _alias(weights)
+        block = np.empty((own.size, 2), dtype=np.uint64)
+        block[:, 0] = _thresholds(coin)
+        block[:, 1] = (own | (own[alias] << 32)).astype(np.uint64)
         cells.append(block)
-    tail_mass = float(probs[order[heads:]].sum() / probs.sum()) if heads < len(probs) else 0.0
-    return np.concatenate(cells), heads, tail_mass
+    return np.concatenate(cells), cells[0].shape[0]
+
+
+def table_word(cells: int, first: int) -> int:
+    """How the compiled loop finds an alias table: its cell count, the bits its draw shifts the
+    random word by (the fewest that cover the count, at least 1) and its first cell, in one word.
+
+    >>> hex(table_word(5, 100))
+    '0x6403000005'
+    """
+    if not 0 < cells < 1 << 24 or not 0 <= first < 1 << 32:
+        raise ValueError(f"an alias table of {cells} cells from cell {first} does not fit the compiled loop's index")
+    return cells | (max(1, (cells - 1).bit_length()) << 24) | (first << 32)
 
 
 def _table(grid: NDArray[np.float64], cut: float) -> _Table:
@@ -366,8 +394,8 @@ def _table(grid: NDArray[np.float64], cut: float) -> _Table:
     probs = flat[keep]
     prob, alias = _alias(probs)
     packed = _pack(*(np.asarray(i, dtype=np.int64) for i in index))
-    compact, heads, tail_mass = _compact(probs, packed)
-    return _Table(prob, alias, packed, cut + lost, compact, heads, tail_mass)
+    compact, heads = _compact(probs, packed)
+    return _Table(prob, alias, packed, cut + lost, compact, heads)
 
 
 class TableSampler:
@@ -394,9 +422,9 @@ class TableSampler:
         self._alias: IntArray = np.zeros(0, dtype=np.int64)
         self._packed: IntArray = np.zeros(0, dtype=np.int64)
         self._built = np.zeros(TABLE_IDS, dtype=bool)
-        self._cells: IntArray = np.zeros((0, 2), dtype=np.int64)
-        self._index: IntArray = np.zeros((TABLE_IDS, 4), dtype=np.int64)
-        self._split: NDArray[np.float64] = np.zeros((TABLE_IDS, 3), dtype=np.float64)
+        self._cells: NDArray[np.uint64] = np.zeros((0, 2), dtype=np.uint64)
+        self._index: NDArray[np.uint64] = np.zeros((TABLE_IDS, 2), dtype=np.uint64)
+        self._cells_of = 0  # how many tables _cells and _index hold
 
     @property
     def bound(self) -> float:
@@ -439,42 +467,34 @@ class TableSampler:
         """Build the tables of these ids (FORCE dice ``f``: ``f``; FLAIR options ``k``: :data:`FLAIR_BASE` + ``k``)."""
         self._ensure(np.asarray(ids, dtype=np.int64))
 
-    def arrays(self) -> tuple[IntArray, NDArray[np.float64], IntArray, NDArray[np.float64]]:
+    def arrays(self) -> tuple[NDArray[np.uint64], NDArray[np.uint64]]:
         """The built tables as flat arrays for the compiled loop (:mod:`sevens.lab.kernels`).
 
         Each table is split in two alias tables: a head of its likeliest lines holding at least
-        ``1 - 2**-10`` of its probability, and the rest (tables of up to 64 cells are not split).
-        Returns ``index`` (per table id: the head's cells and first cell, the tail's cells and
-        first cell; 0 head cells if the table is not built), ``split`` (per table id: the tail's
-        probability, its inverse and the head's inverse, for rescaling the uniform), ``cells``
-        (per cell: its coin's bits, then its line in the low 32 bits and its alias's line in the
-        high 32 bits of one word, 8 bits per count: tries, conversions, penalties, drop goals)
-        and ``coins`` (the same memory as floats, so column 0 is the coin). A cell is 16 bytes,
-        one read per draw. A FORCE line and a FLAIR line add as integers, so no count may reach
-        128.
+        ``1 - 2**-10`` of its probability, plus a marker for the rest, and the tail with the rest
+        (tables of up to 64 lines are not split). Returns ``index`` (per table id: the head's and
+        the tail's :func:`table_word`; 0 if the table is not built or has no tail) and ``cells``
+        (per cell: its coin as a 64-bit threshold, then its line in the low 32 bits and its
+        alias's line in the high 32 bits of one word, 8 bits per count: tries, conversions,
+        penalties, drop goals; the head's marker has line :data:`TAIL`). A FORCE line and a FLAIR
+        line add as integers, so no count may reach 128.
         """
         with self._lock:
-            return self._arrays()
-
-    def _arrays(self) -> tuple[IntArray, NDArray[np.float64], IntArray, NDArray[np.float64]]:
-        if self._cells.shape[0] != self._prob.size:
-            index = np.zeros((TABLE_IDS, 4), dtype=np.int64)
-            split = np.zeros((TABLE_IDS, 3), dtype=np.float64)
-            blocks, at = [], 0
-            for tid in sorted(self._tables):
-                table = self._tables[tid]
-                size = table.compact.shape[0]
-                index[tid] = (table.heads, at, size - table.heads, at + table.heads)
-                if table.tail_mass > 0.0:
-                    split[tid] = (table.tail_mass, 1.0 / table.tail_mass, 1.0 / (1.0 - table.tail_mass))
-                else:
-                    split[tid] = (0.0, 0.0, 1.0)
-                blocks.append(table.compact)
-                at += size
-            self._cells = np.concatenate(blocks)
-            self._index = index
-            self._split = split
-        return self._index, self._split, self._cells, self._cells.view(np.float64)
+            if self._cells_of != len(self._tables):
+                index = np.zeros((TABLE_IDS, 2), dtype=np.uint64)
+                blocks, at = [], 0
+                for tid in sorted(self._tables):
+                    table = self._tables[tid]
+                    size = table.compact.shape[0]
+                    index[tid, 0] = table_word(table.heads, at)
+                    if size > table.heads:
+                        index[tid, 1] = table_word(size - table.heads, at + table.heads)
+                    blocks.append(table.compact)
+                    at += size
+                self._cells = np.concatenate(blocks)
+                self._index = index
+                self._cells_of = len(self._tables)
+            return self._index, self._cells
 
     def _draw(self, rng: np.random.Generator, ids: IntArray) -> IntArray:
         size = self._size[ids]

@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from itertools import repeat
 
 import numpy as np
@@ -357,6 +358,13 @@ def _knockout_spec(groups: int) -> tuple[IntArray, IntArray]:
     return rows([h for h, _ in pairs]), rows([a for _, a in pairs])
 
 
+@lru_cache(maxsize=16)
+def _order_plan(strategies: tuple[BatchStrategy, ...], knockout_rounds: int) -> tuple[IntArray, NDArray[np.float64]]:
+    """The compiled loop's order plan, kept: reading it off the strategies costs more than a
+    small batch's tournaments (the built-in strategies are frozen, so equal ones plan alike)."""
+    return kernels.order_plan(*kernels.order_tables(strategies, GROUP_TURNS, knockout_rounds), GROUP_TURNS)
+
+
 def _simulate_compiled(
     fmt: Format,
     seats: IntArray,
@@ -374,7 +382,7 @@ def _simulate_compiled(
     b = seats.shape[0]
     groups = teams // GROUP_SIZE
     knockouts = fmt.knockout_stages
-    totals, shares = kernels.order_tables(strategies, GROUP_TURNS, len(knockouts))
+    plan, jitter = _order_plan(tuple(strategies), len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]
     group_home = np.array([[h for h, _ in r] for r in rounds], dtype=np.int64)
@@ -403,12 +411,10 @@ def _simulate_compiled(
     missing = np.full((chunks, 2), -1, dtype=np.int64)
     at = bounds[:-1].copy()  # where each chunk goes on from; -1 when it is done
 
-    def play(
-        c: int, index: IntArray, split: NDArray[np.float64], cells: IntArray, coins: NDArray[np.float64]
-    ) -> None:
+    def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64]) -> None:
         at[c] = kernels.play_tournaments(
-            int(at[c]), int(bounds[c + 1]), key, seats, totals, shares, group_home,
-            group_away, first_home, first_away, next_home, next_away, index, split, cells, coins, champion,
+            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, group_home,
+            group_away, first_home, first_away, next_home, next_away, index, cells, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
             kernels.new_scratch(teams, len(knockouts), len(first_home)),
@@ -416,13 +422,13 @@ def _simulate_compiled(
 
     with ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext() as pool:
         while (at >= 0).any():
-            index, split, cells, coins = tables.arrays()
+            index, cells = tables.arrays()
             todo = [int(c) for c in np.flatnonzero(at >= 0)]
             if pool is None:
                 for c in todo:
-                    play(c, index, split, cells, coins)
+                    play(c, index, cells)
             else:
-                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, split, cells, coins))))
+                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, cells))))
             if (missing[:, 0] == -2).any():
                 raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
             # Chunks that stopped at an order whose table is missing: build them and go on.
