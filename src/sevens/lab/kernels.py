@@ -540,13 +540,12 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
 
 
 @_inline
-def _team_line(
-    s: int, held: int, turn: int, plan: IntArray, jitter: FloatArray, index: UIntArray, cells: UIntArray,
-    missing: IntArray, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
-) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
-    """A team's order from its strategy's plan (:func:`order_plan`), and its line: ``(line,
-    points spent, stream)``, or a line of -1 if an alias table is not built yet (its ids then in
-    ``missing``)."""
+def _order(
+    s: int, held: int, turn: int, plan: IntArray, jitter: FloatArray,
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
+) -> tuple[int, int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """A team's order from its strategy's plan (:func:`order_plan`): its FORCE and FLAIR table
+    ids, the points it spends, and the stream."""
     row, at_turn, at_held = _at(s), _at(turn), _at(held)
     word = plan[row, at_turn, at_held]
     total = word & 0xFFFF
@@ -556,15 +555,9 @@ def _team_line(
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
         o = min(int(np.rint(total * u / _OPTION_COST)), total // _OPTION_COST)
     else:
-        o = min(int(np.rint(jitter[row, at_turn, at_held, 0] + jitter[row, at_turn, at_held, 1] * u)), word >> 16 & 0xFFFF)
-    f = total - o * _OPTION_COST
-    if index[_at(f), 0] == 0 or index[_at(_FLAIR_BASE + o), 0] == 0:
-        missing[0] = -1 if index[_at(f), 0] > 0 else f
-        missing[1] = -1 if index[_at(_FLAIR_BASE + o), 0] > 0 else _FLAIR_BASE + o
-        return -1, 0, s0, s1, s2, s3
-    force, s0, s1, s2, s3 = _draw(f, index, cells, s0, s1, s2, s3)
-    flair, s0, s1, s2, s3 = _draw(_FLAIR_BASE + o, index, cells, s0, s1, s2, s3)
-    return force + flair, total, s0, s1, s2, s3
+        options = np.rint(jitter[row, at_turn, at_held, 0] + jitter[row, at_turn, at_held, 1] * u)
+        o = min(int(options), word >> 16 & 0xFFFF)
+    return total - o * _OPTION_COST, _FLAIR_BASE + o, total, s0, s1, s2, s3
 
 
 @_inline
@@ -574,21 +567,32 @@ def _match_lines(
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """Both teams' orders and lines, their SCRUM spent (``held``); a home line of -1 if an alias
-    table is not built yet."""
+    table is not built yet (the ids of one team's missing tables then in ``missing``, -1 for a
+    table that is there).
+
+    Both orders come first, then the four draws: the processor can then work on all four tables
+    at once rather than wait on one team's before it starts the other's.
+    """
     home, away = _at(h), _at(a)
-    home_line, spent, s0, s1, s2, s3 = _team_line(
-        kind[home], held[home], turn, plan, jitter, index, cells, missing, s0, s1, s2, s3
+    home_force, home_flair, home_spent, s0, s1, s2, s3 = _order(
+        kind[home], held[home], turn, plan, jitter, s0, s1, s2, s3
     )
-    if home_line < 0:
-        return -1, 0, s0, s1, s2, s3
-    held[home] -= spent
-    away_line, spent, s0, s1, s2, s3 = _team_line(
-        kind[away], held[away], turn, plan, jitter, index, cells, missing, s0, s1, s2, s3
+    away_force, away_flair, away_spent, s0, s1, s2, s3 = _order(
+        kind[away], held[away], turn, plan, jitter, s0, s1, s2, s3
     )
-    if away_line < 0:
-        return -1, 0, s0, s1, s2, s3
-    held[away] -= spent
-    return home_line, away_line, s0, s1, s2, s3
+    for force, flair in ((home_force, home_flair), (away_force, away_flair)):
+        if index[_at(force), 0] == 0 or index[_at(flair), 0] == 0:
+            missing[0] = -1 if index[_at(force), 0] > 0 else force
+            missing[1] = -1 if index[_at(flair), 0] > 0 else flair
+            return -1, 0, s0, s1, s2, s3
+    held[home] -= home_spent
+    held[away] -= away_spent
+    home_line, s0, s1, s2, s3 = _draw(home_force, index, cells, s0, s1, s2, s3)
+    away_line, s0, s1, s2, s3 = _draw(away_force, index, cells, s0, s1, s2, s3)
+    line, s0, s1, s2, s3 = _draw(home_flair, index, cells, s0, s1, s2, s3)
+    home_line += line
+    line, s0, s1, s2, s3 = _draw(away_flair, index, cells, s0, s1, s2, s3)
+    return home_line, away_line + line, s0, s1, s2, s3
 
 
 @_loop
