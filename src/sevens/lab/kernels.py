@@ -447,16 +447,16 @@ def _group_tables(
             # Usually the five totals alone part all four teams: the records order them, and
             # the first criterion two teams differ on is the field of their records' highest
             # differing bit (the fields are packed first criterion highest).
+            # Each of the six pairs once: where their records first differ, and who is ahead.
+            d01, d02, d03 = _first_difference(r0 ^ r1), _first_difference(r0 ^ r2), _first_difference(r0 ^ r3)
+            d12, d13, d23 = _first_difference(r1 ^ r2), _first_difference(r1 ^ r3), _first_difference(r2 ^ r3)
+            a01, a02, a03 = int(r0 > r1), int(r0 > r2), int(r0 > r3)
+            a12, a13, a23 = int(r1 > r2), int(r1 > r3), int(r2 > r3)
+            above = (3 - a01 - a02 - a03, a01 + 2 - a12 - a13, a02 + a12 + 1 - a23, a03 + a13 + a23)
+            latest = (max(d01, d02, d03), max(d01, d12, d13), max(d02, d12, d23), max(d03, d13, d23))
             for i in range(4):
-                mine = record[first + i]
-                better = 0
-                latest = 0
-                for q in range(4):
-                    other = record[first + q]
-                    better += int(other > mine)
-                    latest = max(latest, _first_difference(mine ^ other) if q != i else 0)
-                position[first + i] = better + 1
-                decided[better, latest] += 1
+                position[first + i] = above[i] + 1
+                decided[above[i], latest[i]] += 1
             continue
         # League points each team took from each other team of its group, from the lines.
         for i in range(4):
