@@ -108,6 +108,8 @@ _jit = _compiler()
 _loop = _compiler(_nrt=False)
 # Inlined by numba itself, so the loop keeps its values in registers across small helpers.
 _inline = _compiler(inline="always")
+# Also inlined: a call passes each array as its seven fields, and the group tables take eleven.
+_inline_loop = _compiler(_nrt=False, inline="always")
 
 
 def spec(strategy: object) -> tuple[int, float, float] | None:
@@ -428,7 +430,7 @@ def _first_difference(x: int) -> int:
     return c
 
 
-@_loop
+@_inline_loop
 def _group_tables(
     teams: int, record: IntArray, lines: NDArray[np.uint32], group_home: IntArray, group_away: IntArray,
     state: UIntArray, chain: IntArray, lots: FloatArray, h2h: IntArray, position: IntArray, decided: IntArray,
