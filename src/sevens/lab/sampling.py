@@ -404,7 +404,8 @@ class TableSampler:
     Tables are built the first time an order size is met, then kept (about 0.1 s for the largest).
     Each table drops at most ``1e-13`` of probability in its far tails (the exact bound of each is
     kept in :attr:`bound`); sampling is otherwise exact up to floating point (the uniform's 53 bits
-    pick the cell and its coin).
+    pick the cell and its coin; in the compiled loop, the 64 - k bits of a 64-bit word that a
+    table of up to 2**k cells leaves, which is 53 or more for heads of up to 2048 cells).
 
     >>> sampler = TableSampler()
     >>> lines = sampler.sample(np.random.default_rng(2), np.array([3, 0]), np.array([0, 2]))
