@@ -455,10 +455,10 @@ def _group_tables(
             a01, a02, a03 = int(r0 > r1), int(r0 > r2), int(r0 > r3)
             a12, a13, a23 = int(r1 > r2), int(r1 > r3), int(r2 > r3)
             above = (3 - a01 - a02 - a03, a01 + 2 - a12 - a13, a02 + a12 + 1 - a23, a03 + a13 + a23)
-            latest = (max(d01, d02, d03), max(d01, d12, d13), max(d02, d12, d23), max(d03, d13, d23))
+            deciding = (max(d01, d02, d03), max(d01, d12, d13), max(d02, d12, d23), max(d03, d13, d23))
             for i in range(4):
                 position[first + i] = above[i] + 1
-                decided[above[i], latest[i]] += 1
+                decided[above[i], deciding[i]] += 1
             continue
         # League points each team took from each other team of its group, from the lines.
         for i in range(4):
