@@ -17,6 +17,7 @@ from sevens.lab.strategies import (
     GroupBlitzPacing,
     KnockoutSaverPacing,
     RandomPacing,
+    split_orders,
 )
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS
 from sevens.tournament.formats import Stage
@@ -46,18 +47,29 @@ def _view(scrum: np.ndarray, turn: int, turns_left: int, group_left: int) -> Bat
     "strategy", [EvenPacing(), EvenPacing(flair=1.0), EvenPacing(flair=0.0), GroupBlitzPacing(), KnockoutSaverPacing()]
 )
 def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
-    """R3 and the pacing formulas: with the jitter fixed, the loop's tables and split give the
-    strategy's own order for every SCRUM held, at every turn."""
+    """R3 and the pacing formulas: the loop's plan gives the strategy's own order for every SCRUM
+    held, at every turn: with the jitter fixed at its middle, the strategy's own ``orders``; for
+    other uniforms, what ``split_orders`` makes of the jittered share."""
     scrum = np.arange(0, 161, dtype=np.int64)
     totals, shares = kernels.order_tables([strategy], 3, 3)
+    plan, jitter = kernels.order_plan(totals, shares, 3)
+    rng = np.random.default_rng(4)
     for turn, turns_left, group_left in [(1, 6, 3), (2, 5, 2), (3, 4, 1), (4, 3, 0), (6, 1, 0)]:
-        expected_force, expected_flair = strategy.orders(_view(scrum, turn, turns_left, group_left), _NoJitter())
         low, width, drawn = shares[0, 0 if group_left else 1]
         assert drawn == 0.0
-        fixed = low + width / 2  # the middle of the jitter: what _NoJitter gives
-        got = [kernels.split_order(int(totals[0, turn - 1, h]), fixed) for h in scrum]
-        assert [f for f, _ in got] == expected_force.tolist()
-        assert [o * FLAIR_OPTION_COST for _, o in got] == expected_flair.tolist()
+        total = plan[0, turn - 1] & 0xFFFF
+        for u in [0.5, *rng.random(4)]:
+            got = [kernels.plan_options(int(plan[0, turn - 1, h]), *jitter[0, turn - 1, h], u) for h in scrum]
+            options = np.array(got) * FLAIR_OPTION_COST
+            if u == 0.5:  # what _NoJitter gives; a fixed share has no jitter to round differently
+                expected_force, expected_flair = strategy.orders(_view(scrum, turn, turns_left, group_left), _NoJitter())
+                assert (total == expected_force + expected_flair).all()
+                if width == 0.0:
+                    assert options.tolist() == expected_flair.tolist()
+                continue
+            # The plan's products equal split_orders' on all but a set of uniforms of measure 0.
+            _, expected_flair = split_orders(total, np.full(scrum.size, low + width * u), scrum)
+            assert options.tolist() == expected_flair.tolist()
 
 
 def test_random_pacing_draws_its_total_up_to_what_it_may_spend() -> None:

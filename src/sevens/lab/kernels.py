@@ -59,9 +59,9 @@ __all__ = [
     "order_plan",
     "order_tables",
     "pick",
+    "plan_options",
     "play_tournaments",
     "spec",
-    "split_order",
     "uniforms",
 ]
 
@@ -269,8 +269,9 @@ def order_plan(totals: IntArray, shares: FloatArray, group_rounds: int) -> tuple
     ``plan`` packs the total (bits 0-15; for "random", the most it may spend), the most FLAIR
     options it allows (bits 16-31) and 1 in bit 32 if the total is drawn. ``jitter`` holds the
     FLAIR options before rounding as ``jitter[..., 0] + jitter[..., 1] * u``, ``u`` the share's
-    uniform: the same products as :func:`_split`'s, so a fixed share rounds as
-    :func:`~sevens.lab.strategies.split_orders` does.
+    uniform. With a fixed share (width 0) that is the product
+    :func:`~sevens.lab.strategies.split_orders` rounds, so it rounds the same way; with the bots'
+    jitter the two differ only on exact ties, a set of uniforms of probability 0.
 
     >>> totals, shares = order_tables([EvenPacing(flair=0.5)], 3, 3)
     >>> plan, jitter = order_plan(totals, shares, 3)
@@ -285,23 +286,20 @@ def order_plan(totals: IntArray, shares: FloatArray, group_rounds: int) -> tuple
 
 
 @_inline
-def _split(total: int, share: float) -> tuple[int, int]:
-    """FORCE dice and FLAIR options of an order (:func:`~sevens.lab.strategies.split_orders`):
-    whole options, rounded half to even, within the total."""
-    share = min(max(share, 0.0), 1.0)
-    # A true division, as split_orders does: a product by 1/3 can land on the other side of a half.
-    opts = min(int(np.rint(total * share / _OPTION_COST)), total // _OPTION_COST)
-    return total - opts * _OPTION_COST, opts
+def _options(word: int, low: float, width: float, u: float) -> int:
+    """FLAIR options of a planned order (``word``, ``low``, ``width`` from :func:`order_plan`)
+    for the share's uniform ``u``: rounded half to even, within the plan's cap."""
+    return min(int(np.rint(low + width * u)), word >> 16 & 0xFFFF)
 
 
 @_jit
-def split_order(total: int, share: float) -> tuple[int, int]:
-    """:func:`_split` callable from Python (for tests).
+def plan_options(word: int, low: float, width: float, u: float) -> int:
+    """:func:`_options` callable from Python (for tests).
 
-    >>> split_order(20, 0.5), split_order(2, 1.0)
-    ((11, 3), (2, 0))
+    >>> plan_options(17 | (5 << 16), 17 * 0.4 / 3, 17 * 0.2 / 3, 0.5)
+    3
     """
-    return _split(total, share)
+    return _options(word, low, width, u)
 
 
 # --- One line ----------------------------------------------------------------------------------
@@ -448,8 +446,8 @@ def _group_tables(
         if r0 != r1 and r0 != r2 and r0 != r3 and r1 != r2 and r1 != r3 and r2 != r3:
             # Usually the five totals alone part all four teams: the records order them, and
             # the first criterion two teams differ on is the field of their records' highest
-            # differing bit (the fields are packed first criterion highest).
-            # Each of the six pairs once: where their records first differ, and who is ahead.
+            # differing bit (the fields are packed first criterion highest). Each of the six
+            # pairs once: where their records first differ, and which is ahead.
             d01, d02, d03 = _first_difference(r0 ^ r1), _first_difference(r0 ^ r2), _first_difference(r0 ^ r3)
             d12, d13, d23 = _first_difference(r1 ^ r2), _first_difference(r1 ^ r3), _first_difference(r2 ^ r3)
             a01, a02, a03 = int(r0 > r1), int(r0 > r2), int(r0 > r3)
@@ -557,8 +555,7 @@ def _order(
         u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
         o = min(int(np.rint(total * u / _OPTION_COST)), total // _OPTION_COST)
     else:
-        options = np.rint(jitter[row, at_turn, at_held, 0] + jitter[row, at_turn, at_held, 1] * u)
-        o = min(int(options), word >> 16 & 0xFFFF)
+        o = _options(word, jitter[row, at_turn, at_held, 0], jitter[row, at_turn, at_held, 1], u)
     return total - o * _OPTION_COST, _FLAIR_BASE + o, total, s0, s1, s2, s3
 
 
@@ -634,8 +631,7 @@ def play_tournaments(
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
     indices into the last round's winners. Orders come from the built-in pacing strategies'
     tables (``plan``, ``jitter``: see :func:`order_plan`); lines from the alias tables
-    (``index``, ``cells``: see
-    :meth:`~sevens.lab.sampling.TableSampler.arrays`).
+    (``index``, ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
     group line packed 8 bits per count); the counts (``stage_lines``, ``group_decided``,
