@@ -37,8 +37,8 @@ from sevens.rules import Line, flair_throw_line, force_die_line
 __all__ = [
     "FLAIR_BASE",
     "TABLE_IDS",
-    "Category",
     "TAIL",
+    "Category",
     "LineTables",
     "Lines",
     "TableSampler",
