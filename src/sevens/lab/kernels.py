@@ -173,6 +173,21 @@ def _seed(key: np.uint64, stream: int) -> _Words:
 
 
 @_inline
+def _next(
+    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
+    """The stream's next 64-bit word, and its new state."""
+    out = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
+    t = s1 << np.uint64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    return out, s0, s1, s2, _rotl(s3, 45)
+
+
+@_inline
 def _uniform(
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
 ) -> tuple[float, np.uint64, np.uint64, np.uint64, np.uint64]:
@@ -208,7 +223,7 @@ def _uniforms(key: np.uint64, stream: int, n: int) -> FloatArray:
     return out
 
 
-# --- Orders: the pacing formulas as tables, then the split ------------------------------------
+# --- Orders: the pacing formulas as tables, then the loop's plan ------------------------------
 
 
 def _view(held: IntArray, turn: int, turns_left: int, group_left: int) -> BatchView:
@@ -309,21 +324,6 @@ def plan_options(word: int, low: float, width: float, u: float) -> int:
 def _at(i: int) -> np.uint64:
     """An index as unsigned: numba then skips the correction for negative indices."""
     return np.uint64(i)
-
-
-@_inline
-def _next(
-    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64
-) -> tuple[np.uint64, np.uint64, np.uint64, np.uint64, np.uint64]:
-    """The stream's next 64-bit word, and its new state."""
-    out = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
-    t = s1 << np.uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    return out, s0, s1, s2, _rotl(s3, 45)
 
 
 @_inline
