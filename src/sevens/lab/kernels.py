@@ -23,13 +23,13 @@ be useful; the simulator then keeps to its numpy path.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
 
 import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
+from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
 from sevens.lab.strategies import (
     BatchStrategy,
@@ -41,12 +41,6 @@ from sevens.lab.strategies import (
 )
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS, DecidedBy
 from sevens.tournament.formats import Stage
-
-_njit: Any
-try:
-    from numba import njit as _njit
-except ImportError:  # pragma: no cover - numba is a dependency; this keeps the numpy path usable
-    _njit = None
 
 __all__ = [
     "AVAILABLE",
@@ -65,13 +59,9 @@ __all__ = [
     "uniforms",
 ]
 
-AVAILABLE: bool = _njit is not None
-"""Whether the compiled loop can be used."""
-
 IntArray = NDArray[np.int64]
 UIntArray = NDArray[np.uint64]
 FloatArray = NDArray[np.float64]
-_F = TypeVar("_F", bound=Callable[..., Any])
 
 EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM = 0, 1, 2, 3
 """Kinds of built-in pacing that the compiled loop plays (see :func:`spec`, :func:`order_tables`)."""
@@ -91,25 +81,15 @@ _RECORD_BITS = (4, 12, 14, 12, 14)  # packed group record (R9): the five totals,
 _W_TRY, _W_CONVERSION, _W_PENALTY, _W_DROP = point_weights()
 
 
-def _compiler(**options: Any) -> Callable[[_F], _F]:
-    def compile_(fn: _F) -> _F:
-        if _njit is None:  # pragma: no cover
-            return fn
-        compiled: _F = _njit(cache=True, nogil=True, error_model="numpy", **options)(fn)
-        return compiled
-
-    return compile_
-
-
-_jit = _compiler()
+_jit = compiler()
 # Without reference counting: numba counts references on every array passed to a call, even an
 # inlined one with a branch, and in the loop those counts cost more than the dice. Functions
 # compiled so may not allocate; their callers pass them every array they need.
-_loop = _compiler(_nrt=False)
+_loop = compiler(_nrt=False)
 # Inlined by numba itself, so the loop keeps its values in registers across small helpers.
-_inline = _compiler(inline="always")
+_inline = compiler(inline="always")
 # Also inlined: a call passes each array as its seven fields, and the group tables take eleven.
-_inline_loop = _compiler(_nrt=False, inline="always")
+_inline_loop = compiler(_nrt=False, inline="always")
 
 
 def spec(strategy: object) -> tuple[int, float, float] | None:
