@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import chi2
 
 from sevens.lab.sampling import TAIL, TableSampler, sample_lines, table_word
@@ -165,3 +167,69 @@ def test_compiled_pick_splits_the_random_word_into_cell_and_coin() -> None:
             own = ((x << shift) % 2**64) < int(cells[cell, 0])
             line = int(cells[cell, 1]) >> (0 if own else 32) & 0xFFFFFFFF
             assert kernels.pick(np.uint64(word), np.uint64(r), cells) == line
+
+
+def _alias_law(prob: np.ndarray, alias: np.ndarray) -> np.ndarray:
+    """The law an alias table draws: each cell equally often, its own index or its alias."""
+    law = prob / len(prob)
+    np.add.at(law, alias, (1.0 - prob) / len(prob))
+    return law
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.just(0.0), st.floats(1e-12, 1.0)), min_size=1, max_size=300).filter(lambda w: sum(w) > 0))
+def test_alias_table_draws_its_weights(weights: list[float]) -> None:
+    """Vose's construction (compiled): each index is drawn with its share of the weights, including
+    zero weights, one weight and equal weights."""
+    from sevens.lab.sampling import _alias
+
+    probs = np.array(weights)
+    prob, alias = _alias(probs)
+    assert ((prob >= 0) & (prob <= 1)).all() and ((alias >= 0) & (alias < len(probs))).all()
+    assert np.abs(_alias_law(prob, alias) - probs / probs.sum()).max() < 1e-12
+
+
+@pytest.mark.parametrize("dice", [0, 1, 7, 40, 160])
+def test_force_grid_is_the_multinomial_law(dice: int) -> None:
+    """The compiled convolution of FORCE dice gives Multinomial(dice; 1/6 try, 1/6 penalty, 2/3 nothing)."""
+    from scipy.stats import multinomial
+
+    from sevens.lab.sampling import _power, line_tables
+
+    t = line_tables()
+    grid = _power(t.matrix("force"), t.probabilities("force"), dice)
+    assert grid.shape == (dice + 1, 1, dice + 1, 1)
+    tries, penalties = np.meshgrid(np.arange(dice + 1), np.arange(dice + 1), indexing="ij")
+    nothing = dice - tries - penalties
+    exact = multinomial.pmf(np.stack((tries, penalties, np.maximum(nothing, 0)), axis=-1), dice, [1 / 6, 1 / 6, 2 / 3])
+    exact = np.where(nothing >= 0, exact, 0.0)
+    assert np.abs(grid[:, 0, :, 0] - exact).max() < 1e-13
+
+
+def test_tables_added_later_leave_earlier_arrays_and_draws_alone() -> None:
+    """Both paths append new tables: arrays handed out before stay valid and unchanged, the new
+    index reaches every table with the same cells, and the numpy path's flat arrays keep each
+    table's own alias table."""
+    from sevens.lab.sampling import FLAIR_BASE
+
+    sampler = TableSampler()
+    first_ids = [3, 20, FLAIR_BASE + 4]
+    sampler.ensure(np.array(first_ids))
+    index1, cells1 = sampler.arrays()
+    before = cells1.copy()
+    rng = np.random.default_rng(9)
+    sampler.sample(rng, np.array([3]), np.array([4]))  # the numpy path flattens its first tables
+    for more in ([60], [FLAIR_BASE + 30, 90], list(range(100, 161))):  # enough to regrow the buffer
+        sampler.ensure(np.array(more))
+        sampler.sample(rng, np.array([more[0] if more[0] < FLAIR_BASE else 0]), np.array([0]))
+    index2, cells2 = sampler.arrays()
+    assert np.array_equal(cells1, before)
+    assert cells2.shape[0] > cells1.shape[0]
+    for tid in first_ids:
+        assert _law_of_cells(index1, cells1, tid) == _law_of_cells(index2, cells2, tid)
+    for tid, table in sampler._tables.items():
+        at, size = int(sampler._offset[tid]), int(sampler._size[tid])
+        assert size == len(table.prob)
+        assert np.array_equal(sampler._prob[at : at + size], table.prob)
+        assert np.array_equal(sampler._alias[at : at + size], table.alias + at)
+        assert np.array_equal(sampler._packed[at : at + size], table.packed)

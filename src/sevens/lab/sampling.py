@@ -32,6 +32,7 @@ from functools import cache
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.lab.jit import compiler
 from sevens.rules import Line, flair_throw_line, force_die_line
 
 __all__ = [
@@ -251,18 +252,59 @@ def _unpack(packed: IntArray) -> Lines:
 
 
 def _power(rows: IntArray, probs: NDArray[np.float64], n: int) -> NDArray[np.float64]:
-    """The distribution of the sum of ``n`` draws from categories ``rows`` (t, c, p, d) on a grid."""
+    """The distribution of the sum of ``n`` draws from categories ``rows`` (t, c, p, d) on a grid.
+
+    >>> _power(np.array([[1, 0, 0, 0], [0, 0, 0, 0]]), np.array([0.5, 0.5]), 2).ravel().tolist()
+    [0.25, 0.5, 0.25]
+    """
     reach = rows.max(axis=0)
-    grid = np.zeros(tuple(int(r) * n + 1 for r in reach))
+    shape = tuple(int(r) * n + 1 for r in reach)
+    return _power_grid(np.zeros(shape), np.zeros(shape), np.ascontiguousarray(rows), np.ascontiguousarray(probs), n)
+
+
+@compiler()
+def _power_grid(
+    grid: NDArray[np.float64], grown: NDArray[np.float64], rows: IntArray, probs: NDArray[np.float64], n: int
+) -> NDArray[np.float64]:
+    # Step by step, each step adding every category to the last step's reach (grid and grown
+    # start at zero and swap roles). Compiled: this and the FLAIR convolution below took most of
+    # the time spent building tables in plain numpy.
+    reach = np.zeros(4, dtype=np.int64)
+    for c in range(4):
+        for r in range(rows.shape[0]):
+            reach[c] = max(reach[c], rows[r, c])
     grid[0, 0, 0, 0] = 1.0
     for step in range(n):
-        grown = np.zeros_like(grid)
-        size = tuple(int(r) * step + 1 for r in reach)
-        part = grid[tuple(slice(0, s) for s in size)]
-        for row, p in zip(rows, probs, strict=True):
-            grown[tuple(slice(int(o), int(o) + s) for o, s in zip(row, size, strict=True))] += p * part
-        grid = grown
+        s0, s1, s2, s3 = reach[0] * step + 1, reach[1] * step + 1, reach[2] * step + 1, reach[3] * step + 1
+        grown[: s0 + reach[0], : s1 + reach[1], : s2 + reach[2], : s3 + reach[3]] = 0.0
+        for r in range(rows.shape[0]):
+            o0, o1, o2, o3 = rows[r, 0], rows[r, 1], rows[r, 2], rows[r, 3]
+            p = probs[r]
+            for a in range(s0):
+                for b in range(s1):
+                    for c in range(s2):
+                        for d in range(s3):
+                            grown[o0 + a, o1 + b, o2 + c, o3 + d] += p * grid[a, b, c, d]
+        grid, grown = grown, grid
     return grid
+
+
+@compiler()
+def _spread(out: NDArray[np.float64], doubles: NDArray[np.float64], finals: NDArray[np.float64]) -> None:
+    """Adds ``doubles[i] * finals`` at offset ``i`` of ``out``, for each nonzero ``i`` in order."""
+    f0, f1, f2, f3 = finals.shape
+    for i0 in range(doubles.shape[0]):
+        for i1 in range(doubles.shape[1]):
+            for i2 in range(doubles.shape[2]):
+                for i3 in range(doubles.shape[3]):
+                    w = doubles[i0, i1, i2, i3]
+                    if w == 0.0:
+                        continue
+                    for a in range(f0):
+                        for b in range(f1):
+                            for c in range(f2):
+                                for d in range(f3):
+                                    out[i0 + a, i1 + b, i2 + c, i3 + d] += w * finals[a, b, c, d]
 
 
 def _flair_grid(options: int) -> tuple[NDArray[np.float64], float]:
@@ -287,29 +329,49 @@ def _flair_grid(options: int) -> tuple[NDArray[np.float64], float]:
         doubles[tuple(slice(0, s) for s in run.shape)] += w * run
     shape = tuple(a + b - 1 for a, b in zip(finals.shape, doubles.shape, strict=True))
     out = np.zeros(shape)
-    for index in zip(*np.nonzero(doubles), strict=True):
-        out[tuple(slice(i, i + s) for i, s in zip(index, finals.shape, strict=True))] += doubles[index] * finals
+    _spread(out, doubles, finals)
     return out, cut
 
 
 def _alias(probs: NDArray[np.float64]) -> tuple[NDArray[np.float64], IntArray]:
-    """Walker's alias table (Vose's construction): accept ``i`` with ``prob[i]``, else ``alias[i]``."""
-    n = len(probs)
-    scaled = probs * (n / probs.sum())
+    """Walker's alias table (Vose's construction): accept ``i`` with ``prob[i]``, else ``alias[i]``.
+
+    >>> prob, alias = _alias(np.array([0.5, 0.25, 0.25]))
+    >>> prob.tolist(), alias.tolist()
+    ([1.0, 0.75, 0.75], [0, 0, 0])
+    """
+    scaled = probs * (len(probs) / probs.sum())
+    return _vose(np.ascontiguousarray(scaled, dtype=np.float64))
+
+
+@compiler()
+def _vose(scaled: NDArray[np.float64]) -> tuple[NDArray[np.float64], IntArray]:
+    # Compiled: in plain Python this loop took most of the time spent building tables.
+    n = scaled.size
     prob = np.ones(n)
-    alias = np.arange(n, dtype=np.int64)
-    small = [i for i in range(n) if scaled[i] < 1.0]
-    large = [i for i in range(n) if scaled[i] >= 1.0]
-    values = scaled.tolist()
-    while small and large:
-        s = small.pop()
-        big = large[-1]
+    alias = np.arange(n)
+    values = scaled.copy()
+    small = np.empty(n, dtype=np.int64)  # two stacks, as lists in index order
+    large = np.empty(n, dtype=np.int64)
+    smalls = larges = 0
+    for i in range(n):
+        if values[i] < 1.0:
+            small[smalls] = i
+            smalls += 1
+        else:
+            large[larges] = i
+            larges += 1
+    while smalls and larges:
+        smalls -= 1
+        s = small[smalls]
+        big = large[larges - 1]
         prob[s] = values[s]
         alias[s] = big
         values[big] -= 1.0 - values[s]
         if values[big] < 1.0:
-            large.pop()
-            small.append(big)
+            larges -= 1
+            small[smalls] = big
+            smalls += 1
     return prob, alias
 
 
@@ -385,7 +447,9 @@ def table_word(cells: int, first: int) -> int:
 
 def _table(grid: NDArray[np.float64], cut: float) -> _Table:
     flat = grid.ravel()
-    order = np.argsort(flat, kind="stable")
+    # Most of a grid is out of reach (no more conversions than tries, ...): sort only the rest.
+    reachable = np.flatnonzero(flat)
+    order = reachable[np.argsort(flat[reachable], kind="stable")]
     # Drop the lightest cells while their total stays within the budget.
     dropped = np.searchsorted(np.cumsum(flat[order]), _PRUNE / 2, side="right")
     keep = np.sort(order[dropped:])
@@ -401,7 +465,8 @@ def _table(grid: NDArray[np.float64], cut: float) -> _Table:
 class TableSampler:
     """Samples lines through alias tables, one uniform for the FORCE part and one for FLAIR.
 
-    Tables are built the first time an order size is met, then kept (about 0.1 s for the largest).
+    Tables are built the first time an order size is met, then kept (compiled: a few milliseconds
+    for most, about 0.1 s for the largest).
     Each table drops at most ``1e-13`` of probability in its far tails (the exact bound of each is
     kept in :attr:`bound`); sampling is otherwise exact up to floating point (the uniform's 53 bits
     pick the cell and its coin; in the compiled loop, the 64 - k bits of a 64-bit word that a
@@ -426,6 +491,8 @@ class TableSampler:
         self._cells: NDArray[np.uint64] = np.zeros((0, 2), dtype=np.uint64)
         self._index: NDArray[np.uint64] = np.zeros((TABLE_IDS, 2), dtype=np.uint64)
         self._cells_of = 0  # how many tables _cells and _index hold
+        self._cells_used = 0  # rows of _cells in use (the rest is room to grow)
+        self._flat_of = 0  # how many tables the numpy path's flat arrays hold
 
     @property
     def bound(self) -> float:
@@ -448,11 +515,19 @@ class TableSampler:
                 self._tables[tid] = _table(_power(t.matrix("force"), t.probabilities("force"), tid), 0.0)
             else:
                 self._tables[tid] = _table(*_flair_grid(tid - _FORCE_TABLES))
-        ids_sorted = sorted(self._tables)
-        offset = 0
-        probs, aliases, packed = [], [], []
-        for tid in ids_sorted:
-            table = self._tables[tid]
+        self._built[missing] = True  # last: a reader without the lock trusts this flag
+
+    def _new_tables(self, placed: int) -> list[tuple[int, _Table]]:
+        """The tables built after the first ``placed`` (tables are only ever added, in order)."""
+        return list(itertools.islice(self._tables.items(), placed, None))
+
+    def _flatten(self) -> None:
+        """Appends the tables built since the last call to the numpy path's flat arrays."""
+        if self._flat_of == len(self._tables):
+            return
+        offset = len(self._prob)
+        probs, aliases, packed = [self._prob], [self._alias], [self._packed]
+        for tid, table in self._new_tables(self._flat_of):
             self._offset[tid] = offset
             self._size[tid] = len(table.prob)
             probs.append(table.prob)
@@ -462,7 +537,7 @@ class TableSampler:
         self._prob = np.concatenate(probs)
         self._alias = np.concatenate(aliases)
         self._packed = np.concatenate(packed)
-        self._built[ids_sorted] = True  # last: a reader without the lock trusts this flag
+        self._flat_of = len(self._tables)
 
     def ensure(self, ids: IntArray) -> None:
         """Build the tables of these ids (FORCE dice ``f``: ``f``; FLAIR options ``k``: :data:`FLAIR_BASE` + ``k``)."""
@@ -482,20 +557,27 @@ class TableSampler:
         """
         with self._lock:
             if self._cells_of != len(self._tables):
-                index = np.zeros((TABLE_IDS, 2), dtype=np.uint64)
-                blocks, at = [], 0
-                for tid in sorted(self._tables):
-                    table = self._tables[tid]
-                    size = table.compact.shape[0]
+                # Appended in place: a new table costs its own cells, not a copy of all of them
+                # (but when the buffer doubles). A reader of an earlier view never looks past it.
+                new = self._new_tables(self._cells_of)
+                index = self._index.copy()
+                at = self._cells_used
+                size = at + sum(table.compact.shape[0] for _, table in new)
+                if size > self._cells.shape[0]:
+                    grown = np.empty((max(size, 2 * self._cells.shape[0]), 2), dtype=np.uint64)
+                    grown[:at] = self._cells[:at]
+                    self._cells = grown
+                for tid, table in new:
+                    cells = table.compact.shape[0]
                     index[tid, 0] = table_word(table.heads, at)
-                    if size > table.heads:
-                        index[tid, 1] = table_word(size - table.heads, at + table.heads)
-                    blocks.append(table.compact)
-                    at += size
-                self._cells = np.concatenate(blocks)
+                    if cells > table.heads:
+                        index[tid, 1] = table_word(cells - table.heads, at + table.heads)
+                    self._cells[at : at + cells] = table.compact
+                    at += cells
                 self._index = index
+                self._cells_used = at
                 self._cells_of = len(self._tables)
-            return self._index, self._cells
+            return self._index, self._cells[: self._cells_used]
 
     def _draw(self, rng: np.random.Generator, ids: IntArray) -> IntArray:
         size = self._size[ids]
@@ -514,4 +596,5 @@ class TableSampler:
         flair_ids = options + _FORCE_TABLES
         with self._lock:
             self._ensure(np.concatenate((force, flair_ids)))
+            self._flatten()
             return _unpack(self._draw(rng, force) + self._draw(rng, flair_ids))
