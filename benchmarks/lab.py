@@ -66,6 +66,17 @@ def batch_rate(
     return best
 
 
+def first_batch_rate(batch: int) -> float:
+    """The batched simulator's first batch, from no tables at all: what a lab run's start costs
+    (compiled code warmed first, on a batch of its own)."""
+    strategies = [resolve(name) for name in NAMES]
+    seats = np.tile(np.arange(16) % 4, (batch, 1))
+    simulate(16, seats[:1], strategies, np.random.default_rng(0), tables=TableSampler(), threads=1)
+    start = time.perf_counter()
+    simulate(16, seats, strategies, np.random.default_rng(1), tables=TableSampler(), threads=1)
+    return batch / (time.perf_counter() - start)
+
+
 def reference_rate(batch: int, repeats: int = 5, *, threads: int = 1) -> float:
     """The bound set by the generator: one uniform per team per match, turn by turn, nothing else;
     with several threads, each draws for its share of the batch from its own generator."""
@@ -96,6 +107,7 @@ def main() -> None:
     nan = float("nan")
     one = batch_rate(args.batch, Sampler.TABLES, threads=1) if kernels.AVAILABLE else nan
     every = batch_rate(args.batch, Sampler.TABLES, threads=cores) if kernels.AVAILABLE else nan
+    first = first_batch_rate(args.batch) if kernels.AVAILABLE else nan
     numpy_only = batch_rate(args.batch, Sampler.TABLES, compiled=False)
     direct = batch_rate(args.batch, Sampler.DIRECT)
     reference = reference_rate(args.batch)
@@ -104,6 +116,7 @@ def main() -> None:
         ("rules engine, whole games one by one", engine),
         ("batched simulator, compiled loop, 1 thread", one),
         (f"batched simulator, compiled loop, {cores} threads", every),
+        ("  first batch, its tables built on the way, 1 thread", first),
         ("batched simulator, numpy only, alias tables", numpy_only),
         ("batched simulator, numpy only, closed-form draws", direct),
         ("reference: one uniform per team per match", reference),
@@ -116,6 +129,7 @@ def main() -> None:
     print(f"compiled, 1 thread / engine:              {one / engine:10.0f}x   (target >= 100x)")
     print(f"compiled, {cores} threads / engine:             {every / engine:10.0f}x")
     print(f"numpy / engine:                           {numpy_only / engine:10.0f}x")
+    print(f"first batch / compiled, 1 thread:         {first / one:10.3f}")
     print(f"compiled, 1 thread / reference, 1 thread: {one / reference:10.3f}    (target >= 0.25)")
     print(f"compiled, {cores} threads / reference, {cores} threads:{every / reference_all:10.3f}")
     print(f"compiled, {cores} threads / reference, 1 thread:{every / reference:10.3f}")
