@@ -16,7 +16,9 @@ import pytest
 from sevens.odds.solver import (
     MatchRules,
     match_payoff,
+    optimal_split,
     payoff_matrix,
+    row_optimum,
     solve_match,
     solve_matrix_game,
     splits,
@@ -198,6 +200,28 @@ def test_lp_solves_rock_paper_scissors() -> None:
     assert value == pytest.approx(0.5, abs=1e-9)
     assert x == pytest.approx([1 / 3] * 3, abs=1e-9)
     assert y == pytest.approx([1 / 3] * 3, abs=1e-9)
+
+
+def test_row_optimum_is_a_saddle_row_or_the_lp_mix() -> None:
+    """The bots' shortcut: a pure saddle row where there is one (the first of several), else the
+    LP's mix (rock-paper-scissors has no saddle)."""
+    saddle = np.array([[0.2, 0.9, 0.4], [0.5, 0.6, 0.7], [0.5, 0.8, 0.5]])
+    assert row_optimum(saddle).tolist() == [0.0, 1.0, 0.0]
+    rps = np.array([[0.5, 0.0, 1.0], [1.0, 0.5, 0.0], [0.0, 1.0, 0.5]])
+    assert row_optimum(rps) == pytest.approx([1 / 3] * 3, abs=1e-9)
+
+
+@pytest.mark.parametrize("knockout", [False, True])
+def test_optimal_split_guarantees_the_solved_value(knockout: bool) -> None:
+    """For a spread of budget pairs, the bots' optimal split earns at least the match's value
+    against every split of B (so it is an optimal strategy, whatever the LP would have picked)."""
+    pairs = [(0, 0), (3, 0), (5, 40), (12, 12), (20, 9), (17, 30), (40, 41), (60, 20)]
+    for a, b in pairs[: 5 if knockout else None]:
+        s = solve_match(a, b, knockout=knockout)
+        mix = dict(optimal_split(a, b, knockout=knockout).support)
+        x = np.array([mix.get(o, 0.0) for o in splits(a)])
+        assert x.sum() == pytest.approx(1.0)
+        assert (x @ s.payoff >= s.value - 1e-9).all(), (a, b)
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ and differ only in how they split a match's budget between FORCE and FLAIR:
   order (:func:`sevens.odds.best_splits`; group or knockout rules by the stage).
 * **equilibrium** assumes only the opponent's budget (even pacing of its balance) and plays the
   optimal mixed split of the zero-sum match between the two budgets
-  (:func:`sevens.odds.solver.solve_match`), drawing the split from the mix with its ``rng``.
+  (:func:`sevens.odds.solver.optimal_split`), drawing the split from the mix with its ``rng``.
   It uses the group-rules solution in the knockouts too (solving count-back matrices is much
   slower and their optimal splits are close: level lines are rare).
 
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from sevens.odds import best_splits
-from sevens.odds.solver import solve_match
+from sevens.odds.solver import optimal_split
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.game import ManagerView
 
@@ -80,8 +80,8 @@ def equilibrium_mix(total: int, opponent_total: int) -> tuple[tuple[int, float],
     >>> equilibrium_mix(15, 3)
     ((0, 1.0),)
     """
-    solution = solve_match(max(0, total), max(0, min(opponent_total, MAX_ORDER_POINTS)))
-    return tuple((order.flair, p) for order, p in solution.mix_a.support)
+    mix = optimal_split(max(0, total), max(0, min(opponent_total, MAX_ORDER_POINTS)))
+    return tuple((order.flair, p) for order, p in mix.support)
 
 
 def _matches_left(view: ManagerView) -> int:

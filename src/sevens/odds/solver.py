@@ -34,7 +34,10 @@ __all__ = [
     "MatchSolution",
     "MixedSplit",
     "match_payoff",
+    "optimal_split",
     "payoff_matrix",
+    "row_optimum",
+    "row_strategy",
     "solve_matrix_game",
     "solve_match",
     "splits",
@@ -172,20 +175,9 @@ def solve_matrix_game(payoff: FloatArray) -> tuple[float, FloatArray, FloatArray
     >>> round(v, 9), x.round(9).tolist(), y.round(9).tolist()
     (0.5, [0.5, 0.5], [0.5, 0.5])
     """
-    matrix = np.asarray(payoff, dtype=np.float64)
-    if matrix.ndim != 2 or 0 in matrix.shape:
-        raise ValueError(f"a payoff matrix must be two-dimensional and non-empty, got shape {matrix.shape}")
+    matrix = _checked(payoff)
+    value, x = row_strategy(matrix)
     m, n = matrix.shape
-    # Row player: variables (x_1..x_m, v); minimise -v; v - x @ M[:, j] <= 0.
-    row = linprog(
-        c=np.concatenate((np.zeros(m), [-1.0])),
-        A_ub=np.hstack((-matrix.T, np.ones((n, 1)))),
-        b_ub=np.zeros(n),
-        A_eq=np.concatenate((np.ones(m), [0.0]))[None, :],
-        b_eq=[1.0],
-        bounds=[(0, None)] * m + [(None, None)],
-        method="highs",
-    )
     # Column player: variables (y_1..y_n, w); minimise w; M[i] @ y - w <= 0.
     col = linprog(
         c=np.concatenate((np.zeros(n), [1.0])),
@@ -196,11 +188,41 @@ def solve_matrix_game(payoff: FloatArray) -> tuple[float, FloatArray, FloatArray
         bounds=[(0, None)] * n + [(None, None)],
         method="highs",
     )
-    if row.status != 0 or col.status != 0:  # pragma: no cover - a bounded feasible LP always solves
-        raise RuntimeError(f"the linear program failed: {row.message} / {col.message}")
-    x = _clean(np.asarray(row.x[:m]))
-    y = _clean(np.asarray(col.x[:n]))
-    return float(-row.fun), x, y
+    if col.status != 0:  # pragma: no cover - a bounded feasible LP always solves
+        raise RuntimeError(f"the linear program failed: {col.message}")
+    return value, x, _clean(np.asarray(col.x[:n]))
+
+
+def _checked(payoff: FloatArray) -> FloatArray:
+    matrix = np.asarray(payoff, dtype=np.float64)
+    if matrix.ndim != 2 or 0 in matrix.shape:
+        raise ValueError(f"a payoff matrix must be two-dimensional and non-empty, got shape {matrix.shape}")
+    return matrix
+
+
+def row_strategy(payoff: FloatArray) -> tuple[float, FloatArray]:
+    """The row player's half of :func:`solve_matrix_game`: the value and an optimal mixed strategy,
+    from one linear program (for a player that needs only its own side).
+
+    >>> v, x = row_strategy(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    >>> round(v, 9), x.round(9).tolist()
+    (0.5, [0.5, 0.5])
+    """
+    matrix = _checked(payoff)
+    m, n = matrix.shape
+    # Variables (x_1..x_m, v); minimise -v; v - x @ M[:, j] <= 0.
+    row = linprog(
+        c=np.concatenate((np.zeros(m), [-1.0])),
+        A_ub=np.hstack((-matrix.T, np.ones((n, 1)))),
+        b_ub=np.zeros(n),
+        A_eq=np.concatenate((np.ones(m), [0.0]))[None, :],
+        b_eq=[1.0],
+        bounds=[(0, None)] * m + [(None, None)],
+        method="highs",
+    )
+    if row.status != 0:  # pragma: no cover - a bounded feasible LP always solves
+        raise RuntimeError(f"the linear program failed: {row.message}")
+    return float(-row.fun), _clean(np.asarray(row.x[:m]))
 
 
 def _clean(mix: FloatArray) -> FloatArray:
@@ -283,6 +305,42 @@ class MatchSolution:
 
 def _mix(orders: tuple[Order, ...], weights: FloatArray) -> MixedSplit:
     return MixedSplit(tuple((o, float(w)) for o, w in zip(orders, weights, strict=True) if w > 0))
+
+
+def optimal_split(a: int, b: int, *, knockout: bool = False) -> MixedSplit:
+    """An optimal mixed split for A against a side spending ``b``, for a player that needs only
+    its own side: the first pure split that is a saddle point when there is one, else the linear
+    program's mix (:func:`row_strategy`).
+
+    A saddle point is an exact optimum of the matrix (the split earns at least its row's minimum
+    against every split of B, and some split of B holds every split of A to no more), and it needs
+    no linear program. Where several splits are optimal, :func:`solve_match` may report another.
+
+    >>> optimal_split(3, 0).pure
+    Order(force=3, flair=0)
+    >>> optimal_split(20, 20).pure  # at equal budgets, all the FLAIR it can buy
+    Order(force=2, flair=18)
+    """
+    return _mix(splits(a), row_optimum(_matrix(a, b, knockout)[0]))
+
+
+def row_optimum(payoff: FloatArray) -> FloatArray:
+    """An optimal mixed strategy for the row player: the first pure saddle row if there is one,
+    else :func:`row_strategy`'s.
+
+    >>> row_optimum(np.array([[0.3, 0.9], [0.6, 0.7]])).tolist()  # row 2 guarantees 0.6
+    [0.0, 1.0]
+    >>> row_optimum(np.array([[1.0, 0.0], [0.0, 1.0]])).round(9).tolist()  # no saddle: mixed
+    [0.5, 0.5]
+    """
+    matrix = _checked(payoff)
+    worst = matrix.min(axis=1)
+    best = int(np.argmax(worst))
+    if worst[best] >= matrix.max(axis=0).min():
+        pure = np.zeros(matrix.shape[0])
+        pure[best] = 1.0
+        return pure
+    return row_strategy(matrix)[1]
 
 
 def solve_match(a: int, b: int, *, knockout: bool = False) -> MatchSolution:
