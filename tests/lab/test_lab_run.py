@@ -8,11 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 import typer
+from threadpoolctl import threadpool_info
 from typer.testing import CliRunner
 
 from sevens.cli import lab as lab_cli
 from sevens.lab.registry import resolve
 from sevens.lab.run import run_lab, seat_block
+from sevens.lab.strategies import BatchView, EvenPacing, Orders
 
 NAMES = ["even", "group-blitz", "odds-aware"]
 
@@ -73,6 +75,33 @@ def test_module_path_registration() -> None:
     assert resolve("sevens.bots.smart:OddsAware").name == "odds-aware"
     with pytest.raises(ValueError, match="no attribute"):
         resolve("sevens.lab.strategies:Nope")
+
+
+BLAS_THREADS_SEEN: list[int] = []
+
+
+def _blas_threads() -> list[int]:
+    return [int(pool["num_threads"]) for pool in threadpool_info() if pool["user_api"] == "blas"]
+
+
+class BlasWatcher:
+    """Even pacing that notes how many threads BLAS may use while the batch decides."""
+
+    name = "blas-watcher"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        BLAS_THREADS_SEEN.extend(_blas_threads())
+        return EvenPacing().orders(view, rng)
+
+
+def test_batches_run_with_one_blas_thread() -> None:
+    """The odds' many small products run on one BLAS thread inside a batch (BLAS threads that
+    spin while they wait took the cores from the other workers), and the limit ends with it."""
+    outside = _blas_threads()
+    BLAS_THREADS_SEEN.clear()
+    run_lab(["even", f"{__name__}:BlasWatcher"], 8, seed=1, teams=8, workers=1, batch_size=4)
+    assert BLAS_THREADS_SEEN and set(BLAS_THREADS_SEEN) == {1}
+    assert _blas_threads() == outside
 
 
 def _app() -> typer.Typer:
