@@ -2,7 +2,8 @@
 
 Their decisions depend only on a few small integers (the budget, the opponent's balance, the
 stage), so a batch computes each distinct case once with the scalar bots' cached functions and
-spreads the answers back: the batch and the one-at-a-time bots choose alike by construction.
+spreads the answers back: the batch and the one-at-a-time bots choose alike by construction. The
+compiled loop (:mod:`sevens.lab.kernels`) asks the same functions, one case at a time.
 """
 
 from __future__ import annotations
@@ -15,12 +16,17 @@ from numpy.typing import NDArray
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
 from sevens.lab.strategies import BatchView, Orders
 
-__all__ = ["EquilibriumPacing", "OddsAwarePacing"]
+__all__ = ["EquilibriumPacing", "OddsAwarePacing", "smart_total"]
 
 IntArray = NDArray[np.int64]
 
 
-def _even(scrum: IntArray, matches: int) -> IntArray:
+def smart_total(scrum: IntArray, matches: int) -> IntArray:
+    """What both smart strategies spend: ``ceil(scrum / matches)`` within what each team holds.
+
+    >>> smart_total(np.array([100, 7, 0]), 6).tolist(), smart_total(np.array([9]), 0).tolist()
+    ([17, 2, 0], [0])
+    """
     if matches <= 0:
         return np.zeros_like(scrum)
     return np.clip(-(-scrum // matches), 0, np.minimum(scrum, 160))
@@ -32,17 +38,20 @@ class OddsAwarePacing:
 
     name: str = "odds-aware"
 
+    @staticmethod
+    def flair(total: int, opponent_scrum: int, turns_left: int, knockout: bool) -> int:
+        """FLAIR points of the split it plays with ``total`` against a side holding ``opponent_scrum``.
+
+        >>> OddsAwarePacing.flair(17, 100, 6, False)
+        15
+        """
+        return odds_aware_flair(total, assumed_opponent_order(opponent_scrum, turns_left), knockout)
+
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = _even(view.scrum, view.turns_left)
+        total = smart_total(view.scrum, view.turns_left)
         cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
         flair_of = np.array(
-            [
-                odds_aware_flair(
-                    int(t), assumed_opponent_order(int(o), view.turns_left), view.knockout
-                )
-                for t, o in cases.T
-            ],
-            dtype=np.int64,
+            [self.flair(int(t), int(o), view.turns_left, view.knockout) for t, o in cases.T], dtype=np.int64
         )
         flair = flair_of[back.ravel()]
         return total - flair, flair
@@ -54,16 +63,23 @@ class EquilibriumPacing:
 
     name: str = "equilibrium"
 
+    @staticmethod
+    def mix(total: int, opponent_scrum: int, turns_left: int) -> tuple[tuple[int, float], ...]:
+        """The mix it draws its split from: ``(FLAIR points, probability)``, FLAIR increasing.
+
+        >>> EquilibriumPacing.mix(17, 100, 6)
+        ((15, 1.0),)
+        """
+        return equilibrium_mix(total, even_total(opponent_scrum, turns_left))
+
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = _even(view.scrum, view.turns_left)
-        opponent = np.array([even_total(int(o), view.turns_left) for o in np.unique(view.opponent_scrum)])
-        opponent_total = opponent[np.searchsorted(np.unique(view.opponent_scrum), view.opponent_scrum)]
-        cases, back = np.unique(np.stack((total, opponent_total)), axis=1, return_inverse=True)
+        total = smart_total(view.scrum, view.turns_left)
+        cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
         u = rng.random(view.size)
         flair = np.zeros(view.size, dtype=np.int64)
         back = back.ravel()
         for c, (t, o) in enumerate(cases.T):
-            mix = equilibrium_mix(int(t), int(o))
+            mix = self.mix(int(t), int(o), view.turns_left)
             where = back == c
             options = np.array([f for f, _ in mix], dtype=np.int64)
             cumulative = np.cumsum([p for _, p in mix])
