@@ -9,8 +9,10 @@ import numpy as np
 import pytest
 
 from sevens.lab import kernels
+from sevens.lab import simulate as simulate_module
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
+from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchView,
     EvenPacing,
@@ -88,8 +90,86 @@ def test_only_the_exact_builtin_classes_run_in_the_loop() -> None:
     assert kernels.spec(RandomPacing()) == (kernels.RANDOM, 0.0, pytest.approx(np.nan, nan_ok=True))
     assert kernels.spec(GroupBlitzPacing(reserve=7))[:2] == (kernels.GROUP_BLITZ, 7.0)  # type: ignore[index]
     assert kernels.spec(Mine()) is None
-    with pytest.raises(ValueError, match="built-in pacing strategies only"):
+    assert kernels.spec(OddsAwarePacing())[0] == kernels.ODDS_AWARE  # type: ignore[index]
+    assert kernels.spec(EquilibriumPacing())[0] == kernels.EQUILIBRIUM  # type: ignore[index]
+    with pytest.raises(ValueError, match="built-in strategies only"):
         kernels.order_tables([Mine()], 3, 3)
+
+
+def _one_team_view(held: int, opponent: int, turn: int, turns: int, group_rounds: int) -> BatchView:
+    group_left = max(0, group_rounds - turn)
+    one = np.zeros(1, dtype=np.int64)
+    return BatchView(
+        teams=16, turn=turn + 1, stage=Stage.GROUP if group_left else Stage.QUARTER_FINAL,
+        turns_left=turns - turn, group_matches_left=group_left, scrum=one + held, opponent_scrum=one + opponent,
+        league_points=one, opponent_league_points=one, group_position=one + 1,
+        home=np.ones(1, dtype=bool), tournament=one, team=one,
+    )
+
+
+def test_smart_decisions_are_the_batch_strategies_own() -> None:
+    """"odds-aware" and "equilibrium" in the loop: the plan's total and the decided split are what
+    the strategies' own orders() give, for cases across turns, group and knockout, rich and poor."""
+    decisions = kernels.Decisions(group_rounds=3, turns=6)
+    rng = np.random.default_rng(3)
+    for slot, strategy in enumerate([OddsAwarePacing(), EquilibriumPacing()]):
+        totals, shares = kernels.order_tables([strategy], 3, 3)
+        plan, _ = kernels.order_plan(totals, shares, 3)
+        cases = [(0, 100, 100), (3, 40, 12), (5, 9, 150)] + [
+            (int(t), int(h), int(o)) for t, h, o in zip(rng.integers(0, 6, 8), rng.integers(0, 161, 8), rng.integers(0, 161, 8), strict=True)
+        ]
+        for turn, held, opponent in cases:
+            decisions.decide((slot, turn, held, opponent))
+            options = int(decisions.decided[slot, turn, held, opponent])
+            force, flair = strategy.orders(_one_team_view(held, opponent, turn, 6, 3), np.random.default_rng(0))
+            assert options >= 0 and options * FLAIR_OPTION_COST == int(flair[0]), (slot, turn, held, opponent)
+            assert int(plan[0, turn, held]) & 0xFFFF == int(force[0] + flair[0])
+            assert int(plan[0, turn, held]) >> 33 == slot + 1
+    key = decisions.key(1, 4, 17, 160)
+    assert kernels.decision_key(key, 6) == (1, 4, 17, 160)
+
+
+@needs_numba
+def test_a_mixed_decision_is_drawn_with_its_probabilities() -> None:
+    """A decided mix (none of the budgets met so far needs one, but the solver may give one):
+    the share's uniform picks the first option whose cumulative probability is above it; an
+    undecided case, or a mix newer than the loop's copy, asks to be decided."""
+    decided = np.full((2, 6, 161, 161), -1, dtype=np.int64)
+    mixes = np.zeros((1, 2, 55))
+    mixes[0, 0, :3] = (2, 1, 4)  # two options: 1 or 4 FLAIR options
+    mixes[0, 1, 1:3] = (0.25, 1.0)
+    decided[1, 2, 50, 60] = -2
+    decided[0, 2, 50, 60] = 5
+    draws = [kernels.decision(1, 2, 50, 60, u, decided, mixes) for u in (0.0, 0.2499, 0.25, 0.9, 1.0)]
+    assert draws == [1, 1, 4, 4, 4]
+    assert kernels.decision(0, 2, 50, 60, 0.5, decided, mixes) == 5
+    assert kernels.decision(0, 2, 50, 61, 0.5, decided, mixes) == -1
+    decided[1, 2, 50, 61] = -3  # row 1: not in this copy of the mixes
+    assert kernels.decision(1, 2, 50, 61, 0.5, decided, mixes) == -1
+
+
+@needs_numba
+def test_smart_strategies_in_the_loop_are_reproducible_and_agree_with_numpy() -> None:
+    """Deciding cases as they come (the loop stops and plays the tournament again) gives the same
+    batch as finding them decided, on 1 or 2 threads; and the numpy path draws the same law."""
+    seats = np.tile(np.arange(8) % 4, (4000, 1))
+    strategies = [OddsAwarePacing(), EquilibriumPacing(), EvenPacing(), RandomPacing()]
+    simulate_module._decisions.cache_clear()
+    fresh = simulate(8, seats, strategies, np.random.default_rng(5), compiled=True, threads=1)
+    # The cases asked for are each team's SCRUM against its opponent's: all 100 at the start,
+    # and then mostly different.
+    cases = np.argwhere(simulate_module._decisions(3, 5).decided >= 0)
+    first = cases[cases[:, 1] == 0]
+    assert len(first) == 2 and (first[:, 2:] == 100).all()
+    assert (cases[:, 2] != cases[:, 3]).mean() > 0.5
+    decided = simulate(8, seats, strategies, np.random.default_rng(5), compiled=True, threads=2)
+    for field in FIELDS:
+        assert np.array_equal(getattr(fresh, field), getattr(decided, field)), field
+    numpy_path = simulate(8, seats, strategies, np.random.default_rng(6), compiled=False)
+    for field in ("group_points", "scrum_left"):
+        a, b = getattr(fresh, field).astype(float), getattr(numpy_path, field).astype(float)
+        se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(seats))
+        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 4.5 * se).all(), field
 
 
 FIELDS = (
@@ -153,7 +233,7 @@ def test_compiled_refuses_other_strategies_and_bad_threads() -> None:
         pass
 
     seats = np.zeros((2, 8), dtype=np.int64)
-    with pytest.raises(ValueError, match="built-in pacing strategies only"):
+    with pytest.raises(ValueError, match="built-in strategies only"):
         simulate(8, seats, [Mine()], np.random.default_rng(1), compiled=True)
     with pytest.raises(ValueError, match="threads must be at least 1"):
         simulate(8, seats, [EvenPacing()], np.random.default_rng(1), threads=0)

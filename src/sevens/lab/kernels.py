@@ -4,15 +4,16 @@
 passes over large arrays per turn (one per step of every rule), so most of the time goes to memory
 traffic and temporaries rather than to the dice. :func:`play_tournaments` instead plays each
 tournament from its first group match to its final in one compiled loop, with the tournament's
-state in a few small arrays that stay in the processor's cache: the orders of the built-in pacing
+state in a few small arrays that stay in the processor's cache: the orders of the built-in
 strategies, both lines of every match through the alias tables of
 :class:`~sevens.lab.sampling.TableSampler`, league points, totals, head-to-head, the R8 tables,
 the R11 pairings and the R9 count-back.
 
 Each tournament has its own random stream: xoshiro256** seeded through SplitMix64 from the batch's
 key and the tournament's index. A seed therefore gives the same batch every time, a tournament can
-be played again from its start (the loop stops at an order whose alias table is not built yet, and
-the caller builds it and goes on), and threads can share the batch out without changing a result.
+be played again from its start (the loop stops at an order whose alias table is not built yet,
+or whose smart strategy has not decided that case yet, and the caller builds or decides it and
+goes on), and threads can share the batch out without changing a result.
 The draws follow the same laws as the numpy path's, not the same stream: a uniform is drawn only
 where it matters (no coin for a one-cell table, lots only where teams are still level), which
 changes no distribution because every draw is independent of whether another was made.
@@ -23,6 +24,7 @@ be useful; the simulator then keeps to its numpy path.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -31,6 +33,7 @@ from numpy.typing import NDArray
 from sevens.bots import MIX_JITTER, MIX_SHARES
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
+from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing, smart_total
 from sevens.lab.strategies import (
     BatchStrategy,
     BatchView,
@@ -44,10 +47,16 @@ from sevens.tournament.formats import Stage
 
 __all__ = [
     "AVAILABLE",
+    "EQUILIBRIUM",
     "EVEN",
     "GROUP_BLITZ",
     "KNOCKOUT_SAVER",
+    "ODDS_AWARE",
     "RANDOM",
+    "DecisionKey",
+    "Decisions",
+    "decision",
+    "decision_key",
     "Scratch",
     "new_scratch",
     "order_plan",
@@ -63,8 +72,11 @@ IntArray = NDArray[np.int64]
 UIntArray = NDArray[np.uint64]
 FloatArray = NDArray[np.float64]
 
-EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM = 0, 1, 2, 3
-"""Kinds of built-in pacing that the compiled loop plays (see :func:`spec`, :func:`order_tables`)."""
+EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM, ODDS_AWARE, EQUILIBRIUM = 0, 1, 2, 3, 4, 5
+"""Kinds of built-in strategy that the compiled loop plays (see :func:`spec`, :func:`order_tables`)."""
+SMART = (ODDS_AWARE, EQUILIBRIUM)
+"""The kinds whose split is a decision per case, asked of :mod:`sevens.lab.smart` as the loop meets
+it (their slots in the decisions array, in this order)."""
 
 # The rules' numbers as globals, which numba compiles in as constants (an integer division by the
 # option cost becomes a multiplication).
@@ -93,7 +105,7 @@ _inline_loop = compiler(_nrt=False, inline="always")
 
 
 def spec(strategy: object) -> tuple[int, float, float] | None:
-    """``(kind, parameter, FLAIR share)`` of a built-in pacing strategy, or None for any other.
+    """``(kind, parameter, FLAIR share)`` of a built-in strategy, or None for any other.
 
     The share is NaN for the bots' jittered mix. Only the exact built-in classes qualify (a
     subclass may change ``orders``).
@@ -115,6 +127,10 @@ def spec(strategy: object) -> tuple[int, float, float] | None:
         return (KNOCKOUT_SAVER, float(strategy.share), np.nan)
     if kind is RandomPacing:
         return (RANDOM, 0.0, np.nan)
+    if kind is OddsAwarePacing:
+        return (ODDS_AWARE, 0.0, np.nan)
+    if kind is EquilibriumPacing:
+        return (EQUILIBRIUM, 0.0, np.nan)
     return None
 
 
@@ -225,7 +241,8 @@ def order_tables(
     Returns ``totals[strategy, turn, held]`` (points spent, read off each strategy's own
     ``orders``; for "random", the most it may spend) and ``shares[strategy, stage]``, stage 0 for
     the groups and 1 for the knockouts: the FLAIR share's low end, its width (0: fixed; the bots'
-    jitter: 0.2) and 1.0 if the total itself is drawn ("random"), else 0.0.
+    jitter: 0.2) and 1.0 if the total itself is drawn ("random"), 2.0 or 3.0 if the split is a
+    decision ("odds-aware", "equilibrium": :data:`SMART`'s slot plus 2), else 0.0.
 
     >>> totals, shares = order_tables([EvenPacing()], 3, 3)
     >>> int(totals[0, 0, 100]), int(totals[0, 5, 7]), shares[0].round(2).tolist()
@@ -238,11 +255,14 @@ def order_tables(
     for s, strategy in enumerate(strategies):
         found = spec(strategy)
         if found is None:
-            raise ValueError(f"the compiled loop plays the built-in pacing strategies only, not {strategy!r}")
+            raise ValueError(f"the compiled loop plays the built-in strategies only, not {strategy!r}")
         kind, _, share = found
         for turn in range(turns):
             if kind == RANDOM:
                 totals[s, turn] = np.minimum(held, _MAX_POINTS)
+                continue
+            if kind in SMART:  # the split is the decision's; the total is even pacing's
+                totals[s, turn] = smart_total(held, turns - turn)
                 continue
             # The split's jitter does not change the total spent, so any generator will do.
             view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
@@ -251,6 +271,8 @@ def order_tables(
         for stage, base in enumerate(MIX_SHARES):  # the groups', then the knockouts' share
             if kind == RANDOM:
                 shares[s, stage] = (0.0, 1.0, 1.0)
+            elif kind in SMART:
+                shares[s, stage] = (0.0, 0.0, 2.0 + SMART.index(kind))  # "decided": see order_plan
             elif np.isnan(share):
                 shares[s, stage] = (base - MIX_JITTER, 2 * MIX_JITTER, 0.0)  # the bots' jittered mix
             else:
@@ -262,7 +284,8 @@ def order_plan(totals: IntArray, shares: FloatArray, group_rounds: int) -> tuple
     """:func:`order_tables` as the loop reads them, by strategy, turn and SCRUM held.
 
     ``plan`` packs the total (bits 0-15; for "random", the most it may spend), the most FLAIR
-    options it allows (bits 16-31) and 1 in bit 32 if the total is drawn. ``jitter`` holds the
+    options it allows (bits 16-31), 1 in bit 32 if the order is not a jittered share, and from bit
+    33 on, 0 if the total is drawn ("random") or a decision's slot plus 1. ``jitter`` holds the
     FLAIR options before rounding as ``jitter[..., 0] + jitter[..., 1] * u``, ``u`` the share's
     uniform. With a fixed share (width 0) that is the product
     :func:`~sevens.lab.strategies.split_orders` rounds, so it rounds the same way; with the bots'
@@ -275,7 +298,8 @@ def order_plan(totals: IntArray, shares: FloatArray, group_rounds: int) -> tuple
     """
     stage = (np.arange(totals.shape[1]) >= group_rounds).astype(np.int64)
     low, width, drawn = (shares[:, stage, c][:, :, None] for c in range(3))
-    plan: IntArray = totals | ((totals // _OPTION_COST) << 16) | ((drawn > 0).astype(np.int64) << 32)
+    other = (drawn > 0).astype(np.int64) | (np.maximum(drawn - 1, 0).astype(np.int64) << 1)
+    plan: IntArray = totals | ((totals // _OPTION_COST) << 16) | (other << 32)
     jitter: FloatArray = np.stack((totals * low / _OPTION_COST, totals * width / _OPTION_COST), axis=-1)
     return plan, jitter
 
@@ -295,6 +319,86 @@ def plan_options(word: int, low: float, width: float, u: float) -> int:
     3
     """
     return _options(word, low, width, u)
+
+
+# --- Smart strategies' decisions, asked for as the loop meets them ----------------------------
+
+_HELD = _MAX_POINTS + 1  # SCRUM a team may hold: 0..160 (R3's cap on an order; more is spent as 160)
+_MIX_WIDTH = 2 + _MAX_POINTS // _OPTION_COST  # a mix's count, then one entry per FLAIR option
+
+
+@_inline
+def _key(slot: int, turn: int, held: int, opponent: int, turns: int) -> int:
+    return ((slot * turns + turn) * _HELD + held) * _HELD + opponent
+
+
+DecisionKey = tuple[int, int, int, int]
+
+
+def decision_key(key: int, turns: int) -> DecisionKey:
+    """``(slot, turn, held, opponent)`` of a case the loop reports undecided (the inverse of its key).
+
+    >>> decision_key(((1 * 6 + 4) * 161 + 17) * 161 + 160, 6)
+    (1, 4, 17, 160)
+    """
+    rest, opponent = divmod(key, _HELD)
+    rest, held = divmod(rest, _HELD)
+    slot, turn = divmod(rest, turns)
+    return slot, turn, held, opponent
+
+
+class Decisions:
+    """The smart strategies' decisions for one format, filled case by case as the loop asks.
+
+    A case is a slot of :data:`SMART`, a turn (from 0), the SCRUM the team holds and the SCRUM its
+    opponent holds. ``decided[case]`` is -1 until the case is decided, then the FLAIR options of a
+    pure split, or ``-2 - m`` for the mix in row ``m`` of ``mixes``: ``mixes[m, 0, 0]`` options,
+    ``mixes[m, 0, i]`` the i-th option and ``mixes[m, 1, i]`` the cumulative probability up to it.
+    Each answer comes from :mod:`sevens.lab.smart`, which the numpy path also asks, so both paths
+    decide alike. Entries only ever go from -1 to their answer, so a loop may read while another
+    thread decides; mixes grow into a new array, and a loop holding the older one treats a newer
+    mix as undecided.
+
+    >>> d = Decisions(group_rounds=3, turns=6)
+    >>> d.decide(decision_key(d.key(1, 0, 100, 100), 6))
+    >>> int(d.decided[1, 0, 100, 100]) * 3, EquilibriumPacing.mix(17, 100, 6)
+    (15, ((15, 1.0),))
+    """
+
+    def __init__(self, group_rounds: int, turns: int) -> None:
+        self.group_rounds = group_rounds
+        self.turns = turns
+        self.decided: IntArray = np.full((len(SMART), turns, _HELD, _HELD), -1, dtype=np.int64)
+        self.mixes: FloatArray = np.zeros((0, 2, _MIX_WIDTH), dtype=np.float64)
+        self._lock = threading.Lock()
+
+    def key(self, slot: int, turn: int, held: int, opponent: int) -> int:
+        """The loop's key of a case."""
+        return ((slot * self.turns + turn) * _HELD + held) * _HELD + opponent
+
+    def decide(self, case: DecisionKey) -> None:
+        """Decide one case (nothing to do if it is already decided)."""
+        slot, turn, held, opponent = case
+        if self.decided[slot, turn, held, opponent] != -1:
+            return
+        turns_left = self.turns - turn
+        total = int(smart_total(np.array([held]), turns_left)[0])
+        if SMART[slot] == ODDS_AWARE:
+            knockout = turn >= self.group_rounds
+            value = OddsAwarePacing.flair(total, opponent, turns_left, knockout) // _OPTION_COST
+        else:
+            mix = EquilibriumPacing.mix(total, opponent, turns_left)
+            if len(mix) == 1:
+                value = mix[0][0] // _OPTION_COST
+            else:
+                with self._lock:
+                    row = np.zeros((1, 2, _MIX_WIDTH))
+                    row[0, 0, 0] = len(mix)
+                    row[0, 0, 1 : len(mix) + 1] = [flair // _OPTION_COST for flair, _ in mix]
+                    row[0, 1, 1 : len(mix) + 1] = np.cumsum([p for _, p in mix])
+                    self.mixes = np.concatenate((self.mixes, row))
+                    value = -2 - (self.mixes.shape[0] - 1)
+        self.decided[slot, turn, held, opponent] = value
 
 
 # --- One line ----------------------------------------------------------------------------------
@@ -520,20 +624,57 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
 
 
 @_inline
+def _decision(
+    slot: int, turn: int, held: int, opponent: int, u: float, decided: IntArray, mixes: FloatArray
+) -> int:
+    """FLAIR options of a smart strategy's decision (:class:`Decisions`), or -1 if the case has not
+    been decided yet (or its mix is newer than ``mixes``)."""
+    v = int(decided[_at(slot), _at(turn), _at(held), _at(opponent)])
+    if v >= 0:
+        return v
+    m = -2 - v
+    if v == -1 or m >= mixes.shape[0]:
+        return -1
+    n = int(mixes[m, 0, 0])
+    o = int(mixes[m, 0, n])  # as the numpy path: beyond the last sum (rounding), the last option
+    for i in range(1, n + 1):
+        if u < mixes[m, 1, i]:
+            o = int(mixes[m, 0, i])
+            break
+    return o
+
+
+@_jit
+def decision(
+    slot: int, turn: int, held: int, opponent: int, u: float, decided: IntArray, mixes: FloatArray
+) -> int:
+    """:func:`_decision` callable from Python (for tests)."""
+    return _decision(slot, turn, held, opponent, u, decided, mixes)
+
+
+@_inline
 def _order(
-    s: int, held: int, turn: int, plan: IntArray, jitter: FloatArray,
+    s: int, held: int, opponent: int, turn: int, plan: IntArray, jitter: FloatArray,
+    decided: IntArray, mixes: FloatArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A team's order from its strategy's plan (:func:`order_plan`): its FORCE and FLAIR table
-    ids, the points it spends, and the stream."""
+    ids, the points it spends, and the stream. A FORCE id of -1 means a smart strategy's case is
+    not decided yet; its :func:`decision_key` is then in the FLAIR id's place."""
     row, at_turn, at_held = _at(s), _at(turn), _at(held)
     word = plan[row, at_turn, at_held]
     total = word & 0xFFFF
     u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-    if word >> 32:  # "random" draws its total, then its share
-        total = min(int(u * (total + 1)), total)
-        u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
-        o = min(int(np.rint(total * u / _OPTION_COST)), total // _OPTION_COST)
+    if word >> 32:
+        tag = word >> 33
+        if tag:  # a smart strategy: its decision for this case, drawn with u if it is a mix
+            o = _decision(tag - 1, turn, held, opponent, u, decided, mixes)
+            if o < 0:
+                return -1, _key(tag - 1, turn, held, opponent, decided.shape[1]), 0, s0, s1, s2, s3
+        else:  # "random" draws its total, then its share
+            total = min(int(u * (total + 1)), total)
+            u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
+            o = min(int(np.rint(total * u / _OPTION_COST)), total // _OPTION_COST)
     else:
         o = _options(word, jitter[row, at_turn, at_held, 0], jitter[row, at_turn, at_held, 1], u)
     return total - o * _OPTION_COST, _FLAIR_BASE + o, total, s0, s1, s2, s3
@@ -542,24 +683,30 @@ def _order(
 @_inline
 def _match_lines(
     h: int, a: int, turn: int, kind: IntArray, held: IntArray, plan: IntArray, jitter: FloatArray,
-    index: UIntArray, cells: UIntArray, missing: IntArray,
+    decided: IntArray, mixes: FloatArray, index: UIntArray, cells: UIntArray, missing: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """Both teams' orders and lines, their SCRUM spent (``held``); a home line of -1 if an alias
     table is not built yet (the ids of one team's missing tables then in ``missing``, -1 for a
-    table that is there).
+    table that is there) or a smart strategy's case is not decided yet (``missing``: -3 and the
+    case's :func:`decision_key`).
 
     Both orders come first, then the four draws: the processor can then work on all four tables
     at once rather than wait on one team's before it starts the other's.
     """
     home, away = _at(h), _at(a)
+    home_held, away_held = held[home], held[away]
     home_force, home_flair, home_spent, s0, s1, s2, s3 = _order(
-        kind[home], held[home], turn, plan, jitter, s0, s1, s2, s3
+        kind[home], home_held, away_held, turn, plan, jitter, decided, mixes, s0, s1, s2, s3
     )
     away_force, away_flair, away_spent, s0, s1, s2, s3 = _order(
-        kind[away], held[away], turn, plan, jitter, s0, s1, s2, s3
+        kind[away], away_held, home_held, turn, plan, jitter, decided, mixes, s0, s1, s2, s3
     )
     for force, flair in ((home_force, home_flair), (away_force, away_flair)):
+        if force < 0:
+            missing[0] = -3
+            missing[1] = flair
+            return -1, 0, s0, s1, s2, s3
         if index[_at(force), 0] == 0 or index[_at(flair), 0] == 0:
             missing[0] = -1 if index[_at(force), 0] > 0 else force
             missing[1] = -1 if index[_at(flair), 0] > 0 else flair
@@ -582,6 +729,8 @@ def play_tournaments(
     seats: IntArray,
     plan: IntArray,
     jitter: FloatArray,
+    decided: IntArray,
+    mixes: FloatArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
@@ -609,16 +758,18 @@ def play_tournaments(
     Team ``t`` of a tournament sits in group ``t // 4``. ``group_home``/``group_away`` give the
     teams of each group round's matches (R7); ``first_home``/``first_away`` the first knockout
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
-    indices into the last round's winners. Orders come from the built-in pacing strategies'
-    tables (``plan``, ``jitter``: see :func:`order_plan`); lines from the alias tables
-    (``index``, ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
+    indices into the last round's winners. Orders come from the built-in strategies' tables
+    (``plan``, ``jitter``: see :func:`order_plan`) and the smart strategies' decisions
+    (``decided``, ``mixes``: see :class:`Decisions`); lines from the alias tables (``index``,
+    ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
     group line packed 8 bits per count); the counts (``stage_lines``, ``group_decided``,
     ``knockout_decided``, ``counters``: group draws) are added once a tournament is over. Returns
     -1 when all are played, or the tournament that needs a table not built yet (its ids in
-    ``missing``, -1 for none; -2 for a group total beyond the packed records' range): nothing of
-    that tournament has been counted, and it can be played again from its start. ``scratch``
+    ``missing``, -1 for none), a decision not made yet (``missing``: -3 and its key, see
+    :func:`decision_key`) or meets a group total beyond the packed records' range (``missing[0]``
+    -2): nothing of that tournament has been counted, and it can be played again from its start. ``scratch``
     comes from :func:`new_scratch`, one per thread.
     """
     state, record, chain, lots, h2h, group_counts, ko_counts, pairs, now, sums = scratch
@@ -646,7 +797,7 @@ def play_tournaments(
                 h = group_home[turn, k]
                 a = group_away[turn, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, index, cells, missing, s0, s1, s2, s3
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, index, cells, missing, s0, s1, s2, s3
                 )
                 if home_line < 0:
                     return b
@@ -693,7 +844,7 @@ def play_tournaments(
                 h = pairs[0, k]
                 a = pairs[1, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, index, cells, missing, s0, s1, s2, s3
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, index, cells, missing, s0, s1, s2, s3
                 )
                 if home_line < 0:
                     return b

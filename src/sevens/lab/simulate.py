@@ -196,7 +196,7 @@ def simulate(
         tables: alias tables to reuse across batches (built as needed otherwise).
         compiled: play each tournament in the compiled loop of :mod:`sevens.lab.kernels` (True),
             or turn by turn with numpy (False); by default, compiled when numba is there, every
-            strategy is a built-in pacing one (:func:`sevens.lab.kernels.spec`) and ``sampler``
+            strategy is a built-in one (:func:`sevens.lab.kernels.spec`) and ``sampler``
             is :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
         threads: threads sharing the compiled loop's work (default: one per core); any number
             gives the same result.
@@ -207,7 +207,7 @@ def simulate(
     Raises:
         ValueError: a strategy gave an order that breaks R3, the seats do not fit, or
             ``compiled`` was asked for without numba, with :attr:`Sampler.DIRECT` or with a
-            strategy that is not a built-in pacing one.
+            strategy that is not a built-in one.
 
     >>> from sevens.lab.strategies import EvenPacing
     >>> result = simulate(8, np.zeros((5, 8), dtype=np.int64), [EvenPacing()], np.random.default_rng(1))
@@ -234,7 +234,7 @@ def simulate(
     elif compiled and not builtin:
         other = next(s for s, x in zip(strategies, specs, strict=True) if x is None)
         raise ValueError(
-            f"the compiled loop plays the built-in pacing strategies only, not {other!r}; pass compiled=False"
+            f"the compiled loop plays the built-in strategies only, not {other!r}; pass compiled=False"
         )
     if threads is not None and threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
@@ -365,6 +365,12 @@ def _order_plan(strategies: tuple[BatchStrategy, ...], knockout_rounds: int) -> 
     return kernels.order_plan(*kernels.order_tables(strategies, GROUP_TURNS, knockout_rounds), GROUP_TURNS)
 
 
+@lru_cache(maxsize=8)
+def _decisions(group_rounds: int, turns: int) -> kernels.Decisions:
+    """The smart strategies' decisions, kept for the process: each costs milliseconds of exact odds."""
+    return kernels.Decisions(group_rounds, turns)
+
+
 def _simulate_compiled(
     fmt: Format,
     seats: IntArray,
@@ -383,6 +389,7 @@ def _simulate_compiled(
     groups = teams // GROUP_SIZE
     knockouts = fmt.knockout_stages
     plan, jitter = _order_plan(tuple(strategies), len(knockouts))
+    decisions = _decisions(GROUP_TURNS, GROUP_TURNS + len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]
     group_home = np.array([[h for h, _ in r] for r in rounds], dtype=np.int64)
@@ -411,9 +418,9 @@ def _simulate_compiled(
     missing = np.full((chunks, 2), -1, dtype=np.int64)
     at = bounds[:-1].copy()  # where each chunk goes on from; -1 when it is done
 
-    def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64]) -> None:
+    def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64], mixes: NDArray[np.float64]) -> None:
         at[c] = kernels.play_tournaments(
-            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, group_home,
+            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, group_home,
             group_away, first_home, first_away, next_home, next_away, index, cells, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
@@ -423,16 +430,21 @@ def _simulate_compiled(
     with ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext() as pool:
         while (at >= 0).any():
             index, cells = tables.arrays()
+            mixes = decisions.mixes
             todo = [int(c) for c in np.flatnonzero(at >= 0)]
             if pool is None:
                 for c in todo:
-                    play(c, index, cells)
+                    play(c, index, cells, mixes)
             else:
-                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, cells))))
+                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, cells, mixes))))
             if (missing[:, 0] == -2).any():
                 raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
-            # Chunks that stopped at an order whose table is missing: build them and go on.
-            tables.ensure(missing[missing >= 0])
+            # Chunks that stopped at a case not decided yet, or at an order whose table is missing:
+            # decide or build them and go on.
+            undecided = missing[:, 0] == -3
+            for case in missing[undecided, 1]:
+                decisions.decide(kernels.decision_key(int(case), decisions.turns))
+            tables.ensure(missing[~undecided][missing[~undecided] >= 0])
             missing[:] = -1
     stage_matches = np.array([GROUP_TURNS * teams] + [len(first_home) >> r << 1 for r in range(len(knockouts))])
     return BatchResult(
