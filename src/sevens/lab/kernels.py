@@ -323,7 +323,7 @@ def plan_options(word: int, low: float, width: float, u: float) -> int:
 
 # --- Smart strategies' decisions, asked for as the loop meets them ----------------------------
 
-_HELD = _MAX_POINTS + 1  # SCRUM a team may hold: 0..160 (R3's cap on an order; more is spent as 160)
+_HELD = _MAX_POINTS + 1  # SCRUM a team may hold: 0 to 160 (100 and six wins' bonus)
 _MIX_WIDTH = 2 + _MAX_POINTS // _OPTION_COST  # a mix's count, then one entry per FLAIR option
 
 
@@ -374,7 +374,7 @@ class Decisions:
 
     def key(self, slot: int, turn: int, held: int, opponent: int) -> int:
         """The loop's key of a case."""
-        return ((slot * self.turns + turn) * _HELD + held) * _HELD + opponent
+        return int(_key(slot, turn, held, opponent, self.turns))
 
     def decide(self, case: DecisionKey) -> None:
         """Decide one case (nothing to do if it is already decided)."""
