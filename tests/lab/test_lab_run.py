@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -102,6 +104,20 @@ def test_batches_run_with_one_blas_thread() -> None:
     run_lab(["even", f"{__name__}:BlasWatcher"], 8, seed=1, teams=8, workers=1, batch_size=4)
     assert BLAS_THREADS_SEEN and set(BLAS_THREADS_SEEN) == {1}
     assert _blas_threads() == outside
+
+
+def test_warm_up_leaves_the_compiled_loop_ready() -> None:
+    """warm_up compiles (or loads from numba's disk cache) the loop the batches will call, so that
+    the CLI can say so before its progress bar starts, and workers do not each compile it."""
+    script = (
+        "from sevens.lab import kernels\n"
+        "from sevens.lab.run import warm_up\n"
+        "assert not kernels.play_tournaments.signatures\n"
+        "assert warm_up(8)\n"
+        "print(len(kernels.play_tournaments.signatures))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert int(done.stdout) == 1
 
 
 def _app() -> typer.Typer:

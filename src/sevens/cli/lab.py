@@ -63,6 +63,11 @@ def lab(
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)
+    if dask is None:
+        from sevens.lab.run import warm_up
+
+        with console.status("loading the compiled simulator (the first run after an install compiles it: about half a minute)"):
+            warm_up(teams)
     try:
         with Progress(
             TextColumn("simulating"),

@@ -23,7 +23,17 @@ from threadpoolctl import ThreadpoolController
 from sevens.lab.registry import resolve
 from sevens.lab.simulate import Sampler, simulate
 
-__all__ = ["BATCH_SIZE", "BatchSpec", "LabResult", "StrategyRow", "Totals", "run_batch", "run_lab", "seat_block"]
+__all__ = [
+    "BATCH_SIZE",
+    "BatchSpec",
+    "LabResult",
+    "StrategyRow",
+    "Totals",
+    "run_batch",
+    "run_lab",
+    "seat_block",
+    "warm_up",
+]
 
 IntArray = NDArray[np.int64]
 BATCH_SIZE = 2000
@@ -89,6 +99,25 @@ _TABLES: dict[str, Any] = {}
 def _blas() -> ThreadpoolController:
     """The process's thread pools (found once: looking them up costs more than a small batch)."""
     return ThreadpoolController()
+
+
+def warm_up(teams: int = 16) -> bool:
+    """Load the compiled simulator by playing one tournament, which compiles it on the first run
+    after an install or an update (about half a minute; numba keeps the result on disk). Returns
+    whether there is a compiled simulator at all.
+
+    >>> warm_up(8) in (True, False)
+    True
+    """
+    from sevens.lab import kernels
+    from sevens.lab.sampling import TableSampler
+
+    if not kernels.AVAILABLE:
+        return False
+    tables = _TABLES.setdefault("tables", TableSampler())
+    seats = np.zeros((1, teams), dtype=np.int64)
+    simulate(teams, seats, [resolve("even")], np.random.default_rng(0), tables=tables, threads=1)
+    return True
 
 
 def run_batch(spec: BatchSpec) -> Totals:
@@ -285,6 +314,7 @@ def run_lab(
         for j, spec in enumerate(specs):
             done(j, run_batch(spec))
     else:
+        warm_up(teams)  # compile here once, not in every worker at the same time
         with ProcessPoolExecutor(max_workers=workers) as pool:
             pending = {pool.submit(run_batch, spec): j for j, spec in enumerate(specs)}
             for future in as_completed(pending):
