@@ -154,3 +154,7 @@ def test_cli_table_and_errors() -> None:
     bad = runner.invoke(_app(), ["lab", "--strategies", "even,nope", "--tournaments", "10"])
     assert bad.exit_code == 2
     assert bad.stderr.startswith("error: ") and "nope" in bad.stderr
+    # Counts and sizes are refused before anything starts (no progress bar, no compiling).
+    for args, says in ((["--teams", "12"], "R6"), (["--tournaments", "0"], "at least 1"), (["--workers", "0"], "workers")):
+        refused = runner.invoke(_app(), ["lab", "--strategies", "even", *args])
+        assert refused.exit_code == 2 and refused.stderr.startswith("error: ") and says in refused.stderr, args

@@ -49,8 +49,7 @@ def lab(
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
     from sevens.lab.plot import plot_ranking
-    from sevens.lab.registry import resolve
-    from sevens.lab.run import run_lab
+    from sevens.lab.run import check_run, run_lab
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:
@@ -58,8 +57,7 @@ def lab(
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         fail(f"--plot must end in .png or .svg, got {plot.name!r}")
     try:
-        for name in names:
-            resolve(name)
+        check_run(names, tournaments, teams=teams, workers=workers)
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)

@@ -29,6 +29,7 @@ __all__ = [
     "LabResult",
     "StrategyRow",
     "Totals",
+    "check_run",
     "run_batch",
     "run_lab",
     "seat_block",
@@ -246,6 +247,30 @@ def _specs(
     return specs
 
 
+def check_run(
+    strategies: Sequence[str], tournaments: int, *, teams: int = 16, workers: int = 1, batch_size: int = BATCH_SIZE
+) -> None:
+    """Refuse a run that cannot start, before any work (``run_lab`` calls it first).
+
+    >>> check_run(["even"], 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: the number of tournaments must be at least 1, got 0
+    """
+    if not strategies:
+        raise ValueError("give at least one strategy")
+    if tournaments < 1:
+        raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
+    if workers < 1:
+        raise ValueError(f"the number of workers must be at least 1, got {workers}")
+    if teams not in (8, 16):
+        raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
+    if batch_size < 1:
+        raise ValueError(f"the batch size must be at least 1, got {batch_size}")
+    for name in strategies:
+        resolve(name)  # an unknown name fails here, before any work is sent out
+
+
 def run_lab(
     strategies: Sequence[str],
     tournaments: int,
@@ -279,18 +304,7 @@ def run_lab(
     (40, 40)
     """
     names = tuple(strategies)
-    if not names:
-        raise ValueError("give at least one strategy")
-    if tournaments < 1:
-        raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
-    if workers < 1:
-        raise ValueError(f"the number of workers must be at least 1, got {workers}")
-    if teams not in (8, 16):
-        raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
-    if batch_size < 1:
-        raise ValueError(f"the batch size must be at least 1, got {batch_size}")
-    for name in names:
-        resolve(name)  # an unknown name fails here, before any work is sent out
+    check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size)
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
     specs = _specs(names, tournaments, seed, teams, batch_size, sampler, threads)
