@@ -70,7 +70,7 @@ def test_smart_bots_spend_evenly_and_split_legally() -> None:
             assert order.total == (-(-scrum // left) if left else 0)
 
 
-def _view(scrum: int, left: int):  # type: ignore[no-untyped-def]
+def _view(scrum: int, left: int, opponent: int = 60):  # type: ignore[no-untyped-def]
     from sevens.tournament.game import ManagerView
     from sevens.tournament.standings import group_table
 
@@ -86,7 +86,35 @@ def _view(scrum: int, left: int):  # type: ignore[no-untyped-def]
         in_play=True,
         fixture=None,
         opponent="b2",
-        opponent_scrum=60,
+        opponent_scrum=opponent,
         turns_left=left,
         table=group_table(["a1", "a2"], [], None),
     )
+
+
+def test_batch_smart_strategies_decide_as_the_one_decision_bots() -> None:
+    """"odds-aware" and "equilibrium" for a batch give the orders the game's bots give for the
+    same SCRUM, opponent's SCRUM and stage (the compiled loop asks the batch ones)."""
+    from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
+
+    fmt = Format(16, 16, 1)
+    rng = np.random.default_rng(11)
+    for batch, bot in ((OddsAwarePacing(), OddsAware()), (EquilibriumPacing(), Equilibrium())):
+        for left in range(6, 0, -1):
+            scrum = rng.integers(0, 161, 5)
+            opponent = rng.integers(0, 161, 5)
+            if left == 1:  # the final: 40 against 10 goes to FORCE under group rules, FLAIR under R9
+                scrum[0], opponent[0] = 40, 10
+            stage = fmt.stages[6 - left]
+            one = np.zeros(5, dtype=np.int64)
+            view = BatchView(
+                teams=16, turn=7 - left, stage=stage, turns_left=left,
+                group_matches_left=max(0, left - 3), scrum=scrum, opponent_scrum=opponent, league_points=one,
+                opponent_league_points=one, group_position=one + 1, home=np.ones(5, dtype=bool),
+                tournament=one, team=one,
+            )
+            force, flair = batch.orders(view, np.random.default_rng(0))
+            for i in range(5):
+                game_view = _view(int(scrum[i]), left, opponent=int(opponent[i]))
+                order = bot.order(game_view, random.Random(i))
+                assert (order.force, order.flair) == (int(force[i]), int(flair[i])), (bot, left, scrum[i], opponent[i])
