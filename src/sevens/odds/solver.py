@@ -177,20 +177,10 @@ def solve_matrix_game(payoff: FloatArray) -> tuple[float, FloatArray, FloatArray
     """
     matrix = _checked(payoff)
     value, x = row_strategy(matrix)
-    m, n = matrix.shape
-    # Column player: variables (y_1..y_n, w); minimise w; M[i] @ y - w <= 0.
-    col = linprog(
-        c=np.concatenate((np.zeros(n), [1.0])),
-        A_ub=np.hstack((matrix, -np.ones((m, 1)))),
-        b_ub=np.zeros(m),
-        A_eq=np.concatenate((np.ones(n), [0.0]))[None, :],
-        b_eq=[1.0],
-        bounds=[(0, None)] * n + [(None, None)],
-        method="highs",
-    )
-    if col.status != 0:  # pragma: no cover - a bounded feasible LP always solves
-        raise RuntimeError(f"the linear program failed: {col.message}")
-    return value, x, _clean(np.asarray(col.x[:n]))
+    # The column player maximises the negated, transposed game: the same program as minimising
+    # w subject to M[i] @ y <= w, with w = -v.
+    _, y = row_strategy(-matrix.T)
+    return value, x, y
 
 
 def _checked(payoff: FloatArray) -> FloatArray:
