@@ -96,6 +96,15 @@ _FIELDS = ("entries", "titles", "finals", "group_points", "group_points_sq", "sc
 _TABLES: dict[str, Any] = {}
 
 
+def _tables() -> Any:
+    """The process's alias tables (a :class:`~sevens.lab.sampling.TableSampler`)."""
+    from sevens.lab.sampling import TableSampler
+
+    if "tables" not in _TABLES:
+        _TABLES["tables"] = TableSampler()
+    return _TABLES["tables"]
+
+
 @cache
 def _blas() -> ThreadpoolController:
     """The process's thread pools (found once: looking them up costs more than a small batch)."""
@@ -107,25 +116,22 @@ def warm_up(teams: int = 16) -> bool:
     after an install or an update (about half a minute; numba keeps the result on disk). Returns
     whether there is a compiled simulator at all.
 
-    >>> warm_up(8) in (True, False)
+    >>> from sevens.lab import kernels
+    >>> warm_up(8) == kernels.AVAILABLE
     True
     """
     from sevens.lab import kernels
-    from sevens.lab.sampling import TableSampler
 
     if not kernels.AVAILABLE:
         return False
-    tables = _TABLES.setdefault("tables", TableSampler())
     seats = np.zeros((1, teams), dtype=np.int64)
-    simulate(teams, seats, [resolve("even")], np.random.default_rng(0), tables=tables, threads=1)
+    simulate(teams, seats, [resolve("even")], np.random.default_rng(0), tables=_tables(), threads=1)
     return True
 
 
 def run_batch(spec: BatchSpec) -> Totals:
     """Simulate one batch and total it per strategy (a plain function: it runs in any worker)."""
-    from sevens.lab.sampling import TableSampler
-
-    tables = _TABLES.setdefault("tables", TableSampler())
+    tables = _tables()
     strategies = [resolve(name) for name in spec.strategies]
     seats = seat_block(len(strategies), spec.teams, spec.start, spec.count)
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
