@@ -31,6 +31,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
+from sevens.bots.smart import even_total
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
 from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing, smart_total
@@ -382,7 +383,7 @@ class Decisions:
         if self.decided[slot, turn, held, opponent] != -1:
             return
         turns_left = self.turns - turn
-        total = int(smart_total(np.array([held]), turns_left)[0])
+        total = even_total(held, turns_left)
         if SMART[slot] == ODDS_AWARE:
             knockout = turn >= self.group_rounds
             value = OddsAwarePacing.flair(total, opponent, turns_left, knockout) // _OPTION_COST
@@ -769,8 +770,8 @@ def play_tournaments(
     -1 when all are played, or the tournament that needs a table not built yet (its ids in
     ``missing``, -1 for none), a decision not made yet (``missing``: -3 and its key, see
     :func:`decision_key`) or meets a group total beyond the packed records' range (``missing[0]``
-    -2): nothing of that tournament has been counted, and it can be played again from its start. ``scratch``
-    comes from :func:`new_scratch`, one per thread.
+    -2): nothing of that tournament has been counted, and it can be played again from its start.
+    ``scratch`` comes from :func:`new_scratch`, one per thread.
     """
     state, record, chain, lots, h2h, group_counts, ko_counts, pairs, now, sums = scratch
     # Each team's strategy, SCRUM and knockout wins, and the team at each group place.

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
 from sevens.lab.registry import resolve
+from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
 
 __all__ = [
@@ -92,17 +93,11 @@ class Totals:
 
 _FIELDS = ("entries", "titles", "finals", "group_points", "group_points_sq", "scrum_left", "scrum_left_sq")
 
-# Alias tables are kept per process between batches.
-_TABLES: dict[str, Any] = {}
 
-
-def _tables() -> Any:
-    """The process's alias tables (a :class:`~sevens.lab.sampling.TableSampler`)."""
-    from sevens.lab.sampling import TableSampler
-
-    if "tables" not in _TABLES:
-        _TABLES["tables"] = TableSampler()
-    return _TABLES["tables"]
+@cache
+def _tables() -> TableSampler:
+    """The process's alias tables, kept between batches."""
+    return TableSampler()
 
 
 @cache

@@ -257,22 +257,19 @@ def _power(rows: IntArray, probs: NDArray[np.float64], n: int) -> NDArray[np.flo
     >>> _power(np.array([[1, 0, 0, 0], [0, 0, 0, 0]]), np.array([0.5, 0.5]), 2).ravel().tolist()
     [0.25, 0.5, 0.25]
     """
-    reach = rows.max(axis=0)
+    reach = np.ascontiguousarray(rows.max(axis=0), dtype=np.int64)
     shape = tuple(int(r) * n + 1 for r in reach)
-    return _power_grid(np.zeros(shape), np.zeros(shape), np.ascontiguousarray(rows), np.ascontiguousarray(probs), n)
+    return _power_grid(np.zeros(shape), np.zeros(shape), reach, np.ascontiguousarray(rows), np.ascontiguousarray(probs), n)
 
 
 @compiler()
 def _power_grid(
-    grid: NDArray[np.float64], grown: NDArray[np.float64], rows: IntArray, probs: NDArray[np.float64], n: int
+    grid: NDArray[np.float64], grown: NDArray[np.float64], reach: IntArray, rows: IntArray,
+    probs: NDArray[np.float64], n: int,
 ) -> NDArray[np.float64]:
     # Step by step, each step adding every category to the last step's reach (grid and grown
     # start at zero and swap roles). Compiled: this and the FLAIR convolution below took most of
     # the time spent building tables in plain numpy.
-    reach = np.zeros(4, dtype=np.int64)
-    for c in range(4):
-        for r in range(rows.shape[0]):
-            reach[c] = max(reach[c], rows[r, c])
     grid[0, 0, 0, 0] = 1.0
     for step in range(n):
         s0, s1, s2, s3 = reach[0] * step + 1, reach[1] * step + 1, reach[2] * step + 1, reach[3] * step + 1

@@ -444,7 +444,8 @@ def _simulate_compiled(
             undecided = missing[:, 0] == -3
             for case in missing[undecided, 1]:
                 decisions.decide(kernels.decision_key(int(case), decisions.turns))
-            tables.ensure(missing[~undecided][missing[~undecided] >= 0])
+            tables_missing = missing[~undecided]
+            tables.ensure(tables_missing[tables_missing >= 0])
             missing[:] = -1
     stage_matches = np.array([GROUP_TURNS * teams] + [len(first_home) >> r << 1 for r in range(len(knockouts))])
     return BatchResult(
