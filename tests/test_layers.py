@@ -72,3 +72,14 @@ def test_rules_use_the_standard_library_only() -> None:
             ):
                 problems.append(f"{path.name} uses the global random source (random.{node.func.attr})")
     assert not problems, "\n".join(problems)
+
+
+def test_the_command_line_loads_no_solver_or_plotting_library() -> None:
+    """``sevens --help``, ``play``, ``serve`` and pacing-only ``lab`` runs never solve a game or draw a
+    plot: scipy.optimize (half a second to import) and matplotlib load only when used."""
+    import subprocess
+
+    probe = "import sys, sevens.cli.main, sevens.lab.run; print(' '.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split())
+    assert "sevens.odds.solver" in loaded  # the probe did load the module that uses scipy.optimize
+    assert {"scipy.optimize", "matplotlib"}.isdisjoint(loaded)

@@ -10,6 +10,7 @@ whatever the number of workers and whatever order the batches finish in.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -100,9 +101,15 @@ def _tables() -> TableSampler:
     return TableSampler()
 
 
-@cache
 def _blas() -> ThreadpoolController:
-    """The process's thread pools (found once: looking them up costs more than a small batch)."""
+    """The process's thread pools, looked up again only when scipy's own BLAS has come in since:
+    a lookup costs more than a small batch, and numba loads scipy.linalg the first time it
+    compiles or loads the loop, that is inside the first batch."""
+    return _blas_found("scipy.linalg" in sys.modules)
+
+
+@cache
+def _blas_found(with_scipy: bool) -> ThreadpoolController:
     return ThreadpoolController()
 
 

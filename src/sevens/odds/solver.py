@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.optimize import linprog
 
 from sevens.odds.joint import JointLines, joint_lines
 from sevens.odds.points import order_points
@@ -198,6 +197,10 @@ def row_strategy(payoff: FloatArray) -> tuple[float, FloatArray]:
     >>> round(v, 9), x.round(9).tolist()
     (0.5, [0.5, 0.5])
     """
+    # Imported here: scipy.optimize takes half a second to load, and most commands that import
+    # sevens.odds (play, serve, lab with pacing strategies) never solve a game.
+    from scipy.optimize import linprog
+
     matrix = _checked(payoff)
     m, n = matrix.shape
     # Variables (x_1..x_m, v); minimise -v; v - x @ M[:, j] <= 0.
