@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 
 from sevens.cli import lab as lab_cli
 from sevens.lab.registry import resolve
-from sevens.lab.run import run_lab, seat_block
+from sevens.lab.run import BATCH_SIZE, default_workers, run_lab, seat_block
 from sevens.lab.strategies import BatchView, EvenPacing, Orders
 
 NAMES = ["even", "group-blitz", "odds-aware"]
@@ -158,3 +159,22 @@ def test_cli_table_and_errors() -> None:
     for args, says in ((["--teams", "12"], "R6"), (["--tournaments", "0"], "at least 1"), (["--workers", "0"], "workers")):
         refused = runner.invoke(_app(), ["lab", "--strategies", "even", *args])
         assert refused.exit_code == 2 and refused.stderr.startswith("error: ") and says in refused.stderr, args
+
+
+def test_cli_help_names_the_built_in_strategies_and_the_default_workers() -> None:
+    from sevens.lab.registry import BUILTINS
+
+    out = CliRunner().invoke(_app(), ["lab", "--help"])
+    assert out.exit_code == 0, out.output
+    text = " ".join(out.stdout.replace("│", " ").split())  # the help's box wraps lines
+    missing = [name for name in BUILTINS if name not in text]
+    assert not missing, missing
+    assert f"one per batch of {BATCH_SIZE:,} tournaments" in text
+
+
+def test_default_workers_are_one_per_core_but_no_more_than_the_batches() -> None:
+    cores = os.cpu_count() or 1
+    assert default_workers(BATCH_SIZE) == 1
+    assert default_workers(BATCH_SIZE + 1) == min(2, cores)
+    assert default_workers(BATCH_SIZE * 100) == cores
+    assert default_workers(10, batch_size=1) == min(10, cores)

@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sevens.cli.errors import fail
+from sevens.lab.registry import BUILTINS
 
 __all__ = ["register"]
 
@@ -38,24 +39,35 @@ def _table(result: object) -> Table:
 
 
 def lab(
-    strategies: Annotated[str, typer.Option(help="Comma-separated strategy names or module:attribute paths.")],
+    strategies: Annotated[
+        str,
+        typer.Option(
+            help=f"Comma-separated strategy names ({', '.join(BUILTINS)}) or module:attribute paths; "
+            "docs/strategy.md says what each assumes."
+        ),
+    ],
     tournaments: Annotated[int, typer.Option(help="Number of tournaments.")] = 10000,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results for any workers.")] = 0,
     teams: Annotated[int, typer.Option(help="Teams per tournament: 8 or 16 (R6).")] = 16,
-    workers: Annotated[int, typer.Option(help="Local worker processes.")] = 1,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Local worker processes (default: one per core, at most one per batch of 2,000 tournaments)."),
+    ] = None,
     dask: Annotated[str | None, typer.Option(help="Dask scheduler address to run on instead.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Write a plot of the ranking (.png or .svg).")] = None,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
     from sevens.lab.plot import plot_ranking
-    from sevens.lab.run import check_run, run_lab
+    from sevens.lab.run import check_run, default_workers, run_lab
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
     if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
         fail(f"--plot must end in .png or .svg, got {plot.name!r}")
+    if workers is None:
+        workers = default_workers(tournaments)
     try:
         check_run(names, tournaments, teams=teams, workers=workers)
     except ValueError as exc:

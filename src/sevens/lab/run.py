@@ -10,6 +10,7 @@ whatever the number of workers and whatever order the batches finish in.
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -32,6 +33,7 @@ __all__ = [
     "StrategyRow",
     "Totals",
     "check_run",
+    "default_workers",
     "run_batch",
     "run_lab",
     "seat_block",
@@ -253,6 +255,16 @@ def _specs(
         count_j = min(batch_size, tournaments - start)
         specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads))
     return specs
+
+
+def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
+    """Worker processes for a run when none are asked for: one per core, but no more than the run
+    has batches (a single batch gains nothing from a pool, and starting one costs a second).
+
+    >>> default_workers(1) == 1 and default_workers(10**6) == (os.cpu_count() or 1)
+    True
+    """
+    return max(1, min(os.cpu_count() or 1, math.ceil(tournaments / batch_size)))
 
 
 def check_run(
