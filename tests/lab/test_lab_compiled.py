@@ -3,6 +3,7 @@ batches, and the same results whichever strategies decide in the loop."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -46,7 +47,11 @@ def _view(scrum: np.ndarray, turn: int, turns_left: int, group_left: int) -> Bat
 
 
 @pytest.mark.parametrize(
-    "strategy", [EvenPacing(), EvenPacing(flair=1.0), EvenPacing(flair=0.0), GroupBlitzPacing(), KnockoutSaverPacing()]
+    "strategy",
+    [
+        EvenPacing(), EvenPacing(flair=1.0), EvenPacing(flair=0.0), GroupBlitzPacing(), KnockoutSaverPacing(),
+        EvenPacing(flair=1.0, knockout_weight=Fraction(1, 2)), EvenPacing(knockout_weight=Fraction(7, 3)),
+    ],
 )
 def test_orders_in_the_loop_are_the_strategies_orders(strategy: Any) -> None:
     """R3 and the pacing formulas: the loop's plan gives the strategy's own order for every SCRUM
@@ -201,20 +206,23 @@ def test_compiled_batches_are_reproducible_and_legal() -> None:
 
 
 @needs_numba
-def test_the_loop_and_orders_give_the_same_batch() -> None:
+@pytest.mark.parametrize("weight", [Fraction(1), Fraction(5, 2)])
+def test_the_loop_and_orders_give_the_same_batch(weight: Fraction) -> None:
     """Strategies decided in the compiled loop or through orders() on the numpy path: the same law,
-    checked on league points."""
+    checked on league points and SCRUM left."""
     seats = np.tile(np.arange(8) % 2, (20000, 1))
-    fused = simulate(8, seats, [EvenPacing(), RandomPacing()], np.random.default_rng(1), compiled=True)
+    fused = simulate(8, seats, [EvenPacing(knockout_weight=weight), RandomPacing()], np.random.default_rng(1), compiled=True)
 
     class Even(EvenPacing):  # decides through orders()
         pass
 
-    adapted = simulate(8, seats, [Even(), RandomPacing()], np.random.default_rng(2))
-    a, b = fused.group_points.mean(axis=0), adapted.group_points.mean(axis=0)
-    se = np.sqrt((fused.group_points.var(axis=0) + adapted.group_points.var(axis=0)) / 20000)
-    assert (np.abs(a - b) < 4 * se).all()
-    assert (a[::2] > a[1::2]).all() or (a[::2] < a[1::2]).all()  # the two strategies differ
+    adapted = simulate(8, seats, [Even(knockout_weight=weight), RandomPacing()], np.random.default_rng(2))
+    for field in ("group_points", "scrum_left"):
+        x, y = getattr(fused, field), getattr(adapted, field)
+        a, b = x.mean(axis=0), y.mean(axis=0)
+        se = np.sqrt((x.var(axis=0) + y.var(axis=0)) / 20000)
+        assert (np.abs(a - b) < 4 * se).all(), field
+        assert (a[::2] > a[1::2]).all() or (a[::2] < a[1::2]).all()  # the two strategies differ
 
 
 @needs_numba

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
 import random
+import re
+from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from sevens.bots.smart import Equilibrium, OddsAware
-from sevens.lab.registry import BUILTINS, resolve
+from sevens.lab.registry import BUILTINS, WEIGHTED, resolve
 from sevens.lab.simulate import simulate
 from sevens.lab.strategies import BatchView
 from sevens.rules import validate_order
@@ -18,8 +22,13 @@ from sevens.tournament.formats import Format, Stage
 STAGES_16 = Format(16, 16, 1).stages
 
 
+WEIGHTED_NAMES = st.builds(
+    lambda base, k: f"{base}@{k}", st.sampled_from(WEIGHTED), st.sampled_from(["0", "0.25", "0.5", "1.5", "2", "7/3", "1000"])
+)
+
+
 @given(
-    name=st.sampled_from(sorted(BUILTINS)),
+    name=st.sampled_from(sorted(BUILTINS)) | WEIGHTED_NAMES,
     turn=st.integers(1, 6),
     scrum=st.lists(st.integers(0, 160), min_size=1, max_size=12),
     opponent=st.integers(0, 160),
@@ -118,3 +127,55 @@ def test_batch_smart_strategies_decide_as_the_one_decision_bots() -> None:
                 game_view = _view(int(scrum[i]), left, opponent=int(opponent[i]))
                 order = bot.order(game_view, random.Random(i))
                 assert (order.force, order.flair) == (int(force[i]), int(flair[i])), (bot, left, scrum[i], opponent[i])
+
+
+def _group_view(scrum: np.ndarray, turn: int, teams: int = 16) -> BatchView:
+    rounds = 3 if teams == 16 else 2  # knockout rounds after the three group matches (R6)
+    n = scrum.size
+    zeros = np.zeros(n, dtype=np.int64)
+    turns = 3 + rounds
+    return BatchView(
+        teams=teams, turn=turn, stage=Stage.GROUP if turn <= 3 else Stage.FINAL, turns_left=turns + 1 - turn,
+        group_matches_left=max(0, 4 - turn), scrum=scrum, opponent_scrum=scrum, league_points=zeros,
+        opponent_league_points=zeros, group_position=zeros + 1, home=np.ones(n, dtype=bool), tournament=zeros,
+        team=zeros,
+    )
+
+
+def test_a_knockout_weight_spreads_scrum_as_if_each_knockout_match_counted_k_group_matches() -> None:
+    """R3 and the weighted pacing: a group match gets ceil(SCRUM / (g + K k)) (g group matches left,
+    k knockout rounds), a knockout match ceil(SCRUM / matches left); K = 1 is even pacing."""
+    scrum = np.arange(0, 161, dtype=np.int64)
+    for teams in (8, 16):
+        rounds = 3 if teams == 16 else 2
+        for text in ("0", "0.25", "1/2", "1", "1.5", "7/3", "10"):
+            k = Fraction(text)
+            strategy = resolve(f"even-flair@{text}")
+            for turn in range(1, 4 + rounds):
+                view = _group_view(scrum, turn, teams)
+                force, flair = strategy.orders(view, np.random.default_rng(0))
+                g, left = view.group_matches_left, view.turns_left
+                weighted = [g + k * (left - g) if g else Fraction(left)] * scrum.size
+                expected = [min(h, math.ceil(Fraction(h) / w)) for h, w in zip(scrum.tolist(), weighted, strict=True)]
+                assert (force + flair).tolist() == expected, (teams, text, turn)
+                if k == 1:
+                    even_force, even_flair = resolve("even-flair").orders(view, np.random.default_rng(0))
+                    assert (force.tolist(), flair.tolist()) == (even_force.tolist(), even_flair.tolist())
+
+
+def test_knockout_weights_are_named_and_refused_clearly() -> None:
+    strategy = resolve("even@ 2")
+    assert strategy.name == "even@2" and strategy.knockout_weight == 2  # type: ignore[attr-defined]
+    assert resolve("even-force@0.5").flair == 0.0  # type: ignore[attr-defined]
+    for name, says in [
+        ("random@2", "only even, even-flair, even-force"),
+        ("even@", "must be a number"),
+        ("even@fast", "must be a number"),
+        ("even@1/0", "must be a number"),
+        ("even@-1", "from 0 to 1000"),
+        ("even@1001", "from 0 to 1000"),
+        ("even@0.0000001", "at most 6 decimals"),
+    ]:
+        with pytest.raises(ValueError, match=re.escape(says)) as caught:
+            resolve(name)
+        assert repr(name) in str(caught.value)

@@ -17,6 +17,8 @@ bot, adapted.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from fractions import Fraction
 from importlib.metadata import entry_points
 
 from sevens.bots import ENTRY_POINT_GROUP, load_registered
@@ -30,7 +32,7 @@ from sevens.lab.strategies import (
     ScalarAdapter,
 )
 
-__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "available", "resolve"]
+__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "available", "resolve"]
 
 
 BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
@@ -46,6 +48,31 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
 """The batch strategies by name. "even", "group-blitz" (front-loading), "knockout-saver" and
 "random" follow the bots of the same name; "even-flair"/"even-force" pace evenly and put
 everything in FLAIR/FORCE; "odds-aware" and "equilibrium" follow :mod:`sevens.bots.smart`."""
+
+
+WEIGHTED = ("even", "even-flair", "even-force")
+"""The built-ins that take a knockout weight: ``"even-flair@1.5"`` is even-flair spreading its
+SCRUM as if each knockout match counted 1.5 group matches (:class:`EvenPacing`)."""
+
+
+def _weighted(name: str) -> BatchStrategy:
+    base, _, weight = name.partition("@")
+    if base not in WEIGHTED:
+        raise ValueError(
+            f"{name!r}: only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}"
+        )
+    try:
+        k = Fraction(weight.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(
+            f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
+        ) from None
+    made = BUILTINS[base]()
+    assert isinstance(made, EvenPacing)
+    try:
+        return replace(made, name=f"{base}@{weight.strip()}", knockout_weight=k)
+    except ValueError as exc:
+        raise ValueError(f"{name!r}: {exc}") from None
 
 
 def _scalar_bots() -> dict[str, Callable[[], object]]:
@@ -94,6 +121,8 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
     ('even', 'even')
     >>> resolve("sevens.lab.strategies:RandomPacing").name
     'random'
+    >>> resolve("even-flair@1.5").knockout_weight
+    Fraction(3, 2)
     >>> resolve("cautious")
     Traceback (most recent call last):
     ...
@@ -106,10 +135,13 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
         return BUILTINS[name]()
     if name in bots:
         return ScalarAdapter(bots[name]())
+    if "@" in name:
+        return _weighted(name)
     target = load_registered(name)
     if target is not None:
         return _wrap(target, name)
     raise ValueError(
         f"there is no strategy called {name!r}; choose one of: {', '.join(available())}, "
+        f"one of {', '.join(WEIGHTED)} with a knockout weight ('even-flair@1.5'), "
         "or give a 'module:attribute' path"
     )

@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import ClassVar, Protocol, runtime_checkable
 
 import numpy as np
@@ -136,13 +137,32 @@ class EvenPacing:
 
     With ``flair`` set, every order puts that share into FLAIR (1.0: all FLAIR, 0.0: all FORCE)
     instead of the bots' jittered half-and-half.
+
+    With ``knockout_weight`` K, SCRUM is spread as if each knockout match still possible counted
+    K group matches: a group match gets ``ceil(SCRUM / (g + K * k))`` (``g`` group matches left,
+    this one included, ``k`` knockout rounds), and a knockout match an even share of what is left.
+    K = 1 is even pacing, K < 1 spends more in the groups, K > 1 saves for the knockouts. K is a
+    fraction, so the totals are exact.
     """
 
     name: str = "even"
     flair: float | None = None
+    knockout_weight: Fraction = Fraction(1)
+
+    def __post_init__(self) -> None:
+        k = self.knockout_weight
+        # Bounded so that the exact totals stay far inside int64.
+        if not isinstance(k, Fraction) or not 0 <= k <= 1000 or k.denominator > 10**6:
+            raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {float(k):g}")
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = _even_budget(view.scrum, view.turns_left)
+        k = self.knockout_weight
+        if k == 1 or view.group_matches_left == 0:
+            total = _even_budget(view.scrum, view.turns_left)
+        else:
+            knockouts = view.turns_left - view.group_matches_left
+            shares = view.group_matches_left * k.denominator + knockouts * k.numerator
+            total = -(-view.scrum * k.denominator // shares)  # ceil(SCRUM / (g + K k)), exactly
         share = _bot_mix(view, rng) if self.flair is None else np.full(view.size, self.flair)
         return split_orders(total, share, view.scrum)
 
