@@ -54,6 +54,30 @@ def test_every_strategy_sits_in_every_seat_equally_often() -> None:
         assert sorted(np.bincount(seats[:, seat], minlength=3).tolist()) == [2, 2, 2]
 
 
+def test_against_a_field_each_strategy_plays_one_seat_in_turn() -> None:
+    """--field: every seat but one is the field's; over S * teams consecutive tournaments (from any
+    start) each of the S strategies plays each seat exactly once."""
+    strategies, teams = 3, 8
+    seats = seat_block(strategies + 1, teams, 7, strategies * teams, field=True)
+    alone = seats != strategies
+    assert (alone.sum(axis=1) == 1).all()
+    played = {(int(seats[i, t]), t) for i, t in zip(*np.nonzero(alone), strict=True)}
+    assert played == {(s, t) for s in range(strategies) for t in range(teams)}
+
+
+def test_a_field_run_is_the_same_for_any_workers_and_names_its_field() -> None:
+    names = ["even-flair@0.5", "even-flair", "even-flair@2"]
+    one = run_lab(names, 240, seed=3, teams=8, workers=1, batch_size=50, field="even-flair")
+    two = run_lab(names, 240, seed=3, teams=8, workers=2, batch_size=50, field="even-flair")
+    _same(one.totals, two.totals)
+    assert one.totals.entries.tolist() == [80, 80, 80, 240 * 7]
+    assert int(one.totals.titles.sum()) == 240
+    assert sorted(row.name for row in one.rows) == sorted([*names, "even-flair (field)"])
+    assert one.to_dict()["field"] == "even-flair"
+    with pytest.raises(ValueError, match="no strategy called 'nope'"):
+        run_lab(names, 10, seed=3, field="nope")
+
+
 def test_titles_sum_to_the_tournaments_and_rates_are_per_entry() -> None:
     """Every tournament has exactly one champion; with one strategy everywhere the rate is 1/teams."""
     result = run_lab(["even"], 100, seed=1, teams=8, batch_size=40)
@@ -144,6 +168,22 @@ def test_cli_json_and_plot(tmp_path: Path) -> None:
     assert data["tournaments"] == 50
     assert {r["strategy"] for r in data["results"]} == {"even", "random"}
     assert plot.read_text().lstrip().startswith("<?xml")
+
+
+def test_cli_field_and_weights_plot(tmp_path: Path) -> None:
+    """sevens lab --strategies one strategy at several knockout weights --field F --plot: the table
+    says what the field is, and the plot is drawn against the weight."""
+    plot = tmp_path / "weights.svg"
+    out = CliRunner().invoke(
+        _app(),
+        ["lab", "--strategies", "even@0.5,even,even@2", "--field", "even", "--tournaments", "60", "--teams", "8",
+         "--plot", str(plot)],
+    )
+    assert out.exit_code == 0, out.output
+    assert "field of even" in " ".join(out.stdout.split()) and "even (field)" in out.stdout
+    assert "knockout weight" in plot.read_text()
+    bad = CliRunner().invoke(_app(), ["lab", "--strategies", "even", "--field", "even@x", "--tournaments", "10"])
+    assert bad.exit_code == 2 and "knockout weight" in bad.stderr
 
 
 def test_cli_table_and_errors() -> None:

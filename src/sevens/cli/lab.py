@@ -21,9 +21,10 @@ def _table(result: object) -> Table:
     from sevens.lab.run import LabResult
 
     assert isinstance(result, LabResult)
+    against = "" if result.field is None else f", one team at a time against a field of {result.field}"
     table = Table(
-        title=f"{result.totals.tournaments} tournaments of {result.teams} teams, seed {result.seed} "
-        "(rates per team entered, ± 95% interval)"
+        title=f"{result.totals.tournaments} tournaments of {result.teams} teams, seed {result.seed}{against} "
+        f"(rates per team entered, ± 95% interval; neutral title rate {100 / result.teams:.2f}%)"
     )
     for column in ("strategy", "titles %", "finals %", "group points", "SCRUM left"):
         table.add_column(column, justify="left" if column == "strategy" else "right")
@@ -53,12 +54,22 @@ def lab(
         int | None,
         typer.Option(help="Local worker processes (default: one per core, at most one per batch of 2,000 tournaments)."),
     ] = None,
+    field: Annotated[
+        str | None,
+        typer.Option(
+            help="A strategy for every seat but one: each of --strategies then plays one team per "
+            "tournament against it, in every seat in turn (does it beat the field?)."
+        ),
+    ] = None,
     dask: Annotated[str | None, typer.Option(help="Dask scheduler address to run on instead.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
-    plot: Annotated[Path | None, typer.Option(help="Write a plot of the ranking (.png or .svg).")] = None,
+    plot: Annotated[Path | None, typer.Option(
+            help="Write a plot (.png or .svg): the ranking, or title rates against the knockout weight "
+            "if the strategies are one at several weights."
+        )] = None,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
-    from sevens.lab.plot import plot_ranking
+    from sevens.lab.plot import plot_result
     from sevens.lab.run import check_run, default_workers, run_lab
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
@@ -69,7 +80,7 @@ def lab(
     if workers is None:
         workers = default_workers(tournaments)
     try:
-        check_run(names, tournaments, teams=teams, workers=workers)
+        check_run(names, tournaments, teams=teams, workers=workers, field=field)
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)
@@ -96,11 +107,12 @@ def lab(
                 workers=workers,
                 dask=dask,
                 progress=lambda n: progress.advance(task, n),
+                field=field,
             )
     except ValueError as exc:
         fail(str(exc))
     if plot is not None:
-        plot_ranking(result, plot)
+        plot_result(result, plot)
     if json_out:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:

@@ -2,11 +2,41 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 from sevens.lab.run import LabResult
 
-__all__ = ["plot_ranking", "plot_solver_map"]
+__all__ = ["knockout_weights", "plot_ranking", "plot_result", "plot_solver_map", "plot_weights"]
+
+
+def knockout_weights(result: LabResult) -> dict[str, Fraction] | None:
+    """Each strategy's knockout weight if all are one base strategy at several weights
+    (``even-flair@0.5``, ``even-flair``, ``even-flair@2``, ...), else None.
+
+    >>> from sevens.lab.run import Totals
+    >>> knockout_weights(LabResult(("even@0.5", "even", "even@2"), 16, 0, Totals.zero(3)))
+    {'even@0.5': Fraction(1, 2), 'even': Fraction(1, 1), 'even@2': Fraction(2, 1)}
+    >>> knockout_weights(LabResult(("even@0.5", "even-flair"), 16, 0, Totals.zero(2))) is None
+    True
+    """
+    bases = {name.partition("@")[0] for name in result.strategies}
+    if len(bases) != 1 or len(result.strategies) < 3:
+        return None
+    weights = {}
+    for name in result.strategies:
+        _, at, weight = name.partition("@")
+        try:
+            weights[name] = Fraction(weight) if at else Fraction(1)
+        except ValueError:
+            return None
+    return weights
+
+
+def plot_result(result: LabResult, path: Path | str) -> Path:
+    """:func:`plot_weights` if the run compares one strategy at several knockout weights, else
+    :func:`plot_ranking`."""
+    return plot_ranking(result, path) if knockout_weights(result) is None else plot_weights(result, path)
 
 
 def plot_ranking(result: LabResult, path: Path | str) -> Path:
@@ -34,6 +64,45 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     ax.set_xlabel("titles per team entered (%), 95% interval")
     ax.set_title(f"{result.totals.tournaments} tournaments of {result.teams} teams (seed {result.seed})")
     ax.legend(loc="lower right")
+    fig.tight_layout()
+    out = Path(path)
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+def plot_weights(result: LabResult, path: Path | str) -> Path:
+    """Draw title rates, with 95% intervals, against the knockout weight of one strategy
+    (:func:`knockout_weights`); a field's rate and the neutral rate as lines. PNG or SVG by suffix.
+
+    Raises:
+        ValueError: the run does not compare one strategy at several knockout weights.
+    """
+    weights = knockout_weights(result)
+    if weights is None:
+        raise ValueError("plot_weights needs one strategy at three or more knockout weights (even@0.5, even, even@2)")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = {row.name: row for row in result.rows}
+    points = sorted((float(weights[name]), rows[name]) for name in weights)
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    ax.errorbar([k for k, _ in points], [100 * r.title_rate for _, r in points],
+                yerr=[100 * r.title_ci for _, r in points], color="#2a7f62", ecolor="#333333",
+                capsize=3, marker="o", label="one team at this weight")
+    if result.field is not None:
+        field = rows[f"{result.field} (field)"]
+        ax.axhline(100 * field.title_rate, color="#3366aa", linewidth=1, label=f"the field ({result.field})")
+    ax.axhline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1, label="neutral (1 / teams)")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([k for k, _ in points], [f"{k:g}" for k, _ in points])
+    ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
+    ax.set_ylabel("titles per team entered (%)")
+    base = next(iter(weights)).partition("@")[0]
+    ax.set_title(f"{base} at several knockout weights: {result.totals.tournaments} tournaments of {result.teams}")
+    ax.legend(loc="lower center")
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out)

@@ -45,15 +45,27 @@ BATCH_SIZE = 2000
 _Z95 = 1.959963984540054
 
 
-def seat_block(strategies: int, teams: int, start: int, count: int) -> IntArray:
+def seat_block(strategies: int, teams: int, start: int, count: int, *, field: bool = False) -> IntArray:
     """Seats of tournaments ``start .. start + count - 1``: strategy ``(seat + tournament) mod S``.
+
+    With ``field``, the last strategy is the field and the others are played one team at a time
+    against it: tournament ``i`` seats strategy ``i mod (S - 1)`` in seat ``(i // (S - 1)) mod teams``
+    and the field everywhere else, so over ``(S - 1) * teams`` tournaments each sits in every
+    seat once.
 
     >>> seat_block(3, 8, 0, 2).tolist()
     [[0, 1, 2, 0, 1, 2, 0, 1], [1, 2, 0, 1, 2, 0, 1, 2]]
+    >>> seat_block(3, 4, 0, 5, field=True).tolist()
+    [[0, 2, 2, 2], [1, 2, 2, 2], [2, 0, 2, 2], [2, 1, 2, 2], [2, 2, 0, 2]]
     """
-    index = np.arange(start, start + count, dtype=np.int64)[:, None]
-    seats: IntArray = (np.arange(teams, dtype=np.int64)[None, :] + index) % strategies
-    return seats
+    index = np.arange(start, start + count, dtype=np.int64)
+    if field:
+        others = strategies - 1
+        seats = np.full((count, teams), others, dtype=np.int64)
+        seats[np.arange(count), (index // others) % teams] = index % others
+        return seats
+    block: IntArray = (np.arange(teams, dtype=np.int64)[None, :] + index[:, None]) % strategies
+    return block
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +80,8 @@ class BatchSpec:
     sampler: Sampler = Sampler.TABLES
     threads: int | None = None
     """Threads of the compiled loop (None: one per core); the result does not depend on it."""
+    field: bool = False
+    """The last strategy is a field the others play against one team at a time (:func:`seat_block`)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -137,7 +151,7 @@ def run_batch(spec: BatchSpec) -> Totals:
     """Simulate one batch and total it per strategy (a plain function: it runs in any worker)."""
     tables = _tables()
     strategies = [resolve(name) for name in spec.strategies]
-    seats = seat_block(len(strategies), spec.teams, spec.start, spec.count)
+    seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field)
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
     # spinning took the cores from the lab's other workers (a run 10 times slower with 2 workers).
     with _blas().limit(limits=1, user_api="blas"):
@@ -207,24 +221,30 @@ def _mean(total: int, squares: int, n: int) -> tuple[float, float]:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class LabResult:
-    """A strategy tournament: its settings, exact totals, and the table ranked by titles."""
+    """A strategy tournament: its settings, exact totals, and the table ranked by titles.
+
+    With a ``field``, each of ``strategies`` played one team at a time against it, and the totals
+    have one more entry, the field's, last.
+    """
 
     strategies: tuple[str, ...]
     teams: int
     seed: int
     totals: Totals
+    field: str | None = None
 
     @property
     def rows(self) -> list[StrategyRow]:
-        """One row per strategy, best title rate first.
+        """One row per strategy (the field's named "NAME (field)"), best title rate first.
 
         Rates are per team entered (a strategy that plays a quarter of the seats and wins a
         quarter of the titles has the neutral rate ``1 / teams``); intervals are normal
         approximations over the teams entered.
         """
         t = self.totals
+        names = self.strategies if self.field is None else (*self.strategies, f"{self.field} (field)")
         rows = []
-        for i, name in enumerate(self.strategies):
+        for i, name in enumerate(names):
             n = int(t.entries[i])
             title, title_ci = _rate(int(t.titles[i]), n)
             final, final_ci = _rate(int(t.finals[i]), n)
@@ -236,6 +256,7 @@ class LabResult:
     def to_dict(self) -> dict[str, Any]:
         return {
             "strategies": list(self.strategies),
+            "field": self.field,
             "teams": self.teams,
             "tournaments": self.totals.tournaments,
             "seed": self.seed,
@@ -245,7 +266,7 @@ class LabResult:
 
 def _specs(
     strategies: tuple[str, ...], tournaments: int, seed: int, teams: int, batch_size: int, sampler: Sampler,
-    threads: int | None,
+    threads: int | None, field: bool,
 ) -> list[BatchSpec]:
     count = math.ceil(tournaments / batch_size)
     children = np.random.SeedSequence(seed).spawn(count)
@@ -253,7 +274,7 @@ def _specs(
     for j, child in enumerate(children):
         start = j * batch_size
         count_j = min(batch_size, tournaments - start)
-        specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads))
+        specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads, field))
     return specs
 
 
@@ -268,7 +289,8 @@ def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
 
 
 def check_run(
-    strategies: Sequence[str], tournaments: int, *, teams: int = 16, workers: int = 1, batch_size: int = BATCH_SIZE
+    strategies: Sequence[str], tournaments: int, *, teams: int = 16, workers: int = 1, batch_size: int = BATCH_SIZE,
+    field: str | None = None,
 ) -> None:
     """Refuse a run that cannot start, before any work (``run_lab`` calls it first).
 
@@ -287,7 +309,7 @@ def check_run(
         raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
     if batch_size < 1:
         raise ValueError(f"the batch size must be at least 1, got {batch_size}")
-    for name in strategies:
+    for name in (*strategies, *([field] if field is not None else [])):
         resolve(name)  # an unknown name fails here, before any work is sent out
 
 
@@ -302,6 +324,7 @@ def run_lab(
     batch_size: int = BATCH_SIZE,
     sampler: Sampler = Sampler.TABLES,
     progress: Callable[[int], None] | None = None,
+    field: str | None = None,
 ) -> LabResult:
     """Run a strategy tournament.
 
@@ -315,6 +338,8 @@ def run_lab(
         batch_size: tournaments per batch (part of the run's identity with the seed).
         sampler: how lines are drawn.
         progress: called with the number of tournaments each finished batch adds.
+        field: a strategy that fills every seat but one: each of ``strategies`` then plays one
+            team per tournament against it, in turn and in every seat (:func:`seat_block`).
 
     Raises:
         ValueError: a bad count or an unknown strategy.
@@ -324,10 +349,11 @@ def run_lab(
     (40, 40)
     """
     names = tuple(strategies)
-    check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size)
+    check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size, field=field)
+    seated = names if field is None else (*names, field)
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
-    specs = _specs(names, tournaments, seed, teams, batch_size, sampler, threads)
+    specs = _specs(seated, tournaments, seed, teams, batch_size, sampler, threads, field is not None)
     parts: dict[int, Totals] = {}
 
     def done(j: int, totals: Totals) -> None:
@@ -353,7 +379,7 @@ def run_lab(
             pending = {pool.submit(run_batch, spec): j for j, spec in enumerate(specs)}
             for future in as_completed(pending):
                 done(pending[future], future.result())
-    total = Totals.zero(len(names))
+    total = Totals.zero(len(seated))
     for j in sorted(parts):
         total = total + parts[j]
-    return LabResult(names, teams, seed, total)
+    return LabResult(names, teams, seed, total, field)
