@@ -100,8 +100,8 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     ax.set_xticks([k for k, _ in points], [f"{k:g}" for k, _ in points])
     ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
     ax.set_ylabel("titles per team entered (%)")
-    base = next(iter(weights)).partition("@")[0]
-    ax.set_title(f"{base} at several knockout weights: {result.totals.tournaments} tournaments of {result.teams}")
+    against = "" if result.field is None else f", one team at a time against {result.field}"
+    ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams}{against}", fontsize=10)
     ax.legend(loc="lower center")
     fig.tight_layout()
     out = Path(path)
