@@ -112,24 +112,27 @@ def _one_team_view(held: int, opponent: int, turn: int, turns: int, group_rounds
     )
 
 
-def test_smart_decisions_are_the_batch_strategies_own() -> None:
+@pytest.mark.parametrize("weight", [Fraction(1), Fraction(3, 2)])
+def test_smart_decisions_are_the_batch_strategies_own(weight: Fraction) -> None:
     """"odds-aware" and "equilibrium" in the loop: the plan's total and the decided split are what
-    the strategies' own orders() give, for cases across turns, group and knockout, rich and poor."""
+    the strategies' own orders() give, for cases across turns, group and knockout, rich and poor,
+    paced evenly or with a knockout weight."""
     decisions = kernels.Decisions(group_rounds=3, turns=6)
     rng = np.random.default_rng(3)
-    for slot, strategy in enumerate([OddsAwarePacing(), EquilibriumPacing()]):
+    for slot, strategy in enumerate([OddsAwarePacing(knockout_weight=weight), EquilibriumPacing(knockout_weight=weight)]):
         totals, shares = kernels.order_tables([strategy], 3, 3)
         plan, _ = kernels.order_plan(totals, shares, 3)
         cases = [(0, 100, 100), (3, 40, 12), (5, 9, 150)] + [
             (int(t), int(h), int(o)) for t, h, o in zip(rng.integers(0, 6, 8), rng.integers(0, 161, 8), rng.integers(0, 161, 8), strict=True)
         ]
         for turn, held, opponent in cases:
-            decisions.decide((slot, turn, held, opponent))
-            options = int(decisions.decided[slot, turn, held, opponent])
             force, flair = strategy.orders(_one_team_view(held, opponent, turn, 6, 3), np.random.default_rng(0))
-            assert options >= 0 and options * FLAIR_OPTION_COST == int(flair[0]), (slot, turn, held, opponent)
-            assert int(plan[0, turn, held]) & 0xFFFF == int(force[0] + flair[0])
+            total = int(plan[0, turn, held]) & 0xFFFF
+            assert total == int(force[0] + flair[0])
             assert int(plan[0, turn, held]) >> 33 == slot + 1
+            decisions.decide((slot, turn, total, opponent))
+            options = int(decisions.decided[slot, turn, total, opponent])
+            assert options >= 0 and options * FLAIR_OPTION_COST == int(flair[0]), (slot, turn, held, opponent)
     key = decisions.key(1, 4, 17, 160)
     assert kernels.decision_key(key, 6) == (1, 4, 17, 160)
 
@@ -161,12 +164,14 @@ def test_smart_strategies_in_the_loop_are_reproducible_and_agree_with_numpy() ->
     strategies = [OddsAwarePacing(), EquilibriumPacing(), EvenPacing(), RandomPacing()]
     simulate_module._decisions.cache_clear()
     fresh = simulate(8, seats, strategies, np.random.default_rng(5), compiled=True, threads=1)
-    # The cases asked for are each team's SCRUM against its opponent's: all 100 at the start,
-    # and then mostly different.
+    # The cases asked for are each team's total against its opponent's SCRUM: 100 / 5 against 100
+    # at the start; later, mostly not what the team's own SCRUM would be had it been the opponent's.
     cases = np.argwhere(simulate_module._decisions(3, 5).decided >= 0)
     first = cases[cases[:, 1] == 0]
-    assert len(first) == 2 and (first[:, 2:] == 100).all()
-    assert (cases[:, 2] != cases[:, 3]).mean() > 0.5
+    assert len(first) == 2 and (first[:, 2] == 20).all() and (first[:, 3] == 100).all()
+    later = cases[cases[:, 1] > 0]
+    own_if_opponent = -(-later[:, 3] // (5 - later[:, 1]))
+    assert (later[:, 2] != own_if_opponent).mean() > 0.3
     decided = simulate(8, seats, strategies, np.random.default_rng(5), compiled=True, threads=2)
     for field in FIELDS:
         assert np.array_equal(getattr(fresh, field), getattr(decided, field)), field
@@ -175,6 +180,25 @@ def test_smart_strategies_in_the_loop_are_reproducible_and_agree_with_numpy() ->
         a, b = getattr(fresh, field).astype(float), getattr(numpy_path, field).astype(float)
         se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(seats))
         assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 4.5 * se).all(), field
+
+
+@needs_numba
+def test_smart_strategies_paced_differently_share_decisions_and_agree_with_numpy() -> None:
+    """"equilibrium" and "odds-aware" at knockout weight 1.5 beside the even-paced ones: the loop keys
+    decisions by the total spent, so both pacings read the same table and stay themselves (the
+    weighted ones keep more SCRUM); the numpy path draws the same law."""
+    seats = np.tile(np.arange(8) % 4, (4000, 1))
+    k = Fraction(3, 2)
+    strategies = [EquilibriumPacing(), EquilibriumPacing(knockout_weight=k), OddsAwarePacing(), OddsAwarePacing(knockout_weight=k)]
+    simulate_module._decisions.cache_clear()
+    loop = simulate(8, seats, strategies, np.random.default_rng(8), compiled=True, threads=2)
+    numpy_path = simulate(8, seats, strategies, np.random.default_rng(9), compiled=False)
+    for field in ("group_points", "scrum_left"):
+        a, b = getattr(loop, field).astype(float), getattr(numpy_path, field).astype(float)
+        se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(seats))
+        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 4.5 * se).all(), field
+    left = loop.scrum_left.mean(axis=0)
+    assert left[1] > left[0] + 2 and left[3] > left[2] + 2
 
 
 FIELDS = (

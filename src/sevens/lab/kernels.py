@@ -31,10 +31,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
-from sevens.bots.smart import even_total
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
-from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing, smart_total
+from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
     BatchView,
@@ -42,6 +41,7 @@ from sevens.lab.strategies import (
     GroupBlitzPacing,
     KnockoutSaverPacing,
     RandomPacing,
+    paced_total,
 )
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS, DecidedBy
 from sevens.tournament.formats import Stage
@@ -262,11 +262,12 @@ def order_tables(
             if kind == RANDOM:
                 totals[s, turn] = np.minimum(held, _MAX_POINTS)
                 continue
-            if kind in SMART:  # the split is the decision's; the total is even pacing's
-                totals[s, turn] = smart_total(held, turns - turn)
+            view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
+            if kind in SMART:  # the split is the decision's; the total is the pacing's
+                assert isinstance(strategy, OddsAwarePacing | EquilibriumPacing)
+                totals[s, turn] = paced_total(held, view, strategy.knockout_weight)
                 continue
             # The split's jitter does not change the total spent, so any generator will do.
-            view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
             force, flair = strategy.orders(view, np.random.default_rng(0))
             totals[s, turn] = force + flair
         for stage, base in enumerate(MIX_SHARES):  # the groups', then the knockouts' share
@@ -329,30 +330,31 @@ _MIX_WIDTH = 2 + _MAX_POINTS // _OPTION_COST  # a mix's count, then one entry pe
 
 
 @_inline
-def _key(slot: int, turn: int, held: int, opponent: int, turns: int) -> int:
-    return ((slot * turns + turn) * _HELD + held) * _HELD + opponent
+def _key(slot: int, turn: int, total: int, opponent: int, turns: int) -> int:
+    return ((slot * turns + turn) * _HELD + total) * _HELD + opponent
 
 
 DecisionKey = tuple[int, int, int, int]
 
 
 def decision_key(key: int, turns: int) -> DecisionKey:
-    """``(slot, turn, held, opponent)`` of a case the loop reports undecided (the inverse of its key).
+    """``(slot, turn, total, opponent)`` of a case the loop reports undecided (the inverse of its key).
 
     >>> decision_key(((1 * 6 + 4) * 161 + 17) * 161 + 160, 6)
     (1, 4, 17, 160)
     """
     rest, opponent = divmod(key, _HELD)
-    rest, held = divmod(rest, _HELD)
+    rest, total = divmod(rest, _HELD)
     slot, turn = divmod(rest, turns)
-    return slot, turn, held, opponent
+    return slot, turn, total, opponent
 
 
 class Decisions:
     """The smart strategies' decisions for one format, filled case by case as the loop asks.
 
-    A case is a slot of :data:`SMART`, a turn (from 0), the SCRUM the team holds and the SCRUM its
-    opponent holds. ``decided[case]`` is -1 until the case is decided, then the FLAIR options of a
+    A case is a slot of :data:`SMART`, a turn (from 0), the SCRUM the team spends (its pacing's
+    total) and the SCRUM its opponent holds: the split depends on nothing else, so strategies of
+    one kind paced differently (knockout weights) share their decisions. ``decided[case]`` is -1 until the case is decided, then the FLAIR options of a
     pure split, or ``-2 - m`` for the mix in row ``m`` of ``mixes``: ``mixes[m, 0, 0]`` options,
     ``mixes[m, 0, i]`` the i-th option and ``mixes[m, 1, i]`` the cumulative probability up to it.
     Each answer comes from :mod:`sevens.lab.smart`, which the numpy path also asks, so both paths
@@ -361,8 +363,8 @@ class Decisions:
     mix as undecided.
 
     >>> d = Decisions(group_rounds=3, turns=6)
-    >>> d.decide(decision_key(d.key(1, 0, 100, 100), 6))
-    >>> int(d.decided[1, 0, 100, 100]) * 3, EquilibriumPacing.mix(17, 100, 6)
+    >>> d.decide(decision_key(d.key(1, 0, 17, 100), 6))
+    >>> int(d.decided[1, 0, 17, 100]) * 3, EquilibriumPacing.mix(17, 100, 6)
     (15, ((15, 1.0),))
     """
 
@@ -373,17 +375,16 @@ class Decisions:
         self.mixes: FloatArray = np.zeros((0, 2, _MIX_WIDTH), dtype=np.float64)
         self._lock = threading.Lock()
 
-    def key(self, slot: int, turn: int, held: int, opponent: int) -> int:
+    def key(self, slot: int, turn: int, total: int, opponent: int) -> int:
         """The loop's key of a case."""
-        return int(_key(slot, turn, held, opponent, self.turns))
+        return int(_key(slot, turn, total, opponent, self.turns))
 
     def decide(self, case: DecisionKey) -> None:
         """Decide one case (nothing to do if it is already decided)."""
-        slot, turn, held, opponent = case
-        if self.decided[slot, turn, held, opponent] != -1:
+        slot, turn, total, opponent = case
+        if self.decided[slot, turn, total, opponent] != -1:
             return
         turns_left = self.turns - turn
-        total = even_total(held, turns_left)
         if SMART[slot] == ODDS_AWARE:
             knockout = turn >= self.group_rounds
             value = OddsAwarePacing.flair(total, opponent, turns_left, knockout) // _OPTION_COST
@@ -399,7 +400,7 @@ class Decisions:
                     row[0, 1, 1 : len(mix) + 1] = np.cumsum([p for _, p in mix])
                     self.mixes = np.concatenate((self.mixes, row))
                     value = -2 - (self.mixes.shape[0] - 1)
-        self.decided[slot, turn, held, opponent] = value
+        self.decided[slot, turn, total, opponent] = value
 
 
 # --- One line ----------------------------------------------------------------------------------
@@ -626,11 +627,11 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
 
 @_inline
 def _decision(
-    slot: int, turn: int, held: int, opponent: int, u: float, decided: IntArray, mixes: FloatArray
+    slot: int, turn: int, total: int, opponent: int, u: float, decided: IntArray, mixes: FloatArray
 ) -> int:
     """FLAIR options of a smart strategy's decision (:class:`Decisions`), or -1 if the case has not
     been decided yet (or its mix is newer than ``mixes``)."""
-    v = int(decided[_at(slot), _at(turn), _at(held), _at(opponent)])
+    v = int(decided[_at(slot), _at(turn), _at(total), _at(opponent)])
     if v >= 0:
         return v
     m = -2 - v
@@ -647,10 +648,10 @@ def _decision(
 
 @_jit
 def decision(
-    slot: int, turn: int, held: int, opponent: int, u: float, decided: IntArray, mixes: FloatArray
+    slot: int, turn: int, total: int, opponent: int, u: float, decided: IntArray, mixes: FloatArray
 ) -> int:
     """:func:`_decision` callable from Python (for tests)."""
-    return _decision(slot, turn, held, opponent, u, decided, mixes)
+    return _decision(slot, turn, total, opponent, u, decided, mixes)
 
 
 @_inline
@@ -669,9 +670,9 @@ def _order(
     if word >> 32:
         tag = word >> 33
         if tag:  # a smart strategy: its decision for this case, drawn with u if it is a mix
-            o = _decision(tag - 1, turn, held, opponent, u, decided, mixes)
+            o = _decision(tag - 1, turn, total, opponent, u, decided, mixes)
             if o < 0:
-                return -1, _key(tag - 1, turn, held, opponent, decided.shape[1]), 0, s0, s1, s2, s3
+                return -1, _key(tag - 1, turn, total, opponent, decided.shape[1]), 0, s0, s1, s2, s3
         else:  # "random" draws its total, then its share
             total = min(int(u * (total + 1)), total)
             u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)

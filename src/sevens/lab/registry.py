@@ -50,9 +50,10 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
 everything in FLAIR/FORCE; "odds-aware" and "equilibrium" follow :mod:`sevens.bots.smart`."""
 
 
-WEIGHTED = ("even", "even-flair", "even-force")
+WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium")
 """The built-ins that take a knockout weight: ``"even-flair@1.5"`` is even-flair spreading its
-SCRUM as if each knockout match counted 1.5 group matches (:class:`EvenPacing`)."""
+SCRUM as if each knockout match counted 1.5 group matches
+(:func:`~sevens.lab.strategies.paced_total`), its split unchanged."""
 
 
 def _weighted(name: str) -> BatchStrategy:
@@ -68,7 +69,7 @@ def _weighted(name: str) -> BatchStrategy:
             f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
         ) from None
     made = BUILTINS[base]()
-    assert isinstance(made, EvenPacing)
+    assert isinstance(made, EvenPacing | OddsAwarePacing | EquilibriumPacing)
     try:
         return replace(made, name=f"{base}@{weight.strip()}", knockout_weight=k)
     except ValueError as exc:

@@ -9,34 +9,29 @@ compiled loop (:mod:`sevens.lab.kernels`) asks the same functions, one case at a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
-from sevens.lab.strategies import BatchView, Orders
+from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total
 
-__all__ = ["EquilibriumPacing", "OddsAwarePacing", "smart_total"]
+__all__ = ["EquilibriumPacing", "OddsAwarePacing"]
 
 IntArray = NDArray[np.int64]
 
 
-def smart_total(scrum: IntArray, matches: int) -> IntArray:
-    """What both smart strategies spend: ``ceil(scrum / matches)`` within what each team holds.
-
-    >>> smart_total(np.array([100, 7, 0]), 6).tolist(), smart_total(np.array([9]), 0).tolist()
-    ([17, 2, 0], [0])
-    """
-    if matches <= 0:
-        return np.zeros_like(scrum)
-    return np.clip(-(-scrum // matches), 0, np.minimum(scrum, 160))
-
-
 @dataclass(frozen=True, slots=True)
 class OddsAwarePacing:
-    """ "odds-aware" for a batch (see :class:`sevens.bots.smart.OddsAware`)."""
+    """ "odds-aware" for a batch (see :class:`sevens.bots.smart.OddsAware`); with a knockout
+    weight, paced as :func:`~sevens.lab.strategies.paced_total` says (the bot paces evenly)."""
 
     name: str = "odds-aware"
+    knockout_weight: Fraction = Fraction(1)
+
+    def __post_init__(self) -> None:
+        check_knockout_weight(self.knockout_weight)
 
     @staticmethod
     def flair(total: int, opponent_scrum: int, turns_left: int, knockout: bool) -> int:
@@ -48,7 +43,7 @@ class OddsAwarePacing:
         return odds_aware_flair(total, assumed_opponent_order(opponent_scrum, turns_left), knockout)
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = smart_total(view.scrum, view.turns_left)
+        total = paced_total(view.scrum, view, self.knockout_weight)
         cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
         flair_of = np.array(
             [self.flair(int(t), int(o), view.turns_left, view.knockout) for t, o in cases.T], dtype=np.int64
@@ -59,9 +54,14 @@ class OddsAwarePacing:
 
 @dataclass(frozen=True, slots=True)
 class EquilibriumPacing:
-    """ "equilibrium" for a batch (see :class:`sevens.bots.smart.Equilibrium`)."""
+    """ "equilibrium" for a batch (see :class:`sevens.bots.smart.Equilibrium`); with a knockout
+    weight, paced as :func:`~sevens.lab.strategies.paced_total` says (the bot paces evenly)."""
 
     name: str = "equilibrium"
+    knockout_weight: Fraction = Fraction(1)
+
+    def __post_init__(self) -> None:
+        check_knockout_weight(self.knockout_weight)
 
     @staticmethod
     def mix(total: int, opponent_scrum: int, turns_left: int) -> tuple[tuple[int, float], ...]:
@@ -73,7 +73,7 @@ class EquilibriumPacing:
         return equilibrium_mix(total, even_total(opponent_scrum, turns_left))
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = smart_total(view.scrum, view.turns_left)
+        total = paced_total(view.scrum, view, self.knockout_weight)
         cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
         u = rng.random(view.size)
         flair = np.zeros(view.size, dtype=np.int64)

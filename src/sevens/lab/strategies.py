@@ -35,6 +35,8 @@ __all__ = [
     "Orders",
     "RandomPacing",
     "ScalarAdapter",
+    "check_knockout_weight",
+    "paced_total",
     "split_orders",
 ]
 
@@ -125,6 +127,37 @@ def _even_budget(scrum: IntArray, matches: int) -> IntArray:
     return -(-scrum // matches)  # ceiling division
 
 
+def paced_total(scrum: IntArray, view: BatchView, knockout_weight: Fraction = Fraction(1)) -> IntArray:
+    """What a team holding ``scrum`` spends when it spreads its SCRUM as if each knockout match
+    still possible counted ``knockout_weight`` group matches (1: evenly over the matches still
+    possible), within what it holds and R3's cap.
+
+    A group match gets ``ceil(SCRUM / (g + K * k))`` (``g`` group matches left, this one included,
+    ``k`` knockout rounds), a knockout match an even share of what is left; K is a fraction, so the
+    totals are exact.
+
+    >>> view = BatchView(16, 1, Stage.GROUP, 6, 3, *([np.zeros(1, dtype=np.int64)] * 5),
+    ...                  np.ones(1, dtype=bool), *([np.zeros(1, dtype=np.int64)] * 2))
+    >>> [int(paced_total(np.array([100]), view, Fraction(k))[0]) for k in (1, 2)]  # 100/6, 100/(3 + 2*3)
+    [17, 12]
+    """
+    k = knockout_weight
+    if k == 1 or view.group_matches_left == 0:
+        total = _even_budget(scrum, view.turns_left)
+    else:
+        knockouts = view.turns_left - view.group_matches_left
+        total = -(-scrum * k.denominator // (view.group_matches_left * k.denominator + knockouts * k.numerator))
+    return np.clip(total, 0, np.minimum(scrum, MAX_ORDER_POINTS))
+
+
+def check_knockout_weight(k: object) -> None:
+    """Refuse a knockout weight outside 0 to 1000 or finer than 6 decimals (bounded so that the
+    exact totals stay far inside int64)."""
+    if not isinstance(k, Fraction) or not 0 <= k <= 1000 or k.denominator > 10**6:
+        shown = f"{float(k):g}" if isinstance(k, Fraction) else repr(k)
+        raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {shown}")
+
+
 def _bot_mix(view: BatchView, rng: np.random.Generator) -> FloatArray:
     # The pacing bots' mix (sevens.bots): their share for the stage, jittered.
     base = MIX_SHARES[1] if view.knockout else MIX_SHARES[0]
@@ -139,10 +172,8 @@ class EvenPacing:
     instead of the bots' jittered half-and-half.
 
     With ``knockout_weight`` K, SCRUM is spread as if each knockout match still possible counted
-    K group matches: a group match gets ``ceil(SCRUM / (g + K * k))`` (``g`` group matches left,
-    this one included, ``k`` knockout rounds), and a knockout match an even share of what is left.
-    K = 1 is even pacing, K < 1 spends more in the groups, K > 1 saves for the knockouts. K is a
-    fraction, so the totals are exact.
+    K group matches (:func:`paced_total`): K = 1 is even pacing, K < 1 spends more in the groups,
+    K > 1 saves for the knockouts.
     """
 
     name: str = "even"
@@ -150,19 +181,10 @@ class EvenPacing:
     knockout_weight: Fraction = Fraction(1)
 
     def __post_init__(self) -> None:
-        k = self.knockout_weight
-        # Bounded so that the exact totals stay far inside int64.
-        if not isinstance(k, Fraction) or not 0 <= k <= 1000 or k.denominator > 10**6:
-            raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {float(k):g}")
+        check_knockout_weight(self.knockout_weight)
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        k = self.knockout_weight
-        if k == 1 or view.group_matches_left == 0:
-            total = _even_budget(view.scrum, view.turns_left)
-        else:
-            knockouts = view.turns_left - view.group_matches_left
-            shares = view.group_matches_left * k.denominator + knockouts * k.numerator
-            total = -(-view.scrum * k.denominator // shares)  # ceil(SCRUM / (g + K k)), exactly
+        total = paced_total(view.scrum, view, self.knockout_weight)
         share = _bot_mix(view, rng) if self.flair is None else np.full(view.size, self.flair)
         return split_orders(total, share, view.scrum)
 
