@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 
 from sevens.cli import lab as lab_cli
 from sevens.lab.registry import resolve
-from sevens.lab.run import BATCH_SIZE, default_workers, run_lab, seat_block
+from sevens.lab.run import BATCH_SIZE, default_workers, run_lab, seat_block, seating_key
 from sevens.lab.strategies import BatchView, EvenPacing, Orders
 
 NAMES = ["even", "group-blitz", "odds-aware"]
@@ -48,10 +48,41 @@ def test_a_local_dask_cluster_gives_the_same_results() -> None:
 
 
 def test_every_strategy_sits_in_every_seat_equally_often() -> None:
-    """Fair seating: over S consecutive tournaments each strategy plays each seat exactly once."""
-    seats = seat_block(3, 16, 5, 6)
+    """Fair seating: over each block of S tournaments each strategy plays each seat exactly once,
+    however the blocks fall across batches."""
+    seats = seat_block(3, 16, 6, 6, key=seating_key(4))
     for seat in range(16):
         assert sorted(np.bincount(seats[:, seat], minlength=3).tolist()) == [2, 2, 2]
+    assert np.array_equal(seats, np.vstack([seat_block(3, 16, 6, 4, key=seating_key(4)), seat_block(3, 16, 10, 2, key=seating_key(4))]))
+
+
+def test_every_strategy_meets_every_other_in_its_group_equally_often() -> None:
+    """Fair seating: each block draws its own order of the strategies, so no strategy always has
+    the same neighbours in its group (with one fixed order, the ranking of a run depended on the
+    order the strategies were named in)."""
+    strategies, blocks = 8, 4000
+    seats = seat_block(strategies, 16, 0, strategies * blocks, key=seating_key(9))
+    groups = seats.reshape(-1, 4, 4)
+    together = np.zeros((strategies, strategies))
+    for a in range(strategies):
+        has_a = (groups == a).any(axis=2)
+        for b in range(strategies):
+            if a != b:
+                together[a, b] = (has_a & (groups == b).any(axis=2)).mean()
+    shares = together[~np.eye(strategies, dtype=bool)]
+    assert shares.max() - shares.min() < 0.1 * shares.mean(), together.round(3)
+    assert not np.array_equal(seat_block(strategies, 16, 0, 8, key=1), seat_block(strategies, 16, 0, 8, key=2))
+
+
+def test_the_ranking_does_not_depend_on_the_order_of_the_names() -> None:
+    """Named in another order, the same strategies get the same rates within the noise."""
+    names = ["even", "group-blitz", "knockout-saver", "even-flair", "random", "even-force"]
+    one = run_lab(names, 12000, seed=3, batch_size=2000)
+    other = run_lab([names[i] for i in (3, 0, 5, 1, 4, 2)], 12000, seed=4, batch_size=2000)
+    for name in names:
+        a = next(r for r in one.rows if r.name == name)
+        b = next(r for r in other.rows if r.name == name)
+        assert abs(a.title_rate - b.title_rate) < 1.5 * (a.title_ci + b.title_ci), name
 
 
 def test_against_a_field_each_strategy_plays_one_seat_in_turn() -> None:

@@ -1,10 +1,14 @@
 """Strategy tournaments: many batches of simulated tournaments, seated fairly, summed exactly.
 
-Seating: in tournament ``i`` (counted over the whole run) seat ``t`` is played by strategy
-``(t + i) mod S``, so over any ``S`` consecutive tournaments every strategy sits in every seat
-exactly once. Batches have a fixed size and batch ``j`` draws from the ``j``-th child of
-``numpy.random.SeedSequence(seed)``; the totals are integer sums, so a run gives the same numbers
-whatever the number of workers and whatever order the batches finish in.
+Seating: the tournaments run in blocks of ``S`` (the number of strategies). Block ``b`` draws a
+random order of the strategies, ``order_b``, and its tournament ``i`` seats ``order_b[(t + i) mod S]``
+in seat ``t``: over a block every strategy sits in every seat exactly once, and since the order is
+drawn afresh for each block, every strategy shares groups and brackets with every other equally
+often in the long run (with one fixed order, a strategy would always meet the same neighbours, and
+the ranking would depend on the order the strategies were named in). The orders come from the run's
+seed and the block's index alone. Batches have a fixed size and batch ``j`` draws its dice from the
+``j``-th child of ``numpy.random.SeedSequence(seed)``; the totals are integer sums, so a run gives
+the same numbers whatever the number of workers and whatever order the batches finish in.
 """
 
 from __future__ import annotations
@@ -37,6 +41,7 @@ __all__ = [
     "run_batch",
     "run_lab",
     "seat_block",
+    "seating_key",
     "warm_up",
 ]
 
@@ -45,27 +50,57 @@ BATCH_SIZE = 2000
 _Z95 = 1.959963984540054
 
 
-def seat_block(strategies: int, teams: int, start: int, count: int, *, field: bool = False) -> IntArray:
-    """Seats of tournaments ``start .. start + count - 1``: strategy ``(seat + tournament) mod S``.
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """SplitMix64's finaliser: well-spread 64-bit words from consecutive integers."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def seating_key(seed: int) -> int:
+    """The 64-bit key a run's seating orders come from (its own stream of the run's seed).
+
+    >>> seating_key(1) == seating_key(1) != seating_key(2)
+    True
+    """
+    return int(np.random.SeedSequence(seed, spawn_key=(2**32 - 1,)).generate_state(1, np.uint64)[0])
+
+
+def seat_block(
+    strategies: int, teams: int, start: int, count: int, *, field: bool = False, key: int = 0
+) -> IntArray:
+    """Seats of tournaments ``start .. start + count - 1`` (see the module docstring): in block
+    ``b = i // S``, strategy ``order_b[(t + i) mod S]`` in seat ``t``, each block's order drawn
+    from ``key`` and ``b`` alone.
 
     With ``field``, the last strategy is the field and the others are played one team at a time
     against it: tournament ``i`` seats strategy ``i mod (S - 1)`` in seat ``(i // (S - 1)) mod teams``
     and the field everywhere else, so over ``(S - 1) * teams`` tournaments each sits in every
     seat once.
 
-    >>> seat_block(3, 8, 0, 2).tolist()
-    [[0, 1, 2, 0, 1, 2, 0, 1], [1, 2, 0, 1, 2, 0, 1, 2]]
+    >>> seats = seat_block(3, 8, 0, 3, key=7)
+    >>> sorted(seats[:, 0].tolist()) == [0, 1, 2] and seats[0].tolist() == (seats[0, :3].tolist() * 3)[:8]
+    True
     >>> seat_block(3, 4, 0, 5, field=True).tolist()
     [[0, 2, 2, 2], [1, 2, 2, 2], [2, 0, 2, 2], [2, 1, 2, 2], [2, 2, 0, 2]]
     """
     index = np.arange(start, start + count, dtype=np.int64)
     if field:
         others = strategies - 1
-        seats = np.full((count, teams), others, dtype=np.int64)
-        seats[np.arange(count), (index // others) % teams] = index % others
-        return seats
-    block: IntArray = (np.arange(teams, dtype=np.int64)[None, :] + index[:, None]) % strategies
-    return block
+        alone = np.full((count, teams), others, dtype=np.int64)
+        alone[np.arange(count), (index // others) % teams] = index % others
+        return alone
+    blocks = np.arange(start // strategies, (start + count - 1) // strategies + 1, dtype=np.uint64)
+    # Each block's order: the strategies sorted by a hash of (key, block, strategy).
+    cells = blocks[:, None] * np.uint64(strategies) + np.arange(strategies, dtype=np.uint64)
+    words = (cells * _GOLDEN + np.uint64(key)).astype(np.uint64)  # wraps modulo 2**64, as meant
+    orders = np.argsort(_mix(words), axis=1)
+    rotation = (np.arange(teams, dtype=np.int64)[None, :] + index[:, None]) % strategies
+    seats: IntArray = orders[(index // strategies - start // strategies)[:, None], rotation]
+    return seats
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +117,8 @@ class BatchSpec:
     """Threads of the compiled loop (None: one per core); the result does not depend on it."""
     field: bool = False
     """The last strategy is a field the others play against one team at a time (:func:`seat_block`)."""
+    seating: int = 0
+    """The run's :func:`seating_key`."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -151,7 +188,7 @@ def run_batch(spec: BatchSpec) -> Totals:
     """Simulate one batch and total it per strategy (a plain function: it runs in any worker)."""
     tables = _tables()
     strategies = [resolve(name) for name in spec.strategies]
-    seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field)
+    seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field, key=spec.seating)
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
     # spinning took the cores from the lab's other workers (a run 10 times slower with 2 workers).
     with _blas().limit(limits=1, user_api="blas"):
@@ -270,11 +307,12 @@ def _specs(
 ) -> list[BatchSpec]:
     count = math.ceil(tournaments / batch_size)
     children = np.random.SeedSequence(seed).spawn(count)
+    key = seating_key(seed)
     specs = []
     for j, child in enumerate(children):
         start = j * batch_size
         count_j = min(batch_size, tournaments - start)
-        specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads, field))
+        specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads, field, key))
     return specs
 
 
