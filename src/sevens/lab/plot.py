@@ -60,10 +60,14 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     rates = [100 * row.title_rate for row in rows]
     errors = [100 * row.title_ci for row in rows]
     ax.barh(names, rates, xerr=errors, color="#2a7f62", ecolor="#333333", capsize=3)
-    ax.axvline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1, label="neutral (1 / teams)")
+    ax.axvline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1)
+    # Named above the plot rather than in a legend, which would cover a bar when there are few.
+    ax.text(100 / result.teams, 1.01, "neutral (1 / teams)", transform=ax.get_xaxis_transform(), ha="center",
+            va="bottom", color="#aa3333", fontsize=8)
     ax.set_xlabel("titles per team entered (%), 95% interval")
-    ax.set_title(f"{result.totals.tournaments} tournaments of {result.teams} teams (seed {result.seed})")
-    ax.legend(loc="lower right")
+    against = "" if result.field is None else f", one team at a time against {result.field}"
+    ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams (seed {result.seed}){against}",
+                 fontsize=10, pad=16)
     fig.tight_layout()
     out = Path(path)
     fig.savefig(out)
