@@ -80,7 +80,7 @@ def lab(
     if workers is None:
         workers = default_workers(tournaments)
     try:
-        check_run(names, tournaments, teams=teams, workers=workers, field=field)
+        check_run(names, tournaments, teams=teams, workers=workers, field=field, seed=seed)
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)

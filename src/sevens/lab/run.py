@@ -328,7 +328,7 @@ def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
 
 def check_run(
     strategies: Sequence[str], tournaments: int, *, teams: int = 16, workers: int = 1, batch_size: int = BATCH_SIZE,
-    field: str | None = None,
+    field: str | None = None, seed: int = 0,
 ) -> None:
     """Refuse a run that cannot start, before any work (``run_lab`` calls it first).
 
@@ -341,6 +341,8 @@ def check_run(
         raise ValueError("give at least one strategy")
     if tournaments < 1:
         raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
+    if seed < 0:
+        raise ValueError(f"the seed must be 0 or more, got {seed}")
     if workers < 1:
         raise ValueError(f"the number of workers must be at least 1, got {workers}")
     if teams not in (8, 16):
@@ -387,7 +389,7 @@ def run_lab(
     (40, 40)
     """
     names = tuple(strategies)
-    check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size, field=field)
+    check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size, field=field, seed=seed)
     seated = names if field is None else (*names, field)
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
