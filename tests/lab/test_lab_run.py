@@ -228,7 +228,7 @@ def test_cli_table_and_errors() -> None:
     assert bad.stderr.startswith("error: ") and "nope" in bad.stderr
     # Counts and sizes are refused before anything starts (no progress bar, no compiling).
     for args, says in ((["--teams", "12"], "R6"), (["--tournaments", "0"], "at least 1"), (["--workers", "0"], "workers"),
-                       (["--seed", "-1"], "seed must be 0 or more")):
+                       (["--seed", "-1"], "seed must be 0 or more"), (["--strategies", "even,random,even"], "even named more than once")):
         refused = runner.invoke(_app(), ["lab", "--strategies", "even", *args])
         assert refused.exit_code == 2 and refused.stderr.startswith("error: ") and says in refused.stderr, args
 

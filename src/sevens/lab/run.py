@@ -339,6 +339,9 @@ def check_run(
     """
     if not strategies:
         raise ValueError("give at least one strategy")
+    twice = sorted({name for name in strategies if list(strategies).count(name) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} named more than once; name each strategy once")
     if tournaments < 1:
         raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
     if seed < 0:
