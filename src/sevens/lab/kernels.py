@@ -262,12 +262,12 @@ def order_tables(
             if kind == RANDOM:
                 totals[s, turn] = np.minimum(held, _MAX_POINTS)
                 continue
-            view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
             if kind in SMART:  # the split is the decision's; the total is the pacing's
                 assert isinstance(strategy, OddsAwarePacing | EquilibriumPacing)
-                totals[s, turn] = paced_total(held, view, strategy.knockout_weight)
+                totals[s, turn] = paced_total(held, turns - turn, max(0, group_rounds - turn), strategy.knockout_weight)
                 continue
             # The split's jitter does not change the total spent, so any generator will do.
+            view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
             force, flair = strategy.orders(view, np.random.default_rng(0))
             totals[s, turn] = force + flair
         for stage, base in enumerate(MIX_SHARES):  # the groups', then the knockouts' share
@@ -354,9 +354,10 @@ class Decisions:
 
     A case is a slot of :data:`SMART`, a turn (from 0), the SCRUM the team spends (its pacing's
     total) and the SCRUM its opponent holds: the split depends on nothing else, so strategies of
-    one kind paced differently (knockout weights) share their decisions. ``decided[case]`` is -1 until the case is decided, then the FLAIR options of a
-    pure split, or ``-2 - m`` for the mix in row ``m`` of ``mixes``: ``mixes[m, 0, 0]`` options,
-    ``mixes[m, 0, i]`` the i-th option and ``mixes[m, 1, i]`` the cumulative probability up to it.
+    one kind paced differently (knockout weights) share their decisions. ``decided[case]`` is -1
+    until the case is decided, then the FLAIR options of a pure split, or ``-2 - m`` for the mix in
+    row ``m`` of ``mixes``: ``mixes[m, 0, 0]`` options, ``mixes[m, 0, i]`` the i-th option and
+    ``mixes[m, 1, i]`` the cumulative probability up to it.
     Each answer comes from :mod:`sevens.lab.smart`, which the numpy path also asks, so both paths
     decide alike. Entries only ever go from -1 to their answer, so a loop may read while another
     thread decides; mixes grow into a new array, and a loop holding the older one treats a newer

@@ -43,7 +43,7 @@ class OddsAwarePacing:
         return odds_aware_flair(total, assumed_opponent_order(opponent_scrum, turns_left), knockout)
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = paced_total(view.scrum, view, self.knockout_weight)
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
         cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
         flair_of = np.array(
             [self.flair(int(t), int(o), view.turns_left, view.knockout) for t, o in cases.T], dtype=np.int64
@@ -73,7 +73,7 @@ class EquilibriumPacing:
         return equilibrium_mix(total, even_total(opponent_scrum, turns_left))
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = paced_total(view.scrum, view, self.knockout_weight)
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
         cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
         u = rng.random(view.size)
         flair = np.zeros(view.size, dtype=np.int64)

@@ -127,7 +127,9 @@ def _even_budget(scrum: IntArray, matches: int) -> IntArray:
     return -(-scrum // matches)  # ceiling division
 
 
-def paced_total(scrum: IntArray, view: BatchView, knockout_weight: Fraction = Fraction(1)) -> IntArray:
+def paced_total(
+    scrum: IntArray, turns_left: int, group_matches_left: int, knockout_weight: Fraction = Fraction(1)
+) -> IntArray:
     """What a team holding ``scrum`` spends when it spreads its SCRUM as if each knockout match
     still possible counted ``knockout_weight`` group matches (1: evenly over the matches still
     possible), within what it holds and R3's cap.
@@ -136,17 +138,15 @@ def paced_total(scrum: IntArray, view: BatchView, knockout_weight: Fraction = Fr
     ``k`` knockout rounds), a knockout match an even share of what is left; K is a fraction, so the
     totals are exact.
 
-    >>> view = BatchView(16, 1, Stage.GROUP, 6, 3, *([np.zeros(1, dtype=np.int64)] * 5),
-    ...                  np.ones(1, dtype=bool), *([np.zeros(1, dtype=np.int64)] * 2))
-    >>> [int(paced_total(np.array([100]), view, Fraction(k))[0]) for k in (1, 2)]  # 100/6, 100/(3 + 2*3)
+    >>> [int(paced_total(np.array([100]), 6, 3, Fraction(k))[0]) for k in (1, 2)]  # 100/6, 100/(3 + 2*3)
     [17, 12]
     """
     k = knockout_weight
-    if k == 1 or view.group_matches_left == 0:
-        total = _even_budget(scrum, view.turns_left)
+    if k == 1 or group_matches_left == 0:
+        total = _even_budget(scrum, turns_left)
     else:
-        knockouts = view.turns_left - view.group_matches_left
-        total = -(-scrum * k.denominator // (view.group_matches_left * k.denominator + knockouts * k.numerator))
+        knockouts = turns_left - group_matches_left
+        total = -(-scrum * k.denominator // (group_matches_left * k.denominator + knockouts * k.numerator))
     return np.clip(total, 0, np.minimum(scrum, MAX_ORDER_POINTS))
 
 
@@ -184,7 +184,7 @@ class EvenPacing:
         check_knockout_weight(self.knockout_weight)
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
-        total = paced_total(view.scrum, view, self.knockout_weight)
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
         share = _bot_mix(view, rng) if self.flair is None else np.full(view.size, self.flair)
         return split_orders(total, share, view.scrum)
 
