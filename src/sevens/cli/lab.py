@@ -23,7 +23,7 @@ def _table(result: object) -> Table:
     assert isinstance(result, LabResult)
     against = "" if result.field is None else f", one team at a time against a field of {result.field}"
     table = Table(
-        title=f"{result.totals.tournaments} tournaments of {result.teams} teams, seed {result.seed}{against} "
+        title=f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
         f"(rates per team entered, ± 95% interval; neutral title rate {100 / result.teams:.2f}%)"
     )
     for column in ("strategy", "titles %", "finals %", "group points", "SCRUM left"):
@@ -63,10 +63,13 @@ def lab(
     ] = None,
     dask: Annotated[str | None, typer.Option(help="Dask scheduler address to run on instead.")] = None,
     json_out: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
-    plot: Annotated[Path | None, typer.Option(
+    plot: Annotated[
+        Path | None,
+        typer.Option(
             help="Write a plot (.png or .svg): the ranking, or title rates against the knockout weight "
             "if the strategies are one at several weights."
-        )] = None,
+        ),
+    ] = None,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
     from sevens.lab.plot import plot_result

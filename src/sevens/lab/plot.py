@@ -2,35 +2,36 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
+from sevens.lab.registry import resolve
 from sevens.lab.run import LabResult
+from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
+from sevens.lab.strategies import EvenPacing
 
 __all__ = ["knockout_weights", "plot_ranking", "plot_result", "plot_solver_map", "plot_weights"]
 
 
 def knockout_weights(result: LabResult) -> dict[str, Fraction] | None:
-    """Each strategy's knockout weight if all are one base strategy at several weights
-    (``even-flair@0.5``, ``even-flair``, ``even-flair@2``, ...), else None.
+    """Each strategy's knockout weight if the run compares one built-in strategy at three or more
+    weights (``even-flair@0.5``, ``even-flair``, ``even-flair@2``, ...), else None.
 
     >>> from sevens.lab.run import Totals
     >>> knockout_weights(LabResult(("even@0.5", "even", "even@2"), 16, 0, Totals.zero(3)))
     {'even@0.5': Fraction(1, 2), 'even': Fraction(1, 1), 'even@2': Fraction(2, 1)}
-    >>> knockout_weights(LabResult(("even@0.5", "even-flair"), 16, 0, Totals.zero(2))) is None
+    >>> knockout_weights(LabResult(("even@0.5", "even-flair", "even@2"), 16, 0, Totals.zero(3))) is None
     True
     """
-    bases = {name.partition("@")[0] for name in result.strategies}
-    if len(bases) != 1 or len(result.strategies) < 3:
+    made = [resolve(name) for name in result.strategies]
+    weighted = [m for m in made if isinstance(m, EvenPacing | OddsAwarePacing | EquilibriumPacing)]
+    if len(made) < 3 or len(weighted) < len(made):
         return None
-    weights = {}
-    for name in result.strategies:
-        _, at, weight = name.partition("@")
-        try:
-            weights[name] = Fraction(weight) if at else Fraction(1)
-        except ValueError:
-            return None
-    return weights
+    # One base: the strategies differ in nothing but their names and weights.
+    if len({replace(m, name="", knockout_weight=Fraction(1)) for m in weighted}) > 1:
+        return None
+    return {name: m.knockout_weight for name, m in zip(result.strategies, weighted, strict=True)}
 
 
 def plot_result(result: LabResult, path: Path | str) -> Path:
@@ -96,8 +97,8 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     ax.errorbar([k for k, _ in points], [100 * r.title_rate for _, r in points],
                 yerr=[100 * r.title_ci for _, r in points], color="#2a7f62", ecolor="#333333",
                 capsize=3, marker="o", label="one team at this weight")
-    if result.field is not None:
-        field = rows[f"{result.field} (field)"]
+    if result.field_label is not None:
+        field = rows[result.field_label]
         ax.axhline(100 * field.title_rate, color="#3366aa", linewidth=1, label=f"the field ({result.field})")
     ax.axhline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1, label="neutral (1 / teams)")
     ax.set_xscale("log", base=2)

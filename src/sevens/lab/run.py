@@ -271,15 +271,20 @@ class LabResult:
     field: str | None = None
 
     @property
+    def field_label(self) -> str | None:
+        """The field's row name in :attr:`rows` ("NAME (field)"), if there is a field."""
+        return None if self.field is None else f"{self.field} (field)"
+
+    @property
     def rows(self) -> list[StrategyRow]:
-        """One row per strategy (the field's named "NAME (field)"), best title rate first.
+        """One row per strategy (the field's named :attr:`field_label`), best title rate first.
 
         Rates are per team entered (a strategy that plays a quarter of the seats and wins a
         quarter of the titles has the neutral rate ``1 / teams``); intervals are normal
         approximations over the teams entered.
         """
         t = self.totals
-        names = self.strategies if self.field is None else (*self.strategies, f"{self.field} (field)")
+        names = self.strategies if self.field_label is None else (*self.strategies, self.field_label)
         rows = []
         for i, name in enumerate(names):
             n = int(t.entries[i])
