@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -58,6 +59,7 @@ __all__ = [
     "Decisions",
     "decision",
     "decision_key",
+    "mix64",
     "Scratch",
     "new_scratch",
     "order_plan",
@@ -145,11 +147,15 @@ def _rotl(x: np.uint64, k: int) -> np.uint64:
     return (x << np.uint64(k)) | (x >> np.uint64(64 - k))
 
 
-@_inline
-def _splitmix(z: np.uint64) -> np.uint64:
+def mix64(z: Any) -> Any:
+    """SplitMix64's finaliser: well-spread 64-bit words from consecutive ones (a uint64 or an array
+    of them; the lab's seating hashes with it too)."""
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
     return z ^ (z >> np.uint64(31))
+
+
+_splitmix = _inline(mix64)
 
 
 _STATE = 4  # xoshiro256**'s four words

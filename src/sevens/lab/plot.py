@@ -6,10 +6,8 @@ from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
-from sevens.lab.registry import resolve
+from sevens.lab.registry import WEIGHTED_TYPES, resolve
 from sevens.lab.run import LabResult
-from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
-from sevens.lab.strategies import EvenPacing
 
 __all__ = ["knockout_weights", "plot_ranking", "plot_result", "plot_solver_map", "plot_weights"]
 
@@ -25,7 +23,7 @@ def knockout_weights(result: LabResult) -> dict[str, Fraction] | None:
     True
     """
     made = [resolve(name) for name in result.strategies]
-    weighted = [m for m in made if isinstance(m, EvenPacing | OddsAwarePacing | EquilibriumPacing)]
+    weighted = [m for m in made if isinstance(m, WEIGHTED_TYPES)]
     if len(made) < 3 or len(weighted) < len(made):
         return None
     # One base: the strategies differ in nothing but their names and weights.

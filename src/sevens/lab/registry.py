@@ -32,7 +32,7 @@ from sevens.lab.strategies import (
     ScalarAdapter,
 )
 
-__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "available", "resolve"]
+__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "resolve"]
 
 
 BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
@@ -55,6 +55,9 @@ WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium")
 SCRUM as if each knockout match counted 1.5 group matches
 (:func:`~sevens.lab.strategies.paced_total`), its split unchanged."""
 
+WEIGHTED_TYPES = (EvenPacing, OddsAwarePacing, EquilibriumPacing)
+"""The classes behind :data:`WEIGHTED`: each has a ``knockout_weight`` field."""
+
 
 def _weighted(name: str) -> BatchStrategy:
     base, _, weight = name.partition("@")
@@ -69,7 +72,7 @@ def _weighted(name: str) -> BatchStrategy:
             f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
         ) from None
     made = BUILTINS[base]()
-    assert isinstance(made, EvenPacing | OddsAwarePacing | EquilibriumPacing)
+    assert isinstance(made, WEIGHTED_TYPES)
     try:
         return replace(made, name=f"{base}@{weight.strip()}", knockout_weight=k)
     except ValueError as exc:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
+from sevens.lab.kernels import mix64
 from sevens.lab.registry import resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
@@ -51,13 +53,6 @@ _Z95 = 1.959963984540054
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-
-
-def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
-    """SplitMix64's finaliser: well-spread 64-bit words from consecutive integers."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
 
 
 def seating_key(seed: int) -> int:
@@ -97,7 +92,7 @@ def seat_block(
     # Each block's order: the strategies sorted by a hash of (key, block, strategy).
     cells = blocks[:, None] * np.uint64(strategies) + np.arange(strategies, dtype=np.uint64)
     words = (cells * _GOLDEN + np.uint64(key)).astype(np.uint64)  # wraps modulo 2**64, as meant
-    orders = np.argsort(_mix(words), axis=1)
+    orders = np.argsort(mix64(words), axis=1)
     rotation = (np.arange(teams, dtype=np.int64)[None, :] + index[:, None]) % strategies
     seats: IntArray = orders[(index // strategies - start // strategies)[:, None], rotation]
     return seats
@@ -344,7 +339,7 @@ def check_run(
     """
     if not strategies:
         raise ValueError("give at least one strategy")
-    twice = sorted({name for name in strategies if list(strategies).count(name) > 1})
+    twice = sorted(name for name, n in Counter(strategies).items() if n > 1)
     if twice:
         raise ValueError(f"{', '.join(twice)} named more than once; name each strategy once")
     if tournaments < 1:
