@@ -45,7 +45,7 @@ def _knockout_view(fmt_players: int, turn: int, scrum: int) -> ManagerView:
 
 def test_registry_names_and_default() -> None:
     assert {"even", "group-blitz", "knockout-saver"} <= set(STRATEGIES)
-    assert DEFAULT_BOT == DEFAULT_AUTOPILOT == "even"
+    assert DEFAULT_BOT == DEFAULT_AUTOPILOT == "equilibrium"
     for name in STRATEGIES:
         bot = get_strategy(name)
         assert bot.name == name

@@ -6,6 +6,7 @@ import math
 import random
 import re
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -106,9 +107,21 @@ def test_batch_smart_strategies_decide_as_the_one_decision_bots() -> None:
     same SCRUM, opponent's SCRUM and stage (the compiled loop asks the batch ones)."""
     from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
 
+    _agree_with_bots([(OddsAwarePacing(), OddsAware()), (EquilibriumPacing(), Equilibrium())])
+
+
+def test_batch_even_flair_and_even_force_order_as_the_game_bots_of_those_names() -> None:
+    """The lab's "even-flair" and "even-force" are the bots a game offers under the same names."""
+    from sevens.bots import get_strategy
+
+    pairs = [(resolve(name), get_strategy(name)) for name in ("even-flair", "even-force")]
+    _agree_with_bots(pairs)  # type: ignore[arg-type]
+
+
+def _agree_with_bots(pairs: list[tuple[Any, Any]]) -> None:
     fmt = Format(16, 16, 1)
     rng = np.random.default_rng(11)
-    for batch, bot in ((OddsAwarePacing(), OddsAware()), (EquilibriumPacing(), Equilibrium())):
+    for batch, bot in pairs:
         for left in range(6, 0, -1):
             scrum = rng.integers(0, 161, 5)
             opponent = rng.integers(0, 161, 5)

@@ -12,6 +12,7 @@ from tournament_helpers import OTHER_SEED, SEED, bot_game, make_setup
 from sevens.bots import get_strategy
 from sevens.rules import STARTING_SCRUM, Order, fair_die, orders_digest, seed_commitment
 from sevens.tournament import (
+    DEFAULT_AUTOPILOT,
     Game,
     ManagerView,
     OrderRefused,
@@ -215,8 +216,8 @@ def test_a_bot_that_breaks_r3_is_refused_by_name() -> None:
             return Order(view.scrum + 1, 0)
 
     game = new_game(make_setup(4))
-    with pytest.raises(OrderRefused, match=r"the bot 'even' gave an order the game refuses: .*R3"):
-        autopilot_orders(game, game.teams_in_play()[:1], {"even": Greedy()}, seed=SEED)
+    with pytest.raises(OrderRefused, match=rf"the bot '{DEFAULT_AUTOPILOT}' gave an order the game refuses: .*R3"):
+        autopilot_orders(game, game.teams_in_play()[:1], {DEFAULT_AUTOPILOT: Greedy()}, seed=SEED)
 
 
 def test_views_show_what_a_manager_may_see() -> None:

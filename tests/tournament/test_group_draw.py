@@ -114,7 +114,7 @@ def test_r12_house_teams_are_played_by_the_default_bot() -> None:
     setup = make_setup(5)
     house = [t for t in setup.teams if t.house]
     assert len(house) == 1
-    assert setup.autopilot(house[0].id) == DEFAULT_AUTOPILOT == "even"
+    assert setup.autopilot(house[0].id) == DEFAULT_AUTOPILOT == "equilibrium"
 
 
 def test_draw_is_roughly_uniform_over_groups() -> None:
@@ -196,6 +196,6 @@ def test_with_autopilot_changes_one_team() -> None:
     team = setup.teams[0].id
     changed = setup.with_autopilot(team, "knockout-saver")
     assert changed.autopilot(team) == "knockout-saver"
-    assert all(changed.autopilot(t.id) == "even" for t in setup.teams[1:])
+    assert all(changed.autopilot(t.id) == DEFAULT_AUTOPILOT for t in setup.teams[1:])
     with pytest.raises(KeyError, match="no team 'atlantis'"):
         setup.with_autopilot("atlantis", "even")

@@ -8,9 +8,17 @@ from typing import Any
 import pytest
 from tournament_helpers import SEED, bot_game, make_setup, ordered_game, zero_orders
 
-from sevens.tournament import RecordError, VerificationError, to_record, verify_record
+from sevens.tournament import GameSetup, RecordError, VerificationError, to_record, verify_record
 
-GAME = bot_game(make_setup(4))
+
+def _even_bots(setup: GameSetup) -> GameSetup:
+    """Every team on "even", which orders FORCE and FLAIR both, so the record holds dice of each."""
+    for team in setup.teams:
+        setup = setup.with_autopilot(team.id, "even")
+    return setup
+
+
+GAME = bot_game(_even_bots(make_setup(4)))
 RECORD = to_record(GAME, seed=SEED)
 UNFINISHED = to_record(bot_game(make_setup(4), turns=4))
 

@@ -4,10 +4,13 @@ A strategy sees exactly what a manager sees (:class:`sevens.tournament.game.Mana
 gets its randomness passed in (``rng``); it returns an :class:`sevens.rules.Order` that is always
 legal: whole numbers, FLAIR a multiple of 3, the total within the team's SCRUM (R3).
 
-The FORCE/FLAIR mix: a FORCE point is worth 4/3 points on average, a FLAIR point (3.97 per
-option of 3) almost exactly the same, but FLAIR scores more of its points as tries, which win
-knockout count-backs (R9). So the bots split roughly half and half, leaning to FLAIR in the
-knockouts, with a little jitter from ``rng`` so that they are not fully predictable.
+The pacing bots ("even", "group-blitz", "knockout-saver") split roughly half and half, leaning to
+FLAIR in the knockouts, with a little jitter from ``rng`` so that they are not fully predictable.
+"even-flair" and "even-force" pace like "even" with every point in one kind. The strategy lab
+(``docs/strategy.md``) finds all FLAIR the stronger choice: at similar budgets it is the match's
+saddle point, and its tries win knockout count-backs (R9). So the default bot is "equilibrium"
+(:mod:`sevens.bots.smart`), which plays the solver's split and is level with "even-flair" at
+the top of the lab's ranking.
 """
 
 from __future__ import annotations
@@ -97,27 +100,40 @@ class _Pacing:
     def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
         raise NotImplementedError
 
+    def flair_share(self, view: ManagerView, rng: random.Random) -> float:
+        """FLAIR's share of the order."""
+        return _mix(view, rng)
+
     def order(self, view: ManagerView, rng: random.Random) -> Order:
         if not view.in_play:
             return Order(0, 0)
         total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
-        return split(total, _mix(view, rng), view.scrum)
+        return split(total, self.flair_share(view, rng), view.scrum)
 
 
 @dataclass(frozen=True, slots=True)
 class EvenSpread(_Pacing):
     """ "even": spread SCRUM evenly over the matches the team could still play if it keeps winning
-    (all in at the final).
+    (all in at the final). "even-flair" and "even-force" are this bot with a fixed share.
 
     >>> EvenSpread().budget(scrum=100, turns_left=5, group_left=3)
     20
+    >>> EvenSpread(name="even-flair", flair=1.0).flair_share(None, random.Random(0))  # type: ignore[arg-type]
+    1.0
     """
 
     name: str = "even"
+    flair: float | None = None
+    """A fixed FLAIR share for every order (1.0: all FLAIR, 0.0: all FORCE) in place of the jittered
+    half and half."""
 
     def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
         """SCRUM to spend on this match."""
         return _even_budget(scrum, turns_left)
+
+    def flair_share(self, view: ManagerView, rng: random.Random) -> float:
+        """FLAIR's share of the order: :attr:`flair` when set (no draw from ``rng``)."""
+        return _mix(view, rng) if self.flair is None else self.flair
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,6 +193,8 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "group-blitz": GroupBlitz,
     "knockout-saver": KnockoutSaver,
     "random": RandomOrders,
+    "even-flair": lambda: EvenSpread(name="even-flair", flair=1.0),
+    "even-force": lambda: EvenSpread(name="even-force", flair=0.0),
     "odds-aware": OddsAware,
     "equilibrium": Equilibrium,
 }
@@ -236,7 +254,7 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy("cautious")
     Traceback (most recent call last):
     ...
-    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, odds-aware, equilibrium, a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
     """
     factory = STRATEGIES.get(name)
     if factory is not None:
