@@ -133,3 +133,10 @@ def test_own_bot_by_module_path_and_bad_paths_are_refused() -> None:
         get_strategy("sevens.rules:Line")
     with pytest.raises(ValueError, match="there is no bot called 'cautious'"):
         get_strategy("cautious")
+
+
+def test_every_bot_has_a_few_words_for_the_menus() -> None:
+    from sevens.bots import SUMMARIES, describe
+
+    assert set(SUMMARIES) == set(STRATEGIES)
+    assert all(describe(name) == SUMMARIES[name] and 0 < len(SUMMARIES[name]) <= 70 for name in STRATEGIES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -178,3 +179,31 @@ def test_live_odds_for_own_team(hosted: Hosted) -> None:
         assert abs(row["win"] + row["draw"] + row["loss"] - 1) < 1e-6
     # 10 FORCE dice at 8/6 points each and 3 FLAIR options at 61/15 each (R1, R2).
     assert abs(data["expected_points"] - (10 * 8 / 6 + 3 * 61 / 15)) < 1e-3
+
+
+def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:
+    """R13: the create form and each team's autopilot menu name every bot with a few words on it,
+    the game's default (or the team's own autopilot) chosen; the API gives the same words."""
+    from sevens.bots import DEFAULT_BOT, STRATEGIES, SUMMARIES
+
+    def options(page: str, name: str) -> list[tuple[str, bool, str]]:
+        menu = re.search(rf'<select name="{name}">(.*?)</select>', page, re.S)
+        assert menu is not None, name
+        found = re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>', menu.group(1))
+        return [(value, bool(selected), html.unescape(text)) for value, selected, text in found]
+
+    home = options(new_client(app).get("/").text, "default_bot")
+    assert sorted(value for value, _, _ in home) == sorted(STRATEGIES)
+    assert [value for value, selected, _ in home if selected] == [DEFAULT_BOT]
+    assert all(text == f"{value}: {SUMMARIES[value]}" for value, _, text in home)
+
+    team = hosted.my_teams("p1")[0]
+    player = hosted.players["p1"]
+    response = post_form(player, f"{hosted.base}/autopilot", {"team": team, "strategy": "even-flair"})
+    assert response.status_code == 303
+    menus = options(player.get(f"{hosted.base}/play").text, "strategy")
+    assert ("even-flair", True, "even-flair: paces evenly, all FLAIR") in menus
+
+    about = new_client(app).get("/api/v1/strategies").json()
+    assert about["default"] == DEFAULT_BOT
+    assert about["about"] == {name: SUMMARIES[name] for name in STRATEGIES}

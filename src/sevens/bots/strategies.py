@@ -33,6 +33,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "load_registered",
     "STRATEGIES",
+    "SUMMARIES",
     "EvenSpread",
     "GroupBlitz",
     "KnockoutSaver",
@@ -40,6 +41,7 @@ __all__ = [
     "MIX_SHARES",
     "RandomOrders",
     "Strategy",
+    "describe",
     "get_strategy",
     "split",
 ]
@@ -199,6 +201,29 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "equilibrium": Equilibrium,
 }
 """Every built-in bot by name; each value makes a fresh strategy."""
+
+SUMMARIES: dict[str, str] = {
+    "even": "paces evenly, about half FLAIR",
+    "group-blitz": "spends big in the groups, keeps little for the knockouts",
+    "knockout-saver": "spends little in the groups, saves for the knockouts",
+    "random": "any legal order at random (a baseline)",
+    "even-flair": "paces evenly, all FLAIR",
+    "even-force": "paces evenly, all FORCE",
+    "odds-aware": "paces evenly, the split with the best exact odds",
+    "equilibrium": "paces evenly, the split drawn from the match's optimal mix",
+}
+"""What each built-in bot does, in a few words, for pages and menus (:func:`describe`)."""
+
+
+def describe(name: str) -> str:
+    """A few words on the bot called ``name``; a registered bot's name alone.
+
+    >>> describe("even-flair")
+    'paces evenly, all FLAIR'
+    >>> describe("mypkg.bots:Mine")
+    'a registered bot'
+    """
+    return SUMMARIES.get(name, "a registered bot")
 
 ENTRY_POINT_GROUP = "sevens.strategies"
 """Packages register their own bots under this entry-point group, e.g. in ``pyproject.toml``:

@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
 
+from sevens.bots import describe
 from sevens.store import games as store
 from sevens.store.auth import (
     access_to,
@@ -207,8 +208,9 @@ def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
 
 @router.get("/strategies")
 def strategies() -> dict[str, Any]:
-    """The bots a team's autopilot may be (R13)."""
-    return {"strategies": list(store.strategy_names()), "default": views.default_bot()}
+    """The bots a team's autopilot may be (R13), with a few words on each."""
+    names = store.strategy_names()
+    return {"strategies": list(names), "default": views.default_bot(), "about": {n: describe(n) for n in names}}
 
 
 @router.get("/games/{public_id}")

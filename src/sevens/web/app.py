@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sevens.bots import describe
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
@@ -154,6 +155,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     )
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token
+    templates.env.globals["describe_bot"] = describe
     app.state.templates = templates
 
     app.add_middleware(
