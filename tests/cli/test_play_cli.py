@@ -110,3 +110,44 @@ def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
     assert result.exit_code != 0
     assert "interrupted" in result.output
     assert not path.exists()
+
+
+def test_bots_are_chosen_by_name_and_given_to_the_bot_teams_in_turn(tmp_path: Path) -> None:
+    """R13: `--bots even-flair,even-force` gives the teams nobody types for those bots in turn; each
+    plays as its name says, and the record says which bot played which team and checks out."""
+    from sevens.bots import verify_with_bots
+
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["play", "--auto", "--players", "4", "--seed", "bots", "--bots", "even-flair, even-force", "--record", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Played by the bot even-flair (paces evenly, all FLAIR)" in " ".join(result.output.split())
+    record = json.loads(path.read_text())
+    autopilots = {team["id"]: team["autopilot"] for team in record["teams"]}
+    assert sorted(autopilots.values()) == ["even-flair"] * 4 + ["even-force"] * 4
+    orders = 0
+    for turn in record["turns"]:
+        for match in turn["matches"]:
+            for side in ("home", "away"):
+                order = match[f"{side}_order"]
+                assert order["autopilot"] == autopilots[match[side]]
+                if autopilots[match[side]] == "even-force":
+                    assert order["flair"] == 0
+                else:
+                    assert order["force"] <= 2  # all FLAIR but what is not a whole option (R3)
+                orders += 1
+    assert orders == 8 * 3 + 4 + 2  # 2 groups of 4: three rounds, then semi-finals and the final
+    assert verify_with_bots(record).endswith(f"; {orders} bot orders played again from the seed, each what its bot plays")
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [("evn", "there is no bot called 'evn'; choose one of: even,"), ("even,,random", "has an empty name")],
+)
+def test_unknown_or_empty_bot_names_are_refused_before_the_game(tmp_path: Path, given: str, says: str) -> None:
+    path = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "--auto", "--bots", given, "--record", str(path)])
+    assert result.exit_code != 0
+    assert says in " ".join(result.output.split())
+    assert not path.exists() and "The draw" not in result.output

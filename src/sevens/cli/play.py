@@ -6,6 +6,7 @@ import dataclasses
 import hashlib
 import random
 import secrets
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.prompt import Confirm, Prompt
 from rich.table import Table
 
-from sevens.bots import DEFAULT_BOT, get_strategy
+from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli.errors import fail
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
@@ -135,18 +136,28 @@ def play_game(
     humans: int,
     seed: str | None,
     record: Path | None,
+    bots: Sequence[str] = (),
 ) -> Game:
-    """Play a whole game: people type orders for their teams, bots play the rest."""
+    """Play a whole game: people type orders for their teams, bots play the rest (``bots``: their
+    names, given to the bot-played teams in turn; none: the default bot)."""
     fmt = _choose_format(players, teams)
     dice_seed = _dice_seed(seed)
     people = [Player(PlayerId(f"p{i}"), f"Player {i}" if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
     # Drawn from the dice seed, so anyone can redo the draw once the seed is revealed.
     setup = draw_game_from_seed(people, fmt, seed=dice_seed)
-    game = new_game(setup)
     human_ids = {p.id for p in people[:humans]}
+    played_by_bots = [t.id for t in setup.teams if t.manager not in human_ids]
+    for i, team in enumerate(played_by_bots if bots else ()):
+        setup = setup.with_autopilot(team, bots[i % len(bots)])
+    game = new_game(setup)
     console.rule(f"Sevens: {fmt.teams} teams, {players} players, {fmt.teams_per_player} teams each")
     console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}")
     console.print(draw_table(game))
+    by_bot: dict[str, list[str]] = {}
+    for team in played_by_bots:
+        by_bot.setdefault(setup.autopilot(team), []).append(setup.team(team).name)
+    for name, names in by_bot.items():
+        console.print(f"Played by the bot {name} ({describe(name)}): {', '.join(names)}")
 
     while not game.finished:
         n = game.turn_number
@@ -167,8 +178,8 @@ def play_game(
             if humans > 1:
                 console.clear()
         rest = [t for t in game.teams_in_play() if t not in orders]
-        bots = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
-        for team, given in bots.items():
+        played = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
+        for team, given in played.items():
             manager = setup.team(team).manager
             # A bot manager chose this order on purpose: it is not a missed order (R13).
             orders[team] = dataclasses.replace(given, missed=False) if manager not in human_ids else given
@@ -192,6 +203,21 @@ def play_game(
     return game
 
 
+def _bot_names(text: str | None) -> tuple[str, ...]:
+    """The names given to ``--bots``, each checked to be a bot here (R13)."""
+    if text is None:
+        return ()
+    names = tuple(name.strip() for name in text.split(","))
+    if not all(names):
+        fail(f"--bots {text!r} has an empty name; give names separated by commas, e.g. --bots equilibrium,even")
+    for name in names:
+        try:
+            get_strategy(name)
+        except ValueError as exc:
+            fail(f"--bots: {exc}")
+    return names
+
+
 def _team_names(game: Game) -> dict[str, str]:
     return {t.id: t.name for t in game.setup.teams}
 
@@ -207,6 +233,13 @@ def register(app: typer.Typer) -> None:
         auto: Annotated[bool, typer.Option("--auto", help="Bots play every team.")] = False,
         seed: Annotated[str | None, typer.Option(help="Seed for the draw and the dice (replayable game).")] = None,
         record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) to this file.")] = None,
+        bots: Annotated[
+            str | None,
+            typer.Option(
+                help=f"Bots for the teams nobody types for, comma-separated, given to them in turn "
+                f"(one of: {', '.join(STRATEGIES)}, or a registered bot's name). Default: {DEFAULT_BOT}."
+            ),
+        ] = None,
     ) -> None:
         """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto."""
         if auto:
@@ -217,9 +250,10 @@ def register(app: typer.Typer) -> None:
             fail(f"--humans must be from 0 to the number of players ({players}), not {humans}")
         if record is not None and record.parent and not record.parent.exists():
             fail(f"cannot write the record to {record}: the folder {record.parent} does not exist")
+        names = _bot_names(bots)
         console = Console()
         try:
-            play_game(console, players=players, teams=teams, humans=humans, seed=seed, record=record)
+            play_game(console, players=players, teams=teams, humans=humans, seed=seed, record=record, bots=names)
         except (ValueError, OrderRefused) as exc:
             fail(str(exc))
         except (EOFError, KeyboardInterrupt):
