@@ -207,3 +207,28 @@ def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:
     about = new_client(app).get("/api/v1/strategies").json()
     assert about["default"] == DEFAULT_BOT
     assert about["about"] == {name: SUMMARIES[name] for name in STRATEGIES}
+
+
+def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app: FastAPI) -> None:
+    """R13: seats nobody claimed play on autopilot, so a game with no deadline goes on as soon as
+    every claimed seat is ready (one person against the bots); a seat claimed later counts again."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Solo")
+    game.start()
+    states = game.organiser.get(f"{game.base}/organise").text
+    assert states.count("seat not claimed: its autopilot plays") == 6 and states.count("no order yet") == 2
+    first, second = game.my_teams("p1")
+    game.order("p1", first, 10, 9, action="ready")
+    assert game.turn() == 1  # p1's other team is still to order
+    game.order("p1", second, 10, 9, action="ready")
+    assert game.turn() == 2
+    report = game.organiser.get(game.base).text
+    assert report.count("missed: autopilot even (R13)") == 6
+
+    game.join("p2", "Late")  # a seat claimed during the game: the turn now waits for it too
+    for team in game.my_teams("p1"):
+        game.order("p1", team, 10, 9, action="ready")
+    assert game.turn() == 2
+    for team in game.my_teams("p2"):
+        game.order("p2", team, 10, 9, action="ready")
+    assert game.turn() == 3

@@ -118,6 +118,9 @@ class OrderState(StrEnum):
     NONE = "none"
     SAVED = "saved"
     READY = "ready"
+    UNCLAIMED = "unclaimed"
+    """The team's seat has not been claimed: nobody can order, so its autopilot plays and the
+    turn does not wait for it (until someone claims the seat)."""
 
 
 def _clean_name(value: str, what: str, limit: int) -> str:
@@ -538,12 +541,14 @@ def orders_of_player(session: Session, *, game_id: int, turn: int, player_id: st
 
 
 def order_states(session: Session, *, game: GameRow) -> dict[str, OrderState]:
-    """For each human-managed team in the open turn: no order, saved or ready (never the order)."""
+    """For each human-managed team in the open turn: no order, saved or ready (never the order),
+    or unclaimed when nobody has taken its seat yet."""
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return {}
     state = load_game(game)
-    managed = {t.team_id for t in teams_of(session, game_id=game.id) if t.player_id is not None}
-    in_play = [t for t in state.teams_in_play() if t in managed]
+    managers = {t.team_id: t.player_id for t in teams_of(session, game_id=game.id) if t.player_id is not None}
+    claimed = {s.player_id for s in seats_of(session, game_id=game.id) if s.joined_at is not None}
+    in_play = [t for t in state.teams_in_play() if t in managers]
     rows = {
         r.team_id: r
         for r in session.scalars(
@@ -553,12 +558,15 @@ def order_states(session: Session, *, game: GameRow) -> dict[str, OrderState]:
     result: dict[str, OrderState] = {}
     for team in in_play:
         row = rows.get(team)
-        result[team] = OrderState.NONE if row is None else OrderState.READY if row.ready else OrderState.SAVED
+        if row is None:
+            result[team] = OrderState.NONE if managers[team] in claimed else OrderState.UNCLAIMED
+        else:
+            result[team] = OrderState.READY if row.ready else OrderState.SAVED
     return result
 
 
 def _all_ready(session: Session, game: GameRow) -> bool:
-    return all(s == OrderState.READY for s in order_states(session, game=game).values())
+    return all(s in (OrderState.READY, OrderState.UNCLAIMED) for s in order_states(session, game=game).values())
 
 
 def resolve_turn(
