@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from sevens.bots import STRATEGIES
 from sevens.tournament.verify import verify_record
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -139,7 +140,13 @@ def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
                             # turns 1-3, knockout odds with count-back (R9) after.
                             odds = form.locator("output.odds")
                             expect(odds).to_contain_text(f"Your order {force}+{flair}: expected")
-                            expect(odds).to_contain_text("v even")
+                            # One row per distinct opposing order, every bot named once.
+                            table = odds.locator("table.odds-table")
+                            expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level (count-back)")
+                            theirs = table.locator("td:nth-child(2)").all_inner_texts()
+                            assert len(theirs) == len(set(theirs)) >= 2, theirs
+                            named = ", ".join(table.locator("td:first-child").all_inner_texts()).split(", ")
+                            assert sorted(named) == sorted(STRATEGIES), named
                         if turn == 1 and index == 1 and i == 0:
                             shot(page, "play-order-form")
                         form.locator("button[value=ready]").click()

@@ -11,15 +11,45 @@ function localTimes() {
 
 function percent(x) { return (100 * x).toFixed(1) + "%"; }
 
+function element(tag, text) {
+  var el = document.createElement(tag);
+  if (text !== undefined) { el.textContent = text; }
+  return el;
+}
+
+// The odds as a sentence and a small table, one row per distinct opposing order (bots that would
+// order the same are named together), built as DOM nodes so that no text is read as markup.
 function describe(data) {
-  var parts = ["Your order " + data.order.force + "+" + data.order.flair + ": expected " +
-    data.expected_points + " points, " + data.scrum_left + " SCRUM left."];
+  var box = element("div");
+  box.appendChild(element("p", "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
+    data.expected_points + " points, " + data.scrum_left + " SCRUM left."));
+  if (!data.against.length) { return box; }
+  var rows = [];
   data.against.forEach(function (row) {
-    var tail = row.draw !== undefined ? " draw " + percent(row.draw) : " level " + percent(row.level);
-    parts.push("v " + row.bot + " (" + row.order.force + "+" + row.order.flair + "): win " +
-      percent(row.win) + tail + " loss " + percent(row.loss));
+    var key = row.order.force + "+" + row.order.flair;
+    var same = rows.filter(function (r) { return r.key === key; })[0];
+    if (same) { same.bots.push(row.bot); } else { rows.push({ key: key, bots: [row.bot], row: row }); }
   });
-  return parts.join(" · ");
+  var knockout = data.against[0].draw === undefined;
+  var table = element("table");
+  table.className = "odds-table";
+  var head = element("tr");
+  ["if they play like", "their order", "win", knockout ? "level (count-back)" : "draw", "loss"].forEach(
+    function (title) { head.appendChild(element("th", title)); });
+  table.appendChild(head);
+  rows.forEach(function (r) {
+    var tr = element("tr");
+    [r.bots.join(", "), r.key, percent(r.row.win), percent(knockout ? r.row.level : r.row.draw),
+      percent(r.row.loss)].forEach(function (text) { tr.appendChild(element("td", text)); });
+    table.appendChild(tr);
+  });
+  box.appendChild(table);
+  return box;
+}
+
+function show(out, content, failed) {
+  out.replaceChildren(typeof content === "string" ? document.createTextNode(content) : content);
+  out.classList.toggle("error", failed);
 }
 
 function watchOdds(form) {
@@ -33,9 +63,8 @@ function watchOdds(form) {
     fetch(url, { credentials: "same-origin" }).then(function (response) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
-      out.textContent = result.ok ? describe(result.body) : (result.body.detail || "no odds for this order");
-      out.classList.toggle("error", !result.ok);
-    }).catch(function () { out.textContent = "odds unavailable"; });
+      show(out, result.ok ? describe(result.body) : (result.body.detail || "no odds for this order"), !result.ok);
+    }).catch(function () { show(out, "odds unavailable", true); });
   }
   form.addEventListener("input", function () {
     clearTimeout(timer);
