@@ -4,7 +4,7 @@ Both pace their SCRUM like "even" (spread over the matches still possible if the
 and differ only in how they split a match's budget between FORCE and FLAIR:
 
 * **odds-aware** assumes the opponent, whose balance is public, paces evenly too and splits half
-  and half (as the house bots do), and plays the split with the best exact odds against that
+  and half (as the "even" bot does), and plays the split with the best exact odds against that
   order (:func:`sevens.odds.best_splits`; group or knockout rules by the stage).
 * **equilibrium** assumes only the opponent's budget (even pacing of its balance) and plays the
   optimal mixed split of the zero-sum match between the two budgets
