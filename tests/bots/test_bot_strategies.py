@@ -140,3 +140,30 @@ def test_every_bot_has_a_few_words_for_the_menus() -> None:
 
     assert set(SUMMARIES) == set(STRATEGIES)
     assert all(describe(name) == SUMMARIES[name] and 0 < len(SUMMARIES[name]) <= 70 for name in STRATEGIES)
+
+
+def test_weighted_bots_pace_by_their_knockout_weight_and_bad_weights_are_refused() -> None:
+    """"equilibrium@1.1" and the like play in games as in the lab: each knockout match still
+    possible counts K group matches; a bad name or weight says what to write instead."""
+    from fractions import Fraction
+
+    bot = get_strategy("even-flair@2")
+    assert bot.name == "even-flair@2"
+    view = _view(4)
+    assert view.group_matches_left == 3 and view.turns_left == 5
+    order = bot.order(view, random.Random(0))
+    assert order.total == -(-view.scrum // 7) and order.force <= 2  # 3 group matches + 2 x 2 knockouts
+    assert get_strategy("equilibrium@1").order(view, random.Random(5)) == get_strategy("equilibrium").order(
+        view, random.Random(5)
+    )
+    assert get_strategy("odds-aware@ 0.5").knockout_weight == Fraction(1, 2)  # type: ignore[attr-defined]
+    for name, says in [
+        ("random@2", "only even, even-flair, even-force, odds-aware, equilibrium take a knockout weight"),
+        ("even@fast", "must be a number such as 0.5"),
+        ("even@-1", "from 0 to 1000"),
+        ("equilibrium@1e-9", "at most 6 decimals"),
+    ]:
+        with pytest.raises(ValueError, match=says):
+            get_strategy(name)
+    with pytest.raises(ValueError, match="there is no bot called 'cautious@2'"):
+        get_strategy("cautious@2")

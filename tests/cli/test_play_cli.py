@@ -151,3 +151,23 @@ def test_unknown_or_empty_bot_names_are_refused_before_the_game(tmp_path: Path, 
     assert result.exit_code != 0
     assert says in " ".join(result.output.split())
     assert not path.exists() and "The draw" not in result.output
+
+
+def test_weighted_bots_from_the_lab_play_a_game_that_verifies(tmp_path: Path) -> None:
+    """A variant from the strategy guide (`equilibrium@1.1`) plays in a game; the record names it
+    and verification plays its orders again."""
+    from sevens.bots import verify_with_bots
+
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["play", "--auto", "--players", "4", "--seed", "k", "--bots", "equilibrium@1.1,even-flair@0.5", "--record", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    assert sorted({team["autopilot"] for team in record["teams"]}) == ["equilibrium@1.1", "even-flair@0.5"]
+    first = {m["home"]: m["home_order"] for m in record["turns"][0]["matches"]}
+    first |= {m["away"]: m["away_order"] for m in record["turns"][0]["matches"]}
+    spent = {team["autopilot"]: first[team["id"]]["force"] + first[team["id"]]["flair"] for team in record["teams"]}
+    # 100 SCRUM, 3 group matches and 2 knockout rounds: ceil(100 / (3 + 2K)).
+    assert spent == {"equilibrium@1.1": 20, "even-flair@0.5": 25}
+    assert "30 bot orders played again from the seed" in verify_with_bots(record)

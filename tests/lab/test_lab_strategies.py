@@ -110,11 +110,14 @@ def test_batch_smart_strategies_decide_as_the_one_decision_bots() -> None:
     _agree_with_bots([(OddsAwarePacing(), OddsAware()), (EquilibriumPacing(), Equilibrium())])
 
 
-def test_batch_even_flair_and_even_force_order_as_the_game_bots_of_those_names() -> None:
-    """The lab's "even-flair" and "even-force" are the bots a game offers under the same names."""
+def test_batch_strategies_order_as_the_game_bots_of_the_same_names() -> None:
+    """The lab's "even-flair" and "even-force", and the weighted strategies, are the bots a game
+    offers under the same names."""
     from sevens.bots import get_strategy
 
-    pairs = [(resolve(name), get_strategy(name)) for name in ("even-flair", "even-force")]
+    names = ("even-flair", "even-force", "even-flair@1.5", "even-force@0.4", "odds-aware@2", "equilibrium@1.1")
+    pairs = [(resolve(name), get_strategy(name)) for name in names]
+    assert [bot.name for _, bot in pairs] == list(names)
     _agree_with_bots(pairs)  # type: ignore[arg-type]
 
 

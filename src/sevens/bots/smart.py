@@ -21,8 +21,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
+from sevens.bots.pacing import check_knockout_weight, paced_budget
 from sevens.odds import best_splits
 from sevens.odds.solver import optimal_split
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
@@ -94,11 +96,16 @@ class OddsAware:
     expected order (its visible balance paced evenly, half FLAIR)."""
 
     name: str = "odds-aware"
+    knockout_weight: Fraction = Fraction(1)
+    """Pacing: each knockout match still possible counts this many group matches (1: even)."""
+
+    def __post_init__(self) -> None:
+        check_knockout_weight(self.knockout_weight)
 
     def order(self, view: ManagerView, rng: random.Random) -> Order:
         if not view.in_play:
             return Order(0, 0)
-        total = even_total(view.scrum, _matches_left(view))
+        total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
         opponent = assumed_opponent_order(view.opponent_scrum or 0, _matches_left(view))
         knockout = view.stage is not None and view.stage.knockout
         flair = odds_aware_flair(total, opponent, knockout)
@@ -111,11 +118,16 @@ class Equilibrium:
     the opponent's expected budget."""
 
     name: str = "equilibrium"
+    knockout_weight: Fraction = Fraction(1)
+    """Pacing: each knockout match still possible counts this many group matches (1: even)."""
+
+    def __post_init__(self) -> None:
+        check_knockout_weight(self.knockout_weight)
 
     def order(self, view: ManagerView, rng: random.Random) -> Order:
         if not view.in_play:
             return Order(0, 0)
-        total = even_total(view.scrum, _matches_left(view))
+        total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
         opponent_total = even_total(view.opponent_scrum or 0, _matches_left(view))
         mix = equilibrium_mix(total, opponent_total)
         u = rng.random()

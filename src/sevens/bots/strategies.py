@@ -19,10 +19,12 @@ import importlib
 import math
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
+from sevens.bots.pacing import WEIGHTED, check_knockout_weight, paced_budget, split_weighted_name
 from sevens.bots.smart import Equilibrium, OddsAware
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.game import ManagerView
@@ -128,10 +130,15 @@ class EvenSpread(_Pacing):
     flair: float | None = None
     """A fixed FLAIR share for every order (1.0: all FLAIR, 0.0: all FORCE) in place of the jittered
     half and half."""
+    knockout_weight: Fraction = Fraction(1)
+    """Each knockout match still possible counts this many group matches (:func:`paced_budget`)."""
+
+    def __post_init__(self) -> None:
+        check_knockout_weight(self.knockout_weight)
 
     def budget(self, *, scrum: int, turns_left: int, group_left: int) -> int:
         """SCRUM to spend on this match."""
-        return _even_budget(scrum, turns_left)
+        return paced_budget(scrum, turns_left, group_left, self.knockout_weight)
 
     def flair_share(self, view: ManagerView, rng: random.Random) -> float:
         """FLAIR's share of the order: :attr:`flair` when set (no draw from ``rng``)."""
@@ -279,15 +286,23 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy("cautious")
     Traceback (most recent call last):
     ...
-    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, one of even, even-flair, even-force, odds-aware, equilibrium with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
+    >>> get_strategy("even-flair@1.5").budget(scrum=100, turns_left=6, group_left=3)
+    14
     """
     factory = STRATEGIES.get(name)
     if factory is not None:
         return factory()
+    if "@" in name and name.partition("@")[0] in STRATEGIES:
+        base, k = split_weighted_name(name)
+        made = STRATEGIES[base]()
+        assert isinstance(made, (EvenSpread, OddsAware, Equilibrium))
+        return replace(made, name=f"{base}@{name.partition('@')[2].strip()}", knockout_weight=k)
     external = _external(name)
     if external is None:
         raise ValueError(
             f"there is no bot called {name!r}; choose one of: {', '.join(STRATEGIES)}, "
+            f"one of {', '.join(WEIGHTED)} with a knockout weight ('equilibrium@1.1'), "
             f"a 'module:attribute' path, or an entry point in the group {ENTRY_POINT_GROUP!r}"
         )
     return external

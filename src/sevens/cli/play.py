@@ -237,7 +237,8 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(
                 help=f"Bots for the teams nobody types for, comma-separated, given to them in turn "
-                f"(one of: {', '.join(STRATEGIES)}, or a registered bot's name). Default: {DEFAULT_BOT}."
+                f"(one of: {', '.join(STRATEGIES)}; a knockout weight as in the strategy guide, "
+                f"e.g. equilibrium@1.1; or a registered bot's name). Default: {DEFAULT_BOT}."
             ),
         ] = None,
     ) -> None:

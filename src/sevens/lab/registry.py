@@ -18,10 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from fractions import Fraction
 from importlib.metadata import entry_points
 
-from sevens.bots import ENTRY_POINT_GROUP, load_registered
+from sevens.bots import ENTRY_POINT_GROUP, load_registered, pacing
 from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
@@ -50,33 +49,20 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
 everything in FLAIR/FORCE; "odds-aware" and "equilibrium" follow :mod:`sevens.bots.smart`."""
 
 
-WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium")
+WEIGHTED = pacing.WEIGHTED
 """The built-ins that take a knockout weight: ``"even-flair@1.5"`` is even-flair spreading its
 SCRUM as if each knockout match counted 1.5 group matches
-(:func:`~sevens.lab.strategies.paced_total`), its split unchanged."""
+(:func:`~sevens.lab.strategies.paced_total`), its split unchanged. The game's bots take the same."""
 
 WEIGHTED_TYPES = (EvenPacing, OddsAwarePacing, EquilibriumPacing)
 """The classes behind :data:`WEIGHTED`: each has a ``knockout_weight`` field."""
 
 
 def _weighted(name: str) -> BatchStrategy:
-    base, _, weight = name.partition("@")
-    if base not in WEIGHTED:
-        raise ValueError(
-            f"{name!r}: only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}"
-        )
-    try:
-        k = Fraction(weight.strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(
-            f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
-        ) from None
+    base, k = pacing.split_weighted_name(name)
     made = BUILTINS[base]()
     assert isinstance(made, WEIGHTED_TYPES)
-    try:
-        return replace(made, name=f"{base}@{weight.strip()}", knockout_weight=k)
-    except ValueError as exc:
-        raise ValueError(f"{name!r}: {exc}") from None
+    return replace(made, name=f"{base}@{name.partition('@')[2].strip()}", knockout_weight=k)
 
 
 def _scalar_bots() -> dict[str, Callable[[], object]]:

@@ -25,7 +25,7 @@ IntArray = NDArray[np.int64]
 @dataclass(frozen=True, slots=True)
 class OddsAwarePacing:
     """ "odds-aware" for a batch (see :class:`sevens.bots.smart.OddsAware`); with a knockout
-    weight, paced as :func:`~sevens.lab.strategies.paced_total` says (the bot paces evenly)."""
+    weight, paced as :func:`~sevens.lab.strategies.paced_total` says (as the bot of the same name)."""
 
     name: str = "odds-aware"
     knockout_weight: Fraction = Fraction(1)
@@ -55,7 +55,7 @@ class OddsAwarePacing:
 @dataclass(frozen=True, slots=True)
 class EquilibriumPacing:
     """ "equilibrium" for a batch (see :class:`sevens.bots.smart.Equilibrium`); with a knockout
-    weight, paced as :func:`~sevens.lab.strategies.paced_total` says (the bot paces evenly)."""
+    weight, paced as :func:`~sevens.lab.strategies.paced_total` says (as the bot of the same name)."""
 
     name: str = "equilibrium"
     knockout_weight: Fraction = Fraction(1)

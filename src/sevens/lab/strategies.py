@@ -23,6 +23,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
+from sevens.bots.pacing import check_knockout_weight
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS
 from sevens.tournament.formats import Stage
 
@@ -132,7 +133,8 @@ def paced_total(
 ) -> IntArray:
     """What a team holding ``scrum`` spends when it spreads its SCRUM as if each knockout match
     still possible counted ``knockout_weight`` group matches (1: evenly over the matches still
-    possible), within what it holds and R3's cap.
+    possible), within what it holds and R3's cap: :func:`sevens.bots.pacing.paced_budget` for a
+    whole batch.
 
     A group match gets ``ceil(SCRUM / (g + K * k))`` (``g`` group matches left, this one included,
     ``k`` knockout rounds), a knockout match an even share of what is left; K is a fraction, so the
@@ -148,14 +150,6 @@ def paced_total(
         knockouts = turns_left - group_matches_left
         total = -(-scrum * k.denominator // (group_matches_left * k.denominator + knockouts * k.numerator))
     return np.clip(total, 0, np.minimum(scrum, MAX_ORDER_POINTS))
-
-
-def check_knockout_weight(k: object) -> None:
-    """Refuse a knockout weight outside 0 to 1000 or finer than 6 decimals (bounded so that the
-    exact totals stay far inside int64)."""
-    if not isinstance(k, Fraction) or not 0 <= k <= 1000 or k.denominator > 10**6:
-        shown = f"{float(k):g}" if isinstance(k, Fraction) else repr(k)
-        raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {shown}")
 
 
 def _bot_mix(view: BatchView, rng: np.random.Generator) -> FloatArray:

@@ -1,0 +1,76 @@
+"""How much a pacing bot spends on a match, with a knockout weight (issue 5).
+
+``"even-flair@1.5"`` names "even-flair" spreading its SCRUM as if each knockout match it could
+still play counted 1.5 group matches. K = 1 is even pacing; K < 1 spends more in the groups,
+K > 1 saves for the knockouts. The game's bots and the lab's batch strategies read the same names
+and the same weights, so a variant found in the lab can play in a game.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from sevens.rules import MAX_ORDER_POINTS
+
+__all__ = ["WEIGHTED", "check_knockout_weight", "paced_budget", "split_weighted_name"]
+
+WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium")
+"""The strategies that take a knockout weight (``NAME@K``)."""
+
+
+def check_knockout_weight(k: object) -> None:
+    """Refuse a knockout weight outside 0 to 1000 or finer than 6 decimals (bounded so that exact
+    totals stay far inside int64 in the lab's arrays)."""
+    if not isinstance(k, Fraction) or not 0 <= k <= 1000 or k.denominator > 10**6:
+        shown = f"{float(k):g}" if isinstance(k, Fraction) else repr(k)
+        raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {shown}")
+
+
+def split_weighted_name(name: str) -> tuple[str, Fraction]:
+    """``"even-flair@1.5"`` as ``("even-flair", Fraction(3, 2))``, the weight checked.
+
+    Raises:
+        ValueError: the base takes no weight, or the weight is not a number in range; the message
+            names the whole name and what to write instead.
+
+    >>> split_weighted_name("equilibrium@ 1.1")
+    ('equilibrium', Fraction(11, 10))
+    >>> split_weighted_name("random@2")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'random@2': only even, even-flair, even-force, odds-aware, equilibrium take a knockout weight ('even-flair@1.5'), not 'random'
+    """
+    base, _, weight = name.partition("@")
+    if base not in WEIGHTED:
+        raise ValueError(
+            f"{name!r}: only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}"
+        )
+    try:
+        k = Fraction(weight.strip())
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(
+            f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
+        ) from None
+    try:
+        check_knockout_weight(k)
+    except ValueError as exc:
+        raise ValueError(f"{name!r}: {exc}") from None
+    return base, k
+
+
+def paced_budget(scrum: int, turns_left: int, group_left: int, knockout_weight: Fraction = Fraction(1)) -> int:
+    """SCRUM to spend on this match: ``ceil(SCRUM / (g + K k))`` in the groups (``g`` group matches
+    left, this one included, ``k`` knockout rounds), an even share of what is left in the
+    knockouts; within what the team holds and R3's cap. Exact: K is a fraction.
+
+    >>> paced_budget(100, 6, 3), paced_budget(100, 6, 3, Fraction(2)), paced_budget(7, 0, 0)
+    (17, 12, 0)
+    """
+    if turns_left <= 0:
+        return 0
+    k = knockout_weight
+    if k == 1 or group_left == 0:
+        total = -(-scrum // turns_left)
+    else:
+        total = -(-scrum * k.denominator // (group_left * k.denominator + (turns_left - group_left) * k.numerator))
+    return max(0, min(total, scrum, MAX_ORDER_POINTS))
