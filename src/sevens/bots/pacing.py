@@ -26,15 +26,16 @@ def check_knockout_weight(k: object) -> None:
         raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {shown}")
 
 
-def split_weighted_name(name: str) -> tuple[str, Fraction]:
-    """``"even-flair@1.5"`` as ``("even-flair", Fraction(3, 2))``, the weight checked.
+def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
+    """``"even-flair@ 1.5"`` as ``("even-flair", Fraction(3, 2), "even-flair@1.5")``: the base,
+    the weight (checked) and the name as strategies carry it.
 
     Raises:
         ValueError: the base takes no weight, or the weight is not a number in range; the message
             names the whole name and what to write instead.
 
     >>> split_weighted_name("equilibrium@ 1.1")
-    ('equilibrium', Fraction(11, 10))
+    ('equilibrium', Fraction(11, 10), 'equilibrium@1.1')
     >>> split_weighted_name("random@2")
     Traceback (most recent call last):
     ...
@@ -55,7 +56,7 @@ def split_weighted_name(name: str) -> tuple[str, Fraction]:
         check_knockout_weight(k)
     except ValueError as exc:
         raise ValueError(f"{name!r}: {exc}") from None
-    return base, k
+    return base, k, f"{base}@{weight.strip()}"
 
 
 def paced_budget(scrum: int, turns_left: int, group_left: int, knockout_weight: Fraction = Fraction(1)) -> int:

@@ -122,8 +122,6 @@ class EvenSpread(_Pacing):
 
     >>> EvenSpread().budget(scrum=100, turns_left=5, group_left=3)
     20
-    >>> EvenSpread(name="even-flair", flair=1.0).flair_share(None, random.Random(0))  # type: ignore[arg-type]
-    1.0
     """
 
     name: str = "even"
@@ -223,13 +221,19 @@ SUMMARIES: dict[str, str] = {
 
 
 def describe(name: str) -> str:
-    """A few words on the bot called ``name``; a registered bot's name alone.
+    """A few words on the bot called ``name``, a weighted one included; "a registered bot" for
+    any other.
 
     >>> describe("even-flair")
     'paces evenly, all FLAIR'
+    >>> describe("even-flair@1.5")
+    'paces evenly, all FLAIR; a knockout match weighs 1.5 group matches'
     >>> describe("mypkg.bots:Mine")
     'a registered bot'
     """
+    base, _, weight = name.partition("@")
+    if weight and base in WEIGHTED:
+        return f"{SUMMARIES[base]}; a knockout match weighs {weight.strip()} group matches"
     return SUMMARIES.get(name, "a registered bot")
 
 ENTRY_POINT_GROUP = "sevens.strategies"
@@ -294,10 +298,10 @@ def get_strategy(name: str) -> Strategy:
     if factory is not None:
         return factory()
     if "@" in name and name.partition("@")[0] in STRATEGIES:
-        base, k = split_weighted_name(name)
+        base, k, named = split_weighted_name(name)
         made = STRATEGIES[base]()
         assert isinstance(made, (EvenSpread, OddsAware, Equilibrium))
-        return replace(made, name=f"{base}@{name.partition('@')[2].strip()}", knockout_weight=k)
+        return replace(made, name=named, knockout_weight=k)
     external = _external(name)
     if external is None:
         raise ValueError(

@@ -59,10 +59,10 @@ WEIGHTED_TYPES = (EvenPacing, OddsAwarePacing, EquilibriumPacing)
 
 
 def _weighted(name: str) -> BatchStrategy:
-    base, k = pacing.split_weighted_name(name)
+    base, k, named = pacing.split_weighted_name(name)
     made = BUILTINS[base]()
     assert isinstance(made, WEIGHTED_TYPES)
-    return replace(made, name=f"{base}@{name.partition('@')[2].strip()}", knockout_weight=k)
+    return replace(made, name=named, knockout_weight=k)
 
 
 def _scalar_bots() -> dict[str, Callable[[], object]]:
