@@ -232,3 +232,33 @@ def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app:
     for team in game.my_teams("p2"):
         game.order("p2", team, 10, 9, action="ready")
     assert game.turn() == 3
+
+
+def test_the_organiser_can_take_a_seat_from_the_created_page_and_play_alone(app: FastAPI) -> None:
+    """The created page offers each seat's link to follow in this browser and says that seats
+    nobody takes are the bots'; an organiser who takes one is sent on to start, then plays alone."""
+    organiser = new_client(app)
+    created = post_form(
+        organiser, "/games",
+        {"name": "Solo", "arrangement": "4-8-2", "deadline_hours": "0", "default_bot": "even-flair", "visibility": "private"},
+    )
+    assert created.status_code == 201
+    assert "Seats nobody takes are played by the bot even-flair (R13)" in html.unescape(created.text)
+    seat = re.search(r'<a class="take-seat" href="http://testserver(/join/[\w-]+)">', created.text)
+    assert seat is not None
+    assert 'id="join"' in organiser.get(seat.group(1)).text  # the name form: opening the link takes nothing
+    joined = post_form(organiser, seat.group(1), {"name": "Me"})
+    assert joined.status_code == 303
+    play = organiser.get(joined.headers["location"]).text
+    assert "You organise this game: start it from the" in play
+    organise = re.search(r'href="(/games/[\w-]+/organise)"', play)
+    assert organise is not None
+    started = post_form(organiser, organise.group(1).replace("/organise", "/start"))
+    assert started.status_code == 303
+    base = organise.group(1).removesuffix("/organise")
+    game = Hosted(app, base.rsplit("/", 1)[1], organiser, "", {}, {"p1": organiser})
+    for turn in (1, 2, 3):
+        assert game.turn() == turn
+        for team in game.my_teams("p1"):
+            game.order("p1", team, 1, 15, action="ready")
+    assert game.turn() in (4, 0)  # the group stage was played without waiting for the three bot seats
