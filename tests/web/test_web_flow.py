@@ -262,3 +262,44 @@ def test_the_organiser_can_take_a_seat_from_the_created_page_and_play_alone(app:
         for team in game.my_teams("p1"):
             game.order("p1", team, 1, 15, action="ready")
     assert game.turn() in (4, 0)  # the group stage was played without waiting for the three bot seats
+
+
+def _live(page: str) -> tuple[str, str] | None:
+    found = re.search(r'<main data-live="([^"]+)" data-version="([^"]+)">', page)
+    return None if found is None else (found.group(1), html.unescape(found.group(2)))
+
+
+def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI, hosted: Hosted) -> None:
+    """The pages of a game in progress carry the address and version of its state, which their
+    script polls: it moves when a turn is resolved, and for the organiser when orders come in,
+    but never for spectators or players (R13: not even who has ordered)."""
+    spectator = new_client(app)
+    url, version = _live(spectator.get(hosted.base).text) or ("", "")
+    assert url == f"{hosted.base}/state"
+    state = spectator.get(url)
+    assert state.headers["cache-control"] == "no-store"
+    assert state.json() == {"status": "running", "turn": 1, "version": version}
+    organiser_version = _live(hosted.organiser.get(f"{hosted.base}/organise").text)
+    player_version = _live(hosted.players["p2"].get(f"{hosted.base}/play").text)
+    assert organiser_version is not None and player_version == (url, version)
+
+    team = hosted.my_teams("p1")[0]
+    hosted.order("p1", team, 10, 9, action="ready")
+    assert spectator.get(url).json()["version"] == version
+    assert hosted.players["p2"].get(url).json()["version"] == version
+    assert hosted.organiser.get(url).json()["version"] != organiser_version[1]
+
+    post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"})
+    moved = spectator.get(url).json()
+    assert moved["turn"] == 2 and moved["version"] != version
+    assert _live(spectator.get(hosted.base).text) == (url, moved["version"])
+
+    assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    assert _live(spectator.get(hosted.base).text) is None  # nothing left to follow
+    assert spectator.get(url).json()["status"] == "ended"
+
+
+def test_a_private_game_state_is_not_disclosed(app: FastAPI) -> None:
+    game = host_game(app, visibility="private")
+    assert new_client(app).get(f"{game.base}/state").status_code == 404
+    assert game.organiser.get(f"{game.base}/state").json()["status"] == "lobby"

@@ -297,13 +297,36 @@ def organiser_claim(
     return _with_session_cookie(_redirect(f"/games/{game.public_id}/organise"), new, settings)
 
 
+def _live(db: SessionDep, game: GameRow, access: Access) -> dict[str, str] | None:
+    # What a page's script polls to follow the game, while there is something to follow.
+    if game.status not in views.LIVE:
+        return None
+    version = views.live_version(db, game, organiser=access.organiser)
+    return {"url": f"/games/{game.public_id}/state", "version": version}
+
+
 @router.get("/games/{public_id}")
 def game_page(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
     """The game as a spectator sees it: finished turns, tables, bracket; never current orders (R13)."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    return render(request, "game.html", {"view": views.spectator_view(db, game), "access": access})
+    context = {"view": views.spectator_view(db, game), "access": access, "live": _live(db, game, access)}
+    return render(request, "game.html", context)
+
+
+@router.get("/games/{public_id}/state")
+def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """Where the game stands, for the pages' script: they reload when ``version`` changes."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    body = {
+        "status": game.status.value,
+        "turn": game.current_turn,
+        "version": views.live_version(db, game, organiser=access.organiser),
+    }
+    return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
 @router.get("/games/{public_id}/organise")
@@ -316,7 +339,7 @@ def organise_page(
     _watchable(game, access)
     _organiser(game, access)
     view = views.organiser_view(db, game, now=clock())
-    return render(request, "organise.html", {"view": view, "access": access})
+    return render(request, "organise.html", {"view": view, "access": access, "live": _live(db, game, access)})
 
 
 @router.get("/games/{public_id}/play")
@@ -329,7 +352,8 @@ def play_page(
     _watchable(game, access)
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
-    return render(request, "play.html", {"view": view, "access": access, "message": message[:200]})
+    context = {"view": view, "access": access, "message": message[:200], "live": _live(db, game, access)}
+    return render(request, "play.html", context)
 
 
 @router.post("/games/{public_id}/orders")

@@ -51,6 +51,23 @@ def default_bot() -> str:
     return DEFAULT_BOT
 
 
+LIVE = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
+"""The states in which a game's pages follow it (their script polls :func:`live_version`)."""
+
+
+def live_version(db: Session, game: GameRow, *, organiser: bool) -> str:
+    """A short text that changes whenever a game's pages would show something new: its state,
+    turn and deadline; for its organiser also the seats taken and how many orders stand where
+    (never whose or what, R13). Spectators' and players' versions do not move when orders come in.
+    """
+    parts = [game.status.value, str(game.current_turn), str(game.deadline_at), str(game.paused_remaining)]
+    if organiser:
+        seats = store.seats_of(db, game_id=game.id)
+        states = sorted(state.value for state in store.order_states(db, game=game).values())
+        parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(states)]
+    return "/".join(parts)
+
+
 def format_choices() -> list[tuple[str, str]]:
     """Every legal arrangement for 4 to 16 players as (value, label) for the create form (R12)."""
     choices = []

@@ -1,4 +1,5 @@
-// Sevens: deadlines in the reader's time zone, and live odds on the order forms.
+// Sevens: deadlines in the reader's time zone, live odds on the order forms, and pages that
+// follow a game in progress.
 // Everything works without this script; it only adds convenience.
 "use strict";
 
@@ -73,7 +74,49 @@ function watchOdds(form) {
   update();
 }
 
+var LIVE_POLL_MS = 5000;
+
+// Pages of a game in progress follow it: when the server's version of the game moves on (a turn
+// resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
+// the page reloads itself, unless the reader has typed into a form: then it only says so.
+function followGame() {
+  var main = document.querySelector("main[data-live]");
+  if (!main) { return; }
+  var edited = false;
+  var timer = null;
+  main.querySelectorAll("form").forEach(function (form) {
+    form.addEventListener("input", function () { edited = true; });
+  });
+  function moved(state) {
+    if (!edited) { window.location.reload(); return; }
+    clearInterval(timer);
+    var note = element("p");
+    note.className = "live-note";
+    note.id = "live-note";
+    note.setAttribute("role", "status");
+    note.appendChild(document.createTextNode("The game has moved on (" + state.status +
+      (state.turn ? ", turn " + state.turn : "") + "). "));
+    var again = element("button", "Reload the page");
+    again.type = "button";
+    again.className = "small";
+    again.addEventListener("click", function () { window.location.reload(); });
+    note.appendChild(again);
+    main.insertBefore(note, main.firstChild);
+  }
+  function check() {
+    if (document.hidden) { return; }
+    fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      return response.ok ? response.json() : null;
+    }).then(function (state) {
+      if (state && state.version !== main.dataset.version) { moved(state); }
+    }).catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+  timer = setInterval(check, LIVE_POLL_MS);
+  document.addEventListener("visibilitychange", check);
+}
+
 document.addEventListener("DOMContentLoaded", function () {
   localTimes();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
+  followGame();
 });
