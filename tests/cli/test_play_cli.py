@@ -59,7 +59,8 @@ def test_a_person_plays_refused_orders_are_asked_again(tmp_path: Path) -> None:
     assert "type two whole numbers" in said
     assert "R3: FLAIR points must be a multiple of 3" in said
     assert "R3: the order spends 150 points but the team holds only" in said
-    assert "against an even-paced" in said
+    assert "played by the bot equilibrium)" in said
+    assert "against a typical order of its bot equilibrium," in said
     record = json.loads(path.read_text())
     mine = {t["id"] for t in record["teams"] if t["manager"] == "p1"}
     assert len(mine) == 2
@@ -84,7 +85,12 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
     )
     assert result.exit_code == 0, result.output
     assert "your orders are secret" in result.output
-    verify_record(json.loads(path.read_text()))
+    record = json.loads(path.read_text())
+    verify_record(record)
+    # Against a person's team the odds are given against an even-paced order, not a bot's.
+    people = {t["id"] for t in record["teams"] if t["manager"] in ("p1", "p2")}
+    met = any(m["home"] in people and m["away"] in people for t in record["turns"] for m in t["matches"])
+    assert met and "against an even-paced order" in " ".join(result.output.split())
 
 
 @pytest.mark.parametrize(

@@ -73,13 +73,14 @@ def _choose_format(players: int, teams: int | None) -> Format:
     return best if best.teams == teams else options[0]
 
 
-def _plausible_opponent(game: Game, opponent: TeamId) -> Order:
-    # What an evenly pacing manager would send: a fair yardstick, not a guess at the real order.
-    return get_strategy(DEFAULT_BOT).order(game.view_for(opponent), random.Random(0))
+def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order:
+    # A typical order of the opponent's bot (a fixed random source: not the order it will play),
+    # or for a person what an evenly pacing manager would send: a yardstick, not a guess.
+    return get_strategy(bot or DEFAULT_BOT).order(game.view_for(opponent), random.Random(0))
 
 
-def _odds_line(game: Game, order: Order, opponent: TeamId) -> str:
-    vs = _plausible_opponent(game, opponent)
+def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> str:
+    vs = _plausible_opponent(game, opponent, bot)
     mean = order_odds(order.force, order.flair).expected_points
     if game.stage is not None and game.stage.knockout:
         ko = knockout_odds(order, vs)
@@ -87,17 +88,20 @@ def _odds_line(game: Game, order: Order, opponent: TeamId) -> str:
     else:
         m = match_odds(order, vs)
         chances = f"win {percent(m.win)}, draw {percent(m.draw)}, lose {percent(m.loss)}"
-    return f"expected {mean:.2f} points; against an even-paced {vs.force}+{vs.flair}: {chances}"
+    against = f"a typical order of its bot {bot}" if bot else "an even-paced order"
+    return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
-def _ask_order(console: Console, game: Game, team: TeamId) -> Order:
+def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]) -> Order:
     view = game.view_for(team)
     n = game.turn_number
     assert n is not None and view.opponent is not None and view.opponent_scrum is not None
     name = game.setup.team(team).name
     opp = game.setup.team(view.opponent).name
+    bot = None if game.setup.team(view.opponent).manager in people else game.setup.autopilot(view.opponent)
+    played_by = f", played by the bot {bot}" if bot else ""
     console.print(
-        f"\n[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}), {game.stage}, "
+        f"\n[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
         f"turn {n}; at most {view.turns_left} matches left if you keep winning."
     )
     while True:
@@ -108,7 +112,7 @@ def _ask_order(console: Console, game: Game, team: TeamId) -> Order:
         except (ValueError, OrderRefused) as exc:
             console.print(f"[red]Refused:[/] {exc}. Try again.")
             continue
-        console.print(f"  {order.force} FORCE + {order.flair} FLAIR: {_odds_line(game, order, view.opponent)}")
+        console.print(f"  {order.force} FORCE + {order.flair} FLAIR: {_odds_line(game, order, view.opponent, bot)}")
         if Confirm.ask("  Send this order?", console=console, default=True):
             return order
 
@@ -174,7 +178,7 @@ def play_game(
                 Prompt.ask(f"\n{person.name}: your orders are secret. Press Enter when you are at the keyboard",
                            console=console, default="", show_default=False)
             for team in mine:
-                orders[team] = TurnOrder(team, _ask_order(console, game, team))
+                orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
             if humans > 1:
                 console.clear()
         rest = [t for t in game.teams_in_play() if t not in orders]
