@@ -195,3 +195,92 @@ def test_knockout_weights_are_named_and_refused_clearly() -> None:
         with pytest.raises(ValueError, match=re.escape(says)) as caught:
             resolve(name)
         assert repr(name) in str(caught.value)
+
+
+def _game_after(turns: int, seed: int):  # type: ignore[no-untyped-def]
+    """A 16-team game of mixed bots (front-loaders, savers, random) after ``turns`` turns."""
+    from sevens.bots import get_strategy
+    from sevens.rules import SeededDice
+    from sevens.tournament.game import autopilot_orders, new_game, play_turn
+    from sevens.tournament.setup import Player, PlayerId, draw_game
+
+    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(16)]
+    setup = draw_game(people, Format(16, 16, 1), seed_sha256="0" * 64, draw_seed=seed)
+    names = ("group-blitz", "even", "knockout-saver", "random", "even-flair@0.5")
+    for t, team in enumerate(setup.teams):
+        setup = setup.with_autopilot(team.id, names[t % len(names)])
+    game = new_game(setup)
+    for n in range(1, turns + 1):
+        orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=f"{seed + 1:064x}")
+        game = play_turn(game, orders, lambda stream, n=n: SeededDice(random.Random(f"{seed}/{n}/{stream}")))
+    return game
+
+
+def _batch_view_of(game) -> BatchView:  # type: ignore[no-untyped-def]
+    """The game's next turn as the numpy simulator shows it: one tournament, every team in play."""
+    teams = [t.id for t in game.setup.teams]
+    playing = list(game.teams_in_play())
+    views = [game.view_for(t) for t in playing]
+    group_turns = [turn for turn in game.turns if turn.stage is Stage.GROUP]
+    spent = np.zeros((1, len(group_turns), 16), dtype=np.int64)
+    held = np.zeros((1, len(group_turns), 16), dtype=np.int64)
+    for r, turn in enumerate(group_turns):
+        for match in turn.matches:
+            for side in (match.home, match.away):
+                spent[0, r, teams.index(side.team)] = side.order.total
+                held[0, r, teams.index(side.team)] = side.scrum_before
+    n = len(playing)
+    zeros = np.zeros(n, dtype=np.int64)
+    return BatchView(
+        teams=16, turn=game.turn_number, stage=game.stage, turns_left=views[0].turns_left,
+        group_matches_left=views[0].group_matches_left, scrum=np.array([v.scrum for v in views]),
+        opponent_scrum=np.array([v.opponent_scrum for v in views]), league_points=zeros,
+        opponent_league_points=zeros, group_position=zeros + 1, home=np.ones(n, dtype=bool),
+        tournament=zeros, team=np.array([teams.index(t) for t in playing]), group_spent=spent, group_scrum=held,
+    )
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3, 4])
+def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(turns: int) -> None:
+    """"field-reader": the batch form reads the same field weight off the group orders played, bit
+    for bit, and gives the orders the game's bot gives (its split drawn as equilibrium's: compared
+    where the mix is pure)."""
+    from sevens.bots.smart import FieldReader, equilibrium_mix, even_total, field_weight
+    from sevens.lab.smart import FieldReaderPacing, field_weights
+
+    for seed in range(4):
+        game = _game_after(turns, seed)
+        view = _batch_view_of(game)
+        fields = field_weights(view)
+        force, flair = FieldReaderPacing().orders(view, np.random.default_rng(0))
+        for i, team in enumerate(game.teams_in_play()):
+            manager = game.view_for(team)
+            read = field_weight(manager)
+            assert (read is None and np.isnan(fields[i])) or read == fields[i], (turns, seed, team)
+            order = FieldReader().order(manager, random.Random(i))
+            assert order.total == force[i] + flair[i], (turns, seed, team)
+            if len(equilibrium_mix(order.total, even_total(manager.opponent_scrum or 0, manager.turns_left))) == 1:
+                assert (order.force, order.flair) == (force[i], flair[i])
+    if turns in (1, 2):
+        assert read is not None and 0 <= read <= 4  # a field was read in the group stage
+
+
+def test_the_numpy_simulator_shows_every_team_what_the_group_rounds_cost() -> None:
+    """BatchView.group_spent and group_scrum: each team's spend and SCRUM before it in every group
+    round played, for the whole tournament (public once resolved, R13)."""
+    seen: list[BatchView] = []
+
+    class Spy:
+        name = "spy"
+
+        def orders(self, view: BatchView, rng: np.random.Generator):  # type: ignore[no-untyped-def]
+            seen.append(view)
+            return resolve("even-flair").orders(view, rng)
+
+    simulate(16, np.zeros((5, 16), dtype=np.int64), [Spy()], np.random.default_rng(2), compiled=False)
+    assert [v.group_spent.shape for v in seen] == [(5, r, 16) for r in (0, 1, 2, 3, 3, 3)]  # type: ignore[union-attr]
+    second, third = seen[1], seen[2]
+    assert (second.group_spent == 17).all() and (second.group_scrum == 100).all()  # type: ignore[union-attr]
+    # After round 1 a team holds 83, or 93 with a win's 10 (R4); round 2 spends ceil(SCRUM / 5).
+    held = third.group_scrum[:, 1]  # type: ignore[index]
+    assert set(np.unique(held).tolist()) <= {83, 93} and (third.group_spent[:, 1] == -(-held // 5)).all()  # type: ignore[index]

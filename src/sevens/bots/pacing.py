@@ -12,7 +12,17 @@ from fractions import Fraction
 
 from sevens.rules import MAX_ORDER_POINTS
 
-__all__ = ["WEIGHTED", "check_knockout_weight", "paced_budget", "split_weighted_name"]
+__all__ = [
+    "FIELD_CAP",
+    "NO_FIELD_REPLY",
+    "REPLY_STEP",
+    "WEIGHTED",
+    "check_knockout_weight",
+    "implied_weight",
+    "paced_budget",
+    "reply_weight",
+    "split_weighted_name",
+]
 
 WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium")
 """The strategies that take a knockout weight (``NAME@K``)."""
@@ -75,3 +85,41 @@ def paced_budget(scrum: int, turns_left: int, group_left: int, knockout_weight: 
     else:
         total = -(-scrum * k.denominator // (group_left * k.denominator + (turns_left - group_left) * k.numerator))
     return max(0, min(total, scrum, MAX_ORDER_POINTS))
+
+
+FIELD_CAP = 4.0
+"""The largest knockout weight read off an order (a team that spends almost nothing in a group
+match counts as this, not as infinitely patient)."""
+
+REPLY_STEP = 20
+"""A reply's knockout weight is a whole number of twentieths."""
+
+NO_FIELD_REPLY = Fraction(11, 10)
+"""The reply before any group round has been played: the lab's best reply to even pacers."""
+
+
+def implied_weight(spent: int, scrum: int, group_left: int, knockout_rounds: int) -> float:
+    """The knockout weight K at which a team holding ``scrum`` would spend ``spent`` on a group
+    match (``group_left`` group matches left, that one included): ``(scrum / spent - g) / k``,
+    within 0 and :data:`FIELD_CAP`. Only for ``scrum > 0``.
+
+    >>> [round(implied_weight(spent, 100, 3, 3), 3) for spent in (17, 29, 0)]
+    [0.961, 0.149, 4.0]
+    """
+    if spent <= 0:
+        return FIELD_CAP
+    return min(FIELD_CAP, max(0.0, (scrum / spent - group_left) / knockout_rounds))
+
+
+def reply_weight(field: float | None) -> Fraction:
+    """The knockout weight to pace with against a field that paces at ``field``: a quarter of the
+    way from the field's own toward 1.5, in twentieths (the lab's finding: the best reply lies
+    between the field's pacing and K = 1.5, close to the field's); 1.1 with nothing to read yet.
+
+    >>> reply_weight(None), reply_weight(1.0), reply_weight(0.15), reply_weight(2.0)
+    (Fraction(11, 10), Fraction(11, 10), Fraction(1, 2), Fraction(19, 10))
+    """
+    if field is None:
+        return NO_FIELD_REPLY
+    k = field + (1.5 - field) / 4
+    return Fraction(round(k * REPLY_STEP), REPLY_STEP)

@@ -14,28 +14,36 @@ and differ only in how they split a match's budget between FORCE and FLAIR:
 
 What they assume: the opponent spends about ``ceil(balance / matches left)``; nothing about its
 past orders is used. Each decision is cached by its inputs, so a lab run pays once per budget pair.
+
+**field-reader** splits as equilibrium does but paces by what the field does: it reads the
+knockout weight the public group orders imply and paces a little further toward the knockouts
+than the field (:class:`FieldReader`), the strategy guide's advice made a bot.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import statistics
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from sevens.bots.pacing import check_knockout_weight, paced_budget
+from sevens.bots.pacing import check_knockout_weight, implied_weight, paced_budget, reply_weight
 from sevens.odds import best_splits
 from sevens.odds.solver import optimal_split
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
+from sevens.tournament.formats import GROUP_TURNS, Stage
 from sevens.tournament.game import ManagerView
 
 __all__ = [
     "Equilibrium",
+    "FieldReader",
     "OddsAware",
     "assumed_opponent_order",
     "equilibrium_mix",
     "even_total",
+    "field_weight",
     "odds_aware_flair",
 ]
 
@@ -128,13 +136,51 @@ class Equilibrium:
         if not view.in_play:
             return Order(0, 0)
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
-        opponent_total = even_total(view.opponent_scrum or 0, _matches_left(view))
-        mix = equilibrium_mix(total, opponent_total)
-        u = rng.random()
-        flair = mix[-1][0]
-        for option, p in mix:
-            if u < p:
-                flair = option
-                break
-            u -= p
-        return Order(force=total - flair, flair=flair)
+        return _equilibrium_split(total, view, rng)
+
+
+def _equilibrium_split(total: int, view: ManagerView, rng: random.Random) -> Order:
+    # The split drawn from the optimal mix against the opponent's even-paced budget.
+    mix = equilibrium_mix(total, even_total(view.opponent_scrum or 0, _matches_left(view)))
+    u = rng.random()
+    flair = mix[-1][0]
+    for option, p in mix:
+        if u < p:
+            flair = option
+            break
+        u -= p
+    return Order(force=total - flair, flair=flair)
+
+
+def field_weight(view: ManagerView) -> float | None:
+    """How the field paces, read off the public orders of the group rounds played so far (R13):
+    the median of the knockout weights their totals imply (:func:`~sevens.bots.pacing.implied_weight`),
+    every team's order counted, this team's too; ``None`` before the first round is resolved."""
+    rounds = view.format.turns - GROUP_TURNS
+    weights = [
+        implied_weight(side.order.total, side.scrum_before, GROUP_TURNS + 1 - turn.number, rounds)
+        for turn in view.history
+        if turn.stage is Stage.GROUP
+        for match in turn.matches
+        for side in (match.home, match.away)
+        if side.scrum_before > 0
+    ]
+    return statistics.median(weights) if weights else None
+
+
+@dataclass(frozen=True, slots=True)
+class FieldReader:
+    """ "field-reader": paces by what the others do. Before each group match it reads the field's
+    knockout weight off the group orders played so far (:func:`field_weight`) and paces a quarter
+    of the way from it toward 1.5 (:func:`~sevens.bots.pacing.reply_weight`; 1.1 in the first
+    round); the split as "equilibrium" draws it. In the knockouts it spreads what is left evenly.
+    """
+
+    name: str = "field-reader"
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        k = reply_weight(field_weight(view))
+        total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, k)
+        return _equilibrium_split(total, view, rng)

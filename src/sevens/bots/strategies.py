@@ -25,7 +25,7 @@ from importlib.metadata import entry_points
 from typing import Protocol, runtime_checkable
 
 from sevens.bots.pacing import WEIGHTED, check_knockout_weight, paced_budget, split_weighted_name
-from sevens.bots.smart import Equilibrium, OddsAware
+from sevens.bots.smart import Equilibrium, FieldReader, OddsAware
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.game import ManagerView
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
@@ -204,6 +204,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "even-force": lambda: EvenSpread(name="even-force", flair=0.0),
     "odds-aware": OddsAware,
     "equilibrium": Equilibrium,
+    "field-reader": FieldReader,
 }
 """Every built-in bot by name; each value makes a fresh strategy."""
 
@@ -216,6 +217,7 @@ SUMMARIES: dict[str, str] = {
     "even-force": "paces evenly, all FORCE",
     "odds-aware": "paces evenly, the split with the best exact odds",
     "equilibrium": "paces evenly, the split drawn from the match's optimal mix",
+    "field-reader": "paces by what the other teams do, split as equilibrium",
 }
 """What each built-in bot does, in a few words, for pages and menus (:func:`describe`)."""
 
@@ -290,7 +292,7 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy("cautious")
     Traceback (most recent call last):
     ...
-    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, one of even, even-flair, even-force, odds-aware, equilibrium with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, field-reader, one of even, even-flair, even-force, odds-aware, equilibrium with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
     >>> get_strategy("even-flair@1.5").budget(scrum=100, turns_left=6, group_left=3)
     14
     """

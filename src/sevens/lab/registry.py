@@ -21,7 +21,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 
 from sevens.bots import ENTRY_POINT_GROUP, load_registered, pacing
-from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
+from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
     EvenPacing,
@@ -43,10 +43,13 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
     "even-force": lambda: EvenPacing(name="even-force", flair=0.0),
     "odds-aware": OddsAwarePacing,
     "equilibrium": EquilibriumPacing,
+    "field-reader": FieldReaderPacing,
 }
 """The batch strategies by name. "even", "group-blitz" (front-loading), "knockout-saver" and
 "random" follow the bots of the same name; "even-flair"/"even-force" pace evenly and put
-everything in FLAIR/FORCE; "odds-aware" and "equilibrium" follow :mod:`sevens.bots.smart`."""
+everything in FLAIR/FORCE; "odds-aware", "equilibrium" and "field-reader" follow
+:mod:`sevens.bots.smart` ("field-reader" reads the group orders played, so it runs in the numpy
+simulator, not the compiled loop)."""
 
 
 WEIGHTED = pacing.WEIGHTED

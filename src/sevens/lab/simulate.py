@@ -147,6 +147,8 @@ class _State:
     points_against: IntArray
     h2h: IntArray  # [b, t, q]: league points t took from group place q
     group_lines: NDArray[np.int16]  # [b, round, match in round, side, (t, c, p, d)]
+    group_spent: IntArray  # [b, round, team]: SCRUM spent in each group round (public, R13)
+    group_scrum: IntArray  # [b, round, team]: SCRUM held before it
     final_position: IntArray | None = None
 
 
@@ -282,6 +284,11 @@ def simulate(
         shape = playing.shape
         points = lines.points.reshape(shape)
         hp, ap = points[:, :half], points[:, half:]
+        if stage is Stage.GROUP:
+            spent = np.zeros((b, teams), dtype=np.int64)
+            spent.ravel()[flat] = force + flair
+            state.group_spent[:, turn - 1] = spent
+            state.group_scrum[:, turn - 1] = state.scrum
         state.scrum.ravel()[flat] -= force + flair
         if stage is Stage.GROUP:
             group_draws += int((hp == ap).sum())
@@ -344,6 +351,8 @@ def _new_state(b: int, teams: int) -> _State:
         points_against=zeros.copy(),
         h2h=np.zeros((b, teams, GROUP_SIZE), dtype=np.int64),
         group_lines=np.zeros((b, GROUP_TURNS, 2 * (teams // GROUP_SIZE), 2, 4), dtype=np.int16),
+        group_spent=np.zeros((b, GROUP_TURNS, teams), dtype=np.int64),
+        group_scrum=np.zeros((b, GROUP_TURNS, teams), dtype=np.int64),
     )
 
 
@@ -498,6 +507,7 @@ def _decide(
     flair = np.zeros(flat.size, dtype=np.int64)
     turns_left = fmt.turns - turn + 1
     group_left = max(0, GROUP_TURNS - turn + 1)
+    played = min(turn - 1, GROUP_TURNS)  # group rounds resolved before this turn
     for s, strategy in enumerate(strategies):
         lo, hi = int(bounds[s]), int(bounds[s + 1])
         if lo == hi:
@@ -516,6 +526,8 @@ def _decide(
             home=home_g[lo:hi],
             tournament=tournament_g[lo:hi],
             team=team_g[lo:hi],
+            group_spent=state.group_spent[:, :played],
+            group_scrum=state.group_scrum[:, :played],
         )
         if getattr(strategy, "needs_manager_view", False):
             view = _with_manager_views(view, fmt, state, theirs[lo:hi] % teams, rng)
@@ -727,4 +739,6 @@ def _with_manager_views(
         tournament=view.tournament,
         team=view.team,
         manager_view=make,
+        group_spent=view.group_spent,
+        group_scrum=view.group_scrum,
     )

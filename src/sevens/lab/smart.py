@@ -1,4 +1,5 @@
-"""The odds-aware and equilibrium strategies for a whole batch (:mod:`sevens.bots.smart` in batch form).
+"""The odds-aware, equilibrium and field-reader strategies for a whole batch (:mod:`sevens.bots.smart`
+in batch form).
 
 Their decisions depend only on a few small integers (the budget, the opponent's balance, the
 stage), so a batch computes each distinct case once with the scalar bots' cached functions and
@@ -14,12 +15,16 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_STEP
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
 from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total
+from sevens.rules import MAX_ORDER_POINTS
+from sevens.tournament.formats import GROUP_TURNS
 
-__all__ = ["EquilibriumPacing", "OddsAwarePacing"]
+__all__ = ["EquilibriumPacing", "FieldReaderPacing", "OddsAwarePacing", "field_weights"]
 
 IntArray = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,15 +79,64 @@ class EquilibriumPacing:
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
         total = paced_total(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
-        cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
-        u = rng.random(view.size)
-        flair = np.zeros(view.size, dtype=np.int64)
-        back = back.ravel()
-        for c, (t, o) in enumerate(cases.T):
-            mix = self.mix(int(t), int(o), view.turns_left)
-            where = back == c
-            options = np.array([f for f, _ in mix], dtype=np.int64)
-            cumulative = np.cumsum([p for _, p in mix])
-            pick = np.minimum(np.searchsorted(cumulative, u[where], side="right"), len(options) - 1)
-            flair[where] = options[pick]
-        return total - flair, flair
+        return _equilibrium_split(total, view, rng)
+
+
+def _equilibrium_split(total: IntArray, view: BatchView, rng: np.random.Generator) -> Orders:
+    # Each team's split drawn from the optimal mix against its opponent's even-paced budget.
+    cases, back = np.unique(np.stack((total, view.opponent_scrum)), axis=1, return_inverse=True)
+    u = rng.random(view.size)
+    flair = np.zeros(view.size, dtype=np.int64)
+    back = back.ravel()
+    for c, (t, o) in enumerate(cases.T):
+        mix = EquilibriumPacing.mix(int(t), int(o), view.turns_left)
+        where = back == c
+        options = np.array([f for f, _ in mix], dtype=np.int64)
+        cumulative = np.cumsum([p for _, p in mix])
+        pick = np.minimum(np.searchsorted(cumulative, u[where], side="right"), len(options) - 1)
+        flair[where] = options[pick]
+    return total - flair, flair
+
+
+def field_weights(view: BatchView) -> FloatArray:
+    """For each team of the view, the field's knockout weight read off its tournament's group
+    orders so far (:func:`sevens.bots.smart.field_weight` for a batch, the same floating-point
+    steps); NaN before any."""
+    if view.group_spent is None or view.group_scrum is None or view.group_spent.shape[1] == 0:
+        return np.full(view.size, np.nan)
+    tournaments, back = np.unique(view.tournament, return_inverse=True)
+    spent = view.group_spent[tournaments]
+    scrum = view.group_scrum[tournaments]
+    knockout_rounds = int(np.log2(view.teams)) - 1  # 8 teams: 2 rounds, 16: 3 (R6)
+    group_left = (GROUP_TURNS - np.arange(spent.shape[1]))[None, :, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        implied = np.clip((scrum / spent - group_left) / knockout_rounds, 0.0, FIELD_CAP)
+    implied = np.where(spent <= 0, FIELD_CAP, implied)
+    implied = np.where(scrum > 0, implied, np.nan).reshape(tournaments.size, -1)
+    field = np.full(tournaments.size, np.nan)
+    seen = ~np.isnan(implied).all(axis=1)  # a tournament whose every team had spent out reads nothing
+    field[seen] = np.nanmedian(implied[seen], axis=1)
+    result: FloatArray = field[back.ravel()]
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class FieldReaderPacing:
+    """ "field-reader" for a batch (see :class:`sevens.bots.smart.FieldReader`): each team paces at
+    the reply weight to its tournament's field, in twentieths, and splits as "equilibrium"."""
+
+    name: str = "field-reader"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        field = field_weights(view)
+        # reply_weight's steps: a quarter of the way toward 1.5, rounded half to even in twentieths.
+        reply = np.round((field + (1.5 - field) / 4) * REPLY_STEP)
+        m = np.where(np.isnan(field), int(NO_FIELD_REPLY * REPLY_STEP), reply).astype(np.int64)
+        g = view.group_matches_left
+        if g == 0:
+            total = paced_total(view.scrum, view.turns_left, 0)
+        else:
+            knockouts = view.turns_left - g
+            total = -(-view.scrum * REPLY_STEP // (g * REPLY_STEP + knockouts * m))
+            total = np.clip(total, 0, np.minimum(view.scrum, MAX_ORDER_POINTS))
+        return _equilibrium_split(total, view, rng)

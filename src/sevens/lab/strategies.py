@@ -67,6 +67,9 @@ class BatchView:
         team: index of each team in its tournament (0..teams-1; group = team // 4).
         manager_view: gives the :class:`~sevens.tournament.game.ManagerView` of entry ``i``
             (for one-decision bots through :class:`ScalarAdapter`); set by the simulator.
+        group_spent: ``[tournament, group round played, team]``: what every team spent in each
+            group round so far (public once resolved, R13); set by the numpy simulator only.
+        group_scrum: the same shape: the SCRUM each team held before that round.
     """
 
     teams: int
@@ -83,6 +86,8 @@ class BatchView:
     tournament: IntArray
     team: IntArray
     manager_view: Callable[[int], object] | None = None
+    group_spent: IntArray | None = None
+    group_scrum: IntArray | None = None
 
     @property
     def size(self) -> int:
