@@ -177,3 +177,26 @@ def test_weighted_bots_from_the_lab_play_a_game_that_verifies(tmp_path: Path) ->
     # 100 SCRUM, 3 group matches and 2 knockout rounds: ceil(100 / (3 + 2K)).
     assert spent == {"equilibrium@1.1": 20, "even-flair@0.5": 25}
     assert "30 bot orders played again from the seed" in verify_with_bots(record)
+
+
+def test_a_field_reader_reads_the_group_orders_and_its_game_verifies(tmp_path: Path) -> None:
+    """"field-reader" paces by the public group orders (R13): among front-loaders it spends more in
+    its second group match than in an even field, and verification plays its orders again."""
+    from sevens.bots import verify_with_bots
+
+    spent = {}
+    for others in ("group-blitz", "knockout-saver"):
+        path = tmp_path / f"{others}.json"
+        bots = ",".join(["field-reader"] + [others] * 7)  # 16 teams: two field-readers among 14 others
+        result = runner.invoke(
+            app, ["play", "--auto", "--players", "16", "--seed", "f", "--bots", bots, "--record", str(path)]
+        )
+        assert result.exit_code == 0, result.output
+        record = json.loads(path.read_text())
+        readers = {t["id"] for t in record["teams"] if t["autopilot"] == "field-reader"}
+        second = [
+            m[f"{side}_order"] for m in record["turns"][1]["matches"] for side in ("home", "away") if m[side] in readers
+        ]
+        spent[others] = [o["force"] + o["flair"] for o in second]
+        assert "bot orders played again from the seed, each what its bot plays" in verify_with_bots(record)
+    assert len(spent["group-blitz"]) == 2 and min(spent["group-blitz"]) > max(spent["knockout-saver"])
