@@ -15,7 +15,9 @@ from sevens.rules import MAX_ORDER_POINTS
 __all__ = [
     "FIELD_CAP",
     "NO_FIELD_REPLY",
+    "REPLY_PULL",
     "REPLY_STEP",
+    "REPLY_TARGET",
     "WEIGHTED",
     "check_knockout_weight",
     "implied_weight",
@@ -97,6 +99,10 @@ REPLY_STEP = 20
 NO_FIELD_REPLY = Fraction(11, 10)
 """The reply before any group round has been played: the lab's best reply to even pacers."""
 
+REPLY_TARGET = 1.5
+REPLY_PULL = 0.25
+"""A reply moves this share of the way from the field's weight toward :data:`REPLY_TARGET`."""
+
 
 def implied_weight(spent: int, scrum: int, group_left: int, knockout_rounds: int) -> float:
     """The knockout weight K at which a team holding ``scrum`` would spend ``spent`` on a group
@@ -121,5 +127,5 @@ def reply_weight(field: float | None) -> Fraction:
     """
     if field is None:
         return NO_FIELD_REPLY
-    k = field + (1.5 - field) / 4
+    k = field + (REPLY_TARGET - field) * REPLY_PULL
     return Fraction(round(k * REPLY_STEP), REPLY_STEP)

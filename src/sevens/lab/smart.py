@@ -15,7 +15,7 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_STEP
+from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP, REPLY_TARGET
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
 from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total
 from sevens.rules import MAX_ORDER_POINTS
@@ -129,8 +129,8 @@ class FieldReaderPacing:
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
         field = field_weights(view)
-        # reply_weight's steps: a quarter of the way toward 1.5, rounded half to even in twentieths.
-        reply = np.round((field + (1.5 - field) / 4) * REPLY_STEP)
+        # reply_weight's steps, rounded half to even as Python's round.
+        reply = np.round((field + (REPLY_TARGET - field) * REPLY_PULL) * REPLY_STEP)
         m = np.where(np.isnan(field), int(NO_FIELD_REPLY * REPLY_STEP), reply).astype(np.int64)
         g = view.group_matches_left
         if g == 0:
