@@ -303,3 +303,18 @@ def test_a_private_game_state_is_not_disclosed(app: FastAPI) -> None:
     game = host_game(app, visibility="private")
     assert new_client(app).get(f"{game.base}/state").status_code == 404
     assert game.organiser.get(f"{game.base}/state").json()["status"] == "lobby"
+
+
+def test_the_front_page_says_which_games_wait_for_your_orders(app: FastAPI, hosted: Hosted) -> None:
+    """A player's own games on the front page say how many of their orders are not ready this turn."""
+    player = hosted.players["p1"]
+    mine = re.compile(r'\(player, running, <strong class="due">turn (\d+): (\d+) of your orders not ready</strong>\)')
+    assert mine.findall(player.get("/").text) == [("1", "2")]
+    first, second = hosted.my_teams("p1")
+    hosted.order("p1", first, 10, 9, action="ready")
+    hosted.order("p1", second, 10, 9)  # saved, not ready: still to do
+    assert mine.findall(player.get("/").text) == [("1", "1")]
+    hosted.order("p1", second, 10, 9, action="ready")
+    page = player.get("/").text
+    assert not mine.findall(page) and "(player, running)" in page
+    assert "not ready" not in hosted.organiser.get("/").text  # the organiser has no orders to give

@@ -100,10 +100,12 @@ def _redirect(url: str) -> RedirectResponse:
 @router.get("/")
 def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
     """The front page: create a game, public games, the visitor's own games."""
-    mine: list[tuple[GameRow, str]] = []
+    mine: list[tuple[GameRow, str, int]] = []
     if principal is not None:
         for grant in grants_of(db, principal_id=principal.id):
-            mine.append((store.game_by_id(db, game_id=grant.game_id), grant.role.value))
+            game = store.game_by_id(db, game_id=grant.game_id)
+            due = views.orders_due(db, game, grant.player_id) if grant.role is Role.PLAYER else 0
+            mine.append((game, grant.role.value, due))
     return render(
         request,
         "home.html",

@@ -51,6 +51,14 @@ def default_bot() -> str:
     return DEFAULT_BOT
 
 
+def orders_due(db: Session, game: GameRow, player_id: str) -> int:
+    """How many of the player's teams in play still have no ready order this turn (0 when the
+    game is not taking orders)."""
+    mine = {t.team_id for t in store.teams_of(db, game_id=game.id) if t.player_id == player_id}
+    states = store.order_states(db, game=game)
+    return sum(1 for team, state in states.items() if team in mine and state is not store.OrderState.READY)
+
+
 LIVE = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
 """The states in which a game's pages follow it (their script polls :func:`live_version`)."""
 
