@@ -223,7 +223,7 @@ def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app:
     game.order("p1", second, 10, 9, action="ready")
     assert game.turn() == 2
     report = game.organiser.get(game.base).text
-    assert report.count("missed: autopilot even (R13)") == 6
+    assert report.count("bot even (seat not claimed)") == 6 and "missed: autopilot" not in report
 
     game.join("p2", "Late")  # a seat claimed during the game: the turn now waits for it too
     for team in game.my_teams("p1"):
@@ -232,6 +232,9 @@ def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app:
     for team in game.my_teams("p2"):
         game.order("p2", team, 10, 9, action="ready")
     assert game.turn() == 3
+    # p2's two turn-1 orders now read as missed (R13); the still empty seats' as bots, 4 a turn.
+    report = game.organiser.get(game.base).text
+    assert report.count("bot even (seat not claimed)") == 8 and report.count("missed: autopilot even (R13)") == 2
 
 
 def test_the_organiser_can_take_a_seat_from_the_created_page_and_play_alone(app: FastAPI) -> None:

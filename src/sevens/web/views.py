@@ -131,6 +131,7 @@ class SpectatorView:
     seed: str | None
     deadline: datetime | None
     champion: str | None
+    unclaimed: frozenset[str] = frozenset()  # teams whose seat nobody has taken: bots in all but name
 
     def name(self, team: str) -> str:
         """A team's display name."""
@@ -260,6 +261,11 @@ def spectator_view(db: Session, game: GameRow) -> SpectatorView:
         seed=store.revealed_seed(game),
         deadline=game.deadline_at,
         champion=game.champion,
+        unclaimed=frozenset(
+            team.id
+            for team in (state.setup.teams if state is not None else ())
+            if team.manager is not None and team.manager in {pid for pid, _, joined in seats if not joined}
+        ),
     )
 
 
