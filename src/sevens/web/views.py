@@ -212,6 +212,7 @@ def spectator_view(db: Session, game: GameRow) -> SpectatorView:
         for s in store.seats_of(db, game_id=game.id)
     ]
     names = {pid: name for pid, name, _ in seats}
+    empty_seats = {pid for pid, _, joined in seats if not joined}
     state = None if game.record_json is None else store.load_game(game)
     teams: dict[str, TeamInfo] = {}
     tables: dict[str, GroupTable] = {}
@@ -262,9 +263,7 @@ def spectator_view(db: Session, game: GameRow) -> SpectatorView:
         deadline=game.deadline_at,
         champion=game.champion,
         unclaimed=frozenset(
-            team.id
-            for team in (state.setup.teams if state is not None else ())
-            if team.manager is not None and team.manager in {pid for pid, _, joined in seats if not joined}
+            team.id for team in (state.setup.teams if state is not None else ()) if team.manager in empty_seats
         ),
     )
 
