@@ -22,7 +22,6 @@ than the field (:class:`FieldReader`), the strategy guide's advice made a bot.
 
 from __future__ import annotations
 
-import math
 import random
 import statistics
 from dataclasses import dataclass
@@ -54,9 +53,7 @@ def even_total(scrum: int, matches: int) -> int:
     >>> even_total(100, 6), even_total(7, 0)
     (17, 0)
     """
-    if matches <= 0:
-        return 0
-    return max(0, min(math.ceil(scrum / matches), scrum, MAX_ORDER_POINTS))
+    return paced_budget(scrum, matches, 0)
 
 
 def assumed_opponent_order(opponent_scrum: int, matches: int) -> Order:

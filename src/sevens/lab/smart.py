@@ -17,8 +17,7 @@ from numpy.typing import NDArray
 
 from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP, REPLY_TARGET
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
-from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total
-from sevens.rules import MAX_ORDER_POINTS
+from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total, weighted_total
 from sevens.tournament.formats import GROUP_TURNS
 
 __all__ = ["EquilibriumPacing", "FieldReaderPacing", "OddsAwarePacing", "field_weights"]
@@ -132,11 +131,5 @@ class FieldReaderPacing:
         # reply_weight's steps, rounded half to even as Python's round.
         reply = np.round((field + (REPLY_TARGET - field) * REPLY_PULL) * REPLY_STEP)
         m = np.where(np.isnan(field), int(NO_FIELD_REPLY * REPLY_STEP), reply).astype(np.int64)
-        g = view.group_matches_left
-        if g == 0:
-            total = paced_total(view.scrum, view.turns_left, 0)
-        else:
-            knockouts = view.turns_left - g
-            total = -(-view.scrum * REPLY_STEP // (g * REPLY_STEP + knockouts * m))
-            total = np.clip(total, 0, np.minimum(view.scrum, MAX_ORDER_POINTS))
+        total = weighted_total(view.scrum, view.turns_left, view.group_matches_left, m, REPLY_STEP)
         return _equilibrium_split(total, view, rng)

@@ -39,6 +39,7 @@ __all__ = [
     "check_knockout_weight",
     "paced_total",
     "split_orders",
+    "weighted_total",
 ]
 
 IntArray = NDArray[np.int64]
@@ -149,11 +150,23 @@ def paced_total(
     [17, 12]
     """
     k = knockout_weight
-    if k == 1 or group_matches_left == 0:
+    return weighted_total(scrum, turns_left, group_matches_left, k.numerator, k.denominator)
+
+
+def weighted_total(
+    scrum: IntArray, turns_left: int, group_matches_left: int, numerator: IntArray | int, denominator: int
+) -> IntArray:
+    """:func:`paced_total` with K = ``numerator / denominator``, where the numerator may differ
+    from team to team (one per entry of ``scrum``).
+
+    >>> weighted_total(np.array([100, 100]), 6, 3, np.array([20, 40]), 20).tolist()
+    [17, 12]
+    """
+    if group_matches_left == 0:
         total = _even_budget(scrum, turns_left)
     else:
         knockouts = turns_left - group_matches_left
-        total = -(-scrum * k.denominator // (group_matches_left * k.denominator + knockouts * k.numerator))
+        total = -(-scrum * denominator // (group_matches_left * denominator + knockouts * numerator))
     return np.clip(total, 0, np.minimum(scrum, MAX_ORDER_POINTS))
 
 
