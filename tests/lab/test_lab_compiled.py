@@ -13,7 +13,7 @@ from sevens.lab import kernels
 from sevens.lab import simulate as simulate_module
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
-from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
+from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchView,
     EvenPacing,
@@ -97,6 +97,7 @@ def test_only_the_exact_builtin_classes_run_in_the_loop() -> None:
     assert kernels.spec(Mine()) is None
     assert kernels.spec(OddsAwarePacing())[0] == kernels.ODDS_AWARE  # type: ignore[index]
     assert kernels.spec(EquilibriumPacing())[0] == kernels.EQUILIBRIUM  # type: ignore[index]
+    assert kernels.spec(FieldReaderPacing())[0] == kernels.FIELD_READER  # type: ignore[index]
     with pytest.raises(ValueError, match="built-in strategies only"):
         kernels.order_tables([Mine()], 3, 3)
 
@@ -332,3 +333,63 @@ def test_points_of_packed_lines_are_the_rules_points() -> None:
         expected = Line(t, c, p, d).points
         assert kernels._points(packed) == expected
         assert kernels._wide_points(kernels._widen(packed)) == expected
+
+
+@needs_numba
+@pytest.mark.parametrize("teams", [8, 16])
+def test_the_loop_reads_the_field_as_the_game_bot(teams: int) -> None:
+    """"field-reader" in the loop: the reply weight it reads off a tournament's group orders is the
+    game bot's (the median of the weights each order implies, R13's public orders, pulled toward
+    1.5, in twentieths), over random spends, with teams that spent nothing or held nothing; and it
+    spends what its batch form spends at that weight."""
+    from statistics import median
+
+    from sevens.bots.pacing import implied_weight, paced_budget, reply_weight
+
+    rng = np.random.default_rng(11)
+    knockout_rounds = teams.bit_length() - 2  # 8 teams: 2, 16: 3 (R6)
+    by_field = kernels.field_totals(3, knockout_rounds)
+    seen = set()
+    for case in range(300):
+        scrum = rng.integers(0, 131, size=(3, teams))
+        spent = np.minimum(rng.integers(0, 60, size=(3, teams)), scrum)
+        if case % 3 == 0:
+            scrum[:, : teams // 2] = 0  # half the field spent out: only the others count
+        if case % 50 == 0:
+            scrum[:] = 0  # nothing to read
+        for played in range(4):
+            weights = [
+                implied_weight(int(spent[r, t]), int(scrum[r, t]), 3 - r, knockout_rounds)
+                for r in range(played) for t in range(teams) if scrum[r, t] > 0
+            ]
+            expected = reply_weight(median(weights) if weights else None) * 20
+            assert expected.denominator == 1
+            got = kernels.field_reply(spent, scrum, played, knockout_rounds)
+            assert got == int(expected), (case, played)
+            seen.add(got)
+            turn = min(played, 2)
+            for held in (int(scrum[0, 0]), int(spent[1, 1]) + 100):
+                paced = paced_budget(held, 3 + knockout_rounds - turn, 3 - turn, Fraction(got, 20))
+                assert by_field[turn, got, held] == paced, (case, played, held)
+    assert len(seen) > 10  # the cases read many different fields
+
+
+@needs_numba
+def test_field_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> None:
+    """"field-reader" plays in the compiled loop against front-loaders it reads: the same batch on 1
+    or 2 threads, and the same law as the numpy path, which hands it every group order played."""
+    seats = np.tile(np.arange(16) % 2, (4000, 1))
+    strategies = [FieldReaderPacing(), GroupBlitzPacing()]
+    one = simulate(16, seats, strategies, np.random.default_rng(3), threads=1)
+    two = simulate(16, seats, strategies, np.random.default_rng(3), compiled=True, threads=2)
+    for field in FIELDS:
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    numpy_path = simulate(16, seats, strategies, np.random.default_rng(4), compiled=False)
+    for field in ("group_points", "scrum_left"):
+        a, b = getattr(one, field).astype(float), getattr(numpy_path, field).astype(float)
+        se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(seats))
+        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 4.5 * se).all(), field
+    # It reads them: its pacing before any round is read (K = 1.1) would keep far more SCRUM.
+    fixed = simulate(16, seats, [EquilibriumPacing(knockout_weight=Fraction(11, 10)), GroupBlitzPacing()],
+                     np.random.default_rng(3))
+    assert one.scrum_left[:, ::2].mean() < fixed.scrum_left[:, ::2].mean() - 4

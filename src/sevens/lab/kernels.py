@@ -32,9 +32,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
+from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP, REPLY_TARGET
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
-from sevens.lab.smart import EquilibriumPacing, OddsAwarePacing
+from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
     BatchView,
@@ -43,14 +44,16 @@ from sevens.lab.strategies import (
     KnockoutSaverPacing,
     RandomPacing,
     paced_total,
+    weighted_total,
 )
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, STARTING_SCRUM, WIN_BONUS, DecidedBy
-from sevens.tournament.formats import Stage
+from sevens.tournament.formats import GROUP_TURNS, Stage
 
 __all__ = [
     "AVAILABLE",
     "EQUILIBRIUM",
     "EVEN",
+    "FIELD_READER",
     "GROUP_BLITZ",
     "KNOCKOUT_SAVER",
     "ODDS_AWARE",
@@ -59,6 +62,8 @@ __all__ = [
     "Decisions",
     "decision",
     "decision_key",
+    "field_reply",
+    "field_totals",
     "mix64",
     "Scratch",
     "new_scratch",
@@ -75,11 +80,24 @@ IntArray = NDArray[np.int64]
 UIntArray = NDArray[np.uint64]
 FloatArray = NDArray[np.float64]
 
-EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM, ODDS_AWARE, EQUILIBRIUM = 0, 1, 2, 3, 4, 5
+EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM, ODDS_AWARE, EQUILIBRIUM, FIELD_READER = 0, 1, 2, 3, 4, 5, 6
 """Kinds of built-in strategy that the compiled loop plays (see :func:`spec`, :func:`order_tables`)."""
 SMART = (ODDS_AWARE, EQUILIBRIUM)
 """The kinds whose split is a decision per case, asked of :mod:`sevens.lab.smart` as the loop meets
-it (their slots in the decisions array, in this order)."""
+it (their slots in the decisions array, in this order). "field-reader" splits as "equilibrium"
+does and shares its slot; its total comes from :func:`field_totals` at the field's reply weight."""
+
+# A plan word's tag (bits 33 on): 0 a drawn total ("random"), a smart slot plus 1, or this one:
+# the total read off the field, the split as equilibrium's.
+_FIELD_TAG = 1 + len(SMART)
+_EQUILIBRIUM_TAG = 1 + SMART.index(EQUILIBRIUM)
+_FIELD_STEPS = int(FIELD_CAP * REPLY_STEP) + 1  # reply weights 0, 1/20, ... 4 (in twentieths)
+_NO_FIELD = int(NO_FIELD_REPLY * REPLY_STEP)
+_FIELD_CAP = FIELD_CAP
+_REPLY_STEP = REPLY_STEP
+_REPLY_TARGET = REPLY_TARGET
+_REPLY_PULL = REPLY_PULL
+_GROUP_ROUNDS = GROUP_TURNS
 
 # The rules' numbers as globals, which numba compiles in as constants (an integer division by the
 # option cost becomes a multiplication).
@@ -134,6 +152,8 @@ def spec(strategy: object) -> tuple[int, float, float] | None:
         return (ODDS_AWARE, 0.0, np.nan)
     if kind is EquilibriumPacing:
         return (EQUILIBRIUM, 0.0, np.nan)
+    if kind is FieldReaderPacing:
+        return (FIELD_READER, 0.0, np.nan)
     return None
 
 
@@ -249,7 +269,8 @@ def order_tables(
     ``orders``; for "random", the most it may spend) and ``shares[strategy, stage]``, stage 0 for
     the groups and 1 for the knockouts: the FLAIR share's low end, its width (0: fixed; the bots'
     jitter: 0.2) and 1.0 if the total itself is drawn ("random"), 2.0 or 3.0 if the split is a
-    decision ("odds-aware", "equilibrium": :data:`SMART`'s slot plus 2), else 0.0.
+    decision ("odds-aware", "equilibrium": :data:`SMART`'s slot plus 2; "field-reader", whose total
+    the loop reads off :func:`field_totals`: the number of slots plus 2), else 0.0.
 
     >>> totals, shares = order_tables([EvenPacing()], 3, 3)
     >>> int(totals[0, 0, 100]), int(totals[0, 5, 7]), shares[0].round(2).tolist()
@@ -272,6 +293,9 @@ def order_tables(
                 assert isinstance(strategy, OddsAwarePacing | EquilibriumPacing)
                 totals[s, turn] = paced_total(held, turns - turn, max(0, group_rounds - turn), strategy.knockout_weight)
                 continue
+            if kind == FIELD_READER:  # its total before the field can be read (the loop's field_totals)
+                totals[s, turn] = weighted_total(held, turns - turn, max(0, group_rounds - turn), _NO_FIELD, REPLY_STEP)
+                continue
             # The split's jitter does not change the total spent, so any generator will do.
             view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
             force, flair = strategy.orders(view, np.random.default_rng(0))
@@ -281,6 +305,8 @@ def order_tables(
                 shares[s, stage] = (0.0, 1.0, 1.0)
             elif kind in SMART:
                 shares[s, stage] = (0.0, 0.0, 2.0 + SMART.index(kind))  # "decided": see order_plan
+            elif kind == FIELD_READER:
+                shares[s, stage] = (0.0, 0.0, 1.0 + _FIELD_TAG)
             elif np.isnan(share):
                 shares[s, stage] = (base - MIX_JITTER, 2 * MIX_JITTER, 0.0)  # the bots' jittered mix
             else:
@@ -293,7 +319,8 @@ def order_plan(totals: IntArray, shares: FloatArray, group_rounds: int) -> tuple
 
     ``plan`` packs the total (bits 0-15; for "random", the most it may spend), the most FLAIR
     options it allows (bits 16-31), 1 in bit 32 if the order is not a jittered share, and from bit
-    33 on, 0 if the total is drawn ("random") or a decision's slot plus 1. ``jitter`` holds the
+    33 on, 0 if the total is drawn ("random"), a decision's slot plus 1, or ``1 + len(SMART)`` for
+    "field-reader" (total from :func:`field_totals`, split as "equilibrium"). ``jitter`` holds the
     FLAIR options before rounding as ``jitter[..., 0] + jitter[..., 1] * u``, ``u`` the share's
     uniform. With a fixed share (width 0) that is the product
     :func:`~sevens.lab.strategies.split_orders` rounds, so it rounds the same way; with the bots'
@@ -327,6 +354,62 @@ def plan_options(word: int, low: float, width: float, u: float) -> int:
     3
     """
     return _options(word, low, width, u)
+
+
+# --- "field-reader": the field's pacing, read off the group orders played -------------------
+
+
+def field_totals(group_rounds: int, knockout_rounds: int) -> IntArray:
+    """What "field-reader" spends, by turn, reply weight in twentieths and SCRUM held:
+    :func:`~sevens.lab.strategies.weighted_total` as its batch form calls it.
+
+    >>> totals = field_totals(3, 3)
+    >>> int(totals[0, 22, 100]), int(totals[1, 10, 90]), int(totals[4, 60, 40])
+    (16, 35, 14)
+    """
+    turns = group_rounds + knockout_rounds
+    held = np.arange(_MAX_POINTS + 1, dtype=np.int64)
+    totals = np.zeros((turns, _FIELD_STEPS, held.size), dtype=np.int64)
+    for turn in range(turns):
+        for m in range(_FIELD_STEPS):
+            totals[turn, m] = weighted_total(held, turns - turn, max(0, group_rounds - turn), m, REPLY_STEP)
+    return totals
+
+
+@_inline
+def _field_reply(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int, values: FloatArray) -> int:
+    """The reply weight, in twentieths, to the field of one tournament: the median knockout weight
+    its group orders of rounds ``0 .. played - 1`` imply, pulled toward 1.5 (the same floating-point
+    steps as :func:`~sevens.lab.smart.field_weights` and :func:`~sevens.bots.pacing.reply_weight`).
+    ``spent`` and ``scrum`` are ``[round, team]``; ``values`` is room for their entries."""
+    n = 0
+    for r in range(played):
+        group_left = _GROUP_ROUNDS - r
+        for t in range(spent.shape[1]):
+            held = scrum[r, t]
+            if held <= 0:  # a team that had spent out tells nothing
+                continue
+            x = spent[r, t]
+            v = _FIELD_CAP
+            if x > 0:
+                v = min(_FIELD_CAP, max(0.0, (held / x - group_left) / knockout_rounds))
+            i = n  # insertion sort: a few dozen values
+            while i > 0 and values[i - 1] > v:
+                values[i] = values[i - 1]
+                i -= 1
+            values[i] = v
+            n += 1
+    if n == 0:
+        return _NO_FIELD
+    half = n // 2
+    field = values[half] if n % 2 else (values[half - 1] + values[half]) / 2
+    return int(np.rint((field + (_REPLY_TARGET - field) * _REPLY_PULL) * _REPLY_STEP))
+
+
+@_jit
+def field_reply(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int) -> int:
+    """:func:`_field_reply` callable from Python (for tests)."""
+    return _field_reply(spent, scrum, played, knockout_rounds, np.empty(spent.size, dtype=np.float64))
 
 
 # --- Smart strategies' decisions, asked for as the loop meets them ----------------------------
@@ -608,7 +691,8 @@ def _group_tables(
 # --- Whole tournaments ---------------------------------------------------------------------------
 
 Scratch = tuple[
-    UIntArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray
+    UIntArray, IntArray, IntArray, FloatArray, IntArray, IntArray, IntArray, IntArray, IntArray, IntArray,
+    IntArray, FloatArray,
 ]
 
 
@@ -629,6 +713,8 @@ def new_scratch(teams: int, knockout_rounds: int, first_round_matches: int) -> S
         np.empty((4, max(1, first_round_matches)), dtype=np.int64),  # knockout pairs and winners
         np.empty((4, teams), dtype=np.int64),  # each team's strategy, SCRUM, knockout wins; places
         np.empty(1 + knockout_rounds, dtype=np.int64),  # each stage's lines, 16 bits per count
+        np.empty((2, _GROUP_ROUNDS, teams), dtype=np.int64),  # group spends and SCRUM before, for field-reader
+        np.empty(_GROUP_ROUNDS * teams, dtype=np.float64),  # the field's implied weights
     )
 
 
@@ -664,18 +750,22 @@ def decision(
 @_inline
 def _order(
     s: int, held: int, opponent: int, turn: int, plan: IntArray, jitter: FloatArray,
-    decided: IntArray, mixes: FloatArray,
+    decided: IntArray, mixes: FloatArray, field: int, by_field: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A team's order from its strategy's plan (:func:`order_plan`): its FORCE and FLAIR table
     ids, the points it spends, and the stream. A FORCE id of -1 means a smart strategy's case is
-    not decided yet; its :func:`decision_key` is then in the FLAIR id's place."""
+    not decided yet; its :func:`decision_key` is then in the FLAIR id's place. "field-reader"
+    spends ``by_field[turn, field, held]`` (:func:`field_totals`), ``field`` its reply weight."""
     row, at_turn, at_held = _at(s), _at(turn), _at(held)
     word = plan[row, at_turn, at_held]
     total = word & 0xFFFF
     u, s0, s1, s2, s3 = _uniform(s0, s1, s2, s3)
     if word >> 32:
         tag = word >> 33
+        if tag == _FIELD_TAG:
+            total = by_field[at_turn, _at(field), at_held]
+            tag = _EQUILIBRIUM_TAG
         if tag:  # a smart strategy: its decision for this case, drawn with u if it is a mix
             o = _decision(tag - 1, turn, total, opponent, u, decided, mixes)
             if o < 0:
@@ -692,7 +782,8 @@ def _order(
 @_inline
 def _match_lines(
     h: int, a: int, turn: int, kind: IntArray, held: IntArray, plan: IntArray, jitter: FloatArray,
-    decided: IntArray, mixes: FloatArray, index: UIntArray, cells: UIntArray, missing: IntArray,
+    decided: IntArray, mixes: FloatArray, field: int, by_field: IntArray,
+    index: UIntArray, cells: UIntArray, missing: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """Both teams' orders and lines, their SCRUM spent (``held``); a home line of -1 if an alias
@@ -706,10 +797,10 @@ def _match_lines(
     home, away = _at(h), _at(a)
     home_held, away_held = held[home], held[away]
     home_force, home_flair, home_spent, s0, s1, s2, s3 = _order(
-        kind[home], home_held, away_held, turn, plan, jitter, decided, mixes, s0, s1, s2, s3
+        kind[home], home_held, away_held, turn, plan, jitter, decided, mixes, field, by_field, s0, s1, s2, s3
     )
     away_force, away_flair, away_spent, s0, s1, s2, s3 = _order(
-        kind[away], away_held, home_held, turn, plan, jitter, decided, mixes, s0, s1, s2, s3
+        kind[away], away_held, home_held, turn, plan, jitter, decided, mixes, field, by_field, s0, s1, s2, s3
     )
     for force, flair in ((home_force, home_flair), (away_force, away_flair)):
         if force < 0:
@@ -740,6 +831,7 @@ def play_tournaments(
     jitter: FloatArray,
     decided: IntArray,
     mixes: FloatArray,
+    by_field: IntArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
@@ -769,7 +861,8 @@ def play_tournaments(
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
     indices into the last round's winners. Orders come from the built-in strategies' tables
     (``plan``, ``jitter``: see :func:`order_plan`) and the smart strategies' decisions
-    (``decided``, ``mixes``: see :class:`Decisions`); lines from the alias tables (``index``,
+    (``decided``, ``mixes``: see :class:`Decisions`) and "field-reader"'s totals (``by_field``: see
+    :func:`field_totals`); lines from the alias tables (``index``,
     ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
@@ -781,7 +874,7 @@ def play_tournaments(
     -2): nothing of that tournament has been counted, and it can be played again from its start.
     ``scratch`` comes from :func:`new_scratch`, one per thread.
     """
-    state, record, chain, lots, h2h, group_counts, ko_counts, pairs, now, sums = scratch
+    state, record, chain, lots, h2h, group_counts, ko_counts, pairs, now, sums, orders_log, implied = scratch
     # Each team's strategy, SCRUM and knockout wins, and the team at each group place.
     kind, held, wins, placed = now[0], now[1], now[2], now[3]
     teams = seats.shape[1]
@@ -795,21 +888,33 @@ def play_tournaments(
         draws = 0
         group_sum = 0
         lines = group_lines[b]
+        reads_field = False  # a "field-reader" seated: keep the group orders for it
         for t in range(teams):
             kind[t] = seats[b, t]
+            reads_field |= (plan[_at(kind[t]), 0, 0] >> 33) == _FIELD_TAG
             held[t] = _STARTING_SCRUM
             wins[t] = 0
             record[t] = _RECORD_ZERO
             reached[b, t] = 0
         for turn in range(rounds):
+            field = _NO_FIELD
+            if reads_field and turn > 0:
+                field = _field_reply(orders_log[0], orders_log[1], turn, ko_rounds, implied)
             for k in range(per_round):
                 h = group_home[turn, k]
                 a = group_away[turn, k]
+                home_held, away_held = held[h], held[a]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, decided, mixes, index, cells, missing, s0, s1, s2, s3
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, field, by_field, index, cells, missing,
+                    s0, s1, s2, s3,
                 )
                 if home_line < 0:
                     return b
+                if reads_field:
+                    orders_log[0, turn, h] = home_held - held[h]
+                    orders_log[0, turn, a] = away_held - held[a]
+                    orders_log[1, turn, h] = home_held
+                    orders_log[1, turn, a] = away_held
                 lines[turn, k, 0] = home_line
                 lines[turn, k, 1] = away_line
                 home_wide, away_wide = _widen(home_line), _widen(away_line)
@@ -853,7 +958,8 @@ def play_tournaments(
                 h = pairs[0, k]
                 a = pairs[1, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, decided, mixes, index, cells, missing, s0, s1, s2, s3
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, _NO_FIELD, by_field, index, cells,
+                    missing, s0, s1, s2, s3,
                 )
                 if home_line < 0:
                     return b
