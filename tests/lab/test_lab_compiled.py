@@ -384,6 +384,7 @@ def test_field_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> Non
     two = simulate(16, seats, strategies, np.random.default_rng(3), compiled=True, threads=2)
     for field in FIELDS:
         assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    assert one.scrum_left.min() >= 0 and one.scrum_left.max() <= MAX_ORDER_POINTS  # R3, R4
     numpy_path = simulate(16, seats, strategies, np.random.default_rng(4), compiled=False)
     for field in ("group_points", "scrum_left"):
         a, b = getattr(one, field).astype(float), getattr(numpy_path, field).astype(float)
