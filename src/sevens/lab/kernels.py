@@ -365,7 +365,7 @@ def field_totals(group_rounds: int, knockout_rounds: int) -> IntArray:
 
     >>> totals = field_totals(3, 3)
     >>> int(totals[0, 22, 100]), int(totals[1, 10, 90]), int(totals[4, 60, 40])
-    (16, 35, 14)
+    (16, 26, 20)
     """
     turns = group_rounds + knockout_rounds
     held = np.arange(_MAX_POINTS + 1, dtype=np.int64)
