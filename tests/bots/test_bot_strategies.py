@@ -145,7 +145,10 @@ def test_every_bot_has_a_few_words_for_the_menus() -> None:
 def test_weighted_bots_pace_by_their_knockout_weight_and_bad_weights_are_refused() -> None:
     """"equilibrium@1.1" and the like play in games as in the lab: each knockout match still
     possible counts K group matches; a bad name or weight says what to write instead."""
+    from dataclasses import replace
     from fractions import Fraction
+
+    from sevens.bots import describe
 
     bot = get_strategy("even-flair@2")
     assert bot.name == "even-flair@2"
@@ -157,8 +160,13 @@ def test_weighted_bots_pace_by_their_knockout_weight_and_bad_weights_are_refused
         view, random.Random(5)
     )
     assert get_strategy("odds-aware@ 0.5").knockout_weight == Fraction(1, 2)  # type: ignore[attr-defined]
+    # field-reader's weight is the one its reply leans toward; 1.5 is its own.
+    assert get_strategy("field-reader@1.25").knockout_weight == Fraction(5, 4)  # type: ignore[attr-defined]
+    assert get_strategy("field-reader@1.5") == replace(get_strategy("field-reader"), name="field-reader@1.5")
+    assert describe("field-reader@1.25").endswith("leans toward a knockout weight of 1.25")
     for name, says in [
-        ("random@2", "only even, even-flair, even-force, odds-aware, equilibrium take a knockout weight"),
+        ("random@2", "only even, even-flair, even-force, odds-aware, equilibrium, field-reader take a knockout weight"),
+        ("field-reader@4.5", "field-reader leans toward a knockout weight from 0 to 4, got 4.5"),
         ("even@fast", "must be a number such as 0.5"),
         ("even@-1", "from 0 to 1000"),
         ("equilibrium@1e-9", "at most 6 decimals"),

@@ -338,10 +338,10 @@ def test_points_of_packed_lines_are_the_rules_points() -> None:
 @needs_numba
 @pytest.mark.parametrize("teams", [8, 16])
 def test_the_loop_reads_the_field_as_the_game_bot(teams: int) -> None:
-    """"field-reader" in the loop: the reply weight it reads off a tournament's group orders is the
-    game bot's (the median of the weights each order implies, R13's public orders, pulled toward
-    1.5, in twentieths), over random spends, with teams that spent nothing or held nothing; and it
-    spends what its batch form spends at that weight."""
+    """"field-reader" in the loop: the field it reads off a tournament's group orders is the game
+    bot's (the median of the weights each order implies, R13's public orders), over random spends,
+    with teams that spent nothing or held nothing; its reply to it, leaning toward 1.5 or another
+    weight, is the bot's in twentieths; and it spends at that reply what the bot spends."""
     from statistics import median
 
     from sevens.bots.pacing import implied_weight, paced_budget, reply_weight
@@ -362,10 +362,13 @@ def test_the_loop_reads_the_field_as_the_game_bot(teams: int) -> None:
                 implied_weight(int(spent[r, t]), int(scrum[r, t]), 3 - r, knockout_rounds)
                 for r in range(played) for t in range(teams) if scrum[r, t] > 0
             ]
-            expected = reply_weight(median(weights) if weights else None) * 20
+            field = kernels.field_median(spent, scrum, played, knockout_rounds)
+            assert (not weights and np.isnan(field)) or field == median(weights), (case, played)
+            lean = (1.5, 0.4, 3.0)[case % 3]
+            expected = reply_weight(median(weights) if weights else None, lean) * 20
             assert expected.denominator == 1
-            got = kernels.field_reply(spent, scrum, played, knockout_rounds)
-            assert got == int(expected), (case, played)
+            got = kernels.reply_steps(field, lean)
+            assert got == int(expected), (case, played, lean)
             seen.add(got)
             turn = min(played, 2)
             for held in (int(scrum[0, 0]), int(spent[1, 1]) + 100):
@@ -379,7 +382,8 @@ def test_field_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> Non
     """"field-reader" plays in the compiled loop against front-loaders it reads: the same batch on 1
     or 2 threads, and the same law as the numpy path, which hands it every group order played."""
     seats = np.tile(np.arange(16) % 2, (4000, 1))
-    strategies = [FieldReaderPacing(), GroupBlitzPacing()]
+    seats[:, 1::4] = 2  # field-reader@0.5 in a quarter of the seats, beside the one leaning to 1.5
+    strategies = [FieldReaderPacing(), GroupBlitzPacing(), FieldReaderPacing(knockout_weight=Fraction(1, 2))]
     one = simulate(16, seats, strategies, np.random.default_rng(3), threads=1)
     two = simulate(16, seats, strategies, np.random.default_rng(3), compiled=True, threads=2)
     for field in FIELDS:
@@ -390,7 +394,11 @@ def test_field_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> Non
         a, b = getattr(one, field).astype(float), getattr(numpy_path, field).astype(float)
         se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(seats))
         assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 4.5 * se).all(), field
-    # It reads them: its pacing before any round is read (K = 1.1) would keep far more SCRUM.
-    fixed = simulate(16, seats, [EquilibriumPacing(knockout_weight=Fraction(11, 10)), GroupBlitzPacing()],
+    # Each leans its own way: toward 0.5, it spends more in the groups than toward 1.5.
+    assert one.scrum_left[:, 1::4].mean() < one.scrum_left[:, ::2].mean() - 4
+    # It reads the front-loaders: its pacing before any round is read (K = 1.1) keeps far more SCRUM.
+    halves = np.tile(np.arange(16) % 2, (4000, 1))
+    reader = simulate(16, halves, strategies[:2], np.random.default_rng(3))
+    fixed = simulate(16, halves, [EquilibriumPacing(knockout_weight=Fraction(11, 10)), GroupBlitzPacing()],
                      np.random.default_rng(3))
-    assert one.scrum_left[:, ::2].mean() < fixed.scrum_left[:, ::2].mean() - 4
+    assert reader.scrum_left[:, ::2].mean() < fixed.scrum_left[:, ::2].mean() - 4

@@ -185,6 +185,7 @@ def test_knockout_weights_are_named_and_refused_clearly() -> None:
     assert resolve("even-force@0.5").flair == 0.0  # type: ignore[attr-defined]
     for name, says in [
         ("random@2", "only even, even-flair, even-force"),
+        ("field-reader@5", "from 0 to 4"),
         ("even@", "must be a number"),
         ("even@fast", "must be a number"),
         ("even@1/0", "must be a number"),
@@ -240,11 +241,11 @@ def _batch_view_of(game) -> BatchView:  # type: ignore[no-untyped-def]
     )
 
 
-@pytest.mark.parametrize("turns", [0, 1, 2, 3, 4])
-def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(turns: int) -> None:
-    """"field-reader": the batch form reads the same field weight off the group orders played, bit
-    for bit, and gives the orders the game's bot gives (its split drawn as equilibrium's: compared
-    where the mix is pure)."""
+@pytest.mark.parametrize(("turns", "lean"), [(0, "1.5"), (1, "1.5"), (2, "1.5"), (3, "1.5"), (4, "1.5"), (1, "0.4"), (2, "3")])
+def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(turns: int, lean: str) -> None:
+    """"field-reader" (and "field-reader@K", leaning toward K): the batch form reads the same field
+    weight off the group orders played, bit for bit, and gives the orders the game's bot gives (its
+    split drawn as equilibrium's: compared where the mix is pure)."""
     from sevens.bots.smart import FieldReader, equilibrium_mix, even_total, field_weight
     from sevens.lab.smart import FieldReaderPacing, field_weights
 
@@ -252,12 +253,12 @@ def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(turns: int) -
         game = _game_after(turns, seed)
         view = _batch_view_of(game)
         fields = field_weights(view)
-        force, flair = FieldReaderPacing().orders(view, np.random.default_rng(0))
+        force, flair = FieldReaderPacing(knockout_weight=Fraction(lean)).orders(view, np.random.default_rng(0))
         for i, team in enumerate(game.teams_in_play()):
             manager = game.view_for(team)
             read = field_weight(manager)
             assert (read is None and np.isnan(fields[i])) or read == fields[i], (turns, seed, team)
-            order = FieldReader().order(manager, random.Random(i))
+            order = FieldReader(knockout_weight=Fraction(lean)).order(manager, random.Random(i))
             assert order.total == force[i] + flair[i], (turns, seed, team)
             if len(equilibrium_mix(order.total, even_total(manager.opponent_scrum or 0, manager.turns_left))) == 1:
                 assert (order.force, order.flair) == (force[i], flair[i])

@@ -3,7 +3,8 @@
 ``"even-flair@1.5"`` names "even-flair" spreading its SCRUM as if each knockout match it could
 still play counted 1.5 group matches. K = 1 is even pacing; K < 1 spends more in the groups,
 K > 1 saves for the knockouts. The game's bots and the lab's batch strategies read the same names
-and the same weights, so a variant found in the lab can play in a game.
+and the same weights, so a variant found in the lab can play in a game. "field-reader@K" names
+field-reader leaning toward K rather than 1.5 (:func:`reply_weight`), K from 0 to 4.
 """
 
 from __future__ import annotations
@@ -20,14 +21,16 @@ __all__ = [
     "REPLY_TARGET",
     "WEIGHTED",
     "check_knockout_weight",
+    "check_reply_target",
     "implied_weight",
     "paced_budget",
     "reply_weight",
     "split_weighted_name",
 ]
 
-WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium")
-"""The strategies that take a knockout weight (``NAME@K``)."""
+WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium", "field-reader")
+"""The strategies that take a knockout weight (``NAME@K``); field-reader's is the weight its
+reply leans toward."""
 
 
 def check_knockout_weight(k: object) -> None:
@@ -51,7 +54,7 @@ def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
     >>> split_weighted_name("random@2")
     Traceback (most recent call last):
     ...
-    ValueError: 'random@2': only even, even-flair, even-force, odds-aware, equilibrium take a knockout weight ('even-flair@1.5'), not 'random'
+    ValueError: 'random@2': only even, even-flair, even-force, odds-aware, equilibrium, field-reader take a knockout weight ('even-flair@1.5'), not 'random'
     """
     base, _, weight = name.partition("@")
     if base not in WEIGHTED:
@@ -66,6 +69,8 @@ def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
         ) from None
     try:
         check_knockout_weight(k)
+        if base == "field-reader":
+            check_reply_target(k)
     except ValueError as exc:
         raise ValueError(f"{name!r}: {exc}") from None
     return base, k, f"{base}@{weight.strip()}"
@@ -100,8 +105,19 @@ NO_FIELD_REPLY = Fraction(11, 10)
 """The reply before any group round has been played: the lab's best reply to even pacers."""
 
 REPLY_TARGET = 1.5
+"""The knockout weight a reply leans toward unless field-reader is given another (``field-reader@K``)."""
+
 REPLY_PULL = 0.25
-"""A reply moves this share of the way from the field's weight toward :data:`REPLY_TARGET`."""
+"""A reply moves this share of the way from the field's weight toward its target."""
+
+
+def check_reply_target(k: object) -> None:
+    """Refuse a weight for field-reader to lean toward outside 0 to :data:`FIELD_CAP` (its replies
+    stay within the weights it reads)."""
+    check_knockout_weight(k)
+    assert isinstance(k, Fraction)
+    if k > Fraction(FIELD_CAP):
+        raise ValueError(f"field-reader leans toward a knockout weight from 0 to {FIELD_CAP:g}, got {float(k):g}")
 
 
 def implied_weight(spent: int, scrum: int, group_left: int, knockout_rounds: int) -> float:
@@ -117,15 +133,18 @@ def implied_weight(spent: int, scrum: int, group_left: int, knockout_rounds: int
     return min(FIELD_CAP, max(0.0, (scrum / spent - group_left) / knockout_rounds))
 
 
-def reply_weight(field: float | None) -> Fraction:
+def reply_weight(field: float | None, target: float = REPLY_TARGET) -> Fraction:
     """The knockout weight to pace with against a field that paces at ``field``: a quarter of the
-    way from the field's own toward 1.5, in twentieths (the lab's finding: the best reply lies
-    between the field's pacing and K = 1.5, close to the field's); 1.1 with nothing to read yet.
+    way from the field's own toward ``target`` (1.5 unless field-reader is given another), in
+    twentieths (the lab's finding: the best reply lies between the field's pacing and K = 1.5,
+    close to the field's); 1.1 with nothing to read yet.
 
     >>> reply_weight(None), reply_weight(1.0), reply_weight(0.15), reply_weight(2.0)
     (Fraction(11, 10), Fraction(11, 10), Fraction(1, 2), Fraction(19, 10))
+    >>> reply_weight(0.15, target=1.25)
+    Fraction(2, 5)
     """
     if field is None:
         return NO_FIELD_REPLY
-    k = field + (REPLY_TARGET - field) * REPLY_PULL
+    k = field + (target - field) * REPLY_PULL
     return Fraction(round(k * REPLY_STEP), REPLY_STEP)

@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from sevens.bots.pacing import check_knockout_weight, implied_weight, paced_budget, reply_weight
+from sevens.bots.pacing import (
+    REPLY_TARGET,
+    check_knockout_weight,
+    check_reply_target,
+    implied_weight,
+    paced_budget,
+    reply_weight,
+)
 from sevens.odds import best_splits
 from sevens.odds.solver import optimal_split
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
@@ -174,10 +181,15 @@ class FieldReader:
     """
 
     name: str = "field-reader"
+    knockout_weight: Fraction = Fraction(REPLY_TARGET)
+    """The knockout weight its reply leans toward ("field-reader@K"), 0 to 4."""
+
+    def __post_init__(self) -> None:
+        check_reply_target(self.knockout_weight)
 
     def order(self, view: ManagerView, rng: random.Random) -> Order:
         if not view.in_play:
             return Order(0, 0)
-        k = reply_weight(field_weight(view))
+        k = reply_weight(field_weight(view), float(self.knockout_weight))
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, k)
         return _equilibrium_split(total, view, rng)

@@ -234,6 +234,8 @@ def describe(name: str) -> str:
     'a registered bot'
     """
     base, _, weight = name.partition("@")
+    if weight and base == "field-reader":
+        return f"{SUMMARIES[base]}; leans toward a knockout weight of {weight.strip()}"
     if weight and base in WEIGHTED:
         return f"{SUMMARIES[base]}; a knockout match weighs {weight.strip()} group matches"
     return SUMMARIES.get(name, "a registered bot")
@@ -292,7 +294,7 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy("cautious")
     Traceback (most recent call last):
     ...
-    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, field-reader, one of even, even-flair, even-force, odds-aware, equilibrium with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, field-reader, one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
     >>> get_strategy("even-flair@1.5").budget(scrum=100, turns_left=6, group_left=3)
     14
     """
@@ -302,7 +304,7 @@ def get_strategy(name: str) -> Strategy:
     if "@" in name and name.partition("@")[0] in STRATEGIES:
         base, k, named = split_weighted_name(name)
         made = STRATEGIES[base]()
-        assert isinstance(made, (EvenSpread, OddsAware, Equilibrium))
+        assert isinstance(made, (EvenSpread, OddsAware, Equilibrium, FieldReader))
         return replace(made, name=named, knockout_weight=k)
     external = _external(name)
     if external is None:

@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
-from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP, REPLY_TARGET
+from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
 from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
@@ -62,7 +62,8 @@ __all__ = [
     "Decisions",
     "decision",
     "decision_key",
-    "field_reply",
+    "field_median",
+    "field_targets",
     "field_totals",
     "mix64",
     "Scratch",
@@ -72,6 +73,7 @@ __all__ = [
     "pick",
     "plan_options",
     "play_tournaments",
+    "reply_steps",
     "spec",
     "uniforms",
 ]
@@ -85,7 +87,8 @@ EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM, ODDS_AWARE, EQUILIBRIUM, FIELD_READER
 SMART = (ODDS_AWARE, EQUILIBRIUM)
 """The kinds whose split is a decision per case, asked of :mod:`sevens.lab.smart` as the loop meets
 it (their slots in the decisions array, in this order). "field-reader" splits as "equilibrium"
-does and shares its slot; its total comes from :func:`field_totals` at the field's reply weight."""
+does and shares its slot; its total comes from :func:`field_totals` at its reply weight to the
+field (:func:`field_median`, :func:`reply_steps`)."""
 
 # A plan word's tag (bits 33 on): 0 a drawn total ("random"), a smart slot plus 1, or this one:
 # the total read off the field, the split as equilibrium's.
@@ -95,7 +98,6 @@ _FIELD_STEPS = int(FIELD_CAP * REPLY_STEP) + 1  # reply weights 0, 1/20, ... 4 (
 _NO_FIELD = int(NO_FIELD_REPLY * REPLY_STEP)
 _FIELD_CAP = FIELD_CAP
 _REPLY_STEP = REPLY_STEP
-_REPLY_TARGET = REPLY_TARGET
 _REPLY_PULL = REPLY_PULL
 _GROUP_ROUNDS = GROUP_TURNS
 
@@ -376,11 +378,19 @@ def field_totals(group_rounds: int, knockout_rounds: int) -> IntArray:
     return totals
 
 
+def field_targets(strategies: Sequence[BatchStrategy]) -> FloatArray:
+    """The knockout weight each strategy's reply leans toward if it is a "field-reader", else NaN."""
+    return np.array(
+        [float(s.knockout_weight) if isinstance(s, FieldReaderPacing) else np.nan for s in strategies],
+        dtype=np.float64,
+    )
+
+
 @_inline
-def _field_reply(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int, values: FloatArray) -> int:
-    """The reply weight, in twentieths, to the field of one tournament: the median knockout weight
-    its group orders of rounds ``0 .. played - 1`` imply, pulled toward 1.5 (the same floating-point
-    steps as :func:`~sevens.lab.smart.field_weights` and :func:`~sevens.bots.pacing.reply_weight`).
+def _field_median(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int, values: FloatArray) -> float:
+    """The field of one tournament: the median knockout weight its group orders of rounds
+    ``0 .. played - 1`` imply, NaN if none (the same floating-point steps as
+    :func:`~sevens.lab.smart.field_weights` and :func:`~sevens.bots.smart.field_weight`).
     ``spent`` and ``scrum`` are ``[round, team]``; ``values`` is room for their entries."""
     n = 0
     for r in range(played):
@@ -400,16 +410,34 @@ def _field_reply(spent: IntArray, scrum: IntArray, played: int, knockout_rounds:
             values[i] = v
             n += 1
     if n == 0:
-        return _NO_FIELD
+        return np.nan
     half = n // 2
-    field = values[half] if n % 2 else (values[half - 1] + values[half]) / 2
-    return int(np.rint((field + (_REPLY_TARGET - field) * _REPLY_PULL) * _REPLY_STEP))
+    return float(values[half]) if n % 2 else float((values[half - 1] + values[half]) / 2)
 
 
 @_jit
-def field_reply(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int) -> int:
-    """:func:`_field_reply` callable from Python (for tests)."""
-    return _field_reply(spent, scrum, played, knockout_rounds, np.empty(spent.size, dtype=np.float64))
+def field_median(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int) -> float:
+    """:func:`_field_median` callable from Python (for tests)."""
+    return _field_median(spent, scrum, played, knockout_rounds, np.empty(spent.size, dtype=np.float64))
+
+
+@_inline
+def _reply_steps(field: float, target: float) -> int:
+    """The reply weight in twentieths to a field (NaN: none read yet) for a field-reader leaning
+    toward ``target`` (:func:`~sevens.bots.pacing.reply_weight`'s steps, rounded half to even)."""
+    if np.isnan(field):
+        return _NO_FIELD
+    return int(np.rint((field + (target - field) * _REPLY_PULL) * _REPLY_STEP))
+
+
+@_jit
+def reply_steps(field: float, target: float) -> int:
+    """:func:`_reply_steps` callable from Python (for tests).
+
+    >>> reply_steps(1.0, 1.5), reply_steps(float("nan"), 1.5), reply_steps(0.15, 1.25)
+    (22, 22, 8)
+    """
+    return _reply_steps(field, target)
 
 
 # --- Smart strategies' decisions, asked for as the loop meets them ----------------------------
@@ -750,13 +778,14 @@ def decision(
 @_inline
 def _order(
     s: int, held: int, opponent: int, turn: int, plan: IntArray, jitter: FloatArray,
-    decided: IntArray, mixes: FloatArray, field: int, by_field: IntArray,
+    decided: IntArray, mixes: FloatArray, field: float, by_field: IntArray, targets: FloatArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A team's order from its strategy's plan (:func:`order_plan`): its FORCE and FLAIR table
     ids, the points it spends, and the stream. A FORCE id of -1 means a smart strategy's case is
     not decided yet; its :func:`decision_key` is then in the FLAIR id's place. "field-reader"
-    spends ``by_field[turn, field, held]`` (:func:`field_totals`), ``field`` its reply weight."""
+    spends ``by_field[turn, reply, held]`` (:func:`field_totals`), its reply to the ``field``
+    (:func:`reply_steps`) leaning toward ``targets[s]``."""
     row, at_turn, at_held = _at(s), _at(turn), _at(held)
     word = plan[row, at_turn, at_held]
     total = word & 0xFFFF
@@ -764,7 +793,7 @@ def _order(
     if word >> 32:
         tag = word >> 33
         if tag == _FIELD_TAG:
-            total = by_field[at_turn, _at(field), at_held]
+            total = by_field[at_turn, _at(_reply_steps(field, targets[row])), at_held]
             tag = _EQUILIBRIUM_TAG
         if tag:  # a smart strategy: its decision for this case, drawn with u if it is a mix
             o = _decision(tag - 1, turn, total, opponent, u, decided, mixes)
@@ -782,7 +811,7 @@ def _order(
 @_inline
 def _match_lines(
     h: int, a: int, turn: int, kind: IntArray, held: IntArray, plan: IntArray, jitter: FloatArray,
-    decided: IntArray, mixes: FloatArray, field: int, by_field: IntArray,
+    decided: IntArray, mixes: FloatArray, field: float, by_field: IntArray, targets: FloatArray,
     index: UIntArray, cells: UIntArray, missing: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
@@ -797,10 +826,12 @@ def _match_lines(
     home, away = _at(h), _at(a)
     home_held, away_held = held[home], held[away]
     home_force, home_flair, home_spent, s0, s1, s2, s3 = _order(
-        kind[home], home_held, away_held, turn, plan, jitter, decided, mixes, field, by_field, s0, s1, s2, s3
+        kind[home], home_held, away_held, turn, plan, jitter, decided, mixes, field, by_field, targets,
+        s0, s1, s2, s3,
     )
     away_force, away_flair, away_spent, s0, s1, s2, s3 = _order(
-        kind[away], away_held, home_held, turn, plan, jitter, decided, mixes, field, by_field, s0, s1, s2, s3
+        kind[away], away_held, home_held, turn, plan, jitter, decided, mixes, field, by_field, targets,
+        s0, s1, s2, s3,
     )
     for force, flair in ((home_force, home_flair), (away_force, away_flair)):
         if force < 0:
@@ -832,6 +863,7 @@ def play_tournaments(
     decided: IntArray,
     mixes: FloatArray,
     by_field: IntArray,
+    targets: FloatArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
@@ -861,8 +893,8 @@ def play_tournaments(
     round as rows ``(group, place - 1)`` (R11); ``next_home``/``next_away`` each later round as
     indices into the last round's winners. Orders come from the built-in strategies' tables
     (``plan``, ``jitter``: see :func:`order_plan`) and the smart strategies' decisions
-    (``decided``, ``mixes``: see :class:`Decisions`) and "field-reader"'s totals (``by_field``: see
-    :func:`field_totals`); lines from the alias tables (``index``,
+    (``decided``, ``mixes``: see :class:`Decisions`) and "field-reader"'s totals (``by_field``,
+    ``targets``: see :func:`field_totals`, :func:`field_targets`); lines from the alias tables (``index``,
     ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
@@ -897,16 +929,16 @@ def play_tournaments(
             record[t] = _RECORD_ZERO
             reached[b, t] = 0
         for turn in range(rounds):
-            field = _NO_FIELD
+            field = np.nan
             if reads_field and turn > 0:
-                field = _field_reply(orders_log[0], orders_log[1], turn, ko_rounds, implied)
+                field = _field_median(orders_log[0], orders_log[1], turn, ko_rounds, implied)
             for k in range(per_round):
                 h = group_home[turn, k]
                 a = group_away[turn, k]
                 home_held, away_held = held[h], held[a]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, decided, mixes, field, by_field, index, cells, missing,
-                    s0, s1, s2, s3,
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, field, by_field, targets, index, cells,
+                    missing, s0, s1, s2, s3,
                 )
                 if home_line < 0:
                     return b
@@ -958,8 +990,8 @@ def play_tournaments(
                 h = pairs[0, k]
                 a = pairs[1, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, decided, mixes, _NO_FIELD, by_field, index, cells,
-                    missing, s0, s1, s2, s3,
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, np.nan, by_field, targets, index,
+                    cells, missing, s0, s1, s2, s3,
                 )
                 if home_line < 0:
                     return b

@@ -57,7 +57,7 @@ WEIGHTED = pacing.WEIGHTED
 SCRUM as if each knockout match counted 1.5 group matches
 (:func:`~sevens.lab.strategies.paced_total`), its split unchanged. The game's bots take the same."""
 
-WEIGHTED_TYPES = (EvenPacing, OddsAwarePacing, EquilibriumPacing)
+WEIGHTED_TYPES = (EvenPacing, OddsAwarePacing, EquilibriumPacing, FieldReaderPacing)
 """The classes behind :data:`WEIGHTED`: each has a ``knockout_weight`` field."""
 
 

@@ -405,6 +405,7 @@ def _simulate_compiled(
     knockouts = fmt.knockout_stages
     plan, jitter = _order_plan(tuple(strategies), len(knockouts))
     by_field = _field_totals(len(knockouts))
+    targets = kernels.field_targets(strategies)
     decisions = _decisions(GROUP_TURNS, GROUP_TURNS + len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]
@@ -436,7 +437,7 @@ def _simulate_compiled(
 
     def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64], mixes: NDArray[np.float64]) -> None:
         at[c] = kernels.play_tournaments(
-            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, group_home,
+            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, targets, group_home,
             group_away, first_home, first_away, next_home, next_away, index, cells, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],

@@ -15,7 +15,14 @@ from fractions import Fraction
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP, REPLY_TARGET
+from sevens.bots.pacing import (
+    FIELD_CAP,
+    NO_FIELD_REPLY,
+    REPLY_PULL,
+    REPLY_STEP,
+    REPLY_TARGET,
+    check_reply_target,
+)
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
 from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total, weighted_total
 from sevens.tournament.formats import GROUP_TURNS
@@ -122,14 +129,20 @@ def field_weights(view: BatchView) -> FloatArray:
 @dataclass(frozen=True, slots=True)
 class FieldReaderPacing:
     """ "field-reader" for a batch (see :class:`sevens.bots.smart.FieldReader`): each team paces at
-    the reply weight to its tournament's field, in twentieths, and splits as "equilibrium"."""
+    the reply weight to its tournament's field, in twentieths, and splits as "equilibrium"; with a
+    knockout weight, its reply leans toward that weight rather than 1.5 (as the bot of the same name)."""
 
     name: str = "field-reader"
+    knockout_weight: Fraction = Fraction(REPLY_TARGET)
+
+    def __post_init__(self) -> None:
+        check_reply_target(self.knockout_weight)
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
         field = field_weights(view)
         # reply_weight's steps, rounded half to even as Python's round.
-        reply = np.round((field + (REPLY_TARGET - field) * REPLY_PULL) * REPLY_STEP)
+        target = float(self.knockout_weight)
+        reply = np.round((field + (target - field) * REPLY_PULL) * REPLY_STEP)
         m = np.where(np.isnan(field), int(NO_FIELD_REPLY * REPLY_STEP), reply).astype(np.int64)
         total = weighted_total(view.scrum, view.turns_left, view.group_matches_left, m, REPLY_STEP)
         return _equilibrium_split(total, view, rng)
