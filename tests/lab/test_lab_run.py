@@ -213,6 +213,13 @@ def test_cli_field_and_weights_plot(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     assert "field of even" in " ".join(out.stdout.split()) and "even (field)" in out.stdout
     assert "knockout weight" in plot.read_text()
+    leaning = CliRunner().invoke(
+        _app(),
+        ["lab", "--strategies", "field-reader@1,field-reader,field-reader@2", "--tournaments", "30", "--teams", "8",
+         "--plot", str(plot)],
+    )
+    assert leaning.exit_code == 0, leaning.output
+    assert "field-reader leans toward" in plot.read_text()
     bad = CliRunner().invoke(_app(), ["lab", "--strategies", "even", "--field", "even@x", "--tournaments", "10"])
     assert bad.exit_code == 2 and "knockout weight" in bad.stderr
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from sevens.lab.registry import WEIGHTED_TYPES, resolve
 from sevens.lab.run import LabResult
+from sevens.lab.smart import FieldReaderPacing
 
 __all__ = ["knockout_weights", "plot_ranking", "plot_result", "plot_solver_map", "plot_weights"]
 
@@ -101,7 +102,10 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     ax.axhline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1, label="neutral (1 / teams)")
     ax.set_xscale("log", base=2)
     ax.set_xticks([k for k, _ in points], [f"{k:g}" for k, _ in points])
-    ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
+    if isinstance(resolve(result.strategies[0]), FieldReaderPacing):  # its weight is where it leans
+        ax.set_xlabel("knockout weight K field-reader leans toward (a quarter of the way from the field's)")
+    else:
+        ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
     ax.set_ylabel("titles per team entered (%)")
     against = "" if result.field is None else f", one team at a time against {result.field}"
     ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams}{against}", fontsize=10)
