@@ -55,7 +55,8 @@ simulator, not the compiled loop)."""
 WEIGHTED = pacing.WEIGHTED
 """The built-ins that take a knockout weight: ``"even-flair@1.5"`` is even-flair spreading its
 SCRUM as if each knockout match counted 1.5 group matches
-(:func:`~sevens.lab.strategies.paced_total`), its split unchanged. The game's bots take the same."""
+(:func:`~sevens.lab.strategies.paced_total`), its split unchanged; "field-reader@K" leans toward K
+rather than 1.5. The game's bots take the same."""
 
 WEIGHTED_TYPES = (EvenPacing, OddsAwarePacing, EquilibriumPacing, FieldReaderPacing)
 """The classes behind :data:`WEIGHTED`: each has a ``knockout_weight`` field."""

@@ -437,8 +437,8 @@ def _simulate_compiled(
 
     def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64], mixes: NDArray[np.float64]) -> None:
         at[c] = kernels.play_tournaments(
-            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, targets, group_home,
-            group_away, first_home, first_away, next_home, next_away, index, cells, champion,
+            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, targets,
+            group_home, group_away, first_home, first_away, next_home, next_away, index, cells, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
             kernels.new_scratch(teams, len(knockouts), len(first_home)),
