@@ -200,3 +200,27 @@ def test_a_field_reader_reads_the_group_orders_and_its_game_verifies(tmp_path: P
         spent[others] = [o["force"] + o["flair"] for o in second]
         assert "bot orders played again from the seed, each what its bot plays" in verify_with_bots(record)
     assert len(spent["group-blitz"]) == 2 and min(spent["group-blitz"]) > max(spent["knockout-saver"])
+
+
+def test_a_field_reader_leaning_elsewhere_plays_and_verifies(tmp_path: Path) -> None:
+    """"field-reader@1" leans toward K = 1 rather than 1.5: among front-loaders it spends more in its
+    second group match than "field-reader" does, the record names it, and verification plays its
+    orders again."""
+    from sevens.bots import verify_with_bots
+
+    path = tmp_path / "lean.json"
+    bots = ",".join(["field-reader@1", "field-reader"] + ["group-blitz"] * 6)  # two of each among 12 front-loaders
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "f", "--bots", bots, "--record", str(path)])
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    autopilot = {t["id"]: t["autopilot"] for t in record["teams"]}
+    share: dict[str, list[float]] = {"field-reader@1": [], "field-reader": []}
+    for m in record["turns"][1]["matches"]:
+        for side in ("home", "away"):
+            if autopilot[m[side]] in share:
+                order = m[f"{side}_order"]
+                share[autopilot[m[side]]].append((order["force"] + order["flair"]) / m["scrum"][m[side]]["before"])
+    assert len(share["field-reader@1"]) == 2 and len(share["field-reader"]) == 2
+    # The share of the SCRUM held (a first-round win adds 10): about 1/3 at K = 0.35, 2/7 at 0.5.
+    assert min(share["field-reader@1"]) > max(share["field-reader"])
+    assert "bot orders played again from the seed, each what its bot plays" in verify_with_bots(record)
