@@ -68,9 +68,7 @@ def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
             f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
         ) from None
     try:
-        check_knockout_weight(k)
-        if base == "field-reader":
-            check_reply_target(k)
+        (check_reply_target if base == "field-reader" else check_knockout_weight)(k)
     except ValueError as exc:
         raise ValueError(f"{name!r}: {exc}") from None
     return base, k, f"{base}@{weight.strip()}"

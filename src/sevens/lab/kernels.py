@@ -287,16 +287,15 @@ def order_tables(
         if found is None:
             raise ValueError(f"the compiled loop plays the built-in strategies only, not {strategy!r}")
         kind, _, share = found
-        for turn in range(turns):
+        if kind == FIELD_READER:  # its pacing before it can read the field; the loop reads field_totals
+            totals[s] = field_totals(group_rounds, knockout_rounds)[:, _NO_FIELD]
+        for turn in range(turns if kind != FIELD_READER else 0):
             if kind == RANDOM:
                 totals[s, turn] = np.minimum(held, _MAX_POINTS)
                 continue
             if kind in SMART:  # the split is the decision's; the total is the pacing's
                 assert isinstance(strategy, OddsAwarePacing | EquilibriumPacing)
                 totals[s, turn] = paced_total(held, turns - turn, max(0, group_rounds - turn), strategy.knockout_weight)
-                continue
-            if kind == FIELD_READER:  # its total before the field can be read (the loop's field_totals)
-                totals[s, turn] = weighted_total(held, turns - turn, max(0, group_rounds - turn), _NO_FIELD, REPLY_STEP)
                 continue
             # The split's jitter does not change the total spent, so any generator will do.
             view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
@@ -923,7 +922,7 @@ def play_tournaments(
         reads_field = False  # a "field-reader" seated: keep the group orders for it
         for t in range(teams):
             kind[t] = seats[b, t]
-            reads_field |= (plan[_at(kind[t]), 0, 0] >> 33) == _FIELD_TAG
+            reads_field |= not np.isnan(targets[_at(kind[t])])
             held[t] = _STARTING_SCRUM
             wins[t] = 0
             record[t] = _RECORD_ZERO
