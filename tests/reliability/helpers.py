@@ -14,6 +14,7 @@ from sqlalchemy import Engine, func, select
 from sqlalchemy.orm import Session
 
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations
+from sevens.store.games import lock_game
 from sevens.store.models import EventRow, GameRow, OrderLogRow, OrderRow, TeamRow, TurnRow
 from sevens.store.testing import backends, throwaway_database
 from sevens.tournament.record import dumps, from_record, to_record
@@ -147,7 +148,9 @@ def check_game(engine: Engine, game_id: int) -> None:
     events and the turn counter all agree; the stored record is exactly what replaying it writes.
     """
     with make_sessionmaker(engine)() as db:
-        row = db.get(GameRow, game_id)
+        # The game's lock, as resolving takes it: a restarted server cannot resolve a turn between
+        # the reads below (on SQLite each read outside a write otherwise sees the latest commit).
+        row = lock_game(db, game_id=game_id)
         assert row is not None
         numbers = list(db.scalars(select(TurnRow.number).where(TurnRow.game_id == game_id).order_by(TurnRow.number)))
         resolved_events = db.scalar(
