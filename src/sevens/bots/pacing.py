@@ -9,6 +9,7 @@ field-reader leaning toward K rather than 1.5 (:func:`reply_weight`), K from 0 t
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from sevens.rules import MAX_ORDER_POINTS
@@ -31,6 +32,10 @@ __all__ = [
 WEIGHTED = ("even", "even-flair", "even-force", "odds-aware", "equilibrium", "field-reader")
 """The strategies that take a knockout weight (``NAME@K``); field-reader's is the weight its
 reply leans toward."""
+
+
+# Plain decimals and fractions only: Fraction("1e99999999") would spend minutes on one power of ten.
+_WEIGHT_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,2})?|[+-]?\d+/\d+")
 
 
 def check_knockout_weight(k: object) -> None:
@@ -62,6 +67,8 @@ def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
             f"{name!r}: only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}"
         )
     try:
+        if not _WEIGHT_TEXT.fullmatch(weight.strip()):
+            raise ValueError(weight)
         k = Fraction(weight.strip())
     except (ValueError, ZeroDivisionError):
         raise ValueError(
