@@ -226,3 +226,41 @@ def test_backup_from_before_single_use_invites_marks_joined_seats_used(tmp_path:
             seats = store.seats_of(db, game_id=game.id)
             assert seats[0].invite_used_at == NOW + timedelta(hours=1)
             assert [invite_state(s, now=NOW) for s in seats] == [InviteState.USED] + [InviteState.OPEN] * 3
+
+
+def test_backup_keeps_weighted_bots_and_refuses_a_bot_the_server_does_not_offer(tmp_path: Path) -> None:
+    """A game's default bot and a team's autopilot with knockout weights survive export and import;
+    a backup naming a bot the server does not offer (here a module path) is refused where it says
+    so, before anything is written, rather than failing when a turn resolves."""
+    with (
+        database("sqlite", tmp_path) as (src_url, src),
+        database("sqlite", tmp_path) as (dst_url, dst),
+        database("sqlite", tmp_path) as (bad_url, bad),
+    ):
+        with session_scope(make_sessionmaker(src)) as db:
+            spec = store.NewGame("Weights", 4, 8, 2, 3600, "field-reader@ 1", Visibility.PUBLIC)
+            created = store.create_game(db, spec=spec, now=NOW)
+            for seat in store.seats_of(db, game_id=created.game.id):
+                store.join_seat(db, seat=seat, name=f"Ann {seat.player_id}", now=NOW)
+            store.start_game(db, game_id=created.game.id, now=NOW)
+            team = next(t for t in store.teams_of(db, game_id=created.game.id) if t.player_id == "p1")
+            store.set_autopilot(
+                db, game_id=created.game.id, player_id="p1", team_id=team.team_id, strategy="equilibrium@0.4"
+            )
+        backup = tmp_path / "weights.json"
+        _export(src_url, backup, full=True)
+        assert _import(dst_url, backup).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            game = db.scalar(select(GameRow))
+            assert game is not None and game.default_bot == "field-reader@1"
+            pilots = {t.team_id: t.autopilot for t in store.teams_of(db, game_id=game.id)}
+            assert pilots[team.team_id] == "equilibrium@0.4" and list(pilots.values()).count(None) == 7
+
+        document = json.loads(backup.read_text())
+        document["games"][0]["autopilots"][team.team_id] = "os:system"
+        backup.write_text(json.dumps(document))
+        refused = _import(bad_url, backup)
+        assert refused.exit_code == 2
+        assert f"autopilots.{team.team_id}: R13: unknown bot 'os:system'" in " ".join(refused.output.split())
+        with make_sessionmaker(bad)() as db:
+            assert db.scalar(select(GameRow)) is None

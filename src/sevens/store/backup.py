@@ -253,6 +253,16 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where:
     return value
 
 
+def _bot(name: object, where: str) -> str:
+    # A bot the server does not offer would only fail later, when a turn resolves.
+    if not isinstance(name, str):
+        raise Invalid(f"{where}: expected a bot's name, found {name!r}")
+    try:
+        return store.check_bot_name(name)
+    except Invalid as exc:
+        raise Invalid(f"{where}: {exc}") from None
+
+
 def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) -> GameRow:
     where = f"games[{index}]"
     public_id = _field(data, "id", str, where)
@@ -300,7 +310,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
         teams=_field(data, "teams", int, where),
         teams_per_player=_field(data, "teams_per_player", int, where),
         turn_seconds=data.get("turn_seconds"),
-        default_bot=_field(data, "default_bot", str, where),
+        default_bot=_bot(_field(data, "default_bot", str, where), f"{where}.default_bot"),
         seed_hex=seed,
         seed_sha256=commitment,
         current_turn=_field(data, "current_turn", int, where),
@@ -334,7 +344,10 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
                 invite_expires_at=_parse_time(seat.get("invite_expires_at"), f"{where}.seats"),
             )
         )
-    autopilots: dict[str, str | None] = _field(data, "autopilots", dict, where)
+    autopilots: dict[str, str | None] = {
+        team: None if bot is None else _bot(bot, f"{where}.autopilots.{team}")
+        for team, bot in _field(data, "autopilots", dict, where).items()
+    }
     if record is not None:
         for team in record["teams"]:
             db.add(

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from sevens.bots import STRATEGIES, get_strategy
+from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.rules import Order, seed_commitment
 from sevens.store.auth import USED_INVITE
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
@@ -50,6 +51,7 @@ __all__ = [
     "NewGame",
     "OrderState",
     "advance",
+    "check_bot_name",
     "count_games",
     "create_game",
     "due_turns",
@@ -86,8 +88,40 @@ INVITE_LIFETIME = timedelta(days=14)
 
 
 def strategy_names() -> tuple[str, ...]:
-    """The bots a game may use as default or autopilot (R13)."""
+    """The bots a game may use as default or autopilot (R13); those of
+    :data:`~sevens.bots.pacing.WEIGHTED` may also take a knockout weight (:func:`check_bot_name`)."""
     return tuple(sorted(STRATEGIES))
+
+
+def check_bot_name(name: str, what: str = "bot") -> str:
+    """``name`` as a hosted game keeps it: a built-in bot, or a weighted one such as
+    ``"field-reader@1"`` (spaces dropped). A game never loads a bot by module path or entry point:
+    those run code of the server's choosing, not a player's.
+
+    Raises:
+        Invalid: anything else, saying what may be written.
+
+    >>> check_bot_name("even-flair@ 1.5")
+    'even-flair@1.5'
+    >>> check_bot_name("os:system", "autopilot")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R13: unknown autopilot 'os:system'; choose one of equilibrium, even, even-flair, even-force, field-reader, group-blitz, knockout-saver, odds-aware, random, or one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('field-reader@1', 'equilibrium@0.4')
+    """
+    if name in STRATEGIES:
+        return name
+    if "@" in name and name.partition("@")[0].strip() in STRATEGIES:
+        try:
+            named = split_weighted_name(name.strip())[2]
+        except ValueError as exc:
+            raise Invalid(f"R13: {exc}") from None
+        if len(named) > NAME_LENGTH:
+            raise Invalid(f"R13: {named[:NAME_LENGTH]!r}...: a bot's name is at most {NAME_LENGTH} characters")
+        return named
+    raise Invalid(
+        f"R13: unknown {what} {name[:60]!r}; choose one of {', '.join(strategy_names())}, "
+        f"or one of {', '.join(WEIGHTED)} with a knockout weight ('field-reader@1', 'equilibrium@0.4')"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +184,6 @@ def _check_new_game(spec: NewGame) -> Format:
             f"{MAX_TURN_SECONDS // 86400} days; got {spec.turn_seconds} seconds "
             "(or choose 'resolve when all are ready')"
         )
-    if spec.default_bot not in STRATEGIES:
-        raise Invalid(
-            f"R13: unknown default bot {spec.default_bot!r}; choose one of {', '.join(strategy_names())}"
-        )
     return fmt
 
 
@@ -169,6 +199,7 @@ def create_game(
     """
     name = _clean_name(spec.name, "the game's name", 80)
     _check_new_game(spec)
+    default_bot = check_bot_name(spec.default_bot, "default bot")
     seed = secrets.token_hex(32)
     organiser_token = new_token()
     game = GameRow(
@@ -180,7 +211,7 @@ def create_game(
         teams=spec.teams,
         teams_per_player=spec.teams_per_player,
         turn_seconds=spec.turn_seconds,
-        default_bot=spec.default_bot,
+        default_bot=default_bot,
         seed_hex=seed,
         seed_sha256=seed_commitment(seed),
         current_turn=0,
@@ -738,8 +769,7 @@ def set_autopilot(session: Session, *, game_id: int, player_id: str, team_id: st
         Invalid: an unknown bot.
         Refused: not the player's team.
     """
-    if strategy not in STRATEGIES:
-        raise Invalid(f"R13: unknown autopilot {strategy!r}; choose one of {', '.join(strategy_names())}")
+    strategy = check_bot_name(strategy, "autopilot")
     game = session.get(GameRow, game_id)
     if game is None:
         raise NotFound("no such game")
