@@ -95,8 +95,12 @@ def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
             organiser.fill("input[name=name]", "Browser cup")
             organiser.select_option("select[name=arrangement]", "4-8-2")
             organiser.fill("input[name=deadline_hours]", "0")
+            # Missed orders: field-reader leaning toward a knockout weight of 1 (the weight's own box).
+            organiser.select_option("select[name=default_bot]", "field-reader")
+            organiser.fill("input[name=default_bot_weight]", "1")
             organiser.click("#create-game button[type=submit]")
             expect(organiser.locator("#organiser-link")).to_be_visible()
+            expect(organiser.locator("#solo")).to_contain_text("played by the bot field-reader@1 (R13)")
             invites = organiser.locator("code.invite").all_inner_texts()
             assert len(invites) == 4
             shot(organiser, "created")
@@ -129,6 +133,13 @@ def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
                 ordered = 0
                 for index, page in enumerate(players):
                     page.goto(f"{base}/play")
+                    if turn == 1 and index == 2:
+                        pilot = page.locator("form.autopilot").first
+                        pilot.locator("select[name=strategy]").select_option("equilibrium")
+                        pilot.locator("input[name=weight]").fill("0.4")
+                        pilot.locator("button[type=submit]").click()
+                        expect(page.locator("form.autopilot").first).to_contain_text("Now: equilibrium@0.4")
+                        expect(page.locator("form.autopilot input[name=weight]").first).to_have_value("0.4")
                     forms = page.locator("form.order-form")
                     for i in range(forms.count()):
                         form = page.locator("form.order-form").nth(i)
@@ -154,7 +165,7 @@ def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
                         if turn == 1 and index == 1 and i == 0:
                             shot(page, "play-order-form")
                         form.locator("button[value=ready]").click()
-                        expect(page.locator("#message")).to_contain_text("ready")
+                        expect(page.locator("#message")).to_contain_text(f"Order for {team} ready")
                         ordered += 1
                     if turn == 1 and index == 0:
                         # Typed but not sent: when the turn resolves, this page says so rather than

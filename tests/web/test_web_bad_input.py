@@ -69,6 +69,11 @@ CREATE_OK = {
         ({"deadline_hours": "0.001"}, "deadline"),
         ({"deadline_hours": "1e9"}, "deadline"),
         ({"default_bot": "nobody"}, "R13"),
+        ({"default_bot": "sevens.bots.strategies:EvenSpread"}, "R13: unknown default bot"),
+        ({"default_bot": "random", "default_bot_weight": "2"}, "only even, even-flair"),
+        ({"default_bot": "even", "default_bot_weight": "lots"}, "must be a number"),
+        ({"default_bot": "even", "default_bot_weight": "-1"}, "0 to 1000"),
+        ({"default_bot": "field-reader", "default_bot_weight": "5"}, "from 0 to 4, got 5"),
         ({"visibility": "secret"}, "visibility"),
     ],
 )
@@ -119,6 +124,10 @@ def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:
 
 OTHER_FORM_CASES = [
     ("autopilot", {"team": "{mine}", "strategy": "genius"}, 422, "R13"),
+    ("autopilot", {"team": "{mine}", "strategy": "os:system"}, 422, "R13: unknown autopilot"),
+    ("autopilot", {"team": "{mine}", "strategy": "group-blitz", "weight": "1"}, 422, "only even"),
+    ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "1e400"}, 422, "must be a number"),
+    ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "2000"}, 422, "0 to 1000"),
     ("autopilot", {"team": "atlantis", "strategy": "even"}, 404, "no team"),
     ("autopilot", {"team": "{theirs}", "strategy": "even"}, 403, "own teams"),
     ("extend", {"hours": "soon"}, 422, "hours"),
@@ -303,6 +312,7 @@ API_CREATE_CASES = [
     ({"deadline_hours": -1}, "deadline_hours"),
     ({"deadline_hours": 0.001}, "deadline"),
     ({"default_bot": "genius"}, "R13"),
+    ({"default_bot": "equilibrium@x"}, "must be a number"),
     ({"visibility": "secret"}, "visibility"),
     ({"name": ""}, "name"),
     ({"colour": "red"}, "colour"),

@@ -209,6 +209,33 @@ def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:
     assert about["about"] == {name: SUMMARIES[name] for name in STRATEGIES}
 
 
+def test_bots_with_a_knockout_weight_play_missed_orders_and_the_record_verifies(app: FastAPI) -> None:
+    """R13: the create form and the autopilot form take a knockout weight beside the bot
+    ("field-reader" and 1 is field-reader@1); those bots play, the record names them and its bots'
+    orders are played again at the end (R14)."""
+    game = host_game(app, hours="0", bot="field-reader", bot_weight=" 1 ")
+    player = game.join("p1", "Solo")
+    game.start()
+    first, second = game.my_teams("p1")
+    set_ = post_form(player, f"{game.base}/autopilot", {"team": first, "strategy": "equilibrium", "weight": "0.4"})
+    assert set_.status_code == 303
+    page = html.unescape(player.get(f"{game.base}/play").text)
+    form = page[page.index(f'value="{first}"') :]
+    assert '<option value="equilibrium" selected>' in form.split("</select>")[0]
+    assert re.search(r'<input name="weight" value="0.4"', form)
+    assert "Now: equilibrium@0.4, " in form and "a knockout match weighs 0.4 group matches" in form
+    other = page[page.index(f'value="{second}"') :]
+    assert '<option value="field-reader" selected>' in other.split("</select>")[0]
+    assert "Now: field-reader@1, " in other and "leans toward a knockout weight of 1" in other
+
+    while 'id="champion"' not in game.organiser.get(game.base).text:
+        turn = game.turn()
+        assert post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)}).status_code == 303
+    record = game.organiser.get(f"{game.base}/record.json").text
+    assert set(re.findall(r'"autopilot": ?"([^"]+)"', record)) == {"field-reader@1", "equilibrium@0.4"}
+    assert 'id="verified"' in game.organiser.get(f"{game.base}/verify").text
+
+
 def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app: FastAPI) -> None:
     """R13: seats nobody claimed play on autopilot, so a game with no deadline goes on as soon as
     every claimed seat is ready (one person against the bots); a seat claimed later counts again."""

@@ -116,6 +116,8 @@ def host_game(
     hours: str = "24",
     visibility: str = "public",
     name: str = "Friday sevens",
+    bot: str = "even",
+    bot_weight: str = "",
 ) -> Hosted:
     organiser = new_client(app)
     response = post_form(
@@ -125,7 +127,8 @@ def host_game(
             "name": name,
             "arrangement": arrangement,
             "deadline_hours": hours,
-            "default_bot": "even",
+            "default_bot": bot,
+            "default_bot_weight": bot_weight,
             "visibility": visibility,
         },
     )

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.bots import describe
+from sevens.bots.pacing import WEIGHTED
 from sevens.store import games as store
 from sevens.store.auth import (
     access_to,
@@ -208,9 +209,15 @@ def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
 
 @router.get("/strategies")
 def strategies() -> dict[str, Any]:
-    """The bots a team's autopilot may be (R13), with a few words on each."""
+    """The bots a team's autopilot may be (R13), with a few words on each; those in ``weighted``
+    also take a knockout weight after '@' (``"field-reader@1"``)."""
     names = store.strategy_names()
-    return {"strategies": list(names), "default": views.default_bot(), "about": {n: describe(n) for n in names}}
+    return {
+        "strategies": list(names),
+        "weighted": list(WEIGHTED),
+        "default": views.default_bot(),
+        "about": {n: describe(n) for n in names},
+    }
 
 
 @router.get("/games/{public_id}")

@@ -142,6 +142,7 @@ def create_game(
     arrangement: Annotated[str, Form(max_length=40)] = "",
     deadline_hours: Annotated[str, Form(max_length=20)] = "",
     default_bot: Annotated[str, Form(max_length=40)] = "",
+    default_bot_weight: Annotated[str, Form(max_length=20)] = "",
     visibility: Annotated[str, Form(max_length=20)] = "public",
 ) -> Response:
     """Create a game; the answer shows the organiser link and one invite link per seat, once."""
@@ -171,7 +172,7 @@ def create_game(
         teams=teams,
         teams_per_player=per_player,
         turn_seconds=turn_seconds,
-        default_bot=default_bot or views.default_bot(),
+        default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight),
         visibility=Visibility(visibility),
     )
     created = store.create_game(db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days))
@@ -410,14 +411,17 @@ def post_autopilot(
     csrf: CsrfField = None,
     team: Annotated[str, Form(max_length=64)] = "",
     strategy: Annotated[str, Form(max_length=40)] = "",
+    weight: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    """Pick the bot that plays a team's missed orders (R13)."""
+    """Pick the bot that plays a team's missed orders (R13), with a knockout weight if given."""
     check_csrf(request, csrf)
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
-    store.set_autopilot(db, game_id=game.id, player_id=player_id, team_id=team, strategy=strategy)
+    store.set_autopilot(
+        db, game_id=game.id, player_id=player_id, team_id=team, strategy=views.bot_name(strategy, weight)
+    )
     db.commit()
     return _redirect(f"/games/{game.public_id}/play?message=Autopilot+set")
 

@@ -34,6 +34,7 @@ __all__ = [
     "OrganiserView",
     "PlayerView",
     "SpectatorView",
+    "bot_name",
     "default_bot",
     "format_choices",
     "odds_for",
@@ -44,6 +45,17 @@ __all__ = [
     "spectator_view",
     "verify",
 ]
+
+
+def bot_name(bot: str, weight: str) -> str:
+    """The bot a form's menu and knockout-weight box name together: ``("field-reader", "1")`` is
+    ``"field-reader@1"``; a blank weight leaves the bot as it is (the store checks the result).
+
+    >>> bot_name("field-reader", " 1 "), bot_name("even", "")
+    ('field-reader@1', 'even')
+    """
+    weight = weight.strip()
+    return f"{bot.strip()}@{weight}" if weight else bot.strip()
 
 
 def default_bot() -> str:
