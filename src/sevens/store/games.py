@@ -110,7 +110,7 @@ def check_bot_name(name: str, what: str = "bot") -> str:
     """
     if name in STRATEGIES:
         return name
-    if "@" in name and name.partition("@")[0].strip() in STRATEGIES:
+    if "@" in name and name.partition("@")[0] in STRATEGIES:
         try:
             named = split_weighted_name(name.strip())[2]
         except ValueError as exc:
