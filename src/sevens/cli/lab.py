@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sevens.cli.errors import fail
-from sevens.lab.registry import BUILTINS
+from sevens.lab.registry import BUILTINS, WEIGHTED
 
 __all__ = ["register"]
 
@@ -43,8 +43,9 @@ def lab(
     strategies: Annotated[
         str,
         typer.Option(
-            help=f"Comma-separated strategy names ({', '.join(BUILTINS)}) or module:attribute paths; "
-            "docs/strategy.md says what each assumes."
+            help=f"Comma-separated strategy names ({', '.join(BUILTINS)}), one of "
+            f"{', '.join(WEIGHTED)} with a knockout weight (even-flair@1.5, field-reader@1), "
+            "or module:attribute paths; docs/strategy.md says what each assumes."
         ),
     ],
     tournaments: Annotated[int, typer.Option(help="Number of tournaments.")] = 10000,
