@@ -7,6 +7,7 @@ Over the API the roles are bot tokens: none, another game's player, p1 and p2.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 
@@ -143,6 +144,10 @@ def check_organiser_forms(world: World, role: str) -> None:
     public = _public(world)
     member = role in ("player", "same_game_player", "organiser")
     refused = 403 if public or member else 404
+    # Everyone here has taken their seat: the organiser is told so, anyone else is refused first.
+    house = post_form(client, f"{world.game.base}/house-bot", {"team": world.p1_team, "strategy": "even"})
+    assert house.status_code == (403 if role == "organiser" else refused)
+    assert ("taken their seat" in html.unescape(house.text)) == (role == "organiser")
     for action, data in ORGANISER_POSTS:
         response = post_form(client, f"{world.game.base}/{action}", data)
         if role == "organiser":
@@ -209,6 +214,9 @@ def check_api(world: World, role: str) -> None:
     waiting = api(world, role, "GET", "/api/v1/waiting").json()
     assert any(w["game"] == gid for w in waiting) == member
     boss = 200 if role == "organiser" else 403 if watch == 200 else 404
+    house = api(world, role, "PUT", f"/api/v1/games/{gid}/house-bot/{team}", json={"strategy": "even"})
+    assert house.status_code == (403 if boss == 200 else boss)
+    assert ("taken their seat" in house.text) == (role == "organiser")
     for action, body in (
         ("pause", None),
         ("extend", {"hours": 1}),

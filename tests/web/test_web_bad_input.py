@@ -130,6 +130,10 @@ OTHER_FORM_CASES = [
     ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "2000"}, 422, "0 to 1000"),
     ("autopilot", {"team": "atlantis", "strategy": "even"}, 404, "no team"),
     ("autopilot", {"team": "{theirs}", "strategy": "even"}, 403, "own teams"),
+    ("house-bot", {"team": "atlantis", "strategy": "even"}, 404, "no team"),
+    ("house-bot", {"team": "{theirs}", "strategy": "genius"}, 422, "R13"),
+    ("house-bot", {"team": "{theirs}", "strategy": "even", "weight": "x"}, 422, "must be a number"),
+    ("house-bot", {"team": "{theirs}", "strategy": "even"}, 403, "taken their seat"),
     ("extend", {"hours": "soon"}, 422, "hours"),
     ("extend", {"hours": "-2"}, 422, "more than 0"),
     ("extend", {"hours": "99999"}, 422, "720"),
@@ -187,7 +191,7 @@ def test_unknown_game_posts_are_404(app: FastAPI) -> None:
     """Posting to an unknown game: 404, nothing written."""
     client = new_client(app)
     before = snapshot(app)
-    for action in ("orders", "autopilot", "start", "resolve", "pause", "resume", "extend", "end"):
+    for action in ("orders", "autopilot", "house-bot", "start", "resolve", "pause", "resume", "extend", "end"):
         refused(
             post_form(client, f"/games/nope/{action}", {"turn": "1", "hours": "1", "team": "x"}),
             404,

@@ -236,6 +236,67 @@ def test_bots_with_a_knockout_weight_play_missed_orders_and_the_record_verifies(
     assert 'id="verified"' in game.organiser.get(f"{game.base}/verify").text
 
 
+def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> None:
+    """R12, R13: after the start the organiser page lists the house teams and the teams of unclaimed
+    seats, each with a bot menu; the organiser sets them (a knockout weight too), never a team whose
+    manager has taken their seat; those bots play, and a manager who joins later takes over."""
+    game = host_game(app, arrangement="4-16-3", hours="0")
+    game.join("p1", "Solo")
+    assert "Teams nobody plays" not in game.organiser.get(f"{game.base}/organise").text  # no teams before the draw
+    game.start()
+    page = html.unescape(game.organiser.get(f"{game.base}/organise").text)
+    listed = re.findall(r'<li id="house-([\w-]+)">', page)
+    mine = game.my_teams("p1")
+    assert len(listed) == 13 and not set(listed) & set(mine)
+    assert page.count('(house team): <span class="house-bot">even</span>') == 4
+    assert page.count(', seat not claimed): <span class="house-bot">even</span>') == 9
+
+    bot = new_client(app)  # the organiser's API client, with a token for the organiser link
+    token = bot.post("/api/v1/organise", json={"link": game.organiser_link.rsplit("/", 1)[1]}).json()["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    view = bot.get(f"/api/v1{game.base}", headers=auth).json()
+    assert sorted(view["house_bots"]) == sorted(listed)
+    managers = {t["id"]: t["manager"] for t in view["teams"]}
+    house = [team for team in listed if managers[team] == "house"]
+    p2 = [team for team in listed if managers[team] == "Player 2"]
+    assert len(house) == 4 and len(p2) == 3
+    set_bot = {"team": house[0], "strategy": "knockout-saver"}
+    assert post_form(game.organiser, f"{game.base}/house-bot", set_bot).status_code == 303
+    set_bot = {"team": p2[0], "strategy": "even-flair", "weight": "2"}
+    assert post_form(game.organiser, f"{game.base}/house-bot", set_bot).status_code == 303
+    page = html.unescape(game.organiser.get(f"{game.base}/organise").text)
+    assert f"house bot · {house[0]}: knockout-saver" in page and f"house bot · {p2[0]}: even-flair@2" in page
+    entry = page[page.index(f'<li id="house-{p2[0]}">') :].split("</li>")[0]
+    assert '<option value="even-flair" selected>' in entry and 'name="weight" value="2"' in entry
+    refused = post_form(game.organiser, f"{game.base}/house-bot", {"team": mine[0], "strategy": "even"})
+    assert refused.status_code == 403 and "taken their seat" in html.unescape(refused.text)
+    player = game.players["p1"]
+    not_organiser = post_form(player, f"{game.base}/house-bot", {"team": house[1], "strategy": "even"})
+    assert not_organiser.status_code == 403
+    # The same by API.
+    answer = bot.put(f"/api/v1{game.base}/house-bot/{house[1]}", json={"strategy": "group-blitz"}, headers=auth)
+    assert answer.status_code == 200 and answer.json()["house_bots"][house[1]] == "group-blitz"
+    assert answer.json()["house_bots"][p2[0]] == "even-flair@2" and len(answer.json()["house_bots"]) == 13
+    wrong = bot.put(f"/api/v1{game.base}/house-bot/{mine[1]}", json={"strategy": "even"}, headers=auth)
+    assert wrong.status_code == 403
+
+    assert post_form(game.organiser, f"{game.base}/resolve", {"turn": "1"}).status_code == 303
+    report = html.unescape(game.organiser.get(game.base).text)
+    assert report.count("<em>bot knockout-saver</em>") == 1 and report.count("<em>bot group-blitz</em>") == 1
+    assert report.count("bot even-flair@2 (seat not claimed)") == 1
+
+    game.join("p2", "Late")  # p2's teams leave the list; p2 sees the bot the organiser chose
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert len(re.findall(r'<li id="house-', page)) == 10 and f'id="house-{p2[0]}"' not in page
+    assert "Now: even-flair@2, " in html.unescape(game.players["p2"].get(f"{game.base}/play").text)
+    while 'id="champion"' not in game.organiser.get(game.base).text:
+        turn = game.turn()
+        assert post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)}).status_code == 303
+    assert 'id="verified"' in game.organiser.get(f"{game.base}/verify").text
+    over = post_form(game.organiser, f"{game.base}/house-bot", {"team": house[0], "strategy": "even"})
+    assert over.status_code == 409 and "after the start" in over.text
+
+
 def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app: FastAPI) -> None:
     """R13: seats nobody claimed play on autopilot, so a game with no deadline goes on as soon as
     every claimed seat is ready (one person against the bots); a seat claimed later counts again."""

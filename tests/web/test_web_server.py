@@ -38,6 +38,7 @@ ENDPOINTS = {
     ("get", "/api/v1/games/{public_id}/orders"),
     ("put", "/api/v1/games/{public_id}/orders/{team}"),
     ("put", "/api/v1/games/{public_id}/autopilot/{team}"),
+    ("put", "/api/v1/games/{public_id}/house-bot/{team}"),
     ("get", "/api/v1/games/{public_id}/teams/{team}/view"),
     ("get", "/api/v1/games/{public_id}/teams/{team}/odds"),
 }

@@ -74,7 +74,9 @@ __all__ = [
     "revealed_seed",
     "save_order",
     "seats_of",
+    "house_teams",
     "set_autopilot",
+    "set_house_bot",
     "start_game",
     "strategy_names",
     "teams_of",
@@ -775,6 +777,52 @@ def set_autopilot(session: Session, *, game_id: int, player_id: str, team_id: st
         raise NotFound("no such game")
     team = _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
     team.autopilot = strategy
+    session.flush()
+    return team
+
+
+def house_teams(session: Session, *, game: GameRow) -> list[TeamRow]:
+    """The teams in play that nobody plays: house teams (R12) and teams whose manager has not taken
+    their seat (R13). The organiser picks their bots (:func:`set_house_bot`)."""
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return []
+    claimed = {s.player_id for s in seats_of(session, game_id=game.id) if s.joined_at is not None}
+    in_play = set(load_game(game).teams_in_play())
+    return [
+        t for t in teams_of(session, game_id=game.id) if t.team_id in in_play and t.player_id not in claimed
+    ]
+
+
+def set_house_bot(
+    session: Session, *, game_id: int, team_id: str, strategy: str, now: datetime, actor: str = "organiser"
+) -> TeamRow:
+    """The organiser picks the bot that plays a team nobody plays (:func:`house_teams`), logged as
+    an event; a manager who has taken their seat picks their own team's autopilot.
+
+    Raises:
+        Invalid: an unknown bot.
+        NotFound: no such team.
+        Refused: the team's manager has taken their seat.
+        Conflict: the game has not started, or it is over.
+    """
+    strategy = check_bot_name(strategy)
+    game = session.get(GameRow, game_id)
+    if game is None:
+        raise NotFound("no such game")
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        raise Conflict(
+            "the bots of teams nobody plays are chosen after the start (the draw makes the teams) "
+            "and until the game is over"
+        )
+    team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
+    if team is None:
+        raise NotFound(f"no team {team_id!r} in this game")
+    if team.team_id not in {t.team_id for t in house_teams(session, game=game)}:
+        if team.team_id not in load_game(game).teams_in_play():
+            raise Conflict(f"{team.name} is out of the tournament: it plays no more matches")
+        raise Refused(f"{team.name}'s manager has taken their seat: only they choose its autopilot")
+    team.autopilot = strategy
+    _event(session, game, now=now, actor=actor, kind="house bot", detail=f"{team.team_id}: {strategy}")
     session.flush()
     return team
 

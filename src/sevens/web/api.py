@@ -527,6 +527,18 @@ def extend(
     return _organiser_answer(db, row, clock())
 
 
+@router.put("/games/{public_id}/house-bot/{team}")
+def put_house_bot(
+    public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> dict[str, Any]:
+    """Pick the bot of a team nobody plays: a house team (R12) or an unclaimed seat's (R13)."""
+    row = _organised(db, principal.id, public_id)
+    store.set_house_bot(
+        db, game_id=row.id, team_id=team, strategy=body.strategy, now=clock(), actor=_actor(principal)
+    )
+    return _organiser_answer(db, row, clock())
+
+
 @router.post("/games/{public_id}/end")
 def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """End the game now; the seed is revealed."""

@@ -426,6 +426,24 @@ def post_autopilot(
     return _redirect(f"/games/{game.public_id}/play?message=Autopilot+set")
 
 
+@router.post("/games/{public_id}/house-bot")
+def post_house_bot(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    team: Annotated[str, Form(max_length=64)] = "",
+    strategy: Annotated[str, Form(max_length=40)] = "",
+    weight: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """The organiser picks the bot of a team nobody plays (a house team or an unclaimed seat's)."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    store.set_house_bot(db, game_id=game.id, team_id=team, strategy=views.bot_name(strategy, weight), now=clock())
+    return _back_to_organise(db, game)
+
+
 def _organiser_action(
     request: Request, db: SessionDep, principal: PrincipalDep, public_id: str, csrf: str | None
 ) -> GameRow:

@@ -289,10 +289,13 @@ class OrganiserView:
     events: list[tuple[datetime, str, str, str]]
     paused_remaining: int | None
     invites: dict[str, tuple[str, datetime | None]]  # per seat: open, used or expired; valid until
+    house_bots: dict[str, str] = field(default_factory=dict)  # teams nobody plays: their bot
+    bots: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
         data["order_states"] = self.order_states
+        data["house_bots"] = self.house_bots
         data["invites"] = {
             pid: {"state": state, "expires_at": None if until is None else until.isoformat()}
             for pid, (state, until) in self.invites.items()
@@ -312,7 +315,10 @@ def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserVie
         s.player_id: (invite_state(s, now=now).value, s.invite_expires_at)
         for s in store.seats_of(db, game_id=game.id)
     }
-    return OrganiserView(spectator_view(db, game), states, events, game.paused_remaining, invites)
+    house = {t.team_id: t.autopilot or game.default_bot for t in store.house_teams(db, game=game)}
+    return OrganiserView(
+        spectator_view(db, game), states, events, game.paused_remaining, invites, house, store.strategy_names()
+    )
 
 
 @dataclass(frozen=True, slots=True)
