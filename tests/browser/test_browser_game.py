@@ -214,3 +214,81 @@ def test_whole_8_team_game_in_chromium(server: str, tmp_path: Path) -> None:
     # Every order in the group stage was typed in the forms: none was missed (R13).
     group = [m for t in record["turns"][:3] for m in t["matches"]]
     assert not any(m["home_order"]["missed"] or m["away_order"]["missed"] for m in group)
+
+
+def test_one_person_against_bots_of_their_choosing_in_chromium(server: str) -> None:
+    """One person alone (R13): creates a 16-team game, takes a seat from the created page, starts it,
+    picks the bots of the teams nobody plays (house teams, R12, and unclaimed seats) and plays their
+    three teams to the end; no turn waits for a bot, and the finished game verifies."""
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        try:
+            page = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+            page.set_default_timeout(15000)
+            page.goto(server + "/")
+            page.fill("input[name=name]", "Solo cup")
+            page.select_option("select[name=arrangement]", "4-16-3")
+            page.fill("input[name=deadline_hours]", "0")
+            page.click("#create-game button[type=submit]")
+            organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+            base = organise_url.removesuffix("/organise")
+            page.locator("a.take-seat").first.click()
+            page.fill("input[name=name]", "Me")
+            page.click("#join button[type=submit]")
+            expect(page.locator("#lobby")).to_contain_text("You organise this game")
+
+            page.goto(organise_url)
+            page.click("#start button")
+            house = page.locator("#house-bots tbody tr")
+            expect(house).to_have_count(13)  # 4 house teams and the 9 teams of the 3 empty seats
+            expect(page.locator("#house-bots")).to_contain_text("house team")
+            choices = [("group-blitz", ""), ("group-blitz", ""), ("knockout-saver", ""), ("field-reader", "1")]
+            for index, (bot, weight) in enumerate(choices):
+                entry = page.locator("#house-bots tbody tr").nth(index)
+                entry.locator("select[name=strategy]").select_option(bot)
+                entry.locator("input[name=weight]").fill(weight)
+                entry.locator("button[type=submit]").click()
+                shown = f"{bot}@{weight}" if weight else bot
+                expect(page.locator("#house-bots tbody tr").nth(index).locator(".house-bot")).to_have_text(shown)
+            expect(page.locator("ol.events")).to_contain_text("house bot")
+            page.locator("#house-bots-section").screenshot(path=str(SCREENSHOTS / "organise-house-bots.png"))
+
+            for _ in range(8):
+                public = page.goto(base)
+                assert public is not None
+                if page.locator("#champion").count():
+                    break
+                page.goto(f"{base}/play")
+                forms = page.locator("form.order-form")
+                teams = [forms.nth(i).get_attribute("data-team") for i in range(forms.count())]
+                for team in teams:
+                    form = page.locator(f"form.order-form[data-team='{team}']")
+                    scrum = int(page.locator(f"#team-{team} .scrum").inner_text())
+                    force = min(10, scrum)
+                    flair = 6 if scrum - force >= 6 else 0
+                    form.locator("input[name=force]").fill(str(force))
+                    form.locator("input[name=flair]").fill(str(flair))
+                    form.locator("button[value=ready]").click()
+                    expect(page.locator("#message")).to_contain_text(f"Order for {team} ready")
+                if not teams:  # all three out: the organiser resolves each turn
+                    page.goto(organise_url)
+                    page.click("#resolve button")
+            expect(page.locator("#champion")).to_be_visible()
+            report = page.locator("section.reports").inner_text()
+            assert "bot group-blitz" in report and "bot field-reader@1" in report
+            page.goto(f"{base}/verify")
+            expect(page.locator("#verified")).to_be_visible()
+        finally:
+            browser.close()

@@ -245,11 +245,11 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
     assert "Teams nobody plays" not in game.organiser.get(f"{game.base}/organise").text  # no teams before the draw
     game.start()
     page = html.unescape(game.organiser.get(f"{game.base}/organise").text)
-    listed = re.findall(r'<li id="house-([\w-]+)">', page)
+    listed = re.findall(r'<tr id="house-([\w-]+)">', page)
     mine = game.my_teams("p1")
     assert len(listed) == 13 and not set(listed) & set(mine)
-    assert page.count('(house team): <span class="house-bot">even</span>') == 4
-    assert page.count(', seat not claimed): <span class="house-bot">even</span>') == 9
+    assert len(re.findall(r'<td>house team</td><td class="house-bot" title="[^"]+">even</td>', page)) == 4
+    assert len(re.findall(r'<td>Player \d, not claimed</td><td class="house-bot" title="[^"]+">even</td>', page)) == 9
 
     bot = new_client(app)  # the organiser's API client, with a token for the organiser link
     token = bot.post("/api/v1/organise", json={"link": game.organiser_link.rsplit("/", 1)[1]}).json()["token"]
@@ -266,8 +266,8 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
     assert post_form(game.organiser, f"{game.base}/house-bot", set_bot).status_code == 303
     page = html.unescape(game.organiser.get(f"{game.base}/organise").text)
     assert f"house bot · {house[0]}: knockout-saver" in page and f"house bot · {p2[0]}: even-flair@2" in page
-    entry = page[page.index(f'<li id="house-{p2[0]}">') :].split("</li>")[0]
-    assert '<option value="even-flair" selected>' in entry and 'name="weight" value="2"' in entry
+    entry = page[page.index(f'<tr id="house-{p2[0]}">') :].split("</tr>")[0]
+    assert re.search(r'<option value="even-flair" title="[^"]+" selected>', entry) and 'name="weight" value="2"' in entry
     refused = post_form(game.organiser, f"{game.base}/house-bot", {"team": mine[0], "strategy": "even"})
     assert refused.status_code == 403 and "taken their seat" in html.unescape(refused.text)
     player = game.players["p1"]
@@ -287,7 +287,7 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
 
     game.join("p2", "Late")  # p2's teams leave the list; p2 sees the bot the organiser chose
     page = game.organiser.get(f"{game.base}/organise").text
-    assert len(re.findall(r'<li id="house-', page)) == 10 and f'id="house-{p2[0]}"' not in page
+    assert len(re.findall(r'<tr id="house-', page)) == 10 and f'id="house-{p2[0]}"' not in page
     assert "Now: even-flair@2, " in html.unescape(game.players["p2"].get(f"{game.base}/play").text)
     while 'id="champion"' not in game.organiser.get(game.base).text:
         turn = game.turn()
