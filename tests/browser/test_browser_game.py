@@ -280,6 +280,11 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str) -> N
                     flair = 6 if scrum - force >= 6 else 0
                     form.locator("input[name=force]").fill(str(force))
                     form.locator("input[name=flair]").fill(str(flair))
+                    if team == teams[0]:
+                        # Every opponent is a bot: the odds say which one, its row in bold.
+                        odds = form.locator("output.odds")
+                        expect(odds).to_contain_text("Nobody manages them: the bot ")
+                        expect(odds.locator("tr.their-bot")).to_contain_text("(plays them)")
                     form.locator("button[value=ready]").click()
                     expect(page.locator("#message")).to_contain_text(f"Order for {team} ready")
                 if not teams:  # all three out: the organiser resolves each turn

@@ -6,6 +6,7 @@ import html
 import json
 import re
 from pathlib import Path
+from typing import Any, cast
 
 import typer
 from fastapi import FastAPI
@@ -170,6 +171,8 @@ def test_order_log_is_append_only(app: FastAPI, hosted: Hosted) -> None:
 
 def test_live_odds_for_own_team(hosted: Hosted) -> None:
     """The order form's odds: expected points and win/draw/loss against plausible orders."""
+    from sevens.bots import STRATEGIES
+
     team = hosted.my_teams("p1")[0]
     response = hosted.players["p1"].get(f"{hosted.base}/odds", params={"team": team, "force": 10, "flair": 9})
     assert response.status_code == 200
@@ -179,6 +182,38 @@ def test_live_odds_for_own_team(hosted: Hosted) -> None:
         assert abs(row["win"] + row["draw"] + row["loss"] - 1) < 1e-6
     # 10 FORCE dice at 8/6 points each and 3 FLAIR options at 61/15 each (R1, R2).
     assert abs(data["expected_points"] - (10 * 8 / 6 + 3 * 61 / 15)) < 1e-3
+    # Every seat is taken: the opponent's autopilot is its manager's own business.
+    assert data["opponent_bot"] is None and sorted(row["bot"] for row in data["against"]) == sorted(STRATEGIES)
+
+
+def test_live_odds_name_the_bot_of_an_opponent_nobody_plays(app: FastAPI) -> None:
+    """R13: against a team nobody plays, the odds say which bot plays it (the organiser's choice,
+    named in every report), with a row for it even when it has a knockout weight; once its manager
+    takes their seat, the odds say nothing of their autopilot."""
+    from sevens.bots import STRATEGIES
+
+    game = host_game(app, hours="0")
+    player = game.join("p1", "Solo")
+    game.start()
+    team = game.my_teams("p1")[0]
+
+    def odds() -> dict[str, Any]:
+        response = player.get(f"{game.base}/odds", params={"team": team, "force": 10, "flair": 9})
+        assert response.status_code == 200, response.text
+        return cast(dict[str, Any], response.json())
+
+    opponent = odds()["opponent"]
+    assert odds()["opponent_bot"] == "even"
+    set_bot = {"team": opponent, "strategy": "even-flair", "weight": "2"}
+    assert post_form(game.organiser, f"{game.base}/house-bot", set_bot).status_code == 303
+    data = odds()
+    assert data["opponent_bot"] == "even-flair@2"
+    assert sorted(row["bot"] for row in data["against"]) == sorted([*STRATEGIES, "even-flair@2"])
+    teams = json.loads(game.organiser.get(f"{game.base}/record.json").text)["teams"]
+    manager = next(t["manager"] for t in teams if t["id"] == opponent)
+    game.join(manager, "Late")
+    data = odds()
+    assert data["opponent_bot"] is None and "even-flair@2" not in {row["bot"] for row in data["against"]}
 
 
 def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:

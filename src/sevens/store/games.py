@@ -74,6 +74,7 @@ __all__ = [
     "revealed_seed",
     "save_order",
     "seats_of",
+    "house_bot",
     "house_teams",
     "set_autopilot",
     "set_house_bot",
@@ -791,6 +792,21 @@ def house_teams(session: Session, *, game: GameRow) -> list[TeamRow]:
     return [
         t for t in teams_of(session, game_id=game.id) if t.team_id in in_play and t.player_id not in claimed
     ]
+
+
+def house_bot(session: Session, *, game: GameRow, team_id: str) -> str | None:
+    """The bot that plays ``team_id`` if nobody plays it (a house team, or one whose manager has not
+    taken their seat); ``None`` for a manager's team (their autopilot is theirs to know)."""
+    team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
+    if team is None:
+        return None
+    if team.player_id is not None:
+        seat = session.scalar(
+            select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.player_id == team.player_id)
+        )
+        if seat is not None and seat.joined_at is not None:
+            return None
+    return team.autopilot or game.default_bot
 
 
 def set_house_bot(

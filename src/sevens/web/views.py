@@ -428,10 +428,11 @@ def verify(game: GameRow) -> dict[str, Any]:
     return {"ok": True, "message": summary}
 
 
-def _plausible_orders(state: Game, opponent: str) -> list[tuple[str, Order]]:
+def _plausible_orders(state: Game, opponent: str, their_bot: str | None) -> list[tuple[str, Order]]:
     view = state.view_for(opponent)
     found: list[tuple[str, Order]] = []
-    for name in store.strategy_names():
+    names = store.strategy_names()
+    for name in names + ((their_bot,) if their_bot is not None and their_bot not in names else ()):
         # A fixed random source: the opponent's real autopilot draws from the secret seed, which
         # must not be predicted here (R14); these are only typical orders of each bot.
         try:
@@ -471,9 +472,13 @@ def odds_for(
         )
     expected = order_odds(mine.force, mine.flair).expected_points
     rows: list[dict[str, Any]] = []
+    their_bot = None
     if view.opponent is not None:
+        # A team nobody plays is the organiser's bot, named in every report: say which it is. A
+        # manager's own autopilot stays theirs alone.
+        their_bot = store.house_bot(db, game=game, team_id=view.opponent)
         knockout = view.stage is not None and view.stage.knockout
-        for name, theirs in _plausible_orders(state, view.opponent):
+        for name, theirs in _plausible_orders(state, view.opponent, their_bot):
             if knockout:
                 k = knockout_odds(mine, theirs)
                 rows.append(
@@ -490,5 +495,6 @@ def odds_for(
         "expected_points": round(float(expected), 3),
         "scrum_left": view.scrum - mine.total,
         "opponent": view.opponent,
+        "opponent_bot": their_bot,
         "against": rows,
     }

@@ -25,11 +25,17 @@ function describe(data) {
   box.appendChild(element("p", "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
     data.expected_points + " points, " + data.scrum_left + " SCRUM left."));
   if (!data.against.length) { return box; }
+  if (data.opponent_bot) {
+    box.appendChild(element("p", "Nobody manages them: the bot " + data.opponent_bot +
+      " plays them (unless a manager takes their seat first)."));
+  }
   var rows = [];
   data.against.forEach(function (row) {
     var key = row.order.force + "+" + row.order.flair;
+    var bot = row.bot === data.opponent_bot ? row.bot + " (plays them)" : row.bot;
     var same = rows.filter(function (r) { return r.key === key; })[0];
-    if (same) { same.bots.push(row.bot); } else { rows.push({ key: key, bots: [row.bot], row: row }); }
+    if (same) { same.bots.push(bot); } else { rows.push({ key: key, bots: [bot], row: row }); }
+    if (row.bot === data.opponent_bot) { (same || rows[rows.length - 1]).theirs = true; }
   });
   var knockout = data.against[0].draw === undefined;
   var table = element("table");
@@ -40,6 +46,7 @@ function describe(data) {
   table.appendChild(head);
   rows.forEach(function (r) {
     var tr = element("tr");
+    if (r.theirs) { tr.className = "their-bot"; }
     [r.bots.join(", "), r.key, percent(r.row.win), percent(knockout ? r.row.level : r.row.draw),
       percent(r.row.loss)].forEach(function (text) { tr.appendChild(element("td", text)); });
     table.appendChild(tr);
