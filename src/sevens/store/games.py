@@ -99,7 +99,7 @@ def strategy_names() -> tuple[str, ...]:
 def check_bot_name(name: str, what: str = "bot") -> str:
     """``name`` as a hosted game keeps it: a built-in bot, or a weighted one such as
     ``"field-reader@1"`` (spaces dropped). A game never loads a bot by module path or entry point:
-    those run code of the server's choosing, not a player's.
+    a name typed into a form must not make the server import code.
 
     Raises:
         Invalid: anything else, saying what may be written.
