@@ -782,13 +782,14 @@ def set_autopilot(session: Session, *, game_id: int, player_id: str, team_id: st
     return team
 
 
-def house_teams(session: Session, *, game: GameRow) -> list[TeamRow]:
+def house_teams(session: Session, *, game: GameRow, state: Game | None = None) -> list[TeamRow]:
     """The teams in play that nobody plays: house teams (R12) and teams whose manager has not taken
-    their seat (R13). The organiser picks their bots (:func:`set_house_bot`)."""
+    their seat (R13). The organiser picks their bots (:func:`set_house_bot`). ``state``: the game
+    as :func:`load_game` gives it, if the caller has it already."""
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return []
     claimed = {s.player_id for s in seats_of(session, game_id=game.id) if s.joined_at is not None}
-    in_play = set(load_game(game).teams_in_play())
+    in_play = set((state or load_game(game)).teams_in_play())
     return [
         t for t in teams_of(session, game_id=game.id) if t.team_id in in_play and t.player_id not in claimed
     ]
@@ -833,9 +834,9 @@ def set_house_bot(
     team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
     if team is None:
         raise NotFound(f"no team {team_id!r} in this game")
-    if team.team_id not in {t.team_id for t in house_teams(session, game=game)}:
-        if team.team_id not in load_game(game).teams_in_play():
-            raise Conflict(f"{team.name} is out of the tournament: it plays no more matches")
+    if team.team_id not in load_game(game).teams_in_play():
+        raise Conflict(f"{team.name} is out of the tournament: it plays no more matches")
+    if house_bot(session, game=game, team_id=team.team_id) is None:
         raise Refused(f"{team.name}'s manager has taken their seat: only they choose its autopilot")
     team.autopilot = strategy
     _event(session, game, now=now, actor=actor, kind="house bot", detail=f"{team.team_id}: {strategy}")

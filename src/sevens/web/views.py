@@ -315,10 +315,9 @@ def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserVie
         s.player_id: (invite_state(s, now=now).value, s.invite_expires_at)
         for s in store.seats_of(db, game_id=game.id)
     }
-    house = {t.team_id: t.autopilot or game.default_bot for t in store.house_teams(db, game=game)}
-    return OrganiserView(
-        spectator_view(db, game), states, events, game.paused_remaining, invites, house, store.strategy_names()
-    )
+    public = spectator_view(db, game)
+    house = {t.team_id: t.autopilot or game.default_bot for t in store.house_teams(db, game=game, state=public.state)}
+    return OrganiserView(public, states, events, game.paused_remaining, invites, house, store.strategy_names())
 
 
 @dataclass(frozen=True, slots=True)
