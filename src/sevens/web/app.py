@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.bots import describe
+from sevens.bots.pacing import WEIGHTED
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
@@ -156,6 +157,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token
     templates.env.globals["describe_bot"] = describe
+    templates.env.globals["weighted_bots"] = WEIGHTED
     app.state.templates = templates
 
     app.add_middleware(
