@@ -36,9 +36,9 @@ def register(app: typer.Typer) -> None:
             Path, typer.Argument(help="A game record (JSON), as written by `sevens play --record`.")
         ],
     ) -> None:
-        """Recompute a game from its record: seed, orders digests, every die, line, SCRUM balance,
-        table, pairing, the champion, and every bot's order. Exit 0 if all agree, 1 at the first mismatch, 2 if the
-        file is not a readable game record."""
+        """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
+
+        Exit 0 if every part agrees, 1 at the first mismatch, 2 if the file is not a readable game record."""
         text = _read(file)
         try:
             summary = verify_with_bots(loads(text))
