@@ -105,6 +105,19 @@ def test_whole_game_record_verifies(hosted: Hosted, tmp_path: Path) -> None:
     download = hosted.organiser.get(f"{hosted.base}/record.json")
     assert "attachment" in download.headers["content-disposition"]
     record = json.loads(download.text)
+    # Each report's heading names the winner before the score, which gives the winner's points first.
+    names = {t["id"]: t["name"] for t in record["teams"]}
+    headings = {m: html.unescape(h) for m, h in re.findall(r'id="match-([^"]+)">\s*<h4>(.*?)</h4>', page)}
+    matches = [m for turn in record["turns"] for m in turn["matches"]]
+    assert matches and len(headings) == len(matches)
+    for m in matches:
+        home, away = m["home_line"]["points"], m["away_line"]["points"]
+        if m["winner"] is None:
+            outcome = f"{home}-{away}, a draw"
+        else:
+            won, lost = (home, away) if m["winner"] == m["home"] else (away, home)
+            outcome = f"{names[m['winner']]} win {won}-{lost}"
+        assert headings[m["id"]].startswith(f"{m['id']}: {names[m['home']]} v {names[m['away']]} — {outcome}")
     report = verify_record(record)
     assert report.finished and report.dice_checked and report.turns == 5
     assert record["draw"] == "game-seed" and report.draw_checked  # the draw is redone from the seed too

@@ -252,7 +252,8 @@ def spectator_view(db: Session, game: GameRow) -> SpectatorView:
                             (
                                 m.home.team,
                                 m.away.team,
-                                f"{m.summary}, {teams[m.winner].name if m.winner else 'no one'} win",
+                                # the summary gives the winner's figures first
+                                f"{teams[m.winner].name} win {m.summary}" if m.winner else m.summary,
                             )
                             for m in turn.matches
                         ],
