@@ -304,6 +304,11 @@ def test_rate_limit_on_wrong_secrets(tmp_path) -> None:  # type: ignore[no-untyp
     refused(response, 429, "too many attempts")
     assert response.headers["retry-after"] == "60"
     refused(client.get("/api/v1/me", headers={"Authorization": "Bearer wrong"}), 429, "too many")
+    # Requests carrying a secret wait; a game created without any token carries none, and goes through.
+    refused(client.post("/api/v1/join", json={"invite": "anything", "name": "Bo"}), 429, "too many")
+    refused(client.post("/api/v1/organise", json={"link": "anything"}), 429, "too many")
+    refused(client.post("/api/v1/games", json=API_CREATE_OK, headers={"Authorization": "Bearer x"}), 429, "too")
+    assert client.post("/api/v1/games", json=API_CREATE_OK).status_code == 201
     app.state.engine.dispose()
 
 

@@ -117,11 +117,12 @@ def _player_or_refuse(player_id: str | None) -> str:
 def _optional_bot(
     db: SessionDep, authorization: str | None, *, key: str, limiter: RateLimiter, now: datetime
 ) -> ApiPrincipal | None:
-    """The bot credential sent, if any (a wrong one is refused and counted)."""
-    limiter.check(key)
+    """The bot credential sent, if any (a wrong one is refused and counted). A request without one
+    is not held back by the limiter here: it carries no secret, unless its body does."""
     scheme, _, sent = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not sent.strip():
         return None
+    limiter.check(key)
     principal = find_principal(db, token=sent.strip(), kind=PrincipalKind.BOT, now=now)
     if principal is None:
         limiter.failed(key)
@@ -141,6 +142,7 @@ def join(
     """Claim a seat with its invite; returns a new bot token unless a valid one was sent."""
     key = client_key(request)
     now = clock()
+    limiter.check(key)  # the body carries a secret link
     principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
     token: str | None = None
     seat = seat_by_invite(db, token=body.invite)
@@ -566,6 +568,7 @@ def organise(
     """Let a bot token organise the game whose organiser link is given; returns a new token unless one was sent."""
     key = client_key(request)
     now = clock()
+    limiter.check(key)  # the body carries a secret link
     principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
     row = game_by_organiser_link(db, token=body.link)
     if row is None:
