@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
@@ -120,14 +121,38 @@ def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
     )
 
 
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_HOURS = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+
+
 def _int_field(value: str, what: str, *, allow_blank: bool = False) -> int | None:
+    # Plain ASCII digits only: int() would also read "1_0" and other scripts' digits.
     text = value.strip()
     if allow_blank and text == "":
         return None
-    try:
-        return int(text)
-    except ValueError:
-        raise Invalid(f"{what} must be a whole number, got {value[:20]!r}") from None
+    if not _WHOLE.fullmatch(text):
+        raise Invalid(f"{what} must be a whole number, got {value[:20]!r}")
+    return int(text)
+
+
+def _deadline_seconds(deadline_hours: str) -> int | None:
+    """The create form's deadline box (hours) in seconds; None resolves each turn when all are ready."""
+    text = deadline_hours.strip()
+    if text in ("", "0"):
+        return None
+    if not _HOURS.fullmatch(text):
+        raise Invalid(
+            f"the deadline must be a number of hours such as 24 or 0.5 (0 or blank: resolve when all are "
+            f"ready), got {text[:20]!r}"
+        )
+    seconds = round(float(text) * 3600)
+    if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
+        raise Invalid(
+            f"the deadline must be from 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
+            f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {text} hours "
+            "(0 or blank: resolve when all are ready)"
+        )
+    return seconds
 
 
 @router.post("/games")
@@ -148,22 +173,7 @@ def create_game(
     """Create a game; the answer shows the organiser link and one invite link per seat, once."""
     check_csrf(request, csrf)
     players, teams, per_player = views.parse_arrangement(arrangement)
-    hours_text = deadline_hours.strip()
-    turn_seconds: int | None
-    if hours_text in ("", "0"):
-        turn_seconds = None
-    else:
-        try:
-            hours = float(hours_text)
-        except ValueError:
-            raise Invalid(
-                f"the deadline must be a number of hours (0 or blank: resolve when all are ready), got {hours_text[:20]!r}"
-            ) from None
-        if not hours == hours or hours <= 0:  # NaN or negative
-            raise Invalid(
-                "the deadline must be a positive number of hours (0 or blank: resolve when all are ready)"
-            )
-        turn_seconds = round(hours * 3600) if hours < 24 * 31 else store.MAX_TURN_SECONDS + 1
+    turn_seconds = _deadline_seconds(deadline_hours)
     if visibility not in ("public", "private"):
         raise Invalid("visibility must be 'public' or 'private'")
     spec = store.NewGame(
