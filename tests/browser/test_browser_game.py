@@ -175,8 +175,9 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     assert sorted(named) == sorted(STRATEGIES), named
                 if turn == 1 and index == 1 and i == 0:
                     shot(page, "play-order-form")
+                name = form.get_attribute("data-name")
                 form.locator("button[value=ready]").click()
-                expect(page.locator("#message")).to_contain_text(f"Order for {team} ready")
+                expect(page.locator("#message")).to_have_text(f"Order for {name} ready (turn {turn}).")
                 ordered += 1
             if turn == 1 and index == 0:
                 # Typed but not sent: when the turn resolves, this page says so rather than
@@ -186,6 +187,9 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
             expect(spectator.locator("#turn")).to_contain_text("2 of 5", timeout=20000)
             expect(players[0].locator("#live-note")).to_contain_text("moved on", timeout=20000)
             expect(players[0].locator("form.order-form input[name=force]").first).to_have_value("3")
+            # A page left on "Order for ... ready" reloads into turn 2 without that note.
+            expect(players[1].locator("#message")).to_have_count(0, timeout=20000)
+            assert "done=" not in players[1].url
         organiser.goto(organise_url)
         if (
             organiser.locator("#resolve").count()
@@ -281,8 +285,9 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
                 odds = form.locator("output.odds")
                 expect(odds).to_contain_text("Nobody manages them: the bot ")
                 expect(odds.locator("tr.their-bot")).to_contain_text("(plays them)")
+            name = form.get_attribute("data-name")
             form.locator("button[value=ready]").click()
-            expect(page.locator("#message")).to_contain_text(f"Order for {team} ready")
+            expect(page.locator("#message")).to_contain_text(f"Order for {name} ready")
         if not teams:  # all three out: the organiser resolves each turn
             page.goto(organise_url)
             page.click("#resolve button")

@@ -75,9 +75,16 @@ def test_orders_then_all_ready_resolves(hosted: Hosted) -> None:
     teams = {pid: hosted.my_teams(pid) for pid in hosted.players}
     assert all(len(t) == 2 for t in teams.values())
     team = teams["p1"][0]
-    assert hosted.order("p1", team, 10, 9).status_code == 303
-    page = hosted.players["p1"].get(f"{hosted.base}/play").text
+    saved = hosted.order("p1", team, 10, 9)
+    assert saved.status_code == 303
+    page = hosted.players["p1"].get(saved.headers["location"]).text
     assert 'value="10"' in page and "saved, not ready" in page
+    name = re.search(rf'data-team="{team}" data-name="([^"]+)"', page)
+    assert name and f'id="message">Order for {name.group(1)} saved (turn 1).</p>' in page
+    # The note is worded by the page from what was done: a crafted link shows no text of its own.
+    other = teams["p2"][0]
+    for crafted in ("message=You+lost", f"done=ready&team={other}&turn=1", f"done=won&team={team}&turn=1"):
+        assert 'id="message"' not in hosted.players["p1"].get(f"{hosted.base}/play?{crafted}").text
     assert hosted.order("p1", team, 12, 6).status_code == 303
     for pid, own in teams.items():
         for t in own:

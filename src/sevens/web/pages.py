@@ -357,15 +357,29 @@ def organise_page(
 
 @router.get("/games/{public_id}/play")
 def play_page(
-    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, message: str = ""
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    done: str = "",
+    team: str = "",
+    turn: str = "",
 ) -> Response:
-    """The player's page: own teams, SCRUM, next opponents, an order form per team."""
+    """The player's page: own teams, SCRUM, next opponents, an order form per team.
+
+    After a form, ``done``, ``team`` and ``turn`` say what was just done; the page words the
+    message itself, so a crafted link cannot put text of its own on a player's page."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
-    context = {"view": view, "access": access, "message": message[:200], "live": _live(db, game, access)}
+    context = {
+        "view": view,
+        "access": access,
+        "message": views.done_message(view, done, team, turn),
+        "live": _live(db, game, access),
+    }
     return render(request, "play.html", context)
 
 
@@ -409,7 +423,7 @@ def post_order(
     )
     db.commit()
     word = "ready" if action == "ready" else "saved"
-    return _redirect(f"/games/{game.public_id}/play?message=Order+for+{team}+{word}#team-{team}")
+    return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#team-{team}")
 
 
 @router.post("/games/{public_id}/autopilot")
@@ -433,7 +447,7 @@ def post_autopilot(
         db, game_id=game.id, player_id=player_id, team_id=team, strategy=views.bot_name(strategy, weight)
     )
     db.commit()
-    return _redirect(f"/games/{game.public_id}/play?message=Autopilot+set")
+    return _redirect(f"/games/{game.public_id}/play?done=autopilot&team={team}#team-{team}")
 
 
 @router.post("/games/{public_id}/house-bot")

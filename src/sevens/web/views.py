@@ -407,6 +407,28 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
     return PlayerView(public, player_id, name, mine, states, store.strategy_names())
 
 
+def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
+    """The play page's note on what its form just did, worded here from the player's own teams;
+    empty for anything else, so a crafted link shows nothing.
+
+    >>> info = TeamInfo("fiji", "Fiji", "A", "Ana", 100, True)
+    >>> mine = MyTeam(info, None, None, None, None, "even", False)
+    >>> view = PlayerView(None, "p1", "Ana", [mine], {})
+    >>> done_message(view, "ready", "fiji", "2"), done_message(view, "autopilot", "fiji", "")
+    ('Order for Fiji ready (turn 2).', 'Autopilot for Fiji set.')
+    >>> done_message(view, "ready", "tonga", "2"), done_message(view, "hacked", "fiji", "2")
+    ('', '')
+    """
+    name = next((t.info.name for t in view.teams if t.info.id == team), None)
+    if name is None:
+        return ""
+    if done == "autopilot":
+        return f"Autopilot for {name} set."
+    if done in ("saved", "ready") and turn.isdigit() and turn.isascii():
+        return f"Order for {name} {done} (turn {int(turn)})."
+    return ""
+
+
 def record_text(game: GameRow) -> str:
     """The downloadable record, as canonical JSON text."""
     return dumps(store.record_of(game))

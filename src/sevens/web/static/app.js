@@ -94,8 +94,14 @@ function followGame() {
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
   });
+  // The note on what a form just did belongs to the page it was posted from, not the next turn's.
+  function reload() {
+    var url = new URL(window.location.href);
+    ["done", "team", "turn"].forEach(function (key) { url.searchParams.delete(key); });
+    if (url.href === window.location.href) { window.location.reload(); } else { window.location.replace(url.href); }
+  }
   function moved(state) {
-    if (!edited) { window.location.reload(); return; }
+    if (!edited) { reload(); return; }
     clearInterval(timer);
     var note = element("p");
     note.className = "live-note";
@@ -106,7 +112,7 @@ function followGame() {
     var again = element("button", "Reload the page");
     again.type = "button";
     again.className = "small";
-    again.addEventListener("click", function () { window.location.reload(); });
+    again.addEventListener("click", reload);
     note.appendChild(again);
     main.insertBefore(note, main.firstChild);
   }
