@@ -176,7 +176,25 @@ def test_new_invite_replaces_old(hosted: Hosted) -> None:
     assert new_link
     stranger = new_client(hosted.app)
     assert stranger.get(hosted.invites["p2"].split("testserver", 1)[1]).status_code == 404
-    assert stranger.get(new_link.group(1).split("testserver", 1)[1]).status_code == 200
+    page = stranger.get(new_link.group(1).split("testserver", 1)[1])
+    assert page.status_code == 200
+    # The game has started: the seat's name is in its record, so the page does not offer to change it.
+    assert 'id="fixed-name">You play as <strong>Player 2</strong>' in page.text
+    assert 'type="hidden" name="name" value="Player 2"' in page.text
+    hosted.invites["p2"] = new_link.group(1)
+    hosted.join("p2", "Mallory")
+    assert "Player 2" in hosted.players["p2"].get(f"{hosted.base}/play").text
+
+
+def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:
+    """In the lobby nothing is recorded yet: a new link's join form offers the name, and changes it."""
+    game = host_game(app)
+    game.join("p1", "Eve")
+    game.new_invite("p1")
+    page = new_client(app).get(game.invites["p1"].split("testserver", 1)[1]).text
+    assert 'id="fixed-name"' not in page and 'name="name" required maxlength="40" value="Eve"' in page
+    game.join("p1", "Ada")
+    assert "Ada" in game.players["p1"].get(f"{game.base}/play").text
 
 
 def test_order_log_is_append_only(app: FastAPI, hosted: Hosted) -> None:

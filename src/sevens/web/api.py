@@ -49,7 +49,11 @@ class JoinRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     invite: str = Field(min_length=1, max_length=200)
-    name: str = Field(min_length=1, max_length=40, description="display name")
+    name: str = Field(
+        min_length=1,
+        max_length=40,
+        description="display name; a seat that had one when the game started keeps it (it is in the record)",
+    )
 
 
 class JoinResponse(BaseModel):
