@@ -82,6 +82,7 @@ def _populate(engine: Engine) -> dict[str, object]:
             store.resolve_turn(db, game_id=ids["finished"], turn=turn, reason="organiser", now=NOW)
         _orders_all(db, ids["running"], 1, 4, True)
         _orders_all(db, ids["running"], 2, 7, False)  # saved, not ready: the open turn's secrets
+        _orders_all(db, ids["ended"], 1, 6, True)  # a turn played, so there are dice to check
         store.end_game(db, game_id=ids["ended"], now=NOW, actor="organiser")
     with factory() as db:
         assert store.game_by_id(db, game_id=ids["finished"]).status == GameStatus.FINISHED
@@ -161,6 +162,7 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
             rows = {g.name.split()[0]: g for g in db.scalars(select(GameRow))}
             assert rows["running"].seed_hex not in text and rows["lobby"].seed_hex not in text
             assert rows["finished"].seed_hex in text  # revealed at the end (R14)
+            assert rows["ended"].seed_hex in text  # ended early: over too
             for game in rows.values():
                 assert game.organiser_link_hash not in text
                 for seat in store.seats_of(db, game_id=game.id):
@@ -181,7 +183,8 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
             games = list(db.scalars(select(GameRow)))
             assert sorted(g.status.value for g in games) == ["ended", "finished"]
             for game in games:
-                assert verify_record(store.record_of(game)).turns == len(json.loads(game.record_json or "{}")["turns"])
+                report = verify_record(store.record_of(game))
+                assert report.dice_checked and report.turns == len(json.loads(game.record_json or "{}")["turns"]) > 0
 
 
 def test_full_backup_directory_is_private_and_import_needs_an_empty_database(tmp_path: Path) -> None:

@@ -373,7 +373,8 @@ def test_ended_game_reveals_seed_but_takes_no_orders(db: Session, now: datetime)
     game = started(db, now)
     store.end_game(db, game_id=game.id, now=now, actor="organiser")
     assert store.revealed_seed(game) == game.seed_hex
-    assert store.record_of(game)["seed"] is None  # an unfinished record carries no seed
+    record = store.record_of(game)  # over, though unfinished: the record carries the seed and says why
+    assert record["seed"] == game.seed_hex and record["ended_early"] is True and record["champion"] is None
     with pytest.raises(Conflict, match="ended"):
         store.save_order(
             db,

@@ -140,7 +140,7 @@ def test_the_seed_is_null_until_the_game_is_finished() -> None:
     """R14: "The seed is revealed when the game ends"."""
     unfinished = bot_game(make_setup(4), turns=4)
     assert to_record(unfinished)["seed"] is None
-    with pytest.raises(ValueError, match="R14: the seed is revealed only when the game is finished"):
+    with pytest.raises(ValueError, match="R14: the seed is revealed only when the game is over"):
         to_record(unfinished, seed=SEED)
     with pytest.raises(ValueError, match="R14: this seed does not match"):
         to_record(FINISHED, seed="00" * 32)
@@ -148,6 +148,28 @@ def test_the_seed_is_null_until_the_game_is_finished() -> None:
     record["seed"] = SEED
     with pytest.raises(RecordError, match=r"^seed: .*R14"):
         from_record(record)
+
+
+def test_a_game_ended_early_reveals_its_seed_and_says_so() -> None:
+    """R14: "The seed is revealed when the game ends": also when its organiser ends it before the final."""
+    ended = bot_game(make_setup(4), turns=2)
+    record = to_record(ended, seed=SEED, ended_early=True)
+    assert record["seed"] == SEED and record["ended_early"] is True and record["champion"] is None
+    assert list(record)[-1] == "ended_early" and "ended_early" not in to_record(FINISHED, seed=SEED)
+    _validator().validate(record)
+    assert from_record(loads(dumps(record))) == (ended, SEED)
+    with pytest.raises(ValueError, match="a finished game was not ended early"):
+        to_record(FINISHED, seed=SEED, ended_early=True)
+    for value in (False, "yes"):
+        record["ended_early"] = value
+        assert not _validator().is_valid(record)
+        with pytest.raises(RecordError, match=r"^ended_early: is true when present"):
+            from_record(record)
+    finished = copy.deepcopy(FINISHED_RECORD)
+    finished["ended_early"] = True
+    # The schema cannot count turns; the reader does.
+    with pytest.raises(RecordError, match=r"^ended_early: .*did not end early"):
+        from_record(finished)
 
 
 def test_dumps_is_canonical() -> None:

@@ -179,6 +179,22 @@ def test_r14_a_wrong_seed_or_an_early_seed_is_refused() -> None:
     assert "R14" in _rejected(early)
 
 
+def test_r14_a_game_ended_early_is_verified_dice_and_all() -> None:
+    """A game its organiser ended after turn 4: the seed is revealed and every die thrown is checked."""
+    ended = to_record(bot_game(make_setup(4), turns=4), seed=SEED, ended_early=True)
+    report = verify_record(ended)
+    assert report.dice_checked and not report.finished and report.champion is None
+    assert report.turns == 4 and report.dice == _dice_in(ended)
+    assert report.summary().endswith("its organiser ended the game after turn 4, so it has no champion")
+    path = "turns[2].matches[0].home_dice.force[0]"
+    die = _get(path, ended)
+    assert _rejected(_tampered(path, 1 if die != 1 else 2, ended)).startswith(f"{path}: expected {die}")
+    # Without the mark, a seed in an unfinished record is still an early seed.
+    unmarked = copy.deepcopy(ended)
+    del unmarked["ended_early"]
+    assert "R14: the seed stays secret until the game is over" in _rejected(unmarked)
+
+
 def test_turns_beyond_the_final_are_refused() -> None:
     longer = copy.deepcopy(RECORD)
     longer["turns"].append(copy.deepcopy(longer["turns"][-1]))

@@ -463,6 +463,26 @@ def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI
     assert spectator.get(url).json()["status"] == "ended"
 
 
+def test_a_game_ended_early_is_verified_dice_and_all(hosted: Hosted, tmp_path: Path) -> None:
+    """R14: the seed is revealed when the game ends, so the turns played can be checked, every die."""
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    record = json.loads(hosted.organiser.get(f"{hosted.base}/record.json").text)
+    assert record["seed"] and record["ended_early"] is True and len(record["turns"]) == 1
+    report = verify_record(record)
+    assert report.dice_checked and report.draw_checked and not report.finished
+    page = hosted.organiser.get(f"{hosted.base}/verify").text
+    assert 'id="verified"' in page and "ended the game after turn 1, so it has no champion" in page
+    assert "could not be checked" not in page
+    path = tmp_path / "ended.json"
+    path.write_text(hosted.organiser.get(f"{hosted.base}/record.json").text)
+    cli = typer.Typer()
+    register_verify(cli)
+    cli.command("other")(lambda: None)
+    result = CliRunner().invoke(cli, ["verify", str(path)])
+    assert result.exit_code == 0 and "recomputed from the revealed seed" in result.output, result.output
+
+
 def test_a_private_game_state_is_not_disclosed(app: FastAPI) -> None:
     game = host_game(app, visibility="private")
     assert new_client(app).get(f"{game.base}/state").status_code == 404

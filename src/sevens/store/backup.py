@@ -293,9 +293,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
             raise Invalid(f"{where}: its record does not verify: {exc}") from None
         if state.id != commitment:
             raise Invalid(f"{where}: its record belongs to another game (seed_sha256 differs)")
-        if state.finished:
+        if state.finished or status == GameStatus.ENDED:
             try:  # every die thrown again from the seed (R14)
-                replay_record(to_record(state, seed=seed), check_dice=True)
+                replay_record(to_record(state, seed=seed, ended_early=not state.finished), check_dice=True)
             except (RecordError, ValueError) as exc:
                 raise Invalid(f"{where}: its dice do not verify from its seed: {exc}") from None
         record_json = dumps(to_record(state, seed=None))

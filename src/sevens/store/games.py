@@ -437,12 +437,11 @@ def revealed_seed(game: GameRow) -> str | None:
 
 
 def record_of(game: GameRow) -> dict[str, object]:
-    """The downloadable game record: exactly ``to_record``, the seed once the final is played (R14).
-
-    A game ended early reveals its seed on its pages, but its record (an unfinished game) has none.
-    """
+    """The downloadable game record: exactly ``to_record``, with the seed once the game is over
+    (R14): played to its final, or ended early by its organiser (then the record says so)."""
     state = load_game(game)
-    return to_record(state, seed=game.seed_hex if state.finished else None)
+    ended_early = game.status == GameStatus.ENDED and not state.finished
+    return to_record(state, seed=revealed_seed(game), ended_early=ended_early)
 
 
 _TEAM_AND_ORDER = (

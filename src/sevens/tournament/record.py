@@ -139,15 +139,20 @@ def _turn_dict(turn: ResolvedTurn) -> dict[str, Any]:
     }
 
 
-def to_record(game: Game, *, seed: str | bytes | None = None) -> dict[str, Any]:
+def to_record(game: Game, *, seed: str | bytes | None = None, ended_early: bool = False) -> dict[str, Any]:
     """The game as its canonical record (plain JSON-ready data).
 
     Args:
         game: The game, finished or not.
-        seed: The game's seed, only once the game is finished (R14); ``None`` before.
+        seed: The game's seed, only once the game is over (R14): finished, or ended early;
+            ``None`` before.
+        ended_early: Its organiser ended the game before the final: no turn will follow, so its
+            seed may be revealed. The record then says so (``"ended_early": true`` after the
+            champion); records of other games do not have the field.
 
     Raises:
-        ValueError: a seed for an unfinished game, or a seed that does not match the commitment.
+        ValueError: a seed for a game still going on, ``ended_early`` for a finished game, or a
+            seed that does not match the commitment.
 
     >>> from sevens.tournament.formats import Format
     >>> from sevens.tournament.setup import Player, PlayerId, draw_game
@@ -157,15 +162,17 @@ def to_record(game: Game, *, seed: str | bytes | None = None) -> dict[str, Any]:
     >>> record["format"], record["seed"], record["turns"], record["champion"]
     ('sevens-game-record', None, [], None)
     """
+    if ended_early and game.finished:
+        raise ValueError("a finished game was not ended early; pass ended_early=False")
     revealed: str | None = None
     if seed is not None:
-        if not game.finished:
-            raise ValueError("R14: the seed is revealed only when the game is finished; pass seed=None")
+        if not game.finished and not ended_early:
+            raise ValueError("R14: the seed is revealed only when the game is over; pass seed=None")
         if seed_commitment(seed) != game.id:
             raise ValueError("R14: this seed does not match the game's published commitment (seed_sha256)")
         revealed = parse_seed(seed).hex()
     setup = game.setup.to_dict()
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "seed_sha256": game.id,
@@ -178,6 +185,9 @@ def to_record(game: Game, *, seed: str | bytes | None = None) -> dict[str, Any]:
         "groups": {letter: [row.to_dict() for row in table.rows] for letter, table in game.tables().items()},
         "champion": game.champion,
     }
+    if ended_early:
+        record["ended_early"] = True
+    return record
 
 
 def dumps(record: Mapping[str, Any]) -> str:
@@ -288,6 +298,7 @@ class _Parsed:
     setup: GameSetup
     seed: str | None
     turns: tuple[_Turn, ...]
+    ended_early: bool = False
 
 
 def _turn_order(value: object, path: str, team: str) -> TurnOrder:
@@ -421,9 +432,12 @@ def _parse(data: object) -> _Parsed:
             seed = parse_seed(seed).hex()
         except ValueError as exc:
             raise RecordError("seed", str(exc)) from None
+    ended_early = data.get("ended_early", False)
+    if ended_early is not True and "ended_early" in data:
+        raise RecordError("ended_early", f"is true when present, found {_show(ended_early)}")
     setup = _parse_setup(data)
     turns = tuple(_parse_turn(t, f"turns[{i}]") for i, t in enumerate(_list(data["turns"], "turns")))
-    return _Parsed(setup, seed, turns)
+    return _Parsed(setup, seed, turns, ended_early)
 
 
 # --- replay ----------------------------------------------------------------------------------
@@ -536,10 +550,10 @@ def replay_record(
     """Replay a record turn by turn from its orders, checking it as it goes, in document order.
 
     Checked in turn: the format and version; that a revealed seed matches ``seed_sha256`` and
-    that the game is finished (R14); the tournament, players and teams; then each turn (its
-    number, stage, pairings (R7, R11), orders within SCRUM (R3), orders digest, dice, lines,
-    winners, sentences, SCRUM and lots); then the group tables and the champion. The first
-    difference is raised.
+    that the game is over (finished, or ended early: R14); the tournament, players and teams;
+    then each turn (its number, stage, pairings (R7, R11), orders within SCRUM (R3), orders
+    digest, dice, lines, winners, sentences, SCRUM and lots); then the group tables and the
+    champion. The first difference is raised.
 
     Args:
         data: The record.
@@ -567,10 +581,12 @@ def replay_record(
                 f"a seed whose SHA-256 is the record's seed_sha256 ({setup.seed_sha256})",
                 f"a seed whose SHA-256 is {seed_commitment(seed)}",
             )
-        if len(parsed.turns) < setup.format.turns:
+        if len(parsed.turns) < setup.format.turns and not parsed.ended_early:
             raise VerificationError(
-                "seed", None, seed, "R14: the seed stays secret until the game is finished"
+                "seed", None, seed, "R14: the seed stays secret until the game is over (finished or ended early)"
             )
+    if parsed.ended_early and len(parsed.turns) >= setup.format.turns:
+        raise VerificationError("ended_early", None, True, "a game played to its final did not end early")
     game = new_game(setup)
     head = to_record(game)
     for key in ("draw", "tournament", "players", "teams"):
@@ -618,7 +634,7 @@ def replay_record(
                 "the SHA-256 of the orders recorded in this turn (R14): an order or the digest was changed",
             )
         _raise_difference(written, data["turns"][index], turn.path)
-    _raise_difference(to_record(game, seed=seed), data, "")
+    _raise_difference(to_record(game, seed=seed, ended_early=parsed.ended_early), data, "")
     return game, seed
 
 

@@ -8,6 +8,9 @@ turns), every lots draw, the group tables, the knockout pairings and the champio
 the first place where the record differs and names it, e.g.
 ``turns[3].matches[1].home_dice.force[4]: expected 5, found 2`` (indexes count from 0).
 
+A game its organiser ended before the final is over too: its record says ``"ended_early": true``
+and carries the seed, and the turns it played are checked the same way, dice included.
+
 An unfinished record (``seed`` null) is checked for consistency only: the recorded dice are
 taken as given, and everything that follows from them and from the orders is checked; the
 report says the dice themselves could not be.
@@ -54,10 +57,15 @@ class VerifyReport:
         """
         if self.dice_checked:
             draw = "the group draw, " if self.draw_checked else ""
+            agree = (
+                f"group tables, pairings and the champion ({self.champion}) all agree"
+                if self.finished
+                else "group tables and pairings all agree; its organiser ended the game after turn "
+                f"{self.turns}, so it has no champion"
+            )
             return (
                 f"ok: {self.turns} turns, {self.matches} matches and {self.dice} dice recomputed from the "
-                f"revealed seed; {draw}orders digests, dice, lines, winners, SCRUM balances, group tables, "
-                f"pairings and the champion ({self.champion}) all agree"
+                f"revealed seed; {draw}orders digests, dice, lines, winners, SCRUM balances, {agree}"
             )
         state = (
             "finished, but its seed is not revealed" if self.finished else "not finished (seed not revealed)"
@@ -83,7 +91,7 @@ def _report(game: Game, dice_checked: bool) -> VerifyReport:
 
 
 def verify_record(data: object, *, check_orders: OrderCheck | None = None) -> VerifyReport:
-    """Check a game record from its orders (and its revealed seed, once the game is finished).
+    """Check a game record from its orders (and its revealed seed, once the game is over).
 
     ``check_orders`` also checks each turn's orders against the game before the turn
     (:class:`sevens.bots.BotOrderCheck` replays the bots' orders).
