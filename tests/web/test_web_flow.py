@@ -7,6 +7,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any, cast
+from unittest.mock import ANY
 
 import typer
 from fastapi import FastAPI
@@ -158,6 +159,9 @@ def test_pause_extend_resume_through_pages(app: FastAPI, clock: FakeClock, hoste
     clock.advance(hours=30)
     assert resolve_due(app.state.sessionmaker, now=clock()) == 0
     assert post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": "2"}).status_code == 303
+    # The time kept while paused is shown: the 24 hours of the turn, plus the 2 of the extension.
+    assert '<span id="paused">paused, 1 d 2 h left when it resumes</span>' in new_client(app).get(hosted.base).text
+    assert "Resume (1 d 2 h left)" in hosted.organiser.get(f"{hosted.base}/organise").text
     assert post_form(hosted.organiser, f"{hosted.base}/resume").status_code == 303
     page = hosted.organiser.get(f"{hosted.base}/organise").text
     assert re.search(r"organiser · paused", page) and "organiser · extended · +7200 s" in page
@@ -460,13 +464,19 @@ def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI
 
     assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
     assert _live(spectator.get(hosted.base).text) is None  # nothing left to follow
-    assert spectator.get(url).json()["status"] == "ended"
+    assert spectator.get(url).json() == {"status": "ended", "turn": None, "version": ANY}
 
 
 def test_a_game_ended_early_is_verified_dice_and_all(hosted: Hosted, tmp_path: Path) -> None:
     """R14: the seed is revealed when the game ends, so the turns played can be checked, every die."""
+    bot = new_client(hosted.app)
+    invite = hosted.new_invite("p4").rsplit("/", 1)[1]
+    token = bot.post("/api/v1/join", json={"invite": invite, "name": "Bot"}).json()["token"]
     assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
     assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    seen = bot.get(f"/api/v1/games/{hosted.public_id}", headers={"Authorization": f"Bearer {token}"}).json()
+    assert seen["status"] == "ended" and seen["turn"] is None
+    assert seen["teams"] and not any(team["in_play"] for team in seen["teams"])
     record = json.loads(hosted.organiser.get(f"{hosted.base}/record.json").text)
     assert record["seed"] and record["ended_early"] is True and len(record["turns"]) == 1
     report = verify_record(record)

@@ -29,6 +29,7 @@ from sevens.store.ratelimit import count_failure
 from sevens.web.scheduler import run_scheduler
 from sevens.web.security import CSRF_COOKIE, BodyLimit, RateLimiter, SecurityHeaders, csrf_token, set_cookie
 from sevens.web.settings import Settings
+from sevens.web.views import duration
 
 __all__ = ["create_app", "utc_now"]
 
@@ -158,6 +159,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["csrf_token"] = csrf_token
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
+    templates.env.filters["duration"] = duration
     app.state.templates = templates
 
     app.add_middleware(

@@ -24,7 +24,7 @@ from sevens.store.auth import (
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, Refused
-from sevens.store.models import ApiPrincipal, GameRow, PrincipalKind, Role, SeatRow, Visibility
+from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.web import views
 from sevens.web.deps import ClockDep, LimiterDep, PrincipalDep, SessionDep, SettingsDep
 from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, set_cookie
@@ -336,7 +336,7 @@ def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Respo
     _watchable(game, access)
     body = {
         "status": game.status.value,
-        "turn": game.current_turn,
+        "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
         "version": views.live_version(db, game, organiser=access.organiser),
     }
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})

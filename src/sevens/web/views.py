@@ -58,6 +58,22 @@ def bot_name(bot: str, weight: str) -> str:
     return f"{bot.strip()}@{weight}" if weight else bot.strip()
 
 
+def duration(seconds: int | None) -> str:
+    """Seconds as people read a time left: days, hours and minutes, or seconds under a minute.
+
+    >>> duration(45), duration(60), duration(3 * 3600 + 25 * 60 + 7), duration(2 * 86400 + 3600)
+    ('45 s', '1 min', '3 h 25 min', '2 d 1 h')
+    """
+    if seconds is None:
+        return "unknown"
+    if seconds < 60:
+        return f"{seconds} s"
+    days, rest = divmod(seconds // 60, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [f"{days} d" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
+    return " ".join(p for p in parts if p)
+
+
 def default_bot() -> str:
     """The bot used when the organiser picks none."""
     return DEFAULT_BOT
@@ -232,7 +248,8 @@ def spectator_view(db: Session, game: GameRow) -> SpectatorView:
     fixtures: list[tuple[str, str, str, str]] = []
     bracket: list[tuple[str, list[tuple[str, str, str]]]] = []
     if state is not None:
-        playing = set(state.teams_in_play())
+        # After the end (final played, or ended early) no team plays on.
+        playing = set(state.teams_in_play()) if game.status in LIVE else set()
         scrums = state.scrums()
         for team in state.setup.teams:
             manager = "house" if team.manager is None else names.get(team.manager, team.manager)
