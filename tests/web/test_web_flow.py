@@ -37,6 +37,20 @@ def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
     assert page.status_code == 200 and "Start the game" in page.text
 
 
+def test_head_is_answered_like_get_without_a_body(app: FastAPI, hosted: Hosted) -> None:
+    """Monitors and link checkers ask with HEAD: the same status and headers as GET, no body."""
+    client = new_client(app)
+    for path in ("/", hosted.base, f"{hosted.base}/record.json", "/static/favicon.svg", "/api/v1/strategies"):
+        get, head = client.get(path), client.head(path)
+        assert get.status_code == head.status_code == 200 and get.content and head.content == b"", path
+        assert head.headers["content-type"] == get.headers["content-type"]
+        assert head.headers["content-security-policy"] == CSP
+    assert client.head("/games/nope").status_code == 404
+    assert post_form(client, "/games", {}).status_code != 405  # the other methods are untouched
+    icon = client.get("/")
+    assert '<link rel="icon" href="/static/favicon.svg"' in icon.text  # so browsers ask for no /favicon.ico
+
+
 def test_created_page_gives_secret_links_once(app: FastAPI) -> None:
     """The organiser gets one invite link per seat and an organiser link, each 128+ random bits."""
     game = host_game(app, arrangement="5-16-3")

@@ -58,6 +58,28 @@ def _validation_message(exc: RequestValidationError) -> str:
     return "; ".join(parts) or "the request was not understood"
 
 
+class HeadAsGet:
+    """ASGI middleware answering HEAD like GET, headers only: the routes declare GET alone, and
+    uptime monitors and link checkers ask with HEAD."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if message.get("more_body", False):
+                    return
+                message = {"type": "http.response.body", "body": b"", "more_body": False}
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
+
+
 class CsrfCookie:
     """ASGI middleware setting the CSRF cookie when a page handed out a new token (``csrf_token``).
 
@@ -169,6 +191,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     # An oversized body is refused before anything reads it (inside the security headers).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(HeadAsGet)
 
     from sevens.web import api, pages
 
