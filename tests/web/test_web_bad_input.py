@@ -323,6 +323,7 @@ API_CREATE_CASES = [
     ({"players": "four"}, "players"),
     ({"teams": 12}, "R6"),
     ({"teams_per_player": 1}, "R12"),
+    ({"teams_per_player": None}, "give both teams and teams_per_player, or neither"),
     ({"deadline_hours": -1}, "deadline_hours"),
     ({"deadline_hours": 0.001}, "deadline"),
     ({"default_bot": "genius"}, "R13"),

@@ -189,3 +189,16 @@ def test_bots_host_and_play_a_whole_game_through_the_api(app: FastAPI) -> None:
     # The organiser's token organises only: it plays no seat.
     assert client.get(f"/api/v1/games/{gid}/orders", headers=boss).status_code == 403
     assert client.post(f"/api/v1/games/{gid}/end", headers=bots[0]).status_code == 403
+
+
+def test_an_api_game_without_a_format_gets_r12_default(app: FastAPI) -> None:
+    """Only the number of players: the game takes R12's default format for it, as the create form does."""
+    client = new_client(app)
+    for players, teams, per_player in ((4, 8, 2), (5, 16, 3), (9, 16, 1)):
+        created = client.post("/api/v1/games", json={"name": "Cup", "players": players})
+        assert created.status_code == 201, created.text
+        boss = {"Authorization": f"Bearer {created.json()['token']}"}
+        seen = client.get(f"/api/v1/games/{created.json()['game']}", headers=boss).json()
+        fmt = seen["format"]
+        assert (fmt["players"], fmt["teams"], fmt["teams_per_player"]) == (players, teams, per_player)
+        assert len(created.json()["invites"]) == players

@@ -33,8 +33,9 @@ from sevens.store.auth import (
     holds_invited_seat,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, NotFound, Refused
+from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
+from sevens.tournament.formats import default_format
 from sevens.web import views
 from sevens.web.deps import BotDep, ClockDep, LimiterDep, SessionDep, bot_token, refuse_bot_token
 from sevens.web.security import RateLimiter, client_key
@@ -388,14 +389,17 @@ def odds(
 
 
 class CreateRequest(BaseModel):
-    """A new game (R6, R12, R13); ``deadline_hours`` null or absent: resolve when all are ready."""
+    """A new game (R6, R12, R13); ``deadline_hours`` null or absent: resolve when all are ready;
+    ``teams`` and ``teams_per_player`` both absent: R12's default format for that many players."""
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=80)
     players: StrictInt = Field(ge=4, le=16)
-    teams: StrictInt
-    teams_per_player: StrictInt = Field(ge=1, le=4)
-    deadline_hours: float | None = Field(default=None, gt=0, le=24 * 30)
+    teams: StrictInt | None = Field(default=None, description="8 or 16; absent: R12's default")
+    teams_per_player: StrictInt | None = Field(default=None, ge=1, le=4, description="absent: R12's default")
+    deadline_hours: float | None = Field(
+        default=None, gt=0, le=24 * 30, description="1/60 to 720 hours; null or absent: resolve when all are ready"
+    )
     default_bot: str | None = Field(default=None, max_length=40)
     visibility: Literal["public", "private"] = "public"
 
@@ -440,11 +444,18 @@ def create(
     """Create a game; the caller's token (or a new one) organises it."""
     now = clock()
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
+    if body.teams is None and body.teams_per_player is None:
+        fmt = default_format(body.players)
+        teams, per_player = fmt.teams, fmt.teams_per_player
+    elif body.teams is not None and body.teams_per_player is not None:
+        teams, per_player = body.teams, body.teams_per_player
+    else:
+        raise Invalid("give both teams and teams_per_player, or neither for R12's default format")
     spec = store.NewGame(
         name=body.name,
         players=body.players,
-        teams=body.teams,
-        teams_per_player=body.teams_per_player,
+        teams=teams,
+        teams_per_player=per_player,
         turn_seconds=None if body.deadline_hours is None else round(body.deadline_hours * 3600),
         default_bot=body.default_bot or views.default_bot(),
         visibility=Visibility(body.visibility),
