@@ -166,9 +166,14 @@ def _clean_name(value: str, what: str, limit: int) -> str:
         raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters")
     if len(name) > limit:
         raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}")
-    if any(ord(c) < 32 for c in name):
+    if any(ord(c) < 32 or c in _BIDI_CONTROLS for c in name):
         raise Invalid(f"{what} contains control characters; use printable text")
     return name
+
+
+# Direction overrides and isolates: a name holding one can make the text after it on a page read
+# backwards.
+_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def _check_new_game(spec: NewGame) -> Format:
@@ -326,10 +331,16 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     invite is used up.
 
     Raises:
-        Invalid: an empty or over-long name.
+        Invalid: an empty or over-long name, or one another player of the game has.
         Gone: the invite was used in the meantime (by a join that won the race).
     """
     clean = _clean_name(name, "your display name", NAME_LENGTH)
+    game = session.get(GameRow, seat.game_id)
+    renames = (game is not None and game.status == GameStatus.LOBBY) or seat.name is None
+    # Two players of one name could not be told apart in the tables, the reports or the record.
+    taken = {o.name.casefold() for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id and o.name}
+    if renames and clean.casefold() in taken:
+        raise Invalid(f"another player in this game is already called {clean!r}; pick another display name")
     # Claimed in one statement: of two joins racing with one invite, exactly one wins.
     claimed = session.execute(
         update(SeatRow)
@@ -339,8 +350,7 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     )
     if not getattr(claimed, "rowcount", 0):
         raise Gone(USED_INVITE)
-    game = session.get(GameRow, seat.game_id)
-    if (game is not None and game.status == GameStatus.LOBBY) or seat.name is None:
+    if renames:
         seat.name = clean
     if seat.joined_at is None:
         seat.joined_at = now
