@@ -90,10 +90,11 @@ def _populate(engine: Engine) -> dict[str, object]:
     return secrets
 
 
-def _export(url: str, target: Path | str, *, full: bool) -> None:
+def _export(url: str, target: Path | str, *, full: bool) -> str:
     args = ["export", "--database-url", url, str(target)] + (["--full"] if full else [])
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
+    return result.output
 
 
 def _import(url: str, source: Path) -> CliRunner:  # type: ignore[type-arg]
@@ -114,7 +115,8 @@ def test_full_backup_restores_running_games_into_the_other_database(
         secrets = _populate(src)
         ids: dict[str, int] = secrets["ids"]  # type: ignore[assignment]
         backup = tmp_path / "full.json"
-        _export(src_url, backup, full=True)
+        said = _export(src_url, backup, full=True)
+        assert said == f"exported 4 games as a full backup (mode 0600) to {backup}\n"
         assert stat.S_IMODE(backup.stat().st_mode) == 0o600
         result = _import(dst_url, backup)
         assert result.exit_code == 0, result.output
@@ -156,7 +158,7 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
     with database(source, tmp_path) as (src_url, src), database(target, tmp_path) as (dst_url, dst):
         _populate(src)
         out = tmp_path / "shared"
-        _export(src_url, f"{out}/", full=False)
+        assert _export(src_url, f"{out}/", full=False) == f"exported 4 games as a shareable export to 4 files in {out}/\n"
         text = "".join(p.read_text() for p in sorted(out.glob("*.json")))
         with make_sessionmaker(src)() as db:
             rows = {g.name.split()[0]: g for g in db.scalars(select(GameRow))}

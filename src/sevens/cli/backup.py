@@ -120,7 +120,8 @@ def register(app: typer.Typer) -> None:
         except OSError as exc:
             fail(f"cannot write {target}: {exc.strerror or exc}")
         kind = "full backup (mode 0600)" if full else "shareable export"
-        typer.echo(f"exported {len(document['games'])} games as a {kind} to {len(files)} file(s) in {target}")
+        where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
+        typer.echo(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}")
 
     @app.command("import")
     def import_(
@@ -153,6 +154,15 @@ def register(app: typer.Typer) -> None:
         except (KeyError, TypeError) as exc:
             fail(f"the backup is malformed: {exc!r} is missing or of the wrong kind")
         typer.echo(
-            f"imported {report.games} games ({report.running} still open) and "
-            f"{report.credentials} credentials"
+            f"imported {_count(report.games, 'game')} ({report.running} still open) and "
+            f"{_count(report.credentials, 'credential')}"
         )
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless one.
+
+    >>> _count(1, "game"), _count(0, "game"), _count(5, "file")
+    ('1 game', '0 games', '5 files')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
