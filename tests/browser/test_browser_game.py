@@ -98,6 +98,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     started = time.monotonic()
     viewport = {"width": 1000, "height": 760}
     organiser = chromium.new_context(viewport=viewport, accept_downloads=True).new_page()
+    organiser.on("dialog", lambda dialog: dialog.accept())  # "Resolve turn N now?"
     organiser.set_default_timeout(15000)
 
     # The organiser creates a game: 4 players, 8 teams, 2 each, resolved when all are ready.
@@ -265,6 +266,17 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     expect(page.locator("ol.events")).to_contain_text("house bot")
     page.locator("#house-bots-section").screenshot(path=str(SCREENSHOTS / "organise-house-bots.png"))
 
+    # Resolving now asks first; "Cancel" sends nothing.
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#resolve button")
+    for _ in range(100):  # the handler runs while the test waits on the page
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked and asked[0].startswith("Resolve turn 1 now? Teams without a ready order"), asked
+    page.reload()
+    expect(page.locator("#resolve input[name=turn]")).to_have_value("1")
     for _ in range(8):
         public = page.goto(base)
         assert public is not None
@@ -290,6 +302,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
             expect(page.locator("#message")).to_contain_text(f"Order for {name} ready")
         if not teams:  # all three out: the organiser resolves each turn
             page.goto(organise_url)
+            page.once("dialog", lambda dialog: dialog.accept())
             page.click("#resolve button")
     expect(page.locator("#champion")).to_be_visible()
     report = page.locator("section.reports").inner_text()

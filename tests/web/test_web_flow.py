@@ -510,6 +510,9 @@ def test_a_game_ended_early_is_verified_dice_and_all(hosted: Hosted, tmp_path: P
 def test_a_private_game_state_is_not_disclosed(app: FastAPI) -> None:
     game = host_game(app, visibility="private")
     assert new_client(app).get(f"{game.base}/state").status_code == 404
+    assert f'<a href="{game.base}">Game page</a>' in game.organiser.get(f"{game.base}/organise").text
+    public = host_game(app)
+    assert f'<a href="{public.base}">Public page</a>' in public.organiser.get(f"{public.base}/organise").text
     assert game.organiser.get(f"{game.base}/state").json()["status"] == "lobby"
 
 

@@ -128,8 +128,18 @@ function followGame() {
   document.addEventListener("visibilitychange", check);
 }
 
+// Acts that cannot be undone ask first; without JavaScript the form is sent as it is.
+function confirmActs() {
+  document.querySelectorAll("form[data-confirm]").forEach(function (form) {
+    form.addEventListener("submit", function (event) {
+      if (!window.confirm(form.dataset.confirm)) { event.preventDefault(); }
+    });
+  });
+}
+
 document.addEventListener("DOMContentLoaded", function () {
   localTimes();
+  confirmActs();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
   followGame();
 });
