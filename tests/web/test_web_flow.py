@@ -204,6 +204,28 @@ def test_new_invite_replaces_old(hosted: Hosted) -> None:
     assert "Player 2" in hosted.players["p2"].get(f"{hosted.base}/play").text
 
 
+def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None:
+    """A link that reached the wrong person: the organiser signs out every browser and bot token on
+    the seat and issues a new link; a plain new link leaves the seat's holders as they are."""
+    bot = new_client(hosted.app)
+    joined = bot.post("/api/v1/join", json={"invite": hosted.new_invite("p2").rsplit("/", 1)[1], "name": "Player 2"})
+    token = {"Authorization": f"Bearer {joined.json()['token']}"}
+    page = hosted.organiser.get(f"{hosted.base}/organise").text
+    assert page.count('class="inline sign-out"') == 4  # one per joined seat
+    assert hosted.players["p2"].get(f"{hosted.base}/play").status_code == 200  # kept by the plain link
+    response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
+    assert response.status_code == 200 and 'id="signed-out"' in response.text
+    assert hosted.players["p2"].get(f"{hosted.base}/play").status_code == 403
+    assert bot.get(f"/api/v1/games/{hosted.public_id}/orders", headers=token).status_code == 403
+    team = hosted.my_teams("p1")[0]  # other seats keep playing
+    assert hosted.order("p1", team, 5, 3).status_code == 303
+    assert "seat signed out" in hosted.organiser.get(f"{hosted.base}/organise").text
+    link = re.search(r'id="invite-link">([^<]+)<', response.text)
+    assert link
+    hosted.invites["p2"] = link.group(1)
+    assert hosted.join("p2", "Player 2").get(f"{hosted.base}/play").status_code == 200
+
+
 def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:
     """In the lobby nothing is recorded yet: a new link's join form offers the name, and changes it."""
     game = host_game(app)

@@ -62,6 +62,14 @@ def find_principal(
     return principal
 
 
+def revoke_seat(session: Session, *, game_id: int, player_id: str) -> int:
+    """Take a seat from every browser and bot token that plays it; returns how many lose it."""
+    result = session.execute(
+        delete(Grant).where(Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == player_id)
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
 def add_grant(session: Session, *, principal_id: int, game_id: int, role: Role, player_id: str = "") -> None:
     """Let a credential organise a game or play one seat (idempotent)."""
     existing = session.scalar(

@@ -23,7 +23,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.rules import Order, seed_commitment
-from sevens.store.auth import USED_INVITE
+from sevens.store.auth import USED_INVITE, revoke_seat
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
@@ -282,10 +282,20 @@ def game_by_id(session: Session, *, game_id: int) -> GameRow:
 
 
 def reissue_invite(
-    session: Session, *, game_id: int, player_id: str, now: datetime, invite_lifetime: timedelta = INVITE_LIFETIME
+    session: Session,
+    *,
+    game_id: int,
+    player_id: str,
+    now: datetime,
+    invite_lifetime: timedelta = INVITE_LIFETIME,
+    sign_out: bool = False,
+    actor: str = "organiser",
 ) -> str:
     """A new invite secret for a seat, to be used once until ``now + invite_lifetime``; the old
     link stops working. Returns the secret (shown once).
+
+    With ``sign_out``, every browser and bot token that plays the seat loses it too (the link
+    reached the wrong person): only the new link opens it again. That goes into the event log.
 
     Raises:
         NotFound: no such seat.
@@ -299,6 +309,10 @@ def reissue_invite(
     seat.invite_hash = hash_token(token)
     seat.invite_used_at = None
     seat.invite_expires_at = now + invite_lifetime
+    if sign_out:
+        lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
+        detail = f"{seat.player_id}: {lost} browser(s) or token(s) lost it; a new link was issued"
+        _event(session, game_by_id(session, game_id=game_id), now=now, actor=actor, kind="seat signed out", detail=detail)
     session.flush()
     return token
 

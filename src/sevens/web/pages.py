@@ -598,16 +598,24 @@ def post_new_invite(
     settings: SettingsDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    sign_out: Annotated[str, Form(max_length=5)] = "",
 ) -> Response:
-    """Issue a new invite link for a seat (the old one stops working); shown once, used once."""
+    """Issue a new invite link for a seat (the old one stops working); shown once, used once.
+    With ``sign_out``, whoever plays the seat now loses it until the new link is used."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     token = store.reissue_invite(
-        db, game_id=game.id, player_id=player_id, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
+        db,
+        game_id=game.id,
+        player_id=player_id,
+        now=clock(),
+        invite_lifetime=timedelta(days=settings.invite_days),
+        sign_out=sign_out == "yes",
     )
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
     db.commit()
     link = f"{_base_url(request, settings)}/join/{token}"
-    return render(request, "invite.html", {"game": game, "seat": seat, "link": link})
+    context = {"game": game, "seat": seat, "link": link, "signed_out": sign_out == "yes"}
+    return render(request, "invite.html", context)
 
 
 @router.get("/games/{public_id}/record.json")
