@@ -146,7 +146,7 @@ def test_the_seed_is_null_until_the_game_is_finished() -> None:
         to_record(FINISHED, seed="00" * 32)
     record = to_record(unfinished)
     record["seed"] = SEED
-    with pytest.raises(RecordError, match=r"^seed: .*R14"):
+    with pytest.raises(RecordError, match=r"^turns: .*R14: the seed stays secret"):
         from_record(record)
 
 

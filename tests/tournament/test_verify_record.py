@@ -192,7 +192,27 @@ def test_r14_a_game_ended_early_is_verified_dice_and_all() -> None:
     # Without the mark, a seed in an unfinished record is still an early seed.
     unmarked = copy.deepcopy(ended)
     del unmarked["ended_early"]
-    assert "R14: the seed stays secret until the game is over" in _rejected(unmarked)
+    assert _rejected(unmarked).startswith("turns: expected all 5 turns, as the record reveals its seed, found 4 turns")
+    # A finished record with its last turn cut off says as much.
+    cut = copy.deepcopy(RECORD)
+    del cut["turns"][-1]
+    assert _rejected(cut).startswith("turns: expected all 5 turns") and '"ended_early": true' in _rejected(cut)
+
+
+def test_r13_only_a_managed_team_misses_an_order_and_its_autopilot_plays_it() -> None:
+    """A missed order names the bot that played it; a house team (R12) has no order to miss."""
+    typed = to_record(ordered_game(make_setup(4), zero_orders), seed=SEED)
+    verify_record(typed)
+    path = "turns[0].matches[0].home_order"
+    assert _get(path, typed) == {"force": 0, "flair": 0, "missed": False, "autopilot": None}
+    message = _rejected(_tampered(f"{path}.missed", True, typed))
+    assert message.startswith(f"{path}.autopilot: expected the bot that played the missed order, found null")
+    housed = to_record(bot_game(make_setup(9), turns=1))
+    house = {t["id"] for t in housed["teams"] if t["manager"] is None}
+    index = next(i for i, m in enumerate(housed["turns"][0]["matches"]) if m["home"] in house)
+    path = f"turns[0].matches[{index}].home_order.missed"
+    assert _get(path, housed) is False
+    assert _rejected(_tampered(path, True, housed)).startswith(f"{path}: expected false, found true (R12")
 
 
 def test_turns_beyond_the_final_are_refused() -> None:

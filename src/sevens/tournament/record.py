@@ -523,6 +523,7 @@ def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
                 raise VerificationError(f"{match.path}.{name}", want, got, f"{rule} pairing")
     for match in turn.matches:
         for side, given in (("home", match.home_order), ("away", match.away_order)):
+            _check_missed(game, given, f"{match.path}.{side}_order")
             balance = game.scrum(given.team)
             if given.order.total > balance:
                 raise VerificationError(
@@ -530,6 +531,20 @@ def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
                     f"an order of at most {balance} points (the team's SCRUM, R3)",
                     f"{given.order.total} points",
                 )
+
+
+def _check_missed(game: Game, given: TurnOrder, path: str) -> None:
+    # R13: only a managed team can miss an order, and then its autopilot plays it.
+    if not given.missed:
+        return
+    if game.setup.team(given.team).manager is None:
+        raise VerificationError(
+            f"{path}.missed", False, True, "R12: a house team is always played by its bot; it has no order to miss"
+        )
+    if given.autopilot is None:
+        raise VerificationError(
+            f"{path}.autopilot", "the bot that played the missed order", None, "R13: a missed order is the autopilot's"
+        )
 
 
 def _raise_difference(expected: object, found: object, path: str) -> None:
@@ -582,8 +597,12 @@ def replay_record(
                 f"a seed whose SHA-256 is {seed_commitment(seed)}",
             )
         if len(parsed.turns) < setup.format.turns and not parsed.ended_early:
+            # A finished game cut short, or a running game's secret let out: either way not a record to trust.
             raise VerificationError(
-                "seed", None, seed, "R14: the seed stays secret until the game is over (finished or ended early)"
+                "turns",
+                f"all {setup.format.turns} turns, as the record reveals its seed",
+                f"{len(parsed.turns)} turns",
+                'R14: the seed stays secret until the game is over; a game ended before its final says "ended_early": true',
             )
     if parsed.ended_early and len(parsed.turns) >= setup.format.turns:
         raise VerificationError("ended_early", None, True, "a game played to its final did not end early")
