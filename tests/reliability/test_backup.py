@@ -269,3 +269,35 @@ def test_backup_keeps_weighted_bots_and_refuses_a_bot_the_server_does_not_offer(
         assert f"autopilots.{team.team_id}: R13: unknown bot 'os:system'" in " ".join(refused.output.split())
         with make_sessionmaker(bad)() as db:
             assert db.scalar(select(GameRow)) is None
+
+
+def test_import_refuses_game_fields_that_disagree_with_the_record(tmp_path: Path) -> None:
+    """A backup's champion, status, format and open turn must be what its record says: a restore
+    that showed another champion than the verified record would be worse than none."""
+    with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
+        _populate(src)
+        backup = tmp_path / "full.json"
+        _export(src_url, backup, full=True)
+        document = json.loads(backup.read_text())
+        names = [g["name"].split()[0] for g in document["games"]]
+        finished, running = names.index("finished"), names.index("running")
+        lobby = names.index("lobby")
+        champion = document["games"][finished]["champion"]
+        other = next(t["id"] for t in document["games"][finished]["record"]["teams"] if t["id"] != champion)
+        cases = [
+            (finished, "champion", other, f"champion: its record says {champion!r}, the game says {other!r}"),
+            (finished, "status", "running", "status: the game says running, but its record is played to its final"),
+            (running, "status", "finished", "status: the game says finished, but its record is stopped after turn 1"),
+            (running, "players", 5, "players: its record says 4, the game says 5"),
+            (running, "current_turn", 5, "current_turn: its record says 2, the game says 5"),
+            (lobby, "champion", "fiji", "a game with no record has no open turn (current_turn 0) and no champion"),
+        ]
+        for index, key, value, words in cases:
+            changed = json.loads(json.dumps(document))
+            changed["games"][index][key] = value
+            path = tmp_path / f"bad-{key}.json"
+            path.write_text(json.dumps(changed))
+            refused = _import(dst_url, path)
+            assert refused.exit_code == 2 and words in " ".join(refused.output.split()), (key, refused.output)
+            with make_sessionmaker(dst)() as db:
+                assert db.scalar(select(GameRow)) is None

@@ -49,6 +49,7 @@ from sevens.store.models import (
     Visibility,
 )
 from sevens.store.secrets import hash_token, new_token
+from sevens.tournament.game import Game
 from sevens.tournament.record import RecordError, dumps, replay_record, to_record
 
 __all__ = ["BACKUP_FORMAT", "BACKUP_VERSION", "ImportReport", "export_backup", "import_backup", "merge"]
@@ -263,6 +264,26 @@ def _bot(name: object, where: str) -> str:
         raise Invalid(f"{where}: {exc}") from None
 
 
+def _check_against_record(data: dict[str, Any], status: GameStatus, state: Game, where: str) -> None:
+    # The record has been replayed; a game's own fields must say the same, or the restored pages
+    # would show a champion, a format or a state the record does not have.
+    fmt = state.format
+    told = {
+        "players": fmt.players,
+        "teams": fmt.teams,
+        "teams_per_player": fmt.teams_per_player,
+        "champion": state.champion,
+        "current_turn": len(state.turns) + 1,
+    }
+    for key, want in told.items():
+        if data.get(key) != want:
+            raise Invalid(f"{where}.{key}: its record says {want!r}, the game says {data.get(key)!r}")
+    finished = status == GameStatus.FINISHED
+    if status == GameStatus.LOBBY or finished != state.finished:
+        said = "played to its final" if state.finished else f"stopped after turn {len(state.turns)}"
+        raise Invalid(f"{where}.status: the game says {status.value}, but its record is {said}")
+
+
 def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) -> GameRow:
     where = f"games[{index}]"
     public_id = _field(data, "id", str, where)
@@ -299,8 +320,11 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
             except (RecordError, ValueError) as exc:
                 raise Invalid(f"{where}: its dice do not verify from its seed: {exc}") from None
         record_json = dumps(to_record(state, seed=None))
+        _check_against_record(data, status, state, where)
     elif status not in (GameStatus.LOBBY, GameStatus.ENDED):
         raise Invalid(f"{where} is {status.value} but has no record")
+    elif data.get("current_turn") != 0 or data.get("champion") is not None:
+        raise Invalid(f"{where}: a game with no record has no open turn (current_turn 0) and no champion")
     game = GameRow(
         public_id=public_id,
         name=_field(data, "name", str, where),
