@@ -7,7 +7,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from sevens.lab.registry import WEIGHTED_TYPES, resolve
-from sevens.lab.run import LabResult
+from sevens.lab.run import LabResult, StrategyRow
 from sevens.lab.smart import FieldReaderPacing
 
 __all__ = ["knockout_weights", "plot_ranking", "plot_result", "plot_solver_map", "plot_weights"]
@@ -58,8 +58,7 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.5))
     names = [row.name for row in rows]
     rates = [100 * row.title_rate for row in rows]
-    errors = [100 * row.title_ci for row in rows]
-    ax.barh(names, rates, xerr=errors, color="#2a7f62", ecolor="#333333", capsize=3)
+    ax.barh(names, rates, xerr=_bars(rows), color="#2a7f62", ecolor="#333333", capsize=3)
     ax.axvline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1)
     # Named above the plot rather than in a legend, which would cover a bar when there are few.
     ax.text(100 / result.teams, 1.01, "neutral (1 / teams)", transform=ax.get_xaxis_transform(), ha="center",
@@ -73,6 +72,18 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     fig.savefig(out)
     plt.close(fig)
     return out
+
+
+def _bars(rows: list[StrategyRow]) -> list[list[float]]:
+    """Error bars (below, above) in percent for the title rates: the 95% half-width, cut at 0 and
+    100, where a normal interval over few tournaments would reach past them.
+
+    >>> _bars([StrategyRow("even", 16, 0.0625, 0.1186, 0, 0, 0, 0, 0, 0)])
+    [[6.25], [11.86]]
+    """
+    below = [100 * min(r.title_ci, r.title_rate) for r in rows]
+    above = [100 * min(r.title_ci, 1 - r.title_rate) for r in rows]
+    return [below, above]
 
 
 def plot_weights(result: LabResult, path: Path | str) -> Path:
@@ -94,7 +105,7 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     points = sorted((float(weights[name]), rows[name]) for name in weights)
     fig, ax = plt.subplots(figsize=(7, 4.2))
     ax.errorbar([k for k, _ in points], [100 * r.title_rate for _, r in points],
-                yerr=[100 * r.title_ci for _, r in points], color="#2a7f62", ecolor="#333333",
+                yerr=_bars([r for _, r in points]), color="#2a7f62", ecolor="#333333",
                 capsize=3, marker="o", label="one team at this weight")
     if result.field_label is not None:
         field = rows[result.field_label]
@@ -108,7 +119,7 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
         ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
     ax.set_ylabel("titles per team entered (%)")
     against = "" if result.field is None else f", one team at a time against {result.field}"
-    ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams}{against}", fontsize=10)
+    ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams{against}", fontsize=10)
     ax.legend(loc="lower center")
     fig.tight_layout()
     out = Path(path)
