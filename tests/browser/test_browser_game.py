@@ -309,3 +309,22 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     assert "bot group-blitz" in report and "bot field-reader@1" in report
     page.goto(f"{base}/verify")
     expect(page.locator("#verified")).to_be_visible()
+
+
+def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
+    """A turn with a deadline: the pages show how long is left in words, and the pause keeps it."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.fill("input[name=name]", "Deadline cup")
+    page.fill("input[name=deadline_hours]", "2")
+    page.click("#create-game button[type=submit]")
+    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+    page.goto(organise_url)
+    page.click("#start button")
+    expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
+    page.click("button:has-text(\"Pause the deadline\")")
+    expect(page.locator("#paused")).to_have_text(re.compile(r"^paused, (2 h|1 h 59 min) left when it resumes$"))
+    page.context.close()

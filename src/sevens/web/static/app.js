@@ -10,6 +10,30 @@ function localTimes() {
   });
 }
 
+// How long until a turn's deadline, kept up to date while the page is open.
+function countdowns() {
+  var boxes = document.querySelectorAll(".countdown[data-until]");
+  if (!boxes.length) { return; }
+  function left(ms) {
+    var minutes = Math.ceil(ms / 60000);
+    var days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), rest = minutes % 60;
+    var parts = [];
+    if (days) { parts.push(days + " d"); }
+    if (hours) { parts.push(hours + " h"); }
+    if (rest || !parts.length) { parts.push(rest + " min"); }
+    return parts.join(" ");
+  }
+  function tick() {
+    boxes.forEach(function (el) {
+      var ms = new Date(el.dataset.until) - new Date();
+      if (isNaN(ms)) { return; }
+      el.textContent = ms > 0 ? "(in " + left(ms) + ")" : "(passed: the turn is being resolved)";
+    });
+  }
+  tick();
+  setInterval(tick, 30000);
+}
+
 function percent(x) { return (100 * x).toFixed(1) + "%"; }
 
 function element(tag, text) {
@@ -139,6 +163,7 @@ function confirmActs() {
 
 document.addEventListener("DOMContentLoaded", function () {
   localTimes();
+  countdowns();
   confirmActs();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
   followGame();
