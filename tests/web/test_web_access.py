@@ -185,12 +185,19 @@ def check_api(world: World, role: str) -> None:
         for method, path in (
             ("GET", "/api/v1/me"),
             ("GET", "/api/v1/waiting"),
-            ("GET", f"/api/v1/games/{gid}"),
+            ("GET", f"/api/v1/games/{gid}/orders"),
             ("PUT", f"/api/v1/games/{gid}/orders/{team}"),
             ("POST", f"/api/v1/games/{gid}/resolve"),
             ("POST", f"/api/v1/games/{gid}/end"),
         ):
             assert api(world, role, method, path, json={"turn": 1, "force": 1, "flair": 0}).status_code == 401
+        # What the game's page shows anyone, the API shows without a token: a public game only.
+        for path in (f"/api/v1/games/{gid}", f"/api/v1/games/{gid}/record"):
+            answer = api(world, role, "GET", path)
+            assert answer.status_code == (200 if public else 404), (path, answer.text)
+        if public:
+            seen = api(world, role, "GET", f"/api/v1/games/{gid}").json()
+            assert "me" not in seen and "order_states" not in seen and "events" not in seen
         return
     member = role in ("player", "same_game_player")
     watch = 200 if public or member or role == "organiser" else 404

@@ -105,8 +105,18 @@ class WaitingGame(BaseModel):
     ready: list[str] = Field(description="those already marked ready")
 
 
-def _game_for_bot(db: SessionDep, principal_id: int, public_id: str) -> tuple[GameRow, str | None, bool]:
+def _game_for_bot(db: SessionDep, principal_id: int | None, public_id: str) -> tuple[GameRow, str | None, bool]:
+    """The game, and the caller's seat in it and whether they organise it; a private game is
+    found only by its players and organiser (``principal_id`` None: nobody's token)."""
     game = store.game_by_public_id(db, public_id=public_id)
+    if principal_id is None:
+        if game.visibility != Visibility.PUBLIC:
+            raise HTTPException(
+                status_code=404,
+                detail=f"no game {public_id!r}; check the id (a private game answers only its players' "
+                "and its organiser's bearer tokens)",
+            )
+        return game, None, False
     access = access_to(db, principal_id=principal_id, game_id=game.id)
     if game.visibility != Visibility.PUBLIC and not (access.organiser or access.player_ids):
         raise HTTPException(status_code=404, detail=f"no game {public_id!r}; check the id")
@@ -228,9 +238,18 @@ def strategies() -> dict[str, Any]:
 
 
 @router.get("/games/{public_id}")
-def game(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
-    """The game as the caller may see it: the player's view for a seat, else the public view."""
-    row, player_id, organiser = _game_for_bot(db, principal.id, public_id)
+def game(
+    public_id: str,
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> dict[str, Any]:
+    """The game as the caller may see it: the player's view for a seat, the organiser's for its
+    organiser, else the public view (a public game needs no token, as its page needs none)."""
+    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
+    row, player_id, organiser = _game_for_bot(db, None if principal is None else principal.id, public_id)
     if player_id is not None:
         return views.player_view(db, row, player_id).to_dict()
     if organiser:
@@ -239,11 +258,19 @@ def game(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> 
 
 
 @router.get("/games/{public_id}/record")
-def record(public_id: str, principal: BotDep, db: SessionDep) -> Any:
-    """The game record (resolved turns; the seed after the end, R14)."""
+def record(
+    public_id: str,
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Any:
+    """The game record (resolved turns; the seed after the end, R14); no token for a public game."""
     import json
 
-    row, _, _ = _game_for_bot(db, principal.id, public_id)
+    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
+    row, _, _ = _game_for_bot(db, None if principal is None else principal.id, public_id)
     return json.loads(views.record_text(row))
 
 
