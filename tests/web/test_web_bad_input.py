@@ -5,6 +5,8 @@ The test client re-raises any server error, so a 500 anywhere fails these tests 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
@@ -115,6 +117,23 @@ def test_order_form_bad_input(hosted: Hosted) -> None:
         form[field] = value
         refused(post_form(hosted.players["p1"], f"{hosted.base}/orders", form), status, words)
         assert snapshot(hosted.app) == before, (field, value)
+
+
+def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:
+    """The player's own page comes back with the reason at that team's form and what they typed in
+    it, instead of an error page and the back button."""
+    team, other = hosted.my_teams("p1")
+    form = {"team": team, "turn": "1", "force": "17", "flair": "4", "action": "ready"}
+    answer = post_form(hosted.players["p1"], f"{hosted.base}/orders", form)
+    assert answer.status_code == 422
+    page = answer.text
+    articles = {a.split('"', 1)[0]: a for a in page.split('<article class="my-team" id="team-')[1:]}
+    refused = re.search(r'<p class="error" role="alert" id="order-refused">Not saved: ([^<]+)</p>', articles[team])
+    assert refused and "R3: FLAIR points must be a multiple of 3" in refused.group(1)
+    assert 'value="17"' in articles[team] and 'value="4"' in articles[team]
+    assert page.count('id="order-refused"') == 1 and "No order yet" in articles[other]
+    stale = post_form(hosted.players["p1"], f"{hosted.base}/orders", {**form, "flair": "3", "turn": "2"})
+    assert stale.status_code == 409 and "Not saved: turn 2 is not open for orders" in stale.text
 
 
 def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:

@@ -374,13 +374,25 @@ def play_page(
     _watchable(game, access)
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
-    context = {
-        "view": view,
-        "access": access,
-        "message": views.done_message(view, done, team, turn),
-        "live": _live(db, game, access),
-    }
-    return render(request, "play.html", context)
+    return _play(request, db, game, access, view, message=views.done_message(view, done, team, turn))
+
+
+def _play(
+    request: Request,
+    db: SessionDep,
+    game: GameRow,
+    access: Access,
+    view: views.PlayerView,
+    *,
+    message: str = "",
+    refused: tuple[str, str, dict[str, str]] | None = None,
+    status: int = 200,
+) -> Response:
+    # ``refused``: (team, why, what was typed), shown at that team's form with the typing kept.
+    context = {"view": view, "access": access, "message": message, "live": _live(db, game, access)}
+    if refused is not None:
+        context["refused_team"], context["refused_why"], context["typed"] = refused
+    return render(request, "play.html", context, status=status)
 
 
 @router.post("/games/{public_id}/orders")
@@ -405,22 +417,31 @@ def post_order(
     player_id = _player(access)
     if action not in ("save", "ready"):
         raise Invalid("action must be 'save' or 'ready'")
-    turn_number = _int_field(turn, "the turn")
-    force_points = _int_field(force or "0", "R3: FORCE")
-    flair_points = _int_field(flair or "0", "R3: FLAIR")
-    assert turn_number is not None and force_points is not None and flair_points is not None
-    store.save_order(
-        db,
-        game_id=game.id,
-        player_id=player_id,
-        team_id=team,
-        turn=turn_number,
-        force=force_points,
-        flair=flair_points,
-        ready=action == "ready",
-        via="web",
-        now=clock(),
-    )
+    try:
+        turn_number = _int_field(turn, "the turn")
+        force_points = _int_field(force or "0", "R3: FORCE")
+        flair_points = _int_field(flair or "0", "R3: FLAIR")
+        assert turn_number is not None and force_points is not None and flair_points is not None
+        store.save_order(
+            db,
+            game_id=game.id,
+            player_id=player_id,
+            team_id=team,
+            turn=turn_number,
+            force=force_points,
+            flair=flair_points,
+            ready=action == "ready",
+            via="web",
+            now=clock(),
+        )
+    except (Invalid, Conflict) as exc:
+        db.rollback()
+        view = views.player_view(db, game, player_id)
+        if not any(t.info.id == team and t.match for t in view.teams):
+            raise  # not a form on this page: the error page says why
+        # Said beside the form, with what was typed still in it.
+        typed = {"force": force[:20], "flair": flair[:20]}
+        return _play(request, db, game, access, view, refused=(team, str(exc), typed), status=exc.status)
     db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#team-{team}")
