@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
@@ -108,6 +110,35 @@ def test_bad_options_give_one_line_errors(args: list[str], says: str) -> None:
     assert result.exit_code != 0
     assert says in " ".join(result.output.split())
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("where", ["folder", "", "/proc/x.json"])
+def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_path: Path, where: str) -> None:
+    """A folder, an empty name or a place nobody may create files: refused before the draw, not
+    after a whole game."""
+    if where.startswith("/proc") and not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    target = str(tmp_path) if where == "folder" else where
+    result = runner.invoke(app, ["play", "--auto", "--seed", "3", "--record", target])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "--record" in said and ("is a folder" in said or "cannot write" in said)
+    assert "The draw" not in result.output and "Traceback" not in result.output
+
+
+def test_a_record_that_fails_at_the_end_is_printed_not_lost(tmp_path: Path) -> None:
+    """If the record cannot be written after all (its folder went away during the game), the
+    record is printed before the error, and it verifies."""
+    from sevens.cli.play import play_game
+
+    out = io.StringIO()
+    target = tmp_path / "gone" / "game.json"
+    with pytest.raises(OSError, match=r"cannot write the game record to .*the record is printed above"):
+        play_game(Console(file=out, width=100), players=4, teams=None, humans=0, seed="lost", record=target)
+    text = out.getvalue()
+    record = json.loads(text[text.index('{\n  "format"'):])
+    verify_record(record)
+    assert not target.exists()
 
 
 def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:

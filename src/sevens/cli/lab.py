@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -12,7 +12,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sevens.cli.errors import fail
+from sevens.cli.files import check_writable
 from sevens.lab.registry import BUILTINS, WEIGHTED
+
+if TYPE_CHECKING:
+    from sevens.lab.run import LabResult
 
 __all__ = ["register"]
 
@@ -73,14 +77,13 @@ def lab(
     ] = None,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
-    from sevens.lab.plot import plot_result
     from sevens.lab.run import check_run, default_workers, run_lab
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
-    if plot is not None and plot.suffix.lower() not in (".png", ".svg"):
-        fail(f"--plot must end in .png or .svg, got {plot.name!r}")
+    if plot is not None:
+        check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"))
     if workers is None:
         workers = default_workers(tournaments)
     try:
@@ -115,14 +118,25 @@ def lab(
             )
     except ValueError as exc:
         fail(str(exc))
-    if plot is not None:
-        plot_result(result, plot)
+    _report(result, plot, json_out=json_out)
+
+
+def _report(result: LabResult, plot: Path | None, *, json_out: bool) -> None:
+    """Print the results, then draw the plot: a plot that cannot be written loses no results."""
+    from sevens.lab.plot import plot_result
+
     if json_out:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
         Console().print(_table(result))
-        if plot is not None:
-            Console().print(f"plot written to {plot}")
+    if plot is None:
+        return
+    try:
+        plot_result(result, plot)
+    except OSError as exc:
+        fail(f"cannot write --plot {plot}: {exc.strerror or exc}; the results are printed above")
+    if not json_out:
+        Console().print(f"plot written to {plot}")
 
 
 def register(app: typer.Typer) -> None:

@@ -17,6 +17,7 @@ from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli.errors import fail
+from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order
@@ -202,7 +203,16 @@ def play_game(
     console.rule(f"Champion: {setup.team(champion).name}")
     console.print(f"Dice seed, revealed: {dice_seed.hex()}")
     if record is not None:
-        record.write_text(dumps(to_record(game, seed=dice_seed.hex())), encoding="utf-8")
+        text = dumps(to_record(game, seed=dice_seed.hex()))
+        try:
+            record.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            # The game cannot be played again (people's orders, a random seed): keep the record.
+            console.out(text, highlight=False)
+            raise OSError(
+                f"cannot write the game record to {record}: {exc.strerror or exc}; the record is printed "
+                "above: save it to a file and check it with sevens verify FILE"
+            ) from None
         console.print(f"Game record written to {record}; check it with: sevens verify {record}")
     return game
 
@@ -253,13 +263,13 @@ def register(app: typer.Typer) -> None:
             fail(f"R12: Sevens is for 4 to 16 players, not {players}; use --players 4 to 16")
         if not 0 <= humans <= players:
             fail(f"--humans must be from 0 to the number of players ({players}), not {humans}")
-        if record is not None and record.parent and not record.parent.exists():
-            fail(f"cannot write the record to {record}: the folder {record.parent} does not exist")
+        if record is not None:
+            check_writable(record, "--record", example="game.json")
         names = _bot_names(bots)
         console = Console()
         try:
             play_game(console, players=players, teams=teams, humans=humans, seed=seed, record=record, bots=names)
-        except (ValueError, OrderRefused) as exc:
+        except (ValueError, OrderRefused, OSError) as exc:
             fail(str(exc))
         except (EOFError, KeyboardInterrupt):
             fail("the game was interrupted before the end; nothing was written")

@@ -1,0 +1,39 @@
+"""``sevens lab``: a bad --plot path is refused before any simulation, and results are never lost to it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+from sevens.lab.run import run_lab
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize("plot", ["nodir/x.png", "folder", "x.pdf", "/proc/x.png"])
+def test_a_plot_that_cannot_be_written_is_refused_before_simulating(tmp_path: Path, plot: str) -> None:
+    if plot.startswith("/proc") and not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    target = {"nodir/x.png": str(tmp_path / "nodir" / "x.png"), "folder": str(tmp_path)}.get(plot, plot)
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", target])
+    assert result.exit_code == 2
+    assert "--plot" in result.output and "Traceback" not in result.output
+    assert "simulating" not in result.output and not (tmp_path / "nodir").exists()
+
+
+def test_results_are_printed_before_a_plot_that_fails_at_the_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from sevens.cli.lab import _report
+
+    result = run_lab(["even", "random"], 10, 1, teams=8)
+    with pytest.raises(typer.Exit):
+        _report(result, tmp_path / "gone" / "x.png", json_out=True)
+    out, err = capsys.readouterr()
+    assert json.loads(out)["strategies"] == ["even", "random"]
+    assert err.startswith("error: cannot write --plot") and "the results are printed above" in err
