@@ -77,6 +77,7 @@ def test_a_tampered_record_fails_naming_the_first_mismatch(tmp_path: Path) -> No
     [
         ("{not json", "not JSON"),
         (b"\xff\xfe\x00", "not JSON"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # json raises RecursionError, not ValueError
         ("[1, 2, 3]", "JSON object"),
         (json.dumps({"format": "pgn"}), "not a Sevens game record"),
         (json.dumps({"format": "sevens-game-record", "version": 1}), "missing field(s)"),

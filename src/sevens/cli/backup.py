@@ -15,14 +15,18 @@ import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from sevens.cli.errors import fail
 
+if TYPE_CHECKING:
+    from sqlalchemy import Engine
+
 __all__ = ["read_documents", "register", "write_export"]
 
+_SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
 _DB_HELP = "SQLAlchemy URL of the database; default $DATABASE_URL, else ./sevens.sqlite3."
 
 
@@ -80,7 +84,29 @@ def read_documents(source: str) -> list[dict[str, Any]]:
             documents.append(json.loads(file.read_text(encoding="utf-8")))
         except ValueError as exc:
             raise ValueError(f"{file} is not JSON: {exc}") from None
+        except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
+            raise ValueError(f"{file} is not a Sevens backup: its JSON is nested too deeply") from None
     return documents
+
+
+def _engine(url: str) -> Engine:
+    """An engine for a database sevens can use, or a one-line error (the URL is not repeated: it
+    may hold a password)."""
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    from sevens.store.db import make_engine, normalise_url
+
+    try:
+        backend = make_url(normalise_url(url)).get_backend_name()
+    except ArgumentError:
+        fail(f"the database URL is not one SQLAlchemy can read; {_SUPPORTED}")
+    if backend not in ("sqlite", "postgresql"):
+        fail(f"{backend} databases are not supported; {_SUPPORTED}")
+    try:
+        return make_engine(url)
+    except ImportError as exc:  # a driver named in the URL (postgresql+asyncpg) that is not installed
+        fail(f"the database driver {exc.name or exc} is not installed; {_SUPPORTED}")
 
 
 def register(app: typer.Typer) -> None:
@@ -103,12 +129,11 @@ def register(app: typer.Typer) -> None:
         from sqlalchemy.exc import SQLAlchemyError
 
         from sevens.store.backup import export_backup
-        from sevens.store.db import make_engine, make_sessionmaker, run_migrations
+        from sevens.store.db import make_sessionmaker, run_migrations
         from sevens.web.settings import Settings
 
-        url = database_url or Settings().database_url
+        engine = _engine(database_url or Settings().database_url)
         try:
-            engine = make_engine(url)
             run_migrations(engine)
             with make_sessionmaker(engine)() as db:
                 document = export_backup(db, full=full, now=datetime.now(UTC))
@@ -132,7 +157,7 @@ def register(app: typer.Typer) -> None:
         from sqlalchemy.exc import SQLAlchemyError
 
         from sevens.store.backup import import_backup, merge
-        from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
+        from sevens.store.db import make_sessionmaker, run_migrations, session_scope
         from sevens.store.errors import StoreError
         from sevens.web.settings import Settings
 
@@ -140,9 +165,8 @@ def register(app: typer.Typer) -> None:
             document = merge(read_documents(source))
         except (OSError, ValueError) as exc:
             fail(str(exc))
-        url = database_url or Settings().database_url
+        engine = _engine(database_url or Settings().database_url)
         try:
-            engine = make_engine(url)
             run_migrations(engine)
             with session_scope(make_sessionmaker(engine)) as db:
                 report = import_backup(db, document=document)

@@ -48,4 +48,6 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         except ValueError as exc:  # anything else the rules refuse is still bad input, not a crash
             fail(f"{file}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
+        except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
+            fail(f"{file}: not a readable Sevens game record: its JSON is nested too deeply", code=EXIT_BAD_INPUT)
         typer.echo(f"{file}: {summary}")

@@ -218,6 +218,10 @@ def merge(documents: list[dict[str, Any]]) -> dict[str, Any]:
     fulls = {bool(d.get("full")) for d in documents}
     if len(fulls) != 1:
         raise Invalid("the documents mix full backups and shareable exports; import one kind at a time")
+    for doc in documents:
+        for key in ("games", "credentials"):
+            if not isinstance(doc.get(key, []), list):
+                raise Invalid(f"the backup's {key!r} is {_json_kind(doc[key])}, not a list; is it from 'sevens export'?")
     return {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
@@ -225,6 +229,18 @@ def merge(documents: list[dict[str, Any]]) -> dict[str, Any]:
         "games": [g for d in documents for g in d.get("games", [])],
         "credentials": [c for d in documents for c in d.get("credentials", [])],
     }
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words.
+
+    >>> _json_kind(None), _json_kind([]), _json_kind(True), _json_kind(3)
+    ('null', 'an array', 'a boolean', 'a number')
+    """
+    if value is None:
+        return "null"
+    kinds = ((bool, "a boolean"), ((int, float), "a number"), (str, "a string"), (list, "an array"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "an object")
 
 
 def _check_header(document: object) -> None:
@@ -307,6 +323,8 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
         raise Invalid(f"{where}: the seed does not match its commitment seed_sha256 (R14)")
     record = data.get("record")
     record_json: str | None = None
+    if record is not None and not isinstance(record, dict):
+        raise Invalid(f"{where}: its record is {_json_kind(record)}, not a game record (a JSON object)")
     if record is not None:
         try:
             state, _ = replay_record(record, check_dice=record.get("seed") is not None)

@@ -1,0 +1,63 @@
+"""``sevens export`` and ``sevens import`` on bad input: one line, exit 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+from sevens.rules import seed_commitment
+from sevens.store.backup import BACKUP_FORMAT, BACKUP_VERSION
+
+runner = CliRunner()
+HEAD = {"format": BACKUP_FORMAT, "version": BACKUP_VERSION, "full": False, "credentials": []}
+SEED = "ab" * 32
+
+
+def _import(tmp_path: Path, content: str) -> tuple[int, str]:
+    source = tmp_path / "backup.json"
+    source.write_text(content, encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    result = runner.invoke(app, ["import", "--database-url", url, str(source)])
+    return result.exit_code, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "is not a Sevens backup: its JSON is nested too deeply"),
+        (json.dumps({**HEAD, "games": None}), "the backup's 'games' is null, not a list"),
+        (json.dumps({**HEAD, "games": [], "credentials": {}}), "the backup's 'credentials' is an object, not a list"),
+        (
+            json.dumps({**HEAD, "games": [{"id": "g1", "status": "finished", "visibility": "public",
+                                           "revealed_seed": SEED, "seed_sha256": seed_commitment(SEED),
+                                           "record": []}]}),
+            "game g1: its record is an array, not a game record (a JSON object)",
+        ),
+    ],
+)
+def test_malformed_backups_give_one_line_and_exit_2(tmp_path: Path, content: str, words: str) -> None:
+    code, err = _import(tmp_path, content)
+    assert code == 2
+    assert err.startswith("error: ") and err.count("\n") == 1 and words in err, err
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("mysql://u@h/db", "mysql databases are not supported; sevens runs on SQLite"),
+        ("postgresql+asyncpg://u:secret@h/db", "the database driver asyncpg is not installed"),
+        ("not a url", "not one SQLAlchemy can read"),
+    ],
+)
+@pytest.mark.parametrize("command", ["export", "import"])
+def test_databases_sevens_cannot_use_are_named_in_one_line(tmp_path: Path, command: str, url: str, words: str) -> None:
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
+    result = runner.invoke(app, [command, "--database-url", url, str(path)])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and words in result.stderr and "PostgreSQL" in result.stderr
+    assert "secret" not in result.stderr
