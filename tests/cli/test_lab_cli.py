@@ -37,3 +37,14 @@ def test_results_are_printed_before_a_plot_that_fails_at_the_end(
     out, err = capsys.readouterr()
     assert json.loads(out)["strategies"] == ["even", "random"]
     assert err.startswith("error: cannot write --plot") and "the results are printed above" in err
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--strategies", "os:system"], "--strategies: 'os:system' is not a strategy"),
+    (["--strategies", "even,json:dumps"], "--strategies: 'json:dumps' is not a strategy"),
+    (["--strategies", "even", "--field", "json:dumps"], "--field: 'json:dumps' is not a strategy"),
+])
+def test_a_path_to_something_that_is_not_a_strategy_is_refused(args: list[str], says: str) -> None:
+    result = runner.invoke(app, ["lab", *args, "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {says}") and result.stderr.count("\n") == 1

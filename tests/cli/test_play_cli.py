@@ -180,7 +180,11 @@ def test_bots_are_chosen_by_name_and_given_to_the_bot_teams_in_turn(tmp_path: Pa
 
 @pytest.mark.parametrize(
     ("given", "says"),
-    [("evn", "there is no bot called 'evn'; choose one of: even,"), ("even,,random", "has an empty name")],
+    [
+        ("evn", "there is no bot called 'evn'; choose one of: even,"),
+        ("even,,random", "has an empty name"),
+        ("os:system", "--bots: 'os:system' is not a bot: calling it with no arguments failed"),
+    ],
 )
 def test_unknown_or_empty_bot_names_are_refused_before_the_game(tmp_path: Path, given: str, says: str) -> None:
     path = tmp_path / "game.json"

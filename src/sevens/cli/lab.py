@@ -84,6 +84,8 @@ def lab(
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
     if plot is not None:
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"))
+    for option, name in [("--strategies", n) for n in names] + ([("--field", field)] if field else []):
+        _check_callable(option, name)
     if workers is None:
         workers = default_workers(tournaments)
     try:
@@ -119,6 +121,21 @@ def lab(
     except ValueError as exc:
         fail(str(exc))
     _report(result, plot, json_out=json_out)
+
+
+def _check_callable(option: str, name: str) -> None:
+    """Refuse a module:attribute path naming a function or class that cannot make a strategy."""
+    from sevens.lab.registry import resolve
+
+    try:
+        resolve(name)
+    except TypeError as exc:  # the registry calls it with no arguments, as it does a class
+        fail(
+            f"{option}: {name!r} is not a strategy: calling it with no arguments failed ({exc}); "
+            "name a strategy object, or a class or function that makes one, with orders(view, rng) or order(view, rng)"
+        )
+    except ValueError:
+        pass  # check_run says what is wrong, in its turn
 
 
 def _report(result: LabResult, plot: Path | None, *, json_out: bool) -> None:

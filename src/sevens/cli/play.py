@@ -229,6 +229,11 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
             get_strategy(name)
         except ValueError as exc:
             fail(f"--bots: {exc}")
+        except TypeError as exc:  # a module:attribute path is called with no arguments, as a class is
+            fail(
+                f"--bots: {name!r} is not a bot: calling it with no arguments failed ({exc}); name a bot "
+                "object, or a class or function that makes one, with a name and an order(view, rng) method"
+            )
     return names
 
 
