@@ -61,3 +61,26 @@ def test_databases_sevens_cannot_use_are_named_in_one_line(tmp_path: Path, comma
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and words in result.stderr and "PostgreSQL" in result.stderr
     assert "secret" not in result.stderr
+
+
+def test_export_refuses_a_sqlite_file_that_is_not_there_and_does_not_create_it(tmp_path: Path) -> None:
+    database = tmp_path / "typo.sqlite3"
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: there is no SQLite database at {database}; check the path in --database-url "
+        "(or $DATABASE_URL): export reads a database, it does not create one\n"
+    )
+    assert not database.exists() and not (tmp_path / "x.json").exists()
+
+
+def test_export_reads_an_existing_sqlite_database(tmp_path: Path) -> None:
+    database = tmp_path / "games.sqlite3"
+    from sevens.store.db import make_engine, run_migrations
+
+    engine = make_engine(f"sqlite:///{database}")
+    run_migrations(engine)
+    engine.dispose()
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("exported 0 games")

@@ -89,20 +89,27 @@ def read_documents(source: str) -> list[dict[str, Any]]:
     return documents
 
 
-def _engine(url: str) -> Engine:
+def _engine(url: str, *, existing: bool = False) -> Engine:
     """An engine for a database sevens can use, or a one-line error (the URL is not repeated: it
-    may hold a password)."""
+    may hold a password). ``existing``: refuse a SQLite file that is not there (opening it would
+    create it)."""
     from sqlalchemy import make_url
     from sqlalchemy.exc import ArgumentError
 
-    from sevens.store.db import make_engine, normalise_url
+    from sevens.store.db import is_in_memory, make_engine, normalise_url
 
     try:
-        backend = make_url(normalise_url(url)).get_backend_name()
+        parsed = make_url(normalise_url(url))
     except ArgumentError:
         fail(f"the database URL is not one SQLAlchemy can read; {_SUPPORTED}")
+    backend = parsed.get_backend_name()
     if backend not in ("sqlite", "postgresql"):
         fail(f"{backend} databases are not supported; {_SUPPORTED}")
+    if existing and backend == "sqlite" and not is_in_memory(url) and not Path(parsed.database or "").is_file():
+        fail(
+            f"there is no SQLite database at {parsed.database}; check the path in --database-url "
+            "(or $DATABASE_URL): export reads a database, it does not create one"
+        )
     try:
         return make_engine(url)
     except ImportError as exc:  # a driver named in the URL (postgresql+asyncpg) that is not installed
@@ -132,7 +139,7 @@ def register(app: typer.Typer) -> None:
         from sevens.store.db import make_sessionmaker, run_migrations
         from sevens.web.settings import Settings
 
-        engine = _engine(database_url or Settings().database_url)
+        engine = _engine(database_url or Settings().database_url, existing=True)
         try:
             run_migrations(engine)
             with make_sessionmaker(engine)() as db:
