@@ -11,7 +11,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
-from sevens.tournament.formats import legal_formats
+from sevens.tournament.formats import default_format, legal_formats
 from sevens.tournament.verify import verify_record
 
 runner = CliRunner()
@@ -19,25 +19,50 @@ runner = CliRunner()
 
 
 
-CASES = [(p, f.teams) for p in range(4, 17) for f in legal_formats(p)]
+CASES = [(p, f.teams, f.teams_per_player) for p in range(4, 17) for f in legal_formats(p)]
 
 
-@pytest.mark.parametrize(("players", "teams"), sorted(set(CASES)))
-def test_auto_game_for_every_player_count_and_format_verifies(tmp_path: Path, players: int, teams: int) -> None:
-    """Acceptance: `sevens play --auto --players P --seed S --record F` works for every P from 4 to 16 and both
-    formats, and the record it writes passes verification."""
+@pytest.mark.parametrize(("players", "teams", "per_player"), CASES)
+def test_auto_game_for_every_legal_arrangement_verifies(tmp_path: Path, players: int, teams: int, per_player: int) -> None:
+    """Acceptance: `sevens play --auto --players P --teams T --per-player K --seed S --record F` works for every
+    legal arrangement of R12 (4 to 16 players), and the record it writes passes verification."""
     path = tmp_path / "game.json"
     result = runner.invoke(
         app,
-        ["play", "--auto", "--players", str(players), "--teams", str(teams), "--seed", f"s{players}", "--record", str(path)],
+        ["play", "--auto", "--players", str(players), "--teams", str(teams), "--per-player", str(per_player),
+         "--seed", f"s{players}", "--record", str(path)],
     )
     assert result.exit_code == 0, result.output
     assert "Champion:" in result.output
     record = json.loads(path.read_text())
     assert record["format"] == "sevens-game-record"
     assert len(record["teams"]) == teams
+    assert record["tournament"]["teams_per_player"] == per_player
     assert record["seed"] is not None
     verify_record(record)
+
+
+@pytest.mark.parametrize(
+    ("args", "teams", "per_player"),
+    [
+        ([], 8, 2),  # R12's default for 4 players
+        (["--teams", "16"], 16, 4),  # every team managed by a person, not 2 each and 8 house teams
+        (["--teams", "8"], 8, 2),
+        (["--per-player", "2"], 8, 2),  # the smaller game on a tie
+        (["--per-player", "3"], 16, 3),
+        (["--teams", "16", "--per-player", "2"], 16, 2),
+    ],
+)
+def test_teams_and_per_player_choose_as_r12_prefers(args: list[str], teams: int, per_player: int) -> None:
+    result = runner.invoke(app, ["play", "--auto", "--players", "4", "--seed", "fmt", *args])
+    assert result.exit_code == 0, result.output
+    assert f"Sevens: {teams} teams, 4 players, {per_player} teams each" in result.output
+
+
+def test_with_no_choice_the_arrangement_is_r12s_default() -> None:
+    from sevens.cli.play import _choose_format
+
+    assert all(_choose_format(p, None) == default_format(p) for p in range(4, 17))
 
 
 def test_same_seed_same_game(tmp_path: Path) -> None:
@@ -102,6 +127,11 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
         (["--players", "17", "--auto"], "R12"),
         (["--players", "8", "--teams", "12", "--auto"], "R6: a game has 8 or 16 teams"),
         (["--players", "4", "--humans", "5"], "--humans must be from 0"),
+        (["--players", "4", "--teams", "8", "--per-player", "3", "--auto"],
+         "R12: no player may have two teams in one group, so with 2 groups a player manages at most 2 teams, not 3; "
+         "legal for 4 players: 8 teams with 2 each, 16 teams with 2 each"),
+        (["--players", "9", "--per-player", "2", "--auto"], "R12: 9 players with 2 teams each need 18 teams"),
+        (["--players", "5", "--teams", "8", "--auto"], "R12: 5 players cannot play with 8 teams; legal for 5 players"),
         (["--auto", "--record", "/no/such/folder/game.json"], "does not exist"),
     ],
 )

@@ -7,6 +7,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -21,7 +22,7 @@ from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order
-from sevens.tournament.formats import Format, default_format, legal_formats
+from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats
 from sevens.tournament.game import (
     Game,
     OrderRefused,
@@ -61,17 +62,38 @@ def _dice_seed(seed: str | None) -> bytes:
     return hashlib.sha256(f"sevens-play/{seed}".encode()).digest()
 
 
-def _choose_format(players: int, teams: int | None) -> Format:
-    if teams is None:
-        return default_format(players)
-    if teams not in (8, 16):
+def _choose_format(players: int, teams: int | None, per_player: int | None = None) -> Format:
+    """The arrangement for the options given: R12's default, or the one it prefers (largest share of
+    teams managed by people, the smaller game on a tie) among those with that many teams or teams each.
+
+    >>> _choose_format(4, 16)
+    Format(teams=16, players=4, teams_per_player=4)
+    >>> _choose_format(4, None, 2)
+    Format(teams=8, players=4, teams_per_player=2)
+    >>> _choose_format(5, 8)
+    Traceback (most recent call last):
+    ...
+    ValueError: R12: 5 players cannot play with 8 teams; legal for 5 players: 16 teams with 2 each, 16 teams with 3 each
+    """
+    if teams is not None and teams not in TEAM_COUNTS:
         raise ValueError(f"R6: a game has 8 or 16 teams, not {teams}")
-    options = [f for f in legal_formats(players) if f.teams == teams]
+    if teams is not None and per_player is not None:
+        fmt = Format(teams=teams, players=players, teams_per_player=per_player)
+        check_format(fmt)  # a bad combination: its R12 message lists the legal ones
+        return fmt
+    options = [
+        f
+        for f in legal_formats(players)
+        if (teams is None or f.teams == teams) and (per_player is None or f.teams_per_player == per_player)
+    ]
+    if not options and per_player is not None:
+        # Whatever is legal with 8 teams is legal with 16, so this names why no game size works.
+        check_format(Format(teams=16, players=players, teams_per_player=per_player))
     if not options:
-        legal = ", ".join(f"{f.teams} teams ({f.teams_per_player} each)" for f in legal_formats(players))
-        raise ValueError(f"R12: {players} players cannot play with {teams} teams; legal: {legal}")
-    best = default_format(players)
-    return best if best.teams == teams else options[0]
+        legal = ", ".join(f"{f.teams} teams with {f.teams_per_player} each" for f in legal_formats(players))
+        raise ValueError(f"R12: {players} players cannot play with {teams} teams; legal for {players} players: {legal}")
+    # default_format's preference (R12), applied to the arrangements left; a test keeps them equal.
+    return max(options, key=lambda f: (Fraction(f.human_teams, f.teams), -f.teams))
 
 
 def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order:
@@ -142,10 +164,12 @@ def play_game(
     seed: str | None,
     record: Path | None,
     bots: Sequence[str] = (),
+    per_player: int | None = None,
 ) -> Game:
     """Play a whole game: people type orders for their teams, bots play the rest (``bots``: their
-    names, given to the bot-played teams in turn; none: the default bot)."""
-    fmt = _choose_format(players, teams)
+    names, given to the bot-played teams in turn; none: the default bot). ``teams`` and
+    ``per_player`` (teams each player manages) pick the arrangement; R12's preference fills in."""
+    fmt = _choose_format(players, teams, per_player)
     dice_seed = _dice_seed(seed)
     people = [Player(PlayerId(f"p{i}"), f"Player {i}" if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
     # Drawn from the dice seed, so anyone can redo the draw once the seed is revealed.
@@ -247,7 +271,14 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
         players: Annotated[int, typer.Option(help="Number of managers, 4 to 16 (R12).")] = 4,
-        teams: Annotated[int | None, typer.Option(help="8 or 16 teams; default from R12.")] = None,
+        teams: Annotated[
+            int | None,
+            typer.Option(help="8 or 16 teams; default: the arrangement R12 prefers (most teams managed by people)."),
+        ] = None,
+        per_player: Annotated[
+            int | None,
+            typer.Option("--per-player", help="Teams each player manages (R12); default: as R12 prefers."),
+        ] = None,
         humans: Annotated[int, typer.Option(help="How many of the players type their orders here.")] = 1,
         auto: Annotated[bool, typer.Option("--auto", help="Bots play every team.")] = False,
         seed: Annotated[str | None, typer.Option(help="Seed for the draw and the dice (replayable game).")] = None,
@@ -273,7 +304,10 @@ def register(app: typer.Typer) -> None:
         names = _bot_names(bots)
         console = Console()
         try:
-            play_game(console, players=players, teams=teams, humans=humans, seed=seed, record=record, bots=names)
+            play_game(
+                console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
+                record=record, bots=names,
+            )
         except (ValueError, OrderRefused, OSError) as exc:
             fail(str(exc))
         except (EOFError, KeyboardInterrupt):
