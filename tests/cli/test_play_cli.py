@@ -289,3 +289,19 @@ def test_a_field_reader_leaning_elsewhere_plays_and_verifies(tmp_path: Path) -> 
     # The share of the SCRUM held (a first-round win adds 10): about 1/3 at K = 0.35, 2/7 at 0.5.
     assert min(share["field-reader@1"]) > max(share["field-reader"])
     assert "bot orders played again from the seed, each what its bot plays" in verify_with_bots(record)
+
+
+def test_the_hand_over_between_people_clears_the_scrollback_too(tmp_path: Path) -> None:
+    """With people taking turns at one keyboard, each hand-over erases the screen (ESC[2J) and then
+    the scrollback (ESC[3J): the next player cannot scroll back to the orders just typed. FORCE_COLOR
+    makes rich write to the runner as to a terminal, control codes included."""
+    answers = "\n10 9\ny\n" * 40
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--humans", "2", "--seed", "hotseat"], input=answers, env={"FORCE_COLOR": "1"}
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    clears = out.count("\x1b[2J")
+    assert clears >= 2 and out.count("\x1b[2J\x1b[3J") == clears
+    first = out.index("\x1b[2J\x1b[3J")
+    assert out.index("Order for") < first < out.index("Player 2: your orders are secret")

@@ -13,7 +13,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.control import Control
 from rich.prompt import Confirm, Prompt
+from rich.segment import Segment
 from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
@@ -140,6 +142,17 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
             return order
 
 
+def _clear_screen_and_scrollback() -> Control:
+    """ESC[2J then ESC[3J: people take turns at the keyboard, and the next one must not scroll back
+    to the orders just typed (Console.clear only erases the screen, and some terminals move what it
+    erases into the scrollback)."""
+    control = Control.clear()
+    # rich has no code for ESC[3J; kept in a control segment it is still left out of output that
+    # is not a terminal, as rich's own codes are.
+    control.segment = Segment("\x1b[2J\x1b[3J", None, control.segment.control)
+    return control
+
+
 def _fixtures_table(game: Game) -> Table:
     table = Table()
     for header in ("Match", "Home", "SCRUM", "Away", "SCRUM"):
@@ -205,7 +218,7 @@ def play_game(
             for team in mine:
                 orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
             if humans > 1:
-                console.clear()
+                console.control(_clear_screen_and_scrollback(), Control.home())
         rest = [t for t in game.teams_in_play() if t not in orders]
         played = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
         for team, given in played.items():
