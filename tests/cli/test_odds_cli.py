@@ -117,7 +117,7 @@ def test_human_output_has_tables_and_histogram() -> None:
         (["--force", str(MAX_ORDER_POINTS + 1)], "R3"),
         (["--force", "3", "--vs-force", "3", "--vs-flair", "5"], "R3"),
         (["--best-split", "12"], "--vs-force"),
-        (["--best-split", "-3", "--vs-force", "3"], "R3"),
+        (["--best-split", "-3", "--vs-force", "3"], "R3: --best-split takes the total of SCRUM points to split, 0 or more, got -3"),
         (["--best-split", str(MAX_ORDER_POINTS + 3), "--vs-force", "3"], "R3"),
         (["--best-split", "12", "--force", "3", "--vs-force", "3"], "not both"),
         (["--force", "3", "--knockout"], "--vs-force"),

@@ -179,6 +179,8 @@ def odds_command(
             fail("give either --force/--flair (one order) or --best-split TOTAL (every split), not both")
         if not has_vs:
             fail("--best-split needs the opposing order: add --vs-force F2 --vs-flair K2")
+        if total < 0:  # else best_splits blames the FORCE of a split it tried
+            fail(f"R3: --best-split takes the total of SCRUM points to split, 0 or more, got {total}")
         vs = _order("--vs-force", vf, "--vs-flair", vk)
         try:
             ranked = best_splits(total, vs, knockout=knockout)
