@@ -104,6 +104,16 @@ def test_a_person_plays_refused_orders_are_asked_again(tmp_path: Path) -> None:
     verify_record(record)
 
 
+@pytest.mark.parametrize("typed", ["--5 3", "² 3", "٣ ٩", "20 9²", "-+5 3"])
+def test_orders_are_read_in_ascii_digits_only(typed: str) -> None:
+    """Not a Python error ('invalid literal for int()'), and no digits from other scripts: the
+    project's own message, then the order is asked again."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "digits"], input=f"{typed}\n")
+    said = " ".join(result.output.split())
+    assert "Refused: type two whole numbers, FORCE then FLAIR, e.g. '20 9'" in said
+    assert "invalid literal" not in said and "Send this order?" not in said
+
+
 def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     answers = "\n10 9\ny\n" * 40

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import random
+import re
 import secrets
 from collections.abc import Sequence
 from fractions import Fraction
@@ -40,6 +41,11 @@ from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_see
 __all__ = ["parse_order_text", "play_game", "register"]
 
 
+# ASCII digits only: str.isdigit and int() also take '²' or '٣'. A minus sign is let through so
+# that check_order can say which rule a negative order breaks.
+_ORDER_NUMBER = re.compile(r"-?[0-9]+")
+
+
 def parse_order_text(text: str) -> tuple[int, int]:
     """Read an order typed as ``FORCE FLAIR`` (``"20 9"``, ``"20+9"`` or ``"20,9"``).
 
@@ -49,9 +55,13 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
+    >>> parse_order_text("--5 3")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
     """
     parts = text.replace("+", " ").replace(",", " ").split()
-    if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+    if len(parts) != 2 or not all(_ORDER_NUMBER.fullmatch(p) for p in parts):
         raise ValueError("type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)")
     return int(parts[0]), int(parts[1])
 
