@@ -157,6 +157,7 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
     assert knockout["rules"] == "knockout"
     human = runner.invoke(app, ["odds", "--solve", "30", "10"])
     assert human.exit_code == 0 and "value to A" in human.output
+    assert _json("--solve", "30,10") == _json("--solve", "30", "10") == _json("--solve", "30,", "10")
 
 
 @pytest.mark.parametrize(
@@ -165,6 +166,11 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--solve", "12", "x"], "whole number"),
         (["--solve", "12", "12", "--force", "3"], "--solve A B stands alone"),
         (["--solve", "-3", "12"], "R3"),
+        (["--solve", "30"], "--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve 30"),
+        (["--solve", "30,10,5"], "write --solve 30 10 or --solve 30,10, not --solve 30,10,5"),
+        (["--solve", "30", "10", "5"], "not --solve 30 10 5"),
+        (["--force", "3", "7"], "unexpected '7'"),
+        (["--force", "3", "--jsn"], "unexpected '--jsn'"),
     ],
 )
 def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:

@@ -121,7 +121,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("export")
     def export(
-        target: Annotated[str, typer.Argument(help="File, or directory (one file per game), to write.")],
+        target: Annotated[str, typer.Argument(metavar="PATH", help="File, or directory (one file per game), to write.")],
         database_url: Annotated[str | None, typer.Option("--database-url", help=_DB_HELP)] = None,
         full: Annotated[
             bool,
@@ -157,7 +157,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("import")
     def import_(
-        source: Annotated[str, typer.Argument(help="File or directory written by 'sevens export'.")],
+        source: Annotated[str, typer.Argument(metavar="PATH", help="File or directory written by 'sevens export'.")],
         database_url: Annotated[str | None, typer.Option("--database-url", help=_DB_HELP)] = None,
     ) -> None:
         """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""

@@ -52,12 +52,12 @@ def lab(
             "or module:attribute paths; docs/strategy.md says what each assumes."
         ),
     ],
-    tournaments: Annotated[int, typer.Option(help="Number of tournaments.")] = 10000,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results for any workers.")] = 0,
-    teams: Annotated[int, typer.Option(help="Teams per tournament: 8 or 16 (R6).")] = 16,
+    tournaments: Annotated[int, typer.Option(metavar="N", help="Number of tournaments.")] = 10000,
+    seed: Annotated[int, typer.Option(metavar="N", help="Seed: the same seed gives the same results for any workers.")] = 0,
+    teams: Annotated[int, typer.Option(metavar="N", help="Teams per tournament: 8 or 16 (R6).")] = 16,
     workers: Annotated[
         int | None,
-        typer.Option(help="Local worker processes (default: one per core, at most one per batch of 2,000 tournaments)."),
+        typer.Option(metavar="N", help="Local worker processes (default: one per core, at most one per batch of 2,000 tournaments)."),
     ] = None,
     field: Annotated[
         str | None,
@@ -71,6 +71,7 @@ def lab(
     plot: Annotated[
         Path | None,
         typer.Option(
+            metavar="FILE",
             help="Write a plot (.png or .svg): the ranking, or title rates against the knockout weight "
             "if the strategies are one at several weights."
         ),

@@ -147,28 +147,49 @@ def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool
 
 
 def odds_command(
-    force: Annotated[str | None, typer.Option("--force", help="FORCE points of the order.")] = None,
-    flair: Annotated[str | None, typer.Option("--flair", help="FLAIR points (a multiple of 3).")] = None,
-    vs_force: Annotated[str | None, typer.Option("--vs-force", help="FORCE points of the opponent.")] = None,
-    vs_flair: Annotated[str | None, typer.Option("--vs-flair", help="FLAIR points of the opponent.")] = None,
+    ctx: typer.Context,
+    force: Annotated[str | None, typer.Option("--force", metavar="N", help="FORCE points of the order.")] = None,
+    flair: Annotated[
+        str | None, typer.Option("--flair", metavar="N", help="FLAIR points (a multiple of 3).")
+    ] = None,
+    vs_force: Annotated[
+        str | None, typer.Option("--vs-force", metavar="N", help="FORCE points of the opponent.")
+    ] = None,
+    vs_flair: Annotated[
+        str | None, typer.Option("--vs-flair", metavar="N", help="FLAIR points of the opponent.")
+    ] = None,
     best_split: Annotated[
-        str | None, typer.Option("--best-split", help="Rank every split of this total against --vs-*.")
+        str | None,
+        typer.Option("--best-split", metavar="TOTAL", help="Rank every split of this total against --vs-*."),
     ] = None,
     solve: Annotated[
-        tuple[str, str] | None,
-        typer.Option("--solve", help="Solve the match between budgets A and B: optimal mixed splits and value."),
+        str | None,
+        typer.Option(
+            "--solve",
+            metavar="A B",
+            help="Solve the match between budgets A and B (--solve 30 10 or --solve 30,10): "
+            "optimal mixed splits and value.",
+        ),
     ] = None,
     knockout: Annotated[bool, typer.Option("--knockout", help="Knock-out rules: count-back (R9).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
+    # --solve takes one value, so that "30,10" is read too; B of "--solve 30 10" arrives here.
+    extra = list(ctx.args)
     if solve is not None:
         if any(v is not None for v in (force, flair, vs_force, vs_flair, best_split)):
             fail("--solve A B stands alone: drop --force/--flair/--vs-*/--best-split")
-        a, b = _whole("--solve", solve[0]), _whole("--solve", solve[1])
+        given = " ".join([solve, *extra])
+        budgets = given.replace(",", " ").split()
+        if len(budgets) != 2:
+            fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve {given}")
+        a, b = _whole("--solve", budgets[0]), _whole("--solve", budgets[1])
         assert a is not None and b is not None
         _solve(a, b, knockout=knockout, as_json=as_json)
         return
+    if extra:
+        fail(f"unexpected {' '.join(extra)!r}: options are written --force N --flair N (see sevens odds --help)")
     f, k = _whole("--force", force), _whole("--flair", flair)
     vf, vk = _whole("--vs-force", vs_force), _whole("--vs-flair", vs_flair)
     total = _whole("--best-split", best_split)
@@ -242,4 +263,5 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the ``odds`` command to the application."""
-    app.command("odds")(odds_command)
+    # Extra arguments (B of "--solve A B", or a stray word) reach the command, which says what is wrong.
+    app.command("odds", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(odds_command)

@@ -293,19 +293,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command("play")
     def play(
-        players: Annotated[int, typer.Option(help="Number of managers, 4 to 16 (R12).")] = 4,
+        players: Annotated[int, typer.Option(metavar="N", help="Number of managers, 4 to 16 (R12).")] = 4,
         teams: Annotated[
             int | None,
-            typer.Option(help="8 or 16 teams; default: the arrangement R12 prefers (most teams managed by people)."),
+            typer.Option(metavar="N", help="8 or 16 teams; default: the arrangement R12 prefers (most teams managed by people)."),
         ] = None,
         per_player: Annotated[
             int | None,
-            typer.Option("--per-player", help="Teams each player manages (R12); default: as R12 prefers."),
+            typer.Option("--per-player", metavar="N", help="Teams each player manages (R12); default: as R12 prefers."),
         ] = None,
-        humans: Annotated[int, typer.Option(help="How many of the players type their orders here.")] = 1,
+        humans: Annotated[int, typer.Option(metavar="N", help="How many of the players type their orders here.")] = 1,
         auto: Annotated[bool, typer.Option("--auto", help="Bots play every team.")] = False,
         seed: Annotated[str | None, typer.Option(help="Seed for the draw and the dice (replayable game).")] = None,
-        record: Annotated[Path | None, typer.Option(help="Write the game record (JSON) to this file.")] = None,
+        record: Annotated[Path | None, typer.Option(metavar="FILE", help="Write the game record (JSON) to this file.")] = None,
         bots: Annotated[
             str | None,
             typer.Option(

@@ -113,7 +113,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("table")
     def table_command(
-        file: Annotated[Path, typer.Argument(help="JSON file with the group's teams and matches.")],
+        file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON file with the group's teams and matches.")],
         as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
         lots_seed: Annotated[
             str | None,

@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
         file: Annotated[
-            Path, typer.Argument(help="A game record (JSON), as written by `sevens play --record`.")
+            Path, typer.Argument(metavar="FILE", help="A game record (JSON), as written by `sevens play --record`.")
         ],
     ) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
