@@ -65,6 +65,11 @@ def test_with_no_choice_the_arrangement_is_r12s_default() -> None:
     assert all(_choose_format(p, None) == default_format(p) for p in range(4, 17))
 
 
+def test_auto_with_no_humans_is_consistent_and_plays() -> None:
+    result = runner.invoke(app, ["play", "--auto", "--humans", "0", "--seed", "h0"])
+    assert result.exit_code == 0 and "Champion:" in result.output
+
+
 def test_same_seed_same_game(tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     for path in (a, b):
@@ -137,6 +142,7 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
         (["--players", "17", "--auto"], "R12"),
         (["--players", "8", "--teams", "12", "--auto"], "R6: a game has 8 or 16 teams"),
         (["--players", "4", "--humans", "5"], "--humans must be from 0"),
+        (["--auto", "--humans", "3"], "--auto has bots play every team, so nobody types orders: drop --humans 3 or --auto"),
         (["--players", "4", "--teams", "8", "--per-player", "3", "--auto"],
          "R12: no player may have two teams in one group, so with 2 groups a player manages at most 2 teams, not 3; "
          "legal for 4 players: 8 teams with 2 each, 16 teams with 2 each"),

@@ -302,7 +302,10 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option("--per-player", metavar="N", help="Teams each player manages (R12); default: as R12 prefers."),
         ] = None,
-        humans: Annotated[int, typer.Option(metavar="N", help="How many of the players type their orders here.")] = 1,
+        humans: Annotated[
+            int | None,
+            typer.Option(metavar="N", help="How many of the players type their orders here (default 1; 0 with --auto)."),
+        ] = None,
         auto: Annotated[bool, typer.Option("--auto", help="Bots play every team.")] = False,
         seed: Annotated[str | None, typer.Option(help="Seed for the draw and the dice (replayable game).")] = None,
         record: Annotated[Path | None, typer.Option(metavar="FILE", help="Write the game record (JSON) to this file.")] = None,
@@ -316,8 +319,9 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto."""
-        if auto:
-            humans = 0
+        if auto and humans:
+            fail(f"--auto has bots play every team, so nobody types orders: drop --humans {humans} or --auto")
+        humans = 0 if auto else (1 if humans is None else humans)
         if not 4 <= players <= 16:
             fail(f"R12: Sevens is for 4 to 16 players, not {players}; use --players 4 to 16")
         if not 0 <= humans <= players:
