@@ -8,7 +8,6 @@ import random
 import re
 import secrets
 from collections.abc import Sequence
-from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -25,7 +24,7 @@ from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order
-from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats
+from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
 from sevens.tournament.game import (
     Game,
     OrderRefused,
@@ -104,8 +103,7 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
     if not options:
         legal = ", ".join(f"{f.teams} teams with {f.teams_per_player} each" for f in legal_formats(players))
         raise ValueError(f"R12: {players} players cannot play with {teams} teams; legal for {players} players: {legal}")
-    # default_format's preference (R12), applied to the arrangements left; a test keeps them equal.
-    return max(options, key=lambda f: (Fraction(f.human_teams, f.teams), -f.teams))
+    return preferred(options)
 
 
 def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order:

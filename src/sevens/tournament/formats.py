@@ -14,6 +14,7 @@ inequalities plus R12's minimum of two teams below eight players are all there i
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
@@ -29,6 +30,7 @@ __all__ = [
     "check_format",
     "default_format",
     "legal_formats",
+    "preferred",
 ]
 
 MIN_PLAYERS = 4
@@ -194,7 +196,20 @@ def default_format(players: int) -> Format:
     >>> default_format(8)
     Format(teams=8, players=8, teams_per_player=1)
     """
-    return max(legal_formats(players), key=lambda f: (Fraction(f.human_teams, f.teams), -f.teams))
+    return preferred(legal_formats(players))
+
+
+def preferred(formats: Iterable[Format]) -> Format:
+    """The arrangement R12 prefers among ``formats``: the largest share of teams managed by
+    people, the smaller game on a tie.
+
+    >>> preferred(f for f in legal_formats(4) if f.teams == 16)
+    Format(teams=16, players=4, teams_per_player=4)
+
+    Raises:
+        ValueError: ``formats`` is empty.
+    """
+    return max(formats, key=lambda f: (Fraction(f.human_teams, f.teams), -f.teams))
 
 
 def check_format(fmt: Format) -> None:
