@@ -107,8 +107,10 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
 
 
 def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order:
-    # A typical order of the opponent's bot (a fixed random source: not the order it will play),
-    # or for a person what an evenly pacing manager would send: a yardstick, not a guess.
+    # A typical order of the opponent's bot, drawn from a fixed random source rather than the
+    # game's secret one: a bot whose choice leaves nothing to chance plays exactly this (its
+    # inputs are public), the others something like it. For a person, what an evenly pacing
+    # manager would send: a yardstick, not a guess.
     return get_strategy(bot or DEFAULT_BOT).order(game.view_for(opponent), random.Random(0))
 
 
