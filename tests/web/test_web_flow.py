@@ -226,6 +226,22 @@ def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None
     assert hosted.join("p2", "Player 2").get(f"{hosted.base}/play").status_code == 200
 
 
+def test_one_browser_or_token_plays_one_seat_of_a_game(app: FastAPI) -> None:
+    """A second seat for the same browser (or token) is refused and its invite left unused: its
+    pages show one seat, so the second seat's teams would wait for orders nobody could give."""
+    game = host_game(app)
+    browser = game.join("p1", "Ann")
+    second = post_form(browser, game.invites["p2"].split("testserver", 1)[1], {"name": "Ben"})
+    assert second.status_code == 409 and "this browser already plays seat p1 in this game" in second.text
+    bot = new_client(app)
+    token = bot.post("/api/v1/join", json={"invite": game.invites["p3"].rsplit("/", 1)[1], "name": "Cy"}).json()
+    headers = {"Authorization": f"Bearer {token['token']}"}
+    again = bot.post("/api/v1/join", json={"invite": game.invites["p4"].rsplit("/", 1)[1], "name": "Di"}, headers=headers)
+    assert again.status_code == 409 and "this token already plays seat p3" in again.json()["detail"]
+    game.join("p2", "Ben")  # the invites are still open for their own players
+    game.join("p4", "Di")
+
+
 def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:
     """In the lobby nothing is recorded yet: a new link's join form offers the name, and changes it."""
     game = host_game(app)

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, bindparam, delete, select
 from sqlalchemy.orm import Session
 
-from sevens.store.errors import Gone
+from sevens.store.errors import Conflict, Gone
 from sevens.store.models import ApiPrincipal, GameRow, Grant, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.secrets import hash_token, new_token
 
@@ -60,6 +60,24 @@ def find_principal(
     if principal.expires_at is not None and principal.expires_at <= now:
         return None
     return principal
+
+
+def check_one_seat(session: Session, *, principal_id: int | None, seat: SeatRow, holder: str) -> None:
+    """Refuse a second seat in one game to one credential: its pages and token show one seat, so
+    the second seat's teams would wait for orders nobody could give.
+
+    Raises:
+        Conflict: the credential already plays another seat of the game (``holder``: "this
+            browser" or "this token", for the message).
+    """
+    if principal_id is None:
+        return
+    held = [p for p in access_to(session, principal_id=principal_id, game_id=seat.game_id).player_ids if p != seat.player_id]
+    if held:
+        raise Conflict(
+            f"{holder} already plays seat {held[0]} in this game, and one plays one seat: open this "
+            "invite in another browser (a private window will do), or join with another token"
+        )
 
 
 def revoke_seat(session: Session, *, game_id: int, player_id: str) -> int:

@@ -25,6 +25,7 @@ from sevens.store.auth import (
     access_to,
     add_grant,
     bot_seat,
+    check_one_seat,
     create_principal,
     delete_principal,
     find_principal,
@@ -171,6 +172,7 @@ def join(
     if holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now):
         # The token that joined with it, asking again: the same seat.
         return JoinResponse(game=game.public_id, player=seat.player_id, token=None)
+    check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)

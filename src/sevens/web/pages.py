@@ -16,6 +16,7 @@ from sevens.store.auth import (
     Access,
     access_to,
     add_grant,
+    check_one_seat,
     create_principal,
     delete_principal,
     game_by_organiser_link,
@@ -254,6 +255,7 @@ def join(
     assert game is not None
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
+    check_one_seat(db, principal_id=None if principal is None else principal.id, seat=seat, holder="this browser")
     store.join_seat(db, seat=seat, name=name, now=clock())
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
