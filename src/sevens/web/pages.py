@@ -198,6 +198,7 @@ def create_game(
             "game": created.game,
             "organiser_link": f"{base}/organiser/{created.organiser_token}",
             "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites],
+            "canonical": f"/games/{created.game.public_id}/organise",
         },
         status=201,
     )
@@ -394,6 +395,7 @@ def _play(
     context = {"view": view, "access": access, "message": message, "live": _live(db, game, access)}
     if refused is not None:
         context["refused_team"], context["refused_why"], context["typed"] = refused
+        context["canonical"] = f"/games/{game.public_id}/play#team-{refused[0]}"
     return render(request, "play.html", context, status=status)
 
 
@@ -637,7 +639,13 @@ def post_new_invite(
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
     db.commit()
     link = f"{_base_url(request, settings)}/join/{token}"
-    context = {"game": game, "seat": seat, "link": link, "signed_out": sign_out == "yes"}
+    context = {
+        "game": game,
+        "seat": seat,
+        "link": link,
+        "signed_out": sign_out == "yes",
+        "canonical": f"/games/{game.public_id}/organise",
+    }
     return render(request, "invite.html", context)
 
 

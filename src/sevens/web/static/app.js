@@ -161,7 +161,18 @@ function confirmActs() {
   });
 }
 
+// A page that answers a form (the game just created, a new invite, a refused order) names the
+// address to show instead of the form's: reloading it then reads that page, rather than sending
+// the form again (a second game, another invite, a stale order).
+function canonicalAddress() {
+  var main = document.querySelector("main[data-canonical]");
+  if (main && window.history && window.history.replaceState) {
+    window.history.replaceState(null, "", main.dataset.canonical);
+  }
+}
+
 document.addEventListener("DOMContentLoaded", function () {
+  canonicalAddress();
   localTimes();
   countdowns();
   confirmActs();
