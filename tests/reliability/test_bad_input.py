@@ -195,7 +195,7 @@ def test_oversized_bodies_and_names_are_refused(tmp_path: Path) -> None:
     # A direction override would make a page's text after the name read backwards.
     for name in ("\u202eevil\u202c", "a\u2066b"):
         answer = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": name})
-        assert answer.status_code == 422 and "control characters" in answer.text
+        assert answer.status_code == 422 and "control or invisible characters" in answer.text
     # Two players of one name could not be told apart.
     same = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": " p1 "})
     assert same.status_code == 422 and "already called &#39;p1&#39;" in same.text

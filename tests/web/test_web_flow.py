@@ -242,6 +242,32 @@ def test_one_browser_or_token_plays_one_seat_of_a_game(app: FastAPI) -> None:
     game.join("p4", "Di")
 
 
+def test_names_a_reader_cannot_tell_apart_are_refused_and_a_late_seat_keeps_its_record_name(app: FastAPI) -> None:
+    """Names are compared as a reader sees them; an unclaimed seat's name in the record counts; a
+    seat taken after the start plays under the name the record has for it."""
+    game = host_game(app)
+    game.join("p1", "Alice")
+    for name, words in (
+        ("Ａlice", "already called"),  # fullwidth A
+        ("ALICE", "already called"),
+        ("Player 3", "already called"),  # p3, unclaimed, plays under this name in the record
+        ("Alice\u200b", "invisible"),
+        ("\u200b", "invisible"),
+        ("Al\u00adice", "invisible"),  # soft hyphen
+    ):
+        answer = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": name})
+        assert answer.status_code == 422 and words in answer.text, (name, answer.status_code)
+    game.join("p2", "Bob")
+    game.start()
+    page = new_client(app).get(game.invites["p3"].split("testserver", 1)[1]).text
+    assert 'id="fixed-name">You play as <strong>Player 3</strong>' in page
+    late = game.join("p3", "Zed")
+    assert "Player 3" in late.get(f"{game.base}/play").text
+    record = json.loads(game.organiser.get(f"{game.base}/record.json").text)
+    assert [p["name"] for p in record["players"]] == ["Alice", "Bob", "Player 3", "Player 4"]
+    assert "Zed" not in game.organiser.get(f"{game.base}/organise").text
+
+
 def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:
     """In the lobby nothing is recorded yet: a new link's join form offers the name, and changes it."""
     game = host_game(app)

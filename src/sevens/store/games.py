@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import unicodedata
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -69,6 +70,7 @@ __all__ = [
     "pause_game",
     "record_of",
     "reissue_invite",
+    "seat_name",
     "resolve_turn",
     "resume_game",
     "revealed_seed",
@@ -166,14 +168,25 @@ def _clean_name(value: str, what: str, limit: int) -> str:
         raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters")
     if len(name) > limit:
         raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}")
-    if any(ord(c) < 32 or c in _BIDI_CONTROLS for c in name):
-        raise Invalid(f"{what} contains control characters; use printable text")
+    # Controls, and invisible format characters: direction overrides (which turn the text after
+    # them backwards on a page), zero-width spaces, soft hyphens. The two joiners stay: emoji and
+    # some scripts need them.
+    if any(unicodedata.category(c) in ("Cc", "Cf") and c not in _JOINERS for c in name):
+        raise Invalid(f"{what} contains control or invisible characters; use printable text")
     return name
 
 
-# Direction overrides and isolates: a name holding one can make the text after it on a page read
-# backwards.
-_BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_JOINERS = frozenset("\u200c\u200d")
+
+
+def _name_key(name: str) -> str:
+    """How two names are compared: "Ａlice" and "alice" are one name to a reader."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def seat_name(seat: SeatRow) -> str:
+    """The seat's display name, or the one it plays under in the record while nobody has taken it."""
+    return seat.name or f"Player {seat.player_id[1:]}"
 
 
 def _check_new_game(spec: NewGame) -> Format:
@@ -350,10 +363,12 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     """
     clean = _clean_name(name, "your display name", NAME_LENGTH)
     game = session.get(GameRow, seat.game_id)
-    renames = (game is not None and game.status == GameStatus.LOBBY) or seat.name is None
-    # Two players of one name could not be told apart in the tables, the reports or the record.
-    taken = {o.name.casefold() for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id and o.name}
-    if renames and clean.casefold() in taken:
+    # After the start the name is the record's, for a seat taken late too.
+    renames = game is not None and game.status == GameStatus.LOBBY
+    # Two players of one name could not be told apart in the tables, the reports or the record;
+    # an unclaimed seat's name in the record ("Player 3") counts as taken.
+    taken = {_name_key(seat_name(o)) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id}
+    if renames and _name_key(clean) in taken:
         raise Invalid(f"another player in this game is already called {clean!r}; pick another display name")
     # Claimed in one statement: of two joins racing with one invite, exactly one wins.
     claimed = session.execute(
@@ -364,8 +379,7 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     )
     if not getattr(claimed, "rowcount", 0):
         raise Gone(USED_INVITE)
-    if renames:
-        seat.name = clean
+    seat.name = clean if renames else seat_name(seat)
     if seat.joined_at is None:
         seat.joined_at = now
     set_committed_value(seat, "invite_used_at", now)
@@ -416,7 +430,7 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     if game.status != GameStatus.LOBBY:
         raise Conflict("the game has already started")
     seats = seats_of(session, game_id=game.id)
-    players = [Player(PlayerId(s.player_id), s.name or f"Player {s.player_id[1:]}") for s in seats]
+    players = [Player(PlayerId(s.player_id), seat_name(s)) for s in seats]
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
     # Drawn from the secret seed, so the record says draw = "game-seed" and verify redoes it (R14).
     drawn = draw_game_from_seed(players, fmt, seed=game.seed_hex)

@@ -234,7 +234,9 @@ def join_form(
     game = store.game_by_id(db, game_id=seat.game_id)
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
-    return render(request, "join.html", {"game": game, "seat": seat, "token": token})
+    # After the start a seat plays under the name the record has for it.
+    fixed = None if game.status == GameStatus.LOBBY else store.seat_name(seat)
+    return render(request, "join.html", {"game": game, "seat": seat, "token": token, "fixed_name": fixed})
 
 
 @router.post("/join/{token}")

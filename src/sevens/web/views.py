@@ -236,7 +236,7 @@ def spectator_view(db: Session, game: GameRow) -> SpectatorView:
     """The public view of a game (R13: resolved turns only)."""
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
     seats = [
-        (s.player_id, s.name or f"Player {s.player_id[1:]}", s.joined_at is not None)
+        (s.player_id, store.seat_name(s), s.joined_at is not None)
         for s in store.seats_of(db, game_id=game.id)
     ]
     names = {pid: name for pid, name, _ in seats}
