@@ -54,6 +54,17 @@ def test_a_good_record_verifies_and_says_what_was_checked(tmp_path: Path) -> Non
     assert "5 turns, 15 matches" in out and "dice recomputed from the revealed seed" in out
 
 
+def test_orders_of_bots_not_installed_here_leave_the_record_not_verified_in_full(tmp_path: Path) -> None:
+    """Exit 3: everything else agrees, but an order in the name of a bot this installation lacks
+    could be any order (a server could forge one and name a bot nobody has)."""
+    record = _record()
+    order = record["turns"][1]["matches"][0]["home_order"]  # type: ignore[index]
+    order["autopilot"] = "equilibrium-v2"
+    code, out, err = _run(tmp_path, dumps(record))
+    assert code == 3 and "dice recomputed from the revealed seed" in out
+    assert "not verified in full: the orders of 'equilibrium-v2' could not be played again" in " ".join(err.split())
+
+
 def test_an_unfinished_record_is_consistent_but_its_dice_unchecked(tmp_path: Path) -> None:
     code, out, _ = _run(tmp_path, dumps(_record(turns=2)))
     assert code == 0

@@ -1,6 +1,6 @@
 """Bots: strategies behind one small protocol; house teams and autopilots use them (R12, R13)."""
 
-from sevens.bots.replay import BotOrderCheck, named_bot, verify_with_bots
+from sevens.bots.replay import BotOrderCheck, BotVerification, check_with_bots, named_bot, verify_with_bots
 from sevens.bots.strategies import (
     DEFAULT_BOT,
     ENTRY_POINT_GROUP,
@@ -38,4 +38,6 @@ __all__ = [
     "named_bot",
     "split",
     "verify_with_bots",
+    "check_with_bots",
+    "BotVerification",
 ]

@@ -96,9 +96,19 @@ class BotOrderCheck:
         return text
 
 
-def verify_with_bots(record: object) -> str:
+@dataclass(frozen=True, slots=True)
+class BotVerification:
+    """What :func:`check_with_bots` found: a sentence on what was checked, and the bots named in
+    the record that this installation lacks (their orders could not be played again, so the
+    record is not verified in full: a server could have put any order in such a bot's name)."""
+
+    summary: str
+    unchecked: tuple[str, ...] = ()
+
+
+def check_with_bots(record: object) -> BotVerification:
     """:func:`~sevens.tournament.verify.verify_record`, and once the seed is revealed every bot's
-    order played again (R13, R14); returns what was checked, in a sentence.
+    order played again (R13, R14).
 
     Raises:
         RecordError: the record is malformed.
@@ -107,4 +117,11 @@ def verify_with_bots(record: object) -> str:
     seed = record.get("seed") if isinstance(record, dict) else None
     check = BotOrderCheck(seed) if isinstance(seed, str) else None
     report = verify_record(record, check_orders=check)
-    return report.summary() + ("" if check is None else f"; {check.summary()}")
+    if check is None:
+        return BotVerification(report.summary())
+    return BotVerification(f"{report.summary()}; {check.summary()}", tuple(sorted(check.unknown)))
+
+
+def verify_with_bots(record: object) -> str:
+    """:func:`check_with_bots`'s sentence on what was checked."""
+    return check_with_bots(record).summary

@@ -7,13 +7,14 @@ from typing import Annotated
 
 import typer
 
-from sevens.bots import verify_with_bots
+from sevens.bots import check_with_bots
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
 from sevens.tournament.record import RecordError, VerificationError, loads
 
 __all__ = ["EXIT_MISMATCH", "register"]
 
 EXIT_MISMATCH = 1
+EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here
 
 
 def _read(path: Path) -> bytes:
@@ -38,10 +39,11 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
 
-        Exit 0 if every part agrees, 1 at the first mismatch, 2 if the file is not a readable game record."""
+        Exit 0 if every part agrees, 1 at the first mismatch, 2 if the file is not a readable game record,
+        3 if all agrees but some orders name bots not installed here (they could not be played again)."""
         text = _read(file)
         try:
-            summary = verify_with_bots(loads(text))
+            found = check_with_bots(loads(text))
         except VerificationError as exc:
             fail(f"{file}: does not verify: {exc}", code=EXIT_MISMATCH)
         except RecordError as exc:
@@ -50,4 +52,11 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
             fail(f"{file}: not a readable Sevens game record: its JSON is nested too deeply", code=EXIT_BAD_INPUT)
-        typer.echo(f"{file}: {summary}")
+        typer.echo(f"{file}: {found.summary}")
+        if found.unchecked:
+            names = ", ".join(repr(name) for name in found.unchecked)
+            fail(
+                f"{file}: not verified in full: the orders of {names} could not be played again, so any "
+                "order could stand in their name; install those bots and verify again",
+                code=EXIT_UNCHECKED,
+            )

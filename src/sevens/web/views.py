@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, get_strategy, verify_with_bots
+from sevens.bots import DEFAULT_BOT, check_with_bots, get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.store import games as store
@@ -461,10 +461,13 @@ def verify(game: GameRow) -> dict[str, Any]:
     from sevens.tournament.verify import RecordError, VerificationError
 
     try:
-        summary = verify_with_bots(json.loads(record_text(game)))
+        found = check_with_bots(json.loads(record_text(game)))
     except (VerificationError, RecordError) as exc:
         return {"ok": False, "message": str(exc)}
-    return {"ok": True, "message": summary}
+    if found.unchecked:  # a game imported from a server with bots this one lacks
+        names = ", ".join(repr(name) for name in found.unchecked)
+        return {"ok": False, "message": f"{found.summary}; not verified in full: this server lacks {names}"}
+    return {"ok": True, "message": found.summary}
 
 
 def _plausible_orders(state: Game, opponent: str, their_bot: str | None) -> list[tuple[str, Order]]:
