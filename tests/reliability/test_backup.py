@@ -291,6 +291,7 @@ def test_import_refuses_game_fields_that_disagree_with_the_record(tmp_path: Path
             (running, "players", 5, "players: its record says 4, the game says 5"),
             (running, "current_turn", 5, "current_turn: its record says 2, the game says 5"),
             (lobby, "champion", "fiji", "a game with no record has no open turn (current_turn 0) and no champion"),
+            (finished, "revealed_seed", "00" * 32, "revealed_seed: it is not the game's seed"),
         ]
         for index, key, value, words in cases:
             changed = json.loads(json.dumps(document))

@@ -313,6 +313,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
     if full and not isinstance(secret, dict):
         raise Invalid(f"{where}: a full backup holds a 'secret' object per game")
     seed = secret.get("seed") if secret is not None else data.get("revealed_seed")
+    shown = data.get("revealed_seed")
+    if shown is not None and shown != seed:
+        raise Invalid(f"{where}.revealed_seed: it is not the game's seed; a backup shows the seed it holds")
     if not isinstance(seed, str):
         raise Invalid(
             f"{where} is {status.value} and its seed is not in this export; "
