@@ -189,6 +189,9 @@ def test_r14_a_game_ended_early_is_verified_dice_and_all() -> None:
     path = "turns[2].matches[0].home_dice.force[0]"
     die = _get(path, ended)
     assert _rejected(_tampered(path, 1 if die != 1 else 2, ended)).startswith(f"{path}: expected {die}")
+    hidden = copy.deepcopy(ended)
+    hidden["seed"] = None
+    assert _rejected(hidden).startswith('seed: expected the game\'s seed, found null (R14: a game that ended early')
     # Without the mark, a seed in an unfinished record is still an early seed.
     unmarked = copy.deepcopy(ended)
     del unmarked["ended_early"]

@@ -606,6 +606,8 @@ def replay_record(
             )
     if parsed.ended_early and len(parsed.turns) >= setup.format.turns:
         raise VerificationError("ended_early", None, True, "a game played to its final did not end early")
+    if parsed.ended_early and seed is None:
+        raise VerificationError("seed", "the game's seed", None, "R14: a game that ended early reveals its seed")
     game = new_game(setup)
     head = to_record(game)
     for key in ("draw", "tournament", "players", "teams"):
