@@ -571,6 +571,19 @@ def test_a_game_ended_early_is_verified_dice_and_all(hosted: Hosted, tmp_path: P
     assert result.exit_code == 0 and "recomputed from the revealed seed" in result.output, result.output
 
 
+def test_a_game_ended_before_its_start_says_it_has_no_record(app: FastAPI) -> None:
+    """No die was thrown: no record to download or verify, and the pages say so instead of 'not started yet'."""
+    game = host_game(app)
+    assert "Download the record" not in game.organiser.get(game.base).text  # the lobby has none either
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    page = game.organiser.get(game.base).text
+    assert "ended" in page and "Download the record" not in page and "/verify" not in page
+    verify = game.organiser.get(f"{game.base}/verify")
+    assert verify.status_code == 200 and "ended before it started: no die was thrown, nothing to verify" in verify.text
+    record = game.organiser.get(f"{game.base}/record.json")
+    assert record.status_code == 409 and "ended before it started" in record.text
+
+
 def test_a_private_game_state_is_not_disclosed(app: FastAPI) -> None:
     game = host_game(app, visibility="private")
     assert new_client(app).get(f"{game.base}/state").status_code == 404

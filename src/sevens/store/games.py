@@ -458,6 +458,8 @@ def load_game(game: GameRow) -> Game:
         Conflict: the game has not started.
     """
     if game.record_json is None:
+        if game.status == GameStatus.ENDED:
+            raise Conflict("the game was ended before it started: no die was thrown, so it has no record")
         raise Conflict("the game has not started yet: the organiser starts it once the players have joined")
     return _replay(game.record_json)
 

@@ -453,6 +453,8 @@ def record_text(game: GameRow) -> str:
 
 def verify(game: GameRow) -> dict[str, Any]:
     """Check a finished game's record with the revealed seed (R14); explain when it cannot be yet."""
+    if game.record_json is None and game.status == GameStatus.ENDED:
+        return {"ok": None, "message": "the game was ended before it started: no die was thrown, nothing to verify"}
     if store.revealed_seed(game) is None:
         return {
             "ok": None,
