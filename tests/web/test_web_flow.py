@@ -571,6 +571,15 @@ def test_a_game_ended_early_is_verified_dice_and_all(hosted: Hosted, tmp_path: P
     assert result.exit_code == 0 and "recomputed from the revealed seed" in result.output, result.output
 
 
+def test_a_game_nobody_joined_is_played_by_the_bots_at_its_start(app: FastAPI) -> None:
+    """R13: unclaimed seats hold no turn up, so with none claimed the bots play it through at once."""
+    game = host_game(app, hours="0")
+    game.start()
+    page = game.organiser.get(game.base).text
+    assert 'id="champion"' in page and 'id="seed"' in page
+    assert verify_record(json.loads(game.organiser.get(f"{game.base}/record.json").text)).dice_checked
+
+
 def test_a_game_ended_before_its_start_says_it_has_no_record(app: FastAPI) -> None:
     """No die was thrown: no record to download or verify, and the pages say so instead of 'not started yet'."""
     game = host_game(app)

@@ -421,7 +421,8 @@ def events_of(session: Session, *, game_id: int) -> list[EventRow]:
 
 
 def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "organiser") -> GameRow:
-    """Draw the groups (R12) and open turn 1; seats nobody claimed play on autopilot (R13).
+    """Draw the groups (R12) and open turn 1; seats nobody claimed play on autopilot (R13), and if
+    no seat is claimed the bots play the game through at once.
 
     Raises:
         Conflict: the game has already started.
@@ -448,6 +449,9 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     game.deadline_at = None if game.turn_seconds is None else now + timedelta(seconds=game.turn_seconds)
     _event(session, game, now=now, actor=actor, kind="started")
     session.flush()
+    # With no seat claimed nobody is due an order: the bots play on at once, as they do after any
+    # turn once no claimed team is left in play.
+    advance(session, game_id=game.id, now=now)
     return game
 
 
