@@ -48,7 +48,9 @@ def test_head_is_answered_like_get_without_a_body(app: FastAPI, hosted: Hosted) 
     assert client.head("/games/nope").status_code == 404
     assert post_form(client, "/games", {}).status_code != 405  # the other methods are untouched
     icon = client.get("/")
-    assert '<link rel="icon" href="/static/favicon.svg"' in icon.text  # so browsers ask for no /favicon.ico
+    assert '<link rel="icon" href="/static/favicon.svg"' in icon.text
+    moved = client.get("/favicon.ico", follow_redirects=False)  # asked for where no page names an icon
+    assert moved.status_code == 301 and moved.headers["location"] == "/static/favicon.svg"
 
 
 def test_created_page_gives_secret_links_once(app: FastAPI) -> None:
@@ -202,6 +204,12 @@ def test_new_invite_replaces_old(hosted: Hosted) -> None:
     hosted.invites["p2"] = new_link.group(1)
     hosted.join("p2", "Mallory")
     assert "Player 2" in hosted.players["p2"].get(f"{hosted.base}/play").text
+    organise = hosted.organiser.get(f"{hosted.base}/organise").text
+    assert "new invite · p2: the old link stops working" in organise
+    assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    assert "New invite link" not in hosted.organiser.get(f"{hosted.base}/organise").text
+    over = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite")
+    assert over.status_code == 409 and "no seat needs a new link" in over.text
 
 
 def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None:

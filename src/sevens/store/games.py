@@ -312,6 +312,7 @@ def reissue_invite(
 
     Raises:
         NotFound: no such seat.
+        Conflict: the game is over.
     """
     seat = session.scalar(
         select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
@@ -322,10 +323,15 @@ def reissue_invite(
     seat.invite_hash = hash_token(token)
     seat.invite_used_at = None
     seat.invite_expires_at = now + invite_lifetime
+    game = game_by_id(session, game_id=game_id)
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(f"the game is {game.status.value}: no seat needs a new link")
     if sign_out:
         lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
         detail = f"{seat.player_id}: {lost} browser(s) or token(s) lost it; a new link was issued"
-        _event(session, game_by_id(session, game_id=game_id), now=now, actor=actor, kind="seat signed out", detail=detail)
+        _event(session, game, now=now, actor=actor, kind="seat signed out", detail=detail)
+    else:
+        _event(session, game, now=now, actor=actor, kind="new invite", detail=f"{seat.player_id}: the old link stops working")
     session.flush()
     return token
 

@@ -99,6 +99,12 @@ def _redirect(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
 
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon(request: Request) -> Response:
+    """Browsers ask for this where a page names no icon (a JSON answer, a record): the same icon."""
+    return RedirectResponse("/static/favicon.svg", status_code=301)
+
+
 @router.get("/")
 def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
     """The front page: create a game, public games, the visitor's own games."""

@@ -62,13 +62,13 @@ def duration(seconds: int | None) -> str:
     """Seconds as people read a time left: days, hours and minutes, or seconds under a minute.
 
     >>> duration(45), duration(60), duration(3 * 3600 + 25 * 60 + 7), duration(2 * 86400 + 3600)
-    ('45 s', '1 min', '3 h 25 min', '2 d 1 h')
+    ('45 s', '1 min', '3 h 26 min', '2 d 1 h')
     """
     if seconds is None:
         return "unknown"
     if seconds < 60:
         return f"{seconds} s"
-    days, rest = divmod(seconds // 60, 24 * 60)
+    days, rest = divmod(-(-seconds // 60), 24 * 60)  # minutes rounded up, as the countdown shows them
     hours, minutes = divmod(rest, 60)
     parts = [f"{days} d" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
     return " ".join(p for p in parts if p)
