@@ -202,3 +202,11 @@ def test_an_api_game_without_a_format_gets_r12_default(app: FastAPI) -> None:
         fmt = seen["format"]
         assert (fmt["players"], fmt["teams"], fmt["teams_per_player"]) == (players, teams, per_player)
         assert len(created.json()["invites"]) == players
+        assert seen["resolve_when"] == "all-ready"
+    # 0 hours is "when all are ready", as on the create form.
+    zero = client.post("/api/v1/games", json={"name": "Cup", "players": 4, "deadline_hours": 0}).json()
+    seen = client.get(f"/api/v1/games/{zero['game']}", headers={"Authorization": f"Bearer {zero['token']}"}).json()
+    assert seen["resolve_when"] == "all-ready"
+    timed = client.post("/api/v1/games", json={"name": "Cup", "players": 4, "deadline_hours": 0.5}).json()
+    seen = client.get(f"/api/v1/games/{timed['game']}", headers={"Authorization": f"Bearer {timed['token']}"}).json()
+    assert seen["resolve_when"] == "deadline"

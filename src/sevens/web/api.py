@@ -427,7 +427,11 @@ class CreateRequest(BaseModel):
     teams: StrictInt | None = Field(default=None, description="8 or 16; absent: R12's default")
     teams_per_player: StrictInt | None = Field(default=None, ge=1, le=4, description="absent: R12's default")
     deadline_hours: float | None = Field(
-        default=None, gt=0, le=24 * 30, description="1/60 to 720 hours; null or absent: resolve when all are ready"
+        default=None,
+        ge=0,
+        le=24 * 30,
+        strict=True,
+        description="1/60 to 720 hours; 0, null or absent: resolve when all are ready (as the form's 0)",
     )
     default_bot: str | None = Field(default=None, max_length=40)
     visibility: Literal["public", "private"] = "public"
@@ -485,7 +489,7 @@ def create(
         players=body.players,
         teams=teams,
         teams_per_player=per_player,
-        turn_seconds=None if body.deadline_hours is None else round(body.deadline_hours * 3600),
+        turn_seconds=round(body.deadline_hours * 3600) if body.deadline_hours else None,
         default_bot=body.default_bot or views.default_bot(),
         visibility=Visibility(body.visibility),
     )

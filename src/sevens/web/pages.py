@@ -451,9 +451,13 @@ def post_order(
         view = views.player_view(db, game, player_id)
         if not any(t.info.id == team and t.match for t in view.teams):
             raise  # not a form on this page: the error page says why
-        # Said beside the form, with what was typed still in it.
+        # Said beside the form, with what was typed still in it; the rules' "fiji, turn 1: " would
+        # name the team by its id where its name heads the form.
+        why = str(exc)
+        if why.startswith(f"{team}, turn "):
+            why = why.split(": ", 1)[1]
         typed = {"force": force[:20], "flair": flair[:20]}
-        return _play(request, db, game, access, view, refused=(team, str(exc), typed), status=exc.status)
+        return _play(request, db, game, access, view, refused=(team, why, typed), status=exc.status)
     db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#team-{team}")
