@@ -240,9 +240,14 @@ def join_form(
     game = store.game_by_id(db, game_id=seat.game_id)
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
+    return _join_page(request, game, seat)
+
+
+def _join_page(request: Request, game: GameRow, seat: SeatRow, *, refused: str = "", typed: str = "") -> Response:
     # After the start a seat plays under the name the record has for it.
     fixed = None if game.status == GameStatus.LOBBY else store.seat_name(seat)
-    return render(request, "join.html", {"game": game, "seat": seat, "token": token, "fixed_name": fixed})
+    context = {"game": game, "seat": seat, "fixed_name": fixed, "refused": refused, "typed": typed}
+    return render(request, "join.html", context, status=422 if refused else 200)
 
 
 @router.post("/join/{token}")
@@ -265,7 +270,11 @@ def join(
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
     check_one_seat(db, principal_id=None if principal is None else principal.id, seat=seat, holder="this browser")
-    store.join_seat(db, seat=seat, name=name, now=clock())
+    try:
+        store.join_seat(db, seat=seat, name=name, now=clock())
+    except Invalid as exc:  # the name: said on the form, with what was typed, to try another
+        db.rollback()
+        return _join_page(request, game, seat, refused=str(exc), typed=name[:40])
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
