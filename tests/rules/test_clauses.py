@@ -187,6 +187,7 @@ def test_r2_doubles_score_and_throw_again() -> None:
         (0, 4, 100, "multiple of 3"),
         (50, 51, 100, "holds only 100"),
         (10**9, 0, 10**10, "more than any team can ever hold"),
+        (200, 0, 100, "spends 200 points but the team holds only 100"),
     ],
 )
 def test_r3_bad_orders_are_refused_naming_the_rule(force: object, flair: object, scrum: int, says: str) -> None:

@@ -108,11 +108,13 @@ def validate_order(force: object, flair: object, scrum: int) -> Order:
     Traceback (most recent call last):
     ...
     sevens.rules.orders.OrderError: R3: the order spends 105 points but the team holds only 100 SCRUM points
+    >>> validate_order(200, 0, scrum=100)  # the team's balance, not the cap on any balance, says why
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: the order spends 200 points but the team holds only 100 SCRUM points
     """
-    order = Order(force=_whole("FORCE", force), flair=_whole("FLAIR", flair))
-    if order.total > scrum:
-        raise OrderError(
-            "R3",
-            f"the order spends {order.total} points but the team holds only {scrum} SCRUM points",
-        )
-    return order
+    whole_force, whole_flair = _whole("FORCE", force), _whole("FLAIR", flair)
+    total = whole_force + whole_flair
+    if min(whole_force, whole_flair) >= 0 and whole_flair % FLAIR_OPTION_COST == 0 and total > scrum:
+        raise OrderError("R3", f"the order spends {total} points but the team holds only {scrum} SCRUM points")
+    return Order(force=whole_force, flair=whole_flair)
