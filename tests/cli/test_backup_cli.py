@@ -50,6 +50,7 @@ def test_malformed_backups_give_one_line_and_exit_2(tmp_path: Path, content: str
     [
         ("mysql://u@h/db", "mysql databases are not supported; sevens runs on SQLite"),
         ("postgresql+asyncpg://u:secret@h/db", "the database driver asyncpg is not installed"),
+        ("postgresql+nosuchdriver://u:secret@h/db", "the database driver nosuchdriver is not one SQLAlchemy knows"),
         ("not a url", "not one SQLAlchemy can read"),
     ],
 )

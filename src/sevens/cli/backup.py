@@ -19,16 +19,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from sevens.cli.database import DB_HELP, usable_url
 from sevens.cli.errors import fail
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
 
 __all__ = ["read_documents", "register", "write_export"]
-
-_SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
-_DB_HELP = "SQLAlchemy URL of the database; default $DATABASE_URL, else ./sevens.sqlite3."
-
 
 def _write(path: Path, document: dict[str, Any], *, private: bool) -> None:
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
@@ -90,30 +87,17 @@ def read_documents(source: str) -> list[dict[str, Any]]:
 
 
 def _engine(url: str, *, existing: bool = False) -> Engine:
-    """An engine for a database sevens can use, or a one-line error (the URL is not repeated: it
-    may hold a password). ``existing``: refuse a SQLite file that is not there (opening it would
-    create it)."""
-    from sqlalchemy import make_url
-    from sqlalchemy.exc import ArgumentError
+    """An engine for a database sevens can use (see :func:`usable_url`), or a one-line error.
+    ``existing``: refuse a SQLite file that is not there (opening it would create it)."""
+    from sevens.store.db import is_in_memory, make_engine
 
-    from sevens.store.db import is_in_memory, make_engine, normalise_url
-
-    try:
-        parsed = make_url(normalise_url(url))
-    except ArgumentError:
-        fail(f"the database URL is not one SQLAlchemy can read; {_SUPPORTED}")
-    backend = parsed.get_backend_name()
-    if backend not in ("sqlite", "postgresql"):
-        fail(f"{backend} databases are not supported; {_SUPPORTED}")
-    if existing and backend == "sqlite" and not is_in_memory(url) and not Path(parsed.database or "").is_file():
+    parsed = usable_url(url)
+    if existing and parsed.get_backend_name() == "sqlite" and not is_in_memory(url) and not Path(parsed.database or "").is_file():
         fail(
             f"there is no SQLite database at {parsed.database}; check the path in --database-url "
             "(or $DATABASE_URL): export reads a database, it does not create one"
         )
-    try:
-        return make_engine(url)
-    except ImportError as exc:  # a driver named in the URL (postgresql+asyncpg) that is not installed
-        fail(f"the database driver {exc.name or exc} is not installed; {_SUPPORTED}")
+    return make_engine(url)
 
 
 def register(app: typer.Typer) -> None:
@@ -122,7 +106,7 @@ def register(app: typer.Typer) -> None:
     @app.command("export")
     def export(
         target: Annotated[str, typer.Argument(metavar="PATH", help="File, or directory (one file per game), to write.")],
-        database_url: Annotated[str | None, typer.Option("--database-url", help=_DB_HELP)] = None,
+        database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
         full: Annotated[
             bool,
             typer.Option(
@@ -158,7 +142,7 @@ def register(app: typer.Typer) -> None:
     @app.command("import")
     def import_(
         source: Annotated[str, typer.Argument(metavar="PATH", help="File or directory written by 'sevens export'.")],
-        database_url: Annotated[str | None, typer.Option("--database-url", help=_DB_HELP)] = None,
+        database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
     ) -> None:
         """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""
         from sqlalchemy.exc import SQLAlchemyError

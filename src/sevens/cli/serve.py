@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from sevens.cli.database import DB_HELP, usable_url
 from sevens.cli.errors import fail
 
 __all__ = ["register"]
@@ -19,13 +20,7 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
-        database_url: Annotated[
-            str | None,
-            typer.Option(
-                "--database-url",
-                help="SQLAlchemy URL of the database; default $DATABASE_URL, else ./sevens.sqlite3.",
-            ),
-        ] = None,
+        database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
     ) -> None:
         """Serve the web app: create games, invite players, order, resolve, download records.
 
@@ -38,6 +33,7 @@ def register(app: typer.Typer) -> None:
 
         try:
             settings = Settings() if database_url is None else Settings(database_url=database_url)
+            usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             web_app = create_app(settings)
         except SQLAlchemyError as exc:
             fail(f"cannot open the database: {str(exc).splitlines()[0]}")
