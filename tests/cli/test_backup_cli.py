@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -85,3 +87,44 @@ def test_export_reads_an_existing_sqlite_database(tmp_path: Path) -> None:
     result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("exported 0 games")
+
+
+def _other_application(path: Path) -> None:
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE notes (body TEXT)")
+    connection.execute("INSERT INTO notes VALUES ('mine')")
+    connection.commit()
+    connection.close()
+
+
+def _other_alembic_application(path: Path) -> None:
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) PRIMARY KEY)")
+    connection.execute("INSERT INTO alembic_version VALUES ('1f2e3d4c5b6a')")
+    connection.commit()
+    connection.close()
+
+
+@pytest.mark.parametrize("make", [Path.touch, _other_application, _other_alembic_application])
+def test_export_refuses_a_database_that_is_not_sevens_and_leaves_it_as_it_was(tmp_path: Path, make: Any) -> None:
+    database = tmp_path / "other.db"
+    make(database)
+    before = database.read_bytes()
+    target = tmp_path / "x.json"
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(target)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: not a sevens database: ") and result.stderr.count("\n") == 1
+    assert database.read_bytes() == before and not target.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]  # no -wal or -shm either
+
+
+def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Path) -> None:
+    from sevens.store.db import make_engine, run_migrations, sevens_revision
+
+    database = tmp_path / "old.sqlite3"
+    engine = make_engine(f"sqlite:///{database}")
+    run_migrations(engine, revision="0001")
+    engine.dispose()
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
+    assert result.exit_code == 0, result.output
+    assert sevens_revision(f"sqlite:///{database}") == "0004"

@@ -120,11 +120,19 @@ def register(app: typer.Typer) -> None:
         from sqlalchemy.exc import SQLAlchemyError
 
         from sevens.store.backup import export_backup
-        from sevens.store.db import make_sessionmaker, run_migrations
+        from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision
         from sevens.web.settings import Settings
 
-        engine = _engine(database_url or Settings().database_url, existing=True)
+        url = database_url or Settings().database_url
+        engine = _engine(url, existing=True)
         try:
+            # The migrations below would write sevens' tables into any database: first make sure
+            # it is one (an older sevens schema is still brought up to date, as before).
+            if sevens_revision(url) is None:
+                fail(
+                    "not a sevens database: it has no sevens schema (no alembic_version table naming a sevens "
+                    "revision), so there is nothing to export; check --database-url (or $DATABASE_URL)"
+                )
             run_migrations(engine)
             with make_sessionmaker(engine)() as db:
                 document = export_backup(db, full=full, now=datetime.now(UTC))

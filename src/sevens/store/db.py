@@ -9,7 +9,16 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["SQLITE_SYNCHRONOUS", "is_in_memory", "make_engine", "make_sessionmaker", "run_migrations", "session_scope", "normalise_url"]
+__all__ = [
+    "SQLITE_SYNCHRONOUS",
+    "is_in_memory",
+    "make_engine",
+    "make_sessionmaker",
+    "normalise_url",
+    "run_migrations",
+    "session_scope",
+    "sevens_revision",
+]
 
 
 def normalise_url(url: str) -> str:
@@ -114,13 +123,60 @@ def run_migrations(engine: Engine, *, revision: str = "head") -> None:
     Run at start-up and in tests; a test passes an older revision to start from an old schema.
     """
     from alembic import command
-    from alembic.config import Config
 
-    config = Config()
-    config.set_main_option("script_location", "sevens.store:migrations")
+    config = _alembic_config()
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # Two workers starting together on one database: the second waits, then finds it done.
             connection.execute(text("SELECT pg_advisory_xact_lock(727271)"))
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def _alembic_config() -> Any:
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", "sevens.store:migrations")
+    return config
+
+
+def sevens_revision(url: str) -> str | None:
+    """The sevens schema revision of the database at ``url``, or None if it has no sevens schema.
+
+    Alembic tracks the migrations in the table ``alembic_version``; a database without it (an
+    empty file, another application's) or naming a revision sevens does not have is not a sevens
+    database, and :func:`run_migrations` would write sevens' tables into it.
+
+    Only reads: a SQLite file is opened read-only and without :func:`make_engine`'s pragmas (its
+    ``journal_mode=WAL`` alone rewrites the header of another application's file).
+
+    >>> sevens_revision("sqlite://") is None
+    True
+    """
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    url = normalise_url(url)
+    if url.startswith("sqlite") and not is_in_memory(url):
+        import sqlite3
+        from pathlib import Path
+        from urllib.parse import quote
+
+        uri = f"file:{quote(str(Path(make_url(url).database or '').absolute()))}?mode=ro"
+        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True))
+    else:
+        engine = make_engine(url)
+    try:
+        with engine.connect() as connection:
+            current = MigrationContext.configure(connection).get_current_revision()
+    finally:
+        engine.dispose()
+    if current is None:
+        return None
+    try:
+        ScriptDirectory.from_config(_alembic_config()).get_revision(current)
+    except CommandError:  # alembic's ResolutionError: a revision of some other application
+        return None
+    return current
