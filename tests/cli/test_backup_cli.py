@@ -128,3 +128,16 @@ def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Pat
     result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
     assert result.exit_code == 0, result.output
     assert sevens_revision(f"sqlite:///{database}") == "0004"
+
+
+@pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
+@pytest.mark.parametrize(("command", "words"), [("export", "has nothing to export"), ("import", "would lose what is imported when the command ends")])
+def test_an_in_memory_database_is_refused(tmp_path: Path, command: str, words: str, url: str) -> None:
+    path = tmp_path / "x.json"
+    if command == "import":
+        path.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
+    result = runner.invoke(app, [command, "--database-url", url, str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: an in-memory database (sqlite://) {words}; give a database file")
+    assert result.stderr.count("\n") == 1 and result.stdout == ""
+    assert path.exists() == (command == "import")

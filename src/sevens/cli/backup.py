@@ -86,13 +86,23 @@ def read_documents(source: str) -> list[dict[str, Any]]:
     return documents
 
 
-def _engine(url: str, *, existing: bool = False) -> Engine:
+def _engine(url: str, *, command: str) -> Engine:
     """An engine for a database sevens can use (see :func:`usable_url`), or a one-line error.
-    ``existing``: refuse a SQLite file that is not there (opening it would create it)."""
+
+    Both commands refuse an in-memory database: each connection opens its own, empty one, gone
+    when the command ends. ``export`` also refuses a SQLite file that is not there (opening it
+    would create it).
+    """
     from sevens.store.db import is_in_memory, make_engine
 
     parsed = usable_url(url)
-    if existing and parsed.get_backend_name() == "sqlite" and not is_in_memory(url) and not Path(parsed.database or "").is_file():
+    if is_in_memory(url):
+        what = "has nothing to export" if command == "export" else "would lose what is imported when the command ends"
+        fail(
+            f"an in-memory database (sqlite://) {what}; give a database file, sqlite:///PATH, "
+            "or PostgreSQL in --database-url (or $DATABASE_URL)"
+        )
+    if command == "export" and parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
         fail(
             f"there is no SQLite database at {parsed.database}; check the path in --database-url "
             "(or $DATABASE_URL): export reads a database, it does not create one"
@@ -124,7 +134,7 @@ def register(app: typer.Typer) -> None:
         from sevens.web.settings import Settings
 
         url = database_url or Settings().database_url
-        engine = _engine(url, existing=True)
+        engine = _engine(url, command="export")
         try:
             # The migrations below would write sevens' tables into any database: first make sure
             # it is one (an older sevens schema is still brought up to date, as before).
@@ -164,7 +174,7 @@ def register(app: typer.Typer) -> None:
             document = merge(read_documents(source))
         except (OSError, ValueError) as exc:
             fail(str(exc))
-        engine = _engine(database_url or Settings().database_url)
+        engine = _engine(database_url or Settings().database_url, command="import")
         try:
             run_migrations(engine)
             with session_scope(make_sessionmaker(engine)) as db:
