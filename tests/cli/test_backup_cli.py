@@ -141,3 +141,78 @@ def test_an_in_memory_database_is_refused(tmp_path: Path, command: str, words: s
     assert result.stderr.startswith(f"error: an in-memory database (sqlite://) {words}; give a database file")
     assert result.stderr.count("\n") == 1 and result.stdout == ""
     assert path.exists() == (command == "import")
+
+
+def test_import_names_a_missing_folder_and_creates_nothing(tmp_path: Path) -> None:
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
+    database = tmp_path / "no" / "such" / "x.db"
+    result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{database}", str(source)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: cannot create the SQLite database {database}: there is no folder {database.parent}; "
+        "create it or check the path in --database-url (or $DATABASE_URL)\n"
+    )
+    assert not (tmp_path / "no").exists()
+
+
+RECORD_IS_AN_ARRAY = {**HEAD, "games": [{"id": "g1", "status": "finished", "visibility": "public", "revealed_seed": SEED,
+                                         "seed_sha256": seed_commitment(SEED), "record": []}]}
+
+
+def test_a_failed_import_removes_the_database_file_it_created(tmp_path: Path) -> None:
+    code, err = _import(tmp_path, json.dumps(RECORD_IS_AN_ARRAY))
+    assert code == 2 and "its record is an array" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.json"]
+
+
+def test_a_failed_import_keeps_a_database_that_was_there(tmp_path: Path) -> None:
+    from sevens.store.db import make_engine, run_migrations, sevens_revision
+
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    engine = make_engine(url)
+    run_migrations(engine)
+    engine.dispose()
+    code, err = _import(tmp_path, json.dumps(RECORD_IS_AN_ARRAY))
+    assert code == 2 and "its record is an array" in err
+    assert sevens_revision(url) == "0004"
+
+
+def _full_backup_of_one_game(tmp_path: Path) -> dict[str, Any]:
+    """A full backup of a database holding one game in its lobby and one bot credential."""
+    from datetime import UTC, datetime
+
+    from sevens.store import games as store
+    from sevens.store.auth import create_principal
+    from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
+    from sevens.store.models import PrincipalKind, Visibility
+
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    engine = make_engine(url)
+    run_migrations(engine)
+    now = datetime.now(UTC)
+    with session_scope(make_sessionmaker(engine)) as db:
+        store.create_game(db, spec=store.NewGame("cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC), now=now)
+        create_principal(db, kind=PrincipalKind.BOT, now=now, label="bot")
+    engine.dispose()
+    target = tmp_path / "full.json"
+    result = runner.invoke(app, ["export", "--full", "--database-url", url, str(target)])
+    assert result.exit_code == 0, result.output
+    document: dict[str, Any] = json.loads(target.read_text(encoding="utf-8"))
+    return document
+
+
+@pytest.mark.parametrize("key", ["games", "credentials"])
+def test_import_names_a_game_or_credential_the_backup_holds_twice(tmp_path: Path, key: str) -> None:
+    document = _full_backup_of_one_game(tmp_path)
+    document[key] = document[key] * 2
+    code, err = _import(tmp_path, json.dumps(document))
+    assert code == 2 and err.count("\n") == 1, err
+    if key == "games":
+        assert err == (
+            f"error: the backup holds game {document['games'][0]['id']!r} twice; keep one of them "
+            "(a file copied twice into the folder?) and import again\n"
+        )
+    else:
+        assert err == "error: the backup holds the same credential (token hash) twice; keep one of them and import again\n"
+    assert not (tmp_path / "restored.sqlite3").exists()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -24,6 +25,8 @@ from sevens.cli.errors import fail
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
+
+    from sevens.store.backup import ImportReport
 
 __all__ = ["read_documents", "register", "write_export"]
 
@@ -91,7 +94,8 @@ def _engine(url: str, *, command: str) -> Engine:
 
     Both commands refuse an in-memory database: each connection opens its own, empty one, gone
     when the command ends. ``export`` also refuses a SQLite file that is not there (opening it
-    would create it).
+    would create it), ``import`` one whose folder is not there (SQLite would only say that it
+    cannot open the file).
     """
     from sevens.store.db import is_in_memory, make_engine
 
@@ -106,6 +110,12 @@ def _engine(url: str, *, command: str) -> Engine:
         fail(
             f"there is no SQLite database at {parsed.database}; check the path in --database-url "
             "(or $DATABASE_URL): export reads a database, it does not create one"
+        )
+    folder = Path(parsed.database or "").parent
+    if command == "import" and parsed.get_backend_name() == "sqlite" and not folder.is_dir():
+        fail(
+            f"cannot create the SQLite database {parsed.database}: there is no folder {folder}; create it "
+            "or check the path in --database-url (or $DATABASE_URL)"
         )
     return make_engine(url)
 
@@ -163,33 +173,86 @@ def register(app: typer.Typer) -> None:
         database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
     ) -> None:
         """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from sevens.store.backup import import_backup, merge
-        from sevens.store.db import make_sessionmaker, run_migrations, session_scope
-        from sevens.store.errors import StoreError
+        from sevens.store.backup import merge
         from sevens.web.settings import Settings
 
         try:
             document = merge(read_documents(source))
         except (OSError, ValueError) as exc:
             fail(str(exc))
-        engine = _engine(database_url or Settings().database_url, command="import")
+        url = database_url or Settings().database_url
+        engine = _engine(url, command="import")
+        created = _new_sqlite_files(url)
         try:
-            run_migrations(engine)
-            with session_scope(make_sessionmaker(engine)) as db:
-                report = import_backup(db, document=document)
+            report = _restore(engine, document)
+        except BaseException:
+            # A failed import leaves nothing behind: not even the migrated file it created.
             engine.dispose()
-        except StoreError as exc:
-            fail(str(exc))
-        except SQLAlchemyError as exc:
-            fail(f"cannot write the database: {str(exc).splitlines()[0]}")
-        except (KeyError, TypeError) as exc:
-            fail(f"the backup is malformed: {exc!r} is missing or of the wrong kind")
+            for file in created:
+                file.unlink(missing_ok=True)
+            raise
+        engine.dispose()
         typer.echo(
             f"imported {_count(report.games, 'game')} ({report.running} still open) and "
             f"{_count(report.credentials, 'credential')}"
         )
+
+
+def _new_sqlite_files(url: str) -> list[Path]:
+    """The files an import into the SQLite database at ``url`` would create: the database and its
+    journals, if the database is not there yet (an existing database's files are never removed)."""
+    from sqlalchemy import make_url
+
+    from sevens.store.db import normalise_url
+
+    parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() != "sqlite" or Path(parsed.database or "").exists():
+        return []
+    database = Path(parsed.database or "")
+    files = [database, *(Path(f"{database}{end}") for end in ("-wal", "-shm", "-journal"))]
+    return [file for file in files if not file.exists()]
+
+
+def _restore(engine: Engine, document: dict[str, Any]) -> ImportReport:
+    """Migrate the database and import the backup into it, or a one-line error."""
+    from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+    from sevens.store.backup import import_backup
+    from sevens.store.db import make_sessionmaker, run_migrations, session_scope
+    from sevens.store.errors import StoreError
+
+    try:
+        run_migrations(engine)
+        with session_scope(make_sessionmaker(engine)) as db:
+            return import_backup(db, document=document)
+    except StoreError as exc:
+        fail(str(exc))
+    except IntegrityError as exc:  # the database is empty, so the backup repeats something
+        fail(_held_twice(document) or f"cannot write the database: {str(exc).splitlines()[0]}")
+    except SQLAlchemyError as exc:
+        fail(f"cannot write the database: {str(exc).splitlines()[0]}")
+    except (KeyError, TypeError) as exc:
+        fail(f"the backup is malformed: {exc!r} is missing or of the wrong kind")
+
+
+def _held_twice(document: dict[str, Any]) -> str | None:
+    """Say which game or credential a backup holds twice (a unique key broken on import), if any.
+
+    >>> _held_twice({"games": [{"id": "a"}, {"id": "b"}, {"id": "a"}], "credentials": []})
+    "the backup holds game 'a' twice; keep one of them (a file copied twice into the folder?) and import again"
+    >>> _held_twice({"games": [], "credentials": [{"token_hash": "x"}, {"token_hash": "x"}]})
+    'the backup holds the same credential (token hash) twice; keep one of them and import again'
+    >>> _held_twice({"games": [{"id": "a"}], "credentials": []}) is None
+    True
+    """
+    games = Counter(g.get("id") for g in document.get("games") or [] if isinstance(g, dict))
+    twice = [game for game, n in games.items() if n > 1]
+    if twice:
+        return f"the backup holds game {twice[0]!r} twice; keep one of them (a file copied twice into the folder?) and import again"
+    hashes = Counter(c.get("token_hash") for c in document.get("credentials") or [] if isinstance(c, dict))
+    if any(n > 1 for n in hashes.values()):
+        return "the backup holds the same credential (token hash) twice; keep one of them and import again"
+    return None
 
 
 def _count(n: int, noun: str) -> str:
