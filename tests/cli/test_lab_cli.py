@@ -43,6 +43,12 @@ def test_results_are_printed_before_a_plot_that_fails_at_the_end(
     (["--strategies", "os:system"], "--strategies: 'os:system' is not a strategy"),
     (["--strategies", "even,json:dumps"], "--strategies: 'json:dumps' is not a strategy"),
     (["--strategies", "even", "--field", "json:dumps"], "--field: 'json:dumps' is not a strategy"),
+    # Calling these exits (it used to end the command with status 0 and no word) or raises.
+    (["--strategies", "even,sys:exit"], "--strategies: 'sys:exit' is not a strategy: loading it or calling it with "
+                                        "no arguments raised SystemExit; name a strategy object"),
+    (["--strategies", "even", "--field", "sys:exit"], "--field: 'sys:exit' is not a strategy"),
+    (["--strategies", "asyncio:get_running_loop"], "--strategies: 'asyncio:get_running_loop' is not a strategy: "
+                                                   "loading it or calling it with no arguments raised RuntimeError: no running event loop"),
 ])
 def test_a_path_to_something_that_is_not_a_strategy_is_refused(args: list[str], says: str) -> None:
     result = runner.invoke(app, ["lab", *args, "--tournaments", "10"])

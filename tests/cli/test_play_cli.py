@@ -230,12 +230,15 @@ def test_bots_are_chosen_by_name_and_given_to_the_bot_teams_in_turn(tmp_path: Pa
         ("evn", "there is no bot called 'evn'; choose one of: even,"),
         ("even,,random", "has an empty name"),
         ("os:system", "--bots: 'os:system' is not a bot: calling it with no arguments failed"),
+        ("even,sys:exit", "--bots: 'sys:exit' is not a bot: loading it or calling it with no arguments raised SystemExit;"),
+        ("asyncio:get_running_loop", "--bots: 'asyncio:get_running_loop' is not a bot: loading it or calling it with "
+                                     "no arguments raised RuntimeError: no running event loop"),
     ],
 )
 def test_unknown_or_empty_bot_names_are_refused_before_the_game(tmp_path: Path, given: str, says: str) -> None:
     path = tmp_path / "game.json"
     result = runner.invoke(app, ["play", "--auto", "--bots", given, "--record", str(path)])
-    assert result.exit_code != 0
+    assert result.exit_code == 2
     assert says in " ".join(result.output.split())
     assert not path.exists() and "The draw" not in result.output
 

@@ -7,7 +7,7 @@ from typing import NoReturn
 
 import typer
 
-__all__ = ["EXIT_BAD_INPUT", "fail", "one_line"]
+__all__ = ["EXIT_BAD_INPUT", "fail", "one_line", "raised"]
 
 EXIT_BAD_INPUT = 2
 
@@ -15,6 +15,15 @@ EXIT_BAD_INPUT = 2
 def one_line(message: str) -> str:
     """Collapse a message onto one line."""
     return " ".join(message.split())
+
+
+def raised(exc: BaseException) -> str:
+    """An exception as its type and message, for a line saying what some other code raised.
+
+    >>> raised(SystemExit()), raised(RuntimeError("no view"))
+    ('SystemExit', 'RuntimeError: no view')
+    """
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sevens.cli.errors import fail
+from sevens.cli.errors import fail, raised
 from sevens.cli.files import check_writable
 from sevens.lab.registry import BUILTINS, WEIGHTED
 
@@ -137,6 +137,11 @@ def _check_callable(option: str, name: str) -> None:
         )
     except ValueError:
         pass  # check_run says what is wrong, in its turn
+    except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
+        fail(
+            f"{option}: {name!r} is not a strategy: loading it or calling it with no arguments raised {raised(exc)}; "
+            "name a strategy object, or a class or function that makes one, with orders(view, rng) or order(view, rng)"
+        )
 
 
 def _report(result: LabResult, plot: Path | None, *, json_out: bool) -> None:

@@ -19,7 +19,7 @@ from rich.segment import Segment
 from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
-from sevens.cli.errors import fail
+from sevens.cli.errors import fail, raised
 from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
@@ -280,6 +280,11 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
             fail(
                 f"--bots: {name!r} is not a bot: calling it with no arguments failed ({exc}); name a bot "
                 "object, or a class or function that makes one, with a name and an order(view, rng) method"
+            )
+        except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
+            fail(
+                f"--bots: {name!r} is not a bot: loading it or calling it with no arguments raised {raised(exc)}; "
+                "name a bot object, or a class or function that makes one, with a name and an order(view, rng) method"
             )
     return names
 
