@@ -178,3 +178,19 @@ def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None
     assert result.exit_code != 0
     assert says in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("given", "meant"),
+    [
+        (["--force", "10", "--flair", "9", "--vs-force", "5"], ["--force", "10", "--flair", "9", "--vs-force", "5", "--vs-flair", "0"]),
+        (["--force", "10", "--flair", "9", "--vs-flair", "3"], ["--force", "10", "--flair", "9", "--vs-force", "0", "--vs-flair", "3"]),
+        (["--force", "6", "--vs-force", "5", "--knockout"], ["--force", "6", "--flair", "0", "--vs-force", "5", "--vs-flair", "0", "--knockout"]),
+        (["--best-split", "30", "--vs-force", "15"], ["--best-split", "30", "--vs-force", "15", "--vs-flair", "0"]),
+        (["--best-split", "12", "--vs-flair", "6"], ["--best-split", "12", "--vs-force", "0", "--vs-flair", "6"]),
+    ],
+)
+def test_either_side_of_the_opponent_alone_means_an_opponent_the_other_part_0(given: list[str], meant: list[str]) -> None:
+    data = _json(*given)
+    assert data == _json(*meant)
+    assert "splits" in data or ("vs" in data and "win" in data)

@@ -2,7 +2,8 @@
 
 * ``sevens odds --force F --flair K``: the order's distribution of points and expected line.
 * ``... --vs-force F2 --vs-flair K2``: also the opponent's, and win/draw/loss (``--knockout``:
-  win/loss/level after count-back, R9).
+  win/loss/level after count-back, R9). Either ``--vs-*`` alone gives an opponent too, the other
+  part 0 (as ``--force`` or ``--flair`` alone gives an order).
 * ``sevens odds --best-split TOTAL --vs-force F2 --vs-flair K2 [--knockout]``: every split of
   TOTAL against that order, best first.
 
@@ -153,10 +154,10 @@ def odds_command(
         str | None, typer.Option("--flair", metavar="N", help="FLAIR points (a multiple of 3).")
     ] = None,
     vs_force: Annotated[
-        str | None, typer.Option("--vs-force", metavar="N", help="FORCE points of the opponent.")
+        str | None, typer.Option("--vs-force", metavar="N", help="FORCE points of the opponent (0 if only --vs-flair is given).")
     ] = None,
     vs_flair: Annotated[
-        str | None, typer.Option("--vs-flair", metavar="N", help="FLAIR points of the opponent.")
+        str | None, typer.Option("--vs-flair", metavar="N", help="FLAIR points of the opponent (0 if only --vs-force is given).")
     ] = None,
     best_split: Annotated[
         str | None,
@@ -199,7 +200,7 @@ def odds_command(
         if f is not None or k is not None:
             fail("give either --force/--flair (one order) or --best-split TOTAL (every split), not both")
         if not has_vs:
-            fail("--best-split needs the opposing order: add --vs-force F2 --vs-flair K2")
+            fail("--best-split needs the opposing order: add --vs-force F2 --vs-flair K2 (either alone: the other is 0)")
         if total < 0:  # else best_splits blames the FORCE of a split it tried
             fail(f"R3: --best-split takes the total of SCRUM points to split, 0 or more, got {total}")
         vs = _order("--vs-force", vf, "--vs-flair", vk)
@@ -215,7 +216,7 @@ def odds_command(
     if f is None and k is None:
         fail("say which order: --force F --flair K (or --best-split TOTAL with --vs-force/--vs-flair)")
     if knockout and not has_vs:
-        fail("--knockout compares two orders: add the opponent's --vs-force and --vs-flair")
+        fail("--knockout compares two orders: add the opponent's --vs-force and --vs-flair (either alone: the other is 0)")
     order = _order("--force", f, "--flair", k)
     first = order_odds(order.force, order.flair)
     result: dict[str, Any] = first.to_dict()
