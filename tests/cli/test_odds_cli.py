@@ -169,6 +169,9 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--solve", "30"], "--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve 30"),
         (["--solve", "30,10,5"], "write --solve 30 10 or --solve 30,10, not --solve 30,10,5"),
         (["--solve", "30", "10", "5"], "not --solve 30 10 5"),
+        # Given twice, the second's A took the first's place ("not --solve 5 10 5", never typed).
+        (["--solve", "30", "10", "--solve", "5", "5"], "--solve is given once, with two budgets: --solve 30 10 or --solve 30,10"),
+        (["--solve", "30,10", "--solve", "5,5"], "--solve is given once, with two budgets"),
         (["--force", "3", "7"], "unexpected '7'"),
         (["--force", "3", "--jsn"], "unexpected '--jsn'"),
     ],

@@ -164,7 +164,7 @@ def odds_command(
         typer.Option("--best-split", metavar="TOTAL", help="Rank every split of this total against --vs-*."),
     ] = None,
     solve: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--solve",
             metavar="A B",
@@ -178,10 +178,12 @@ def odds_command(
     """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
     # --solve takes one value, so that "30,10" is read too; B of "--solve 30 10" arrives here.
     extra = list(ctx.args)
-    if solve is not None:
+    if solve:
         if any(v is not None for v in (force, flair, vs_force, vs_flair, best_split)):
             fail("--solve A B stands alone: drop --force/--flair/--vs-*/--best-split")
-        given = " ".join([solve, *extra])
+        if len(solve) > 1:  # else the B of each would be read together with the last A
+            fail("--solve is given once, with two budgets: --solve 30 10 or --solve 30,10")
+        given = " ".join([solve[0], *extra])
         budgets = given.replace(",", " ").split()
         if len(budgets) != 2:
             fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve {given}")
