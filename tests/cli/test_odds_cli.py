@@ -173,6 +173,11 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--solve", "30", "10", "--solve", "5", "5"], "--solve is given once, with two budgets: --solve 30 10 or --solve 30,10"),
         (["--solve", "30,10", "--solve", "5,5"], "--solve is given once, with two budgets"),
         (["--force", "3", "7"], "unexpected '7'"),
+        # Past 4,300 digits int() gave Python's advice to call sys.set_int_max_str_digits().
+        (["--solve", "9" * 5000, "3"], "R3: --solve is too large (5000 digits): an order has at most 160 SCRUM points"),
+        (["--force", "9" * 5000], "R3: --force is too large (5000 digits)"),
+        (["--best-split", "-" + "9" * 5000, "--vs-force", "3"], "R3: --best-split is too large (5000 digits)"),
+        (["--force", "3", "--vs-flair", "1234567"], "R3: --vs-flair is too large (7 digits)"),
         (["--force", "3", "--jsn"], "unexpected '--jsn'"),
     ],
 )

@@ -119,6 +119,15 @@ def test_orders_are_read_in_ascii_digits_only(typed: str) -> None:
     assert "invalid literal" not in said and "Send this order?" not in said
 
 
+@pytest.mark.parametrize("typed", ["9" * 5000 + " 3", "20 -" + "9" * 5000, "1234567 0"])
+def test_an_order_with_an_over_long_number_is_refused_in_the_projects_words(typed: str) -> None:
+    """Not Python's 'Exceeds the limit (4300 digits) ... sys.set_int_max_str_digits()'."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "digits"], input=f"{typed}\n")
+    said = " ".join(result.output.split())
+    assert "Refused: R3: a number of more than 6 digits is too large; an order has at most 160 points" in said
+    assert "4300" not in said and "Send this order?" not in said
+
+
 def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     answers = "\n10 9\ny\n" * 40

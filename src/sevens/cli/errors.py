@@ -7,9 +7,13 @@ from typing import NoReturn
 
 import typer
 
-__all__ = ["EXIT_BAD_INPUT", "fail", "one_line", "raised"]
+__all__ = ["EXIT_BAD_INPUT", "MAX_DIGITS", "fail", "one_line", "raised"]
 
 EXIT_BAD_INPUT = 2
+
+MAX_DIGITS = 6
+"""The most digits a number typed to a command may have: no count in Sevens comes near a million,
+and past 4,300 digits int() raises Python's own advice (sys.set_int_max_str_digits) instead."""
 
 
 def one_line(message: str) -> str:

@@ -21,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from sevens.cli.errors import fail
+from sevens.cli.errors import MAX_DIGITS, fail
 from sevens.odds import (
     KnockoutOdds,
     MatchOdds,
@@ -33,7 +33,7 @@ from sevens.odds import (
     order_odds,
     solve_match,
 )
-from sevens.rules import Order, OrderError
+from sevens.rules import MAX_ORDER_POINTS, Order, OrderError
 
 __all__ = ["histogram_rows", "odds_command", "register"]
 
@@ -48,6 +48,9 @@ def _whole(option: str, text: str | None) -> int | None:
     cleaned = text.strip()
     if not _WHOLE.fullmatch(cleaned):
         fail(f"R3: {option} takes a whole number of SCRUM points, got {text!r}")
+    digits = len(cleaned.lstrip("+-"))
+    if digits > MAX_DIGITS:  # not quoted back: it may be thousands of digits long
+        fail(f"R3: {option} is too large ({digits} digits): an order has at most {MAX_ORDER_POINTS} SCRUM points")
     return int(cleaned)
 
 

@@ -19,11 +19,11 @@ from rich.segment import Segment
 from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
-from sevens.cli.errors import fail, raised
+from sevens.cli.errors import MAX_DIGITS, fail, raised
 from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import Order
+from sevens.rules import MAX_ORDER_POINTS, Order
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
 from sevens.tournament.game import (
     Game,
@@ -58,10 +58,16 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
+    >>> parse_order_text("9999999 0")
+    Traceback (most recent call last):
+    ...
+    ValueError: R3: a number of more than 6 digits is too large; an order has at most 160 points
     """
     parts = text.replace("+", " ").replace(",", " ").split()
     if len(parts) != 2 or not all(_ORDER_NUMBER.fullmatch(p) for p in parts):
         raise ValueError("type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)")
+    if any(len(p.lstrip("-")) > MAX_DIGITS for p in parts):
+        raise ValueError(f"R3: a number of more than {MAX_DIGITS} digits is too large; an order has at most {MAX_ORDER_POINTS} points")
     return int(parts[0]), int(parts[1])
 
 
