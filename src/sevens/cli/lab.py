@@ -21,6 +21,24 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
+def _rate_cell(rate: float, half_width: float) -> str:
+    """A rate in percent with its 95% interval: ``rate ± half-width``, or ``rate (low–high)`` when
+    that would read below 0% or above 100% (a normal interval over few tournaments does): the
+    range is then cut there, as the plot's error bars are.
+
+    >>> _rate_cell(0.0975, 0.0003)
+    '9.75 ± 0.03'
+    >>> _rate_cell(0.0303, 0.0585)
+    '3.03 (0.00–8.88)'
+    >>> _rate_cell(0.98, 0.05)
+    '98.00 (93.00–100.00)'
+    """
+    low, high = rate - half_width, rate + half_width
+    if low >= 0 and high <= 1:
+        return f"{100 * rate:.2f} ± {100 * half_width:.2f}"
+    return f"{100 * rate:.2f} ({100 * max(low, 0.0):.2f}–{100 * min(high, 1.0):.2f})"
+
+
 def _table(result: object) -> Table:
     from sevens.lab.run import LabResult
 
@@ -28,15 +46,16 @@ def _table(result: object) -> Table:
     against = "" if result.field is None else f", one team at a time against a field of {result.field}"
     table = Table(
         title=f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
-        f"(rates per team entered, ± 95% interval; neutral title rate {100 / result.teams:.2f}%)"
+        f"(rates per team entered, ± 95% interval, or (low–high) where it is cut at 0% or 100%; "
+        f"neutral title rate {100 / result.teams:.2f}%)"
     )
     for column in ("strategy", "titles %", "finals %", "group points", "SCRUM left"):
         table.add_column(column, justify="left" if column == "strategy" else "right")
     for row in result.rows:
         table.add_row(
             row.name,
-            f"{100 * row.title_rate:.2f} ± {100 * row.title_ci:.2f}",
-            f"{100 * row.final_rate:.2f} ± {100 * row.final_ci:.2f}",
+            _rate_cell(row.title_rate, row.title_ci),
+            _rate_cell(row.final_rate, row.final_ci),
             f"{row.group_points:.2f} ± {row.group_points_ci:.2f}",
             f"{row.scrum_left:.1f} ± {row.scrum_left_ci:.1f}",
         )
