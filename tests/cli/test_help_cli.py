@@ -30,3 +30,28 @@ def test_help_names_numbers_n_and_files_file(command: list[str], shown: list[str
         assert " ".join(words.split()) in text
     for words in not_shown:
         assert words not in text
+
+
+@pytest.mark.parametrize(
+    ("command", "flags"),
+    [
+        (["play"], ["--auto"]),
+        (["lab"], ["--json"]),
+        (["odds"], ["--knockout", "--json"]),
+        (["table"], ["--json"]),
+        (["export"], ["--full"]),
+    ],
+)
+def test_flags_show_no_value_and_seeds_say_what_they_take(command: list[str], flags: list[str]) -> None:
+    """A flag takes no value, so --help shows none ('--auto <bool>' suggested one); a seed is TEXT
+    where any text is hashed (play, table's lots) and N where it is a number (lab). typer's own
+    --help option still shows <bool>: changing it needs a command class of our own."""
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    lines = [" ".join(line.replace("│", " ").split()) for line in result.output.splitlines()]
+    for flag in flags:
+        line = next(line for line in lines if line.startswith(f"{flag} "))
+        assert "<" not in line, line
+    seeds = {"play": "--seed TEXT", "lab": "--seed N", "table": "--lots-seed TEXT"}
+    if command[0] in seeds:
+        assert any(line.startswith(seeds[command[0]] + " ") for line in lines)

@@ -131,6 +131,7 @@ def register(app: typer.Typer) -> None:
             bool,
             typer.Option(
                 "--full",
+                metavar="",
                 help="Also write seeds of unfinished games, open orders and hashed credentials "
                 "(file mode 0600): what a restore of running games needs.",
             ),

@@ -86,7 +86,7 @@ def lab(
         ),
     ] = None,
     dask: Annotated[str | None, typer.Option(help="Dask scheduler address to run on instead.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None,
         typer.Option(

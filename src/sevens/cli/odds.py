@@ -175,8 +175,8 @@ def odds_command(
             "optimal mixed splits and value.",
         ),
     ] = None,
-    knockout: Annotated[bool, typer.Option("--knockout", help="Knock-out rules: count-back (R9).")] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    knockout: Annotated[bool, typer.Option("--knockout", metavar="", help="Knock-out rules: count-back (R9).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
 ) -> None:
     """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
     # --solve takes one value, so that "30,10" is read too; B of "--solve 30 10" arrives here.

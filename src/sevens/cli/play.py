@@ -317,8 +317,11 @@ def register(app: typer.Typer) -> None:
             int | None,
             typer.Option(metavar="N", help="How many of the players type their orders here (default 1; 0 with --auto)."),
         ] = None,
-        auto: Annotated[bool, typer.Option("--auto", help="Bots play every team.")] = False,
-        seed: Annotated[str | None, typer.Option(help="Seed for the draw and the dice (replayable game).")] = None,
+        auto: Annotated[bool, typer.Option("--auto", metavar="", help="Bots play every team.")] = False,
+        seed: Annotated[
+            str | None,
+            typer.Option(metavar="TEXT", help="Seed for the draw and the dice, any text (replayable game)."),
+        ] = None,
         record: Annotated[Path | None, typer.Option(metavar="FILE", help="Write the game record (JSON) to this file.")] = None,
         bots: Annotated[
             str | None,

@@ -114,11 +114,12 @@ def register(app: typer.Typer) -> None:
     @app.command("table")
     def table_command(
         file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON file with the group's teams and matches.")],
-        as_json: Annotated[bool, typer.Option("--json", help="Print the table as JSON.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print the table as JSON.")] = False,
         lots_seed: Annotated[
             str | None,
             typer.Option(
                 "--lots-seed",
+                metavar="TEXT",
                 help="Seed the dice for lots with the SHA-256 of this text (default: of the file).",
             ),
         ] = None,
