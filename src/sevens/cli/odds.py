@@ -93,8 +93,14 @@ def histogram_rows(odds: OrderOdds, rows: int = _MAX_ROWS) -> list[tuple[str, fl
     return out
 
 
+def _titled(title: str, caption: str | None = None, *, show_header: bool = True) -> Table:
+    # A table as wide as its title and caption, so that neither wraps mid-phrase above narrow columns.
+    width = max(len(title), len(caption or ""))
+    return Table(title=title, caption=caption, min_width=width, show_header=show_header)
+
+
 def _order_table(odds: OrderOdds, title: str) -> Table:
-    table = Table(title=title, show_header=False)
+    table = _titled(title, show_header=False)
     table.add_column("figure")
     table.add_column("value", justify="right")
     e = odds.expected
@@ -110,7 +116,7 @@ def _order_table(odds: OrderOdds, title: str) -> Table:
 
 
 def _histogram(odds: OrderOdds, title: str) -> Table:
-    table = Table(title=title)
+    table = _titled(title)
     table.add_column("points", justify="right")
     table.add_column("probability", justify="right")
     table.add_column("")
@@ -127,7 +133,7 @@ def _name(order: Order) -> str:
 
 def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
     rules = "knock-out, after count-back (R9)" if isinstance(odds, KnockoutOdds) else "group"
-    table = Table(title=f"{_name(a)} v {_name(b)}: {rules}")
+    table = _titled(f"{_name(a)} v {_name(b)}: {rules}")
     for key in odds.to_dict():
         table.add_column(key, justify="right")
     table.add_row(*(f"{v:.6f}" for v in odds.to_dict().values()))
@@ -136,7 +142,7 @@ def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
 
 def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool) -> Table:
     rules = "knock-out (R9)" if knockout else "group"
-    table = Table(title=f"Splits of {total} v {_name(vs)}, {rules} rules, best first")
+    table = _titled(f"Splits of {total} v {_name(vs)}, {rules} rules, best first")
     table.add_column("rank", justify="right")
     table.add_column("FORCE", justify="right")
     table.add_column("FLAIR", justify="right")
@@ -254,9 +260,9 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
         typer.echo(json.dumps(solution.to_dict()))
         return
     rules = "knock-out (R9)" if knockout else "group"
-    table = Table(
-        title=f"Solved match, {rules} rules: A spends {a}, B spends {b}",
-        caption=f"value to A (win + {'level' if knockout else 'draw'}/2): {solution.value:.6f} "
+    table = _titled(
+        f"Solved match, {rules} rules: A spends {a}, B spends {b}",
+        f"value to A (win + {'level' if knockout else 'draw'}/2): {solution.value:.6f} "
         f"(within {solution.error_bound:.0e})",
     )
     for header in ("side", "FORCE", "FLAIR", "probability"):
