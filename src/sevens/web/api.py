@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.to_thread
-from fastapi import APIRouter, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
@@ -239,19 +239,28 @@ def strategies() -> dict[str, Any]:
     }
 
 
-@router.get("/games/{public_id}")
-def game(
+def _readable_game(
     public_id: str,
     request: Request,
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
     authorization: Annotated[str | None, Header()] = None,
-) -> dict[str, Any]:
+) -> tuple[GameRow, str | None, bool]:
+    """A game read with the caller's bearer token, or with none for a public game (as its page
+    needs none): the game, the caller's seat in it, and whether the caller organises it."""
+    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
+    return _game_for_bot(db, None if principal is None else principal.id, public_id)
+
+
+ReadableGame = Annotated[tuple[GameRow, str | None, bool], Depends(_readable_game)]
+
+
+@router.get("/games/{public_id}")
+def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """The game as the caller may see it: the player's view for a seat, the organiser's for its
     organiser, else the public view (a public game needs no token, as its page needs none)."""
-    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
-    row, player_id, organiser = _game_for_bot(db, None if principal is None else principal.id, public_id)
+    row, player_id, organiser = read
     if player_id is not None:
         return views.player_view(db, row, player_id).to_dict()
     if organiser:
@@ -260,20 +269,11 @@ def game(
 
 
 @router.get("/games/{public_id}/record")
-def record(
-    public_id: str,
-    request: Request,
-    db: SessionDep,
-    clock: ClockDep,
-    limiter: LimiterDep,
-    authorization: Annotated[str | None, Header()] = None,
-) -> Any:
+def record(read: ReadableGame) -> Any:
     """The game record (resolved turns; the seed after the end, R14); no token for a public game."""
     import json
 
-    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
-    row, _, _ = _game_for_bot(db, None if principal is None else principal.id, public_id)
-    return json.loads(views.record_text(row))
+    return json.loads(views.record_text(read[0]))
 
 
 @router.get("/games/{public_id}/teams/{team}/view")
