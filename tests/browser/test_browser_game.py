@@ -181,6 +181,9 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     # turns 1-3, knockout odds with count-back (R9) after.
                     odds = form.locator("output.odds")
                     expect(odds).to_contain_text(f"Your order {force}+{flair}: expected")
+                    # A screen reader hears the sentence only, not the table rebuilt at each key.
+                    said = form.locator(".odds-said")
+                    expect(said).to_have_text(re.compile(rf"^Your order {force}\+{flair}: expected [^\n]+ left\.$"))
                     # One row per distinct opposing order, every bot named once.
                     table = odds.locator("table.odds-table")
                     expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level (count-back)")
@@ -360,3 +363,35 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     page.click("button:has-text(\"Pause the deadline\")")
     expect(page.locator("#paused")).to_have_text(re.compile(r"^paused, (2 h|1 h 59 min) left when it resumes$"))
     page.context.close()
+
+
+def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
+    """At 390 px no page is wider than the screen (a wide table scrolls inside itself), and the
+    order form's fields are big enough to tap."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.fill("input[name=name]", "Phone cup")
+    page.fill("input[name=deadline_hours]", "0")
+    page.click("#create-game button[type=submit]")
+    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+    base = organise_url.removesuffix("/organise")
+    page.locator("a.take-seat").first.click()
+    page.fill("input[name=name]", "Me")
+    page.click("#join button[type=submit]")
+    page.goto(organise_url)
+    page.click("#start button")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resolve button")  # a turn of reports, dice and tables to lay out
+    expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
+    for url in (server + "/", base, f"{base}/play", organise_url, f"{base}/verify"):
+        page.goto(url)
+        wide = page.evaluate("document.scrollingElement.scrollWidth")
+        assert wide <= 390, (url, wide)
+    page.goto(f"{base}/play")
+    box = page.locator("form.order-form input[name=force]").first.bounding_box()
+    assert box is not None and box["height"] >= 44
+    page.context.close()
+

@@ -79,9 +79,16 @@ function describe(data) {
   return box;
 }
 
+// The table is rebuilt at every keystroke; a screen reader is told only its first sentence (the
+// expected points, or why there are no odds), through a live region that stays in place.
 function show(out, content, failed) {
   out.replaceChildren(typeof content === "string" ? document.createTextNode(content) : content);
   out.classList.toggle("error", failed);
+  var said = out.parentNode.querySelector(".odds-said");
+  if (said) {
+    var first = typeof content === "string" ? content : (content.querySelector("p") || content).textContent;
+    said.textContent = first;
+  }
 }
 
 function watchOdds(form) {
