@@ -343,22 +343,29 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     expect(page.locator("#verified")).to_be_visible()
 
 
+def start_with_one_seat(page, server: str, name: str, *, hours: str) -> str:  # type: ignore[no-untyped-def]
+    """Create a game on the front page, take its first seat in this browser (with no seat claimed
+    the bots would play it all at once) and start it; returns the organiser page's address."""
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=deadline_hours]", hours)
+    page.click("#create-game button[type=submit]")
+    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+    page.locator("a.take-seat").first.click()
+    page.fill("input[name=name]", "Me")
+    page.click("#join button[type=submit]")
+    page.goto(organise_url)
+    page.click("#start button")
+    return organise_url
+
+
 def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     """A turn with a deadline: the pages show how long is left in words, and the pause keeps it."""
     from playwright.sync_api import expect
 
     page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/")
-    page.fill("input[name=name]", "Deadline cup")
-    page.fill("input[name=deadline_hours]", "2")
-    page.click("#create-game button[type=submit]")
-    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
-    page.locator("a.take-seat").first.click()  # with no seat claimed the bots would play it all at once
-    page.fill("input[name=name]", "Me")
-    page.click("#join button[type=submit]")
-    page.goto(organise_url)
-    page.click("#start button")
+    start_with_one_seat(page, server, "Deadline cup", hours="2")
     expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
     page.click("button:has-text(\"Pause the deadline\")")
     expect(page.locator("#paused")).to_have_text(re.compile(r"^paused, (2 h|1 h 59 min) left when it resumes$"))
@@ -371,18 +378,8 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
     from playwright.sync_api import expect
 
     page = chromium.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
-    page.set_default_timeout(15000)
-    page.goto(server + "/")
-    page.fill("input[name=name]", "Phone cup")
-    page.fill("input[name=deadline_hours]", "0")
-    page.click("#create-game button[type=submit]")
-    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+    organise_url = start_with_one_seat(page, server, "Phone cup", hours="0")
     base = organise_url.removesuffix("/organise")
-    page.locator("a.take-seat").first.click()
-    page.fill("input[name=name]", "Me")
-    page.click("#join button[type=submit]")
-    page.goto(organise_url)
-    page.click("#start button")
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resolve button")  # a turn of reports, dice and tables to lay out
     expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
