@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import NoReturn
 
 import typer
 
-__all__ = ["EXIT_BAD_INPUT", "MAX_DIGITS", "fail", "one_line", "raised"]
+__all__ = ["EXIT_BAD_INPUT", "MAX_DIGITS", "check_loadable", "fail", "one_line", "raised"]
 
 EXIT_BAD_INPUT = 2
 
@@ -34,3 +35,25 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     """Print ``error: message`` on one line to stderr and exit non-zero."""
     print(f"error: {one_line(message)}", file=sys.stderr)
     raise typer.Exit(code)
+
+
+def check_loadable(option: str, name: str, load: Callable[[str], object], *, what: str, needs: str) -> None:
+    """Load ``name`` with ``load``; a module:attribute path that cannot make a ``what`` (its
+    loading or its call with no arguments raises, or exits) is refused in one line, saying it
+    ``needs``. An unknown name (ValueError) is left to the caller, whose message it is.
+    """
+    try:
+        load(name)
+    except ValueError:
+        raise
+    except TypeError as exc:  # a module:attribute path is called with no arguments, as a class is
+        fail(
+            f"{option}: {name!r} is not a {what}: calling it with no arguments failed ({exc}); name a {what} "
+            f"object, or a class or function that makes one, with {needs}"
+        )
+    except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
+        fail(
+            f"{option}: {name!r} is not a {what}: loading it or calling it with no arguments raised {raised(exc)}; "
+            f"name a {what} object, or a class or function that makes one, with {needs}"
+        )
+

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -11,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sevens.cli.errors import fail, raised
+from sevens.cli.errors import check_loadable, fail
 from sevens.cli.files import check_writable
 from sevens.lab.registry import BUILTINS, WEIGHTED
 
@@ -147,20 +148,8 @@ def _check_callable(option: str, name: str) -> None:
     """Refuse a module:attribute path naming a function or class that cannot make a strategy."""
     from sevens.lab.registry import resolve
 
-    try:
-        resolve(name)
-    except TypeError as exc:  # the registry calls it with no arguments, as it does a class
-        fail(
-            f"{option}: {name!r} is not a strategy: calling it with no arguments failed ({exc}); "
-            "name a strategy object, or a class or function that makes one, with orders(view, rng) or order(view, rng)"
-        )
-    except ValueError:
-        pass  # check_run says what is wrong, in its turn
-    except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
-        fail(
-            f"{option}: {name!r} is not a strategy: loading it or calling it with no arguments raised {raised(exc)}; "
-            "name a strategy object, or a class or function that makes one, with orders(view, rng) or order(view, rng)"
-        )
+    with contextlib.suppress(ValueError):  # an unknown name: check_run says what is wrong, in its turn
+        check_loadable(option, name, resolve, what="strategy", needs="orders(view, rng) or order(view, rng)")
 
 
 def _report(result: LabResult, plot: Path | None, *, json_out: bool) -> None:

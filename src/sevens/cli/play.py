@@ -19,7 +19,7 @@ from rich.segment import Segment
 from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
-from sevens.cli.errors import MAX_DIGITS, fail, raised
+from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
 from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
@@ -279,19 +279,9 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
         fail(f"--bots {text!r} has an empty name; give names separated by commas, e.g. --bots equilibrium,even")
     for name in names:
         try:
-            get_strategy(name)
+            check_loadable("--bots", name, get_strategy, what="bot", needs="a name and an order(view, rng) method")
         except ValueError as exc:
             fail(f"--bots: {exc}")
-        except TypeError as exc:  # a module:attribute path is called with no arguments, as a class is
-            fail(
-                f"--bots: {name!r} is not a bot: calling it with no arguments failed ({exc}); name a bot "
-                "object, or a class or function that makes one, with a name and an order(view, rng) method"
-            )
-        except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
-            fail(
-                f"--bots: {name!r} is not a bot: loading it or calling it with no arguments raised {raised(exc)}; "
-                "name a bot object, or a class or function that makes one, with a name and an order(view, rng) method"
-            )
     return names
 
 
