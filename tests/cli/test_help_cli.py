@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
+
 import pytest
 from typer.testing import CliRunner
 
@@ -44,8 +49,7 @@ def test_help_names_numbers_n_and_files_file(command: list[str], shown: list[str
 )
 def test_flags_show_no_value_and_seeds_say_what_they_take(command: list[str], flags: list[str]) -> None:
     """A flag takes no value, so --help shows none ('--auto <bool>' suggested one); a seed is TEXT
-    where any text is hashed (play, table's lots) and N where it is a number (lab). typer's own
-    --help option still shows <bool>: changing it needs a command class of our own."""
+    where any text is hashed (play, table's lots) and N where it is a number (lab)."""
     result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
     lines = [" ".join(line.replace("│", " ").split()) for line in result.output.splitlines()]
@@ -55,3 +59,18 @@ def test_flags_show_no_value_and_seeds_say_what_they_take(command: list[str], fl
     seeds = {"play": "--seed TEXT", "lab": "--seed N", "table": "--lots-seed TEXT"}
     if command[0] in seeds:
         assert any(line.startswith(seeds[command[0]] + " ") for line in lines)
+
+
+@pytest.mark.parametrize("command", [[], ["odds"], ["play"], ["verify"], ["table"], ["serve"], ["lab"], ["export"], ["import"]])
+def test_installed_help_shows_no_python_types(command: list[str]) -> None:
+    """Through the entry point, as a user runs it: --help itself takes no value (typer showed
+    '--help <bool>'), and text options name what they take (URL, ADDRESS, NAMES), not <str>."""
+    result = subprocess.run(
+        [sys.executable, "-c", "from sevens.cli.main import main; main()", *command, "--help"],
+        capture_output=True, text=True, env={**os.environ, "COLUMNS": "200"}, timeout=60, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [" ".join(line.replace("│", " ").split()) for line in result.stdout.splitlines()]
+    assert "--help Show this message and exit." in lines
+    options = [line for line in lines if line.lstrip("* ").startswith("--")]
+    assert options and not [line for line in options if re.search(r"<[a-z]", line)]

@@ -126,7 +126,7 @@ def register(app: typer.Typer) -> None:
     @app.command("export")
     def export(
         target: Annotated[str, typer.Argument(metavar="PATH", help="File, or directory (one file per game), to write.")],
-        database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
+        database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
         full: Annotated[
             bool,
             typer.Option(
@@ -171,7 +171,7 @@ def register(app: typer.Typer) -> None:
     @app.command("import")
     def import_(
         source: Annotated[str, typer.Argument(metavar="PATH", help="File or directory written by 'sevens export'.")],
-        database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
+        database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
     ) -> None:
         """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""
         from sevens.store.backup import merge

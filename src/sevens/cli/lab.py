@@ -67,6 +67,7 @@ def lab(
     strategies: Annotated[
         str,
         typer.Option(
+            metavar="NAMES",
             help=f"Comma-separated strategy names ({', '.join(BUILTINS)}), one of "
             f"{', '.join(WEIGHTED)} with a knockout weight (even-flair@1.5, field-reader@1), "
             "or module:attribute paths; docs/strategy.md says what each assumes."
@@ -82,11 +83,12 @@ def lab(
     field: Annotated[
         str | None,
         typer.Option(
+            metavar="NAME",
             help="A strategy for every seat but one: each of --strategies then plays one team per "
             "tournament against it, in every seat in turn (does it beat the field?)."
         ),
     ] = None,
-    dask: Annotated[str | None, typer.Option(help="Dask scheduler address to run on instead.")] = None,
+    dask: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Dask scheduler address to run on instead.")] = None,
     json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None,

@@ -316,6 +316,7 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[
             str | None,
             typer.Option(
+                metavar="NAMES",
                 help=f"Bots for the teams nobody types for, comma-separated, given to them in turn "
                 f"(one of: {', '.join(STRATEGIES)}; a knockout weight as in the strategy guide, "
                 f"e.g. equilibrium@1.1; or a registered bot's name). Default: {DEFAULT_BOT}."

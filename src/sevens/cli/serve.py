@@ -18,9 +18,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("serve")
     def serve(
-        host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(min=1, max=65535, help="Port to listen on.")] = 8000,
-        database_url: Annotated[str | None, typer.Option("--database-url", help=DB_HELP)] = None,
+        host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on.")] = "127.0.0.1",
+        port: Annotated[int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on.")] = 8000,
+        database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
     ) -> None:
         """Serve the web app: create games, invite players, order, resolve, download records.
 

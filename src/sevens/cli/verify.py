@@ -39,8 +39,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
 
-        Exit 0 if every part agrees, 1 at the first mismatch, 2 if the file is not a readable game record,
-        3 if all agrees but some orders name bots not installed here (they could not be played again)."""
+        Exits 0 if all agrees, 1 at a mismatch, 2 for an unreadable record, 3 for bots missing here.
+
+        Exit 3: all agrees, but some orders name bots not installed here, so they were not replayed."""
         text = _read(file)
         try:
             found = check_with_bots(loads(text))
