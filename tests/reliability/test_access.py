@@ -296,7 +296,8 @@ def test_rate_limit_holds_across_two_server_workers(farm: ServerFarm, tmp_path: 
 @pytest.mark.parametrize(("backend", "workers"), [("sqlite", 1), ("postgresql", 2)])
 def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path, backend: str, workers: int) -> None:
     """Issue 6: a burst of wrong bearer tokens from one address is cut off at the limit, across all
-    the server's workers, and while blocked even a right token gets 429."""
+    the server's workers; while the wrong ones get 429, a right token from the same address still
+    goes through on every worker (a block must not lock out everyone behind one address)."""
     if backend == "postgresql" and not pg_available():
         pytest.skip("no PostgreSQL server (run under scripts/pg)")
     with database(backend, tmp_path) as (url, _engine):
@@ -315,10 +316,10 @@ def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path, backen
 
             with ThreadPoolExecutor(max_workers=8) as pool:
                 statuses = list(pool.map(attempt, range(60)))
-            blocked = []
+            right = []
             for server in servers:
                 with httpx.Client(base_url=server.url, timeout=30) as client:
-                    blocked.append(client.get("/api/v1/me", headers=good))
+                    right.append(client.get("/api/v1/me", headers=good))
         finally:
             for server in servers:
                 server.kill()
@@ -329,8 +330,8 @@ def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path, backen
     # next failure). Without the shared count two workers would let through up to twice the limit.
     assert 5 <= through <= 5 + 8 + (workers - 1), statuses
     assert statuses.count(429) >= 60 - 13 - (workers - 1)
-    for answer in blocked:
-        assert answer.status_code == 429 and "too many attempts" in answer.json()["detail"]
+    for answer in right:
+        assert answer.status_code == 200, answer.text
 
 
 def test_no_current_order_in_any_response_export_or_log(hosted: Hosted, caplog: pytest.LogCaptureFixture) -> None:

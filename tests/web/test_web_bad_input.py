@@ -311,7 +311,8 @@ def test_api_other_bad_input(hosted: Hosted) -> None:
 
 
 def test_rate_limit_on_wrong_secrets(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    """Attempts with a wrong secret are limited per client: past the limit even a right one waits (429)."""
+    """Attempts with a wrong secret are limited per client: past the limit a wrong one gets 429, and
+    a right one still goes through (a block must not lock out everyone behind one address)."""
     app = create_app(
         Settings(
             database_url=f"sqlite:///{tmp_path / 'rl.sqlite3'}",
@@ -324,14 +325,21 @@ def test_rate_limit_on_wrong_secrets(tmp_path) -> None:  # type: ignore[no-untyp
     client = new_client(app)
     for _ in range(3):
         assert client.get("/join/wrong-invite").status_code == 404
-    response = client.get(game.invites["p1"].split("testserver", 1)[1])
+    response = client.get("/join/wrong-again")
     refused(response, 429, "too many attempts")
     assert response.headers["retry-after"] == "60"
+    refused(client.get("/organiser/wrong-link"), 429, "too many")
     refused(client.get("/api/v1/me", headers={"Authorization": "Bearer wrong"}), 429, "too many")
-    # Requests carrying a secret wait; a game created without any token carries none, and goes through.
     refused(client.post("/api/v1/join", json={"invite": "anything", "name": "Bo"}), 429, "too many")
     refused(client.post("/api/v1/organise", json={"link": "anything"}), 429, "too many")
     refused(client.post("/api/v1/games", json=API_CREATE_OK, headers={"Authorization": "Bearer x"}), 429, "too")
+    # Right secrets from the same address still work: the invite, the organiser link, a bot's join.
+    assert client.get(game.invites["p1"].split("testserver", 1)[1]).status_code == 200
+    assert client.get(game.organiser_link.split("testserver", 1)[1]).status_code == 200
+    joined = client.post("/api/v1/join", json={"invite": game.invites["p2"].rsplit("/", 1)[1], "name": "Bo"})
+    assert joined.status_code == 200, joined.text
+    token = joined.json()["token"]
+    assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     assert client.post("/api/v1/games", json=API_CREATE_OK).status_code == 201
     app.state.engine.dispose()
 

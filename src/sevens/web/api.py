@@ -38,7 +38,15 @@ from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
 from sevens.tournament.formats import default_format
 from sevens.web import views
-from sevens.web.deps import BotDep, ClockDep, LimiterDep, SessionDep, bot_token, refuse_bot_token
+from sevens.web.deps import (
+    ORGANISER_LINK_WRONG,
+    BotDep,
+    ClockDep,
+    LimiterDep,
+    SessionDep,
+    bot_token,
+    refuse_bot_token,
+)
 from sevens.web.security import RateLimiter, client_key
 
 __all__ = ["router"]
@@ -138,11 +146,9 @@ def _optional_bot(
     scheme, _, sent = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not sent.strip():
         return None
-    limiter.check(key)
     principal = find_principal(db, token=sent.strip(), kind=PrincipalKind.BOT, now=now)
     if principal is None:
-        limiter.failed(key)
-        raise HTTPException(status_code=401, detail="unknown or revoked bot token")
+        raise refuse_bot_token(key, limiter)
     return principal
 
 
@@ -158,14 +164,12 @@ def join(
     """Claim a seat with its invite; returns a new bot token unless a valid one was sent."""
     key = client_key(request)
     now = clock()
-    limiter.check(key)  # the body carries a secret link
     principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
     token: str | None = None
     seat = seat_by_invite(db, token=body.invite)
     if seat is None:
-        limiter.failed(key)
-        raise HTTPException(
-            status_code=404, detail="this invite is not valid; ask the organiser for a new one"
+        raise limiter.refused(
+            key, HTTPException(status_code=404, detail="this invite is not valid; ask the organiser for a new one")
         )
     game = store.game_by_id(db, game_id=seat.game_id)
     principal_id = None if principal is None else principal.id
@@ -320,7 +324,7 @@ def _save_order_now(
 ) -> dict[str, Any]:
     # The whole submission (credential, seat, save, commit) in one trip to the thread pool and one
     # session: the checks and their answers are those of BotDep, _game_for_bot and _player_or_refuse.
-    token = bot_token(authorization, key=key, limiter=limiter)
+    token = bot_token(authorization)
     db = factory()
     try:
         seat = bot_seat(db, token=token, public_id=public_id, now=now)
@@ -616,12 +620,10 @@ def organise(
     """Let a bot token organise the game whose organiser link is given; returns a new token unless one was sent."""
     key = client_key(request)
     now = clock()
-    limiter.check(key)  # the body carries a secret link
     principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
     row = game_by_organiser_link(db, token=body.link)
     if row is None:
-        limiter.failed(key)
-        raise HTTPException(status_code=404, detail="this organiser link is not valid")
+        raise limiter.refused(key, HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
     token: str | None = None
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")

@@ -71,13 +71,15 @@ def current_principal(request: Request, db: SessionDep, clock: ClockDep) -> ApiP
 PrincipalDep = Annotated[ApiPrincipal | None, Depends(current_principal)]
 
 
-def bot_token(authorization: str | None, *, key: str, limiter: RateLimiter) -> str:
-    """The bearer token sent with an API call, once the caller is known not to be rate limited.
+ORGANISER_LINK_WRONG = "this organiser link is not valid"
+
+
+def bot_token(authorization: str | None) -> str:
+    """The bearer token sent with an API call.
 
     Raises:
-        HTTPException: 429 after too many wrong tokens, 401 without a bearer token.
+        HTTPException: 401 without a bearer token.
     """
-    limiter.check(key)
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise HTTPException(
@@ -89,10 +91,9 @@ def bot_token(authorization: str | None, *, key: str, limiter: RateLimiter) -> s
 
 
 def refuse_bot_token(key: str, limiter: RateLimiter) -> HTTPException:
-    """Count a wrong bearer token against the caller and give the 401 to raise."""
-    limiter.failed(key)
-    return HTTPException(
-        status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"}
+    """Count a wrong bearer token against the caller and give the 401 (or 429) to raise."""
+    return limiter.refused(
+        key, HTTPException(status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"})
     )
 
 
@@ -109,7 +110,7 @@ def bot_principal(
         HTTPException: 401 without a valid token, 429 after too many wrong ones.
     """
     key = client_key(request)
-    token = bot_token(authorization, key=key, limiter=limiter)
+    token = bot_token(authorization)
     principal = find_principal(db, token=token, kind=PrincipalKind.BOT, now=clock())
     if principal is None:
         raise refuse_bot_token(key, limiter)

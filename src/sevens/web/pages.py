@@ -27,7 +27,7 @@ from sevens.store.auth import (
 from sevens.store.errors import Conflict, Invalid, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.web import views
-from sevens.web.deps import ClockDep, LimiterDep, PrincipalDep, SessionDep, SettingsDep
+from sevens.web.deps import ORGANISER_LINK_WRONG, ClockDep, LimiterDep, PrincipalDep, SessionDep, SettingsDep
 from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, set_cookie
 
 __all__ = ["router"]
@@ -219,13 +219,11 @@ def _invited_seat(
     An invite opens its seat once, before it expires; the browser that used it is sent on to its
     game instead. Anyone else gets 410 and is told to ask the organiser for a new link.
     """
-    key = client_key(request)
-    limiter.check(key)
     seat = seat_by_invite(db, token=token)
     if seat is None:
-        limiter.failed(key)
-        raise HTTPException(
-            status_code=404, detail="this invite link is not valid; ask the organiser for a new one"
+        raise limiter.refused(
+            client_key(request),
+            HTTPException(status_code=404, detail="this invite link is not valid; ask the organiser for a new one"),
         )
     principal_id = None if principal is None else principal.id
     return seat, holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now)
@@ -296,12 +294,9 @@ def sign_out(request: Request, db: SessionDep, principal: PrincipalDep, csrf: Cs
 @router.get("/organiser/{token}")
 def organiser_form(request: Request, token: str, db: SessionDep, limiter: LimiterDep) -> Response:
     """The organiser link: confirm to organise from this browser."""
-    key = client_key(request)
-    limiter.check(key)
     game = game_by_organiser_link(db, token=token)
     if game is None:
-        limiter.failed(key)
-        raise HTTPException(status_code=404, detail="this organiser link is not valid")
+        raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
     return render(request, "organiser_link.html", {"game": game, "token": token})
 
 
@@ -318,12 +313,9 @@ def organiser_claim(
 ) -> Response:
     """Organise the game from this browser."""
     check_csrf(request, csrf)
-    key = client_key(request)
-    limiter.check(key)
     game = game_by_organiser_link(db, token=token)
     if game is None:
-        limiter.failed(key)
-        raise HTTPException(status_code=404, detail="this organiser link is not valid")
+        raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
     db.commit()

@@ -238,15 +238,19 @@ class RateLimiter:
             with self._lock:
                 self._blocked_until[key] = self._clock() + self.window
 
-    def check(self, key: str) -> None:
-        """Refuse with 429 while ``key`` is blocked.
+    def refused(self, key: str, wrong: HTTPException) -> HTTPException:
+        """The answer to a wrong secret from ``key``: ``wrong``, counted, or 429 once past the limit.
 
-        Raises:
-            HTTPException: 429 with a message saying when to try again.
+        Only wrong secrets are held back. A right one always goes through: every secret has 192
+        random bits, so guessing gains nothing, and blocking an address would lock out everyone
+        behind it (a shared network, or every user behind a reverse proxy) whenever one of them
+        sent ten wrong links.
         """
-        if self.blocked(key):
-            raise HTTPException(
-                status_code=429,
-                detail=f"too many attempts with a wrong link or token; wait {int(self.window)} seconds and try again",
-                headers={"Retry-After": str(int(self.window))},
-            )
+        if not self.blocked(key):
+            self.failed(key)
+            return wrong
+        return HTTPException(
+            status_code=429,
+            detail=f"too many attempts with a wrong link or token; wait {int(self.window)} seconds and try again",
+            headers={"Retry-After": str(int(self.window))},
+        )
