@@ -64,8 +64,9 @@ def test_tampered_invite_and_organiser_links_are_refused(hosted: Hosted) -> None
     assert stranger.get(_tamper(organiser_path)).status_code == 404
     assert post_form(stranger, _tamper(organiser_path)).status_code == 404
     assert stranger.get(f"{hosted.base}/organise").status_code == 403
-    # The organiser issues a new link for p1: the old one (a copy someone kept) is refused.
-    page = post_form(hosted.organiser, f"{hosted.base}/seats/p1/invite")
+    # p1 is taken: the organiser hands it on only by signing its player out; the old link (a copy
+    # someone kept) is refused.
+    page = post_form(hosted.organiser, f"{hosted.base}/seats/p1/invite", {"sign_out": "yes"})
     assert page.status_code == 200
     assert post_form(new_client(hosted.app), path, {"name": "Old link"}).status_code == 404
 
@@ -86,7 +87,7 @@ def test_reused_invite_is_refused_but_its_own_browser_goes_back_to_its_game(host
     assert stranger.get(f"{hosted.base}/play").status_code == 403
     own = hosted.players["p1"].get(path)
     assert own.status_code == 303 and own.headers["location"] == f"{hosted.base}/play"
-    # A new link from the organiser opens the seat once more (a second device), once.
+    # A link the player asks for (another device) opens the seat once more, once.
     fresh = hosted.new_invite("p1").split("testserver", 1)[1]
     second = new_client(hosted.app)
     assert post_form(second, fresh, {"name": "Player 1"}).status_code == 303

@@ -127,7 +127,7 @@ ORGANISER_POSTS = (
     ("pause", {}),
     ("extend", {"hours": "1"}),
     ("resume", {}),
-    ("seats/p3/invite", {}),
+    ("seats/p3/invite", {"sign_out": "yes"}),
     ("resolve", {"turn": "1"}),
     ("end", {}),
 )

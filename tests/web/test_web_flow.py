@@ -188,8 +188,12 @@ def test_pause_extend_resume_through_pages(app: FastAPI, clock: FakeClock, hoste
     assert resolve_due(app.state.sessionmaker, now=clock()) == 1
 
 
-def test_new_invite_replaces_old(hosted: Hosted) -> None:
-    """A new invite link for a seat works; the old one no longer does."""
+def test_new_invite_replaces_old(app: FastAPI) -> None:
+    """A new invite link for a seat nobody has taken works; the old one no longer does."""
+    hosted = host_game(app)
+    for number in (1, 3, 4):
+        hosted.join(f"p{number}", f"Player {number}")
+    hosted.start()
     response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite")
     assert response.status_code == 200
     new_link = re.search(r'id="invite-link">([^<]+)<', response.text)
@@ -208,19 +212,62 @@ def test_new_invite_replaces_old(hosted: Hosted) -> None:
     assert "new invite · p2: the old link stops working" in organise
     assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
     assert "New invite link" not in hosted.organiser.get(f"{hosted.base}/organise").text
-    over = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite")
+    over = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
     assert over.status_code == 409 and "no seat needs a new link" in over.text
+
+
+def test_a_taken_seat_gets_a_second_link_only_from_its_player(hosted: Hosted) -> None:
+    """R13: a plain new link from the organiser for a seat in play would let a second person read
+    its orders before the turn is resolved, so it is refused; the seat's player can make one for
+    another device, which sees the player's own saved orders."""
+    team = hosted.my_teams("p2")[0]
+    assert hosted.order("p2", team, 17, 33).status_code == 303
+    page = hosted.organiser.get(f"{hosted.base}/organise").text
+    assert 'aria-label="New invite link for seat p2"' not in page  # only "Sign out and new link"
+    plain = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite")
+    assert plain.status_code == 409 and "Sign out and new link" in html.unescape(plain.text)
+    assert "Your order: 17 FORCE + 33 FLAIR" in hosted.players["p2"].get(f"{hosted.base}/play").text
+    own = post_form(hosted.players["p2"], f"{hosted.base}/device-link")
+    assert own.status_code == 200 and "for another device" in own.text
+    link = re.search(r'id="invite-link">([^<]+)<', own.text)
+    assert link
+    phone = new_client(hosted.app)
+    assert post_form(phone, link.group(1).split("testserver", 1)[1], {"name": "Player 2"}).status_code == 303
+    assert "Your order: 17 FORCE + 33 FLAIR" in phone.get(f"{hosted.base}/play").text
+    assert hosted.players["p2"].get(f"{hosted.base}/play").status_code == 200  # still theirs too
+    assert "its player asked for a link for another device" in hosted.organiser.get(f"{hosted.base}/organise").text
+    # Only a player of the game can ask: the organiser (who plays no seat) and strangers cannot.
+    assert post_form(hosted.organiser, f"{hosted.base}/device-link").status_code == 403
+    assert post_form(new_client(hosted.app), f"{hosted.base}/device-link").status_code == 403
+
+
+def test_signing_a_seat_out_discards_its_saved_orders(hosted: Hosted) -> None:
+    """R13: whoever opens the new link after a sign-out does not see the orders the seat's player
+    saved this turn; they are discarded (the event log says how many), other seats' stay."""
+    mine, other = hosted.my_teams("p2")[0], hosted.my_teams("p1")[0]
+    assert hosted.order("p2", mine, 17, 33).status_code == 303
+    assert hosted.order("p1", other, 5, 3).status_code == 303
+    response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
+    assert response.status_code == 200
+    link = re.search(r'id="invite-link">([^<]+)<', response.text)
+    assert link
+    taker = new_client(hosted.app)
+    assert post_form(taker, link.group(1).split("testserver", 1)[1], {"name": "Player 2"}).status_code == 303
+    page = taker.get(f"{hosted.base}/play").text
+    assert "17 FORCE" not in page and "Your order" not in page
+    assert "Your order: 5 FORCE + 3 FLAIR" in hosted.players["p1"].get(f"{hosted.base}/play").text
+    assert "its 1 order(s) saved for turn 1 were discarded" in hosted.organiser.get(f"{hosted.base}/organise").text
 
 
 def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None:
     """A link that reached the wrong person: the organiser signs out every browser and bot token on
-    the seat and issues a new link; a plain new link leaves the seat's holders as they are."""
+    the seat and issues a new link; a link its player made for another device leaves them as they are."""
     bot = new_client(hosted.app)
     joined = bot.post("/api/v1/join", json={"invite": hosted.new_invite("p2").rsplit("/", 1)[1], "name": "Player 2"})
     token = {"Authorization": f"Bearer {joined.json()['token']}"}
     page = hosted.organiser.get(f"{hosted.base}/organise").text
     assert page.count('class="inline sign-out"') == 4  # one per joined seat
-    assert hosted.players["p2"].get(f"{hosted.base}/play").status_code == 200  # kept by the plain link
+    assert hosted.players["p2"].get(f"{hosted.base}/play").status_code == 200  # kept by the device link
     response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
     assert response.status_code == 200 and 'id="signed-out"' in response.text
     assert hosted.players["p2"].get(f"{hosted.base}/play").status_code == 403

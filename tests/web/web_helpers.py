@@ -71,8 +71,12 @@ class Hosted:
         return client
 
     def new_invite(self, player_id: str) -> str:
-        """The organiser issues a new invite link for the seat (an invite opens its seat once)."""
-        response = post_form(self.organiser, f"{self.base}/seats/{player_id}/invite")
+        """A new invite link for the seat (an invite opens its seat once): from its player, for
+        another device, once the seat is taken; from the organiser before."""
+        if player_id in self.players:
+            response = post_form(self.players[player_id], f"{self.base}/device-link")
+        else:
+            response = post_form(self.organiser, f"{self.base}/seats/{player_id}/invite")
         assert response.status_code == 200, response.text
         link = re.search(r'id="invite-link">([^<]+)<', response.text)
         assert link is not None

@@ -27,6 +27,7 @@ __all__ = [
     "InviteState",
     "invite_state",
     "seat_by_invite",
+    "seats_held",
     "game_by_organiser_link",
 ]
 
@@ -86,6 +87,12 @@ def revoke_seat(session: Session, *, game_id: int, player_id: str) -> int:
         delete(Grant).where(Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == player_id)
     )
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+def seats_held(session: Session, *, game_id: int) -> set[str]:
+    """The seats of a game that some browser or bot token plays now."""
+    query = select(Grant.player_id).where(Grant.game_id == game_id, Grant.role == Role.PLAYER).distinct()
+    return set(session.scalars(query))
 
 
 def add_grant(session: Session, *, principal_id: int, game_id: int, role: Role, player_id: str = "") -> None:

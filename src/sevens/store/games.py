@@ -17,14 +17,14 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import cast
 
-from sqlalchemy import Table, and_, bindparam, func, insert, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.rules import Order, seed_commitment
-from sevens.store.auth import USED_INVITE, revoke_seat
+from sevens.store.auth import USED_INVITE, revoke_seat, seats_held
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
@@ -302,17 +302,21 @@ def reissue_invite(
     now: datetime,
     invite_lifetime: timedelta = INVITE_LIFETIME,
     sign_out: bool = False,
+    by_holder: bool = False,
     actor: str = "organiser",
 ) -> str:
     """A new invite secret for a seat, to be used once until ``now + invite_lifetime``; the old
     link stops working. Returns the secret (shown once).
 
-    With ``sign_out``, every browser and bot token that plays the seat loses it too (the link
-    reached the wrong person): only the new link opens it again. That goes into the event log.
+    ``by_holder``: the seat's own player asks, for another device; the seat stays theirs.
+    Otherwise (the organiser) a seat somebody plays now is only handed on with ``sign_out``:
+    every browser and bot token that plays it loses it, and its orders saved for the open turn
+    are discarded, so a new link can never show anyone the orders of a player still in the game
+    (R13). That goes into the event log.
 
     Raises:
         NotFound: no such seat.
-        Conflict: the game is over.
+        Conflict: the game is over, or the seat is played and ``sign_out`` was not asked for.
     """
     seat = session.scalar(
         select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
@@ -326,14 +330,39 @@ def reissue_invite(
     game = game_by_id(session, game_id=game_id)
     if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
         raise Conflict(f"the game is {game.status.value}: no seat needs a new link")
-    if sign_out:
+    if by_holder:
+        detail = f"{seat.player_id}: its player asked for a link for another device; the old link stops working"
+        _event(session, game, now=now, actor=actor, kind="new invite", detail=detail)
+    elif sign_out:
         lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
+        dropped = _discard_open_orders(session, game, player_id=seat.player_id)
         detail = f"{seat.player_id}: {lost} browser(s) or token(s) lost it; a new link was issued"
+        if dropped:
+            detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
         _event(session, game, now=now, actor=actor, kind="seat signed out", detail=detail)
+    elif seat.player_id in seats_held(session, game_id=game_id):
+        raise Conflict(
+            f"seat {seat.player_id} is played now: a link from the organiser would let a second person see "
+            "its orders; use 'Sign out and new link' (its player is signed out and its saved orders of this "
+            "turn are discarded), or let its player make a link for another device on their own page"
+        )
     else:
         _event(session, game, now=now, actor=actor, kind="new invite", detail=f"{seat.player_id}: the old link stops working")
     session.flush()
     return token
+
+
+def _discard_open_orders(session: Session, game: GameRow, *, player_id: str) -> int:
+    # The orders a seat's teams saved for the open turn: secret to whoever played it until now.
+    if game.current_turn is None:
+        return 0
+    teams = select(TeamRow.team_id).where(TeamRow.game_id == game.id, TeamRow.player_id == player_id)
+    result = session.execute(
+        delete(OrderRow).where(
+            OrderRow.game_id == game.id, OrderRow.turn == game.current_turn, OrderRow.team_id.in_(teams)
+        )
+    )
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 def list_public_games(session: Session, *, limit: int = 50) -> list[GameRow]:

@@ -662,6 +662,45 @@ def post_new_invite(
     return render(request, "invite.html", context)
 
 
+@router.post("/games/{public_id}/device-link")
+def post_device_link(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """A player's own link to their seat, for another device (the old invite stops working);
+    shown once, used once. Only the seat's player can ask: a link from the organiser for a seat
+    in play signs its player out, so nobody else ever sees the seat's orders."""
+    check_csrf(request, csrf)
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    player_id = _player(access)
+    seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
+    token = store.reissue_invite(
+        db,
+        game_id=game.id,
+        player_id=player_id,
+        now=clock(),
+        invite_lifetime=timedelta(days=settings.invite_days),
+        by_holder=True,
+        actor=store.seat_name(seat),
+    )
+    db.commit()
+    context = {
+        "game": game,
+        "seat": seat,
+        "link": f"{_base_url(request, settings)}/join/{token}",
+        "for_device": True,
+        "canonical": f"/games/{game.public_id}/play",
+    }
+    return render(request, "invite.html", context)
+
+
 @router.get("/games/{public_id}/record.json")
 def download_record(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
     """The game record (what ``sevens verify`` reads): resolved turns only, the seed after the end."""

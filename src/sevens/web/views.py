@@ -22,7 +22,7 @@ from sevens.bots import DEFAULT_BOT, check_with_bots, get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.store import games as store
-from sevens.store.auth import invite_state
+from sevens.store.auth import invite_state, seats_held
 from sevens.store.errors import Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.formats import Format, legal_formats
@@ -309,6 +309,7 @@ class OrganiserView:
     invites: dict[str, tuple[str, datetime | None]]  # per seat: open, used or expired; valid until
     house_bots: dict[str, str] = field(default_factory=dict)  # teams nobody plays: their bot
     bots: tuple[str, ...] = field(default_factory=tuple)
+    held: frozenset[str] = frozenset()  # seats some browser or bot token plays now
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
@@ -335,7 +336,8 @@ def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserVie
     }
     public = spectator_view(db, game)
     house = {t.team_id: t.autopilot or game.default_bot for t in store.house_teams(db, game=game, state=public.state)}
-    return OrganiserView(public, states, events, game.paused_remaining, invites, house, store.strategy_names())
+    held = frozenset(seats_held(db, game_id=game.id))
+    return OrganiserView(public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held)
 
 
 @dataclass(frozen=True, slots=True)
