@@ -296,3 +296,25 @@ def test_r13_no_one_but_the_owner_sees_a_current_order(world: World) -> None:
     # Once resolved the orders are public (R13): the organiser resolves, everyone who watches sees them.
     assert post_form(world.game.organiser, f"{base}/resolve", {"turn": "1"}).status_code == 303
     assert "37+27" in world.game.organiser.get(base).text
+
+
+def test_a_private_game_answers_as_an_unknown_one(app: FastAPI) -> None:
+    """Whether a private game exists is not disclosed: to an outsider, with or without a token of
+    another game, it answers 404 with the very words of a game that does not exist."""
+    client = new_client(app)
+    created = client.post(
+        "/api/v1/games", json={"name": "Hidden", "players": 4, "visibility": "private"}
+    ).json()
+    other = client.post("/api/v1/games", json={"name": "Other", "players": 4}).json()
+    stranger = {"Authorization": f"Bearer {other['token']}"}
+    hidden, unknown = created["game"], "x" * len(created["game"])
+    for path in ("/api/v1/games/{}", "/api/v1/games/{}/record", "/games/{}", "/games/{}/record.json"):
+        for headers in ({}, stranger):
+            answers = [client.get(path.format(game), headers=headers) for game in (hidden, unknown)]
+            assert [a.status_code for a in answers] == [404, 404], path
+            texts = [a.text.replace(game, "ID") for a, game in zip(answers, (hidden, unknown), strict=True)]
+            assert texts[0] == texts[1], (path, headers)
+    order = {"turn": 1, "force": 1, "flair": 0}
+    puts = [client.put(f"/api/v1/games/{game}/orders/fiji", json=order, headers=stranger) for game in (hidden, unknown)]
+    assert [p.status_code for p in puts] == [404, 404]
+    assert puts[0].text.replace(hidden, "ID") == puts[1].text.replace(unknown, "ID")

@@ -45,6 +45,7 @@ from sevens.tournament.record import dumps, from_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
 __all__ = [
+    "no_such_game",
     "INVITE_LIFETIME",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
@@ -266,6 +267,12 @@ def create_game(
     return CreatedGame(game=game, organiser_token=organiser_token, invites=tuple(invites))
 
 
+def no_such_game(public_id: str) -> str:
+    """What an unknown game and a private game one may not see both answer, word for word, so
+    that the answer does not tell whether a private game exists."""
+    return f"no game {public_id[:40]!r}; check the link (a private game answers only its players and organiser)"
+
+
 def game_by_public_id(session: Session, *, public_id: str) -> GameRow:
     """The game at ``public_id``.
 
@@ -278,7 +285,7 @@ def game_by_public_id(session: Session, *, public_id: str) -> GameRow:
         else None
     )
     if game is None:
-        raise NotFound(f"no game {public_id!r}; check the link")
+        raise NotFound(no_such_game(public_id))
     return game
 
 

@@ -120,15 +120,11 @@ def _game_for_bot(db: SessionDep, principal_id: int | None, public_id: str) -> t
     game = store.game_by_public_id(db, public_id=public_id)
     if principal_id is None:
         if game.visibility != Visibility.PUBLIC:
-            raise HTTPException(
-                status_code=404,
-                detail=f"no game {public_id!r}; check the id (a private game answers only its players' "
-                "and its organiser's bearer tokens)",
-            )
+            raise HTTPException(status_code=404, detail=store.no_such_game(public_id))
         return game, None, False
     access = access_to(db, principal_id=principal_id, game_id=game.id)
     if game.visibility != Visibility.PUBLIC and not (access.organiser or access.player_ids):
-        raise HTTPException(status_code=404, detail=f"no game {public_id!r}; check the id")
+        raise HTTPException(status_code=404, detail=store.no_such_game(public_id))
     return game, access.player_id, access.organiser
 
 
@@ -331,9 +327,9 @@ def _save_order_now(
         if seat is None:
             raise refuse_bot_token(key, limiter)
         if seat.game_id is None:
-            raise NotFound(f"no game {public_id!r}; check the link")
+            raise NotFound(store.no_such_game(public_id))
         if not seat.public and not (seat.access.organiser or seat.access.player_ids):
-            raise HTTPException(status_code=404, detail=f"no game {public_id!r}; check the id")
+            raise HTTPException(status_code=404, detail=store.no_such_game(public_id))
         me_ = _player_or_refuse(seat.access.player_id)
         saved = store.save_order(
             db,

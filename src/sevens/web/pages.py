@@ -81,7 +81,7 @@ def _access(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> Ac
 def _watchable(game: GameRow, access: Access) -> None:
     if game.visibility != Visibility.PUBLIC and not (access.organiser or access.player_ids):
         # Same answer as an unknown game: a private game's existence is not disclosed.
-        raise HTTPException(status_code=404, detail=f"no game {game.public_id!r}; check the link")
+        raise HTTPException(status_code=404, detail=store.no_such_game(game.public_id))
 
 
 def _organiser(game: GameRow, access: Access) -> None:
