@@ -1,0 +1,33 @@
+"""The benchmarks still run: each is tried in a small run (its figures are not judged here; the
+machine is shared, and figures are compared within one run by the benchmark itself)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def _run(*args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    return result.stdout
+
+
+def test_load_benchmark_runs_and_times_a_turn() -> None:
+    out = _run(str(BENCHMARKS / "load.py"), "--quick", "--no-postgres")
+    assert re.search(r"^sqlite, 1 worker\s+\d+\s+\d+", out, re.M), out
+    assert re.search(r"resolve a 16-team turn on sqlite: median [\d.]+ ms", out), out
+
+
+def test_lab_benchmark_runs_and_prints_its_ratios() -> None:
+    out = _run(str(BENCHMARKS / "lab.py"), "--batch", "400", "--engine", "1")
+    assert re.search(r"^rules engine, whole games one by one\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^compiled, 1 thread / reference, 1 thread:\s+[\d.]+", out, re.M), out
