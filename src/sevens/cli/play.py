@@ -208,7 +208,8 @@ def play_game(
     for i, team in enumerate(played_by_bots if bots else ()):
         setup = setup.with_autopilot(team, bots[i % len(bots)])
     game = new_game(setup)
-    console.rule(f"Sevens: {fmt.teams} teams, {players} players, {fmt.teams_per_player} teams each")
+    each = "1 team" if fmt.teams_per_player == 1 else f"{fmt.teams_per_player} teams"
+    console.rule(f"Sevens: {fmt.teams} teams, {players} players, {each} each")
     console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}")
     console.print(draw_table(game))
     by_bot: dict[str, list[str]] = {}
@@ -297,7 +298,7 @@ def register(app: typer.Typer) -> None:
         players: Annotated[int, typer.Option(metavar="N", help="Number of managers, 4 to 16 (R12).")] = 4,
         teams: Annotated[
             int | None,
-            typer.Option(metavar="N", help="8 or 16 teams; default: the arrangement R12 prefers (most teams managed by people)."),
+            typer.Option(metavar="N", help="8 or 16 teams; default: the arrangement R12 prefers (largest share managed by people)."),
         ] = None,
         per_player: Annotated[
             int | None,
