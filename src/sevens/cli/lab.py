@@ -119,7 +119,7 @@ def lab(
     if dask is None:
         from sevens.lab.run import warm_up
 
-        with console.status("loading the compiled simulator (the first run after an install compiles it: about half a minute)"):
+        with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
             warm_up(teams)
     try:
         with Progress(

@@ -163,7 +163,7 @@ def _blas_found(with_scipy: bool) -> ThreadpoolController:
 
 def warm_up(teams: int = 16) -> bool:
     """Load the compiled simulator by playing one tournament, which compiles it on the first run
-    after an install or an update (about half a minute; numba keeps the result on disk). Returns
+    after an install or an update (a minute or so on a small machine; numba keeps the result on disk). Returns
     whether there is a compiled simulator at all.
 
     >>> from sevens.lab import kernels
