@@ -10,9 +10,11 @@ FLAIR points and the rest in FORCE (R3). The payoff to side A of the pair of spl
 
 The game is constant-sum (B's payoff is ``1 -`` A's), so A's optimal mixed split maximises the
 worst case over B's splits, and B's minimises A's best case; both come from a linear program
-solved with scipy's HiGHS, and their values meet (von Neumann's minimax theorem). The payoff
-entries come from the exact distributions of :mod:`sevens.odds` and carry their tail bounds: the
-value is exact to within :attr:`MatchSolution.error_bound` plus the LP tolerance (about 1e-9).
+solved with scipy's HiGHS, and their values meet (von Neumann's minimax theorem). A pure saddle
+point, where there is one, is found exactly before any linear program. The payoff entries come
+from the exact distributions of :mod:`sevens.odds` and carry their tail bounds:
+:attr:`MatchSolution.error_bound` adds those to what the two mixes actually guarantee each other
+(the linear programs stop within a tolerance), so the value is exact to within it.
 """
 
 from __future__ import annotations
@@ -174,7 +176,9 @@ def solve_matrix_game(payoff: FloatArray) -> tuple[float, FloatArray, FloatArray
 
     Row player: maximise ``v`` subject to ``x @ payoff[:, j] >= v`` for every column ``j``,
     ``sum(x) = 1``, ``x >= 0``. Column player: minimise ``w`` subject to ``payoff[i] @ y <= w``.
-    Both programs are solved with HiGHS; by the minimax theorem ``v == w``.
+    Both programs are solved with HiGHS; by the minimax theorem ``v == w``. Where the matrix has a
+    pure saddle point (a row whose worst entry is a column's best), that row and column are the
+    answer, exactly: the programs' tolerance could otherwise pick a nearly optimal row instead.
 
     Args:
         payoff: the row player's payoffs, shape ``(m, n)``.
@@ -189,11 +193,21 @@ def solve_matrix_game(payoff: FloatArray) -> tuple[float, FloatArray, FloatArray
     (0.5, [0.5, 0.5], [0.5, 0.5])
     """
     matrix = _checked(payoff)
-    value, x = row_strategy(matrix)
+    worst, best = matrix.min(axis=1), matrix.max(axis=0)
+    i, j = int(np.argmax(worst)), int(np.argmin(best))
+    if worst[i] >= best[j]:
+        x, y = np.zeros(matrix.shape[0]), np.zeros(matrix.shape[1])
+        x[i] = y[j] = 1.0
+        return float(matrix[i, j]), x, y
+    # HiGHS's default tolerance (1e-7) let a split 3e-8 short of optimal pass for the optimum.
+    value, x = row_strategy(matrix, tolerance=_TIGHT)
     # The column player maximises the negated, transposed game: the same program as minimising
     # w subject to M[i] @ y <= w, with w = -v.
-    _, y = row_strategy(-matrix.T)
+    _, y = row_strategy(-matrix.T, tolerance=_TIGHT)
     return value, x, y
+
+
+_TIGHT = 1e-10  # the smallest feasibility tolerance HiGHS accepts
 
 
 def _checked(payoff: FloatArray) -> FloatArray:
@@ -203,9 +217,11 @@ def _checked(payoff: FloatArray) -> FloatArray:
     return matrix
 
 
-def row_strategy(payoff: FloatArray) -> tuple[float, FloatArray]:
+def row_strategy(payoff: FloatArray, *, tolerance: float | None = None) -> tuple[float, FloatArray]:
     """The row player's half of :func:`solve_matrix_game`: the value and an optimal mixed strategy,
-    from one linear program (for a player that needs only its own side).
+    from one linear program (for a player that needs only its own side). ``tolerance``: HiGHS's
+    feasibility tolerances (default: HiGHS's own, 1e-7, which the bots' recorded decisions were
+    made with and replay with).
 
     >>> v, x = row_strategy(np.array([[1.0, 0.0], [0.0, 1.0]]))
     >>> round(v, 9), x.round(9).tolist()
@@ -226,6 +242,9 @@ def row_strategy(payoff: FloatArray) -> tuple[float, FloatArray]:
         b_eq=[1.0],
         bounds=[(0, None)] * m + [(None, None)],
         method="highs",
+        options={} if tolerance is None else {
+            "primal_feasibility_tolerance": tolerance, "dual_feasibility_tolerance": tolerance
+        },
     )
     if row.status != 0:  # pragma: no cover - a bounded feasible LP always solves
         raise RuntimeError(f"the linear program failed: {row.message}")
@@ -277,7 +296,8 @@ class MatchSolution:
         mix_a: A's optimal mixed split.
         mix_b: B's optimal mixed split.
         payoff: A's payoff matrix (rows: A's splits, columns: B's splits).
-        error_bound: how far any payoff entry, and so the value, may be from the exact one.
+        error_bound: how far the value may be from the exact one: the payoff entries' tail bound
+            plus half the gap between what the two mixes guarantee (0 at a pure saddle point).
     """
 
     a: int
@@ -370,14 +390,17 @@ def solve_match(a: int, b: int, *, knockout: bool = False) -> MatchSolution:
     """
     rules = MatchRules.KNOCKOUT if knockout else MatchRules.GROUP
     matrix, bound = _matrix(a, b, knockout)
-    value, x, y = solve_matrix_game(matrix)
+    _, x, y = solve_matrix_game(matrix)
+    # What A's mix earns against B's best reply, and what B's mix concedes to A's: the value lies
+    # between, exactly for this matrix, whatever tolerance the programs stopped at.
+    low, high = float((x @ matrix).min()), float((matrix @ y).max())
     return MatchSolution(
         a=a,
         b=b,
         rules=rules,
-        value=value,
+        value=(low + high) / 2,
         mix_a=_mix(splits(a), x),
         mix_b=_mix(splits(b), y),
         payoff=matrix,
-        error_bound=bound,
+        error_bound=bound + max(high - low, 0.0) / 2,
     )
