@@ -3,6 +3,7 @@ burst; no current order in any response, export or log line but its owner's (R13
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ import pytest
 from fastapi import FastAPI
 
 from reliability.helpers import database, pg_available, server_env
+from sevens.store import games as store
 from sevens.store.backup import export_backup
 from sevens.web.app import create_app
 from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE
@@ -371,3 +373,56 @@ def test_no_current_order_in_any_response_export_or_log(hosted: Hosted, caplog: 
         assert not re.search(rf"(?<![\w.-]){force}(?![\w.-])", shareable)
         assert not re.search(rf"(?<![\w.-]){force}(?![\w.-])", logged), force
         assert re.search(rf"'force': {force}\b", full)  # the 0600 full backup holds them, by design
+
+
+def test_an_ended_game_shares_no_unresolved_order_private_autopilot_or_organiser_log(app: FastAPI) -> None:
+    """R13: a turn the organiser ended the game in was never resolved, so its orders stay secret for
+    good: in no response and no shareable export (the full backup keeps them). Nor does that export
+    hold what only its manager or the organiser sees: a manager's own autopilot, the event log, turn
+    reasons, join and invite times. The bot of a team nobody plays is public, and stays in it."""
+    game = host_page_game(app)
+    for number in range(1, 4):  # p4's seat stays unclaimed: its teams are played by bots
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    with app.state.sessionmaker() as db:
+        row = store.game_by_public_id(db, public_id=game.public_id)
+        p4_teams = sorted(t.team_id for t in store.teams_of(db, game_id=row.id) if t.player_id == "p4")
+    house = {"team": p4_teams[0], "strategy": "field-reader", "weight": "1.5"}
+    assert post_form(game.organiser, f"{game.base}/house-bot", house).status_code == 303
+    mine = game.my_teams("p1")[0]
+    autopilot = {"team": mine, "strategy": "equilibrium", "weight": "0.45"}
+    assert post_form(game.players["p1"], f"{game.base}/autopilot", autopilot).status_code == 303
+    forces = {"p1": 61, "p2": 67, "p3": 71}
+    for pid, force in forces.items():
+        action = "ready" if pid == "p1" else "save"  # one ready, the rest saved: the turn stays open
+        assert game.order(pid, game.my_teams(pid)[0], force, 27, action, turn=1).status_code == 303
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+
+    def has(number: int, text: str) -> bool:
+        return re.search(rf"(?<![\w.-]){number}(?![\w.-])", text) is not None
+
+    viewers = {"anonymous": new_client(app), "organiser": game.organiser, **game.players}
+    for viewer, client in viewers.items():
+        for path in ("/", game.base, f"{game.base}/organise", f"{game.base}/play", f"{game.base}/record.json",
+                     f"{game.base}/verify", f"/api/v1/games/{game.public_id}"):
+            text = client.get(path).text
+            assert not any(has(force, text) for force in forces.values()), (viewer, path)
+    with app.state.sessionmaker() as db:
+        shareable = export_backup(db, full=False, now=datetime.now(UTC))
+        full = export_backup(db, full=True, now=datetime.now(UTC))
+    shared, kept = shareable["games"][0], full["games"][0]
+    text = json.dumps(shareable)
+    assert shared["status"] == "ended" and shared["current_turn"] == 1 and shared["order_log"] == []
+    assert not any(has(force, text) for force in forces.values()) and "secret" not in shared
+    assert "equilibrium@0.45" not in text and shared["autopilots"] == {p4_teams[0]: "field-reader@1.5", p4_teams[1]: None}
+    assert "events" not in shared and "turns" not in shared
+    assert shared["seats"] == [
+        {"player": f"p{n}", "name": f"Player {n}", "joined": n < 4} for n in range(1, 4)
+    ] + [{"player": "p4", "name": None, "joined": False}]
+    assert "invite" not in text and "joined_at" not in text
+    # The full backup (mode 0600) holds all of it, so a restore loses nothing.
+    logged = {line["force"] for line in kept["secret"]["open_order_log"]}
+    assert logged == set(forces.values()) and {o["force"] for o in kept["secret"]["orders"]} == logged
+    assert kept["order_log"] == [] and kept["autopilots"][mine] == "equilibrium@0.45"
+    assert {e["kind"] for e in kept["events"]} >= {"started", "house bot", "ended"}
+    assert all("invite_expires_at" in seat and "joined_at" in seat for seat in kept["seats"])

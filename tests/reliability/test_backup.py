@@ -83,6 +83,7 @@ def _populate(engine: Engine) -> dict[str, object]:
         _orders_all(db, ids["running"], 1, 4, True)
         _orders_all(db, ids["running"], 2, 7, False)  # saved, not ready: the open turn's secrets
         _orders_all(db, ids["ended"], 1, 6, True)  # a turn played, so there are dice to check
+        _orders_all(db, ids["ended"], 2, 8, False)  # saved in the turn it was ended in: never resolved
         store.end_game(db, game_id=ids["ended"], now=NOW, actor="organiser")
     with factory() as db:
         assert store.game_by_id(db, game_id=ids["finished"]).status == GameStatus.FINISHED
@@ -172,6 +173,12 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
         documents = [json.loads(p.read_text()) for p in sorted(out.glob("*.json"))]
         running = next(g for d in documents for g in d["games"] if g["name"].startswith("running"))
         assert "secret" not in running and {e["turn"] for e in running["order_log"]} == {1}
+        # The turn the organiser ended the game in was never resolved: its orders stay out (R13).
+        ended = next(g for d in documents for g in d["games"] if g["name"].startswith("ended"))
+        assert ended["current_turn"] == 2 and {e["turn"] for e in ended["order_log"]} == {1}
+        with make_sessionmaker(src)() as db:
+            full = next(g for g in export_backup(db, full=True, now=NOW)["games"] if g["name"].startswith("ended"))
+        assert {e["turn"] for e in full["secret"]["open_order_log"]} == {2}
         assert not any(d["credentials"] for d in documents)
         refused = _import(dst_url, out)
         assert refused.exit_code == 2 and "full backup" in refused.output and "Traceback" not in refused.output
@@ -185,6 +192,8 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
             games = list(db.scalars(select(GameRow)))
             assert sorted(g.status.value for g in games) == ["ended", "finished"]
             for game in games:
+                # The export says that each seat was taken (not when): the restore keeps them taken.
+                assert all(seat.joined_at is not None for seat in store.seats_of(db, game_id=game.id))
                 report = verify_record(store.record_of(game))
                 assert report.dice_checked and report.turns == len(json.loads(game.record_json or "{}")["turns"]) > 0
 

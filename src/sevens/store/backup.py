@@ -2,19 +2,24 @@
 
 Two kinds of export, told apart by ``"full"``:
 
-* A **shareable export** (``full: false``) holds only what the players may read: each game's
-  record (:func:`sevens.store.games.record_of`: resolved turns; the seed only once the game is
-  over, R14), its public settings, seats' display names, autopilots, the times turns were
-  resolved, the event log and the order log of *resolved* turns. No seed of an unfinished game,
-  no order of the open turn (R13), no hash of any secret. Finished and ended games restore from
-  it; a lobby or running game cannot (its seed is not there) and :func:`import_backup` says so.
-* A **full backup** (``full: true``) adds, per game, a separate ``secret`` object: the seed,
-  the hashes of the organiser link and of every invite, the open turn's orders and their log
-  lines; and at the top the credentials (session and bot tokens, as SHA-256 only) with their
-  grants. With it a running game goes on after a restore exactly where it stood: the same dice
-  (the seed), the same saved and ready orders, the same deadline, and every invite link,
-  organiser link, browser session and bot token keeps working. Whoever holds it can throw the
-  open turn's dice and read its orders, so the CLI writes it with mode 0600.
+* A **shareable export** (``full: false``) holds only what players and spectators may read: each
+  game's record (:func:`sevens.store.games.record_of`: resolved turns; the seed only once the game
+  is over, R14), its public settings, each seat's display name and whether it was taken, the bots
+  of the teams nobody plays, and the order log of *resolved* turns. No seed of an unfinished
+  game, no order of a turn that was never resolved (the open one, or the one open when the
+  organiser ended the game: R13), no manager's own autopilot, nothing only the organiser sees
+  (the event log, when and why each turn was resolved, when seats were taken, the invites'
+  state), no hash of any secret. Finished and ended games restore from it; a lobby or running
+  game cannot (its seed is not there) and :func:`import_backup` says so.
+* A **full backup** (``full: true``) holds all of that and what the shareable export leaves out:
+  every manager's autopilot, the seats' join and invite times, each turn's reason and time, the
+  event log; and per game a separate ``secret`` object: the seed, the hashes of the organiser link
+  and of every invite, every saved order and the log lines of the turn never resolved; at the top
+  the credentials (session and bot tokens, as SHA-256 only) with their grants. With it a running
+  game goes on after a restore exactly where it stood: the same dice (the seed), the same saved
+  and ready orders, the same deadline, and every invite link, organiser link, browser session and
+  bot token keeps working. Whoever holds it can throw the open turn's dice and read its orders,
+  so the CLI writes it with mode 0600.
 
 Database ids are never exported: games are keyed by their public id and credentials by their
 token hash, so a restore works into SQLite or PostgreSQL alike.
@@ -92,12 +97,17 @@ def _log_dict(row: OrderLogRow) -> dict[str, Any]:
 
 
 def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
-    open_turn = game.current_turn if game.status in _OPEN else None
     record: dict[str, Any] | None = None
     if game.record_json is not None:
         record = json.loads(game.record_json) if full else store.record_of(game)
     log = list(db.scalars(select(OrderLogRow).where(OrderLogRow.game_id == game.id).order_by(OrderLogRow.id)))
+    # current_turn is the next turn to resolve: those below it are in the record, and their orders
+    # are public (R13). The one at it is open, or was when the organiser ended the game: never
+    # resolved, so its orders stay secret for good.
+    resolved = [r for r in log if r.turn < game.current_turn]
+    unresolved = [r for r in log if r.turn >= game.current_turn]
     seats = store.seats_of(db, game_id=game.id)
+    claimed = {s.player_id for s in seats if s.joined_at is not None}
     data: dict[str, Any] = {
         "id": game.public_id,
         "name": game.name,
@@ -118,6 +128,7 @@ def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
         "started_at": _time(game.started_at),
         "ended_at": _time(game.ended_at),
         "record": record,
+        # Players see who took a seat, not when, nor the state of anyone's invite.
         "seats": [
             {
                 "player": s.player_id,
@@ -126,41 +137,50 @@ def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
                 "invite_used_at": _time(s.invite_used_at),
                 "invite_expires_at": _time(s.invite_expires_at),
             }
+            if full
+            else {"player": s.player_id, "name": s.name, "joined": s.joined_at is not None}
             for s in seats
         ],
-        "autopilots": {t.team_id: t.autopilot for t in store.teams_of(db, game_id=game.id)},
-        "turns": [
-            {"number": t.number, "reason": t.reason, "resolved_at": _time(t.resolved_at)}
-            for t in db.scalars(select(TurnRow).where(TurnRow.game_id == game.id).order_by(TurnRow.number))
-        ],
-        "events": [
-            {"at": _time(e.at), "actor": e.actor, "kind": e.kind, "detail": e.detail}
-            for e in store.events_of(db, game_id=game.id)
-        ],
-        # Orders are public once their turn is resolved (R13); the open turn's stay out.
-        "order_log": [_log_dict(r) for r in log if r.turn != open_turn],
+        # The bots of teams nobody plays are public (the odds name them, the reports too); a
+        # manager's own autopilot is theirs alone (store.house_bot draws the same line).
+        "autopilots": {
+            t.team_id: t.autopilot
+            for t in store.teams_of(db, game_id=game.id)
+            if full or t.player_id not in claimed
+        },
+        "order_log": [_log_dict(r) for r in resolved],
     }
-    if full:
-        orders = db.scalars(
-            select(OrderRow).where(OrderRow.game_id == game.id).order_by(OrderRow.turn, OrderRow.team_id)
-        )
-        data["secret"] = {
-            "seed": game.seed_hex,
-            "organiser_link_hash": game.organiser_link_hash,
-            "invite_hashes": {s.player_id: s.invite_hash for s in seats},
-            "orders": [
-                {
-                    "turn": o.turn,
-                    "team": o.team_id,
-                    "force": o.force,
-                    "flair": o.flair,
-                    "ready": o.ready,
-                    "updated_at": _time(o.updated_at),
-                }
-                for o in orders
-            ],
-            "open_order_log": [_log_dict(r) for r in log if r.turn == open_turn],
-        }
+    if not full:
+        return data
+    # What only the organiser sees: when and why each turn was resolved, and the event log.
+    data["turns"] = [
+        {"number": t.number, "reason": t.reason, "resolved_at": _time(t.resolved_at)}
+        for t in db.scalars(select(TurnRow).where(TurnRow.game_id == game.id).order_by(TurnRow.number))
+    ]
+    data["events"] = [
+        {"at": _time(e.at), "actor": e.actor, "kind": e.kind, "detail": e.detail}
+        for e in store.events_of(db, game_id=game.id)
+    ]
+    orders = db.scalars(
+        select(OrderRow).where(OrderRow.game_id == game.id).order_by(OrderRow.turn, OrderRow.team_id)
+    )
+    data["secret"] = {
+        "seed": game.seed_hex,
+        "organiser_link_hash": game.organiser_link_hash,
+        "invite_hashes": {s.player_id: s.invite_hash for s in seats},
+        "orders": [
+            {
+                "turn": o.turn,
+                "team": o.team_id,
+                "force": o.force,
+                "flair": o.flair,
+                "ready": o.ready,
+                "updated_at": _time(o.updated_at),
+            }
+            for o in orders
+        ],
+        "open_order_log": [_log_dict(r) for r in unresolved],
+    }
     return data
 
 
@@ -169,8 +189,9 @@ def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
 
     Args:
         db: the session to read from.
-        full: add the secrets a restore of a running game needs (seeds, hashes, open orders,
-            credentials); without it the document holds only what players may read.
+        full: add what only the organiser sees and the secrets a restore of a running game needs
+            (seeds, hashes, unresolved orders, credentials); without it the document holds only
+            what players and spectators may read.
         now: the export's time stamp.
     """
     games = list(db.scalars(select(GameRow).order_by(GameRow.created_at, GameRow.id)))
@@ -375,6 +396,10 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
     invites: dict[str, str] = secret.get("invite_hashes", {}) if secret else {}
     for seat in _field(data, "seats", list, where):
         joined_at = _parse_time(seat.get("joined_at"), f"{where}.seats")
+        if "joined_at" not in seat and seat.get("joined") is True:
+            # A shareable export says that a seat was taken, not when (no page shows it): the
+            # game's creation stands in.
+            joined_at = game.created_at
         db.add(
             SeatRow(
                 game_id=game.id,
@@ -405,7 +430,8 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
                     autopilot=autopilots.get(team["id"]),
                 )
             )
-    for turn in _field(data, "turns", list, where):
+    # A shareable export holds neither (the organiser's alone); a full backup holds both.
+    for turn in _field(data, "turns", list, where) if full or "turns" in data else []:
         db.add(
             TurnRow(
                 game_id=game.id,
@@ -414,7 +440,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
                 resolved_at=_parse_time(turn["resolved_at"], f"{where}.turns"),
             )
         )
-    for event in _field(data, "events", list, where):
+    for event in _field(data, "events", list, where) if full or "events" in data else []:
         db.add(
             EventRow(
                 game_id=game.id,
