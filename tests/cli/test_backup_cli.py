@@ -17,6 +17,7 @@ from sevens.store.backup import BACKUP_FORMAT, BACKUP_VERSION
 runner = CliRunner()
 HEAD = {"format": BACKUP_FORMAT, "version": BACKUP_VERSION, "full": False, "credentials": []}
 SEED = "ab" * 32
+GAME_ID = "Gm1-abcd_XYZ"  # the shape of the ids sevens makes (store.secrets.new_public_id)
 
 
 def _import(tmp_path: Path, content: str) -> tuple[int, str]:
@@ -34,10 +35,10 @@ def _import(tmp_path: Path, content: str) -> tuple[int, str]:
         (json.dumps({**HEAD, "games": None}), "the backup's 'games' is null, not a list"),
         (json.dumps({**HEAD, "games": [], "credentials": {}}), "the backup's 'credentials' is an object, not a list"),
         (
-            json.dumps({**HEAD, "games": [{"id": "g1", "status": "finished", "visibility": "public",
+            json.dumps({**HEAD, "games": [{"id": GAME_ID, "status": "finished", "visibility": "public",
                                            "revealed_seed": SEED, "seed_sha256": seed_commitment(SEED),
                                            "record": []}]}),
-            "game g1: its record is an array, not a game record (a JSON object)",
+            f"game {GAME_ID}: its record is an array, not a game record (a JSON object)",
         ),
     ],
 )
@@ -156,7 +157,7 @@ def test_import_names_a_missing_folder_and_creates_nothing(tmp_path: Path) -> No
     assert not (tmp_path / "no").exists()
 
 
-RECORD_IS_AN_ARRAY = {**HEAD, "games": [{"id": "g1", "status": "finished", "visibility": "public", "revealed_seed": SEED,
+RECORD_IS_AN_ARRAY = {**HEAD, "games": [{"id": GAME_ID, "status": "finished", "visibility": "public", "revealed_seed": SEED,
                                          "seed_sha256": seed_commitment(SEED), "record": []}]}
 
 
@@ -216,3 +217,56 @@ def test_import_names_a_game_or_credential_the_backup_holds_twice(tmp_path: Path
     else:
         assert err == "error: the backup holds the same credential (token hash) twice; keep one of them and import again\n"
     assert not (tmp_path / "restored.sqlite3").exists()
+
+
+@pytest.mark.parametrize("bad", ["../../escaped", "ab/../../cde", "", "..", "abcdefghijk\n", "abcdefghijkl.json"])
+def test_import_refuses_a_game_id_sevens_does_not_make_and_imports_nothing(tmp_path: Path, bad: str) -> None:
+    """A game's id names its address and, in a directory export, its file: an id sevens never makes
+    (edited by hand: "../../escaped") is refused in one line naming the game, and no game of the
+    backup is imported, not even those before it."""
+    from sqlalchemy import func, select
+
+    from sevens.store.db import make_engine, make_sessionmaker, run_migrations
+    from sevens.store.models import GameRow
+
+    document = _full_backup_of_one_game(tmp_path)
+    good = document["games"][0]
+    # A copy that differs in its id, name and links only: without the id check it would import.
+    secret = {**good["secret"], "organiser_link_hash": "0" * 64, "invite_hashes": {}}
+    document["games"] = [good, {**good, "id": bad, "name": "copy", "secret": secret}]
+    document["credentials"] = []
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    engine = make_engine(url)
+    run_migrations(engine)
+    code, err = _import(tmp_path, json.dumps(document))
+    assert code == 2 and err == (
+        f"error: games[1] ('copy'): its id {bad!r} is not one sevens makes (12 letters, digits, '-' or '_'); "
+        "import the export as 'sevens export' wrote it\n"
+    )
+    with make_sessionmaker(engine)() as db:
+        assert db.scalar(select(func.count()).select_from(GameRow)) == 0
+    engine.dispose()
+
+
+def test_export_to_a_directory_names_files_by_safe_ids_only(tmp_path: Path) -> None:
+    """Defence in depth: should a database hold a game id sevens never makes (say, imported by an
+    older version), a directory export refuses it in one line and writes nothing, rather than a file
+    outside the directory; a single-file export still works."""
+    document = _full_backup_of_one_game(tmp_path)
+    source = tmp_path / "source.sqlite3"
+    with sqlite3.connect(source) as connection:
+        connection.execute("UPDATE games SET public_id = ? WHERE public_id = ?", ("../../escaped", document["games"][0]["id"]))
+    connection.close()
+    url = f"sqlite:///{source}"
+    folder = tmp_path / "out" / "games"
+    result = runner.invoke(app, ["export", "--database-url", url, f"{folder}/"])
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: cannot write {folder}/: game '../../escaped' ('cup') has an id sevens does not make, so it "
+        "cannot name a file; export to one file instead (a PATH that is not a directory)\n"
+    )
+    assert sorted(p.name for p in tmp_path.rglob("*.json")) == ["full.json"]  # the one written before
+    assert not (tmp_path / "out").exists()
+    single = tmp_path / "one.json"
+    result = runner.invoke(app, ["export", "--database-url", url, str(single)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(single.read_text(encoding="utf-8"))["games"][0]["id"] == "../../escaped"

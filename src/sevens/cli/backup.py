@@ -22,6 +22,7 @@ import typer
 
 from sevens.cli.database import DB_HELP, usable_url
 from sevens.cli.errors import fail
+from sevens.store.secrets import is_public_id
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -48,6 +49,10 @@ def write_export(document: dict[str, Any], target: str) -> list[Path]:
     """Write an export document to a file, or split per game into a directory; returns the files.
 
     A full backup's files are created with mode 0600 and its directory with 0700.
+
+    Raises:
+        OSError: the file or directory cannot be written.
+        ValueError: a game's id cannot name a file (nothing is written then).
     """
     private = bool(document.get("full"))
     path = Path(target)
@@ -56,6 +61,13 @@ def write_export(document: dict[str, Any], target: str) -> list[Path]:
             raise OSError(f"the folder {path.parent} does not exist; create it or pick another path")
         _write(path, document, private=private)
         return [path]
+    # Each file is named by its game's id: only an id of the shape sevens makes, never "../x".
+    for game in document["games"]:
+        if not is_public_id(game["id"]):
+            raise ValueError(
+                f"game {game['id'][:40]!r} ({game['name'][:40]!r}) has an id sevens does not make, so it "
+                "cannot name a file; export to one file instead (a PATH that is not a directory)"
+            )
     path.mkdir(mode=0o700 if private else 0o755, parents=True, exist_ok=True)
     if private:
         path.chmod(0o700)
@@ -164,6 +176,8 @@ def register(app: typer.Typer) -> None:
             files = write_export(document, target)
         except OSError as exc:
             fail(f"cannot write {target}: {exc.strerror or exc}")
+        except ValueError as exc:
+            fail(f"cannot write {target}: {exc}")
         kind = "full backup (mode 0600)" if full else "shareable export"
         where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
         typer.echo(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}")

@@ -53,7 +53,7 @@ from sevens.store.models import (
     TurnRow,
     Visibility,
 )
-from sevens.store.secrets import hash_token, new_token
+from sevens.store.secrets import hash_token, is_public_id, new_token
 from sevens.tournament.game import Game
 from sevens.tournament.record import RecordError, dumps, replay_record, to_record
 
@@ -324,6 +324,14 @@ def _check_against_record(data: dict[str, Any], status: GameStatus, state: Game,
 def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) -> GameRow:
     where = f"games[{index}]"
     public_id = _field(data, "id", str, where)
+    if not is_public_id(public_id):
+        # The id is the game's address, and its file's name in a directory export: "../x" would
+        # write outside the directory.
+        named = f" ({data['name'][:40]!r})" if isinstance(data.get("name"), str) else ""
+        raise Invalid(
+            f"{where}{named}: its id {public_id[:40]!r} is not one sevens makes (12 letters, digits, "
+            "'-' or '_'); import the export as 'sevens export' wrote it"
+        )
     where = f"game {public_id}"
     try:
         status = GameStatus(_field(data, "status", str, where))

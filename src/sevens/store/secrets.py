@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
-__all__ = ["TOKEN_BYTES", "hash_token", "new_token", "new_public_id", "tokens_equal"]
+__all__ = ["TOKEN_BYTES", "hash_token", "is_public_id", "new_token", "new_public_id", "tokens_equal"]
 
 TOKEN_BYTES = 24  # 192 random bits, above the 128 asked for
 
@@ -27,6 +28,22 @@ def new_public_id() -> str:
     12
     """
     return secrets.token_urlsafe(9)
+
+
+_PUBLIC_ID = re.compile(r"[A-Za-z0-9_-]{12}")
+
+
+def is_public_id(text: str) -> bool:
+    """Whether ``text`` has the shape of :func:`new_public_id`'s ids: 12 characters of base64url
+    (ASCII letters, digits, ``-`` and ``_``). Such an id is safe in an address and as a file name;
+    a backup edited by hand could hold anything else, such as ``../x``.
+
+    >>> is_public_id(new_public_id()), is_public_id("../../escape"), is_public_id("abc")
+    (True, False, False)
+    >>> is_public_id("abcdefghijk\\n"), is_public_id("abcdefghijké")
+    (False, False)
+    """
+    return _PUBLIC_ID.fullmatch(text) is not None
 
 
 def hash_token(token: str) -> str:
