@@ -119,6 +119,23 @@ def test_order_form_bad_input(hosted: Hosted) -> None:
         assert snapshot(hosted.app) == before, (field, value)
 
 
+def test_odds_query_refuses_a_number_too_long_to_read(hosted: Hosted) -> None:
+    """The order form's odds take their numbers from the query, which has no length limit: a FORCE
+    or FLAIR of thousands of digits (past Python's 4,300-digit limit on int()) is a 422 that says
+    what was wrong, as any other bad number, not a 500."""
+    team = hosted.my_teams("p1")[0]
+    client = hosted.players["p1"]
+    for field, value, words in [
+        ("force", "9" * 5000, "R3: FORCE is too large (5000 digits): type a whole number of at most 6 digits"),
+        ("flair", "3" * 4301, "R3: FLAIR is too large (4301 digits)"),
+        ("force", "1000000", "R3: FORCE is too large (7 digits)"),
+        ("force", "999999", "R3"),  # six digits are read, and R3 refuses the order
+    ]:
+        answer = client.get(f"{hosted.base}/odds", params={"team": team, field: value})
+        refused(answer, 422, words)
+        assert len(answer.text) < 300  # a long number is not quoted back
+
+
 def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:
     """The player's own page comes back with the reason at that team's form and what they typed in
     it, instead of an error page and the back button."""

@@ -37,6 +37,43 @@ def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
     assert page.status_code == 200 and "Start the game" in page.text
 
 
+def test_an_unhandled_exception_is_a_plain_500_with_the_security_headers(tmp_path: Path) -> None:
+    """A bug on any path still answers with every security header, and tells the client nothing of
+    the exception (a plain message: JSON under /api/, text on a page); the exception itself still
+    reaches the server, which logs its traceback."""
+    import pytest
+    from fastapi.testclient import TestClient
+
+    from sevens.web.app import create_app
+    from sevens.web.security import CRASHED
+    from sevens.web.settings import Settings
+
+    def crash() -> None:
+        raise RuntimeError("a secret detail of the bug")
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'crash.sqlite3'}", scheduler=False))
+    app.add_api_route("/crash-for-test", crash)
+    app.add_api_route("/api/v1/crash-for-test", crash)
+    client = TestClient(app, raise_server_exceptions=False)
+    headers = {
+        "content-security-policy": CSP,
+        "x-frame-options": "DENY",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+        "cache-control": "no-store",
+    }
+    page, api, head = client.get("/crash-for-test"), client.get("/api/v1/crash-for-test"), client.head("/crash-for-test")
+    for answer in (page, api, head):
+        assert answer.status_code == 500
+        assert {name: answer.headers.get(name) for name in headers} == headers
+        assert "secret detail" not in answer.text and "Traceback" not in answer.text
+    assert page.text == CRASHED and page.headers["content-type"] == "text/plain; charset=utf-8"
+    assert api.json() == {"detail": CRASHED} and head.content == b""
+    with pytest.raises(RuntimeError, match="a secret detail"):
+        TestClient(app).get("/crash-for-test")
+    app.state.engine.dispose()
+
+
 def test_head_is_answered_like_get_without_a_body(app: FastAPI, hosted: Hosted) -> None:
     """Monitors and link checkers ask with HEAD: the same status and headers as GET, no body."""
     client = new_client(app)

@@ -27,7 +27,15 @@ from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_mi
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.web.scheduler import run_scheduler
-from sevens.web.security import CSRF_COOKIE, BodyLimit, RateLimiter, SecurityHeaders, csrf_token, set_cookie
+from sevens.web.security import (
+    CSRF_COOKIE,
+    BodyLimit,
+    RateLimiter,
+    SecurityHeaders,
+    csrf_token,
+    set_cookie,
+    wants_json,
+)
 from sevens.web.settings import Settings
 from sevens.web.views import duration
 
@@ -195,13 +203,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     from sevens.web import api, pages
 
-    def wants_json(request: Request) -> bool:
-        return request.url.path.startswith("/api/") or request.url.path.endswith("/odds")
-
     def error_response(
         request: Request, status: int, message: str, headers: dict[str, str] | None = None
     ) -> Response:
-        if wants_json(request):
+        if wants_json(request.url.path):
             return JSONResponse({"detail": message}, status_code=status, headers=headers)
         return templates.TemplateResponse(
             request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers

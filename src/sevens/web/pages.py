@@ -130,15 +130,31 @@ def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _HOURS = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+_MAX_DIGITS = 6
+"""The most digits a number in a form or query may have, as on the command line
+(``sevens.cli.errors.MAX_DIGITS``): no count in Sevens comes near a million, and past 4,300
+digits int() raises instead of reading it. Forms cap their fields at 20 characters; a query does not."""
 
 
 def _int_field(value: str, what: str, *, allow_blank: bool = False) -> int | None:
+    """A whole number typed into a form or query, or :class:`Invalid` saying what was wrong.
+
+    >>> _int_field(" 42 ", "the turn"), _int_field("", "the turn", allow_blank=True)
+    (42, None)
+    >>> _int_field("9" * 5000, "R3: FORCE")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R3: FORCE is too large (5000 digits): type a whole number of at most 6 digits
+    """
     # Plain ASCII digits only: int() would also read "1_0" and other scripts' digits.
     text = value.strip()
     if allow_blank and text == "":
         return None
     if not _WHOLE.fullmatch(text):
         raise Invalid(f"{what} must be a whole number, got {value[:20]!r}")
+    digits = len(text.lstrip("+-"))
+    if digits > _MAX_DIGITS:  # not quoted back: it may be thousands of digits long
+        raise Invalid(f"{what} is too large ({digits} digits): type a whole number of at most {_MAX_DIGITS} digits")
     return int(text)
 
 

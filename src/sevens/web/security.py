@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -19,6 +20,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "BodyLimit",
+    "CRASHED",
     "CSP",
     "CSRF_COOKIE",
     "CSRF_FIELD",
@@ -28,6 +30,7 @@ __all__ = [
     "check_csrf",
     "client_key",
     "csrf_token",
+    "wants_json",
 ]
 
 SESSION_COOKIE = "sevens_session"
@@ -50,8 +53,26 @@ _HEADERS = [
 ]
 
 
+CRASHED = (
+    "internal server error: the server failed on its side, not because of your request; try again, "
+    "and if it keeps happening tell whoever runs this server"
+)
+"""What a client is told when a request fails with an unexpected exception (never the exception)."""
+
+
+def wants_json(path: str) -> bool:
+    """Whether the answer to a request for ``path`` is JSON (the API, the order form's odds) rather
+    than a page.
+
+    >>> wants_json("/api/v1/me"), wants_json("/games/abc/odds"), wants_json("/games/abc")
+    (True, True, False)
+    """
+    return path.startswith("/api/") or path.endswith("/odds")
+
+
 class SecurityHeaders:
-    """ASGI middleware adding the security headers to every HTTP response."""
+    """ASGI middleware adding the security headers to every HTTP response, the 500 of an unhandled
+    exception included."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -60,15 +81,32 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        started = False
 
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 present = {name.lower() for name, _ in message.get("headers", [])}
                 extra = [(k, v) for k, v in _HEADERS if k not in present]
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            # Starlette answers an unhandled exception from outside every middleware, so its 500
+            # would carry none of the headers: answer it here. Re-raised, the exception still
+            # reaches the server's log with its traceback; the client gets a plain message only.
+            if not started:
+                if wants_json(str(scope.get("path", ""))):
+                    body, kind = json.dumps({"detail": CRASHED}).encode(), b"application/json"
+                else:
+                    body, kind = CRASHED.encode(), b"text/plain; charset=utf-8"
+                headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+                await send_with_headers({"type": "http.response.start", "status": 500, "headers": headers})
+                await send({"type": "http.response.body", "body": body})
+            raise
 
 
 class _TooLarge(Exception):
