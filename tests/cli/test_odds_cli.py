@@ -202,3 +202,22 @@ def test_either_side_of_the_opponent_alone_means_an_opponent_the_other_part_0(gi
     data = _json(*given)
     assert data == _json(*meant)
     assert "splits" in data or ("vs" in data and "win" in data)
+
+
+@pytest.mark.parametrize(
+    ("args", "counted"),
+    [
+        (["--force", "0", "--flair", "3", "--vs-force", "3"], ""),
+        (["--best-split", "9", "--vs-force", "3", "--vs-flair", "3"], "the ranking counts it as half a win"),
+        (["--solve", "6", "3"], "the value counts it as half a win"),
+    ],
+)
+def test_knockout_output_says_what_level_means(args: list[str], counted: str) -> None:
+    """'level' (13% for one option against 3 FORCE dice) is what count-back leaves to the group
+    record and lots; the output says so, and how the ranking or value counts it."""
+    knockout = runner.invoke(app, ["odds", *args, "--knockout"], env={"COLUMNS": "200"})
+    group = runner.invoke(app, ["odds", *args], env={"COLUMNS": "200"})
+    assert knockout.exit_code == 0 and group.exit_code == 0
+    assert "level: the same points, tries, conversions and drop goals" in knockout.output
+    assert "better group record, then lots" in knockout.output and counted in knockout.output
+    assert "level:" not in group.output

@@ -131,6 +131,12 @@ def _name(order: Order) -> str:
     return f"{order.force} FORCE + {order.flair} FLAIR"
 
 
+LEVEL_NOTE = (
+    "level: the same points, tries, conversions and drop goals. R9 then goes to the better group "
+    "record, then lots, which one match cannot know"
+)
+
+
 def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
     rules = "knock-out, after count-back (R9)" if isinstance(odds, KnockoutOdds) else "group"
     table = _titled(f"{_name(a)} v {_name(b)}: {rules}")
@@ -223,6 +229,8 @@ def odds_command(
             typer.echo(json.dumps({"splits": [s.to_dict() for s in ranked]}))
         else:
             console.print(_splits_table(ranked, total, vs, knockout))
+            if knockout:
+                console.print(f"{LEVEL_NOTE}: the ranking counts it as half a win.")
         return
     if f is None and k is None:
         fail("say which order: --force F --flair K (or --best-split TOTAL with --vs-force/--vs-flair)")
@@ -249,6 +257,8 @@ def odds_command(
     console.print(_order_table(first, _name(order)))
     console.print(_order_table(second, _name(vs)))
     console.print(_match_table(match, order, vs))
+    if knockout:
+        console.print(f"{LEVEL_NOTE}.")
 
 
 def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
@@ -270,7 +280,10 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
     for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)):
         for order, p in mix.support:
             table.add_row(side, str(order.force), str(order.flair), f"{p:.4f}")
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    if knockout:
+        console.print(f"{LEVEL_NOTE}: the value counts it as half a win.")
 
 
 def register(app: typer.Typer) -> None:
