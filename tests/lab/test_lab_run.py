@@ -16,7 +16,16 @@ from typer.testing import CliRunner
 
 from sevens.cli import lab as lab_cli
 from sevens.lab.registry import resolve
-from sevens.lab.run import BATCH_SIZE, default_workers, run_lab, seat_block, seating_key
+from sevens.lab.run import (
+    BATCH_SIZE,
+    MAX_TOURNAMENTS,
+    _specs,
+    default_workers,
+    run_lab,
+    seat_block,
+    seating_key,
+)
+from sevens.lab.simulate import Sampler
 from sevens.lab.strategies import BatchView, EvenPacing, Orders
 
 NAMES = ["even", "group-blitz", "odds-aware"]
@@ -125,6 +134,20 @@ def test_unknown_strategy_and_bad_counts_are_refused() -> None:
         run_lab(["even"], 0, seed=1)
     with pytest.raises(ValueError, match="R6"):
         run_lab(["even"], 10, seed=1, teams=12)
+    with pytest.raises(ValueError, match="more than one run counts exactly"):
+        run_lab(["even"], MAX_TOURNAMENTS + 1, seed=1)
+
+
+def test_batches_are_made_as_they_are_sent_with_the_seeds_of_spawn() -> None:
+    """A run of 10^12 tournaments used to build all its 5 * 10^8 batches (and their seeds) before
+    the first one ran, and filled the memory; now each is made when it is sent out, with the very
+    seed SeedSequence(seed).spawn gives it, so results are those of before."""
+    specs = _specs(("even",), MAX_TOURNAMENTS, 7, 16, BATCH_SIZE, Sampler.TABLES, 1, False)
+    first = [next(specs) for _ in range(5)]
+    spawned = np.random.SeedSequence(7).spawn(5)
+    for spec, child in zip(first, spawned, strict=True):
+        assert (spec.seed.generate_state(4) == child.generate_state(4)).all()
+    assert [s.start for s in first] == [j * BATCH_SIZE for j in range(5)]
 
 
 def test_module_path_registration() -> None:

@@ -17,10 +17,11 @@ import math
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cache
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -304,16 +305,18 @@ class LabResult:
 def _specs(
     strategies: tuple[str, ...], tournaments: int, seed: int, teams: int, batch_size: int, sampler: Sampler,
     threads: int | None, field: bool,
-) -> list[BatchSpec]:
-    count = math.ceil(tournaments / batch_size)
-    children = np.random.SeedSequence(seed).spawn(count)
+) -> Iterator[BatchSpec]:
+    # Made as they are sent out, so that a long run holds only the batches in flight. Child j is
+    # what SeedSequence(seed).spawn(count)[j] would be, without making all the others first.
     key = seating_key(seed)
-    specs = []
-    for j, child in enumerate(children):
+    for j in range(math.ceil(tournaments / batch_size)):
         start = j * batch_size
         count_j = min(batch_size, tournaments - start)
-        specs.append(BatchSpec(strategies, teams, start, count_j, child, sampler, threads, field, key))
-    return specs
+        child = np.random.SeedSequence(seed, spawn_key=(j,))
+        yield BatchSpec(strategies, teams, start, count_j, child, sampler, threads, field, key)
+
+
+MAX_TOURNAMENTS = 10**12  # 16 teams' squared SCRUM left (160^2 each) still fits an int64 total
 
 
 def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
@@ -344,6 +347,11 @@ def check_run(
         raise ValueError(f"{', '.join(twice)} named more than once; name each strategy once")
     if tournaments < 1:
         raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
+    if tournaments > MAX_TOURNAMENTS:
+        raise ValueError(
+            f"{tournaments} tournaments is more than one run counts exactly (its totals are 64-bit "
+            f"integers): run at most {MAX_TOURNAMENTS:,} at a time, with a different --seed for each run"
+        )
     if seed < 0:
         raise ValueError(f"the seed must be 0 or more, got {seed}")
     if workers < 1:
@@ -397,10 +405,12 @@ def run_lab(
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
     specs = _specs(seated, tournaments, seed, teams, batch_size, sampler, threads, field is not None)
-    parts: dict[int, Totals] = {}
+    # Integer totals add up to the same whatever order the batches finish in.
+    total = Totals.zero(len(seated))
 
-    def done(j: int, totals: Totals) -> None:
-        parts[j] = totals
+    def done(totals: Totals) -> None:
+        nonlocal total
+        total = total + totals
         if progress is not None:
             progress(totals.tournaments)
 
@@ -409,20 +419,26 @@ def run_lab(
         from distributed import as_completed as dask_completed
 
         with Client(dask) as client:  # type: ignore[no-untyped-call]
-            futures = client.map(run_batch, specs, pure=False)
-            index = {f.key: j for j, f in enumerate(futures)}
-            for future in dask_completed(futures):  # type: ignore[no-untyped-call]
-                done(index[future.key], future.result())
+            first = [client.submit(run_batch, spec, pure=False) for spec in islice(specs, _DASK_IN_FLIGHT)]
+            running = dask_completed(first)  # type: ignore[no-untyped-call]
+            for future in running:
+                done(future.result())
+                for spec in islice(specs, 1):
+                    running.add(client.submit(run_batch, spec, pure=False))  # type: ignore[no-untyped-call]
     elif workers == 1:
-        for j, spec in enumerate(specs):
-            done(j, run_batch(spec))
+        for spec in specs:
+            done(run_batch(spec))
     else:
         warm_up(teams)  # compile here once, not in every worker at the same time
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(run_batch, spec): j for j, spec in enumerate(specs)}
-            for future in as_completed(pending):
-                done(pending[future], future.result())
-    total = Totals.zero(len(seated))
-    for j in sorted(parts):
-        total = total + parts[j]
+            pending = {pool.submit(run_batch, spec) for spec in islice(specs, _IN_FLIGHT * workers)}
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    done(future.result())
+                    pending |= {pool.submit(run_batch, spec) for spec in islice(specs, 1)}
     return LabResult(names, teams, seed, total, field)
+
+
+_IN_FLIGHT = 4  # batches queued per worker: enough to keep it busy, few enough to hold little
+_DASK_IN_FLIGHT = 64  # the same for a cluster, whose size this side does not know
