@@ -372,6 +372,37 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     page.context.close()
 
 
+def test_live_odds_show_the_order_typed_last(server: str, chromium: Any) -> None:
+    """The odds of the empty form, asked for as the page loads, may come back after those of what
+    was typed since (a slow answer, a busy server): they must not replace them. The page's own
+    request is held back here until the typed order's odds are shown, then let through."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    organise_url = start_with_one_seat(page, server, "Odds cup", hours="0")
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route(re.compile(r"/odds\?"), hold_the_first)
+    visit(page, organise_url.replace("/organise", "/play"))
+    form = page.locator("form.order-form").first
+    form.locator("input[name=force]").fill("7")
+    form.locator("input[name=flair]").fill("3")
+    odds = form.locator("output.odds")
+    expect(odds).to_contain_text("Your order 7+3: expected")
+    assert len(held) == 1 and "force=0&flair=0" in held[0].request.url
+    held[0].continue_()
+    page.wait_for_timeout(1500)  # the held answer arrives in this time
+    expect(odds).to_contain_text("Your order 7+3: expected")
+    expect(form.locator(".odds-said")).to_have_text(re.compile(r"^Your order 7\+3: expected"))
+    page.context.close()
+
+
 def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
     """At 390 px no page is wider than the screen (a wide table scrolls inside itself), and the
     order form's fields are big enough to tap."""

@@ -94,7 +94,11 @@ function show(out, content, failed) {
 function watchOdds(form) {
   var out = form.querySelector("output.odds");
   var timer = null;
+  var latest = 0;
   function update() {
+    // Answers may come back out of order: only the latest request's may be shown, or the odds of
+    // the empty form asked for at load could replace those of what was typed since.
+    var mine = ++latest;
     var force = form.elements.force.value || "0";
     var flair = form.elements.flair.value || "0";
     var url = form.dataset.odds + "?team=" + encodeURIComponent(form.dataset.team) +
@@ -102,8 +106,9 @@ function watchOdds(form) {
     fetch(url, { credentials: "same-origin" }).then(function (response) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
+      if (mine !== latest) { return; }
       show(out, result.ok ? describe(result.body) : (result.body.detail || "no odds for this order"), !result.ok);
-    }).catch(function () { show(out, "odds unavailable", true); });
+    }).catch(function () { if (mine === latest) { show(out, "odds unavailable", true); } });
   }
   form.addEventListener("input", function () {
     clearTimeout(timer);
