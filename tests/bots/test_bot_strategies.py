@@ -127,7 +127,7 @@ def test_own_bot_by_module_path_and_bad_paths_are_refused() -> None:
     from sevens.bots import get_strategy
 
     assert get_strategy("sevens.bots.strategies:EvenSpread").name == "even"
-    with pytest.raises(ValueError, match="cannot load the bot"):
+    with pytest.raises(ValueError, match=r"cannot load 'no_such_module_here:Bot'.*current folder"):
         get_strategy("no_such_module_here:Bot")
     with pytest.raises(ValueError, match="is not a bot"):
         get_strategy("sevens.rules:Line")
@@ -179,3 +179,17 @@ def test_weighted_bots_pace_by_their_knockout_weight_and_bad_weights_are_refused
             get_strategy(name)
     with pytest.raises(ValueError, match="there is no bot called 'cautious@2'"):
         get_strategy("cautious@2")
+
+
+def test_own_bot_module_in_the_current_folder_is_found(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A module path names a file in the folder the command runs from, as ``python -m`` would
+    find it (a console script does not look there); the folder goes last on the path."""
+    import sys
+
+    from sevens.bots import get_strategy
+
+    (tmp_path / "my_own_pacer.py").write_text("from sevens.bots.strategies import EvenSpread as Pacer\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert get_strategy("my_own_pacer:Pacer").name == "even"
+    assert sys.path[-1] == str(tmp_path)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 import random
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -264,10 +266,26 @@ def load_registered(name: str) -> object | None:
     elif ":" in name:
         module, _, attribute = name.partition(":")
         try:
-            target = getattr(importlib.import_module(module), attribute)
+            target = getattr(_import_own(module), attribute)
         except (ImportError, AttributeError) as exc:
-            raise ValueError(f"cannot load the bot {name!r}: {exc}") from None
+            raise ValueError(
+                f"cannot load {name!r}: {exc} (a module of your own is looked for where Python looks and "
+                "in the current folder: run from its folder, set PYTHONPATH, or install it)"
+            ) from None
     return target
+
+
+def _import_own(module: str) -> object:
+    """Import ``module``; if Python cannot find it, look in the current folder too, as ``python -m``
+    would. The folder goes last on the path, so a file there never hides an installed module."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        here = os.getcwd()
+        if exc.name != module.partition(".")[0] or here in sys.path:
+            raise
+        sys.path.append(here)
+        return importlib.import_module(module)
 
 
 def _external(name: str) -> Strategy | None:

@@ -48,8 +48,8 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
 """The batch strategies by name. "even", "group-blitz" (front-loading), "knockout-saver" and
 "random" follow the bots of the same name; "even-flair"/"even-force" pace evenly and put
 everything in FLAIR/FORCE; "odds-aware", "equilibrium" and "field-reader" follow
-:mod:`sevens.bots.smart` ("field-reader" reads the group orders played, so it runs in the numpy
-simulator, not the compiled loop)."""
+:mod:`sevens.bots.smart` (all of them run in the compiled loop; "field-reader" keeps every
+team's group orders there to read the field)."""
 
 
 WEIGHTED = pacing.WEIGHTED
