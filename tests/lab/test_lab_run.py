@@ -136,6 +136,9 @@ def test_unknown_strategy_and_bad_counts_are_refused() -> None:
         run_lab(["even"], 10, seed=1, teams=12)
     with pytest.raises(ValueError, match="more than one run counts exactly"):
         run_lab(["even"], MAX_TOURNAMENTS + 1, seed=1)
+    with pytest.raises(ValueError, match=r"even-flair and even-flair@1\.0 are the same strategy"):
+        run_lab(["even-flair", "even-flair@1.0", "even-flair@1.5"], 10, seed=1)
+    run_lab(["even-flair", "even-flair@1.5", "even"], 10, seed=1, batch_size=10)  # other weights are others
 
 
 def test_batches_are_made_as_they_are_sent_with_the_seeds_of_spawn() -> None:
@@ -280,3 +283,25 @@ def test_default_workers_are_one_per_core_but_no_more_than_the_batches() -> None
     assert default_workers(BATCH_SIZE + 1) == min(2, cores)
     assert default_workers(BATCH_SIZE * 100) == cores
     assert default_workers(10, batch_size=1) == min(10, cores)
+
+
+def test_cli_a_strategy_of_ones_own_that_raises_stops_the_run_in_one_line(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Code the user wrote may fail mid-run: one line naming it and what it raised, exit 1, not a
+    traceback through the lab's internals."""
+    (tmp_path / "crashing_pacer.py").write_text(
+        "from sevens.bots.strategies import EvenSpread\n"
+        "class Crashy(EvenSpread):\n"
+        "    name = 'crashy'\n"
+        "    def order(self, view, rng):\n"
+        "        if view.turn >= 2:\n"
+        "            raise RuntimeError('no idea what to do')\n"
+        "        return super().order(view, rng)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out = CliRunner().invoke(
+        _app(), ["lab", "--strategies", "even,crashing_pacer:Crashy", "--tournaments", "20", "--workers", "1"]
+    )
+    assert out.exit_code == 1, out.output
+    said = " ".join(out.output.split())
+    assert "error: the run stopped: RuntimeError: no idea what to do, raised while crashing_pacer:Crashy played" in said
+    assert "Traceback" not in out.output

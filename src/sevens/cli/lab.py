@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from sevens.cli.errors import check_loadable, fail
+from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import check_writable
 from sevens.lab.registry import BUILTINS, WEIGHTED
 
@@ -129,6 +129,7 @@ def lab(
             TimeRemainingColumn(),
             console=console,
             disable=json_out,
+            transient=True,  # gone once done, or when a run stops: the table or the error says the rest
         ) as progress:
             task = progress.add_task("lab", total=tournaments)
             result = run_lab(
@@ -143,6 +144,15 @@ def lab(
             )
     except ValueError as exc:
         fail(str(exc))
+    except Exception as exc:
+        own = [n for n in (*names, *([field] if field else [])) if n.partition("@")[0] not in BUILTINS]
+        if not own:
+            raise  # a built-in failing is the lab's own bug: its traceback is what to report
+        fail(
+            f"the run stopped: {raised(exc)}, raised while {', '.join(own)} played (strategies of your "
+            "own run as their code says; the built-ins are tested); fix it and run again",
+            code=1,
+        )
     _report(result, plot, json_out=json_out)
 
 

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
 from sevens.lab.kernels import mix64
-from sevens.lab.registry import resolve
+from sevens.lab.registry import BUILTINS, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
 
@@ -362,6 +362,18 @@ def check_run(
         raise ValueError(f"the batch size must be at least 1, got {batch_size}")
     for name in (*strategies, *([field] if field is not None else [])):
         resolve(name)  # an unknown name fails here, before any work is sent out
+    # A built-in under two spellings (even-flair, even-flair@1.0) is one strategy seated twice.
+    seen: dict[tuple[str, object], str] = {}
+    for name in strategies:
+        base = name.partition("@")[0]
+        if base not in BUILTINS:
+            continue
+        key = (base, getattr(resolve(name), "knockout_weight", None))
+        if key in seen:
+            raise ValueError(
+                f"{seen[key]} and {name} are the same strategy (knockout weight {key[1]}); name each strategy once"
+            )
+        seen[key] = name
 
 
 def run_lab(
