@@ -64,7 +64,7 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     ax.text(100 / result.teams, 1.01, "neutral (1 / teams)", transform=ax.get_xaxis_transform(), ha="center",
             va="bottom", color="#aa3333", fontsize=8)
     ax.set_xlabel("titles per team entered (%), 95% interval")
-    against = "" if result.field is None else f", one team at a time against {result.field}"
+    against = "" if result.field is None else f"\none team at a time against {result.field}"  # own line: fits
     ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams (seed {result.seed}){against}",
                  fontsize=10, pad=16)
     fig.tight_layout()
@@ -118,7 +118,7 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     else:
         ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
     ax.set_ylabel("titles per team entered (%)")
-    against = "" if result.field is None else f", one team at a time against {result.field}"
+    against = "" if result.field is None else f"\none team at a time against {result.field}"  # own line: fits
     ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams{against}", fontsize=10)
     ax.legend(loc="lower center")
     fig.tight_layout()
