@@ -657,23 +657,36 @@ def post_new_invite(
     """Issue a new invite link for a seat (the old one stops working); shown once, used once.
     With ``sign_out``, whoever plays the seat now loses it until the new link is used."""
     game = _organiser_action(request, db, principal, public_id, csrf)
+    return _new_link_page(
+        request, db, settings, clock, game, player_id, sign_out=sign_out == "yes",
+        canonical=f"/games/{game.public_id}/organise",
+    )
+
+
+def _new_link_page(
+    request: Request, db: SessionDep, settings: SettingsDep, clock: ClockDep, game: GameRow, player_id: str, *,
+    canonical: str, sign_out: bool = False, by_holder: bool = False, actor: str = "organiser",
+) -> Response:
+    # A new invite for the seat (store.reissue_invite), committed and shown once.
     token = store.reissue_invite(
         db,
         game_id=game.id,
         player_id=player_id,
         now=clock(),
         invite_lifetime=timedelta(days=settings.invite_days),
-        sign_out=sign_out == "yes",
+        sign_out=sign_out,
+        by_holder=by_holder,
+        actor=actor,
     )
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
     db.commit()
-    link = f"{_base_url(request, settings)}/join/{token}"
     context = {
         "game": game,
         "seat": seat,
-        "link": link,
-        "signed_out": sign_out == "yes",
-        "canonical": f"/games/{game.public_id}/organise",
+        "link": f"{_base_url(request, settings)}/join/{token}",
+        "signed_out": sign_out,
+        "for_device": by_holder,
+        "canonical": canonical,
     }
     return render(request, "invite.html", context)
 
@@ -697,24 +710,10 @@ def post_device_link(
     _watchable(game, access)
     player_id = _player(access)
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
-    token = store.reissue_invite(
-        db,
-        game_id=game.id,
-        player_id=player_id,
-        now=clock(),
-        invite_lifetime=timedelta(days=settings.invite_days),
-        by_holder=True,
-        actor=store.seat_name(seat),
+    return _new_link_page(
+        request, db, settings, clock, game, player_id, by_holder=True, actor=store.seat_name(seat),
+        canonical=f"/games/{game.public_id}/play",
     )
-    db.commit()
-    context = {
-        "game": game,
-        "seat": seat,
-        "link": f"{_base_url(request, settings)}/join/{token}",
-        "for_device": True,
-        "canonical": f"/games/{game.public_id}/play",
-    }
-    return render(request, "invite.html", context)
 
 
 @router.get("/games/{public_id}/record.json")
