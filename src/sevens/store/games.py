@@ -360,9 +360,8 @@ def reissue_invite(
 
 
 def _discard_open_orders(session: Session, game: GameRow, *, player_id: str) -> int:
-    # The orders a seat's teams saved for the open turn: secret to whoever played it until now.
-    if game.current_turn is None:
-        return 0
+    # The orders a seat's teams saved for the open turn (none in the lobby, turn 0): secret to
+    # whoever played the seat until now.
     teams = select(TeamRow.team_id).where(TeamRow.game_id == game.id, TeamRow.player_id == player_id)
     result = session.execute(
         delete(OrderRow).where(
