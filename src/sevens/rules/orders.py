@@ -60,16 +60,17 @@ class Order:
             raise OrderError("R3", f"FORCE points cannot be negative, got {force}")
         if flair < 0:
             raise OrderError("R3", f"FLAIR points cannot be negative, got {flair}")
-        lower = flair - flair % FLAIR_OPTION_COST
-        # Suggest only what would pass: the multiple above may break the cap below (and where
-        # neither does, the cap is what to tell).
-        fits = [k for k in (lower, lower + FLAIR_OPTION_COST) if force + k <= MAX_ORDER_POINTS]
-        if flair % FLAIR_OPTION_COST and fits:
-            raise OrderError(
-                "R3",
-                f"FLAIR points must be a multiple of 3 (one option per 3 points); "
-                f"got {flair}, try {' or '.join(str(k) for k in fits)}",
-            )
+        if flair % FLAIR_OPTION_COST:
+            lower = flair - flair % FLAIR_OPTION_COST
+            # Suggest only what would pass: the multiple above may break the cap below (and where
+            # neither does, the cap is what to tell).
+            fits = [k for k in (lower, lower + FLAIR_OPTION_COST) if force + k <= MAX_ORDER_POINTS]
+            if fits:
+                raise OrderError(
+                    "R3",
+                    f"FLAIR points must be a multiple of 3 (one option per 3 points); "
+                    f"got {flair}, try {' or '.join(str(k) for k in fits)}",
+                )
         if force + flair > MAX_ORDER_POINTS:
             raise OrderError(
                 "R3",

@@ -330,13 +330,20 @@ def reissue_invite(
     )
     if seat is None:
         raise NotFound(f"no seat {player_id[:16]!r} in this game")
+    game = game_by_id(session, game_id=game_id)
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(f"the game is {game.status.value}: no seat needs a new link")
+    if not (by_holder or sign_out) and seat.player_id in seats_held(session, game_id=game_id):
+        raise Conflict(
+            f"seat {seat.player_id} is played now: a link from the organiser would let a second person see "
+            "its orders; use 'Sign out and new link' (its player is signed out and its saved orders of this "
+            "turn are discarded), or let its player make a link for another device on their own page"
+        )
+    # Refusals first: nothing about the seat changes unless the new link is issued.
     token = new_token()
     seat.invite_hash = hash_token(token)
     seat.invite_used_at = None
     seat.invite_expires_at = now + invite_lifetime
-    game = game_by_id(session, game_id=game_id)
-    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
-        raise Conflict(f"the game is {game.status.value}: no seat needs a new link")
     if by_holder:
         detail = f"{seat.player_id}: its player asked for a link for another device; the old link stops working"
         _event(session, game, now=now, actor=actor, kind="new invite", detail=detail)
@@ -347,12 +354,6 @@ def reissue_invite(
         if dropped:
             detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
         _event(session, game, now=now, actor=actor, kind="seat signed out", detail=detail)
-    elif seat.player_id in seats_held(session, game_id=game_id):
-        raise Conflict(
-            f"seat {seat.player_id} is played now: a link from the organiser would let a second person see "
-            "its orders; use 'Sign out and new link' (its player is signed out and its saved orders of this "
-            "turn are discarded), or let its player make a link for another device on their own page"
-        )
     else:
         _event(session, game, now=now, actor=actor, kind="new invite", detail=f"{seat.player_id}: the old link stops working")
     session.flush()
