@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
-from sevens.lab.run import run_lab
+from sevens.lab.run import run_lab, wilson_interval
 
 runner = CliRunner()
 
@@ -56,20 +56,18 @@ def test_a_path_to_something_that_is_not_a_strategy_is_refused(args: list[str], 
     assert result.stderr.startswith(f"error: {says}") and result.stderr.count("\n") == 1
 
 
-def test_the_table_never_shows_a_rate_interval_below_0_or_above_100_percent() -> None:
-    """Over 8 tournaments a normal interval reaches below zero ('14.29 ± 14.97'); the table cuts it
-    at 0% and 100% and shows the range, as the plot's error bars do; a narrower one keeps '±'."""
-    args = ["lab", "--strategies", "even,random,group-blitz", "--tournaments", "8", "--teams", "8", "--seed", "2"]
+def test_the_table_shows_each_rates_wilson_interval_never_empty_nor_past_0_or_100_percent() -> None:
+    """Over 8 tournaments a normal interval would read '0.00 ± 0.00' for a strategy that won
+    nothing and reach below 0% for one that won once; the table and JSON give Wilson's interval,
+    as '±' where it is symmetric at two decimals and as (low–high) where it is not."""
+    args = ["lab", "--strategies", "even,random,group-blitz", "--tournaments", "8", "--teams", "8", "--seed", "3"]
     data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     table = " ".join(runner.invoke(app, args, env={"COLUMNS": "250"}).stdout.split())
-    cut = 0
     for row in data["results"]:
         for key in ("titles", "finals"):
-            rate, ci = row[key]["rate"], row[key]["ci95"]
-            if rate - ci < 0 or rate + ci > 1:
-                low, high = 100 * max(0, rate - ci), 100 * min(1, rate + ci)
-                assert f"{100 * rate:.2f} ({low:.2f}–{high:.2f})" in table
-                cut += 1
-            else:
-                assert f"{100 * rate:.2f} ± {100 * ci:.2f}" in table
-    assert cut and "14.29 (0.00–29.25)" in table
+            rate, low, high = row[key]["rate"], row[key]["ci95_low"], row[key]["ci95_high"]
+            assert 0 <= low <= rate <= high <= 1 and low < high
+            assert (low, high) == pytest.approx(wilson_interval(round(rate * row["entries"]), row["entries"]))
+            assert f"{100 * rate:.2f} ({100 * low:.2f}–{100 * high:.2f})" in table
+    never = next(row for row in data["results"] if row["titles"]["rate"] == 0)
+    assert never["titles"]["ci95_high"] > 0.05

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.stats
 import typer
 from threadpoolctl import threadpool_info
 from typer.testing import CliRunner
@@ -24,6 +25,7 @@ from sevens.lab.run import (
     run_lab,
     seat_block,
     seating_key,
+    wilson_interval,
 )
 from sevens.lab.simulate import Sampler
 from sevens.lab.strategies import BatchView, EvenPacing, Orders
@@ -91,7 +93,8 @@ def test_the_ranking_does_not_depend_on_the_order_of_the_names() -> None:
     for name in names:
         a = next(r for r in one.rows if r.name == name)
         b = next(r for r in other.rows if r.name == name)
-        assert abs(a.title_rate - b.title_rate) < 1.5 * (a.title_ci + b.title_ci), name
+        half_widths = (a.title_high - a.title_low + b.title_high - b.title_low) / 2
+        assert abs(a.title_rate - b.title_rate) < 1.5 * half_widths, name
 
 
 def test_against_a_field_each_strategy_plays_one_seat_in_turn() -> None:
@@ -305,3 +308,15 @@ def test_cli_a_strategy_of_ones_own_that_raises_stops_the_run_in_one_line(tmp_pa
     said = " ".join(out.output.split())
     assert "error: the run stopped: RuntimeError: no idea what to do, raised while crashing_pacer:Crashy played" in said
     assert "Traceback" not in out.output
+
+
+@pytest.mark.parametrize("k, n", [(0, 1), (0, 10), (1, 10), (5, 10), (10, 10), (3, 1000), (640, 10000)])
+def test_rate_intervals_are_wilsons_as_scipy_computes_them(k: int, n: int) -> None:
+    low, high = wilson_interval(k, n)
+    expected = scipy.stats.binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert (low, high) == pytest.approx((expected.low, expected.high), abs=1e-12)
+    assert low <= k / n <= high and low < high
+
+
+def test_a_strategy_seated_nowhere_has_the_whole_unit_interval() -> None:
+    assert wilson_interval(0, 0) == (0.0, 1.0)

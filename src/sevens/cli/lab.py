@@ -22,22 +22,20 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
-def _rate_cell(rate: float, half_width: float) -> str:
-    """A rate in percent with its 95% interval: ``rate ± half-width``, or ``rate (low–high)`` when
-    that would read below 0% or above 100% (a normal interval over few tournaments does): the
-    range is then cut there, as the plot's error bars are.
+def _rate_cell(rate: float, low: float, high: float) -> str:
+    """A rate in percent with its 95% interval: ``rate ± half-width`` where the interval is
+    symmetric at the two decimals shown (runs of any size), else ``rate (low–high)`` (Wilson's
+    interval leans toward the middle over few entries, and is never empty at 0% or 100%).
 
-    >>> _rate_cell(0.0975, 0.0003)
+    >>> _rate_cell(0.0975, 0.0972, 0.0978)
     '9.75 ± 0.03'
-    >>> _rate_cell(0.0303, 0.0585)
-    '3.03 (0.00–8.88)'
-    >>> _rate_cell(0.98, 0.05)
-    '98.00 (93.00–100.00)'
+    >>> _rate_cell(0.0, 0.0, 0.2775)
+    '0.00 (0.00–27.75)'
     """
-    low, high = rate - half_width, rate + half_width
-    if low >= 0 and high <= 1:
-        return f"{100 * rate:.2f} ± {100 * half_width:.2f}"
-    return f"{100 * rate:.2f} ({100 * max(low, 0.0):.2f}–{100 * min(high, 1.0):.2f})"
+    below, above = f"{100 * (rate - low):.2f}", f"{100 * (high - rate):.2f}"
+    if below == above:
+        return f"{100 * rate:.2f} ± {below}"
+    return f"{100 * rate:.2f} ({100 * low:.2f}–{100 * high:.2f})"
 
 
 def _table(result: object) -> Table:
@@ -47,7 +45,7 @@ def _table(result: object) -> Table:
     against = "" if result.field is None else f", one team at a time against a field of {result.field}"
     table = Table(
         title=f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
-        f"(rates per team entered, ± 95% interval, or (low–high) where it is cut at 0% or 100%; "
+        f"(rates per team entered with their 95% intervals, ± where symmetric, else (low–high); "
         f"neutral title rate {100 / result.teams:.2f}%)"
     )
     for column in ("strategy", "titles %", "finals %", "group points", "SCRUM left"):
@@ -55,8 +53,8 @@ def _table(result: object) -> Table:
     for row in result.rows:
         table.add_row(
             row.name,
-            _rate_cell(row.title_rate, row.title_ci),
-            _rate_cell(row.final_rate, row.final_ci),
+            _rate_cell(row.title_rate, row.title_low, row.title_high),
+            _rate_cell(row.final_rate, row.final_low, row.final_high),
             f"{row.group_points:.2f} ± {row.group_points_ci:.2f}",
             f"{row.scrum_left:.1f} ± {row.scrum_left_ci:.1f}",
         )

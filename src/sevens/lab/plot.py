@@ -75,14 +75,13 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
 
 
 def _bars(rows: list[StrategyRow]) -> list[list[float]]:
-    """Error bars (below, above) in percent for the title rates: the 95% half-width, cut at 0 and
-    100, where a normal interval over few tournaments would reach past them.
+    """Error bars (below, above) in percent for the title rates: their 95% Wilson intervals.
 
-    >>> _bars([StrategyRow("even", 16, 0.0625, 0.1186, 0, 0, 0, 0, 0, 0)])
-    [[6.25], [11.86]]
+    >>> _bars([StrategyRow("even", 16, 0.0625, 0.0111, 0.2833, 0, 0, 0, 0, 0, 0, 0)])
+    [[5.14], [22.08]]
     """
-    below = [100 * min(r.title_ci, r.title_rate) for r in rows]
-    above = [100 * min(r.title_ci, 1 - r.title_rate) for r in rows]
+    below = [round(100 * (r.title_rate - r.title_low), 10) for r in rows]
+    above = [round(100 * (r.title_high - r.title_rate), 10) for r in rows]
     return [below, above]
 
 

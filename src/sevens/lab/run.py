@@ -46,6 +46,7 @@ __all__ = [
     "seat_block",
     "seating_key",
     "warm_up",
+    "wilson_interval",
 ]
 
 IntArray = NDArray[np.int64]
@@ -215,14 +216,17 @@ def run_batch(spec: BatchSpec) -> Totals:
 
 @dataclass(frozen=True, slots=True)
 class StrategyRow:
-    """One strategy's results, per team it played, with 95% confidence half-widths."""
+    """One strategy's results, per team it played: rates with their 95% Wilson intervals
+    (``*_low``, ``*_high``), means with their 95% half-widths (``*_ci``)."""
 
     name: str
     entries: int
     title_rate: float
-    title_ci: float
+    title_low: float
+    title_high: float
     final_rate: float
-    final_ci: float
+    final_low: float
+    final_high: float
     group_points: float
     group_points_ci: float
     scrum_left: float
@@ -232,16 +236,39 @@ class StrategyRow:
         return {
             "strategy": self.name,
             "entries": self.entries,
-            "titles": {"rate": self.title_rate, "ci95": self.title_ci},
-            "finals": {"rate": self.final_rate, "ci95": self.final_ci},
+            "titles": {"rate": self.title_rate, "ci95_low": self.title_low, "ci95_high": self.title_high},
+            "finals": {"rate": self.final_rate, "ci95_low": self.final_low, "ci95_high": self.final_high},
             "group_points": {"mean": self.group_points, "ci95": self.group_points_ci},
             "scrum_left": {"mean": self.scrum_left, "ci95": self.scrum_left_ci},
         }
 
 
-def _rate(k: int, n: int) -> tuple[float, float]:
-    p = k / n if n else 0.0
-    return p, _Z95 * math.sqrt(p * (1 - p) / n) if n else 0.0
+def wilson_interval(k: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate of ``k`` in ``n``.
+
+    The normal approximation ``p ± 1.96 sqrt(p(1-p)/n)`` is empty at 0 or ``n`` (a strategy that
+    never won over a short run would read "0 ± 0") and reaches below 0 or above 1 over few
+    entries; Wilson's stays inside [0, 1] and is close to the normal one once ``n`` is large.
+    Over no entries at all the rate could be anything: [0, 1].
+
+    >>> [round(x, 4) for x in wilson_interval(0, 10)]
+    [0.0, 0.2775]
+    >>> [round(x, 4) for x in wilson_interval(5, 10)]
+    [0.2366, 0.7634]
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = _Z95 * _Z95
+    scale = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / scale
+    half = _Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / scale
+    # At k = 0 or n one end is exactly the rate; clamp the rounding around it.
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
+
+
+def _rate(k: int, n: int) -> tuple[float, float, float]:
+    return (k / n if n else 0.0), *wilson_interval(k, n)
 
 
 def _mean(total: int, squares: int, n: int) -> tuple[float, float]:
@@ -276,19 +303,19 @@ class LabResult:
         """One row per strategy (the field's named :attr:`field_label`), best title rate first.
 
         Rates are per team entered (a strategy that plays a quarter of the seats and wins a
-        quarter of the titles has the neutral rate ``1 / teams``); intervals are normal
-        approximations over the teams entered.
+        quarter of the titles has the neutral rate ``1 / teams``); intervals are over the teams
+        entered: Wilson's for the rates, normal approximations for the means.
         """
         t = self.totals
         names = self.strategies if self.field_label is None else (*self.strategies, self.field_label)
         rows = []
         for i, name in enumerate(names):
             n = int(t.entries[i])
-            title, title_ci = _rate(int(t.titles[i]), n)
-            final, final_ci = _rate(int(t.finals[i]), n)
+            title = _rate(int(t.titles[i]), n)
+            final = _rate(int(t.finals[i]), n)
             gp, gp_ci = _mean(int(t.group_points[i]), int(t.group_points_sq[i]), n)
             sl, sl_ci = _mean(int(t.scrum_left[i]), int(t.scrum_left_sq[i]), n)
-            rows.append(StrategyRow(name, n, title, title_ci, final, final_ci, gp, gp_ci, sl, sl_ci))
+            rows.append(StrategyRow(name, n, *title, *final, gp, gp_ci, sl, sl_ci))
         return sorted(rows, key=lambda r: -r.title_rate)
 
     def to_dict(self) -> dict[str, Any]:
