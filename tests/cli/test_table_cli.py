@@ -165,7 +165,9 @@ BAD_INPUTS: dict[str, tuple[object, str]] = {
     "line not an object": (_bad_match(home_line=5), "match 1: home_line: a line must be an object"),
     "missing line field": (_bad_match(home_line={"tries": 1}), "a line is missing conversions"),
     "match not an object": ({**DECIDED, "matches": ["fiji v samoa"]}, "match 1: a match must be an object"),
-    "one team": ({"teams": ["a"], "matches": []}, "at least two teams"),
+    "one team": ({"teams": ["a"], "matches": []}, 'a group has 4 teams (R7); "teams" lists 1'),
+    "three teams": ({"teams": ["a", "b", "c"], "matches": []}, 'a group has 4 teams (R7); "teams" lists 3'),
+    "five teams": ({"teams": ["a", "b", "c", "d", "e"], "matches": []}, '"teams" lists 5: list all four'),
     "nested too deep": ("[" * 100000 + "]" * 100000, "nested too deeply"),
 }
 

@@ -1,7 +1,7 @@
 """``sevens table FILE``: the group table (R8) for results typed in by hand.
 
-For a game played with real dice at a table. The file holds the group's teams and the matches
-played so far::
+For a game played with real dice at a table. The file holds the group's four teams (R7) and the
+matches played so far::
 
     {"teams": ["fiji", "samoa", "tonga", "wales"],
      "matches": [{"home": "fiji", "away": "samoa",
@@ -31,6 +31,7 @@ from rich.console import Console
 from sevens.cli.errors import fail
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
+from sevens.tournament.formats import GROUP_SIZE
 from sevens.tournament.lots import LotsDraw
 from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
@@ -69,6 +70,8 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
     teams = data["teams"]
     if not isinstance(teams, list) or not all(isinstance(team, str) and team for team in teams):
         raise ValueError('"teams" must be a list of team ids (non-empty strings)')
+    if len(teams) != GROUP_SIZE:
+        raise ValueError(f'a group has {GROUP_SIZE} teams (R7); "teams" lists {len(teams)}: list all four')
     matches = data["matches"]
     if not isinstance(matches, list):
         raise ValueError('"matches" must be a list of {"home", "away", "home_line", "away_line"} objects')
