@@ -21,9 +21,11 @@ from sevens.cli import backup as backup_cli
 from sevens.store import games as store
 from sevens.store.auth import (
     InviteState,
+    access_to,
     add_grant,
     create_principal,
     find_principal,
+    game_by_organiser_link,
     invite_state,
     seat_by_invite,
 )
@@ -215,6 +217,36 @@ def test_full_backup_directory_is_private_and_import_needs_an_empty_database(tmp
         bogus.write_text('{"format": "something-else"}')
         wrong = _import(url2, bogus)
         assert wrong.exit_code == 2 and "not a Sevens backup" in wrong.output
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS[:1])
+def test_full_backup_keeps_a_new_organiser_link(source: str, target: str, tmp_path: Path) -> None:
+    """After a new organiser link, a full backup restores it: the new link opens the game, the old
+    one nothing, and the organiser rights it took away stay taken."""
+    with database(source, tmp_path) as (src_url, src), database(target, tmp_path) as (dst_url, dst):
+        with session_scope(make_sessionmaker(src)) as db:
+            spec = store.NewGame("Rotated", 4, 8, 2, 3600, "even", Visibility.PRIVATE)
+            created = store.create_game(db, spec=spec, now=NOW)
+            game_id = created.game.id
+            keeper, keeper_cookie = create_principal(db, kind=PrincipalKind.SESSION, now=NOW, ttl=timedelta(days=60))
+            lost, lost_cookie = create_principal(db, kind=PrincipalKind.SESSION, now=NOW, ttl=timedelta(days=60))
+            for principal in (keeper, lost):
+                add_grant(db, principal_id=principal.id, game_id=game_id, role=Role.ORGANISER)
+            new_link = store.new_organiser_link(db, game_id=game_id, now=NOW, keep=keeper.id)
+        backup = tmp_path / "rotated.json"
+        _export(src_url, backup, full=True)
+        assert new_link not in backup.read_text()  # only its hash
+        result = _import(dst_url, backup)
+        assert result.exit_code == 0, result.output
+        with make_sessionmaker(dst)() as db:
+            restored = game_by_organiser_link(db, token=new_link)
+            assert restored is not None and restored.name == "Rotated"
+            assert game_by_organiser_link(db, token=created.organiser_token) is None
+            for cookie, organiser in ((keeper_cookie, True), (lost_cookie, False)):
+                principal = find_principal(db, token=cookie, kind=PrincipalKind.SESSION, now=NOW)
+                assert principal is not None
+                assert access_to(db, principal_id=principal.id, game_id=restored.id).organiser is organiser
+            assert store.events_of(db, game_id=restored.id)[-1].kind == "organiser link"
 
 
 def test_backup_from_before_single_use_invites_marks_joined_seats_used(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.rules import seed_commitment
 from sevens.store import games as store
+from sevens.store.auth import Access, access_to, add_grant, create_principal, game_by_organiser_link
 from sevens.store.errors import Conflict, Invalid, Refused
 from sevens.store.models import (
     Base,
@@ -21,6 +22,8 @@ from sevens.store.models import (
     GameStatus,
     OrderLogRow,
     OrderRow,
+    PrincipalKind,
+    Role,
     TurnRow,
     Visibility,
 )
@@ -415,3 +418,29 @@ def test_two_joins_racing_with_one_invite_let_one_in(factory: sessionmaker[Sessi
     with factory() as db:
         seat = next(s for s in store.seats_of(db, game_id=game_id) if s.player_id == "p1")
         assert seat.name == "Ann" and seat.invite_used_at is not None
+
+
+def test_new_organiser_link_replaces_the_hash_and_revokes_other_organisers(db: Session, now: datetime) -> None:
+    """The old link opens nothing; every organiser grant but the asker's goes; the log keeps no secret."""
+    created = store.create_game(db, spec=spec(), now=now)
+    game_id = created.game.id
+    kinds = (PrincipalKind.SESSION, PrincipalKind.SESSION, PrincipalKind.BOT)
+    creds = [create_principal(db, kind=kind, now=now)[0] for kind in kinds]
+    asker, other, bot = creds
+    for principal in creds:
+        add_grant(db, principal_id=principal.id, game_id=game_id, role=Role.ORGANISER)
+    add_grant(db, principal_id=other.id, game_id=game_id, role=Role.PLAYER, player_id="p1")
+    db.commit()
+    token = store.new_organiser_link(db, game_id=game_id, now=now, keep=asker.id)
+    db.commit()
+    assert game_by_organiser_link(db, token=created.organiser_token) is None
+    found = game_by_organiser_link(db, token=token)
+    assert found is not None and found.id == game_id
+    assert access_to(db, principal_id=asker.id, game_id=game_id).organiser
+    assert not access_to(db, principal_id=bot.id, game_id=game_id).organiser
+    # Only organising goes: a seat the other browser plays stays its own.
+    assert access_to(db, principal_id=other.id, game_id=game_id) == Access(organiser=False, player_ids=("p1",))
+    event = store.events_of(db, game_id=game_id)[-1]
+    assert (event.kind, event.actor) == ("organiser link", "organiser")
+    assert event.detail == "the old link stops working; 2 other browser(s) or token(s) lost organiser rights"
+    assert token not in event.detail and created.organiser_token not in event.detail

@@ -24,6 +24,7 @@ __all__ = [
     "bot_seat",
     "delete_principal",
     "holds_invited_seat",
+    "revoke_organisers",
     "InviteState",
     "invite_state",
     "seat_by_invite",
@@ -86,6 +87,19 @@ def revoke_seat(session: Session, *, game_id: int, player_id: str) -> int:
     result = session.execute(
         delete(Grant).where(Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == player_id)
     )
+    return int(getattr(result, "rowcount", 0) or 0)
+
+
+def revoke_organisers(session: Session, *, game_id: int, keep: int | None) -> int:
+    """Take organising a game from every browser and bot token but ``keep``'s; returns how many lose it.
+
+    A grant does not record whether it came from the organiser link or from creating the game, so
+    a new link takes it from all of them: whoever should still organise opens the new link.
+    """
+    query = delete(Grant).where(Grant.game_id == game_id, Grant.role == Role.ORGANISER)
+    if keep is not None:
+        query = query.where(Grant.principal_id != keep)
+    result = session.execute(query)
     return int(getattr(result, "rowcount", 0) or 0)
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.rules import Order, seed_commitment
-from sevens.store.auth import USED_INVITE, revoke_seat, seats_held
+from sevens.store.auth import USED_INVITE, revoke_organisers, revoke_seat, seats_held
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
@@ -66,6 +66,7 @@ __all__ = [
     "list_public_games",
     "load_game",
     "lock_game",
+    "new_organiser_link",
     "order_states",
     "orders_of_player",
     "pause_game",
@@ -356,6 +357,26 @@ def reissue_invite(
         _event(session, game, now=now, actor=actor, kind="seat signed out", detail=detail)
     else:
         _event(session, game, now=now, actor=actor, kind="new invite", detail=f"{seat.player_id}: the old link stops working")
+    session.flush()
+    return token
+
+
+def new_organiser_link(
+    session: Session, *, game_id: int, now: datetime, keep: int | None, actor: str = "organiser"
+) -> str:
+    """A new organiser link for the game; the old one stops working at once. Returns the secret
+    (shown once, stored as its SHA-256 only).
+
+    Every browser and bot token that organises the game loses that, except ``keep`` (the
+    credential asking): a grant does not say whether it came through the old link, and one that
+    did must not outlive it. The event log says how many lost it; it never holds the secret.
+    """
+    game = lock_game(session, game_id=game_id)
+    token = new_token()
+    game.organiser_link_hash = hash_token(token)
+    lost = revoke_organisers(session, game_id=game.id, keep=keep)
+    detail = f"the old link stops working; {lost} other browser(s) or token(s) lost organiser rights"
+    _event(session, game, now=now, actor=actor, kind="organiser link", detail=detail)
     session.flush()
     return token
 
