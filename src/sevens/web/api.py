@@ -597,6 +597,23 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> d
     return _organiser_answer(db, row, clock())
 
 
+class OrganiserLinkResponse(BaseModel):
+    """A new organiser link's secret, shown once; the old one no longer works."""
+
+    game: str
+    organiser_link: str = Field(description="the new organiser link's secret, for /organiser/<secret> in a browser")
+
+
+@router.post("/games/{public_id}/organiser-link", response_model=OrganiserLinkResponse)
+def new_organiser_link(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> OrganiserLinkResponse:
+    """A new organiser link: the old one stops working, and every other browser and bot token that
+    organises the game loses that (the calling token keeps it)."""
+    row = _organised(db, principal.id, public_id)
+    token = store.new_organiser_link(db, game_id=row.id, now=clock(), keep=principal.id, actor=_actor(principal))
+    db.commit()
+    return OrganiserLinkResponse(game=row.public_id, organiser_link=token)
+
+
 class OrganiseRequest(BaseModel):
     """Organise a game by API with its organiser link's secret (the last part of the link)."""
 

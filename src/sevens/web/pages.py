@@ -642,6 +642,32 @@ def post_end(
     return _back_to_organise(db, game)
 
 
+@router.post("/games/{public_id}/organiser-link")
+def post_new_organiser_link(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """A new organiser link, shown once; the old one stops working, and every other browser and
+    bot token that organises the game loses that (this browser keeps it)."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    assert principal is not None  # _organiser_action refused anyone without a grant
+    token = store.new_organiser_link(db, game_id=game.id, now=clock(), keep=principal.id)
+    db.commit()
+    context = {
+        "game": game,
+        "link": f"{_base_url(request, settings)}/organiser/{token}",
+        # A reload reads the organiser page rather than posting again (another link, the one
+        # just shown dead).
+        "canonical": f"/games/{game.public_id}/organise",
+    }
+    return render(request, "organiser_new_link.html", context)
+
+
 @router.post("/games/{public_id}/seats/{player_id}/invite")
 def post_new_invite(
     request: Request,
