@@ -8,7 +8,7 @@ import threading
 from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import func, inspect, select
+from sqlalchemy import Engine, func, inspect, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.rules import seed_commitment
@@ -27,6 +27,7 @@ from sevens.store.models import (
     TurnRow,
     Visibility,
 )
+from sevens.store.ratelimit import count_failure
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
 
@@ -444,3 +445,15 @@ def test_new_organiser_link_replaces_the_hash_and_revokes_other_organisers(db: S
     assert (event.kind, event.actor) == ("organiser link", "organiser")
     assert event.detail == "the old link stops working; 2 other browser(s) or token(s) lost organiser rights"
     assert token not in event.detail and created.organiser_token not in event.detail
+
+
+
+def test_counts_of_two_limits_with_other_windows_keep_each_other(
+    store_engine: Engine, factory: sessionmaker[Session]
+) -> None:
+    """A wrong secret's count (a minute's window) does not forget the games an address created
+    within the hour (their own window), though both live in one table."""
+    assert count_failure(store_engine, client="new game 10.0.0.1", at=1000.0, window=3600) == 1
+    assert count_failure(store_engine, client="10.0.0.2", at=1200.0, window=60) == 1
+    assert count_failure(store_engine, client="new game 10.0.0.1", at=1300.0, window=3600) == 2
+    assert count_failure(store_engine, client="10.0.0.2", at=1300.0, window=60) == 1  # its own window

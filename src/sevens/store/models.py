@@ -256,8 +256,9 @@ class Grant(Base):
 
 
 class FailedAttempt(Base):
-    """A wrong secret tried: by whom (the SHA-256 of the client's address) and when (seconds since
-    the epoch). Every worker of the server counts these, so a rate limit holds across them."""
+    """A wrong secret tried, or a game created: by whom (the SHA-256 of the client's address, with
+    a prefix per limit) and when (seconds since the epoch). Every worker of the server counts
+    these, so a rate limit holds across them."""
 
     __tablename__ = "failed_attempts"
     __table_args__ = (Index("ix_failed_attempts_client_at", "client_hash", "at"),)
