@@ -42,7 +42,11 @@ class Site:
 def site(web_db: WebDb) -> Iterator[Site]:
     """One app per database backend; each test starts from empty tables and a reset clock."""
     clock = FakeClock()
-    settings = Settings(database_url=web_db.url, scheduler=False, migrate=False, rate_limit_attempts=1000)
+    # No limit on new games: the tests create far more than 20 from one address (the limit has
+    # tests of its own, test_web_games_limit.py).
+    settings = Settings(
+        database_url=web_db.url, scheduler=False, migrate=False, rate_limit_attempts=1000, games_per_hour=0
+    )
     application = create_app(settings, clock=clock)
     yield Site(application, clock)
     application.state.engine.dispose()

@@ -45,7 +45,9 @@ from sevens.web.deps import (
     LimiterDep,
     SessionDep,
     bot_token,
+    count_new_game,
     refuse_bot_token,
+    refuse_too_many_games,
 )
 from sevens.web.security import RateLimiter, client_key
 
@@ -477,6 +479,7 @@ def create(
     """Create a game; the caller's token (or a new one) organises it."""
     now = clock()
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
+    refuse_too_many_games(request)
     if body.teams is None and body.teams_per_player is None:
         fmt = default_format(body.players)
         teams, per_player = fmt.teams, fmt.teams_per_player
@@ -500,6 +503,7 @@ def create(
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
     add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
     db.commit()
+    count_new_game(request)
     return CreateResponse(
         game=created.game.public_id,
         seed_sha256=created.game.seed_sha256,

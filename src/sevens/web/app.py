@@ -26,6 +26,7 @@ from sevens.bots.pacing import WEIGHTED
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
+from sevens.web.deps import GAMES_WINDOW_SECONDS
 from sevens.web.scheduler import run_scheduler
 from sevens.web.security import (
     CSRF_COOKIE,
@@ -184,6 +185,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     shared = None if counting is None else partial(_count_failure, counting)
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared
+    )
+    # New games count in the same table, under keys of their own; 0 turns the limit off.
+    app.state.games_limiter = None if settings.games_per_hour == 0 else RateLimiter(
+        attempts=settings.games_per_hour, window_seconds=GAMES_WINDOW_SECONDS, shared=shared
     )
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated
@@ -21,9 +22,12 @@ __all__ = [
     "PrincipalDep",
     "SessionDep",
     "SettingsDep",
+    "GAMES_WINDOW_SECONDS",
     "bot_token",
+    "count_new_game",
     "get_db",
     "refuse_bot_token",
+    "refuse_too_many_games",
 ]
 
 
@@ -118,3 +122,51 @@ def bot_principal(
 
 
 BotDep = Annotated[ApiPrincipal, Depends(bot_principal)]
+
+
+GAMES_WINDOW_SECONDS = 3600
+"""The window of the limit on new games (``Settings.games_per_hour``)."""
+
+
+def _games_key(request: Request) -> str:
+    # Its own key: new games and wrong secrets are counted in one table, never against each other.
+    return f"new game {client_key(request)}"
+
+
+def _wait_words(seconds: int) -> str:
+    """How long to wait, as a person reads it.
+
+    >>> _wait_words(1), _wait_words(45), _wait_words(3599)
+    ('1 second', '45 seconds', '60 minutes')
+    """
+    if seconds < 120:
+        return f"{seconds} second{'' if seconds == 1 else 's'}"
+    return f"{math.ceil(seconds / 60)} minutes"
+
+
+def refuse_too_many_games(request: Request) -> None:
+    """Refuse a new game from an address that created its share this hour.
+
+    Raises:
+        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+    """
+    limiter: RateLimiter | None = request.app.state.games_limiter
+    if limiter is None:
+        return
+    wait = limiter.retry_after(_games_key(request))
+    if wait:
+        raise HTTPException(
+            status_code=429,
+            detail=(
+                f"too many new games from your address: this server allows {limiter.attempts} an hour "
+                f"from one address; nothing was created, try again in {_wait_words(wait)}"
+            ),
+            headers={"Retry-After": str(wait)},
+        )
+
+
+def count_new_game(request: Request) -> None:
+    """Count a game just created against its creator's address (once it is committed)."""
+    limiter: RateLimiter | None = request.app.state.games_limiter
+    if limiter is not None:
+        limiter.failed(_games_key(request))

@@ -27,7 +27,16 @@ from sevens.store.auth import (
 from sevens.store.errors import Conflict, Invalid, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.web import views
-from sevens.web.deps import ORGANISER_LINK_WRONG, ClockDep, LimiterDep, PrincipalDep, SessionDep, SettingsDep
+from sevens.web.deps import (
+    ORGANISER_LINK_WRONG,
+    ClockDep,
+    LimiterDep,
+    PrincipalDep,
+    SessionDep,
+    SettingsDep,
+    count_new_game,
+    refuse_too_many_games,
+)
 from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, set_cookie
 
 __all__ = ["router"]
@@ -195,6 +204,7 @@ def create_game(
 ) -> Response:
     """Create a game; the answer shows the organiser link and one invite link per seat, once."""
     check_csrf(request, csrf)
+    refuse_too_many_games(request)
     players, teams, per_player = views.parse_arrangement(arrangement)
     turn_seconds = _deadline_seconds(deadline_hours)
     if visibility not in ("public", "private"):
@@ -212,6 +222,7 @@ def create_game(
     session, token = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=created.game.id, role=Role.ORGANISER)
     db.commit()
+    count_new_game(request)
     base = _base_url(request, settings)
     response = render(
         request,

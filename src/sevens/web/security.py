@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import secrets
 import threading
 import time
@@ -260,8 +261,28 @@ class RateLimiter:
                 return True
             return len(self._recent(key)) >= self.attempts
 
+    def retry_after(self, key: str) -> int:
+        """Whole seconds until ``key`` is no longer :meth:`blocked` (0: it is not).
+
+        >>> now = [0.0]
+        >>> limiter = RateLimiter(attempts=2, window_seconds=60, clock=lambda: now[0])
+        >>> limiter.failed("a"); now[0] = 10.0; limiter.failed("a"); limiter.retry_after("a")
+        50
+        >>> now[0] = 60.0; limiter.retry_after("a"), limiter.blocked("a")
+        (0, False)
+        """
+        with self._lock:
+            now = self._clock()
+            wait = self._blocked_until.get(key, now) - now
+            recent = self._recent(key)
+            if len(recent) >= self.attempts:
+                # The attempt that must leave the window before one more is allowed.
+                wait = max(wait, recent[len(recent) - self.attempts] + self.window - now)
+        return max(0, math.ceil(wait))
+
     def failed(self, key: str) -> None:
-        """Count one failed attempt (here, and where every worker sees it)."""
+        """Count one failed attempt (here, and where every worker sees it); also what a limit on
+        acts other than wrong secrets counts each act with (a new game)."""
         with self._lock:
             self._recent(key).append(self._clock())
         if self._shared is None:

@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     rate_limit_attempts: int = 10
     """Failed attempts with a secret allowed per client per window."""
     rate_limit_window_seconds: int = 60
+    games_per_hour: int = Field(default=20, ge=0)
+    """New games one client address may create per hour, by form and API together; 0: no limit.
+    The address is the one the limit on wrong secrets counts (the connection's)."""
     max_body_bytes: int = 65536
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""
