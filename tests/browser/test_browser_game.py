@@ -40,6 +40,16 @@ def free_port() -> int:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def one_game_server(tmp_path: Path) -> Iterator[str]:
+    """A server that lets an address create one game an hour."""
+    yield from _serve(tmp_path, games_per_hour=1)
+
+
+def _serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
     import uvicorn
 
     from sevens.web.app import create_app
@@ -47,7 +57,7 @@ def server(tmp_path: Path) -> Iterator[str]:
 
     port = free_port()
     app = create_app(
-        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0)
+        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0, **settings)
     )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     uv = uvicorn.Server(config)
@@ -423,3 +433,69 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
     assert box is not None and box["height"] >= 44
     page.context.close()
 
+
+
+def test_new_organiser_link_asks_first_and_is_shown_once(server: str, chromium: Any) -> None:
+    """'New organiser link' asks first (Cancel sends nothing); the new link is shown once, the
+    address bar then names the organiser page (a reload does not make another), and the old
+    link opens nothing."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport={"width": 1000, "height": 760}).new_page()
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.fill("input[name=name]", "Link cup")
+    page.click("#create-game button[type=submit]")
+    old = page.locator("#organiser-link").inner_text()
+    page.click("#to-organise")
+    organise_url = page.url
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click("#new-organiser-link button")
+    for _ in range(100):  # the handler runs while the test waits on the page
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked and asked[0].startswith("Make a new organiser link? The old link stops working"), asked
+    assert page.url == organise_url
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#new-organiser-link button")
+    expect(page.locator("h1")).to_contain_text("New organiser link")
+    new = page.locator("#organiser-link").inner_text()
+    assert new != old and new.startswith(server + "/organiser/")
+    expect(page).to_have_url(organise_url)
+    page.reload()
+    expect(page.locator("ol.events")).to_contain_text("organiser link")
+    assert page.locator("ol.events li", has_text="organiser link").count() == 1
+    other = chromium.new_context().new_page()
+    assert other.goto(old).status == 404
+    assert other.goto(new).status == 200
+    page.context.close()
+    other.context.close()
+
+
+def test_a_game_past_the_limit_says_when_and_keeps_the_form(one_game_server: str, chromium: Any) -> None:
+    """Past the limit on new games the form's answer is a page of the site saying what was wrong
+    and when to try again; back on the form, what was typed is still there."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport={"width": 1000, "height": 760}).new_page()
+    page.set_default_timeout(15000)
+    page.goto(one_game_server + "/")
+    page.fill("input[name=name]", "First cup")
+    page.click("#create-game button[type=submit]")
+    expect(page.locator("#organiser-link")).to_be_visible()
+    page.goto(one_game_server + "/")
+    page.fill("input[name=name]", "Second cup")
+    page.fill("input[name=deadline_hours]", "6")
+    page.click("#create-game button[type=submit]")
+    expect(page.locator("p.error")).to_contain_text(
+        "too many new games from your address: this server allows 1 an hour from one address; "
+        "nothing was created, try again in 60 minutes"
+    )
+    expect(page.locator("h1")).to_have_text("Sorry: 429")
+    expect(page.locator("main")).to_contain_text("back button returns to it with what you typed")
+    page.go_back()
+    expect(page.locator("input[name=name]")).to_have_value("Second cup")
+    expect(page.locator("input[name=deadline_hours]")).to_have_value("6")
+    page.context.close()
