@@ -335,10 +335,17 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
             form.locator("input[name=force]").fill(str(force))
             form.locator("input[name=flair]").fill(str(flair))
             if team == teams[0]:
-                # Every opponent is a bot: the odds say which one, its row in bold.
                 odds = form.locator("output.odds")
-                expect(odds).to_contain_text("Nobody manages them: the bot ")
-                expect(odds.locator("tr.their-bot")).to_contain_text("(plays them)")
+                opponent = page.locator(f"#team-{team} p strong").first.inner_text()
+                mine = {forms.nth(i).get_attribute("data-name") for i in range(forms.count())}
+                if opponent in mine:
+                    # Two of one's own teams meet in a knockout: one's own autopilot is no house bot.
+                    expect(odds).to_contain_text("if they play like")
+                    expect(odds).not_to_contain_text("Nobody manages them")
+                else:
+                    # Any other opponent is a bot: the odds say which one, its row in bold.
+                    expect(odds).to_contain_text("Nobody manages them: the bot ")
+                    expect(odds.locator("tr.their-bot")).to_contain_text("(plays them)")
             name = form.get_attribute("data-name")
             form.locator("button[value=ready]").click()
             expect(page.locator("#message")).to_contain_text(f"Order for {name} ready")
