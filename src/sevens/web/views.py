@@ -23,7 +23,7 @@ from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.store import games as store
 from sevens.store.auth import invite_state, seats_held
-from sevens.store.errors import Invalid, NotFound, Refused
+from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
@@ -495,11 +495,12 @@ def odds_for(
     """Live odds of a draft order of one's own team against plausible opposing orders.
 
     Raises:
+        Conflict: the game is not running (the status an order gets then, so a bot reads both alike).
         Refused: not the player's team.
         Invalid: a draft that breaks R3.
     """
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-        raise Invalid("the game is not taking orders")
+        raise Conflict(f"the game is {game.status.value}; it is not taking orders")
     state = store.load_game(game)
     try:
         team = state.setup.team(team_id)

@@ -1,0 +1,46 @@
+"""The JSON API as a bot uses it: an organiser token creates and starts a game, bot tokens join
+seats, and each bot decides from what the API tells it."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from web.web_helpers import TestClient, new_client
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _api_game(app: FastAPI, seats: int = 4) -> tuple[TestClient, str, dict[str, str], dict[str, str]]:
+    """A game created by API with ``seats`` seats joined by bot tokens, not started yet: the
+    client, the game, the organiser's headers and each joined seat's headers."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Bots", "players": 4})
+    assert created.status_code == 201, created.text
+    body = created.json()
+    players: dict[str, dict[str, str]] = {}
+    for player, invite in sorted(body["invites"].items())[:seats]:
+        joined = client.post("/api/v1/join", json={"invite": invite, "name": f"bot {player}"})
+        assert joined.status_code == 200, joined.text
+        players[player] = _bearer(joined.json()["token"])
+    return client, body["game"], _bearer(body["token"]), players  # type: ignore[return-value]
+
+
+def test_odds_outside_a_running_game_answer_409_like_an_order(app: FastAPI) -> None:
+    """A bot asks for odds and orders against the same state: both say the game is not taking
+    orders with the same status (409, as the order endpoint does), before the start and after
+    the end."""
+    client, game, organiser, players = _api_game(app)
+    p1 = players["p1"]
+    early = client.get(f"/api/v1/games/{game}/teams/fiji/odds?force=1&flair=3", headers=p1)
+    order = client.put(f"/api/v1/games/{game}/orders/fiji", json={"turn": 1, "force": 1, "flair": 3}, headers=p1)
+    assert order.status_code == 409
+    assert early.status_code == 409, early.text
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    assert client.get(f"/api/v1/games/{game}/teams/{team}/odds?force=1&flair=3", headers=p1).status_code == 200
+    assert client.post(f"/api/v1/games/{game}/end", headers=organiser).status_code == 200
+    late = client.get(f"/api/v1/games/{game}/teams/{team}/odds?force=1&flair=3", headers=p1)
+    assert late.status_code == 409, late.text
+    assert "not taking orders" in late.json()["detail"]
