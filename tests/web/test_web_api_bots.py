@@ -44,3 +44,20 @@ def test_odds_outside_a_running_game_answer_409_like_an_order(app: FastAPI) -> N
     late = client.get(f"/api/v1/games/{game}/teams/{team}/odds?force=1&flair=3", headers=p1)
     assert late.status_code == 409, late.text
     assert "not taking orders" in late.json()["detail"]
+
+
+def test_a_team_view_says_how_many_matches_the_team_may_still_play(app: FastAPI) -> None:
+    """What a pacing bot needs: the matches left if the team keeps winning (this one included),
+    and their stages, so that it can spread its SCRUM without reading the format itself."""
+    client, game, organiser, players = _api_game(app)
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    p1 = players["p1"]
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    view = client.get(f"/api/v1/games/{game}/teams/{team}/view", headers=p1).json()
+    assert view["team"]["turns_left"] == 5
+    assert view["team"]["stages_left"] == ["group", "group", "group", "semi-final", "final"]
+    assert client.post(f"/api/v1/games/{game}/resolve", json={"turn": 1}, headers=organiser).status_code == 200
+    view = client.get(f"/api/v1/games/{game}/teams/{team}/view", headers=p1).json()
+    assert view["turn"] == 2
+    assert view["team"]["turns_left"] == 4
+    assert view["team"]["stages_left"] == ["group", "group", "semi-final", "final"]

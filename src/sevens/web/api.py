@@ -280,7 +280,9 @@ def record(read: ReadableGame) -> Any:
 
 @router.get("/games/{public_id}/teams/{team}/view")
 def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
-    """What the team's manager may see (the same facts a bot strategy gets)."""
+    """What the team's manager may see: its SCRUM, next opponent and theirs, the matches it may
+    still play (``turns_left``, ``stages_left``: the pacing facts a house bot gets) and the tables;
+    resolved turns are in the game's view."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     view = views.player_view(db, row, me_)
@@ -288,11 +290,16 @@ def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -
     if mine is None:
         raise Refused(f"{team!r} is not one of your teams")
     data = view.to_dict()
+    # A bot paces its SCRUM over the matches left; give it them as the built-in bots get them.
+    facts = store.load_game(row).view_for(team)
+    answer = dict(next(t for t in data["my_teams"] if t["team"] == team))
+    answer["turns_left"] = facts.turns_left
+    answer["stages_left"] = [str(stage) for stage in facts.stages_left]
     return {
         "game": row.public_id,
         "turn": data["turn"],
         "stage": data["stage"],
-        "team": next(t for t in data["my_teams"] if t["team"] == team),
+        "team": answer,
         "tables": data["tables"],
     }
 
