@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from web.web_helpers import TestClient, new_client
+from web.web_helpers import FakeClock, TestClient, new_client
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -61,3 +61,26 @@ def test_a_team_view_says_how_many_matches_the_team_may_still_play(app: FastAPI)
     assert view["turn"] == 2
     assert view["team"]["turns_left"] == 4
     assert view["team"]["stages_left"] == ["group", "group", "semi-final", "final"]
+
+
+def test_a_paused_deadline_is_told_to_players_and_spectators_as_on_the_pages(app: FastAPI, clock: FakeClock) -> None:
+    """While the organiser pauses the clock the pages tell everyone the time left; the API told
+    only the organiser, and ``/waiting`` showed a paused game as one with no deadline at all."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Paused", "players": 4, "deadline_hours": 2}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    joined = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Bot"}).json()
+    p1 = _bearer(joined["token"])
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    (running,) = client.get("/api/v1/waiting", headers=p1).json()
+    assert running["status"] == "running" and running["deadline"] is not None
+    clock.advance(minutes=30)
+    assert client.post(f"/api/v1/games/{game}/pause", headers=organiser).status_code == 200
+    (paused,) = client.get("/api/v1/waiting", headers=p1).json()
+    assert paused["status"] == "paused" and paused["deadline"] is None
+    for headers in (p1, {}):
+        seen = client.get(f"/api/v1/games/{game}", headers=headers).json()
+        assert seen["status"] == "paused"
+        assert seen["paused_remaining"] == 90 * 60, seen.get("paused_remaining")
+    assert client.post(f"/api/v1/games/{game}/resume", headers=organiser).status_code == 200
+    assert client.get(f"/api/v1/games/{game}", headers=p1).json()["paused_remaining"] is None

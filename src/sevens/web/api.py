@@ -111,6 +111,9 @@ class WaitingGame(BaseModel):
     game: str
     name: str
     turn: int
+    status: Literal["running", "paused"] = Field(
+        description="paused: the organiser stopped the deadline clock (deadline is null until it resumes)"
+    )
     deadline: str | None
     teams: list[str] = Field(description="the caller's teams in play this turn")
     ready: list[str] = Field(description="those already marked ready")
@@ -220,6 +223,7 @@ def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
                     game=game.public_id,
                     name=game.name,
                     turn=game.current_turn,
+                    status="paused" if game.status == GameStatus.PAUSED else "running",
                     deadline=None if game.deadline_at is None else game.deadline_at.isoformat(),
                     teams=playing,
                     ready=ready,

@@ -177,6 +177,8 @@ class SpectatorView:
             "turn": self.game.current_turn if self.status in ("running", "paused") else None,
             "stage": None if self.state is None or self.state.stage is None else str(self.state.stage),
             "deadline": None if self.deadline is None else self.deadline.isoformat(),
+            # Seconds the paused clock keeps (null unless paused): the pages tell everyone.
+            "paused_remaining": self.game.paused_remaining if self.status == "paused" else None,
             "resolve_when": "deadline" if self.game.turn_seconds else "all-ready",
             "seed_sha256": self.game.seed_sha256,
             "seed": self.seed,
