@@ -3,9 +3,11 @@ seats, and each bot decides from what the API tells it."""
 
 from __future__ import annotations
 
+import re
+
 from fastapi import FastAPI
 
-from web.web_helpers import FakeClock, TestClient, new_client
+from web.web_helpers import FakeClock, TestClient, new_client, post_form
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -84,3 +86,32 @@ def test_a_paused_deadline_is_told_to_players_and_spectators_as_on_the_pages(app
         assert seen["paused_remaining"] == 90 * 60, seen.get("paused_remaining")
     assert client.post(f"/api/v1/games/{game}/resume", headers=organiser).status_code == 200
     assert client.get(f"/api/v1/games/{game}", headers=p1).json()["paused_remaining"] is None
+
+
+def test_a_new_link_for_a_seat_whose_token_was_revoked_does_not_show_its_saved_orders(app: FastAPI) -> None:
+    """R13: a bot saves an order and revokes its token; the seat is then held by nobody, so the
+    organiser page offers a plain new invite, and whoever opens it (the organiser here) must not
+    read the order the bot saved, as after 'Sign out and new link'."""
+    client, game, organiser, players = _api_game(app, seats=1)
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    p1 = players["p1"]
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    saved = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": 1, "force": 17, "flair": 12}, headers=p1)
+    assert saved.status_code == 200
+    assert client.delete("/api/v1/me", headers=p1).status_code == 204
+    link = client.post(f"/api/v1/games/{game}/organiser-link", headers=organiser).json()["organiser_link"]
+    browser = new_client(app)
+    assert post_form(browser, f"/organiser/{link}").status_code == 303
+    issued = post_form(browser, f"/games/{game}/seats/p1/invite")
+    assert issued.status_code == 200, issued.text
+    invite = re.search(r'id="invite-link">([^<]+)<', issued.text)
+    assert invite is not None
+    joined = client.post(
+        "/api/v1/join", json={"invite": invite.group(1).rsplit("/", 1)[1], "name": "Curious"}, headers=organiser
+    )
+    assert joined.status_code == 200, joined.text
+    mine = client.get(f"/api/v1/games/{game}/orders", headers=organiser).json()
+    assert mine["orders"] == {}, mine
+    seen = client.get(f"/api/v1/games/{game}", headers=organiser).json()
+    assert all(t["order"] is None for t in seen["my_teams"]), seen["my_teams"]
+    assert "discarded" in browser.get(f"/games/{game}/organise").text

@@ -320,7 +320,8 @@ def reissue_invite(
     Otherwise (the organiser) a seat somebody plays now is only handed on with ``sign_out``:
     every browser and bot token that plays it loses it, and its orders saved for the open turn
     are discarded, so a new link can never show anyone the orders of a player still in the game
-    (R13). That goes into the event log.
+    (R13). A seat taken once but played by nobody now (its token revoked, its browser signed out)
+    loses its saved orders with a plain new link for the same reason. That goes into the event log.
 
     Raises:
         NotFound: no such seat.
@@ -356,7 +357,13 @@ def reissue_invite(
             detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
         _event(session, game, now=now, actor=actor, kind="seat signed out", detail=detail)
     else:
-        _event(session, game, now=now, actor=actor, kind="new invite", detail=f"{seat.player_id}: the old link stops working")
+        detail = f"{seat.player_id}: the old link stops working"
+        # A seat taken once but held by nobody now (its token revoked, its browser signed out):
+        # whoever opens the new link need not be its player, so its saved orders go, as on a sign-out.
+        dropped = 0 if seat.joined_at is None else _discard_open_orders(session, game, player_id=seat.player_id)
+        if dropped:
+            detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
+        _event(session, game, now=now, actor=actor, kind="new invite", detail=detail)
     session.flush()
     return token
 
