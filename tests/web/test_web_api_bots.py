@@ -4,9 +4,15 @@ seats, and each bot decides from what the API tells it."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
+import pytest
 from fastapi import FastAPI
+from sqlalchemy.orm import Session
 
+from sevens.store import games
+from sevens.store.db import make_engine
+from web.conftest import WebDb
 from web.web_helpers import FakeClock, TestClient, new_client, post_form
 
 
@@ -115,3 +121,37 @@ def test_a_new_link_for_a_seat_whose_token_was_revoked_does_not_show_its_saved_o
     seen = client.get(f"/api/v1/games/{game}", headers=organiser).json()
     assert all(t["order"] is None for t in seen["my_teams"]), seen["my_teams"]
     assert "discarded" in browser.get(f"/games/{game}/organise").text
+
+
+def test_an_order_racing_a_sign_out_of_its_seat_is_not_left_for_the_new_holder(
+    app: FastAPI, web_db: WebDb, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R13 under a race: the bot's token is checked, then the organiser signs its seat out (from
+    another worker: another connection), then the order is written. It must be refused, not
+    saved after the discard for whoever opens the new link to read."""
+    client, game, organiser, players = _api_game(app, seats=1)
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    p1 = players["p1"]
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    real_save = games.save_order
+    other_worker = make_engine(web_db.url)
+    new_link: list[str] = []
+
+    def sign_out_first(session: Session, **kwargs: Any) -> Any:
+        # Between the token's check and the write: the organiser signs the seat out elsewhere.
+        with Session(other_worker) as elsewhere:
+            row = games.game_by_public_id(elsewhere, public_id=game)
+            new_link.append(games.reissue_invite(elsewhere, game_id=row.id, player_id="p1", now=row.created_at, sign_out=True))
+            elsewhere.commit()
+        monkeypatch.setattr(games, "save_order", real_save)
+        return real_save(session, **kwargs)
+
+    monkeypatch.setattr(games, "save_order", sign_out_first)
+    try:
+        late = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": 1, "force": 17, "flair": 12}, headers=p1)
+    finally:
+        other_worker.dispose()
+    assert new_link and late.status_code == 403, late.text
+    joined = client.post("/api/v1/join", json={"invite": new_link[0], "name": "Next"}, headers=organiser)
+    assert joined.status_code == 200, joined.text
+    assert client.get(f"/api/v1/games/{game}/orders", headers=organiser).json()["orders"] == {}

@@ -30,8 +30,10 @@ from sevens.store.models import (
     EventRow,
     GameRow,
     GameStatus,
+    Grant,
     OrderLogRow,
     OrderRow,
+    Role,
     SeatRow,
     TeamRow,
     TurnRow,
@@ -332,7 +334,8 @@ def reissue_invite(
     )
     if seat is None:
         raise NotFound(f"no seat {player_id[:16]!r} in this game")
-    game = game_by_id(session, game_id=game_id)
+    # The game's lock, as an order takes it: a sign-out and an order of the seat never interleave.
+    game = lock_game(session, game_id=game_id)
     if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
         raise Conflict(f"the game is {game.status.value}: no seat needs a new link")
     if not (by_holder or sign_out) and seat.player_id in seats_held(session, game_id=game_id):
@@ -619,14 +622,17 @@ def save_order(
     ready: bool,
     via: str,
     now: datetime,
+    principal_id: int | None = None,
 ) -> OrderRow:
     """Save a team's order for the open turn (R3), written at once and logged; ready or not.
 
     If this makes every order of the turn ready, the turn is resolved in the same transaction.
+    ``principal_id``: the credential sending it, which must still play the seat once the game is
+    locked (a sign-out may have taken the seat since the caller checked).
 
     Raises:
         Conflict: the turn is not the open one, or the game is not running.
-        Refused: the team is not the player's.
+        Refused: the team is not the player's, or the credential no longer plays the seat.
         Invalid: the order breaks a rule (R3) or the team does not play this turn.
     """
     # lock_game's lock, and in the same statement the little this needs of the game's row.
@@ -642,6 +648,10 @@ def save_order(
         raise Conflict(
             f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
         )
+    if principal_id is not None and not _still_plays(session, principal_id=principal_id, game_id=game_id, player_id=player_id):
+        # Checked again under the lock: an order written after a sign-out's discard would be left
+        # for whoever opens the new link to read (R13).
+        raise Refused(f"seat {player_id} was signed out: this credential no longer plays it; ask the organiser for a new link")
     order_id = _team_and_order(session, game_id=game_id, team_id=team_id, player_id=player_id, turn=turn)
     try:
         order = check_order(_replay(record_json), turn=turn, team=team_id, force=force, flair=flair)
@@ -675,6 +685,16 @@ def save_order(
         # Only a ready order can complete the turn: a saved one leaves this team not ready.
         advance(session, game_id=game_id, now=now)
     return row
+
+
+def _still_plays(session: Session, *, principal_id: int, game_id: int, player_id: str) -> bool:
+    query = select(Grant.id).where(
+        Grant.principal_id == principal_id,
+        Grant.game_id == game_id,
+        Grant.role == Role.PLAYER,
+        Grant.player_id == player_id,
+    )
+    return session.scalar(query.limit(1)) is not None
 
 
 def orders_of_player(session: Session, *, game_id: int, turn: int, player_id: str) -> dict[str, OrderRow]:

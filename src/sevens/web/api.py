@@ -355,6 +355,7 @@ def _save_order_now(
             ready=body.ready,
             via="api",
             now=now,
+            principal_id=seat.principal_id,
         )
         result: dict[str, Any] = {
             "game": seat.public_id,

@@ -473,6 +473,7 @@ def post_order(
             ready=action == "ready",
             via="web",
             now=clock(),
+            principal_id=None if principal is None else principal.id,
         )
     except (Invalid, Conflict) as exc:
         db.rollback()
