@@ -155,3 +155,23 @@ def test_an_order_racing_a_sign_out_of_its_seat_is_not_left_for_the_new_holder(
     joined = client.post("/api/v1/join", json={"invite": new_link[0], "name": "Next"}, headers=organiser)
     assert joined.status_code == 200, joined.text
     assert client.get(f"/api/v1/games/{game}/orders", headers=organiser).json()["orders"] == {}
+
+
+def test_a_token_that_organises_and_plays_reads_both_views(app: FastAPI) -> None:
+    """An organiser's bot that also plays a seat reads its own teams and orders and, as the
+    organiser it is, the event log, the invites and the bots of the teams nobody plays; the
+    other seats' orders stay hidden (R13)."""
+    client = new_client(app)
+    body = client.post("/api/v1/games", json={"name": "Mine too", "players": 4}).json()
+    game, boss = body["game"], _bearer(body["token"])
+    assert client.post("/api/v1/join", json={"invite": body["invites"]["p1"], "name": "Boss"}, headers=boss).status_code == 200
+    other = _bearer(client.post("/api/v1/join", json={"invite": body["invites"]["p2"], "name": "Other"}).json()["token"])
+    assert client.post(f"/api/v1/games/{game}/start", headers=boss).status_code == 200
+    theirs = client.get(f"/api/v1/games/{game}", headers=other).json()["my_teams"][0]["team"]
+    order = {"turn": 1, "force": 17, "flair": 12}
+    assert client.put(f"/api/v1/games/{game}/orders/{theirs}", json=order, headers=other).status_code == 200
+    seen = client.get(f"/api/v1/games/{game}", headers=boss).json()
+    assert seen["me"]["player"] == "p1" and len(seen["my_teams"]) == 2
+    assert {"events", "house_bots", "invites"} <= set(seen), sorted(seen)
+    assert seen["order_states"][theirs] == "saved"
+    assert "17" not in str(seen["my_teams"]) and "force': 17" not in str(seen)

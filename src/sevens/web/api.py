@@ -265,8 +265,16 @@ ReadableGame = Annotated[tuple[GameRow, str | None, bool], Depends(_readable_gam
 @router.get("/games/{public_id}")
 def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
     """The game as the caller may see it: the player's view for a seat, the organiser's for its
-    organiser, else the public view (a public game needs no token, as its page needs none)."""
+    organiser, both for a token that is both, else the public view (a public game needs no
+    token, as its page needs none)."""
     row, player_id, organiser = read
+    if player_id is not None and organiser:
+        # Both roles' facts, none beyond them: the seat's own teams and orders, and the log,
+        # invites and bots the organiser sees (who has ordered, never what, R13).
+        both = views.organiser_view(db, row, now=clock()).to_dict()
+        mine = views.player_view(db, row, player_id).to_dict()
+        both.update(me=mine["me"], my_teams=mine["my_teams"])
+        return both
     if player_id is not None:
         return views.player_view(db, row, player_id).to_dict()
     if organiser:
