@@ -333,3 +333,20 @@ def test_the_hand_over_between_people_clears_the_scrollback_too(tmp_path: Path) 
     assert clears >= 2 and out.count("\x1b[2J\x1b[3J") == clears
     first = out.index("\x1b[2J\x1b[3J")
     assert out.index("Order for") < first < out.index("Player 2: your orders are secret")
+
+
+@pytest.mark.parametrize("columns", ["60", "80"])
+def test_group_tables_keep_every_name_whole_in_a_narrow_terminal(columns: str) -> None:
+    """At 60 or 80 columns the boxed group table does not fit: it loses its frame rather than cut
+    team names and the "Decided by" column down to 'Ar…' and 't…'."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "w60"], env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    tables = out[out.index("Group A", out.index("Turn 1")):out.index("Turn 2")]
+    assert "…" not in tables
+    rows = [line for line in tables.splitlines() if line.strip()[:1].isdigit()]
+    assert len(rows) == 16 and all(len(line) <= int(columns) for line in tables.splitlines())
+    # One line per team, with its name whole and why it stands where it does.
+    assert all(any(line.rstrip().endswith(why) for why in ("league points", "tries scored", "points scored",
+                                                          "fewer tries conceded", "fewer points conceded",
+                                                          "head-to-head", "lots")) for line in rows), rows

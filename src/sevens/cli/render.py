@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from rich import box
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -86,20 +89,40 @@ def match_report(game: Game, match: MatchResult) -> Table:
     return table
 
 
-def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> Table:
-    """A group table with every tie-break column and why each place fell as it did (R8).
+def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> RenderableType:
+    """A group table with every tie-break column and why each place fell as it did (R8): boxed where
+    the terminal is wide enough, otherwise without the box, so that no team name is cut short.
 
     Args:
         table: The table.
-        names: How to show each team id (its id when missing).
+        names: How to show each team id (its id when missing); all the game's teams, so that every
+            group table of a game has the same layout at the same width.
     """
-    out = Table(title=table.what[:1].upper() + table.what[1:], title_justify="left")
-    out.add_column("Pos", justify="right")
-    out.add_column("Team")
-    for header in ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts"):
-        out.add_column(header, justify="right")
-    out.add_column("Decided by")
     shown = names or {}
+    # The widest a table of this game can be, not this one: the groups of one turn, printed one
+    # after the other, then all take the same layout.
+    team_width = max((len(n) for n in (*shown.values(), *(r.team for r in table.rows))), default=4)
+    # Measured with the longest "Decided by" too, which a later turn may bring to any group.
+    probe = _group_grid(table, shown, team_width, boxed=True, explain_width=_EXPLAIN_WIDTH)
+    wide, narrow = (_group_grid(table, shown, team_width, boxed=b) for b in (True, False))
+    return _WideOrNarrow(wide, narrow, probe)
+
+
+def _group_grid(
+    table: GroupTable, shown: Mapping[str, str], team_width: int, *, boxed: bool, explain_width: int | None = None
+) -> Table:
+    title = table.what[:1].upper() + table.what[1:]
+    if boxed:
+        out = Table(title=title, title_justify="left")
+    else:
+        # One space between columns and no frame: 60 columns hold every name whole.
+        out = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0), pad_edge=False,
+                    collapse_padding=True, show_edge=False)
+    out.add_column("Pos", justify="right", no_wrap=True)
+    out.add_column("Team", no_wrap=True, min_width=team_width)
+    for header in ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts"):
+        out.add_column(header, justify="right", no_wrap=True)
+    out.add_column("Decided by", min_width=explain_width)
     for row in table.rows:
         counts = (
             row.played,
@@ -114,6 +137,29 @@ def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> Ta
         )
         out.add_row(str(row.position), shown.get(row.team, row.team), *map(str, counts), EXPLAIN[row.decided_by])
     return out
+
+
+_EXPLAIN_WIDTH = max(len(text) for text in EXPLAIN.values())
+
+
+class _WideOrNarrow:
+    """The wide rendering where ``probe`` (the wide one at its widest) fits the width given, else the
+    narrow one."""
+
+    def __init__(self, wide: Table, narrow: Table, probe: Table) -> None:
+        self.wide = wide
+        self.narrow = narrow
+        self.probe = probe
+
+    def _pick(self, console: Console, options: ConsoleOptions) -> Table:
+        fits = Measurement.get(console, options.update(width=10_000), self.probe).maximum <= options.max_width
+        return self.wide if fits else self.narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._pick(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._pick(console, options))
 
 
 def draw_table(game: Game) -> Table:
