@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -350,3 +351,32 @@ def test_group_tables_keep_every_name_whole_in_a_narrow_terminal(columns: str) -
     assert all(any(line.rstrip().endswith(why) for why in ("league points", "tries scored", "points scored",
                                                           "fewer tries conceded", "fewer points conceded",
                                                           "head-to-head", "lots")) for line in rows), rows
+
+
+def test_the_next_person_sees_the_turns_fixtures_again_but_no_order(tmp_path: Path) -> None:
+    """After the hand-over clears the screen, the next person has the public state of the turn
+    (the heading, the group tables, the fixtures) and none of the orders typed before."""
+    answers = "\n10 9\ny\n" * 40
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--humans", "2", "--seed", "hotseat"], input=answers, env={"FORCE_COLOR": "1"}
+    )
+    assert result.exit_code == 0, result.output
+    out = re.sub(r"\x1b\[[0-9;]*m", "", result.output)  # colours off, the screen's control codes kept
+    # Turn 2: Player 1 orders, the screen is cleared, then Player 2's screen.
+    start = out.index("Turn 2")
+    cleared = out.index("\x1b[2J\x1b[3J", start)
+    screen = out[cleared:out.index("Player 2: your orders are secret", cleared)]
+    assert "Turn 2" in screen and "Group A" in screen and "t2-m1" in screen
+    assert "Order for" not in screen and "10 FORCE" not in screen and "Send this order" not in screen
+
+
+def test_without_a_terminal_the_hand_over_still_pushes_the_orders_off_the_screen() -> None:
+    """Output that cannot be cleared (a pipe, TERM=dumb: rich drops control codes there): the game
+    says so and scrolls the orders out of sight with blank lines before the next person comes."""
+    answers = "\n10 9\ny\n" * 40
+    result = runner.invoke(app, ["play", "--players", "4", "--humans", "2", "--seed", "hotseat"], input=answers)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "not a terminal that can be cleared" in out
+    between = out[out.index("Send this order?"):out.index("Player 2: your orders are secret")]
+    assert "\n" * 25 in between

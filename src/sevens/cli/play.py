@@ -169,6 +169,25 @@ def _clear_screen_and_scrollback() -> Control:
     return control
 
 
+def _hand_over(console: Console, can_clear: bool) -> None:
+    """Hide the orders just typed from the next person at the keyboard (R13)."""
+    if can_clear:
+        console.control(_clear_screen_and_scrollback(), Control.home())
+    else:
+        # Control codes are left out here (a pipe, TERM=dumb): at least scroll the orders off the screen.
+        console.out("\n" * (console.height + 1), end="")
+
+
+def _print_standings(console: Console, game: Game) -> None:
+    """The group tables after a group turn, the bracket once the knockouts are near."""
+    last = game.turns[-1].stage if game.turns else None
+    if last is not None and not last.knockout:
+        for table in game.tables().values():
+            console.print(group_table(table, _team_names(game)))
+    if (game.stage is not None and game.stage.knockout) or (last is not None and last.knockout):
+        console.print(bracket(game))
+
+
 def _fixtures_table(game: Game) -> Table:
     table = Table()
     for header in ("Match", "Home", "SCRUM", "Away", "SCRUM"):
@@ -218,6 +237,12 @@ def play_game(
     for name, names in by_bot.items():
         console.print(f"Played by the bot {name} ({describe(name)}): {', '.join(names)}")
 
+    can_clear = console.is_terminal and not console.is_dumb_terminal
+    if humans > 1 and not can_clear:
+        console.print(
+            "[bold]This output is not a terminal that can be cleared:[/] between two people's orders the "
+            "game can only push them off the screen with blank lines, and they stay in the scrollback."
+        )
     while not game.finished:
         n = game.turn_number
         assert n is not None
@@ -235,7 +260,12 @@ def play_game(
             for team in mine:
                 orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
             if humans > 1:
-                console.control(_clear_screen_and_scrollback(), Control.home())
+                _hand_over(console, can_clear)
+                if any(t in in_play for p in people[people.index(person) + 1:humans] for t in setup.teams_of(p.id)):
+                    # The next person sees what was on the screen before, all public, and none of the orders.
+                    console.rule(f"Turn {n}: {game.stage}")
+                    _print_standings(console, game)
+                    console.print(_fixtures_table(game))
         rest = [t for t in game.teams_in_play() if t not in orders]
         played = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
         for team, given in played.items():
@@ -246,11 +276,7 @@ def play_game(
         turn = game.turns[-1]
         for match in turn.matches:
             console.print(match_report(game, match))
-        if not turn.stage.knockout:
-            for table in game.tables().values():
-                console.print(group_table(table, _team_names(game)))
-        if (game.stage is not None and game.stage.knockout) or turn.stage.knockout:
-            console.print(bracket(game))
+        _print_standings(console, game)
 
     champion = game.champion
     assert champion is not None
