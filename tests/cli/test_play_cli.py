@@ -353,6 +353,23 @@ def test_group_tables_keep_every_name_whole_in_a_narrow_terminal(columns: str) -
                                                           "head-to-head", "lots")) for line in rows), rows
 
 
+def test_a_refused_order_says_the_rule_without_the_teams_id() -> None:
+    """The player reads 'Refused: R3: ...', not 'Refused: australia, turn 1: R3: ...' (an id they never typed)."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "a1"], input="20 10\n-5 9\n200 0\n")
+    said = " ".join(result.output.split())
+    assert "Refused: R3: FLAIR points must be a multiple of 3 (one option per 3 points); got 10, try 9 or 12. Try again." in said
+    assert "Refused: R3: FORCE points cannot be negative, got -5. Try again." in said
+    assert "Refused: R3: the order spends 200 points but the team holds only 100 SCRUM points. Try again." in said
+    assert ", turn 1: R3" not in said
+
+
+def test_an_interrupted_prompt_ends_on_a_line_of_its_own() -> None:
+    """Ctrl-D at the order prompt: the error starts a new line instead of trailing after the prompt."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "x"], input="")
+    assert result.exit_code != 0
+    assert "FORCE FLAIR: \nerror: the game was interrupted" in result.output
+
+
 def test_the_next_person_sees_the_turns_fixtures_again_but_no_order(tmp_path: Path) -> None:
     """After the hand-over clears the screen, the next person has the public state of the turn
     (the heading, the group tables, the fixtures) and none of the orders typed before."""

@@ -23,7 +23,7 @@ from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
 from sevens.cli.files import check_writable
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import MAX_ORDER_POINTS, Order
+from sevens.rules import MAX_ORDER_POINTS, Order, validate_order
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
 from sevens.tournament.game import (
     Game,
@@ -149,6 +149,8 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         text = Prompt.ask(f"Order for {name} as FORCE FLAIR", console=console)
         try:
             force, flair = parse_order_text(text)
+            # The rule broken in the player's words first: check_order's message starts with the team's id.
+            validate_order(force, flair, scrum=view.scrum)
             order = check_order(game, turn=n, team=team, force=force, flair=flair)
         except (ValueError, OrderRefused) as exc:
             console.print(f"[red]Refused:[/] {exc}. Try again.")
@@ -370,4 +372,5 @@ def register(app: typer.Typer) -> None:
         except (ValueError, OrderRefused, OSError) as exc:
             fail(str(exc))
         except (EOFError, KeyboardInterrupt):
+            console.line()  # off the prompt's line, where the error would otherwise follow what was typed
             fail("the game was interrupted before the end; nothing was written")
