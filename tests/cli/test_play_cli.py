@@ -397,3 +397,15 @@ def test_without_a_terminal_the_hand_over_still_pushes_the_orders_off_the_screen
     assert "not a terminal that can be cleared" in out
     between = out[out.index("Send this order?"):out.index("Player 2: your orders are secret")]
     assert "\n" * 25 in between
+
+
+def test_match_reports_show_the_win_bonus_and_plain_titles() -> None:
+    """R4: the winner's SCRUM after the match includes its 10, which the report names; titles say
+    'group A' once, and a draw is not announced twice ('draw: 14-14, a draw')."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "w60"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "t1-m1 group A: " in out and "(group A)" not in out
+    assert "order 2+15  SCRUM 100->93 (+10 win)" in out  # 100 - 17 + 10
+    assert "SCRUM 100->83 (+10 win)" not in out and "SCRUM 100->83 " in out
+    assert "draw: " not in out and ", a draw" in out

@@ -65,8 +65,11 @@ def _side_cell(game: Game, side: MatchSide) -> Text:
     name = game.setup.team(side.team).name
     order = f"{side.order.force}+{side.order.flair}"
     note = " (missed, autopilot)" if side.missed else ""
-    text = Text(f"{name}", style="bold")
-    text.append(f"  order {order}{note}  SCRUM {side.scrum_before}->{side.scrum_after}\n", style="dim")
+    # The winner's 10 (R4) is in scrum_after: say so, or 100->90 after spending 20 reads as a mistake.
+    bonus = side.scrum_after - (side.scrum_before - side.order.force - side.order.flair)
+    gained = f" (+{bonus} win)" if bonus else ""
+    text = Text(f"{name}\n", style="bold")
+    text.append(f"order {order}{note}  SCRUM {side.scrum_before}->{side.scrum_after}{gained}\n", style="dim")
     text.append(line_text(side.line) + "\n")
     text.append(dice_text(side.dice), style="cyan")
     return text
@@ -78,13 +81,13 @@ def match_report(game: Game, match: MatchResult) -> Table:
     away = game.setup.team(match.away.team).name
     title = f"{match.fixture.id} {match.fixture.stage}"
     if match.fixture.group:
-        title += f" (group {match.fixture.group})"
+        title += f" {match.fixture.group}"  # "t1-m1 group A"
     table = Table(title=f"{title}: {home} v {away}", show_header=False, expand=False, title_justify="left")
     table.add_column("home")
     table.add_column("away")
     table.add_row(_side_cell(game, match.home), _side_cell(game, match.away))
-    winner = "draw" if match.winner is None else f"{game.setup.team(match.winner).name} win"
-    table.caption = f"{winner}: {match.summary}"
+    # A draw's summary says so itself ("14-14, a draw").
+    table.caption = match.summary if match.winner is None else f"{game.setup.team(match.winner).name} win: {match.summary}"
     table.caption_justify = "left"
     return table
 
