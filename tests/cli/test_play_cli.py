@@ -367,7 +367,7 @@ def test_an_interrupted_prompt_ends_on_a_line_of_its_own() -> None:
     """Ctrl-D at the order prompt: the error starts a new line instead of trailing after the prompt."""
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "x"], input="")
     assert result.exit_code != 0
-    assert "FORCE FLAIR: \nerror: the game was interrupted" in result.output
+    assert "(? for help): \nerror: the game was interrupted" in result.output
 
 
 def test_the_next_person_sees_the_turns_fixtures_again_but_no_order(tmp_path: Path) -> None:
@@ -397,6 +397,31 @@ def test_without_a_terminal_the_hand_over_still_pushes_the_orders_off_the_screen
     assert "not a terminal that can be cleared" in out
     between = out[out.index("Send this order?"):out.index("Player 2: your orders are secret")]
     assert "\n" * 25 in between
+
+
+def test_a_question_mark_explains_the_order_and_asks_again() -> None:
+    """'?' at the order prompt: what FORCE and FLAIR do, the SCRUM that is left, what the odds mean;
+    then the same prompt, not a refusal."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "a1"], input="?\n10 9\ny\n")
+    said = " ".join(result.output.split())
+    assert "Order for Australia as FORCE FLAIR (? for help)" in said
+    assert "at most the team's SCRUM (100)" in said and "each 5 is a try (5 points, never converted)" in said
+    assert "a total of 7 is a converted try" in said and "the winner gains 10 SCRUM" in said
+    assert "Refused" not in said and "10 FORCE + 9 FLAIR: expected" in said
+
+
+def test_a_team_with_no_scrum_left_is_not_asked_for_its_only_order(tmp_path: Path) -> None:
+    """R3: at 0 SCRUM the only order is 0 + 0; the game sends it and says so. Here both teams spend
+    everything by their third match, and the game then plays to the end with no more typing."""
+    path = tmp_path / "game.json"
+    answers = "100 0\ny\n1 99\ny\n10 0\ny\n10 0\ny\n"
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "z0", "--record", str(path)], input=answers)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "Ireland has no SCRUM left, so its order is 0 FORCE + 0 FLAIR." in said
+    assert "Great Britain has no SCRUM left, so its order is 0 FORCE + 0 FLAIR." in said
+    record = json.loads(path.read_text())
+    verify_record(record)
 
 
 def test_match_reports_show_the_win_bonus_and_plain_titles() -> None:

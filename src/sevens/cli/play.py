@@ -133,6 +133,22 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
     return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
+def _order_help(scrum: int) -> str:
+    """What to type and what it does (R1-R4, R9), for a player who has not read the rules."""
+    return (
+        f"  Type two whole numbers, FORCE then FLAIR, e.g. 20 9; together at most the team's SCRUM ({scrum}), "
+        "either may be 0.\n"
+        "  FORCE: one die per point; each 5 is a try (5 points, never converted), each 3 a penalty (3).\n"
+        "  FLAIR: a multiple of 3, one throw of two dice per 3 points: a total of 7 is a converted try (7 "
+        "points); otherwise each 5 is a try (5) and each 3 a drop goal (3). A double throws again.\n"
+        "  Points ordered are spent, win or lose; the winner gains 10 SCRUM for its next match. A group win is "
+        "worth 2 league points, a draw 1; a level knockout goes to tries, conversions, drop goals, the group "
+        "record, then lots.\n"
+        "  Before you send it, the game shows the points the order scores on average and its chances against "
+        "an order the opponent might send (a yardstick: the real one stays secret until the turn is played)."
+    )
+
+
 def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]) -> Order:
     view = game.view_for(team)
     n = game.turn_number
@@ -145,8 +161,15 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         f"\n[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
         f"turn {n}; at most {view.turns_left} matches left if you keep winning."
     )
+    if view.scrum == 0:
+        # R3 leaves one order: asking for it would only invite refusals.
+        console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
+        return check_order(game, turn=n, team=team, force=0, flair=0)
     while True:
-        text = Prompt.ask(f"Order for {name} as FORCE FLAIR", console=console)
+        text = Prompt.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
+        if text.strip().lower() in ("?", "h", "help"):
+            console.print(_order_help(view.scrum))
+            continue
         try:
             force, flair = parse_order_text(text)
             # The rule broken in the player's words first: check_order's message starts with the team's id.
