@@ -434,3 +434,12 @@ def test_match_reports_show_the_win_bonus_and_plain_titles() -> None:
     assert "order 2+15  SCRUM 100->93 (+10 win)" in out  # 100 - 17 + 10
     assert "SCRUM 100->83 (+10 win)" not in out and "SCRUM 100->83 " in out
     assert "draw: " not in out and ", a draw" in out
+
+
+def test_the_confirmation_takes_yes_and_no_and_says_what_else_it_takes() -> None:
+    """'yes' sends the order and 'no' asks for another (rich alone takes only y and n); anything else
+    is asked again, saying what y and n do."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "a1"], input="10 9\n20 9\nno\n10 9\nYes\n")
+    said = " ".join(result.output.split())
+    assert "Please answer y (send it) or n (type another order)" in said
+    assert said.count("Order for Australia") == 2 and "Order for South Africa" in said

@@ -133,6 +133,16 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
     return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
+class _SendConfirm(Confirm):
+    """y/n, and the words people type too: "yes" and "no" (rich takes only "y" and "n")."""
+
+    validate_error_message = "[prompt.invalid]Please answer y (send it) or n (type another order)"
+
+    def process_response(self, value: str) -> bool:
+        word = value.strip().lower()
+        return super().process_response({"yes": "y", "no": "n"}.get(word, word))
+
+
 def _order_help(scrum: int) -> str:
     """What to type and what it does (R1-R4, R9), for a player who has not read the rules."""
     return (
@@ -179,7 +189,7 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
             console.print(f"[red]Refused:[/] {exc}. Try again.")
             continue
         console.print(f"  {order.force} FORCE + {order.flair} FLAIR: {_odds_line(game, order, view.opponent, bot)}")
-        if Confirm.ask("  Send this order?", console=console, default=True):
+        if _SendConfirm.ask("  Send this order?", console=console, default=True):
             return order
 
 
