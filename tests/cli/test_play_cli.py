@@ -443,3 +443,11 @@ def test_the_confirmation_takes_yes_and_no_and_says_what_else_it_takes() -> None
     said = " ".join(result.output.split())
     assert "Please answer y (send it) or n (type another order)" in said
     assert said.count("Order for Australia") == 2 and "Order for South Africa" in said
+
+
+def test_the_seed_and_its_hash_are_printed_whole_in_a_narrow_terminal() -> None:
+    """At 60 columns the 64 hex digits are not broken by a newline: copied, they are the seed."""
+    result = runner.invoke(app, ["play", "--auto", "--seed", "n"], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    assert re.search(r"Seed commitment \(SHA-256 of the secret dice seed\): [0-9a-f]{64}\n", result.output)
+    assert re.search(r"Dice seed, revealed: [0-9a-f]{64}\n", result.output)

@@ -264,7 +264,9 @@ def play_game(
     game = new_game(setup)
     each = "1 team" if fmt.teams_per_player == 1 else f"{fmt.teams_per_player} teams"
     console.rule(f"Sevens: {fmt.teams} teams, {players} players, {each} each")
-    console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}")
+    # soft_wrap: a narrow terminal wraps the hash itself, so that it is copied whole, with no line
+    # break in the middle, for checking against the seed revealed at the end.
+    console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}", soft_wrap=True)
     console.print(draw_table(game))
     by_bot: dict[str, list[str]] = {}
     for team in played_by_bots:
@@ -316,7 +318,7 @@ def play_game(
     champion = game.champion
     assert champion is not None
     console.rule(f"Champion: {setup.team(champion).name}")
-    console.print(f"Dice seed, revealed: {dice_seed.hex()}")
+    console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
     if record is not None:
         text = dumps(to_record(game, seed=dice_seed.hex()))
         try:
