@@ -451,3 +451,12 @@ def test_the_seed_and_its_hash_are_printed_whole_in_a_narrow_terminal() -> None:
     assert result.exit_code == 0, result.output
     assert re.search(r"Seed commitment \(SHA-256 of the secret dice seed\): [0-9a-f]{64}\n", result.output)
     assert re.search(r"Dice seed, revealed: [0-9a-f]{64}\n", result.output)
+
+
+def test_a_seed_given_to_a_game_with_people_comes_with_a_warning() -> None:
+    """R14: with --seed the people at the keyboard can compute the dice (and the bots' orders) of any
+    order they consider; the game says so. Bots alone (--auto) need no warning."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "s"], input="")
+    assert "whoever knows the seed text can work out the bots' orders and the dice" in " ".join(result.output.split())
+    result = runner.invoke(app, ["play", "--auto", "--seed", "s"])
+    assert "whoever knows the seed text" not in " ".join(result.output.split())

@@ -274,6 +274,12 @@ def play_game(
     for name, names in by_bot.items():
         console.print(f"Played by the bot {name} ({describe(name)}): {', '.join(names)}")
 
+    if seed is not None and humans:
+        # R14 keeps the dice unknown until every order is in; a seed that people typed is known to them.
+        console.print(
+            "[bold]--seed:[/] whoever knows the seed text can work out the bots' orders and the dice for any "
+            "order before sending it; leave --seed out of a game played for real."
+        )
     can_clear = console.is_terminal and not console.is_dumb_terminal
     if humans > 1 and not can_clear:
         console.print(
