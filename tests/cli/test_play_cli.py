@@ -460,3 +460,14 @@ def test_a_seed_given_to_a_game_with_people_comes_with_a_warning() -> None:
     assert "whoever knows the seed text can work out the bots' orders and the dice" in " ".join(result.output.split())
     result = runner.invoke(app, ["play", "--auto", "--seed", "s"])
     assert "whoever knows the seed text" not in " ".join(result.output.split())
+
+
+def test_the_bracket_says_in_words_what_settled_a_level_knockout() -> None:
+    """R9: a quarter-final won 18-18 on the group record reads '-> Ireland on group record' in the
+    bracket, not '(group_record)'; a win on points needs no note."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "k2"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "18-18, level on count-back, won on group record" in " ".join(out.split())
+    assert "-> Ireland on group record" in out
+    assert "group_record" not in out and "(points)" not in out

@@ -10,7 +10,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from sevens.rules import Dice, Line
+from sevens.rules import DecidedBy, Dice, Line
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.standings import Criterion, GroupTable
 
@@ -183,6 +183,19 @@ def draw_table(game: Game) -> Table:
     return out
 
 
+def _count_back(decided_by: DecidedBy | None) -> str:
+    """What settled a level knockout match (R9), in words; nothing for a win on points.
+
+    >>> _count_back(DecidedBy.POINTS), _count_back(DecidedBy.GROUP_RECORD), _count_back(DecidedBy.LOTS)
+    ('', ' on group record', ' by lots')
+    """
+    if decided_by is None or decided_by == DecidedBy.POINTS:
+        return ""
+    if decided_by == DecidedBy.LOTS:
+        return " by lots"
+    return " on " + decided_by.value.replace("_", " ")
+
+
 def bracket(game: Game) -> Table:
     """The knockout rounds so far and the next one: one column per round."""
     out = Table(title="Knockouts", title_justify="left")
@@ -195,7 +208,7 @@ def bracket(game: Game) -> Table:
         for m in turn.matches:
             h, a = game.setup.team(m.home.team).name, game.setup.team(m.away.team).name
             w = game.setup.team(m.winner).name if m.winner else "?"
-            cells.append(f"{h} {m.home.line.points}-{m.away.line.points} {a}\n  -> {w} ({m.decided_by})")
+            cells.append(f"{h} {m.home.line.points}-{m.away.line.points} {a}\n  -> {w}{_count_back(m.decided_by)}")
         rounds.append(cells)
     if not game.finished and game.stage is not None and game.stage.knockout:
         out.add_column(f"{game.stage} (next)")
