@@ -472,3 +472,17 @@ def test_the_bracket_says_in_words_what_settled_a_level_knockout() -> None:
     assert "18-18, level on count-back, won on group record" in " ".join(out.split())
     assert "-> Ireland on group record" in out
     assert "group_record" not in out and "(points)" not in out
+
+
+def test_the_draw_keeps_names_and_managers_whole_at_60_columns() -> None:
+    """The boxed 4-group draw does not fit 60 columns: each manager goes under its team's name
+    rather than 'Great' / 'Britain (Bot' / '1)' over three lines."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "k2"], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    draw = out[out.index("The draw"):out.index("Played by")]
+    names = ["France", "Fiji", "Argentina", "Great Britain", "Samoa", "New Zealand", "Japan", "Canada",
+             "Germany", "Kenya", "United States", "Australia", "Ireland", "Uruguay", "Spain", "South Africa"]
+    assert all(name in draw for name in names)
+    assert all(f"(Bot {i})" in draw for i in range(1, 17))
+    assert all(len(line) <= 60 for line in draw.splitlines())

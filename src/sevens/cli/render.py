@@ -165,22 +165,33 @@ class _WideOrNarrow:
         return Measurement.get(console, options, self._pick(console, options))
 
 
-def draw_table(game: Game) -> Table:
-    """The group draw: one column per group, each team with its manager (or "house")."""
+def draw_table(game: Game) -> RenderableType:
+    """The group draw: one column per group, each team with its manager (or "house"); where that
+    does not fit, the manager goes under the team's name, so that neither is broken."""
     names = {p.id: p.name for p in game.setup.players}
-    out = Table(title="The draw", title_justify="left")
     letters = game.format.group_letters
     columns = [game.setup.group(letter) for letter in letters]
-    for letter in letters:
-        out.add_column(f"Group {letter}")
-    for i in range(max(len(c) for c in columns)):
-        cells = []
-        for column in columns:
-            team = game.setup.team(column[i])
-            who = names[team.manager] if team.manager else "house"
-            cells.append(f"{team.name} ({who})")
-        out.add_row(*cells)
-    return out
+
+    def grid(narrow: bool) -> Table:
+        out = (
+            # Two spaces between groups: "Great Britain  Canada" still reads as two teams.
+            Table(title="The draw", title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0),
+                  pad_edge=False, show_edge=False)
+            if narrow else Table(title="The draw", title_justify="left")
+        )
+        for letter in letters:
+            out.add_column(f"Group {letter}", no_wrap=narrow)
+        for i in range(max(len(c) for c in columns)):
+            cells = []
+            for column in columns:
+                team = game.setup.team(column[i])
+                who = names[team.manager] if team.manager else "house"
+                cells.append(f"{team.name}\n ({who})" if narrow else f"{team.name} ({who})")
+            out.add_row(*cells)
+        return out
+
+    wide = grid(narrow=False)
+    return _WideOrNarrow(wide, grid(narrow=True), wide)
 
 
 def _count_back(decided_by: DecidedBy | None) -> str:
