@@ -486,3 +486,17 @@ def test_the_draw_keeps_names_and_managers_whole_at_60_columns() -> None:
     assert all(name in draw for name in names)
     assert all(f"(Bot {i})" in draw for i in range(1, 17))
     assert all(len(line) <= 60 for line in draw.splitlines())
+
+
+def test_a_narrow_bracket_lists_one_match_a_line_round_by_round() -> None:
+    """At 60 columns four bracket columns would break 'Australia 17-14 Japan -> Australia' over
+    four lines and run one match into the next: each round is listed under the other instead."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "k2"], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    last = out[out.rindex("Knockouts"):out.index("Champion: ")]
+    lines = [line.rstrip() for line in last.splitlines()]
+    assert "  Australia 17-14 Japan -> Australia" in lines
+    assert "  Ireland 18-18 Argentina -> Ireland on group record" in lines
+    assert lines.index("quarter-final") < lines.index("semi-final") < lines.index("final") < lines.index("champion")
+    assert lines[lines.index("champion") + 1] == "  Samoa"

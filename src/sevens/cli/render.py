@@ -207,29 +207,45 @@ def _count_back(decided_by: DecidedBy | None) -> str:
     return " on " + decided_by.value.replace("_", " ")
 
 
-def bracket(game: Game) -> Table:
-    """The knockout rounds so far and the next one: one column per round."""
-    out = Table(title="Knockouts", title_justify="left")
-    rounds: list[list[str]] = []
+def bracket(game: Game) -> RenderableType:
+    """The knockout rounds so far and the next one: one column per round, or, where those columns
+    do not fit, one round under the other with one line per match."""
+    titles: list[str] = []
+    rounds: list[list[tuple[str, str]]] = []  # (the match, who went through)
     for turn in game.turns:
         if not turn.stage.knockout:
             continue
-        out.add_column(str(turn.stage))
+        titles.append(str(turn.stage))
         cells = []
         for m in turn.matches:
             h, a = game.setup.team(m.home.team).name, game.setup.team(m.away.team).name
             w = game.setup.team(m.winner).name if m.winner else "?"
-            cells.append(f"{h} {m.home.line.points}-{m.away.line.points} {a}\n  -> {w}{_count_back(m.decided_by)}")
+            cells.append((f"{h} {m.home.line.points}-{m.away.line.points} {a}", f"-> {w}{_count_back(m.decided_by)}"))
         rounds.append(cells)
     if not game.finished and game.stage is not None and game.stage.knockout:
-        out.add_column(f"{game.stage} (next)")
+        titles.append(f"{game.stage} (next)")
         rounds.append(
-            [f"{game.setup.team(f.home).name} v {game.setup.team(f.away).name}" for f in game.fixtures()]
+            [(f"{game.setup.team(f.home).name} v {game.setup.team(f.away).name}", "") for f in game.fixtures()]
         )
     if game.champion is not None:
-        out.add_column("champion")
-        rounds.append([game.setup.team(game.champion).name])
+        titles.append("champion")
+        rounds.append([(game.setup.team(game.champion).name, "")])
+
+    wide = Table(title="Knockouts", title_justify="left")
+    for title in titles:
+        wide.add_column(title)
     height = max((len(r) for r in rounds), default=0)
     for i in range(height):
-        out.add_row(*(r[i] if i < len(r) else "" for r in rounds))
-    return out
+        wide.add_row(*(_cell(*r[i], "\n  ") if i < len(r) else "" for r in rounds))
+
+    narrow = Table(title="Knockouts", title_justify="left", box=None, show_header=False, padding=(0, 0))
+    narrow.add_column()
+    for title, matches in zip(titles, rounds, strict=True):
+        narrow.add_row(Text(title, style="bold"))
+        for match in matches:
+            narrow.add_row("  " + _cell(*match, " "))
+    return _WideOrNarrow(wide, narrow, wide)
+
+
+def _cell(match: str, through: str, sep: str) -> str:
+    return f"{match}{sep}{through}" if through else match
