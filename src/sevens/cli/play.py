@@ -155,7 +155,8 @@ def _order_help(scrum: int) -> str:
         "worth 2 league points, a draw 1; a level knockout goes to tries, conversions, drop goals, the group "
         "record, then lots.\n"
         "  Before you send it, the game shows the points the order scores on average and its chances against "
-        "an order the opponent might send (a yardstick: the real one stays secret until the turn is played).\n"
+        "a typical order of the opponent, worked out from what everyone can see (its real order is shown with "
+        "the results).\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "
         "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4)."
     )
