@@ -46,3 +46,7 @@ def main() -> None:
     except (ValueError, OSError) as exc:
         print(f"error: {one_line(str(exc))}", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
+
+
+if __name__ == "__main__":  # python -m sevens.cli.main, as well as python -m sevens
+    main()

@@ -116,9 +116,17 @@ def validate_order(force: object, flair: object, scrum: int) -> Order:
     Traceback (most recent call last):
     ...
     sevens.rules.orders.OrderError: R3: the order spends 200 points but the team holds only 100 SCRUM points
+    >>> validate_order(1, 0, scrum=0)
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: the order spends 1 point but the team holds only 0 SCRUM points
     """
     whole_force, whole_flair = _whole("FORCE", force), _whole("FLAIR", flair)
     total = whole_force + whole_flair
     if min(whole_force, whole_flair) >= 0 and whole_flair % FLAIR_OPTION_COST == 0 and total > scrum:
-        raise OrderError("R3", f"the order spends {total} points but the team holds only {scrum} SCRUM points")
+        raise OrderError("R3", f"the order spends {_points(total)} but the team holds only {_points(scrum, 'SCRUM ')}")
     return Order(force=whole_force, flair=whole_flair)
+
+
+def _points(n: int, kind: str = "") -> str:
+    return f"{n} {kind}point{'' if n == 1 else 's'}"

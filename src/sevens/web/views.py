@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from sevens.bots import DEFAULT_BOT, check_with_bots, get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import Order, OrderError
+from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
@@ -512,13 +512,9 @@ def odds_for(
         raise Refused("odds are given for your own teams only")
     view = state.view_for(team_id)
     try:
-        mine = Order(force=force, flair=flair)
+        mine = validate_order(force, flair, scrum=view.scrum)
     except OrderError as exc:
         raise Invalid(str(exc)) from None
-    if mine.total > view.scrum:
-        raise Invalid(
-            f"R3: the order spends {mine.total} points but the team holds only {view.scrum} SCRUM points"
-        )
     expected = order_odds(mine.force, mine.flair).expected_points
     rows: list[dict[str, Any]] = []
     their_bot = None
