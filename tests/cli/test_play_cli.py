@@ -11,6 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from sevens.cli import play as play_cli
 from sevens.cli.main import app
 from sevens.tournament.formats import default_format, legal_formats
 from sevens.tournament.verify import verify_record
@@ -200,9 +201,23 @@ def test_a_record_that_fails_at_the_end_is_printed_not_lost(tmp_path: Path) -> N
 def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "x", "--record", str(path)], input="10 9\ny\n")
-    assert result.exit_code != 0
-    assert "interrupted" in result.output
+    assert result.exit_code == 1  # the input ran out
+    assert f"interrupted before the end; {path} was not written" in result.output
     assert not path.exists()
+
+
+def test_ctrl_c_ends_the_game_with_the_exit_code_of_an_interrupt(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C at a prompt (the terminal's SIGINT reaches the prompt as KeyboardInterrupt): 130, as
+    shells expect of a command stopped by SIGINT, and the one-line error without a traceback."""
+
+    def interrupted(*args: object, **kwargs: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli.Prompt, "ask", interrupted)
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "x"])
+    assert result.exit_code == 130
+    assert "error: the game was interrupted before the end" in result.output
+    assert "was not written" not in result.output and "Traceback" not in result.output
 
 
 def test_bots_are_chosen_by_name_and_given_to_the_bot_teams_in_turn(tmp_path: Path) -> None:

@@ -415,6 +415,8 @@ def register(app: typer.Typer) -> None:
             )
         except (ValueError, OrderRefused, OSError) as exc:
             fail(str(exc))
-        except (EOFError, KeyboardInterrupt):
+        except (EOFError, KeyboardInterrupt) as exc:
             console.line()  # off the prompt's line, where the error would otherwise follow what was typed
-            fail("the game was interrupted before the end; nothing was written")
+            unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"
+            # Ctrl-C exits as a shell expects of SIGINT (128 + 2); input that ran out is a plain failure.
+            fail(f"the game was interrupted before the end{unsaved}", code=130 if isinstance(exc, KeyboardInterrupt) else 1)
