@@ -280,10 +280,14 @@ def test_a_taken_seat_gets_a_second_link_only_from_its_player(hosted: Hosted) ->
 
 def test_signing_a_seat_out_discards_its_saved_orders(hosted: Hosted) -> None:
     """R13: whoever opens the new link after a sign-out does not see the orders the seat's player
-    saved this turn; they are discarded (the event log says how many), other seats' stay."""
+    saved this turn; they are discarded (the event log says how many), other seats' stay. Nor the
+    autopilot its player chose, which only a manager sees: the new holder starts from the default."""
     mine, other = hosted.my_teams("p2")[0], hosted.my_teams("p1")[0]
     assert hosted.order("p2", mine, 17, 33).status_code == 303
     assert hosted.order("p1", other, 5, 3).status_code == 303
+    chose = {"team": mine, "strategy": "knockout-saver", "weight": ""}
+    assert post_form(hosted.players["p2"], f"{hosted.base}/autopilot", chose).status_code == 303
+    assert "Now: knockout-saver" in hosted.players["p2"].get(f"{hosted.base}/play").text
     response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
     assert response.status_code == 200
     link = re.search(r'id="invite-link">([^<]+)<', response.text)
@@ -292,6 +296,7 @@ def test_signing_a_seat_out_discards_its_saved_orders(hosted: Hosted) -> None:
     assert post_form(taker, link.group(1).split("testserver", 1)[1], {"name": "Player 2"}).status_code == 303
     page = taker.get(f"{hosted.base}/play").text
     assert "17 FORCE" not in page and "Your order" not in page
+    assert "Now: knockout-saver" not in page and "Now: " in page
     assert "Your order: 5 FORCE + 3 FLAIR" in hosted.players["p1"].get(f"{hosted.base}/play").text
     assert "its 1 order(s) saved for turn 1 were discarded" in hosted.organiser.get(f"{hosted.base}/organise").text
 

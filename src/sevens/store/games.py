@@ -393,12 +393,16 @@ def new_organiser_link(
 
 def _discard_open_orders(session: Session, game: GameRow, *, player_id: str) -> int:
     # The orders a seat's teams saved for the open turn (none in the lobby, turn 0): secret to
-    # whoever played the seat until now.
+    # whoever played the seat until now. So are the autopilots its player chose (only a manager
+    # sees their own): the seat's next holder starts from the game's default bot.
     teams = select(TeamRow.team_id).where(TeamRow.game_id == game.id, TeamRow.player_id == player_id)
     result = session.execute(
         delete(OrderRow).where(
             OrderRow.game_id == game.id, OrderRow.turn == game.current_turn, OrderRow.team_id.in_(teams)
         )
+    )
+    session.execute(
+        update(TeamRow).where(TeamRow.game_id == game.id, TeamRow.player_id == player_id).values(autopilot=None)
     )
     return int(getattr(result, "rowcount", 0) or 0)
 
