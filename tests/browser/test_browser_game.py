@@ -115,6 +115,19 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
+def _cancelled_question(page: Any, button: str) -> str:
+    """Click ``button``, answer its confirmation with Cancel, and return the question it asked."""
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.click(button)
+    for _ in range(100):  # the handler runs while the test waits on the page
+        if asked:
+            break
+        page.wait_for_timeout(50)
+    assert asked, f"{button} asked nothing"
+    return asked[0]
+
+
 def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Path) -> None:
     """Organiser and four players play a whole 8-team game through the pages to a champion (R6, R12)."""
     from playwright.sync_api import expect
@@ -295,14 +308,8 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     page.locator("#house-bots-section").screenshot(path=str(SCREENSHOTS / "organise-house-bots.png"))
 
     # Resolving now asks first; "Cancel" sends nothing.
-    asked: list[str] = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.click("#resolve button")
-    for _ in range(100):  # the handler runs while the test waits on the page
-        if asked:
-            break
-        page.wait_for_timeout(50)
-    assert asked and asked[0].startswith("Resolve turn 1 now? Teams without a ready order"), asked
+    asked = _cancelled_question(page, "#resolve button")
+    assert asked.startswith("Resolve turn 1 now? Teams without a ready order"), asked
     page.reload()
     expect(page.locator("#resolve input[name=turn]")).to_have_value("1")
     refused_once = False
@@ -456,14 +463,8 @@ def test_new_organiser_link_asks_first_and_is_shown_once(server: str, chromium: 
     old = page.locator("#organiser-link").inner_text()
     page.click("#to-organise")
     organise_url = page.url
-    asked: list[str] = []
-    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    page.click("#new-organiser-link button")
-    for _ in range(100):  # the handler runs while the test waits on the page
-        if asked:
-            break
-        page.wait_for_timeout(50)
-    assert asked and asked[0].startswith("Make a new organiser link? The old link stops working"), asked
+    asked = _cancelled_question(page, "#new-organiser-link button")
+    assert asked.startswith("Make a new organiser link? The old link stops working"), asked
     assert page.url == organise_url
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#new-organiser-link button")
