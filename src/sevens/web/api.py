@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.to_thread
-from fastapi import APIRouter, Depends, Header, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
@@ -40,6 +40,7 @@ from sevens.tournament.formats import default_format
 from sevens.web import views
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
+    AuthorizationDep,
     BotDep,
     ClockDep,
     LimiterDep,
@@ -160,7 +161,7 @@ def join(
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationDep,
 ) -> JoinResponse:
     """Claim a seat with its invite; returns a new bot token unless a valid one was sent."""
     key = client_key(request)
@@ -251,7 +252,7 @@ def _readable_game(
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationDep,
 ) -> tuple[GameRow, str | None, bool]:
     """A game read with the caller's bearer token, or with none for a public game (as its page
     needs none): the game, the caller's seat in it, and whether the caller organises it."""
@@ -390,7 +391,7 @@ async def put_order(
     team: str,
     body: OrderRequest,
     request: Request,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationDep,
 ) -> Response:
     """Save an order for one of the caller's teams, ready or not; change it until the turn is resolved."""
     state = request.app.state
@@ -494,7 +495,7 @@ def create(
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationDep,
 ) -> CreateResponse:
     """Create a game; the caller's token (or a new one) organises it."""
     now = clock()
@@ -652,7 +653,7 @@ def organise(
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationDep,
 ) -> dict[str, str | None]:
     """Let a bot token organise the game whose organiser link is given; returns a new token unless one was sent."""
     key = client_key(request)

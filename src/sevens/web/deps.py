@@ -7,7 +7,8 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated
 
-from fastapi import Depends, Header, HTTPException, Request
+from fastapi import Depends, HTTPException, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
 from sevens.store.auth import find_principal
@@ -16,6 +17,8 @@ from sevens.web.security import SESSION_COOKIE, RateLimiter, client_key
 from sevens.web.settings import Settings
 
 __all__ = [
+    "AuthorizationDep",
+    "BEARER",
     "BotDep",
     "ClockDep",
     "LimiterDep",
@@ -77,6 +80,24 @@ PrincipalDep = Annotated[ApiPrincipal | None, Depends(current_principal)]
 
 ORGANISER_LINK_WRONG = "this organiser link is not valid"
 
+BEARER = HTTPBearer(
+    auto_error=False,
+    scheme_name="BotToken",
+    description="a bot token, from POST /api/v1/join, POST /api/v1/games or POST /api/v1/organise",
+)
+"""The bearer token as the OpenAPI document's security scheme ``BotToken``."""
+
+
+async def authorization_header(
+    request: Request, _: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)]
+) -> str | None:
+    """The ``Authorization`` header as sent. ``BEARER`` only names the scheme in the document: it
+    would pass over a malformed header in silence, where :func:`bot_token` says what is wrong."""
+    return request.headers.get("authorization")
+
+
+AuthorizationDep = Annotated[str | None, Depends(authorization_header)]
+
 
 def bot_token(authorization: str | None) -> str:
     """The bearer token sent with an API call.
@@ -106,7 +127,7 @@ def bot_principal(
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
-    authorization: Annotated[str | None, Header()] = None,
+    authorization: AuthorizationDep,
 ) -> ApiPrincipal:
     """The bot credential of an API call (``Authorization: Bearer <token>``).
 
