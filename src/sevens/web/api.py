@@ -8,12 +8,13 @@ the same token (sent as ``Authorization: Bearer``) adds them to that credential,
 from __future__ import annotations
 
 import functools
+import json
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.to_thread
-from fastapi import APIRouter, Depends, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
@@ -37,7 +38,7 @@ from sevens.store.auth import (
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
 from sevens.tournament.formats import default_format
-from sevens.web import views
+from sevens.web import schemas, views
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
     AuthorizationDep,
@@ -50,11 +51,34 @@ from sevens.web.deps import (
     refuse_bot_token,
     refuse_too_many_games,
 )
+from sevens.web.schemas import error_responses
 from sevens.web.security import RateLimiter, client_key
 
-__all__ = ["router"]
+__all__ = ["document_refusals_only_as_sent", "router"]
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
+
+
+def document_refusals_only_as_sent(app: FastAPI) -> None:
+    """Build ``app``'s OpenAPI document without FastAPI's own 422 (a list of errors): it adds one
+    to every operation with a parameter, but the server sends ``{"detail": ...}`` (ErrorAnswer),
+    and only where the routes list a 422 themselves (a plain string in the path is never one)."""
+    build = app.openapi
+
+    def document() -> dict[str, Any]:
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        built = build()  # cached by FastAPI as app.openapi_schema: changed here once
+        for item in built["paths"].values():
+            for operation in item.values():
+                answer = operation["responses"].get("422", {})
+                if "HTTPValidationError" in json.dumps(answer):
+                    del operation["responses"]["422"]
+        for name in ("HTTPValidationError", "ValidationError"):
+            built.get("components", {}).get("schemas", {}).pop(name, None)
+        return built
+
+    app.openapi = document  # type: ignore[method-assign]
 
 
 class JoinRequest(BaseModel):
@@ -154,7 +178,9 @@ def _optional_bot(
     return principal
 
 
-@router.post("/join", response_model=JoinResponse)
+@router.post(
+    "/join", response_model=JoinResponse, responses=error_responses(401, 404, 409, 410, 413, 422, 429)
+)
 def join(
     body: JoinRequest,
     request: Request,
@@ -187,17 +213,17 @@ def join(
     return JoinResponse(game=game.public_id, player=seat.player_id, token=token)
 
 
-@router.get("/me")
-def me(principal: BotDep, db: SessionDep) -> dict[str, Any]:
+@router.get("/me", response_model=schemas.MeAnswer, responses=error_responses(401, 429))
+def me(principal: BotDep, db: SessionDep) -> Response:
     """The caller's seats and organised games."""
     out = []
     for grant in grants_of(db, principal_id=principal.id):
         game = store.game_by_id(db, game_id=grant.game_id)
         out.append({"game": game.public_id, "role": grant.role.value, "player": grant.player_id or None})
-    return {"label": principal.label, "grants": out}
+    return JSONResponse({"label": principal.label, "grants": out})
 
 
-@router.delete("/me", status_code=204)
+@router.delete("/me", status_code=204, responses=error_responses(401, 429))
 def revoke(principal: BotDep, db: SessionDep) -> Response:
     """Revoke the caller's token: it and its grants are deleted, and the token opens nothing after."""
     delete_principal(db, principal_id=principal.id)
@@ -205,7 +231,7 @@ def revoke(principal: BotDep, db: SessionDep) -> Response:
     return Response(status_code=204)
 
 
-@router.get("/waiting", response_model=list[WaitingGame])
+@router.get("/waiting", response_model=list[WaitingGame], responses=error_responses(401, 429))
 def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
     """Games waiting for the caller's orders: an open turn with one of its teams in play, not all ready."""
     found: list[WaitingGame] = []
@@ -233,17 +259,19 @@ def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
     return found
 
 
-@router.get("/strategies")
-def strategies() -> dict[str, Any]:
+@router.get("/strategies", response_model=schemas.StrategiesAnswer)
+def strategies() -> Response:
     """The bots a team's autopilot may be (R13), with a few words on each; those in ``weighted``
     also take a knockout weight after '@' (``"field-reader@1"``)."""
     names = store.strategy_names()
-    return {
-        "strategies": list(names),
-        "weighted": list(WEIGHTED),
-        "default": views.default_bot(),
-        "about": {n: describe(n) for n in names},
-    }
+    return JSONResponse(
+        {
+            "strategies": list(names),
+            "weighted": list(WEIGHTED),
+            "default": views.default_bot(),
+            "about": {n: describe(n) for n in names},
+        }
+    )
 
 
 def _readable_game(
@@ -263,8 +291,10 @@ def _readable_game(
 ReadableGame = Annotated[tuple[GameRow, str | None, bool], Depends(_readable_game)]
 
 
-@router.get("/games/{public_id}")
-def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+# The views are sent as built (JSONResponse): response_model documents them, and filtering through
+# it would drop any field a model lacked (the tests check the models against real answers).
+@router.get("/games/{public_id}", response_model=schemas.GameAnswer, responses=error_responses(401, 404, 429))
+def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> Response:
     """The game as the caller may see it: the player's view for a seat, the organiser's for its
     organiser, both for a token that is both, else the public view (a public game needs no
     token, as its page needs none)."""
@@ -275,24 +305,32 @@ def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
         both = views.organiser_view(db, row, now=clock()).to_dict()
         mine = views.player_view(db, row, player_id).to_dict()
         both.update(me=mine["me"], my_teams=mine["my_teams"])
-        return both
+        return JSONResponse(both)
     if player_id is not None:
-        return views.player_view(db, row, player_id).to_dict()
+        return JSONResponse(views.player_view(db, row, player_id).to_dict())
     if organiser:
-        return views.organiser_view(db, row, now=clock()).to_dict()
-    return views.spectator_view(db, row).to_dict()
+        return JSONResponse(views.organiser_view(db, row, now=clock()).to_dict())
+    return JSONResponse(views.spectator_view(db, row).to_dict())
 
 
-@router.get("/games/{public_id}/record")
+@router.get(
+    "/games/{public_id}/record",
+    responses={
+        200: {"description": "the game record: docs/record.md, schema/game-record.schema.json"},
+        **error_responses(401, 404, 409, 429),
+    },
+)
 def record(read: ReadableGame) -> Any:
     """The game record (resolved turns; the seed after the end, R14); no token for a public game."""
-    import json
-
     return json.loads(views.record_text(read[0]))
 
 
-@router.get("/games/{public_id}/teams/{team}/view")
-def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
+@router.get(
+    "/games/{public_id}/teams/{team}/view",
+    response_model=schemas.TeamManagerView,
+    responses=error_responses(401, 403, 404, 429),
+)
+def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -> Response:
     """What the team's manager may see: its SCRUM, next opponent and theirs, the matches it may
     still play (``turns_left``, ``stages_left``: the pacing facts a house bot gets) and the tables;
     resolved turns are in the game's view."""
@@ -308,25 +346,31 @@ def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -
     answer = dict(next(t for t in data["my_teams"] if t["team"] == team))
     answer["turns_left"] = facts.turns_left
     answer["stages_left"] = [str(stage) for stage in facts.stages_left]
-    return {
-        "game": row.public_id,
-        "turn": data["turn"],
-        "stage": data["stage"],
-        "team": answer,
-        "tables": data["tables"],
-    }
+    return JSONResponse(
+        {
+            "game": row.public_id,
+            "turn": data["turn"],
+            "stage": data["stage"],
+            "team": answer,
+            "tables": data["tables"],
+        }
+    )
 
 
-@router.get("/games/{public_id}/orders")
-def my_orders(public_id: str, principal: BotDep, db: SessionDep) -> dict[str, Any]:
+@router.get(
+    "/games/{public_id}/orders", response_model=schemas.MyOrders, responses=error_responses(401, 403, 404, 429)
+)
+def my_orders(public_id: str, principal: BotDep, db: SessionDep) -> Response:
     """The caller's own orders for the open turn (R13: no one else's)."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     view = views.player_view(db, row, me_)
-    return {
-        "turn": row.current_turn,
-        "orders": {t.info.id: t.order for t in view.teams if t.order is not None},
-    }
+    return JSONResponse(
+        {
+            "turn": row.current_turn,
+            "orders": {t.info.id: t.order for t in view.teams if t.order is not None},
+        }
+    )
 
 
 def _save_order_now(
@@ -385,7 +429,11 @@ def _save_order_now(
         db.close()
 
 
-@router.put("/games/{public_id}/orders/{team}", response_model=OrderResponse)
+@router.put(
+    "/games/{public_id}/orders/{team}",
+    response_model=OrderResponse,
+    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
+)
 async def put_order(
     public_id: str,
     team: str,
@@ -413,19 +461,27 @@ async def put_order(
     return JSONResponse(result)
 
 
-@router.put("/games/{public_id}/autopilot/{team}")
+@router.put(
+    "/games/{public_id}/autopilot/{team}",
+    response_model=schemas.AutopilotAnswer,
+    responses=error_responses(401, 403, 404, 413, 422, 429),
+)
 def put_autopilot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep
-) -> dict[str, str]:
+) -> Response:
     """Pick the bot that plays the team's missed orders (R13)."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     saved = store.set_autopilot(db, game_id=row.id, player_id=me_, team_id=team, strategy=body.strategy)
     db.commit()
-    return {"team": saved.team_id, "autopilot": saved.autopilot or ""}
+    return JSONResponse({"team": saved.team_id, "autopilot": saved.autopilot or ""})
 
 
-@router.get("/games/{public_id}/teams/{team}/odds")
+@router.get(
+    "/games/{public_id}/teams/{team}/odds",
+    response_model=schemas.OddsAnswer,
+    responses=error_responses(401, 403, 404, 409, 422, 429),
+)
 def odds(
     public_id: str,
     team: str,
@@ -433,11 +489,11 @@ def odds(
     db: SessionDep,
     force: Annotated[int, Query(ge=0, le=1000)] = 0,
     flair: Annotated[int, Query(ge=0, le=1000)] = 0,
-) -> dict[str, Any]:
+) -> Response:
     """Odds of a draft order for one's own team against plausible opposing orders."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
-    return views.odds_for(db, row, player_id=me_, team_id=team, force=force, flair=flair)
+    return JSONResponse(views.odds_for(db, row, player_id=me_, team_id=team, force=force, flair=flair))
 
 
 class CreateRequest(BaseModel):
@@ -488,7 +544,9 @@ class ExtendRequest(BaseModel):
     hours: float = Field(gt=0, le=24 * 30)
 
 
-@router.post("/games", response_model=CreateResponse, status_code=201)
+@router.post(
+    "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 413, 422, 429)
+)
 def create(
     body: CreateRequest,
     request: Request,
@@ -539,10 +597,15 @@ def _actor(principal: ApiPrincipal) -> str:
     return f"organiser (api: {principal.label})"
 
 
-def _organiser_answer(db: SessionDep, row: GameRow, now: datetime) -> dict[str, Any]:
+def _organiser_answer(db: SessionDep, row: GameRow, now: datetime) -> Response:
     """Commit an organiser's act and answer with the organiser's view of the game."""
     db.commit()
-    return views.organiser_view(db, row, now=now).to_dict()
+    return JSONResponse(views.organiser_view(db, row, now=now).to_dict())
+
+
+# An organiser's act answers with the organiser's view (OrganiserGameView), or refuses.
+_ACT_ERRORS = error_responses(401, 403, 404, 409, 429)
+_ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 413, 422, 429)
 
 
 def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
@@ -552,18 +615,20 @@ def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
     return row
 
 
-@router.post("/games/{public_id}/start")
-def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+@router.post("/games/{public_id}/start", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
+def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Draw the groups (R12) and open turn 1."""
     row = _organised(db, principal.id, public_id)
     store.start_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock())
 
 
-@router.post("/games/{public_id}/resolve")
+@router.post(
+    "/games/{public_id}/resolve", response_model=schemas.OrganiserGameView, responses=_ACT_WITH_BODY_ERRORS
+)
 def resolve(
     public_id: str, body: ResolveRequest, principal: BotDep, db: SessionDep, clock: ClockDep
-) -> dict[str, Any]:
+) -> Response:
     """Resolve the open turn now: saved orders count, missing ones play the autopilot (R13)."""
     row = _organised(db, principal.id, public_id)
     if not store.resolve_then_advance(
@@ -573,26 +638,28 @@ def resolve(
     return _organiser_answer(db, row, clock())
 
 
-@router.post("/games/{public_id}/pause")
-def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+@router.post("/games/{public_id}/pause", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
+def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Stop the deadline clock, keeping the time left."""
     row = _organised(db, principal.id, public_id)
     store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock())
 
 
-@router.post("/games/{public_id}/resume")
-def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+@router.post("/games/{public_id}/resume", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
+def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Restart the deadline clock with the time that was left."""
     row = _organised(db, principal.id, public_id)
     store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock())
 
 
-@router.post("/games/{public_id}/extend")
+@router.post(
+    "/games/{public_id}/extend", response_model=schemas.OrganiserGameView, responses=_ACT_WITH_BODY_ERRORS
+)
 def extend(
     public_id: str, body: ExtendRequest, principal: BotDep, db: SessionDep, clock: ClockDep
-) -> dict[str, Any]:
+) -> Response:
     """Move the deadline later."""
     row = _organised(db, principal.id, public_id)
     seconds = round(body.hours * 3600)
@@ -602,10 +669,14 @@ def extend(
     return _organiser_answer(db, row, clock())
 
 
-@router.put("/games/{public_id}/house-bot/{team}")
+@router.put(
+    "/games/{public_id}/house-bot/{team}",
+    response_model=schemas.OrganiserGameView,
+    responses=_ACT_WITH_BODY_ERRORS,
+)
 def put_house_bot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
-) -> dict[str, Any]:
+) -> Response:
     """Pick the bot of a team nobody plays: a house team (R12) or an unclaimed seat's (R13)."""
     row = _organised(db, principal.id, public_id)
     store.set_house_bot(
@@ -614,8 +685,8 @@ def put_house_bot(
     return _organiser_answer(db, row, clock())
 
 
-@router.post("/games/{public_id}/end")
-def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> dict[str, Any]:
+@router.post("/games/{public_id}/end", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
+def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """End the game now; the seed is revealed."""
     row = _organised(db, principal.id, public_id)
     store.end_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
@@ -629,7 +700,11 @@ class OrganiserLinkResponse(BaseModel):
     organiser_link: str = Field(description="the new organiser link's secret, for /organiser/<secret> in a browser")
 
 
-@router.post("/games/{public_id}/organiser-link", response_model=OrganiserLinkResponse)
+@router.post(
+    "/games/{public_id}/organiser-link",
+    response_model=OrganiserLinkResponse,
+    responses=error_responses(401, 403, 404, 429),
+)
 def new_organiser_link(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> OrganiserLinkResponse:
     """A new organiser link: the old one stops working, and every other browser and bot token that
     organises the game loses that (the calling token keeps it)."""
@@ -646,7 +721,9 @@ class OrganiseRequest(BaseModel):
     link: str = Field(min_length=1, max_length=200)
 
 
-@router.post("/organise")
+@router.post(
+    "/organise", response_model=schemas.OrganiseAnswer, responses=error_responses(401, 404, 413, 422, 429)
+)
 def organise(
     body: OrganiseRequest,
     request: Request,
@@ -654,7 +731,7 @@ def organise(
     clock: ClockDep,
     limiter: LimiterDep,
     authorization: AuthorizationDep,
-) -> dict[str, str | None]:
+) -> Response:
     """Let a bot token organise the game whose organiser link is given; returns a new token unless one was sent."""
     key = client_key(request)
     now = clock()
@@ -667,4 +744,4 @@ def organise(
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
     add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
     db.commit()
-    return {"game": row.public_id, "token": token}
+    return JSONResponse({"game": row.public_id, "token": token})

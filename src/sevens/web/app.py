@@ -239,4 +239,5 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     # is shared between the two routers, so the order changes nothing else).
     app.include_router(api.router)
     app.include_router(pages.router)
+    api.document_refusals_only_as_sent(app)
     return app

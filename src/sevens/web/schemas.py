@@ -1,0 +1,338 @@
+"""The JSON API's answers as Pydantic models, for its OpenAPI document (what generated clients see).
+
+They describe exactly what :mod:`sevens.web.views` and :mod:`sevens.web.api` send: every field is
+always present (required, nullable where it may be null), and a view has only the fields its
+caller may see (R13, R14) -- a secret is absent from a model, never a null default. The routes that
+answer with these views send the dicts as they are (a ``JSONResponse``), so a field a model forgot
+would not be dropped from an answer; tests/web/test_web_api_schema.py checks real answers of every
+operation against the models and the document, with no unknown field allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from sevens.rules.match import DecidedBy
+from sevens.store.auth import InviteState
+from sevens.store.games import OrderState
+from sevens.store.models import GameStatus, Role, Visibility
+from sevens.tournament.standings import Criterion
+
+__all__ = [
+    "AutopilotAnswer",
+    "ErrorAnswer",
+    "GameAnswer",
+    "GameView",
+    "MeAnswer",
+    "MyOrders",
+    "OddsAnswer",
+    "OrganiseAnswer",
+    "OrganiserGameView",
+    "OrganiserPlayerGameView",
+    "PlayerGameView",
+    "StrategiesAnswer",
+    "TeamManagerView",
+    "error_responses",
+]
+
+
+class ErrorAnswer(BaseModel):
+    """Every refusal: what was wrong, in words."""
+
+    detail: str
+
+
+_ERRORS: dict[int, str] = {
+    401: "no bearer token where one is needed, or one the server does not know (unknown or revoked)",
+    403: "the token may not do this (not the game's organiser, not the caller's team, no seat)",
+    404: "no such game, team, invite or link (a private game is not found by strangers)",
+    409: "the game is not in a state that allows this (not running, turn already resolved, ...)",
+    410: "the invite was used or has expired",
+    413: "the request body is too large",
+    422: "the input breaks a rule or the request's shape (the detail says which)",
+    429: "too many wrong secrets (or new games) from this address; see Retry-After",
+}
+
+
+def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """``responses=`` for a route: each refusal it may give, all with the body ``{"detail": ...}``."""
+    return {code: {"model": ErrorAnswer, "description": _ERRORS[code]} for code in codes}
+
+
+class OrderValues(BaseModel):
+    """FORCE and FLAIR points of an order (R3)."""
+
+    force: int
+    flair: int
+
+
+class DraftOrder(OrderValues):
+    """The caller's own order for the open turn (R13: no one else's)."""
+
+    ready: bool
+
+
+class Line(BaseModel):
+    tries: int
+    conversions: int
+    penalties: int
+    drop_goals: int
+    points: int
+
+
+class Dice(BaseModel):
+    force: list[int] = Field(description="FORCE faces in the order thrown")
+    flair: list[list[tuple[int, int]]] = Field(description="per FLAIR option, its throws [a, b] in order")
+
+
+class MatchSide(BaseModel):
+    team: str
+    order: OrderValues
+    missed: bool = Field(description="no order came in time: the autopilot played it")
+    autopilot: str | None
+    dice: Dice
+    line: Line
+    scrum_before: int
+    scrum_after: int
+
+
+class PlayedMatch(BaseModel):
+    match: str
+    home: MatchSide
+    away: MatchSide
+    winner: str | None = Field(description="null for a group draw")
+    decided_by: DecidedBy | None
+    summary: str
+
+
+class ResolvedTurn(BaseModel):
+    turn: int
+    stage: str
+    matches: list[PlayedMatch]
+
+
+class FormatInfo(BaseModel):
+    teams: int
+    groups: int
+    turns: int
+    players: int
+    teams_per_player: int
+    house_teams: int
+    stages: list[str]
+
+
+class Seat(BaseModel):
+    player: str
+    name: str
+    joined: bool
+
+
+class Team(BaseModel):
+    id: str
+    name: str
+    group: str
+    manager: str = Field(description="the manager's display name, or 'house'")
+    scrum: int
+    in_play: bool
+
+
+class Fixture(BaseModel):
+    match: str
+    stage: str
+    home: str
+    away: str
+
+
+class TableRow(BaseModel):
+    team: str
+    position: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    tries_for: int
+    tries_against: int
+    points_for: int
+    points_against: int
+    league_points: int
+    decided_by: Criterion | None = Field(
+        description="null while level with another team in an unfinished group"
+    )
+
+
+class LotsDraw(BaseModel):
+    what: str
+    teams: list[str]
+    throws: list[list[tuple[str, int]]] = Field(description="per round, [team, face] in the order thrown")
+    order: list[str]
+
+
+class GroupTable(BaseModel):
+    what: str
+    rows: list[TableRow]
+    lots: list[LotsDraw]
+
+
+class GameView(BaseModel):
+    """The public view of a game: what anyone who may watch it sees (no open turn's orders, R13;
+    ``seed`` null until the end, R14)."""
+
+    id: str
+    name: str
+    status: GameStatus
+    visibility: Visibility
+    format: FormatInfo
+    turn: int | None = Field(description="the open turn; null unless running or paused")
+    stage: str | None
+    deadline: str | None
+    paused_remaining: int | None = Field(description="seconds the paused clock keeps; null unless paused")
+    resolve_when: Literal["deadline", "all-ready"]
+    seed_sha256: str
+    seed: str | None = Field(description="null until the game is over (R14)")
+    champion: str | None
+    seats: list[Seat]
+    teams: list[Team]
+    fixtures: list[Fixture] = Field(description="the open turn's matches")
+    tables: dict[str, GroupTable] = Field(description="per group letter")
+    turns: list[ResolvedTurn] = Field(description="resolved turns, their orders and dice")
+
+
+class Me(BaseModel):
+    player: str
+    name: str
+
+
+class MyTeam(BaseModel):
+    """One of the caller's teams, with its own order for the open turn."""
+
+    team: str
+    name: str
+    group: str
+    scrum: int
+    in_play: bool
+    match: str | None = Field(description="its match this turn; null when it does not play")
+    opponent: str | None
+    opponent_scrum: int | None
+    order: DraftOrder | None
+    autopilot: str
+
+
+class PlayerGameView(GameView):
+    """A player's view: the public one, their seat and own teams, and where each team's order
+    stands (``none``, ``saved``, ``ready``, ``unclaimed``: never what it is)."""
+
+    me: Me
+    order_states: dict[str, OrderState]
+    my_teams: list[MyTeam]
+
+
+class Invite(BaseModel):
+    state: InviteState
+    expires_at: str | None
+
+
+class Event(BaseModel):
+    at: str
+    actor: str
+    kind: str
+    detail: str
+
+
+class OrganiserGameView(GameView):
+    """The organiser's view: the public one, where each order stands (never what), the house
+    teams' bots, the seats' invites and the event log."""
+
+    order_states: dict[str, OrderState]
+    house_bots: dict[str, str] = Field(description="teams nobody plays, and the bot that plays each")
+    invites: dict[str, Invite] = Field(description="per seat")
+    events: list[Event]
+
+
+class OrganiserPlayerGameView(OrganiserGameView):
+    """A token that organises the game and plays a seat in it: the organiser's view plus the
+    seat and its own teams (their orders only)."""
+
+    me: Me
+    my_teams: list[MyTeam]
+
+
+# The most specific first: a client's Pydantic picks the view with the most fields it matches.
+GameAnswer = OrganiserPlayerGameView | PlayerGameView | OrganiserGameView | GameView
+
+
+class ManagedTeam(MyTeam):
+    turns_left: int = Field(description="matches the team may still play, this one included")
+    stages_left: list[str]
+
+
+class TeamManagerView(BaseModel):
+    game: str
+    turn: int | None
+    stage: str | None
+    team: ManagedTeam
+    tables: dict[str, GroupTable]
+
+
+class MyOrders(BaseModel):
+    turn: int
+    orders: dict[str, DraftOrder] = Field(description="per team of the caller's that has an order this turn")
+
+
+class AutopilotAnswer(BaseModel):
+    team: str
+    autopilot: str
+
+
+class GroupOdds(BaseModel):
+    """Group stage: chances against one bot's typical order."""
+
+    bot: str
+    order: OrderValues
+    win: float
+    draw: float
+    loss: float
+
+
+class KnockoutOdds(BaseModel):
+    """Knock-out: ``level`` is the chance that every count-back figure is equal too (R9)."""
+
+    bot: str
+    order: OrderValues
+    win: float
+    level: float
+    loss: float
+
+
+class OddsAnswer(BaseModel):
+    team: str
+    order: OrderValues
+    expected_points: float
+    scrum_left: int
+    opponent: str | None
+    opponent_bot: str | None = Field(description="the bot of an opponent nobody plays; null otherwise")
+    against: list[GroupOdds] | list[KnockoutOdds]
+
+
+class Grant(BaseModel):
+    game: str
+    role: Role
+    player: str | None
+
+
+class MeAnswer(BaseModel):
+    label: str
+    grants: list[Grant]
+
+
+class StrategiesAnswer(BaseModel):
+    strategies: list[str]
+    weighted: list[str] = Field(description="those that take a knockout weight after '@'")
+    default: str
+    about: dict[str, str]
+
+
+class OrganiseAnswer(BaseModel):
+    game: str
+    token: str | None = Field(description="a new bearer token, unless the call carried one")

@@ -1,0 +1,292 @@
+"""The OpenAPI document describes the API's answers exactly: every real answer of every operation
+(for each kind of caller, over whole games) fits its documented schema with no unknown field,
+round-trips through its Pydantic model unchanged, and every refusal is listed with its
+``{"detail": ...}`` body. The bearer token is the security scheme ``BotToken``, and the token's
+checks answer as before. Secrets (another seat's orders, the seed before the end) stay out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, get_origin
+
+import jsonschema
+import pytest
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from pydantic import TypeAdapter
+
+from sevens.web import api
+from sevens.web.security import RateLimiter
+from web.api_answers import BOTH, MALFORMED, NOBODY, ORGANISER, PLAYER, STRANGER, Answer, record_answers
+from web.web_helpers import new_client
+
+TOKEN_MISSING = "send your bot token as 'Authorization: Bearer <token>' (POST /api/v1/join gives one)"
+
+
+@pytest.fixture
+def answers(app: FastAPI) -> list[Answer]:
+    return record_answers(app)
+
+
+@pytest.fixture
+def document(app: FastAPI) -> dict[str, Any]:
+    return dict(new_client(app).get("/api/v1/openapi.json").json())
+
+
+def _inline(schema: Any, components: dict[str, Any]) -> Any:
+    """The schema with every ``$ref`` replaced by what it names (the models hold no cycles)."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return _inline(components[schema["$ref"].rsplit("/", 1)[1]], components)
+        return {key: _inline(value, components) for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [_inline(item, components) for item in schema]
+    return schema
+
+
+def _closed(schema: Any) -> Any:
+    """The schema with no unknown field allowed in any object (``extra="forbid"`` for the document)."""
+    if isinstance(schema, dict):
+        out = {key: _closed(value) for key, value in schema.items()}
+        if "properties" in out:
+            out["additionalProperties"] = False
+        return out
+    if isinstance(schema, list):
+        return [_closed(item) for item in schema]
+    return schema
+
+
+def _objects(schema: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(schema, dict):
+        if schema.get("type") == "object":
+            yield schema
+        for value in schema.values():
+            yield from _objects(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _objects(item)
+
+
+def _answer_schema(document: dict[str, Any], answer: Answer) -> dict[str, Any] | None:
+    operation = document["paths"][answer.template][answer.method]
+    listed = operation["responses"]
+    assert str(answer.status) in listed, (answer, "status not documented", sorted(listed))
+    content = listed[str(answer.status)].get("content")
+    if content is None:
+        return None
+    schema = content["application/json"]["schema"]
+    return dict(_closed(_inline(schema, document["components"]["schemas"])))
+
+
+def test_every_answer_fits_its_documented_schema_exactly(answers: list[Answer], document: dict[str, Any]) -> None:
+    """Each real answer, refusals included, is listed for its operation and fits the documented
+    schema with every object closed; every operation answered at least once with success."""
+    succeeded = set()
+    for answer in answers:
+        schema = _answer_schema(document, answer)
+        if answer.body is None:
+            assert schema is None, answer
+            assert answer.status == 204
+        else:
+            assert schema is not None, (answer.template, answer.status, "no documented body")
+            jsonschema.Draft202012Validator(schema).validate(answer.body)
+        if answer.status < 300:
+            succeeded.add((answer.method, answer.template))
+    every = {(method, path) for path, item in document["paths"].items() for method in item}
+    assert succeeded == every
+
+
+def test_no_answer_is_an_open_object(document: dict[str, Any]) -> None:
+    """Generated clients get types: every object in a success answer has its fields listed, or is
+    a map with typed values; only the record is left to its own schema (schema/game-record.schema.json)."""
+    components = document["components"]["schemas"]
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            for status, response in operation["responses"].items():
+                content = response.get("content")
+                if content is None or path.endswith("/record"):
+                    continue
+                schema = _inline(content["application/json"]["schema"], components)
+                assert schema != {}, (method, path, status, "untyped answer")
+                for obj in _objects(schema):
+                    typed_map = isinstance(obj.get("additionalProperties"), dict) and obj["additionalProperties"]
+                    assert "properties" in obj or typed_map, (method, path, status, obj)
+
+
+def test_answers_round_trip_through_their_models(answers: list[Answer]) -> None:
+    """A client reading an answer with the route's model and writing it back gets it unchanged:
+    no field dropped, none added (a null default would add one)."""
+    routes = {
+        (method.lower(), route.path): route
+        for route in api.router.routes
+        if isinstance(route, APIRoute)
+        for method in route.methods
+    }
+    checked = 0
+    for answer in answers:
+        model = routes[(answer.method, answer.template)].response_model
+        if answer.status >= 300 or answer.body is None or model is None or answer.template.endswith("/record"):
+            continue
+        assert model is not Any and get_origin(model) is not dict, (answer.template, "an open object")
+        adapter: TypeAdapter[Any] = TypeAdapter(model)
+        assert adapter.dump_python(adapter.validate_python(answer.body), mode="json") == answer.body, answer
+        checked += 1
+    assert checked > 250
+
+
+def test_each_caller_gets_its_own_view_of_a_game(answers: list[Answer], document: dict[str, Any]) -> None:
+    """The game view is documented as four: the public one, a player's, an organiser's, and both
+    for a token that organises and plays; each caller's real answer fits its own and no other."""
+    components = document["components"]["schemas"]
+    views = {
+        name: jsonschema.Draft202012Validator(_closed(_inline(components[name], components)))
+        for name in ("GameView", "PlayerGameView", "OrganiserGameView", "OrganiserPlayerGameView")
+    }
+    expected = {
+        NOBODY: "GameView",
+        MALFORMED: "GameView",  # a header that is no bearer token is none
+        STRANGER: "GameView",
+        PLAYER: "PlayerGameView",
+        ORGANISER: "OrganiserGameView",
+        BOTH: "OrganiserPlayerGameView",
+    }
+    # Where the recording's callers hold other roles: BOTH lost the organising to a new link, and
+    # the game ended in its lobby is BOTH's alone.
+    exceptions = {
+        ("finished, new organiser link", BOTH): "PlayerGameView",
+        ("ended-in-lobby", BOTH): "OrganiserGameView",
+        ("ended-in-lobby", PLAYER): "GameView",
+        ("ended-in-lobby", ORGANISER): "GameView",
+    }
+    seen = set()
+    for answer in answers:
+        if answer.template != "/api/v1/games/{public_id}" or answer.status != 200:
+            continue
+        fits = [name for name, validator in views.items() if validator.is_valid(answer.body)]
+        # A caller with no grant in the game sees what the public sees; a private game's players
+        # and organisers are those of the phases "ended" (the caller roles are the same).
+        wanted = exceptions.get((answer.phase, answer.caller), expected[answer.caller])
+        assert fits == [wanted], (answer.phase, answer.caller, fits)
+        seen.add(answer.caller)
+    assert seen == set(expected)
+
+
+def test_secrets_stay_out_of_the_models_and_the_answers(answers: list[Answer], document: dict[str, Any]) -> None:
+    """R13/R14: the public and organiser views have no field for anyone's orders of an open
+    turn, a player's only for their own teams; every field of every answer is required, so no
+    model can add a secret as a null default; and the seed is null until the game is over."""
+    components = document["components"]["schemas"]
+    own = {"me", "my_teams"}
+    assert not own & set(components["GameView"]["properties"])
+    assert not own & set(components["OrganiserGameView"]["properties"])
+    assert not {"invites", "events", "house_bots"} & set(components["PlayerGameView"]["properties"])
+    answered = {
+        schema["$ref"].rsplit("/", 1)[1]
+        for item in document["paths"].values()
+        for operation in item.values()
+        for response in operation["responses"].values()
+        for schema in _refs(response)
+    }
+    seen: set[str] = set()
+    while answered - seen:
+        name = (answered - seen).pop()
+        seen.add(name)
+        schema = components[name]
+        if "properties" in schema:
+            assert set(schema.get("required", [])) == set(schema["properties"]), (name, "a field with a default")
+        answered |= {ref["$ref"].rsplit("/", 1)[1] for ref in _refs(schema)}
+    for answer in answers:
+        body = answer.body if isinstance(answer.body, dict) else {}
+        if "status" in body and "seed" in body:  # a game view
+            assert (body["seed"] is not None) == (body["status"] in ("finished", "ended")), answer
+        if answer.template.endswith("/record") and answer.phase in ("running", "paused", "group", "knockout"):
+            assert body["seed"] is None, answer
+        if answer.template == "/api/v1/games/{public_id}" and answer.status == 200:
+            names = {seat["player"]: seat["name"] for seat in body["seats"]}
+            managers = {team["id"]: team["manager"] for team in body["teams"]}
+            if "me" in body:
+                assert all(managers[team["team"]] == names[body["me"]["player"]] for team in body["my_teams"])
+        if answer.template == "/api/v1/games/{public_id}/orders" and answer.status == 200:
+            assert answer.caller in (PLAYER, BOTH)
+
+
+def _refs(schema: Any) -> Iterator[dict[str, str]]:
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            yield schema
+        for value in schema.values():
+            yield from _refs(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _refs(item)
+
+
+def test_refusals_are_documented_as_detail(document: dict[str, Any]) -> None:
+    """Every operation lists its refusals, each with the body ``{"detail": "..."}``; FastAPI's
+    own 422 shape (a list of errors) is nowhere, as the server never sends it."""
+    components = document["components"]["schemas"]
+    assert components["ErrorAnswer"]["required"] == ["detail"]
+    assert "HTTPValidationError" not in components
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            codes = {int(code) for code in operation["responses"] if int(code) >= 400}
+            if (method, path) != ("get", "/api/v1/strategies"):
+                assert codes, (method, path)
+            for code in codes:
+                schema = operation["responses"][str(code)]["content"]["application/json"]["schema"]
+                assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (method, path, code)
+            takes_body = "requestBody" in operation
+            assert (413 in codes) == takes_body and (422 in codes) >= takes_body, (method, path)
+
+
+def test_bearer_token_is_a_security_scheme(document: dict[str, Any]) -> None:
+    """The token is the HTTP bearer scheme ``BotToken`` on every operation that reads it (so the
+    interactive docs' Authorize button and generated clients send it), not a header parameter."""
+    scheme = document["components"]["securitySchemes"]["BotToken"]
+    assert scheme["type"] == "http" and scheme["scheme"] == "bearer"
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            parameters = operation.get("parameters", [])
+            assert not [p for p in parameters if p["in"] == "header"], (method, path)
+            wanted = [{"BotToken": []}] if path != "/api/v1/strategies" else None
+            assert operation.get("security") == wanted, (method, path)
+
+
+@pytest.mark.parametrize("route", ["me", "order", "game"])
+def test_token_checks_answer_as_before(app: FastAPI, route: str) -> None:
+    """A missing or malformed token is refused with how to send one (an optional one is taken as
+    none); a wrong or revoked one as unknown, counted, until 429 with Retry-After."""
+    client = new_client(app)
+    body = {"name": "Tokens", "players": 4, "teams": 8, "teams_per_player": 2}
+    created = client.post("/api/v1/games", json=body).json()
+    token = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"}).json()["token"]
+    revoked = client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Bo"}).json()["token"]
+    assert client.delete("/api/v1/me", headers={"Authorization": f"Bearer {revoked}"}).status_code == 204
+    method, url = {
+        "me": ("GET", "/api/v1/me"),
+        "order": ("PUT", f"/api/v1/games/{created['game']}/orders/x"),
+        "game": ("GET", f"/api/v1/games/{created['game']}"),
+    }[route]
+    order = {"turn": 1, "force": 1, "flair": 1} if method == "PUT" else None
+
+    def send(authorization: str | None) -> Any:
+        headers = {} if authorization is None else {"Authorization": authorization}
+        return client.request(method, url, headers=headers, json=order)
+
+    app.state.limiter = RateLimiter(attempts=2, window_seconds=60)
+    for malformed in (None, "", "Basic dXNlcjpwYXNz", "Bearer", "Bearer    ", f"Token {token}"):
+        answer = send(malformed)
+        if route == "game":  # a public game needs no token: a malformed one is none
+            assert answer.status_code == 200 and "my_teams" not in answer.json(), malformed
+        else:
+            assert answer.status_code == 401 and answer.json() == {"detail": TOKEN_MISSING}, malformed
+            assert answer.headers["WWW-Authenticate"] == "Bearer"
+    assert send(f"bearer  {token} ").status_code == (409 if route == "order" else 200)
+    for wrong in ("Bearer not-a-token", f"Bearer {revoked}"):
+        answer = send(wrong)
+        assert answer.status_code == 401 and answer.json() == {"detail": "unknown or revoked bot token"}
+        assert answer.headers["WWW-Authenticate"] == "Bearer"
+    held = send("Bearer not-a-token")
+    assert held.status_code == 429 and held.headers["Retry-After"] == "60" and "too many" in held.json()["detail"]
+    assert send(f"Bearer {token}").status_code == (409 if route == "order" else 200)  # a right one goes through
