@@ -16,6 +16,11 @@ import schemathesis
 from fastapi import FastAPI
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
 
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
@@ -59,7 +64,8 @@ def _operations(app: FastAPI) -> list[Any]:
 
 def test_api_never_fails_and_refusals_change_nothing(api_world: dict[str, Any]) -> None:
     """Issue 6: schemathesis over every operation of the OpenAPI document but the token's own
-    revocation (60 cases each, 1,260 in all): no 500, and a 4xx changes nothing and says why.
+    revocation (60 cases each, 1,260 in all): no 500, every answer's status and body as the
+    document lists them, and a 4xx changes nothing and says why.
 
     Half the cases aim at the real game and the caller's own team (otherwise nearly every case
     would stop at 404); callers take turns being the player, the organiser, and nobody.
@@ -93,6 +99,10 @@ def test_api_never_fails_and_refusals_change_nothing(api_world: dict[str, Any]) 
             before = snapshot(api_world["app"])
             response = case.call(headers=headers)
             assert response.status_code < 500, (case.method, case.path, response.text[:300])
+            # The answer, refusals included, is one the document lists, with the documented body.
+            case.validate_response(
+                response, checks=[status_code_conformance, content_type_conformance, response_schema_conformance]
+            )
             if response.status_code >= 400:
                 assert snapshot(api_world["app"]) == before, (case.method, case.path, response.status_code)
                 assert response.json().get("detail"), "a refusal says what was wrong"
