@@ -161,8 +161,10 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.phase = "knockout"
     team_of = {PLAYER: (_teams(rec, game, PLAYER) or mine)[0], BOTH: (_teams(rec, game, BOTH) or theirs)[0]}
     rec.reads(game, team_of)
-    while _resolve(rec, game)["status"] != "finished":
-        pass
+    # Once no claimed team is left in play the bots play on to the final by themselves, so the
+    # game may finish without another resolve: ask the game, not the last resolve's answer.
+    while rec.client.get(f"/api/v1/games/{game}").json()["status"] != "finished":
+        _resolve(rec, game)
     rec.phase = "finished"
     rec.reads(game, team_of)
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/pause", public_id=game)

@@ -7,7 +7,7 @@ checks answer as before. Secrets (another seat's orders, the seed before the end
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, get_origin
 
 import jsonschema
@@ -57,15 +57,20 @@ def _closed(schema: Any) -> Any:
     return schema
 
 
-def _objects(schema: Any) -> Iterator[dict[str, Any]]:
+def _nodes(schema: Any, keep: Callable[[dict[str, Any]], bool]) -> Iterator[dict[str, Any]]:
+    """Every object of a JSON schema, nested at any depth, that ``keep`` accepts."""
     if isinstance(schema, dict):
-        if schema.get("type") == "object":
+        if keep(schema):
             yield schema
         for value in schema.values():
-            yield from _objects(value)
+            yield from _nodes(value, keep)
     elif isinstance(schema, list):
         for item in schema:
-            yield from _objects(item)
+            yield from _nodes(item, keep)
+
+
+def _objects(schema: Any) -> Iterator[dict[str, Any]]:
+    return _nodes(schema, lambda node: node.get("type") == "object")
 
 
 def _answer_schema(document: dict[str, Any], answer: Answer) -> dict[str, Any] | None:
@@ -211,15 +216,8 @@ def test_secrets_stay_out_of_the_models_and_the_answers(answers: list[Answer], d
             assert answer.caller in (PLAYER, BOTH)
 
 
-def _refs(schema: Any) -> Iterator[dict[str, str]]:
-    if isinstance(schema, dict):
-        if "$ref" in schema:
-            yield schema
-        for value in schema.values():
-            yield from _refs(value)
-    elif isinstance(schema, list):
-        for item in schema:
-            yield from _refs(item)
+def _refs(schema: Any) -> Iterator[dict[str, Any]]:
+    return _nodes(schema, lambda node: "$ref" in node)
 
 
 def test_refusals_are_documented_as_detail(document: dict[str, Any]) -> None:
