@@ -18,7 +18,7 @@ from sevens.rules.match import DecidedBy
 from sevens.store.auth import InviteState
 from sevens.store.games import OrderState
 from sevens.store.models import GameStatus, Role, Visibility
-from sevens.tournament.standings import Criterion
+from sevens.tournament.standings import TableRow  # its rows are sent as to_dict writes them
 
 __all__ = [
     "AutopilotAnswer",
@@ -143,23 +143,6 @@ class Fixture(BaseModel):
     stage: str
     home: str
     away: str
-
-
-class TableRow(BaseModel):
-    team: str
-    position: int
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    tries_for: int
-    tries_against: int
-    points_for: int
-    points_against: int
-    league_points: int
-    decided_by: Criterion | None = Field(
-        description="null while level with another team in an unfinished group"
-    )
 
 
 class LotsDraw(BaseModel):
