@@ -24,16 +24,14 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.rules import Order, seed_commitment
-from sevens.store.auth import USED_INVITE, revoke_organisers, revoke_seat, seats_held
+from sevens.store.auth import USED_INVITE, access_to, revoke_organisers, revoke_seat, seats_held
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
     GameRow,
     GameStatus,
-    Grant,
     OrderLogRow,
     OrderRow,
-    Role,
     SeatRow,
     TeamRow,
     TurnRow,
@@ -652,7 +650,7 @@ def save_order(
         raise Conflict(
             f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
         )
-    if principal_id is not None and not _still_plays(session, principal_id=principal_id, game_id=game_id, player_id=player_id):
+    if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
         # Checked again under the lock: an order written after a sign-out's discard would be left
         # for whoever opens the new link to read (R13).
         raise Refused(f"seat {player_id} was signed out: this credential no longer plays it; ask the organiser for a new link")
@@ -689,16 +687,6 @@ def save_order(
         # Only a ready order can complete the turn: a saved one leaves this team not ready.
         advance(session, game_id=game_id, now=now)
     return row
-
-
-def _still_plays(session: Session, *, principal_id: int, game_id: int, player_id: str) -> bool:
-    query = select(Grant.id).where(
-        Grant.principal_id == principal_id,
-        Grant.game_id == game_id,
-        Grant.role == Role.PLAYER,
-        Grant.player_id == player_id,
-    )
-    return session.scalar(query.limit(1)) is not None
 
 
 def orders_of_player(session: Session, *, game_id: int, turn: int, player_id: str) -> dict[str, OrderRow]:
