@@ -93,8 +93,9 @@ class OrderOdds:
     def p_zero(self) -> float:
         return float(self.p_zero_exact)
 
-    def to_dict(self, floor: float = 1e-12) -> dict[str, Any]:
-        """The odds as plain JSON-ready data; ``distribution`` lists points above ``floor``.
+    def to_dict(self) -> dict[str, Any]:
+        """The odds as plain JSON-ready data; ``distribution`` lists every point total the
+        computation reaches with a chance above zero (the rest, beyond it, is at most ``tail_bound``).
 
         >>> data = order_odds(3, 0).to_dict()
         >>> data["expected_points_exact"], data["distribution"][0][0], round(data["distribution"][0][1], 9)
@@ -108,7 +109,7 @@ class OrderOdds:
             "variance": self.variance,
             "p_zero": self.p_zero,
             "distribution": [
-                [int(points), float(p)] for points, p in enumerate(self.distribution) if p > floor
+                [int(points), float(p)] for points, p in enumerate(self.distribution) if p > 0
             ],
             "tail_bound": self.tail_bound,
             "expected_lines": self.expected.as_floats(),
