@@ -71,3 +71,35 @@ def test_the_table_shows_each_rates_wilson_interval_never_empty_nor_past_0_or_10
             assert f"{100 * rate:.2f} ({100 * low:.2f}–{100 * high:.2f})" in table
     never = next(row for row in data["results"] if row["titles"]["rate"] == 0)
     assert never["titles"]["ci95_high"] > 0.05
+
+
+def test_a_mean_over_a_single_entry_has_no_interval_rather_than_plus_or_minus_zero() -> None:
+    """Against a field over two tournaments, each of two strategies enters one team: one value
+    shows no spread, so its means carry no interval (JSON null, "(1 entry)" in the table), not "± 0"."""
+    args = ["lab", "--strategies", "even,random", "--field", "equilibrium", "--tournaments", "2", "--seed", "2"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    table = " ".join(runner.invoke(app, args, env={"COLUMNS": "250"}).stdout.split())
+    single = [row for row in data["results"] if row["entries"] == 1]
+    field = next(row for row in data["results"] if row["entries"] > 1)
+    assert len(single) == 2
+    for row in single:
+        for key, digits in (("group_points", 2), ("scrum_left", 1)):
+            assert row[key]["ci95"] is None
+            assert f"{row[key]['mean']:.{digits}f} (1 entry)" in table
+    assert field["group_points"]["ci95"] > 0 and field["scrum_left"]["ci95"] > 0
+    assert " ± 0.00 " not in table and " ± 0.0 " not in table
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--strategies", "even,random", "--field", "equilibrium", "--tournaments", "1"],
+     "against a field each tournament seats one team of one strategy, so 2 strategies need at least 2 "
+     "tournaments, got 1: run --tournaments 2 or more"),
+    (["--strategies", ",".join(f"even-flair@{w}" for w in (0.5, 0.6, 0.7, 0.8, 0.9, 1.1, 1.2, 1.3, 1.4)),
+      "--teams", "8", "--tournaments", "1"],
+     "9 strategies in tournaments of 8 teams need at least 2 tournaments for each to play a team, got 1"),
+])
+def test_a_run_too_short_for_every_strategy_to_play_is_refused(args: list[str], says: str) -> None:
+    """A strategy seated nowhere would get a row of zeros that reads like a result."""
+    result = runner.invoke(app, ["lab", *args])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {says}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -38,6 +39,13 @@ def _rate_cell(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.2f} ({100 * low:.2f}–{100 * high:.2f})"
 
 
+def _mean_cell(mean: float, half: float, digits: int) -> str:
+    """A mean and its 95% half-width; a single entry has no interval to show."""
+    if math.isnan(half):
+        return f"{mean:.{digits}f} (1 entry)"
+    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+
+
 def _table(result: object) -> Table:
     from sevens.lab.run import LabResult
 
@@ -55,8 +63,8 @@ def _table(result: object) -> Table:
             row.name,
             _rate_cell(row.title_rate, row.title_low, row.title_high),
             _rate_cell(row.final_rate, row.final_low, row.final_high),
-            f"{row.group_points:.2f} ± {row.group_points_ci:.2f}",
-            f"{row.scrum_left:.1f} ± {row.scrum_left_ci:.1f}",
+            _mean_cell(row.group_points, row.group_points_ci, 2),
+            _mean_cell(row.scrum_left, row.scrum_left_ci, 1),
         )
     return table
 

@@ -217,7 +217,7 @@ def run_batch(spec: BatchSpec) -> Totals:
 @dataclass(frozen=True, slots=True)
 class StrategyRow:
     """One strategy's results, per team it played: rates with their 95% Wilson intervals
-    (``*_low``, ``*_high``), means with their 95% half-widths (``*_ci``)."""
+    (``*_low``, ``*_high``), means with their 95% half-widths (``*_ci``; NaN over a single entry, which shows no spread)."""
 
     name: str
     entries: int
@@ -238,8 +238,8 @@ class StrategyRow:
             "entries": self.entries,
             "titles": {"rate": self.title_rate, "ci95_low": self.title_low, "ci95_high": self.title_high},
             "finals": {"rate": self.final_rate, "ci95_low": self.final_low, "ci95_high": self.final_high},
-            "group_points": {"mean": self.group_points, "ci95": self.group_points_ci},
-            "scrum_left": {"mean": self.scrum_left, "ci95": self.scrum_left_ci},
+            "group_points": {"mean": self.group_points, "ci95": _known(self.group_points_ci)},
+            "scrum_left": {"mean": self.scrum_left, "ci95": _known(self.scrum_left_ci)},
         }
 
 
@@ -267,14 +267,22 @@ def wilson_interval(k: int, n: int) -> tuple[float, float]:
     return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
+def _known(half: float) -> float | None:
+    """A half-width for JSON: null where it is unknown (a single entry)."""
+    return None if math.isnan(half) else half
+
+
 def _rate(k: int, n: int) -> tuple[float, float, float]:
     return (k / n if n else 0.0), *wilson_interval(k, n)
 
 
 def _mean(total: int, squares: int, n: int) -> tuple[float, float]:
+    # One entry tells nothing of the spread: its half-width is unknown (NaN), not 0.
     if n == 0:
-        return 0.0, 0.0
+        return 0.0, math.nan
     mean = total / n
+    if n == 1:
+        return mean, math.nan
     var = max(0.0, squares / n - mean * mean) * n / max(1, n - 1)
     return mean, _Z95 * math.sqrt(var / n)
 
@@ -387,6 +395,19 @@ def check_run(
         raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
     if batch_size < 1:
         raise ValueError(f"the batch size must be at least 1, got {batch_size}")
+    # Every strategy named must play at least one team, or its row would be empty (seat_block).
+    if field is not None and tournaments < len(strategies):
+        raise ValueError(
+            f"against a field each tournament seats one team of one strategy, so {len(strategies)} strategies "
+            f"need at least {len(strategies)} tournaments, got {tournaments}: run --tournaments "
+            f"{len(strategies)} or more"
+        )
+    if field is None and teams + tournaments - 1 < len(strategies):
+        least = len(strategies) - teams + 1
+        raise ValueError(
+            f"{len(strategies)} strategies in tournaments of {teams} teams need at least {least} tournaments for "
+            f"each to play a team, got {tournaments}: run --tournaments {least} or more"
+        )
     for name in (*strategies, *([field] if field is not None else [])):
         resolve(name)  # an unknown name fails here, before any work is sent out
     # A built-in under two spellings (even-flair, even-flair@1.0) is one strategy seated twice.
