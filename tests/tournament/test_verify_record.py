@@ -202,6 +202,15 @@ def test_r14_a_game_ended_early_is_verified_dice_and_all() -> None:
     assert _rejected(cut).startswith("turns: expected all 5 turns") and '"ended_early": true' in _rejected(cut)
 
 
+def test_r14_a_finished_record_without_its_seed_is_refused() -> None:
+    """The seed is revealed when the game ends: a finished record whose seed was taken out (null)
+    would otherwise pass as consistent, its dice never checked."""
+    hidden = copy.deepcopy(RECORD)
+    hidden["seed"] = None
+    assert _rejected(hidden).startswith("seed: expected the game's seed, found null (R14: a finished game reveals its seed")
+    assert verify_record(UNFINISHED).summary().endswith("not finished (seed not revealed), so the dice themselves could not be checked")
+
+
 def test_r13_only_a_managed_team_misses_an_order_and_its_autopilot_plays_it() -> None:
     """A missed order names the bot that played it; a house team (R12) has no order to miss."""
     typed = to_record(ordered_game(make_setup(4), zero_orders), seed=SEED)

@@ -67,13 +67,10 @@ class VerifyReport:
                 f"ok: {self.turns} turns, {self.matches} matches and {self.dice} dice recomputed from the "
                 f"revealed seed; {draw}orders digests, dice, lines, winners, SCRUM balances, {agree}"
             )
-        state = (
-            "finished, but its seed is not revealed" if self.finished else "not finished (seed not revealed)"
-        )
         return (
             f"consistent: {self.turns} turns and {self.matches} matches; orders digests, lines, winners, "
             f"SCRUM balances, group tables and pairings agree with the {self.dice} recorded dice. The game is "
-            f"{state}, so the dice themselves could not be checked"
+            "not finished (seed not revealed), so the dice themselves could not be checked"
         )
 
 
@@ -110,4 +107,7 @@ def verify_record(data: object, *, check_orders: OrderCheck | None = None) -> Ve
     False
     """
     game, revealed = replay_record(data, check_dice=True, check_orders=check_orders)
+    if game.finished and revealed is None:
+        # Without this, stripping the seed from a finished record would pass with unchecked dice.
+        raise VerificationError("seed", "the game's seed", None, "R14: a finished game reveals its seed")
     return _report(game, dice_checked=revealed is not None)
