@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -183,11 +184,32 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_pat
     assert "The draw" not in result.output and "Traceback" not in result.output
 
 
-def test_a_record_that_fails_at_the_end_is_printed_not_lost(tmp_path: Path) -> None:
-    """If the record cannot be written after all (its folder went away during the game), the
-    record is printed before the error, and it verifies."""
+def test_a_record_that_fails_at_the_end_is_kept_in_the_temporary_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """If the record cannot be written after all (its folder went away during the game), it is
+    saved to a new file in the temporary folder, the error says where, and that file verifies."""
     from sevens.cli.play import play_game
 
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spare))
+    target = tmp_path / "gone" / "game.json"
+    with pytest.raises(OSError, match=r"cannot write the game record to .*game.json: No such file or directory; "
+                                      r"the record was saved to .*sevens-record-.*\.json instead") as raised:
+        play_game(Console(file=io.StringIO(), width=100), players=4, teams=None, humans=0, seed="lost", record=target)
+    [kept] = spare.iterdir()
+    assert str(kept) in str(raised.value) and "sevens verify FILE" in str(raised.value)
+    verify_record(json.loads(kept.read_text()))
+    assert not target.exists()
+
+
+def test_a_record_that_cannot_be_kept_anywhere_is_printed_not_lost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither the file asked for nor the temporary folder can be written: the record is printed
+    before the error, and it verifies."""
+    from sevens.cli.play import play_game
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-temp-either"))
     out = io.StringIO()
     target = tmp_path / "gone" / "game.json"
     with pytest.raises(OSError, match=r"cannot write the game record to .*the record is printed above"):
@@ -196,6 +218,57 @@ def test_a_record_that_fails_at_the_end_is_printed_not_lost(tmp_path: Path) -> N
     record = json.loads(text[text.index('{\n  "format"'):])
     verify_record(record)
     assert not target.exists()
+
+
+def test_an_existing_record_is_refused_before_the_game_and_left_as_it_was(tmp_path: Path) -> None:
+    """A record file from an earlier game is never replaced unless --overwrite says so; the refusal
+    comes before the draw and says how to go on."""
+    path = tmp_path / "game.json"
+    path.write_text("an earlier game", encoding="utf-8")
+    result = runner.invoke(app, ["play", "--auto", "--seed", "3", "--record", str(path)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert f"error: --record {path} already exists and would be replaced; choose another file name, or pass " \
+           "--overwrite to replace it" in said
+    assert "The draw" not in said and path.read_text() == "an earlier game"
+
+
+def test_overwrite_replaces_an_existing_record_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("an earlier game", encoding="utf-8")
+    result = runner.invoke(app, ["play", "--auto", "--seed", "3", "--record", str(path), "--overwrite"])
+    assert result.exit_code == 0, result.output
+    verify_record(json.loads(path.read_text()))
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_overwrite_still_needs_a_folder_that_can_be_written() -> None:
+    """The record replaces the file by a move within its folder: an existing file in a folder where
+    no file can be created is refused before the game, --overwrite or not."""
+    if not Path("/proc/version").is_file():
+        pytest.skip("no /proc here")
+    result = runner.invoke(app, ["play", "--auto", "--seed", "3", "--record", "/proc/version", "--overwrite"])
+    assert result.exit_code == 2
+    said = " ".join(result.output.split())
+    assert "cannot write --record /proc/version" in said and "The draw" not in said
+
+
+def test_a_record_file_that_appears_during_the_game_is_not_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another game started meanwhile with the same --record name and finished first: its record is
+    left as it is, and this game's record goes to the temporary folder instead."""
+    from sevens.cli.play import play_game
+
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spare))
+    target = tmp_path / "game.json"
+    target.write_text("the other game", encoding="utf-8")
+    with pytest.raises(OSError, match="a file of that name appeared during the game"):
+        play_game(Console(file=io.StringIO(), width=100), players=4, teams=None, humans=0, seed="twice", record=target)
+    assert target.read_text() == "the other game"
+    [kept] = spare.iterdir()
+    verify_record(json.loads(kept.read_text()))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.json", "spare"]
 
 
 def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import os
 import random
 import re
 import secrets
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -20,7 +22,7 @@ from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
-from sevens.cli.files import check_writable
+from sevens.cli.files import OVERWRITE_HELP, check_writable, write_text
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, validate_order
@@ -251,10 +253,14 @@ def play_game(
     record: Path | None,
     bots: Sequence[str] = (),
     per_player: int | None = None,
+    overwrite: bool = False,
 ) -> Game:
     """Play a whole game: people type orders for their teams, bots play the rest (``bots``: their
     names, given to the bot-played teams in turn; none: the default bot). ``teams`` and
-    ``per_player`` (teams each player manages) pick the arrangement; R12's preference fills in."""
+    ``per_player`` (teams each player manages) pick the arrangement; R12's preference fills in.
+    ``record``: the file the game record is written to at the end (replacing a file there only
+    with ``overwrite``); if it cannot be, the record goes to a file in the temporary folder, or
+    failing that to the console, and OSError says where."""
     fmt = _choose_format(players, teams, per_player)
     dice_seed = _dice_seed(seed)
     people = [Player(PlayerId(f"p{i}"), f"Player {i}" if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
@@ -329,18 +335,42 @@ def play_game(
     console.rule(f"Champion: {setup.team(champion).name}")
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
     if record is not None:
-        text = dumps(to_record(game, seed=dice_seed.hex()))
-        try:
-            record.write_text(text, encoding="utf-8")
-        except OSError as exc:
-            # The game cannot be played again (people's orders, a random seed): keep the record.
-            console.out(text, highlight=False)
-            raise OSError(
-                f"cannot write the game record to {record}: {exc.strerror or exc}; the record is printed "
-                "above: save it to a file and check it with sevens verify FILE"
-            ) from None
-        console.print(f"Game record written to {record}; check it with: sevens verify {record}")
+        _save_record(console, record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=overwrite)
     return game
+
+
+def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) -> None:
+    """Write the record to ``path``, whole or not at all; if that fails, keep it elsewhere and
+    raise OSError saying where: the game cannot be played again (people's orders, a random seed)."""
+    try:
+        write_text(path, text, overwrite=overwrite)
+    except OSError as exc:
+        why = (
+            "a file of that name appeared during the game (another program's?) and was left as it is"
+            if isinstance(exc, FileExistsError) else (exc.strerror or str(exc))
+        )
+        kept = _keep_elsewhere(text)
+        if kept is None:
+            console.out(text, highlight=False)
+            where = "the record is printed above: save it to a file"
+        else:
+            where = f"the record was saved to {kept} instead: move it where you want it"
+        raise OSError(
+            f"cannot write the game record to {path}: {why}; {where} and check it with sevens verify FILE"
+        ) from None
+    console.print(f"Game record written to {path}; check it with: sevens verify {path}")
+
+
+def _keep_elsewhere(text: str) -> Path | None:
+    """Save a record that could not be written where asked to a new file in the temporary folder
+    (never replacing one); None if that fails too."""
+    try:
+        fd, name = tempfile.mkstemp(prefix="sevens-record-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError:
+        return None
+    return Path(name)
 
 
 def _bot_names(text: str | None) -> tuple[str, ...]:
@@ -385,7 +415,15 @@ def register(app: typer.Typer) -> None:
             str | None,
             typer.Option(metavar="TEXT", help="Seed for the draw and the dice, any text (replayable game)."),
         ] = None,
-        record: Annotated[Path | None, typer.Option(metavar="FILE", help="Write the game record (JSON) to this file.")] = None,
+        record: Annotated[
+            Path | None,
+            typer.Option(
+                metavar="FILE",
+                help="Write the game record (JSON) to this file at the end; checked before the game: "
+                "its folder must be writable, and an existing file is refused unless --overwrite is given.",
+            ),
+        ] = None,
+        overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
         bots: Annotated[
             str | None,
             typer.Option(
@@ -405,16 +443,18 @@ def register(app: typer.Typer) -> None:
         if not 0 <= humans <= players:
             fail(f"--humans must be from 0 to the number of players ({players}), not {humans}")
         if record is not None:
-            check_writable(record, "--record", example="game.json")
+            check_writable(record, "--record", example="game.json", overwrite=overwrite)
         names = _bot_names(bots)
         console = Console()
         try:
             play_game(
                 console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
-                record=record, bots=names,
+                record=record, bots=names, overwrite=overwrite,
             )
-        except (ValueError, OrderRefused, OSError) as exc:
+        except (ValueError, OrderRefused) as exc:
             fail(str(exc))
+        except OSError as exc:  # the game was played; its record is kept elsewhere, the message says where
+            fail(str(exc), code=1)
         except (EOFError, KeyboardInterrupt) as exc:
             console.line()  # off the prompt's line, where the error would otherwise follow what was typed
             unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"

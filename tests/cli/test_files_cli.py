@@ -1,0 +1,62 @@
+"""Output files are written whole or not at all, and never replace a file unless asked to."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sevens.cli.files import replacing, write_text
+
+
+def test_a_write_that_fails_half_way_leaves_the_old_file_and_no_temporary_file(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("the old record", encoding="utf-8")
+    with pytest.raises(RuntimeError), replacing(path, overwrite=True) as part:
+        part.write_text("half a rec", encoding="utf-8")
+        raise RuntimeError("the disk filled up")
+    assert path.read_text() == "the old record"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_overwrite_replaces_the_file_in_one_step(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("the old record", encoding="utf-8")
+    write_text(path, "the new record", overwrite=True)
+    assert path.read_text() == "the new record"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_without_overwrite_an_existing_file_is_left_as_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("the old record", encoding="utf-8")
+    with pytest.raises(FileExistsError):
+        write_text(path, "the new record", overwrite=False)
+    assert path.read_text() == "the old record"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_a_file_system_without_hard_links_still_never_replaces_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_links(src: object, dst: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", no_links)
+    write_text(tmp_path / "new.json", "written", overwrite=False)
+    assert (tmp_path / "new.json").read_text() == "written"
+    with pytest.raises(FileExistsError):
+        write_text(tmp_path / "new.json", "again", overwrite=False)
+    assert (tmp_path / "new.json").read_text() == "written"
+    assert [p.name for p in tmp_path.iterdir()] == ["new.json"]
+
+
+@pytest.mark.parametrize(("mode", "expected"), [(None, 0o644), (0o600, 0o600)])
+def test_the_file_gets_the_permissions_of_a_new_file_or_those_asked_for(
+    tmp_path: Path, mode: int | None, expected: int
+) -> None:
+    old = os.umask(0o022)
+    try:
+        write_text(tmp_path / "x.json", "{}", overwrite=False, mode=mode)
+    finally:
+        os.umask(old)
+    assert (tmp_path / "x.json").stat().st_mode & 0o777 == expected
