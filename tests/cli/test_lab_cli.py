@@ -103,3 +103,39 @@ def test_a_run_too_short_for_every_strategy_to_play_is_refused(args: list[str], 
     result = runner.invoke(app, ["lab", *args])
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {says}")
+
+
+def test_an_existing_plot_is_refused_before_simulating_and_left_as_it_was(tmp_path: Path) -> None:
+    plot = tmp_path / "ranking.png"
+    plot.write_bytes(b"an earlier plot")
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", str(plot)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: --plot {plot} already exists and would be replaced; choose another file name, or pass "
+        "--overwrite to replace it\n"
+    )
+    assert "simulating" not in result.output and plot.read_bytes() == b"an earlier plot"
+
+
+def test_overwrite_replaces_an_existing_plot_whole(tmp_path: Path) -> None:
+    plot = tmp_path / "ranking.svg"
+    plot.write_bytes(b"an earlier plot")
+    args = ["lab", "--strategies", "even,random", "--tournaments", "10", "--teams", "8", "--plot", str(plot), "--overwrite"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert plot.read_text().rstrip().endswith("</svg>")
+    assert [p.name for p in tmp_path.iterdir()] == ["ranking.svg"]
+
+
+def test_a_plot_that_appears_during_the_run_is_not_replaced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sevens.cli.lab import _report
+
+    result = run_lab(["even", "random"], 10, 1, teams=8)
+    plot = tmp_path / "x.png"
+    plot.write_bytes(b"another run's plot")
+    with pytest.raises(typer.Exit):
+        _report(result, plot, json_out=True)
+    out, err = capsys.readouterr()
+    assert json.loads(out)["strategies"] == ["even", "random"]
+    assert "already exists" in err and "the results are printed above" in err
+    assert plot.read_bytes() == b"another run's plot" and [p.name for p in tmp_path.iterdir()] == ["x.png"]

@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from sevens.cli.errors import check_loadable, fail, raised
-from sevens.cli.files import check_writable
+from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
 from sevens.lab.registry import BUILTINS, WEIGHTED
 
 if TYPE_CHECKING:
@@ -101,9 +101,11 @@ def lab(
         typer.Option(
             metavar="FILE",
             help="Write a plot (.png or .svg): the ranking, or title rates against the knockout weight "
-            "if the strategies are one at several weights."
+            "if the strategies are one at several weights. An existing file is refused before the run "
+            "unless --overwrite is given."
         ),
     ] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
     from sevens.lab.run import check_run, default_workers, run_lab
@@ -112,7 +114,7 @@ def lab(
     if not names:
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
     if plot is not None:
-        check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"))
+        check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
     for option, name in [("--strategies", n) for n in names] + ([("--field", field)] if field else []):
         _check_callable(option, name)
     if workers is None:
@@ -159,7 +161,7 @@ def lab(
             "own run as their code says; the built-ins are tested); fix it and run again",
             code=1,
         )
-    _report(result, plot, json_out=json_out)
+    _report(result, plot, json_out=json_out, overwrite=overwrite)
 
 
 def _check_callable(option: str, name: str) -> None:
@@ -170,8 +172,9 @@ def _check_callable(option: str, name: str) -> None:
         check_loadable(option, name, resolve, what="strategy", needs="orders(view, rng) or order(view, rng)")
 
 
-def _report(result: LabResult, plot: Path | None, *, json_out: bool) -> None:
-    """Print the results, then draw the plot: a plot that cannot be written loses no results."""
+def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: bool = False) -> None:
+    """Print the results, then draw the plot: a plot that cannot be written loses no results, and
+    is written whole or not at all (an existing file is replaced only with ``overwrite``)."""
     from sevens.lab.plot import plot_result
 
     if json_out:
@@ -181,9 +184,12 @@ def _report(result: LabResult, plot: Path | None, *, json_out: bool) -> None:
     if plot is None:
         return
     try:
-        plot_result(result, plot)
+        with replacing(plot, overwrite=overwrite) as part:
+            plot_result(result, part)
+    except FileExistsError:
+        fail(f"{exists_message(f'--plot {plot}')}; it appeared during the run, and the results are printed above", code=1)
     except OSError as exc:
-        fail(f"cannot write --plot {plot}: {exc.strerror or exc}; the results are printed above")
+        fail(f"cannot write --plot {plot}: {exc.strerror or exc}; the results are printed above", code=1)
     if not json_out:
         Console().print(f"plot written to {plot}")
 
