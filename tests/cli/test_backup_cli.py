@@ -270,3 +270,50 @@ def test_export_to_a_directory_names_files_by_safe_ids_only(tmp_path: Path) -> N
     result = runner.invoke(app, ["export", "--database-url", url, str(single)])
     assert result.exit_code == 0, result.output
     assert json.loads(single.read_text(encoding="utf-8"))["games"][0]["id"] == "../../escaped"
+
+
+def test_export_refuses_to_replace_a_file_unless_told_to(tmp_path: Path) -> None:
+    """An earlier backup is never lost to a new export by accident: refused in one line before the
+    database is read, left as it was; --overwrite replaces it whole, with the backup's mode."""
+    _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    target = tmp_path / "full.json"
+    before = target.read_bytes()
+    result = runner.invoke(app, ["export", "--full", "--database-url", url, str(target)])
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: {target} already exists and would be replaced; choose another file name, or pass --overwrite "
+        "to replace it\n"
+    )
+    assert target.read_bytes() == before
+    target.chmod(0o644)
+    result = runner.invoke(app, ["export", "--full", "--overwrite", "--database-url", url, str(target)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(target.read_text(encoding="utf-8"))["full"] is True
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full.json", "source.sqlite3"]
+
+
+def test_a_directory_export_replaces_none_of_an_earlier_ones_files_unless_told_to(tmp_path: Path) -> None:
+    _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    folder = tmp_path / "backup"
+    assert runner.invoke(app, ["export", "--full", "--database-url", url, f"{folder}/"]).exit_code == 0
+    written = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert len(written) == 2  # the game and credentials.json
+    result = runner.invoke(app, ["export", "--full", "--database-url", url, f"{folder}/"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert f"{folder} already holds 2 of the 2 files this export writes" in result.stderr
+    assert "choose another directory, or pass --overwrite to replace them" in result.stderr
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == written
+    result = runner.invoke(app, ["export", "--full", "--overwrite", "--database-url", url, f"{folder}/"])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in folder.iterdir()) == sorted(written)
+
+
+def test_export_to_a_folder_that_is_not_there_is_refused_before_reading_the_database(tmp_path: Path) -> None:
+    target = tmp_path / "nowhere" / "x.json"
+    (tmp_path / "empty.sqlite3").touch()  # not a sevens database: reading it would be refused
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{tmp_path / 'empty.sqlite3'}", str(target)])
+    assert result.exit_code == 2 and result.stderr == (
+        f"error: cannot write {target}: the folder {target.parent} does not exist; create it or pick another path\n"
+    )

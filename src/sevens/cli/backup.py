@@ -22,6 +22,7 @@ import typer
 
 from sevens.cli.database import DB_HELP, usable_url
 from sevens.cli.errors import fail
+from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, write_text
 from sevens.store.secrets import is_public_id
 
 if TYPE_CHECKING:
@@ -29,37 +30,57 @@ if TYPE_CHECKING:
 
     from sevens.store.backup import ImportReport
 
-__all__ = ["read_documents", "register", "write_export"]
+__all__ = ["check_target", "read_documents", "register", "write_export"]
 
-def _write(path: Path, document: dict[str, Any], *, private: bool) -> None:
+def _write(path: Path, document: dict[str, Any], *, private: bool, overwrite: bool) -> None:
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    mode = 0o600 if private else 0o644
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        os.fchmod(fd, mode)  # O_CREAT's mode does not apply to a file that already existed
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            fd = -1
-            handle.write(text)
-    finally:
-        if fd != -1:
-            os.close(fd)
+    write_text(path, text, overwrite=overwrite, mode=0o600 if private else 0o644)
 
 
-def write_export(document: dict[str, Any], target: str) -> list[Path]:
+def _is_directory(target: str) -> bool:
+    """Whether an export to ``target`` is split per game into a directory."""
+    return target.endswith(("/", os.sep)) or Path(target).is_dir()
+
+
+def check_target(target: str, *, overwrite: bool) -> None:
+    """Refuse, before the database is read, an export that would replace a file (without
+    ``overwrite``) or that cannot be written: its folder is missing or takes no new file."""
+    path = Path(target)
+    if _is_directory(target):
+        if not path.exists():
+            return  # made by the export, with its parents
+        folder = path
+    else:
+        if path.exists() and not overwrite:
+            fail(exists_message(str(path)))
+        folder = path.parent
+        if not folder.is_dir():
+            fail(f"cannot write {target}: the folder {folder} does not exist; create it or pick another path")
+    refused = cannot_create_in(folder)
+    if refused is not None:
+        fail(f"cannot write {target}: {refused.strerror or refused}; pick a folder you can write to")
+
+
+def write_export(document: dict[str, Any], target: str, *, overwrite: bool = False) -> list[Path]:
     """Write an export document to a file, or split per game into a directory; returns the files.
 
-    A full backup's files are created with mode 0600 and its directory with 0700.
+    A full backup's files are created with mode 0600 and its directory with 0700. Each file is
+    written whole or not at all; an existing file is replaced only with ``overwrite``, and without
+    it an export that would replace any file writes none.
 
     Raises:
+        FileExistsError: a file to write is there already (and not ``overwrite``); nothing is written.
         OSError: the file or directory cannot be written.
         ValueError: a game's id cannot name a file (nothing is written then).
     """
     private = bool(document.get("full"))
     path = Path(target)
-    if not (target.endswith(("/", os.sep)) or path.is_dir()):
+    if not _is_directory(target):
         if path.parent and not path.parent.is_dir():
             raise OSError(f"the folder {path.parent} does not exist; create it or pick another path")
-        _write(path, document, private=private)
+        if path.exists() and not overwrite:
+            raise FileExistsError(exists_message(str(path)))
+        _write(path, document, private=private, overwrite=overwrite)
         return [path]
     # Each file is named by its game's id: only an id of the shape sevens makes, never "../x".
     for game in document["games"]:
@@ -68,20 +89,22 @@ def write_export(document: dict[str, Any], target: str) -> list[Path]:
                 f"game {game['id'][:40]!r} ({game['name'][:40]!r}) has an id sevens does not make, so it "
                 "cannot name a file; export to one file instead (a PATH that is not a directory)"
             )
+    head = {k: v for k, v in document.items() if k not in ("games", "credentials")}
+    parts = [(path / f"{game['id']}.json", {**head, "games": [game], "credentials": []}) for game in document["games"]]
+    if private:
+        parts.append((path / "credentials.json", {**head, "games": [], "credentials": document["credentials"]}))
+    there = [file for file, _ in parts if file.exists()]
+    if there and not overwrite:
+        raise FileExistsError(
+            f"{path} already holds {len(there)} of the {len(parts)} files this export writes ({there[0].name} "
+            "first) and they would be replaced; choose another directory, or pass --overwrite to replace them"
+        )
     path.mkdir(mode=0o700 if private else 0o755, parents=True, exist_ok=True)
     if private:
         path.chmod(0o700)
-    head = {k: v for k, v in document.items() if k not in ("games", "credentials")}
-    written = []
-    for game in document["games"]:
-        file = path / f"{game['id']}.json"
-        _write(file, {**head, "games": [game], "credentials": []}, private=private)
-        written.append(file)
-    if private:
-        file = path / "credentials.json"
-        _write(file, {**head, "games": [], "credentials": document["credentials"]}, private=True)
-        written.append(file)
-    return written
+    for file, part in parts:
+        _write(file, part, private=private, overwrite=overwrite)
+    return [file for file, _ in parts]
 
 
 def read_documents(source: str) -> list[dict[str, Any]]:
@@ -137,7 +160,14 @@ def register(app: typer.Typer) -> None:
 
     @app.command("export")
     def export(
-        target: Annotated[str, typer.Argument(metavar="PATH", help="File, or directory (one file per game), to write.")],
+        target: Annotated[
+            str,
+            typer.Argument(
+                metavar="PATH",
+                help="File, or directory (one file per game), to write; an existing file is refused unless "
+                "--overwrite is given.",
+            ),
+        ],
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
         full: Annotated[
             bool,
@@ -148,6 +178,7 @@ def register(app: typer.Typer) -> None:
                 "(file mode 0600): what a restore of running games needs.",
             ),
         ] = False,
+        overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
     ) -> None:
         """Export every game: records and what players may read, or (--full) a complete backup."""
         from sqlalchemy.exc import SQLAlchemyError
@@ -157,7 +188,8 @@ def register(app: typer.Typer) -> None:
         from sevens.web.settings import Settings
 
         url = database_url or Settings().database_url
-        engine = _engine(url, command="export")
+        engine = _engine(url, command="export")  # checks the URL; reads nothing yet
+        check_target(target, overwrite=overwrite)
         try:
             # The migrations below would write sevens' tables into any database: first make sure
             # it is one (an older sevens schema is still brought up to date, as before).
@@ -173,7 +205,9 @@ def register(app: typer.Typer) -> None:
         except SQLAlchemyError as exc:
             fail(f"cannot read the database: {str(exc).splitlines()[0]}")
         try:
-            files = write_export(document, target)
+            files = write_export(document, target, overwrite=overwrite)
+        except FileExistsError as exc:
+            fail(str(exc))
         except OSError as exc:
             fail(f"cannot write {target}: {exc.strerror or exc}")
         except ValueError as exc:
