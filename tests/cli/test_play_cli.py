@@ -286,7 +286,7 @@ def test_ctrl_c_ends_the_game_with_the_exit_code_of_an_interrupt(monkeypatch: py
     def interrupted(*args: object, **kwargs: object) -> str:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(play_cli.Prompt, "ask", interrupted)
+    monkeypatch.setattr(play_cli.AskLine, "ask", interrupted)
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "x"])
     assert result.exit_code == 130
     assert "error: the game was interrupted before the end" in result.output

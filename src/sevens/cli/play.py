@@ -16,13 +16,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.control import Control
-from rich.prompt import Confirm, Prompt
 from rich.segment import Segment
 from rich.table import Table
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
+from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
 from sevens.cli.files import OVERWRITE_HELP, check_writable, write_text
+from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, validate_order
@@ -135,7 +136,7 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
     return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
-class _SendConfirm(Confirm):
+class _SendConfirm(ConfirmLine):
     """y/n, and the words people type too: "yes" and "no" (rich takes only "y" and "n")."""
 
     validate_error_message = "[prompt.invalid]Please answer y (send it) or n (type another order)"
@@ -181,7 +182,7 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
         return check_order(game, turn=n, team=team, force=0, flair=0)
     while True:
-        text = Prompt.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
+        text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
         if text.strip().lower() in ("?", "h", "help"):
             console.print(_order_help(view.scrum))
             continue
@@ -211,6 +212,7 @@ def _clear_screen_and_scrollback() -> Control:
 
 def _hand_over(console: Console, can_clear: bool) -> None:
     """Hide the orders just typed from the next person at the keyboard (R13)."""
+    lineedit.forget()  # nothing is kept, but nothing typed may ever be recalled by the next person
     if can_clear:
         console.control(_clear_screen_and_scrollback(), Control.home())
     else:
@@ -307,7 +309,7 @@ def play_game(
             if not mine:
                 continue
             if humans > 1:
-                Prompt.ask(f"\n{person.name}: your orders are secret. Press Enter when you are at the keyboard",
+                AskLine.ask(f"\n{person.name}: your orders are secret. Press Enter when you are at the keyboard",
                            console=console, default="", show_default=False)
             for team in mine:
                 orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
@@ -445,6 +447,8 @@ def register(app: typer.Typer) -> None:
         if record is not None:
             check_writable(record, "--record", example="game.json", overwrite=overwrite)
         names = _bot_names(bots)
+        if humans:
+            lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
         console = Console()
         try:
             play_game(

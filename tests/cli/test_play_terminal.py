@@ -1,0 +1,138 @@
+"""``sevens play`` in a real pseudo-terminal: line editing at the prompt, and nothing typed by one
+person can be called back by the next (R13: orders are secret until the turn is resolved)."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import select
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator
+
+import pytest
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+
+UP, LEFT, HOME, END = "\x1b[A", "\x1b[D", "\x1b[H", "\x1b[F"  # keys as xterm sends them
+KILL_LINE, YANK = "\x15", "\x19"  # Ctrl-U and Ctrl-Y
+
+# What the screen shows, less the terminal's control sequences (colours, readline's modes) and
+# readline's prompt markers.
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[=>]|[\x01\x02\r]")
+
+
+class Terminal:
+    """``python -m sevens ARGS`` with a pseudo-terminal as its standard input, output and error."""
+
+    def __init__(self, *args: str, columns: int = 120, rows: int = 40) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
+        env["TERM"] = "xterm"
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "sevens", *args], stdin=slave, stdout=slave, stderr=slave, env=env,
+            start_new_session=True, close_fds=True,
+        )
+        os.close(slave)
+        self.master = master
+        self.raw = b""
+
+    @property
+    def screen(self) -> str:
+        """Everything written so far, as text without control sequences."""
+        return _CONTROL.sub("", self.raw.decode("utf-8", "replace"))
+
+    def expect(self, pattern: str, *, after: int = 0, timeout: float = 90) -> int:
+        """Read until ``pattern`` (a regular expression) shows at or after ``after`` in
+        :attr:`screen`; where its match ends."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.compile(pattern).search(self.screen, after)
+            if found:
+                return found.end()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {pattern!r} within {timeout} s; the screen ends:\n{self.screen[-3000:]}")
+            ready, _, _ = select.select([self.master], [], [], min(left, 1.0))
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:  # the program ended and closed the terminal
+                    chunk = b""
+                if not chunk:
+                    raise AssertionError(f"the program ended before {pattern!r}; the screen ends:\n{self.screen[-3000:]}")
+                self.raw += chunk
+
+    def type(self, keys: str) -> None:
+        os.write(self.master, keys.encode())
+        time.sleep(0.2)  # as a person types: readline reads each line with the terminal set up for it
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        os.close(self.master)
+
+
+@pytest.fixture
+def terminal() -> Iterator[list[Terminal]]:
+    opened: list[Terminal] = []
+    yield opened
+    for t in opened:
+        t.close()
+
+
+def _order_prompt(t: Terminal, after: int) -> int:
+    return t.expect(r"Order for [A-Za-z ]+ as FORCE FLAIR \(\? for help\): ", after=after)
+
+
+def test_arrow_keys_edit_the_order_being_typed(terminal: list[Terminal]) -> None:
+    """Type '3 9', go back three places with the left arrow, insert '1': the order taken is 13 + 9.
+    Then '5 12', Home, '1', End, Backspace, '5': 15 + 15."""
+    t = Terminal("play", "--players", "4", "--seed", "edit")
+    terminal.append(t)
+    at = _order_prompt(t, 0)
+    t.type("3 9" + LEFT * 3 + "1\r")
+    at = t.expect(r"13 FORCE \+ 9 FLAIR: expected", after=at)
+    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("n\r")
+    at = _order_prompt(t, at)
+    t.type("5 12" + HOME + "1" + END + "\x7f" + "5\r")  # Home, End and Backspace
+    t.expect(r"15 FORCE \+ 15 FLAIR: expected", after=at)
+    assert "Refused" not in t.screen
+
+
+def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list[Terminal]) -> None:
+    """Player 1 types two orders (and deletes a third with Ctrl-U); at Player 2's prompts the up
+    arrow and Ctrl-Y (paste back what was deleted) bring none of them back: the empty line is refused."""
+    t = Terminal("play", "--players", "4", "--humans", "2", "--seed", "hotseat")
+    terminal.append(t)
+    at = t.expect(r"Player 1: your orders are secret\. Press Enter when you are at the keyboard")
+    t.type("\r")
+    at = _order_prompt(t, at)
+    t.type("23 15\r")
+    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("\r")
+    at = _order_prompt(t, at)
+    t.type("19 21" + KILL_LINE + "22 18\r")
+    at = t.expect(r"22 FORCE \+ 18 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("\r")
+    handed = t.expect(r"Player 2: your orders are secret\. Press Enter when you are at the keyboard", after=at)
+    t.type(UP + UP + "\r")
+    at = _order_prompt(t, handed)
+    t.type(UP + "\r")
+    at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
+    at = _order_prompt(t, at)
+    t.type(YANK + "\r")
+    at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
+    _order_prompt(t, at)
+    seen = t.screen[handed:]
+    for typed in ("23 15", "22 18", "19 21"):
+        assert typed not in seen, seen
+    assert "FORCE +" not in seen and "Send this order" not in seen
