@@ -588,3 +588,60 @@ def test_a_narrow_bracket_lists_one_match_a_line_round_by_round() -> None:
     assert "  Ireland 18-18 Argentina -> Ireland on group record" in lines
     assert lines.index("quarter-final") < lines.index("semi-final") < lines.index("final") < lines.index("champion")
     assert lines[lines.index("champion") + 1] == "  Samoa"
+
+
+def test_people_named_with_names_are_called_by_name_in_the_draw_the_hand_overs_and_the_record(tmp_path: Path) -> None:
+    """`--names Ann,Bob` (two names: two people at the keyboard): the draw shows each team's manager
+    by name, each hand-over calls the person by name, and the record names the players."""
+    path = tmp_path / "game.json"
+    answers = "\n10 9\ny\n" * 40
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--names", " Ann , Bob", "--seed", "hotseat", "--record", str(path)],
+        input=answers, env={"COLUMNS": "120"},
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    draw = out[out.index("The draw"):out.index("Played by")]
+    assert draw.count("(Ann)") == 2 and draw.count("(Bob)") == 2 and "Player 1" not in draw
+    assert "Ann: your orders are secret" in out and "Bob: your orders are secret" in out
+    assert "Player 1" not in out and "Player 2" not in out
+    assert re.search(r"Champion: [A-Za-z ]+ \((Ann|Bob|Bot 3|Bot 4)\)", out)
+    record = json.loads(path.read_text())
+    assert [(p["id"], p["name"]) for p in record["players"]] == [("p1", "Ann"), ("p2", "Bob"), ("p3", "Bot 3"), ("p4", "Bot 4")]
+    verify_record(record)
+
+
+def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
+    """rich would read '[bold]' as a style and '[/]' as an error: a name is printed as it was given."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--humans", "2", "--names", "[bold]Ann,[/]", "--seed", "hotseat"],
+        input="\n10 9\ny\n" * 40, env={"COLUMNS": "120"},
+    )
+    assert result.exit_code == 0, result.output
+    assert "([bold]Ann)" in result.output and "[bold]Ann: your orders are secret" in result.output
+    assert "([/])" in result.output and "[/]: your orders are secret" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--humans", "2", "--names", "Ann,Bob,Cy"],
+         "error: --names gives 3 names for 2 people typing orders (--humans 2); give one name for each, or --humans 3"),
+        (["--humans", "3", "--names", "Ann"],
+         "error: --names gives 1 name for 3 people typing orders (--humans 3); give one name for each, or --humans 1"),
+        (["--names", "Ann,,Bob"], "error: --names has an empty name; give names separated by commas, e.g. --names Ann,Bob"),
+        (["--names", "Ann, ANN"], "error: --names: 'ANN' is given twice (names are compared ignoring case); give each "
+                                  "person a name of their own"),
+        (["--names", "Ann,Bot 4"], "error: --names: 'Bot 4' is the name of a bot in this game (players 3 to 4 are bots); "
+                                   "choose another name"),
+        (["--names", "Ann,Bob\tthe builder"], "error: --names: 'Bob\\tthe builder' has a character that cannot be shown"),
+        (["--names", "A" * 31], f"error: --names: '{'A' * 30}'... is longer than 30 characters; give a shorter name"),
+        (["--auto", "--names", "Ann"], "error: --auto has bots play every team, so nobody types orders and no name is "
+                                       "needed: drop --names or --auto"),
+    ],
+)
+def test_names_that_cannot_tell_the_people_apart_are_refused_before_the_game(args: list[str], says: str) -> None:
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "n", *args], input="")
+    assert result.exit_code == 2
+    assert result.stderr == says + "\n" or result.stderr.startswith(says), result.stderr
+    assert "The draw" not in result.output

@@ -16,6 +16,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 from rich.control import Control
+from rich.markup import escape
 from rich.segment import Segment
 from rich.table import Table
 
@@ -40,7 +41,7 @@ from sevens.tournament.game import (
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
-__all__ = ["parse_order_text", "play_game", "register"]
+__all__ = ["MAX_NAME", "check_names", "parse_order_text", "play_game", "register"]
 
 
 # ASCII digits only: str.isdigit and int() also take '²' or '٣'. A minus sign is let through so
@@ -256,16 +257,21 @@ def play_game(
     bots: Sequence[str] = (),
     per_player: int | None = None,
     overwrite: bool = False,
+    names: Sequence[str] = (),
 ) -> Game:
     """Play a whole game: people type orders for their teams, bots play the rest (``bots``: their
     names, given to the bot-played teams in turn; none: the default bot). ``teams`` and
     ``per_player`` (teams each player manages) pick the arrangement; R12's preference fills in.
+    ``names``: the people's names, one for each of ``humans`` (default "Player 1", "Player 2", ...),
+    checked by :func:`check_names`.
     ``record``: the file the game record is written to at the end (replacing a file there only
     with ``overwrite``); if it cannot be, the record goes to a file in the temporary folder, or
     failing that to the console, and OSError says where."""
     fmt = _choose_format(players, teams, per_player)
     dice_seed = _dice_seed(seed)
-    people = [Player(PlayerId(f"p{i}"), f"Player {i}" if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
+    check_names(names, humans=humans, players=players)
+    named = list(names) or [f"Player {i}" for i in range(1, humans + 1)]
+    people = [Player(PlayerId(f"p{i}"), named[i - 1] if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
     # Drawn from the dice seed, so anyone can redo the draw once the seed is revealed.
     setup = draw_game_from_seed(people, fmt, seed=dice_seed)
     human_ids = {p.id for p in people[:humans]}
@@ -309,7 +315,7 @@ def play_game(
             if not mine:
                 continue
             if humans > 1:
-                AskLine.ask(f"\n{person.name}: your orders are secret. Press Enter when you are at the keyboard",
+                AskLine.ask(f"\n{escape(person.name)}: your orders are secret. Press Enter when you are at the keyboard",
                            console=console, default="", show_default=False)
             for team in mine:
                 orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
@@ -334,7 +340,9 @@ def play_game(
 
     champion = game.champion
     assert champion is not None
-    console.rule(f"Champion: {setup.team(champion).name}")
+    manager = setup.team(champion).manager
+    managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
+    console.rule(f"Champion: {setup.team(champion).name}{managed}")
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
     if record is not None:
         _save_record(console, record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=overwrite)
@@ -375,6 +383,55 @@ def _keep_elsewhere(text: str) -> Path | None:
     return Path(name)
 
 
+MAX_NAME = 30
+"""The longest name a person at the keyboard may give (it goes in the draw's narrow columns)."""
+
+
+def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
+    """Refuse people's names (``--names``) that could not tell the people apart: one name for each
+    of ``humans``, none empty, none twice (in any case), none a bot's ("Bot 4"), each printable and
+    at most :data:`MAX_NAME` characters; none given is fine ("Player 1", ...).
+
+    >>> check_names(["Ann", "Bob"], humans=2, players=4)
+    >>> check_names(["Ann", "ann"], humans=2, players=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --names: 'ann' is given twice (names are compared ignoring case); give each person a name of their own
+    >>> check_names(["Ann", "Bot 4"], humans=2, players=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --names: 'Bot 4' is the name of a bot in this game (players 3 to 4 are bots); choose another name
+    """
+    if not names:
+        return
+    if len(names) != humans:
+        raise ValueError(
+            f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for {humans} "
+            f"{'person' if humans == 1 else 'people'} typing orders (--humans {humans}); give one name for each, "
+            f"or --humans {len(names)}"
+        )
+    seen: set[str] = set()
+    bots = {f"bot {i}" for i in range(humans + 1, players + 1)}
+    for name in names:
+        if not name:
+            raise ValueError("--names has an empty name; give names separated by commas, e.g. --names Ann,Bob")
+        if not name.isprintable():
+            raise ValueError(f"--names: {name!r} has a character that cannot be shown (a tab, a newline, ...); use letters, digits and spaces")
+        if len(name) > MAX_NAME:
+            raise ValueError(f"--names: {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters; give a shorter name")
+        key = name.casefold()
+        if key in seen:
+            raise ValueError(f"--names: {name!r} is given twice (names are compared ignoring case); give each person a name of their own")
+        if key in bots:
+            raise ValueError(f"--names: {name!r} is the name of a bot in this game (players {humans + 1} to {players} are bots); choose another name")
+        seen.add(key)
+
+
+def _people_names(text: str | None) -> tuple[str, ...]:
+    """The names given to ``--names``, comma-separated, each without the spaces around it."""
+    return () if text is None else tuple(name.strip() for name in text.split(","))
+
+
 def _bot_names(text: str | None) -> tuple[str, ...]:
     """The names given to ``--bots``, each checked to be a bot here (R13)."""
     if text is None:
@@ -410,7 +467,19 @@ def register(app: typer.Typer) -> None:
         ] = None,
         humans: Annotated[
             int | None,
-            typer.Option(metavar="N", help="How many of the players type their orders here (default 1; 0 with --auto)."),
+            typer.Option(
+                metavar="N",
+                help="How many of the players type their orders here (default: 1, as many as --names gives, or 0 with --auto).",
+            ),
+        ] = None,
+        people_names: Annotated[
+            str | None,
+            typer.Option(
+                "--names",
+                metavar="NAMES",
+                help="The names of the people typing orders, comma-separated, one for each of --humans "
+                "(e.g. --names Ann,Bob): in the draw, the hand-overs and the game record. Default: Player 1, Player 2, ...",
+            ),
         ] = None,
         auto: Annotated[bool, typer.Option("--auto", metavar="", help="Bots play every team.")] = False,
         seed: Annotated[
@@ -439,11 +508,18 @@ def register(app: typer.Typer) -> None:
         """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto."""
         if auto and humans:
             fail(f"--auto has bots play every team, so nobody types orders: drop --humans {humans} or --auto")
-        humans = 0 if auto else (1 if humans is None else humans)
+        given = _people_names(people_names)
+        if auto and given:
+            fail("--auto has bots play every team, so nobody types orders and no name is needed: drop --names or --auto")
+        humans = 0 if auto else ((len(given) or 1) if humans is None else humans)
         if not 4 <= players <= 16:
             fail(f"R12: Sevens is for 4 to 16 players, not {players}; use --players 4 to 16")
         if not 0 <= humans <= players:
             fail(f"--humans must be from 0 to the number of players ({players}), not {humans}")
+        try:
+            check_names(given, humans=humans, players=players)
+        except ValueError as exc:
+            fail(str(exc))
         if record is not None:
             check_writable(record, "--record", example="game.json", overwrite=overwrite)
         names = _bot_names(bots)
@@ -453,7 +529,7 @@ def register(app: typer.Typer) -> None:
         try:
             play_game(
                 console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
-                record=record, bots=names, overwrite=overwrite,
+                record=record, bots=names, overwrite=overwrite, names=given,
             )
         except (ValueError, OrderRefused) as exc:
             fail(str(exc))

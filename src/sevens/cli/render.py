@@ -6,6 +6,7 @@ from collections.abc import Mapping
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
@@ -185,7 +186,7 @@ def draw_table(game: Game) -> RenderableType:
             cells = []
             for column in columns:
                 team = game.setup.team(column[i])
-                who = names[team.manager] if team.manager else "house"
+                who = escape(names[team.manager]) if team.manager else "house"  # a name people typed: not markup
                 cells.append(f"{team.name}\n ({who})" if narrow else f"{team.name} ({who})")
             out.add_row(*cells)
         return out
