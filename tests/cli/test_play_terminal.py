@@ -113,7 +113,11 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     arrow and Ctrl-Y (paste back what was deleted) bring none of them back: the empty line is refused."""
     t = Terminal("play", "--players", "4", "--humans", "2", "--seed", "hotseat")
     terminal.append(t)
-    at = t.expect(r"Player 1: your orders are secret\. Press Enter when you are at the keyboard")
+    at = t.expect(r"Name of Player 1 \(Player 1\): ")
+    t.type("\r")
+    at = t.expect(r"Name of Player 2 \(Player 2\): ", after=at)
+    t.type("\r")
+    at = t.expect(r"Player 1: your orders are secret\. Press Enter when you are at the keyboard", after=at)
     t.type("\r")
     at = _order_prompt(t, at)
     t.type("23 15\r")
@@ -136,3 +140,21 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     for typed in ("23 15", "22 18", "19 21"):
         assert typed not in seen, seen
     assert "FORCE +" not in seen and "Send this order" not in seen
+
+
+def test_people_at_a_terminal_are_asked_their_names(terminal: list[Terminal]) -> None:
+    """Two people at a terminal and no --names: each is asked for a name (one already taken is
+    refused and asked again), and the game calls them by it."""
+    t = Terminal("play", "--players", "4", "--humans", "2", "--seed", "names")
+    terminal.append(t)
+    at = t.expect(r"Who is playing\? Type each person's name")
+    at = t.expect(r"Name of Player 1 \(Player 1\): ", after=at)
+    t.type("Ann\r")
+    at = t.expect(r"Name of Player 2 \(Player 2\): ", after=at)
+    t.type("ANN\r")
+    at = t.expect(r"Refused: 'ANN' is given twice \(names are compared ignoring case\); give each person a name of their "
+                  r"own\.\s+Name of Player 2 \(Player 2\): ", after=at)
+    t.type("Bob\r")
+    at = t.expect(r"The draw", after=at)
+    at = t.expect(r"\(Bob\)", after=at)
+    t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard", after=at)

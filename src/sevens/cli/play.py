@@ -8,6 +8,7 @@ import os
 import random
 import re
 import secrets
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -410,21 +411,42 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
             f"{'person' if humans == 1 else 'people'} typing orders (--humans {humans}); give one name for each, "
             f"or --humans {len(names)}"
         )
-    seen: set[str] = set()
-    bots = {f"bot {i}" for i in range(humans + 1, players + 1)}
+    taken: list[str] = []
     for name in names:
         if not name:
             raise ValueError("--names has an empty name; give names separated by commas, e.g. --names Ann,Bob")
-        if not name.isprintable():
-            raise ValueError(f"--names: {name!r} has a character that cannot be shown (a tab, a newline, ...); use letters, digits and spaces")
-        if len(name) > MAX_NAME:
-            raise ValueError(f"--names: {name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters; give a shorter name")
-        key = name.casefold()
-        if key in seen:
-            raise ValueError(f"--names: {name!r} is given twice (names are compared ignoring case); give each person a name of their own")
-        if key in bots:
-            raise ValueError(f"--names: {name!r} is the name of a bot in this game (players {humans + 1} to {players} are bots); choose another name")
-        seen.add(key)
+        problem = _name_problem(name, taken, humans=humans, players=players)
+        if problem:
+            raise ValueError(f"--names: {problem}")
+        taken.append(name)
+
+
+def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int) -> str | None:
+    """Why ``name`` cannot be a person's name beside the names ``taken``, or None if it can."""
+    if not name.isprintable():
+        return f"{name!r} has a character that cannot be shown (a tab, a newline, ...); use letters, digits and spaces"
+    if len(name) > MAX_NAME:
+        return f"{name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters; give a shorter name"
+    if name.casefold() in {t.casefold() for t in taken}:
+        return f"{name!r} is given twice (names are compared ignoring case); give each person a name of their own"
+    if name.casefold() in {f"bot {i}" for i in range(humans + 1, players + 1)}:
+        return f"{name!r} is the name of a bot in this game (players {humans + 1} to {players} are bots); choose another name"
+    return None
+
+
+def _ask_names(console: Console, *, humans: int, players: int) -> tuple[str, ...]:
+    """Ask each person at the keyboard for a name, checked as ``--names`` is; Enter keeps "Player N"."""
+    console.print("Who is playing? Type each person's name (Enter keeps the name shown; --names gives them without asking).")
+    names: list[str] = []
+    while len(names) < humans:
+        default = f"Player {len(names) + 1}"
+        name = AskLine.ask(f"Name of {default}", console=console, default=default).strip() or default
+        problem = _name_problem(name, names, humans=humans, players=players)
+        if problem:
+            console.print(f"[red]Refused:[/] {escape(problem)}.")
+            continue
+        names.append(name)
+    return tuple(names)
 
 
 def _people_names(text: str | None) -> tuple[str, ...]:
@@ -478,7 +500,8 @@ def register(app: typer.Typer) -> None:
                 "--names",
                 metavar="NAMES",
                 help="The names of the people typing orders, comma-separated, one for each of --humans "
-                "(e.g. --names Ann,Bob): in the draw, the hand-overs and the game record. Default: Player 1, Player 2, ...",
+                "(e.g. --names Ann,Bob): in the draw, the hand-overs and the game record. Default: asked at the start "
+                "in a terminal for two or more people, else Player 1, Player 2, ...",
             ),
         ] = None,
         auto: Annotated[bool, typer.Option("--auto", metavar="", help="Bots play every team.")] = False,
@@ -527,6 +550,9 @@ def register(app: typer.Typer) -> None:
             lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
         console = Console()
         try:
+            if humans > 1 and not given and sys.stdin.isatty():
+                # A terminal, so someone is there to answer; piped input keeps its answers for the orders.
+                given = _ask_names(console, humans=humans, players=players)
             play_game(
                 console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
                 record=record, bots=names, overwrite=overwrite, names=given,
