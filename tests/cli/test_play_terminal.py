@@ -109,8 +109,9 @@ def test_arrow_keys_edit_the_order_being_typed(terminal: list[Terminal]) -> None
 
 
 def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list[Terminal]) -> None:
-    """Player 1 types two orders (and deletes a third with Ctrl-U); at Player 2's prompts the up
-    arrow and Ctrl-Y (paste back what was deleted) bring none of them back: the empty line is refused."""
+    """Player 1 types two orders (and deletes a third with Ctrl-U, and types a fourth after the last
+    answer); at Player 2's prompts neither the up arrow nor Ctrl-Y (paste back what was deleted) brings
+    any of them back, nor is the fourth waiting there: the empty line is refused."""
     t = Terminal("play", "--players", "4", "--humans", "2", "--seed", "hotseat")
     terminal.append(t)
     at = t.expect(r"Name of Player 1 \(Player 1\): ")
@@ -126,7 +127,7 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     at = _order_prompt(t, at)
     t.type("19 21" + KILL_LINE + "22 18\r")
     at = t.expect(r"22 FORCE \+ 18 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
-    t.type("\r")
+    t.type("\r" + "31 27")  # keys pressed after the last answer, before the hand-over
     handed = t.expect(r"Player 2: your orders are secret\. Press Enter when you are at the keyboard", after=at)
     t.type(UP + UP + "\r")
     at = _order_prompt(t, handed)
@@ -137,7 +138,7 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
     _order_prompt(t, at)
     seen = t.screen[handed:]
-    for typed in ("23 15", "22 18", "19 21"):
+    for typed in ("23 15", "22 18", "19 21", "31 27"):
         assert typed not in seen, seen
     assert "FORCE +" not in seen and "Send this order" not in seen
 

@@ -5,6 +5,7 @@ editing must not let the next person recall what the last one typed: no line is 
 history, the history is cleared after every line, no history file is read or written, and the keys
 that paste back deleted text (the kill ring: Ctrl-Y, Alt-Y, and Alt-X, which can run any command by
 name) do nothing. The user's own inputrc is not read (the system's is), as it could bind them again.
+At a hand-over, keys typed but not yet read are dropped (:func:`drop_typed_ahead`).
 
 Only when both standard input and output are a terminal: readline edits nothing else, and a prompt
 written through a pipe would carry its markers.
@@ -12,6 +13,7 @@ written through a pipe would carry its markers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -22,7 +24,7 @@ from rich.console import Console
 from rich.prompt import Confirm, Prompt
 from rich.text import TextType
 
-__all__ = ["AskLine", "ConfirmLine", "enable", "forget", "read_line"]
+__all__ = ["AskLine", "ConfirmLine", "drop_typed_ahead", "enable", "forget", "read_line"]
 
 _readline: ModuleType | None = None
 
@@ -68,6 +70,19 @@ def forget() -> None:
     """Clear the history (nothing should be in it), as at every hand-over to the next person."""
     if _readline is not None:
         _readline.clear_history()
+
+
+def drop_typed_ahead() -> None:
+    """Discard what was typed but not yet read, when standard input is a terminal: keys the last
+    person pressed after their last answer would otherwise show at the next person's prompt."""
+    if not sys.stdin.isatty():
+        return
+    try:
+        import termios
+    except ImportError:  # not a POSIX system: nothing to discard with
+        return
+    with contextlib.suppress(OSError):
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
 def read_line(console: Console, prompt: TextType) -> str:

@@ -215,6 +215,7 @@ def _clear_screen_and_scrollback() -> Control:
 def _hand_over(console: Console, can_clear: bool) -> None:
     """Hide the orders just typed from the next person at the keyboard (R13)."""
     lineedit.forget()  # nothing is kept, but nothing typed may ever be recalled by the next person
+    lineedit.drop_typed_ahead()  # nor typed by the last one after their last answer
     if can_clear:
         console.control(_clear_screen_and_scrollback(), Control.home())
     else:
