@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
@@ -645,3 +646,27 @@ def test_names_that_cannot_tell_the_people_apart_are_refused_before_the_game(arg
     assert result.exit_code == 2
     assert result.stderr == says + "\n" or result.stderr.startswith(says), result.stderr
     assert "The draw" not in result.output
+
+
+def test_a_full_disk_at_the_end_keeps_the_record_elsewhere_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record's write fails at the end (no space left): one line says why and where the record
+    went instead; exit 1 (the command line was fine: 2 is for bad input); nothing half-written."""
+    import errno
+
+    def full(path: Path, text: str, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    spare = tmp_path / "spare"
+    spare.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(spare))
+    monkeypatch.setattr(play_cli, "write_text", full)
+    path = tmp_path / "game.json"
+    result = runner.invoke(app, ["play", "--auto", "--seed", "full", "--record", str(path)])
+    assert result.exit_code == 1
+    [kept] = spare.iterdir()
+    assert result.stderr == (
+        f"error: cannot write the game record to {path}: No space left on device; the record was saved to {kept} "
+        "instead: move it where you want it and check it with sevens verify FILE\n"
+    )
+    verify_record(json.loads(kept.read_text()))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spare"]
