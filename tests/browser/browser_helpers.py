@@ -1,0 +1,82 @@
+"""What the browser tests share: a real server under uvicorn, page visits that survive a page's own
+reload, screenshots, and a game started from the front page."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
+    """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
+    its address and stops it afterwards."""
+    import uvicorn
+
+    from sevens.web.app import create_app
+    from sevens.web.settings import Settings
+
+    port = free_port()
+    app = create_app(
+        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0, **settings)
+    )
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
+    uv = uvicorn.Server(config)
+    thread = threading.Thread(target=uv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not uv.started:
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    uv.should_exit = True
+    thread.join(timeout=10)
+
+
+def visit(page, url: str):  # type: ignore[no-untyped-def]
+    """Go to ``url``. A page that follows the game reloads itself when the game moves on, and its
+    own navigation can cut the test's short (ERR_ABORTED): then go again."""
+    from playwright.sync_api import Error
+
+    for attempt in range(3):
+        try:
+            return page.goto(url)
+        except Error as exc:
+            if attempt == 2 or not ("ERR_ABORTED" in str(exc) or "interrupted by another navigation" in str(exc)):
+                raise
+    return None
+
+
+def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def start_with_one_seat(page, server: str, name: str, *, hours: str) -> str:  # type: ignore[no-untyped-def]
+    """Create a game on the front page, take its first seat in this browser (with no seat claimed
+    the bots would play it all at once) and start it; returns the organiser page's address."""
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=deadline_hours]", hours)
+    page.click("#create-game button[type=submit]")
+    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+    page.locator("a.take-seat").first.click()
+    page.fill("input[name=name]", "Me")
+    page.click("#join button[type=submit]")
+    page.goto(organise_url)
+    page.click("#start button")
+    return organise_url
