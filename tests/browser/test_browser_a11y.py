@@ -1,0 +1,205 @@
+"""Accessibility on every kind of page a game shows, in real headless Chromium.
+
+One walk takes a real game through its states (lobby, running, paused, knockout, finished) and
+stops at each kind of page: the front page, the created game, the invite and its refusal, the
+organiser page in every state, a player's page with the live odds and with a refused order, the
+public page with tables and bracket, verification, and the error pages (404, 429). At each stop
+axe-core (through axe-playwright-python) checks the page as it stands, its script run: any
+violation of impact "moderate" or worse fails, named by page, rule, element and help text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from browser.browser_helpers import CHROMIUM, visit
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    ),
+]
+
+DESKTOP = {"width": 1000, "height": 800}
+FAILING_IMPACTS = ("critical", "serious", "moderate")
+# Off in axe-core by default (experimental, or WCAG 2.2), asked for here: a visible label that the
+# accessible name does not contain, taps on targets under 24 px, bold paragraphs posing as
+# headings, and data cells without a header.
+EXTRA_RULES = ("label-content-name-mismatch", "target-size", "p-as-heading", "table-fake-caption", "td-has-header")
+
+Check = Callable[[Any, str], None]
+
+
+def axe_problems(page: Any, where: str, impacts: tuple[str, ...] = FAILING_IMPACTS) -> list[str]:
+    """What axe-core finds on ``page`` at ``impacts``: one line per element, with the rule, the
+    element's selector and the rule's help text."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = []
+    options = {"resultTypes": ["violations"], "rules": {rule: {"enabled": True} for rule in EXTRA_RULES}}
+    for violation in Axe().run(page, options=options).response["violations"]:
+        if violation["impact"] not in impacts:
+            continue
+        for node in violation["nodes"]:
+            target = " ".join(str(t) for t in node["target"])
+            found.append(f"{where}: {violation['id']} ({violation['impact']}) at {target}: {violation['help']}")
+    return found
+
+
+def settled(page: Any) -> None:
+    """Wait until the page's script has done what it does at load (the odds asked for and shown)."""
+    from playwright.sync_api import expect
+
+    odds = page.locator("output.odds")
+    for i in range(odds.count()):
+        expect(odds.nth(i)).not_to_contain_text("Odds appear here")
+
+
+def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> None:
+    """Play a game through its states in ``viewport``, calling ``check(page, what)`` on each kind
+    of page."""
+    from playwright.sync_api import expect
+
+    touch = viewport["width"] < 600
+    options: dict[str, Any] = {"viewport": viewport, "is_mobile": touch, "has_touch": touch}
+
+    def look(page: Any, what: str) -> None:
+        settled(page)
+        check(page, what)
+
+    org = chromium.new_context(**options).new_page()
+    org.set_default_timeout(15000)
+    org.on("dialog", lambda dialog: dialog.accept())
+    org.goto(server + "/")
+    look(org, "home, first visit")
+    org.fill("input[name=name]", "Audit cup")
+    org.fill("input[name=deadline_hours]", "2")
+    org.click("#create-game button[type=submit]")
+    expect(org.locator("#organiser-link")).to_be_visible()
+    look(org, "game created")
+    organiser_link = org.locator("#organiser-link").inner_text()
+    invites = org.locator("code.invite").all_inner_texts()
+    organise_url = server + str(org.locator("#to-organise").get_attribute("href"))
+    base = organise_url.removesuffix("/organise")
+
+    # A guest opens the second invite: a blank name is refused beside the field, then they join.
+    guest = chromium.new_context(**options).new_page()
+    guest.set_default_timeout(15000)
+    guest.goto(invites[1])
+    look(guest, "invite (join form)")
+    guest.fill("input[name=name]", "   ")
+    guest.click("#join button[type=submit]")
+    expect(guest.locator("#join-refused")).to_be_visible()
+    look(guest, "invite, name refused")
+    guest.fill("input[name=name]", "Guest")
+    guest.click("#join button[type=submit]")
+    expect(guest).to_have_url(re.compile(r"/play$"))
+    look(guest, "player page, lobby")
+    guest.goto(organiser_link)
+    look(guest, "organiser link, asking to organise")
+
+    # The organiser takes the first seat and looks at the lobby.
+    org.goto(invites[0])
+    org.fill("input[name=name]", "Me")
+    org.click("#join button[type=submit]")
+    expect(org.locator("#lobby")).to_be_visible()
+    org.goto(server + "/")
+    look(org, "home, with one's games")
+    org.goto(organise_url)
+    look(org, "organiser page, lobby")
+    org.locator("table.seats tbody tr").nth(2).locator("button").click()
+    expect(org.locator("#invite-link")).to_be_visible()
+    look(org, "new invite for a seat")
+    visit(org, organise_url)
+    org.click("#start button")
+    expect(org.locator("#order-states")).to_be_visible()
+    look(org, "organiser page, running")
+
+    # A player's page: the live odds, then an order refused beside its fields.
+    visit(org, f"{base}/play")
+    look(org, "player page, running, live odds")
+    form = org.locator("form.order-form").first
+    team = form.get_attribute("data-team")
+    scrum = org.locator(f"#team-{team} .scrum").inner_text()
+    form.locator("input[name=force]").fill(scrum)
+    form.locator("input[name=flair]").fill("6")
+    form.locator("button[value=save]").click()
+    expect(org.locator("#order-refused")).to_be_visible()
+    look(org, "player page, order refused")
+    visit(org, f"{base}/play")
+    org.locator("form.order-form").first.locator("button[value=ready]").click()
+    expect(org.locator("#message")).to_be_visible()
+    look(org, "player page, order ready")
+    org.locator(".device-link button").click()
+    expect(org.locator("#invite-link")).to_be_visible()
+    look(org, "link for another device")
+
+    spectator = chromium.new_context(**options).new_page()
+    spectator.set_default_timeout(15000)
+    visit(spectator, base)
+    look(spectator, "public page, group stage")
+
+    visit(org, organise_url)
+    org.click("button:has-text('Pause the deadline')")
+    expect(org.locator("#paused")).to_be_visible()
+    look(org, "organiser page, paused")
+    org.click("button:has-text('Resume')")
+    expect(org.locator(".countdown")).to_be_visible()
+
+    # The organiser resolves every turn; the knockout brings the bracket.
+    for turn in range(1, 6):
+        visit(org, organise_url)
+        org.click("#resolve button")
+        if turn < 5:
+            expect(org.locator("#resolve input[name=turn]")).to_have_value(str(turn + 1))
+        if turn == 3:
+            visit(spectator, base)
+            expect(spectator.locator("section.bracket")).to_be_visible()
+            look(spectator, "public page, knockout with bracket")
+    visit(spectator, base)
+    expect(spectator.locator("#champion")).to_be_visible()
+    look(spectator, "public page, finished")
+    visit(org, organise_url)
+    look(org, "organiser page, finished")
+    visit(org, f"{base}/play")
+    look(org, "player page, finished")
+    org.goto(f"{base}/verify")
+    expect(org.locator("#verified")).to_be_visible()
+    look(org, "verify")
+    visit(org, organise_url)
+    org.click("#new-organiser-link button")
+    expect(org.locator("#organiser-link")).to_be_visible()
+    look(org, "new organiser link")
+
+    assert org.goto(f"{server}/no/such/page").status == 404
+    look(org, "error 404")
+    # Wrong secrets, again and again: the server makes the guest wait.
+    status = 0
+    for _ in range(20):
+        status = guest.goto(f"{server}/join/not-an-invite").status
+        if status == 429:
+            break
+    assert status == 429
+    look(guest, "error 429, too many attempts")
+    for page in (org, guest, spectator):
+        page.context.close()
+
+
+def test_every_page_passes_axe(server: str, chromium: Any) -> None:
+    """axe-core finds nothing serious or critical on any kind of page, on a computer's screen."""
+    found: list[str] = []
+    seen: list[str] = []
+
+    def check(page: Any, what: str) -> None:
+        seen.append(what)
+        found.extend(axe_problems(page, what))
+
+    walk(chromium, server, DESKTOP, check)
+    assert len(seen) >= 20, seen
+    assert not found, "axe-core found:\n" + "\n".join(found)
+
