@@ -34,6 +34,31 @@ function countdowns() {
   setInterval(tick, 30000);
 }
 
+// A table wider than the screen scrolls sideways inside its .table-scroll box. Such a box is made
+// reachable by keyboard (focused, the arrow keys scroll it) and named after its table's caption;
+// a box that fits takes no place in the tab order.
+function scrollBoxes(root) {
+  root.querySelectorAll(".table-scroll").forEach(function (box) {
+    if (box.scrollWidth > box.clientWidth) {
+      var caption = box.querySelector("caption");
+      box.tabIndex = 0;
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", (caption ? caption.textContent : "Table") + " (scrolls sideways)");
+    } else {
+      ["tabindex", "role", "aria-label"].forEach(function (name) { box.removeAttribute(name); });
+    }
+  });
+}
+
+function watchScrollBoxes() {
+  var timer = null;
+  scrollBoxes(document);
+  window.addEventListener("resize", function () {
+    clearTimeout(timer);
+    timer = setTimeout(function () { scrollBoxes(document); }, 200);
+  });
+}
+
 function percent(x) { return (100 * x).toFixed(1) + "%"; }
 
 function element(tag, text) {
@@ -44,7 +69,7 @@ function element(tag, text) {
 
 // The odds as a sentence and a small table, one row per distinct opposing order (bots that would
 // order the same are named together), built as DOM nodes so that no text is read as markup.
-function describe(data) {
+function describe(data, team) {
   var box = element("div");
   box.appendChild(element("p", "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
     data.expected_points + " points, " + data.scrum_left + " SCRUM left."));
@@ -64,6 +89,8 @@ function describe(data) {
   var knockout = data.against[0].draw === undefined;
   var table = element("table");
   table.className = "odds-table";
+  table.appendChild(element("caption", "Odds of " + team + " against each bot's order"));
+  table.firstChild.className = "visually-hidden";
   var head = element("tr");
   ["if they play like", "their order", "win", knockout ? "level (count-back)" : "draw", "loss"].forEach(
     function (title) { head.appendChild(element("th", title)); });
@@ -75,7 +102,10 @@ function describe(data) {
       percent(r.row.loss)].forEach(function (text) { tr.appendChild(element("td", text)); });
     table.appendChild(tr);
   });
-  box.appendChild(table);
+  var scroll = element("div");
+  scroll.className = "table-scroll";
+  scroll.appendChild(table);
+  box.appendChild(scroll);
   return box;
 }
 
@@ -84,6 +114,7 @@ function describe(data) {
 function show(out, content, failed) {
   out.replaceChildren(typeof content === "string" ? document.createTextNode(content) : content);
   out.classList.toggle("error", failed);
+  scrollBoxes(out);
   var said = out.parentNode.querySelector(".odds-said");
   if (said) {
     var first = typeof content === "string" ? content : (content.querySelector("p") || content).textContent;
@@ -107,7 +138,7 @@ function watchOdds(form) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
       if (mine !== latest) { return; }
-      show(out, result.ok ? describe(result.body) : (result.body.detail || "no odds for this order"), !result.ok);
+      show(out, result.ok ? describe(result.body, form.dataset.name) : (result.body.detail || "no odds for this order"), !result.ok);
     }).catch(function () { if (mine === latest) { show(out, "odds unavailable", true); } });
   }
   form.addEventListener("input", function () {
@@ -186,6 +217,7 @@ function canonicalAddress() {
 document.addEventListener("DOMContentLoaded", function () {
   canonicalAddress();
   localTimes();
+  watchScrollBoxes();
   countdowns();
   confirmActs();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
