@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, visit
+from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -261,3 +261,91 @@ def test_every_page_fits_a_phone(server: str, chromium: Any) -> None:
 
     walk(chromium, server, PHONE, check)
     assert not found, "on a phone:\n" + "\n".join(found)
+
+
+# Where the focus is, and whether it shows: an outline of at least 2 px that is not the browser's
+# own thin "auto" ring (WCAG 2.4.7 and 2.4.13).
+_FOCUSED = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body) { return null; }
+  const style = getComputedStyle(el);
+  const ring = style.outlineStyle !== 'none' && style.outlineStyle !== 'auto' && parseFloat(style.outlineWidth) >= 2;
+  return [el.outerHTML.slice(0, 80), ring];
+}"""
+
+
+def tab_to(page: Any, selector: str, unseen: list[str], *, most: int = 150) -> None:
+    """Press Tab until the element at ``selector`` has the focus, noting in ``unseen`` each focused
+    element on the way that does not show it."""
+    target = page.locator(selector)
+    for _ in range(most):
+        page.keyboard.press("Tab")
+        focused = page.evaluate(_FOCUSED)
+        if focused is None:
+            continue
+        if not focused[1]:
+            unseen.append(focused[0])
+        if target.evaluate("el => el === document.activeElement"):
+            return
+    raise AssertionError(f"{most} presses of Tab never reached {selector}")
+
+
+def test_an_order_by_keyboard_alone(server: str, chromium: Any) -> None:
+    """A player reaches the order form, types an order and marks it ready with Tab and Enter
+    only, and every control on the way shows that it has the focus."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    base = start_with_one_seat(page, server, "Keyboard cup", hours="0").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    form = page.locator("form.order-form").first
+    name = form.get_attribute("data-name")
+    unseen: list[str] = []
+    tab_to(page, "form.order-form >> nth=0 >> input[name=force]", unseen)
+    page.keyboard.press("Control+A")
+    page.keyboard.type("7")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    expect(form.locator("output.odds")).to_contain_text("Your order 7+3: expected")
+    tab_to(page, "form.order-form >> nth=0 >> button[value=ready]", unseen)
+    page.keyboard.press("Enter")
+    expect(page.locator("#message")).to_have_text(re.compile(rf"^Order for {re.escape(str(name))} ready"))
+    expect(page.locator(".order-state").first).to_have_text("ready")
+    assert "7 FORCE + 3 FLAIR" in page.locator(f"#team-{form.get_attribute('data-team')}").inner_text()
+    assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
+    page.context.close()
+
+
+def test_the_organiser_runs_a_turn_by_keyboard_alone(server: str, chromium: Any) -> None:
+    """The organiser starts the game, pauses and resumes the deadline and resolves a turn with
+    Tab, Enter and Space only (the confirmation answered yes), seeing the focus throughout."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.set_default_timeout(15000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(server + "/")
+    page.fill("input[name=name]", "Keyboard organiser cup")
+    page.fill("input[name=deadline_hours]", "2")
+    page.click("#create-game button[type=submit]")
+    organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
+    page.locator("a.take-seat").first.click()
+    page.fill("input[name=name]", "Me")
+    page.click("#join button[type=submit]")
+    visit(page, organise_url)
+    unseen: list[str] = []
+    tab_to(page, "#start button", unseen)
+    page.keyboard.press("Enter")
+    expect(page.locator("#order-states")).to_be_visible()
+    tab_to(page, "button:has-text('Pause the deadline')", unseen)
+    page.keyboard.press("Space")
+    expect(page.locator("#paused")).to_be_visible()
+    tab_to(page, "button:has-text('Resume')", unseen)
+    page.keyboard.press("Enter")
+    expect(page.locator(".countdown")).to_be_visible()
+    tab_to(page, "#resolve button", unseen)
+    page.keyboard.press("Enter")
+    expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
+    assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
+    page.context.close()
