@@ -119,6 +119,9 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     org.on("dialog", lambda dialog: dialog.accept())
     org.goto(server + "/")
     look(org, "home, first visit")
+    # A field's explanation beside it is read with it.
+    weight_meaning = re.compile(r"^A knockout weight is optional\.")
+    expect(org.locator("input[name=default_bot_weight]")).to_have_accessible_description(weight_meaning)
     org.fill("input[name=name]", "Audit cup")
     org.fill("input[name=deadline_hours]", "2")
     org.click("#create-game button[type=submit]")
@@ -161,10 +164,15 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     org.click("#start button")
     expect(org.locator("#order-states")).to_be_visible()
     look(org, "organiser page, running")
+    house_weight = org.locator("#house-bots input[name=weight]").first
+    expect(house_weight).to_have_accessible_description(re.compile(r"^House teams and teams whose manager"))
 
     # A player's page: the live odds, then an order refused beside its fields.
     visit(org, f"{base}/play")
     look(org, "player page, running, live odds")
+    autopilot = org.locator("form.autopilot").first
+    expect(autopilot.locator("select[name=strategy]")).to_have_accessible_description(re.compile(r"^Now: "))
+    expect(autopilot.locator("input[name=weight]")).to_have_accessible_description(weight_meaning)
     form = org.locator("form.order-form").first
     team = form.get_attribute("data-team")
     scrum = org.locator(f"#team-{team} .scrum").inner_text()
@@ -191,7 +199,8 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     expect(org.locator("#paused")).to_be_visible()
     look(org, "organiser page, paused")
     org.click("button:has-text('Resume')")
-    expect(org.locator(".countdown")).to_be_visible()
+    # The time left is a timer: found by assistive technology, not read out at every change.
+    expect(org.get_by_role("timer")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
 
     # The organiser resolves turn after turn; the knockout brings the bracket. (Once no team of a
     # seat someone took is left in play, the bots play on to the final by themselves.)

@@ -441,7 +441,7 @@ def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:
     from sevens.bots import DEFAULT_BOT, STRATEGIES, SUMMARIES
 
     def options(page: str, name: str) -> list[tuple[str, bool, str]]:
-        menu = re.search(rf'<select name="{name}">(.*?)</select>', page, re.S)
+        menu = re.search(rf'<select name="{name}"[^>]*>(.*?)</select>', page, re.S)
         assert menu is not None, name
         found = re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>', menu.group(1))
         return [(value, bool(selected), html.unescape(text)) for value, selected, text in found]
