@@ -8,8 +8,12 @@ a check runs:
 
 * axe-core (through axe-playwright-python) on the page as it stands, its script run: any
   violation of impact "moderate" or worse fails, named by page, rule, element and help text;
+  and no text shown below 14 px;
 * at a phone's 360 x 740 on a touch screen, also: nothing wider than the screen (a wide table
-  scrolls inside its own box), every field and button at least 44 px tall, no text below 14 px.
+  scrolls inside its own box) and every field and button at least 44 px tall.
+
+Besides, an order is placed, and the organiser starts, pauses, resumes and resolves, with the
+keyboard alone, each control on the way showing that it has the focus.
 """
 
 from __future__ import annotations
@@ -79,6 +83,11 @@ _SMALL_TEXT = """() => {
 }"""
 
 
+def small_text(page: Any, where: str) -> list[str]:
+    """Text shown on ``page`` below 14 px, one line per kind of element."""
+    return [f"{where}: text below 14 px: {t}" for t in page.evaluate(_SMALL_TEXT)]
+
+
 def phone_problems(page: Any, where: str) -> list[str]:
     """What does not fit a phone on ``page``: sideways scrolling, controls too small to tap, small text."""
     problems = []
@@ -89,8 +98,7 @@ def phone_problems(page: Any, where: str) -> list[str]:
     if max(wide, inner) > screen:
         problems.append(f"{where}: the page is {max(wide, inner)} px wide on a {screen} px screen")
     problems += [f"{where}: too small to tap: {c}" for c in page.evaluate(_SMALL_CONTROLS)]
-    problems += [f"{where}: text below 14 px: {t}" for t in page.evaluate(_SMALL_TEXT)]
-    return problems
+    return problems + small_text(page, where)
 
 
 def settled(page: Any) -> None:
@@ -245,13 +253,15 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
 
 
 def test_every_page_passes_axe(server: str, chromium: Any) -> None:
-    """axe-core finds nothing serious or critical on any kind of page, on a computer's screen."""
+    """On a computer's screen axe-core finds nothing moderate, serious or critical on any kind of
+    page, and no text is below 14 px there either."""
     found: list[str] = []
     seen: list[str] = []
 
     def check(page: Any, what: str) -> None:
         seen.append(what)
         found.extend(axe_problems(page, what))
+        found.extend(small_text(page, what))
 
     walk(chromium, server, DESKTOP, check)
     assert len(seen) >= 20, seen
@@ -261,7 +271,7 @@ def test_every_page_passes_axe(server: str, chromium: Any) -> None:
 def test_every_page_fits_a_phone(server: str, chromium: Any) -> None:
     """At 360 x 740 on a touch screen, no page scrolls sideways (a wide table or the bracket scrolls
     in its own box), fields and buttons are big enough to tap, text is at least 14 px, and axe-core
-    finds nothing serious or critical in that layout either."""
+    finds nothing moderate or worse in that layout either."""
     found: list[str] = []
 
     def check(page: Any, what: str) -> None:
