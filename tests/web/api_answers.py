@@ -39,6 +39,7 @@ class Recorder:
         self.tokens: dict[str, str] = {}
         self.answers: list[Answer] = []
         self.phase = "lobby"
+        self.etag = ""  # the last answer's ETag header, if it had one
 
     def headers(self, caller: str) -> dict[str, str]:
         if caller == NOBODY:
@@ -49,12 +50,16 @@ class Recorder:
             return {"Authorization": "Basic dXNlcjpwYXNz"}
         return {"Authorization": f"Bearer {self.tokens[caller]}"}
 
-    def call(self, caller: str, method: str, template: str, json: Any = None, **path: str) -> Any:
+    def call(
+        self, caller: str, method: str, template: str, json: Any = None, if_none_match: str = "", **path: str
+    ) -> Any:
         url = template.format(**path)
         query = path.pop("query", "")
-        response = self.client.request(
-            method, url + query, headers=self.headers(caller), json=json
-        )
+        headers = self.headers(caller)
+        if if_none_match:
+            headers["If-None-Match"] = if_none_match
+        response = self.client.request(method, url + query, headers=headers, json=json)
+        self.etag = response.headers.get("etag", "")
         body = response.json() if response.content else None
         self.answers.append(Answer(self.phase, caller, method.lower(), template, response.status_code, body))
         return body
@@ -66,10 +71,17 @@ class Recorder:
             for template in ("/api/v1/me", "/api/v1/waiting", "/api/v1/strategies"):
                 if caller != NOBODY or template == "/api/v1/strategies":
                     self.call(caller, "GET", template)
-            self.call(caller, "GET", "/api/v1/games/{public_id}", public_id=game)
+            # The views that answer with an ETag, read once more with it: 304, no body.
+            for template in (
+                "/api/v1/games/{public_id}",
+                "/api/v1/games/{public_id}/state",
+                "/api/v1/games/{public_id}/teams/{team}/view",
+            ):
+                self.call(caller, "GET", template, public_id=game, team=team)
+                if self.etag:
+                    self.call(caller, "GET", template, if_none_match=self.etag, public_id=game, team=team)
             self.call(caller, "GET", "/api/v1/games/{public_id}/record", public_id=game)
             self.call(caller, "GET", "/api/v1/games/{public_id}/orders", public_id=game)
-            self.call(caller, "GET", "/api/v1/games/{public_id}/teams/{team}/view", public_id=game, team=team)
             for query in ("?force=5&flair=3", "?force=900&flair=0"):
                 self.call(
                     caller, "GET", "/api/v1/games/{public_id}/teams/{team}/odds", public_id=game, team=team, query=query

@@ -35,6 +35,7 @@ ENDPOINTS = {
     ("get", "/api/v1/waiting"),
     ("get", "/api/v1/strategies"),
     ("get", "/api/v1/games/{public_id}"),
+    ("get", "/api/v1/games/{public_id}/state"),
     ("get", "/api/v1/games/{public_id}/record"),
     ("get", "/api/v1/games/{public_id}/orders"),
     ("put", "/api/v1/games/{public_id}/orders/{team}"),

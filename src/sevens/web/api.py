@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.to_thread
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.orm import Session, sessionmaker
@@ -39,6 +39,7 @@ from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
 from sevens.tournament.formats import default_format
 from sevens.web import schemas, views
+from sevens.web.conditional import NOT_MODIFIED, answer_if_changed
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
     AuthorizationDep,
@@ -48,6 +49,7 @@ from sevens.web.deps import (
     SessionDep,
     bot_token,
     count_new_game,
+    current_principal,
     refuse_bot_token,
     refuse_too_many_games,
 )
@@ -290,14 +292,54 @@ def _readable_game(
 
 ReadableGame = Annotated[tuple[GameRow, str | None, bool], Depends(_readable_game)]
 
+IfNoneMatch = Annotated[
+    str | None,
+    Header(
+        description=(
+            "the ETag of the answer the caller already has: if the answer would be the same, "
+            "it is 304 with no body"
+        )
+    ),
+]
+"""A view read conditionally (:mod:`sevens.web.conditional`)."""
+
+_VIEW_ERRORS = {**NOT_MODIFIED, **error_responses(401, 404, 429)}
+
+
+@router.get("/games/{public_id}/state", response_model=schemas.StateAnswer, responses=_VIEW_ERRORS)
+def state(
+    public_id: str,
+    request: Request,
+    db: SessionDep,
+    clock: ClockDep,
+    limiter: LimiterDep,
+    authorization: AuthorizationDep,
+    if_none_match: IfNoneMatch = None,
+) -> Response:
+    """Where the game stands, the cheap call to poll: its status, open turn and a ``version`` that
+    changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved or it
+    ends; for its organiser also when seats are taken and orders come in (counted, never whose or
+    what). For anyone else it never moves when a seat orders (R13). Read with the bearer token, or
+    in a browser with its session, or with neither for a public game."""
+    now = clock()
+    principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
+    if principal is None and not (authorization or "").strip():
+        principal = current_principal(request, db, clock)  # a browser's session (the pages' own poll)
+    row, _, organiser = _game_for_bot(db, None if principal is None else principal.id, public_id)
+    return answer_if_changed(views.watch_state(db, row, organiser=organiser), if_none_match)
+
 
 # The views are sent as built (JSONResponse): response_model documents them, and filtering through
 # it would drop any field a model lacked (the tests check the models against real answers).
-@router.get("/games/{public_id}", response_model=schemas.GameAnswer, responses=error_responses(401, 404, 429))
-def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> Response:
+@router.get("/games/{public_id}", response_model=schemas.GameAnswer, responses=_VIEW_ERRORS)
+def game(read: ReadableGame, db: SessionDep, clock: ClockDep, if_none_match: IfNoneMatch = None) -> Response:
     """The game as the caller may see it: the player's view for a seat, the organiser's for its
     organiser, both for a token that is both, else the public view (a public game needs no
-    token, as its page needs none)."""
+    token, as its page needs none). Its ``ETag`` is a hash of this caller's answer alone."""
+    return answer_if_changed(_game_view(read, db, clock), if_none_match)
+
+
+def _game_view(read: tuple[GameRow, str | None, bool], db: Session, clock: ClockDep) -> dict[str, Any]:
     row, player_id, organiser = read
     if player_id is not None and organiser:
         # Both roles' facts, none beyond them: the seat's own teams and orders, and the log,
@@ -305,12 +347,12 @@ def game(read: ReadableGame, db: SessionDep, clock: ClockDep) -> Response:
         both = views.organiser_view(db, row, now=clock()).to_dict()
         mine = views.player_view(db, row, player_id).to_dict()
         both.update(me=mine["me"], my_teams=mine["my_teams"])
-        return JSONResponse(both)
+        return both
     if player_id is not None:
-        return JSONResponse(views.player_view(db, row, player_id).to_dict())
+        return views.player_view(db, row, player_id).to_dict()
     if organiser:
-        return JSONResponse(views.organiser_view(db, row, now=clock()).to_dict())
-    return JSONResponse(views.spectator_view(db, row).to_dict())
+        return views.organiser_view(db, row, now=clock()).to_dict()
+    return views.spectator_view(db, row).to_dict()
 
 
 @router.get(
@@ -328,12 +370,14 @@ def record(read: ReadableGame) -> Any:
 @router.get(
     "/games/{public_id}/teams/{team}/view",
     response_model=schemas.TeamManagerView,
-    responses=error_responses(401, 403, 404, 429),
+    responses={**NOT_MODIFIED, **error_responses(401, 403, 404, 429)},
 )
-def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -> Response:
+def manager_view(
+    public_id: str, team: str, principal: BotDep, db: SessionDep, if_none_match: IfNoneMatch = None
+) -> Response:
     """What the team's manager may see: its SCRUM, next opponent and theirs, the matches it may
     still play (``turns_left``, ``stages_left``: the pacing facts a house bot gets) and the tables;
-    resolved turns are in the game's view."""
+    resolved turns are in the game's view. Its ``ETag`` is a hash of this answer alone."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     view = views.player_view(db, row, me_)
@@ -346,14 +390,15 @@ def manager_view(public_id: str, team: str, principal: BotDep, db: SessionDep) -
     answer = dict(next(t for t in data["my_teams"] if t["team"] == team))
     answer["turns_left"] = facts.turns_left
     answer["stages_left"] = [str(stage) for stage in facts.stages_left]
-    return JSONResponse(
+    return answer_if_changed(
         {
             "game": row.public_id,
             "turn": data["turn"],
             "stage": data["stage"],
             "team": answer,
             "tables": data["tables"],
-        }
+        },
+        if_none_match,
     )
 
 

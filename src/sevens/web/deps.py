@@ -28,6 +28,7 @@ __all__ = [
     "GAMES_WINDOW_SECONDS",
     "bot_token",
     "count_new_game",
+    "current_principal",
     "get_db",
     "refuse_bot_token",
     "refuse_too_many_games",

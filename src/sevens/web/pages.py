@@ -373,11 +373,7 @@ def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Respo
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    body = {
-        "status": game.status.value,
-        "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
-        "version": views.live_version(db, game, organiser=access.organiser),
-    }
+    body = views.watch_state(db, game, organiser=access.organiser)
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "OrganiserGameView",
     "OrganiserPlayerGameView",
     "PlayerGameView",
+    "StateAnswer",
     "StrategiesAnswer",
     "TeamManagerView",
     "error_responses",
@@ -314,6 +315,21 @@ class StrategiesAnswer(BaseModel):
     weighted: list[str] = Field(description="those that take a knockout weight after '@'")
     default: str
     about: dict[str, str]
+
+
+class StateAnswer(BaseModel):
+    """Where a game stands, as cheap to poll as it gets (GET /api/v1/games/{id}/state)."""
+
+    status: GameStatus
+    turn: int | None = Field(description="the open turn; null unless running or paused")
+    version: str = Field(
+        description=(
+            "changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved "
+            "or it ends (for its organiser also with seats taken and orders counted); compare it "
+            "with the last one, do not parse it (for players and spectators it never moves when a "
+            "seat orders, R13)"
+        )
+    )
 
 
 class OrganiseAnswer(BaseModel):

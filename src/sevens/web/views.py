@@ -44,6 +44,7 @@ __all__ = [
     "record_text",
     "spectator_view",
     "verify",
+    "watch_state",
 ]
 
 
@@ -102,6 +103,18 @@ def live_version(db: Session, game: GameRow, *, organiser: bool) -> str:
         states = sorted(state.value for state in store.order_states(db, game=game).values())
         parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(states)]
     return "/".join(parts)
+
+
+def watch_state(db: Session, game: GameRow, *, organiser: bool) -> dict[str, Any]:
+    """Where the game stands, for anyone polling it (the pages' script, a bot): its status, the
+    open turn (null unless running or paused) and :func:`live_version`, which moves only when
+    something that caller may see has changed (R13).
+    """
+    return {
+        "status": game.status.value,
+        "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
+        "version": live_version(db, game, organiser=organiser),
+    }
 
 
 def format_choices() -> list[tuple[str, str]]:

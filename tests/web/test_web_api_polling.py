@@ -1,0 +1,177 @@
+"""A bot polls cheaply: ``GET /api/v1/games/{id}/state`` gives a version that moves only when what
+the caller may see has changed, and the game and team views answer ``If-None-Match`` with 304.
+Neither moves for a player or a spectator when another seat orders (R13: no player may see
+whether another has ordered before the turn is resolved); the organiser's may, as on its page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+
+from sevens.web.conditional import etag_of
+from web.web_helpers import TestClient, host_game, new_client
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+class Bots:
+    """A public API game for 4 with every seat joined by its own token, and a spectator: a valid
+    token with no grant in this game."""
+
+    def __init__(self, app: FastAPI) -> None:
+        self.client = new_client(app)
+        created = self.client.post("/api/v1/games", json={"name": "Polled", "players": 4, "deadline_hours": 24}).json()
+        self.game = created["game"]
+        self.organiser = _bearer(created["token"])
+        self.players: dict[str, dict[str, str]] = {}
+        for player, invite in sorted(created["invites"].items()):
+            joined = self.client.post("/api/v1/join", json={"invite": invite, "name": f"bot {player}"})
+            self.players[player] = _bearer(joined.json()["token"])
+        elsewhere = self.client.post("/api/v1/games", json={"name": "Elsewhere", "players": 4}).json()
+        self.spectator = _bearer(elsewhere["token"])
+
+    def state(self, who: dict[str, str]) -> dict[str, Any]:
+        answer = self.client.get(f"/api/v1/games/{self.game}/state", headers=who)
+        assert answer.status_code == 200, answer.text
+        return dict(answer.json())
+
+    def etag(self, who: dict[str, str], path: str = "") -> str:
+        answer = self.client.get(f"/api/v1/games/{self.game}{path}", headers=who)
+        assert answer.status_code == 200, answer.text
+        return answer.headers["etag"]
+
+    def act(self, what: str, **body: Any) -> None:
+        answer = self.client.post(f"/api/v1/games/{self.game}/{what}", headers=self.organiser, json=body or None)
+        assert answer.status_code == 200, answer.text
+
+    def teams(self, player: str) -> list[str]:
+        view = self.client.get(f"/api/v1/games/{self.game}", headers=self.players[player]).json()
+        return [team["team"] for team in view["my_teams"] if team["match"] is not None]
+
+    def order(self, player: str, *, ready: bool) -> None:
+        turn = self.state(self.players[player])["turn"]
+        for team in self.teams(player):
+            body = {"turn": turn, "force": 3, "flair": 3, "ready": ready}
+            saved = self.client.put(f"/api/v1/games/{self.game}/orders/{team}", headers=self.players[player], json=body)
+            assert saved.status_code == 200 and not saved.json()["resolved"], saved.text
+
+
+def test_the_state_moves_when_the_game_starts_pauses_resumes_and_resolves(app: FastAPI) -> None:
+    """Each change everyone may see moves everyone's version, and the state says the status and
+    the open turn."""
+    bots = Bots(app)
+    callers = [bots.players["p1"], bots.spectator, {}, bots.organiser]
+    seen = [bots.state(who) for who in callers]
+    assert all(state["status"] == "lobby" and state["turn"] is None for state in seen)
+    for act, body, status, turn in (
+        ("start", {}, "running", 1),
+        ("pause", {}, "paused", 1),
+        ("resume", {}, "running", 1),
+        ("extend", {"hours": 1}, "running", 1),
+        ("resolve", {"turn": 1}, "running", 2),
+        ("end", {}, "ended", None),
+    ):
+        bots.act(act, **body)
+        now = [bots.state(who) for who in callers]
+        for before, after in zip(seen, now, strict=True):
+            assert (after["status"], after["turn"]) == (status, turn), act
+            assert after["version"] != before["version"], act
+        seen = now
+
+
+def test_another_seat_ordering_moves_nothing_a_player_or_spectator_polls(app: FastAPI) -> None:
+    """R13: p2 saving and readying its orders changes neither the version nor the ETags of a
+    spectator's state and game view (token or none), nor p1's version, state and team view. p1's
+    game view lists whether each team has ordered (docs/web.md, "Who sees what"), so its ETag
+    moves with that field and nothing else of the body; the organiser's version and game ETag
+    move, as its page shows who has ordered (never what)."""
+    bots = Bots(app)
+    bots.act("start")
+    p1 = bots.players["p1"]
+    team = bots.teams("p1")[0]
+    game_url = f"/api/v1/games/{bots.game}"
+
+    def polled() -> dict[str, tuple[Any, ...]]:
+        seen: dict[str, tuple[Any, ...]] = {
+            name: (bots.state(who)["version"], bots.etag(who), bots.etag(who, "/state"))
+            for name, who in (("spectator", bots.spectator), ("nobody", {}))
+        }
+        seen["p1"] = (bots.state(p1)["version"], bots.etag(p1, "/state"), bots.etag(p1, f"/teams/{team}/view"))
+        seen["p1 game"] = (bots.etag(p1),)
+        seen["organiser"] = (bots.state(bots.organiser)["version"], bots.etag(bots.organiser))
+        return seen
+
+    before, p1_game = polled(), bots.client.get(game_url, headers=p1).json()
+    for ready in (False, True):
+        bots.order("p2", ready=ready)
+        after, p1_now = polled(), bots.client.get(game_url, headers=p1).json()
+        for name in ("p1", "spectator", "nobody"):
+            assert after[name] == before[name], (name, ready)
+        assert after["p1 game"] != before["p1 game"], ready
+        assert {key for key in p1_now if p1_now[key] != p1_game[key]} == {"order_states"}, ready
+        assert set(p1_now["order_states"].values()) <= {"none", "saved", "ready", "unclaimed"}
+        assert after["organiser"][0] != before["organiser"][0], ready
+        assert after["organiser"][1] != before["organiser"][1], ready
+        before, p1_game = after, p1_now
+
+
+def test_an_unchanged_view_answers_304_and_a_changed_one_a_new_etag(app: FastAPI) -> None:
+    """If-None-Match with the ETag of the last answer: 304 with no body while nothing changed,
+    then 200 with the new body and a new ETag once a turn is resolved; the ETag is the hash of the
+    body received and nothing else."""
+    bots = Bots(app)
+    bots.act("start")
+    p1 = bots.players["p1"]
+    team = bots.teams("p1")[0]
+    for path in ("", "/state", f"/teams/{team}/view"):
+        url = f"/api/v1/games/{bots.game}{path}"
+        first = bots.client.get(url, headers=p1)
+        etag = first.headers["etag"]
+        assert etag == etag_of(first.content) and not etag.startswith("W/"), path
+        again = bots.client.get(url, headers={**p1, "If-None-Match": etag})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag, path
+        for named in (f'"other", W/{etag}', "*"):
+            assert bots.client.get(url, headers={**p1, "If-None-Match": named}).status_code == 304, (path, named)
+        assert bots.client.get(url, headers={**p1, "If-None-Match": '"other"'}).status_code == 200, path
+    etags = {path: bots.etag(p1, path) for path in ("", "/state", f"/teams/{team}/view")}
+    bots.act("resolve", turn=1)
+    for path, old in etags.items():
+        changed = bots.client.get(f"/api/v1/games/{bots.game}{path}", headers={**p1, "If-None-Match": old})
+        assert changed.status_code == 200 and changed.json(), path
+        assert changed.headers["etag"] not in (old, "") and changed.headers["etag"] == etag_of(changed.content), path
+
+
+def test_each_caller_gets_the_etag_of_its_own_answer(app: FastAPI) -> None:
+    """The organiser's, a player's and the public's views of one game are different answers with
+    different ETags, and one caller's ETag is not another's 304."""
+    bots = Bots(app)
+    bots.act("start")
+    callers = {"organiser": bots.organiser, "p1": bots.players["p1"], "p2": bots.players["p2"], "public": {}}
+    etags = {name: bots.etag(who) for name, who in callers.items()}
+    assert len(set(etags.values())) == len(etags), etags
+    url = f"/api/v1/games/{bots.game}"
+    for name, who in callers.items():
+        for other, etag in etags.items():
+            answer = bots.client.get(url, headers={**who, "If-None-Match": etag})
+            assert answer.status_code == (304 if other == name else 200), (name, other)
+    # A token with no grant sees what the public sees: the same answer, so the same ETag.
+    assert bots.etag(bots.spectator) == etags["public"]
+
+
+def test_a_browser_polls_the_api_state_with_its_session(app: FastAPI) -> None:
+    """The API's state call also takes a browser's session (no token): a private game's organiser
+    reads it, with the organiser's version (as its page polls); a stranger is told there is no
+    such game, as everywhere else."""
+    game = host_game(app, visibility="private")
+    url = f"/api/v1/games/{game.public_id}/state"
+    answer = game.organiser.get(url)
+    assert answer.status_code == 200, answer.text
+    page_state = game.organiser.get(f"{game.base}/state").json()
+    assert answer.json() == page_state and page_state["status"] == "lobby"
+    stranger: TestClient = new_client(app)
+    refused = stranger.get(url)
+    assert refused.status_code == 404 and "etag" not in refused.headers
