@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from fastapi import FastAPI
 from sqlalchemy import select
 
+import sevens
 from sevens.store.models import GameRow
 from sevens.tournament.verify import verify_record
 from sevens.web.app import create_app
@@ -107,22 +112,29 @@ def test_settings_read_database_url_from_environment(monkeypatch) -> None:  # ty
     assert Settings().database_url == "postgresql://u@127.0.0.1:5432/sevens"
 
 
-def test_serve_command_opens_a_working_site(tmp_path: Path) -> None:
-    """`sevens serve` with a fresh database file answers on its port with the home page."""
+@contextlib.contextmanager
+def _serving(tmp_path: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[int]:
+    """`sevens serve` in a process of its own on a free port and a fresh database file, until the
+    block ends; yields the port once the home page answers."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    args = ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'site.sqlite3'}", *options]
     script = (
         "import typer; from sevens.cli.serve import register\n"
         "app = typer.Typer(); register(app)\n"
         "@app.command()\ndef other() -> None: pass\n"
-        f"app(['serve', '--port', '{port}', '--database-url', 'sqlite:///{tmp_path / 'site.sqlite3'}'])\n"
+        f"app({args!r})\n"
     )
-    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    environment = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("SEVENS_")}
+    # The process runs in tmp_path: name the sevens under test by its absolute path, so that a
+    # relative PYTHONPATH (src) does not fall through to another installed copy.
+    here = str(Path(sevens.__file__).resolve().parents[1])
+    environment["PYTHONPATH"] = os.pathsep.join(p for p in (here, environment.get("PYTHONPATH", "")) if p)
     process = subprocess.Popen(
         [sys.executable, "-c", script],
         cwd=tmp_path,
-        env=env,
+        env={**environment, **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
@@ -131,17 +143,50 @@ def test_serve_command_opens_a_working_site(tmp_path: Path) -> None:
         while True:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
-                    body = response.read().decode()
+                    assert "Create a game" in response.read().decode()
                     break
             except OSError:
                 if time.monotonic() > deadline or process.poll() is not None:
+                    process.kill()
+                    print(process.communicate()[0].decode(errors="replace"))
                     raise
                 time.sleep(0.2)
-        assert "Create a game" in body
-        assert (tmp_path / "site.sqlite3").exists()
+        yield port
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_serve_command_opens_a_working_site(tmp_path: Path) -> None:
+    """`sevens serve` with a fresh database file answers on its port with the home page."""
+    with _serving(tmp_path):
+        assert (tmp_path / "site.sqlite3").exists()
+
+
+def _new_game(port: int, forwarded_for: str) -> int:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/v1/games",
+        data=json.dumps({"name": "Cup", "players": 4}).encode(),
+        headers={"Content-Type": "application/json", "X-Forwarded-For": forwarded_for},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as refused:
+        return refused.code
+
+
+def test_serve_behind_a_trusted_proxy_counts_each_forwarded_client(tmp_path: Path) -> None:
+    """`sevens serve --trusted-proxies 127.0.0.1`: each address the proxy forwards has its own
+    allowance of new games; without the option the header is ignored, so a client that sends a
+    new address each time still shares its connection's one."""
+    limit = {"SEVENS_GAMES_PER_HOUR": "1"}
+    (tmp_path / "proxied").mkdir()
+    with _serving(tmp_path / "proxied", "--trusted-proxies", "127.0.0.1", env=limit) as port:
+        assert [_new_game(port, f) for f in ("203.0.113.1", "203.0.113.1", "203.0.113.2")] == [201, 429, 201]
+    (tmp_path / "direct").mkdir()
+    with _serving(tmp_path / "direct", env=limit) as port:
+        assert [_new_game(port, f) for f in ("203.0.113.1", "203.0.113.2", "203.0.113.3")] == [201, 429, 429]
 
 
 def test_bots_host_and_play_a_whole_game_through_the_api(app: FastAPI) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -11,6 +11,22 @@ from sevens.cli.database import DB_HELP, usable_url
 from sevens.cli.errors import fail
 
 __all__ = ["register"]
+
+
+def _setting_error(error: Any) -> str:
+    """One refused setting as a person reads it: our own checks already name the setting and
+    say how to fix it; pydantic's name the field.
+
+    >>> _setting_error({"loc": ("trusted_proxies",), "msg": "Value error, SEVENS_TRUSTED_PROXIES: ..."})
+    'SEVENS_TRUSTED_PROXIES: ...'
+    >>> _setting_error({"loc": ("games_per_hour",), "msg": "Input should be a valid integer"})
+    'SEVENS_GAMES_PER_HOUR: Input should be a valid integer'
+    """
+    message = str(error["msg"])
+    if message.startswith("Value error, "):
+        return message.removeprefix("Value error, ")
+    field = "_".join(str(part) for part in error["loc"])
+    return f"SEVENS_{field.upper()}: {message}"
 
 
 def register(app: typer.Typer) -> None:
@@ -21,20 +37,36 @@ def register(app: typer.Typer) -> None:
         host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on.")] = "127.0.0.1",
         port: Annotated[int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on.")] = 8000,
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
+        trusted_proxies: Annotated[
+            str | None,
+            typer.Option(
+                "--trusted-proxies",
+                metavar="ADDRESSES",
+                help=(
+                    "Reverse proxies to believe X-Forwarded-For and X-Forwarded-Proto from: IP addresses "
+                    "and networks, comma-separated (127.0.0.1,10.0.0.0/8). Default: "
+                    "$SEVENS_TRUSTED_PROXIES, else none (the client is the connection's address)."
+                ),
+            ),
+        ] = None,
     ) -> None:
         """Serve the web app: create games, invite players, order, resolve, download records.
 
         Migrations run at start-up; deadlines are resolved by a background scheduler."""
         import uvicorn
+        from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError
 
         from sevens.web.app import create_app
         from sevens.web.settings import Settings
 
         try:
-            settings = Settings() if database_url is None else Settings(database_url=database_url)
+            given: dict[str, Any] = {"database_url": database_url, "trusted_proxies": trusted_proxies}
+            settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             web_app = create_app(settings)
+        except ValidationError as exc:
+            fail("bad setting: " + "; ".join(_setting_error(error) for error in exc.errors()))
         except SQLAlchemyError as exc:
             fail(f"cannot open the database: {str(exc).splitlines()[0]}")
         except ValueError as exc:

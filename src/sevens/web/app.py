@@ -27,6 +27,7 @@ from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_mi
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.web.deps import GAMES_WINDOW_SECONDS
+from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import run_scheduler
 from sevens.web.security import (
     CSRF_COOKIE,
@@ -112,7 +113,8 @@ class CsrfCookie:
                 new = state.get("new_csrf", "") if isinstance(state, dict) else ""
                 if new and HTTPConnection(scope).cookies.get(CSRF_COOKIE) != new:
                     carrier = Response()
-                    set_cookie(carrier, CSRF_COOKIE, new, secure=self.secure, max_age=self.max_age)
+                    secure = self.secure or scope.get("scheme") == "https"
+                    set_cookie(carrier, CSRF_COOKIE, new, secure=secure, max_age=self.max_age)
                     cookies = [(k, v) for k, v in carrier.raw_headers if k == b"set-cookie"]
                     message["headers"] = list(message.get("headers", [])) + cookies
             await send(message)
@@ -205,6 +207,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
+    trusted = parse_trusted(settings.trusted_proxies)
+    if trusted:
+        # Outermost: every layer within, and the limits' client_key, see the forwarded client.
+        app.add_middleware(TrustedProxies, trusted=trusted)
 
     from sevens.web import api, pages
 

@@ -67,13 +67,16 @@ def _ensure_session(
     return fresh, token
 
 
-def _with_session_cookie(response: Response, token: str | None, settings: SettingsDep) -> Response:
+def _with_session_cookie(
+    request: Request, response: Response, token: str | None, settings: SettingsDep
+) -> Response:
     if token is not None:
         set_cookie(
             response,
             SESSION_COOKIE,
             token,
-            secure=settings.secure_cookies,
+            # Secure when set so, or when the request came over HTTPS (through a trusted proxy).
+            secure=settings.secure_cookies or request.url.scheme == "https",
             max_age=settings.session_days * 86400,
         )
     return response
@@ -235,7 +238,7 @@ def create_game(
         },
         status=201,
     )
-    return _with_session_cookie(response, token, settings)
+    return _with_session_cookie(request, response, token, settings)
 
 
 def _invited_seat(
@@ -303,7 +306,7 @@ def join(
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
-    return _with_session_cookie(_redirect(f"/games/{game.public_id}/play"), new, settings)
+    return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/play"), new, settings)
 
 
 @router.post("/signout")
@@ -346,7 +349,7 @@ def organiser_claim(
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
     db.commit()
-    return _with_session_cookie(_redirect(f"/games/{game.public_id}/organise"), new, settings)
+    return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/organise"), new, settings)
 
 
 def _live(db: SessionDep, game: GameRow, access: Access) -> dict[str, str] | None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from sevens.web.proxies import parse_trusted
 
 __all__ = ["Settings"]
 
@@ -42,8 +44,19 @@ class Settings(BaseSettings):
     rate_limit_window_seconds: int = 60
     games_per_hour: int = Field(default=20, ge=0)
     """New games one client address may create per hour, by form and API together; 0: no limit.
-    The address is the one the limit on wrong secrets counts (the connection's)."""
+    The address is the one the limit on wrong secrets counts (the connection's, or the one a
+    trusted proxy forwarded)."""
     max_body_bytes: int = 65536
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""
     """Scheme and host for links shown to the organiser; by default the request's own."""
+    trusted_proxies: str = ""
+    """Reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: IP
+    addresses and networks separated by commas (``127.0.0.1,10.0.0.0/8``); none by default, so
+    the client is the connection's address (:mod:`sevens.web.proxies`)."""
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies_parse(cls, value: str) -> str:
+        parse_trusted(value)  # a bad item is refused now, saying which and how to write it
+        return value

@@ -1,0 +1,128 @@
+"""Behind a reverse proxy (SEVENS_TRUSTED_PROXIES): a request from a trusted proxy is counted
+against the client address it forwards (the rightmost hop that is not a trusted proxy) and takes
+its scheme from X-Forwarded-Proto; from any other peer both headers are ignored, so a client
+cannot pick the address its new games and wrong secrets are counted against."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from pydantic import ValidationError
+
+from sevens.web.app import create_app
+from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE
+from sevens.web.settings import Settings
+from web.conftest import WebDb
+from web.web_helpers import TestClient
+
+PROXY = ("10.0.0.2", 41000)  # within the trusted 10.0.0.0/8
+STRANGER = ("198.51.100.7", 41000)  # a client connecting directly
+API = {"name": "Cup", "players": 4}
+
+
+@pytest.fixture
+def proxied(app: FastAPI, web_db: WebDb) -> Iterator[FastAPI]:
+    """An app on the test database (emptied by ``app``) behind proxies in 10.0.0.0/8 and ::1,
+    allowing one new game per address and hour and two wrong secrets per address and minute."""
+    settings = Settings(
+        database_url=web_db.url,
+        scheduler=False,
+        migrate=False,
+        games_per_hour=1,
+        rate_limit_attempts=2,
+        trusted_proxies="10.0.0.0/8, ::1",
+    )
+    application = create_app(settings)
+    yield application
+    application.state.engine.dispose()
+
+
+def _from(app: FastAPI, peer: tuple[str, int]) -> TestClient:
+    return TestClient(app, follow_redirects=False, client=peer)
+
+
+def _create(client: TestClient, forwarded_for: str | None = None) -> int:
+    headers = {} if forwarded_for is None else {"X-Forwarded-For": forwarded_for}
+    return client.post("/api/v1/games", json=API, headers=headers).status_code
+
+
+def test_a_trusted_proxy_gives_each_forwarded_client_its_own_allowance(proxied: FastAPI) -> None:
+    """Through the proxy, each forwarded address gets its own new game an hour; an address the
+    client itself wrote left of the proxy's hop changes nothing, and proxies within the chain are
+    skipped."""
+    proxy = _from(proxied, PROXY)
+    assert _create(proxy, "203.0.113.1") == 201
+    assert _create(proxy, "203.0.113.1") == 429
+    assert _create(proxy, "203.0.113.99, 203.0.113.1") == 429  # made-up hop on the left
+    assert _create(proxy, "203.0.113.1, 10.9.9.9") == 429  # a second proxy of ours in between
+    assert _create(proxy, "203.0.113.2") == 201
+    assert _create(proxy) == 201  # no header: the proxy's own address, counted once too
+    assert _create(proxy) == 429
+
+
+def test_an_untrusted_peer_cannot_choose_its_address_with_the_headers(proxied: FastAPI) -> None:
+    """The same headers from a client connecting directly are ignored: every attempt counts
+    against its connection's address, whatever X-Forwarded-For says."""
+    stranger = _from(proxied, STRANGER)
+    assert _create(stranger, "203.0.113.3") == 201
+    for spoofed in ("203.0.113.4", "203.0.113.5, 10.0.0.2", None):
+        assert _create(stranger, spoofed) == 429, spoofed
+    # The stranger's own address, forwarded by the proxy, is the same key: already used.
+    assert _create(_from(proxied, PROXY), STRANGER[0]) == 429
+
+
+def test_wrong_secrets_are_counted_per_forwarded_client(proxied: FastAPI) -> None:
+    """Two wrong bot tokens from one forwarded client hold that client back (429) and no other;
+    a direct client's spoofed header does not reset its count."""
+    proxy, stranger = _from(proxied, PROXY), _from(proxied, STRANGER)
+
+    def wrong(client: TestClient, forwarded_for: str | None) -> int:
+        headers = {"Authorization": "Bearer not-a-token"}
+        if forwarded_for is not None:
+            headers["X-Forwarded-For"] = forwarded_for
+        return client.get("/api/v1/me", headers=headers).status_code
+
+    assert [wrong(proxy, "203.0.113.7") for _ in range(3)] == [401, 401, 429]
+    assert wrong(proxy, "203.0.113.8") == 401
+    assert [wrong(stranger, f"203.0.113.{n}") for n in (20, 21, 22)] == [401, 401, 429]
+
+
+def test_https_at_the_proxy_marks_the_cookies_secure_and_the_links_https(proxied: FastAPI) -> None:
+    """X-Forwarded-Proto: https from the proxy makes the CSRF and session cookies Secure and the
+    links shown to the organiser https; from a direct client the header is ignored."""
+    proxy = _from(proxied, ("::1", 41000))
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.30"}
+    page = proxy.get("/", headers=https)
+    assert "secure" in page.headers["set-cookie"].lower() and CSRF_COOKIE in page.headers["set-cookie"]
+    token = page.cookies[CSRF_COOKIE]
+    form = {
+        "name": "Cup", "arrangement": "4-8-2", "deadline_hours": "24", "default_bot": "even",
+        "visibility": "public", "csrf": token,
+    }
+    # The test client keeps a Secure cookie from a plain-http address: send it as the browser would.
+    created = proxy.post("/games", data=form, headers={**https, "Cookie": f"{CSRF_COOKIE}={token}"})
+    assert created.status_code == 201, created.text
+    session = [c for c in created.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
+    assert session and "secure" in session[0].lower()
+    assert "https://testserver/join/" in created.text and "http://testserver/join/" not in created.text
+
+    stranger = _from(proxied, STRANGER)
+    plain = stranger.get("/", headers=https)
+    assert CSRF_COOKIE in plain.headers["set-cookie"] and "secure" not in plain.headers["set-cookie"].lower()
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("10.0.0.1/8", "write the network as 10.0.0.0/8, or the one address as 10.0.0.1"),
+        ("127.0.0.1, proxy.local", "'proxy.local' is not an IP address or network"),
+        ("*", "'*' would let any client set its own address"),
+        ("10.0.0.0/33", "'10.0.0.0/33' is not an IP address or network"),
+    ],
+)
+def test_a_bad_proxy_setting_is_refused_saying_what_and_how(value: str, words: str) -> None:
+    with pytest.raises(ValidationError) as refused:
+        Settings(database_url="sqlite://", trusted_proxies=value)
+    assert words in str(refused.value) and "SEVENS_TRUSTED_PROXIES" in str(refused.value)
