@@ -23,7 +23,7 @@ from sevens.web.app import create_app
 from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE
 from sevens.web.settings import Settings
 from sevens.web.testing import ServerFarm, host_game
-from web.web_helpers import FakeClock, Hosted, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, csrf, new_client, post_form
 from web.web_helpers import host_game as host_page_game
 
 
@@ -216,12 +216,14 @@ FORMS = [
 
 
 def test_csrf_is_enforced_on_every_form(hosted: Hosted) -> None:
-    """Issue 6: every form post without the CSRF token, or with another browser's, is refused with
-    403 and changes nothing; the same post with the right token goes through."""
+    """Issue 6: every form post without the CSRF token, or with another browser's (its session's
+    token as its pages carry it, or a cookie and token pair planted in this browser), is refused
+    with 403 and changes nothing; the same post with the right token goes through."""
     from web.test_web_bad_input import snapshot
 
     player = hosted.players["p1"]
-    other_token = str(hosted.players["p2"].cookies[CSRF_COOKIE])
+    other_token = csrf(hosted.players["p2"])
+    planted = "planted-" * 5
     team = hosted.my_teams("p1")[0]
     data = {"team": team, "turn": "1", "force": "5", "flair": "3", "action": "save", "strategy": "even",
             "hours": "2", "name": "X", "arrangement": "4-8-2", "deadline_hours": "24"}
@@ -236,6 +238,8 @@ def test_csrf_is_enforced_on_every_form(hosted: Hosted) -> None:
         for client in (player, hosted.organiser):
             assert client.post(path, data=data).status_code == 403, path
             assert client.post(path, data={**data, "csrf": other_token}).status_code == 403, path
+            client.cookies.set(CSRF_COOKIE, planted)
+            assert client.post(path, data={**data, "csrf": planted}).status_code == 403, path
     assert snapshot(hosted.app) == before
     assert post_form(player, f"{hosted.base}/orders", data).status_code == 303
 

@@ -18,8 +18,8 @@ from sevens.cli.verify import register as register_verify
 from sevens.store.models import GameRow, OrderLogRow
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
-from sevens.web.security import CSP
-from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form
+from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
+from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, post_form
 
 
 def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
@@ -122,6 +122,29 @@ def test_csrf_missing_or_wrong_token_is_refused(app: FastAPI) -> None:
     forged = game.organiser.post(f"{game.base}/start", data={"csrf": str(other.cookies["sevens_csrf"])})
     assert forged.status_code == 403
     assert "Start the game" in game.organiser.get(f"{game.base}/organise").text
+
+
+def test_a_csrf_token_is_good_for_its_own_session_only(app: FastAPI) -> None:
+    """Once a browser has a session its forms' token is bound to it: the token of another browser's
+    session is refused, and so is a token planted with a matching CSRF cookie (which a plain double
+    submit would take). The page carries no part of the session's secret; the session's own token
+    goes through, and a new visitor's create-game form still works without a session."""
+    game = host_game(app)  # the organiser's browser created it with no session (double submit)
+    player = game.join("p1", "Ana")
+    session = str(game.organiser.cookies[SESSION_COOKIE])
+    mine, theirs = csrf(game.organiser), csrf(player)
+    assert mine != theirs and session not in game.organiser.get(f"{game.base}/organise").text
+    start = f"{game.base}/start"
+    player.cookies.set(CSRF_COOKIE, mine)
+    assert player.post(f"{game.base}/device-link", data={"csrf": mine}).status_code == 403
+    game.organiser.cookies.set(CSRF_COOKIE, theirs)
+    assert game.organiser.post(start, data={"csrf": theirs}).status_code == 403
+    planted = "x" * 40
+    game.organiser.cookies.set(CSRF_COOKIE, planted)
+    refused = game.organiser.post(start, data={"csrf": planted})
+    assert refused.status_code == 403 and "reload the page" in refused.text
+    assert "Start the game" in game.organiser.get(f"{game.base}/organise").text
+    assert game.organiser.post(start, data={"csrf": mine}).status_code == 303
 
 
 def test_orders_then_all_ready_resolves(hosted: Hosted) -> None:

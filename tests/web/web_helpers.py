@@ -9,8 +9,6 @@ from datetime import UTC, datetime, timedelta
 
 from fastapi import FastAPI
 
-from sevens.web.security import CSRF_COOKIE
-
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -34,10 +32,11 @@ def new_client(app: FastAPI) -> TestClient:
 
 
 def csrf(client: TestClient) -> str:
-    """The client's CSRF token (fetching a page first if it has none yet)."""
-    if CSRF_COOKIE not in client.cookies:
-        client.get("/")
-    return str(client.cookies[CSRF_COOKIE])
+    """The client's CSRF token, read from a form of the front page as a browser has it (bound to
+    the client's session once it has one; before, the value of the CSRF cookie it sets)."""
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text)
+    assert found is not None
+    return found.group(1)
 
 
 def post_form(client: TestClient, url: str, data: dict[str, str] | None = None, *, token: bool = True):  # type: ignore[no-untyped-def]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import logging
 import math
@@ -31,6 +34,7 @@ __all__ = [
     "check_csrf",
     "client_key",
     "csrf_token",
+    "session_csrf",
     "wants_json",
 ]
 
@@ -176,8 +180,27 @@ class BodyLimit:
                 await self._refuse(send)
 
 
+def session_csrf(session: str) -> str:
+    """The CSRF token of the browser session whose cookie holds ``session``: an HMAC keyed with
+    that secret, so only a page rendered for this session carries it (nothing else knows the key:
+    the server stores the session's hash), and it tells nothing of the session back.
+
+    >>> token = session_csrf("a session secret")
+    >>> len(token), token == session_csrf("a session secret"), token == session_csrf("another one")
+    (43, True, False)
+    """
+    digest = hmac.new(session.encode("utf-8"), b"sevens form token", hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
 def csrf_token(request: Request) -> str:
-    """The CSRF token for this browser: the cookie's value, or a new one set on the way out."""
+    """The CSRF token for this browser's forms. With a session cookie it is bound to that session
+    (:func:`session_csrf`), so a token copied or planted from another browser is refused. Without
+    one (the create-game, join and organiser-link forms of a new visitor) it is a double-submit
+    token: the CSRF cookie's value, or a new one set on the way out."""
+    session = request.cookies.get(SESSION_COOKIE, "")
+    if session:
+        return session_csrf(session)
     token = request.cookies.get(CSRF_COOKIE, "")
     if len(token) < 32 or len(token) > 100:
         token = getattr(request.state, "new_csrf", "") or secrets.token_urlsafe(24)
@@ -186,13 +209,15 @@ def csrf_token(request: Request) -> str:
 
 
 def check_csrf(request: Request, submitted: str | None) -> None:
-    """Refuse a form post whose hidden token does not match the browser's CSRF cookie (double submit).
+    """Refuse a form post whose hidden token is not this browser's (:func:`csrf_token`): the one
+    bound to its session if it has one, else the value of its CSRF cookie (double submit).
 
     Raises:
         HTTPException: 403 with a message saying to reload the page.
     """
-    cookie = request.cookies.get(CSRF_COOKIE, "")
-    if not cookie or not submitted or not tokens_equal(cookie, submitted):
+    session = request.cookies.get(SESSION_COOKIE, "")
+    expected = session_csrf(session) if session else request.cookies.get(CSRF_COOKIE, "")
+    if not expected or not submitted or not tokens_equal(expected, submitted):
         raise HTTPException(
             status_code=403,
             detail="the form's security token is missing or stale (CSRF check); reload the page and submit again",
