@@ -245,7 +245,7 @@ def test_cli_field_and_weights_plot(tmp_path: Path) -> None:
     leaning = CliRunner().invoke(
         _app(),
         ["lab", "--strategies", "field-reader@1,field-reader,field-reader@2", "--tournaments", "30", "--teams", "8",
-         "--plot", str(plot)],
+         "--plot", str(plot), "--overwrite"],
     )
     assert leaning.exit_code == 0, leaning.output
     assert "field-reader leans toward" in plot.read_text()
