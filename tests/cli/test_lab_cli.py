@@ -139,3 +139,10 @@ def test_a_plot_that_appears_during_the_run_is_not_replaced(tmp_path: Path, caps
     assert json.loads(out)["strategies"] == ["even", "random"]
     assert "already exists" in err and "the results are printed above" in err
     assert plot.read_bytes() == b"another run's plot" and [p.name for p in tmp_path.iterdir()] == ["x.png"]
+
+
+def test_overwrite_without_a_plot_is_refused() -> None:
+    """--overwrite alone would do nothing: the user most likely forgot --plot."""
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--overwrite"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: --overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite\n"

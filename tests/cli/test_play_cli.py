@@ -670,3 +670,10 @@ def test_a_full_disk_at_the_end_keeps_the_record_elsewhere_and_exits_1(tmp_path:
     )
     verify_record(json.loads(kept.read_text()))
     assert sorted(p.name for p in tmp_path.iterdir()) == ["spare"]
+
+
+def test_overwrite_without_a_record_is_refused_before_the_game() -> None:
+    """--overwrite alone would do nothing: the user most likely forgot --record."""
+    result = runner.invoke(app, ["play", "--auto", "--seed", "o", "--overwrite"])
+    assert result.exit_code == 2
+    assert result.stderr == "error: --overwrite replaces the file --record writes, and no --record is given: add --record FILE or drop --overwrite\n"

@@ -115,6 +115,8 @@ def lab(
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
     if plot is not None:
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
+    elif overwrite:
+        fail("--overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite")
     for option, name in [("--strategies", n) for n in names] + ([("--field", field)] if field else []):
         _check_callable(option, name)
     if workers is None:

@@ -546,6 +546,8 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         if record is not None:
             check_writable(record, "--record", example="game.json", overwrite=overwrite)
+        elif overwrite:
+            fail("--overwrite replaces the file --record writes, and no --record is given: add --record FILE or drop --overwrite")
         names = _bot_names(bots)
         if humans:
             lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
