@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +12,7 @@ from sevens.store.models import GameRow
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
 from web.conftest import WebDb
+from web.refused_forms import refused_form
 from web.web_helpers import host_game, new_client, post_form
 
 FORM = {"name": "Cup", "arrangement": "4-8-2", "deadline_hours": "24", "default_bot": "even", "visibility": "public"}
@@ -41,8 +41,9 @@ def _wait(response) -> int:  # type: ignore[no-untyped-def]
 
 
 def test_new_games_past_the_limit_get_429_on_the_form_and_the_api(limited: FastAPI) -> None:
-    """Form and API count together; a refused form leaves the game uncreated and says when to try
-    again, on a page of the site; the API answers in its JSON error shape."""
+    """Form and API count together; a refused form leaves the game uncreated and comes back as the
+    create form, what was typed kept, saying at its top when to try again; the API answers in its
+    JSON error shape."""
     browser = new_client(limited)
     bad = post_form(browser, "/games", {**FORM, "arrangement": "3-8-2"})
     assert bad.status_code == 422  # a refused game is not counted
@@ -52,12 +53,13 @@ def test_new_games_past_the_limit_get_429_on_the_form_and_the_api(limited: FastA
     wait = _wait(page)
     assert page.headers["content-type"].startswith("text/html")
     assert '<a class="brand" href="/">Sevens</a>' in page.text
-    message = re.search(r'<p class="error" role="alert">([^<]+)</p>', page.text)
-    assert message is not None
-    assert message.group(1) == (
+    form = refused_form(page.text, "create-game")
+    assert form.invalid() == [] and all(form.value(k) == v for k, v in FORM.items())
+    said = [e.text for e in form.summary().all() if e.tag == "li"]
+    assert said == [
         "too many new games from your address: this server allows 2 an hour from one address; "
         f"nothing was created, try again in {-(-wait // 60)} minutes"
-    )
+    ]
     api = new_client(limited).post("/api/v1/games", json=API)  # another browser, the same address
     _wait(api)
     assert list(api.json()) == ["detail"]

@@ -18,11 +18,19 @@ MAX_ORDER_POINTS = 160
 
 
 class OrderError(ValueError):
-    """An order that breaks a rule. ``rule`` names it (for example ``"R3"``)."""
+    """An order that breaks a rule. ``rule`` names it (for example ``"R3"``); ``field`` names the
+    part of the order that is wrong (``"force"`` or ``"flair"``), or is ``None`` when it is the
+    order as a whole (more points than the team holds).
 
-    def __init__(self, rule: str, message: str) -> None:
+    >>> error = OrderError("R3", "FLAIR points cannot be negative, got -3", field="flair")
+    >>> error.rule, error.field
+    ('R3', 'flair')
+    """
+
+    def __init__(self, rule: str, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{rule}: {message}")
         self.rule = rule
+        self.field = field
 
 
 def _whole(name: str, value: object) -> int:
@@ -30,7 +38,7 @@ def _whole(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
             return int(value)
-        raise OrderError("R3", f"{name} points must be a whole number, got {value!r}")
+        raise OrderError("R3", f"{name} points must be a whole number, got {value!r}", field=name.lower())
     return value
 
 
@@ -57,9 +65,9 @@ class Order:
         object.__setattr__(self, "force", force)
         object.__setattr__(self, "flair", flair)
         if force < 0:
-            raise OrderError("R3", f"FORCE points cannot be negative, got {force}")
+            raise OrderError("R3", f"FORCE points cannot be negative, got {force}", field="force")
         if flair < 0:
-            raise OrderError("R3", f"FLAIR points cannot be negative, got {flair}")
+            raise OrderError("R3", f"FLAIR points cannot be negative, got {flair}", field="flair")
         if flair % FLAIR_OPTION_COST:
             lower = flair - flair % FLAIR_OPTION_COST
             # Suggest only what would pass: the multiple above may break the cap below (and where
@@ -70,6 +78,7 @@ class Order:
                     "R3",
                     f"FLAIR points must be a multiple of 3 (one option per 3 points); "
                     f"got {flair}, try {' or '.join(str(k) for k in fits)}",
+                    field="flair",
                 )
         if force + flair > MAX_ORDER_POINTS:
             raise OrderError(

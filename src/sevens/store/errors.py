@@ -6,9 +6,23 @@ __all__ = ["Conflict", "Gone", "Invalid", "NotFound", "Refused", "StoreError"]
 
 
 class StoreError(ValueError):
-    """A request the store refused; ``str(error)`` says what was wrong and how to fix it."""
+    """A request the store refused; ``str(error)`` says what was wrong and how to fix it.
+
+    ``field`` names the value that was wrong, where one was (the argument's name, such as
+    ``"name"`` or ``"turn_seconds"``), so that a form can say it beside that box; ``None`` when the
+    request as a whole was refused.
+
+    >>> Invalid("the game's name is empty", field="name").field
+    'name'
+    >>> print(Conflict("the game has already started").field)
+    None
+    """
 
     status = 400
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class Invalid(StoreError):

@@ -100,13 +100,14 @@ def strategy_names() -> tuple[str, ...]:
     return tuple(sorted(STRATEGIES))
 
 
-def check_bot_name(name: str, what: str = "bot") -> str:
+def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> str:
     """``name`` as a hosted game keeps it: a built-in bot, or a weighted one such as
     ``"field-reader@1"`` (spaces dropped). A game never loads a bot by module path or entry point:
     a name typed into a form must not make the server import code.
 
     Raises:
-        Invalid: anything else, saying what may be written.
+        Invalid: anything else, saying what may be written; its ``field`` is ``field`` for a name
+            that is no bot, ``field + "_weight"`` for a knockout weight that is refused.
 
     >>> check_bot_name("even-flair@ 1.5")
     'even-flair@1.5'
@@ -121,13 +122,17 @@ def check_bot_name(name: str, what: str = "bot") -> str:
         try:
             named = split_weighted_name(name.strip())[2]
         except ValueError as exc:
-            raise Invalid(f"R13: {exc}") from None
+            raise Invalid(f"R13: {exc}", field=f"{field}_weight") from None
         if len(named) > NAME_LENGTH:
-            raise Invalid(f"R13: {named[:NAME_LENGTH]!r}...: a bot's name is at most {NAME_LENGTH} characters")
+            raise Invalid(
+                f"R13: {named[:NAME_LENGTH]!r}...: a bot's name is at most {NAME_LENGTH} characters",
+                field=f"{field}_weight",
+            )
         return named
     raise Invalid(
         f"R13: unknown {what} {name[:60]!r}; choose one of {', '.join(strategy_names())}, "
-        f"or one of {', '.join(WEIGHTED)} with a knockout weight ('field-reader@1', 'equilibrium@0.4')"
+        f"or one of {', '.join(WEIGHTED)} with a knockout weight ('field-reader@1', 'equilibrium@0.4')",
+        field=field,
     )
 
 
@@ -164,17 +169,17 @@ class OrderState(StrEnum):
     turn does not wait for it (until someone claims the seat)."""
 
 
-def _clean_name(value: str, what: str, limit: int) -> str:
+def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
     name = " ".join(value.split())
     if not name:
-        raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters")
+        raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters", field=field)
     if len(name) > limit:
-        raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}")
+        raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}", field=field)
     # Controls, and invisible format characters: direction overrides (which turn the text after
     # them backwards on a page), zero-width spaces, soft hyphens. The two joiners stay: emoji and
     # some scripts need them.
     if any(unicodedata.category(c) in ("Cc", "Cf") and c not in _JOINERS for c in name):
-        raise Invalid(f"{what} contains control or invisible characters; use printable text")
+        raise Invalid(f"{what} contains control or invisible characters; use printable text", field=field)
     return name
 
 
@@ -193,19 +198,20 @@ def seat_name(seat: SeatRow) -> str:
 
 def _check_new_game(spec: NewGame) -> Format:
     if not 4 <= spec.players <= 16:
-        raise Invalid(f"R12: a game has 4 to 16 players; got {spec.players}")
+        raise Invalid(f"R12: a game has 4 to 16 players; got {spec.players}", field="players")
     if spec.teams not in (8, 16):
-        raise Invalid(f"R6: a game has 8 or 16 teams; got {spec.teams}")
+        raise Invalid(f"R6: a game has 8 or 16 teams; got {spec.teams}", field="teams")
     fmt = Format(teams=spec.teams, players=spec.players, teams_per_player=spec.teams_per_player)
     try:
         check_format(fmt)
     except ValueError as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(str(exc), field="teams_per_player") from None
     if spec.turn_seconds is not None and not MIN_TURN_SECONDS <= spec.turn_seconds <= MAX_TURN_SECONDS:
         raise Invalid(
             f"a turn's deadline must be between {MIN_TURN_SECONDS // 60} minute and "
             f"{MAX_TURN_SECONDS // 86400} days; got {spec.turn_seconds} seconds "
-            "(or choose 'resolve when all are ready')"
+            "(or choose 'resolve when all are ready')",
+            field="turn_seconds",
         )
     return fmt
 
@@ -222,7 +228,7 @@ def create_game(
     """
     name = _clean_name(spec.name, "the game's name", 80)
     _check_new_game(spec)
-    default_bot = check_bot_name(spec.default_bot, "default bot")
+    default_bot = check_bot_name(spec.default_bot, "default bot", field="default_bot")
     seed = secrets.token_hex(32)
     organiser_token = new_token()
     game = GameRow(
@@ -444,7 +450,9 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     # an unclaimed seat's name in the record ("Player 3") counts as taken.
     taken = {_name_key(seat_name(o)) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id}
     if renames and _name_key(clean) in taken:
-        raise Invalid(f"another player in this game is already called {clean!r}; pick another display name")
+        raise Invalid(
+            f"another player in this game is already called {clean!r}; pick another display name", field="name"
+        )
     # Claimed in one statement: of two joins racing with one invite, exactly one wins.
     claimed = session.execute(
         update(SeatRow)
@@ -658,7 +666,7 @@ def save_order(
     try:
         order = check_order(_replay(record_json), turn=turn, team=team_id, force=force, flair=flair)
     except (OrderRefused, ValueError) as exc:
-        raise Invalid(str(exc)) from None
+        raise Invalid(str(exc), field=getattr(exc, "field", None)) from None
     # Written with Core statements on the session's connection (same transaction, after the lock):
     # the ORM's unit of work costs more than these two small writes.
     values = {"force": order.force, "flair": order.flair, "ready": ready, "updated_at": now}
@@ -860,7 +868,7 @@ def extend_deadline(session: Session, *, game_id: int, seconds: int, now: dateti
         Conflict: the game has no deadline or is not running.
     """
     if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
-        raise Invalid(f"extend by 1 minute to 30 days; got {seconds} seconds")
+        raise Invalid(f"extend by 1 minute to 30 days; got {seconds} seconds", field="seconds")
     game = lock_game(session, game_id=game_id)
     _require_deadline(game)
     if game.status == GameStatus.PAUSED:

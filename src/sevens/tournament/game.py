@@ -100,11 +100,13 @@ def knockout_lots_stream(turn: int, match: str) -> str:
 
 class OrderRefused(ValueError):
     """An order the game cannot take: wrong game, turn or team, an eliminated team, or an order
-    that breaks R3. ``rule`` names the rule broken, if one is."""
+    that breaks R3. ``rule`` names the rule broken, if one is; ``field`` the part of the order
+    that is wrong (``"force"``, ``"flair"``), if it is one part (:class:`~sevens.rules.OrderError`)."""
 
-    def __init__(self, message: str, rule: str | None = None) -> None:
+    def __init__(self, message: str, rule: str | None = None, *, field: str | None = None) -> None:
         super().__init__(message)
         self.rule = rule
+        self.field = field
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,7 +484,7 @@ def check_order(
     try:
         return validate_order(force, flair, scrum=game.scrum(team))
     except OrderError as exc:
-        raise OrderRefused(f"{team}, turn {n}: {exc}", rule=exc.rule) from None
+        raise OrderRefused(f"{team}, turn {n}: {exc}", rule=exc.rule, field=exc.field) from None
 
 
 def _check_orders(game: Game, orders: Mapping[TeamId, TurnOrder]) -> dict[TeamId, TurnOrder]:
@@ -515,7 +517,7 @@ def _check_orders(game: Game, orders: Mapping[TeamId, TurnOrder]) -> dict[TeamId
         try:
             validate_order(given.order.force, given.order.flair, scrum=balances[team])
         except OrderError as exc:
-            raise OrderRefused(f"{team}, turn {n}: {exc}", rule=exc.rule) from None
+            raise OrderRefused(f"{team}, turn {n}: {exc}", rule=exc.rule, field=exc.field) from None
         checked[team] = given
     return checked
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
@@ -24,7 +26,7 @@ from sevens.store.auth import (
     holds_invited_seat,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, Invalid, Refused
+from sevens.store.errors import Conflict, Invalid, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.web import views
 from sevens.web.deps import (
@@ -51,9 +53,17 @@ def _templates(request: Request) -> Jinja2Templates:
     return templates
 
 
-def render(request: Request, name: str, context: dict[str, Any], status: int = 200) -> Response:
+def render(
+    request: Request,
+    name: str,
+    context: dict[str, Any],
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
     """Render a page; every page gets the viewer's CSRF token through the template global."""
-    return _templates(request).TemplateResponse(request, name, context, status_code=status)
+    return _templates(request).TemplateResponse(
+        request, name, context, status_code=status, headers=None if headers is None else dict(headers)
+    )
 
 
 def _ensure_session(
@@ -107,6 +117,36 @@ def _player(access: Access) -> str:
     return access.player_id
 
 
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A form sent back refused, for its page to show again: ``form`` is the form's id on that
+    page, ``message`` what was wrong and how to fix it, ``fields`` the names of the boxes it is
+    about (the summary links to the first, the message stands after the last, each box is marked
+    invalid and described by it; none when the form as a whole was refused), ``values`` what was
+    typed, put back in the boxes."""
+
+    form: str
+    message: str
+    fields: tuple[str, ...] = ()
+    values: Mapping[str, str] = field(default_factory=dict)
+
+
+def _refusal(
+    form: str, exc: Exception, boxes: Mapping[str | None, tuple[str, ...]], values: Mapping[str, str]
+) -> Refusal:
+    """The refusal of ``form`` by ``exc``; ``boxes`` maps the error's ``field`` (as the store or
+    the form's parsing names it, :class:`~sevens.store.errors.StoreError`) to the form's boxes.
+
+    >>> from sevens.store.errors import Invalid
+    >>> r = _refusal("extend", Invalid("too long", field="seconds"), {"seconds": ("hours",)}, {"hours": "999"})
+    >>> r.fields, r.message
+    (('hours',), 'too long')
+    >>> _refusal("extend", Conflict("the game is over"), {"seconds": ("hours",)}, {}).fields
+    ()
+    """
+    return Refusal(form, str(exc), boxes.get(getattr(exc, "field", None), ()), dict(values))
+
+
 def _redirect(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
 
@@ -120,6 +160,19 @@ def favicon(request: Request) -> Response:
 @router.get("/")
 def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
     """The front page: create a game, public games, the visitor's own games."""
+    return _home(request, db, principal)
+
+
+def _home(
+    request: Request,
+    db: SessionDep,
+    principal: ApiPrincipal | None,
+    *,
+    refusal: Refusal | None = None,
+    status: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    # ``refusal``: the create form sent back, with what was typed; the address shown is the home page's.
     mine: list[tuple[GameRow, str, int]] = []
     if principal is not None:
         for grant in grants_of(db, principal_id=principal.id):
@@ -136,7 +189,11 @@ def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
             "bots": store.strategy_names(),
             "default_bot": views.default_bot(),
             "formats": views.format_choices(),
+            "refusal": refusal,
+            "canonical": "/" if refusal is not None else None,
         },
+        status=status,
+        headers=headers,
     )
 
 
@@ -148,7 +205,7 @@ _MAX_DIGITS = 6
 digits int() raises instead of reading it. Forms cap their fields at 20 characters; a query does not."""
 
 
-def _int_field(value: str, what: str, *, allow_blank: bool = False) -> int | None:
+def _int_field(value: str, what: str, *, allow_blank: bool = False, field: str | None = None) -> int | None:
     """A whole number typed into a form or query, or :class:`Invalid` saying what was wrong.
 
     >>> _int_field(" 42 ", "the turn"), _int_field("", "the turn", allow_blank=True)
@@ -163,10 +220,13 @@ def _int_field(value: str, what: str, *, allow_blank: bool = False) -> int | Non
     if allow_blank and text == "":
         return None
     if not _WHOLE.fullmatch(text):
-        raise Invalid(f"{what} must be a whole number, got {value[:20]!r}")
+        raise Invalid(f"{what} must be a whole number, got {value[:20]!r}", field=field)
     digits = len(text.lstrip("+-"))
     if digits > _MAX_DIGITS:  # not quoted back: it may be thousands of digits long
-        raise Invalid(f"{what} is too large ({digits} digits): type a whole number of at most {_MAX_DIGITS} digits")
+        raise Invalid(
+            f"{what} is too large ({digits} digits): type a whole number of at most {_MAX_DIGITS} digits",
+            field=field,
+        )
     return int(text)
 
 
@@ -178,16 +238,33 @@ def _deadline_seconds(deadline_hours: str) -> int | None:
     if not _HOURS.fullmatch(text):
         raise Invalid(
             f"the deadline must be a number of hours such as 24 or 0.5 (0 or blank: resolve when all are "
-            f"ready), got {text[:20]!r}"
+            f"ready), got {text[:20]!r}",
+            field="turn_seconds",
         )
     seconds = round(float(text) * 3600)
     if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
         raise Invalid(
             f"the deadline must be from 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
             f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {text} hours "
-            "(0 or blank: resolve when all are ready)"
+            "(0 or blank: resolve when all are ready)",
+            field="turn_seconds",
         )
     return seconds
+
+
+_CREATE_BOXES: dict[str | None, tuple[str, ...]] = {
+    "name": ("name",),
+    "arrangement": ("arrangement",),
+    "players": ("arrangement",),
+    "teams": ("arrangement",),
+    "teams_per_player": ("arrangement",),
+    "turn_seconds": ("deadline_hours",),
+    "default_bot": ("default_bot",),
+    "default_bot_weight": ("default_bot_weight",),
+    "visibility": ("visibility",),
+}
+"""Where the create form says each of the store's and its own refusals (the arrangement box
+holds the players, the teams and the teams each)."""
 
 
 @router.post("/games")
@@ -205,23 +282,45 @@ def create_game(
     default_bot_weight: Annotated[str, Form(max_length=20)] = "",
     visibility: Annotated[str, Form(max_length=20)] = "public",
 ) -> Response:
-    """Create a game; the answer shows the organiser link and one invite link per seat, once."""
+    """Create a game; the answer shows the organiser link and one invite link per seat, once.
+
+    A refused game (a bad value, or too many games from this address) sends the home page back
+    with the form as it was typed and the reason at the box it is about."""
     check_csrf(request, csrf)
-    refuse_too_many_games(request)
-    players, teams, per_player = views.parse_arrangement(arrangement)
-    turn_seconds = _deadline_seconds(deadline_hours)
-    if visibility not in ("public", "private"):
-        raise Invalid("visibility must be 'public' or 'private'")
-    spec = store.NewGame(
-        name=name,
-        players=players,
-        teams=teams,
-        teams_per_player=per_player,
-        turn_seconds=turn_seconds,
-        default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight),
-        visibility=Visibility(visibility),
-    )
-    created = store.create_game(db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days))
+    typed = {
+        "name": name[:200],
+        "arrangement": arrangement,
+        "deadline_hours": deadline_hours,
+        "default_bot": default_bot,
+        "default_bot_weight": default_bot_weight,
+        "visibility": visibility,
+    }
+    try:
+        refuse_too_many_games(request)
+        players, teams, per_player = views.parse_arrangement(arrangement)
+        turn_seconds = _deadline_seconds(deadline_hours)
+        if visibility not in ("public", "private"):
+            raise Invalid("visibility must be 'public' or 'private'", field="visibility")
+        spec = store.NewGame(
+            name=name,
+            players=players,
+            teams=teams,
+            teams_per_player=per_player,
+            turn_seconds=turn_seconds,
+            default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight),
+            visibility=Visibility(visibility),
+        )
+        created = store.create_game(
+            db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
+        )
+    except HTTPException as exc:  # too many games: said on the form, with when to try again
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        refusal = Refusal("create-game", detail, (), typed)
+        return _home(request, db, principal, refusal=refusal, status=exc.status_code, headers=exc.headers)
+    except StoreError as exc:
+        db.rollback()
+        refusal = _refusal("create-game", exc, _CREATE_BOXES, typed)
+        return _home(request, db, principal, refusal=refusal, status=exc.status)
     session, token = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=created.game.id, role=Role.ORGANISER)
     db.commit()

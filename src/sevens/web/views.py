@@ -138,7 +138,9 @@ def parse_arrangement(value: str) -> tuple[int, int, int]:
     """
     parts = value.strip().split("-")
     if len(parts) != 3 or not all(p.isdigit() and len(p) <= 3 for p in parts):
-        raise Invalid(f"R12: choose an arrangement of players and teams from the list; got {value[:40]!r}")
+        raise Invalid(
+            f"R12: choose an arrangement of players and teams from the list; got {value[:40]!r}", field="arrangement"
+        )
     players, teams, per_player = (int(p) for p in parts)
     return players, teams, per_player
 
