@@ -187,7 +187,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     form.locator("input[name=force]").fill(scrum)
     form.locator("input[name=flair]").fill("6")
     form.locator("button[value=save]").click()
-    expect(org.locator("#order-refused")).to_be_visible()
+    expect(org.locator(f"#order-{team}-summary")).to_be_visible()
     look(org, "player page, order refused")
     visit(org, f"{base}/play")
     org.locator("form.order-form").first.locator("button[value=ready]").click()

@@ -243,11 +243,15 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
                 form.locator("input[name=force]").fill(str(scrum))
                 form.locator("input[name=flair]").fill("6")
                 form.locator("button[value=save]").click()
-                expect(page.locator("#order-refused")).to_contain_text("Not saved:")
+                expect(page.locator(f"#order-{team}-summary")).to_contain_text("Not saved:")
+                expect(page.locator(f"#order-{team}-summary")).to_be_focused()
+                expect(form.locator("input[name=flair]")).to_have_accessible_description(
+                    re.compile(r"^R3: the order spends")
+                )
                 expect(page.locator(f"#team-{team} input[name=force]")).to_have_value(str(scrum))
                 expect(page).to_have_url(f"{base}/play#team-{team}")
                 page.reload()
-                expect(page.locator("#order-refused")).to_have_count(0)
+                expect(page.locator(".error-summary")).to_have_count(0)
                 form = page.locator(f"form.order-form[data-team='{team}']")
             force = min(10, scrum)
             flair = 6 if scrum - force >= 6 else 0

@@ -145,12 +145,14 @@ def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Ho
     assert answer.status_code == 422
     page = answer.text
     articles = {a.split('"', 1)[0]: a for a in page.split('<article class="my-team" id="team-')[1:]}
-    refused = re.search(r'<p class="error" role="alert" id="order-refused">Not saved: ([^<]+)</p>', articles[team])
-    assert refused and refused.group(1).startswith("R3: FLAIR points must be a multiple of 3")
+    refused = re.search(r'<span class="field-error" id="order-([\w-]+)-error">([^<]+)</span>', page)
+    assert refused and refused.group(1) == team
+    assert refused.group(2).startswith("R3: FLAIR points must be a multiple of 3")
     assert 'value="17"' in articles[team] and 'value="4"' in articles[team]
-    assert page.count('id="order-refused"') == 1 and "No order yet" in articles[other]
+    assert page.count('class="error-summary"') == 1 and "No order yet" in articles[other]
     stale = post_form(hosted.players["p1"], f"{hosted.base}/orders", {**form, "flair": "3", "turn": "2"})
-    assert stale.status_code == 409 and "Not saved: turn 2 is not open for orders" in stale.text
+    assert stale.status_code == 409 and "Not saved:" in stale.text
+    assert '<li class="error">turn 2 is not open for orders' in stale.text
 
 
 def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:

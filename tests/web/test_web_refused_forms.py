@@ -8,7 +8,7 @@ import pytest
 from fastapi import FastAPI
 
 from web.refused_forms import refused_form
-from web.web_helpers import new_client, post_form
+from web.web_helpers import Hosted, new_client, post_form
 
 CREATE_TYPED = {
     "name": "Harbour cup",
@@ -53,3 +53,73 @@ def test_a_refused_game_comes_back_as_the_create_form(
         if typed[name] in ("4-8-2", "equilibrium", "private"):
             assert form.value(name) == typed[name]
     assert 'data-canonical="/"' in answer.text  # a reload reads the home page, not a second post
+
+
+ORDER_CASES = [
+    # (force, flair, status, boxes the message is tied to, words)
+    ("ten", "9", 422, ["force"], "R3: FORCE must be a whole number, got 'ten'"),
+    ("10", "1.5", 422, ["flair"], "R3: FLAIR must be a whole number"),
+    ("-4", "9", 422, ["force"], "R3: FORCE points cannot be negative, got -4"),
+    ("10", "-3", 422, ["flair"], "R3: FLAIR points cannot be negative, got -3"),
+    ("10", "4", 422, ["flair"], "R3: FLAIR points must be a multiple of 3 (one option per 3 points); got 4, try 3 or 6"),
+    ("90", "30", 422, ["force", "flair"], "R3: the order spends 120 points but the team holds only 100 SCRUM points"),
+    ("1000000", "0", 422, ["force"], "R3: FORCE is too large (7 digits)"),
+]
+
+
+@pytest.mark.parametrize(("force", "flair", "status", "boxes", "words"), ORDER_CASES)
+def test_a_refused_order_comes_back_as_its_form(
+    hosted: Hosted, force: str, flair: str, status: int, boxes: list[str], words: str
+) -> None:
+    """R3 refusals: at FORCE, at FLAIR, or at both when the order as a whole is too big."""
+    team, other = hosted.my_teams("p1")
+    typed = {"team": team, "turn": "1", "force": force, "flair": flair, "action": "ready"}
+    answer = post_form(hosted.players["p1"], f"{hosted.base}/orders", typed)
+    assert answer.status_code == status, answer.text[-400:]
+    form = refused_form(answer.text, f"order-{team}")
+    assert form.invalid() == boxes and form.linked() == boxes[0]
+    for box in boxes:
+        assert form.described(box).startswith(words)
+    assert form.value("force") == force and form.value("flair") == flair
+    assert "Not saved:" in form.summary().text and words in form.summary().text
+    assert refused_form(answer.text, f"order-{other}").invalid() == []
+    assert f'data-canonical="/games/{hosted.public_id}/play#team-{team}"' in answer.text
+
+
+def test_an_order_for_a_stale_turn_comes_back_said_at_the_top_of_its_form(hosted: Hosted) -> None:
+    """Not the fault of a box: the summary says it, and no box is marked."""
+    team = hosted.my_teams("p1")[0]
+    typed = {"team": team, "turn": "2", "force": "10", "flair": "9", "action": "save"}
+    answer = post_form(hosted.players["p1"], f"{hosted.base}/orders", typed)
+    assert answer.status_code == 409
+    form = refused_form(answer.text, f"order-{team}")
+    assert form.invalid() == [] and "turn 2 is not open for orders" in form.summary().text
+    assert form.value("force") == "10" and form.value("flair") == "9"
+
+
+@pytest.mark.parametrize(
+    ("strategy", "weight", "box", "words"),
+    [
+        ("genius", "", "strategy", "R13: unknown autopilot 'genius'"),
+        ("group-blitz", "1", "weight", "only even"),
+        ("even", "2000", "weight", "0 to 1000"),
+        ("field-reader", "5", "weight", "from 0 to 4, got 5"),
+    ],
+)
+def test_a_refused_autopilot_comes_back_as_its_form(
+    hosted: Hosted, strategy: str, weight: str, box: str, words: str
+) -> None:
+    team = hosted.my_teams("p1")[1]
+    typed = {"team": team, "strategy": strategy, "weight": weight}
+    answer = post_form(hosted.players["p1"], f"{hosted.base}/autopilot", typed)
+    assert answer.status_code == 422, answer.text[-400:]
+    form = refused_form(answer.text, f"autopilot-{team}")
+    assert form.invalid() == [box] and form.linked() == box
+    assert words in form.described(box) and words in form.summary().text
+    assert form.value("weight") == weight
+    if strategy != "genius":  # not in the menu: the menu shows its first bot
+        assert form.value("strategy") == strategy
+    # The box keeps its own description too (what the menu's bot is now, what a weight means).
+    described = form.box(box).attrs["aria-describedby"].split()
+    assert described[0] == (f"autopilot-now-{team}" if box == "strategy" else f"weight-hint-{team}")
+    assert f'data-canonical="/games/{hosted.public_id}/play#team-{team}"' in answer.text

@@ -522,15 +522,26 @@ def _play(
     view: views.PlayerView,
     *,
     message: str = "",
-    refused: tuple[str, str, dict[str, str]] | None = None,
+    refusal: Refusal | None = None,
+    team: str = "",
     status: int = 200,
 ) -> Response:
-    # ``refused``: (team, why, what was typed), shown at that team's form with the typing kept.
-    context = {"view": view, "access": access, "message": message, "live": _live(db, game, access)}
-    if refused is not None:
-        context["refused_team"], context["refused_why"], context["typed"] = refused
-        context["canonical"] = f"/games/{game.public_id}/play#team-{refused[0]}"
+    # ``refusal``: one of ``team``'s forms sent back, shown at that form with the typing kept; the
+    # address shown is the page's, at that team.
+    context = {
+        "view": view, "access": access, "message": message, "live": _live(db, game, access), "refusal": refusal
+    }
+    if refusal is not None:
+        context["canonical"] = f"/games/{game.public_id}/play#team-{team}"
     return render(request, "play.html", context, status=status)
+
+
+_ORDER_BOXES: dict[str | None, tuple[str, ...]] = {"force": ("force",), "flair": ("flair",), None: ("force", "flair")}
+"""Where the order form says an order refused (R3): at FORCE or FLAIR, or at both when it is the
+order as a whole (more points than the team holds); the turn is a hidden field, said at the top."""
+
+_BOT_BOXES: dict[str | None, tuple[str, ...]] = {"strategy": ("strategy",), "strategy_weight": ("weight",)}
+"""Where a bot form (autopilot, house bot) says a refused bot: at the menu or the weight box."""
 
 
 @router.post("/games/{public_id}/orders")
@@ -556,9 +567,9 @@ def post_order(
     if action not in ("save", "ready"):
         raise Invalid("action must be 'save' or 'ready'")
     try:
-        turn_number = _int_field(turn, "the turn")
-        force_points = _int_field(force or "0", "R3: FORCE")
-        flair_points = _int_field(flair or "0", "R3: FLAIR")
+        turn_number = _int_field(turn, "the turn", field="turn")
+        force_points = _int_field(force or "0", "R3: FORCE", field="force")
+        flair_points = _int_field(flair or "0", "R3: FLAIR", field="flair")
         assert turn_number is not None and force_points is not None and flair_points is not None
         store.save_order(
             db,
@@ -583,8 +594,9 @@ def post_order(
         why = str(exc)
         if why.startswith(f"{team}, turn "):
             why = why.split(": ", 1)[1]
-        typed = {"force": force[:20], "flair": flair[:20]}
-        return _play(request, db, game, access, view, refused=(team, why, typed), status=exc.status)
+        boxes = _ORDER_BOXES if isinstance(exc, Invalid) else {}  # a stale turn: the form as a whole
+        refusal = _refusal(f"order-{team}", StoreError(why, field=exc.field), boxes, {"force": force, "flair": flair})
+        return _play(request, db, game, access, view, refusal=refusal, team=team, status=exc.status)
     db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#team-{team}")
@@ -601,15 +613,24 @@ def post_autopilot(
     strategy: Annotated[str, Form(max_length=40)] = "",
     weight: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    """Pick the bot that plays a team's missed orders (R13), with a knockout weight if given."""
+    """Pick the bot that plays a team's missed orders (R13), with a knockout weight if given; a
+    refused bot sends the player's page back with the form as it was and the reason at its box."""
     check_csrf(request, csrf)
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
-    store.set_autopilot(
-        db, game_id=game.id, player_id=player_id, team_id=team, strategy=views.bot_name(strategy, weight)
-    )
+    try:
+        store.set_autopilot(
+            db, game_id=game.id, player_id=player_id, team_id=team, strategy=views.bot_name(strategy, weight)
+        )
+    except Invalid as exc:
+        db.rollback()
+        view = views.player_view(db, game, player_id)
+        if view.public.state is None or not any(t.info.id == team for t in view.teams):
+            raise  # not a form on this page: the error page says why
+        refusal = _refusal(f"autopilot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
+        return _play(request, db, game, access, view, refusal=refusal, team=team, status=exc.status)
     db.commit()
     return _redirect(f"/games/{game.public_id}/play?done=autopilot&team={team}#team-{team}")
 
