@@ -147,7 +147,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     look(guest, "invite (join form)")
     guest.fill("input[name=name]", "   ")
     guest.click("#join button[type=submit]")
-    expect(guest.locator("#join-refused")).to_be_visible()
+    expect(guest.locator("#join-summary")).to_be_visible()
     look(guest, "invite, name refused")
     guest.fill("input[name=name]", "Guest")
     guest.click("#join button[type=submit]")

@@ -378,7 +378,7 @@ def test_names_a_reader_cannot_tell_apart_are_refused_and_a_late_seat_keeps_its_
         answer = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": name})
         assert answer.status_code == 422 and words in answer.text, (name, answer.status_code)
         # Said on the join form itself, with the name as typed, to change it and try again.
-        assert 'id="join-refused"' in answer.text and f'value="{html.escape(name)}"' in answer.text
+        assert 'id="join-error"' in answer.text and f'value="{html.escape(name)}"' in answer.text
     game.join("p2", "Bob")
     game.start()
     page = new_client(app).get(game.invites["p3"].split("testserver", 1)[1]).text

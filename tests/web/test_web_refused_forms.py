@@ -4,11 +4,13 @@ aria-invalid and described by it), on the page that holds the form."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi import FastAPI
 
 from web.refused_forms import refused_form
-from web.web_helpers import Hosted, new_client, post_form
+from web.web_helpers import Hosted, host_game, new_client, post_form
 
 CREATE_TYPED = {
     "name": "Harbour cup",
@@ -123,3 +125,71 @@ def test_a_refused_autopilot_comes_back_as_its_form(
     described = form.box(box).attrs["aria-describedby"].split()
     assert described[0] == (f"autopilot-now-{team}" if box == "strategy" else f"weight-hint-{team}")
     assert f'data-canonical="/games/{hosted.public_id}/play#team-{team}"' in answer.text
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("   ", "your display name is empty; type a name of 1 to 40 characters"),
+        ("n" * 41, "your display name is 41 characters long; keep it to 40"),
+        ("Ann\u200b", "your display name contains control or invisible characters"),
+        ("PLAYER 3", "another player in this game is already called 'PLAYER 3'"),
+    ],
+)
+def test_a_refused_name_comes_back_as_the_join_form(app: FastAPI, name: str, words: str) -> None:
+    game = host_game(app)
+    link = game.invites["p1"].split("testserver", 1)[1]
+    answer = post_form(new_client(app), link, {"name": name})
+    assert answer.status_code == 422, answer.text[-400:]
+    form = refused_form(answer.text, "join")
+    assert form.invalid() == ["name"] and form.linked() == "name"
+    assert form.described("name").startswith(words) and words in form.summary().text
+    assert form.value("name") == name
+    assert f'data-canonical="{link}"' in answer.text
+
+
+@pytest.mark.parametrize(
+    ("strategy", "weight", "box", "words"),
+    [
+        ("genius", "", "strategy", "R13: unknown bot 'genius'"),
+        ("random", "2", "weight", "only even"),
+        ("even", "x", "weight", "must be a number"),
+    ],
+)
+def test_a_refused_house_bot_comes_back_as_its_form(
+    app: FastAPI, strategy: str, weight: str, box: str, words: str
+) -> None:
+    """The organiser's form for a team nobody plays (here: the seat p4 never claimed)."""
+    game = host_game(app)
+    for number in range(1, 4):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    team = re.findall(r'<tr id="house-([\w-]+)">', game.organiser.get(f"{game.base}/organise").text)[0]
+    answer = post_form(game.organiser, f"{game.base}/house-bot", {"team": team, "strategy": strategy, "weight": weight})
+    assert answer.status_code == 422, answer.text[-400:]
+    form = refused_form(answer.text, f"house-bot-{team}")
+    assert form.invalid() == [box] and form.linked() == box
+    assert words in form.described(box) and words in form.summary().text
+    assert form.value("weight") == weight
+    if strategy != "genius":
+        assert form.value("strategy") == strategy
+    assert f'data-canonical="/games/{game.public_id}/organise"' in answer.text
+
+
+@pytest.mark.parametrize(
+    ("hours", "words"),
+    [
+        ("soon", "extend by a number of hours, got 'soon'"),
+        ("-2", "extend by more than 0 and at most 720 hours"),
+        ("99999", "extend by more than 0 and at most 720 hours"),
+        ("0.001", "extend by 1 minute to 30 days; got 4 seconds"),
+    ],
+)
+def test_a_refused_extension_comes_back_as_its_form(hosted: Hosted, hours: str, words: str) -> None:
+    answer = post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": hours})
+    assert answer.status_code == 422, answer.text[-400:]
+    form = refused_form(answer.text, "extend")
+    assert form.invalid() == ["hours"] and form.linked() == "hours"
+    assert form.described("hours") == words and words in form.summary().text
+    assert form.value("hours") == hours
+    assert f'data-canonical="/games/{hosted.public_id}/organise"' in answer.text

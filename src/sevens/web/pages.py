@@ -370,11 +370,14 @@ def join_form(
     return _join_page(request, game, seat)
 
 
-def _join_page(request: Request, game: GameRow, seat: SeatRow, *, refused: str = "", typed: str = "") -> Response:
-    # After the start a seat plays under the name the record has for it.
+def _join_page(request: Request, game: GameRow, seat: SeatRow, *, refusal: Refusal | None = None) -> Response:
+    # After the start a seat plays under the name the record has for it. A refused name names the
+    # invite's address as the page's, so a reload reads the form rather than posting it again.
     fixed = None if game.status == GameStatus.LOBBY else store.seat_name(seat)
-    context = {"game": game, "seat": seat, "fixed_name": fixed, "refused": refused, "typed": typed}
-    return render(request, "join.html", context, status=422 if refused else 200)
+    context = {"game": game, "seat": seat, "fixed_name": fixed, "refusal": refusal}
+    if refusal is not None:
+        context["canonical"] = request.url.path
+    return render(request, "join.html", context, status=422 if refusal else 200)
 
 
 @router.post("/join/{token}")
@@ -401,7 +404,7 @@ def join(
         store.join_seat(db, seat=seat, name=name, now=clock())
     except Invalid as exc:  # the name: said on the form, with what was typed, to try another
         db.rollback()
-        return _join_page(request, game, seat, refused=str(exc), typed=name[:40])
+        return _join_page(request, game, seat, refusal=_refusal("join", exc, {"name": ("name",)}, {"name": name[:200]}))
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
@@ -488,8 +491,35 @@ def organise_page(
     access = _access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
+    return _organise(request, db, game, access, clock)
+
+
+def _organise(
+    request: Request,
+    db: SessionDep,
+    game: GameRow,
+    access: Access,
+    clock: ClockDep,
+    *,
+    refusal: Refusal | None = None,
+    status: int = 200,
+) -> Response:
+    # ``refusal``: one of the page's forms sent back, shown there with the typing kept; the
+    # address shown is the page's.
     view = views.organiser_view(db, game, now=clock())
-    return render(request, "organise.html", {"view": view, "access": access, "live": _live(db, game, access)})
+    context = {"view": view, "access": access, "live": _live(db, game, access), "refusal": refusal}
+    if refusal is not None:
+        context["canonical"] = f"/games/{game.public_id}/organise"
+    return render(request, "organise.html", context, status=status)
+
+
+def _organiser_refused(
+    request: Request, db: SessionDep, principal: ApiPrincipal | None, game: GameRow, clock: ClockDep, refusal: Refusal,
+    status: int,
+) -> Response:
+    """The organiser page again, with a form of it refused (nothing of the refused act is kept)."""
+    db.rollback()
+    return _organise(request, db, game, _access(db, principal, game), clock, refusal=refusal, status=status)
 
 
 @router.get("/games/{public_id}/play")
@@ -647,9 +677,19 @@ def post_house_bot(
     strategy: Annotated[str, Form(max_length=40)] = "",
     weight: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    """The organiser picks the bot of a team nobody plays (a house team or an unclaimed seat's)."""
+    """The organiser picks the bot of a team nobody plays (a house team or an unclaimed seat's); a
+    refused bot sends the organiser page back with that team's form as typed and the reason there."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    store.set_house_bot(db, game_id=game.id, team_id=team, strategy=views.bot_name(strategy, weight), now=clock())
+    try:
+        store.set_house_bot(
+            db, game_id=game.id, team_id=team, strategy=views.bot_name(strategy, weight), now=clock()
+        )
+    except Invalid as exc:
+        db.rollback()
+        if store.house_bot(db, game=game, team_id=team) is None:
+            raise  # no form for this team on the page: the error page says why
+        refusal = _refusal(f"house-bot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
+        return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
     return _back_to_organise(db, game)
 
 
@@ -746,15 +786,20 @@ def post_extend(
     csrf: CsrfField = None,
     hours: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    """Move the deadline later by a number of hours (recorded with who and when)."""
+    """Move the deadline later by a number of hours (recorded with who and when); a refused number
+    sends the organiser page back with it in the box and the reason beside it."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     try:
-        value = float(hours.strip())
-    except ValueError:
-        raise Invalid(f"extend by a number of hours, got {hours[:20]!r}") from None
-    if not value == value or not 0 < value <= 24 * 30:
-        raise Invalid("extend by more than 0 and at most 720 hours")
-    store.extend_deadline(db, game_id=game.id, seconds=round(value * 3600), now=clock(), actor="organiser")
+        try:
+            value = float(hours.strip())
+        except ValueError:
+            raise Invalid(f"extend by a number of hours, got {hours[:20]!r}", field="hours") from None
+        if not value == value or not 0 < value <= 24 * 30:
+            raise Invalid("extend by more than 0 and at most 720 hours", field="hours")
+        store.extend_deadline(db, game_id=game.id, seconds=round(value * 3600), now=clock(), actor="organiser")
+    except Invalid as exc:
+        refusal = _refusal("extend", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
+        return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
     return _back_to_organise(db, game)
 
 
