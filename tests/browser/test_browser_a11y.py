@@ -1,10 +1,12 @@
 """Accessibility on every kind of page a game shows, in real headless Chromium.
 
 One walk takes a real game through its states (lobby, running, paused, knockout, finished) and
-stops at each kind of page: the front page, the created game, the invite and its refusal, the
-organiser page in every state, a player's page with the live odds and with a refused order, the
-public page with tables and bracket, verification, and the error pages (404, 429). At each stop
-a check runs:
+stops at each kind of page: the front page and its create form refused, the created game, the
+invite and its refusal, the organiser page in every state (with a refused house bot and a refused
+extension), a player's page with the live odds, a refused order and a refused autopilot, the
+public page with tables and bracket, verification, and the error pages (404, 429). Each refused
+form is checked to come back with the summary focused, its link leading to the box, and the box
+marked invalid with the reason as its description. At each stop a check runs:
 
 * axe-core (through axe-playwright-python) on the page as it stands, its script run: any
   violation of impact "moderate" or worse fails, named by page, rule, element and help text;
@@ -101,6 +103,21 @@ def phone_problems(page: Any, where: str) -> list[str]:
     return problems + small_text(page, where)
 
 
+def refused_form(page: Any, form: str, box: str, words: str) -> None:
+    """The form ``form`` came back refused: its summary focused, with a link that goes to the box
+    ``box``, which is marked invalid and has the message (with ``words``) in its description."""
+    from playwright.sync_api import expect
+
+    summary = page.locator(f"#{form}-summary")
+    expect(summary).to_be_focused()
+    expect(summary).to_have_attribute("role", "alert")
+    field = page.locator(f"#{form} [name={box}]")
+    expect(field).to_have_attribute("aria-invalid", "true")
+    expect(field).to_have_accessible_description(re.compile(re.escape(words)))
+    summary.locator("a").click()
+    expect(field).to_be_focused()
+
+
 def settled(page: Any) -> None:
     """Wait until the page's script has done what it does at load (the odds asked for and shown)."""
     from playwright.sync_api import expect
@@ -131,7 +148,17 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     weight_meaning = re.compile(r"^A knockout weight is optional\.")
     expect(org.locator("input[name=default_bot_weight]")).to_have_accessible_description(weight_meaning)
     org.fill("input[name=name]", "Audit cup")
+    # A refused form comes back with what was typed, a focused summary, the reason at the box.
+    org.fill("input[name=deadline_hours]", "soon")
+    org.fill("input[name=default_bot_weight]", "0.5")
+    org.click("#create-game button[type=submit]")
+    refused_form(org, "create-game", "deadline_hours", "the deadline must be a number of hours such as 24")
+    expect(org.locator("input[name=name]")).to_have_value("Audit cup")
+    expect(org.locator("input[name=default_bot_weight]")).to_have_value("0.5")
+    expect(org).to_have_url(server + "/")
+    look(org, "home, create form refused")
     org.fill("input[name=deadline_hours]", "2")
+    org.fill("input[name=default_bot_weight]", "")
     org.click("#create-game button[type=submit]")
     expect(org.locator("#organiser-link")).to_be_visible()
     look(org, "game created")
@@ -147,7 +174,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     look(guest, "invite (join form)")
     guest.fill("input[name=name]", "   ")
     guest.click("#join button[type=submit]")
-    expect(guest.locator("#join-summary")).to_be_visible()
+    refused_form(guest, "join", "name", "your display name is empty")
     look(guest, "invite, name refused")
     guest.fill("input[name=name]", "Guest")
     guest.click("#join button[type=submit]")
@@ -174,6 +201,18 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     look(org, "organiser page, running")
     house_weight = org.locator("#house-bots input[name=weight]").first
     expect(house_weight).to_have_accessible_description(re.compile(r"^House teams and teams whose manager"))
+    house_team = str(org.locator("#house-bots form").first.get_attribute("id")).removeprefix("house-bot-")
+    house_weight.fill("lots")
+    org.locator("#house-bots form").first.locator("button").click()
+    refused_form(org, f"house-bot-{house_team}", "weight", "the knockout weight after '@' must be a number")
+    expect(org.locator(f"#house-bot-{house_team} input[name=weight]")).to_have_value("lots")
+    look(org, "organiser page, house bot refused")
+    org.fill("#extend input[name=hours]", "a while")
+    org.click("#extend button")
+    refused_form(org, "extend", "hours", "extend by a number of hours, got 'a while'")
+    expect(org.locator("#extend input[name=hours]")).to_have_value("a while")
+    expect(org).to_have_url(organise_url)
+    look(org, "organiser page, extension refused")
 
     # A player's page: the live odds, then an order refused beside its fields.
     visit(org, f"{base}/play")
@@ -187,8 +226,20 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     form.locator("input[name=force]").fill(scrum)
     form.locator("input[name=flair]").fill("6")
     form.locator("button[value=save]").click()
-    expect(org.locator(f"#order-{team}-summary")).to_be_visible()
+    refused_form(org, f"order-{team}", "force", "R3: the order spends")
+    expect(org.locator(f"#order-{team} input[name=flair]")).to_have_accessible_description(
+        re.compile(r"^R3: the order spends")
+    )
+    expect(org.locator(f"#order-{team} input[name=force]")).to_have_value(scrum)
     look(org, "player page, order refused")
+    visit(org, f"{base}/play")
+    autopilot = org.locator("form.autopilot").first
+    autopilot.locator("input[name=weight]").fill("2000")
+    autopilot.locator("button").click()
+    pilot = str(org.locator("form.autopilot").first.get_attribute("id"))
+    refused_form(org, pilot, "weight", "R13: ")
+    expect(org.locator(f"#{pilot} input[name=weight]")).to_have_value("2000")
+    look(org, "player page, autopilot refused")
     visit(org, f"{base}/play")
     org.locator("form.order-form").first.locator("button[value=ready]").click()
     expect(org.locator("#message")).to_be_visible()

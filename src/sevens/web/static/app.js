@@ -152,11 +152,12 @@ var LIVE_POLL_MS = 5000;
 
 // Pages of a game in progress follow it: when the server's version of the game moves on (a turn
 // resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
-// the page reloads itself, unless the reader has typed into a form: then it only says so.
+// the page reloads itself, unless the reader has typed into a form: then it only says so. A
+// refused form sent back holds typing too (what was sent), so a reload would lose it as well.
 function followGame() {
   var main = document.querySelector("main[data-live]");
   if (!main) { return; }
-  var edited = false;
+  var edited = main.querySelector(".error-summary") !== null;
   var timer = null;
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
@@ -211,11 +212,29 @@ function canonicalAddress() {
   var main = document.querySelector("main[data-canonical]");
   if (main && window.history && window.history.replaceState) {
     window.history.replaceState(null, "", main.dataset.canonical);
+    // An address naming a part of the page (a team's "#team-...") stops the browser from focusing
+    // a refused form's summary as the page opens: focus it here instead, once loading is done.
+    var summary = document.querySelector(".error-summary[autofocus]");
+    if (summary) { window.setTimeout(function () { summary.focus(); }, 0); }
   }
+}
+
+// A refused form's summary links to the box to fix: the link puts the focus in that box, ready to
+// type (without JavaScript the link scrolls to it, and Tab goes on from there).
+function errorSummaryLinks() {
+  document.querySelectorAll(".error-summary a[href^='#']").forEach(function (link) {
+    link.addEventListener("click", function (event) {
+      var box = document.getElementById(link.getAttribute("href").slice(1));
+      if (!box) { return; }
+      event.preventDefault();
+      box.focus();
+    });
+  });
 }
 
 document.addEventListener("DOMContentLoaded", function () {
   canonicalAddress();
+  errorSummaryLinks();
   localTimes();
   watchScrollBoxes();
   countdowns();
