@@ -170,12 +170,16 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.reads(game, team_of)
     while _resolve(rec, game)["stage"] == "group":
         pass
-    rec.phase = "knockout"
+    # Once no claimed team is left in play the bots play on to the final by themselves, so the
+    # game may finish without another resolve (even the last group one): ask the game, not the
+    # last resolve's answer, and name the phase by what it says.
+    def finished() -> bool:
+        return bool(rec.client.get(f"/api/v1/games/{game}").json()["status"] == "finished")
+
+    rec.phase = "finished" if finished() else "knockout"
     team_of = {PLAYER: (_teams(rec, game, PLAYER) or mine)[0], BOTH: (_teams(rec, game, BOTH) or theirs)[0]}
     rec.reads(game, team_of)
-    # Once no claimed team is left in play the bots play on to the final by themselves, so the
-    # game may finish without another resolve: ask the game, not the last resolve's answer.
-    while rec.client.get(f"/api/v1/games/{game}").json()["status"] != "finished":
+    while not finished():
         _resolve(rec, game)
     rec.phase = "finished"
     rec.reads(game, team_of)
