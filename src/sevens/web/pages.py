@@ -624,8 +624,8 @@ def post_order(
         why = str(exc)
         if why.startswith(f"{team}, turn "):
             why = why.split(": ", 1)[1]
-        boxes = _ORDER_BOXES if isinstance(exc, Invalid) else {}  # a stale turn: the form as a whole
-        refusal = _refusal(f"order-{team}", StoreError(why, field=exc.field), boxes, {"force": force, "flair": flair})
+        boxes = _ORDER_BOXES.get(exc.field, ()) if isinstance(exc, Invalid) else ()  # a stale turn: the whole form
+        refusal = Refusal(f"order-{team}", why, boxes, {"force": force, "flair": flair})
         return _play(request, db, game, access, view, refusal=refusal, team=team, status=exc.status)
     db.commit()
     word = "ready" if action == "ready" else "saved"
