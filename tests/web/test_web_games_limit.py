@@ -100,3 +100,19 @@ def test_setting_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEVENS_GAMES_PER_HOUR", "-1")
     with pytest.raises(ValueError, match="greater than or equal to 0"):
         Settings(database_url="sqlite://")
+
+
+def test_a_rematch_counts_as_a_new_game(limited: FastAPI) -> None:
+    """A rematch creates a game, so it counts against the limit: past it the organiser page comes
+    back with the reason at the rematch button and Retry-After, and nothing is created."""
+    game = host_game(limited)
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    assert post_form(game.organiser, f"{game.base}/rematch").status_code == 201
+    page = post_form(game.organiser, f"{game.base}/rematch")
+    wait = _wait(page)
+    said = [e.text for e in refused_form(page.text, "rematch").summary().all() if e.tag == "li"]
+    assert said == [
+        "too many new games from your address: this server allows 2 an hour from one address; "
+        f"nothing was created, try again in {-(-wait // 60)} minutes"
+    ]
+    assert _games(limited) == 2

@@ -72,6 +72,7 @@ __all__ = [
     "pause_game",
     "record_of",
     "reissue_invite",
+    "rematch_spec",
     "seat_name",
     "resolve_turn",
     "resume_game",
@@ -272,6 +273,47 @@ def create_game(
     )
     session.flush()
     return CreatedGame(game=game, organiser_token=organiser_token, invites=tuple(invites))
+
+
+REMATCH = " (rematch)"
+"""What a rematch adds to its game's name, so that the two games can be told apart in a list."""
+
+
+def rematch_spec(game: GameRow) -> NewGame:
+    """The settings of a game over, for a new game between the same seats: the same players and
+    teams (R12), deadline, default bot (R13) and visibility, and the name marked as a rematch
+    (once: a rematch of a rematch keeps the name). The new game draws its own seed (R14) and
+    groups; the organiser's choices of bots for the teams nobody plays are made again after its
+    start, since the draw gives those teams to other seats.
+
+    >>> from sevens.store.models import GameStatus, Visibility
+    >>> old = GameRow(name="Friday sevens", status=GameStatus.FINISHED, players=16, teams=16, teams_per_player=1,
+    ...               turn_seconds=None, default_bot="field-reader@1", visibility=Visibility.PUBLIC)
+    >>> spec = rematch_spec(old)
+    >>> spec.name, spec.players, spec.teams, spec.teams_per_player, spec.default_bot
+    ('Friday sevens (rematch)', 16, 16, 1, 'field-reader@1')
+    >>> old.name = spec.name
+    >>> rematch_spec(old).name
+    'Friday sevens (rematch)'
+
+    Raises:
+        Conflict: the game is still in its lobby or being played.
+    """
+    if game.status not in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(
+            f"the game is {game.status.value}: a rematch is started once it is over (finished, or ended "
+            "early from this page)"
+        )
+    name = game.name if game.name.endswith(REMATCH) else game.name[: 80 - len(REMATCH)].rstrip() + REMATCH
+    return NewGame(
+        name=name,
+        players=game.players,
+        teams=game.teams,
+        teams_per_player=game.teams_per_player,
+        turn_seconds=game.turn_seconds,
+        default_bot=game.default_bot,
+        visibility=game.visibility,
+    )
 
 
 def no_such_game(public_id: str) -> str:

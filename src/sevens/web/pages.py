@@ -844,6 +844,68 @@ def post_new_organiser_link(
     return render(request, "organiser_new_link.html", context)
 
 
+@router.post("/games/{public_id}/rematch")
+def post_rematch(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    settings: SettingsDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """A new game with the settings of this one, once it is over: the same arrangement, deadline,
+    default bot and visibility, a new seed and draw. The seats this browser played it takes again
+    under the same names; the other seats get new invite links, shown once as for a new game."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    assert principal is not None  # _organiser_action refused anyone without a grant
+    held = _access(db, principal, game).player_ids
+    try:
+        refuse_too_many_games(request)
+        spec = store.rematch_spec(game)
+        created = store.create_game(
+            db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
+        )
+    except HTTPException as exc:  # too many games: said at the button, with when to try again
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        response = _organiser_refused(
+            request, db, principal, game, clock, Refusal("rematch", detail), status=exc.status_code
+        )
+        response.headers.update(exc.headers or {})
+        return response
+    except StoreError as exc:
+        return _organiser_refused(
+            request, db, principal, game, clock, _refusal("rematch", exc, {}, {}), status=exc.status
+        )
+    add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
+    names = {seat.player_id: store.seat_name(seat) for seat in store.seats_of(db, game_id=game.id)}
+    new_seats = {seat.player_id: seat for seat in store.seats_of(db, game_id=created.game.id)}
+    taken: dict[str, str] = {}
+    for player_id in held:
+        try:
+            store.join_seat(db, seat=new_seats[player_id], name=names[player_id], now=clock())
+        except Invalid:  # the name is another seat's in the new game ("Player 3"): its link is shown
+            continue
+        add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.PLAYER, player_id=player_id)
+        taken[player_id] = names[player_id]
+    db.commit()
+    count_new_game(request)
+    base = _base_url(request, settings)
+    return render(
+        request,
+        "created.html",
+        {
+            "game": created.game,
+            "rematch_of": game,
+            "taken": taken,
+            "organiser_link": f"{base}/organiser/{created.organiser_token}",
+            "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites if pid not in taken],
+            "canonical": f"/games/{created.game.public_id}/organise",
+        },
+        status=201,
+    )
+
+
 @router.post("/games/{public_id}/seats/{player_id}/invite")
 def post_new_invite(
     request: Request,
