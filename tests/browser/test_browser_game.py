@@ -348,6 +348,28 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
 
 
 
+def test_group_tables_show_the_points_on_a_phone(server: str, chromium: Any) -> None:
+    """At 360 px the 16-team game's group tables, played out (three-figure points), show every
+    column up to the league points without scrolling; only "decided by" is left to the scroll."""
+    page = chromium.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    organise_url = start_with_one_seat(page, server, "Phone tables", hours="0", arrangement="16-16-1")
+    page.on("dialog", lambda dialog: dialog.accept())
+    for turn in (1, 2, 3):
+        visit(page, organise_url)
+        if page.locator(f"#resolve input[name=turn][value='{turn}']").count():
+            page.click("#resolve button")
+    visit(page, organise_url.removesuffix("/organise"))
+    tables = page.locator("section.tables table")
+    assert tables.count() == 4
+    for index in range(4):
+        table = tables.nth(index)
+        assert "(final)" in table.locator("caption").inner_text()
+        shown = table.evaluate("t => t.parentElement.getBoundingClientRect().right")
+        points = table.evaluate("t => t.querySelector(\"th[title='league points']\").getBoundingClientRect().right")
+        assert points <= shown, (table.get_attribute("id"), points, shown)
+    page.context.close()
+
+
 def test_new_organiser_link_asks_first_and_is_shown_once(server: str, chromium: Any) -> None:
     """'New organiser link' asks first (Cancel sends nothing); the new link is shown once, the
     address bar then names the organiser page (a reload does not make another), and the old
