@@ -282,6 +282,18 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     page.goto(f"{base}/verify")
     expect(page.locator("#verified")).to_be_visible()
 
+    # A rematch with the same settings: one click, then Start, and the same three teams' forms.
+    page.goto(organise_url)
+    page.click("#rematch button")
+    expect(page.locator("#rematch-of")).to_contain_text("This browser has taken seat p1 again as Me.")
+    expect(page.locator("code.invite")).to_have_count(3)
+    page.click("#to-organise")
+    assert page.url != organise_url
+    page.click("#start button")
+    visit(page, page.url.replace("/organise", "/play"))
+    expect(page.locator("form.order-form")).to_have_count(3)
+    expect(page.locator("h1")).to_contain_text("Solo cup (rematch)")
+
 
 def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     """A turn with a deadline: the pages show how long is left in words, and the pause keeps it."""
