@@ -142,7 +142,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     org = chromium.new_context(**options).new_page()
     org.set_default_timeout(15000)
     org.on("dialog", lambda dialog: dialog.accept())
-    org.goto(server + "/")
+    visit(org, server + "/")
     look(org, "home, first visit")
     # A field's explanation beside it is read with it.
     weight_meaning = re.compile(r"^A knockout weight is optional\.")
@@ -170,7 +170,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     # A guest opens the second invite: a blank name is refused beside the field, then they join.
     guest = chromium.new_context(**options).new_page()
     guest.set_default_timeout(15000)
-    guest.goto(invites[1])
+    visit(guest, invites[1])
     look(guest, "invite (join form)")
     guest.fill("input[name=name]", "   ")
     guest.click("#join button[type=submit]")
@@ -180,17 +180,17 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     guest.click("#join button[type=submit]")
     expect(guest).to_have_url(re.compile(r"/play$"))
     look(guest, "player page, lobby")
-    guest.goto(organiser_link)
+    visit(guest, organiser_link)
     look(guest, "organiser link, asking to organise")
 
     # The organiser takes the first seat and looks at the lobby.
-    org.goto(invites[0])
+    visit(org, invites[0])
     org.fill("input[name=name]", "Me")
     org.click("#join button[type=submit]")
     expect(org.locator("#lobby")).to_be_visible()
-    org.goto(server + "/")
+    visit(org, server + "/")
     look(org, "home, with one's games")
-    org.goto(organise_url)
+    visit(org, organise_url)
     look(org, "organiser page, lobby")
     org.locator("table.seats tbody tr").nth(2).locator("button").click()
     expect(org.locator("#invite-link")).to_be_visible()
@@ -281,7 +281,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     look(org, "organiser page, finished")
     visit(org, f"{base}/play")
     look(org, "player page, finished")
-    org.goto(f"{base}/verify")
+    visit(org, f"{base}/verify")
     expect(org.locator("#verified")).to_be_visible()
     look(org, "verify")
     visit(org, organise_url)
@@ -289,12 +289,12 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     expect(org.locator("#organiser-link")).to_be_visible()
     look(org, "new organiser link")
 
-    assert org.goto(f"{server}/no/such/page").status == 404
+    assert visit(org, f"{server}/no/such/page").status == 404
     look(org, "error 404")
     # Wrong secrets, again and again: the server makes the guest wait.
     status = 0
     for _ in range(20):
-        status = guest.goto(f"{server}/join/not-an-invite").status
+        status = visit(guest, f"{server}/join/not-an-invite").status
         if status == 429:
             break
     assert status == 429
