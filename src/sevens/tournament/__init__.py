@@ -32,6 +32,7 @@ from sevens.tournament.game import (
 )
 from sevens.tournament.knockout import Decision, decide_group, decide_knockout, describe
 from sevens.tournament.lots import LotsDraw, LotsMismatch, draw_lots, replay_lots
+from sevens.tournament.progress import TeamProgress, describe_progress, ordinal, team_progress
 from sevens.tournament.record import (
     FORMAT,
     VERSION,
@@ -93,6 +94,7 @@ __all__ = [
     "TableRow",
     "Team",
     "TeamId",
+    "TeamProgress",
     "TurnOrder",
     "VerificationError",
     "VerifyReport",
@@ -105,6 +107,7 @@ __all__ = [
     "decide_knockout",
     "default_format",
     "describe",
+    "describe_progress",
     "draw_game",
     "draw_lots",
     "dumps",
@@ -118,10 +121,12 @@ __all__ = [
     "loads",
     "new_game",
     "next_knockout_pairs",
+    "ordinal",
     "play_turn",
     "replay_lots",
     "resolve_turn",
     "slugify",
+    "team_progress",
     "to_record",
     "verify_record",
 ]

@@ -201,6 +201,10 @@ class MyTeam(BaseModel):
     opponent_scrum: int | None
     order: DraftOrder | None
     autopilot: str
+    progress: str = Field(
+        description="how far the team has gone, in a sentence: its group place, or the knockout match "
+        "that put it out and to whom, or that it is champion"
+    )
 
 
 class PlayerGameView(GameView):

@@ -27,6 +27,7 @@ from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
+from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable
 
@@ -368,6 +369,7 @@ class MyTeam:
     order: dict[str, Any] | None  # {"force", "flair", "ready"} for the open turn
     autopilot: str
     eliminated: bool
+    progress: str = ""  # how far it has gone, in a sentence ("Out in the semi-final: lost to ...")
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,6 +399,7 @@ class PlayerView:
                 "opponent_scrum": t.opponent_scrum,
                 "order": t.order,
                 "autopilot": t.autopilot,
+                "progress": t.progress,
             }
             for t in self.teams
         ]
@@ -437,6 +440,9 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     and state.turn_number is not None
                     and state.stage is not None
                     and state.stage.knockout,
+                    progress=describe_progress(
+                        team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
+                    ),
                 )
             )
         states = {team: s.value for team, s in store.order_states(db, game=game).items()}

@@ -1,0 +1,127 @@
+"""How far each team went (sevens.tournament.progress), checked turn by turn along whole games
+against the fixtures, the group tables and the bracket."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from tournament_helpers import SEED, make_setup
+
+from sevens.bots import get_strategy
+from sevens.tournament import (
+    Format,
+    Game,
+    Stage,
+    describe_progress,
+    new_game,
+    team_progress,
+)
+from sevens.tournament.formats import GROUP_TURNS
+from sevens.tournament.game import autopilot_orders, resolve_turn
+
+
+def turn_by_turn(players: int, fmt: Format | None = None, draw_seed: object = 1) -> list[Game]:
+    game = new_game(make_setup(players, fmt, draw_seed=draw_seed))
+    games = [game]
+    while not game.finished:
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
+        games.append(game)
+    return games
+
+
+@pytest.mark.parametrize(("players", "teams"), [(16, 16), (8, 8), (4, 8), (5, 16)])
+@pytest.mark.parametrize("draw_seed", [1, 2])
+def test_progress_follows_the_game_turn_by_turn(players: int, teams: int, draw_seed: int) -> None:
+    games = turn_by_turn(players, draw_seed=draw_seed)
+    assert games[-1].format.teams == teams
+    for game in games:
+        in_play = set(game.teams_in_play())
+        tables = game.tables()
+        for team in game.setup.teams:
+            progress = team_progress(game, team.id)
+            assert progress.group == team.group
+            assert progress.group_played == min(len(game.turns), GROUP_TURNS)
+            assert tables[team.group].order[progress.group_place - 1] == team.id
+            assert progress.groups_over == (len(game.turns) >= GROUP_TURNS)
+            # Out exactly when it has no match to come, the champion apart.
+            if game.finished:
+                assert progress.out == (game.champion != team.id)
+            else:
+                assert progress.out == (team.id not in in_play)
+            assert (progress.next_stage is not None) == (team.id in in_play)
+            if progress.next_stage is not None:
+                assert progress.next_stage is game.stage
+            assert all(m.fixture.stage.knockout for m in progress.knockout)
+            assert all(m.winner == team.id for m in progress.knockout[:-1])
+
+
+@pytest.mark.parametrize(("players", "out_at"), [
+    (16, {"groups": 8, Stage.QUARTER_FINAL: 4, Stage.SEMI_FINAL: 2, Stage.FINAL: 1}),
+    (8, {"groups": 4, Stage.SEMI_FINAL: 2, Stage.FINAL: 1}),
+])
+def test_a_finished_game_has_one_champion_and_each_stage_its_losers(players: int, out_at: dict[object, int]) -> None:
+    game = turn_by_turn(players)[-1]
+    everyone = [team_progress(game, t.id) for t in game.setup.teams]
+    assert [p.team for p in everyone if p.champion] == [game.champion]
+    stages: Counter[object] = Counter()
+    for p in everyone:
+        if p.champion:
+            continue
+        assert p.out
+        beaten = p.beaten_in
+        stages[beaten.fixture.stage if beaten is not None else "groups"] += 1
+        if beaten is None:
+            assert p.group_place > 2 and not p.knockout
+    assert stages == Counter(out_at)
+
+
+def test_the_sentences_name_the_stage_the_opponent_and_the_score() -> None:
+    games = turn_by_turn(16)
+    final = games[-1]
+    names = {t.id: t.name for t in final.setup.teams}
+    said = {t.id: describe_progress(team_progress(final, t.id), names.__getitem__) for t in final.setup.teams}
+    champion = final.champion
+    assert champion is not None
+    last = final.turns[-1].matches[0]
+    runner_up = last.loser
+    assert runner_up is not None
+    assert said[champion] == f"Champion: won the final against {names[runner_up]}, {last.summary}."
+    assert said[runner_up] == f"Runner-up: lost the final to {names[champion]}, {last.summary}."
+    kinds = Counter(sentence.split(":")[0] for sentence in said.values())
+    assert kinds == Counter(
+        {"Out after the groups": 8, "Out in the quarter-final": 4, "Out in the semi-final": 2, "Runner-up": 1, "Champion": 1}
+    )
+    for team, sentence in said.items():
+        if sentence.startswith("Out in the"):
+            beaten = team_progress(final, team).beaten_in
+            assert beaten is not None and beaten.winner is not None
+            assert f"lost to {names[beaten.winner]}, {beaten.summary}." in sentence
+        if sentence.startswith("Out after the groups"):
+            place = final.tables()[final.setup.team(team).group].order.index(team) + 1
+            assert sentence.endswith(f"{ {3: '3rd', 4: '4th'}[place] } in group {final.setup.team(team).group}.")
+    # During the game: the group stage counts matches, the knockouts say what comes next.
+    after_one = games[1]
+    team = after_one.setup.teams[0]
+    assert describe_progress(team_progress(games[0], team.id)) == f"Group {team.group}: no match played yet."
+    assert describe_progress(team_progress(after_one, team.id)).startswith(f"Group {team.group}: ")
+    assert describe_progress(team_progress(after_one, team.id)).endswith(" after 1 of 3 matches.")
+    quarter = games[GROUP_TURNS]
+    through = [t for t in quarter.teams_in_play()]
+    assert all(
+        describe_progress(team_progress(quarter, t)).startswith("Through to the quarter-final: ") for t in through
+    )
+    semi = games[GROUP_TURNS + 1]
+    for t in semi.teams_in_play():
+        sentence = describe_progress(team_progress(semi, t), names.__getitem__)
+        assert sentence.startswith("Through to the semi-final: beat "), sentence
+        assert " in the quarter-final, " in sentence
+    # A game stopped early does not tell a team still in play that it plays on.
+    for t in semi.teams_in_play():
+        assert describe_progress(team_progress(semi, t), ended=True).startswith("Still in play when the game was ended")
+
+
+def test_an_unknown_team_is_refused_with_the_teams_that_exist() -> None:
+    game = new_game(make_setup(4))
+    with pytest.raises(KeyError, match="no team 'atlantis'"):
+        team_progress(game, "atlantis")
