@@ -306,7 +306,10 @@ def test_cli_a_strategy_of_ones_own_that_raises_stops_the_run_in_one_line(tmp_pa
     )
     assert out.exit_code == 1, out.output
     said = " ".join(out.output.split())
-    assert "error: the run stopped: RuntimeError: no idea what to do, raised while crashing_pacer:Crashy played" in said
+    assert said.startswith(
+        "error: the run stopped: strategy 'crashing_pacer:Crashy' (named 'even') raised RuntimeError: no idea what to "
+        f"do at {tmp_path / 'crashing_pacer.py'}, line 6, deciding for 160 teams in turn 2 (group round 2)"
+    )
     assert "Traceback" not in out.output
 
 

@@ -15,7 +15,8 @@ from rich.table import Table
 
 from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
-from sevens.lab.registry import BUILTINS, WEIGHTED
+from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
+from sevens.lab.strategies import StrategyError
 
 if TYPE_CHECKING:
     from sevens.lab.run import LabResult
@@ -152,10 +153,12 @@ def lab(
                 progress=lambda n: progress.advance(task, n),
                 field=field,
             )
+    except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
+        fail(f"the run stopped: {exc}", code=1)
     except ValueError as exc:
         fail(str(exc))
     except Exception as exc:
-        own = [n for n in (*names, *([field] if field else [])) if n.partition("@")[0] not in BUILTINS]
+        own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
         if not own:
             raise  # a built-in failing is the lab's own bug: its traceback is what to report
         fail(

@@ -11,11 +11,14 @@ A name is looked up in this order:
 
 An entry point or path may name a strategy object or a class/function that makes one. Anything
 with ``orders(view, rng)`` is a batch strategy; anything with ``order(view, rng)`` a one-decision
-bot, adapted.
+bot, adapted. Each :func:`resolve` makes a fresh strategy: a class or function is called again, an
+object is copied, so that state one batch leaves on it never reaches the next (which would make a
+run's results depend on how its batches are shared out among workers).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import entry_points
@@ -31,7 +34,7 @@ from sevens.lab.strategies import (
     ScalarAdapter,
 )
 
-__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "resolve"]
+__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "is_builtin", "resolve"]
 
 
 BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
@@ -76,9 +79,11 @@ def _scalar_bots() -> dict[str, Callable[[], object]]:
 
 
 def _wrap(obj: object, name: str) -> BatchStrategy:
-    made = obj
+    made: object
     if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "orders") and not hasattr(obj, "order")):
         made = obj()  # a class or a factory
+    else:
+        made = _fresh(obj)
     if hasattr(made, "orders"):
         return made  # type: ignore[return-value]
     if hasattr(made, "order"):
@@ -86,6 +91,31 @@ def _wrap(obj: object, name: str) -> BatchStrategy:
     raise ValueError(
         f"{name!r} is neither a batch strategy (orders(view, rng)) nor a bot (order(view, rng))"
     )
+
+
+def _fresh(obj: object) -> object:
+    """A copy of a strategy object named by its path, as it was loaded: the module's own object
+    is never played, so what one batch leaves on it cannot reach the next. One that cannot be
+    copied is played as it is.
+
+    >>> from sevens.lab import strategies
+    >>> _fresh(strategies) is strategies, _fresh([1]) == [1]
+    (True, True)
+    """
+    try:
+        return copy.deepcopy(obj)
+    except Exception:  # holds a lock, a file or a module: play the object itself
+        return obj
+
+
+def is_builtin(name: str) -> bool:
+    """Whether ``name`` is one of the project's strategies (tested with the lab), rather than one
+    of an entry point or a module path.
+
+    >>> is_builtin("even-flair@1.5"), is_builtin("cautious"), is_builtin("sevens.lab.strategies:RandomPacing")
+    (True, False, False)
+    """
+    return name.partition("@")[0] in BUILTINS or name in _scalar_bots()
 
 
 def available() -> list[str]:

@@ -29,9 +29,10 @@ from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
 from sevens.lab.kernels import mix64
-from sevens.lab.registry import BUILTINS, resolve
+from sevens.lab.registry import BUILTINS, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
+from sevens.lab.strategies import BatchStrategy
 
 __all__ = [
     "BATCH_SIZE",
@@ -186,12 +187,16 @@ def run_batch(spec: BatchSpec) -> Totals:
     tables = _tables()
     strategies = [resolve(name) for name in spec.strategies]
     seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field, key=spec.seating)
+    # The run's first batch asks each strategy of one's own every question twice: one whose answers
+    # change (numbers of its own, state kept outside it) is refused before its table misleads anyone.
+    probe = [i for i, name in enumerate(spec.strategies) if spec.start == 0 and not is_builtin(name)]
+    labels = [_label(typed, made) for typed, made in zip(spec.strategies, strategies, strict=True)]
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
     # spinning took the cores from the lab's other workers (a run 10 times slower with 2 workers).
     with _blas().limit(limits=1, user_api="blas"):
         result = simulate(
             spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables,
-            threads=spec.threads,
+            threads=spec.threads, probe=probe, labels=labels,
         )
     s = len(strategies)
     champion = np.zeros(seats.shape, dtype=np.int64)
@@ -212,6 +217,15 @@ def run_batch(spec: BatchSpec) -> Totals:
         scrum_left=per(result.scrum_left),
         scrum_left_sq=per(result.scrum_left**2),
     )
+
+
+def _label(typed: str, made: BatchStrategy) -> str:
+    """A strategy as messages name it: as the run names it, and by its own name where that differs.
+
+    >>> _label("even", resolve("even")), _label("mine:Pacer", resolve("even"))
+    ("'even'", "'mine:Pacer' (named 'even')")
+    """
+    return repr(typed) if typed == made.name else f"{typed!r} (named {made.name!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,9 +19,11 @@ as with the game's lots (:mod:`sevens.tournament.lots`), though not die by die.
 
 from __future__ import annotations
 
+import copy
 import os
 import random
-from collections.abc import Sequence
+import traceback
+from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -34,9 +36,10 @@ from numpy.typing import NDArray
 
 from sevens.lab import kernels
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
-from sevens.lab.strategies import BatchStrategy, BatchView, Orders
+from sevens.lab.strategies import BatchStrategy, BatchView, Orders, StrategyError
 from sevens.rules import (
     FLAIR_OPTION_COST,
+    MAX_ORDER_POINTS,
     STARTING_SCRUM,
     WIN_BONUS,
     DecidedBy,
@@ -152,14 +155,112 @@ class _State:
     final_position: IntArray | None = None
 
 
-def _check_orders(name: str, force: IntArray, flair: IntArray, scrum: IntArray) -> None:
-    bad = (force < 0) | (flair < 0) | (flair % FLAIR_OPTION_COST != 0) | (force + flair > scrum)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"R3: strategy {name!r} gave the order FORCE {int(force[i])}, FLAIR {int(flair[i])} to a team "
-            f"holding {int(scrum[i])} SCRUM; FLAIR must be a multiple of 3, both >= 0, the sum within SCRUM"
+def _when(turn: int, stage: Stage) -> str:
+    """A turn as a message names it.
+
+    >>> _when(2, Stage.GROUP), _when(6, Stage.SEMI_FINAL)
+    ('turn 2 (group round 2)', 'turn 6 (semi-final)')
+    """
+    return f"turn {turn} ({f'group round {turn}' if stage is Stage.GROUP else stage.value})"
+
+
+_LEGAL_HINT = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies makes legal orders of any totals and shares"
+
+
+_OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package
+
+
+def _where(exc: BaseException) -> str:
+    """Where in a strategy's own code an exception was raised: the innermost frame of its
+    traceback outside the sevens package (a bot's ``Order(0, 4)`` fails inside the rules, but the
+    line to fix is the bot's), or nothing if every frame is the project's."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        generated = frame.filename.startswith("<")  # a dataclass's __init__ and the like
+        if not generated and not os.path.abspath(frame.filename).startswith(_OWN_CODE + os.sep):
+            return f" at {frame.filename}, line {frame.lineno}"
+    return ""
+
+
+_KINDS = {"f": "floating-point numbers", "c": "complex numbers", "b": "True/False", "U": "text", "S": "bytes",
+          "O": "Python objects", "M": "dates", "m": "time spans", "V": "records"}
+
+
+def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Generator, when: str) -> Orders:
+    """The strategy's orders for the view, checked; anything wrong is a :class:`StrategyError`
+    that names the strategy (``name``, as messages show it), the turn, what was wrong and how to
+    put it right."""
+    try:
+        made = strategy.orders(view, rng)
+    except StrategyError:
+        raise
+    except Exception as exc:  # the strategy's own code: say whose and where, not a traceback through the lab
+        raise StrategyError(
+            f"strategy {name} raised {type(exc).__name__}: {exc}{_where(exc)}, deciding for {view.size} teams in "
+            f"{when}; the lab runs a strategy's code as it is: fix it and run again"
+        ) from exc
+    if not isinstance(made, tuple | list) or len(made) != 2:
+        shown = f"{type(made).__name__} of {len(made)} items" if isinstance(made, tuple | list) else type(made).__name__
+        raise StrategyError(
+            f"strategy {name} returned a {shown} in {when}; orders(view, rng) must return two arrays, "
+            "(force, flair), with one entry per team of the view"
         )
+    force = _points(name, "FORCE", made[0], view.size, when)
+    flair = _points(name, "FLAIR", made[1], view.size, when)
+    _check_orders(name, force, flair, view, when)
+    return force, flair
+
+
+def _points(name: str, part: str, given: object, size: int, when: str) -> IntArray:
+    """One half of a strategy's orders as whole numbers of points, one per team, or a StrategyError."""
+    values = np.asarray(given)
+    if values.shape != (size,):
+        raise StrategyError(
+            f"strategy {name} gave {part} of shape {values.shape} for {size} teams in {when}; orders(view, rng) "
+            "must return one FORCE and one FLAIR per team of the view: two arrays of shape (view.size,)"
+        )
+    if values.dtype.kind not in "iu":
+        odd = ""
+        if values.dtype.kind in "fc":
+            real = values.real.astype(np.float64)
+            bad = ~np.isfinite(real) | (real != np.round(real))
+            if bad.any():
+                odd = f", {int(bad.sum())} of them not whole (such as {values[np.flatnonzero(bad)[0]].item()!r})"
+        kind = _KINDS.get(values.dtype.kind, "values")
+        raise StrategyError(
+            f"strategy {name} gave {part} as {kind} ({values.dtype}) in {when}{odd}; orders are whole points: "
+            f"return integer arrays (np.int64), for example np.rint(x).astype(np.int64); {_LEGAL_HINT}"
+        )
+    if values.dtype.kind == "u" and size and int(values.max()) > MAX_ORDER_POINTS:
+        top = int(values.max())
+        raise StrategyError(
+            f"strategy {name} gave {part} {top} in {when}, more than any team holds (R3); {_LEGAL_HINT}"
+        )
+    return values.astype(np.int64)
+
+
+def _check_orders(name: str, force: IntArray, flair: IntArray, view: BatchView, when: str) -> None:
+    scrum = view.scrum
+    negative = (force < 0) | (flair < 0)
+    not_options = flair % FLAIR_OPTION_COST != 0
+    too_much = force + flair > scrum
+    bad = negative | not_options | too_much
+    if not bad.any():
+        return
+    i = int(np.flatnonzero(bad)[0])
+    f, fl, held = int(force[i]), int(flair[i]), int(scrum[i])
+    if negative[i]:
+        what = f"{'FORCE' if f < 0 else 'FLAIR'} {f if f < 0 else fl} is negative"
+    elif not_options[i]:
+        what = f"FLAIR {fl} is not a multiple of 3 (one option per 3 points)"
+    else:
+        what = f"FORCE {f} + FLAIR {fl} = {f + fl} is more than the {held} SCRUM the team holds"
+    more = int(bad.sum()) - 1
+    others = f" ({more} more of the {view.size} teams' orders break R3 too)" if more else ""
+    raise StrategyError(
+        f"R3: strategy {name} gave team {team_id(int(view.team[i]))} the order FORCE {f}, FLAIR {fl} in {when}, "
+        f"holding {held} SCRUM: {what}{others}; every order needs FORCE and FLAIR of 0 or more, FLAIR a multiple "
+        f"of 3, the two within the SCRUM held: {_LEGAL_HINT}"
+    )
 
 
 def _lines(sampler: Sampler, tables: TableSampler, rng: np.random.Generator, force: IntArray, flair: IntArray) -> Lines:
@@ -186,6 +287,8 @@ def simulate(
     tables: TableSampler | None = None,
     compiled: bool | None = None,
     threads: int | None = None,
+    probe: Collection[int] = (),
+    labels: Sequence[str] | None = None,
 ) -> BatchResult:
     """Play ``len(seats)`` whole tournaments at once.
 
@@ -202,12 +305,19 @@ def simulate(
             is :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
         threads: threads sharing the compiled loop's work (default: one per core); any number
             gives the same result.
+        probe: indices of strategies (not built-in ones) to ask twice at every turn, a copy of
+            the strategy with a copy of the generator the second time, refusing one that answers
+            differently (it draws numbers of its own or keeps state outside itself); the answers
+            kept are the first ones, so the batch's results are those it has without ``probe``.
+        labels: how messages name each strategy (default: its ``name``, quoted).
 
     Returns:
         Champions, places, league points, SCRUM left and tie-break counts.
 
     Raises:
-        ValueError: a strategy gave an order that breaks R3, the seats do not fit, or
+        StrategyError: a strategy raised, gave orders that are not whole numbers, one per team,
+            or that break R3, or (in ``probe``) answered the same question differently.
+        ValueError: the seats do not fit, or
             ``compiled`` was asked for without numba, with :attr:`Sampler.DIRECT` or with a
             strategy that is not a built-in one.
 
@@ -274,7 +384,8 @@ def simulate(
         is_home = np.zeros(playing.shape, dtype=bool)
         is_home[:, :half] = True
         force, flair = _decide(
-            fmt, turn, stage, state, seats, strategies, rng, flat, opponent_flat, is_home.ravel(), position
+            fmt, turn, stage, state, seats, strategies, rng, flat, opponent_flat, is_home.ravel(), position, probe,
+            labels,
         )
         lines = _lines(sampler, tables, rng, force, flair)
         stacked = np.stack([lines.tries, lines.conversions, lines.penalties, lines.drop_goals], axis=1)
@@ -495,8 +606,11 @@ def _decide(
     opponent_flat: IntArray,
     is_home: BoolArray,
     position: IntArray,
+    probe: Collection[int] = (),
+    labels: Sequence[str] | None = None,
 ) -> Orders:
-    """Orders of every team in play (``flat``: flat indices into ``[tournament, team]``)."""
+    """Orders of every team in play (``flat``: flat indices into ``[tournament, team]``); the
+    strategies whose indices are in ``probe`` are asked twice (:func:`_check_repeatable`)."""
     teams = fmt.teams
     who = seats.ravel()[flat]
     # Group the teams by strategy once; each strategy then sees one contiguous slice.
@@ -516,6 +630,7 @@ def _decide(
     turns_left = fmt.turns - turn + 1
     group_left = max(0, GROUP_TURNS - turn + 1)
     played = min(turn - 1, GROUP_TURNS)  # group rounds resolved before this turn
+    when = _when(turn, stage)
     for s, strategy in enumerate(strategies):
         lo, hi = int(bounds[s]), int(bounds[s + 1])
         if lo == hi:
@@ -539,15 +654,44 @@ def _decide(
         )
         if getattr(strategy, "needs_manager_view", False):
             view = _with_manager_views(view, fmt, state, theirs[lo:hi] % teams, rng)
-        f, fl = strategy.orders(view, rng)
-        f = np.asarray(f, dtype=np.int64)
-        fl = np.asarray(fl, dtype=np.int64)
-        if f.shape != (view.size,) or fl.shape != (view.size,):
-            raise ValueError(f"strategy {strategy.name!r} must give one FORCE and one FLAIR per team of the view")
-        _check_orders(strategy.name, f, fl, view.scrum)
+        twins = _twins(strategy, rng) if s in probe else None
+        label = repr(strategy.name) if labels is None else labels[s]
+        f, fl = _ask(strategy, label, view, rng, when)
+        if twins is not None:
+            _check_repeatable(twins, label, view, when, (f, fl))
         force[order[lo:hi]] = f
         flair[order[lo:hi]] = fl
     return force, flair
+
+
+def _twins(strategy: BatchStrategy, rng: np.random.Generator) -> tuple[BatchStrategy, np.random.Generator] | None:
+    """Copies of a strategy and of the generator as they are before it decides, or None if the
+    strategy cannot be copied (it then goes unchecked)."""
+    try:
+        return copy.deepcopy(strategy), copy.deepcopy(rng)
+    except Exception:  # a lock, an open file, a model held by a handle: nothing to compare with
+        return None
+
+
+def _check_repeatable(
+    twins: tuple[BatchStrategy, np.random.Generator], name: str, view: BatchView, when: str, given: Orders
+) -> None:
+    """Ask a copy of the strategy, with a copy of the generator, the same question again: a
+    strategy whose orders depend on nothing but the view, the generator and its own state answers
+    the same. One that draws numbers of its own or keeps state outside itself would give a run
+    whose results change from one run to the next and with the number of workers."""
+    twin, rng = twins
+    again = _ask(twin, name, view, rng, when)
+    if all(np.array_equal(a, b) for a, b in zip(given, again, strict=True)):
+        return
+    raise StrategyError(
+        f"strategy {name} gave different orders when asked twice for the same {view.size} teams in {when}, "
+        "with the same view and a copy of the same random generator: it draws random numbers of its own "
+        "(numpy.random, random, the clock), keeps state outside itself (a module's globals) or changes the "
+        "view's arrays, so its results would change from run to run and with the number of workers; draw every "
+        "random number from the rng it is given and keep any state on the strategy object (each batch of "
+        "tournaments gets a fresh one)"
+    )
 
 
 def _play_group_round(

@@ -24,7 +24,7 @@ from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
 from sevens.bots.pacing import check_knockout_weight
-from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS
+from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.formats import Stage
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "Orders",
     "RandomPacing",
     "ScalarAdapter",
+    "StrategyError",
     "check_knockout_weight",
     "paced_total",
     "split_orders",
@@ -45,6 +46,11 @@ __all__ = [
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
 Orders = tuple[IntArray, IntArray]
+
+
+class StrategyError(ValueError):
+    """A strategy of the run raised, or gave orders the lab cannot play: the message names the
+    strategy, the turn, what was wrong and how to put it right."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -270,6 +276,11 @@ class ScalarAdapter:
         decide = self.strategy.order  # type: ignore[attr-defined]
         for i in range(view.size):
             order = decide(make_view(i), random.Random(int(seeds[i])))
+            if not isinstance(order, Order):
+                raise TypeError(
+                    f"order(view, rng) must return a sevens.rules.Order, such as Order(force=10, flair=9), "
+                    f"got {type(order).__name__} {order!r}"
+                )
             force[i] = order.force
             flair[i] = order.flair
         return force, flair

@@ -1,0 +1,244 @@
+"""Strategies of one's own that misbehave: each is stopped with a message that names it, the turn,
+what was wrong and how to put it right, never a bare traceback or a silently wrong table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from sevens.lab.registry import resolve
+from sevens.lab.run import run_lab
+from sevens.lab.simulate import simulate
+from sevens.lab.strategies import BatchView, Orders, StrategyError, paced_total, split_orders
+from sevens.rules import Order
+
+HERE = __name__
+
+
+def _even(view: BatchView) -> Orders:
+    total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+    return split_orders(total, np.ones(view.size), view.scrum)
+
+
+class _Own:
+    """Even pacing, all FLAIR, with ``bend`` changing its orders (or what it returns) from ``turn`` on."""
+
+    name = "own"
+    turn = 1
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Any:
+        force, flair = _even(view)
+        return self.bend(force, flair, view) if view.turn >= self.turn else (force, flair)
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force, flair
+
+
+class Raises(_Own):
+    name, turn = "raises", 3
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        raise ValueError("shapes do not match")  # a ValueError of its own was shown as if the user typed it
+
+
+class Negative(_Own):
+    name, turn = "negative", 2
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force - 100, flair
+
+
+class FlairNotOptions(_Own):
+    name = "flair-not-options"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force, flair + 1
+
+
+class MoreThanHeld(_Own):
+    name = "more-than-held"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return view.scrum, np.full(view.size, 3)
+
+
+class OneOrderForAll(_Own):
+    name = "one-for-all"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return 10, 9
+
+
+class ThreeArrays(_Own):
+    name = "three-arrays"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force, flair, force
+
+
+class Nothing(_Own):
+    name = "nothing"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return None
+
+
+class Halves(_Own):
+    name = "halves"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force + 0.5, flair  # was played as FORCE cut to the whole number below, without a word
+
+
+class WholeFloats(_Own):
+    name = "whole-floats"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force.astype(float), flair
+
+
+class NotANumber(_Own):
+    name = "not-a-number"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        force = force.astype(float)
+        force[0] = np.nan
+        return force, flair
+
+
+class Text(_Own):
+    name = "text"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return force, flair.astype(str)  # '9' was read as 9
+
+
+class BadOrder:
+    """A one-decision bot whose Order breaks R3."""
+
+    name = "bad-order"
+
+    def order(self, view: object, rng: object) -> Order:
+        return Order(force=0, flair=4)
+
+
+class TupleOrder:
+    """A one-decision bot that returns a tuple instead of an Order."""
+
+    name = "tuple-order"
+
+    def order(self, view: object, rng: object) -> object:
+        return (10, 9)
+
+
+HOW = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies makes legal orders"
+
+
+@pytest.mark.parametrize(("strategy", "says"), [
+    (Raises, ["strategy 'raises' raised ValueError: shapes do not match at ", "test_lab_own_strategies.py, line ",
+              "in turn 3 (group round 3)", "fix it and run again"]),
+    (Negative, ["R3: strategy 'negative' gave team ", "in turn 2 (group round 2)", "is negative", HOW]),
+    (FlairNotOptions, ["R3: strategy 'flair-not-options' gave team ", "in turn 1 (group round 1)",
+                       "is not a multiple of 3", HOW]),
+    (MoreThanHeld, ["R3: strategy 'more-than-held' gave team ", "FORCE 100 + FLAIR 3 = 103 is more than the 100 SCRUM "
+                    "the team holds", HOW]),
+    (OneOrderForAll, ["strategy 'one-for-all' gave FORCE of shape () for 32 teams in turn 1 (group round 1)",
+                      "two arrays of shape (view.size,)"]),
+    (ThreeArrays, ["strategy 'three-arrays' returned a tuple of 3 items in turn 1", "two arrays, (force, flair)"]),
+    (Nothing, ["strategy 'nothing' returned a NoneType in turn 1", "two arrays, (force, flair)"]),
+    (Halves, ["strategy 'halves' gave FORCE as floating-point numbers (float64) in turn 1 (group round 1), 32 of "
+              "them not whole (such as ", "np.rint(x).astype(np.int64)", HOW]),
+    (WholeFloats, ["strategy 'whole-floats' gave FORCE as floating-point numbers (float64) in turn 1", "whole points"]),
+    (NotANumber, ["strategy 'not-a-number' gave FORCE as floating-point numbers (float64) in turn 1 (group round 1), "
+                  "1 of them not whole (such as nan)"]),
+    (Text, ["strategy 'text' gave FLAIR as text (<U21) in turn 1", "integer arrays"]),
+    (BadOrder, ["strategy 'bad-order' raised OrderError: R3: FLAIR points must be a multiple of 3",
+                "test_lab_own_strategies.py, line ", "in turn 1 (group round 1)"]),
+    (TupleOrder, ["strategy 'tuple-order' raised TypeError: order(view, rng) must return a sevens.rules.Order, "
+                  "such as Order(force=10, flair=9), got tuple (10, 9), deciding for 32 teams in turn 1"]),
+])
+def test_a_strategy_that_misbehaves_is_stopped_naming_it_the_turn_the_fault_and_the_fix(
+    strategy: type, says: list[str]
+) -> None:
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", f"{HERE}:{strategy.__name__}"], 8, seed=1, teams=8, batch_size=8)
+    message = str(caught.value)
+    typed = f"'{HERE}:{strategy.__name__}' (named '{strategy.name}')"  # as the run names it, and its own name
+    assert typed in message
+    missing = [part for part in says if part not in message.replace(typed, repr(strategy.name))]
+    assert not missing, message
+
+
+class OwnRandomness:
+    """Draws its shares from numpy's global generator instead of the rng it is given."""
+
+    name = "own-randomness"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.random.random(view.size), view.scrum)
+
+
+CALLS = [0]
+
+
+class GlobalCounter:
+    """Keeps its state in a module global: all FLAIR on odd calls, all FORCE on even ones."""
+
+    name = "global-counter"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        CALLS[0] += 1
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.full(view.size, float(CALLS[0] % 2)), view.scrum)
+
+
+@pytest.mark.parametrize("strategy", [OwnRandomness, GlobalCounter])
+def test_a_strategy_whose_answers_change_is_refused_before_its_table_misleads(strategy: type) -> None:
+    """Its results would differ from run to run and with the number of workers: the run's first
+    batch asks it each question twice and refuses it."""
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", f"{HERE}:{strategy.__name__}"], 16, seed=1, teams=8, batch_size=8, workers=1)
+    message = str(caught.value)
+    assert f"strategy '{HERE}:{strategy.__name__}' (named {strategy.name!r}) gave different orders when asked twice" in message
+    assert "in turn 1 (group round 1)" in message
+    assert "draw every random number from the rng it is given" in message
+
+
+class CallCounter:
+    """Keeps state on itself, as it may: all FLAIR on odd calls, all FORCE on even ones."""
+
+    name = "call-counter"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        self.calls += 1
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.full(view.size, float(self.calls % 2)), view.scrum)
+
+
+SHARED = CallCounter()
+"""One object named by its path: its calls used to pile up over every batch a process played."""
+
+
+def test_a_strategy_object_that_keeps_state_gives_the_same_results_for_any_workers() -> None:
+    one = run_lab(["even", f"{HERE}:SHARED"], 48, seed=5, teams=8, batch_size=8, workers=1)
+    two = run_lab(["even", f"{HERE}:SHARED"], 48, seed=5, teams=8, batch_size=8, workers=2)
+    assert one.to_dict() == two.to_dict()
+    assert SHARED.calls == 0  # the module's object is copied for each batch, never played itself
+    assert resolve(f"{HERE}:SHARED") is not resolve(f"{HERE}:SHARED")
+
+
+def test_asking_twice_leaves_the_results_as_they_are() -> None:
+    """The check plays the first answers: a batch comes out the same with it and without it."""
+    own = resolve(f"{HERE}:CallCounter")
+    seats = np.tile(np.array([0, 1] * 4), (20, 1))
+    plain = simulate(8, seats, [resolve("random"), own], np.random.default_rng(3), compiled=False)
+    checked = simulate(8, seats, [resolve("random"), resolve(f"{HERE}:CallCounter")], np.random.default_rng(3),
+                       compiled=False, probe=[1])
+    for field in ("champion", "group_points", "scrum_left", "reached"):
+        assert np.array_equal(getattr(plain, field), getattr(checked, field)), field
