@@ -127,12 +127,19 @@ def lab(
     except ValueError as exc:
         fail(str(exc))
     console = Console(stderr=True)
-    if dask is None:
-        from sevens.lab.run import warm_up
+    simulated = 0
 
-        with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
-            warm_up(teams)
+    def advance(n: int) -> None:
+        nonlocal simulated
+        simulated += n
+        progress.advance(task, n)
+
     try:
+        if dask is None:
+            from sevens.lab.run import warm_up
+
+            with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
+                warm_up(teams)
         with Progress(
             TextColumn("simulating"),
             BarColumn(),
@@ -150,9 +157,16 @@ def lab(
                 teams=teams,
                 workers=workers,
                 dask=dask,
-                progress=lambda n: progress.advance(task, n),
+                progress=advance,
                 field=field,
             )
+    except KeyboardInterrupt:
+        fail(
+            f"interrupted after {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, since "
+            "a part of a run depends on which batches happened to finish; run again, with a smaller --tournaments "
+            "for a shorter run",
+            code=130,
+        )
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
         fail(f"the run stopped: {exc}", code=1)
     except ValueError as exc:

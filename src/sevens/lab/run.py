@@ -505,12 +505,18 @@ def run_lab(
     else:
         warm_up(teams)  # compile here once, not in every worker at the same time
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            pending = {pool.submit(run_batch, spec) for spec in islice(specs, _IN_FLIGHT * workers)}
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    done(future.result())
-                    pending |= {pool.submit(run_batch, spec) for spec in islice(specs, 1)}
+            try:
+                pending = {pool.submit(run_batch, spec) for spec in islice(specs, _IN_FLIGHT * workers)}
+                while pending:
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        done(future.result())
+                        pending |= {pool.submit(run_batch, spec) for spec in islice(specs, 1)}
+            except BaseException:
+                # A failed batch or Ctrl-C: drop the batches still queued rather than play them
+                # before stopping (leaving the pool waits only for those already running).
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
     return LabResult(names, teams, seed, total, field)
 
 
