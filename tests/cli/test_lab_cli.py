@@ -202,3 +202,14 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
     assert "Traceback" not in said
     _, alive = psutil.wait_procs(workers_seen, timeout=60)
     assert not alive
+
+
+def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
+    """Two module paths cut to the same first characters ('sevens.lab.str…') could not be told apart."""
+    names = ["sevens.lab.strategies:RandomPacing", "sevens.lab.strategies:KnockoutSaverPacing"]
+    args = ["lab", "--strategies", ",".join(names), "--tournaments", "8", "--teams", "8"]
+    result = runner.invoke(app, args, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    first_column = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines() if line.startswith("│"))
+    assert all(name in first_column for name in names), result.stdout
+    assert "…" not in result.stdout

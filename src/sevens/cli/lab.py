@@ -57,8 +57,11 @@ def _table(result: object) -> Table:
         f"(rates per team entered with their 95% intervals, ± where symmetric, else (low–high); "
         f"neutral title rate {100 / result.teams:.2f}%)"
     )
-    for column in ("strategy", "titles %", "finals %", "group points", "SCRUM left"):
-        table.add_column(column, justify="left" if column == "strategy" else "right")
+    # A long name (a module path) goes on several lines rather than being cut: two cut the same way
+    # would be told apart by nothing.
+    table.add_column("strategy", justify="left", overflow="fold")
+    for column in ("titles %", "finals %", "group points", "SCRUM left"):
+        table.add_column(column, justify="right")
     for row in result.rows:
         table.add_row(
             row.name,

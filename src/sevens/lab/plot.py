@@ -2,15 +2,29 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from sevens.lab.registry import WEIGHTED_TYPES, resolve
 from sevens.lab.run import LabResult, StrategyRow
 from sevens.lab.smart import FieldReaderPacing
 
-__all__ = ["knockout_weights", "plot_ranking", "plot_result", "plot_solver_map", "plot_weights"]
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = [
+    "LABEL_WIDTH",
+    "knockout_weights",
+    "label_lines",
+    "plot_ranking",
+    "plot_result",
+    "plot_solver_map",
+    "plot_weights",
+    "ranking_figure",
+]
 
 
 def knockout_weights(result: LabResult) -> dict[str, Fraction] | None:
@@ -49,29 +63,68 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     Returns:
         The path written.
     """
+    import matplotlib.pyplot as plt
+
+    fig = ranking_figure(result)
+    out = Path(path)
+    fig.savefig(out)
+    plt.close(fig)
+    return out
+
+
+LABEL_WIDTH = 30
+"""The most characters on one line of a strategy's name in a plot: a longer name (a module path)
+goes on several lines rather than squeezing the bars or running off the picture."""
+
+
+def label_lines(name: str, width: int = LABEL_WIDTH) -> str:
+    """A strategy's name on lines of at most ``width`` characters, broken after ``:``, ``.``,
+    ``-``, ``_`` or ``@`` where it can be, anywhere where it cannot.
+
+    >>> label_lines("even-flair@1.5")
+    'even-flair@1.5'
+    >>> print(label_lines("research.pacing.variants:SaveForTheKnockoutsAlways", 20))
+    research.pacing.
+    variants:
+    SaveForTheKnockoutsA
+    lways
+    """
+    pieces = re.findall(r"[^:.\-_@]*[:.\-_@]?", name)
+    lines = [""]
+    for piece in (p for p in pieces if p):
+        if lines[-1] and len(lines[-1]) + len(piece) > width:
+            lines.append("")
+        lines[-1] += piece
+        while len(lines[-1]) > width:
+            lines[-1:] = [lines[-1][:width], lines[-1][width:]]
+    return "\n".join(lines)
+
+
+def ranking_figure(result: LabResult) -> Figure:
+    """The figure :func:`plot_ranking` writes, for a caller that wants to change it first."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     rows = list(reversed(result.rows))
-    fig, ax = plt.subplots(figsize=(7, 0.45 * len(rows) + 1.5))
-    names = [row.name for row in rows]
+    names = [label_lines(row.name) for row in rows]
+    # Every bar gets the room of the longest name, so that no name runs into the next one's.
+    lines = max(name.count("\n") + 1 for name in names)
+    fig, ax = plt.subplots(figsize=(7, len(rows) * (0.2 + 0.24 * lines) + 1.5))
     rates = [100 * row.title_rate for row in rows]
     ax.barh(names, rates, xerr=_bars(rows), color="#2a7f62", ecolor="#333333", capsize=3)
     ax.axvline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1)
     # Named above the plot rather than in a legend, which would cover a bar when there are few.
-    ax.text(100 / result.teams, 1.01, "neutral (1 / teams)", transform=ax.get_xaxis_transform(), ha="center",
-            va="bottom", color="#aa3333", fontsize=8)
+    # Just above the axes by a fixed distance (a fraction of the axes ran into the title on a tall plot).
+    ax.annotate("neutral (1 / teams)", xy=(100 / result.teams, 1), xycoords=("data", "axes fraction"), xytext=(0, 2),
+                textcoords="offset points", ha="center", va="bottom", color="#aa3333", fontsize=8)
     ax.set_xlabel("titles per team entered (%), 95% interval")
     against = "" if result.field is None else f"\none team at a time against {result.field}"  # own line: fits
     ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams (seed {result.seed}){against}",
                  fontsize=10, pad=16)
     fig.tight_layout()
-    out = Path(path)
-    fig.savefig(out)
-    plt.close(fig)
-    return out
+    return fig
 
 
 def _bars(rows: list[StrategyRow]) -> list[list[float]]:

@@ -1,0 +1,51 @@
+"""The ranking plot stays readable with many strategies and with long names of one's own."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+import numpy as np
+
+from sevens.lab.plot import ranking_figure
+from sevens.lab.run import LabResult, Totals
+
+LONG = [
+    "research.pacing.variants:SaveForTheKnockoutsWhenTheFieldFrontLoads",
+    "research.pacing.variants:SaveForTheKnockoutsWhenTheFieldSavesToo",
+]
+NAMES = ["even", "group-blitz", "knockout-saver", "random", "odds-aware", "equilibrium", "even-flair", *LONG]
+
+
+def _result() -> LabResult:
+    entries = np.full(len(NAMES), 16_000, dtype=np.int64)
+    titles = np.array([800, 50, 400, 10, 1500, 1480, 1470, 1460, 1430], dtype=np.int64)
+    zeros = np.zeros(len(NAMES), dtype=np.int64)
+    totals = Totals(9_000, entries, titles, 2 * titles, zeros, zeros, zeros, zeros)
+    return LabResult(tuple(NAMES), 16, 1, totals)
+
+
+def test_nine_strategies_with_long_names_all_fit_whole_and_apart() -> None:
+    """A name of 65 characters used to squeeze the bars into a sliver and push the title off the
+    picture; now every name is there whole, on lines of its own, inside the figure, none on
+    another, and the bars keep most of the width."""
+    import matplotlib.pyplot as plt
+
+    fig = ranking_figure(_result())
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()  # type: ignore[attr-defined]
+        width, height = fig.bbox.width, fig.bbox.height
+        ax = fig.axes[0]
+        labels = ax.get_yticklabels()
+        assert sorted(label.get_text().replace("\n", "") for label in labels) == sorted(NAMES)
+        boxes = [label.get_window_extent(renderer) for label in labels]
+        title = ax.title.get_window_extent(renderer)
+        neutral = ax.texts[0].get_window_extent(renderer)
+        for box in [*boxes, title, neutral]:
+            assert box.x0 >= 0 and box.x1 <= width and box.y0 >= 0 and box.y1 <= height, box
+        for one, other in pairwise(boxes):
+            assert not one.overlaps(other)
+        assert not title.overlaps(neutral)
+        assert ax.get_position().width > 0.5
+    finally:
+        plt.close(fig)
