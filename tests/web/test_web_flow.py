@@ -581,7 +581,7 @@ def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app:
     game.join("p1", "Solo")
     game.start()
     states = game.organiser.get(f"{game.base}/organise").text
-    assert states.count("seat not claimed: its autopilot plays") == 6 and states.count("no order yet") == 2
+    assert states.count("seat not claimed: its autopilot plays") == 6 and states.count("): no order yet") == 2
     first, second = game.my_teams("p1")
     game.order("p1", first, 10, 9, action="ready")
     assert game.turn() == 1  # p1's other team is still to order
