@@ -6,9 +6,10 @@ import copy
 from typing import Any
 
 import pytest
-from tournament_helpers import SEED, bot_game, make_setup, ordered_game, zero_orders
+from tournament_helpers import OTHER_SEED, SEED, bot_game, make_setup, ordered_game, zero_orders
 
 from sevens.tournament import GameSetup, RecordError, VerificationError, to_record, verify_record
+from sevens.tournament.record import replay_record
 
 
 def _even_bots(setup: GameSetup) -> GameSetup:
@@ -255,3 +256,31 @@ def test_r10_changed_lots_are_refused() -> None:
     dropped["turns"][4]["lots"] = []
     with pytest.raises(VerificationError):
         verify_record(dropped)
+
+
+def _harmless_die(record: dict[str, Any]) -> str:
+    """A FORCE die showing 1: changed to 2 it scores nothing either, so only the dice themselves tell."""
+    for t, turn in enumerate(record["turns"]):
+        for j, m in enumerate(turn["matches"]):
+            for k, face in enumerate(m["home_dice"]["force"]):
+                if face == 1:
+                    return f"turns[{t}].matches[{j}].home_dice.force[{k}]"
+    raise AssertionError("no FORCE die showing 1")
+
+
+def test_a_secret_seed_checks_the_dice_of_a_game_in_progress_without_revealing_it() -> None:
+    """Whoever keeps a game's seed (a saved game in progress) can have every die of its unfinished
+    record thrown again: a die changed where it scores nothing passes a consistency check but not this,
+    and the seed is neither revealed in the replay nor shown in any message."""
+    path = _harmless_die(UNFINISHED)
+    edited = _tampered(path, 2, UNFINISHED)
+    replay_record(edited, check_dice=True)  # the recorded dice are taken as given
+    game, revealed = replay_record(UNFINISHED, check_dice=True, secret_seed=SEED)
+    assert revealed is None and to_record(game) == UNFINISHED
+    with pytest.raises(VerificationError) as info:
+        replay_record(edited, check_dice=True, secret_seed=SEED)
+    assert str(info.value) == f"{path}: expected 1, found 2"
+    with pytest.raises(VerificationError) as info:
+        replay_record(UNFINISHED, check_dice=True, secret_seed=OTHER_SEED)
+    assert str(info.value).startswith("seed_sha256: expected the SHA-256 of the game's secret seed, found ")
+    assert OTHER_SEED not in str(info.value) and SEED not in str(info.value)

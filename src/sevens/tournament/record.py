@@ -560,7 +560,11 @@ order's path in the record (``turns[2].matches[1].away_order``); raises
 
 
 def replay_record(
-    data: object, *, check_dice: bool = False, check_orders: OrderCheck | None = None
+    data: object,
+    *,
+    check_dice: bool = False,
+    check_orders: OrderCheck | None = None,
+    secret_seed: str | bytes | None = None,
 ) -> tuple[Game, str | None]:
     """Replay a record turn by turn from its orders, checking it as it goes, in document order.
 
@@ -577,6 +581,11 @@ def replay_record(
             against them.
         check_orders: Checks each turn's orders against the game before the turn (the bots'
             orders, for example, which this package cannot recompute).
+        secret_seed: The seed of a game still going on, which its record keeps secret, from
+            whoever keeps it (a game saved to be carried on later). It must match
+            ``seed_sha256``; with ``check_dice`` every die and the group draw are then checked
+            against it as against a revealed seed. It stays secret: it is not written into the
+            replayed game, the returned seed or any message.
 
     Returns:
         The replayed game and the record's revealed seed (``None`` if not revealed).
@@ -589,6 +598,15 @@ def replay_record(
     assert isinstance(data, dict)  # _parse checked it
     setup = parsed.setup
     seed = parsed.seed
+    if secret_seed is not None and seed_commitment(secret_seed) != setup.seed_sha256:
+        # Neither seed is shown: the one given is secret, and a revealed one is in the record.
+        raise VerificationError(
+            "seed_sha256",
+            "the SHA-256 of the game's secret seed",
+            setup.seed_sha256,
+            "R14: the seed kept with the game does not match the game's published commitment",
+        )
+    dice_seed = seed if seed is not None else secret_seed
     if seed is not None:
         if seed_commitment(seed) != setup.seed_sha256:
             raise VerificationError(
@@ -612,17 +630,17 @@ def replay_record(
     head = to_record(game)
     for key in ("draw", "tournament", "players", "teams"):
         _raise_difference(head[key], data.get(key), key)
-    if seed is not None and check_dice and setup.drawn_from_seed:
-        redrawn = draw_game_from_seed(setup.players, setup.format, seed=seed)
+    if dice_seed is not None and check_dice and setup.drawn_from_seed:
+        redrawn = draw_game_from_seed(setup.players, setup.format, seed=dice_seed)
         for i, (want, got) in enumerate(zip(redrawn.teams, setup.teams, strict=True)):
             if (want.id, want.name, want.group, want.manager) != (got.id, got.name, got.group, got.manager):
                 raise VerificationError(
                     f"teams[{i}]",
                     f"{want.name} ({want.id}) in group {want.group}, manager {want.manager}",
                     f"{got.name} ({got.id}) in group {got.group}, manager {got.manager}",
-                    "the group draw redone from the revealed seed (draw = 'game-seed') differs",
+                    "the group draw redone from the game's seed (draw = 'game-seed') differs",
                 )
-    raw = None if seed is None or not check_dice else parse_seed(seed)
+    raw = None if dice_seed is None or not check_dice else parse_seed(dice_seed)
     for index, turn in enumerate(parsed.turns):
         _check_turn_shape(game, turn, index)
         n = index + 1
