@@ -273,8 +273,11 @@ def test_a_record_file_that_appears_during_the_game_is_not_replaced(tmp_path: Pa
 
 
 def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
+    """With --no-save the game is kept nowhere: interrupted, it is lost and no record is written."""
     path = tmp_path / "game.json"
-    result = runner.invoke(app, ["play", "--players", "4", "--seed", "x", "--record", str(path)], input="10 9\ny\n")
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "x", "--record", str(path), "--no-save"], input="10 9\ny\n"
+    )
     assert result.exit_code == 1  # the input ran out
     assert f"interrupted before the end; {path} was not written" in result.output
     assert not path.exists()
@@ -288,7 +291,7 @@ def test_ctrl_c_ends_the_game_with_the_exit_code_of_an_interrupt(monkeypatch: py
         raise KeyboardInterrupt
 
     monkeypatch.setattr(play_cli.AskLine, "ask", interrupted)
-    result = runner.invoke(app, ["play", "--players", "4", "--seed", "x"])
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "x", "--no-save"])
     assert result.exit_code == 130
     assert "error: the game was interrupted before the end" in result.output
     assert "was not written" not in result.output and "Traceback" not in result.output
@@ -676,4 +679,7 @@ def test_overwrite_without_a_record_is_refused_before_the_game() -> None:
     """--overwrite alone would do nothing: the user most likely forgot --record."""
     result = runner.invoke(app, ["play", "--auto", "--seed", "o", "--overwrite"])
     assert result.exit_code == 2
-    assert result.stderr == "error: --overwrite replaces the file --record writes, and no --record is given: add --record FILE or drop --overwrite\n"
+    assert result.stderr == (
+        "error: --overwrite replaces the files --record and --save write, and neither is given: add --record FILE or "
+        "drop --overwrite\n"
+    )

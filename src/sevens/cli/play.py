@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import errno
 import hashlib
 import os
 import random
 import re
 import secrets
+import shlex
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 from rich.console import Console
@@ -24,11 +26,21 @@ from rich.table import Table
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
-from sevens.cli.files import OVERWRITE_HELP, check_writable, write_text
+from sevens.cli.files import cannot_create_in, check_writable, write_text
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
+from sevens.cli.saved import (
+    SavedGame,
+    SavedGameError,
+    bot_teams,
+    default_folder,
+    default_names,
+    looks_saved,
+    read_saved,
+    saved_text,
+)
 from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import MAX_ORDER_POINTS, Order, validate_order
+from sevens.rules import MAX_ORDER_POINTS, Order, seed_commitment, validate_order
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
 from sevens.tournament.game import (
     Game,
@@ -248,6 +260,61 @@ def _fixtures_table(game: Game) -> Table:
     return table
 
 
+class Saving:
+    """Where a game in progress is kept (:mod:`sevens.cli.saved`), rewritten whole after every
+    resolved turn, and how far the file on disk goes.
+
+    ``path``: the file; ``overwrite``: whether its first write may replace a file there;
+    ``fresh``: the game chose ``path`` itself in :func:`~sevens.cli.saved.default_folder`, so
+    the first write takes the next free name instead of refusing one that is taken;
+    ``module_bots``: bots named by a module path, repeated in the command that carries on.
+    """
+
+    def __init__(self, path: Path, *, overwrite: bool = False, fresh: bool = False, turns: int | None = None) -> None:
+        self.path = path
+        self.overwrite = overwrite
+        self.fresh = fresh
+        self.turns = turns  # the turns resolved in the file on disk; None before it is written
+        self.module_bots: tuple[str, ...] = ()
+
+    def keep(self, saved: SavedGame) -> None:
+        """Write the game as it stands, whole or not at all, readable by its owner only (0600: it
+        holds the secret seed). OSError if it cannot be; the file then keeps the last turn it had."""
+        text = saved_text(saved)
+        if self.turns is not None:
+            write_text(self.path, text, overwrite=True, mode=0o600)
+        elif not self.fresh:
+            write_text(self.path, text, overwrite=self.overwrite, mode=0o600)
+        else:
+            for name in default_names():
+                try:
+                    write_text(self.path.parent / name, text, overwrite=False, mode=0o600)
+                except FileExistsError:
+                    continue
+                self.path = self.path.parent / name
+                break
+            else:
+                raise FileExistsError(errno.EEXIST, f"no free file name for the game in {self.path.parent}")
+        self.turns = len(saved.game.turns)
+
+    def command(self) -> str:
+        """The command that carries the game on."""
+        bots = f" --bots {shlex.quote(','.join(self.module_bots))}" if self.module_bots else ""
+        return f"sevens play --resume {shlex.quote(str(self.path))}{bots}"
+
+    def discard(self, console: Console) -> None:
+        """Remove the file once the game is over (the record, if any, is what stays)."""
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            console.print(f"The saved game {escape(str(self.path))} could not be removed ({exc.strerror or exc}); "
+                          "the game is over, so it can be deleted.")
+
+
+class SaveFailed(OSError):
+    """The game could not be kept after a resolved turn: it stops before showing that turn."""
+
+
 def play_game(
     console: Console,
     *,
@@ -260,6 +327,7 @@ def play_game(
     per_player: int | None = None,
     overwrite: bool = False,
     names: Sequence[str] = (),
+    save: Saving | None = None,
 ) -> Game:
     """Play a whole game: people type orders for their teams, bots play the rest (``bots``: their
     names, given to the bot-played teams in turn; none: the default bot). ``teams`` and
@@ -268,7 +336,9 @@ def play_game(
     checked by :func:`check_names`.
     ``record``: the file the game record is written to at the end (replacing a file there only
     with ``overwrite``); if it cannot be, the record goes to a file in the temporary folder, or
-    failing that to the console, and OSError says where."""
+    failing that to the console, and OSError says where.
+    ``save``: where the game is kept after the draw and after every resolved turn, to be carried
+    on with :func:`resume_game` if it stops; removed once the game is over."""
     fmt = _choose_format(players, teams, per_player)
     dice_seed = _dice_seed(seed)
     check_names(names, humans=humans, players=players)
@@ -280,25 +350,73 @@ def play_game(
     played_by_bots = [t.id for t in setup.teams if t.manager not in human_ids]
     for i, team in enumerate(played_by_bots if bots else ()):
         setup = setup.with_autopilot(team, bots[i % len(bots)])
-    game = new_game(setup)
-    each = "1 team" if fmt.teams_per_player == 1 else f"{fmt.teams_per_player} teams"
-    console.rule(f"Sevens: {fmt.teams} teams, {players} players, {each} each")
-    # soft_wrap: a narrow terminal wraps the hash itself, so that it is copied whole, with no line
-    # break in the middle, for checking against the seed revealed at the end.
-    console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}", soft_wrap=True)
-    console.print(draw_table(game))
-    by_bot: dict[str, list[str]] = {}
-    for team in played_by_bots:
-        by_bot.setdefault(setup.autopilot(team), []).append(setup.team(team).name)
-    for name, names in by_bot.items():
-        console.print(f"Played by the bot {name} ({describe(name)}): {', '.join(names)}")
-
+    saved = SavedGame(new_game(setup), dice_seed, humans, record, overwrite)
+    _print_heading(console, saved)
     if seed is not None and humans:
         # R14 keeps the dice unknown until every order is in; a seed that people typed is known to them.
         console.print(
             "[bold]--seed:[/] whoever knows the seed text can work out the bots' orders and the dice for any "
             "order before sending it; leave --seed out of a game played for real."
         )
+    if save is not None:
+        save.module_bots = tuple(bots) if any(":" in name for name in bots) else ()
+        try:
+            save.keep(saved)
+        except OSError as exc:
+            why = "a file of that name appeared meanwhile" if isinstance(exc, FileExistsError) else exc.strerror or exc
+            raise SaveFailed(
+                f"cannot keep the game in {save.path}: {why}; choose another file with --save FILE, or play without "
+                "keeping the game with --no-save"
+            ) from None
+        console.print(
+            f"The game is kept in {escape(str(save.path))} after every turn; if it stops, carry it on with: "
+            f"{escape(save.command())}. That file holds the game's secret seed: keep it to yourself until the "
+            "game is over (it is removed then).", soft_wrap=True,
+        )
+    return _play_on(console, saved, save)
+
+
+def resume_game(console: Console, saved: SavedGame, save: Saving) -> Game:
+    """Carry on a saved game (:func:`sevens.cli.saved.read_saved`) from its last resolved turn,
+    keeping it in ``save`` as :func:`play_game` does; the same draw, dice, bots and people, so the
+    game ends exactly as it would have without the interruption."""
+    game = saved.game
+    _print_heading(console, saved, resumed=True)
+    console.print(
+        f"Carried on from {escape(str(save.path))}, where it is kept after every turn; it holds the game's secret "
+        "seed: keep it to yourself until the game is over (it is removed then).", soft_wrap=True,
+    )
+    if saved.record is not None:
+        console.print(f"The game record is written to {escape(str(saved.record))} at the end.", soft_wrap=True)
+    if game.turns:
+        console.rule(f"Where the game stopped: the results of turn {len(game.turns)}, {game.turns[-1].stage}")
+        for match in game.turns[-1].matches:
+            console.print(match_report(game, match))
+        _print_standings(console, game)
+    return _play_on(console, saved, save)
+
+
+def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False) -> None:
+    """The game's arrangement, seed commitment, draw and bots, at its start or when carried on."""
+    game, fmt, setup = saved.game, saved.game.format, saved.game.setup
+    each = "1 team" if fmt.teams_per_player == 1 else f"{fmt.teams_per_player} teams"
+    after = f", carried on after turn {len(game.turns)}" if resumed else ""
+    console.rule(f"Sevens: {fmt.teams} teams, {fmt.players} players, {each} each{after}")
+    # soft_wrap: a narrow terminal wraps the hash itself, so that it is copied whole, with no line
+    # break in the middle, for checking against the seed revealed at the end.
+    console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}", soft_wrap=True)
+    console.print(draw_table(game))
+    by_bot: dict[str, list[str]] = {}
+    for team in bot_teams(game, saved.human_ids):
+        by_bot.setdefault(setup.autopilot(team), []).append(setup.team(team).name)
+    for name, names in by_bot.items():
+        console.print(f"Played by the bot {name} ({describe(name)}): {', '.join(names)}")
+
+
+def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
+    """Play the game from where it stands to its champion; keep it in ``save`` after each turn."""
+    game, dice_seed, humans = saved.game, saved.seed, saved.humans
+    setup, people, human_ids = game.setup, saved.people, saved.human_ids
     can_clear = console.is_terminal and not console.is_dumb_terminal
     if humans > 1 and not can_clear:
         console.print(
@@ -335,6 +453,17 @@ def play_game(
             # A bot manager chose this order on purpose: it is not a missed order (R13).
             orders[team] = dataclasses.replace(given, missed=False) if manager not in human_ids else given
         game = resolve_turn(game, orders, dice_seed)
+        if save is not None and not game.finished:
+            # Kept before the results are shown: a game carried on never plays a turn again whose
+            # results someone has seen.
+            try:
+                save.keep(dataclasses.replace(saved, game=game))
+            except OSError as exc:
+                raise SaveFailed(
+                    f"cannot keep the game in {save.path} after turn {n}: {exc.strerror or exc}; the game stopped "
+                    f"before showing that turn's results, and the file holds it as it was before turn {n}: make room "
+                    f"and carry it on with: {save.command()} (turn {n}'s orders are typed again)"
+                ) from None
         turn = game.turns[-1]
         for match in turn.matches:
             console.print(match_report(game, match))
@@ -346,8 +475,12 @@ def play_game(
     managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
     console.rule(f"Champion: {setup.team(champion).name}{managed}")
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
-    if record is not None:
-        _save_record(console, record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=overwrite)
+    try:
+        if saved.record is not None:
+            _save_record(console, saved.record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=saved.overwrite)
+    finally:
+        if save is not None:
+            save.discard(console)  # the game is over; its record was written, kept elsewhere or printed
     return game
 
 
@@ -474,12 +607,185 @@ def _team_names(game: Game) -> dict[str, str]:
     return {t.id: t.name for t in game.setup.teams}
 
 
+def _shortest_cycle(names: Sequence[str]) -> list[str]:
+    """The shortest list that, given to the teams in turn as ``--bots`` does, gives ``names``.
+
+    >>> _shortest_cycle(["a", "b", "a", "b", "a"]), _shortest_cycle(["a", "b", "b"])
+    (['a', 'b'], ['a', 'b', 'b'])
+    """
+    for k in range(1, len(names) + 1):
+        if all(name == names[i % k] for i, name in enumerate(names)):
+            return list(names[:k])
+    return []
+
+
+def _module_bots(saved: SavedGame) -> tuple[str, ...]:
+    """The ``--bots`` a saved game must be carried on with: none unless one is a module path (a
+    saved file never imports one by itself); then the list that gives every team its bot again."""
+    names = [saved.game.setup.autopilot(t) for t in bot_teams(saved.game, saved.human_ids)]
+    return tuple(_shortest_cycle(names)) if any(":" in name for name in names) else ()
+
+
+def _contradictions(
+    saved: SavedGame,
+    *,
+    players: int | None,
+    teams: int | None,
+    per_player: int | None,
+    humans: int | None,
+    names: Sequence[str],
+    auto: bool,
+    seed: str | None,
+    bots: Sequence[str],
+) -> list[str]:
+    """The options given with ``--resume`` that do not describe the saved game, each with what it has."""
+    game, fmt = saved.game, saved.game.format
+    found: list[str] = []
+    for option, value, kept in (
+        ("--players", players, fmt.players),
+        ("--teams", teams, fmt.teams),
+        ("--per-player", per_player, fmt.teams_per_player),
+        ("--humans", humans, saved.humans),
+    ):
+        if value is not None and value != kept:
+            found.append(f"{option} {value} (the saved game has {kept})")
+    if auto and saved.humans:
+        found.append(f"--auto (in the saved game {saved.humans} of the players type their orders)")
+    typed = tuple(p.name for p in saved.people[: saved.humans])
+    if names and tuple(names) != typed:
+        found.append(f"--names {','.join(names)} (the saved game's people: {', '.join(typed) or 'none'})")
+    if seed is not None and seed_commitment(_dice_seed(seed)) != game.id:
+        found.append("--seed (not the seed text the saved game was started with)")
+    teams_of_bots = bot_teams(game, saved.human_ids)
+    if bots and any(game.setup.autopilot(t) != bots[i % len(bots)] for i, t in enumerate(teams_of_bots)):
+        by_bot: dict[str, list[str]] = {}
+        for team in teams_of_bots:
+            by_bot.setdefault(game.setup.autopilot(team), []).append(game.setup.team(team).name)
+        kept_bots = "; ".join(f"{name} for {', '.join(names)}" for name, names in by_bot.items())
+        found.append(f"--bots {','.join(bots)} (the saved game's bots: {kept_bots})")
+    return found
+
+
+def _read_saved_file(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        fail(f"--resume {path}: no such file; give the file the interrupted game named")
+    except IsADirectoryError:
+        fail(f"--resume {path} is a folder; give the saved game's file, e.g. {path / 'game-20250101-120000.json'}")
+    except OSError as exc:
+        fail(f"--resume {path}: cannot read it: {exc.strerror or exc}")
+
+
+def _resume(
+    path: Path,
+    *,
+    record: Path | None,
+    overwrite: bool,
+    bots: Sequence[str],
+    players: int | None,
+    teams: int | None,
+    per_player: int | None,
+    humans: int | None,
+    names: Sequence[str],
+    auto: bool,
+    seed: str | None,
+) -> None:
+    """``sevens play --resume FILE``: check the file and the options, then carry the game on."""
+    module_bots = [name for name in bots if ":" in name]
+    try:
+        saved = read_saved(_read_saved_file(path), module_bots=module_bots)
+    except SavedGameError as exc:
+        fail(f"cannot carry on the game in {path}: {exc}. The file was left as it is")
+    wrong = _contradictions(
+        saved, players=players, teams=teams, per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
+        bots=bots,
+    )
+    if wrong:
+        fail(
+            f"cannot carry on the game in {path} with {'; '.join(wrong)}: a game carried on keeps the arrangement, "
+            "people, names, bots and seed it was started with, so leave those options out"
+        )
+    if record is not None:
+        if record.absolute() == path.absolute():
+            fail(f"--record {record} is the saved game itself; give the record another file name")
+        saved = dataclasses.replace(saved, record=record.absolute(), overwrite=overwrite)
+    elif saved.record is not None:
+        saved = dataclasses.replace(saved, overwrite=saved.overwrite or overwrite)
+    elif overwrite:
+        fail("--overwrite replaces the file --record writes, and the saved game has no --record: add --record FILE "
+             "or drop --overwrite")
+    if saved.record is not None:
+        check_writable(saved.record, "--record", example="game.json", overwrite=saved.overwrite)
+    refused = cannot_create_in(path.absolute().parent)
+    if refused is not None:
+        fail(f"cannot carry on the game in {path}: it is rewritten after every turn, and its folder refuses new files "
+             f"({refused.strerror or refused}); copy it to a folder you can write to and carry it on from there")
+    save = Saving(path.absolute(), turns=len(saved.game.turns))
+    save.module_bots = _module_bots(saved)
+    if saved.humans:
+        lineedit.enable()
+    console = Console()
+    try:
+        resume_game(console, saved, save)
+    except (EOFError, KeyboardInterrupt) as exc:
+        _interrupted(console, exc, saved.record, save)
+    except (ValueError, OrderRefused) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(str(exc), code=1)
+
+
+def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
+    """Say what an interrupted game left (where it is kept and how to carry it on) and exit."""
+    console.line()  # off the prompt's line, where the error would otherwise follow what was typed
+    if save is None or save.turns is None:
+        unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"
+        message = f"the game was interrupted before the end{unsaved}"
+    else:
+        stood = "after the draw" if save.turns == 0 else f"after turn {save.turns}"
+        message = (
+            f"the game was interrupted; it is kept in {save.path} as it stood {stood} (orders typed for turn "
+            f"{save.turns + 1} were not kept and are typed again): carry it on with: {save.command()}"
+        )
+    # Ctrl-C exits as a shell expects of SIGINT (128 + 2); input that ran out is a plain failure.
+    fail(message, code=130 if isinstance(exc, KeyboardInterrupt) else 1)
+
+
+def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, record: Path | None) -> Saving | None:
+    """Where a new game is kept: ``--save FILE``; with people typing, a new file in
+    :func:`~sevens.cli.saved.default_folder`; with ``--no-save``, or bots only, nowhere."""
+    if save is not None and no_save:
+        fail("--save FILE keeps the game in FILE and --no-save keeps it nowhere: give one of them")
+    if save is not None:
+        if record is not None and save.absolute() == record.absolute():
+            fail(f"--save and --record both name {save}: the game in progress and its record need a file each")
+        if save.exists() and not overwrite and looks_saved(save):
+            fail(f"--save {save} already holds a saved game, which would be replaced: carry it on with sevens play "
+                 f"--resume {shlex.quote(str(save))}, choose another file name, or pass --overwrite to replace it")
+        check_writable(save, "--save", example="game-save.json", overwrite=overwrite)
+        return Saving(save.absolute(), overwrite=overwrite)
+    if no_save or not humans:
+        return None
+    folder = default_folder()
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"cannot make the folder {folder}, where games in progress are kept: {exc.strerror or exc}; "
+             "choose a file with --save FILE, or play without keeping the game with --no-save")
+    refused = cannot_create_in(folder)
+    if refused is not None:
+        fail(f"cannot keep the game in {folder}: {refused.strerror or refused}; choose a file with --save FILE, "
+             "or play without keeping the game with --no-save")
+    return Saving(folder / "game.json", fresh=True)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``sevens play`` to the application."""
 
     @app.command("play")
     def play(
-        players: Annotated[int, typer.Option(metavar="N", help="Number of managers, 4 to 16 (R12).")] = 4,
+        players: Annotated[int | None, typer.Option(metavar="N", help="Number of managers, 4 to 16 (R12); default 4.")] = None,
         teams: Annotated[
             int | None,
             typer.Option(metavar="N", help="8 or 16 teams; default: the arrangement R12 prefers (largest share managed by people)."),
@@ -518,7 +824,13 @@ def register(app: typer.Typer) -> None:
                 "its folder must be writable, and an existing file is refused unless --overwrite is given.",
             ),
         ] = None,
-        overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
+        overwrite: Annotated[
+            bool,
+            typer.Option(
+                "--overwrite", metavar="", help="Replace the files --record and --save write if they already exist "
+                "(without this, an existing file is refused and left as it is).",
+            ),
+        ] = False,
         bots: Annotated[
             str | None,
             typer.Option(
@@ -528,8 +840,42 @@ def register(app: typer.Typer) -> None:
                 f"e.g. equilibrium@1.1; or a registered bot's name). Default: {DEFAULT_BOT}."
             ),
         ] = None,
+        save: Annotated[
+            Path | None,
+            typer.Option(
+                metavar="FILE",
+                help="Keep the game in this file after the draw and after every turn, to carry it on with --resume if "
+                "it stops (Ctrl-C, input that ends, a closed terminal, a crash); removed once the game is over. It holds "
+                "the game's SECRET seed (mode 0600): keep it to yourself. Default: when someone types orders, a new "
+                "file in $XDG_STATE_HOME/sevens (~/.local/state/sevens); with --auto, none.",
+            ),
+        ] = None,
+        no_save: Annotated[
+            bool, typer.Option("--no-save", metavar="", help="Do not keep the game in a file: if it stops, it is lost."),
+        ] = False,
+        resume: Annotated[
+            Path | None,
+            typer.Option(
+                metavar="FILE",
+                help="Carry on the game kept in FILE from its last resolved turn: the same draw, dice, bots, people and "
+                "record file (orders typed in the turn that was interrupted are typed again). The file is checked "
+                "first, every die thrown again from its seed; other options may be given only if they agree with it.",
+            ),
+        ] = None,
     ) -> None:
-        """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto."""
+        """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto.
+
+        The game is kept after every turn, and a game that stops is carried on with --resume FILE."""
+        if resume is not None:
+            for flag, value in (("--save", save is not None), ("--no-save", no_save)):
+                if value:
+                    fail(f"--resume {resume} keeps the game in that same file: drop {flag}")
+            _resume(
+                resume, record=record, overwrite=overwrite, bots=_bot_names(bots), players=players, teams=teams,
+                per_player=per_player, humans=humans, names=_people_names(people_names), auto=auto, seed=seed,
+            )
+            return
+        players = 4 if players is None else players
         if auto and humans:
             fail(f"--auto has bots play every team, so nobody types orders: drop --humans {humans} or --auto")
         given = _people_names(people_names)
@@ -546,9 +892,11 @@ def register(app: typer.Typer) -> None:
             fail(str(exc))
         if record is not None:
             check_writable(record, "--record", example="game.json", overwrite=overwrite)
-        elif overwrite:
-            fail("--overwrite replaces the file --record writes, and no --record is given: add --record FILE or drop --overwrite")
+        elif overwrite and save is None:
+            fail("--overwrite replaces the files --record and --save write, and neither is given: add --record FILE or "
+                 "drop --overwrite")
         names = _bot_names(bots)
+        saving = _saving(save, no_save=no_save, humans=humans, overwrite=overwrite, record=record)
         if humans:
             lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
         console = Console()
@@ -559,13 +907,11 @@ def register(app: typer.Typer) -> None:
             play_game(
                 console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
                 record=record, bots=names, overwrite=overwrite, names=given,
+                save=saving,
             )
+        except (EOFError, KeyboardInterrupt) as exc:
+            _interrupted(console, exc, record, saving)
         except (ValueError, OrderRefused) as exc:
             fail(str(exc))
-        except OSError as exc:  # the game was played; its record is kept elsewhere, the message says where
+        except OSError as exc:  # a turn could not be kept, or the record was kept elsewhere: the message says where
             fail(str(exc), code=1)
-        except (EOFError, KeyboardInterrupt) as exc:
-            console.line()  # off the prompt's line, where the error would otherwise follow what was typed
-            unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"
-            # Ctrl-C exits as a shell expects of SIGINT (128 + 2); input that ran out is a plain failure.
-            fail(f"the game was interrupted before the end{unsaved}", code=130 if isinstance(exc, KeyboardInterrupt) else 1)
