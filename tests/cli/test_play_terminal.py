@@ -14,6 +14,7 @@ import sys
 import termios
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +160,36 @@ def test_people_at_a_terminal_are_asked_their_names(terminal: list[Terminal]) ->
     at = t.expect(r"The draw", after=at)
     at = t.expect(r"\(Bob\)", after=at)
     t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard", after=at)
+
+
+def test_ctrl_c_leaves_the_game_kept_and_resume_carries_it_on(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Ctrl-C at an order prompt of turn 2: the game says where it is kept and the exact command to
+    carry it on, exits 130; that command, in a new terminal, shows where the game stopped and asks
+    for turn 2's orders again, the order typed before the Ctrl-C not kept."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept))
+    terminal.append(t)
+    at = 0
+    for _ in range(2):  # two teams each: turn 1's orders
+        at = _order_prompt(t, at)
+        t.type("10 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("\r")
+    at = t.expect(r"Turn 2: group", after=at)
+    at = _order_prompt(t, at)
+    t.type("31 3\r")
+    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("\r")
+    at = _order_prompt(t, at)
+    # What Ctrl-C makes a terminal do (this one is not the program's controlling terminal, so the key would not).
+    os.killpg(t.process.pid, signal.SIGINT)
+    t.expect(r"carry it on with: sevens play --resume " + re.escape(str(kept)), after=at)
+    assert t.process.wait(timeout=30) == 130
+    assert f"it is kept in {kept} as it stood after turn 1" in " ".join(t.screen.split())
+    u = Terminal("play", "--resume", str(kept))
+    terminal.append(u)
+    at = u.expect(r"carried on after turn 1")
+    at = u.expect(r"Where the game stopped: the results of turn 1", after=at)
+    at = u.expect(r"Turn 2: group", after=at)
+    _order_prompt(u, at)
+    assert "31 FORCE" not in u.screen

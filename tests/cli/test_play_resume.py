@@ -1,0 +1,316 @@
+"""``sevens play`` keeps a game in progress after every resolved turn, and ``--resume FILE`` carries
+it on: the same draw, dice, bots and people, so the record at the end is the one the game would have
+had without the interruption, byte for byte."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from sevens.cli import play as play_cli
+from sevens.cli.main import app
+from sevens.rules import seed_commitment
+
+runner = CliRunner()
+
+SEED = "resume"
+SECRET = play_cli._dice_seed(SEED).hex()  # what the saved file keeps and nothing may print before the end
+GAME = ["play", "--players", "4", "--teams", "16", "--seed", SEED]  # one person with 4 teams, 6 turns
+ORDER = "10 6\ny\n"  # 16 points a match: every team can afford it in all 6 turns
+OTHER = "30 3\ny\n"  # typed in a turn that is interrupted: never resolved, so never kept
+
+
+def _play(args: list[str], answers: str = "") -> Result:
+    return runner.invoke(app, args, input=answers)
+
+
+def _prompts_per_turn(output: str) -> list[int]:
+    """How many orders the person typed in each turn of a game's output."""
+    return [part.count("Order for ") for part in re.split(r"─ Turn \d+: ", output)[1:]]
+
+
+def _saved(path: Path) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(path.read_text())
+    return data
+
+
+@pytest.fixture(scope="module")
+def whole_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, list[int]]:
+    """The game played without interruption: its record and the orders typed in each turn."""
+    folder = tmp_path_factory.mktemp("whole")
+    record = folder / "game.json"
+    result = _play([*GAME, "--record", str(record), "--save", str(folder / "kept.json")], ORDER * 40)
+    assert result.exit_code == 0, result.output
+    assert not (folder / "kept.json").exists()  # removed once the game is over
+    prompts = _prompts_per_turn(result.output)
+    assert len(prompts) == 6 and sum(prompts) > 6
+    return record.read_bytes(), prompts
+
+
+def test_a_game_interrupted_at_several_turns_and_carried_on_ends_with_the_same_record(
+    tmp_path: Path, whole_game: tuple[bytes, list[int]]
+) -> None:
+    """Interrupted in turn 1, then in two later turns where the person has orders to type (input that
+    ends, as a closed terminal does), each time after typing another order for one team: each
+    interruption says where the game is kept and the command that carries it on, the file holds the
+    turns resolved so far and nothing of the turn interrupted, and the final record is the
+    uninterrupted game's, byte for byte; it verifies."""
+    whole, prompts = whole_game
+    record, kept = tmp_path / "game.json", tmp_path / "kept.json"
+    # Turns where the person has two orders or more to type, so that one is sent and the turn still waits.
+    later = [k for k in range(2, 6) if prompts[k] > 1]
+    stops = [0, later[0], later[-1]]  # interrupted in turn 1 and in the first and last such later turns
+    assert len(set(stops)) == 3, prompts
+    result = _play([*GAME, "--record", str(record), "--save", str(kept)], OTHER)  # turn 1, one order typed
+    done = 0
+    for n, stop in enumerate(stops):
+        assert result.exit_code == 1, result.output
+        stood = "after the draw" if stop == 0 else f"after turn {stop}"
+        assert result.stderr == (
+            f"error: the game was interrupted; it is kept in {kept} as it stood {stood} (orders typed for turn "
+            f"{stop + 1} were not kept and are typed again): carry it on with: sevens play --resume {kept}\n"
+        )
+        assert SECRET not in result.output
+        assert not record.exists()
+        data = _saved(kept)
+        assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+        assert data["seed"] == SECRET and data["game"]["seed"] is None
+        assert data["game"]["turns"] == json.loads(whole)["turns"][:stop]
+        # Carried on: the orders of the turns up to the next stop, then one more typed and interrupted.
+        done = stop
+        upto = stops[n + 1] if n + 1 < len(stops) else 6
+        answers = ORDER * sum(prompts[done:upto]) + (OTHER if n + 1 < len(stops) else "")
+        result = _play(["play", "--resume", str(kept)], answers)
+        assert f"carried on after turn {stop}" in result.output
+    assert result.exit_code == 0, result.output
+    assert record.read_bytes() == whole
+    assert not kept.exists()
+    checked = _play(["verify", str(record)])
+    assert checked.exit_code == 0 and "ok: 6 turns" in checked.output
+
+
+def test_without_save_a_game_with_people_is_kept_in_the_state_folder(tmp_path: Path) -> None:
+    """No --save: a new file in $XDG_STATE_HOME/sevens, readable by its owner only, named in the message."""
+    state = Path(os.environ["XDG_STATE_HOME"]) / "sevens"
+    result = _play(GAME, ORDER)
+    assert result.exit_code == 1
+    [kept] = state.iterdir()
+    assert re.fullmatch(r"game-\d{8}-\d{6}\.json", kept.name)
+    assert f"The game is kept in {kept} after every turn" in " ".join(result.output.split())
+    assert result.stderr.endswith(f"carry it on with: sevens play --resume {kept}\n")
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and stat.S_IMODE(state.stat().st_mode) == 0o700
+    again = _play(GAME, ORDER)  # a second game the same second takes a name of its own
+    assert again.exit_code == 1 and len(list(state.iterdir())) == 2
+
+
+def test_bots_only_games_are_kept_only_when_asked(tmp_path: Path) -> None:
+    state = Path(os.environ["XDG_STATE_HOME"]) / "sevens"
+    assert _play(["play", "--auto", "--seed", "a"]).exit_code == 0
+    assert not state.exists()
+    nobody = _play(["play", "--players", "4", "--seed", "b", "--no-save"], "")
+    assert nobody.exit_code == 1 and "interrupted before the end" in nobody.stderr and not state.exists()
+
+
+def _interrupted_after_turn_1(tmp_path: Path, *extra: str) -> Path:
+    kept = tmp_path / "kept.json"
+    result = _play([*GAME, "--save", str(kept), *extra], ORDER * 4 + OTHER)
+    assert result.exit_code == 1 and "as it stood after turn 1" in result.stderr, result.output
+    return kept
+
+
+def _refused(kept: Path, args: list[str] | None = None) -> str:
+    """Carrying ``kept`` on fails before any turn with exit 2 and leaves the file as it was."""
+    before = kept.read_bytes()
+    result = _play(["play", "--resume", str(kept), *(args or [])], ORDER * 20)
+    assert result.exit_code == 2, result.output
+    assert "Turn 2" not in result.output
+    assert kept.read_bytes() == before
+    assert SECRET not in result.output
+    return result.stderr
+
+
+def _edit(kept: Path, change: Any) -> None:
+    data = _saved(kept)
+    change(data)
+    kept.write_text(json.dumps(data, indent=2))
+
+
+def _first_typed_order(data: dict[str, Any]) -> dict[str, Any]:
+    match = data["game"]["turns"][0]["matches"][0]
+    side = "home" if match["home_order"]["autopilot"] is None else "away"
+    order: dict[str, Any] = match[f"{side}_order"]
+    return order
+
+
+def _harmless_die(data: dict[str, Any]) -> list[int]:
+    """FORCE dice whose first shows 1: made a 2 it scores nothing either, so only the seed tells."""
+    for match in data["game"]["turns"][0]["matches"]:
+        force: list[int] = match["home_dice"]["force"]
+        if force[:1] == [1]:
+            return force
+    raise AssertionError("no home FORCE die showing 1 first in turn 1")
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (None, "it is not a whole saved game: not JSON"),
+        (lambda d: d.update(version=2), "it was saved by a version of sevens that writes saved games of version 2; "
+                                        "this one reads version 1"),
+        (lambda d: d.update(seed="ab" * 32), "its seed does not match the game's published commitment"),
+        (lambda d: d.update(seed="xyz"), "its 'seed' is damaged: R14: a game seed is 32 bytes"),
+        (lambda d: d.pop("humans"), "the field 'humans' is missing"),
+        (lambda d: d.update(humans=2), "the field 'humans' does not fit the game"),
+        (lambda d: _first_typed_order(d).update(force=_first_typed_order(d)["force"] + 1),
+         "its game does not check out: at game.turns[0].orders_digest: expected"),
+        (lambda d: _harmless_die(d).__setitem__(0, 2),
+         "its game does not check out: at game.turns[0].matches[5].home_dice.force[0]: expected 1, found 2"),
+        (lambda d: d["game"].update(seed=d["seed"]), "the record in it reveals the game's seed"),
+        (lambda d: d["game"].update(seed_sha256=seed_commitment("cd" * 32)),
+         "its seed does not match the game's published commitment"),
+    ],
+    ids=["truncated", "version", "other-seed", "bad-seed", "missing", "humans", "order", "dice", "revealed", "commitment"],
+)
+def test_a_damaged_or_edited_file_is_refused_and_left_as_it_is(tmp_path: Path, change: Any, says: str) -> None:
+    kept = _interrupted_after_turn_1(tmp_path)
+    if change is None:
+        kept.write_bytes(kept.read_bytes()[: len(kept.read_bytes()) // 2])
+    else:
+        _edit(kept, change)
+    message = _refused(kept)
+    assert message.startswith(f"error: cannot carry on the game in {kept}: {says}"), message
+    assert message.endswith(". The file was left as it is\n")
+
+
+def test_a_finished_game_or_a_record_is_not_carried_on(tmp_path: Path, whole_game: tuple[bytes, list[int]]) -> None:
+    record = tmp_path / "record.json"
+    record.write_bytes(whole_game[0])
+    assert "it is a game record (what --record writes), not a saved game in progress" in _refused(record)
+    kept = _interrupted_after_turn_1(tmp_path)
+    _edit(kept, lambda d: d.update(game={**json.loads(whole_game[0]), "seed": None}))
+    assert "it holds a finished game (champion: " in _refused(kept)
+    missing = _play(["play", "--resume", str(tmp_path / "nothing.json")])
+    assert missing.exit_code == 2 and "no such file" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--players", "5"], "--players 5 (the saved game has 4)"),
+        (["--teams", "8"], "--teams 8 (the saved game has 16)"),
+        (["--per-player", "2"], "--per-player 2 (the saved game has 4)"),
+        (["--humans", "2"], "--humans 2 (the saved game has 1)"),
+        (["--auto"], "--auto (in the saved game 1 of the players type their orders)"),
+        (["--names", "Zed"], "--names Zed (the saved game's people: Player 1)"),
+        (["--seed", "other"], "--seed (not the seed text the saved game was started with)"),
+        (["--bots", "even"], "--bots even (the saved game's bots: equilibrium for "),
+    ],
+)
+def test_options_that_contradict_the_saved_game_are_refused(tmp_path: Path, args: list[str], says: str) -> None:
+    kept = _interrupted_after_turn_1(tmp_path)
+    message = _refused(kept, args)
+    assert message.startswith(f"error: cannot carry on the game in {kept} with {says}"), message
+    assert "leave those options out" in message
+
+
+def test_options_that_agree_with_the_saved_game_are_taken(tmp_path: Path) -> None:
+    kept = _interrupted_after_turn_1(tmp_path)
+    result = _play(
+        ["play", "--resume", str(kept), "--players", "4", "--teams", "16", "--seed", SEED, "--names", "Player 1",
+         "--bots", "equilibrium"],
+        ORDER * 20,
+    )
+    assert result.exit_code == 0, result.output
+    assert "carried on after turn 1" in result.output and "Champion:" in result.output
+
+
+@pytest.mark.parametrize("flag", [["--save", "other.json"], ["--no-save"]])
+def test_resume_keeps_the_game_in_its_own_file(tmp_path: Path, flag: list[str]) -> None:
+    kept = _interrupted_after_turn_1(tmp_path)
+    assert _refused(kept, flag) == f"error: --resume {kept} keeps the game in that same file: drop {flag[0]}\n"
+
+
+def test_the_record_file_goes_with_the_game_and_is_checked_again(tmp_path: Path, whole_game: tuple[bytes, list[int]]) -> None:
+    """--record given at the start is written at the end of the game carried on, from any folder; a
+    file that appeared there meanwhile is refused before the game goes on (no --overwrite), and
+    --record on carrying on chooses another file."""
+    record = tmp_path / "game.json"
+    kept = _interrupted_after_turn_1(tmp_path, "--record", str(record))
+    record.write_text("someone else's\n")
+    assert _refused(kept).startswith(f"error: --record {record} already exists and would be replaced")
+    assert record.read_text() == "someone else's\n"
+    elsewhere = tmp_path / "elsewhere.json"
+    result = _play(["play", "--resume", str(kept), "--record", str(elsewhere)], ORDER * 20)
+    assert result.exit_code == 0, result.output
+    assert elsewhere.read_bytes() == whole_game[0] and record.read_text() == "someone else's\n"
+
+
+def test_an_existing_save_file_is_not_replaced_without_overwrite(tmp_path: Path) -> None:
+    mine = tmp_path / "notes.json"
+    mine.write_text("mine\n")
+    result = _play([*GAME, "--save", str(mine)], ORDER)
+    assert result.exit_code == 2 and "The draw" not in result.output
+    assert result.stderr == (
+        f"error: --save {mine} already exists and would be replaced; choose another file name, or pass --overwrite "
+        "to replace it\n"
+    )
+    assert mine.read_text() == "mine\n"
+    kept = _interrupted_after_turn_1(tmp_path)
+    before = kept.read_bytes()
+    result = _play([*GAME, "--save", str(kept)], ORDER)
+    assert result.exit_code == 2
+    assert f"already holds a saved game, which would be replaced: carry it on with sevens play --resume {kept}" in result.stderr
+    assert kept.read_bytes() == before
+    same = _play([*GAME, "--save", str(tmp_path / "x.json"), "--record", str(tmp_path / "x.json")])
+    assert same.exit_code == 2 and "both name" in same.stderr
+
+
+def test_a_turn_that_cannot_be_kept_stops_the_game_before_its_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, whole_game: tuple[bytes, list[int]]
+) -> None:
+    """The disk is full after turn 2: the game stops before showing that turn's results (a game
+    carried on never plays again a turn whose results were seen), the file holds turn 1, and the
+    game carried on from it ends as the uninterrupted one."""
+    kept, record = tmp_path / "kept.json", tmp_path / "game.json"
+    real = play_cli.write_text
+    writes: list[Path] = []
+
+    def full_at_the_third(path: Path, text: str, **kwargs: Any) -> None:
+        writes.append(path)
+        if len(writes) == 3:  # the draw, turn 1, then turn 2
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(path, text, **kwargs)
+
+    monkeypatch.setattr(play_cli, "write_text", full_at_the_third)
+    prompts = whole_game[1]
+    result = _play([*GAME, "--save", str(kept), "--record", str(record)], ORDER * sum(prompts[:2]))
+    monkeypatch.undo()
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        f"error: cannot keep the game in {kept} after turn 2: No space left on device; the game stopped before "
+        "showing that turn's results, and the file holds it as it was before turn 2: make room and carry it on with: "
+        f"sevens play --resume {kept} (turn 2's orders are typed again)\n"
+    )
+    assert "t2-m1 group" not in result.output and "t1-m1 group" in result.output
+    assert len(_saved(kept)["game"]["turns"]) == 1
+    again = _play(["play", "--resume", str(kept)], ORDER * sum(prompts[1:]))
+    assert again.exit_code == 0, again.output
+    assert record.read_bytes() == whole_game[0]
+
+
+def test_a_bot_loaded_from_a_module_is_named_again_to_carry_on(tmp_path: Path) -> None:
+    """A saved file never imports a module by itself: the game says to name its bots again, and does."""
+    bot = "sevens.bots.strategies:EvenSpread"
+    kept = _interrupted_after_turn_1(tmp_path, "--bots", f"{bot},equilibrium")
+    message = _refused(kept)
+    assert f"the bot '{bot}' that plays" in message and f"--bots {bot},equilibrium" in message
+    result = _play(["play", "--resume", str(kept), "--bots", f"{bot},equilibrium"], ORDER * 20)
+    assert result.exit_code == 0, result.output
