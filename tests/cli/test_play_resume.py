@@ -314,3 +314,14 @@ def test_a_bot_loaded_from_a_module_is_named_again_to_carry_on(tmp_path: Path) -
     assert f"the bot '{bot}' that plays" in message and f"--bots {bot},equilibrium" in message
     result = _play(["play", "--resume", str(kept), "--bots", f"{bot},equilibrium"], ORDER * 20)
     assert result.exit_code == 0, result.output
+
+
+def test_verify_points_a_saved_game_to_resume(tmp_path: Path) -> None:
+    kept = _interrupted_after_turn_1(tmp_path)
+    result = _play(["verify", str(kept)])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {kept}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
+        f"--resume {kept}; the record it writes at the end (--record) is what verifies\n"
+    )
+    assert SECRET not in result.output

@@ -9,6 +9,7 @@ import typer
 
 from sevens.bots import check_with_bots
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
+from sevens.cli.saved import FORMAT as SAVED_FORMAT
 from sevens.tournament.record import RecordError, VerificationError, loads
 
 __all__ = ["EXIT_MISMATCH", "register"]
@@ -44,7 +45,14 @@ def register(app: typer.Typer) -> None:
         Exit 3: all agrees, but some orders name bots not installed here, so they were not replayed."""
         text = _read(file)
         try:
-            found = check_with_bots(loads(text))
+            data = loads(text)
+            if data.get("format") == SAVED_FORMAT:
+                fail(
+                    f"{file}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
+                    f"--resume {file}; the record it writes at the end (--record) is what verifies",
+                    code=EXIT_BAD_INPUT,
+                )
+            found = check_with_bots(data)
         except VerificationError as exc:
             fail(f"{file}: does not verify: {exc}", code=EXIT_MISMATCH)
         except RecordError as exc:
