@@ -847,7 +847,7 @@ def register(app: typer.Typer) -> None:
                 help="Keep the game in this file after the draw and after every turn, to carry it on with --resume if "
                 "it stops (Ctrl-C, input that ends, a closed terminal, a crash); removed once the game is over. It holds "
                 "the game's SECRET seed (mode 0600): keep it to yourself. Default: when someone types orders, a new "
-                "file in $XDG_STATE_HOME/sevens (~/.local/state/sevens); with --auto, none.",
+                "file in $XDG_STATE_HOME/sevens (~/.local/state/sevens); when only bots play (--auto), none.",
             ),
         ] = None,
         no_save: Annotated[
