@@ -123,6 +123,9 @@ def _interrupted_after_turn_1(tmp_path: Path, *extra: str) -> Path:
     kept = tmp_path / "kept.json"
     result = _play([*GAME, "--save", str(kept), *extra], ORDER * 4 + OTHER)
     assert result.exit_code == 1 and "as it stood after turn 1" in result.stderr, result.output
+    bots = extra[extra.index("--bots") + 1] if "--bots" in extra else None
+    if bots is not None and ":" in bots:  # the command that carries it on names those bots again
+        assert result.stderr.endswith(f"sevens play --resume {kept} --bots {bots}\n"), result.stderr
     return kept
 
 
@@ -186,8 +189,7 @@ def test_a_damaged_or_edited_file_is_refused_and_left_as_it_is(tmp_path: Path, c
     else:
         _edit(kept, change)
     message = _refused(kept)
-    assert message.startswith(f"error: cannot carry on the game in {kept}: {says}"), message
-    assert message.endswith(". The file was left as it is\n")
+    assert message.startswith(f"error: cannot carry on the game in {kept} (the file is left as it is): {says}"), message
 
 
 def test_a_finished_game_or_a_record_is_not_carried_on(tmp_path: Path, whole_game: tuple[bytes, list[int]]) -> None:
@@ -307,12 +309,13 @@ def test_a_turn_that_cannot_be_kept_stops_the_game_before_its_results(
 
 
 def test_a_bot_loaded_from_a_module_is_named_again_to_carry_on(tmp_path: Path) -> None:
-    """A saved file never imports a module by itself: the game says to name its bots again, and does."""
-    bot = "sevens.bots.strategies:EvenSpread"
-    kept = _interrupted_after_turn_1(tmp_path, "--bots", f"{bot},equilibrium")
+    """A saved file never imports a module by itself: the game asks for its --bots again, the list that
+    gives every team its bot again (not the names once each: 'X,equilibrium' would give other teams X)."""
+    bots = "sevens.bots.strategies:EvenSpread,equilibrium,equilibrium"
+    kept = _interrupted_after_turn_1(tmp_path, "--bots", bots)
     message = _refused(kept)
-    assert f"the bot '{bot}' that plays" in message and f"--bots {bot},equilibrium" in message
-    result = _play(["play", "--resume", str(kept), "--bots", f"{bot},equilibrium"], ORDER * 20)
+    assert "the bot 'sevens.bots.strategies:EvenSpread' that plays" in message and f"--bots {bots}\n" in message
+    result = _play(["play", "--resume", str(kept), "--bots", bots], ORDER * 20)
     assert result.exit_code == 0, result.output
 
 

@@ -33,6 +33,7 @@ from sevens.cli.saved import (
     SavedGame,
     SavedGameError,
     bot_teams,
+    bots_given,
     default_folder,
     default_names,
     looks_saved,
@@ -54,7 +55,7 @@ from sevens.tournament.game import (
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
-__all__ = ["MAX_NAME", "check_names", "parse_order_text", "play_game", "register"]
+__all__ = ["MAX_NAME", "SaveFailed", "Saving", "check_names", "parse_order_text", "play_game", "register", "resume_game"]
 
 
 # ASCII digits only: str.isdigit and int() also take '²' or '٣'. A minus sign is let through so
@@ -607,23 +608,11 @@ def _team_names(game: Game) -> dict[str, str]:
     return {t.id: t.name for t in game.setup.teams}
 
 
-def _shortest_cycle(names: Sequence[str]) -> list[str]:
-    """The shortest list that, given to the teams in turn as ``--bots`` does, gives ``names``.
-
-    >>> _shortest_cycle(["a", "b", "a", "b", "a"]), _shortest_cycle(["a", "b", "b"])
-    (['a', 'b'], ['a', 'b', 'b'])
-    """
-    for k in range(1, len(names) + 1):
-        if all(name == names[i % k] for i, name in enumerate(names)):
-            return list(names[:k])
-    return []
-
-
 def _module_bots(saved: SavedGame) -> tuple[str, ...]:
     """The ``--bots`` a saved game must be carried on with: none unless one is a module path (a
     saved file never imports one by itself); then the list that gives every team its bot again."""
-    names = [saved.game.setup.autopilot(t) for t in bot_teams(saved.game, saved.human_ids)]
-    return tuple(_shortest_cycle(names)) if any(":" in name for name in names) else ()
+    names = bots_given(saved.game, saved.human_ids)
+    return names if any(":" in name for name in names) else ()
 
 
 def _contradictions(
@@ -696,7 +685,7 @@ def _resume(
     try:
         saved = read_saved(_read_saved_file(path), module_bots=module_bots)
     except SavedGameError as exc:
-        fail(f"cannot carry on the game in {path}: {exc}. The file was left as it is")
+        fail(f"cannot carry on the game in {path} (the file is left as it is): {exc}")
     wrong = _contradictions(
         saved, players=players, teams=teams, per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
         bots=bots,

@@ -34,6 +34,7 @@ __all__ = [
     "SavedGame",
     "SavedGameError",
     "bot_teams",
+    "bots_given",
     "default_folder",
     "default_names",
     "looks_saved",
@@ -87,6 +88,16 @@ class SavedGame:
 def bot_teams(game: Game, humans: set[PlayerId]) -> list[TeamId]:
     """The teams no person types for, in the order of the draw: the bot players' and house teams."""
     return [t.id for t in game.setup.teams if t.manager not in humans]
+
+
+def bots_given(game: Game, humans: set[PlayerId]) -> tuple[str, ...]:
+    """The shortest ``--bots`` list that gives every bot-played team its bot again (``--bots``
+    gives the names to those teams in turn)."""
+    names = [game.setup.autopilot(t) for t in bot_teams(game, humans)]
+    for k in range(1, len(names) + 1):
+        if all(name == names[i % k] for i, name in enumerate(names)):
+            return tuple(names[:k])
+    return ()
 
 
 def saved_text(saved: SavedGame) -> str:
@@ -165,7 +176,7 @@ def _check_bots(game: Game, humans: set[PlayerId], module_bots: Collection[str])
             raise SavedGameError(
                 f"the bot {name!r} that plays {game.setup.team(team).name} is loaded from a module path, which a saved "
                 f"file does not import by itself; carry the game on with the bots it was started with, named again: "
-                f"--bots {','.join(dict.fromkeys(game.setup.autopilot(t) for t in bot_teams(game, humans)))}"
+                f"--bots {','.join(bots_given(game, humans))}"
             )
         try:
             get_strategy(name) if ":" in name else named_bot(name)
