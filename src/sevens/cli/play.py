@@ -476,12 +476,15 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
     console.rule(f"Champion: {setup.team(champion).name}{managed}")
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
-    try:
-        if saved.record is not None:
+    if saved.record is not None:
+        try:
             _save_record(console, saved.record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=saved.overwrite)
-    finally:
-        if save is not None:
-            save.discard(console)  # the game is over; its record was written, kept elsewhere or printed
+        except OSError:
+            if save is not None:
+                save.discard(console)  # the record was kept elsewhere or printed, the message says where
+            raise
+    if save is not None:
+        save.discard(console)  # the game is over, and its record written if one was asked for
     return game
 
 
