@@ -16,6 +16,8 @@ from typer.testing import CliRunner
 from sevens.cli import play as play_cli
 from sevens.cli.main import app
 from sevens.tournament.formats import default_format, legal_formats
+from sevens.tournament.progress import describe_progress, team_progress
+from sevens.tournament.record import from_record
 from sevens.tournament.verify import verify_record
 
 runner = CliRunner()
@@ -613,6 +615,16 @@ def test_people_named_with_names_are_called_by_name_in_the_draw_the_hand_overs_a
     record = json.loads(path.read_text())
     assert [(p["id"], p["name"]) for p in record["players"]] == [("p1", "Ann"), ("p2", "Bob"), ("p3", "Bot 3"), ("p4", "Bot 4")]
     verify_record(record)
+    # After the champion, each person reads how far each of their teams went.
+    game, _ = from_record(record)
+    names = {t.id: t.name for t in game.setup.teams}
+    end = " ".join(out[out.index("Champion: "):].split())
+    for person, pid in (("Ann", "p1"), ("Bob", "p2")):
+        said = [
+            f"{names[t]}: {describe_progress(team_progress(game, t), names.__getitem__)}" for t in game.setup.teams_of(pid)
+        ]
+        assert f"{person}'s teams: " + " ".join(said) in end
+    assert "Bot 3's teams" not in end
 
 
 def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:

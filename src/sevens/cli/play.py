@@ -52,6 +52,7 @@ from sevens.tournament.game import (
     new_game,
     resolve_turn,
 )
+from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
@@ -475,6 +476,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     manager = setup.team(champion).manager
     managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
     console.rule(f"Champion: {setup.team(champion).name}{managed}")
+    _print_how_far(console, game, people[:humans])
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
     if saved.record is not None:
         try:
@@ -605,6 +607,16 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
         except ValueError as exc:
             fail(f"--bots: {exc}")
     return names
+
+
+def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
+    """How far each team of the people at the keyboard went, one line a team."""
+    names = _team_names(game)
+    for person in people:
+        console.print("Your teams:" if len(people) == 1 else f"{escape(person.name)}'s teams:")
+        for team in game.setup.teams_of(person.id):
+            said = describe_progress(team_progress(game, team), names.__getitem__)
+            console.print(f"  {escape(names[team])}: {escape(said)}")
 
 
 def _team_names(game: Game) -> dict[str, str]:
