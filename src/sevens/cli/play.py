@@ -665,7 +665,7 @@ def _contradictions(
         by_bot: dict[str, list[str]] = {}
         for team in teams_of_bots:
             by_bot.setdefault(game.setup.autopilot(team), []).append(game.setup.team(team).name)
-        kept_bots = "; ".join(f"{name} for {', '.join(names)}" for name, names in by_bot.items())
+        kept_bots = "; ".join(f"{bot} for {', '.join(named)}" for bot, named in by_bot.items())
         found.append(f"--bots {','.join(bots)} (the saved game's bots: {kept_bots})")
     return found
 
