@@ -51,7 +51,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     organiser.set_default_timeout(15000)
 
     # The organiser creates a game: 4 players, 8 teams, 2 each, resolved when all are ready.
-    organiser.goto(server + "/")
+    visit(organiser, server + "/")
     shot(organiser, "home")
     organiser.fill("input[name=name]", "Browser cup")
     organiser.select_option("select[name=arrangement]", "4-8-2")
@@ -74,7 +74,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     for number, link in enumerate(invites, start=1):
         page = chromium.new_context(viewport=viewport).new_page()
         page.set_default_timeout(15000)
-        page.goto(link)
+        visit(page, link)
         page.fill("input[name=name]", f"Player {number}")
         page.click("#join button[type=submit]")
         expect(page).to_have_url(re.compile(r"/play"))
@@ -86,7 +86,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     shot(organiser, "organise")
     # A spectator keeps the public page open: it follows the game by itself.
     spectator = chromium.new_context(viewport=viewport).new_page()
-    spectator.goto(base)
+    visit(spectator, base)
     expect(spectator.locator("#turn")).to_contain_text("1 of 5")
 
     print(f"set-up done after {time.monotonic() - started:.1f} s")
@@ -160,7 +160,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     expect(organiser.locator("#seed")).to_be_visible()
     organiser.set_viewport_size({"width": 1000, "height": 1400})
     shot(organiser, "game-finished")
-    organiser.goto(f"{base}/verify")
+    visit(organiser, f"{base}/verify")
     expect(organiser.locator("#verified")).to_be_visible()
     shot(organiser, "verify")
 
@@ -190,7 +190,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
 
     page = chromium.new_context(viewport={"width": 1000, "height": 900}).new_page()
     page.set_default_timeout(15000)
-    page.goto(server + "/")
+    visit(page, server + "/")
     page.fill("input[name=name]", "Solo cup")
     page.select_option("select[name=arrangement]", "4-16-3")
     page.fill("input[name=deadline_hours]", "0")
@@ -203,7 +203,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     page.click("#join button[type=submit]")
     expect(page.locator("#lobby")).to_contain_text("You organise this game")
 
-    page.goto(organise_url)
+    visit(page, organise_url)
     page.click("#start button")
     house = page.locator("#house-bots tbody tr")
     expect(house).to_have_count(13)  # 4 house teams and the 9 teams of the 3 empty seats
@@ -279,11 +279,11 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     expect(page.locator("#champion")).to_be_visible()
     report = page.locator("section.reports").inner_text()
     assert "bot group-blitz" in report and "bot field-reader@1" in report
-    page.goto(f"{base}/verify")
+    visit(page, f"{base}/verify")
     expect(page.locator("#verified")).to_be_visible()
 
     # A rematch with the same settings: one click, then Start, and the same three teams' forms.
-    page.goto(organise_url)
+    visit(page, organise_url)
     page.click("#rematch button")
     expect(page.locator("#rematch-of")).to_contain_text("This browser has taken seat p1 again as Me.")
     expect(page.locator("code.invite")).to_have_count(3)
@@ -350,10 +350,10 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
     page.click("#resolve button")  # a turn of reports, dice and tables to lay out
     expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
     for url in (server + "/", base, f"{base}/play", organise_url, f"{base}/verify"):
-        page.goto(url)
+        visit(page, url)
         wide = page.evaluate("document.scrollingElement.scrollWidth")
         assert wide <= 390, (url, wide)
-    page.goto(f"{base}/play")
+    visit(page, f"{base}/play")
     box = page.locator("form.order-form input[name=force]").first.bounding_box()
     assert box is not None and box["height"] >= 44
     page.context.close()
@@ -390,7 +390,7 @@ def test_new_organiser_link_asks_first_and_is_shown_once(server: str, chromium: 
 
     page = chromium.new_context(viewport={"width": 1000, "height": 760}).new_page()
     page.set_default_timeout(15000)
-    page.goto(server + "/")
+    visit(page, server + "/")
     page.fill("input[name=name]", "Link cup")
     page.click("#create-game button[type=submit]")
     old = page.locator("#organiser-link").inner_text()
@@ -409,8 +409,8 @@ def test_new_organiser_link_asks_first_and_is_shown_once(server: str, chromium: 
     expect(page.locator("ol.events")).to_contain_text("organiser link")
     assert page.locator("ol.events li", has_text="organiser link").count() == 1
     other = chromium.new_context().new_page()
-    assert other.goto(old).status == 404
-    assert other.goto(new).status == 200
+    assert visit(other, old).status == 404
+    assert visit(other, new).status == 200
     page.context.close()
     other.context.close()
 
@@ -423,11 +423,11 @@ def test_a_game_past_the_limit_says_when_and_keeps_the_form(one_game_server: str
 
     page = chromium.new_context(viewport={"width": 1000, "height": 760}).new_page()
     page.set_default_timeout(15000)
-    page.goto(one_game_server + "/")
+    visit(page, one_game_server + "/")
     page.fill("input[name=name]", "First cup")
     page.click("#create-game button[type=submit]")
     expect(page.locator("#organiser-link")).to_be_visible()
-    page.goto(one_game_server + "/")
+    visit(page, one_game_server + "/")
     page.fill("input[name=name]", "Second cup")
     page.fill("input[name=deadline_hours]", "6")
     page.click("#create-game button[type=submit]")
