@@ -233,7 +233,10 @@ def odds_command(
                 console.print(f"{LEVEL_NOTE}: the ranking counts it as half a win.")
         return
     if f is None and k is None:
-        fail("say which order: --force F --flair K (or --best-split TOTAL with --vs-force/--vs-flair)")
+        fail(
+            "say which order: --force F --flair K (or --best-split TOTAL with --vs-force/--vs-flair, or --solve A B "
+            "for the match between two budgets)"
+        )
     if knockout and not has_vs:
         fail("--knockout compares two orders: add the opponent's --vs-force and --vs-flair (either alone: the other is 0)")
     order = _order("--force", f, "--flair", k)

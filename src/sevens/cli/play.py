@@ -841,7 +841,8 @@ def register(app: typer.Typer) -> None:
                 metavar="NAMES",
                 help=f"Bots for the teams nobody types for, comma-separated, given to them in turn "
                 f"(one of: {', '.join(STRATEGIES)}; a knockout weight as in the strategy guide, "
-                f"e.g. equilibrium@1.1; or a registered bot's name). Default: {DEFAULT_BOT}."
+                f"e.g. equilibrium@1.1; a registered bot's name; or a module:attribute path to a bot of "
+                f"one's own). Default: {DEFAULT_BOT}."
             ),
         ] = None,
         save: Annotated[
