@@ -109,6 +109,8 @@ def test_migrations_forward_from_first_schema_keep_data(backend: str, tmp_path: 
         # 0003: a seat joined before invites were single-use has its invite used at its joining.
         assert all(seat["invite_used_at"] == seat["joined_at"] for seat in after["seats"])
         assert all(seat["invite_used_at"] is not None for seat in after["seats"])
+        # 0005: no game migrated knows a rematch (nothing recorded one before).
+        assert [game["rematch_id"] for game in after["games"]] == [None]
         check_game(engine, game_id)
         with session_scope(make_sessionmaker(engine)) as db:
             assert store.resolve_turn(db, game_id=game_id, turn=2, reason="organiser", now=NOW)

@@ -134,6 +134,10 @@ class GameRow(Base):
     started_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     organiser_link_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    rematch_id: Mapped[int | None] = mapped_column(
+        ForeignKey("games.id"), nullable=True
+    )
+    """The game started as this one's rematch (a game over has at most one), or None."""
 
 
 class SeatRow(Base):

@@ -1,0 +1,40 @@
+"""A game over knows its rematch, so that its pages can lead whoever may see the new game to it.
+
+Revision ID: 0005
+Revises: 0004
+
+Games rematched before this revision keep no link (nothing recorded which game followed which).
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0005"
+down_revision = "0004"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    """Add the nullable column and its foreign key.
+
+    The constraint has the name PostgreSQL would give it, as the models name none. SQLite adds
+    both in one ALTER TABLE: batch mode would copy and drop the games table, and with
+    foreign keys on, dropping it deletes every seat, team and order through their cascades."""
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute(
+            "ALTER TABLE games ADD COLUMN rematch_id INTEGER "
+            "REFERENCES games (id)"
+        )
+        return
+    op.add_column("games", sa.Column("rematch_id", sa.Integer(), nullable=True))
+    op.create_foreign_key("games_rematch_id_fkey", "games", "games", ["rematch_id"], ["id"])
+
+
+def downgrade() -> None:
+    """Drop the foreign key and the column (SQLite drops the column with its constraint)."""
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE games DROP COLUMN rematch_id")
+        return
+    op.drop_constraint("games_rematch_id_fkey", "games", type_="foreignkey")
+    op.drop_column("games", "rematch_id")
