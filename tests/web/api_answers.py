@@ -157,6 +157,7 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(PLAYER, "PUT", house, {"strategy": "even"}, public_id=game, team=unclaimed[0])
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/extend", {"hours": 2}, public_id=game)
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/resume", public_id=game)  # not paused
+    rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/rematch", public_id=game)  # not over: 409
     rec.reads(game, team_of)
 
     rec.phase = "paused"
@@ -203,6 +204,12 @@ def record_answers(app: FastAPI) -> list[Answer]:
     assert rec.call(BOTH, "POST", "/api/v1/games/{public_id}/resolve", {"turn": 1}, public_id=early)["turn"] == 2
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/end", public_id=early)
     rec.reads(early, team_of)
+    rematch = "/api/v1/games/{public_id}/rematch"
+    rec.call(PLAYER, "POST", rematch, public_id=early)  # plays, does not organise: 403
+    rec.call(STRANGER, "POST", rematch, public_id=early)  # a private game: 404
+    rec.call(WRONG, "POST", rematch, public_id=early)
+    assert rec.call(BOTH, "POST", rematch, public_id=early)["taken"] == {"p1": "Bo"}
+    rec.call(ORGANISER, "POST", rematch, public_id=early)  # it has one: 409
 
     rec.phase = "ended-in-lobby"
     lobby = rec.call(BOTH, "POST", create, dict(body, name="Never played"))["game"]

@@ -108,11 +108,33 @@ def test_a_rematch_counts_as_a_new_game(limited: FastAPI) -> None:
     game = host_game(limited)
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     assert post_form(game.organiser, f"{game.base}/rematch").status_code == 201
-    page = post_form(game.organiser, f"{game.base}/rematch")
+    with limited.state.sessionmaker() as db:
+        again = db.scalar(select(GameRow.public_id).order_by(GameRow.id.desc()))
+    assert post_form(game.organiser, f"/games/{again}/end").status_code == 303
+    page = post_form(game.organiser, f"/games/{again}/rematch")  # the rematch of the rematch
     wait = _wait(page)
     said = [e.text for e in refused_form(page.text, "rematch").summary().all() if e.tag == "li"]
     assert said == [
         "too many new games from your address: this server allows 2 an hour from one address; "
         f"nothing was created, try again in {-(-wait // 60)} minutes"
     ]
+    assert _games(limited) == 2
+
+
+def test_an_api_rematch_counts_as_a_new_game(limited: FastAPI) -> None:
+    """By API too: past the limit the rematch gets 429 with Retry-After and nothing is created;
+    a game that already has its rematch is told so (409) rather than to wait an hour."""
+    client = new_client(limited)
+    created = client.post("/api/v1/games", json=API).json()
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    old = created["game"]
+    assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
+    new = client.post(f"/api/v1/games/{old}/rematch", headers=auth)
+    assert new.status_code == 201, new.text
+    assert client.post(f"/api/v1/games/{old}/rematch", headers=auth).status_code == 409
+    again = new.json()["game"]
+    assert client.post(f"/api/v1/games/{again}/end", headers=auth).status_code == 200
+    refused = client.post(f"/api/v1/games/{again}/rematch", headers=auth)
+    _wait(refused)
+    assert refused.json()["detail"].startswith("too many new games from your address: this server allows 2 an hour")
     assert _games(limited) == 2

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from sqlalchemy import select
 
+from sevens.store import games as store
 from sevens.store.models import GameRow
 from web.refused_forms import refused_form
-from web.web_helpers import host_game, post_form
+from web.web_helpers import host_game, new_client, post_form
 
 
 def _games(app: FastAPI) -> list[GameRow]:
@@ -73,3 +76,139 @@ def test_no_rematch_before_the_end_nor_by_a_player(app: FastAPI) -> None:
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     assert post_form(player, f"{game.base}/rematch").status_code == 403
     assert len(_games(app)) == 1
+
+
+REMATCH_LINK = re.compile(r'id="rematch-link">This game was followed by a rematch: <a href="/games/([\w-]+)">')
+
+
+def _rematch_link(client: TestClient, url: str) -> str | None:
+    """The game the page at ``url`` names as its rematch, if any."""
+    page = client.get(url)
+    assert page.status_code == 200, page.text
+    found = REMATCH_LINK.search(page.text)
+    return None if found is None else found.group(1)
+
+
+def test_a_public_games_pages_lead_everyone_to_its_rematch(app: FastAPI) -> None:
+    """Whoever opens the old game's link (a spectator, a player, the organiser) finds the rematch
+    of a public game; the new game's page names the old one; the organiser page shows the rematch
+    where the button was, not the button again."""
+    game = host_game(app)
+    player = game.join("p2", "Bo")
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    spectator = new_client(app)
+    assert _rematch_link(spectator, game.base) is None
+    assert post_form(game.organiser, f"{game.base}/rematch").status_code == 201
+    new = _games(app)[1].public_id
+    assert _rematch_link(spectator, game.base) == new
+    assert _rematch_link(player, f"{game.base}/play") == new
+    assert _rematch_link(game.organiser, f"{game.base}/organise") == new
+    organise = game.organiser.get(f"{game.base}/organise").text
+    assert 'id="rematch"' not in organise and 'id="rematched"' in organise
+    later = spectator.get(f"/games/{new}").text
+    assert f'id="previous-game">A rematch of <a href="{game.base}">Friday sevens</a>.' in later
+    assert _rematch_link(spectator, f"/games/{new}") is None
+
+
+def test_a_private_rematch_is_named_only_to_those_who_may_see_it(app: FastAPI) -> None:
+    """A private game's old players find its rematch only once they have joined it: until then
+    the old page names no rematch, nor its address, as an unknown game would not be."""
+    game = host_game(app, visibility="private")
+    friend = game.join("p2", "Friend")
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    page = post_form(game.organiser, f"{game.base}/rematch")
+    new = _games(app)[1].public_id
+    for url in (game.base, f"{game.base}/play"):
+        shown = friend.get(url).text
+        assert "rematch" not in shown.lower() and new not in shown, url
+    assert _rematch_link(game.organiser, game.base) == new
+    links = dict(re.findall(r'data-player="(p\d+)"><code class="invite">([^<]+)<', page.text))
+    assert post_form(friend, links["p2"].split("testserver", 1)[1], {"name": "Friend"}).status_code == 303
+    assert _rematch_link(friend, game.base) == new
+    assert _rematch_link(friend, f"{game.base}/play") == new
+
+
+def test_a_game_has_one_rematch(app: FastAPI) -> None:
+    """A second rematch of the same game (a second click, or another organiser) is refused with
+    409 at the button, saying why, and makes no game: the old game's players find one rematch."""
+    game = host_game(app, visibility="private")
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    other = new_client(app)
+    path = game.organiser_link.split("testserver", 1)[1]
+    assert post_form(other, path).status_code == 303  # a second organiser
+    assert post_form(game.organiser, f"{game.base}/rematch").status_code == 201
+    page = post_form(other, f"{game.base}/rematch")
+    assert page.status_code == 409
+    said = [e.text for e in refused_form(page.text, "rematch").summary().all() if e.tag == "li"]
+    assert said == [store.ALREADY_REMATCHED]
+    assert len(_games(app)) == 2
+    # The other organiser is told there is one, not where: the private rematch is not theirs to see.
+    organise = other.get(f"{game.base}/organise").text
+    assert 'id="rematch"' not in organise and "This game already has its rematch" in organise
+    assert _games(app)[1].public_id not in organise
+
+
+def _api_game(client: TestClient, **body: object) -> dict[str, Any]:
+    created = client.post("/api/v1/games", json={"name": "Series", "players": 4, **body})
+    assert created.status_code == 201, created.text
+    return dict(created.json())
+
+
+def test_a_bot_starts_the_rematch_by_api(app: FastAPI) -> None:
+    """POST /api/v1/games/{id}/rematch answers like creation: the new game, its organiser link
+    and the invites of the seats still open; the seat the token played it plays again under the
+    same name, so its waiting list picks the new game up once it starts."""
+    client = new_client(app)
+    created = _api_game(client, visibility="private", deadline_hours=2, default_bot="field-reader@1")
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    old = created["game"]
+    joined = client.post("/api/v1/join", json={"invite": created["invites"]["p3"], "name": "Robo"}, headers=auth)
+    assert joined.status_code == 200, joined.text
+    assert client.post(f"/api/v1/games/{old}/start", headers=auth).status_code == 200
+    assert client.post(f"/api/v1/games/{old}/rematch", headers=auth).status_code == 409  # not over yet
+    assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
+
+    answer = client.post(f"/api/v1/games/{old}/rematch", headers=auth)
+    assert answer.status_code == 201, answer.text
+    body = answer.json()
+    assert sorted(body) == ["game", "invites", "name", "organiser_link", "rematch_of", "seed_sha256", "taken"]
+    new = body["game"]
+    assert body["rematch_of"] == old and body["name"] == "Series (rematch)"
+    assert body["taken"] == {"p3": "Robo"} and sorted(body["invites"]) == ["p1", "p2", "p4"]
+    old_row, new_row = _games(app)
+    assert old_row.rematch_id == new_row.id and new_row.public_id == new
+    assert (new_row.visibility.value, new_row.turn_seconds, new_row.default_bot) == ("private", 7200, "field-reader@1")
+    assert new_row.seed_sha256 == body["seed_sha256"] != old_row.seed_sha256
+    grants = client.get("/api/v1/me", headers=auth).json()["grants"]
+    assert {"game": new, "role": "organiser", "player": None} in grants
+    assert {"game": new, "role": "player", "player": "p3"} in grants
+    # The secrets work: an invite joins, the organiser link organises.
+    friend = client.post("/api/v1/join", json={"invite": body["invites"]["p1"], "name": "Ana"})
+    assert friend.status_code == 200 and friend.json()["game"] == new
+    organiser = client.post("/api/v1/organise", json={"link": body["organiser_link"]})
+    assert organiser.status_code == 200 and organiser.json()["game"] == new
+    assert client.post(f"/api/v1/games/{new}/start", headers=auth).status_code == 200
+    waiting = client.get("/api/v1/waiting", headers=auth).json()
+    assert [w["game"] for w in waiting] == [new]
+    # One rematch per game.
+    again = client.post(f"/api/v1/games/{old}/rematch", headers=auth)
+    assert again.status_code == 409 and again.json() == {"detail": store.ALREADY_REMATCHED}
+    assert len(_games(app)) == 2
+
+
+def test_the_api_rematch_refuses_as_the_page_does(app: FastAPI) -> None:
+    """403 for a token that plays but does not organise, 404 for a stranger to a private game (as
+    an unknown game), 401 without a token; nothing is created."""
+    client = new_client(app)
+    created = _api_game(client, visibility="private")
+    old = created["game"]
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    player = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"}).json()["token"]
+    stranger = _api_game(client)["token"]
+    assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
+    refused = client.post(f"/api/v1/games/{old}/rematch", headers={"Authorization": f"Bearer {player}"})
+    assert refused.status_code == 403 and refused.json() == {"detail": "only the game's organiser can do this"}
+    hidden = client.post(f"/api/v1/games/{old}/rematch", headers={"Authorization": f"Bearer {stranger}"})
+    assert hidden.status_code == 404 and hidden.json() == {"detail": store.no_such_game(old)}
+    assert client.post(f"/api/v1/games/{old}/rematch").status_code == 401
+    assert len(_games(app)) == 2

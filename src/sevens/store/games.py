@@ -24,7 +24,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.rules import Order, seed_commitment
-from sevens.store.auth import USED_INVITE, access_to, revoke_organisers, revoke_seat, seats_held
+from sevens.store.auth import USED_INVITE, access_to, add_grant, revoke_organisers, revoke_seat, seats_held
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
 from sevens.store.models import (
     EventRow,
@@ -32,6 +32,7 @@ from sevens.store.models import (
     GameStatus,
     OrderLogRow,
     OrderRow,
+    Role,
     SeatRow,
     TeamRow,
     TurnRow,
@@ -72,7 +73,11 @@ __all__ = [
     "pause_game",
     "record_of",
     "reissue_invite",
+    "Rematch",
+    "previous_game",
+    "rematch_of",
     "rematch_spec",
+    "start_rematch",
     "seat_name",
     "resolve_turn",
     "resume_game",
@@ -275,6 +280,12 @@ def create_game(
     return CreatedGame(game=game, organiser_token=organiser_token, invites=tuple(invites))
 
 
+ALREADY_REMATCHED = (
+    "this game already has its rematch (a game has one): its pages link to it for everyone who may "
+    "see it; if you do not organise it, ask whoever started it for its organiser link"
+)
+
+
 REMATCH = " (rematch)"
 """What a rematch adds to its game's name, so that the two games can be told apart in a list."""
 
@@ -297,13 +308,15 @@ def rematch_spec(game: GameRow) -> NewGame:
     'Friday sevens (rematch)'
 
     Raises:
-        Conflict: the game is still in its lobby or being played.
+        Conflict: the game is still in its lobby or being played, or already has its rematch.
     """
     if game.status not in (GameStatus.FINISHED, GameStatus.ENDED):
         raise Conflict(
             f"the game is {game.status.value}: a rematch is started once it is over (finished, or ended "
             "early from this page)"
         )
+    if game.rematch_id is not None:
+        raise Conflict(ALREADY_REMATCHED)
     name = game.name if game.name.endswith(REMATCH) else game.name[: 80 - len(REMATCH)].rstrip() + REMATCH
     return NewGame(
         name=name,
@@ -314,6 +327,77 @@ def rematch_spec(game: GameRow) -> NewGame:
         default_bot=game.default_bot,
         visibility=game.visibility,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A rematch just started: the new game with its links (each shown once), and the seats of it
+    that the asking credential took again, with their names."""
+
+    created: CreatedGame
+    taken: dict[str, str]
+
+
+def start_rematch(
+    session: Session,
+    *,
+    game_id: int,
+    principal_id: int,
+    now: datetime,
+    actor: str,
+    invite_lifetime: timedelta = INVITE_LIFETIME,
+) -> Rematch:
+    """Start the rematch of a game over (:func:`rematch_spec`), organised by ``principal_id``; the
+    seats that credential played in the old game it plays again in the new one, under the same
+    names. The old game remembers its rematch (``rematch_id``) and logs who started it.
+
+    Raises:
+        Conflict: the game is not over yet, or already has its rematch (one per game: a second
+            click, or a second organiser, must not make another game the old one's players
+            cannot find).
+    """
+    game = lock_game(session, game_id=game_id)  # two rematches at once: the second finds the first
+    spec = rematch_spec(game)
+    held = access_to(session, principal_id=principal_id, game_id=game.id).player_ids
+    created = create_game(session, spec=spec, now=now, invite_lifetime=invite_lifetime)
+    new = created.game
+    game.rematch_id = new.id
+    # Not its id: an organiser of this game may not be one of a private rematch (rematch_of).
+    _event(session, game, now=now, actor=actor, kind="rematch", detail="a rematch with the same settings")
+    add_grant(session, principal_id=principal_id, game_id=new.id, role=Role.ORGANISER)
+    names = {seat.player_id: seat_name(seat) for seat in seats_of(session, game_id=game.id)}
+    new_seats = {seat.player_id: seat for seat in seats_of(session, game_id=new.id)}
+    taken: dict[str, str] = {}
+    for player_id in held:
+        try:
+            join_seat(session, seat=new_seats[player_id], name=names[player_id], now=now)
+        except Invalid:  # the name is another seat's in the new game ("Player 3"): its link is shown
+            continue
+        add_grant(session, principal_id=principal_id, game_id=new.id, role=Role.PLAYER, player_id=player_id)
+        taken[player_id] = names[player_id]
+    session.flush()
+    return Rematch(created=created, taken=taken)
+
+
+def rematch_of(session: Session, *, game: GameRow, principal_id: int | None) -> GameRow | None:
+    """The rematch of ``game``, if it has one that ``principal_id`` may see: a public game, or one
+    it organises or plays. A private rematch is never named to anyone else (its existence is not
+    disclosed, as :func:`no_such_game` keeps it)."""
+    if game.rematch_id is None:
+        return None
+    return _visible(session, session.get(GameRow, game.rematch_id), principal_id)
+
+
+def previous_game(session: Session, *, game: GameRow, principal_id: int | None) -> GameRow | None:
+    """The game ``game`` is the rematch of, if ``principal_id`` may see it (as :func:`rematch_of`)."""
+    return _visible(session, session.scalar(select(GameRow).where(GameRow.rematch_id == game.id)), principal_id)
+
+
+def _visible(session: Session, game: GameRow | None, principal_id: int | None) -> GameRow | None:
+    if game is None or game.visibility == Visibility.PUBLIC:
+        return game
+    access = access_to(session, principal_id=principal_id, game_id=game.id)
+    return game if access.organiser or access.player_ids else None
 
 
 def no_such_game(public_id: str) -> str:

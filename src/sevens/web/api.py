@@ -738,6 +738,68 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> R
     return _organiser_answer(db, row, clock())
 
 
+class RematchResponse(BaseModel):
+    """The rematch: the new game, its secrets (shown once) as at its creation, and the seats the
+    calling token took again."""
+
+    game: str
+    rematch_of: str = Field(description="the game it is the rematch of")
+    name: str
+    seed_sha256: str
+    organiser_link: str = Field(
+        description="the new game's organiser link's secret, for /organiser/<secret> in a browser"
+    )
+    invites: dict[str, str] = Field(
+        description=(
+            "invite secret per seat nobody has taken yet, for /join/<secret> or POST /api/v1/join "
+            "(not those in taken)"
+        )
+    )
+    taken: dict[str, str] = Field(
+        description="the seats the calling token played in the old game and plays again, each with its name"
+    )
+
+
+@router.post(
+    "/games/{public_id}/rematch",
+    response_model=RematchResponse,
+    status_code=201,
+    responses=error_responses(401, 403, 404, 409, 429),
+)
+def rematch(
+    public_id: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> RematchResponse:
+    """Once the game is over (finished, or ended early): a new game with its settings (the same
+    players and teams, deadline, bot for missed orders and visibility; a new seed and draw),
+    organised by the calling token, which plays again the seats it played, under the same names.
+    One rematch per game (409 for a second); it counts against the hourly limit on new games."""
+    row = _organised(db, principal.id, public_id)
+    store.rematch_spec(row)  # a game not over, or rematched already: said before the hourly limit
+    refuse_too_many_games(request)
+    now = clock()
+    days = request.app.state.settings.invite_days
+    started = store.start_rematch(
+        db,
+        game_id=row.id,
+        principal_id=principal.id,
+        now=now,
+        actor=_actor(principal),
+        invite_lifetime=timedelta(days=days),
+    )
+    db.commit()
+    count_new_game(request)
+    new = started.created.game
+    return RematchResponse(
+        game=new.public_id,
+        rematch_of=row.public_id,
+        name=new.name,
+        seed_sha256=new.seed_sha256,
+        organiser_link=started.created.organiser_token,
+        invites={pid: secret for pid, secret in started.created.invites if pid not in started.taken},
+        taken=started.taken,
+    )
+
+
 class OrganiserLinkResponse(BaseModel):
     """A new organiser link's secret, shown once; the old one no longer works."""
 

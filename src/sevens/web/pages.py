@@ -454,6 +454,16 @@ def organiser_claim(
     return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/organise"), new, settings)
 
 
+def _sequels(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> dict[str, GameRow | None]:
+    """The game's rematch and the game it is the rematch of, for its pages to link to: each only
+    if this browser may see it (a private game's existence is told to nobody else)."""
+    principal_id = None if principal is None else principal.id
+    return {
+        "rematch": store.rematch_of(db, game=game, principal_id=principal_id),
+        "previous": store.previous_game(db, game=game, principal_id=principal_id),
+    }
+
+
 def _live(db: SessionDep, game: GameRow, access: Access) -> dict[str, str] | None:
     # What a page's script polls to follow the game, while there is something to follow.
     if game.status not in views.LIVE:
@@ -468,7 +478,10 @@ def game_page(request: Request, public_id: str, db: SessionDep, principal: Princ
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    context = {"view": views.spectator_view(db, game), "access": access, "live": _live(db, game, access)}
+    context = {
+        "view": views.spectator_view(db, game), "access": access, "live": _live(db, game, access),
+        **_sequels(db, principal, game),
+    }
     return render(request, "game.html", context)
 
 
@@ -491,7 +504,7 @@ def organise_page(
     access = _access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
-    return _organise(request, db, game, access, clock)
+    return _organise(request, db, game, access, clock, principal=principal)
 
 
 def _organise(
@@ -501,13 +514,17 @@ def _organise(
     access: Access,
     clock: ClockDep,
     *,
+    principal: ApiPrincipal | None,
     refusal: Refusal | None = None,
     status: int = 200,
 ) -> Response:
     # ``refusal``: one of the page's forms sent back, shown there with the typing kept; the
     # address shown is the page's.
     view = views.organiser_view(db, game, now=clock())
-    context = {"view": view, "access": access, "live": _live(db, game, access), "refusal": refusal}
+    context: dict[str, Any] = {
+        "view": view, "access": access, "live": _live(db, game, access), "refusal": refusal,
+        **_sequels(db, principal, game),
+    }
     if refusal is not None:
         context["canonical"] = f"/games/{game.public_id}/organise"
     return render(request, "organise.html", context, status=status)
@@ -519,7 +536,8 @@ def _organiser_refused(
 ) -> Response:
     """The organiser page again, with a form of it refused (nothing of the refused act is kept)."""
     db.rollback()
-    return _organise(request, db, game, _access(db, principal, game), clock, refusal=refusal, status=status)
+    access = _access(db, principal, game)
+    return _organise(request, db, game, access, clock, principal=principal, refusal=refusal, status=status)
 
 
 @router.get("/games/{public_id}/play")
@@ -541,7 +559,8 @@ def play_page(
     _watchable(game, access)
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
-    return _play(request, db, game, access, view, message=views.done_message(view, done, team, turn))
+    message = views.done_message(view, done, team, turn)
+    return _play(request, db, game, access, view, principal=principal, message=message)
 
 
 def _play(
@@ -551,6 +570,7 @@ def _play(
     access: Access,
     view: views.PlayerView,
     *,
+    principal: ApiPrincipal | None,
     message: str = "",
     refusal: Refusal | None = None,
     team: str = "",
@@ -558,8 +578,9 @@ def _play(
 ) -> Response:
     # ``refusal``: one of ``team``'s forms sent back, shown at that form with the typing kept; the
     # address shown is the page's, at that team.
-    context = {
-        "view": view, "access": access, "message": message, "live": _live(db, game, access), "refusal": refusal
+    context: dict[str, Any] = {
+        "view": view, "access": access, "message": message, "live": _live(db, game, access), "refusal": refusal,
+        **_sequels(db, principal, game),
     }
     if refusal is not None:
         context["canonical"] = f"/games/{game.public_id}/play#team-{team}"
@@ -626,7 +647,9 @@ def post_order(
             why = why.split(": ", 1)[1]
         boxes = _ORDER_BOXES.get(exc.field, ()) if isinstance(exc, Invalid) else ()  # a stale turn: the whole form
         refusal = Refusal(f"order-{team}", why, boxes, {"force": force, "flair": flair})
-        return _play(request, db, game, access, view, refusal=refusal, team=team, status=exc.status)
+        return _play(
+            request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
+        )
     db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#team-{team}")
@@ -660,7 +683,9 @@ def post_autopilot(
         if view.public.state is None or not any(t.info.id == team for t in view.teams):
             raise  # not a form on this page: the error page says why
         refusal = _refusal(f"autopilot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
-        return _play(request, db, game, access, view, refusal=refusal, team=team, status=exc.status)
+        return _play(
+            request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
+        )
     db.commit()
     return _redirect(f"/games/{game.public_id}/play?done=autopilot&team={team}#team-{team}")
 
@@ -859,12 +884,16 @@ def post_rematch(
     under the same names; the other seats get new invite links, shown once as for a new game."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     assert principal is not None  # _organiser_action refused anyone without a grant
-    held = _access(db, principal, game).player_ids
     try:
+        store.rematch_spec(game)  # a game not over, or rematched already: said before the hourly limit
         refuse_too_many_games(request)
-        spec = store.rematch_spec(game)
-        created = store.create_game(
-            db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
+        rematch = store.start_rematch(
+            db,
+            game_id=game.id,
+            principal_id=principal.id,
+            now=clock(),
+            actor="organiser",
+            invite_lifetime=timedelta(days=settings.invite_days),
         )
     except HTTPException as exc:  # too many games: said at the button, with when to try again
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
@@ -877,17 +906,7 @@ def post_rematch(
         return _organiser_refused(
             request, db, principal, game, clock, _refusal("rematch", exc, {}, {}), status=exc.status
         )
-    add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
-    names = {seat.player_id: store.seat_name(seat) for seat in store.seats_of(db, game_id=game.id)}
-    new_seats = {seat.player_id: seat for seat in store.seats_of(db, game_id=created.game.id)}
-    taken: dict[str, str] = {}
-    for player_id in held:
-        try:
-            store.join_seat(db, seat=new_seats[player_id], name=names[player_id], now=clock())
-        except Invalid:  # the name is another seat's in the new game ("Player 3"): its link is shown
-            continue
-        add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.PLAYER, player_id=player_id)
-        taken[player_id] = names[player_id]
+    created, taken = rematch.created, rematch.taken
     db.commit()
     count_new_game(request)
     base = _base_url(request, settings)
