@@ -737,3 +737,27 @@ def test_the_front_page_says_which_games_wait_for_your_orders(app: FastAPI, host
     page = player.get("/").text
     assert not mine.findall(page) and "(player, running)" in page
     assert "not ready" not in hosted.organiser.get("/").text  # the organiser has no orders to give
+
+
+def test_the_front_page_lists_a_game_once_for_its_organiser_who_plays_it(app: FastAPI) -> None:
+    """An organiser who also plays a seat sees one line for the game: its name leads to their
+    teams, with the orders they owe, and a second link to the organiser page; a game they only
+    organise or only play keeps its one link."""
+    game = host_game(app, name="Both cup")
+    path = game.invites["p1"].split("testserver", 1)[1]
+    assert post_form(game.organiser, path, {"name": "Org"}).status_code == 303
+    only = host_game(app, name="Organised cup")
+    only.organiser = game.organiser
+    assert post_form(game.organiser, only.organiser_link.split("testserver", 1)[1]).status_code == 303
+    game.start()
+    section = game.organiser.get("/").text.split("<h2>Your games</h2>", 1)[1].split("</ul>", 1)[0]
+    mine = re.findall(r"<li>(.*?)</li>", section)
+    assert len(mine) == 2, mine
+    both = mine[0]
+    assert both.startswith(f'<a href="{game.base}/play">Both cup</a> (player and organiser, running, ')
+    assert 'turn 1: 2 of your orders not ready' in both
+    assert both.endswith(
+        f' · <a href="{game.base}/organise" class="organise-link" aria-label="Organiser page of Both cup">'
+        "organiser page</a>"
+    )
+    assert mine[1] == f'<a href="{only.base}/organise">Organised cup</a> (organiser, lobby)'

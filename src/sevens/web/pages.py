@@ -157,6 +157,26 @@ def favicon(request: Request) -> Response:
     return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
+@dataclass(slots=True)
+class MyGame:
+    """A game of this browser's, for the front page's one line about it: whether the browser
+    organises it, plays a seat of it, and how many of its orders are not ready this turn."""
+
+    game: GameRow
+    organises: bool = False
+    plays: bool = False
+    due: int = 0
+
+    @property
+    def role(self) -> str:
+        """What the browser is in the game, in the line's words.
+
+        >>> MyGame(GameRow(), organises=True, plays=True).role
+        'player and organiser'
+        """
+        return " and ".join(r for r, held in (("player", self.plays), ("organiser", self.organises)) if held)
+
+
 @router.get("/")
 def home(request: Request, db: SessionDep, principal: PrincipalDep) -> Response:
     """The front page: create a game, public games, the visitor's own games."""
@@ -173,18 +193,23 @@ def _home(
     headers: Mapping[str, str] | None = None,
 ) -> Response:
     # ``refusal``: the create form sent back, with what was typed; the address shown is the home page's.
-    mine: list[tuple[GameRow, str, int]] = []
+    mine: dict[int, MyGame] = {}  # one line per game, in the order this browser came to it
     if principal is not None:
         for grant in grants_of(db, principal_id=principal.id):
-            game = store.game_by_id(db, game_id=grant.game_id)
-            due = views.orders_due(db, game, grant.player_id) if grant.role is Role.PLAYER else 0
-            mine.append((game, grant.role.value, due))
+            line = mine.get(grant.game_id)
+            if line is None:
+                line = mine[grant.game_id] = MyGame(store.game_by_id(db, game_id=grant.game_id))
+            if grant.role is Role.ORGANISER:
+                line.organises = True
+            else:
+                line.plays = True
+                line.due += views.orders_due(db, line.game, grant.player_id)
     return render(
         request,
         "home.html",
         {
             "public": store.list_public_games(db),
-            "mine": mine,
+            "mine": list(mine.values()),
             "signed_in": principal is not None,
             "bots": store.strategy_names(),
             "default_bot": views.default_bot(),
