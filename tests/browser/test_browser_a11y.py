@@ -419,3 +419,63 @@ def test_the_organiser_runs_a_turn_by_keyboard_alone(server: str, chromium: Any)
     expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
     assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
     page.context.close()
+
+
+def _create_sixteen(page: Any, server: str, name: str) -> None:
+    visit(page, server + "/")
+    page.fill("input[name=name]", name)
+    page.select_option("select[name=arrangement]", "16-16-1")
+    page.click("#create-game button[type=submit]")
+
+
+def test_all_invite_links_are_copied_at_once_by_keyboard(server: str, chromium: Any) -> None:
+    """On the created page of a 16-player game the organiser Tabs to "Copy all 16 invite links"
+    and presses Enter: the clipboard holds the box's sixteen lines (seat number and link, no
+    organiser link), and the status beside the button says so; axe finds nothing on the page."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport=DESKTOP)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    _create_sixteen(page, server, "Copy cup")
+    button = page.locator("#copy-all")
+    expect(button).to_have_text("Copy all 16 invite links")
+    unseen: list[str] = []
+    tab_to(page, "#copy-all", unseen)
+    page.keyboard.press("Enter")
+    expect(page.locator("#copy-all-said")).to_have_text("Copied 16 links: paste them where you send them.")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    invites = page.locator("code.invite").all_inner_texts()
+    assert copied.split("\n") == [f"Seat {n}: {link}" for n, link in enumerate(invites, start=1)]
+    assert page.locator("#organiser-link").inner_text() not in copied
+    assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
+    assert not axe_problems(page, "created, links copied")
+    context.close()
+
+
+def test_all_invite_links_without_the_script_or_the_clipboard(server: str, chromium: Any) -> None:
+    """Without JavaScript the box of links is there to copy by hand and no dead button shows;
+    where the page may not use the clipboard, the button selects the box's text and says what
+    to press."""
+    from playwright.sync_api import expect
+
+    plain = chromium.new_context(viewport=DESKTOP, java_script_enabled=False).new_page()
+    _create_sixteen(plain, server, "No script cup")
+    expect(plain.locator("#all-links")).to_be_visible()
+    expect(plain.locator("#copy-all")).to_be_hidden()
+    assert len(plain.locator("#all-links").input_value().split("\n")) == 16
+    plain.context.close()
+
+    context = chromium.new_context(viewport=DESKTOP)
+    context.add_init_script("Object.defineProperty(navigator, 'clipboard', {get: () => undefined})")
+    page = context.new_page()
+    _create_sixteen(page, server, "No clipboard cup")
+    page.click("#copy-all")
+    said = page.locator("#copy-all-said")
+    expect(said).to_have_text(re.compile(r"^(Copied 16 links|This browser did not let the page copy)"))
+    box = page.locator("#all-links")
+    expect(box).to_be_focused()
+    selected = box.evaluate("el => [el.selectionStart, el.selectionEnd, el.value.length]")
+    assert selected[0] == 0 and selected[1] == selected[2] > 0
+    context.close()

@@ -761,3 +761,40 @@ def test_the_front_page_lists_a_game_once_for_its_organiser_who_plays_it(app: Fa
         "organiser page</a>"
     )
     assert mine[1] == f'<a href="{only.base}/organise">Organised cup</a> (organiser, lobby)'
+
+
+def _all_links(page: str) -> list[str]:
+    box = re.search(r'<textarea id="all-links" readonly rows="(\d+)"[^>]*>\n(.*?)</textarea>', page, re.S)
+    assert box is not None, page
+    return html.unescape(box.group(2)).split("\n")
+
+
+def test_the_created_page_has_every_invite_link_in_one_box_to_copy(app: FastAPI) -> None:
+    """Sixteen links are sent in one go: a box below the list holds every invite link, one line
+    per seat with its number, and not the organiser link; it works without the script (the copy
+    button is hidden until the script shows it). After a rematch it holds the seats still open,
+    each with the name it had in the game over."""
+    game = host_game(app, arrangement="16-16-1", visibility="private")
+    created = post_form(new_client(app), "/games", {
+        "name": "Sixteen", "arrangement": "16-16-1", "deadline_hours": "0", "default_bot": "even", "visibility": "public",
+    })
+    assert created.status_code == 201
+    links = re.findall(r'data-player="(p\d+)"><code class="invite">([^<]+)<', created.text)
+    assert len(links) == 16
+    assert _all_links(created.text) == [f"Seat {pid[1:]}: {link}" for pid, link in links]
+    organiser_link = re.search(r'id="organiser-link">([^<]+)<', created.text)
+    assert organiser_link is not None and organiser_link.group(1) not in created.text.split('id="all-links"', 1)[1]
+    assert re.search(r'<button type="button" id="copy-all" data-copies="all-links" hidden>Copy all 16 invite links', created.text)
+
+    for number, name in ((1, "Org"), (2, "Bo"), (5, "Cy")):
+        path = game.invites[f"p{number}"].split("testserver", 1)[1]
+        client = game.organiser if number == 1 else new_client(app)
+        assert post_form(client, path, {"name": name}).status_code == 303
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    rematch = post_form(game.organiser, f"{game.base}/rematch")
+    assert rematch.status_code == 201
+    lines = _all_links(rematch.text)
+    assert len(lines) == 15 and not any(line.startswith("Seat 1:") for line in lines)
+    assert lines[0].startswith("Seat 2 (Bo): http://testserver/join/")
+    assert lines[3].startswith("Seat 5 (Cy): http://testserver/join/")
+    assert lines[1].startswith("Seat 3: http://testserver/join/")

@@ -942,6 +942,8 @@ def post_rematch(
             "game": created.game,
             "rematch_of": game,
             "taken": taken,
+            # Whom each link is for: the name the seat had in the game over (the organiser saw it there).
+            "seat_names": {s.player_id: s.name for s in store.seats_of(db, game_id=game.id) if s.name},
             "organiser_link": f"{base}/organiser/{created.organiser_token}",
             "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites if pid not in taken],
             "canonical": f"/games/{created.game.public_id}/organise",

@@ -232,7 +232,41 @@ function errorSummaryLinks() {
   });
 }
 
+// "Copy all the invite links": the button shows only where this script runs. It copies its box
+// through the clipboard; where the browser refuses that, it selects the box's text for Ctrl+C (the
+// box works that way without the script too). What happened is said in the status beside it.
+function copyButtons() {
+  document.querySelectorAll("button[data-copies]").forEach(function (button) {
+    var box = document.getElementById(button.dataset.copies);
+    var said = document.getElementById(button.id + "-said");
+    if (!box || !said) { return; }
+    var lines = box.value.split("\n").length;
+    function tell(text) { said.textContent = text; }
+    function selectForHand() {
+      box.focus();
+      box.select();
+      var copied = false;
+      try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+      tell(copied
+        ? "Copied " + lines + " links: paste them where you send them."
+        : "This browser did not let the page copy: the links are selected in the box, press Ctrl+C (Cmd+C on a Mac) to copy them.");
+    }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      tell("");
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(box.value).then(function () {
+          tell("Copied " + lines + " links: paste them where you send them.");
+        }, selectForHand);
+      } else {
+        selectForHand();
+      }
+    });
+  });
+}
+
 document.addEventListener("DOMContentLoaded", function () {
+  copyButtons();
   canonicalAddress();
   errorSummaryLinks();
   localTimes();
