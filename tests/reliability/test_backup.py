@@ -343,3 +343,37 @@ def test_import_refuses_game_fields_that_disagree_with_the_record(tmp_path: Path
             assert refused.exit_code == 2 and words in " ".join(refused.output.split()), (key, refused.output)
             with make_sessionmaker(dst)() as db:
                 assert db.scalar(select(GameRow)) is None
+
+
+@pytest.mark.parametrize(("source", "target"), PAIRS[:1])
+def test_a_backup_keeps_which_game_is_whose_rematch(source: str, target: str, tmp_path: Path) -> None:
+    """A full backup restores the link from a game to its rematch; a shareable export names only a
+    public rematch; an import whose game names a rematch the backup lacks is refused whole."""
+    with database(source, tmp_path) as (src_url, src), database(target, tmp_path) as (dst_url, dst):
+        with session_scope(make_sessionmaker(src)) as db:
+            organiser, _ = create_principal(db, kind=PrincipalKind.BOT, now=NOW, label="org")
+            for name, visibility in (("Open", Visibility.PUBLIC), ("Closed", Visibility.PRIVATE)):
+                spec = store.NewGame(name, 4, 8, 2, 3600, "even", visibility)
+                old = store.create_game(db, spec=spec, now=NOW).game
+                add_grant(db, principal_id=organiser.id, game_id=old.id, role=Role.ORGANISER)
+                store.end_game(db, game_id=old.id, now=NOW, actor="organiser")
+                store.start_rematch(db, game_id=old.id, principal_id=organiser.id, now=NOW, actor="organiser")
+        with make_sessionmaker(src)() as db:
+            shared = {g["name"]: g["rematch"] for g in export_backup(db, full=False, now=NOW)["games"]}
+            ids = {g.name: g.public_id for g in db.scalars(select(GameRow))}
+        assert shared == {"Open": ids["Open (rematch)"], "Closed": None, "Open (rematch)": None, "Closed (rematch)": None}
+        backup = tmp_path / "rematches.json"
+        _export(src_url, backup, full=True)
+        document = json.loads(backup.read_text())
+        assert {g["name"]: g["rematch"] for g in document["games"]}["Closed"] == ids["Closed (rematch)"]
+        partial = tmp_path / "partial.json"
+        partial.write_text(json.dumps({**document, "games": [g for g in document["games"] if g["name"] != "Open (rematch)"]}))
+        refused = _import(dst_url, partial)
+        assert refused.exit_code != 0
+        assert f"game {ids['Open']}: its rematch '{ids['Open (rematch)']}' is not in the backup" in refused.output
+        assert _import(dst_url, backup).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            games = {g.name: g for g in db.scalars(select(GameRow))}
+            for name in ("Open", "Closed"):
+                assert games[name].rematch_id == games[f"{name} (rematch)"].id
+            assert games["Open (rematch)"].rematch_id is None

@@ -96,7 +96,7 @@ def _log_dict(row: OrderLogRow) -> dict[str, Any]:
     }
 
 
-def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
+def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, GameRow]) -> dict[str, Any]:
     record: dict[str, Any] | None = None
     if game.record_json is not None:
         record = json.loads(game.record_json) if full else store.record_of(game)
@@ -128,6 +128,9 @@ def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
         "started_at": _time(game.started_at),
         "ended_at": _time(game.ended_at),
         "record": record,
+        # The game started as this one's rematch: a shareable export names only a public one (a
+        # private game's existence is told only to its own players and organisers).
+        "rematch": _rematch_id(game, rematches, full=full),
         # Players see who took a seat, not when, nor the state of anyone's invite.
         "seats": [
             {
@@ -184,6 +187,13 @@ def _game_dict(db: Session, game: GameRow, *, full: bool) -> dict[str, Any]:
     return data
 
 
+def _rematch_id(game: GameRow, rematches: dict[int, GameRow], *, full: bool) -> str | None:
+    rematch = None if game.rematch_id is None else rematches.get(game.rematch_id)
+    if rematch is None or not (full or rematch.visibility == Visibility.PUBLIC):
+        return None
+    return rematch.public_id
+
+
 def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
     """Every game of the database as one JSON-ready document.
 
@@ -196,12 +206,13 @@ def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
     """
     games = list(db.scalars(select(GameRow).order_by(GameRow.created_at, GameRow.id)))
     public_ids = {g.id: g.public_id for g in games}
+    by_id = {g.id: g for g in games}
     document: dict[str, Any] = {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
         "full": full,
         "exported_at": _time(now),
-        "games": [_game_dict(db, g, full=full) for g in games],
+        "games": [_game_dict(db, g, full=full, rematches=by_id) for g in games],
         "credentials": [],
     }
     if full:
@@ -508,12 +519,23 @@ def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
         raise Invalid("the backup has no list of games")
     by_public: dict[str, int] = {}
     running = 0
+    rematches: list[tuple[GameRow, object]] = []
     for index, data in enumerate(games):
         if not isinstance(data, dict):
             raise Invalid(f"games[{index}] is not an object")
         game = _restore_game(db, data, full=full, index=index)
         by_public[game.public_id] = game.id
         running += game.status in _OPEN
+        rematches.append((game, data.get("rematch")))  # absent in backups from before rematches
+    for game, rematch in rematches:
+        if rematch is None:
+            continue
+        if not isinstance(rematch, str) or rematch not in by_public:
+            raise Invalid(
+                f"game {game.public_id}: its rematch {str(rematch)[:40]!r} is not in the backup; "
+                "import the export of both games together"
+            )
+        game.rematch_id = by_public[rematch]
     credentials = document.get("credentials") or []
     for entry in credentials:
         principal = ApiPrincipal(
