@@ -135,7 +135,7 @@ class GameRow(Base):
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     organiser_link_hash: Mapped[str] = mapped_column(String(64), unique=True)
     rematch_id: Mapped[int | None] = mapped_column(
-        ForeignKey("games.id"), nullable=True
+        ForeignKey("games.id"), nullable=True, index=True
     )
     """The game started as this one's rematch (a game over has at most one), or None."""
 

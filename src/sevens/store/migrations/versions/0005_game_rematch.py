@@ -16,7 +16,7 @@ depends_on = None
 
 
 def upgrade() -> None:
-    """Add the nullable column and its foreign key.
+    """Add the nullable column, its foreign key and an index.
 
     The constraint has the name PostgreSQL would give it, as the models name none. SQLite adds
     both in one ALTER TABLE: batch mode would copy and drop the games table, and with
@@ -26,13 +26,16 @@ def upgrade() -> None:
             "ALTER TABLE games ADD COLUMN rematch_id INTEGER "
             "REFERENCES games (id)"
         )
-        return
-    op.add_column("games", sa.Column("rematch_id", sa.Integer(), nullable=True))
-    op.create_foreign_key("games_rematch_id_fkey", "games", "games", ["rematch_id"], ["id"])
+    else:
+        op.add_column("games", sa.Column("rematch_id", sa.Integer(), nullable=True))
+        op.create_foreign_key("games_rematch_id_fkey", "games", "games", ["rematch_id"], ["id"])
+    # Each page of a game asks which game it is the rematch of.
+    op.create_index("ix_games_rematch_id", "games", ["rematch_id"], unique=False)
 
 
 def downgrade() -> None:
-    """Drop the foreign key and the column (SQLite drops the column with its constraint)."""
+    """Drop the index, the foreign key and the column (SQLite drops the column with its constraint)."""
+    op.drop_index("ix_games_rematch_id", table_name="games")
     if op.get_bind().dialect.name == "sqlite":
         op.execute("ALTER TABLE games DROP COLUMN rematch_id")
         return
