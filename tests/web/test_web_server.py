@@ -34,6 +34,7 @@ ENDPOINTS = {
     ("post", "/api/v1/games/{public_id}/extend"),
     ("post", "/api/v1/games/{public_id}/end"),
     ("post", "/api/v1/games/{public_id}/organiser-link"),
+    ("post", "/api/v1/games/{public_id}/rematch"),
     ("post", "/api/v1/join"),
     ("get", "/api/v1/me"),
     ("delete", "/api/v1/me"),
