@@ -242,3 +242,49 @@ def test_asking_twice_leaves_the_results_as_they_are() -> None:
                        compiled=False, probe=[1])
     for field in ("champion", "group_points", "scrum_left", "reached"):
         assert np.array_equal(getattr(plain, field), getattr(checked, field)), field
+
+
+class WritesItsView(_Own):
+    """Raises the SCRUM its view shows and spends it: the R3 check read the view it had changed."""
+
+    name = "writes-its-view"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        view.scrum[:] = 100
+        return view.scrum, np.zeros(view.size, dtype=np.int64)
+
+
+class WritesTheRecord(_Own):
+    """Writes into the group stage's public record, which the simulation and every other strategy read."""
+
+    name, turn = "writes-the-record", 2
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        view.group_spent[...] = 0
+        return force, flair
+
+
+class Overflowing(_Own):
+    """FORCE and FLAIR each far past any SCRUM, whose sum wraps round to a negative 64-bit number."""
+
+    name = "overflowing"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return np.full(view.size, 2**62, dtype=np.int64), np.full(view.size, 3 * 2**61, dtype=np.int64)
+
+
+@pytest.mark.parametrize(("strategy", "says"), [
+    (WritesItsView, ["strategy 'writes-its-view' raised ValueError: ", "read-only", "in turn 1 (group round 1)",
+                     "test_lab_own_strategies.py, line "]),
+    (WritesTheRecord, ["strategy 'writes-the-record' raised ValueError: ", "read-only", "in turn 2 (group round 2)"]),
+    (Overflowing, ["R3: strategy 'overflowing' gave team ", f"FORCE {2**62}, FLAIR {3 * 2**61}",
+                   "is more than the 100 SCRUM the team holds", HOW]),
+])
+def test_a_strategy_cannot_change_what_the_run_shows_it_nor_pass_r3_by_overflow(strategy: type, says: list[str]) -> None:
+    """A view's arrays are the run's own figures: a strategy that wrote into them changed what the R3
+    check read and what the other strategies saw; a sum past 64 bits looked small enough."""
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", f"{HERE}:{strategy.__name__}"], 8, seed=1, teams=8, batch_size=8)
+    message = str(caught.value).replace(f"'{HERE}:{strategy.__name__}' (named '{strategy.name}')", repr(strategy.name))
+    missing = [part for part in says if part not in message]
+    assert not missing, message

@@ -26,7 +26,7 @@ import traceback
 from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum
 from functools import lru_cache
 from itertools import repeat
@@ -242,7 +242,8 @@ def _check_orders(name: str, force: IntArray, flair: IntArray, view: BatchView, 
     scrum = view.scrum
     negative = (force < 0) | (flair < 0)
     not_options = flair % FLAIR_OPTION_COST != 0
-    too_much = force + flair > scrum
+    # Each half on its own first: two huge halves add up past 64 bits to a small or negative sum.
+    too_much = (force > scrum) | (flair > scrum) | (force + flair > scrum)
     bad = negative | not_options | too_much
     if not bad.any():
         return
@@ -654,6 +655,7 @@ def _decide(
         )
         if getattr(strategy, "needs_manager_view", False):
             view = _with_manager_views(view, fmt, state, theirs[lo:hi] % teams, rng)
+        _read_only(view)
         twins = _twins(strategy, rng) if s in probe else None
         label = repr(strategy.name) if labels is None else labels[s]
         f, fl = _ask(strategy, label, view, rng, when)
@@ -662,6 +664,25 @@ def _decide(
         force[order[lo:hi]] = f
         flair[order[lo:hi]] = fl
     return force, flair
+
+
+def _read_only(view: BatchView) -> BatchView:
+    """The view with every array made read-only. Its arrays are the run's own figures (the group
+    rounds' record is the simulation's state itself, SCRUM the figures the R3 check reads): a
+    strategy that wrote into them would change what the check, the simulation and the other
+    strategies see, so writing raises instead, in the strategy's code.
+
+    >>> view = _read_only(BatchView(8, 1, Stage.GROUP, 4, 3, *[np.zeros(2, dtype=np.int64)] * 8))
+    >>> view.scrum[0] = 5
+    Traceback (most recent call last):
+    ...
+    ValueError: assignment destination is read-only
+    """
+    for field in fields(view):
+        value = getattr(view, field.name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False  # this array object only: the arrays it views stay writable
+    return view
 
 
 def _twins(strategy: BatchStrategy, rng: np.random.Generator) -> tuple[BatchStrategy, np.random.Generator] | None:
