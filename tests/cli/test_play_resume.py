@@ -328,3 +328,23 @@ def test_verify_points_a_saved_game_to_resume(tmp_path: Path) -> None:
         f"--resume {kept}; the record it writes at the end (--record) is what verifies\n"
     )
     assert SECRET not in result.output
+
+
+def test_ctrl_c_once_the_final_is_shown_leaves_no_final_to_play_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C pressed as the champion is shown: the final's results were seen, so the file must not
+    carry the game on from before the final (its orders typed again, knowing the dice of the first
+    try); the game is over and the message says so, with no command to carry it on."""
+    kept, record = tmp_path / "kept.json", tmp_path / "game.json"
+
+    def pressed(*args: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli, "_print_how_far", pressed)  # the first thing printed after the champion
+    result = _play([*GAME, "--save", str(kept), "--record", str(record)], ORDER * 40)
+    assert result.exit_code == 130, result.output
+    assert "Champion: " in result.output
+    assert result.stderr == (
+        f"error: the game was interrupted after its final, whose results were shown: it is over, so {kept} was "
+        f"removed; {record} was not written (it is written last)\n"
+    )
+    assert not kept.exists() and not record.exists()

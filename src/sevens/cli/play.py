@@ -277,6 +277,7 @@ class Saving:
         self.overwrite = overwrite
         self.fresh = fresh
         self.turns = turns  # the turns resolved in the file on disk; None before it is written
+        self.finished = False  # the file holds the game over: there is nothing left to carry on
         self.module_bots: tuple[str, ...] = ()
 
     def keep(self, saved: SavedGame) -> None:
@@ -298,19 +299,22 @@ class Saving:
             else:
                 raise FileExistsError(errno.EEXIST, f"no free file name for the game in {self.path.parent}")
         self.turns = len(saved.game.turns)
+        self.finished = saved.game.finished
 
     def command(self) -> str:
         """The command that carries the game on."""
         bots = f" --bots {shlex.quote(','.join(self.module_bots))}" if self.module_bots else ""
         return f"sevens play --resume {shlex.quote(str(self.path))}{bots}"
 
-    def discard(self, console: Console) -> None:
-        """Remove the file once the game is over (the record, if any, is what stays)."""
+    def discard(self, console: Console) -> bool:
+        """Remove the file once the game is over (the record, if any, is what stays); whether it is gone."""
         try:
             self.path.unlink(missing_ok=True)
         except OSError as exc:
             console.print(f"The saved game {escape(str(self.path))} could not be removed ({exc.strerror or exc}); "
                           "the game is over, so it can be deleted.")
+            return False
+        return True
 
 
 class SaveFailed(OSError):
@@ -455,9 +459,11 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             # A bot manager chose this order on purpose: it is not a missed order (R13).
             orders[team] = dataclasses.replace(given, missed=False) if manager not in human_ids else given
         game = resolve_turn(game, orders, dice_seed)
-        if save is not None and not game.finished:
+        if save is not None:
             # Kept before the results are shown: a game carried on never plays a turn again whose
-            # results someone has seen.
+            # results someone has seen. The final too: a file left holding the game before it (Ctrl-C
+            # as the champion is shown, a file that cannot be removed) would let the final be played
+            # again by people who saw its dice; a finished game is refused by --resume.
             try:
                 save.keep(dataclasses.replace(saved, game=game))
             except OSError as exc:
@@ -743,7 +749,11 @@ def _resume(
 def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
     """Say what an interrupted game left (where it is kept and how to carry it on) and exit."""
     console.line()  # off the prompt's line, where the error would otherwise follow what was typed
-    if save is None or save.turns is None:
+    if save is not None and save.finished:
+        unsaved = "" if record is None else f"; {record} was not written (it is written last)"
+        gone = f"so {save.path} was removed" if save.discard(console) else f"so {save.path} can be deleted"
+        message = f"the game was interrupted after its final, whose results were shown: it is over, {gone}{unsaved}"
+    elif save is None or save.turns is None:
         unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"
         message = f"the game was interrupted before the end{unsaved}"
     else:
