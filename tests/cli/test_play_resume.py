@@ -348,3 +348,22 @@ def test_ctrl_c_once_the_final_is_shown_leaves_no_final_to_play_again(tmp_path: 
         f"removed; {record} was not written (it is written last)\n"
     )
     assert not kept.exists() and not record.exists()
+
+
+def test_a_record_folder_that_is_gone_asks_for_another_record_file(tmp_path: Path, whole_game: tuple[bytes, list[int]]) -> None:
+    """The file carried on on another machine, or the record's folder removed meanwhile: the message
+    says the record file is the one the game was started with and how to choose another, which the
+    person never typed in this command (it used to read as if --record had been given)."""
+    folder = tmp_path / "records"
+    folder.mkdir()
+    record = folder / "game.json"
+    kept = _interrupted_after_turn_1(tmp_path, "--record", str(record))
+    folder.rmdir()
+    assert _refused(kept) == (
+        f"error: cannot carry on the game in {kept}: its record goes to {record} (the --record it was started with), "
+        f"and the folder {folder} is not there; give --record FILE to write it elsewhere\n"
+    )
+    elsewhere = tmp_path / "elsewhere.json"
+    result = _play(["play", "--resume", str(kept), "--record", str(elsewhere)], ORDER * 20)
+    assert result.exit_code == 0, result.output
+    assert elsewhere.read_bytes() == whole_game[0]
