@@ -367,3 +367,11 @@ def test_a_record_folder_that_is_gone_asks_for_another_record_file(tmp_path: Pat
     result = _play(["play", "--resume", str(kept), "--record", str(elsewhere)], ORDER * 20)
     assert result.exit_code == 0, result.output
     assert elsewhere.read_bytes() == whole_game[0]
+
+
+def test_a_saved_game_read_back_does_not_show_its_seed_when_printed(tmp_path: Path) -> None:
+    """A SavedGame in a debugging print, a log line or an assertion's message shows no seed (R14)."""
+    saved = play_cli.read_saved(_interrupted_after_turn_1(tmp_path).read_bytes())
+    assert saved.seed.hex() == SECRET
+    for shown in (repr(saved), str(saved)):
+        assert repr(saved.seed) not in shown and SECRET not in shown, "the seed, as bytes or as text"

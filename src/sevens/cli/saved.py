@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -69,7 +69,7 @@ class SavedGame:
     """
 
     game: Game
-    seed: bytes
+    seed: bytes = field(repr=False)  # a SavedGame printed in a log or an error message shows no seed (R14)
     humans: int
     record: Path | None = None
     overwrite: bool = False
