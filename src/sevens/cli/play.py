@@ -721,10 +721,11 @@ def _resume(
             fail(f"--record {record} is the saved game itself; give the record another file name")
         saved = dataclasses.replace(saved, record=record.absolute(), overwrite=overwrite)
     elif saved.record is not None:
+        started_with = saved.record
         saved = dataclasses.replace(saved, overwrite=saved.overwrite or overwrite)
-        if not saved.record.parent.is_dir():  # a file carried on on another machine, or a folder since removed
-            fail(f"cannot carry on the game in {path}: its record goes to {saved.record} (the --record it was started "
-                 f"with), and the folder {saved.record.parent} is not there; give --record FILE to write it elsewhere")
+        if not started_with.parent.is_dir():  # a file carried on on another machine, or a folder since removed
+            fail(f"cannot carry on the game in {path}: its record goes to {started_with} (the --record it was started "
+                 f"with), and the folder {started_with.parent} is not there; give --record FILE to write it elsewhere")
     elif overwrite:
         fail("--overwrite replaces the file --record writes, and the saved game has no --record: add --record FILE "
              "or drop --overwrite")
