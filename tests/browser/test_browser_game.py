@@ -137,11 +137,11 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                 # reloading over the typing.
                 page.locator("form.order-form input[name=force]").first.fill("3")
         if turn == 1:
-            expect(spectator.locator("#turn")).to_contain_text("2 of 5", timeout=20000)
-            expect(players[0].locator("#live-note")).to_contain_text("moved on", timeout=20000)
+            expect(spectator.locator("#turn")).to_contain_text("2 of 5", timeout=60000)
+            expect(players[0].locator("#live-note")).to_contain_text("moved on", timeout=60000)
             expect(players[0].locator("form.order-form input[name=force]").first).to_have_value("3")
             # A page left on "Order for ... ready" reloads into turn 2 without that note.
-            expect(players[1].locator("#message")).to_have_count(0, timeout=20000)
+            expect(players[1].locator("#message")).to_have_count(0, timeout=60000)
             assert "done=" not in players[1].url
         visit(organiser, organise_url)
         if (
