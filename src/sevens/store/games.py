@@ -222,6 +222,10 @@ def _check_new_game(spec: NewGame) -> Format:
     return fmt
 
 
+MAX_GAME_NAME = 80
+"""The longest name a game may have (the ``games.name`` column's width)."""
+
+
 def create_game(
     session: Session, *, spec: NewGame, now: datetime, invite_lifetime: timedelta = INVITE_LIFETIME
 ) -> CreatedGame:
@@ -232,7 +236,7 @@ def create_game(
     Raises:
         Invalid: a name, format (R6, R12), deadline or bot that is not allowed.
     """
-    name = _clean_name(spec.name, "the game's name", 80)
+    name = _clean_name(spec.name, "the game's name", MAX_GAME_NAME)
     _check_new_game(spec)
     default_bot = check_bot_name(spec.default_bot, "default bot", field="default_bot")
     seed = secrets.token_hex(32)
@@ -317,7 +321,7 @@ def rematch_spec(game: GameRow) -> NewGame:
         )
     if game.rematch_id is not None:
         raise Conflict(ALREADY_REMATCHED)
-    name = game.name if game.name.endswith(REMATCH) else game.name[: 80 - len(REMATCH)].rstrip() + REMATCH
+    name = game.name if game.name.endswith(REMATCH) else game.name[: MAX_GAME_NAME - len(REMATCH)].rstrip() + REMATCH
     return NewGame(
         name=name,
         players=game.players,

@@ -113,7 +113,7 @@ class GameRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
-    name: Mapped[str] = mapped_column(String(80))
+    name: Mapped[str] = mapped_column(String(80))  # store.games.MAX_GAME_NAME
     status: Mapped[GameStatus] = mapped_column(_enum(GameStatus, "game_status"))
     visibility: Mapped[Visibility] = mapped_column(_enum(Visibility, "visibility"))
     players: Mapped[int] = mapped_column(Integer)
