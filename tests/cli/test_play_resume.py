@@ -375,3 +375,21 @@ def test_a_saved_game_read_back_does_not_show_its_seed_when_printed(tmp_path: Pa
     assert saved.seed.hex() == SECRET
     for shown in (repr(saved), str(saved)):
         assert repr(saved.seed) not in shown and SECRET not in shown, "the seed, as bytes or as text"
+
+
+def test_ctrl_c_while_the_saved_game_is_checked_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C during the half second in which --resume throws every die again: one line, exit 130,
+    the file as it was, and no traceback."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    before = kept.read_bytes()
+
+    def pressed(*args: Any, **kwargs: Any) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(play_cli, "read_saved", pressed)
+    result = _play(["play", "--resume", str(kept)], ORDER * 20)
+    assert result.exit_code == 130, result.output
+    assert result.stderr == (
+        f"error: interrupted while checking the game in {kept}; the file is left as it is: run the command again\n"
+    )
+    assert kept.read_bytes() == before

@@ -707,6 +707,9 @@ def _resume(
         saved = read_saved(_read_saved_file(path), module_bots=module_bots)
     except SavedGameError as exc:
         fail(f"cannot carry on the game in {path} (the file is left as it is): {exc}")
+    except KeyboardInterrupt:  # while every die is thrown again: nothing was changed yet
+        fail(f"interrupted while checking the game in {path}; the file is left as it is: run the command again",
+             code=130)
     wrong = _contradictions(
         saved, players=players, teams=teams, per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
         bots=bots,
