@@ -58,23 +58,20 @@ def team_progress(game: Game, team: str) -> TeamProgress:
         KeyError: no such team in the game.
     """
     info = game.setup.team(team)
-    played = sum(
-        1 for turn in game.turns[:GROUP_TURNS] for m in turn.matches if team in (m.home.team, m.away.team)
-    )
-    table = game.tables()[info.group]
-    place = table.order.index(info.id) + 1
+    own = [(n, m) for n, turn in enumerate(game.turns) for m in turn.matches if info.id in (m.home.team, m.away.team)]
+    played = sum(1 for n, _ in own if n < GROUP_TURNS)
+    knockout = tuple(m for n, m in own if n >= GROUP_TURNS)
+    place = game.tables()[info.group].order.index(info.id) + 1
     groups_over = len(game.turns) >= GROUP_TURNS
-    knockout = tuple(
-        m for turn in game.turns[GROUP_TURNS:] for m in turn.matches if team in (m.home.team, m.away.team)
-    )
+    plays_next = info.id in game.teams_in_play()
     if knockout:
         out = knockout[-1].loser == info.id
     elif len(game.turns) > GROUP_TURNS:
         out = True  # the knockouts began without it
     else:
-        out = groups_over and info.id not in game.teams_in_play()
+        out = groups_over and not plays_next
     champion = game.finished and game.champion == info.id
-    next_stage = game.stage if info.id in game.teams_in_play() else None
+    next_stage = game.stage if plays_next else None
     return TeamProgress(info.id, info.group, place, played, groups_over, knockout, out, champion, next_stage)
 
 

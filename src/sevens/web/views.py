@@ -368,7 +368,6 @@ class MyTeam:
     match: str | None
     order: dict[str, Any] | None  # {"force", "flair", "ready"} for the open turn
     autopilot: str
-    eliminated: bool
     progress: str = ""  # how far it has gone, in a sentence ("Out in the semi-final: lost to ...")
 
 
@@ -436,10 +435,6 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     if order is None
                     else {"force": order.force, "flair": order.flair, "ready": order.ready},
                     autopilot=rows[team.id].autopilot or game.default_bot,
-                    eliminated=not view.in_play
-                    and state.turn_number is not None
-                    and state.stage is not None
-                    and state.stage.knockout,
                     progress=describe_progress(
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),
@@ -454,7 +449,7 @@ def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
     empty for anything else, so a crafted link shows nothing.
 
     >>> info = TeamInfo("fiji", "Fiji", "A", "Ana", 100, True)
-    >>> mine = MyTeam(info, None, None, None, None, "even", False)
+    >>> mine = MyTeam(info, None, None, None, None, "even")
     >>> view = PlayerView(None, "p1", "Ana", [mine], {})
     >>> done_message(view, "ready", "fiji", "2"), done_message(view, "autopilot", "fiji", "")
     ('Order for Fiji ready (turn 2).', 'Autopilot for Fiji set.')
