@@ -164,6 +164,11 @@ def _field(data: dict[str, Any], key: str, kind: type, what: str) -> Any:
     return value
 
 
+def _load_bot(name: str) -> Strategy:
+    """The bot a saved game names: by its module path, or by the name the game gave it."""
+    return get_strategy(name) if ":" in name else named_bot(name)
+
+
 def _check_bots(game: Game, humans: set[PlayerId], module_bots: Collection[str]) -> None:
     """Load every bot the game's bot-played teams need, or say which cannot be."""
     loaded: set[str] = set()
@@ -179,7 +184,7 @@ def _check_bots(game: Game, humans: set[PlayerId], module_bots: Collection[str])
                 f"--bots {','.join(bots_given(game, humans))}"
             )
         try:
-            get_strategy(name) if ":" in name else named_bot(name)
+            _load_bot(name)
         except (Exception, SystemExit) as exc:
             raise SavedGameError(
                 f"the bot {name!r} that plays {game.setup.team(team).name} cannot be loaded here ({exc}); the game "
@@ -263,7 +268,7 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = ()) -> SavedGame:
         if name not in loaded:
             if ":" in name and name not in module_bots:
                 raise ValueError(f"{name!r} is a module path")  # left unchecked here; _check_bots says why
-            loaded[name] = get_strategy(name) if ":" in name else named_bot(name)
+            loaded[name] = _load_bot(name)
         return loaded[name]
 
     try:
