@@ -147,6 +147,12 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(PLAYER, "PUT", put_order, {"turn": 2, "force": 6, "flair": 3}, public_id=game, team=mine[1])
     rec.call(PLAYER, "PUT", put_order, {"turn": 1, "force": 6, "flair": 3}, public_id=game, team=theirs[0])
     rec.call(BOTH, "PUT", put_order, {"turn": 1, "force": 5, "flair": 5, "ready": True}, public_id=game, team=theirs[0])
+    # Input the operation does not take: refused, 422 (an unknown field, query parameter or body).
+    rec.call(PLAYER, "PUT", put_order, {"turn": 1, "forse": 6, "flair": 3}, public_id=game, team=mine[0])
+    rec.call(PLAYER, "GET", "/api/v1/games/{public_id}/teams/{team}/odds", public_id=game, team=mine[0],
+             query="?forse=6")
+    rec.call(NOBODY, "GET", "/api/v1/strategies", query="?verbose=1")
+    rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/pause", {"minutes": 5}, public_id=game)
     rec.call(ORGANISER, "PUT", put_order, {"turn": 1, "force": 5, "flair": 5}, public_id=game, team=theirs[0])
     autopilot = "/api/v1/games/{public_id}/autopilot/{team}"
     rec.call(PLAYER, "PUT", autopilot, {"strategy": "even"}, public_id=game, team=mine[1])

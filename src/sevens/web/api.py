@@ -55,16 +55,21 @@ from sevens.web.deps import (
 )
 from sevens.web.schemas import error_responses
 from sevens.web.security import RateLimiter, client_key
+from sevens.web.strict import refuse_unknown_input
 
 __all__ = ["document_refusals_only_as_sent", "router"]
 
-router = APIRouter(prefix="/api/v1", tags=["api"])
+# Every operation refuses input it does not know (sevens.web.strict), so each lists a 422: a typo
+# in a field or query parameter is said, not dropped.
+router = APIRouter(
+    prefix="/api/v1", tags=["api"], dependencies=[Depends(refuse_unknown_input)], responses=error_responses(422)
+)
 
 
 def document_refusals_only_as_sent(app: FastAPI) -> None:
     """Build ``app``'s OpenAPI document without FastAPI's own 422 (a list of errors): it adds one
     to every operation with a parameter, but the server sends ``{"detail": ...}`` (ErrorAnswer),
-    and only where the routes list a 422 themselves (a plain string in the path is never one)."""
+    which the router lists for every operation (each refuses a query parameter it does not take)."""
     build = app.openapi
 
     def document() -> dict[str, Any]:

@@ -39,6 +39,7 @@ from sevens.web.security import (
     wants_json,
 )
 from sevens.web.settings import Settings
+from sevens.web.strict import body_fields, unknown_fields_message
 from sevens.web.views import duration
 
 __all__ = ["create_app", "utc_now"]
@@ -53,10 +54,19 @@ def _package_dir(name: str) -> Path:
     return Path(str(files("sevens.web").joinpath(name)))
 
 
-def _validation_message(exc: RequestValidationError) -> str:
+def _validation_message(exc: RequestValidationError, accepted: list[str]) -> str:
+    """The refusal in words; unknown body fields first, named with what the body takes (``accepted``)."""
     parts = []
-    for error in exc.errors():
+    errors = exc.errors()
+    # Top-level fields of the body that its model does not have (extra="forbid"), said together.
+    extra = [n for n, e in enumerate(errors) if e.get("type") == "extra_forbidden" and len(e["loc"]) == 2]
+    if extra:
+        unknown = [str(errors[n]["loc"][1]) for n in extra]
+        parts.append(unknown_fields_message(unknown, accepted, what="field", where="the body"))
+    for n, error in enumerate(errors):
         kind = error.get("type", "")
+        if n in extra:
+            continue
         if kind == "json_invalid":
             parts.append("the request body is not valid JSON; send a JSON object")
             continue
@@ -229,7 +239,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        return error_response(request, 422, _validation_message(exc))
+        return error_response(request, 422, _validation_message(exc, body_fields(request)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

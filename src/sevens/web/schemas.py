@@ -52,7 +52,10 @@ _ERRORS: dict[int, str] = {
     409: "the game is not in a state that allows this (not running, turn already resolved, ...)",
     410: "the invite was used or has expired",
     413: "the request body is too large",
-    422: "the input breaks a rule or the request's shape (the detail says which)",
+    422: (
+        "the input breaks a rule or the request's shape, or has a field or query parameter the operation "
+        "does not take (the detail says which, and what it takes)"
+    ),
     429: "too many wrong secrets (or new games) from this address; see Retry-After",
 }
 

@@ -1,0 +1,132 @@
+"""The API takes no input it does not know: an unknown body field, an unknown query parameter or
+a body sent to an operation that takes none is refused (422) with a message naming what was not
+understood, what the operation does take and, where one is close, the name probably meant.
+
+A bot that misspells ``force`` as ``forse`` would otherwise have its order saved without it, or
+its odds asked for a FORCE of 0, and never know why.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import HTTPException, Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from pydantic import BaseModel
+
+__all__ = ["body_fields", "likely", "refuse_unknown_input", "unknown_fields_message"]
+
+
+def likely(name: str, accepted: Sequence[str]) -> str | None:
+    """The accepted name ``name`` was probably meant as, if one is close enough.
+
+    >>> likely("forse", ["turn", "force", "flair", "ready"])
+    'force'
+    >>> likely("Flair", ["turn", "force", "flair", "ready"])
+    'flair'
+    >>> likely("autopilt", ["turn", "force", "flair", "ready"]) is None
+    True
+    """
+    lowered = {a.lower(): a for a in accepted}
+    if name.lower() in lowered:
+        return lowered[name.lower()]
+    found = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[found[0]] if found else None
+
+
+def unknown_fields_message(unknown: Sequence[str], accepted: Sequence[str], *, what: str, where: str) -> str:
+    """One sentence: each unknown name (with the likely intended one) and what is accepted.
+
+    >>> unknown_fields_message(["forse"], ["turn", "force", "flair", "ready"], what="field", where="the body")
+    "unknown field 'forse' (did you mean 'force'?): the body takes 'turn', 'force', 'flair', 'ready'"
+    >>> unknown_fields_message(["x", "y"], [], what="query parameter", where="this operation")
+    "unknown query parameters 'x', 'y': this operation takes none"
+    """
+    named = []
+    for name in unknown:
+        guess = likely(name, accepted)
+        named.append(f"{name[:40]!r}" + ("" if guess is None else f" (did you mean {guess!r}?)"))
+    takes = ", ".join(repr(a) for a in accepted) if accepted else "none"
+    plural = "s" if len(unknown) > 1 else ""
+    return f"unknown {what}{plural} {', '.join(named)}: {where} takes {takes}"
+
+
+def _dependants(dependant: Dependant) -> Iterator[Dependant]:
+    yield dependant
+    for sub in dependant.dependencies:
+        yield from _dependants(sub)
+
+
+@dataclass(frozen=True)
+class _Takes:
+    """What one operation takes, worked out once from its route."""
+
+    route: APIRoute  # held, so that its id is not reused while it is cached
+    query: tuple[str, ...]
+    body: type[BaseModel] | None
+    has_body: bool
+
+
+_TAKES: dict[int, _Takes] = {}
+
+
+def _takes(route: APIRoute) -> _Takes:
+    known = _TAKES.get(id(route))
+    if known is None:
+        dependants = list(_dependants(route.dependant))
+        bodies = [param.field_info.annotation for d in dependants for param in d.body_params]
+        models = [m for m in bodies if isinstance(m, type) and issubclass(m, BaseModel)]
+        known = _Takes(
+            route=route,
+            query=tuple(q.alias for d in dependants for q in d.query_params),
+            body=models[0] if models else None,
+            has_body=any(d.body_params for d in dependants),
+        )
+        _TAKES[id(route)] = known
+    return known
+
+
+def body_fields(request: Request) -> list[str]:
+    """The fields the body of the request's operation takes (none if it is not an API operation)."""
+    route = request.scope.get("route")
+    model = _takes(route).body if isinstance(route, APIRoute) else None
+    return [] if model is None else list(model.model_fields)
+
+
+async def refuse_unknown_input(request: Request) -> None:
+    """A dependency of every API operation: refuse a query parameter it does not take, and a body
+    with anything in it sent to an operation that takes no body (unknown body fields are refused
+    by the request models themselves, ``extra="forbid"``). Async, so it costs no thread."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute):
+        return
+    takes = _takes(route)
+    accepted = takes.query
+    unknown = [name for name in dict.fromkeys(request.query_params) if name not in accepted]
+    if unknown:
+        raise HTTPException(
+            status_code=422,
+            detail=unknown_fields_message(unknown, accepted, what="query parameter", where="this operation"),
+        )
+    if request.method in ("GET", "HEAD") or takes.has_body:
+        return
+    sent = (await request.body()).strip()
+    if sent in (b"", b"{}", b"null"):
+        return
+    try:
+        value: Any = json.loads(sent)
+    except ValueError:
+        value = None
+    fields = ""
+    if isinstance(value, dict):
+        plural = "s" if len(value) > 1 else ""
+        fields = f" (it got the field{plural} {', '.join(repr(k[:40]) for k in value)})"
+    raise HTTPException(
+        status_code=422,
+        detail=f"this operation takes no request body{fields}; send none, or an empty JSON object",
+    )

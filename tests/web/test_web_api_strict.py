@@ -1,0 +1,160 @@
+"""The API as a bot author with typos meets it: a field, query parameter or body it does not take
+is refused (422) with a message naming it, what the operation takes and the name probably meant,
+and the refusal changes nothing (an order with a misspelt field is not saved without it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from web.test_web_bad_input import snapshot
+from web.web_helpers import TestClient, new_client
+
+ORDER_FIELDS = "the body takes 'turn', 'force', 'flair', 'ready'"
+
+
+def _bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def _running(app: FastAPI) -> tuple[TestClient, dict[str, Any]]:
+    """A started game made by API: its id, the organiser's and p1's headers, p1's first team, and
+    the unused invite and organiser link (for the operations that take them)."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Typos", "players": 4}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    joined = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"}).json()
+    p1 = _bearer(joined["token"])
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    world = {
+        "game": game,
+        "organiser": organiser,
+        "p1": p1,
+        "team": team,
+        "invite": created["invites"]["p2"],
+        "link": created["organiser_link"],
+    }
+    return client, world
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        ({"forse": 6, "flair": 9}, "unknown field 'forse' (did you mean 'force'?): " + ORDER_FIELDS),
+        (
+            {"turn": 1, "force": 6, "flair": 9, "ready": True, "autopilt": "even"},
+            "unknown field 'autopilt': " + ORDER_FIELDS,
+        ),
+        (
+            {"turn": 1, "Force": 6, "flair": 9, "redy": True},
+            "unknown fields 'Force' (did you mean 'force'?), 'redy' (did you mean 'ready'?): " + ORDER_FIELDS,
+        ),
+    ],
+)
+def test_an_order_with_an_unknown_field_is_refused_naming_it(
+    app: FastAPI, sent: dict[str, Any], said: str
+) -> None:
+    """The order is not saved with the typo dropped: 422, the unknown field named first, with
+    the fields the body takes and the one probably meant; nothing changes."""
+    client, world = _running(app)
+    before = snapshot(app)
+    answer = client.put(f"/api/v1/games/{world['game']}/orders/{world['team']}", json=sent, headers=world["p1"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith(said), answer.json()
+    assert snapshot(app) == before
+
+
+def test_every_body_refuses_an_unknown_field(app: FastAPI) -> None:
+    """Each operation that takes a body: a valid body plus a misspelt field is refused, naming
+    the field, the one meant and every field the body takes (as the document lists them)."""
+    client, world = _running(app)
+    organiser, p1 = world["organiser"], world["p1"]
+    at, team = f"/api/v1/games/{world['game']}", world["team"]
+    cases = [
+        ("POST", "/api/v1/join", {"invite": world["invite"], "name": "Bo"}, {}, "JoinRequest", ("nmae", "name")),
+        ("POST", "/api/v1/organise", {"link": world["link"]}, {}, "OrganiseRequest", ("lnk", "link")),
+        ("POST", "/api/v1/games", {"name": "New", "players": 4}, {}, "CreateRequest", ("player", "players")),
+        ("PUT", f"{at}/orders/{team}", {"turn": 1, "force": 1, "flair": 1}, p1, "OrderRequest", ("tturn", "turn")),
+        ("PUT", f"{at}/autopilot/{team}", {"strategy": "even"}, p1, "AutopilotRequest", ("strategie", "strategy")),
+        ("PUT", f"{at}/house-bot/{team}", {"strategy": "even"}, organiser, "AutopilotRequest", ("stratgy", "strategy")),
+        ("POST", f"{at}/resolve", {"turn": 1}, organiser, "ResolveRequest", ("trun", "turn")),
+        ("POST", f"{at}/extend", {"hours": 1}, organiser, "ExtendRequest", ("hour", "hours")),
+    ]
+    models = client.get("/api/v1/openapi.json").json()["components"]["schemas"]
+    for method, url, body, headers, model, (typo, meant) in cases:
+        before = snapshot(app)
+        answer = client.request(method, url, json={**body, typo: 1}, headers=headers)
+        assert answer.status_code == 422, (url, answer.text)
+        takes = ", ".join(repr(name) for name in models[model]["properties"])
+        said = f"unknown field {typo!r} (did you mean {meant!r}?): the body takes {takes}"
+        assert answer.json()["detail"] == said, url
+        assert snapshot(app) == before, url
+
+
+def test_odds_refuse_an_unknown_query_parameter(app: FastAPI) -> None:
+    """``?forse=6`` asked the odds of a FORCE of 0 without a word; now it is refused, naming the
+    parameters the odds take."""
+    client, world = _running(app)
+    url = f"/api/v1/games/{world['game']}/teams/{world['team']}/odds"
+    answer = client.get(url + "?forse=6&flair=9", headers=world["p1"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {
+        "detail": "unknown query parameter 'forse' (did you mean 'force'?): this operation takes 'force', 'flair'"
+    }
+    assert client.get(url + "?force=6&flair=9", headers=world["p1"]).json()["order"] == {"force": 6, "flair": 9}
+
+
+def test_every_operation_refuses_an_unknown_query_parameter(app: FastAPI) -> None:
+    """Every operation of the document, sent with a query parameter it does not take, is
+    refused before it acts: 422, named, nothing changed; a HEAD too."""
+    client, world = _running(app)
+    document = client.get("/api/v1/openapi.json").json()
+    values = {"public_id": world["game"], "team": world["team"]}
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            before = snapshot(app)
+            body = {"turn": 1} if "requestBody" in operation else None
+            answer = client.request(
+                method, path.format(**values) + "?verbose=1", json=body, headers=world["organiser"]
+            )
+            assert answer.status_code == 422, (method, path, answer.status_code)
+            assert answer.json()["detail"].startswith("unknown query parameter 'verbose': this operation takes ")
+            assert "422" in operation["responses"], (method, path)
+            assert snapshot(app) == before, (method, path)
+    assert client.head(f"/api/v1/games/{world['game']}?verbose=1").status_code == 422
+
+
+@pytest.mark.parametrize("action", ["start", "pause", "end", "rematch", "organiser-link"])
+def test_a_body_sent_where_none_is_taken_is_refused(app: FastAPI, action: str) -> None:
+    """``POST /end {"reason": ...}`` or ``/rematch {"name": ...}`` did the act and dropped the
+    body; now a body with anything in it is refused and the act not done (an empty one is fine)."""
+    client, world = _running(app)
+    url = f"/api/v1/games/{world['game']}/{action}"
+    before = snapshot(app)
+    answer = client.post(url, json={"name": "Another"}, headers=world["organiser"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {
+        "detail": "this operation takes no request body (it got the field 'name'); send none, or an empty JSON object"
+    }
+    assert snapshot(app) == before
+    assert client.post(url, content=b"not json", headers=world["organiser"]).status_code == 422
+    assert client.post(url, json={}, headers=world["organiser"]).status_code != 422
+
+
+def test_the_document_closes_every_request_body(app: FastAPI) -> None:
+    """Generated clients and validators learn the rule from the document: every request body's
+    schema has ``additionalProperties: false``."""
+    document = new_client(app).get("/api/v1/openapi.json").json()
+    schemas = document["components"]["schemas"]
+    bodies = 0
+    for item in document["paths"].values():
+        for operation in item.values():
+            if "requestBody" not in operation:
+                continue
+            ref = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"]
+            assert schemas[ref.rsplit("/", 1)[1]]["additionalProperties"] is False, ref
+            bodies += 1
+    assert bodies == 8
