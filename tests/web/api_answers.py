@@ -216,6 +216,11 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(WRONG, "POST", rematch, public_id=early)
     assert rec.call(BOTH, "POST", rematch, public_id=early)["taken"] == {"p1": "Bo"}
     rec.call(ORGANISER, "POST", rematch, public_id=early)  # it has one: 409
+    # The old game's views name the private rematch to BOTH alone (it organises and plays it).
+    rec.reads(early, team_of)
+    sequel = rec.call(BOTH, "GET", "/api/v1/games/{public_id}", public_id=early)["rematch"]
+    assert sequel is not None
+    assert rec.call(BOTH, "GET", "/api/v1/games/{public_id}", public_id=sequel)["rematch_of"] == early
 
     rec.phase = "ended-in-lobby"
     lobby = rec.call(BOTH, "POST", create, dict(body, name="Never played"))["game"]

@@ -180,7 +180,8 @@ def test_each_caller_gets_its_own_view_of_a_game(answers: list[Answer], document
 def test_secrets_stay_out_of_the_models_and_the_answers(answers: list[Answer], document: dict[str, Any]) -> None:
     """R13/R14: the public and organiser views have no field for anyone's orders of an open
     turn, a player's only for their own teams; every field of every answer is required, so no
-    model can add a secret as a null default; and the seed is null until the game is over."""
+    model can add a secret as a null default; the seed is null until the game is over; and a
+    private rematch is named only to the token that organises and plays it."""
     components = document["components"]["schemas"]
     own = {"me", "my_teams"}
     assert not own & set(components["GameView"]["properties"])
@@ -214,6 +215,8 @@ def test_secrets_stay_out_of_the_models_and_the_answers(answers: list[Answer], d
                 assert all(managers[team["team"]] == names[body["me"]["player"]] for team in body["my_teams"])
         if answer.template == "/api/v1/games/{public_id}/orders" and answer.status == 200:
             assert answer.caller in (PLAYER, BOTH)
+        if answer.phase == "ended" and body.get("rematch"):  # the private game's private rematch
+            assert answer.caller == BOTH, answer
 
 
 def _refs(schema: Any) -> Iterator[dict[str, Any]]:

@@ -212,3 +212,57 @@ def test_the_api_rematch_refuses_as_the_page_does(app: FastAPI) -> None:
     assert hidden.status_code == 404 and hidden.json() == {"detail": store.no_such_game(old)}
     assert client.post(f"/api/v1/games/{old}/rematch").status_code == 401
     assert len(_games(app)) == 2
+
+
+def _seen(client: TestClient, game: str, token: str | None) -> tuple[str | None, str | None]:
+    """The rematch and the game it is the rematch of, as the API's game view names them to ``token``."""
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    answer = client.get(f"/api/v1/games/{game}", headers=headers)
+    assert answer.status_code == 200, answer.text
+    return answer.json()["rematch"], answer.json()["rematch_of"]
+
+
+def test_the_api_names_a_public_games_rematch_to_everyone(app: FastAPI) -> None:
+    """As the pages do: every caller's game view of a public game names its rematch once there is
+    one (null before), and the rematch's view names the game it follows; the organiser's answer
+    to starting the rematch does too."""
+    client = new_client(app)
+    created = _api_game(client)
+    old, organiser = created["game"], created["token"]
+    auth = {"Authorization": f"Bearer {organiser}"}
+    player = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"}).json()["token"]
+    stranger = _api_game(client)["token"]
+    assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
+    assert _seen(client, old, None) == (None, None)
+    new = client.post(f"/api/v1/games/{old}/rematch", headers=auth).json()["game"]
+    for token in (None, stranger, player, organiser):
+        assert _seen(client, old, token) == (new, None), token
+        assert _seen(client, new, token) == (None, old), token
+    started = client.post(f"/api/v1/games/{new}/start", headers=auth).json()
+    assert (started["rematch"], started["rematch_of"]) == (None, old)
+
+
+def test_the_api_names_a_private_rematch_only_to_those_who_may_see_it(app: FastAPI) -> None:
+    """A private game's rematch is named in the API exactly where its page names it: to the token
+    that organises it, to an old player only once they have joined it, and never to an organiser
+    of the old game who is not one of the new (the page tells them only that there is one)."""
+    client = new_client(app)
+    created = _api_game(client, visibility="private")
+    old, organiser = created["game"], created["token"]
+    auth = {"Authorization": f"Bearer {organiser}"}
+    friend = client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Friend"}).json()["token"]
+    other = client.post("/api/v1/organise", json={"link": created["organiser_link"]}).json()["token"]
+    assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
+    body = client.post(f"/api/v1/games/{old}/rematch", headers=auth).json()
+    new = body["game"]
+    assert _seen(client, old, organiser) == (new, None)
+    assert _seen(client, new, organiser) == (None, old)
+    for token in (friend, other):
+        view = client.get(f"/api/v1/games/{old}", headers={"Authorization": f"Bearer {token}"})
+        assert view.json()["rematch"] is None and new not in view.text, token
+    again = {"invite": body["invites"]["p2"], "name": "Friend"}
+    joined = client.post("/api/v1/join", json=again, headers={"Authorization": f"Bearer {friend}"})
+    assert joined.status_code == 200, joined.text
+    assert _seen(client, old, friend) == (new, None)
+    assert _seen(client, new, friend) == (None, old)
+    assert _seen(client, old, other) == (None, None)

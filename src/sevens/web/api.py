@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NamedTuple
 
 import anyio
 import anyio.to_thread
@@ -281,6 +281,16 @@ def strategies() -> Response:
     )
 
 
+class Reader(NamedTuple):
+    """A game as one caller reads it: the game, the caller's seat in it, whether the caller
+    organises it, and the caller's credential (None: no token)."""
+
+    row: GameRow
+    player_id: str | None
+    organiser: bool
+    principal_id: int | None
+
+
 def _readable_game(
     public_id: str,
     request: Request,
@@ -288,14 +298,26 @@ def _readable_game(
     clock: ClockDep,
     limiter: LimiterDep,
     authorization: AuthorizationDep,
-) -> tuple[GameRow, str | None, bool]:
+) -> Reader:
     """A game read with the caller's bearer token, or with none for a public game (as its page
-    needs none): the game, the caller's seat in it, and whether the caller organises it."""
+    needs none)."""
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
-    return _game_for_bot(db, None if principal is None else principal.id, public_id)
+    principal_id = None if principal is None else principal.id
+    return Reader(*_game_for_bot(db, principal_id, public_id), principal_id)
 
 
-ReadableGame = Annotated[tuple[GameRow, str | None, bool], Depends(_readable_game)]
+ReadableGame = Annotated[Reader, Depends(_readable_game)]
+
+
+def _with_sequels(db: Session, row: GameRow, principal_id: int | None, view: dict[str, Any]) -> dict[str, Any]:
+    """The view with the game's ``rematch`` and the game it is the ``rematch_of``, each named only
+    to a caller who may see it, by the pages' rule (store.rematch_of): a private game's existence
+    is told to nobody outside it."""
+    rematch = store.rematch_of(db, game=row, principal_id=principal_id)
+    previous = store.previous_game(db, game=row, principal_id=principal_id)
+    view["rematch"] = None if rematch is None else rematch.public_id
+    view["rematch_of"] = None if previous is None else previous.public_id
+    return view
 
 IfNoneMatch = Annotated[
     str | None,
@@ -344,8 +366,12 @@ def game(read: ReadableGame, db: SessionDep, clock: ClockDep, if_none_match: IfN
     return answer_if_changed(_game_view(read, db, clock), if_none_match)
 
 
-def _game_view(read: tuple[GameRow, str | None, bool], db: Session, clock: ClockDep) -> dict[str, Any]:
-    row, player_id, organiser = read
+def _game_view(read: Reader, db: Session, clock: ClockDep) -> dict[str, Any]:
+    return _with_sequels(db, read.row, read.principal_id, _role_view(read, db, clock))
+
+
+def _role_view(read: Reader, db: Session, clock: ClockDep) -> dict[str, Any]:
+    row, player_id, organiser, _ = read
     if player_id is not None and organiser:
         # Both roles' facts, none beyond them: the seat's own teams and orders, and the log,
         # invites and bots the organiser sees (who has ordered, never what, R13).
@@ -369,7 +395,7 @@ def _game_view(read: tuple[GameRow, str | None, bool], db: Session, clock: Clock
 )
 def record(read: ReadableGame) -> Any:
     """The game record (resolved turns; the seed after the end, R14); no token for a public game."""
-    return json.loads(views.record_text(read[0]))
+    return json.loads(views.record_text(read.row))
 
 
 @router.get(
@@ -647,10 +673,10 @@ def _actor(principal: ApiPrincipal) -> str:
     return f"organiser (api: {principal.label})"
 
 
-def _organiser_answer(db: SessionDep, row: GameRow, now: datetime) -> Response:
+def _organiser_answer(db: SessionDep, row: GameRow, now: datetime, principal_id: int) -> Response:
     """Commit an organiser's act and answer with the organiser's view of the game."""
     db.commit()
-    return JSONResponse(views.organiser_view(db, row, now=now).to_dict())
+    return JSONResponse(_with_sequels(db, row, principal_id, views.organiser_view(db, row, now=now).to_dict()))
 
 
 # An organiser's act answers with the organiser's view (OrganiserGameView), or refuses.
@@ -670,7 +696,7 @@ def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) ->
     """Draw the groups (R12) and open turn 1."""
     row = _organised(db, principal.id, public_id)
     store.start_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 @router.post(
@@ -685,7 +711,7 @@ def resolve(
         db, game_id=row.id, turn=body.turn, reason="organiser", now=clock(), actor=_actor(principal)
     ):
         raise Conflict(f"turn {body.turn} is not open; it was already resolved or the game is over")
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 @router.post("/games/{public_id}/pause", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
@@ -693,7 +719,7 @@ def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) ->
     """Stop the deadline clock, keeping the time left."""
     row = _organised(db, principal.id, public_id)
     store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 @router.post("/games/{public_id}/resume", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
@@ -701,7 +727,7 @@ def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -
     """Restart the deadline clock with the time that was left."""
     row = _organised(db, principal.id, public_id)
     store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 @router.post(
@@ -716,7 +742,7 @@ def extend(
     store.extend_deadline(
         db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
     )
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 @router.put(
@@ -732,7 +758,7 @@ def put_house_bot(
     store.set_house_bot(
         db, game_id=row.id, team_id=team, strategy=body.strategy, now=clock(), actor=_actor(principal)
     )
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 @router.post("/games/{public_id}/end", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
@@ -740,7 +766,7 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> R
     """End the game now; the seed is revealed."""
     row = _organised(db, principal.id, public_id)
     store.end_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock())
+    return _organiser_answer(db, row, clock(), principal.id)
 
 
 class RematchResponse(BaseModel):

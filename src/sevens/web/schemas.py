@@ -184,6 +184,14 @@ class GameView(BaseModel):
     fixtures: list[Fixture] = Field(description="the open turn's matches")
     tables: dict[str, GroupTable] = Field(description="per group letter")
     turns: list[ResolvedTurn] = Field(description="resolved turns, their orders and dice")
+    rematch: str | None = Field(
+        description="the game's rematch, once started (POST .../rematch); null if none, or if it is a "
+        "private game the caller neither organises nor plays (as on the game's page)"
+    )
+    rematch_of: str | None = Field(
+        description="the game this one is the rematch of; null if none, or a private one the caller "
+        "neither organises nor played"
+    )
 
 
 class Me(BaseModel):
