@@ -158,3 +158,20 @@ def test_the_document_closes_every_request_body(app: FastAPI) -> None:
             assert schemas[ref.rsplit("/", 1)[1]]["additionalProperties"] is False, ref
             bodies += 1
     assert bodies == 8
+
+
+@pytest.mark.parametrize("hours", ["2", True, None])
+def test_extend_takes_a_json_number_only(app: FastAPI, hours: object) -> None:
+    """The docs promise strict JSON types; ``/extend {"hours": "2"}`` moved the deadline by two
+    hours and ``{"hours": true}`` by one. Now each is refused and the deadline stays put."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Clock", "players": 4, "deadline_hours": 1}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"})  # or bots play it out
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    before = snapshot(app)
+    answer = client.post(f"/api/v1/games/{game}/extend", json={"hours": hours}, headers=organiser)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith("hours: "), answer.json()
+    assert snapshot(app) == before
+    assert client.post(f"/api/v1/games/{game}/extend", json={"hours": 2}, headers=organiser).status_code == 200

@@ -617,7 +617,7 @@ class ExtendRequest(BaseModel):
     """How many hours to add to the deadline."""
 
     model_config = ConfigDict(extra="forbid")
-    hours: float = Field(gt=0, le=24 * 30)
+    hours: float = Field(gt=0, le=24 * 30, strict=True)  # a JSON number: "2" and true are refused
 
 
 @router.post(
