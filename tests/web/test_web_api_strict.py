@@ -175,3 +175,16 @@ def test_extend_takes_a_json_number_only(app: FastAPI, hours: object) -> None:
     assert answer.json()["detail"].startswith("hours: "), answer.json()
     assert snapshot(app) == before
     assert client.post(f"/api/v1/games/{game}/extend", json={"hours": 2}, headers=organiser).status_code == 200
+
+
+def test_a_method_an_address_does_not_take_is_told_what_it_takes(app: FastAPI) -> None:
+    """``GET /orders/{team}`` (there is no such read) said only "that address does not take this
+    kind of request"; now it says which methods the address takes, all of them (``POST /me``:
+    GET and DELETE, where the Allow header named GET alone)."""
+    client, world = _running(app)
+    answer = client.get(f"/api/v1/games/{world['game']}/orders/{world['team']}", headers=world["p1"])
+    assert answer.status_code == 405
+    assert answer.json() == {"detail": "this address does not take GET; it takes PUT"}
+    both = client.post("/api/v1/me", headers=world["p1"])
+    assert both.status_code == 405 and both.headers["Allow"] == "DELETE, GET"
+    assert both.json() == {"detail": "this address does not take POST; it takes DELETE, GET"}

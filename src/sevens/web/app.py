@@ -39,7 +39,7 @@ from sevens.web.security import (
     wants_json,
 )
 from sevens.web.settings import Settings
-from sevens.web.strict import body_fields, unknown_fields_message
+from sevens.web.strict import body_fields, methods_at, unknown_fields_message
 from sevens.web.views import duration
 
 __all__ = ["create_app", "utc_now"]
@@ -246,9 +246,14 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 404 and message == "Not Found":
             message = "no such page; check the address"
+        headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             message = "that address does not take this kind of request"
-        return error_response(request, exc.status_code, message, getattr(exc, "headers", None))
+            allowed = methods_at(request.url.path, [*api.router.routes, *pages.router.routes])
+            if wants_json(request.url.path) and allowed:  # a bot is told what the address does take
+                message = f"this address does not take {request.method}; it takes {', '.join(allowed)}"
+                headers = {**(headers or {}), "Allow": ", ".join(allowed)}
+        return error_response(request, exc.status_code, message, headers)
 
     app.mount("/static", StaticFiles(directory=str(_package_dir("static"))), name="static")
     # The API first: its routes are the busiest, and Starlette tries routes in order (no path

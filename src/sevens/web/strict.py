@@ -18,8 +18,9 @@ from fastapi import HTTPException, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
+from starlette.routing import BaseRoute
 
-__all__ = ["body_fields", "likely", "refuse_unknown_input", "unknown_fields_message"]
+__all__ = ["body_fields", "likely", "methods_at", "refuse_unknown_input", "unknown_fields_message"]
 
 
 def likely(name: str, accepted: Sequence[str]) -> str | None:
@@ -130,3 +131,15 @@ async def refuse_unknown_input(request: Request) -> None:
         status_code=422,
         detail=f"this operation takes no request body{fields}; send none, or an empty JSON object",
     )
+
+
+def methods_at(path: str, routes: Sequence[BaseRoute]) -> list[str]:
+    """Every method some operation of ``routes`` takes at ``path`` (several may share one path, as
+    ``GET`` and ``DELETE /api/v1/me`` do, where Starlette's ``Allow`` names only the first's)."""
+    found = {
+        method
+        for route in routes
+        if isinstance(route, APIRoute) and route.path_regex.match(path)
+        for method in route.methods or ()
+    }
+    return sorted(found)
