@@ -188,3 +188,15 @@ def test_a_method_an_address_does_not_take_is_told_what_it_takes(app: FastAPI) -
     both = client.post("/api/v1/me", headers=world["p1"])
     assert both.status_code == 405 and both.headers["Allow"] == "DELETE, GET"
     assert both.json() == {"detail": "this address does not take POST; it takes DELETE, GET"}
+
+
+def test_an_unknown_api_address_points_to_the_document(app: FastAPI) -> None:
+    """A misspelt path (``/game/`` for ``/games/``) was "no such page", as for a page; the API
+    says it has no such operation and where its operations are listed."""
+    client, world = _running(app)
+    answer = client.get(f"/api/v1/game/{world['game']}", headers=world["p1"])
+    assert answer.status_code == 404
+    assert answer.json() == {
+        "detail": "no such operation in the API; check the address against /api/v1/openapi.json"
+    }
+    assert "no such page" in client.get("/gamez").text  # a page's 404 is as before

@@ -246,6 +246,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
         if exc.status_code == 404 and message == "Not Found":
             message = "no such page; check the address"
+            if request.url.path.startswith("/api/"):  # a bot's typo in a path: where the paths are
+                message = "no such operation in the API; check the address against /api/v1/openapi.json"
         headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             message = "that address does not take this kind of request"
