@@ -46,7 +46,12 @@ def _running(app: FastAPI) -> tuple[TestClient, dict[str, Any]]:
         ({"forse": 6, "flair": 9}, "unknown field 'forse' (did you mean 'force'?): " + ORDER_FIELDS),
         (
             {"turn": 1, "force": 6, "flair": 9, "ready": True, "autopilt": "even"},
-            "unknown field 'autopilt': " + ORDER_FIELDS,
+            "unknown field 'autopilt' (did you mean 'autopilot'? a team's autopilot is set by "
+            "PUT /api/v1/games/{id}/autopilot/{team}): " + ORDER_FIELDS,
+        ),
+        (
+            {"turn": 1, "force": 6, "flair": 9, "team": "fiji"},
+            "unknown field 'team' (the team is named in the address, /orders/{team}): " + ORDER_FIELDS,
         ),
         (
             {"turn": 1, "Force": 6, "flair": 9, "redy": True},
@@ -65,6 +70,19 @@ def test_an_order_with_an_unknown_field_is_refused_naming_it(
     assert answer.status_code == 422, answer.text
     assert answer.json()["detail"].startswith(said), answer.json()
     assert snapshot(app) == before
+
+
+def test_a_weight_beside_the_strategy_is_said_where_it_goes(app: FastAPI) -> None:
+    """The autopilot form has a weight field; the API takes the weight after '@' in the name."""
+    client, world = _running(app)
+    url = f"/api/v1/games/{world['game']}/autopilot/{world['team']}"
+    answer = client.put(url, json={"strategy": "field-reader", "weight": 1}, headers=world["p1"])
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == (
+        "unknown field 'weight' (a knockout weight goes after '@' in the strategy, as "
+        "'field-reader@1'): the body takes 'strategy'"
+    )
+    assert client.put(url, json={"strategy": "field-reader@1"}, headers=world["p1"]).status_code == 200
 
 
 def test_every_body_refuses_an_unknown_field(app: FastAPI) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import json
 from datetime import datetime, timedelta
-from typing import Annotated, Any, Literal, NamedTuple
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
 import anyio
 import anyio.to_thread
@@ -92,6 +92,7 @@ class JoinRequest(BaseModel):
     """Claim a seat with its invite token (the last part of the invite link)."""
 
     model_config = ConfigDict(extra="forbid")
+    ELSEWHERE: ClassVar[dict[str, str]] = {"token": "a bot token is sent as 'Authorization: Bearer <token>'"}
     invite: str = Field(min_length=1, max_length=200)
     name: str = Field(
         min_length=1,
@@ -112,6 +113,10 @@ class OrderRequest(BaseModel):
     """An order for one team, tagged with the turn it is for (R3)."""
 
     model_config = ConfigDict(extra="forbid")
+    ELSEWHERE: ClassVar[dict[str, str]] = {  # said when a refused field's name is close to one
+        "autopilot": "a team's autopilot is set by PUT /api/v1/games/{id}/autopilot/{team}",
+        "team": "the team is named in the address, /orders/{team}",
+    }
     turn: StrictInt = Field(ge=1, le=6)
     force: StrictInt = Field(ge=0, le=1000)
     flair: StrictInt = Field(ge=0, le=1000)
@@ -134,6 +139,10 @@ class AutopilotRequest(BaseModel):
     """The bot that plays a team's missed orders (R13)."""
 
     model_config = ConfigDict(extra="forbid")
+    ELSEWHERE: ClassVar[dict[str, str]] = {
+        "weight": "a knockout weight goes after '@' in the strategy, as 'field-reader@1'",
+        "team": "the team is named in the address",
+    }
     strategy: str = Field(min_length=1, max_length=40)
 
 

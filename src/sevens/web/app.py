@@ -54,15 +54,20 @@ def _package_dir(name: str) -> Path:
     return Path(str(files("sevens.web").joinpath(name)))
 
 
-def _validation_message(exc: RequestValidationError, accepted: list[str]) -> str:
-    """The refusal in words; unknown body fields first, named with what the body takes (``accepted``)."""
+def _validation_message(
+    exc: RequestValidationError, accepted: list[str], elsewhere: dict[str, str] | None = None
+) -> str:
+    """The refusal in words; unknown body fields first, named with what the body takes
+    (``accepted``) and where a name that belongs to another operation goes (``elsewhere``)."""
     parts = []
     errors = exc.errors()
     # Top-level fields of the body that its model does not have (extra="forbid"), said together.
     extra = [n for n, e in enumerate(errors) if e.get("type") == "extra_forbidden" and len(e["loc"]) == 2]
     if extra:
         unknown = [str(errors[n]["loc"][1]) for n in extra]
-        parts.append(unknown_fields_message(unknown, accepted, what="field", where="the body"))
+        parts.append(
+            unknown_fields_message(unknown, accepted, what="field", where="the body", elsewhere=elsewhere)
+        )
     for n, error in enumerate(errors):
         kind = error.get("type", "")
         if n in extra:
@@ -239,7 +244,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        return error_response(request, 422, _validation_message(exc, body_fields(request)))
+        return error_response(request, 422, _validation_message(exc, *body_fields(request)))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,18 +40,36 @@ def likely(name: str, accepted: Sequence[str]) -> str | None:
     return lowered[found[0]] if found else None
 
 
-def unknown_fields_message(unknown: Sequence[str], accepted: Sequence[str], *, what: str, where: str) -> str:
-    """One sentence: each unknown name (with the likely intended one) and what is accepted.
+def unknown_fields_message(
+    unknown: Sequence[str],
+    accepted: Sequence[str],
+    *,
+    what: str,
+    where: str,
+    elsewhere: Mapping[str, str] | None = None,
+) -> str:
+    """One sentence: each unknown name (with the likely intended one) and what is accepted;
+    ``elsewhere`` tells where a name that is not taken here does belong.
 
     >>> unknown_fields_message(["forse"], ["turn", "force", "flair", "ready"], what="field", where="the body")
     "unknown field 'forse' (did you mean 'force'?): the body takes 'turn', 'force', 'flair', 'ready'"
     >>> unknown_fields_message(["x", "y"], [], what="query parameter", where="this operation")
     "unknown query parameters 'x', 'y': this operation takes none"
+    >>> unknown_fields_message(["autopilt"], ["turn"], what="field", where="the body",
+    ...                        elsewhere={"autopilot": "PUT .../autopilot/{team} sets it"})
+    "unknown field 'autopilt' (did you mean 'autopilot'? PUT .../autopilot/{team} sets it): the body takes 'turn'"
     """
     named = []
     for name in unknown:
         guess = likely(name, accepted)
-        named.append(f"{name[:40]!r}" + ("" if guess is None else f" (did you mean {guess!r}?)"))
+        other = likely(name, list(elsewhere or {})) if guess is None else None
+        if guess is not None:
+            named.append(f"{name[:40]!r} (did you mean {guess!r}?)")
+        elif other is not None and elsewhere is not None:
+            meant = "" if other.lower() == name.lower() else f"did you mean {other!r}? "
+            named.append(f"{name[:40]!r} ({meant}{elsewhere[other]})")
+        else:
+            named.append(repr(name[:40]))
     takes = ", ".join(repr(a) for a in accepted) if accepted else "none"
     plural = "s" if len(unknown) > 1 else ""
     return f"unknown {what}{plural} {', '.join(named)}: {where} takes {takes}"
@@ -92,11 +110,14 @@ def _takes(route: APIRoute) -> _Takes:
     return known
 
 
-def body_fields(request: Request) -> list[str]:
-    """The fields the body of the request's operation takes (none if it is not an API operation)."""
+def body_fields(request: Request) -> tuple[list[str], dict[str, str]]:
+    """The fields the body of the request's operation takes (none if it is not an API operation),
+    and where the names its model lists as ``ELSEWHERE`` belong instead."""
     route = request.scope.get("route")
     model = _takes(route).body if isinstance(route, APIRoute) else None
-    return [] if model is None else list(model.model_fields)
+    if model is None:
+        return [], {}
+    return list(model.model_fields), dict(getattr(model, "ELSEWHERE", {}))
 
 
 async def refuse_unknown_input(request: Request) -> None:
