@@ -218,3 +218,21 @@ def test_an_unknown_api_address_points_to_the_document(app: FastAPI) -> None:
         "detail": "no such operation in the API; check the address against /api/v1/openapi.json"
     }
     assert "no such page" in client.get("/gamez").text  # a page's 404 is as before
+
+
+def test_a_name_given_twice_is_refused(app: FastAPI) -> None:
+    """``?force=1&force=30`` asked the odds of 30 and ``{"force": 1, "force": 50}`` saved 50, the
+    last one silently winning; a name given twice is now refused, saying which."""
+    client, world = _running(app)
+    at = f"/api/v1/games/{world['game']}"
+    odds = client.get(f"{at}/teams/{world['team']}/odds?force=1&flair=3&force=30", headers=world["p1"])
+    assert odds.status_code == 422
+    assert odds.json() == {"detail": "query parameter 'force' given more than once; give each once"}
+    before = snapshot(app)
+    raw = b'{"turn": 1, "force": 1, "flair": 3, "force": 50, "flair": 6}'
+    order = client.put(
+        f"{at}/orders/{world['team']}", content=raw, headers={**world["p1"], "Content-Type": "application/json"}
+    )
+    assert order.status_code == 422
+    assert order.json() == {"detail": "body fields 'force', 'flair' given more than once; give each once"}
+    assert snapshot(app) == before

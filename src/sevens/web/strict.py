@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -120,10 +120,47 @@ def body_fields(request: Request) -> tuple[list[str], dict[str, str]]:
     return list(model.model_fields), dict(getattr(model, "ELSEWHERE", {}))
 
 
+def _repeated(names: Iterable[str]) -> list[str]:
+    """The names that come more than once, in the order of their second coming.
+
+    >>> _repeated(["force", "flair", "force", "force"])
+    ['force']
+    """
+    seen: set[str] = set()
+    twice: dict[str, None] = {}
+    for name in names:
+        if name in seen:
+            twice[name] = None
+        seen.add(name)
+    return list(twice)
+
+
+def _repeated_keys(raw: bytes) -> list[str]:
+    """The keys some object of the JSON text ``raw`` holds twice (json.loads keeps the last, silently)."""
+    found: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        found.extend(name for name in _repeated(k for k, _ in items) if name not in found)
+        return dict(items)
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except ValueError:  # not JSON: the body's own validation says so
+        return []
+    return found
+
+
+def _once(names: list[str], what: str) -> HTTPException:
+    plural = "s" if len(names) > 1 else ""
+    listed = ", ".join(repr(n[:40]) for n in names)
+    return HTTPException(status_code=422, detail=f"{what}{plural} {listed} given more than once; give each once")
+
+
 async def refuse_unknown_input(request: Request) -> None:
-    """A dependency of every API operation: refuse a query parameter it does not take, and a body
-    with anything in it sent to an operation that takes no body (unknown body fields are refused
-    by the request models themselves, ``extra="forbid"``). Async, so it costs no thread."""
+    """A dependency of every API operation: refuse a query parameter it does not take or one given
+    twice, a body field given twice, and a body with anything in it sent to an operation that
+    takes no body (unknown body fields are refused by the request models themselves,
+    ``extra="forbid"``). Async, so it costs no thread."""
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
         return
@@ -135,9 +172,17 @@ async def refuse_unknown_input(request: Request) -> None:
             status_code=422,
             detail=unknown_fields_message(unknown, accepted, what="query parameter", where="this operation"),
         )
-    if request.method in ("GET", "HEAD") or takes.has_body:
+    twice = _repeated(name for name, _ in request.query_params.multi_items())
+    if twice:
+        raise _once(twice, "query parameter")
+    if request.method in ("GET", "HEAD"):
         return
     sent = (await request.body()).strip()
+    if takes.has_body:
+        twice = _repeated_keys(sent)
+        if twice:
+            raise _once(twice, "body field")
+        return
     if sent in (b"", b"{}", b"null"):
         return
     try:
