@@ -62,7 +62,11 @@ def _validation_message(
     parts = []
     errors = exc.errors()
     # Top-level fields of the body that its model does not have (extra="forbid"), said together.
-    extra = [n for n, e in enumerate(errors) if e.get("type") == "extra_forbidden" and len(e["loc"]) == 2]
+    extra = [
+        n
+        for n, e in enumerate(errors)
+        if e.get("type") == "extra_forbidden" and len(e["loc"]) == 2 and e["loc"][0] == "body"
+    ]
     if extra:
         unknown = [str(errors[n]["loc"][1]) for n in extra]
         parts.append(

@@ -1,6 +1,7 @@
-"""The API takes no input it does not know: an unknown body field, an unknown query parameter or
-a body sent to an operation that takes none is refused (422) with a message naming what was not
-understood, what the operation does take and, where one is close, the name probably meant.
+"""The API takes no input it does not know: an unknown body field, an unknown query parameter, a
+name given twice or a body sent to an operation that takes none is refused (422) with a message
+naming what was not understood, what the operation does take and, where one is close, the name
+probably meant (or, for a name that belongs to another operation, where it goes).
 
 A bot that misspells ``force`` as ``forse`` would otherwise have its order saved without it, or
 its odds asked for a FORCE of 0, and never know why.
