@@ -27,38 +27,87 @@ def _json(*args: str) -> dict[str, object]:
     return data
 
 
-SINGLE_KEYS = {"expected_points", "expected_points_exact", "variance", "p_zero", "distribution", "tail_bound",
-               "expected_lines"}
+SINGLE_KEYS = {"force", "flair", "expected_points", "expected_points_exact", "variance", "variance_exact", "p_zero",
+               "p_zero_exact", "distribution", "rest", "expected_lines", "expected_lines_exact"}
 
 
 def test_single_order_json() -> None:
-    """One FLAIR option: 61/15 expected points (R2, R5), P(0) = 5/16, every point total with a chance listed: with the tail
-    beyond them (at most tail_bound) they make 1."""
+    """One FLAIR option: 61/15 expected points (R2, R5), P(0) = 5/16, every point total with a chance listed."""
     data = _json("--force", "0", "--flair", "3")
-    assert set(data) >= SINGLE_KEYS
+    assert set(data) == SINGLE_KEYS
     assert data["expected_points_exact"] == "61/15"
     assert data["expected_points"] == pytest.approx(61 / 15)
-    assert data["p_zero"] == pytest.approx(5 / 16)
-    assert data["variance"] == pytest.approx(13.2)
+    assert (data["p_zero"], data["p_zero_exact"]) == (5 / 16, "5/16")
+    assert (data["variance"], data["variance_exact"]) == (pytest.approx(13.2), "66/5")
     assert data["expected_lines"] == pytest.approx({"tries": 8 / 15, "conversions": 0.2, "penalties": 0,
                                                     "drop_goals": 1 / 3})
+    assert data["expected_lines_exact"] == {"tries": "8/15", "conversions": "1/5", "penalties": "0",
+                                            "drop_goals": "1/3"}
     distribution = data["distribution"]
     assert isinstance(distribution, list)
     assert all(p > 0 for _, p in distribution)
     as_dict = dict((int(s), p) for s, p in distribution)
-    assert as_dict[7] == pytest.approx(3 / 16)
+    assert as_dict[7] == 3 / 16
     assert 1 not in as_dict and 2 not in as_dict
-    assert 0 < data["tail_bound"] <= 1e-10  # type: ignore[operator]
-    missing = 1 - math.fsum(as_dict.values())
-    assert -1e-15 <= missing <= data["tail_bound"]  # type: ignore[operator]
-    assert min(as_dict.values()) < 1e-12  # the far totals are there too
+    assert min(as_dict.values()) < 1e-18  # the far totals are there too
+
+
+def _tail(data: dict[str, object], above: int) -> float:
+    """P(more than ``above`` points), as a program reading the JSON would work it out."""
+    distribution = data["distribution"]
+    rest = data["rest"]
+    assert isinstance(distribution, list) and isinstance(rest, dict)
+    return math.fsum([p for points, p in distribution if points > above] + [rest["p"]])
+
+
+@pytest.mark.parametrize(("force", "flair"), [(0, 3), (0, 6), (5, 9), (10, 0), (0, 159), (100, 60)])
+def test_json_distribution_sums_to_one_and_gives_every_tail(force: int, flair: int) -> None:
+    """Issue: --json left out the far totals and the chance beyond them (1.5e-11 for one option),
+    so its chances summed to 0.99999999998545 and a tail such as P(more than 30 points) came out short.
+    Every total is now listed up to rest["above"], each the float nearest its exact chance, and
+    rest is the exact chance beyond: with it they sum to 1, and as fractions exactly 1."""
+    data = _json("--force", str(force), "--flair", str(flair), "--exact")
+    rest = data["rest"]
+    assert isinstance(rest, dict)
+    assert rest["p"] == float(Fraction(rest["exact"])) < 1e-20
+    listed = data["distribution"]
+    assert isinstance(listed, list)
+    assert max(points for points, _ in listed) == rest["above"]
+    assert math.fsum(p for _, p in listed) + rest["p"] == pytest.approx(1, abs=1e-15)
+    exact = data["distribution_exact"]
+    assert isinstance(exact, list)
+    assert [points for points, _ in exact] == [points for points, _ in listed]
+    assert all(float(Fraction(f)) == p for (_, f), (_, p) in zip(exact, listed, strict=True))
+    assert sum((Fraction(f) for _, f in exact), Fraction(rest["exact"])) == 1
+
+
+def test_json_reproduces_the_tail_the_rules_page_quotes() -> None:
+    """docs/original-figures.md: one FLAIR option scores more than 30 points with chance 38939/536870912."""
+    data = _json("--force", "0", "--flair", "3", "--exact")
+    assert _tail(data, 30) == pytest.approx(38939 / 536870912, rel=1e-14)
+    exact = data["distribution_exact"]
+    assert isinstance(exact, list)
+    rest = data["rest"]
+    assert isinstance(rest, dict)
+    above_30 = sum((Fraction(f) for points, f in exact if points > 30), Fraction(rest["exact"]))
+    assert above_30 == Fraction(38939, 536870912)
+    assert dict(exact)[18] == "1029/524288"  # the page's worked example
+
+
+def test_exact_needs_json_and_a_distribution() -> None:
+    for args, says in (
+        (["--force", "3", "--exact"], "add --json"),
+        (["--solve", "9", "9", "--json", "--exact"], "--solve and --best-split give no distribution"),
+    ):
+        result = runner.invoke(app, ["odds", *args])
+        assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output
 
 
 def test_force_order_expects_exactly_four() -> None:
-    """R5: 3 points of FORCE net 4 exactly; FORCE alone has no tail to cut."""
+    """R5: 3 points of FORCE net 4 exactly; FORCE alone has nothing beyond its last total (15)."""
     data = _json("--force", "3", "--flair", "0")
     assert Fraction(str(data["expected_points_exact"])) == 4
-    assert data["tail_bound"] == 0
+    assert data["rest"] == {"above": 15, "p": 0.0, "exact": "0"}
 
 
 def test_match_json_has_win_draw_loss_and_the_opponent() -> None:
@@ -66,8 +115,11 @@ def test_match_json_has_win_draw_loss_and_the_opponent() -> None:
     # one die each: win 1/4 (5 beats 3 or 0, 3 beats 0), draw 1/2, loss 1/4
     assert (data["win"], data["draw"], data["loss"]) == pytest.approx((0.25, 0.5, 0.25))
     assert "level" not in data
+    assert data["tail_bound"] == 0  # FORCE alone: nothing cut, win/draw/loss exact but for rounding
     vs = data["vs"]
-    assert isinstance(vs, dict) and set(vs) >= SINGLE_KEYS
+    assert isinstance(vs, dict) and set(vs) == SINGLE_KEYS
+    flair = _json("--force", "0", "--flair", "3", "--vs-flair", "3")
+    assert 0 < flair["tail_bound"] <= 2e-10  # type: ignore[operator]
 
 
 def test_knockout_json_has_win_loss_level() -> None:

@@ -12,6 +12,7 @@ import pytest
 from odds_brute import missing, order_points
 
 from sevens.odds import TAIL_BUDGET, joint_lines, knockout_odds, match_odds, order_odds
+from sevens.odds.exact import EXACT_REST, exact_points
 from sevens.odds.points import doubles_cutoff
 from sevens.rules import MAX_ORDER_POINTS
 
@@ -62,3 +63,31 @@ def test_every_order_size_stays_within_the_budget() -> None:
     ko = knockout_odds((30, 30), (0, 60))
     assert ko.tail_bound <= 2 * TAIL_BUDGET
     assert ko.win + ko.loss + ko.level == pytest.approx(1, abs=ko.tail_bound + ROUNDING)
+
+
+@pytest.mark.parametrize(("force", "flair"), [(0, 3), (0, 6), (3, 3), (2, 9)])
+def test_exact_points_against_the_brute_force(force: int, flair: int) -> None:
+    """The exact distribution (what --json prints) lies between the brute force's lower bounds and
+    those plus what the brute force leaves out, at every total; listed and rest make exactly 1."""
+    exact = exact_points(force, flair // 3)
+    depth = 10
+    brute = order_points(force, flair // 3, depth)
+    gap = missing(flair // 3, depth)
+    for points in range(exact.last + 1):
+        low = brute.get(points, Fraction(0))
+        assert low <= exact.probability(points) <= low + gap, points
+    assert sum(exact.numerators) + exact.rest * exact.denominator == exact.denominator
+    assert 0 < exact.rest < EXACT_REST
+    # The end is the first total with less than EXACT_REST beyond it.
+    assert exact.rest + exact.probability(exact.last) >= EXACT_REST
+
+
+def test_exact_points_cover_the_largest_orders() -> None:
+    """The largest legal orders too: every total to the end, 160 FORCE dice with nothing beyond."""
+    dice = exact_points(MAX_ORDER_POINTS, 0)
+    assert dice.last == 5 * MAX_ORDER_POINTS and dice.rest == 0
+    assert dice.probability(0) == Fraction(2, 3) ** MAX_ORDER_POINTS
+    assert sum(dice.numerators) == dice.denominator
+    flair = exact_points(1, MAX_ORDER_POINTS // 3)
+    assert sum(flair.numerators) + flair.rest * flair.denominator == flair.denominator
+    assert flair.probability(0) == Fraction(2, 3) * Fraction(5, 16) ** (MAX_ORDER_POINTS // 3)

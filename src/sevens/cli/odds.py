@@ -189,10 +189,20 @@ def odds_command(
     ] = None,
     knockout: Annotated[bool, typer.Option("--knockout", metavar="", help="Knock-out rules: count-back (R9).")] = False,
     as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
+    exact: Annotated[
+        bool,
+        typer.Option(
+            "--exact", metavar="", help="With --json: each order's distribution as fractions too (distribution_exact)."
+        ),
+    ] = False,
 ) -> None:
     """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
     # --solve takes one value, so that "30,10" is read too; B of "--solve 30 10" arrives here.
     extra = list(ctx.args)
+    if exact and not as_json:
+        fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
+    if exact and (solve or best_split is not None):
+        fail("--exact is for one order or a match (--force/--flair, --vs-*): --solve and --best-split give no distribution")
     if solve:
         if any(v is not None for v in (force, flair, vs_force, vs_flair, best_split)):
             fail("--solve A B stands alone: drop --force/--flair/--vs-*/--best-split")
@@ -241,7 +251,7 @@ def odds_command(
         fail("--knockout compares two orders: add the opponent's --vs-force and --vs-flair (either alone: the other is 0)")
     order = _order("--force", f, "--flair", k)
     first = order_odds(order.force, order.flair)
-    result: dict[str, Any] = first.to_dict()
+    result: dict[str, Any] = first.to_dict(exact=exact) if as_json else {}
     if not has_vs:
         if as_json:
             typer.echo(json.dumps(result))
@@ -253,8 +263,9 @@ def odds_command(
     second = order_odds(vs.force, vs.flair)
     match: MatchOdds | KnockoutOdds = knockout_odds(order, vs) if knockout else match_odds(order, vs)
     if as_json:
-        result["vs"] = second.to_dict()
+        result["vs"] = second.to_dict(exact=exact)
         result.update(match.to_dict())
+        result["tail_bound"] = match.tail_bound
         typer.echo(json.dumps(result))
         return
     console.print(_order_table(first, _name(order)))

@@ -3,6 +3,8 @@
 Built only on :mod:`sevens.rules` (its outcome tables feed every figure) with numpy. Expected
 values are exact fractions; distributions are floats with a stated tail bound (the probability
 mass left out, at most 1e-10 per order), so every reported probability is within 1e-9.
+:func:`exact_points` gives an order's distribution as exact fractions instead, every total up to an
+end beyond which less than 1e-20 is left, and that rest exactly.
 
 >>> order_odds(0, 3).expected_points_exact
 Fraction(61, 15)
@@ -25,6 +27,7 @@ from sevens.odds.api import (
     order_odds,
     splits,
 )
+from sevens.odds.exact import EXACT_REST, ExactPoints, exact_points
 from sevens.odds.joint import JointLines, countback_key, joint_lines
 from sevens.odds.points import TAIL_BUDGET, order_points
 from sevens.odds.solver import (
@@ -39,6 +42,9 @@ from sevens.odds.solver import (
 from sevens.odds.tables import ExpectedLine, FlairTables, Outcomes, flair_tables, force_die
 
 __all__ = [
+    "EXACT_REST",
+    "ExactPoints",
+    "exact_points",
     "MatchRules",
     "MatchSolution",
     "MixedSplit",

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.odds.exact import exact_points
 from sevens.odds.joint import joint_lines
 from sevens.odds.points import order_points, round_up
 from sevens.odds.tables import ZERO_LINE, ExpectedLine, flair_tables, force_die
@@ -93,27 +94,41 @@ class OrderOdds:
     def p_zero(self) -> float:
         return float(self.p_zero_exact)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The odds as plain JSON-ready data; ``distribution`` lists every point total the
-        computation reaches with a chance above zero (the rest, beyond it, is at most ``tail_bound``).
+    def to_dict(self, *, exact: bool = False) -> dict[str, Any]:
+        """The odds as plain JSON-ready data, the exact figures as fraction strings too.
+
+        ``distribution`` lists every point total with a chance above zero from 0 up to
+        ``rest["above"]``, each chance the float nearest its exact value (from
+        :func:`~sevens.odds.exact.exact_points`, not cut like :attr:`distribution`); ``rest`` is the
+        exact chance of more points than that (below 1e-20; 0 for FORCE alone), so the listed chances
+        and ``rest`` make exactly 1. ``exact=True`` adds ``distribution_exact``, the same totals
+        with their chances as fractions.
 
         >>> data = order_odds(3, 0).to_dict()
-        >>> data["expected_points_exact"], data["distribution"][0][0], round(data["distribution"][0][1], 9)
-        ('4', 0, 0.296296296)
+        >>> data["expected_points_exact"], data["distribution"][0], data["rest"]
+        ('4', [0, 0.2962962962962963], {'above': 15, 'p': 0.0, 'exact': '0'})
+        >>> order_odds(0, 3).to_dict(exact=True)["distribution_exact"][:3]
+        [[0, '5/16'], [3, '3/16'], [5, '3/16']]
         """
-        return {
+        points = exact_points(self.order.force, self.order.options)
+        listed = [(p, points.probability(p)) for p in range(points.last + 1) if points.numerators[p]]
+        data: dict[str, Any] = {
             "force": self.order.force,
             "flair": self.order.flair,
             "expected_points": self.expected_points,
             "expected_points_exact": str(self.expected_points_exact),
             "variance": self.variance,
+            "variance_exact": str(self.variance_exact),
             "p_zero": self.p_zero,
-            "distribution": [
-                [int(points), float(p)] for points, p in enumerate(self.distribution) if p > 0
-            ],
-            "tail_bound": self.tail_bound,
+            "p_zero_exact": str(self.p_zero_exact),
+            "distribution": [[p, float(chance)] for p, chance in listed],
+            "rest": {"above": points.last, "p": float(points.rest), "exact": str(points.rest)},
             "expected_lines": self.expected.as_floats(),
+            "expected_lines_exact": {key: str(value) for key, value in self.expected.as_fractions().items()},
         }
+        if exact:
+            data["distribution_exact"] = [[p, str(chance)] for p, chance in listed]
+        return data
 
 
 @lru_cache(maxsize=4096)

@@ -86,6 +86,10 @@ class ExpectedLine:
             "drop_goals": float(self.drop_goals),
         }
 
+    def as_fractions(self) -> dict[str, Fraction]:
+        """The expected line as fractions, keyed as :meth:`as_floats`."""
+        return dict(zip(("tries", "conversions", "penalties", "drop_goals"), self.as_tuple(), strict=True))
+
     def __add__(self, other: ExpectedLine) -> ExpectedLine:
         return ExpectedLine(*(a + b for a, b in zip(self.as_tuple(), other.as_tuple(), strict=True)))
 

@@ -1,0 +1,171 @@
+"""An order's points distribution as exact fractions, every total up to a stated end, and the rest.
+
+The floats of :mod:`sevens.odds.points` cut the number of scoring doubles, so each of their
+probabilities may be short by up to the tail bound. Here nothing is cut below the end: a total of
+``p`` points can only come from at most ``p // 6`` scoring doubles (each is worth 6 or 10), so
+keeping ``N // 6`` of them makes every probability up to ``N`` points complete and exact. The
+chance of more than ``N`` points is then exactly one less their sum.
+
+Every part is a polynomial in the points with whole coefficients over a known denominator (R1, R2):
+
+* a FORCE die: ``4 + z**3 + z**5`` over 6;
+* the throw that ends a FLAIR option (one of the 30 non-doubles): ``5 + 3z**3 + 3z**5 + 3z**7 + z**8``
+  over 15;
+* ``j`` scoring doubles over all ``k`` options: ``C(j + k - 1, j) 15**k / 16**(j + k)``, each double
+  ``z**6`` or ``z**10`` with a half each.
+
+Products are taken on whole numbers packed into one integer (Python's own fast multiplication),
+which is exact.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from sevens.odds.tables import Outcomes, flair_tables, force_die
+
+__all__ = ["EXACT_REST", "ExactPoints", "exact_points"]
+
+# The chance left beyond the last total listed is below this: far under what a float sum of the
+# listed chances can tell from 0 (2**-53 ~ 1.1e-16), so the floats sum to 1 as well as floats can.
+EXACT_REST = Fraction(1, 10**20)
+
+
+@dataclass(frozen=True, slots=True)
+class ExactPoints:
+    """Exact ``P(points = p)`` for ``p = 0 .. last``, and the exact chance of more than ``last``.
+
+    Attributes:
+        numerators: ``numerators[p] / denominator`` is the chance of exactly ``p`` points.
+        denominator: the common denominator.
+        rest: the chance of more than ``last`` points, exactly (0 when the order has no FLAIR).
+    """
+
+    numerators: tuple[int, ...]
+    denominator: int
+    rest: Fraction
+
+    @property
+    def last(self) -> int:
+        """The largest total listed."""
+        return len(self.numerators) - 1
+
+    def probability(self, points: int) -> Fraction:
+        """The chance of exactly ``points`` points, as a fraction (0 beyond :attr:`last` is not known)."""
+        if not 0 <= points <= self.last:
+            raise ValueError(f"only totals 0 to {self.last} are listed, not {points}")
+        return Fraction(self.numerators[points], self.denominator)
+
+
+def _polynomial(outcomes: Outcomes) -> tuple[list[int], int]:
+    """Points polynomial of a table of outcomes: whole coefficients over one denominator."""
+    merged: dict[int, Fraction] = {}
+    for line, p in outcomes.pairs:
+        merged[line.points] = merged.get(line.points, Fraction(0)) + p
+    denominator = math.lcm(*(p.denominator for p in merged.values()))
+    coefficients = [0] * (max(merged) + 1)
+    for points, p in merged.items():
+        coefficients[points] = int(p * denominator)
+    return coefficients, denominator
+
+
+def _pack(coefficients: list[int], size: int) -> int:
+    return int.from_bytes(b"".join(c.to_bytes(size, "little") for c in coefficients), "little")
+
+
+def _multiply(a: list[int], b: list[int], bound: int, keep: int) -> list[int]:
+    """``a * b`` truncated to degree ``keep``; every coefficient of the product is at most ``bound``.
+
+    >>> _multiply([1, 2], [3, 0, 1], 10, 9)
+    [3, 6, 1, 2]
+    """
+    a, b = a[: keep + 1], b[: keep + 1]
+    size = bound.bit_length() // 8 + 1  # bytes a coefficient takes, so that none spills over
+    terms = min(keep + 1, len(a) + len(b) - 1)
+    data = (_pack(a, size) * _pack(b, size)).to_bytes((len(a) + len(b)) * size, "little")
+    return [int.from_bytes(data[i * size : (i + 1) * size], "little") for i in range(terms)]
+
+
+def _power(base: list[int], denominator: int, n: int, keep: int) -> tuple[list[int], int]:
+    """``base**n`` truncated to degree ``keep``, with its denominator ``denominator**n``."""
+    result, total = [1], 1
+    square, square_total = base, denominator
+    while n:
+        if n & 1:
+            result = _multiply(result, square, total * square_total, keep)
+            total *= square_total
+        n >>= 1
+        if n:
+            square = _multiply(square, square, square_total**2, keep)
+            square_total **= 2
+    return result, total
+
+
+def _doubles(options: int, keep: int) -> tuple[list[int], int]:
+    """Points of all the scoring doubles of ``options`` options, up to ``keep`` points.
+
+    With ``M`` the most doubles that fit in ``keep`` points and ``D`` one double's polynomial over
+    ``d``, ``sum_j P(J = j) (D/d)**j`` is summed by Horner's rule over the denominator
+    ``16**(M + k) d**M``: the ``j``-th weight is then the whole number ``C(j + k - 1, j) 15**k (16 d)**(M - j)``.
+    """
+    tables = flair_tables()
+    double, over = _polynomial(tables.scoring_double)  # z**6 + z**10 over 2
+    shifts = [(points, c) for points, c in enumerate(double) if c]
+    most = keep // min(points for points, _ in shifts)
+    r = tables.ratio  # 1/16
+    step = r.denominator * over
+    base = (r.denominator - r.numerator) ** options  # 15**k, with r.numerator = 1
+    assert r.numerator == 1
+    acc = [math.comb(most + options - 1, most) * base]
+    for j in range(most - 1, -1, -1):
+        grown = [0] * min(keep + 1, len(acc) + len(double) - 1)
+        for points, c in shifts:
+            for i, value in enumerate(acc[: len(grown) - points]):
+                grown[i + points] += c * value
+        grown[0] += math.comb(j + options - 1, j) * base * step ** (most - j)
+        acc = grown
+    return acc, r.denominator ** (most + options) * over**most
+
+
+@lru_cache(maxsize=64)
+def exact_points(force: int, options: int, rest: Fraction = EXACT_REST) -> ExactPoints:
+    """The exact distribution of ``force`` FORCE dice and ``options`` FLAIR options.
+
+    Every total from 0 up to the first end beyond which less than ``rest`` is left is listed.
+    Callers must have validated the order (R3).
+
+    >>> one = exact_points(0, 1)
+    >>> one.probability(0), one.probability(8), one.probability(18)
+    (Fraction(5, 16), Fraction(1, 16), Fraction(1029, 524288))
+    >>> exact_points(3, 0).rest, exact_points(3, 0).last
+    (Fraction(0, 1), 15)
+    >>> 0 < exact_points(0, 1).rest < Fraction(1, 10**20)
+    True
+    """
+    die, die_total = _polynomial(force_die())
+    final, final_total = _polynomial(flair_tables().final)
+    most = max(len(die) - 1, 1) * force + (len(final) - 1) * options  # without scoring doubles
+    keep = most if options == 0 else max(most, 16)
+    while True:
+        dice, dice_total = _power(die, die_total, force, keep)
+        finals, finals_total = _power(final, final_total, options, keep)
+        if options:
+            doubles, doubles_total = _doubles(options, keep)
+        else:
+            doubles, doubles_total = [1], 1
+        denominator = dice_total * finals_total * doubles_total
+        whole = _multiply(_multiply(dice, finals, dice_total * finals_total, keep), doubles, denominator, keep)
+        if options == 0:
+            while len(whole) > 1 and whole[-1] == 0:
+                whole.pop()
+            return ExactPoints(tuple(whole), denominator, Fraction(0))
+        # The first end with less than ``rest`` beyond it, if this much reaches one.
+        left = denominator
+        for last, count in enumerate(whole):
+            left -= count
+            if left * rest.denominator < rest.numerator * denominator:
+                return ExactPoints(tuple(whole[: last + 1]), denominator, Fraction(left, denominator))
+        keep += keep // 4
