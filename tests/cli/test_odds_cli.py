@@ -277,3 +277,32 @@ def test_knockout_output_says_what_level_means(args: list[str], counted: str) ->
     assert "level: the same points, tries, conversions and drop goals" in knockout.output
     assert "better group record, then lots" in knockout.output and counted in knockout.output
     assert "level:" not in group.output
+
+
+def _row(output: str, first: str) -> list[str]:
+    """The cells of the table row whose first cell is ``first``."""
+    for line in output.splitlines():
+        cells = [cell.strip() for cell in line.strip("│ ").split("│")]
+        if cells and cells[0] == first:
+            return cells
+    raise AssertionError(f"no row {first!r} in\n{output}")
+
+
+def test_human_output_never_rounds_what_can_happen_to_0_or_1() -> None:
+    """Issue: 90 FORCE dice against one FLAIR option printed win 1.000000, draw 0.000000, loss 0.000000,
+    and the histogram of one option printed 0.0000 both for 22 points (2.9e-05) and for 1 point
+    (impossible). A player could not tell a long shot from no chance at all."""
+    single = runner.invoke(app, ["odds", "--force", "0", "--flair", "3"], env={"COLUMNS": "120"})
+    assert single.exit_code == 0
+    assert _row(single.stdout, "22")[1] == "2.9e-05"
+    assert _row(single.stdout, "1")[1] == "0"  # 1 point cannot be scored
+    assert _row(single.stdout, "P(no points)")[1] == "0.3125  (= 5/16)"
+    match = runner.invoke(app, ["odds", "--force", "90", "--vs-flair", "3"], env={"COLUMNS": "120"})
+    assert match.exit_code == 0
+    lines = match.stdout.splitlines()
+    header = next(i for i, line in enumerate(lines) if "win" in line and "draw" in line)
+    win, draw, loss = [cell.strip() for cell in lines[header + 2].strip("│ ").split("│")]
+    assert win == ">0.999999"
+    assert float(draw) > 0 and float(loss) > 0 and "e-" in loss
+    splits = runner.invoke(app, ["odds", "--best-split", "40", "--vs-force", "1"], env={"COLUMNS": "120"})
+    assert _row(splits.stdout, "1")[-1] == ">0.999999"  # win + draw/2

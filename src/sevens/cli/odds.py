@@ -35,7 +35,7 @@ from sevens.odds import (
 )
 from sevens.rules import MAX_ORDER_POINTS, Order, OrderError
 
-__all__ = ["histogram_rows", "odds_command", "register"]
+__all__ = ["chance", "histogram_rows", "odds_command", "register"]
 
 _WHOLE = re.compile(r"[+-]?\d+")
 _BAR_WIDTH = 40
@@ -59,6 +59,26 @@ def _order(force_option: str, force: int | None, flair_option: str, flair: int |
         return Order(force=force or 0, flair=flair or 0)
     except OrderError as exc:
         fail(f"{exc} ({force_option} {force or 0} {flair_option} {flair or 0})")
+
+
+def chance(p: float, places: int = 6) -> str:
+    """A probability to ``places`` decimals that never rounds what can happen to 0, nor what may fail to 1.
+
+    >>> chance(0.0), chance(0.25), chance(2.86e-8), chance(1 - 3e-9), chance(1.0)
+    ('0', '0.250000', '2.9e-08', '>0.999999', '1')
+    >>> chance(0.0000286, places=4), chance(0.00006, places=4)
+    ('2.9e-05', '0.0001')
+    """
+    if p <= 0:
+        return "0"
+    if p >= 1:
+        return "1"
+    text = f"{p:.{places}f}"
+    if float(text) == 0:
+        return f"{p:.1e}"
+    if float(text) == 1:
+        return ">0." + "9" * places
+    return text
 
 
 def histogram_rows(odds: OrderOdds, rows: int = _MAX_ROWS) -> list[tuple[str, float]]:
@@ -106,7 +126,7 @@ def _order_table(odds: OrderOdds, title: str) -> Table:
     e = odds.expected
     table.add_row("expected points", f"{odds.expected_points:.4f}  (= {odds.expected_points_exact})")
     table.add_row("standard deviation", f"{math.sqrt(odds.variance):.4f}")
-    table.add_row("P(no points)", f"{odds.p_zero:.6g}")
+    table.add_row("P(no points)", f"{odds.p_zero:.6g}  (= {odds.p_zero_exact})" if odds.p_zero_exact.denominator < 10**6 else f"{odds.p_zero:.6g}")
     table.add_row("expected tries", f"{float(e.tries):.4f}  (= {e.tries})")
     table.add_row("expected conversions", f"{float(e.conversions):.4f}  (= {e.conversions})")
     table.add_row("expected penalties", f"{float(e.penalties):.4f}  (= {e.penalties})")
@@ -123,7 +143,7 @@ def _histogram(odds: OrderOdds, title: str) -> Table:
     rows = histogram_rows(odds)
     peak = max(p for _, p in rows) or 1.0
     for label, p in rows:
-        table.add_row(label, f"{p:.4f}", "█" * round(_BAR_WIDTH * p / peak))
+        table.add_row(label, chance(p, places=4), "█" * round(_BAR_WIDTH * p / peak))
     return table
 
 
@@ -142,7 +162,7 @@ def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
     table = _titled(f"{_name(a)} v {_name(b)}: {rules}")
     for key in odds.to_dict():
         table.add_column(key, justify="right")
-    table.add_row(*(f"{v:.6f}" for v in odds.to_dict().values()))
+    table.add_row(*(chance(v) for v in odds.to_dict().values()))
     return table
 
 
@@ -157,8 +177,8 @@ def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool
         table.add_column(key, justify="right")
     table.add_column("win + level/2" if knockout else "win + draw/2", justify="right")
     for rank, split in enumerate(ranked, start=1):
-        values = [f"{v:.6f}" for v in split.odds.to_dict().values()]
-        table.add_row(str(rank), str(split.order.force), str(split.order.flair), *values, f"{split.share:.6f}")
+        values = [chance(v) for v in split.odds.to_dict().values()]
+        table.add_row(str(rank), str(split.order.force), str(split.order.flair), *values, chance(split.share))
     return table
 
 
@@ -286,14 +306,14 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
     rules = "knock-out (R9)" if knockout else "group"
     table = _titled(
         f"Solved match, {rules} rules: A spends {a}, B spends {b}",
-        f"value to A (win + {'level' if knockout else 'draw'}/2): {solution.value:.6f} "
+        f"value to A (win + {'level' if knockout else 'draw'}/2): {chance(solution.value)} "
         f"(within {solution.error_bound:.0e})",
     )
     for header in ("side", "FORCE", "FLAIR", "probability"):
         table.add_column(header, justify="left" if header == "side" else "right")
     for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)):
         for order, p in mix.support:
-            table.add_row(side, str(order.force), str(order.flair), f"{p:.4f}")
+            table.add_row(side, str(order.force), str(order.flair), chance(p, places=4))
     console = Console()
     console.print(table)
     if knockout:
