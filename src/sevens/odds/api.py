@@ -336,10 +336,10 @@ def clear_caches() -> None:
         points.doubles_weights,
         points._force_points,
         points._flair_points,
-        joint.joint_lines,
         joint._force_array,
         joint._flair_array,
         tables.force_die,
         tables.flair_tables,
     ):
         cached.cache_clear()
+    joint.clear_cache()

@@ -16,8 +16,9 @@ dropped, each within a stated budget, and every dropped mass is added to the tai
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -210,16 +211,53 @@ def _flair_array(options: int) -> FloatArray:
     return result
 
 
-@lru_cache(maxsize=256)
+# Joint lines kept for reuse, most recently used last, and the bytes they hold. A large order's
+# lines take about 60 MB, so a count of entries is no bound: 54 of them (every split of 160) took
+# 2.5 GB when 256 were kept. Half a GB holds eight of the largest, or hundreds of middling ones.
+CACHE_BYTES = 1 << 29
+_cache: OrderedDict[tuple[int, int], JointLines] = OrderedDict()
+_cached_bytes = 0
+
+
+def _size(lines: JointLines) -> int:
+    return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above, lines.array))
+
+
 def joint_lines(force: int, options: int) -> JointLines:
     """The joint distribution of the line of ``force`` FORCE dice and ``options`` FLAIR options.
 
-    Callers must have validated the order (R3).
+    Callers must have validated the order (R3). Results are cached, the least recently used
+    dropped first once they hold more than :data:`CACHE_BYTES`.
 
     >>> one_die = joint_lines(1, 0)
     >>> one_die.probs.tolist() == [2 / 3, 1 / 6, 1 / 6], one_die.tail_bound
     (True, 0.0)
+    >>> joint_lines(1, 0) is one_die
+    True
     """
+    global _cached_bytes
+    key = (force, options)
+    found = _cache.get(key)
+    if found is not None:
+        _cache.move_to_end(key)
+        return found
+    found = _joint_lines(force, options)
+    _cache[key] = found
+    _cached_bytes += _size(found)
+    while _cached_bytes > CACHE_BYTES and len(_cache) > 1:
+        _, dropped = _cache.popitem(last=False)
+        _cached_bytes -= _size(dropped)
+    return found
+
+
+def clear_cache() -> None:
+    """Forget every cached joint distribution."""
+    global _cached_bytes
+    _cache.clear()
+    _cached_bytes = 0
+
+
+def _joint_lines(force: int, options: int) -> JointLines:
     _, cut_tail = doubles_cutoff(options, _CUT_BUDGET)
     force_part, force_cut = _trim(_force_array(force), _TRIM_BUDGET / 2)
     flair_part, flair_cut = _trim(_flair_array(options), _TRIM_BUDGET / 2)
