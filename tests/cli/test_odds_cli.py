@@ -28,7 +28,8 @@ def _json(*args: str) -> dict[str, object]:
 
 
 SINGLE_KEYS = {"force", "flair", "expected_points", "expected_points_exact", "variance", "variance_exact", "p_zero",
-               "p_zero_exact", "distribution", "rest", "expected_lines", "expected_lines_exact"}
+               "p_zero_exact", "distribution", "rest", "expected_lines", "expected_lines_exact", "expected_flair_throws",
+               "expected_flair_throws_exact"}
 
 
 def test_single_order_json() -> None:
@@ -306,3 +307,22 @@ def test_human_output_never_rounds_what_can_happen_to_0_or_1() -> None:
     assert float(draw) > 0 and float(loss) > 0 and "e-" in loss
     splits = runner.invoke(app, ["odds", "--best-split", "40", "--vs-force", "1"], env={"COLUMNS": "120"})
     assert _row(splits.stdout, "1")[-1] == ">0.999999"  # win + draw/2
+
+
+def test_every_figure_the_original_quotes_is_printed() -> None:
+    """The original ends with three figures (docs/original-figures.md, docs/odds.md): doubles multiply a
+    FLAIR option's expected score by 1.2, 3 FLAIR expect "about 3.97" (61/15 in fact), 3 FORCE net 4.00,
+    and FLAIR takes a greater share of its points from tries. Issue: the 1.2 (6/5 throws an option)
+    and the try shares (40/61 against 5/8) were printed by no command."""
+    flair = runner.invoke(app, ["odds", "--force", "0", "--flair", "3"], env={"COLUMNS": "120"})
+    force = runner.invoke(app, ["odds", "--force", "3", "--flair", "0"], env={"COLUMNS": "120"})
+    assert _row(flair.stdout, "expected points")[1] == "4.0667  (= 61/15)"
+    assert _row(flair.stdout, "expected FLAIR throws")[1].startswith("1.2000  (= 6/5")
+    assert _row(flair.stdout, "share of points from tries")[1] == "0.6557  (= 40/61)"
+    assert _row(force.stdout, "expected points")[1] == "4.0000  (= 4)"
+    assert _row(force.stdout, "share of points from tries")[1] == "0.6250  (= 5/8)"
+    assert "expected FLAIR throws" not in force.stdout
+    assert _row(flair.stdout, "standard deviation")[1] == "3.6332  (variance 66/5)"
+    assert _row(force.stdout, "P(no points)")[1] == "0.296296  (= 8/27)"
+    data = _json("--force", "0", "--flair", "3")
+    assert (data["expected_flair_throws"], data["expected_flair_throws_exact"]) == (1.2, "6/5")

@@ -33,7 +33,7 @@ from sevens.odds import (
     order_odds,
     solve_match,
 )
-from sevens.rules import MAX_ORDER_POINTS, Order, OrderError
+from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
 
 __all__ = ["chance", "histogram_rows", "odds_command", "register"]
 
@@ -125,12 +125,18 @@ def _order_table(odds: OrderOdds, title: str) -> Table:
     table.add_column("value", justify="right")
     e = odds.expected
     table.add_row("expected points", f"{odds.expected_points:.4f}  (= {odds.expected_points_exact})")
-    table.add_row("standard deviation", f"{math.sqrt(odds.variance):.4f}")
+    table.add_row("standard deviation", f"{math.sqrt(odds.variance):.4f}  (variance {odds.variance_exact})")
     table.add_row("P(no points)", f"{odds.p_zero:.6g}  (= {odds.p_zero_exact})" if odds.p_zero_exact.denominator < 10**6 else f"{odds.p_zero:.6g}")
     table.add_row("expected tries", f"{float(e.tries):.4f}  (= {e.tries})")
     table.add_row("expected conversions", f"{float(e.conversions):.4f}  (= {e.conversions})")
     table.add_row("expected penalties", f"{float(e.penalties):.4f}  (= {e.penalties})")
     table.add_row("expected drop goals", f"{float(e.drop_goals):.4f}  (= {e.drop_goals})")
+    if odds.expected_points_exact:
+        share = TRY_POINTS * e.tries / odds.expected_points_exact
+        table.add_row("share of points from tries", f"{float(share):.4f}  (= {share})")
+    if odds.order.flair:
+        throws = odds.expected_flair_throws
+        table.add_row("expected FLAIR throws", f"{float(throws):.4f}  (= {throws}, doubles throw again)")
     table.add_row("tail bound", f"{odds.tail_bound:.2g}")
     return table
 

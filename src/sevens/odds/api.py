@@ -125,6 +125,8 @@ class OrderOdds:
             "rest": {"above": points.last, "p": float(points.rest), "exact": str(points.rest)},
             "expected_lines": self.expected.as_floats(),
             "expected_lines_exact": {key: str(value) for key, value in self.expected.as_fractions().items()},
+            "expected_flair_throws": float(self.expected_flair_throws),
+            "expected_flair_throws_exact": str(self.expected_flair_throws),
         }
         if exact:
             data["distribution_exact"] = [[p, str(chance)] for p, chance in listed]
