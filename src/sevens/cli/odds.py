@@ -32,6 +32,7 @@ from sevens.odds import (
     match_odds,
     order_odds,
     solve_match,
+    splits,
 )
 from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
 
@@ -111,6 +112,21 @@ def histogram_rows(odds: OrderOdds, rows: int = _MAX_ROWS) -> list[tuple[str, fl
             label = f">={start}"
         out.append((label, mass))
     return out
+
+
+# Budgets from which count-back odds (--knockout) over every split take more than a few seconds:
+# each order's joint lines take a fraction of a second to work out at these sizes.
+SLOW_BUDGET = 100
+
+
+def _warn_if_slow(budgets: list[int], orders: int) -> None:
+    """Say on stderr that a knock-out ranking or solution over large budgets takes a while."""
+    if max(budgets) >= SLOW_BUDGET:
+        typer.echo(
+            f"working out count-back (R9) for {orders} orders: at budgets this large that takes from a few "
+            "seconds to about half a minute, and up to 2 GB of memory",
+            err=True,
+        )
 
 
 def _titled(title: str, caption: str | None = None, *, show_header: bool = True) -> Table:
@@ -257,6 +273,8 @@ def odds_command(
         if total < 0:  # else best_splits blames the FORCE of a split it tried
             fail(f"R3: --best-split takes the total of SCRUM points to split, 0 or more, got {total}")
         vs = _order("--vs-force", vf, "--vs-flair", vk)
+        if knockout and total <= MAX_ORDER_POINTS:  # else best_splits's error says why
+            _warn_if_slow([total], len(set(splits(total)) | {vs}))
         try:
             ranked = best_splits(total, vs, knockout=knockout)
         except OrderError as exc:
@@ -302,6 +320,8 @@ def odds_command(
 
 
 def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
+    if knockout and min(a, b) >= 0 and max(a, b) <= MAX_ORDER_POINTS:  # else _solve's error says why
+        _warn_if_slow([a, b], len(set(splits(a)) | set(splits(b))))
     try:
         solution = solve_match(a, b, knockout=knockout)
     except (OrderError, ValueError) as exc:
