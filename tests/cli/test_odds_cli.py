@@ -340,3 +340,20 @@ def test_a_long_count_back_says_so_first() -> None:
     assert small.exit_code == 0 and small.stderr == ""
     group = runner.invoke(app, ["odds", "--best-split", "160", "--vs-force", "1"])
     assert group.exit_code == 0 and group.stderr == ""  # points alone: under a second
+
+
+def test_the_rules_page_distribution_table_is_what_json_exact_prints() -> None:
+    """docs/original-figures.md tabulates one FLAIR option's chances, 0 to 30 points, as fractions and
+    six decimals; `sevens odds --flair 3 --json --exact` prints each of them (odds.md says so)."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).parents[2] / "docs" / "original-figures.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+) \| (\d+/\d+) \| ([\d.]+) \|$", page, flags=re.MULTILINE)
+    assert len(rows) == 28  # 0 to 30 points but 1, 2 and 4
+    exact = _json("--flair", "3", "--exact")["distribution_exact"]
+    assert isinstance(exact, list)
+    printed = dict(exact)
+    for points, fraction, decimals in rows:
+        assert printed[int(points)] == fraction, points
+        assert abs(float(Fraction(fraction)) - float(decimals)) < 5e-7, points
