@@ -54,7 +54,7 @@ class ExactPoints:
         return len(self.numerators) - 1
 
     def probability(self, points: int) -> Fraction:
-        """The chance of exactly ``points`` points, as a fraction (0 beyond :attr:`last` is not known)."""
+        """The chance of exactly ``points`` points, as a fraction; totals past :attr:`last` are not listed."""
         if not 0 <= points <= self.last:
             raise ValueError(f"only totals 0 to {self.last} are listed, not {points}")
         return Fraction(self.numerators[points], self.denominator)
@@ -116,9 +116,9 @@ def _doubles(options: int, keep: int) -> tuple[list[int], int]:
     shifts = [(points, c) for points, c in enumerate(double) if c]
     most = keep // min(points for points, _ in shifts)
     r = tables.ratio  # 1/16
+    assert r.numerator == 1  # so that the weights below are whole numbers
     step = r.denominator * over
-    base = (r.denominator - r.numerator) ** options  # 15**k, with r.numerator = 1
-    assert r.numerator == 1
+    base = (r.denominator - 1) ** options  # 15**k
     acc = [math.comb(most + options - 1, most) * base]
     for j in range(most - 1, -1, -1):
         grown = [0] * min(keep + 1, len(acc) + len(double) - 1)
