@@ -320,7 +320,7 @@ def odds_command(
 
 
 def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
-    if knockout and min(a, b) >= 0 and max(a, b) <= MAX_ORDER_POINTS:  # else _solve's error says why
+    if knockout and min(a, b) >= 0 and max(a, b) <= MAX_ORDER_POINTS:  # else solve_match's error says why
         _warn_if_slow([a, b], len(set(splits(a)) | set(splits(b))))
     try:
         solution = solve_match(a, b, knockout=knockout)
