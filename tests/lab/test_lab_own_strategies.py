@@ -3,6 +3,8 @@ what was wrong and how to put it right, never a bare traceback or a silently wro
 
 from __future__ import annotations
 
+import random
+import threading
 from typing import Any
 
 import numpy as np
@@ -239,7 +241,7 @@ def test_asking_twice_leaves_the_results_as_they_are() -> None:
     seats = np.tile(np.array([0, 1] * 4), (20, 1))
     plain = simulate(8, seats, [resolve("random"), own], np.random.default_rng(3), compiled=False)
     checked = simulate(8, seats, [resolve("random"), resolve(f"{HERE}:CallCounter")], np.random.default_rng(3),
-                       compiled=False, probe=[1])
+                       compiled=False, probe={1: resolve(f"{HERE}:CallCounter")})
     for field in ("champion", "group_points", "scrum_left", "reached"):
         assert np.array_equal(getattr(plain, field), getattr(checked, field)), field
 
@@ -288,3 +290,75 @@ def test_a_strategy_cannot_change_what_the_run_shows_it_nor_pass_r3_by_overflow(
     message = str(caught.value).replace(f"'{HERE}:{strategy.__name__}' (named '{strategy.name}')", repr(strategy.name))
     missing = [part for part in says if part not in message]
     assert not missing, message
+
+
+class Locked:
+    """Even pacing, all FLAIR, holding a lock (as a strategy that talks to a service might): it
+    cannot be copied."""
+
+    name = "locked"
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.calls = 0
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        with self.lock:
+            self.calls += 1
+        return _even(view)
+
+
+LOCKED = Locked()
+"""One object named by its path that cannot be copied: it used to be played as it is, its calls
+piling up over the batches each process played, with no word said."""
+
+
+def test_a_strategy_object_that_cannot_be_copied_is_refused_before_the_run_saying_what_to_name_instead() -> None:
+    with pytest.raises(ValueError) as caught:
+        run_lab(["even", f"{HERE}:LOCKED"], 16, seed=1, teams=8, batch_size=8)
+    message = str(caught.value)
+    for part in (f"strategy '{HERE}:LOCKED' is an object (Locked) that cannot be copied",
+                 "cannot pickle '_thread.lock' object", "the same for any --workers",
+                 f"Name its class or a function that makes one instead (its class is {HERE}:Locked", "__deepcopy__"):
+        assert part in message, message
+    assert LOCKED.calls == 0  # refused before it played
+
+
+class LockedRandom(Locked):
+    """Holds a lock and draws from numpy's global generator: the check that asks twice used to
+    skip it (it could not copy it), so its table changed from run to run without a word."""
+
+    name = "locked-random"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.random.random(view.size), view.scrum)
+
+
+class MadeAtRandom:
+    """Picks its FLAIR share when made, with random numbers of its own: each batch's strategy
+    differs, so the table changes from run to run (a copy would have hidden it)."""
+
+    name = "made-at-random"
+
+    def __init__(self) -> None:
+        self.share = random.random()
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.full(view.size, self.share), view.scrum)
+
+
+@pytest.mark.parametrize("strategy", [LockedRandom, MadeAtRandom])
+def test_a_strategy_class_is_checked_by_asking_a_second_one_the_same_questions(strategy: type) -> None:
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", f"{HERE}:{strategy.__name__}"], 16, seed=1, teams=8, batch_size=8, workers=1)
+    message = str(caught.value)
+    assert f"strategy '{HERE}:{strategy.__name__}' (named {strategy.name!r}) gave different orders" in message
+    assert "made differently each time" in message
+
+
+def test_a_strategy_class_that_cannot_be_copied_plays_and_gives_the_same_results_for_any_workers() -> None:
+    one = run_lab(["even", f"{HERE}:Locked"], 48, seed=5, teams=8, batch_size=8, workers=1)
+    two = run_lab(["even", f"{HERE}:Locked"], 48, seed=5, teams=8, batch_size=8, workers=2)
+    assert one.to_dict() == two.to_dict()

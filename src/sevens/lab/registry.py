@@ -12,7 +12,7 @@ A name is looked up in this order:
 An entry point or path may name a strategy object or a class/function that makes one. Anything
 with ``orders(view, rng)`` is a batch strategy; anything with ``order(view, rng)`` a one-decision
 bot, adapted. Each :func:`resolve` makes a fresh strategy: a class or function is called again, an
-object is copied, so that state one batch leaves on it never reaches the next (which would make a
+object is copied (one that cannot be copied is refused), so that state one batch leaves on it never reaches the next (which would make a
 run's results depend on how its batches are shared out among workers).
 """
 
@@ -82,8 +82,10 @@ def _wrap(obj: object, name: str) -> BatchStrategy:
     made: object
     if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "orders") and not hasattr(obj, "order")):
         made = obj()  # a class or a factory
+    elif hasattr(obj, "orders") or hasattr(obj, "order"):
+        made = _fresh(obj, name)
     else:
-        made = _fresh(obj)
+        made = obj  # refused below
     if hasattr(made, "orders"):
         return made  # type: ignore[return-value]
     if hasattr(made, "order"):
@@ -93,19 +95,35 @@ def _wrap(obj: object, name: str) -> BatchStrategy:
     )
 
 
-def _fresh(obj: object) -> object:
+def _fresh(obj: object, name: str) -> object:
     """A copy of a strategy object named by its path, as it was loaded: the module's own object
-    is never played, so what one batch leaves on it cannot reach the next. One that cannot be
-    copied is played as it is.
+    is never played, so what one batch leaves on it cannot reach the next.
 
-    >>> from sevens.lab import strategies
-    >>> _fresh(strategies) is strategies, _fresh([1]) == [1]
-    (True, True)
+    Raises:
+        ValueError: the object cannot be copied (it holds a lock, an open file, a generator, a
+            connection...). Played as it is, it would carry what each batch leaves on it to the
+            batches its process plays next, so that the results would depend on ``--workers``.
+
+    >>> _fresh([1], "mine:NOTES") == [1]
+    True
+    >>> import threading
+    >>> _fresh(threading.Lock(), "mine:LOCKED")
+    Traceback (most recent call last):
+    ...
+    ValueError: strategy 'mine:LOCKED' is an object (lock) that cannot be copied: ...
     """
     try:
         return copy.deepcopy(obj)
-    except Exception:  # holds a lock, a file or a module: play the object itself
-        return obj
+    except Exception as exc:  # a lock, an open file, a generator, a connection...
+        kind = type(obj)
+        raise ValueError(
+            f"strategy {name!r} is an object ({kind.__name__}) that cannot be copied: copying it raised "
+            f"{type(exc).__name__}: {exc}. The lab plays a fresh strategy for each batch of tournaments, so that "
+            "what one batch leaves on it never reaches the next and the results are the same for any --workers; "
+            "played as it is, this one would carry its state from batch to batch. Name its class or a function "
+            f"that makes one instead (its class is {kind.__module__}:{kind.__qualname__}, called once per batch), "
+            "or give its class a __deepcopy__ that makes a working copy (opening its own file or connection)"
+        ) from None
 
 
 def is_builtin(name: str) -> bool:

@@ -189,7 +189,8 @@ def run_batch(spec: BatchSpec) -> Totals:
     seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field, key=spec.seating)
     # The run's first batch asks each strategy of one's own every question twice: one whose answers
     # change (numbers of its own, state kept outside it) is refused before its table misleads anyone.
-    probe = [i for i, name in enumerate(spec.strategies) if spec.start == 0 and not is_builtin(name)]
+    # Each is asked again through a second one made the same way (its twin): nothing is copied.
+    probe = {i: resolve(name) for i, name in enumerate(spec.strategies) if spec.start == 0 and not is_builtin(name)}
     labels = [_label(typed, made) for typed, made in zip(spec.strategies, strategies, strict=True)]
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
     # spinning took the cores from the lab's other workers (a run 10 times slower with 2 workers).

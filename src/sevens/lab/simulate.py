@@ -23,7 +23,7 @@ import copy
 import os
 import random
 import traceback
-from collections.abc import Collection, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, fields
@@ -288,7 +288,7 @@ def simulate(
     tables: TableSampler | None = None,
     compiled: bool | None = None,
     threads: int | None = None,
-    probe: Collection[int] = (),
+    probe: Mapping[int, BatchStrategy] | None = None,
     labels: Sequence[str] | None = None,
 ) -> BatchResult:
     """Play ``len(seats)`` whole tournaments at once.
@@ -306,10 +306,12 @@ def simulate(
             is :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
         threads: threads sharing the compiled loop's work (default: one per core); any number
             gives the same result.
-        probe: indices of strategies (not built-in ones) to ask twice at every turn, a copy of
-            the strategy with a copy of the generator the second time, refusing one that answers
-            differently (it draws numbers of its own or keeps state outside itself); the answers
-            kept are the first ones, so the batch's results are those it has without ``probe``.
+        probe: strategies (not built-in ones) to ask twice, by index, each with its twin: a second
+            one made the same way (its class called again, its object copied again), asked every
+            question the first is asked, with a copy of the generator as the first had it. One whose
+            twin answers differently is refused (it draws numbers of its own, keeps state outside
+            itself or is made differently each time); the answers kept are the first ones, so the
+            batch's results are those it has without ``probe``. No strategy is ever copied here.
         labels: how messages name each strategy (default: its ``name``, quoted).
 
     Returns:
@@ -607,11 +609,12 @@ def _decide(
     opponent_flat: IntArray,
     is_home: BoolArray,
     position: IntArray,
-    probe: Collection[int] = (),
+    probe: Mapping[int, BatchStrategy] | None = None,
     labels: Sequence[str] | None = None,
 ) -> Orders:
     """Orders of every team in play (``flat``: flat indices into ``[tournament, team]``); the
-    strategies whose indices are in ``probe`` are asked twice (:func:`_check_repeatable`)."""
+    strategies whose indices are in ``probe`` are asked twice, the second time through their twin
+    (:func:`_check_repeatable`)."""
     teams = fmt.teams
     who = seats.ravel()[flat]
     # Group the teams by strategy once; each strategy then sees one contiguous slice.
@@ -656,11 +659,12 @@ def _decide(
         if getattr(strategy, "needs_manager_view", False):
             view = _with_manager_views(view, fmt, state, theirs[lo:hi] % teams, rng)
         _read_only(view)
-        twins = _twins(strategy, rng) if s in probe else None
+        twin = None if probe is None else probe.get(s)
+        rng_before = None if twin is None else copy.deepcopy(rng)
         label = repr(strategy.name) if labels is None else labels[s]
         f, fl = _ask(strategy, label, view, rng, when)
-        if twins is not None:
-            _check_repeatable(twins, label, view, when, (f, fl))
+        if twin is not None and rng_before is not None:
+            _check_repeatable(twin, rng_before, label, view, when, (f, fl))
         force[order[lo:hi]] = f
         flair[order[lo:hi]] = fl
     return force, flair
@@ -685,31 +689,23 @@ def _read_only(view: BatchView) -> BatchView:
     return view
 
 
-def _twins(strategy: BatchStrategy, rng: np.random.Generator) -> tuple[BatchStrategy, np.random.Generator] | None:
-    """Copies of a strategy and of the generator as they are before it decides, or None if the
-    strategy cannot be copied (it then goes unchecked)."""
-    try:
-        return copy.deepcopy(strategy), copy.deepcopy(rng)
-    except Exception:  # a lock, an open file, a model held by a handle: nothing to compare with
-        return None
-
-
 def _check_repeatable(
-    twins: tuple[BatchStrategy, np.random.Generator], name: str, view: BatchView, when: str, given: Orders
+    twin: BatchStrategy, rng: np.random.Generator, name: str, view: BatchView, when: str, given: Orders
 ) -> None:
-    """Ask a copy of the strategy, with a copy of the generator, the same question again: a
-    strategy whose orders depend on nothing but the view, the generator and its own state answers
-    the same. One that draws numbers of its own or keeps state outside itself would give a run
-    whose results change from one run to the next and with the number of workers."""
-    twin, rng = twins
+    """Ask the strategy's twin, made the same way and asked the same questions so far, this one
+    too, with the generator as the strategy had it: a strategy whose orders depend on nothing but
+    the views, the generator and its own state answers the same. One that draws numbers of its own
+    or keeps state outside itself would give a run whose results change from one run to the next
+    and with the number of workers."""
     again = _ask(twin, name, view, rng, when)
     if all(np.array_equal(a, b) for a, b in zip(given, again, strict=True)):
         return
     raise StrategyError(
         f"strategy {name} gave different orders when asked twice for the same {view.size} teams in {when}, "
-        "with the same view and a copy of the same random generator: it draws random numbers of its own "
-        "(numpy.random, random, the clock), keeps state outside itself (a module's globals) or changes the "
-        "view's arrays, so its results would change from run to run and with the number of workers; draw every "
+        "with the same view and a copy of the same random generator (the second time to a second one made "
+        "the same way and asked the same questions before): it draws random numbers of its own "
+        "(numpy.random, random, the clock), keeps state outside itself (a module's globals, its class) or is "
+        "made differently each time, so its results would change from run to run and with the number of workers; draw every "
         "random number from the rng it is given and keep any state on the strategy object (each batch of "
         "tournaments gets a fresh one)"
     )
