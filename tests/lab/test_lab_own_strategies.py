@@ -4,12 +4,15 @@ what was wrong and how to put it right, never a bare traceback or a silently wro
 from __future__ import annotations
 
 import random
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from sevens.lab import run
 from sevens.lab.registry import resolve
 from sevens.lab.run import run_lab
 from sevens.lab.simulate import simulate
@@ -362,3 +365,49 @@ def test_a_strategy_class_that_cannot_be_copied_plays_and_gives_the_same_results
     one = run_lab(["even", f"{HERE}:Locked"], 48, seed=5, teams=8, batch_size=8, workers=1)
     two = run_lab(["even", f"{HERE}:Locked"], 48, seed=5, teams=8, batch_size=8, workers=2)
     assert one.to_dict() == two.to_dict()
+
+
+FLAG: list[Path] = []
+"""Where WaitsToBeSeen waits for the run's progress to show (set by the test; workers fork with it)."""
+
+
+class WaitsToBeSeen:
+    """Even pacing, one team at a time. From its 40th decision on it waits until the run's progress
+    has shown part of a batch: a slow strategy's bar used to stand still until a whole batch was done."""
+
+    name = "waits-to-be-seen"
+
+    def __init__(self) -> None:
+        self.decided = 0
+
+    def order(self, view: Any, rng: object) -> Order:
+        self.decided += 1
+        if FLAG and self.decided >= 40:
+            for _ in range(3000):  # a minute at most, then say what was not seen
+                if FLAG[0].exists():
+                    break
+                threading.Event().wait(0.02)
+            else:
+                raise RuntimeError("no progress was shown while the batch played")
+        total = -(-view.scrum // view.turns_left)
+        return Order(force=total, flair=0)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_slow_strategy_shows_progress_while_a_batch_plays_and_the_results_are_unchanged(
+    workers: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plain = run_lab(["even", f"{HERE}:WaitsToBeSeen"], 24, seed=2, teams=8, batch_size=8)
+    monkeypatch.setattr(run, "PROGRESS_EVERY", 0.0)  # tell every step: the test waits on the steps, not the clock
+    monkeypatch.setattr(sys.modules[__name__], "FLAG", [tmp_path / "seen"])
+    told: list[int] = []
+
+    def progress(n: int) -> None:
+        told.append(n)
+        if n < 8:  # less than a batch: part of one
+            FLAG[0].touch()
+
+    shown = run_lab(["even", f"{HERE}:WaitsToBeSeen"], 24, seed=2, teams=8, batch_size=8, workers=workers,
+                    progress=progress)
+    assert FLAG[0].exists() and len(told) > 3 and min(told) > 0 and sum(told) == 24, told
+    assert shown.to_dict() == plain.to_dict()

@@ -14,13 +14,16 @@ the same numbers whatever the number of workers and whatever order the batches f
 from __future__ import annotations
 
 import math
+import multiprocessing
 import os
+import queue
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from itertools import islice
 from typing import Any
 
@@ -182,8 +185,13 @@ def warm_up(teams: int = 16) -> bool:
     return True
 
 
-def run_batch(spec: BatchSpec) -> Totals:
-    """Simulate one batch and total it per strategy (a plain function: it runs in any worker)."""
+def run_batch(spec: BatchSpec, progress: Callable[[int], None] | None = None) -> Totals:
+    """Simulate one batch and total it per strategy (a plain function: it runs in any worker).
+
+    ``progress``, if given, is told now and then while the batch plays how many of its tournaments'
+    worth of work is done (more each time, fewer than ``spec.count``; the totals say when all of it
+    is), at most every :data:`PROGRESS_EVERY` seconds: a batch of slow strategies can take minutes.
+    """
     tables = _tables()
     strategies = [resolve(name) for name in spec.strategies]
     seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field, key=spec.seating)
@@ -197,7 +205,7 @@ def run_batch(spec: BatchSpec) -> Totals:
     with _blas().limit(limits=1, user_api="blas"):
         result = simulate(
             spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables,
-            threads=spec.threads, probe=probe, labels=labels,
+            threads=spec.threads, probe=probe, labels=labels, progress=_every(spec.count, progress),
         )
     s = len(strategies)
     champion = np.zeros(seats.shape, dtype=np.int64)
@@ -218,6 +226,28 @@ def run_batch(spec: BatchSpec) -> Totals:
         scrum_left=per(result.scrum_left),
         scrum_left_sq=per(result.scrum_left**2),
     )
+
+
+PROGRESS_EVERY = 0.5
+"""Seconds at least between two reports of a batch's progress while it plays."""
+
+
+def _every(count: int, progress: Callable[[int], None] | None) -> Callable[[float], None] | None:
+    """A batch's share of decisions made, passed on to ``progress`` as tournaments' worth of work
+    (fewer than ``count``), when that has grown and :data:`PROGRESS_EVERY` seconds have passed."""
+    if progress is None:
+        return None
+    told = 0
+    when = time.monotonic()
+
+    def share(done: float) -> None:
+        nonlocal told, when
+        tournaments = min(count - 1, int(done * count))
+        if tournaments > told and time.monotonic() - when >= PROGRESS_EVERY:
+            told, when = tournaments, time.monotonic()
+            progress(tournaments)
+
+    return share
 
 
 def _label(typed: str, made: BatchStrategy) -> str:
@@ -463,7 +493,10 @@ def run_lab(
         dask: address of a Dask scheduler to run the batches on instead.
         batch_size: tournaments per batch (part of the run's identity with the seed).
         sampler: how lines are drawn.
-        progress: called with the number of tournaments each finished batch adds.
+        progress: called with the number of tournaments' worth of work done since it was last
+            called: when a batch finishes, and, with ``workers`` on this machine, now and then while
+            one plays (a batch of slow strategies can take minutes); the numbers add up to
+            ``tournaments``. Whether and when it is called changes nothing in the results.
         field: a strategy that fills every seat but one: each of ``strategies`` then plays one
             team per tournament against it, in turn and in every seat (:func:`seat_block`).
 
@@ -482,43 +515,97 @@ def run_lab(
     specs = _specs(seated, tournaments, seed, teams, batch_size, sampler, threads, field is not None)
     # Integer totals add up to the same whatever order the batches finish in.
     total = Totals.zero(len(seated))
+    told: dict[int, int] = {}  # tournaments' worth of work told so far of each batch still playing, by start
 
-    def done(totals: Totals) -> None:
+    def partly(start: int, tournaments: int) -> None:
+        if progress is not None and start in told and tournaments > told[start]:
+            progress(tournaments - told[start])
+            told[start] = tournaments
+
+    def done(spec: BatchSpec, totals: Totals) -> None:
         nonlocal total
         total = total + totals
         if progress is not None:
-            progress(totals.tournaments)
+            progress(totals.tournaments - told.pop(spec.start, 0))
 
     if dask is not None:
         from distributed import Client
         from distributed import as_completed as dask_completed
 
         with Client(dask) as client:  # type: ignore[no-untyped-call]
-            first = [client.submit(run_batch, spec, pure=False) for spec in islice(specs, _DASK_IN_FLIGHT)]
-            running = dask_completed(first)  # type: ignore[no-untyped-call]
+            sent = {}
+            for spec in islice(specs, _DASK_IN_FLIGHT):
+                sent[client.submit(run_batch, spec, pure=False)] = spec
+            running = dask_completed(sent)  # type: ignore[no-untyped-call]
             for future in running:
-                done(future.result())
+                done(sent.pop(future), future.result())
                 for spec in islice(specs, 1):
-                    running.add(client.submit(run_batch, spec, pure=False))  # type: ignore[no-untyped-call]
+                    later = client.submit(run_batch, spec, pure=False)
+                    sent[later] = spec
+                    running.add(later)  # type: ignore[no-untyped-call]
     elif workers == 1:
         for spec in specs:
-            done(run_batch(spec))
+            told[spec.start] = 0
+            done(spec, run_batch(spec, partial(partly, spec.start)))
     else:
         warm_up(teams)  # compile here once, not in every worker at the same time
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        context = multiprocessing.get_context()
+        # The workers tell how far their batches are on a queue of their own, read between results.
+        told_by = None if progress is None else context.Queue()
+        with ProcessPoolExecutor(
+            max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(told_by,)
+        ) as pool:
+
+            def send(spec: BatchSpec) -> Future[Totals]:
+                told[spec.start] = 0
+                future = pool.submit(_pooled_batch, spec)
+                playing[future] = spec
+                return future
+
+            def read_told() -> None:
+                while told_by is not None:
+                    try:
+                        partly(*told_by.get_nowait())
+                    except queue.Empty:
+                        return
+
+            playing: dict[Future[Totals], BatchSpec] = {}
             try:
-                pending = {pool.submit(run_batch, spec) for spec in islice(specs, _IN_FLIGHT * workers)}
+                pending = {send(spec) for spec in islice(specs, _IN_FLIGHT * workers)}
                 while pending:
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    finished, pending = wait(
+                        pending, timeout=None if told_by is None else PROGRESS_EVERY, return_when=FIRST_COMPLETED
+                    )
+                    read_told()
                     for future in finished:
-                        done(future.result())
-                        pending |= {pool.submit(run_batch, spec) for spec in islice(specs, 1)}
+                        done(playing.pop(future), future.result())
+                        pending |= {send(spec) for spec in islice(specs, 1)}
             except BaseException:
                 # A failed batch or Ctrl-C: drop the batches still queued rather than play them
                 # before stopping (leaving the pool waits only for those already running).
                 pool.shutdown(wait=False, cancel_futures=True)
                 raise
+            finally:
+                if told_by is not None:
+                    told_by.cancel_join_thread()  # what is left on it is of no use now
     return LabResult(names, teams, seed, total, field)
+
+
+_TOLD: Any = None
+"""In a worker process of :func:`run_lab`: the queue it tells its batches' progress on, or None."""
+
+
+def _start_worker(told: Any) -> None:
+    global _TOLD
+    _TOLD = told
+
+
+def _pooled_batch(spec: BatchSpec) -> Totals:
+    """:func:`run_batch` in a worker of :func:`run_lab`'s pool, telling the run how far it is."""
+    told = _TOLD
+    if told is None:
+        return run_batch(spec)
+    return run_batch(spec, lambda n: told.put((spec.start, n)))
 
 
 _IN_FLIGHT = 4  # batches queued per worker: enough to keep it busy, few enough to hold little

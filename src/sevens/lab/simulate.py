@@ -23,10 +23,10 @@ import copy
 import os
 import random
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from enum import IntEnum
 from functools import lru_cache
 from itertools import repeat
@@ -290,6 +290,7 @@ def simulate(
     threads: int | None = None,
     probe: Mapping[int, BatchStrategy] | None = None,
     labels: Sequence[str] | None = None,
+    progress: Callable[[float], None] | None = None,
 ) -> BatchResult:
     """Play ``len(seats)`` whole tournaments at once.
 
@@ -313,6 +314,11 @@ def simulate(
             itself or is made differently each time); the answers kept are the first ones, so the
             batch's results are those it has without ``probe``. No strategy is ever copied here.
         labels: how messages name each strategy (default: its ``name``, quoted).
+        progress: called as the batch plays with the share of its decisions made so far (0 to 1,
+            never less than before): after each strategy's answer for its teams in a turn, and
+            before each team's decision by a one-decision bot, so that a slow strategy shows it is
+            moving. Not called by the compiled loop, which plays a batch in moments. It sees the
+            batch's progress only: nothing it does changes the results.
 
     Returns:
         Champions, places, league points, SCRUM left and tie-break counts.
@@ -356,6 +362,7 @@ def simulate(
     if compiled:
         return _simulate_compiled(fmt, seats, strategies, rng, tables, threads or os.cpu_count() or 1)
     b = seats.shape[0]
+    meter = None if progress is None else _Meter.of(fmt, seats, probe, progress)
     groups = teams // GROUP_SIZE
     state = _new_state(b, teams)
     zeros = np.zeros((b, teams), dtype=np.int64)
@@ -388,7 +395,7 @@ def simulate(
         is_home[:, :half] = True
         force, flair = _decide(
             fmt, turn, stage, state, seats, strategies, rng, flat, opponent_flat, is_home.ravel(), position, probe,
-            labels,
+            labels, meter,
         )
         lines = _lines(sampler, tables, rng, force, flair)
         stacked = np.stack([lines.tries, lines.conversions, lines.penalties, lines.drop_goals], axis=1)
@@ -611,6 +618,7 @@ def _decide(
     position: IntArray,
     probe: Mapping[int, BatchStrategy] | None = None,
     labels: Sequence[str] | None = None,
+    meter: _Meter | None = None,
 ) -> Orders:
     """Orders of every team in play (``flat``: flat indices into ``[tournament, team]``); the
     strategies whose indices are in ``probe`` are asked twice, the second time through their twin
@@ -662,12 +670,73 @@ def _decide(
         twin = None if probe is None else probe.get(s)
         rng_before = None if twin is None else copy.deepcopy(rng)
         label = repr(strategy.name) if labels is None else labels[s]
-        f, fl = _ask(strategy, label, view, rng, when)
+        start = 0 if meter is None else meter.done
+        f, fl = _ask(strategy, label, _metered(view, meter), rng, when)
+        if meter is not None:
+            meter.reach(start + view.size)
         if twin is not None and rng_before is not None:
-            _check_repeatable(twin, rng_before, label, view, when, (f, fl))
+            _check_repeatable(twin, rng_before, label, _metered(view, meter), when, (f, fl))
+            if meter is not None:
+                meter.reach(start + 2 * view.size)
         force[order[lo:hi]] = f
         flair[order[lo:hi]] = fl
     return force, flair
+
+
+@dataclass(slots=True)
+class _Meter:
+    """A batch's progress in team decisions: ``done`` of about ``total`` (a team asked twice
+    counts twice), passed on as a share."""
+
+    report: Callable[[float], None]
+    total: int
+    done: int = 0
+    ceiling: int = 0
+    """Where the answer being asked for ends: one-decision bots step up to it, no further."""
+
+    @classmethod
+    def of(
+        cls, fmt: Format, seats: IntArray, probe: Mapping[int, BatchStrategy] | None, report: Callable[[float], None]
+    ) -> _Meter:
+        """A meter for a batch: every seat decides in each group round, half as many in each
+        knockout round, and the seats of strategies in ``probe`` are asked twice (in the
+        knockouts, as often as in the groups: near enough for a progress bar).
+
+        >>> meter = _Meter.of(Format(8, 8, 1), np.zeros((10, 8), dtype=np.int64), {0: None}, print)
+        >>> meter.total  # (3 group rounds of 8 teams, 4 and 2 in the knockouts) x 10 x 2
+        600
+        >>> meter.reach(150)
+        0.25
+        """
+        per_tournament = GROUP_TURNS * fmt.teams + sum(fmt.teams >> (k + 1) for k in range(len(fmt.knockout_stages)))
+        twice = float(np.isin(seats, list(probe or ())).mean()) if seats.size else 0.0
+        return cls(report, max(1, round(per_tournament * seats.shape[0] * (1 + twice))))
+
+    def reach(self, mark: int) -> None:
+        """Decisions are made up to ``mark``; the next answer's bots may step on from there."""
+        self.done = self.ceiling = max(self.done, mark)
+        self.report(min(1.0, self.done / self.total))
+
+    def step(self) -> None:
+        """A one-decision bot is deciding for one more team."""
+        if self.done < self.ceiling:
+            self.done += 1
+            self.report(min(1.0, self.done / self.total))
+
+
+def _metered(view: BatchView, meter: _Meter | None) -> BatchView:
+    """The view, its manager views counted by ``meter`` as one-decision bots ask for them, at
+    most ``view.size`` of them."""
+    make = view.manager_view
+    if meter is None or make is None:
+        return view
+    meter.ceiling = meter.done + view.size
+
+    def counted(i: int) -> object:
+        meter.step()
+        return make(i)
+
+    return replace(view, manager_view=counted)
 
 
 def _read_only(view: BatchView) -> BatchView:
