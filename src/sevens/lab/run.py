@@ -35,7 +35,7 @@ from sevens.lab.kernels import mix64
 from sevens.lab.registry import BUILTINS, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
-from sevens.lab.strategies import BatchStrategy
+from sevens.lab.strategies import BatchStrategy, StrategyError
 
 __all__ = [
     "BATCH_SIZE",
@@ -193,12 +193,12 @@ def run_batch(spec: BatchSpec, progress: Callable[[int], None] | None = None) ->
     is), at most every :data:`PROGRESS_EVERY` seconds: a batch of slow strategies can take minutes.
     """
     tables = _tables()
-    strategies = [resolve(name) for name in spec.strategies]
+    strategies = [_load(name) for name in spec.strategies]
     seats = seat_block(len(strategies), spec.teams, spec.start, spec.count, field=spec.field, key=spec.seating)
     # The run's first batch asks each strategy of one's own every question twice: one whose answers
     # change (numbers of its own, state kept outside it) is refused before its table misleads anyone.
     # Each is asked again through a second one made the same way (its twin): nothing is copied.
-    probe = {i: resolve(name) for i, name in enumerate(spec.strategies) if spec.start == 0 and not is_builtin(name)}
+    probe = {i: _load(name) for i, name in enumerate(spec.strategies) if spec.start == 0 and not is_builtin(name)}
     labels = [_label(typed, made) for typed, made in zip(spec.strategies, strategies, strict=True)]
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
     # spinning took the cores from the lab's other workers (a run 10 times slower with 2 workers).
@@ -553,7 +553,8 @@ def run_lab(
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
         with ProcessPoolExecutor(
-            max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(told_by,)
+            max_workers=workers, mp_context=context, initializer=_start_worker,
+            initargs=(told_by, context.get_start_method()),
         ) as pool:
 
             def send(spec: BatchSpec) -> Future[Totals]:
@@ -594,10 +595,55 @@ def run_lab(
 _TOLD: Any = None
 """In a worker process of :func:`run_lab`: the queue it tells its batches' progress on, or None."""
 
+_STARTED_BY: str | None = None
+"""In a worker process of :func:`run_lab`: how it was started ("fork", "spawn", "forkserver")."""
 
-def _start_worker(told: Any) -> None:
-    global _TOLD
-    _TOLD = told
+
+def _start_worker(told: Any, started_by: str) -> None:
+    global _TOLD, _STARTED_BY
+    _TOLD, _STARTED_BY = told, started_by
+
+
+_DEFAULT_FOR = {"spawn": "Python's default on macOS and Windows", "forkserver": "Python's default on Linux from 3.14"}
+
+
+def _load(name: str) -> BatchStrategy:
+    """The strategy called ``name``, as :func:`resolve` makes it; in a worker of :func:`run_lab`,
+    one that does not load there (though it did in the run's own process, which checked every
+    name) is a :class:`StrategyError` that says why and what to do."""
+    try:
+        return resolve(name)
+    except Exception as exc:
+        if _STARTED_BY is None:
+            raise
+        raise StrategyError(_not_in_worker(name, exc, _STARTED_BY)) from None
+
+
+def _not_in_worker(name: str, exc: BaseException, started_by: str) -> str:
+    """Why strategy ``name`` loads in the run's process and not in a worker started by ``started_by``.
+
+    >>> print(_not_in_worker("__main__:Mine", AttributeError("no Mine"), "spawn"))  # doctest: +ELLIPSIS
+    strategy '__main__:Mine' loads in this process but not in the run's worker processes (AttributeError: no Mine): ...
+    """
+    if started_by == "fork":
+        why = "the workers started as copies of this process (fork), so the strategy's code or state differs there"
+    else:
+        why = (
+            f"the workers are new Python processes (started by {started_by!r}, {_DEFAULT_FOR.get(started_by, 'as asked')}), which import each strategy afresh by its path: it must be defined at the top "
+            "level of a file they can import (in the current folder, on PYTHONPATH or installed), not only in "
+            "this process (python -c, a notebook, the interactive prompt, under if __name__ == '__main__', "
+            "or set at run time)"
+        )
+    return (
+        f"strategy {name!r} loads in this process but not in the run's worker processes ({_raised(exc)}): "
+        f"{why}. Put it in a file of its own (mine.py, say, naming it 'mine:{name.rpartition(':')[2] or 'Mine'}') "
+        "in the folder you run from, or run with one worker (--workers 1, workers=1), which plays in this process"
+    )
+
+
+def _raised(exc: BaseException) -> str:
+    """An exception as one line: its type and message."""
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _pooled_batch(spec: BatchSpec) -> Totals:

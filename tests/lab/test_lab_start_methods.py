@@ -1,0 +1,73 @@
+"""The lab's worker processes started the ways Python starts them: "fork" on Linux, "spawn" on macOS
+and Windows ("forkserver" on Linux from Python 3.14). A worker started by spawn imports each
+strategy afresh, so one that exists only in the run's own process cannot play there: the run says
+which, why and what to do, rather than a worker's bare "no attribute"."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = (ROOT / "docs" / "strategy.md").read_text()
+PACERS = re.search(r"```python\n(.*?)```", GUIDE[GUIDE.index("## Writing your own strategy"):], re.S)
+
+
+def _python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=600, check=False)
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_a_strategy_defined_only_in_the_running_process_is_refused_by_a_spawned_worker_saying_what_to_do(
+    method: str, tmp_path: Path
+) -> None:
+    """Defined in ``python -c`` (as in a notebook or at the prompt): the workers' ``__main__`` is not
+    this one, and the worker's own error said only that ``__main__`` had no such attribute."""
+    code = f"""
+import multiprocessing
+from sevens.lab.run import run_lab
+from sevens.lab.strategies import StrategyError, paced_total, split_orders
+
+class Mine:
+    name = "mine"
+
+    def orders(self, view, rng):
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, rng.uniform(0, 1, view.size), view.scrum)
+
+multiprocessing.set_start_method({method!r})
+try:
+    run_lab(["even", "__main__:Mine"], 40, seed=1, teams=8, batch_size=20, workers=2)
+except StrategyError as exc:
+    print(exc)
+"""
+    run = _python(code, tmp_path)
+    assert run.returncode == 0, run.stderr
+    said = run.stdout
+    for part in ("strategy '__main__:Mine' loads in this process but not in the run's worker processes",
+                 "no attribute 'Mine'", f"started by '{method}'", "import each strategy afresh by its path",
+                 "python -c, a notebook", "naming it 'mine:Mine'", "--workers 1"):
+        assert part in said, said
+
+
+def test_the_guides_example_gives_the_same_results_with_workers_started_by_spawn(tmp_path: Path) -> None:
+    """As on macOS and Windows: the module in the current folder is found by the workers too."""
+    assert PACERS
+    (tmp_path / "pacers.py").write_text(PACERS.group(1))
+    args = ["lab", "--strategies", "even-flair,pacers:SaveThenFlair,pacers:HalfAndHalf", "--tournaments", "2100",
+            "--teams", "8", "--seed", "1", "--workers", "2", "--json"]
+    tables = []
+    for method in ("fork", "spawn"):
+        run = _python(f"import multiprocessing, sys\nmultiprocessing.set_start_method({method!r})\n"
+                      f"sys.argv = ['sevens', *{args!r}]\nfrom sevens.cli.main import main\nmain()\n", tmp_path)
+        assert run.returncode == 0, run.stderr
+        tables.append(json.loads(run.stdout))
+    assert tables[0] == tables[1]
