@@ -213,3 +213,35 @@ def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
     first_column = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines() if line.startswith("│"))
     assert all(name in first_column for name in names), result.stdout
     assert "…" not in result.stdout
+
+
+PRINTER = '''
+import numpy as np
+from sevens.lab.strategies import paced_total, split_orders
+
+
+class Printer:
+    """Says what it decides, as one does while working on a strategy."""
+
+    name = "printer"
+
+    def orders(self, view, rng):
+        print("deciding turn", view.turn)
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.ones(view.size), view.scrum)
+'''
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_what_a_strategy_prints_goes_to_stderr_and_the_json_stays_json(workers: str, tmp_path: Path) -> None:
+    """A strategy's print() went to stdout, into the JSON, which then could not be read."""
+    (tmp_path / "printer.py").write_text(PRINTER)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    run = subprocess.run(
+        [sys.executable, "-m", "sevens", "lab", "--strategies", "even,printer:Printer", "--tournaments", "2100",
+         "--teams", "8", "--seed", "1", "--workers", workers, "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tournaments"] == 2100
+    assert run.stderr.count("deciding turn 1") == 3  # two batches, the first asked twice

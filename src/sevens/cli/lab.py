@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import math
+import os
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -138,31 +141,32 @@ def lab(
         progress.advance(task, n)
 
     try:
-        if dask is None:
-            from sevens.lab.run import warm_up
+        with _printing_to_stderr():  # stdout is for the results alone
+            if dask is None:
+                from sevens.lab.run import warm_up
 
-            with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
-                warm_up(teams)
-        with Progress(
-            TextColumn("simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeRemainingColumn(),
-            console=console,
-            disable=json_out,
-            transient=True,  # gone once done, or when a run stops: the table or the error says the rest
-        ) as progress:
-            task = progress.add_task("lab", total=tournaments)
-            result = run_lab(
-                names,
-                tournaments,
-                seed,
-                teams=teams,
-                workers=workers,
-                dask=dask,
-                progress=advance,
-                field=field,
-            )
+                with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
+                    warm_up(teams)
+            with Progress(
+                TextColumn("simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=console,
+                disable=json_out,
+                transient=True,  # gone once done, or when a run stops: the table or the error says the rest
+            ) as progress:
+                task = progress.add_task("lab", total=tournaments)
+                result = run_lab(
+                    names,
+                    tournaments,
+                    seed,
+                    teams=teams,
+                    workers=workers,
+                    dask=dask,
+                    progress=advance,
+                    field=field,
+                )
     except KeyboardInterrupt:
         fail(
             f"interrupted after {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, since "
@@ -184,6 +188,31 @@ def lab(
             code=1,
         )
     _report(result, plot, json_out=json_out, overwrite=overwrite)
+
+
+@contextlib.contextmanager
+def _printing_to_stderr() -> Iterator[None]:
+    """While the strategies play, what they print (a strategy of one's own saying what it decides)
+    goes to stderr, so that stdout holds the results alone: ``--json`` piped to a file or to ``jq``
+    stays JSON. File descriptor 1 is pointed at stderr too, for the worker processes and for code
+    that writes to it directly; where there is none to point (an embedded or captured run), only
+    Python's ``sys.stdout`` is."""
+    sys.stdout.flush()  # what is already written goes first, where it was meant to
+    try:
+        saved: int | None = os.dup(1)
+    except OSError:
+        saved = None
+    with contextlib.redirect_stdout(sys.stderr):
+        if saved is None:
+            yield
+            return
+        try:
+            os.dup2(2, 1)
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
 
 
 def _check_callable(option: str, name: str) -> None:
