@@ -411,3 +411,18 @@ def test_a_slow_strategy_shows_progress_while_a_batch_plays_and_the_results_are_
                     progress=progress)
     assert FLAG[0].exists() and len(told) > 3 and min(told) > 0 and sum(told) == 24, told
     assert shown.to_dict() == plain.to_dict()
+
+
+@pytest.mark.parametrize(("typed", "says"), [
+    # A file's name, as one would type it: the import said "'pacers' is not a package".
+    ("pacers.py:SaveThenFlair", "'pacers.py' is a file, and a strategy is named by its module: run from the folder "
+                                "that holds pacers.py (or put that folder on PYTHONPATH) and name it "
+                                "'pacers:SaveThenFlair'"),
+    ("lab/pacers.py:SaveThenFlair", "run from the folder that holds pacers.py"),
+    # A dotted path, as Python writes one: the list of built-ins said nothing of the colon wanted.
+    ("pacers.SaveThenFlair", "or give a 'module:attribute' path ('pacers:SaveThenFlair'?)"),
+])
+def test_a_strategy_named_by_its_file_or_a_dotted_path_is_refused_saying_how_to_name_it(typed: str, says: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        run_lab(["even", typed], 8, seed=1, teams=8)
+    assert says in str(caught.value)

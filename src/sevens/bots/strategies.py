@@ -258,6 +258,10 @@ def load_registered(name: str) -> object | None:
     'EvenSpread'
     >>> load_registered("even") is None
     True
+    >>> load_registered("bots/mine.py:Mine")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot load 'bots/mine.py:Mine': 'bots/mine.py' is a file, and a strategy is named by its module: ...
     """
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     target: object = None
@@ -265,6 +269,13 @@ def load_registered(name: str) -> object | None:
         target = found[0].load()
     elif ":" in name:
         module, _, attribute = name.partition(":")
+        if module.endswith(".py") or "/" in module or os.sep in module:
+            file = os.path.basename(module)
+            raise ValueError(
+                f"cannot load {name!r}: {module!r} is a file, and a strategy is named by its module: run from the "
+                f"folder that holds {file} (or put that folder on PYTHONPATH) and name it "
+                f"'{file.removesuffix('.py')}:{attribute}'"
+            )
         try:
             target = getattr(_import_own(module), attribute)
         except (ImportError, AttributeError) as exc:

@@ -169,6 +169,10 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
     Traceback (most recent call last):
     ...
     ValueError: there is no strategy called 'cautious'; choose one of: ...
+    >>> resolve("pacers.SaveThenFlair")
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no strategy called 'pacers.SaveThenFlair'; ... or give a 'module:attribute' path ('pacers:SaveThenFlair'?)
     """
     bots = _scalar_bots()
     if scalar and name in bots:
@@ -182,8 +186,10 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
     target = load_registered(name)
     if target is not None:
         return _wrap(target, name)
+    module, dot, attribute = name.rpartition(".")
+    meant = f" ('{module}:{attribute}'?)" if dot and module and attribute else ""
     raise ValueError(
         f"there is no strategy called {name!r}; choose one of: {', '.join(available())}, "
         f"one of {', '.join(WEIGHTED)} with a knockout weight ('even-flair@1.5'), "
-        "or give a 'module:attribute' path"
+        f"or give a 'module:attribute' path{meant}"
     )
