@@ -323,3 +323,19 @@ def test_rate_intervals_are_wilsons_as_scipy_computes_them(k: int, n: int) -> No
 
 def test_a_strategy_seated_nowhere_has_the_whole_unit_interval() -> None:
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_a_dask_scheduler_that_is_not_there_is_said_so_not_blamed_on_a_strategy() -> None:
+    """The connection's OSError reached the command as if a strategy of one's own had raised it."""
+    import socket
+
+    import dask
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{free.getsockname()[1]}"  # nothing listens there once closed
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), pytest.raises(ValueError) as caught:
+        run_lab(["even", "sevens.lab.strategies:RandomPacing"], 20, seed=1, teams=8, dask=address)
+    message = str(caught.value)
+    assert message.startswith(f"cannot reach a Dask scheduler at {address}: ")
+    assert "leave out --dask to run on this machine" in message

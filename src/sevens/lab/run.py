@@ -501,7 +501,7 @@ def run_lab(
             team per tournament against it, in turn and in every seat (:func:`seat_block`).
 
     Raises:
-        ValueError: a bad count or an unknown strategy.
+        ValueError: a bad count, an unknown strategy, or no Dask scheduler at ``dask``.
 
     >>> result = run_lab(["even", "group-blitz"], 40, seed=1, teams=8, batch_size=20)
     >>> result.totals.tournaments, int(result.totals.titles.sum())
@@ -532,7 +532,14 @@ def run_lab(
         from distributed import Client
         from distributed import as_completed as dask_completed
 
-        with Client(dask) as client:  # type: ignore[no-untyped-call]
+        try:
+            client = Client(dask)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError) as exc:  # nothing there, or it does not answer
+            raise ValueError(
+                f"cannot reach a Dask scheduler at {dask}: {exc}; check the address, or start a scheduler "
+                "(dask scheduler) and its workers (dask worker ADDRESS), or leave out --dask to run on this machine"
+            ) from None
+        with client:
             sent = {}
             for spec in islice(specs, _DASK_IN_FLIGHT):
                 sent[client.submit(run_batch, spec, pure=False)] = spec
