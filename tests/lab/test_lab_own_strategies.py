@@ -426,3 +426,24 @@ def test_a_strategy_named_by_its_file_or_a_dotted_path_is_refused_saying_how_to_
     with pytest.raises(ValueError) as caught:
         run_lab(["even", typed], 8, seed=1, teams=8)
     assert says in str(caught.value)
+
+
+class Nameless:
+    """Even pacing, all FLAIR, and no name: the guide asks for one only to name it in messages."""
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        return _even(view)
+
+
+class NamelessRaises:
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        raise KeyError("notes")
+
+
+def test_a_strategy_without_a_name_plays_and_is_named_as_typed() -> None:
+    """It stopped the run with AttributeError: no attribute 'name', blamed on its own code."""
+    result = run_lab(["even", f"{HERE}:Nameless"], 16, seed=1, teams=8, batch_size=8)
+    assert {row["strategy"] for row in result.to_dict()["results"]} == {"even", f"{HERE}:Nameless"}
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", f"{HERE}:NamelessRaises"], 16, seed=1, teams=8, batch_size=8)
+    assert str(caught.value).startswith(f"strategy '{HERE}:NamelessRaises' raised KeyError: 'notes' at ")

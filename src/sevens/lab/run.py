@@ -250,13 +250,16 @@ def _every(count: int, progress: Callable[[int], None] | None) -> Callable[[floa
     return share
 
 
-def _label(typed: str, made: BatchStrategy) -> str:
+def _label(typed: str, made: object) -> str:
     """A strategy as messages name it: as the run names it, and by its own name where that differs.
 
-    >>> _label("even", resolve("even")), _label("mine:Pacer", resolve("even"))
-    ("'even'", "'mine:Pacer' (named 'even')")
+    A strategy of one's own need not have a name: it is then named as the run names it.
+
+    >>> _label("even", resolve("even")), _label("mine:Pacer", resolve("even")), _label("mine:Plain", object())
+    ("'even'", "'mine:Pacer' (named 'even')", "'mine:Plain'")
     """
-    return repr(typed) if typed == made.name else f"{typed!r} (named {made.name!r})"
+    own = getattr(made, "name", typed)
+    return repr(typed) if typed == own else f"{typed!r} (named {own!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -669,7 +669,7 @@ def _decide(
         _read_only(view)
         twin = None if probe is None else probe.get(s)
         rng_before = None if twin is None else copy.deepcopy(rng)
-        label = repr(strategy.name) if labels is None else labels[s]
+        label = repr(getattr(strategy, "name", type(strategy).__name__)) if labels is None else labels[s]
         start = 0 if meter is None else meter.done
         f, fl = _ask(strategy, label, _metered(view, meter), rng, when)
         if meter is not None:
