@@ -639,14 +639,15 @@ def _not_in_worker(name: str, exc: BaseException, started_by: str) -> str:
         why = "the workers started as copies of this process (fork), so the strategy's code or state differs there"
     else:
         why = (
-            f"the workers are new Python processes (started by {started_by!r}, {_DEFAULT_FOR.get(started_by, 'as asked')}), which import each strategy afresh by its path: it must be defined at the top "
-            "level of a file they can import (in the current folder, on PYTHONPATH or installed), not only in "
+            f"the workers are new Python processes (started by {started_by!r}, "
+            f"{_DEFAULT_FOR.get(started_by, 'as asked')}), which import each strategy afresh by its path: it must "
+            "be defined at the top level of a file they can import (in the current folder, on PYTHONPATH or installed), not only in "
             "this process (python -c, a notebook, the interactive prompt, under if __name__ == '__main__', "
             "or set at run time)"
         )
     return (
         f"strategy {name!r} loads in this process but not in the run's worker processes ({_raised(exc)}): "
-        f"{why}. Put it in a file of its own (mine.py, say, naming it 'mine:{name.rpartition(':')[2] or 'Mine'}') "
+        f"{why}. Put it in a file of its own (mine.py, say, naming it 'mine:{name.partition(':')[2] or 'Mine'}') "
         "in the folder you run from, or run with one worker (--workers 1, workers=1), which plays in this process"
     )
 
