@@ -6,6 +6,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -168,6 +169,7 @@ def lab(
                     field=field,
                 )
     except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # an impatient second Ctrl-C must not cut this line short
         fail(
             f"interrupted after {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, since "
             "a part of a run depends on which batches happened to finish; run again, with a smaller --tournaments "
