@@ -103,3 +103,19 @@ def refused_form(html: str, form_id: str) -> RefusedForm:
     forms = [e for e in tree.root.all() if e.tag == "form" and e.attrs.get("id") == form_id]
     assert len(forms) == 1, (form_id, len(forms))
     return RefusedForm(tree.root, forms[0])
+
+
+def page_notice(html: str) -> str:
+    """The note a refused button leaves at the top of the page it comes back to: its text, as a
+    reader hears it (the note is an alert, focused as the page opens, and there is only one)."""
+    tree = _Tree()
+    tree.feed(html)
+    found = [e for e in tree.root.all() if "notice" in e.attrs.get("class", "").split()]
+    assert len(found) == 1, len(found)
+    note = found[0]
+    assert note.attrs.get("role") == "alert" and note.attrs.get("tabindex") == "-1", note.attrs
+    assert "autofocus" in note.attrs, note.attrs
+    main = next(e for e in tree.root.all() if e.tag == "main")
+    headings = [e for e in main.children if e.tag == "h1"]
+    assert headings and main.children.index(note) == main.children.index(headings[0]) + 1, "not under the h1"
+    return " ".join(note.text.split())

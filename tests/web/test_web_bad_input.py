@@ -161,7 +161,7 @@ def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:
     assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
     before = snapshot(hosted.app)
     refused(hosted.order("p1", team, 5, 3, turn=1), 409, "open turn is 2")
-    refused(post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}), 409, "not open")
+    refused(post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}), 409, "Turn 1 had already been resolved")
     assert snapshot(hosted.app) == before
 
 
@@ -181,9 +181,9 @@ OTHER_FORM_CASES = [
     ("extend", {"hours": "-2"}, 422, "more than 0"),
     ("extend", {"hours": "99999"}, 422, "720"),
     ("resolve", {"turn": "x"}, 422, "whole number"),
-    ("resolve", {"turn": "4"}, 409, "not open"),
-    ("resume", {}, 409, "paused"),
-    ("start", {}, 409, "already started"),
+    ("resolve", {"turn": "4"}, 409, "Turn 4 was not resolved: it is not the open turn. Nothing was changed. Turn 1 is open now."),
+    ("resume", {}, 409, "already running again"),
+    ("start", {}, 409, "already been started"),
     ("seats/p9/invite", {}, 404, "no seat"),
 ]
 

@@ -541,16 +541,17 @@ def _organise(
     *,
     principal: ApiPrincipal | None,
     refusal: Refusal | None = None,
+    notice: str = "",
     status: int = 200,
 ) -> Response:
-    # ``refusal``: one of the page's forms sent back, shown there with the typing kept; the
-    # address shown is the page's.
+    # ``refusal``: one of the page's forms sent back, shown there with the typing kept; ``notice``:
+    # a button refused, said at the top of the page. Either way the address shown is the page's.
     view = views.organiser_view(db, game, now=clock())
     context: dict[str, Any] = {
         "view": view, "access": access, "live": _live(db, game, access), "refusal": refusal,
-        **_sequels(db, principal, game),
+        "notice": notice, **_sequels(db, principal, game),
     }
-    if refusal is not None:
+    if refusal is not None or notice:
         context["canonical"] = f"/games/{game.public_id}/organise"
     return render(request, "organise.html", context, status=status)
 
@@ -563,6 +564,90 @@ def _organiser_refused(
     db.rollback()
     access = _access(db, principal, game)
     return _organise(request, db, game, access, clock, principal=principal, refusal=refusal, status=status)
+
+
+def _stands(game: GameRow) -> str:
+    """Where the game stands now, in a sentence, for a note on a button pressed too late.
+
+    >>> _stands(GameRow(status=GameStatus.PAUSED, current_turn=3))
+    'Turn 3 is open now, its deadline paused.'
+    """
+    return {
+        GameStatus.LOBBY: "The game has not started yet.",
+        GameStatus.RUNNING: f"Turn {game.current_turn} is open now.",
+        GameStatus.PAUSED: f"Turn {game.current_turn} is open now, its deadline paused.",
+        GameStatus.FINISHED: "The game is finished.",
+        GameStatus.ENDED: "The game was ended early.",
+    }[game.status]
+
+
+_AGAIN = "(a second click, or another tab)"
+"""How an organiser's act comes to be done twice: said in the notes on the organiser page."""
+
+
+def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat: str = "") -> str:
+    """What the organiser page says when one of its buttons (``act``) was refused by ``exc``: what
+    happened and what to do now, from where ``game`` stands now (read after the refusal). Most
+    often another tab, a second click or the deadline did it first, and there is nothing to do.
+
+    >>> running = GameRow(status=GameStatus.RUNNING, current_turn=4)
+    >>> print(_late_note("resolve", running, Conflict("gone"), turn=3))
+    Turn 3 had already been resolved (at its deadline, once every order was ready, or from another tab): nothing more to do. Turn 4 is open now.
+    >>> print(_late_note("pause", GameRow(status=GameStatus.ENDED), Conflict("only a running game...")))
+    The deadline was not paused: the game was ended early, so there is nothing left to do.
+    """
+    status = game.status
+    what = {
+        "start": "The game was not started",
+        "resolve": f"Turn {turn} was not resolved",
+        "pause": "The deadline was not paused",
+        "resume": "The deadline was not resumed",
+        "extend": "The deadline was not moved",
+        "end": "The game was not ended",
+        "invite": f"No new link was made for seat {seat}",
+        "sign-out": f"Seat {seat} was not signed out and no new link was made",
+        "house-bot": "The bot was not changed",
+    }[act]
+    if act == "start" and status != GameStatus.LOBBY:
+        return f"The game had already been started {_AGAIN}: nothing more to do. {_stands(game)}"
+    if act == "resolve" and game.current_turn > turn > 0:
+        return (
+            f"Turn {turn} had already been resolved (at its deadline, once every order was ready, or "
+            f"from another tab): nothing more to do. {_stands(game)}"
+        )
+    if act == "end" and status == GameStatus.ENDED:
+        return f"The game had already been ended {_AGAIN}: nothing more to do."
+    if act == "end" and status == GameStatus.FINISHED:
+        return "The game had already finished (its last turn was resolved): there is nothing to end."
+    if status == GameStatus.FINISHED:
+        return f"{what}: the game has finished, so there is nothing left to do."
+    if status == GameStatus.ENDED:
+        return f"{what}: the game was ended early, so there is nothing left to do."
+    if act == "pause" and status == GameStatus.PAUSED:
+        return f"The deadline was already paused {_AGAIN}: nothing more to do. Resume restarts it with the time left."
+    if act == "resume" and status == GameStatus.RUNNING:
+        return f"The deadline was already running again {_AGAIN}: nothing more to do."
+    if act == "invite" and isinstance(exc, Conflict):
+        return (
+            f"{what}: its player has taken the seat since this page was loaded, and a link from the "
+            "organiser would let a second person see its orders. If the seat is played by the wrong person, "
+            "or its player lost their browser, use 'Sign out and new link' in its row."
+        )
+    reason = str(exc)
+    return f"{what}: {reason[:1].lower()}{reason[1:]}. Nothing was changed. {_stands(game)}"
+
+
+def _organiser_noted(
+    request: Request, db: SessionDep, principal: ApiPrincipal | None, game: GameRow, clock: ClockDep,
+    act: str, exc: StoreError, *, turn: int = 0, seat: str = "",
+) -> Response:
+    """The organiser page again after one of its buttons was refused (``exc``, its HTTP status
+    kept), with a note at its top saying what happened and what to do now; nothing is kept of the
+    refused act."""
+    db.rollback()  # also reads the game afresh: the note says where it stands now
+    note = _late_note(act, game, exc, turn=turn, seat=seat)
+    access = _access(db, principal, game)
+    return _organise(request, db, game, access, clock, principal=principal, notice=note, status=exc.status)
 
 
 @router.get("/games/{public_id}/play")
@@ -598,17 +683,21 @@ def _play(
     principal: ApiPrincipal | None,
     message: str = "",
     refusal: Refusal | None = None,
+    notice: str = "",
     team: str = "",
     status: int = 200,
 ) -> Response:
     # ``refusal``: one of ``team``'s forms sent back, shown at that form with the typing kept; the
-    # address shown is the page's, at that team.
+    # address shown is the page's, at that team. ``notice``: a form refused that is no longer on
+    # the page (the game moved on), said at the top.
     context: dict[str, Any] = {
         "view": view, "access": access, "message": message, "live": _live(db, game, access), "refusal": refusal,
-        **_sequels(db, principal, game),
+        "notice": notice, **_sequels(db, principal, game),
     }
     if refusal is not None:
         context["canonical"] = f"/games/{game.public_id}/play#team-{team}"
+    elif notice:
+        context["canonical"] = f"/games/{game.public_id}/play"
     return render(request, "play.html", context, status=status)
 
 
@@ -663,13 +752,19 @@ def post_order(
     except (Invalid, Conflict) as exc:
         db.rollback()
         view = views.player_view(db, game, player_id)
-        if not any(t.info.id == team and t.match for t in view.teams):
-            raise  # not a form on this page: the error page says why
-        # Said beside the form, with what was typed still in it; the rules' "fiji, turn 1: " would
-        # name the team by its id where its name heads the form.
+        # The rules' "fiji, turn 1: " would name the team by its id where its name heads the form.
         why = str(exc)
         if why.startswith(f"{team}, turn "):
             why = why.split(": ", 1)[1]
+        mine = {t.info.id: t for t in view.teams}
+        if team not in mine:
+            raise  # not one of this player's teams: the error page says why
+        if mine[team].match is None:
+            # Its form went with the turn (resolved since the page was loaded; the team is out,
+            # or the game is over): said at the top of the page as it stands now.
+            note = f"Your order for {mine[team].info.name} was not saved: {why}. {_stands(game)}"
+            return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+        # Said beside the form, with what was typed still in it.
         boxes = _ORDER_BOXES.get(exc.field, ()) if isinstance(exc, Invalid) else ()  # a stale turn: the whole form
         refusal = Refusal(f"order-{team}", why, boxes, {"force": force, "flair": flair})
         return _play(
@@ -734,10 +829,12 @@ def post_house_bot(
         store.set_house_bot(
             db, game_id=game.id, team_id=team, strategy=views.bot_name(strategy, weight), now=clock()
         )
-    except Invalid as exc:
+    except StoreError as exc:
         db.rollback()
-        if store.house_bot(db, game=game, team_id=team) is None:
-            raise  # no form for this team on the page: the error page says why
+        if not isinstance(exc, Invalid) or team not in {t.team_id for t in store.house_teams(db, game=game)}:
+            # No form for this team on the page now (its manager took the seat, it went out, the
+            # game is over): said at the top of the page.
+            return _organiser_noted(request, db, principal, game, clock, "house-bot", exc)
         refusal = _refusal(f"house-bot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
     return _back_to_organise(db, game)
@@ -771,7 +868,10 @@ def post_start(
 ) -> Response:
     """Draw the groups and open turn 1."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    store.start_game(db, game_id=game.id, now=clock())
+    try:
+        store.start_game(db, game_id=game.id, now=clock())
+    except StoreError as exc:  # started already: a second click, another tab
+        return _organiser_noted(request, db, principal, game, clock, "start", exc)
     return _back_to_organise(db, game)
 
 
@@ -791,8 +891,9 @@ def post_resolve(
     assert number is not None
     if not store.resolve_then_advance(
         db, game_id=game.id, turn=number, reason="organiser", now=clock(), actor="organiser"
-    ):
-        raise Conflict(f"turn {number} is not open; it was already resolved or the game is over: reload")
+    ):  # resolved already (the deadline, the last ready order, another tab), or the game is over
+        exc = Conflict("it is not the open turn")
+        return _organiser_noted(request, db, principal, game, clock, "resolve", exc, turn=number)
     return _back_to_organise(db, game)
 
 
@@ -807,7 +908,10 @@ def post_pause(
 ) -> Response:
     """Stop the deadline clock (recorded with who and when)."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
+    try:
+        store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
+    except StoreError as exc:
+        return _organiser_noted(request, db, principal, game, clock, "pause", exc)
     return _back_to_organise(db, game)
 
 
@@ -822,7 +926,10 @@ def post_resume(
 ) -> Response:
     """Restart the deadline clock."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
+    try:
+        store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
+    except StoreError as exc:
+        return _organiser_noted(request, db, principal, game, clock, "resume", exc)
     return _back_to_organise(db, game)
 
 
@@ -847,7 +954,11 @@ def post_extend(
         if not value == value or not 0 < value <= 24 * 30:
             raise Invalid("extend by more than 0 and at most 720 hours", field="hours")
         store.extend_deadline(db, game_id=game.id, seconds=round(value * 3600), now=clock(), actor="organiser")
-    except Invalid as exc:
+    except StoreError as exc:
+        db.rollback()
+        if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or game.turn_seconds is None:
+            # No extend box on the page any more (the game is over): said at its top.
+            return _organiser_noted(request, db, principal, game, clock, "extend", exc)
         refusal = _refusal("extend", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
     return _back_to_organise(db, game)
@@ -864,7 +975,10 @@ def post_end(
 ) -> Response:
     """End the game now; the seed is revealed."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    store.end_game(db, game_id=game.id, now=clock(), actor="organiser")
+    try:
+        store.end_game(db, game_id=game.id, now=clock(), actor="organiser")
+    except StoreError as exc:
+        return _organiser_noted(request, db, principal, game, clock, "end", exc)
     return _back_to_organise(db, game)
 
 
@@ -967,10 +1081,14 @@ def post_new_invite(
     """Issue a new invite link for a seat (the old one stops working); shown once, used once.
     With ``sign_out``, whoever plays the seat now loses it until the new link is used."""
     game = _organiser_action(request, db, principal, public_id, csrf)
-    return _new_link_page(
-        request, db, settings, clock, game, player_id, sign_out=sign_out == "yes",
-        canonical=f"/games/{game.public_id}/organise",
-    )
+    try:
+        return _new_link_page(
+            request, db, settings, clock, game, player_id, sign_out=sign_out == "yes",
+            canonical=f"/games/{game.public_id}/organise",
+        )
+    except StoreError as exc:  # the game ended, or the seat was taken since the page was loaded
+        act = "sign-out" if sign_out == "yes" else "invite"
+        return _organiser_noted(request, db, principal, game, clock, act, exc, seat=player_id[:16])
 
 
 def _new_link_page(
@@ -1020,10 +1138,18 @@ def post_device_link(
     _watchable(game, access)
     player_id = _player(access)
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
-    return _new_link_page(
-        request, db, settings, clock, game, player_id, by_holder=True, actor=store.seat_name(seat),
-        canonical=f"/games/{game.public_id}/play",
-    )
+    try:
+        return _new_link_page(
+            request, db, settings, clock, game, player_id, by_holder=True, actor=store.seat_name(seat),
+            canonical=f"/games/{game.public_id}/play",
+        )
+    except StoreError as exc:  # the game is over since the page was loaded
+        db.rollback()
+        note = f"No link for another device was made: {exc}. {_stands(game)}"
+        return _play(
+            request, db, game, access, views.player_view(db, game, player_id), principal=principal, notice=note,
+            status=exc.status,
+        )
 
 
 @router.get("/games/{public_id}/record.json")

@@ -213,8 +213,9 @@ function canonicalAddress() {
   if (main && window.history && window.history.replaceState) {
     window.history.replaceState(null, "", main.dataset.canonical);
     // An address naming a part of the page (a team's "#team-...") stops the browser from focusing
-    // a refused form's summary as the page opens: focus it here instead, once loading is done.
-    var summary = document.querySelector(".error-summary[autofocus]");
+    // a refused form's summary (or a refused button's note) as the page opens: focus it here
+    // instead, once loading is done.
+    var summary = document.querySelector(".error-summary[autofocus], .notice[autofocus]");
     if (summary) { window.setTimeout(function () { summary.focus(); }, 0); }
   }
 }
