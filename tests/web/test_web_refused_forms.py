@@ -9,7 +9,7 @@ import re
 import pytest
 from fastapi import FastAPI
 
-from web.refused_forms import refused_form
+from web.refused_forms import page_notice, refused_form
 from web.web_helpers import Hosted, host_game, new_client, post_form
 
 CREATE_TYPED = {
@@ -193,3 +193,79 @@ def test_a_refused_extension_comes_back_as_its_form(hosted: Hosted, hours: str, 
     assert form.described("hours") == words and words in form.summary().text
     assert form.value("hours") == hours
     assert f'data-canonical="/games/{hosted.public_id}/organise"' in answer.text
+
+
+def _token(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found is not None
+    return found.group(1)
+
+
+def test_a_create_form_loaded_before_the_browser_signed_in_comes_back_to_send_again(app: FastAPI) -> None:
+    """A new visitor loads the create form (its token: the CSRF cookie's, double submit), then joins
+    a game in another tab (a session, whose own token replaces that one), then sends the form: it
+    comes back as typed with the session's token, and sent again it creates the game."""
+    browser = new_client(app)
+    loaded = _token(browser.get("/").text)
+    other = host_game(app)
+    tab = other.invites["p1"].split("testserver", 1)[1]
+    assert _token(browser.get(tab).text) == loaded  # the same browser, still without a session
+    assert browser.post(tab, data={"name": "Ann", "csrf": loaded}).status_code == 303
+    answer = browser.post("/games", data={**CREATE_TYPED, "csrf": loaded})
+    assert answer.status_code == 403, answer.text[-400:]
+    form = refused_form(answer.text, "create-game")
+    assert "This browser signed in after this page was loaded" in form.summary().text
+    assert "press Create game again" in form.summary().text and form.invalid() == []
+    for name in ("name", "arrangement", "deadline_hours", "default_bot", "default_bot_weight", "visibility"):
+        assert form.value(name) == CREATE_TYPED[name]
+    fresh = form.value("csrf")
+    assert fresh != loaded and 'data-canonical="/"' in answer.text
+    assert "Harbour cup" not in browser.get("/").text.split('id="create-game"')[0]  # nothing created yet
+    created = browser.post("/games", data={**CREATE_TYPED, "csrf": fresh})
+    assert created.status_code == 201, created.text[-400:]
+    mine = browser.get("/").text.split('id="create-game"')[0]
+    assert "Harbour cup" in mine and "Friday sevens" in mine  # the new game and the one joined
+
+
+def test_a_planted_csrf_cookie_still_does_nothing_for_a_session(app: FastAPI) -> None:
+    """The session's token stays the only one its posts are good with: a CSRF cookie and a form
+    token planted to match create nothing (the form comes back, as any form loaded before the
+    session would), and a stranger's token gets the error page."""
+    game = host_game(app)
+    browser = game.join("p1", "Ann")
+    planted = "p" * 40
+    browser.cookies.set("sevens_csrf", planted)
+    answer = browser.post("/games", data={**CREATE_TYPED, "csrf": planted})
+    assert answer.status_code == 403 and refused_form(answer.text, "create-game").value("csrf") != planted
+    assert browser.post("/games", data={**CREATE_TYPED, "csrf": "q" * 40}).status_code == 403
+    assert "Harbour cup" not in browser.get("/").text.split('id="create-game"')[0]
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303  # the organiser's own still work
+
+
+def test_a_join_form_loaded_before_the_browser_signed_in_comes_back_with_the_name(app: FastAPI) -> None:
+    first, second = host_game(app), host_game(app, name="Second sevens")
+    browser = new_client(app)
+    here = second.invites["p2"].split("testserver", 1)[1]
+    loaded = _token(browser.get(here).text)
+    tab = first.invites["p1"].split("testserver", 1)[1]
+    assert browser.post(tab, data={"name": "Ann", "csrf": loaded}).status_code == 303
+    answer = browser.post(here, data={"name": "Ann B", "csrf": loaded})
+    assert answer.status_code == 403, answer.text[-400:]
+    form = refused_form(answer.text, "join")
+    assert "press Join the game again" in form.summary().text and form.value("name") == "Ann B"
+    again = browser.post(here, data={"name": "Ann B", "csrf": form.value("csrf")})
+    assert again.status_code == 303 and browser.get(f"{second.base}/play").status_code == 200
+
+
+def test_an_organiser_link_loaded_before_the_browser_signed_in_comes_back_to_press_again(app: FastAPI) -> None:
+    game, other = host_game(app), host_game(app, name="Second sevens")
+    browser = new_client(app)
+    link = game.organiser_link.split("testserver", 1)[1]
+    loaded = _token(browser.get(link).text)
+    tab = other.invites["p1"].split("testserver", 1)[1]
+    assert browser.post(tab, data={"name": "Ann", "csrf": loaded}).status_code == 303
+    answer = browser.post(link, data={"csrf": loaded})
+    assert answer.status_code == 403
+    assert "press the button again" in page_notice(answer.text)
+    assert browser.post(link, data={"csrf": _token(answer.text)}).status_code == 303
+    assert browser.get(f"{game.base}/organise").status_code == 200

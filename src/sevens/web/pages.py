@@ -39,7 +39,7 @@ from sevens.web.deps import (
     count_new_game,
     refuse_too_many_games,
 )
-from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, set_cookie
+from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, form_predates_session, set_cookie
 
 __all__ = ["router"]
 
@@ -310,8 +310,8 @@ def create_game(
     """Create a game; the answer shows the organiser link and one invite link per seat, once.
 
     A refused game (a bad value, or too many games from this address) sends the home page back
-    with the form as it was typed and the reason at the box it is about."""
-    check_csrf(request, csrf)
+    with the form as it was typed and the reason at the box it is about; so does a form loaded
+    before this browser had a session (:func:`~sevens.web.security.form_predates_session`)."""
     typed = {
         "name": name[:200],
         "arrangement": arrangement,
@@ -320,6 +320,13 @@ def create_game(
         "default_bot_weight": default_bot_weight,
         "visibility": visibility,
     }
+    try:
+        check_csrf(request, csrf)
+    except HTTPException:
+        if not form_predates_session(request, csrf):
+            raise
+        refusal = Refusal("create-game", _SIGNED_IN_SINCE.format(then="check the form and press Create game"), (), typed)
+        return _home(request, db, principal, refusal=refusal, status=403)
     try:
         refuse_too_many_games(request)
         players, teams, per_player = views.parse_arrangement(arrangement)
@@ -365,6 +372,14 @@ def create_game(
     return _with_session_cookie(request, response, token, settings)
 
 
+_SIGNED_IN_SINCE = (
+    "This browser signed in after this page was loaded (it joined or organised a game, perhaps in "
+    "another tab), so the security token of its form had to change. Nothing was done yet: {then} again."
+)
+"""What a new visitor's form says when it comes back because the browser gained a session
+meanwhile (:func:`~sevens.web.security.form_predates_session`)."""
+
+
 def _invited_seat(
     db: SessionDep, token: str, request: Request, limiter: LimiterDep, principal: ApiPrincipal | None, now: datetime
 ) -> tuple[SeatRow, bool]:
@@ -395,14 +410,16 @@ def join_form(
     return _join_page(request, game, seat)
 
 
-def _join_page(request: Request, game: GameRow, seat: SeatRow, *, refusal: Refusal | None = None) -> Response:
+def _join_page(
+    request: Request, game: GameRow, seat: SeatRow, *, refusal: Refusal | None = None, status: int = 422
+) -> Response:
     # After the start a seat plays under the name the record has for it. A refused name names the
     # invite's address as the page's, so a reload reads the form rather than posting it again.
     fixed = None if game.status == GameStatus.LOBBY else store.seat_name(seat)
     context = {"game": game, "seat": seat, "fixed_name": fixed, "refusal": refusal}
     if refusal is not None:
         context["canonical"] = request.url.path
-    return render(request, "join.html", context, status=422 if refusal else 200)
+    return render(request, "join.html", context, status=status if refusal else 200)
 
 
 @router.post("/join/{token}")
@@ -418,12 +435,21 @@ def join(
     name: Annotated[str, Form(max_length=2000)] = "",
 ) -> Response:
     """Claim the seat: this browser now plays it, and the invite is used up."""
-    check_csrf(request, csrf)
+    try:
+        check_csrf(request, csrf)
+        signed_in_since = False
+    except HTTPException:
+        if not form_predates_session(request, csrf):
+            raise
+        signed_in_since = True
     seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     game = store.game_by_id(db, game_id=seat.game_id)
     assert game is not None
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
+    if signed_in_since:  # the form back, the name as typed, with the session's token
+        refusal = Refusal("join", _SIGNED_IN_SINCE.format(then="check your name and press Join the game"), (), {"name": name[:200]})
+        return _join_page(request, game, seat, refusal=refusal, status=403)
     check_one_seat(db, principal_id=None if principal is None else principal.id, seat=seat, holder="this browser")
     try:
         store.join_seat(db, seat=seat, name=name, now=clock())
@@ -469,10 +495,19 @@ def organiser_claim(
     csrf: CsrfField = None,
 ) -> Response:
     """Organise the game from this browser."""
-    check_csrf(request, csrf)
+    try:
+        check_csrf(request, csrf)
+        signed_in_since = False
+    except HTTPException:
+        if not form_predates_session(request, csrf):
+            raise
+        signed_in_since = True
     game = game_by_organiser_link(db, token=token)
     if game is None:
         raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
+    if signed_in_since:  # its one button again, with the session's token
+        note = _SIGNED_IN_SINCE.format(then="press the button")
+        return render(request, "organiser_link.html", {"game": game, "token": token, "notice": note}, status=403)
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
     db.commit()

@@ -34,6 +34,7 @@ __all__ = [
     "check_csrf",
     "client_key",
     "csrf_token",
+    "form_predates_session",
     "session_csrf",
     "wants_json",
 ]
@@ -222,6 +223,22 @@ def check_csrf(request: Request, submitted: str | None) -> None:
             status_code=403,
             detail="the form's security token is missing or stale (CSRF check); reload the page and submit again",
         )
+
+
+def form_predates_session(request: Request, submitted: str | None) -> bool:
+    """Whether a form :func:`check_csrf` refused was a new visitor's form of this very browser,
+    loaded before it had a session: it has one now (it joined or organised a game in another tab,
+    say), and the form carries the double-submit token of its CSRF cookie, which the session's
+    token has replaced.
+
+    Such a form is still refused (the session's token is the only one a signed-in browser's
+    posts are good with, so a planted CSRF cookie never acts for a session); this only tells the
+    page it may send the form back, as typed, with the session's token, to be sent again.
+    """
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    return bool(
+        request.cookies.get(SESSION_COOKIE, "") and cookie and submitted and tokens_equal(cookie, submitted)
+    )
 
 
 def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_age: int) -> None:
