@@ -273,7 +273,8 @@ def test_new_invite_replaces_old(app: FastAPI) -> None:
     assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
     assert "New invite link" not in hosted.organiser.get(f"{hosted.base}/organise").text
     over = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
-    assert over.status_code == 409 and "no seat needs a new link" in over.text
+    assert over.status_code == 409
+    assert "Seat p2 was not signed out and no new link was made: the game was ended early" in over.text
 
 
 def test_a_taken_seat_gets_a_second_link_only_from_its_player(hosted: Hosted) -> None:
@@ -571,7 +572,7 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
         assert post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)}).status_code == 303
     assert 'id="verified"' in game.organiser.get(f"{game.base}/verify").text
     over = post_form(game.organiser, f"{game.base}/house-bot", {"team": house[0], "strategy": "even"})
-    assert over.status_code == 409 and "after the start" in over.text
+    assert over.status_code == 409 and "The bot was not changed: the game has finished" in over.text
 
 
 def test_one_player_against_the_bots_is_not_kept_waiting_by_unclaimed_seats(app: FastAPI) -> None:
