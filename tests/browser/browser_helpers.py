@@ -46,6 +46,12 @@ def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
     thread.join(timeout=10)
 
 
+BEHIND = "Object.defineProperty(Document.prototype, 'hidden', { get() { return true; } });"
+"""An init script for a tab the game leaves behind: its page asks whether the game moved on only
+while it is shown, so one that says it is hidden never reloads itself (as a tab in the background
+until a moment ago); a button pressed there acts on what the page showed when it was loaded."""
+
+
 def visit(page, url: str):  # type: ignore[no-untyped-def]
     """Go to ``url``. A page that follows the game reloads itself when the game moves on, and its
     own navigation can cut the test's short (ERR_ABORTED): then go again."""

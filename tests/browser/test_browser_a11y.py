@@ -2,9 +2,10 @@
 
 One walk takes a real game through its states (lobby, running, paused, knockout, finished) and
 stops at each kind of page: the front page and its create form refused, the created game, the
-invite and its refusal, the organiser page in every state (with a refused house bot and a refused
-extension), a player's page with the live odds, a refused order and a refused autopilot, the
-public page with tables and bracket, verification, and the error pages (404, 429). Each refused
+invite and its refusal, the organiser page in every state (with a refused house bot, a refused
+extension and a button pressed again in a second tab), a player's page with the live odds, a
+refused order and a refused autopilot, the public page with tables and bracket, verification,
+and the error pages (404, 429). Each refused
 form is checked to come back with the summary focused, its link leading to the box, and the box
 marked invalid with the reason as its description. At each stop a check runs:
 
@@ -26,7 +27,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+from browser.browser_helpers import BEHIND, CHROMIUM, start_with_one_seat, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -254,9 +255,19 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     look(spectator, "public page, group stage")
 
     visit(org, organise_url)
+    behind = org.context.new_page()  # a second tab, which will not notice the pause by itself
+    behind.set_default_timeout(15000)
+    behind.add_init_script(BEHIND)
+    visit(behind, organise_url)
     org.click("button:has-text('Pause the deadline')")
     expect(org.locator("#paused")).to_be_visible()
     look(org, "organiser page, paused")
+    # Pause again in the second tab: the page as it stands, a focused note saying it is done.
+    behind.click("button:has-text('Pause the deadline')")
+    expect(behind.locator("#notice")).to_be_focused()
+    expect(behind.locator("#notice")).to_contain_text("The deadline was already paused")
+    look(behind, "organiser page, a button pressed again")
+    behind.close()
     org.click("button:has-text('Resume')")
     # The time left is a timer: found by assistive technology, not read out at every change.
     expect(org.get_by_role("timer")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
