@@ -36,6 +36,14 @@ def test_start_pressed_twice(hosted: Hosted) -> None:
     assert _events(hosted) == before and hosted.turn() == 1
 
 
+def test_start_after_the_game_was_ended_in_its_lobby(app: FastAPI) -> None:
+    """Not "already started": it never was."""
+    game = host_game(app)
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    note = _organise_back(post_form(game.organiser, f"{game.base}/start"), game, 409)
+    assert note == "The game was not started: the game was ended early, so there is nothing left to do."
+
+
 def test_resolve_after_the_deadline_resolved_the_turn(app: FastAPI, clock: FakeClock, hosted: Hosted) -> None:
     team = hosted.my_teams("p1")[0]
     hosted.order("p1", team, 20, 0, action="ready")

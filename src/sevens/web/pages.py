@@ -643,7 +643,7 @@ def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat:
         "sign-out": f"Seat {seat} was not signed out and no new link was made",
         "house-bot": "The bot was not changed",
     }[act]
-    if act == "start" and status != GameStatus.LOBBY:
+    if act == "start" and game.started_at is not None:
         return f"The game had already been started {_AGAIN}: nothing more to do. {_stands(game)}"
     if act == "resolve" and game.current_turn > turn > 0:
         return (
