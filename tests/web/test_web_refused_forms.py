@@ -255,6 +255,11 @@ def test_a_join_form_loaded_before_the_browser_signed_in_comes_back_with_the_nam
     assert "press Join the game again" in form.summary().text and form.value("name") == "Ann B"
     again = browser.post(here, data={"name": "Ann B", "csrf": form.value("csrf")})
     assert again.status_code == 303 and browser.get(f"{second.base}/play").status_code == 200
+    # Only an open invite's form comes back: a used or wrong link is refused as any stale form is
+    # (403), not read as a wrong secret (404, counted against the address) nor as a used one (410).
+    for link in (tab, "/join/not-a-real-invite"):
+        assert browser.post(link, data={"name": "Ann C", "csrf": loaded}).status_code == 403
+    assert browser.post("/organiser/not-a-real-link", data={"csrf": loaded}).status_code == 403
 
 
 def test_an_organiser_link_loaded_before_the_browser_signed_in_comes_back_to_press_again(app: FastAPI) -> None:

@@ -16,6 +16,7 @@ from fastapi.templating import Jinja2Templates
 from sevens.store import games as store
 from sevens.store.auth import (
     Access,
+    InviteState,
     access_to,
     add_grant,
     check_one_seat,
@@ -24,6 +25,7 @@ from sevens.store.auth import (
     game_by_organiser_link,
     grants_of,
     holds_invited_seat,
+    invite_state,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, Refused, StoreError
@@ -437,19 +439,20 @@ def join(
     """Claim the seat: this browser now plays it, and the invite is used up."""
     try:
         check_csrf(request, csrf)
-        signed_in_since = False
     except HTTPException:
-        if not form_predates_session(request, csrf):
+        # A form loaded before this browser had a session comes back as typed, with the session's
+        # token, while its invite is open; anything else is refused as it was, the invite untouched.
+        seat = seat_by_invite(db, token=token) if form_predates_session(request, csrf) else None
+        if seat is None or invite_state(seat, now=clock()) is not InviteState.OPEN:
             raise
-        signed_in_since = True
+        then = "check your name and press Join the game"
+        refusal = Refusal("join", _SIGNED_IN_SINCE.format(then=then), (), {"name": name[:200]})
+        return _join_page(request, store.game_by_id(db, game_id=seat.game_id), seat, refusal=refusal, status=403)
     seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     game = store.game_by_id(db, game_id=seat.game_id)
     assert game is not None
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
-    if signed_in_since:  # the form back, the name as typed, with the session's token
-        refusal = Refusal("join", _SIGNED_IN_SINCE.format(then="check your name and press Join the game"), (), {"name": name[:200]})
-        return _join_page(request, game, seat, refusal=refusal, status=403)
     check_one_seat(db, principal_id=None if principal is None else principal.id, seat=seat, holder="this browser")
     try:
         store.join_seat(db, seat=seat, name=name, now=clock())
@@ -497,17 +500,17 @@ def organiser_claim(
     """Organise the game from this browser."""
     try:
         check_csrf(request, csrf)
-        signed_in_since = False
     except HTTPException:
-        if not form_predates_session(request, csrf):
+        # A form loaded before this browser had a session: its one button again, with the
+        # session's token, while the link is right; anything else is refused as it was.
+        linked = game_by_organiser_link(db, token=token) if form_predates_session(request, csrf) else None
+        if linked is None:
             raise
-        signed_in_since = True
+        note = _SIGNED_IN_SINCE.format(then="press the button")
+        return render(request, "organiser_link.html", {"game": linked, "token": token, "notice": note}, status=403)
     game = game_by_organiser_link(db, token=token)
     if game is None:
         raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
-    if signed_in_since:  # its one button again, with the session's token
-        note = _SIGNED_IN_SINCE.format(then="press the button")
-        return render(request, "organiser_link.html", {"game": game, "token": token, "notice": note}, status=403)
     session, new = _ensure_session(db, principal, settings, clock)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
     db.commit()
