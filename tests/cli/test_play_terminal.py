@@ -21,7 +21,7 @@ import pytest
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 UP, LEFT, HOME, END = "\x1b[A", "\x1b[D", "\x1b[H", "\x1b[F"  # keys as xterm sends them
-KILL_LINE, YANK = "\x15", "\x19"  # Ctrl-U and Ctrl-Y
+KILL_LINE, YANK, ESC = "\x15", "\x19", "\x1b"  # Ctrl-U, Ctrl-Y and Escape
 
 # What the screen shows, less the terminal's control sequences (colours, readline's modes) and
 # readline's prompt markers.
@@ -31,13 +31,14 @@ _CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[=>]|[\x01\x02\r]")
 class Terminal:
     """``python -m sevens ARGS`` with a pseudo-terminal as its standard input, output and error."""
 
-    def __init__(self, *args: str, columns: int = 120, rows: int = 40) -> None:
+    def __init__(self, *args: str, columns: int = 120, rows: int = 40, env: dict[str, str] | None = None) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
-        env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
-        env["TERM"] = "xterm"
+        environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
+        environ["TERM"] = "xterm"
+        environ.update(env or {})
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sevens", *args], stdin=slave, stdout=slave, stderr=slave, env=env,
+            [sys.executable, "-m", "sevens", *args], stdin=slave, stdout=slave, stderr=slave, env=environ,
             start_new_session=True, close_fds=True,
         )
         os.close(slave)
@@ -142,6 +143,47 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     for typed in ("23 15", "22 18", "19 21", "31 27"):
         assert typed not in seen, seen
     assert "FORCE +" not in seen and "Send this order" not in seen
+
+
+def _player_2_after_player_1_deleted(t: Terminal, deleted: str) -> int:
+    """Player 1 sends two orders, deleting ``deleted`` with Ctrl-U before the second; where Player 2's
+    first order prompt ends."""
+    at = t.expect(r"Player 1: your orders are secret\. Press Enter when you are at the keyboard")
+    t.type("\r")
+    at = _order_prompt(t, at)
+    t.type("23 15\r")
+    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("\r")
+    at = _order_prompt(t, at)
+    t.type(deleted + KILL_LINE + "22 18\r")
+    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("\r")
+    at = t.expect(r"Player 2: your orders are secret\. Press Enter when you are at the keyboard", after=at)
+    t.type("\r")
+    return _order_prompt(t, at)
+
+
+def test_no_init_file_and_no_vi_mode_can_paste_back_deleted_text(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Readline keeps deleted text from one prompt to the next. An inputrc that sets vi mode and binds
+    Ctrl-T to paste (yank), given as INPUTRC and as ~/.inputrc, is not read; and Esc Ctrl-J, which
+    switches to vi mode (where Esc p pastes), does nothing. At Player 2's prompt each way gives an empty
+    line, refused, and never what Player 1 deleted."""
+    inputrc = tmp_path / "inputrc"
+    inputrc.write_text('set editing-mode vi\n"\\C-t": yank\n$if mode=vi\n"\\C-t": yank\n$endif\n')
+    (tmp_path / ".inputrc").write_text(inputrc.read_text())
+    t = Terminal("play", "--players", "4", "--names", "Player 1,Player 2", "--seed", "hotseat", "--no-save",
+                 env={"INPUTRC": str(inputrc), "HOME": str(tmp_path)})
+    terminal.append(t)
+    at = handed = _player_2_after_player_1_deleted(t, "19 21")
+    for keys in ("\x14", ESC + "p", ESC + "\x0a" + ESC + "p", ESC + "\r" + ESC + "p"):
+        # Ctrl-T; Esc p (vi's paste, in vi mode); Esc Ctrl-J or Esc Enter (vi mode), then Esc p.
+        t.type(keys + "\r")
+        if ESC + "p" in keys:
+            t.type("\r")  # in emacs mode Esc p searches the (empty) history: Enter gives the line back
+        answered = t.expect(r"Refused: type two whole numbers.*Try again\.|Send this order\?", after=at)
+        assert "19 21" not in t.screen[handed:answered], f"{keys!r} pasted what Player 1 deleted"
+        at = _order_prompt(t, answered)
+    assert "19 21" not in t.screen[handed:] and "FORCE +" not in t.screen[handed:]
 
 
 def test_people_at_a_terminal_are_asked_their_names(terminal: list[Terminal]) -> None:

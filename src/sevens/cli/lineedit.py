@@ -2,9 +2,15 @@
 
 People at one keyboard take turns (R13: orders are secret until the turn is resolved), so the
 editing must not let the next person recall what the last one typed: no line is added to the
-history, the history is cleared after every line, no history file is read or written, and the keys
-that paste back deleted text (the kill ring: Ctrl-Y, Alt-Y, and Alt-X, which can run any command by
-name) do nothing. The user's own inputrc is not read (the system's is), as it could bind them again.
+history, the history is cleared after every line, no history file is read or written, and no key
+brings back deleted text. Readline keeps what Ctrl-U, Ctrl-K or Ctrl-W delete (the kill ring) from
+one line to the next and offers no way to empty it, so every way to paste it is shut: Ctrl-Y and
+Alt-Y, Alt-X (which runs any command by name), the switch to vi mode (Esc Ctrl-J or Esc Enter: in vi
+mode ``p`` pastes), keyboard macros (one person could record keys for the next to play back), and
+Ctrl-X Ctrl-R, which reads an init file again. No init file is read, neither the user's
+(``INPUTRC``, ``~/.inputrc``) nor the system's (``/etc/inputrc``): either could set vi mode or bind a
+key to paste, and readline cannot list the bindings to undo them. The few keys the system file adds
+for Home and End in some terminals (the Linux console, tmux, rxvt) are bound here instead.
 At a hand-over, keys typed but not yet read are dropped (:func:`drop_typed_ahead`).
 
 Only when both standard input and output are a terminal: readline edits nothing else, and a prompt
@@ -28,10 +34,27 @@ __all__ = ["AskLine", "ConfirmLine", "drop_typed_ahead", "enable", "forget", "re
 
 _readline: ModuleType | None = None
 
-_SYSTEM_INPUTRC = "/etc/inputrc"
+# Emacs mode whatever an init file or a default would choose, and meta keys and eight-bit
+# characters (a name such as Zoë) as /etc/inputrc sets them.
+_SETTINGS = ("set editing-mode emacs", "set input-meta on", "set output-meta on", "set convert-meta off")
 
-# The keys that would bring deleted text back, bound to abort (a bell) instead.
-_NO_YANK = (r'"\C-y": abort', r'"\ey": abort', r'"\ex": abort')
+# Home and End as the Linux console, screen and tmux (ESC[1~, ESC[4~) and rxvt (ESC[7~, ESC[8~) send
+# them; readline binds xterm's own (ESC[H, ESC[F, ESC O H, ESC O F) and Delete (ESC[3~) by itself.
+_HOME_END = (
+    r'"\e[1~": beginning-of-line', r'"\e[4~": end-of-line', r'"\e[7~": beginning-of-line', r'"\e[8~": end-of-line',
+)
+
+# Every key that could bring back text deleted at an earlier prompt, bound to abort (a bell)
+# instead: yank (Ctrl-Y) and yank-pop (Alt-Y); the history's yanks (Alt-., Alt-_, Alt-Ctrl-Y),
+# empty as it is; execute-named-command (Alt-X); vi-editing-mode (Esc Ctrl-J, Esc Enter), where
+# p and P paste; the keyboard macros (Ctrl-X ( ) e); re-read-init-file (Ctrl-X Ctrl-R).
+_NO_YANK = tuple(
+    f'"{key}": abort'
+    for key in (
+        r"\C-y", r"\ey", r"\e.", r"\e_", r"\e\C-y", r"\ex", r"\e\C-j", r"\e\C-m",
+        r"\C-x(", r"\C-x)", r"\C-xe", r"\C-x\C-r",
+    )
+)
 
 # A control sequence of the rendered prompt: readline must not count it as printed characters.
 _CONTROL = re.compile(r"(\x1b\[[0-9;?]*[ -/]*[@-~])")
@@ -46,9 +69,8 @@ def enable() -> bool:
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return False
     saved = os.environ.get("INPUTRC")
-    # Read when readline is first imported: the system's key bindings (Home and End on more
-    # terminals), not the user's, which could bind the kill ring's keys again.
-    os.environ["INPUTRC"] = _SYSTEM_INPUTRC if os.path.isfile(_SYSTEM_INPUTRC) else os.devnull
+    # Read when readline is first imported: an empty file, so that no init file is read.
+    os.environ["INPUTRC"] = os.devnull
     try:
         import readline
     except ImportError:  # a Python built without it: plain input, as before
@@ -59,7 +81,7 @@ def enable() -> bool:
         else:
             os.environ["INPUTRC"] = saved
     readline.set_auto_history(False)
-    for binding in _NO_YANK:
+    for binding in (*_SETTINGS, *_HOME_END, *_NO_YANK):
         readline.parse_and_bind(binding)
     readline.clear_history()
     _readline = readline
