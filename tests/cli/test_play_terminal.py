@@ -4,6 +4,7 @@ person can be called back by the next (R13: orders are secret until the turn is 
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import select
@@ -29,17 +30,26 @@ _CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[=>]|[\x01\x02\r]")
 
 
 class Terminal:
-    """``python -m sevens ARGS`` with a pseudo-terminal as its standard input, output and error."""
+    """``python -m sevens ARGS`` with a pseudo-terminal as its standard input, output and error.
 
-    def __init__(self, *args: str, columns: int = 120, rows: int = 40, env: dict[str, str] | None = None) -> None:
+    ``controlling``: the terminal is the program's controlling terminal, as a terminal window's is,
+    so that closing it (:meth:`hang_up`) sends the program SIGHUP. ``code``: Python code run with
+    ``python -c`` (and ARGS) instead of ``-m sevens``."""
+
+    def __init__(
+        self, *args: str, columns: int = 120, rows: int = 40, env: dict[str, str] | None = None,
+        controlling: bool = False, code: str | None = None,
+    ) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR")}
         environ["TERM"] = "xterm"
         environ.update(env or {})
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "sevens", *args], stdin=slave, stdout=slave, stderr=slave, env=environ,
-            start_new_session=True, close_fds=True,
+            [sys.executable, *(("-m", "sevens") if code is None else ("-c", code)), *args],
+            stdin=slave, stdout=slave, stderr=slave, env=environ, start_new_session=True, close_fds=True,
+            # In the new session, the terminal on its standard input becomes its controlling terminal.
+            preexec_fn=(lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0)) if controlling else None,
         )
         os.close(slave)
         self.master = master
@@ -75,11 +85,18 @@ class Terminal:
         os.write(self.master, keys.encode())
         time.sleep(0.2)  # as a person types: readline reads each line with the terminal set up for it
 
+    def hang_up(self) -> int:
+        """Close the terminal, as closing its window does; the program's exit status."""
+        os.close(self.master)
+        self.master = -1
+        return self.process.wait(timeout=60)
+
     def close(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=30)
-        os.close(self.master)
+        if self.master != -1:
+            os.close(self.master)
 
 
 @pytest.fixture
@@ -235,3 +252,98 @@ def test_ctrl_c_leaves_the_game_kept_and_resume_carries_it_on(terminal: list[Ter
     at = u.expect(r"Turn 2: group", after=at)
     _order_prompt(u, at)
     assert "31 FORCE" not in u.screen
+
+
+def _into_turn_2(t: Terminal) -> int:
+    """Send turn 1's two orders and one of turn 2's; where the prompt for turn 2's second order ends."""
+    at = 0
+    for _ in range(2):
+        at = _order_prompt(t, at)
+        t.type("10 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("\r")
+    at = t.expect(r"Turn 2: group", after=at)
+    at = _order_prompt(t, at)
+    t.type("31 3\r")
+    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("\r")
+    return _order_prompt(t, at)
+
+
+def _kept_after_turn_1(kept: Path) -> None:
+    """The file holds turn 1 and nothing is left beside it: no temporary file."""
+    assert sorted(p.name for p in kept.parent.iterdir()) == [kept.name]
+    assert len(json.loads(kept.read_text())["game"]["turns"]) == 1
+
+
+def _carries_on_in_turn_2(terminal: list[Terminal], kept: Path) -> None:
+    u = Terminal("play", "--resume", str(kept))
+    terminal.append(u)
+    at = u.expect(r"carried on after turn 1")
+    at = u.expect(r"Turn 2: group", after=at)
+    _order_prompt(u, at)
+    assert "31 FORCE" not in u.screen
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=["kill", "kill-HUP"])
+def test_kill_ends_the_game_as_ctrl_c_does(terminal: list[Terminal], tmp_path: Path, signum: int) -> None:
+    """kill (SIGTERM), or SIGHUP sent while the terminal is still there, at an order prompt of turn 2:
+    the game says where it is kept and how to carry it on, exits with 128 + the signal's number, and
+    leaves the file holding turn 1 with nothing beside it; the command carries it on."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept))
+    terminal.append(t)
+    at = _into_turn_2(t)
+    os.kill(t.process.pid, signum)
+    t.expect(r"carry it on with: sevens play --resume " + re.escape(str(kept)), after=at)
+    assert t.process.wait(timeout=30) == 128 + signum
+    assert f"it is kept in {kept} as it stood after turn 1" in " ".join(t.screen.split())
+    _kept_after_turn_1(kept)
+    _carries_on_in_turn_2(terminal, kept)
+
+
+def test_closing_the_terminal_keeps_the_game(terminal: list[Terminal], tmp_path: Path) -> None:
+    """The terminal window is closed at an order prompt of turn 2 (its controlling terminal hangs up):
+    the game ends as for Ctrl-C, with nothing left to print to, exit status 129, the file holding
+    turn 1 and nothing beside it; a new terminal carries it on."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept), controlling=True)
+    terminal.append(t)
+    _into_turn_2(t)
+    assert t.hang_up() == 128 + signal.SIGHUP
+    _kept_after_turn_1(kept)
+    _carries_on_in_turn_2(terminal, kept)
+
+
+# Runs sevens with a kill (SIGTERM) arriving in the middle of keeping turn 1: right after the file's
+# data is on disk and before it takes the saved game's name (the second fsync: the first is the draw's).
+_KILLED_WHILE_WRITING = """
+import os, runpy, signal, sys
+fsync, calls = os.fsync, []
+def fsync_then_kill(fd):
+    fsync(fd)
+    calls.append(fd)
+    if len(calls) == 2:
+        os.kill(os.getpid(), signal.SIGTERM)
+os.fsync = fsync_then_kill
+sys.argv[0] = "sevens"
+runpy.run_module("sevens", run_name="__main__")
+"""
+
+
+def test_kill_while_the_game_is_being_written_waits_for_the_write(terminal: list[Terminal], tmp_path: Path) -> None:
+    """A kill that comes while turn 1 is being written: the write ends first, no temporary file is
+    left, and the message says the game stood after turn 1, as the file does."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept), code=_KILLED_WHILE_WRITING)
+    terminal.append(t)
+    at = 0
+    for _ in range(2):
+        at = _order_prompt(t, at)
+        t.type("10 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("\r")
+    t.expect(r"carry it on with: sevens play --resume " + re.escape(str(kept)), after=at)
+    assert t.process.wait(timeout=30) == 128 + signal.SIGTERM
+    assert f"it is kept in {kept} as it stood after turn 1" in " ".join(t.screen.split())
+    _kept_after_turn_1(kept)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable
 from typing import NoReturn
@@ -32,8 +33,10 @@ def raised(exc: BaseException) -> str:
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
-    """Print ``error: message`` on one line to stderr and exit non-zero."""
-    print(f"error: {one_line(message)}", file=sys.stderr)
+    """Print ``error: message`` on one line to stderr and exit non-zero (still exit if stderr is
+    gone, a closed terminal's, say)."""
+    with contextlib.suppress(OSError):
+        print(f"error: {one_line(message)}", file=sys.stderr)
     raise typer.Exit(code)
 
 

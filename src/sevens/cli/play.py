@@ -10,6 +10,7 @@ import random
 import re
 import secrets
 import shlex
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -39,6 +40,15 @@ from sevens.cli.saved import (
     looks_saved,
     read_saved,
     saved_text,
+)
+from sevens.cli.stopping import (
+    Stopped,
+    exit_code,
+    output_gone,
+    signals_deferred,
+    stop_on_signals,
+    terminal_gone,
+    winding_up,
 )
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, seed_commitment, validate_order
@@ -282,24 +292,31 @@ class Saving:
 
     def keep(self, saved: SavedGame) -> None:
         """Write the game as it stands, whole or not at all, readable by its owner only (0600: it
-        holds the secret seed). OSError if it cannot be; the file then keeps the last turn it had."""
+        holds the secret seed). OSError if it cannot be; the file then keeps the last turn it had.
+        Ctrl-C, a closed terminal or ``kill`` during the write take effect once it is done and
+        :attr:`turns` says what the file holds."""
         text = saved_text(saved)
-        if self.turns is not None:
-            write_text(self.path, text, overwrite=True, mode=0o600)
-        elif not self.fresh:
-            write_text(self.path, text, overwrite=self.overwrite, mode=0o600)
-        else:
-            for name in default_names():
-                try:
-                    write_text(self.path.parent / name, text, overwrite=False, mode=0o600)
-                except FileExistsError:
-                    continue
-                self.path = self.path.parent / name
-                break
+        with signals_deferred():
+            if self.turns is not None:
+                write_text(self.path, text, overwrite=True, mode=0o600)
+            elif not self.fresh:
+                write_text(self.path, text, overwrite=self.overwrite, mode=0o600)
             else:
-                raise FileExistsError(errno.EEXIST, f"no free file name for the game in {self.path.parent}")
-        self.turns = len(saved.game.turns)
-        self.finished = saved.game.finished
+                self._keep_fresh(text)
+            self.turns = len(saved.game.turns)
+            self.finished = saved.game.finished
+
+    def _keep_fresh(self, text: str) -> None:
+        """The first write of a game kept in the default folder: the first free name."""
+        for name in default_names():
+            try:
+                write_text(self.path.parent / name, text, overwrite=False, mode=0o600)
+            except FileExistsError:
+                continue
+            self.path = self.path.parent / name
+            break
+        else:
+            raise FileExistsError(errno.EEXIST, f"no free file name for the game in {self.path.parent}")
 
     def command(self) -> str:
         """The command that carries the game on."""
@@ -309,7 +326,8 @@ class Saving:
     def discard(self, console: Console) -> bool:
         """Remove the file once the game is over (the record, if any, is what stays); whether it is gone."""
         try:
-            self.path.unlink(missing_ok=True)
+            with signals_deferred():
+                self.path.unlink(missing_ok=True)
         except OSError as exc:
             console.print(f"The saved game {escape(str(self.path))} could not be removed ({exc.strerror or exc}); "
                           "the game is over, so it can be deleted.")
@@ -500,7 +518,8 @@ def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) ->
     """Write the record to ``path``, whole or not at all; if that fails, keep it elsewhere and
     raise OSError saying where: the game cannot be played again (people's orders, a random seed)."""
     try:
-        write_text(path, text, overwrite=overwrite)
+        with signals_deferred():  # Ctrl-C or a closed terminal as it is written: whole or absent
+            write_text(path, text, overwrite=overwrite)
     except OSError as exc:
         why = (
             "a file of that name appeared during the game (another program's?) and was left as it is"
@@ -707,9 +726,9 @@ def _resume(
         saved = read_saved(_read_saved_file(path), module_bots=module_bots)
     except SavedGameError as exc:
         fail(f"cannot carry on the game in {path} (the file is left as it is): {exc}")
-    except KeyboardInterrupt:  # while every die is thrown again: nothing was changed yet
+    except KeyboardInterrupt as exc:  # while every die is thrown again: nothing was changed yet
         fail(f"interrupted while checking the game in {path}; the file is left as it is: run the command again",
-             code=130)
+             code=exit_code(exc))
     wrong = _contradictions(
         saved, players=players, teams=teams, per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
         bots=bots,
@@ -750,12 +769,23 @@ def _resume(
     except (ValueError, OrderRefused) as exc:
         fail(str(exc))
     except OSError as exc:
+        if terminal_gone(exc):  # the terminal closed as the game wrote to it
+            _interrupted(console, exc, saved.record, save)
         fail(str(exc), code=1)
 
 
 def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
-    """Say what an interrupted game left (where it is kept and how to carry it on) and exit."""
-    console.line()  # off the prompt's line, where the error would otherwise follow what was typed
+    """Say what an interrupted game left (where it is kept and how to carry it on) and exit: after
+    Ctrl-C, input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or output that fails
+    as the terminal goes), with what a shell expects of each (130, 1, 143, 129). With no terminal
+    left to print to, nothing is printed, but the file is left the same."""
+    if isinstance(exc, OSError):  # the terminal went away as the game wrote to it
+        exc = Stopped(signal.SIGHUP)
+    winding_up()  # a second signal now would only break off what is said and removed
+    try:
+        console.line()  # off the prompt's line, where the error would otherwise follow what was typed
+    except OSError:
+        output_gone()
     if save is not None and save.finished:
         unsaved = "" if record is None else f"; {record} was not written (it is written last)"
         gone = f"so {save.path} was removed" if save.discard(console) else f"so {save.path} can be deleted"
@@ -769,8 +799,8 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
             f"the game was interrupted; it is kept in {save.path} as it stood {stood} (orders typed for turn "
             f"{save.turns + 1} were not kept and are typed again): carry it on with: {save.command()}"
         )
-    # Ctrl-C exits as a shell expects of SIGINT (128 + 2); input that ran out is a plain failure.
-    fail(message, code=130 if isinstance(exc, KeyboardInterrupt) else 1)
+    # As a shell expects of a signal (128 + its number); input that ran out is a plain failure.
+    fail(message, code=exit_code(exc))
 
 
 def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, record: Path | None) -> Saving | None:
@@ -892,10 +922,11 @@ def register(app: typer.Typer) -> None:
             for flag, value in (("--save", save is not None), ("--no-save", no_save)):
                 if value:
                     fail(f"--resume {resume} keeps the game in that same file: drop {flag}")
-            _resume(
-                resume, record=record, overwrite=overwrite, bots=_bot_names(bots), players=players, teams=teams,
-                per_player=per_player, humans=humans, names=_people_names(people_names), auto=auto, seed=seed,
-            )
+            with stop_on_signals():  # a closed terminal or kill ends the game as Ctrl-C does
+                _resume(
+                    resume, record=record, overwrite=overwrite, bots=_bot_names(bots), players=players, teams=teams,
+                    per_player=per_player, humans=humans, names=_people_names(people_names), auto=auto, seed=seed,
+                )
             return
         players = 4 if players is None else players
         if auto and humans:
@@ -919,21 +950,43 @@ def register(app: typer.Typer) -> None:
                  "drop --overwrite")
         names = _bot_names(bots)
         saving = _saving(save, no_save=no_save, humans=humans, overwrite=overwrite, record=record)
-        if humans:
-            lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
-        console = Console()
-        try:
-            if humans > 1 and not given and sys.stdin.isatty():
-                # A terminal, so someone is there to answer; piped input keeps its answers for the orders.
-                given = _ask_names(console, humans=humans, players=players)
-            play_game(
-                console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
-                record=record, bots=names, overwrite=overwrite, names=given,
-                save=saving,
+        with stop_on_signals():  # a closed terminal or kill ends the game as Ctrl-C does
+            _new_game(
+                saving, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
+                record=record, bots=names, overwrite=overwrite, given=given,
             )
-        except (EOFError, KeyboardInterrupt) as exc:
+
+
+def _new_game(
+    saving: Saving | None,
+    *,
+    players: int,
+    teams: int | None,
+    per_player: int | None,
+    humans: int,
+    seed: str | None,
+    record: Path | None,
+    bots: Sequence[str],
+    overwrite: bool,
+    given: Sequence[str],
+) -> None:
+    """``sevens play`` without ``--resume``, its options checked: ask the names, play the game."""
+    if humans:
+        lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
+    console = Console()
+    try:
+        if humans > 1 and not given and sys.stdin.isatty():
+            # A terminal, so someone is there to answer; piped input keeps its answers for the orders.
+            given = _ask_names(console, humans=humans, players=players)
+        play_game(
+            console, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
+            record=record, bots=bots, overwrite=overwrite, names=given, save=saving,
+        )
+    except (EOFError, KeyboardInterrupt) as exc:
+        _interrupted(console, exc, record, saving)
+    except (ValueError, OrderRefused) as exc:
+        fail(str(exc))
+    except OSError as exc:  # a turn could not be kept, or the record was kept elsewhere: the message says where
+        if terminal_gone(exc):  # the terminal closed as the game wrote to it
             _interrupted(console, exc, record, saving)
-        except (ValueError, OrderRefused) as exc:
-            fail(str(exc))
-        except OSError as exc:  # a turn could not be kept, or the record was kept elsewhere: the message says where
-            fail(str(exc), code=1)
+        fail(str(exc), code=1)

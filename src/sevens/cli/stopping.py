@@ -1,0 +1,128 @@
+"""How ``sevens play`` stops: Ctrl-C (SIGINT), a closed terminal (SIGHUP) and ``kill`` (SIGTERM)
+all end the game the same way, and none of them in the middle of writing a file.
+
+By default SIGHUP and SIGTERM end a Python program at once, wherever it is: a game being kept in
+its file would leave the temporary file of that write beside it, and nobody would be told how to
+carry the game on. Under :func:`stop_on_signals` each of the three signals raises :class:`Stopped`
+(a KeyboardInterrupt, so every place that handles Ctrl-C handles them too), only once: a second
+signal while the game winds up is ignored. Inside :func:`signals_deferred` they wait until the
+block is done, so that a file being written is written whole and the game knows it was.
+
+The waiting is done by the handler, not by blocking the signals: a signal sent to the process may
+be taken by any of its threads (a numerical library's, say), and only a blocked thread would wait.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import threading
+from collections.abc import Iterator
+from types import FrameType
+
+__all__ = [
+    "Stopped", "exit_code", "output_gone", "signals_deferred", "stop_on_signals", "terminal_gone", "winding_up",
+]
+
+# SIGHUP is not there on Windows; the others are.
+_SIGNALS = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGHUP", "SIGTERM") if hasattr(signal, name)
+)
+
+_stopping = False  # Stopped was raised: the program is winding up
+_deferring = 0  # how many signals_deferred blocks are running
+_pending: int | None = None  # a signal that came during one of them
+
+
+class Stopped(KeyboardInterrupt):
+    """A signal asked the program to stop: ``signum`` says which."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def exit_code(exc: BaseException) -> int:
+    """The exit status a shell expects of a program a signal stopped (128 + its number): 130 for
+    Ctrl-C, 129 for a closed terminal, 143 for ``kill``; 1 for anything else (input that ended).
+
+    >>> exit_code(Stopped(signal.SIGTERM)), exit_code(KeyboardInterrupt()), exit_code(EOFError())
+    (143, 130, 1)
+    """
+    if isinstance(exc, Stopped):
+        return 128 + exc.signum
+    return 128 + signal.SIGINT if isinstance(exc, KeyboardInterrupt) else 1
+
+
+def terminal_gone(exc: BaseException) -> bool:
+    """Whether ``exc`` says the terminal went away: the SIGHUP of a closed terminal, or the
+    input/output error of writing to it once it is closed."""
+    if isinstance(exc, Stopped):
+        return exc.signum == getattr(signal, "SIGHUP", None)
+    return isinstance(exc, OSError) and exc.errno == errno.EIO
+
+
+def _stop(signum: int, frame: FrameType | None) -> None:
+    global _stopping, _pending
+    if _stopping:  # already winding up: finish that rather than break it off
+        return
+    if _deferring:
+        _pending = signum if _pending is None else _pending
+        return
+    _stopping = True
+    raise Stopped(signum)
+
+
+def winding_up() -> None:
+    """The program is stopping anyway (input ended, the terminal failed): under
+    :func:`stop_on_signals`, a signal now is ignored rather than break off the winding up."""
+    global _stopping
+    _stopping = True
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Within the block, SIGINT, SIGHUP and SIGTERM raise :class:`Stopped` (once); the handlers
+    there before are put back after it. Outside the main thread, where Python handles no signal,
+    nothing changes."""
+    global _stopping, _pending
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = {signum: signal.getsignal(signum) for signum in _SIGNALS}
+    _stopping, _pending = False, None
+    for signum in _SIGNALS:
+        signal.signal(signum, _stop)
+    try:
+        yield
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+        _stopping, _pending = False, None
+
+
+@contextlib.contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Under :func:`stop_on_signals`, hold SIGINT, SIGHUP and SIGTERM back while the block runs: one
+    that came meanwhile raises :class:`Stopped` as the block ends, whether it ended well or not."""
+    global _deferring, _pending, _stopping
+    _deferring += 1
+    try:
+        yield
+    finally:
+        _deferring -= 1
+        if not _deferring and _pending is not None and not _stopping:
+            signum, _pending, _stopping = _pending, None, True
+            raise Stopped(signum)  # the signal says why the program stops, over what the block raised
+
+
+def output_gone() -> None:
+    """Send standard output and error to the null device once the terminal is gone: what is still
+    to be printed, and flushed at exit, is dropped instead of failing."""
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(null, fd)
+        os.close(null)
