@@ -271,7 +271,7 @@ def _into_turn_2(t: Terminal) -> int:
 
 
 def _kept_after_turn_1(kept: Path) -> None:
-    """The file holds turn 1 and nothing is left beside it: no temporary file."""
+    """The file holds turn 1 and nothing is left beside it: no temporary file, no lock."""
     assert sorted(p.name for p in kept.parent.iterdir()) == [kept.name]
     assert len(json.loads(kept.read_text())["game"]["turns"]) == 1
 
@@ -347,3 +347,33 @@ def test_kill_while_the_game_is_being_written_waits_for_the_write(terminal: list
     assert t.process.wait(timeout=30) == 128 + signal.SIGTERM
     assert f"it is kept in {kept} as it stood after turn 1" in " ".join(t.screen.split())
     _kept_after_turn_1(kept)
+
+
+def test_a_game_open_in_one_terminal_is_refused_in_another(terminal: list[Terminal], tmp_path: Path) -> None:
+    """While a game is played from a file, carrying it on in a second terminal is refused, naming the
+    file and the process that has it, and so is a new game with --save FILE --overwrite; the file is
+    left as it was. Once that process is killed (kill -9, no chance to tidy up) the game carries on."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "locked", "--save", str(kept))
+    terminal.append(t)
+    _order_prompt(t, 0)
+    before = kept.read_bytes()
+    u = Terminal("play", "--resume", str(kept))
+    terminal.append(u)
+    u.expect(
+        rf"error: cannot carry on the game in {re.escape(str(kept))}: it is open in another sevens play \(process "
+        rf"{t.process.pid}\),[^\n]*or with kill {t.process.pid} \(it stays kept\) and run this command again"
+    )
+    assert u.process.wait(timeout=30) == 2
+    v = Terminal("play", "--players", "4", "--save", str(kept), "--overwrite")
+    terminal.append(v)
+    v.expect(rf"error: --save {re.escape(str(kept))} holds a game being played: it is open in another sevens play "
+             rf"\(process {t.process.pid}\)")
+    assert v.process.wait(timeout=30) == 2
+    assert kept.read_bytes() == before
+    os.killpg(t.process.pid, signal.SIGKILL)
+    t.process.wait(timeout=30)
+    w = Terminal("play", "--resume", str(kept))
+    terminal.append(w)
+    at = w.expect(r"carried on after turn 0")
+    _order_prompt(w, at)

@@ -29,6 +29,7 @@ from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
 from sevens.cli.files import cannot_create_in, check_writable, write_text
 from sevens.cli.lineedit import AskLine, ConfirmLine
+from sevens.cli.locking import GameLock, InUse
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
 from sevens.cli.saved import (
     SavedGame,
@@ -279,16 +280,22 @@ class Saving:
     ``path``: the file; ``overwrite``: whether its first write may replace a file there;
     ``fresh``: the game chose ``path`` itself in :func:`~sevens.cli.saved.default_folder`, so
     the first write takes the next free name instead of refusing one that is taken;
-    ``module_bots``: bots named by a module path, repeated in the command that carries on.
+    ``module_bots``: bots named by a module path, repeated in the command that carries on;
+    ``lock``: keeps a second ``sevens play`` from the file (:mod:`sevens.cli.locking`), taken
+    before the game starts, or at the first write for a ``fresh`` file, and let go by :meth:`release`.
     """
 
-    def __init__(self, path: Path, *, overwrite: bool = False, fresh: bool = False, turns: int | None = None) -> None:
+    def __init__(
+        self, path: Path, *, overwrite: bool = False, fresh: bool = False, turns: int | None = None,
+        lock: GameLock | None = None,
+    ) -> None:
         self.path = path
         self.overwrite = overwrite
         self.fresh = fresh
         self.turns = turns  # the turns resolved in the file on disk; None before it is written
         self.finished = False  # the file holds the game over: there is nothing left to carry on
         self.module_bots: tuple[str, ...] = ()
+        self.lock = lock
 
     def keep(self, saved: SavedGame) -> None:
         """Write the game as it stands, whole or not at all, readable by its owner only (0600: it
@@ -307,7 +314,7 @@ class Saving:
             self.finished = saved.game.finished
 
     def _keep_fresh(self, text: str) -> None:
-        """The first write of a game kept in the default folder: the first free name."""
+        """The first write of a game kept in the default folder: the first free name, then locked."""
         for name in default_names():
             try:
                 write_text(self.path.parent / name, text, overwrite=False, mode=0o600)
@@ -317,11 +324,21 @@ class Saving:
             break
         else:
             raise FileExistsError(errno.EEXIST, f"no free file name for the game in {self.path.parent}")
+        self.lock = GameLock(self.path)
+        try:
+            self.lock.acquire()
+        except (InUse, OSError):  # a file made a moment ago, that nobody could have opened yet: not expected
+            self.lock = None
 
     def command(self) -> str:
         """The command that carries the game on."""
         bots = f" --bots {shlex.quote(','.join(self.module_bots))}" if self.module_bots else ""
         return f"sevens play --resume {shlex.quote(str(self.path))}{bots}"
+
+    def release(self) -> None:
+        """Let another ``sevens play`` have the file: the game here is over or has stopped."""
+        if self.lock is not None:
+            self.lock.release()
 
     def discard(self, console: Console) -> bool:
         """Remove the file once the game is over (the record, if any, is what stays); whether it is gone."""
@@ -721,6 +738,50 @@ def _resume(
     seed: str | None,
 ) -> None:
     """``sevens play --resume FILE``: check the file and the options, then carry the game on."""
+    # Locked before it is read: another game carrying it on could rewrite it meanwhile.
+    lock = GameLock(path.absolute())
+    unlocked: OSError | None = None
+    try:
+        lock.acquire()
+    except InUse as exc:
+        fail(_in_use(f"cannot carry on the game in {path}", exc, "run this command again"))
+    except OSError as exc:  # no file can be made there: said below, once the file itself is checked
+        unlocked = exc
+    try:
+        _resume_locked(
+            path, lock, unlocked, record=record, overwrite=overwrite, bots=bots, players=players, teams=teams,
+            per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
+        )
+    finally:
+        lock.release()
+
+
+def _in_use(what: str, exc: InUse, then: str) -> str:
+    """Why a saved game another ``sevens play`` holds cannot be used, and what to do (``then``)."""
+    who = "another sevens play" if exc.pid is None else f"another sevens play (process {exc.pid})"
+    ways = "end that game there (Ctrl-C)" if exc.pid is None else f"end that game there (Ctrl-C) or with kill {exc.pid}"
+    return (
+        f"{what}: it is open in {who}, which plays on from it and rewrites it after every turn, and two games "
+        f"on one file would overwrite each other's turns; go on in that terminal, or {ways} (it stays kept) and {then}"
+    )
+
+
+def _resume_locked(
+    path: Path,
+    lock: GameLock,
+    unlocked: OSError | None,
+    *,
+    record: Path | None,
+    overwrite: bool,
+    bots: Sequence[str],
+    players: int | None,
+    teams: int | None,
+    per_player: int | None,
+    humans: int | None,
+    names: Sequence[str],
+    auto: bool,
+    seed: str | None,
+) -> None:
     module_bots = [name for name in bots if ":" in name]
     try:
         saved = read_saved(_read_saved_file(path), module_bots=module_bots)
@@ -757,7 +818,11 @@ def _resume(
     if refused is not None:
         fail(f"cannot carry on the game in {path}: it is rewritten after every turn, and its folder refuses new files "
              f"({refused.strerror or refused}); copy it to a folder you can write to and carry it on from there")
-    save = Saving(path.absolute(), turns=len(saved.game.turns))
+    if unlocked is not None:
+        fail(f"cannot carry on the game in {path}: it cannot be locked against a second sevens play carrying it on at "
+             f"the same time ({unlocked.strerror or unlocked}); copy it to a folder on a local disk and carry it on "
+             "from there")
+    save = Saving(path.absolute(), turns=len(saved.game.turns), lock=lock)
     save.module_bots = _module_bots(saved)
     if saved.humans:
         lineedit.enable()
@@ -811,11 +876,26 @@ def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, r
     if save is not None:
         if record is not None and save.absolute() == record.absolute():
             fail(f"--save and --record both name {save}: the game in progress and its record need a file each")
-        if save.exists() and not overwrite and looks_saved(save):
-            fail(f"--save {save} already holds a saved game, which would be replaced: carry it on with sevens play "
-                 f"--resume {shlex.quote(str(save))}, choose another file name, or pass --overwrite to replace it")
-        check_writable(save, "--save", example="game-save.json", overwrite=overwrite)
-        return Saving(save.absolute(), overwrite=overwrite)
+        # Locked from now, so that no game carried on from it (--overwrite) is replaced under its feet.
+        lock = GameLock(save.absolute())
+        locked = True
+        try:
+            lock.acquire()
+        except InUse as exc:
+            fail(_in_use(f"--save {save} holds a game being played", exc,
+                         f"carry it on with sevens play --resume {shlex.quote(str(save))}; or choose another file name"))
+        except OSError:  # no file can be made there: check_writable says why
+            locked = False
+        try:
+            if save.exists() and not overwrite and looks_saved(save):
+                fail(f"--save {save} already holds a saved game, which would be replaced: carry it on with sevens "
+                     f"play --resume {shlex.quote(str(save))}, choose another file name, or pass --overwrite to "
+                     "replace it")
+            check_writable(save, "--save", example="game-save.json", overwrite=overwrite)
+        except BaseException:
+            lock.release()
+            raise
+        return Saving(save.absolute(), overwrite=overwrite, lock=lock if locked else None)
     if no_save or not humans:
         return None
     folder = default_folder()
@@ -950,11 +1030,15 @@ def register(app: typer.Typer) -> None:
                  "drop --overwrite")
         names = _bot_names(bots)
         saving = _saving(save, no_save=no_save, humans=humans, overwrite=overwrite, record=record)
-        with stop_on_signals():  # a closed terminal or kill ends the game as Ctrl-C does
-            _new_game(
-                saving, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
-                record=record, bots=names, overwrite=overwrite, given=given,
-            )
+        try:
+            with stop_on_signals():  # a closed terminal or kill ends the game as Ctrl-C does
+                _new_game(
+                    saving, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
+                    record=record, bots=names, overwrite=overwrite, given=given,
+                )
+        finally:
+            if saving is not None:
+                saving.release()
 
 
 def _new_game(
