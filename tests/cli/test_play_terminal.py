@@ -14,7 +14,7 @@ import subprocess
 import sys
 import termios
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -33,12 +33,13 @@ class Terminal:
     """``python -m sevens ARGS`` with a pseudo-terminal as its standard input, output and error.
 
     ``controlling``: the terminal is the program's controlling terminal, as a terminal window's is,
-    so that closing it (:meth:`hang_up`) sends the program SIGHUP. ``code``: Python code run with
-    ``python -c`` (and ARGS) instead of ``-m sevens``."""
+    so that closing it (:meth:`hang_up`) sends the program SIGHUP. ``nohup``: the program starts
+    with SIGHUP ignored, as ``nohup`` starts it. ``code``: Python code run with ``python -c`` (and
+    ARGS) instead of ``-m sevens``."""
 
     def __init__(
         self, *args: str, columns: int = 120, rows: int = 40, env: dict[str, str] | None = None,
-        controlling: bool = False, code: str | None = None,
+        controlling: bool = False, nohup: bool = False, code: str | None = None,
     ) -> None:
         master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
@@ -48,8 +49,7 @@ class Terminal:
         self.process = subprocess.Popen(
             [sys.executable, *(("-m", "sevens") if code is None else ("-c", code)), *args],
             stdin=slave, stdout=slave, stderr=slave, env=environ, start_new_session=True, close_fds=True,
-            # In the new session, the terminal on its standard input becomes its controlling terminal.
-            preexec_fn=(lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0)) if controlling else None,
+            preexec_fn=_before_exec(controlling=controlling, nohup=nohup),
         )
         os.close(slave)
         self.master = master
@@ -97,6 +97,20 @@ class Terminal:
         self.process.wait(timeout=30)
         if self.master != -1:
             os.close(self.master)
+
+
+def _before_exec(*, controlling: bool, nohup: bool) -> Callable[[], None] | None:
+    """What the child process does before it runs Python (see :class:`Terminal`)."""
+    if not (controlling or nohup):
+        return None
+
+    def run() -> None:
+        if nohup:
+            signal.signal(signal.SIGHUP, signal.SIG_IGN)  # kept across exec, as nohup relies on
+        if controlling:  # in the new session, the terminal on its standard input becomes its controlling terminal
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+    return run
 
 
 @pytest.fixture
@@ -313,6 +327,18 @@ def test_closing_the_terminal_keeps_the_game(terminal: list[Terminal], tmp_path:
     assert t.hang_up() == 128 + signal.SIGHUP
     _kept_after_turn_1(kept)
     _carries_on_in_turn_2(terminal, kept)
+
+
+def test_a_game_started_with_nohup_goes_on_after_a_hangup(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Started as nohup starts it (SIGHUP ignored), the game is not stopped by SIGHUP: the order
+    typed after it is taken as usual."""
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(tmp_path / "kept.json"), nohup=True)
+    terminal.append(t)
+    at = _order_prompt(t, 0)
+    os.kill(t.process.pid, signal.SIGHUP)
+    t.type("10 9\r")
+    t.expect(r"10 FORCE \+ 9 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
+    assert t.process.poll() is None
 
 
 # Runs sevens with a kill (SIGTERM) arriving in the middle of keeping turn 1: right after the file's

@@ -85,15 +85,17 @@ def winding_up() -> None:
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
     """Within the block, SIGINT, SIGHUP and SIGTERM raise :class:`Stopped` (once); the handlers
-    there before are put back after it. Outside the main thread, where Python handles no signal,
-    nothing changes."""
+    there before are put back after it. A signal the program was started ignoring stays ignored:
+    ``nohup`` ignores SIGHUP so that a game goes on after the terminal closes, and a shell ignores
+    SIGINT for a job it runs in the background. Outside the main thread, where Python handles no
+    signal, nothing changes."""
     global _stopping, _pending
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = {signum: signal.getsignal(signum) for signum in _SIGNALS}
+    before = {signum: handler for signum in _SIGNALS if (handler := signal.getsignal(signum)) is not signal.SIG_IGN}
     _stopping, _pending = False, None
-    for signum in _SIGNALS:
+    for signum in before:
         signal.signal(signum, _stop)
     try:
         yield
