@@ -582,6 +582,20 @@ def test_the_draw_keeps_names_and_managers_whole_at_60_columns() -> None:
     assert all(len(line) <= 60 for line in draw.splitlines())
 
 
+def test_long_names_in_a_narrow_draw_are_not_cut() -> None:
+    """Two people with long names at 60 columns: even with each manager under its team, four groups
+    would cut the names ('(Maximiliana…'), and two names alike could not be told apart; the draw
+    lists one group under the other instead, each team with its manager's whole name."""
+    long = ("Maximiliana Annabelle Smithers", "Maximiliana Annabelle Smythe")
+    result = runner.invoke(
+        app, ["play", "--players", "5", "--names", ",".join(long), "--seed", "demo", "--no-save"], env={"COLUMNS": "60"}
+    )
+    draw = result.output[result.output.index("The draw"):result.output.index("Played by")]
+    assert "…" not in draw and all(len(line) <= 60 for line in draw.splitlines())
+    assert [line.strip() for line in draw.splitlines()[:3]] == ["The draw", "Group A", "Fiji (Maximiliana Annabelle Smithers)"]
+    assert all(draw.count(f"({name})") == 3 for name in long)
+
+
 def test_a_narrow_bracket_lists_one_match_a_line_round_by_round() -> None:
     """At 60 columns four bracket columns would break 'Australia 17-14 Japan -> Australia' over
     four lines and run one match into the next: each round is listed under the other instead."""

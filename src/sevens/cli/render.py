@@ -150,12 +150,12 @@ class _WideOrNarrow:
     """The wide rendering where ``probe`` (the wide one at its widest) fits the width given, else the
     narrow one."""
 
-    def __init__(self, wide: Table, narrow: Table, probe: Table) -> None:
+    def __init__(self, wide: Table, narrow: Table | _WideOrNarrow, probe: Table) -> None:
         self.wide = wide
         self.narrow = narrow
         self.probe = probe
 
-    def _pick(self, console: Console, options: ConsoleOptions) -> Table:
+    def _pick(self, console: Console, options: ConsoleOptions) -> Table | _WideOrNarrow:
         fits = Measurement.get(console, options.update(width=10_000), self.probe).maximum <= options.max_width
         return self.wide if fits else self.narrow
 
@@ -168,7 +168,8 @@ class _WideOrNarrow:
 
 def draw_table(game: Game) -> RenderableType:
     """The group draw: one column per group, each team with its manager (or "house"); where that
-    does not fit, the manager goes under the team's name, so that neither is broken."""
+    does not fit, the manager goes under the team's name, so that neither is broken; and where
+    even that does not fit (people's long names), one group under the other, a team a line."""
     names = {p.id: p.name for p in game.setup.players}
     letters = game.format.group_letters
     columns = [game.setup.group(letter) for letter in letters]
@@ -191,8 +192,15 @@ def draw_table(game: Game) -> RenderableType:
             out.add_row(*cells)
         return out
 
-    wide = grid(narrow=False)
-    return _WideOrNarrow(wide, grid(narrow=True), wide)
+    listing = Table(title="The draw", title_justify="left", box=None, show_header=False, padding=(0, 0))
+    listing.add_column()
+    for letter, column in zip(letters, columns, strict=True):
+        listing.add_row(Text(f"Group {letter}", style="bold"))
+        for team_id in column:
+            team = game.setup.team(team_id)
+            listing.add_row(Text(f"  {team.name} ({names[team.manager] if team.manager else 'house'})"))
+    wide, narrow = grid(narrow=False), grid(narrow=True)
+    return _WideOrNarrow(wide, _WideOrNarrow(narrow, listing, narrow), wide)
 
 
 def _count_back(decided_by: DecidedBy | None) -> str:
