@@ -503,6 +503,17 @@ def test_a_question_mark_explains_the_order_and_asks_again() -> None:
     assert "a total of 7 is a converted try" in said and "the winner gains 10 SCRUM" in said
     assert "36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop goal" in said
     assert "Refused" not in said and "10 FORCE + 9 FLAIR: expected" in said
+    assert "Stopping: to stop the game press Ctrl-C (or Ctrl-D at an empty prompt)" in said
+
+
+def test_quit_at_the_order_prompt_says_how_to_stop() -> None:
+    """'quit' (or exit, q, ...) is not an order: the refusal says how to stop the game, then asks again."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "a1", "--no-save"], input="quit\nEXIT\n10 9\ny\n")
+    said = " ".join(result.output.split())
+    for word in ("quit", "EXIT"):
+        assert (f"Refused: '{word}' is not an order; to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): "
+                "the game then says where it is kept and the command that carries it on. Try again.") in said
+    assert "10 FORCE + 9 FLAIR: expected" in said
 
 
 def test_a_team_with_no_scrum_left_is_not_asked_for_its_only_order(tmp_path: Path) -> None:

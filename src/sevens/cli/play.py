@@ -173,6 +173,15 @@ class _SendConfirm(ConfirmLine):
         return super().process_response({"yes": "y", "no": "n"}.get(word, word))
 
 
+# What people type to leave a program; here they get how to stop the game instead of an order refused.
+_QUIT_WORDS = ("q", "quit", "exit", "stop", "bye")
+
+_HOW_TO_STOP = (
+    "to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): the game then says where it is kept and "
+    "the command that carries it on"
+)
+
+
 def _order_help(scrum: int) -> str:
     """What to type and what it does (R1-R4, R9), for a player who has not read the rules."""
     return (
@@ -188,7 +197,8 @@ def _order_help(scrum: int) -> str:
         "a typical order of the opponent, worked out from what everyone can see (its real order is shown with "
         "the results).\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "
-        "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4)."
+        "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4).\n"
+        f"  Stopping: {_HOW_TO_STOP}."
     )
 
 
@@ -212,6 +222,9 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
         if text.strip().lower() in ("?", "h", "help"):
             console.print(_order_help(view.scrum))
+            continue
+        if text.strip().lower() in _QUIT_WORDS:
+            console.print(f"[red]Refused:[/] {escape(text.strip())!r} is not an order; {_HOW_TO_STOP}. Try again.")
             continue
         try:
             force, flair = parse_order_text(text)
