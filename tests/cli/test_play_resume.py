@@ -89,7 +89,7 @@ def test_a_game_interrupted_at_several_turns_and_carried_on_ends_with_the_same_r
         upto = stops[n + 1] if n + 1 < len(stops) else 6
         answers = ORDER * sum(prompts[done:upto]) + (OTHER if n + 1 < len(stops) else "")
         result = _play(["play", "--resume", str(kept)], answers)
-        assert f"carried on after turn {stop}" in result.output
+        assert f"carried on {stood}" in result.output
     assert result.exit_code == 0, result.output
     assert record.read_bytes() == whole
     assert not kept.exists()
@@ -232,6 +232,16 @@ def test_options_that_agree_with_the_saved_game_are_taken(tmp_path: Path) -> Non
     )
     assert result.exit_code == 0, result.output
     assert "carried on after turn 1" in result.output and "Champion:" in result.output
+
+
+def test_headings_too_long_for_a_narrow_terminal_are_shown_whole(tmp_path: Path) -> None:
+    """At 60 columns 'Sevens: 16 teams, 4 players, 4 teams each, carried on after turn 1' does not
+    fit inside a rule, which would cut it to '... carried on a…': it goes under a bare rule, whole."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    result = runner.invoke(app, ["play", "--resume", str(kept)], input=OTHER, env={"COLUMNS": "60"})
+    said = " ".join(result.output.split())
+    assert "Sevens: 16 teams, 4 players, 4 teams each, carried on after turn 1" in said
+    assert "…" not in result.output
 
 
 @pytest.mark.parametrize("flag", [["--save", "other.json"], ["--no-save"]])

@@ -401,5 +401,5 @@ def test_a_game_open_in_one_terminal_is_refused_in_another(terminal: list[Termin
     t.process.wait(timeout=30)
     w = Terminal("play", "--resume", str(kept))
     terminal.append(w)
-    at = w.expect(r"carried on after turn 0")
+    at = w.expect(r"carried on after the draw")
     _order_prompt(w, at)

@@ -23,6 +23,7 @@ from rich.control import Control
 from rich.markup import escape
 from rich.segment import Segment
 from rich.table import Table
+from rich.text import Text
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli import lineedit
@@ -443,19 +444,30 @@ def resume_game(console: Console, saved: SavedGame, save: Saving) -> Game:
     if saved.record is not None:
         console.print(f"The game record is written to {escape(str(saved.record))} at the end.", soft_wrap=True)
     if game.turns:
-        console.rule(f"Where the game stopped: the results of turn {len(game.turns)}, {game.turns[-1].stage}")
+        _heading(console, f"Where the game stopped: the results of turn {len(game.turns)}, {game.turns[-1].stage}")
         for match in game.turns[-1].matches:
             console.print(match_report(game, match))
         _print_standings(console, game)
     return _play_on(console, saved, save)
 
 
+def _heading(console: Console, title: str) -> None:
+    """A rule with ``title`` (markup) in it; where the rule would cut the title short (a narrow
+    terminal, a long name), a bare rule with the whole title on the line under it."""
+    if Text.from_markup(title).cell_len <= console.width - 4:  # rich keeps a rule character and a space each side
+        console.rule(title)
+    else:
+        console.rule()
+        console.print(title, style="bold")
+
+
 def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False) -> None:
     """The game's arrangement, seed commitment, draw and bots, at its start or when carried on."""
     game, fmt, setup = saved.game, saved.game.format, saved.game.setup
     each = "1 team" if fmt.teams_per_player == 1 else f"{fmt.teams_per_player} teams"
-    after = f", carried on after turn {len(game.turns)}" if resumed else ""
-    console.rule(f"Sevens: {fmt.teams} teams, {fmt.players} players, {each} each{after}")
+    stood = "the draw" if not game.turns else f"turn {len(game.turns)}"
+    after = f", carried on after {stood}" if resumed else ""
+    _heading(console, f"Sevens: {fmt.teams} teams, {fmt.players} players, {each} each{after}")
     # soft_wrap: a narrow terminal wraps the hash itself, so that it is copied whole, with no line
     # break in the middle, for checking against the seed revealed at the end.
     console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}", soft_wrap=True)
@@ -480,7 +492,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     while not game.finished:
         n = game.turn_number
         assert n is not None
-        console.rule(f"Turn {n}: {game.stage}")
+        _heading(console, f"Turn {n}: {game.stage}")
         console.print(_fixtures_table(game))
         in_play = set(game.teams_in_play())
         orders: dict[TeamId, TurnOrder] = {}
@@ -497,7 +509,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
                 _hand_over(console, can_clear)
                 if any(t in in_play for p in people[people.index(person) + 1:humans] for t in setup.teams_of(p.id)):
                     # The next person sees what was on the screen before, all public, and none of the orders.
-                    console.rule(f"Turn {n}: {game.stage}")
+                    _heading(console, f"Turn {n}: {game.stage}")
                     _print_standings(console, game)
                     console.print(_fixtures_table(game))
         rest = [t for t in game.teams_in_play() if t not in orders]
@@ -529,7 +541,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     assert champion is not None
     manager = setup.team(champion).manager
     managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
-    console.rule(f"Champion: {setup.team(champion).name}{managed}")
+    _heading(console, f"Champion: {setup.team(champion).name}{managed}")
     _print_how_far(console, game, people[:humans])
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
     if saved.record is not None:
