@@ -225,7 +225,7 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
             console.print(_order_help(view.scrum))
             continue
         if text.strip().lower() in _QUIT_WORDS:
-            console.print(f"[red]Refused:[/] {escape(text.strip())!r} is not an order; {_HOW_TO_STOP}. Try again.")
+            console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_HOW_TO_STOP}. Try again.")
             continue
         try:
             force, flair = parse_order_text(text)
