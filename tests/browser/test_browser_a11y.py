@@ -398,6 +398,27 @@ def test_an_order_by_keyboard_alone(server: str, chromium: Any) -> None:
     page.context.close()
 
 
+def test_live_odds_never_round_what_can_happen_to_0_or_100_percent(server: str, chromium: Any) -> None:
+    """The live odds printed every chance to one decimal: 60 FLAIR against 12 FLAIR read "100.0%
+    0.0% 0.0%" although the loss is 0.0062%. Only an impossible result reads 0% now."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    base = start_with_one_seat(page, server, "Long shots cup", hours="0").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    shown = page.evaluate("[0, 1, 6.2e-5, 1.1e-4, 4.1e-4, 0.5, 0.99995, 1e-9, 0.0012].map(percent)")
+    assert shown == ["0%", "100%", "0.0062%", "0.011%", "0.041%", "50.0%", ">99.9%", "<0.0001%", "0.12%"]
+    form = page.locator("form.order-form").first
+    form.locator("input[name=force]").fill("0")
+    form.locator("input[name=flair]").fill("60")
+    odds = form.locator("output.odds")
+    expect(odds).to_contain_text("Your order 0+60: expected")
+    cells = odds.locator("table.odds-table td").all_inner_texts()
+    assert cells, odds.inner_text()
+    assert not [c for c in cells if c in ("0.0%", "100.0%")], cells
+    page.context.close()
+
+
 def test_the_organiser_runs_a_turn_by_keyboard_alone(server: str, chromium: Any) -> None:
     """The organiser starts the game, pauses and resumes the deadline and resolves a turn with
     Tab, Enter and Space only (the confirmation answered yes), seeing the focus throughout."""

@@ -59,7 +59,17 @@ function watchScrollBoxes() {
   });
 }
 
-function percent(x) { return (100 * x).toFixed(1) + "%"; }
+// Only what cannot happen reads 0%, and only what must happen 100%: a long shot of 0.006% is not
+// rounded away to "0.0%", nor is a near-certain win shown as certain.
+function percent(x) {
+  if (x <= 0) { return "0%"; }
+  if (x >= 1) { return "100%"; }
+  var p = 100 * x;
+  if (p < 0.0001) { return "<0.0001%"; }
+  if (p < 1) { return Number(p.toPrecision(2)) + "%"; }  // two figures for the long shots
+  if (p > 99.9) { return ">99.9%"; }
+  return p.toFixed(1) + "%";
+}
 
 function element(tag, text) {
   var el = document.createElement(tag);
