@@ -7,13 +7,72 @@ import sys
 from typing import Any
 
 import typer
+import typer.core
 import typer.main
 
-from sevens.cli.errors import EXIT_BAD_INPUT, one_line
+# typer carries its own copy of click: its commands are typer._click's, not the click package's.
+from typer._click.core import Command, Context
+from typer._click.exceptions import ClickException
 
-__all__ = ["app", "main"]
+from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
+
+__all__ = ["app", "main", "repeated_option"]
+
+
+def repeated_option(command: Command, ctx: Context, args: list[str]) -> str | None:
+    """Why ``args`` given to ``command`` are refused, or None: an option that takes one value,
+    given more than once with different values. Click would keep the last value without a word
+    (``--force 3 --force 4`` computed FORCE 4), so whoever edits a long command line and leaves the
+    old value in would get what they did not mean. The same value twice changes nothing and passes;
+    options meant to repeat (``multiple``), flags and counts are left alone, and so is anything
+    the parser refuses here: the command's own parsing says what is wrong with it.
+    """
+    parser = command.make_parser(ctx)
+    single = set()
+    for option in {*parser._long_opt.values(), *parser._short_opt.values()}:
+        if option.action == "store":  # a flag stores a constant, a repeatable option appends
+            option.action = "append"  # to see every value given, not only the last one
+            single.add(option.dest)
+    try:
+        given, _, _ = parser.parse_args(args=list(args))
+    except ClickException:
+        return None
+    help_option = command.get_help_option(ctx)
+    if help_option is not None and given.get(help_option.name):
+        return None  # --help shows the help whatever else is on the line
+    for param in command.get_params(ctx):
+        values = given.get(param.name) if param.name in single else None
+        if not values:
+            continue
+        texts = list(dict.fromkeys(" ".join(v) if isinstance(v, tuple) else str(v) for v in values))
+        if len(texts) > 1:
+            name = max(param.opts, key=len)
+            shown = ", ".join(repr(text) for text in texts[:-1]) + f" and {texts[-1]!r}"
+            times = "twice" if len(values) == 2 else f"{len(values)} times"
+            return (
+                f"{name} was given {times}, as {shown}, and takes one value; "
+                f"give {name} once, with the value you mean"
+            )
+    return None
+
+
+class _Sevens(typer.core.TyperGroup):
+    """The ``sevens`` group: checks a command's options for repeats before the command parses them."""
+
+    def resolve_command(
+        self, ctx: Context, args: list[str]
+    ) -> tuple[str | None, Command | None, list[str]]:
+        name, command, rest = super().resolve_command(ctx, args)
+        if command is not None and not ctx.resilient_parsing:
+            probe = command.context_class(command, info_name=name, parent=ctx, resilient_parsing=True)
+            refused = repeated_option(command, probe, rest)
+            if refused is not None:
+                fail(f"sevens {name}: {refused}")
+        return name, command, rest
+
 
 app = typer.Typer(
+    cls=_Sevens,
     name="sevens",
     help="Sevens: the seven-a-side rugby tournament game. Play, compute exact odds, verify records.",
     no_args_is_help=True,

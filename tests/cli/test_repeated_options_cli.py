@@ -1,0 +1,95 @@
+"""An option that takes one value, given twice with different values, is refused in one line.
+
+Click keeps the last value without a word: ``sevens odds --force 3 --force 4`` computed FORCE 4.
+Every command's every such option is tried, found by walking the application, so an option added
+later is covered without a change here.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+
+runner = CliRunner()
+
+# Were a repeat let through, each command would fail fast on its own (a database sevens cannot
+# use, a missing option or file), never start a server or a game that waits for input.
+ENV = {"DATABASE_URL": "mysql://nowhere/x", "COLUMNS": "200"}
+
+
+def _single_valued() -> list[tuple[str, str, int]]:
+    """(command, option, values it takes) for every option that takes one value at a time."""
+    found = []
+    root = typer.main.get_command(app)
+    for name, command in sorted(getattr(root, "commands", {}).items()):
+        for param in command.params:
+            flag = getattr(param, "is_flag", False) or getattr(param, "count", False)
+            if param.param_type_name == "option" and not flag and not param.multiple:
+                found.append((name, max(param.opts, key=len), param.nargs))
+    return found
+
+
+SINGLE_VALUED = _single_valued()
+
+
+def test_the_walk_finds_the_options_of_every_command() -> None:
+    commands = {name for name, _, _ in SINGLE_VALUED}
+    assert {"odds", "play", "table", "serve", "lab", "export", "import"} <= commands
+    assert ("odds", "--force", 1) in SINGLE_VALUED and ("serve", "--port", 1) in SINGLE_VALUED
+
+
+@pytest.mark.parametrize(("command", "option", "nargs"), SINGLE_VALUED)
+def test_a_single_valued_option_given_twice_is_refused(
+    command: str, option: str, nargs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a file option let through writes nothing outside the test
+    first, second = ["1"] * nargs, ["2"] * nargs
+    result = runner.invoke(app, [command, option, *first, option, *second], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: sevens {command}: {option} was given twice, as {' '.join(first)!r} and {' '.join(second)!r}, and takes one value; "
+        f"give {option} once, with the value you mean\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_three_values_are_all_named_and_a_value_repeated_as_it_was_passes() -> None:
+    result = runner.invoke(app, ["lab", "--seed", "1", "--seed", "2", "--seed", "3"], env=ENV)
+    assert result.exit_code == 2
+    assert "--seed was given 3 times, as '1', '2' and '3'" in result.stderr
+    # The same value twice cannot give anything but what was meant.
+    result = runner.invoke(app, ["odds", "--force", "3", "--force", "3", "--flair", "0", "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"force": 3' in result.stdout
+
+
+def test_options_meant_to_repeat_flags_and_help_are_left_alone() -> None:
+    # --solve collects its values itself (and odds says how to give two budgets): not this refusal.
+    result = runner.invoke(app, ["odds", "--solve", "30,10", "--solve", "20,20"], env=ENV)
+    assert "was given twice" not in result.output
+    result = runner.invoke(app, ["odds", "--force", "3", "--flair", "0", "--json", "--json"])
+    assert result.exit_code == 0, result.output
+    result = runner.invoke(app, ["serve", "--port", "1", "--port", "2", "--help"], env=ENV)
+    assert result.exit_code == 0 and "--port" in result.stdout
+
+
+def test_the_installed_command_refuses_a_repeat_in_one_line() -> None:
+    """Through the entry point, as a user runs it: no server starts on either port."""
+    result = subprocess.run(
+        [sys.executable, "-c", "from sevens.cli.main import main; main()", "serve", "--port", "8123", "--port=8124"],
+        capture_output=True, text=True, env={**os.environ, **ENV}, timeout=60, check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == (
+        "error: sevens serve: --port was given twice, as '8123' and '8124', and takes one value; "
+        "give --port once, with the value you mean\n"
+    )
