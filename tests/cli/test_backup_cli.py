@@ -317,3 +317,20 @@ def test_export_to_a_folder_that_is_not_there_is_refused_before_reading_the_data
     assert result.exit_code == 2 and result.stderr == (
         f"error: cannot write {target}: the folder {target.parent} does not exist; create it or pick another path\n"
     )
+
+
+@pytest.mark.parametrize("command", ["export", "import"])
+def test_a_folder_given_as_the_sqlite_database_is_named(tmp_path: Path, command: str) -> None:
+    """Export said there was no database there; import, that SQLite could not open the file."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
+    path = str(tmp_path / "out.json") if command == "export" else str(source)
+    result = runner.invoke(app, [command, "--database-url", f"sqlite:///{folder}", path])
+    assert result.exit_code == 2
+    assert result.stderr == (
+        f"error: {folder} is a folder, not a SQLite database; give the path of a database file in "
+        "--database-url (or $DATABASE_URL)\n"
+    )
+    assert list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["backup.json", "data"]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -42,3 +45,83 @@ def test_serve_refuses_a_bad_trusted_proxy_in_one_line(given: str) -> None:
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: bad setting: SEVENS_TRUSTED_PROXIES") and result.stderr.count("\n") == 1
     assert "'proxy.local' is not an IP address or network" in result.stderr and "10.0.0.0/8" in result.stderr
+
+
+def test_serve_names_a_port_in_use_before_it_starts_or_makes_the_database(tmp_path: Path) -> None:
+    """Uvicorn said so only after sevens had announced it was serving, in a log line, exit 3."""
+    database = tmp_path / "games.sqlite3"
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port), "--database-url", f"sqlite:///{database}"])
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    assert result.stderr == (
+        f"error: cannot listen on 127.0.0.1:{port}: another program is using port {port} (another sevens "
+        "serve?); stop it, or choose another port with --port\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("host", "words"),
+    [
+        ("192.0.2.1", "cannot listen on 192.0.2.1: it is not an address of this machine; give --host"),
+        ("no-such-host.invalid", "cannot listen on no-such-host.invalid: "),
+    ],
+)
+def test_serve_names_an_address_it_cannot_listen_on(tmp_path: Path, host: str, words: str) -> None:
+    """192.0.2.1 is kept for documentation (RFC 5737): no machine has it."""
+    result = runner.invoke(app, ["serve", "--host", host, "--database-url", f"sqlite:///{tmp_path / 'g.sqlite3'}"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {words}") and result.stderr.count("\n") == 1, result.stderr
+    assert "127.0.0.1 (this machine only) or 0.0.0.0 (every network)" in result.stderr
+    assert result.stdout == "" and list(tmp_path.iterdir()) == []
+
+
+def _unreachable_port() -> int:
+    """A local port nothing listens on: bound and let go, so refused when connected to."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("command", ["serve", "export", "import"])
+def test_an_unreachable_postgresql_server_says_what_to_check(tmp_path: Path, command: str) -> None:
+    source = tmp_path / "backup.json"
+    source.write_text('{"format": "sevens-backup", "version": 1, "full": false, "games": [], "credentials": []}')
+    url = f"postgresql://sevens:secret@127.0.0.1:{_unreachable_port()}/sevens"
+    args = {"serve": ["serve", "--port", str(_unreachable_port())], "export": ["export", str(tmp_path / "out.json")]}.get(
+        command, ["import", str(source)]
+    )
+    result = runner.invoke(app, [*args, "--database-url", url])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: cannot ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Connection refused; check that the PostgreSQL server is running and that --database-url" in result.stderr
+    assert "(psycopg" not in result.stderr and "secret" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.json"]
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        ("missing folder", "SQLite cannot open or create {path}; check that its folder exists and can be written"),
+        ("folder", "{path} is a folder; give the path of a database file in --database-url (or $DATABASE_URL)"),
+        ("not a database", "{path} is not a SQLite database; check the path in --database-url (or $DATABASE_URL)"),
+    ],
+)
+def test_serve_says_what_is_wrong_with_a_sqlite_path(tmp_path: Path, make: str, words: str) -> None:
+    path = tmp_path / "games.sqlite3"
+    if make == "missing folder":
+        path = tmp_path / "typo" / "games.sqlite3"
+    elif make == "folder":
+        path.mkdir()
+    else:
+        path.write_text('{"teams": []}\n' * 10)
+    before = path.read_bytes() if path.is_file() else None
+    result = runner.invoke(app, ["serve", "--port", str(_unreachable_port()), "--database-url", f"sqlite:///{path}"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: cannot open the database: ") and result.stderr.count("\n") == 1
+    assert words.format(path=path) in result.stderr, result.stderr
+    assert (path.read_bytes() if path.is_file() else None) == before

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevens.cli.database import DB_HELP, usable_url
+from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, write_text
 from sevens.store.secrets import is_public_id
@@ -141,6 +141,8 @@ def _engine(url: str, *, command: str) -> Engine:
             f"an in-memory database (sqlite://) {what}; give a database file, sqlite:///PATH, "
             "or PostgreSQL in --database-url (or $DATABASE_URL)"
         )
+    if parsed.get_backend_name() == "sqlite" and Path(parsed.database or "").is_dir():
+        fail(f"{parsed.database} is a folder, not a SQLite database; give the path of a database file in --database-url (or $DATABASE_URL)")
     if command == "export" and parsed.get_backend_name() == "sqlite" and not Path(parsed.database or "").is_file():
         fail(
             f"there is no SQLite database at {parsed.database}; check the path in --database-url "
@@ -203,7 +205,7 @@ def register(app: typer.Typer) -> None:
                 document = export_backup(db, full=full, now=datetime.now(UTC))
             engine.dispose()
         except SQLAlchemyError as exc:
-            fail(f"cannot read the database: {str(exc).splitlines()[0]}")
+            fail(f"cannot read the database: {database_trouble(exc, url)}")
         try:
             files = write_export(document, target, overwrite=overwrite)
         except FileExistsError as exc:
@@ -233,7 +235,7 @@ def register(app: typer.Typer) -> None:
         engine = _engine(url, command="import")
         created = _new_sqlite_files(url)
         try:
-            report = _restore(engine, document)
+            report = _restore(engine, document, url)
         except BaseException:
             # A failed import leaves nothing behind: not even the migrated file it created.
             engine.dispose()
@@ -262,7 +264,7 @@ def _new_sqlite_files(url: str) -> list[Path]:
     return [file for file in files if not file.exists()]
 
 
-def _restore(engine: Engine, document: dict[str, Any]) -> ImportReport:
+def _restore(engine: Engine, document: dict[str, Any], url: str) -> ImportReport:
     """Migrate the database and import the backup into it, or a one-line error."""
     from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
@@ -277,9 +279,9 @@ def _restore(engine: Engine, document: dict[str, Any]) -> ImportReport:
     except StoreError as exc:
         fail(str(exc))
     except IntegrityError as exc:  # the database is empty, so the backup repeats something
-        fail(_held_twice(document) or f"cannot write the database: {str(exc).splitlines()[0]}")
+        fail(_held_twice(document) or f"cannot write the database: {database_trouble(exc, url)}")
     except SQLAlchemyError as exc:
-        fail(f"cannot write the database: {str(exc).splitlines()[0]}")
+        fail(f"cannot write the database: {database_trouble(exc, url)}")
     except (KeyError, TypeError) as exc:
         fail(f"the backup is malformed: {exc!r} is missing or of the wrong kind")
 

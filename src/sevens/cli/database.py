@@ -9,10 +9,14 @@ from sevens.cli.errors import fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
-__all__ = ["DB_HELP", "SUPPORTED", "usable_url"]
+__all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "usable_url"]
 
 SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
-DB_HELP = "SQLAlchemy URL of the database; default $DATABASE_URL, else ./sevens.sqlite3."
+DB_HELP = (
+    "SQLAlchemy URL of the database, e.g. sqlite:///games.sqlite3 or postgresql://USER:PASSWORD@HOST/DB; "
+    "default $DATABASE_URL, else sqlite:///./sevens.sqlite3."
+)
+WHERE = "--database-url (or $DATABASE_URL)"
 
 
 def usable_url(url: str) -> URL:
@@ -43,3 +47,46 @@ def usable_url(url: str) -> URL:
     except ArgumentError:  # NoSuchModuleError: a driver SQLAlchemy has never heard of
         fail(f"the database driver {parsed.get_driver_name()} is not one SQLAlchemy knows; {SUPPORTED}")
     return parsed
+
+
+def database_trouble(exc: BaseException, url: str) -> str:
+    """What went wrong with the database at ``url``, on one line, and what to check: the driver's
+    own first line without SQLAlchemy's ``(module.Class)`` prefix, and a hint for the usual causes.
+    The URL itself is never repeated: it may hold a password.
+
+    >>> from sqlalchemy.exc import OperationalError
+    >>> database_trouble(OperationalError("x", {}, Exception("unable to open database file")), "sqlite:///no/g.db")
+    'unable to open database file: SQLite cannot open or create no/g.db; check that its folder exists and can be written, and the path in --database-url (or $DATABASE_URL)'
+    >>> database_trouble(OperationalError("x", {}, Exception("connection refused")), "postgresql://u:pw@h/db")
+    'connection refused; check that the PostgreSQL server is running and that --database-url (or $DATABASE_URL) names its host, port, user, password and database'
+    """
+    from pathlib import Path
+
+    from sqlalchemy import make_url
+    from sqlalchemy.exc import OperationalError
+
+    from sevens.store.db import normalise_url
+
+    lines = str(exc).splitlines() or [type(exc).__name__]
+    detail = lines[0]
+    if detail.startswith("(") and ") " in detail:
+        detail = detail.split(") ", 1)[1]
+    parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if Path(database).is_dir():
+            return f"{detail}: {database} is a folder; give the path of a database file in {WHERE}"
+        if "file is not a database" in detail:
+            return f"{detail}: {database} is not a SQLite database; check the path in {WHERE}"
+        if "unable to open database file" in detail:
+            return (
+                f"{detail}: SQLite cannot open or create {database}; check that its folder exists and can "
+                f"be written, and the path in {WHERE}"
+            )
+        return f"{detail}; check the path in {WHERE}"
+    if isinstance(exc, OperationalError):
+        return (
+            f"{detail}; check that the PostgreSQL server is running and that {WHERE} names its host, port, "
+            "user, password and database"
+        )
+    return f"{detail}; check {WHERE}"

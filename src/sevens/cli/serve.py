@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import gc
+import socket
 from typing import Annotated, Any
 
 import typer
 
-from sevens.cli.database import DB_HELP, usable_url
+from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
 
 __all__ = ["register"]
@@ -27,6 +29,32 @@ def _setting_error(error: Any) -> str:
         return message.removeprefix("Value error, ")
     field = "_".join(str(part) for part in error["loc"])
     return f"SEVENS_{field.upper()}: {message}"
+
+
+def check_listen(host: str, port: int) -> None:
+    """Fail in one line unless a server can listen on ``host``:``port``: bind a socket there as
+    uvicorn will, and let it go again. Uvicorn itself would say so only after the start-up
+    (and after sevens had said it was serving), in a log line that does not say how to fix it."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
+    hosts = "an address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except socket.gaierror as exc:
+        fail(f"cannot listen on {host}: {exc.strerror or exc}; give --host {hosts}")
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            fail(
+                f"cannot listen on {where}: another program is using port {port} (another sevens serve?); "
+                "stop it, or choose another port with --port"
+            )
+        if exc.errno == errno.EACCES:
+            fail(f"cannot listen on {where}: permission denied (ports below 1024 need root); choose --port 1024 or above")
+        if exc.errno == errno.EADDRNOTAVAIL:
+            fail(f"cannot listen on {host}: it is not an address of this machine; give --host {hosts}")
+        fail(f"cannot listen on {where}: {exc.strerror or exc}; check --host and --port")
 
 
 def register(app: typer.Typer) -> None:
@@ -64,11 +92,12 @@ def register(app: typer.Typer) -> None:
             given: dict[str, Any] = {"database_url": database_url, "trusted_proxies": trusted_proxies}
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
+            check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing
             web_app = create_app(settings)
         except ValidationError as exc:
             fail("bad setting: " + "; ".join(_setting_error(error) for error in exc.errors()))
         except SQLAlchemyError as exc:
-            fail(f"cannot open the database: {str(exc).splitlines()[0]}")
+            fail(f"cannot open the database: {database_trouble(exc, settings.database_url)}")
         except ValueError as exc:
             fail(f"bad setting: {exc}")
         typer.echo(
