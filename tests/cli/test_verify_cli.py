@@ -86,7 +86,7 @@ def test_a_tampered_record_fails_naming_the_first_mismatch(tmp_path: Path) -> No
 @pytest.mark.parametrize(
     ("content", "words"),
     [
-        ("{not json", "not JSON"),
+        ("{not json", "not valid JSON"),
         (b"\xff\xfe\x00", "not JSON"),
         ("[" * 100_000 + "]" * 100_000, "nested too deeply"),  # json raises RecursionError, not ValueError
         ("[1, 2, 3]", "JSON object"),
@@ -121,6 +121,6 @@ def test_malformed_files_give_one_line_and_exit_2(tmp_path: Path, content: str |
 def test_a_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["verify", str(tmp_path / "nope.json")])
     assert result.exit_code == 2
-    assert result.stderr == f"error: no such file: {tmp_path / 'nope.json'}\n"
+    assert result.stderr == f"error: no such file: {tmp_path / 'nope.json'}; give the path of a game record's JSON file\n"
     result = CliRunner().invoke(app, ["verify", str(tmp_path)])
     assert result.exit_code == 2 and "is a folder" in result.stderr

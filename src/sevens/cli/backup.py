@@ -23,6 +23,7 @@ import typer
 from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, write_text
+from sevens.cli.inputs import other_kind, parse_json, read_input
 from sevens.store.secrets import is_public_id
 
 if TYPE_CHECKING:
@@ -109,18 +110,30 @@ def write_export(document: dict[str, Any], target: str, *, overwrite: bool = Fal
 
 def read_documents(source: str) -> list[dict[str, Any]]:
     """The JSON documents in a file, or in every ``*.json`` file of a directory."""
+    from sevens.store.backup import BACKUP_FORMAT
+
     path = Path(source)
     files = sorted(path.glob("*.json")) if path.is_dir() else [path]
     if not path.exists():
         raise OSError(f"{source} does not exist; pass a file or directory written by 'sevens export'")
+    if not files:
+        raise ValueError(f"the folder {source} holds no .json files; pass a file or directory written by 'sevens export'")
     documents = []
     for file in files:
+        raw = read_input(file, what="a file or directory written by 'sevens export'")
         try:
-            documents.append(json.loads(file.read_text(encoding="utf-8")))
+            document = parse_json(raw)
         except ValueError as exc:
-            raise ValueError(f"{file} is not JSON: {exc}") from None
-        except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
-            raise ValueError(f"{file} is not a Sevens backup: its JSON is nested too deeply") from None
+            raise ValueError(f"{file} is not a Sevens backup: {exc}") from None
+        refused = other_kind(document, file, wanted=BACKUP_FORMAT, expected="a backup written by 'sevens export'")
+        if refused is not None:
+            raise ValueError(refused)
+        if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
+            raise ValueError(
+                f"{file} is not a Sevens backup (it has no \"format\": \"{BACKUP_FORMAT}\"); pass a file or "
+                "directory written by 'sevens export'"
+            )
+        documents.append(document)
     return documents
 
 

@@ -29,6 +29,7 @@ import typer
 from rich.console import Console
 
 from sevens.cli.errors import fail
+from sevens.cli.inputs import other_kind, parse_json, read_input
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
@@ -54,12 +55,7 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
     Raises:
         ValueError: the file is not JSON or not in the expected shape.
     """
-    try:
-        data: Any = json.loads(raw)
-    except RecursionError:
-        raise ValueError("the file is nested too deeply to be a group's results") from None
-    except ValueError as exc:
-        raise ValueError(f"the file is not valid JSON ({exc})") from None
+    data: Any = parse_json(raw)
     if not isinstance(data, dict):
         raise ValueError('the file must hold a JSON object {"teams": [...], "matches": [...]}')
     unknown = sorted(map(str, set(data) - {"teams", "matches", "group"}))
@@ -128,11 +124,11 @@ def register(app: typer.Typer) -> None:
         ] = None,
     ) -> None:
         """The group table (R8) for results typed in by hand, with every tie-break shown."""
+        raw = read_input(file, what="a JSON file of a group's results")
         try:
-            raw = file.read_bytes()
-        except OSError as exc:
-            fail(f"cannot read {file}: {exc.strerror or exc}; give the path of a JSON results file")
-        try:
+            refused = other_kind(parse_json(raw), file, wanted="table", expected="a group's results")
+            if refused is not None:
+                fail(refused)
             group, teams, results = read_table_input(raw)
             table = group_table(teams, results, lots_dice(raw, lots_seed), what=group)
         except ValueError as exc:

@@ -9,24 +9,15 @@ import typer
 
 from sevens.bots import check_with_bots
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
+from sevens.cli.inputs import other_kind, parse_json, read_input
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
+from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import RecordError, VerificationError, loads
 
 __all__ = ["EXIT_MISMATCH", "register"]
 
 EXIT_MISMATCH = 1
 EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here
-
-
-def _read(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        fail(f"no such file: {path}")
-    except IsADirectoryError:
-        fail(f"{path} is a folder; give the game record's JSON file")
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc}")
 
 
 def register(app: typer.Typer) -> None:
@@ -43,15 +34,22 @@ def register(app: typer.Typer) -> None:
         Exits 0 if all agrees, 1 at a mismatch, 2 for an unreadable record, 3 for bots missing here.
 
         Exit 3: all agrees, but some orders name bots not installed here, so they were not replayed."""
-        text = _read(file)
+        text = read_input(file, what="a game record's JSON file")
+        try:
+            parsed = parse_json(text)
+        except ValueError as exc:
+            fail(f"{file}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         try:
             data = loads(text)
+            refused = other_kind(parsed, file, wanted=RECORD_FORMAT, expected="a game record")
             if data.get("format") == SAVED_FORMAT:
                 fail(
                     f"{file}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
                     f"--resume {file}; the record it writes at the end (--record) is what verifies",
                     code=EXIT_BAD_INPUT,
                 )
+            if refused is not None:
+                fail(refused, code=EXIT_BAD_INPUT)
             found = check_with_bots(data)
         except VerificationError as exc:
             fail(f"{file}: does not verify: {exc}", code=EXIT_MISMATCH)

@@ -1,0 +1,105 @@
+"""Input files the commands read (``table``, ``verify``, ``import``): read within a bound, parsed as
+JSON with a reason a person can act on, and recognised when they are another sevens command's file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sevens.cli.errors import fail
+
+__all__ = ["MAX_INPUT_BYTES", "other_kind", "parse_json", "read_input"]
+
+MAX_INPUT_BYTES = 64 * 1024 * 1024
+"""The most any input file is read: a whole game's record is some tens of kilobytes, and a device
+such as /dev/zero, given by mistake, would otherwise be read until memory runs out."""
+
+# The "format" field of each kind of file sevens writes, what it is, and the command that takes it.
+_KINDS = {
+    "sevens-game-record": ("a Sevens game record", "check it with: sevens verify {path}"),
+    "sevens-saved-game": ("a game in progress kept by sevens play", "carry it on with: sevens play --resume {path}"),
+    "sevens-backup": ("a backup written by sevens export", "restore it with: sevens import {path}"),
+}
+
+
+def read_input(path: Path, *, what: str) -> bytes:
+    """The bytes of the input file ``path``, or a one-line error naming what was wrong with it:
+    missing, a folder, unreadable, or larger than :data:`MAX_INPUT_BYTES`. ``what`` names the
+    file a command wants ("a game record's JSON file"), for the advice."""
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_INPUT_BYTES + 1)
+    except FileNotFoundError:
+        fail(f"no such file: {path}; give the path of {what}")
+    except IsADirectoryError:
+        fail(f"{path} is a folder; give the path of {what}")
+    except OSError as exc:
+        fail(f"cannot read {path}: {exc.strerror or exc}; give the path of {what}")
+    if len(raw) > MAX_INPUT_BYTES:
+        fail(
+            f"{path} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB, far more than {what} holds; "
+            f"give the path of {what}"
+        )
+    return raw
+
+
+def parse_json(raw: bytes) -> Any:
+    """The JSON value in ``raw``.
+
+    Raises:
+        ValueError: why it is not JSON, in words that say what to do: an empty file, one that
+            ends in the middle (cut short by an interrupted copy or download), or where it goes wrong.
+
+    >>> parse_json(b'{"teams": [1, 2]')
+    Traceback (most recent call last):
+    ...
+    ValueError: the file ends in the middle of its JSON (line 1): it was cut short, perhaps by an interrupted copy; use a whole copy
+    >>> parse_json(b'{"teams": [1 2]}')
+    Traceback (most recent call last):
+    ...
+    ValueError: the file is not valid JSON: Expecting ',' delimiter (line 1, column 14)
+    """
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("the file is not text (not UTF-8), so it is not JSON; is it the right file?") from None
+    if not text.strip():
+        raise ValueError("the file is empty; is it the right file, and was it saved?")
+    try:
+        return json.loads(text)
+    except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
+        raise ValueError("its JSON is nested too deeply") from None
+    except json.JSONDecodeError as exc:
+        # Cut short: JSON stops where the text does, or in a string that never closes.
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+            raise ValueError(
+                f"the file ends in the middle of its JSON (line {exc.lineno}): it was cut short, perhaps by an "
+                "interrupted copy; use a whole copy"
+            ) from None
+        raise ValueError(f"the file is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+
+
+def other_kind(data: Any, path: Path, *, wanted: str, expected: str) -> str | None:
+    """If ``data`` is a file sevens writes for another command than the one that wants ``wanted``
+    (a format name, or "table" for a group's hand-entered results), why it is refused and which
+    command takes it; else None. ``expected`` names what the command wanted, for the message.
+
+    >>> print(other_kind({"format": "sevens-game-record"}, Path("g.json"), wanted="sevens-backup", expected="a backup"))
+    g.json is a Sevens game record, not a backup; check it with: sevens verify g.json
+    >>> print(other_kind({"teams": [], "matches": []}, Path("r.json"), wanted="sevens-game-record", expected="a record"))
+    r.json is a group's results for sevens table, not a record; draw its table with: sevens table r.json
+    >>> other_kind({"format": "sevens-backup"}, Path("b.json"), wanted="sevens-backup", expected="a backup") is None
+    True
+    """
+    if not isinstance(data, dict):
+        return None
+    form = data.get("format")
+    if isinstance(form, str) and form in _KINDS and form != wanted:
+        name, advice = _KINDS[form]
+    elif wanted != "table" and form is None and "teams" in data and "matches" in data:
+        name, advice = "a group's results for sevens table", "draw its table with: sevens table {path}"
+    else:
+        return None
+    return f"{path} is {name}, not {expected}; {advice.format(path=path)}"
