@@ -24,3 +24,24 @@ def test_python_dash_m_reports_bad_input_as_the_command_does() -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert done.returncode == 2 and done.stderr.startswith("error: "), done.stderr
+
+
+def test_ctrl_c_while_the_commands_load_ends_quietly_with_130() -> None:
+    """Ctrl-C in the first half second (while the command modules are imported) printed a
+    traceback through the imports. The interrupt is made to come, every time, when the lab module
+    is imported: a finder ahead of the others raises it as Ctrl-C would."""
+    script = (
+        "import sys\n"
+        "class Interrupt:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name == 'sevens.cli.lab':\n"
+        "            raise KeyboardInterrupt\n"
+        "sys.meta_path.insert(0, Interrupt())\n"
+        "from sevens.cli.main import main\n"
+        "main()\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, "verify", "game.json"], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 130
+    assert "Traceback" not in result.stderr and result.stdout == "", result.stderr

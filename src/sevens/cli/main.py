@@ -83,8 +83,14 @@ app = typer.Typer(
 # Each module defines register(app: typer.Typer) -> None.
 _COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab", "backup")
 
-for _name in _COMMAND_MODULES:
-    importlib.import_module(f"sevens.cli.{_name}").register(app)
+try:
+    for _name in _COMMAND_MODULES:
+        importlib.import_module(f"sevens.cli.{_name}").register(app)
+except KeyboardInterrupt:
+    # Ctrl-C while the commands load (the odds tables, pydantic, SQLAlchemy: half a second) ends
+    # the command as Ctrl-C at any later moment does, quietly with status 130, not with a
+    # traceback through the imports.
+    raise SystemExit(130) from None
 
 
 def command() -> Any:
