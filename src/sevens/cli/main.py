@@ -16,16 +16,21 @@ from typer._click.exceptions import ClickException
 
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
 
-__all__ = ["app", "main", "repeated_option"]
+__all__ = ["app", "command_line_refusal", "main"]
 
 
-def repeated_option(command: Command, ctx: Context, args: list[str]) -> str | None:
-    """Why ``args`` given to ``command`` are refused, or None: an option that takes one value,
-    given more than once with different values. Click would keep the last value without a word
-    (``--force 3 --force 4`` computed FORCE 4), so whoever edits a long command line and leaves the
-    old value in would get what they did not mean. The same value twice changes nothing and passes;
-    options meant to repeat (``multiple``), flags and counts are left alone, and so is anything
-    the parser refuses here: the command's own parsing says what is wrong with it.
+def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str | None:
+    """Why ``args`` given to ``command`` are refused before it parses them, or None.
+
+    - An option that takes one value, given more than once with different values. Click would
+      keep the last value without a word (``--force 3 --force 4`` computed FORCE 4), so whoever
+      edits a long command line and leaves the old value in would get what they did not mean. The
+      same value twice changes nothing and passes; options meant to repeat (``multiple``), flags
+      and counts are left alone.
+    - An empty argument: every argument is a path, and an empty one (``sevens export "$DIR"``
+      with DIR unset) would be taken as the current folder, written into or read whole.
+
+    Anything the parser refuses here is left alone: the command's own parsing says what is wrong.
     """
     parser = command.make_parser(ctx)
     single = set()
@@ -41,7 +46,12 @@ def repeated_option(command: Command, ctx: Context, args: list[str]) -> str | No
     if help_option is not None and given.get(help_option.name):
         return None  # --help shows the help whatever else is on the line
     for param in command.get_params(ctx):
-        values = given.get(param.name) if param.name in single else None
+        value = given.get(param.name)
+        if param.param_type_name == "argument" and value == "":
+            shown = param.metavar or (param.name or "argument").upper()
+            what = getattr(param, "help", None) or f"see sevens {command.name} --help"
+            return f"{shown} is empty (an unset shell variable?); give {shown}: {what}"
+        values = value if param.name in single else None
         if not values:
             continue
         texts = list(dict.fromkeys(" ".join(v) if isinstance(v, tuple) else str(v) for v in values))
@@ -57,7 +67,7 @@ def repeated_option(command: Command, ctx: Context, args: list[str]) -> str | No
 
 
 class _Sevens(typer.core.TyperGroup):
-    """The ``sevens`` group: checks a command's options for repeats before the command parses them."""
+    """The ``sevens`` group: checks a command's line (:func:`command_line_refusal`) before the command parses it."""
 
     def resolve_command(
         self, ctx: Context, args: list[str]
@@ -65,7 +75,7 @@ class _Sevens(typer.core.TyperGroup):
         name, command, rest = super().resolve_command(ctx, args)
         if command is not None and not ctx.resilient_parsing:
             probe = command.context_class(command, info_name=name, parent=ctx, resilient_parsing=True)
-            refused = repeated_option(command, probe, rest)
+            refused = command_line_refusal(command, probe, rest)
             if refused is not None:
                 fail(f"sevens {name}: {refused}")
         return name, command, rest

@@ -38,6 +38,8 @@ def check_listen(host: str, port: int) -> None:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     where = f"[{host}]:{port}" if family == socket.AF_INET6 else f"{host}:{port}"
     hosts = "an address of this machine: 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
+    if not host.strip():  # "" would listen on every network: say so only when it is meant
+        fail(f"--host is empty (an unset shell variable?); give --host {hosts}")
     try:
         with socket.socket(family, socket.SOCK_STREAM) as probe:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -1,13 +1,16 @@
-"""An option that takes one value, given twice with different values, is refused in one line.
+"""What every command's line is checked for before the command runs, in one line each.
 
-Click keeps the last value without a word: ``sevens odds --force 3 --force 4`` computed FORCE 4.
-Every command's every such option is tried, found by walking the application, so an option added
+An option that takes one value, given twice with different values: click kept the last value
+without a word (``sevens odds --force 3 --force 4`` computed FORCE 4). An empty argument: click
+took it for the current folder (``sevens export "$DIR"`` with DIR unset wrote there). Every
+command's every option and argument is tried, found by walking the application, so one added
 later is covered without a change here.
 """
 
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -93,3 +96,49 @@ def test_the_installed_command_refuses_a_repeat_in_one_line() -> None:
         "error: sevens serve: --port was given twice, as '8123' and '8124', and takes one value; "
         "give --port once, with the value you mean\n"
     )
+
+
+def _arguments() -> list[tuple[str, str]]:
+    root = typer.main.get_command(app)
+    return [
+        (name, param.metavar or "")
+        for name, command in sorted(getattr(root, "commands", {}).items())
+        for param in command.params
+        if param.param_type_name == "argument"
+    ]
+
+
+def test_the_walk_finds_every_commands_arguments() -> None:
+    assert {name for name, _ in _arguments()} == {"export", "import", "table", "verify"}
+
+
+@pytest.mark.parametrize(("command", "metavar"), _arguments())
+def test_an_empty_argument_is_refused_not_taken_for_the_current_folder(
+    command: str, metavar: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """import read every .json file of the current folder, export wrote into it, table and
+    verify said '. is a folder'."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.json").write_text("{}", encoding="utf-8")
+    database = tmp_path / "games.sqlite3"
+    result = runner.invoke(app, [command, "--", ""], env={**ENV, "DATABASE_URL": f"sqlite:///{database}"})
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(
+        f"error: sevens {command}: {metavar} is empty (an unset shell variable?); give {metavar}: "
+    ) and result.stderr.count("\n") == 1, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.json"]
+
+
+def test_serve_refuses_an_empty_host_rather_than_listen_on_every_network(tmp_path: Path) -> None:
+    """--host "" bound every network's address, as 0.0.0.0 does, which nobody asked for. (The port
+    is held, so that were the empty host let through, serve would stop there, not go on serving.)"""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as busy:
+        busy.bind(("", 0))
+        busy.listen()
+        port = str(busy.getsockname()[1])
+        result = runner.invoke(
+            app, ["serve", "--host", "", "--port", port, "--database-url", f"sqlite:///{tmp_path / 'g.sqlite3'}"]
+        )
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: --host is empty (an unset shell variable?); give --host an address")
+    assert list(tmp_path.iterdir()) == []
