@@ -334,3 +334,22 @@ def test_a_folder_given_as_the_sqlite_database_is_named(tmp_path: Path, command:
         "--database-url (or $DATABASE_URL)\n"
     )
     assert list(folder.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["backup.json", "data"]
+
+
+@pytest.mark.parametrize("target", ["notes.txt/out.json", "notes.txt/"])
+def test_an_export_into_a_file_taken_for_a_folder_says_so(tmp_path: Path, target: str) -> None:
+    """It said 'the folder notes.txt does not exist', or 'Not a directory'; the file is there."""
+    database = tmp_path / "games.sqlite3"
+    assert runner.invoke(app, ["import", "--database-url", f"sqlite:///{database}", _empty_backup(tmp_path)]).exit_code == 0
+    (tmp_path / "notes.txt").write_text("keep me", encoding="utf-8")
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", f"{tmp_path}/{target}"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: cannot write {tmp_path}/{target}") and result.stderr.count("\n") == 1
+    assert f"{tmp_path / 'notes.txt'} is a file, not a folder; pick another path" in result.stderr, result.stderr
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "keep me"
+
+
+def _empty_backup(tmp_path: Path) -> str:
+    path = tmp_path / "empty-backup.json"
+    path.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
+    return str(path)

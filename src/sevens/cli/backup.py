@@ -48,6 +48,8 @@ def check_target(target: str, *, overwrite: bool) -> None:
     ``overwrite``) or that cannot be written: its folder is missing or takes no new file."""
     path = Path(target)
     if _is_directory(target):
+        if path.exists() and not path.is_dir():
+            fail(f"cannot write {target}: {path} is a file, not a folder; pick another path, or drop the final /")
         if not path.exists():
             return  # made by the export, with its parents
         folder = path
@@ -55,6 +57,8 @@ def check_target(target: str, *, overwrite: bool) -> None:
         if path.exists() and not overwrite:
             fail(exists_message(str(path)))
         folder = path.parent
+        if folder.exists() and not folder.is_dir():
+            fail(f"cannot write {target}: {folder} is a file, not a folder; pick another path")
         if not folder.is_dir():
             fail(f"cannot write {target}: the folder {folder} does not exist; create it or pick another path")
     refused = cannot_create_in(folder)
