@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -74,3 +76,42 @@ def test_installed_help_shows_no_python_types(command: list[str]) -> None:
     assert "--help Show this message and exit." in lines
     options = [line for line in lines if line.lstrip("* ").startswith("--")]
     assert options and not [line for line in options if re.search(r"<[a-z]", line)]
+
+
+@pytest.mark.parametrize("command", ["verify", "table", "export", "import"])
+def test_arguments_show_what_they_take_not_a_python_type(command: str) -> None:
+    """The Arguments panel read 'FILE <path>' and 'PATH <str>'."""
+    result = runner.invoke(app, [command, "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    panel = result.output.split("Arguments")[1].split("Options")[0]
+    assert ("FILE" in panel or "PATH" in panel) and "<" not in panel, panel
+
+
+def test_table_help_shows_a_results_file_that_table_reads(tmp_path: Path) -> None:
+    """The help said only 'JSON file with the group's teams and matches': a newcomer could not
+    write one. Its example is run here as it stands."""
+    result = runner.invoke(app, ["table", "--help"], env={"COLUMNS": "200"})
+    lines = [line.strip() for line in result.output.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith('{"teams"'))
+    end = next(i for i in range(start, len(lines)) if lines[i].endswith("}]}"))
+    example = tmp_path / "group.json"
+    example.write_text(" ".join(lines[start : end + 1]), encoding="utf-8")
+    table = runner.invoke(app, ["table", "--json", str(example)])
+    assert table.exit_code == 0, table.output
+    assert json.loads(table.stdout)["rows"][0]["team"] == "fiji"
+
+
+@pytest.mark.parametrize(
+    ("command", "words"),
+    [
+        (["serve"], ["127.0.0.1 for this machine only, 0.0.0.0 for every network", "e.g. 8080", "SEVENS_*"]),
+        (["export"], ["e.g. backup.json", "when PATH ends in / or is a folder already, e.g. backups/"]),
+        (["import"], ["e.g. backup.json or backups/"]),
+        (["export"], ["e.g. sqlite:///games.sqlite3 or postgresql://USER:PASSWORD@HOST/DB"]),
+    ],
+)
+def test_help_gives_examples_where_a_format_is_involved(command: list[str], words: list[str]) -> None:
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"})
+    text = " ".join(result.output.replace("│", " ").split())
+    for phrase in words:
+        assert phrase in text, phrase

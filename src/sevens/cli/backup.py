@@ -183,8 +183,8 @@ def register(app: typer.Typer) -> None:
             str,
             typer.Argument(
                 metavar="PATH",
-                help="File, or directory (one file per game), to write; an existing file is refused unless "
-                "--overwrite is given.",
+                help="File to write, e.g. backup.json; or a folder, one file per game, when PATH ends in / "
+                "or is a folder already, e.g. backups/. An existing file is refused unless --overwrite is given.",
             ),
         ],
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
@@ -199,7 +199,10 @@ def register(app: typer.Typer) -> None:
         ] = False,
         overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
     ) -> None:
-        """Export every game: records and what players may read, or (--full) a complete backup."""
+        """Export every game: records and what players may read, or (--full) a complete backup.
+
+        Without --full the export is safe to share: it holds what every player may read. A full
+        backup can throw the open turns' dice: keep it as secret as the database."""
         from sqlalchemy.exc import SQLAlchemyError
 
         from sevens.store.backup import export_backup
@@ -237,7 +240,12 @@ def register(app: typer.Typer) -> None:
 
     @app.command("import")
     def import_(
-        source: Annotated[str, typer.Argument(metavar="PATH", help="File or directory written by 'sevens export'.")],
+        source: Annotated[
+            str,
+            typer.Argument(
+                metavar="PATH", help="File or folder written by 'sevens export', e.g. backup.json or backups/."
+            ),
+        ],
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
     ) -> None:
         """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""

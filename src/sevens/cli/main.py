@@ -69,6 +69,15 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
 class _Sevens(typer.core.TyperGroup):
     """The ``sevens`` group: checks a command's line (:func:`command_line_refusal`) before the command parses it."""
 
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        for command in self.commands.values():
+            for param in command.params:
+                if param.param_type_name == "argument":
+                    # --help shows "FILE <path>", "PATH <str>": the metavar already says what it
+                    # takes, and the Python type beside it says nothing more to a newcomer.
+                    setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+
     def resolve_command(
         self, ctx: Context, args: list[str]
     ) -> tuple[str | None, Command | None, list[str]]:

@@ -64,8 +64,19 @@ def register(app: typer.Typer) -> None:
 
     @app.command("serve")
     def serve(
-        host: Annotated[str, typer.Option(metavar="ADDRESS", help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option(min=1, max=65535, metavar="PORT", help="Port to listen on.")] = 8000,
+        host: Annotated[
+            str,
+            typer.Option(
+                metavar="ADDRESS",
+                help="Address to listen on: 127.0.0.1 for this machine only, 0.0.0.0 for every network.",
+            ),
+        ] = "127.0.0.1",
+        port: Annotated[
+            int,
+            typer.Option(
+                min=1, max=65535, metavar="PORT", help="Port to listen on; below 1024 only as root, e.g. 8080."
+            ),
+        ] = 8000,
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
         trusted_proxies: Annotated[
             str | None,
@@ -82,7 +93,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Serve the web app: create games, invite players, order, resolve, download records.
 
-        Migrations run at start-up; deadlines are resolved by a background scheduler."""
+        Migrations run at start-up; deadlines are resolved by a background scheduler. Other
+        settings (session and invite lifetimes, rate limits, secure cookies, the base URL of
+        invite links) come from SEVENS_* environment variables: see docs/web.md."""
         import uvicorn
         from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError

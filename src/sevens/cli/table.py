@@ -112,7 +112,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("table")
     def table_command(
-        file: Annotated[Path, typer.Argument(metavar="FILE", help="JSON file with the group's teams and matches.")],
+        file: Annotated[
+            Path, typer.Argument(metavar="FILE", help="JSON file with the group's teams and matches (format above).")
+        ],
         as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print the table as JSON.")] = False,
         lots_seed: Annotated[
             str | None,
@@ -123,7 +125,17 @@ def register(app: typer.Typer) -> None:
             ),
         ] = None,
     ) -> None:
-        """The group table (R8) for results typed in by hand, with every tie-break shown."""
+        """The group table (R8) for results typed in by hand, with every tie-break shown.
+
+        FILE names the group's four teams and the matches played so far, each team's line
+        counting tries, conversions, penalties and drop goals, for example:
+
+        {"teams": ["fiji", "samoa", "tonga", "wales"], "matches": [{"home": "fiji", "away": "samoa",
+        "home_line": {"tries": 2, "conversions": 1, "penalties": 0, "drop_goals": 0},
+        "away_line": {"tries": 1, "conversions": 0, "penalties": 1, "drop_goals": 0}}]}
+
+        A line may also give its "points", which must add up; "group" may name the group. The
+        whole format is in docs/standings.md."""
         raw = read_input(file, what="a JSON file of a group's results")
         try:
             refused = other_kind(parse_json(raw), file, wanted="table", expected="a group's results")

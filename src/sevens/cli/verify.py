@@ -31,9 +31,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
 
-        Exits 0 if all agrees, 1 at a mismatch, 2 for an unreadable record, 3 for bots missing here.
-
-        Exit 3: all agrees, but some orders name bots not installed here, so they were not replayed."""
+        Exits 0 if all agrees, 1 at a mismatch, 2 for a file that is not a readable record, and 3
+        if all agrees but some orders name bots not installed here, so they could not be played again."""
         text = read_input(file, what="a game record's JSON file")
         try:
             parsed = parse_json(text)
