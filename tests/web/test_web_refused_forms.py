@@ -9,6 +9,7 @@ import re
 import pytest
 from fastapi import FastAPI
 
+from sevens.web.security import RateLimiter
 from web.refused_forms import page_notice, refused_form
 from web.web_helpers import Hosted, host_game, new_client, post_form
 
@@ -256,7 +257,8 @@ def test_a_join_form_loaded_before_the_browser_signed_in_comes_back_with_the_nam
     again = browser.post(here, data={"name": "Ann B", "csrf": form.value("csrf")})
     assert again.status_code == 303 and browser.get(f"{second.base}/play").status_code == 200
     # Only an open invite's form comes back: a used or wrong link is refused as any stale form is
-    # (403), not read as a wrong secret (404, counted against the address) nor as a used one (410).
+    # (403), not as a wrong secret's 404 nor as a used invite's 410 (a wrong one is counted, though:
+    # test_a_stale_form_guessing_links_is_held_back_as_any_wrong_secret).
     for link in (tab, "/join/not-a-real-invite"):
         assert browser.post(link, data={"name": "Ann C", "csrf": loaded}).status_code == 403
     assert browser.post("/organiser/not-a-real-link", data={"csrf": loaded}).status_code == 403
@@ -274,3 +276,28 @@ def test_an_organiser_link_loaded_before_the_browser_signed_in_comes_back_to_pre
     assert "press the button again" in page_notice(answer.text)
     assert browser.post(link, data={"csrf": _token(answer.text)}).status_code == 303
     assert browser.get(f"{game.base}/organise").status_code == 200
+
+
+def test_a_stale_form_guessing_links_is_held_back_as_any_wrong_secret(app: FastAPI) -> None:
+    """A stale form's link is looked up to tell an open invite or a right organiser link (its form
+    comes back) from a wrong one (refused): that lookup is a guess at a secret like any other, so a
+    wrong link is counted against the address and held back with 429 past the limit, as the links'
+    own pages are; otherwise a script holding a session and its CSRF cookie could try links without
+    end. A right link still always comes back."""
+    app.state.limiter = RateLimiter(attempts=2, window_seconds=60)
+    game, other = host_game(app), host_game(app, name="Second sevens")
+    browser = new_client(app)
+    loaded = _token(browser.get("/").text)
+    tab = other.invites["p1"].split("testserver", 1)[1]
+    assert browser.post(tab, data={"name": "Ann", "csrf": loaded}).status_code == 303  # a session now
+    guesses = [
+        browser.post("/join/not-a-real-invite", data={"name": "Ann C", "csrf": loaded}).status_code,
+        browser.post("/organiser/not-a-real-link", data={"csrf": loaded}).status_code,
+    ]
+    assert guesses == [403, 403]
+    for wrong in ("/join/another-guess", "/organiser/another-guess"):
+        held = browser.post(wrong, data={"name": "Ann C", "csrf": loaded})
+        assert held.status_code == 429 and held.headers["retry-after"] == "60", held.text[-300:]
+    here = game.invites["p2"].split("testserver", 1)[1]
+    right = browser.post(here, data={"name": "Ann B", "csrf": loaded})
+    assert right.status_code == 403 and "press Join the game again" in refused_form(right.text, "join").summary().text

@@ -439,11 +439,15 @@ def join(
     """Claim the seat: this browser now plays it, and the invite is used up."""
     try:
         check_csrf(request, csrf)
-    except HTTPException:
+    except HTTPException as stale:
         # A form loaded before this browser had a session comes back as typed, with the session's
         # token, while its invite is open; anything else is refused as it was, the invite untouched.
-        seat = seat_by_invite(db, token=token) if form_predates_session(request, csrf) else None
-        if seat is None or invite_state(seat, now=clock()) is not InviteState.OPEN:
+        if not form_predates_session(request, csrf):
+            raise
+        seat = seat_by_invite(db, token=token)
+        if seat is None:  # the lookup was a guess at an invite, and a wrong one: counted as on its page
+            raise limiter.refused(client_key(request), stale) from None
+        if invite_state(seat, now=clock()) is not InviteState.OPEN:
             raise
         then = "check your name and press Join the game"
         refusal = Refusal("join", _SIGNED_IN_SINCE.format(then=then), (), {"name": name[:200]})
@@ -500,12 +504,14 @@ def organiser_claim(
     """Organise the game from this browser."""
     try:
         check_csrf(request, csrf)
-    except HTTPException:
+    except HTTPException as stale:
         # A form loaded before this browser had a session: its one button again, with the
         # session's token, while the link is right; anything else is refused as it was.
-        linked = game_by_organiser_link(db, token=token) if form_predates_session(request, csrf) else None
-        if linked is None:
+        if not form_predates_session(request, csrf):
             raise
+        linked = game_by_organiser_link(db, token=token)
+        if linked is None:  # the lookup was a guess at the link, and a wrong one: counted as on its page
+            raise limiter.refused(client_key(request), stale) from None
         note = _SIGNED_IN_SINCE.format(then="press the button")
         return render(request, "organiser_link.html", {"game": linked, "token": token, "notice": note}, status=403)
     game = game_by_organiser_link(db, token=token)
