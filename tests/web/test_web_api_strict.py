@@ -162,6 +162,26 @@ def test_a_body_sent_where_none_is_taken_is_refused(app: FastAPI, action: str) -
     assert client.post(url, json={}, headers=world["organiser"]).status_code != 422
 
 
+
+def test_a_body_left_out_where_one_is_needed_says_what_to_send(app: FastAPI) -> None:
+    """The other way round: an operation that needs a body, sent none, said only "input: Field
+    required", naming no field and not saying that the whole body was missing."""
+    client, world = _running(app)
+    at, team = f"/api/v1/games/{world['game']}", world["team"]
+    cases = [
+        ("PUT", f"{at}/orders/{team}", world["p1"], "'turn', 'force', 'flair', 'ready'"),
+        ("POST", f"{at}/extend", world["organiser"], "'hours'"),
+        ("POST", "/api/v1/organise", {}, "'link'"),
+    ]
+    for method, url, headers, fields in cases:
+        before = snapshot(app)
+        answer = client.request(method, url, content=b"", headers={**headers, "Content-Type": "application/json"})
+        assert answer.status_code == 422, (url, answer.text)
+        said = f"this operation needs a request body: send a JSON object with {fields}"
+        assert answer.json() == {"detail": said}, url
+        assert snapshot(app) == before, url
+
+
 def test_the_document_closes_every_request_body(app: FastAPI) -> None:
     """Generated clients and validators learn the rule from the document: every request body's
     schema has ``additionalProperties: false``."""

@@ -82,6 +82,10 @@ def _validation_message(
         if tuple(error.get("loc", ())) == ("body",) and kind in ("model_attributes_type", "dict_type"):
             parts.append("the request body must be a JSON object (Content-Type: application/json)")
             continue
+        if tuple(error.get("loc", ())) == ("body",) and kind == "missing":  # no body at all
+            takes = f" with {', '.join(repr(a) for a in accepted)}" if accepted else ""
+            parts.append(f"this operation needs a request body: send a JSON object{takes}")
+            continue
         where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form"))
         parts.append(f"{where or 'input'}: {error.get('msg', 'invalid')}")
     return "; ".join(parts) or "the request was not understood"
