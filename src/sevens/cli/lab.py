@@ -170,8 +170,10 @@ def lab(
                 )
     except KeyboardInterrupt:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # an impatient second Ctrl-C must not cut this line short
+        # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
+        # tournaments: "about".
         fail(
-            f"interrupted after {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, since "
+            f"interrupted after about {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, since "
             "a part of a run depends on which batches happened to finish; run again, with a smaller --tournaments "
             "for a shorter run",
             code=130,
