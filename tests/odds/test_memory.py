@@ -9,6 +9,7 @@ its arrays to it), with the cache bound made small.
 from __future__ import annotations
 
 import gc
+import threading
 import tracemalloc
 from collections.abc import Iterator
 
@@ -53,3 +54,34 @@ def test_the_knockout_matrix_keeps_only_keys_and_chances() -> None:
     tracemalloc.reset_peak()
     payoff_matrix(60, 60, knockout=True)
     assert tracemalloc.get_traced_memory()[1] - base <= 100 * MB
+
+
+def test_threads_asking_at_once_keep_the_cache_and_its_count_true() -> None:
+    """The web server works odds out in several threads at once (each request's function runs in a
+    thread pool; the deadline scheduler plays bots in another), and pages polling one game ask for
+    the same orders together. Threads that found an order missing at once each added its bytes to
+    the count, though the cache held it once: the count grew past what was held, and once past the
+    bound it made the cache drop all but the newest entry for good."""
+    clear_caches()
+    orders = [(20, 10), (30, 10), (10, 5)] * 4
+    start = threading.Barrier(len(orders))
+    failed: list[BaseException] = []
+
+    def ask(force: int, options: int) -> None:
+        start.wait()
+        try:
+            joint.joint_lines(force, options)
+        except BaseException as exc:  # reported in the test's own thread
+            failed.append(exc)
+
+    threads = [threading.Thread(target=ask, args=order) for order in orders]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert failed == []
+        assert sorted(joint._cache) == sorted(set(orders))
+        assert joint._cached_bytes == sum(joint._size(lines) for lines in joint._cache.values())
+    finally:
+        clear_caches()

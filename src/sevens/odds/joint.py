@@ -16,6 +16,7 @@ dropped, each within a stated budget, and every dropped mass is added to the tai
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cache
@@ -217,6 +218,11 @@ def _flair_array(options: int) -> FloatArray:
 CACHE_BYTES = 1 << 29
 _cache: OrderedDict[tuple[int, int], JointLines] = OrderedDict()
 _cached_bytes = 0
+# The web server asks from several threads at once (its request pool, the deadline scheduler's
+# bots): the cache and its count change together under this lock. An order is worked out outside
+# it, so a slow one holds no other up; two threads that miss it at once both work it out, and the
+# second keeps the first one's.
+_cache_lock = threading.Lock()
 
 
 def _size(lines: JointLines) -> int:
@@ -237,24 +243,31 @@ def joint_lines(force: int, options: int) -> JointLines:
     """
     global _cached_bytes
     key = (force, options)
-    found = _cache.get(key)
-    if found is not None:
-        _cache.move_to_end(key)
-        return found
-    found = _joint_lines(force, options)
-    _cache[key] = found
-    _cached_bytes += _size(found)
-    while _cached_bytes > CACHE_BYTES and len(_cache) > 1:
-        _, dropped = _cache.popitem(last=False)
-        _cached_bytes -= _size(dropped)
-    return found
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    made = _joint_lines(force, options)
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is not None:  # another thread made it meanwhile: one copy is kept and counted
+            _cache.move_to_end(key)
+            return found
+        _cache[key] = made
+        _cached_bytes += _size(made)
+        while _cached_bytes > CACHE_BYTES and len(_cache) > 1:
+            _, dropped = _cache.popitem(last=False)
+            _cached_bytes -= _size(dropped)
+    return made
 
 
 def clear_cache() -> None:
     """Forget every cached joint distribution."""
     global _cached_bytes
-    _cache.clear()
-    _cached_bytes = 0
+    with _cache_lock:
+        _cache.clear()
+        _cached_bytes = 0
 
 
 def _joint_lines(force: int, options: int) -> JointLines:
