@@ -720,3 +720,15 @@ def test_overwrite_without_a_record_is_refused_before_the_game() -> None:
         "error: --overwrite replaces the files --record and --save write, and neither is given: add --record FILE or "
         "drop --overwrite\n"
     )
+
+
+def test_the_odds_of_an_order_never_round_a_possible_result_to_0_or_an_uncertain_one_to_100() -> None:
+    """The odds shown as an order is typed read "win 100.0%, draw 0.0%, lose 0.0%" for 90 FLAIR
+    against 2+18, which can lose (about 1 in 300,000): they now follow the web page's rule, so only
+    what cannot happen reads 0% and only what must happen 100%."""
+    result = runner.invoke(
+        app, ["play", "--humans", "1", "--no-save", "--seed", "r2"], input="0 90\nn\n", env={"COLUMNS": "400"}
+    )
+    line = next(line for line in result.output.splitlines() if "0 FORCE + 90 FLAIR:" in line)
+    assert line.endswith("against a typical order of its bot equilibrium, 2+18: win >99.9%, draw <0.0001%, lose 0.00033%")
+    assert "0.0%" not in line and "100.0%" not in line

@@ -31,12 +31,27 @@ EXPLAIN: dict[Criterion | None, str] = {
 
 
 def percent(p: float) -> str:
-    """A probability as a percentage with one decimal.
+    """A probability as a percentage with one decimal, by the live odds' rule on the web pages
+    (``percent`` in web/static/app.js): only what cannot happen reads 0% and only what must happen
+    100%; a long shot under 1% keeps two figures, and a near-certainty reads ">99.9%".
 
-    >>> percent(0.1234)
-    '12.3%'
+    >>> percent(0.1234), percent(0.0), percent(1.0)
+    ('12.3%', '0%', '100%')
+    >>> percent(2.29e-5), percent(0.0042), percent(2.6e-9), percent(0.99997)
+    ('0.0023%', '0.42%', '<0.0001%', '>99.9%')
     """
-    return f"{100 * p:.1f}%"
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    share = 100 * p
+    if share < 0.0001:
+        return "<0.0001%"
+    if share < 1:
+        return f"{share:.2g}%"
+    if share > 99.9:
+        return ">99.9%"
+    return f"{share:.1f}%"
 
 
 def line_text(line: Line) -> str:
