@@ -163,6 +163,21 @@ def test_a_body_sent_where_none_is_taken_is_refused(app: FastAPI, action: str) -
 
 
 
+
+def test_a_deeply_nested_body_where_none_is_taken_is_refused_not_a_server_error(app: FastAPI) -> None:
+    """5,000 arrays one in another, 10 KB, sent to /pause: reading it to name its fields went past
+    Python's recursion limit, and the server answered 500 (its own failure) instead of refusing it."""
+    client, world = _running(app)
+    before = snapshot(app)
+    answer = client.post(
+        f"/api/v1/games/{world['game']}/pause", content=b"[" * 5000 + b"]" * 5000,
+        headers={**world["organiser"], "Content-Type": "application/json"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {"detail": "this operation takes no request body; send none, or an empty JSON object"}
+    assert snapshot(app) == before
+
+
 def test_a_body_left_out_where_one_is_needed_says_what_to_send(app: FastAPI) -> None:
     """The other way round: an operation that needs a body, sent none, said only "input: Field
     required", naming no field and not saying that the whole body was missing."""

@@ -146,7 +146,7 @@ def _repeated_keys(raw: bytes) -> list[str]:
 
     try:
         json.loads(raw, object_pairs_hook=pairs)
-    except ValueError:  # not JSON: the body's own validation says so
+    except (ValueError, RecursionError):  # not JSON, or nested past Python's limit: the body's own parsing says so
         return []
     return found
 
@@ -188,7 +188,7 @@ async def refuse_unknown_input(request: Request) -> None:
         return
     try:
         value: Any = json.loads(sent)
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or arrays in arrays past Python's limit: refused all the same
         value = None
     fields = ""
     if isinstance(value, dict):
