@@ -50,3 +50,16 @@ def test_a_lock_file_left_by_a_killed_process_does_not_lock(tmp_path: Path) -> N
     lock.acquire()
     assert (tmp_path / ".game.json.lock").read_text() == f"{os.getpid()}\n"
     lock.release()
+
+
+def test_a_symbolic_link_named_like_the_lock_file_is_refused_and_what_it_names_is_left_alone(tmp_path: Path) -> None:
+    """In a folder others can write to (a game kept with --save in /tmp), someone could make
+    ``.game.json.lock`` a link to a file of the player's: taking the lock through it wrote the process
+    id over that file. It is refused instead (OSError, which sevens play reports), the file kept."""
+    kept = tmp_path / "notes.txt"
+    kept.write_text("the player's own notes\n")
+    (tmp_path / ".game.json.lock").symlink_to(kept)
+    lock = GameLock(tmp_path / "game.json")
+    with pytest.raises(OSError):
+        lock.acquire()
+    assert not lock.held and kept.read_text() == "the player's own notes\n"

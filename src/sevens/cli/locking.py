@@ -22,6 +22,8 @@ except ImportError:  # not a POSIX system: games there are not locked
 
 __all__ = ["GameLock", "InUse"]
 
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)  # POSIX; a link named like the lock file is then refused (ELOOP)
+
 
 class InUse(Exception):
     """Another process holds the lock: ``pid`` is its process id if it wrote one."""
@@ -50,7 +52,9 @@ class GameLock:
         if self._fd is not None or fcntl is None:
             return
         while True:
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            # Never through a symbolic link: in a folder others can write to (/tmp, a shared one),
+            # one named like the lock file would have the process id written over the file it names.
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | _NOFOLLOW, 0o600)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
@@ -63,7 +67,7 @@ class GameLock:
             # The game that had it may have removed the lock file as it let go (and another game
             # made a new one) between the open and the lock: a lock on a removed file is no lock.
             try:
-                same = os.path.samestat(os.fstat(fd), os.stat(self.lock_path))
+                same = os.path.samestat(os.fstat(fd), os.lstat(self.lock_path))
             except FileNotFoundError:
                 same = False
             if same:
