@@ -375,6 +375,29 @@ def test_kill_while_the_game_is_being_written_waits_for_the_write(terminal: list
     _kept_after_turn_1(kept)
 
 
+
+# Runs sevens with a kill (SIGTERM) arriving as the game record is written at the end (with --auto
+# and no --save, the record's is the only fsync; with --save, it follows the draw's and five turns').
+_KILLED_WHILE_RECORDING = _KILLED_WHILE_WRITING.replace("len(calls) == 2", "len(calls) == 1")
+
+
+@pytest.mark.parametrize("save", [False, True], ids=["bots-only", "saved"])
+def test_kill_as_the_record_is_written_leaves_the_record_and_says_so(tmp_path: Path, save: bool) -> None:
+    """A kill that came while the finished game's record was written waited for the write, then
+    stopped the game saying the record "was not written" (status 143), though it was there; with
+    --save, the saved game was removed too. The game is over by then: the record is written, the
+    saved game removed and the game ends as it would have (status 0), whatever signal comes."""
+    record, kept = tmp_path / "game-record.json", tmp_path / "kept.json"
+    code = _KILLED_WHILE_RECORDING.replace("len(calls) == 1", "len(calls) == 7") if save else _KILLED_WHILE_RECORDING
+    args = ["play", "--auto", "--seed", "recorded", "--record", str(record), *(["--save", str(kept)] if save else [])]
+    run = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stderr
+    assert "was not written" not in run.stderr
+    assert f"Game record written to {record}" in " ".join(run.stdout.split())
+    assert json.loads(record.read_text())["seed"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [record.name]  # no saved game, no lock, no temporary file
+
+
 def test_a_game_open_in_one_terminal_is_refused_in_another(terminal: list[Terminal], tmp_path: Path) -> None:
     """While a game is played from a file, carrying it on in a second terminal is refused, naming the
     file and the process that has it, and so is a new game with --save FILE --overwrite; the file is

@@ -544,6 +544,10 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     _heading(console, f"Champion: {setup.team(champion).name}{managed}")
     _print_how_far(console, game, people[:humans])
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
+    # From here the game only writes its record and removes its saved file, each in a moment: a
+    # signal now is ignored rather than stop that, since a kill that waited for the record's write
+    # (signals_deferred) would then have said it was not written, the saved game already removed.
+    winding_up()
     if saved.record is not None:
         try:
             _save_record(console, saved.record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=saved.overwrite)
