@@ -71,3 +71,53 @@ def test_the_guides_example_gives_the_same_results_with_workers_started_by_spawn
         assert run.returncode == 0, run.stderr
         tables.append(json.loads(run.stdout))
     assert tables[0] == tables[1]
+
+
+
+PRESSER = """
+import os, signal
+from sevens.lab.strategies import paced_total, split_orders
+import numpy as np
+
+pressed = []
+
+
+class Presser:
+    \"\"\"Even pacing; the first time it is asked, Ctrl-C is pressed (SIGINT to its own process).\"\"\"
+
+    def orders(self, view, rng):
+        print("asked", flush=True)
+        if not pressed:
+            pressed.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+        return split_orders(paced_total(view.scrum, view.turns_left, view.group_matches_left), np.ones(view.size), view.scrum)
+"""
+
+
+def test_a_worker_takes_ctrl_c_once_stops_its_batch_and_plays_no_other(tmp_path: Path) -> None:
+    """Ctrl-C reaches the workers too. A second press while a worker reported the first to the run
+    broke that off, and the worker printed a traceback under the run's one-line message (the lab
+    CLI's Ctrl-C test, two workers, two presses, about one run in three); a batch the pool had
+    already handed to the worker was then played whole. A worker as the run starts it, with real
+    signals sent to its own process: the first press stops the batch, the second does nothing, and
+    the next batch is not played (its strategy is never asked)."""
+    (tmp_path / "presser.py").write_text(PRESSER)
+    code = """
+import dataclasses, os, signal
+import numpy as np
+from sevens.lab import run
+run._start_worker(None, "fork")
+spec = run.BatchSpec(("even", "presser:Presser"), 8, 0, 8, np.random.SeedSequence(1))
+try:
+    run._pooled_batch(spec)
+except KeyboardInterrupt:
+    os.kill(os.getpid(), signal.SIGINT)  # a second press, as the worker reports the first
+    print("the first press stopped the batch", flush=True)
+try:
+    run._pooled_batch(dataclasses.replace(spec, start=8))
+except KeyboardInterrupt:
+    print("the next batch was not played", flush=True)
+"""
+    done = _python(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "asked\nthe first press stopped the batch\nthe next batch was not played\n", done.stdout

@@ -17,6 +17,7 @@ import math
 import multiprocessing
 import os
 import queue
+import signal
 import sys
 import time
 from collections import Counter
@@ -25,6 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass
 from functools import cache, partial
 from itertools import islice
+from types import FrameType
 from typing import Any
 
 import numpy as np
@@ -612,6 +614,28 @@ _STARTED_BY: str | None = None
 def _start_worker(told: Any, started_by: str) -> None:
     global _TOLD, _STARTED_BY
     _TOLD, _STARTED_BY = told, started_by
+    # Ctrl-C reaches the workers too (they share the terminal's process group). Taken once: a second
+    # press, as the worker reported the first to the run, broke that off with a traceback printed
+    # under the run's message.
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _interrupted_once)
+
+
+_STOPPED = False
+"""In a worker process of :func:`run_lab`: Ctrl-C came, so it plays no more batches."""
+
+_PLAYING = False
+"""In a worker process of :func:`run_lab`: a batch is playing."""
+
+
+def _interrupted_once(signum: int, frame: FrameType | None) -> None:
+    """A worker's Ctrl-C: the batch playing stops (KeyboardInterrupt), none queued is played, and
+    any further press is ignored. A worker waiting for a batch is not broken off where it waits."""
+    global _STOPPED
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _STOPPED = True
+    if _PLAYING:
+        raise KeyboardInterrupt
 
 
 _DEFAULT_FOR = {"spawn": "Python's default on macOS and Windows", "forkserver": "Python's default on Linux from 3.14"}
@@ -658,11 +682,19 @@ def _raised(exc: BaseException) -> str:
 
 
 def _pooled_batch(spec: BatchSpec) -> Totals:
-    """:func:`run_batch` in a worker of :func:`run_lab`'s pool, telling the run how far it is."""
-    told = _TOLD
-    if told is None:
-        return run_batch(spec)
-    return run_batch(spec, lambda n: told.put((spec.start, n)))
+    """:func:`run_batch` in a worker of :func:`run_lab`'s pool, telling the run how far it is; after
+    Ctrl-C, a batch the pool had already handed over is not played (the run is stopping)."""
+    global _PLAYING
+    _PLAYING = True
+    try:
+        if _STOPPED:
+            raise KeyboardInterrupt
+        told = _TOLD
+        if told is None:
+            return run_batch(spec)
+        return run_batch(spec, lambda n: told.put((spec.start, n)))
+    finally:
+        _PLAYING = False
 
 
 _IN_FLIGHT = 4  # batches queued per worker: enough to keep it busy, few enough to hold little
