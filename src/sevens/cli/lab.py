@@ -8,6 +8,7 @@ import math
 import os
 import signal
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -142,7 +143,7 @@ def lab(
         progress.advance(task, n)
 
     try:
-        with _printing_to_stderr():  # stdout is for the results alone
+        with _printing_to_stderr(), _interrupted_once():  # stdout is for the results alone
             if dask is None:
                 from sevens.lab.run import warm_up
 
@@ -169,7 +170,6 @@ def lab(
                     field=field,
                 )
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # an impatient second Ctrl-C must not cut this line short
         # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
         # tournaments: "about".
         fail(
@@ -192,6 +192,28 @@ def lab(
             code=1,
         )
     _report(result, plot, json_out=json_out, overwrite=overwrite)
+
+
+@contextlib.contextmanager
+def _interrupted_once() -> Iterator[None]:
+    """Ctrl-C stops the run once: a second press while the workers' pool winds down would break
+    off its clean-up (a traceback under the run's message), or the one line that says how far the
+    run got. Presses after the first are ignored until the command ends."""
+
+    def first(signum: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers (a run called from a thread of one's own)
+        return
+    before = signal.signal(signal.SIGINT, first)
+    try:
+        yield
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a press that came before the handler was set
+        raise
+    signal.signal(signal.SIGINT, before)
 
 
 @contextlib.contextmanager
