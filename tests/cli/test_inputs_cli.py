@@ -105,7 +105,7 @@ def test_a_file_larger_than_any_input_is_refused_unread(
 
 
 @pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
-@pytest.mark.parametrize("command", ["table", "verify"])
+@pytest.mark.parametrize("command", ["table", "verify", "play --resume"])
 def test_a_device_that_never_ends_is_refused_not_read_until_memory_runs_out(command: str) -> None:
     """`sevens verify /dev/zero` was read until the machine's memory ran out. The address space is
     capped here, so without the bound the command fails with a MemoryError instead of the machine."""
@@ -114,11 +114,12 @@ def test_a_device_that_never_ends_is_refused_not_read_until_memory_runs_out(comm
         resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
 
     result = subprocess.run(
-        [sys.executable, "-c", "from sevens.cli.main import main; main()", command, "/dev/zero"],
+        [sys.executable, "-c", "from sevens.cli.main import main; main()", *command.split(), "/dev/zero"],
         # One BLAS thread: numpy's would otherwise reserve address space for each core of a big machine.
         capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         timeout=120, check=False, preexec_fn=cap,
     )
     assert result.returncode == 2, result.stderr[-500:]
-    assert result.stderr.startswith("error: /dev/zero is larger than 64 MB, far more than "), result.stderr[-500:]
+    shown = "--resume /dev/zero" if command == "play --resume" else "/dev/zero"
+    assert result.stderr.startswith(f"error: {shown} is larger than 64 MB, far more than "), result.stderr[-500:]
     assert result.stderr.count("\n") == 1

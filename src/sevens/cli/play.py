@@ -29,6 +29,7 @@ from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
 from sevens.cli.files import cannot_create_in, check_writable, write_text
+from sevens.cli.inputs import MAX_INPUT_BYTES
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
@@ -743,13 +744,20 @@ def _contradictions(
 
 def _read_saved_file(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_INPUT_BYTES + 1)  # a device such as /dev/zero never ends
     except FileNotFoundError:
         fail(f"--resume {path}: no such file; give the file the interrupted game named")
     except IsADirectoryError:
         fail(f"--resume {path} is a folder; give the saved game's file, e.g. {path / 'game-20250101-120000.json'}")
     except OSError as exc:
         fail(f"--resume {path}: cannot read it: {exc.strerror or exc}")
+    if len(raw) > MAX_INPUT_BYTES:
+        fail(
+            f"--resume {path} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB, far more than a saved game "
+            "holds; give the file the interrupted game named"
+        )
+    return raw
 
 
 def _resume(
