@@ -242,18 +242,7 @@ def test_ctrl_c_leaves_the_game_kept_and_resume_carries_it_on(terminal: list[Ter
     kept = tmp_path / "kept.json"
     t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept))
     terminal.append(t)
-    at = 0
-    for _ in range(2):  # two teams each: turn 1's orders
-        at = _order_prompt(t, at)
-        t.type("10 9\r")
-        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
-        t.type("\r")
-    at = t.expect(r"Turn 2: group", after=at)
-    at = _order_prompt(t, at)
-    t.type("31 3\r")
-    at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
-    t.type("\r")
-    at = _order_prompt(t, at)
+    at = _into_turn_2(t)
     # What Ctrl-C makes a terminal do (this one is not the program's controlling terminal, so the key would not).
     os.killpg(t.process.pid, signal.SIGINT)
     t.expect(r"carry it on with: sevens play --resume " + re.escape(str(kept)), after=at)

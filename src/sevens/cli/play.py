@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import errno
 import hashlib
@@ -13,7 +14,7 @@ import shlex
 import signal
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -760,21 +761,10 @@ def _read_saved_file(path: Path) -> bytes:
     return raw
 
 
-def _resume(
-    path: Path,
-    *,
-    record: Path | None,
-    overwrite: bool,
-    bots: Sequence[str],
-    players: int | None,
-    teams: int | None,
-    per_player: int | None,
-    humans: int | None,
-    names: Sequence[str],
-    auto: bool,
-    seed: str | None,
-) -> None:
-    """``sevens play --resume FILE``: check the file and the options, then carry the game on."""
+@contextlib.contextmanager
+def _resume_lock(path: Path) -> Iterator[tuple[GameLock, OSError | None]]:
+    """The saved game in ``path`` locked for ``sevens play --resume`` (and let go after), with the
+    error that kept a lock from being taken where none can be: said once the file itself is checked."""
     # Locked before it is read: another game carrying it on could rewrite it meanwhile.
     lock = GameLock(path.absolute())
     unlocked: OSError | None = None
@@ -782,13 +772,10 @@ def _resume(
         lock.acquire()
     except InUse as exc:
         fail(_in_use(f"cannot carry on the game in {path}", exc, "run this command again"))
-    except OSError as exc:  # no file can be made there: said below, once the file itself is checked
+    except OSError as exc:  # no file can be made there
         unlocked = exc
     try:
-        _resume_locked(
-            path, lock, unlocked, record=record, overwrite=overwrite, bots=bots, players=players, teams=teams,
-            per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
-        )
+        yield lock, unlocked
     finally:
         lock.release()
 
@@ -803,7 +790,7 @@ def _in_use(what: str, exc: InUse, then: str) -> str:
     )
 
 
-def _resume_locked(
+def _resume(
     path: Path,
     lock: GameLock,
     unlocked: OSError | None,
@@ -819,6 +806,7 @@ def _resume_locked(
     auto: bool,
     seed: str | None,
 ) -> None:
+    """``sevens play --resume FILE``, the file locked: check it and the options, then carry the game on."""
     module_bots = [name for name in bots if ":" in name]
     try:
         saved = read_saved(_read_saved_file(path), module_bots=module_bots)
@@ -1039,9 +1027,10 @@ def register(app: typer.Typer) -> None:
             for flag, value in (("--save", save is not None), ("--no-save", no_save)):
                 if value:
                     fail(f"--resume {resume} keeps the game in that same file: drop {flag}")
-            with stop_on_signals():  # a closed terminal or kill ends the game as Ctrl-C does
+            # A closed terminal or kill ends the game as Ctrl-C does.
+            with stop_on_signals(), _resume_lock(resume) as (lock, unlocked):
                 _resume(
-                    resume, record=record, overwrite=overwrite, bots=_bot_names(bots), players=players, teams=teams,
+                    resume, lock, unlocked, record=record, overwrite=overwrite, bots=_bot_names(bots), players=players, teams=teams,
                     per_player=per_player, humans=humans, names=_people_names(people_names), auto=auto, seed=seed,
                 )
             return
