@@ -1,0 +1,68 @@
+"""Every link and picture in README.md and docs/*.md leads somewhere: the file is there and so is the
+heading an anchor names; and every file of the project a page names in backquotes exists."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _prose(page: Path) -> str:
+    """The page without its code blocks (a link in a code block is code, not a link)."""
+    return FENCE.sub("", page.read_text(encoding="utf-8"))
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub makes of a heading: lower case, punctuation dropped, spaces made hyphens."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    found: set[str] = set()
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} (.+)$", _prose(page), re.M):
+        slug = _slug(heading)
+        count = seen.get(slug, 0)
+        seen[slug] = count + 1
+        found.add(slug if count == 0 else f"{slug}-{count}")
+    return found
+
+
+def test_slugs_are_githubs() -> None:
+    assert _slug("Play a game in the terminal: `sevens play`") == "play-a-game-in-the-terminal-sevens-play"
+    assert _slug("The strategies and what they assume") == "the-strategies-and-what-they-assume"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
+def test_links_and_pictures_resolve(page: Path) -> None:
+    broken = []
+    for target in LINK.findall(_prose(page)):
+        if re.match(r"[a-z]+:", target):
+            continue  # a web address: not checked offline
+        path, _, anchor = target.partition("#")
+        file = (page.parent / path).resolve() if path else page
+        if not file.exists():
+            broken.append(f"{target}: no file {file.relative_to(ROOT) if file.is_relative_to(ROOT) else file}")
+        elif anchor and anchor not in anchors(file):
+            broken.append(f"{target}: {file.name} has no heading with the anchor #{anchor}")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
+def test_files_named_in_backquotes_exist(page: Path) -> None:
+    """`tests/odds/test_odds_exact.py`, `schema/game-record.schema.json`, `benchmarks/load.py`: a path
+    of the project that a page names must be there (relative to the project, or to the package)."""
+    missing = []
+    for name in re.findall(r"`((?:src|tests|docs|schema|scripts|benchmarks|sevens)/[\w./-]+)`",
+                           page.read_text(encoding="utf-8")):
+        if not ((ROOT / name).exists() or (ROOT / "src" / name).exists()):
+            missing.append(name)
+    assert not missing, f"{page.relative_to(ROOT)} names files that are not there: {missing}"
