@@ -255,3 +255,14 @@ def test_play_refusal_is_what_the_game_prints(tmp_path: Path) -> None:
     done = _run(argv, tmp_path, stdin=f"20 {typed.group(1)}\n")
     assert done.returncode == 1, done.stderr
     assert _squeezed(shown) in _squeezed(done.stdout)
+
+
+def test_odds_page_says_what_a_near_certain_win_prints(tmp_path: Path) -> None:
+    """docs/odds.md's example of a chance too close to 1 to print as 1 is what the table shows."""
+    page = _squeezed((ROOT / "docs" / "odds.md").read_text(encoding="utf-8"))
+    said = re.search(r"(\d+) FORCE dice against none [^(]*?the draw prints as `([^`]+)` and the win as `([^`]+)`", page)
+    assert said, "docs/odds.md no longer gives its example of a near-certain win"
+    done = _run(_sevens(["sevens", "odds", "--force", said.group(1), "--vs-force", "0"]) or [], tmp_path)
+    assert done.returncode == 0, done.stderr
+    win, draw, loss = done.stdout.splitlines()[-2].strip("│ ").split(" │ ")
+    assert (win.strip(), draw.strip(), loss.strip()) == (said.group(3), said.group(2), "0")
