@@ -162,8 +162,10 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     at = t.expect(r"22 FORCE \+ 18 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
     t.type("\r" + "31 27")  # keys pressed after the last answer, before the hand-over
     handed = t.expect(r"Player 2: your orders are secret\. Press Enter when you are at the keyboard", after=at)
-    t.type(UP + UP + "\r")
-    at = _order_prompt(t, handed)
+    t.type(UP + UP + "\r")  # not Enter alone: refused, and the keys are not shown
+    at = t.expect(r"Refused: press Enter alone", after=handed)
+    t.type("\r")
+    at = _order_prompt(t, at)
     t.type(UP + "\r")
     at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
     at = _order_prompt(t, at)
@@ -174,6 +176,33 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     for typed in ("23 15", "22 18", "19 21", "31 27"):
         assert typed not in seen, seen
     assert "FORCE +" not in seen and "Send this order" not in seen
+
+
+def test_keys_typed_late_at_a_hand_over_reach_no_prompt_of_the_next_person(terminal: list[Terminal]) -> None:
+    """Player 1 sends the last order and goes on typing another once Player 2's "Press Enter" is on the
+    screen: that line is not shown there and does not count as Player 2's Enter (refused, asked
+    again). Then Enter and an order typed at once, before the order prompt appears: the order is
+    dropped, so the order prompt starts empty (Enter gives an empty line, refused)."""
+    t = Terminal("play", "--players", "4", "--names", "Ann,Bob", "--seed", "hotseat", "--no-save")
+    terminal.append(t)
+    at = t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard: ")
+    t.type("\r")
+    for _ in range(2):
+        at = _order_prompt(t, at)
+        t.type("10 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("\r")
+    handed = t.expect(r"Bob: your orders are secret\. Press Enter when you are at the keyboard: ", after=at)
+    t.type("31 27\r")  # Ann, still typing
+    at = t.expect(r"Refused: press Enter alone; what was typed is thrown away unseen\.\s*Bob: your orders are secret\. "
+                  r"Press Enter when you are at the keyboard: ", after=handed)
+    t.type("\r" + "22 18\r")  # Enter and an order in one go, before the order prompt is there
+    at = _order_prompt(t, at)
+    t.type("\r")
+    at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
+    _order_prompt(t, at)
+    seen = t.screen[handed:]
+    assert "31 27" not in seen and "22 18" not in seen and "FORCE +" not in seen, seen
 
 
 def _player_2_after_player_1_deleted(t: Terminal, deleted: str) -> int:

@@ -11,7 +11,9 @@ Ctrl-X Ctrl-R, which reads an init file again. No init file is read, neither the
 (``INPUTRC``, ``~/.inputrc``) nor the system's (``/etc/inputrc``): either could set vi mode or bind a
 key to paste, and readline cannot list the bindings to undo them. The few keys the system file adds
 for Home and End in some terminals (the Linux console, tmux, rxvt) are bound here instead.
-At a hand-over, keys typed but not yet read are dropped (:func:`drop_typed_ahead`).
+At a hand-over, keys typed but not yet read are dropped (:func:`drop_typed_ahead`), and the next
+person's "Press Enter" is read without showing what is typed (:func:`wait_for_enter`): keys the last
+person typed late would otherwise be shown there, or answer it for them.
 
 Only when both standard input and output are a terminal: readline edits nothing else, and a prompt
 written through a pipe would carry its markers.
@@ -30,7 +32,12 @@ from rich.console import Console
 from rich.prompt import Confirm, Prompt
 from rich.text import TextType
 
-__all__ = ["AskLine", "ConfirmLine", "drop_typed_ahead", "enable", "forget", "read_line"]
+try:
+    import termios
+except ImportError:  # not a POSIX system: no type-ahead is dropped, and what is typed is shown
+    termios = None  # type: ignore[assignment]
+
+__all__ = ["AskLine", "ConfirmLine", "drop_typed_ahead", "enable", "forget", "read_line", "wait_for_enter"]
 
 _readline: ModuleType | None = None
 
@@ -97,14 +104,54 @@ def forget() -> None:
 def drop_typed_ahead() -> None:
     """Discard what was typed but not yet read, when standard input is a terminal: keys the last
     person pressed after their last answer would otherwise show at the next person's prompt."""
-    if not sys.stdin.isatty():
-        return
-    try:
-        import termios
-    except ImportError:  # not a POSIX system: nothing to discard with
+    if termios is None or not sys.stdin.isatty():  # not a POSIX system: nothing to discard with
         return
     with contextlib.suppress(OSError):
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+def wait_for_enter(console: Console, prompt: str) -> None:
+    """Show ``prompt`` (markup) and wait for Enter alone, as a person sits down at the keyboard.
+
+    From a terminal, keys typed before the prompt are dropped, what is typed is not shown, a line
+    with anything in it is refused (it is the last person's late keys as likely as the next
+    person's), and keys typed with or after the Enter are dropped too, so that none reach the order
+    prompt that follows. EOFError for Ctrl-D at the start of the line, as :func:`input` raises it.
+    From anything else, one line is read, whatever it holds, as before."""
+    if not sys.stdin.isatty() or termios is None:
+        AskLine.ask(prompt, console=console, default="", show_default=False)
+        return
+    while True:
+        drop_typed_ahead()
+        console.print(f"{prompt}: ", end="")
+        line = _read_unseen(sys.stdin.fileno())
+        drop_typed_ahead()
+        if not line.strip():
+            return
+        console.print(
+            "[red]Refused:[/] press Enter alone; what was typed is thrown away unseen."
+        )
+
+
+def _read_unseen(fd: int) -> str:
+    """A line from the terminal ``fd`` with its echo off (the Enter still moves to a new line)."""
+    assert termios is not None
+    before = termios.tcgetattr(fd)
+    quiet = list(before)
+    quiet[3] = (quiet[3] & ~termios.ECHO) | termios.ECHONL | termios.ICANON
+    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    typed = b""
+    try:
+        while not typed.endswith(b"\n"):
+            chunk = os.read(fd, 1024)
+            if not chunk:  # Ctrl-D at the start of a line, or a terminal that went away
+                if typed:
+                    break
+                raise EOFError
+            typed += chunk
+    finally:
+        termios.tcsetattr(fd, termios.TCSANOW, before)
+    return typed.decode("utf-8", "replace")
 
 
 def read_line(console: Console, prompt: TextType) -> str:

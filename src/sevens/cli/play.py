@@ -503,8 +503,9 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             if not mine:
                 continue
             if humans > 1:
-                AskLine.ask(f"\n{escape(person.name)}: your orders are secret. Press Enter when you are at the keyboard",
-                           console=console, default="", show_default=False)
+                lineedit.wait_for_enter(
+                    console, f"\n{escape(person.name)}: your orders are secret. Press Enter when you are at the keyboard"
+                )
             for team in mine:
                 orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
             if humans > 1:
