@@ -334,6 +334,24 @@ def test_kill_ends_the_game_as_ctrl_c_does(terminal: list[Terminal], tmp_path: P
     _carries_on_in_turn_2(terminal, kept)
 
 
+def test_ctrl_backslash_ends_the_game_as_ctrl_c_does(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Ctrl-\\ (SIGQUIT, the key typed at the program's controlling terminal) at an order prompt of
+    turn 2 ended the game with a core dump, no word of the saved game, and could do so in the middle
+    of writing it; now it ends as Ctrl-C does: where the game is kept, the command that carries it on,
+    exit status 131, the file holding turn 1 with nothing beside it."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept), controlling=True)
+    terminal.append(t)
+    at = _into_turn_2(t)
+    t.type("\x1c")
+    t.expect(r"carry it on with: sevens play --resume " + re.escape(str(kept)), after=at)
+    assert t.process.wait(timeout=30) == 128 + signal.SIGQUIT
+    assert f"it is kept in {kept} as it stood after turn 1" in " ".join(t.screen.split())
+    assert "Traceback" not in t.screen
+    _kept_after_turn_1(kept)
+    _carries_on_in_turn_2(terminal, kept)
+
+
 def test_closing_the_terminal_keeps_the_game(terminal: list[Terminal], tmp_path: Path) -> None:
     """The terminal window is closed at an order prompt of turn 2 (its controlling terminal hangs up):
     the game ends as for Ctrl-C, with nothing left to print to, exit status 129, the file holding

@@ -867,8 +867,8 @@ def _resume(
 
 def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
     """Say what an interrupted game left (where it is kept and how to carry it on) and exit: after
-    Ctrl-C, input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or output that fails
-    as the terminal goes), with what a shell expects of each (130, 1, 143, 129). With no terminal
+    Ctrl-C, Ctrl-\\ (SIGQUIT), input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or
+    output that fails as the terminal goes), with what a shell expects of each (130, 131, 1, 143, 129). With no terminal
     left to print to, nothing is printed, but the file is left the same."""
     if isinstance(exc, OSError):  # the terminal went away as the game wrote to it
         exc = Stopped(signal.SIGHUP)

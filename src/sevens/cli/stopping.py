@@ -1,9 +1,10 @@
-"""How ``sevens play`` stops: Ctrl-C (SIGINT), a closed terminal (SIGHUP) and ``kill`` (SIGTERM)
-all end the game the same way, and none of them in the middle of writing a file.
+"""How ``sevens play`` stops: Ctrl-C (SIGINT), Ctrl-\\ (SIGQUIT), a closed terminal (SIGHUP) and
+``kill`` (SIGTERM) all end the game the same way, and none of them in the middle of writing a file.
 
-By default SIGHUP and SIGTERM end a Python program at once, wherever it is: a game being kept in
-its file would leave the temporary file of that write beside it, and nobody would be told how to
-carry the game on. Under :func:`stop_on_signals` each of the three signals raises :class:`Stopped`
+By default SIGHUP, SIGTERM and SIGQUIT end a Python program at once, wherever it is (SIGQUIT with a
+core dump): a game being kept in its file would leave the temporary file of that write beside it,
+and nobody would be told how to carry the game on. Under :func:`stop_on_signals` each of these
+signals raises :class:`Stopped`
 (a KeyboardInterrupt, so every place that handles Ctrl-C handles them too), only once: a second
 signal while the game winds up is ignored. Inside :func:`signals_deferred` they wait until the
 block is done, so that a file being written is written whole and the game knows it was.
@@ -26,9 +27,9 @@ __all__ = [
     "Stopped", "exit_code", "output_gone", "signals_deferred", "stop_on_signals", "terminal_gone", "winding_up",
 ]
 
-# SIGHUP is not there on Windows; the others are.
+# SIGHUP and SIGQUIT are not there on Windows; the others are.
 _SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGHUP", "SIGTERM") if hasattr(signal, name)
+    getattr(signal, name) for name in ("SIGINT", "SIGHUP", "SIGTERM", "SIGQUIT") if hasattr(signal, name)
 )
 
 _stopping = False  # Stopped was raised: the program is winding up
@@ -46,7 +47,8 @@ class Stopped(KeyboardInterrupt):
 
 def exit_code(exc: BaseException) -> int:
     """The exit status a shell expects of a program a signal stopped (128 + its number): 130 for
-    Ctrl-C, 129 for a closed terminal, 143 for ``kill``; 1 for anything else (input that ended).
+    Ctrl-C, 131 for Ctrl-\\, 129 for a closed terminal, 143 for ``kill``; 1 for anything else (input
+    that ended).
 
     >>> exit_code(Stopped(signal.SIGTERM)), exit_code(KeyboardInterrupt()), exit_code(EOFError())
     (143, 130, 1)
@@ -84,10 +86,10 @@ def winding_up() -> None:
 
 @contextlib.contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Within the block, SIGINT, SIGHUP and SIGTERM raise :class:`Stopped` (once); the handlers
+    """Within the block, SIGINT, SIGQUIT, SIGHUP and SIGTERM raise :class:`Stopped` (once); the handlers
     there before are put back after it. A signal the program was started ignoring stays ignored:
     ``nohup`` ignores SIGHUP so that a game goes on after the terminal closes, and a shell ignores
-    SIGINT for a job it runs in the background. Outside the main thread, where Python handles no
+    SIGINT and SIGQUIT for a job it runs in the background. Outside the main thread, where Python handles no
     signal, nothing changes."""
     global _stopping, _pending
     if threading.current_thread() is not threading.main_thread():
@@ -107,7 +109,7 @@ def stop_on_signals() -> Iterator[None]:
 
 @contextlib.contextmanager
 def signals_deferred() -> Iterator[None]:
-    """Under :func:`stop_on_signals`, hold SIGINT, SIGHUP and SIGTERM back while the block runs: one
+    """Under :func:`stop_on_signals`, hold its signals back while the block runs: one
     that came meanwhile raises :class:`Stopped` as the block ends, whether it ended well or not."""
     global _deferring, _pending, _stopping
     _deferring += 1
