@@ -3,6 +3,7 @@ person can be called back by the next (R13: orders are secret until the turn is 
 
 from __future__ import annotations
 
+import ctypes.util
 import fcntl
 import json
 import os
@@ -244,6 +245,46 @@ def test_no_init_file_and_no_vi_mode_can_paste_back_deleted_text(terminal: list[
         assert "19 21" not in t.screen[handed:answered], f"{keys!r} pasted what Player 1 deleted"
         at = _order_prompt(t, answered)
     assert "19 21" not in t.screen[handed:] and "FORCE +" not in t.screen[handed:]
+
+
+# Reads lines with libedit (the library macOS's Python edits with) through its readline interface,
+# set up as sevens play sets it up under libedit: no init file, lineedit's bindings, no history.
+_LIBEDIT_LINES = """
+import ctypes, ctypes.util, sys
+from sevens.cli import lineedit
+edit = ctypes.CDLL(ctypes.util.find_library("edit"))
+edit.readline.restype = ctypes.c_char_p
+with lineedit.no_init_file():
+    edit.rl_initialize()
+for binding in lineedit.bindings("editline"):
+    edit.rl_parse_and_bind(binding.encode())
+for n in range(int(sys.argv[1])):
+    line = edit.readline(f"line {n}> ".encode())
+    edit.clear_history()
+    print(f"got {n}: [{'EOF' if line is None else line.decode()}]", flush=True)
+"""
+
+
+@pytest.mark.skipif(ctypes.util.find_library("edit") is None, reason="libedit is not installed")
+def test_under_libedit_nothing_pastes_back_deleted_text(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Under libedit, GNU readline's bindings do nothing. The line deleted with Ctrl-U on one prompt
+    comes back at none of the next: not with Ctrl-Y (em-yank); not with Esc x, which would read the
+    command 'bind ^T em-yank' typed after it (the line is then that text); not with Ctrl-T, which an
+    editrc (EDITRC, ~/.editrc) binds to paste; not with Esc p, which pastes in the vi mode it sets."""
+    editrc = tmp_path / "editrc"
+    editrc.write_text("bind -v\nbind ^T em-yank\n")
+    (tmp_path / ".editrc").write_text(editrc.read_text())
+    t = Terminal("5", code=_LIBEDIT_LINES, env={"EDITRC": str(editrc), "HOME": str(tmp_path)})
+    terminal.append(t)
+    at = t.expect(r"line 0> ")
+    t.type("19 21" + KILL_LINE + "x\r")
+    at = t.expect(r"got 0: \[x\]", after=at)
+    for n, keys in enumerate((YANK, ESC + "xbind ^T em-yank\r", "\x14", ESC + "p"), start=1):
+        at = t.expect(rf"line {n}> ", after=at)
+        t.type(keys if keys.endswith("\r") else keys + "\r")
+        at = t.expect(rf"got {n}: \[([^\]]*)\]", after=at)
+    said = re.findall(r"got \d: \[([^\]]*)\]", t.screen)
+    assert said == ["x", "", "bind ^T em-yank", "", ""], said
 
 
 def test_people_at_a_terminal_are_asked_their_names(terminal: list[Terminal]) -> None:

@@ -1,4 +1,5 @@
-"""Line editing at the prompts of ``sevens play`` (GNU readline), with nothing kept between lines.
+"""Line editing at the prompts of ``sevens play`` (GNU readline, or libedit where Python is built
+with it, as on macOS), with nothing kept between lines.
 
 People at one keyboard take turns (R13: orders are secret until the turn is resolved), so the
 editing must not let the next person recall what the last one typed: no line is added to the
@@ -11,6 +12,11 @@ Ctrl-X Ctrl-R, which reads an init file again. No init file is read, neither the
 (``INPUTRC``, ``~/.inputrc``) nor the system's (``/etc/inputrc``): either could set vi mode or bind a
 key to paste, and readline cannot list the bindings to undo them. The few keys the system file adds
 for Home and End in some terminals (the Linux console, tmux, rxvt) are bound here instead.
+
+libedit takes its own commands, not GNU readline's (it ignores those), and has its own ways back
+to deleted text: Ctrl-Y, and Esc x, which reads an editline command such as ``bind -v`` (vi mode) or
+``bind ^T em-yank``. So under libedit (:func:`backend`) those keys are unbound, emacs mode is set,
+and its init file (``EDITRC``, ``~/.editrc``) is not read either.
 At a hand-over, keys typed but not yet read are dropped (:func:`drop_typed_ahead`), and the next
 person's "Press Enter" is read without showing what is typed (:func:`wait_for_enter`): keys the last
 person typed late would otherwise be shown there, or answer it for them.
@@ -25,6 +31,7 @@ import contextlib
 import os
 import re
 import sys
+from collections.abc import Iterator
 from types import ModuleType
 from typing import TextIO
 
@@ -37,7 +44,10 @@ try:
 except ImportError:  # not a POSIX system: no type-ahead is dropped, and what is typed is shown
     termios = None  # type: ignore[assignment]
 
-__all__ = ["AskLine", "ConfirmLine", "drop_typed_ahead", "enable", "forget", "read_line", "wait_for_enter"]
+__all__ = [
+    "AskLine", "ConfirmLine", "backend", "bindings", "drop_typed_ahead", "enable", "forget", "no_init_file", "read_line",
+    "wait_for_enter",
+]
 
 _readline: ModuleType | None = None
 
@@ -63,6 +73,12 @@ _NO_YANK = tuple(
     )
 )
 
+# The same under libedit: its emacs mode (an init file could have chosen vi), then Ctrl-Y (em-yank)
+# and Esc x, Esc X (ed-command, which reads a command such as "bind -v" or "bind ^T em-yank")
+# unbound; every other key of its emacs mode keeps to the line being typed. "bind -e" first: it
+# sets the emacs keys afresh. Home, End and Delete it binds by itself, for the same terminals.
+_LIBEDIT = ("bind -e", "bind ^Y ed-unassigned", "bind ^[x ed-unassigned", "bind ^[X ed-unassigned")
+
 # A control sequence of the rendered prompt: readline must not count it as printed characters.
 _CONTROL = re.compile(r"(\x1b\[[0-9;?]*[ -/]*[@-~])")
 
@@ -75,24 +91,54 @@ def enable() -> bool:
         return True
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         return False
-    saved = os.environ.get("INPUTRC")
-    # Read when readline is first imported: an empty file, so that no init file is read.
-    os.environ["INPUTRC"] = os.devnull
     try:
-        import readline
+        with no_init_file():
+            import readline
     except ImportError:  # a Python built without it: plain input, as before
         return False
-    finally:
-        if saved is None:
-            del os.environ["INPUTRC"]
-        else:
-            os.environ["INPUTRC"] = saved
     readline.set_auto_history(False)
-    for binding in (*_SETTINGS, *_HOME_END, *_NO_YANK):
+    for binding in bindings(backend(readline)):
         readline.parse_and_bind(binding)
     readline.clear_history()
     _readline = readline
     return True
+
+
+@contextlib.contextmanager
+def no_init_file() -> Iterator[None]:
+    """Within the block, the init file GNU readline reads (``INPUTRC``) and the one libedit reads
+    (``EDITRC``) are the empty null device: each reads it as it starts, when Python imports readline."""
+    saved = {name: os.environ.get(name) for name in ("INPUTRC", "EDITRC")}
+    try:
+        os.environ.update(dict.fromkeys(saved, os.devnull))
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def backend(module: ModuleType) -> str:
+    """Which library the readline ``module`` edits with: "editline" (libedit) or "readline" (GNU).
+    Python 3.13 says so in ``readline.backend``; before it, only the module's docstring names libedit.
+
+    >>> import types
+    >>> backend(types.ModuleType("readline", "Importing this module enables command line editing using libedit readline."))
+    'editline'
+    >>> backend(types.ModuleType("readline", "Importing this module enables command line editing using GNU readline."))
+    'readline'
+    """
+    named = getattr(module, "backend", None)
+    if isinstance(named, str):
+        return named
+    return "editline" if "libedit" in (module.__doc__ or "") else "readline"
+
+
+def bindings(library: str) -> tuple[str, ...]:
+    """What :func:`enable` gives ``parse_and_bind`` for ``library`` (see :func:`backend`)."""
+    return _LIBEDIT if library == "editline" else (*_SETTINGS, *_HOME_END, *_NO_YANK)
 
 
 def forget() -> None:
