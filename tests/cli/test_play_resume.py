@@ -203,6 +203,15 @@ def test_a_finished_game_or_a_record_is_not_carried_on(tmp_path: Path, whole_gam
     assert missing.exit_code == 2 and "no such file" in missing.stderr
 
 
+def test_a_saved_game_that_cannot_be_read_is_named_with_what_to_do(tmp_path: Path) -> None:
+    """--resume reads its file as table and verify read theirs (sevens.cli.inputs), saying what to do."""
+    missing = _play(["play", "--resume", str(tmp_path / "nothing.json")])
+    assert missing.stderr == f"error: no such file: --resume {tmp_path / 'nothing.json'}; give the file the interrupted game named\n"
+    folder = _play(["play", "--resume", str(tmp_path)])
+    assert folder.stderr == f"error: --resume {tmp_path} is a folder; give the file the interrupted game named\n"
+    assert missing.exit_code == folder.exit_code == 2
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

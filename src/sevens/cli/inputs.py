@@ -1,5 +1,6 @@
-"""Input files the commands read (``table``, ``verify``, ``import``): read within a bound, parsed as
-JSON with a reason a person can act on, and recognised when they are another sevens command's file.
+"""Input files the commands read (``table``, ``verify``, ``import``, ``play --resume``): read within a
+bound, parsed as JSON with a reason a person can act on, and recognised when they are another
+sevens command's file.
 """
 
 from __future__ import annotations
@@ -24,24 +25,25 @@ _KINDS = {
 }
 
 
-def read_input(path: Path, *, what: str) -> bytes:
+def read_input(path: Path, *, what: str, named: str | None = None, advice: str | None = None) -> bytes:
     """The bytes of the input file ``path``, or a one-line error naming what was wrong with it:
     missing, a folder, unreadable, or larger than :data:`MAX_INPUT_BYTES`. ``what`` names the
-    file a command wants ("a game record's JSON file"), for the advice."""
+    file a command wants ("a game record's JSON file"); ``named`` is how the error names the file
+    (default: its path; "--resume FILE", say); ``advice`` what to do instead (default: give the
+    path of ``what``)."""
+    name = str(path) if named is None else named
+    then = f"give the path of {what}" if advice is None else advice
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_INPUT_BYTES + 1)
     except FileNotFoundError:
-        fail(f"no such file: {path}; give the path of {what}")
+        fail(f"no such file: {name}; {then}")
     except IsADirectoryError:
-        fail(f"{path} is a folder; give the path of {what}")
+        fail(f"{name} is a folder; {then}")
     except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc}; give the path of {what}")
+        fail(f"cannot read {name}: {exc.strerror or exc}; {then}")
     if len(raw) > MAX_INPUT_BYTES:
-        fail(
-            f"{path} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB, far more than {what} holds; "
-            f"give the path of {what}"
-        )
+        fail(f"{name} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB, far more than {what} holds; {then}")
     return raw
 
 

@@ -30,7 +30,7 @@ from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
 from sevens.cli.files import cannot_create_in, check_writable, write_text
-from sevens.cli.inputs import MAX_INPUT_BYTES
+from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
 from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
@@ -744,24 +744,6 @@ def _contradictions(
     return found
 
 
-def _read_saved_file(path: Path) -> bytes:
-    try:
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_INPUT_BYTES + 1)  # a device such as /dev/zero never ends
-    except FileNotFoundError:
-        fail(f"--resume {path}: no such file; give the file the interrupted game named")
-    except IsADirectoryError:
-        fail(f"--resume {path} is a folder; give the saved game's file, e.g. {path / 'game-20250101-120000.json'}")
-    except OSError as exc:
-        fail(f"--resume {path}: cannot read it: {exc.strerror or exc}")
-    if len(raw) > MAX_INPUT_BYTES:
-        fail(
-            f"--resume {path} is larger than {MAX_INPUT_BYTES // (1024 * 1024)} MB, far more than a saved game "
-            "holds; give the file the interrupted game named"
-        )
-    return raw
-
-
 @contextlib.contextmanager
 def _resume_lock(path: Path) -> Iterator[tuple[GameLock, OSError | None]]:
     """The saved game in ``path`` locked for ``sevens play --resume`` (and let go after), with the
@@ -810,7 +792,10 @@ def _resume(
     """``sevens play --resume FILE``, the file locked: check it and the options, then carry the game on."""
     module_bots = [name for name in bots if ":" in name]
     try:
-        saved = read_saved(_read_saved_file(path), module_bots=module_bots)
+        saved = read_saved(
+            read_input(path, what="a saved game", named=f"--resume {path}", advice="give the file the interrupted game named"),
+            module_bots=module_bots,
+        )
     except SavedGameError as exc:
         fail(f"cannot carry on the game in {path} (the file is left as it is): {exc}")
     except KeyboardInterrupt as exc:  # while every die is thrown again: nothing was changed yet
