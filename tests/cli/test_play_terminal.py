@@ -206,6 +206,32 @@ def test_keys_typed_late_at_a_hand_over_reach_no_prompt_of_the_next_person(termi
     assert "31 27" not in seen and "22 18" not in seen and "FORCE +" not in seen, seen
 
 
+def test_the_press_enter_prompt_shows_nothing_typed_after_ctrl_z_and_fg(terminal: list[Terminal]) -> None:
+    """The game is stopped at Bob's "Press Enter" (Ctrl-Z), and the shell, taking the terminal back,
+    turns its echo on; carried on (fg), the prompt turns the echo off again: keys typed there are
+    still not shown."""
+    t = Terminal("play", "--players", "4", "--names", "Ann,Bob", "--seed", "hotseat", "--no-save")
+    terminal.append(t)
+    at = t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard: ")
+    t.type("\r")
+    for _ in range(2):
+        at = _order_prompt(t, at)
+        t.type("10 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("\r")
+    handed = t.expect(r"Bob: your orders are secret\. Press Enter when you are at the keyboard: ", after=at)
+    os.kill(t.process.pid, signal.SIGSTOP)  # what Ctrl-Z does under a shell's job control
+    time.sleep(0.5)
+    modes = termios.tcgetattr(t.master)  # the program's terminal (the pseudo-terminal's other end)
+    modes[3] |= termios.ECHO | termios.ICANON  # as a shell leaves the terminal for its own prompt
+    termios.tcsetattr(t.master, termios.TCSANOW, modes)
+    os.kill(t.process.pid, signal.SIGCONT)  # fg
+    time.sleep(0.5)
+    t.type("31 27\r")
+    t.expect(r"Refused: press Enter alone", after=handed)
+    assert "31 27" not in t.screen[handed:], t.screen[handed:]
+
+
 def _player_2_after_player_1_deleted(t: Terminal, deleted: str) -> int:
     """Player 1 sends two orders, deleting ``deleted`` with Ctrl-U before the second; where Player 2's
     first order prompt ends."""

@@ -30,9 +30,11 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import signal
 import sys
+import threading
 from collections.abc import Iterator
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import TextIO
 
 from rich.console import Console
@@ -180,12 +182,26 @@ def wait_for_enter(console: Console, prompt: str) -> None:
 
 
 def _read_unseen(fd: int) -> str:
-    """A line from the terminal ``fd`` with its echo off (the Enter still moves to a new line)."""
+    """A line from the terminal ``fd`` with its echo off (the Enter still moves to a new line).
+    Stopped (Ctrl-Z) and carried on (``fg``), it turns the echo off again: the shell turns it
+    back on while the program waits stopped, as readline knows to undo at its own prompts."""
     assert termios is not None
     before = termios.tcgetattr(fd)
     quiet = list(before)
     quiet[3] = (quiet[3] & ~termios.ECHO) | termios.ECHONL | termios.ICANON
-    termios.tcsetattr(fd, termios.TCSANOW, quiet)
+
+    def hush(signum: int = 0, frame: FrameType | None = None) -> None:
+        with contextlib.suppress(OSError):
+            termios.tcsetattr(fd, termios.TCSANOW, quiet)
+
+    # SIGCONT is POSIX; only the main thread may set a handler, and one set outside Python (None) is left alone.
+    carried_on: int | None = getattr(signal, "SIGCONT", None)
+    was = None
+    if carried_on is not None and threading.current_thread() is threading.main_thread():
+        was = signal.getsignal(carried_on)
+        if was is not None:
+            signal.signal(carried_on, hush)
+    hush()
     typed = b""
     try:
         while not typed.endswith(b"\n"):
@@ -196,7 +212,10 @@ def _read_unseen(fd: int) -> str:
                 raise EOFError
             typed += chunk
     finally:
-        termios.tcsetattr(fd, termios.TCSANOW, before)
+        if carried_on is not None and was is not None:
+            signal.signal(carried_on, was)
+        with contextlib.suppress(OSError):  # a terminal that went away keeps nothing to put back
+            termios.tcsetattr(fd, termios.TCSANOW, before)
     return typed.decode("utf-8", "replace")
 
 
