@@ -1,5 +1,5 @@
 """Line editing at the prompts of ``sevens play`` (GNU readline, or libedit where Python is built
-with it, as on macOS), with nothing kept between lines.
+with it, as Apple's is), with nothing kept between lines.
 
 People at one keyboard take turns (R13: orders are secret until the turn is resolved), so the
 editing must not let the next person recall what the last one typed: no line is added to the
@@ -17,6 +17,7 @@ libedit takes its own commands, not GNU readline's (it ignores those), and has i
 to deleted text: Ctrl-Y, and Esc x, which reads an editline command such as ``bind -v`` (vi mode) or
 ``bind ^T em-yank``. So under libedit (:func:`backend`) those keys are unbound, emacs mode is set,
 and its init file (``EDITRC``, ``~/.editrc``) is not read either.
+
 At a hand-over, keys typed but not yet read are dropped (:func:`drop_typed_ahead`), and the next
 person's "Press Enter" is read without showing what is typed (:func:`wait_for_enter`): keys the last
 person typed late would otherwise be shown there, or answer it for them.
