@@ -226,7 +226,9 @@ def test_the_press_enter_prompt_shows_nothing_typed_after_ctrl_z_and_fg(terminal
     modes[3] |= termios.ECHO | termios.ICANON  # as a shell leaves the terminal for its own prompt
     termios.tcsetattr(t.master, termios.TCSANOW, modes)
     os.kill(t.process.pid, signal.SIGCONT)  # fg
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60  # until the program has its terminal hide what is typed again
+    while termios.tcgetattr(t.master)[3] & termios.ECHO and time.monotonic() < deadline:
+        time.sleep(0.05)
     t.type("31 27\r")
     t.expect(r"Refused: press Enter alone", after=handed)
     assert "31 27" not in t.screen[handed:], t.screen[handed:]

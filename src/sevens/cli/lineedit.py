@@ -170,22 +170,24 @@ def wait_for_enter(console: Console, prompt: str) -> None:
     if not sys.stdin.isatty() or termios is None:
         AskLine.ask(prompt, console=console, default="", show_default=False)
         return
-    while True:
-        drop_typed_ahead()
-        console.print(f"{prompt}: ", end="")
-        line = _read_unseen(sys.stdin.fileno())
-        drop_typed_ahead()
-        if not line.strip():
-            return
-        console.print(
-            "[red]Refused:[/] press Enter alone; what was typed is thrown away unseen."
-        )
+    fd = sys.stdin.fileno()
+    with _unseen(fd):  # before the prompt shows: a key pressed as it appears is not shown either
+        while True:
+            drop_typed_ahead()
+            console.print(f"{prompt}: ", end="")
+            line = _line_from(fd)
+            drop_typed_ahead()
+            if not line.strip():
+                return
+            console.print("[red]Refused:[/] press Enter alone; what was typed is thrown away unseen.")
 
 
-def _read_unseen(fd: int) -> str:
-    """A line from the terminal ``fd`` with its echo off (the Enter still moves to a new line).
-    Stopped (Ctrl-Z) and carried on (``fg``), it turns the echo off again: the shell turns it
-    back on while the program waits stopped, as readline knows to undo at its own prompts."""
+@contextlib.contextmanager
+def _unseen(fd: int) -> Iterator[None]:
+    """Within the block, the terminal ``fd`` reads whole lines and shows nothing typed (the Enter
+    still moves to a new line). Stopped (Ctrl-Z) and carried on (``fg``), it hides what is typed
+    again: the shell shows it while the program waits stopped, as readline knows to undo at its
+    own prompts."""
     assert termios is not None
     before = termios.tcgetattr(fd)
     quiet = list(before)
@@ -203,20 +205,26 @@ def _read_unseen(fd: int) -> str:
         if was is not None:
             signal.signal(carried_on, hush)
     hush()
-    typed = b""
     try:
-        while not typed.endswith(b"\n"):
-            chunk = os.read(fd, 1024)
-            if not chunk:  # Ctrl-D at the start of a line, or a terminal that went away
-                if typed:
-                    break
-                raise EOFError
-            typed += chunk
+        yield
     finally:
         if carried_on is not None and was is not None:
             signal.signal(carried_on, was)
         with contextlib.suppress(OSError):  # a terminal that went away keeps nothing to put back
             termios.tcsetattr(fd, termios.TCSANOW, before)
+
+
+def _line_from(fd: int) -> str:
+    """A line read straight from ``fd`` (nothing kept in a buffer for later); EOFError at Ctrl-D on
+    an empty line, or once the terminal is gone."""
+    typed = b""
+    while not typed.endswith(b"\n"):
+        chunk = os.read(fd, 1024)
+        if not chunk:  # Ctrl-D at the start of a line, or a terminal that went away
+            if typed:
+                break
+            raise EOFError
+        typed += chunk
     return typed.decode("utf-8", "replace")
 
 
