@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 
@@ -49,3 +50,17 @@ def test_nine_strategies_with_long_names_all_fit_whole_and_apart() -> None:
         assert ax.get_position().width > 0.5
     finally:
         plt.close(fig)
+
+
+def test_the_same_result_plots_to_the_same_bytes(tmp_path: Path) -> None:
+    """An SVG held the time it was written and random ids: two runs with the same seed (here, or
+    one on a Dask cluster) gave files that differed. PNG and SVG, twice each, ranking and weights."""
+    from sevens.lab.plot import plot_ranking, plot_weights
+
+    weights = LabResult(("even@0.5", "even", "even@2"), 16, 1, Totals(3, *(np.arange(1, 4, dtype=np.int64),) * 7))
+    for suffix in ("png", "svg"):
+        for draw, result in ((plot_ranking, _result()), (plot_weights, weights)):
+            first, second = tmp_path / f"1.{suffix}", tmp_path / f"2.{suffix}"
+            draw(result, first)
+            draw(result, second)
+            assert first.read_bytes() == second.read_bytes(), (suffix, draw.__name__)

@@ -67,9 +67,22 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
 
     fig = ranking_figure(result)
     out = Path(path)
-    fig.savefig(out)
+    _save(fig, out)
     plt.close(fig)
     return out
+
+
+def _save(fig: Figure, out: Path) -> None:
+    """Write the figure, PNG or SVG by the suffix, the same bytes for the same figure: an SVG would
+    hold the time it was written and random ids, so that two runs with the same seed (on this
+    machine or a Dask cluster) gave files that differed."""
+    import matplotlib
+
+    if out.suffix.lower() != ".svg":
+        fig.savefig(out)
+        return
+    with matplotlib.rc_context({"svg.hashsalt": "sevens"}):
+        fig.savefig(out, metadata={"Date": None})
 
 
 LABEL_WIDTH = 30
@@ -175,7 +188,7 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     ax.legend(loc="lower center")
     fig.tight_layout()
     out = Path(path)
-    fig.savefig(out)
+    _save(fig, out)
     plt.close(fig)
     return out
 
@@ -210,6 +223,6 @@ def plot_solver_map(path: Path | str, budgets: range, *, knockout: bool = False)
     ax.set_title(f"Match solver, {'knockout' if knockout else 'group'} rules")
     fig.tight_layout()
     out = Path(path)
-    fig.savefig(out)
+    _save(fig, out)
     plt.close(fig)
     return out
