@@ -117,7 +117,7 @@ def lab(
     overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
-    from sevens.lab.run import check_run, default_workers, run_lab
+    from sevens.lab.run import ClusterError, check_run, default_workers, run_lab
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:
@@ -180,6 +180,12 @@ def lab(
         )
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
         fail(f"the run stopped: {exc}", code=1)
+    except ClusterError as exc:  # the Dask cluster failed the run: as with Ctrl-C, what was done is not shown
+        fail(
+            f"the run stopped after about {simulated:,} of {tournaments:,} tournaments: {exc}; nothing is printed "
+            "or plotted, since a part of a run depends on which batches happened to finish",
+            code=1,
+        )
     except ValueError as exc:
         fail(str(exc))
     except Exception as exc:

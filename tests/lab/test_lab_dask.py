@@ -1,0 +1,413 @@
+"""``sevens lab --dask``: runs on a real local Dask cluster whose workers are processes of their own
+(``LocalCluster(processes=True)``), as on a cluster of machines: they import each strategy by its
+path, print to their own terminal, and die or lose their scheduler apart from the run."""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sevens.lab.run import run_lab
+from sevens.lab.strategies import StrategyError
+
+distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = (ROOT / "docs" / "strategy.md").read_text()
+PACERS = re.search(r"```python\n(.*?)```", GUIDE[GUIDE.index("## Writing your own strategy"):], re.S)
+
+# Strategies of one's own, in a folder the workers have on their path (they start with this process's).
+STRATEGIES = {
+    "printer.py": '''
+import numpy as np
+from sevens.lab.strategies import paced_total, split_orders
+
+
+class Printer:
+    """Says what it decides, as one does while working on a strategy."""
+
+    name = "printer"
+
+    def orders(self, view, rng):
+        print("deciding turn", view.turn)
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.ones(view.size), view.scrum)
+''',
+    "crashing.py": '''
+from sevens.bots.strategies import EvenSpread
+
+
+class Crashy(EvenSpread):
+    name = "crashy"
+
+    def order(self, view, rng):
+        if view.turn >= 2:
+            raise RuntimeError("no idea what to do")
+        return super().order(view, rng)
+''',
+    "gated.py": '''
+"""One-decision bots that hold the batch at a gate the test opens: the test acts while a batch plays."""
+
+import os
+import time
+from pathlib import Path
+
+from sevens.rules import Order
+
+GATES = Path(os.environ["SEVENS_TEST_GATES"])
+
+
+def _even(view):
+    return Order(force=-(-view.scrum // view.turns_left), flair=0)
+
+
+def _wait_for(gate, what):
+    for _ in range(3000):  # a minute at most, then say what did not come
+        if (GATES / gate).exists():
+            return
+        time.sleep(0.02)
+    raise RuntimeError(f"{what} did not come")
+
+
+class WaitsToBeSeen:
+    """From its 40th decision on it waits until the run's progress has shown part of a batch."""
+
+    name = "waits-to-be-seen"
+
+    def __init__(self):
+        self.decided = 0
+
+    def order(self, view, rng):
+        self.decided += 1
+        if self.decided >= 40:
+            _wait_for("seen", "no progress was shown while the batch played")
+        return _even(view)
+
+
+class Marked:
+    """Says which process plays it (a file named by its pid), then waits for the gate 'go'."""
+
+    name = "marked"
+
+    def order(self, view, rng):
+        (GATES / f"playing-{os.getpid()}").touch()
+        _wait_for("go", "the gate 'go'")
+        return _even(view)
+
+
+class Slow:
+    """Says it plays, then thinks for 5 ms a decision: a batch of 2,000 tournaments takes minutes."""
+
+    name = "slow"
+
+    def order(self, view, rng):
+        (GATES / f"playing-{os.getpid()}").touch()
+        time.sleep(0.005)
+        return _even(view)
+
+
+class Dies:
+    """Ends the process that plays it, as a crash in compiled code or the memory running out does."""
+
+    name = "dies"
+
+    def order(self, view, rng):
+        os._exit(3)
+''',
+}
+
+
+@pytest.fixture(scope="module")
+def strategies_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    folder = tmp_path_factory.mktemp("strategies")
+    for file, code in STRATEGIES.items():
+        (folder / file).write_text(code)
+    assert PACERS
+    (folder / "pacers.py").write_text(PACERS.group(1))
+    (folder / "gates").mkdir()
+    saved = sys.path.copy(), os.environ.get("SEVENS_TEST_GATES")
+    sys.path.insert(0, str(folder))  # in this process and the workers it starts
+    os.environ["SEVENS_TEST_GATES"] = str(folder / "gates")
+    yield folder
+    sys.path[:] = saved[0]
+    if saved[1] is None:
+        del os.environ["SEVENS_TEST_GATES"]
+    else:
+        os.environ["SEVENS_TEST_GATES"] = saved[1]
+
+
+def _cluster(**config: object) -> distributed.LocalCluster:
+    with dask.config.set(config):
+        return distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
+        )
+
+
+@pytest.fixture(scope="module")
+def cluster(strategies_folder: Path) -> Iterator[distributed.LocalCluster]:
+    """Two worker processes, shared by the tests that leave them as they were."""
+    with _cluster() as running:
+        yield running
+
+
+@pytest.fixture
+def gates(strategies_folder: Path) -> Iterator[Path]:
+    folder = strategies_folder / "gates"
+    yield folder
+    for gate in folder.iterdir():
+        gate.unlink()
+
+
+def _sevens(*args: str, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def _start_sevens(*args: str, cwd: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.Popen([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _until(condition: object, what: str, limit: float = 120) -> None:
+    """Wait until ``condition()`` holds (``limit`` seconds at most: a bound, not a measure)."""
+    end = time.monotonic() + limit
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < end, f"{what} within {limit} s"
+        time.sleep(0.05)
+
+
+def _one_line(stderr: str) -> str:
+    """What the command said on stderr, which must be one line starting 'error: '."""
+    assert "Traceback" not in stderr and " - distributed." not in stderr, stderr  # nothing Dask logged
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), stderr
+    return lines[0]
+
+
+def test_a_slow_strategy_shows_progress_inside_batches_on_dask_and_the_results_are_unchanged(
+    cluster: distributed.LocalCluster, gates: Path
+) -> None:
+    """On Dask the progress came once per batch: a slow one-decision strategy left the bar still for
+    minutes. From its 40th decision the strategy waits until the run has shown part of a batch."""
+    told: list[int] = []
+
+    def progress(n: int) -> None:
+        told.append(n)
+        if n < 8:  # less than a batch: part of one
+            (gates / "seen").touch()
+
+    shown = run_lab(["even", "gated:WaitsToBeSeen"], 24, seed=2, teams=8, batch_size=8,
+                    dask=cluster.scheduler_address, progress=progress)
+    assert (gates / "seen").exists() and len(told) > 3 and min(told) > 0 and sum(told) == 24, told
+    assert shown.to_dict() == run_lab(["even", "gated:WaitsToBeSeen"], 24, seed=2, teams=8, batch_size=8).to_dict()
+
+
+def test_a_strategy_the_workers_cannot_import_is_named_with_what_to_do(
+    cluster: distributed.LocalCluster, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A module this process finds (here on its path, added after the workers started) that the
+    workers do not: the run said what the loader says to a local user, to run from the module's folder."""
+    (tmp_path / "elsewhere.py").write_text(STRATEGIES["printer.py"])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    address = cluster.scheduler_address
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", "elsewhere:Printer"], 16, seed=1, teams=8, batch_size=8, dask=address)
+    message = str(caught.value)
+    for part in ("strategy 'elsewhere:Printer' loads in this process but not on the Dask cluster's workers "
+                 "(ModuleNotFoundError: No module named 'elsewhere')",
+                 f"distributed.Client('{address}').upload_file('elsewhere.py')", "or run without --dask"):
+        assert part in message, message
+    assert "current folder" not in message
+    # What it says to do works, and gives what a local run gives.
+    with distributed.Client(address) as client:
+        client.upload_file(str(tmp_path / "elsewhere.py"))
+    on_dask = run_lab(["even", "elsewhere:Printer"], 16, seed=1, teams=8, batch_size=8, dask=address)
+    assert on_dask.to_dict() == run_lab(["even", "elsewhere:Printer"], 16, seed=1, teams=8, batch_size=8).to_dict()
+
+
+def test_what_a_strategy_prints_on_a_dask_worker_goes_to_stderr_and_the_json_stays_json(
+    cluster: distributed.LocalCluster, strategies_folder: Path
+) -> None:
+    """A strategy's print() went to the worker's own terminal: the run's user never saw it."""
+    run = _sevens("lab", "--strategies", "even,printer:Printer", "--tournaments", "2100", "--teams", "8", "--seed",
+                  "1", "--dask", cluster.scheduler_address, "--json", cwd=strategies_folder)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tournaments"] == 2100
+    for turn in range(1, 6):  # the last too: nothing is left behind when the run ends
+        assert run.stderr.count(f"deciding turn {turn}\n") == 3, run.stderr  # two batches, the first asked twice
+    assert "Traceback" not in run.stderr
+
+
+def test_a_strategy_raising_on_a_dask_worker_stops_the_run_in_one_line(
+    cluster: distributed.LocalCluster, strategies_folder: Path
+) -> None:
+    run = _sevens("lab", "--strategies", "even,crashing:Crashy", "--tournaments", "20", "--teams", "8",
+                  "--dask", cluster.scheduler_address, cwd=strategies_folder)
+    assert run.returncode == 1, run.stderr
+    said = _one_line(run.stderr)
+    assert said.startswith("error: the run stopped: strategy 'crashing:Crashy' (named 'even') raised RuntimeError: "
+                           "no idea what to do at "), said
+    assert "in turn 2 (group round 2)" in said and run.stdout == ""
+
+
+@pytest.mark.parametrize("plot", ["ranking.png", "ranking.svg"])
+def test_json_and_plot_on_dask_are_the_same_bytes_as_a_local_run(
+    cluster: distributed.LocalCluster, strategies_folder: Path, tmp_path: Path, plot: str
+) -> None:
+    """A user's own strategies and a last batch shorter than the others (2,100 tournaments: 2,000 and
+    100), on the cluster and on this machine: the same JSON and the same plot, byte for byte."""
+    args = ["lab", "--strategies", "even-flair,pacers:SaveThenFlair,pacers:HalfAndHalf", "--tournaments", "2100",
+            "--teams", "8", "--seed", "1", "--json"]
+    outputs = []
+    for where in (["--dask", cluster.scheduler_address], ["--workers", "1"], ["--workers", "2"]):
+        picture = tmp_path / f"{len(outputs)}-{plot}"
+        run = _sevens(*args, *where, "--plot", str(picture), cwd=strategies_folder)
+        assert run.returncode == 0, run.stderr
+        outputs.append((run.stdout, picture.read_bytes()))
+    assert json.loads(outputs[0][0])["tournaments"] == 2100
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+def test_a_worker_dying_mid_run_changes_nothing(strategies_folder: Path, gates: Path) -> None:
+    """Dask plays the dead worker's batches again elsewhere: the same JSON as a local run, and
+    nothing of the client's logging about the results it could not fetch."""
+    args = ["lab", "--strategies", "even,gated:Marked", "--tournaments", "2100", "--teams", "8", "--seed", "4", "--json"]
+    with _cluster() as cluster:
+        run = _start_sevens(*args, "--dask", cluster.scheduler_address, cwd=strategies_folder)
+        try:
+            _until(lambda: any(gates.glob("playing-*")), "a batch playing")
+            os.kill(int(next(gates.glob("playing-*")).name.removeprefix("playing-")), signal.SIGKILL)
+            (gates / "go").touch()
+            out, err = run.communicate(timeout=600)
+        finally:
+            run.kill()
+    assert run.returncode == 0, err
+    assert "Traceback" not in err and " - distributed." not in err, err
+    local = _sevens(*args, "--workers", "1", cwd=strategies_folder)
+    assert json.loads(out) == json.loads(local.stdout)
+
+
+def test_a_batch_whose_workers_keep_dying_stops_the_run_in_one_line(strategies_folder: Path) -> None:
+    """Dask gives up on a batch after its workers died playing it (here at the first death): that
+    was a KilledWorker blamed on the strategies as if they had raised it."""
+    with _cluster(**{"distributed.scheduler.allowed-failures": 0}) as cluster:
+        run = _sevens("lab", "--strategies", "even,gated:Dies", "--tournaments", "20", "--teams", "8", "--dask",
+                      cluster.scheduler_address, cwd=strategies_folder)
+    assert run.returncode == 1, run.stderr
+    said = _one_line(run.stderr)
+    assert said.startswith("error: the run stopped after about 0 of 20 tournaments: Dask gave up on tournaments 1 "
+                           "to 20 after a worker died playing them"), said
+    assert "nothing is printed or plotted" in said and run.stdout == ""
+
+
+CLUSTER = """
+import sys, signal
+from distributed import LocalCluster
+if __name__ == "__main__":
+    cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50)
+    print(cluster.scheduler_address, flush=True)
+    signal.pause()
+"""
+
+
+def test_losing_the_scheduler_mid_run_says_so_in_one_line(strategies_folder: Path, gates: Path, tmp_path: Path) -> None:
+    """The scheduler (with its workers) killed while a batch plays: the client logged the traceback of
+    its attempt to reconnect, and the run ended with 'error: in <TCP (closed) ConnectionPool.gather ...>'."""
+    (tmp_path / "cluster.py").write_text(CLUSTER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(strategies_folder)])}
+    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                 text=True, start_new_session=True)
+    try:
+        assert elsewhere.stdout is not None
+        address = elsewhere.stdout.readline().strip()
+        run = _start_sevens("lab", "--strategies", "even,gated:Marked", "--tournaments", "20", "--teams", "8",
+                            "--dask", address, cwd=strategies_folder)
+        try:
+            _until(lambda: any(gates.glob("playing-*")), "a batch playing")
+            os.killpg(elsewhere.pid, signal.SIGKILL)
+            out, err = run.communicate(timeout=120)
+        finally:
+            run.kill()
+    finally:
+        if elsewhere.poll() is None:
+            os.killpg(elsewhere.pid, signal.SIGKILL)
+        elsewhere.wait()
+    assert run.returncode == 1, err
+    said = _one_line(err)
+    assert said.startswith(f"error: the run stopped after about 0 of 20 tournaments: lost the connection to the Dask "
+                           f"scheduler at {address} while the run played"), said
+    assert out == ""
+
+
+def _read_until(fd: int, pattern: bytes, limit: float) -> bytes:
+    """What the terminal shows until ``pattern`` appears (or ``limit`` seconds pass: a bound, not a measure)."""
+    seen = b""
+    end = time.monotonic() + limit
+    while not re.search(pattern, seen) and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:  # the other end closed: the command ended
+                break
+    return seen
+
+
+def _playing(cluster: distributed.LocalCluster) -> list[str]:
+    """The batches the cluster's workers are still playing, those let go of included."""
+    with distributed.Client(cluster.scheduler_address) as client:
+        running = client.run(lambda dask_worker: [str(t.key) for t in dask_worker.state.tasks.values()
+                                                  if t.state in ("executing", "cancelled")])
+    return [key for keys in running.values() for key in keys if "_dask_batch" in key or "run_batch" in key]
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_during_a_dask_run_stops_it_in_one_line_and_the_workers_stop_playing(
+    strategies_folder: Path, gates: Path, presses: int
+) -> None:
+    """Ctrl-C in a real terminal (the cluster is not in its process group), once or twice. The
+    batches playing went on for minutes on the workers after the run had stopped."""
+    with _cluster() as cluster:
+        main, child = pty.openpty()
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        run = subprocess.Popen(
+            [sys.executable, "-m", "sevens", "lab", "--strategies", "even,gated:Slow", "--tournaments", "100000",
+             "--teams", "8", "--dask", cluster.scheduler_address],
+            cwd=strategies_folder, env=env, stdin=child, stdout=child, stderr=child, start_new_session=True,
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
+        )
+        os.close(child)
+        try:
+            _until(lambda: len(list(gates.glob("playing-*"))) == 2, "both workers playing")
+            assert len(_playing(cluster)) == 2
+            for press in range(presses):
+                if press:
+                    time.sleep(0.02)
+                os.write(main, b"\x03")
+            shown = _read_until(main, rb"for a\s+shorter\s+run", 120)
+            assert run.wait(timeout=120) == 130
+        finally:
+            if run.poll() is None:
+                run.kill()
+            os.close(main)
+        said = " ".join(shown.decode(errors="replace").split())
+        assert re.search(r"error: interrupted after about [\d,]+ of 100,000 tournaments: nothing is printed or plotted",
+                         said), said
+        assert "Traceback" not in said and " - distributed." not in said, said
+        _until(lambda: not _playing(cluster), "the workers stopping", limit=60)  # a batch takes minutes
