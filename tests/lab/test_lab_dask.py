@@ -270,24 +270,24 @@ def test_a_strategy_raising_on_a_dask_worker_stops_the_run_in_one_line(
 def test_json_and_plot_on_dask_are_the_same_bytes_as_a_local_run(
     cluster: distributed.LocalCluster, strategies_folder: Path, tmp_path: Path, plot: str
 ) -> None:
-    """A user's own strategies and a last batch shorter than the others (2,100 tournaments: 2,000 and
-    100), on the cluster and on this machine: the same JSON and the same plot, byte for byte."""
-    args = ["lab", "--strategies", "even-flair,pacers:SaveThenFlair,pacers:HalfAndHalf", "--tournaments", "2100",
+    """A user's own strategy (the guide's) and a last batch shorter than the others (2,100 tournaments:
+    2,000 and 100), on the cluster and on this machine: the same JSON and the same plot, byte for byte."""
+    args = ["lab", "--strategies", "even-flair,pacers:SaveThenFlair,knockout-saver", "--tournaments", "2100",
             "--teams", "8", "--seed", "1", "--json"]
     outputs = []
-    for where in (["--dask", cluster.scheduler_address], ["--workers", "1"], ["--workers", "2"]):
+    for where in (["--dask", cluster.scheduler_address], ["--workers", "1"]):
         picture = tmp_path / f"{len(outputs)}-{plot}"
         run = _sevens(*args, *where, "--plot", str(picture), cwd=strategies_folder)
         assert run.returncode == 0, run.stderr
         outputs.append((run.stdout, picture.read_bytes()))
     assert json.loads(outputs[0][0])["tournaments"] == 2100
-    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == outputs[1]
 
 
 def test_a_worker_dying_mid_run_changes_nothing(strategies_folder: Path, gates: Path) -> None:
     """Dask plays the dead worker's batches again elsewhere: the same JSON as a local run, and
     nothing of the client's logging about the results it could not fetch."""
-    args = ["lab", "--strategies", "even,gated:Marked", "--tournaments", "2100", "--teams", "8", "--seed", "4", "--json"]
+    args = ["lab", "--strategies", "even,gated:Marked", "--tournaments", "30", "--teams", "8", "--seed", "4", "--json"]
     with _cluster() as cluster:
         run = _start_sevens(*args, "--dask", cluster.scheduler_address, cwd=strategies_folder)
         try:
@@ -299,6 +299,7 @@ def test_a_worker_dying_mid_run_changes_nothing(strategies_folder: Path, gates: 
             run.kill()
     assert run.returncode == 0, err
     assert "Traceback" not in err and " - distributed." not in err, err
+    assert len(list(gates.glob("playing-*"))) >= 2  # the batch was played again, by another process
     local = _sevens(*args, "--workers", "1", cwd=strategies_folder)
     assert json.loads(out) == json.loads(local.stdout)
 
