@@ -746,7 +746,8 @@ def _run_on_dask(
         future.add_done_callback(heard.put)  # type: ignore[no-untyped-call]
 
     with _quiet_dask_client(), client:
-        client.subscribe_topic(_DASK_TOPIC, hear)  # type: ignore[no-untyped-call]  # before any batch: the scheduler takes the two in order
+        # Before any batch is sent: the scheduler takes the two in the order they were sent.
+        client.subscribe_topic(_DASK_TOPIC, hear)  # type: ignore[no-untyped-call]
         for spec in islice(specs, _DASK_IN_FLIGHT):
             send(spec)
         while sent:
