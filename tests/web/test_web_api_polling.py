@@ -175,3 +175,61 @@ def test_a_browser_polls_the_api_state_with_its_session(app: FastAPI) -> None:
     stranger: TestClient = new_client(app)
     refused = stranger.get(url)
     assert refused.status_code == 404 and "etag" not in refused.headers
+
+
+def test_a_rematch_moves_the_old_games_state_for_whoever_may_see_it(app: FastAPI) -> None:
+    """A bot polling a game that is over learnt nothing when its organiser started a rematch: the
+    old game's version stayed put, so the bot never read the view that names the rematch. Now it
+    moves for everyone who may see the rematch (anyone for a public one), and for the old game's
+    organiser, whose page says there is one."""
+    bots = Bots(app)
+    bots.act("end")
+    readers = {"organiser": bots.organiser, "player": bots.players["p1"], "spectator": bots.spectator, "nobody": {}}
+    before = {who: bots.state(headers)["version"] for who, headers in readers.items()}
+    made = bots.client.post(f"/api/v1/games/{bots.game}/rematch", headers=bots.organiser)
+    assert made.status_code == 201, made.text
+    for who, headers in readers.items():
+        after = bots.state(headers)
+        assert after["version"] != before[who], who
+        assert bots.client.get(f"/api/v1/games/{bots.game}", headers=headers).json()["rematch"] == made.json()["game"]
+
+
+def test_a_private_rematch_moves_the_version_only_for_those_who_may_see_it(app: FastAPI) -> None:
+    """A private rematch's existence is told to nobody outside it: a player of the old game who has
+    not joined the rematch polls the same version as before, until they open their new invite."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Quiet", "players": 4, "visibility": "private"}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    player = _bearer(client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Pat"}).json()["token"])
+    assert client.post(f"/api/v1/games/{game}/end", headers=organiser).status_code == 200
+
+    def version(who: dict[str, str]) -> str:
+        return str(client.get(f"/api/v1/games/{game}/state", headers=who).json()["version"])
+
+    before_player, before_organiser = version(player), version(organiser)
+    made = client.post(f"/api/v1/games/{game}/rematch", headers=organiser).json()
+    assert version(player) == before_player
+    assert version(organiser) != before_organiser
+    joined = client.post("/api/v1/join", json={"invite": made["invites"]["p2"], "name": "Pat"}, headers=player)
+    assert joined.status_code == 200, joined.text
+    assert version(player) != before_player
+
+
+def test_my_orders_say_null_while_no_turn_is_open(app: FastAPI) -> None:
+    """``GET /orders`` in the lobby said ``"turn": 0``, a number no turn has; a bot author testing
+    for "no turn yet" had to know that. It is null then, and after the end, as in ``/state``."""
+    bots = Bots(app)
+    p1 = bots.players["p1"]
+
+    def mine() -> dict[str, Any]:
+        answer = bots.client.get(f"/api/v1/games/{bots.game}/orders", headers=p1)
+        assert answer.status_code == 200, answer.text
+        return dict(answer.json())
+
+    assert mine() == {"turn": None, "orders": {}}
+    bots.act("start")
+    assert mine() == {"turn": 1, "orders": {}}
+    bots.order("p1", ready=False)
+    assert mine()["turn"] == 1 and len(mine()["orders"]) == 2
+    bots.act("end")
+    assert mine() == {"turn": None, "orders": {}}

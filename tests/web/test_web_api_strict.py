@@ -233,14 +233,19 @@ def test_extend_takes_a_json_number_only(app: FastAPI, hours: object) -> None:
 def test_a_method_an_address_does_not_take_is_told_what_it_takes(app: FastAPI) -> None:
     """``GET /orders/{team}`` (there is no such read) said only "that address does not take this
     kind of request"; now it says which methods the address takes, all of them (``POST /me``:
-    GET and DELETE, where the Allow header named GET alone)."""
+    GET and DELETE, where the Allow header named GET alone; and HEAD, which every address that
+    takes GET answers, where Allow left it out)."""
     client, world = _running(app)
     answer = client.get(f"/api/v1/games/{world['game']}/orders/{world['team']}", headers=world["p1"])
-    assert answer.status_code == 405
+    assert answer.status_code == 405 and answer.headers["Allow"] == "PUT"
     assert answer.json() == {"detail": "this address does not take GET; it takes PUT"}
     both = client.post("/api/v1/me", headers=world["p1"])
-    assert both.status_code == 405 and both.headers["Allow"] == "DELETE, GET"
-    assert both.json() == {"detail": "this address does not take POST; it takes DELETE, GET"}
+    assert both.status_code == 405 and both.headers["Allow"] == "DELETE, GET, HEAD"
+    assert both.json() == {"detail": "this address does not take POST; it takes DELETE, GET, HEAD"}
+    # What Allow names is so: HEAD is answered there, as GET without the body.
+    head = client.head("/api/v1/me", headers=world["p1"])
+    assert head.status_code == 200 and head.content == b""
+    assert client.head(f"/api/v1/games/{world['game']}/orders/{world['team']}").status_code == 405
 
 
 def test_an_unknown_api_address_points_to_the_document(app: FastAPI) -> None:

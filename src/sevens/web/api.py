@@ -353,16 +353,19 @@ def state(
     if_none_match: IfNoneMatch = None,
 ) -> Response:
     """Where the game stands, the cheap call to poll: its status, open turn and a ``version`` that
-    changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved or it
-    ends; for its organiser also when seats are taken and orders come in (counted, never whose or
-    what). For anyone else it never moves when a seat orders (R13). Read with the bearer token, or
+    changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved, it
+    ends, or a rematch the caller may see is started; for its organiser also when seats are taken
+    and orders come in (counted, never whose or what) and when any rematch is started. For anyone else it never moves when a seat orders (R13). Read with the bearer token, or
     in a browser with its session, or with neither for a public game."""
     now = clock()
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
     if principal is None and not (authorization or "").strip():
         principal = current_principal(request, db, clock)  # a browser's session (the pages' own poll)
     row, _, organiser = _game_for_bot(db, None if principal is None else principal.id, public_id)
-    return answer_if_changed(views.watch_state(db, row, organiser=organiser), if_none_match)
+    principal_id = None if principal is None else principal.id
+    return answer_if_changed(
+        views.watch_state(db, row, organiser=organiser, principal_id=principal_id), if_none_match
+    )
 
 
 # The views are sent as built (JSONResponse): response_model documents them, and filtering through
@@ -446,13 +449,15 @@ def manager_view(
     "/games/{public_id}/orders", response_model=schemas.MyOrders, responses=error_responses(401, 403, 404, 429)
 )
 def my_orders(public_id: str, principal: BotDep, db: SessionDep) -> Response:
-    """The caller's own orders for the open turn (R13: no one else's)."""
+    """The caller's own orders for the open turn (R13: no one else's). ``turn`` is null while no
+    turn is open (the game has not started, or is over), as in ``/state``; ``orders`` is then empty."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     view = views.player_view(db, row, me_)
+    open_turn = row.current_turn if row.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None
     return JSONResponse(
         {
-            "turn": row.current_turn,
+            "turn": open_turn,
             "orders": {t.info.id: t.order for t in view.teams if t.order is not None},
         }
     )

@@ -533,11 +533,12 @@ def _sequels(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> d
     }
 
 
-def _live(db: SessionDep, game: GameRow, access: Access) -> dict[str, str] | None:
+def _live(db: SessionDep, game: GameRow, access: Access, principal: ApiPrincipal | None) -> dict[str, str] | None:
     # What a page's script polls to follow the game, while there is something to follow.
     if game.status not in views.LIVE:
         return None
-    version = views.live_version(db, game, organiser=access.organiser)
+    principal_id = None if principal is None else principal.id
+    version = views.live_version(db, game, organiser=access.organiser, principal_id=principal_id)
     return {"url": f"/games/{game.public_id}/state", "version": version}
 
 
@@ -548,7 +549,7 @@ def game_page(request: Request, public_id: str, db: SessionDep, principal: Princ
     access = _access(db, principal, game)
     _watchable(game, access)
     context = {
-        "view": views.spectator_view(db, game), "access": access, "live": _live(db, game, access),
+        "view": views.spectator_view(db, game), "access": access, "live": _live(db, game, access, principal),
         **_sequels(db, principal, game),
     }
     return render(request, "game.html", context)
@@ -560,7 +561,9 @@ def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Respo
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    body = views.watch_state(db, game, organiser=access.organiser)
+    body = views.watch_state(
+        db, game, organiser=access.organiser, principal_id=None if principal is None else principal.id
+    )
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
@@ -592,7 +595,7 @@ def _organise(
     # a button refused, said at the top of the page. Either way the address shown is the page's.
     view = views.organiser_view(db, game, now=clock())
     context: dict[str, Any] = {
-        "view": view, "access": access, "live": _live(db, game, access), "refusal": refusal,
+        "view": view, "access": access, "live": _live(db, game, access, principal), "refusal": refusal,
         "notice": notice, **_sequels(db, principal, game),
     }
     if refusal is not None or notice:
@@ -735,7 +738,7 @@ def _play(
     # address shown is the page's, at that team. ``notice``: a form refused that is no longer on
     # the page (the game moved on), said at the top.
     context: dict[str, Any] = {
-        "view": view, "access": access, "message": message, "live": _live(db, game, access), "refusal": refusal,
+        "view": view, "access": access, "message": message, "live": _live(db, game, access, principal), "refusal": refusal,
         "notice": notice, **_sequels(db, principal, game),
     }
     if refusal is not None:

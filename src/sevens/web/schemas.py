@@ -275,7 +275,9 @@ class TeamManagerView(BaseModel):
 
 
 class MyOrders(BaseModel):
-    turn: int
+    turn: int | None = Field(
+        description="the open turn; null while none is open (the game has not started, or is over)"
+    )
     orders: dict[str, DraftOrder] = Field(description="per team of the caller's that has an order this turn")
 
 

@@ -202,11 +202,14 @@ async def refuse_unknown_input(request: Request) -> None:
 
 def methods_at(path: str, routes: Sequence[BaseRoute]) -> list[str]:
     """Every method some operation of ``routes`` takes at ``path`` (several may share one path, as
-    ``GET`` and ``DELETE /api/v1/me`` do, where Starlette's ``Allow`` names only the first's)."""
+    ``GET`` and ``DELETE /api/v1/me`` do, where Starlette's ``Allow`` names only the first's).
+    An address that takes GET takes HEAD too: the app answers HEAD like GET (``HeadAsGet``)."""
     found = {
         method
         for route in routes
         if isinstance(route, APIRoute) and route.path_regex.match(path)
         for method in route.methods or ()
     }
+    if "GET" in found:
+        found.add("HEAD")
     return sorted(found)

@@ -93,12 +93,19 @@ LIVE = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
 """The states in which a game's pages follow it (their script polls :func:`live_version`)."""
 
 
-def live_version(db: Session, game: GameRow, *, organiser: bool) -> str:
+def live_version(db: Session, game: GameRow, *, organiser: bool, principal_id: int | None) -> str:
     """A short text that changes whenever a game's pages would show something new: its state,
-    turn and deadline; for its organiser also the seats taken and how many orders stand where
-    (never whose or what, R13). Spectators' and players' versions do not move when orders come in.
+    turn and deadline, and its rematch once the caller (``principal_id``) may see it; for its
+    organiser also the seats taken, how many orders stand where (never whose or what, R13) and
+    that a rematch was made at all (the organiser page says so, not where). Spectators' and
+    players' versions do not move when orders come in, nor for a private rematch they may not see.
     """
     parts = [game.status.value, str(game.current_turn), str(game.deadline_at), str(game.paused_remaining)]
+    sequel = store.rematch_of(db, game=game, principal_id=principal_id)
+    if sequel is not None:
+        parts.append(f"rematch {sequel.public_id}")
+    elif organiser and game.rematch_id is not None:
+        parts.append("rematched")
     if organiser:
         seats = store.seats_of(db, game_id=game.id)
         states = sorted(state.value for state in store.order_states(db, game=game).values())
@@ -106,7 +113,7 @@ def live_version(db: Session, game: GameRow, *, organiser: bool) -> str:
     return "/".join(parts)
 
 
-def watch_state(db: Session, game: GameRow, *, organiser: bool) -> dict[str, Any]:
+def watch_state(db: Session, game: GameRow, *, organiser: bool, principal_id: int | None) -> dict[str, Any]:
     """Where the game stands, for anyone polling it (the pages' script, a bot): its status, the
     open turn (null unless running or paused) and :func:`live_version`, which moves only when
     something that caller may see has changed (R13).
@@ -114,7 +121,7 @@ def watch_state(db: Session, game: GameRow, *, organiser: bool) -> dict[str, Any
     return {
         "status": game.status.value,
         "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
-        "version": live_version(db, game, organiser=organiser),
+        "version": live_version(db, game, organiser=organiser, principal_id=principal_id),
     }
 
 
