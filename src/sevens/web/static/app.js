@@ -163,11 +163,12 @@ var LIVE_POLL_MS = 5000;
 // Pages of a game in progress follow it: when the server's version of the game moves on (a turn
 // resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
 // the page reloads itself, unless the reader has typed into a form: then it only says so. A
-// refused form sent back holds typing too (what was sent), so a reload would lose it as well.
+// refused form sent back holds typing too (what was sent), and so does a form whose typing was
+// kept while another was sent, so a reload would lose it as well.
 function followGame() {
   var main = document.querySelector("main[data-live]");
   if (!main) { return; }
-  var edited = main.querySelector(".error-summary") !== null;
+  var edited = main.querySelector(".error-summary, .kept-note") !== null;
   var timer = null;
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
@@ -204,6 +205,95 @@ function followGame() {
   }
   timer = setInterval(check, LIVE_POLL_MS);
   document.addEventListener("visibilitychange", check);
+}
+
+// A page holds several forms (the organiser's: a bot per team, the extend box; a player's: an
+// order per team), and sending one brings the page back as the server has it, which lost what was
+// typed into the others. So as a form is sent, what was typed (and not sent) into the page's other
+// forms is put aside for this tab alone (sessionStorage), and put back when the same page comes
+// back, each such form saying that it is not sent yet. A form is matched by its id and its hidden
+// fields (the team, the turn): an order typed for turn 3 never lands in turn 4's form. What is put
+// aside lasts one page load, so it is read once and removed, whichever page comes next.
+var KEPT = "sevens-typed-not-sent";
+
+function pagePath() {
+  var main = document.querySelector("main[data-canonical]");
+  return main ? new URL(main.dataset.canonical, window.location.href).pathname : window.location.pathname;
+}
+
+function formKey(form) {
+  if (!form.id) { return null; }
+  var parts = [form.id];
+  Array.prototype.forEach.call(form.querySelectorAll("input[type=hidden]"), function (field) {
+    if (field.name && field.name !== "csrf") { parts.push(field.name + "=" + field.value); }
+  });
+  return parts.join("&");
+}
+
+// The fields of ``form`` whose value is not what the page came with: name -> value.
+function typedInto(form) {
+  var typed = {}, any = false;
+  Array.prototype.forEach.call(form.elements, function (field) {
+    if (!field.name || field.type === "hidden" || field.readOnly || field.disabled) { return; }
+    var changed = field.tagName === "SELECT"
+      ? Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; })
+      : (field.type === "checkbox" || field.type === "radio" ? false : field.value !== field.defaultValue);
+    if (changed) { typed[field.name] = field.value; any = true; }
+  });
+  return any ? typed : null;
+}
+
+function restoreTyping() {
+  var kept = null;
+  try {
+    kept = JSON.parse(window.sessionStorage.getItem(KEPT) || "null");
+    window.sessionStorage.removeItem(KEPT);
+  } catch (e) { kept = null; }
+  if (!kept || kept.page !== pagePath() || !kept.forms) { return; }
+  var found = false;
+  var samePage = Object.keys(kept.forms).some(function (key) {
+    return document.getElementById(key.split("&")[0]) !== null;
+  });
+  document.querySelectorAll("form[id]").forEach(function (form) {
+    var typed = kept.forms[formKey(form)];
+    if (!typed) { return; }
+    found = true;
+    Object.keys(typed).forEach(function (name) {
+      var field = form.elements[name];
+      if (field && field.type !== "hidden") { field.value = typed[name]; }
+    });
+    var note = element("span", "Not sent yet: what you typed here was kept while the page came back.");
+    note.className = "kept-note";
+    note.id = form.id + "-kept";
+    form.appendChild(note);
+  });
+  // A page that answers with none of those forms (a new link shown once) keeps them, once, for
+  // the next load of the page they came from, the one its link back leads to. Forms that are
+  // there but for another team or turn are dropped.
+  if (!found && !samePage && !kept.carried) {
+    kept.carried = true;
+    try { window.sessionStorage.setItem(KEPT, JSON.stringify(kept)); } catch (e) { /* nothing kept */ }
+  }
+}
+
+function keepTypingOnSend() {
+  document.querySelectorAll("form").forEach(function (sent) {
+    sent.addEventListener("submit", function (event) {
+      if (event.defaultPrevented) { return; }  // not sent after all (a question answered No)
+      var forms = {}, any = false;
+      document.querySelectorAll("form[id]").forEach(function (form) {
+        var key = formKey(form), typed = form === sent ? null : typedInto(form);
+        if (key && typed) { forms[key] = typed; any = true; }
+      });
+      try {
+        if (any) {
+          window.sessionStorage.setItem(KEPT, JSON.stringify({ page: pagePath(), forms: forms }));
+        } else {
+          window.sessionStorage.removeItem(KEPT);
+        }
+      } catch (e) { /* storage refused: the page comes back as the server has it */ }
+    });
+  });
 }
 
 // Acts that cannot be undone ask first; without JavaScript the form is sent as it is.
@@ -279,11 +369,13 @@ function copyButtons() {
 document.addEventListener("DOMContentLoaded", function () {
   copyButtons();
   canonicalAddress();
+  restoreTyping();
   errorSummaryLinks();
   localTimes();
   watchScrollBoxes();
   countdowns();
   confirmActs();
+  keepTypingOnSend();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
   followGame();
 });

@@ -1,0 +1,101 @@
+"""What was typed into one form of a page and not sent is still there, and said to be not sent,
+when another form of that page is sent and the page comes back (the organiser's bots and extend
+box, a player's orders per team); never in a form of another turn, never in another tab."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    ),
+]
+
+
+def test_the_organiser_page_keeps_what_was_typed_into_its_other_forms(server: str, chromium: Any) -> None:
+    """The organiser typed 6 into 'Extend by hours' and picked a bot for one team, then pressed
+    'Set' for another team's bot (or 'Pause'): the page came back with 24 and the old bot, the
+    typing lost without a word. Now both stay, each form saying it is not sent yet; the form that
+    was sent shows what the server did, and nothing typed was sent."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Kept cup", hours="24")
+    forms = page.locator("#house-bots form")
+    assert forms.count() >= 2
+    first, second = forms.nth(0), forms.nth(1)
+    first_id, second_id = first.get_attribute("id"), second.get_attribute("id")
+    page.fill("#extend-hours", "6")
+    page.select_option(f"#{first_id} select", "group-blitz")
+    page.fill(f"#{first_id} input[name=weight]", "")
+    page.select_option(f"#{second_id} select", "knockout-saver")
+    with page.expect_navigation():
+        page.click(f"#{second_id} button")
+    expect(page).to_have_url(organise)
+    expect(page.locator("#extend-hours")).to_have_value("6")
+    expect(page.locator(f"#{first_id} select")).to_have_value("group-blitz")
+    expect(page.locator("#extend-kept")).to_contain_text("Not sent yet")
+    expect(page.locator(f"#{first_id}-kept")).to_contain_text("Not sent yet")
+    # The form sent is as the server has it now; the others were not sent.
+    expect(page.locator(f"#{second_id} select")).to_have_value("knockout-saver")
+    expect(page.locator(f"#{second_id}-kept")).to_have_count(0)
+    assert "group-blitz" not in page.locator(f"#house-{first_id.removeprefix('house-bot-')} td.house-bot").inner_text()
+    # A button with nothing typed behind it keeps the typing too, once more.
+    with page.expect_navigation():
+        page.click("button:has-text('Pause the deadline')")
+    expect(page.locator("#paused")).to_be_visible()
+    expect(page.locator("#extend-hours")).to_have_value("6")
+    expect(page.locator(f"#{first_id} select")).to_have_value("group-blitz")
+    # Read once: a reload (or another tab) shows the page as the server has it.
+    page.reload()
+    expect(page.locator("#extend-hours")).to_have_value("24")
+    expect(page.locator(".kept-note")).to_have_count(0)
+    context.close()
+
+
+def test_a_players_other_order_stays_typed_but_never_in_the_next_turns_form(server: str, chromium: Any) -> None:
+    """A player typed an order for their second team, then saved the first: the second team's
+    boxes came back empty. Now they keep it (not sent, and said so), until a turn moves on: then the
+    next turn's form starts from the server's values."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Kept orders", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    orders = page.locator("form.order-form")
+    assert orders.count() == 2
+    one, two = orders.nth(0).get_attribute("id"), orders.nth(1).get_attribute("id")
+    page.fill(f"#{two} input[name=force]", "4")
+    page.fill(f"#{two} input[name=flair]", "3")
+    page.fill(f"#{one} input[name=force]", "2")
+    with page.expect_navigation():
+        page.click(f"#{one} button[value=save]")
+    expect(page.locator("#message")).to_be_visible()
+    expect(page.locator(f"#{two} input[name=force]")).to_have_value("4")
+    expect(page.locator(f"#{two} input[name=flair]")).to_have_value("3")
+    expect(page.locator(f"#{two}-kept")).to_contain_text("Not sent yet")
+    expect(page.locator(f"#{one}-kept")).to_have_count(0)
+    # The second is marked ready as typed; then typed again, not sent, while the first is marked
+    # ready: that was the last order missing, the turn is resolved, and the next turn's form of the
+    # second team starts from the server's values, not from what was typed for the turn before.
+    with page.expect_navigation():
+        page.click(f"#{two} button[value=ready]")
+    expect(page.locator(f"#{two}-kept")).to_have_count(0)
+    page.fill(f"#{two} input[name=force]", "5")
+    with page.expect_navigation():
+        page.click(f"#{one} button[value=ready]")
+    expect(page.locator("#turn")).to_have_text(re.compile(r"^2 of"))
+    expect(page.locator(f"#{two} input[name=force]")).to_have_value("0")
+    expect(page.locator(".kept-note")).to_have_count(0)
+    context.close()
