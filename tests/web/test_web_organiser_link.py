@@ -115,3 +115,42 @@ def test_api_new_organiser_link(app: FastAPI) -> None:
     assert "2 other browser(s) or token(s)" in logged[0]["detail"]
     assert body["organiser_link"] not in str(view)
     assert client.post(f"/api/v1/games/{gid}/start", headers=boss).status_code == 200
+
+
+def _marks(client, hosted: Hosted):  # type: ignore[no-untyped-def]
+    return client.get(f"{hosted.base}/links")
+
+
+def test_pages_that_show_links_can_tell_when_a_newer_one_retires_them(app: FastAPI) -> None:
+    """A page that shows a link once carries a mark of it; ``/links`` gives the marks as they are
+    now, so that page, left open in one tab, can tell when another tab made a newer link. A mark
+    moves only for the link replaced; a player gets their own seat's mark alone, anyone else none."""
+    hosted = host_game(app, visibility="public")
+    player = hosted.join("p1", "Ana")
+    shown = post_form(hosted.organiser, f"{hosted.base}/organiser-link")
+    mark = re.search(r'data-link="organiser" data-mark="([0-9a-f]{16})"', shown.text)
+    assert mark is not None and f'data-links="/games/{hosted.public_id}/links"' in shown.text
+    before = _marks(hosted.organiser, hosted)
+    assert before.status_code == 200 and before.headers["cache-control"] == "no-store"
+    assert sorted(before.json()) == ["organiser", "p1", "p2", "p3", "p4"]
+    assert before.json()["organiser"] == mark.group(1)
+    # The secrets are not in it: only marks of their hashes.
+    assert not any(secret.rsplit("/", 1)[1] in before.text for secret in hosted.invites.values())
+
+    _rotate(hosted)  # a second tab makes a newer organiser link
+    after = _marks(hosted.organiser, hosted).json()
+    assert after["organiser"] != mark.group(1)
+    assert {k: v for k, v in after.items() if k != "organiser"} == {
+        k: v for k, v in before.json().items() if k != "organiser"
+    }
+    hosted.new_invite("p3")
+    assert _marks(hosted.organiser, hosted).json()["p3"] != after["p3"]
+
+    own = _marks(player, hosted)
+    assert own.status_code == 200 and sorted(own.json()) == ["p1"]
+    device = post_form(player, f"{hosted.base}/device-link")
+    assert f'data-link="p1" data-mark="{_marks(player, hosted).json()["p1"]}"' in device.text
+    assert _marks(player, hosted).json()["p1"] != own.json()["p1"]
+    assert _marks(new_client(app), hosted).status_code == 403  # a spectator of a public game
+    private = host_game(app, visibility="private")
+    assert _marks(new_client(app), private).status_code == 404  # as an unknown game

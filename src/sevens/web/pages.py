@@ -368,10 +368,18 @@ def create_game(
             "organiser_link": f"{base}/organiser/{created.organiser_token}",
             "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites],
             "canonical": f"/games/{created.game.public_id}/organise",
+            **_shown_links(db, created.game),
         },
         status=201,
     )
     return _with_session_cookie(request, response, token, settings)
+
+
+def _shown_links(db: SessionDep, game: GameRow, *, player_id: str | None = None) -> dict[str, Any]:
+    """For a page that shows links once: where its script asks whether they still work, and the
+    mark of each as it is now (:func:`views.link_marks`); a player's page, its own seat's alone."""
+    marks = views.link_marks(db, game, organiser=player_id is None, player_id=player_id)
+    return {"links": f"/games/{game.public_id}/links", "marks": marks}
 
 
 _SIGNED_IN_SINCE = (
@@ -564,6 +572,20 @@ def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Respo
     body = views.watch_state(
         db, game, organiser=access.organiser, principal_id=None if principal is None else principal.id
     )
+    return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/games/{public_id}/links")
+def links_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The marks of the links this browser may have been shown (:func:`views.link_marks`), for a
+    page that shows a link once to tell, as it polls, whether a newer one has replaced it (made in
+    another tab, or another browser)."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    if not access.organiser:
+        _player(access)
+    body = views.link_marks(db, game, organiser=access.organiser, player_id=access.player_id)
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
@@ -1051,6 +1073,7 @@ def post_new_organiser_link(
         # A reload reads the organiser page rather than posting again (another link, the one
         # just shown dead).
         "canonical": f"/games/{game.public_id}/organise",
+        **_shown_links(db, game),
     }
     return render(request, "organiser_new_link.html", context)
 
@@ -1108,6 +1131,7 @@ def post_rematch(
             "organiser_link": f"{base}/organiser/{created.organiser_token}",
             "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites if pid not in taken],
             "canonical": f"/games/{created.game.public_id}/organise",
+            **_shown_links(db, created.game),
         },
         status=201,
     )
@@ -1162,6 +1186,7 @@ def _new_link_page(
         "signed_out": sign_out,
         "for_device": by_holder,
         "canonical": canonical,
+        **_shown_links(db, game, player_id=player_id if by_holder else None),
     }
     return render(request, "invite.html", context)
 

@@ -10,6 +10,7 @@ download all go through these functions; nothing else reads the orders table of 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ __all__ = [
     "bot_name",
     "default_bot",
     "format_choices",
+    "link_mark",
+    "link_marks",
     "odds_for",
     "organiser_view",
     "parse_arrangement",
@@ -123,6 +126,30 @@ def watch_state(db: Session, game: GameRow, *, organiser: bool, principal_id: in
         "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
         "version": live_version(db, game, organiser=organiser, principal_id=principal_id),
     }
+
+
+def link_mark(stored_hash: str) -> str:
+    """A short mark of one link (the organiser link, or a seat's invite), made from the hash the
+    store keeps of it: it changes when a new link replaces that one, so that a page showing the
+    link can tell it no longer works, and it tells nothing of the link.
+
+    >>> link_mark("0" * 64) == link_mark("0" * 64) != link_mark("1" * 64)
+    True
+    >>> len(link_mark("0" * 64))
+    16
+    """
+    return hashlib.sha256(f"sevens link mark {stored_hash}".encode()).hexdigest()[:16]
+
+
+def link_marks(db: Session, game: GameRow, *, organiser: bool, player_id: str | None) -> dict[str, str]:
+    """The marks (:func:`link_mark`) of the links a caller may have been shown: to the organiser
+    the organiser link's (``"organiser"``) and every seat's invite (by seat); to a player only
+    their own seat's (a link for another device)."""
+    marks = {"organiser": link_mark(game.organiser_link_hash)} if organiser else {}
+    for seat in store.seats_of(db, game_id=game.id):
+        if organiser or seat.player_id == player_id:
+            marks[seat.player_id] = link_mark(seat.invite_hash)
+    return marks
 
 
 def format_choices() -> list[tuple[str, str]]:

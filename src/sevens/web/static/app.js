@@ -296,6 +296,87 @@ function keepTypingOnSend() {
   });
 }
 
+// A page that shows links once (a new game's, a new organiser link, a new invite) may stay open
+// while another tab or browser makes a newer link for the same organiser or seat, which retires
+// the one shown here. So the page asks whether its links still work (a mark per link, that tells
+// nothing of the link) every few seconds while it is in front, as it comes back to the front, and
+// when the reader copies from it, and says so at each link that no longer works.
+function watchShownLinks() {
+  var main = document.querySelector("main[data-links]");
+  if (!main) { return; }
+  var shown = main.querySelectorAll("[data-link][data-mark]");
+  if (!shown.length) { return; }
+  var timer = null;
+  function what(el) {
+    return el.dataset.link === "organiser" ? "the organiser link" : "seat " + el.dataset.link.slice(1);
+  }
+  function say(before, text) {
+    var note = element("p", text);
+    note.className = "retired-note";
+    note.setAttribute("role", "alert");
+    before.parentNode.insertBefore(note, before);
+    return note;
+  }
+  // ``el``: the link's <code>, or the list item that holds it (a new game's invites).
+  function retire(el, why) {
+    if (el.dataset.retired) { return; }
+    el.dataset.retired = why;
+    var code = el.tagName === "CODE" ? el : el.querySelector("code");
+    code.classList.add("retired-link");
+    var note = element("strong", "This link no longer works: " + why + ". Do not send it.");
+    note.className = "retired-note";
+    note.setAttribute("role", "alert");
+    code.parentNode.insertBefore(note, code.nextSibling);
+    var take = el.querySelector("a.take-seat");
+    if (take) { take.hidden = true; }
+  }
+  function allLinksBox() {
+    var box = document.getElementById("all-links");
+    var gone = Array.prototype.slice.call(main.querySelectorAll("#invites [data-retired]"));
+    if (!box || !gone.length) { return; }
+    var seats = gone.map(function (el) { return el.dataset.link.slice(1); }).join(", ");
+    var note = document.getElementById("all-links-retired") ||
+      say(box.previousElementSibling || box, "");
+    note.id = "all-links-retired";
+    note.textContent = "In this box the link" + (gone.length > 1 ? "s of seats " : " of seat ") + seats +
+      (gone.length > 1 ? " no longer work" : " no longer works") +
+      ": newer ones were made after this page was shown. Do not send the box as it is.";
+  }
+  function check() {
+    fetch(main.dataset.links, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (response.status === 403 || response.status === 404) { return { lost: true }; }
+      return response.ok ? response.json() : null;
+    }).then(function (marks) {
+      if (!marks) { return; }
+      if (marks.lost) {
+        // This browser no longer organises the game (a new organiser link made in another
+        // browser), or no longer plays the seat (signed out): what it was shown is gone too.
+        clearInterval(timer);
+        shown.forEach(function (el) {
+          if (el.dataset.link === "organiser" || !main.querySelector("[data-link='organiser']")) {
+            retire(el, "this browser has lost its part in the game since this page was shown " +
+              "(a new " + (el.dataset.link === "organiser" ? "organiser link" : "link for " + what(el)) +
+              " was made in another browser)");
+          }
+        });
+        return;
+      }
+      shown.forEach(function (el) {
+        var now = marks[el.dataset.link];
+        if (now !== undefined && now !== el.dataset.mark) {
+          retire(el, "a newer link for " + what(el) + " was made after this page was shown (in another tab or browser)");
+        }
+      });
+      allLinksBox();
+    }).catch(function () { /* offline for a moment: try again at the next tick */ });
+  }
+  timer = setInterval(function () { if (!document.hidden) { check(); } }, LIVE_POLL_MS);
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { check(); } });
+  window.addEventListener("focus", check);
+  document.addEventListener("copy", check);
+  main.querySelectorAll("button[data-copies]").forEach(function (button) { button.addEventListener("click", check); });
+}
+
 // Acts that cannot be undone ask first; without JavaScript the form is sent as it is.
 function confirmActs() {
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
@@ -378,4 +459,5 @@ document.addEventListener("DOMContentLoaded", function () {
   keepTypingOnSend();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
   followGame();
+  watchShownLinks();
 });
