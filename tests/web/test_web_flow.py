@@ -526,8 +526,9 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
     listed = re.findall(r'<tr id="house-([\w-]+)">', page)
     mine = game.my_teams("p1")
     assert len(listed) == 13 and not set(listed) & set(mine)
-    assert len(re.findall(r'<td>house team</td><td class="house-bot" title="[^"]+">even</td>', page)) == 4
-    assert len(re.findall(r'<td>Player \d, not claimed</td><td class="house-bot" title="[^"]+">even</td>', page)) == 9
+    seat_and_bot = r'<span class="house-seat">group [A-D] · {}</span></td>\n<td><span class="house-bot" title="[^"]+">even</span>'
+    assert len(re.findall(seat_and_bot.format("house team"), page)) == 4
+    assert len(re.findall(seat_and_bot.format(r"Player \d, not claimed"), page)) == 9
 
     bot = new_client(app)  # the organiser's API client, with a token for the organiser link
     token = bot.post("/api/v1/organise", json={"link": game.organiser_link.rsplit("/", 1)[1]}).json()["token"]
