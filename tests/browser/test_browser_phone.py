@@ -46,3 +46,48 @@ def test_the_house_bots_menus_and_every_odds_column_fit_a_phone(server: str, chr
     assert all(scroll <= client for scroll, client in sizes), sizes
     assert max(_right_edges(page, ".odds-table th")) <= 375
     context.close()
+
+
+FOCUSED = "() => { const e = document.activeElement; return [e.tagName, e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40)]; }"
+
+
+def test_a_house_bot_set_by_keyboard_on_a_phone_comes_back_at_its_row(server: str, chromium: Any) -> None:
+    """By keyboard on a phone, 'Set' for a house bot brought the organiser page back at its top,
+    with no word that anything was done: ten Tabs and a long scroll back to the table, to find the
+    bot changed. Now the page comes back at that team's row, says there what it is played by, and
+    the next Tab goes on from the row, to the next team's menu."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Keys cup", hours="24")
+    rows = page.locator("#house-bots tbody tr")
+    first = str(rows.nth(0).get_attribute("id")).removeprefix("house-")
+    second_menu = str(rows.nth(1).locator("select").get_attribute("aria-label"))
+    for _ in range(60):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED)[0] == "SELECT":
+            break
+    assert page.evaluate(FOCUSED)[0] == "SELECT"
+    page.keyboard.press("ArrowDown")  # the next bot in the menu
+    chosen = page.evaluate("() => document.activeElement.value")
+    page.keyboard.press("Tab")  # the weight box
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == ["BUTTON", f"Set the bot for {page.locator(f'#house-{first} td').first.evaluate('td => td.firstChild.textContent')}"]
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{organise}?done=house-bot&team={first}#house-{first}")
+    done = page.locator(f"#house-{first} #house-bot-done")
+    expect(done).to_have_attribute("role", "status")
+    expect(done).to_contain_text(f"is played by {chosen}.")
+    expect(page.locator(f"#house-{first} .house-bot")).to_have_text(chosen)
+    assert page.locator(f"#house-{first}").bounding_box()["y"] < 740  # on the screen
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED) == ["SELECT", second_menu]:
+            break
+    assert page.evaluate(FOCUSED) == ["SELECT", second_menu]
+    # A crafted link puts no text of its own on the page: only a team of the table is named.
+    visit(page, f"{organise}?done=house-bot&team=<b>hacked</b>")
+    expect(page.locator("#house-bot-done")).to_have_count(0)
+    context.close()

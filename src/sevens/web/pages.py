@@ -591,14 +591,23 @@ def links_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Resp
 
 @router.get("/games/{public_id}/organise")
 def organise_page(
-    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    done: str = "",
+    team: str = "",
 ) -> Response:
-    """The organiser's page: seats, who has not ordered (never what), controls, the event log."""
+    """The organiser's page: seats, who has not ordered (never what), controls, the event log.
+
+    After a house bot was set, ``done`` and ``team`` say for which team; the page words the note
+    itself, in that team's row, so a crafted link cannot put text of its own on it."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
-    return _organise(request, db, game, access, clock, principal=principal)
+    return _organise(request, db, game, access, clock, principal=principal, done_team=team if done == "house-bot" else "")
 
 
 def _organise(
@@ -612,13 +621,15 @@ def _organise(
     refusal: Refusal | None = None,
     notice: str = "",
     status: int = 200,
+    done_team: str = "",
 ) -> Response:
     # ``refusal``: one of the page's forms sent back, shown there with the typing kept; ``notice``:
     # a button refused, said at the top of the page. Either way the address shown is the page's.
+    # ``done_team``: the team whose house bot was just set, said in its row.
     view = views.organiser_view(db, game, now=clock())
     context: dict[str, Any] = {
         "view": view, "access": access, "live": _live(db, game, access, principal), "refusal": refusal,
-        "notice": notice, **_sequels(db, principal, game),
+        "notice": notice, "done_team": done_team, **_sequels(db, principal, game),
     }
     if refusal is not None or notice:
         context["canonical"] = f"/games/{game.public_id}/organise"
@@ -906,7 +917,10 @@ def post_house_bot(
             return _organiser_noted(request, db, principal, game, clock, "house-bot", exc)
         refusal = _refusal(f"house-bot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    return _back_to_organise(db, game)
+    db.commit()
+    # Back at the team's row, where the page says it is done: on a phone, or by keyboard, the top
+    # of a long page is far from the next team's menu.
+    return _redirect(f"/games/{game.public_id}/organise?done=house-bot&team={team}#house-{team}")
 
 
 def _organiser_action(
