@@ -91,3 +91,47 @@ def test_a_house_bot_set_by_keyboard_on_a_phone_comes_back_at_its_row(server: st
     visit(page, f"{organise}?done=house-bot&team=<b>hacked</b>")
     expect(page.locator("#house-bot-done")).to_have_count(0)
     context.close()
+
+
+def test_a_page_that_follows_the_game_does_not_reload_from_under_the_keyboard(server: str, chromium: Any) -> None:
+    """The organiser, by keyboard, had tabbed down to 'Resolve turn 1 now' when a player's order
+    came in: the page reloaded itself and the focus went back to the top of the page (on a phone,
+    the screen too). Now a page with the focus on one of its controls stays as it is and says the
+    game has moved on, with a button to reload; the control keeps the focus."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    visit(page, server + "/")
+    page.fill("input[name=name]", "Focus cup")
+    page.fill("input[name=deadline_hours]", "24")
+    page.click("#create-game button[type=submit]")
+    organise = server + str(page.locator("#to-organise").get_attribute("href"))
+    invite = page.locator("#invites code.invite").first.inner_text()
+    player = chromium.new_context(**PHONE).new_page()
+    player.set_default_timeout(15000)
+    visit(player, invite)
+    player.fill("input[name=name]", "Ann")
+    player.click("#join button[type=submit]")
+    visit(page, organise)
+    page.click("#start button")
+    expect(page.locator("#order-count")).to_contain_text("Ready: 0 of 2")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate(FOCUSED) == ["BUTTON", "Resolve turn 1 now"]:
+            break
+    assert page.evaluate(FOCUSED) == ["BUTTON", "Resolve turn 1 now"]
+    page.evaluate("window.stillHere = true")
+
+    visit(player, organise.removesuffix("/organise") + "/play")
+    player.locator("form.order-form button[value=save]").first.click()  # the organiser's version moves
+    expect(player.locator("#message")).to_be_visible()
+    expect(page.locator("#live-note")).to_contain_text("The game has moved on")
+    assert page.evaluate("window.stillHere === true")
+    assert page.evaluate(FOCUSED) == ["BUTTON", "Resolve turn 1 now"]
+    # The note's button reloads: the page as it stands now.
+    page.locator("#live-note button").click()
+    expect(page.locator("#order-count")).to_contain_text("1 saved, not ready")
+    player.context.close()
+    context.close()

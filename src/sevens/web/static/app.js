@@ -162,7 +162,8 @@ var LIVE_POLL_MS = 5000;
 
 // Pages of a game in progress follow it: when the server's version of the game moves on (a turn
 // resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
-// the page reloads itself, unless the reader has typed into a form: then it only says so. A
+// the page reloads itself, unless the reader has typed into a form or has the focus on something
+// in the page (a keyboard or screen reader user at a button): then it only says so. A
 // refused form sent back holds typing too (what was sent), and so does a form whose typing was
 // kept while another was sent, so a reload would lose it as well.
 function followGame() {
@@ -179,8 +180,14 @@ function followGame() {
     ["done", "team", "turn"].forEach(function (key) { url.searchParams.delete(key); });
     if (url.href === window.location.href) { window.location.reload(); } else { window.location.replace(url.href); }
   }
+  // Whoever has moved the focus into the page (Tab, a screen reader's cursor on a control, a
+  // menu opened) is in the middle of something: a reload would throw them back to the top.
+  function busy() {
+    var focused = document.activeElement;
+    return edited || (focused !== null && focused !== document.body && main.contains(focused));
+  }
   function moved(state) {
-    if (!edited) { reload(); return; }
+    if (!busy()) { reload(); return; }
     clearInterval(timer);
     var note = element("p");
     note.className = "live-note";
