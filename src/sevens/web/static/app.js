@@ -237,14 +237,20 @@ function formKey(form) {
   return parts.join("&");
 }
 
-// The fields of ``form`` whose value is not what the page came with: name -> value.
+// The boxes and menus of ``form`` whose value is not what the page came with: name -> value
+// (buttons, hidden fields, check boxes and outputs are not typed into).
+var TYPED_INTO = /^(text|number|search|email|url|tel)$/;
+
 function typedInto(form) {
   var typed = {}, any = false;
   Array.prototype.forEach.call(form.elements, function (field) {
-    if (!field.name || field.type === "hidden" || field.readOnly || field.disabled) { return; }
-    var changed = field.tagName === "SELECT"
-      ? Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; })
-      : (field.type === "checkbox" || field.type === "radio" ? false : field.value !== field.defaultValue);
+    if (!field.name || field.readOnly || field.disabled) { return; }
+    var changed = false;
+    if (field.tagName === "SELECT") {
+      changed = Array.prototype.some.call(field.options, function (o) { return o.selected !== o.defaultSelected; });
+    } else if (field.tagName === "TEXTAREA" || (field.tagName === "INPUT" && TYPED_INTO.test(field.type))) {
+      changed = field.value !== field.defaultValue;
+    }
     if (changed) { typed[field.name] = field.value; any = true; }
   });
   return any ? typed : null;
