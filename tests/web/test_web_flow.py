@@ -800,3 +800,15 @@ def test_the_created_page_has_every_invite_link_in_one_box_to_copy(app: FastAPI)
     assert lines[0].startswith("Seat 2 (Bo): http://testserver/join/")
     assert lines[3].startswith("Seat 5 (Cy): http://testserver/join/")
     assert lines[1].startswith("Seat 3: http://testserver/join/")
+
+
+def test_a_player_in_the_lobby_is_told_the_page_follows_the_game(app: FastAPI) -> None:
+    """A player who joined before the start read "Come back to this page once it has", and left
+    it, though the page follows the game and shows the first matches by itself as the game starts.
+    It says so now, and what to do without the script; the page does poll the game."""
+    game = host_game(app)
+    player = game.join("p1", "Ann")
+    page = html.unescape(player.get(f"{game.base}/play").text)
+    assert "Come back to this page" not in page
+    assert "shows your first matches as soon as the game starts: it follows the game by itself" in page
+    assert f'data-live="/games/{game.public_id}/state"' in page
