@@ -142,3 +142,69 @@ def test_serve_refuses_an_empty_host_rather_than_listen_on_every_network(tmp_pat
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: --host is empty (an unset shell variable?); give --host an address")
     assert list(tmp_path.iterdir()) == []
+
+
+def _number_options() -> list[tuple[str, str]]:
+    """(command, option) for every option read as a whole number: those declared int, found by
+    walking the application, and sevens odds's counts, which it reads itself."""
+    root = typer.main.get_command(app)
+    declared = [
+        (name, max(param.opts, key=len))
+        for name, command in sorted(getattr(root, "commands", {}).items())
+        for param in command.params
+        if getattr(getattr(param, "type_descriptor", None), "annotation", None) is int
+    ]
+    return declared + [("odds", option) for option in ("--force", "--flair", "--vs-force", "--vs-flair", "--best-split", "--solve")]
+
+
+NUMBER_OPTIONS = _number_options()
+
+
+def test_the_walk_finds_the_number_options_of_every_command() -> None:
+    assert {("play", "--players"), ("lab", "--tournaments"), ("lab", "--seed"), ("serve", "--port")} <= set(NUMBER_OPTIONS)
+
+
+@pytest.mark.parametrize(("command", "option"), NUMBER_OPTIONS)
+@pytest.mark.parametrize(("typed", "meant"), [("１２", "12"), ("١٢", "12"), ("1_2", "12")])
+def test_a_number_in_other_digits_or_with_underscores_is_refused_saying_what_to_write(
+    command: str, option: str, typed: str, meant: str
+) -> None:
+    """One rule for every number on every command line (docs/play.md, docs/odds.md): the digits 0-9.
+    sevens odds read full-width and other scripts' digits as numbers and refused '1_2'; every
+    option declared int did the reverse, taking '1_2' for 12 and refusing '１２' in a box that said
+    only 'unable to parse string as an integer'."""
+    extra = {"--solve": ["3"], "--best-split": ["--vs-force", "3"]}.get(option, [])
+    result = runner.invoke(app, [command, option, typed, *extra], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert result.stdout == ""
+    line = result.stderr.strip()
+    assert line.count("\n") == 0 and line.startswith(f"error: {'R3: ' if command == 'odds' else ''}{option} takes ")
+    assert line.endswith(f"written with the digits 0-9{' alone' if '_' in typed else ''}: write {meant}, not {typed!r}")
+
+
+@pytest.mark.parametrize("typed", ["+3", " 3 ", "3\n"])
+def test_a_sign_and_spaces_around_a_number_are_read_as_the_web_pages_read_them(typed: str) -> None:
+    same = runner.invoke(app, ["odds", "--force", "3", "--json"])
+    result = runner.invoke(app, ["odds", "--force", typed, "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == same.stdout
+    # An option declared int reads it too, and goes on to its own checks.
+    result = runner.invoke(app, ["lab", "--strategies", "nosuch", "--tournaments", typed], env=ENV)
+    assert result.exit_code == 2 and "there is no strategy called 'nosuch'" in result.stderr
+
+
+def test_minus_zero_is_zero() -> None:
+    result = runner.invoke(app, ["odds", "--force", "-0", "--flair", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == runner.invoke(app, ["odds", "--flair", "3", "--json"]).stdout
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "-0"], env=ENV)
+    assert result.exit_code == 2 and "the number of tournaments must be at least 1, got 0" in result.stderr
+
+
+@pytest.mark.parametrize(("command", "option"), [("odds", "--force"), ("lab", "--tournaments")])
+def test_a_decimal_or_a_superscript_is_refused_naming_what_was_typed(command: str, option: str) -> None:
+    for typed in ("2.5", "²", ""):
+        result = runner.invoke(app, [command, option, typed], env=ENV)
+        assert result.exit_code == 2, result.output
+        assert result.stderr.count("\n") == 1
+        assert (f"got {typed!r}" if typed else "was given nothing") in result.stderr

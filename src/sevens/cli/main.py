@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -11,10 +12,11 @@ import typer.core
 import typer.main
 
 # typer carries its own copy of click: its commands are typer._click's, not the click package's.
-from typer._click.core import Command, Context
+from typer._click.core import Command, Context, Parameter
 from typer._click.exceptions import ClickException
 
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
+from sevens.cli.whole_numbers import read_whole
 
 __all__ = ["app", "command_line_refusal", "main"]
 
@@ -66,6 +68,24 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
     return None
 
 
+def _read_whole_first(param: Parameter) -> Callable[[Context, Any], Any]:
+    """``param``'s own processing, given the number typed already read by the rule every command
+    reads numbers by (:mod:`sevens.cli.whole_numbers`): typer's own reading took ``1_0`` for 10 and
+    refused ``１２`` with "unable to parse string as an integer", where ``sevens odds`` read it as 12."""
+    process = param.process_value
+    name = max(param.opts, key=len) if param.opts else (param.name or "the number")
+
+    def process_value(ctx: Context, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                value = read_whole(name, value)
+            except ValueError as exc:
+                fail(str(exc))
+        return process(ctx, value)
+
+    return process_value
+
+
 class _Sevens(typer.core.TyperGroup):
     """The ``sevens`` group: checks a command's line (:func:`command_line_refusal`) before the command parses it."""
 
@@ -77,6 +97,9 @@ class _Sevens(typer.core.TyperGroup):
                     # --help shows "FILE <path>", "PATH <str>": the metavar already says what it
                     # takes, and the Python type beside it says nothing more to a newcomer.
                     setattr(param, "display_type_rich", lambda ctx: None)  # noqa: B010
+                descriptor = getattr(param, "type_descriptor", None)
+                if descriptor is not None and descriptor.annotation is int:
+                    setattr(param, "process_value", _read_whole_first(param))  # noqa: B010
 
     def resolve_command(
         self, ctx: Context, args: list[str]

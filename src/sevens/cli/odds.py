@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Annotated, Any
 
 import typer
@@ -22,6 +21,7 @@ from rich.console import Console
 from rich.table import Table
 
 from sevens.cli.errors import MAX_DIGITS, fail
+from sevens.cli.whole_numbers import read_whole
 from sevens.odds import (
     KnockoutOdds,
     MatchOdds,
@@ -38,21 +38,25 @@ from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
 
 __all__ = ["chance", "histogram_rows", "odds_command", "register"]
 
-_WHOLE = re.compile(r"[+-]?\d+")
 _BAR_WIDTH = 40
 _MAX_ROWS = 30
 
 
 def _whole(option: str, text: str | None) -> int | None:
+    """A count of SCRUM points given to ``option``, read as every command reads a number
+    (:mod:`sevens.cli.whole_numbers`)."""
     if text is None:
         return None
-    cleaned = text.strip()
-    if not _WHOLE.fullmatch(cleaned):
-        fail(f"R3: {option} takes a whole number of SCRUM points, got {text!r}")
-    digits = len(cleaned.lstrip("+-"))
-    if digits > MAX_DIGITS:  # not quoted back: it may be thousands of digits long
-        fail(f"R3: {option} is too large ({digits} digits): an order has at most {MAX_ORDER_POINTS} SCRUM points")
-    return int(cleaned)
+    try:
+        return read_whole(
+            option,
+            text,
+            what="a whole number of SCRUM points",
+            most_digits=MAX_DIGITS,
+            too_large=f"an order has at most {MAX_ORDER_POINTS} SCRUM points",
+        )
+    except ValueError as exc:
+        fail(f"R3: {exc}")
 
 
 def _order(force_option: str, force: int | None, flair_option: str, flair: int | None) -> Order:

@@ -1,0 +1,91 @@
+"""Whole numbers typed on the command line, read by one rule in every command.
+
+A number is written with the digits 0-9, with an optional sign in front (``+`` or ``-``); spaces
+around it are ignored. So ``12``, ``+12`` and ``" 12 "`` are 12, and ``-0`` is 0 (a negative count
+is then refused by the command, naming the rule it breaks). Anything else is refused in one line
+that says what to write instead: other scripts' digits (full-width ``１２``, Arabic-Indic ``١٢``)
+and ``_`` between digits, which Python's ``int()`` would read, and decimals, words and empty text,
+which it would not. The web pages read numbers by the same rule (docs/web.md).
+
+Every command applies it: ``sevens odds`` to its counts of SCRUM points, and the ``sevens`` group
+(:mod:`sevens.cli.main`) to every option declared ``int`` (``sevens play --players``, ``sevens lab
+--tournaments``, ``sevens serve --port``, ...), before the option's own checks.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["read_whole"]
+
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+_PYTHON_MOST_DIGITS = 4300
+"""Past this many digits int() refuses with advice about sys.set_int_max_str_digits, which
+says nothing to someone typing a command."""
+
+
+def _as_ascii(text: str) -> str | None:
+    """``text`` with every decimal digit of any script made the digit 0-9 it stands for, if that
+    is all it holds besides a sign; else None."""
+    digits = []
+    for i, char in enumerate(text):
+        value = unicodedata.decimal(char, None)
+        if value is not None:
+            digits.append(str(value))
+        elif i == 0 and char in "+-":
+            digits.append(char)
+        else:
+            return None
+    return "".join(digits)
+
+
+def read_whole(option: str, text: str, *, what: str = "a whole number", most_digits: int | None = None,
+                too_large: str = "no number sevens takes has that many") -> int:
+    """The whole number ``text`` given to ``option``, read by the module's rule.
+
+    Args:
+        option: the option's name, for the message (``--force``).
+        text: what was typed.
+        what: what the option takes, for the message ("a whole number of SCRUM points").
+        most_digits: refuse more digits than this (not quoted back: it may be thousands of digits).
+        too_large: why, when there are more: "an order has at most 160 SCRUM points".
+
+    Raises:
+        ValueError: one line saying what was wrong and what to write instead.
+
+    >>> read_whole("--n", " +12 "), read_whole("--n", "-0"), read_whole("--n", "-3")
+    (12, 0, -3)
+    >>> read_whole("--n", "１２")
+    Traceback (most recent call last):
+    ...
+    ValueError: --n takes a whole number written with the digits 0-9: write 12, not '１２'
+    >>> read_whole("--n", "1_000")
+    Traceback (most recent call last):
+    ...
+    ValueError: --n takes a whole number written with the digits 0-9 alone: write 1000, not '1_000'
+    >>> read_whole("--n", "2.5")
+    Traceback (most recent call last):
+    ...
+    ValueError: --n takes a whole number, such as 12, got '2.5'
+    >>> read_whole("--n", "1234567", most_digits=6, too_large="no count comes near a million")
+    Traceback (most recent call last):
+    ...
+    ValueError: --n is too large (7 digits): no count comes near a million
+    """
+    cleaned = text.strip()
+    if not _WHOLE.fullmatch(cleaned):
+        shown = repr(text) if len(text) <= 40 else repr(text[:40] + "...")
+        if cleaned and "_" not in cleaned[:1] + cleaned[-1:]:
+            fixed = _as_ascii(cleaned.replace("_", ""))
+            if fixed is not None and _WHOLE.fullmatch(fixed):
+                alone = " alone" if "_" in cleaned else ""
+                raise ValueError(f"{option} takes {what} written with the digits 0-9{alone}: write {fixed}, not {shown}")
+        if not cleaned:
+            raise ValueError(f"{option} takes {what}, such as 12, but was given nothing")
+        raise ValueError(f"{option} takes {what}, such as 12, got {shown}")
+    digits = len(cleaned.lstrip("+-"))
+    limit = _PYTHON_MOST_DIGITS if most_digits is None else min(most_digits, _PYTHON_MOST_DIGITS)
+    if digits > limit:
+        raise ValueError(f"{option} is too large ({digits} digits): {too_large}")
+    return int(cleaned)
