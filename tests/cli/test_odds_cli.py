@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -295,9 +296,9 @@ def test_human_output_never_rounds_what_can_happen_to_0_or_1() -> None:
     (impossible). A player could not tell a long shot from no chance at all."""
     single = runner.invoke(app, ["odds", "--force", "0", "--flair", "3"], env={"COLUMNS": "120"})
     assert single.exit_code == 0
-    assert _row(single.stdout, "22")[1] == "2.9e-05"
+    assert _row(single.stdout, "22")[1] == "0.000029"
     assert _row(single.stdout, "1")[1] == "0"  # 1 point cannot be scored
-    assert _row(single.stdout, "P(no points)")[1] == "0.3125  (= 5/16)"
+    assert _row(single.stdout, "P(no points)")[1] == "0.312500  (= 5/16)"
     match = runner.invoke(app, ["odds", "--force", "90", "--vs-flair", "3"], env={"COLUMNS": "120"})
     assert match.exit_code == 0
     lines = match.stdout.splitlines()
@@ -357,3 +358,62 @@ def test_the_rules_page_distribution_table_is_what_json_exact_prints() -> None:
     for points, fraction, decimals in rows:
         assert printed[int(points)] == fraction, points
         assert abs(float(Fraction(fraction)) - float(decimals)) < 5e-7, points
+
+
+_CHANCE = re.compile(r"0|1|0\.[0-9]{6}|>0\.999999|[1-9]\.[0-9]e-[0-9]{2}")
+
+
+def _histogram(output: str) -> list[tuple[str, str, str]]:
+    """(points, probability, bar) of every row of the histogram."""
+    lines = output.splitlines()
+    start = next(i for i, line in enumerate(lines) if "points" in line and "probability" in line)
+    rows = []
+    for line in lines[start + 2 :]:
+        if not line.startswith("│"):
+            break
+        points, figure, bar = (cell.strip() for cell in line.strip("│").split("│"))
+        rows.append((points, figure, bar))
+    return rows
+
+
+@pytest.mark.parametrize("columns", [60, 80, 200])
+@pytest.mark.parametrize(("force", "flair"), [(10, 9), (0, 3), (1, 159)])
+def test_the_histogram_prints_its_chances_as_the_tables_do_and_whole_bars_at_any_width(
+    columns: int, force: int, flair: int
+) -> None:
+    """The histogram printed its chances to 4 decimals, switching to 2.9e-05 where the match tables
+    print 0.000029, and P(no points) as a float of any length (0.000529221); at 60 columns its bars,
+    40 wide, were cut short with an ellipsis, so that the three highest bins looked the same."""
+    result = runner.invoke(app, ["odds", "--force", str(force), "--flair", str(flair)], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= columns
+    rows = _histogram(result.stdout)
+    assert all(_CHANCE.fullmatch(figure) for _, figure, _ in rows), rows
+    assert _CHANCE.fullmatch(_row(result.stdout, "P(no points)")[1].split("  (=")[0])
+    # Each bar as long as its chance makes it, the highest bin's the longest.
+    chances = [float(figure.lstrip(">")) for _, figure, _ in rows]
+    bars = [len(bar) for _, _, bar in rows]
+    peak = max(chances)
+    assert bars[chances.index(peak)] == max(bars) >= 10
+    assert all(abs(bar - max(bars) * p / peak) <= 1 for bar, p in zip(bars, chances, strict=True))
+
+
+def test_the_histogram_sums_what_json_lists() -> None:
+    """Each bin's chance is the chance of its totals in --json's distribution, the first and last bin
+    taking the tails."""
+    data = _json("--force", "10", "--flair", "9")
+    listed = {points: p for points, p in data["distribution"]}  # type: ignore[union-attr]
+    result = runner.invoke(app, ["odds", "--force", "10", "--flair", "9"], env={"COLUMNS": "100"})
+    rows = _histogram(result.stdout)
+    for k, (label, figure, _) in enumerate(rows):
+        low, _, high = label.lstrip("<>=").partition("-")
+        first, last = int(low), int(high or low)
+        if k == 0:
+            first = 0
+        if k == len(rows) - 1:
+            last = max(listed)
+        mass = sum(p for points, p in listed.items() if first <= points <= last)
+        if k == len(rows) - 1:
+            mass += data["rest"]["p"]  # type: ignore[index]
+        assert figure == f"{mass:.6f}", (label, figure, mass)

@@ -39,6 +39,7 @@ from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
 __all__ = ["chance", "histogram_rows", "odds_command", "register"]
 
 _BAR_WIDTH = 40
+_MIN_BAR_WIDTH = 10
 _MAX_ROWS = 30
 
 
@@ -146,7 +147,8 @@ def _order_table(odds: OrderOdds, title: str) -> Table:
     e = odds.expected
     table.add_row("expected points", f"{odds.expected_points:.4f}  (= {odds.expected_points_exact})")
     table.add_row("standard deviation", f"{math.sqrt(odds.variance):.4f}  (variance {odds.variance_exact})")
-    table.add_row("P(no points)", f"{odds.p_zero:.6g}  (= {odds.p_zero_exact})" if odds.p_zero_exact.denominator < 10**6 else f"{odds.p_zero:.6g}")
+    p_zero = chance(odds.p_zero)
+    table.add_row("P(no points)", f"{p_zero}  (= {odds.p_zero_exact})" if odds.p_zero_exact.denominator < 10**6 else p_zero)
     table.add_row("expected tries", f"{float(e.tries):.4f}  (= {e.tries})")
     table.add_row("expected conversions", f"{float(e.conversions):.4f}  (= {e.conversions})")
     table.add_row("expected penalties", f"{float(e.penalties):.4f}  (= {e.penalties})")
@@ -161,15 +163,22 @@ def _order_table(odds: OrderOdds, title: str) -> Table:
     return table
 
 
-def _histogram(odds: OrderOdds, title: str) -> Table:
+def _histogram(odds: OrderOdds, title: str, width: int) -> Table:
+    """The histogram, its chances printed as every other chance of the command, and its bars as
+    long as fit in ``width`` columns beside them (at most :data:`_BAR_WIDTH`): at 60 columns, bars
+    of a fixed 40 were cut short with "…", so that the highest bins all looked the same."""
     table = _titled(title)
+    rows = [(label, chance(p), p) for label, p in histogram_rows(odds)]
+    points_width = max(len("points"), *(len(label) for label, _, _ in rows))
+    chance_width = max(len("probability"), *(len(text) for _, text, _ in rows))
+    # Each of the three columns has a space either side, and four rules divide them.
+    bar_width = max(_MIN_BAR_WIDTH, min(_BAR_WIDTH, width - points_width - chance_width - 3 * 2 - 4))
     table.add_column("points", justify="right")
     table.add_column("probability", justify="right")
-    table.add_column("")
-    rows = histogram_rows(odds)
-    peak = max(p for _, p in rows) or 1.0
-    for label, p in rows:
-        table.add_row(label, chance(p, places=4), "█" * round(_BAR_WIDTH * p / peak))
+    table.add_column("", no_wrap=True, overflow="crop")
+    peak = max(p for _, _, p in rows) or 1.0
+    for label, text, p in rows:
+        table.add_row(label, text, "█" * round(bar_width * p / peak))
     return table
 
 
@@ -305,7 +314,7 @@ def odds_command(
             typer.echo(json.dumps(result))
         else:
             console.print(_order_table(first, _name(order)))
-            console.print(_histogram(first, "distribution of points"))
+            console.print(_histogram(first, "distribution of points", console.width))
         return
     vs = _order("--vs-force", vf, "--vs-flair", vk)
     second = order_odds(vs.force, vs.flair)
@@ -343,7 +352,7 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
         table.add_column(header, justify="left" if header == "side" else "right")
     for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)):
         for order, p in mix.support:
-            table.add_row(side, str(order.force), str(order.flair), chance(p, places=4))
+            table.add_row(side, str(order.force), str(order.flair), chance(p))
     console = Console()
     console.print(table)
     if knockout:
