@@ -1,6 +1,6 @@
 """Exact match odds: sevens.odds against icepool, side by side.
 
-Run: ``.venv/bin/python benchmarks/odds.py`` (about a minute or two on a small machine), or with
+Run: ``.venv/bin/python benchmarks/odds.py`` (two or three minutes on a small machine), or with
 ``--full`` to time icepool on the whole 34 x 34 grid of 100-point splits as well (hours: see below).
 
 icepool models the same game from the dice up: a FORCE die is a d6 mapped to 5/3/0 points; a FLAIR
@@ -20,6 +20,7 @@ favour* (FLAIR 0, 3, 6, 9 on each side: the orders icepool handles fastest), plu
 from __future__ import annotations
 
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -102,6 +103,30 @@ def _row(name: str, ours: float, theirs: float | None, diff: float | None) -> st
     return f"{name:52s} {ours:11.5f} {theirs_text} {ratio} {diff_text:>10s}"
 
 
+# The largest count-back computations `sevens odds` makes (docs/odds.md quotes their figures):
+# every split of 160 worked out, and for --solve a 54 x 54 matrix of their count-back odds.
+HEAVY = (
+    ("--solve 160 160 --knockout", "solve_match(160, 160, knockout=True)"),
+    ("--best-split 160 --vs-force 1 --vs-flair 159 --knockout", "best_splits(160, (1, 159), knockout=True)"),
+)
+
+
+def _heavy(call: str) -> tuple[float, float]:
+    """CPU seconds and peak resident memory (MB) of ``call`` in a fresh Python, as /usr/bin/time
+    measures a command: the process's whole footprint, caches included."""
+    code = (
+        "import resource, time\n"
+        "from sevens.odds import best_splits\n"
+        "from sevens.odds.solver import solve_match\n"
+        f"{call}\n"
+        "usage = resource.getrusage(resource.RUSAGE_SELF)\n"
+        "print(usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    cpu, peak = done.stdout.split()
+    return float(cpu), float(peak)
+
+
 def main() -> int:
     print(__doc__.split("\n\n")[0])
     print(f"python {sys.version.split()[0]}, icepool {icepool.__version__}\n")
@@ -167,6 +192,11 @@ def main() -> int:
           f"{float(Fraction(ko.win) - Fraction(ko.loss)):.1e}")
     if worst >= 0.2:
         failures.append("knock-out 60 v 60 under 0.2 s")
+
+    print(f"\n{'sevens odds at the heavy end, each in a fresh process':58s} {'CPU s':>11s} {'peak MB':>10s}")
+    for name, call in HEAVY:
+        cpu, peak = _heavy(call)
+        print(f"{name:58s} {cpu:11.2f} {peak:10.0f}")
     if failures:
         print("\nTargets missed: " + "; ".join(failures))
         return 1

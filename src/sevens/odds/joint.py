@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 from sevens.odds.points import TAIL_BUDGET, doubles_cutoff, doubles_weights, round_up
 from sevens.odds.tables import POINT_WEIGHTS, flair_tables, force_die
 
-__all__ = ["JointLines", "countback_key", "joint_lines", "line_grid"]
+__all__ = ["JointLines", "countback_key", "joint_lines", "key_cells", "line_grid", "lines_shape"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -50,6 +50,22 @@ def countback_key(points: int, tries: int, conversions: int, drop_goals: int) ->
     True
     """
     return ((points * _LIMIT + tries) * _LIMIT + conversions) * _LIMIT + drop_goals
+
+
+def key_cells(keys: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
+    """The tries, conversions, penalties and drop goals of each count-back key: the line it stands
+    for, as :func:`countback_key` made it (penalties are what the points leave over).
+
+    >>> [int(x[0]) for x in key_cells(np.array([countback_key(19, 2, 1, 1)]))]
+    [2, 1, 1, 1]
+    """
+    mask = _LIMIT - 1
+    drop_goals = keys & mask
+    conversions = (keys >> _BITS) & mask
+    tries = (keys >> (2 * _BITS)) & mask
+    rest = (keys >> (3 * _BITS)) - POINT_WEIGHTS[0] * tries - POINT_WEIGHTS[1] * conversions
+    rest -= POINT_WEIGHTS[3] * drop_goals
+    return tries, conversions, rest // POINT_WEIGHTS[2], drop_goals
 
 
 def _convolve(a: FloatArray, b: FloatArray) -> FloatArray:
@@ -113,8 +129,11 @@ def _shift_add(array: FloatArray, entries: Entries) -> FloatArray:
     """Convolve with a small table given as ``(counts, probability)`` entries."""
     reach = [max(counts[axis] for counts, _ in entries) for axis in range(array.ndim)]
     grown: FloatArray = np.zeros(tuple(s + r for s, r in zip(array.shape, reach, strict=True)))
+    scaled: dict[float, FloatArray] = {}  # p * array once for each p (both scoring doubles have 1/2)
     for counts, p in entries:
-        grown[tuple(slice(c, c + s) for c, s in zip(counts, array.shape, strict=True))] += p * array
+        if p not in scaled:
+            scaled[p] = p * array
+        grown[tuple(slice(c, c + s) for c, s in zip(counts, array.shape, strict=True))] += scaled[p]
     return grown
 
 
@@ -270,18 +289,32 @@ def clear_cache() -> None:
         _cached_bytes = 0
 
 
+def lines_shape(force: int, options: int) -> tuple[int, int, int, int]:
+    """The shape of ``joint_lines(force, options).array`` without working the lines out (from the
+    cached tables of FORCE dice and FLAIR options): every key of the order is a cell within it.
+
+    >>> lines_shape(1, 0) == joint_lines(1, 0).array.shape, lines_shape(30, 10) == joint_lines(30, 10).array.shape
+    (True, True)
+    """
+    force_part, _ = _trim(_force_array(force), _TRIM_BUDGET / 2)
+    flair_part, _ = _trim(_flair_array(options), _TRIM_BUDGET / 2)
+    t, c, p, d = (x + y - 1 for x, y in zip(force_part.shape, flair_part.shape, strict=True))
+    return t, c, p, d
+
+
 def _joint_lines(force: int, options: int) -> JointLines:
     _, cut_tail = doubles_cutoff(options, _CUT_BUDGET)
     force_part, force_cut = _trim(_force_array(force), _TRIM_BUDGET / 2)
     flair_part, flair_cut = _trim(_flair_array(options), _TRIM_BUDGET / 2)
-    array = _convolve(force_part, flair_part)
+    # Cells laid out as [T, C, D, P]: among lines with equal points, equal tries and conversions fix
+    # P + D, so this layout already runs in count-back order (by D) and a stable sort on points
+    # alone (a radix sort on int16) sorts by the whole key. The parts are convolved in that layout,
+    # so that the result needs no copy into it; ``array`` is the same cells seen as [T, C, P, D].
+    cells = _convolve(np.moveaxis(force_part, 2, 3), np.moveaxis(flair_part, 2, 3))
+    array = np.moveaxis(cells, 3, 2)
     most_points = sum(w * (n - 1) for w, n in zip(POINT_WEIGHTS, array.shape, strict=True))
     if max(array.shape) >= _LIMIT or most_points >= 2**15:  # never for legal orders (R3)
         raise ValueError(f"lines up to {array.shape} are beyond the count-back key's range")
-    # Cells laid out as [T, C, D, P]: among lines with equal points, equal tries and conversions fix
-    # P + D, so this layout already runs in count-back order (by D) and a stable sort on points
-    # alone (a radix sort on int16) sorts by the whole key.
-    cells = np.ascontiguousarray(np.moveaxis(array, 2, 3))
     layout = cells.shape
     flat = cells.ravel()
     # Entries below size/budget can be pruned whatever their number: they weigh at most the budget.
