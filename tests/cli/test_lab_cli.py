@@ -238,6 +238,42 @@ class Printer:
 '''
 
 
+CHATTY = '''
+import numpy as np
+from sevens.lab.strategies import paced_total, split_orders
+
+
+class Chatty:
+    """Says what it decides, a word at a time, as print() with several arguments writes."""
+
+    name = "chatty"
+
+    def orders(self, view, rng):
+        for _ in range(200):
+            print("deciding", "turn", view.turn, "for", view.size, "teams")
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        return split_orders(total, np.ones(view.size), view.scrum)
+'''
+
+
+def test_what_strategies_print_in_two_workers_comes_out_in_whole_lines(tmp_path: Path) -> None:
+    """With Python unbuffered, each word a strategy printed was a write of its own, so two workers'
+    lines came out mixed mid-line ('deciding deciding turn turn 1 1 ...')."""
+    (tmp_path / "chatty.py").write_text(CHATTY)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"), "PYTHONUNBUFFERED": "1"}
+    run = subprocess.run(
+        [sys.executable, "-m", "sevens", "lab", "--strategies", "even,chatty:Chatty", "--tournaments", "8000",
+         "--teams", "8", "--seed", "1", "--workers", "2", "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tournaments"] == 8000
+    printed = [line for line in run.stderr.splitlines() if "deciding" in line or "teams" in line]
+    assert printed, run.stderr
+    mixed = [line for line in printed if not re.fullmatch(r"deciding turn \d+ for \d+ teams", line)]
+    assert not mixed, mixed[:5]
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_what_a_strategy_prints_goes_to_stderr_and_the_json_stays_json(workers: str, tmp_path: Path) -> None:
     """A strategy's print() went to stdout, into the JSON, which then could not be read."""

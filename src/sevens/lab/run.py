@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 import math
 import multiprocessing
@@ -608,6 +609,23 @@ def _start_worker(told: Any, started_by: str) -> None:
     # under the run's message.
     if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupted_once)
+    sys.stdout = _in_whole_lines(sys.stdout)
+    sys.stderr = _in_whole_lines(sys.stderr)
+
+
+def _in_whole_lines(stream: Any) -> Any:
+    """``stream``, writing each line in one piece: the workers share the run's stderr, and a
+    strategy's ``print("deciding turn", 3)`` is four writes, which with Python unbuffered
+    (``PYTHONUNBUFFERED``, ``-u``) reached the file one by one, so two workers' lines came out
+    interleaved mid-line. A stream with no file behind it (a captured one) is left as it is."""
+    try:
+        number = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return stream
+    stream.flush()
+    # The worker's stream for as long as the process lives: nothing to close.
+    file = open(number, "wb", closefd=False)  # noqa: SIM115
+    return io.TextIOWrapper(file, encoding=stream.encoding, errors=stream.errors, line_buffering=True)
 
 
 _STOPPED = False
