@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
 import re
-import select
 import subprocess
 import sys
-import termios
-import time
 from pathlib import Path
 
 import psutil
@@ -21,6 +16,7 @@ from typer.testing import CliRunner
 
 from sevens.cli.main import app
 from sevens.lab.run import run_lab, wilson_interval
+from terminal_session import in_terminal, press_ctrl_c, read_until
 
 runner = CliRunner()
 
@@ -158,50 +154,23 @@ def test_overwrite_without_a_plot_is_refused() -> None:
     assert result.stderr == "error: --overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite\n"
 
 
-def _read_until(fd: int, pattern: bytes, limit: float) -> bytes:
-    """What the terminal shows until ``pattern`` appears (or ``limit`` seconds pass: a bound, not a measure)."""
-    seen = b""
-    end = time.monotonic() + limit
-    while not re.search(pattern, seen) and time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:  # the other end closed: the command ended
-                break
-    return seen
-
-
 @pytest.mark.parametrize(("workers", "presses"), [("1", 1), ("2", 1), ("1", 2), ("2", 2)])
 def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers: str, presses: int) -> None:
     """Ctrl-C in a real terminal: the command used to end (status 130) without a word, its progress
     bar wiped; it says how far the run got and that nothing was printed, and its workers are gone.
     An impatient second press while the run winds down changes nothing (it used to end the run with
     click's bare 'Aborted!', status 1)."""
-    main, child = pty.openpty()
     command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100000000",
                "--workers", workers]
-    run = subprocess.Popen(  # its own session, the terminal its controlling one: Ctrl-C reaches its workers too
-        command, stdin=child, stdout=child, stderr=child, start_new_session=True,
-        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
-    )
-    os.close(child)
-    try:
+    with in_terminal(command) as (run, main):
         done = rb"[1-9]\d*/100000000"  # a batch or more is done
-        shown = _read_until(main, done, 300)
+        shown = read_until(main, done, 300)
         assert re.search(done, shown), shown.decode(errors="replace")
         workers_seen = psutil.Process(run.pid).children(recursive=True)
         assert len(workers_seen) == (0 if workers == "1" else 2)
-        for press in range(presses):
-            if press:
-                time.sleep(0.02)
-            os.write(main, b"\x03")
-        shown = _read_until(main, rb"for a\s+shorter\s+run", 120)
+        press_ctrl_c(main, presses)
+        shown = read_until(main, rb"for a\s+shorter\s+run", 120)
         assert run.wait(timeout=120) == 130
-    finally:
-        if run.poll() is None:
-            run.kill()
-        os.close(main)
     said = " ".join(shown.decode(errors="replace").split())
     # About: the batches still playing count by their share done, not as whole tournaments.
     assert re.search(r"error: interrupted after about [\d,]+ of 100,000,000 tournaments: nothing is printed or plotted", said)

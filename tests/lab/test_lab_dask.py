@@ -4,16 +4,12 @@ path, print to their own terminal, and die or lose their scheduler apart from th
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import pty
 import re
-import select
 import signal
 import subprocess
 import sys
-import termios
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +18,7 @@ import pytest
 
 from sevens.lab.run import run_lab
 from sevens.lab.strategies import StrategyError
+from terminal_session import in_terminal, press_ctrl_c, read_until
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
@@ -356,20 +353,6 @@ def test_losing_the_scheduler_mid_run_says_so_in_one_line(strategies_folder: Pat
     assert out == ""
 
 
-def _read_until(fd: int, pattern: bytes, limit: float) -> bytes:
-    """What the terminal shows until ``pattern`` appears (or ``limit`` seconds pass: a bound, not a measure)."""
-    seen = b""
-    end = time.monotonic() + limit
-    while not re.search(pattern, seen) and time.monotonic() < end:
-        ready, _, _ = select.select([fd], [], [], 0.5)
-        if ready:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:  # the other end closed: the command ended
-                break
-    return seen
-
-
 def _playing(cluster: distributed.LocalCluster) -> list[str]:
     """The batches the cluster's workers are still playing, those let go of included."""
     with distributed.Client(cluster.scheduler_address) as client:
@@ -385,28 +368,15 @@ def test_ctrl_c_during_a_dask_run_stops_it_in_one_line_and_the_workers_stop_play
     """Ctrl-C in a real terminal (the cluster is not in its process group), once or twice. The
     batches playing went on for minutes on the workers after the run had stopped."""
     with _cluster() as cluster:
-        main, child = pty.openpty()
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-        run = subprocess.Popen(
-            [sys.executable, "-m", "sevens", "lab", "--strategies", "even,gated:Slow", "--tournaments", "100000",
-             "--teams", "8", "--dask", cluster.scheduler_address],
-            cwd=strategies_folder, env=env, stdin=child, stdout=child, stderr=child, start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
-        )
-        os.close(child)
-        try:
+        command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,gated:Slow", "--tournaments", "100000",
+                   "--teams", "8", "--dask", cluster.scheduler_address]
+        with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
             _until(lambda: len(list(gates.glob("playing-*"))) == 2, "both workers playing")
             assert len(_playing(cluster)) == 2
-            for press in range(presses):
-                if press:
-                    time.sleep(0.02)
-                os.write(main, b"\x03")
-            shown = _read_until(main, rb"for a\s+shorter\s+run", 120)
+            press_ctrl_c(main, presses)
+            shown = read_until(main, rb"for a\s+shorter\s+run", 120)
             assert run.wait(timeout=120) == 130
-        finally:
-            if run.poll() is None:
-                run.kill()
-            os.close(main)
         said = " ".join(shown.decode(errors="replace").split())
         assert re.search(r"error: interrupted after about [\d,]+ of 100,000 tournaments: nothing is printed or plotted",
                          said), said

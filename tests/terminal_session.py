@@ -1,0 +1,56 @@
+"""A command run in a real pseudo-terminal, for the tests that press keys in one (Ctrl-C)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pty
+import re
+import select
+import subprocess
+import termios
+import time
+from collections.abc import Iterator
+from typing import Any
+
+
+@contextlib.contextmanager
+def in_terminal(command: list[str], **popen: Any) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``command`` started in a session of its own whose controlling terminal is a new pty (so that
+    Ctrl-C typed there reaches its worker processes too), with the pty's other end to read and type
+    on; the command is killed if it is still running when the block ends."""
+    main, child = pty.openpty()
+    run = subprocess.Popen(
+        command, stdin=child, stdout=child, stderr=child, start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0), **popen,
+    )
+    os.close(child)
+    try:
+        yield run, main
+    finally:
+        if run.poll() is None:
+            run.kill()
+        os.close(main)
+
+
+def press_ctrl_c(main: int, presses: int) -> None:
+    """Type Ctrl-C ``presses`` times, an impatient moment apart."""
+    for press in range(presses):
+        if press:
+            time.sleep(0.02)
+        os.write(main, b"\x03")
+
+
+def read_until(fd: int, pattern: bytes, limit: float) -> bytes:
+    """What the terminal shows until ``pattern`` appears (or ``limit`` seconds pass: a bound, not a measure)."""
+    seen = b""
+    end = time.monotonic() + limit
+    while not re.search(pattern, seen) and time.monotonic() < end:
+        ready, _, _ = select.select([fd], [], [], 0.5)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:  # the other end closed: the command ended
+                break
+    return seen
