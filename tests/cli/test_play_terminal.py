@@ -179,11 +179,9 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     assert "FORCE +" not in seen and "Send this order" not in seen
 
 
-def test_keys_typed_late_at_a_hand_over_reach_no_prompt_of_the_next_person(terminal: list[Terminal]) -> None:
-    """Player 1 sends the last order and goes on typing another once Player 2's "Press Enter" is on the
-    screen: that line is not shown there and does not count as Player 2's Enter (refused, asked
-    again). Then Enter and an order typed at once, before the order prompt appears: the order is
-    dropped, so the order prompt starts empty (Enter gives an empty line, refused)."""
+def _at_bobs_press_enter(terminal: list[Terminal]) -> tuple[Terminal, int]:
+    """A game of Ann and Bob whose Ann has sent her two orders: Bob's "Press Enter" is on the screen
+    (the terminal, and where on its screen that prompt starts)."""
     t = Terminal("play", "--players", "4", "--names", "Ann,Bob", "--seed", "hotseat", "--no-save")
     terminal.append(t)
     at = t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard: ")
@@ -193,7 +191,15 @@ def test_keys_typed_late_at_a_hand_over_reach_no_prompt_of_the_next_person(termi
         t.type("10 9\r")
         at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
         t.type("\r")
-    handed = t.expect(r"Bob: your orders are secret\. Press Enter when you are at the keyboard: ", after=at)
+    return t, t.expect(r"Bob: your orders are secret\. Press Enter when you are at the keyboard: ", after=at)
+
+
+def test_keys_typed_late_at_a_hand_over_reach_no_prompt_of_the_next_person(terminal: list[Terminal]) -> None:
+    """Player 1 sends the last order and goes on typing another once Player 2's "Press Enter" is on the
+    screen: that line is not shown there and does not count as Player 2's Enter (refused, asked
+    again). Then Enter and an order typed at once, before the order prompt appears: the order is
+    dropped, so the order prompt starts empty (Enter gives an empty line, refused)."""
+    t, handed = _at_bobs_press_enter(terminal)
     t.type("31 27\r")  # Ann, still typing
     at = t.expect(r"Refused: press Enter alone; what was typed is thrown away unseen\.\s*Bob: your orders are secret\. "
                   r"Press Enter when you are at the keyboard: ", after=handed)
@@ -210,16 +216,7 @@ def test_the_press_enter_prompt_shows_nothing_typed_after_ctrl_z_and_fg(terminal
     """The game is stopped at Bob's "Press Enter" (Ctrl-Z), and the shell, taking the terminal back,
     turns its echo on; carried on (fg), the prompt turns the echo off again: keys typed there are
     still not shown."""
-    t = Terminal("play", "--players", "4", "--names", "Ann,Bob", "--seed", "hotseat", "--no-save")
-    terminal.append(t)
-    at = t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard: ")
-    t.type("\r")
-    for _ in range(2):
-        at = _order_prompt(t, at)
-        t.type("10 9\r")
-        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
-        t.type("\r")
-    handed = t.expect(r"Bob: your orders are secret\. Press Enter when you are at the keyboard: ", after=at)
+    t, handed = _at_bobs_press_enter(terminal)
     os.kill(t.process.pid, signal.SIGSTOP)  # what Ctrl-Z does under a shell's job control
     time.sleep(0.5)
     modes = termios.tcgetattr(t.master)  # the program's terminal (the pseudo-terminal's other end)
