@@ -92,3 +92,35 @@ def test_a_new_organiser_link_made_in_another_browser_is_said_in_the_first(serve
     expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game")
     a.context.close()
     b.context.close()
+
+
+def test_an_invite_shown_to_an_organiser_who_lost_the_game_is_not_called_dead(server: str, chromium: Any) -> None:
+    """Browser A shows a new invite for seat 3; browser B, organising through a newer organiser link,
+    then takes the organising away from A. A's page said that invite "no longer works" and not to
+    send it, though it still opened the seat. Now it says A can no longer tell, and the invite works."""
+    from playwright.sync_api import expect
+
+    a = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
+    visit(a, server + "/")
+    a.fill("input[name=name]", "Lost organiser")
+    a.click("#create-game button[type=submit]")
+    a.click("#to-organise")
+    organise = a.url
+    a.click("#new-organiser-link button")
+    link = a.locator("#organiser-link").inner_text()
+    visit(a, organise)
+    a.click("button[aria-label='New invite link for seat p3']")
+    invite = a.locator("#invite-link").inner_text()
+    b = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
+    visit(b, link)
+    b.click("button[type=submit]")
+    b.click("#new-organiser-link button")
+    expect(b.locator("h1")).to_contain_text("New organiser link")
+    a.bring_to_front()
+    expect(a.locator("#invite-link + .unsure-note")).to_contain_text("cannot tell whether this link still works")
+    expect(a.locator(".retired-note")).to_have_count(0)
+    c = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
+    visit(c, invite)
+    expect(c.locator("body")).not_to_contain_text("no longer works")
+    for context in (a.context, b.context, c.context):
+        context.close()

@@ -343,6 +343,17 @@ function watchShownLinks() {
     var take = el.querySelector("a.take-seat");
     if (take) { take.hidden = true; }
   }
+  // ``el`` as for retire: an invite this browser can no longer check, since it no longer organises.
+  function unsure(el) {
+    var code = el.tagName === "CODE" ? el : el.querySelector("code");
+    if (el.dataset.unsure || el.dataset.retired) { return; }
+    el.dataset.unsure = "yes";
+    var note = element("strong", "This browser no longer organises the game (a new organiser link was made in " +
+      "another browser), so it cannot tell whether this link still works: whoever organises it now can.");
+    note.className = "unsure-note";
+    note.setAttribute("role", "status");
+    code.parentNode.insertBefore(note, code.nextSibling);
+  }
   function allLinksBox() {
     var box = document.getElementById("all-links");
     var gone = Array.prototype.slice.call(main.querySelectorAll("#invites [data-retired]"));
@@ -363,13 +374,18 @@ function watchShownLinks() {
       if (!marks) { return; }
       if (marks.lost) {
         // This browser no longer organises the game (a new organiser link made in another
-        // browser), or no longer plays the seat (signed out): what it was shown is gone too.
+        // browser), or no longer plays the seat (signed out): the organiser link it was shown, or
+        // the link to its own seat (``data-held``), is gone with it. A seat's invite shown to the
+        // organiser still opens that seat, and whether a newer one replaced it is no longer this
+        // browser's to know: say that, rather than call it dead.
         clearInterval(timer);
         shown.forEach(function (el) {
-          if (el.dataset.link === "organiser" || !main.querySelector("[data-link='organiser']")) {
+          if (el.dataset.link === "organiser" || el.dataset.held) {
             retire(el, "this browser has lost its part in the game since this page was shown " +
               "(a new " + (el.dataset.link === "organiser" ? "organiser link" : "link for " + what(el)) +
               " was made in another browser)");
+          } else {
+            unsure(el);
           }
         });
         return;
