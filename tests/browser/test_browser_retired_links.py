@@ -124,3 +124,31 @@ def test_an_invite_shown_to_an_organiser_who_lost_the_game_is_not_called_dead(se
     expect(c.locator("body")).not_to_contain_text("no longer works")
     for context in (a.context, b.context, c.context):
         context.close()
+
+
+def test_an_organiser_who_plays_a_seat_is_told_the_organiser_link_is_dead(server: str, chromium: Any) -> None:
+    """As above, but browser A also plays seat 1, as an organiser often does: its poll is still
+    answered (with its own seat's mark alone), and the page, finding no mark for the organiser link,
+    said nothing while that link no longer worked."""
+    from playwright.sync_api import expect
+
+    a = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
+    visit(a, server + "/")
+    a.fill("input[name=name]", "Organiser who plays")
+    a.click("#create-game button[type=submit]")
+    organise = server + str(a.locator("#to-organise").get_attribute("href"))
+    a.locator("a.take-seat").first.click()
+    a.fill("input[name=name]", "Me")
+    a.click("#join button[type=submit]")
+    visit(a, organise)
+    a.click("#new-organiser-link button")
+    link = a.locator("#organiser-link").inner_text()
+    b = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
+    visit(b, link)
+    b.click("button[type=submit]")
+    b.click("#new-organiser-link button")
+    expect(b.locator("h1")).to_contain_text("New organiser link")
+    a.bring_to_front()
+    expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game")
+    a.context.close()
+    b.context.close()

@@ -354,6 +354,16 @@ function watchShownLinks() {
     note.setAttribute("role", "status");
     code.parentNode.insertBefore(note, code.nextSibling);
   }
+  // ``el`` shown for a part in the game this browser no longer has.
+  function lostPart(el) {
+    if (el.dataset.link === "organiser" || el.dataset.held) {
+      retire(el, "this browser has lost its part in the game since this page was shown " +
+        "(a new " + (el.dataset.link === "organiser" ? "organiser link" : "link for " + what(el)) +
+        " was made in another browser)");
+    } else {
+      unsure(el);
+    }
+  }
   function allLinksBox() {
     var box = document.getElementById("all-links");
     var gone = Array.prototype.slice.call(main.querySelectorAll("#invites [data-retired]"));
@@ -379,20 +389,16 @@ function watchShownLinks() {
         // organiser still opens that seat, and whether a newer one replaced it is no longer this
         // browser's to know: say that, rather than call it dead.
         clearInterval(timer);
-        shown.forEach(function (el) {
-          if (el.dataset.link === "organiser" || el.dataset.held) {
-            retire(el, "this browser has lost its part in the game since this page was shown " +
-              "(a new " + (el.dataset.link === "organiser" ? "organiser link" : "link for " + what(el)) +
-              " was made in another browser)");
-          } else {
-            unsure(el);
-          }
-        });
+        shown.forEach(lostPart);
         return;
       }
+      // No mark for a link shown: the answer is for a part this browser still has (a seat it
+      // plays), not the one the link was shown for (organising).
       shown.forEach(function (el) {
         var now = marks[el.dataset.link];
-        if (now !== undefined && now !== el.dataset.mark) {
+        if (now === undefined) {
+          lostPart(el);
+        } else if (now !== el.dataset.mark) {
           retire(el, "a newer link for " + what(el) + " was made after this page was shown (in another tab or browser)");
         }
       });
