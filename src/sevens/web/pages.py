@@ -917,10 +917,9 @@ def post_house_bot(
             return _organiser_noted(request, db, principal, game, clock, "house-bot", exc)
         refusal = _refusal(f"house-bot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    db.commit()
     # Back at the team's row, where the page says it is done: on a phone, or by keyboard, the top
     # of a long page is far from the next team's menu.
-    return _redirect(f"/games/{game.public_id}/organise?done=house-bot&team={team}#house-{team}")
+    return _back_to_organise(db, game, then=f"?done=house-bot&team={team}#house-{team}")
 
 
 def _organiser_action(
@@ -934,10 +933,11 @@ def _organiser_action(
     return game
 
 
-def _back_to_organise(db: SessionDep, game: GameRow) -> Response:
-    """Commit an organiser's act and show the organiser page again."""
+def _back_to_organise(db: SessionDep, game: GameRow, *, then: str = "") -> Response:
+    """Commit an organiser's act and show the organiser page again; ``then``, added to its address,
+    says what was done and where on the page (``?done=...#row``)."""
     db.commit()
-    return _redirect(f"/games/{game.public_id}/organise")
+    return _redirect(f"/games/{game.public_id}/organise{then}")
 
 
 @router.post("/games/{public_id}/start")
