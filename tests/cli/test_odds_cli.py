@@ -310,6 +310,14 @@ def test_human_output_never_rounds_what_can_happen_to_0_or_1() -> None:
     assert _row(splits.stdout, "1")[-1] == ">0.999999"  # win + draw/2
 
 
+def test_a_long_shot_keeps_two_figures() -> None:
+    """30 FLAIR score nothing with chance 8.88e-06, which six decimals printed as 0.000009: one figure,
+    a tenth out. Below 1e-05 a chance is printed in scientific form, with two."""
+    single = runner.invoke(app, ["odds", "--force", "0", "--flair", "30"], env={"COLUMNS": "120"})
+    assert single.exit_code == 0
+    assert _row(single.stdout, "P(no points)")[1] == "8.9e-06"
+
+
 def test_every_figure_the_original_quotes_is_printed() -> None:
     """The original ends with three figures (docs/original-figures.md, docs/odds.md): doubles multiply a
     FLAIR option's expected score by 1.2, 3 FLAIR expect "about 3.97" (61/15 in fact), 3 FORCE net 4.00,

@@ -68,19 +68,20 @@ def _order(force_option: str, force: int | None, flair_option: str, flair: int |
 
 
 def chance(p: float, places: int = 6) -> str:
-    """A probability to ``places`` decimals that never rounds what can happen to 0, nor what may fail to 1.
+    """A probability to ``places`` decimals that never rounds what can happen to 0, nor what may fail to 1,
+    and keeps two significant figures of a long shot (scientific form where the decimals hold fewer).
 
     >>> chance(0.0), chance(0.25), chance(2.86e-8), chance(1 - 3e-9), chance(1.0)
     ('0', '0.250000', '2.9e-08', '>0.999999', '1')
-    >>> chance(0.0000286, places=4), chance(0.00006, places=4)
-    ('2.9e-05', '0.0001')
+    >>> chance(0.0000286), chance(0.00000888), chance(0.0000286, places=4)
+    ('0.000029', '8.9e-06', '2.9e-05')
     """
     if p <= 0:
         return "0"
     if p >= 1:
         return "1"
     text = f"{p:.{places}f}"
-    if float(text) == 0:
+    if p < 10.0 ** (1 - places):  # fewer than two figures would show: 0.000009 for 8.88e-06
         return f"{p:.1e}"
     if float(text) == 1:
         return ">0." + "9" * places
