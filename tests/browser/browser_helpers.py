@@ -54,11 +54,14 @@ until a moment ago); a button pressed there acts on what the page showed when it
 
 def visit(page, url: str):  # type: ignore[no-untyped-def]
     """Go to ``url``. A page that follows the game reloads itself when the game moves on, and its
-    own navigation can cut the test's short (ERR_ABORTED): then go again."""
+    own navigation can cut the test's short (ERR_ABORTED): then go again. Going by a blank page
+    first leaves no script of the game's running to do so (a page reloading itself at every turn
+    resolved cut three goes in a row short under load)."""
     from playwright.sync_api import Error
 
     for attempt in range(3):
         try:
+            page.goto("about:blank")
             return page.goto(url)
         except Error as exc:
             if attempt == 2 or not ("ERR_ABORTED" in str(exc) or "interrupted by another navigation" in str(exc)):

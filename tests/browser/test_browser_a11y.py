@@ -65,7 +65,14 @@ def axe_problems(page: Any, where: str, impacts: tuple[str, ...] = FAILING_IMPAC
 
 # The phone checks, run in the page. Fields and buttons count when they are shown; text counts when
 # an element shown on screen holds it directly (visually hidden text is for screen readers).
-_WIDTH = "[document.scrollingElement.scrollWidth, window.innerWidth]"
+_WIDTH = """() => {
+  let widest = '', right = 0;
+  for (const el of document.querySelectorAll('body *')) {
+    const edge = el.getBoundingClientRect().right;
+    if (edge > right) { right = edge; widest = el.outerHTML.slice(0, 90); }
+  }
+  return [document.scrollingElement.scrollWidth, window.innerWidth, document.readyState, widest];
+}"""
 _SMALL_CONTROLS = """() => Array.from(document.querySelectorAll(
     'input:not([type=hidden]), select, textarea, button, a.button')).filter(el => {
   const box = el.getBoundingClientRect();
@@ -96,12 +103,30 @@ def phone_problems(page: Any, where: str) -> list[str]:
     problems = []
     # On a touch screen Chrome zooms out of a page wider than the screen, and innerWidth grows
     # with it: the screen's own width is the measure.
-    wide, inner = page.evaluate(_WIDTH)
+    wide, widest = _loaded_width(page)
     screen = page.viewport_size["width"]
-    if max(wide, inner) > screen:
-        problems.append(f"{where}: the page is {max(wide, inner)} px wide on a {screen} px screen")
+    if wide > screen:
+        problems.append(f"{where}: the page is {wide} px wide on a {screen} px screen (widest: {widest})")
     problems += [f"{where}: too small to tap: {c}" for c in page.evaluate(_SMALL_CONTROLS)]
     return problems + small_text(page, where)
+
+
+def _loaded_width(page: Any) -> tuple[int, str]:
+    """The page's width, and its element reaching furthest right, once the page has loaded: a page
+    that follows the game reloads itself when an order comes in, and one measured as it reloads is
+    laid out before its stylesheet applies (the organiser's page, just started, now and then
+    measured 549 px wide under load)."""
+    from playwright.sync_api import Error
+
+    for _ in range(20):
+        page.wait_for_load_state("load")
+        try:
+            wide, inner, state, widest = page.evaluate(_WIDTH)
+        except Error:  # it reloaded as it was measured
+            continue
+        if state == "complete":
+            return max(wide, inner), widest
+    raise AssertionError(f"{page.url} never finished loading to be measured")
 
 
 def refused_form(page: Any, form: str, box: str, words: str) -> None:
