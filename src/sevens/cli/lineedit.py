@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import select
 import signal
 import sys
 import threading
@@ -219,6 +220,11 @@ def _line_from(fd: int) -> str:
     an empty line, or once the terminal is gone."""
     typed = b""
     while not typed.endswith(b"\n"):
+        # Out of the wait now and then: a signal (SIGCONT, after fg) may be delivered to another
+        # thread (a numerical library's), and its Python handler then runs only once the main
+        # thread leaves a blocking read, which left typing shown after Ctrl-Z and fg until Enter.
+        while not select.select([fd], [], [], 0.1)[0]:
+            pass
         chunk = os.read(fd, 1024)
         if not chunk:  # Ctrl-D at the start of a line, or a terminal that went away
             if typed:
