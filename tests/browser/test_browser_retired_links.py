@@ -71,6 +71,19 @@ def test_a_tab_showing_links_says_when_another_tab_retires_them(server: str, chr
     context.close()
 
 
+def _organises_and_makes_a_newer_link(chromium: Any, link: str) -> Any:
+    """A second browser takes up the organiser link ``link`` and makes a newer one, which retires
+    ``link`` and takes the organising from whichever browser held it; returns its tab."""
+    from playwright.sync_api import expect
+
+    b = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
+    visit(b, link)
+    b.click("button[type=submit]")
+    b.click("#new-organiser-link button")
+    expect(b.locator("h1")).to_contain_text("New organiser link")
+    return b
+
+
 def test_a_new_organiser_link_made_in_another_browser_is_said_in_the_first(server: str, chromium: Any) -> None:
     """Browser A makes a new organiser link and shows it; browser B, which organises through it,
     makes another: A no longer organises and its link is dead, and A's page says both."""
@@ -83,11 +96,7 @@ def test_a_new_organiser_link_made_in_another_browser_is_said_in_the_first(serve
     a.click("#to-organise")
     a.click("#new-organiser-link button")
     link = a.locator("#organiser-link").inner_text()
-    b = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
-    visit(b, link)
-    b.click("button[type=submit]")
-    b.click("#new-organiser-link button")
-    expect(b.locator("h1")).to_contain_text("New organiser link")
+    b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()
     expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game")
     a.context.close()
@@ -111,11 +120,7 @@ def test_an_invite_shown_to_an_organiser_who_lost_the_game_is_not_called_dead(se
     visit(a, organise)
     a.click("button[aria-label='New invite link for seat p3']")
     invite = a.locator("#invite-link").inner_text()
-    b = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
-    visit(b, link)
-    b.click("button[type=submit]")
-    b.click("#new-organiser-link button")
-    expect(b.locator("h1")).to_contain_text("New organiser link")
+    b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()
     expect(a.locator("#invite-link + .unsure-note")).to_contain_text("cannot tell whether this link still works")
     expect(a.locator(".retired-note")).to_have_count(0)
@@ -143,11 +148,7 @@ def test_an_organiser_who_plays_a_seat_is_told_the_organiser_link_is_dead(server
     visit(a, organise)
     a.click("#new-organiser-link button")
     link = a.locator("#organiser-link").inner_text()
-    b = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
-    visit(b, link)
-    b.click("button[type=submit]")
-    b.click("#new-organiser-link button")
-    expect(b.locator("h1")).to_contain_text("New organiser link")
+    b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()
     expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game")
     a.context.close()
