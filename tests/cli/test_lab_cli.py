@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from sevens.cli.main import app
 from sevens.lab.run import run_lab, wilson_interval
+from strategy_sources import PRINTER
 from terminal_session import in_terminal, press_ctrl_c, read_until
 
 runner = CliRunner()
@@ -190,21 +191,6 @@ def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
     assert "…" not in result.stdout
 
 
-PRINTER = '''
-import numpy as np
-from sevens.lab.strategies import paced_total, split_orders
-
-
-class Printer:
-    """Says what it decides, as one does while working on a strategy."""
-
-    name = "printer"
-
-    def orders(self, view, rng):
-        print("deciding turn", view.turn)
-        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
-        return split_orders(total, np.ones(view.size), view.scrum)
-'''
 
 
 CHATTY = '''

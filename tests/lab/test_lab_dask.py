@@ -18,6 +18,7 @@ import pytest
 
 from sevens.lab.run import run_lab
 from sevens.lab.strategies import StrategyError
+from strategy_sources import PRINTER
 from terminal_session import in_terminal, press_ctrl_c, read_until
 
 distributed = pytest.importorskip("distributed")
@@ -29,21 +30,7 @@ PACERS = re.search(r"```python\n(.*?)```", GUIDE[GUIDE.index("## Writing your ow
 
 # Strategies of one's own, in a folder the workers have on their path (they start with this process's).
 STRATEGIES = {
-    "printer.py": '''
-import numpy as np
-from sevens.lab.strategies import paced_total, split_orders
-
-
-class Printer:
-    """Says what it decides, as one does while working on a strategy."""
-
-    name = "printer"
-
-    def orders(self, view, rng):
-        print("deciding turn", view.turn)
-        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
-        return split_orders(total, np.ones(view.size), view.scrum)
-''',
+    "printer.py": PRINTER,
     "crashing.py": '''
 from sevens.bots.strategies import EvenSpread
 
