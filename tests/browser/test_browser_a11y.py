@@ -12,8 +12,10 @@ marked invalid with the reason as its description. At each stop a check runs:
 * axe-core (through axe-playwright-python) on the page as it stands, its script run: any
   violation of impact "moderate" or worse fails, named by page, rule, element and help text;
   and no text shown below 14 px;
-* at a phone's 360 x 740 on a touch screen, also: nothing wider than the screen (a wide table
-  scrolls inside its own box) and every field and button at least 44 px tall.
+* at a phone's 360 x 740 on a touch screen, also: nothing wider than the screen (a wide group
+  table scrolls inside its own box, but no match report and no odds table does) and every field
+  and button at least 44 px tall. The last two seats are taken before the knockout, so that a
+  player's page shows the odds of a semi-final.
 
 Besides, an order is placed, and the organiser starts, pauses, resumes and resolves, with the
 keyboard alone, each control on the way showing that it has the focus.
@@ -93,6 +95,15 @@ _SMALL_TEXT = """() => {
 }"""
 
 
+# A match report and the odds of an order are read on a phone as the game goes: they fit the
+# screen, with nothing to scroll sideways to inside their own box (a group table's last column,
+# "decided by", may still scroll there).
+_SCROLLING_TABLES = """() => Array.from(document.querySelectorAll('.table-scroll')).filter(box =>
+  box.querySelector('table.report, table.odds-table') && box.scrollWidth > box.clientWidth
+).map(box => box.firstElementChild.className + ' (' + box.querySelector('caption').textContent + ') ' +
+  box.scrollWidth + ' px in ' + box.clientWidth)"""
+
+
 def small_text(page: Any, where: str) -> list[str]:
     """Text shown on ``page`` below 14 px, one line per kind of element."""
     return [f"{where}: text below 14 px: {t}" for t in page.evaluate(_SMALL_TEXT)]
@@ -108,6 +119,7 @@ def phone_problems(page: Any, where: str) -> list[str]:
     if wide > screen:
         problems.append(f"{where}: the page is {wide} px wide on a {screen} px screen (widest: {widest})")
     problems += [f"{where}: too small to tap: {c}" for c in page.evaluate(_SMALL_CONTROLS)]
+    problems += [f"{where}: scrolls sideways: {t}" for t in page.evaluate(_SCROLLING_TABLES)]
     return problems + small_text(page, where)
 
 
@@ -221,6 +233,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     org.locator("table.seats tbody tr").nth(2).locator("button").click()
     expect(org.locator("#invite-link")).to_be_visible()
     look(org, "new invite for a seat")
+    invites[2] = org.locator("#invite-link").inner_text()
     visit(org, organise_url)
     org.click("#start button")
     expect(org.locator("#order-states")).to_be_visible()
@@ -297,13 +310,34 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     # The time left is a timer: found by assistive technology, not read out at every change.
     expect(org.get_by_role("timer")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
 
-    # The organiser resolves turn after turn; the knockout brings the bracket. (Once no team of a
-    # seat someone took is left in play, the bots play on to the final by themselves.)
+    # The last two seats are taken, so that every team is someone's and the game waits for the
+    # knockout's orders (with none, the bots would play on to the final by themselves): one of the
+    # four then has a team in the semi-finals, with the odds of a match that cannot end level.
+    players = [org, guest]
+    for seat in (2, 3):
+        late = chromium.new_context(**options).new_page()
+        late.set_default_timeout(15000)
+        visit(late, invites[seat])
+        expect(late.locator("#fixed-name")).to_be_visible()  # joined after the start: named in the record
+        late.click("#join button[type=submit]")
+        expect(late).to_have_url(re.compile(r"/play$"))
+        players.append(late)
+
+    # The organiser resolves turn after turn; the knockout brings the bracket.
     for _ in range(5):
         visit(org, organise_url)
         if not org.locator("#resolve").count():
             break
         turn = org.locator("#resolve input[name=turn]").input_value()
+        if turn == "4":
+            for player in players:
+                visit(player, f"{base}/play")
+                if player.locator("form.order-form").count():
+                    break
+            settled(player)
+            expect(player.locator(".odds-table th").nth(3)).to_have_text("level (count-back)")
+            look(player, "player page, knockout, live odds")
+            visit(org, organise_url)
         org.click("#resolve button")
         expect(org.locator(f"#resolve input[name=turn][value='{turn}']")).to_have_count(0)
         if turn == "3":
@@ -335,7 +369,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
             break
     assert status == 429
     look(guest, "error 429, too many attempts")
-    for page in (org, guest, spectator):
+    for page in (*players, spectator):
         page.context.close()
 
 

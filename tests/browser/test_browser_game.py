@@ -124,7 +124,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level (count-back)")
                     theirs = table.locator("td:nth-child(2)").all_inner_texts()
                     assert len(theirs) == len(set(theirs)) >= 2, theirs
-                    named = ", ".join(table.locator("td:first-child").all_inner_texts()).split(", ")
+                    named = ", ".join(table.locator("th[scope=row]").all_inner_texts()).split(", ")
                     assert sorted(named) == sorted(STRATEGIES), named
                 if turn == 1 and index == 1 and i == 0:
                     shot(page, "play-order-form")

@@ -97,19 +97,32 @@ function describe(data, team) {
     if (row.bot === data.opponent_bot) { (same || rows[rows.length - 1]).theirs = true; }
   });
   var knockout = data.against[0].draw === undefined;
+  // On a phone the stylesheet lays each row out as a grid (the bots on a line of their own, the
+  // figures under them), which is no longer a table's layout: the roles keep it a table for
+  // screen readers, the bots naming their row.
   var table = element("table");
   table.className = "odds-table";
+  table.setAttribute("role", "table");
   table.appendChild(element("caption", "Odds of " + team + " against each bot's order"));
   table.firstChild.className = "visually-hidden";
   var head = element("tr");
+  head.setAttribute("role", "row");
   ["if they play like", "their order", "win", knockout ? "level (count-back)" : "draw", "loss"].forEach(
-    function (title) { head.appendChild(element("th", title)); });
+    function (title) {
+      var th = head.appendChild(element("th", title));
+      th.setAttribute("scope", "col");
+      th.setAttribute("role", "columnheader");
+    });
   table.appendChild(head);
   rows.forEach(function (r) {
     var tr = element("tr");
+    tr.setAttribute("role", "row");
     if (r.theirs) { tr.className = "their-bot"; }
-    [r.bots.join(", "), r.key, percent(r.row.win), percent(knockout ? r.row.level : r.row.draw),
-      percent(r.row.loss)].forEach(function (text) { tr.appendChild(element("td", text)); });
+    var bots = tr.appendChild(element("th", r.bots.join(", ")));
+    bots.setAttribute("scope", "row");
+    bots.setAttribute("role", "rowheader");
+    [r.key, percent(r.row.win), percent(knockout ? r.row.level : r.row.draw), percent(r.row.loss)].forEach(
+      function (text) { tr.appendChild(element("td", text)).setAttribute("role", "cell"); });
     table.appendChild(tr);
   });
   var scroll = element("div");
