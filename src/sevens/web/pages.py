@@ -19,7 +19,6 @@ from sevens.store.auth import (
     InviteState,
     access_to,
     add_grant,
-    check_one_seat,
     create_principal,
     delete_principal,
     game_by_organiser_link,
@@ -417,16 +416,40 @@ def join_form(
     game = store.game_by_id(db, game_id=seat.game_id)
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
-    return _join_page(request, game, seat)
+    return _join_page(request, game, seat, held=_held_seat(db, principal, seat))
+
+
+def _held_seat(db: SessionDep, principal: ApiPrincipal | None, seat: SeatRow) -> SeatRow | None:
+    """Another seat of the invite's game that this browser plays already (it plays one seat of a
+    game, :func:`~sevens.store.auth.check_one_seat`), or None."""
+    if principal is None:
+        return None
+    held = [p for p in access_to(db, principal_id=principal.id, game_id=seat.game_id).player_ids if p != seat.player_id]
+    if not held:
+        return None
+    return next(s for s in store.seats_of(db, game_id=seat.game_id) if s.player_id == held[0])
 
 
 def _join_page(
-    request: Request, game: GameRow, seat: SeatRow, *, refusal: Refusal | None = None, status: int = 422
+    request: Request,
+    game: GameRow,
+    seat: SeatRow,
+    *,
+    refusal: Refusal | None = None,
+    status: int = 422,
+    held: SeatRow | None = None,
+    refused: bool = False,
 ) -> Response:
     # After the start a seat plays under the name the record has for it. A refused name names the
     # invite's address as the page's, so a reload reads the form rather than posting it again.
+    # ``held``: a seat this browser plays already, said instead of a form (``refused``: the form was
+    # sent anyway, from a page loaded before; 409, said as a notice).
     fixed = None if game.status == GameStatus.LOBBY else store.seat_name(seat)
-    context = {"game": game, "seat": seat, "fixed_name": fixed, "refusal": refusal}
+    context: dict[str, Any] = {"game": game, "seat": seat, "fixed_name": fixed, "refusal": refusal}
+    if held is not None:
+        context.update(held=held, held_name=store.seat_name(held), refused=refused)
+        context["canonical"] = request.url.path
+        return render(request, "join.html", context, status=409 if refused else 200)
     if refusal is not None:
         context["canonical"] = request.url.path
     return render(request, "join.html", context, status=status if refusal else 200)
@@ -465,7 +488,9 @@ def join(
     assert game is not None
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
-    check_one_seat(db, principal_id=None if principal is None else principal.id, seat=seat, holder="this browser")
+    held = _held_seat(db, principal, seat)
+    if held is not None:  # a join form loaded before this browser took another seat of the game
+        return _join_page(request, game, seat, held=held, refused=True)
     try:
         store.join_seat(db, seat=seat, name=name, now=clock())
     except Invalid as exc:  # the name: said on the form, with what was typed, to try another
