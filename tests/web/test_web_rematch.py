@@ -46,6 +46,8 @@ def test_a_player_alone_starts_a_rematch_in_one_click_and_keeps_their_seat(app: 
     assert "This browser has taken seat p1 again as Solo Sam." in page.text
     links = dict(re.findall(r'data-player="(p\d+)"><code class="invite">([^<]+)<', page.text))
     assert sorted(links, key=lambda p: int(p[1:])) == [f"p{n}" for n in range(2, 17)]
+    # This browser plays seat p1 already, and a browser plays one seat: no link offers it another.
+    assert "take this seat yourself" not in page.text
     # A reload reads the new game's organiser page; it does not make a third game.
     assert f'data-canonical="/games/{new.public_id}/organise"' in page.text
 
