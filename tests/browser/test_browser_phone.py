@@ -3,6 +3,7 @@ off to the right of a table that scrolls sideways."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -134,4 +135,50 @@ def test_a_page_that_follows_the_game_does_not_reload_from_under_the_keyboard(se
     page.locator("#live-note button").click()
     expect(page.locator("#order-count")).to_contain_text("1 saved, not ready")
     player.context.close()
+    context.close()
+
+
+def test_an_order_marked_ready_by_keyboard_goes_on_to_the_next_team(server: str, chromium: Any) -> None:
+    """By keyboard on a phone, 'Save and mark ready' for the first team brought the page back at
+    the top of that team's part, the note of what was done at the top of the page, off the screen:
+    the next Tab went back into the same team's FORCE box, seven Tabs from the next team's. Now
+    the page comes back at the note, at the end of the team's part and on the screen, and the next
+    Tab goes on to the next team's order. Setting an autopilot does the same."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    base = start_with_one_seat(page, server, "Ready keys cup", hours="24").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    forms = page.locator("form.order-form")
+    expect(forms).to_have_count(2)
+    first, second = (str(forms.nth(i).get_attribute("data-team")) for i in (0, 1))
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.id") == f"order-{first}-force":
+            break
+    page.keyboard.press("Control+A")
+    page.keyboard.type("6")
+    for _ in range(3):  # FLAIR, Save, Save and mark ready
+        page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == ["BUTTON", "Save and mark ready"]
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    message = page.locator(f"#team-{first} #message")
+    expect(message).to_have_text(re.compile(r"^Order for .+ ready \(turn 1\)\.$"))
+    expect(message).to_have_attribute("role", "status")
+    expect(message).to_be_in_viewport()  # on the screen
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == f"order-{second}-force"
+
+    # The autopilot's Set, by keyboard, comes back at its note too, and Tab goes on from there.
+    page.locator(f"#autopilot-{second}-strategy").focus()
+    page.keyboard.press("Tab")  # the weight box
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED)[0] == "BUTTON"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator(f"#team-{second} #message")).to_have_text(re.compile(r"^Autopilot for .+ set\.$"))
+    page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED) == ["BUTTON", "A link for another device"]
     context.close()

@@ -768,14 +768,16 @@ def play_page(
     """The player's page: own teams, SCRUM, next opponents, an order form per team.
 
     After a form, ``done``, ``team`` and ``turn`` say what was just done; the page words the
-    message itself, so a crafted link cannot put text of its own on a player's page."""
+    message itself, so a crafted link cannot put text of its own on a player's page. It stands at
+    the end of that team's part (``#message``), so that the page comes back there and the next Tab
+    goes on to the next team's order."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
     message = views.done_message(view, done, team, turn)
-    return _play(request, db, game, access, view, principal=principal, message=message)
+    return _play(request, db, game, access, view, principal=principal, message=message, team=team)
 
 
 def _play(
@@ -794,10 +796,11 @@ def _play(
 ) -> Response:
     # ``refusal``: one of ``team``'s forms sent back, shown at that form with the typing kept; the
     # address shown is the page's, at that team. ``notice``: a form refused that is no longer on
-    # the page (the game moved on), said at the top.
+    # the page (the game moved on), said at the top. ``message``: what ``team``'s form did, said
+    # at the end of that team's part.
     context: dict[str, Any] = {
         "view": view, "access": access, "message": message, "live": _live(db, game, access, principal), "refusal": refusal,
-        "notice": notice, **_sequels(db, principal, game),
+        "notice": notice, "team": team, **_sequels(db, principal, game),
     }
     if refusal is not None:
         context["canonical"] = f"/games/{game.public_id}/play#team-{team}"
@@ -877,7 +880,7 @@ def post_order(
         )
     db.commit()
     word = "ready" if action == "ready" else "saved"
-    return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#team-{team}")
+    return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
 
 
 @router.post("/games/{public_id}/autopilot")
@@ -912,7 +915,7 @@ def post_autopilot(
             request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
         )
     db.commit()
-    return _redirect(f"/games/{game.public_id}/play?done=autopilot&team={team}#team-{team}")
+    return _redirect(f"/games/{game.public_id}/play?done=autopilot&team={team}#message")
 
 
 @router.post("/games/{public_id}/house-bot")
