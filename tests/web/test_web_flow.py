@@ -400,6 +400,25 @@ def test_names_a_reader_cannot_tell_apart_are_refused_and_a_late_seat_keeps_its_
     assert "Zed" not in game.organiser.get(f"{game.base}/organise").text
 
 
+def test_a_team_that_is_out_has_no_autopilot_to_pick(hosted: Hosted) -> None:
+    """In the knockout a player's page offered the autopilot menu, weight and Set of each team
+    out of the tournament too: a bot for matches it will never play, three more stops for the
+    keyboard between the teams still in. Only the teams in play have one now."""
+    for _ in (1, 2, 3):
+        for pid in hosted.players:
+            for team in hosted.my_teams(pid):
+                assert hosted.order(pid, team, 10, 6, action="ready").status_code == 303
+    assert hosted.turn() == 4
+    out = 0
+    for client in hosted.players.values():
+        page = client.get(f"{hosted.base}/play").text
+        playing = set(re.findall(r'class="order-form"[^>]*data-team="([\w-]+)"', page))
+        pilots = set(re.findall(r'<form [^>]*class="inline autopilot" id="autopilot-([\w-]+)"', page))
+        assert pilots == playing
+        out += page.count('class="my-team"') - len(playing)
+    assert out == 4  # the semi-finals' four teams are in play, the other four out
+
+
 def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:
     """In the lobby nothing is recorded yet: a new link's join form offers the name, and changes it."""
     game = host_game(app)

@@ -908,8 +908,8 @@ def post_autopilot(
     except Invalid as exc:
         db.rollback()
         view = views.player_view(db, game, player_id)
-        if view.public.state is None or not any(t.info.id == team for t in view.teams):
-            raise  # not a form on this page: the error page says why
+        if view.public.state is None or not any(t.info.id == team and t.info.in_play for t in view.teams):
+            raise  # not a form on this page (a team that is out has none): the error page says why
         refusal = _refusal(f"autopilot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
         return _play(
             request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
