@@ -200,6 +200,9 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     org.click("#create-game button[type=submit]")
     expect(org.locator("#organiser-link")).to_be_visible()
     look(org, "game created")
+    # Four links "take this seat yourself" were four of one name to a screen reader: each names its seat.
+    for number in range(1, 5):
+        expect(org.get_by_role("link", name=f"take this seat yourself (seat {number})", exact=True)).to_have_count(1)
     organiser_link = org.locator("#organiser-link").inner_text()
     invites = org.locator("code.invite").all_inner_texts()
     organise_url = server + str(org.locator("#to-organise").get_attribute("href"))
