@@ -1,0 +1,282 @@
+"""The lab on a Dask cluster: :func:`sevens.lab.run.run_lab` with ``dask=ADDRESS`` sends its batches here.
+
+The batches play on the cluster's workers as :func:`sevens.lab.run.run_batch` plays them anywhere
+else; the run hears their progress and what their strategies print through Dask events, and a
+cluster that fails the run (its scheduler gone, or the workers playing a batch dying again and again)
+is a :class:`ClusterError`. Dask itself is imported only when a run uses it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import queue
+import sys
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import Any
+
+from sevens.lab.run import BatchSpec, Totals, _raised, run_batch
+
+__all__ = ["ON_DASK", "ClusterError", "not_on_dask", "run_on_dask"]
+
+_DASK_IN_FLIGHT = 64  # batches queued on a cluster, whose size this side does not know (a local run: 4 a worker)
+
+
+class ClusterError(RuntimeError):
+    """A run on a Dask cluster could not go on: the scheduler went away, or the workers that played
+    a batch kept dying. The message says which, and what to look at."""
+
+
+_DASK_TOPIC = "sevens-lab"
+"""The Dask event topic a run's batches tell it on: progress and what its strategies print. One topic
+for every run (each message names its run), so that the scheduler keeps one log of them, not one per run."""
+
+
+def run_on_dask(
+    address: str,
+    specs: Iterator[BatchSpec],
+    told: dict[int, int],
+    partly: Callable[[int, int], None] | None,
+    done: Callable[[BatchSpec, Totals], None],
+) -> None:
+    """Play the batches on the Dask cluster at ``address``, at most :data:`_DASK_IN_FLIGHT` at a time.
+
+    Everything the run hears comes on one queue, read here and nowhere else: the batches' progress
+    and what their strategies print (Dask events, which the client's own thread receives) and the
+    batches as they finish (their futures' callbacks). A batch the run lets go of (Ctrl-C, a failed
+    batch) is cancelled on the cluster, and one already playing stops at its next progress report
+    (:func:`_dask_batch`).
+    """
+    import distributed
+    from distributed.client import FutureCancelledError
+    from distributed.comm.core import CommClosedError
+
+    try:
+        client = distributed.Client(address)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as exc:  # nothing there, or it does not answer
+        raise ValueError(
+            f"cannot reach a Dask scheduler at {address}: {exc}; check the address, or start a scheduler "
+            "(dask scheduler) and its workers (dask worker ADDRESS), or leave out --dask to run on this machine"
+        ) from None
+    run = uuid.uuid4().hex
+    heard: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def hear(event: tuple[float, Any]) -> None:  # on the client's thread: pass it on, nothing more
+        message = event[1]
+        if isinstance(message, dict) and message.get("run") == run:
+            heard.put(message)
+
+    sent: dict[Any, BatchSpec] = {}
+
+    def send(spec: BatchSpec) -> None:
+        told[spec.start] = 0
+        future = client.submit(_dask_batch, spec, run, address, partly is not None, pure=False)
+        sent[future] = spec
+        future.add_done_callback(heard.put)  # type: ignore[no-untyped-call]
+
+    with _quiet_dask_client(), client:
+        # Before any batch is sent: the scheduler takes the two in the order they were sent.
+        client.subscribe_topic(_DASK_TOPIC, hear)  # type: ignore[no-untyped-call]
+        for spec in islice(specs, _DASK_IN_FLIGHT):
+            send(spec)
+        while sent:
+            item = heard.get()
+            if isinstance(item, dict):
+                if "text" in item:
+                    stream = sys.stdout if item["stream"] == 1 else sys.stderr
+                    stream.write(item["text"])
+                    stream.flush()
+                elif partly is not None:
+                    partly(item["start"], item["done"])
+                continue
+            spec = sent.pop(item)
+            try:
+                totals = item.result()
+            except distributed.KilledWorker as exc:
+                died = exc.allowed_failures + 1
+                raise ClusterError(
+                    f"Dask gave up on tournaments {spec.start + 1:,} to {spec.start + spec.count:,} after "
+                    f"{'a worker' if died == 1 else f'{died} workers'} died playing them (Dask's "
+                    "distributed.scheduler.allowed-failures): a worker short of memory or killed, or a strategy "
+                    "that ends its process (os._exit, a crash in compiled code), does this; the workers' logs "
+                    "say more"
+                ) from None
+            except (FutureCancelledError, CommClosedError) as exc:
+                if not (isinstance(exc, CommClosedError) or exc.reason == "scheduler-connection-lost"):
+                    raise
+                raise ClusterError(
+                    f"lost the connection to the Dask scheduler at {address} while the run played; check that the "
+                    "scheduler is running and can be reached, and run again (or leave out --dask to run on this "
+                    "machine)"
+                ) from None
+            done(spec, totals)
+            for spec in islice(specs, 1):
+                send(spec)
+
+
+@contextlib.contextmanager
+def _quiet_dask_client() -> Iterator[None]:
+    """While a run uses a Dask client, leave out what the client logs of failures the run handles
+    itself: a result it could not fetch from a worker that died (Dask plays that batch again, and the
+    totals are the same), and, once the scheduler has gone, its attempt to reconnect, broken off as
+    the run stops (a traceback, or "Failed to reconnect ... after 30.00 seconds", whichever the close
+    meets): the run says in one line what happened."""
+    logger = logging.getLogger("distributed.client")
+    handled = _HandledByTheRun()
+    logger.addFilter(handled)
+    try:
+        yield
+    finally:
+        logger.removeFilter(handled)
+
+
+class _HandledByTheRun(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError):
+            return False
+        return not str(record.msg).startswith(("Couldn't gather", "Failed to reconnect to scheduler"))
+
+
+ON_DASK = threading.local()
+"""On a Dask worker, in a thread playing a batch of :func:`run_on_dask`: ``address``, the scheduler's
+address as the run was given it (for messages)."""
+
+
+class _Released(Exception):
+    """The run let go of the batch playing here (it was interrupted, or another batch failed)."""
+
+
+def _dask_batch(spec: BatchSpec, run: str, address: str, tell: bool) -> Totals:
+    """:func:`run_batch` on a Dask worker, telling the run (through Dask events) how far it is if
+    ``tell``, and what its strategies print, where the run prints it; a batch the run has let go of
+    stops at its next report rather than play on for nothing."""
+    from distributed import get_worker
+
+    worker = get_worker()
+    key = worker.get_current_task()
+    written: list[tuple[int, list[str]]] = []  # what the batch's strategies wrote, by stream, in order
+
+    def send(**message: object) -> None:
+        worker.log_event(_DASK_TOPIC, {"run": run, "start": spec.start, **message})
+
+    def pass_on_what_was_written() -> None:
+        for stream, parts in written:
+            send(stream=stream, text="".join(parts))
+        written.clear()
+
+    def reached(tournaments: int) -> None:
+        task = worker.state.tasks.get(key)
+        if task is None or task.state == "cancelled":
+            raise _Released
+        pass_on_what_was_written()
+        if tell:
+            send(done=tournaments)
+
+    def write(stream: int, text: str) -> None:
+        if not written or written[-1][0] != stream:
+            written.append((stream, []))
+        written[-1][1].append(text)
+
+    ON_DASK.address = address
+    try:
+        with _PassedOn.kept_by(write):
+            return run_batch(spec, reached)
+    finally:
+        ON_DASK.address = None
+        pass_on_what_was_written()
+
+
+class _PassedOn:
+    """A Dask worker's ``sys.stdout`` or ``sys.stderr`` while batches play there: what a thread
+    playing one writes is kept for the run (:func:`_dask_batch`), which prints it as a local run
+    would; what other threads write goes where it went before. The streams are put back once no
+    batch plays."""
+
+    to = threading.local()
+    """In a thread playing a batch: ``write(stream, text)``, which keeps it for the run."""
+
+    _lock = threading.Lock()
+    _playing = 0
+
+    def __init__(self, stream: Any, number: int) -> None:
+        self.stream = stream
+        self.number = number
+
+    @classmethod
+    @contextlib.contextmanager
+    def kept_by(cls, write: Callable[[int, str], None]) -> Iterator[None]:
+        """While the block runs, what this thread writes to stdout (1) or stderr (2) goes to ``write``."""
+        with cls._lock:
+            cls._playing += 1
+            if not isinstance(sys.stdout, cls):
+                sys.stdout = cls(sys.stdout, 1)
+            if not isinstance(sys.stderr, cls):
+                sys.stderr = cls(sys.stderr, 2)
+        cls.to.write = write
+        try:
+            yield
+        finally:
+            cls.to.write = None
+            with cls._lock:
+                cls._playing -= 1
+                if not cls._playing:
+                    if isinstance(sys.stdout, cls):
+                        sys.stdout = sys.stdout.stream
+                    if isinstance(sys.stderr, cls):
+                        sys.stderr = sys.stderr.stream
+
+    def write(self, text: str) -> int:
+        write = getattr(self.to, "write", None)
+        if write is None:
+            return int(self.stream.write(text))
+        write(self.number, text)
+        return len(text)
+
+    def flush(self) -> None:
+        if getattr(self.to, "write", None) is None:
+            self.stream.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def not_on_dask(name: str, exc: BaseException, address: str) -> str:
+    """Why strategy ``name``, which loads in the run's process, does not on the Dask cluster's workers.
+
+    >>> exc = ValueError("cannot load 'mine:Mine'")
+    >>> exc.__context__ = ModuleNotFoundError("No module named 'mine'")
+    >>> print(not_on_dask("mine:Mine", exc, "tcp://h:8786"))  # doctest: +ELLIPSIS
+    strategy 'mine:Mine' loads in this process but not on the Dask cluster's workers (ModuleNotFoundError: No module named 'mine'), ...upload_file('mine.py'); or run without --dask ...
+    """
+    cause = exc.__context__ if isinstance(exc.__context__, ImportError | AttributeError) else None
+    module, _, attribute = name.partition(":")
+    if cause is not None:
+        why = _raised(cause)
+    elif str(exc).startswith("there is no strategy called"):
+        why = "no strategy of that name is installed there"
+    else:
+        why = _raised(exc)
+    said = f"strategy {name!r} loads in this process but not on the Dask cluster's workers ({why})"
+    instead = "; or run without --dask (dask=None), which plays on this machine"
+    if not attribute:  # an entry point's name: only an installed package declares one
+        return f"{said}: install the package that declares it on every worker{instead}"
+    if module == "__main__":
+        return (
+            f"{said}: '__main__' on a worker is the worker's own program, not the script or notebook the run "
+            f"started from. Put the strategy in a file of its own (mine.py, naming it 'mine:{attribute}'), then "
+            "install that on every worker or put its folder on their PYTHONPATH, or send it to them from Python: "
+            f"distributed.Client({address!r}).upload_file('mine.py'){instead}"
+        )
+    top = module.partition(".")[0]
+    file = f"{top}.py" if top == module else f"{top}.zip"
+    return (
+        f"{said}, which import each strategy by its path, from their own folder and PYTHONPATH. Install it on "
+        "every worker or put its folder on their PYTHONPATH, or send it to them from Python: "
+        f"distributed.Client({address!r}).upload_file({file!r})"
+        + ("" if top == module else f" (the package {top!r} zipped)")
+        + instead
+    )
