@@ -372,3 +372,33 @@ def test_ctrl_c_during_a_dask_run_stops_it_in_one_line_and_the_workers_stop_play
                          said), said
         assert "Traceback" not in said and " - distributed." not in said, said
         _until(lambda: not _playing(cluster), "the workers stopping", limit=60)  # a batch takes minutes
+
+
+def test_a_cluster_without_workers_is_said_once_and_the_run_goes_on_when_one_joins(
+    strategies_folder: Path, tmp_path: Path
+) -> None:
+    """A scheduler with no workers: the run waited with the bar at 0 and no word, forever. It now
+    says so once, on stderr, keeps waiting, and gives a local run's results once a worker joins."""
+    args = ["lab", "--strategies", "even,random", "--tournaments", "30", "--teams", "8", "--seed", "6", "--json"]
+    said = ("the Dask cluster at {} has no workers (none have joined, or all have left); the run waits for one: "
+            "start workers (dask worker {}) or press Ctrl-C to stop\n")
+    err = tmp_path / "stderr"
+    with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=50) as cluster:
+        address = cluster.scheduler_address
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        with err.open("w") as errors:
+            run = subprocess.Popen([sys.executable, "-m", "sevens", *args, "--dask", address], cwd=strategies_folder,
+                                   env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
+            try:
+                _until(lambda: "no workers" in err.read_text(), "the run saying the cluster has no workers")
+                time.sleep(3)  # a few more looks at the cluster: each would say it again
+                assert err.read_text() == said.format(address, address)
+                cluster.scale(1)
+                out, _ = run.communicate(timeout=600)
+            finally:
+                run.kill()
+    assert run.returncode == 0, err.read_text()
+    assert err.read_text() == said.format(address, address)
+    local = _sevens(*args, "--workers", "1", cwd=strategies_folder)
+    assert json.loads(out) == json.loads(local.stdout)

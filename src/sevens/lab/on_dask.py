@@ -14,6 +14,7 @@ import logging
 import queue
 import sys
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from itertools import islice
@@ -83,8 +84,14 @@ def run_on_dask(
         client.subscribe_topic(_DASK_TOPIC, hear)  # type: ignore[no-untyped-call]
         for spec in islice(specs, _DASK_IN_FLIGHT):
             send(spec)
+        waiting = _Waiting(client, address)
         while sent:
-            item = heard.get()
+            try:
+                item = heard.get(timeout=_LOOK_EVERY)
+            except queue.Empty:
+                waiting.look()
+                continue
+            waiting.heard()
             if isinstance(item, dict):
                 if "text" in item:
                     stream = sys.stdout if item["stream"] == 1 else sys.stderr
@@ -116,6 +123,46 @@ def run_on_dask(
             done(spec, totals)
             for spec in islice(specs, 1):
                 send(spec)
+
+
+NO_WORKERS_AFTER = 5.0
+"""Seconds without a word from the batches after which a run on Dask asks whether the cluster has any
+workers left, and says so once if not (:class:`_Waiting`)."""
+
+_LOOK_EVERY = 1.0  # seconds between two looks, once NO_WORKERS_AFTER has passed
+
+
+class _Waiting:
+    """A run on a cluster with no workers (none had joined, or all have left) waits for one, as Dask
+    does; it used to wait with the progress bar still at 0 and no word. After :data:`NO_WORKERS_AFTER`
+    seconds in which no batch said anything, this says so on stderr, once until a batch is heard from
+    again."""
+
+    def __init__(self, client: Any, address: str) -> None:
+        self.client = client
+        self.address = address
+        self.since = time.monotonic()
+        self.said = False
+
+    def heard(self) -> None:
+        """A batch said something (its progress, a print, its result): the run is not stuck."""
+        self.since = time.monotonic()
+        self.said = False
+
+    def look(self) -> None:
+        """Nothing heard for a while: if the cluster has no workers, say so (once)."""
+        if self.said or time.monotonic() - self.since < NO_WORKERS_AFTER:
+            return
+        # A call to the scheduler, answered from the client's last copy if the scheduler is gone (the
+        # run then hears that its batches were lost).
+        if self.client.scheduler_info(n_workers=0).get("n_workers") != 0:
+            return
+        self.said = True
+        sys.stderr.write(
+            f"the Dask cluster at {self.address} has no workers (none have joined, or all have left); the run "
+            f"waits for one: start workers (dask worker {self.address}) or press Ctrl-C to stop\n"
+        )
+        sys.stderr.flush()
 
 
 @contextlib.contextmanager
