@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import psutil
 import pytest
@@ -186,9 +187,70 @@ def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
     args = ["lab", "--strategies", ",".join(names), "--tournaments", "8", "--teams", "8"]
     result = runner.invoke(app, args, env={"COLUMNS": "80"})
     assert result.exit_code == 0, result.output
-    first_column = "".join(line.split("│")[1].strip() for line in result.stdout.splitlines() if line.startswith("│"))
+    body = result.stdout.split("─\n", 1)[1].splitlines()  # below the header's rule
+    first_column = "".join(line.split()[0] for line in body if line and not line.startswith(" "))
     assert all(name in first_column for name in names), result.stdout
     assert "…" not in result.stdout
+
+
+FOUR = ["lab", "--strategies", "even,odds-aware,equilibrium,random", "--tournaments", "2000", "--seed", "1"]
+
+
+@pytest.fixture(scope="module")
+def four_strategies() -> dict[str, Any]:
+    """The JSON of a run whose intervals are asymmetric at two decimals, (low–high), the widest cells."""
+    data: dict[str, Any] = json.loads(runner.invoke(app, [*FOUR, "--json"]).stdout)
+    return data
+
+
+def _figures(row: dict[str, Any]) -> list[str]:
+    """A strategy's figures as the table writes them."""
+    percent = [f"{100 * row[key][end]:.2f}" for key in ("titles", "finals") for end in ("rate", "ci95_low", "ci95_high")]
+    means = [f"{row['group_points'][k]:.2f}" for k in ("mean", "ci95")] + [f"{row['scrum_left'][k]:.1f}"
+                                                                          for k in ("mean", "ci95")]
+    return percent + means
+
+
+def test_at_80_columns_each_strategy_is_one_line_with_all_its_figures(four_strategies: dict[str, Any]) -> None:
+    """The default terminal's 80 columns wrapped each interval of "finals %" over two lines, so that
+    every strategy took two (and a figure's halves sat on different lines)."""
+    result = runner.invoke(app, FOUR, env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line.rstrip()) for line in lines) <= 80
+    for row in four_strategies["results"]:
+        mine = [line for line in lines if line.startswith(row["strategy"] + " ")]
+        assert len(mine) == 1, result.stdout
+        assert _in_order(_figures(row), mine[0]), result.stdout
+    body = result.stdout.split("─\n", 1)[1].strip().splitlines()
+    assert len(body) == 4, result.stdout
+
+
+def _in_order(figures: list[str], text: str) -> bool:
+    """Whether ``figures`` occur in ``text`` in that order, each a whole number of its own."""
+    at = 0
+    for figure in figures:
+        found = re.search(rf"(?<![\d.]){re.escape(figure)}(?![\d.])", text[at:])
+        if found is None:
+            return False
+        at += found.end()
+    return True
+
+
+@pytest.mark.parametrize("columns", [60, 120])
+def test_at_60_and_120_columns_every_figure_is_shown_whole(four_strategies: dict[str, Any], columns: int) -> None:
+    """At 60 columns the intervals were cut short ("(8.22–9.…"): figures lost. Narrower than one line
+    needs, each strategy takes two, its finals under its titles and its SCRUM left under its points."""
+    result = runner.invoke(app, FOUR, env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    assert "…" not in result.stdout and max(len(line.rstrip()) for line in result.stdout.splitlines()) <= columns
+    for row in four_strategies["results"]:
+        at = result.stdout.index(row["strategy"] + " ")
+        block = " ".join(result.stdout[at:].splitlines()[:1 if columns == 120 else 2])
+        assert _in_order([_figures(row)[i] for i in ((0, 1, 2, 6, 7) if columns == 60 else range(10))], block), (
+            result.stdout)
+        if columns == 60:
+            assert _in_order([_figures(row)[i] for i in (3, 4, 5, 8, 9)], block), result.stdout
 
 
 

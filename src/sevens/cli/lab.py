@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich import box
 from rich.console import Console
+from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
@@ -52,29 +54,46 @@ def _mean_cell(mean: float, half: float, digits: int) -> str:
     return f"{mean:.{digits}f} ± {half:.{digits}f}"
 
 
-def _table(result: object) -> Table:
+def _table(result: object, console: Console) -> Table:
+    """The results, one line per strategy where the console is wide enough for that (80 columns
+    are, for names of up to 12 characters); else each strategy on two lines, its finals under its
+    titles and its SCRUM left under its group points. A figure is never cut short: a column too
+    narrow for one, in a very narrow console, breaks it over lines instead."""
     from sevens.lab.run import LabResult
 
     assert isinstance(result, LabResult)
+    one_line = _laid_out(result, folded=False)
+    wide = Measurement.get(console, console.options.update_width(10**6), one_line).maximum
+    return one_line if wide <= console.width else _laid_out(result, folded=True)
+
+
+def _laid_out(result: LabResult, *, folded: bool) -> Table:
     against = "" if result.field is None else f", one team at a time against a field of {result.field}"
+    # No lines between the columns: they took the width that an interval's figures need.
     table = Table(
         title=f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
         f"(rates per team entered with their 95% intervals, ± where symmetric, else (low–high); "
-        f"neutral title rate {100 / result.teams:.2f}%)"
+        f"neutral title rate {100 / result.teams:.2f}%)",
+        box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
+        show_lines=folded,  # a blank line between two strategies' pairs of lines
     )
     # A long name (a module path) goes on several lines rather than being cut: two cut the same way
-    # would be told apart by nothing.
+    # would be told apart by nothing. The figures too, where nothing else fits.
     table.add_column("strategy", justify="left", overflow="fold")
-    for column in ("titles %", "finals %", "group points", "SCRUM left"):
-        table.add_column(column, justify="right")
+    headers = ("titles %", "finals %", "group points", "SCRUM left")
+    for column in (headers[:2], headers[2:]) if folded else [(h,) for h in headers]:
+        table.add_column("\n".join(column), justify="right", overflow="fold")
     for row in result.rows:
-        table.add_row(
-            row.name,
+        cells = (
             _rate_cell(row.title_rate, row.title_low, row.title_high),
             _rate_cell(row.final_rate, row.final_low, row.final_high),
             _mean_cell(row.group_points, row.group_points_ci, 2),
             _mean_cell(row.scrum_left, row.scrum_left_ci, 1),
         )
+        if folded:
+            table.add_row(row.name, "\n".join(cells[:2]), "\n".join(cells[2:]))
+        else:
+            table.add_row(row.name, *cells)
     return table
 
 
@@ -264,7 +283,8 @@ def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: 
     if json_out:
         typer.echo(json.dumps(result.to_dict(), indent=2))
     else:
-        Console().print(_table(result))
+        console = Console()
+        console.print(_table(result, console))
     if plot is None:
         return
     try:
