@@ -64,6 +64,24 @@ def test_a_path_to_something_that_is_not_a_strategy_is_refused(args: list[str], 
     assert result.stderr.startswith(f"error: {says}") and result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("option", ["--strategies", "--field"])
+def test_a_strategy_module_with_a_syntax_error_names_the_file_and_line_to_fix(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """A typo in one's own module read "'mine:Mine' is not a strategy ... name a strategy object, or a
+    class or function that makes one": as if the name were wrong, not the file."""
+    module = f"typo_{option.strip('-')}"
+    (tmp_path / f"{module}.py").write_text("from sevens.bots.strategies import EvenSpread\n\n"
+                                           "class Mine(EvenSpread)\n    name = 'mine'\n")
+    monkeypatch.chdir(tmp_path)
+    names = [f"{module}:Mine", "even"] if option == "--strategies" else ["even"]
+    args = ["lab", "--strategies", ",".join(names), "--tournaments", "10"]
+    result = runner.invoke(app, args if option == "--strategies" else [*args, "--field", f"{module}:Mine"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {option}: cannot load '{module}:Mine': {tmp_path / module}.py, line 3 is not valid Python "
+                             "(SyntaxError: expected ':'): 'class Mine(EvenSpread)'; fix it and run again\n")
+
+
 def test_the_table_shows_each_rates_wilson_interval_never_empty_nor_past_0_or_100_percent() -> None:
     """Over 8 tournaments a normal interval would read '0.00 ± 0.00' for a strategy that won
     nothing and reach below 0% for one that won once; the table and JSON give Wilson's interval,

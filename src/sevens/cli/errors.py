@@ -49,6 +49,13 @@ def check_loadable(option: str, name: str, load: Callable[[str], object], *, wha
         load(name)
     except ValueError:
         raise
+    except SyntaxError as exc:  # the file itself is to fix, not the name: it was said to name something else
+        where = f"{exc.filename}, line {exc.lineno}" if exc.filename else f"the module of {name!r}"
+        text = f": {exc.text.strip()!r}" if exc.text and exc.text.strip() else ""
+        fail(
+            f"{option}: cannot load {name!r}: {where} is not valid Python ({type(exc).__name__}: {exc.msg}){text}; "
+            "fix it and run again"
+        )
     except TypeError as exc:  # a module:attribute path is called with no arguments, as a class is
         fail(
             f"{option}: {name!r} is not a {what}: calling it with no arguments failed ({exc}); name a {what} "
