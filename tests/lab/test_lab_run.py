@@ -339,3 +339,15 @@ def test_a_dask_scheduler_that_is_not_there_is_said_so_not_blamed_on_a_strategy(
     message = str(caught.value)
     assert message.startswith(f"cannot reach a Dask scheduler at {address}: ")
     assert "leave out --dask to run on this machine" in message
+
+
+def test_a_pool_starts_no_more_processes_than_the_run_has_batches() -> None:
+    """--workers 1000 for a run of one batch started 1,000 processes (a pool that forks starts all it
+    may use at once): 15 s of starting, and 999 of them had nothing to play."""
+    import psutil
+
+    alive: list[int] = []
+    result = run_lab(NAMES, 16, seed=5, teams=8, workers=40, batch_size=8,
+                     progress=lambda n: alive.append(len(psutil.Process().children())))
+    assert alive and max(alive) <= 2 + 1, alive  # two batches, and multiprocessing's resource tracker
+    assert result.to_dict() == run_lab(NAMES, 16, seed=5, teams=8, workers=1, batch_size=8).to_dict()

@@ -550,6 +550,9 @@ def run_lab(
             done(spec, run_batch(spec, partial(partly, spec.start)))
     else:
         warm_up(teams)  # compile here once, not in every worker at the same time
+        # No more processes than batches: a pool started them all at once (fork), and --workers 1000
+        # for one batch spent 15 s starting 999 processes that had nothing to play.
+        workers = min(workers, math.ceil(tournaments / batch_size))
         context = multiprocessing.get_context()
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
