@@ -64,6 +64,15 @@ def test_a_path_to_something_that_is_not_a_strategy_is_refused(args: list[str], 
     assert result.stderr.startswith(f"error: {says}") and result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("name", [":Mine", "even:", ":"])
+def test_a_path_missing_its_module_or_attribute_says_both_are_needed(name: str) -> None:
+    """':Mine' said "error: Empty module name" (Python's words), naming neither the option nor the fix."""
+    result = runner.invoke(app, ["lab", "--strategies", f"even-flair,{name}", "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: cannot load {name!r}: a 'module:attribute' path needs both parts, such as "
+                             "'mine:Mine' (Mine in mine.py)\n")
+
+
 @pytest.mark.parametrize("option", ["--strategies", "--field"])
 def test_a_strategy_module_with_a_syntax_error_names_the_file_and_line_to_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str

@@ -262,6 +262,10 @@ def load_registered(name: str) -> object | None:
     Traceback (most recent call last):
     ...
     ValueError: cannot load 'bots/mine.py:Mine': 'bots/mine.py' is a file, and a strategy is named by its module: ...
+    >>> load_registered(":Mine")
+    Traceback (most recent call last):
+    ...
+    ValueError: cannot load ':Mine': a 'module:attribute' path needs both parts, such as 'mine:Mine' (Mine in mine.py)
     """
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     target: object = None
@@ -269,6 +273,11 @@ def load_registered(name: str) -> object | None:
         target = found[0].load()
     elif ":" in name:
         module, _, attribute = name.partition(":")
+        if not module or not attribute:
+            raise ValueError(
+                f"cannot load {name!r}: a 'module:attribute' path needs both parts, such as 'mine:Mine' "
+                "(Mine in mine.py)"
+            )
         if module.endswith(".py") or "/" in module or os.sep in module:
             file = os.path.basename(module)
             raise ValueError(
