@@ -64,6 +64,24 @@ def test_a_path_to_something_that_is_not_a_strategy_is_refused(args: list[str], 
     assert result.stderr.startswith(f"error: {says}") and result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize(("address", "why"), [
+    ("scheduler", "ValueError: missing port number in address 'scheduler'"),
+    ("http://127.0.0.1:8786", "ValueError: unknown address scheme 'http'"),
+    ("tcp://127.0.0.1:port", "ValueError: invalid literal for int() with base 10: 'port'"),
+])
+def test_a_dask_address_dask_cannot_use_says_how_to_give_one(address: str, why: str) -> None:
+    """'--dask scheduler' said only "error: missing port number in address 'scheduler'", and
+    '--dask tcp://127.0.0.1:port' "error: invalid literal for int() with base 10: 'port'"."""
+    pytest.importorskip("distributed")
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--dask", address])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {address!r} is not an address Dask can connect to ({why}"), result.stderr
+    assert lines[0].endswith("give it as the scheduler prints it, tcp://HOST:PORT (dask scheduler listens on port "
+                             "8786 unless told otherwise), or leave out --dask to run on this machine")
+
+
 @pytest.mark.parametrize("name", [":Mine", "even:", ":"])
 def test_a_path_missing_its_module_or_attribute_says_both_are_needed(name: str) -> None:
     """':Mine' said "error: Empty module name" (Python's words), naming neither the option nor the fix."""

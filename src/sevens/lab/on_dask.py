@@ -63,6 +63,12 @@ def run_on_dask(
             f"cannot reach a Dask scheduler at {address}: {exc}; check the address, or start a scheduler "
             "(dask scheduler) and its workers (dask worker ADDRESS), or leave out --dask to run on this machine"
         ) from None
+    except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
+        raise ValueError(
+            f"{address!r} is not an address Dask can connect to ({_raised(exc)}): give it as the "
+            "scheduler prints it, tcp://HOST:PORT (dask scheduler listens on port 8786 unless told otherwise), or "
+            "leave out --dask to run on this machine"
+        ) from None
     run = uuid.uuid4().hex
     heard: queue.SimpleQueue[Any] = queue.SimpleQueue()
 
