@@ -402,3 +402,37 @@ def test_a_cluster_without_workers_is_said_once_and_the_run_goes_on_when_one_joi
     assert err.read_text() == said.format(address, address)
     local = _sevens(*args, "--workers", "1", cwd=strategies_folder)
     assert json.loads(out) == json.loads(local.stdout)
+
+
+def test_the_only_worker_dying_mid_run_is_said_and_the_run_goes_on_when_another_joins(
+    strategies_folder: Path, tmp_path: Path
+) -> None:
+    """A run of many short batches whose only worker died: the run sat fetching a finished batch's
+    result from the dead worker (Dask plays it again, once a worker comes), where it never looked
+    at the cluster, and said nothing. Now it says so once and goes on when another worker joins."""
+    args = ["lab", "--strategies", "even,random", "--tournaments", "400000", "--teams", "8", "--seed", "8", "--json"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    err = tmp_path / "stderr"
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0", silence_logs=50) as cluster:
+        address = cluster.scheduler_address
+        worker = [sys.executable, "-m", "dask", "worker", address, "--no-nanny", "--nthreads", "1"]
+        alone = subprocess.Popen(worker, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with err.open("w") as errors:
+            run = subprocess.Popen([sys.executable, "-m", "sevens", *args, "--dask", address], cwd=strategies_folder,
+                                   env=env, stdout=subprocess.PIPE, stderr=errors, text=True)
+            try:
+                with distributed.Client(address) as client:
+                    client.wait_for_workers(1, timeout=120)
+                    # A batch's result held on the worker: finished, and not yet fetched and let go of.
+                    _until(lambda: any(client.has_what().values()), "a finished batch on the worker")
+                alone.kill()
+                _until(lambda: "no workers" in err.read_text(), "the run saying the cluster has no workers")
+                cluster.scale(1)
+                out, _ = run.communicate(timeout=600)
+            finally:
+                run.kill()
+                alone.kill()
+    assert run.returncode == 0, err.read_text()
+    assert err.read_text() == (f"the Dask cluster at {address} has no workers (none have joined, or all have left); "
+                               f"the run waits for one: start workers (dask worker {address}) or press Ctrl-C to stop\n")
+    assert json.loads(out) == json.loads(_sevens(*args, "--workers", "2", cwd=strategies_folder).stdout)

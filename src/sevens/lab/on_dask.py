@@ -108,7 +108,7 @@ def run_on_dask(
                 continue
             spec = sent.pop(item)
             try:
-                totals = item.result()
+                totals = waiting.for_result(item)
             except distributed.KilledWorker as exc:
                 died = exc.allowed_failures + 1
                 raise ClusterError(
@@ -154,6 +154,19 @@ class _Waiting:
         """A batch said something (its progress, a print, its result): the run is not stuck."""
         self.since = time.monotonic()
         self.said = False
+
+    def for_result(self, future: Any) -> Any:
+        """The result of a batch that has finished, looking at the cluster meanwhile: it is fetched from
+        the worker that played it, and if that worker has gone, Dask plays the batch again, which
+        waits for a worker like any other (the run sat in this fetch, saying nothing, when its only
+        worker died)."""
+        while True:
+            try:
+                return future.result(timeout=_LOOK_EVERY)
+            except TimeoutError:
+                if future.status == "error":  # the batch itself raised TimeoutError: that is its result
+                    raise
+                self.look()
 
     def look(self) -> None:
         """Nothing heard for a while: if the cluster has no workers, say so (once)."""
