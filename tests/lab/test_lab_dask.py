@@ -374,14 +374,18 @@ def test_ctrl_c_during_a_dask_run_stops_it_in_one_line_and_the_workers_stop_play
         _until(lambda: not _playing(cluster), "the workers stopping", limit=60)  # a batch takes minutes
 
 
+NO_WORKERS = ("the Dask cluster at {} has no workers (none have joined, or all have left: a worker without the same "
+              "sevens as here leaves when sent a batch, and its log says so); the run waits for one: start workers "
+              "(dask worker {}) or press Ctrl-C to stop\n")
+
+
 def test_a_cluster_without_workers_is_said_once_and_the_run_goes_on_when_one_joins(
     strategies_folder: Path, tmp_path: Path
 ) -> None:
     """A scheduler with no workers: the run waited with the bar at 0 and no word, forever. It now
     says so once, on stderr, keeps waiting, and gives a local run's results once a worker joins."""
     args = ["lab", "--strategies", "even,random", "--tournaments", "30", "--teams", "8", "--seed", "6", "--json"]
-    said = ("the Dask cluster at {} has no workers (none have joined, or all have left); the run waits for one: "
-            "start workers (dask worker {}) or press Ctrl-C to stop\n")
+    said = NO_WORKERS
     err = tmp_path / "stderr"
     with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=50) as cluster:
@@ -433,6 +437,32 @@ def test_the_only_worker_dying_mid_run_is_said_and_the_run_goes_on_when_another_
                 run.kill()
                 alone.kill()
     assert run.returncode == 0, err.read_text()
-    assert err.read_text() == (f"the Dask cluster at {address} has no workers (none have joined, or all have left); "
-                               f"the run waits for one: start workers (dask worker {address}) or press Ctrl-C to stop\n")
+    assert err.read_text() == NO_WORKERS.format(address, address)
     assert json.loads(out) == json.loads(_sevens(*args, "--workers", "2", cwd=strategies_folder).stdout)
+
+
+def test_a_scheduler_without_sevens_stops_the_run_in_one_line(strategies_folder: Path, tmp_path: Path) -> None:
+    """Dask's scheduler reads each batch, so it needs sevens too (here a package of that name without
+    its lab, as another version would lack a module): the run ended in a traceback ending 'RuntimeError:
+    Error during deserialization of the task graph', which named neither sevens nor the fix."""
+    (tmp_path / "cluster.py").write_text(CLUSTER)
+    (tmp_path / "sevens").mkdir()
+    (tmp_path / "sevens" / "__init__.py").write_text("")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                 text=True, start_new_session=True)
+    try:
+        assert elsewhere.stdout is not None
+        address = elsewhere.stdout.readline().strip()
+        run = _sevens("lab", "--strategies", "even", "--tournaments", "10", "--teams", "8", "--dask", address,
+                      cwd=strategies_folder, timeout=120)
+    finally:
+        os.killpg(elsewhere.pid, signal.SIGKILL)
+        elsewhere.wait()
+    assert run.returncode == 1, run.stderr
+    assert _one_line(run.stderr) == (
+        f"error: the run stopped after about 0 of 10 tournaments: the Dask scheduler at {address} cannot read the "
+        "run's batches (ModuleNotFoundError: No module named 'sevens.lab'): the scheduler imports sevens to read "
+        "them, as the workers do to play them; install the same sevens as here where the scheduler runs (and on "
+        "every worker), and start it again; nothing is printed or plotted, since a part of a run depends on which "
+        "batches happened to finish")

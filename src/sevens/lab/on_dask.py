@@ -118,6 +118,16 @@ def run_on_dask(
                     "that ends its process (os._exit, a crash in compiled code), does this; the workers' logs "
                     "say more"
                 ) from None
+            except RuntimeError as exc:
+                if not str(exc).startswith("Error during deserialization of the task graph"):
+                    raise
+                cause = exc.__cause__
+                raise ClusterError(
+                    f"the Dask scheduler at {address} cannot read the run's batches"
+                    + ("" if cause is None else f" ({_raised(cause)})")
+                    + ": the scheduler imports sevens to read them, as the workers do to play them; install the "
+                    "same sevens as here where the scheduler runs (and on every worker), and start it again"
+                ) from None
             except (FutureCancelledError, CommClosedError) as exc:
                 if not (isinstance(exc, CommClosedError) or exc.reason == "scheduler-connection-lost"):
                     raise
@@ -178,8 +188,9 @@ class _Waiting:
             return
         self.said = True
         sys.stderr.write(
-            f"the Dask cluster at {self.address} has no workers (none have joined, or all have left); the run "
-            f"waits for one: start workers (dask worker {self.address}) or press Ctrl-C to stop\n"
+            f"the Dask cluster at {self.address} has no workers (none have joined, or all have left: a worker "
+            "without the same sevens as here leaves when sent a batch, and its log says so); the run waits for "
+            f"one: start workers (dask worker {self.address}) or press Ctrl-C to stop\n"
         )
         sys.stderr.flush()
 
