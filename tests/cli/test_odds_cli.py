@@ -99,7 +99,7 @@ def test_json_reproduces_the_tail_the_rules_page_quotes() -> None:
 def test_exact_needs_json_and_a_distribution() -> None:
     for args, says in (
         (["--force", "3", "--exact"], "add --json"),
-        (["--solve", "9", "9", "--json", "--exact"], "--solve and --best-split give no distribution"),
+        (["--solve", "9", "9", "--json", "--exact"], "--solve gives no distribution"),
     ):
         result = runner.invoke(app, ["odds", *args])
         assert result.exit_code == 2 and says in result.output and "Traceback" not in result.output
@@ -425,3 +425,39 @@ def test_the_histogram_sums_what_json_lists() -> None:
         if k == len(rows) - 1:
             mass += data["rest"]["p"]  # type: ignore[index]
         assert figure == f"{mass:.6f}", (label, figure, mass)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--flair", "10"], "error: R3: FLAIR points must be a multiple of 3 (one option per 3 points); got 10, try 9 or 12 "
+                            "(--flair 10)"),
+        (["--force", "200"], "error: R3: an order of 200 points is more than any team can ever hold (160: 100 to start plus "
+                             "10 for each of six wins) (--force 200)"),
+        (["--force", "3", "--vs-flair", "10"], "error: R3: FLAIR points must be a multiple of 3 (one option per 3 points); "
+                                               "got 10, try 9 or 12 (--vs-flair 10)"),
+        (["--best-split", "9", "--vs-force", "+170"], "error: R3: an order of 170 points is more than any team can ever hold "
+                                                      "(160: 100 to start plus 10 for each of six wins) (--vs-force 170)"),
+        (["--solve", "30", "10", "--force", "3"], "error: --solve A B stands alone, working out both sides' splits itself: "
+                                                  "drop --force 3"),
+        (["--vs-flair", "6", "--solve", "30,10", "--best-split", "9"],
+         "error: --solve A B stands alone, working out both sides' splits itself: drop --vs-flair 6 --best-split 9"),
+        (["--best-split", "9", "--flair", "3", "--vs-force", "9"], "error: give either --flair 3 (one order) or "
+                                                                   "--best-split 9 (every split of it), not both"),
+        (["--best-split", "9", "--vs-force", "9", "--json", "--exact"],
+         "error: --exact is for one order or a match (--force/--flair, --vs-*): --best-split gives no distribution"),
+        (["--solve", "9", "9", "--json", "--exact"],
+         "error: --exact is for one order or a match (--force/--flair, --vs-*): --solve gives no distribution"),
+        (["--vs-flair", "3", "--knockout"], "error: --vs-flair 3 is the opponent's order; add yours, --force F --flair K "
+                                            "(either alone: the other is 0), or --best-split TOTAL to rank every split of "
+                                            "a total against it"),
+    ],
+)
+def test_a_refusal_names_only_the_options_typed(args: list[str], line: str) -> None:
+    """Issue: `sevens odds --flair 10` answered "... (--force 0 --flair 10)", naming a --force nobody
+    typed, and the refusals of combinations named every option of a kind ("drop --force/--flair/--vs-*/
+    --best-split", "--solve and --best-split give no distribution") whatever was given. Each now
+    echoes what was typed (a number as it was read: +170 is 170), and a lone opponent is named as such."""
+    result = runner.invoke(app, ["odds", *args])
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [line]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -60,11 +61,24 @@ def _whole(option: str, text: str | None) -> int | None:
         fail(f"R3: {exc}")
 
 
+def _typed(*options: tuple[str, object]) -> str:
+    """The options the user gave of ``options`` (``(name, value)``, None for one not given), written
+    as they could be typed: a refusal names only what was typed, never an option left out.
+
+    >>> _typed(("--force", None), ("--flair", 10))
+    '--flair 10'
+    >>> _typed(("--force", "3"), ("--best-split", "1 2"))
+    "--force 3 --best-split '1 2'"
+    """
+    return " ".join(f"{name} {shlex.quote(str(value))}" for name, value in options if value is not None)
+
+
 def _order(force_option: str, force: int | None, flair_option: str, flair: int | None) -> Order:
     try:
         return Order(force=force or 0, flair=flair or 0)
     except OrderError as exc:
-        fail(f"{exc} ({force_option} {force or 0} {flair_option} {flair or 0})")
+        # The other part is 0 when left out (R3), but "(--force 0 --flair 10)" would name an option nobody typed.
+        fail(f"{exc} ({_typed((force_option, force), (flair_option, flair))})")
 
 
 def chance(p: float, places: int = 6) -> str:
@@ -258,10 +272,13 @@ def odds_command(
     if exact and not as_json:
         fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
     if exact and (solve or best_split is not None):
-        fail("--exact is for one order or a match (--force/--flair, --vs-*): --solve and --best-split give no distribution")
+        without = "--solve gives" if solve else "--best-split gives"
+        fail(f"--exact is for one order or a match (--force/--flair, --vs-*): {without} no distribution")
     if solve:
-        if any(v is not None for v in (force, flair, vs_force, vs_flair, best_split)):
-            fail("--solve A B stands alone: drop --force/--flair/--vs-*/--best-split")
+        others = _typed(("--force", force), ("--flair", flair), ("--vs-force", vs_force), ("--vs-flair", vs_flair),
+                        ("--best-split", best_split))
+        if others:
+            fail(f"--solve A B stands alone, working out both sides' splits itself: drop {others}")
         if len(solve) > 1:  # else the B of each would be read together with the last A
             fail("--solve is given once, with two budgets: --solve 30 10 or --solve 30,10")
         given = " ".join([solve[0], *extra])
@@ -281,7 +298,8 @@ def odds_command(
     console = Console()
     if total is not None:
         if f is not None or k is not None:
-            fail("give either --force/--flair (one order) or --best-split TOTAL (every split), not both")
+            mine = _typed(("--force", f), ("--flair", k))
+            fail(f"give either {mine} (one order) or --best-split {total} (every split of it), not both")
         if not has_vs:
             fail("--best-split needs the opposing order: add --vs-force F2 --vs-flair K2 (either alone: the other is 0)")
         if total < 0:  # else best_splits blames the FORCE of a split it tried
@@ -301,6 +319,9 @@ def odds_command(
                 console.print(f"{LEVEL_NOTE}: the ranking counts it as half a win.")
         return
     if f is None and k is None:
+        if has_vs:
+            fail(f"{_typed(('--vs-force', vf), ('--vs-flair', vk))} is the opponent's order; add yours, --force F --flair K (either alone: the other is 0), "
+                 "or --best-split TOTAL to rank every split of a total against it")
         fail(
             "say which order: --force F --flair K (or --best-split TOTAL with --vs-force/--vs-flair, or --solve A B "
             "for the match between two budgets)"
