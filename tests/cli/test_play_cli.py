@@ -671,8 +671,18 @@ def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
         (["--humans", "3", "--names", "Ann"],
          "error: --names gives 1 name for 3 people typing orders (--humans 3); give one name for each, or --humans 1"),
         (["--names", "Ann,,Bob"], "error: --names has an empty name; give names separated by commas, e.g. --names Ann,Bob"),
-        (["--names", "Ann, ANN"], "error: --names: 'ANN' is given twice (names are compared ignoring case); give each "
-                                  "person a name of their own"),
+        (["--names", "Ann, ANN"], "error: --names: 'ANN' is 'Ann' again (names are compared ignoring case and spacing); "
+                                  "give each person a name of their own"),
+        # Alike in a table and a hand-over: the spacing between words, full-width letters, case.
+        (["--names", "Ann  Lee,ann lee"], "error: --names: 'ann lee' is 'Ann Lee' again (names are compared ignoring case "
+                                          "and spacing); give each person a name of their own"),  # one line: spaces run together
+        (["--names", "Ann,Ａｎｎ"], "error: --names: 'Ａｎｎ' is 'Ann' again"),
+        (["--names", "Ann,BOT  4"], "error: --names: 'BOT 4' is the name of a bot in this game"),
+        # Another person's default name: the hand-over "Player 2: your orders are secret" would call the wrong person.
+        (["--names", "Player 2,Ann"], "error: --names: 'Player 2' is the name the game gives person 2 when none is given, "
+                                      "and this is person 1; choose another name"),
+        (["--names", "Ann,player1"], "error: --names: 'player1' is the name the game gives person 1 when none is given, "
+                                     "and this is person 2; choose another name"),
         (["--names", "Ann,Bot 4"], "error: --names: 'Bot 4' is the name of a bot in this game (players 3 to 4 are bots); "
                                    "choose another name"),
         (["--names", "Ann,Bob\tthe builder"], "error: --names: 'Bob\\tthe builder' has a character that cannot be shown"),

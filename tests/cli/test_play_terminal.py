@@ -322,12 +322,34 @@ def test_people_at_a_terminal_are_asked_their_names(terminal: list[Terminal]) ->
     t.type("Ann\r")
     at = t.expect(r"Name of Player 2 \(Player 2\): ", after=at)
     t.type("ANN\r")
-    at = t.expect(r"Refused: 'ANN' is given twice \(names are compared ignoring case\); give each person a name of their "
-                  r"own\.\s+Name of Player 2 \(Player 2\): ", after=at)
+    at = t.expect(r"Refused: 'ANN' is 'Ann' again \(names are compared ignoring case and spacing\); give each person a "
+                  r"name of their own\.\s+Name of Player 2 \(Player 2\): ", after=at)
     t.type("Bob\r")
     at = t.expect(r"The draw", after=at)
     at = t.expect(r"\(Bob\)", after=at)
     t.expect(r"Ann: your orders are secret\. Press Enter when you are at the keyboard", after=at)
+
+
+def test_a_name_the_next_person_gets_by_default_is_refused_at_the_prompt(terminal: list[Terminal]) -> None:
+    """Issue: the first person could type "Player 2"; the second, pressing Enter for the "Player 2"
+    the prompt offered, was then refused as a name given twice, again and again, and typing
+    "player  1" made a second Player 1 in all but spacing. Each is refused as it is typed, saying
+    why, and Enter then gives each person the name the prompt shows."""
+    t = Terminal("play", "--players", "4", "--humans", "2", "--seed", "names", "--no-save")
+    terminal.append(t)
+    at = t.expect(r"Name of Player 1 \(Player 1\): ")
+    t.type("Player 2\r")
+    at = t.expect(r"Refused: 'Player 2' is the name the game gives person 2 when none is given, and this is person 1; "
+                  r"choose another name\.\s+Name of Player 1 \(Player 1\): ", after=at)
+    t.type("\r")
+    at = t.expect(r"Name of Player 2 \(Player 2\): ", after=at)
+    t.type("player  1\r")
+    at = t.expect(r"Refused: 'player  1' is 'Player 1' again \(names are compared ignoring case and spacing\); give each "
+                  r"person a name of\s+their own\.\s+Name of Player 2 \(Player 2\): ", after=at)
+    t.type("\r")
+    at = t.expect(r"The draw", after=at)
+    t.expect(r"Player 1: your orders are secret\. Press Enter when you are at the keyboard", after=at)
+    assert "(Player 1)" in t.screen[at:] and "(Player 2)" in t.screen[at:]
 
 
 def test_ctrl_c_leaves_the_game_kept_and_resume_carries_it_on(terminal: list[Terminal], tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import shlex
 import signal
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -604,18 +605,27 @@ MAX_NAME = 30
 
 def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     """Refuse people's names (``--names``) that could not tell the people apart: one name for each
-    of ``humans``, none empty, none twice (in any case), none a bot's ("Bot 4"), each printable and
-    at most :data:`MAX_NAME` characters; none given is fine ("Player 1", ...).
+    of ``humans``, none empty, none twice (in any case, or spaced differently), none a bot's ("Bot 4"),
+    none another person's default ("Player 2" is only the second person's), each printable and at
+    most :data:`MAX_NAME` characters; none given is fine ("Player 1", ...).
 
     >>> check_names(["Ann", "Bob"], humans=2, players=4)
     >>> check_names(["Ann", "ann"], humans=2, players=4)
     Traceback (most recent call last):
     ...
-    ValueError: --names: 'ann' is given twice (names are compared ignoring case); give each person a name of their own
+    ValueError: --names: 'ann' is 'Ann' again (names are compared ignoring case and spacing); give each person a name of their own
     >>> check_names(["Ann", "Bot 4"], humans=2, players=4)
     Traceback (most recent call last):
     ...
     ValueError: --names: 'Bot 4' is the name of a bot in this game (players 3 to 4 are bots); choose another name
+    >>> check_names(["Ann  Lee", "ann lee"], humans=2, players=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --names: 'ann lee' is 'Ann  Lee' again (names are compared ignoring case and spacing); give each person a name of their own
+    >>> check_names(["Player 2", "Ann"], humans=2, players=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --names: 'Player 2' is the name the game gives person 2 when none is given, and this is person 1; choose another name
     """
     if not names:
         return
@@ -635,16 +645,37 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
         taken.append(name)
 
 
+def name_key(name: str) -> str:
+    """What two names are compared by: names that differ only in case, in the spacing between
+    words or in the form of a character (a full-width letter, a no-break space) look alike in a
+    table and a hand-over, so they count as one.
+
+    >>> name_key(" Ann  LEE "), name_key("Ａnn\u00a0Lee"), name_key("Straße") == name_key("STRASSE")
+    ('ann lee', 'ann lee', True)
+    """
+    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+
+
 def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int) -> str | None:
-    """Why ``name`` cannot be a person's name beside the names ``taken``, or None if it can."""
+    """Why ``name`` cannot be the name of the next person after the names ``taken``, or None if it can."""
     if not name.isprintable():
         return f"{name!r} has a character that cannot be shown (a tab, a newline, ...); use letters, digits and spaces"
     if len(name) > MAX_NAME:
         return f"{name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters; give a shorter name"
-    if name.casefold() in {t.casefold() for t in taken}:
-        return f"{name!r} is given twice (names are compared ignoring case); give each person a name of their own"
-    if name.casefold() in {f"bot {i}" for i in range(humans + 1, players + 1)}:
+    key = name_key(name)
+    same = next((t for t in taken if name_key(t) == key), None)
+    if same is not None:
+        said = f"{name!r} is given twice" if same == name else f"{name!r} is {same!r} again"
+        return f"{said} (names are compared ignoring case and spacing); give each person a name of their own"
+    if key in {f"bot {i}" for i in range(humans + 1, players + 1)}:
         return f"{name!r} is the name of a bot in this game (players {humans + 1} to {players} are bots); choose another name"
+    default = re.fullmatch(r"player ?0*([1-9][0-9]*)", key)
+    person = len(taken) + 1
+    if default is not None and int(default[1]) != person:
+        # Another person's name when none is given: "Player 2" for the first would leave the second,
+        # pressing Enter, refused (or two "Player 2"s), and the hand-overs could not say who is who.
+        return (f"{name!r} is the name the game gives person {int(default[1])} when none is given, and this is "
+                f"person {person}; choose another name")
     return None
 
 
