@@ -8,7 +8,10 @@ import errno
 import json
 import os
 import re
+import signal
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -411,4 +414,41 @@ def test_ctrl_c_while_the_saved_game_is_checked_says_so_in_one_line(tmp_path: Pa
     assert result.stderr == (
         f"error: interrupted while checking the game in {kept}; the file is left as it is: run the command again\n"
     )
+    assert kept.read_bytes() == before
+
+
+# Writes the saved game NAME as `sevens play` does, and is killed (kill -9) in the middle of it.
+_KILLED_MID_WRITE = """
+import sys, time
+from pathlib import Path
+from sevens.cli.files import replacing
+with replacing(Path(sys.argv[1]), overwrite=True, mode=0o600) as part:
+    part.write_text('{"about": "half a saved game", "seed": "')
+    print(part.name, flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_write_killed_midway_leaves_a_file_the_next_resume_removes(tmp_path: Path) -> None:
+    """Issue: `kill -9` while the game was kept left a hidden .kept-XXXXXXXX.tmp.json (mode 0600,
+    part of the secret seed in it) beside the saved game, for good. A write's temporary file now
+    names its process, and carrying the game on removes such a file of a process that is gone;
+    a file of a process still running and a user's files named alike are left as they are."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    before = kept.read_bytes()
+    writer = subprocess.Popen([sys.executable, "-c", _KILLED_MID_WRITE, str(kept)], stdout=subprocess.PIPE, text=True)
+    assert writer.stdout is not None
+    leftover = tmp_path / writer.stdout.readline().strip()
+    writer.kill()
+    assert writer.wait() == -signal.SIGKILL
+    assert leftover.name.startswith(".kept-") and stat.S_IMODE(leftover.stat().st_mode) == 0o600
+    assert kept.read_bytes() == before  # the saved game itself is whole
+    mine = [tmp_path / ".kept-notes.tmp.json", tmp_path / ".kept-a1b2c3d4.tmp.json", tmp_path / ".kept.json.bak",
+            tmp_path / f".kept-{os.getppid()}-a1b2c3d4.tmp.json"]  # a running process's: perhaps writing it now
+    for path in mine:
+        path.write_text("a user's")
+    result = _play(["play", "--resume", str(kept)], "")  # carried on, then input ends at the first order
+    assert result.exit_code == 1 and "as it stood after turn 1" in result.stderr, result.output
+    assert not leftover.exists()
+    assert all(path.read_text() == "a user's" for path in mine)
     assert kept.read_bytes() == before

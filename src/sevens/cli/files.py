@@ -5,6 +5,11 @@ Every command that writes a file follows one rule: an existing file is never rep
 ``--overwrite`` is given, and the refusal comes before the work. A file is written to a temporary
 file beside it and then moved into place in one step (``os.replace``, or ``os.link`` where nothing
 may be replaced), so an interrupted or failed write leaves the old file, or none, never half a file.
+
+Only ``kill -9`` (or a power cut) can stop a write before it removes its temporary file. That file's
+name carries the writer's process id (``.NAME-PID-XXXXXXXX.tmp.json``), so that a later write of
+the same file can tell such a leftover from a write in progress and remove it
+(:func:`remove_leftovers`).
 """
 
 from __future__ import annotations
@@ -12,13 +17,23 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import stat
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from sevens.cli.errors import fail
 
-__all__ = ["OVERWRITE_HELP", "cannot_create_in", "check_writable", "exists_message", "replacing", "write_text"]
+__all__ = [
+    "OVERWRITE_HELP",
+    "cannot_create_in",
+    "check_writable",
+    "exists_message",
+    "remove_leftovers",
+    "replacing",
+    "write_text",
+]
 
 OVERWRITE_HELP = "Replace the output file if it already exists (without this, an existing file is refused and left as it is)."
 
@@ -98,8 +113,9 @@ def replacing(path: Path, *, overwrite: bool, mode: int | None = None) -> Iterat
     >>> (folder / "a.txt").read_text(), [p.name for p in folder.iterdir()]
     ('whole', ['a.txt'])
     """
-    # The suffix is kept (".tmp.png"): what writes the file may choose its format by it.
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-", suffix=f".tmp{path.suffix}")
+    # The suffix is kept (".tmp.png"): what writes the file may choose its format by it. The process id
+    # tells a leftover of a writer that was killed from a write in progress (remove_leftovers).
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-{os.getpid()}-", suffix=f".tmp{path.suffix}")
     part = Path(name)
     try:
         os.fchmod(fd, (0o666 & ~_umask()) if mode is None else mode)
@@ -135,3 +151,62 @@ def write_text(path: Path, text: str, *, overwrite: bool, mode: int | None = Non
     """Write ``text`` (UTF-8) to ``path`` whole or not at all (see :func:`replacing`)."""
     with replacing(path, overwrite=overwrite, mode=mode) as part:
         part.write_text(text, encoding="utf-8")
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` is running here (one of another user's counts as running)."""
+    try:
+        os.kill(pid, 0)  # signal 0: nothing is sent, the system only says whether the process is there
+    except ProcessLookupError:
+        return False
+    except OSError:  # PermissionError: it is there, another user's
+        return True
+    return True
+
+
+def remove_leftovers(path: Path) -> list[Path]:
+    """Remove the temporary files that writes of ``path`` through :func:`replacing` left behind when
+    their process was killed (``kill -9``) mid-write; the files removed.
+
+    Only a file that is provably such a leftover is removed: named exactly as :func:`replacing`
+    names a temporary file of ``path`` (``.NAME-PID-XXXXXXXX.tmp.SUFFIX``, the folder's own), a
+    regular file, owned by the user running this, and written by a process ``PID`` that is not
+    running (so not being written now; a process id used again by another program keeps it). A
+    user's own files, however named, and anything else is left as it is. A file that cannot be
+    looked at or removed is left too: tidying up never stops the write it goes with.
+
+    >>> import tempfile, subprocess, sys
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    >>> dead = int(gone.stdout)
+    >>> for name in (f".game-{dead}-a1b2c3d4.tmp.json", f".game-{os.getpid()}-a1b2c3d4.tmp.json",
+    ...              ".game-a1b2c3d4.tmp.json", f".game-{dead}-a1b2c3d4.tmp.txt", f".other-{dead}-a1b2c3d4.tmp.json"):
+    ...     _ = (folder / name).write_text("{")
+    >>> [p.name for p in remove_leftovers(folder / "game.json")] == [f".game-{dead}-a1b2c3d4.tmp.json"]
+    True
+    >>> len(list(folder.iterdir()))
+    4
+    """
+    if os.name != "posix":  # os.kill(pid, 0) is no question elsewhere (on Windows it sends Ctrl-C)
+        return []
+    pattern = re.compile(rf"\.{re.escape(path.stem)}-([1-9][0-9]{{0,9}})-[a-z0-9_]{{8}}\.tmp{re.escape(path.suffix)}")
+    folder = path.parent
+    removed: list[Path] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        found = pattern.fullmatch(name)
+        if found is None or int(found[1]) == os.getpid():
+            continue
+        leftover = folder / name
+        try:
+            info = os.lstat(leftover)
+            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or _running(int(found[1])):
+                continue
+            leftover.unlink()
+        except OSError:
+            continue
+        removed.append(leftover)
+    return removed

@@ -30,7 +30,7 @@ from rich.text import Text
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
-from sevens.cli.files import cannot_create_in, check_writable, write_text
+from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers, write_text
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
@@ -313,6 +313,16 @@ class Saving:
         self.finished = False  # the file holds the game over: there is nothing left to carry on
         self.module_bots: tuple[str, ...] = ()
         self.lock = lock
+        self._tidied = False
+
+    def tidy(self) -> None:
+        """Remove what writes of the file left when ``kill -9`` stopped them (a hidden
+        ``.NAME-PID-....tmp.json`` beside it, holding the seed), once, while the game is locked:
+        no other ``sevens play`` writes it then, and :func:`~sevens.cli.files.remove_leftovers`
+        removes only files of a process that is gone."""
+        if not self._tidied and self.lock is not None and self.lock.held:
+            remove_leftovers(self.path)
+            self._tidied = True
 
     def keep(self, saved: SavedGame) -> None:
         """Write the game as it stands, whole or not at all, readable by its owner only (0600: it
@@ -320,6 +330,7 @@ class Saving:
         Ctrl-C, a closed terminal or ``kill`` during the write take effect once it is done and
         :attr:`turns` says what the file holds."""
         text = saved_text(saved)
+        self.tidy()
         with signals_deferred():
             if self.turns is not None:
                 write_text(self.path, text, overwrite=True, mode=0o600)
@@ -866,6 +877,7 @@ def _resume(
              "from there")
     save = Saving(path.absolute(), turns=len(saved.game.turns), lock=lock)
     save.module_bots = _module_bots(saved)
+    save.tidy()  # now, should the game stop again before a turn is kept
     if saved.humans:
         lineedit.enable()
     console = Console()
