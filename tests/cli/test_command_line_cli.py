@@ -129,6 +129,40 @@ def test_an_empty_argument_is_refused_not_taken_for_the_current_folder(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.json"]
 
 
+def _path_options() -> list[tuple[str, str, str]]:
+    """(command, option, metavar) for every option declared a path, found by walking the application."""
+    root = typer.main.get_command(app)
+    return [
+        (name, max(param.opts, key=len), param.metavar or "")
+        for name, command in sorted(getattr(root, "commands", {}).items())
+        for param in command.params
+        if param.param_type_name == "option" and getattr(getattr(param, "type_descriptor", None), "annotation", None) is Path
+    ]
+
+
+def test_the_walk_finds_every_path_option() -> None:
+    assert {(name, option) for name, option, _ in _path_options()} == {
+        ("play", "--record"), ("play", "--save"), ("play", "--resume"), ("lab", "--plot")
+    }
+
+
+@pytest.mark.parametrize(("command", "option", "metavar"), _path_options())
+def test_an_empty_path_option_is_refused_not_taken_for_the_current_folder(
+    command: str, option: str, metavar: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sevens play --save "$FILE"` with FILE unset said "--save . is a folder", naming a folder
+    nobody typed; `--record ""` and `--resume ""` the same. Said as an empty argument is, before anything runs."""
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, [command, f"{option}=", "--seed", "x"] if command == "play" else [command, option, ""],
+                           input="")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: sevens {command}: {option} is empty (an unset shell variable?); give {option} {metavar} "
+        f"(see sevens {command} --help)\n"
+    ), result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_serve_refuses_an_empty_host_rather_than_listen_on_every_network(tmp_path: Path) -> None:
     """--host "" bound every network's address, as 0.0.0.0 does, which nobody asked for. (The port
     is held, so that were the empty host let through, serve would stop there, not go on serving.)"""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -30,7 +31,9 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
       same value twice changes nothing and passes; options meant to repeat (``multiple``), flags
       and counts are left alone.
     - An empty argument: every argument is a path, and an empty one (``sevens export "$DIR"``
-      with DIR unset) would be taken as the current folder, written into or read whole.
+      with DIR unset) would be taken as the current folder, written into or read whole. So is an
+      empty path given to an option (``sevens play --save "$FILE"``), which was refused as
+      "--save . is a folder", naming a folder nobody typed.
 
     Anything the parser refuses here is left alone: the command's own parsing says what is wrong.
     """
@@ -53,6 +56,10 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
             shown = param.metavar or (param.name or "argument").upper()
             what = getattr(param, "help", None) or f"see sevens {command.name} --help"
             return f"{shown} is empty (an unset shell variable?); give {shown}: {what}"
+        if param.param_type_name == "option" and _takes_path(param) and "" in (value or ()):
+            name = max(param.opts, key=len)
+            return (f"{name} is empty (an unset shell variable?); give {name} {param.metavar or 'PATH'} "
+                    f"(see sevens {command.name} --help)")
         values = value if param.name in single else None
         if not values:
             continue
@@ -66,6 +73,12 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
                 f"give {name} once, with the value you mean"
             )
     return None
+
+
+def _takes_path(param: Parameter) -> bool:
+    """Whether ``param`` is declared a path (``Path``, or ``Path | None``)."""
+    descriptor = getattr(param, "type_descriptor", None)
+    return getattr(descriptor, "annotation", None) is Path
 
 
 def _read_whole_first(param: Parameter) -> Callable[[Context, Any], Any]:
