@@ -60,3 +60,40 @@ def test_the_file_gets_the_permissions_of_a_new_file_or_those_asked_for(
     finally:
         os.umask(old)
     assert (tmp_path / "x.json").stat().st_mode & 0o777 == expected
+
+
+@pytest.mark.parametrize("option", ["--record", "--save"])
+def test_overwrite_never_puts_a_file_in_place_of_a_pipe_or_a_device(option: str, tmp_path: Path) -> None:
+    """`--record /dev/null --overwrite`, run as root, would have played the game and then replaced
+    /dev/null itself with the record (os.replace takes any name). A named pipe stands in for the
+    device here: refused before the game, and left a pipe."""
+    import stat
+
+    from typer.testing import CliRunner
+
+    from sevens.cli.main import app
+
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    result = CliRunner().invoke(app, ["play", "--auto", "--seed", "x", option, str(pipe), "--overwrite"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {option} {pipe} is not a file but a device, a pipe or a socket, which a "
+                                    "written file would replace; give a file name, e.g. "), result.stderr
+    assert "The draw" not in result.output
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
+
+
+def test_save_on_a_pipe_without_overwrite_is_refused_at_once(tmp_path: Path) -> None:
+    """`sevens play --save PIPE` waited for ever: the check whether PIPE held a saved game opened
+    it for reading, which waits for a writer. It is refused as any existing file is. (The time
+    limit only bounds the wait of a failing run.)"""
+    import subprocess
+    import sys
+
+    pipe = tmp_path / "pipe.json"
+    os.mkfifo(pipe)
+    result = subprocess.run([sys.executable, "-m", "sevens", "play", "--seed", "x", "--save", str(pipe)],
+                            capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (f"error: --save {pipe} already exists and would be replaced; choose another file name, or "
+                             "pass --overwrite to replace it\n")

@@ -146,7 +146,10 @@ def default_names(now: float | None = None) -> list[str]:
 
 
 def looks_saved(path: Path) -> bool:
-    """Whether ``path`` starts like a saved game (to point at ``--resume`` before refusing it)."""
+    """Whether ``path`` starts like a saved game (to point at ``--resume`` before refusing it).
+    Only a file is read: opening a named pipe would wait for a writer that may never come."""
+    if not path.is_file():
+        return False
     try:
         with path.open("rb") as handle:
             head = handle.read(200)
