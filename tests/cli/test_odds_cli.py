@@ -461,3 +461,24 @@ def test_a_refusal_names_only_the_options_typed(args: list[str], line: str) -> N
     result = runner.invoke(app, ["odds", *args])
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [line]
+
+
+@pytest.mark.parametrize("budgets", [("30", "10"), ("9", "9"), ("60", "3"), ("3", "0")])
+def test_the_solved_match_never_prints_less_error_than_its_bound(budgets: tuple[str, str]) -> None:
+    """Issue: `--solve 30 10` printed "(within 1e-10)" for an error bound of 1.18e-10 (one figure,
+    rounded down), claiming more accuracy than the solution has. It prints 1.2e-10 now: two figures,
+    rounded up, at least the bound --json gives."""
+    bound = _json("--solve", *budgets)["error_bound"]
+    assert isinstance(bound, float) and bound > 0
+    shown = runner.invoke(app, ["odds", "--solve", *budgets], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0
+    found = re.search(r"\(within (\S+)\)", shown.stdout)
+    assert found is not None, shown.stdout
+    assert bound <= float(found[1]) <= bound * 1.1
+
+
+def test_a_solved_match_with_nothing_cut_says_it_is_exact() -> None:
+    """`--solve 0 0` printed "(within 0e+00)"."""
+    shown = runner.invoke(app, ["odds", "--solve", "0", "0"])
+    assert shown.exit_code == 0
+    assert "value to A (win + draw/2): 0.500000 (exact)" in shown.stdout

@@ -37,7 +37,7 @@ from sevens.odds import (
 )
 from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
 
-__all__ = ["chance", "histogram_rows", "odds_command", "register"]
+__all__ = ["bound", "chance", "histogram_rows", "odds_command", "register"]
 
 _BAR_WIDTH = 40
 _MIN_BAR_WIDTH = 10
@@ -99,6 +99,23 @@ def chance(p: float, places: int = 6) -> str:
         return f"{p:.1e}"
     if float(text) == 1:
         return ">0." + "9" * places
+    return text
+
+
+def bound(x: float) -> str:
+    """An error bound to two significant figures, rounded up so that it never claims less error
+    than there may be; a bound of 0 is "0".
+
+    >>> bound(1.1793398315655208e-10), bound(1.2e-10), bound(9.96e-11), bound(2e-10), bound(0.0)
+    ('1.2e-10', '1.2e-10', '1.0e-10', '2.0e-10', '0')
+    """
+    if x <= 0:
+        return "0"
+    text = f"{x:.1e}"
+    if float(text) < x:  # rounded down: the next figure up
+        mantissa, exponent = text.split("e")
+        up = round(float(mantissa) + 0.1, 1)
+        text = f"{up:.1f}e{exponent}" if up < 10 else f"1.0e{int(exponent) + 1:+03d}"
     return text
 
 
@@ -174,7 +191,7 @@ def _order_table(odds: OrderOdds, title: str) -> Table:
     if odds.order.flair:
         throws = odds.expected_flair_throws
         table.add_row("expected FLAIR throws", f"{float(throws):.4f}  (= {throws}, doubles throw again)")
-    table.add_row("tail bound", f"{odds.tail_bound:.2g}")
+    table.add_row("tail bound", bound(odds.tail_bound))
     return table
 
 
@@ -368,7 +385,7 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
     table = _titled(
         f"Solved match, {rules} rules: A spends {a}, B spends {b}",
         f"value to A (win + {'level' if knockout else 'draw'}/2): {chance(solution.value)} "
-        f"(within {solution.error_bound:.0e})",
+        f"({'exact' if solution.error_bound <= 0 else 'within ' + bound(solution.error_bound)})",
     )
     for header in ("side", "FORCE", "FLAIR", "probability"):
         table.add_column(header, justify="left" if header == "side" else "right")
