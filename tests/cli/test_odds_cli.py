@@ -236,7 +236,11 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--force", "9" * 5000], "R3: --force is too large (5000 digits)"),
         (["--best-split", "-" + "9" * 5000, "--vs-force", "3"], "R3: --best-split is too large (5000 digits)"),
         (["--force", "3", "--vs-flair", "1234567"], "R3: --vs-flair is too large (7 digits)"),
-        (["--force", "3", "--jsn"], "unexpected '--jsn'"),
+        # An option mistyped: named as such, with the nearest one, also where --solve would take it for budget B.
+        (["--force", "3", "--jsn"], "error: sevens odds has no option --jsn; did you mean --json? (see sevens odds --help)"),
+        (["--solve", "30", "10", "--jsn"], "error: sevens odds has no option --jsn; did you mean --json?"),
+        (["--force", "3", "--vs-froce=3"], "error: sevens odds has no option --vs-froce; did you mean --vs-force?"),
+        (["--force", "3", "--zzz"], "error: sevens odds has no option --zzz (see sevens odds --help)"),
     ],
 )
 def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:

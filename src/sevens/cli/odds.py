@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 import shlex
@@ -286,6 +287,13 @@ def odds_command(
     """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
     # --solve takes one value, so that "30,10" is read too; B of "--solve 30 10" arrives here.
     extra = list(ctx.args)
+    for word in extra:
+        unknown = word.split("=")[0]
+        if unknown.startswith("-") and not unknown.lstrip("-").isdigit():  # -5 is a number, for --solve to refuse
+            known = [name for param in ctx.command.params for name in param.opts if name.startswith("--")]
+            close = difflib.get_close_matches(unknown, known, n=1)
+            fail(f"sevens odds has no option {unknown}" + (f"; did you mean {close[0]}?" if close else "")
+                 + " (see sevens odds --help)")
     if exact and not as_json:
         fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
     if exact and (solve or best_split is not None):
