@@ -183,7 +183,7 @@ def test_a_record_path_that_cannot_be_written_is_refused_before_the_game(tmp_pat
     result = runner.invoke(app, ["play", "--auto", "--seed", "3", "--record", target])
     assert result.exit_code == 2
     said = " ".join(result.output.split())
-    assert "--record" in said and ("is a folder" in said or "cannot write" in said)
+    assert "--record" in said and ("is a folder" in said or "cannot write" in said or "is empty" in said)
     assert "The draw" not in result.output and "Traceback" not in result.output
 
 
@@ -678,6 +678,8 @@ def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
                                           "and spacing); give each person a name of their own"),  # one line: spaces run together
         (["--names", "Ann,Ａｎｎ"], "error: --names: 'Ａｎｎ' is 'Ann' again"),
         (["--names", "Ann,BOT  4"], "error: --names: 'BOT 4' is the name of a bot in this game"),
+        (["--names", "Bot 1,Ann"], "error: --names: 'Bot 1' is named like a bot (the bots here are Bot 3 to Bot 4), and "
+                                   "the draw would show a person's teams as a bot's; choose another name"),
         # Another person's default name: the hand-over "Player 2: your orders are secret" would call the wrong person.
         (["--names", "Player 2,Ann"], "error: --names: 'Player 2' is the name the game gives person 2 when none is given, "
                                       "and this is person 1; choose another name"),

@@ -680,6 +680,9 @@ def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int)
         return f"{said} (names are compared ignoring case and spacing); give each person a name of their own"
     if key in {f"bot {i}" for i in range(humans + 1, players + 1)}:
         return f"{name!r} is the name of a bot in this game (players {humans + 1} to {players} are bots); choose another name"
+    if re.fullmatch(r"bot ?[0-9]+", key):  # "(Bot 1)" in the draw would read as a bot-played team
+        bots = "no bots play here" if humans == players else f"the bots here are Bot {humans + 1} to Bot {players}"
+        return f"{name!r} is named like a bot ({bots}), and the draw would show a person's teams as a bot's; choose another name"
     default = re.fullmatch(r"player ?0*([1-9][0-9]*)", key)
     person = len(taken) + 1
     if default is not None and int(default[1]) != person:
