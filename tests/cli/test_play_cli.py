@@ -125,6 +125,18 @@ def test_orders_are_read_in_ascii_digits_only(typed: str) -> None:
     assert "invalid literal" not in said and "Send this order?" not in said
 
 
+@pytest.mark.parametrize(("typed", "meant"), [("１０ ６", "10 6"), ("١٠ ٦", "10 6"), ("1_0,6", "10 6")])
+def test_an_order_in_other_digits_is_refused_with_the_order_to_type(typed: str, meant: str) -> None:
+    """An input method's full-width digits (or Arabic-Indic ones, or 1_0) got only "type two whole
+    numbers", which is what the person did; the command line says "write 12, not '１２'", and so
+    does the order prompt now, the order still refused and asked again."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "digits"], input=f"{typed}\n")
+    said = " ".join(result.output.split())
+    assert (f"Refused: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3), with the digits "
+            f"0-9: write '{meant}', not '{typed}'. Try again.") in said
+    assert "Send this order?" not in said
+
+
 @pytest.mark.parametrize("typed", ["9" * 5000 + " 3", "20 -" + "9" * 5000, "1234567 0"])
 def test_an_order_with_an_over_long_number_is_refused_in_the_projects_words(typed: str) -> None:
     """Not Python's 'Exceeds the limit (4300 digits) ... sys.set_int_max_str_digits()'."""

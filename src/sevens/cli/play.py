@@ -55,6 +55,7 @@ from sevens.cli.stopping import (
     terminal_gone,
     winding_up,
 )
+from sevens.cli.whole_numbers import ascii_whole
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, seed_commitment, validate_order
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
@@ -92,6 +93,10 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
+    >>> parse_order_text("１０ ６")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3), with the digits 0-9: write '10 6', not '１０ ６'
     >>> parse_order_text("9999999 0")
     Traceback (most recent call last):
     ...
@@ -99,7 +104,12 @@ def parse_order_text(text: str) -> tuple[int, int]:
     """
     parts = text.replace("+", " ").replace(",", " ").split()
     if len(parts) != 2 or not all(_ORDER_NUMBER.fullmatch(p) for p in parts):
-        raise ValueError("type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)")
+        said = "type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)"
+        fixed = [p if _ORDER_NUMBER.fullmatch(p) else ascii_whole(p) for p in parts]
+        if len(parts) == 2 and all(f is not None and _ORDER_NUMBER.fullmatch(f) for f in fixed):
+            # Full-width digits from an input method, or 1_0: the numbers were meant, in other digits.
+            said += f", with the digits 0-9: write '{' '.join(f or '' for f in fixed)}', not {text.strip()!r}"
+        raise ValueError(said)
     if any(len(p.lstrip("-")) > MAX_DIGITS for p in parts):
         raise ValueError(f"R3: a number of more than {MAX_DIGITS} digits is too large; an order has at most {MAX_ORDER_POINTS} points")
     return int(parts[0]), int(parts[1])

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["read_whole"]
+__all__ = ["ascii_whole", "read_whole"]
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _PYTHON_MOST_DIGITS = 4300
@@ -38,6 +38,20 @@ def _as_ascii(text: str) -> str | None:
         else:
             return None
     return "".join(digits)
+
+
+def ascii_whole(text: str) -> str | None:
+    """``text`` (stripped) written with the digits 0-9 alone, if it is a whole number written
+    otherwise: in another script's digits or with ``_`` between digits; else None.
+
+    >>> ascii_whole("１２"), ascii_whole("1_000"), ascii_whole("12"), ascii_whole("1.5"), ascii_whole("_1")
+    ('12', '1000', None, None, None)
+    """
+    cleaned = text.strip()
+    if not cleaned or _WHOLE.fullmatch(cleaned) or "_" in cleaned[:1] + cleaned[-1:]:
+        return None
+    fixed = _as_ascii(cleaned.replace("_", ""))
+    return fixed if fixed is not None and _WHOLE.fullmatch(fixed) else None
 
 
 def read_whole(option: str, text: str, *, what: str = "a whole number", most_digits: int | None = None,
@@ -76,11 +90,10 @@ def read_whole(option: str, text: str, *, what: str = "a whole number", most_dig
     cleaned = text.strip()
     if not _WHOLE.fullmatch(cleaned):
         shown = repr(text) if len(text) <= 40 else repr(text[:40] + "...")
-        if cleaned and "_" not in cleaned[:1] + cleaned[-1:]:
-            fixed = _as_ascii(cleaned.replace("_", ""))
-            if fixed is not None and _WHOLE.fullmatch(fixed):
-                alone = " alone" if "_" in cleaned else ""
-                raise ValueError(f"{option} takes {what} written with the digits 0-9{alone}: write {fixed}, not {shown}")
+        fixed = ascii_whole(cleaned)
+        if fixed is not None:
+            alone = " alone" if "_" in cleaned else ""
+            raise ValueError(f"{option} takes {what} written with the digits 0-9{alone}: write {fixed}, not {shown}")
         if not cleaned:
             raise ValueError(f"{option} takes {what}, such as 12, but was given nothing")
         raise ValueError(f"{option} takes {what}, such as 12, got {shown}")
