@@ -486,3 +486,24 @@ def test_a_solved_match_with_nothing_cut_says_it_is_exact() -> None:
     shown = runner.invoke(app, ["odds", "--solve", "0", "0"])
     assert shown.exit_code == 0
     assert "value to A (win + draw/2): 0.500000 (exact)" in shown.stdout
+
+
+@pytest.mark.parametrize("args", [["--best-split", "9", "--vs-flair", "30", "--knockout"],
+                                  ["--best-split", "30", "--vs-flair", "3"]])
+def test_the_splits_table_shows_every_chance_whole_at_60_columns(args: list[str]) -> None:
+    """Issue: at 60 columns (the width the histogram is drawn for) every chance of --best-split's
+    table was cut to '0.012…' or '0.000…', which reads as nothing at all. The cells lose their
+    padding instead, and each chance shows as --json's figure does."""
+    from sevens.cli.odds import chance
+
+    splits = _json(*args)["splits"]
+    assert isinstance(splits, list)
+    shown = runner.invoke(app, ["odds", *args], env={"COLUMNS": "60"})
+    assert shown.exit_code == 0
+    lines = shown.stdout.splitlines()
+    assert "…" not in shown.stdout and max(len(line) for line in lines) <= 60
+    for rank, split in enumerate(splits, start=1):
+        figures = [str(rank), str(split["force"]), str(split["flair"]),
+                   *(chance(split[key]) for key in split if key not in ("force", "flair"))]
+        rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in lines if line.startswith("│")]
+        assert [figures] == [row[: len(figures)] for row in rows if row[0] == str(rank)], shown.stdout

@@ -234,19 +234,27 @@ def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
     return table
 
 
-def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool) -> Table:
+def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool, width: int) -> Table:
+    """Every split, best first, each figure whole: where ``width`` columns leave no room for the
+    cells' padding, the cells go without it ("│0.012309│"), since rich would otherwise cut every
+    chance to "0.012…" (at 60 columns, the width the histogram is drawn for, all of them were)."""
     rules = "knock-out (R9)" if knockout else "group"
-    table = _titled(f"Splits of {total} v {_name(vs)}, {rules} rules, best first")
-    table.add_column("rank", justify="right")
-    table.add_column("FORCE", justify="right")
-    table.add_column("FLAIR", justify="right")
-    keys = list(ranked[0].odds.to_dict()) if ranked else []
-    for key in keys:
-        table.add_column(key, justify="right")
-    table.add_column("win + level/2" if knockout else "win + draw/2", justify="right")
-    for rank, split in enumerate(ranked, start=1):
-        values = [chance(v) for v in split.odds.to_dict().values()]
-        table.add_row(str(rank), str(split.order.force), str(split.order.flair), *values, chance(split.share))
+    headers = ["rank", "FORCE", "FLAIR", *(list(ranked[0].odds.to_dict()) if ranked else [])]
+    headers.append("win + level/2" if knockout else "win + draw/2")
+    rows = [
+        [str(rank), str(split.order.force), str(split.order.flair),
+         *(chance(v) for v in split.odds.to_dict().values()), chance(split.share)]
+        for rank, split in enumerate(ranked, start=1)
+    ]
+    # Each column as wide as its widest figure, or its header's longest word (a header may wrap).
+    widths = [max([len(max(h.split(), key=len)), *(len(row[i]) for row in rows)]) for i, h in enumerate(headers)]
+    padded = sum(widths) + 2 * len(widths) + len(widths) + 1  # a space either side of each cell, and the rules
+    title = f"Splits of {total} v {_name(vs)}, {rules} rules, best first"
+    table = Table(title=title, min_width=min(len(title), width), padding=(0, 1) if padded <= width else (0, 0))
+    for header in headers:
+        table.add_column(header, justify="right")
+    for row in rows:
+        table.add_row(*row)
     return table
 
 
@@ -339,7 +347,7 @@ def odds_command(
         if as_json:
             typer.echo(json.dumps({"splits": [s.to_dict() for s in ranked]}))
         else:
-            console.print(_splits_table(ranked, total, vs, knockout))
+            console.print(_splits_table(ranked, total, vs, knockout, console.width))
             if knockout:
                 console.print(f"{LEVEL_NOTE}: the ranking counts it as half a win.")
         return
