@@ -349,3 +349,39 @@ def test_what_a_strategy_prints_goes_to_stderr_and_the_json_stays_json(workers: 
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["tournaments"] == 2100
     assert run.stderr.count("deciding turn 1") == 3  # two batches, the first asked twice
+
+
+RAISES = '''
+from sevens.bots.strategies import EvenSpread
+
+
+class Raises(EvenSpread):
+    name = "raises"
+
+    def order(self, view, rng):
+        if view.turn >= 2:
+            raise RuntimeError("no idea what to do")
+        return super().order(view, rng)
+'''
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_on_a_stderr_that_is_no_terminal_the_error_is_all_there_is_no_empty_line_before_it(
+    workers: str, tmp_path: Path
+) -> None:
+    """rich's progress bar, which draws nothing where stderr is no terminal, wrote an empty line there as
+    it stopped: every run's stderr began with one (a log of runs had a blank line a run), and every
+    error after the bar had started was '\\nerror: ...'."""
+    (tmp_path / "raising.py").write_text(RAISES)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    base = [sys.executable, "-m", "sevens", "lab", "--tournaments", "40", "--teams", "8", "--workers", workers]
+    failed = subprocess.run([*base, "--strategies", "even,raising:Raises"], cwd=tmp_path, env=env,
+                            capture_output=True, timeout=600, check=False)
+    assert failed.returncode == 1
+    assert failed.stderr.startswith(b"error: the run stopped: strategy 'raising:Raises'"), failed.stderr
+    assert failed.stderr.count(b"\n") == 1 and failed.stderr.endswith(b"\n"), failed.stderr
+    done = subprocess.run([*base, "--strategies", "even,random"], cwd=tmp_path, env=env, capture_output=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == b""
+    assert b"40 tournaments of 8 teams" in done.stdout

@@ -175,7 +175,9 @@ def lab(
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
                 console=console,
-                disable=json_out,
+                # Where stderr is no terminal, rich draws no bar, and on stopping wrote an empty line
+                # instead, which came before the run's error.
+                disable=json_out or not console.is_interactive,
                 transient=True,  # gone once done, or when a run stops: the table or the error says the rest
             ) as progress:
                 task = progress.add_task("lab", total=tournaments)
