@@ -466,3 +466,77 @@ def test_a_scheduler_without_sevens_stops_the_run_in_one_line(strategies_folder:
         "them, as the workers do to play them; install the same sevens as here where the scheduler runs (and on "
         "every worker), and start it again; nothing is printed or plotted, since a part of a run depends on which "
         "batches happened to finish")
+
+
+def _nothing_listening() -> str:
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        return f"tcp://127.0.0.1:{free.getsockname()[1]}"  # nothing listens there once closed
+
+
+def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line(strategies_folder: Path) -> None:
+    """Nothing listening at the address: the run sat 30 s (Dask's connect timeout) under a bar that
+    said 'simulating', then said so. It says what it is doing while it does, gives up after 10 s, and
+    names the address and what to check."""
+    address = _nothing_listening()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
+               "--teams", "8", "--dask", address]
+    with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
+        shown = read_until(main, rb"error:[^\n]*\n", 120)
+        assert run.wait(timeout=60) == 2
+    text = shown.decode(errors="replace")
+    assert f"connecting to {address}" in text and "0/100" in text, text[-500:]
+    assert "simulating" not in text, text[-500:]
+    said = _one_line(_sevens(*command[3:], cwd=strategies_folder).stderr)
+    assert said == (
+        f"error: cannot reach a Dask scheduler at {address}: no answer within 10 s; check that the scheduler is "
+        "running and that this is the address it printed as it started (tcp://HOST:PORT), and that no firewall "
+        "stands between, or leave out --dask to run on this machine"
+    )
+
+
+def test_ctrl_c_while_connecting_says_so_and_not_to_run_fewer_tournaments(strategies_folder: Path) -> None:
+    """Ctrl-C while the run connected said 'interrupted after about 0 of 100 tournaments ... with a
+    smaller --tournaments for a shorter run': no length of run was at fault."""
+    address = _nothing_listening()
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
+               "--teams", "8", "--dask", address]
+    with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
+        shown = read_until(main, rb"connecting to", 120)
+        assert b"connecting to" in shown, shown[-500:]
+        press_ctrl_c(main, 2)
+        shown = read_until(main, rb"this\s+machine", 60)
+        assert run.wait(timeout=60) == 130
+    said = " ".join(shown.decode(errors="replace").split())
+    assert (f"error: interrupted while connecting to the Dask scheduler at {address}, before any tournament was "
+            "played; check that the scheduler is running") in said, said
+    assert "--tournaments" not in said and "Traceback" not in said, said
+
+
+def test_ctrl_c_while_the_cluster_has_no_workers_says_to_start_some(strategies_folder: Path) -> None:
+    """Ctrl-C while the run waited for a worker advised a smaller --tournaments, which would have
+    waited just the same."""
+    with distributed.LocalCluster(n_workers=0, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=50) as cluster:
+        address = cluster.scheduler_address
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+        command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
+                   "--teams", "8", "--dask", address]
+        with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
+            shown = read_until(main, rb"Ctrl-C\s+to\s+stop", 120)
+            assert b"Ctrl-C" in shown, shown[-500:]
+            shown += read_until(main, rb"no workers at [^\n]*, waiting", 30)
+            press_ctrl_c(main, 1)
+            shown += read_until(main, rb"this\s+machine", 60)
+            assert run.wait(timeout=60) == 130
+    said = " ".join(shown.decode(errors="replace").split())
+    assert f"no workers at {address}, waiting" in said, said[-500:]
+    assert re.search(
+        rf"error: interrupted after about 0 of 100 tournaments: nothing is printed or plotted, since a part of a run "
+        rf"depends on which batches happened to finish; the Dask cluster at {re.escape(address)} had no workers, so "
+        rf"the run was waiting for one: start workers \(dask worker {re.escape(address)}\) and run again", said), said
+    assert "--tournaments" not in said and "Traceback" not in said, said

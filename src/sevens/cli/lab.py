@@ -156,11 +156,17 @@ def lab(
         fail(str(exc))
     console = Console(stderr=True)
     simulated = 0
+    doing = "playing" if dask is None else "connecting"  # what the run is doing (sevens.lab.on_dask.STAGES)
 
     def advance(n: int) -> None:
         nonlocal simulated
         simulated += n
         progress.advance(task, n)
+
+    def stage(now: str) -> None:
+        nonlocal doing
+        doing = now
+        progress.update(task, description=_DOING[now].format(address=dask))
 
     try:
         with _printing_to_stderr(), _interrupted_once():  # stdout is for the results alone
@@ -170,7 +176,7 @@ def lab(
                 with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
                     warm_up(teams)
             with Progress(
-                TextColumn("simulating"),
+                TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeRemainingColumn(),
@@ -180,7 +186,7 @@ def lab(
                 disable=json_out or not console.is_interactive,
                 transient=True,  # gone once done, or when a run stops: the table or the error says the rest
             ) as progress:
-                task = progress.add_task("lab", total=tournaments)
+                task = progress.add_task(_DOING[doing].format(address=dask), total=tournaments)
                 result = run_lab(
                     names,
                     tournaments,
@@ -190,16 +196,10 @@ def lab(
                     dask=dask,
                     progress=advance,
                     field=field,
+                    stage=stage,
                 )
     except KeyboardInterrupt:
-        # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
-        # tournaments: "about".
-        fail(
-            f"interrupted after about {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, since "
-            "a part of a run depends on which batches happened to finish; run again, with a smaller --tournaments "
-            "for a shorter run",
-            code=130,
-        )
+        fail(_interrupted(doing, simulated, tournaments, dask), code=130)
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
         fail(f"the run stopped: {exc}", code=1)
     except ClusterError as exc:  # the Dask cluster failed the run: as with Ctrl-C, what was done is not shown
@@ -220,6 +220,41 @@ def lab(
             code=1,
         )
     _report(result, plot, json_out=json_out, overwrite=overwrite)
+
+
+_DOING = {
+    "connecting": "connecting to {address}",
+    "playing": "simulating",
+    "no workers": "no workers at {address}, waiting",
+}
+"""What the progress bar says a run is doing, by its stage (:data:`sevens.lab.on_dask.STAGES`): short,
+for the bar to keep its figures in 80 columns."""
+
+
+def _interrupted(doing: str, simulated: int, tournaments: int, dask: str | None) -> str:
+    """What Ctrl-C stopped, and advice that fits what the run was doing when it came.
+
+    >>> _interrupted("connecting", 0, 10, "tcp://h:1")  # doctest: +ELLIPSIS
+    'interrupted while connecting to the Dask scheduler at tcp://h:1, before any tournament was played; check...'
+    """
+    if doing == "connecting":
+        return (
+            f"interrupted while connecting to the Dask scheduler at {dask}, before any tournament was played; check "
+            "that the scheduler is running and that this is its address (tcp://HOST:PORT, as dask scheduler prints "
+            "it), or leave out --dask to run on this machine"
+        )
+    # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
+    # tournaments: "about".
+    stopped = (
+        f"interrupted after about {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, "
+        "since a part of a run depends on which batches happened to finish"
+    )
+    if doing == "no workers":
+        return (
+            f"{stopped}; the Dask cluster at {dask} had no workers, so the run was waiting for one: start workers "
+            f"(dask worker {dask}) and run again, or leave out --dask to run on this machine"
+        )
+    return f"{stopped}; run again, with a smaller --tournaments for a shorter run"
 
 
 @contextlib.contextmanager

@@ -22,7 +22,26 @@ from typing import Any
 
 from sevens.lab.run import BatchSpec, Totals, _raised, run_batch
 
-__all__ = ["ON_DASK", "ClusterError", "not_on_dask", "run_on_dask"]
+__all__ = ["CONNECT_TIMEOUT", "ON_DASK", "STAGES", "ClusterError", "not_on_dask", "run_on_dask"]
+
+STAGES = ("connecting", "playing", "no workers")
+"""What a run on Dask can be doing: connecting to the scheduler, playing its batches, or waiting for a
+worker on a cluster that has none (:class:`_Waiting` says so once it has waited a while)."""
+
+CONNECT_TIMEOUT = 10
+"""Seconds a run gives a Dask scheduler to answer before it gives up, unless Dask's own setting
+(``distributed.comm.timeouts.connect``) has been changed from its default of 30: that left a run
+with a mistyped address waiting half a minute to say so, while a scheduler that can be reached at all
+answers in well under a second, and one just starting has ten seconds to begin listening."""
+
+
+def _connect_timeout() -> float:
+    """:data:`CONNECT_TIMEOUT`, or Dask's connect timeout in seconds where one has been set."""
+    import dask
+    from dask.utils import parse_timedelta
+
+    configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="s")
+    return float(CONNECT_TIMEOUT if configured == 30 else configured)
 
 _DASK_IN_FLIGHT = 64  # batches queued on a cluster, whose size this side does not know (a local run: 4 a worker)
 
@@ -43,8 +62,11 @@ def run_on_dask(
     told: dict[int, int],
     partly: Callable[[int, int], None] | None,
     done: Callable[[BatchSpec, Totals], None],
+    stage: Callable[[str], None] | None = None,
 ) -> None:
     """Play the batches on the Dask cluster at ``address``, at most :data:`_DASK_IN_FLIGHT` at a time.
+
+    ``stage``, if given, is told what the run is doing whenever that changes (:data:`STAGES`).
 
     Everything the run hears comes on one queue, read here and nowhere else: the batches' progress
     and what their strategies print (Dask events, which the client's own thread receives) and the
@@ -56,13 +78,13 @@ def run_on_dask(
     from distributed.client import FutureCancelledError
     from distributed.comm.core import CommClosedError
 
+    if stage is not None:
+        stage("connecting")
+    timeout = _connect_timeout()
     try:
-        client = distributed.Client(address)  # type: ignore[no-untyped-call]
+        client = distributed.Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:  # nothing there, or it does not answer
-        raise ValueError(
-            f"cannot reach a Dask scheduler at {address}: {exc}; check the address, or start a scheduler "
-            "(dask scheduler) and its workers (dask worker ADDRESS), or leave out --dask to run on this machine"
-        ) from None
+        raise ValueError(_unreachable(address, exc, timeout)) from None
     except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
         raise ValueError(
             f"{address!r} is not an address Dask can connect to ({_raised(exc)}): give it as the "
@@ -90,7 +112,9 @@ def run_on_dask(
         client.subscribe_topic(_DASK_TOPIC, hear)  # type: ignore[no-untyped-call]
         for spec in islice(specs, _DASK_IN_FLIGHT):
             send(spec)
-        waiting = _Waiting(client, address)
+        waiting = _Waiting(client, address, stage)
+        if stage is not None:
+            stage("playing")
         while sent:
             try:
                 item = heard.get(timeout=_LOOK_EVERY)
@@ -154,15 +178,18 @@ class _Waiting:
     seconds in which no batch said anything, this says so on stderr, once until a batch is heard from
     again."""
 
-    def __init__(self, client: Any, address: str) -> None:
+    def __init__(self, client: Any, address: str, stage: Callable[[str], None] | None = None) -> None:
         self.client = client
         self.address = address
+        self.stage = stage
         self.since = time.monotonic()
         self.said = False
 
     def heard(self) -> None:
         """A batch said something (its progress, a print, its result): the run is not stuck."""
         self.since = time.monotonic()
+        if self.said and self.stage is not None:
+            self.stage("playing")
         self.said = False
 
     def for_result(self, future: Any) -> Any:
@@ -187,6 +214,8 @@ class _Waiting:
         if self.client.scheduler_info(n_workers=0).get("n_workers") != 0:
             return
         self.said = True
+        if self.stage is not None:
+            self.stage("no workers")
         sys.stderr.write(
             f"the Dask cluster at {self.address} has no workers (none have joined, or all have left: a worker "
             "without the same sevens as here leaves when sent a batch, and its log says so); the run waits for "
@@ -319,6 +348,21 @@ class _PassedOn:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+def _unreachable(address: str, exc: BaseException, timeout: float) -> str:
+    """Why a run could not connect to the scheduler at ``address`` in ``timeout`` seconds (what
+    ``distributed.Client`` raised), and what to check.
+
+    >>> print(_unreachable("tcp://h:1", OSError("Timed out trying to connect to tcp://h:1 after 10 s"), 10))
+    cannot reach a Dask scheduler at tcp://h:1: no answer within 10 s; check that the scheduler is running ...
+    """
+    why = f"no answer within {timeout:g} s" if str(exc).startswith("Timed out") else _raised(exc)
+    return (
+        f"cannot reach a Dask scheduler at {address}: {why}; check that the scheduler is running and that this is "
+        "the address it printed as it started (tcp://HOST:PORT), and that no firewall stands between, or leave "
+        "out --dask to run on this machine"
+    )
 
 
 def not_on_dask(name: str, exc: BaseException, address: str) -> str:

@@ -490,6 +490,7 @@ def run_lab(
     sampler: Sampler = Sampler.TABLES,
     progress: Callable[[int], None] | None = None,
     field: str | None = None,
+    stage: Callable[[str], None] | None = None,
 ) -> LabResult:
     """Run a strategy tournament.
 
@@ -508,6 +509,9 @@ def run_lab(
             ``tournaments``. Whether and when it is called changes nothing in the results.
         field: a strategy that fills every seat but one: each of ``strategies`` then plays one
             team per tournament against it, in turn and in every seat (:func:`seat_block`).
+        stage: on Dask, told what the run is doing whenever that changes: ``"connecting"`` to the
+            scheduler, ``"playing"``, or ``"no workers"`` (the cluster has none, and the run waits
+            for one); see :data:`sevens.lab.on_dask.STAGES`.
 
     Raises:
         ValueError: a bad count, an unknown strategy, or no Dask scheduler at ``dask``.
@@ -543,7 +547,7 @@ def run_lab(
     if dask is not None:
         from sevens.lab.on_dask import run_on_dask
 
-        run_on_dask(dask, specs, told, partly if progress is not None else None, done)
+        run_on_dask(dask, specs, told, partly if progress is not None else None, done, stage)
     elif workers == 1:
         for spec in specs:
             told[spec.start] = 0
