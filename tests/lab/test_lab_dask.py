@@ -540,3 +540,20 @@ def test_ctrl_c_while_the_cluster_has_no_workers_says_to_start_some(strategies_f
         rf"depends on which batches happened to finish; the Dask cluster at {re.escape(address)} had no workers, so "
         rf"the run was waiting for one: start workers \(dask worker {re.escape(address)}\) and run again", said), said
     assert "--tournaments" not in said and "Traceback" not in said, said
+
+
+def test_the_dashboards_address_given_for_the_schedulers_is_said_in_one_line(strategies_folder: Path) -> None:
+    """The dashboard's port accepts the connection and never answers Dask's greeting: the run waited
+    under its bar for as long as the dashboard ran (Dask's connect timeout does not cover the greeting)."""
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address="127.0.0.1:0",
+                                  silence_logs=50) as cluster:
+        dashboard = "tcp://" + cluster.dashboard_link.split("://")[1].split("/")[0]
+        ran = _sevens("lab", "--strategies", "even,random", "--tournaments", "100", "--teams", "8", "--dask",
+                      dashboard, cwd=strategies_folder, timeout=120)
+    assert ran.returncode == 2
+    assert ran.stderr == (
+        f"error: something answers at {dashboard}, but not as a Dask scheduler (it did not answer Dask's greeting): "
+        "is it the dashboard's port (8787 unless told otherwise) or another program's? Give the address the "
+        "scheduler printed as it started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask "
+        "to run on this machine\n"
+    )

@@ -82,8 +82,15 @@ def run_on_dask(
         stage("connecting")
     timeout = _connect_timeout()
     try:
+        _greet(address, timeout)
         client = distributed.Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as exc:  # nothing there, or it does not answer
+    except _NotDask as exc:
+        raise ValueError(
+            f"something answers at {address}, but not as a Dask scheduler ({exc}): is it the dashboard's port "
+            "(8787 unless told otherwise) or another program's? Give the address the scheduler printed as it "
+            "started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask to run on this machine"
+        ) from None
+    except OSError as exc:  # nothing there, or it does not answer
         raise ValueError(_unreachable(address, exc, timeout)) from None
     except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
         raise ValueError(
@@ -348,6 +355,52 @@ class _PassedOn:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+class _NotDask(Exception):
+    """Something accepted the connection but did not greet the run as a Dask scheduler does."""
+
+
+_GREETING = 5.0
+"""Seconds, after the connection is made, for the other end to answer Dask's greeting."""
+
+
+def _greet(address: str, timeout: float) -> None:
+    """Connect to ``address`` and exchange Dask's greeting (its handshake), then let go: an
+    :class:`OSError` if nothing answers within ``timeout`` seconds, :class:`_NotDask` if something
+    accepts the connection but does not answer as Dask does. ``distributed.Client`` waits for that
+    answer with no limit: given the dashboard's port, a run waited under its progress bar for as long
+    as the dashboard ran. This runs on a thread of its own, with an event loop of its own, so that it
+    works where the caller's thread has one running (a notebook)."""
+    from distributed.comm.core import connect
+
+    async def greet() -> None:
+        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout + _GREETING)  # type: ignore[no-untyped-call]
+        await comm.close()
+
+    outcome: list[BaseException | None] = []
+
+    def probe() -> None:
+        try:
+            asyncio.run(greet())
+        except Exception as exc:  # handed to the run's thread, which says what it means
+            outcome.append(exc)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=probe, name="sevens-lab-greets-dask", daemon=True)
+    thread.start()
+    thread.join()
+    exc = outcome[0] if outcome else OSError("the connection attempt stopped")
+    if exc is None:
+        return
+    if type(exc) is TimeoutError:  # asyncio.wait_for's: the connection was made, the greeting not answered
+        raise _NotDask("it did not answer Dask's greeting")
+    if isinstance(exc, OSError) and str(exc).startswith("Timed out"):
+        raise exc
+    if isinstance(exc, OSError):  # the other end closed the connection, or answered with what is not Dask's
+        raise _NotDask(_raised(exc))
+    raise exc
 
 
 def _unreachable(address: str, exc: BaseException, timeout: float) -> str:
