@@ -241,6 +241,9 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--solve", "30", "10", "--jsn"], "error: sevens odds has no option --jsn; did you mean --json?"),
         (["--force", "3", "--vs-froce=3"], "error: sevens odds has no option --vs-froce; did you mean --vs-force?"),
         (["--force", "3", "--zzz"], "error: sevens odds has no option --zzz (see sevens odds --help)"),
+        # A negative budget B that is not whole is still B, not an option ("no option -1.5" was said).
+        (["--solve", "30", "-1.5"], "R3: --solve takes a whole number of SCRUM points, such as 12, got '-1.5'"),
+        (["--solve", "30", "-"], "R3: --solve takes a whole number of SCRUM points, such as 12, got '-'"),
     ],
 )
 def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import re
 import shlex
 from typing import Annotated, Any
 
@@ -60,6 +61,10 @@ def _whole(option: str, text: str | None) -> int | None:
         )
     except ValueError as exc:
         fail(f"R3: {exc}")
+
+
+_OPTION_NAME = re.compile(r"--?[A-Za-z][A-Za-z0-9-]*")
+"""A word that reads as an option's name (``--jsn``, ``-x``), as opposed to a negative number."""
 
 
 def _typed(*options: tuple[str, object]) -> str:
@@ -297,7 +302,8 @@ def odds_command(
     extra = list(ctx.args)
     for word in extra:
         unknown = word.split("=")[0]
-        if unknown.startswith("-") and not unknown.lstrip("-").isdigit():  # -5 is a number, for --solve to refuse
+        # Only what reads as an option's name: "-5", "-1.5" or "-" is budget B, for --solve to refuse as such.
+        if _OPTION_NAME.fullmatch(unknown):
             known = [name for param in ctx.command.params for name in param.opts if name.startswith("--")]
             close = difflib.get_close_matches(unknown, known, n=1)
             fail(f"sevens odds has no option {unknown}" + (f"; did you mean {close[0]}?" if close else "")
