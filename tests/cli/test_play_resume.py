@@ -422,8 +422,9 @@ _KILLED_MID_WRITE = """
 import sys, time
 from pathlib import Path
 from sevens.cli.files import replacing
-with replacing(Path(sys.argv[1]), overwrite=True, mode=0o600) as part:
-    part.write_text('{"about": "half a saved game", "seed": "')
+kept = Path(sys.argv[1])
+with replacing(kept, overwrite=True, mode=0o600) as part:
+    part.write_bytes(kept.read_bytes()[:1000])  # as far as the write had gone
     print(part.name, flush=True)
     time.sleep(600)
 """
@@ -443,10 +444,14 @@ def test_a_write_killed_midway_leaves_a_file_the_next_resume_removes(tmp_path: P
     assert writer.wait() == -signal.SIGKILL
     assert leftover.name.startswith(".kept-") and stat.S_IMODE(leftover.stat().st_mode) == 0o600
     assert kept.read_bytes() == before  # the saved game itself is whole
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     mine = [tmp_path / ".kept-notes.tmp.json", tmp_path / ".kept-a1b2c3d4.tmp.json", tmp_path / ".kept.json.bak",
-            tmp_path / f".kept-{os.getppid()}-a1b2c3d4.tmp.json"]  # a running process's: perhaps writing it now
+            tmp_path / f".kept-{os.getppid()}-a1b2c3d4.tmp.json",  # a running process's: perhaps writing it now
+            # Named as a leftover of a process that is gone, 0600 as one is: only its text tells it apart.
+            tmp_path / f".kept-{int(gone.stdout)}-backup_1.tmp.json"]
     for path in mine:
         path.write_text("a user's")
+        path.chmod(0o600)
     result = _play(["play", "--resume", str(kept)], "")  # carried on, then input ends at the first order
     assert result.exit_code == 1 and "as it stood after turn 1" in result.stderr, result.output
     assert not leftover.exists()

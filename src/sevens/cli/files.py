@@ -168,28 +168,35 @@ def _running(pid: int) -> bool:
     return True
 
 
-def remove_leftovers(path: Path) -> list[Path]:
-    """Remove the temporary files that writes of ``path`` through :func:`replacing` left behind when
-    their process was killed (``kill -9``) mid-write; the files removed.
+def remove_leftovers(path: Path, *, mode: int, starts: bytes) -> list[Path]:
+    """Remove the temporary files that writes of ``path`` through :func:`replacing` (with ``mode``)
+    left behind when their process was killed (``kill -9``) mid-write; the files removed.
 
     Only a file that is provably such a leftover is removed: named exactly as :func:`replacing`
     names a temporary file of ``path`` (``.NAME-PID-XXXXXXXX.tmp.SUFFIX``, the folder's own), a
-    regular file, owned by the user running this, and written by a process ``PID`` that is not
-    running (so not being written now; a process id used again by another program keeps it). A
-    user's own files, however named, and anything else is left as it is. A file that cannot be
-    looked at or removed is left too: tidying up never stops the write it goes with.
+    regular file, owned by the user running this, with exactly the permissions ``mode`` that the
+    write gave it, empty or starting as every file written to ``path`` starts (``starts``: what
+    was written, or the first part of it), and written by a process ``PID`` that is not running
+    (so not being written now; a process id used again by another program keeps it). The name
+    alone proves nothing: a user may call a file ``.game-2024-backup_1.tmp.json``. Anything else
+    is left as it is, and so is a file that cannot be looked at or removed: tidying up never
+    stops the write it goes with.
 
     >>> import tempfile, subprocess, sys
     >>> folder = Path(tempfile.mkdtemp())
     >>> gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     >>> dead = int(gone.stdout)
-    >>> for name in (f".game-{dead}-a1b2c3d4.tmp.json", f".game-{os.getpid()}-a1b2c3d4.tmp.json",
-    ...              ".game-a1b2c3d4.tmp.json", f".game-{dead}-a1b2c3d4.tmp.txt", f".other-{dead}-a1b2c3d4.tmp.json"):
-    ...     _ = (folder / name).write_text("{")
-    >>> [p.name for p in remove_leftovers(folder / "game.json")] == [f".game-{dead}-a1b2c3d4.tmp.json"]
+    >>> for name, text in ((f".game-{dead}-a1b2c3d4.tmp.json", '{"game"'), (f".game-{dead}-b1b2c3d4.tmp.json", ""),
+    ...                    (f".game-{os.getpid()}-a1b2c3d4.tmp.json", '{"game"'), (".game-a1b2c3d4.tmp.json", '{"game"'),
+    ...                    (f".game-{dead}-a1b2c3d4.tmp.txt", '{"game"'), (f".other-{dead}-a1b2c3d4.tmp.json", '{"game"'),
+    ...                    (f".game-{dead}-backup_1.tmp.json", "a user's")):
+    ...     _ = (folder / name).write_text(text)
+    ...     (folder / name).chmod(0o600)
+    >>> removed = remove_leftovers(folder / "game.json", mode=0o600, starts=b'{"game"')
+    >>> sorted(p.name for p in removed) == [f".game-{dead}-a1b2c3d4.tmp.json", f".game-{dead}-b1b2c3d4.tmp.json"]
     True
     >>> len(list(folder.iterdir()))
-    4
+    5
     """
     if os.name != "posix":  # os.kill(pid, 0) is no question elsewhere (on Windows it sends Ctrl-C)
         return []
@@ -207,10 +214,20 @@ def remove_leftovers(path: Path) -> list[Path]:
         leftover = folder / name
         try:
             info = os.lstat(leftover)
-            if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or _running(int(found[1])):
+            if (not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) != mode
+                    or not _starts(leftover, starts) or _running(int(found[1]))):
                 continue
             leftover.unlink()
         except OSError:
             continue
         removed.append(leftover)
     return removed
+
+
+def _starts(file: Path, starts: bytes) -> bool:
+    """Whether ``file`` holds what a write that begins with ``starts`` may have left: nothing yet,
+    part of ``starts``, or ``starts`` and more. Never through a link, nor waiting on a pipe."""
+    fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        head = handle.read(len(starts))
+    return starts.startswith(head)

@@ -44,6 +44,7 @@ from sevens.cli.saved import (
     default_names,
     looks_saved,
     read_saved,
+    saved_start,
     saved_text,
 )
 from sevens.cli.stopping import (
@@ -329,9 +330,10 @@ class Saving:
         """Remove what writes of the file left when ``kill -9`` stopped them (a hidden
         ``.NAME-PID-....tmp.json`` beside it, holding the seed), once, while the game is locked:
         no other ``sevens play`` writes it then, and :func:`~sevens.cli.files.remove_leftovers`
-        removes only files of a process that is gone."""
+        removes only files of a process that is gone which hold nothing yet or the start of a
+        saved game, at the 0600 its writes give them: a user's file named alike is kept."""
         if not self._tidied and self.lock is not None and self.lock.held:
-            remove_leftovers(self.path)
+            remove_leftovers(self.path, mode=0o600, starts=saved_start())
             self._tidied = True
 
     def keep(self, saved: SavedGame) -> None:

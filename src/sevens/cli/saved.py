@@ -39,6 +39,7 @@ __all__ = [
     "default_names",
     "looks_saved",
     "read_saved",
+    "saved_start",
     "saved_text",
 ]
 
@@ -98,6 +99,18 @@ def bots_given(game: Game, humans: set[PlayerId]) -> tuple[str, ...]:
         if all(name == names[i % k] for i, name in enumerate(names)):
             return tuple(names[:k])
     return ()
+
+
+def saved_start() -> bytes:
+    """What every saved game's text begins with (:func:`saved_text`), as written to its file: how a
+    temporary file left by a killed write of one is told from a user's file (see
+    :func:`sevens.cli.files.remove_leftovers`).
+
+    >>> saved_start()
+    b'{\\n  "format": "sevens-saved-game",'
+    """
+    # Its first two lines, which dumps writes alike whatever follows the format.
+    return "\n".join(dumps({"format": FORMAT, "version": VERSION}).split("\n")[:2]).encode()
 
 
 def saved_text(saved: SavedGame) -> str:
