@@ -24,6 +24,7 @@ __all__ = [
     "bot_seat",
     "delete_principal",
     "holds_invited_seat",
+    "other_seat_held",
     "revoke_organisers",
     "InviteState",
     "invite_state",
@@ -64,6 +65,15 @@ def find_principal(
     return principal
 
 
+def other_seat_held(session: Session, *, principal_id: int | None, seat: SeatRow) -> str | None:
+    """The player id of another seat of ``seat``'s game that the credential plays already (one
+    credential plays one seat of a game: :func:`check_one_seat`), or None."""
+    if principal_id is None:
+        return None
+    held = [p for p in access_to(session, principal_id=principal_id, game_id=seat.game_id).player_ids if p != seat.player_id]
+    return held[0] if held else None
+
+
 def check_one_seat(session: Session, *, principal_id: int | None, seat: SeatRow, holder: str) -> None:
     """Refuse a second seat in one game to one credential: its pages and token show one seat, so
     the second seat's teams would wait for orders nobody could give.
@@ -72,12 +82,10 @@ def check_one_seat(session: Session, *, principal_id: int | None, seat: SeatRow,
         Conflict: the credential already plays another seat of the game (``holder``: "this
             browser" or "this token", for the message).
     """
-    if principal_id is None:
-        return
-    held = [p for p in access_to(session, principal_id=principal_id, game_id=seat.game_id).player_ids if p != seat.player_id]
-    if held:
+    held = other_seat_held(session, principal_id=principal_id, seat=seat)
+    if held is not None:
         raise Conflict(
-            f"{holder} already plays seat {held[0]} in this game, and one plays one seat: open this "
+            f"{holder} already plays seat {held} in this game, and one plays one seat: open this "
             "invite in another browser (a private window will do), or join with another token"
         )
 

@@ -25,6 +25,7 @@ from sevens.store.auth import (
     grants_of,
     holds_invited_seat,
     invite_state,
+    other_seat_held,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, Refused, StoreError
@@ -422,12 +423,10 @@ def join_form(
 def _held_seat(db: SessionDep, principal: ApiPrincipal | None, seat: SeatRow) -> SeatRow | None:
     """Another seat of the invite's game that this browser plays already (it plays one seat of a
     game, :func:`~sevens.store.auth.check_one_seat`), or None."""
-    if principal is None:
+    held = other_seat_held(db, principal_id=None if principal is None else principal.id, seat=seat)
+    if held is None:
         return None
-    held = [p for p in access_to(db, principal_id=principal.id, game_id=seat.game_id).player_ids if p != seat.player_id]
-    if not held:
-        return None
-    return next(s for s in store.seats_of(db, game_id=seat.game_id) if s.player_id == held[0])
+    return next(s for s in store.seats_of(db, game_id=seat.game_id) if s.player_id == held)
 
 
 def _join_page(
