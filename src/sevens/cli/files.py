@@ -73,12 +73,13 @@ def check_writable(
         fail(f"{option} must end in {' or '.join(suffixes)}, got {path.name or str(path)!r}")
     if path.is_dir():
         fail(f"{option} {path} is a folder; give a file name, e.g. {option} {path / example}")
-    if path.exists() and not overwrite:
-        fail(exists_message(f"{option} {path}"))
     if path.exists() and not path.is_file():
-        # --overwrite would put a file in its place: /dev/null itself, when root writes there.
+        # --overwrite would put a file in its place: /dev/null itself, when root writes there. Said
+        # before "already exists", whose advice (pass --overwrite) would only lead to this.
         fail(f"{option} {path} is not a file but a device, a pipe or a socket, which a written file would replace; "
              f"give a file name, e.g. {option} {example}")
+    if path.exists() and not overwrite:
+        fail(exists_message(f"{option} {path}"))
     folder = path.parent
     if not folder.exists():
         fail(f"cannot write {option} {path}: the folder {folder} does not exist; create it or pick another path")
