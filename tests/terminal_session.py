@@ -35,7 +35,15 @@ def in_terminal(command: list[str], **popen: Any) -> Iterator[tuple[subprocess.P
 
 
 def press_ctrl_c(main: int, presses: int) -> None:
-    """Type Ctrl-C ``presses`` times, an impatient moment apart."""
+    """Type Ctrl-C ``presses`` times, an impatient moment apart.
+
+    The terminal is set not to throw away output on Ctrl-C (NOFLSH): by default a press discards
+    what the command wrote and the test had not read yet, and on a loaded machine a second press
+    could come after the command's last line was written, which the test then never saw (the
+    line 'interrupted after about ...' went missing from a run that had printed it)."""
+    attributes = termios.tcgetattr(main)
+    attributes[3] |= termios.NOFLSH
+    termios.tcsetattr(main, termios.TCSANOW, attributes)
     for press in range(presses):
         if press:
             time.sleep(0.02)
