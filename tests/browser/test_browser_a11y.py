@@ -12,8 +12,8 @@ marked invalid with the reason as its description. At each stop a check runs:
 * axe-core (through axe-playwright-python) on the page as it stands, its script run: any
   violation of impact "moderate" or worse fails, named by page, rule, element and help text;
   and no text shown below 14 px;
-* at a phone's 360 x 740 on a touch screen, also: nothing wider than the screen (a wide group
-  table scrolls inside its own box, but no match report and no odds table does) and every field
+* at a phone's 360 x 740 on a touch screen, also: nothing wider than the screen (a wide
+  table scrolls inside its own box, but no match report, odds table or group table does) and every field
   and button at least 44 px tall. The last two seats are taken before the knockout, so that a
   player's page shows the odds of a semi-final.
 
@@ -96,10 +96,10 @@ _SMALL_TEXT = """() => {
 
 
 # A match report and the odds of an order are read on a phone as the game goes: they fit the
-# screen, with nothing to scroll sideways to inside their own box (a group table's last column,
-# "decided by", may still scroll there).
+# screen, with nothing to scroll sideways to inside their own box; so does a group table, "place
+# decided by" and all.
 _SCROLLING_TABLES = """() => Array.from(document.querySelectorAll('.table-scroll')).filter(box =>
-  box.querySelector('table.report, table.odds-table') && box.scrollWidth > box.clientWidth
+  box.querySelector('table.report, table.odds-table, section.tables table') && box.scrollWidth > box.clientWidth
 ).map(box => box.firstElementChild.className + ' (' + box.querySelector('caption').textContent + ') ' +
   box.scrollWidth + ' px in ' + box.clientWidth)"""
 

@@ -360,9 +360,13 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
 
 
 
-def test_group_tables_show_the_points_on_a_phone(server: str, chromium: Any) -> None:
-    """At 360 px the 16-team game's group tables, played out (three-figure points), show every
-    column up to the league points without scrolling; only "decided by" is left to the scroll."""
+def test_group_tables_fit_a_phone_with_how_each_place_was_decided(server: str, chromium: Any) -> None:
+    """At 360 px the 16-team game's group tables, played out (three-figure points), fit the screen
+    with nothing to scroll sideways: "place decided by (R8)" was off to the right of the scroll
+    (370-395 px in 336); now it is on a line of its own under each team's figures, led by the
+    column's name. A screen reader still reads a table, that column's header and all."""
+    from playwright.sync_api import expect
+
     page = chromium.new_context(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True).new_page()
     organise_url = start_with_one_seat(page, server, "Phone tables", hours="0", arrangement="16-16-1")
     page.on("dialog", lambda dialog: dialog.accept())
@@ -375,10 +379,25 @@ def test_group_tables_show_the_points_on_a_phone(server: str, chromium: Any) -> 
     assert tables.count() == 4
     for index in range(4):
         table = tables.nth(index)
+        name = table.get_attribute("id")
         assert "(final)" in table.locator("caption").inner_text()
+        box = table.evaluate("t => [t.parentElement.scrollWidth, t.parentElement.clientWidth]")
+        assert box[0] <= box[1], (name, box)
         shown = table.evaluate("t => t.parentElement.getBoundingClientRect().right")
         points = table.evaluate("t => t.querySelector(\"th[title='league points']\").getBoundingClientRect().right")
-        assert points <= shown, (table.get_attribute("id"), points, shown)
+        assert points <= shown, (name, points, shown)
+        rows = table.locator("tbody tr")
+        assert rows.count() == 4
+        for row in rows.all():
+            decided = row.locator("td.decided")
+            assert re.fullmatch(r"Place decided by: [a-z ]+", decided.inner_text()), decided.inner_text()
+            team, under = row.locator("th").bounding_box(), decided.bounding_box()
+            assert team and under and under["y"] >= team["y"] + team["height"] - 1, (name, team, under)
+            assert under["x"] + under["width"] <= shown, (name, under)
+        # To a screen reader still a table: its rows, the team naming each, the column's header.
+        expect(table.get_by_role("columnheader", name="Place decided by (R8)")).to_have_count(1)
+        expect(table.get_by_role("rowheader")).to_have_count(4)
+        expect(table.get_by_role("row")).to_have_count(5)
     page.context.close()
 
 
