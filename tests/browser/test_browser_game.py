@@ -360,6 +360,14 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
 
 
 
+# How many lines each shown column header of a table takes (its text's line boxes).
+_HEADER_LINES = """t => Object.fromEntries(Array.from(t.querySelectorAll('thead th:not(.decided)'), th => {
+  const range = document.createRange();
+  range.selectNodeContents(th);
+  return [th.textContent, range.getClientRects().length];
+}))"""
+
+
 def test_group_tables_fit_a_phone_with_how_each_place_was_decided(server: str, chromium: Any) -> None:
     """At 360 px the 16-team game's group tables, played out (three-figure points), fit the screen
     with nothing to scroll sideways: "place decided by (R8)" was off to the right of the scroll
@@ -386,6 +394,9 @@ def test_group_tables_fit_a_phone_with_how_each_place_was_decided(server: str, c
         shown = table.evaluate("t => t.parentElement.getBoundingClientRect().right")
         points = table.evaluate("t => t.querySelector(\"th[title='league points']\").getBoundingClientRect().right")
         assert points <= shown, (name, points, shown)
+        # Each header on one line: "Pts" once broke into "Pt" and "s" in too narrow a column.
+        lines = table.evaluate(_HEADER_LINES)
+        assert set(lines.values()) == {1}, (name, lines)
         rows = table.locator("tbody tr")
         assert rows.count() == 4
         for row in rows.all():
