@@ -121,3 +121,42 @@ except KeyboardInterrupt:
     done = _python(code, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "asked\nthe first press stopped the batch\nthe next batch was not played\n", done.stdout
+
+
+def test_a_forked_worker_waiting_for_a_batch_takes_ctrl_c_without_a_traceback(tmp_path: Path) -> None:
+    """A worker forked from `sevens lab` inherits the run's own Ctrl-C handler, which raises. The
+    worker kept it, so a press while it waited for a batch (not playing one) ended it with
+    'Process ForkProcess-1: Traceback ... KeyboardInterrupt' under the run's message (the lab CLI's
+    Ctrl-C test with two workers, in a loaded CI run). A worker as the run starts it, from a process
+    with such a handler, with a real signal sent while no batch plays."""
+    code = """
+import os, signal
+from sevens.lab import run
+
+def first(signum, frame):  # as `sevens lab` takes Ctrl-C in the run
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+signal.signal(signal.SIGINT, first)
+run._start_worker(None, "fork")
+os.kill(os.getpid(), signal.SIGINT)
+print("still waiting for a batch", flush=True)
+"""
+    waited = _python(code, tmp_path)
+    assert waited.returncode == 0, waited.stderr
+    assert (waited.stdout, waited.stderr) == ("still waiting for a batch\n", "")
+
+
+def test_a_worker_of_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path) -> None:
+    """A run started with Ctrl-C ignored (in the background): its workers ignore it too, and a press
+    meant for the shell's foreground job stops no batch."""
+    code = """
+import os, signal
+from sevens.lab import run
+
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+run._start_worker(None, "fork")
+print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN, flush=True)
+"""
+    kept = _python(code, tmp_path)
+    assert (kept.returncode, kept.stdout) == (0, "True\n"), kept.stderr

@@ -612,8 +612,10 @@ def _start_worker(told: Any, started_by: str) -> None:
     _TOLD, _STARTED_BY = told, started_by
     # Ctrl-C reaches the workers too (they share the terminal's process group). Taken once: a second
     # press, as the worker reported the first to the run, broke that off with a traceback printed
-    # under the run's message.
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    # under the run's message. A forked worker inherits the run's own handler (`sevens lab` sets
+    # one), which raised in a worker waiting for a batch, outside any batch: replaced too. Only an
+    # ignored Ctrl-C (a run started with it ignored, in the background) stays ignored.
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, _interrupted_once)
     sys.stdout = _in_whole_lines(sys.stdout)
     sys.stderr = _in_whole_lines(sys.stderr)
