@@ -468,22 +468,23 @@ def test_a_scheduler_without_sevens_stops_the_run_in_one_line(strategies_folder:
         "batches happened to finish")
 
 
-def _nothing_listening() -> str:
+def _to_nothing_listening() -> tuple[str, list[str], dict[str, str]]:
+    """An address where nothing listens, a short run on it and its environment."""
     import socket
 
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
-        return f"tcp://127.0.0.1:{free.getsockname()[1]}"  # nothing listens there once closed
+        address = f"tcp://127.0.0.1:{free.getsockname()[1]}"  # nothing listens there once closed
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
+               "--teams", "8", "--dask", address]
+    return address, command, {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
 def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line(strategies_folder: Path) -> None:
     """Nothing listening at the address: the run sat 30 s (Dask's connect timeout) under a bar that
     said 'simulating', then said so. It says what it is doing while it does, gives up after 10 s, and
     names the address and what to check."""
-    address = _nothing_listening()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
-               "--teams", "8", "--dask", address]
+    address, command, env = _to_nothing_listening()
     with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
         shown = read_until(main, rb"error:[^\n]*\n", 120)
         assert run.wait(timeout=60) == 2
@@ -501,10 +502,7 @@ def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line
 def test_ctrl_c_while_connecting_says_so_and_not_to_run_fewer_tournaments(strategies_folder: Path) -> None:
     """Ctrl-C while the run connected said 'interrupted after about 0 of 100 tournaments ... with a
     smaller --tournaments for a shorter run': no length of run was at fault."""
-    address = _nothing_listening()
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
-               "--teams", "8", "--dask", address]
+    address, command, env = _to_nothing_listening()
     with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
         shown = read_until(main, rb"connecting to", 120)
         assert b"connecting to" in shown, shown[-500:]
