@@ -555,3 +555,29 @@ def test_the_dashboards_address_given_for_the_schedulers_is_said_in_one_line(str
         "scheduler printed as it started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask "
         "to run on this machine\n"
     )
+
+
+def test_a_tls_cluster_set_up_in_dasks_configuration_runs_as_a_local_run_does(
+    strategies_folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cluster that takes TLS only, with the client's certificate named in Dask's configuration (as
+    its documentation has it set up): the run's check of the address greeted it without that
+    configuration and refused the address as one 'Dask cannot connect to', where Dask's own client
+    connects. Certificates made here with openssl."""
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+                    "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)
+    roles = {f"tls_{role}_{part}": str(path) for role in ("scheduler", "worker", "client")
+             for part, path in (("cert", cert), ("key", key))}
+    security = distributed.Security(tls_ca_file=str(cert), require_encryption=True, **roles)  # type: ignore[no-untyped-call]
+    for name, value in (("CA_FILE", cert), ("CLIENT__CERT", cert), ("CLIENT__KEY", key)):
+        monkeypatch.setenv(f"DASK_DISTRIBUTED__COMM__TLS__{name}", str(value))
+    monkeypatch.setenv("DASK_DISTRIBUTED__COMM__REQUIRE_ENCRYPTION", "True")
+    args = ["lab", "--strategies", "even,random", "--tournaments", "300", "--teams", "8", "--seed", "5", "--json"]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, protocol="tls://",
+                                  security=security, dashboard_address=":0", silence_logs=50) as tls:
+        assert tls.scheduler_address.startswith("tls://")
+        on_tls = _sevens(*args, "--dask", tls.scheduler_address, cwd=strategies_folder)
+    assert on_tls.returncode == 0, on_tls.stderr
+    assert json.loads(on_tls.stdout) == json.loads(_sevens(*args, "--workers", "1", cwd=strategies_folder).stdout)

@@ -372,10 +372,15 @@ def _greet(address: str, timeout: float) -> None:
     answer with no limit: given the dashboard's port, a run waited under its progress bar for as long
     as the dashboard ran. This runs on a thread of its own, with an event loop of its own, so that it
     works where the caller's thread has one running (a notebook)."""
+    import distributed
     from distributed.comm.core import connect
 
+    # The security that distributed.Client takes from Dask's configuration, so that a tls:// cluster
+    # set up there is greeted as the client will connect.
+    security = distributed.Security().get_connection_args("client")  # type: ignore[no-untyped-call]
+
     async def greet() -> None:
-        comm = await asyncio.wait_for(connect(address, timeout=timeout), timeout + _GREETING)  # type: ignore[no-untyped-call]
+        comm = await asyncio.wait_for(connect(address, timeout=timeout, **security), timeout + _GREETING)  # type: ignore[no-untyped-call]
         await comm.close()
 
     outcome: list[BaseException | None] = []
