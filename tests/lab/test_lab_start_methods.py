@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -160,3 +161,48 @@ print(signal.getsignal(signal.SIGINT) is signal.SIG_IGN, flush=True)
 """
     kept = _python(code, tmp_path)
     assert (kept.returncode, kept.stdout) == (0, "True\n"), kept.stderr
+
+
+def test_a_run_forked_while_another_thread_writes_to_stderr_still_plays(tmp_path: Path) -> None:
+    """The progress bar of `sevens lab` writes to stderr from a thread of its own. A worker forked as
+    that thread wrote (on a slow terminal, or under load) inherited stderr's lock held, for good, and
+    waited for it at its first flush: it never took a batch, and the run never ended (the lab CLI's
+    two-worker Ctrl-C test, in a CI run). A thread writes to stderr without pause here, as a slow
+    terminal takes it, while the run forks its workers."""
+    code = """
+import os, sys, threading, time
+from sevens.lab.run import run_lab
+
+read, write = os.pipe()
+os.dup2(write, 2)
+
+def terminal():  # takes what is written slowly
+    while True:
+        os.read(read, 4096)
+        time.sleep(0.001)
+
+def progress_bar():
+    while True:
+        sys.stderr.write("x" * 65536)
+        sys.stderr.flush()
+
+threading.Thread(target=terminal, daemon=True).start()
+threading.Thread(target=progress_bar, daemon=True).start()
+time.sleep(0.2)
+result = run_lab(["even", "random"], 40, seed=1, teams=8, batch_size=20, workers=2)
+print(result.totals.tournaments, flush=True)
+os._exit(0)  # the writing thread still holds stderr: no flush at exit
+"""
+    # Python's stderr is buffered (and locked) unless told otherwise, as in a user's shell.
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT / "src")
+    run = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True,
+                           start_new_session=True)
+    try:
+        played, _ = run.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)  # the workers too
+        run.communicate()
+        pytest.fail("the run did not end within 120 s: a worker waited for stderr's lock")
+    assert (run.returncode, played) == (0, "40\n")
+

@@ -630,7 +630,10 @@ def _in_whole_lines(stream: Any) -> Any:
         number = stream.fileno()
     except (AttributeError, OSError, ValueError):
         return stream
-    stream.flush()
+    # The stream inherited is not touched beyond its number: forked while another thread of the run
+    # (the progress bar's) was writing to it, its lock stays held in the worker for good, and a flush
+    # here waited for ever (the worker never took a batch, and the run never ended). The run flushed
+    # it just before forking.
     # The worker's stream for as long as the process lives: nothing to close.
     file = open(number, "wb", closefd=False)  # noqa: SIM115
     return io.TextIOWrapper(file, encoding=stream.encoding, errors=stream.errors, line_buffering=True)
