@@ -206,3 +206,84 @@ os._exit(0)  # the writing thread still holds stderr: no flush at exit
         pytest.fail("the run did not end within 120 s: a worker waited for stderr's lock")
     assert (run.returncode, played) == (0, "40\n")
 
+
+def test_ctrl_c_in_a_run_with_workers_comes_between_the_runs_steps_not_inside_the_pool(tmp_path: Path) -> None:
+    """Ctrl-C raised wherever the run was, nearly always inside ``concurrent.futures.wait``. There it
+    could leave a future's lock held, and the pool's thread waited for that lock for ever: the run
+    said it was interrupted, and then the process never ended (the lab CLI's two-worker Ctrl-C
+    test, one run in thirty). The run's own handler (here one like `sevens lab`'s, which ignores
+    later presses) now runs at the run's next look, in its own code, and the run ends."""
+    code = """
+import os, signal, threading, time, traceback
+from sevens.lab.run import run_lab
+
+where = []
+
+def first(signum, frame):  # as `sevens lab` takes Ctrl-C in the run
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    where.extend(f"{step.filename}:{step.name}" for step in traceback.extract_stack()[:-1])
+    raise KeyboardInterrupt
+
+def press_twice():
+    for _ in range(2):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.02)
+
+pressing = threading.Timer(0.3, press_twice)
+
+def progress(tournaments):  # the workers are playing: press soon, wherever the run is then
+    if not pressing.is_alive() and not where:
+        pressing.start()
+
+signal.signal(signal.SIGINT, first)
+try:
+    run_lab(["even", "random"], 10**8, seed=1, teams=8, workers=2, progress=progress)
+except KeyboardInterrupt:
+    print(where[-1])
+    print(any("concurrent/futures" in step or step.startswith(threading.__file__) for step in where))
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    run = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        said, problems = run.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.communicate()
+        pytest.fail("the run did not end within 120 s of Ctrl-C")
+    assert run.returncode == 0, problems
+    innermost, inside_the_pool = said.splitlines()
+    assert innermost.endswith("sevens/lab/run.py:take"), said
+    assert inside_the_pool == "False", said
+
+
+def test_ctrl_c_as_a_worker_reports_progress_stops_the_batch_once_the_report_is_put(tmp_path: Path) -> None:
+    """A press as the worker put its progress on the run's queue raised inside ``Queue.put``, which
+    (the first time) starts the queue's own thread and registers its closing: broken off there,
+    the worker could wait at exit for a thread never told to stop. The report is put whole, and the
+    batch stops just after."""
+    code = """
+import os, signal
+import numpy as np
+from sevens.lab import run
+from sevens.lab.simulate import Sampler
+
+class Queue:
+    def put(self, item):
+        os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, as the report is being put
+        for _ in range(1000):  # a Python handler runs between these steps
+            pass
+        print("the report was put whole", flush=True)
+
+run._start_worker(Queue(), "fork")
+run.PROGRESS_EVERY = 0
+# The loop in Python (the compiled one plays a batch in one go, and tells nothing until it ends).
+spec = run.BatchSpec(("even", "random"), 8, 0, 8, np.random.SeedSequence(1), sampler=Sampler.DIRECT)
+try:
+    run._pooled_batch(spec)
+except KeyboardInterrupt:
+    print("the batch stopped", flush=True)
+"""
+    done = _python(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "the report was put whole\nthe batch stopped\n", done.stdout

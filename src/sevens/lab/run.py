@@ -16,6 +16,7 @@ Runs play in this process, in a pool of local worker processes, or on a Dask clu
 
 from __future__ import annotations
 
+import contextlib
 import io
 import math
 import multiprocessing
@@ -23,6 +24,7 @@ import os
 import queue
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -560,7 +562,7 @@ def run_lab(
         context = multiprocessing.get_context()
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
-        with ProcessPoolExecutor(
+        with _ctrl_c_between_steps() as ctrl_c, ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_start_worker,
             initargs=(told_by, context.get_start_method()),
         ) as pool:
@@ -582,9 +584,8 @@ def run_lab(
             try:
                 pending = {send(spec) for spec in islice(specs, _IN_FLIGHT * workers)}
                 while pending:
-                    finished, pending = wait(
-                        pending, timeout=None if told_by is None else PROGRESS_EVERY, return_when=FIRST_COMPLETED
-                    )
+                    finished, pending = wait(pending, timeout=_CTRL_C_EVERY, return_when=FIRST_COMPLETED)
+                    ctrl_c.take()
                     read_told()
                     for future in finished:
                         done(playing.pop(future), future.result())
@@ -598,6 +599,48 @@ def run_lab(
                 if told_by is not None:
                     told_by.cancel_join_thread()  # what is left on it is of no use now
     return LabResult(names, teams, seed, total, field)
+
+
+_CTRL_C_EVERY = 0.1
+"""Seconds at most between two looks for a Ctrl-C while a pool of workers plays."""
+
+
+class _CtrlC:
+    """A Ctrl-C kept for :meth:`take` (see :func:`_ctrl_c_between_steps`)."""
+
+    def __init__(self, handler: Callable[[int, FrameType | None], Any] | None) -> None:
+        self.handler = handler  # the one it stands in for; None: Ctrl-C is not taken here at all
+        self.pressed = False
+
+    def keep(self, signum: int, frame: FrameType | None) -> None:
+        self.pressed = True
+
+    def take(self) -> None:
+        """Act on a Ctrl-C kept since the last look, as the handler it stands in for does."""
+        if self.handler is not None and self.pressed:
+            self.pressed = False
+            self.handler(signal.SIGINT, None)
+
+
+@contextlib.contextmanager
+def _ctrl_c_between_steps() -> Iterator[_CtrlC]:
+    """Ctrl-C, while a pool of workers plays, keeps for the run's next look (:meth:`_CtrlC.take`)
+    rather than raise wherever the run is. Raised inside the pool's own code (in
+    ``concurrent.futures.wait``, holding a future's lock, or in ``submit``), it left the pool
+    unable to shut down: the run said it was interrupted and then never ended. A handler of the
+    caller's own (``sevens lab`` ignores later presses) acts at that look as it would have; one
+    that raises nothing lets the run go on."""
+    handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
+    if not callable(handler):  # ignored, the system's default, or not this thread's to take
+        yield _CtrlC(None)
+        return
+    ctrl_c = _CtrlC(handler)
+    signal.signal(signal.SIGINT, ctrl_c.keep)
+    try:
+        yield ctrl_c
+    finally:
+        if signal.getsignal(signal.SIGINT) == ctrl_c.keep:  # not changed by the handler it stood in for
+            signal.signal(signal.SIGINT, handler)
 
 
 _TOLD: Any = None
@@ -645,6 +688,9 @@ _STOPPED = False
 _PLAYING = False
 """In a worker process of :func:`run_lab`: a batch is playing."""
 
+_TELLING = False
+"""In a worker process of :func:`run_lab`: the batch is putting its progress on the run's queue."""
+
 
 def _interrupted_once(signum: int, frame: FrameType | None) -> None:
     """A worker's Ctrl-C: the batch playing stops (KeyboardInterrupt), none queued is played, and
@@ -652,7 +698,7 @@ def _interrupted_once(signum: int, frame: FrameType | None) -> None:
     global _STOPPED
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _STOPPED = True
-    if _PLAYING:
+    if _PLAYING and not _TELLING:
         raise KeyboardInterrupt
 
 
@@ -712,12 +758,25 @@ def _pooled_batch(spec: BatchSpec) -> Totals:
     try:
         if _STOPPED:
             raise KeyboardInterrupt
-        told = _TOLD
-        if told is None:
+        if _TOLD is None:
             return run_batch(spec)
-        return run_batch(spec, lambda n: told.put((spec.start, n)))
+        return run_batch(spec, partial(_tell, _TOLD, spec.start))
     finally:
         _PLAYING = False
+
+
+def _tell(told: Any, start: int, tournaments: int) -> None:
+    """Put a batch's progress on the run's queue whole: Ctrl-C raised inside ``Queue.put`` (which
+    starts the queue's thread the first time) could leave the queue unable to close, and the worker
+    waiting for it at exit. Ctrl-C that came meanwhile stops the batch just after."""
+    global _TELLING
+    _TELLING = True
+    try:
+        told.put((start, tournaments))
+    finally:
+        _TELLING = False
+    if _STOPPED:
+        raise KeyboardInterrupt
 
 
 _IN_FLIGHT = 4  # batches queued per worker: enough to keep it busy, few enough to hold little
