@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -209,7 +211,10 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
     click's bare 'Aborted!', status 1)."""
     command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100000000",
                "--workers", workers]
-    with in_terminal(command) as (run, main):
+    # Python's stderr as a user's shell has it (buffered, with its lock), and tracebacks of every
+    # thread on SIGABRT: a run that does not end says where it waits.
+    env = {**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}, "PYTHONFAULTHANDLER": "1"}
+    with in_terminal(command, env=env) as (run, main):
         done = rb"[1-9]\d*/100000000"  # a batch or more is done
         shown = read_until(main, done, 300)
         assert re.search(done, shown), shown.decode(errors="replace")
@@ -217,7 +222,13 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
         assert len(workers_seen) == (0 if workers == "1" else 2)
         press_ctrl_c(main, presses)
         shown = read_until(main, rb"for a\s+shorter\s+run", 120)
-        assert run.wait(timeout=120) == 130
+        try:
+            assert run.wait(timeout=120) == 130
+        except subprocess.TimeoutExpired:
+            for process in [psutil.Process(run.pid), *workers_seen]:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    process.send_signal(signal.SIGABRT)
+            pytest.fail("the run did not end:\n" + (shown + read_until(main, rb"(?!)", 10)).decode(errors="replace"))
     said = " ".join(shown.decode(errors="replace").split())
     # About: the batches still playing count by their share done, not as whole tournaments.
     assert re.search(r"error: interrupted after about [\d,]+ of 100,000,000 tournaments: nothing is printed or plotted", said)
