@@ -3,6 +3,7 @@ reload, screenshots, and a game started from the front page."""
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import threading
 import time
@@ -59,13 +60,17 @@ def visit(page, url: str):  # type: ignore[no-untyped-def]
     resolved cut three goes in a row short under load)."""
     from playwright.sync_api import Error
 
-    for attempt in range(3):
+    for attempt in range(5):
         try:
             page.goto("about:blank")
             return page.goto(url)
         except Error as exc:
-            if attempt == 2 or not ("ERR_ABORTED" in str(exc) or "interrupted by another navigation" in str(exc)):
+            if attempt == 4 or not ("ERR_ABORTED" in str(exc) or "interrupted by another navigation" in str(exc)):
                 raise
+            # Let the navigation that cut this one short end before going again: gone at once, the
+            # next go met it still under way, three times in a row in a loaded CI run.
+            with contextlib.suppress(Error):
+                page.wait_for_load_state("load")
     return None
 
 
