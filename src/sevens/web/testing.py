@@ -37,7 +37,6 @@ __all__ = [
     "LoadResult",
     "Server",
     "ServerFarm",
-    "free_port",
     "host_game",
     "percentile",
     "submit_load",
@@ -45,18 +44,6 @@ __all__ = [
 ]
 
 HOST = "127.0.0.1"
-
-
-def free_port() -> int:
-    """A TCP port free on 127.0.0.1 right now.
-
-    >>> 1024 < free_port() < 65536
-    True
-    """
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_until_up(port: int, *, timeout: float = 30.0, pid: int | None = None) -> None:
@@ -130,10 +117,15 @@ class ServerFarm:
         self.servers: list[Server] = []
 
     def start(self, env: Mapping[str, str], *, port: int | None = None, wait: bool = True) -> Server:
-        """Fork a server with these environment settings (``DATABASE_URL``, ``SEVENS_*``)."""
-        port = port or free_port()
-        log = self.directory / f"server-{port}-{len(self.servers)}.log"
-        command = {"port": port, "env": dict(env), "log": str(log), "max_seconds": self.max_seconds}
+        """Fork a server with these environment settings (``DATABASE_URL``, ``SEVENS_*``), on
+        ``port`` (a restart on the port of a server killed before) or on a free port.
+
+        The port is listening when this returns: the zygote binds it before it forks the server,
+        which serves on that socket. (A port picked as free and bound by the server later could be
+        taken in between: a test once found a Dask worker answering there.) Connections made before
+        the server is up wait in the socket's queue; ``wait`` waits until it answers."""
+        log = self.directory / f"server-{len(self.servers)}.log"
+        command = {"port": port or 0, "env": dict(env), "log": str(log), "max_seconds": self.max_seconds}
         assert self._zygote.stdin is not None and self._zygote.stdout is not None
         with self._lock:
             self._zygote.stdin.write(json.dumps(command) + "\n")
@@ -141,11 +133,14 @@ class ServerFarm:
             answer = self._zygote.stdout.readline()
         if not answer.strip():
             raise RuntimeError("the server zygote died")
-        server = Server(pid=int(answer), port=port, log=log)
+        started = json.loads(answer)
+        if "error" in started:
+            raise OSError(f"cannot listen on {HOST}:{port or 0} for a test server: {started['error']}")
+        server = Server(pid=started["pid"], port=started["port"], log=log)
         self.servers.append(server)
         if wait:
             try:
-                wait_until_up(port, pid=server.pid)
+                wait_until_up(server.port, pid=server.pid)
             except TimeoutError as exc:
                 text = log.read_text(errors="replace")[-2000:] if log.exists() else ""
                 raise TimeoutError(f"{exc}\n{text}") from None
@@ -301,7 +296,21 @@ def _watchdog(parent: int, max_seconds: float) -> None:
             os._exit(0)
 
 
-def _serve_child(command: dict[str, object], parent: int) -> None:  # pragma: no cover - in a child
+def _listening(port: int) -> socket.socket:
+    """A socket listening on ``port`` of 127.0.0.1 (0: a free one), as uvicorn would open it
+    (SO_REUSEADDR: a server restarted on the port of one killed a moment ago takes it at once)."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((HOST, port))
+        listener.listen(2048)
+    except OSError:
+        listener.close()
+        raise
+    return listener
+
+
+def _serve_child(command: dict[str, object], parent: int, listener: socket.socket) -> None:  # pragma: no cover - in a child
     import uvicorn
 
     from sevens.web.app import create_app
@@ -318,13 +327,13 @@ def _serve_child(command: dict[str, object], parent: int) -> None:  # pragma: no
     max_seconds = command["max_seconds"]
     assert isinstance(max_seconds, float | int)
     threading.Thread(target=_watchdog, args=(parent, float(max_seconds)), daemon=True).start()
-    port = command["port"]
-    assert isinstance(port, int)
     app = create_app(Settings())
     # Everything loaded by now lives as long as the server: frozen out of the collector's
     # way, a full collection no longer walks it in the middle of a request.
     gc.freeze()
-    uvicorn.run(app, host=HOST, port=port, log_level="warning", access_log=False, proxy_headers=False)
+    port = listener.getsockname()[1]
+    config = uvicorn.Config(app, host=HOST, port=port, log_level="warning", access_log=False, proxy_headers=False)
+    uvicorn.Server(config).run(sockets=[listener])  # the socket the zygote bound: no other can take the port
 
 
 def _zygote() -> None:  # pragma: no cover - runs as its own process
@@ -349,16 +358,24 @@ def _zygote() -> None:  # pragma: no cover - runs as its own process
                 if os.waitpid(pid, os.WNOHANG) != (0, 0):
                     children.remove(pid)
         command = json.loads(line)
+        try:
+            listener = _listening(int(command["port"]))
+        except OSError as exc:
+            sys.stdout.write(json.dumps({"error": str(exc)}) + "\n")
+            sys.stdout.flush()
+            continue
         parent = os.getpid()
         pid = os.fork()
         if pid == 0:
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             try:
-                _serve_child(command, parent)
+                _serve_child(command, parent, listener)
             finally:
                 os._exit(0)
+        port = listener.getsockname()[1]
+        listener.close()  # the server's now
         children.append(pid)
-        sys.stdout.write(f"{pid}\n")
+        sys.stdout.write(json.dumps({"pid": pid, "port": port}) + "\n")
         sys.stdout.flush()
     for pid in children:
         with contextlib.suppress(ProcessLookupError):
