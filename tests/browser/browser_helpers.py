@@ -15,27 +15,24 @@ CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
     """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
-    its address and stops it afterwards."""
+    its address and stops it afterwards. The port is bound here and the socket handed to uvicorn:
+    a port picked as free and bound later could be taken in between by another program."""
     import uvicorn
 
     from sevens.web.app import create_app
     from sevens.web.settings import Settings
 
-    port = free_port()
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = int(listener.getsockname()[1])
     app = create_app(
         Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0, **settings)
     )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     uv = uvicorn.Server(config)
-    thread = threading.Thread(target=uv.run, daemon=True)
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
     while not uv.started:
@@ -45,6 +42,7 @@ def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     uv.should_exit = True
     thread.join(timeout=10)
+    listener.close()
 
 
 BEHIND = "Object.defineProperty(Document.prototype, 'hidden', { get() { return true; } });"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import socket
@@ -116,10 +117,33 @@ def test_settings_read_database_url_from_environment(monkeypatch) -> None:  # ty
 @contextlib.contextmanager
 def _serving(tmp_path: Path, *options: str, env: dict[str, str] | None = None) -> Iterator[int]:
     """`sevens serve` in a process of its own on a free port and a fresh database file, until the
-    block ends; yields the port once the home page answers."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    block ends; yields the port once the home page answers.
+
+    The port is picked free and let go, and `sevens serve` binds it a moment later: another program
+    can take it in between (a Dask worker took one of the reliability tests' ports so in CI). Then
+    the server stops, saying so, or something else answers there: the server is started again on
+    another port, a few times at most."""
+    for attempt in range(3):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        process = _start_serve(tmp_path, port, options, env)
+        try:
+            said = _until_home_page(process, port)
+            if said is None:
+                yield port
+                return
+            if attempt == 2 or not ("is using port" in said or "address already in use" in said):
+                raise AssertionError(f"sevens serve did not start:\n{said}")
+        finally:
+            if process.poll() is None:
+                process.terminate()
+            process.wait(timeout=10)
+
+
+def _start_serve(
+    tmp_path: Path, port: int, options: tuple[str, ...], env: dict[str, str] | None
+) -> subprocess.Popen[bytes]:
     args = ["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'site.sqlite3'}", *options]
     script = (
         "import typer; from sevens.cli.serve import register\n"
@@ -132,30 +156,31 @@ def _serving(tmp_path: Path, *options: str, env: dict[str, str] | None = None) -
     # relative PYTHONPATH (src) does not fall through to another installed copy.
     here = str(Path(sevens.__file__).resolve().parents[1])
     environment["PYTHONPATH"] = os.pathsep.join(p for p in (here, environment.get("PYTHONPATH", "")) if p)
-    process = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-c", script],
         cwd=tmp_path,
         env={**environment, **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
     )
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
-                    assert "Create a game" in response.read().decode()
-                    break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    process.kill()
-                    print(process.communicate()[0].decode(errors="replace"))
-                    raise
-                time.sleep(0.2)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
+
+
+def _until_home_page(process: subprocess.Popen[bytes], port: int) -> str | None:
+    """None once the server's home page answers on ``port``; else (the process ended, or 60 s
+    passed: a bound, not a measure) what the process printed."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as response:
+                if "Create a game" in response.read().decode():
+                    return None
+        except (OSError, http.client.HTTPException):  # not up yet, or another program's port
+            pass
+        if time.monotonic() > deadline or process.poll() is not None:
+            if process.poll() is None:
+                process.kill()
+            return process.communicate()[0].decode(errors="replace") or f"exit status {process.returncode}"
+        time.sleep(0.2)
 
 
 def test_serve_command_opens_a_working_site(tmp_path: Path) -> None:
