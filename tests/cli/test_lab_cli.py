@@ -237,6 +237,38 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
     assert not alive
 
 
+PRESSES_CTRL_C = """
+import os, signal
+import numpy as np
+from sevens.lab.strategies import paced_total, split_orders
+
+
+class Presser:
+    \"\"\"Even pacing, pressing Ctrl-C (SIGINT to its own process) at every decision.\"\"\"
+
+    def orders(self, view, rng):
+        os.kill(os.getpid(), signal.SIGINT)
+        return split_orders(paced_total(view.scrum, view.turns_left, view.group_matches_left), np.ones(view.size), view.scrum)
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path, workers: str) -> None:
+    """Started with Ctrl-C ignored (in the background of a script, where the key is meant for the job
+    in the foreground), the run set its own handler and stopped at it, status 130, where its workers
+    went on ignoring it. It now plays to the end, as they do; here with presses while it plays."""
+    (tmp_path / "presser.py").write_text(PRESSES_CTRL_C)
+    code = ("import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+            f"sys.argv = ['sevens', 'lab', '--strategies', 'even,presser:Presser', '--tournaments', '40', '--teams', "
+            f"'8', '--workers', {workers!r}, '--json']\n"
+            "from sevens.cli.main import main; main()\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tournaments"] == 40
+
+
 def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
     """Two module paths cut to the same first characters ('sevens.lab.str…') could not be told apart."""
     names = ["sevens.lab.strategies:RandomPacing", "sevens.lab.strategies:KnockoutSaverPacing"]

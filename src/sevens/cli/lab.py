@@ -261,7 +261,8 @@ def _interrupted(doing: str, simulated: int, tournaments: int, dask: str | None)
 def _interrupted_once() -> Iterator[None]:
     """Ctrl-C stops the run once: a second press while the workers' pool winds down would break
     off its clean-up (a traceback under the run's message), or the one line that says how far the
-    run got. Presses after the first are ignored until the command ends."""
+    run got. Presses after the first are ignored until the command ends. A command started with
+    Ctrl-C ignored (in the background of a script) keeps ignoring it, as its workers do."""
 
     def first(signum: int, frame: object) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -269,6 +270,9 @@ def _interrupted_once() -> Iterator[None]:
 
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers (a run called from a thread of one's own)
+        return
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield  # a Ctrl-C meant for the script's job in the foreground stopped this run, not its workers
         return
     before = signal.signal(signal.SIGINT, first)
     try:
