@@ -432,7 +432,12 @@ _FOCUSED = """() => {
 
 def tab_to(page: Any, selector: str, unseen: list[str], *, most: int = 150) -> None:
     """Press Tab until the element at ``selector`` has the focus, noting in ``unseen`` each focused
-    element on the way that does not show it."""
+    element on the way that does not show it.
+
+    First the page is let load whole: tabbed through before its stylesheet came (a page just
+    reloaded, under load), the links had only the browser's own focus ring, not the site's, and the
+    first one was noted as showing none."""
+    page.wait_for_load_state("load")
     target = page.locator(selector)
     for _ in range(most):
         page.keyboard.press("Tab")
