@@ -592,8 +592,11 @@ def run_lab(
                         pending |= {send(spec) for spec in islice(specs, 1)}
             except BaseException:
                 # A failed batch or Ctrl-C: drop the batches still queued rather than play them
-                # before stopping (leaving the pool waits only for those already running).
-                pool.shutdown(wait=False, cancel_futures=True)
+                # before stopping, and wait here for those already running (after Ctrl-C, stopping
+                # at once). Left for Python's exit to wait for, the pool's thread could close its
+                # pipe as the exit woke it, which printed 'Exception ignored ... OSError: Bad file
+                # descriptor' under the run's message.
+                pool.shutdown(wait=True, cancel_futures=True)
                 raise
             finally:
                 if told_by is not None:
