@@ -1,5 +1,5 @@
 """``python -m sevens``: the ``sevens`` command, for when the script is not on the PATH."""
 
-from sevens.cli.main import main
+from sevens.cli import run
 
-main()
+run()

@@ -138,14 +138,9 @@ app = typer.Typer(
 # Each module defines register(app: typer.Typer) -> None.
 _COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab", "backup")
 
-try:
-    for _name in _COMMAND_MODULES:
-        importlib.import_module(f"sevens.cli.{_name}").register(app)
-except KeyboardInterrupt:
-    # Ctrl-C while the commands load (the odds tables, pydantic, SQLAlchemy: half a second) ends
-    # the command as Ctrl-C at any later moment does, quietly with status 130, not with a
-    # traceback through the imports.
-    raise SystemExit(130) from None
+# Ctrl-C while they load ends the command quietly: see sevens.cli.run.
+for _name in _COMMAND_MODULES:
+    importlib.import_module(f"sevens.cli.{_name}").register(app)
 
 
 def command() -> Any:
@@ -159,10 +154,12 @@ def command() -> Any:
     return root
 
 
-def main() -> None:
-    """Entry point: bad input anywhere ends in a one-line error, not a traceback."""
+def main(cli: Any = None) -> None:
+    """Entry point: bad input anywhere ends in a one-line error, not a traceback. ``cli``: the
+    command already built by :func:`command` (:func:`sevens.cli.run` builds it while it takes
+    Ctrl-C quietly)."""
     try:
-        command()(prog_name="sevens")
+        (cli or command())(prog_name="sevens")
     except (ValueError, OSError) as exc:
         print(f"error: {one_line(str(exc))}", file=sys.stderr)
         sys.exit(EXIT_BAD_INPUT)
