@@ -26,6 +26,21 @@ def _python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           timeout=600, check=False)
 
 
+def _run_ending_within(code: str, cwd: Path, seconds: float, *, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """``code`` run as :func:`_python` runs it, in a session of its own: status, stdout, stderr. A
+    run that has not ended within ``seconds`` fails the test, its workers killed with it."""
+    env = {**(os.environ if env is None else env), "PYTHONPATH": str(ROOT / "src")}
+    run = subprocess.Popen([sys.executable, "-c", code], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        out, err = run.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.communicate()
+        pytest.fail(f"the run did not end within {seconds:.0f} s")
+    return run.returncode, out, err
+
+
 @pytest.mark.parametrize("method", ["spawn", "forkserver"])
 def test_a_strategy_defined_only_in_the_running_process_is_refused_by_a_spawned_worker_saying_what_to_do(
     method: str, tmp_path: Path
@@ -195,16 +210,8 @@ os._exit(0)  # the writing thread still holds stderr: no flush at exit
 """
     # Python's stderr is buffered (and locked) unless told otherwise, as in a user's shell.
     env = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
-    env["PYTHONPATH"] = str(ROOT / "src")
-    run = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env, stdout=subprocess.PIPE, text=True,
-                           start_new_session=True)
-    try:
-        played, _ = run.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(run.pid, signal.SIGKILL)  # the workers too
-        run.communicate()
-        pytest.fail("the run did not end within 120 s: a worker waited for stderr's lock")
-    assert (run.returncode, played) == (0, "40\n")
+    status, played, _ = _run_ending_within(code, tmp_path, 120, env=env)  # before: a worker waited for stderr's lock
+    assert (status, played) == (0, "40\n")
 
 
 def test_ctrl_c_in_a_run_with_workers_comes_between_the_runs_steps_not_inside_the_pool(tmp_path: Path) -> None:
@@ -244,16 +251,8 @@ except KeyboardInterrupt:
     print(any("concurrent/futures" in step or step.startswith(threading.__file__) for step in where))
     print(left)
 """
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    run = subprocess.Popen([sys.executable, "-c", code], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        said, problems = run.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        os.killpg(run.pid, signal.SIGKILL)
-        run.communicate()
-        pytest.fail("the run did not end within 120 s of Ctrl-C")
-    assert run.returncode == 0, problems
+    status, said, problems = _run_ending_within(code, tmp_path, 120)
+    assert status == 0, problems
     innermost, inside_the_pool, left = said.splitlines()
     assert innermost.endswith("sevens/lab/run.py:take"), said
     assert inside_the_pool == "False", said
