@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import os
 import re
@@ -756,3 +757,58 @@ def test_the_odds_of_an_order_never_round_a_possible_result_to_0_or_an_uncertain
     line = next(line for line in result.output.splitlines() if "0 FORCE + 90 FLAIR:" in line)
     assert line.endswith("against a typical order of its bot equilibrium, 2+18: win >99.9%, draw <0.0001%, lose 0.00033%")
     assert "0.0%" not in line and "100.0%" not in line
+
+
+# What a terminal of 40 to 59 columns (a phone's SSH client, a split tmux pane) broke: a team's
+# name across two lines, or a figure apart from its label.
+_NAMES = ("Great Britain", "New Zealand", "South Africa", "United States")  # the game's two-word names
+_LABELS = ("SCRUM", "(SCRUM", "win", "draw", "lose", "count-back")
+
+
+def _broken(out: str, columns: int) -> list[str]:
+    """The lines of ``out`` that are too wide, cut short with '…', or end where a name was broken
+    off or a label parted from its figure on the next line (table borders aside); the two seed
+    lines are wrapped by the terminal itself."""
+    lines = [line for line in out.splitlines() if not line.startswith(("Seed commitment", "Dice seed, revealed"))]
+    bad = [line for line in lines if len(line.rstrip()) > columns or "…" in line]
+    for line, after in itertools.pairwise(lines):
+        last, first = line.strip(" │┃").split(" ")[-1], (after.strip(" │┃").split(" ") or [""])[0]
+        if f"{last} {first}" in _NAMES or (last in _LABELS and first.lstrip("<>")[:1].isdigit()):
+            bad.append(f"{line}\n{after}")
+    return bad
+
+
+@pytest.mark.parametrize("columns", [40, 50, 59])
+def test_below_60_columns_every_table_of_a_game_keeps_names_and_figures_whole(columns: int) -> None:
+    """At 40 to 59 columns the fixtures cut names to 'Argenti…' and 'Austral…', the group tables
+    cut figures to '1…' and 'P…' (or squeezed 'Decided by' to 'Decid…'), and the match reports and
+    the bracket broke 'Great Britain' and 'South Africa' over two lines. Now the fixtures put the
+    away team under the home team, the group tables each team's figures under its name, the match
+    reports one side under the other and the bracket the winner under the match."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "w60"], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert _broken(out, columns) == []
+    fixtures = out[out.index("Turn 1"):out.index("t1-m1 group")]
+    for name in ("Argentina", "Australia", "United States", "Great Britain", "New Zealand", "South Africa"):
+        assert f"│ {name} " in fixtures or f"│ v {name} " in fixtures, fixtures
+    # Every team's nine figures together on one line, after each of the three group turns.
+    tables = out[out.index("Turn 1"):out.index("Knockouts")]
+    assert len(re.findall(r"(?<!\S)(?:\d+ +){8}\d+(?= |$)", tables, re.MULTILINE)) == 3 * 16, tables
+    assert "Champion:" in out and "Knockouts" in out
+
+
+def test_below_60_columns_the_order_and_its_odds_keep_each_figure_with_its_label() -> None:
+    """A person at 40 columns read 'win 43.8%, draw' and '3.1%, lose 53.0%' on the next line, and
+    the team's how-far line broke 'New Zealand' between two lines."""
+    answers = "\n10 9\ny\n" * 40
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--names", "Alexandra Konstantinopoulou,Bob", "--seed", "nm", "--no-save"],
+        input=answers, env={"COLUMNS": "40"},
+    )
+    assert result.exit_code == 0, result.output
+    # A prompt's answer is typed in a terminal, whose Enter ends its line: here the input is not echoed.
+    out = re.sub(r"help\): |the\s+keyboard: |\(y\): ", "\n", result.output)
+    assert _broken(out, 40) == []
+    assert re.search(r"win \d+(\.\d+)?%, draw \d+(\.\d+)?%, lose \d+(\.\d+)?%", out), out
+    assert "New Zealand: Out" in out or "New Zealand: Champion" in out or "New Zealand: Runner-up" in out, out

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.control import Control
 from rich.markup import escape
 from rich.segment import Segment
@@ -34,7 +34,17 @@ from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers,
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
-from sevens.cli.render import bracket, draw_table, group_table, match_report, percent
+from sevens.cli.render import (
+    NARROW,
+    Narrower,
+    Phrases,
+    bracket,
+    draw_table,
+    group_table,
+    match_report,
+    percent,
+    phrases,
+)
 from sevens.cli.saved import (
     SavedGame,
     SavedGameError,
@@ -178,6 +188,16 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
     return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
+def _say(console: Console, line: str, keep: Sequence[str] = ()) -> None:
+    """Print ``line`` (markup); below 60 columns broken between phrases only, where the terminal
+    would break a team's name (``keep``) or part a figure from its label ("draw\n3.1%"), and with
+    the lines after the first indented under it."""
+    if console.width < NARROW:
+        console.print(Phrases(phrases(line, keep), indent=len(line) - len(line.lstrip(" ")) + 2))
+    else:
+        console.print(line)
+
+
 class _SendConfirm(ConfirmLine):
     """y/n, and the words people type too: "yes" and "no" (rich takes only "y" and "n")."""
 
@@ -225,9 +245,12 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
     opp = game.setup.team(view.opponent).name
     bot = None if game.setup.team(view.opponent).manager in people else game.setup.autopilot(view.opponent)
     played_by = f", played by the bot {bot}" if bot else ""
-    console.print(
-        f"\n[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
-        f"turn {n}; at most {view.turns_left} matches left if you keep winning."
+    console.print()
+    _say(
+        console,
+        f"[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
+        f"turn {n}; at most {view.turns_left} matches left if you keep winning.",
+        keep=[f"[bold]{name}[/]", opp],
     )
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
@@ -249,7 +272,8 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         except (ValueError, OrderRefused) as exc:
             console.print(f"[red]Refused:[/] {exc}. Try again.")
             continue
-        console.print(f"  {order.force} FORCE + {order.flair} FLAIR: {_odds_line(game, order, view.opponent, bot)}")
+        said = f"{order.force} FORCE + {order.flair} FLAIR:"
+        _say(console, f"  {said} {_odds_line(game, order, view.opponent, bot)}", keep=[said])
         if _SendConfirm.ask("  Send this order?", console=console, default=True):
             return order
 
@@ -286,19 +310,31 @@ def _print_standings(console: Console, game: Game) -> None:
         console.print(bracket(game))
 
 
-def _fixtures_table(game: Game) -> Table:
+def _fixtures_table(game: Game) -> RenderableType:
+    """The turn's matches, home and away side by side; below 60 columns, where that cut names to
+    "Argenti…", the away team under the home team, each with its SCRUM beside it."""
     table = Table()
     for header in ("Match", "Home", "SCRUM", "Away", "SCRUM"):
         table.add_column(header)
+    stacked = Table()
+    stacked.add_column("Match", no_wrap=True)
+    stacked.add_column("Home v away", overflow="fold")
+    stacked.add_column("SCRUM", justify="right", no_wrap=True)
     for f in game.fixtures():
+        home, away = game.setup.team(f.home).name, game.setup.team(f.away).name
         table.add_row(
             f.id + (f" ({f.group})" if f.group else ""),
-            game.setup.team(f.home).name,
+            home,
             str(game.scrum(f.home)),
-            game.setup.team(f.away).name,
+            away,
             str(game.scrum(f.away)),
         )
-    return table
+        stacked.add_row(
+            f.id + (f"\n({f.group})" if f.group else ""),
+            Group(Text(home), Text(f"v {away}")),
+            f"{game.scrum(f.home)}\n{game.scrum(f.away)}",
+        )
+    return Narrower(table, stacked)
 
 
 class Saving:
@@ -747,7 +783,7 @@ def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> No
         console.print("Your teams:" if len(people) == 1 else f"{escape(person.name)}'s teams:")
         for team in game.setup.teams_of(person.id):
             said = describe_progress(team_progress(game, team), names.__getitem__)
-            console.print(f"  {escape(names[team])}: {escape(said)}")
+            _say(console, f"  {escape(names[team])}: {escape(said)}", keep=[escape(n) for n in names.values()])
 
 
 def _team_names(game: Game) -> dict[str, str]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from rich import box
-from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table
@@ -15,7 +15,115 @@ from sevens.rules import DecidedBy, Dice, Line
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.standings import Criterion, GroupTable
 
-__all__ = ["EXPLAIN", "bracket", "dice_text", "draw_table", "group_table", "line_text", "match_report", "percent"]
+__all__ = [
+    "EXPLAIN",
+    "NARROW",
+    "Narrower",
+    "Phrases",
+    "phrases",
+    "bracket",
+    "dice_text",
+    "draw_table",
+    "group_table",
+    "line_text",
+    "match_report",
+    "percent",
+]
+
+NARROW = 60
+"""Below this many columns (a phone's SSH client, a split tmux pane) the match reports, the fixtures
+and the odds stack what sits side by side at 60 and more."""
+
+
+class Phrases:
+    """Text that breaks lines only between its phrases, so that a team's name or a figure and its
+    label ("SCRUM 100->90") stays on one line wherever it fits the width; the lines after the first
+    are indented by ``indent``. A phrase wider than the whole width is folded, the one thing to do.
+
+    >>> import io
+    >>> console = Console(width=24, file=io.StringIO(), color_system=None)
+    >>> console.print(Phrases(["Great Britain 42-26", "South Africa", "-> South Africa"], indent=2))
+    >>> print(console.file.getvalue().rstrip())
+    Great Britain 42-26
+      South Africa
+      -> South Africa
+    """
+
+    def __init__(self, phrases: Sequence[str | Text], *, indent: int = 0, style: str = "") -> None:
+        self.phrases = [p if isinstance(p, Text) else Text(p) for p in phrases if p]
+        self.indent = indent
+        self.style = style
+
+    def lines(self, width: int) -> list[Text]:
+        """The lines at ``width`` columns, before any phrase too wide for them is folded."""
+        lines: list[Text] = []
+        line: Text | None = None
+        for phrase in self.phrases:
+            if line is not None and line.cell_len + 1 + phrase.cell_len <= width:
+                line.append(" ")
+                line.append_text(phrase)
+                continue
+            if line is not None:
+                lines.append(line)
+            line = Text(" " * self.indent if lines or line is not None else "")
+            line.append_text(phrase)
+        if line is not None:
+            lines.append(line)
+        return lines
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = Text("\n", style=self.style).join(self.lines(options.max_width))
+        text.stylize(self.style)
+        yield text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widest = max((p.cell_len for p in self.phrases), default=0)
+        whole = sum(p.cell_len for p in self.phrases) + max(0, len(self.phrases) - 1)
+        return Measurement(widest + (self.indent if len(self.phrases) > 1 else 0), whole).clamp(
+            max_width=options.max_width
+        )
+
+
+def phrases(markup: str, keep: Iterable[str] = ()) -> list[Text]:
+    """A line of prose (markup) cut into phrases for :class:`Phrases`: its words, each figure kept
+    with the word before it ("draw 3.1%,", "(SCRUM 100)") and each text of ``keep`` (team names)
+    whole; the line's indentation stays on its first phrase.
+
+    >>> [str(p) for p in phrases("  Fiji: lost to New Zealand, 19-12 (SCRUM 90).", keep=["New Zealand"])]
+    ['  Fiji:', 'lost', 'to', 'New Zealand, 19-12', '(SCRUM 90).']
+    """
+    for text in keep:
+        markup = markup.replace(text, text.replace(" ", "\0"))
+    indent = markup[: len(markup) - len(markup.lstrip(" "))]
+    out: list[str] = []
+    for word in markup.split():
+        figure = word.lstrip("(<>")[:1].isdigit()
+        if figure and out:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    if out:
+        out[0] = indent + out[0]
+    return [Text.from_markup(word.replace("\0", " ")) for word in out]
+
+
+class Narrower:
+    """``wide`` at :data:`NARROW` columns and more (or ``columns``), ``narrow`` below."""
+
+    def __init__(self, wide: RenderableType, narrow: RenderableType, columns: int = NARROW) -> None:
+        self.wide = wide
+        self.narrow = narrow
+        self.columns = columns
+
+    def _pick(self, options: ConsoleOptions) -> RenderableType:
+        return self.wide if options.max_width >= self.columns else self.narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._pick(options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._pick(options))
+
 
 EXPLAIN: dict[Criterion | None, str] = {
     Criterion.LEAGUE_POINTS: "league points",
@@ -77,22 +185,38 @@ def dice_text(dice: Dice) -> str:
     return " | ".join(parts) if parts else "no dice"
 
 
-def _side_cell(game: Game, side: MatchSide) -> Text:
-    name = game.setup.team(side.team).name
-    order = f"{side.order.force}+{side.order.flair}"
-    note = " (missed, autopilot)" if side.missed else ""
+def _order_phrases(side: MatchSide) -> list[str]:
+    """The order, whether the autopilot sent it, and the SCRUM before and after."""
+    order = f"order {side.order.force}+{side.order.flair}"
     # The winner's 10 (R4) is in scrum_after: say so, or 100->90 after spending 20 reads as a mistake.
     bonus = side.scrum_after - (side.scrum_before - side.order.force - side.order.flair)
-    gained = f" (+{bonus} win)" if bonus else ""
+    return [order, "(missed, autopilot)" if side.missed else "", f"SCRUM {side.scrum_before}->{side.scrum_after}",
+            f"(+{bonus} win)" if bonus else ""]
+
+
+def _side_cell(game: Game, side: MatchSide) -> Text:
+    name = game.setup.team(side.team).name
+    order, note, scrum, gained = _order_phrases(side)
     text = Text(f"{name}\n", style="bold")
-    text.append(f"order {order}{note}  SCRUM {side.scrum_before}->{side.scrum_after}{gained}\n", style="dim")
+    text.append(f"{order}{' ' + note if note else ''}  {scrum}{' ' + gained if gained else ''}\n", style="dim")
     text.append(line_text(side.line) + "\n")
     text.append(dice_text(side.dice), style="cyan")
     return text
 
 
-def match_report(game: Game, match: MatchResult) -> Table:
-    """One match: both orders, every die, the lines, and what decided it."""
+def _side_stacked(game: Game, side: MatchSide) -> Group:
+    """A side's cell for a narrow terminal: its order and SCRUM broken between phrases only."""
+    return Group(
+        Text(game.setup.team(side.team).name, style="bold"),
+        Phrases(_order_phrases(side), indent=2, style="dim"),
+        Text(line_text(side.line)),
+        Text(dice_text(side.dice), style="cyan"),
+    )
+
+
+def match_report(game: Game, match: MatchResult) -> RenderableType:
+    """One match: both orders, every die, the lines, and what decided it; the two sides side by
+    side, or below :data:`NARROW` columns one above the other, team names never broken."""
     home = game.setup.team(match.home.team).name
     away = game.setup.team(match.away.team).name
     title = f"{match.fixture.id} {match.fixture.stage}"
@@ -103,9 +227,19 @@ def match_report(game: Game, match: MatchResult) -> Table:
     table.add_column("away")
     table.add_row(_side_cell(game, match.home), _side_cell(game, match.away))
     # A draw's summary says so itself ("14-14, a draw").
-    table.caption = match.summary if match.winner is None else f"{game.setup.team(match.winner).name} win: {match.summary}"
+    winner = [] if match.winner is None else [f"{game.setup.team(match.winner).name} win:"]
+    table.caption = " ".join([*winner, match.summary])
     table.caption_justify = "left"
-    return table
+    stacked = Table(show_header=False, expand=False, show_lines=True)
+    stacked.add_column("side", overflow="fold")
+    stacked.add_row(_side_stacked(game, match.home))
+    stacked.add_row(_side_stacked(game, match.away))
+    narrow = Group(
+        Phrases([f"{title}:", home, f"v {away}"], indent=2, style="italic"),
+        stacked,
+        Phrases([*winner, *match.summary.split()], indent=2, style="dim italic"),
+    )
+    return Narrower(table, narrow)
 
 
 def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> RenderableType:
@@ -124,7 +258,41 @@ def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> Re
     # Measured with the longest "Decided by" too, which a later turn may bring to any group.
     probe = _group_grid(table, shown, team_width, boxed=True, explain_width=_EXPLAIN_WIDTH)
     wide, narrow = (_group_grid(table, shown, team_width, boxed=b) for b in (True, False))
-    return _WideOrNarrow(wide, narrow, probe)
+    # Without the frame, while "Decided by" keeps room for its longest word; narrower still (below
+    # about 55 columns), the figures cut to "1…" and "P…": each team's name above its figures.
+    unboxed_probe = _group_grid(table, shown, team_width, boxed=False, explain_width=_EXPLAIN_WORD)
+    return _WideOrNarrow(wide, _WideOrNarrow(narrow, _group_stack(table, shown), unboxed_probe, whole=False), probe)
+
+
+_FIGURE_HEADERS = ("P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts")
+# The narrowest each figure's column is, so that the groups of one game line up with each other.
+_FIGURE_WIDTHS = (1, 1, 1, 1, 2, 2, 3, 3, 3)
+
+
+def _group_stack(table: GroupTable, shown: Mapping[str, str]) -> Table:
+    """The group table for a narrow terminal: each team's place, name and why it stands there on
+    one line, its figures on the next, under one header naming them."""
+    counts = [
+        (r.played, r.won, r.drawn, r.lost, r.tries_for, r.tries_against, r.points_for, r.points_against,
+         r.league_points)
+        for r in table.rows
+    ]
+    widths = [max(least, len(header), *(len(str(c[i])) for c in counts))
+              for i, (header, least) in enumerate(zip(_FIGURE_HEADERS, _FIGURE_WIDTHS, strict=True))]
+
+    def figures(values: Sequence[object]) -> Text:
+        return Text(" ".join(str(v).rjust(w) for v, w in zip(values, widths, strict=True)))
+
+    title = table.what[:1].upper() + table.what[1:]
+    out = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0), pad_edge=False,
+                collapse_padding=True, show_edge=False)
+    out.add_column("Pos", justify="right", no_wrap=True)
+    out.add_column(Group(Text("Team: decided by"), figures(_FIGURE_HEADERS)))
+    for row, count in zip(table.rows, counts, strict=True):
+        name = shown.get(row.team, row.team)
+        out.add_row(str(row.position), Group(Phrases([f"{name}:", *EXPLAIN[row.decided_by].split()], indent=2),
+                                             figures(count)))
+    return out
 
 
 def _group_grid(
@@ -159,19 +327,23 @@ def _group_grid(
 
 
 _EXPLAIN_WIDTH = max(len(text) for text in EXPLAIN.values())
+_EXPLAIN_WORD = max(len(word) for text in (*EXPLAIN.values(), "Decided by") for word in text.split())
 
 
 class _WideOrNarrow:
-    """The wide rendering where ``probe`` (the wide one at its widest) fits the width given, else the
-    narrow one."""
+    """The wide rendering where ``probe`` (the wide one at its widest, or with ``whole=False`` at its
+    narrowest) fits the width given, else the narrow one."""
 
-    def __init__(self, wide: Table, narrow: Table | _WideOrNarrow, probe: Table) -> None:
+    def __init__(self, wide: Table, narrow: Table | _WideOrNarrow, probe: Table, *, whole: bool = True) -> None:
         self.wide = wide
         self.narrow = narrow
         self.probe = probe
+        self.whole = whole
 
     def _pick(self, console: Console, options: ConsoleOptions) -> Table | _WideOrNarrow:
-        fits = Measurement.get(console, options.update(width=10_000), self.probe).maximum <= options.max_width
+        measured = Measurement.get(console, options.update(width=10_000), self.probe)
+        # whole=False: the probe may wrap its cells between words, down to its least width.
+        fits = (measured.maximum if self.whole else measured.minimum) <= options.max_width
         return self.wide if fits else self.narrow
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -208,12 +380,14 @@ def draw_table(game: Game) -> RenderableType:
         return out
 
     listing = Table(title="The draw", title_justify="left", box=None, show_header=False, padding=(0, 0))
-    listing.add_column()
+    listing.add_column(overflow="fold")
     for letter, column in zip(letters, columns, strict=True):
         listing.add_row(Text(f"Group {letter}", style="bold"))
         for team_id in column:
             team = game.setup.team(team_id)
-            listing.add_row(Text(f"  {team.name} ({names[team.manager] if team.manager else 'house'})"))
+            # A long name of a person goes under the team's rather than break either.
+            listing.add_row(Phrases([f"  {team.name}", f"({names[team.manager] if team.manager else 'house'})"],
+                                    indent=4))
     wide, narrow = grid(narrow=False), grid(narrow=True)
     return _WideOrNarrow(wide, _WideOrNarrow(narrow, listing, narrow), wide)
 
@@ -233,9 +407,10 @@ def _count_back(decided_by: DecidedBy | None) -> str:
 
 def bracket(game: Game) -> RenderableType:
     """The knockout rounds so far and the next one: one column per round, or, where those columns
-    do not fit, one round under the other with one line per match."""
+    do not fit, one round under the other with one line per match (two where one line would break
+    a name)."""
     titles: list[str] = []
-    rounds: list[list[tuple[str, str]]] = []  # (the match, who went through)
+    rounds: list[list[tuple[list[str], list[str]]]] = []  # (the match, who went through), in phrases
     for turn in game.turns:
         if not turn.stage.knockout:
             continue
@@ -244,16 +419,16 @@ def bracket(game: Game) -> RenderableType:
         for m in turn.matches:
             h, a = game.setup.team(m.home.team).name, game.setup.team(m.away.team).name
             w = game.setup.team(m.winner).name if m.winner else "?"
-            cells.append((f"{h} {m.home.line.points}-{m.away.line.points} {a}", f"-> {w}{_count_back(m.decided_by)}"))
+            cells.append(([h, f"{m.home.line.points}-{m.away.line.points}", a], [f"-> {w}", _count_back(m.decided_by)]))
         rounds.append(cells)
     if not game.finished and game.stage is not None and game.stage.knockout:
         titles.append(f"{game.stage} (next)")
         rounds.append(
-            [(f"{game.setup.team(f.home).name} v {game.setup.team(f.away).name}", "") for f in game.fixtures()]
+            [([game.setup.team(f.home).name, f"v {game.setup.team(f.away).name}"], []) for f in game.fixtures()]
         )
     if game.champion is not None:
         titles.append("champion")
-        rounds.append([(game.setup.team(game.champion).name, "")])
+        rounds.append([([game.setup.team(game.champion).name], [])])
 
     wide = Table(title="Knockouts", title_justify="left")
     for title in titles:
@@ -263,13 +438,15 @@ def bracket(game: Game) -> RenderableType:
         wide.add_row(*(_cell(*r[i], "\n  ") if i < len(r) else "" for r in rounds))
 
     narrow = Table(title="Knockouts", title_justify="left", box=None, show_header=False, padding=(0, 0))
-    narrow.add_column()
+    narrow.add_column(overflow="fold")
     for title, matches in zip(titles, rounds, strict=True):
         narrow.add_row(Text(title, style="bold"))
-        for match in matches:
-            narrow.add_row("  " + _cell(*match, " "))
+        for match, through in matches:
+            # The line as it always was where it fits; else broken between names and figures.
+            narrow.add_row(Phrases(["  " + match[0], *match[1:], *(p.strip() for p in through)], indent=4))
     return _WideOrNarrow(wide, narrow, wide)
 
 
-def _cell(match: str, through: str, sep: str) -> str:
-    return f"{match}{sep}{through}" if through else match
+def _cell(match: list[str], through: list[str], sep: str) -> str:
+    said = " ".join(match)
+    return f"{said}{sep}{''.join(through)}" if through else said
