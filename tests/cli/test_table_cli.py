@@ -199,3 +199,25 @@ def test_unreadable_file(tmp_path: Path, kind: str) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     assert isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("columns", [40, 50])
+def test_a_narrow_terminal_shows_each_team_whole_with_its_figures_under_it(tmp_path: Path, columns: int) -> None:
+    """At 40 columns a long team id left 'P…' for the place, '1…' for 105 points scored and '…' for
+    whole columns. Now each team's place, id and reason go on one line and its nine figures, under
+    the header's, on the next."""
+    clubs = ["harlequins", "saracens", "wasps", "northampton-saints"]
+    data = {"teams": clubs, "matches": [
+        _match("wasps", "northampton-saints", _line(tries=20, conversions=1, drop_goals=1), _line(tries=1, penalties=2)),
+        _match("harlequins", "saracens", _line(tries=2, conversions=1, drop_goals=1), _line(tries=1, penalties=2)),
+    ]}
+    result = CliRunner().invoke(app, ["table", str(_write(tmp_path, data))], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "…" not in result.stdout and max(len(line.rstrip()) for line in lines) <= columns
+    assert lines[2].split() == ["Pos", "P", "W", "D", "L", "TF", "TA", "PF", "PA", "Pts"]
+    wasps = lines.index(next(line for line in lines if "wasps" in line))
+    assert lines[wasps].split() == ["1", "wasps:", "tries", "scored"]
+    assert lines[wasps + 1].split() == ["1", "1", "0", "0", "20", "1", "105", "11", "2"]
+    saints = next(line for line in lines if "northampton-saints" in line)
+    assert saints.split()[:2] == ["4", "northampton-saints:"]
