@@ -510,3 +510,35 @@ def test_the_splits_table_shows_every_chance_whole_at_60_columns(args: list[str]
                    *(chance(split[key]) for key in split if key not in ("force", "flair"))]
         rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in lines if line.startswith("│")]
         assert [figures] == [row[: len(figures)] for row in rows if row[0] == str(rank)], shown.stdout
+
+
+@pytest.mark.parametrize("columns", [40, 50])
+@pytest.mark.parametrize("args", [["--best-split", "9", "--vs-flair", "30", "--knockout"],
+                                  ["--best-split", "40", "--vs-force", "1"]])
+def test_below_56_columns_each_split_is_listed_with_every_chance_whole_and_named(args: list[str], columns: int) -> None:
+    """At 40 columns even the unpadded splits table cut every chance to '0.99…' and '3.6…' and the
+    last header to 'dra…'. Each split now starts a line of its own, its chances after it, each
+    after its name as --json names it."""
+    from sevens.cli.odds import chance
+
+    splits = _json(*args)["splits"]
+    assert isinstance(splits, list)
+    shown = runner.invoke(app, ["odds", *args], env={"COLUMNS": str(columns)})
+    assert shown.exit_code == 0
+    assert "…" not in shown.stdout and max(len(line) for line in shown.stdout.splitlines()) <= columns
+    text = " ".join(shown.stdout.split())
+    share = "win + level/2" if "--knockout" in args else "win + draw/2"
+    for rank, split in enumerate(splits, start=1):
+        named = ", ".join(f"{key} {chance(split[key])}" for key in split if key not in ("force", "flair"))
+        said = f"{rank}. {split['force']} FORCE + {split['flair']} FLAIR: {share} "
+        assert re.search(re.escape(said) + r"[>\d][^ ;]*; " + re.escape(named), text), shown.stdout
+
+
+def test_at_40_columns_each_figure_of_an_order_keeps_its_fraction_on_its_line() -> None:
+    """At 40 columns the order's table broke '25.5333  (=' from '383/15)' and '0.000529  (=' from
+    '125/236196)'. Without its frame the table leaves the values the room to stay whole."""
+    shown = runner.invoke(app, ["odds", "--force", "10", "--flair", "9"], env={"COLUMNS": "40"})
+    assert shown.exit_code == 0
+    assert "…" not in shown.stdout and max(len(line) for line in shown.stdout.splitlines()) <= 40
+    for value in ("25.5333 (= 383/15)", "8.8594 (variance 3532/45)", "0.000529 (= 125/236196)", "3.2667 (= 49/15)"):
+        assert any(line.rstrip().endswith(value) for line in shown.stdout.splitlines()), shown.stdout

@@ -20,10 +20,11 @@ import shlex
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.table import Table
 
 from sevens.cli.errors import MAX_DIGITS, fail
+from sevens.cli.render import Narrower, Phrases, phrases
 from sevens.cli.whole_numbers import read_whole
 from sevens.odds import (
     KnockoutOdds,
@@ -178,27 +179,42 @@ def _titled(title: str, caption: str | None = None, *, show_header: bool = True)
     return Table(title=title, caption=caption, min_width=width, show_header=show_header)
 
 
-def _order_table(odds: OrderOdds, title: str) -> Table:
-    table = _titled(title, show_header=False)
-    table.add_column("figure")
-    table.add_column("value", justify="right")
+def _order_table(odds: OrderOdds, title: str, width: int) -> RenderableType:
+    """The order's expected figures; below 60 columns without the frame, the names of the figures
+    wrapped to leave their values the room of ``width``, and each value broken only between its
+    figure and its fraction (not "25.5333  (=" above "383/15")."""
     e = odds.expected
-    table.add_row("expected points", f"{odds.expected_points:.4f}  (= {odds.expected_points_exact})")
-    table.add_row("standard deviation", f"{math.sqrt(odds.variance):.4f}  (variance {odds.variance_exact})")
     p_zero = chance(odds.p_zero)
-    table.add_row("P(no points)", f"{p_zero}  (= {odds.p_zero_exact})" if odds.p_zero_exact.denominator < 10**6 else p_zero)
-    table.add_row("expected tries", f"{float(e.tries):.4f}  (= {e.tries})")
-    table.add_row("expected conversions", f"{float(e.conversions):.4f}  (= {e.conversions})")
-    table.add_row("expected penalties", f"{float(e.penalties):.4f}  (= {e.penalties})")
-    table.add_row("expected drop goals", f"{float(e.drop_goals):.4f}  (= {e.drop_goals})")
+    rows = [
+        ("expected points", f"{odds.expected_points:.4f}  (= {odds.expected_points_exact})"),
+        ("standard deviation", f"{math.sqrt(odds.variance):.4f}  (variance {odds.variance_exact})"),
+        ("P(no points)", f"{p_zero}  (= {odds.p_zero_exact})" if odds.p_zero_exact.denominator < 10**6 else p_zero),
+        ("expected tries", f"{float(e.tries):.4f}  (= {e.tries})"),
+        ("expected conversions", f"{float(e.conversions):.4f}  (= {e.conversions})"),
+        ("expected penalties", f"{float(e.penalties):.4f}  (= {e.penalties})"),
+        ("expected drop goals", f"{float(e.drop_goals):.4f}  (= {e.drop_goals})"),
+    ]
     if odds.expected_points_exact:
         share = TRY_POINTS * e.tries / odds.expected_points_exact
-        table.add_row("share of points from tries", f"{float(share):.4f}  (= {share})")
+        rows.append(("share of points from tries", f"{float(share):.4f}  (= {share})"))
     if odds.order.flair:
         throws = odds.expected_flair_throws
-        table.add_row("expected FLAIR throws", f"{float(throws):.4f}  (= {throws}, doubles throw again)")
-    table.add_row("tail bound", bound(odds.tail_bound))
-    return table
+        rows.append(("expected FLAIR throws", f"{float(throws):.4f}  (= {throws}, doubles throw again)"))
+    rows.append(("tail bound", bound(odds.tail_bound)))
+    table = _titled(title, show_header=False)
+    narrow = Table(title=title, show_header=False, box=None, padding=(0, 1), pad_edge=False)
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    longest = max(len(word) for figure, _ in rows for word in figure.split())
+    # Room for each figure and its fraction on one line (a note after them may wrap), beside the
+    # two spaces between the columns.
+    room = max(len(" ".join(p.plain for p in phrases(value)[:2])) for _, value in rows)
+    narrow.add_column("figure", max_width=max(longest, width - 2 - room))
+    narrow.add_column("value", justify="right")
+    for figure, value in rows:
+        table.add_row(figure, value)
+        narrow.add_row(figure, Phrases(phrases(value), indent=2))
+    return Narrower(table, narrow)
 
 
 def _histogram(odds: OrderOdds, title: str, width: int) -> Table:
@@ -255,6 +271,18 @@ def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool
     widths = [max([len(max(h.split(), key=len)), *(len(row[i]) for row in rows)]) for i, h in enumerate(headers)]
     padded = sum(widths) + 2 * len(widths) + len(widths) + 1  # a space either side of each cell, and the rules
     title = f"Splits of {total} v {_name(vs)}, {rules} rules, best first"
+    if padded - 2 * len(widths) > width:
+        # Even unpadded (below about 56 columns) rich would cut the chances: one split after the
+        # other, its chances after it, each with its name.
+        listing = Table(title=title, box=None, show_header=False, padding=(0, 0))
+        listing.add_column(overflow="fold")
+        for row in rows:
+            rank, force, flair, *chances, share = row
+            named = [f"{name} {value}{',' if i < len(chances) - 1 else ''}" for i, (name, value) in
+                     enumerate(zip(headers[3:-1], chances, strict=True))]
+            listing.add_row(Phrases([f"{rank.rjust(len(str(len(rows))))}. {force} FORCE + {flair} FLAIR:",
+                                     f"{headers[-1]} {share};", *named], indent=len(str(len(rows))) + 2))
+        return listing
     table = Table(title=title, min_width=min(len(title), width), padding=(0, 1) if padded <= width else (0, 0))
     for header in headers:
         table.add_column(header, justify="right")
@@ -374,7 +402,7 @@ def odds_command(
         if as_json:
             typer.echo(json.dumps(result))
         else:
-            console.print(_order_table(first, _name(order)))
+            console.print(_order_table(first, _name(order), console.width))
             console.print(_histogram(first, "distribution of points", console.width))
         return
     vs = _order("--vs-force", vf, "--vs-flair", vk)
@@ -386,8 +414,8 @@ def odds_command(
         result["tail_bound"] = match.tail_bound
         typer.echo(json.dumps(result))
         return
-    console.print(_order_table(first, _name(order)))
-    console.print(_order_table(second, _name(vs)))
+    console.print(_order_table(first, _name(order), console.width))
+    console.print(_order_table(second, _name(vs), console.width))
     console.print(_match_table(match, order, vs))
     if knockout:
         console.print(f"{LEVEL_NOTE}.")
