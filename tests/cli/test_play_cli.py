@@ -773,7 +773,7 @@ def _broken(out: str, columns: int) -> list[str]:
     bad = [line for line in lines if len(line.rstrip()) > columns or "…" in line]
     for line, after in itertools.pairwise(lines):
         last, first = line.strip(" │┃").split(" ")[-1], (after.strip(" │┃").split(" ") or [""])[0]
-        if f"{last} {first}" in _NAMES or (last in _LABELS and first.lstrip("<>")[:1].isdigit()):
+        if f"{last} {first.rstrip(',.;:)')}" in _NAMES or (last in _LABELS and first.lstrip("<>")[:1].isdigit()):
             bad.append(f"{line}\n{after}")
     return bad
 

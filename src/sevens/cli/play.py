@@ -538,7 +538,7 @@ def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False)
     for team in bot_teams(game, saved.human_ids):
         by_bot.setdefault(setup.autopilot(team), []).append(setup.team(team).name)
     for name, names in by_bot.items():
-        console.print(f"Played by the bot {name} ({describe(name)}): {', '.join(names)}")
+        _say(console, f"Played by the bot {name} ({describe(name)}): {', '.join(names)}", keep=names)
 
 
 def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
