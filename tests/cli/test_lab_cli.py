@@ -428,3 +428,22 @@ def test_on_a_stderr_that_is_no_terminal_the_error_is_all_there_is_no_empty_line
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""
     assert b"40 tournaments of 8 teams" in done.stdout
+
+
+def test_at_40_columns_each_name_and_interval_is_whole_with_the_figures_under_the_name() -> None:
+    """At 40 columns 'field-reader@1' was shown as 'field-reader' over '@1', 'equilibrium@1.1' as
+    'equilibrium@' over '1.1', and an interval as '(10.78–60.32' over ')'. Each strategy's name now
+    has a line of its own, its titles and group points on the next, its finals and SCRUM left under
+    those."""
+    args = ["lab", "--strategies", "field-reader@1,equilibrium@1.1,group-blitz", "--tournaments", "4", "--teams", "8",
+            "--seed", "3"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    result = runner.invoke(app, args, env={"COLUMNS": "40"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "…" not in result.stdout and max(len(line.rstrip()) for line in lines) <= 40
+    for row in data["results"]:
+        at = [line.strip() for line in lines].index(row["strategy"])
+        figures = _figures(row)
+        assert _in_order([figures[i] for i in (0, 1, 2, 6, 7)], lines[at + 1]), result.stdout
+        assert _in_order([figures[i] for i in (3, 4, 5, 8, 9)], lines[at + 2]), result.stdout

@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
 from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
 from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
@@ -26,7 +27,7 @@ from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
 
 if TYPE_CHECKING:
-    from sevens.lab.run import LabResult
+    from sevens.lab.run import LabResult, StrategyRow
 
 __all__ = ["register"]
 
@@ -57,23 +58,60 @@ def _mean_cell(mean: float, half: float, digits: int) -> str:
 def _table(result: object, console: Console) -> Table:
     """The results, one line per strategy where the console is wide enough for that (80 columns
     are, for names of up to 12 characters); else each strategy on two lines, its finals under its
-    titles and its SCRUM left under its group points. A figure is never cut short: a column too
-    narrow for one, in a very narrow console, breaks it over lines instead."""
+    titles and its SCRUM left under its group points; where even that does not fit (a long name
+    at 40 columns), each strategy's name on a line of its own with its figures under it. A figure
+    is never cut short: only a name wider than the whole console is broken over lines."""
     from sevens.lab.run import LabResult
 
     assert isinstance(result, LabResult)
-    one_line = _laid_out(result, folded=False)
-    wide = Measurement.get(console, console.options.update_width(10**6), one_line).maximum
-    return one_line if wide <= console.width else _laid_out(result, folded=True)
+    for folded in (False, True):
+        laid_out = _laid_out(result, folded=folded)
+        if Measurement.get(console, console.options.update_width(10**6), laid_out).maximum <= console.width:
+            return laid_out
+    # Narrower still (a long name at 40 columns broke both it and an interval over lines): each
+    # strategy's name on a line of its own, its two pairs of figures under it.
+    return _stacked(result)
+
+
+def _title(result: LabResult) -> str:
+    against = "" if result.field is None else f", one team at a time against a field of {result.field}"
+    return (
+        f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
+        f"(rates per team entered with their 95% intervals, ± where symmetric, else (low–high); "
+        f"neutral title rate {100 / result.teams:.2f}%)"
+    )
+
+
+def _cells(row: StrategyRow) -> tuple[str, str, str, str]:
+    return (
+        _rate_cell(row.title_rate, row.title_low, row.title_high),
+        _rate_cell(row.final_rate, row.final_low, row.final_high),
+        _mean_cell(row.group_points, row.group_points_ci, 2),
+        _mean_cell(row.scrum_left, row.scrum_left_ci, 1),
+    )
+
+
+def _stacked(result: LabResult) -> Table:
+    headers = ("titles %", "finals %", "group points", "SCRUM left")
+    cells = [_cells(row) for row in result.rows]
+    rates = max(len(text) for text in (*headers[:2], *(c for row in cells for c in row[:2])))
+    means = max(len(text) for text in (*headers[2:], *(c for row in cells for c in row[2:])))
+
+    def pair(rate: str, mean: str) -> Text:
+        return Text(f"  {rate.rjust(rates)}  {mean.rjust(means)}")
+
+    table = Table(title=_title(result), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
+                  show_lines=True)
+    table.add_column(Group(Text("strategy"), pair(*headers[::2]), pair(*headers[1::2])), overflow="fold")
+    for row, (title, final, points, scrum) in zip(result.rows, cells, strict=True):
+        table.add_row(Group(Text(row.name), pair(title, points), pair(final, scrum)))
+    return table
 
 
 def _laid_out(result: LabResult, *, folded: bool) -> Table:
-    against = "" if result.field is None else f", one team at a time against a field of {result.field}"
     # No lines between the columns: they took the width that an interval's figures need.
     table = Table(
-        title=f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
-        f"(rates per team entered with their 95% intervals, ± where symmetric, else (low–high); "
-        f"neutral title rate {100 / result.teams:.2f}%)",
+        title=_title(result),
         box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
         show_lines=folded,  # a blank line between two strategies' pairs of lines
     )
@@ -84,12 +122,7 @@ def _laid_out(result: LabResult, *, folded: bool) -> Table:
     for column in (headers[:2], headers[2:]) if folded else [(h,) for h in headers]:
         table.add_column("\n".join(column), justify="right", overflow="fold")
     for row in result.rows:
-        cells = (
-            _rate_cell(row.title_rate, row.title_low, row.title_high),
-            _rate_cell(row.final_rate, row.final_low, row.final_high),
-            _mean_cell(row.group_points, row.group_points_ci, 2),
-            _mean_cell(row.scrum_left, row.scrum_left_ci, 1),
-        )
+        cells = _cells(row)
         if folded:
             table.add_row(row.name, "\n".join(cells[:2]), "\n".join(cells[2:]))
         else:
