@@ -550,3 +550,19 @@ def test_a_game_open_in_one_terminal_is_refused_in_another(terminal: list[Termin
     terminal.append(w)
     at = w.expect(r"carried on after the draw")
     _order_prompt(w, at)
+
+
+def test_a_40_column_terminal_shows_the_fixtures_and_the_odds_whole(terminal: list[Terminal]) -> None:
+    """In a real terminal of 40 columns (a phone's SSH client) the fixtures cut 'Argentina' to
+    'Arge…' and the odds of an order parted 'draw' from its figure. Now the away team is listed
+    under the home team, and each chance stays beside its name."""
+    t = Terminal("play", "--players", "4", "--seed", "a1", columns=40)
+    terminal.append(t)
+    at = t.expect(r"Order for [A-Za-z ]+ as FORCE\s+FLAIR\s+\(\?\s+for\s+help\):\s")
+    fixtures = t.screen[t.screen.index("Turn 1"):at]
+    assert "…" not in fixtures and "│ v " in fixtures, fixtures
+    t.type("10 9\r")
+    end = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+    odds = t.screen[at:end]
+    assert re.search(r"win \d+\.\d%, draw \d+\.\d%, lose \d+\.\d%", odds), odds
+    assert max(len(line) for line in odds.split("\n")) <= 40, odds
