@@ -38,7 +38,7 @@ and the odds stack what sits side by side at 60 and more."""
 class Phrases:
     """Text that breaks lines only between its phrases, so that a team's name or a figure and its
     label ("SCRUM 100->90") stays on one line wherever it fits the width; the lines after the first
-    are indented by ``indent``. A phrase wider than the whole width is folded, the one thing to do.
+    are indented by ``indent``. A phrase wider than the whole width is wrapped as any text is.
 
     >>> import io
     >>> console = Console(width=24, file=io.StringIO(), color_system=None)
@@ -65,7 +65,7 @@ class Phrases:
                 continue
             if line is not None:
                 lines.append(line)
-            line = Text(" " * self.indent if lines or line is not None else "")
+            line = Text(" " * self.indent if line is not None else "")
             line.append_text(phrase)
         if line is not None:
             lines.append(line)
@@ -259,7 +259,7 @@ def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> Re
     probe = _group_grid(table, shown, team_width, boxed=True, explain_width=_EXPLAIN_WIDTH)
     wide, narrow = (_group_grid(table, shown, team_width, boxed=b) for b in (True, False))
     # Without the frame, while "Decided by" keeps room for its longest word; narrower still (below
-    # about 55 columns), the figures cut to "1…" and "P…": each team's name above its figures.
+    # about 56 columns), the figures cut to "1…" and "P…": each team's name above its figures.
     unboxed_probe = _group_grid(table, shown, team_width, boxed=False, explain_width=_EXPLAIN_WORD)
     return _WideOrNarrow(wide, _WideOrNarrow(narrow, _group_stack(table, shown), unboxed_probe, whole=False), probe)
 
