@@ -23,6 +23,7 @@ from rich.text import Text
 
 from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
+from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
 
@@ -351,25 +352,35 @@ def _check_callable(option: str, name: str) -> None:
 
 def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: bool = False) -> None:
     """Print the results, then draw the plot: a plot that cannot be written loses no results, and
-    is written whole or not at all (an existing file is replaced only with ``overwrite``)."""
+    is written whole or not at all (an existing file is replaced only with ``overwrite``). Results
+    that cannot all be printed (a reader that left, ``| head -1``; a full disk) lose no plot either:
+    it is written, and then the command ends as :mod:`sevens.cli.output` says."""
     from sevens.lab.plot import plot_result
 
-    if json_out:
-        typer.echo(json.dumps(result.to_dict(), indent=2))
-    else:
-        console = Console()
-        console.print(_table(result, console))
-    if plot is None:
-        return
+    unprinted: OutputFailed | None = None
     try:
-        with replacing(plot, overwrite=overwrite) as part:
-            plot_result(result, part)
-    except FileExistsError:
-        fail(f"{exists_message(f'--plot {plot}')}; it appeared during the run, and the results are printed above", code=1)
-    except OSError as exc:
-        fail(f"cannot write --plot {plot}: {exc.strerror or exc}; the results are printed above", code=1)
-    if not json_out:
-        Console().print(f"plot written to {plot}")
+        with writing_stdout():
+            if json_out:
+                typer.echo(json.dumps(result.to_dict(), indent=2))
+            else:
+                console = ResultsConsole()
+                console.print(_table(result, console))
+    except OutputFailed as failed:
+        unprinted = failed
+    if plot is not None:
+        shown = "are printed above" if unprinted is None else "were not all printed"
+        try:
+            with replacing(plot, overwrite=overwrite) as part:
+                plot_result(result, part)
+        except FileExistsError:
+            fail(f"{exists_message(f'--plot {plot}')}; it appeared during the run, and the results {shown}", code=1)
+        except OSError as exc:
+            fail(f"cannot write --plot {plot}: {exc.strerror or exc}; the results {shown}", code=1)
+    if unprinted is not None:
+        unprinted.end(then="" if plot is None else f" (the plot is written to {plot})")
+    if plot is not None and not json_out:
+        with printing():
+            ResultsConsole().print(f"plot written to {plot}")
 
 
 def register(app: typer.Typer) -> None:

@@ -20,10 +20,11 @@ import shlex
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 
 from sevens.cli.errors import MAX_DIGITS, fail
+from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Narrower, Phrases, phrases
 from sevens.cli.whole_numbers import read_whole
 from sevens.odds import (
@@ -362,7 +363,7 @@ def odds_command(
     vf, vk = _whole("--vs-force", vs_force), _whole("--vs-flair", vs_flair)
     total = _whole("--best-split", best_split)
     has_vs = vf is not None or vk is not None
-    console = Console()
+    console = ResultsConsole()
     if total is not None:
         if f is not None or k is not None:
             mine = _typed(("--force", f), ("--flair", k))
@@ -378,12 +379,13 @@ def odds_command(
             ranked = best_splits(total, vs, knockout=knockout)
         except OrderError as exc:
             fail(f"{exc} (--best-split {total})")
-        if as_json:
-            typer.echo(json.dumps({"splits": [s.to_dict() for s in ranked]}))
-        else:
-            console.print(_splits_table(ranked, total, vs, knockout, console.width))
-            if knockout:
-                console.print(f"{LEVEL_NOTE}: the ranking counts it as half a win.")
+        with printing():
+            if as_json:
+                typer.echo(json.dumps({"splits": [s.to_dict() for s in ranked]}))
+            else:
+                console.print(_splits_table(ranked, total, vs, knockout, console.width))
+                if knockout:
+                    console.print(f"{LEVEL_NOTE}: the ranking counts it as half a win.")
         return
     if f is None and k is None:
         if has_vs:
@@ -399,11 +401,12 @@ def odds_command(
     first = order_odds(order.force, order.flair)
     result: dict[str, Any] = first.to_dict(exact=exact) if as_json else {}
     if not has_vs:
-        if as_json:
-            typer.echo(json.dumps(result))
-        else:
-            console.print(_order_table(first, _name(order), console.width))
-            console.print(_histogram(first, "distribution of points", console.width))
+        with printing():
+            if as_json:
+                typer.echo(json.dumps(result))
+            else:
+                console.print(_order_table(first, _name(order), console.width))
+                console.print(_histogram(first, "distribution of points", console.width))
         return
     vs = _order("--vs-force", vf, "--vs-flair", vk)
     second = order_odds(vs.force, vs.flair)
@@ -412,13 +415,15 @@ def odds_command(
         result["vs"] = second.to_dict(exact=exact)
         result.update(match.to_dict())
         result["tail_bound"] = match.tail_bound
-        typer.echo(json.dumps(result))
+        with printing():
+            typer.echo(json.dumps(result))
         return
-    console.print(_order_table(first, _name(order), console.width))
-    console.print(_order_table(second, _name(vs), console.width))
-    console.print(_match_table(match, order, vs))
-    if knockout:
-        console.print(f"{LEVEL_NOTE}.")
+    with printing():
+        console.print(_order_table(first, _name(order), console.width))
+        console.print(_order_table(second, _name(vs), console.width))
+        console.print(_match_table(match, order, vs))
+        if knockout:
+            console.print(f"{LEVEL_NOTE}.")
 
 
 def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
@@ -429,7 +434,8 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
     except (OrderError, ValueError) as exc:
         fail(f"{exc} (--solve {a} {b})")
     if as_json:
-        typer.echo(json.dumps(solution.to_dict()))
+        with printing():
+            typer.echo(json.dumps(solution.to_dict()))
         return
     rules = "knock-out (R9)" if knockout else "group"
     table = _titled(
@@ -442,10 +448,11 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
     for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)):
         for order, p in mix.support:
             table.add_row(side, str(order.force), str(order.flair), chance(p))
-    console = Console()
-    console.print(table)
-    if knockout:
-        console.print(f"{LEVEL_NOTE}: the value counts it as half a win.")
+    console = ResultsConsole()
+    with printing():
+        console.print(table)
+        if knockout:
+            console.print(f"{LEVEL_NOTE}: the value counts it as half a win.")
 
 
 def register(app: typer.Typer) -> None:

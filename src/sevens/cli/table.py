@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 
 from sevens.cli.errors import fail
 from sevens.cli.inputs import other_kind, parse_json, read_input
+from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
@@ -92,19 +92,20 @@ def _describe_draw(draw: LotsDraw) -> str:
 
 
 def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
-    console = Console(highlight=False)
+    console = ResultsConsole(highlight=False)
     grid = render_group_table(table)
-    console.print(grid)
-    n = len(table.rows)
-    if not table.complete:
-        console.print(
-            f"{played} of {n * (n - 1) // 2} matches played; teams level on every criterion share a place "
-            "until the group is complete."
-        )
-    for draw in table.lots:
-        console.print(_describe_draw(draw))
-    if table.lots:
-        console.print(f"Dice for lots: {seed_note}.")
+    with printing():
+        console.print(grid)
+        n = len(table.rows)
+        if not table.complete:
+            console.print(
+                f"{played} of {n * (n - 1) // 2} matches played; teams level on every criterion share a place "
+                "until the group is complete."
+            )
+        for draw in table.lots:
+            console.print(_describe_draw(draw))
+        if table.lots:
+            console.print(f"Dice for lots: {seed_note}.")
 
 
 def register(app: typer.Typer) -> None:
@@ -147,7 +148,8 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: {exc}")
         if as_json:
             document = {"rows": [row.to_dict() for row in table.rows], "lots": [d.to_dict() for d in table.lots]}
-            typer.echo(json.dumps(document, indent=2))
+            with printing():
+                typer.echo(json.dumps(document, indent=2))
             return
         seed_note = (
             "FairDice seeded by the SHA-256 of the input file"

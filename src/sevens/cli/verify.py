@@ -10,6 +10,7 @@ import typer
 from sevens.bots import check_with_bots
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
 from sevens.cli.inputs import other_kind, parse_json, read_input
+from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import RecordError, VerificationError, loads
@@ -58,7 +59,9 @@ def register(app: typer.Typer) -> None:
             fail(f"{file}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
             fail(f"{file}: not a readable Sevens game record: its JSON is nested too deeply", code=EXIT_BAD_INPUT)
-        typer.echo(f"{file}: {found.summary}")
+        # 1 says the record does not verify: output that failed keeps the status it had, 2.
+        with printing(code=EXIT_BAD_INPUT):
+            typer.echo(f"{file}: {found.summary}")
         if found.unchecked:
             names = ", ".join(repr(name) for name in found.unchecked)
             fail(

@@ -1,0 +1,104 @@
+"""Results printed to standard output, and what happens when they cannot all be written there.
+
+Two ways printing can fail, and each command ends the same way for both:
+
+- The reader went away before reading everything (``sevens lab ... | head -1``, ``| true``): the
+  command stops printing at once, says nothing, and exits with status 141, the 128 + SIGPIPE that a
+  shell shows for ``yes | head -1``: the output was not all read, and that is no error to report.
+  Before, click and rich each caught the broken pipe their own way and exited with status 1, which a
+  script under ``set -o pipefail`` took for a failed command.
+- Anything else (``>/dev/full``, a disk that fills, a closed terminal's input/output error): one
+  line saying the results could not be written to standard output and why, status 1.
+
+Python ignores SIGPIPE, so a closed pipe is a BrokenPipeError at the write; letting the signal kill
+the process instead would also kill it at a worker's or a Dask connection's broken socket. Only the
+writes of results are watched here, so that such an error elsewhere is never mistaken for the
+reader leaving.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from sevens.cli.errors import fail
+
+__all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "printing", "writing_stdout"]
+
+EXIT_READER_GONE = 128 + getattr(signal, "SIGPIPE", 13)
+"""The exit status when the reader of standard output left before the end (141 on Linux and macOS)."""
+
+
+class OutputFailed(Exception):
+    """Writing results to standard output failed with ``error``."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    @property
+    def reader_gone(self) -> bool:
+        """Whether the reader closed its end (a pipe to ``head``), rather than the write failing."""
+        return self.error.errno in (errno.EPIPE, errno.ECONNRESET)
+
+    def end(self, *, then: str = "", code: int = 1) -> NoReturn:
+        """End the command as its output failing says: quietly with :data:`EXIT_READER_GONE`, or
+        with one line (``then`` adds what was done regardless) and status ``code``."""
+        if self.reader_gone:
+            raise typer.Exit(EXIT_READER_GONE)
+        why = self.error.strerror or str(self.error)
+        fail(
+            f"the results could not be written to standard output: {why}{then}; send them somewhere "
+            "that can take them (a file on a disk with room, a terminal, a pipe)",
+            code=code,
+        )
+
+
+class ResultsConsole(Console):
+    """A rich console for results on standard output: a closed pipe raises BrokenPipeError for
+    :func:`writing_stdout` to see, where rich would exit at once with status 1."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device: whatever is still buffered, and flushed as Python
+    exits, goes nowhere rather than failing again ('Exception ignored ... BrokenPipeError')."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+
+
+@contextlib.contextmanager
+def writing_stdout() -> Iterator[None]:
+    """Within the block, results are printed to standard output (with ``typer.echo``, ``print`` or a
+    :class:`ResultsConsole`); they are flushed as it ends. A write that fails raises
+    :class:`OutputFailed`, for a command that has more to do (a file to write) before it ends."""
+    try:
+        yield
+        sys.stdout.flush()
+    except OSError as exc:
+        _drop_stdout()
+        raise OutputFailed(exc) from exc
+
+
+@contextlib.contextmanager
+def printing(code: int = 1) -> Iterator[None]:
+    """:func:`writing_stdout`, ending the command at once when a write fails (:meth:`OutputFailed.end`,
+    with ``code`` where the reader did not leave)."""
+    try:
+        with writing_stdout():
+            yield
+    except OutputFailed as failed:
+        failed.end(code=code)

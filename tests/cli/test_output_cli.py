@@ -1,0 +1,108 @@
+"""Results that cannot all be written to standard output: a reader that left (``| head -1``) ends a
+command quietly with status 141, as ``yes | head -1`` does; a write that fails (``>/dev/full``) ends
+it with one line saying so. Real processes, a real pipe whose reader has closed it, the real
+``/dev/full``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sevens.bots import get_strategy
+from sevens.rules import seed_commitment
+from sevens.tournament import (
+    Player,
+    PlayerId,
+    autopilot_orders,
+    default_format,
+    draw_game,
+    dumps,
+    new_game,
+    resolve_turn,
+    to_record,
+)
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+LAB = ["lab", "--strategies", "even,random", "--tournaments", "40", "--teams", "8", "--workers", "1"]
+GROUP = '{"teams": ["fiji", "samoa", "tonga", "wales"], "matches": []}'
+COMMANDS = {
+    "odds": ["odds", "--force", "20", "--flair", "9"],
+    "odds --json": ["odds", "--force", "20", "--flair", "9", "--json"],
+    "odds match": ["odds", "--force", "20", "--flair", "9", "--vs-force", "10"],
+    "odds --best-split": ["odds", "--best-split", "20", "--vs-force", "10"],
+    "odds --solve": ["odds", "--solve", "12", "10"],
+    "table": ["table", "group.json"],
+    "table --json": ["table", "group.json", "--json"],
+    "lab": LAB,
+    "lab --json": [*LAB, "--json"],
+    "verify": ["verify", "game.json"],
+}
+SEED = "c0" * 32
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "group.json").write_text(GROUP)
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
+    game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment(SEED), draw_seed=2))
+    while not game.finished:
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
+    (tmp_path / "game.json").write_text(dumps(to_record(game, seed=SEED)))
+    return tmp_path
+
+
+@pytest.fixture
+def closed_pipe() -> Iterator[int]:
+    """The writing end of a pipe whose reader has already gone, as ``| true`` leaves it."""
+    read, write = os.pipe()
+    os.close(read)
+    yield write
+    os.close(write)
+
+
+def _sevens(args: list[str], cwd: Path, stdout: int) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": SRC}
+    return subprocess.run([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, stdout=stdout,
+                          stderr=subprocess.PIPE, timeout=600, check=False)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_a_reader_that_left_ends_the_command_quietly_with_status_141(
+    command: str, folder: Path, closed_pipe: int
+) -> None:
+    """It ended with status 1 and nothing said (click's handling of a closed pipe, or rich's), which a
+    script under ``set -o pipefail`` took for the command failing."""
+    run = _sevens(COMMANDS[command], folder, closed_pipe)
+    assert (run.returncode, run.stderr) == (141, b"")
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_output_that_cannot_be_written_is_said_in_one_line(command: str, folder: Path) -> None:
+    """It said 'error: [Errno 28] No space left on device' and nothing of the results, with status 2 as for bad input."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "wb") as full:
+        run = _sevens(COMMANDS[command], folder, full.fileno())
+    # verify's 1 says the record does not verify: its output failing keeps the status it had, 2.
+    assert run.returncode == (2 if command == "verify" else 1)
+    assert run.stderr == (b"error: the results could not be written to standard output: No space left on device; "
+                          b"send them somewhere that can take them (a file on a disk with room, a terminal, a pipe)\n")
+
+
+def test_the_plot_is_written_when_the_results_cannot_be_printed(folder: Path, closed_pipe: int) -> None:
+    """The run is not lost for the reader leaving early (``| head -3`` to see the top of the table)."""
+    run = _sevens([*LAB, "--plot", "ranking.png"], folder, closed_pipe)
+    assert (run.returncode, run.stderr) == (141, b"")
+    assert (folder / "ranking.png").read_bytes().startswith(b"\x89PNG")
+    if Path("/dev/full").exists():
+        with open("/dev/full", "wb") as full:
+            run = _sevens([*LAB, "--json", "--plot", "again.svg"], folder, full.fileno())
+        assert run.returncode == 1
+        assert b"No space left on device (the plot is written to again.svg);" in run.stderr
+        assert (folder / "again.svg").read_text().lstrip().startswith("<?xml")
+
