@@ -19,11 +19,12 @@ from typing import Any
 def in_terminal(command: list[str], **popen: Any) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """``command`` started in a session of its own whose controlling terminal is a new pty (so that
     Ctrl-C typed there reaches its worker processes too), with the pty's other end to read and type
-    on; the command is killed if it is still running when the block ends."""
+    on; the command is killed if it is still running when the block ends. ``popen`` may send its
+    stdout elsewhere (a file), its stderr staying on the terminal."""
     main, child = pty.openpty()
     run = subprocess.Popen(
-        command, stdin=child, stdout=child, stderr=child, start_new_session=True,
-        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0), **popen,
+        command, **{"stdin": child, "stdout": child, "stderr": child, **popen}, start_new_session=True,
+        preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),
     )
     os.close(child)
     try:

@@ -499,6 +499,30 @@ def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line
     )
 
 
+def test_with_json_a_terminal_is_told_of_the_connecting_and_stdout_holds_nothing_else(
+    strategies_folder: Path, tmp_path: Path, cluster: distributed.LocalCluster
+) -> None:
+    """--json drew no progress bar, so nothing said 'connecting to ADDRESS': ten silent seconds before
+    the error where nothing answers. The note is on stderr (the terminal), and goes once the run
+    connects; stdout, a file here, holds the JSON alone."""
+    address, command, env = _to_nothing_listening()
+    out = tmp_path / "out.json"
+    with out.open("wb") as stdout, in_terminal([*command, "--json"], cwd=strategies_folder, env=env,
+                                               stdout=stdout) as (run, main):
+        shown = read_until(main, rb"error:[^\n]*\n", 120)
+        assert run.wait(timeout=60) == 2
+    text = shown.decode(errors="replace")
+    assert f"connecting to {address}" in text, text[-500:]
+    assert text.rindex(f"connecting to {address}") < text.index(f"error: cannot reach a Dask scheduler at {address}")
+    assert out.read_bytes() == b""
+    with out.open("wb") as stdout, in_terminal([*command[:-1], cluster.scheduler_address, "--json"],
+                                               cwd=strategies_folder, env=env, stdout=stdout) as (run, main):
+        shown = read_until(main, rb"(?!)", 300)  # all it shows, until it ends and the terminal closes
+        assert run.wait(timeout=60) == 0, shown[-500:]
+    assert json.loads(out.read_text())["tournaments"] == 100
+    assert b"error" not in shown and b"Traceback" not in shown, shown[-500:]
+
+
 def test_ctrl_c_while_connecting_says_so_and_not_to_run_fewer_tournaments(strategies_folder: Path) -> None:
     """Ctrl-C while the run connected said 'interrupted after about 0 of 100 tournaments ... with a
     smaller --tournaments for a shorter run': no length of run was at fault."""

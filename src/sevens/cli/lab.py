@@ -201,6 +201,12 @@ def lab(
         nonlocal doing
         doing = now
         progress.update(task, description=_DOING[now].format(address=dask))
+        if now != "connecting":
+            connecting.stop()  # connected (or told that the cluster has no workers, which the run says itself)
+
+    # --json draws no progress bar, but a run that connects to a scheduler says so while it does, on
+    # a terminal: it can take 10 s to learn that nothing answers, a long wait in silence.
+    connecting = console.status(_DOING["connecting"].format(address=dask), spinner="line")
 
     try:
         with _printing_to_stderr(), _interrupted_once():  # stdout is for the results alone
@@ -221,17 +227,22 @@ def lab(
                 transient=True,  # gone once done, or when a run stops: the table or the error says the rest
             ) as progress:
                 task = progress.add_task(_DOING[doing].format(address=dask), total=tournaments)
-                result = run_lab(
-                    names,
-                    tournaments,
-                    seed,
-                    teams=teams,
-                    workers=workers,
-                    dask=dask,
-                    progress=advance,
-                    field=field,
-                    stage=stage,
-                )
+                if json_out and dask is not None and console.is_interactive:
+                    connecting.start()
+                try:
+                    result = run_lab(
+                        names,
+                        tournaments,
+                        seed,
+                        teams=teams,
+                        workers=workers,
+                        dask=dask,
+                        progress=advance,
+                        field=field,
+                        stage=stage,
+                    )
+                finally:
+                    connecting.stop()  # the note is gone before the results or an error are printed
     except KeyboardInterrupt:
         fail(_interrupted(doing, simulated, tournaments, dask), code=130)
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
