@@ -237,6 +237,34 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
     assert not alive
 
 
+@pytest.mark.parametrize(("workers", "signum"), [("1", signal.SIGTERM), ("2", signal.SIGTERM), ("2", signal.SIGHUP)])
+def test_kill_or_a_closed_terminal_stops_a_run_as_ctrl_c_does_and_no_worker_plays_on(
+    workers: str, signum: signal.Signals
+) -> None:
+    """``kill`` (or ``timeout``) ended the command where it was, status 143 and no word, and its
+    two worker processes played on without it, at full speed, for the rest of the run (a hundred
+    million tournaments here). SIGHUP, as a closed terminal sends, the same. Both now stop the run as
+    Ctrl-C does: one line, the status a shell expects (128 + the signal), no worker left."""
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100000000",
+               "--workers", workers]
+    with in_terminal(command) as (run, main):
+        done = rb"[1-9]\d*/100000000"  # a batch or more is done
+        shown = read_until(main, done, 300)
+        assert re.search(done, shown), shown.decode(errors="replace")
+        workers_seen = psutil.Process(run.pid).children(recursive=True)
+        assert len(workers_seen) == (0 if workers == "1" else 2)
+        os.kill(run.pid, signum)  # to the run alone, as kill sends it: not to its workers
+        shown = read_until(main, rb"for a\s+shorter\s+run", 120)
+        assert run.wait(timeout=120) == 128 + signum, shown.decode(errors="replace")
+    said = " ".join(shown.decode(errors="replace").split())
+    why = "kill" if signum == signal.SIGTERM else "the terminal closed"
+    assert re.search(rf"error: stopped by {signum.name} \({why}\) after about [\d,]+ of 100,000,000 tournaments: "
+                     "nothing is printed or plotted", said), said
+    assert "Traceback" not in said
+    _, alive = psutil.wait_procs(workers_seen, timeout=60)
+    assert not alive
+
+
 PRESSES_CTRL_C = """
 import os, signal
 import numpy as np

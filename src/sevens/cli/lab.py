@@ -24,6 +24,7 @@ from rich.text import Text
 from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
+from sevens.cli.stopping import Stopped, exit_code
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
 
@@ -243,8 +244,8 @@ def lab(
                     )
                 finally:
                     connecting.stop()  # the note is gone before the results or an error are printed
-    except KeyboardInterrupt:
-        fail(_interrupted(doing, simulated, tournaments, dask), code=130)
+    except KeyboardInterrupt as exc:
+        fail(_interrupted(doing, simulated, tournaments, dask, exc), code=exit_code(exc))
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
         fail(f"the run stopped: {exc}", code=1)
     except ClusterError as exc:  # the Dask cluster failed the run: as with Ctrl-C, what was done is not shown
@@ -276,22 +277,30 @@ _DOING = {
 for the bar to keep its figures in 80 columns."""
 
 
-def _interrupted(doing: str, simulated: int, tournaments: int, dask: str | None) -> str:
-    """What Ctrl-C stopped, and advice that fits what the run was doing when it came.
+def _interrupted(
+    doing: str, simulated: int, tournaments: int, dask: str | None, by: KeyboardInterrupt | None = None
+) -> str:
+    """What Ctrl-C (or ``kill``, or a closed terminal: ``by``) stopped, and advice that fits what the
+    run was doing when it came.
 
     >>> _interrupted("connecting", 0, 10, "tcp://h:1")  # doctest: +ELLIPSIS
     'interrupted while connecting to the Dask scheduler at tcp://h:1, before any tournament was played; check...'
+    >>> _interrupted("playing", 5, 10, None, Stopped(signal.SIGTERM))  # doctest: +ELLIPSIS
+    'stopped by SIGTERM (kill) after about 5 of 10 tournaments: nothing is printed or plotted, since...'
     """
+    interrupted = "interrupted"
+    if isinstance(by, Stopped) and by.signum != signal.SIGINT:
+        interrupted = f"stopped by {by} ({_SENT_BY.get(by.signum, 'a signal')})"
     if doing == "connecting":
         return (
-            f"interrupted while connecting to the Dask scheduler at {dask}, before any tournament was played; check "
+            f"{interrupted} while connecting to the Dask scheduler at {dask}, before any tournament was played; check "
             "that the scheduler is running and that this is its address (tcp://HOST:PORT, as dask scheduler prints "
             "it), or leave out --dask to run on this machine"
         )
     # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
     # tournaments: "about".
     stopped = (
-        f"interrupted after about {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, "
+        f"{interrupted} after about {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, "
         "since a part of a run depends on which batches happened to finish"
     )
     if doing == "no workers":
@@ -302,30 +311,45 @@ def _interrupted(doing: str, simulated: int, tournaments: int, dask: str | None)
     return f"{stopped}; run again, with a smaller --tournaments for a shorter run"
 
 
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""What stops a run as Ctrl-C does: Ctrl-C itself, ``kill`` (and ``timeout``), and a closed terminal."""
+
+
+_SENT_BY = {getattr(signal, name): why for name, why in (("SIGTERM", "kill"), ("SIGHUP", "the terminal closed"))
+            if hasattr(signal, name)}
+
+
 @contextlib.contextmanager
 def _interrupted_once() -> Iterator[None]:
     """Ctrl-C stops the run once: a second press while the workers' pool winds down would break
     off its clean-up (a traceback under the run's message), or the one line that says how far the
     run got. Presses after the first are ignored until the command ends. A command started with
-    Ctrl-C ignored (in the background of a script) keeps ignoring it, as its workers do."""
+    Ctrl-C ignored (in the background of a script) keeps ignoring it, as its workers do.
+
+    ``kill`` (SIGTERM) and a closed terminal (SIGHUP) stop it the same way, raising
+    :class:`~sevens.cli.stopping.Stopped`: by default they ended the command where it was, and its
+    worker processes played on without it, for as long as the run had to go. Any of the three
+    after the first is ignored; one the command was started ignoring (``nohup``) stays ignored."""
 
     def first(signum: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise KeyboardInterrupt
+        for taken in handled:
+            signal.signal(taken, signal.SIG_IGN)
+        raise KeyboardInterrupt if signum == signal.SIGINT else Stopped(signum)
 
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread may set handlers (a run called from a thread of one's own)
         return
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        yield  # a Ctrl-C meant for the script's job in the foreground stopped this run, not its workers
-        return
-    before = signal.signal(signal.SIGINT, first)
+    # A Ctrl-C meant for the script's job in the foreground stops this run, not its workers.
+    handled = [signum for signum in _STOPPING if signal.getsignal(signum) is not signal.SIG_IGN]
+    before = {signum: signal.signal(signum, first) for signum in handled}
     try:
         yield
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a press that came before the handler was set
+        for signum in handled:
+            signal.signal(signum, signal.SIG_IGN)  # a signal that came before its handler was set
         raise
-    signal.signal(signal.SIGINT, before)
+    for signum, handler in before.items():
+        signal.signal(signum, handler)
 
 
 @contextlib.contextmanager

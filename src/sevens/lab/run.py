@@ -590,12 +590,14 @@ def run_lab(
                     for future in finished:
                         done(playing.pop(future), future.result())
                         pending |= {send(spec) for spec in islice(specs, 1)}
-            except BaseException:
+            except BaseException as exc:
                 # A failed batch or Ctrl-C: drop the batches still queued rather than play them
                 # before stopping, and wait here for those already running (after Ctrl-C, stopping
                 # at once). Left for Python's exit to wait for, the pool's thread could close its
                 # pipe as the exit woke it, which printed 'Exception ignored ... OSError: Bad file
                 # descriptor' under the run's message.
+                if isinstance(exc, KeyboardInterrupt):
+                    _interrupt_workers(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
             finally:
@@ -607,22 +609,38 @@ def run_lab(
 _CTRL_C_EVERY = 0.1
 """Seconds at most between two looks for a Ctrl-C while a pool of workers plays."""
 
+_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+"""The signals a run with workers holds for its next look, where a handler of the caller's own takes
+them: Ctrl-C, ``kill`` and a closed terminal (SIGHUP is not there on Windows)."""
+
+
+def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
+    """Tell the pool's workers to stop the batches they play, as Ctrl-C typed in a terminal does
+    (each takes it once, :func:`_interrupted_once`): a run stopped by a signal sent to it alone
+    (``kill``, ``timeout``), where they would play on, or be left playing once the run was gone."""
+    processes = getattr(pool, "_processes", None) or {}  # no public list of a pool's processes before 3.14
+    for pid in list(processes):
+        with contextlib.suppress(OSError):  # ended already
+            os.kill(pid, signal.SIGINT)
+
 
 class _CtrlC:
-    """A Ctrl-C kept for :meth:`take` (see :func:`_ctrl_c_between_steps`)."""
+    """Signals kept for :meth:`take` (see :func:`_ctrl_c_between_steps`)."""
 
-    def __init__(self, handler: Callable[[int, FrameType | None], Any] | None) -> None:
-        self.handler = handler  # the one it stands in for; None: Ctrl-C is not taken here at all
-        self.pressed = False
+    def __init__(self, handlers: dict[int, Callable[[int, FrameType | None], Any]]) -> None:
+        self.handlers = handlers  # the ones it stands in for, by signal; a signal not there is not taken here
+        self.kept: list[int] = []
 
     def keep(self, signum: int, frame: FrameType | None) -> None:
-        self.pressed = True
+        if signum not in self.kept:
+            self.kept.append(signum)
 
     def take(self) -> None:
-        """Act on a Ctrl-C kept since the last look, as the handler it stands in for does."""
-        if self.handler is not None and self.pressed:
-            self.pressed = False
-            self.handler(signal.SIGINT, None)
+        """Act on the signals kept since the last look, in the order they came, as the handlers
+        they stand in for do."""
+        while self.kept:
+            signum = self.kept.pop(0)
+            self.handlers[signum](signum, None)
 
 
 @contextlib.contextmanager
@@ -632,18 +650,22 @@ def _ctrl_c_between_steps() -> Iterator[_CtrlC]:
     ``concurrent.futures.wait``, holding a future's lock, or in ``submit``), it left the pool
     unable to shut down: the run said it was interrupted and then never ended. A handler of the
     caller's own (``sevens lab`` ignores later presses) acts at that look as it would have; one
-    that raises nothing lets the run go on."""
-    handler = signal.getsignal(signal.SIGINT) if threading.current_thread() is threading.main_thread() else None
-    if not callable(handler):  # ignored, the system's default, or not this thread's to take
-        yield _CtrlC(None)
-        return
-    ctrl_c = _CtrlC(handler)
-    signal.signal(signal.SIGINT, ctrl_c.keep)
+    that raises nothing lets the run go on. So do SIGTERM and SIGHUP where the caller has a handler
+    of its own for them (``sevens lab`` stops on them as on Ctrl-C); left to the system's default,
+    they end the process where it is, as they do anywhere."""
+    handlers = {}
+    if threading.current_thread() is threading.main_thread():  # else not this thread's to take
+        # Only the caller's own: not one ignored, nor the system's default.
+        handlers = {signum: handler for signum in _HELD if callable(handler := signal.getsignal(signum))}
+    ctrl_c = _CtrlC(handlers)
+    for signum in handlers:
+        signal.signal(signum, ctrl_c.keep)
     try:
         yield ctrl_c
     finally:
-        if signal.getsignal(signal.SIGINT) == ctrl_c.keep:  # not changed by the handler it stood in for
-            signal.signal(signal.SIGINT, handler)
+        for signum, handler in handlers.items():
+            if signal.getsignal(signum) == ctrl_c.keep:  # not changed by the handler it stood in for
+                signal.signal(signum, handler)
 
 
 _TOLD: Any = None
@@ -663,6 +685,11 @@ def _start_worker(told: Any, started_by: str) -> None:
     # ignored Ctrl-C (a run started with it ignored, in the background) stays ignored.
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, _interrupted_once)
+    # The run's own handlers of kill and of a closed terminal, inherited by a forked worker, are the
+    # run's: a worker ends at them, as the pool expects when it ends a worker (SIGTERM).
+    for signum in _HELD[1:]:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
     sys.stdout = _in_whole_lines(sys.stdout)
     sys.stderr = _in_whole_lines(sys.stderr)
 
