@@ -93,6 +93,44 @@ def test_a_path_missing_its_module_or_attribute_says_both_are_needed(name: str) 
                              "'mine:Mine' (Mine in mine.py)\n")
 
 
+@pytest.mark.parametrize(("source", "name", "says"), [
+    ("import not_installed_anywhere\n", "Mine",
+     "{module} ({file}) imports 'not_installed_anywhere', which is not installed where this runs (No module named "
+     "'not_installed_anywhere'): install it here, or take that import out of {module}"),
+    ("from collections import NoSuch\n", "Mine",
+     "importing {module} ({file}) raised ImportError: cannot import name 'NoSuch' from 'collections'"),
+    ("class Mine:\n    pass\n\nclass Other:\n    pass\n", "Mien", "{module} ({file}) has no 'Mien'; it defines Mine, Other\n"),
+])
+def test_a_module_that_is_found_but_does_not_load_is_not_said_to_be_missing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, name: str, says: str
+) -> None:
+    """A module of one's own importing a package not installed said "No module named
+    'not_installed_anywhere' (a module of your own is looked for where Python looks and in the
+    current folder: run from its folder, set PYTHONPATH, or install it)", as if one's own module were
+    not found; a name it does not define said "module 'x' has no attribute 'Mien'" with the same advice."""
+    module = f"found_{len(source)}"  # a module of its own for each case: imports are kept
+    (tmp_path / f"{module}.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", f"even,{module}:{name}", "--tournaments", "10"])
+    assert result.exit_code == 2
+    expected = says.format(module=module, file=tmp_path / f"{module}.py")
+    assert result.stderr.startswith(f"error: cannot load '{module}:{name}': {expected}"), result.stderr
+    assert "looked for where Python looks" not in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_class_with_neither_method_says_what_to_give_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It said only that the class was neither a batch strategy nor a bot."""
+    (tmp_path / "methodless.py").write_text("class Mine:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", "even,methodless:Mine", "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr == ("error: 'methodless:Mine' is neither a batch strategy (orders(view, rng)) nor a bot "
+                             "(order(view, rng)): give it one of those methods (docs/strategy.md shows both), or name "
+                             "the class or object in its module that has one\n")
+
+
 @pytest.mark.parametrize("option", ["--strategies", "--field"])
 def test_a_strategy_module_with_a_syntax_error_names_the_file_and_line_to_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str

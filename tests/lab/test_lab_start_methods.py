@@ -69,7 +69,7 @@ except StrategyError as exc:
     assert run.returncode == 0, run.stderr
     said = run.stdout
     for part in ("strategy '__main__:Mine' loads in this process but not in the run's worker processes",
-                 "no attribute 'Mine'", f"started by '{method}'", "import each strategy afresh by its path",
+                 "__main__ has no 'Mine'", f"started by '{method}'", "import each strategy afresh by its path",
                  "python -c, a notebook", "naming it 'mine:Mine'", "--workers 1"):
         assert part in said, said
 

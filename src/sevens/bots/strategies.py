@@ -15,7 +15,9 @@ the top of the lab's ranking.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import importlib.util
 import math
 import os
 import random
@@ -286,13 +288,50 @@ def load_registered(name: str) -> object | None:
                 f"'{file.removesuffix('.py')}:{attribute}'"
             )
         try:
-            target = getattr(_import_own(module), attribute)
-        except (ImportError, AttributeError) as exc:
+            loaded = _import_own(module)
+        except ModuleNotFoundError as exc:
+            missing = exc.name or ""
+            if missing and missing != module and not module.startswith(f"{missing}."):
+                # The module was found: it is one it imports that is not there.
+                raise ValueError(
+                    f"cannot load {name!r}: {_where(module)} imports {missing!r}, which is not installed where "
+                    f"this runs ({exc}): install it here, or take that import out of {module}"
+                ) from None
             raise ValueError(
                 f"cannot load {name!r}: {exc} (a module of your own is looked for where Python looks and "
                 "in the current folder: run from its folder, set PYTHONPATH, or install it)"
             ) from None
+        except ImportError as exc:  # an import inside the module failed: "cannot import name ..."
+            raise ValueError(
+                f"cannot load {name!r}: importing {_where(module)} raised ImportError: {exc}; fix it and run again"
+            ) from None
+        try:
+            target = getattr(loaded, attribute)
+        except AttributeError:
+            defined = sorted(
+                key for key, value in vars(loaded).items()
+                if isinstance(value, type) and value.__module__ == getattr(loaded, "__name__", None)
+            )
+            there = f"; it defines {', '.join(defined)}" if defined else ", and defines no class"
+            origin = getattr(loaded, "__file__", None)
+            if "." not in module and origin is not None and os.path.dirname(os.path.abspath(origin)) != os.getcwd():
+                # random:Mine with one's own random.py here: Python's own random comes first.
+                there += f" (if yours is another {module}, rename it: this one is found first)"
+            raise ValueError(f"cannot load {name!r}: {_where(module)} has no {attribute!r}{there}") from None
     return target
+
+
+def _where(module: str) -> str:
+    """``module`` and the file Python loads it from, where it can tell.
+
+    >>> _where("sevens.bots.strategies").endswith("strategies.py)")
+    True
+    """
+    file = None
+    with contextlib.suppress(Exception):  # finding it imports its packages, which may raise anything
+        spec = importlib.util.find_spec(module)
+        file = None if spec is None else spec.origin
+    return f"{module} ({file})" if file else module
 
 
 def _import_own(module: str) -> object:

@@ -91,7 +91,8 @@ def _wrap(obj: object, name: str) -> BatchStrategy:
     if hasattr(made, "order"):
         return ScalarAdapter(made)
     raise ValueError(
-        f"{name!r} is neither a batch strategy (orders(view, rng)) nor a bot (order(view, rng))"
+        f"{name!r} is neither a batch strategy (orders(view, rng)) nor a bot (order(view, rng)): give it one of "
+        "those methods (docs/strategy.md shows both), or name the class or object in its module that has one"
     )
 
 
