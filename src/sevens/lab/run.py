@@ -410,14 +410,23 @@ def _specs(
 MAX_TOURNAMENTS = 10**12  # 16 teams' squared SCRUM left (160^2 each) still fits an int64 total
 
 
+def available_cores() -> int:
+    """The cores this process may run on: the ones the system lets it use where it says (``taskset``,
+    a container's CPU set), else every core of the machine."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # macOS and Windows have no affinity to ask
+        return os.cpu_count() or 1
+
+
 def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
     """Worker processes for a run when none are asked for: one per core, but no more than the run
     has batches (a single batch gains nothing from a pool, and starting one costs a second).
 
-    >>> default_workers(1) == 1 and default_workers(10**6) == (os.cpu_count() or 1)
+    >>> default_workers(1) == 1 and default_workers(10**6) == available_cores()
     True
     """
-    return max(1, min(os.cpu_count() or 1, math.ceil(tournaments / batch_size)))
+    return max(1, min(available_cores(), math.ceil(tournaments / batch_size)))
 
 
 def check_run(
