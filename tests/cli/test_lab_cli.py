@@ -37,6 +37,23 @@ def test_a_plot_that_cannot_be_written_is_refused_before_simulating(tmp_path: Pa
     assert "simulating" not in result.output and not (tmp_path / "nodir").exists()
 
 
+@pytest.mark.parametrize("plot", [".png", ".SVG", "out/.png"])
+def test_a_plot_named_by_its_ending_alone_is_refused_saying_a_name_is_missing(plot: str) -> None:
+    """'--plot .svg' said "--plot must end in .png or .svg, got '.svg'", which it does."""
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", plot])
+    assert result.exit_code == 2
+    name = Path(plot).name
+    assert result.stderr == f"error: --plot {name} is an ending with no name before it; give a file name, e.g. --plot ranking.png\n"
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("Even", "even"), ("group_blitz", "group-blitz"), ("odds-awre", "odds-aware")])
+def test_a_strategy_name_nearly_right_is_told_the_name_meant(typed: str, meant: str) -> None:
+    """'Even' was told only that there is no strategy called 'Even', then the list of all of them."""
+    result = runner.invoke(app, ["lab", "--strategies", f"random,{typed}", "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: there is no strategy called {typed!r} (did you mean {meant!r}?); choose one of: ")
+
+
 def test_results_are_printed_before_a_plot_that_fails_at_the_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -69,6 +69,8 @@ def check_writable(
     a temporary file in the folder and removes it again, as the write itself will: permissions alone
     do not tell, root ignores them and some file systems (``/proc``) refuse new files to everyone.
     """
+    if suffixes and path.name.lower() in suffixes:  # '.png' alone is a hidden file's name, with no ending
+        fail(f"{option} {path.name} is an ending with no name before it; give a file name, e.g. {option} {example}")
     if suffixes and path.suffix.lower() not in suffixes:
         fail(f"{option} must end in {' or '.join(suffixes)}, got {path.name or str(path)!r}")
     if path.is_dir():
