@@ -45,14 +45,20 @@ COMMANDS = {
 SEED = "c0" * 32
 
 
-@pytest.fixture
-def folder(tmp_path: Path) -> Path:
-    (tmp_path / "group.json").write_text(GROUP)
+@pytest.fixture(scope="module")
+def record() -> str:
+    """A whole game's record, for sevens verify."""
     people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
     game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment(SEED), draw_seed=2))
     while not game.finished:
         game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
-    (tmp_path / "game.json").write_text(dumps(to_record(game, seed=SEED)))
+    return dumps(to_record(game, seed=SEED))
+
+
+@pytest.fixture
+def folder(tmp_path: Path, record: str) -> Path:
+    (tmp_path / "group.json").write_text(GROUP)
+    (tmp_path / "game.json").write_text(record)
     return tmp_path
 
 
