@@ -34,6 +34,7 @@ from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers,
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
+from sevens.cli.output import ResultsConsole
 from sevens.cli.render import (
     NARROW,
     Narrower,
@@ -931,7 +932,7 @@ def _resume(
     save.tidy()  # now, should the game stop again before a turn is kept
     if saved.humans:
         lineedit.enable()
-    console = Console()
+    console = ResultsConsole()  # a closed pipe is an OSError here, not rich's own exit with status 1
     try:
         resume_game(console, saved, save)
     except (EOFError, KeyboardInterrupt) as exc:
@@ -939,9 +940,17 @@ def _resume(
     except (ValueError, OrderRefused) as exc:
         fail(str(exc))
     except OSError as exc:
-        if terminal_gone(exc):  # the terminal closed as the game wrote to it
+        if terminal_gone(exc) or _reader_gone(exc):  # the terminal closed, or the pipe's reader left, as the game wrote
             _interrupted(console, exc, saved.record, save)
         fail(str(exc), code=1)
+
+
+def _reader_gone(exc: OSError) -> bool:
+    """Whether the game's output was a pipe whose reader left (``sevens play --auto | head``): the
+    game stops as at a closed terminal, with the status a shell expects of SIGPIPE, 141, as
+    the other commands do (:mod:`sevens.cli.output`). Only its output, a pipe or a socket, can
+    say so: the files it keeps are files."""
+    return exc.errno in (errno.EPIPE, errno.ECONNRESET)
 
 
 def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
@@ -949,8 +958,8 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
     Ctrl-C, Ctrl-\\ (SIGQUIT), input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or
     output that fails as the terminal goes), with what a shell expects of each (130, 131, 1, 143, 129). With no terminal
     left to print to, nothing is printed, but the file is left the same."""
-    if isinstance(exc, OSError):  # the terminal went away as the game wrote to it
-        exc = Stopped(signal.SIGHUP)
+    if isinstance(exc, OSError):  # the terminal went away as the game wrote to it, or the reader of a pipe did
+        exc = Stopped(signal.SIGPIPE if _reader_gone(exc) else signal.SIGHUP)
     winding_up()  # a second signal now would only break off what is said and removed
     try:
         console.line()  # off the prompt's line, where the error would otherwise follow what was typed
@@ -1163,7 +1172,7 @@ def _new_game(
     """``sevens play`` without ``--resume``, its options checked: ask the names, play the game."""
     if humans:
         lineedit.enable()  # arrow keys edit the order typed; nothing typed is kept for the next person
-    console = Console()
+    console = ResultsConsole()  # a closed pipe is an OSError here, not rich's own exit with status 1
     try:
         if humans > 1 and not given and sys.stdin.isatty():
             # A terminal, so someone is there to answer; piped input keeps its answers for the orders.
@@ -1177,6 +1186,6 @@ def _new_game(
     except (ValueError, OrderRefused) as exc:
         fail(str(exc))
     except OSError as exc:  # a turn could not be kept, or the record was kept elsewhere: the message says where
-        if terminal_gone(exc):  # the terminal closed as the game wrote to it
+        if terminal_gone(exc) or _reader_gone(exc):  # the terminal closed, or the pipe's reader left, as the game wrote
             _interrupted(console, exc, record, saving)
         fail(str(exc), code=1)
