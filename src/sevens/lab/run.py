@@ -24,7 +24,6 @@ import os
 import queue
 import signal
 import sys
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -39,6 +38,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
+from sevens.lab import held
 from sevens.lab.kernels import mix64
 from sevens.lab.registry import BUILTINS, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
@@ -571,7 +571,7 @@ def run_lab(
         context = multiprocessing.get_context()
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
-        with _ctrl_c_between_steps() as ctrl_c, ProcessPoolExecutor(
+        with held.between_steps() as ctrl_c, ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_start_worker,
             initargs=(told_by, context.get_start_method()),
         ) as pool:
@@ -593,7 +593,7 @@ def run_lab(
             try:
                 pending = {send(spec) for spec in islice(specs, _IN_FLIGHT * workers)}
                 while pending:
-                    finished, pending = wait(pending, timeout=_CTRL_C_EVERY, return_when=FIRST_COMPLETED)
+                    finished, pending = wait(pending, timeout=held.EVERY, return_when=FIRST_COMPLETED)
                     ctrl_c.take()
                     read_told()
                     for future in finished:
@@ -615,14 +615,6 @@ def run_lab(
     return LabResult(names, teams, seed, total, field)
 
 
-_CTRL_C_EVERY = 0.1
-"""Seconds at most between two looks for a Ctrl-C while a pool of workers plays."""
-
-_HELD = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-"""The signals a run with workers holds for its next look, where a handler of the caller's own takes
-them: Ctrl-C, ``kill`` and a closed terminal (SIGHUP is not there on Windows)."""
-
-
 def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
     """Tell the pool's workers to stop the batches they play, as Ctrl-C typed in a terminal does
     (each takes it once, :func:`_interrupted_once`): a run stopped by a signal sent to it alone
@@ -631,50 +623,6 @@ def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
     for pid in list(processes):
         with contextlib.suppress(OSError):  # ended already
             os.kill(pid, signal.SIGINT)
-
-
-class _CtrlC:
-    """Signals kept for :meth:`take` (see :func:`_ctrl_c_between_steps`)."""
-
-    def __init__(self, handlers: dict[int, Callable[[int, FrameType | None], Any]]) -> None:
-        self.handlers = handlers  # the ones it stands in for, by signal; a signal not there is not taken here
-        self.kept: list[int] = []
-
-    def keep(self, signum: int, frame: FrameType | None) -> None:
-        if signum not in self.kept:
-            self.kept.append(signum)
-
-    def take(self) -> None:
-        """Act on the signals kept since the last look, in the order they came, as the handlers
-        they stand in for do."""
-        while self.kept:
-            signum = self.kept.pop(0)
-            self.handlers[signum](signum, None)
-
-
-@contextlib.contextmanager
-def _ctrl_c_between_steps() -> Iterator[_CtrlC]:
-    """Ctrl-C, while a pool of workers plays, keeps for the run's next look (:meth:`_CtrlC.take`)
-    rather than raise wherever the run is. Raised inside the pool's own code (in
-    ``concurrent.futures.wait``, holding a future's lock, or in ``submit``), it left the pool
-    unable to shut down: the run said it was interrupted and then never ended. A handler of the
-    caller's own (``sevens lab`` ignores later presses) acts at that look as it would have; one
-    that raises nothing lets the run go on. So do SIGTERM and SIGHUP where the caller has a handler
-    of its own for them (``sevens lab`` stops on them as on Ctrl-C); left to the system's default,
-    they end the process where it is, as they do anywhere."""
-    handlers = {}
-    if threading.current_thread() is threading.main_thread():  # else not this thread's to take
-        # Only the caller's own: not one ignored, nor the system's default.
-        handlers = {signum: handler for signum in _HELD if callable(handler := signal.getsignal(signum))}
-    ctrl_c = _CtrlC(handlers)
-    for signum in handlers:
-        signal.signal(signum, ctrl_c.keep)
-    try:
-        yield ctrl_c
-    finally:
-        for signum, handler in handlers.items():
-            if signal.getsignal(signum) == ctrl_c.keep:  # not changed by the handler it stood in for
-                signal.signal(signum, handler)
 
 
 _TOLD: Any = None
@@ -696,7 +644,7 @@ def _start_worker(told: Any, started_by: str) -> None:
         signal.signal(signal.SIGINT, _interrupted_once)
     # The run's own handlers of kill and of a closed terminal, inherited by a forked worker, are the
     # run's: a worker ends at them, as the pool expects when it ends a worker (SIGTERM).
-    for signum in _HELD[1:]:
+    for signum in held.SIGNALS[1:]:
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, signal.SIG_DFL)
     sys.stdout = _in_whole_lines(sys.stdout)

@@ -24,17 +24,16 @@ import os
 import random
 import traceback
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import nullcontext
 from dataclasses import dataclass, fields, replace
 from enum import IntEnum
 from functools import lru_cache
-from itertools import repeat
 
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.lab import kernels
+from sevens.lab import held, kernels
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
 from sevens.lab.strategies import BatchStrategy, BatchView, Orders, StrategyError
 from sevens.rules import (
@@ -565,16 +564,20 @@ def _simulate_compiled(
             kernels.new_scratch(teams, len(knockouts), len(first_home)),
         )
 
-    with ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext() as pool:
+    # Threads of its own: a Ctrl-C raised inside the pool's code (starting a thread, waiting for a
+    # chunk) could leave a lock held, and the process never ended. Held for a look between chunks.
+    with (held.between_steps() if threads > 1 else nullcontext()) as signals, (
+        ThreadPoolExecutor(max_workers=threads) if threads > 1 else nullcontext()
+    ) as pool:
         while (at >= 0).any():
             index, cells = tables.arrays()
             mixes = decisions.mixes
             todo = [int(c) for c in np.flatnonzero(at >= 0)]
-            if pool is None:
+            if pool is None or signals is None:
                 for c in todo:
                     play(c, index, cells, mixes)
             else:
-                list(pool.map(play, todo, *(repeat(x, len(todo)) for x in (index, cells, mixes))))
+                _play_chunks(pool, signals, play, todo, index, cells, mixes)
             if (missing[:, 0] == -2).any():
                 raise ValueError("a group total is beyond the simulator's packed range")  # pragma: no cover
             # Chunks that stopped at a case not decided yet, or at an order whose table is missing:
@@ -602,6 +605,23 @@ def _simulate_compiled(
         group_draws=int(counters.sum()),
         group_line_codes=group_lines,
     )
+
+
+def _play_chunks(pool: ThreadPoolExecutor, signals: held.Held, play: Callable[..., None], todo: list[int],
+                 *arrays: object) -> None:
+    """Chunks ``todo`` played on ``pool``, looking for a held signal every :data:`held.EVERY` seconds;
+    one that stops the batch leaves the chunks not started unplayed."""
+    pending = {pool.submit(play, c, *arrays) for c in todo}
+    try:
+        while pending:
+            finished, pending = wait(pending, timeout=held.EVERY)
+            signals.take()
+            for future in finished:
+                future.result()  # a chunk's error, raised here
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        raise
 
 
 def _decide(
