@@ -41,6 +41,8 @@ pytestmark = [
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1000, "height": 800}
+PHONE_375 = {"width": 375, "height": 740}
+WIDE = {"width": 1280, "height": 800}
 FAILING_IMPACTS = ("critical", "serious", "moderate")
 # Off in axe-core by default (experimental, or WCAG 2.2), asked for here: a visible label that the
 # accessible name does not contain, taps on targets under 24 px, bold paragraphs posing as
@@ -430,16 +432,16 @@ _FOCUSED = """() => {
 }"""
 
 
-def tab_to(page: Any, selector: str, unseen: list[str], *, most: int = 150) -> None:
+def tab_to(page: Any, selector: str, unseen: list[str], *, most: int = 150) -> int:
     """Press Tab until the element at ``selector`` has the focus, noting in ``unseen`` each focused
-    element on the way that does not show it.
+    element on the way that does not show it; returns how many presses it took.
 
     First the page is let load whole: tabbed through before its stylesheet came (a page just
     reloaded, under load), the links had only the browser's own focus ring, not the site's, and the
     first one was noted as showing none."""
     page.wait_for_load_state("load")
     target = page.locator(selector)
-    for _ in range(most):
+    for presses in range(1, most + 1):
         page.keyboard.press("Tab")
         focused = page.evaluate(_FOCUSED)
         if focused is None:
@@ -447,7 +449,7 @@ def tab_to(page: Any, selector: str, unseen: list[str], *, most: int = 150) -> N
         if not focused[1]:
             unseen.append(focused[0])
         if target.evaluate("el => el === document.activeElement"):
-            return
+            return presses
     raise AssertionError(f"{most} presses of Tab never reached {selector}")
 
 
@@ -530,6 +532,40 @@ def test_the_organiser_runs_a_turn_by_keyboard_alone(server: str, chromium: Any)
     page.keyboard.press("Enter")
     expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
     assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
+    page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [PHONE_375, WIDE], ids=["375px", "1280px"])
+def test_the_turns_controls_come_first_to_the_keyboard(server: str, chromium: Any, viewport: dict[str, int]) -> None:
+    """The organiser, by keyboard, met every seat's invite button and three controls per team of
+    the house bots before "Resolve turn 1 now": 28 Tabs from the page's load in a game of four
+    players and eight teams with one seat taken, 67 in one of sixteen. The turn's controls
+    (resolve, pause, extend) now come straight after the page's links, the seats, house bots and
+    the controls of the whole game after them."""
+    from playwright.sync_api import expect
+
+    touch = viewport["width"] < 600
+    page = chromium.new_context(viewport=viewport, is_mobile=touch, has_touch=touch).new_page()
+    organise_url = start_with_one_seat(page, server, "Quick keys cup", hours="24")
+    expect(page.locator("#house-bots tbody tr")).to_have_count(6)
+    unseen: list[str] = []
+    visit(page, organise_url)
+    presses = {
+        "resolve": tab_to(page, "#resolve button", unseen, most=40),
+        "pause": tab_to(page, "button:has-text('Pause the deadline')", unseen, most=40),
+        "extend": tab_to(page, "#extend button", unseen, most=40),
+    }
+    # The header's link and the four of the page (public page, your teams, record, verify) first.
+    assert presses == {"resolve": 6, "pause": 1, "extend": 2}, presses
+    assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
+    # Each part of the page still has its heading, the turn's first, in the order they are read.
+    headings = page.locator("main h2").all_inner_texts()
+    assert headings[:4] == [
+        "Turn 1: who has ordered (R13: not what)",
+        "Players",
+        "Teams nobody plays: their bots",
+        "The whole game",
+    ], headings
     page.context.close()
 
 
