@@ -77,9 +77,10 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
-def start_with_one_seat(page, server: str, name: str, *, hours: str, arrangement: str = "") -> str:  # type: ignore[no-untyped-def]
-    """Create a game on the front page, take its first seat in this browser (with no seat claimed
-    the bots would play it all at once) and start it; returns the organiser page's address."""
+def start_with_one_seat(page, server: str, name: str, *, hours: str, arrangement: str = "", player: str = "Me") -> str:  # type: ignore[no-untyped-def]
+    """Create a game on the front page, take its first seat in this browser under the name
+    ``player`` (with no seat claimed the bots would play it all at once) and start it; returns the
+    organiser page's address."""
     page.set_default_timeout(15000)
     page.goto(server + "/")
     page.fill("input[name=name]", name)
@@ -89,7 +90,7 @@ def start_with_one_seat(page, server: str, name: str, *, hours: str, arrangement
     page.click("#create-game button[type=submit]")
     organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
     page.locator("a.take-seat").first.click()
-    page.fill("input[name=name]", "Me")
+    page.fill("input[name=name]", player)
     page.click("#join button[type=submit]")
     page.goto(organise_url)
     page.click("#start button")

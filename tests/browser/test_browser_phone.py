@@ -49,6 +49,54 @@ def test_the_house_bots_menus_and_every_odds_column_fit_a_phone(server: str, chr
     context.close()
 
 
+# The words of a team's name in a cell of the game's tables (its own text, not a line under it such
+# as a house team's seat) that are split over two lines, and cells whose text is cut at their edge.
+TEAM_CELLS = (
+    "table.teams tbody td:first-child, table.group-table tbody th, table.report tbody th, #house-bots tbody td:first-child"
+)
+SPLIT_WORDS = """(selector) => Array.from(document.querySelectorAll(selector)).flatMap(cell => {
+  const found = [];
+  if (cell.scrollWidth > cell.clientWidth) { found.push(cell.textContent.trim() + ': cut (' + cell.scrollWidth + ' px in ' + cell.clientWidth + ')'); }
+  for (const node of cell.childNodes) {
+    if (node.nodeType !== 3) { continue; }
+    for (const word of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+      if (lines.size > 1) { found.push(word[0] + ' split over ' + lines.size + ' lines in a cell ' + Math.round(cell.getBoundingClientRect().width) + ' px wide'); }
+    }
+  }
+  return found;
+})"""
+
+
+def test_team_names_keep_their_words_whole_on_a_phone(server: str, chromium: Any) -> None:
+    """At 375 pixels the public page's table of teams gave its manager column, a name of 40
+    letters with no space, the room, and squeezed the team's column to 70 px: "Argentina",
+    "Australia" and "Zealand" were split letter by letter over two lines. A team's name now keeps
+    its words whole in every table of the public, organiser and player pages, and is never cut."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    organise = start_with_one_seat(
+        page, server, "Narrow cup", hours="24", player="Wolfeschlegelsteinhausenbergerdorffvoral"
+    )
+    base = organise.removesuffix("/organise")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#resolve button")  # a turn of match reports
+    expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
+    found = []
+    for url in (base, organise, f"{base}/play"):
+        visit(page, url)
+        page.wait_for_load_state("load")
+        assert page.locator(TEAM_CELLS).count() >= 8, url
+        found += [f"{url.removeprefix(base) or 'public page'}: {problem}" for problem in page.evaluate(SPLIT_WORDS, TEAM_CELLS)]
+    assert not found, "\n".join(found)
+    context.close()
+
+
 FOCUSED = "() => { const e = document.activeElement; return [e.tagName, e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40)]; }"
 
 
