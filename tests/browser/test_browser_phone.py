@@ -230,3 +230,36 @@ def test_an_order_marked_ready_by_keyboard_goes_on_to_the_next_team(server: str,
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED) == ["BUTTON", "A link for another device"]
     context.close()
+
+
+def test_the_live_odds_are_on_the_screen_while_an_order_is_typed_by_keyboard(server: str, chromium: Any) -> None:
+    """On a 375-pixel phone, Tab brought the first team's FORCE box to the bottom edge of the
+    screen and the live odds, under the form's buttons, stayed 100 pixels below it: the player
+    typed the order without seeing what it was expected to score. Tab now leaves room under each
+    box and button of the order for the odds' first sentence."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    base = start_with_one_seat(page, server, "Odds in sight cup", hours="24").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    page.wait_for_load_state("load")
+    form = page.locator("form.order-form").first
+    said = form.locator("output.odds p").first
+    for _ in range(40):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => document.activeElement.name") == "force":
+            break
+    page.keyboard.press("Control+A")
+    page.keyboard.type("7")
+    expect(said).to_contain_text("Your order 7+0: expected")
+    expect(said).to_be_in_viewport(ratio=1)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3")
+    expect(said).to_contain_text("Your order 7+3: expected")
+    expect(said).to_be_in_viewport(ratio=1)
+    for _ in range(2):  # Save, Save and mark ready
+        page.keyboard.press("Tab")
+        expect(said).to_be_in_viewport(ratio=1)
+    context.close()
