@@ -480,6 +480,36 @@ def test_an_order_by_keyboard_alone(server: str, chromium: Any) -> None:
     page.context.close()
 
 
+def test_each_teams_order_controls_say_whose_they_are(server: str, chromium: Any) -> None:
+    """A player of two teams met, going through the page by keyboard with a screen reader, "FORCE
+    points", "FLAIR points", "Save", "Save and mark ready", "Autopilot for missed orders" and
+    "Knockout weight" twice each, with nothing to tell which team each was for (a screen reader's
+    list of buttons or fields showed them side by side). Each now names its team after the words
+    it shows, so speech control still finds it by those words."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    base = start_with_one_seat(page, server, "Whose cup", hours="24").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    forms = page.locator("form.order-form")
+    expect(forms).to_have_count(2)
+    for form in forms.all():
+        team, name = form.get_attribute("data-team"), str(form.get_attribute("data-name"))
+        expect(form.locator("input[name=force]")).to_have_accessible_name(f"FORCE points for {name}")
+        expect(form.locator("input[name=flair]")).to_have_accessible_name(f"FLAIR points (multiple of 3) for {name}")
+        expect(form.locator("button[value=save]")).to_have_accessible_name(f"Save ({name})")
+        expect(form.locator("button[value=ready]")).to_have_accessible_name(f"Save and mark ready ({name})")
+        pilot = page.locator(f"#autopilot-{team}")
+        expect(pilot.locator("select")).to_have_accessible_name(re.compile(rf"^Autopilot for missed orders of {name}\b"))
+        expect(pilot.locator("input[name=weight]")).to_have_accessible_name(f"Knockout weight for {name}")
+    names = page.locator("main button, main input:not([type=hidden]), main select").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label') || (e.labels.length ? e.labels[0].textContent : e.textContent))"
+    )
+    assert len(names) == len(set(names)), f"controls of one name: {names}"
+    assert not axe_problems(page, "player page, two teams")
+    page.context.close()
+
+
 def test_live_odds_never_round_what_can_happen_to_0_or_100_percent(server: str, chromium: Any) -> None:
     """The live odds printed every chance to one decimal: 60 FLAIR against 12 FLAIR read "100.0%
     0.0% 0.0%" although the loss is 0.0062%. Only an impossible result reads 0% now."""

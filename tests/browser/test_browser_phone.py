@@ -209,7 +209,7 @@ def test_an_order_marked_ready_by_keyboard_goes_on_to_the_next_team(server: str,
     page.keyboard.type("6")
     for _ in range(3):  # FLAIR, Save, Save and mark ready
         page.keyboard.press("Tab")
-    assert page.evaluate(FOCUSED) == ["BUTTON", "Save and mark ready"]
+    assert page.evaluate(FOCUSED)[1].startswith("Save and mark ready")
     with page.expect_navigation():
         page.keyboard.press("Enter")
     message = page.locator(f"#team-{first} #message")
