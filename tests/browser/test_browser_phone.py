@@ -263,3 +263,39 @@ def test_the_live_odds_are_on_the_screen_while_an_order_is_typed_by_keyboard(ser
         page.keyboard.press("Tab")
         expect(said).to_be_in_viewport(ratio=1)
     context.close()
+
+
+def test_the_last_order_of_a_turn_by_keyboard_goes_on_to_the_new_turn(server: str, chromium: Any) -> None:
+    """In a game resolved when every order is ready, a player marked their second and last team
+    ready by keyboard: the turn was resolved at once and the page came back at the end of that
+    team's part saying only "Order for ... ready (turn 1)." — nothing said that turn 2 had
+    begun, and the next Tab went to "A link for another device", past every order of the new
+    turn. Now the note says the turn has been resolved, stands before the first team, and the
+    next Tab goes to the first team's order for turn 2."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    base = start_with_one_seat(page, server, "Last order cup", hours="0").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    forms = page.locator("form.order-form")
+    expect(forms).to_have_count(2)
+    first, second = (str(forms.nth(i).get_attribute("data-team")) for i in (0, 1))
+    page.locator(f"#order-{first} button[value=ready]").click()
+    expect(page.locator(f"#team-{first} #message")).to_contain_text("ready (turn 1).")
+    page.locator(f"#order-{second}-flair").focus()
+    page.keyboard.press("Tab")  # Save
+    page.keyboard.press("Tab")  # Save and mark ready
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    message = page.locator("#message")
+    expect(message).to_have_text(
+        re.compile(r"^Order for .+ ready \(turn 1\)\. Turn 1 has been resolved: turn 2 is open, your new matches are below\.$")
+    )
+    expect(message).to_have_attribute("role", "status")
+    expect(message).to_be_in_viewport()
+    expect(page.locator("#turn")).to_have_text(re.compile(r"^2 of "))
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == f"order-{first}-force"
+    expect(page.locator(f"#order-{first} input[name=turn]")).to_have_value("2")
+    context.close()

@@ -769,13 +769,18 @@ def play_page(
     After a form, ``done``, ``team`` and ``turn`` say what was just done; the page words the
     message itself, so a crafted link cannot put text of its own on a player's page. It stands at
     the end of that team's part (``#message``), so that the page comes back there and the next Tab
-    goes on to the next team's order."""
+    goes on to the next team's order; if that order's turn has since been resolved (it was the
+    last order wanted), the message says so and stands before the first team instead, the next
+    Tab going to the new turn's first order."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
     message = views.done_message(view, done, team, turn)
+    moved = views.turn_moved_on(view.public.status, game.current_turn, done, turn) if message else ""
+    if moved:  # said before the first team, whose new order the next Tab reaches
+        return _play(request, db, game, access, view, principal=principal, message=f"{message} {moved}")
     return _play(request, db, game, access, view, principal=principal, message=message, team=team)
 
 
@@ -796,7 +801,7 @@ def _play(
     # ``refusal``: one of ``team``'s forms sent back, shown at that form with the typing kept; the
     # address shown is the page's, at that team. ``notice``: a form refused that is no longer on
     # the page (the game moved on), said at the top. ``message``: what ``team``'s form did, said
-    # at the end of that team's part.
+    # at the end of that team's part, or before the first team when ``team`` is empty.
     context: dict[str, Any] = {
         "view": view, "access": access, "message": message, "live": _live(db, game, access, principal), "refusal": refusal,
         "notice": notice, "team": team, **_sequels(db, principal, game),

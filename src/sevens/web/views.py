@@ -500,6 +500,29 @@ def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
     return ""
 
 
+def turn_moved_on(status: str, current_turn: int, done: str, turn: str) -> str:
+    """What the play page adds to an order's note when the turn it was for is no longer open (the
+    order was the last one wanted, or the deadline came): empty while it is. Then the note stands
+    before the player's first team rather than after the team it was about, so that the next Tab
+    goes to the first order of the new turn.
+
+    >>> turn_moved_on("running", 2, "ready", "2")
+    ''
+    >>> turn_moved_on("running", 3, "ready", "2")
+    'Turn 2 has been resolved: turn 3 is open, your new matches are below.'
+    >>> turn_moved_on("finished", 5, "saved", "5"), turn_moved_on("running", 3, "autopilot", "")
+    ('Turn 5 has been resolved: the game is over.', '')
+    """
+    if done not in ("saved", "ready") or not (turn.isdigit() and turn.isascii()):
+        return ""
+    number = int(turn)
+    if status in ("finished", "ended"):
+        return f"Turn {number} has been resolved: the game is over." if status == "finished" else ""
+    if status in ("running", "paused") and current_turn > number:
+        return f"Turn {number} has been resolved: turn {current_turn} is open, your new matches are below."
+    return ""
+
+
 def record_text(game: GameRow) -> str:
     """The downloadable record, as canonical JSON text."""
     return dumps(store.record_of(game))
