@@ -299,3 +299,40 @@ def test_the_last_order_of_a_turn_by_keyboard_goes_on_to_the_new_turn(server: st
     assert page.evaluate("() => document.activeElement.id") == f"order-{first}-force"
     expect(page.locator(f"#order-{first} input[name=turn]")).to_have_value("2")
     context.close()
+
+
+def test_the_turns_buttons_by_keyboard_come_back_at_a_note_before_them(server: str, chromium: Any) -> None:
+    """On a phone, by keyboard, the organiser's Start, Pause, Resume, Extend and Resolve each
+    brought the page back at its top with nothing said of what was done (a screen reader heard the
+    page's title again), the focus back before the header's link. Now the page comes back at a
+    note that says it ("Turn 1 resolved: turn 2 is open."), on the screen, and the next Tab goes on
+    to the turn's buttons. A link that claims a turn resolved that is still open says nothing."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Said cup", hours="24")
+    note = page.locator("#done")
+
+    def press(button: str, said: str, then: str) -> None:
+        page.locator(button).focus()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        expect(note).to_have_text(re.compile(said))
+        expect(note).to_have_attribute("role", "status")
+        expect(note).to_be_in_viewport()
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUSED) == ["BUTTON", then]
+
+    expect(note).to_have_text("Started: the groups are drawn and turn 1 is open.")
+    press("button:has-text('Pause the deadline')", r"^Deadline paused: .+ left when it resumes\.$", "Resolve turn 1 now")
+    press("button:has-text('Resume')", r"^Deadline running again: turn 1 is due ", "Resolve turn 1 now")
+    page.fill("#extend input[name=hours]", "5")
+    press("#extend button", r"^Deadline moved: turn 1 is due ", "Resolve turn 1 now")
+    press("#resolve button", r"^Turn 1 resolved: turn 2 is open\.$", "Resolve turn 2 now")
+    visit(page, f"{organise}?done=resolve&turn=2")
+    expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
+    expect(note).to_have_count(0)
+    context.close()

@@ -622,16 +622,47 @@ def organise_page(
     clock: ClockDep,
     done: str = "",
     team: str = "",
+    turn: str = "",
 ) -> Response:
     """The organiser's page: seats, who has not ordered (never what), controls, the event log.
 
     After a house bot was set, ``done`` and ``team`` say for which team; the page words the note
-    itself, in that team's row, so a crafted link cannot put text of its own on it."""
+    itself, in that team's row, so a crafted link cannot put text of its own on it. After a button
+    of the turn's (start, resolve, pause, resume, extend), ``done`` names it (and ``turn`` the
+    turn resolved): the page says what it did just before the turn's controls (``#done``), where
+    it comes back, so the next Tab goes on to them."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
-    return _organise(request, db, game, access, clock, principal=principal, done_team=team if done == "house-bot" else "")
+    act = _turn_done(game, done, turn)
+    return _organise(
+        request, db, game, access, clock, principal=principal, done_team=team if done == "house-bot" else "",
+        done_act=act, done_turn=turn if act == "resolve" else "",
+    )
+
+
+def _turn_done(game: GameRow, done: str, turn: str) -> str:
+    """``done``, the organiser's button of the turn just pressed, if the game stands as that
+    button leaves it (else empty: nothing is said); the page words the note from the game.
+
+    >>> running = GameRow(status=GameStatus.RUNNING, current_turn=2, turn_seconds=3600)
+    >>> _turn_done(running, "resolve", "1"), _turn_done(running, "resolve", "2"), _turn_done(running, "pause", "")
+    ('resolve', '', '')
+    >>> _turn_done(running, "extend", ""), _turn_done(GameRow(status=GameStatus.FINISHED, current_turn=5), "resolve", "5")
+    ('extend', 'resolve')
+    """
+    status, timed = game.status, game.turn_seconds is not None
+    open_now = status in (GameStatus.RUNNING, GameStatus.PAUSED)
+    if done == "resolve" and turn.isdigit() and turn.isascii():
+        return done if status is GameStatus.FINISHED or (open_now and game.current_turn > int(turn)) else ""
+    stands = {
+        "start": open_now,
+        "pause": status is GameStatus.PAUSED,
+        "resume": status is GameStatus.RUNNING and timed,
+        "extend": open_now and timed,
+    }
+    return done if stands.get(done, False) else ""
 
 
 def _organise(
@@ -646,14 +677,18 @@ def _organise(
     notice: str = "",
     status: int = 200,
     done_team: str = "",
+    done_act: str = "",
+    done_turn: str = "",
 ) -> Response:
     # ``refusal``: one of the page's forms sent back, shown there with the typing kept; ``notice``:
     # a button refused, said at the top of the page. Either way the address shown is the page's.
-    # ``done_team``: the team whose house bot was just set, said in its row.
+    # ``done_team``: the team whose house bot was just set, said in its row. ``done_act``: the
+    # button of the turn's just pressed (``done_turn``: the turn it resolved), said before them.
     view = views.organiser_view(db, game, now=clock())
     context: dict[str, Any] = {
         "view": view, "access": access, "live": _live(db, game, access, principal), "refusal": refusal,
-        "notice": notice, "done_team": done_team, **_sequels(db, principal, game),
+        "notice": notice, "done_team": done_team, "done_act": done_act, "done_turn": done_turn,
+        **_sequels(db, principal, game),
     }
     if refusal is not None or notice:
         context["canonical"] = f"/games/{game.public_id}/organise"
@@ -987,7 +1022,7 @@ def post_start(
         store.start_game(db, game_id=game.id, now=clock())
     except StoreError as exc:  # started already: a second click, another tab
         return _organiser_noted(request, db, principal, game, clock, "start", exc)
-    return _back_to_organise(db, game)
+    return _back_to_organise(db, game, then="?done=start#done")
 
 
 @router.post("/games/{public_id}/resolve")
@@ -1009,7 +1044,7 @@ def post_resolve(
     ):  # resolved already (the deadline, the last ready order, another tab), or the game is over
         exc = Conflict("it is not the open turn")
         return _organiser_noted(request, db, principal, game, clock, "resolve", exc, turn=number)
-    return _back_to_organise(db, game)
+    return _back_to_organise(db, game, then=f"?done=resolve&turn={number}#done")
 
 
 @router.post("/games/{public_id}/pause")
@@ -1027,7 +1062,7 @@ def post_pause(
         store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "pause", exc)
-    return _back_to_organise(db, game)
+    return _back_to_organise(db, game, then="?done=pause#done")
 
 
 @router.post("/games/{public_id}/resume")
@@ -1045,7 +1080,7 @@ def post_resume(
         store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "resume", exc)
-    return _back_to_organise(db, game)
+    return _back_to_organise(db, game, then="?done=resume#done")
 
 
 @router.post("/games/{public_id}/extend")
@@ -1076,7 +1111,7 @@ def post_extend(
             return _organiser_noted(request, db, principal, game, clock, "extend", exc)
         refusal = _refusal("extend", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    return _back_to_organise(db, game)
+    return _back_to_organise(db, game, then="?done=extend#done")
 
 
 @router.post("/games/{public_id}/end")
