@@ -25,6 +25,7 @@ from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.cli.stopping import Stopped, exit_code
+from sevens.lab import held
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
 
@@ -319,10 +320,6 @@ def _interrupted(
     return f"{stopped}; run again, with a smaller --tournaments for a shorter run"
 
 
-_STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-"""What stops a run as Ctrl-C does: Ctrl-C itself, ``kill`` (and ``timeout``), and a closed terminal."""
-
-
 _SENT_BY = {getattr(signal, name): why for name, why in (("SIGTERM", "kill"), ("SIGHUP", "the terminal closed"))
             if hasattr(signal, name)}
 
@@ -348,7 +345,8 @@ def _interrupted_once() -> Iterator[None]:
         yield  # only the main thread may set handlers (a run called from a thread of one's own)
         return
     # A Ctrl-C meant for the script's job in the foreground stops this run, not its workers.
-    handled = [signum for signum in _STOPPING if signal.getsignal(signum) is not signal.SIG_IGN]
+    # What stops a run as Ctrl-C does: the signals the run holds for its next look.
+    handled = [signum for signum in held.SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN]
     before = {signum: signal.signal(signum, first) for signum in handled}
     try:
         yield
