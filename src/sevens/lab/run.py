@@ -644,7 +644,7 @@ def _start_worker(told: Any, started_by: str) -> None:
         signal.signal(signal.SIGINT, _interrupted_once)
     # The run's own handlers of kill and of a closed terminal, inherited by a forked worker, are the
     # run's: a worker ends at them, as the pool expects when it ends a worker (SIGTERM).
-    for signum in held.SIGNALS[1:]:
+    for signum in (s for s in held.SIGNALS if s != signal.SIGINT):
         if signal.getsignal(signum) is not signal.SIG_IGN:
             signal.signal(signum, signal.SIG_DFL)
     sys.stdout = _in_whole_lines(sys.stdout)
