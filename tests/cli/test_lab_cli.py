@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from sevens.cli.main import app
 from sevens.lab.run import run_lab, wilson_interval
-from strategy_sources import PRINTER
+from strategy_sources import FAILS_ONCE, PRINTER
 from terminal_session import in_terminal, press_ctrl_c, read_until
 
 runner = CliRunner()
@@ -554,3 +554,45 @@ def test_at_40_columns_each_name_and_interval_is_whole_with_the_figures_under_th
         figures = _figures(row)
         assert _in_order([figures[i] for i in (0, 1, 2, 6, 7)], lines[at + 1]), result.stdout
         assert _in_order([figures[i] for i in (3, 4, 5, 8, 9)], lines[at + 2]), result.stdout
+
+
+def _in_session(leader: int) -> list[psutil.Process]:
+    """The processes left of the session ``leader`` started (a run started with start_new_session)."""
+    left = []
+    for process in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, ProcessLookupError):
+            if os.getsid(process.pid) == leader and process.status() != psutil.STATUS_ZOMBIE:
+                left.append(process)
+    return left
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_batch_that_fails_stops_a_long_run_at_once_in_one_line_naming_the_strategy_turn_and_batch(
+    workers: str, tmp_path: Path
+) -> None:
+    """A strategy fails in one batch while the run's other batches play a slow strategy's decisions.
+    With workers, the run used to wait for the batches already playing before it said so: minutes
+    here, where each decision takes 10 ms once a batch has failed. It stops them now, leaves no
+    worker, and says in which batch the fault came, for a shorter run that plays it again."""
+    (tmp_path / "fails_once.py").write_text(FAILS_ONCE)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"),
+           "FAILS_ONCE_FLAG": str(tmp_path / "failed"), "FAILS_ONCE_THINKS": "0.01"}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,fails_once:FailsOnce", "--teams", "8",
+               "--tournaments", "2000000", "--workers", workers]
+    with subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          start_new_session=True) as run:
+        try:
+            out, err = run.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)
+            pytest.fail("a run with a failed batch was still going after 120 s")
+    said = err.decode()
+    assert run.returncode == 1, said
+    assert out == b""
+    assert said.count("\n") == 1, said  # one line, no traceback
+    assert said.startswith("error: the run stopped: strategy 'fails_once:FailsOnce' (named 'fails-once') raised "
+                           "RuntimeError: no plan for turn 3 at "), said
+    assert "in turn 3 (group round 3)" in said
+    assert re.search(r"in the batch of tournaments ([\d,]+) to ([\d,]+): --tournaments \d+ with the same seed plays "
+                     r"it again\)$", said.strip()), said
+    assert not _in_session(run.pid)  # no worker left behind

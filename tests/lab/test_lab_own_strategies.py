@@ -3,6 +3,9 @@ what was wrong and how to put it right, never a bare traceback or a silently wro
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -17,6 +20,7 @@ from sevens.lab.run import run_lab
 from sevens.lab.simulate import simulate
 from sevens.lab.strategies import BatchView, Orders, StrategyError, paced_total, split_orders
 from sevens.rules import Order
+from strategy_sources import FAILS_ONCE
 
 HERE = __name__
 
@@ -447,3 +451,35 @@ def test_a_strategy_without_a_name_plays_and_is_named_as_typed() -> None:
     with pytest.raises(StrategyError) as caught:
         run_lab(["even", f"{HERE}:NamelessRaises"], 16, seed=1, teams=8, batch_size=8)
     assert str(caught.value).startswith(f"strategy '{HERE}:NamelessRaises' raised KeyError: 'notes' at ")
+
+
+DRIVES_A_FAILING_RUN = """
+import sys
+from sevens.lab import run
+from sevens.lab.strategies import StrategyError
+
+run.PROGRESS_EVERY = 0.0  # every step told: the workers have much to say while the run stops
+told = []
+try:
+    run.run_lab(["even", "fails_once:FailsOnce"], 200_000, seed=1, teams=8, workers=2, progress=told.append)
+except StrategyError as exc:
+    print(exc)
+"""
+
+
+def test_a_failed_batch_ends_a_run_whose_workers_have_much_progress_to_tell(tmp_path: Path) -> None:
+    """The run stopped reading its workers' progress when a batch failed, and waited for them to
+    end: a worker that had told more than the pipe holds waited for it to be read before it could
+    end, and the run never ended (it is killed here after 120 s)."""
+    (tmp_path / "fails_once.py").write_text(FAILS_ONCE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(run.__file__).parents[2]), str(tmp_path)]),
+           "FAILS_ONCE_FLAG": str(tmp_path / "failed")}
+    with subprocess.Popen([sys.executable, "-c", DRIVES_A_FAILING_RUN], cwd=tmp_path, env=env,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True) as driven:
+        try:
+            out, err = driven.communicate(timeout=120)
+        except subprocess.TimeoutExpired:
+            os.killpg(driven.pid, signal.SIGKILL)
+            pytest.fail("the run did not end after its batch failed")
+    assert driven.returncode == 0, err.decode()
+    assert "strategy 'fails_once:FailsOnce' (named 'fails-once') raised RuntimeError: no plan for turn 3" in out.decode()

@@ -24,6 +24,7 @@ import os
 import queue
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -210,11 +211,19 @@ def run_batch(spec: BatchSpec, progress: Callable[[int], None] | None = None) ->
     labels = [_label(typed, made) for typed, made in zip(spec.strategies, strategies, strict=True)]
     # One BLAS thread: the odds' products are small and many, and BLAS threads that wait by
     # spinning took the cores from the lab's other workers (a run 10 times slower with 2 workers).
-    with _blas().limit(limits=1, user_api="blas"):
-        result = simulate(
-            spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables,
-            threads=spec.threads, probe=probe, labels=labels, progress=_every(spec.count, progress),
-        )
+    try:
+        with _blas().limit(limits=1, user_api="blas"):
+            result = simulate(
+                spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables,
+                threads=spec.threads, probe=probe, labels=labels, progress=_every(spec.count, progress),
+            )
+    except StrategyError as exc:
+        # Which batch too: a run to that batch's end, with the same seed, plays it again.
+        end = spec.start + spec.count
+        raise StrategyError(
+            f"{exc} (in the batch of tournaments {spec.start + 1:,} to {end:,}: --tournaments {end} with the same "
+            "seed plays it again)"
+        ) from exc.__cause__
     s = len(strategies)
     champion = np.zeros(seats.shape, dtype=np.int64)
     champion[np.arange(seats.shape[0]), result.champion] = 1
@@ -599,20 +608,34 @@ def run_lab(
                     for future in finished:
                         done(playing.pop(future), future.result())
                         pending |= {send(spec) for spec in islice(specs, 1)}
-            except BaseException as exc:
-                # A failed batch or Ctrl-C: drop the batches still queued rather than play them
-                # before stopping, and wait here for those already running (after Ctrl-C, stopping
-                # at once). Left for Python's exit to wait for, the pool's thread could close its
-                # pipe as the exit woke it, which printed 'Exception ignored ... OSError: Bad file
-                # descriptor' under the run's message.
-                if isinstance(exc, KeyboardInterrupt):
-                    _interrupt_workers(pool)
-                pool.shutdown(wait=True, cancel_futures=True)
+            except BaseException:
+                # A failed batch or Ctrl-C: the batches playing stop as at Ctrl-C, and those queued
+                # are dropped. After a failed batch the run used to wait for the others to end: half
+                # a minute for a slow strategy's two, for a result it would not show.
+                _interrupt_workers(pool)
                 raise
             finally:
+                # Waited for here: left for Python's exit, the pool's thread could close its pipe as
+                # the exit woke it ('Exception ignored ... OSError: Bad file descriptor' under the
+                # run's message).
+                _shut_down(pool, read_told)
                 if told_by is not None:
                     told_by.cancel_join_thread()  # what is left on it is of no use now
     return LabResult(names, teams, seed, total, field)
+
+
+def _shut_down(pool: ProcessPoolExecutor, read_told: Callable[[], None]) -> None:
+    """End ``pool``, dropping the batches it has not started, and read the workers' progress while
+    it ends: a worker leaves only once all it told is in the pipe, and unread, a full pipe kept it
+    (and the run, waiting for it) there for good, after a failed batch with progress shown at
+    every step."""
+    ending = threading.Thread(target=pool.shutdown, kwargs={"wait": True, "cancel_futures": True},
+                              name="lab pool ending")
+    ending.start()
+    while ending.is_alive():
+        read_told()
+        ending.join(held.EVERY)
+    read_told()
 
 
 def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
