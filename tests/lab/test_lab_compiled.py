@@ -3,7 +3,12 @@ batches, and the same results whichever strategies decide in the loop."""
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,6 +16,7 @@ import pytest
 
 from sevens.lab import kernels
 from sevens.lab import simulate as simulate_module
+from sevens.lab.cores import available_cores
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
 from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
@@ -402,3 +408,44 @@ def test_field_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> Non
     fixed = simulate(16, halves, [EquilibriumPacing(knockout_weight=Fraction(11, 10)), GroupBlitzPacing()],
                      np.random.default_rng(3))
     assert reader.scrum_left[:, ::2].mean() < fixed.scrum_left[:, ::2].mean() - 4
+
+
+COUNTS_THREADS = """
+import sys
+import threading
+
+import numpy as np
+
+from sevens.lab.registry import resolve
+from sevens.lab.simulate import simulate
+
+started = set()
+
+
+def seen(frame, event, arg):  # called first in each thread started from here on
+    started.add(threading.current_thread().name)
+    sys.settrace(None)
+
+
+threading.settrace(seen)
+seats = np.tile(np.arange(8) % 2, (5000, 1))  # three chunks: room for three threads
+simulate(8, seats, [resolve("even"), resolve("group-blitz")], np.random.default_rng(1), compiled=True)
+print(len(started))
+"""
+
+
+@pytest.mark.skipif(shutil.which("taskset") is None or (os.cpu_count() or 1) < 2,
+                    reason="needs taskset and a machine of two cores or more")
+@pytest.mark.skipif(not kernels.AVAILABLE, reason="the loop's threads need numba")
+def test_the_default_threads_are_the_cores_the_process_may_use() -> None:
+    """Under ``taskset -c 0`` the loop started a thread per core of the machine, all to take turns
+    on the one core it may use (as the run's workers, capped by affinity, no longer did)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(simulate_module.__file__).parents[2])}
+    counted = subprocess.run(["taskset", "-c", "0", sys.executable, "-c", COUNTS_THREADS], env=env,
+                             capture_output=True, text=True, timeout=600, check=False)
+    assert counted.returncode == 0, counted.stderr
+    assert counted.stdout == "0\n"  # one core: played in the calling thread, no pool
+    everywhere = subprocess.run([sys.executable, "-c", COUNTS_THREADS], env=env, capture_output=True, text=True,
+                                timeout=600, check=False)
+    assert everywhere.returncode == 0, everywhere.stderr
+    assert everywhere.stdout == f"{min(available_cores(), 3)}\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from threadpoolctl import threadpool_info
 from typer.testing import CliRunner
 
 from sevens.cli import lab as lab_cli
+from sevens.lab.cores import available_cores
 from sevens.lab.registry import resolve
 from sevens.lab.run import (
     BATCH_SIZE,
@@ -282,7 +282,7 @@ def test_cli_help_names_the_built_in_strategies_and_the_default_workers() -> Non
 
 
 def test_default_workers_are_one_per_core_but_no_more_than_the_batches() -> None:
-    cores = os.cpu_count() or 1
+    cores = available_cores()  # taskset's, where the run is started under it
     assert default_workers(BATCH_SIZE) == 1
     assert default_workers(BATCH_SIZE + 1) == min(2, cores)
     assert default_workers(BATCH_SIZE * 100) == cores

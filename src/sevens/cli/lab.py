@@ -172,8 +172,9 @@ def lab(
     overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
+    from sevens.lab.cores import available_cores
     from sevens.lab.on_dask import ClusterError
-    from sevens.lab.run import available_cores, check_run, default_workers, run_lab
+    from sevens.lab.run import check_run, default_workers, run_lab
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:

@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
 from sevens.lab import held
+from sevens.lab.cores import available_cores
 from sevens.lab.kernels import mix64
 from sevens.lab.registry import BUILTINS, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
@@ -124,7 +125,7 @@ class BatchSpec:
     seed: np.random.SeedSequence
     sampler: Sampler = Sampler.TABLES
     threads: int | None = None
-    """Threads of the compiled loop (None: one per core); the result does not depend on it."""
+    """Threads of the compiled loop (None: one per core it may use); the result does not depend on it."""
     field: bool = False
     """The last strategy is a field the others play against one team at a time (:func:`seat_block`)."""
     seating: int = 0
@@ -417,15 +418,6 @@ def _specs(
 
 
 MAX_TOURNAMENTS = 10**12  # 16 teams' squared SCRUM left (160^2 each) still fits an int64 total
-
-
-def available_cores() -> int:
-    """The cores this process may run on: the ones the system lets it use where it says (``taskset``,
-    a container's CPU set), else every core of the machine."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # macOS and Windows have no affinity to ask
-        return os.cpu_count() or 1
 
 
 def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:

@@ -34,6 +34,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from sevens.lab import held, kernels
+from sevens.lab.cores import available_cores
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
 from sevens.lab.strategies import BatchStrategy, BatchView, Orders, StrategyError
 from sevens.rules import (
@@ -304,7 +305,8 @@ def simulate(
             or turn by turn with numpy (False); by default, compiled when numba is there, every
             strategy is a built-in one (:func:`sevens.lab.kernels.spec`) and ``sampler``
             is :attr:`Sampler.TABLES`. Both draw from the same laws, not the same stream.
-        threads: threads sharing the compiled loop's work (default: one per core); any number
+        threads: threads sharing the compiled loop's work (default: one per core this process may
+            use, :func:`sevens.lab.cores.available_cores`, so ``taskset`` is respected); any number
             gives the same result.
         probe: strategies (not built-in ones) to ask twice, by index, each with its twin: a second
             one made the same way (its class called again, its object copied again), asked every
@@ -359,7 +361,7 @@ def simulate(
     if threads is not None and threads < 1:
         raise ValueError(f"threads must be at least 1, got {threads}")
     if compiled:
-        return _simulate_compiled(fmt, seats, strategies, rng, tables, threads or os.cpu_count() or 1)
+        return _simulate_compiled(fmt, seats, strategies, rng, tables, threads or available_cores())
     b = seats.shape[0]
     meter = None if progress is None else _Meter.of(fmt, seats, probe, progress)
     groups = teams // GROUP_SIZE
