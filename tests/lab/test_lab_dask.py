@@ -493,9 +493,40 @@ def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line
     assert "simulating" not in text, text[-500:]
     said = _one_line(_sevens(*command[3:], cwd=strategies_folder).stderr)
     assert said == (
-        f"error: cannot reach a Dask scheduler at {address}: no answer within 10 s; check that the scheduler is "
-        "running and that this is the address it printed as it started (tcp://HOST:PORT), and that no firewall "
-        "stands between, or leave out --dask to run on this machine"
+        f"error: nothing listens at {address}: the connection was refused (tried for 10 s); check that the "
+        "scheduler is running on that host and that the port is the one it printed as it started (tcp://HOST:PORT, "
+        "8786 unless told otherwise), or leave out --dask to run on this machine"
+    )
+
+
+def test_an_address_that_never_answers_is_told_apart_from_one_that_refuses(strategies_folder: Path) -> None:
+    """A connection neither accepted nor refused (a host down, a firewall that drops it) was said as
+    the one refused by a machine where nothing listens, 'no answer within 10 s' for both, and the
+    refused one is an answer. Here a port whose queue of connections waiting to be accepted is full,
+    so that the system drops any more, as a firewall does; with Dask's connect timeout set to 3 s."""
+    import socket
+
+    with socket.socket() as full:
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        address = f"tcp://127.0.0.1:{full.getsockname()[1]}"
+        waiting = [socket.socket() for _ in range(2)]  # one waits to be accepted, the next fills the queue
+        for client in waiting:
+            client.setblocking(False)
+            client.connect_ex(full.getsockname())
+        time.sleep(0.2)
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
+        ran = subprocess.run([sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments",
+                              "100", "--teams", "8", "--dask", address], cwd=strategies_folder, env=env,
+                             capture_output=True, text=True, timeout=120, check=False)
+        for client in waiting:
+            client.close()
+    assert ran.returncode == 2
+    assert _one_line(ran.stderr) == (
+        f"error: no answer from {address} within 3 s: the connection was neither accepted nor refused, as when the "
+        "host is down or is not the one meant, or a firewall drops the connection without a word; check the host "
+        "name or IP address, that the machine is up and can be reached from here, and that its firewall lets the "
+        "port through, or leave out --dask to run on this machine"
     )
 
 
@@ -513,7 +544,7 @@ def test_with_json_a_terminal_is_told_of_the_connecting_and_stdout_holds_nothing
         assert run.wait(timeout=60) == 2
     text = shown.decode(errors="replace")
     assert f"connecting to {address}" in text, text[-500:]
-    assert text.rindex(f"connecting to {address}") < text.index(f"error: cannot reach a Dask scheduler at {address}")
+    assert text.rindex(f"connecting to {address}") < text.index(f"error: nothing listens at {address}")
     assert out.read_bytes() == b""
     with out.open("wb") as stdout, in_terminal([*command[:-1], cluster.scheduler_address, "--json"],
                                                cwd=strategies_folder, env=env, stdout=stdout) as (run, main):
@@ -537,6 +568,58 @@ def test_ctrl_c_while_connecting_says_so_and_not_to_run_fewer_tournaments(strate
     assert (f"error: interrupted while connecting to the Dask scheduler at {address}, before any tournament was "
             "played; check that the scheduler is running") in said, said
     assert "--tournaments" not in said and "Traceback" not in said, said
+
+
+BUSY_SCHEDULER = """
+import asyncio
+
+from distributed.core import Server
+
+
+async def busy(comm=None, **message):
+    await asyncio.sleep(3600)
+
+
+async def main():
+    server = Server({"register-client": busy, "identity": busy})
+    await server.listen("tcp://127.0.0.1:0")
+    print(server.address, flush=True)
+    await asyncio.sleep(3600)
+
+
+asyncio.run(main())
+"""
+"""A Dask server that answers the greeting and never gets round to a client's requests (who it is,
+registering it), as a scheduler too busy to."""
+
+
+def test_ctrl_c_as_the_client_registers_says_the_runs_line_alone(strategies_folder: Path) -> None:
+    """Ctrl-C while the scheduler had yet to register the run's client: under the run's line came
+    distributed's 'distributed.comm.tcp - WARNING - Closing dangling stream in <TCP ...>'."""
+    with subprocess.Popen([sys.executable, "-c", BUSY_SCHEDULER], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as scheduler:
+        try:
+            assert scheduler.stdout is not None
+            address = scheduler.stdout.readline().strip()
+            command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100",
+                       "--teams", "8", "--dask", address]
+            with in_terminal(command, cwd=strategies_folder, env={**os.environ, "PYTHONPATH": str(ROOT / "src")}) as (
+                run, main
+            ):
+                shown = read_until(main, rb"connecting to", 120)
+                assert b"connecting to" in shown, shown[-500:]
+                time.sleep(1)  # greeted, and waiting to be registered
+                press_ctrl_c(main, 1)
+                shown = read_until(main, rb"(?!)", 60)  # all it shows, until it ends and the terminal closes
+                assert run.wait(timeout=60) == 130, shown[-1000:]
+        finally:
+            scheduler.kill()
+    said = shown.decode(errors="replace")
+    assert "dangling" not in said and "distributed." not in said, said[-500:]
+    last = " ".join(said[said.index("error: "):].split())
+    assert last.startswith(f"error: interrupted while connecting to the Dask scheduler at {address}, before any "
+                           "tournament was played"), last
+    assert last.endswith("or leave out --dask to run on this machine"), last
 
 
 def test_ctrl_c_while_the_cluster_has_no_workers_says_to_start_some(strategies_folder: Path) -> None:
@@ -574,7 +657,8 @@ def test_the_dashboards_address_given_for_the_schedulers_is_said_in_one_line(str
                       dashboard, cwd=strategies_folder, timeout=120)
     assert ran.returncode == 2
     assert ran.stderr == (
-        f"error: something answers at {dashboard}, but not as a Dask scheduler (it did not answer Dask's greeting): "
+        f"error: something accepts connections at {dashboard}, but not as a Dask scheduler (it did not answer Dask's "
+        "greeting): "
         "is it the dashboard's port (8787 unless told otherwise) or another program's? Give the address the "
         "scheduler printed as it started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask "
         "to run on this machine\n"

@@ -82,11 +82,11 @@ def run_on_dask(
         stage("connecting")
     timeout = _connect_timeout()
     try:
-        _greet(address, timeout)
-        client = distributed.Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
+        scheduler = _greet(address, timeout)
+        client = _client(address, timeout, scheduler)
     except _NotDask as exc:
         raise ValueError(
-            f"something answers at {address}, but not as a Dask scheduler ({exc}): is it the dashboard's port "
+            f"something accepts connections at {address}, but not as a Dask scheduler ({exc}): is it the dashboard's port "
             "(8787 unless told otherwise) or another program's? Give the address the scheduler printed as it "
             "started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask to run on this machine"
         ) from None
@@ -112,11 +112,11 @@ def run_on_dask(
         told[spec.start] = 0
         future = client.submit(_dask_batch, spec, run, address, partly is not None, pure=False)
         sent[future] = spec
-        future.add_done_callback(heard.put)  # type: ignore[no-untyped-call]
+        future.add_done_callback(heard.put)
 
     with _quiet_dask_client(), client:
         # Before any batch is sent: the scheduler takes the two in the order they were sent.
-        client.subscribe_topic(_DASK_TOPIC, hear)  # type: ignore[no-untyped-call]
+        client.subscribe_topic(_DASK_TOPIC, hear)
         for spec in islice(specs, _DASK_IN_FLIGHT):
             send(spec)
         waiting = _Waiting(client, address, stage)
@@ -357,6 +357,32 @@ class _PassedOn:
         return getattr(self.stream, name)
 
 
+def _client(address: str, timeout: float, scheduler: str) -> Any:
+    """A Dask client of the scheduler at ``address`` (``scheduler``: its address as the connection
+    to it names it)."""
+    import distributed
+
+    try:
+        return distributed.Client(address, timeout=timeout)  # type: ignore[no-untyped-call]
+    except KeyboardInterrupt:
+        # Ctrl-C (or kill) as the client registered: distributed drops that connection unclosed, and
+        # its log said 'Closing dangling stream in <TCP ...>' under the run's one line.
+        logging.getLogger("distributed.comm.tcp").addFilter(_LeftByTheRun(scheduler))
+        raise
+
+
+class _LeftByTheRun(logging.Filter):
+    """Leaves out distributed's word on closing a connection to ``scheduler`` that a stopped run let go of."""
+
+    def __init__(self, scheduler: str) -> None:
+        super().__init__()
+        self.scheduler = scheduler
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        said = record.getMessage()
+        return not (said.startswith("Closing dangling stream") and f"remote={self.scheduler}>" in said)
+
+
 class _NotDask(Exception):
     """Something accepted the connection but did not greet the run as a Dask scheduler does."""
 
@@ -365,8 +391,9 @@ _GREETING = 5.0
 """Seconds, after the connection is made, for the other end to answer Dask's greeting."""
 
 
-def _greet(address: str, timeout: float) -> None:
-    """Connect to ``address`` and exchange Dask's greeting (its handshake), then let go: an
+def _greet(address: str, timeout: float) -> str:
+    """Connect to ``address`` and exchange Dask's greeting (its handshake), then let go, returning
+    the scheduler's address as the connection names it (``tcp://IP:PORT``): an
     :class:`OSError` if nothing answers within ``timeout`` seconds, :class:`_NotDask` if something
     accepts the connection but does not answer as Dask does. ``distributed.Client`` waits for that
     answer with no limit: given the dashboard's port, a run waited under its progress bar for as long
@@ -379,26 +406,25 @@ def _greet(address: str, timeout: float) -> None:
     # set up there is greeted as the client will connect.
     security = distributed.Security().get_connection_args("client")  # type: ignore[no-untyped-call]
 
-    async def greet() -> None:
+    async def greet() -> str:
         comm = await asyncio.wait_for(connect(address, timeout=timeout, **security), timeout + _GREETING)  # type: ignore[no-untyped-call]
         await comm.close()
+        return str(comm.peer_address)
 
-    outcome: list[BaseException | None] = []
+    outcome: list[BaseException | str] = []
 
     def probe() -> None:
         try:
-            asyncio.run(greet())
+            outcome.append(asyncio.run(greet()))
         except Exception as exc:  # handed to the run's thread, which says what it means
             outcome.append(exc)
-        else:
-            outcome.append(None)
 
     thread = threading.Thread(target=probe, name="sevens-lab-greets-dask", daemon=True)
     thread.start()
     thread.join()
     exc = outcome[0] if outcome else OSError("the connection attempt stopped")
-    if exc is None:
-        return
+    if isinstance(exc, str):
+        return exc
     if type(exc) is TimeoutError:  # asyncio.wait_for's: the connection was made, the greeting not answered
         raise _NotDask("it did not answer Dask's greeting")
     if isinstance(exc, OSError) and str(exc).startswith("Timed out"):
@@ -410,14 +436,34 @@ def _greet(address: str, timeout: float) -> None:
 
 def _unreachable(address: str, exc: BaseException, timeout: float) -> str:
     """Why a run could not connect to the scheduler at ``address`` in ``timeout`` seconds (what
-    ``distributed.Client`` raised), and what to check.
+    Dask's connect raised), and what to check: a connection refused (nothing listens on that port)
+    is not one unanswered (a host down or away, a firewall that drops it), and the checks differ.
 
     >>> print(_unreachable("tcp://h:1", OSError("Timed out trying to connect to tcp://h:1 after 10 s"), 10))
-    cannot reach a Dask scheduler at tcp://h:1: no answer within 10 s; check that the scheduler is running ...
+    no answer from tcp://h:1 within 10 s: the connection was neither accepted nor refused, ...
     """
-    why = f"no answer within {timeout:g} s" if str(exc).startswith("Timed out") else _raised(exc)
+    causes: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and len(causes) < 10:
+        causes.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    if any(isinstance(cause, ConnectionRefusedError) for cause in causes):
+        return (
+            f"nothing listens at {address}: the connection was refused (tried for {timeout:g} s); check that the "
+            "scheduler is running on that host and that the port is the one it printed as it started "
+            "(tcp://HOST:PORT, 8786 unless told otherwise), or leave out --dask to run on this machine"
+        )
+    timed_out = str(exc).startswith("Timed out")
+    if timed_out and all(isinstance(cause, TimeoutError | asyncio.CancelledError) for cause in causes[1:]):
+        return (
+            f"no answer from {address} within {timeout:g} s: the connection was neither accepted nor refused, as "
+            "when the host is down or is not the one meant, or a firewall drops the connection without a word; "
+            "check the host name or IP address, that the machine is up and can be reached from here, and that its "
+            "firewall lets the port through, or leave out --dask to run on this machine"
+        )
+    why = _raised(causes[1] if timed_out and len(causes) > 1 else exc)
     return (
-        f"cannot reach a Dask scheduler at {address}: {why}; check that the scheduler is running and that this is "
+        f"cannot reach a Dask scheduler at {address} ({why}); check that the scheduler is running and that this is "
         "the address it printed as it started (tcp://HOST:PORT), and that no firewall stands between, or leave "
         "out --dask to run on this machine"
     )
