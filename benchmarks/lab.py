@@ -13,7 +13,6 @@ Run: ``.venv/bin/python benchmarks/lab.py [--batch 20000] [--engine 30]``
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -23,6 +22,7 @@ from threadpoolctl import threadpool_limits
 
 from sevens.bots import get_strategy
 from sevens.lab import kernels
+from sevens.lab.cores import available_cores
 from sevens.lab.registry import resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
@@ -110,7 +110,8 @@ def main() -> None:
     parser.add_argument("--engine", type=int, default=30)
     args = parser.parse_args()
     engine = engine_rate(args.engine)
-    cores = os.cpu_count() or 1
+    cores = available_cores()  # as simulate and the lab size their threads: taskset is respected
+    on_all = f"{cores} thread{'s' if cores > 1 else ''}"
     nan = float("nan")
     one = batch_rate(args.batch, Sampler.TABLES, threads=1) if kernels.AVAILABLE else nan
     every = batch_rate(args.batch, Sampler.TABLES, threads=cores) if kernels.AVAILABLE else nan
@@ -125,27 +126,27 @@ def main() -> None:
     rows = [
         ("rules engine, whole games one by one", engine),
         ("batched simulator, compiled loop, 1 thread", one),
-        (f"batched simulator, compiled loop, {cores} threads", every),
+        (f"batched simulator, compiled loop, {on_all}", every),
         ("  first batch, its tables built on the way, 1 thread", first),
         ("  all nine built-ins seated, 1 thread", every_builtin),
         ("batched simulator, numpy only, alias tables", numpy_only),
         ("batched simulator, numpy only, closed-form draws", direct),
         ("reference: one uniform per team per match", reference),
-        (f"reference on {cores} threads", reference_all),
+        (f"reference on {on_all}", reference_all),
     ]
     print(f"{'what':<52}{'tournaments/s':>16}")
     for name, rate in rows:
         print(f"{name:<52}{rate:>16,.0f}")
     print()
     print(f"compiled, 1 thread / engine:              {one / engine:10.0f}x   (target >= 100x)")
-    print(f"compiled, {cores} threads / engine:             {every / engine:10.0f}x")
+    print(f"compiled, {on_all} / engine:             {every / engine:10.0f}x")
     print(f"numpy / engine:                           {numpy_only / engine:10.0f}x")
     print(f"first batch / compiled, 1 thread:         {first / one:10.3f}")
     print(f"all nine built-ins / compiled, 1 thread:  {every_builtin / one:10.3f}")
     print(f"all nine built-ins / reference, 1 thread: {every_builtin / reference:10.3f}")
     print(f"compiled, 1 thread / reference, 1 thread: {one / reference:10.3f}    (target >= 0.25)")
-    print(f"compiled, {cores} threads / reference, {cores} threads:{every / reference_all:10.3f}")
-    print(f"compiled, {cores} threads / reference, 1 thread:{every / reference:10.3f}")
+    print(f"compiled, {on_all} / reference, {on_all}:{every / reference_all:10.3f}")
+    print(f"compiled, {on_all} / reference, 1 thread:{every / reference:10.3f}")
     print(f"numpy / reference, 1 thread:              {numpy_only / reference:10.3f}")
 
 
