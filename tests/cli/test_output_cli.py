@@ -113,3 +113,22 @@ def test_the_plot_is_written_when_the_results_cannot_be_printed(folder: Path, cl
         assert b"No space left on device (the plot is written to again.svg);" in run.stderr
         assert (folder / "again.svg").read_text().lstrip().startswith("<?xml")
 
+
+
+HELP = [["--help"], [], *([name, "--help"] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import"))]
+
+
+@pytest.mark.parametrize("args", HELP, ids=lambda args: " ".join(args) or "no arguments")
+def test_help_is_printed_as_results_are(args: list[str], tmp_path: Path, closed_pipe: int) -> None:
+    """``sevens --help | head -1`` ended with status 1 and nothing said (click's handling of a closed
+    pipe, or rich's), and ``sevens --help >/dev/full`` with a bare 'error: [Errno 28] No space left on
+    device' and status 2, as for bad input; now as the commands' own results (and ``sevens`` alone,
+    which prints the help)."""
+    run = _sevens(args, tmp_path, closed_pipe)
+    assert (run.returncode, run.stderr) == (141, b"")
+    if Path("/dev/full").exists():
+        with open("/dev/full", "wb") as full:
+            run = _sevens(args, tmp_path, full.fileno())
+        assert run.returncode == 1
+        assert run.stderr.startswith(b"error: the results could not be written to standard output: No space left")
+        assert run.stderr.count(b"\n") == 1

@@ -11,12 +11,15 @@ from typing import Any
 import typer
 import typer.core
 import typer.main
+import typer.rich_utils
+from rich.console import Console
 
 # typer carries its own copy of click: its commands are typer._click's, not the click package's.
 from typer._click.core import Command, Context, Parameter
 from typer._click.exceptions import ClickException
 
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
+from sevens.cli.output import printing, stdout_broken
 from sevens.cli.whole_numbers import read_whole
 
 __all__ = ["app", "command_line_refusal", "main"]
@@ -114,6 +117,11 @@ class _Sevens(typer.core.TyperGroup):
                 if descriptor is not None and descriptor.annotation is int:
                     setattr(param, "process_value", _read_whole_first(param))  # noqa: B010
 
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
+        # ``sevens`` alone prints the help (no_args_is_help) as it parses: see _show_help.
+        with printing():
+            return super().parse_args(ctx, args)
+
     def resolve_command(
         self, ctx: Context, args: list[str]
     ) -> tuple[str | None, Command | None, list[str]]:
@@ -143,14 +151,38 @@ for _name in _COMMAND_MODULES:
     importlib.import_module(f"sevens.cli.{_name}").register(app)
 
 
+def _help_console(stderr: bool = False) -> Console:
+    """typer's console, for its help on standard output too a :class:`~sevens.cli.output.ResultsConsole`:
+    rich's own ending at a closed pipe (status 1) is left to :func:`_show_help`."""
+    console = _typer_console(stderr)
+    if not stderr:
+        setattr(console, "on_broken_pipe", stdout_broken)  # noqa: B010
+    return console
+
+
+_typer_console = typer.rich_utils._get_rich_console
+typer.rich_utils._get_rich_console = _help_console
+
+
+def _show_help(ctx: Context, param: Parameter, value: bool) -> None:
+    """``--help``, its output results as any command's (:func:`~sevens.cli.output.printing`):
+    ``sevens --help | head -1`` ended with status 1 (click's handling of a closed pipe) and
+    ``sevens --help >/dev/full`` with a bare "[Errno 28] ...", as if the input was wrong."""
+    if value and not ctx.resilient_parsing:
+        with printing():
+            typer.echo(ctx.get_help(), color=ctx.color)
+        ctx.exit()
+
+
 def command() -> Any:
-    """The click command behind ``app``, its ``--help`` options without a type: typer shows
-    ``<bool>`` beside every one, as if help took a value."""
+    """The click command behind ``app``, its ``--help`` options without a type (typer shows
+    ``<bool>`` beside every one, as if help took a value) and printing as results do."""
     root = typer.main.get_command(app)
     for cmd in (root, *getattr(root, "commands", {}).values()):
         option = cmd.get_help_option(cmd.make_context(cmd.name, [], resilient_parsing=True))
         if option is not None:
             option.metavar = ""
+            option.callback = _show_help
     return root
 
 

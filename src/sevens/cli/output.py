@@ -31,7 +31,7 @@ from rich.console import Console
 
 from sevens.cli.errors import fail
 
-__all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "printing", "writing_stdout"]
+__all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "printing", "stdout_broken", "writing_stdout"]
 
 EXIT_READER_GONE = 128 + getattr(signal, "SIGPIPE", 13)
 """The exit status when the reader of standard output left before the end (141 on Linux and macOS)."""
@@ -62,12 +62,17 @@ class OutputFailed(Exception):
         )
 
 
-class ResultsConsole(Console):
-    """A rich console for results on standard output: a closed pipe raises BrokenPipeError for
+def stdout_broken() -> NoReturn:
+    """A rich console's ``on_broken_pipe`` for results: raise BrokenPipeError for
     :func:`writing_stdout` to see, where rich would exit at once with status 1."""
+    raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+
+
+class ResultsConsole(Console):
+    """A rich console for results on standard output: a closed pipe raises BrokenPipeError (:func:`stdout_broken`)."""
 
     def on_broken_pipe(self) -> None:
-        raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        stdout_broken()
 
 
 def _drop_stdout() -> None:
