@@ -132,3 +132,43 @@ def test_help_is_printed_as_results_are(args: list[str], tmp_path: Path, closed_
         assert run.returncode == 1
         assert run.stderr.startswith(b"error: the results could not be written to standard output: No space left")
         assert run.stderr.count(b"\n") == 1
+
+
+UNWRITTEN = (b"error: the results could not be written to standard output: %s; send them somewhere that can take them "
+             b"(a file on a disk with room, a terminal, a pipe); ")
+
+
+def _limit_files(size: int) -> None:
+    import resource  # in the child: a file written past ``size`` bytes fails with EFBIG, as a disk that fills
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
+
+def test_a_game_whose_output_cannot_be_written_says_so_and_where_it_is_kept(tmp_path: Path) -> None:
+    """``sevens play`` said a bare 'error: [Errno 28] No space left on device' (or 'File too large'), and
+    nothing of where the game was kept or how to carry it on."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "wb") as full:
+        run = _sevens(["play", "--auto", "--seed", "x", "--record", "r.json"], tmp_path, full.fileno())
+    assert run.returncode == 1
+    assert run.stderr == UNWRITTEN % b"No space left on device" + (
+        b"the game was interrupted before the end; r.json was not written (the record is written at the end)\n")
+
+    # Output to a file that stops growing a few turns in: the game is kept, and the line says where.
+    env = {**os.environ, "PYTHONPATH": SRC}
+    with open(tmp_path / "out.txt", "wb") as out:
+        run = subprocess.run(
+            [sys.executable, "-m", "sevens", "play", "--seed", "x", "--save", "kept.json"], cwd=tmp_path, env=env,
+            input=b"6 3\n" * 100, stdout=out, stderr=subprocess.PIPE, timeout=600, check=False,
+            preexec_fn=lambda: _limit_files(10_000),
+        )
+    assert run.returncode == 1
+    assert run.stderr.startswith(UNWRITTEN % b"File too large" + b"the game was interrupted; it is kept in ")
+    assert run.stderr.count(b"\n") == 1 and b"carry it on with: sevens play --resume" in run.stderr
+    assert (tmp_path / "kept.json").exists()
+    with open("/dev/full", "wb") as full:
+        run = _sevens(["play", "--resume", "kept.json"], tmp_path, full.fileno())
+    assert run.returncode == 1
+    assert run.stderr.startswith(UNWRITTEN % b"No space left on device" + b"the game was interrupted; it is kept in ")
+

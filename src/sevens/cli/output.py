@@ -31,7 +31,8 @@ from rich.console import Console
 
 from sevens.cli.errors import fail
 
-__all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "printing", "stdout_broken", "writing_stdout"]
+__all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "StdoutError", "drop_stdout", "printing",
+           "stdout_broken", "writing_stdout"]
 
 EXIT_READER_GONE = 128 + getattr(signal, "SIGPIPE", 13)
 """The exit status when the reader of standard output left before the end (141 on Linux and macOS)."""
@@ -49,17 +50,25 @@ class OutputFailed(Exception):
         """Whether the reader closed its end (a pipe to ``head``), rather than the write failing."""
         return self.error.errno in (errno.EPIPE, errno.ECONNRESET)
 
+    def message(self, then: str = "") -> str:
+        """The line saying so (``then`` adds what was done regardless)."""
+        why = self.error.strerror or str(self.error)
+        return (
+            f"the results could not be written to standard output: {why}{then}; send them somewhere "
+            "that can take them (a file on a disk with room, a terminal, a pipe)"
+        )
+
     def end(self, *, then: str = "", code: int = 1) -> NoReturn:
         """End the command as its output failing says: quietly with :data:`EXIT_READER_GONE`, or
-        with one line (``then`` adds what was done regardless) and status ``code``."""
+        with one line (:meth:`message`) and status ``code``."""
         if self.reader_gone:
             raise typer.Exit(EXIT_READER_GONE)
-        why = self.error.strerror or str(self.error)
-        fail(
-            f"the results could not be written to standard output: {why}{then}; send them somewhere "
-            "that can take them (a file on a disk with room, a terminal, a pipe)",
-            code=code,
-        )
+        fail(self.message(then), code=code)
+
+
+class StdoutError(OSError):
+    """A :class:`ResultsConsole` could not write to standard output: told apart from a file that
+    could not be written by a command that writes both (``sevens play`` keeps the game in a file)."""
 
 
 def stdout_broken() -> NoReturn:
@@ -69,13 +78,22 @@ def stdout_broken() -> NoReturn:
 
 
 class ResultsConsole(Console):
-    """A rich console for results on standard output: a closed pipe raises BrokenPipeError (:func:`stdout_broken`)."""
+    """A rich console for results on standard output: a write that fails raises :class:`StdoutError`,
+    with the error's number (EPIPE for a closed pipe, where rich would exit at once with status 1)."""
 
     def on_broken_pipe(self) -> None:
         stdout_broken()
 
+    def _check_buffer(self) -> None:  # where rich writes and flushes what is printed
+        try:
+            super()._check_buffer()
+        except StdoutError:
+            raise
+        except OSError as exc:
+            raise StdoutError(exc.errno, exc.strerror) from exc
 
-def _drop_stdout() -> None:
+
+def drop_stdout() -> None:
     """Point standard output at the null device: whatever is still buffered, and flushed as Python
     exits, goes nowhere rather than failing again ('Exception ignored ... BrokenPipeError')."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
@@ -94,7 +112,7 @@ def writing_stdout() -> Iterator[None]:
         yield
         sys.stdout.flush()
     except OSError as exc:
-        _drop_stdout()
+        drop_stdout()
         raise OutputFailed(exc) from exc
 
 

@@ -34,7 +34,7 @@ from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers,
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
-from sevens.cli.output import ResultsConsole
+from sevens.cli.output import OutputFailed, ResultsConsole, StdoutError, drop_stdout
 from sevens.cli.render import (
     NARROW,
     Narrower,
@@ -940,7 +940,7 @@ def _resume(
     except (ValueError, OrderRefused) as exc:
         fail(str(exc))
     except OSError as exc:
-        if terminal_gone(exc) or _reader_gone(exc):  # the terminal closed, or the pipe's reader left, as the game wrote
+        if terminal_gone(exc) or isinstance(exc, StdoutError):  # the terminal closed, or the game's output failed
             _interrupted(console, exc, saved.record, save)
         fail(str(exc), code=1)
 
@@ -957,12 +957,18 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
     """Say what an interrupted game left (where it is kept and how to carry it on) and exit: after
     Ctrl-C, Ctrl-\\ (SIGQUIT), input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or
     output that fails as the terminal goes), with what a shell expects of each (130, 131, 1, 143, 129). With no terminal
-    left to print to, nothing is printed, but the file is left the same."""
-    if isinstance(exc, OSError):  # the terminal went away as the game wrote to it, or the reader of a pipe did
+    left to print to, nothing is printed, but the file is left the same. Output that cannot be written
+    (``>/dev/full``) is said first, as the other commands say it, status 1."""
+    unwritten = ""
+    if isinstance(exc, OSError) and not terminal_gone(exc) and not _reader_gone(exc):
+        unwritten = OutputFailed(exc).message() + "; "
+        drop_stdout()  # what is still buffered would only fail again as Python exits
+    elif isinstance(exc, OSError):  # the terminal went away as the game wrote to it, or the reader of a pipe did
         exc = Stopped(signal.SIGPIPE if _reader_gone(exc) else signal.SIGHUP)
     winding_up()  # a second signal now would only break off what is said and removed
     try:
-        console.line()  # off the prompt's line, where the error would otherwise follow what was typed
+        if not unwritten:
+            console.line()  # off the prompt's line, where the error would otherwise follow what was typed
     except OSError:
         output_gone()
     if save is not None and save.finished:
@@ -979,7 +985,7 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
             f"{save.turns + 1} were not kept and are typed again): carry it on with: {save.command()}"
         )
     # As a shell expects of a signal (128 + its number); input that ran out is a plain failure.
-    fail(message, code=exit_code(exc))
+    fail(unwritten + message, code=exit_code(exc))
 
 
 def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, record: Path | None) -> Saving | None:
@@ -1186,6 +1192,6 @@ def _new_game(
     except (ValueError, OrderRefused) as exc:
         fail(str(exc))
     except OSError as exc:  # a turn could not be kept, or the record was kept elsewhere: the message says where
-        if terminal_gone(exc) or _reader_gone(exc):  # the terminal closed, or the pipe's reader left, as the game wrote
+        if terminal_gone(exc) or isinstance(exc, StdoutError):  # the terminal closed, or the game's output failed
             _interrupted(console, exc, record, saving)
         fail(str(exc), code=1)
