@@ -5,6 +5,7 @@ it with one line saying so. Real processes, a real pipe whose reader has closed 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 
 from sevens.bots import get_strategy
 from sevens.rules import seed_commitment
+from sevens.store.backup import BACKUP_FORMAT, BACKUP_VERSION
 from sevens.tournament import (
     Player,
     PlayerId,
@@ -172,3 +174,26 @@ def test_a_game_whose_output_cannot_be_written_says_so_and_where_it_is_kept(tmp_
     assert run.returncode == 1
     assert run.stderr.startswith(UNWRITTEN % b"No space left on device" + b"the game was interrupted; it is kept in ")
 
+
+def test_export_and_import_say_they_were_done_when_their_line_cannot_be_printed(tmp_path: Path, closed_pipe: int) -> None:
+    """Both said a bare 'error: [Errno 28] No space left on device' with status 2, as for bad input,
+    though the export was written and the import done; a reader that left made status 1."""
+    empty = json.dumps({"format": BACKUP_FORMAT, "version": BACKUP_VERSION, "full": False, "games": [],
+                        "credentials": []})
+    (tmp_path / "empty.json").write_text(empty)
+    run = _sevens(["import", "--database-url", "sqlite:///piped.sqlite3", "empty.json"], tmp_path, closed_pipe)
+    assert (run.returncode, run.stderr) == (141, b"")
+    run = _sevens(["export", "--database-url", "sqlite:///piped.sqlite3", "piped.json"], tmp_path, closed_pipe)
+    assert (run.returncode, run.stderr) == (141, b"")
+    assert json.loads((tmp_path / "piped.json").read_text())["games"] == []
+    if not Path("/dev/full").exists():
+        return
+    with open("/dev/full", "wb") as full:
+        imported = _sevens(["import", "--database-url", "sqlite:///full.sqlite3", "empty.json"], tmp_path, full.fileno())
+        exported = _sevens(["export", "--database-url", "sqlite:///full.sqlite3", "full.json"], tmp_path, full.fileno())
+    assert (imported.returncode, exported.returncode) == (1, 1)
+    assert imported.stderr == (b"error: the results could not be written to standard output: No space left on device "
+                               b"(the import is done); send them somewhere that can take them (a file on a disk with "
+                               b"room, a terminal, a pipe)\n")
+    assert b"No space left on device (the export is written to full.json);" in exported.stderr
+    assert (tmp_path / "full.json").exists()

@@ -24,6 +24,7 @@ from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, write_text
 from sevens.cli.inputs import other_kind, parse_json, read_input
+from sevens.cli.output import OutputFailed, writing_stdout
 from sevens.store.secrets import is_public_id
 
 if TYPE_CHECKING:
@@ -236,7 +237,7 @@ def register(app: typer.Typer) -> None:
             fail(f"cannot write {target}: {exc}")
         kind = "full backup (mode 0600)" if full else "shareable export"
         where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
-        typer.echo(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}")
+        _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}", then=f" (the export is written to {where})")
 
     @app.command("import")
     def import_(
@@ -268,10 +269,22 @@ def register(app: typer.Typer) -> None:
                 file.unlink(missing_ok=True)
             raise
         engine.dispose()
-        typer.echo(
+        _report(
             f"imported {_count(report.games, 'game')} ({report.running} still open) and "
-            f"{_count(report.credentials, 'credential')}"
+            f"{_count(report.credentials, 'credential')}",
+            then=" (the import is done)",
         )
+
+
+def _report(line: str, *, then: str) -> None:
+    """Print what was done; output that fails says so (``then``: that it was done all the same)
+    rather than a bare "[Errno 28] ...", status 2 as for bad input, and a reader that left ends
+    the command quietly with status 141, as the other commands do."""
+    try:
+        with writing_stdout():
+            typer.echo(line)
+    except OutputFailed as failed:
+        failed.end(then=then)
 
 
 def _new_sqlite_files(url: str) -> list[Path]:
