@@ -115,3 +115,18 @@ def test_help_gives_examples_where_a_format_is_involved(command: list[str], word
     text = " ".join(result.output.replace("│", " ").split())
     for phrase in words:
         assert phrase in text, phrase
+
+
+def test_a_terminal_width_that_is_not_a_number_is_named() -> None:
+    """typer reads $TERMINAL_WIDTH as its help loads: 'abc' there said only "invalid literal for int()
+    with base 10: 'abc'", nothing of where it came from."""
+    def sevens(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "sevens", *args], capture_output=True, text=True,
+                              env={**os.environ, "TERMINAL_WIDTH": "abc"}, timeout=60, check=False)
+
+    for args in (["--help"], ["odds", "--help"], []):
+        run = sevens(*args)
+        assert (run.returncode, run.stdout) == (2, "")
+        assert run.stderr == ("error: TERMINAL_WIDTH is 'abc', not a number of columns; set it to a whole number, "
+                              "such as 100, or unset it\n")
+    assert sevens("odds", "--force", "3", "--flair", "3").returncode == 0  # only the help reads it

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import typer
 import typer.core
 import typer.main
-import typer.rich_utils
 from rich.console import Console
 
 # typer carries its own copy of click: its commands are typer._click's, not the click package's.
@@ -118,8 +119,9 @@ class _Sevens(typer.core.TyperGroup):
                     setattr(param, "process_value", _read_whole_first(param))  # noqa: B010
 
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
-        # ``sevens`` alone prints the help (no_args_is_help) as it parses: see _show_help.
-        with printing():
+        if args or ctx.resilient_parsing:
+            return super().parse_args(ctx, args)
+        with _printing_help():  # ``sevens`` alone prints the help (no_args_is_help) as it parses
             return super().parse_args(ctx, args)
 
     def resolve_command(
@@ -151,25 +153,37 @@ for _name in _COMMAND_MODULES:
     importlib.import_module(f"sevens.cli.{_name}").register(app)
 
 
-def _help_console(stderr: bool = False) -> Console:
-    """typer's console, for its help on standard output too a :class:`~sevens.cli.output.ResultsConsole`:
-    rich's own ending at a closed pipe (status 1) is left to :func:`_show_help`."""
-    console = _typer_console(stderr)
-    if not stderr:
-        setattr(console, "on_broken_pipe", stdout_broken)  # noqa: B010
-    return console
+@contextlib.contextmanager
+def _printing_help() -> Iterator[None]:
+    """Within the block, help printed to standard output is results as any command's
+    (:func:`~sevens.cli.output.printing`): ``sevens --help | head -1`` ended with status 1 (rich's
+    and click's own handling of a closed pipe) and ``sevens --help >/dev/full`` with a bare
+    "[Errno 28] ..." and status 2, as if the input was wrong."""
+    try:
+        import typer.rich_utils  # here, not at start-up: it reads $TERMINAL_WIDTH as it loads
+    except ValueError:
+        fail(f"TERMINAL_WIDTH is {os.environ.get('TERMINAL_WIDTH')!r}, not a number of columns; set it to a whole "
+             "number, such as 100, or unset it")
+    typer_console = typer.rich_utils._get_rich_console
 
+    def help_console(stderr: bool = False) -> Console:
+        console = typer_console(stderr)
+        if not stderr:  # rich would exit at once, with status 1
+            setattr(console, "on_broken_pipe", stdout_broken)  # noqa: B010
+        return console
 
-_typer_console = typer.rich_utils._get_rich_console
-typer.rich_utils._get_rich_console = _help_console
+    typer.rich_utils._get_rich_console = help_console
+    try:
+        with printing():
+            yield
+    finally:
+        typer.rich_utils._get_rich_console = typer_console
 
 
 def _show_help(ctx: Context, param: Parameter, value: bool) -> None:
-    """``--help``, its output results as any command's (:func:`~sevens.cli.output.printing`):
-    ``sevens --help | head -1`` ended with status 1 (click's handling of a closed pipe) and
-    ``sevens --help >/dev/full`` with a bare "[Errno 28] ...", as if the input was wrong."""
+    """``--help``, printed as results are (:func:`_printing_help`)."""
     if value and not ctx.resilient_parsing:
-        with printing():
+        with _printing_help():
             typer.echo(ctx.get_help(), color=ctx.color)
         ctx.exit()
 
