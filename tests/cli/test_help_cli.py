@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -130,3 +131,19 @@ def test_a_terminal_width_that_is_not_a_number_is_named() -> None:
         assert run.stderr == ("error: TERMINAL_WIDTH is 'abc', not a number of columns; set it to a whole number, "
                               "such as 100, or unset it\n")
     assert sevens("odds", "--force", "3", "--flair", "3").returncode == 0  # only the help reads it
+
+
+@pytest.mark.parametrize("command", [[], ["odds"], ["play"], ["verify"], ["table"], ["serve"], ["lab"], ["export"], ["import"]])
+def test_the_description_is_wrapped_to_the_terminal(command: list[str]) -> None:
+    """typer kept the docstrings' own line breaks after their first paragraph: at 80 columns the
+    source's lines wrapped again, leaving 'Other', 'URL of' or 'line' alone on every other line. A
+    line of prose is now ended only where its next word would not fit (the table's example JSON
+    keeps its lines)."""
+    result = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "80"})
+    head = "\n".join(line.strip() for line in result.output.split("╭")[0].splitlines())
+    for paragraph in head.split("\n\n"):
+        lines = paragraph.strip("\n").splitlines()
+        if not lines or lines[0].startswith(("Usage:", "{")):
+            continue
+        for line, after in itertools.pairwise(lines):
+            assert len(line) + 1 + len(after.split()[0]) > 78, f"{line!r} then {after!r}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import inspect
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -103,12 +104,30 @@ def _read_whole_first(param: Parameter) -> Callable[[Context, Any], Any]:
     return process_value
 
 
+def reflowed(text: str) -> str:
+    """A command's docstring as its help: each paragraph one line, for the terminal to wrap.
+    typer keeps the line breaks of every paragraph after the first, so that the source's lines,
+    wrapped again at 80 columns, left a word or two alone on every other line. A paragraph that
+    begins with ``\\b`` on a line of its own (click's mark) keeps its lines, the mark dropped.
+
+    >>> reflowed("Title.\\n\\n    A long\\n    sentence.\\n\\n    \\b\\n    {1,\\n    2}")
+    'Title.\\n\\nA long sentence.\\n\\n{1,\\n2}'
+    """
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        paragraph.removeprefix("\b\n") if paragraph.startswith("\b\n") else " ".join(paragraph.split("\n"))
+        for paragraph in paragraphs
+    )
+
+
 class _Sevens(typer.core.TyperGroup):
     """The ``sevens`` group: checks a command's line (:func:`command_line_refusal`) before the command parses it."""
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
         for command in self.commands.values():
+            if command.help:
+                command.help = reflowed(command.help)
             for param in command.params:
                 if param.param_type_name == "argument":
                     # --help shows "FILE <path>", "PATH <str>": the metavar already says what it

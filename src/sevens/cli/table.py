@@ -131,9 +131,12 @@ def register(app: typer.Typer) -> None:
         FILE names the group's four teams and the matches played so far, each team's line
         counting tries, conversions, penalties and drop goals, for example:
 
-        {"teams": ["fiji", "samoa", "tonga", "wales"], "matches": [{"home": "fiji", "away": "samoa",
+        \b
+        {"teams": ["fiji", "samoa", "tonga", "wales"],
+        "matches": [{"home": "fiji", "away": "samoa",
         "home_line": {"tries": 2, "conversions": 1, "penalties": 0, "drop_goals": 0},
-        "away_line": {"tries": 1, "conversions": 0, "penalties": 1, "drop_goals": 0}}]}
+        "away_line": {"tries": 1, "conversions": 0, "penalties": 1, "drop_goals": 0}
+        }]}
 
         A line may also give its "points", which must add up; "group" may name the group. The
         whole format is in docs/standings.md."""
