@@ -163,6 +163,23 @@ def test_an_empty_path_option_is_refused_not_taken_for_the_current_folder(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", [["import", "backup.json"], ["export", "backup.json"], ["serve"]])
+def test_an_empty_database_url_is_refused_not_replaced_by_the_default(
+    command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`sevens import --database-url "$URL"` with URL unset imported into ./sevens.sqlite3, a
+    database it created there without a word; export named that file, serve refused '' as a URL
+    SQLAlchemy cannot read."""
+    monkeypatch.chdir(tmp_path)
+    empty = '{"format": "sevens-backup", "version": 1, "full": false, "games": [], "credentials": []}'
+    (tmp_path / "backup.json").write_text(empty, encoding="utf-8")
+    result = runner.invoke(app, [command[0], "--database-url", "", *command[1:]], env={"DATABASE_URL": None})
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"error: sevens {command[0]}: --database-url is empty (an unset shell variable?); give "
+                             f"--database-url URL (see sevens {command[0]} --help)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.json"]
+
+
 def test_serve_refuses_an_empty_host_rather_than_listen_on_every_network(tmp_path: Path) -> None:
     """--host "" bound every network's address, as 0.0.0.0 does, which nobody asked for. (The port
     is held, so that were the empty host let through, serve would stop there, not go on serving.)"""
