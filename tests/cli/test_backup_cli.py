@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -353,3 +355,20 @@ def _empty_backup(tmp_path: Path) -> str:
     path = tmp_path / "empty-backup.json"
     path.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
     return str(path)
+
+
+@pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
+def test_export_refuses_a_path_that_is_not_a_file_rather_than_replace_it(tmp_path: Path, overwrite: list[str]) -> None:
+    """A pipe (or /dev/null, as root) was said to 'already exist and be replaced; pass --overwrite', and
+    with --overwrite was replaced by a regular file: /dev/null itself, for everyone on the machine."""
+    database = tmp_path / "games.sqlite3"
+    source = tmp_path / "empty.json"
+    source.write_text(json.dumps({**HEAD, "games": []}), encoding="utf-8")
+    assert runner.invoke(app, ["import", "--database-url", f"sqlite:///{database}", str(source)]).exit_code == 0
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", *overwrite, str(pipe)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: cannot write {pipe}: it is not a file but a device, a pipe or a socket, which the "
+                             "export would replace; give a file name, e.g. backup.json\n")
+    assert stat.S_ISFIFO(pipe.stat().st_mode)

@@ -55,6 +55,11 @@ def check_target(target: str, *, overwrite: bool) -> None:
             return  # made by the export, with its parents
         folder = path
     else:
+        if path.exists() and not path.is_file():
+            # --overwrite would put a file in its place (/dev/null itself, when root writes there):
+            # said before "already exists", whose advice (pass --overwrite) would only lead to that.
+            fail(f"cannot write {target}: it is not a file but a device, a pipe or a socket, which the export would "
+                 "replace; give a file name, e.g. backup.json")
         if path.exists() and not overwrite:
             fail(exists_message(str(path)))
         folder = path.parent
