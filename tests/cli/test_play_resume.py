@@ -391,6 +391,21 @@ def test_a_record_folder_that_is_gone_asks_for_another_record_file(tmp_path: Pat
     assert elsewhere.read_bytes() == whole_game[0]
 
 
+def test_a_record_file_given_to_carry_on_is_kept_with_the_game_at_once(
+    tmp_path: Path, whole_game: tuple[bytes, list[int]]
+) -> None:
+    """--record given to --resume went into the file only with the next turn kept: stopped again before
+    that, the game said to carry it on with --resume FILE alone, which then wrote no record at all."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    record = tmp_path / "game.json"
+    result = _play(["play", "--resume", str(kept), "--record", str(record)], OTHER)  # stopped in turn 2
+    assert result.exit_code == 1 and result.stderr.endswith(f"carry it on with: sevens play --resume {kept}\n")
+    assert _saved(kept)["record_file"] == str(record)
+    result = _play(["play", "--resume", str(kept)], ORDER * 20)
+    assert result.exit_code == 0, result.output
+    assert record.read_bytes() == whole_game[0]
+
+
 def test_a_saved_game_read_back_does_not_show_its_seed_when_printed(tmp_path: Path) -> None:
     """A SavedGame in a debugging print, a log line or an assertion's message shows no seed (R14)."""
     saved = play_cli.read_saved(_interrupted_after_turn_1(tmp_path).read_bytes())

@@ -895,6 +895,7 @@ def _resume(
     except KeyboardInterrupt as exc:  # while every die is thrown again: nothing was changed yet
         fail(f"interrupted while checking the game in {path}; the file is left as it is: run the command again",
              code=exit_code(exc))
+    as_kept = (saved.record, saved.overwrite)
     wrong = _contradictions(
         saved, players=players, teams=teams, per_player=per_player, humans=humans, names=names, auto=auto, seed=seed,
         bots=bots,
@@ -930,6 +931,14 @@ def _resume(
     save = Saving(path.absolute(), turns=len(saved.game.turns), lock=lock)
     save.module_bots = _module_bots(saved)
     save.tidy()  # now, should the game stop again before a turn is kept
+    if (saved.record, saved.overwrite) != as_kept:
+        # The file says where the record goes from now on: stopped again before a turn is kept, the
+        # command the game then gives (--resume FILE alone) would otherwise forget --record.
+        try:
+            save.keep(saved)
+        except OSError as exc:
+            fail(f"cannot carry on the game in {path}: the --record given could not be kept in it "
+                 f"({exc.strerror or exc}); the file is left as it was")
     if saved.humans:
         lineedit.enable()
     console = ResultsConsole()  # a closed pipe is an OSError here, not rich's own exit with status 1
