@@ -168,7 +168,7 @@ def _harmless_die(data: dict[str, Any]) -> list[int]:
 @pytest.mark.parametrize(
     ("change", "says"),
     [
-        (None, "it is not a whole saved game: not JSON"),
+        (None, "it is not a whole saved game: the file ends in the middle of its JSON (line "),
         (lambda d: d.update(version=2), "it was saved by a version of sevens that writes saved games of version 2; "
                                         "this one reads version 1"),
         (lambda d: d.update(seed="ab" * 32), "its seed does not match the game's published commitment"),
@@ -213,6 +213,28 @@ def test_a_saved_game_that_cannot_be_read_is_named_with_what_to_do(tmp_path: Pat
     folder = _play(["play", "--resume", str(tmp_path)])
     assert folder.stderr == f"error: --resume {tmp_path} is a folder; give the file the interrupted game named\n"
     assert missing.exit_code == folder.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"", "the file is empty; is it the right file, and was it saved?"),
+        (b"[" * 100_000 + b"]" * 100_000, "its JSON is nested too deeply"),
+        (b'{"a":' * 100_000 + b"1" + b"}" * 100_000, "its JSON is nested too deeply"),
+        (b"\xff\xfe{", "the file is not text (not UTF-8), so it is not JSON"),
+    ],
+    ids=["empty", "deep-list", "deep-object", "binary"],
+)
+def test_a_file_that_is_not_json_is_named_as_table_and_verify_name_it(tmp_path: Path, content: bytes, says: str) -> None:
+    """A deeply nested file was a RecursionError traceback, and an empty one 'not JSON: Expecting value:
+    line 1 column 1 (char 0)'."""
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(content)
+    result = _play(["play", "--resume", str(kept)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: cannot carry on the game in {kept} (the file is left as it is): it is "
+                                    f"not a whole saved game: {says}"), result.stderr
+    assert result.stderr.count("\n") == 1 and kept.read_bytes() == content
 
 
 @pytest.mark.parametrize(

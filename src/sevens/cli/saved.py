@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sevens.bots import BotOrderCheck, Strategy, get_strategy, named_bot
+from sevens.cli.inputs import parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
@@ -235,6 +236,12 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = ()) -> SavedGame:
     Raises:
         SavedGameError: the file cannot be carried on, saying why (never showing the seed).
     """
+    try:
+        # Said as for every file the commands read (empty, cut short, not text); json's own
+        # RecursionError at deep nesting was a traceback here.
+        parse_json(text)
+    except ValueError as exc:
+        raise SavedGameError(f"it is not a whole saved game: {exc}") from None
     try:
         data = loads(text)
     except RecordError as exc:
