@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -197,3 +198,19 @@ def test_export_and_import_say_they_were_done_when_their_line_cannot_be_printed(
                                b"room, a terminal, a pipe)\n")
     assert b"No space left on device (the export is written to full.json);" in exported.stderr
     assert (tmp_path / "full.json").exists()
+
+
+def test_serve_whose_address_line_cannot_be_printed_ends_as_the_commands_do(tmp_path: Path, closed_pipe: int) -> None:
+    """The line saying where it serves: into a closed pipe serve ended with status 1 and nothing said,
+    into /dev/full with a bare 'error: [Errno 28] No space left on device' and status 2."""
+    args = ["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'games.sqlite3'}"]
+    with socket.socket() as probe:  # a port free a moment ago; serve ends before it would listen
+        probe.bind(("127.0.0.1", 0))
+        args[2] = str(probe.getsockname()[1])
+    run = _sevens(args, tmp_path, closed_pipe)
+    assert (run.returncode, run.stderr) == (141, b"")
+    if Path("/dev/full").exists():
+        with open("/dev/full", "wb") as full:
+            run = _sevens(args, tmp_path, full.fileno())
+        assert run.returncode == 1
+        assert run.stderr == UNWRITTEN.removesuffix(b"; ") % b"No space left on device" + b"\n"

@@ -11,6 +11,7 @@ import typer
 
 from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
+from sevens.cli.output import printing
 
 __all__ = ["register"]
 
@@ -115,9 +116,12 @@ def register(app: typer.Typer) -> None:
             fail(f"cannot open the database: {database_trouble(exc, settings.database_url)}")
         except ValueError as exc:
             fail(f"bad setting: {exc}")
-        typer.echo(
-            f"Sevens is serving on http://{host}:{port}/ (database: {settings.database_url.split('@')[-1]})"
-        )
+        # As any command's results: a reader that left ends it quietly (141), >/dev/full in one line;
+        # before, a bare "[Errno 28] ..." with the status of bad input, or status 1 and nothing said.
+        with printing():
+            typer.echo(
+                f"Sevens is serving on http://{host}:{port}/ (database: {settings.database_url.split('@')[-1]})"
+            )
         # No access log: request lines carry invite secrets (/join/...) and draft orders (odds
         # queries), which R13 and the secrecy of links keep out of every log.
         # Everything loaded by now lives as long as the server: frozen out of the collector's
