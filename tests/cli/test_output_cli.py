@@ -214,3 +214,35 @@ def test_serve_whose_address_line_cannot_be_printed_ends_as_the_commands_do(tmp_
             run = _sevens(args, tmp_path, full.fileno())
         assert run.returncode == 1
         assert run.stderr == UNWRITTEN.removesuffix(b"; ") % b"No space left on device" + b"\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "closed", "code", "says"),
+    [
+        (["odds", "--force", "20", "--flair", "9"], [1], 1, UNWRITTEN.removesuffix(b"; ") % b"Bad file descriptor" + b"\n"),
+        (["--help"], [1], 1, UNWRITTEN.removesuffix(b"; ") % b"Bad file descriptor" + b"\n"),
+        (["play", "--auto", "--seed", "x"], [1], 1, UNWRITTEN % b"Bad file descriptor"
+         + b"the game was interrupted before the end\n"),
+        (["play", "--seed", "x", "--no-save"], [0], 1, b"error: the game was interrupted before the end\n"),
+        (["odds", "--force", "x", "--flair", "3"], [2], 2, b""),
+    ],
+    ids=["results", "help", "game", "no-input", "no-errors"],
+)
+def test_a_stream_the_command_was_started_without_is_the_null_device(
+    args: list[str], closed: list[int], code: int, says: bytes, tmp_path: Path
+) -> None:
+    """Started with standard output closed (``>&-``) every command was a traceback ('NoneType' object
+    has no attribute 'flush') and ``play --auto`` played to no one with status 0; without standard
+    input ``play`` was a traceback; without standard error the error went to standard output."""
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    env = {**os.environ, "PYTHONPATH": SRC}
+    run = subprocess.run([sys.executable, "-m", "sevens", *args], cwd=tmp_path, env=env, capture_output=True,
+                         preexec_fn=close, timeout=600, check=False)
+    assert run.returncode == code
+    if 2 not in closed:
+        assert run.stderr == says
+    if 1 not in closed:
+        assert b"error" not in run.stdout

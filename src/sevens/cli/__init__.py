@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 from types import FrameType
 
 
@@ -14,6 +16,7 @@ def run() -> None:
     runs. Under Python's own handler it printed a traceback through whichever import it came in.
     Nothing heavy is imported here, so that this holds from the command's first moment.
     """
+    _hold_closed_streams()
     loading = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if loading:
         signal.signal(signal.SIGINT, _quit_while_loading)
@@ -27,3 +30,26 @@ def run() -> None:
 
 def _quit_while_loading(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(130)  # 128 + SIGINT, as a shell expects; nothing has been done yet
+
+
+def _hold_closed_streams() -> None:
+    """A standard stream the command was started without (``>&-``, ``2>&-``, ``<&-``), which
+    Python leaves None, becomes the null device: input ends at once; results fail with "Bad file
+    descriptor" (the device opened for reading only), said as for any output that cannot be
+    written; errors go nowhere, as asked. It was a traceback (None has no flush), an error printed
+    to standard output, or a game played to no one with status 0; and the file opened next (a
+    saved game, a database) took the stream's number."""
+    for fd, name, flags in ((0, "stdin", os.O_RDONLY), (1, "stdout", os.O_RDONLY), (2, "stderr", os.O_WRONLY)):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+            continue  # open after all: left to Python
+        except OSError:
+            pass
+        null = os.open(os.devnull, flags)  # the lowest free number: fd itself, as the lower ones are taken
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        # Lives as the process does, as the stream Python would have opened.
+        setattr(sys, name, open(fd, "r" if fd == 0 else "w", encoding="utf-8", closefd=False))  # noqa: SIM115
