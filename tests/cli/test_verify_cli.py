@@ -124,3 +124,14 @@ def test_a_missing_file_is_a_one_line_error(tmp_path: Path) -> None:
     assert result.stderr == f"error: no such file: {tmp_path / 'nope.json'}; give the path of a game record's JSON file\n"
     result = CliRunner().invoke(app, ["verify", str(tmp_path)])
     assert result.exit_code == 2 and "is a folder" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [("teams", {}, "teams: must be a list, found an object"), ("players", None, "players: must be a list, found null"),
+     ("tournament", [], "tournament: must be an object, found a list")],
+)
+def test_a_field_of_the_wrong_kind_is_named_in_plain_english(tmp_path: Path, field: str, value: object, words: str) -> None:
+    """It said 'found a object' and 'found a null'."""
+    code, _, err = _run(tmp_path, json.dumps({**_record(), field: value}))
+    assert code == 2 and words in err, err

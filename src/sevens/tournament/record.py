@@ -213,7 +213,7 @@ def loads(text: str | bytes) -> dict[str, Any]:
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError("", f"not JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise RecordError("", f"a game record is a JSON object, this is a {_kind(data)}")
+        raise RecordError("", f"a game record is a JSON object, this is {_kind(data)}")
     return data
 
 
@@ -228,22 +228,23 @@ def schema() -> dict[str, Any]:
 
 
 def _kind(value: object) -> str:
+    """What a JSON value is, with its article: 'found an object', never 'found a object'."""
     if value is None:
         return "null"
     if isinstance(value, bool):
-        return "boolean"
+        return "a boolean"
     if isinstance(value, int | float):
-        return "number"
+        return "a number"
     if isinstance(value, str):
-        return "string"
+        return "a string"
     if isinstance(value, list):
-        return "list"
-    return "object"
+        return "a list"
+    return "an object"
 
 
 def _obj(value: object, path: str, keys: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise RecordError(path, f"must be an object, found a {_kind(value)}")
+        raise RecordError(path, f"must be an object, found {_kind(value)}")
     missing = [k for k in keys if k not in value]
     if missing:
         raise RecordError(path, f"missing field(s) {', '.join(missing)}")
@@ -268,7 +269,7 @@ def _opt_str(value: object, path: str) -> str | None:
 
 def _list(value: object, path: str) -> list[Any]:
     if not isinstance(value, list):
-        raise RecordError(path, f"must be a list, found a {_kind(value)}")
+        raise RecordError(path, f"must be a list, found {_kind(value)}")
     return value
 
 
@@ -414,7 +415,7 @@ def _parse_setup(data: dict[str, Any]) -> GameSetup:
 
 def _parse(data: object) -> _Parsed:
     if not isinstance(data, dict):
-        raise RecordError("", f"a game record is a JSON object, this is a {_kind(data)}")
+        raise RecordError("", f"a game record is a JSON object, this is {_kind(data)}")
     if data.get("format") != FORMAT:
         raise RecordError(
             "format",
