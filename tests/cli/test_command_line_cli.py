@@ -180,6 +180,19 @@ def test_an_empty_database_url_is_refused_not_replaced_by_the_default(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["backup.json"]
 
 
+@pytest.mark.parametrize("command", [["play", "--auto", "--seed"], ["table", "group.json", "--lots-seed"]])
+def test_an_empty_seed_is_refused_not_taken_for_a_seed(command: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`sevens play --seed "$SEED"` with SEED unset played the same game every time, its dice known to
+    anyone who tried the empty seed; table drew its lots from it."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "group.json").write_text('{"teams": ["fiji", "samoa", "tonga", "wales"], "matches": []}')
+    result = runner.invoke(app, [*command, ""])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"error: sevens {command[0]}: {command[-1]} is empty (an unset shell variable?); give "
+                             f"{command[-1]} TEXT (see sevens {command[0]} --help)\n")
+    assert result.stdout == ""
+
+
 def test_serve_refuses_an_empty_host_rather_than_listen_on_every_network(tmp_path: Path) -> None:
     """--host "" bound every network's address, as 0.0.0.0 does, which nobody asked for. (The port
     is held, so that were the empty host let through, serve would stop there, not go on serving.)"""

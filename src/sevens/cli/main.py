@@ -38,7 +38,7 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
     - An empty argument: every argument is a path, and an empty one (``sevens export "$DIR"``
       with DIR unset) would be taken as the current folder, written into or read whole. So is an
       empty path given to an option (``sevens play --save "$FILE"``), which was refused as
-      "--save . is a folder", naming a folder nobody typed, and an empty ``--database-url``.
+      "--save . is a folder", naming a folder nobody typed, and an empty ``--database-url`` or seed.
 
     Anything the parser refuses here is left alone: the command's own parsing says what is wrong.
     """
@@ -61,7 +61,7 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
             shown = param.metavar or (param.name or "argument").upper()
             what = getattr(param, "help", None) or f"see sevens {command.name} --help"
             return f"{shown} is empty (an unset shell variable?); give {shown}: {what}"
-        if param.param_type_name == "option" and _names_a_place(param) and "" in (value or ()):
+        if param.param_type_name == "option" and _empty_is_a_slip(param) and "" in (value or ()):
             name = max(param.opts, key=len)
             return (f"{name} is empty (an unset shell variable?); give {name} {param.metavar or 'PATH'} "
                     f"(see sevens {command.name} --help)")
@@ -80,12 +80,13 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
     return None
 
 
-def _names_a_place(param: Parameter) -> bool:
-    """Whether ``param`` is declared a path (``Path``, or ``Path | None``) or takes a URL: empty,
-    ``--database-url ""`` fell back to $DATABASE_URL or ./sevens.sqlite3, which sevens import
-    created and filled without a word."""
+def _empty_is_a_slip(param: Parameter) -> bool:
+    """Whether ``param`` is declared a path (``Path``, or ``Path | None``), takes a URL or is a seed's
+    text (``TEXT``), which nobody gives empty on purpose: ``--database-url ""`` fell back to
+    $DATABASE_URL or ./sevens.sqlite3, which sevens import created and filled without a word, and
+    ``--seed ""`` played the same game, its dice known in advance, every time."""
     descriptor = getattr(param, "type_descriptor", None)
-    return getattr(descriptor, "annotation", None) is Path or getattr(param, "metavar", None) == "URL"
+    return getattr(descriptor, "annotation", None) is Path or getattr(param, "metavar", None) in ("URL", "TEXT")
 
 
 def _read_whole_first(param: Parameter) -> Callable[[Context, Any], Any]:
