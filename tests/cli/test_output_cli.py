@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -246,3 +247,17 @@ def test_a_stream_the_command_was_started_without_is_the_null_device(
         assert run.stderr == says
     if 1 not in closed:
         assert b"error" not in run.stdout
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "cp437", "ascii"])
+@pytest.mark.parametrize("command", ["odds", "lab"])
+def test_results_are_printed_whole_to_an_output_not_in_utf8(command: str, encoding: str, folder: Path) -> None:
+    """An output whose encoding is not UTF-8 (a Latin-1 locale, a file redirected on Windows) could not
+    take odds' bars ('█') or lab's dashes ('–'): the command ended with status 2 and "'latin-1' codec
+    can't encode character", its results half printed."""
+    env = {**os.environ, "PYTHONPATH": SRC, "PYTHONIOENCODING": encoding}
+    run = subprocess.run([sys.executable, "-m", "sevens", *COMMANDS[command]], cwd=folder, env=env,
+                         capture_output=True, timeout=600, check=False)
+    assert (run.returncode, run.stderr) == (0, b"")
+    shown = run.stdout.decode(encoding)
+    assert re.search(r"\| [#█]+ +\|" if command == "odds" else r"\(\d+\.\d\d-\d+\.\d\d\)", shown), shown

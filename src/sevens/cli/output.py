@@ -23,11 +23,12 @@ import errno
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.segment import Segment
 
 from sevens.cli.errors import fail
 
@@ -77,12 +78,33 @@ def stdout_broken() -> NoReturn:
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
+_PLAIN = str.maketrans({"█": "#", "–": "-", "—": "-", "…": "."})
+"""Stand-ins, as wide, for characters the commands print that an output not in UTF-8 may not take
+(tables are laid out before they are written)."""
+
+
 class ResultsConsole(Console):
     """A rich console for results on standard output: a write that fails raises :class:`StdoutError`,
     with the error's number (EPIPE for a closed pipe, where rich would exit at once with status 1)."""
 
     def on_broken_pipe(self) -> None:
         stdout_broken()
+
+    def _render_buffer(self, buffer: Iterable[Segment]) -> str:  # the text rich is about to write
+        # Output whose encoding is not UTF-8 (a Latin-1 locale, a file redirected on Windows) cannot
+        # take odds' bars or lab's dashes: it failed with the results half printed. Rich already
+        # draws tables' boxes in ASCII there; the rest gets plain stand-ins, or "?".
+        text = super()._render_buffer(buffer)
+        encoding = self.encoding
+        if encoding.startswith("utf"):
+            return text
+        try:
+            text.encode(encoding)
+        except UnicodeEncodeError:
+            return text.translate(_PLAIN).encode(encoding, errors="replace").decode(encoding)
+        except LookupError:  # an encoding Python does not know: the write will say so
+            pass
+        return text
 
     def _check_buffer(self) -> None:  # where rich writes and flushes what is printed
         try:
