@@ -336,3 +336,62 @@ def test_the_turns_buttons_by_keyboard_come_back_at_a_note_before_them(server: s
     expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
     expect(note).to_have_count(0)
     context.close()
+
+
+STATUS_INSERTS = """() => { window.statusInserts = [];
+    new MutationObserver((records) => records.forEach((record) => record.addedNodes.forEach((node) => {
+        if (node.nodeType !== 1) { return; }
+        const regions = [node, ...node.querySelectorAll('[role=status]')].filter((e) => e.getAttribute('role') === 'status');
+        regions.forEach((region) => window.statusInserts.push(region.textContent));
+    }))).observe(document.querySelector('main'), { childList: true, subtree: true }); }"""
+"""Records the text each live region (role=status) had as it was put into the page."""
+
+
+def test_a_player_far_down_the_page_is_told_where_they_are_that_the_game_moved_on(server: str, chromium: Any) -> None:
+    """A player on a phone, by keyboard, at their second team's autopilot far down the page when
+    the organiser resolved the turn: the page said "The game has moved on" at its very top, off
+    the screen, as a live region put into the page already holding its words (which screen
+    readers do not announce), and its Reload button lay some twenty Tabs back. Now the note
+    stands just after the control that has the focus, on the screen, the focus stays there, the
+    next Tabs reach its button, and its words come into a region already in the page."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    organise = start_with_one_seat(page, server, "Far down cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    forms = page.locator("form.order-form")
+    expect(forms).to_have_count(2)
+    second = str(forms.nth(1).get_attribute("data-team"))
+    page.locator(f"#autopilot-{second}-strategy").focus()
+    page.keyboard.press("Tab")  # the weight box
+    page.keyboard.press("Tab")  # Set
+    set_button = ["BUTTON", f"Set the autopilot for {forms.nth(1).get_attribute('data-name')}"]
+    assert page.evaluate(FOCUSED) == set_button
+    assert page.evaluate("() => window.scrollY") > 300  # far down: the page's top is off the screen
+    page.evaluate(STATUS_INSERTS)
+    page.evaluate("window.stillHere = true")
+
+    organiser = context.new_page()
+    organiser.on("dialog", lambda dialog: dialog.accept())  # "Resolve turn 1 now?"
+    visit(organiser, organise)
+    organiser.click("#resolve button")
+    expect(organiser.locator("#done")).to_contain_text("Turn 1 resolved")
+    organiser.close()
+
+    note = page.locator("#live-note")
+    expect(note).to_contain_text("The game has moved on (running, turn 2).", timeout=15000)  # polled every 5 s
+    assert page.evaluate("window.stillHere === true")
+    assert page.evaluate(FOCUSED) == set_button
+    expect(note).to_be_in_viewport()
+    status = note.locator("[role=status]")
+    expect(status).to_have_count(1)
+    expect(status).to_contain_text("The game has moved on")
+    assert page.evaluate("window.statusInserts") == [""], "a live region came in holding its words"
+    page.keyboard.press("Tab")  # Set was the form's last control: the note's button is next
+    assert page.evaluate(FOCUSED) == ["BUTTON", "Reload the page"], page.evaluate(FOCUSED)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    expect(page.locator("#turn")).to_have_text(re.compile(r"^2 of "))
+    context.close()

@@ -199,21 +199,45 @@ function followGame() {
     var focused = document.activeElement;
     return edited || (focused !== null && focused !== document.body && main.contains(focused));
   }
+  // The note stands just after the part of the page that holds the focus (its form, table or
+  // paragraph: what is above does not move), so that it is on the screen where the reader is and
+  // the next Tabs reach its button; with no focus in the page, at the page's top. Its words go
+  // into a live region already in the page, as screen readers announce a change to a region they
+  // know, not one that comes in with its words.
+  function place(note) {
+    var focused = document.activeElement;
+    if (focused === null || focused === document.body || !main.contains(focused)) {
+      main.insertBefore(note, main.firstChild);
+      return;
+    }
+    var part = focused;
+    while (part.parentNode !== main && !/^(SECTION|ARTICLE)$/.test(part.parentNode.tagName)) { part = part.parentNode; }
+    part.parentNode.insertBefore(note, part.nextSibling);
+    note.scrollIntoView({ block: "nearest" });
+  }
   function moved(state) {
     if (!busy()) { reload(); return; }
     clearInterval(timer);
-    var note = element("p");
-    note.className = "live-note";
-    note.id = "live-note";
-    note.setAttribute("role", "status");
-    note.appendChild(document.createTextNode("The game has moved on (" + state.status +
-      (state.turn ? ", turn " + state.turn : "") + "). "));
-    var again = element("button", "Reload the page");
-    again.type = "button";
-    again.className = "small";
-    again.addEventListener("click", reload);
-    note.appendChild(again);
-    main.insertBefore(note, main.firstChild);
+    var note = document.getElementById("live-note"), said;
+    if (note === null) {  // a second move (the tab shown again) says the latest in the same note
+      note = element("div");
+      note.className = "live-note";
+      note.id = "live-note";
+      said = element("span");
+      said.setAttribute("role", "status");
+      note.appendChild(said);
+      note.appendChild(document.createTextNode(" "));
+      var again = element("button", "Reload the page");
+      again.type = "button";
+      again.className = "small";
+      again.addEventListener("click", reload);
+      note.appendChild(again);
+      place(note);
+    }
+    said = note.querySelector("[role=status]");
+    window.setTimeout(function () {
+      said.textContent = "The game has moved on (" + state.status + (state.turn ? ", turn " + state.turn : "") + ").";
+    }, 100);
   }
   function check() {
     if (document.hidden) { return; }
