@@ -65,6 +65,8 @@ CREATE_OK = {
         ({"arrangement": "4-12-2"}, "R6"),
         ({"arrangement": "4-8-1"}, "R12"),
         ({"arrangement": "99999-8-2"}, "R12"),
+        ({"arrangement": "\u00b2-8-2"}, "R12: choose an arrangement"),  # a superscript 2 passes isdigit()
+        ({"arrangement": "\u0664-\u0668-\u0662"}, "R12: choose an arrangement"),  # Arabic-Indic 4-8-2
         ({"deadline_hours": "soon"}, "hours"),
         ({"deadline_hours": "-3"}, "a number of hours such as 24"),
         ({"deadline_hours": "nan"}, "a number of hours such as 24"),
@@ -134,6 +136,21 @@ def test_odds_query_refuses_a_number_too_long_to_read(hosted: Hosted) -> None:
         answer = client.get(f"{hosted.base}/odds", params={"team": team, field: value})
         refused(answer, 422, words)
         assert len(answer.text) < 300  # a long number is not quoted back
+
+
+def test_a_turn_too_long_to_read_in_a_pages_link_says_nothing(hosted: Hosted) -> None:
+    """The notes after a form (``?done=...&turn=``) read the turn from the query, which has no
+    length limit: a turn of thousands of digits (past int()'s 4,300) made the player's and the
+    organiser's pages a 500. Now such a link, like any other that claims what did not happen,
+    shows the page with no note."""
+    team = hosted.my_teams("p1")[0]
+    long_turn = "9" * 5000
+    page = hosted.players["p1"].get(f"{hosted.base}/play", params={"done": "ready", "team": team, "turn": long_turn})
+    assert page.status_code == 200
+    assert 'id="message"' not in page.text
+    page = hosted.organiser.get(f"{hosted.base}/organise", params={"done": "resolve", "turn": long_turn})
+    assert page.status_code == 200
+    assert 'id="done"' not in page.text
 
 
 def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:

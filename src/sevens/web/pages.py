@@ -638,7 +638,7 @@ def organise_page(
     act = _turn_done(game, done, turn)
     return _organise(
         request, db, game, access, clock, principal=principal, done_team=team if done == "house-bot" else "",
-        done_act=act, done_turn=turn if act == "resolve" else "",
+        done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
     )
 
 
@@ -654,8 +654,9 @@ def _turn_done(game: GameRow, done: str, turn: str) -> str:
     """
     status, timed = game.status, game.turn_seconds is not None
     open_now = status in (GameStatus.RUNNING, GameStatus.PAUSED)
-    if done == "resolve" and turn.isdigit() and turn.isascii():
-        return done if status is GameStatus.FINISHED or (open_now and game.current_turn > int(turn)) else ""
+    number = views.turn_in_link(turn)
+    if done == "resolve" and number is not None:
+        return done if status is GameStatus.FINISHED or (open_now and game.current_turn > number) else ""
     stands = {
         "start": open_now,
         "pause": status is GameStatus.PAUSED,

@@ -172,7 +172,8 @@ def parse_arrangement(value: str) -> tuple[int, int, int]:
     (4, 8, 2)
     """
     parts = value.strip().split("-")
-    if len(parts) != 3 or not all(p.isdigit() and len(p) <= 3 for p in parts):
+    # ASCII digits only: "²" passes isdigit() and int() then refuses it.
+    if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
         raise Invalid(
             f"R12: choose an arrangement of players and teams from the list; got {value[:40]!r}", field="arrangement"
         )
@@ -478,6 +479,16 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
     return PlayerView(public, player_id, name, mine, states, store.strategy_names())
 
 
+def turn_in_link(turn: str) -> int | None:
+    """The turn a page's link names after a form (``?turn=``), if it reads as one; a query has
+    no length limit, and past 4,300 digits int() raises rather than reads.
+
+    >>> turn_in_link("2"), turn_in_link("02"), turn_in_link("-1"), turn_in_link("\u0663"), turn_in_link("9" * 5000)
+    (2, 2, None, None, None)
+    """
+    return int(turn) if turn.isascii() and turn.isdigit() and len(turn) <= 6 else None
+
+
 def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
     """The play page's note on what its form just did, worded here from the player's own teams;
     empty for anything else, so a crafted link shows nothing.
@@ -495,8 +506,9 @@ def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
         return ""
     if done == "autopilot":
         return f"Autopilot for {name} set."
-    if done in ("saved", "ready") and turn.isdigit() and turn.isascii():
-        return f"Order for {name} {done} (turn {int(turn)})."
+    number = turn_in_link(turn)
+    if done in ("saved", "ready") and number is not None:
+        return f"Order for {name} {done} (turn {number})."
     return ""
 
 
@@ -513,9 +525,9 @@ def turn_moved_on(status: str, current_turn: int, done: str, turn: str) -> str:
     >>> turn_moved_on("finished", 5, "saved", "5"), turn_moved_on("running", 3, "autopilot", "")
     ('Turn 5 has been resolved: the game is over.', '')
     """
-    if done not in ("saved", "ready") or not (turn.isdigit() and turn.isascii()):
+    number = turn_in_link(turn)
+    if done not in ("saved", "ready") or number is None:
         return ""
-    number = int(turn)
     if status in ("finished", "ended"):
         return f"Turn {number} has been resolved: the game is over." if status == "finished" else ""
     if status in ("running", "paused") and current_turn > number:
