@@ -298,6 +298,25 @@ def test_api_order_bad_input(hosted: Hosted) -> None:
         assert snapshot(hosted.app) == before, body
 
 
+def test_api_body_json_cannot_read_says_why(hosted: Hosted) -> None:
+    """A JSON body that json.loads refuses for something other than its syntax (a number of
+    5000 digits, past int()'s limit; bytes that are not UTF-8 after a valid object) got FastAPI's
+    400 "There was an error parsing the body", saying neither what was wrong nor what to send,
+    where a body with a syntax error gets a 422 that does. Now a 422 says which it was."""
+    headers = api_headers(hosted.app, hosted.new_invite("p1"))
+    team = hosted.my_teams("p1")[0]
+    before = snapshot(hosted.app)
+    client = new_client(hosted.app)
+    url = f"/api/v1/games/{hosted.public_id}/orders/{team}"
+    for body, words in [
+        (b'{"turn": 1, "force": ' + b"9" * 5000 + b', "flair": 0}', "a number in the request body has more than 4300 digits"),
+        (b'{"turn": 1, "force": 3, "flair": 0}\xff', "the request body is not UTF-8 text"),
+    ]:
+        answer = client.put(url, content=body, headers={**headers, "Content-Type": "application/json"})
+        refused(answer, 422, words)
+        assert snapshot(hosted.app) == before, body
+
+
 def test_api_other_bad_input(hosted: Hosted) -> None:
     """Unknown teams and games, bad bot names, bad odds queries, bad tokens, malformed JSON."""
     headers = api_headers(hosted.app, hosted.new_invite("p1"))

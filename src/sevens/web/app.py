@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
 from functools import partial
@@ -89,6 +90,33 @@ def _validation_message(
         where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form"))
         parts.append(f"{where or 'input'}: {error.get('msg', 'invalid')}")
     return "; ".join(parts) or "the request was not understood"
+
+
+_BODY_NOT_PARSED = "There was an error parsing the body"
+"""FastAPI's 400 for a JSON body that json.loads refused with something other than a JSON syntax
+error (whose own 422 says so): the exception it came from is its ``__cause__``."""
+
+
+def unparsed_body_message(cause: BaseException | None) -> str:
+    """What was wrong with a JSON body FastAPI could not parse, where its 400 says only that.
+
+    >>> unparsed_body_message(UnicodeDecodeError("utf-8", b"\\xff", 0, 1, "invalid start byte"))
+    'the request body is not UTF-8 text; send a JSON object in UTF-8'
+    >>> import json
+    >>> try:
+    ...     json.loads("[" + "9" * 5000 + "]")
+    ... except ValueError as exc:
+    ...     unparsed_body_message(exc)
+    'a number in the request body has more than 4300 digits, too many to read; send a JSON object with the numbers the operation takes'
+    """
+    if isinstance(cause, UnicodeDecodeError):
+        return "the request body is not UTF-8 text; send a JSON object in UTF-8"
+    if isinstance(cause, ValueError) and "integer string conversion" in str(cause):
+        return (
+            f"a number in the request body has more than {sys.get_int_max_str_digits()} digits, too many to "
+            "read; send a JSON object with the numbers the operation takes"
+        )
+    return "the request body could not be read as JSON; send a JSON object"
 
 
 class HeadAsGet:
@@ -257,6 +285,9 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 400 and message == _BODY_NOT_PARSED:
+            # Unreadable as the bodies json.loads refuses for their syntax, and refused alike (422).
+            return error_response(request, 422, unparsed_body_message(exc.__cause__))
         if exc.status_code == 404 and message == "Not Found":
             message = "no such page; check the address"
             if request.url.path.startswith("/api/"):  # a bot's typo in a path: where the paths are
