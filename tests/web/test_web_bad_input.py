@@ -177,7 +177,7 @@ def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:
     team = hosted.my_teams("p1")[0]
     assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
     before = snapshot(hosted.app)
-    refused(hosted.order("p1", team, 5, 3, turn=1), 409, "open turn is 2")
+    refused(hosted.order("p1", team, 5, 3, turn=1), 409, "turn 1 had already been resolved when this order came in")
     refused(post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}), 409, "Turn 1 had already been resolved")
     assert snapshot(hosted.app) == before
 

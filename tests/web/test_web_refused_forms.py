@@ -100,6 +100,34 @@ def test_an_order_for_a_stale_turn_comes_back_said_at_the_top_of_its_form(hosted
     assert form.value("force") == "10" and form.value("flair") == "9"
 
 
+def test_an_order_for_a_turn_resolved_meanwhile_is_said_not_put_in_the_new_turns_form(hosted: Hosted) -> None:
+    """A player's second tab still showed turn 1's form when the organiser resolved it; its
+    "Save and mark ready" with 17+6 came back as turn 2's form, another match, holding 17 and 6
+    and saying only "turn 1 is not open for orders; the open turn is 2: reload and order again":
+    one more press saved turn 1's numbers for turn 2. Now the form holds what the server has for
+    turn 2, and its summary says that turn 1 was resolved first and what was not saved. The same
+    order sent again once its turn was resolved with it (a second click, another tab) is said to
+    be in already, with nothing to do."""
+    team, other = hosted.my_teams("p1")
+    assert hosted.order("p1", other, 10, 9).status_code == 303
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    answer = hosted.order("p1", team, 17, 6, action="ready", turn=1)
+    assert answer.status_code == 409
+    form = refused_form(answer.text, f"order-{team}")
+    assert form.invalid() == []
+    assert form.value("force") == "0" and form.value("flair") == "0" and form.value("turn") == "2"
+    said = " ".join(form.summary().text.split())
+    assert "turn 1 had already been resolved when this order came in" in said, said
+    assert "so 17 FORCE + 6 FLAIR was not saved for it. This form is for turn 2: type its order" in said, said
+
+    again = hosted.order("p1", other, 10, 9, action="ready", turn=1)
+    assert again.status_code == 409
+    note = page_notice(again.text)
+    assert "10 FORCE + 9 FLAIR, was already saved for turn 1 (a second click, or another tab)" in note, note
+    assert note.endswith("nothing more to do. Turn 2 is open now."), note
+    assert "error-summary" not in again.text
+
+
 @pytest.mark.parametrize(
     ("strategy", "weight", "box", "words"),
     [

@@ -912,6 +912,28 @@ def post_order(
             # or the game is over): said at the top of the page as it stands now.
             note = f"Your order for {mine[team].info.name} was not saved: {why}. {_stands(game)}"
             return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+        # A Conflict comes from the store, once all three numbers are read.
+        if isinstance(exc, Conflict) and turn_number is not None and 1 <= turn_number < game.current_turn:
+            # Its turn was resolved first (the deadline, the last order ready, a second click or
+            # another tab), and the form now on the page is the new turn's, another match: what
+            # was sent is said, not put in it, as the kept typing never crosses turns either.
+            sent, sent_turn = f"{force_points} FORCE + {flair_points} FLAIR", turn_number
+            before = store.orders_of_player(db, game_id=game.id, turn=sent_turn, player_id=player_id).get(team)
+            if before is not None and (before.force, before.flair) == (force_points, flair_points):
+                note = (
+                    f"Your order for {mine[team].info.name}, {sent}, was already saved for turn {sent_turn} "
+                    f"{_AGAIN} and played when that turn was resolved: nothing more to do. {_stands(game)}"
+                )
+                return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+            why = (
+                f"turn {sent_turn} had already been resolved when this order came in (at its deadline, once "
+                f"every order was ready, or from another tab), so {sent} was not saved for it. This form is "
+                f"for turn {game.current_turn}: type its order"
+            )
+            refusal = Refusal(f"order-{team}", why)
+            return _play(
+                request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
+            )
         # Said beside the form, with what was typed still in it.
         boxes = _ORDER_BOXES.get(exc.field, ()) if isinstance(exc, Invalid) else ()  # a stale turn: the whole form
         refusal = Refusal(f"order-{team}", why, boxes, {"force": force, "flair": flair})
