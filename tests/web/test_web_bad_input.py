@@ -195,6 +195,9 @@ OTHER_FORM_CASES = [
     ("house-bot", {"team": "{theirs}", "strategy": "even", "weight": "x"}, 422, "must be a number"),
     ("house-bot", {"team": "{theirs}", "strategy": "even"}, 403, "taken their seat"),
     ("extend", {"hours": "soon"}, 422, "hours"),
+    ("extend", {"hours": "1_0"}, 422, "extend by a number of hours, got &#39;1_0&#39;"),  # float() read 10
+    ("extend", {"hours": "\u0663"}, 422, "extend by a number of hours"),  # an Arabic-Indic 3
+    ("extend", {"hours": "1e2"}, 422, "extend by a number of hours"),
     ("extend", {"hours": "-2"}, 422, "more than 0"),
     ("extend", {"hours": "99999"}, 422, "720"),
     ("resolve", {"turn": "x"}, 422, "whole number"),
