@@ -188,6 +188,7 @@ OTHER_FORM_CASES = [
     ("autopilot", {"team": "{mine}", "strategy": "group-blitz", "weight": "1"}, 422, "only even"),
     ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "1e400"}, 422, "must be a number"),
     ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "2000"}, 422, "0 to 1000"),
+    ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "\u0661.\u0665"}, 422, "must be a number"),  # Arabic-Indic 1.5
     ("autopilot", {"team": "atlantis", "strategy": "even"}, 404, "no team"),
     ("autopilot", {"team": "{theirs}", "strategy": "even"}, 403, "own teams"),
     ("house-bot", {"team": "atlantis", "strategy": "even"}, 404, "no team"),
