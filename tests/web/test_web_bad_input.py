@@ -230,6 +230,9 @@ def test_join_bad_input(app: FastAPI) -> None:
     refused(client.get("/join/" + "x" * 500), 404, "not valid")
     refused(post_form(client, link, {"name": "   "}), 422, "empty")
     refused(post_form(client, link, {"name": "n" * 300}), 422, "40")
+    # What the pages and the API call a team nobody manages: a player so named would pass for the bot.
+    refused(post_form(client, link, {"name": " House "}), 422, "&#39;House&#39; is what the teams nobody manages are called")
+    refused(post_form(client, link, {"name": "\uff28ouse"}), 422, "is what the teams nobody manages are called")
     refused(post_form(client, "/organiser/wrong", {}), 404, "not valid")
     assert snapshot(app) == before
 

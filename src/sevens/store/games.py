@@ -579,6 +579,14 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     # Two players of one name could not be told apart in the tables, the reports or the record;
     # an unclaimed seat's name in the record ("Player 3") counts as taken.
     taken = {_name_key(seat_name(o)) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id}
+    if renames and _name_key(clean) == "house":
+        # The pages and the API call a team nobody manages "house": a player of that name would
+        # pass for the bot, and their teams for teams nobody plays.
+        raise Invalid(
+            f"{clean!r} is what the teams nobody manages are called (their bot plays them); pick another "
+            "display name",
+            field="name",
+        )
     if renames and _name_key(clean) in taken:
         raise Invalid(
             f"another player in this game is already called {clean!r}; pick another display name", field="name"
