@@ -107,7 +107,7 @@ def test_an_order_for_a_turn_resolved_meanwhile_is_said_not_put_in_the_new_turns
     one more press saved turn 1's numbers for turn 2. Now the form holds what the server has for
     turn 2, and its summary says that turn 1 was resolved first and what was not saved. The same
     order sent again once its turn was resolved with it (a second click, another tab) is said to
-    be in already, with nothing to do."""
+    be in already, with nothing to do; one for a team that plays no more says where it ended."""
     team, other = hosted.my_teams("p1")
     assert hosted.order("p1", other, 10, 9).status_code == 303
     assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
@@ -126,6 +126,16 @@ def test_an_order_for_a_turn_resolved_meanwhile_is_said_not_put_in_the_new_turns
     assert "10 FORCE + 9 FLAIR, was already saved for turn 1 (a second click, or another tab)" in note, note
     assert note.endswith("nothing more to do. Turn 2 is open now."), note
     assert "error-summary" not in again.text
+
+    # Once the team plays no more (here the game is over) there is no form: said at the top, with
+    # where the team ended rather than "reload and order again".
+    for turn in range(2, 6):
+        assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": str(turn)}).status_code == 303
+    late = hosted.order("p1", team, 4, 3, action="ready", turn=5)
+    assert late.status_code == 409
+    note = page_notice(late.text)
+    assert ", 4 FORCE + 3 FLAIR, was not saved: turn 5 had already been resolved when it came in" in note, note
+    assert note.endswith("The game is finished.") and "reload" not in note, note
 
 
 @pytest.mark.parametrize(

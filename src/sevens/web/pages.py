@@ -907,33 +907,37 @@ def post_order(
         mine = {t.info.id: t for t in view.teams}
         if team not in mine:
             raise  # not one of this player's teams: the error page says why
-        if mine[team].match is None:
-            # Its form went with the turn (resolved since the page was loaded; the team is out,
-            # or the game is over): said at the top of the page as it stands now.
-            note = f"Your order for {mine[team].info.name} was not saved: {why}. {_stands(game)}"
-            return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+        name = mine[team].info.name
         # A Conflict comes from the store, once all three numbers are read.
         if isinstance(exc, Conflict) and turn_number is not None and 1 <= turn_number < game.current_turn:
             # Its turn was resolved first (the deadline, the last order ready, a second click or
-            # another tab), and the form now on the page is the new turn's, another match: what
-            # was sent is said, not put in it, as the kept typing never crosses turns either.
-            sent, sent_turn = f"{force_points} FORCE + {flair_points} FLAIR", turn_number
-            before = store.orders_of_player(db, game_id=game.id, turn=sent_turn, player_id=player_id).get(team)
+            # another tab). The form now on the page, if any, is the new turn's, another match:
+            # what was sent is said, not put in it, as the kept typing never crosses turns either.
+            sent = f"{force_points} FORCE + {flair_points} FLAIR"
+            before = store.orders_of_player(db, game_id=game.id, turn=turn_number, player_id=player_id).get(team)
             if before is not None and (before.force, before.flair) == (force_points, flair_points):
                 note = (
-                    f"Your order for {mine[team].info.name}, {sent}, was already saved for turn {sent_turn} "
-                    f"{_AGAIN} and played when that turn was resolved: nothing more to do. {_stands(game)}"
+                    f"Your order for {name}, {sent}, was already saved for turn {turn_number} {_AGAIN} and "
+                    f"played when that turn was resolved: nothing more to do. {_stands(game)}"
                 )
                 return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
-            why = (
-                f"turn {sent_turn} had already been resolved when this order came in (at its deadline, once "
-                f"every order was ready, or from another tab), so {sent} was not saved for it. This form is "
-                f"for turn {game.current_turn}: type its order"
-            )
+            resolved = f"turn {turn_number} had already been resolved when"
+            how = "came in (at its deadline, once every order was ready, or from another tab)"
+            if mine[team].match is None:  # the team plays no more, or the game is over: no form to say it at
+                said = f"{resolved} it {how}. {mine[team].progress} {_stands(game)}"
+                note = f"Your order for {name}, {sent}, was not saved: {said}"
+                return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+            why = f"{resolved} this order {how}, so {sent} was not saved for it. This form is for turn "
+            why += f"{game.current_turn}: type its order"
             refusal = Refusal(f"order-{team}", why)
             return _play(
                 request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
             )
+        if mine[team].match is None:
+            # Its form went with the turn (the team is out, or the game is over): said at the top
+            # of the page as it stands now.
+            note = f"Your order for {name} was not saved: {why}. {_stands(game)}"
+            return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
         # Said beside the form, with what was typed still in it.
         boxes = _ORDER_BOXES.get(exc.field, ()) if isinstance(exc, Invalid) else ()  # a stale turn: the whole form
         refusal = Refusal(f"order-{team}", why, boxes, {"force": force, "flair": flair})
