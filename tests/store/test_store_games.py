@@ -421,6 +421,39 @@ def test_two_joins_racing_with_one_invite_let_one_in(factory: sessionmaker[Sessi
         assert seat.name == "Ann" and seat.invite_used_at is not None
 
 
+def test_an_autopilot_set_by_a_player_signed_out_meanwhile_is_refused(
+    factory: sessionmaker[Session], now: datetime
+) -> None:
+    """R13: a sign-out sets the seat's autopilots back to the game's default, so that whoever opens
+    the new link never learns the previous player's choices. A Set that passed its access check
+    just before the sign-out and wrote just after it left the signed-out player's bot in place,
+    shown to the seat's next holder: the store now checks, under the game's lock, that the
+    credential still plays the seat (as an order does), and refuses it."""
+    with factory() as db:
+        game = started(db, now)
+        principal, _ = create_principal(db, kind=PrincipalKind.BOT, now=now, label="ann")
+        add_grant(db, principal_id=principal.id, game_id=game.id, role=Role.PLAYER, player_id="p1")
+        game_id, principal_id, team = game.id, principal.id, my_teams(db, game, "p1")[0]
+        db.commit()
+    setter, organiser = factory(), factory()
+    try:
+        # The Set's request has checked that its credential plays p1 ...
+        assert "p1" in access_to(setter, principal_id=principal_id, game_id=game_id).player_ids
+        # ... when the organiser signs p1 out and hands the seat on.
+        store.reissue_invite(organiser, game_id=game_id, player_id="p1", now=now, sign_out=True)
+        organiser.commit()
+        with pytest.raises(Refused, match="seat p1 was signed out"):
+            store.set_autopilot(
+                setter, game_id=game_id, player_id="p1", team_id=team, strategy="even-force", principal_id=principal_id
+            )
+        setter.rollback()
+    finally:
+        setter.close()
+        organiser.close()
+    with factory() as db:
+        assert next(t for t in store.teams_of(db, game_id=game_id) if t.team_id == team).autopilot is None
+
+
 def test_new_organiser_link_replaces_the_hash_and_revokes_other_organisers(db: Session, now: datetime) -> None:
     """The old link opens nothing; every organiser grant but the asker's goes; the log keeps no secret."""
     created = store.create_game(db, spec=spec(), now=now)

@@ -9,7 +9,9 @@ import re
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select
 
+from sevens.store.models import TeamRow
 from sevens.web.scheduler import resolve_due
 from web.refused_forms import page_notice
 from web.web_helpers import FakeClock, Hosted, host_game, post_form
@@ -161,6 +163,23 @@ def test_a_link_for_another_device_after_the_game_ended(hosted: Hosted) -> None:
     assert answer.status_code == 409
     note = page_notice(answer.text)
     assert note == "No link for another device was made: the game is ended: no seat needs a new link. The game was ended early."
+
+
+def test_an_autopilot_set_after_the_game_ended(hosted: Hosted) -> None:
+    """A player's page loaded before the organiser ended the game: its autopilot's Set answered
+    "Autopilot for ... set." and changed the team's bot in a game no bot plays any more. Now the
+    page comes back saying nothing was changed, and why."""
+    team = hosted.my_teams("p1")[0]
+    name = re.search(rf'id="team-{team}">\s*<h2>([^<]+?) <small>', hosted.players["p1"].get(f"{hosted.base}/play").text)
+    assert name is not None
+    assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    answer = post_form(hosted.players["p1"], f"{hosted.base}/autopilot", {"team": team, "strategy": "even-force"})
+    assert answer.status_code == 409, answer.text[-400:]
+    note = page_notice(answer.text)
+    assert note == f"The autopilot for {name.group(1)} was not changed: the game is ended: no autopilot plays for it any more."
+    assert f'data-canonical="/games/{hosted.public_id}/play"' in answer.text
+    with hosted.app.state.sessionmaker() as db:
+        assert db.scalar(select(TeamRow.autopilot).where(TeamRow.team_id == team)) is None
 
 
 def test_a_button_of_someone_who_does_not_organise_keeps_the_error_page(hosted: Hosted, app: FastAPI) -> None:

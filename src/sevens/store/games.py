@@ -1036,17 +1036,26 @@ def end_game(session: Session, *, game_id: int, now: datetime, actor: str) -> Ga
     return game
 
 
-def set_autopilot(session: Session, *, game_id: int, player_id: str, team_id: str, strategy: str) -> TeamRow:
-    """Pick the bot that plays a team's missed orders (R13).
+def set_autopilot(
+    session: Session, *, game_id: int, player_id: str, team_id: str, strategy: str, principal_id: int | None = None
+) -> TeamRow:
+    """Pick the bot that plays a team's missed orders (R13). ``principal_id``: the credential
+    asking, which must still play the seat once the game is locked, as for an order.
 
     Raises:
         Invalid: an unknown bot.
-        Refused: not the player's team.
+        Refused: not the player's team, or the credential no longer plays the seat.
+        Conflict: the game is over: no bot plays for it any more.
     """
     strategy = check_bot_name(strategy, "autopilot")
-    game = session.get(GameRow, game_id)
-    if game is None:
-        raise NotFound("no such game")
+    # The game's lock, as an order and a sign-out take it: a sign-out sets the seat's autopilots
+    # back to the game's default, and one written after it by the player it signed out would be
+    # shown to whoever opens the new link (R13: a manager's choice is theirs alone).
+    game = lock_game(session, game_id=game_id)
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(f"the game is {game.status.value}: no autopilot plays for it any more")
+    if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
+        raise Refused(f"seat {player_id} was signed out: this credential no longer plays it; ask the organiser for a new link")
     team = _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
     team.autopilot = strategy
     session.flush()

@@ -554,7 +554,7 @@ async def put_order(
 @router.put(
     "/games/{public_id}/autopilot/{team}",
     response_model=schemas.AutopilotAnswer,
-    responses=error_responses(401, 403, 404, 413, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
 )
 def put_autopilot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep
@@ -562,7 +562,9 @@ def put_autopilot(
     """Pick the bot that plays the team's missed orders (R13)."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
-    saved = store.set_autopilot(db, game_id=row.id, player_id=me_, team_id=team, strategy=body.strategy)
+    saved = store.set_autopilot(
+        db, game_id=row.id, player_id=me_, team_id=team, strategy=body.strategy, principal_id=principal.id
+    )
     db.commit()
     return JSONResponse({"team": saved.team_id, "autopilot": saved.autopilot or ""})
 

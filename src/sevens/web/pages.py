@@ -969,8 +969,20 @@ def post_autopilot(
     player_id = _player(access)
     try:
         store.set_autopilot(
-            db, game_id=game.id, player_id=player_id, team_id=team, strategy=views.bot_name(strategy, weight)
+            db,
+            game_id=game.id,
+            player_id=player_id,
+            team_id=team,
+            strategy=views.bot_name(strategy, weight),
+            principal_id=None if principal is None else principal.id,
         )
+    except Conflict as exc:
+        # The game ended or finished since the page was loaded: the page as it stands now says so.
+        db.rollback()
+        view = views.player_view(db, game, player_id)
+        name = next((t.info.name for t in view.teams if t.info.id == team), team)
+        note = f"The autopilot for {name} was not changed: {exc}."
+        return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
     except Invalid as exc:
         db.rollback()
         view = views.player_view(db, game, player_id)
