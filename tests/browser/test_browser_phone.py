@@ -394,4 +394,15 @@ def test_a_player_far_down_the_page_is_told_where_they_are_that_the_game_moved_o
     with page.expect_navigation():
         page.keyboard.press("Enter")
     expect(page.locator("#turn")).to_have_text(re.compile(r"^2 of "))
+
+    # With the page's main part itself focused there is no part to stand after: the note is at
+    # the top (looking for a part above the page's main part threw, and no note came).
+    page.evaluate("() => { const main = document.querySelector('main'); main.tabIndex = -1; main.focus(); }")
+    organiser = context.new_page()
+    organiser.on("dialog", lambda dialog: dialog.accept())
+    visit(organiser, organise)
+    organiser.click("#resolve button")
+    expect(organiser.locator("#done")).to_contain_text("Turn 2 resolved")
+    organiser.close()
+    expect(page.locator("main > #live-note:first-child")).to_contain_text("The game has moved on (running, turn 3).", timeout=15000)
     context.close()

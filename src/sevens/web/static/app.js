@@ -206,7 +206,8 @@ function followGame() {
   // know, not one that comes in with its words.
   function place(note) {
     var focused = document.activeElement;
-    if (focused === null || focused === document.body || !main.contains(focused)) {
+    // The page itself focused (a screen reader may put the focus there) has no part to follow.
+    if (focused === null || focused === document.body || focused === main || !main.contains(focused)) {
       main.insertBefore(note, main.firstChild);
       return;
     }
