@@ -233,8 +233,15 @@ def test_join_bad_input(app: FastAPI) -> None:
     # What the pages and the API call a team nobody manages: a player so named would pass for the bot.
     refused(post_form(client, link, {"name": " House "}), 422, "&#39;House&#39; is what the teams nobody manages are called")
     refused(post_form(client, link, {"name": "\uff28ouse"}), 422, "is what the teams nobody manages are called")
+    # Names that show nothing: Hangul fillers and a blank Braille pattern, combining marks alone.
+    for blank in ("\u3164", "\u115f\u2800", "\uffa0 \u1160"):
+        refused(post_form(client, link, {"name": blank}), 422, "your display name is empty")
+    refused(post_form(client, link, {"name": "\u0301\u0308"}), 422, "shows no letter, digit or sign")
     refused(post_form(client, "/organiser/wrong", {}), 404, "not valid")
     assert snapshot(app) == before
+    # A filler after a name is a space: "Ann" and "Ann" + filler, two names alike, are one name.
+    game.join("p2", "Ann")
+    refused(post_form(client, link, {"name": "Ann\u3164"}), 422, "already called &#39;Ann&#39;")
 
 
 @pytest.mark.parametrize(

@@ -176,9 +176,14 @@ class OrderState(StrEnum):
 
 
 def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
-    name = " ".join(value.split())
+    # The fillers that show as blank space count as spaces: "Ann" and "Ann" + a Hangul filler
+    # would otherwise be two names that look alike, and a filler alone a name that shows nothing.
+    name = " ".join(value.translate(_BLANKS).split())
     if not name:
         raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters", field=field)
+    if all(unicodedata.category(c).startswith("M") or c == " " for c in name):
+        # Combining marks alone: nothing of their own to show, only on a letter before them.
+        raise Invalid(f"{what} shows no letter, digit or sign; type a name of 1 to {limit} characters", field=field)
     if len(name) > limit:
         raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}", field=field)
     # Controls, and invisible format characters: direction overrides (which turn the text after
@@ -190,6 +195,8 @@ def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
 
 
 _JOINERS = frozenset("\u200c\u200d")
+_BLANKS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800"), " ")
+"""Letters and signs that show as blank space (the Hangul fillers, the blank Braille pattern)."""
 
 
 def _name_key(name: str) -> str:
