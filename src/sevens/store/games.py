@@ -117,6 +117,10 @@ def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> 
 
     >>> check_bot_name("even-flair@ 1.5")
     'even-flair@1.5'
+    >>> check_bot_name("even@\u0661.\u0665")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R13: 'even@١.٥': the knockout weight after '@' must be a number such as 0.5, 1.5 or 2 in the digits 0 to 9, got '١.٥'
     >>> check_bot_name("os:system", "autopilot")
     Traceback (most recent call last):
     ...
@@ -126,6 +130,13 @@ def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> 
         return name
     if "@" in name and name.partition("@")[0] in STRATEGIES:
         try:
+            if not name.isascii():
+                # Typed in other scripts' digits (which the bots read): refused, as every number a
+                # form takes, rather than kept as typed.
+                raise ValueError(
+                    f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2 in the "
+                    f"digits 0 to 9, got {name.partition('@')[2]!r}"
+                )
             named = split_weighted_name(name.strip())[2]
         except ValueError as exc:
             raise Invalid(f"R13: {exc}", field=f"{field}_weight") from None
