@@ -153,6 +153,18 @@ def test_a_turn_too_long_to_read_in_a_pages_link_says_nothing(hosted: Hosted) ->
     assert 'id="done"' not in page.text
 
 
+def test_the_note_after_start_is_not_said_once_turn_1_is_over(hosted: Hosted) -> None:
+    """The organiser page after Start is /organise?done=start, and a reload (or a bookmark) keeps
+    that address: in turn 2 it still said "Started: the groups are drawn and turn 1 is open."
+    Now the note after Start is said only while turn 1 is open, as the others are only while
+    they are true."""
+    assert 'id="done"' in hosted.organiser.get(f"{hosted.base}/organise", params={"done": "start"}).text
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    page = hosted.organiser.get(f"{hosted.base}/organise", params={"done": "start"})
+    assert page.status_code == 200
+    assert "turn 1 is open" not in page.text and 'id="done"' not in page.text
+
+
 def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:
     """The player's own page comes back with the reason at that team's form and what they typed in
     it, instead of an error page and the back button."""

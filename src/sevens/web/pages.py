@@ -651,6 +651,8 @@ def _turn_done(game: GameRow, done: str, turn: str) -> str:
     ('resolve', '', '')
     >>> _turn_done(running, "extend", ""), _turn_done(GameRow(status=GameStatus.FINISHED, current_turn=5), "resolve", "5")
     ('extend', 'resolve')
+    >>> _turn_done(running, "start", ""), _turn_done(GameRow(status=GameStatus.RUNNING, current_turn=1), "start", "")
+    ('', 'start')
     """
     status, timed = game.status, game.turn_seconds is not None
     open_now = status in (GameStatus.RUNNING, GameStatus.PAUSED)
@@ -658,7 +660,7 @@ def _turn_done(game: GameRow, done: str, turn: str) -> str:
     if done == "resolve" and number is not None:
         return done if status is GameStatus.FINISHED or (open_now and game.current_turn > number) else ""
     stands = {
-        "start": open_now,
+        "start": open_now and game.current_turn == 1,  # its note says turn 1 is open
         "pause": status is GameStatus.PAUSED,
         "resume": status is GameStatus.RUNNING and timed,
         "extend": open_now and timed,
