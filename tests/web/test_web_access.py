@@ -96,7 +96,7 @@ def check_get_pages(world: World, role: str) -> None:
     assert organise == (200 if role == "organiser" else 403 if watch == 200 else 404)
     play = client.get(f"{base}/play").status_code
     assert play == (200 if role in ("player", "same_game_player") else 403 if watch == 200 else 404)
-    odds = client.get(f"{base}/odds", params={"team": world.p1_team, "force": 3, "flair": 3}).status_code
+    odds = client.post(f"{base}/odds", data={"team": world.p1_team, "force": 3, "flair": 3}).status_code
     assert odds == (200 if role == "player" else 403 if watch == 200 else 404)
 
 

@@ -121,8 +121,8 @@ def test_order_form_bad_input(hosted: Hosted) -> None:
         assert snapshot(hosted.app) == before, (field, value)
 
 
-def test_odds_query_refuses_a_number_too_long_to_read(hosted: Hosted) -> None:
-    """The order form's odds take their numbers from the query, which has no length limit: a FORCE
+def test_odds_refuse_a_number_too_long_to_read(hosted: Hosted) -> None:
+    """The order form's odds take their numbers from the request's body, with no length limit: a FORCE
     or FLAIR of thousands of digits (past Python's 4,300-digit limit on int()) is a 422 that says
     what was wrong, as any other bad number, not a 500."""
     team = hosted.my_teams("p1")[0]
@@ -133,7 +133,7 @@ def test_odds_query_refuses_a_number_too_long_to_read(hosted: Hosted) -> None:
         ("force", "1000000", "R3: FORCE is too large (7 digits)"),
         ("force", "999999", "R3"),  # six digits are read, and R3 refuses the order
     ]:
-        answer = client.get(f"{hosted.base}/odds", params={"team": team, field: value})
+        answer = client.post(f"{hosted.base}/odds", data={"team": team, field: value})
         refused(answer, 422, words)
         assert len(answer.text) < 300  # a long number is not quoted back
 

@@ -445,7 +445,7 @@ def test_live_odds_for_own_team(hosted: Hosted) -> None:
     from sevens.bots import STRATEGIES
 
     team = hosted.my_teams("p1")[0]
-    response = hosted.players["p1"].get(f"{hosted.base}/odds", params={"team": team, "force": 10, "flair": 9})
+    response = hosted.players["p1"].post(f"{hosted.base}/odds", data={"team": team, "force": 10, "flair": 9})
     assert response.status_code == 200
     data = response.json()
     assert data["scrum_left"] == 81 and data["against"]
@@ -455,6 +455,19 @@ def test_live_odds_for_own_team(hosted: Hosted) -> None:
     assert abs(data["expected_points"] - (10 * 8 / 6 + 3 * 61 / 15)) < 1e-3
     # Every seat is taken: the opponent's autopilot is its manager's own business.
     assert data["opponent_bot"] is None and sorted(row["bot"] for row in data["against"]) == sorted(STRATEGIES)
+
+
+def test_live_odds_take_the_draft_in_the_body_never_in_the_address(hosted: Hosted) -> None:
+    """A draft order is as secret as the order it becomes, and a request's address is what a server
+    or a reverse proxy writes to its access log: the odds are asked for by a POST whose body holds
+    the draft, and the page's route takes no draft in its address."""
+    team = hosted.my_teams("p1")[0]
+    player = hosted.players["p1"]
+    in_address = player.get(f"{hosted.base}/odds", params={"team": team, "force": 10, "flair": 9})
+    assert in_address.status_code == 405
+    assert "expected_points" not in in_address.text
+    page = player.get(f"{hosted.base}/play").text
+    assert f'data-odds="/games/{hosted.public_id}/odds"' in page  # where the script posts, with no query
 
 
 def test_live_odds_name_the_bot_of_an_opponent_nobody_plays(app: FastAPI) -> None:
@@ -469,7 +482,7 @@ def test_live_odds_name_the_bot_of_an_opponent_nobody_plays(app: FastAPI) -> Non
     team = game.my_teams("p1")[0]
 
     def odds() -> dict[str, Any]:
-        response = player.get(f"{game.base}/odds", params={"team": team, "force": 10, "flair": 9})
+        response = player.post(f"{game.base}/odds", data={"team": team, "force": 10, "flair": 9})
         assert response.status_code == 200, response.text
         return cast(dict[str, Any], response.json())
 

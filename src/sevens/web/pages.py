@@ -1372,17 +1372,22 @@ def verify_page(request: Request, public_id: str, db: SessionDep, principal: Pri
     )
 
 
-@router.get("/games/{public_id}/odds")
+@router.post("/games/{public_id}/odds")
 def odds_fragment(
     request: Request,
     public_id: str,
     db: SessionDep,
     principal: PrincipalDep,
-    team: str = "",
-    force: str = "0",
-    flair: str = "0",
+    team: Annotated[str, Form()] = "",
+    force: Annotated[str, Form()] = "0",
+    flair: Annotated[str, Form()] = "0",
 ) -> Response:
-    """Live odds for a draft order of one's own team (JSON for the order form's script)."""
+    """Live odds for a draft order of one's own team (JSON for the order form's script).
+
+    The draft comes in the request's body, not its address: an address is what a server or a
+    reverse proxy in front of it writes to its access log, and a draft is as secret as the order
+    it becomes. It changes nothing, so it needs no CSRF token (a stale one would blank the odds).
+    """
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
