@@ -176,7 +176,9 @@ def test_a_page_that_follows_the_game_does_not_reload_from_under_the_keyboard(se
     visit(player, organise.removesuffix("/organise") + "/play")
     player.locator("form.order-form button[value=save]").first.click()  # the organiser's version moves
     expect(player.locator("#message")).to_be_visible()
-    expect(page.locator("#live-note")).to_contain_text("The game has moved on")
+    # Polled every 5 s, and the words come a moment after the note (to be announced): more than
+    # expect's own 5 s.
+    expect(page.locator("#live-note")).to_contain_text("The game has moved on", timeout=15000)
     assert page.evaluate("window.stillHere === true")
     assert page.evaluate(FOCUSED) == ["BUTTON", "Resolve turn 1 now"]
     # The note's button reloads: the page as it stands now.
