@@ -314,7 +314,30 @@ def test_human_output_never_rounds_what_can_happen_to_0_or_1() -> None:
     assert win == ">0.999999"
     assert float(draw) > 0 and float(loss) > 0 and "e-" in loss
     splits = runner.invoke(app, ["odds", "--best-split", "40", "--vs-force", "1"], env={"COLUMNS": "120"})
-    assert _row(splits.stdout, "1")[-1] == ">0.999999"  # win + draw/2
+    assert _row(splits.stdout, "1")[-1] == "0.99999964"  # win + draw/2, as many decimals as tell the splits apart
+
+
+@pytest.mark.parametrize("args", [["--best-split", "40", "--vs-flair", "3"], ["--best-split", "40", "--vs-force", "1"],
+                                  ["--best-split", "40", "--vs-flair", "3", "--knockout"],
+                                  ["--best-split", "2", "--vs-force", "160"]])
+def test_the_ranking_never_shows_two_splits_equal_that_differ(args: list[str]) -> None:
+    """Issue: against one FLAIR option, 40 FORCE and 37 FORCE + 3 FLAIR both showed win + draw/2 0.999970
+    (and four splits 0.999969), ranked apart by a difference the table hid. The ranking's column takes
+    more decimals where six would hide a difference larger than the two splits' tail bounds."""
+    from sevens.odds import best_splits
+
+    total = int(args[1])
+    vs = (int(args[3]), 0) if args[2] == "--vs-force" else (0, int(args[3]))
+    ranked = best_splits(total, vs, knockout="--knockout" in args)
+    shown = runner.invoke(app, ["odds", *args], env={"COLUMNS": "120"})
+    assert shown.exit_code == 0
+    figures = [_row(shown.stdout, str(rank))[-1] for rank in range(1, len(ranked) + 1)]
+    for i in range(len(ranked) - 1):
+        a, b = ranked[i], ranked[i + 1]
+        if a.share - b.share > a.odds.tail_bound + b.odds.tail_bound:
+            assert figures[i] != figures[i + 1], shown.stdout
+    for split, figure in zip(ranked, figures, strict=True):
+        assert figure not in ("0", "1") and abs(float(figure.lstrip(">")) - split.share) <= 1e-6
 
 
 def test_a_long_shot_keeps_two_figures() -> None:

@@ -41,7 +41,7 @@ from sevens.odds import (
 )
 from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
 
-__all__ = ["bound", "chance", "histogram_rows", "odds_command", "register"]
+__all__ = ["bound", "chance", "histogram_rows", "odds_command", "ranking_figures", "register"]
 
 _BAR_WIDTH = 40
 _MIN_BAR_WIDTH = 10
@@ -97,6 +97,11 @@ def chance(p: float, places: int = 6) -> str:
     ('0', '0.250000', '2.9e-08', '>0.999999', '1')
     >>> chance(0.0000286), chance(0.00000888), chance(0.0000286, places=4)
     ('0.000029', '8.9e-06', '2.9e-05')
+
+    More places give a long shot more figures too:
+
+    >>> chance(3.3123e-26, places=8), chance(1 - 3.6e-7, places=8)
+    ('3.312e-26', '0.99999964')
     """
     if p <= 0:
         return "0"
@@ -104,7 +109,7 @@ def chance(p: float, places: int = 6) -> str:
         return "1"
     text = f"{p:.{places}f}"
     if p < 10.0 ** (1 - places):  # fewer than two figures would show: 0.000009 for 8.88e-06
-        return f"{p:.1e}"
+        return f"{p:.{max(1, places - 5)}e}"
     if float(text) == 1:
         return ">0." + "9" * places
     return text
@@ -256,6 +261,26 @@ def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order) -> Table:
     return table
 
 
+# The most decimals the ranking's column takes: beyond them two splits differ by less than the
+# match odds' tail bounds (at most 2e-10 each), so they are equal as far as anything here can tell.
+_MOST_PLACES = 10
+
+
+def ranking_figures(ranked: list[SplitOdds]) -> list[str]:
+    """The figure each split is ranked by, with as many decimals (6 to :data:`_MOST_PLACES`) as tell
+    each split from the next wherever they differ by more than their tail bounds: at six, 40 FORCE and
+    37 FORCE + 3 FLAIR against one FLAIR option both showed 0.999970, ranked apart for no reason shown.
+    """
+    def apart(a: SplitOdds, b: SplitOdds) -> bool:
+        return abs(a.share - b.share) > a.odds.tail_bound + b.odds.tail_bound
+
+    for places in range(6, _MOST_PLACES + 1):
+        texts = [chance(split.share, places) for split in ranked]
+        if all(texts[i] != texts[i + 1] or not apart(ranked[i], ranked[i + 1]) for i in range(len(ranked) - 1)):
+            break
+    return texts
+
+
 def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool, width: int) -> Table:
     """Every split, best first, each figure whole: where ``width`` columns leave no room for the
     cells' padding, the cells go without it ("│0.012309│"), since rich would otherwise cut every
@@ -265,8 +290,8 @@ def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool
     headers.append("win + level/2" if knockout else "win + draw/2")
     rows = [
         [str(rank), str(split.order.force), str(split.order.flair),
-         *(chance(v) for v in split.odds.to_dict().values()), chance(split.share)]
-        for rank, split in enumerate(ranked, start=1)
+         *(chance(v) for v in split.odds.to_dict().values()), share]
+        for rank, (split, share) in enumerate(zip(ranked, ranking_figures(ranked), strict=True), start=1)
     ]
     # Each column as wide as its widest figure, or its header's longest word (a header may wrap).
     widths = [max([len(max(h.split(), key=len)), *(len(row[i]) for row in rows)]) for i, h in enumerate(headers)]
