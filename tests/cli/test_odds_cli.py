@@ -507,6 +507,16 @@ def test_the_solved_match_never_prints_less_error_than_its_bound(budgets: tuple[
     assert bound <= float(found[1]) <= bound * 1.1
 
 
+@pytest.mark.parametrize("args", [["0", "0"], ["30", "10"], ["30", "10", "--knockout"], ["160", "0"]])
+@pytest.mark.parametrize("columns", ["40", "80"])
+def test_the_solved_value_starts_its_line_as_the_note_under_it_does(args: list[str], columns: str) -> None:
+    """Issue: the value line was centred under the table: three spaces in at --solve 0 0, four with
+    --knockout (above a note that starts at the margin), none at --solve 30 10, as its length fell."""
+    shown = runner.invoke(app, ["odds", "--solve", *args], env={"COLUMNS": columns})
+    assert shown.exit_code == 0
+    assert any(line.startswith("value to A (win + ") for line in shown.stdout.splitlines()), shown.stdout
+
+
 def test_a_solved_match_with_nothing_cut_says_it_is_exact() -> None:
     """`--solve 0 0` printed "(within 0e+00)"."""
     shown = runner.invoke(app, ["odds", "--solve", "0", "0"])

@@ -182,7 +182,9 @@ def _warn_if_slow(budgets: list[int], orders: int) -> None:
 def _titled(title: str, caption: str | None = None, *, show_header: bool = True) -> Table:
     # A table as wide as its title and caption, so that neither wraps mid-phrase above narrow columns.
     width = max(len(title), len(caption or ""))
-    return Table(title=title, caption=caption, min_width=width, show_header=show_header)
+    # The caption is a line of text under the table, read with the note after it, so it starts
+    # where they do rather than centred (a few columns in, or none, as its length happened to fall).
+    return Table(title=title, caption=caption, min_width=width, show_header=show_header, caption_justify="left")
 
 
 def _order_table(odds: OrderOdds, title: str, width: int) -> RenderableType:
