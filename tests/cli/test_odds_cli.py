@@ -567,6 +567,28 @@ def test_below_56_columns_each_split_is_listed_with_every_chance_whole_and_named
         assert re.search(re.escape(said) + r"[>\d][^ ;]*; " + re.escape(named), text), shown.stdout
 
 
+@pytest.mark.parametrize("columns", [24, 30, 34])
+@pytest.mark.parametrize("args", [["--force", "10", "--flair", "9", "--vs-flair", "30", "--knockout"],
+                                  ["--force", "90", "--vs-flair", "3"]])
+def test_a_narrow_terminal_shows_every_chance_of_a_match_whole(args: list[str], columns: int) -> None:
+    """Issue: at 30 columns the match table cut its chances to '0.1448…', '0.854…' and '0.0003…'.
+    The cells lose their padding instead, and below that each chance stands on a line with its name."""
+    from sevens.cli.odds import chance
+
+    found = _json(*args)
+    shown = runner.invoke(app, ["odds", *args], env={"COLUMNS": str(columns)})
+    assert shown.exit_code == 0
+    assert "…" not in shown.stdout, shown.stdout
+    keys = ["win", "loss", "level"] if "--knockout" in args else ["win", "draw", "loss"]
+    lines = shown.stdout.splitlines()
+    last = max(i for i, line in enumerate(lines) if "tail bound" in line)  # the opponent's table ends there
+    text = " ".join(lines[last + 1 :]).replace("│", " ").replace("┃", " ")
+    figures = [chance(float(str(found[key]))) for key in keys]
+    assert re.search(r"\s+".join(map(re.escape, keys)) + r"\s.*?" + r"\s+".join(map(re.escape, figures)), text) or all(
+        re.search(re.escape(key) + r"\s+" + re.escape(figure), text) for key, figure in zip(keys, figures, strict=True)
+    ), shown.stdout
+
+
 def test_at_40_columns_each_figure_of_an_order_keeps_its_fraction_on_its_line() -> None:
     """At 40 columns the order's table broke '25.5333  (=' from '383/15)' and '0.000529  (=' from
     '125/236196)'. Without its frame the table leaves the values the room to stay whole."""
