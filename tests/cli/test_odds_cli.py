@@ -517,6 +517,18 @@ def test_the_solved_value_starts_its_line_as_the_note_under_it_does(args: list[s
     assert any(line.startswith("value to A (win + ") for line in shown.stdout.splitlines()), shown.stdout
 
 
+@pytest.mark.parametrize("columns", [24, 30, 34])
+def test_a_narrow_terminal_shows_the_solved_match_whole(columns: int) -> None:
+    """Issue: at 30 columns the solved match's headers were cut to 'FOR…' and 'pro…'. The cells lose
+    their padding instead, and below that each side's split stands on a line of its own."""
+    shown = runner.invoke(app, ["odds", "--solve", "30", "10"], env={"COLUMNS": str(columns)})
+    assert shown.exit_code == 0
+    assert "…" not in shown.stdout, shown.stdout
+    text = " ".join(shown.stdout.replace("│", " ").replace("┃", " ").split())
+    assert "FORCE FLAIR probability" in text or "A: 6 FORCE + 24 FLAIR, probability 1" in text, shown.stdout
+    assert "0.982625 (within 1.2e-10)" in text
+
+
 def test_a_solved_match_with_nothing_cut_says_it_is_exact() -> None:
     """`--solve 0 0` printed "(within 0e+00)"."""
     shown = runner.invoke(app, ["odds", "--solve", "0", "0"])

@@ -479,17 +479,33 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
             typer.echo(json.dumps(solution.to_dict()))
         return
     rules = "knock-out (R9)" if knockout else "group"
-    table = _titled(
-        f"Solved match, {rules} rules: A spends {a}, B spends {b}",
+    title = f"Solved match, {rules} rules: A spends {a}, B spends {b}"
+    caption = (
         f"value to A (win + {'level' if knockout else 'draw'}/2): {chance(solution.value)} "
-        f"({'exact' if solution.error_bound <= 0 else 'within ' + bound(solution.error_bound)})",
+        f"({'exact' if solution.error_bound <= 0 else 'within ' + bound(solution.error_bound)})"
     )
-    for header in ("side", "FORCE", "FLAIR", "probability"):
-        table.add_column(header, justify="left" if header == "side" else "right")
-    for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)):
-        for order, p in mix.support:
-            table.add_row(side, str(order.force), str(order.flair), chance(p))
+    headers = ("side", "FORCE", "FLAIR", "probability")
+    rows = [(side, str(order.force), str(order.flair), chance(p))
+            for side, mix in (("A", solution.mix_a), ("B", solution.mix_b)) for order, p in mix.support]
     console = ResultsConsole()
+    # As the splits table: cells without their padding where it does not fit, and below that (about
+    # 30 columns) each split on a line of its own, rather than headers cut to "FOR…" and "pro…".
+    unpadded = sum(max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)) + len(headers) + 1
+    table: Table
+    if unpadded > console.width:
+        table = Table(title=title, caption=caption, caption_justify="left", box=None, show_header=False,
+                      padding=(0, 0))
+        table.add_column(overflow="fold")
+        for side, force, flair, p in rows:
+            table.add_row(f"{side}: {force} FORCE + {flair} FLAIR, probability {p}")
+    else:
+        table = _titled(title, caption)
+        if unpadded + 2 * len(headers) > console.width:
+            table.padding = (0, 0)
+        for header in headers:
+            table.add_column(header, justify="left" if header == "side" else "right")
+        for row in rows:
+            table.add_row(*row)
     with printing():
         console.print(table)
         if knockout:
