@@ -56,6 +56,28 @@ def test_the_knockout_matrix_keeps_only_keys_and_chances() -> None:
     assert tracemalloc.get_traced_memory()[1] - base <= 100 * MB
 
 
+@pytest.mark.usefixtures("traced")
+def test_a_knockout_matrix_larger_than_the_cache_leaves_nothing_in_it() -> None:
+    """Each order's joint lines are read once by the matrix, so where together they outgrow the cache
+    (every split of 160 filled it six times over) adding them only pushed each out before any use,
+    and left the cache full of them: --solve 160 160 --knockout peaked at 1.45 GB, 1.05 GB without.
+    Here the splits of 60 (about 85 MB) against a bound of 8 MB: none of them is left once it is done."""
+    base = tracemalloc.get_traced_memory()[0]
+    matrix = payoff_matrix(60, 60, knockout=True)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - base - matrix.nbytes
+    assert not joint._cache
+    # The tables of dice and options the lines are built from stay (3.4 MB); the cache held 10.2 MB.
+    assert held <= 6 * MB, f"{held / MB:.1f} MB held"
+
+
+@pytest.mark.usefixtures("traced")
+def test_a_knockout_matrix_within_the_cache_keeps_its_lines() -> None:
+    """Small budgets fit the cache and keep their lines, for the next match that needs them."""
+    payoff_matrix(9, 9, knockout=True)
+    assert all((o.force, o.options) in joint._cache for o in splits(9))
+
+
 def test_the_knockout_matrix_holds_less_than_28_bytes_a_key() -> None:
     """The matrix needs each order's chances (8 bytes a key) and where each key stands on the common
     scale (8 more). Building that scale by sorting every key of every order together held the keys,

@@ -174,7 +174,7 @@ def _warn_if_slow(budgets: list[int], orders: int) -> None:
     if max(budgets) >= SLOW_BUDGET:
         typer.echo(
             f"working out count-back (R9) for {orders} orders: at budgets this large that takes from a few "
-            "seconds to about half a minute, and up to 1.5 GB of memory",
+            "seconds to about half a minute, and up to about 1 GB of memory",
             err=True,
         )
 

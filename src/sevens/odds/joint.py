@@ -248,11 +248,13 @@ def _size(lines: JointLines) -> int:
     return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above, lines.array))
 
 
-def joint_lines(force: int, options: int) -> JointLines:
+def joint_lines(force: int, options: int, *, keep: bool = True) -> JointLines:
     """The joint distribution of the line of ``force`` FORCE dice and ``options`` FLAIR options.
 
     Callers must have validated the order (R3). Results are cached, the least recently used
-    dropped first once they hold more than :data:`CACHE_BYTES`.
+    dropped first once they hold more than :data:`CACHE_BYTES`; with ``keep=False`` one found in
+    the cache is used but one worked out is not added (for a pass over more orders than the cache
+    holds, which would only push out each one it added before using it again).
 
     >>> one_die = joint_lines(1, 0)
     >>> one_die.probs.tolist() == [2 / 3, 1 / 6, 1 / 6], one_die.tail_bound
@@ -268,6 +270,8 @@ def joint_lines(force: int, options: int) -> JointLines:
             _cache.move_to_end(key)
             return found
     made = _joint_lines(force, options)
+    if not keep:
+        return made
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:  # another thread made it meanwhile: one copy is kept and counted

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.odds import joint
 from sevens.odds.joint import JointLines, joint_lines, key_cells, lines_shape
 from sevens.odds.points import order_points
 from sevens.odds.tables import POINT_WEIGHTS
@@ -126,6 +127,9 @@ def _knockout_matrix(rows: tuple[Order, ...], cols: tuple[Order, ...]) -> tuple[
         max(sizes) for sizes in zip(*(lines_shape(o.force, o.options) for o in orders), strict=True)
     )
     scale = _Scale((tries, conversions, drop_goals, penalties))
+    # Each order is used once here: where their lines outgrow the cache (every split of 160 fills it
+    # six times over), adding them would hold half a GB of lines this pass never reads again.
+    keep = sum(math.prod(lines_shape(o.force, o.options)) * 8 for o in orders) <= joint.CACHE_BYTES
     # Only each order's chances and its keys' places on the scale are kept here, so that the rest of
     # its joint lines (about 60 MB for a large order) can leave the bounded cache: every split of
     # 160 held 4.3 GB at once when they were all kept, and 2.0 GB with every key kept.
@@ -133,7 +137,7 @@ def _knockout_matrix(rows: tuple[Order, ...], cols: tuple[Order, ...]) -> tuple[
     bounds: dict[Order, float] = {}
     cells: dict[Order, NDArray[np.int32]] = {}
     for order in orders:
-        found = joint_lines(order.force, order.options)
+        found = joint_lines(order.force, order.options, keep=keep)
         probs[order], bounds[order] = found.probs, found.tail_bound
         cells[order] = scale.add(found.keys)
         del found
