@@ -91,7 +91,7 @@ def run_on_dask(
             "started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask to run on this machine"
         ) from None
     except OSError as exc:  # nothing there, or it does not answer
-        raise ValueError(_unreachable(address, exc, timeout)) from None
+        raise ValueError(_unreachable(address, exc, timeout, refused_now=_refuses(address))) from None
     except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
         raise ValueError(
             f"{address!r} is not an address Dask can connect to ({_raised(exc)}): give it as the "
@@ -434,10 +434,32 @@ def _greet(address: str, timeout: float) -> str:
     raise exc
 
 
-def _unreachable(address: str, exc: BaseException, timeout: float) -> str:
+def _refuses(address: str) -> bool:
+    """Whether a plain connection to ``address`` is refused now. Dask's connect retries until its
+    timeout, and the attempt the timeout cuts short leaves a cancellation, not the refusals before
+    it, as the cause it raises with: a refused port then read as one that never answers."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            return False
+        host, port = parse_host_port(location)
+        with socket.create_connection((host, port), timeout=_GREETING):
+            return False
+    except ConnectionRefusedError:
+        return True
+    except (OSError, ValueError, TypeError):
+        return False
+
+
+def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_now: bool = False) -> str:
     """Why a run could not connect to the scheduler at ``address`` in ``timeout`` seconds (what
     Dask's connect raised), and what to check: a connection refused (nothing listens on that port)
     is not one unanswered (a host down or away, a firewall that drops it), and the checks differ.
+    ``refused_now``: a connection tried after Dask's was refused.
 
     >>> print(_unreachable("tcp://h:1", OSError("Timed out trying to connect to tcp://h:1 after 10 s"), 10))
     no answer from tcp://h:1 within 10 s: the connection was neither accepted nor refused, ...
@@ -447,7 +469,7 @@ def _unreachable(address: str, exc: BaseException, timeout: float) -> str:
     while cause is not None and len(causes) < 10:
         causes.append(cause)
         cause = cause.__cause__ or cause.__context__
-    if any(isinstance(cause, ConnectionRefusedError) for cause in causes):
+    if refused_now or any(isinstance(cause, ConnectionRefusedError) for cause in causes):
         return (
             f"nothing listens at {address}: the connection was refused (tried for {timeout:g} s); check that the "
             "scheduler is running on that host and that the port is the one it printed as it started "
