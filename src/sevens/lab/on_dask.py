@@ -447,7 +447,9 @@ def _refuses(address: str) -> bool:
         if scheme not in ("tcp", "tls"):
             return False
         host, port = parse_host_port(location)
-        with socket.create_connection((host, port), timeout=_GREETING):
+        # A refusal comes back within a round trip; an address that never answers costs this much
+        # more on top of Dask's own timeout.
+        with socket.create_connection((host, port), timeout=1.0):
             return False
     except ConnectionRefusedError:
         return True
