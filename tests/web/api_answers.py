@@ -86,6 +86,8 @@ class Recorder:
                 self.call(
                     caller, "GET", "/api/v1/games/{public_id}/teams/{team}/odds", public_id=game, team=team, query=query
                 )
+            for draft in ({"force": 5, "flair": 3}, {"force": 900, "flair": 0}):
+                self.call(caller, "POST", "/api/v1/games/{public_id}/teams/{team}/odds", draft, public_id=game, team=team)
 
 
 def _teams(rec: Recorder, game: str, caller: str) -> list[str]:
@@ -151,6 +153,7 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(PLAYER, "PUT", put_order, {"turn": 1, "forse": 6, "flair": 3}, public_id=game, team=mine[0])
     rec.call(PLAYER, "GET", "/api/v1/games/{public_id}/teams/{team}/odds", public_id=game, team=mine[0],
              query="?forse=6")
+    rec.call(PLAYER, "POST", "/api/v1/games/{public_id}/teams/{team}/odds", {"forse": 6}, public_id=game, team=mine[0])
     rec.call(NOBODY, "GET", "/api/v1/strategies", query="?verbose=1")
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/pause", {"minutes": 5}, public_id=game)
     rec.call(ORGANISER, "PUT", put_order, {"turn": 1, "force": 5, "flair": 5}, public_id=game, team=theirs[0])

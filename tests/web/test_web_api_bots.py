@@ -54,6 +54,23 @@ def test_odds_outside_a_running_game_answer_409_like_an_order(app: FastAPI) -> N
     assert "not taking orders" in late.json()["detail"]
 
 
+def test_odds_of_a_draft_in_the_body_are_those_of_the_same_draft_in_the_address(app: FastAPI) -> None:
+    """A bot may keep its drafts out of the access logs of whatever stands in front of the server
+    by posting them: the answer is the GET's for the same draft, and the same refusals hold."""
+    client, game, organiser, players = _api_game(app)
+    p1, p2 = players["p1"], players["p2"]
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    url = f"/api/v1/games/{game}/teams/{team}/odds"
+    for force, flair in [(0, 0), (10, 9), (40, 60)]:
+        posted = client.post(url, json={"force": force, "flair": flair}, headers=p1)
+        assert posted.status_code == 200, posted.text
+        assert posted.json() == client.get(f"{url}?force={force}&flair={flair}", headers=p1).json()
+    assert client.post(url, json={"force": 1001}, headers=p1).status_code == 422
+    assert client.post(url, json={"force": "5"}, headers=p1).status_code == 422  # a JSON number, as an order's
+    assert client.post(url, json={"force": 5}, headers=p2).status_code == 403  # not p2's team
+
+
 def test_a_team_view_says_how_many_matches_the_team_may_still_play(app: FastAPI) -> None:
     """What a pacing bot needs: the matches left if the team keeps winning (this one included),
     and their stages, so that it can spread its SCRUM without reading the format itself."""

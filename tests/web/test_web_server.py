@@ -50,6 +50,7 @@ ENDPOINTS = {
     ("put", "/api/v1/games/{public_id}/house-bot/{team}"),
     ("get", "/api/v1/games/{public_id}/teams/{team}/view"),
     ("get", "/api/v1/games/{public_id}/teams/{team}/odds"),
+    ("post", "/api/v1/games/{public_id}/teams/{team}/odds"),
 }
 
 

@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
                 f"Sevens is serving on http://{host}:{port}/ (database: {settings.database_url.split('@')[-1]})"
             )
         # No access log: request lines carry invite secrets (/join/...) and draft orders (the API's
-        # odds queries; the pages post theirs), which R13 and the secrecy of links keep out of every log.
+        # GET odds queries; the pages post theirs, and a bot may), which R13 and the secrecy of links keep out of every log.
         # Everything loaded by now lives as long as the server: frozen out of the collector's
         # way, a full collection no longer walks it in the middle of a request.
         gc.freeze()

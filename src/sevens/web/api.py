@@ -588,6 +588,27 @@ def odds(
     return JSONResponse(views.odds_for(db, row, player_id=me_, team_id=team, force=force, flair=flair))
 
 
+class OddsRequest(BaseModel):
+    """A draft order to ask the odds of, in the body rather than the address (which access logs keep)."""
+
+    model_config = ConfigDict(extra="forbid")
+    force: StrictInt = Field(default=0, ge=0, le=1000)
+    flair: StrictInt = Field(default=0, ge=0, le=1000)
+
+
+@router.post(
+    "/games/{public_id}/teams/{team}/odds",
+    response_model=schemas.OddsAnswer,
+    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
+)
+def odds_of_draft(public_id: str, team: str, body: OddsRequest, principal: BotDep, db: SessionDep) -> Response:
+    """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
+    reverse proxy in front of it keeps in its access log, and a draft is as secret as its order."""
+    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+    me_ = _player_or_refuse(player_id)
+    return JSONResponse(views.odds_for(db, row, player_id=me_, team_id=team, force=body.force, flair=body.flair))
+
+
 class CreateRequest(BaseModel):
     """A new game (R6, R12, R13); ``deadline_hours`` null or absent: resolve when all are ready;
     ``teams`` and ``teams_per_player`` both absent: R12's default format for that many players."""
