@@ -604,9 +604,7 @@ class OddsRequest(BaseModel):
 def odds_of_draft(public_id: str, team: str, body: OddsRequest, principal: BotDep, db: SessionDep) -> Response:
     """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
     reverse proxy in front of it keeps in its access log, and a draft is as secret as its order."""
-    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
-    me_ = _player_or_refuse(player_id)
-    return JSONResponse(views.odds_for(db, row, player_id=me_, team_id=team, force=body.force, flair=body.flair))
+    return odds(public_id, team, principal, db, force=body.force, flair=body.flair)
 
 
 class CreateRequest(BaseModel):
