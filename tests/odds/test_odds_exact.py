@@ -20,6 +20,7 @@ from sevens.odds import (
     MatchOdds,
     best_splits,
     countback_key,
+    exact_points,
     flair_tables,
     force_die,
     joint_lines,
@@ -324,6 +325,27 @@ def test_r3_bad_orders_are_refused_naming_r3() -> None:
         best_splits(-3, (3, 0))
     with pytest.raises(OrderError, match="R3"):
         best_splits(MAX_ORDER_POINTS + 3, (3, 0))
+
+
+@pytest.mark.parametrize("vs", [(60,), (1, 2, 3), None, 60])
+def test_an_opponent_that_is_not_a_pair_is_refused_saying_what_an_order_is(vs: object) -> None:
+    for ask in (match_odds, knockout_odds):
+        with pytest.raises(OrderError, match=r"R3: an order is an Order or a \(force, flair\) pair") as caught:
+            ask((30, 30), vs)  # type: ignore[arg-type]
+        assert repr(vs) in str(caught.value)
+    with pytest.raises(OrderError, match="R3: an order is an Order"):
+        best_splits(30, vs)  # type: ignore[arg-type]
+
+
+def test_exact_points_refuses_what_no_team_can_order_at_once() -> None:
+    """Before, ``exact_points(0, 10**6)`` worked on a million options for as long as one cared to wait."""
+    with pytest.raises(OrderError, match="more than any team can ever hold"):
+        exact_points(0, 10**6)
+    with pytest.raises(OrderError, match="FORCE points cannot be negative"):
+        exact_points(-1, 0)
+    for rest in (Fraction(0), Fraction(1), Fraction(-1, 2)):  # nothing is ever left below 0: the loop never ended
+        with pytest.raises(ValueError, match=r"rest .* between 0 and 1"):
+            exact_points(0, 2, rest)
 
 
 # --- matches ---------------------------------------------------------------------------------------

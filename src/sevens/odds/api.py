@@ -49,10 +49,17 @@ def as_order(order: OrderLike) -> Order:
     Traceback (most recent call last):
     ...
     sevens.rules.orders.OrderError: R3: FLAIR points must be a multiple of 3 (one option per 3 points); got 5, try 3 or 6
+    >>> as_order((60,))
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: an order is an Order or a (force, flair) pair of SCRUM points, got (60,)
     """
     if isinstance(order, Order):
         return order
-    force, flair = order
+    try:
+        force, flair = order
+    except (TypeError, ValueError):  # not a pair: say what an order is rather than how unpacking failed
+        raise OrderError("R3", f"an order is an Order or a (force, flair) pair of SCRUM points, got {order!r}") from None
     return Order(force=force, flair=flair)
 
 

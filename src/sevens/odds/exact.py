@@ -26,6 +26,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from sevens.odds.tables import Outcomes, flair_tables, force_die
+from sevens.rules import FLAIR_OPTION_COST, Order
 
 __all__ = ["EXACT_REST", "ExactPoints", "exact_points"]
 
@@ -135,7 +136,8 @@ def exact_points(force: int, options: int, rest: Fraction = EXACT_REST) -> Exact
     """The exact distribution of ``force`` FORCE dice and ``options`` FLAIR options.
 
     Every total from 0 up to the first end beyond which less than ``rest`` is left is listed.
-    Callers must have validated the order (R3).
+    An order no team could give is refused (R3), as is a ``rest`` outside (0, 1), which would never
+    be reached.
 
     >>> one = exact_points(0, 1)
     >>> one.probability(0), one.probability(8), one.probability(18)
@@ -144,7 +146,14 @@ def exact_points(force: int, options: int, rest: Fraction = EXACT_REST) -> Exact
     (Fraction(0, 1), 15)
     >>> 0 < exact_points(0, 1).rest < Fraction(1, 10**20)
     True
+    >>> exact_points(0, 10**6)
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: an order of 3000000 points is more than any team can ever hold (160: 100 to start plus 10 for each of six wins)
     """
+    Order(force=force, flair=options * FLAIR_OPTION_COST)  # checked: the work grows with the order
+    if not 0 < rest < 1:
+        raise ValueError(f"rest is the probability left beyond the last total listed: between 0 and 1, got {rest}")
     die, die_total = _polynomial(force_die())
     final, final_total = _polynomial(flair_tables().final)
     most = max(len(die) - 1, 1) * force + (len(final) - 1) * options  # without scoring doubles
