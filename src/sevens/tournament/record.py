@@ -207,11 +207,17 @@ def loads(text: str | bytes) -> dict[str, Any]:
     Traceback (most recent call last):
     ...
     sevens.tournament.record.RecordError: a game record is a JSON object, this is a list
+    >>> loads("[" * 100_000 + "]" * 100_000)
+    Traceback (most recent call last):
+    ...
+    sevens.tournament.record.RecordError: not a record: its JSON is nested too deeply
     """
     try:
         data = json.loads(text)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError("", f"not JSON: {exc}") from None
+    except RecursionError:  # how json gives up on deep nesting: no ValueError
+        raise RecordError("", "not a record: its JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise RecordError("", f"a game record is a JSON object, this is {_kind(data)}")
     return data
