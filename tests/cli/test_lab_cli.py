@@ -596,3 +596,31 @@ def test_a_batch_that_fails_stops_a_long_run_at_once_in_one_line_naming_the_stra
     assert re.search(r"in the batch of tournaments ([\d,]+) to ([\d,]+): --tournaments \d+ with the same seed plays "
                      r"it again\)$", said.strip()), said
     assert not _in_session(run.pid)  # no worker left behind
+
+
+def test_kill_stops_the_batches_playing_a_slow_strategy_at_once_and_leaves_no_worker(tmp_path: Path) -> None:
+    """``kill`` reaches the run alone, not its workers: the run tells them to stop the batches they
+    play. Left to finish, two batches of a strategy taking 10 ms a decision would take minutes."""
+    (tmp_path / "fails_once.py").write_text(FAILS_ONCE)
+    (tmp_path / "failed").touch()  # so it never fails, only thinks
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"),
+           "FAILS_ONCE_FLAG": str(tmp_path / "failed"), "FAILS_ONCE_THINKS": "0.01"}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,fails_once:FailsOnce", "--teams", "8",
+               "--tournaments", "2000000", "--workers", "2"]
+    with subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          start_new_session=True) as run:
+        deadline = time.monotonic() + 120
+        while len(psutil.Process(run.pid).children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(2)  # the workers have their batches
+        os.kill(run.pid, signal.SIGTERM)
+        try:
+            out, err = run.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)
+            pytest.fail("a run killed while its workers played a slow strategy was still going after 20 s")
+    said = err.decode()
+    assert run.returncode == 128 + signal.SIGTERM, said
+    assert out == b""
+    assert said.startswith("error: stopped by SIGTERM (kill) after about "), said
+    assert not _in_session(run.pid)  # no worker left behind

@@ -572,9 +572,10 @@ def run_lab(
         context = multiprocessing.get_context()
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
+        started = _Workers(context)
         with held.between_steps() as ctrl_c, ProcessPoolExecutor(
             max_workers=workers, mp_context=context, initializer=_start_worker,
-            initargs=(told_by, context.get_start_method()),
+            initargs=(told_by, context.get_start_method(), started.reported),
         ) as pool:
 
             def send(spec: BatchSpec) -> Future[Totals]:
@@ -584,6 +585,7 @@ def run_lab(
                 return future
 
             def read_told() -> None:
+                started.look()
                 while told_by is not None:
                     try:
                         partly(*told_by.get_nowait())
@@ -604,13 +606,14 @@ def run_lab(
                 # A failed batch or Ctrl-C: the batches playing stop as at Ctrl-C, and those queued
                 # are dropped. After a failed batch the run used to wait for the others to end: half
                 # a minute for a slow strategy's two, for a result it would not show.
-                _interrupt_workers(pool)
+                started.interrupt()
                 raise
             finally:
                 # Waited for here: left for Python's exit, the pool's thread could close its pipe as
                 # the exit woke it ('Exception ignored ... OSError: Bad file descriptor' under the
                 # run's message).
                 _shut_down(pool, read_told)
+                started.reported.close()
                 if told_by is not None:
                     told_by.cancel_join_thread()  # what is left on it is of no use now
     return LabResult(names, teams, seed, total, field)
@@ -630,14 +633,39 @@ def _shut_down(pool: ProcessPoolExecutor, read_told: Callable[[], None]) -> None
     read_told()
 
 
-def _interrupt_workers(pool: ProcessPoolExecutor) -> None:
-    """Tell the pool's workers to stop the batches they play, as Ctrl-C typed in a terminal does
-    (each takes it once, :func:`_interrupted_once`): a run stopped by a signal sent to it alone
-    (``kill``, ``timeout``), where they would play on, or be left playing once the run was gone."""
-    processes = getattr(pool, "_processes", None) or {}  # no public list of a pool's processes before 3.14
-    for pid in list(processes):
-        with contextlib.suppress(OSError):  # ended already
-            os.kill(pid, signal.SIGINT)
+class _Workers:
+    """The worker processes of a run's pool, as each reports its pid on starting: a pool has no
+    public list of its processes (``ProcessPoolExecutor``'s is private before Python 3.14)."""
+
+    def __init__(self, context: Any) -> None:
+        # A SimpleQueue writes in the worker's own thread: no feeder thread for Ctrl-C to break off.
+        self.reported = context.SimpleQueue()
+        self.pids: set[int] = set()
+        self.stopping = False
+
+    def look(self) -> None:
+        """Take in the pids reported since the last look; once stopping, interrupt each new one (a
+        worker that starts late still takes a batch the pool had already queued for it)."""
+        while not self.reported.empty():
+            pid = self.reported.get()
+            self.pids.add(pid)
+            if self.stopping:
+                _interrupt(pid)
+
+    def interrupt(self) -> None:
+        """Tell every worker to stop the batch it plays, as Ctrl-C typed in a terminal does (each
+        takes it once, :func:`_interrupted_once`): a run stopped by a signal sent to it alone
+        (``kill``, ``timeout``), or by a failed batch, where they would play on, or be left playing
+        once the run was gone."""
+        self.stopping = True
+        for pid in self.pids:
+            _interrupt(pid)
+        self.look()
+
+
+def _interrupt(pid: int) -> None:
+    with contextlib.suppress(OSError):  # ended already
+        os.kill(pid, signal.SIGINT)
 
 
 _TOLD: Any = None
@@ -647,7 +675,7 @@ _STARTED_BY: str | None = None
 """In a worker process of :func:`run_lab`: how it was started ("fork", "spawn", "forkserver")."""
 
 
-def _start_worker(told: Any, started_by: str) -> None:
+def _start_worker(told: Any, started_by: str, reported: Any = None) -> None:
     global _TOLD, _STARTED_BY
     _TOLD, _STARTED_BY = told, started_by
     # Ctrl-C reaches the workers too (they share the terminal's process group). Taken once: a second
@@ -664,6 +692,9 @@ def _start_worker(told: Any, started_by: str) -> None:
             signal.signal(signum, signal.SIG_DFL)
     sys.stdout = _in_whole_lines(sys.stdout)
     sys.stderr = _in_whole_lines(sys.stderr)
+    # Only now, with Ctrl-C taken as above: the run may send it as soon as it knows the pid.
+    if reported is not None:
+        reported.put(os.getpid())
 
 
 def _in_whole_lines(stream: Any) -> Any:
