@@ -4,6 +4,7 @@ path, print to their own terminal, and die or lose their scheduler apart from th
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -480,6 +481,27 @@ def _to_nothing_listening() -> tuple[str, list[str], dict[str, str]]:
     return address, command, {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
+@contextlib.contextmanager
+def _never_answering() -> Iterator[str]:
+    """An address whose connections are neither accepted nor refused: a port whose queue of
+    connections waiting to be accepted is full, so that the system drops any more, as a firewall does."""
+    import socket
+
+    with socket.socket() as full:
+        full.bind(("127.0.0.1", 0))
+        full.listen(0)
+        waiting = [socket.socket() for _ in range(2)]  # one waits to be accepted, the next fills the queue
+        for client in waiting:
+            client.setblocking(False)
+            client.connect_ex(full.getsockname())
+        time.sleep(0.2)
+        try:
+            yield f"tcp://127.0.0.1:{full.getsockname()[1]}"
+        finally:
+            for client in waiting:
+                client.close()
+
+
 def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line(strategies_folder: Path) -> None:
     """Nothing listening at the address: the run sat 30 s (Dask's connect timeout) under a bar that
     said 'simulating', then said so. It says what it is doing while it does, gives up after 10 s, and
@@ -493,34 +515,38 @@ def test_a_scheduler_that_is_not_there_is_said_while_connecting_then_in_one_line
     assert "simulating" not in text, text[-500:]
     said = _one_line(_sevens(*command[3:], cwd=strategies_folder).stderr)
     assert said == (
-        f"error: nothing listens at {address}: the connection was refused (tried for 10 s); check that the "
+        f"error: nothing listens at {address}: the connection was refused; check that the "
         "scheduler is running on that host and that the port is the one it printed as it started (tcp://HOST:PORT, "
         "8786 unless told otherwise), or leave out --dask to run on this machine"
     )
 
 
+def test_a_refused_address_is_said_at_once_not_after_dasks_connect_timeout() -> None:
+    """Dask retries a refused connection until its timeout: the run waited its whole 10 s (and a
+    second more for a plain connection) to say that nothing listened. A plain connection tried beside
+    Dask's, once that has had half a second, says so at once."""
+    import socket
+
+    from sevens.lab.on_dask import CONNECT_TIMEOUT, run_on_dask
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{free.getsockname()[1]}"  # nothing listens there once closed
+    started = time.monotonic()
+    with pytest.raises(ValueError, match=f"^nothing listens at {address}: the connection was refused; "):
+        run_on_dask(address, iter([]), {}, None, lambda spec, totals: None)
+    assert time.monotonic() - started < CONNECT_TIMEOUT / 3
+
+
 def test_an_address_that_never_answers_is_told_apart_from_one_that_refuses(strategies_folder: Path) -> None:
     """A connection neither accepted nor refused (a host down, a firewall that drops it) was said as
     the one refused by a machine where nothing listens, 'no answer within 10 s' for both, and the
-    refused one is an answer. Here a port whose queue of connections waiting to be accepted is full,
-    so that the system drops any more, as a firewall does; with Dask's connect timeout set to 3 s."""
-    import socket
-
-    with socket.socket() as full:
-        full.bind(("127.0.0.1", 0))
-        full.listen(0)
-        address = f"tcp://127.0.0.1:{full.getsockname()[1]}"
-        waiting = [socket.socket() for _ in range(2)]  # one waits to be accepted, the next fills the queue
-        for client in waiting:
-            client.setblocking(False)
-            client.connect_ex(full.getsockname())
-        time.sleep(0.2)
+    refused one is an answer. Here with Dask's connect timeout set to 3 s."""
+    with _never_answering() as address:
         env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"}
         ran = subprocess.run([sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments",
                               "100", "--teams", "8", "--dask", address], cwd=strategies_folder, env=env,
                              capture_output=True, text=True, timeout=120, check=False)
-        for client in waiting:
-            client.close()
     assert ran.returncode == 2
     assert _one_line(ran.stderr) == (
         f"error: no answer from {address} within 3 s: the connection was neither accepted nor refused, as when the "
@@ -557,8 +583,10 @@ def test_with_json_a_terminal_is_told_of_the_connecting_and_stdout_holds_nothing
 def test_ctrl_c_while_connecting_says_so_and_not_to_run_fewer_tournaments(strategies_folder: Path) -> None:
     """Ctrl-C while the run connected said 'interrupted after about 0 of 100 tournaments ... with a
     smaller --tournaments for a shorter run': no length of run was at fault."""
-    address, command, env = _to_nothing_listening()
-    with in_terminal(command, cwd=strategies_folder, env=env) as (run, main):
+    _, command, env = _to_nothing_listening()
+    # An address that never answers: a refused one is said at once, before Ctrl-C could come.
+    with _never_answering() as address, in_terminal([*command[:-1], address], cwd=strategies_folder,
+                                                    env=env) as (run, main):
         shown = read_until(main, rb"connecting to", 120)
         assert b"connecting to" in shown, shown[-500:]
         press_ctrl_c(main, 2)

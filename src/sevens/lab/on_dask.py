@@ -31,8 +31,8 @@ worker on a cluster that has none (:class:`_Waiting` says so once it has waited 
 CONNECT_TIMEOUT = 10
 """Seconds a run gives a Dask scheduler to answer before it gives up, unless Dask's own setting
 (``distributed.comm.timeouts.connect``) has been changed from its default of 30: that left a run
-with a mistyped address waiting half a minute to say so, while a scheduler that can be reached at all
-answers in well under a second, and one just starting has ten seconds to begin listening."""
+with a mistyped host waiting half a minute to say so, while a scheduler that can be reached at all
+answers in well under a second. A port where nothing listens is said at once (:func:`_greet`)."""
 
 
 def _connect_timeout() -> float:
@@ -91,7 +91,8 @@ def run_on_dask(
             "started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask to run on this machine"
         ) from None
     except OSError as exc:  # nothing there, or it does not answer
-        raise ValueError(_unreachable(address, exc, timeout, refused_now=_refuses(address))) from None
+        refused_now = not isinstance(exc, _RefusedAtOnce | _NoAnswer) and _knock(address) == "refused"
+        raise ValueError(_unreachable(address, exc, timeout, refused_now=refused_now)) from None
     except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
         raise ValueError(
             f"{address!r} is not an address Dask can connect to ({_raised(exc)}): give it as the "
@@ -391,6 +392,22 @@ _GREETING = 5.0
 """Seconds, after the connection is made, for the other end to answer Dask's greeting."""
 
 
+_KNOCK_AFTER = 0.5
+"""Seconds Dask's connection has to greet a scheduler before the run tries a plain one beside it:
+a scheduler that can be reached answers well within that."""
+
+_KNOCK_LIMIT = 1.0
+"""Seconds a plain connection has to be accepted or refused: a refusal comes back within a round trip."""
+
+
+class _RefusedAtOnce(ConnectionRefusedError):
+    """A plain connection tried beside Dask's was refused: nothing listens there."""
+
+
+class _NoAnswer(OSError):
+    """Dask's connection timed out, and a plain one tried beside it was neither accepted nor refused."""
+
+
 def _greet(address: str, timeout: float) -> str:
     """Connect to ``address`` and exchange Dask's greeting (its handshake), then let go, returning
     the scheduler's address as the connection names it (``tcp://IP:PORT``): an
@@ -398,15 +415,24 @@ def _greet(address: str, timeout: float) -> str:
     accepts the connection but does not answer as Dask does. ``distributed.Client`` waits for that
     answer with no limit: given the dashboard's port, a run waited under its progress bar for as long
     as the dashboard ran. This runs on a thread of its own, with an event loop of its own, so that it
-    works where the caller's thread has one running (a notebook)."""
+    works where the caller's thread has one running (a notebook).
+
+    Dask's connect retries a refused connection until its timeout (10 s) is up. Where the greeting
+    has not come within :data:`_KNOCK_AFTER` seconds, one plain connection is tried beside it, and
+    a refusal ends the wait at once (:class:`_RefusedAtOnce`). It is not tried first: a scheduler
+    logs each connection closed without Dask's greeting, and would log one for every run."""
     import distributed
     from distributed.comm.core import connect
 
     # The security that distributed.Client takes from Dask's configuration, so that a tls:// cluster
     # set up there is greeted as the client will connect.
     security = distributed.Security().get_connection_args("client")  # type: ignore[no-untyped-call]
+    greeting: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]]] = []
 
     async def greet() -> str:
+        task = asyncio.current_task()
+        assert task is not None
+        greeting.append((asyncio.get_running_loop(), task))
         comm = await asyncio.wait_for(connect(address, timeout=timeout, **security), timeout + _GREETING)  # type: ignore[no-untyped-call]
         await comm.close()
         return str(comm.peer_address)
@@ -416,11 +442,20 @@ def _greet(address: str, timeout: float) -> str:
     def probe() -> None:
         try:
             outcome.append(asyncio.run(greet()))
-        except Exception as exc:  # handed to the run's thread, which says what it means
+        except (Exception, asyncio.CancelledError) as exc:  # handed to the run's thread, which says what it means
             outcome.append(exc)
 
     thread = threading.Thread(target=probe, name="sevens-lab-greets-dask", daemon=True)
     thread.start()
+    thread.join(_KNOCK_AFTER)
+    knocked = None
+    if thread.is_alive():
+        knocked = _knock(address)
+        if knocked == "refused" and thread.is_alive():
+            with contextlib.suppress(IndexError, RuntimeError):  # not started yet, or just ended
+                loop, task = greeting[0]
+                loop.call_soon_threadsafe(task.cancel)
+            raise _RefusedAtOnce(f"connection to {address} refused")
     thread.join()
     exc = outcome[0] if outcome else OSError("the connection attempt stopped")
     if isinstance(exc, str):
@@ -428,16 +463,22 @@ def _greet(address: str, timeout: float) -> str:
     if type(exc) is TimeoutError:  # asyncio.wait_for's: the connection was made, the greeting not answered
         raise _NotDask("it did not answer Dask's greeting")
     if isinstance(exc, OSError) and str(exc).startswith("Timed out"):
+        if knocked == "silent":
+            silent = _NoAnswer(str(exc))
+            silent.__cause__ = exc.__cause__  # what Dask's attempts ended with, as _unreachable reads it
+            raise silent
         raise exc
     if isinstance(exc, OSError):  # the other end closed the connection, or answered with what is not Dask's
         raise _NotDask(_raised(exc))
     raise exc
 
 
-def _refuses(address: str) -> bool:
-    """Whether a plain connection to ``address`` is refused now. Dask's connect retries until its
-    timeout, and the attempt the timeout cuts short leaves a cancellation, not the refusals before
-    it, as the cause it raises with: a refused port then read as one that never answers."""
+def _knock(address: str) -> str | None:
+    """What one plain connection to ``address`` meets: ``"refused"``, ``"accepted"``, or ``"silent"``
+    (neither within :data:`_KNOCK_LIMIT` seconds); None where that cannot be told (an address that is
+    not tcp:// or tls://, a host name that does not resolve). Dask's own retries hide a refusal: the
+    attempt its timeout cuts short leaves a cancellation, not the refusals before it, as the cause it
+    raises with."""
     import socket
 
     from distributed.comm.addressing import parse_address, parse_host_port
@@ -445,23 +486,23 @@ def _refuses(address: str) -> bool:
     try:
         scheme, location = parse_address(address)
         if scheme not in ("tcp", "tls"):
-            return False
+            return None
         host, port = parse_host_port(location)
-        # A refusal comes back within a round trip; an address that never answers costs this much
-        # more on top of Dask's own timeout.
-        with socket.create_connection((host, port), timeout=1.0):
-            return False
+        with socket.create_connection((host, port), timeout=_KNOCK_LIMIT):
+            return "accepted"
     except ConnectionRefusedError:
-        return True
+        return "refused"
+    except TimeoutError:
+        return "silent"
     except (OSError, ValueError, TypeError):
-        return False
+        return None
 
 
 def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_now: bool = False) -> str:
     """Why a run could not connect to the scheduler at ``address`` in ``timeout`` seconds (what
     Dask's connect raised), and what to check: a connection refused (nothing listens on that port)
     is not one unanswered (a host down or away, a firewall that drops it), and the checks differ.
-    ``refused_now``: a connection tried after Dask's was refused.
+    ``refused_now``: a plain connection tried after Dask's was refused.
 
     >>> print(_unreachable("tcp://h:1", OSError("Timed out trying to connect to tcp://h:1 after 10 s"), 10))
     no answer from tcp://h:1 within 10 s: the connection was neither accepted nor refused, ...
@@ -472,8 +513,9 @@ def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_no
         causes.append(cause)
         cause = cause.__cause__ or cause.__context__
     if refused_now or any(isinstance(cause, ConnectionRefusedError) for cause in causes):
+        tried = "" if isinstance(exc, _RefusedAtOnce) else f" (tried for {timeout:g} s)"
         return (
-            f"nothing listens at {address}: the connection was refused (tried for {timeout:g} s); check that the "
+            f"nothing listens at {address}: the connection was refused{tried}; check that the "
             "scheduler is running on that host and that the port is the one it printed as it started "
             "(tcp://HOST:PORT, 8786 unless told otherwise), or leave out --dask to run on this machine"
         )
