@@ -8,6 +8,7 @@ up to floating rounding: about 1e-15 measured, at most n * 2**-53 for n lines su
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -16,8 +17,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.odds import joint
 from sevens.odds.exact import exact_points
-from sevens.odds.joint import joint_lines
+from sevens.odds.joint import joint_lines, lines_shape
 from sevens.odds.points import order_points, round_up
 from sevens.odds.tables import ZERO_LINE, ExpectedLine, flair_tables, force_die
 from sevens.rules import FLAIR_OPTION_COST, Line, Order, OrderError
@@ -248,8 +250,9 @@ def match_odds(a: OrderLike, b: OrderLike) -> MatchOdds:
 
 
 @lru_cache(maxsize=16384)
-def _knockout_odds(a: Order, b: Order) -> KnockoutOdds:
-    first = joint_lines(a.force, a.options)
+def _knockout_odds(a: Order, b: Order, *, keep: bool = True) -> KnockoutOdds:
+    # ``keep``: whether ``a``'s joint lines, if worked out here, join their cache (joint_lines).
+    first = joint_lines(a.force, a.options, keep=keep)
     second = joint_lines(b.force, b.options)
     at = np.searchsorted(second.keys, first.keys, side="left")
     inside = np.minimum(at, len(second.keys) - 1)
@@ -319,10 +322,15 @@ def best_splits(total: int, vs: OrderLike, knockout: bool = False) -> list[Split
     if isinstance(total, bool) or not isinstance(total, int):
         raise OrderError("R3", f"a total of SCRUM points must be a whole number, got {total!r}")
     opponent = as_order(vs)
+    orders = splits(total)
+    # Each split's lines are read once here: where together they outgrow the cache (every split of
+    # 160 fills it six times over), adding them pushed one another out and held half a GB of lines
+    # no later split reads. The opponent's, read for every split, are kept.
+    keep = knockout and sum(math.prod(lines_shape(o.force, o.options)) * 8 for o in orders) <= joint.CACHE_BYTES
     ranked: list[SplitOdds] = []
-    for order in splits(total):
+    for order in orders:
         odds: MatchOdds | KnockoutOdds = (
-            _knockout_odds(order, opponent) if knockout else _match_odds(order, opponent)
+            _knockout_odds(order, opponent, keep=keep) if knockout else _match_odds(order, opponent)
         )
         ranked.append(SplitOdds(order, odds))
     ranked.sort(key=lambda s: (-s.share, -s.odds.win, s.order.flair))
