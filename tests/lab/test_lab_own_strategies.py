@@ -51,6 +51,13 @@ class Raises(_Own):
         raise ValueError("shapes do not match")  # a ValueError of its own was shown as if the user typed it
 
 
+class Exits(_Own):
+    name, turn = "exits", 2
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        sys.exit(3)  # ended `sevens lab` with status 3 and no word, the table lost
+
+
 class Negative(_Own):
     name, turn = "negative", 2
 
@@ -147,6 +154,8 @@ HOW = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies m
 @pytest.mark.parametrize(("strategy", "says"), [
     (Raises, ["strategy 'raises' raised ValueError: shapes do not match at ", "test_lab_own_strategies.py, line ",
               "in turn 3 (group round 3)", "fix it and run again"]),
+    (Exits, ["strategy 'exits' raised SystemExit: 3 at ", "test_lab_own_strategies.py, line ",
+             "in turn 2 (group round 2)", "fix it and run again"]),
     (Negative, ["R3: strategy 'negative' gave team ", "in turn 2 (group round 2)", "is negative", HOW]),
     (FlairNotOptions, ["R3: strategy 'flair-not-options' gave team ", "in turn 1 (group round 1)",
                        "is not a multiple of 3", HOW]),

@@ -193,7 +193,7 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
         made = strategy.orders(view, rng)
     except StrategyError:
         raise
-    except Exception as exc:  # the strategy's own code: say whose and where, not a traceback through the lab
+    except (Exception, SystemExit) as exc:  # the strategy's own code (sys.exit too): say whose and where, not a traceback through the lab
         raise StrategyError(
             f"strategy {name} raised {type(exc).__name__}: {exc}{_where(exc)}, deciding for {view.size} teams in "
             f"{when}; the lab runs a strategy's code as it is: fix it and run again"
