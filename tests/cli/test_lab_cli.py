@@ -37,6 +37,19 @@ def test_a_plot_that_cannot_be_written_is_refused_before_simulating(tmp_path: Pa
     assert "simulating" not in result.output and not (tmp_path / "nodir").exists()
 
 
+@pytest.mark.parametrize("length", [250, 300])
+def test_a_plot_name_too_long_for_the_file_system_is_refused_before_simulating(tmp_path: Path, length: int) -> None:
+    """A name of 300 characters ended the command with Python's '[Errno 36] File name too long'; one of
+    250 passed the check, the run played, and the plot failed at the end: the plot is written under a
+    longer temporary name first, past the file system's 255 characters."""
+    plot = tmp_path / ("b" * (length - 4) + ".png")
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", str(plot)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"error: cannot write --plot {plot}: File name too long; choose a shorter file name (it is "
+                             "written under a longer temporary name first, then renamed)\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize("plot", [".png", ".SVG", "out/.png"])
 def test_a_plot_named_by_its_ending_alone_is_refused_saying_a_name_is_missing(plot: str) -> None:
     """'--plot .svg' said "--plot must end in .png or .svg, got '.svg'", which it does."""

@@ -47,11 +47,21 @@ def exists_message(label: str) -> str:
     return f"{label} already exists and would be replaced; choose another file name, or pass --overwrite to replace it"
 
 
-def cannot_create_in(folder: Path) -> OSError | None:
+def _part_affixes(path: Path) -> tuple[str, str]:
+    """The prefix and suffix of the temporary file :func:`replacing` writes ``path`` through. The
+    suffix is kept (".tmp.png"): what writes the file may choose its format by it. The process id
+    tells a leftover of a writer that was killed from a write in progress (remove_leftovers)."""
+    return f".{path.stem}-{os.getpid()}-", f".tmp{path.suffix}"
+
+
+def cannot_create_in(folder: Path, like: Path | None = None) -> OSError | None:
     """Why no new file can be made in ``folder`` (which exists), or None if one can: a temporary
-    file is created and removed again, as a write through :func:`replacing` will need."""
+    file is created and removed again, as a write through :func:`replacing` will need; named as
+    that write's own will be where ``like`` (the file to write) is given, since a name near the
+    file system's limit leaves no room for the temporary one's longer name."""
+    prefix, suffix = (".sevens-", ".tmp") if like is None else _part_affixes(like)
     try:
-        fd, probe = tempfile.mkstemp(dir=folder, prefix=".sevens-", suffix=".tmp")
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=prefix, suffix=suffix)
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
@@ -69,6 +79,19 @@ def check_writable(
     a temporary file in the folder and removes it again, as the write itself will: permissions alone
     do not tell, root ignores them and some file systems (``/proc``) refuse new files to everyone.
     """
+    try:
+        _check_writable(path, option, example=example, suffixes=suffixes, overwrite=overwrite)
+    except OSError as exc:  # the path itself cannot be looked at (a name too long for the file system)
+        fail(f"cannot write {option} {path}: {exc.strerror or exc}; {_instead(exc)}")
+
+
+def _instead(exc: OSError) -> str:
+    if exc.errno == errno.ENAMETOOLONG:
+        return "choose a shorter file name (it is written under a longer temporary name first, then renamed)"
+    return "pick a file in a folder you can write to"
+
+
+def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence[str], overwrite: bool) -> None:
     if suffixes and path.name.lower() in suffixes:  # '.png' alone is a hidden file's name, with no ending
         fail(f"{option} {path.name} is an ending with no name before it; give a file name, e.g. {option} {example}")
     if suffixes and path.suffix.lower() not in suffixes:
@@ -87,9 +110,9 @@ def check_writable(
         fail(f"cannot write {option} {path}: the folder {folder} does not exist; create it or pick another path")
     if not folder.is_dir():
         fail(f"cannot write {option} {path}: {folder} is not a folder")
-    refused = cannot_create_in(folder)
+    refused = cannot_create_in(folder, like=path)
     if refused is not None:
-        fail(f"cannot write {option} {path}: {refused.strerror or refused}; pick a file in a folder you can write to")
+        fail(f"cannot write {option} {path}: {refused.strerror or refused}; {_instead(refused)}")
 
 
 def _umask() -> int:
@@ -120,9 +143,8 @@ def replacing(path: Path, *, overwrite: bool, mode: int | None = None) -> Iterat
     >>> (folder / "a.txt").read_text(), [p.name for p in folder.iterdir()]
     ('whole', ['a.txt'])
     """
-    # The suffix is kept (".tmp.png"): what writes the file may choose its format by it. The process id
-    # tells a leftover of a writer that was killed from a write in progress (remove_leftovers).
-    fd, name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}-{os.getpid()}-", suffix=f".tmp{path.suffix}")
+    prefix, suffix = _part_affixes(path)
+    fd, name = tempfile.mkstemp(dir=path.parent, prefix=prefix, suffix=suffix)
     part = Path(name)
     try:
         os.fchmod(fd, (0o666 & ~_umask()) if mode is None else mode)
