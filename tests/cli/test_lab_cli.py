@@ -514,6 +514,36 @@ def test_what_a_strategy_prints_goes_to_stderr_and_the_json_stays_json(workers: 
     assert run.stderr.count("deciding turn 1") == 3  # two batches, the first asked twice
 
 
+LOUD = '''
+print("loading loud")
+from sevens.bots.strategies import EvenSpread
+
+
+class Loud(EvenSpread):
+    name = "loud"
+
+    def __init__(self):
+        print("making loud")
+        super().__init__()
+'''
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_what_a_strategy_prints_as_it_loads_goes_to_stderr_and_the_json_stays_json(workers: str, tmp_path: Path) -> None:
+    """The command loads each strategy of one's own to check it before the run: what its module
+    printed as it was imported, and what it printed as it was made, went to stdout, before the JSON."""
+    (tmp_path / "loud.py").write_text(LOUD)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    run = subprocess.run(
+        [sys.executable, "-m", "sevens", "lab", "--strategies", "even,loud:Loud", "--tournaments", "20",
+         "--teams", "8", "--workers", workers, "--json"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tournaments"] == 20
+    assert "loading loud" in run.stderr and "making loud" in run.stderr
+
+
 RAISES = '''
 from sevens.bots.strategies import EvenSpread
 

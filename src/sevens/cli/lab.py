@@ -183,14 +183,17 @@ def lab(
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
     elif overwrite:
         fail("--overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite")
-    for option, name in [("--strategies", n) for n in names] + ([("--field", field)] if field else []):
-        _check_callable(option, name)
     if workers is None:
         workers = default_workers(tournaments)
-    try:
-        check_run(names, tournaments, teams=teams, workers=workers, field=field, seed=seed)
-    except ValueError as exc:
-        fail(str(exc))
+    # Loading a strategy of one's own runs its module and makes it: what that prints goes to stderr
+    # too (it went into --json's output, which then could not be read).
+    with _printing_to_stderr():
+        for option, name in [("--strategies", n) for n in names] + ([("--field", field)] if field else []):
+            _check_callable(option, name)
+        try:
+            check_run(names, tournaments, teams=teams, workers=workers, field=field, seed=seed)
+        except ValueError as exc:
+            fail(str(exc))
     if dask is None and workers > (cores := available_cores()):
         # 16 workers on 2 cores took 2.7 times as long as 2 did, and 1.7 GB of memory, for the same table.
         typer.echo(
