@@ -538,6 +538,23 @@ def test_a_refused_address_is_said_at_once_not_after_dasks_connect_timeout() -> 
     assert time.monotonic() - started < CONNECT_TIMEOUT / 3
 
 
+def test_a_host_name_that_cannot_be_found_is_said_at_once_as_such() -> None:
+    """A mistyped host name waited Dask's whole connect timeout (it retries a name that does not
+    resolve too), then was said to give no answer, 'as when the host is down': the name is what to fix.
+    Names under .invalid never resolve (RFC 6761)."""
+    from sevens.lab.on_dask import CONNECT_TIMEOUT, run_on_dask
+
+    address = "tcp://no-such-scheduler.invalid:8786"
+    started = time.monotonic()
+    with pytest.raises(ValueError) as caught:
+        run_on_dask(address, iter([]), {}, None, lambda spec, totals: None)
+    assert time.monotonic() - started < CONNECT_TIMEOUT / 2
+    said = str(caught.value)
+    assert said.startswith(f"the host of {address} cannot be found: "), said
+    assert said.endswith("; check the host name (or give the scheduler's IP address, as dask scheduler prints it), or "
+                         "leave out --dask to run on this machine"), said
+
+
 def test_an_address_that_never_answers_is_told_apart_from_one_that_refuses(strategies_folder: Path) -> None:
     """A connection neither accepted nor refused (a host down, a firewall that drops it) was said as
     the one refused by a machine where nothing listens, 'no answer within 10 s' for both, and the

@@ -91,7 +91,7 @@ def run_on_dask(
             "started (tcp://HOST:PORT, port 8786 unless told otherwise), or leave out --dask to run on this machine"
         ) from None
     except OSError as exc:  # nothing there, or it does not answer
-        refused_now = not isinstance(exc, _RefusedAtOnce | _NoAnswer) and _knock(address) == "refused"
+        refused_now = not isinstance(exc, _RefusedAtOnce | _NoAnswer | _NoSuchHost) and _knock(address)[0] == "refused"
         raise ValueError(_unreachable(address, exc, timeout, refused_now=refused_now)) from None
     except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
         raise ValueError(
@@ -404,6 +404,10 @@ class _RefusedAtOnce(ConnectionRefusedError):
     """A plain connection tried beside Dask's was refused: nothing listens there."""
 
 
+class _NoSuchHost(OSError):
+    """The host of the address cannot be found (its name does not resolve): the message says why."""
+
+
 class _NoAnswer(OSError):
     """Dask's connection timed out, and a plain one tried beside it was neither accepted nor refused."""
 
@@ -450,11 +454,13 @@ def _greet(address: str, timeout: float) -> str:
     thread.join(_KNOCK_AFTER)
     knocked = None
     if thread.is_alive():
-        knocked = _knock(address)
-        if knocked == "refused" and thread.is_alive():
+        knocked, why = _knock(address)
+        if knocked in ("refused", "no such host") and thread.is_alive():
             with contextlib.suppress(IndexError, RuntimeError):  # not started yet, or just ended
                 loop, task = greeting[0]
                 loop.call_soon_threadsafe(task.cancel)
+            if knocked == "no such host":  # Dask's connect retries that too, and then says it had no answer
+                raise _NoSuchHost(why)
             raise _RefusedAtOnce(f"connection to {address} refused")
     thread.join()
     exc = outcome[0] if outcome else OSError("the connection attempt stopped")
@@ -473,12 +479,12 @@ def _greet(address: str, timeout: float) -> str:
     raise exc
 
 
-def _knock(address: str) -> str | None:
-    """What one plain connection to ``address`` meets: ``"refused"``, ``"accepted"``, or ``"silent"``
-    (neither within :data:`_KNOCK_LIMIT` seconds); None where that cannot be told (an address that is
-    not tcp:// or tls://, a host name that does not resolve). Dask's own retries hide a refusal: the
-    attempt its timeout cuts short leaves a cancellation, not the refusals before it, as the cause it
-    raises with."""
+def _knock(address: str) -> tuple[str | None, str]:
+    """What one plain connection to ``address`` meets: ``"refused"``, ``"accepted"``, ``"silent"``
+    (neither within :data:`_KNOCK_LIMIT` seconds) or ``"no such host"`` (its name does not resolve),
+    with the system's word on it; None where that cannot be told (an address that is not tcp:// or
+    tls://). Dask's own retries hide a refusal: the attempt its timeout cuts short leaves a
+    cancellation, not the refusals before it, as the cause it raises with."""
     import socket
 
     from distributed.comm.addressing import parse_address, parse_host_port
@@ -486,16 +492,18 @@ def _knock(address: str) -> str | None:
     try:
         scheme, location = parse_address(address)
         if scheme not in ("tcp", "tls"):
-            return None
+            return None, ""
         host, port = parse_host_port(location)
         with socket.create_connection((host, port), timeout=_KNOCK_LIMIT):
-            return "accepted"
-    except ConnectionRefusedError:
-        return "refused"
+            return "accepted", ""
+    except ConnectionRefusedError as exc:
+        return "refused", exc.strerror or str(exc)
     except TimeoutError:
-        return "silent"
+        return "silent", ""
+    except socket.gaierror as exc:
+        return "no such host", f"the host of {address} cannot be found: {exc.strerror or exc}"
     except (OSError, ValueError, TypeError):
-        return None
+        return None, ""
 
 
 def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_now: bool = False) -> str:
@@ -507,6 +515,11 @@ def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_no
     >>> print(_unreachable("tcp://h:1", OSError("Timed out trying to connect to tcp://h:1 after 10 s"), 10))
     no answer from tcp://h:1 within 10 s: the connection was neither accepted nor refused, ...
     """
+    if isinstance(exc, _NoSuchHost):
+        return (
+            f"{exc}; check the host name (or give the scheduler's IP address, as dask scheduler prints it), or "
+            "leave out --dask to run on this machine"
+        )
     causes: list[BaseException] = []
     cause: BaseException | None = exc
     while cause is not None and len(causes) < 10:
