@@ -64,3 +64,27 @@ def test_the_same_result_plots_to_the_same_bytes(tmp_path: Path) -> None:
             draw(result, first)
             draw(result, second)
             assert first.read_bytes() == second.read_bytes(), (suffix, draw.__name__)
+
+
+def test_a_weight_of_0_is_placed_apart_from_the_others_and_they_from_each_other() -> None:
+    """A log scale has no place for 0: even-flair@0 was drawn at the far left and 0.5 and 1000 on top
+    of each other at the right, their tick labels one blot."""
+    import matplotlib.pyplot as plt
+
+    from sevens.lab.plot import weights_figure
+
+    names = ("even-flair@0", "even-flair@0.5", "even-flair@1000")
+    result = LabResult(names, 8, 1, Totals(3, *(np.arange(1, 4, dtype=np.int64),) * 7))
+    fig = weights_figure(result)
+    try:
+        fig.canvas.draw()
+        ax = fig.axes[0]
+        line = ax.get_lines()[0]
+        points = np.column_stack([np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)])
+        xs = ax.transData.transform(points)[:, 0]
+        box = ax.get_window_extent()
+        assert np.all(np.isfinite(xs)), xs
+        assert np.all((xs >= box.x0) & (xs <= box.x1)), (xs, box)
+        assert np.all(np.diff(xs) >= 0.05 * box.width), xs
+    finally:
+        plt.close(fig)

@@ -24,6 +24,7 @@ __all__ = [
     "plot_solver_map",
     "plot_weights",
     "ranking_figure",
+    "weights_figure",
 ]
 
 
@@ -158,6 +159,21 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     Raises:
         ValueError: the run does not compare one strategy at several knockout weights.
     """
+    import matplotlib.pyplot as plt
+
+    fig = weights_figure(result)
+    out = Path(path)
+    _save(fig, out)
+    plt.close(fig)
+    return out
+
+
+def weights_figure(result: LabResult) -> Figure:
+    """The figure :func:`plot_weights` writes, for a caller that wants to change it first.
+
+    Raises:
+        ValueError: the run does not compare one strategy at several knockout weights.
+    """
     weights = knockout_weights(result)
     if weights is None:
         raise ValueError("plot_weights needs one strategy at three or more knockout weights (even@0.5, even, even@2)")
@@ -176,7 +192,15 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
         field = rows[result.field_label]
         ax.axhline(100 * field.title_rate, color="#3366aa", linewidth=1, label=f"the field ({result.field})")
     ax.axhline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1, label="neutral (1 / teams)")
-    ax.set_xscale("log", base=2)
+    positive = [k for k, _ in points if k > 0]
+    if len(positive) < len(points):
+        # A log scale has no place for a weight of 0: it was drawn at the far left, and every other
+        # weight squeezed together at the right. Linear from 0 to the least weight above it.
+        least = min(positive, default=1.0)
+        ax.set_xscale("symlog", base=2, linthresh=least)
+        ax.set_xlim(left=-0.3 * least)  # no room for weights below 0, which there are none of
+    else:
+        ax.set_xscale("log", base=2)
     ax.set_xticks([k for k, _ in points], [f"{k:g}" for k, _ in points])
     if isinstance(resolve(result.strategies[0]), FieldReaderPacing):  # its weight is where it leans
         ax.set_xlabel("knockout weight K field-reader leans toward (a quarter of the way from the field's)")
@@ -185,12 +209,9 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     ax.set_ylabel("titles per team entered (%)")
     against = "" if result.field is None else f"\none team at a time against {result.field}"  # own line: fits
     ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams{against}", fontsize=10)
-    ax.legend(loc="lower center")
+    ax.legend(loc="best")  # "lower center" covered a point at a low rate there
     fig.tight_layout()
-    out = Path(path)
-    _save(fig, out)
-    plt.close(fig)
-    return out
+    return fig
 
 
 def plot_solver_map(path: Path | str, budgets: range, *, knockout: bool = False) -> Path:
