@@ -514,6 +514,24 @@ def test_what_a_strategy_prints_goes_to_stderr_and_the_json_stays_json(workers: 
     assert run.stderr.count("deciding turn 1") == 3  # two batches, the first asked twice
 
 
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_stderr_that_cannot_be_written_loses_no_results(workers: str, tmp_path: Path) -> None:
+    """With stderr on a device that takes nothing (/dev/full), the run ended with status 1 before it
+    played, and stdout had nothing: the note shown while the simulator loads wrote to stderr even
+    where no terminal would show it."""
+    if not Path("/dev/full").exists():
+        pytest.skip("no /dev/full here")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    with open("/dev/full", "wb") as full:
+        run = subprocess.run(
+            [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "20",
+             "--teams", "8", "--workers", workers, "--json"],
+            cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=full, text=True, timeout=600, check=False,
+        )
+    assert run.returncode == 0
+    assert json.loads(run.stdout)["tournaments"] == 20
+
+
 LOUD = '''
 print("loading loud")
 from sevens.bots.strategies import EvenSpread

@@ -227,7 +227,10 @@ def lab(
             if dask is None:
                 from sevens.lab.run import warm_up
 
-                with console.status("loading the compiled simulator (the first run after an install compiles it: a minute or so)"):
+                # Shown on a terminal only: elsewhere rich still wrote to stderr as it stopped, and where
+                # that failed (2>/dev/full) the run ended there, its results lost.
+                loading = "loading the compiled simulator (the first run after an install compiles it: a minute or so)"
+                with console.status(loading) if console.is_interactive else contextlib.nullcontext():
                     warm_up(teams)
             with Progress(
                 TextColumn("{task.description}"),
