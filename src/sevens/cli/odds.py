@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import math
@@ -171,12 +172,14 @@ SLOW_BUDGET = 100
 
 def _warn_if_slow(budgets: list[int], orders: int) -> None:
     """Say on stderr that a knock-out ranking or solution over large budgets takes a while."""
+    # Only a note: a stderr that cannot take it (2>/dev/full) ended the command before the work.
     if max(budgets) >= SLOW_BUDGET:
-        typer.echo(
-            f"working out count-back (R9) for {orders} orders: at budgets this large that takes from a few "
-            "seconds to about half a minute, and up to about 1 GB of memory",
-            err=True,
-        )
+        with contextlib.suppress(OSError):
+            typer.echo(
+                f"working out count-back (R9) for {orders} orders: at budgets this large that takes from a few "
+                "seconds to about half a minute, and up to about 1 GB of memory",
+                err=True,
+            )
 
 
 def _titled(title: str, caption: str | None = None, *, show_header: bool = True) -> Table:
