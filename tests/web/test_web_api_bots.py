@@ -192,3 +192,25 @@ def test_a_token_that_organises_and_plays_reads_both_views(app: FastAPI) -> None
     assert {"events", "house_bots", "invites"} <= set(seen), sorted(seen)
     assert seen["order_states"][theirs] == "saved"
     assert "17" not in str(seen["my_teams"]) and "force': 17" not in str(seen)
+
+
+def test_an_autopilot_for_a_team_that_is_out_is_refused_with_409(app: FastAPI) -> None:
+    """A bot setting the autopilot of each of its teams got 200 for a team already out of the
+    tournament, as if a bot would play for it: 409 now says the team is out, and nothing is set."""
+    client, game, organiser, players = _api_game(app)
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    for turn in (1, 2, 3):
+        assert client.post(f"/api/v1/games/{game}/resolve", json={"turn": turn}, headers=organiser).status_code == 200
+    out = [
+        (headers, team["team"])
+        for headers in players.values()
+        for team in client.get(f"/api/v1/games/{game}", headers=headers).json()["my_teams"]
+        if not team["in_play"]
+    ]
+    assert len(out) == 4  # the semi-finals' four teams play on
+    for headers, team in out:
+        answer = client.put(f"/api/v1/games/{game}/autopilot/{team}", json={"strategy": "random"}, headers=headers)
+        assert answer.status_code == 409, answer.text
+        assert "out of the tournament" in answer.json()["detail"]
+        mine = client.get(f"/api/v1/games/{game}", headers=headers).json()["my_teams"]
+        assert next(t["autopilot"] for t in mine if t["team"] == team) != "random"

@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from sevens.cli.verify import register as register_verify
-from sevens.store.models import GameRow, OrderLogRow
+from sevens.store.models import GameRow, OrderLogRow, TeamRow
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
 from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
@@ -417,6 +417,29 @@ def test_a_team_that_is_out_has_no_autopilot_to_pick(hosted: Hosted) -> None:
         assert pilots == playing
         out += page.count('class="my-team"') - len(playing)
     assert out == 4  # the semi-finals' four teams are in play, the other four out
+
+
+def test_setting_the_autopilot_of_a_team_that_is_out_says_so_and_sets_nothing(app: FastAPI, hosted: Hosted) -> None:
+    """A form kept open from before the knockout (or a crafted post) set the autopilot of a team
+    already out and answered "Autopilot for ... set.": it now says the team is out, with 409, and
+    the team's bot is left as it was."""
+    for _ in (1, 2, 3):
+        for pid in hosted.players:
+            for team in hosted.my_teams(pid):
+                assert hosted.order(pid, team, 10, 6, action="ready").status_code == 303
+    assert hosted.turn() == 4
+    pid, out = next(
+        (pid, team)
+        for pid, client in hosted.players.items()
+        for team in re.findall(r'class="my-team" id="team-([\w-]+)"', client.get(f"{hosted.base}/play").text)
+        if team not in hosted.my_teams(pid)
+    )
+    answer = post_form(hosted.players[pid], f"{hosted.base}/autopilot", {"team": out, "strategy": "group-blitz"})
+    assert answer.status_code == 409, answer.text
+    assert "is out of the tournament and plays no more matches, so it needs no autopilot" in answer.text
+    assert "set." not in answer.text
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(TeamRow.autopilot).where(TeamRow.team_id == out)) is None
 
 
 def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:

@@ -1063,7 +1063,7 @@ def set_autopilot(
     Raises:
         Invalid: an unknown bot.
         Refused: not the player's team, or the credential no longer plays the seat.
-        Conflict: the game is over: no bot plays for it any more.
+        Conflict: the game is over, or the team is out of the tournament: no bot plays for it any more.
     """
     strategy = check_bot_name(strategy, "autopilot")
     # The game's lock, as an order and a sign-out take it: a sign-out sets the seat's autopilots
@@ -1075,6 +1075,9 @@ def set_autopilot(
     if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
         raise Refused(f"seat {player_id} was signed out: this credential no longer plays it; ask the organiser for a new link")
     team = _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
+    # A bot for a team that plays no more matches would never play: saying it was set misleads.
+    if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and team.team_id not in load_game(game).teams_in_play():
+        raise Conflict(f"{team.name} is out of the tournament and plays no more matches, so it needs no autopilot")
     team.autopilot = strategy
     session.flush()
     return team
