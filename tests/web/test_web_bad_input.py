@@ -6,6 +6,7 @@ The test client re-raises any server error, so a 500 anywhere fails these tests 
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 from fastapi import FastAPI
@@ -230,6 +231,36 @@ def test_other_forms_bad_input(hosted: Hosted) -> None:
         client = hosted.players["p1"] if path == "autopilot" else hosted.organiser
         refused(post_form(client, f"{hosted.base}/{path}", filled), status, words)
         assert snapshot(hosted.app) == before, (path, data)
+
+
+CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+FORGED = "p1\x00\x1b[31m\x07"
+
+
+def test_control_characters_in_a_request_are_never_echoed_raw(hosted: Hosted) -> None:
+    """A forged seat id with a NUL (and an escape and a bell) in it came back raw in the
+    organiser's note, and so did such a value typed into a box the page refills: the note now
+    names no seat that is not one, and no page carries a control character."""
+    seat = quote(FORGED, safe="")
+    team = hosted.my_teams("p1")[0]
+    before = snapshot(hosted.app)
+    answers = {
+        "invite": post_form(hosted.organiser, f"{hosted.base}/seats/{seat}/invite"),
+        "sign-out": post_form(hosted.organiser, f"{hosted.base}/seats/{seat}/invite", {"sign_out": "yes"}),
+        "extend": post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": FORGED}),
+        "order": post_form(
+            hosted.players["p1"], f"{hosted.base}/orders",
+            {"team": team, "turn": "1", "force": FORGED, "flair": "0", "action": "save"},
+        ),
+        "new game": post_form(new_client(hosted.app), "/games", {**CREATE_OK, "name": FORGED}),
+    }
+    assert snapshot(hosted.app) == before
+    for what, answer in answers.items():
+        assert 400 <= answer.status_code < 500, (what, answer.status_code)
+        assert not CONTROL.search(answer.text), (what, CONTROL.search(answer.text))
+    assert "No new link was made: no seat &#39;p1\\x00\\x1b[31m\\x07&#39; in this game" in answers["invite"].text
+    assert "No seat was signed out: no seat &#39;p1" in answers["sign-out"].text
+    assert 'value="p1\ufffd\ufffd[31m\ufffd"' in answers["extend"].text  # the box as typed, shown safely
 
 
 def test_join_bad_input(app: FastAPI) -> None:

@@ -41,7 +41,7 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import duration
+from sevens.web.views import duration, printable
 
 __all__ = ["create_app", "utc_now"]
 
@@ -248,6 +248,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
     templates.env.filters["duration"] = duration
+    # Set before any template is compiled: the compiler reads it.
+    templates.env.finalize = printable
     app.state.templates = templates
 
     app.add_middleware(

@@ -746,8 +746,8 @@ def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat:
         "resume": "The deadline was not resumed",
         "extend": "The deadline was not moved",
         "end": "The game was not ended",
-        "invite": f"No new link was made for seat {seat}",
-        "sign-out": f"Seat {seat} was not signed out and no new link was made",
+        "invite": f"No new link was made for seat {seat}" if seat else "No new link was made",
+        "sign-out": f"Seat {seat} was not signed out and no new link was made" if seat else "No seat was signed out",
         "house-bot": "The bot was not changed",
     }[act]
     if act == "start" and game.started_at is not None:
@@ -1282,7 +1282,9 @@ def post_new_invite(
         )
     except StoreError as exc:  # the game ended, or the seat was taken since the page was loaded
         act = "sign-out" if sign_out == "yes" else "invite"
-        return _organiser_noted(request, db, principal, game, clock, act, exc, seat=player_id[:16])
+        # Named in the note only if it is a seat: a forged id is said by the store's reason, quoted.
+        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
+        return _organiser_noted(request, db, principal, game, clock, act, exc, seat=seat)
 
 
 def _new_link_page(

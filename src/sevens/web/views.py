@@ -13,10 +13,12 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from sevens.bots import DEFAULT_BOT, check_with_bots, get_strategy
@@ -45,6 +47,7 @@ __all__ = [
     "organiser_view",
     "parse_arrangement",
     "player_view",
+    "printable",
     "record_text",
     "spectator_view",
     "verify",
@@ -61,6 +64,26 @@ def bot_name(bot: str, weight: str) -> str:
     """
     weight = weight.strip()
     return f"{bot.strip()}@{weight}" if weight else bot.strip()
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
+def printable(value: object) -> object:
+    r"""What a page shows of ``value``: control characters (a NUL, an escape, a bell, typed or forged
+    into a form or an address and echoed back in a note or a box) as the replacement character, so
+    that no page carries them raw; tabs and line ends stay. The templates pass every value they
+    show through it; one already escaped stays escaped.
+
+    >>> printable("p1\x00\x1b[31m\t") == "p1\ufffd\ufffd[31m\t", printable(7)
+    (True, 7)
+    >>> printable(Markup("<b>\x07</b>")) == Markup("<b>\ufffd</b>")
+    True
+    """
+    if not isinstance(value, str):
+        return value
+    shown = _CONTROL.sub("\ufffd", value)
+    return Markup(shown) if isinstance(value, Markup) else shown
 
 
 def duration(seconds: int | None) -> str:
