@@ -166,6 +166,30 @@ def test_the_note_after_start_is_not_said_once_turn_1_is_over(hosted: Hosted) ->
     assert "turn 1 is open" not in page.text and 'id="done"' not in page.text
 
 
+def test_the_notes_after_resume_extend_and_resolve_are_not_said_in_a_later_turn(hosted: Hosted) -> None:
+    """After Resume or Extend the organiser page's address said only ?done=resume (or extend): a
+    reload in any later turn said "Deadline running again: turn 3 is due ..." though nobody had
+    touched the deadline of turn 3. Each note now stands only in the turn its button was pressed
+    in, as the one after Start does; and "Turn 1 resolved: turn N is open" only while N is 2."""
+    organiser = hosted.organiser
+    assert post_form(organiser, f"{hosted.base}/pause").status_code == 303
+    after: dict[str, str] = {}
+    for act, data, said in [("resume", {}, "Deadline running again: turn 1 is due"), ("extend", {"hours": "2"}, "Deadline moved: turn 1 is due")]:
+        answer = post_form(organiser, f"{hosted.base}/{act}", data)
+        assert answer.status_code == 303, answer.text
+        after[act] = answer.headers["location"].split("#", 1)[0]
+        assert said in organiser.get(after[act]).text  # and on a reload in the same turn
+        assert said in organiser.get(after[act]).text
+    answer = post_form(organiser, f"{hosted.base}/resolve", {"turn": "1"})
+    after["resolve"] = answer.headers["location"].split("#", 1)[0]
+    assert "Turn 1 resolved: turn 2 is open." in organiser.get(after["resolve"]).text
+    assert post_form(organiser, f"{hosted.base}/resolve", {"turn": "2"}).status_code == 303
+    for act, address in after.items():
+        page = organiser.get(address)
+        assert page.status_code == 200
+        assert 'id="done"' not in page.text, (act, address)
+
+
 def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:
     """The player's own page comes back with the reason at that team's form and what they typed in
     it, instead of an error page and the back button."""

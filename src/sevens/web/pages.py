@@ -646,24 +646,33 @@ def _turn_done(game: GameRow, done: str, turn: str) -> str:
     """``done``, the organiser's button of the turn just pressed, if the game stands as that
     button leaves it (else empty: nothing is said); the page words the note from the game.
 
+    A note that names the open turn is said only in the turn the button was pressed in (``turn``
+    for resume and extend, the next one for resolve): a reload or a bookmark of the address in a
+    later turn would otherwise say that turn's deadline was just resumed or moved.
+
     >>> running = GameRow(status=GameStatus.RUNNING, current_turn=2, turn_seconds=3600)
     >>> _turn_done(running, "resolve", "1"), _turn_done(running, "resolve", "2"), _turn_done(running, "pause", "")
     ('resolve', '', '')
-    >>> _turn_done(running, "extend", ""), _turn_done(GameRow(status=GameStatus.FINISHED, current_turn=5), "resolve", "5")
+    >>> _turn_done(running, "extend", "2"), _turn_done(GameRow(status=GameStatus.FINISHED, current_turn=6), "resolve", "5")
     ('extend', 'resolve')
+    >>> _turn_done(running, "extend", "1"), _turn_done(running, "resume", "1"), _turn_done(running, "extend", "")
+    ('', '', '')
+    >>> _turn_done(GameRow(status=GameStatus.RUNNING, current_turn=4), "resolve", "1")
+    ''
     >>> _turn_done(running, "start", ""), _turn_done(GameRow(status=GameStatus.RUNNING, current_turn=1), "start", "")
     ('', 'start')
     """
     status, timed = game.status, game.turn_seconds is not None
     open_now = status in (GameStatus.RUNNING, GameStatus.PAUSED)
     number = views.turn_in_link(turn)
+    this_turn = number == game.current_turn
     if done == "resolve" and number is not None:
-        return done if status is GameStatus.FINISHED or (open_now and game.current_turn > number) else ""
+        return done if (status is GameStatus.FINISHED or open_now) and game.current_turn == number + 1 else ""
     stands = {
         "start": open_now and game.current_turn == 1,  # its note says turn 1 is open
         "pause": status is GameStatus.PAUSED,
-        "resume": status is GameStatus.RUNNING and timed,
-        "extend": open_now and timed,
+        "resume": status is GameStatus.RUNNING and timed and this_turn,
+        "extend": open_now and timed and this_turn,
     }
     return done if stands.get(done, False) else ""
 
@@ -1121,7 +1130,7 @@ def post_resume(
         store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "resume", exc)
-    return _back_to_organise(db, game, then="?done=resume#done")
+    return _back_to_organise(db, game, then=f"?done=resume&turn={game.current_turn}#done")
 
 
 @router.post("/games/{public_id}/extend")
@@ -1153,7 +1162,7 @@ def post_extend(
             return _organiser_noted(request, db, principal, game, clock, "extend", exc)
         refusal = _refusal("extend", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    return _back_to_organise(db, game, then="?done=extend#done")
+    return _back_to_organise(db, game, then=f"?done=extend&turn={game.current_turn}#done")
 
 
 @router.post("/games/{public_id}/end")
