@@ -347,6 +347,19 @@ def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None
     assert hosted.join("p2", "Player 2").get(f"{hosted.base}/play").status_code == 200
 
 
+def test_a_browser_signed_out_of_its_seat_is_told_so_when_it_orders(hosted: Hosted) -> None:
+    """A player whose browser the organiser signed out, their page still open, sent an order and
+    was told "only a player of this game can do this; open your invite link first": their link
+    was used long ago, and opening it says so, round in a circle. The refusal now says the seat
+    may have been signed out and that a new link from the organiser opens it again."""
+    team = hosted.my_teams("p2")[0]
+    assert post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"}).status_code == 200
+    for answer in (hosted.order("p2", team, 5, 3), hosted.players["p2"].get(f"{hosted.base}/play")):
+        assert answer.status_code == 403
+        said = html.unescape(re.sub(r"<[^>]+>", "", answer.text))
+        assert "the organiser has signed it out, and only a new invite link from them opens your seat again" in said
+
+
 def test_one_browser_or_token_plays_one_seat_of_a_game(app: FastAPI) -> None:
     """A second seat for the same browser (or token) is refused and its invite left unused: its
     pages show one seat, so the second seat's teams would wait for orders nobody could give."""

@@ -115,7 +115,13 @@ def _organiser(game: GameRow, access: Access) -> None:
 
 def _player(access: Access) -> str:
     if access.player_id is None:
-        raise Refused("only a player of this game can do this; open your invite link first")
+        # Also what a browser the organiser signed out meets, its page still open: its old invite
+        # is used up, so "open your invite link" alone would send it round in a circle.
+        raise Refused(
+            "this browser plays no seat in this game, so nothing was done: open your invite link to take "
+            "your seat; if you played from this browser until now, the organiser has signed it out, and "
+            "only a new invite link from them opens your seat again"
+        )
     return access.player_id
 
 
