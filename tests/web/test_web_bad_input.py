@@ -190,6 +190,24 @@ def test_the_notes_after_resume_extend_and_resolve_are_not_said_in_a_later_turn(
         assert 'id="done"' not in page.text, (act, address)
 
 
+def test_the_note_after_an_order_is_not_said_two_turns_later(hosted: Hosted) -> None:
+    """A player's page after an order is /play?done=ready&team=...&turn=1, and a reload (or a tab
+    the browser restores) keeps it: in turn 3 it said "Order for ... ready (turn 1). Turn 1 has
+    been resolved: turn 3 is open", as if the turn had just moved on. The note now stands in the
+    order's turn and the next one only."""
+    team = hosted.my_teams("p1")[0]
+    answer = hosted.order("p1", team, 5, 3, action="ready")
+    address = answer.headers["location"].split("#", 1)[0]
+    player = hosted.players["p1"]
+    assert 'id="message"' in player.get(address).text
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    assert "Turn 1 has been resolved: turn 2 is open" in player.get(address).text
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "2"}).status_code == 303
+    page = player.get(address)
+    assert page.status_code == 200
+    assert 'id="message"' not in page.text and "Turn 1 has been resolved" not in page.text
+
+
 def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:
     """The player's own page comes back with the reason at that team's form and what they typed in
     it, instead of an error page and the back button."""

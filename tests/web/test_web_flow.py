@@ -455,6 +455,23 @@ def test_setting_the_autopilot_of_a_team_that_is_out_says_so_and_sets_nothing(ap
         assert db.scalar(select(TeamRow.autopilot).where(TeamRow.team_id == out)) is None
 
 
+def test_the_note_after_an_autopilot_is_set_is_not_said_once_its_team_is_out(hosted: Hosted) -> None:
+    """"Autopilot for ... set." stood on every reload of the address its form left, in the knockout
+    too, for a team already out and playing no more: it is said while the team plays."""
+    addresses = {}
+    for pid in hosted.players:
+        for team in hosted.my_teams(pid):
+            answer = post_form(hosted.players[pid], f"{hosted.base}/autopilot", {"team": team, "strategy": "random"})
+            addresses[team] = (pid, answer.headers["location"].split("#", 1)[0])
+    for _ in (1, 2, 3):
+        for pid in hosted.players:
+            for team in hosted.my_teams(pid):
+                assert hosted.order(pid, team, 10, 6, action="ready").status_code == 303
+    said = {team: 'id="message"' in hosted.players[pid].get(address).text for team, (pid, address) in addresses.items()}
+    playing = {team for pid in hosted.players for team in hosted.my_teams(pid)}
+    assert {team for team, shown in said.items() if shown} == playing and len(playing) == 4
+
+
 def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> None:
     """In the lobby nothing is recorded yet: a new link's join form offers the name, and changes it."""
     game = host_game(app)

@@ -831,6 +831,13 @@ def play_page(
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
     message = views.done_message(view, done, team, turn)
+    # A reload or a restored tab keeps the address: an order's note is said in its own turn and
+    # the next one (that it was resolved), not in every later turn; an autopilot's while its team plays.
+    number = views.turn_in_link(turn)
+    if done in ("saved", "ready") and number not in (game.current_turn, game.current_turn - 1):
+        message = ""
+    if done == "autopilot" and not any(t.info.id == team and t.info.in_play for t in view.teams):
+        message = ""
     moved = views.turn_moved_on(view.public.status, game.current_turn, done, turn) if message else ""
     if moved:  # said before the first team, whose new order the next Tab reaches
         return _play(request, db, game, access, view, principal=principal, message=f"{message} {moved}")
