@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sevens.store.models import Base, EventRow, GameRow, OrderLogRow, OrderRow, SeatRow, TeamRow
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
-from web.web_helpers import Hosted, host_game, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form
 
 TABLES: tuple[type[Base], ...] = (GameRow, SeatRow, TeamRow, OrderRow, OrderLogRow, EventRow)
 
@@ -166,7 +166,7 @@ def test_the_note_after_start_is_not_said_once_turn_1_is_over(hosted: Hosted) ->
     assert "turn 1 is open" not in page.text and 'id="done"' not in page.text
 
 
-def test_the_notes_after_resume_extend_and_resolve_are_not_said_in_a_later_turn(hosted: Hosted) -> None:
+def test_the_notes_after_resume_extend_and_resolve_are_not_said_in_a_later_turn(hosted: Hosted, clock: FakeClock) -> None:
     """After Resume or Extend the organiser page's address said only ?done=resume (or extend): a
     reload in any later turn said "Deadline running again: turn 3 is due ..." though nobody had
     touched the deadline of turn 3. Each note now stands only in the turn its button was pressed
@@ -183,6 +183,7 @@ def test_the_notes_after_resume_extend_and_resolve_are_not_said_in_a_later_turn(
     answer = post_form(organiser, f"{hosted.base}/resolve", {"turn": "1"})
     after["resolve"] = answer.headers["location"].split("#", 1)[0]
     assert "Turn 1 resolved: turn 2 is open." in organiser.get(after["resolve"]).text
+    clock.advance(minutes=5)
     assert post_form(organiser, f"{hosted.base}/resolve", {"turn": "2"}).status_code == 303
     for act, address in after.items():
         page = organiser.get(address)
@@ -190,7 +191,7 @@ def test_the_notes_after_resume_extend_and_resolve_are_not_said_in_a_later_turn(
         assert 'id="done"' not in page.text, (act, address)
 
 
-def test_the_note_after_an_order_is_not_said_two_turns_later(hosted: Hosted) -> None:
+def test_the_note_after_an_order_is_not_said_two_turns_later(hosted: Hosted, clock: FakeClock) -> None:
     """A player's page after an order is /play?done=ready&team=...&turn=1, and a reload (or a tab
     the browser restores) keeps it: in turn 3 it said "Order for ... ready (turn 1). Turn 1 has
     been resolved: turn 3 is open", as if the turn had just moved on. The note now stands in the
@@ -202,10 +203,28 @@ def test_the_note_after_an_order_is_not_said_two_turns_later(hosted: Hosted) -> 
     assert 'id="message"' in player.get(address).text
     assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
     assert "Turn 1 has been resolved: turn 2 is open" in player.get(address).text
+    clock.advance(minutes=5)
     assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "2"}).status_code == 303
     page = player.get(address)
     assert page.status_code == 200
     assert 'id="message"' not in page.text and "Turn 1 has been resolved" not in page.text
+
+
+def test_the_note_after_the_last_order_a_game_waited_for_says_the_game_is_over(app: FastAPI, clock: FakeClock) -> None:
+    """One person against the bots: their last order resolves its turn and, nobody else playing,
+    every turn after it to the champion at once. The note says so, on a reload too, though the
+    game is several turns past the order's."""
+    game = host_game(app)
+    game.join("p1", "Solo")
+    game.start()
+    address = ""
+    while teams := game.my_teams("p1"):
+        clock.advance(minutes=5)
+        for team in teams:
+            address = game.order("p1", team, 4, 3, action="ready").headers["location"].split("#", 1)[0]
+    for _ in (1, 2):
+        page = game.players["p1"].get(address).text
+        assert "has been resolved: the game is over." in page, address
 
 
 def test_a_refused_order_is_said_beside_its_form_with_the_typing_kept(hosted: Hosted) -> None:

@@ -80,6 +80,7 @@ __all__ = [
     "start_rematch",
     "seat_name",
     "resolve_turn",
+    "resolved_together",
     "resume_game",
     "revealed_seed",
     "save_order",
@@ -959,6 +960,16 @@ def advance(session: Session, *, game_id: int, now: datetime) -> int:
         if not resolve_turn(session, game_id=game_id, turn=game.current_turn, reason="all-ready", now=now):
             return resolved
         resolved += 1
+
+
+def resolved_together(session: Session, *, game_id: int, first: int) -> bool:
+    """Whether turn ``first`` and every turn after it are resolved, all at the same moment: by one
+    request, the turns after ``first`` being those nobody held up (all ready, or bots only), as
+    :func:`resolve_then_advance` plays them. False while ``first`` is open."""
+    times = session.scalars(
+        select(TurnRow.resolved_at).where(TurnRow.game_id == game_id, TurnRow.number >= first)
+    ).all()
+    return bool(times) and len(set(times)) == 1
 
 
 def resolve_then_advance(

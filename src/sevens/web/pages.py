@@ -641,30 +641,34 @@ def organise_page(
     access = _access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
-    act = _turn_done(game, done, turn)
+    number = views.turn_in_link(turn)
+    together = done == "resolve" and number is not None and store.resolved_together(db, game_id=game.id, first=number)
+    act = _turn_done(game, done, turn, resolved_together=together)
     return _organise(
         request, db, game, access, clock, principal=principal, done_team=team if done == "house-bot" else "",
         done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
     )
 
 
-def _turn_done(game: GameRow, done: str, turn: str) -> str:
+def _turn_done(game: GameRow, done: str, turn: str, *, resolved_together: bool = False) -> str:
     """``done``, the organiser's button of the turn just pressed, if the game stands as that
     button leaves it (else empty: nothing is said); the page words the note from the game.
 
     A note that names the open turn is said only in the turn the button was pressed in (``turn``
-    for resume and extend, the next one for resolve): a reload or a bookmark of the address in a
-    later turn would otherwise say that turn's deadline was just resumed or moved.
+    for resume and extend): a reload or a bookmark of the address in a later turn would otherwise
+    say that turn's deadline was just resumed or moved. The note after Resolve stands while no
+    turn was resolved since the button's (``resolved_together``: turn ``turn`` and every one
+    after it were resolved at one moment, those after it held up by nobody).
 
     >>> running = GameRow(status=GameStatus.RUNNING, current_turn=2, turn_seconds=3600)
-    >>> _turn_done(running, "resolve", "1"), _turn_done(running, "resolve", "2"), _turn_done(running, "pause", "")
-    ('resolve', '', '')
-    >>> _turn_done(running, "extend", "2"), _turn_done(GameRow(status=GameStatus.FINISHED, current_turn=6), "resolve", "5")
-    ('extend', 'resolve')
+    >>> _turn_done(running, "resolve", "1", resolved_together=True), _turn_done(running, "pause", "")
+    ('resolve', '')
+    >>> _turn_done(running, "resolve", "1"), _turn_done(running, "resolve", "2")
+    ('', '')
+    >>> _turn_done(running, "extend", "2"), _turn_done(running, "resume", "2")
+    ('extend', 'resume')
     >>> _turn_done(running, "extend", "1"), _turn_done(running, "resume", "1"), _turn_done(running, "extend", "")
     ('', '', '')
-    >>> _turn_done(GameRow(status=GameStatus.RUNNING, current_turn=4), "resolve", "1")
-    ''
     >>> _turn_done(running, "start", ""), _turn_done(GameRow(status=GameStatus.RUNNING, current_turn=1), "start", "")
     ('', 'start')
     """
@@ -672,8 +676,8 @@ def _turn_done(game: GameRow, done: str, turn: str) -> str:
     open_now = status in (GameStatus.RUNNING, GameStatus.PAUSED)
     number = views.turn_in_link(turn)
     this_turn = number == game.current_turn
-    if done == "resolve" and number is not None:
-        return done if (status is GameStatus.FINISHED or open_now) and game.current_turn == number + 1 else ""
+    if done == "resolve":
+        return done if (status is GameStatus.FINISHED or open_now) and resolved_together else ""
     stands = {
         "start": open_now and game.current_turn == 1,  # its note says turn 1 is open
         "pause": status is GameStatus.PAUSED,
@@ -831,10 +835,12 @@ def play_page(
     player_id = _player(access)
     view = views.player_view(db, game, player_id)
     message = views.done_message(view, done, team, turn)
-    # A reload or a restored tab keeps the address: an order's note is said in its own turn and
-    # the next one (that it was resolved), not in every later turn; an autopilot's while its team plays.
+    # A reload or a restored tab keeps the address: an order's note is said in its own turn, and
+    # after it only as long as no turn was resolved since (that order's resolved its turn and those
+    # nobody held up after it, all at once); an autopilot's while its team plays.
     number = views.turn_in_link(turn)
-    if done in ("saved", "ready") and number not in (game.current_turn, game.current_turn - 1):
+    past = done in ("saved", "ready") and number is not None and number != game.current_turn
+    if past and not store.resolved_together(db, game_id=game.id, first=number or 0):
         message = ""
     if done == "autopilot" and not any(t.info.id == team and t.info.in_play for t in view.teams):
         message = ""
