@@ -100,6 +100,25 @@ def test_team_names_keep_their_words_whole_on_a_phone(server: str, chromium: Any
 FOCUSED = "() => { const e = document.activeElement; return [e.tagName, e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40)]; }"
 
 
+def test_an_order_in_the_odds_is_on_one_line_on_a_phone(server: str, chromium: Any) -> None:
+    """On a phone each bot's typical order stands in a column 3.2rem wide: "14+15" and "13+36"
+    broke after their fourth character, read as 14+1 and a 5 on the line under it. An order and
+    every figure now keep to one line, and the table still fits the screen."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Phone cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    expect(page.locator(".odds-table")).to_have_count(2)
+    orders = page.locator(".odds-table td:nth-child(2)").all_inner_texts()
+    assert any(len(order) >= 5 for order in orders), orders  # such as 14+15
+    assert page.evaluate(SPLIT_WORDS, ".odds-table td") == []
+    assert all(scroll <= client for scroll, client in page.evaluate(OVERFLOW, ".odds-table"))
+    assert max(_right_edges(page, ".odds-table td")) <= 375
+    context.close()
+
+
 def test_a_house_bot_set_by_keyboard_on_a_phone_comes_back_at_its_row(server: str, chromium: Any) -> None:
     """By keyboard on a phone, 'Set' for a house bot brought the organiser page back at its top,
     with no word that anything was done: ten Tabs and a long scroll back to the table, to find the
