@@ -360,6 +360,17 @@ def test_a_browser_signed_out_of_its_seat_is_told_so_when_it_orders(hosted: Host
         assert "the organiser has signed it out, and only a new invite link from them opens your seat again" in said
 
 
+def test_an_invite_opened_after_the_game_is_over_says_so(hosted: Hosted) -> None:
+    """An invite opened once the game was over said "You are invited to play seat p2" and offered
+    "Join the game", with nothing left to play: it now says the game is over, and what joining
+    still gives (the seat's page, with how the game went)."""
+    link = hosted.new_invite("p2").split("testserver", 1)[1]
+    assert 'id="game-over"' not in new_client(hosted.app).get(link).text
+    assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    page = html.unescape(re.sub(r"<[^>]+>", "", new_client(hosted.app).get(link).text))
+    assert "This game is over (ended early by its organiser): nothing is left to play." in page
+
+
 def test_one_browser_or_token_plays_one_seat_of_a_game(app: FastAPI) -> None:
     """A second seat for the same browser (or token) is refused and its invite left unused: its
     pages show one seat, so the second seat's teams would wait for orders nobody could give."""
