@@ -18,6 +18,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
+from sqlalchemy.exc import DataError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -279,6 +280,17 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> Response:
         return error_response(request, exc.status, str(exc))
+
+    @app.exception_handler(DataError)
+    async def data_error(request: Request, exc: DataError) -> Response:
+        # PostgreSQL takes no NUL in text, not even to look one up (SQLite does): a forged seat id,
+        # team or other value holding one would be a 500 there. No id, name or link holds one.
+        if "NUL" not in str(exc.orig):
+            raise exc
+        return error_response(
+            request, 400, "a value in this request holds a NUL character (\\x00), which no id, name or link "
+            "of this site contains: nothing was done; check what was sent"
+        )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
