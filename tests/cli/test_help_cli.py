@@ -74,7 +74,7 @@ def test_installed_help_shows_no_python_types(command: list[str]) -> None:
     )
     assert result.returncode == 0, result.stderr
     lines = [" ".join(line.replace("│", " ").split()) for line in result.stdout.splitlines()]
-    assert "--help Show this message and exit." in lines
+    assert "--help -h Show this message and exit." in lines
     options = [line for line in lines if line.lstrip("* ").startswith("--")]
     assert options and not [line for line in options if re.search(r"<[a-z]", line)]
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib
 import inspect
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -18,13 +20,16 @@ from rich.console import Console
 
 # typer carries its own copy of click: its commands are typer._click's, not the click package's.
 from typer._click.core import Command, Context, Parameter
-from typer._click.exceptions import ClickException
+from typer._click.exceptions import ClickException, MissingParameter, NoArgsIsHelpError, NoSuchOption
 
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
 from sevens.cli.output import printing, stdout_broken
 from sevens.cli.whole_numbers import read_whole
 
-__all__ = ["app", "command_line_refusal", "main"]
+__all__ = ["HELP_OPTIONS", "app", "command_line_refusal", "main", "usage_error_line"]
+
+HELP_OPTIONS = ["-h", "--help"]
+"""Both ask for a command's help, as most commands take them."""
 
 
 def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str | None:
@@ -140,6 +145,15 @@ class _Sevens(typer.core.TyperGroup):
                 if descriptor is not None and descriptor.annotation is int:
                     setattr(param, "process_value", _read_whole_first(param))  # noqa: B010
 
+    def make_context(self, info_name: str | None, args: list[str], parent: Context | None = None,
+                     **extra: Any) -> Context:
+        with _one_line_usage_errors():
+            return super().make_context(info_name, args, parent, **extra)
+
+    def invoke(self, ctx: Context) -> Any:
+        with _one_line_usage_errors(ctx):  # the command's own line is parsed here, after the group's
+            return super().invoke(ctx)
+
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if args or ctx.resilient_parsing:
             return super().parse_args(ctx, args)
@@ -150,6 +164,7 @@ class _Sevens(typer.core.TyperGroup):
         self, ctx: Context, args: list[str]
     ) -> tuple[str | None, Command | None, list[str]]:
         name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_RUNNING] = name
         if command is not None and not ctx.resilient_parsing:
             probe = command.context_class(command, info_name=name, parent=ctx, resilient_parsing=True)
             refused = command_line_refusal(command, probe, rest)
@@ -158,9 +173,53 @@ class _Sevens(typer.core.TyperGroup):
         return name, command, rest
 
 
+def usage_error_line(exc: ClickException, where: str = "sevens") -> str:
+    """A usage error click raised, as every other refusal of a command line reads: what was wrong,
+    the close match if there is one, and where the help is. Click's own was a boxed panel under the
+    usage line, its suggestions a list ("Possible options: --no-save, --save, --seed"). ``where``:
+    the command, for an error that does not carry its context (the parser's own)."""
+    ctx = getattr(exc, "ctx", None)
+    where = ctx.command_path if ctx is not None else where
+    see = f"(see {where} --help)"
+    if isinstance(exc, NoSuchOption) and ctx is not None:
+        known = [name for param in ctx.command.get_params(ctx) for name in (*param.opts, *param.secondary_opts)
+                 if name.startswith("--")]
+        close = difflib.get_close_matches(exc.option_name, known, n=1)
+        return f"{where} has no option {exc.option_name}" + (f"; did you mean {close[0]}?" if close else "") + f" {see}"
+    unknown = re.fullmatch(r"No such command '(.*)'\.(?: Did you mean .*)?", exc.message, flags=re.DOTALL)
+    if unknown is not None and ctx is not None:
+        names = list(getattr(ctx.command, "commands", {}))
+        close = difflib.get_close_matches(unknown[1], names, n=1)
+        return f"{where} has no command {unknown[1]!r}" + (f"; did you mean {close[0]}?" if close else "") + f" {see}"
+    if isinstance(exc, MissingParameter) and exc.param is not None:
+        name = exc.param.metavar or max(exc.param.opts, key=len)
+        what = getattr(exc.param, "help", None)
+        return f"{where}: {name} is missing; give {name}" + (f": {what}" if what else f" {see}")
+    message = exc.format_message().rstrip(".")
+    return f"{where}: {message[:1].lower()}{message[1:]} {see}"
+
+
+@contextlib.contextmanager
+def _one_line_usage_errors(ctx: Context | None = None) -> Iterator[None]:
+    """Within the block, a usage error click raises ends the command with :func:`usage_error_line`
+    (``ctx``: the group's, whose meta names the command being run)."""
+    try:
+        yield
+    except NoArgsIsHelpError:
+        raise  # ``sevens`` alone: the help is printed already
+    except ClickException as exc:
+        name = ctx.meta.get(_RUNNING) if ctx is not None else None
+        fail(usage_error_line(exc, f"sevens {name}" if name else "sevens"), code=exc.exit_code)
+
+
+_RUNNING = "sevens.command"
+"""The key in a context's meta of the command being run, as the group resolved it."""
+
+
 app = typer.Typer(
     cls=_Sevens,
     name="sevens",
+    context_settings={"help_option_names": HELP_OPTIONS},
     help="Sevens: the seven-a-side rugby tournament game. Play, compute exact odds, verify records.",
     no_args_is_help=True,
     add_completion=False,
@@ -187,26 +246,55 @@ def _printing_help() -> Iterator[None]:
         fail(f"TERMINAL_WIDTH is {os.environ.get('TERMINAL_WIDTH')!r}, not a number of columns; set it to a whole "
              "number, such as 100, or unset it")
     typer_console = typer.rich_utils._get_rich_console
+    held: list[Console] = []
 
     def help_console(stderr: bool = False) -> Console:
         console = typer_console(stderr)
         if not stderr:  # rich would exit at once, with status 1
             setattr(console, "on_broken_pipe", stdout_broken)  # noqa: B010
+            console.begin_capture()  # laid out for the terminal as ever, written below
+            held.append(console)
         return console
 
     typer.rich_utils._get_rich_console = help_console
     try:
         with printing():
-            yield
+            try:
+                yield
+            finally:
+                text = "".join(console.end_capture() for console in held)
+                sys.stdout.write(_without_blank_start(text))
     finally:
         typer.rich_utils._get_rich_console = typer_console
+
+
+_BLANK_LINE = re.compile(r"(?:[ \t]|\x1b\[[0-9;]*m)*\n")
+
+
+def _without_blank_start(text: str) -> str:
+    """The help as typer lays it out, less the blank line it begins with (the usage line's padding:
+    ``sevens --help | head -1`` showed nothing) and the blank lines it ends with. A line of spaces
+    in colour codes is blank too.
+
+    >>> _without_blank_start("   \\n\\x1b[33m  \\x1b[0m\\n Usage: sevens\\n\\n text\\n  \\n")
+    ' Usage: sevens\\n\\n text\\n'
+    """
+    start = 0
+    while found := _BLANK_LINE.match(text, start):
+        start = found.end()
+    lines = text[start:].split("\n")
+    while lines and _BLANK_LINE.fullmatch(lines[-1] + "\n"):
+        lines.pop()
+    return "".join(line + "\n" for line in lines)
 
 
 def _show_help(ctx: Context, param: Parameter, value: bool) -> None:
     """``--help``, printed as results are (:func:`_printing_help`)."""
     if value and not ctx.resilient_parsing:
         with _printing_help():
-            typer.echo(ctx.get_help(), color=ctx.color)
+            text = ctx.get_help()  # typer prints it as it lays it out, and returns what is left: nothing
+            if text:
+                typer.echo(text, color=ctx.color)
         ctx.exit()
 
 
@@ -215,7 +303,7 @@ def command() -> Any:
     ``<bool>`` beside every one, as if help took a value) and printing as results do."""
     root = typer.main.get_command(app)
     for cmd in (root, *getattr(root, "commands", {}).values()):
-        option = cmd.get_help_option(cmd.make_context(cmd.name, [], resilient_parsing=True))
+        option = cmd.get_help_option(cmd.make_context(cmd.name, [], resilient_parsing=True, help_option_names=HELP_OPTIONS))
         if option is not None:
             option.metavar = ""
             option.callback = _show_help
