@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -221,3 +223,27 @@ def test_a_narrow_terminal_shows_each_team_whole_with_its_figures_under_it(tmp_p
     assert lines[wasps + 1].split() == ["1", "1", "0", "0", "20", "1", "105", "11", "2"]
     saints = next(line for line in lines if "northampton-saints" in line)
     assert saints.split()[:2] == ["4", "northampton-saints:"]
+
+
+@pytest.mark.parametrize(
+    ("count", "said"),
+    [
+        ("1000", "tries is 1000, more than a match can score; a line counts at most 999 of each"),
+        ("1" + "0" * 23, "tries is a number of 24 digits, more than a match can score; a line counts at most 999 of each"),
+        ("9" * 5000, "the file holds a number of more than 4300 digits, which no count in Sevens comes near"),
+        ("-3", "a line's tries must be a whole number >= 0, got -3"),
+    ],
+)
+def test_an_absurd_count_is_refused_naming_the_bound(count: str, said: str, tmp_path: Path) -> None:
+    """Through the real command: 10**23 tries made a table of 24-digit figures, and 5,000 digits got
+    Python's own advice (sys.set_int_max_str_digits) as the error."""
+    document = {**DECIDED, "matches": [_match("fiji", "samoa", _line(tries=12345), NIL)]}
+    file = tmp_path / "group.json"
+    file.write_text(json.dumps(document).replace("12345", count), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "sevens", "table", str(file)], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.startswith(f"error: {file}: ")
+    assert said in result.stderr
+    assert result.stderr.count("\n") == 1

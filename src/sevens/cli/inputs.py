@@ -6,6 +6,7 @@ sevens command's file.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,11 @@ def parse_json(raw: bytes) -> Any:
                 "interrupted copy; use a whole copy"
             ) from None
         raise ValueError(f"the file is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+    except ValueError:  # Python refuses to read an integer this long, and says to raise its limit
+        raise ValueError(
+            f"the file holds a number of more than {sys.get_int_max_str_digits()} digits, which no count in Sevens "
+            "comes near; is it the right file?"
+        ) from None
 
 
 def other_kind(data: Any, path: Path, *, wanted: str, expected: str) -> str | None:

@@ -41,7 +41,10 @@ __all__ = ["LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "regis
 LOTS_DIGEST = "table"
 LOTS_STREAM = "lots"
 
-
+MAX_LINE_COUNT = 999
+"""The most tries, conversions, penalties or drop goals a line typed by hand may count. Both teams
+spend at most 160 points on a match (R3), a few dozen of each at the very most even with doubles
+(R2), so more is a slip of the keyboard: a line of 10**23 tries was printed as if it were a score."""
 
 def lots_dice(file_bytes: bytes, lots_seed: str | None) -> FairDice:
     """The dice for lots: FairDice seeded by SHA-256 of ``lots_seed`` if given, else of the file."""
@@ -77,9 +80,19 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
     results = []
     for number, match in enumerate(matches, start=1):
         try:
-            results.append(GroupResult.from_dict(match))
+            result = GroupResult.from_dict(match)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"match {number}: {exc}") from None
+        for side, line in (("home_line", result.home_line), ("away_line", result.away_line)):
+            for field in ("tries", "conversions", "penalties", "drop_goals"):
+                count = getattr(line, field)
+                if count > MAX_LINE_COUNT:
+                    shown = str(count) if len(str(count)) <= 12 else f"a number of {len(str(count))} digits"
+                    raise ValueError(
+                        f"match {number}: {side}: {field} is {shown}, more than a match can score; a line counts at "
+                        f"most {MAX_LINE_COUNT} of each: check what was typed"
+                    )
+        results.append(result)
     return group, tuple(teams), tuple(results)
 
 
