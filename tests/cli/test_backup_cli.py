@@ -372,3 +372,30 @@ def test_export_refuses_a_path_that_is_not_a_file_rather_than_replace_it(tmp_pat
     assert result.stderr == (f"error: cannot write {pipe}: it is not a file but a device, a pipe or a socket, which the "
                              "export would replace; give a file name, e.g. backup.json\n")
     assert stat.S_ISFIFO(pipe.stat().st_mode)
+
+
+@pytest.mark.parametrize("into", ["same", "other"])
+def test_export_overwrite_onto_a_link_writes_the_file_it_names_and_keeps_the_link(tmp_path: Path, into: str) -> None:
+    """As the shell's > and cp do: the link (latest.json, say) stays a link, and the backup it names
+    is replaced whole, with the backup's mode. The link itself was replaced by a new file."""
+    import subprocess
+    import sys
+
+    _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    folder = tmp_path if into == "same" else tmp_path / "dated"
+    folder.mkdir(exist_ok=True)
+    named = folder / "2026-12-01.json"
+    named.write_text("an older backup\n", encoding="utf-8")
+    named.chmod(0o644)
+    link = tmp_path / "latest.json"
+    link.symlink_to(named)
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "export", "--full", "--overwrite", "--database-url", url, str(link)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert link.is_symlink() and link.resolve() == named.resolve()
+    assert json.loads(named.read_text(encoding="utf-8"))["full"] is True
+    assert named.stat().st_mode & 0o777 == 0o600
+    assert not [p.name for p in folder.iterdir() if p.name.startswith(".")], "no temporary file is left"

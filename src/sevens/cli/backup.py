@@ -22,7 +22,7 @@ import typer
 
 from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
-from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, write_text
+from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, through_link, write_text
 from sevens.cli.inputs import other_kind, parse_json, read_input
 from sevens.cli.output import OutputFailed, writing_stdout
 from sevens.store.secrets import is_public_id
@@ -36,7 +36,8 @@ __all__ = ["check_target", "read_documents", "register", "write_export"]
 
 def _write(path: Path, document: dict[str, Any], *, private: bool, overwrite: bool) -> None:
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
-    write_text(path, text, overwrite=overwrite, mode=0o600 if private else 0o644)
+    # A link to an earlier backup (latest.json) is written through, not replaced by a file of its own.
+    write_text(through_link(path), text, overwrite=overwrite, mode=0o600 if private else 0o644)
 
 
 def _is_directory(target: str) -> bool:
@@ -62,7 +63,7 @@ def check_target(target: str, *, overwrite: bool) -> None:
                  "replace; give a file name, e.g. backup.json")
         if path.exists() and not overwrite:
             fail(exists_message(str(path)))
-        folder = path.parent
+        folder = through_link(path).parent
         if folder.exists() and not folder.is_dir():
             fail(f"cannot write {target}: {folder} is a file, not a folder; pick another path")
         if not folder.is_dir():

@@ -32,6 +32,7 @@ __all__ = [
     "exists_message",
     "remove_leftovers",
     "replacing",
+    "through_link",
     "write_text",
 ]
 
@@ -52,6 +53,16 @@ def _part_affixes(path: Path) -> tuple[str, str]:
     suffix is kept (".tmp.png"): what writes the file may choose its format by it. The process id
     tells a leftover of a writer that was killed from a write in progress (remove_leftovers)."""
     return f".{path.stem}-{os.getpid()}-", f".tmp{path.suffix}"
+
+
+def through_link(path: Path) -> Path:
+    """The file a write of ``path`` replaces: the file a symbolic link names, as the shell's ``>``
+    and ``cp`` write through one; else ``path`` itself. Replacing the link by a new file left the
+    file it named as it was and cut the link (a ``latest.json`` pointing into a dated folder, say).
+    A link to nothing is left to the write, which refuses it as a name already taken."""
+    if path.is_symlink() and path.exists():
+        return path.resolve()
+    return path
 
 
 def cannot_create_in(folder: Path, like: Path | None = None) -> OSError | None:
