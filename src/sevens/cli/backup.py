@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,8 +24,9 @@ import typer
 from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, through_link, write_text
-from sevens.cli.inputs import other_kind, parse_json, read_input
+from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import OutputFailed, writing_stdout
+from sevens.cli.stopping import exit_code
 from sevens.store.secrets import is_public_id
 
 if TYPE_CHECKING:
@@ -73,12 +75,15 @@ def check_target(target: str, *, overwrite: bool) -> None:
         fail(f"cannot write {target}: {refused.strerror or refused}; pick a folder you can write to")
 
 
-def write_export(document: dict[str, Any], target: str, *, overwrite: bool = False) -> list[Path]:
+def write_export(
+    document: dict[str, Any], target: str, *, overwrite: bool = False, written: list[Path] | None = None
+) -> list[Path]:
     """Write an export document to a file, or split per game into a directory; returns the files.
 
     A full backup's files are created with mode 0600 and its directory with 0700. Each file is
     written whole or not at all; an existing file is replaced only with ``overwrite``, and without
-    it an export that would replace any file writes none.
+    it an export that would replace any file writes none. ``written``: each file is added to it
+    once it is written whole (for a command interrupted midway to say which).
 
     Raises:
         FileExistsError: a file to write is there already (and not ``overwrite``); nothing is written.
@@ -93,6 +98,8 @@ def write_export(document: dict[str, Any], target: str, *, overwrite: bool = Fal
         if path.exists() and not overwrite:
             raise FileExistsError(exists_message(str(path)))
         _write(path, document, private=private, overwrite=overwrite)
+        if written is not None:
+            written.append(path)
         return [path]
     # Each file is named by its game's id: only an id of the shape sevens makes, never "../x".
     for game in document["games"]:
@@ -116,6 +123,8 @@ def write_export(document: dict[str, Any], target: str, *, overwrite: bool = Fal
         path.chmod(0o700)
     for file, part in parts:
         _write(file, part, private=private, overwrite=overwrite)
+        if written is not None:
+            written.append(file)
     return [file for file, _ in parts]
 
 
@@ -124,24 +133,25 @@ def read_documents(source: str) -> list[dict[str, Any]]:
     from sevens.store.backup import BACKUP_FORMAT
 
     path = Path(source)
-    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
-    if not path.exists():
+    piped = source == STDIN
+    files = sorted(path.glob("*.json")) if path.is_dir() and not piped else [path]
+    if not path.exists() and not piped:
         raise OSError(f"{source} does not exist; pass a file or directory written by 'sevens export'")
     if not files:
         raise ValueError(f"the folder {source} holds no .json files; pass a file or directory written by 'sevens export'")
     documents = []
     for file in files:
-        raw = read_input(file, what="a file or directory written by 'sevens export'")
+        raw = read_input(file, what="a backup written by 'sevens export'", dash_is_stdin=True)
         try:
             document = parse_json(raw)
         except ValueError as exc:
-            raise ValueError(f"{file} is not a Sevens backup: {exc}") from None
+            raise ValueError(f"{shown(file)} is not a Sevens backup: {exc}") from None
         refused = other_kind(document, file, wanted=BACKUP_FORMAT, expected="a backup written by 'sevens export'")
         if refused is not None:
             raise ValueError(refused)
         if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
             raise ValueError(
-                f"{file} is not a Sevens backup (it has no \"format\": \"{BACKUP_FORMAT}\"); pass a file or "
+                f"{shown(file)} is not a Sevens backup (it has no \"format\": \"{BACKUP_FORMAT}\"); pass a file or "
                 "directory written by 'sevens export'"
             )
         documents.append(document)
@@ -210,40 +220,18 @@ def register(app: typer.Typer) -> None:
 
         Without --full the export is safe to share: it holds what every player may read. A full
         backup can throw the open turns' dice: keep it as secret as the database."""
-        from sqlalchemy.exc import SQLAlchemyError
-
-        from sevens.store.backup import export_backup
-        from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision
         from sevens.web.settings import Settings
 
         url = database_url or Settings().database_url
         engine = _engine(url, command="export")  # checks the URL; reads nothing yet
-        check_target(target, overwrite=overwrite)
+        piped = target == STDIN
+        if not piped:
+            check_target(target, overwrite=overwrite)
+        written: list[Path] = []
         try:
-            # The migrations below would write sevens' tables into any database: first make sure
-            # it is one (an older sevens schema is still brought up to date, as before).
-            if sevens_revision(url) is None:
-                fail(
-                    "not a sevens database: it has no sevens schema (no alembic_version table naming a sevens "
-                    "revision), so there is nothing to export; check --database-url (or $DATABASE_URL)"
-                )
-            run_migrations(engine)
-            with make_sessionmaker(engine)() as db:
-                document = export_backup(db, full=full, now=datetime.now(UTC))
-            engine.dispose()
-        except SQLAlchemyError as exc:
-            fail(f"cannot read the database: {database_trouble(exc, url)}")
-        try:
-            files = write_export(document, target, overwrite=overwrite)
-        except FileExistsError as exc:
-            fail(str(exc))
-        except OSError as exc:
-            fail(f"cannot write {target}: {exc.strerror or exc}")
-        except ValueError as exc:
-            fail(f"cannot write {target}: {exc}")
-        kind = "full backup (mode 0600)" if full else "shareable export"
-        where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
-        _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}", then=f" (the export is written to {where})")
+            _export(engine, url, target, full=full, overwrite=overwrite, written=written)
+        except KeyboardInterrupt as exc:
+            fail(f"interrupted: {_export_state(target, written)}", code=exit_code(exc))
 
     @app.command("import")
     def import_(
@@ -263,16 +251,21 @@ def register(app: typer.Typer) -> None:
             document = merge(read_documents(source))
         except (OSError, ValueError) as exc:
             fail(str(exc))
+        except KeyboardInterrupt as exc:
+            fail(f"interrupted while reading {shown(source)}: nothing was imported", code=exit_code(exc))
         url = database_url or Settings().database_url
         engine = _engine(url, command="import")
         created = _new_sqlite_files(url)
         try:
             report = _restore(engine, document, url)
-        except BaseException:
+        except BaseException as exc:
             # A failed import leaves nothing behind: not even the migrated file it created.
             engine.dispose()
             for file in created:
                 file.unlink(missing_ok=True)
+            if isinstance(exc, KeyboardInterrupt):
+                state = "the database file it created is removed" if created else "the database is as it was"
+                fail(f"interrupted: nothing was imported ({state})", code=exit_code(exc))
             raise
         engine.dispose()
         _report(
@@ -357,3 +350,66 @@ def _count(n: int, noun: str) -> str:
     ('1 game', '0 games', '5 files')
     """
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: bool, written: list[Path]) -> None:
+    """Read every game and write the export to ``target`` (``-``: standard output); each file
+    written whole is added to ``written``."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from sevens.store.backup import export_backup
+    from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision
+
+    try:
+        # The migrations below would write sevens' tables into any database: first make sure
+        # it is one (an older sevens schema is still brought up to date, as before).
+        if sevens_revision(url) is None:
+            fail(
+                "not a sevens database: it has no sevens schema (no alembic_version table naming a sevens "
+                "revision), so there is nothing to export; check --database-url (or $DATABASE_URL)"
+            )
+        run_migrations(engine)
+        with make_sessionmaker(engine)() as db:
+            document = export_backup(db, full=full, now=datetime.now(UTC))
+        engine.dispose()
+    except SQLAlchemyError as exc:
+        fail(f"cannot read the database: {database_trouble(exc, url)}")
+    kind = "full backup" if full else "shareable export"
+    if target == STDIN:
+        try:
+            with writing_stdout():
+                typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        except OutputFailed as failed:
+            failed.end(then="; what was written of the export is cut short: do not use it")
+        # Standard output holds the export: what was done goes to standard error.
+        print(f"exported {_count(len(document['games']), 'game')} as a {kind} to standard output", file=sys.stderr)
+        return
+    try:
+        files = write_export(document, target, overwrite=overwrite, written=written)
+    except FileExistsError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write {target}: {exc.strerror or exc}")
+    except ValueError as exc:
+        fail(f"cannot write {target}: {exc}")
+    kind = "full backup (mode 0600)" if full else "shareable export"
+    where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
+    _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}", then=f" (the export is written to {where})")
+
+
+def _export_state(target: str, written: list[Path]) -> str:
+    """What an export interrupted midway leaves, having written ``written`` (whole) to ``target``.
+
+    >>> _export_state("b.json", [])
+    'nothing was written; b.json is as it was'
+    >>> _export_state("out/", [Path("out/a.json")])
+    'only 1 of its files was written to out/ (each whole); export again with --overwrite for them all'
+    >>> _export_state("-", [])
+    'what standard output got of the export is cut short: do not use it'
+    """
+    if target == STDIN:
+        return "what standard output got of the export is cut short: do not use it"
+    if not written:
+        return f"nothing was written; {target} is as it was"
+    were = "was" if len(written) == 1 else "were"
+    return f"only {len(written)} of its files {were} written to {target} (each whole); export again with --overwrite for them all"

@@ -12,7 +12,7 @@ from typing import Any
 
 from sevens.cli.errors import fail
 
-__all__ = ["MAX_INPUT_BYTES", "other_kind", "parse_json", "read_input"]
+__all__ = ["MAX_INPUT_BYTES", "STDIN", "other_kind", "parse_json", "read_input", "shown"]
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """The most any input file is read: a whole game's record is some tens of kilobytes, and a device
@@ -26,7 +26,36 @@ _KINDS = {
 }
 
 
-def read_input(path: Path, *, what: str, named: str | None = None, advice: str | None = None) -> bytes:
+STDIN = "-"
+"""The path that names standard input, for the commands that read a file a user would pipe in."""
+
+
+def shown(path: Path | str) -> str:
+    """How a message names an input: its path, or "standard input" for ``-``."""
+    return "standard input" if str(path) == STDIN else str(path)
+
+
+def _read_stdin(what: str, then: str) -> bytes:
+    """Standard input, read whole within :data:`MAX_INPUT_BYTES`; a terminal is refused rather
+    than waited on, as nobody types a JSON file."""
+    stream = sys.stdin
+    if stream is None or stream.isatty():
+        fail(f"- reads {what} from standard input, which is a terminal here; pipe it in "
+             "(... | sevens COMMAND -) or give its path")
+    try:
+        raw = stream.buffer.read(MAX_INPUT_BYTES + 1)
+    except OSError as exc:
+        fail(f"cannot read standard input: {exc.strerror or exc}; {then}")
+    if len(raw) > MAX_INPUT_BYTES:
+        fail(f"standard input holds more than {MAX_INPUT_BYTES // (1024 * 1024)} MB, far more than {what} holds; {then}")
+    if not raw.strip():
+        fail(f"standard input is empty: nothing was piped in; pipe in {what}, or give its path")
+    return raw
+
+
+def read_input(
+    path: Path, *, what: str, named: str | None = None, advice: str | None = None, dash_is_stdin: bool = False
+) -> bytes:
     """The bytes of the input file ``path``, or a one-line error naming what was wrong with it:
     missing, a folder, unreadable, or larger than :data:`MAX_INPUT_BYTES`. ``what`` names the
     file a command wants ("a game record's JSON file"); ``named`` is how the error names the file
@@ -34,6 +63,8 @@ def read_input(path: Path, *, what: str, named: str | None = None, advice: str |
     path of ``what``)."""
     name = str(path) if named is None else named
     then = f"give the path of {what}" if advice is None else advice
+    if dash_is_stdin and str(path) == STDIN:
+        return _read_stdin(what, then)
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_INPUT_BYTES + 1)

@@ -28,7 +28,7 @@ from typing import Annotated, Any
 import typer
 
 from sevens.cli.errors import fail
-from sevens.cli.inputs import other_kind, parse_json, read_input
+from sevens.cli.inputs import other_kind, parse_json, read_input, shown
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
@@ -153,7 +153,7 @@ def register(app: typer.Typer) -> None:
 
         A line may also give its "points", which must add up; "group" may name the group. The
         whole format is in docs/standings.md."""
-        raw = read_input(file, what="a JSON file of a group's results")
+        raw = read_input(file, what="a JSON file of a group's results", dash_is_stdin=True)
         try:
             refused = other_kind(parse_json(raw), file, wanted="table", expected="a group's results")
             if refused is not None:
@@ -161,7 +161,7 @@ def register(app: typer.Typer) -> None:
             group, teams, results = read_table_input(raw)
             table = group_table(teams, results, lots_dice(raw, lots_seed), what=group)
         except ValueError as exc:
-            fail(f"{file}: {exc}")
+            fail(f"{shown(file)}: {exc}")
         if as_json:
             document = {"rows": [row.to_dict() for row in table.rows], "lots": [d.to_dict() for d in table.lots]}
             with printing():

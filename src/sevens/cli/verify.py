@@ -9,7 +9,7 @@ import typer
 
 from sevens.bots import check_with_bots
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
-from sevens.cli.inputs import other_kind, parse_json, read_input
+from sevens.cli.inputs import other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
@@ -34,17 +34,18 @@ def register(app: typer.Typer) -> None:
 
         Exits 0 if all agrees, 1 at a mismatch, 2 for a file that is not a readable record, and 3
         if all agrees but some orders name bots not installed here, so they could not be played again."""
-        text = read_input(file, what="a game record's JSON file")
+        text = read_input(file, what="a game record's JSON file", dash_is_stdin=True)
+        name = shown(file)
         try:
             parsed = parse_json(text)
         except ValueError as exc:
-            fail(f"{file}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
+            fail(f"{name}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         try:
             data = loads(text)
             refused = other_kind(parsed, file, wanted=RECORD_FORMAT, expected="a game record")
             if data.get("format") == SAVED_FORMAT:
                 fail(
-                    f"{file}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
+                    f"{name}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
                     f"--resume {file}; the record it writes at the end (--record) is what verifies",
                     code=EXIT_BAD_INPUT,
                 )
@@ -52,20 +53,20 @@ def register(app: typer.Typer) -> None:
                 fail(refused, code=EXIT_BAD_INPUT)
             found = check_with_bots(data)
         except VerificationError as exc:
-            fail(f"{file}: does not verify: {exc}", code=EXIT_MISMATCH)
+            fail(f"{name}: does not verify: {exc}", code=EXIT_MISMATCH)
         except RecordError as exc:
-            fail(f"{file}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
+            fail(f"{name}: not a readable Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         except ValueError as exc:  # anything else the rules refuse is still bad input, not a crash
-            fail(f"{file}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
+            fail(f"{name}: not a valid Sevens game record: {exc}", code=EXIT_BAD_INPUT)
         except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
-            fail(f"{file}: not a readable Sevens game record: its JSON is nested too deeply", code=EXIT_BAD_INPUT)
+            fail(f"{name}: not a readable Sevens game record: its JSON is nested too deeply", code=EXIT_BAD_INPUT)
         # 1 says the record does not verify: output that failed keeps the status it had, 2.
         with printing(code=EXIT_BAD_INPUT):
-            typer.echo(f"{file}: {found.summary}")
+            typer.echo(f"{name}: {found.summary}")
         if found.unchecked:
             names = ", ".join(repr(name) for name in found.unchecked)
             fail(
-                f"{file}: not verified in full: the orders of {names} could not be played again, so any "
+                f"{name}: not verified in full: the orders of {names} could not be played again, so any "
                 "order could stand in their name; install those bots and verify again",
                 code=EXIT_UNCHECKED,
             )

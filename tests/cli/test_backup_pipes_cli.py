@@ -1,0 +1,139 @@
+"""``-`` for standard input and output (``sevens export -``, ``import -``, ``verify -``, ``table -``),
+and Ctrl-C during ``export`` and ``import``: a real process, real pipes and a real SIGINT."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+SEVENS = [sys.executable, "-m", "sevens"]
+
+
+def _database(tmp_path: Path, games: int) -> str:
+    """A sevens SQLite database holding ``games`` games in their lobby."""
+    from datetime import UTC, datetime
+
+    from sevens.store import games as store
+    from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
+    from sevens.store.models import Visibility
+
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    engine = make_engine(url)
+    run_migrations(engine)
+    with session_scope(make_sessionmaker(engine)) as db:
+        for number in range(games):
+            store.create_game(db, spec=store.NewGame(f"cup {number}", 4, 8, 2, 3600, "even", Visibility.PUBLIC),
+                              now=datetime.now(UTC))
+    engine.dispose()
+    return url
+
+
+def _blocked_on(process: subprocess.Popen[bytes], what: str, limit: float = 60) -> None:
+    """Wait until ``process`` waits in the kernel on ``what`` (pipe_read, pipe_write): its work has begun."""
+    end = time.monotonic() + limit
+    while what not in Path(f"/proc/{process.pid}/wchan").read_text() and time.monotonic() < end:
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+
+
+def test_export_to_standard_output_imports_from_standard_input(tmp_path: Path) -> None:
+    url = _database(tmp_path, 2)
+    exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, "-"], capture_output=True, timeout=120,
+                              check=False)
+    assert exported.returncode == 0, exported.stderr
+    assert json.loads(exported.stdout)["format"] == "sevens-backup"
+    assert exported.stderr == b"exported 2 games as a full backup to standard output\n"
+    assert not (tmp_path / "-").exists()
+    restored = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    imported = subprocess.run([*SEVENS, "import", "--database-url", restored, "-"], input=exported.stdout,
+                              capture_output=True, timeout=120, check=False)
+    assert imported.returncode == 0, imported.stderr
+    assert imported.stdout.startswith(b"imported 2 games")
+
+
+@pytest.mark.parametrize(
+    ("command", "given", "said"),
+    [
+        (["import", "--database-url", "sqlite:///{tmp}/r.sqlite3"], b"",
+         "error: standard input is empty: nothing was piped in; pipe in a backup written by 'sevens export', or give its path"),
+        (["import", "--database-url", "sqlite:///{tmp}/r.sqlite3"], b'{"format": "sevens-backup"',
+         "error: standard input is not a Sevens backup: the file ends in the middle of its JSON"),
+        (["verify"], b"  \n", "error: standard input is empty: nothing was piped in"),
+        (["verify"], b"[1 2]", "error: standard input: not a readable Sevens game record: the file is not valid JSON"),
+        (["table"], b'{"teams": []}', "error: standard input: the file must have \"teams\""),
+    ],
+)
+def test_bad_standard_input_is_named_as_such(command: list[str], given: bytes, said: str, tmp_path: Path) -> None:
+    args = [part.replace("{tmp}", str(tmp_path)) for part in command]
+    result = subprocess.run([*SEVENS, *args, "-"], input=given, capture_output=True, timeout=120, check=False)
+    assert result.returncode == 2
+    assert result.stderr.decode().startswith(said), result.stderr
+    assert result.stderr.count(b"\n") == 1
+    assert not (tmp_path / "r.sqlite3").exists()
+
+
+def test_ctrl_c_while_import_reads_its_input_says_nothing_was_imported(tmp_path: Path) -> None:
+    database = tmp_path / "restored.sqlite3"
+    run = subprocess.Popen([*SEVENS, "import", "--database-url", f"sqlite:///{database}", "-"], stdin=subprocess.PIPE,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        _blocked_on(run, "pipe_read")
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 130
+    assert out == b""
+    assert err == b"error: interrupted while reading standard input: nothing was imported\n"
+    assert not database.exists()
+
+
+def test_ctrl_c_while_export_writes_to_a_pipe_says_the_output_is_cut_short(tmp_path: Path) -> None:
+    """A hundred games are more than a pipe holds: the export waits for a reader that never reads."""
+    url = _database(tmp_path, 100)
+    run = subprocess.Popen([*SEVENS, "export", "--database-url", url, "-"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    try:
+        _blocked_on(run, "pipe_write")
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    assert run.returncode == 130
+    assert out  # what the pipe took before the export waited
+    assert err == b"error: interrupted: what standard output got of the export is cut short: do not use it\n"
+
+
+def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path) -> None:
+    """Stopped (SIGSTOP) once it has the database open, so that Ctrl-C comes in the midst of the work."""
+    url = _database(tmp_path, 100)
+    target = tmp_path / "backup.json"
+    run = subprocess.Popen([*SEVENS, "export", "--database-url", url, str(target)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            fds = Path(f"/proc/{run.pid}/fd")
+            if any(os.readlink(fd).endswith("source.sqlite3") for fd in fds.iterdir() if fd.exists()):
+                break
+            time.sleep(0.01)
+        run.send_signal(signal.SIGSTOP)
+        ended = run.poll() is not None
+        run.send_signal(signal.SIGINT)
+        run.send_signal(signal.SIGCONT)
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    if ended:
+        pytest.skip("the export ended before it could be interrupted")
+    assert run.returncode == 130, err
+    assert err == f"error: interrupted: nothing was written; {target} is as it was\n".encode()
+    assert out == b""
+    assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("source.sqlite3")] == []
