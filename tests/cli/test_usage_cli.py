@@ -53,7 +53,7 @@ def test_a_mistyped_command_in_a_narrow_terminal_is_one_line_without_colour() ->
         run, main,
     ):
         fcntl.ioctl(main, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 24, 0, 0))
-        shown = read_until(main, rb"help\)", 30)
+        shown = read_until(main, rb"help\)\r\n", 30)
         assert run.wait(timeout=30) == 2
     text = shown.decode().replace("\r\n", "\n")
     assert text == "error: sevens has no command 'ply'; did you mean play? (see sevens --help)\n"
