@@ -137,3 +137,18 @@ def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path)
     assert err == f"error: interrupted: nothing was written; {target} is as it was\n".encode()
     assert out == b""
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("source.sqlite3")] == []
+
+
+@pytest.mark.parametrize("command", [["verify"], ["table"], ["import", "--database-url", "sqlite:///{tmp}/r.sqlite3"]])
+def test_dash_in_a_terminal_is_refused_rather_than_waited_on(command: list[str], tmp_path: Path) -> None:
+    """Nobody types a JSON file: - with the terminal as standard input is a slip, said at once."""
+    from tests.terminal_session import in_terminal, read_until
+
+    args = [part.replace("{tmp}", str(tmp_path)) for part in command]
+    with in_terminal([*SEVENS, *args, "-"]) as (run, main):
+        shown = read_until(main, rb"its path\r\n", 60)
+        assert run.wait(timeout=30) == 2
+    assert shown.decode().startswith("error: - reads ")
+    assert f"from standard input, which is a terminal here; pipe it in (... | sevens {command[0]} -) or give its path" in (
+        shown.decode())
+    assert not (tmp_path / "r.sqlite3").exists()

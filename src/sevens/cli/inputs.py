@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+# typer carries its own copy of click: the context of the command running is there.
+from typer._click.globals import get_current_context
+
 from sevens.cli.errors import fail
 
 __all__ = ["MAX_INPUT_BYTES", "STDIN", "other_kind", "parse_json", "read_input", "shown"]
@@ -40,8 +43,10 @@ def _read_stdin(what: str, then: str) -> bytes:
     than waited on, as nobody types a JSON file."""
     stream = sys.stdin
     if stream is None or stream.isatty():
+        ctx = get_current_context(silent=True)
+        command = ctx.command_path if ctx is not None else "sevens COMMAND"
         fail(f"- reads {what} from standard input, which is a terminal here; pipe it in "
-             "(... | sevens COMMAND -) or give its path")
+             f"(... | {command} -) or give its path")
     try:
         raw = stream.buffer.read(MAX_INPUT_BYTES + 1)
     except OSError as exc:
