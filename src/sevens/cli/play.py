@@ -109,6 +109,10 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3), with the digits 0-9: write '10 6', not '１０ ６'
+    >>> parse_order_text("20 9 3")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '20 9 3' is 3 words
     >>> parse_order_text("9999999 0")
     Traceback (most recent call last):
     ...
@@ -117,6 +121,8 @@ def parse_order_text(text: str) -> tuple[int, int]:
     parts = text.replace("+", " ").replace(",", " ").split()
     if len(parts) != 2 or not all(_ORDER_NUMBER.fullmatch(p) for p in parts):
         said = "type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)"
+        if len(parts) > 2:  # '20 9 3', or a word after the order: which of them was meant is not guessed
+            said += f"; {text.strip()!r} is {len(parts)} words"
         fixed = [p if _ORDER_NUMBER.fullmatch(p) else ascii_whole(p) for p in parts]
         if len(parts) == 2 and all(f is not None and _ORDER_NUMBER.fullmatch(f) for f in fixed):
             # Full-width digits from an input method, or 1_0: the numbers were meant, in other digits.
@@ -682,6 +688,10 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     Traceback (most recent call last):
     ...
     ValueError: --names: 'ann lee' is 'Ann  Lee' again (names are compared ignoring case and spacing); give each person a name of their own
+    >>> check_names(["Ann", "", "Bob"], humans=2, players=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --names has an empty name; give names separated by commas, e.g. --names Ann,Bob
     >>> check_names(["Player 2", "Ann"], humans=2, players=4)
     Traceback (most recent call last):
     ...
@@ -689,6 +699,8 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     """
     if not names:
         return
+    if not all(names):  # said first: "3 names for 2 people, or --humans 3" would count the gap as a name
+        raise ValueError("--names has an empty name; give names separated by commas, e.g. --names Ann,Bob")
     if len(names) != humans:
         raise ValueError(
             f"--names gives {len(names)} name{'s' if len(names) != 1 else ''} for {humans} "
@@ -697,8 +709,6 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
         )
     taken: list[str] = []
     for name in names:
-        if not name:
-            raise ValueError("--names has an empty name; give names separated by commas, e.g. --names Ann,Bob")
         problem = _name_problem(name, taken, humans=humans, players=players)
         if problem:
             raise ValueError(f"--names: {problem}")
@@ -1127,6 +1137,10 @@ def register(app: typer.Typer) -> None:
         """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto.
 
         The game is kept after every turn, and a game that stops is carried on with --resume FILE."""
+        if resume is not None and str(resume) == "-" and not resume.exists():
+            # Other commands read - as standard input; here it holds the orders typed as the game goes.
+            fail("--resume - would read the saved game from standard input, which the game reads its orders from; "
+                 "give the saved game's file, e.g. --resume game.json (a file named - is --resume ./-)")
         if resume is not None:
             for flag, value in (("--save", save is not None), ("--no-save", no_save)):
                 if value:

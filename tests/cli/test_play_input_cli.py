@@ -1,0 +1,42 @@
+"""``sevens play`` at its prompts, as a user types at them: the real command, its input piped."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+
+def test_an_order_of_three_numbers_says_how_many_were_typed(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--seed", "x", "--no-save"], input="20 9 3\n", capture_output=True,
+        text=True, timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert "Refused: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '20 9 3' is 3 words" in (
+        " ".join(result.stdout.split())
+    )
+
+
+def test_resume_from_standard_input_is_refused_saying_why(tmp_path: Path) -> None:
+    """Other commands read - as standard input; here the game reads its orders from it. It was 'no
+    such file: --resume -'."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--resume", "-"], input="", capture_output=True, text=True,
+        timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 2
+    assert result.stderr == (
+        "error: --resume - would read the saved game from standard input, which the game reads its orders from; "
+        "give the saved game's file, e.g. --resume game.json (a file named - is --resume ./-)\n"
+    )
+
+
+def test_an_empty_name_is_said_before_the_count_of_names(tmp_path: Path) -> None:
+    """'a,,b' for two people was '3 names for 2 people ... or --humans 3', which then refused the empty name."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--humans", "2", "--names", "Ann,,Bob"], input="", capture_output=True,
+        text=True, timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path)},
+    )
+    assert result.returncode == 2
+    assert result.stderr == "error: --names has an empty name; give names separated by commas, e.g. --names Ann,Bob\n"
