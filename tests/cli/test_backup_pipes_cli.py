@@ -43,6 +43,21 @@ def _blocked_on(process: subprocess.Popen[bytes], what: str, limit: float = 60) 
         time.sleep(0.05)
 
 
+def _holds_open(process: subprocess.Popen[bytes], name: str) -> bool:
+    """Whether ``process`` has a file called ``name`` open (its descriptors come and go as it is read)."""
+    try:
+        fds = list(Path(f"/proc/{process.pid}/fd").iterdir())
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            if os.readlink(fd).endswith(name):
+                return True
+        except OSError:
+            continue
+    return False
+
+
 def test_export_to_standard_output_imports_from_standard_input(tmp_path: Path) -> None:
     url = _database(tmp_path, 2)
     exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, "-"], capture_output=True, timeout=120,
@@ -119,11 +134,8 @@ def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path)
                            stderr=subprocess.PIPE)
     try:
         end = time.monotonic() + 60
-        while time.monotonic() < end:
-            fds = Path(f"/proc/{run.pid}/fd")
-            if any(os.readlink(fd).endswith("source.sqlite3") for fd in fds.iterdir() if fd.exists()):
-                break
-            time.sleep(0.01)
+        while not _holds_open(run, "source.sqlite3") and run.poll() is None and time.monotonic() < end:
+            time.sleep(0.005)
         run.send_signal(signal.SIGSTOP)
         ended = run.poll() is not None
         run.send_signal(signal.SIGINT)
@@ -152,3 +164,32 @@ def test_dash_in_a_terminal_is_refused_rather_than_waited_on(command: list[str],
     assert f"from standard input, which is a terminal here; pipe it in (... | sevens {command[0]} -) or give its path" in (
         shown.decode())
     assert not (tmp_path / "r.sqlite3").exists()
+
+
+def test_ctrl_c_during_import_says_nothing_was_imported_and_removes_the_file_it_created(tmp_path: Path) -> None:
+    """Stopped (SIGSTOP) once it has created the database, so that Ctrl-C comes as it migrates and imports."""
+    url = _database(tmp_path, 100)
+    backup = tmp_path / "backup.json"
+    exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, str(backup)], capture_output=True,
+                              timeout=120, check=False)
+    assert exported.returncode == 0, exported.stderr
+    database = tmp_path / "restored.sqlite3"
+    run = subprocess.Popen([*SEVENS, "import", "--database-url", f"sqlite:///{database}", str(backup)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 60
+        while not database.exists() and run.poll() is None and time.monotonic() < end:
+            time.sleep(0.005)
+        run.send_signal(signal.SIGSTOP)
+        ended = run.poll() is not None
+        run.send_signal(signal.SIGINT)
+        run.send_signal(signal.SIGCONT)
+        out, err = run.communicate(timeout=60)
+    finally:
+        run.kill()
+    if ended:
+        pytest.skip("the import ended before it could be interrupted")
+    assert run.returncode == 130, err
+    assert err == b"error: interrupted: nothing was imported and the database file it created is removed\n"
+    assert out == b""
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("restored")]

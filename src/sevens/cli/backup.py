@@ -264,8 +264,8 @@ def register(app: typer.Typer) -> None:
             for file in created:
                 file.unlink(missing_ok=True)
             if isinstance(exc, KeyboardInterrupt):
-                state = "the database file it created is removed" if created else "the database is as it was"
-                fail(f"interrupted: nothing was imported ({state})", code=exit_code(exc))
+                removed = " and the database file it created is removed" if created else ""
+                fail(f"interrupted: nothing was imported{removed}", code=exit_code(exc))
             raise
         engine.dispose()
         _report(
