@@ -193,3 +193,41 @@ def test_ctrl_c_during_import_says_nothing_was_imported_and_removes_the_file_it_
     assert err == b"error: interrupted: nothing was imported and the database file it created is removed\n"
     assert out == b""
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("restored")]
+
+
+@pytest.mark.parametrize(
+    ("command", "loading", "said"),
+    [
+        (["export", "--database-url", "{url}", "{tmp}/backup.json"], "sevens.web.settings",
+         "error: interrupted: nothing was written; {tmp}/backup.json is as it was\n"),
+        (["import", "--database-url", "sqlite:///{tmp}/restored.sqlite3", "{tmp}/backup.json"], "sevens.web.settings",
+         "error: interrupted: nothing was imported\n"),
+        (["import", "--database-url", "sqlite:///{tmp}/restored.sqlite3", "{tmp}/backup.json"], "sevens.store.backup",
+         "error: interrupted while reading {tmp}/backup.json: nothing was imported\n"),
+    ],
+)
+def test_ctrl_c_as_the_command_loads_what_it_needs_says_nothing_was_done(
+    command: list[str], loading: str, said: str, tmp_path: Path
+) -> None:
+    """The settings and the store load once the command has begun, for a moment in which Ctrl-C
+    ended it silently. A real SIGINT is sent as module ``loading`` is first looked for."""
+    url = _database(tmp_path, 1)
+    exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, str(tmp_path / "backup.json")],
+                              capture_output=True, timeout=120, check=False)
+    assert exported.returncode == 0, exported.stderr
+    script = (
+        "import os, signal, sys\n"
+        "class Press:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name == {loading!r}:\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Press())\n"
+        "from sevens.cli import run; run()\n"
+    )
+    args = [part.replace("{tmp}", str(tmp_path)).replace("{url}", url) for part in command]
+    before = (tmp_path / "backup.json").read_bytes()
+    result = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120,
+                            check=False)
+    assert (result.returncode, result.stdout, result.stderr) == (130, "", said.replace("{tmp}", str(tmp_path)))
+    assert (tmp_path / "backup.json").read_bytes() == before
+    assert not (tmp_path / "restored.sqlite3").exists()

@@ -220,15 +220,14 @@ def register(app: typer.Typer) -> None:
 
         Without --full the export is safe to share: it holds what every player may read. A full
         backup can throw the open turns' dice: keep it as secret as the database."""
-        from sevens.web.settings import Settings
-
-        url = database_url or Settings().database_url
-        engine = _engine(url, command="export")  # checks the URL; reads nothing yet
-        piped = target == STDIN
-        if not piped:
-            check_target(target, overwrite=overwrite)
         written: list[Path] = []
-        try:
+        try:  # from the start: the settings and the database's driver take a moment to load
+            from sevens.web.settings import Settings
+
+            url = database_url or Settings().database_url
+            engine = _engine(url, command="export")  # checks the URL; reads nothing yet
+            if target != STDIN:
+                check_target(target, overwrite=overwrite)
             _export(engine, url, target, full=full, overwrite=overwrite, written=written)
         except KeyboardInterrupt as exc:
             fail(f"interrupted: {_export_state(target, written)}", code=exit_code(exc))
@@ -244,18 +243,22 @@ def register(app: typer.Typer) -> None:
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,
     ) -> None:
         """Restore an export into an empty database (SQLite or PostgreSQL); every record is checked."""
-        from sevens.store.backup import merge
-        from sevens.web.settings import Settings
-
         try:
+            from sevens.store.backup import merge
+
             document = merge(read_documents(source))
         except (OSError, ValueError) as exc:
             fail(str(exc))
         except KeyboardInterrupt as exc:
             fail(f"interrupted while reading {shown(source)}: nothing was imported", code=exit_code(exc))
-        url = database_url or Settings().database_url
-        engine = _engine(url, command="import")
-        created = _new_sqlite_files(url)
+        try:  # the settings and the database's driver take a moment to load; nothing is written yet
+            from sevens.web.settings import Settings
+
+            url = database_url or Settings().database_url
+            engine = _engine(url, command="import")
+            created = _new_sqlite_files(url)
+        except KeyboardInterrupt as exc:
+            fail("interrupted: nothing was imported", code=exit_code(exc))
         try:
             report = _restore(engine, document, url)
         except BaseException as exc:
