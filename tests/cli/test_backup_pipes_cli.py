@@ -146,8 +146,12 @@ def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path)
     if ended:
         pytest.skip("the export ended before it could be interrupted")
     assert run.returncode == 130, err
-    assert err == f"error: interrupted: nothing was written; {target} is as it was\n".encode()
     assert out == b""
+    if target.exists():  # on a loaded machine the stop may come as late as the write itself: whole, and said so
+        assert err == f"error: interrupted: {target} was written, whole, before it stopped\n".encode()
+        assert json.loads(target.read_bytes())["format"] == "sevens-backup"
+        return
+    assert err == f"error: interrupted: nothing was written; {target} is as it was\n".encode()
     assert [p.name for p in tmp_path.iterdir() if not p.name.startswith("source.sqlite3")] == []
 
 

@@ -221,6 +221,7 @@ def register(app: typer.Typer) -> None:
         Without --full the export is safe to share: it holds what every player may read. A full
         backup can throw the open turns' dice: keep it as secret as the database."""
         written: list[Path] = []
+        before = _identity(target) if target != STDIN else None
         try:  # from the start: the settings and the database's driver take a moment to load
             from sevens.web.settings import Settings
 
@@ -230,6 +231,8 @@ def register(app: typer.Typer) -> None:
                 check_target(target, overwrite=overwrite)
             _export(engine, url, target, full=full, overwrite=overwrite, written=written)
         except KeyboardInterrupt as exc:
+            if target != STDIN and not written and _identity(target) not in (None, before):
+                written.append(Path(target))  # in place, as the write was about to say
             fail(f"interrupted: {_export_state(target, written)}", code=exit_code(exc))
 
     @app.command("import")
@@ -405,6 +408,8 @@ def _export_state(target: str, written: list[Path]) -> str:
 
     >>> _export_state("b.json", [])
     'nothing was written; b.json is as it was'
+    >>> _export_state("b.json", [Path("b.json")])
+    'b.json was written, whole, before it stopped'
     >>> _export_state("out/", [Path("out/a.json")])
     'only 1 of its files was written to out/ (each whole); export again with --overwrite for them all'
     >>> _export_state("-", [])
@@ -414,5 +419,17 @@ def _export_state(target: str, written: list[Path]) -> str:
         return "what standard output got of the export is cut short: do not use it"
     if not written:
         return f"nothing was written; {target} is as it was"
+    if not _is_directory(target):
+        return f"{target} was written, whole, before it stopped"
     were = "was" if len(written) == 1 else "were"
     return f"only {len(written)} of its files {were} written to {target} (each whole); export again with --overwrite for them all"
+
+
+def _identity(target: str) -> tuple[int, int, int] | None:
+    """Which file ``target`` names now (None if none, or a folder): a file written in its place
+    (``os.replace``) is another file, though the interruption came before the write said so."""
+    try:
+        info = through_link(Path(target)).stat()
+    except OSError:
+        return None
+    return None if _is_directory(target) else (info.st_dev, info.st_ino, info.st_mtime_ns)
