@@ -312,6 +312,17 @@ def test_a_directory_export_replaces_none_of_an_earlier_ones_files_unless_told_t
     assert sorted(p.name for p in folder.iterdir()) == sorted(written)
 
 
+def test_export_to_a_name_too_long_for_its_temporary_one_is_refused_before_reading_the_database(tmp_path: Path) -> None:
+    """The file is written under a longer temporary name first: a name that fits the file system's
+    limit but leaves that one no room was found only at the write, with no word on what to do."""
+    target = tmp_path / ("a" * 245 + ".json")
+    (tmp_path / "empty.sqlite3").touch()  # not a sevens database: reading it would be refused
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{tmp_path / 'empty.sqlite3'}", str(target)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: cannot write {target}: File name too long; choose a shorter file name")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+
+
 def test_export_to_a_folder_that_is_not_there_is_refused_before_reading_the_database(tmp_path: Path) -> None:
     target = tmp_path / "nowhere" / "x.json"
     (tmp_path / "empty.sqlite3").touch()  # not a sevens database: reading it would be refused

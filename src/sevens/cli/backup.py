@@ -23,7 +23,14 @@ import typer
 
 from sevens.cli.database import DB_HELP, database_trouble, usable_url
 from sevens.cli.errors import fail
-from sevens.cli.files import OVERWRITE_HELP, cannot_create_in, exists_message, through_link, write_text
+from sevens.cli.files import (
+    OVERWRITE_HELP,
+    cannot_create_in,
+    exists_message,
+    instead,
+    through_link,
+    write_text,
+)
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import OutputFailed, writing_stdout
 from sevens.cli.stopping import exit_code
@@ -56,7 +63,7 @@ def check_target(target: str, *, overwrite: bool) -> None:
             fail(f"cannot write {target}: {path} is a file, not a folder; pick another path, or drop the final /")
         if not path.exists():
             return  # made by the export, with its parents
-        folder = path
+        folder, written = path, None
     else:
         if path.exists() and not path.is_file():
             # --overwrite would put a file in its place (/dev/null itself, when root writes there):
@@ -65,14 +72,15 @@ def check_target(target: str, *, overwrite: bool) -> None:
                  "replace; give a file name, e.g. backup.json")
         if path.exists() and not overwrite:
             fail(exists_message(str(path)))
-        folder = through_link(path).parent
+        written = through_link(path)
+        folder = written.parent
         if folder.exists() and not folder.is_dir():
             fail(f"cannot write {target}: {folder} is a file, not a folder; pick another path")
         if not folder.is_dir():
             fail(f"cannot write {target}: the folder {folder} does not exist; create it or pick another path")
-    refused = cannot_create_in(folder)
+    refused = cannot_create_in(folder, like=written)
     if refused is not None:
-        fail(f"cannot write {target}: {refused.strerror or refused}; pick a folder you can write to")
+        fail(f"cannot write {target}: {refused.strerror or refused}; {instead(refused)}")
 
 
 def write_export(

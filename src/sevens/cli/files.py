@@ -30,6 +30,7 @@ __all__ = [
     "cannot_create_in",
     "check_writable",
     "exists_message",
+    "instead",
     "remove_leftovers",
     "replacing",
     "through_link",
@@ -93,10 +94,11 @@ def check_writable(
     try:
         _check_writable(path, option, example=example, suffixes=suffixes, overwrite=overwrite)
     except OSError as exc:  # the path itself cannot be looked at (a name too long for the file system)
-        fail(f"cannot write {option} {path}: {exc.strerror or exc}; {_instead(exc)}")
+        fail(f"cannot write {option} {path}: {exc.strerror or exc}; {instead(exc)}")
 
 
-def _instead(exc: OSError) -> str:
+def instead(exc: OSError) -> str:
+    """What to do instead when a write of a file cannot be made in its folder (:func:`cannot_create_in`)."""
     if exc.errno == errno.ENAMETOOLONG:
         return "choose a shorter file name (it is written under a longer temporary name first, then renamed)"
     return "pick a file in a folder you can write to"
@@ -123,7 +125,7 @@ def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence
         fail(f"cannot write {option} {path}: {folder} is not a folder")
     refused = cannot_create_in(folder, like=path)
     if refused is not None:
-        fail(f"cannot write {option} {path}: {refused.strerror or refused}; {_instead(refused)}")
+        fail(f"cannot write {option} {path}: {refused.strerror or refused}; {instead(refused)}")
 
 
 def _umask() -> int:
