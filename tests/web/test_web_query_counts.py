@@ -1,0 +1,142 @@
+"""Each page and view asks the database a fixed number of statements, however big the game: a
+16-player game in its knockouts costs what a 4-player one does (no statement per team, turn,
+seat or order). The bounds are today's counts; a change that adds a statement to a view raises
+its bound here on purpose, one that adds a statement per team fails."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import FastAPI
+from sqlalchemy import event
+
+from web.web_helpers import Hosted, TestClient, host_game, new_client, post_form
+
+BOUNDS = {
+    "player page": 10,
+    "organiser page": 17,
+    "spectator page": 3,
+    "record download": 1,
+    "page poll (player)": 3,
+    "page poll (organiser)": 7,
+    "page poll (spectator)": 1,
+    "links poll (organiser)": 4,
+    "game JSON (player)": 10,
+    "game JSON (organiser)": 13,
+    "game JSON (spectator)": 3,
+    "record JSON": 1,
+    "API poll (player)": 3,
+    "API poll (organiser)": 7,
+    "API poll (spectator)": 1,
+    "team view (player)": 9,
+    "own orders (player)": 9,
+}
+"""The most statements each view may issue, for any size of game."""
+
+
+@contextmanager
+def statements_sent(app: FastAPI) -> Iterator[list[str]]:
+    """Every SQL statement the app sends to its database meanwhile."""
+    sent: list[str] = []
+
+    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    engine = app.state.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+def _pages_game_in_knockouts(app: FastAPI, arrangement: str, players: int) -> Hosted:
+    """A game played through the pages into its knockouts, with orders saved for the open turn."""
+    game = host_game(app, arrangement=arrangement)
+    for number in range(1, players + 1):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    while (view := game.organiser.get(f"/api/v1/games/{game.public_id}").json())["stage"] == "group":
+        response = post_form(game.organiser, f"{game.base}/resolve", {"turn": str(view["turn"])})
+        assert response.status_code == 303, response.text[:300]
+    for player in game.players:
+        for team in game.my_teams(player):
+            assert game.order(player, team, 9, 9).status_code == 303
+    return game
+
+
+@dataclass
+class ApiGame:
+    client: TestClient
+    game: str
+    organiser: dict[str, str]
+    players: dict[str, dict[str, str]]
+    playing: tuple[str, str]  # a seat with a team in play, and that team
+
+
+def _api_game_in_knockouts(app: FastAPI, players: int) -> ApiGame:
+    """The same through the API, each seat a bot token, with orders saved for the open turn."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Counted", "players": players}).json()
+    game, organiser = created["game"], {"Authorization": f"Bearer {created['token']}"}
+    tokens = {}
+    for player, invite in created["invites"].items():
+        joined = client.post("/api/v1/join", json={"invite": invite, "name": f"bot {player}"}).json()
+        tokens[player] = {"Authorization": f"Bearer {joined['token']}"}
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    while (view := client.get(f"/api/v1/games/{game}", headers=organiser).json())["stage"] == "group":
+        resolved = client.post(f"/api/v1/games/{game}/resolve", headers=organiser, json={"turn": view["turn"]})
+        assert resolved.status_code == 200, resolved.text
+    playing = []
+    for player, token in tokens.items():
+        mine = client.get(f"/api/v1/games/{game}", headers=token).json()["my_teams"]
+        for team in (t["team"] for t in mine if t["match"] is not None):
+            body = {"turn": view["turn"], "force": 9, "flair": 9}
+            assert client.put(f"/api/v1/games/{game}/orders/{team}", headers=token, json=body).status_code == 200
+            playing.append((player, team))
+    return ApiGame(client, game, organiser, tokens, playing[0])
+
+
+def _counts(app: FastAPI, pages: Hosted, api: ApiGame) -> dict[str, int]:
+    spectator = new_client(app)
+    player = next(p for p in pages.players if pages.my_teams(p))
+    seat, team = api.playing
+    base, api_base = pages.base, f"/api/v1/games/{api.game}"
+    reads: dict[str, tuple[TestClient, str, dict[str, str]]] = {
+        "player page": (pages.players[player], f"{base}/play", {}),
+        "organiser page": (pages.organiser, f"{base}/organise", {}),
+        "spectator page": (spectator, base, {}),
+        "record download": (spectator, f"{base}/record.json", {}),
+        "page poll (player)": (pages.players[player], f"{base}/state", {}),
+        "page poll (organiser)": (pages.organiser, f"{base}/state", {}),
+        "page poll (spectator)": (spectator, f"{base}/state", {}),
+        "links poll (organiser)": (pages.organiser, f"{base}/links", {}),
+        "game JSON (player)": (api.client, api_base, api.players[seat]),
+        "game JSON (organiser)": (api.client, api_base, api.organiser),
+        "game JSON (spectator)": (api.client, api_base, {}),
+        "record JSON": (api.client, f"{api_base}/record", {}),
+        "API poll (player)": (api.client, f"{api_base}/state", api.players[seat]),
+        "API poll (organiser)": (api.client, f"{api_base}/state", api.organiser),
+        "API poll (spectator)": (api.client, f"{api_base}/state", {}),
+        "team view (player)": (api.client, f"{api_base}/teams/{team}/view", api.players[seat]),
+        "own orders (player)": (api.client, f"{api_base}/orders", api.players[seat]),
+    }
+    counts = {}
+    for name, (client, url, headers) in reads.items():
+        client.get(url, headers=headers)  # a browser's first visit may set a cookie: not what is counted
+        with statements_sent(app) as sent:
+            response = client.get(url, headers=headers)
+        assert response.status_code == 200, (name, response.status_code, response.text[:300])
+        counts[name] = len(sent)
+    return counts
+
+
+def test_every_view_of_a_16_player_game_in_its_knockouts_costs_what_a_4_player_one_does(app: FastAPI) -> None:
+    small = _counts(app, _pages_game_in_knockouts(app, "4-8-2", 4), _api_game_in_knockouts(app, 4))
+    big = _counts(app, _pages_game_in_knockouts(app, "16-16-1", 16), _api_game_in_knockouts(app, 16))
+    assert big == small, "a view asks the database more often the bigger the game (a statement per row?)"
+    over = {name: count for name, count in big.items() if count > BOUNDS[name]}
+    assert not over, f"more statements than their bound: {over}"
