@@ -585,8 +585,9 @@ def test_the_turns_controls_come_first_to_the_keyboard(server: str, chromium: An
         "pause": tab_to(page, "button:has-text('Pause the deadline')", unseen, most=40),
         "extend": tab_to(page, "#extend button", unseen, most=40),
     }
-    # The header's link and the four of the page (public page, your teams, record, verify) first.
-    assert presses == {"resolve": 6, "pause": 1, "extend": 2}, presses
+    # The skip link (which goes straight to them), the header's link and the four of the page
+    # (public page, your teams, record, verify) first.
+    assert presses == {"resolve": 7, "pause": 1, "extend": 2}, presses
     assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
     # Each part of the page still has its heading, the turn's first, in the order they are read.
     headings = page.locator("main h2").all_inner_texts()

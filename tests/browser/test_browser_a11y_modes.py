@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
-from browser.test_browser_a11y import DESKTOP, PHONE, _loaded_width, phone_problems, walk
+from browser.test_browser_a11y import _FOCUSED, DESKTOP, PHONE, _loaded_width, phone_problems, walk
 
 pytestmark = [
     pytest.mark.browser,
@@ -42,6 +42,38 @@ def test_every_page_reflows_when_zoomed_in(server: str, chromium: Any, viewport:
     assert not found, f"at {viewport['width']} CSS px:\n" + "\n".join(found)
 
 
+def _first_tabs_skip(page: Any, link: str, then: str) -> None:
+    """The first Tab on ``page`` reaches a skip link named ``link``, shown on the screen with the
+    focus ring; Enter follows it and the next Tab reaches ``then``."""
+    from playwright.sync_api import expect
+
+    page.wait_for_load_state("load")
+    page.keyboard.press("Tab")
+    skip = page.locator(".skip-link")
+    expect(skip).to_be_focused()
+    expect(skip).to_have_accessible_name(link)
+    assert page.evaluate(_FOCUSED)[1], "the skip link shows no focus ring"
+    box = skip.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["height"] > 0, f"the focused skip link is off the screen: {box}"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(page.locator(then)).to_be_focused()
+
+
+def test_a_skip_link_takes_the_keyboard_to_the_orders_and_the_turns_controls(server: str, chromium: Any) -> None:
+    """On a player's page the first Tab offers to skip to their teams, and the next Tab after it
+    is the first team's FORCE box; on the organiser's, to the turn's controls, and the next Tab is
+    Resolve (the sixth Tab from the page's load without it)."""
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Skipping cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    _first_tabs_skip(page, "Skip to your teams", "form.order-form >> nth=0 >> input[name=force]")
+    visit(page, organise)
+    _first_tabs_skip(page, "Skip to the turn's controls", "#resolve button")
+    page.context.close()
+
+
 _BUTTONS_WITHOUT_EDGE = """() => Array.from(document.querySelectorAll('button, a.button')).filter(el => {
   const box = el.getBoundingClientRect();
   if (box.width === 0 || box.height === 0) { return false; }
@@ -69,6 +101,7 @@ def test_buttons_keep_an_edge_in_forced_colours(server: str, chromium: Any) -> N
 PROBES = [
     # (what, markup put into <main>; its element marked data-probe is the text measured)
     ("page text", '<p data-probe>x</p>'),
+    ("the skip link", '<a class="skip-link" href="#x" data-probe>x</a>'),
     ("the header's name", '<header><a class="brand" href="/" data-probe>x</a></header>'),
     ("the header's tag line", '<header><span class="tag" data-probe>x</span></header>'),
     ("the footer", '<footer data-probe>x</footer>'),
