@@ -136,7 +136,9 @@ def _knockout_matrix(rows: tuple[Order, ...], cols: tuple[Order, ...]) -> tuple[
     probs: dict[Order, FloatArray] = {}
     bounds: dict[Order, float] = {}
     cells: dict[Order, NDArray[np.int32]] = {}
-    for order in orders:
+    # Largest first: working out an order's lines takes several times their size for a moment, and
+    # that moment is then when least of the others' is held (the scale is the same in any order).
+    for order in sorted(orders, key=lambda o: -math.prod(lines_shape(o.force, o.options))):
         found = joint_lines(order.force, order.options, keep=keep)
         probs[order], bounds[order] = found.probs, found.tail_bound
         cells[order] = scale.add(found.keys)
@@ -198,7 +200,7 @@ class _Scale:
         self.seen[cell] = True
         return cell.astype(np.int32)  # half the memory; the grid has far fewer than 2**31 cells
 
-    def places(self, cells: dict[Order, NDArray[np.int32]]) -> dict[Order, IntArray]:
+    def places(self, cells: dict[Order, NDArray[np.int32]]) -> dict[Order, NDArray[np.int32]]:
         """Where each order's keys stand on the finished scale, from the cells :meth:`add` returned
         (emptying ``cells`` as it goes, so that each is freed once placed)."""
         on_scale = np.flatnonzero(self.seen)
@@ -211,9 +213,12 @@ class _Scale:
         rank = np.empty(len(self.seen), dtype=np.int32)
         rank[ordered] = np.arange(len(ordered), dtype=np.int32)
         self.size = len(ordered)
-        index: dict[Order, IntArray] = {}
+        index: dict[Order, NDArray[np.int32]] = {}
         for order in list(cells):
-            index[order] = rank[cells.pop(order)].astype(np.int64)  # take runs fastest on int64
+            # Into the cells' own array: int32, as numpy takes as fast as int64 here, and half
+            # the size (the whole index of every split of 160 took 356 MB as int64).
+            cell = cells.pop(order)
+            index[order] = np.take(rank, cell, out=cell)
         return index
 
 
