@@ -150,6 +150,59 @@ def test_a_module_that_is_found_but_does_not_load_is_not_said_to_be_missing(
     assert "looked for where Python looks" not in result.stderr and result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize(("source", "raised", "line"), [
+    ("import math\n\nLIMIT = math.pi\nSTEP = LIMTI / 3\n", "NameError: name 'LIMTI' is not defined", 4),
+    ("SHARE = 2 / 0\n", "ZeroDivisionError: division by zero", 1),
+    ("import json\n\nSETTINGS = json.loads('{}')['flair']\n", "KeyError: 'flair'", 3),
+    ("import sys\n\nif True:\n    sys.exit('not today')\n", "SystemExit: not today", 4),
+])
+def test_a_module_that_raises_as_it_is_imported_names_the_file_line_and_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, raised: str, line: int
+) -> None:
+    """A module of one's own raising anything but ImportError as it was imported said "'mine:Mine' is not a
+    strategy: loading it or calling it with no arguments raised NameError: name 'LIMTI' is not defined; name a
+    strategy object, or a class or function that makes one": no file, no line, and advice to name something else."""
+    module = f"raises_{len(source)}"
+    (tmp_path / f"{module}.py").write_text(source + "\nclass Mine:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lab", "--strategies", f"even,{module}:Mine", "--tournaments", "10"])
+    assert result.exit_code == 2
+    file = tmp_path / f"{module}.py"
+    assert result.stderr == (f"error: cannot load '{module}:Mine': importing {module} ({file}) raised {raised} at "
+                             f"{file}, line {line}; fix it and run again\n")
+
+
+def test_a_module_whose_import_raises_in_another_of_ones_own_names_the_line_that_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line to fix is where the error was raised, in whichever file of one's own that is."""
+    (tmp_path / "tables_of_mine.py").write_text("def shares():\n    return [1, 2][5]\n\nSHARES = shares()\n")
+    (tmp_path / "uses_tables.py").write_text("from tables_of_mine import SHARES\n\nclass Mine:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", "even,uses_tables:Mine", "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"raised IndexError: list index out of range at {tmp_path / 'tables_of_mine.py'}, "
+                                  "line 2; fix it and run again\n"), result.stderr
+
+
+@pytest.mark.parametrize("option", ["--strategies", "--field"])
+def test_a_class_that_raises_as_it_is_made_names_the_file_line_and_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """Its __init__ raising said "'mine:Mine' is not a strategy ... name a strategy object, or a class or function
+    that makes one", though Mine is one: the line that raised is what to fix."""
+    module = f"makes_{option.strip('-')}"
+    (tmp_path / f"{module}.py").write_text("class Mine:\n    def __init__(self):\n        self.weights = {}['knockout']\n\n"
+                                           "    def order(self, view, rng):\n        raise AssertionError\n")
+    monkeypatch.chdir(tmp_path)
+    args = ["lab", "--strategies", f"even,{module}:Mine" if option == "--strategies" else "even", "--tournaments", "10"]
+    result = runner.invoke(app, args if option == "--strategies" else [*args, "--field", f"{module}:Mine"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: {option}: cannot make '{module}:Mine': calling it with no arguments raised KeyError: "
+                             f"'knockout' at {tmp_path / module}.py, line 3; fix it and run again\n")
+
+
 def test_a_class_with_neither_method_says_what_to_give_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """It said only that the class was neither a batch strategy nor a bot."""
     (tmp_path / "methodless.py").write_text("class Mine:\n    pass\n")

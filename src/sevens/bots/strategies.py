@@ -22,6 +22,7 @@ import math
 import os
 import random
 import sys
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -38,6 +39,7 @@ __all__ = [
     "DEFAULT_BOT",
     "ENTRY_POINT_GROUP",
     "load_registered",
+    "raised_at",
     "STRATEGIES",
     "SUMMARIES",
     "EvenSpread",
@@ -272,7 +274,15 @@ def load_registered(name: str) -> object | None:
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     target: object = None
     if found:
-        target = found[0].load()
+        try:
+            target = found[0].load()
+        except SyntaxError:
+            raise  # the file and line are the exception's own (the command line says them)
+        except (Exception, SystemExit) as exc:  # its module's code ran, and raised
+            raise ValueError(
+                f"cannot load {name!r}: importing {_where(found[0].module)} for the entry point "
+                f"{found[0].value!r} raised {_raised(exc)}{raised_at(exc)}; fix it and run again"
+            ) from None
     elif ":" in name:
         module, _, attribute = name.partition(":")
         if not module or not attribute:
@@ -303,7 +313,15 @@ def load_registered(name: str) -> object | None:
             ) from None
         except ImportError as exc:  # an import inside the module failed: "cannot import name ..."
             raise ValueError(
-                f"cannot load {name!r}: importing {_where(module)} raised ImportError: {exc}; fix it and run again"
+                f"cannot load {name!r}: importing {_where(module)} raised ImportError: {exc}{raised_at(exc)}; "
+                "fix it and run again"
+            ) from None
+        except SyntaxError:
+            raise  # the file and line are the exception's own (the command line says them)
+        except (Exception, SystemExit) as exc:  # the module's own code raised as it was imported (or exited)
+            raise ValueError(
+                f"cannot load {name!r}: importing {_where(module)} raised {_raised(exc)}{raised_at(exc)}; "
+                "fix it and run again"
             ) from None
         try:
             target = getattr(loaded, attribute)
@@ -319,6 +337,32 @@ def load_registered(name: str) -> object | None:
                 there += f" (if yours is another {module}, rename it: this one is found first)"
             raise ValueError(f"cannot load {name!r}: {_where(module)} has no {attribute!r}{there}") from None
     return target
+
+
+_OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package
+
+
+def raised_at(exc: BaseException) -> str:
+    """Where code of one's own raised ``exc``: ``" at FILE, line N"`` for the innermost frame of its
+    traceback outside the sevens package and not generated (importlib's frozen frames, a
+    dataclass's ``__init__``), or nothing if there is none (a function written in C raised).
+
+    >>> try:
+    ...     exec(compile("1 / 0", "/srv/mine.py", "exec"))
+    ... except ZeroDivisionError as exc:
+    ...     raised_at(exc)
+    ' at /srv/mine.py, line 1'
+    >>> raised_at(ValueError("never raised"))
+    ''
+    """
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        if not frame.filename.startswith("<") and not os.path.abspath(frame.filename).startswith(_OWN_CODE + os.sep):
+            return f" at {frame.filename}, line {frame.lineno}"
+    return ""
+
+
+def _raised(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
 def _where(module: str) -> str:

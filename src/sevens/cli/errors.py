@@ -62,6 +62,14 @@ def check_loadable(option: str, name: str, load: Callable[[str], object], *, wha
             f"object, or a class or function that makes one, with {needs}"
         )
     except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
+        from sevens.bots.strategies import raised_at  # only once something failed: it loads the odds
+
+        where = raised_at(exc)
+        if where:  # code of one's own raised, in the class or function making it: that line is to fix
+            fail(
+                f"{option}: cannot make {name!r}: calling it with no arguments raised {raised(exc)}{where}; "
+                "fix it and run again"
+            )
         fail(
             f"{option}: {name!r} is not a {what}: loading it or calling it with no arguments raised {raised(exc)}; "
             f"name a {what} object, or a class or function that makes one, with {needs}"
