@@ -37,6 +37,35 @@ def test_a_plot_that_cannot_be_written_is_refused_before_simulating(tmp_path: Pa
     assert "simulating" not in result.output and not (tmp_path / "nodir").exists()
 
 
+@pytest.mark.parametrize("given", ["~/ranking.png", "~root/ranking.png"])
+def test_a_plot_under_a_tilde_the_shell_left_says_it_was_not_expanded_and_what_to_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str
+) -> None:
+    """--plot "~/x.png" (quoted, or --plot=~/x.png) said "the folder ~ does not exist; create it or pick
+    another path": advice to make a folder named ~ beside one's files."""
+    monkeypatch.chdir(tmp_path)
+    first = given.partition("/")[0]
+    expanded = os.path.expanduser(given)
+    if expanded == given:
+        pytest.skip(f"no {first} here")
+    whose = "your home folder" if first == "~" else f"{first[1:]}'s home folder"
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", given])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: cannot write --plot {given}: {first} was not expanded to {whose} (a shell expands "
+                             f"it only unquoted, at the start of a word) and there is no folder named {first} here; "
+                             f"write --plot {given} (unquoted, after a space) or --plot {expanded}\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_plot_under_a_folder_named_tilde_is_written_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path is taken as written: where a folder named ~ is here, that is where the plot goes."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "~").mkdir()
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", "~/ranking.png"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "~" / "ranking.png").stat().st_size > 0
+
+
 @pytest.mark.parametrize("length", [250, 300])
 def test_a_plot_name_too_long_for_the_file_system_is_refused_before_simulating(tmp_path: Path, length: int) -> None:
     """A name of 300 characters ended the command with Python's '[Errno 36] File name too long'; one of

@@ -34,6 +34,7 @@ __all__ = [
     "remove_leftovers",
     "replacing",
     "through_link",
+    "unexpanded_home",
     "write_text",
 ]
 
@@ -104,6 +105,36 @@ def instead(exc: OSError) -> str:
     return "pick a file in a folder you can write to"
 
 
+def unexpanded_home(path: Path, option: str) -> str | None:
+    """What to say of a path given to ``option`` that starts with a ``~`` the shell left as it is
+    (a shell expands it only at the start of a word and unquoted: not in ``--plot "~/x.png"``, nor
+    in ``--plot=~/x.png``), where no folder of that name is here; else None. Such a path is taken
+    as written, as every path given to a command is: a folder named ``~`` in the current one is
+    written to, and none is made (creating one was the advice it got).
+
+    >>> import os
+    >>> home = os.path.expanduser("~")
+    >>> unexpanded_home(Path("~/x.png"), "--plot") == (f"~ was not expanded to your home folder (a shell expands it "
+    ...     f"only unquoted, at the start of a word) and there is no folder named ~ here; write --plot ~/x.png "
+    ...     f"(unquoted, after a space) or --plot {home}/x.png")
+    True
+    >>> unexpanded_home(Path("~nobody-at-all/x.png"), "--plot")
+    '~nobody-at-all was not expanded (a shell expands ~ only unquoted, at the start of a word), names no user here, and there is no folder of that name here; write the whole path'
+    >>> unexpanded_home(Path("plots/x.png"), "--plot") is None
+    True
+    """
+    first = path.parts[0] if path.parts else ""
+    if not first.startswith("~") or Path(first).exists():
+        return None
+    expanded = os.path.expanduser(str(path))
+    if expanded == str(path):  # ~name of a user this machine does not have
+        return (f"{first} was not expanded (a shell expands ~ only unquoted, at the start of a word), names no user "
+                "here, and there is no folder of that name here; write the whole path")
+    whose = "your home folder" if first == "~" else f"{first[1:]}'s home folder"
+    return (f"{first} was not expanded to {whose} (a shell expands it only unquoted, at the start of a word) and "
+            f"there is no folder named {first} here; write {option} {path} (unquoted, after a space) or {option} {expanded}")
+
+
 def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence[str], overwrite: bool) -> None:
     if suffixes and path.name.lower() in suffixes:  # '.png' alone is a hidden file's name, with no ending
         fail(f"{option} {path.name} is an ending with no name before it; give a file name, e.g. {option} {example}")
@@ -120,6 +151,9 @@ def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence
         fail(exists_message(f"{option} {path}"))
     folder = path.parent
     if not folder.exists():
+        home = unexpanded_home(path, option)
+        if home is not None:
+            fail(f"cannot write {option} {path}: {home}")
         fail(f"cannot write {option} {path}: the folder {folder} does not exist; create it or pick another path")
     if not folder.is_dir():
         fail(f"cannot write {option} {path}: {folder} is not a folder")
