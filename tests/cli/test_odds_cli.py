@@ -628,3 +628,32 @@ def test_at_40_columns_each_figure_of_an_order_keeps_its_fraction_on_its_line() 
     assert "…" not in shown.stdout and max(len(line) for line in shown.stdout.splitlines()) <= 40
     for value in ("25.5333 (= 383/15)", "8.8594 (variance 3532/45)", "0.000529 (= 125/236196)", "3.2667 (= 49/15)"):
         assert any(line.rstrip().endswith(value) for line in shown.stdout.splitlines()), shown.stdout
+
+
+@pytest.mark.parametrize("columns", [16, 20, 24, 30, 36])
+@pytest.mark.parametrize(("force", "flair"), [(10, 9), (1, 159)])
+def test_a_narrow_terminal_shows_every_figure_of_an_order_and_every_bin_whole(columns: int, force: int, flair: int) -> None:
+    """Below 37 columns the histogram kept its bars 10 wide and rich cut every chance to '0.00…' (at 30
+    columns) or left the points and chances out altogether (at 20); below about 26 the order's table cut
+    '(variance' and '125/236196)'. The cells lose their padding and the bars shrink instead, and narrower
+    still each bin and each figure is a line of its own."""
+    from sevens.cli.odds import chance, histogram_rows
+    from sevens.odds import order_odds
+
+    shown = runner.invoke(app, ["odds", "--force", str(force), "--flair", str(flair)], env={"COLUMNS": str(columns)})
+    assert shown.exit_code == 0, shown.output
+    assert "…" not in shown.stdout, shown.stdout
+    assert max(len(line) for line in shown.stdout.splitlines()) <= columns
+    words = shown.stdout.replace("│", " ").replace("┃", " ").split()
+    odds = order_odds(force, flair)
+    # Every bin's label and chance, in order, each whole.
+    after = words.index("points", words.index("distribution"))
+    text = " ".join(words[after:])
+    at = 0
+    for label, p in histogram_rows(odds):
+        found = re.compile(rf"(?<!\S){re.escape(label)}(?: points:)?\s+{re.escape(chance(p))}(?!\S)").search(text, at)
+        assert found, (label, chance(p), shown.stdout)
+        at = found.end()
+    for figure in (f"{odds.expected_points:.4f}", f"{odds.expected_points_exact})", f"{odds.variance_exact})",
+                   f"{float(odds.expected.tries):.4f}"):
+        assert figure in words, (figure, shown.stdout)

@@ -46,6 +46,7 @@ __all__ = ["bound", "chance", "histogram_rows", "odds_command", "ranking_figures
 
 _BAR_WIDTH = 40
 _MIN_BAR_WIDTH = 10
+_NARROWEST_BAR = 3  # below this the bars say nothing: the bins are listed instead
 _MAX_ROWS = 30
 
 
@@ -225,19 +226,42 @@ def _order_table(odds: OrderOdds, title: str, width: int) -> RenderableType:
     for figure, value in rows:
         table.add_row(figure, value)
         narrow.add_row(figure, Phrases(phrases(value), indent=2))
+    widest = max(p.cell_len for _, value in rows for p in phrases(value))
+    if longest + 1 + widest > width:
+        # Narrower still (below about 26 columns) the two columns cut "(variance" and "125/236196)"
+        # short: each figure is then a line of its own, its value after its name.
+        listing = Table(title=title, show_header=False, box=None, padding=(0, 0))
+        listing.add_column(overflow="fold")
+        for figure, value in rows:
+            listing.add_row(Phrases([f"{figure}:", *phrases(value)], indent=2))
+        return listing
     return Narrower(table, narrow)
 
 
 def _histogram(odds: OrderOdds, title: str, width: int) -> Table:
     """The histogram, its chances printed as every other chance of the command, and its bars as
     long as fit in ``width`` columns beside them (at most :data:`_BAR_WIDTH`): at 60 columns, bars
-    of a fixed 40 were cut short with "…", so that the highest bins all looked the same."""
-    table = _titled(title)
+    of a fixed 40 were cut short with "…", so that the highest bins all looked the same. Where even
+    bars of :data:`_MIN_BAR_WIDTH` leave no room, the cells go without their padding and the bars
+    shorter, and narrower still (below about 24 columns) each bin is a line of its own: the bars
+    kept their 10 columns and rich cut the chances to "0.00…" at 30 columns, and at 20 left the
+    points and chances out altogether."""
     rows = [(label, chance(p), p) for label, p in histogram_rows(odds)]
     points_width = max(len("points"), *(len(label) for label, _, _ in rows))
     chance_width = max(len("probability"), *(len(text) for _, text, _ in rows))
-    # Each of the three columns has a space either side, and four rules divide them.
-    bar_width = max(_MIN_BAR_WIDTH, min(_BAR_WIDTH, width - points_width - chance_width - 3 * 2 - 4))
+    room = width - points_width - chance_width - 4  # what four rules leave the bars and the padding
+    if room < _NARROWEST_BAR:
+        listing = Table(title=title, box=None, show_header=False, padding=(0, 0))
+        listing.add_column(overflow="fold")
+        for label, text, _ in rows:
+            listing.add_row(f"{label} points: {text}")
+        return listing
+    table = _titled(title)
+    # Each of the three columns has a space either side where that leaves the bars their least.
+    padded = room - 3 * 2 >= _MIN_BAR_WIDTH
+    bar_width = min(_BAR_WIDTH, room - 3 * 2) if padded else room
+    if not padded:
+        table.padding = (0, 0)
     table.add_column("points", justify="right")
     table.add_column("probability", justify="right")
     table.add_column("", no_wrap=True, overflow="crop")
