@@ -657,3 +657,14 @@ def test_a_narrow_terminal_shows_every_figure_of_an_order_and_every_bin_whole(co
     for figure in (f"{odds.expected_points:.4f}", f"{odds.expected_points_exact})", f"{odds.variance_exact})",
                    f"{float(odds.expected.tries):.4f}"):
         assert figure in words, (figure, shown.stdout)
+
+
+@pytest.mark.parametrize("args", [["--force", "3", "--", "--json"], ["--solve", "3", "--", "3", "--json"],
+                                  ["--", "--solve=3,3"]])
+def test_an_option_after_a_double_dash_is_said_to_be_after_it(args: list[str]) -> None:
+    """'--force 3 -- --json' said "sevens odds has no option --json; did you mean --json?"."""
+    shown = runner.invoke(app, ["odds", *args])
+    assert shown.exit_code == 2
+    word = args[-1]
+    assert shown.stderr == (f"error: {word} comes after --, which makes every word after it no option: put it before "
+                            "the --, or leave the -- out (see sevens odds --help)\n")

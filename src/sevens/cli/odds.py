@@ -402,6 +402,9 @@ def odds_command(
         # Only what reads as an option's name: "-5", "-1.5" or "-" is budget B, for --solve to refuse as such.
         if _OPTION_NAME.fullmatch(unknown):
             known = [name for param in ctx.command.params for name in param.opts if name.startswith("--")]
+            if unknown in known:  # only "--" before it keeps an option's name from being read as one
+                fail(f"{word} comes after --, which makes every word after it no option: put it before the --, "
+                     "or leave the -- out (see sevens odds --help)")
             close = difflib.get_close_matches(unknown, known, n=1)
             fail(f"sevens odds has no option {unknown}" + (f"; did you mean {close[0]}?" if close else "")
                  + " (see sevens odds --help)")
