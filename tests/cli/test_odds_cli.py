@@ -231,6 +231,9 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--solve", "30"], "--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve 30"),
         (["--solve", "30,10,5"], "write --solve 30 10 or --solve 30,10, not --solve 30,10,5"),
         (["--solve", "30", "10", "5"], "not --solve 30 10 5"),
+        # An empty budget, quoted as typed: it read "not --solve 10", as if B alone had been given.
+        (["--solve", "", "10"], "not --solve '' 10\n"),
+        (["--solve", "30", ""], "not --solve 30 ''\n"),
         # Given twice, the second's A took the first's place ("not --solve 5 10 5", never typed).
         (["--solve", "30", "10", "--solve", "5", "5"], "--solve is given once, with two budgets: --solve 30 10 or --solve 30,10"),
         (["--solve", "30,10", "--solve", "5,5"], "--solve is given once, with two budgets"),

@@ -420,10 +420,12 @@ def odds_command(
             fail(f"--solve A B stands alone, working out both sides' splits itself: drop {others}")
         if len(solve) > 1:  # else the B of each would be read together with the last A
             fail("--solve is given once, with two budgets: --solve 30 10 or --solve 30,10")
-        given = " ".join([solve[0], *extra])
-        budgets = given.replace(",", " ").split()
+        words = [solve[0], *extra]
+        budgets = " ".join(words).replace(",", " ").split()
         if len(budgets) != 2:
-            fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve {given}")
+            # Quoted as typed: "--solve '' 10" read "not --solve 10", as if B alone had been given.
+            fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve "
+                 f"{shlex.join(words)}")
         a, b = _whole("--solve", budgets[0]), _whole("--solve", budgets[1])
         assert a is not None and b is not None
         _solve(a, b, knockout=knockout, as_json=as_json)
