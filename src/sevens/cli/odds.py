@@ -178,7 +178,7 @@ def _warn_if_slow(budgets: list[int], orders: int) -> None:
         with contextlib.suppress(OSError):
             typer.echo(
                 f"working out count-back (R9) for {orders} orders: at budgets this large that takes from a few "
-                "seconds to about half a minute, and up to about 1 GB of memory",
+                "seconds to about half a minute, and up to about 0.8 GB of memory",
                 err=True,
             )
 
