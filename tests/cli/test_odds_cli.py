@@ -671,3 +671,14 @@ def test_an_option_after_a_double_dash_is_said_to_be_after_it(args: list[str]) -
     word = args[-1]
     assert shown.stderr == (f"error: {word} comes after --, which makes every word after it no option: put it before "
                             "the --, or leave the -- out (see sevens odds --help)\n")
+
+
+@pytest.mark.parametrize(("args", "key", "value"), [
+    (["--force", "0000160"], "force", 160),
+    (["--force", "-0000000", "--flair", "+0000009"], "flair", 9),
+    (["--force", "0" * 5000 + "3"], "force", 3),
+])
+def test_leading_zeros_are_no_size(args: list[str], key: str, value: int) -> None:
+    """A script's zero-padded 160 ('0000160') was refused: "--force is too large (7 digits): an order has at
+    most 160 SCRUM points"; 5,000 zeros before a 3, as more than 4,300 digits."""
+    assert _json(*args)[key] == value

@@ -68,8 +68,8 @@ def read_whole(option: str, text: str, *, what: str = "a whole number", most_dig
     Raises:
         ValueError: one line saying what was wrong and what to write instead.
 
-    >>> read_whole("--n", " +12 "), read_whole("--n", "-0"), read_whole("--n", "-3")
-    (12, 0, -3)
+    >>> read_whole("--n", " +12 "), read_whole("--n", "-0"), read_whole("--n", "-3"), read_whole("--n", "0000160", most_digits=6)
+    (12, 0, -3, 160)
     >>> read_whole("--n", "１２")
     Traceback (most recent call last):
     ...
@@ -97,8 +97,12 @@ def read_whole(option: str, text: str, *, what: str = "a whole number", most_dig
         if not cleaned:
             raise ValueError(f"{option} takes {what}, such as 12, but was given nothing")
         raise ValueError(f"{option} takes {what}, such as 12, got {shown}")
-    digits = len(cleaned.lstrip("+-"))
+    # Leading zeros are no size: "0000160" (a script's zero-padded 160) was refused as too large
+    # (7 digits). Left out before int() too, whose own limit counts them.
+    significant = cleaned.lstrip("+-").lstrip("0")
+    digits = len(significant)
     limit = _PYTHON_MOST_DIGITS if most_digits is None else min(most_digits, _PYTHON_MOST_DIGITS)
     if digits > limit:
         raise ValueError(f"{option} is too large ({digits} digits): {too_large}")
-    return int(cleaned)
+    value = int(significant or "0")
+    return -value if cleaned.startswith("-") else value

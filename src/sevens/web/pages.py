@@ -241,8 +241,8 @@ digits int() raises instead of reading it. Forms cap their fields at 20 characte
 def _int_field(value: str, what: str, *, allow_blank: bool = False, field: str | None = None) -> int | None:
     """A whole number typed into a form or query, or :class:`Invalid` saying what was wrong.
 
-    >>> _int_field(" 42 ", "the turn"), _int_field("", "the turn", allow_blank=True)
-    (42, None)
+    >>> _int_field(" 42 ", "the turn"), _int_field("", "the turn", allow_blank=True), _int_field("0000160", "R3: FORCE")
+    (42, None, 160)
     >>> _int_field("9" * 5000, "R3: FORCE")
     Traceback (most recent call last):
     ...
@@ -254,13 +254,16 @@ def _int_field(value: str, what: str, *, allow_blank: bool = False, field: str |
         return None
     if not _WHOLE.fullmatch(text):
         raise Invalid(f"{what} must be a whole number, got {value[:20]!r}", field=field)
-    digits = len(text.lstrip("+-"))
+    # Leading zeros are no size ("0000160" is 160), as on the command line; int() counts them too.
+    significant = text.lstrip("+-").lstrip("0")
+    digits = len(significant)
     if digits > _MAX_DIGITS:  # not quoted back: it may be thousands of digits long
         raise Invalid(
             f"{what} is too large ({digits} digits): type a whole number of at most {_MAX_DIGITS} digits",
             field=field,
         )
-    return int(text)
+    number = int(significant or "0")
+    return -number if text.startswith("-") else number
 
 
 def _deadline_seconds(deadline_hours: str) -> int | None:
