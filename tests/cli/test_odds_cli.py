@@ -634,12 +634,13 @@ def test_at_40_columns_each_figure_of_an_order_keeps_its_fraction_on_its_line() 
 
 
 @pytest.mark.parametrize("columns", [16, 20, 24, 30, 36])
-@pytest.mark.parametrize(("force", "flair"), [(10, 9), (1, 159)])
+@pytest.mark.parametrize(("force", "flair"), [(10, 9), (1, 159), (0, 0)])
 def test_a_narrow_terminal_shows_every_figure_of_an_order_and_every_bin_whole(columns: int, force: int, flair: int) -> None:
     """Below 37 columns the histogram kept its bars 10 wide and rich cut every chance to '0.00…' (at 30
     columns) or left the points and chances out altogether (at 20); below about 26 the order's table cut
     '(variance' and '125/236196)'. The cells lose their padding and the bars shrink instead, and narrower
-    still each bin and each figure is a line of its own."""
+    still each bin and each figure is a line of its own, under a title whose words stay whole (one bin's
+    line alone, '0 points: 1', first broke it to 'distributio' and 'n of points')."""
     from sevens.cli.odds import chance, histogram_rows
     from sevens.odds import order_odds
 
@@ -648,6 +649,7 @@ def test_a_narrow_terminal_shows_every_figure_of_an_order_and_every_bin_whole(co
     assert "…" not in shown.stdout, shown.stdout
     assert max(len(line) for line in shown.stdout.splitlines()) <= columns
     words = shown.stdout.replace("│", " ").replace("┃", " ").split()
+    assert {"distribution", "of", "points", "FORCE", "FLAIR"} <= set(words), shown.stdout
     odds = order_odds(force, flair)
     # Every bin's label and chance, in order, each whole.
     after = words.index("points", words.index("distribution"))

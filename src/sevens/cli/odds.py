@@ -230,7 +230,7 @@ def _order_table(odds: OrderOdds, title: str, width: int) -> RenderableType:
     if longest + 1 + widest > width:
         # Narrower still (below about 26 columns) the two columns cut "(variance" and "125/236196)"
         # short: each figure is then a line of its own, its value after its name.
-        listing = Table(title=title, show_header=False, box=None, padding=(0, 0))
+        listing = Table(title=title, show_header=False, box=None, padding=(0, 0), min_width=min(len(title), width))
         listing.add_column(overflow="fold")
         for figure, value in rows:
             listing.add_row(Phrases([f"{figure}:", *phrases(value)], indent=2))
@@ -251,7 +251,8 @@ def _histogram(odds: OrderOdds, title: str, width: int) -> Table:
     chance_width = max(len("probability"), *(len(text) for _, text, _ in rows))
     room = width - points_width - chance_width - 4  # what four rules leave the bars and the padding
     if room < _NARROWEST_BAR:
-        listing = Table(title=title, box=None, show_header=False, padding=(0, 0))
+        # As wide as the title where it fits: one bin's line alone ("0 points: 1") broke it mid-word.
+        listing = Table(title=title, box=None, show_header=False, padding=(0, 0), min_width=min(len(title), width))
         listing.add_column(overflow="fold")
         for label, text, _ in rows:
             listing.add_row(f"{label} points: {text}")
