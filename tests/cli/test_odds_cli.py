@@ -143,14 +143,14 @@ def test_best_split_json_ranks_every_split() -> None:
     assert sorted((s["force"], s["flair"]) for s in splits) == [(0, 9), (3, 6), (6, 3), (9, 0)]
     shares = [s["win"] + s["draw"] / 2 for s in splits]
     assert shares == sorted(shares, reverse=True)
-    assert set(splits[0]) == {"force", "flair", "win", "draw", "loss"}
+    assert set(splits[0]) == {"force", "flair", "win", "draw", "loss", "tail_bound"}
 
 
 def test_best_split_knockout_json() -> None:
     data = _json("--best-split", "6", "--vs-force", "3", "--vs-flair", "3", "--knockout")
     splits = data["splits"]
     assert isinstance(splits, list)
-    assert set(splits[0]) == {"force", "flair", "win", "loss", "level"}
+    assert set(splits[0]) == {"force", "flair", "win", "loss", "level", "tail_bound"}
     shares = [s["win"] + s["level"] / 2 for s in splits]
     assert shares == sorted(shares, reverse=True)
 
@@ -574,7 +574,7 @@ def test_the_splits_table_shows_every_chance_whole_at_60_columns(args: list[str]
     assert "…" not in shown.stdout and max(len(line) for line in lines) <= 60
     for rank, split in enumerate(splits, start=1):
         figures = [str(rank), str(split["force"]), str(split["flair"]),
-                   *(chance(split[key]) for key in split if key not in ("force", "flair"))]
+                   *(chance(split[key]) for key in split if key not in ("force", "flair", "tail_bound"))]
         rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in lines if line.startswith("│")]
         assert [figures] == [row[: len(figures)] for row in rows if row[0] == str(rank)], shown.stdout
 
@@ -596,7 +596,7 @@ def test_below_56_columns_each_split_is_listed_with_every_chance_whole_and_named
     text = " ".join(shown.stdout.split())
     share = "win + level/2" if "--knockout" in args else "win + draw/2"
     for rank, split in enumerate(splits, start=1):
-        named = ", ".join(f"{key} {chance(split[key])}" for key in split if key not in ("force", "flair"))
+        named = ", ".join(f"{key} {chance(split[key])}" for key in split if key not in ("force", "flair", "tail_bound"))
         said = f"{rank}. {split['force']} FORCE + {split['flair']} FLAIR: {share} "
         assert re.search(re.escape(said) + r"[>\d][^ ;]*; " + re.escape(named), text), shown.stdout
 
@@ -684,3 +684,16 @@ def test_leading_zeros_are_no_size(args: list[str], key: str, value: int) -> Non
     """A script's zero-padded 160 ('0000160') was refused: "--force is too large (7 digits): an order has at
     most 160 SCRUM points"; 5,000 zeros before a 3, as more than 4,300 digits."""
     assert _json(*args)[key] == value
+
+
+@pytest.mark.parametrize("knockout", [[], ["--knockout"]])
+def test_best_split_json_gives_each_splits_tail_bound_as_the_match_json_does(knockout: list[str]) -> None:
+    """A program reading --best-split's JSON had the chances of each split but not how far they may be
+    from the true ones, which a match's JSON gives (tail_bound) and by which the table tells two splits
+    apart: each split's is the match's own against the same order."""
+    splits = _json("--best-split", "9", "--vs-force", "3", "--vs-flair", "3", *knockout)["splits"]
+    assert isinstance(splits, list)
+    for split in splits:
+        match = _json("--force", str(split["force"]), "--flair", str(split["flair"]), "--vs-force", "3",
+                      "--vs-flair", "3", *knockout)
+        assert split["tail_bound"] == match["tail_bound"] > 0

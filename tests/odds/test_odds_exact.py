@@ -447,6 +447,7 @@ def test_best_splits_rank_as_the_brute_force_does(knockout: bool) -> None:
 
 
 def test_best_splits_to_dict_keys() -> None:
-    """Group splits report win/draw/loss, knock-out splits win/loss/level."""
-    assert set(best_splits(9, (9, 0))[0].to_dict()) == {"force", "flair", "win", "draw", "loss"}
-    assert set(best_splits(9, (9, 0), knockout=True)[0].to_dict()) == {"force", "flair", "win", "loss", "level"}
+    """Group splits report win/draw/loss, knock-out splits win/loss/level, both their tail bound."""
+    assert set(best_splits(9, (9, 0))[0].to_dict()) == {"force", "flair", "win", "draw", "loss", "tail_bound"}
+    assert set(best_splits(9, (9, 0), knockout=True)[0].to_dict()) == {"force", "flair", "win", "loss", "level",
+                                                                        "tail_bound"}

@@ -288,7 +288,14 @@ class SplitOdds:
         return self.odds.share
 
     def to_dict(self) -> dict[str, float | int]:
-        return {"force": self.order.force, "flair": self.order.flair, **self.odds.to_dict()}
+        """JSON-ready: the split, its chances, and their tail bound (which tells a program, as it
+        tells the table, whether two splits are apart or level as far as anything here can say).
+
+        >>> best_splits(3, (3, 0))[0].to_dict()
+        {'force': 0, 'flair': 3, 'win': 0.40996890596418073, 'draw': 0.1842546816225405, 'loss': 0.40577641239872686, 'tail_bound': 1.4551915228366852e-11}
+        """
+        return {"force": self.order.force, "flair": self.order.flair, **self.odds.to_dict(),
+                "tail_bound": self.odds.tail_bound}
 
 
 def splits(total: int) -> list[Order]:
