@@ -697,3 +697,19 @@ def test_best_split_json_gives_each_splits_tail_bound_as_the_match_json_does(kno
         match = _json("--force", str(split["force"]), "--flair", str(split["flair"]), "--vs-force", "3",
                       "--vs-flair", "3", *knockout)
         assert split["tail_bound"] == match["tail_bound"] > 0
+
+
+@pytest.mark.parametrize("args", [["odds", "--force", "3", "--flair", "3"], ["odds", "--help"],
+                                  ["odds", "--best-split", "6", "--vs-force", "3"]])
+def test_a_width_of_zero_columns_is_no_width(args: list[str]) -> None:
+    """COLUMNS=0 (set by some shells and CI runners where there is no terminal) printed nothing at all,
+    tables and help alike, with status 0: rich took it for zero columns. The command is run as a process,
+    as the shell starts it, so that it reads its own environment."""
+    def run(columns: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "COLUMNS": columns, "PYTHONPATH": os.pathsep.join(sys.path)}
+        return subprocess.run([sys.executable, "-m", "sevens", *args], capture_output=True, text=True, env=env,
+                              timeout=60, check=False)
+
+    shown, wide = run("0"), run("80")  # no terminal here: 80 columns is what is left
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == wide.stdout and shown.stdout.strip()

@@ -17,6 +17,7 @@ def run() -> None:
     Nothing heavy is imported here, so that this holds from the command's first moment.
     """
     _hold_closed_streams()
+    _drop_zero_width()
     loading = signal.getsignal(signal.SIGINT) is signal.default_int_handler
     if loading:
         signal.signal(signal.SIGINT, _quit_while_loading)
@@ -30,6 +31,15 @@ def run() -> None:
 
 def _quit_while_loading(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(130)  # 128 + SIGINT, as a shell expects; nothing has been done yet
+
+
+def _drop_zero_width() -> None:
+    """``COLUMNS=0`` (some shells and CI runners set it where there is no terminal) is no width:
+    rich took it for zero columns and printed nothing at all, results and help alike, with status
+    0. Left out, the width is the terminal's, or 80 where there is none, as where it is unset."""
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and int(columns) == 0:
+        del os.environ["COLUMNS"]
 
 
 def _hold_closed_streams() -> None:
