@@ -20,9 +20,7 @@ as with the game's lots (:mod:`sevens.tournament.lots`), though not die by die.
 from __future__ import annotations
 
 import copy
-import os
 import random
-import traceback
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import nullcontext
@@ -33,6 +31,7 @@ from functools import lru_cache
 import numpy as np
 from numpy.typing import NDArray
 
+from sevens.bots.strategies import raised_at
 from sevens.lab import held, kernels
 from sevens.lab.cores import available_cores
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
@@ -167,20 +166,6 @@ def _when(turn: int, stage: Stage) -> str:
 _LEGAL_HINT = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies makes legal orders of any totals and shares"
 
 
-_OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package
-
-
-def _where(exc: BaseException) -> str:
-    """Where in a strategy's own code an exception was raised: the innermost frame of its
-    traceback outside the sevens package (a bot's ``Order(0, 4)`` fails inside the rules, but the
-    line to fix is the bot's), or nothing if every frame is the project's."""
-    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        generated = frame.filename.startswith("<")  # a dataclass's __init__ and the like
-        if not generated and not os.path.abspath(frame.filename).startswith(_OWN_CODE + os.sep):
-            return f" at {frame.filename}, line {frame.lineno}"
-    return ""
-
-
 _KINDS = {"f": "floating-point numbers", "c": "complex numbers", "b": "True/False", "U": "text", "S": "bytes",
           "O": "Python objects", "M": "dates", "m": "time spans", "V": "records"}
 
@@ -195,7 +180,7 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
         raise
     except (Exception, SystemExit) as exc:  # the strategy's own code (sys.exit too): say whose and where, not a traceback through the lab
         raise StrategyError(
-            f"strategy {name} raised {type(exc).__name__}: {exc}{_where(exc)}, deciding for {view.size} teams in "
+            f"strategy {name} raised {type(exc).__name__}: {exc}{raised_at(exc)}, deciding for {view.size} teams in "
             f"{when}; the lab runs a strategy's code as it is: fix it and run again"
         ) from exc
     if not isinstance(made, tuple | list) or len(made) != 2:
