@@ -323,6 +323,25 @@ def test_export_to_a_name_too_long_for_its_temporary_one_is_refused_before_readi
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
 
 
+@pytest.mark.parametrize("target", ["~/backup.json", "~/backups/"])
+def test_export_under_a_tilde_the_shell_left_says_it_was_not_expanded_and_makes_no_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str
+) -> None:
+    """Quoted, ~ reaches the command as it is: a folder export made ./~/backups/, a file export
+    advised creating a folder named ~."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty.sqlite3").touch()  # not a sevens database: reading it would be refused
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{tmp_path / 'empty.sqlite3'}", target])
+    assert result.exit_code == 2
+    home = os.path.expanduser("~")
+    assert result.stderr == (
+        f"error: cannot write {target}: ~ was not expanded to your home folder (a shell expands it only unquoted, at "
+        f"the start of a word) and there is no folder named ~ here; write sevens export {target} (unquoted, after a "
+        f"space) or sevens export {home}{target[1:]}\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.sqlite3"]
+
+
 def test_export_to_a_folder_that_is_not_there_is_refused_before_reading_the_database(tmp_path: Path) -> None:
     target = tmp_path / "nowhere" / "x.json"
     (tmp_path / "empty.sqlite3").touch()  # not a sevens database: reading it would be refused

@@ -29,6 +29,7 @@ from sevens.cli.files import (
     exists_message,
     instead,
     through_link,
+    unexpanded_home,
     write_text,
 )
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
@@ -58,6 +59,9 @@ def check_target(target: str, *, overwrite: bool) -> None:
     """Refuse, before the database is read, an export that would replace a file (without
     ``overwrite``) or that cannot be written: its folder is missing or takes no new file."""
     path = Path(target)
+    home = unexpanded_home(target, "sevens export")
+    if home is not None:  # else a folder export would make a folder named ~ here, with the rest in it
+        fail(f"cannot write {target}: {home}")
     if _is_directory(target):
         if path.exists() and not path.is_dir():
             fail(f"cannot write {target}: {path} is a file, not a folder; pick another path, or drop the final /")

@@ -105,12 +105,13 @@ def instead(exc: OSError) -> str:
     return "pick a file in a folder you can write to"
 
 
-def unexpanded_home(path: Path, option: str) -> str | None:
+def unexpanded_home(path: Path | str, option: str) -> str | None:
     """What to say of a path given to ``option`` that starts with a ``~`` the shell left as it is
     (a shell expands it only at the start of a word and unquoted: not in ``--plot "~/x.png"``, nor
     in ``--plot=~/x.png``), where no folder of that name is here; else None. Such a path is taken
     as written, as every path given to a command is: a folder named ``~`` in the current one is
-    written to, and none is made (creating one was the advice it got).
+    written to, and none is made (creating one was the advice it got). ``path`` as typed is kept in
+    what to write instead (an export's folder keeps its final ``/``).
 
     >>> import os
     >>> home = os.path.expanduser("~")
@@ -123,7 +124,8 @@ def unexpanded_home(path: Path, option: str) -> str | None:
     >>> unexpanded_home(Path("plots/x.png"), "--plot") is None
     True
     """
-    first = path.parts[0] if path.parts else ""
+    parts = Path(path).parts
+    first = parts[0] if parts else ""
     if not first.startswith("~") or Path(first).exists():
         return None
     expanded = os.path.expanduser(str(path))
