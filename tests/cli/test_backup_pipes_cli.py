@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -126,15 +127,12 @@ def test_ctrl_c_while_export_writes_to_a_pipe_says_the_output_is_cut_short(tmp_p
     assert err == b"error: interrupted: what standard output got of the export is cut short: do not use it\n"
 
 
-def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path) -> None:
-    """Stopped (SIGSTOP) once it has the database open, so that Ctrl-C comes in the midst of the work."""
-    url = _database(tmp_path, 100)
-    target = tmp_path / "backup.json"
-    run = subprocess.Popen([*SEVENS, "export", "--database-url", url, str(target)], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE)
+def _ctrl_c_once(run: subprocess.Popen[bytes], ready: Callable[[], bool]) -> tuple[bool, bytes, bytes]:
+    """Ctrl-C for ``run`` once ``ready()`` holds (or a minute has gone), sent while it is stopped
+    (SIGSTOP) so that it lands in the midst of the work; whether it had ended first, and its output."""
     try:
         end = time.monotonic() + 60
-        while not _holds_open(run, "source.sqlite3") and run.poll() is None and time.monotonic() < end:
+        while not ready() and run.poll() is None and time.monotonic() < end:
             time.sleep(0.005)
         run.send_signal(signal.SIGSTOP)
         ended = run.poll() is not None
@@ -143,6 +141,16 @@ def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path)
         out, err = run.communicate(timeout=60)
     finally:
         run.kill()
+    return ended, out, err
+
+
+def test_ctrl_c_during_export_to_a_file_says_nothing_was_written(tmp_path: Path) -> None:
+    """Stopped (SIGSTOP) once it has the database open, so that Ctrl-C comes in the midst of the work."""
+    url = _database(tmp_path, 100)
+    target = tmp_path / "backup.json"
+    run = subprocess.Popen([*SEVENS, "export", "--database-url", url, str(target)], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE)
+    ended, out, err = _ctrl_c_once(run, lambda: _holds_open(run, "source.sqlite3"))
     if ended:
         pytest.skip("the export ended before it could be interrupted")
     assert run.returncode == 130, err
@@ -180,17 +188,7 @@ def test_ctrl_c_during_import_says_nothing_was_imported_and_removes_the_file_it_
     database = tmp_path / "restored.sqlite3"
     run = subprocess.Popen([*SEVENS, "import", "--database-url", f"sqlite:///{database}", str(backup)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        end = time.monotonic() + 60
-        while not database.exists() and run.poll() is None and time.monotonic() < end:
-            time.sleep(0.005)
-        run.send_signal(signal.SIGSTOP)
-        ended = run.poll() is not None
-        run.send_signal(signal.SIGINT)
-        run.send_signal(signal.SIGCONT)
-        out, err = run.communicate(timeout=60)
-    finally:
-        run.kill()
+    ended, out, err = _ctrl_c_once(run, database.exists)
     if ended:
         pytest.skip("the import ended before it could be interrupted")
     assert run.returncode == 130, err
