@@ -294,7 +294,7 @@ def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
         app, ["play", "--players", "4", "--seed", "x", "--record", str(path), "--no-save"], input="10 9\ny\n"
     )
     assert result.exit_code == 1  # the input ran out
-    assert f"interrupted before the end; {path} was not written" in result.output
+    assert f"before the game did; it was kept nowhere, so it is lost; {path} was not written" in result.output
     assert not path.exists()
 
 
@@ -474,7 +474,7 @@ def test_an_interrupted_prompt_ends_on_a_line_of_its_own() -> None:
     """Ctrl-D at the order prompt: the error starts a new line instead of trailing after the prompt."""
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "x"], input="")
     assert result.exit_code != 0
-    assert "(? for help): \nerror: the game was interrupted" in result.output
+    assert "(? for help): \nerror: standard input ended" in result.output
 
 
 def test_the_next_person_sees_the_turns_fixtures_again_but_no_order(tmp_path: Path) -> None:

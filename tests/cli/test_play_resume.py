@@ -78,8 +78,9 @@ def test_a_game_interrupted_at_several_turns_and_carried_on_ends_with_the_same_r
         assert result.exit_code == 1, result.output
         stood = "after the draw" if stop == 0 else f"after turn {stop}"
         assert result.stderr == (
-            f"error: the game was interrupted; it is kept in {kept} as it stood {stood} (orders typed for turn "
-            f"{stop + 1} were not kept and are typed again): carry it on with: sevens play --resume {kept}\n"
+            f"error: standard input ended (the orders given on it ran out) before the game did; the game is kept in "
+            f"{kept} as it stood {stood} (orders typed for turn {stop + 1} were not kept and are typed again): carry "
+            f"it on, giving it the orders from turn {stop + 1} on, with: sevens play --resume {kept}\n"
         )
         assert SECRET not in result.output
         assert not record.exists()
@@ -108,7 +109,7 @@ def test_without_save_a_game_with_people_is_kept_in_the_state_folder(tmp_path: P
     [kept] = state.iterdir()
     assert re.fullmatch(r"game-\d{8}-\d{6}\.json", kept.name)
     assert f"The game is kept in {kept} after every turn" in " ".join(result.output.split())
-    assert result.stderr.endswith(f"carry it on with: sevens play --resume {kept}\n")
+    assert result.stderr.endswith(f"with: sevens play --resume {kept}\n")
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600 and stat.S_IMODE(state.stat().st_mode) == 0o700
     again = _play(GAME, ORDER)  # a second game the same second takes a name of its own
     assert again.exit_code == 1 and len(list(state.iterdir())) == 2
@@ -119,7 +120,42 @@ def test_bots_only_games_are_kept_only_when_asked(tmp_path: Path) -> None:
     assert _play(["play", "--auto", "--seed", "a"]).exit_code == 0
     assert not state.exists()
     nobody = _play(["play", "--players", "4", "--seed", "b", "--no-save"], "")
-    assert nobody.exit_code == 1 and "interrupted before the end" in nobody.stderr and not state.exists()
+    assert nobody.exit_code == 1 and not state.exists()
+    assert "before the game did; it was kept nowhere, so it is lost" in nobody.stderr
+
+
+def test_orders_piped_in_that_run_out_leave_the_game_whole_and_the_message_says_how_to_go_on(
+    tmp_path: Path, whole_game: tuple[bytes, list[int]]
+) -> None:
+    """Orders piped in (a real pipe, as `sevens play < orders.txt` or `... | sevens play`) that run out
+    in turn 2 were said to have interrupted the game: the message now says standard input ended, where
+    the game is kept and the command that carries it on from turn 2's orders, status 1. The file then
+    holds turn 1 whole, nothing is left beside it (no temporary file, no lock), and that command, the
+    rest of the orders piped in, ends with the record of the game played without a stop."""
+    whole, prompts = whole_game
+    kept, record = tmp_path / "kept.json", tmp_path / "game.json"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    command = [sys.executable, "-m", "sevens"]
+    first = subprocess.run(
+        [*command, *GAME, "--save", str(kept), "--record", str(record)], input=ORDER * prompts[0] + OTHER,
+        capture_output=True, text=True, env=env, timeout=300,
+    )
+    assert first.returncode == 1, first.stderr
+    assert first.stderr == (
+        f"error: standard input ended (the orders given on it ran out) before the game did; the game is kept in "
+        f"{kept} as it stood after turn 1 (orders typed for turn 2 were not kept and are typed again): carry it on, "
+        f"giving it the orders from turn 2 on, with: sevens play --resume {kept}\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [kept.name]
+    saved = play_cli.read_saved(kept.read_bytes())
+    assert len(saved.game.turns) == 1 and saved.record == record
+    rest = subprocess.run(
+        [*command, "play", "--resume", str(kept)], input=ORDER * sum(prompts[1:]), capture_output=True, text=True,
+        env=env, timeout=300,
+    )
+    assert rest.returncode == 0, rest.stderr
+    assert record.read_bytes() == whole
+    assert sorted(p.name for p in tmp_path.iterdir()) == [record.name]
 
 
 def _interrupted_after_turn_1(tmp_path: Path, *extra: str) -> Path:
@@ -421,7 +457,7 @@ def test_a_record_file_given_to_carry_on_is_kept_with_the_game_at_once(
     kept = _interrupted_after_turn_1(tmp_path)
     record = tmp_path / "game.json"
     result = _play(["play", "--resume", str(kept), "--record", str(record)], OTHER)  # stopped in turn 2
-    assert result.exit_code == 1 and result.stderr.endswith(f"carry it on with: sevens play --resume {kept}\n")
+    assert result.exit_code == 1 and result.stderr.endswith(f"with: sevens play --resume {kept}\n")
     assert _saved(kept)["record_file"] == str(record)
     result = _play(["play", "--resume", str(kept)], ORDER * 20)
     assert result.exit_code == 0, result.output

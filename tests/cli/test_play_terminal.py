@@ -440,6 +440,40 @@ def test_ctrl_backslash_ends_the_game_as_ctrl_c_does(terminal: list[Terminal], t
     _carries_on_in_turn_2(terminal, kept)
 
 
+def test_ctrl_d_at_a_prompt_says_input_ended_and_keeps_the_game(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Ctrl-D at an empty order prompt of turn 2 was called an interruption; it is said as what it is
+    (standard input ended, by Ctrl-D), with where the game is kept and the exact command that carries
+    it on, exit status 1; the file holds turn 1 with nothing beside it, and the command carries it on."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--save", str(kept), columns=200)
+    terminal.append(t)
+    at = _into_turn_2(t)
+    t.type("\x04")
+    t.expect(r"carry it on with: sevens play --resume " + re.escape(str(kept)) + r"\n", after=at)
+    assert t.process.wait(timeout=30) == 1
+    assert t.screen[at:].strip() == (
+        f"error: standard input ended (Ctrl-D) before the game did; the game is kept in {kept} as it stood after "
+        f"turn 1 (orders typed for turn 2 were not kept and are typed again): carry it on with: sevens play --resume {kept}"
+    )
+    _kept_after_turn_1(kept)
+    _carries_on_in_turn_2(terminal, kept)
+
+
+def test_ctrl_d_at_the_names_says_nothing_was_kept(terminal: list[Terminal], tmp_path: Path) -> None:
+    """Ctrl-D when asked a name, before the game is first kept: input ended and there is nothing to carry on."""
+    kept = tmp_path / "kept.json"
+    t = Terminal("play", "--players", "4", "--humans", "2", "--save", str(kept), columns=200)
+    terminal.append(t)
+    at = t.expect(r"Name of Player 1 \(Player 1\): ")
+    t.type("\x04")
+    t.expect(r"run the command again\n", after=at)
+    assert t.process.wait(timeout=30) == 1
+    assert t.screen[at:].strip() == (
+        "error: standard input ended (Ctrl-D) before the game was first kept, so nothing of it is kept: run the command again"
+    )
+    assert not kept.exists()
+
+
 def test_closing_the_terminal_keeps_the_game(terminal: list[Terminal], tmp_path: Path) -> None:
     """The terminal window is closed at an order prompt of turn 2 (its controlling terminal hangs up):
     the game ends as for Ctrl-C, with nothing left to print to, exit status 129, the file holding

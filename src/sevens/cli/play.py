@@ -972,6 +972,15 @@ def _reader_gone(exc: OSError) -> bool:
     return exc.errno in (errno.EPIPE, errno.ECONNRESET)
 
 
+def _input_ended() -> str:
+    """What ended standard input: Ctrl-D at a terminal, or the end of the orders piped or redirected in."""
+    try:
+        typed = sys.stdin is not None and sys.stdin.isatty()
+    except ValueError:  # closed
+        typed = False
+    return "standard input ended (Ctrl-D)" if typed else "standard input ended (the orders given on it ran out)"
+
+
 def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
     """Say what an interrupted game left (where it is kept and how to carry it on) and exit: after
     Ctrl-C, Ctrl-\\ (SIGQUIT), input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or
@@ -990,18 +999,29 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
             console.line()  # off the prompt's line, where the error would otherwise follow what was typed
     except OSError:
         output_gone()
+    # Input that ran out interrupted nothing: it is said as what it was, Ctrl-D or orders that ran out.
+    ended = isinstance(exc, EOFError)
+    what = _input_ended() if ended else "the game was interrupted"
     if save is not None and save.finished:
         unsaved = "" if record is None else f"; {record} was not written (it is written last)"
         gone = f"so {save.path} was removed" if save.discard(console) else f"so {save.path} can be deleted"
-        message = f"the game was interrupted after its final, whose results were shown: it is over, {gone}{unsaved}"
+        message = f"{what} after its final, whose results were shown: it is over, {gone}{unsaved}"
     elif save is None or save.turns is None:
         unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"
-        message = f"the game was interrupted before the end{unsaved}"
+        if save is None:  # --no-save, or bots only without --save
+            message = f"{what} before the game did; it was kept nowhere, so it is lost{unsaved}" if ended else (
+                f"{what} before the end{unsaved}"
+            )
+        else:  # stopped at the names, or before the draw was first kept
+            message = f"{what} before the game was first kept, so nothing of it is kept: run the command again{unsaved}"
     else:
         stood = "after the draw" if save.turns == 0 else f"after turn {save.turns}"
+        # Orders piped in again from the start would be taken for the turn the game carries on at.
+        piped = f", giving it the orders from turn {save.turns + 1} on," if ended and not what.endswith("(Ctrl-D)") else ""
         message = (
-            f"the game was interrupted; it is kept in {save.path} as it stood {stood} (orders typed for turn "
-            f"{save.turns + 1} were not kept and are typed again): carry it on with: {save.command()}"
+            f"{what}{' before the game did; the game' if ended else '; it'} is kept in {save.path} as it stood {stood} "
+            f"(orders typed for turn {save.turns + 1} were not kept and are typed again): carry it on{piped} with: "
+            f"{save.command()}"
         )
     # As a shell expects of a signal (128 + its number); input that ran out is a plain failure.
     fail(unwritten + message, code=exit_code(exc))
