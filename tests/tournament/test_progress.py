@@ -3,6 +3,7 @@ against the fixtures, the group tables and the bracket."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 
 import pytest
@@ -87,7 +88,9 @@ def test_the_sentences_name_the_stage_the_opponent_and_the_score() -> None:
     runner_up = last.loser
     assert runner_up is not None
     assert said[champion] == f"Champion: won the final against {names[runner_up]}, {last.summary}."
-    assert said[runner_up] == f"Runner-up: lost the final to {names[champion]}, {last.summary}."
+    assert said[runner_up] == (
+        f"Runner-up: lost the final to {names[champion]}, {last.summary.replace(', won ', f', {names[champion]} won ', 1)}."
+    )
     kinds = Counter(sentence.split(":")[0] for sentence in said.values())
     assert kinds == Counter(
         {"Out after the groups": 8, "Out in the quarter-final": 4, "Out in the semi-final": 2, "Runner-up": 1, "Champion": 1}
@@ -96,7 +99,8 @@ def test_the_sentences_name_the_stage_the_opponent_and_the_score() -> None:
         if sentence.startswith("Out in the"):
             beaten = team_progress(final, team).beaten_in
             assert beaten is not None and beaten.winner is not None
-            assert f"lost to {names[beaten.winner]}, {beaten.summary}." in sentence
+            summary = beaten.summary.replace(", won ", f", {names[beaten.winner]} won ", 1)
+            assert f"lost to {names[beaten.winner]}, {summary}." in sentence
         if sentence.startswith("Out after the groups"):
             place = final.tables()[final.setup.team(team).group].order.index(team) + 1
             assert sentence.endswith(f"{ {3: '3rd', 4: '4th'}[place] } in group {final.setup.team(team).group}.")
@@ -125,3 +129,30 @@ def test_an_unknown_team_is_refused_with_the_teams_that_exist() -> None:
     game = new_game(make_setup(4))
     with pytest.raises(KeyError, match="no team 'atlantis'"):
         team_progress(game, "atlantis")
+
+
+@pytest.mark.parametrize(
+    ("summary", "told"),
+    [
+        ("46-46, won on drop goals 2-0", "46-46, {w} won on drop goals 2-0"),
+        ("20-20, level on count-back, won on group record (tries scored 9-7)",
+         "20-20, level on count-back, {w} won on group record (tries scored 9-7)"),
+        ("20-20, level on count-back and group record, won by drawing lots",
+         "20-20, level on count-back and group record, {w} won by drawing lots"),
+        ("27-13", "27-13"),
+    ],
+)
+def test_a_team_beaten_on_count_back_is_told_who_won_it(summary: str, told: str) -> None:
+    """Argentina, out in a level knockout, read "lost to Fiji, 46-46, won on drop goals 2-0": as if
+    Argentina had won on drop goals. The winner is now named where the summary says won."""
+    final = turn_by_turn(16)[-1]
+    names = {t.id: t.name for t in final.setup.teams}
+    for turn in final.turns[GROUP_TURNS:]:
+        for match in turn.matches:
+            assert match.loser is not None and match.winner is not None
+            beaten = dataclasses.replace(
+                team_progress(final, match.loser), knockout=(dataclasses.replace(match, summary=summary),)
+            )
+            said = describe_progress(beaten, names.__getitem__)
+            winner = names[match.winner]
+            assert said.endswith(f" to {winner}, {told.format(w=winner)}."), said

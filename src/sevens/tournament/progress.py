@@ -110,9 +110,12 @@ def describe_progress(progress: TeamProgress, name: Callable[[str], str] = str, 
         return f"Champion: won the final against {name(final.loser)}, {final.summary}."
     if beaten is not None:
         assert beaten.winner is not None
+        winner = name(beaten.winner)
+        # The summary says "won on tries" of the winner: told to the loser, it must say who won.
+        summary = beaten.summary.replace(", won ", f", {winner} won ", 1)
         if beaten.fixture.stage is Stage.FINAL:
-            return f"Runner-up: lost the final to {name(beaten.winner)}, {beaten.summary}."
-        return f"Out in the {beaten.fixture.stage}: lost to {name(beaten.winner)}, {beaten.summary}."
+            return f"Runner-up: lost the final to {winner}, {summary}."
+        return f"Out in the {beaten.fixture.stage}: lost to {winner}, {summary}."
     if progress.out:
         return f"Out after the groups: {group}."
     if ended and progress.group_played == 0:
