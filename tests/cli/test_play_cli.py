@@ -812,3 +812,19 @@ def test_below_60_columns_the_order_and_its_odds_keep_each_figure_with_its_label
     assert _broken(out, 40) == []
     assert re.search(r"win \d+(\.\d+)?%, draw \d+(\.\d+)?%, lose \d+(\.\d+)?%", out), out
     assert "New Zealand: Out" in out or "New Zealand: Champion" in out or "New Zealand: Runner-up" in out, out
+
+
+def test_the_fixtures_at_60_columns_keep_every_name_on_one_line() -> None:
+    """At exactly 60 columns the boxed fixtures (61 columns with 'Great Britain' or 'United States'
+    in both name columns) were squeezed in, 'United' over 'States' in the Away column; where they do
+    not fit whole the away team goes under the home team, as below 60."""
+    names = ["France", "Fiji", "Argentina", "Great Britain", "Samoa", "New Zealand", "Japan", "Canada",
+             "Germany", "Kenya", "United States", "Australia", "Ireland", "Uruguay", "Spain", "South Africa"]
+    for columns in ("60", "61", "62"):
+        result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "k2"], env={"COLUMNS": columns})
+        assert result.exit_code == 0, result.output
+        out = result.output
+        fixtures = out[out.index("Turn 1: group"):out.index("t1-m1 group A:")]
+        assert all(name in fixtures for name in names), fixtures
+        assert all(len(line) <= int(columns) for line in fixtures.splitlines())
+    assert "│ Great Britain │" in fixtures  # where the boxed table fits, it is kept

@@ -319,7 +319,8 @@ def _print_standings(console: Console, game: Game) -> None:
 
 def _fixtures_table(game: Game) -> RenderableType:
     """The turn's matches, home and away side by side; below 60 columns, where that cut names to
-    "Argenti…", the away team under the home team, each with its SCRUM beside it."""
+    "Argenti…", or where they would not fit whole (at 60, "United" over "States"), the away team
+    under the home team, each with its SCRUM beside it."""
     table = Table()
     for header in ("Match", "Home", "SCRUM", "Away", "SCRUM"):
         table.add_column(header)
@@ -341,7 +342,7 @@ def _fixtures_table(game: Game) -> RenderableType:
             Group(Text(home), Text(f"v {away}")),
             f"{game.scrum(f.home)}\n{game.scrum(f.away)}",
         )
-    return Narrower(table, stacked)
+    return Narrower(table, stacked, whole=True)
 
 
 class Saving:

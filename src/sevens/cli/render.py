@@ -108,21 +108,28 @@ def phrases(markup: str, keep: Iterable[str] = ()) -> list[Text]:
 
 
 class Narrower:
-    """``wide`` at :data:`NARROW` columns and more (or ``columns``), ``narrow`` below."""
+    """``wide`` at :data:`NARROW` columns and more (or ``columns``), ``narrow`` below; with
+    ``whole``, ``narrow`` too where ``wide`` would have to wrap its cells to fit (a table whose every
+    cell is a name that must not be split)."""
 
-    def __init__(self, wide: RenderableType, narrow: RenderableType, columns: int = NARROW) -> None:
+    def __init__(self, wide: RenderableType, narrow: RenderableType, columns: int = NARROW, *, whole: bool = False) -> None:
         self.wide = wide
         self.narrow = narrow
         self.columns = columns
+        self.whole = whole
 
-    def _pick(self, options: ConsoleOptions) -> RenderableType:
-        return self.wide if options.max_width >= self.columns else self.narrow
+    def _pick(self, options: ConsoleOptions, console: Console) -> RenderableType:
+        if options.max_width < self.columns:
+            return self.narrow
+        if self.whole and Measurement.get(console, options.update(max_width=10**6), self.wide).maximum > options.max_width:
+            return self.narrow
+        return self.wide
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield self._pick(options)
+        yield self._pick(options, console)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
-        return Measurement.get(console, options, self._pick(options))
+        return Measurement.get(console, options, self._pick(options, console))
 
 
 EXPLAIN: dict[Criterion | None, str] = {
