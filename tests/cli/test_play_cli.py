@@ -7,6 +7,7 @@ import itertools
 import json
 import os
 import re
+import shlex
 import tempfile
 from pathlib import Path
 
@@ -828,3 +829,30 @@ def test_the_fixtures_at_60_columns_keep_every_name_on_one_line() -> None:
         assert all(name in fixtures for name in names), fixtures
         assert all(len(line) <= int(columns) for line in fixtures.splitlines())
     assert "│ Great Britain │" in fixtures  # where the boxed table fits, it is kept
+
+
+def test_a_long_line_breaks_between_phrases_and_indents_at_any_width(tmp_path: Path) -> None:
+    """At 100 columns the order's heading broke as '... turn 1; at most' / '5 matches left ...', the
+    figure parted from its words and the second line flush left, as if a new line; only below 60
+    did it break between phrases. Now it does at every width, the lines after the first indented."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "d1", "--no-save"], input="", env={"COLUMNS": "100"})
+    lines = result.output.splitlines()
+    prompt = next(i for i, line in enumerate(lines) if line.startswith("Order for"))
+    heading = lines[prompt - 2:prompt]
+    assert heading[0].startswith("New Zealand (SCRUM 100) v France") and heading[1].startswith("  "), heading
+    assert all(len(line) <= 100 for line in heading) and "most 5 matches" in heading[1]
+
+
+def test_the_verify_command_after_the_record_is_one_line_that_can_be_pasted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """'check it with: sevens verify PATH' broke the command over two lines at 60 columns, and a
+    path with a space in it was given unquoted, which the shell would read as two files."""
+    monkeypatch.chdir(tmp_path)
+    record = Path("my game.json")
+    result = runner.invoke(app, ["play", "--auto", "--seed", "v", "--record", str(record)], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    command = f"sevens verify {shlex.quote(str(record))}"
+    assert any(line.strip() == command or line.endswith(f" {command}") for line in result.output.splitlines()), (
+        result.output[-400:]
+    )

@@ -36,7 +36,6 @@ from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
 from sevens.cli.output import OutputFailed, ResultsConsole, StdoutError, drop_stdout
 from sevens.cli.render import (
-    NARROW,
     Narrower,
     Phrases,
     bracket,
@@ -196,13 +195,11 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
 
 
 def _say(console: Console, line: str, keep: Sequence[str] = ()) -> None:
-    """Print ``line`` (markup); below 60 columns broken between phrases only, where the terminal
-    would break a team's name (``keep``) or part a figure from its label ("draw\n3.1%"), and with
-    the lines after the first indented under it."""
-    if console.width < NARROW:
-        console.print(Phrases(phrases(line, keep), indent=len(line) - len(line.lstrip(" ")) + 2))
-    else:
-        console.print(line)
+    """Print ``line`` (markup), broken between phrases only where it does not fit, so that no
+    team's name (``keep``) is split and no figure parted from its label ("at most\n5 matches"),
+    and with the lines after the first indented under it: at any width, since a long name
+    wraps a line at 80 columns or 120 as a phone's does at 40."""
+    console.print(Phrases(phrases(line, keep), indent=len(line) - len(line.lstrip(" ")) + 2))
 
 
 class _SendConfirm(ConfirmLine):
@@ -651,7 +648,8 @@ def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) ->
         raise OSError(
             f"cannot write the game record to {path}: {why}; {where} and check it with sevens verify FILE"
         ) from None
-    console.print(f"Game record written to {path}; check it with: sevens verify {path}")
+    command = escape(f"sevens verify {shlex.quote(str(path))}")  # on one line and quoted, to be copied whole
+    _say(console, f"Game record written to {escape(str(path))}; check it with: {command}", keep=[command])
 
 
 def _keep_elsewhere(text: str) -> Path | None:
