@@ -648,8 +648,10 @@ def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) ->
         raise OSError(
             f"cannot write the game record to {path}: {why}; {where} and check it with sevens verify FILE"
         ) from None
-    command = escape(f"sevens verify {shlex.quote(str(path))}")  # on one line and quoted, to be copied whole
-    _say(console, f"Game record written to {escape(str(path))}; check it with: {command}", keep=[command])
+    # Quoted for the shell, and left to the terminal to wrap (as the saved game's line is), so that
+    # the command is copied whole and as one line.
+    command = f"sevens verify {shlex.quote(str(path))}"
+    console.print(f"Game record written to {escape(str(path))}; check it with: {escape(command)}", soft_wrap=True)
 
 
 def _keep_elsewhere(text: str) -> Path | None:
