@@ -856,3 +856,16 @@ def test_the_verify_command_after_the_record_is_one_line_that_can_be_pasted(
     assert any(line.strip() == command or line.endswith(f" {command}") for line in result.output.splitlines()), (
         result.output[-400:]
     )
+
+
+def test_how_far_a_team_went_keeps_its_group_letter_with_the_word_group() -> None:
+    """At 50 columns the line for a team out after the groups broke as '4th in group' / 'A.', the
+    letter alone on a line; 'group A.' now moves to the next line together."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--humans", "2", "--names", "Ann,Bob", "--seed", "m", "--no-save"],
+        input="\n12 6\ny\n" * 100, env={"COLUMNS": "50"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line.rstrip() for line in result.output[result.output.index("Ann's teams:"):].splitlines()]
+    assert "  South Africa: Out after the groups: 4th in" in lines and "    group A." in lines, lines
+    assert not any(line.strip() in ("A.", "B.") for line in lines)

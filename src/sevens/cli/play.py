@@ -791,11 +791,13 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
     """How far each team of the people at the keyboard went, one line a team."""
     names = _team_names(game)
+    # "3rd in group A.": the group's letter stays with its word, as a team's name stays whole.
+    keep = [escape(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
     for person in people:
         console.print("Your teams:" if len(people) == 1 else f"{escape(person.name)}'s teams:")
         for team in game.setup.teams_of(person.id):
             said = describe_progress(team_progress(game, team), names.__getitem__)
-            _say(console, f"  {escape(names[team])}: {escape(said)}", keep=[escape(n) for n in names.values()])
+            _say(console, f"  {escape(names[team])}: {escape(said)}", keep=keep)
 
 
 def _team_names(game: Game) -> dict[str, str]:
