@@ -1016,7 +1016,8 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
                 f"{what} before the end{unsaved}"
             )
         else:  # stopped at the names, or before the draw was first kept
-            message = f"{what} before the game was first kept, so nothing of it is kept: run the command again{unsaved}"
+            game = "the game" if ended else "it"
+            message = f"{what} before {game} was first kept, so nothing of it is kept: run the command again{unsaved}"
     else:
         stood = "after the draw" if save.turns == 0 else f"after turn {save.turns}"
         # Orders piped in again from the start would be taken for the turn the game carries on at.
