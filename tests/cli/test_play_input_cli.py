@@ -40,3 +40,19 @@ def test_an_empty_name_is_said_before_the_count_of_names(tmp_path: Path) -> None
     )
     assert result.returncode == 2
     assert result.stderr == "error: --names has an empty name; give names separated by commas, e.g. --names Ann,Bob\n"
+
+
+def test_orders_from_a_file_saved_with_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    """`sevens play < orders.txt` with the file saved as 'UTF-8 with BOM' (Windows Notepad, some
+    editors): the invisible mark before the first order made '20 9' refused as not two numbers,
+    and every line after it was then read one prompt late."""
+    orders = tmp_path / "orders.txt"
+    orders.write_bytes("20 9\r\ny\r\n".encode("utf-8-sig"))
+    with orders.open("rb") as given:
+        result = subprocess.run(
+            [sys.executable, "-m", "sevens", "play", "--seed", "x", "--no-save"], stdin=given, capture_output=True,
+            text=True, timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path)},
+        )
+    said = " ".join(result.stdout.split())
+    assert "Refused" not in said and "20 FORCE + 9 FLAIR: expected" in said
+    assert said.count("Order for ") == 2  # the second team's prompt, where the orders ran out

@@ -112,12 +112,15 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '20 9 3' is 3 words
+    >>> parse_order_text("\ufeff20 9")  # an orders file saved with a byte-order mark (Windows Notepad)
+    (20, 9)
     >>> parse_order_text("9999999 0")
     Traceback (most recent call last):
     ...
     ValueError: R3: a number of more than 6 digits is too large; an order has at most 160 points
     """
-    parts = text.replace("+", " ").replace(",", " ").split()
+    # A byte-order mark, invisible, starts the first line of a file some editors save: not a character typed.
+    parts = text.replace("\ufeff", " ").replace("+", " ").replace(",", " ").split()
     if len(parts) != 2 or not all(_ORDER_NUMBER.fullmatch(p) for p in parts):
         said = "type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)"
         if len(parts) > 2:  # '20 9 3', or a word after the order: which of them was meant is not guessed
