@@ -217,3 +217,33 @@ def test_oversized_bodies_and_names_are_refused(tmp_path: Path) -> None:
     assert same.status_code == 422 and "already called &#39;p1&#39;" in same.text
     assert snapshot(app) == before
     app.state.engine.dispose()
+
+
+def test_a_body_streamed_past_the_limit_without_a_length_is_refused_as_too_large(tmp_path: Path) -> None:
+    """A body sent in chunks, with no Content-Length, is cut off at the limit as one that declares
+    its size is refused; it used to be answered 422 'could not be read as JSON', even for a form."""
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'streamed.sqlite3'}", scheduler=False))
+    game = host_page_game(app)
+    game.join("p1", "P1")
+    before = snapshot(app)
+
+    def chunks(first: bytes) -> Iterator[bytes]:
+        yield first
+        for _ in range(40):
+            yield b"x" * 4096
+
+    api = new_client(app).post(
+        "/api/v1/join", content=chunks(b'{"invite": "'), headers={"Content-Type": "application/json"}
+    )
+    assert api.request.headers.get("content-length") is None  # streamed, as the test means
+    assert api.status_code == 413, api.text
+    assert api.json()["detail"] == "the request body is too large: send at most 65536 bytes"
+    form = game.players["p1"].post(
+        f"{game.base}/orders",
+        content=chunks(b"team="),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert form.status_code == 413 and "too large: send at most 65536 bytes" in form.text, form.text
+    assert "JSON" not in form.text
+    assert snapshot(app) == before
+    app.state.engine.dispose()

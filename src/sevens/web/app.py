@@ -34,6 +34,7 @@ from sevens.web.scheduler import run_scheduler
 from sevens.web.security import (
     CSRF_COOKIE,
     BodyLimit,
+    BodyTooLarge,
     RateLimiter,
     SecurityHeaders,
     csrf_token,
@@ -299,6 +300,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         message = exc.detail if isinstance(exc.detail, str) else "request refused"
+        if exc.status_code == 400 and message == _BODY_NOT_PARSED and isinstance(exc.__cause__, BodyTooLarge):
+            # A body streamed without Content-Length, cut off at the limit while FastAPI read it:
+            # refused as one that declared its size is, not as unreadable JSON (or a form).
+            return error_response(request, 413, str(exc.__cause__))
         if exc.status_code == 400 and message == _BODY_NOT_PARSED:
             # Unreadable as the bodies json.loads refuses for their syntax, and refused alike (422).
             return error_response(request, 422, unparsed_body_message(exc.__cause__))
