@@ -202,7 +202,10 @@ def test_oversized_bodies_and_names_are_refused(tmp_path: Path) -> None:
     before = snapshot(app)
     client = game.players["p1"]
     huge = "x" * (2 * 1024 * 1024)
-    assert post_form(client, f"{game.base}/orders", {"team": huge}).status_code == 413
+    page = post_form(client, f"{game.base}/orders", {"team": huge})
+    # A browser shows the answer to its form: words, not a JSON document.
+    assert page.status_code == 413 and page.headers["content-type"].startswith("text/plain")
+    assert page.text == "the request body is too large: send at most 65536 bytes"
     answer = new_client(app).post("/api/v1/join", content=b'{"invite": "' + huge.encode() + b'"}',
                                   headers={"Content-Type": "application/json"})
     assert answer.status_code == 413 and "too large" in answer.json()["detail"]

@@ -144,13 +144,19 @@ class BodyLimit:
         self.app = app
         self.max_bytes = max_bytes
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps({"detail": too_large_message(self.max_bytes)}).encode()
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        # As the 500 of SecurityHeaders: JSON where the client reads JSON, plain text for a page's
+        # form (a browser showed the raw JSON before).
+        message = too_large_message(self.max_bytes)
+        if wants_json(str(scope.get("path", ""))):
+            body, kind = json.dumps({"detail": message}).encode(), b"application/json"
+        else:
+            body, kind = message.encode(), b"text/plain; charset=utf-8"
         await send(
             {
                 "type": "http.response.start",
                 "status": 413,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())],
+                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())],
             }
         )
         await send({"type": "http.response.body", "body": body})
@@ -166,7 +172,7 @@ class BodyLimit:
                 except ValueError:
                     declared = self.max_bytes + 1
                 if declared > self.max_bytes:
-                    await self._refuse(send)
+                    await self._refuse(scope, send)
                     return
         seen = 0
         started = False
@@ -192,7 +198,7 @@ class BodyLimit:
             await self.app(scope, limited_receive, tracking_send)
         except BodyTooLarge:
             if not started:
-                await self._refuse(send)
+                await self._refuse(scope, send)
 
 
 def session_csrf(session: str) -> str:
