@@ -126,3 +126,18 @@ def test_a_bad_proxy_setting_is_refused_saying_what_and_how(value: str, words: s
     with pytest.raises(ValidationError) as refused:
         Settings(database_url="sqlite://", trusted_proxies=value)
     assert words in str(refused.value) and "SEVENS_TRUSTED_PROXIES" in str(refused.value)
+
+
+def test_an_ipv6_client_is_counted_by_its_64_network(proxied: FastAPI) -> None:
+    """A host on IPv6 is given a whole /64 and may use any address in it: counted by address, it
+    had a new allowance of games (and of wrong secrets) per address, billions of them. Each /64
+    is one client now, directly and through the proxy; another /64 is another client."""
+    first = _from(proxied, ("2001:db8:1:2::1", 41000))
+    assert _create(first) == 201
+    assert _create(_from(proxied, ("2001:db8:1:2:ffff:1234:5678:9abc", 41000))) == 429
+    assert _create(_from(proxied, PROXY), "[2001:db8:1:2::77]:443") == 429
+    assert _create(_from(proxied, ("2001:db8:1:3::1", 41000))) == 201
+    # An IPv4 client reached over IPv6 (mapped) is that IPv4 address alone, not its /64.
+    assert _create(_from(proxied, ("::ffff:203.0.113.8", 41000))) == 201
+    assert _create(_from(proxied, ("::ffff:203.0.113.9", 41000))) == 201
+    assert _create(_from(proxied, PROXY), "203.0.113.8") == 429

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import math
@@ -32,6 +33,7 @@ __all__ = [
     "SESSION_COOKIE",
     "RateLimiter",
     "SecurityHeaders",
+    "address_key",
     "check_csrf",
     "client_key",
     "csrf_token",
@@ -267,8 +269,29 @@ def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_a
 
 
 def client_key(request: Request) -> str:
-    """Who is attempting: the client's address."""
-    return request.client.host if request.client else "unknown"
+    """Who is attempting: the client's address (:func:`address_key`)."""
+    return address_key(request.client.host) if request.client else "unknown"
+
+
+def address_key(host: str) -> str:
+    """The key a client's address is counted under by the limits: an IPv4 address as it is, an
+    IPv6 one as its /64. A host on IPv6 is routinely given a whole /64 and may send from any
+    address in it, so counting single addresses would give it billions of allowances.
+
+    >>> address_key("203.0.113.7"), address_key("2001:db8:1:2:ffff::9"), address_key("::ffff:203.0.113.7")
+    ('203.0.113.7', '2001:db8:1:2::/64', '203.0.113.7')
+    >>> address_key("testclient")
+    'testclient'
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 SharedCount = Callable[[str, float, float], int]
