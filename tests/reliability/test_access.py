@@ -430,3 +430,28 @@ def test_an_ended_game_shares_no_unresolved_order_private_autopilot_or_organiser
     assert kept["order_log"] == [] and kept["autopilots"][mine] == "equilibrium@0.45"
     assert {e["kind"] for e in kept["events"]} >= {"started", "house bot", "ended"}
     assert all("invite_expires_at" in seat and "joined_at" in seat for seat in kept["seats"])
+
+
+def test_wrong_secrets_from_ever_new_addresses_are_forgotten_after_the_window(tmp_path: Path) -> None:
+    """Each worker counts wrong secrets per client in memory. It kept every client it had ever
+    counted, so wrong tokens from ever new addresses grew the process without end; a client with
+    nothing left in the window is forgotten now."""
+    from starlette.testclient import TestClient
+
+    from sevens.web.security import RateLimiter
+
+    application = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'many.sqlite3'}", scheduler=False))
+    now = [0.0]
+    limiter = RateLimiter(attempts=10, window_seconds=60, clock=lambda: now[0])
+    application.state.limiter = limiter
+
+    def wrong_token_from(n: int) -> int:
+        client = TestClient(application, client=(f"198.51.{n // 250}.{n % 250 + 1}", 40000))
+        return client.get("/api/v1/me", headers={"Authorization": "Bearer not-a-token"}).status_code
+
+    assert all(wrong_token_from(n) == 401 for n in range(200))
+    assert limiter.clients() == 200
+    now[0] += 61  # the window has passed for all of them
+    assert all(wrong_token_from(n) == 401 for n in range(200, 300))
+    assert limiter.clients() == 100
+    application.state.engine.dispose()

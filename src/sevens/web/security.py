@@ -330,14 +330,45 @@ class RateLimiter:
         self._wall_clock = wall_clock
         self._failures: dict[str, deque[float]] = {}
         self._blocked_until: dict[str, float] = {}
+        self._next_sweep = float("-inf")
         self._lock = threading.Lock()
 
     def _recent(self, key: str) -> deque[float]:
+        # Only a failure stores a client (failed): a look-up of one with nothing counted must not,
+        # or every address that ever asked would stay in memory for the life of the process.
         now = self._clock()
-        queue = self._failures.setdefault(key, deque())
+        queue = self._failures.get(key, deque())
         while queue and queue[0] <= now - self.window:
             queue.popleft()
         return queue
+
+    def _sweep(self) -> None:
+        """Forget the clients with nothing left in the window, at most once a window (so the work
+        is spread thin): a stream of wrong secrets from ever new addresses would otherwise grow
+        the process without end."""
+        now = self._clock()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + self.window
+        for key in [k for k, q in self._failures.items() if not q or q[-1] <= now - self.window]:
+            del self._failures[key]
+        for key in [k for k, until in self._blocked_until.items() if until <= now]:
+            del self._blocked_until[key]
+
+    def clients(self) -> int:
+        """How many clients this process holds counts of (the rest are forgotten).
+
+        >>> now = [0.0]
+        >>> limiter = RateLimiter(attempts=2, window_seconds=60, clock=lambda: now[0])
+        >>> for n in range(1000):
+        ...     limiter.failed(f"10.0.{n // 256}.{n % 256}")
+        >>> limiter.blocked("10.9.9.9"), limiter.clients()
+        (False, 1000)
+        >>> now[0] = 61.0; limiter.failed("10.9.9.9"); limiter.clients()
+        1
+        """
+        with self._lock:
+            return len(self._failures.keys() | self._blocked_until.keys())
 
     def blocked(self, key: str) -> bool:
         """True when ``key`` has used up its failed attempts for the window."""
@@ -369,7 +400,10 @@ class RateLimiter:
         """Count one failed attempt (here, and where every worker sees it); also what a limit on
         acts other than wrong secrets counts each act with (a new game)."""
         with self._lock:
-            self._recent(key).append(self._clock())
+            queue = self._recent(key)
+            queue.append(self._clock())
+            self._failures[key] = queue
+            self._sweep()
         if self._shared is None:
             return
         try:
