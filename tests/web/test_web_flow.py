@@ -61,6 +61,8 @@ def test_an_unhandled_exception_is_a_plain_500_with_the_security_headers(tmp_pat
         "x-content-type-options": "nosniff",
         "referrer-policy": "no-referrer",
         "cache-control": "no-store",
+        "cross-origin-opener-policy": "same-origin",
+        "cross-origin-resource-policy": "same-origin",
     }
     page, api, head = client.get("/crash-for-test"), client.get("/api/v1/crash-for-test"), client.head("/crash-for-test")
     for answer in (page, api, head):

@@ -113,6 +113,22 @@ def test_https_at_the_proxy_marks_the_cookies_secure_and_the_links_https(proxied
     assert CSRF_COOKIE in plain.headers["set-cookie"] and "secure" not in plain.headers["set-cookie"].lower()
 
 
+def test_https_answers_tell_the_browser_to_keep_to_https(proxied: FastAPI) -> None:
+    """Strict-Transport-Security on every answer to a request that came over HTTPS (a page, the
+    API, a static file, a refusal), so a browser never again sends its cookie over plain HTTP;
+    never over plain HTTP itself (a browser ignores it there, and a site tried out on http must not
+    be locked to https), nor for a client that only claims HTTPS in the header."""
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.31"}
+    proxy, stranger = _from(proxied, ("::1", 41000)), _from(proxied, STRANGER)
+    for path in ("/", "/api/v1/strategies", "/static/style.css", "/games/nope"):
+        answer = proxy.get(path, headers=https)
+        assert answer.headers.get("strict-transport-security") == "max-age=31536000", path
+        for answer in (proxy.get(path), stranger.get(path, headers=https)):
+            assert "strict-transport-security" not in answer.headers, path
+    direct = TestClient(proxied, base_url="https://testserver").get("/")
+    assert direct.headers.get("strict-transport-security") == "max-age=31536000"
+
+
 @pytest.mark.parametrize(
     ("value", "words"),
     [

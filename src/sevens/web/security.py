@@ -30,6 +30,7 @@ __all__ = [
     "CSP",
     "CSRF_COOKIE",
     "CSRF_FIELD",
+    "HSTS",
     "SESSION_COOKIE",
     "RateLimiter",
     "SecurityHeaders",
@@ -60,7 +61,17 @@ _HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
+    # No other site's window keeps a handle on ours (to count its frames, follow where it goes),
+    # and no other site can load our answers into its page as an image, script or the like.
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
 ]
+
+HSTS = (b"strict-transport-security", b"max-age=31536000")
+"""Sent on answers to HTTPS requests (directly, or through a trusted proxy that says so): the
+browser keeps to HTTPS for the site, so no later plain-HTTP request shows a cookie or a link."""
+
+_HTTPS_HEADERS = [*_HEADERS, HSTS]
 
 
 CRASHED = (
@@ -98,7 +109,8 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 started = True
                 present = {name.lower() for name, _ in message.get("headers", [])}
-                extra = [(k, v) for k, v in _HEADERS if k not in present]
+                wanted = _HTTPS_HEADERS if scope.get("scheme") == "https" else _HEADERS
+                extra = [(k, v) for k, v in wanted if k not in present]
                 message["headers"] = list(message.get("headers", [])) + extra
             await send(message)
 
