@@ -209,10 +209,32 @@ FORMS = [
     "{base}/extend",
     "{base}/end",
     "{base}/seats/p1/invite",
+    "{base}/house-bot",
+    "{base}/organiser-link",
+    "{base}/rematch",
+    "{base}/device-link",
     "{join}",
     "{organiser}",
     "/signout",
 ]
+
+
+def test_every_form_route_is_in_the_csrf_test() -> None:
+    """The list above is every page route taking a POST but the live odds (a request that changes
+    nothing, so it takes no token): a new form cannot be left out of the CSRF test unnoticed."""
+    from fastapi.routing import APIRoute
+
+    from sevens.web import pages
+
+    posted = {
+        route.path for route in pages.router.routes if isinstance(route, APIRoute) and "POST" in route.methods
+    }
+    named = {
+        form.replace("{base}", "/games/{public_id}").replace("{join}", "/join/{token}")
+        .replace("{organiser}", "/organiser/{token}").replace("/seats/p1/", "/seats/{player_id}/")
+        for form in FORMS
+    }
+    assert posted - {"/games/{public_id}/odds"} == named
 
 
 def test_csrf_is_enforced_on_every_form(hosted: Hosted) -> None:
