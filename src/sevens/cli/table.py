@@ -46,6 +46,7 @@ MAX_LINE_COUNT = 999
 spend at most 160 points on a match (R3), a few dozen of each at the very most even with doubles
 (R2), so more is a slip of the keyboard: a line of 10**23 tries was printed as if it were a score."""
 
+
 def lots_dice(file_bytes: bytes, lots_seed: str | None) -> FairDice:
     """The dice for lots: FairDice seeded by SHA-256 of ``lots_seed`` if given, else of the file."""
     source = file_bytes if lots_seed is None else lots_seed.encode("utf-8")
@@ -87,9 +88,9 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
             for field in ("tries", "conversions", "penalties", "drop_goals"):
                 count = getattr(line, field)
                 if count > MAX_LINE_COUNT:
-                    shown = str(count) if len(str(count)) <= 12 else f"a number of {len(str(count))} digits"
+                    said = str(count) if len(str(count)) <= 12 else f"a number of {len(str(count))} digits"
                     raise ValueError(
-                        f"match {number}: {side}: {field} is {shown}, more than a match can score; a line counts at "
+                        f"match {number}: {side}: {field} is {said}, more than a match can score; a line counts at "
                         f"most {MAX_LINE_COUNT} of each: check what was typed"
                     )
         results.append(result)
