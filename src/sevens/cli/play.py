@@ -978,13 +978,12 @@ def _reader_gone(exc: OSError) -> bool:
     return exc.errno in (errno.EPIPE, errno.ECONNRESET)
 
 
-def _input_ended() -> str:
-    """What ended standard input: Ctrl-D at a terminal, or the end of the orders piped or redirected in."""
+def _typed_in() -> bool:
+    """Whether standard input is a terminal (its end was Ctrl-D), not orders piped or redirected in."""
     try:
-        typed = sys.stdin is not None and sys.stdin.isatty()
+        return sys.stdin is not None and sys.stdin.isatty()
     except ValueError:  # closed
-        typed = False
-    return "standard input ended (Ctrl-D)" if typed else "standard input ended (the orders given on it ran out)"
+        return False
 
 
 def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
@@ -1007,7 +1006,10 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
         output_gone()
     # Input that ran out interrupted nothing: it is said as what it was, Ctrl-D or orders that ran out.
     ended = isinstance(exc, EOFError)
-    what = _input_ended() if ended else "the game was interrupted"
+    typed = ended and _typed_in()
+    what = "the game was interrupted"
+    if ended:
+        what = "standard input ended (Ctrl-D)" if typed else "standard input ended (the orders given on it ran out)"
     if save is not None and save.finished:
         unsaved = "" if record is None else f"; {record} was not written (it is written last)"
         gone = f"so {save.path} was removed" if save.discard(console) else f"so {save.path} can be deleted"
@@ -1024,7 +1026,7 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
     else:
         stood = "after the draw" if save.turns == 0 else f"after turn {save.turns}"
         # Orders piped in again from the start would be taken for the turn the game carries on at.
-        piped = f", giving it the orders from turn {save.turns + 1} on," if ended and not what.endswith("(Ctrl-D)") else ""
+        piped = f", giving it the orders from turn {save.turns + 1} on," if ended and not typed else ""
         message = (
             f"{what}{' before the game did; the game' if ended else '; it'} is kept in {save.path} as it stood {stood} "
             f"(orders typed for turn {save.turns + 1} were not kept and are typed again): carry it on{piped} with: "
