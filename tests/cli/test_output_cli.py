@@ -226,7 +226,7 @@ def test_serve_whose_address_line_cannot_be_printed_ends_as_the_commands_do(tmp_
         (["--help"], [1], 1, UNWRITTEN.removesuffix(b"; ") % b"Bad file descriptor" + b"\n"),
         (["play", "--auto", "--seed", "x"], [1], 1, UNWRITTEN % b"Bad file descriptor"
          + b"the game was interrupted before the end\n"),
-        (["play", "--seed", "x", "--no-save"], [0], 1, b"error: standard input ended (the orders given on it ran out) "
+        (["play", "--seed", "x", "--no-save"], [0], 1, b"error: standard input ended (no orders were left on it) "
          b"before the game did; it was kept nowhere, so it is lost\n"),
         (["odds", "--force", "x", "--flair", "3"], [2], 2, b""),
     ],

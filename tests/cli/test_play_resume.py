@@ -78,7 +78,7 @@ def test_a_game_interrupted_at_several_turns_and_carried_on_ends_with_the_same_r
         assert result.exit_code == 1, result.output
         stood = "after the draw" if stop == 0 else f"after turn {stop}"
         assert result.stderr == (
-            f"error: standard input ended (the orders given on it ran out) before the game did; the game is kept in "
+            f"error: standard input ended (no orders were left on it) before the game did; the game is kept in "
             f"{kept} as it stood {stood} (orders typed for turn {stop + 1} were not kept and are typed again): carry "
             f"it on, giving it the orders from turn {stop + 1} on, with: sevens play --resume {kept}\n"
         )
@@ -142,7 +142,7 @@ def test_orders_piped_in_that_run_out_leave_the_game_whole_and_the_message_says_
     )
     assert first.returncode == 1, first.stderr
     assert first.stderr == (
-        f"error: standard input ended (the orders given on it ran out) before the game did; the game is kept in "
+        f"error: standard input ended (no orders were left on it) before the game did; the game is kept in "
         f"{kept} as it stood after turn 1 (orders typed for turn 2 were not kept and are typed again): carry it on, "
         f"giving it the orders from turn 2 on, with: sevens play --resume {kept}\n"
     )

@@ -1009,7 +1009,7 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
     typed = ended and _typed_in()
     what = "the game was interrupted"
     if ended:
-        what = "standard input ended (Ctrl-D)" if typed else "standard input ended (the orders given on it ran out)"
+        what = "standard input ended (Ctrl-D)" if typed else "standard input ended (no orders were left on it)"
     if save is not None and save.finished:
         unsaved = "" if record is None else f"; {record} was not written (it is written last)"
         gone = f"so {save.path} was removed" if save.discard(console) else f"so {save.path} can be deleted"
