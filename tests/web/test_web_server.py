@@ -284,3 +284,30 @@ def test_an_api_game_without_a_format_gets_r12_default(app: FastAPI) -> None:
     timed = client.post("/api/v1/games", json={"name": "Cup", "players": 4, "deadline_hours": 0.5}).json()
     seen = client.get(f"/api/v1/games/{timed['game']}", headers={"Authorization": f"Bearer {timed['token']}"}).json()
     assert seen["resolve_when"] == "deadline"
+
+
+def _home_status(port: int, host: str) -> tuple[int, str]:
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": host})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status), ""
+    except urllib.error.HTTPError as refused:
+        return refused.code, refused.read().decode()
+
+
+def test_serve_on_loopback_refuses_a_rebound_host_name(tmp_path: Path) -> None:
+    """A page whose name was rebound to 127.0.0.1 reaches a local `sevens serve` with its own name
+    in Host: refused, saying which setting to change; the loopback names and the listed ones answer."""
+    (tmp_path / "default").mkdir()
+    with _serving(tmp_path / "default") as port:
+        for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+            assert _home_status(port, host)[0] == 200, host
+        status, said = _home_status(port, f"rebound.example:{port}")
+        assert status == 400 and "SEVENS_ALLOWED_HOSTS" in said and "rebound.example" in said
+    (tmp_path / "listed").mkdir()
+    with _serving(tmp_path / "listed", "--allowed-hosts", "games.example.org") as port:
+        assert _home_status(port, "games.example.org")[0] == 200
+        assert _home_status(port, "rebound.example")[0] == 400
+    (tmp_path / "any").mkdir()
+    with _serving(tmp_path / "any", env={"SEVENS_ALLOWED_HOSTS": "*"}) as port:
+        assert _home_status(port, "rebound.example")[0] == 200

@@ -91,6 +91,19 @@ def register(app: typer.Typer) -> None:
                 ),
             ),
         ] = None,
+        allowed_hosts: Annotated[
+            str | None,
+            typer.Option(
+                "--allowed-hosts",
+                metavar="NAMES",
+                help=(
+                    "Host names the site may be reached by besides localhost, 127.0.0.1 and [::1] (and "
+                    "the host of $SEVENS_BASE_URL), comma-separated; * for any. Default: "
+                    "$SEVENS_ALLOWED_HOSTS, else none: a request on a loopback address must name a "
+                    "loopback host (against DNS rebinding), one from the network may name any."
+                ),
+            ),
+        ] = None,
     ) -> None:
         """Serve the web app: create games, invite players, order, resolve, download records.
 
@@ -105,7 +118,11 @@ def register(app: typer.Typer) -> None:
         from sevens.web.settings import Settings
 
         try:
-            given: dict[str, Any] = {"database_url": database_url, "trusted_proxies": trusted_proxies}
+            given: dict[str, Any] = {
+                "database_url": database_url,
+                "trusted_proxies": trusted_proxies,
+                "allowed_hosts": allowed_hosts,
+            }
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing

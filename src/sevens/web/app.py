@@ -29,6 +29,7 @@ from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_mi
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.web.deps import GAMES_WINDOW_SECONDS
+from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import run_scheduler
 from sevens.web.security import (
@@ -260,6 +261,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     # An oversized body is refused before anything reads it (inside the security headers).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    # Before anything else is done for it, a request for a host name this server is not (DNS rebinding).
+    app.add_middleware(
+        HostCheck, allowed=parse_allowed_hosts(settings.allowed_hosts), base_url=settings.base_url
+    )
     app.add_middleware(SecurityHeaders)
     app.add_middleware(HeadAsGet)
     trusted = parse_trusted(settings.trusted_proxies)

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from sevens.web.hosts import parse_allowed_hosts
 from sevens.web.proxies import parse_trusted
 
 __all__ = ["Settings"]
@@ -54,6 +55,18 @@ class Settings(BaseSettings):
     """Reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: IP
     addresses and networks separated by commas (``127.0.0.1,10.0.0.0/8``); none by default, so
     the client is the connection's address (:mod:`sevens.web.proxies`)."""
+
+    allowed_hosts: str = ""
+    """Host names besides the loopback ones (and the host of ``base_url``) that requests may be
+    addressed to, comma-separated; ``*``: any. Empty by default: a connection that arrived on a
+    loopback address must name a loopback host, one from the network may name any
+    (:mod:`sevens.web.hosts`); once set, every connection must name one of them."""
+
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _hosts_parse(cls, value: str) -> str:
+        parse_allowed_hosts(value)
+        return value
 
     @field_validator("trusted_proxies")
     @classmethod
