@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from fastapi import FastAPI
+from httpx import Response
 from pydantic import ValidationError
 
 from sevens.web.app import create_app
@@ -20,6 +21,7 @@ from web.web_helpers import TestClient
 PROXY = ("10.0.0.2", 41000)  # within the trusted 10.0.0.0/8
 STRANGER = ("198.51.100.7", 41000)  # a client connecting directly
 API = {"name": "Cup", "players": 4}
+HOST = "__Host-"
 
 
 @pytest.fixture
@@ -89,28 +91,65 @@ def test_wrong_secrets_are_counted_per_forwarded_client(proxied: FastAPI) -> Non
     assert [wrong(stranger, f"203.0.113.{n}") for n in (20, 21, 22)] == [401, 401, 429]
 
 
-def test_https_at_the_proxy_marks_the_cookies_secure_and_the_links_https(proxied: FastAPI) -> None:
-    """X-Forwarded-Proto: https from the proxy makes the CSRF and session cookies Secure and the
-    links shown to the organiser https; from a direct client the header is ignored."""
-    proxy = _from(proxied, ("::1", 41000))
-    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.30"}
+def _create_game_over_https(proxy: TestClient, https: dict[str, str]) -> tuple[str, Response]:
+    """A new visitor's front page and new game through the proxy over HTTPS: the CSRF cookie's
+    Set-Cookie line and the answer to the game's creation."""
     page = proxy.get("/", headers=https)
-    assert "secure" in page.headers["set-cookie"].lower() and CSRF_COOKIE in page.headers["set-cookie"]
-    token = page.cookies[CSRF_COOKIE]
+    line = page.headers["set-cookie"]
+    token = page.cookies[HOST + CSRF_COOKIE]
     form = {
         "name": "Cup", "arrangement": "4-8-2", "deadline_hours": "24", "default_bot": "even",
         "visibility": "public", "csrf": token,
     }
     # The test client keeps a Secure cookie from a plain-http address: send it as the browser would.
-    created = proxy.post("/games", data=form, headers={**https, "Cookie": f"{CSRF_COOKIE}={token}"})
+    created = proxy.post("/games", data=form, headers={**https, "Cookie": f"{HOST}{CSRF_COOKIE}={token}"})
+    return line, created
+
+
+def test_https_at_the_proxy_marks_the_cookies_secure_and_the_links_https(proxied: FastAPI) -> None:
+    """X-Forwarded-Proto: https from the proxy makes the CSRF and session cookies Secure and the
+    links shown to the organiser https; from a direct client the header is ignored."""
+    proxy = _from(proxied, ("::1", 41000))
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.30"}
+    line, created = _create_game_over_https(proxy, https)
+    assert "secure" in line.lower()
     assert created.status_code == 201, created.text
-    session = [c for c in created.headers.get_list("set-cookie") if c.startswith(SESSION_COOKIE)]
+    session = [c for c in created.headers.get_list("set-cookie") if c.startswith(HOST + SESSION_COOKIE)]
     assert session and "secure" in session[0].lower()
     assert "https://testserver/join/" in created.text and "http://testserver/join/" not in created.text
 
     stranger = _from(proxied, STRANGER)
     plain = stranger.get("/", headers=https)
-    assert CSRF_COOKIE in plain.headers["set-cookie"] and "secure" not in plain.headers["set-cookie"].lower()
+    assert plain.headers["set-cookie"].startswith(f"{CSRF_COOKIE}=") and "secure" not in plain.headers["set-cookie"].lower()
+
+
+def test_https_cookies_carry_the_host_prefix_and_a_planted_plain_one_is_ignored(proxied: FastAPI) -> None:
+    """Over HTTPS the session and CSRF cookies are __Host- ones (Secure, Path=/, no Domain), which a
+    sibling subdomain cannot set; a cookie under the plain name (planted so, or left from before)
+    signs nobody in there, and signing out drops the __Host- one. Plain HTTP keeps the plain names."""
+    proxy = _from(proxied, ("::1", 41000))
+    https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.31"}
+    line, created = _create_game_over_https(proxy, https)
+    assert line.startswith(f"{HOST}{CSRF_COOKIE}=") and "path=/" in line.lower() and "domain" not in line.lower()
+    session_line = next(c for c in created.headers.get_list("set-cookie") if "session" in c)
+    assert session_line.startswith(f"{HOST}{SESSION_COOKIE}=")
+    assert "secure" in session_line.lower() and "path=/" in session_line.lower() and "domain" not in session_line.lower()
+    session = session_line.split(";", 1)[0].split("=", 1)[1]
+
+    def signed_in(cookie: str) -> bool:
+        proxy.cookies.clear()
+        return "Sign out of this browser" in proxy.get("/", headers={**https, "Cookie": cookie}).text
+
+    assert signed_in(f"{HOST}{SESSION_COOKIE}={session}")
+    assert not signed_in(f"{SESSION_COOKIE}={session}")  # the plain name is not read over HTTPS
+    proxy.cookies.clear()
+    page = proxy.get("/", headers={**https, "Cookie": f"{HOST}{SESSION_COOKIE}={session}"})
+    token = page.text.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    out = proxy.post(
+        "/signout", data={"csrf": token}, headers={**https, "Cookie": f"{HOST}{SESSION_COOKIE}={session}"}
+    )
+    dropped = [c for c in out.headers.get_list("set-cookie") if c.startswith(f"{HOST}{SESSION_COOKIE}=")]
+    assert out.status_code == 303 and dropped and "secure" in dropped[0].lower()
 
 
 def test_https_answers_tell_the_browser_to_keep_to_https(proxied: FastAPI) -> None:

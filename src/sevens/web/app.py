@@ -38,6 +38,7 @@ from sevens.web.security import (
     BodyTooLarge,
     RateLimiter,
     SecurityHeaders,
+    cookie_name,
     csrf_token,
     set_cookie,
     wants_json,
@@ -165,9 +166,9 @@ class CsrfCookie:
             if message["type"] == "http.response.start":
                 state = scope.get("state") or {}
                 new = state.get("new_csrf", "") if isinstance(state, dict) else ""
-                if new and HTTPConnection(scope).cookies.get(CSRF_COOKIE) != new:
+                secure = self.secure or scope.get("scheme") == "https"
+                if new and HTTPConnection(scope).cookies.get(cookie_name(CSRF_COOKIE, secure)) != new:
                     carrier = Response()
-                    secure = self.secure or scope.get("scheme") == "https"
                     set_cookie(carrier, CSRF_COOKIE, new, secure=secure, max_age=self.max_age)
                     cookies = [(k, v) for k, v in carrier.raw_headers if k == b"set-cookie"]
                     message["headers"] = list(message.get("headers", [])) + cookies

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import find_principal
 from sevens.store.models import ApiPrincipal, PrincipalKind
-from sevens.web.security import SESSION_COOKIE, RateLimiter, client_key
+from sevens.web.security import RateLimiter, client_key, session_token
 from sevens.web.settings import Settings
 
 __all__ = [
@@ -70,7 +70,7 @@ LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]
 
 def current_principal(request: Request, db: SessionDep, clock: ClockDep) -> ApiPrincipal | None:
     """The browser session named by the session cookie, or None for an anonymous visitor."""
-    token = request.cookies.get(SESSION_COOKIE, "")
+    token = session_token(request)
     if not token:
         return None
     return find_principal(db, token=token, kind=PrincipalKind.SESSION, now=clock())

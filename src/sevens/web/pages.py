@@ -41,7 +41,15 @@ from sevens.web.deps import (
     count_new_game,
     refuse_too_many_games,
 )
-from sevens.web.security import SESSION_COOKIE, check_csrf, client_key, form_predates_session, set_cookie
+from sevens.web.security import (
+    SESSION_COOKIE,
+    check_csrf,
+    client_key,
+    delete_session_cookie,
+    form_predates_session,
+    secure_cookies,
+    set_cookie,
+)
 
 __all__ = ["router"]
 
@@ -88,7 +96,7 @@ def _with_session_cookie(
             SESSION_COOKIE,
             token,
             # Secure when set so, or when the request came over HTTPS (through a trusted proxy).
-            secure=settings.secure_cookies or request.url.scheme == "https",
+            secure=secure_cookies(request),
             max_age=settings.session_days * 86400,
         )
     return response
@@ -518,7 +526,7 @@ def sign_out(request: Request, db: SessionDep, principal: PrincipalDep, csrf: Cs
         delete_principal(db, principal_id=principal.id)
         db.commit()
     response = _redirect("/")
-    response.delete_cookie(SESSION_COOKIE, path="/")
+    delete_session_cookie(request, response)
     return response
 
 

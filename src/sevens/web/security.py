@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from fastapi import HTTPException, Request, Response
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.store.secrets import tokens_equal
@@ -37,15 +38,22 @@ __all__ = [
     "address_key",
     "check_csrf",
     "client_key",
+    "cookie_name",
     "csrf_token",
     "form_predates_session",
+    "secure_cookies",
+    "delete_session_cookie",
     "session_csrf",
+    "session_token",
     "too_large_message",
     "wants_json",
 ]
 
 SESSION_COOKIE = "sevens_session"
 CSRF_COOKIE = "sevens_csrf"
+HOST_PREFIX = "__Host-"
+"""Put before both names when the cookies are Secure: a browser then takes the cookie only if it
+is Secure, for Path=/ and without a Domain, so a sibling subdomain cannot plant one for us."""
 CSRF_FIELD = "csrf"
 
 # Only our own script and style; no inline code, no frames, forms post only to us.
@@ -215,6 +223,28 @@ class BodyLimit:
                 await self._refuse(scope, send)
 
 
+def secure_cookies(connection: HTTPConnection) -> bool:
+    """Whether this request's cookies are Secure (and so named with :data:`HOST_PREFIX`): it came
+    over HTTPS, directly or through a trusted proxy that says so, or the server is set to
+    ``SEVENS_SECURE_COOKIES``."""
+    settings = getattr(connection.app.state, "settings", None)
+    return connection.url.scheme == "https" or bool(getattr(settings, "secure_cookies", False))
+
+
+def cookie_name(name: str, secure: bool) -> str:
+    """The name the cookie ``name`` goes by: over HTTPS with the ``__Host-`` prefix, so that only
+    a cookie this very host set is read (a planted ``sevens_session`` is ignored there).
+
+    >>> cookie_name(SESSION_COOKIE, True), cookie_name(CSRF_COOKIE, False)
+    ('__Host-sevens_session', 'sevens_csrf')
+    """
+    return HOST_PREFIX + name if secure else name
+
+
+def _cookie(request: HTTPConnection, name: str) -> str:
+    return request.cookies.get(cookie_name(name, secure_cookies(request)), "")
+
+
 def session_csrf(session: str) -> str:
     """The CSRF token of the browser session whose cookie holds ``session``: an HMAC keyed with
     that secret, so only a page rendered for this session carries it (nothing else knows the key:
@@ -233,10 +263,10 @@ def csrf_token(request: Request) -> str:
     (:func:`session_csrf`), so a token copied or planted from another browser is refused. Without
     one (the create-game, join and organiser-link forms of a new visitor) it is a double-submit
     token: the CSRF cookie's value, or a new one set on the way out."""
-    session = request.cookies.get(SESSION_COOKIE, "")
+    session = _cookie(request, SESSION_COOKIE)
     if session:
         return session_csrf(session)
-    token = request.cookies.get(CSRF_COOKIE, "")
+    token = _cookie(request, CSRF_COOKIE)
     if len(token) < 32 or len(token) > 100:
         token = getattr(request.state, "new_csrf", "") or secrets.token_urlsafe(24)
         request.state.new_csrf = token
@@ -250,8 +280,8 @@ def check_csrf(request: Request, submitted: str | None) -> None:
     Raises:
         HTTPException: 403 with a message saying to reload the page.
     """
-    session = request.cookies.get(SESSION_COOKIE, "")
-    expected = session_csrf(session) if session else request.cookies.get(CSRF_COOKIE, "")
+    session = _cookie(request, SESSION_COOKIE)
+    expected = session_csrf(session) if session else _cookie(request, CSRF_COOKIE)
     if not expected or not submitted or not tokens_equal(expected, submitted):
         raise HTTPException(
             status_code=403,
@@ -269,15 +299,29 @@ def form_predates_session(request: Request, submitted: str | None) -> bool:
     posts are good with, so a planted CSRF cookie never acts for a session); this only tells the
     page it may send the form back, as typed, with the session's token, to be sent again.
     """
-    cookie = request.cookies.get(CSRF_COOKIE, "")
+    cookie = _cookie(request, CSRF_COOKIE)
     return bool(
-        request.cookies.get(SESSION_COOKIE, "") and cookie and submitted and tokens_equal(cookie, submitted)
+        _cookie(request, SESSION_COOKIE) and cookie and submitted and tokens_equal(cookie, submitted)
     )
 
 
 def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_age: int) -> None:
-    """An HttpOnly, SameSite=Lax cookie for the whole site."""
-    response.set_cookie(name, value, max_age=max_age, httponly=True, samesite="lax", secure=secure, path="/")
+    """An HttpOnly, SameSite=Lax cookie ``name`` for the whole site, as :func:`cookie_name` names it."""
+    response.set_cookie(
+        cookie_name(name, secure), value, max_age=max_age, httponly=True, samesite="lax", secure=secure, path="/"
+    )
+
+
+def session_token(request: HTTPConnection) -> str:
+    """The secret in this browser's session cookie ("" without one). Over HTTPS only the
+    ``__Host-`` cookie counts: one under the plain name may have been planted by a sibling site."""
+    return _cookie(request, SESSION_COOKIE)
+
+
+def delete_session_cookie(request: HTTPConnection, response: Response) -> None:
+    """Tell the browser to drop its session cookie (a ``__Host-`` one is dropped only if told with Secure)."""
+    secure = secure_cookies(request)
+    response.delete_cookie(cookie_name(SESSION_COOKIE, secure), path="/", secure=secure, httponly=True, samesite="lax")
 
 
 def client_key(request: Request) -> str:
