@@ -864,14 +864,19 @@ def orders_of_player(session: Session, *, game_id: int, turn: int, player_id: st
     return {row.team_id: row for row in session.scalars(query)}
 
 
-def order_states(session: Session, *, game: GameRow) -> dict[str, OrderState]:
+def order_states(
+    session: Session, *, game: GameRow, seats: list[SeatRow] | None = None, teams: list[TeamRow] | None = None
+) -> dict[str, OrderState]:
     """For each human-managed team in the open turn: no order, saved or ready (never the order),
-    or unclaimed when nobody has taken its seat yet."""
+    or unclaimed when nobody has taken its seat yet. ``seats`` and ``teams``: the game's, if the
+    caller has read them already (:func:`seats_of`, :func:`teams_of`)."""
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return {}
     state = load_game(game)
-    managers = {t.team_id: t.player_id for t in teams_of(session, game_id=game.id) if t.player_id is not None}
-    claimed = {s.player_id for s in seats_of(session, game_id=game.id) if s.joined_at is not None}
+    teams = teams_of(session, game_id=game.id) if teams is None else teams
+    seats = seats_of(session, game_id=game.id) if seats is None else seats
+    managers = {t.team_id: t.player_id for t in teams if t.player_id is not None}
+    claimed = {s.player_id for s in seats if s.joined_at is not None}
     in_play = [t for t in state.teams_in_play() if t in managers]
     rows = {
         r.team_id: r
@@ -1094,17 +1099,24 @@ def set_autopilot(
     return team
 
 
-def house_teams(session: Session, *, game: GameRow, state: Game | None = None) -> list[TeamRow]:
+def house_teams(
+    session: Session,
+    *,
+    game: GameRow,
+    state: Game | None = None,
+    seats: list[SeatRow] | None = None,
+    teams: list[TeamRow] | None = None,
+) -> list[TeamRow]:
     """The teams in play that nobody plays: house teams (R12) and teams whose manager has not taken
     their seat (R13). The organiser picks their bots (:func:`set_house_bot`). ``state``: the game
-    as :func:`load_game` gives it, if the caller has it already."""
+    as :func:`load_game` gives it, and ``seats`` and ``teams`` its rows, if the caller has them already."""
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return []
-    claimed = {s.player_id for s in seats_of(session, game_id=game.id) if s.joined_at is not None}
+    seats = seats_of(session, game_id=game.id) if seats is None else seats
+    claimed = {s.player_id for s in seats if s.joined_at is not None}
     in_play = set((state or load_game(game)).teams_in_play())
-    return [
-        t for t in teams_of(session, game_id=game.id) if t.team_id in in_play and t.player_id not in claimed
-    ]
+    teams = teams_of(session, game_id=game.id) if teams is None else teams
+    return [t for t in teams if t.team_id in in_play and t.player_id not in claimed]
 
 
 def house_bot(session: Session, *, game: GameRow, team_id: str) -> str | None:

@@ -582,12 +582,19 @@ def _sequels(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> d
     }
 
 
-def _live(db: SessionDep, game: GameRow, access: Access, principal: ApiPrincipal | None) -> dict[str, str] | None:
+def _live(
+    db: SessionDep,
+    game: GameRow,
+    access: Access,
+    principal: ApiPrincipal | None,
+    shown: views.OrganiserView | None = None,
+) -> dict[str, str] | None:
     # What a page's script polls to follow the game, while there is something to follow.
+    # ``shown``: the organiser view of this page, counted instead of read again.
     if game.status not in views.LIVE:
         return None
     principal_id = None if principal is None else principal.id
-    version = views.live_version(db, game, organiser=access.organiser, principal_id=principal_id)
+    version = views.live_version(db, game, organiser=access.organiser, principal_id=principal_id, shown=shown)
     return {"url": f"/games/{game.public_id}/state", "version": version}
 
 
@@ -719,7 +726,7 @@ def _organise(
     # button of the turn's just pressed (``done_turn``: the turn it resolved), said before them.
     view = views.organiser_view(db, game, now=clock())
     context: dict[str, Any] = {
-        "view": view, "access": access, "live": _live(db, game, access, principal), "refusal": refusal,
+        "view": view, "access": access, "live": _live(db, game, access, principal, view), "refusal": refusal,
         "notice": notice, "done_team": done_team, "done_act": done_act, "done_turn": done_turn,
         **_sequels(db, principal, game),
     }

@@ -27,7 +27,7 @@ from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
-from sevens.store.models import GameRow, GameStatus
+from sevens.store.models import GameRow, GameStatus, SeatRow
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.progress import describe_progress, team_progress
@@ -119,12 +119,16 @@ LIVE = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
 """The states in which a game's pages follow it (their script polls :func:`live_version`)."""
 
 
-def live_version(db: Session, game: GameRow, *, organiser: bool, principal_id: int | None) -> str:
+def live_version(
+    db: Session, game: GameRow, *, organiser: bool, principal_id: int | None, shown: OrganiserView | None = None
+) -> str:
     """A short text that changes whenever a game's pages would show something new: its state,
     turn and deadline, and its rematch once the caller (``principal_id``) may see it; for its
     organiser also the seats taken, how many orders stand where (never whose or what, R13) and
     that a rematch was made at all (the organiser page says so, not where). Spectators' and
     players' versions do not move when orders come in, nor for a private rematch they may not see.
+    ``shown``: the organiser view this request has built already, whose seats and order states
+    are counted rather than read again.
     """
     parts = [game.status.value, str(game.current_turn), str(game.deadline_at), str(game.paused_remaining)]
     sequel = store.rematch_of(db, game=game, principal_id=principal_id)
@@ -132,9 +136,12 @@ def live_version(db: Session, game: GameRow, *, organiser: bool, principal_id: i
         parts.append(f"rematch {sequel.public_id}")
     elif organiser and game.rematch_id is not None:
         parts.append("rematched")
-    if organiser:
+    if organiser and shown is not None:
+        states = sorted(shown.order_states.values())
+        parts += [str(sum(joined for _, _, joined in shown.public.seats)), ",".join(states)]
+    elif organiser:
         seats = store.seats_of(db, game_id=game.id)
-        states = sorted(state.value for state in store.order_states(db, game=game).values())
+        states = sorted(state.value for state in store.order_states(db, game=game, seats=seats).values())
         parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(states)]
     return "/".join(parts)
 
@@ -308,13 +315,11 @@ def _match_dict(match: MatchResult) -> dict[str, Any]:
     }
 
 
-def spectator_view(db: Session, game: GameRow) -> SpectatorView:
-    """The public view of a game (R13: resolved turns only)."""
+def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | None = None) -> SpectatorView:
+    """The public view of a game (R13: resolved turns only); ``seat_rows``: its seats, if read already."""
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
-    seats = [
-        (s.player_id, store.seat_name(s), s.joined_at is not None)
-        for s in store.seats_of(db, game_id=game.id)
-    ]
+    rows = store.seats_of(db, game_id=game.id) if seat_rows is None else seat_rows
+    seats = [(s.player_id, store.seat_name(s), s.joined_at is not None) for s in rows]
     names = {pid: name for pid, name, _ in seats}
     empty_seats = {pid for pid, _, joined in seats if not joined}
     state = None if game.record_json is None else store.load_game(game)
@@ -404,14 +409,19 @@ class OrganiserView:
 
 def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserView:
     """What the organiser sees (``now`` tells an open invite from an expired one)."""
-    states = {team: state.value for team, state in store.order_states(db, game=game).items()}
+    # Seats and teams are read once here and handed to each part that needs them.
+    seats = store.seats_of(db, game_id=game.id)
+    taking_orders = game.status in (GameStatus.RUNNING, GameStatus.PAUSED)
+    teams = store.teams_of(db, game_id=game.id) if taking_orders else []
+    orders = store.order_states(db, game=game, seats=seats, teams=teams)
+    states = {team: state.value for team, state in orders.items()}
     events = [(e.at, e.actor, e.kind, e.detail) for e in store.events_of(db, game_id=game.id)]
-    invites = {
-        s.player_id: (invite_state(s, now=now).value, s.invite_expires_at)
-        for s in store.seats_of(db, game_id=game.id)
+    invites = {s.player_id: (invite_state(s, now=now).value, s.invite_expires_at) for s in seats}
+    public = spectator_view(db, game, seat_rows=seats)
+    house = {
+        t.team_id: t.autopilot or game.default_bot
+        for t in store.house_teams(db, game=game, state=public.state, seats=seats, teams=teams)
     }
-    public = spectator_view(db, game)
-    house = {t.team_id: t.autopilot or game.default_bot for t in store.house_teams(db, game=game, state=public.state)}
     held = frozenset(seats_held(db, game_id=game.id))
     return OrganiserView(public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held)
 
