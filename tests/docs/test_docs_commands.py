@@ -191,10 +191,11 @@ def test_command_runs_as_printed(command: Command, workdir: Path) -> None:
         shown = " ".join(variant)
         if interactive:
             # The game reaches the first order's prompt, then stops as input ends (exit 1), kept
-            # for --resume.
+            # for --resume; input that ends is said as such, not as an interruption.
             assert done.returncode == 1, f"{command.id}: {shown}: {done.stderr}"
             assert "Order for " in done.stdout, f"{command.id}: {shown}: {done.stdout[-2000:]}"
-            assert "carry it on with: sevens play --resume" in done.stderr, done.stderr
+            assert "standard input ended" in done.stderr, done.stderr
+            assert "with: sevens play --resume" in done.stderr, done.stderr
             continue
         assert done.returncode == 0, f"{command.id}: {shown}: exit {done.returncode}: {done.stderr}"
         assert done.stdout.strip(), f"{command.id}: {shown} printed nothing"
