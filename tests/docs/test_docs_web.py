@@ -1,0 +1,107 @@
+"""docs/web.md against the server it describes: the settings table names every setting the server
+reads, each with its real default, and no other; no page names a SEVENS_ variable nothing reads;
+every API call the page names is one the server has; the refusals a table row promises are in that
+operation's list, and the page's list of refusals is the document's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from sevens.web.app import create_app
+from sevens.web.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CALL = re.compile(r"\b(GET|POST|PUT|DELETE) (/api/v1/[^\s`?]*)")
+
+
+@pytest.fixture(scope="module")
+def document() -> dict[str, Any]:
+    app = create_app(Settings(database_url="sqlite://", scheduler=False))
+    return dict(app.openapi())
+
+
+def _settings_table() -> dict[str, str]:
+    """The settings table's names (``..._X`` written out after the name before it) and defaults."""
+    start = WEB.index("| setting | default | meaning |")
+    rows: dict[str, str] = {}
+    for line in WEB[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        names = re.findall(r"`([A-Z_.]+)`", cells[0])
+        defaults = [d.strip() for d in cells[1].split(" / ")]
+        for i, name in enumerate(names):
+            if name.startswith("..."):
+                name = names[0].rsplit("_", 1)[0] + name[3:]
+            rows[name] = defaults[i if len(defaults) == len(names) else 0]
+    return rows
+
+
+def _env_name(field: str) -> str:
+    return "DATABASE_URL" if field == "database_url" else f"SEVENS_{field.upper()}"
+
+
+def test_the_settings_table_names_every_setting_and_no_other() -> None:
+    table = _settings_table()
+    assert set(table) == {_env_name(field) for field in Settings.model_fields}
+
+
+def test_the_settings_tables_defaults_are_the_servers() -> None:
+    table = _settings_table()
+    for field, info in Settings.model_fields.items():
+        default, shown = info.default, table[_env_name(field)].strip("`")
+        if isinstance(default, bool):
+            assert shown == str(default).lower(), field
+        elif isinstance(default, (int, float)):
+            assert float(shown) == default, field
+        elif default:  # an empty default is described in words ("none", "the request's")
+            assert shown == default, field
+
+
+def test_every_sevens_variable_a_page_names_is_read() -> None:
+    """A variable named on a page is a setting, or one the tests or scripts read (the test database)."""
+    read = {_env_name(field) for field in Settings.model_fields}
+    code = " ".join(path.read_text(encoding="utf-8") for folder in ("tests", "scripts")
+                    for path in (ROOT / folder).rglob("*") if path.is_file() and path.suffix in ("", ".py"))
+    for page in PAGES:
+        for name in re.findall(r"SEVENS_[A-Z][A-Z_]*[A-Z]", page.read_text(encoding="utf-8")):
+            assert name in read or re.search(rf"\b{name}\b", code), f"{page.name} names {name}, which nothing reads"
+
+
+def _operation(document: dict[str, Any], method: str, path: str) -> dict[str, Any] | None:
+    path = path.rstrip(".,;:)").replace("{id}", "{public_id}")
+    operation = document["paths"].get(path, {}).get(method.lower())
+    return dict(operation) if operation is not None else None
+
+
+def test_every_call_the_page_names_is_the_servers(document: dict[str, Any]) -> None:
+    calls = CALL.findall(WEB)
+    assert len(calls) > 15
+    for method, path in calls:
+        assert _operation(document, method, path) is not None, f"docs/web.md names {method} {path}, which the API has not"
+
+
+def test_the_refusals_a_row_of_the_api_table_names_are_its_operations(document: dict[str, Any]) -> None:
+    rows = [line for line in WEB.splitlines() if line.startswith("| `") and "/api/v1/" in line]
+    assert len(rows) > 10
+    for row in rows:
+        first, rest = row.split("|")[1], "|".join(row.split("|")[2:])
+        for method, path in CALL.findall(first):
+            operation = _operation(document, method, path)
+            assert operation is not None, row
+            for code in re.findall(r"\b(4\d\d)\b", rest):
+                assert code in operation["responses"], f"{method} {path}: the page says {code}, the document does not"
+
+
+def test_the_pages_list_of_refusals_is_the_documents(document: dict[str, Any]) -> None:
+    said = re.search(r"lists the\s+refusals it gives \(([\d, ]+)\)", WEB)
+    assert said, "docs/web.md no longer lists the refusals the operations give"
+    listed = {int(code) for item in document["paths"].values() for operation in item.values()
+              for code in operation["responses"] if int(code) >= 400}
+    assert {int(code) for code in said.group(1).split(", ")} == listed
