@@ -200,6 +200,21 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
                 assert report.dice_checked and report.turns == len(json.loads(game.record_json or "{}")["turns"]) > 0
 
 
+@pytest.mark.parametrize("status", ["lobby", "running"])
+def test_a_shareable_export_of_a_game_not_over_says_where_it_stands_in_words(status: str, tmp_path: Path) -> None:
+    """The refusal said 'game X is lobby and its seed is not in this export'."""
+    with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, _dst):
+        _populate(src)
+        out = tmp_path / "shared"
+        _export(src_url, f"{out}/", full=False)
+        for path in out.glob("*.json"):
+            if json.loads(path.read_text())["games"][0]["status"] != status:
+                path.unlink()
+        refused = _import(dst_url, out)
+        said = {"lobby": "is still in its lobby", "running": "is running"}[status]
+        assert refused.exit_code == 2 and f"{said} and its seed is not in this export" in refused.output, refused.output
+
+
 def test_full_backup_directory_is_private_and_import_needs_an_empty_database(tmp_path: Path) -> None:
     """A full backup split into a directory: files 0600 in a 0700 folder; import refuses a database
     that already holds games, and a file that is no backup, each with a one-line error."""

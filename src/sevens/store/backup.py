@@ -63,6 +63,8 @@ BACKUP_FORMAT = "sevens-backup"
 BACKUP_VERSION = 1
 
 _OPEN = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
+# A status as it reads in a sentence ("game X is still in its lobby"), where its value alone does not.
+_STANDING = {GameStatus.LOBBY: "still in its lobby"}
 
 
 def _time(value: datetime | None) -> str | None:
@@ -358,7 +360,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
         raise Invalid(f"{where}.revealed_seed: it is not the game's seed; a backup shows the seed it holds")
     if not isinstance(seed, str):
         raise Invalid(
-            f"{where} is {status.value} and its seed is not in this export; "
+            f"{where} is {_STANDING.get(status, status.value)} and its seed is not in this export; "
             "restore it from a full backup ('sevens export --full')"
         )
     commitment = _field(data, "seed_sha256", str, where)
