@@ -66,3 +66,17 @@ def test_files_named_in_backquotes_exist(page: Path) -> None:
         if not ((ROOT / name).exists() or (ROOT / "src" / name).exists()):
             missing.append(name)
     assert not missing, f"{page.relative_to(ROOT)} names files that are not there: {missing}"
+
+
+def _test_functions() -> set[str]:
+    return {name for path in (ROOT / "tests").rglob("test_*.py")
+            for name in re.findall(r"^(?:async )?def (test_\w+)", path.read_text(encoding="utf-8"), re.M)}
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
+def test_tests_named_in_backquotes_exist(page: Path) -> None:
+    """`test_rate_limit_holds_across_two_server_workers`: a test a page cites as its evidence is
+    still there under that name (a file, `test_crash.py`, and a prefix, `test_r14_*`, aside)."""
+    named = re.findall(r"`(?:[\w/.]+::)?(test_\w+)(?![\w.*])", page.read_text(encoding="utf-8"))
+    missing = sorted(set(named) - _test_functions())
+    assert not missing, f"{page.relative_to(ROOT)} names tests that are not there: {missing}"
