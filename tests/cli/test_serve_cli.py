@@ -47,6 +47,26 @@ def test_serve_refuses_a_bad_trusted_proxy_in_one_line(given: str) -> None:
     assert "'proxy.local' is not an IP address or network" in result.stderr and "10.0.0.0/8" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("SEVENS_SCHEDULER_SECONDS", "0"),  # a scheduler that polls the database without a pause
+        ("SEVENS_SESSION_DAYS", "-3"),  # every sign-in over before it began
+        ("SEVENS_MAX_BODY_BYTES", "0"),  # every form and API body refused
+        ("SEVENS_RATE_LIMIT_WINDOW_SECONDS", "0"),  # wrong secrets counted over no time at all
+        ("SEVENS_RATE_LIMIT_ATTEMPTS", "-1"),
+    ],
+)
+def test_serve_refuses_a_setting_that_leaves_nothing_working_in_one_line(variable: str, value: str) -> None:
+    """These were taken without a word, and the server started (a busy loop, or no sign-in or
+    form that could work)."""
+    args = ["serve", "--database-url", "sqlite://", "--host", "256.0.0.1"]  # were it let through: fails, not hangs
+    result = runner.invoke(app, args, env={variable: value})
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: bad setting: {variable}: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "greater than" in result.stderr
+
+
 def test_serve_names_a_port_in_use_before_it_starts_or_makes_the_database(tmp_path: Path) -> None:
     """Uvicorn said so only after sevens had announced it was serving, in a log line, exit 3."""
     database = tmp_path / "games.sqlite3"

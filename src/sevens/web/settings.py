@@ -34,20 +34,21 @@ class Settings(BaseSettings):
     """Run the migrations at start-up."""
     scheduler: bool = True
     """Poll for turns whose deadline has passed."""
-    scheduler_seconds: float = 5.0
+    scheduler_seconds: float = Field(default=5.0, gt=0)
+    """How often overdue turns are looked for; 0 would poll the database without a pause."""
     secure_cookies: bool = False
     """Mark cookies Secure (set when served over HTTPS)."""
-    session_days: int = 60
+    session_days: int = Field(default=60, gt=0)
     invite_days: float = Field(default=14.0, gt=0, le=366)
     """How long a new invite link can be used (once)."""
-    rate_limit_attempts: int = 10
+    rate_limit_attempts: int = Field(default=10, ge=0)
     """Failed attempts with a secret allowed per client per window."""
-    rate_limit_window_seconds: int = 60
+    rate_limit_window_seconds: int = Field(default=60, gt=0)
     games_per_hour: int = Field(default=20, ge=0)
     """New games one client address may create per hour, by form and API together; 0: no limit.
     The address is the one the limit on wrong secrets counts (the connection's, or the one a
     trusted proxy forwarded)."""
-    max_body_bytes: int = 65536
+    max_body_bytes: int = Field(default=65536, gt=0)
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""
     """Scheme and host for links shown to the organiser; by default the request's own."""
