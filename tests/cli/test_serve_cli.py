@@ -67,6 +67,17 @@ def test_serve_refuses_a_setting_that_leaves_nothing_working_in_one_line(variabl
     assert "greater than" in result.stderr
 
 
+@pytest.mark.parametrize("value", ["sevens.example.org", "ftp://sevens.example.org", "https://"])
+def test_serve_refuses_a_base_url_without_its_scheme_or_host(value: str) -> None:
+    """SEVENS_BASE_URL=sevens.example.org was taken, and every invite link shown began
+    'sevens.example.org/join/...', which a browser reads as a path on the site that shows it."""
+    args = ["serve", "--database-url", "sqlite://", "--host", "256.0.0.1"]
+    result = runner.invoke(app, args, env={"SEVENS_BASE_URL": value})
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: bad setting: SEVENS_BASE_URL: ") and result.stderr.count("\n") == 1
+    assert "https://sevens.example.org" in result.stderr
+
+
 def test_serve_names_a_port_in_use_before_it_starts_or_makes_the_database(tmp_path: Path) -> None:
     """Uvicorn said so only after sevens had announced it was serving, in a log line, exit 3."""
     database = tmp_path / "games.sqlite3"

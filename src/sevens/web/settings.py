@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Literal
+from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -67,6 +68,18 @@ class Settings(BaseSettings):
     @classmethod
     def _hosts_parse(cls, value: str) -> str:
         parse_allowed_hosts(value)
+        return value
+
+    @field_validator("base_url")
+    @classmethod
+    def _base_url_has_scheme_and_host(cls, value: str) -> str:
+        # Without them every invite link shown would be a path on whatever site shows it.
+        parts = urlsplit(value)
+        if value and (parts.scheme not in ("http", "https") or not parts.netloc):
+            raise ValueError(
+                f"SEVENS_BASE_URL: {value!r} is not a site's address; write its scheme and host, "
+                "e.g. https://sevens.example.org"
+            )
         return value
 
     @field_validator("trusted_proxies")
