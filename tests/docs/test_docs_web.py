@@ -105,3 +105,25 @@ def test_the_pages_list_of_refusals_is_the_documents(document: dict[str, Any]) -
     listed = {int(code) for item in document["paths"].values() for operation in item.values()
               for code in operation["responses"] if int(code) >= 400}
     assert {int(code) for code in said.group(1).split(", ")} == listed
+
+
+def test_the_headers_the_security_section_names_are_on_every_answer(tmp_path: Path) -> None:
+    """`X-Frame-Options: DENY` and the like, as the page writes them, on a page and an API answer."""
+    from fastapi.testclient import TestClient
+
+    bullet = re.search(r"^- Every response has a Content-Security-Policy.*?(?=^- )", WEB, re.S | re.M)
+    assert bullet, "docs/web.md no longer lists the headers every response has"
+    text = " ".join(bullet.group(0).split())
+    pairs = re.findall(r"`([A-Z][\w-]+): ([^`]+)`", text)
+    names = {name for name in re.findall(r"`([A-Z][\w-]+)`", text)} | {"Content-Security-Policy"}
+    assert len(pairs) >= 4 and len(names) >= 2, (pairs, names)
+    web = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'web.sqlite3'}", scheduler=False))
+    # Strict-Transport-Security goes only with answers to HTTPS requests, as the page says.
+    assert "Strict-Transport-Security" not in TestClient(web).get("/").headers
+    client = TestClient(web, base_url="https://testserver")
+    for answer in (client.get("/"), client.get("/api/v1/strategies"), client.get("/api/v1/no-such")):
+        for name, value in pairs:
+            assert answer.headers.get(name) == value, (answer.url, name, answer.headers.get(name))
+        for name in names:
+            assert name in answer.headers, (answer.url, name)
+    assert "script-src 'self'" in client.get("/").headers["Content-Security-Policy"]
