@@ -12,12 +12,11 @@ only against a list that is set, since the server cannot know the names it is re
 from __future__ import annotations
 
 import ipaddress
-import json
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from sevens.web.security import wants_json
+from sevens.web.security import answer_plainly
 
 __all__ = ["HostCheck", "host_name", "parse_allowed_hosts"]
 
@@ -117,10 +116,4 @@ class HostCheck:
             f"this server does not answer to the host name {host_name(hosts[0])!r}; if it should, add it "
             f"to {SETTING} or set SEVENS_BASE_URL to the site's address"
         )
-        if wants_json(str(scope.get("path", ""))):
-            body, kind = json.dumps({"detail": message}).encode(), b"application/json"
-        else:
-            body, kind = message.encode(), b"text/plain; charset=utf-8"
-        headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
-        await send({"type": "http.response.start", "status": 400, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+        await answer_plainly(scope, send, 400, message)

@@ -36,6 +36,7 @@ __all__ = [
     "RateLimiter",
     "SecurityHeaders",
     "address_key",
+    "answer_plainly",
     "check_csrf",
     "client_key",
     "cookie_name",
@@ -99,6 +100,19 @@ def wants_json(path: str) -> bool:
     return path.startswith("/api/") or path.endswith("/odds")
 
 
+async def answer_plainly(scope: Scope, send: Send, status: int, message: str) -> None:
+    """Answer from a middleware, where the app's error handlers do not reach: ``{"detail": ...}``
+    where the client reads JSON (:func:`wants_json`), the message as plain text for a page (a
+    browser showed raw JSON)."""
+    if wants_json(str(scope.get("path", ""))):
+        body, kind = json.dumps({"detail": message}).encode(), b"application/json"
+    else:
+        body, kind = message.encode(), b"text/plain; charset=utf-8"
+    headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
 class SecurityHeaders:
     """ASGI middleware adding the security headers to every HTTP response, the 500 of an unhandled
     exception included."""
@@ -129,13 +143,7 @@ class SecurityHeaders:
             # would carry none of the headers: answer it here. Re-raised, the exception still
             # reaches the server's log with its traceback; the client gets a plain message only.
             if not started:
-                if wants_json(str(scope.get("path", ""))):
-                    body, kind = json.dumps({"detail": CRASHED}).encode(), b"application/json"
-                else:
-                    body, kind = CRASHED.encode(), b"text/plain; charset=utf-8"
-                headers = [(b"content-type", kind), (b"content-length", str(len(body)).encode())]
-                await send_with_headers({"type": "http.response.start", "status": 500, "headers": headers})
-                await send({"type": "http.response.body", "body": body})
+                await answer_plainly(scope, send_with_headers, 500, CRASHED)
             raise
 
 
@@ -167,21 +175,7 @@ class BodyLimit:
         self.max_bytes = max_bytes
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
-        # As the 500 of SecurityHeaders: JSON where the client reads JSON, plain text for a page's
-        # form (a browser showed the raw JSON before).
-        message = too_large_message(self.max_bytes)
-        if wants_json(str(scope.get("path", ""))):
-            body, kind = json.dumps({"detail": message}).encode(), b"application/json"
-        else:
-            body, kind = message.encode(), b"text/plain; charset=utf-8"
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [(b"content-type", kind), (b"content-length", str(len(body)).encode())],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await answer_plainly(scope, send, 413, too_large_message(self.max_bytes))
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
