@@ -16,7 +16,7 @@ from sqlalchemy import event
 from web.web_helpers import Hosted, TestClient, host_game, new_client, post_form
 
 BOUNDS = {
-    "player page": 10,
+    "player page": 8,
     "organiser page": 9,
     "spectator page": 3,
     "record download": 1,
@@ -24,7 +24,7 @@ BOUNDS = {
     "page poll (organiser)": 6,
     "page poll (spectator)": 1,
     "links poll (organiser)": 4,
-    "game JSON (player)": 10,
+    "game JSON (player)": 8,
     "game JSON (organiser)": 9,
     "game JSON (spectator)": 3,
     "record JSON": 1,

@@ -475,7 +475,8 @@ class PlayerView:
 
 def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
     """What player ``player_id`` sees: the public view and their own teams' orders."""
-    public = spectator_view(db, game)
+    seats = store.seats_of(db, game_id=game.id)  # read once, for the public view and the order states
+    public = spectator_view(db, game, seat_rows=seats)
     name = next((n for p, n, _ in public.seats if p == player_id), player_id)
     mine: list[MyTeam] = []
     states: dict[str, str] = {}
@@ -487,7 +488,8 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
             if open_turn
             else {}
         )
-        rows = {t.team_id: t for t in store.teams_of(db, game_id=game.id)}
+        team_rows = store.teams_of(db, game_id=game.id)
+        rows = {t.team_id: t for t in team_rows}
         for team in state.setup.teams:
             if team.manager != player_id:
                 continue
@@ -508,7 +510,8 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     ),
                 )
             )
-        states = {team: s.value for team, s in store.order_states(db, game=game).items()}
+        order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
+        states = {team: s.value for team, s in order_states.items()}
     return PlayerView(public, player_id, name, mine, states, store.strategy_names())
 
 
