@@ -63,3 +63,18 @@ def read_until(fd: int, pattern: bytes, limit: float) -> bytes:
             except OSError:  # the other end closed: the command ended
                 break
     return seen
+
+
+def ctrl_c_while_loading(loading: str, entry: str = "from sevens.cli import run; run()") -> str:
+    """A ``python -c`` script that runs the command by ``entry`` (the ``sevens`` script's own call by
+    default) and sends itself a real SIGINT as module ``loading`` is first looked for: a finder ahead
+    of the others sends it, so the press lands at that moment every time."""
+    return (
+        "import os, signal, sys\n"
+        "class Press:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        f"        if name == {loading!r}:\n"
+        "            os.kill(os.getpid(), signal.SIGINT)\n"
+        "sys.meta_path.insert(0, Press())\n"
+        f"{entry}\n"
+    )

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from tests.terminal_session import ctrl_c_while_loading
 
 SEVENS = [sys.executable, "-m", "sevens"]
 
@@ -42,6 +43,16 @@ def _blocked_on(process: subprocess.Popen[bytes], what: str, limit: float = 60) 
     while what not in Path(f"/proc/{process.pid}/wchan").read_text() and time.monotonic() < end:
         assert process.poll() is None, process.communicate()
         time.sleep(0.05)
+
+
+def _ctrl_c_when_blocked(run: subprocess.Popen[bytes], what: str) -> tuple[bytes, bytes]:
+    """Ctrl-C for ``run`` once it waits on ``what`` (:func:`_blocked_on`); its output."""
+    try:
+        _blocked_on(run, what)
+        run.send_signal(signal.SIGINT)
+        return run.communicate(timeout=60)
+    finally:
+        run.kill()
 
 
 def _holds_open(process: subprocess.Popen[bytes], name: str) -> bool:
@@ -99,12 +110,7 @@ def test_ctrl_c_while_import_reads_its_input_says_nothing_was_imported(tmp_path:
     database = tmp_path / "restored.sqlite3"
     run = subprocess.Popen([*SEVENS, "import", "--database-url", f"sqlite:///{database}", "-"], stdin=subprocess.PIPE,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        _blocked_on(run, "pipe_read")
-        run.send_signal(signal.SIGINT)
-        out, err = run.communicate(timeout=60)
-    finally:
-        run.kill()
+    out, err = _ctrl_c_when_blocked(run, "pipe_read")
     assert run.returncode == 130
     assert out == b""
     assert err == b"error: interrupted while reading standard input: nothing was imported\n"
@@ -116,12 +122,7 @@ def test_ctrl_c_while_export_writes_to_a_pipe_says_the_output_is_cut_short(tmp_p
     url = _database(tmp_path, 100)
     run = subprocess.Popen([*SEVENS, "export", "--database-url", url, "-"], stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE)
-    try:
-        _blocked_on(run, "pipe_write")
-        run.send_signal(signal.SIGINT)
-        out, err = run.communicate(timeout=60)
-    finally:
-        run.kill()
+    out, err = _ctrl_c_when_blocked(run, "pipe_write")
     assert run.returncode == 130
     assert out  # what the pipe took before the export waited
     assert err == b"error: interrupted: what standard output got of the export is cut short: do not use it\n"
@@ -217,15 +218,7 @@ def test_ctrl_c_as_the_command_loads_what_it_needs_says_nothing_was_done(
     exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, str(tmp_path / "backup.json")],
                               capture_output=True, timeout=120, check=False)
     assert exported.returncode == 0, exported.stderr
-    script = (
-        "import os, signal, sys\n"
-        "class Press:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        f"        if name == {loading!r}:\n"
-        "            os.kill(os.getpid(), signal.SIGINT)\n"
-        "sys.meta_path.insert(0, Press())\n"
-        "from sevens.cli import run; run()\n"
-    )
+    script = ctrl_c_while_loading(loading)
     args = [part.replace("{tmp}", str(tmp_path)).replace("{url}", url) for part in command]
     before = (tmp_path / "backup.json").read_bytes()
     result = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=120,

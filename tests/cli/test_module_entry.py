@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+from tests.terminal_session import ctrl_c_while_loading
 
 
 @pytest.mark.parametrize("module", ["sevens", "sevens.cli.main"])
@@ -35,15 +36,7 @@ def test_ctrl_c_while_the_command_loads_ends_quietly_with_130(entry: str, loadin
     the presses that landed before it (typer, at the top of sevens.cli.main) or after it (as typer
     built the command) did not. A real SIGINT is sent, every time, as module ``loading`` is first
     looked for: a finder ahead of the others sends it."""
-    script = (
-        "import os, signal, sys\n"
-        "class Press:\n"
-        "    def find_spec(self, name, path=None, target=None):\n"
-        f"        if name == {loading!r}:\n"
-        "            os.kill(os.getpid(), signal.SIGINT)\n"
-        "sys.meta_path.insert(0, Press())\n"
-        f"{entry}\n"
-    )
+    script = ctrl_c_while_loading(loading, entry)
     result = subprocess.run(
         [sys.executable, "-c", script, "verify", "game.json"], capture_output=True, text=True, timeout=60, check=False
     )
