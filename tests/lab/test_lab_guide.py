@@ -86,3 +86,30 @@ def test_the_guides_entry_point_names_the_strategy(tmp_path: Path) -> None:
                (site,))
     assert run.returncode == 0, run.stderr
     assert {row["strategy"] for row in json.loads(run.stdout)["results"]} == {"even", entry.group(1)}
+
+
+SOLVER = GUIDE[GUIDE.index("## One match: FLAIR or FORCE?"):GUIDE.index("## How much to spend per round")]
+
+# A's FLAIR points in the solved match between budgets A and B, as the guide's section on one match
+# says them ("all FORCE", "all FLAIR", "6 FORCE, 24 FLAIR", ...), group rules then knockout rules.
+SOLVED = {
+    (9, 3, False): 0, (12, 3, False): 0, (15, 5, False): 0, (20, 5, False): 0, (24, 8, False): 0,
+    (40, 10, False): 0, (30, 10, False): 24, (36, 12, False): 36, (45, 15, False): 45, (57, 18, False): 57,
+    (60, 20, False): 60, (30, 9, False): 0, (39, 12, False): 0, (48, 15, False): 0, (60, 18, False): 0,
+    (30, 10, True): 30, (12, 3, True): 12, (20, 5, True): 18,
+}
+
+
+def test_the_guides_solved_matches_are_what_the_solver_finds() -> None:
+    """Each case the guide names (and every equal budget from 3 to 60, all FLAIR on both sides) is
+    a pure saddle point of the solver's matrix with the split the guide gives."""
+    from sevens.odds.solver import solve_match
+
+    for (a, b, knockout), flair in SOLVED.items():
+        assert f"{a} v {b}" in SOLVER, (a, b)
+        mix = solve_match(a, b, knockout=knockout).mix_a
+        assert mix.pure is not None and mix.pure.flair == flair, (a, b, knockout, mix)
+    for n in range(3, 61):
+        pair = solve_match(n, n).pure_saddle
+        assert pair is not None and pair[0].flair == pair[1].flair == n // 3 * 3, n
+    assert "For every equal budget we\n  checked (3 to 60)" in SOLVER
