@@ -644,6 +644,50 @@ def test_what_a_strategy_prints_as_it_loads_goes_to_stderr_and_the_json_stays_js
     assert "loading loud" in run.stderr and "making loud" in run.stderr
 
 
+COUNTED = '''
+import os
+
+with open(os.environ["LOADS_FILE"], "a") as loads:
+    loads.write(f"{os.getpid()}\\n")
+print("loading counted")
+{rest}
+'''
+"""Writes its process's pid to $LOADS_FILE and prints as it is imported, then ``rest``."""
+
+
+@pytest.mark.parametrize(("rest", "status"), [
+    ("from sevens.lab.strategies import EvenPacing as Counted", 0),
+    ("SHARE = 2 / 0", 2),
+    ("from sevens.lab.strategies import EvenPacing\n\nclass Counted(EvenPacing):\n"
+     "    def __init__(self):\n        print('making counted')\n        raise ValueError('no weights given')", 2),
+])
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_module_of_ones_own_is_imported_once_in_the_runs_process(
+    tmp_path: Path, rest: str, status: int, workers: str
+) -> None:
+    """A module that raised as it was imported was run twice before the run was refused: once as the
+    command checked what the name makes, and again as it checked the run, so what it printed or
+    counted at its top was printed or counted twice. A class raising ValueError as it was made was
+    made twice, and then said only "error: no weights given", naming neither it nor the line.
+    Forked workers import nothing again (they start as copies of the command's process)."""
+    (tmp_path / "counted.py").write_text(COUNTED.replace("{rest}", rest))
+    loads = tmp_path / "loads.txt"
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"), "LOADS_FILE": str(loads)}
+    run = subprocess.run(
+        [sys.executable, "-m", "sevens", "lab", "--strategies", "even,counted:Counted", "--tournaments", "4100",
+         "--teams", "8", "--workers", workers],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == status, run.stderr
+    assert run.stderr.count("loading counted") == 1, run.stderr
+    assert len(loads.read_text().splitlines()) == 1, loads.read_text()
+    if "making" in rest:
+        assert run.stderr.count("making counted") == 1, run.stderr
+        assert run.stderr.endswith("error: --strategies: cannot make 'counted:Counted': calling it with no arguments "
+                                   f"raised ValueError: no weights given at {tmp_path / 'counted.py'}, line 12; "
+                                   "fix it and run again\n"), run.stderr
+
+
 RAISES = '''
 from sevens.bots.strategies import EvenSpread
 

@@ -47,8 +47,13 @@ def check_loadable(option: str, name: str, load: Callable[[str], object], *, wha
     """
     try:
         load(name)
-    except ValueError:
-        raise
+    except ValueError as exc:
+        from sevens.bots.strategies import raised_at  # only once something failed: it loads the odds
+
+        if not raised_at(exc):
+            raise  # the loader's own refusal (no such name, not a strategy): its message says what to do
+        # Raised by one's own class as it was made ("no weights given"): said alone, it named nothing.
+        _cannot_make(option, name, exc)
     except SyntaxError as exc:  # the file itself is to fix, not the name: it was said to name something else
         where = f"{exc.filename}, line {exc.lineno}" if exc.filename else f"the module of {name!r}"
         text = f": {exc.text.strip()!r}" if exc.text and exc.text.strip() else ""
@@ -62,16 +67,21 @@ def check_loadable(option: str, name: str, load: Callable[[str], object], *, wha
             f"object, or a class or function that makes one, with {needs}"
         )
     except (Exception, SystemExit) as exc:  # importing or calling it ran its code: sys:exit exited 0
-        from sevens.bots.strategies import raised_at  # only once something failed: it loads the odds
+        from sevens.bots.strategies import raised_at
 
-        where = raised_at(exc)
-        if where:  # code of one's own raised, in the class or function making it: that line is to fix
-            fail(
-                f"{option}: cannot make {name!r}: calling it with no arguments raised {raised(exc)}{where}; "
-                "fix it and run again"
-            )
+        if raised_at(exc):  # code of one's own raised, in the class or function making it: that line is to fix
+            _cannot_make(option, name, exc)
         fail(
             f"{option}: {name!r} is not a {what}: loading it or calling it with no arguments raised {raised(exc)}; "
             f"name a {what} object, or a class or function that makes one, with {needs}"
         )
+
+
+def _cannot_make(option: str, name: str, exc: BaseException) -> NoReturn:
+    from sevens.bots.strategies import raised_at
+
+    fail(
+        f"{option}: cannot make {name!r}: calling it with no arguments raised {raised(exc)}{raised_at(exc)}; "
+        "fix it and run again"
+    )
 

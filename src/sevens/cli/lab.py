@@ -391,11 +391,16 @@ def _printing_to_stderr() -> Iterator[None]:
 
 
 def _check_callable(option: str, name: str) -> None:
-    """Refuse a module:attribute path naming a function or class that cannot make a strategy."""
+    """Refuse a name that is no strategy here, or a module:attribute path naming a function or class
+    that cannot make one."""
     from sevens.lab.registry import resolve
 
-    with contextlib.suppress(ValueError):  # an unknown name: check_run says what is wrong, in its turn
+    try:
         check_loadable(option, name, resolve, what="strategy", needs="orders(view, rng) or order(view, rng)")
+    except ValueError as exc:
+        # Said now, not left for check_run to find again: Python keeps no module whose import
+        # raised, so a second look ran one's own module's code a second time (its prints, twice).
+        fail(str(exc))
 
 
 def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: bool = False) -> None:
