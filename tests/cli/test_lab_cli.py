@@ -299,16 +299,27 @@ def test_a_mean_over_a_single_entry_has_no_interval_rather_than_plus_or_minus_ze
 @pytest.mark.parametrize(("args", "says"), [
     (["--strategies", "even,random", "--field", "equilibrium", "--tournaments", "1"],
      "against a field each tournament seats one team of one strategy, so 2 strategies need at least 2 "
-     "tournaments, got 1: run --tournaments 2 or more"),
+     "tournaments, got 1: run --tournaments 2 or more (a multiple of 32 seats each in every seat equally often)"),
     (["--strategies", ",".join(f"even-flair@{w}" for w in (0.5, 0.6, 0.7, 0.8, 0.9, 1.1, 1.2, 1.3, 1.4)),
       "--teams", "8", "--tournaments", "1"],
-     "9 strategies in tournaments of 8 teams need at least 2 tournaments for each to play a team, got 1"),
+     "9 strategies in tournaments of 8 teams need at least 2 tournaments for each to play a team, got 1: the "
+     "strategies take the 8 seats in turn, one place further on in each tournament, so the last of them first "
+     "plays in tournament 2; run --tournaments 2 or more (a multiple of 9 seats each in every seat equally often)"),
+    (["--strategies", ",".join(f"even-flair@{w / 10}" for w in range(1, 21)), "--tournaments", "2"],
+     "20 strategies in tournaments of 16 teams need at least 5 tournaments for each to play a team, got 2: the "
+     "strategies take the 16 seats in turn, one place further on in each tournament, so the last of them first "
+     "plays in tournament 5; run --tournaments 5 or more (a multiple of 20 seats each in every seat equally often)"),
 ])
-def test_a_run_too_short_for_every_strategy_to_play_is_refused(args: list[str], says: str) -> None:
-    """A strategy seated nowhere would get a row of zeros that reads like a result."""
-    result = runner.invoke(app, ["lab", *args])
-    assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: {says}")
+def test_a_run_too_short_for_every_strategy_to_play_is_refused_saying_why_and_what_to_type(
+    args: list[str], says: str
+) -> None:
+    """A strategy seated nowhere would get a row of zeros that reads like a result. 20 strategies asked
+    for 5 tournaments without a word on why, where 2 have 32 seats."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    run = subprocess.run([sys.executable, "-m", "sevens", "lab", *args], env=env, capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert run.returncode == 2
+    assert run.stderr == f"error: {says}\n"
 
 
 def test_an_existing_plot_is_refused_before_simulating_and_left_as_it_was(tmp_path: Path) -> None:

@@ -21,6 +21,7 @@ from sevens.lab.run import (
     BATCH_SIZE,
     MAX_TOURNAMENTS,
     _specs,
+    check_run,
     default_workers,
     run_lab,
     seat_block,
@@ -252,6 +253,30 @@ def test_cli_field_and_weights_plot(tmp_path: Path) -> None:
     assert "field-reader leans toward" in plot.read_text()
     bad = CliRunner().invoke(_app(), ["lab", "--strategies", "even", "--field", "even@x", "--tournaments", "10"])
     assert bad.exit_code == 2 and "knockout weight" in bad.stderr
+
+
+@pytest.mark.parametrize("teams", [8, 16])
+@pytest.mark.parametrize("field", [False, True])
+def test_the_fewest_tournaments_a_run_takes_are_the_fewest_that_seat_every_strategy(teams: int, field: bool) -> None:
+    """For 1 to 40 strategies, check_run's least number of tournaments is the least for which
+    seat_block seats every strategy at least once, whatever the seed's order; and a multiple of
+    the number its message gives seats each strategy in every seat equally often."""
+    for count in range(1, 41):
+        names = [f"even-flair@{1 + i / 100:.2f}" for i in range(count)]
+        seated = count + 1 if field else count
+        least = max(
+            next(n for n in range(1, 100)
+                 if set(range(count)) <= set(seat_block(seated, teams, 0, n, field=field, key=key).ravel().tolist()))
+            for key in (0, 7, 12345)
+        )
+        check_run(names, least, teams=teams, field="even" if field else None)
+        if least > 1:
+            with pytest.raises(ValueError, match=f"need at least {least} tournaments"):
+                check_run(names, least - 1, teams=teams, field="even" if field else None)
+        period = count * teams if field else count
+        seats = seat_block(seated, teams, 0, 2 * period, field=field, key=7)
+        for strategy in range(count):
+            assert len(set((seats == strategy).sum(axis=0).tolist())) == 1, (count, strategy)
 
 
 def test_cli_table_and_errors() -> None:

@@ -466,13 +466,18 @@ def check_run(
         raise ValueError(
             f"against a field each tournament seats one team of one strategy, so {len(strategies)} strategies "
             f"need at least {len(strategies)} tournaments, got {tournaments}: run --tournaments "
-            f"{len(strategies)} or more"
+            f"{len(strategies)} or more (a multiple of {len(strategies) * teams:,} seats each in every seat "
+            "equally often)"
         )
     if field is None and teams + tournaments - 1 < len(strategies):
+        # 2 tournaments have seats enough for 20 strategies, but the seating is a rotation (seat_block):
+        # it is what seats each strategy in every seat equally often.
         least = len(strategies) - teams + 1
         raise ValueError(
             f"{len(strategies)} strategies in tournaments of {teams} teams need at least {least} tournaments for "
-            f"each to play a team, got {tournaments}: run --tournaments {least} or more"
+            f"each to play a team, got {tournaments}: the strategies take the {teams} seats in turn, one place "
+            f"further on in each tournament, so the last of them first plays in tournament {least}; run "
+            f"--tournaments {least} or more (a multiple of {len(strategies)} seats each in every seat equally often)"
         )
     for name in (*strategies, *([field] if field is not None else [])):
         resolve(name)  # an unknown name fails here, before any work is sent out
