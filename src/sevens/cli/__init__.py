@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -12,8 +13,9 @@ def run() -> None:
     """The ``sevens`` command, as the script and ``python -m sevens`` start it.
 
     Ctrl-C while the command loads (typer, pydantic, SQLAlchemy, the odds tables, every command
-    module: half a second or more) ends it quietly with status 130, as Ctrl-C does once a command
-    runs. Under Python's own handler it printed a traceback through whichever import it came in.
+    module: half a second or more) ends it with one line, :data:`STOPPED_LOADING`, and status 130,
+    as Ctrl-C does once a command runs. Under Python's own handler it printed a traceback through
+    whichever import it came in; then it ended with 130 and no word, which looked like a crash.
     Nothing heavy is imported here, so that this holds from the command's first moment.
     """
     _hold_closed_streams()
@@ -29,7 +31,15 @@ def run() -> None:
     main(cli)
 
 
+STOPPED_LOADING = "error: interrupted as the command started: nothing was done\n"
+"""What Ctrl-C while the command loads says (on stderr), as the other Ctrl-C paths say where they stopped."""
+
+
 def _quit_while_loading(signum: int, frame: FrameType | None) -> None:
+    # os.write, not print: the press may land inside an import of io's own machinery, and stderr
+    # may be gone (a closed terminal); it costs nothing at start-up, being run only on a press.
+    with contextlib.suppress(OSError):
+        os.write(2, STOPPED_LOADING.encode())
     raise SystemExit(130)  # 128 + SIGINT, as a shell expects; nothing has been done yet
 
 
