@@ -56,3 +56,30 @@ def test_orders_from_a_file_saved_with_a_byte_order_mark_are_read(tmp_path: Path
     said = " ".join(result.stdout.split())
     assert "Refused" not in said and "20 FORCE + 9 FLAIR: expected" in said
     assert said.count("Order for ") == 2  # the second team's prompt, where the orders ran out
+
+
+def _two_people(orders: str, home: Path) -> str:
+    """What ``sevens play`` for Ann and Bob shows, ``orders`` piped in (a real pipe), as one line of words."""
+    with subprocess.Popen(
+        [sys.executable, "-m", "sevens", "play", "--names", "Ann,Bob", "--seed", "x", "--no-save", "--teams", "8"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "HOME": str(home), "COLUMNS": "200"},
+    ) as run:
+        out, _ = run.communicate(orders, timeout=120)
+    return " ".join(out.split())
+
+
+def test_an_order_piped_in_at_a_hand_over_is_said_and_taken_as_the_order_not_swallowed(tmp_path: Path) -> None:
+    """Orders piped in without the empty line a hand-over's "Press Enter" takes: the first order was
+    read there and thrown away without a word, and every line after it answered the prompt before
+    the one it was written for. It is now said, and taken as the order it is."""
+    shown = _two_people("20 9\n\n", tmp_path)
+    assert ("'20 9' was read at the hand-over's \"Press Enter\", which takes an empty line; it is an order, so it is "
+            "taken as the order for Argentina (put an empty line before each person's orders). 20 FORCE + 9 FLAIR: "
+            "expected") in shown, shown
+    assert "Refused" not in shown
+    # With the empty line, or any other text there (a hand-over is any line from a pipe), as before.
+    for before in ("\n", "ready\n"):
+        shown = _two_people(f"{before}20 9\n\n", tmp_path)
+        assert "Order for Argentina as FORCE FLAIR (? for help): 20 FORCE + 9 FLAIR: expected" in shown, shown
+        assert "was read at the hand-over" not in shown and "Refused" not in shown

@@ -160,17 +160,17 @@ def drop_typed_ahead() -> None:
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
-def wait_for_enter(console: Console, prompt: str) -> None:
+def wait_for_enter(console: Console, prompt: str) -> str:
     """Show ``prompt`` (markup) and wait for Enter alone, as a person sits down at the keyboard.
 
     From a terminal, keys typed before the prompt are dropped, what is typed is not shown, a line
     with anything in it is refused (it is the last person's late keys as likely as the next
     person's), and keys typed with or after the Enter are dropped too, so that none reach the order
-    prompt that follows. EOFError for Ctrl-D at the start of the line, as :func:`input` raises it.
-    From anything else, one line is read, whatever it holds, as before."""
+    prompt that follows; the empty line is returned. EOFError for Ctrl-D at the start of the line,
+    as :func:`input` raises it. From anything else (orders piped in), one line is read and returned,
+    whatever it holds, for the caller to see whether it was meant for the next prompt."""
     if not sys.stdin.isatty() or termios is None:
-        AskLine.ask(prompt, console=console, default="", show_default=False)
-        return
+        return AskLine.ask(prompt, console=console, default="", show_default=False)
     fd = sys.stdin.fileno()
     with _unseen(fd):  # before the prompt shows: a key pressed as it appears is not shown either
         while True:
@@ -179,7 +179,7 @@ def wait_for_enter(console: Console, prompt: str) -> None:
             line = _line_from(fd)
             drop_typed_ahead()
             if not line.strip():
-                return
+                return ""
             console.print("[red]Refused:[/] press Enter alone; what was typed is thrown away unseen.")
 
 

@@ -244,7 +244,24 @@ def _order_help(scrum: int) -> str:
     )
 
 
-def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]) -> Order:
+def _reads_as_order(line: str) -> bool:
+    """Whether ``line``, read where an empty one was wanted, is an order (``20 9``, even one the
+    rules refuse): orders piped in without the empty line a hand-over takes.
+
+    >>> _reads_as_order("20 9"), _reads_as_order("   "), _reads_as_order("ready"), _reads_as_order("y")
+    (True, False, False, False)
+    """
+    try:
+        parse_order_text(line)
+    except ValueError as exc:
+        return str(exc).startswith("R3")  # two numbers, one of them too long: an order all the same
+    return True
+
+
+def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId], *, early: str | None = None) -> Order:
+    """The order for ``team``, asked until one is sent. ``early``: an order read from a pipe at the
+    hand-over's "Press Enter", which takes an empty line. Swallowed there, it left every later line
+    one prompt out of step; it is said, and taken as the first answer here."""
     view = game.view_for(team)
     n = game.turn_number
     assert n is not None and view.opponent is not None and view.opponent_scrum is not None
@@ -263,8 +280,16 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         # R3 leaves one order: asking for it would only invite refusals.
         console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
         return check_order(game, turn=n, team=team, force=0, flair=0)
+    if early is not None:
+        console.print(
+            f"'{escape(early.strip())}' was read at the hand-over's \"Press Enter\", which takes an empty line; it is "
+            f"an order, so it is taken as the order for {escape(name)} (put an empty line before each person's orders)."
+        )
     while True:
-        text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
+        if early is not None:
+            text, early = early, None
+        else:
+            text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
         if text.strip().lower() in ("?", "h", "help"):
             console.print(_order_help(view.scrum))
             continue
@@ -570,12 +595,15 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             mine = [t for t in setup.teams_of(person.id) if t in in_play]
             if not mine:
                 continue
+            early = None
             if humans > 1:
-                lineedit.wait_for_enter(
+                read = lineedit.wait_for_enter(
                     console, f"\n{escape(person.name)}: your orders are secret. Press Enter when you are at the keyboard"
                 )
+                early = read if _reads_as_order(read) else None
             for team in mine:
-                orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids))
+                orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids, early=early))
+                early = None
             if humans > 1:
                 _hand_over(console, can_clear)
                 if any(t in in_play for p in people[people.index(person) + 1:humans] for t in setup.teams_of(p.id)):
