@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-# typer carries its own copy of click: the context of the command running is there.
+# typer carries its own copy of click: the context of the command running is there, under no public
+# name (tests/cli/test_library_hooks.py fails first if it moves).
 from typer._click.globals import get_current_context
 
 from sevens.cli.errors import fail

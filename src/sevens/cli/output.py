@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import os
 import signal
 import sys
-from collections.abc import Iterable, Iterator
-from typing import NoReturn
+from collections.abc import Iterator
+from typing import IO, Any, NoReturn, cast
 
 import typer
 from rich.console import Console
-from rich.segment import Segment
 
 from sevens.cli.errors import fail
 
@@ -87,32 +87,57 @@ class ResultsConsole(Console):
     """A rich console for results on standard output: a write that fails raises :class:`StdoutError`,
     with the error's number (EPIPE for a closed pipe, where rich would exit at once with status 1)."""
 
+    def __init__(self, **options: Any) -> None:
+        super().__init__(file=cast("IO[str]", _ResultsStdout()), **options)
+
     def on_broken_pipe(self) -> None:
         stdout_broken()
 
-    def _render_buffer(self, buffer: Iterable[Segment]) -> str:  # the text rich is about to write
+
+class _ResultsStdout(io.TextIOBase):
+    """Standard output as a :class:`ResultsConsole` writes to it: whichever ``sys.stdout`` is at the
+    time of each write (a redirect to stderr included), its failures raised as :class:`StdoutError`,
+    and characters its encoding cannot take given stand-ins. Rich takes any file object, so this
+    needs none of its private hooks."""
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(sys.stdout, "encoding", None) or "utf-8"
+
+    def isatty(self) -> bool:  # what rich asks to decide on colour and cursor codes
+        return sys.stdout.isatty()
+
+    def fileno(self) -> int:
+        return sys.stdout.fileno()
+
+    def write(self, text: str) -> int:
         # Output whose encoding is not UTF-8 (a Latin-1 locale, a file redirected on Windows) cannot
         # take odds' bars or lab's dashes: it failed with the results half printed. Rich already
         # draws tables' boxes in ASCII there; the rest gets plain stand-ins, or "?".
-        text = super()._render_buffer(buffer)
         encoding = self.encoding
-        if encoding.startswith("utf"):
-            return text
-        try:
-            text.encode(encoding)
-        except UnicodeEncodeError:
-            return text.translate(_PLAIN).encode(encoding, errors="replace").decode(encoding)
-        except LookupError:  # an encoding Python does not know: the write will say so
-            pass
-        return text
+        if not encoding.lower().startswith("utf"):
+            try:
+                text.encode(encoding)
+            except UnicodeEncodeError:
+                text = text.translate(_PLAIN).encode(encoding, errors="replace").decode(encoding)
+            except LookupError:  # an encoding Python does not know: the write will say so
+                pass
+        with _as_stdout_error():
+            return sys.stdout.write(text)
 
-    def _check_buffer(self) -> None:  # where rich writes and flushes what is printed
-        try:
-            super()._check_buffer()
-        except StdoutError:
-            raise
-        except OSError as exc:
-            raise StdoutError(exc.errno, exc.strerror) from exc
+    def flush(self) -> None:
+        with _as_stdout_error():
+            sys.stdout.flush()
+
+
+@contextlib.contextmanager
+def _as_stdout_error() -> Iterator[None]:
+    try:
+        yield
+    except StdoutError:
+        raise
+    except OSError as exc:  # BrokenPipeError included: rich would exit on it at once
+        raise StdoutError(exc.errno, exc.strerror) from exc
 
 
 def drop_stdout() -> None:
