@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
+from terminal_session import in_terminal, read_until
 
 runner = CliRunner()
 
@@ -147,3 +148,31 @@ def test_the_description_is_wrapped_to_the_terminal(command: list[str]) -> None:
             continue
         for line, after in itertools.pairwise(lines):
             assert len(line) + 1 + len(after.split()[0]) > 78, f"{line!r} then {after!r}"
+
+
+_COMMANDS = ["", "odds", "play", "verify", "table", "serve", "lab", "export", "import"]
+
+
+@pytest.mark.parametrize("columns", [20, 30, 39, 60])
+def test_in_a_narrow_terminal_every_option_name_is_whole_and_nothing_is_cut(columns: int) -> None:
+    """Below 40 columns typer's panels cut option names ('--stra…', '--…') and the descriptions
+    beside them to a word a line; at 60, export's and import's '--database-url' example URL ended
+    in '…'. Where the panels would cut anything, the help is laid out plainly: each name whole on
+    a line of its own, the description wrapped under it. Each command's help, in a real terminal."""
+    from sevens.cli.main import command
+
+    root = command()
+    for name in _COMMANDS:
+        cmd = root.commands[name] if name else root  # type: ignore[attr-defined]
+        ctx = cmd.make_context(name or "sevens", [], resilient_parsing=True)
+        names = [opt for param in cmd.get_params(ctx) for opt in (*param.opts, *param.secondary_opts)
+                 if opt.startswith("-")]
+        with in_terminal([sys.executable, "-m", "sevens", *([name] if name else []), "--help"],
+                         env={**os.environ, "COLUMNS": str(columns)}) as (run, main):
+            shown = read_until(main, rb"\Z-never", 60)  # all there is, until the command ends
+            assert run.wait(timeout=60) == 0
+        text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", shown.decode())
+        assert "…" not in text, (name, text)
+        for option in names:
+            assert re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text), (name, option, text)
+        assert max(len(line) for line in text.splitlines()) <= columns, (name, text)

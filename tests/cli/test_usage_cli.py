@@ -67,7 +67,8 @@ def test_h_is_help_and_help_starts_on_its_first_line(command: list[str]) -> None
     lines = long.stdout.splitlines()
     assert lines[0].strip().startswith(f"Usage: sevens {command[0] if command else '[OPTIONS]'}")
     assert lines[-1].strip(), "the help ends on its last line, with no blank line after it"
-    assert any(set(line.replace("│", " ").split()[:2]) == {"-h", "--help"} for line in lines)
+    # In typer's panel, or laid out plainly ("-h, --help") where the panels would cut something.
+    assert any(set(line.replace("│", " ").replace(",", " ").split()[:2]) == {"-h", "--help"} for line in lines)
 
 
 def test_help_in_colour_starts_on_its_first_line() -> None:

@@ -3,27 +3,31 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import difflib
 import importlib
 import inspect
+import io
 import os
 import re
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import typer
 import typer.core
 import typer.main
 from rich.console import Console
 
-# typer carries its own copy of click: its commands are typer._click's, not the click package's.
+# typer carries its own copy of click: its commands are typer._click's, not the click package's,
+# and it gives these classes no public name. tests/cli/test_library_hooks.py fails first if they move.
 from typer._click.core import Command, Context, Parameter
 from typer._click.exceptions import ClickException, MissingParameter, NoArgsIsHelpError, NoSuchOption
 
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
-from sevens.cli.output import printing, stdout_broken
+from sevens.cli.output import printing
 from sevens.cli.whole_numbers import read_whole
 
 __all__ = ["HELP_OPTIONS", "app", "command_line_refusal", "main", "usage_error_line"]
@@ -47,12 +51,20 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
 
     Anything the parser refuses here is left alone: the command's own parsing says what is wrong.
     """
-    parser = command.make_parser(ctx)
+    # The line is read by a parser of copies of the command's options, in which each option that
+    # takes one value takes it any number of times (multiple), so as to see every value given, not
+    # only the last one: a flag stores a constant, a count counts, a repeatable option appends.
     single = set()
-    for option in {*parser._long_opt.values(), *parser._short_opt.values()}:
-        if option.action == "store":  # a flag stores a constant, a repeatable option appends
-            option.action = "append"  # to see every value given, not only the last one
-            single.add(option.dest)
+    params = []
+    for param in command.get_params(ctx):
+        if param.param_type_name == "option" and not (
+            getattr(param, "multiple", False) or getattr(param, "is_flag", False) or getattr(param, "count", False)
+        ):
+            param = copy.copy(param)
+            param.multiple = True
+            single.add(param.name)
+        params.append(param)
+    parser = typer.core.TyperCommand(name=command.name, params=params, add_help_option=False).make_parser(ctx)
     try:
         given, _, _ = parser.parse_args(args=list(args))
     except ClickException:
@@ -157,7 +169,7 @@ class _Sevens(typer.core.TyperGroup):
     def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if args or ctx.resilient_parsing:
             return super().parse_args(ctx, args)
-        with _printing_help():  # ``sevens`` alone prints the help (no_args_is_help) as it parses
+        with _printing_help(ctx):  # ``sevens`` alone prints the help (no_args_is_help) as it parses
             return super().parse_args(ctx, args)
 
     def resolve_command(
@@ -235,37 +247,112 @@ for _name in _COMMAND_MODULES:
 
 
 @contextlib.contextmanager
-def _printing_help() -> Iterator[None]:
+def _printing_help(ctx: Context) -> Iterator[None]:
     """Within the block, help printed to standard output is results as any command's
     (:func:`~sevens.cli.output.printing`): ``sevens --help | head -1`` ended with status 1 (rich's
     and click's own handling of a closed pipe) and ``sevens --help >/dev/full`` with a bare
-    "[Errno 28] ..." and status 2, as if the input was wrong."""
+    "[Errno 28] ..." and status 2, as if the input was wrong.
+
+    typer writes the help to ``sys.stdout`` as it lays it out; it is held here, and written once
+    laid out. Where typer's panels would cut anything (an option's name to "--stra…" below 40
+    columns, a word of its description), the help is laid out plainly instead (:func:`plain_help`)."""
     try:
         import typer.rich_utils  # here, not at start-up: it reads $TERMINAL_WIDTH as it loads
     except ValueError:
         fail(f"TERMINAL_WIDTH is {os.environ.get('TERMINAL_WIDTH')!r}, not a number of columns; set it to a whole "
              "number, such as 100, or unset it")
-    typer_console = typer.rich_utils._get_rich_console
-    held: list[Console] = []
-
-    def help_console(stderr: bool = False) -> Console:
-        console = typer_console(stderr)
-        if not stderr:  # rich would exit at once, with status 1
-            setattr(console, "on_broken_pipe", stdout_broken)  # noqa: B010
-            console.begin_capture()  # laid out for the terminal as ever, written below
-            held.append(console)
-        return console
-
-    typer.rich_utils._get_rich_console = help_console
-    try:
-        with printing():
-            try:
+    shown_on = sys.stdout
+    held = _HeldHelp(shown_on)
+    with printing():
+        try:
+            with contextlib.redirect_stdout(held):
                 yield
-            finally:
-                text = "".join(console.end_capture() for console in held)
-                sys.stdout.write(_without_blank_start(text))
-    finally:
-        typer.rich_utils._get_rich_console = typer_console
+        finally:
+            text = held.getvalue()
+            if "…" in _ANSI.sub("", text):
+                width = typer.rich_utils.MAX_WIDTH or Console(file=shown_on).width
+                text = plain_help(ctx, width)
+            shown_on.write(_without_blank_start(text))
+
+
+class _HeldHelp(io.StringIO):
+    """The help as typer writes it, held: laid out as for the standard output it will go to (a
+    terminal gets colour; the same encoding)."""
+
+    def __init__(self, shown_on: TextIO) -> None:
+        super().__init__()
+        self.shown_on = shown_on
+
+    def isatty(self) -> bool:
+        return self.shown_on.isatty()
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        return getattr(self.shown_on, "encoding", None) or "utf-8"
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def plain_help(ctx: Context, width: int) -> str:
+    """``ctx``'s command's help with nothing cut, for a terminal too narrow for typer's panels: the
+    usage and description wrapped to ``width``, then each argument, option and command on a line of
+    its own, whole, its description wrapped under it, indented.
+
+    >>> text = plain_help(command().make_context("sevens", [], resilient_parsing=True), 24)
+    >>> print(text[text.index("Options:"):text.index("  play")])
+    Options:
+      -h, --help
+          Show this message
+          and exit.
+    <BLANKLINE>
+    Commands:
+      odds
+          Exact odds: an
+          order's points, a
+          match, the best
+          split of a total,
+          or the solved
+          match.
+    <BLANKLINE>
+    """
+    width = max(width, 20)  # narrower, a description would be a word a line: let the terminal wrap
+    lines: list[str] = []
+
+    def wrapped(text: str, indent: int) -> None:
+        for paragraph in text.split("\n\n"):
+            # A paragraph of lines kept as written (an example) keeps them; any other is one line.
+            for line in paragraph.split("\n"):
+                lines.extend(textwrap.wrap(line, width, initial_indent=" " * indent, subsequent_indent=" " * indent,
+                                           break_on_hyphens=False) or [""])
+            lines.append("")
+
+    command = ctx.command
+    wrapped(command.get_usage(ctx), 0)
+    if command.help:
+        wrapped(command.help, 0)
+    sections: dict[str, list[tuple[str, str]]] = {"Arguments": [], "Options": []}
+    for param in command.get_params(ctx):
+        record = param.get_help_record(ctx)
+        if record is not None:
+            sections["Arguments" if param.param_type_name == "argument" else "Options"].append(record)
+    if isinstance(command, typer.core.TyperGroup):
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                sections.setdefault("Commands", []).append((name, (sub.help or "").split("\n\n")[0]))
+    for title, records in sections.items():
+        if not records:
+            continue
+        lines.append(f"{title}:")
+        for names, description in records:
+            wrapped(names, 2)
+            lines.pop()  # the description follows at once
+            if description:
+                wrapped(description, 6)
+                lines.pop()
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
 
 
 _BLANK_LINE = re.compile(r"(?:[ \t]|\x1b\[[0-9;]*m)*\n")
@@ -291,7 +378,7 @@ def _without_blank_start(text: str) -> str:
 def _show_help(ctx: Context, param: Parameter, value: bool) -> None:
     """``--help``, printed as results are (:func:`_printing_help`)."""
     if value and not ctx.resilient_parsing:
-        with _printing_help():
+        with _printing_help(ctx):
             text = ctx.get_help()  # typer prints it as it lays it out, and returns what is left: nothing
             if text:
                 typer.echo(text, color=ctx.color)
