@@ -156,3 +156,17 @@ def test_serve_says_what_is_wrong_with_a_sqlite_path(tmp_path: Path, make: str, 
     assert result.stderr.startswith("error: cannot open the database: ") and result.stderr.count("\n") == 1
     assert words.format(path=path) in result.stderr, result.stderr
     assert (path.read_bytes() if path.is_file() else None) == before
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-5"])
+def test_a_port_out_of_range_is_said_with_the_range_and_the_number_given(port: str) -> None:
+    """It read "invalid value for '--port': Input should be less than or equal to 65535": neither
+    the number typed nor the ports there are."""
+    import os
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "sevens", "serve", "--port", port], capture_output=True, text=True,
+                         timeout=120, check=False, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")})
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr == f"error: --port takes a whole number from 1 to 65535, got {int(port)}\n"

@@ -113,12 +113,20 @@ def _read_whole_first(param: Parameter) -> Callable[[Context, Any], Any]:
     process = param.process_value
     name = max(param.opts, key=len) if param.opts else (param.name or "the number")
 
+    low, high = getattr(param, "min", None), getattr(param, "max", None)
+
     def process_value(ctx: Context, value: Any) -> Any:
         if isinstance(value, str):
             try:
                 value = read_whole(name, value)
             except ValueError as exc:
                 fail(str(exc))
+            # typer's own range check said "Input should be less than or equal to 65535": neither
+            # the number given nor the range.
+            if (low is not None and value < low) or (high is not None and value > high):
+                span = f"from {low} to {high}" if low is not None and high is not None else (
+                    f"of {low} or more" if low is not None else f"of {high} or less")
+                fail(f"{name} takes a whole number {span}, got {value}")
         return process(ctx, value)
 
     return process_value
