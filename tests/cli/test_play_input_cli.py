@@ -83,3 +83,18 @@ def test_an_order_piped_in_at_a_hand_over_is_said_and_taken_as_the_order_not_swa
         shown = _two_people(f"{before}20 9\n\n", tmp_path)
         assert "Order for Argentina as FORCE FLAIR (? for help): 20 FORCE + 9 FLAIR: expected" in shown, shown
         assert "was read at the hand-over" not in shown and "Refused" not in shown
+
+
+def test_a_record_or_save_to_standard_output_is_refused_before_the_game(tmp_path: Path) -> None:
+    """'--record -' wrote a file named - and then said 'check it with: sevens verify -', which reads
+    standard input; other commands take - for standard output, which here shows the game."""
+    for option in ("--record", "--save"):
+        run = subprocess.run(
+            [sys.executable, "-m", "sevens", "play", "--auto", "--seed", "1", option, "-"], input="", capture_output=True,
+            text=True, timeout=120, check=False, cwd=tmp_path, env={**os.environ, "HOME": str(tmp_path),
+                                                                   "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+        )
+        assert (run.returncode, run.stdout) == (2, "")
+        assert run.stderr == (f"error: {option} - would write to standard output, which shows the game; give a file, "
+                              f"e.g. {option} game.json\n")
+        assert list(tmp_path.iterdir()) == []

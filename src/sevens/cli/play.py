@@ -1198,6 +1198,12 @@ def register(app: typer.Typer) -> None:
             # Other commands read - as standard input; here it holds the orders typed as the game goes.
             fail("--resume - would read the saved game from standard input, which the game reads its orders from; "
                  "give the saved game's file, e.g. --resume game.json (a file named - is --resume ./-)")
+        for option, path in (("--record", record), ("--save", save)):
+            if path is not None and str(path) == "-":
+                # Other commands write - to standard output; here it shows the game. It made a file named -,
+                # and then said to check it with "sevens verify -", which reads standard input.
+                fail(f"{option} - would write to standard output, which shows the game; give a file, e.g. "
+                     f"{option} game.json")
         if resume is not None:
             for flag, value in (("--save", save is not None), ("--no-save", no_save)):
                 if value:
