@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,17 @@ def test_in_a_narrow_terminal_every_option_name_is_whole_and_nothing_is_cut(colu
         for option in names:
             assert re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", text), (name, option, text)
         assert max(len(line) for line in text.splitlines()) <= columns, (name, text)
+
+
+def test_version_is_the_projects_and_is_printed_as_results_are() -> None:
+    """``sevens --version`` prints the version pyproject.toml gives the package, in a real process,
+    and (as every result) a full disk is said, not ignored."""
+    declared = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["version"]
+    shown = subprocess.run([sys.executable, "-m", "sevens", "--version"], capture_output=True, text=True, timeout=60)
+    assert (shown.returncode, shown.stdout, shown.stderr) == (0, f"sevens {declared}\n", "")
+    with open("/dev/full", "w") as full:
+        refused = subprocess.run([sys.executable, "-m", "sevens", "--version"], stdout=full, stderr=subprocess.PIPE,
+                                 text=True, timeout=60)
+    assert refused.returncode == 1 and "could not be written" in refused.stderr
+    listed = runner.invoke(app, ["--help"], env={"COLUMNS": "100"})
+    assert "--version" in listed.output and "Print the version of sevens" in listed.output

@@ -23,7 +23,9 @@ ELSEWHERE = {
 
 
 def _options() -> dict[str, set[str]]:
-    commands = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+    """Each command's long options; under "" those of ``sevens`` itself (``--version``)."""
+    root = typer.main.get_command(app)
+    commands = {"": root, **root.commands}  # type: ignore[attr-defined]
     return {name: {opt for param in command.params for opt in (*param.opts, *param.secondary_opts)
                    if opt.startswith("--")} | {"--help"}
             for name, command in commands.items()}

@@ -26,6 +26,7 @@ from rich.console import Console
 from typer._click.core import Command, Context, Parameter
 from typer._click.exceptions import ClickException, MissingParameter, NoArgsIsHelpError, NoSuchOption
 
+from sevens import __version__
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
 from sevens.cli.output import printing
 from sevens.cli.whole_numbers import read_whole
@@ -245,6 +246,22 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+def _show_version(value: bool) -> None:
+    if value:
+        with printing():
+            typer.echo(f"sevens {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", metavar="", callback=_show_version, is_eager=True, help="Print the version of sevens and exit."
+    ),
+) -> None:
+    """Sevens: the seven-a-side rugby tournament game. Play, compute exact odds, verify records."""
+
 
 # Each module defines register(app: typer.Typer) -> None.
 _COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab", "backup")
