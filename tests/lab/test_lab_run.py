@@ -37,6 +37,10 @@ NAMES = ["even", "group-blitz", "odds-aware"]
 def _same(a: object, b: object) -> None:
     for field in ("entries", "titles", "finals", "group_points", "group_points_sq", "scrum_left", "scrum_left_sq"):
         assert np.array_equal(getattr(a, field), getattr(b, field)), field
+    # The sums by block too, whichever batches (sharing a block of tournaments) finished first.
+    one, other = a.by_block.whole(), b.by_block.whole()  # type: ignore[attr-defined]
+    for field in ("blocks", "n_sq", "y_sq", "y_n"):
+        assert np.array_equal(getattr(one, field), getattr(other, field)), field
 
 
 def test_one_and_two_workers_give_identical_results() -> None:
