@@ -399,6 +399,20 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
     assert not alive
 
 
+def test_on_a_narrow_terminal_the_progress_bar_gives_way_and_its_figures_stay_whole() -> None:
+    """At 40 columns the bar kept its width and rich cut the count instead: '400000/40…', the
+    total lost. Now only the bar is narrowed."""
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,group-blitz", "--tournaments", "400000",
+               "--workers", "1"]
+    with in_terminal(command, env={**os.environ, "COLUMNS": "40"}) as (run, main):
+        shown = read_until(main, rb"SCRUM left[\s\S]*group-blitz", 300)
+        assert run.wait(timeout=60) == 0, shown.decode(errors="replace")
+    frames = [frame for frame in re.split(rb"[\r\n]", shown) if b"simulating" in frame]
+    assert frames, shown.decode(errors="replace")
+    for frame in frames:
+        assert "…" not in frame.decode() and re.search(rb"\d+/400000", frame), frame
+
+
 @pytest.mark.parametrize(("workers", "signum"), [("1", signal.SIGTERM), ("2", signal.SIGTERM), ("2", signal.SIGHUP)])
 def test_kill_or_a_closed_terminal_stops_a_run_as_ctrl_c_does_and_no_worker_plays_on(
     workers: str, signum: signal.Signals

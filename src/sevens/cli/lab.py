@@ -18,7 +18,7 @@ from rich import box
 from rich.console import Console, Group
 from rich.measure import Measurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
+from rich.table import Column, Table
 from rich.text import Text
 
 from sevens.cli.errors import check_loadable, fail, raised
@@ -232,11 +232,12 @@ def lab(
                 loading = "loading the compiled simulator (the first run after an install compiles it: a minute or so)"
                 with console.status(loading) if console.is_interactive else contextlib.nullcontext():
                     warm_up(teams)
+            # Only the bar gives way to a narrow terminal: rich cut the figures first ("400000/40…").
             with Progress(
-                TextColumn("{task.description}"),
+                TextColumn("{task.description}", table_column=Column(no_wrap=True)),
                 BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
+                MofNCompleteColumn(table_column=Column(no_wrap=True)),
+                TimeRemainingColumn(table_column=Column(no_wrap=True)),
                 console=console,
                 # Where stderr is no terminal, rich draws no bar, and on stopping wrote an empty line
                 # instead, which came before the run's error.
