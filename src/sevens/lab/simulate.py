@@ -170,6 +170,19 @@ _KINDS = {"f": "floating-point numbers", "c": "complex numbers", "b": "True/Fals
           "O": "Python objects", "M": "dates", "m": "time spans", "V": "records"}
 
 
+def _fix_for(exc: BaseException) -> str:
+    """What to do about an exception a strategy raised.
+
+    >>> _fix_for(KeyError("x"))
+    "the lab runs a strategy's code as it is: fix it and run again"
+    """
+    if isinstance(exc, ValueError) and "read-only" in str(exc):
+        # numpy says only that the destination is read-only, not whose it is nor what to do.
+        return ("the view's arrays are the run's own figures, read-only: copy one to work on it (view.scrum.copy()), "
+                "and run again")
+    return "the lab runs a strategy's code as it is: fix it and run again"
+
+
 def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Generator, when: str) -> Orders:
     """The strategy's orders for the view, checked; anything wrong is a :class:`StrategyError`
     that names the strategy (``name``, as messages show it), the turn, what was wrong and how to
@@ -181,7 +194,7 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
     except (Exception, SystemExit) as exc:  # the strategy's own code (sys.exit too): say whose and where, not a traceback through the lab
         raise StrategyError(
             f"strategy {name} raised {type(exc).__name__}: {exc}{raised_at(exc)}, deciding for {view.size} teams in "
-            f"{when}; the lab runs a strategy's code as it is: fix it and run again"
+            f"{when}; {_fix_for(exc)}"
         ) from exc
     if not isinstance(made, tuple | list) or len(made) != 2:
         shown = f"{type(made).__name__} of {len(made)} items" if isinstance(made, tuple | list) else type(made).__name__
