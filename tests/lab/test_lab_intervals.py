@@ -63,3 +63,12 @@ def test_one_strategy_in_every_seat_has_its_title_rate_known_exactly() -> None:
     row = run_lab(["even"], 400, seed=1, teams=8, batch_size=100).rows[0]
     assert row.title_rate == row.title_low == row.title_high == 1 / 8
     assert row.final_rate == row.final_low == row.final_high == 2 / 8
+
+
+def test_a_field_whose_lone_teams_never_won_still_has_an_interval_for_its_title_rate() -> None:
+    """A lone group-blitz team almost never wins (0.04%): over 60 tournaments the field won every
+    title, each of the 60 blocks alike, and the spread between them, none, read as an exact rate."""
+    result = run_lab(["group-blitz"], 60, seed=1, field="even-flair", batch_size=20)
+    field = next(row for row in result.rows if row.name == "even-flair (field)")
+    assert field.title_rate == 1 / 15
+    assert field.title_low < field.title_rate < field.title_high

@@ -433,8 +433,6 @@ def wilson_interval(k: int, n: float, rate: float | None = None) -> tuple[float,
     if n == 0:
         return 0.0, 1.0
     p = k / n if rate is None else rate
-    if math.isinf(n):
-        return p, p
     z2 = _Z95 * _Z95
     scale = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / scale
@@ -467,13 +465,16 @@ def _block_variance(sums: BlockSums, metric: int, strategy: int, total: int, n: 
     return max(0.0, spread / n**4) * blocks / (blocks - 1)
 
 
-def _rate(k: int, n: int, variance: float | None = None) -> tuple[float, float, float]:
+def _rate(k: int, n: int, variance: float | None = None, *, everywhere: bool = False) -> tuple[float, float, float]:
+    """A rate and its interval; ``everywhere``: the strategy held every seat of every tournament."""
     rate = k / n if n else 0.0
-    if variance is None or rate in (0.0, 1.0):
-        # No blocks to go by, or none of its teams won (or all did): Wilson's over the entries.
+    if variance == 0 and everywhere:
+        return rate, rate, rate  # one title and two finalists per tournament, all its own: exact
+    if not variance or rate in (0.0, 1.0):
+        # No blocks to go by, none of its teams won (or all did), or every block came out alike by
+        # chance (a field whose lone teams never won): Wilson's over the entries.
         return rate, *wilson_interval(k, n)
-    effective = math.inf if variance == 0 else rate * (1 - rate) / variance
-    return rate, *wilson_interval(k, effective, rate)
+    return rate, *wilson_interval(k, rate * (1 - rate) / variance, rate)
 
 
 def _mean(total: int, squares: int, n: int, variance: float | None = None) -> tuple[float, float]:
@@ -528,8 +529,9 @@ class LabResult:
             totals = [int(getattr(t, metric)[i]) for metric in METRICS]
             spread = [None if by_block is None else _block_variance(by_block, m, i, totals[m], n)
                       for m in range(len(METRICS))]
-            title = _rate(totals[0], n, spread[0])
-            final = _rate(totals[1], n, spread[1])
+            everywhere = n == self.teams * t.tournaments
+            title = _rate(totals[0], n, spread[0], everywhere=everywhere)
+            final = _rate(totals[1], n, spread[1], everywhere=everywhere)
             gp, gp_ci = _mean(totals[2], int(t.group_points_sq[i]), n, spread[2])
             sl, sl_ci = _mean(totals[3], int(t.scrum_left_sq[i]), n, spread[3])
             rows.append(StrategyRow(name, n, *title, *final, gp, gp_ci, sl, sl_ci))
