@@ -17,7 +17,7 @@ from web.web_helpers import Hosted, TestClient, host_game, new_client, post_form
 
 BOUNDS = {
     "player page": 8,
-    "organiser page": 9,
+    "organiser page": 8,
     "spectator page": 3,
     "record download": 1,
     "page poll (player)": 3,

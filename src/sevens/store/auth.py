@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, delete, select
+from sqlalchemy import and_, bindparam, delete, or_, select
 from sqlalchemy.orm import Session
 
 from sevens.store.errors import Conflict, Gone
@@ -19,6 +20,7 @@ __all__ = [
     "create_principal",
     "find_principal",
     "grants_of",
+    "access_and_seats_held",
     "access_to",
     "BotSeat",
     "bot_seat",
@@ -157,6 +159,20 @@ def access_to(session: Session, *, principal_id: int | None, game_id: int) -> Ac
     rows = session.scalars(
         select(Grant).where(Grant.principal_id == principal_id, Grant.game_id == game_id).order_by(Grant.id)
     )
+    return _access_of(rows)
+
+
+def access_and_seats_held(session: Session, *, principal_id: int | None, game_id: int) -> tuple[Access, frozenset[str]]:
+    """:func:`access_to` and :func:`seats_held` in one statement (the organiser's page needs both)."""
+    theirs = Grant.role == Role.PLAYER
+    if principal_id is not None:
+        theirs = or_(theirs, Grant.principal_id == principal_id)
+    rows = list(session.scalars(select(Grant).where(Grant.game_id == game_id, theirs).order_by(Grant.id)))
+    access = Access() if principal_id is None else _access_of(r for r in rows if r.principal_id == principal_id)
+    return access, frozenset(r.player_id for r in rows if r.role == Role.PLAYER)
+
+
+def _access_of(rows: Iterable[Grant]) -> Access:
     organiser = False
     seats: list[str] = []
     for grant in rows:

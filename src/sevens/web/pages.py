@@ -17,6 +17,7 @@ from sevens.store import games as store
 from sevens.store.auth import (
     Access,
     InviteState,
+    access_and_seats_held,
     access_to,
     add_grant,
     create_principal,
@@ -108,6 +109,11 @@ def _base_url(request: Request, settings: SettingsDep) -> str:
 
 def _access(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> Access:
     return access_to(db, principal_id=None if principal is None else principal.id, game_id=game.id)
+
+
+def _organiser_access(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> tuple[Access, frozenset[str]]:
+    """The access, and the seats someone plays, read together: the organiser's page shows both."""
+    return access_and_seats_held(db, principal_id=None if principal is None else principal.id, game_id=game.id)
 
 
 def _watchable(game: GameRow, access: Access) -> None:
@@ -656,14 +662,14 @@ def organise_page(
     turn resolved): the page says what it did just before the turn's controls (``#done``), where
     it comes back, so the next Tab goes on to them."""
     game = store.game_by_public_id(db, public_id=public_id)
-    access = _access(db, principal, game)
+    access, held = _organiser_access(db, principal, game)
     _watchable(game, access)
     _organiser(game, access)
     number = views.turn_in_link(turn)
     together = done == "resolve" and number is not None and store.resolved_together(db, game_id=game.id, first=number)
     act = _turn_done(game, done, turn, resolved_together=together)
     return _organise(
-        request, db, game, access, clock, principal=principal, done_team=team if done == "house-bot" else "",
+        request, db, game, (access, held), clock, principal=principal, done_team=team if done == "house-bot" else "",
         done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
     )
 
@@ -709,7 +715,7 @@ def _organise(
     request: Request,
     db: SessionDep,
     game: GameRow,
-    access: Access,
+    access_held: tuple[Access, frozenset[str]],
     clock: ClockDep,
     *,
     principal: ApiPrincipal | None,
@@ -724,7 +730,8 @@ def _organise(
     # a button refused, said at the top of the page. Either way the address shown is the page's.
     # ``done_team``: the team whose house bot was just set, said in its row. ``done_act``: the
     # button of the turn's just pressed (``done_turn``: the turn it resolved), said before them.
-    view = views.organiser_view(db, game, now=clock())
+    access, held = access_held
+    view = views.organiser_view(db, game, now=clock(), held=held)
     context: dict[str, Any] = {
         "view": view, "access": access, "live": _live(db, game, access, principal, view), "refusal": refusal,
         "notice": notice, "done_team": done_team, "done_act": done_act, "done_turn": done_turn,
@@ -741,8 +748,10 @@ def _organiser_refused(
 ) -> Response:
     """The organiser page again, with a form of it refused (nothing of the refused act is kept)."""
     db.rollback()
-    access = _access(db, principal, game)
-    return _organise(request, db, game, access, clock, principal=principal, refusal=refusal, status=status)
+    return _organise(
+        request, db, game, _organiser_access(db, principal, game), clock, principal=principal, refusal=refusal,
+        status=status,
+    )
 
 
 def _stands(game: GameRow) -> str:
@@ -825,8 +834,10 @@ def _organiser_noted(
     refused act."""
     db.rollback()  # also reads the game afresh: the note says where it stands now
     note = _late_note(act, game, exc, turn=turn, seat=seat)
-    access = _access(db, principal, game)
-    return _organise(request, db, game, access, clock, principal=principal, notice=note, status=exc.status)
+    return _organise(
+        request, db, game, _organiser_access(db, principal, game), clock, principal=principal, notice=note,
+        status=exc.status,
+    )
 
 
 @router.get("/games/{public_id}/play")

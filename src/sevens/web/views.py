@@ -407,8 +407,11 @@ class OrganiserView:
         return data
 
 
-def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserView:
-    """What the organiser sees (``now`` tells an open invite from an expired one)."""
+def organiser_view(
+    db: Session, game: GameRow, *, now: datetime, held: frozenset[str] | None = None
+) -> OrganiserView:
+    """What the organiser sees (``now`` tells an open invite from an expired one; ``held``, the
+    seats some credential plays, read here unless the caller already read them with its access)."""
     # Seats and teams are read once here and handed to each part that needs them.
     seats = store.seats_of(db, game_id=game.id)
     taking_orders = game.status in (GameStatus.RUNNING, GameStatus.PAUSED)
@@ -422,7 +425,8 @@ def organiser_view(db: Session, game: GameRow, *, now: datetime) -> OrganiserVie
         t.team_id: t.autopilot or game.default_bot
         for t in store.house_teams(db, game=game, state=public.state, seats=seats, teams=teams)
     }
-    held = frozenset(seats_held(db, game_id=game.id))
+    if held is None:
+        held = frozenset(seats_held(db, game_id=game.id))
     return OrganiserView(public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held)
 
 
