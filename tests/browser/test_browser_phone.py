@@ -4,6 +4,7 @@ off to the right of a table that scrolls sideways."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -427,3 +428,64 @@ def test_a_player_far_down_the_page_is_told_where_they_are_that_the_game_moved_o
     organiser.close()
     expect(page.locator("main > #live-note:first-child")).to_contain_text("The game has moved on (running, turn 3).", timeout=15000)
     context.close()
+
+
+LONG_OPTION = 12
+"""Throws in the one long FLAIR option of the test below: eleven doubles re-thrown (R2), then a
+throw that ends it. A CI run's dice once gave an option long enough to widen a report past a
+phone; the chance of twelve is about 1 in 360 million, so the test writes them into the game."""
+
+
+def _turn_one_with_a_long_flair_option(database: Path, organise_url: str) -> None:
+    """Resolve turn 1 of the started game as if its dice had given the first match's home team a
+    FLAIR option of :data:`LONG_OPTION` throws (every other order one plain throw)."""
+    from sqlalchemy.orm import Session
+
+    from sevens.rules import Order, ScriptedDice
+    from sevens.store import games as store
+    from sevens.store.db import make_engine
+    from sevens.tournament.game import TurnOrder, play_turn
+    from sevens.tournament.record import dumps, to_record
+    from sevens.tournament.setup import TeamId
+
+    public_id = organise_url.removesuffix("/organise").rsplit("/", 1)[1]
+    engine = make_engine(f"sqlite:///{database}")
+    with Session(engine) as db:
+        game = store.game_by_public_id(db, public_id=public_id)
+        state = store.load_game(game)
+        long_stream = f"{state.fixtures()[0].id}/home"
+        orders = {team: TurnOrder(TeamId(team), Order(force=0, flair=3)) for team in state.teams_in_play()}
+
+        def dice_for(stream: str) -> ScriptedDice:
+            doubles = [1, 1] * (LONG_OPTION - 1) if stream == long_stream else []
+            return ScriptedDice([*doubles, 2, 4])
+
+        played = play_turn(state, orders, dice_for)
+        game.record_json = dumps(to_record(played, seed=None))
+        game.current_turn = 2
+        db.commit()
+    engine.dispose()
+
+
+@pytest.mark.parametrize("width", [360, 320])
+def test_a_match_report_with_a_long_flair_option_fits_a_phone(
+    server: str, tmp_path: Path, chromium: Any, width: int
+) -> None:
+    """A report whose FLAIR option is twelve throws long breaks it between its throws: no page
+    showing it (the spectator's, the player's, the organiser's) is wider than the phone, nor does
+    anything on it scroll sideways."""
+    from playwright.sync_api import expect
+
+    from browser.test_browser_a11y import _SCROLLING_BOXES, _loaded_width
+
+    page = chromium.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True).new_page()
+    organise = start_with_one_seat(page, server, "Doubles cup", hours="24")
+    _turn_one_with_a_long_flair_option(tmp_path / "browser.sqlite3", organise)  # the server's database
+    base = organise.removesuffix("/organise")
+    for url in (base, f"{base}/play", organise):
+        visit(page, url)
+        long_option = page.locator(".report td.dice .part", has_text=", ".join(["1-1"] * (LONG_OPTION - 1)))
+        expect(long_option).to_have_count(1)
+        wide, widest = _loaded_width(page)
+        assert wide <= width, f"{url} is {wide} px wide on a {width} px phone (widest: {widest})"
+        assert not page.evaluate(_SCROLLING_BOXES), url
