@@ -232,13 +232,11 @@ def test_refusals_are_documented_as_detail(document: dict[str, Any]) -> None:
     for path, item in document["paths"].items():
         for method, operation in item.items():
             codes = {int(code) for code in operation["responses"] if int(code) >= 400}
-            if (method, path) != ("get", "/api/v1/strategies"):
-                assert codes, (method, path)
             for code in codes:
                 schema = operation["responses"][str(code)]["content"]["application/json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (method, path, code)
-            takes_body = "requestBody" in operation
-            assert (413 in codes) == takes_body and (422 in codes) >= takes_body, (method, path)
+            # Any operation can give these (test_web_api_statuses.py sends the requests that do).
+            assert {400, 413, 422} <= codes, (method, path)
 
 
 def test_bearer_token_is_a_security_scheme(document: dict[str, Any]) -> None:

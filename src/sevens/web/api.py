@@ -59,10 +59,15 @@ from sevens.web.strict import refuse_unknown_input
 
 __all__ = ["document_refusals_only_as_sent", "router"]
 
-# Every operation refuses input it does not know (sevens.web.strict), so each lists a 422: a typo
-# in a field or query parameter is said, not dropped.
+# Refusals any operation gives, whatever it does: a 422 for input it does not know
+# (sevens.web.strict: a typo in a field or query parameter is said, not dropped), a 413 for a body
+# over the limit (checked before the operation runs, so also where it takes none) and a 400 for a
+# Host it does not answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up).
 router = APIRouter(
-    prefix="/api/v1", tags=["api"], dependencies=[Depends(refuse_unknown_input)], responses=error_responses(422)
+    prefix="/api/v1",
+    tags=["api"],
+    dependencies=[Depends(refuse_unknown_input)],
+    responses=error_responses(400, 413, 422),
 )
 
 
@@ -195,7 +200,7 @@ def _optional_bot(
 
 
 @router.post(
-    "/join", response_model=JoinResponse, responses=error_responses(401, 404, 409, 410, 413, 422, 429)
+    "/join", response_model=JoinResponse, responses=error_responses(401, 404, 409, 410, 422, 429)
 )
 def join(
     body: JoinRequest,
@@ -522,7 +527,7 @@ def _save_order_now(
 @router.put(
     "/games/{public_id}/orders/{team}",
     response_model=OrderResponse,
-    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 422, 429),
 )
 async def put_order(
     public_id: str,
@@ -554,7 +559,7 @@ async def put_order(
 @router.put(
     "/games/{public_id}/autopilot/{team}",
     response_model=schemas.AutopilotAnswer,
-    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 422, 429),
 )
 def put_autopilot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep
@@ -599,7 +604,7 @@ class OddsRequest(BaseModel):
 @router.post(
     "/games/{public_id}/teams/{team}/odds",
     response_model=schemas.OddsAnswer,
-    responses=error_responses(401, 403, 404, 409, 413, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 422, 429),
 )
 def odds_of_draft(public_id: str, team: str, body: OddsRequest, principal: BotDep, db: SessionDep) -> Response:
     """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
@@ -656,7 +661,7 @@ class ExtendRequest(BaseModel):
 
 
 @router.post(
-    "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 413, 422, 429)
+    "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 422, 429)
 )
 def create(
     body: CreateRequest,
@@ -716,7 +721,7 @@ def _organiser_answer(db: SessionDep, row: GameRow, now: datetime, principal_id:
 
 # An organiser's act answers with the organiser's view (OrganiserGameView), or refuses.
 _ACT_ERRORS = error_responses(401, 403, 404, 409, 429)
-_ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 413, 422, 429)
+_ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 422, 429)
 
 
 def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
@@ -895,7 +900,7 @@ class OrganiseRequest(BaseModel):
 
 
 @router.post(
-    "/organise", response_model=schemas.OrganiseAnswer, responses=error_responses(401, 404, 413, 422, 429)
+    "/organise", response_model=schemas.OrganiseAnswer, responses=error_responses(401, 404, 422, 429)
 )
 def organise(
     body: OrganiseRequest,

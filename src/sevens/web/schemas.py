@@ -46,12 +46,16 @@ class ErrorAnswer(BaseModel):
 
 
 _ERRORS: dict[int, str] = {
+    400: (
+        "a value sent holds a NUL character, which no id, name or link contains (on PostgreSQL; SQLite finds "
+        "nothing), or the Host header names a host this server does not answer to (SEVENS_ALLOWED_HOSTS)"
+    ),
     401: "no bearer token where one is needed, or one the server does not know (unknown or revoked)",
     403: "the token may not do this (not the game's organiser, not the caller's team, no seat)",
     404: "no such game, team, invite or link (a private game is not found by strangers)",
     409: "the game is not in a state that allows this (not running, turn already resolved, ...)",
     410: "the invite was used or has expired",
-    413: "the request body is too large",
+    413: "the request body is too large (refused before it is read, also where the operation takes no body)",
     422: (
         "the input breaks a rule or the request's shape, or has a field or query parameter the operation "
         "does not take (the detail says which, and what it takes)"
