@@ -17,7 +17,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, update
+from sqlalchemy import Table, and_, bindparam, case, delete, func, insert, or_, select, update
 from sqlalchemy.orm import Session
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -561,11 +561,23 @@ def _discard_open_orders(session: Session, game: GameRow, *, player_id: str) -> 
 
 
 def list_public_games(session: Session, *, limit: int = 50) -> list[GameRow]:
-    """The newest public games."""
+    """The public games worth watching: those being played (latest started first), then lobbies
+    someone has joined (newest first), then those over (latest ended first).
+
+    A lobby nobody has joined, or a game ended before it started, has nothing to watch and is left
+    out: fresh empty games, however many, do not push real ones off the list.
+    """
+    joined = select(SeatRow.id).where(SeatRow.game_id == GameRow.id, SeatRow.joined_at.is_not(None)).exists()
+    lobby = GameRow.status == GameStatus.LOBBY
+    playing = GameRow.status.in_((GameStatus.RUNNING, GameStatus.PAUSED))
     query = (
         select(GameRow)
-        .where(GameRow.visibility == Visibility.PUBLIC)
-        .order_by(GameRow.created_at.desc(), GameRow.id.desc())
+        .where(GameRow.visibility == Visibility.PUBLIC, or_(GameRow.started_at.is_not(None), and_(lobby, joined)))
+        .order_by(
+            case((playing, 0), (lobby, 1), else_=2),
+            func.coalesce(GameRow.ended_at, GameRow.started_at, GameRow.created_at).desc(),
+            GameRow.id.desc(),
+        )
         .limit(limit)
     )
     return list(session.scalars(query))
