@@ -224,7 +224,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
 
     # Resolving now asks first; "Cancel" sends nothing.
     asked = _cancelled_question(page, "#resolve button")
-    assert asked.startswith("Resolve turn 1 now? Teams without a ready order"), asked
+    assert asked.startswith("Resolve turn 1 now? An order saved but not marked ready counts as saved"), asked
     page.reload()
     expect(page.locator("#resolve input[name=turn]")).to_have_value("1")
     refused_once = False

@@ -919,3 +919,23 @@ def test_a_player_in_the_lobby_is_told_the_page_follows_the_game(app: FastAPI) -
     assert "Come back to this page" not in page
     assert "shows your first matches as soon as the game starts: it follows the game by itself" in page
     assert f'data-live="/games/{game.public_id}/state"' in page
+
+
+def test_resolve_now_asks_what_it_does_with_a_saved_order(app: FastAPI, hosted: Hosted) -> None:
+    """*Resolve now* plays an order saved but not marked ready as it was saved, and the autopilot
+    only for a team with no order (R13); the question before it says so. It used to say that teams
+    without a ready order were played by their autopilot, which would have the organiser wait for a
+    player whose saved order already counts."""
+    saved, empty = hosted.my_teams("p1")
+    assert hosted.order("p1", saved, 5, 3).status_code == 303
+    page = hosted.organiser.get(f"{hosted.base}/organise").text
+    found = re.search(r'id="resolve" data-confirm="([^"]+)"', page)
+    assert found is not None
+    question = html.unescape(found.group(1))
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    record = new_client(app).get(f"/api/v1/games/{hosted.public_id}/record").json()
+    played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
+    assert played[saved] == {"force": 5, "flair": 3, "missed": False, "autopilot": None}
+    assert played[empty]["missed"] is True
+    assert question.startswith("Resolve turn 1 now? An order saved but not marked ready counts as saved;")
+    assert "with no order is played by its autopilot (R13)" in question
