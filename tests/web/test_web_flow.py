@@ -939,3 +939,14 @@ def test_resolve_now_asks_what_it_does_with_a_saved_order(app: FastAPI, hosted: 
     assert played[empty]["missed"] is True
     assert question.startswith("Resolve turn 1 now? An order saved but not marked ready counts as saved;")
     assert "with no order is played by its autopilot (R13)" in question
+
+
+def test_a_saved_order_says_it_counts_if_the_turn_is_resolved_first(hosted: Hosted) -> None:
+    """A player who saved an order without marking it ready is told it is played as saved should
+    the deadline or the organiser resolve the turn first (R13: only a team with none plays its
+    autopilot), not left to wonder whether it counts."""
+    team = hosted.my_teams("p1")[0]
+    assert hosted.order("p1", team, 10, 9).status_code == 303
+    page = hosted.players["p1"].get(f"{hosted.base}/play").text
+    said = re.sub(r"<[^>]+>", "", page.split(f'id="team-{team}"', 1)[1])
+    assert "Your order: 10 FORCE + 9 FLAIR, saved, not ready: it is played as saved if the turn is resolved first." in said
