@@ -950,3 +950,21 @@ def test_a_saved_order_says_it_counts_if_the_turn_is_resolved_first(hosted: Host
     page = hosted.players["p1"].get(f"{hosted.base}/play").text
     said = re.sub(r"<[^>]+>", "", page.split(f'id="team-{team}"', 1)[1])
     assert "Your order: 10 FORCE + 9 FLAIR, saved, not ready: it is played as saved if the turn is resolved first." in said
+
+
+def test_a_browser_signed_out_of_its_seat_opening_its_page_is_shown_a_way_out(hosted: Hosted) -> None:
+    """The seat's page opened (or reloaded) in a browser the organiser signed out is refused (403)
+    with what happened and a link to the game's page. It used to say that nothing was done and to
+    go back to the page it came from and reload it: that page, which only refused again."""
+    response = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
+    assert response.status_code == 200
+    page = hosted.players["p2"].get(f"{hosted.base}/play")
+    assert page.status_code == 403
+    text = html.unescape(re.sub(r"<[^>]+>", "", page.text))
+    assert "This browser plays no seat in Friday sevens" in text
+    assert "the organiser has signed it out" in text
+    assert "nothing was done" not in text and "Go back to the page you came from" not in text
+    assert f'<a href="{hosted.base}" id="game-page">' in page.text
+    # A stranger opening the address of a seat's page is shown the same way to the game.
+    stranger = new_client(hosted.app).get(f"{hosted.base}/play")
+    assert stranger.status_code == 403 and f'<a href="{hosted.base}" id="game-page">' in stranger.text

@@ -139,6 +139,19 @@ def _player(access: Access) -> str:
     return access.player_id
 
 
+def _no_seat(request: Request, game: GameRow) -> Response:
+    """A seat's page opened in a browser that plays no seat of the game (a stranger, or one the
+    organiser signed out): refused with the way to the game's page, not the refusal page's "go
+    back and reload", which would lead here again."""
+    message = (
+        f"This browser plays no seat in {game.name}: open your invite link to take your seat. If you played "
+        "from this browser until now, the organiser has signed it out, and only a new invite link from them "
+        "opens your seat again."
+    )
+    context = {"status": 403, "message": message, "game_page": f"/games/{game.public_id}", "game_name": game.name}
+    return render(request, "error.html", context, status=403)
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """A form sent back refused, for its page to show again: ``form`` is the form's id on that
@@ -861,7 +874,9 @@ def play_page(
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    player_id = _player(access)
+    if access.player_id is None:
+        return _no_seat(request, game)
+    player_id = access.player_id
     view = views.player_view(db, game, player_id)
     message = views.done_message(view, done, team, turn)
     # A reload or a restored tab keeps the address: an order's note is said in its own turn, and
