@@ -968,3 +968,19 @@ def test_a_browser_signed_out_of_its_seat_opening_its_page_is_shown_a_way_out(ho
     # A stranger opening the address of a seat's page is shown the same way to the game.
     stranger = new_client(hosted.app).get(f"{hosted.base}/play")
     assert stranger.status_code == 403 and f'<a href="{hosted.base}" id="game-page">' in stranger.text
+
+
+def test_the_created_page_says_until_when_the_invite_links_open_their_seats(app: FastAPI) -> None:
+    """An organiser sending the links round learns there, not later on the organiser page, that
+    they expire (SEVENS_INVITE_DAYS), and when: the moment the organiser page then gives per seat."""
+    organiser = new_client(app)
+    created = post_form(organiser, "/games", {"name": "Cup", "arrangement": "6-16-2", "deadline_hours": "24"})
+    assert created.status_code == 201
+    said = re.search(r'<p id="invites-until">(.*?)</p>', created.text)
+    assert said is not None, "the created page does not say when the invites expire"
+    until = re.findall(r'<time datetime="([^"]+)">', said.group(1))
+    assert "opens its seat once" in said.group(1) and len(until) == 1
+    public_id = re.search(r'href="/games/([\w-]+)/organise"', created.text)
+    assert public_id is not None
+    seats = organiser.get(f"/games/{public_id.group(1)}/organise").text.split('class="seats"', 1)[1]
+    assert set(re.findall(r'open until <time datetime="([^"]+)">', seats)) == set(until)

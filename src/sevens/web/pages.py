@@ -403,12 +403,18 @@ def create_game(
             "game": created.game,
             "organiser_link": f"{base}/organiser/{created.organiser_token}",
             "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites],
+            "invites_until": _invites_until(db, created.game),
             "canonical": f"/games/{created.game.public_id}/organise",
             **_shown_links(db, created.game),
         },
         status=201,
     )
     return _with_session_cookie(request, response, token, settings)
+
+
+def _invites_until(db: SessionDep, game: GameRow) -> datetime | None:
+    """When the first of the game's open invites expires (they are issued together)."""
+    return min((s.invite_expires_at for s in store.seats_of(db, game_id=game.id) if s.invite_expires_at), default=None)
 
 
 def _shown_links(db: SessionDep, game: GameRow, *, player_id: str | None = None) -> dict[str, Any]:
@@ -1325,6 +1331,7 @@ def post_rematch(
             "seat_names": {s.player_id: s.name for s in store.seats_of(db, game_id=game.id) if s.name},
             "organiser_link": f"{base}/organiser/{created.organiser_token}",
             "invites": [(pid, f"{base}/join/{tok}") for pid, tok in created.invites if pid not in taken],
+            "invites_until": _invites_until(db, created.game),
             "canonical": f"/games/{created.game.public_id}/organise",
             **_shown_links(db, created.game),
         },
