@@ -984,3 +984,32 @@ def test_the_created_page_says_until_when_the_invite_links_open_their_seats(app:
     assert public_id is not None
     seats = organiser.get(f"/games/{public_id.group(1)}/organise").text.split('class="seats"', 1)[1]
     assert set(re.findall(r'open until <time datetime="([^"]+)">', seats)) == set(until)
+
+
+def test_an_order_after_the_deadline_is_refused_though_the_turn_is_not_resolved_yet(
+    app: FastAPI, clock: FakeClock, hosted: Hosted
+) -> None:
+    """The deadline is when orders close: one sent after it, before the scheduler's next look for
+    overdue turns (every few seconds, or the first after a restart), is refused with the reason,
+    through the page and the API alike, and the team plays its autopilot (R13). Such an order used
+    to be taken and played, as if sent in time."""
+    team = hosted.my_teams("p1")[0]
+    clock.advance(hours=24, seconds=1)
+    refused = hosted.order("p1", team, 20, 0, action="ready")
+    assert refused.status_code == 409
+    assert "the deadline of turn 1 has passed" in html.unescape(refused.text)
+    joined = new_client(app).post(
+        "/api/v1/join", json={"invite": hosted.new_invite("p2").rsplit("/", 1)[1], "name": "Player 2"}
+    ).json()
+    bot_team = hosted.my_teams("p2")[0]
+    body = {"turn": 1, "force": 20, "flair": 0, "ready": True}
+    late = new_client(app).put(
+        f"/api/v1/games/{hosted.public_id}/orders/{bot_team}",
+        json=body,
+        headers={"Authorization": f"Bearer {joined['token']}"},
+    )
+    assert late.status_code == 409 and "the deadline of turn 1 has passed" in late.json()["detail"]
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+    record = new_client(app).get(f"/api/v1/games/{hosted.public_id}/record").json()
+    played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
+    assert played[team]["missed"] is True and played[bot_team]["missed"] is True

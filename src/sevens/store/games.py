@@ -642,7 +642,7 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
 # Statements on the order path are built once, so each call skips building them and their cache keys.
 _GAMES = cast(Table, GameRow.__table__)
 _LOCK_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(current_turn=_GAMES.c.current_turn)
-_ORDER_NEEDS = (_GAMES.c.status, _GAMES.c.current_turn, _GAMES.c.record_json)
+_ORDER_NEEDS = (_GAMES.c.status, _GAMES.c.current_turn, _GAMES.c.record_json, _GAMES.c.deadline_at)
 _FRESH_GAME = (
     select(GameRow).where(GameRow.id == bindparam("game_id")).execution_options(populate_existing=True)
 )
@@ -820,12 +820,20 @@ def save_order(
     locked = connection.execute(_LOCK_GAME.returning(*_ORDER_NEEDS), {"game_id": game_id}).first()
     if locked is None:
         raise NotFound("the game no longer exists")
-    status, current_turn, record_json = locked
+    status, current_turn, record_json, deadline_at = locked
     if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         raise Conflict(f"the game is {status.value}; orders are taken only while it is running")
     if turn != current_turn:
         raise Conflict(
             f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
+        )
+    if status == GameStatus.RUNNING and deadline_at is not None and deadline_at <= now:
+        # Orders close at the deadline, not when the scheduler next looks for overdue turns (every
+        # few seconds, or first thing after a restart): the turn is resolved as it stood then.
+        raise Conflict(
+            f"the deadline of turn {turn} has passed ({deadline_at:%Y-%m-%d %H:%M:%S} UTC), so orders for it "
+            "are closed: it is being resolved, its missing orders played by their autopilots (R13); reload "
+            "in a few seconds for the next turn"
         )
     if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
         # Checked again under the lock: an order written after a sign-out's discard would be left
