@@ -306,7 +306,7 @@ def test_backup_keeps_weighted_bots_and_refuses_a_bot_the_server_does_not_offer(
             store.start_game(db, game_id=created.game.id, now=NOW)
             team = next(t for t in store.teams_of(db, game_id=created.game.id) if t.player_id == "p1")
             store.set_autopilot(
-                db, game_id=created.game.id, player_id="p1", team_id=team.team_id, strategy="equilibrium@0.4"
+                db, game_id=created.game.id, player_id="p1", team_id=team.team_id, strategy="equilibrium@0.4", now=NOW
             )
         backup = tmp_path / "weights.json"
         _export(src_url, backup, full=True)

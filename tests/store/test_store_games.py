@@ -444,7 +444,7 @@ def test_an_autopilot_set_by_a_player_signed_out_meanwhile_is_refused(
         organiser.commit()
         with pytest.raises(Refused, match="seat p1 was signed out"):
             store.set_autopilot(
-                setter, game_id=game_id, player_id="p1", team_id=team, strategy="even-force", principal_id=principal_id
+                setter, game_id=game_id, player_id="p1", team_id=team, strategy="even-force", now=now, principal_id=principal_id
             )
         setter.rollback()
     finally:

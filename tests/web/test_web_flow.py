@@ -1013,3 +1013,58 @@ def test_an_order_after_the_deadline_is_refused_though_the_turn_is_not_resolved_
     record = new_client(app).get(f"/api/v1/games/{hosted.public_id}/record").json()
     played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
     assert played[team]["missed"] is True and played[bot_team]["missed"] is True
+
+
+def test_an_autopilot_chosen_after_the_deadline_is_refused_and_the_turn_plays_the_one_before(
+    app: FastAPI, clock: FakeClock, hosted: Hosted
+) -> None:
+    """R13: the turn is resolved as it stood at its deadline. An autopilot chosen after it, before
+    the scheduler's next look for overdue turns, used to be taken and to play that very turn;
+    now it is refused (409, through the page and the API), saying it can be chosen again once the
+    turn is resolved, and then it plays from the next turn."""
+    team = hosted.my_teams("p1")[0]
+    joined = new_client(app).post(
+        "/api/v1/join", json={"invite": hosted.new_invite("p2").rsplit("/", 1)[1], "name": "Player 2"}
+    ).json()
+    bearer = {"Authorization": f"Bearer {joined['token']}"}
+    bot_team = hosted.my_teams("p2")[0]
+    clock.advance(hours=24, seconds=1)
+    refused = post_form(hosted.players["p1"], f"{hosted.base}/autopilot", {"team": team, "strategy": "group-blitz"})
+    assert refused.status_code == 409
+    said = html.unescape(refused.text)
+    assert "The autopilot for" in said and "the deadline of turn 1 has passed" in said
+    assert "the choice plays from turn 2" in said
+    late = new_client(app).put(
+        f"/api/v1/games/{hosted.public_id}/autopilot/{bot_team}", json={"strategy": "group-blitz"}, headers=bearer
+    )
+    assert late.status_code == 409 and "the deadline of turn 1 has passed" in late.json()["detail"]
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+    record = new_client(app).get(f"/api/v1/games/{hosted.public_id}/record").json()
+    played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
+    assert played[team]["missed"] and played[bot_team]["missed"]
+    assert played[team]["autopilot"] == played[bot_team]["autopilot"] == "even"
+    # Once the turn is resolved the choice is taken again, for the next turn on.
+    again = new_client(app).put(
+        f"/api/v1/games/{hosted.public_id}/autopilot/{bot_team}", json={"strategy": "group-blitz"}, headers=bearer
+    )
+    assert again.status_code == 200 and again.json()["autopilot"] == "group-blitz"
+
+
+def test_a_house_bot_chosen_after_the_deadline_is_refused(app: FastAPI, clock: FakeClock) -> None:
+    """The organiser's bot for a team nobody plays is held to the deadline as a player's autopilot
+    is: chosen after it, it used to play the turn being resolved; now the page says it was not
+    changed, and why."""
+    game = host_game(app)
+    for number in range(1, 4):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    page = game.organiser.get(f"{game.base}/organise").text
+    house = re.findall(r'id="house-bot-([\w-]+)"', page)
+    assert house, "the seat nobody took has teams with a house bot form"
+    clock.advance(hours=24, seconds=1)
+    refused = post_form(game.organiser, f"{game.base}/house-bot", {"team": house[0], "strategy": "group-blitz"})
+    assert "the deadline of turn 1 has passed" in html.unescape(refused.text)
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+    record = new_client(app).get(f"/api/v1/games/{game.public_id}/record").json()
+    played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
+    assert played[house[0]]["autopilot"] == "even"

@@ -1090,8 +1090,27 @@ def end_game(session: Session, *, game_id: int, now: datetime, actor: str) -> Ga
     return game
 
 
+def _bots_closed_at_deadline(game: GameRow, *, now: datetime) -> None:
+    """Refuse a change of the bot that plays a team's missed order once the open turn's deadline has
+    passed: that turn is resolved as it stood at the deadline, autopilots included, however long
+    the scheduler takes to get to it (R13)."""
+    if game.status == GameStatus.RUNNING and game.deadline_at is not None and game.deadline_at <= now:
+        raise Conflict(
+            f"the deadline of turn {game.current_turn} has passed ({game.deadline_at:%Y-%m-%d %H:%M:%S} UTC), "
+            "so the turn plays the bots chosen before it; it is being resolved: "
+            f"reload in a few seconds and choose again, and the choice plays from turn {game.current_turn + 1}"
+        )
+
+
 def set_autopilot(
-    session: Session, *, game_id: int, player_id: str, team_id: str, strategy: str, principal_id: int | None = None
+    session: Session,
+    *,
+    game_id: int,
+    player_id: str,
+    team_id: str,
+    strategy: str,
+    now: datetime,
+    principal_id: int | None = None,
 ) -> TeamRow:
     """Pick the bot that plays a team's missed orders (R13). ``principal_id``: the credential
     asking, which must still play the seat once the game is locked, as for an order.
@@ -1099,7 +1118,8 @@ def set_autopilot(
     Raises:
         Invalid: an unknown bot.
         Refused: not the player's team, or the credential no longer plays the seat.
-        Conflict: the game is over, or the team is out of the tournament: no bot plays for it any more.
+        Conflict: the game is over, or the team is out of the tournament: no bot plays for it any more;
+            or the open turn's deadline has passed (the turn is resolved as it stood then).
     """
     strategy = check_bot_name(strategy, "autopilot")
     # The game's lock, as an order and a sign-out take it: a sign-out sets the seat's autopilots
@@ -1114,6 +1134,7 @@ def set_autopilot(
     # A bot for a team that plays no more matches would never play: saying it was set misleads.
     if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and team.team_id not in load_game(game).teams_in_play():
         raise Conflict(f"{team.name} is out of the tournament and plays no more matches, so it needs no autopilot")
+    _bots_closed_at_deadline(game, now=now)
     team.autopilot = strategy
     session.flush()
     return team
@@ -1164,7 +1185,7 @@ def set_house_bot(
         Invalid: an unknown bot.
         NotFound: no such team.
         Refused: the team's manager has taken their seat.
-        Conflict: the game has not started, or it is over.
+        Conflict: the game has not started, or it is over; or the open turn's deadline has passed.
     """
     strategy = check_bot_name(strategy)
     game = session.get(GameRow, game_id)
@@ -1182,6 +1203,7 @@ def set_house_bot(
         raise Conflict(f"{team.name} is out of the tournament: it plays no more matches")
     if house_bot(session, game=game, team_id=team.team_id) is None:
         raise Refused(f"{team.name}'s manager has taken their seat: only they choose its autopilot")
+    _bots_closed_at_deadline(game, now=now)
     team.autopilot = strategy
     _event(session, game, now=now, actor=actor, kind="house bot", detail=f"{team.team_id}: {strategy}")
     session.flush()

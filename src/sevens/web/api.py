@@ -562,13 +562,14 @@ async def put_order(
     responses=error_responses(401, 403, 404, 409, 422, 429),
 )
 def put_autopilot(
-    public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep
+    public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
-    """Pick the bot that plays the team's missed orders (R13)."""
+    """Pick the bot that plays the team's missed orders (R13); 409 once the open turn's deadline
+    has passed, until the turn is resolved."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     saved = store.set_autopilot(
-        db, game_id=row.id, player_id=me_, team_id=team, strategy=body.strategy, principal_id=principal.id
+        db, game_id=row.id, player_id=me_, team_id=team, strategy=body.strategy, now=clock(), principal_id=principal.id
     )
     db.commit()
     return JSONResponse({"team": saved.team_id, "autopilot": saved.autopilot or ""})

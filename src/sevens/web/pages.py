@@ -1035,6 +1035,7 @@ def post_autopilot(
     public_id: str,
     db: SessionDep,
     principal: PrincipalDep,
+    clock: ClockDep,
     csrf: CsrfField = None,
     team: Annotated[str, Form(max_length=64)] = "",
     strategy: Annotated[str, Form(max_length=40)] = "",
@@ -1054,10 +1055,12 @@ def post_autopilot(
             player_id=player_id,
             team_id=team,
             strategy=views.bot_name(strategy, weight),
+            now=clock(),
             principal_id=None if principal is None else principal.id,
         )
     except Conflict as exc:
-        # The game ended or finished since the page was loaded: the page as it stands now says so.
+        # The game ended or finished since the page was loaded, or the deadline passed: the page as
+        # it stands now says so.
         db.rollback()
         view = views.player_view(db, game, player_id)
         name = next((t.info.name for t in view.teams if t.info.id == team), team)
