@@ -25,7 +25,7 @@ BOUNDS = {
     "page poll (spectator)": 1,
     "links poll (organiser)": 4,
     "game JSON (player)": 8,
-    "game JSON (organiser)": 9,
+    "game JSON (organiser)": 8,
     "game JSON (spectator)": 3,
     "record JSON": 1,
     "API poll (player)": 3,

@@ -23,6 +23,8 @@ from sevens.bots import describe
 from sevens.bots.pacing import WEIGHTED
 from sevens.store import games as store
 from sevens.store.auth import (
+    Access,
+    access_and_seats_held,
     access_to,
     add_grant,
     bot_seat,
@@ -170,13 +172,16 @@ def _game_for_bot(db: SessionDep, principal_id: int | None, public_id: str) -> t
     found only by its players and organiser (``principal_id`` None: nobody's token)."""
     game = store.game_by_public_id(db, public_id=public_id)
     if principal_id is None:
-        if game.visibility != Visibility.PUBLIC:
-            raise HTTPException(status_code=404, detail=store.no_such_game(public_id))
-        return game, None, False
+        return _found_by(game, Access(), public_id), None, False
     access = access_to(db, principal_id=principal_id, game_id=game.id)
+    return _found_by(game, access, public_id), access.player_id, access.organiser
+
+
+def _found_by(game: GameRow, access: Access, public_id: str) -> GameRow:
+    """The game, unless it is private and ``access`` is none: then nobody is told it exists."""
     if game.visibility != Visibility.PUBLIC and not (access.organiser or access.player_ids):
         raise HTTPException(status_code=404, detail=store.no_such_game(public_id))
-    return game, access.player_id, access.organiser
+    return game
 
 
 def _player_or_refuse(player_id: str | None) -> str:
@@ -297,12 +302,14 @@ def strategies() -> Response:
 
 class Reader(NamedTuple):
     """A game as one caller reads it: the game, the caller's seat in it, whether the caller
-    organises it, and the caller's credential (None: no token)."""
+    organises it, the caller's credential (None: no token), and the seats some credential plays
+    (read with the caller's access, for the organiser's view; None without a token)."""
 
     row: GameRow
     player_id: str | None
     organiser: bool
     principal_id: int | None
+    held: frozenset[str] | None
 
 
 def _readable_game(
@@ -316,8 +323,12 @@ def _readable_game(
     """A game read with the caller's bearer token, or with none for a public game (as its page
     needs none)."""
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=clock())
-    principal_id = None if principal is None else principal.id
-    return Reader(*_game_for_bot(db, principal_id, public_id), principal_id)
+    if principal is None:
+        return Reader(*_game_for_bot(db, None, public_id), None, None)
+    game = store.game_by_public_id(db, public_id=public_id)
+    # One statement for both: the organiser's view needs the seats someone plays as well.
+    access, held = access_and_seats_held(db, principal_id=principal.id, game_id=game.id)
+    return Reader(_found_by(game, access, public_id), access.player_id, access.organiser, principal.id, held)
 
 
 ReadableGame = Annotated[Reader, Depends(_readable_game)]
@@ -388,18 +399,18 @@ def _game_view(read: Reader, db: Session, clock: ClockDep) -> dict[str, Any]:
 
 
 def _role_view(read: Reader, db: Session, clock: ClockDep) -> dict[str, Any]:
-    row, player_id, organiser, _ = read
+    row, player_id, organiser, _, held = read
     if player_id is not None and organiser:
         # Both roles' facts, none beyond them: the seat's own teams and orders, and the log,
         # invites and bots the organiser sees (who has ordered, never what, R13).
-        both = views.organiser_view(db, row, now=clock()).to_dict()
+        both = views.organiser_view(db, row, now=clock(), held=held).to_dict()
         mine = views.player_view(db, row, player_id).to_dict()
         both.update(me=mine["me"], my_teams=mine["my_teams"])
         return both
     if player_id is not None:
         return views.player_view(db, row, player_id).to_dict()
     if organiser:
-        return views.organiser_view(db, row, now=clock()).to_dict()
+        return views.organiser_view(db, row, now=clock(), held=held).to_dict()
     return views.spectator_view(db, row).to_dict()
 
 
