@@ -1068,3 +1068,22 @@ def test_a_house_bot_chosen_after_the_deadline_is_refused(app: FastAPI, clock: F
     record = new_client(app).get(f"/api/v1/games/{game.public_id}/record").json()
     played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
     assert played[house[0]]["autopilot"] == "even"
+
+
+def test_a_turn_past_its_deadline_is_not_listed_as_waiting_for_orders(
+    app: FastAPI, clock: FakeClock, hosted: Hosted
+) -> None:
+    """GET /api/v1/waiting lists the games whose orders a bot should send. After the deadline,
+    until the scheduler resolves the turn, it listed the game still, though every order for it is
+    refused (409): a bot doing as docs/web.md says (order what is listed, read again after a 409)
+    asked and was refused again and again, without a pause, until the turn was resolved."""
+    joined = new_client(app).post(
+        "/api/v1/join", json={"invite": hosted.new_invite("p2").rsplit("/", 1)[1], "name": "Player 2"}
+    ).json()
+    bot = new_client(app)
+    bot.headers["Authorization"] = f"Bearer {joined['token']}"
+    assert [w["turn"] for w in bot.get("/api/v1/waiting").json()] == [1]
+    clock.advance(hours=24, seconds=1)
+    assert bot.get("/api/v1/waiting").json() == []
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+    assert [w["turn"] for w in bot.get("/api/v1/waiting").json()] == [2]

@@ -258,14 +258,20 @@ def revoke(principal: BotDep, db: SessionDep) -> Response:
 
 
 @router.get("/waiting", response_model=list[WaitingGame], responses=error_responses(401, 429))
-def waiting(principal: BotDep, db: SessionDep) -> list[WaitingGame]:
-    """Games waiting for the caller's orders: an open turn with one of its teams in play, not all ready."""
+def waiting(principal: BotDep, db: SessionDep, clock: ClockDep) -> list[WaitingGame]:
+    """Games waiting for the caller's orders: an open turn with one of its teams in play, not all
+    ready, whose deadline has not passed."""
     found: list[WaitingGame] = []
+    now = clock()
     for grant in grants_of(db, principal_id=principal.id):
         if grant.role != Role.PLAYER:
             continue
         game = store.game_by_id(db, game_id=grant.game_id)
         if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+            continue
+        if game.status == GameStatus.RUNNING and game.deadline_at is not None and game.deadline_at <= now:
+            # Its orders are closed until the scheduler resolves the turn (a few seconds): listing it
+            # would have a bot order, be refused with 409, and ask again at once, until then.
             continue
         view = views.player_view(db, game, grant.player_id)
         playing = [t.info.id for t in view.teams if t.match is not None]
