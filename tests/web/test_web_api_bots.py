@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from sevens.store import games
 from sevens.store.db import make_engine
 from web.conftest import WebDb
-from web.web_helpers import FakeClock, TestClient, new_client, post_form
+from web.web_helpers import FakeClock, TestClient, host_game, new_client, post_form
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -214,3 +214,23 @@ def test_an_autopilot_for_a_team_that_is_out_is_refused_with_409(app: FastAPI) -
         assert "out of the tournament" in answer.json()["detail"]
         mine = client.get(f"/api/v1/games/{game}", headers=headers).json()["my_teams"]
         assert next(t["autopilot"] for t in mine if t["team"] == team) != "random"
+
+
+def test_a_bot_joins_and_organises_with_the_links_as_people_pass_them_on(app: FastAPI) -> None:
+    """An organiser hands a bot writer the invite link the page shows (``https://.../join/SECRET``),
+    and the organiser link likewise. /join and /organise took only the secret after the last '/',
+    answering a whole link 404 'this invite is not valid; ask the organiser for a new one' (and
+    counting it as a wrong secret): the organiser would issue a new link, refused the same way."""
+    hosted = host_game(app, visibility="private")
+    invite, organiser = hosted.invites["p1"], hosted.organiser_link
+    assert "/join/" in invite and "/organiser/" in organiser
+    client = new_client(app)
+    joined = client.post("/api/v1/join", json={"invite": invite + "\n", "name": "Pasted"})
+    assert joined.status_code == 200, joined.text
+    game = joined.json()["game"]
+    assert client.get(f"/api/v1/games/{game}", headers=_bearer(joined.json()["token"])).json()["me"]["player"]
+    organised = client.post("/api/v1/organise", json={"link": organiser + "/"})
+    assert organised.status_code == 200, organised.text
+    assert organised.json()["game"] == game
+    wrong = client.post("/api/v1/join", json={"invite": invite.rsplit("/", 1)[0] + "/nope", "name": "x"})
+    assert wrong.status_code == 404

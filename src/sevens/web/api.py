@@ -96,11 +96,11 @@ def document_refusals_only_as_sent(app: FastAPI) -> None:
 
 
 class JoinRequest(BaseModel):
-    """Claim a seat with its invite token (the last part of the invite link)."""
+    """Claim a seat with its invite: the link, or its last part (the secret)."""
 
     model_config = ConfigDict(extra="forbid")
     ELSEWHERE: ClassVar[dict[str, str]] = {"token": "a bot token is sent as 'Authorization: Bearer <token>'"}
-    invite: str = Field(min_length=1, max_length=200)
+    invite: str = Field(min_length=1, max_length=200, description="the invite link, or its last part")
     name: str = Field(
         min_length=1,
         max_length=40,
@@ -184,6 +184,18 @@ def _found_by(game: GameRow, access: Access, public_id: str) -> GameRow:
     return game
 
 
+def secret_in(sent: str) -> str:
+    """The secret in a link as a person copies it (``https://host/join/SECRET``, maybe with a
+    trailing slash, a query or a fragment) or in the secret sent alone: the last part of its path.
+    A secret holds no '/', so one sent alone is itself.
+
+    >>> secret_in("https://sevens.example/join/Ab_9-x?utm=mail#top"), secret_in(" Ab_9-x ")
+    ('Ab_9-x', 'Ab_9-x')
+    """
+    path = sent.strip().split("#", 1)[0].split("?", 1)[0]
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
 def _player_or_refuse(player_id: str | None) -> str:
     if player_id is None:
         raise Refused("this token plays no seat in this game; join it with its invite first")
@@ -220,7 +232,7 @@ def join(
     now = clock()
     principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
     token: str | None = None
-    seat = seat_by_invite(db, token=body.invite)
+    seat = seat_by_invite(db, token=secret_in(body.invite))
     if seat is None:
         raise limiter.refused(
             key, HTTPException(status_code=404, detail="this invite is not valid; ask the organiser for a new one")
@@ -911,10 +923,10 @@ def new_organiser_link(public_id: str, principal: BotDep, db: SessionDep, clock:
 
 
 class OrganiseRequest(BaseModel):
-    """Organise a game by API with its organiser link's secret (the last part of the link)."""
+    """Organise a game by API with its organiser link, or the link's last part (the secret)."""
 
     model_config = ConfigDict(extra="forbid")
-    link: str = Field(min_length=1, max_length=200)
+    link: str = Field(min_length=1, max_length=200, description="the organiser link, or its last part")
 
 
 @router.post(
@@ -932,7 +944,7 @@ def organise(
     key = client_key(request)
     now = clock()
     principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
-    row = game_by_organiser_link(db, token=body.link)
+    row = game_by_organiser_link(db, token=secret_in(body.link))
     if row is None:
         raise limiter.refused(key, HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
     token: str | None = None
