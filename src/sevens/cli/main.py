@@ -327,6 +327,10 @@ def plain_help(ctx: Context, width: int) -> str:
     >>> text = plain_help(command().make_context("sevens", [], resilient_parsing=True), 24)
     >>> print(text[text.index("Options:"):text.index("  play")])
     Options:
+      --version
+          Print the version
+          of sevens and
+          exit.
       -h, --help
           Show this message
           and exit.
