@@ -315,6 +315,94 @@ if __name__ == "__main__":
 """
 
 
+def _other_sevens(tmp_path: Path) -> Path:
+    """A copy of this sevens with one comment added, as a checkout a worker started from before an edit."""
+    import shutil
+
+    copy = tmp_path / "other"
+    shutil.copytree(ROOT / "src" / "sevens", copy / "sevens", ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "sevens" / "lab" / "run.py").open("a") as run:
+        run.write("# an edit made after the workers started\n")
+    return copy
+
+
+@contextlib.contextmanager
+def _worker_of(address: str, path: Path, strategies_folder: Path) -> Iterator[None]:
+    """A ``dask worker`` that imports sevens from ``path``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), str(strategies_folder)])}
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1"],
+                              env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        yield
+    finally:
+        os.killpg(worker.pid, signal.SIGKILL)
+        worker.wait()
+
+
+@pytest.mark.parametrize("joins", ["before the run", "during the run"])
+def test_workers_running_other_sevens_code_are_refused_in_one_line_that_says_to_restart_them(
+    strategies_folder: Path, tmp_path: Path, joins: str
+) -> None:
+    """Workers started before an edit to sevens (the version stays 0.1.0) sent back results in
+    classes of another shape, and the run blamed the user's strategy ("AttributeError: 'Totals'
+    object has no attribute 'by_block' ... raised while pacers:SaveThenFlair played"); with an edit
+    that changes nothing it played on. A worker that joins mid-run refuses its batch the same way."""
+    other = _other_sevens(tmp_path)
+    args = ["lab", "--strategies", "even,pacers:SaveThenFlair", "--tournaments", "20", "--teams", "8"]
+    with distributed.LocalCluster(n_workers=0, processes=True, dashboard_address=":0", silence_logs=50) as cluster:
+        address = cluster.scheduler_address
+        if joins == "before the run":
+            with _worker_of(address, other, strategies_folder):
+                with distributed.Client(address) as client:
+                    client.wait_for_workers(1, timeout=120)
+                run = _sevens(*args, "--dask", address, cwd=strategies_folder)
+        else:
+            err = tmp_path / "stderr"
+            with err.open("w") as errors:
+                started = subprocess.Popen(
+                    [sys.executable, "-m", "sevens", *args, "--dask", address], cwd=strategies_folder,
+                    env={**os.environ, "PYTHONPATH": str(ROOT / "src")}, stdout=subprocess.PIPE, stderr=errors,
+                    text=True)
+                try:
+                    _until(lambda: "no workers" in err.read_text(), "the run saying the cluster has no workers")
+                    with _worker_of(address, other, strategies_folder):
+                        out, _ = started.communicate(timeout=300)
+                finally:
+                    started.kill()
+            run = subprocess.CompletedProcess(started.args, started.returncode, out,
+                                              err.read_text().split("\n", 1)[1])
+    assert run.returncode == 1, run.stderr
+    said = _one_line(run.stderr)
+    assert said.startswith(f"error: the run stopped after about 0 of 20 tournaments: the Dask workers at {address} "
+                           "run other sevens code than this process"), said
+    assert "restart" in said.lower() and f"dask worker {address}" in said and "by_block" not in said, said
+    assert "pacers:SaveThenFlair" not in said and run.stdout == ""
+
+
+def test_a_scheduler_running_other_sevens_code_is_refused_in_one_line_that_says_to_restart_it(
+    strategies_folder: Path, tmp_path: Path
+) -> None:
+    """The scheduler reads each batch with its own sevens: one started before an edit (with its
+    workers, here a copy of this sevens with a comment added) played on as if nothing differed."""
+    (tmp_path / "cluster.py").write_text(CLUSTER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_other_sevens(tmp_path)), str(strategies_folder)])}
+    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                                 text=True, start_new_session=True)
+    try:
+        assert elsewhere.stdout is not None
+        address = elsewhere.stdout.readline().strip()
+        run = _sevens("lab", "--strategies", "even", "--tournaments", "10", "--teams", "8", "--dask", address,
+                      cwd=strategies_folder, timeout=120)
+    finally:
+        os.killpg(elsewhere.pid, signal.SIGKILL)
+        elsewhere.wait()
+    assert run.returncode == 1, run.stderr
+    said = _one_line(run.stderr)
+    assert said.startswith(f"error: the run stopped after about 0 of 10 tournaments: the Dask scheduler at {address} "
+                           "runs other sevens code than this process"), said
+    assert "Restart it and its workers" in said and run.stdout == ""
+
+
 def test_losing_the_scheduler_mid_run_says_so_in_one_line(strategies_folder: Path, gates: Path, tmp_path: Path) -> None:
     """The scheduler (with its workers) killed while a batch plays: the client logged the traceback of
     its attempt to reconnect, and the run ended with 'error: in <TCP (closed) ConnectionPool.gather ...>'."""

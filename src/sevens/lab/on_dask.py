@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import queue
 import sys
@@ -18,8 +19,10 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
+import sevens
 from sevens.lab.run import BatchSpec, Totals, _raised, run_batch
 
 __all__ = ["CONNECT_TIMEOUT", "ON_DASK", "STAGES", "ClusterError", "not_on_dask", "run_on_dask"]
@@ -42,6 +45,82 @@ def _connect_timeout() -> float:
 
     configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="s")
     return float(CONNECT_TIMEOUT if configured == 30 else configured)
+
+def _source_digest() -> str:
+    """A digest of the sevens package's source files (their paths and contents), or "" where they
+    cannot be read. The version stays the same across checkouts and edits; this does not."""
+    package = Path(sevens.__file__).parent
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        for path in sorted(package.rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
+SOURCE_DIGEST = _source_digest()
+"""The sevens source this process runs, as read when it imported this module: a Dask worker imports
+it with its first batch, and files changed after that are not what it runs."""
+
+
+def _worker_digest() -> str:
+    """Run on the scheduler and each worker by :func:`_check_cluster`."""
+    return SOURCE_DIGEST
+
+
+class _OtherCode(Exception):
+    """Raised on a worker whose sevens source is not the run's (it joined after the run began)."""
+
+
+def _other_code(address: str, workers: list[str], of: int | None = None) -> str:
+    """Why a run on Dask refuses to go on with ``workers``, which run other sevens code than this process."""
+    some = ", ".join(workers[:3]) + (f" and {len(workers) - 3} more" if len(workers) > 3 else "")
+    count = "" if of is None else f" ({len(workers)} of {of})"
+    return (
+        f"the Dask workers at {address} run other sevens code than this process{count}: {some}. They were "
+        "started before sevens changed here, or import another copy of it, and what they send back would "
+        "not add up with this run's code. Restart them so that they load this code: stop each worker and start "
+        f"it again (dask worker {address}), or from Python distributed.Client({address!r}).restart(); where "
+        "they import another copy (their PYTHONPATH or installation), install this one there. Or leave out "
+        "--dask to run on this machine"
+    )
+
+
+def _check_cluster(client: Any, address: str) -> None:
+    """Refuse a cluster whose scheduler or workers run other sevens code than this process: the
+    scheduler reads each batch and the workers send back results, in classes that may have another
+    shape there, and the run failed as if the user's strategy had. One older than this check has no
+    :func:`_worker_digest` to run, and is refused the same way."""
+    try:
+        scheduler = client.run_on_scheduler(_worker_digest)
+    except ImportError as exc:  # no sevens there, or one without the lab
+        raise ClusterError(_scheduler_without_sevens(address, exc)) from None
+    except Exception as exc:  # it cannot read the check, as it could not read the batches
+        scheduler = exc
+    if scheduler != SOURCE_DIGEST:
+        raise ClusterError(
+            f"the Dask scheduler at {address} runs other sevens code than this process: it was started before "
+            "sevens changed here, or imports another copy of it, and reads each batch with that code. Restart it "
+            "and its workers so that they load this code (stop each and start it again: dask scheduler, then "
+            f"dask worker {address}); where they import another copy (their PYTHONPATH or installation), install "
+            "this one there. Or leave out --dask to run on this machine"
+        )
+    digests = client.run(_worker_digest, on_error="return")
+    other = sorted(worker for worker, digest in digests.items() if digest != SOURCE_DIGEST)
+    if other:
+        raise ClusterError(_other_code(address, other, len(digests)))
+
+
+def _scheduler_without_sevens(address: str, cause: BaseException | None) -> str:
+    return (
+        f"the Dask scheduler at {address} cannot read the run's batches"
+        + ("" if cause is None else f" ({_raised(cause)})")
+        + ": the scheduler imports sevens to read them, as the workers do to play them; install the "
+        "same sevens as here where the scheduler runs (and on every worker), and start it again"
+    )
+
 
 _DASK_IN_FLIGHT = 64  # batches queued on a cluster, whose size this side does not know (a local run: 4 a worker)
 
@@ -111,13 +190,14 @@ def run_on_dask(
 
     def send(spec: BatchSpec) -> None:
         told[spec.start] = 0
-        future = client.submit(_dask_batch, spec, run, address, partly is not None, pure=False)
+        future = client.submit(_dask_batch, spec, run, address, partly is not None, SOURCE_DIGEST, pure=False)
         sent[future] = spec
         future.add_done_callback(heard.put)
 
     with _quiet_dask_client(), client:
         # Before any batch is sent: the scheduler takes the two in the order they were sent.
         client.subscribe_topic(_DASK_TOPIC, hear)
+        _check_cluster(client, address)  # workers that join later check each batch themselves (_dask_batch)
         for spec in islice(specs, _DASK_IN_FLIGHT):
             send(spec)
         waiting = _Waiting(client, address, stage)
@@ -150,16 +230,12 @@ def run_on_dask(
                     "that ends its process (os._exit, a crash in compiled code), does this; the workers' logs "
                     "say more"
                 ) from None
+            except _OtherCode as exc:
+                raise ClusterError(_other_code(address, [str(exc)])) from None
             except RuntimeError as exc:
                 if not str(exc).startswith("Error during deserialization of the task graph"):
                     raise
-                cause = exc.__cause__
-                raise ClusterError(
-                    f"the Dask scheduler at {address} cannot read the run's batches"
-                    + ("" if cause is None else f" ({_raised(cause)})")
-                    + ": the scheduler imports sevens to read them, as the workers do to play them; install the "
-                    "same sevens as here where the scheduler runs (and on every worker), and start it again"
-                ) from None
+                raise ClusterError(_scheduler_without_sevens(address, exc.__cause__)) from None
             except (FutureCancelledError, CommClosedError) as exc:
                 if not (isinstance(exc, CommClosedError) or exc.reason == "scheduler-connection-lost"):
                     raise
@@ -264,13 +340,16 @@ class _Released(Exception):
     """The run let go of the batch playing here (it was interrupted, or another batch failed)."""
 
 
-def _dask_batch(spec: BatchSpec, run: str, address: str, tell: bool) -> Totals:
+def _dask_batch(spec: BatchSpec, run: str, address: str, tell: bool, digest: str) -> Totals:
     """:func:`run_batch` on a Dask worker, telling the run (through Dask events) how far it is if
     ``tell``, and what its strategies print, where the run prints it; a batch the run has let go of
-    stops at its next report rather than play on for nothing."""
+    stops at its next report rather than play on for nothing. A worker whose sevens source is not
+    the run's (``digest``) refuses the batch."""
     from distributed import get_worker
 
     worker = get_worker()
+    if digest != SOURCE_DIGEST:
+        raise _OtherCode(worker.address)
     key = worker.get_current_task()
     written: list[tuple[int, list[str]]] = []  # what the batch's strategies wrote, by stream, in order
 
