@@ -296,6 +296,23 @@ def test_a_mean_over_a_single_entry_has_no_interval_rather_than_plus_or_minus_ze
     assert " ± 0.00 " not in table and " ± 0.0 " not in table
 
 
+def test_a_half_width_too_small_for_the_decimals_shown_gets_more_rather_than_reading_plus_or_minus_zero() -> None:
+    """One strategy in every seat of 1,000 tournaments: its SCRUM left read "30.3 ± 0.0", as if
+    exact, where the JSON gave a half-width of 0.04 (a run of millions did the same to rates:
+    "0.06 ± 0.00"). The table now shows the decimals the interval needs; an exact figure (the
+    strategy wins every title, so its rate) still reads ± 0.00."""
+    args = ["lab", "--strategies", "even", "--tournaments", "1000", "--teams", "8", "--seed", "4"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    table = " ".join(runner.invoke(app, args, env={"COLUMNS": "250"}).stdout.split())
+    row = data["results"][0]
+    half = row["scrum_left"]["ci95"]
+    assert 0 < half < 0.05  # zero at one decimal
+    assert f" {row['scrum_left']['mean']:.2f} ± {half:.2f}" in table, table
+    assert f"{half:.2f}" != "0.00" and " ± 0.0 " not in table + " "
+    assert row["titles"]["ci95_low"] == row["titles"]["rate"] == row["titles"]["ci95_high"] == 1 / 8
+    assert "12.50 ± 0.00" in table
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--strategies", "even,random", "--field", "equilibrium", "--tournaments", "1"],
      "against a field each tournament seats one team of one strategy, so 2 strategies need at least 2 "

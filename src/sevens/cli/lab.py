@@ -35,27 +35,52 @@ if TYPE_CHECKING:
 __all__ = ["register"]
 
 
+def _decimals(least: int, *widths: float) -> int:
+    """Decimals that show each of ``widths`` not as zero: ``least``, or more where a width is smaller
+    (a run of millions: "0.058 ± 0.002", where two decimals read "0.06 ± 0.00", as if exact). A
+    width of exactly 0 is an exact figure, and takes no more.
+
+    >>> _decimals(2, 0.03), _decimals(2, 0.0021), _decimals(1, 0.04), _decimals(2, 0.0, 0.0004)
+    (2, 3, 2, 4)
+    """
+    decimals = least
+    for width in widths:
+        while width > 0 and decimals < 12 and float(f"{width:.{decimals}f}") == 0:
+            decimals += 1
+    return decimals
+
+
 def _rate_cell(rate: float, low: float, high: float) -> str:
     """A rate in percent with its 95% interval: ``rate ± half-width`` where the interval is
-    symmetric at the two decimals shown (runs of any size), else ``rate (low–high)`` (Wilson's
-    interval leans toward the middle over few entries, and is never empty at 0% or 100%).
+    symmetric at the decimals shown (runs of any size), else ``rate (low–high)`` (Wilson's
+    interval leans toward the middle over few entries, and is never empty at 0% or 100%). Two
+    decimals, or as many more as the interval needs to show as more than zero.
 
     >>> _rate_cell(0.0975, 0.0972, 0.0978)
     '9.75 ± 0.03'
     >>> _rate_cell(0.0, 0.0, 0.2775)
     '0.00 (0.00–27.75)'
+    >>> _rate_cell(0.00057575, 0.00055272, 0.00059974)  # random's titles over 2,000,000 tournaments
+    '0.058 ± 0.002'
     """
-    below, above = f"{100 * (rate - low):.2f}", f"{100 * (high - rate):.2f}"
+    d = _decimals(2, 100 * (rate - low), 100 * (high - rate))
+    below, above = f"{100 * (rate - low):.{d}f}", f"{100 * (high - rate):.{d}f}"
     if below == above:
-        return f"{100 * rate:.2f} ± {below}"
-    return f"{100 * rate:.2f} ({100 * low:.2f}–{100 * high:.2f})"
+        return f"{100 * rate:.{d}f} ± {below}"
+    return f"{100 * rate:.{d}f} ({100 * low:.{d}f}–{100 * high:.{d}f})"
 
 
 def _mean_cell(mean: float, half: float, digits: int) -> str:
-    """A mean and its 95% half-width; a single entry has no interval to show."""
+    """A mean and its 95% half-width, at ``digits`` decimals or as many more as the half-width needs
+    to show; a single entry has no interval to show.
+
+    >>> _mean_cell(30.3126, 0.0291, 1)
+    '30.31 ± 0.03'
+    """
     if math.isnan(half):
         return f"{mean:.{digits}f} (1 entry)"
-    return f"{mean:.{digits}f} ± {half:.{digits}f}"
+    d = _decimals(digits, half)
+    return f"{mean:.{d}f} ± {half:.{d}f}"
 
 
 def _table(result: object, console: Console) -> Table:
