@@ -234,7 +234,10 @@ def test_knockout_weights_are_named_and_refused_clearly() -> None:
         ("even@1/0", "must be a number"),
         ("even@-1", "from 0 to 1000"),
         ("even@1001", "from 0 to 1000"),
-        ("even@0.0000001", "at most 6 decimals"),
+        ("even@0.0000001", "at most 6 decimals, got 0.0000001 (to 6 decimals: 0)"),
+        # A float's digits as Python prints them: the message said "got 1.14", not what was typed.
+        ("even-flair@1.1400000000000001", "at most 6 decimals, got 1.1400000000000001 (to 6 decimals: 1.14)"),
+        ("field-reader@4.50", "from 0 to 4, got 4.50"),
     ]:
         with pytest.raises(ValueError, match=re.escape(says)) as caught:
             resolve(name)

@@ -38,12 +38,22 @@ reply leans toward."""
 _WEIGHT_TEXT = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,2})?|[+-]?\d+/\d+")
 
 
-def check_knockout_weight(k: object) -> None:
+def check_knockout_weight(k: object, typed: str | None = None) -> None:
     """Refuse a knockout weight outside 0 to 1000 or finer than 6 decimals (bounded so that exact
-    totals stay far inside int64 in the lab's arrays)."""
+    totals stay far inside int64 in the lab's arrays). ``typed``: the weight as written, which the
+    message quotes (``float`` would show 1.1400000000000001 as 1.14, the very number it refuses).
+
+    >>> check_knockout_weight(Fraction("1.1400000000000001"), "1.1400000000000001")
+    Traceback (most recent call last):
+    ...
+    ValueError: a knockout weight is a number from 0 to 1000 with at most 6 decimals, got 1.1400000000000001 (to 6 decimals: 1.14)
+    """
     if not isinstance(k, Fraction) or not 0 <= k <= 1000 or k.denominator > 10**6:
-        shown = f"{float(k):g}" if isinstance(k, Fraction) else repr(k)
-        raise ValueError(f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {shown}")
+        shown = typed if typed is not None else f"{float(k):g}" if isinstance(k, Fraction) else repr(k)
+        rounded = f" (to 6 decimals: {float(round(k, 6)):g})" if isinstance(k, Fraction) and 0 <= k <= 1000 else ""
+        raise ValueError(
+            f"a knockout weight is a number from 0 to 1000 with at most 6 decimals, got {shown}{rounded}"
+        )
 
 
 def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
@@ -75,7 +85,7 @@ def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
             f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
         ) from None
     try:
-        (check_reply_target if base == "field-reader" else check_knockout_weight)(k)
+        (check_reply_target if base == "field-reader" else check_knockout_weight)(k, weight.strip())
     except ValueError as exc:
         raise ValueError(f"{name!r}: {exc}") from None
     return base, k, f"{base}@{weight.strip()}"
@@ -116,13 +126,14 @@ REPLY_PULL = 0.25
 """A reply moves this share of the way from the field's weight toward its target."""
 
 
-def check_reply_target(k: object) -> None:
+def check_reply_target(k: object, typed: str | None = None) -> None:
     """Refuse a weight for field-reader to lean toward outside 0 to :data:`FIELD_CAP` (its replies
-    stay within the weights it reads)."""
-    check_knockout_weight(k)
+    stay within the weights it reads); ``typed`` as for :func:`check_knockout_weight`."""
+    check_knockout_weight(k, typed)
     assert isinstance(k, Fraction)
     if k > Fraction(FIELD_CAP):
-        raise ValueError(f"field-reader leans toward a knockout weight from 0 to {FIELD_CAP:g}, got {float(k):g}")
+        shown = typed if typed is not None else f"{float(k):g}"
+        raise ValueError(f"field-reader leans toward a knockout weight from 0 to {FIELD_CAP:g}, got {shown}")
 
 
 def implied_weight(spent: int, scrum: int, group_left: int, knockout_rounds: int) -> float:
