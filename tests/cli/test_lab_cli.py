@@ -481,6 +481,24 @@ def test_more_workers_than_cores_are_cut_to_the_cores_with_a_note(tmp_path: Path
     assert json.loads(out)["tournaments"] == 2000 * asked * 4
 
 
+def test_more_workers_than_batches_are_cut_to_the_batches_with_a_note(tmp_path: Path) -> None:
+    """--workers 2 for a run of one batch played in one process and said nothing: the second worker
+    was quietly dropped. A batch is not split (its dice are its own, from the seed), so the note
+    says so, and the results are those of one worker."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--teams", "8", "--tournaments",
+               "300", "--seed", "5", "--json"]
+    asked = subprocess.run([*command, "--workers", "2"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           timeout=600, check=False)
+    assert asked.returncode == 0, asked.stderr
+    assert asked.stderr == ("note: --workers 2 is more than the 1 batch of up to 2,000 tournaments this run has: "
+                            "playing with 1 (a batch plays in one worker, and is not split, since each has dice of its "
+                            "own from the seed: that keeps the results the same for any number of workers)\n")
+    one = subprocess.run([*command, "--workers", "1"], cwd=tmp_path, env=env, capture_output=True, text=True,
+                         timeout=600, check=False)
+    assert one.stderr == "" and json.loads(asked.stdout) == json.loads(one.stdout)
+
+
 PRESSES_CTRL_C = """
 import os, signal
 import numpy as np
