@@ -803,6 +803,26 @@ def test_at_40_columns_each_name_and_interval_is_whole_with_the_figures_under_th
         assert _in_order([figures[i] for i in (3, 4, 5, 8, 9)], lines[at + 2]), result.stdout
 
 
+def test_at_30_columns_each_figure_stays_with_its_interval_on_a_line_of_its_own() -> None:
+    """At 30 columns a pair of figures under the name did not fit, and the table broke a figure
+    from its interval ("2.78 ±" over "0.04"). Each figure now has a line of its own, in the order
+    of the headers: titles, finals, group points, SCRUM left."""
+    args = ["lab", "--strategies", "field-reader@1,equilibrium@1.1,group-blitz", "--tournaments", "4", "--teams", "8",
+            "--seed", "3"]
+    data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    result = runner.invoke(app, args, env={"COLUMNS": "30"})
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert "…" not in result.stdout and max(len(line) for line in result.stdout.splitlines()) <= 30
+    body = [line.strip() for line in result.stdout.split("─\n", 1)[1].splitlines()]  # below the header's rule
+    assert not [line for line in body if line.endswith("±") or line.startswith("±")], result.stdout
+    for row in data["results"]:
+        at = lines.index(row["strategy"])
+        f = _figures(row)
+        whole = [f"{f[0]} ({f[1]}–{f[2]})", f"{f[3]} ({f[4]}–{f[5]})", f"{f[6]} ± {f[7]}", f"{f[8]} ± {f[9]}"]
+        assert lines[at + 1:at + 5] == whole, result.stdout
+
+
 def _in_session(leader: int) -> list[psutil.Process]:
     """The processes left of the session ``leader`` started (a run started with start_new_session)."""
     left = []

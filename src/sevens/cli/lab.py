@@ -87,8 +87,9 @@ def _table(result: object, console: Console) -> Table:
     """The results, one line per strategy where the console is wide enough for that (80 columns
     are, for names of up to 12 characters); else each strategy on two lines, its finals under its
     titles and its SCRUM left under its group points; where even that does not fit (a long name
-    at 40 columns), each strategy's name on a line of its own with its figures under it. A figure
-    is never cut short: only a name wider than the whole console is broken over lines."""
+    at 40 columns), each strategy's name on a line of its own with its figures under it, two to a
+    line, or one (30 columns). A figure is never cut short nor parted from its interval: only a
+    name wider than the whole console is broken over lines."""
     from sevens.lab.run import LabResult
 
     assert isinstance(result, LabResult)
@@ -97,8 +98,12 @@ def _table(result: object, console: Console) -> Table:
         if Measurement.get(console, console.options.update_width(10**6), laid_out).maximum <= console.width:
             return laid_out
     # Narrower still (a long name at 40 columns broke both it and an interval over lines): each
-    # strategy's name on a line of its own, its two pairs of figures under it.
-    return _stacked(result)
+    # strategy's name on a line of its own, its two pairs of figures under it; where a pair is too
+    # wide for that (30 columns wrapped "2.78 ±" over "0.04"), each figure on a line of its own.
+    stacked = _stacked(result)
+    if Measurement.get(console, console.options.update_width(10**6), stacked).maximum <= console.width:
+        return stacked
+    return _one_a_line(result)
 
 
 def _title(result: LabResult) -> str:
@@ -133,6 +138,22 @@ def _stacked(result: LabResult) -> Table:
     table.add_column(Group(Text("strategy"), pair(*headers[::2]), pair(*headers[1::2])), overflow="fold")
     for row, (title, final, points, scrum) in zip(result.rows, cells, strict=True):
         table.add_row(Group(Text(row.name), pair(title, points), pair(final, scrum)))
+    return table
+
+
+def _one_a_line(result: LabResult) -> Table:
+    headers = ("titles %", "finals %", "group points", "SCRUM left")
+    cells = [_cells(row) for row in result.rows]
+    width = max(len(text) for text in (*headers, *(c for row in cells for c in row)))
+
+    def lines(texts: tuple[str, ...]) -> list[Text]:
+        return [Text(f"  {text.rjust(width)}") for text in texts]
+
+    table = Table(title=_title(result), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
+                  show_lines=True)
+    table.add_column(Group(Text("strategy"), *lines(headers)), overflow="fold")
+    for row, texts in zip(result.rows, cells, strict=True):
+        table.add_row(Group(Text(row.name), *lines(texts)))
     return table
 
 
