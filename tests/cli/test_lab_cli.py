@@ -430,6 +430,20 @@ def test_on_a_narrow_terminal_the_progress_bar_gives_way_and_its_figures_stay_wh
         assert "…" not in frame.decode() and re.search(rb"\d+/400000", frame), frame
 
 
+def test_with_json_a_terminal_is_shown_the_progress_bar_and_stdout_holds_the_json_alone(tmp_path: Path) -> None:
+    """--json drew no bar even on a terminal: a long run showed nothing for minutes. The bar is on
+    stderr, the terminal here, and stdout, a file, holds the JSON alone."""
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,group-blitz", "--tournaments", "100000",
+               "--workers", "1", "--json"]
+    out = tmp_path / "out.json"
+    with out.open("wb") as stdout, in_terminal(command, stdout=stdout) as (run, main):
+        shown = read_until(main, rb"(?!)", 300)  # all it shows, until it ends and the terminal closes
+        assert run.wait(timeout=60) == 0, shown.decode(errors="replace")
+    frames = [frame for frame in re.split(rb"[\r\n]", shown) if b"simulating" in frame]
+    assert frames and any(re.search(rb"\d+/100000", frame) for frame in frames), shown.decode(errors="replace")
+    assert json.loads(out.read_text())["tournaments"] == 100000
+
+
 @pytest.mark.parametrize(("workers", "signum"), [("1", signal.SIGTERM), ("2", signal.SIGTERM), ("2", signal.SIGHUP)])
 def test_kill_or_a_closed_terminal_stops_a_run_as_ctrl_c_does_and_no_worker_plays_on(
     workers: str, signum: signal.Signals

@@ -272,12 +272,6 @@ def lab(
         nonlocal doing
         doing = now
         progress.update(task, description=_DOING[now].format(address=dask))
-        if now != "connecting":
-            connecting.stop()  # connected (or told that the cluster has no workers, which the run says itself)
-
-    # --json draws no progress bar, but a run that connects to a scheduler says so while it does, on
-    # a terminal: it can take 10 s to learn that nothing answers, a long wait in silence.
-    connecting = console.status(_DOING["connecting"].format(address=dask), spinner="line")
 
     try:
         with _printing_to_stderr(), _interrupted_once():  # stdout is for the results alone
@@ -297,27 +291,23 @@ def lab(
                 TimeRemainingColumn(table_column=Column(no_wrap=True)),
                 console=console,
                 # Where stderr is no terminal, rich draws no bar, and on stopping wrote an empty line
-                # instead, which came before the run's error.
-                disable=json_out or not console.is_interactive,
+                # instead, which came before the run's error. With --json too the bar is drawn on a
+                # terminal (stdout holds the JSON alone): without it a long run showed nothing for minutes.
+                disable=not console.is_interactive,
                 transient=True,  # gone once done, or when a run stops: the table or the error says the rest
             ) as progress:
                 task = progress.add_task(_DOING[doing].format(address=dask), total=tournaments)
-                if json_out and dask is not None and console.is_interactive:
-                    connecting.start()
-                try:
-                    result = run_lab(
-                        names,
-                        tournaments,
-                        seed,
-                        teams=teams,
-                        workers=workers,
-                        dask=dask,
-                        progress=advance,
-                        field=field,
-                        stage=stage,
-                    )
-                finally:
-                    connecting.stop()  # the note is gone before the results or an error are printed
+                result = run_lab(
+                    names,
+                    tournaments,
+                    seed,
+                    teams=teams,
+                    workers=workers,
+                    dask=dask,
+                    progress=advance,
+                    field=field,
+                    stage=stage,
+                )
     except KeyboardInterrupt as exc:
         fail(_interrupted(doing, simulated, tournaments, dask, exc), code=exit_code(exc))
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
