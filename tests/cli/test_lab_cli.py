@@ -785,7 +785,8 @@ def test_on_a_stderr_that_is_no_terminal_the_error_is_all_there_is_no_empty_line
     error after the bar had started was '\\nerror: ...'."""
     (tmp_path / "raising.py").write_text(RAISES)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
-    base = [sys.executable, "-m", "sevens", "lab", "--tournaments", "40", "--teams", "8", "--workers", workers]
+    # Two batches, so that two workers play: more than a run has batches are cut, with a note.
+    base = [sys.executable, "-m", "sevens", "lab", "--tournaments", "4000", "--teams", "8", "--workers", workers]
     failed = subprocess.run([*base, "--strategies", "even,raising:Raises"], cwd=tmp_path, env=env,
                             capture_output=True, timeout=600, check=False)
     assert failed.returncode == 1
@@ -795,7 +796,7 @@ def test_on_a_stderr_that_is_no_terminal_the_error_is_all_there_is_no_empty_line
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stderr == b""
-    assert b"40 tournaments of 8 teams" in done.stdout
+    assert b"4,000 tournaments of 8 teams" in done.stdout
 
 
 def test_at_40_columns_each_name_and_interval_is_whole_with_the_figures_under_the_name() -> None:

@@ -243,20 +243,18 @@ def lab(
     batches = math.ceil(tournaments / BATCH_SIZE)
     if dask is None and workers > batches:
         # Said, not done quietly: one asking for 2 workers saw one core busy and took it for a fault.
-        typer.echo(
+        _note(
             f"note: --workers {workers} is more than the {batches:,} batch{'' if batches == 1 else 'es'} of up to "
             f"{BATCH_SIZE:,} tournaments this run has: playing with {batches:,} (a batch plays in one worker, and is "
             "not split, since each has dice of its own from the seed: that keeps the results the same for any "
-            "number of workers)",
-            err=True,
+            "number of workers)"
         )
         workers = batches
     if dask is None and workers > (cores := available_cores()):
         # 16 workers on 2 cores took 2.7 times as long as 2 did, and 1.7 GB of memory, for the same table.
-        typer.echo(
+        _note(
             f"note: --workers {workers} is more than the {cores} cores this run may use: playing with {cores} "
-            "(more workers would only take turns on the same cores, each with its own memory, for the same results)",
-            err=True,
+            "(more workers would only take turns on the same cores, each with its own memory, for the same results)"
         )
         workers = cores
     console = Console(stderr=True)
@@ -330,6 +328,13 @@ def lab(
             code=1,
         )
     _report(result, plot, json_out=json_out, overwrite=overwrite)
+
+
+def _note(text: str) -> None:
+    """Say ``text`` on stderr, if it can be written: a note lost to a full or closed stderr is no
+    reason to lose the run (2>/dev/full ended it before it played)."""
+    with contextlib.suppress(OSError):
+        typer.echo(text, err=True)
 
 
 _DOING = {
