@@ -327,6 +327,23 @@ def _other_sevens(tmp_path: Path) -> Path:
 
 
 @contextlib.contextmanager
+def _cluster_in_a_process(folder: Path, *pythonpath: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """A scheduler and its workers in a process of their own (CLUSTER, run in ``folder``), importing
+    from ``pythonpath``: its address and the process, killed (with its children) on leaving."""
+    (folder / "cluster.py").write_text(CLUSTER)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(path) for path in pythonpath)}
+    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=folder, env=env, stdout=subprocess.PIPE,
+                                 text=True, start_new_session=True)
+    try:
+        assert elsewhere.stdout is not None
+        yield elsewhere.stdout.readline().strip(), elsewhere
+    finally:
+        if elsewhere.poll() is None:
+            os.killpg(elsewhere.pid, signal.SIGKILL)
+        elsewhere.wait()
+
+
+@contextlib.contextmanager
 def _worker_of(address: str, path: Path, strategies_folder: Path) -> Iterator[None]:
     """A ``dask worker`` that imports sevens from ``path``."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), str(strategies_folder)])}
@@ -384,18 +401,9 @@ def test_a_scheduler_running_other_sevens_code_is_refused_in_one_line_that_says_
 ) -> None:
     """The scheduler reads each batch with its own sevens: one started before an edit (with its
     workers, here a copy of this sevens with a comment added) played on as if nothing differed."""
-    (tmp_path / "cluster.py").write_text(CLUSTER)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(_other_sevens(tmp_path)), str(strategies_folder)])}
-    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                                 text=True, start_new_session=True)
-    try:
-        assert elsewhere.stdout is not None
-        address = elsewhere.stdout.readline().strip()
+    with _cluster_in_a_process(tmp_path, _other_sevens(tmp_path), strategies_folder) as (address, _):
         run = _sevens("lab", "--strategies", "even", "--tournaments", "10", "--teams", "8", "--dask", address,
                       cwd=strategies_folder, timeout=120)
-    finally:
-        os.killpg(elsewhere.pid, signal.SIGKILL)
-        elsewhere.wait()
     assert run.returncode == 1, run.stderr
     said = _one_line(run.stderr)
     assert said.startswith(f"error: the run stopped after about 0 of 10 tournaments: the Dask scheduler at {address} "
@@ -406,13 +414,7 @@ def test_a_scheduler_running_other_sevens_code_is_refused_in_one_line_that_says_
 def test_losing_the_scheduler_mid_run_says_so_in_one_line(strategies_folder: Path, gates: Path, tmp_path: Path) -> None:
     """The scheduler (with its workers) killed while a batch plays: the client logged the traceback of
     its attempt to reconnect, and the run ended with 'error: in <TCP (closed) ConnectionPool.gather ...>'."""
-    (tmp_path / "cluster.py").write_text(CLUSTER)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(strategies_folder)])}
-    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                                 text=True, start_new_session=True)
-    try:
-        assert elsewhere.stdout is not None
-        address = elsewhere.stdout.readline().strip()
+    with _cluster_in_a_process(tmp_path, ROOT / "src", strategies_folder) as (address, elsewhere):
         run = _start_sevens("lab", "--strategies", "even,gated:Marked", "--tournaments", "20", "--teams", "8",
                             "--dask", address, cwd=strategies_folder)
         try:
@@ -421,10 +423,6 @@ def test_losing_the_scheduler_mid_run_says_so_in_one_line(strategies_folder: Pat
             out, err = run.communicate(timeout=120)
         finally:
             run.kill()
-    finally:
-        if elsewhere.poll() is None:
-            os.killpg(elsewhere.pid, signal.SIGKILL)
-        elsewhere.wait()
     assert run.returncode == 1, err
     said = _one_line(err)
     assert said.startswith(f"error: the run stopped after about 0 of 20 tournaments: lost the connection to the Dask "
@@ -534,20 +532,11 @@ def test_a_scheduler_without_sevens_stops_the_run_in_one_line(strategies_folder:
     """Dask's scheduler reads each batch, so it needs sevens too (here a package of that name without
     its lab, as another version would lack a module): the run ended in a traceback ending 'RuntimeError:
     Error during deserialization of the task graph', which named neither sevens nor the fix."""
-    (tmp_path / "cluster.py").write_text(CLUSTER)
     (tmp_path / "sevens").mkdir()
     (tmp_path / "sevens" / "__init__.py").write_text("")
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    elsewhere = subprocess.Popen([sys.executable, "cluster.py"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
-                                 text=True, start_new_session=True)
-    try:
-        assert elsewhere.stdout is not None
-        address = elsewhere.stdout.readline().strip()
+    with _cluster_in_a_process(tmp_path, tmp_path) as (address, _):
         run = _sevens("lab", "--strategies", "even", "--tournaments", "10", "--teams", "8", "--dask", address,
                       cwd=strategies_folder, timeout=120)
-    finally:
-        os.killpg(elsewhere.pid, signal.SIGKILL)
-        elsewhere.wait()
     assert run.returncode == 1, run.stderr
     assert _one_line(run.stderr) == (
         f"error: the run stopped after about 0 of 10 tournaments: the Dask scheduler at {address} cannot read the "
