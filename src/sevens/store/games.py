@@ -47,6 +47,7 @@ from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_see
 
 __all__ = [
     "no_such_game",
+    "past_deadline",
     "INVITE_LIFETIME",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
@@ -827,7 +828,7 @@ def save_order(
         raise Conflict(
             f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
         )
-    if status == GameStatus.RUNNING and deadline_at is not None and deadline_at <= now:
+    if past_deadline(status, deadline_at, now):
         # Orders close at the deadline, not when the scheduler next looks for overdue turns (every
         # few seconds, or first thing after a restart): the turn is resolved as it stood then.
         raise Conflict(
@@ -1010,6 +1011,13 @@ def resolve_then_advance(
     return 1 + advance(session, game_id=game_id, now=now)
 
 
+def past_deadline(status: GameStatus, deadline_at: datetime | None, now: datetime) -> bool:
+    """Whether a game's open turn is due: running, with a deadline that has passed. Orders and bots
+    for it are then closed, however long the scheduler takes to resolve it (:func:`due_turns`
+    finds the same turns)."""
+    return status == GameStatus.RUNNING and deadline_at is not None and deadline_at <= now
+
+
 def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
     """(game id, turn) of every running game whose deadline has passed."""
     query = select(GameRow.id, GameRow.current_turn).where(
@@ -1094,7 +1102,7 @@ def _bots_closed_at_deadline(game: GameRow, *, now: datetime) -> None:
     """Refuse a change of the bot that plays a team's missed order once the open turn's deadline has
     passed: that turn is resolved as it stood at the deadline, autopilots included, however long
     the scheduler takes to get to it (R13)."""
-    if game.status == GameStatus.RUNNING and game.deadline_at is not None and game.deadline_at <= now:
+    if past_deadline(game.status, game.deadline_at, now):
         raise Conflict(
             f"the deadline of turn {game.current_turn} has passed ({game.deadline_at:%Y-%m-%d %H:%M:%S} UTC), "
             "so the turn plays the bots chosen before it; it is being resolved: "

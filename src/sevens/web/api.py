@@ -281,7 +281,7 @@ def waiting(principal: BotDep, db: SessionDep, clock: ClockDep) -> list[WaitingG
         game = store.game_by_id(db, game_id=grant.game_id)
         if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
             continue
-        if game.status == GameStatus.RUNNING and game.deadline_at is not None and game.deadline_at <= now:
+        if store.past_deadline(game.status, game.deadline_at, now):
             # Its orders are closed until the scheduler resolves the turn (a few seconds): listing it
             # would have a bot order, be refused with 409, and ask again at once, until then.
             continue
