@@ -17,7 +17,7 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 # Options on the pages that are no sevens command's, each with its reason.
 ELSEWHERE = {
-    "--sve": "README.md's example of a misspelt option, shown refused",
+    "--sve": "docs/cli.md's example of a misspelt option, shown refused",
     "--strict": "mypy's, run by scripts/test",
 }
 
