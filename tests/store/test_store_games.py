@@ -29,7 +29,7 @@ from sevens.store.models import (
 )
 from sevens.store.ratelimit import count_failure
 from sevens.tournament.verify import verify_record
-from sevens.web.scheduler import resolve_due
+from sevens.web.scheduler import resolve_due, resolve_if_still_due
 
 
 def spec(**changes: object) -> store.NewGame:
@@ -264,6 +264,30 @@ def test_saved_orders_count_at_the_deadline_and_r13_missed_orders_play_autopilot
     assert by_team[skipped]["missed"] is True and by_team[skipped]["autopilot"] == "even"
     assert sum(o["missed"] for o in by_team.values()) == 1
     assert all(o["force"] == 10 for t, o in by_team.items() if t != skipped)
+
+
+@pytest.mark.parametrize("act", ["pause", "extend"])
+def test_a_turn_found_due_then_paused_or_extended_is_not_resolved_by_the_scheduler(
+    factory: sessionmaker[Session], now: datetime, act: str
+) -> None:
+    """The scheduler finds the overdue turns in one transaction and resolves each in another: a Pause
+    or Extend pressed between the two reopened the turn for the organiser and the players, and the
+    scheduler resolved it all the same (a paused game too)."""
+    due_at = now + timedelta(hours=1)
+    with factory() as db:
+        game_id = started(db, now).id
+        assert store.due_turns(db, now=due_at) == [(game_id, 1)]
+        if act == "pause":
+            store.pause_game(db, game_id=game_id, now=due_at, actor="organiser")
+        else:
+            store.extend_deadline(db, game_id=game_id, seconds=600, now=due_at, actor="organiser")
+        db.commit()
+    assert resolve_if_still_due(factory, game_id=game_id, turn=1, now=due_at) == 0
+    with factory() as db:
+        game = db.get(GameRow, game_id)
+        assert game is not None and game.current_turn == 1 and count(db, TurnRow) == 0
+    if act == "extend":  # once the new deadline has passed, it is resolved as ever
+        assert resolve_if_still_due(factory, game_id=game_id, turn=1, now=due_at + timedelta(minutes=10)) == 1
 
 
 def test_turn_resolved_once_and_only_once(db: Session, now: datetime) -> None:

@@ -920,15 +920,27 @@ def _all_ready(session: Session, game: GameRow) -> bool:
 
 
 def resolve_turn(
-    session: Session, *, game_id: int, turn: int, reason: str, now: datetime, actor: str = "server"
+    session: Session,
+    *,
+    game_id: int,
+    turn: int,
+    reason: str,
+    now: datetime,
+    actor: str = "server",
+    due_only: bool = False,
 ) -> bool:
     """Resolve ``turn`` if it is still the open one; returns whether this call resolved it.
+    ``due_only``: only if it is still past its deadline (:func:`past_deadline`), for the
+    scheduler, which found it due in a transaction of its own: a Pause or Extend since then has
+    reopened it.
 
     Saved orders count, ready or not; teams without one play their autopilot and are marked
     missed (R13); house teams play their bot. Dice come from the game's seed (R14).
     """
     game = lock_game(session, game_id=game_id)
     if game.current_turn != turn or game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return False
+    if due_only and not past_deadline(game.status, game.deadline_at, now):
         return False
     state = load_game(game)
     teams = {t.team_id: t for t in teams_of(session, game_id=game.id)}
@@ -999,14 +1011,22 @@ def resolved_together(session: Session, *, game_id: int, first: int) -> bool:
 
 
 def resolve_then_advance(
-    session: Session, *, game_id: int, turn: int, reason: str, now: datetime, actor: str = "server"
+    session: Session,
+    *,
+    game_id: int,
+    turn: int,
+    reason: str,
+    now: datetime,
+    actor: str = "server",
+    due_only: bool = False,
 ) -> int:
-    """Resolve ``turn`` if it is still open, then any turns that follow at once (all ready, or bots
-    only); returns how many turns were resolved, 0 if ``turn`` was no longer open.
+    """Resolve ``turn`` if it is still open (``due_only``: and past its deadline, as
+    :func:`resolve_turn`), then any turns that follow at once (all ready, or bots only); returns
+    how many turns were resolved, 0 if ``turn`` was no longer open.
 
     The organiser's "resolve now" and the deadline scheduler both come here, so they cannot drift.
     """
-    if not resolve_turn(session, game_id=game_id, turn=turn, reason=reason, now=now, actor=actor):
+    if not resolve_turn(session, game_id=game_id, turn=turn, reason=reason, now=now, actor=actor, due_only=due_only):
         return 0
     return 1 + advance(session, game_id=game_id, now=now)
 

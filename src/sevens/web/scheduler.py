@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.store.db import session_scope
 from sevens.store.games import due_turns, resolve_then_advance
 
-__all__ = ["resolve_due", "run_scheduler"]
+__all__ = ["resolve_due", "resolve_if_still_due", "run_scheduler"]
 
 log = logging.getLogger("sevens.web.scheduler")
 
@@ -30,11 +30,18 @@ def resolve_due(factory: sessionmaker[Session], *, now: datetime) -> int:
     resolved = 0
     for game_id, turn in due:
         try:
-            with session_scope(factory) as session:
-                resolved += resolve_then_advance(session, game_id=game_id, turn=turn, reason="deadline", now=now)
+            resolved += resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
         except Exception:  # one broken game must not stop the others' deadlines
             log.exception("resolving game %s turn %s failed", game_id, turn)
     return resolved
+
+
+def resolve_if_still_due(factory: sessionmaker[Session], *, game_id: int, turn: int, now: datetime) -> int:
+    """Resolve a turn :func:`resolve_due` found due, in a transaction of its own, unless the organiser
+    paused the game or extended its deadline since (the turn then stays open, as the page said).
+    Returns how many turns were resolved."""
+    with session_scope(factory) as session:
+        return resolve_then_advance(session, game_id=game_id, turn=turn, reason="deadline", now=now, due_only=True)
 
 
 async def run_scheduler(
