@@ -532,17 +532,19 @@ class Presser:
 def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path, workers: str) -> None:
     """Started with Ctrl-C ignored (in the background of a script, where the key is meant for the job
     in the foreground), the run set its own handler and stopped at it, status 130, where its workers
-    went on ignoring it. It now plays to the end, as they do; here with presses while it plays."""
+    went on ignoring it. It now plays to the end, as they do; here with presses while it plays. Two
+    batches (2,001 tournaments), so that --workers 2 has two workers playing, not a note."""
     (tmp_path / "presser.py").write_text(PRESSES_CTRL_C)
     code = ("import signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
-            f"sys.argv = ['sevens', 'lab', '--strategies', 'even,presser:Presser', '--tournaments', '40', '--teams', "
+            f"sys.argv = ['sevens', 'lab', '--strategies', 'even,presser:Presser', '--tournaments', '2001', '--teams', "
             f"'8', '--workers', {workers!r}, '--json']\n"
             "from sevens.cli.main import main; main()\n")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
                          timeout=600, check=False)
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout)["tournaments"] == 40
+    assert json.loads(run.stdout)["tournaments"] == 2001
+    assert "note:" not in run.stderr, run.stderr
 
 
 def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
@@ -668,24 +670,26 @@ def test_what_a_strategy_prints_goes_to_stderr_and_the_json_stays_json(workers: 
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["tournaments"] == 2100
     assert run.stderr.count("deciding turn 1") == 3  # two batches, the first asked twice
+    assert "note:" not in run.stderr, run.stderr  # two batches: --workers 2 plays with two
 
 
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_stderr_that_cannot_be_written_loses_no_results(workers: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize(("workers", "tournaments"), [("1", 20), ("2", 2001), ("2", 20)])
+def test_a_stderr_that_cannot_be_written_loses_no_results(workers: str, tournaments: int, tmp_path: Path) -> None:
     """With stderr on a device that takes nothing (/dev/full), the run ended with status 1 before it
     played, and stdout had nothing: the note shown while the simulator loads wrote to stderr even
-    where no terminal would show it."""
+    where no terminal would show it. With two batches (2,001 tournaments) two workers play; with one,
+    --workers 2 is cut to 1 with a note that cannot be written either."""
     if not Path("/dev/full").exists():
         pytest.skip("no /dev/full here")
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     with open("/dev/full", "wb") as full:
         run = subprocess.run(
-            [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "20",
+            [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", str(tournaments),
              "--teams", "8", "--workers", workers, "--json"],
             cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=full, text=True, timeout=600, check=False,
         )
     assert run.returncode == 0
-    assert json.loads(run.stdout)["tournaments"] == 20
+    assert json.loads(run.stdout)["tournaments"] == tournaments
 
 
 LOUD = '''
@@ -705,17 +709,19 @@ class Loud(EvenSpread):
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_what_a_strategy_prints_as_it_loads_goes_to_stderr_and_the_json_stays_json(workers: str, tmp_path: Path) -> None:
     """The command loads each strategy of one's own to check it before the run: what its module
-    printed as it was imported, and what it printed as it was made, went to stdout, before the JSON."""
+    printed as it was imported, and what it printed as it was made, went to stdout, before the JSON.
+    Two batches (2,001 tournaments), so that --workers 2 has two workers playing, not a note."""
     (tmp_path / "loud.py").write_text(LOUD)
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
     run = subprocess.run(
-        [sys.executable, "-m", "sevens", "lab", "--strategies", "even,loud:Loud", "--tournaments", "20",
+        [sys.executable, "-m", "sevens", "lab", "--strategies", "even,loud:Loud", "--tournaments", "2001",
          "--teams", "8", "--workers", workers, "--json"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False,
     )
     assert run.returncode == 0, run.stderr
-    assert json.loads(run.stdout)["tournaments"] == 20
+    assert json.loads(run.stdout)["tournaments"] == 2001
     assert "loading loud" in run.stderr and "making loud" in run.stderr
+    assert "note:" not in run.stderr, run.stderr
 
 
 COUNTED = '''
@@ -755,6 +761,7 @@ def test_a_module_of_ones_own_is_imported_once_in_the_runs_process(
     assert run.returncode == status, run.stderr
     assert run.stderr.count("loading counted") == 1, run.stderr
     assert len(loads.read_text().splitlines()) == 1, loads.read_text()
+    assert "note:" not in run.stderr, run.stderr  # three batches: --workers 2 plays with two
     if "making" in rest:
         assert run.stderr.count("making counted") == 1, run.stderr
         assert run.stderr.endswith("error: --strategies: cannot make 'counted:Counted': calling it with no arguments "
