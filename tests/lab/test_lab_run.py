@@ -20,6 +20,7 @@ from sevens.lab.registry import resolve
 from sevens.lab.run import (
     BATCH_SIZE,
     MAX_TOURNAMENTS,
+    WorkersCut,
     _specs,
     check_run,
     default_workers,
@@ -377,7 +378,27 @@ def test_a_pool_starts_no_more_processes_than_the_run_has_batches() -> None:
     import psutil
 
     alive: list[int] = []
-    result = run_lab(NAMES, 16, seed=5, teams=8, workers=40, batch_size=8,
-                     progress=lambda n: alive.append(len(psutil.Process().children())))
+    with pytest.warns(WorkersCut):
+        result = run_lab(NAMES, 16, seed=5, teams=8, workers=40, batch_size=8,
+                         progress=lambda n: alive.append(len(psutil.Process().children())))
     assert alive and max(alive) <= 2 + 1, alive  # two batches, and multiprocessing's resource tracker
     assert result.to_dict() == run_lab(NAMES, 16, seed=5, teams=8, workers=1, batch_size=8).to_dict()
+
+
+def test_more_workers_than_batches_from_python_warns_once_and_plays_with_the_batches() -> None:
+    """Only the command said that workers beyond the batches were dropped: run_lab cut them without
+    a word, and a caller asking for 2 workers for one batch saw one busy core and took it for a fault.
+    It warns now, as a WorkersCut a caller can filter; as many workers as batches say nothing."""
+    import warnings
+
+    with pytest.warns(WorkersCut) as caught:
+        cut = run_lab(NAMES, 20, seed=5, teams=8, workers=2, batch_size=20)
+    assert [str(w.message) for w in caught] == [
+        "workers=2 is more than the 1 batch of up to 20 tournaments this run has: playing with 1 (a batch is not "
+        "split, since its dice are its own from the seed)"
+    ]
+    assert caught[0].filename == __file__  # it points at the call, not into run_lab
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cut.to_dict() == run_lab(NAMES, 20, seed=5, teams=8, workers=1, batch_size=20).to_dict()
+        run_lab(NAMES, 40, seed=5, teams=8, workers=2, batch_size=20)

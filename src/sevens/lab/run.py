@@ -26,6 +26,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -56,6 +57,7 @@ __all__ = [
     "LabResult",
     "StrategyRow",
     "Totals",
+    "WorkersCut",
     "check_run",
     "default_workers",
     "run_batch",
@@ -565,6 +567,10 @@ def _specs(
 MAX_TOURNAMENTS = 10**12  # 16 teams' squared SCRUM left (160^2 each) still fits an int64 total
 
 
+class WorkersCut(UserWarning):
+    """:func:`run_lab` was asked for more workers than the run has batches and plays with fewer."""
+
+
 def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
     """Worker processes for a run when none are asked for: one per core, but no more than the run
     has batches (a single batch gains nothing from a pool, and starting one costs a second).
@@ -661,7 +667,8 @@ def run_lab(
         tournaments: how many tournaments.
         seed: the run's seed; the same seed gives the same result for any ``workers``.
         teams: 8 or 16 teams per tournament (R6).
-        workers: local processes (1: in this process).
+        workers: local processes (1: in this process); no more than the run has batches play, and
+            asking for more warns :class:`WorkersCut` (a batch is not split: its dice are its own).
         dask: address of a Dask scheduler to run the batches on instead.
         batch_size: tournaments per batch (part of the run's identity with the seed).
         sampler: how lines are drawn.
@@ -687,6 +694,16 @@ def run_lab(
     """
     names = tuple(strategies)
     check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size, field=field, seed=seed)
+    batches = math.ceil(tournaments / batch_size)
+    if dask is None and workers > batches:
+        # Cut either way (see below); a caller from Python was not told, and took one busy core for a fault.
+        warnings.warn(
+            f"workers={workers} is more than the {batches:,} batch{'' if batches == 1 else 'es'} of up to "
+            f"{batch_size:,} tournaments this run has: playing with {batches:,} (a batch is not split, since "
+            "its dice are its own from the seed)",
+            WorkersCut,
+            stacklevel=2,
+        )
     seated = names if field is None else (*names, field)
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
@@ -718,7 +735,7 @@ def run_lab(
         warm_up(teams)  # compile here once, not in every worker at the same time
         # No more processes than batches: a pool started them all at once (fork), and --workers 1000
         # for one batch spent 15 s starting 999 processes that had nothing to play.
-        workers = min(workers, math.ceil(tournaments / batch_size))
+        workers = min(workers, batches)
         context = multiprocessing.get_context()
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
