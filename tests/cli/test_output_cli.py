@@ -227,7 +227,8 @@ def test_serve_whose_address_line_cannot_be_printed_ends_as_the_commands_do(tmp_
         (["play", "--auto", "--seed", "x"], [1], 1, UNWRITTEN % b"Bad file descriptor"
          + b"the game was interrupted before the end\n"),
         (["play", "--seed", "x", "--no-save"], [0], 1, b"error: standard input ended (no orders were left on it) "
-         b"before the game did; it was kept nowhere, so it is lost\n"),
+         b"before the game did; with --no-save it was kept nowhere, so it is lost and there is nothing to carry on "
+         b"(to keep the next game, leave out --no-save, or give --save FILE)\n"),
         (["odds", "--force", "x", "--flair", "3"], [2], 2, b""),
     ],
     ids=["results", "help", "game", "no-input", "no-errors"],

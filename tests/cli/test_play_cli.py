@@ -295,7 +295,8 @@ def test_interrupted_game_writes_nothing(tmp_path: Path) -> None:
         app, ["play", "--players", "4", "--seed", "x", "--record", str(path), "--no-save"], input="10 9\ny\n"
     )
     assert result.exit_code == 1  # the input ran out
-    assert f"before the game did; it was kept nowhere, so it is lost; {path} was not written" in result.output
+    assert (f"before the game did; with --no-save it was kept nowhere, so it is lost and there is nothing to carry on "
+            f"(to keep the next game, leave out --no-save, or give --save FILE); {path} was not written") in result.output
     assert not path.exists()
 
 

@@ -121,7 +121,7 @@ def test_bots_only_games_are_kept_only_when_asked(tmp_path: Path) -> None:
     assert not state.exists()
     nobody = _play(["play", "--players", "4", "--seed", "b", "--no-save"], "")
     assert nobody.exit_code == 1 and not state.exists()
-    assert "before the game did; it was kept nowhere, so it is lost" in nobody.stderr
+    assert "before the game did; with --no-save it was kept nowhere, so it is lost" in nobody.stderr
 
 
 def test_orders_piped_in_that_run_out_leave_the_game_whole_and_the_message_says_how_to_go_on(

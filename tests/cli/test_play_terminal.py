@@ -374,6 +374,27 @@ def test_ctrl_c_leaves_the_game_kept_and_resume_carries_it_on(terminal: list[Ter
     assert "31 FORCE" not in u.screen
 
 
+def test_ctrl_c_in_a_game_played_with_no_save_says_it_is_lost_and_how_to_keep_the_next(
+    terminal: list[Terminal], tmp_path: Path
+) -> None:
+    """Ctrl-C typed at an order prompt of turn 2 of a game played with --no-save said only "the game
+    was interrupted before the end": not that nothing of it was kept, so there is nothing to carry
+    on, nor how to keep the next game. It says both now, and nothing is written anywhere."""
+    state = tmp_path / "state"
+    t = Terminal("play", "--players", "4", "--seed", "ctrl-c", "--no-save", controlling=True, columns=200,
+                 env={"XDG_STATE_HOME": str(state)})
+    terminal.append(t)
+    at = _into_turn_2(t)
+    t.type("\x03")
+    t.expect(r"give --save FILE\)", after=at)
+    assert t.process.wait(timeout=30) == 130
+    said = " ".join(t.screen[at:].split())
+    assert ("error: the game was interrupted before the end; with --no-save it was kept nowhere, so it is lost and "
+            "there is nothing to carry on (to keep the next game, leave out --no-save, or give --save FILE)") in said
+    assert "--resume" not in said and "Traceback" not in said
+    assert not state.exists() and list(tmp_path.iterdir()) == []
+
+
 def _into_turn_2(t: Terminal) -> int:
     """Send turn 1's two orders and one of turn 2's; where the prompt for turn 2's second order ends."""
     at = 0

@@ -1014,7 +1014,10 @@ def _typed_in() -> bool:
         return False
 
 
-def _interrupted(console: Console, exc: BaseException, record: Path | None, save: Saving | None) -> NoReturn:
+def _interrupted(
+    console: Console, exc: BaseException, record: Path | None, save: Saving | None, *, no_save: bool = False,
+    humans: int = 1,
+) -> NoReturn:
     """Say what an interrupted game left (where it is kept and how to carry it on) and exit: after
     Ctrl-C, Ctrl-\\ (SIGQUIT), input that ended, ``kill`` (SIGTERM) or a closed terminal (SIGHUP, or
     output that fails as the terminal goes), with what a shell expects of each (130, 131, 1, 143, 129). With no terminal
@@ -1044,7 +1047,14 @@ def _interrupted(console: Console, exc: BaseException, record: Path | None, save
         message = f"{what} after its final, whose results were shown: it is over, {gone}{unsaved}"
     elif save is None or save.turns is None:
         unsaved = "" if record is None else f"; {record} was not written (the record is written at the end)"
-        if save is None:  # --no-save, or bots only without --save
+        if no_save:  # asked for: one who typed it once may not know it is why nothing can be carried on
+            # A game of bots only is kept with --save alone (see _saving).
+            keep = "leave out --no-save, or give --save FILE" if humans else "give --save FILE instead of --no-save"
+            message = (
+                f"{what} before {'the game did' if ended else 'the end'}; with --no-save it was kept nowhere, so it "
+                f"is lost and there is nothing to carry on (to keep the next game, {keep}){unsaved}"
+            )
+        elif save is None:  # bots only without --save
             message = f"{what} before the game did; it was kept nowhere, so it is lost{unsaved}" if ended else (
                 f"{what} before the end{unsaved}"
             )
@@ -1241,7 +1251,7 @@ def register(app: typer.Typer) -> None:
             with stop_on_signals():  # a closed terminal or kill ends the game as Ctrl-C does
                 _new_game(
                     saving, players=players, teams=teams, per_player=per_player, humans=humans, seed=seed,
-                    record=record, bots=names, overwrite=overwrite, given=given,
+                    record=record, bots=names, overwrite=overwrite, given=given, no_save=no_save,
                 )
         finally:
             if saving is not None:
@@ -1260,6 +1270,7 @@ def _new_game(
     bots: Sequence[str],
     overwrite: bool,
     given: Sequence[str],
+    no_save: bool,
 ) -> None:
     """``sevens play`` without ``--resume``, its options checked: ask the names, play the game."""
     if humans:
@@ -1274,10 +1285,10 @@ def _new_game(
             record=record, bots=bots, overwrite=overwrite, names=given, save=saving,
         )
     except (EOFError, KeyboardInterrupt) as exc:
-        _interrupted(console, exc, record, saving)
+        _interrupted(console, exc, record, saving, no_save=no_save, humans=humans)
     except (ValueError, OrderRefused) as exc:
         fail(str(exc))
     except OSError as exc:  # a turn could not be kept, or the record was kept elsewhere: the message says where
         if terminal_gone(exc) or isinstance(exc, StdoutError):  # the terminal closed, or the game's output failed
-            _interrupted(console, exc, record, saving)
+            _interrupted(console, exc, record, saving, no_save=no_save, humans=humans)
         fail(str(exc), code=1)
