@@ -234,3 +234,31 @@ def test_a_bot_joins_and_organises_with_the_links_as_people_pass_them_on(app: Fa
     assert organised.json()["game"] == game
     wrong = client.post("/api/v1/join", json={"invite": invite.rsplit("/", 1)[0] + "/nope", "name": "x"})
     assert wrong.status_code == 404
+
+
+def test_a_turn_that_is_not_the_open_one_is_409_whether_it_is_past_or_beyond_the_last(app: FastAPI) -> None:
+    """An order or a resolve for turn 7, past any game's last turn, was refused as a bad request
+    (422) where one for a past turn, or for turn 6 of a game that ends at turn 5, was 409: a bot
+    reading the status could not tell that it had the turn wrong. Every turn that is not the open
+    one is now 409, saying which is open; a turn below 1 is no turn at all and stays 422."""
+    client, game, organiser, players = _api_game(app)
+    p1 = players["p1"]
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    assert client.post(f"/api/v1/games/{game}/resolve", json={"turn": 1}, headers=organiser).status_code == 200
+    for turn in (1, 3, 6, 7, 10**30):
+        order = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": turn, "force": 3, "flair": 3},
+                           headers=p1)
+        assert order.status_code == 409, (turn, order.text)
+        assert order.json()["detail"] == f"turn {turn} is not open for orders; the open turn is 2: reload and order again"
+        resolve = client.post(f"/api/v1/games/{game}/resolve", json={"turn": turn}, headers=organiser)
+        assert resolve.status_code == 409, (turn, resolve.text)
+        assert resolve.json()["detail"] == f"turn {turn} is not open; the open turn is 2"
+    for turn in (0, -1):
+        order = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": turn, "force": 3, "flair": 3},
+                           headers=p1)
+        resolve = client.post(f"/api/v1/games/{game}/resolve", json={"turn": turn}, headers=organiser)
+        assert (order.status_code, resolve.status_code) == (422, 422), (order.text, resolve.text)
+    assert client.post(f"/api/v1/games/{game}/end", headers=organiser).status_code == 200
+    over = client.post(f"/api/v1/games/{game}/resolve", json={"turn": 7}, headers=organiser)
+    assert over.status_code == 409 and over.json()["detail"] == "turn 7 is not open: the game is ended", over.text

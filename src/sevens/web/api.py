@@ -124,7 +124,9 @@ class OrderRequest(BaseModel):
         "autopilot": "a team's autopilot is set by PUT /api/v1/games/{id}/autopilot/{team}",
         "team": "the team is named in the address, /orders/{team}",
     }
-    turn: StrictInt = Field(ge=1, le=6)
+    # No upper bound: a turn past the game's last is a turn that is not open (409, saying which is),
+    # as a past one is, not a malformed request.
+    turn: StrictInt = Field(ge=1)
     force: StrictInt = Field(ge=0, le=1000)
     flair: StrictInt = Field(ge=0, le=1000)
     ready: StrictBool = False
@@ -680,7 +682,7 @@ class ResolveRequest(BaseModel):
     """Which turn to resolve now: it must be the open one."""
 
     model_config = ConfigDict(extra="forbid")
-    turn: StrictInt = Field(ge=1, le=6)
+    turn: StrictInt = Field(ge=1)  # unbounded, as OrderRequest's
 
 
 class ExtendRequest(BaseModel):
@@ -780,7 +782,10 @@ def resolve(
     if not store.resolve_then_advance(
         db, game_id=row.id, turn=body.turn, reason="organiser", now=clock(), actor=_actor(principal)
     ):
-        raise Conflict(f"turn {body.turn} is not open; it was already resolved or the game is over")
+        # resolve_turn took the game's lock and read it afresh into ``row``: what it says is current.
+        if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+            raise Conflict(f"turn {body.turn} is not open; the open turn is {row.current_turn}")
+        raise Conflict(f"turn {body.turn} is not open: the game is {row.status.value}")
     return _organiser_answer(db, row, clock(), principal.id)
 
 
