@@ -140,3 +140,18 @@ def test_every_view_of_a_16_player_game_in_its_knockouts_costs_what_a_4_player_o
     assert big == small, "a view asks the database more often the bigger the game (a statement per row?)"
     over = {name: count for name, count in big.items() if count > BOUNDS[name]}
     assert not over, f"more statements than their bound: {over}"
+
+
+def test_an_organisers_act_through_the_api_reads_the_grants_once(app: FastAPI) -> None:
+    """An act (resolve here; start, pause, resume, extend, house-bot and end go the same way) read
+    the game's grants twice: the caller's, to check it organises the game, and then every seat's,
+    for the organiser's view it answers with. One statement now reads both, as GET
+    /api/v1/games/{id} does."""
+    api = _api_game_in_knockouts(app, 4)
+    turn = api.client.get(f"/api/v1/games/{api.game}", headers=api.organiser).json()["turn"]
+    with statements_sent(app) as sent:
+        resolved = api.client.post(f"/api/v1/games/{api.game}/resolve", headers=api.organiser, json={"turn": turn})
+    assert resolved.status_code == 200, resolved.text
+    grants = [statement for statement in sent if "FROM grants" in statement]
+    assert len(grants) == 1, grants
+    assert resolved.json()["turn"] == turn + 1

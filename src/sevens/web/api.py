@@ -745,10 +745,14 @@ def _actor(principal: ApiPrincipal) -> str:
     return f"organiser (api: {principal.label})"
 
 
-def _organiser_answer(db: SessionDep, row: GameRow, now: datetime, principal_id: int) -> Response:
-    """Commit an organiser's act and answer with the organiser's view of the game."""
+def _organiser_answer(
+    db: SessionDep, row: GameRow, now: datetime, principal_id: int, held: frozenset[str]
+) -> Response:
+    """Commit an organiser's act and answer with the organiser's view of the game (``held``: the
+    seats some credential plays, read with the caller's access by :func:`_organised_holding`)."""
     db.commit()
-    return JSONResponse(_with_sequels(db, row, principal_id, views.organiser_view(db, row, now=now).to_dict()))
+    view = views.organiser_view(db, row, now=now, held=held).to_dict()
+    return JSONResponse(_with_sequels(db, row, principal_id, view))
 
 
 # An organiser's act answers with the organiser's view (OrganiserGameView), or refuses.
@@ -763,12 +767,23 @@ def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
     return row
 
 
+def _organised_holding(db: SessionDep, principal_id: int, public_id: str) -> tuple[GameRow, frozenset[str]]:
+    """:func:`_organised`, and the seats some credential plays, for the act's answer: the grants are
+    read once, as GET /api/v1/games/{id} reads them (none of these acts changes a grant)."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access, held = access_and_seats_held(db, principal_id=principal_id, game_id=game.id)
+    row = _found_by(game, access, public_id)
+    if not access.organiser:
+        raise Refused("only the game's organiser can do this")
+    return row, held
+
+
 @router.post("/games/{public_id}/start", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
 def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Draw the groups (R12) and open turn 1."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     store.start_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post(
@@ -778,7 +793,7 @@ def resolve(
     public_id: str, body: ResolveRequest, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Resolve the open turn now: saved orders count, missing ones play the autopilot (R13)."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     if not store.resolve_then_advance(
         db, game_id=row.id, turn=body.turn, reason="organiser", now=clock(), actor=_actor(principal)
     ):
@@ -786,23 +801,23 @@ def resolve(
         if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
             raise Conflict(f"turn {body.turn} is not open; the open turn is {row.current_turn}")
         raise Conflict(f"turn {body.turn} is not open: the game is {row.status.value}")
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post("/games/{public_id}/pause", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
 def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Stop the deadline clock, keeping the time left."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post("/games/{public_id}/resume", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
 def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Restart the deadline clock with the time that was left."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post(
@@ -812,12 +827,12 @@ def extend(
     public_id: str, body: ExtendRequest, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Move the deadline later."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     seconds = round(body.hours * 3600)
     store.extend_deadline(
         db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
     )
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.put(
@@ -829,19 +844,19 @@ def put_house_bot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Pick the bot of a team nobody plays: a house team (R12) or an unclaimed seat's (R13)."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     store.set_house_bot(
         db, game_id=row.id, team_id=team, strategy=body.strategy, now=clock(), actor=_actor(principal)
     )
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post("/games/{public_id}/end", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
 def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """End the game now; the seed is revealed."""
-    row = _organised(db, principal.id, public_id)
+    row, held = _organised_holding(db, principal.id, public_id)
     store.end_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
-    return _organiser_answer(db, row, clock(), principal.id)
+    return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 class RematchResponse(BaseModel):
