@@ -419,7 +419,8 @@ API_ORDER_CASES = [
     ({"turn": 1, "force": 0, "flair": 5}, 422, "multiple of 3"),
     ({"turn": 1, "force": 80, "flair": 30}, 422, "R3"),
     ({"turn": 2, "force": 1, "flair": 0}, 409, "turn 2"),
-    ({"turn": 9, "force": 1, "flair": 0}, 422, "turn"),
+    ({"turn": 9, "force": 1, "flair": 0}, 409, "the open turn is 1"),  # past the last turn: not open either
+    ({"turn": 0, "force": 1, "flair": 0}, 422, "turn"),
 ]
 
 
