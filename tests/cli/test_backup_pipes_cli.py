@@ -226,3 +226,47 @@ def test_ctrl_c_as_the_command_loads_what_it_needs_says_nothing_was_done(
     assert (result.returncode, result.stdout, result.stderr) == (130, "", said.replace("{tmp}", str(tmp_path)))
     assert (tmp_path / "backup.json").read_bytes() == before
     assert not (tmp_path / "restored.sqlite3").exists()
+
+
+CLOSE_INTERRUPTED = '''
+import sqlite3, sys
+from sqlalchemy import create_engine, text
+from sevens.cli.database import quiet_interrupted_closes
+
+class Closing(sqlite3.Connection):
+    """A real SQLite connection whose close is where the Ctrl-C lands (or, with 'fails', errs)."""
+    def close(self):
+        super().close()
+        if sys.argv[2] == "fails":
+            raise sqlite3.OperationalError("disk I/O error")
+        raise KeyboardInterrupt
+
+if sys.argv[1] == "quiet":
+    quiet_interrupted_closes()
+engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(":memory:", factory=Closing))
+with engine.connect() as connection:
+    connection.execute(text("select 1"))
+try:
+    engine.dispose()
+except KeyboardInterrupt:
+    print("interrupted", file=sys.stderr)
+'''
+
+
+@pytest.mark.parametrize(("setup", "close", "said"), [
+    ("quiet", "interrupted", "interrupted\n"),  # the command's own line alone
+    ("as-sqlalchemy-has-it", "interrupted", "Exception closing connection"),  # what export printed before
+    ("quiet", "fails", "Exception closing connection"),  # any other failure is still said
+])
+def test_a_ctrl_c_as_a_connection_closes_leaves_no_sqlalchemy_traceback(setup: str, close: str, said: str) -> None:
+    """A Ctrl-C that landed as SQLAlchemy's pool closed the connection (export stopped at its very end)
+    printed the pool's "Exception closing connection" and a traceback before the export's own
+    'error: interrupted: ...' line (a CI run's test_ctrl_c_during_export_to_a_file_says_nothing_was_written).
+    Run in a process of its own: the handler is the process's logging set-up, as in the command."""
+    done = subprocess.run([sys.executable, "-c", CLOSE_INTERRUPTED, setup, close], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")})
+    assert done.returncode == 0, done.stderr
+    if said == "interrupted\n":
+        assert done.stderr == said
+    else:
+        assert done.stderr.startswith(said), done.stderr

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevens.cli.database import DB_HELP, database_trouble, usable_url
+from sevens.cli.database import DB_HELP, database_trouble, quiet_interrupted_closes, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.files import (
     OVERWRITE_HELP,
@@ -180,6 +180,7 @@ def _engine(url: str, *, command: str) -> Engine:
     """
     from sevens.store.db import is_in_memory, make_engine
 
+    quiet_interrupted_closes()
     parsed = usable_url(url)
     if is_in_memory(url):
         what = "has nothing to export" if command == "export" else "would lose what is imported when the command ends"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 from sevens.cli.errors import fail
@@ -9,7 +10,7 @@ from sevens.cli.errors import fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
-__all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "usable_url"]
+__all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "quiet_interrupted_closes", "usable_url"]
 
 SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
 DB_HELP = (
@@ -90,3 +91,21 @@ def database_trouble(exc: BaseException, url: str) -> str:
             "user, password and database"
         )
     return f"{detail}; check {WHERE}"
+
+
+def _not_an_interrupt(record: logging.LogRecord) -> bool:
+    return not (record.exc_info and record.exc_info[0] is not None and issubclass(record.exc_info[0], KeyboardInterrupt))
+
+
+def quiet_interrupted_closes() -> None:
+    """Keep SQLAlchemy's log of a Ctrl-C that lands as it closes a connection off stderr: the pool
+    logs "Exception closing connection" with a traceback (through logging's last-resort handler)
+    and raises the interrupt on, which the command then reports in its own line. Its other warnings
+    and errors are written to stderr as before."""
+    logger = logging.getLogger("sqlalchemy")
+    if not any(getattr(handler, "sevens_cli", False) for handler in logger.handlers):
+        handler = logging.StreamHandler()  # sys.stderr, with the last-resort handler's level and format
+        handler.setLevel(logging.WARNING)
+        handler.addFilter(_not_an_interrupt)
+        handler.sevens_cli = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
