@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import logging
 from typing import TYPE_CHECKING
 
@@ -97,15 +98,13 @@ def _not_an_interrupt(record: logging.LogRecord) -> bool:
     return not (record.exc_info and record.exc_info[0] is not None and issubclass(record.exc_info[0], KeyboardInterrupt))
 
 
+@functools.cache  # once a process: a second handler would write each warning twice
 def quiet_interrupted_closes() -> None:
     """Keep SQLAlchemy's log of a Ctrl-C that lands as it closes a connection off stderr: the pool
     logs "Exception closing connection" with a traceback (through logging's last-resort handler)
     and raises the interrupt on, which the command then reports in its own line. Its other warnings
     and errors are written to stderr as before."""
-    logger = logging.getLogger("sqlalchemy")
-    if not any(getattr(handler, "sevens_cli", False) for handler in logger.handlers):
-        handler = logging.StreamHandler()  # sys.stderr, with the last-resort handler's level and format
-        handler.setLevel(logging.WARNING)
-        handler.addFilter(_not_an_interrupt)
-        handler.sevens_cli = True  # type: ignore[attr-defined]
-        logger.addHandler(handler)
+    handler = logging.StreamHandler()  # sys.stderr, with the last-resort handler's level and format
+    handler.setLevel(logging.WARNING)
+    handler.addFilter(_not_an_interrupt)
+    logging.getLogger("sqlalchemy").addHandler(handler)
