@@ -9,7 +9,7 @@ import pytest
 from tournament_helpers import OTHER_SEED, SEED, bot_game, make_setup, ordered_game, zero_orders
 
 from sevens.tournament import GameSetup, RecordError, VerificationError, to_record, verify_record
-from sevens.tournament.record import replay_record
+from sevens.tournament.record import dumps, loads, replay_record
 
 
 def _even_bots(setup: GameSetup) -> GameSetup:
@@ -284,3 +284,60 @@ def test_a_secret_seed_checks_the_dice_of_a_game_in_progress_without_revealing_i
         replay_record(UNFINISHED, check_dice=True, secret_seed=OTHER_SEED)
     assert str(info.value).startswith("seed_sha256: expected the SHA-256 of the game's secret seed, found ")
     assert OTHER_SEED not in str(info.value) and SEED not in str(info.value)
+
+
+HUGE = 10**5000  # past the 4,300 digits Python will turn into text
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "version",
+        "turns[0].number",
+        "turns[0].stage",
+        "turns[0].matches[0].home_order.force",
+        "turns[0].matches[0].home_dice.force[0]",
+        "turns[0].matches[0].home_line.tries",
+        "turns[0].matches[0].scrum.fiji.after",
+        "groups.A[0].points",
+        "ended_early",
+    ],
+)
+def test_a_huge_number_anywhere_is_named_by_its_path_not_a_crash(path: str) -> None:
+    message = _rejected(_tampered(path, HUGE))
+    assert message == f"{path}: a whole number of about 5001 digits, far past any count in a game record"
+
+
+def test_a_field_nested_past_any_record_is_refused_not_a_recursion_crash() -> None:
+    deep: list[Any] = []
+    for _ in range(100_000):
+        deep = [deep]
+    message = _rejected(_tampered("turns[0].matches[0].summary", deep))
+    assert message.startswith("turns[0].matches[0].summary[0]")
+    assert "nested 33 levels deep; no field of a record is deeper than 32" in message
+
+
+def test_a_huge_wrong_value_is_quoted_short() -> None:
+    message = _rejected(_tampered("turns[0].matches[0].summary", list(range(1_000_000))))
+    assert message.startswith("turns[0].matches[0].summary: expected ")
+    assert len(message) < 600
+    assert "characters in all)" in message
+
+
+def test_text_no_utf8_file_can_hold_is_named() -> None:
+    message = _rejected(_tampered("players[0].name", "Pl\ud800yer"))
+    assert message == (
+        "players[0].name: not valid Unicode text: surrogates not allowed at character 3; no UTF-8 file can hold it"
+    )
+
+
+def test_a_key_given_twice_is_refused_as_ambiguous() -> None:
+    # Readers differ on which of two equal keys counts: the record must say one thing.
+    text = dumps(RECORD).replace('"champion": ', '"champion": "fiji", "champion": ', 1)
+    with pytest.raises(RecordError, match=r'^the key "champion" appears twice in one object'):
+        loads(text)
+
+
+def test_non_utf8_bytes_are_not_json() -> None:
+    with pytest.raises(RecordError, match=r"^not JSON: 'utf-8' codec can't decode byte 0xff"):
+        loads(dumps(RECORD).encode().replace(b"Player 1", b"Player \xff"))

@@ -64,6 +64,13 @@ DRAW_FROM_SEED = "game-seed"
 """The record's ``draw`` when the groups were drawn from the game seed (checkable once revealed)."""
 
 _MISSING = "nothing (the field is missing)"
+_DEEPEST = 32
+"""Nesting a record never needs (its deepest field, a FLAIR die, is 9 levels down)."""
+_LARGEST = 2**63 - 1
+"""Larger than any count a game can reach; also keeps messages clear of 4,300-digit numbers,
+which Python refuses to print."""
+_SHOWN = 200
+"""Characters of a value quoted in a message, so a huge field cannot flood it."""
 
 
 class RecordError(ValueError):
@@ -91,7 +98,15 @@ class VerificationError(RecordError):
 def _show(value: object) -> str:
     if isinstance(value, str) and (value == _MISSING or " " in value):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _LARGEST:
+        return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (ValueError, TypeError, RecursionError):
+        text = f"{type(value).__name__} value"
+    if len(text) > _SHOWN:
+        text = f"{text[:_SHOWN]}... ({len(text):,} characters in all)"
+    return text
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -213,7 +228,9 @@ def loads(text: str | bytes) -> dict[str, Any]:
     sevens.tournament.record.RecordError: not a record: its JSON is nested too deeply
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_unique_keys)
+    except RecordError:
+        raise
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError("", f"not JSON: {exc}") from None
     except RecursionError:  # how json gives up on deep nesting: no ValueError
@@ -221,6 +238,17 @@ def loads(text: str | bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise RecordError("", f"a game record is a JSON object, this is {_kind(data)}")
     return data
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # JSON readers differ on which of two equal keys wins, so a record with both would say
+    # different things to different verifiers.
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise RecordError("", f"the key {_show(key)} appears twice in one object; a record names each field once")
+        seen[key] = value
+    return seen
 
 
 def schema() -> dict[str, Any]:
@@ -419,9 +447,47 @@ def _parse_setup(data: dict[str, Any]) -> GameSetup:
         raise RecordError("teams", str(exc)) from None
 
 
+def _check_values(data: object) -> None:
+    """Refuse, by path, what no record holds and what would break the reading further on:
+    nesting past :data:`_DEEPEST`, numbers past :data:`_LARGEST`, text that is not Unicode
+    (a lone surrogate, which no UTF-8 file can hold) and values that are not JSON."""
+    stack: list[tuple[object, str, int]] = [(data, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > _DEEPEST:
+            raise RecordError(path, f"nested {depth} levels deep; no field of a record is deeper than {_DEEPEST}")
+        if isinstance(value, dict):
+            # Pushed last to first so the first fault in document order is the one reported.
+            for key, item in reversed(value.items()):
+                if not isinstance(key, str):
+                    raise RecordError(path, f"field names are strings, found {_show(key)}")
+                where = f"{path}.{key}" if path else key
+                _check_text(key, where)
+                stack.append((item, where, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((value[i], f"{path}[{i}]", depth + 1) for i in reversed(range(len(value))))
+        elif isinstance(value, str):
+            _check_text(value, path)
+        elif isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) > _LARGEST:
+                raise RecordError(path, f"{_show(value)}, far past any count in a game record")
+        elif value is not None and not isinstance(value, bool | float):
+            raise RecordError(path, f"not a JSON value: {type(value).__name__}")
+
+
+def _check_text(text: str, path: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise RecordError(
+            path, f"not valid Unicode text: {exc.reason} at character {exc.start + 1}; no UTF-8 file can hold it"
+        ) from None
+
+
 def _parse(data: object) -> _Parsed:
     if not isinstance(data, dict):
         raise RecordError("", f"a game record is a JSON object, this is {_kind(data)}")
+    _check_values(data)
     if data.get("format") != FORMAT:
         raise RecordError(
             "format",
