@@ -6,6 +6,8 @@ import random
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tournament_helpers import SEED, bot_game, make_setup, ordered_game, zero_orders
 
 from sevens.bots import get_strategy
@@ -201,3 +203,53 @@ def test_r9_group_record_decides_level_knockouts_in_a_game() -> None:
                 assert m.winner == (m.home.team if comparison > 0 else m.away.team)
                 assert "won on group record" in m.summary
     assert decided >= 8
+
+
+# Lines level on points by different routes (3: a penalty or a drop goal; 8: a try and either; 10: two
+# tries, or a converted try and either) and records of 0s and 1s make every step come up often.
+_small_lines = st.sampled_from([
+    Line(), Line(tries=1, penalties=1), Line(tries=1, drop_goals=1), Line(penalties=1), Line(drop_goals=1),
+    Line(tries=2), Line(tries=1, conversions=1, penalties=1), Line(tries=1, conversions=1, drop_goals=1),
+])
+_records = st.tuples(*(st.integers(0, 1) for _ in range(5)))
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    _small_lines, _small_lines, _records, _records,
+    st.lists(st.integers(1, 6), min_size=40, max_size=40), st.booleans(),
+)
+def test_property_knockout_decisions_follow_r9_read_by_hand(
+    home: Line, away: Line, home_rec: tuple[int, ...], away_rec: tuple[int, ...], faces: list[int], fiji_home: bool
+) -> None:
+    """R9 written out again, independently: points, tries, conversions, drop goals, then league
+    points, tries scored, points scored, fewest tries conceded, fewest points conceded, then lots,
+    the two teams throwing in id order until the throws differ, the higher winning. Small lines
+    and records make every step, lots included, come up often."""
+    names = ("fiji", "samoa") if fiji_home else ("samoa", "fiji")
+    faces = [*faces, 1, 2]  # the lots end, however many level throws come first
+
+    def row(team: str, rec: tuple[int, ...]) -> TableRow:
+        lp, tf, pf, ta, pa = rec
+        return TableRow(team, 1, 3, 0, 0, 0, tf, ta, pf, pa, lp, Criterion.LEAGUE_POINTS)
+
+    steps = [
+        (DecidedBy.POINTS, home.points, away.points),
+        (DecidedBy.TRIES, home.tries, away.tries),
+        (DecidedBy.CONVERSIONS, home.conversions, away.conversions),
+        (DecidedBy.DROP_GOALS, home.drop_goals, away.drop_goals),
+        *((DecidedBy.GROUP_RECORD, h, a) for h, a in zip(home_rec[:3], away_rec[:3], strict=True)),
+        *((DecidedBy.GROUP_RECORD, -h, -a) for h, a in zip(home_rec[3:], away_rec[3:], strict=True)),
+    ]
+    expected = next(((by, Side.HOME if h > a else Side.AWAY) for by, h, a in steps if h != a), None)
+    if expected is None:
+        # fiji throws first (id order); pairs of throws until they differ.
+        pairs = zip(faces[0::2], faces[1::2], strict=True)
+        fiji, samoa = next((f, s) for f, s in pairs if f != s)
+        fiji_wins = fiji > samoa
+        expected = (DecidedBy.LOTS, Side.HOME if fiji_wins == fiji_home else Side.AWAY)
+    decision = decide_knockout(
+        home, away, home_record=row(names[0], home_rec), away_record=row(names[1], away_rec),
+        lots=lambda: ScriptedDice(faces), what="final",
+    )
+    assert (decision.decided_by, decision.winner) == expected

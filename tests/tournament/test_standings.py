@@ -577,3 +577,130 @@ def test_property_tight_groups(match_lines: list[Line], seed: int) -> None:
     _check_table(teams, results, table, complete=True)
     lots_teams = [r.team for r in table.rows if r.decided_by is LOTS]
     assert sorted(lots_teams) == sorted(t for d in table.lots for t in d.teams)
+
+
+# ---------------------------------------------------------------------------------------------
+# Adversarial ties, worked by hand.
+# ---------------------------------------------------------------------------------------------
+
+
+def test_the_worked_example_in_docs_standings_md() -> None:
+    """docs/standings.md's Group A: all four on 3 league points; Fiji first on tries; Samoa, Tonga
+    and Wales level on every count, then head-to-head among those three only (3, 2, 1)."""
+    table = group_table(
+        ["fiji", "samoa", "tonga", "wales"],
+        [
+            m("samoa", "tonga", PEN, NIL), m("samoa", "wales", NIL, NIL), m("samoa", "fiji", TRY, TP),
+            m("tonga", "wales", PEN, NIL), m("tonga", "fiji", TRY, TRY), m("wales", "fiji", TP, TRY),
+        ],
+        None,
+        what="group A",
+    )
+    got = [
+        (r.position, r.team, r.played, r.won, r.drawn, r.lost, r.tries_for, r.tries_against,
+         r.points_for, r.points_against, r.league_points, r.decided_by)
+        for r in table.rows
+    ]
+    assert got == [
+        (1, "fiji", 3, 1, 1, 1, 3, 3, 18, 18, 3, TF),
+        (2, "samoa", 3, 1, 1, 1, 1, 1, 8, 8, 3, H2H),
+        (3, "tonga", 3, 1, 1, 1, 1, 1, 8, 8, 3, H2H),
+        (4, "wales", 3, 1, 1, 1, 1, 1, 8, 8, 3, H2H),
+    ]
+    assert table.lots == ()
+
+
+def test_a_three_way_head_to_head_loop_goes_to_lots_for_all_three() -> None:
+    """R8: a beat b, b beat c, c beat a (each 3-0), and each beat d 3-0: a, b, c have 4 league
+    points, no tries, 6 points for and 3 against, and 2 head-to-head points each: nothing but
+    lots separates them. Throws in id order a 3, b 6, c 1: b, a, c."""
+    teams = ("a", "b", "c", "d")
+    matches = (
+        m("a", "b", PEN, NIL), m("b", "c", PEN, NIL), m("c", "a", PEN, NIL),
+        m("a", "d", PEN, NIL), m("b", "d", PEN, NIL), m("c", "d", PEN, NIL),
+    )
+    table = group_table(teams, matches, ScriptedDice([3, 6, 1]), what="group A")
+    assert [(r.team, r.position, r.decided_by) for r in table.rows] == [
+        ("b", 1, LOTS), ("a", 2, LOTS), ("c", 3, LOTS), ("d", 4, LP),
+    ]
+    (draw,) = table.lots
+    assert (draw.what, draw.teams, draw.order) == ("group A: places 1-3", ("a", "b", "c"), ("b", "a", "c"))
+    # With c v d not played c has 2 league points, and a and b, level on the other counts, are
+    # separated by their own match: a beat b.
+    partial = group_table(teams, matches[:5], None, what="group A")
+    assert [(r.team, r.position, r.decided_by) for r in partial.rows][:2] == [("a", 1, H2H), ("b", 2, H2H)]
+
+
+def test_a_four_way_loop_with_equal_draws_goes_to_lots_for_all_four_with_rethrows() -> None:
+    """R8: a beat b, b beat c, c beat d, d beat a (each 3-0), a drew c and b drew d 0-0: every team
+    3 league points, no tries, 3 points for, 3 against; head-to-head among all four is their league
+    points, 3 each. Lots for places 1-4: a 5, b 5, c 2, d 2; a, b again 4, 4 and again 1, 6 -> b, a;
+    then c, d again 3, 1 -> c, d."""
+    table = group_table(
+        ["d", "c", "b", "a"],
+        [
+            m("a", "b", PEN, NIL), m("b", "c", PEN, NIL), m("c", "d", PEN, NIL), m("d", "a", PEN, NIL),
+            m("a", "c", NIL, NIL), m("b", "d", NIL, NIL),
+        ],
+        ScriptedDice([5, 5, 2, 2, 4, 4, 1, 6, 3, 1]),
+        what="group B",
+    )
+    assert [(r.team, r.position, r.decided_by) for r in table.rows] == [
+        ("b", 1, LOTS), ("a", 2, LOTS), ("c", 3, LOTS), ("d", 4, LOTS),
+    ]
+    (draw,) = table.lots
+    assert draw.throws == (
+        (("a", 5), ("b", 5), ("c", 2), ("d", 2)),
+        (("a", 4), ("b", 4)),
+        (("a", 1), ("b", 6)),
+        (("c", 3), ("d", 1)),
+    )
+
+
+def test_two_pairs_equal_at_every_step_each_go_to_their_own_lots() -> None:
+    """R8: a drew b 5-5, beat c 5-0, lost to d 0-3; b beat d 5-0, lost to c 0-3; c drew d 0-0. All
+    four have 3 league points. a and b: 2 tries, 10 points for, 1 try and 8 points against each; c and
+    d: no try, 3 points for, 1 try and 5 points against each. Each pair drew its own match, so each
+    goes to lots, places 1-2 first (a 1, b 2: b, a), then places 3-4 (c 4, d 3: c, d)."""
+    table = group_table(
+        ["a", "b", "c", "d"],
+        [
+            m("a", "b", TRY, TRY), m("a", "c", TRY, NIL), m("b", "d", TRY, NIL),
+            m("a", "d", NIL, PEN), m("b", "c", NIL, PEN), m("c", "d", NIL, NIL),
+        ],
+        ScriptedDice([1, 2, 4, 3]),
+        what="group C",
+    )
+    rows = {r.team: r for r in table.rows}
+    assert _five_key(rows["a"]) == _five_key(rows["b"]) == (3, 2, 10, -1, -8)
+    assert _five_key(rows["c"]) == _five_key(rows["d"]) == (3, 0, 3, -1, -5)
+    assert [(r.team, r.position, r.decided_by) for r in table.rows] == [
+        ("b", 1, LOTS), ("a", 2, LOTS), ("c", 3, LOTS), ("d", 4, LOTS),
+    ]
+    assert [draw.what for draw in table.lots] == ["group C: places 1-2", "group C: places 3-4"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(tight_lines, min_size=12, max_size=12),
+    st.integers(0, 2**32),
+    st.permutations(range(6)),
+    st.lists(st.booleans(), min_size=6, max_size=6),
+    st.permutations(["a", "b", "c", "d"]),
+)
+def test_property_the_table_does_not_depend_on_how_the_results_are_listed(
+    match_lines: list[Line], seed: int, order: list[int], swap: list[bool], listed: list[str]
+) -> None:
+    """R8 orders teams by their results only: listing the matches in another order, a match's
+    teams the other way round, or the group's teams in another order changes nothing, lots
+    included (they throw in id order from the same dice)."""
+    teams = ["a", "b", "c", "d"]
+    results = [
+        m(home, away, match_lines[2 * i], match_lines[2 * i + 1])
+        for i, (home, away) in enumerate(combinations(teams, 2))
+    ]
+    shuffled = [
+        m(results[i].away, results[i].home, results[i].away_line, results[i].home_line) if swap[i] else results[i]
+        for i in order
+    ]
+    assert group_table(listed, shuffled, SeededDice(seed)) == group_table(teams, results, SeededDice(seed))
