@@ -341,3 +341,11 @@ def test_a_key_given_twice_is_refused_as_ambiguous() -> None:
 def test_non_utf8_bytes_are_not_json() -> None:
     with pytest.raises(RecordError, match=r"^not JSON: 'utf-8' codec can't decode byte 0xff"):
         loads(dumps(RECORD).encode().replace(b"Player 1", b"Player \xff"))
+
+
+def test_a_number_too_long_for_python_is_named_in_the_text_too() -> None:
+    # Python's own refusal past 4,300 digits advised sys.set_int_max_str_digits.
+    text = dumps(RECORD).replace('"version": 1', '"version": 1' + "0" * 5000, 1)
+    with pytest.raises(RecordError) as info:
+        loads(text)
+    assert str(info.value) == "a number of 5,001 digits, far past any count in a game record"

@@ -228,7 +228,7 @@ def loads(text: str | bytes) -> dict[str, Any]:
     sevens.tournament.record.RecordError: not a record: its JSON is nested too deeply
     """
     try:
-        data = json.loads(text, object_pairs_hook=_unique_keys)
+        data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_whole_number)
     except RecordError:
         raise
     except (ValueError, UnicodeDecodeError) as exc:
@@ -249,6 +249,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise RecordError("", f"the key {_show(key)} appears twice in one object; a record names each field once")
         seen[key] = value
     return seen
+
+
+def _whole_number(digits: str) -> int:
+    # Refused from the digits, before Python's own 4,300-digit limit answers with advice about
+    # sys.set_int_max_str_digits.
+    if len(digits.lstrip("-")) > 19:
+        raise RecordError("", f"a number of {len(digits.lstrip('-')):,} digits, far past any count in a game record")
+    return int(digits)
 
 
 def schema() -> dict[str, Any]:
