@@ -257,7 +257,11 @@ def _damaged(record: dict[str, Any], path: tuple[Any, ...], junk: object, delete
 
 SMALL = to_record(bot_game(make_setup(4), turns=4))
 SMALL_PATHS = _paths(SMALL)[1:]
-JUNK = st.sampled_from([None, True, -1, 0, 7, 2.5, "", "x", [], {}, [1, 2], {"a": 1}])
+_DEEP: list[Any] = []
+for _ in range(40):
+    _DEEP = [_DEEP]
+# Also what no record can hold: a number Python will not print, a lone surrogate, deep nesting.
+JUNK = st.sampled_from([None, True, -1, 0, 7, 2.5, "", "x", [], {}, [1, 2], {"a": 1}, 10**5000, "\ud800", _DEEP])
 
 
 @given(index=st.integers(0, len(SMALL_PATHS) - 1), junk=JUNK, delete=st.booleans())
