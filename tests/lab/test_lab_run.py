@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -385,6 +387,37 @@ def test_a_pool_starts_no_more_processes_than_the_run_has_batches() -> None:
     assert result.to_dict() == run_lab(NAMES, 16, seed=5, teams=8, workers=1, batch_size=8).to_dict()
 
 
+ON_ONE_CORE = """
+import json, sys, warnings
+import psutil
+from sevens.lab.run import run_lab
+alive = []
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    result = run_lab(["even", "group-blitz", "odds-aware"], 40, seed=5, teams=8, workers=3, batch_size=10,
+                     progress=lambda n: alive.append(len(psutil.Process().children())))
+print(json.dumps({"warned": [(w.category.__name__, str(w.message)) for w in caught], "most": max(alive),
+                  "result": result.to_dict()}))
+"""
+
+
+@pytest.mark.skipif(shutil.which("taskset") is None, reason="needs taskset")
+def test_more_workers_than_cores_from_python_are_cut_to_the_cores_with_a_warning() -> None:
+    """Only the command cut workers to the cores the run may use: run_lab(workers=3) under
+    ``taskset -c 0`` started 3 processes to take turns on one core. It plays in its own process
+    now, warns as for workers beyond the batches, and gives the same result as one worker."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    ran = subprocess.run(["taskset", "-c", "0", sys.executable, "-c", ON_ONE_CORE], env=env, capture_output=True,
+                         text=True, timeout=600, check=True)
+    said = json.loads(ran.stdout)
+    assert said["warned"] == [[
+        "WorkersCut", "workers=3 is more than the 1 core this run may use: playing with 1 (more workers would only "
+        "take turns on the same cores, each with its own memory, for the same results)"
+    ]]
+    assert said["most"] == 0  # one worker plays in the run's own process
+    assert said["result"] == run_lab(NAMES, 40, seed=5, teams=8, workers=1, batch_size=10).to_dict()
+
+
 def test_more_workers_than_batches_from_python_warns_once_and_plays_with_the_batches() -> None:
     """Only the command said that workers beyond the batches were dropped: run_lab cut them without
     a word, and a caller asking for 2 workers for one batch saw one busy core and took it for a fault.
@@ -394,8 +427,9 @@ def test_more_workers_than_batches_from_python_warns_once_and_plays_with_the_bat
     with pytest.warns(WorkersCut) as caught:
         cut = run_lab(NAMES, 20, seed=5, teams=8, workers=2, batch_size=20)
     assert [str(w.message) for w in caught] == [
-        "workers=2 is more than the 1 batch of up to 20 tournaments this run has: playing with 1 (a batch is not "
-        "split, since its dice are its own from the seed)"
+        "workers=2 is more than the 1 batch of up to 20 tournaments this run has: playing with 1 (a batch plays in "
+        "one worker, and is not split, since each has dice of its own from the seed: that keeps the results the same "
+        "for any number of workers)"
     ]
     assert caught[0].filename == __file__  # it points at the call, not into run_lab
     with warnings.catch_warnings():

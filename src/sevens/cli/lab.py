@@ -218,9 +218,8 @@ def lab(
     overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
-    from sevens.lab.cores import available_cores
     from sevens.lab.on_dask import ClusterError
-    from sevens.lab.run import BATCH_SIZE, check_run, default_workers, run_lab
+    from sevens.lab.run import check_run, default_workers, run_lab, workers_to_use
 
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:
@@ -240,23 +239,11 @@ def lab(
             check_run(names, tournaments, teams=teams, workers=workers, field=field, seed=seed)
         except ValueError as exc:
             fail(str(exc))
-    batches = math.ceil(tournaments / BATCH_SIZE)
-    if dask is None and workers > batches:
-        # Said, not done quietly: one asking for 2 workers saw one core busy and took it for a fault.
-        _note(
-            f"note: --workers {workers} is more than the {batches:,} batch{'' if batches == 1 else 'es'} of up to "
-            f"{BATCH_SIZE:,} tournaments this run has: playing with {batches:,} (a batch plays in one worker, and is "
-            "not split, since each has dice of its own from the seed: that keeps the results the same for any "
-            "number of workers)"
-        )
-        workers = batches
-    if dask is None and workers > (cores := available_cores()):
-        # 16 workers on 2 cores took 2.7 times as long as 2 did, and 1.7 GB of memory, for the same table.
-        _note(
-            f"note: --workers {workers} is more than the {cores} cores this run may use: playing with {cores} "
-            "(more workers would only take turns on the same cores, each with its own memory, for the same results)"
-        )
-        workers = cores
+    if dask is None:
+        # The rule is run_lab's; said here as notes, so that run_lab has nothing left to warn of.
+        workers, reasons = workers_to_use(workers, tournaments, asked="--workers {}")
+        for reason in reasons:
+            _note(f"note: {reason}")
     console = Console(stderr=True)
     simulated = 0
     doing = "playing" if dask is None else "connecting"  # what the run is doing (sevens.lab.on_dask.STAGES)

@@ -66,6 +66,7 @@ __all__ = [
     "seating_key",
     "warm_up",
     "wilson_interval",
+    "workers_to_use",
 ]
 
 IntArray = NDArray[np.int64]
@@ -568,7 +569,40 @@ MAX_TOURNAMENTS = 10**12  # 16 teams' squared SCRUM left (160^2 each) still fits
 
 
 class WorkersCut(UserWarning):
-    """:func:`run_lab` was asked for more workers than the run has batches and plays with fewer."""
+    """:func:`run_lab` was asked for more workers than the run has batches, or than the cores it may
+    use (:func:`sevens.lab.cores.available_cores`), and plays with fewer (:func:`workers_to_use`)."""
+
+
+def workers_to_use(workers: int, tournaments: int, batch_size: int = BATCH_SIZE,
+                   *, asked: str = "workers={}") -> tuple[int, list[str]]:
+    """The local workers a run plays with when asked for ``workers``, and why each cut was made.
+
+    No more than the run has batches (a batch is not split: its dice are its own from the seed),
+    nor than the cores the process may use (more only take turns on them, each with its own
+    memory). ``asked`` spells the request in the reasons (``"--workers {}"`` for the command).
+    The results are the same for any number of workers, so a cut changes only the time taken.
+
+    >>> workers_to_use(4, 10, batch_size=10)[0]
+    1
+    """
+    reasons = []
+    batches = math.ceil(tournaments / batch_size)
+    if workers > batches:
+        reasons.append(
+            f"{asked.format(workers)} is more than the {batches:,} batch{'' if batches == 1 else 'es'} of up to "
+            f"{batch_size:,} tournaments this run has: playing with {batches:,} (a batch plays in one worker, and is "
+            "not split, since each has dice of its own from the seed: that keeps the results the same for any "
+            "number of workers)"
+        )
+        workers = batches
+    if workers > (cores := available_cores()):
+        # 16 workers on 2 cores took 2.7 times as long as 2 did, and 1.7 GB of memory, for the same table.
+        reasons.append(
+            f"{asked.format(workers)} is more than the {cores} core{'' if cores == 1 else 's'} this run may use: playing with {cores} "
+            "(more workers would only take turns on the same cores, each with its own memory, for the same results)"
+        )
+        workers = cores
+    return workers, reasons
 
 
 def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
@@ -667,8 +701,9 @@ def run_lab(
         tournaments: how many tournaments.
         seed: the run's seed; the same seed gives the same result for any ``workers``.
         teams: 8 or 16 teams per tournament (R6).
-        workers: local processes (1: in this process); no more than the run has batches play, and
-            asking for more warns :class:`WorkersCut` (a batch is not split: its dice are its own).
+        workers: local processes (1: in this process); no more than the run has batches nor than the
+            cores it may use play (:func:`workers_to_use`), and asking for more warns
+            :class:`WorkersCut` once for each cut.
         dask: address of a Dask scheduler to run the batches on instead.
         batch_size: tournaments per batch (part of the run's identity with the seed).
         sampler: how lines are drawn.
@@ -694,16 +729,12 @@ def run_lab(
     """
     names = tuple(strategies)
     check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size, field=field, seed=seed)
-    batches = math.ceil(tournaments / batch_size)
-    if dask is None and workers > batches:
-        # Cut either way (see below); a caller from Python was not told, and took one busy core for a fault.
-        warnings.warn(
-            f"workers={workers} is more than the {batches:,} batch{'' if batches == 1 else 'es'} of up to "
-            f"{batch_size:,} tournaments this run has: playing with {batches:,} (a batch is not split, since "
-            "its dice are its own from the seed)",
-            WorkersCut,
-            stacklevel=2,
-        )
+    if dask is None:
+        workers, reasons = workers_to_use(workers, tournaments, batch_size)
+        for reason in reasons:
+            # The command says these in notes; a caller from Python was not told, and took one busy
+            # core for a fault (or 16 processes on 2 cores for a slow lab).
+            warnings.warn(reason, WorkersCut, stacklevel=2)
     seated = names if field is None else (*names, field)
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
@@ -733,9 +764,6 @@ def run_lab(
             done(spec, run_batch(spec, partial(partly, spec.start)))
     else:
         warm_up(teams)  # compile here once, not in every worker at the same time
-        # No more processes than batches: a pool started them all at once (fork), and --workers 1000
-        # for one batch spent 15 s starting 999 processes that had nothing to play.
-        workers = min(workers, batches)
         context = multiprocessing.get_context()
         # The workers tell how far their batches are on a queue of their own, read between results.
         told_by = None if progress is None else context.Queue()
