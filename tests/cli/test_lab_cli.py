@@ -300,7 +300,7 @@ def test_a_half_width_too_small_for_the_decimals_shown_gets_more_rather_than_rea
     """One strategy in every seat of 1,000 tournaments: its SCRUM left read "30.3 ± 0.0", as if
     exact, where the JSON gave a half-width of 0.04 (a run of millions did the same to rates:
     "0.06 ± 0.00"). The table now shows the decimals the interval needs; an exact figure (the
-    strategy wins every title, so its rate) still reads ± 0.00."""
+    strategy wins every title, so its rate) reads "(exact)", not ± 0.00."""
     args = ["lab", "--strategies", "even", "--tournaments", "1000", "--teams", "8", "--seed", "4"]
     data = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
     table = " ".join(runner.invoke(app, args, env={"COLUMNS": "250"}).stdout.split())
@@ -310,7 +310,39 @@ def test_a_half_width_too_small_for_the_decimals_shown_gets_more_rather_than_rea
     assert f" {row['scrum_left']['mean']:.2f} ± {half:.2f}" in table, table
     assert f"{half:.2f}" != "0.00" and " ± 0.0 " not in table + " "
     assert row["titles"]["ci95_low"] == row["titles"]["rate"] == row["titles"]["ci95_high"] == 1 / 8
-    assert "12.50 ± 0.00" in table
+    assert "12.50 (exact)" in table and " ± 0.00" not in table
+
+
+@pytest.mark.parametrize("tournaments", [3, 40])  # fewer blocks than MIN_BLOCKS, and more
+def test_a_lone_strategys_exact_figures_read_exact_in_the_table_json_and_plot(tournaments: int,
+                                                                              tmp_path: Path) -> None:
+    """One strategy in every seat: its title rate is 1 / teams, its final rate 2 / teams and its
+    group points 3 (2 league points a match) whatever the dice. The table read "12.50 ± 0.00" (over
+    a few tournaments a Wilson interval around 12.50), as if an estimate that rounded to no width;
+    the JSON could not tell an exact 0 from a very narrow interval; the plot drew a cap of width 0."""
+    from matplotlib.text import Annotation
+
+    from sevens.lab.plot import ranking_figure
+    from sevens.lab.run import run_lab
+
+    args = ["lab", "--strategies", "even", "--tournaments", str(tournaments), "--teams", "8", "--seed", "4"]
+    row = json.loads(runner.invoke(app, [*args, "--json"]).stdout)["results"][0]
+    table = " ".join(runner.invoke(app, args, env={"COLUMNS": "250"}).stdout.split())
+    assert "even 12.50 (exact) 25.00 (exact) 3.00 (exact) " in table, table
+    for key, rate in (("titles", 1 / 8), ("finals", 2 / 8)):
+        assert row[key] == {"rate": rate, "ci95_low": rate, "ci95_high": rate, "exact": True}
+    assert row["group_points"] == {"mean": 3.0, "ci95": 0.0, "exact": True}
+    assert row["scrum_left"]["exact"] is False and row["scrum_left"]["ci95"] > 0
+    figure = ranking_figure(run_lab(["even"], tournaments, seed=4, teams=8))
+    said = [child.get_text() for child in figure.axes[0].get_children() if isinstance(child, Annotation)]
+    assert "exact" in said, said
+
+
+def test_figures_of_strategies_sharing_the_seats_are_not_exact() -> None:
+    row = json.loads(runner.invoke(app, ["lab", "--strategies", "even,random", "--tournaments", "40", "--teams", "8",
+                                         "--json"]).stdout)["results"][0]
+    assert [row[key]["exact"] for key in ("titles", "finals", "group_points", "scrum_left")] == [False] * 4
+    assert row["titles"]["ci95_low"] < row["titles"]["rate"] < row["titles"]["ci95_high"]
 
 
 @pytest.mark.parametrize(("args", "says"), [

@@ -50,7 +50,7 @@ def _decimals(least: int, *widths: float) -> int:
     return decimals
 
 
-def _rate_cell(rate: float, low: float, high: float) -> str:
+def _rate_cell(rate: float, low: float, high: float, *, exact: bool = False) -> str:
     """A rate in percent with its 95% interval: ``rate ± half-width`` where the interval is
     symmetric at the decimals shown (runs of any size), else ``rate (low–high)`` (Wilson's
     interval leans toward the middle over few entries, and is never empty at 0% or 100%). Two
@@ -62,7 +62,11 @@ def _rate_cell(rate: float, low: float, high: float) -> str:
     '0.00 (0.00–27.75)'
     >>> _rate_cell(0.00057575, 0.00055272, 0.00059974)  # random's titles over 2,000,000 tournaments
     '0.058 ± 0.002'
+    >>> _rate_cell(0.125, 0.125, 0.125, exact=True)  # one strategy in every seat of 8 teams
+    '12.50 (exact)'
     """
+    if exact:  # "± 0.00" read as an estimate whose interval rounded away
+        return f"{100 * rate:.2f} (exact)"
     d = _decimals(2, 100 * (rate - low), 100 * (high - rate))
     below, above = f"{100 * (rate - low):.{d}f}", f"{100 * (high - rate):.{d}f}"
     if below == above:
@@ -70,13 +74,15 @@ def _rate_cell(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.{d}f} ({100 * low:.{d}f}–{100 * high:.{d}f})"
 
 
-def _mean_cell(mean: float, half: float, digits: int) -> str:
+def _mean_cell(mean: float, half: float, digits: int, *, exact: bool = False) -> str:
     """A mean and its 95% half-width, at ``digits`` decimals or as many more as the half-width needs
     to show; a single entry has no interval to show.
 
     >>> _mean_cell(30.3126, 0.0291, 1)
     '30.31 ± 0.03'
     """
+    if exact:
+        return f"{mean:.{digits}f} (exact)"
     if math.isnan(half):
         return f"{mean:.{digits}f} (1 entry)"
     d = _decimals(digits, half)
@@ -117,9 +123,9 @@ def _title(result: LabResult) -> str:
 
 def _cells(row: StrategyRow) -> tuple[str, str, str, str]:
     return (
-        _rate_cell(row.title_rate, row.title_low, row.title_high),
-        _rate_cell(row.final_rate, row.final_low, row.final_high),
-        _mean_cell(row.group_points, row.group_points_ci, 2),
+        _rate_cell(row.title_rate, row.title_low, row.title_high, exact=row.exact),
+        _rate_cell(row.final_rate, row.final_low, row.final_high, exact=row.exact),
+        _mean_cell(row.group_points, row.group_points_ci, 2, exact=row.exact),
         _mean_cell(row.scrum_left, row.scrum_left_ci, 1),
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import replace
 from fractions import Fraction
@@ -128,6 +129,10 @@ def ranking_figure(result: LabResult) -> Figure:
     fig, ax = plt.subplots(figsize=(7, len(rows) * (0.2 + 0.24 * lines) + 1.5))
     rates = [100 * row.title_rate for row in rows]
     ax.barh(names, rates, xerr=_bars(rows), color="#2a7f62", ecolor="#333333", capsize=3)
+    for name, row, rate in zip(names, rows, rates, strict=True):
+        if row.exact:  # no interval to draw: said in words, as the table says it
+            ax.annotate("exact", xy=(rate, name), xytext=(3, 0), textcoords="offset points", va="center",
+                        fontsize=8, color="#333333")
     ax.axvline(100 / result.teams, color="#aa3333", linestyle="--", linewidth=1)
     # Named above the plot rather than in a legend, which would cover a bar when there are few.
     # Just above the axes by a fixed distance (a fraction of the axes ran into the title on a tall plot).
@@ -142,13 +147,17 @@ def ranking_figure(result: LabResult) -> Figure:
 
 
 def _bars(rows: list[StrategyRow]) -> list[list[float]]:
-    """Error bars (below, above) in percent for the title rates: their 95% Wilson intervals.
+    """Error bars (below, above) in percent for the title rates: their 95% Wilson intervals, and
+    none (NaN, which matplotlib leaves out) for an exact rate, where a cap of width 0 looked like
+    an interval too narrow to see.
 
     >>> _bars([StrategyRow("even", 16, 0.0625, 0.0111, 0.2833, 0, 0, 0, 0, 0, 0, 0)])
     [[5.14], [22.08]]
+    >>> _bars([StrategyRow("even", 16, 0.125, 0.125, 0.125, 0, 0, 0, 0, 0, 0, 0, exact=True)])
+    [[nan], [nan]]
     """
-    below = [round(100 * (r.title_rate - r.title_low), 10) for r in rows]
-    above = [round(100 * (r.title_high - r.title_rate), 10) for r in rows]
+    below = [math.nan if r.exact else round(100 * (r.title_rate - r.title_low), 10) for r in rows]
+    above = [math.nan if r.exact else round(100 * (r.title_high - r.title_rate), 10) for r in rows]
     return [below, above]
 
 

@@ -391,7 +391,13 @@ def _label(typed: str, made: object) -> str:
 @dataclass(frozen=True, slots=True)
 class StrategyRow:
     """One strategy's results, per team it played: rates with their 95% Wilson intervals
-    (``*_low``, ``*_high``), means with their 95% half-widths (``*_ci``; NaN over a single entry, which shows no spread)."""
+    (``*_low``, ``*_high``), means with their 95% half-widths (``*_ci``; NaN over a single entry, which shows no spread).
+
+    ``exact``: the strategy held every seat of every tournament, so the rules fix its title and
+    final rates (one title and two finalists a tournament, all its own) and its mean group points
+    (2 league points a group match): these are exact, their intervals of width 0, and not
+    estimates. Its SCRUM left is still an estimate.
+    """
 
     name: str
     entries: int
@@ -405,15 +411,19 @@ class StrategyRow:
     group_points_ci: float
     scrum_left: float
     scrum_left_ci: float
+    exact: bool = False
 
     def to_dict(self) -> dict[str, Any]:
+        exact = self.exact
         return {
             "strategy": self.name,
             "entries": self.entries,
-            "titles": {"rate": self.title_rate, "ci95_low": self.title_low, "ci95_high": self.title_high},
-            "finals": {"rate": self.final_rate, "ci95_low": self.final_low, "ci95_high": self.final_high},
-            "group_points": {"mean": self.group_points, "ci95": _known(self.group_points_ci)},
-            "scrum_left": {"mean": self.scrum_left, "ci95": _known(self.scrum_left_ci)},
+            "titles": {"rate": self.title_rate, "ci95_low": self.title_low, "ci95_high": self.title_high,
+                       "exact": exact},
+            "finals": {"rate": self.final_rate, "ci95_low": self.final_low, "ci95_high": self.final_high,
+                       "exact": exact},
+            "group_points": {"mean": self.group_points, "ci95": _known(self.group_points_ci), "exact": exact},
+            "scrum_left": {"mean": self.scrum_left, "ci95": _known(self.scrum_left_ci), "exact": False},
         }
 
 
@@ -471,8 +481,10 @@ def _block_variance(sums: BlockSums, metric: int, strategy: int, total: int, n: 
 def _rate(k: int, n: int, variance: float | None = None, *, everywhere: bool = False) -> tuple[float, float, float]:
     """A rate and its interval; ``everywhere``: the strategy held every seat of every tournament."""
     rate = k / n if n else 0.0
-    if variance == 0 and everywhere:
-        return rate, rate, rate  # one title and two finalists per tournament, all its own: exact
+    if everywhere:
+        # One title and two finalists per tournament, all its own: exact, over any number of
+        # blocks (over fewer than MIN_BLOCKS it had a Wilson interval around 1 / teams).
+        return rate, rate, rate
     if not variance or rate in (0.0, 1.0):
         # No blocks to go by, none of its teams won (or all did), or every block came out alike by
         # chance (a field whose lone teams never won): Wilson's over the entries.
@@ -536,8 +548,10 @@ class LabResult:
             title = _rate(totals[0], n, spread[0], everywhere=everywhere)
             final = _rate(totals[1], n, spread[1], everywhere=everywhere)
             gp, gp_ci = _mean(totals[2], int(t.group_points_sq[i]), n, spread[2])
+            if everywhere:
+                gp_ci = 0.0  # every group match gives 2 league points, all its own: exact
             sl, sl_ci = _mean(totals[3], int(t.scrum_left_sq[i]), n, spread[3])
-            rows.append(StrategyRow(name, n, *title, *final, gp, gp_ci, sl, sl_ci))
+            rows.append(StrategyRow(name, n, *title, *final, gp, gp_ci, sl, sl_ci, exact=everywhere))
         return sorted(rows, key=lambda r: -r.title_rate)
 
     def to_dict(self) -> dict[str, Any]:
