@@ -370,7 +370,7 @@ def test_a_dask_scheduler_that_is_not_there_is_said_so_not_blamed_on_a_strategy(
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}), pytest.raises(ValueError) as caught:
         run_lab(["even", "sevens.lab.strategies:RandomPacing"], 20, seed=1, teams=8, dask=address)
     message = str(caught.value)
-    assert message.startswith(f"nothing listens at {address}: the connection was refused; ")
+    assert message.startswith(f"nothing listens at {address}: the connection was refused for 1 s; ")
     assert "leave out --dask to run on this machine" in message
 
 

@@ -35,7 +35,8 @@ CONNECT_TIMEOUT = 10
 """Seconds a run gives a Dask scheduler to answer before it gives up, unless Dask's own setting
 (``distributed.comm.timeouts.connect``) has been changed from its default of 30: that left a run
 with a mistyped host waiting half a minute to say so, while a scheduler that can be reached at all
-answers in well under a second. A port where nothing listens is said at once (:func:`_greet`)."""
+answers in well under a second. A port where nothing listens is waited on for as long, with a line
+saying so, for a scheduler started with the run (:func:`_greet_when_up`)."""
 
 
 def _connect_timeout() -> float:
@@ -161,7 +162,7 @@ def run_on_dask(
         stage("connecting")
     timeout = _connect_timeout()
     try:
-        scheduler = _greet(address, timeout)
+        scheduler = _greet_when_up(address, timeout)
         client = _client(address, timeout, scheduler)
     except _NotDask as exc:
         raise ValueError(
@@ -558,6 +559,30 @@ def _greet(address: str, timeout: float) -> str:
     raise exc
 
 
+def _greet_when_up(address: str, timeout: float) -> str:
+    """:func:`_greet`, waiting up to ``timeout`` seconds for a scheduler to listen where nothing does
+    yet: one started in the same moment as the run (``dask scheduler & sevens lab --dask ...``)
+    takes a second or two to listen, and the run gave up at once. The wait is said once on stderr,
+    so that a mistyped port is not a silent pause; a refusal after it is :class:`_RefusedAtOnce`."""
+    until = time.monotonic() + timeout
+    said = False
+    while True:
+        try:
+            return _greet(address, timeout)
+        except _RefusedAtOnce:
+            left = until - time.monotonic()
+            if left <= 0:
+                raise _RefusedAtOnce(f"connection to {address} refused for {timeout:g} s") from None
+            if not said:
+                said = True
+                sys.stderr.write(
+                    f"nothing listens at {address} yet: waiting up to {timeout:g} s for a Dask scheduler to "
+                    "start there (Ctrl-C to stop)\n"
+                )
+                sys.stderr.flush()
+            time.sleep(min(_KNOCK_AFTER, left))
+
+
 def _knock(address: str) -> tuple[str | None, str]:
     """What one plain connection to ``address`` meets: ``"refused"``, ``"accepted"``, ``"silent"``
     (neither within :data:`_KNOCK_LIMIT` seconds) or ``"no such host"`` (its name does not resolve),
@@ -605,11 +630,13 @@ def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_no
         causes.append(cause)
         cause = cause.__cause__ or cause.__context__
     if refused_now or any(isinstance(cause, ConnectionRefusedError) for cause in causes):
-        tried = "" if isinstance(exc, _RefusedAtOnce) else f" (tried for {timeout:g} s)"
+        port = address.rpartition(":")[2]
+        start = f"dask scheduler --port {port}" if port.isdigit() else "dask scheduler"
         return (
-            f"nothing listens at {address}: the connection was refused{tried}; check that the "
+            f"nothing listens at {address}: the connection was refused for {timeout:g} s; check that the "
             "scheduler is running on that host and that the port is the one it printed as it started "
-            "(tcp://HOST:PORT, 8786 unless told otherwise), or leave out --dask to run on this machine"
+            f"(tcp://HOST:PORT, 8786 unless told otherwise), or start one there ({start}, and workers: dask "
+            f"worker {address}), or leave out --dask to run on this machine"
         )
     timed_out = str(exc).startswith("Timed out")
     if timed_out and all(isinstance(cause, TimeoutError | asyncio.CancelledError) for cause in causes[1:]):
