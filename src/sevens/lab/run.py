@@ -732,7 +732,8 @@ def run_lab(
             for one); see :data:`sevens.lab.on_dask.STAGES`.
 
     Raises:
-        ValueError: a bad count, an unknown strategy, or no Dask scheduler at ``dask``.
+        ValueError: a bad count, an unknown strategy, or no Dask scheduler at ``dask`` (where nothing
+            listens yet, after waiting the connect timeout for one to start, as said on stderr).
         StrategyError: a strategy of one's own failed, or does not load in a worker.
         sevens.lab.on_dask.ClusterError: the Dask scheduler went away during the run, or the workers
             playing a batch kept dying.
