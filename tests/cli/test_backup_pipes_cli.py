@@ -270,3 +270,41 @@ def test_a_ctrl_c_as_a_connection_closes_leaves_no_sqlalchemy_traceback(setup: s
         assert done.stderr == said
     else:
         assert done.stderr.startswith(said), done.stderr
+
+
+CTRL_C_AS_IT_COMMITS = (
+    "import os, signal\n"
+    "from sqlalchemy import event\n"
+    "from sqlalchemy.orm import Session\n"
+    "event.listen(Session, 'after_commit', lambda session: os.kill(os.getpid(), signal.SIGINT))\n"
+    "from sevens.cli import run; run()\n"
+)
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["database-created", "empty-database-given"])
+def test_ctrl_c_as_the_import_commits_says_it_was_done_and_keeps_it(existing: bool, tmp_path: Path) -> None:
+    """A real SIGINT sent as SQLAlchemy reports the import's commit: the press lands once the database
+    holds the games, where the import said "nothing was imported" (and removed the file it had made)."""
+    from sqlalchemy import create_engine, text
+
+    url = _database(tmp_path, 2)
+    backup = tmp_path / "backup.json"
+    exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, str(backup)], capture_output=True,
+                              timeout=120, check=False)
+    assert exported.returncode == 0, exported.stderr
+    restored = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    if existing:
+        from sevens.store.db import make_engine, run_migrations
+
+        engine = make_engine(restored)
+        run_migrations(engine)
+        engine.dispose()
+    result = subprocess.run([sys.executable, "-c", CTRL_C_AS_IT_COMMITS, "import", "--database-url", restored,
+                             str(backup)], capture_output=True, text=True, timeout=120, check=False)
+    assert (result.returncode, result.stdout) == (130, ""), result.stderr
+    assert result.stderr == ("error: interrupted after the import was done: 2 games (2 still open) and "
+                             "0 credentials are in the database\n")
+    engine = create_engine(restored)
+    with engine.connect() as connection:
+        assert connection.execute(text("select count(*) from games")).scalar() == 2
+    engine.dispose()

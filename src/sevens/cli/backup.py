@@ -34,7 +34,7 @@ from sevens.cli.files import (
 )
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import OutputFailed, writing_stdout
-from sevens.cli.stopping import exit_code
+from sevens.cli.stopping import exit_code, signals_deferred, stop_on_signals
 from sevens.store.secrets import is_public_id
 
 if TYPE_CHECKING:
@@ -275,9 +275,19 @@ def register(app: typer.Typer) -> None:
             created = _new_sqlite_files(url)
         except KeyboardInterrupt as exc:
             fail("interrupted: nothing was imported", code=exit_code(exc))
+        committed: list[ImportReport] = []
         try:
-            report = _restore(engine, document, url)
+            with stop_on_signals():
+                _restore(engine, document, url, committed)
+                engine.dispose()
+                _report(f"imported {_imported(committed[0])}", then=" (the import is done)")
         except BaseException as exc:
+            if committed:  # stopped after the commit: what is imported stays, and is said to be there
+                engine.dispose()
+                if isinstance(exc, KeyboardInterrupt):
+                    fail(f"interrupted after the import was done: {_imported(committed[0])} are in the database",
+                         code=exit_code(exc))
+                raise
             # A failed import leaves nothing behind: not even the migrated file it created.
             engine.dispose()
             for file in created:
@@ -286,12 +296,11 @@ def register(app: typer.Typer) -> None:
                 removed = " and the database file it created is removed" if created else ""
                 fail(f"interrupted: nothing was imported{removed}", code=exit_code(exc))
             raise
-        engine.dispose()
-        _report(
-            f"imported {_count(report.games, 'game')} ({report.running} still open) and "
-            f"{_count(report.credentials, 'credential')}",
-            then=" (the import is done)",
-        )
+
+
+def _imported(report: ImportReport) -> str:
+    return (f"{_count(report.games, 'game')} ({report.running} still open) and "
+            f"{_count(report.credentials, 'credential')}")
 
 
 def _report(line: str, *, then: str) -> None:
@@ -320,18 +329,26 @@ def _new_sqlite_files(url: str) -> list[Path]:
     return [file for file in files if not file.exists()]
 
 
-def _restore(engine: Engine, document: dict[str, Any], url: str) -> ImportReport:
-    """Migrate the database and import the backup into it, or a one-line error."""
+def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list[ImportReport]) -> None:
+    """Migrate the database and import the backup into it, or a one-line error; once the import is
+    committed, its report is added to ``committed``."""
     from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
     from sevens.store.backup import import_backup
-    from sevens.store.db import make_sessionmaker, run_migrations, session_scope
+    from sevens.store.db import make_sessionmaker, run_migrations
     from sevens.store.errors import StoreError
 
     try:
         run_migrations(engine)
-        with session_scope(make_sessionmaker(engine)) as db:
-            return import_backup(db, document=document)
+        db = make_sessionmaker(engine)()
+        try:  # closed uncommitted, the session rolls the import back
+            report = import_backup(db, document=document)
+            # A Ctrl-C as it commits waits for the commit: then the command knows whether it was done.
+            with signals_deferred():
+                db.commit()
+                committed.append(report)
+        finally:
+            db.close()
     except StoreError as exc:
         fail(str(exc))
     except IntegrityError as exc:  # the database is empty, so the backup repeats something
