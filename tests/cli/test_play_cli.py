@@ -560,7 +560,7 @@ def test_match_reports_show_the_win_bonus_and_plain_titles() -> None:
 def test_the_confirmation_takes_yes_and_no_and_says_what_else_it_takes() -> None:
     """'yes' sends the order and 'no' asks for another (rich alone takes only y and n); anything else
     is asked again, saying what y and n do."""
-    result = runner.invoke(app, ["play", "--players", "4", "--seed", "a1"], input="10 9\n20 9\nno\n10 9\nYes\n")
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "a1"], input="10 9\nmaybe\nno\n10 9\nYes\n")
     said = " ".join(result.output.split())
     assert "Please answer y (send it) or n (type another order)" in said
     assert said.count("Order for Australia") == 2 and "Order for South Africa" in said

@@ -98,3 +98,23 @@ def test_a_record_or_save_to_standard_output_is_refused_before_the_game(tmp_path
         assert run.stderr == (f"error: {option} - would write to standard output, which shows the game; give a file, "
                               f"e.g. {option} game.json\n")
         assert list(tmp_path.iterdir()) == []
+
+
+def test_orders_piped_in_without_answers_to_send_this_order_are_each_taken(tmp_path: Path) -> None:
+    """A file of orders, one a line, with no y after each: the second order was read at the first's
+    "Send this order?", refused there ("Please answer y ..."), and every later line then answered
+    the prompt before the one it was written for. It is now said, the order before it sent, and the
+    line taken as the next team's order."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--seed", "x", "--no-save"], input="12 9\n15 9\n", capture_output=True,
+        text=True, timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "200"},
+    )
+    said = " ".join(result.stdout.split())
+    teams = [line.split(" (SCRUM")[0] for line in result.stdout.splitlines() if " (SCRUM 100) v " in line]
+    assert len(teams) == 2, said  # the second team's order was asked for
+    first, second = teams
+    assert ("Send this order? [y/n] (y): '15 9' was read where \"Send this order?\" wants y or n; it is an order, so "
+            f"12 FORCE + 9 FLAIR is sent for {first} and '15 9' is taken as the next answer (put y, or an empty line, "
+            "after each order).") in said, said
+    assert f"Order for {second} as FORCE FLAIR (? for help): 15 FORCE + 9 FLAIR: expected" in said, said
+    assert "Please answer" not in said and "Refused" not in said

@@ -234,9 +234,22 @@ def _line_from(fd: int) -> str:
     return typed.decode("utf-8", "replace")
 
 
+_unread: list[str] = []
+
+
+def unread(line: str) -> None:
+    """Give ``line`` back, from input that is not a terminal, to be the next line read: an answer
+    piped in that was meant for a later prompt. A terminal's lines are never kept (R13)."""
+    if not sys.stdin.isatty():
+        _unread.append(line)
+
+
 def read_line(console: Console, prompt: TextType) -> str:
     """Read a line as rich's prompts do, but with the prompt given to readline, so that editing
     redraws it rather than writing over it; the history is cleared after the line."""
+    if _unread:
+        console.print(prompt, end="")
+        return _unread.pop()
     if _readline is None:
         return console.input(prompt)
     with console.capture() as captured:

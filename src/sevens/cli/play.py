@@ -212,7 +212,18 @@ class _SendConfirm(ConfirmLine):
 
     def process_response(self, value: str) -> bool:
         word = value.strip().lower()
+        if word not in ("y", "n", "yes", "no") and not sys.stdin.isatty() and _reads_as_order(value):
+            raise _OrderForConfirm(value)
         return super().process_response({"yes": "y", "no": "n"}.get(word, word))
+
+
+class _OrderForConfirm(Exception):
+    """An order piped in where "Send this order?" wanted y or n: the orders' file has no answer
+    line after each order. Refused there, it left every later line one prompt out of step."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
 
 
 # What people type to leave a program; here they get how to stop the game instead of an order refused.
@@ -306,7 +317,16 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
             continue
         said = f"{order.force} FORCE + {order.flair} FLAIR:"
         _say(console, f"  {said} {_odds_line(game, order, view.opponent, bot)}", keep=[said])
-        if _SendConfirm.ask("  Send this order?", console=console, default=True):
+        try:
+            if _SendConfirm.ask("  Send this order?", console=console, default=True):
+                return order
+        except _OrderForConfirm as read:
+            console.print(
+                f"\n'{escape(read.line.strip())}' was read where \"Send this order?\" wants y or n; it is an order, so "
+                f"{order.force} FORCE + {order.flair} FLAIR is sent for {escape(name)} and '{escape(read.line.strip())}' "
+                "is taken as the next answer (put y, or an empty line, after each order)."
+            )
+            lineedit.unread(read.line)
             return order
 
 
