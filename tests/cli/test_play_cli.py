@@ -527,7 +527,7 @@ def test_quit_at_the_order_prompt_says_how_to_stop() -> None:
     said = " ".join(result.output.split())
     for word in ("quit", "EXIT"):
         assert (f"Refused: '{word}' is not an order; to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): "
-                "the game then says where it is kept and the command that carries it on. Try again.") in said
+                "it is not kept (--no-save), so it is lost. Try again.") in said
     assert "10 FORCE + 9 FLAIR: expected" in said
 
 

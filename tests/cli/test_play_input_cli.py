@@ -118,3 +118,21 @@ def test_orders_piped_in_without_answers_to_send_this_order_are_each_taken(tmp_p
             "after each order).") in said, said
     assert f"Order for {second} as FORCE FLAIR (? for help): 15 FORCE + 9 FLAIR: expected" in said, said
     assert "Please answer" not in said and "Refused" not in said
+
+
+def test_how_to_stop_says_a_game_not_kept_is_lost(tmp_path: Path) -> None:
+    """With --no-save, 'quit' and '?' said that stopping would tell 'where it is kept and the command
+    that carries it on': the game is kept nowhere. A kept game is still told so."""
+    for options, told in (
+        (["--no-save"], "to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): it is not kept (--no-save), "
+                        "so it is lost"),
+        (["--save", str(tmp_path / "game.json")], "to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): the "
+                                                  "game then says where it is kept and the command that carries it on"),
+    ):
+        result = subprocess.run(
+            [sys.executable, "-m", "sevens", "play", "--seed", "x", *options], input="quit\n?\n", capture_output=True,
+            text=True, timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "200"},
+        )
+        said = " ".join(result.stdout.split())
+        assert f"Refused: 'quit' is not an order; {told}. Try again." in said, said
+        assert f"Stopping: {told}." in said, said

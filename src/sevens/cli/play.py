@@ -229,13 +229,17 @@ class _OrderForConfirm(Exception):
 # What people type to leave a program; here they get how to stop the game instead of an order refused.
 _QUIT_WORDS = ("q", "quit", "exit", "stop", "bye")
 
-_HOW_TO_STOP = (
-    "to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): the game then says where it is kept and "
-    "the command that carries it on"
-)
+def _how_to_stop(kept: bool) -> str:
+    """How to stop, and what stopping leaves: with --no-save the game is kept nowhere."""
+    if not kept:
+        return "to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): it is not kept (--no-save), so it is lost"
+    return (
+        "to stop the game press Ctrl-C (or Ctrl-D at an empty prompt): the game then says where it is kept and "
+        "the command that carries it on"
+    )
 
 
-def _order_help(scrum: int) -> str:
+def _order_help(scrum: int, *, kept: bool) -> str:
     """What to type and what it does (R1-R4, R9), for a player who has not read the rules."""
     return (
         f"  Type two whole numbers, FORCE then FLAIR, e.g. 20 9; together at most the team's SCRUM ({scrum}), "
@@ -251,7 +255,7 @@ def _order_help(scrum: int) -> str:
         "the results).\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "
         "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4).\n"
-        f"  Stopping: {_HOW_TO_STOP}."
+        f"  Stopping: {_how_to_stop(kept)}."
     )
 
 
@@ -269,7 +273,9 @@ def _reads_as_order(line: str) -> bool:
     return True
 
 
-def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId], *, early: str | None = None) -> Order:
+def _ask_order(
+    console: Console, game: Game, team: TeamId, people: set[PlayerId], *, kept: bool, early: str | None = None
+) -> Order:
     """The order for ``team``, asked until one is sent. ``early``: an order read from a pipe at the
     hand-over's "Press Enter", which takes an empty line. Swallowed there, it left every later line
     one prompt out of step; it is said, and taken as the first answer here."""
@@ -302,10 +308,10 @@ def _ask_order(console: Console, game: Game, team: TeamId, people: set[PlayerId]
         else:
             text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
         if text.strip().lower() in ("?", "h", "help"):
-            console.print(_order_help(view.scrum))
+            console.print(_order_help(view.scrum, kept=kept))
             continue
         if text.strip().lower() in _QUIT_WORDS:
-            console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_HOW_TO_STOP}. Try again.")
+            console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_how_to_stop(kept)}. Try again.")
             continue
         try:
             force, flair = parse_order_text(text)
@@ -622,7 +628,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
                 )
                 early = read if _reads_as_order(read) else None
             for team in mine:
-                orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids, early=early))
+                orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids, kept=save is not None, early=early))
                 early = None
             if humans > 1:
                 _hand_over(console, can_clear)
