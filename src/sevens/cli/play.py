@@ -291,7 +291,7 @@ def _ask_order(
         console,
         f"[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
         f"turn {n}; at most {view.turns_left} matches left if you keep winning.",
-        keep=[f"[bold]{name}[/]", opp],
+        keep=[f"[bold]{name}[/]", opp, f"{view.turns_left} matches"],
     )
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
@@ -322,7 +322,8 @@ def _ask_order(
             console.print(f"[red]Refused:[/] {exc}. Try again.")
             continue
         said = f"{order.force} FORCE + {order.flair} FLAIR:"
-        _say(console, f"  {said} {_odds_line(game, order, view.opponent, bot)}", keep=[said])
+        odds = _odds_line(game, order, view.opponent, bot)
+        _say(console, f"  {said} {odds}", keep=[said, odds.split(";")[0]])  # "expected 8.07 points" whole
         try:
             if _SendConfirm.ask("  Send this order?", console=console, default=True):
                 return order
