@@ -291,7 +291,7 @@ def _ask_order(
         console,
         f"[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
         f"turn {n}; at most {view.turns_left} matches left if you keep winning.",
-        keep=[f"[bold]{name}[/]", opp, f"{view.turns_left} matches"],
+        keep=[f"[bold]{name}[/]", opp, f"at most {view.turns_left} matches"],
     )
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
