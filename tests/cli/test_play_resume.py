@@ -280,7 +280,7 @@ def test_a_file_that_is_not_json_is_named_as_table_and_verify_name_it(tmp_path: 
         (["--teams", "8"], "--teams 8 (the saved game has 16)"),
         (["--per-player", "2"], "--per-player 2 (the saved game has 4)"),
         (["--humans", "2"], "--humans 2 (the saved game has 1)"),
-        (["--auto"], "--auto (in the saved game 1 of the players type their orders)"),
+        (["--auto"], "--auto (in the saved game 1 person types their orders)"),  # was '1 of the players type'
         (["--names", "Zed"], "--names Zed (the saved game's people: Player 1)"),
         (["--seed", "other"], "--seed (not the seed text the saved game was started with)"),
         (["--bots", "even"], "--bots even (the saved game's bots: equilibrium for "),

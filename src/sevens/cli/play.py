@@ -893,7 +893,8 @@ def _contradictions(
         if value is not None and value != kept:
             found.append(f"{option} {value} (the saved game has {kept})")
     if auto and saved.humans:
-        found.append(f"--auto (in the saved game {saved.humans} of the players type their orders)")
+        typing = "1 person types" if saved.humans == 1 else f"{saved.humans} people type"
+        found.append(f"--auto (in the saved game {typing} their orders)")
     typed = tuple(p.name for p in saved.people[: saved.humans])
     if names and tuple(names) != typed:
         found.append(f"--names {','.join(names)} (the saved game's people: {', '.join(typed) or 'none'})")
