@@ -136,3 +136,15 @@ def test_how_to_stop_says_a_game_not_kept_is_lost(tmp_path: Path) -> None:
         said = " ".join(result.stdout.split())
         assert f"Refused: 'quit' is not an order; {told}. Try again." in said, said
         assert f"Stopping: {told}." in said, said
+
+
+def test_an_order_against_another_person_says_whose_team_it_faces(tmp_path: Path) -> None:
+    """A bot's team was named with its bot, but a team another person at the keyboard manages was
+    given no word: the heading now says whose it is, as the draw does."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--names", "Ann,Bob", "--seed", "h", "--no-save", "--teams", "8"],
+        input="\n", capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "200"},
+    )
+    said = " ".join(result.stdout.split())
+    assert "South Africa (SCRUM 100) v Great Britain (SCRUM 100, Bob's team), group, turn 1;" in said, said

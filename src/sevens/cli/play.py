@@ -284,8 +284,12 @@ def _ask_order(
     assert n is not None and view.opponent is not None and view.opponent_scrum is not None
     name = game.setup.team(team).name
     opp = game.setup.team(view.opponent).name
-    bot = None if game.setup.team(view.opponent).manager in people else game.setup.autopilot(view.opponent)
-    played_by = f", played by the bot {bot}" if bot else ""
+    rival = game.setup.team(view.opponent).manager
+    bot = None if rival in people else game.setup.autopilot(view.opponent)
+    if bot:
+        played_by = f", played by the bot {bot}"
+    else:  # at one keyboard: whose order it is up against
+        played_by = f", {escape(next(p.name for p in game.setup.players if p.id == rival))}'s team"
     console.print()
     _say(
         console,
