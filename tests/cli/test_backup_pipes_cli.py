@@ -128,7 +128,9 @@ def test_ctrl_c_while_export_writes_to_a_pipe_says_the_output_is_cut_short(tmp_p
     assert err == b"error: interrupted: what standard output got of the export is cut short: do not use it\n"
 
 
-def _ctrl_c_once(run: subprocess.Popen[bytes], ready: Callable[[], bool]) -> tuple[bool, bytes, bytes]:
+def _ctrl_c_once(
+    run: subprocess.Popen[bytes], ready: Callable[[], bool], signum: int = signal.SIGINT
+) -> tuple[bool, bytes, bytes]:
     """Ctrl-C for ``run`` once ``ready()`` holds (or a minute has gone), sent while it is stopped
     (SIGSTOP) so that it lands in the midst of the work; whether it had ended first, and its output."""
     try:
@@ -137,7 +139,7 @@ def _ctrl_c_once(run: subprocess.Popen[bytes], ready: Callable[[], bool]) -> tup
             time.sleep(0.005)
         run.send_signal(signal.SIGSTOP)
         ended = run.poll() is not None
-        run.send_signal(signal.SIGINT)
+        run.send_signal(signum)
         run.send_signal(signal.SIGCONT)
         out, err = run.communicate(timeout=60)
     finally:
@@ -179,8 +181,12 @@ def test_dash_in_a_terminal_is_refused_rather_than_waited_on(command: list[str],
     assert not (tmp_path / "r.sqlite3").exists()
 
 
-def test_ctrl_c_during_import_says_nothing_was_imported_and_removes_the_file_it_created(tmp_path: Path) -> None:
-    """Stopped (SIGSTOP) once it has created the database, so that Ctrl-C comes as it migrates and imports."""
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_during_import_says_nothing_was_imported_and_removes_the_file_it_created(
+    signum: int, status: int, tmp_path: Path
+) -> None:
+    """Stopped (SIGSTOP) once it has created the database, so that Ctrl-C comes as it migrates and imports.
+    A kill (SIGTERM) ended it with the file left behind and not a word; it is now said as Ctrl-C is."""
     url = _database(tmp_path, 100)
     backup = tmp_path / "backup.json"
     exported = subprocess.run([*SEVENS, "export", "--full", "--database-url", url, str(backup)], capture_output=True,
@@ -189,10 +195,10 @@ def test_ctrl_c_during_import_says_nothing_was_imported_and_removes_the_file_it_
     database = tmp_path / "restored.sqlite3"
     run = subprocess.Popen([*SEVENS, "import", "--database-url", f"sqlite:///{database}", str(backup)],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    ended, out, err = _ctrl_c_once(run, database.exists)
+    ended, out, err = _ctrl_c_once(run, database.exists, signum)
     if ended:
         pytest.skip("the import ended before it could be interrupted")
-    assert run.returncode == 130, err
+    assert run.returncode == status, err
     assert err == b"error: interrupted: nothing was imported and the database file it created is removed\n"
     assert out == b""
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("restored")]
