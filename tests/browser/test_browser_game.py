@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -305,6 +306,17 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
     start_with_one_seat(page, server, "Deadline cup", hours="2")
     expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
+    # Past the deadline (this browser's clock three hours on), the page used to say the turn 'is
+    # being resolved', which a pause or an extension first makes untrue: it says what happens.
+    later = chromium.new_context(viewport={"width": 1000, "height": 800}, storage_state=page.context.storage_state())
+    late_page = later.new_page()
+    late_page.clock.install(time=datetime.now(UTC) + timedelta(hours=3))
+    visit(late_page, page.url)
+    expect(late_page.locator(".countdown")).to_have_text(
+        "(passed: orders are closed; the turn plays as soon as the server gets to it, unless the organiser "
+        "pauses or extends the deadline first)"
+    )
+    later.close()
     page.click("button:has-text(\"Pause the deadline\")")
     expect(page.locator("#paused")).to_have_text(re.compile(r"^paused, (2 h|1 h 59 min) left when it resumes$"))
     page.context.close()

@@ -1033,7 +1033,7 @@ def test_an_autopilot_chosen_after_the_deadline_is_refused_and_the_turn_plays_th
     assert refused.status_code == 409
     said = html.unescape(refused.text)
     assert "The autopilot for" in said and "the deadline of turn 1 has passed" in said
-    assert "the choice plays from turn 2" in said
+    assert "the choice plays from the turn open then" in said
     late = new_client(app).put(
         f"/api/v1/games/{hosted.public_id}/autopilot/{bot_team}", json={"strategy": "group-blitz"}, headers=bearer
     )
@@ -1068,6 +1068,53 @@ def test_a_house_bot_chosen_after_the_deadline_is_refused(app: FastAPI, clock: F
     record = new_client(app).get(f"/api/v1/games/{game.public_id}/record").json()
     played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
     assert played[house[0]]["autopilot"] == "even"
+
+
+def test_a_refusal_after_the_deadline_holds_when_the_organiser_reopens_the_turn(
+    app: FastAPI, clock: FakeClock, hosted: Hosted
+) -> None:
+    """An order or a bot refused after the deadline was told the turn 'is being resolved', and
+    that a bot chosen again would play from the next turn. The organiser may pause or extend
+    first, which reopens the turn: the refusals now say so, and they hold: after a pause the same
+    order is saved for that turn and the game is waiting again; after an extension a bot chosen
+    again plays that very turn."""
+    team = hosted.my_teams("p1")[0]
+    joined = new_client(app).post(
+        "/api/v1/join", json={"invite": hosted.new_invite("p2").rsplit("/", 1)[1], "name": "Player 2"}
+    ).json()
+    bot = new_client(app)
+    bot.headers["Authorization"] = f"Bearer {joined['token']}"
+    bot_team = hosted.my_teams("p2")[0]
+    body = {"turn": 1, "force": 20, "flair": 0, "ready": False}
+    clock.advance(hours=24, seconds=1)
+    refusals = [
+        html.unescape(hosted.order("p1", team, 20, 0).text),
+        bot.put(f"/api/v1/games/{hosted.public_id}/orders/{bot_team}", json=body).json()["detail"],
+        html.unescape(post_form(hosted.players["p1"], f"{hosted.base}/autopilot", {"team": team, "strategy": "group-blitz"}).text),
+        bot.put(f"/api/v1/games/{hosted.public_id}/autopilot/{bot_team}", json={"strategy": "group-blitz"}).json()["detail"],
+    ]
+    for said in refusals:
+        assert "the deadline of turn 1 has passed" in said and "being resolved" not in said
+        assert "unless the organiser first pauses the deadline or extends it to a time still to come" in said
+        assert "which reopens the turn" in said
+    # The organiser pauses: the turn the refusals named is open again, as they said it might be.
+    assert post_form(hosted.organiser, f"{hosted.base}/pause").status_code == 303
+    assert [w["turn"] for w in bot.get("/api/v1/waiting").json()] == [1]
+    saved = bot.put(f"/api/v1/games/{hosted.public_id}/orders/{bot_team}", json=body)
+    assert saved.status_code == 200 and saved.json()["turn"] == 1
+    # Resumed with no time left, it is past due again; an extension reopens it once more, and the
+    # bot chosen now plays turn 1, the turn open then.
+    assert post_form(hosted.organiser, f"{hosted.base}/resume").status_code == 303
+    choose = {"team": team, "strategy": "group-blitz"}
+    assert post_form(hosted.players["p1"], f"{hosted.base}/autopilot", choose).status_code == 409
+    assert post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": "1"}).status_code == 303
+    assert post_form(hosted.players["p1"], f"{hosted.base}/autopilot", choose).status_code == 303
+    clock.advance(hours=1, seconds=1)
+    assert resolve_due(app.state.sessionmaker, now=clock()) == 1
+    record = new_client(app).get(f"/api/v1/games/{hosted.public_id}/record").json()
+    played = {m[side]: m[f"{side}_order"] for m in record["turns"][0]["matches"] for side in ("home", "away")}
+    assert played[team]["missed"] and played[team]["autopilot"] == "group-blitz"
+    assert not played[bot_team]["missed"]
 
 
 def test_a_turn_past_its_deadline_is_not_listed_as_waiting_for_orders(

@@ -833,8 +833,8 @@ def save_order(
         # few seconds, or first thing after a restart): the turn is resolved as it stood then.
         raise Conflict(
             f"the deadline of turn {turn} has passed ({deadline_at:%Y-%m-%d %H:%M:%S} UTC), so orders for it "
-            "are closed: it is being resolved, its missing orders played by their autopilots (R13); reload "
-            "in a few seconds for the next turn"
+            "are closed: the server plays the turn as it stood then, missing orders by their autopilots (R13), "
+            f"{_UNLESS_REOPENED}"
         )
     if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
         # Checked again under the lock: an order written after a sign-out's discard would be left
@@ -1031,6 +1031,15 @@ def resolve_then_advance(
     return 1 + advance(session, game_id=game_id, now=now)
 
 
+# What happens to a turn past its deadline, said by each refusal it causes. The scheduler is not
+# the only way on: the organiser may pause or extend first, which reopens the turn (past_deadline
+# is then false), so no refusal may promise that the turn is already being resolved.
+_UNLESS_REOPENED = (
+    "as soon as it gets to it, unless the organiser first pauses the deadline or extends it to a time "
+    "still to come, which reopens the turn; reload in a few seconds to see which"
+)
+
+
 def past_deadline(status: GameStatus, deadline_at: datetime | None, now: datetime) -> bool:
     """Whether a game's open turn is due: running, with a deadline that has passed. Orders and bots
     for it are then closed, however long the scheduler takes to resolve it (:func:`due_turns`
@@ -1125,8 +1134,8 @@ def _bots_closed_at_deadline(game: GameRow, *, now: datetime) -> None:
     if past_deadline(game.status, game.deadline_at, now):
         raise Conflict(
             f"the deadline of turn {game.current_turn} has passed ({game.deadline_at:%Y-%m-%d %H:%M:%S} UTC), "
-            "so the turn plays the bots chosen before it; it is being resolved: "
-            f"reload in a few seconds and choose again, and the choice plays from turn {game.current_turn + 1}"
+            "so its bots are closed: the server plays the turn with the bots chosen before it "
+            f"{_UNLESS_REOPENED}, and choose again (the choice plays from the turn open then)"
         )
 
 

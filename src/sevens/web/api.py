@@ -284,7 +284,8 @@ def waiting(principal: BotDep, db: SessionDep, clock: ClockDep) -> list[WaitingG
         if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
             continue
         if store.past_deadline(game.status, game.deadline_at, now):
-            # Its orders are closed until the scheduler resolves the turn (a few seconds): listing it
+            # Its orders are closed until the scheduler resolves the turn (a few seconds) or the
+            # organiser reopens it by a pause or an extension (then it is listed again): listing it
             # would have a bot order, be refused with 409, and ask again at once, until then.
             continue
         view = views.player_view(db, game, grant.player_id)
@@ -596,7 +597,7 @@ def put_autopilot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Pick the bot that plays the team's missed orders (R13); 409 once the open turn's deadline
-    has passed, until the turn is resolved."""
+    has passed, until the turn is resolved or the organiser reopens it (pause, or extend)."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     saved = store.set_autopilot(

@@ -27,7 +27,7 @@ function countdowns() {
     boxes.forEach(function (el) {
       var ms = new Date(el.dataset.until) - new Date();
       if (isNaN(ms)) { return; }
-      el.textContent = ms > 0 ? "(in " + left(ms) + ")" : "(passed: the turn is being resolved)";
+      el.textContent = ms > 0 ? "(in " + left(ms) + ")" : "(passed: orders are closed; the turn plays as soon as the server gets to it, unless the organiser pauses or extends the deadline first)";
     });
   }
   tick();
