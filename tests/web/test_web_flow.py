@@ -1117,6 +1117,27 @@ def test_a_refusal_after_the_deadline_holds_when_the_organiser_reopens_the_turn(
     assert not played[bot_team]["missed"]
 
 
+def test_a_pause_after_the_deadline_says_resume_would_close_the_turn_at_once(
+    app: FastAPI, clock: FakeClock, hosted: Hosted
+) -> None:
+    """Paused after its deadline, a turn keeps 0 s: the note said only '0 s left when it resumes',
+    leaving an organiser who paused to let a late player in to press Resume, which closes the
+    orders again at once. It now says so, and that an extension gives the players time; a pause
+    with time left says nothing of it."""
+    clock.advance(hours=1)
+    in_time = post_form(hosted.organiser, f"{hosted.base}/pause")
+    note = re.search(r'<p class="ok" role="status" id="done">(.*?)</p>', hosted.organiser.get(in_time.headers["location"]).text)
+    assert note and note.group(1) == "Deadline paused: 23 h left when it resumes."
+    assert post_form(hosted.organiser, f"{hosted.base}/resume").status_code == 303
+    clock.advance(hours=23, seconds=1)
+    late = post_form(hosted.organiser, f"{hosted.base}/pause")
+    note = re.search(r'<p class="ok" role="status" id="done">(.*?)</p>', hosted.organiser.get(late.headers["location"]).text)
+    assert note and html.unescape(note.group(1)) == (
+        "Deadline paused: 0 s left when it resumes. Turn 1 takes orders again while paused, but Resume would "
+        "close them at once: extend first to give the players time."
+    )
+
+
 def test_a_turn_past_its_deadline_is_not_listed_as_waiting_for_orders(
     app: FastAPI, clock: FakeClock, hosted: Hosted
 ) -> None:
