@@ -312,6 +312,13 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     late_page = later.new_page()
     late_page.clock.install(time=datetime.now(UTC) + timedelta(hours=3))
     visit(late_page, page.url)
+    # The organiser page (where start_with_one_seat leaves it) says whose the pause is; the player's
+    # page names the organiser.
+    expect(late_page.locator(".countdown")).to_have_text(
+        "(passed: orders are closed; the turn plays as soon as the server gets to it, unless you pause or "
+        "extend the deadline first (below))"
+    )
+    visit(late_page, page.url.replace("/organise", "/play"))
     expect(late_page.locator(".countdown")).to_have_text(
         "(passed: orders are closed; the turn plays as soon as the server gets to it, unless the organiser "
         "pauses or extends the deadline first)"

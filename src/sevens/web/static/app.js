@@ -27,7 +27,11 @@ function countdowns() {
     boxes.forEach(function (el) {
       var ms = new Date(el.dataset.until) - new Date();
       if (isNaN(ms)) { return; }
-      el.textContent = ms > 0 ? "(in " + left(ms) + ")" : "(passed: orders are closed; the turn plays as soon as the server gets to it, unless the organiser pauses or extends the deadline first)";
+      // Past it, the organiser is told the turn is theirs to reopen; anyone else, that it may be.
+      var who = "organiser" in el.dataset ? "you pause or extend the deadline first (below)"
+        : "the organiser pauses or extends the deadline first";
+      el.textContent = ms > 0 ? "(in " + left(ms) + ")"
+        : "(passed: orders are closed; the turn plays as soon as the server gets to it, unless " + who + ")";
     });
   }
   tick();
