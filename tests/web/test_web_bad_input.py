@@ -273,7 +273,7 @@ OTHER_FORM_CASES = [
     ("extend", {"hours": "1_0"}, 422, "extend by a number of hours, got &#39;1_0&#39;"),  # float() read 10
     ("extend", {"hours": "\u0663"}, 422, "extend by a number of hours"),  # an Arabic-Indic 3
     ("extend", {"hours": "1e2"}, 422, "extend by a number of hours"),
-    ("extend", {"hours": "-2"}, 422, "more than 0"),
+    ("extend", {"hours": "-2"}, 422, "extend by 1 minute (0.0167 hours) to 720 hours"),
     ("extend", {"hours": "99999"}, 422, "720"),
     ("resolve", {"turn": "x"}, 422, "whole number"),
     ("resolve", {"turn": "4"}, 409, "Turn 4 was not resolved: it is not the open turn. Nothing was changed. Turn 1 is open now."),

@@ -219,9 +219,11 @@ def test_a_refused_house_bot_comes_back_as_its_form(
     ("hours", "words"),
     [
         ("soon", "extend by a number of hours, got 'soon'"),
-        ("-2", "extend by more than 0 and at most 720 hours"),
-        ("99999", "extend by more than 0 and at most 720 hours"),
-        ("0.001", "extend by 1 minute to 30 days; got 4 seconds"),
+        ("-2", "extend by 1 minute (0.0167 hours) to 720 hours (30 days), got -2 hours"),
+        ("99999", "extend by 1 minute (0.0167 hours) to 720 hours (30 days), got 99999 hours"),
+        # Said 'more than 0' (0.01 is more) or, past that check, counted seconds the box does not take.
+        ("0.01", "extend by 1 minute (0.0167 hours) to 720 hours (30 days), got 0.01 hours"),
+        ("0.001", "extend by 1 minute (0.0167 hours) to 720 hours (30 days), got 0.001 hours"),
     ],
 )
 def test_a_refused_extension_comes_back_as_its_form(hosted: Hosted, hours: str, words: str) -> None:
