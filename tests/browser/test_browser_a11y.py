@@ -261,7 +261,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     house_team = str(org.locator("#house-bots form").first.get_attribute("id")).removeprefix("house-bot-")
     house_weight.fill("lots")
     org.locator("#house-bots form").first.locator("button").click()
-    refused_form(org, f"house-bot-{house_team}", "weight", "the knockout weight after '@' must be a number")
+    refused_form(org, f"house-bot-{house_team}", "weight", "the knockout weight must be a number such as 0.5, 1.5 or 2, got 'lots'")
     expect(org.locator(f"#house-bot-{house_team} input[name=weight]")).to_have_value("lots")
     look(org, "organiser page, house bot refused")
     org.fill("#extend input[name=hours]", "a while")

@@ -78,7 +78,7 @@ CREATE_OK = {
         ({"deadline_hours": "1e9"}, "a number of hours such as 24"),
         ({"default_bot": "nobody"}, "R13"),
         ({"default_bot": "sevens.bots.strategies:EvenSpread"}, "R13: unknown default bot"),
-        ({"default_bot": "random", "default_bot_weight": "2"}, "only even, even-flair"),
+        ({"default_bot": "random", "default_bot_weight": "2"}, "random takes no knockout weight: leave the weight box blank, or choose one of even, even-flair"),
         ({"default_bot": "even", "default_bot_weight": "lots"}, "must be a number"),
         ({"default_bot": "even", "default_bot_weight": "-1"}, "0 to 1000"),
         ({"default_bot": "field-reader", "default_bot_weight": "5"}, "from 0 to 4, got 5"),
@@ -259,7 +259,7 @@ def test_stale_turn_after_resolution_is_refused(hosted: Hosted) -> None:
 OTHER_FORM_CASES = [
     ("autopilot", {"team": "{mine}", "strategy": "genius"}, 422, "R13"),
     ("autopilot", {"team": "{mine}", "strategy": "os:system"}, 422, "R13: unknown autopilot"),
-    ("autopilot", {"team": "{mine}", "strategy": "group-blitz", "weight": "1"}, 422, "only even"),
+    ("autopilot", {"team": "{mine}", "strategy": "group-blitz", "weight": "1"}, 422, "group-blitz takes no knockout weight"),
     ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "1e400"}, 422, "must be a number"),
     ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "2000"}, 422, "0 to 1000"),
     ("autopilot", {"team": "{mine}", "strategy": "even", "weight": "\u0661.\u0665"}, 422, "must be a number"),  # Arabic-Indic 1.5

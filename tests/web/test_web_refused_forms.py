@@ -35,7 +35,7 @@ CREATE_TYPED = {
         ({"deadline_hours": "745"}, "deadline_hours", "to 720 hours (30 days), got 745 hours"),
         ({"default_bot": "nobody"}, "default_bot", "R13: unknown default bot"),
         ({"default_bot_weight": "2000"}, "default_bot_weight", "0 to 1000"),
-        ({"default_bot": "random", "default_bot_weight": "2"}, "default_bot_weight", "only even"),
+        ({"default_bot": "random", "default_bot_weight": "2"}, "default_bot_weight", "R13: random takes no knockout weight: leave the weight box blank"),
         ({"visibility": "secret"}, "visibility", "visibility must be"),
     ],
 )
@@ -142,7 +142,7 @@ def test_an_order_for_a_turn_resolved_meanwhile_is_said_not_put_in_the_new_turns
     ("strategy", "weight", "box", "words"),
     [
         ("genius", "", "strategy", "R13: unknown autopilot 'genius'"),
-        ("group-blitz", "1", "weight", "only even"),
+        ("group-blitz", "1", "weight", "R13: group-blitz takes no knockout weight: leave the weight box blank"),
         ("even", "2000", "weight", "0 to 1000"),
         ("field-reader", "5", "weight", "from 0 to 4, got 5"),
     ],
@@ -191,8 +191,9 @@ def test_a_refused_name_comes_back_as_the_join_form(app: FastAPI, name: str, wor
     ("strategy", "weight", "box", "words"),
     [
         ("genius", "", "strategy", "R13: unknown bot 'genius'"),
-        ("random", "2", "weight", "only even"),
-        ("even", "x", "weight", "must be a number"),
+        # These two spoke of 'random@2' and of the weight 'after @', which no box of the form has.
+        ("random", "2", "weight", "R13: random takes no knockout weight: leave the weight box blank"),
+        ("even", "x", "weight", "R13: the knockout weight must be a number such as 0.5, 1.5 or 2, got 'x'"),
     ],
 )
 def test_a_refused_house_bot_comes_back_as_its_form(

@@ -377,7 +377,7 @@ def create_game(
             teams=teams,
             teams_per_player=per_player,
             turn_seconds=turn_seconds,
-            default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight),
+            default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight, field="default_bot"),
             visibility=Visibility(visibility),
         )
         created = store.create_game(

@@ -21,7 +21,8 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, check_with_bots, get_strategy
+from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy
+from sevens.bots.pacing import WEIGHTED
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
@@ -55,15 +56,43 @@ __all__ = [
 ]
 
 
-def bot_name(bot: str, weight: str) -> str:
+# What the bots read as a weight (sevens.bots.pacing), in the digits 0 to 9 only.
+_WEIGHT_BOX = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,2})?|[+-]?[0-9]+/[0-9]+")
+
+
+def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     """The bot a form's menu and knockout-weight box name together: ``("field-reader", "1")`` is
     ``"field-reader@1"``; a blank weight leaves the bot as it is (the store checks the result).
 
-    >>> bot_name("field-reader", " 1 "), bot_name("even", "")
-    ('field-reader@1', 'even')
+    A weight the menu's bot does not take, or one that is no number, is refused here in the words
+    of the form's two boxes: the store's refusal speaks of the name's ``@``, which the page's
+    reader never typed.
+
+    >>> bot_name("field-reader", " 1 "), bot_name("even", ""), bot_name("even", "1/2")
+    ('field-reader@1', 'even', 'even@1/2')
+    >>> bot_name("group-blitz", "2")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R13: group-blitz takes no knockout weight: leave the weight box blank, or choose one of even, even-flair, even-force, odds-aware, equilibrium, field-reader
+    >>> bot_name("even", "soon")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R13: the knockout weight must be a number such as 0.5, 1.5 or 2, got 'soon'
     """
-    weight = weight.strip()
-    return f"{bot.strip()}@{weight}" if weight else bot.strip()
+    bot, weight = bot.strip(), weight.strip()
+    if not weight:
+        return bot
+    if bot in STRATEGIES and bot not in WEIGHTED:
+        raise Invalid(
+            f"R13: {bot} takes no knockout weight: leave the weight box blank, or choose one of {', '.join(WEIGHTED)}",
+            field=f"{field}_weight",
+        )
+    if not _WEIGHT_BOX.fullmatch(weight):
+        raise Invalid(
+            f"R13: the knockout weight must be a number such as 0.5, 1.5 or 2, got {weight[:20]!r}",
+            field=f"{field}_weight",
+        )
+    return f"{bot}@{weight}"
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
