@@ -1035,7 +1035,7 @@ def resolve_then_advance(
 # the only way on: the organiser may pause or extend first, which reopens the turn (past_deadline
 # is then false), so no refusal may promise that the turn is already being resolved.
 _UNLESS_REOPENED = (
-    "as soon as it gets to it, unless the organiser first pauses the deadline or extends it to a time "
+    "as soon as it can, unless the organiser first pauses the deadline or extends it to a time "
     "still to come, which reopens the turn; reload in a few seconds to see which"
 )
 
@@ -1134,8 +1134,8 @@ def _bots_closed_at_deadline(game: GameRow, *, now: datetime) -> None:
     if past_deadline(game.status, game.deadline_at, now):
         raise Conflict(
             f"the deadline of turn {game.current_turn} has passed ({game.deadline_at:%Y-%m-%d %H:%M:%S} UTC), "
-            "so its bots are closed: the server plays the turn with the bots chosen before it "
-            f"{_UNLESS_REOPENED}, and choose again (the choice plays from the turn open then)"
+            "so its bots can no longer be chosen: the server plays the turn with the bots chosen before its "
+            f"deadline {_UNLESS_REOPENED}, and choose again (the choice plays from the turn open then)"
         )
 
 
