@@ -1122,8 +1122,9 @@ def test_a_pause_after_the_deadline_says_resume_would_close_the_turn_at_once(
 ) -> None:
     """Paused after its deadline, a turn keeps 0 s: the note said only '0 s left when it resumes',
     leaving an organiser who paused to let a late player in to press Resume, which closes the
-    orders again at once. It now says so, and that an extension gives the players time; a pause
-    with time left says nothing of it."""
+    orders again at once. It now says so, and that an extension gives the players time, and the
+    deadline line of every page says orders are taken meanwhile; a pause with time left says
+    nothing of it."""
     clock.advance(hours=1)
     in_time = post_form(hosted.organiser, f"{hosted.base}/pause")
     note = re.search(r'<p class="ok" role="status" id="done">(.*?)</p>', hosted.organiser.get(in_time.headers["location"]).text)
@@ -1135,6 +1136,10 @@ def test_a_pause_after_the_deadline_says_resume_would_close_the_turn_at_once(
     assert note and html.unescape(note.group(1)) == (
         "Deadline paused: 0 s left when it resumes. Turn 1 takes orders again while paused, but Resume would "
         "close them at once: extend first to give the players time."
+    )
+    # Every page's deadline line said only '0 s left', which reads as no time to order.
+    assert '<span id="paused">paused, 0 s left when it resumes (orders are taken until then)</span>' in (
+        hosted.players["p1"].get(f"{hosted.base}/play").text
     )
 
 
