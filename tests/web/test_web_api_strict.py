@@ -230,6 +230,19 @@ def test_extend_takes_a_json_number_only(app: FastAPI, hours: object) -> None:
     assert client.post(f"/api/v1/games/{game}/extend", json={"hours": 2}, headers=organiser).status_code == 200
 
 
+def test_an_extension_under_a_minute_is_refused_in_hours(app: FastAPI) -> None:
+    """``/extend {"hours": 0.001}`` was told 'extend by 1 minute to 30 days; got 4 seconds', a unit
+    the call does not take; now the range and the value are said in hours, as the page says them."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Clock", "players": 4, "deadline_hours": 1}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"})
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    answer = client.post(f"/api/v1/games/{game}/extend", json={"hours": 0.001}, headers=organiser)
+    assert answer.status_code == 422
+    assert answer.json()["detail"] == "extend by 1 minute (0.0167 hours) to 720 hours (30 days), got 0.001 hours"
+
+
 def test_a_method_an_address_does_not_take_is_told_what_it_takes(app: FastAPI) -> None:
     """``GET /orders/{team}`` (there is no such read) said only "that address does not take this
     kind of request"; now it says which methods the address takes, all of them (``POST /me``:

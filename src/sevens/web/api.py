@@ -829,7 +829,7 @@ def extend(
 ) -> Response:
     """Move the deadline later."""
     row, held = _organised_holding(db, principal.id, public_id)
-    seconds = round(body.hours * 3600)
+    seconds = views.extend_seconds(body.hours, f"{body.hours:g}")
     store.extend_deadline(
         db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
     )

@@ -1223,14 +1223,7 @@ def post_extend(
         # "1e3"; a minus sign is let through, to be told the hours must be more than 0.
         if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
             raise Invalid(f"extend by a number of hours, got {hours[:20]!r}", field="hours")
-        seconds = round(float(hours.strip()) * 3600)
-        if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
-            # Said in hours, as the box is: the store's own refusal counts seconds.
-            raise Invalid(
-                f"extend by 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
-                f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {hours.strip()} hours",
-                field="hours",
-            )
+        seconds = views.extend_seconds(float(hours.strip()), hours.strip())
         store.extend_deadline(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:
         db.rollback()

@@ -95,6 +95,27 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     return f"{bot}@{weight}"
 
 
+def extend_seconds(hours: float, typed: str) -> int:
+    """An extension of ``hours`` (``typed``: as the caller wrote it) in seconds, refused in hours
+    outside the store's range: the store's own refusal counts seconds, which no caller sends.
+
+    >>> extend_seconds(0.5, "0.5")
+    1800
+    >>> extend_seconds(0.01, "0.01")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: extend by 1 minute (0.0167 hours) to 720 hours (30 days), got 0.01 hours
+    """
+    seconds = round(hours * 3600)
+    if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
+        raise Invalid(
+            f"extend by 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
+            f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {typed[:20]} hours",
+            field="hours",
+        )
+    return seconds
+
+
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 
 
