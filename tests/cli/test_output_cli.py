@@ -166,12 +166,13 @@ def test_a_game_whose_output_cannot_be_written_says_so_and_where_it_is_kept(tmp_
     assert run.stderr == UNWRITTEN % b"No space left on device" + (
         b"the game was interrupted before the end; r.json was not written (the record is written at the end)\n")
 
-    # Output to a file that stops growing a few turns in: the game is kept, and the line says where.
+    # Output to a file that stops growing while the game waits at turn 1 (a player asking for help again
+    # and again; orders would let the save outgrow the output): the game is kept, and the line says where.
     env = {**os.environ, "PYTHONPATH": SRC}
     with open(tmp_path / "out.txt", "wb") as out:
         run = subprocess.run(
             [sys.executable, "-m", "sevens", "play", "--seed", "x", "--save", "kept.json"], cwd=tmp_path, env=env,
-            input=b"6 3\n" * 100, stdout=out, stderr=subprocess.PIPE, timeout=600, check=False,
+            input=b"?\n" * 100, stdout=out, stderr=subprocess.PIPE, timeout=600, check=False,
             preexec_fn=lambda: _limit_files(10_000),
         )
     assert run.returncode == 1
