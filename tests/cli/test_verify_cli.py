@@ -62,7 +62,34 @@ def test_orders_of_bots_not_installed_here_leave_the_record_not_verified_in_full
     order["autopilot"] = "equilibrium-v2"
     code, out, err = _run(tmp_path, dumps(record))
     assert code == 3 and "dice recomputed from the revealed seed" in out
-    assert "not verified in full: the orders of 'equilibrium-v2' could not be played again" in " ".join(err.split())
+    message = " ".join(err.split())
+    assert "not verified in full: the orders of 'equilibrium-v2' could not be played again" in message
+    assert "install the packages that register those bots (entry points in the group 'sevens.strategies'" in message
+
+
+@pytest.mark.parametrize(
+    ("autopilot", "words"),
+    [
+        ("", "'' is not a bot's name"),
+        ("even-flair@nan", "'even-flair@nan': the knockout weight after '@' must be a number"),
+        ("random@2", "only even, even-flair, even-force, odds-aware, equilibrium, field-reader take a knockout"),
+        ("x" * 100_000, "'" + "x" * 40 + "'... (100,000 characters) is too long for a bot's name"),
+        ("mine\x1b[2J\nok: verified", "'mine\\x1b[2J\\nok: verified' is not a bot's name"),
+    ],
+)
+def test_a_malformed_bot_name_is_refused_by_path_shortened_and_escaped(
+    tmp_path: Path, autopilot: str, words: str
+) -> None:
+    """A name no bot can have is bad input at its path (exit 2), not a bot "not installed here";
+    the message quotes at most 40 of its characters, control characters escaped."""
+    record = _record()
+    record["turns"][1]["matches"][0]["home_order"]["autopilot"] = autopilot  # type: ignore[index]
+    code, out, err = _run(tmp_path, dumps(record))
+    message = " ".join(err.split())
+    assert code == 2 and out == ""
+    assert "turns[1].matches[0].home_order.autopilot: " in message and words in message
+    assert "not installed" not in message and "verified in full" not in message
+    assert len(err) < 700 and "\x1b" not in err and err.count("\n") == 1
 
 
 def test_an_unfinished_record_is_consistent_but_its_dice_unchecked(tmp_path: Path) -> None:

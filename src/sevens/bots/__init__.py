@@ -1,6 +1,15 @@
 """Bots: strategies behind one small protocol; house teams and autopilots use them (R12, R13)."""
 
-from sevens.bots.replay import BotOrderCheck, BotVerification, check_with_bots, named_bot, verify_with_bots
+from sevens.bots.replay import (
+    BotOrderCheck,
+    BotVerification,
+    check_autopilot_name,
+    check_with_bots,
+    named_bot,
+    shown_name,
+    shown_names,
+    verify_with_bots,
+)
 from sevens.bots.strategies import (
     DEFAULT_BOT,
     ENTRY_POINT_GROUP,
@@ -40,4 +49,7 @@ __all__ = [
     "verify_with_bots",
     "check_with_bots",
     "BotVerification",
+    "check_autopilot_name",
+    "shown_name",
+    "shown_names",
 ]

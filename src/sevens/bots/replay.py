@@ -8,16 +8,96 @@ be played again and compared. :class:`BotOrderCheck` does that during a verifica
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from sevens.bots.strategies import Strategy, get_strategy
+from sevens.bots.pacing import WEIGHTED, split_weighted_name
+from sevens.bots.strategies import ENTRY_POINT_GROUP, STRATEGIES, Strategy, get_strategy
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
-from sevens.tournament.record import VerificationError
+from sevens.tournament.record import RecordError, VerificationError
 from sevens.tournament.setup import TeamId
 from sevens.tournament.verify import verify_record
 
-__all__ = ["BotOrderCheck", "named_bot", "verify_with_bots"]
+__all__ = [
+    "BotOrderCheck",
+    "NAME_LENGTH",
+    "check_autopilot_name",
+    "named_bot",
+    "shown_name",
+    "shown_names",
+    "verify_with_bots",
+]
+
+NAME_LENGTH = 100
+"""The longest bot name a record may give (built-in and weighted names are far shorter)."""
+
+_SHOWN = 40
+"""Characters of a name from a record that a message quotes."""
+
+_LISTED = 5
+"""Names of missing bots a message lists before it only counts the rest."""
+
+# An entry point's name in the recommended form, or a module:attribute path (never imported).
+_REGISTERED_NAME = re.compile(r"[\w.-]+(:[\w.]+)?")
+
+_WHAT_A_NAME_IS = (
+    f"an autopilot is a built-in bot ({', '.join(STRATEGIES)}), one of {', '.join(WEIGHTED)} with a "
+    f"knockout weight ('even-flair@1.5'), or the name of a bot registered in the entry point group "
+    f"{ENTRY_POINT_GROUP!r}: up to {NAME_LENGTH} letters, digits, '_', '.' and '-'"
+)
+
+
+def shown_name(name: str) -> str:
+    """A name from a record as messages quote it: escaped like ``repr`` (control characters
+    included) and cut to its first 40 characters, so a record cannot flood or restyle a terminal.
+
+    >>> shown_name("mine")
+    "'mine'"
+    >>> shown_name("bad\\x1b[31m")
+    "'bad\\\\x1b[31m'"
+    >>> shown_name("x" * 100_000)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100,000 characters)"
+    """
+    if len(name) <= _SHOWN:
+        return repr(name)
+    return f"{name[:_SHOWN]!r}... ({len(name):,} characters)"
+
+
+def shown_names(names: Iterable[str]) -> str:
+    """:func:`shown_name` of each, the first five listed and the rest counted."""
+    every = sorted(names)
+    text = ", ".join(shown_name(name) for name in every[:_LISTED])
+    if len(every) > _LISTED:
+        text += f" and {len(every) - _LISTED:,} more"
+    return text
+
+
+def check_autopilot_name(name: str, path: str) -> None:
+    """Refuse a name that no bot can have, at ``path`` in the record; a well-formed name of a bot
+    not installed here passes (it is reported as such, not as malformed).
+
+    Raises:
+        RecordError: the name is empty, too long, has characters no bot's name has, or gives a
+            knockout weight that is not one.
+
+    >>> check_autopilot_name("even-flair@nan", "turns[0].matches[0].home_order.autopilot")
+    Traceback (most recent call last):
+    ...
+    sevens.tournament.record.RecordError: turns[0].matches[0].home_order.autopilot: 'even-flair@nan': the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got 'nan'
+    """
+    if name in STRATEGIES:
+        return
+    if len(name) > NAME_LENGTH:
+        raise RecordError(path, f"{shown_name(name)} is too long for a bot's name; {_WHAT_A_NAME_IS}")
+    if "@" in name and name.partition("@")[0] in STRATEGIES:
+        try:
+            split_weighted_name(name)
+        except ValueError as exc:
+            raise RecordError(path, str(exc)) from None
+        return
+    if not _REGISTERED_NAME.fullmatch(name):
+        raise RecordError(path, f"{shown_name(name)} is not a bot's name; {_WHAT_A_NAME_IS}")
 
 
 def named_bot(name: str) -> Strategy:
@@ -48,7 +128,8 @@ class BotOrderCheck:
         seed: the record's revealed seed.
         strategies: the bots by name (:func:`named_bot`: built-in and registered ones).
         checked: orders played again and found equal.
-        unknown: names of bots this installation does not have (their orders are not checked).
+        unknown: well-formed names of bots this installation does not have (their orders are not
+            checked); a malformed name is a :class:`RecordError`.
     """
 
     seed: str
@@ -61,6 +142,7 @@ class BotOrderCheck:
             name = given.autopilot
             if name is None:
                 continue
+            check_autopilot_name(name, f"{paths[team]}.autopilot")
             try:
                 strategy = self.strategies(name)
             except ValueError:
@@ -90,9 +172,7 @@ class BotOrderCheck:
             return "no order came from a bot"
         text = f"{self.checked} bot orders played again from the seed, each what its bot plays"
         if self.unknown:
-            text += "; orders of bots not installed here were not checked: " + ", ".join(
-                repr(name) for name in sorted(self.unknown)
-            )
+            text += "; orders of bots not installed here were not checked: " + shown_names(self.unknown)
         return text
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from sevens.bots import check_with_bots
+from sevens.bots import ENTRY_POINT_GROUP, check_with_bots, shown_names
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
 from sevens.cli.inputs import other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
@@ -64,9 +64,15 @@ def register(app: typer.Typer) -> None:
         with printing(code=EXIT_BAD_INPUT):
             typer.echo(f"{name}: {found.summary}")
         if found.unchecked:
-            names = ", ".join(repr(name) for name in found.unchecked)
+            paths = [bot for bot in found.unchecked if ":" in bot]
+            how = (
+                f"install the packages that register those bots (entry points in the group {ENTRY_POINT_GROUP!r} "
+                "under those names) and verify again"
+            )
+            if paths:  # never imported from a record, whatever is installed
+                how += f"; {shown_names(paths)}: a module path, never imported from a record"
             fail(
-                f"{name}: not verified in full: the orders of {names} could not be played again, so any "
-                "order could stand in their name; install those bots and verify again",
+                f"{name}: not verified in full: the orders of {shown_names(found.unchecked)} could not be played "
+                f"again, as no bot of that name is installed here, so any order could stand in their name; {how}",
                 code=EXIT_UNCHECKED,
             )

@@ -21,7 +21,7 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy
+from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy, shown_names
 from sevens.bots.pacing import WEIGHTED
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError, validate_order
@@ -646,7 +646,7 @@ def verify(game: GameRow) -> dict[str, Any]:
     except (VerificationError, RecordError) as exc:
         return {"ok": False, "message": str(exc)}
     if found.unchecked:  # a game imported from a server with bots this one lacks
-        names = ", ".join(repr(name) for name in found.unchecked)
+        names = shown_names(found.unchecked)
         return {"ok": False, "message": f"{found.summary}; not verified in full: this server lacks {names}"}
     return {"ok": True, "message": found.summary}
 
