@@ -118,6 +118,7 @@ def test_force_order_expects_exactly_four() -> None:
 
 def test_match_json_has_win_draw_loss_and_the_opponent() -> None:
     data = _json("--force", "1", "--flair", "0", "--vs-force", "1", "--vs-flair", "0")
+    assert data["rules"] == "group"  # as --solve says it
     # one die each: win 1/4 (5 beats 3 or 0, 3 beats 0), draw 1/2, loss 1/4
     assert (data["win"], data["draw"], data["loss"]) == pytest.approx((0.25, 0.5, 0.25))
     assert "level" not in data
@@ -131,13 +132,14 @@ def test_match_json_has_win_draw_loss_and_the_opponent() -> None:
 def test_knockout_json_has_win_loss_level() -> None:
     """R9: with --knockout the keys are win, loss, level (count-back on tries, conversions, drop goals)."""
     data = _json("--force", "1", "--flair", "0", "--vs-force", "1", "--vs-flair", "0", "--knockout")
-    assert "draw" not in data
+    assert data["rules"] == "knockout" and "draw" not in data
     # 5 v 5 and 3 v 3 stay level on count-back too: level = 4/9 + 1/36 + 1/36 = 1/2
     assert (data["win"], data["loss"], data["level"]) == pytest.approx((0.25, 0.25, 0.5))
 
 
 def test_best_split_json_ranks_every_split() -> None:
     data = _json("--best-split", "9", "--vs-force", "9", "--vs-flair", "0")
+    assert set(data) == {"rules", "splits"} and data["rules"] == "group"
     splits = data["splits"]
     assert isinstance(splits, list)
     assert sorted((s["force"], s["flair"]) for s in splits) == [(0, 9), (3, 6), (6, 3), (9, 0)]
@@ -148,6 +150,7 @@ def test_best_split_json_ranks_every_split() -> None:
 
 def test_best_split_knockout_json() -> None:
     data = _json("--best-split", "6", "--vs-force", "3", "--vs-flair", "3", "--knockout")
+    assert data["rules"] == "knockout"
     splits = data["splits"]
     assert isinstance(splits, list)
     assert set(splits[0]) == {"force", "flair", "win", "loss", "level", "tail_bound"}

@@ -31,6 +31,7 @@ from sevens.cli.whole_numbers import read_whole
 from sevens.odds import (
     KnockoutOdds,
     MatchOdds,
+    MatchRules,
     OrderOdds,
     SplitOdds,
     best_splits,
@@ -455,7 +456,7 @@ def odds_command(
             fail(f"{exc} (--best-split {total})")
         with printing():
             if as_json:
-                typer.echo(json.dumps({"splits": [s.to_dict() for s in ranked]}))
+                typer.echo(json.dumps({"rules": _rules(knockout), "splits": [s.to_dict() for s in ranked]}))
             else:
                 console.print(_splits_table(ranked, total, vs, knockout, console.width))
                 if knockout:
@@ -486,8 +487,8 @@ def odds_command(
     second = order_odds(vs.force, vs.flair)
     match: MatchOdds | KnockoutOdds = knockout_odds(order, vs) if knockout else match_odds(order, vs)
     if as_json:
-        result["vs"] = second.to_dict(exact=exact)
-        result.update(match.to_dict())
+        # "rules" first, as --solve has it; one order alone has none (its points are the same under both).
+        result = {"rules": _rules(knockout), **result, "vs": second.to_dict(exact=exact), **match.to_dict()}
         result["tail_bound"] = match.tail_bound
         with printing():
             typer.echo(json.dumps(result))
@@ -498,6 +499,11 @@ def odds_command(
         console.print(_match_table(match, order, vs, console.width))
         if knockout:
             console.print(f"{LEVEL_NOTE}.")
+
+
+def _rules(knockout: bool) -> str:
+    """The JSON's "rules", as --solve's (:meth:`~sevens.odds.MatchSolution.to_dict`) gives them."""
+    return str(MatchRules.KNOCKOUT if knockout else MatchRules.GROUP)
 
 
 def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
