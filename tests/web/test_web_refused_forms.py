@@ -34,7 +34,8 @@ CREATE_TYPED = {
         ({"deadline_hours": "soon"}, "deadline_hours", "a number of hours such as 24"),
         ({"deadline_hours": "745"}, "deadline_hours", "to 720 hours (30 days), got 745 hours"),
         ({"default_bot": "nobody"}, "default_bot", "R13: unknown default bot"),
-        ({"default_bot_weight": "2000"}, "default_bot_weight", "0 to 1000"),
+        # Read by the bots' parser, said without the 'equilibrium@2000' nobody typed.
+        ({"default_bot_weight": "2000"}, "default_bot_weight", "R13: a knockout weight is a number from 0 to 1000 with at most 6 decimals, got 2000"),
         ({"default_bot": "random", "default_bot_weight": "2"}, "default_bot_weight", "R13: random takes no knockout weight: leave the weight box blank"),
         ({"visibility": "secret"}, "visibility", "visibility must be"),
     ],
@@ -143,8 +144,10 @@ def test_an_order_for_a_turn_resolved_meanwhile_is_said_not_put_in_the_new_turns
     [
         ("genius", "", "strategy", "R13: unknown autopilot 'genius'"),
         ("group-blitz", "1", "weight", "R13: group-blitz takes no knockout weight: leave the weight box blank"),
-        ("even", "2000", "weight", "0 to 1000"),
-        ("field-reader", "5", "weight", "from 0 to 4, got 5"),
+        # Read by the bots' parser, said without the 'even@2000' nobody typed.
+        ("even", "2000", "weight", "R13: a knockout weight is a number from 0 to 1000 with at most 6 decimals, got 2000"),
+        ("field-reader", "5", "weight", "R13: field-reader leans toward a knockout weight from 0 to 4, got 5"),
+        ("even", "1.5.", "weight", "R13: the knockout weight must be a number such as 0.5, 1.5 or 2, got '1.5.'"),
     ],
 )
 def test_a_refused_autopilot_comes_back_as_its_form(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from typing import Literal
 
 from sevens.rules import MAX_ORDER_POINTS
 
@@ -22,9 +23,11 @@ __all__ = [
     "REPLY_TARGET",
     "WEIGHTED",
     "check_knockout_weight",
+    "WeightError",
     "check_reply_target",
     "implied_weight",
     "paced_budget",
+    "parse_knockout_weight",
     "reply_weight",
     "split_weighted_name",
 ]
@@ -56,9 +59,53 @@ def check_knockout_weight(k: object, typed: str | None = None) -> None:
         )
 
 
+class WeightError(ValueError):
+    """A knockout weight refused by :func:`parse_knockout_weight`; ``kind`` says why, so that a
+    form can say it in the words of its own boxes: ``"no-weight"`` (the bot takes none),
+    ``"not-a-number"``, or ``"out-of-range"`` (a number, but not one the bot takes)."""
+
+    def __init__(self, message: str, kind: Literal["no-weight", "not-a-number", "out-of-range"]) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+def parse_knockout_weight(base: str, weight: str) -> Fraction:
+    """The knockout weight ``weight`` (text, as after the ``@`` of ``"even-flair@1.5"``) for the
+    bot ``base``, read and checked: the one definition of what a weight looks like.
+
+    Raises:
+        WeightError: ``base`` takes no weight, ``weight`` is no number, or it is out of range.
+
+    >>> parse_knockout_weight("even", " 3/2 "), parse_knockout_weight("odds-aware", "1e-1")
+    (Fraction(3, 2), Fraction(1, 10))
+    >>> parse_knockout_weight("even", "soon")
+    Traceback (most recent call last):
+    ...
+    sevens.bots.pacing.WeightError: the knockout weight must be a number such as 0.5, 1.5 or 2, got 'soon'
+    """
+    if base not in WEIGHTED:
+        raise WeightError(
+            f"only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}", "no-weight"
+        )
+    text = weight.strip()
+    try:
+        if not _WEIGHT_TEXT.fullmatch(text):
+            raise ValueError(text)
+        k = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise WeightError(
+            f"the knockout weight must be a number such as 0.5, 1.5 or 2, got {weight!r}", "not-a-number"
+        ) from None
+    try:
+        (check_reply_target if base == "field-reader" else check_knockout_weight)(k, text)
+    except ValueError as exc:
+        raise WeightError(str(exc), "out-of-range") from None
+    return k
+
+
 def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
     """``"even-flair@ 1.5"`` as ``("even-flair", Fraction(3, 2), "even-flair@1.5")``: the base,
-    the weight (checked) and the name as strategies carry it.
+    the weight (checked by :func:`parse_knockout_weight`) and the name as strategies carry it.
 
     Raises:
         ValueError: the base takes no weight, or the weight is not a number in range; the message
@@ -72,21 +119,9 @@ def split_weighted_name(name: str) -> tuple[str, Fraction, str]:
     ValueError: 'random@2': only even, even-flair, even-force, odds-aware, equilibrium, field-reader take a knockout weight ('even-flair@1.5'), not 'random'
     """
     base, _, weight = name.partition("@")
-    if base not in WEIGHTED:
-        raise ValueError(
-            f"{name!r}: only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}"
-        )
     try:
-        if not _WEIGHT_TEXT.fullmatch(weight.strip()):
-            raise ValueError(weight)
-        k = Fraction(weight.strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(
-            f"{name!r}: the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got {weight!r}"
-        ) from None
-    try:
-        (check_reply_target if base == "field-reader" else check_knockout_weight)(k, weight.strip())
-    except ValueError as exc:
+        k = parse_knockout_weight(base, weight)
+    except WeightError as exc:
         raise ValueError(f"{name!r}: {exc}") from None
     return base, k, f"{base}@{weight.strip()}"
 

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy, shown_names
-from sevens.bots.pacing import WEIGHTED
+from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
@@ -56,17 +56,13 @@ __all__ = [
 ]
 
 
-# What the bots read as a weight (sevens.bots.pacing), in the digits 0 to 9 only.
-_WEIGHT_BOX = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]{1,2})?|[+-]?[0-9]+/[0-9]+")
-
-
 def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     """The bot a form's menu and knockout-weight box name together: ``("field-reader", "1")`` is
     ``"field-reader@1"``; a blank weight leaves the bot as it is (the store checks the result).
 
-    A weight the menu's bot does not take, or one that is no number, is refused here in the words
-    of the form's two boxes: the store's refusal speaks of the name's ``@``, which the page's
-    reader never typed.
+    A weight the menu's bot does not take, one that is no number or one out of the bot's range is
+    refused here, read by the bots' own parser but in the words of the form's two boxes: the
+    store's refusal speaks of the name's ``@``, which the page's reader never typed.
 
     >>> bot_name("field-reader", " 1 "), bot_name("even", ""), bot_name("even", "1/2")
     ('field-reader@1', 'even', 'even@1/2')
@@ -78,20 +74,28 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     Traceback (most recent call last):
     ...
     sevens.store.errors.Invalid: R13: the knockout weight must be a number such as 0.5, 1.5 or 2, got 'soon'
+    >>> bot_name("field-reader", "4.5")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R13: field-reader leans toward a knockout weight from 0 to 4, got 4.5
     """
     bot, weight = bot.strip(), weight.strip()
     if not weight:
         return bot
-    if bot in STRATEGIES and bot not in WEIGHTED:
-        raise Invalid(
-            f"R13: {bot} takes no knockout weight: leave the weight box blank, or choose one of {', '.join(WEIGHTED)}",
-            field=f"{field}_weight",
-        )
-    if not _WEIGHT_BOX.fullmatch(weight):
-        raise Invalid(
-            f"R13: the knockout weight must be a number such as 0.5, 1.5 or 2, got {weight[:20]!r}",
-            field=f"{field}_weight",
-        )
+    if bot not in STRATEGIES:
+        return f"{bot}@{weight}"  # the store refuses an unknown bot by its menu's name
+    try:
+        # Every number a form takes is in the digits 0 to 9; the bots' parser reads other scripts' too.
+        if not weight.isascii():
+            raise WeightError(weight, "not-a-number")
+        parse_knockout_weight(bot, weight)
+    except WeightError as exc:
+        # Said of the form's boxes: the parser's words name 'NAME@K' and quote all of a long paste.
+        words = {
+            "no-weight": f"{bot} takes no knockout weight: leave the weight box blank, or choose one of {', '.join(WEIGHTED)}",
+            "not-a-number": f"the knockout weight must be a number such as 0.5, 1.5 or 2, got {weight[:20]!r}",
+        }.get(exc.kind, str(exc))
+        raise Invalid(f"R13: {words}", field=f"{field}_weight") from None
     return f"{bot}@{weight}"
 
 
