@@ -16,7 +16,7 @@ from sevens.rules import DecidedBy, DiceSource, Line, Side, countback, group_out
 from sevens.tournament.lots import LotsDraw, draw_lots
 from sevens.tournament.standings import TableRow, compare_group_records, group_record_key
 
-__all__ = ["Decision", "decide_group", "decide_knockout", "describe"]
+__all__ = ["Decision", "decide_group", "decide_knockout", "describe", "group_record_edge"]
 
 _RECORD_STEPS = ("league points", "tries scored", "points scored", "tries conceded", "points conceded")
 
@@ -28,6 +28,23 @@ class Decision:
     winner: Side | None
     decided_by: DecidedBy | None
     lots: LotsDraw | None = None
+
+
+def group_record_edge(a: TableRow, b: TableRow) -> tuple[str, int, int] | None:
+    """The first count of the group record (R9) on which ``a`` and ``b`` differ, with ``a``'s and
+    ``b``'s figures; ``None`` when they are level on all five (then lots decide).
+
+    >>> from sevens.tournament.standings import Criterion
+    >>> a = TableRow("fiji", 1, 3, 2, 0, 1, 6, 3, 40, 20, 4, Criterion.LEAGUE_POINTS)
+    >>> b = TableRow("samoa", 2, 3, 2, 0, 1, 6, 4, 40, 20, 4, Criterion.TRIES_AGAINST)
+    >>> group_record_edge(a, b), group_record_edge(a, a)
+    (('tries conceded', 3, 4), None)
+    """
+    for label, x, y in zip(_RECORD_STEPS, group_record_key(a), group_record_key(b), strict=True):
+        if x != y:
+            # Conceded counts are negated in the key; give them as counts.
+            return label, abs(x), abs(y)
+    return None
 
 
 def decide_group(home: Line, away: Line) -> Decision:
@@ -113,10 +130,9 @@ def describe(
         if home_record is None or away_record is None:
             return f"{score}, level on count-back, won on group record"
         records = (home_record, away_record) if decision.winner is Side.HOME else (away_record, home_record)
-        win_key, lose_key = (group_record_key(r) for r in records)
-        for label, w, lo in zip(_RECORD_STEPS, win_key, lose_key, strict=True):
-            if w != lo:
-                # Conceded counts are negated in the key; show them as counts.
-                return f"{score}, level on count-back, won on group record ({label} {abs(w)}-{abs(lo)})"
+        edge = group_record_edge(*records)
+        if edge is not None:
+            label, w, lo = edge
+            return f"{score}, level on count-back, won on group record ({label} {w}-{lo})"
         return f"{score}, level on count-back, won on group record"
     return f"{score}, level on count-back and group record, won by drawing lots"

@@ -203,6 +203,27 @@ class Me(BaseModel):
     name: str
 
 
+class GroupRecord(BaseModel):
+    """A team's group record, the counts a level knockout match falls back on (R9), in that order."""
+
+    team: str
+    league_points: int
+    tries_for: int
+    points_for: int
+    tries_against: int
+    points_against: int
+
+
+class IfLevel(BaseModel):
+    """What decides a knockout match that ends level after count-back (R9)."""
+
+    explanation: str = Field(description="in a sentence, as the play page says it")
+    figures: str = Field(description="both group records in words, as the play page gives them")
+    favours: str | None = Field(description="the team the group records put through; null: level, lots decide")
+    decided_on: str | None = Field(description="the first count that differs, such as 'league points'")
+    records: list[GroupRecord] = Field(description="the team's own first, then its opponent's")
+
+
 class MyTeam(BaseModel):
     """One of the caller's teams, with its own order for the open turn."""
 
@@ -219,6 +240,10 @@ class MyTeam(BaseModel):
     progress: str = Field(
         description="how far the team has gone, in a sentence: its group place, or the knockout match "
         "that put it out and to whom, or that it is champion"
+    )
+    if_level: IfLevel | None = Field(
+        description="a knockout match this turn: both teams' group records, which decide it if it ends "
+        "level after count-back (R9); null otherwise"
     )
 
 

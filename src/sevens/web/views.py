@@ -14,6 +14,7 @@ import hashlib
 import json
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -31,17 +32,20 @@ from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus, SeatRow
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
+from sevens.tournament.knockout import group_record_edge
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps
-from sevens.tournament.standings import GroupTable
+from sevens.tournament.standings import GroupTable, TableRow, compare_group_records
 
 __all__ = [
+    "IfLevel",
     "OrganiserView",
     "PlayerView",
     "SpectatorView",
     "bot_name",
     "default_bot",
     "format_choices",
+    "if_level",
     "link_mark",
     "link_marks",
     "odds_for",
@@ -485,6 +489,79 @@ def organiser_view(
 
 
 @dataclass(frozen=True, slots=True)
+class IfLevel:
+    """What a knockout match falls back on if it ends level after count-back (R9): both teams'
+    group records, the player's team first. All of it is public (the final group tables)."""
+
+    records: tuple[TableRow, TableRow]
+    favours: str | None  # the team the records put through; None: level on all five, lots decide
+    decided_on: str | None  # the first count that differs ("league points", ...)
+    explanation: str
+    figures: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "explanation": self.explanation,
+            "figures": self.figures,
+            "favours": self.favours,
+            "decided_on": self.decided_on,
+            "records": [
+                {
+                    "team": row.team,
+                    "league_points": row.league_points,
+                    "tries_for": row.tries_for,
+                    "points_for": row.points_for,
+                    "tries_against": row.tries_against,
+                    "points_against": row.points_against,
+                }
+                for row in self.records
+            ],
+        }
+
+
+def if_level(mine: TableRow, theirs: TableRow, name: Callable[[str], str]) -> IfLevel:
+    """What decides a knockout match of ``mine`` against ``theirs`` left level after count-back,
+    in words (``name``: a team's display name).
+
+    >>> from sevens.tournament.standings import Criterion
+    >>> a = TableRow("fiji", 1, 3, 3, 0, 0, 9, 2, 51, 10, 6, Criterion.LEAGUE_POINTS)
+    >>> b = TableRow("samoa", 2, 3, 2, 0, 1, 7, 5, 40, 30, 4, Criterion.LEAGUE_POINTS)
+    >>> said = if_level(b, a, str.title)
+    >>> said.explanation
+    'If the match ends level (on points, then tries, conversions and drop goals), the team with the better group record goes through (R9): here Fiji, on league points 6-4.'
+    >>> said.figures
+    'Group records: Samoa 4 league points, 7 tries and 40 points scored, 5 tries and 30 points conceded; Fiji 6 league points, 9 tries and 51 points scored, 2 tries and 10 points conceded.'
+    >>> if_level(a, a, str.title).explanation.endswith("the records are level too, so lots would decide.")
+    True
+    """
+    when = (
+        "If the match ends level (on points, then tries, conversions and drop goals), "
+        "the team with the better group record goes through (R9): "
+    )
+    edge = group_record_edge(mine, theirs)
+    better = compare_group_records(mine, theirs)
+    favours = None if not better else mine.team if better > 0 else theirs.team
+    if edge is None or favours is None:
+        verdict = "the records are level too, so lots would decide."
+    else:
+        label, ours, others = edge
+        first, second = (ours, others) if favours == mine.team else (others, ours)
+        verdict = f"here {name(favours)}, on {label} {first}-{second}."
+    figures = "; ".join(
+        f"{name(row.team)} {row.league_points} league points, {row.tries_for} tries and {row.points_for} "
+        f"points scored, {row.tries_against} tries and {row.points_against} points conceded"
+        for row in (mine, theirs)
+    )
+    return IfLevel(
+        records=(mine, theirs),
+        favours=favours,
+        decided_on=None if edge is None else edge[0],
+        explanation=when + verdict,
+        figures=f"Group records: {figures}.",
+    )
+
+
+@dataclass(frozen=True, slots=True)
 class MyTeam:
     """One of the player's teams, with its current order (visible to this player only)."""
 
@@ -495,6 +572,7 @@ class MyTeam:
     order: dict[str, Any] | None  # {"force", "flair", "ready"} for the open turn
     autopilot: str
     progress: str = ""  # how far it has gone, in a sentence ("Out in the semi-final: lost to ...")
+    if_level: IfLevel | None = None  # a knockout match this turn: what decides it if it ends level
 
 
 @dataclass(frozen=True, slots=True)
@@ -525,6 +603,7 @@ class PlayerView:
                 "order": t.order,
                 "autopilot": t.autopilot,
                 "progress": t.progress,
+                "if_level": None if t.if_level is None else t.if_level.to_dict(),
             }
             for t in self.teams
         ]
@@ -548,11 +627,20 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
         )
         team_rows = store.teams_of(db, game_id=game.id)
         rows = {t.team_id: t for t in team_rows}
+        final = state.final_tables
         for team in state.setup.teams:
             if team.manager != player_id:
                 continue
             view = state.view_for(team.id)
             order = own.get(team.id)
+            level = None
+            if open_turn and view.opponent is not None and view.stage is not None and view.stage.knockout:
+                assert final is not None  # knockouts come after the groups
+                level = if_level(
+                    final[team.group].row(team.id),
+                    final[state.setup.team(view.opponent).group].row(view.opponent),
+                    public.name,
+                )
             mine.append(
                 MyTeam(
                     info=public.teams[team.id],
@@ -566,6 +654,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     progress=describe_progress(
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),
+                    if_level=level,
                 )
             )
         order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
