@@ -71,7 +71,7 @@ def test_orders_of_bots_not_installed_here_leave_the_record_not_verified_in_full
     ("autopilot", "words"),
     [
         ("", "'' is not a bot's name"),
-        ("even-flair@nan", "'even-flair@nan': the knockout weight after '@' must be a number"),
+        ("even-flair@nan", "'even-flair@nan': the knockout weight must be a number"),
         ("random@2", "only even, even-flair, even-force, odds-aware, equilibrium, field-reader take a knockout"),
         ("x" * 100_000, "'" + "x" * 40 + "'... (100,000 characters) is too long for a bot's name"),
         ("mine\x1b[2J\nok: verified", "'mine\\x1b[2J\\nok: verified' is not a bot's name"),

@@ -84,7 +84,7 @@ def check_autopilot_name(name: str, path: str) -> None:
     >>> check_autopilot_name("even-flair@nan", "turns[0].matches[0].home_order.autopilot")
     Traceback (most recent call last):
     ...
-    sevens.tournament.record.RecordError: turns[0].matches[0].home_order.autopilot: 'even-flair@nan': the knockout weight after '@' must be a number such as 0.5, 1.5 or 2, got 'nan'
+    sevens.tournament.record.RecordError: turns[0].matches[0].home_order.autopilot: 'even-flair@nan': the knockout weight must be a number such as 0.5, 1.5 or 2, got 'nan'
     """
     if name in STRATEGIES:
         return
