@@ -93,7 +93,7 @@ def test_a_strategy_name_nearly_right_is_told_the_name_meant(typed: str, meant: 
     """'Even' was told only that there is no strategy called 'Even', then the list of all of them."""
     result = runner.invoke(app, ["lab", "--strategies", f"random,{typed}", "--tournaments", "10"])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"error: there is no strategy called {typed!r} (did you mean {meant!r}?); choose one of: ")
+    assert result.stderr.startswith(f"error: --strategies: there is no strategy called {typed!r} (did you mean {meant!r}?); choose one of: ")
 
 
 def test_results_are_printed_before_a_plot_that_fails_at_the_end(
@@ -149,7 +149,7 @@ def test_a_path_missing_its_module_or_attribute_says_both_are_needed(name: str) 
     """':Mine' said "error: Empty module name" (Python's words), naming neither the option nor the fix."""
     result = runner.invoke(app, ["lab", "--strategies", f"even-flair,{name}", "--tournaments", "10"])
     assert result.exit_code == 2
-    assert result.stderr == (f"error: cannot load {name!r}: a 'module:attribute' path needs both parts, such as "
+    assert result.stderr == (f"error: --strategies: cannot load {name!r}: a 'module:attribute' path needs both parts, such as "
                              "'mine:Mine' (Mine in mine.py)\n")
 
 
@@ -159,7 +159,8 @@ def test_a_path_missing_its_module_or_attribute_says_both_are_needed(name: str) 
      "'not_installed_anywhere'): install it here, or take that import out of {module}"),
     ("from collections import NoSuch\n", "Mine",
      "importing {module} ({file}) raised ImportError: cannot import name 'NoSuch' from 'collections'"),
-    ("class Mine:\n    pass\n\nclass Other:\n    pass\n", "Mien", "{module} ({file}) has no 'Mien'; it defines Mine, Other\n"),
+    ("class Mine:\n    pass\n\nclass Other:\n    pass\n", "Mien", "{module} ({file}) has no 'Mien'; it defines Mine, Other: "
+     "check the name after the colon (case counts), or define 'Mien' in {module}\n"),
 ])
 def test_a_module_that_is_found_but_does_not_load_is_not_said_to_be_missing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str, name: str, says: str
@@ -175,7 +176,7 @@ def test_a_module_that_is_found_but_does_not_load_is_not_said_to_be_missing(
     result = runner.invoke(app, ["lab", "--strategies", f"even,{module}:{name}", "--tournaments", "10"])
     assert result.exit_code == 2
     expected = says.format(module=module, file=tmp_path / f"{module}.py")
-    assert result.stderr.startswith(f"error: cannot load '{module}:{name}': {expected}"), result.stderr
+    assert result.stderr.startswith(f"error: --strategies: cannot load '{module}:{name}': {expected}"), result.stderr
     assert "looked for where Python looks" not in result.stderr and result.stderr.count("\n") == 1
 
 
@@ -197,7 +198,7 @@ def test_a_module_that_raises_as_it_is_imported_names_the_file_line_and_error(
     result = runner.invoke(app, ["lab", "--strategies", f"even,{module}:Mine", "--tournaments", "10"])
     assert result.exit_code == 2
     file = tmp_path / f"{module}.py"
-    assert result.stderr == (f"error: cannot load '{module}:Mine': importing {module} ({file}) raised {raised} at "
+    assert result.stderr == (f"error: --strategies: cannot load '{module}:Mine': importing {module} ({file}) raised {raised} at "
                              f"{file}, line {line}; fix it and run again\n")
 
 
@@ -239,9 +240,46 @@ def test_a_class_with_neither_method_says_what_to_give_it(tmp_path: Path, monkey
     monkeypatch.syspath_prepend(str(tmp_path))
     result = runner.invoke(app, ["lab", "--strategies", "even,methodless:Mine", "--tournaments", "10"])
     assert result.exit_code == 2
-    assert result.stderr == ("error: 'methodless:Mine' is neither a batch strategy (orders(view, rng)) nor a bot "
+    assert result.stderr == ("error: --strategies: 'methodless:Mine' is neither a batch strategy (orders(view, rng)) nor a bot "
                              "(order(view, rng)): give it one of those methods (docs/strategy.md shows both), or name "
                              "the class or object in its module that has one\n")
+
+
+def _installed(site: Path, module: str, entry: str) -> None:
+    """A package ``module`` as pip leaves it in ``site``, declaring the entry point 'mine = ENTRY'."""
+    (site / f"{module}-0.1.dist-info").mkdir(parents=True)
+    (site / f"{module}.py").write_text("class SaveThenFlair:\n    pass\n\nclass HalfAndHalf:\n    pass\n")
+    (site / f"{module}-0.1.dist-info" / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
+    (site / f"{module}-0.1.dist-info" / "entry_points.txt").write_text(f"[sevens.strategies]\nmine = {entry}\n")
+
+
+@pytest.mark.parametrize("option", ["--strategies", "--field"])
+@pytest.mark.parametrize(("name", "says"), [
+    ("{module}:Nope", "cannot load '{module}:Nope': {module} ({file}) has no 'Nope'; it defines HalfAndHalf, "
+                      "SaveThenFlair: check the name after the colon (case counts), or define 'Nope' in {module}"),
+    ("mine", "cannot load 'mine': the entry point '{module}:Nope' names 'Nope', but {module} ({file}) has no 'Nope'; "
+             "it defines HalfAndHalf, SaveThenFlair: correct the entry point in the pyproject.toml of the package that "
+             "declares it and reinstall that package, or define 'Nope' in {module}"),
+    ("Even", "there is no strategy called 'Even' (did you mean 'even'?); choose one of: "),
+])
+def test_every_strategy_that_cannot_be_loaded_is_refused_under_the_option_that_named_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str, name: str, says: str
+) -> None:
+    """'pacers:Nope' said "error: cannot load 'pacers:Nope': pacers (...) has no 'Nope'; it defines ...": no
+    --strategies or --field, as the strategies that could not be made had, and no word of what to do; an entry
+    point naming what its module lacks said AttributeError was raised "at .../importlib/metadata/__init__.py",
+    then "fix it and run again"."""
+    module = f"pacers_{option.strip('-')}_{len(name)}"  # a module of its own for each case: imports are kept
+    _installed(tmp_path, module, f"{module}:Nope")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = name.format(module=module)
+    args = ["lab", "--strategies", f"even,{name}" if option == "--strategies" else "even", "--tournaments", "10"]
+    result = runner.invoke(app, args if option == "--strategies" else [*args, "--field", name])
+    assert result.exit_code == 2
+    expected = says.format(module=module, file=tmp_path / f"{module}.py")
+    assert result.stderr.startswith(f"error: {option}: {expected}"), result.stderr
+    assert result.stderr.count("\n") == 1 and "importlib" not in result.stderr
 
 
 @pytest.mark.parametrize("option", ["--strategies", "--field"])

@@ -274,15 +274,32 @@ def load_registered(name: str) -> object | None:
     found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
     target: object = None
     if found:
+        entry = found[0]
         try:
-            target = found[0].load()
+            loaded: object = importlib.import_module(entry.module)
         except SyntaxError:
             raise  # the file and line are the exception's own (the command line says them)
         except (Exception, SystemExit) as exc:  # its module's code ran, and raised
             raise ValueError(
-                f"cannot load {name!r}: importing {_where(found[0].module)} for the entry point "
-                f"{found[0].value!r} raised {_raised(exc)}{raised_at(exc)}; fix it and run again"
+                f"cannot load {name!r}: importing {_where(entry.module)} for the entry point "
+                f"{entry.value!r} raised {_raised(exc)}{raised_at(exc)}; fix it and run again"
             ) from None
+        # Looked up here rather than by entry.load(), whose AttributeError was said to be raised
+        # "at importlib/metadata/__init__.py", and "fix it" pointed at no file of one's own.
+        target = loaded
+        parts = entry.attr.split(".") if entry.attr else []
+        for i, part in enumerate(parts):
+            try:
+                target = getattr(target, part)
+            except AttributeError:
+                owner = entry.module if i == 0 else f"{entry.module}:{'.'.join(parts[:i])}"
+                lacking = f"{_where(owner)} has no {part!r}{_defined(loaded)}" if i == 0 else f"{owner} has no {part!r}"
+                raise ValueError(
+                    f"cannot load {name!r}: the entry point {entry.value!r} names {entry.attr!r}, but "
+                    f"{lacking}: correct the entry point in "
+                    "the pyproject.toml of the package that declares it and reinstall that package, or define "
+                    f"{part!r} in {owner}"
+                ) from None
     elif ":" in name:
         module, _, attribute = name.partition(":")
         if not module or not attribute:
@@ -326,17 +343,25 @@ def load_registered(name: str) -> object | None:
         try:
             target = getattr(loaded, attribute)
         except AttributeError:
-            defined = sorted(
-                key for key, value in vars(loaded).items()
-                if isinstance(value, type) and value.__module__ == getattr(loaded, "__name__", None)
-            )
-            there = f"; it defines {', '.join(defined)}" if defined else ", and defines no class"
+            there = _defined(loaded)
             origin = getattr(loaded, "__file__", None)
             if "." not in module and origin is not None and os.path.dirname(os.path.abspath(origin)) != os.getcwd():
                 # random:Mine with one's own random.py here: Python's own random comes first.
                 there += f" (if yours is another {module}, rename it: this one is found first)"
-            raise ValueError(f"cannot load {name!r}: {_where(module)} has no {attribute!r}{there}") from None
+            raise ValueError(
+                f"cannot load {name!r}: {_where(module)} has no {attribute!r}{there}: check the name after "
+                f"the colon (case counts), or define {attribute!r} in {module}"
+            ) from None
     return target
+
+
+def _defined(module: object) -> str:
+    """The classes ``module`` itself defines, for a message saying it lacks the one named."""
+    defined = sorted(
+        key for key, value in vars(module).items()
+        if isinstance(value, type) and value.__module__ == getattr(module, "__name__", None)
+    )
+    return f"; it defines {', '.join(defined)}" if defined else ", and defines no class"
 
 
 _OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package

@@ -446,7 +446,8 @@ def _check_callable(option: str, name: str) -> None:
     except ValueError as exc:
         # Said now, not left for check_run to find again: Python keeps no module whose import
         # raised, so a second look ran one's own module's code a second time (its prints, twice).
-        fail(str(exc))
+        # The option leads, as in check_loadable's own refusals: which of --strategies and --field.
+        fail(f"{option}: {exc}")
 
 
 def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: bool = False) -> None:
