@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -48,12 +49,13 @@ def test_another_commands_file_is_named_with_the_command_that_takes_it(
     tmp_path: Path, command: str, data: dict[str, object], words: str
 ) -> None:
     """table listed a record's ten fields as unknown; verify and import said only 'not a record' or
-    'not a backup', without naming the file or the command it is for."""
-    path = tmp_path / "file.json"
+    'not a backup', without naming the file or the command it is for. The command named a file with a
+    space unquoted, so that pasted it gave two names."""
+    path = tmp_path / "my file.json"  # a space: the command it names is quoted for a shell
     path.write_text(json.dumps(data), encoding="utf-8")
     code, err = _run(tmp_path, command, path)
     assert code == 2
-    assert err.startswith(f"error: {path} " + words.format(path=path)) and err.count("\n") == 1, err
+    assert err.startswith(f"error: {path} " + words.format(path=shlex.quote(str(path)))) and err.count("\n") == 1, err
 
 
 @pytest.mark.parametrize("command", ["table", "verify", "import"])

@@ -216,7 +216,7 @@ def test_a_record_that_fails_at_the_end_is_kept_in_the_temporary_folder(
                                       r"the record was saved to .*sevens-record-.*\.json instead") as raised:
         play_game(Console(file=io.StringIO(), width=100), players=4, teams=None, humans=0, seed="lost", record=target)
     [kept] = spare.iterdir()
-    assert str(kept) in str(raised.value) and "sevens verify FILE" in str(raised.value)
+    assert str(raised.value).endswith(f"check it with: sevens verify {kept} (or by the name you move it to)")
     verify_record(json.loads(kept.read_text()))
     assert not target.exists()
 
@@ -717,13 +717,14 @@ def test_names_that_cannot_tell_the_people_apart_are_refused_before_the_game(arg
 
 def test_a_full_disk_at_the_end_keeps_the_record_elsewhere_and_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The record's write fails at the end (no space left): one line says why and where the record
-    went instead; exit 1 (the command line was fine: 2 is for bad input); nothing half-written."""
+    went instead, and the command that checks it there; exit 1 (the command line was fine: 2 is for
+    bad input); nothing half-written. The command said "sevens verify FILE", not the file's name."""
     import errno
 
     def full(path: Path, text: str, **kwargs: object) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
-    spare = tmp_path / "spare"
+    spare = tmp_path / "spare room"  # a space: the command is quoted for a shell
     spare.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(spare))
     monkeypatch.setattr(play_cli, "write_text", full)
@@ -733,10 +734,11 @@ def test_a_full_disk_at_the_end_keeps_the_record_elsewhere_and_exits_1(tmp_path:
     [kept] = spare.iterdir()
     assert result.stderr == (
         f"error: cannot write the game record to {path}: No space left on device; the record was saved to {kept} "
-        "instead: move it where you want it and check it with sevens verify FILE\n"
+        f"instead: check it with: sevens verify '{kept}' (or by the name you move it to)\n"
     )
-    verify_record(json.loads(kept.read_text()))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["spare"]
+    checked = runner.invoke(app, shlex.split(result.stderr.split("check it with: ")[1].partition(" (")[0])[1:])
+    assert checked.exit_code == 0, checked.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["spare room"]
 
 
 def test_overwrite_without_a_record_is_refused_before_the_game() -> None:

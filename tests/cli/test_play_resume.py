@@ -8,6 +8,7 @@ import errno
 import json
 import os
 import re
+import shlex
 import signal
 import stat
 import subprocess
@@ -240,6 +241,22 @@ def test_a_finished_game_or_a_record_is_not_carried_on(tmp_path: Path, whole_gam
     assert "it holds a finished game (champion: " in _refused(kept)
     missing = _play(["play", "--resume", str(tmp_path / "nothing.json")])
     assert missing.exit_code == 2 and "no such file" in missing.stderr
+
+
+@pytest.mark.parametrize("name", ["record.json", "moved record.json", "it's here.json"])
+def test_a_record_given_to_resume_is_told_to_be_verified_by_the_name_it_was_given(
+    tmp_path: Path, whole_game: tuple[bytes, list[int]], name: str
+) -> None:
+    """A record given to --resume (renamed or moved, so taken for the game in progress) said "check it
+    with sevens verify FILE", leaving the reader to put in the name; the command now names the file,
+    quoted where a shell would split it, and runs as it is pasted."""
+    record = tmp_path / name
+    record.write_bytes(whole_game[0])
+    said = _refused(record)
+    command = f"sevens verify {shlex.quote(str(record))}"
+    assert said.endswith(f"a record is not carried on; check it with: {command}\n"), said
+    checked = runner.invoke(app, shlex.split(command)[1:])
+    assert checked.exit_code == 0, checked.output
 
 
 def test_a_saved_game_that_cannot_be_read_is_named_with_what_to_do(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ sevens command's file.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -147,4 +148,5 @@ def other_kind(data: Any, path: Path, *, wanted: str, expected: str) -> str | No
         name, advice = "a group's results for sevens table", "draw its table with: sevens table {path}"
     else:
         return None
-    return f"{path} is {name}, not {expected}; {advice.format(path=path)}"
+    # Quoted as a shell needs it (a name with a space), so the command can be pasted as it is.
+    return f"{path} is {name}, not {expected}; {advice.format(path=shlex.quote(str(path)))}"

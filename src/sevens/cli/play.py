@@ -704,12 +704,14 @@ def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) ->
         kept = _keep_elsewhere(text)
         if kept is None:
             console.out(text, highlight=False)
-            where = "the record is printed above: save it to a file"
+            where = "the record is printed above: save it to a file and check that file with sevens verify"
         else:
-            where = f"the record was saved to {kept} instead: move it where you want it"
-        raise OSError(
-            f"cannot write the game record to {path}: {why}; {where} and check it with sevens verify FILE"
-        ) from None
+            # The file's real name, quoted for a shell: "sevens verify FILE" left the reader to find it.
+            where = (
+                f"the record was saved to {kept} instead: check it with: sevens verify {shlex.quote(str(kept))} "
+                "(or by the name you move it to)"
+            )
+        raise OSError(f"cannot write the game record to {path}: {why}; {where}") from None
     # Quoted for the shell, and left to the terminal to wrap (as the saved game's line is), so that
     # the command is copied whole and as one line.
     command = f"sevens verify {shlex.quote(str(path))}"
@@ -965,6 +967,7 @@ def _resume(
         saved = read_saved(
             read_input(path, what="a saved game", named=f"--resume {path}", advice="give the file the interrupted game named"),
             module_bots=module_bots,
+            path=path,
         )
     except SavedGameError as exc:
         fail(f"cannot carry on the game in {path} (the file is left as it is): {exc}")

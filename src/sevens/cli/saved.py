@@ -15,6 +15,7 @@ file is refused, saying where, rather than carried on as a different game.
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -226,12 +227,13 @@ def _check_typed(game: Game, humans: set[PlayerId]) -> None:
                     )
 
 
-def read_saved(text: bytes, *, module_bots: Collection[str] = ()) -> SavedGame:
+def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | None = None) -> SavedGame:
     """Read a saved game and check it all: the record replayed with every die thrown again from the
     kept seed (which must match the published commitment), every bot's order played again.
 
     ``module_bots``: bots named by a ``module:attribute`` path that may be imported (given again
-    with ``--bots``); a saved file alone never imports one.
+    with ``--bots``); a saved file alone never imports one. ``path``: where ``text`` was read, for
+    a message giving a command to run on that file.
 
     Raises:
         SavedGameError: the file cannot be carried on, saying why (never showing the seed).
@@ -250,9 +252,11 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = ()) -> SavedGame:
         ) from None
     kind = data.get("format")
     if kind == RECORD_FORMAT:
+        # The path as given (quoted where a shell would split it), so the command can be pasted as it is.
+        file = "FILE" if path is None else shlex.quote(str(path))
         raise SavedGameError(
             "it is a game record (what --record writes), not a saved game in progress: a record is not carried "
-            "on; check it with sevens verify FILE"
+            f"on; check it with: sevens verify {file}"
         )
     if kind != FORMAT:
         raise SavedGameError(f"it is not a saved Sevens game (its 'format' should be {FORMAT!r})")
