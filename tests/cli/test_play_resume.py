@@ -232,6 +232,26 @@ def test_a_damaged_or_edited_file_is_refused_and_left_as_it_is(tmp_path: Path, c
     assert message.startswith(f"error: cannot carry on the game in {kept} (the file is left as it is): {says}"), message
 
 
+@pytest.mark.parametrize(("key", "where"), [
+    ("seed", "at its top level"), ("humans", "at its top level"), ("orders_digest", "in game.turns[0]"),
+])
+def test_a_key_named_twice_is_said_to_be_an_edit_with_where_and_what_to_do(tmp_path: Path, key: str, where: str) -> None:
+    """A saved game naming a key twice (whole JSON, so not cut short) said "it is not a whole saved game: the
+    key "humans" appears twice in one object; a record names each field once (a file cut short, or not a saved
+    game at all)": neither where the key is, nor that the file was edited, nor what to do. The seed's value is
+    never shown (_refused checks)."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    text = kept.read_text()
+    line = re.search(rf'^ *"{key}": .*\n', text, re.M)
+    assert line
+    kept.write_text(text[:line.end()] + line.group() + text[line.end():])
+    assert _refused(kept) == (
+        f"error: cannot carry on the game in {kept} (the file is left as it is): it names the key \"{key}\" twice in "
+        f"one object ({where}), which sevens play never writes: the file was edited by hand or written by something "
+        "else; remove one of the two, or start a new game\n"
+    )
+
+
 def test_a_finished_game_or_a_record_is_not_carried_on(tmp_path: Path, whole_game: tuple[bytes, list[int]]) -> None:
     record = tmp_path / "record.json"
     record.write_bytes(whole_game[0])

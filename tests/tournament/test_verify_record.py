@@ -338,6 +338,13 @@ def test_a_key_given_twice_is_refused_as_ambiguous() -> None:
         loads(text)
 
 
+def test_a_key_given_twice_deep_in_the_record_is_refused_with_the_path_of_its_object() -> None:
+    """It said "the key "home" appears twice in one object" with no path: one object among hundreds."""
+    text = dumps(RECORD).replace('"orders_digest": ', '"orders_digest": "x", "orders_digest": ', 1)
+    with pytest.raises(RecordError, match=r'^turns\[0\]: the key "orders_digest" appears twice in one object'):
+        loads(text)
+
+
 def test_non_utf8_bytes_are_not_json() -> None:
     with pytest.raises(RecordError, match=r"^not JSON: 'utf-8' codec can't decode byte 0xff"):
         loads(dumps(RECORD).encode().replace(b"Player 1", b"Player \xff"))

@@ -27,7 +27,7 @@ from sevens.cli.inputs import parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
-from sevens.tournament.record import RecordError, dumps, loads, replay_record, to_record
+from sevens.tournament.record import DuplicateKeyError, RecordError, dumps, loads, replay_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId
 
 __all__ = [
@@ -246,6 +246,13 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
         raise SavedGameError(f"it is not a whole saved game: {exc}") from None
     try:
         data = loads(text)
+    except DuplicateKeyError as exc:
+        # Whole JSON, so not cut short: sevens play writes each key once, so someone else wrote this one.
+        where = f"in {exc.path}" if exc.path else "at its top level"
+        raise SavedGameError(
+            f"it names the key {exc.shown_key} twice in one object ({where}), which sevens play never writes: the "
+            "file was edited by hand or written by something else; remove one of the two, or start a new game"
+        ) from None
     except RecordError as exc:
         raise SavedGameError(
             f"it is not a whole saved game: {exc} (a file cut short, or not a saved game at all)"

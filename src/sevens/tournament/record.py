@@ -45,6 +45,7 @@ from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId, d
 __all__ = [
     "FORMAT",
     "VERSION",
+    "DuplicateKeyError",
     "OrderCheck",
     "RecordError",
     "VerificationError",
@@ -80,6 +81,17 @@ class RecordError(ValueError):
     def __init__(self, path: str, message: str) -> None:
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path
+
+
+class DuplicateKeyError(RecordError):
+    """JSON naming ``key`` twice in one object, the object at ``path`` (``""``: the document's
+    top level). No JSON writer does that by itself: the file was edited or written by hand."""
+
+    def __init__(self, path: str, key: str) -> None:
+        self.key = key
+        self.shown_key = _show(key)
+        """The key as JSON, cut short if long, for a message."""
+        super().__init__(path, f"the key {self.shown_key} appears twice in one object; a record names each field once")
 
 
 class VerificationError(RecordError):
@@ -229,6 +241,8 @@ def loads(text: str | bytes) -> dict[str, Any]:
     """
     try:
         data = json.loads(text, object_pairs_hook=_unique_keys, parse_int=_whole_number)
+    except DuplicateKeyError as exc:
+        raise DuplicateKeyError(_twice_at(text), exc.key) from None
     except RecordError:
         raise
     except (ValueError, UnicodeDecodeError) as exc:
@@ -246,9 +260,48 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
-            raise RecordError("", f"the key {_show(key)} appears twice in one object; a record names each field once")
+            raise DuplicateKeyError("", key)  # where: found by _twice_at, which json's hook cannot tell
         seen[key] = value
     return seen
+
+
+class _Twice(dict[str, Any]):
+    """An object read by :func:`_twice_at`, noting whether it named a key twice."""
+
+    twice = False
+
+
+def _twice_at(text: str | bytes) -> str:
+    """The path of the first object (as json finishes reading them) that names a key twice,
+    as ``game.turns[0]``; ``""`` for the top level, or if it cannot be found again.
+
+    >>> _twice_at('{"game": {"turns": [{}, {"home": 1, "home": 2}]}}')
+    'game.turns[1]'
+    """
+
+    def keep(pairs: list[tuple[str, Any]]) -> _Twice:
+        read = _Twice(pairs)
+        read.twice = len(read) < len(pairs)
+        return read
+
+    def first(value: Any, path: str) -> str | None:
+        # Inner objects first, in the order of the text: json reads them first, so its hook
+        # refused the same one.
+        inner: list[tuple[str, Any]] = []
+        if isinstance(value, dict):
+            inner = [(f"{path}.{key}" if path else key, item) for key, item in value.items()]
+        elif isinstance(value, list):
+            inner = [(f"{path}[{i}]", item) for i, item in enumerate(value)]
+        for where, item in inner:
+            found = first(item, where)
+            if found is not None:
+                return found
+        return path if isinstance(value, _Twice) and value.twice else None
+
+    try:
+        return first(json.loads(text, object_pairs_hook=keep, parse_int=_whole_number), "") or ""
+    except (ValueError, RecursionError):  # read once already up to the key: said at the top level
+        return ""
 
 
 def _whole_number(digits: str) -> int:
