@@ -437,14 +437,23 @@ def test_a_bot_loaded_from_a_module_is_named_again_to_carry_on(tmp_path: Path) -
 
 
 def test_verify_points_a_saved_game_to_resume(tmp_path: Path) -> None:
-    kept = _interrupted_after_turn_1(tmp_path)
+    """The command named a file with a space unquoted (two words when pasted), and one piped in as
+    '--resume -', which play refuses."""
+    kept = _interrupted_after_turn_1(tmp_path).rename(tmp_path / "kept game.json")
     result = _play(["verify", str(kept)])
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {kept}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
-        f"--resume {kept}; the record it writes at the end (--record) is what verifies\n"
+        f"error: {kept}: a game in progress kept by sevens play, not a game record: carry it on with: sevens play "
+        f"--resume '{kept}'; the record it writes at the end (--record) is what verifies\n"
     )
     assert SECRET not in result.output
+    piped = runner.invoke(app, ["verify", "-"], input=kept.read_bytes())
+    assert piped.exit_code == 2
+    assert piped.stderr == (
+        "error: standard input: a game in progress kept by sevens play, not a game record: save it to a file and "
+        "carry it on with sevens play --resume FILE; the record it writes at the end (--record) is what verifies\n"
+    )
+    assert SECRET not in piped.output
 
 
 def test_ctrl_c_once_the_final_is_shown_leaves_no_final_to_play_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

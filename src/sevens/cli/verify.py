@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -9,7 +10,7 @@ import typer
 
 from sevens.bots import ENTRY_POINT_GROUP, check_with_bots, shown_names
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
-from sevens.cli.inputs import other_kind, parse_json, read_input, shown
+from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
@@ -44,9 +45,14 @@ def register(app: typer.Typer) -> None:
             data = loads(text)
             refused = other_kind(parsed, file, wanted=RECORD_FORMAT, expected="a game record")
             if data.get("format") == SAVED_FORMAT:
+                # Quoted for a shell, to be pasted; '--resume -' is refused, so piped in it needs a file.
+                resume = (
+                    "save it to a file and carry it on with sevens play --resume FILE" if str(file) == STDIN
+                    else f"carry it on with: sevens play --resume {shlex.quote(str(file))}"
+                )
                 fail(
-                    f"{name}: a game in progress kept by sevens play, not a game record: carry it on with sevens play "
-                    f"--resume {file}; the record it writes at the end (--record) is what verifies",
+                    f"{name}: a game in progress kept by sevens play, not a game record: {resume}; the record it "
+                    "writes at the end (--record) is what verifies",
                     code=EXIT_BAD_INPUT,
                 )
             if refused is not None:
