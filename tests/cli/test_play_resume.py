@@ -252,6 +252,21 @@ def test_a_key_named_twice_is_said_to_be_an_edit_with_where_and_what_to_do(tmp_p
     )
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("[1]", "a game record is a JSON object, this is a list"),
+    ('{"format": 123456789012345678901234}', "a number of 24 digits, far past any count in a game record"),
+])
+def test_whole_json_that_is_no_saved_game_is_not_called_cut_short(tmp_path: Path, text: str, says: str) -> None:
+    """Whole JSON that the record reader refuses said "(a file cut short, or not a saved game at all)",
+    though the file was whole: it is another kind of file, or edited."""
+    kept = tmp_path / "other.json"
+    kept.write_text(text)
+    assert _refused(kept) == (
+        f"error: cannot carry on the game in {kept} (the file is left as it is): it is not a saved game as sevens "
+        f"play writes one: {says}; give the file the game said it was kept in, or start a new game\n"
+    )
+
+
 def test_a_finished_game_or_a_record_is_not_carried_on(tmp_path: Path, whole_game: tuple[bytes, list[int]]) -> None:
     record = tmp_path / "record.json"
     record.write_bytes(whole_game[0])

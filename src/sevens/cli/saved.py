@@ -254,8 +254,10 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
             "file was edited by hand or written by something else; remove one of the two, or start a new game"
         ) from None
     except RecordError as exc:
+        # Whole JSON (parse_json took it), so not cut short: another kind of file, or an edit.
         raise SavedGameError(
-            f"it is not a whole saved game: {exc} (a file cut short, or not a saved game at all)"
+            f"it is not a saved game as sevens play writes one: {exc}; give the file the game said it was kept "
+            "in, or start a new game"
         ) from None
     kind = data.get("format")
     if kind == RECORD_FORMAT:
