@@ -514,7 +514,7 @@ def test_live_odds_for_own_team(hosted: Hosted) -> None:
     response = hosted.players["p1"].post(f"{hosted.base}/odds", data={"team": team, "force": 10, "flair": 9})
     assert response.status_code == 200
     data = response.json()
-    assert data["scrum_left"] == 81 and data["against"]
+    assert data["scrum_left"] == 81 and data["against"] and data["rules"] == "group"
     for row in data["against"]:
         assert abs(row["win"] + row["draw"] + row["loss"] - 1) < 1e-6
     # 10 FORCE dice at 8/6 points each and 3 FLAIR options at 61/15 each (R1, R2).

@@ -98,4 +98,8 @@ def test_a_knockout_order_screen_gives_the_group_records_a_level_match_falls_bac
                 f"/api/v1/games/{hosted.public_id}/teams/{team['team']}/view", headers=tokens[player]
             ).json()
             assert view["team"]["if_level"] == level
+            # The live odds name the rules they were worked under, as `sevens odds --json` does.
+            odds = client.post(f"{hosted.base}/odds", data={"team": team["team"], "force": 6, "flair": 3}).json()
+            assert odds["rules"] == "knockout" and odds["against"]
+            assert all(abs(row["win"] + row["level"] + row["loss"] - 1) < 1e-6 for row in odds["against"])
     assert shown == 4  # both semi-finals, each team from its manager's page

@@ -337,6 +337,10 @@ class KnockoutOdds(BaseModel):
 
 class OddsAnswer(BaseModel):
     team: str
+    rules: Literal["group", "knockout"] | None = Field(
+        description="the match's rules, as `sevens odds --json` names them: 'group' rows have draw, 'knockout' "
+        "rows level; null with no match to play"
+    )
     order: OrderValues
     expected_points: float
     scrum_left: int

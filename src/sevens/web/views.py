@@ -786,11 +786,13 @@ def odds_for(
     expected = order_odds(mine.force, mine.flair).expected_points
     rows: list[dict[str, Any]] = []
     their_bot = None
+    rules = None
     if view.opponent is not None:
         # A team nobody plays is the organiser's bot, named in every report: say which it is. A
         # manager's own autopilot stays theirs alone.
         their_bot = store.house_bot(db, game=game, team_id=view.opponent)
         knockout = view.stage is not None and view.stage.knockout
+        rules = "knockout" if knockout else "group"  # which of draw or level the rows carry
         for name, theirs in _plausible_orders(state, view.opponent, their_bot):
             if knockout:
                 k = knockout_odds(mine, theirs)
@@ -804,6 +806,7 @@ def odds_for(
                 )
     return {
         "team": team_id,
+        "rules": rules,
         "order": mine.to_dict(),
         "expected_points": round(float(expected), 3),
         "scrum_left": view.scrum - mine.total,
