@@ -4,6 +4,9 @@ are not game records; always one line, never a traceback."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,7 @@ from sevens.tournament import (
 )
 
 SEED = "c0" * 32
+ROOT = Path(__file__).resolve().parents[2]
 
 
 
@@ -90,6 +94,61 @@ def test_a_malformed_bot_name_is_refused_by_path_shortened_and_escaped(
     assert "turns[1].matches[0].home_order.autopilot: " in message and words in message
     assert "not installed" not in message and "verified in full" not in message
     assert len(err) < 700 and "\x1b" not in err and err.count("\n") == 1
+
+
+def _installed(site: Path, module: str, code: str, entries: dict[str, str]) -> None:
+    """A package as pip leaves it: its module and a dist-info folder declaring its entry points."""
+    info = site / "brokenbots-0.1.dist-info"
+    info.mkdir(parents=True)
+    (site / f"{module}.py").write_text(code)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokenbots\nVersion: 0.1\n")
+    lines = "".join(f"{name} = {target}\n" for name, target in entries.items())
+    (info / "entry_points.txt").write_text(f"[sevens.strategies]\n{lines}")
+
+
+def _sevens(args: list[str], cwd: Path, site: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(site)))}
+    return subprocess.run([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+@pytest.mark.parametrize(
+    ("code", "target", "words"),
+    [
+        ("raise RuntimeError('no weights\x1b[2J' + 'y' * 1000)\n", "brokenbot:Mine",
+         "importing brokenbot ("),
+        ("def order(:\n", "brokenbot:Mine", "brokenbot.py, line 1 is not valid Python (SyntaxError"),
+        ("import sys\nclass Mine:\n    def __init__(self):\n        sys.exit(4)\n", "brokenbot:Mine",
+         "raised SystemExit: 4 at "),
+        ("class Mine:\n    def __init__(self):\n        raise OSError('weights.bin')\n", "brokenbot:Mine",
+         "raised OSError: weights.bin at "),
+        ("Mine = 5\n", "brokenbot:Mine", "'mine-v1' is not a bot: it needs a name and an order(view, rng) method"),
+    ],
+)
+def test_a_registered_bot_that_fails_to_load_is_said_to_be_installed_and_broken(
+    tmp_path: Path, code: str, target: str, words: str
+) -> None:
+    """A bot whose entry point is there but whose loading (or making) raises, or exits, is not
+    "not installed here": exit 3 says it is installed, what failed (escaped, cut short) and to fix
+    its package; the other orders are still played again. It used to be called missing, or to end
+    the verification with a traceback (a SyntaxError, a raising class) or silently (sys.exit)."""
+    site = tmp_path / "site"
+    _installed(site, "brokenbot", code, {"mine-v1": target})
+    record = _record()
+    record["turns"][1]["matches"][0]["home_order"]["autopilot"] = "mine-v1"  # type: ignore[index]
+    (tmp_path / "game.json").write_text(dumps(record))
+    run = _sevens(["verify", "game.json"], tmp_path, site)
+    message = " ".join(run.stderr.split())
+    assert run.returncode == 3, run.stderr
+    assert "dice recomputed from the revealed seed" in run.stdout and "bot orders played again" in run.stdout
+    assert "installed here that fail to load were not checked: 'mine-v1'" in run.stdout
+    assert (
+        "not verified in full: the orders of 'mine-v1' could not be played again: it is installed here (an entry "
+        "point in the group 'sevens.strategies') but fails to load: " in message
+    )
+    assert words in message and message.endswith("fix or reinstall the package that registers it and verify again")
+    assert "not installed" not in message and "Traceback" not in run.stderr
+    assert "\x1b" not in run.stderr and run.stderr.count("\n") == 1 and len(run.stderr) < 900
 
 
 def test_an_unfinished_record_is_consistent_but_its_dice_unchecked(tmp_path: Path) -> None:

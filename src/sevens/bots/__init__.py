@@ -1,6 +1,7 @@
 """Bots: strategies behind one small protocol; house teams and autopilots use them (R12, R13)."""
 
 from sevens.bots.replay import (
+    BotLoadError,
     BotOrderCheck,
     BotVerification,
     check_autopilot_name,
@@ -29,6 +30,7 @@ from sevens.bots.strategies import (
 )
 
 __all__ = [
+    "BotLoadError",
     "BotOrderCheck",
     "DEFAULT_BOT",
     "ENTRY_POINT_GROUP",

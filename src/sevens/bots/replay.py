@@ -11,15 +11,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
-from sevens.bots.strategies import ENTRY_POINT_GROUP, STRATEGIES, Strategy, get_strategy
+from sevens.bots.strategies import ENTRY_POINT_GROUP, STRATEGIES, Strategy, get_strategy, raised_at
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
 from sevens.tournament.record import RecordError, VerificationError
 from sevens.tournament.setup import TeamId
 from sevens.tournament.verify import verify_record
 
 __all__ = [
+    "BotLoadError",
     "BotOrderCheck",
     "NAME_LENGTH",
     "check_autopilot_name",
@@ -37,6 +39,9 @@ _SHOWN = 40
 
 _LISTED = 5
 """Names of missing bots a message lists before it only counts the rest."""
+
+_SHOWN_ERROR = 300
+"""Characters of a bot's load error that a message quotes."""
 
 # An entry point's name in the recommended form, or a module:attribute path (never imported).
 _REGISTERED_NAME = re.compile(r"[\w.-]+(:[\w.]+)?")
@@ -73,6 +78,22 @@ def shown_names(names: Iterable[str]) -> str:
     return text
 
 
+def shown_error(text: str) -> str:
+    """What a bot's code raised, as messages quote it: control characters escaped and cut to its
+    first 300 characters (a package's error may be anything, a page of text or terminal codes).
+
+    >>> shown_error("no weights\\x1b[31m")
+    'no weights\\\\x1b[31m'
+    >>> shown = shown_error("y" * 1_000)
+    >>> len(shown), shown.endswith("y... (1,000 characters)")
+    (322, True)
+    """
+    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(escaped) <= _SHOWN_ERROR:
+        return escaped
+    return f"{escaped[:_SHOWN_ERROR]}... ({len(text):,} characters)"
+
+
 def check_autopilot_name(name: str, path: str) -> None:
     """Refuse a name that no bot can have, at ``path`` in the record; a well-formed name of a bot
     not installed here passes (it is reported as such, not as malformed).
@@ -100,12 +121,32 @@ def check_autopilot_name(name: str, path: str) -> None:
         raise RecordError(path, f"{shown_name(name)} is not a bot's name; {_WHAT_A_NAME_IS}")
 
 
+class BotLoadError(ValueError):
+    """A bot registered here (an entry point of that name in :data:`ENTRY_POINT_GROUP`) whose
+    loading or making fails: it is installed, and broken, which is not the same as missing.
+
+    Attributes:
+        name: the bot's name.
+        reason: what failed, as :func:`shown_error` quotes it.
+    """
+
+    def __init__(self, name: str, reason: str) -> None:
+        self.name = name
+        self.reason = shown_error(reason)
+        super().__init__(f"{shown_name(name)} is installed here but fails to load: {self.reason}")
+
+
+def _registered(name: str) -> bool:
+    return any(ep.name == name for ep in entry_points(group=ENTRY_POINT_GROUP))
+
+
 def named_bot(name: str) -> Strategy:
     """A built-in or registered (entry point) bot by the name a record gives it.
 
     A record is data from anyone: a ``module:attribute`` name in it is not imported.
 
     Raises:
+        BotLoadError: the bot is registered here, but importing or making it raised (or exited).
         ValueError: no such bot here, or a module path.
 
     >>> named_bot("even").name
@@ -117,7 +158,20 @@ def named_bot(name: str) -> Strategy:
     """
     if ":" in name:
         raise ValueError(f"{name!r} is a module path; bots named in a record are not imported from one")
-    return get_strategy(name)
+    # Only a registered bot runs code of its own here, so whatever it raises means that it is
+    # installed and broken; a verification must say so, and go on, not stop at it.
+    try:
+        return get_strategy(name)
+    except SyntaxError as exc:
+        reason = f"{exc.filename or 'its module'}, line {exc.lineno} is not valid Python (SyntaxError: {exc.msg})"
+    except ValueError as exc:
+        if not _registered(name):
+            raise
+        reason = str(exc).removeprefix(f"cannot load {name!r}: ").removesuffix("; fix it and run again")
+    except (Exception, SystemExit) as exc:
+        said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        reason = f"making it (calling what its entry point names) raised {said}{raised_at(exc)}"
+    raise BotLoadError(name, reason)
 
 
 @dataclass(slots=True)
@@ -130,12 +184,15 @@ class BotOrderCheck:
         checked: orders played again and found equal.
         unknown: well-formed names of bots this installation does not have (their orders are not
             checked); a malformed name is a :class:`RecordError`.
+        failing: bots registered here that fail to load (:class:`BotLoadError`), by name, with
+            what failed; their orders are not checked either.
     """
 
     seed: str
     strategies: Callable[[str], Strategy] = named_bot
     checked: int = 0
     unknown: set[str] = field(default_factory=set)
+    failing: dict[str, str] = field(default_factory=dict)
 
     def __call__(self, game: Game, orders: Mapping[TeamId, TurnOrder], paths: Mapping[TeamId, str]) -> None:
         for team, given in orders.items():
@@ -143,8 +200,13 @@ class BotOrderCheck:
             if name is None:
                 continue
             check_autopilot_name(name, f"{paths[team]}.autopilot")
+            if name in self.failing:
+                continue
             try:
                 strategy = self.strategies(name)
+            except BotLoadError as exc:
+                self.failing[name] = exc.reason
+                continue
             except ValueError:
                 self.unknown.add(name)
                 continue
@@ -165,14 +227,18 @@ class BotOrderCheck:
 
         >>> BotOrderCheck("00" * 32, checked=12, unknown={"mine"}).summary()
         "12 bot orders played again from the seed, each what its bot plays; orders of bots not installed here were not checked: 'mine'"
+        >>> BotOrderCheck("00" * 32, checked=12, failing={"mine": "ImportError"}).summary()
+        "12 bot orders played again from the seed, each what its bot plays; orders of bots installed here that fail to load were not checked: 'mine'"
         >>> BotOrderCheck("00" * 32).summary()
         'no order came from a bot'
         """
-        if self.checked == 0 and not self.unknown:
+        if self.checked == 0 and not self.unknown and not self.failing:
             return "no order came from a bot"
         text = f"{self.checked} bot orders played again from the seed, each what its bot plays"
         if self.unknown:
             text += "; orders of bots not installed here were not checked: " + shown_names(self.unknown)
+        if self.failing:
+            text += "; orders of bots installed here that fail to load were not checked: " + shown_names(self.failing)
         return text
 
 
@@ -180,10 +246,30 @@ class BotOrderCheck:
 class BotVerification:
     """What :func:`check_with_bots` found: a sentence on what was checked, and the bots named in
     the record that this installation lacks (their orders could not be played again, so the
-    record is not verified in full: a server could have put any order in such a bot's name)."""
+    record is not verified in full: a server could have put any order in such a bot's name), and
+    those it has that fail to load, with what failed (not verified in full either)."""
 
     summary: str
     unchecked: tuple[str, ...] = ()
+    failing: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def in_full(self) -> bool:
+        """Whether every bot's order was played again."""
+        return not self.unchecked and not self.failing
+
+    def shortfall(self, here: str) -> str:
+        """Which bots' orders were not played again and why, ``here`` naming the installation
+        ("this server"); what failed in a bot is left out (it may show the installation's files).
+
+        >>> BotVerification("", ("mine",), (("theirs", "ImportError"),)).shortfall("this server")
+        "this server lacks 'mine'; 'theirs' is installed on this server but fails to load"
+        """
+        said = [f"{here} lacks {shown_names(self.unchecked)}"] if self.unchecked else []
+        if self.failing:
+            verbs = "is installed on {} but fails" if len(self.failing) == 1 else "are installed on {} but fail"
+            said.append(f"{shown_names(name for name, _ in self.failing)} {verbs.format(here)} to load")
+        return "; ".join(said)
 
 
 def check_with_bots(record: object) -> BotVerification:
@@ -199,7 +285,9 @@ def check_with_bots(record: object) -> BotVerification:
     report = verify_record(record, check_orders=check)
     if check is None:
         return BotVerification(report.summary())
-    return BotVerification(f"{report.summary()}; {check.summary()}", tuple(sorted(check.unknown)))
+    return BotVerification(
+        f"{report.summary()}; {check.summary()}", tuple(sorted(check.unknown)), tuple(sorted(check.failing.items()))
+    )
 
 
 def verify_with_bots(record: object) -> str:

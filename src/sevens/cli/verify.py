@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sevens.bots import ENTRY_POINT_GROUP, check_with_bots, shown_names
+from sevens.bots import ENTRY_POINT_GROUP, BotVerification, check_with_bots, shown_name, shown_names
 from sevens.cli.errors import EXIT_BAD_INPUT, fail
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
@@ -19,7 +19,7 @@ from sevens.tournament.record import RecordError, VerificationError, loads
 __all__ = ["EXIT_MISMATCH", "register"]
 
 EXIT_MISMATCH = 1
-EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here
+EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here, or fail to load
 
 
 def register(app: typer.Typer) -> None:
@@ -34,7 +34,8 @@ def register(app: typer.Typer) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
 
         Exits 0 if all agrees, 1 at a mismatch, 2 for a file that is not a readable record, and 3
-        if all agrees but some orders name bots not installed here, so they could not be played again."""
+        if all agrees but some orders name bots not installed here (or failing to load here), so they could not
+        be played again."""
         text = read_input(file, what="a game record's JSON file", dash_is_stdin=True)
         name = shown(file)
         try:
@@ -69,16 +70,30 @@ def register(app: typer.Typer) -> None:
         # 1 says the record does not verify: output that failed keeps the status it had, 2.
         with printing(code=EXIT_BAD_INPUT):
             typer.echo(f"{name}: {found.summary}")
-        if found.unchecked:
-            paths = [bot for bot in found.unchecked if ":" in bot]
-            how = (
-                f"install the packages that register those bots (entry points in the group {ENTRY_POINT_GROUP!r} "
-                "under those names) and verify again"
-            )
-            if paths:  # never imported from a record, whatever is installed
-                how += f"; {shown_names(paths)}: a module path, never imported from a record"
-            fail(
-                f"{name}: not verified in full: the orders of {shown_names(found.unchecked)} could not be played "
-                f"again, as no bot of that name is installed here, so any order could stand in their name; {how}",
-                code=EXIT_UNCHECKED,
-            )
+        if not found.in_full:
+            fail(f"{name}: not verified in full: {_shortfall(found)}", code=EXIT_UNCHECKED)
+
+
+def _shortfall(found: BotVerification) -> str:
+    """Whose orders could not be played again, why, and what to do about it."""
+    said = []
+    if found.unchecked:
+        paths = [bot for bot in found.unchecked if ":" in bot]
+        how = (
+            f"install the packages that register those bots (entry points in the group {ENTRY_POINT_GROUP!r} "
+            "under those names) and verify again"
+        )
+        if paths:  # never imported from a record, whatever is installed
+            how += f"; {shown_names(paths)}: a module path, never imported from a record"
+        said.append(
+            f"the orders of {shown_names(found.unchecked)} could not be played again, as no bot of that name is "
+            f"installed here, so any order could stand in their name; {how}"
+        )
+    for bot, reason in found.failing:
+        # Installed, so installing it is no advice: its package is what to fix.
+        said.append(
+            f"the orders of {shown_name(bot)} could not be played again: it is installed here (an entry point in "
+            f"the group {ENTRY_POINT_GROUP!r}) but fails to load: {reason}; fix or reinstall the package that "
+            "registers it and verify again"
+        )
+    return "; and ".join(said)

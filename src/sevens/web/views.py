@@ -22,7 +22,7 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy, shown_names
+from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy
 from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError, validate_order
@@ -738,9 +738,8 @@ def verify(game: GameRow) -> dict[str, Any]:
         found = check_with_bots(json.loads(record_text(game)))
     except (VerificationError, RecordError) as exc:
         return {"ok": False, "message": str(exc)}
-    if found.unchecked:  # a game imported from a server with bots this one lacks
-        names = shown_names(found.unchecked)
-        return {"ok": False, "message": f"{found.summary}; not verified in full: this server lacks {names}"}
+    if not found.in_full:  # a game imported from a server with bots this one lacks (or has broken)
+        return {"ok": False, "message": f"{found.summary}; not verified in full: {found.shortfall('this server')}"}
     return {"ok": True, "message": found.summary}
 
 

@@ -1,0 +1,60 @@
+"""The Verify page on a game whose record names bots the server cannot play again (R13, R14): one
+it lacks, and one registered on it that fails to load. Such a record comes from another server
+(a backup imported here); the stored record is edited to stand in for one."""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sevens.store.models import GameRow
+from sevens.tournament import dumps
+from web.conftest import WebDb
+from web.web_helpers import host_game
+
+
+def _register(site: Path) -> None:
+    """A package as pip leaves it: a bot whose class raises as it is made (a file it needs is gone)."""
+    info = site / "webbrokenbots-0.1.dist-info"
+    info.mkdir(parents=True)
+    (site / "webbrokenbot.py").write_text(
+        "class Mine:\n    def __init__(self):\n        raise OSError('/srv/private/weights.bin is missing')\n"
+    )
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: webbrokenbots\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[sevens.strategies]\nmine-v1 = webbrokenbot:Mine\n")
+
+
+def test_the_verify_page_says_which_bot_is_missing_and_which_fails_to_load(
+    app: FastAPI, web_db: WebDb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not "Verified", and not "this server lacks" a bot that it has: the page says the registered
+    bot fails to load, without what failed (it names the server's files). The page used to answer
+    500, the bot's own exception escaping the check."""
+    _register(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    game = host_game(app, hours="0")
+    game.start()  # nobody joined: the bots play it to the end at once
+    with Session(web_db.engine) as db:
+        row = db.scalars(select(GameRow).where(GameRow.public_id == game.public_id)).one()
+        assert row.record_json is not None
+        record = json.loads(row.record_json)
+        record["turns"][1]["matches"][0]["home_order"]["autopilot"] = "mine-v1"
+        record["turns"][1]["matches"][0]["away_order"]["autopilot"] = "equilibrium-v2"
+        row.record_json = dumps(record)
+        db.commit()
+    page = game.organiser.get(f"{game.base}/verify")
+    assert page.status_code == 200
+    text = " ".join(html.unescape(page.text).split())
+    assert 'id="verify-failed"' in text and 'id="verified"' not in text
+    assert "orders of bots installed here that fail to load were not checked: 'mine-v1'" in text
+    assert (
+        "not verified in full: this server lacks 'equilibrium-v2'; 'mine-v1' is installed on this server but "
+        "fails to load" in text
+    )
+    assert "weights.bin" not in text and "lacks 'equilibrium-v2', 'mine-v1'" not in text
