@@ -106,8 +106,8 @@ def _installed(site: Path, module: str, code: str, entries: dict[str, str]) -> N
     (info / "entry_points.txt").write_text(f"[sevens.strategies]\n{lines}")
 
 
-def _sevens(args: list[str], cwd: Path, site: Path) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(ROOT / "src"), str(site)))}
+def _sevens(args: list[str], cwd: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", site) if p is not None)}
     return subprocess.run([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300, check=False)
 
@@ -149,6 +149,57 @@ def test_a_registered_bot_that_fails_to_load_is_said_to_be_installed_and_broken(
     assert words in message and message.endswith("fix or reinstall the package that registers it and verify again")
     assert "not installed" not in message and "Traceback" not in run.stderr
     assert "\x1b" not in run.stderr and run.stderr.count("\n") == 1 and len(run.stderr) < 900
+
+
+def test_a_record_naming_a_module_path_bot_verifies_in_full_once_the_user_gives_it_with_bots(tmp_path: Path) -> None:
+    """sevens play --bots mine:Mine writes a record that a record alone can never get verified in
+    full (verify imports nothing a record names). The exit-3 message now says to pass --bots with
+    the exact names; given, its orders are played again (a forged one is caught), and play's line
+    after the record gives the command with it. Before, --bots was no option of verify (exit 2)."""
+    (tmp_path / "mine.py").write_text(
+        "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"
+    )
+    played = _sevens(["play", "--auto", "--bots", "mine:Mine,even", "--no-save", "--record", "game.json"], tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "check it with: sevens verify game.json --bots mine:Mine" in " ".join(played.stdout.split())
+
+    alone = _sevens(["verify", "game.json"], tmp_path)
+    message = " ".join(alone.stderr.split())
+    assert alone.returncode == 3, alone.stderr
+    assert "not verified in full: the orders of 'mine:Mine' could not be played again" in message
+    assert message.endswith("if you trust that code, let verify import it (it runs) with --bots mine:Mine and "
+                            "verify again")
+    assert "install the packages" not in message
+
+    given = _sevens(["verify", "game.json", "--bots", "mine:Mine"], tmp_path)
+    assert given.returncode == 0 and given.stderr == "", given.stderr
+    assert "bot orders played again from the seed, each what its bot plays" in given.stdout
+    assert "not checked" not in given.stdout
+
+    record = json.loads((tmp_path / "game.json").read_text())
+    order = next(
+        side for turn in record["turns"] for match in turn["matches"] for side in (match["home_order"], match["away_order"])
+        if side["autopilot"] == "mine:Mine"
+    )
+    order["force"], order["flair"] = (0, 0) if order["force"] + order["flair"] else (1, 0)
+    (tmp_path / "forged.json").write_text(dumps(record))
+    forged = _sevens(["verify", "forged.json", "--bots", "mine:Mine"], tmp_path)
+    assert forged.returncode == 1 and "(the order the bot 'mine:Mine' plays for " in forged.stderr
+
+
+@pytest.mark.parametrize(
+    ("bots", "words"),
+    [
+        ("even", "--bots: 'even' is not a module path: --bots takes the bots a record names by module:attribute"),
+        ("mine:Mine,", "--bots 'mine:Mine,' has an empty name; give module paths separated by commas"),
+        ("nope:Mine", "--bots: cannot load 'nope:Mine': No module named 'nope'"),
+    ],
+)
+def test_verify_bots_that_are_no_module_path_bot_are_refused(tmp_path: Path, bots: str, words: str) -> None:
+    (tmp_path / "game.json").write_text(dumps(_record()))
+    result = CliRunner().invoke(app, ["verify", str(tmp_path / "game.json"), "--bots", bots])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and words in " ".join(result.stderr.split())
 
 
 def test_an_unfinished_record_is_consistent_but_its_dice_unchecked(tmp_path: Path) -> None:

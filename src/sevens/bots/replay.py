@@ -272,16 +272,21 @@ class BotVerification:
         return "; ".join(said)
 
 
-def check_with_bots(record: object) -> BotVerification:
+def check_with_bots(record: object, *, strategies: Callable[[str], Strategy] = named_bot) -> BotVerification:
     """:func:`~sevens.tournament.verify.verify_record`, and once the seed is revealed every bot's
     order played again (R13, R14).
+
+    Args:
+        record: the record, as parsed JSON.
+        strategies: the bots by name; :func:`named_bot` never imports a module path. A caller may
+            pass one that does, for paths its user trusts (``sevens verify --bots``).
 
     Raises:
         RecordError: the record is malformed.
         VerificationError: the first place where the record differs, a bot's order included.
     """
     seed = record.get("seed") if isinstance(record, dict) else None
-    check = BotOrderCheck(seed) if isinstance(seed, str) else None
+    check = BotOrderCheck(seed, strategies=strategies) if isinstance(seed, str) else None
     report = verify_record(record, check_orders=check)
     if check is None:
         return BotVerification(report.summary())

@@ -680,7 +680,10 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     winding_up()
     if saved.record is not None:
         try:
-            _save_record(console, saved.record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=saved.overwrite)
+            _save_record(
+                console, saved.record, dumps(to_record(game, seed=dice_seed.hex())), overwrite=saved.overwrite,
+                module_bots=_played_module_bots(game),
+            )
         except OSError:
             if save is not None:
                 save.discard(console)  # the record was kept elsewhere or printed, the message says where
@@ -690,9 +693,21 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     return game
 
 
-def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) -> None:
+def _played_module_bots(game: Game) -> list[str]:
+    """The bots named by a module path that played an order of ``game``: sevens verify imports
+    them only when given with its ``--bots``."""
+    return sorted({
+        side.autopilot for turn in game.turns for match in turn.matches for side in (match.home, match.away)
+        if side.autopilot is not None and ":" in side.autopilot
+    })
+
+
+def _save_record(
+    console: Console, path: Path, text: str, *, overwrite: bool, module_bots: Sequence[str] = ()
+) -> None:
     """Write the record to ``path``, whole or not at all; if that fails, keep it elsewhere and
-    raise OSError saying where: the game cannot be played again (people's orders, a random seed)."""
+    raise OSError saying where: the game cannot be played again (people's orders, a random seed).
+    The command to check it gives ``module_bots`` to ``--bots``, so that their orders are checked."""
     try:
         with signals_deferred():  # Ctrl-C or a closed terminal as it is written: whole or absent
             write_text(path, text, overwrite=overwrite)
@@ -715,6 +730,8 @@ def _save_record(console: Console, path: Path, text: str, *, overwrite: bool) ->
     # Quoted for the shell, and left to the terminal to wrap (as the saved game's line is), so that
     # the command is copied whole and as one line.
     command = f"sevens verify {shlex.quote(str(path))}"
+    if module_bots:
+        command += f" --bots {shlex.quote(','.join(module_bots))}"
     console.print(f"Game record written to {escape(str(path))}; check it with: {escape(command)}", soft_wrap=True)
 
 

@@ -8,8 +8,16 @@ from typing import Annotated
 
 import typer
 
-from sevens.bots import ENTRY_POINT_GROUP, BotVerification, check_with_bots, shown_name, shown_names
-from sevens.cli.errors import EXIT_BAD_INPUT, fail
+from sevens.bots import (
+    ENTRY_POINT_GROUP,
+    BotVerification,
+    check_with_bots,
+    get_strategy,
+    named_bot,
+    shown_name,
+    shown_names,
+)
+from sevens.cli.errors import EXIT_BAD_INPUT, check_loadable, fail
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
@@ -19,6 +27,7 @@ from sevens.tournament.record import RecordError, VerificationError, loads
 __all__ = ["EXIT_MISMATCH", "register"]
 
 EXIT_MISMATCH = 1
+_LISTED = 5  # module paths the exit-3 message gives for --bots before it counts the rest
 EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here, or fail to load
 
 
@@ -30,12 +39,23 @@ def register(app: typer.Typer) -> None:
         file: Annotated[
             Path, typer.Argument(metavar="FILE", help="A game record (JSON), as written by `sevens play --record`.")
         ],
+        bots: Annotated[
+            str | None,
+            typer.Option(
+                "--bots",
+                metavar="MODULE:ATTR,...",
+                help="Bots the record names by a module path (as given to sevens play --bots), comma-separated, "
+                "that verify may import to play their orders again. Their code runs: give only code you trust. "
+                "A record alone never makes verify import a module.",
+            ),
+        ] = None,
     ) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
 
         Exits 0 if all agrees, 1 at a mismatch, 2 for a file that is not a readable record, and 3
-        if all agrees but some orders name bots not installed here (or failing to load here), so they could not
-        be played again."""
+        if all agrees but some orders name bots not installed here (or failing to load here, or named
+        by a module path not given with --bots), so they could not be played again."""
+        trusted = _trusted_bots(bots)
         text = read_input(file, what="a game record's JSON file", dash_is_stdin=True)
         name = shown(file)
         try:
@@ -58,7 +78,7 @@ def register(app: typer.Typer) -> None:
                 )
             if refused is not None:
                 fail(refused, code=EXIT_BAD_INPUT)
-            found = check_with_bots(data)
+            found = check_with_bots(data, strategies=lambda bot: get_strategy(bot) if bot in trusted else named_bot(bot))
         except VerificationError as exc:
             fail(f"{name}: does not verify: {exc}", code=EXIT_MISMATCH)
         except RecordError as exc:
@@ -74,20 +94,44 @@ def register(app: typer.Typer) -> None:
             fail(f"{name}: not verified in full: {_shortfall(found)}", code=EXIT_UNCHECKED)
 
 
+def _trusted_bots(text: str | None) -> frozenset[str]:
+    """The module paths given to ``--bots``, each loaded once to refuse one that is no bot now."""
+    if text is None:
+        return frozenset()
+    names = [name.strip() for name in text.split(",")]
+    if not all(names):
+        fail(f"--bots {text!r} has an empty name; give module paths separated by commas, e.g. --bots mine:Mine,theirs:Bot")
+    for name in names:
+        if ":" not in name:
+            fail(
+                f"--bots: {name!r} is not a module path: --bots takes the bots a record names by module:attribute "
+                "(such as mine:Mine); built-in bots and those registered as entry points are found without it"
+            )
+        try:
+            check_loadable("--bots", name, get_strategy, what="bot", needs="a name and an order(view, rng) method")
+        except ValueError as exc:
+            fail(f"--bots: {exc}")
+    return frozenset(names)
+
+
 def _shortfall(found: BotVerification) -> str:
     """Whose orders could not be played again, why, and what to do about it."""
     said = []
-    if found.unchecked:
-        paths = [bot for bot in found.unchecked if ":" in bot]
-        how = (
-            f"install the packages that register those bots (entry points in the group {ENTRY_POINT_GROUP!r} "
-            "under those names) and verify again"
-        )
-        if paths:  # never imported from a record, whatever is installed
-            how += f"; {shown_names(paths)}: a module path, never imported from a record"
+    missing = [bot for bot in found.unchecked if ":" not in bot]
+    paths = [bot for bot in found.unchecked if ":" in bot]
+    if missing:
         said.append(
-            f"the orders of {shown_names(found.unchecked)} could not be played again, as no bot of that name is "
-            f"installed here, so any order could stand in their name; {how}"
+            f"the orders of {shown_names(missing)} could not be played again, as no bot of that name is installed "
+            "here, so any order could stand in their name; install the packages that register those bots (entry "
+            f"points in the group {ENTRY_POINT_GROUP!r} under those names) and verify again"
+        )
+    if paths:
+        # The record's word is not enough to run code: the user's own, on the command line, is.
+        given = ",".join(paths[:_LISTED]) + (f" (and {len(paths) - _LISTED:,} more)" if len(paths) > _LISTED else "")
+        said.append(
+            f"the orders of {shown_names(paths)} could not be played again, as a bot named by a module path is never "
+            "imported because a record names it, so any order could stand in their name; if you trust that code, "
+            f"let verify import it (it runs) with --bots {given} and verify again"
         )
     for bot, reason in found.failing:
         # Installed, so installing it is no advice: its package is what to fix.
