@@ -123,6 +123,11 @@ def _sevens(args: list[str], cwd: Path, site: Path | None = None) -> subprocess.
         ("class Mine:\n    def __init__(self):\n        raise OSError('weights.bin')\n", "brokenbot:Mine",
          "raised OSError: weights.bin at "),
         ("Mine = 5\n", "brokenbot:Mine", "'mine-v1' is not a bot: it needs a name and an order(view, rng) method"),
+        # Raised in Python's own code: the place to fix is one's own line, or none (not importlib's).
+        ("class Other:\n    pass\n", "brokenbot:Mine",
+         "raised AttributeError: module 'brokenbot' has no attribute 'Mine'; fix or reinstall"),
+        ("import json\nclass Mine:\n    def __init__(self):\n        json.loads('{')\n", "brokenbot:Mine",
+         "brokenbot.py, line 4; fix or reinstall"),
     ],
 )
 def test_a_registered_bot_that_fails_to_load_is_said_to_be_installed_and_broken(

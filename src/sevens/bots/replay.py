@@ -164,13 +164,14 @@ def named_bot(name: str) -> Strategy:
         return get_strategy(name)
     except SyntaxError as exc:
         reason = f"{exc.filename or 'its module'}, line {exc.lineno} is not valid Python (SyntaxError: {exc.msg})"
-    except ValueError as exc:
-        if not _registered(name):
-            raise
-        reason = str(exc).removeprefix(f"cannot load {name!r}: ").removesuffix("; fix it and run again")
     except (Exception, SystemExit) as exc:
-        said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
-        reason = f"making it (calling what its entry point names) raised {said}{raised_at(exc)}"
+        if isinstance(exc, ValueError) and not raised_at(exc):  # the loader's own words
+            if not _registered(name):
+                raise
+            reason = str(exc).removeprefix(f"cannot load {name!r}: ").removesuffix("; fix it and run again")
+        else:  # its class or factory raised as it made the bot ("no weights given")
+            said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            reason = f"making it (calling what its entry point names) raised {said}{raised_at(exc)}"
     raise BotLoadError(name, reason)
 
 

@@ -22,6 +22,7 @@ import math
 import os
 import random
 import sys
+import sysconfig
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -365,12 +366,27 @@ def _defined(module: object) -> str:
 
 
 _OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package
+_PATHS = sysconfig.get_paths()
+_PYTHONS_OWN = tuple({os.path.abspath(_PATHS[key]) + os.sep for key in ("stdlib", "platstdlib")})
+# Installed packages (a bot's own, too) may live inside the standard library's folder.
+_INSTALLED = tuple({os.path.abspath(_PATHS[key]) + os.sep for key in ("purelib", "platlib")})
+
+
+def _one_of_ours_or_pythons(filename: str) -> bool:
+    if filename.startswith("<"):
+        return True  # generated: importlib's frozen frames, a dataclass's __init__
+    path = os.path.abspath(filename)
+    if path.startswith(_OWN_CODE + os.sep):
+        return True
+    return path.startswith(_PYTHONS_OWN) and not path.startswith(_INSTALLED)
 
 
 def raised_at(exc: BaseException) -> str:
     """Where code of one's own raised ``exc``: ``" at FILE, line N"`` for the innermost frame of its
-    traceback outside the sevens package and not generated (importlib's frozen frames, a
-    dataclass's ``__init__``), or nothing if there is none (a function written in C raised).
+    traceback outside the sevens package, Python's standard library (where one's own call of
+    ``json.loads`` or an entry point's missing attribute raises) and generated code (importlib's
+    frozen frames, a dataclass's ``__init__``), or nothing if there is none (a function written in
+    C raised).
 
     >>> try:
     ...     exec(compile("1 / 0", "/srv/mine.py", "exec"))
@@ -381,7 +397,7 @@ def raised_at(exc: BaseException) -> str:
     ''
     """
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
-        if not frame.filename.startswith("<") and not os.path.abspath(frame.filename).startswith(_OWN_CODE + os.sep):
+        if not _one_of_ours_or_pythons(frame.filename):
             return f" at {frame.filename}, line {frame.lineno}"
     return ""
 
