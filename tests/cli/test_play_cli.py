@@ -886,3 +886,24 @@ def test_at_40_columns_a_figure_stays_with_the_word_after_it() -> None:
     assert not [line for line in lines if re.search(r"(at|at most|at most \d+)$|expected [\d.]+$", line)], out
     assert any("at most 6 matches" in line for line in lines), out
     assert any("expected 8.07 points;" in line for line in lines), out
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "raise RuntimeError('no weights\\x1b[2J' + 'y' * 1000)\n",  # as it is imported
+        "class Mine:\n    def __init__(self):\n        raise RuntimeError('no weights\\x1b[2J' + 'y' * 1000)\n",  # made
+    ],
+)
+def test_a_bot_that_raises_a_long_message_with_terminal_codes_is_refused_in_one_short_escaped_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: str
+) -> None:
+    """What a bot's code raised is quoted escaped and cut to 300 characters: it was printed whole,
+    the terminal codes sent to the terminal (here one that clears the screen)."""
+    module = f"loud_{len(code)}"
+    (tmp_path / f"{module}.py").write_text(code)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--auto", "--bots", f"{module}:Mine", "--no-save"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "raised RuntimeError: no weights\\x1b[2Jyyy" in result.stderr and "... (1,014 characters)" in result.stderr
+    assert "\x1b" not in result.stderr and result.stderr.count("\n") == 1 and len(result.stderr) < 700

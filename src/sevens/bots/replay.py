@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
-from sevens.bots.strategies import ENTRY_POINT_GROUP, STRATEGIES, Strategy, get_strategy, raised_at
+from sevens.bots.strategies import (
+    ENTRY_POINT_GROUP,
+    STRATEGIES,
+    Strategy,
+    get_strategy,
+    raised_at,
+    shown_error,
+)
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
 from sevens.tournament.record import RecordError, VerificationError
 from sevens.tournament.setup import TeamId
@@ -40,8 +47,6 @@ _SHOWN = 40
 _LISTED = 5
 """Names of missing bots a message lists before it only counts the rest."""
 
-_SHOWN_ERROR = 300
-"""Characters of a bot's load error that a message quotes."""
 
 # An entry point's name in the recommended form, or a module:attribute path (never imported).
 _REGISTERED_NAME = re.compile(r"[\w.-]+(:[\w.]+)?")
@@ -76,22 +81,6 @@ def shown_names(names: Iterable[str]) -> str:
     if len(every) > _LISTED:
         text += f" and {len(every) - _LISTED:,} more"
     return text
-
-
-def shown_error(text: str) -> str:
-    """What a bot's code raised, as messages quote it: control characters escaped and cut to its
-    first 300 characters (a package's error may be anything, a page of text or terminal codes).
-
-    >>> shown_error("no weights\\x1b[31m")
-    'no weights\\\\x1b[31m'
-    >>> shown = shown_error("y" * 1_000)
-    >>> len(shown), shown.endswith("y... (1,000 characters)")
-    (322, True)
-    """
-    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    if len(escaped) <= _SHOWN_ERROR:
-        return escaped
-    return f"{escaped[:_SHOWN_ERROR]}... ({len(text):,} characters)"
 
 
 def check_autopilot_name(name: str, path: str) -> None:
@@ -170,7 +159,7 @@ def named_bot(name: str) -> Strategy:
                 raise
             reason = str(exc).removeprefix(f"cannot load {name!r}: ").removesuffix("; fix it and run again")
         else:  # its class or factory raised as it made the bot ("no weights given")
-            said = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            said = f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
             reason = f"making it (calling what its entry point names) raised {said}{raised_at(exc)}"
     raise BotLoadError(name, reason)
 

@@ -41,6 +41,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "load_registered",
     "raised_at",
+    "shown_error",
     "STRATEGIES",
     "SUMMARIES",
     "EvenSpread",
@@ -402,8 +403,28 @@ def raised_at(exc: BaseException) -> str:
     return ""
 
 
+_SHOWN_ERROR = 300
+"""Characters of what a bot's code raised that a message quotes."""
+
+
+def shown_error(text: str) -> str:
+    """What a bot's code raised, as messages quote it: control characters escaped and cut to its
+    first 300 characters (a package's error may be anything, a page of text or terminal codes).
+
+    >>> shown_error("no weights\\x1b[31m")
+    'no weights\\\\x1b[31m'
+    >>> shown = shown_error("y" * 1_000)
+    >>> len(shown), shown.endswith("y... (1,000 characters)")
+    (322, True)
+    """
+    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(escaped) <= _SHOWN_ERROR:
+        return escaped
+    return f"{escaped[:_SHOWN_ERROR]}... ({len(text):,} characters)"
+
+
 def _raised(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    return f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
 
 
 def _where(module: str) -> str:

@@ -24,12 +24,15 @@ def one_line(message: str) -> str:
 
 
 def raised(exc: BaseException) -> str:
-    """An exception as its type and message, for a line saying what some other code raised.
+    """An exception as its type and message, for a line saying what some other code raised; the
+    message with control characters escaped and cut short (:func:`sevens.bots.strategies.shown_error`).
 
     >>> raised(SystemExit()), raised(RuntimeError("no view"))
     ('SystemExit', 'RuntimeError: no view')
     """
-    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    from sevens.bots.strategies import shown_error  # only once something failed: it loads the odds
+
+    return f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
