@@ -451,6 +451,28 @@ def test_a_bot_loaded_from_a_module_is_named_again_to_carry_on(tmp_path: Path) -
     assert result.exit_code == 0, result.output
 
 
+def test_a_bot_whose_order_raises_as_the_turns_played_are_checked_is_refused_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checking the saved turns plays each bot's order again: one raising there is named with where,
+    and the file left as it is, not a traceback."""
+    (tmp_path / "stops_on_resume.py").write_text(
+        "import os\n\nfrom sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n"
+        "    def order(self, view, rng):\n"
+        "        if os.path.exists('stop-playing'):\n"
+        "            raise RuntimeError('asked to stop')\n"
+        "        return EvenSpread.order(self, view, rng)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    bots = "stops_on_resume:Mine"
+    kept = _interrupted_after_turn_1(tmp_path, "--bots", bots)
+    (tmp_path / "stop-playing").touch()
+    message = " ".join(_refused(kept, ["--bots", bots]).split())
+    assert "the bot 'stops_on_resume:Mine' fails to play: its order for " in message
+    assert f"in turn 1 raised RuntimeError: asked to stop at {tmp_path / 'stops_on_resume.py'}, line 9, as the turns " \
+           "played so far were checked again; the game cannot go on without it" in message
+
+
 def test_verify_points_a_saved_game_to_resume(tmp_path: Path) -> None:
     """The command named a file with a space unquoted (two words when pasted), and one piped in as
     '--resume -', which play refuses."""

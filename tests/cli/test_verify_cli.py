@@ -30,6 +30,19 @@ from sevens.tournament import (
 SEED = "c0" * 32
 ROOT = Path(__file__).resolve().parents[2]
 
+# A bot of one's own, named by its module path; it raises once told to stop (a file in its folder).
+MINE = """import os
+
+from sevens.bots import EvenSpread
+
+
+class Mine(EvenSpread):
+    def order(self, view, rng):
+        if os.path.exists('stop-playing'):
+            raise RuntimeError('asked to stop')
+        return EvenSpread.order(self, view, rng)
+"""
+
 
 
 
@@ -146,7 +159,7 @@ def test_a_registered_bot_that_fails_to_load_is_said_to_be_installed_and_broken(
     message = " ".join(run.stderr.split())
     assert run.returncode == 3, run.stderr
     assert "dice recomputed from the revealed seed" in run.stdout and "bot orders played again" in run.stdout
-    assert "installed here that fail to load were not checked: 'mine-v1'" in run.stdout
+    assert "orders of bots that fail to load or to play here were not checked: 'mine-v1'" in run.stdout
     assert (
         "not verified in full: the orders of 'mine-v1' could not be played again: it is installed here (an entry "
         "point in the group 'sevens.strategies') but fails to load: " in message
@@ -161,9 +174,7 @@ def test_a_record_naming_a_module_path_bot_verifies_in_full_once_the_user_gives_
     full (verify imports nothing a record names). The exit-3 message now says to pass --bots with
     the exact names; given, its orders are played again (a forged one is caught), and play's line
     after the record gives the command with it. Before, --bots was no option of verify (exit 2)."""
-    (tmp_path / "mine.py").write_text(
-        "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"
-    )
+    (tmp_path / "mine.py").write_text(MINE)
     played = _sevens(["play", "--auto", "--bots", "mine:Mine,even", "--no-save", "--record", "game.json"], tmp_path)
     assert played.returncode == 0, played.stderr
     assert "check it with: sevens verify game.json --bots mine:Mine" in " ".join(played.stdout.split())
@@ -190,6 +201,22 @@ def test_a_record_naming_a_module_path_bot_verifies_in_full_once_the_user_gives_
     (tmp_path / "forged.json").write_text(dumps(record))
     forged = _sevens(["verify", "forged.json", "--bots", "mine:Mine"], tmp_path)
     assert forged.returncode == 1 and "(the order the bot 'mine:Mine' plays for " in forged.stderr
+
+
+def test_a_bot_whose_order_raises_as_it_is_played_again_leaves_the_record_not_verified_in_full(tmp_path: Path) -> None:
+    """Exit 3 saying which bot failed to play, where and how, not a traceback (exit 1)."""
+    (tmp_path / "mine.py").write_text(MINE)
+    played = _sevens(["play", "--auto", "--bots", "mine:Mine", "--no-save", "--record", "game.json"], tmp_path)
+    assert played.returncode == 0, played.stderr
+    (tmp_path / "stop-playing").touch()
+    run = _sevens(["verify", "game.json", "--bots", "mine:Mine"], tmp_path)
+    message = " ".join(run.stderr.split())
+    assert run.returncode == 3 and "Traceback" not in run.stderr, run.stderr
+    assert "orders of bots that fail to load or to play here were not checked: 'mine:Mine'" in run.stdout
+    assert "the orders of 'mine:Mine' could not be played again: it is imported as --bots says but fails to play: " \
+           "its order for " in message
+    assert f"in turn 1 raised RuntimeError: asked to stop at {tmp_path / 'mine.py'}, line 9; fix it and verify " \
+           "again" in message
 
 
 @pytest.mark.parametrize(

@@ -52,7 +52,7 @@ def test_the_verify_page_says_which_bot_is_missing_and_which_fails_to_load(
     assert page.status_code == 200
     text = " ".join(html.unescape(page.text).split())
     assert 'id="verify-failed"' in text and 'id="verified"' not in text
-    assert "orders of bots installed here that fail to load were not checked: 'mine-v1'" in text
+    assert "orders of bots that fail to load or to play here were not checked: 'mine-v1'" in text
     assert (
         "not verified in full: this server lacks 'equilibrium-v2'; 'mine-v1' is installed on this server but "
         "fails to load" in text

@@ -47,7 +47,6 @@ _SHOWN = 40
 _LISTED = 5
 """Names of missing bots a message lists before it only counts the rest."""
 
-
 # An entry point's name in the recommended form, or a module:attribute path (never imported).
 _REGISTERED_NAME = re.compile(r"[\w.-]+(:[\w.]+)?")
 
@@ -174,8 +173,9 @@ class BotOrderCheck:
         checked: orders played again and found equal.
         unknown: well-formed names of bots this installation does not have (their orders are not
             checked); a malformed name is a :class:`RecordError`.
-        failing: bots registered here that fail to load (:class:`BotLoadError`), by name, with
-            what failed; their orders are not checked either.
+        failing: bots that fail to load (:class:`BotLoadError`) or to play an order, by name,
+            with what failed ("fails to load: ...", "fails to play: ..."); their orders are not
+            checked either.
     """
 
     seed: str
@@ -195,13 +195,21 @@ class BotOrderCheck:
             try:
                 strategy = self.strategies(name)
             except BotLoadError as exc:
-                self.failing[name] = exc.reason
+                self.failing[name] = f"fails to load: {exc.reason}"
                 continue
             except ValueError:
                 self.unknown.add(name)
                 continue
-            # The bot named in the order, whatever the team's autopilot is now set to.
-            replayed = autopilot_orders(game, [team], {game.setup.autopilot(team): strategy}, seed=self.seed)[team]
+            try:
+                # The bot named in the order, whatever the team's autopilot is now set to.
+                picked = autopilot_orders(game, [team], {game.setup.autopilot(team): strategy}, seed=self.seed)
+            except (Exception, SystemExit) as exc:  # its own code raised: said, as a bot that will not load is
+                said = f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
+                self.failing[name] = (
+                    f"fails to play: its order for {team} in turn {game.turn_number} raised {said}{raised_at(exc)}"
+                )
+                continue
+            replayed = picked[team]
             want, got = replayed.order, given.order
             if (want.force, want.flair) != (got.force, got.flair):
                 raise VerificationError(
@@ -217,8 +225,8 @@ class BotOrderCheck:
 
         >>> BotOrderCheck("00" * 32, checked=12, unknown={"mine"}).summary()
         "12 bot orders played again from the seed, each what its bot plays; orders of bots not installed here were not checked: 'mine'"
-        >>> BotOrderCheck("00" * 32, checked=12, failing={"mine": "ImportError"}).summary()
-        "12 bot orders played again from the seed, each what its bot plays; orders of bots installed here that fail to load were not checked: 'mine'"
+        >>> BotOrderCheck("00" * 32, checked=12, failing={"mine": "fails to load: ImportError"}).summary()
+        "12 bot orders played again from the seed, each what its bot plays; orders of bots that fail to load or to play here were not checked: 'mine'"
         >>> BotOrderCheck("00" * 32).summary()
         'no order came from a bot'
         """
@@ -228,7 +236,7 @@ class BotOrderCheck:
         if self.unknown:
             text += "; orders of bots not installed here were not checked: " + shown_names(self.unknown)
         if self.failing:
-            text += "; orders of bots installed here that fail to load were not checked: " + shown_names(self.failing)
+            text += "; orders of bots that fail to load or to play here were not checked: " + shown_names(self.failing)
         return text
 
 
@@ -237,7 +245,7 @@ class BotVerification:
     """What :func:`check_with_bots` found: a sentence on what was checked, and the bots named in
     the record that this installation lacks (their orders could not be played again, so the
     record is not verified in full: a server could have put any order in such a bot's name), and
-    those it has that fail to load, with what failed (not verified in full either)."""
+    those it has that fail to load or to play, with what failed (not verified in full either)."""
 
     summary: str
     unchecked: tuple[str, ...] = ()
@@ -252,13 +260,14 @@ class BotVerification:
         """Which bots' orders were not played again and why, ``here`` naming the installation
         ("this server"); what failed in a bot is left out (it may show the installation's files).
 
-        >>> BotVerification("", ("mine",), (("theirs", "ImportError"),)).shortfall("this server")
+        >>> BotVerification("", ("mine",), (("theirs", "fails to load: ImportError"),)).shortfall("this server")
         "this server lacks 'mine'; 'theirs' is installed on this server but fails to load"
         """
         said = [f"{here} lacks {shown_names(self.unchecked)}"] if self.unchecked else []
-        if self.failing:
-            verbs = "is installed on {} but fails" if len(self.failing) == 1 else "are installed on {} but fail"
-            said.append(f"{shown_names(name for name, _ in self.failing)} {verbs.format(here)} to load")
+        for name, why in self.failing[:_LISTED]:
+            said.append(f"{shown_name(name)} is installed on {here} but {why.partition(':')[0]}")
+        if len(self.failing) > _LISTED:
+            said.append(f"{len(self.failing) - _LISTED:,} more bots fail on {here}")
         return "; ".join(said)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sevens.bots import BotOrderCheck, Strategy, get_strategy, named_bot
+from sevens.bots import BotOrderCheck, Strategy, get_strategy, named_bot, shown_name
 from sevens.cli.inputs import parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
@@ -318,6 +318,12 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
         ) from None
     except ValueError as exc:
         raise SavedGameError(f"its game does not check out: {exc}; the file was damaged or edited") from None
+    for bot, why in check.failing.items():
+        if why.startswith("fails to play"):  # one that fails to load is said by _check_bots, if it still plays
+            raise SavedGameError(
+                f"the bot {shown_name(bot)} {why}, as the turns played so far were checked again; the game cannot go "
+                "on without it: fix it and carry the game on again"
+            )
     human_ids = {p.id for p in game.setup.players[:humans]}
     _check_bots(game, human_ids, module_bots)
     if game.finished:

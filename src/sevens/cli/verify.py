@@ -28,7 +28,7 @@ __all__ = ["EXIT_MISMATCH", "register"]
 
 EXIT_MISMATCH = 1
 _LISTED = 5  # module paths the exit-3 message gives for --bots before it counts the rest
-EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here, or fail to load
+EXIT_UNCHECKED = 3  # all agrees, but some bots named in the record are not installed here, or fail here
 
 
 def register(app: typer.Typer) -> None:
@@ -53,8 +53,8 @@ def register(app: typer.Typer) -> None:
         """Recompute a game from its record: seed, digests, dice, lines, SCRUM, tables, pairings, bots.
 
         Exits 0 if all agrees, 1 at a mismatch, 2 for a file that is not a readable record, and 3
-        if all agrees but some orders name bots not installed here (or failing to load here, or named
-        by a module path not given with --bots), so they could not be played again."""
+        if all agrees but some orders name bots not installed here (or failing to load or to play here,
+        or named by a module path not given with --bots), so they could not be played again."""
         trusted = _trusted_bots(bots)
         text = read_input(file, what="a game record's JSON file", dash_is_stdin=True)
         name = shown(file)
@@ -133,11 +133,12 @@ def _shortfall(found: BotVerification) -> str:
             "imported because a record names it, so any order could stand in their name; if you trust that code, "
             f"let verify import it (it runs) with --bots {given} and verify again"
         )
-    for bot, reason in found.failing:
-        # Installed, so installing it is no advice: its package is what to fix.
-        said.append(
-            f"the orders of {shown_name(bot)} could not be played again: it is installed here (an entry point in "
-            f"the group {ENTRY_POINT_GROUP!r}) but fails to load: {reason}; fix or reinstall the package that "
-            "registers it and verify again"
-        )
+    for bot, why in found.failing:
+        # Installed (or given), so installing it is no advice: its code is what to fix.
+        if ":" in bot:
+            what, fix = "it is imported as --bots says", "fix it and verify again"
+        else:
+            what = f"it is installed here (an entry point in the group {ENTRY_POINT_GROUP!r})"
+            fix = "fix or reinstall the package that registers it and verify again"
+        said.append(f"the orders of {shown_name(bot)} could not be played again: {what} but {why}; {fix}")
     return "; and ".join(said)
