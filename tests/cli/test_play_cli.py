@@ -907,3 +907,28 @@ def test_a_bot_that_raises_a_long_message_with_terminal_codes_is_refused_in_one_
     assert result.exit_code == 2 and result.stdout == ""
     assert "raised RuntimeError: no weights\\x1b[2Jyyy" in result.stderr and "... (1,014 characters)" in result.stderr
     assert "\x1b" not in result.stderr and result.stderr.count("\n") == 1 and len(result.stderr) < 700
+
+
+@pytest.mark.parametrize("saving", [["--no-save"], ["--save", "kept.json"]])
+def test_a_bot_that_raises_as_it_chooses_an_order_stops_the_game_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, saving: list[str]
+) -> None:
+    """Which bot, for which team, where it raised, and how to go on; it was a traceback."""
+    module = f"stops_in_play_{len(saving)}"  # one module each: a module imported once stays imported
+    (tmp_path / f"{module}.py").write_text(
+        "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n"
+        "    def order(self, view, rng):\n"
+        "        raise RuntimeError('asked to stop')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--auto", "--bots", f"{module}:Mine,even", *saving])
+    message = " ".join(result.stderr.split())
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert f"error: the bot '{module}:Mine' that plays " in message
+    assert f"raised RuntimeError: asked to stop at {tmp_path / module}.py, line 6, as it chose its order for " \
+           "turn 1, so the game stopped before turn 1 was played" in message
+    if saving == ["--no-save"]:
+        assert message.endswith(": fix the bot and play again")
+    else:
+        assert message.endswith("; the game is kept as it was before turn 1: fix the bot and carry it on with: sevens play "
+                                f"--resume {tmp_path / 'kept.json'} --bots {module}:Mine,even")

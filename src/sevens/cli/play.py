@@ -28,8 +28,9 @@ from rich.table import Table
 from rich.text import Text
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
+from sevens.bots.strategies import raised_at
 from sevens.cli import lineedit
-from sevens.cli.errors import MAX_DIGITS, check_loadable, fail
+from sevens.cli.errors import MAX_DIGITS, check_loadable, fail, raised
 from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers, write_text
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
@@ -643,7 +644,12 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
                     _print_standings(console, game)
                     console.print(_fixtures_table(game))
         rest = [t for t in game.teams_in_play() if t not in orders]
-        played = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
+        try:
+            played = autopilot_orders(game, rest, get_strategy, seed=dice_seed)
+        except OrderRefused:
+            raise  # an order that breaks R3: its own message names the bot and the rule
+        except (Exception, SystemExit) as exc:  # a bot's own code raised, or exited, as it chose
+            raise _bot_failed(game, rest, dice_seed, exc, save) from None
         for team, given in played.items():
             manager = setup.team(team).manager
             # A bot manager chose this order on purpose: it is not a missed order (R13).
@@ -700,6 +706,30 @@ def _played_module_bots(game: Game) -> list[str]:
         side.autopilot for turn in game.turns for match in turn.matches for side in (match.home, match.away)
         if side.autopilot is not None and ":" in side.autopilot
     })
+
+
+def _bot_failed(game: Game, teams: Sequence[TeamId], seed: bytes, exc: BaseException, save: Saving | None) -> ValueError:
+    """What to say when a bot's code raised choosing an order for ``teams``: which bot, for which
+    team, where, and that the game stopped before the turn (kept as it was, if it is kept)."""
+    team = next((t for t in teams if not _plays(game, t, seed)), None)
+    n = game.turn_number
+    who = "a bot" if team is None else f"the bot {game.setup.autopilot(team)!r} that plays {game.setup.team(team).name}"
+    then = (
+        f"; the game is kept as it was before turn {n}: fix the bot and carry it on with: {save.command()}"
+        if save is not None else ": fix the bot and play again"
+    )
+    return ValueError(
+        f"{who} raised {raised(exc)}{raised_at(exc)}, as it chose its order for turn {n}, so the game stopped before "
+        f"turn {n} was played{then}"
+    )
+
+
+def _plays(game: Game, team: TeamId, seed: bytes) -> bool:
+    try:
+        autopilot_orders(game, [team], get_strategy, seed=seed)
+    except (Exception, SystemExit):
+        return False
+    return True
 
 
 def _save_record(
