@@ -120,7 +120,9 @@ class BotLoadError(ValueError):
 
     def __init__(self, name: str, reason: str) -> None:
         self.name = name
-        self.reason = shown_error(reason)
+        # Room for the loader's own advice (what the entry point names, what the module defines),
+        # whose quotes of the bot's words are already cut to 300 characters.
+        self.reason = shown_error(reason, limit=1_000)
         super().__init__(f"{shown_name(name)} is installed here but fails to load: {self.reason}")
 
 

@@ -407,9 +407,9 @@ _SHOWN_ERROR = 300
 """Characters of what a bot's code raised that a message quotes."""
 
 
-def shown_error(text: str) -> str:
+def shown_error(text: str, limit: int = _SHOWN_ERROR) -> str:
     """What a bot's code raised, as messages quote it: control characters escaped and cut to its
-    first 300 characters (a package's error may be anything, a page of text or terminal codes).
+    first ``limit`` characters (a package's error may be anything, a page of text or terminal codes).
 
     >>> shown_error("no weights\\x1b[31m")
     'no weights\\\\x1b[31m'
@@ -418,9 +418,9 @@ def shown_error(text: str) -> str:
     (322, True)
     """
     escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    if len(escaped) <= _SHOWN_ERROR:
+    if len(escaped) <= limit:
         return escaped
-    return f"{escaped[:_SHOWN_ERROR]}... ({len(text):,} characters)"
+    return f"{escaped[:limit]}... ({len(text):,} characters)"
 
 
 def _raised(exc: BaseException) -> str:
