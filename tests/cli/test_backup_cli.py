@@ -221,6 +221,20 @@ def test_import_names_a_game_or_credential_the_backup_holds_twice(tmp_path: Path
     assert not (tmp_path / "restored.sqlite3").exists()
 
 
+def test_import_into_a_database_that_holds_games_says_what_it_holds_and_how_to_restore(tmp_path: Path) -> None:
+    document = _full_backup_of_one_game(tmp_path)
+    source = tmp_path / "full.json"
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"  # the database the backup came from
+    result = runner.invoke(app, ["import", "--database-url", url, str(source)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr == (
+        "error: the database already holds 1 game and 1 credential: import restores into an empty "
+        "database only, so name a new one, e.g. --database-url sqlite:///restored.sqlite3 "
+        "(a SQLite file that is not there yet is created), or an empty PostgreSQL database\n"
+    )
+    assert len(document["games"]) == 1
+
+
 @pytest.mark.parametrize("bad", ["../../escaped", "ab/../../cde", "", "..", "abcdefghijk\n", "abcdefghijkl.json"])
 def test_import_refuses_a_game_id_sevens_does_not_make_and_imports_nothing(tmp_path: Path, bad: str) -> None:
     """A game's id names its address and, in a directory export, its file: an id sevens never makes

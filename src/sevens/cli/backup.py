@@ -336,7 +336,7 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
 
     from sevens.store.backup import import_backup
     from sevens.store.db import make_sessionmaker, run_migrations
-    from sevens.store.errors import StoreError
+    from sevens.store.errors import Conflict, StoreError
 
     try:
         run_migrations(engine)
@@ -349,6 +349,9 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
                 committed.append(report)
         finally:
             db.close()
+    except Conflict as exc:  # a database in use: say how to restore beside it instead
+        fail(f"{exc}, so name a new one, e.g. --database-url sqlite:///restored.sqlite3 (a SQLite file "
+             "that is not there yet is created), or an empty PostgreSQL database")
     except StoreError as exc:
         fail(str(exc))
     except IntegrityError as exc:  # the database is empty, so the backup repeats something

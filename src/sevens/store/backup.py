@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from sevens.rules import seed_commitment
@@ -513,8 +513,12 @@ def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
             game comes from a shareable export (its seed is only in a full backup).
     """
     _check_header(document)
-    if store.count_games(db) or db.scalar(select(ApiPrincipal.id).limit(1)) is not None:
-        raise Conflict("the database is not empty: import restores into an empty database only")
+    games_held = store.count_games(db)
+    credentials_held = int(db.scalar(select(func.count()).select_from(ApiPrincipal)) or 0)
+    if games_held or credentials_held:
+        # Counted, so that whoever named the wrong database sees what is in it.
+        raise Conflict(f"the database already holds {_count(games_held, 'game')} and "
+                       f"{_count(credentials_held, 'credential')}: import restores into an empty database only")
     full = bool(document.get("full"))
     games = document.get("games")
     if not isinstance(games, list):
@@ -562,3 +566,12 @@ def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
             )
     db.flush()
     return ImportReport(games=len(games), running=running, credentials=len(credentials))
+
+
+def _count(n: int, noun: str) -> str:
+    """``n`` and the noun, plural unless one.
+
+    >>> _count(1, "game"), _count(0, "credential"), _count(3, "game")
+    ('1 game', '0 credentials', '3 games')
+    """
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
