@@ -169,7 +169,10 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
     [
         (["--players", "3", "--auto"], "R12: Sevens is for 4 to 16 players"),
         (["--players", "17", "--auto"], "R12"),
-        (["--players", "8", "--teams", "12", "--auto"], "R6: a game has 8 or 16 teams"),
+        (["--players", "8", "--teams", "12", "--auto"],
+         "R6: a game has 8 or 16 teams, not 12; use --teams 8 or --teams 16 (or leave --teams out for R12's default)"),
+        (["--players", "9", "--teams", "12", "--auto"],
+         "R6: a game has 8 or 16 teams, not 12; use --teams 16 (or leave --teams out for R12's default)"),
         (["--players", "4", "--humans", "5"], "--humans must be from 0"),
         (["--auto", "--humans", "3"], "--auto has bots play every team, so nobody types orders: drop --humans 3 or --auto"),
         (["--players", "4", "--teams", "8", "--per-player", "3", "--auto"],

@@ -158,7 +158,10 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
     ValueError: R12: 5 players cannot play with 8 teams; legal for 5 players: 16 teams with 2 each, 16 teams with 3 each
     """
     if teams is not None and teams not in TEAM_COUNTS:
-        raise ValueError(f"R6: a game has 8 or 16 teams, not {teams}")
+        # Only the sizes these players can play are offered: 9 or more cannot share 8 teams.
+        sizes = sorted({f.teams for f in legal_formats(players)})
+        use = " or ".join(f"--teams {n}" for n in sizes)
+        raise ValueError(f"R6: a game has 8 or 16 teams, not {teams}; use {use} (or leave --teams out for R12's default)")
     if teams is not None and per_player is not None:
         fmt = Format(teams=teams, players=players, teams_per_player=per_player)
         check_format(fmt)  # a bad combination: its R12 message lists the legal ones
