@@ -34,8 +34,14 @@ def sevens(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         (["verify", "a", "b"], "error: sevens verify: got unexpected extra argument(s) (b) (see sevens verify --help)"),
         (["table", "--json=3", "x"], "error: sevens table: option '--json' does not take a value (see sevens table --help)"),
         (["lab", "--tournaments"], "error: sevens lab: option '--tournaments' requires an argument (see sevens lab --help)"),
-        (["verify"], "error: sevens verify: FILE is missing; give FILE: A game record (JSON), as written by "
-                     "`sevens play --record`."),
+        (["verify"], "error: sevens verify: FILE is missing; give FILE: a game record (JSON), as written by "
+                     "`sevens play --record` (see sevens verify --help)"),
+        # The argument's help cut to its first sentence, and nothing that points at a help not shown.
+        (["table"], "error: sevens table: FILE is missing; give FILE: a JSON file with the group's teams and matches, "
+                    "or - to read it from standard input (see sevens table --help)"),
+        (["export"], "error: sevens export: PATH is missing; give PATH: file to write, e.g. backup.json; or a folder, "
+                     "one file per game, when PATH ends in / or is a folder already, e.g. backups/ "
+                     "(see sevens export --help)"),
     ],
 )
 @pytest.mark.parametrize("env", [{}, {"COLUMNS": "20", "NO_COLOR": "1"}])

@@ -214,10 +214,25 @@ def usage_error_line(exc: ClickException, where: str = "sevens") -> str:
         return f"{where} has no command {unknown[1]!r}" + (f"; did you mean {close[0]}?" if close else "") + f" {see}"
     if isinstance(exc, MissingParameter) and exc.param is not None:
         name = exc.param.metavar or max(exc.param.opts, key=len)
-        what = getattr(exc.param, "help", None)
-        return f"{where}: {name} is missing; give {name}" + (f": {what}" if what else f" {see}")
+        what = _first_sentence(getattr(exc.param, "help", None) or "")
+        return f"{where}: {name} is missing; give {name}" + (f": {what}" if what else "") + f" {see}"
     message = exc.format_message().rstrip(".")
     return f"{where}: {message[:1].lower()}{message[1:]} {see}"
+
+
+def _first_sentence(text: str) -> str:
+    """An argument's help as part of an error line: its first sentence, lower-case and without its
+    full stop (the rest of the help is one ``--help`` away).
+
+    >>> _first_sentence("File to write, e.g. backup.json; or a folder. An existing file is refused.")
+    'file to write, e.g. backup.json; or a folder'
+    >>> _first_sentence("JSON file (a group's results).")
+    "JSON file (a group's results)"
+    """
+    first = re.split(r"\.\s+(?=[A-Z])", text.strip(), maxsplit=1)[0].rstrip(".")
+    if first[1:2].isupper():  # an acronym such as JSON keeps its case
+        return first
+    return first[:1].lower() + first[1:]
 
 
 @contextlib.contextmanager

@@ -128,7 +128,7 @@ def register(app: typer.Typer) -> None:
     @app.command("table")
     def table_command(
         file: Annotated[
-            Path, typer.Argument(metavar="FILE", help="JSON file with the group's teams and matches (format above).")
+            Path, typer.Argument(metavar="FILE", help="A JSON file with the group's teams and matches, or - to read it from standard input.")
         ],
         as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print the table as JSON.")] = False,
         lots_seed: Annotated[
