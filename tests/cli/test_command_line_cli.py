@@ -272,3 +272,37 @@ def test_a_decimal_or_a_superscript_is_refused_naming_what_was_typed(command: st
         assert result.exit_code == 2, result.output
         assert result.stderr.count("\n") == 1
         assert (f"got {typed!r}" if typed else "was given nothing") in result.stderr
+
+
+def _options_of(command: str) -> list[str]:
+    root = typer.main.get_command(app)
+    return [max(p.opts, key=len) for p in getattr(root, "commands", {})[command].params if p.param_type_name == "option"]
+
+
+@pytest.mark.parametrize(("command", "option", "nargs"), [s for s in SINGLE_VALUED if s[2] == 1])
+def test_an_option_whose_value_was_left_out_is_refused_not_given_the_next_option(
+    command: str, option: str, nargs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sevens play --record --auto`` took '--auto' for the record's file name and started a game
+    that waited for orders, not the bots' game that was asked for."""
+    monkeypatch.chdir(tmp_path)
+    after = next((name for name in _options_of(command) if name != option), "--help")
+    root = typer.main.get_command(app)
+    metavar = next(p.metavar for p in getattr(root, "commands", {})[command].params if option in p.opts)
+    result = runner.invoke(app, [command, option, after], env=ENV)
+    assert result.exit_code == 2, result.output
+    meant = f"; to mean that very text, write {option}={after}" if metavar == "TEXT" else ""
+    assert result.stderr == (
+        f"error: sevens {command}: {option} is missing its value ({option} {metavar}): the next word is "
+        f"the option {after}, which would have been taken for it{meant}\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_value_of_an_option_may_look_like_an_option_when_written_with_equals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--auto", "--seed=--auto"], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "Champion" in result.output

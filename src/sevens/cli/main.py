@@ -8,6 +8,7 @@ import difflib
 import importlib
 import inspect
 import io
+import itertools
 import os
 import re
 import sys
@@ -50,8 +51,15 @@ def command_line_refusal(command: Command, ctx: Context, args: list[str]) -> str
       empty path given to an option (``sevens play --save "$FILE"``), which was refused as
       "--save . is a folder", naming a folder nobody typed, and an empty ``--database-url`` or seed.
 
+    - An option whose value was left out, so that the parser would take the next option for it:
+      ``sevens play --record --auto`` named the record '--auto' and started a game waiting for
+      orders, not the bots' game asked for. Written ``--record=--auto``, that text is meant.
+
     Anything the parser refuses here is left alone: the command's own parsing says what is wrong.
     """
+    left_out = _value_left_out(command, ctx, args)
+    if left_out is not None:
+        return left_out
     # The line is read by a parser of copies of the command's options, in which each option that
     # takes one value takes it any number of times (multiple), so as to see every value given, not
     # only the last one: a flag stores a constant, a count counts, a repeatable option appends.
@@ -192,6 +200,25 @@ class _Sevens(typer.core.TyperGroup):
             if refused is not None:
                 fail(f"sevens {name}: {refused}")
         return name, command, rest
+
+
+def _value_left_out(command: Command, ctx: Context, args: list[str]) -> str | None:
+    """The refusal of an option that takes a value but is followed by another of the command's
+    options (as a word of its own), or None."""
+    params = [p for p in command.get_params(ctx) if p.param_type_name == "option"]
+    names = {name for p in params for name in (*p.opts, *p.secondary_opts)}
+    takes_value = {name: p.metavar or "VALUE" for p in params
+                   if not (getattr(p, "is_flag", False) or getattr(p, "count", False)) for name in p.opts}
+    for word, following in itertools.pairwise(args):
+        if word == "--":  # what follows is arguments, never options
+            break
+        if word in takes_value and following in names:
+            metavar = takes_value[word]
+            # Free text (a seed) may really be '--auto'; '=' says so. A file has ./--auto.
+            meant = f"; to mean that very text, write {word}={following}" if metavar == "TEXT" else ""
+            return (f"{word} is missing its value ({word} {metavar}): the next word is the option "
+                    f"{following}, which would have been taken for it{meant}")
+    return None
 
 
 def usage_error_line(exc: ClickException, where: str = "sevens") -> str:
