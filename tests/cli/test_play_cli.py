@@ -117,6 +117,20 @@ def test_a_person_plays_refused_orders_are_asked_again(tmp_path: Path) -> None:
     verify_record(record)
 
 
+@pytest.mark.parametrize("columns", [60, 100])
+def test_the_help_at_the_order_prompt_indents_what_wraps_under_each_paragraph(columns: int) -> None:
+    """Its wrapped lines began at the left edge, where they read as paragraphs of their own."""
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "help", "--no-save"], input="?\n",
+                           env={"COLUMNS": str(columns)})
+    lines = result.output.split("(? for help): ", 1)[1].splitlines()
+    shown = lines[: next(i for i, line in enumerate(lines) if "(? for help)" in line)]
+    assert len(shown) > 7, shown  # the help wraps at these widths
+    for line in shown:
+        assert len(line.rstrip()) <= columns, line
+        assert line.startswith("    ") or re.match(r"  [A-Z]", line), line
+    assert "a converted try (7 points)" in " ".join(line.strip() for line in shown)
+
+
 @pytest.mark.parametrize("typed", ["--5 3", "² 3", "٣ ٩", "20 9²", "-+5 3"])
 def test_orders_are_read_in_ascii_digits_only(typed: str) -> None:
     """Not a Python error ('invalid literal for int()'), and no digits from other scripts: the

@@ -316,7 +316,8 @@ def _ask_order(
         else:
             text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
         if text.strip().lower() in ("?", "h", "help"):
-            console.print(_order_help(view.scrum, kept=kept))
+            for paragraph in _order_help(view.scrum, kept=kept).splitlines():
+                _say(console, paragraph)  # what wraps stays under its paragraph, figures with their words
             continue
         if text.strip().lower() in _QUIT_WORDS:
             console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_how_to_stop(kept)}. Try again.")
