@@ -175,7 +175,9 @@ def test_human_output_has_tables_and_histogram() -> None:
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["--force", "-3", "--flair", "3"], "R3"),
+        # It said "FORCE points cannot be negative, got -3" and not what to write instead.
+        (["--force", "-3", "--flair", "3"], "R3: --force takes the SCRUM points spent on FORCE, 0 or more, got -3"),
+        (["--force", "3", "--vs-flair", "-6"], "R3: --vs-flair takes the SCRUM points spent on FLAIR, 0 or more, got -6"),
         (["--force", "1.5", "--flair", "3"], "R3"),
         (["--force", "ten"], "R3"),
         (["--force", "0", "--flair", "4"], "R3"),

@@ -85,6 +85,9 @@ def _typed(*options: tuple[str, object]) -> str:
 
 
 def _order(force_option: str, force: int | None, flair_option: str, flair: int | None) -> Order:
+    for option, part, value in ((force_option, "FORCE", force), (flair_option, "FLAIR", flair)):
+        if value is not None and value < 0:  # R3's own words say only that it cannot be
+            fail(f"R3: {option} takes the SCRUM points spent on {part}, 0 or more, got {value}")
     try:
         return Order(force=force or 0, flair=flair or 0)
     except OrderError as exc:
