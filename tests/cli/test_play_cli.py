@@ -8,6 +8,8 @@ import json
 import os
 import re
 import shlex
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -949,3 +951,37 @@ def test_a_bot_that_raises_as_it_chooses_an_order_stops_the_game_in_one_line(
     else:
         assert message.endswith("; the game is kept as it was before turn 1: fix the bot and carry it on with: sevens play "
                                 f"--resume {tmp_path / 'kept.json'} --bots {module}:Mine,even")
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _sevens(args: list[str], cwd: Path, site: Path | None = None, typed: str = "") -> subprocess.CompletedProcess[str]:
+    """``sevens`` in a process of its own, with ``site`` on its path as pip's folder would be."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", site) if p is not None)}
+    return subprocess.run([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, input=typed,
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def _installed(site: Path, module: str, code: str, entries: dict[str, str]) -> None:
+    """A package as pip leaves it: its module and a dist-info folder declaring its entry points."""
+    info = site / "housebots-0.1.dist-info"
+    info.mkdir(parents=True)
+    (site / f"{module}.py").write_text(code)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: housebots\nVersion: 0.1\n")
+    lines = "".join(f"{name} = {target}\n" for name, target in entries.items())
+    (info / "entry_points.txt").write_text(f"[sevens.strategies]\n{lines}")
+
+
+def test_the_start_says_where_a_bot_of_ones_own_and_a_registered_one_come_from(tmp_path: Path) -> None:
+    """A module-path bot was called "a registered bot", as any name describe() did not know."""
+    mine = "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"
+    (tmp_path / "minebots.py").write_text(mine)
+    site = tmp_path / "site"
+    _installed(site, "housebots", mine, {"house-even": "housebots:Mine"})
+    done = _sevens(["play", "--auto", "--no-save", "--bots", "minebots:Mine,house-even"], tmp_path, site)
+    said = " ".join(done.stdout.split())
+    assert done.returncode == 0, done.stderr
+    assert "Played by the bot minebots:Mine (your own bot from the module minebots): " in said
+    assert "Played by the bot house-even (registered by the installed package housebots): " in said
+    assert "a registered bot" not in said

@@ -231,22 +231,32 @@ SUMMARIES: dict[str, str] = {
 
 
 def describe(name: str) -> str:
-    """A few words on the bot called ``name``, a weighted one included; "a registered bot" for
-    any other.
+    """A few words on the bot called ``name``, a weighted one included: where it comes from for one
+    named by a ``"module:attribute"`` path or by an entry point.
 
     >>> describe("even-flair")
     'paces evenly, all FLAIR'
     >>> describe("even-flair@1.5")
     'paces evenly, all FLAIR; a knockout match weighs 1.5 group matches'
     >>> describe("mypkg.bots:Mine")
-    'a registered bot'
+    'your own bot from the module mypkg.bots'
     """
     base, _, weight = name.partition("@")
     if weight and base == "field-reader":
         return f"{SUMMARIES[base]}; leans toward a knockout weight of {weight.strip()}"
     if weight and base in WEIGHTED:
         return f"{SUMMARIES[base]}; a knockout match weighs {weight.strip()} group matches"
-    return SUMMARIES.get(name, "a registered bot")
+    if name in SUMMARIES:
+        return SUMMARIES[name]
+    # An entry point's name may hold a colon too: the name is looked for as load_registered does.
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name]
+    if found:
+        package = found[0].dist.name if found[0].dist is not None else None
+        return f"registered by the installed package {package}" if package else "registered by an installed package"
+    if ":" in name:
+        return f"your own bot from the module {name.partition(':')[0]}"
+    return "not a bot known here"
+
 
 ENTRY_POINT_GROUP = "sevens.strategies"
 """Packages register their own bots under this entry-point group, e.g. in ``pyproject.toml``:
