@@ -985,3 +985,31 @@ def test_the_start_says_where_a_bot_of_ones_own_and_a_registered_one_come_from(t
     assert "Played by the bot minebots:Mine (your own bot from the module minebots): " in said
     assert "Played by the bot house-even (registered by the installed package housebots): " in said
     assert "a registered bot" not in said
+
+
+def test_a_bot_that_raises_as_its_order_is_foreseen_leaves_the_odds_out_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The odds line runs the opponent's bot to foresee its order; a bot raising there gave a traceback
+    as the person's order was shown. Now the odds are left out, saying why, and the game stops as
+    it does for a bot that raises as it chooses (one line, before the turn)."""
+    (tmp_path / "foreseen_boom.py").write_text(
+        "from sevens.bots import EvenSpread\n\n\nclass Boom(EvenSpread):\n"
+        "    def order(self, view, rng):\n"
+        "        raise RuntimeError('no [red]weights')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--players", "4", "--bots", "foreseen_boom:Boom", "--no-save"],
+                           input="20 9\ny\n" * 2)
+    said = " ".join(result.stdout.split())
+    assert result.exit_code == 2 and result.exception is not None and isinstance(result.exception, SystemExit), result.output
+    assert "20 FORCE + 9 FLAIR: expected 38.87 points; no odds against its bot foreseen_boom:Boom, which raised " \
+           "RuntimeError: no [red]weights at " in said  # a path longer than a line is broken anywhere
+    assert ".py, line 6 when asked for a typical order (if its real order fails the same way, the game " \
+           "stops before this turn)" in said
+    assert said.count("no odds against its bot") == 2 and "Traceback" not in result.output
+    message = " ".join(result.stderr.split())
+    assert result.stderr.count("\n") == 1
+    assert message.startswith("error: the bot 'foreseen_boom:Boom' that plays ")
+    assert message.endswith("as it chose its order for turn 1, so the game stopped before turn 1 was played: fix the bot "
+                            "and play again")

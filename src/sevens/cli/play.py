@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
-from sevens.bots.strategies import raised_at
+from sevens.bots.strategies import raised_at, shown_error
 from sevens.cli import lineedit
 from sevens.cli.errors import MAX_DIGITS, check_loadable, fail, raised
 from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers, write_text
@@ -69,7 +69,7 @@ from sevens.cli.stopping import (
 )
 from sevens.cli.whole_numbers import ascii_whole
 from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import MAX_ORDER_POINTS, Order, seed_commitment, validate_order
+from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, seed_commitment, validate_order
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
 from sevens.tournament.game import (
     Game,
@@ -180,17 +180,34 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
     return preferred(options)
 
 
-def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order:
-    # A typical order of the opponent's bot, drawn from a fixed random source rather than the
-    # game's secret one: a bot whose choice leaves nothing to chance plays exactly this (its
-    # inputs are public), the others something like it. For a person, what an evenly pacing
-    # manager would send: a yardstick, not a guess.
-    return get_strategy(bot or DEFAULT_BOT).order(game.view_for(opponent), random.Random(0))
+def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order | str:
+    """A typical order of the opponent's bot, or why there is none: what the bot raised."""
+    # Drawn from a fixed random source rather than the game's secret one: a bot whose choice leaves
+    # nothing to chance plays exactly this (its inputs are public), the others something like it.
+    # For a person, what an evenly pacing manager would send: a yardstick, not a guess.
+    view = game.view_for(opponent)
+    try:
+        order = get_strategy(bot or DEFAULT_BOT).order(view, random.Random(0))
+    except (Exception, SystemExit) as exc:  # a bot's own code, run here only to foresee its order
+        return f"raised {raised(exc)}{raised_at(exc)} when asked for a typical order"
+    try:
+        # Checked here: the odds of an order that breaks R3 would be figures for a match never played.
+        return validate_order(order.force, order.flair, scrum=view.scrum)
+    except (OrderError, AttributeError, TypeError) as exc:
+        return f"gave a typical order that is refused ({shown_error(repr(order), 60)}: {shown_error(str(exc))})"
 
 
 def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> str:
     vs = _plausible_opponent(game, opponent, bot)
     mean = order_odds(order.force, order.flair).expected_points
+    if isinstance(vs, str):
+        # Left out rather than stop the game: the odds are a help, and the bot may still choose
+        # its real order; if it raises then too, the game stops in one line before the turn.
+        return (
+            # No colon after the bot's name: rich would read "mine:Boom:" as an emoji's code.
+            f"expected {mean:.2f} points; no odds against its bot {escape(str(bot))}, which {escape(vs)} (if its "
+            "real order fails the same way, the game stops before this turn)"
+        )
     if game.stage is not None and game.stage.knockout:
         ko = knockout_odds(order, vs)
         chances = f"win {percent(ko.win)}, lose {percent(ko.loss)}, level after count-back {percent(ko.level)}"
