@@ -1013,3 +1013,25 @@ def test_a_bot_that_raises_as_its_order_is_foreseen_leaves_the_odds_out_in_words
     assert message.startswith("error: the bot 'foreseen_boom:Boom' that plays ")
     assert message.endswith("as it chose its order for turn 1, so the game stopped before turn 1 was played: fix the bot "
                             "and play again")
+
+
+def test_the_rename_hint_is_given_only_when_another_module_of_that_name_is_hidden(tmp_path: Path) -> None:
+    """A module installed on the path and run from another folder was told "if yours is another
+    pacers, rename it: this one is found first" with no other pacers anywhere; the hint now comes
+    only when a namesake exists that Python never reaches, and names its file."""
+    site, other, elsewhere = tmp_path / "site", tmp_path / "other", tmp_path / "elsewhere"
+    for folder in (site, other, elsewhere):
+        folder.mkdir()
+    (site / "pacers.py").write_text("class Cautious:\n    pass\n")
+    alone = _sevens(["play", "--auto", "--no-save", "--bots", "pacers:Nope"], elsewhere, site)
+    message = " ".join(alone.stderr.split())
+    assert alone.returncode == 2 and alone.stderr.count("\n") == 1, alone.stderr
+    assert f"pacers ({site / 'pacers.py'}) has no 'Nope'; it defines Cautious: check the name" in message
+    assert "rename it" not in message and "found first" not in message
+
+    (other / "pacers.py").write_text("class Nope:\n    pass\n")
+    hidden = _sevens(["play", "--auto", "--no-save", "--bots", "pacers:Nope"], elsewhere, Path(f"{site}{os.pathsep}{other}"))
+    message = " ".join(hidden.stderr.split())
+    assert hidden.returncode == 2 and hidden.stderr.count("\n") == 1, hidden.stderr
+    assert f"it defines Cautious (another pacers at {other / 'pacers.py'} is not the one loaded: if that is yours, " \
+           "rename it): check the name" in message

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.machinery
 import importlib.util
 import math
 import os
@@ -356,15 +357,29 @@ def load_registered(name: str) -> object | None:
             target = getattr(loaded, attribute)
         except AttributeError:
             there = _defined(loaded)
-            origin = getattr(loaded, "__file__", None)
-            if "." not in module and origin is not None and os.path.dirname(os.path.abspath(origin)) != os.getcwd():
+            hidden = _hidden_namesake(module, getattr(loaded, "__file__", None))
+            if hidden is not None:
                 # random:Mine with one's own random.py here: Python's own random comes first.
-                there += f" (if yours is another {module}, rename it: this one is found first)"
+                there += f" (another {module} at {hidden} is not the one loaded: if that is yours, rename it)"
             raise ValueError(
                 f"cannot load {name!r}: {_where(module)} has no {attribute!r}{there}: check the name after "
                 f"the colon (case counts), or define {attribute!r} in {module}"
             ) from None
     return target
+
+
+def _hidden_namesake(module: str, loaded: str | None) -> str | None:
+    """The file of a module called ``module`` in the current folder or on the path other than the
+    one loaded (``loaded``), which Python never reaches; ``None`` if there is none."""
+    if "." in module:
+        return None
+    seen = {os.path.abspath(loaded)} if loaded else set()
+    for folder in (os.getcwd(), *sys.path):
+        with contextlib.suppress(Exception):  # a folder that cannot be read, a path entry that is no folder
+            spec = importlib.machinery.PathFinder.find_spec(module, [folder or os.getcwd()])
+            if spec is not None and spec.origin and os.path.abspath(spec.origin) not in seen:
+                return spec.origin
+    return None
 
 
 def _defined(module: object) -> str:
