@@ -1035,3 +1035,19 @@ def test_the_rename_hint_is_given_only_when_another_module_of_that_name_is_hidde
     assert hidden.returncode == 2 and hidden.stderr.count("\n") == 1, hidden.stderr
     assert f"it defines Cautious (another pacers at {other / 'pacers.py'} is not the one loaded: if that is yours, " \
            "rename it): check the name" in message
+
+
+def test_a_dotted_name_after_the_colon_is_looked_up_part_by_part(tmp_path: Path) -> None:
+    """'nestbots:Bots.Inner' was looked up as one attribute called "Bots.Inner": a bot an entry point
+    may name so was refused by its path ("has no 'Bots.Inner'; it defines Bots"). Each part is now
+    looked up in the one before, and a missing one named with where it was looked for."""
+    (tmp_path / "nestbots.py").write_text(
+        "from sevens.bots import EvenSpread\n\n\nclass Bots:\n    class Inner(EvenSpread):\n        pass\n"
+    )
+    played = _sevens(["play", "--auto", "--no-save", "--bots", "nestbots:Bots.Inner"], tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "Played by the bot nestbots:Bots.Inner (your own bot from the module nestbots): " in " ".join(played.stdout.split())
+    missing = _sevens(["play", "--auto", "--no-save", "--bots", "nestbots:Bots.Nope"], tmp_path)
+    assert missing.returncode == 2 and missing.stdout == ""
+    assert missing.stderr == "error: --bots: cannot load 'nestbots:Bots.Nope': nestbots:Bots has no 'Nope': check the " \
+                             "name after the colon (case counts), or define 'Nope' in Bots\n"

@@ -353,8 +353,9 @@ def load_registered(name: str) -> object | None:
                 f"cannot load {name!r}: importing {_where(module)} raised {_raised(exc)}{raised_at(exc)}; "
                 "fix it and run again"
             ) from None
+        first, _, rest = attribute.partition(".")
         try:
-            target = getattr(loaded, attribute)
+            target = getattr(loaded, first)
         except AttributeError:
             there = _defined(loaded)
             hidden = _hidden_namesake(module, getattr(loaded, "__file__", None))
@@ -362,9 +363,20 @@ def load_registered(name: str) -> object | None:
                 # random:Mine with one's own random.py here: Python's own random comes first.
                 there += f" (another {module} at {hidden} is not the one loaded: if that is yours, rename it)"
             raise ValueError(
-                f"cannot load {name!r}: {_where(module)} has no {attribute!r}{there}: check the name after "
-                f"the colon (case counts), or define {attribute!r} in {module}"
+                f"cannot load {name!r}: {_where(module)} has no {first!r}{there}: check the name after "
+                f"the colon (case counts), or define {first!r} in {module}"
             ) from None
+        # 'mine:Bots.Cautious', as an entry point may name it: each part looked up in the one before.
+        parts = rest.split(".") if rest else []
+        for i, part in enumerate(parts):
+            try:
+                target = getattr(target, part)
+            except AttributeError:
+                owner = ".".join([first, *parts[:i]])
+                raise ValueError(
+                    f"cannot load {name!r}: {module}:{owner} has no {part!r}: check the name after the colon "
+                    f"(case counts), or define {part!r} in {owner}"
+                ) from None
     return target
 
 
