@@ -16,10 +16,11 @@ from tests.terminal_session import in_terminal, read_until
 COMMANDS = ["odds", "play", "verify", "table", "serve", "lab", "export", "import"]
 
 
-def sevens(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
+def sevens(*args: str, piped: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    """The real process; standard input is /dev/null unless text is ``piped`` in (whatever the tests' own is)."""
     return subprocess.run(
         [sys.executable, "-m", "sevens", *args], capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "COLUMNS": "80", **env},
+        env={**os.environ, "COLUMNS": "80", **env}, input=piped, stdin=subprocess.DEVNULL if piped is None else None,
     )
 
 
@@ -35,7 +36,7 @@ def sevens(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
         (["table", "--json=3", "x"], "error: sevens table: option '--json' does not take a value (see sevens table --help)"),
         (["lab", "--tournaments"], "error: sevens lab: option '--tournaments' requires an argument (see sevens lab --help)"),
         (["verify"], "error: sevens verify: FILE is missing; give FILE: a game record (JSON), as written by "
-                     "`sevens play --record` (see sevens verify --help)"),
+                     "`sevens play --record`, or - to read it from standard input (see sevens verify --help)"),
         # The argument's help cut to its first sentence, and nothing that points at a help not shown.
         (["table"], "error: sevens table: FILE is missing; give FILE: a JSON file with the group's teams and matches, "
                     "or - to read it from standard input (see sevens table --help)"),
@@ -51,6 +52,20 @@ def test_a_mistyped_command_line_is_refused_in_one_line(args: list[str], line: s
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == line + "\n"
+
+
+@pytest.mark.parametrize(("command", "name"), [("verify", "FILE"), ("table", "FILE"), ("import", "PATH")])
+def test_a_missing_file_with_standard_input_piped_in_says_that_dash_reads_it(command: str, name: str) -> None:
+    """`sevens verify < game.json` (no '-') said only that FILE was missing, though what was meant
+    was one character away; with nothing piped in (/dev/null) there is nothing to point at."""
+    result = sevens(command, piped='{"format": "x"}')
+    assert result.returncode == 2
+    assert result.stderr.endswith(
+        f", or - to read it from standard input; standard input is piped in here, so sevens {command} - reads it "
+        f"(see sevens {command} --help)\n"
+    ), result.stderr
+    assert result.stderr.startswith(f"error: sevens {command}: {name} is missing; give {name}: ")
+    assert "piped in here" not in sevens(command).stderr
 
 
 def test_a_mistyped_command_in_a_narrow_terminal_is_one_line_without_colour() -> None:

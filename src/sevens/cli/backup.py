@@ -253,7 +253,9 @@ def register(app: typer.Typer) -> None:
         source: Annotated[
             str,
             typer.Argument(
-                metavar="PATH", help="File or folder written by 'sevens export', e.g. backup.json or backups/."
+                metavar="PATH",
+                help="File or folder written by 'sevens export', e.g. backup.json or backups/, or - to read it "
+                "from standard input.",
             ),
         ],
         database_url: Annotated[str | None, typer.Option("--database-url", metavar="URL", help=DB_HELP)] = None,

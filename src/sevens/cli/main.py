@@ -11,6 +11,7 @@ import io
 import itertools
 import os
 import re
+import stat
 import sys
 import textwrap
 from collections.abc import Callable, Iterator
@@ -242,9 +243,24 @@ def usage_error_line(exc: ClickException, where: str = "sevens") -> str:
     if isinstance(exc, MissingParameter) and exc.param is not None:
         name = exc.param.metavar or max(exc.param.opts, key=len)
         what = _first_sentence(getattr(exc.param, "help", None) or "")
+        if what.endswith(_DASH_IS_STDIN) and _stdin_holds_data():
+            # `sevens verify < game.json`: what was meant is plain, and one character away.
+            what += f"; standard input is piped in here, so {where} - reads it"
         return f"{where}: {name} is missing; give {name}" + (f": {what}" if what else "") + f" {see}"
     message = exc.format_message().rstrip(".")
     return f"{where}: {message[:1].lower()}{message[1:]} {see}"
+
+
+_DASH_IS_STDIN = "or - to read it from standard input"
+
+
+def _stdin_holds_data() -> bool:
+    """Standard input is a pipe or a file (not a terminal, nor /dev/null or a closed one)."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):
+        return False
+    return stat.S_ISFIFO(mode) or (stat.S_ISREG(mode) and os.fstat(sys.stdin.fileno()).st_size > 0)
 
 
 def _first_sentence(text: str) -> str:

@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
         file: Annotated[
-            Path, typer.Argument(metavar="FILE", help="A game record (JSON), as written by `sevens play --record`.")
+            Path, typer.Argument(metavar="FILE", help="A game record (JSON), as written by `sevens play --record`, or - to read it from standard input.")
         ],
         bots: Annotated[
             str | None,
