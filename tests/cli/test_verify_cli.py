@@ -81,7 +81,19 @@ def test_orders_of_bots_not_installed_here_leave_the_record_not_verified_in_full
     assert code == 3 and "dice recomputed from the revealed seed" in out
     message = " ".join(err.split())
     assert "not verified in full: the orders of 'equilibrium-v2' could not be played again" in message
-    assert "install the packages that register those bots (entry points in the group 'sevens.strategies'" in message
+    assert (
+        "as no bot of that name is installed here, so any order could stand in its name; install the package that "
+        "registers that bot (an entry point in the group 'sevens.strategies' under that name) and verify again"
+    ) in message
+    # Two bots missing: said of both.
+    record["turns"][1]["matches"][0]["away_order"]["autopilot"] = "pacer-x"  # type: ignore[index]
+    code, out, err = _run(tmp_path, dumps(record))
+    message = " ".join(err.split())
+    assert code == 3 and "the orders of 'equilibrium-v2', 'pacer-x' could not be played again, as no bot of those names" in message
+    assert (
+        "install the package that registers each of those bots (entry points in the group 'sevens.strategies' under "
+        "those names) and verify again"
+    ) in message
 
 
 @pytest.mark.parametrize(

@@ -120,10 +120,13 @@ def _shortfall(found: BotVerification) -> str:
     missing = [bot for bot in found.unchecked if ":" not in bot]
     paths = [bot for bot in found.unchecked if ":" in bot]
     if missing:
+        one = len(missing) == 1
         said.append(
-            f"the orders of {shown_names(missing)} could not be played again, as no bot of that name is installed "
-            "here, so any order could stand in their name; install the packages that register those bots (entry "
-            f"points in the group {ENTRY_POINT_GROUP!r} under those names) and verify again"
+            f"the orders of {shown_names(missing)} could not be played again, as no bot of "
+            f"{'that name' if one else 'those names'} is installed here, so any order could stand in "
+            f"{'its' if one else 'their'} name; install the package that registers "
+            f"{'that bot (an entry point' if one else 'each of those bots (entry points'} in the group "
+            f"{ENTRY_POINT_GROUP!r} under {'that name' if one else 'those names'}) and verify again"
         )
     if paths:
         # The record's word is not enough to run code: the user's own, on the command line, is.
