@@ -120,6 +120,7 @@ PROBES = [
     ("a done note in a team's box", '<article class="my-team"><p class="ok" data-probe>x</p></article>'),
     ("a hint in a team's box", '<article class="my-team"><span class="hint" data-probe>x</span></article>'),
     ("the odds", '<article class="my-team"><output class="odds" data-probe>x</output></article>'),
+    ("a knockout's group records", '<article class="my-team"><p class="if-level"><span class="figures" data-probe>x</span></p></article>'),
     ("the odds refused", '<article class="my-team"><output class="odds"><span class="error" data-probe>x</span></output></article>'),
     ("a field's error", '<span class="field-error" data-probe>x</span>'),
     ("a field's error in a team's box", '<article class="my-team"><span class="field-error" data-probe>x</span></article>'),
