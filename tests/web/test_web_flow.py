@@ -1160,3 +1160,21 @@ def test_a_turn_past_its_deadline_is_not_listed_as_waiting_for_orders(
     assert bot.get("/api/v1/waiting").json() == []
     assert resolve_due(app.state.sessionmaker, now=clock()) == 1
     assert [w["turn"] for w in bot.get("/api/v1/waiting").json()] == [2]
+
+
+def test_sign_out_hint_names_the_link_that_brings_each_browser_back(app: FastAPI) -> None:
+    """An organiser's browser comes back by its organiser link, which stays the same; only a seat
+    needs a new invite from the organiser. The hint by *Sign out* says which holds here."""
+    hosted = host_game(app)
+    player = hosted.join("p1", "Ann")
+    organiser_only = hosted.organiser.get("/").text
+    assert "open your organiser link again" in organiser_only
+    assert "ask the organiser for a new invite link" not in organiser_only
+    player_only = player.get("/").text
+    assert "ask the organiser for a new invite link" in player_only
+    assert "organiser link" not in player_only.split('id="sign-out"', 1)[1].split("</section>", 1)[0]
+    # The organiser link does bring a signed-out organiser back.
+    assert post_form(hosted.organiser, "/signout").status_code == 303
+    path = hosted.organiser_link.split("testserver", 1)[1]
+    assert post_form(hosted.organiser, path).status_code == 303
+    assert "Friday sevens</a> (organiser" in hosted.organiser.get("/").text
