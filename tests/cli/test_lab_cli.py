@@ -159,7 +159,7 @@ def test_a_path_missing_its_module_or_attribute_says_both_are_needed(name: str) 
      "'not_installed_anywhere'): install it here, or take that import out of {module}"),
     ("from collections import NoSuch\n", "Mine",
      "importing {module} ({file}) raised ImportError: cannot import name 'NoSuch' from 'collections'"),
-    ("class Mine:\n    pass\n\nclass Other:\n    pass\n", "Mien", "{module} ({file}) has no 'Mien'; it defines Mine, Other: "
+    ("class Mine:\n    pass\n\nclass Other:\n    pass\n", "Mien", "{module} ({file}) has no 'Mien'; it has Mine, Other: "
      "check the name after the colon (case counts), or define 'Mien' in {module}\n"),
 ])
 def test_a_module_that_is_found_but_does_not_load_is_not_said_to_be_missing(
@@ -255,10 +255,10 @@ def _installed(site: Path, module: str, entry: str) -> None:
 
 @pytest.mark.parametrize("option", ["--strategies", "--field"])
 @pytest.mark.parametrize(("name", "says"), [
-    ("{module}:Nope", "cannot load '{module}:Nope': {module} ({file}) has no 'Nope'; it defines HalfAndHalf, "
+    ("{module}:Nope", "cannot load '{module}:Nope': {module} ({file}) has no 'Nope'; it has HalfAndHalf, "
                       "SaveThenFlair: check the name after the colon (case counts), or define 'Nope' in {module}"),
     ("mine", "cannot load 'mine': the entry point '{module}:Nope' names 'Nope', but {module} ({file}) has no 'Nope'; "
-             "it defines HalfAndHalf, SaveThenFlair: correct the entry point in the pyproject.toml of the package that "
+             "it has HalfAndHalf, SaveThenFlair: correct the entry point in the pyproject.toml of the package that "
              "declares it and reinstall that package, or define 'Nope' in {module}"),
     ("Even", "there is no strategy called 'Even' (did you mean 'even'?); choose one of: "),
 ])

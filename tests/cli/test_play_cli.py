@@ -1026,14 +1026,14 @@ def test_the_rename_hint_is_given_only_when_another_module_of_that_name_is_hidde
     alone = _sevens(["play", "--auto", "--no-save", "--bots", "pacers:Nope"], elsewhere, site)
     message = " ".join(alone.stderr.split())
     assert alone.returncode == 2 and alone.stderr.count("\n") == 1, alone.stderr
-    assert f"pacers ({site / 'pacers.py'}) has no 'Nope'; it defines Cautious: check the name" in message
+    assert f"pacers ({site / 'pacers.py'}) has no 'Nope'; it has Cautious: check the name" in message
     assert "rename it" not in message and "found first" not in message
 
     (other / "pacers.py").write_text("class Nope:\n    pass\n")
     hidden = _sevens(["play", "--auto", "--no-save", "--bots", "pacers:Nope"], elsewhere, Path(f"{site}{os.pathsep}{other}"))
     message = " ".join(hidden.stderr.split())
     assert hidden.returncode == 2 and hidden.stderr.count("\n") == 1, hidden.stderr
-    assert f"it defines Cautious (another pacers at {other / 'pacers.py'} is not the one loaded: if that is yours, " \
+    assert f"it has Cautious (another pacers at {other / 'pacers.py'} is not the one loaded: if that is yours, " \
            "rename it): check the name" in message
 
 
@@ -1051,3 +1051,37 @@ def test_a_dotted_name_after_the_colon_is_looked_up_part_by_part(tmp_path: Path)
     assert missing.returncode == 2 and missing.stdout == ""
     assert missing.stderr == "error: --bots: cannot load 'nestbots:Bots.Nope': nestbots:Bots has no 'Nope': check the " \
                              "name after the colon (case counts), or define 'Nope' in Bots\n"
+
+
+def test_a_missing_name_in_a_package_lists_what_it_re_exports_bots_first(tmp_path: Path) -> None:
+    """A package whose __init__ only imports its bots ('from okbots.core import Mine') was said to
+    "define no class" when a name after its colon was wrong, under play, lab and an entry point alike:
+    what it has to name is now listed, bots first, then batch strategies, then its other classes and
+    functions, and nothing it merely imported from elsewhere."""
+    site = tmp_path / "site"
+    (site / "okbots").mkdir(parents=True)
+    (site / "okbots" / "core.py").write_text(
+        "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n\n\n"
+        "class Batchy:\n    name = 'batchy'\n\n    def orders(self, view, rng):\n        raise NotImplementedError\n\n\n"
+        "def helper():\n    return 1\n"
+    )
+    (site / "okbots" / "__init__.py").write_text(
+        "from dataclasses import dataclass\n\nfrom okbots.core import Batchy, Mine, helper\n\nMINE = Mine()\n"
+    )
+    info = site / "okbots-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: okbots\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[sevens.strategies]\nok-nope = okbots:Nope\n")
+    has = "has no 'Nope'; it has the bots MINE, Mine; the batch strategy Batchy; also helper:"
+    where = f"okbots ({site / 'okbots' / '__init__.py'})"
+    played = _sevens(["play", "--auto", "--no-save", "--bots", "okbots:Nope"], tmp_path, site)
+    assert played.returncode == 2 and played.stderr.count("\n") == 1, played.stderr
+    assert f"{where} {has} check the name after the colon" in " ".join(played.stderr.split())
+    lab = _sevens(["lab", "--strategies", "even,okbots:Nope", "--tournaments", "10"], tmp_path, site)
+    assert lab.returncode == 2 and lab.stderr.count("\n") == 1, lab.stderr
+    assert f"{where} {has} check the name after the colon" in " ".join(lab.stderr.split())
+    entry = _sevens(["play", "--auto", "--no-save", "--bots", "ok-nope"], tmp_path, site)
+    assert entry.returncode == 2 and entry.stderr.count("\n") == 1, entry.stderr
+    assert f"{where} {has} correct the entry point" in " ".join(entry.stderr.split())
+    assert "defines no class" not in played.stderr + lab.stderr + entry.stderr
+    assert "dataclass" not in played.stderr + lab.stderr + entry.stderr

@@ -150,7 +150,7 @@ def _sevens(args: list[str], cwd: Path, site: Path | None = None) -> subprocess.
         ("Mine = 5\n", "brokenbot:Mine", "'mine-v1' is not a bot: it needs a name and an order(view, rng) method"),
         # Raised in Python's own code: the place to fix is one's own line, or none (not importlib's).
         ("class Other:\n    pass\n", "brokenbot:Mine",
-         "has no 'Mine'; it defines Other: correct the entry point"),
+         "has no 'Mine'; it has Other: correct the entry point"),
         ("import json\nclass Mine:\n    def __init__(self):\n        json.loads('{')\n", "brokenbot:Mine",
          "brokenbot.py, line 4; fix or reinstall"),
     ],

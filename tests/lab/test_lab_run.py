@@ -168,8 +168,8 @@ def test_module_path_registration() -> None:
     """A strategy can be named by 'module:attribute' (a batch strategy class or a one-decision bot)."""
     assert resolve("sevens.lab.strategies:RandomPacing").name == "random"
     assert resolve("sevens.bots.smart:OddsAware").name == "odds-aware"
-    with pytest.raises(ValueError, match=r"sevens\.lab\.strategies \(.*strategies\.py\) has no 'Nope'; it defines "
-                                         r"BatchStrategy, .*RandomPacing"):
+    with pytest.raises(ValueError, match=r"sevens\.lab\.strategies \(.*strategies\.py\) has no 'Nope'; it has the "
+                                         r"batch strategies .*RandomPacing"):
         resolve("sevens.lab.strategies:Nope")
 
 

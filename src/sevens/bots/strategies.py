@@ -25,6 +25,7 @@ import random
 import sys
 import sysconfig
 import traceback
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -394,13 +395,50 @@ def _hidden_namesake(module: str, loaded: str | None) -> str | None:
     return None
 
 
+_NAMEABLE_SHOWN = 6
+"""How many names a message on a missing attribute offers instead."""
+
+
 def _defined(module: object) -> str:
-    """The classes ``module`` itself defines, for a message saying it lacks the one named."""
-    defined = sorted(
-        key for key, value in vars(module).items()
-        if isinstance(value, type) and value.__module__ == getattr(module, "__name__", None)
-    )
-    return f"; it defines {', '.join(defined)}" if defined else ", and defines no class"
+    """What ``module`` has that could be named after its colon instead, for a message saying it lacks
+    the one named: bots first (an ``order`` method), then batch strategies (``orders``), then its
+    package's other public classes and functions, re-exports included (a package's ``__init__``
+    often only imports its bots). At most :data:`_NAMEABLE_SHOWN` are named.
+
+    >>> import sevens.lab.strategies
+    >>> _defined(sevens.lab.strategies)
+    '; it has the batch strategies EvenPacing, GroupBlitzPacing, ...; also BatchView (5 more not shown)'
+    """
+    own = str(getattr(module, "__name__", "")).partition(".")[0]
+    listed = getattr(module, "__all__", None)
+    names = [n for n in listed if isinstance(n, str)] if isinstance(listed, (list, tuple)) else list(vars(module))
+    ranked: list[tuple[int, str]] = []
+    for key in names:
+        value = getattr(module, key, None)
+        if key.startswith("_") or value is None or isinstance(value, types.ModuleType):
+            continue
+        if isinstance(value, type) and getattr(value, "_is_protocol", False):
+            continue  # a Protocol has the methods but plays nothing
+        if callable(getattr(value, "order", None)):
+            ranked.append((0, key))
+        elif callable(getattr(value, "orders", None)):
+            ranked.append((1, key))
+        elif callable(value) and str(getattr(value, "__module__", "")).partition(".")[0] == own:
+            # Whatever came from elsewhere (dataclass, Random) is no bot of this package's.
+            ranked.append((2, key))
+    if not ranked:
+        return ", and has no bot, class or function to name"
+    ranked.sort()
+    shown = ranked[:_NAMEABLE_SHOWN]
+    groups: list[str] = []
+    for tier, (one, many) in enumerate([("the bot", "the bots"), ("the batch strategy", "the batch strategies"),
+                                        ("", "")]):
+        keys = [key for t, key in shown if t == tier]
+        if keys:
+            label = (one if len(keys) == 1 else many) if tier < 2 else ("also" if groups else "")
+            groups.append(f"{label} {', '.join(keys)}".strip())
+    more = len(ranked) - len(shown)
+    return f"; it has {'; '.join(groups)}" + (f" ({more} more not shown)" if more > 0 else "")
 
 
 _OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package
