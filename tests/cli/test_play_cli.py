@@ -1085,3 +1085,21 @@ def test_a_missing_name_in_a_package_lists_what_it_re_exports_bots_first(tmp_pat
     assert f"{where} {has} correct the entry point" in " ".join(entry.stderr.split())
     assert "defines no class" not in played.stderr + lab.stderr + entry.stderr
     assert "dataclass" not in played.stderr + lab.stderr + entry.stderr
+
+
+def test_a_batch_strategy_given_to_play_is_said_to_be_one_for_the_lab(tmp_path: Path) -> None:
+    """The guide's batch strategy (SaveThenFlair: a name and orders(view, rng)) given to --bots was
+    told "is not a bot: it needs a name and an order(view, rng) method", though it has a name: it is
+    now said to be a batch strategy, which only the lab plays, by its path and by an entry point."""
+    code = ("class SaveThenFlair:\n    name = 'save-then-flair'\n\n"
+            "    def orders(self, view, rng):\n        raise NotImplementedError\n")
+    (tmp_path / "batchpacers.py").write_text(code)
+    site = tmp_path / "site"
+    _installed(site, "housepacers", code, {"save-then-flair": "housepacers:SaveThenFlair"})
+    for bot in ("batchpacers:SaveThenFlair", "save-then-flair"):
+        played = _sevens(["play", "--auto", "--no-save", "--bots", bot], tmp_path, site)
+        assert played.returncode == 2 and played.stdout == ""
+        assert played.stderr == (f"error: --bots: {bot!r} is a batch strategy (orders(view, rng)), which only sevens "
+                                 "lab plays: a bot for games needs an order(view, rng) method for one team "
+                                 "(docs/strategy.md, 'Writing your own strategy'), or play it with sevens lab "
+                                 "--strategies\n")

@@ -537,6 +537,13 @@ def _external(name: str) -> Strategy | None:
     factory = isinstance(target, type) or (callable(target) and not hasattr(target, "order"))
     made: object = target() if factory and callable(target) else target
     if not isinstance(made, Strategy):
+        if callable(getattr(made, "orders", None)) and not hasattr(made, "order"):
+            # The guide's batch strategy: the lab plays it, a game asks one team at a time.
+            raise ValueError(
+                f"{name!r} is a batch strategy (orders(view, rng)), which only sevens lab plays: a bot for "
+                "games needs an order(view, rng) method for one team (docs/strategy.md, 'Writing your own "
+                "strategy'), or play it with sevens lab --strategies"
+            )
         raise ValueError(f"{name!r} is not a bot: it needs a name and an order(view, rng) method")
     return made
 
