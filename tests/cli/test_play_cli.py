@@ -1103,3 +1103,19 @@ def test_a_batch_strategy_given_to_play_is_said_to_be_one_for_the_lab(tmp_path: 
                                  "lab plays: a bot for games needs an order(view, rng) method for one team "
                                  "(docs/strategy.md, 'Writing your own strategy'), or play it with sevens lab "
                                  "--strategies\n")
+
+
+def test_a_lazy_attribute_that_fails_to_load_is_left_out_of_what_a_module_offers(tmp_path: Path) -> None:
+    """Listing what a module has to name looked up every name in its __all__, and a lazy one whose
+    module __getattr__ raised turned 'lazybots:Nope' into "cannot make 'lazybots:Nope': calling it
+    with no arguments raised RuntimeError": the failing name is now left out of the list."""
+    (tmp_path / "lazybots.py").write_text(
+        "from sevens.bots import EvenSpread\n\n__all__ = ['Mine', 'Heavy']\n\n\nclass Mine(EvenSpread):\n    pass\n\n\n"
+        "def __getattr__(name):\n    if name == 'Heavy':\n        raise RuntimeError('no weights here')\n"
+        "    raise AttributeError(name)\n"
+    )
+    played = _sevens(["play", "--auto", "--no-save", "--bots", "lazybots:Nope"], tmp_path)
+    assert played.returncode == 2 and played.stdout == ""
+    assert played.stderr == (f"error: --bots: cannot load 'lazybots:Nope': lazybots ({tmp_path / 'lazybots.py'}) has "
+                             "no 'Nope'; it has the bot Mine: check the name after the colon (case counts), or define "
+                             "'Nope' in lazybots\n")

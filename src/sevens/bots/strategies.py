@@ -414,18 +414,14 @@ def _defined(module: object) -> str:
     names = [n for n in listed if isinstance(n, str)] if isinstance(listed, (list, tuple)) else list(vars(module))
     ranked: list[tuple[int, str]] = []
     for key in names:
-        value = getattr(module, key, None)
-        if key.startswith("_") or value is None or isinstance(value, types.ModuleType):
+        if key.startswith("_"):
             continue
-        if isinstance(value, type) and getattr(value, "_is_protocol", False):
-            continue  # a Protocol has the methods but plays nothing
-        if callable(getattr(value, "order", None)):
-            ranked.append((0, key))
-        elif callable(getattr(value, "orders", None)):
-            ranked.append((1, key))
-        elif callable(value) and str(getattr(value, "__module__", "")).partition(".")[0] == own:
-            # Whatever came from elsewhere (dataclass, Random) is no bot of this package's.
-            ranked.append((2, key))
+        try:
+            tier = _nameable(getattr(module, key), own)
+        except Exception:  # a lazy attribute (a module's __getattr__) that fails as it loads: not offered
+            continue
+        if tier is not None:
+            ranked.append((tier, key))
     if not ranked:
         return ", and has no bot, class or function to name"
     ranked.sort()
@@ -439,6 +435,22 @@ def _defined(module: object) -> str:
             groups.append(f"{label} {', '.join(keys)}".strip())
     more = len(ranked) - len(shown)
     return f"; it has {'; '.join(groups)}" + (f" ({more} more not shown)" if more > 0 else "")
+
+
+def _nameable(value: object, own: str) -> int | None:
+    """0 for a bot, 1 for a batch strategy, 2 for another class or function of the package ``own``,
+    ``None`` for what is not worth offering."""
+    if value is None or isinstance(value, types.ModuleType):
+        return None
+    if isinstance(value, type) and getattr(value, "_is_protocol", False):
+        return None  # a Protocol has the methods but plays nothing
+    if callable(getattr(value, "order", None)):
+        return 0
+    if callable(getattr(value, "orders", None)):
+        return 1
+    if callable(value) and str(getattr(value, "__module__", "")).partition(".")[0] == own:
+        return 2  # whatever came from elsewhere (dataclass, Random) is no bot of this package's
+    return None
 
 
 _OWN_CODE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the sevens package
