@@ -1119,3 +1119,21 @@ def test_a_lazy_attribute_that_fails_to_load_is_left_out_of_what_a_module_offers
     assert played.stderr == (f"error: --bots: cannot load 'lazybots:Nope': lazybots ({tmp_path / 'lazybots.py'}) has "
                              "no 'Nope'; it has the bot Mine: check the name after the colon (case counts), or define "
                              "'Nope' in lazybots\n")
+
+
+def test_a_bot_without_a_name_plays_called_by_its_path_and_its_record_verifies(tmp_path: Path) -> None:
+    """The strategy guide makes a name optional ("A name attribute, if it has one"), and the lab plays a
+    bot without one, but sevens play refused it: "'nameless:Plain' is not a bot: it needs a name and an
+    order(view, rng) method". It now plays, called by the path it was given, and its record verifies."""
+    (tmp_path / "nameless.py").write_text(
+        "from sevens.rules import Order\n\n\nclass Plain:\n    def order(self, view, rng):\n"
+        "        total = -(-view.scrum // view.turns_left)\n        flair = total // 2 // 3 * 3\n"
+        "        return Order(force=total - flair, flair=flair)\n"
+    )
+    played = _sevens(["play", "--auto", "--players", "4", "--seed", "3", "--bots", "nameless:Plain,even",
+                      "--record", "game.json"], tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert "Played by the bot nameless:Plain (your own bot from the module nameless): " in " ".join(played.stdout.split())
+    verified = _sevens(["verify", "game.json", "--bots", "nameless:Plain"], tmp_path)
+    assert verified.returncode == 0, verified.stderr
+    assert "30 bot orders played again from the seed, each what its bot plays" in " ".join(verified.stdout.split())

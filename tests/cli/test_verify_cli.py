@@ -147,7 +147,7 @@ def _sevens(args: list[str], cwd: Path, site: Path | None = None) -> subprocess.
          "raised SystemExit: 4 at "),
         ("class Mine:\n    def __init__(self):\n        raise OSError('weights.bin')\n", "brokenbot:Mine",
          "raised OSError: weights.bin at "),
-        ("Mine = 5\n", "brokenbot:Mine", "'mine-v1' is not a bot: it needs a name and an order(view, rng) method"),
+        ("Mine = 5\n", "brokenbot:Mine", "'mine-v1' is not a bot: it needs an order(view, rng) method"),
         # Raised in Python's own code: the place to fix is one's own line, or none (not importlib's).
         ("class Other:\n    pass\n", "brokenbot:Mine",
          "has no 'Mine'; it has Other: correct the entry point"),

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from importlib.metadata import entry_points
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from sevens.bots.pacing import WEIGHTED, check_knockout_weight, paced_budget, split_weighted_name
 from sevens.bots.smart import Equilibrium, FieldReader, OddsAware
@@ -540,6 +540,19 @@ def _import_own(module: str) -> object:
         return importlib.import_module(module)
 
 
+@dataclass(frozen=True)
+class _CalledByItsPath:
+    """A bot of one's own with an order method but no ``name`` (the guide makes it optional), called
+    by the name it was given (its path or entry point)."""
+
+    bot: Any
+    name: str
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        made: Order = self.bot.order(view, rng)
+        return made
+
+
 def _external(name: str) -> Strategy | None:
     """A bot from an entry point called ``name``, or from a ``"module:attribute"`` path."""
     target = load_registered(name)
@@ -548,6 +561,8 @@ def _external(name: str) -> Strategy | None:
     # A class or a factory makes the bot; anything else is the bot itself.
     factory = isinstance(target, type) or (callable(target) and not hasattr(target, "order"))
     made: object = target() if factory and callable(target) else target
+    if not hasattr(made, "name") and callable(getattr(made, "order", None)):
+        return _CalledByItsPath(made, name)
     if not isinstance(made, Strategy):
         if callable(getattr(made, "orders", None)) and not hasattr(made, "order"):
             # The guide's batch strategy: the lab plays it, a game asks one team at a time.
@@ -556,7 +571,7 @@ def _external(name: str) -> Strategy | None:
                 "games needs an order(view, rng) method for one team (docs/strategy.md, 'Writing your own "
                 "strategy'), or play it with sevens lab --strategies"
             )
-        raise ValueError(f"{name!r} is not a bot: it needs a name and an order(view, rng) method")
+        raise ValueError(f"{name!r} is not a bot: it needs an order(view, rng) method")
     return made
 
 
