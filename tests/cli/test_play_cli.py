@@ -1137,3 +1137,18 @@ def test_a_bot_without_a_name_plays_called_by_its_path_and_its_record_verifies(t
     verified = _sevens(["verify", "game.json", "--bots", "nameless:Plain"], tmp_path)
     assert verified.returncode == 0, verified.stderr
     assert "30 bot orders played again from the seed, each what its bot plays" in " ".join(verified.stdout.split())
+
+
+def test_a_bot_returning_no_order_is_told_what_to_return(tmp_path: Path) -> None:
+    """A bot whose order method returned (10, 9) was said to have "raised AttributeError: 'tuple' object
+    has no attribute 'force'", with no line of its own to look at: the game now says what it returned
+    and what it must return."""
+    (tmp_path / "tuplebot.py").write_text("class Mine:\n    def order(self, view, rng):\n        return (10, 9)\n")
+    played = _sevens(["play", "--auto", "--no-save", "--players", "4", "--seed", "3", "--bots", "tuplebot:Mine"],
+                     tmp_path)
+    assert played.returncode != 0 and "Traceback" not in played.stderr and played.stderr.count("\n") == 1
+    message = " ".join(played.stderr.split())
+    assert "the bot 'tuplebot:Mine' gave an order the game refuses: " in message, message
+    assert "turn 1: its order method returned tuple (10, 9), not an Order: return sevens.rules.Order(force=..., " \
+           "flair=...)" in message
+    assert "AttributeError" not in message

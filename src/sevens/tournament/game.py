@@ -699,6 +699,13 @@ def autopilot_orders(
         name = game.setup.autopilot(team)
         strategy = strategies[name] if isinstance(strategies, Mapping) else strategies(name)
         order = strategy.order(view, autopilot_rng(seed, n, team))
+        if not (hasattr(order, "force") and hasattr(order, "flair")):
+            # Reading .force off a tuple said the bot "raised AttributeError", pointing nowhere.
+            shown = repr(order) if len(repr(order)) <= 60 else f"{repr(order)[:60]}..."
+            raise OrderRefused(
+                f"the bot {name!r} gave an order the game refuses: {team}, turn {n}: its order method returned "
+                f"{type(order).__name__} {shown}, not an Order: return sevens.rules.Order(force=..., flair=...)"
+            )
         try:
             checked = validate_order(order.force, order.flair, scrum=view.scrum)
         except OrderError as exc:
