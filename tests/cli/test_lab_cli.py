@@ -18,6 +18,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from installed_packages import install_package
 from sevens.cli.main import app
 from sevens.lab.run import run_lab, wilson_interval
 from strategy_sources import FAILS_ONCE, PRINTER
@@ -245,14 +246,6 @@ def test_a_class_with_neither_method_says_what_to_give_it(tmp_path: Path, monkey
                              "the class or object in its module that has one\n")
 
 
-def _installed(site: Path, module: str, entry: str) -> None:
-    """A package ``module`` as pip leaves it in ``site``, declaring the entry point 'mine = ENTRY'."""
-    (site / f"{module}-0.1.dist-info").mkdir(parents=True)
-    (site / f"{module}.py").write_text("class SaveThenFlair:\n    pass\n\nclass HalfAndHalf:\n    pass\n")
-    (site / f"{module}-0.1.dist-info" / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 0.1\n")
-    (site / f"{module}-0.1.dist-info" / "entry_points.txt").write_text(f"[sevens.strategies]\nmine = {entry}\n")
-
-
 @pytest.mark.parametrize("option", ["--strategies", "--field"])
 @pytest.mark.parametrize(("name", "says"), [
     ("{module}:Nope", "cannot load '{module}:Nope': {module} ({file}) has no 'Nope'; it has HalfAndHalf, "
@@ -270,7 +263,9 @@ def test_every_strategy_that_cannot_be_loaded_is_refused_under_the_option_that_n
     point naming what its module lacks said AttributeError was raised "at .../importlib/metadata/__init__.py",
     then "fix it and run again"."""
     module = f"pacers_{option.strip('-')}_{len(name)}"  # a module of its own for each case: imports are kept
-    _installed(tmp_path, module, f"{module}:Nope")
+    install_package(
+        tmp_path, module, {module: "class SaveThenFlair:\n    pass\n\nclass HalfAndHalf:\n    pass\n"}, {"mine": f"{module}:Nope"}
+    )
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
     name = name.format(module=module)

@@ -17,6 +17,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
+from installed_packages import install_package
 from sevens.cli import play as play_cli
 from sevens.cli.main import app
 from sevens.tournament.formats import default_format, legal_formats
@@ -963,22 +964,12 @@ def _sevens(args: list[str], cwd: Path, site: Path | None = None, typed: str = "
                           capture_output=True, text=True, timeout=300, check=False)
 
 
-def _installed(site: Path, module: str, code: str, entries: dict[str, str]) -> None:
-    """A package as pip leaves it: its module and a dist-info folder declaring its entry points."""
-    info = site / "housebots-0.1.dist-info"
-    info.mkdir(parents=True)
-    (site / f"{module}.py").write_text(code)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: housebots\nVersion: 0.1\n")
-    lines = "".join(f"{name} = {target}\n" for name, target in entries.items())
-    (info / "entry_points.txt").write_text(f"[sevens.strategies]\n{lines}")
-
-
 def test_the_start_says_where_a_bot_of_ones_own_and_a_registered_one_come_from(tmp_path: Path) -> None:
     """A module-path bot was called "a registered bot", as any name describe() did not know."""
     mine = "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"
     (tmp_path / "minebots.py").write_text(mine)
     site = tmp_path / "site"
-    _installed(site, "housebots", mine, {"house-even": "housebots:Mine"})
+    install_package(site, "housebots", {"housebots": mine}, {"house-even": "housebots:Mine"})
     done = _sevens(["play", "--auto", "--no-save", "--bots", "minebots:Mine,house-even"], tmp_path, site)
     said = " ".join(done.stdout.split())
     assert done.returncode == 0, done.stderr
@@ -1095,7 +1086,7 @@ def test_a_batch_strategy_given_to_play_is_said_to_be_one_for_the_lab(tmp_path: 
             "    def orders(self, view, rng):\n        raise NotImplementedError\n")
     (tmp_path / "batchpacers.py").write_text(code)
     site = tmp_path / "site"
-    _installed(site, "housepacers", code, {"save-then-flair": "housepacers:SaveThenFlair"})
+    install_package(site, "housebots", {"housepacers": code}, {"save-then-flair": "housepacers:SaveThenFlair"})
     for bot in ("batchpacers:SaveThenFlair", "save-then-flair"):
         played = _sevens(["play", "--auto", "--no-save", "--bots", bot], tmp_path, site)
         assert played.returncode == 2 and played.stdout == ""

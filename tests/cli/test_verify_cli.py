@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from installed_packages import install_package
 from sevens.bots import get_strategy
 from sevens.cli.main import app
 from sevens.rules import seed_commitment
@@ -121,16 +122,6 @@ def test_a_malformed_bot_name_is_refused_by_path_shortened_and_escaped(
     assert len(err) < 700 and "\x1b" not in err and err.count("\n") == 1
 
 
-def _installed(site: Path, module: str, code: str, entries: dict[str, str]) -> None:
-    """A package as pip leaves it: its module and a dist-info folder declaring its entry points."""
-    info = site / "brokenbots-0.1.dist-info"
-    info.mkdir(parents=True)
-    (site / f"{module}.py").write_text(code)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: brokenbots\nVersion: 0.1\n")
-    lines = "".join(f"{name} = {target}\n" for name, target in entries.items())
-    (info / "entry_points.txt").write_text(f"[sevens.strategies]\n{lines}")
-
-
 def _sevens(args: list[str], cwd: Path, site: Path | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", site) if p is not None)}
     return subprocess.run([sys.executable, "-m", "sevens", *args], cwd=cwd, env=env, capture_output=True, text=True,
@@ -163,7 +154,7 @@ def test_a_registered_bot_that_fails_to_load_is_said_to_be_installed_and_broken(
     its package; the other orders are still played again. It used to be called missing, or to end
     the verification with a traceback (a SyntaxError, a raising class) or silently (sys.exit)."""
     site = tmp_path / "site"
-    _installed(site, "brokenbot", code, {"mine-v1": target})
+    install_package(site, "brokenbots", {"brokenbot": code}, {"mine-v1": target})
     record = _record()
     record["turns"][1]["matches"][0]["home_order"]["autopilot"] = "mine-v1"  # type: ignore[index]
     (tmp_path / "game.json").write_text(dumps(record))

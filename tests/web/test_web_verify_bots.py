@@ -13,21 +13,11 @@ from fastapi import FastAPI
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from installed_packages import install_package
 from sevens.store.models import GameRow
 from sevens.tournament import dumps
 from web.conftest import WebDb
 from web.web_helpers import host_game
-
-
-def _register(site: Path) -> None:
-    """A package as pip leaves it: a bot whose class raises as it is made (a file it needs is gone)."""
-    info = site / "webbrokenbots-0.1.dist-info"
-    info.mkdir(parents=True)
-    (site / "webbrokenbot.py").write_text(
-        "class Mine:\n    def __init__(self):\n        raise OSError('/srv/private/weights.bin is missing')\n"
-    )
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: webbrokenbots\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[sevens.strategies]\nmine-v1 = webbrokenbot:Mine\n")
 
 
 def test_the_verify_page_says_which_bot_is_missing_and_which_fails_to_load(
@@ -36,7 +26,9 @@ def test_the_verify_page_says_which_bot_is_missing_and_which_fails_to_load(
     """Not "Verified", and not "this server lacks" a bot that it has: the page says the registered
     bot fails to load, without what failed (it names the server's files). The page used to answer
     500, the bot's own exception escaping the check."""
-    _register(tmp_path / "site")
+    # A bot whose class raises as it is made (a file it needs is gone).
+    broken = "class Mine:\n    def __init__(self):\n        raise OSError('/srv/private/weights.bin is missing')\n"
+    install_package(tmp_path / "site", "webbrokenbots", {"webbrokenbot": broken}, {"mine-v1": "webbrokenbot:Mine"})
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
     game = host_game(app, hours="0")
     game.start()  # nobody joined: the bots play it to the end at once
