@@ -57,7 +57,9 @@ def test_a_forged_bot_order_is_caught_though_the_rest_is_consistent() -> None:
     with pytest.raises(VerificationError) as caught:
         verify_record(record, check_orders=BotOrderCheck(SEED.hex()))
     assert caught.value.path.startswith("turns[1].matches[")
-    assert forged in str(caught.value) and "from the revealed seed" in str(caught.value)
+    # The path locates the order; the words name the team as people know it, not by its id.
+    name = game.setup.team(forged).name
+    assert f"plays for {name} in turn 2, from the revealed seed" in str(caught.value), str(caught.value)
 
 
 def test_unknown_bots_are_reported_not_imported() -> None:

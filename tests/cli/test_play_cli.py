@@ -1139,7 +1139,8 @@ def test_a_bot_returning_no_order_is_told_what_to_return(tmp_path: Path) -> None
                      tmp_path)
     assert played.returncode != 0 and "Traceback" not in played.stderr and played.stderr.count("\n") == 1
     message = " ".join(played.stderr.split())
-    assert "the bot 'tuplebot:Mine' gave an order the game refuses: " in message, message
+    # The team by its name, as every other message names it, not its id ("argentina").
+    assert "the bot 'tuplebot:Mine' gave an order the game refuses: Argentina, turn 1: " in message, message
     assert "turn 1: its order method returned tuple (10, 9), not an Order: return sevens.rules.Order(force=..., " \
            "flair=...)" in message
     assert "AttributeError" not in message

@@ -468,7 +468,8 @@ def test_a_bot_whose_order_raises_as_the_turns_played_are_checked_is_refused_in_
     kept = _interrupted_after_turn_1(tmp_path, "--bots", bots)
     (tmp_path / "stop-playing").touch()
     message = " ".join(_refused(kept, ["--bots", bots]).split())
-    assert "the bot 'stops_on_resume:Mine' fails to play: its order for " in message
+    # Named as the game names the team everywhere else ("spain" before).
+    assert "the bot 'stops_on_resume:Mine' fails to play: its order for Spain in turn 1 raised " in message, message
     assert f"in turn 1 raised RuntimeError: asked to stop at {tmp_path / 'stops_on_resume.py'}, line 9, as the turns " \
            "played so far were checked again; the game cannot go on without it" in message
 

@@ -65,6 +65,10 @@ def test_r3_orders_are_checked_against_the_balance() -> None:
         with pytest.raises(OrderRefused, match="R3") as info:
             check_order(game, turn=1, team=team, force=force, flair=flair)
         assert words in str(info.value) and info.value.rule == "R3"
+        # Named as people know the team (not "fiji, turn 1: ..."), one order checked or a whole turn's.
+        assert str(info.value).startswith(f"{game.setup.team(team).name}, turn 1: R3")
+    with pytest.raises(OrderRefused, match=rf"^{game.setup.team(team).name}, turn 1: R3"):
+        resolve_turn(game, {**_orders(game), team: TurnOrder(team, Order(60, 45))}, SEED)
 
 
 def test_orders_are_tagged_with_game_turn_and_team() -> None:
@@ -216,8 +220,22 @@ def test_a_bot_that_breaks_r3_is_refused_by_name() -> None:
             return Order(view.scrum + 1, 0)
 
     game = new_game(make_setup(4))
-    with pytest.raises(OrderRefused, match=rf"the bot '{DEFAULT_AUTOPILOT}' gave an order the game refuses: .*R3"):
-        autopilot_orders(game, game.teams_in_play()[:1], {DEFAULT_AUTOPILOT: Greedy()}, seed=SEED)
+    team = game.setup.team(game.teams_in_play()[0])
+    assert team.name != team.id  # so the message shows which of the two it names
+    refuses = rf"the bot '{DEFAULT_AUTOPILOT}' gave an order the game refuses: {team.name}, turn 1: .*R3"
+    with pytest.raises(OrderRefused, match=refuses):
+        autopilot_orders(game, [team.id], {DEFAULT_AUTOPILOT: Greedy()}, seed=SEED)
+
+
+def test_a_team_out_of_the_tournament_is_named_for_people() -> None:
+    """An autopilot or an order asked for an eliminated team named it by its id ("fiji"): people
+    read its name everywhere else."""
+    game = _after_groups()
+    out = next(t for t in game.setup.teams if t.id not in game.teams_in_play())
+    with pytest.raises(OrderRefused, match=rf"^R6: {out.name} is out of the tournament"):
+        autopilot_orders(game, [out.id], get_strategy, seed=SEED)
+    with pytest.raises(OrderRefused, match=rf"^R6: {out.name} is out of the tournament"):
+        check_order(game, turn=game.turn_number, team=out.id, force=1, flair=0)
 
 
 def test_views_show_what_a_manager_may_see() -> None:

@@ -208,7 +208,7 @@ class BotOrderCheck:
             except (Exception, SystemExit) as exc:  # its own code raised: said, as a bot that will not load is
                 said = f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
                 self.failing[name] = (
-                    f"fails to play: its order for {team} in turn {game.turn_number} raised {said}{raised_at(exc)}"
+                    f"fails to play: its order for {game.setup.team(team).name} in turn {game.turn_number} raised {said}{raised_at(exc)}"
                 )
                 continue
             replayed = picked[team]
@@ -218,7 +218,7 @@ class BotOrderCheck:
                     paths[team],
                     f"FORCE {want.force}, FLAIR {want.flair}",
                     f"FORCE {got.force}, FLAIR {got.flair}",
-                    f"the order the bot {name!r} plays for {team} in turn {game.turn_number}, from the revealed seed",
+                    f"the order the bot {name!r} plays for {game.setup.team(team).name} in turn {game.turn_number}, from the revealed seed",
                 )
             self.checked += 1
 

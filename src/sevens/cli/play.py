@@ -341,7 +341,7 @@ def _ask_order(
             continue
         try:
             force, flair = parse_order_text(text)
-            # The rule broken in the player's words first: check_order's message starts with the team's id.
+            # The rule broken in the player's words first: check_order's message starts with the team.
             validate_order(force, flair, scrum=view.scrum)
             order = check_order(game, turn=n, team=team, force=force, flair=flair)
         except (ValueError, OrderRefused) as exc:

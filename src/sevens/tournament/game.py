@@ -479,12 +479,13 @@ def check_order(
         raise OrderRefused(
             f"there is no team {team!r} in this game; teams: {', '.join(t.id for t in game.setup.teams)}"
         ) from None
+    shown = game.setup.team(team).name  # people read the team's name; the id is for records and URLs
     if team not in game.teams_in_play():
-        raise OrderRefused(f"R6: {team} is out of the tournament and plays no match in turn {n}", rule="R6")
+        raise OrderRefused(f"R6: {shown} is out of the tournament and plays no match in turn {n}", rule="R6")
     try:
         return validate_order(force, flair, scrum=game.scrum(team))
     except OrderError as exc:
-        raise OrderRefused(f"{team}, turn {n}: {exc}", rule=exc.rule, field=exc.field) from None
+        raise OrderRefused(f"{shown}, turn {n}: {exc}", rule=exc.rule, field=exc.field) from None
 
 
 def _check_orders(game: Game, orders: Mapping[TeamId, TurnOrder]) -> dict[TeamId, TurnOrder]:
@@ -517,7 +518,9 @@ def _check_orders(game: Game, orders: Mapping[TeamId, TurnOrder]) -> dict[TeamId
         try:
             validate_order(given.order.force, given.order.flair, scrum=balances[team])
         except OrderError as exc:
-            raise OrderRefused(f"{team}, turn {n}: {exc}", rule=exc.rule, field=exc.field) from None
+            raise OrderRefused(
+                f"{game.setup.team(team).name}, turn {n}: {exc}", rule=exc.rule, field=exc.field
+            ) from None
         checked[team] = given
     return checked
 
@@ -691,7 +694,8 @@ def autopilot_orders(
         if team not in playing:
             game.setup.team(team)  # an unknown team is a KeyError naming the teams
             raise OrderRefused(
-                f"R6: {team} is out of the tournament and plays no match in turn {n}", rule="R6"
+                f"R6: {game.setup.team(team).name} is out of the tournament and plays no match in turn {n}",
+                rule="R6",
             )
     out: dict[TeamId, TurnOrder] = {}
     for team, view in game.views_for(teams).items():
@@ -703,14 +707,14 @@ def autopilot_orders(
             # Reading .force off a tuple said the bot "raised AttributeError", pointing nowhere.
             shown = repr(order) if len(repr(order)) <= 60 else f"{repr(order)[:60]}..."
             raise OrderRefused(
-                f"the bot {name!r} gave an order the game refuses: {team}, turn {n}: its order method returned "
+                f"the bot {name!r} gave an order the game refuses: {info.name}, turn {n}: its order method returned "
                 f"{type(order).__name__} {shown}, not an Order: return sevens.rules.Order(force=..., flair=...)"
             )
         try:
             checked = validate_order(order.force, order.flair, scrum=view.scrum)
         except OrderError as exc:
             raise OrderRefused(
-                f"the bot {name!r} gave an order the game refuses: {team}, turn {n}: {exc}", rule=exc.rule
+                f"the bot {name!r} gave an order the game refuses: {info.name}, turn {n}: {exc}", rule=exc.rule
             ) from None
         out[info.id] = TurnOrder(info.id, checked, missed=info.manager is not None, autopilot=name)
     return out

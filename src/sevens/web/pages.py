@@ -980,14 +980,14 @@ def post_order(
     except (Invalid, Conflict) as exc:
         db.rollback()
         view = views.player_view(db, game, player_id)
-        # The rules' "fiji, turn 1: " would name the team by its id where its name heads the form.
-        why = str(exc)
-        if why.startswith(f"{team}, turn "):
-            why = why.split(": ", 1)[1]
         mine = {t.info.id: t for t in view.teams}
         if team not in mine:
             raise  # not one of this player's teams: the error page says why
         name = mine[team].info.name
+        # The rules' "Fiji, turn 1: " only repeats the team whose name heads the form.
+        why = str(exc)
+        if why.startswith(f"{name}, turn "):
+            why = why.split(": ", 1)[1]
         # A Conflict comes from the store, once all three numbers are read.
         if isinstance(exc, Conflict) and turn_number is not None and 1 <= turn_number < game.current_turn:
             # Its turn was resolved first (the deadline, the last order ready, a second click or
