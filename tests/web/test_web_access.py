@@ -320,3 +320,16 @@ def test_a_private_game_answers_as_an_unknown_one(app: FastAPI) -> None:
     puts = [client.put(f"/api/v1/games/{game}/orders/fiji", json=order, headers=stranger) for game in (hidden, unknown)]
     assert [p.status_code for p in puts] == [404, 404]
     assert puts[0].text.replace(hidden, "ID") == puts[1].text.replace(unknown, "ID")
+
+
+def test_a_join_form_sent_again_under_another_name_says_the_name_was_not_used(app: FastAPI) -> None:
+    """A join form loaded in a second tab and sent after the browser joined from the first sent
+    the browser to its seat's page as if the name typed had been taken; the seat kept its name."""
+    hosted = host_game(app)
+    ana = hosted.join("p1", "Ana")
+    path = hosted.invites["p1"].split("testserver", 1)[1]
+    assert post_form(ana, path, {"name": "Ana"}).status_code == 303
+    again = post_form(ana, path, {"name": "Bea"})
+    assert again.status_code == 422, again.text
+    assert "this seat is 'Ana', not 'Bea'" in html.unescape(again.text)
+    assert "Bea" not in html.unescape(ana.get(f"{hosted.base}/play").text)

@@ -262,3 +262,28 @@ def test_a_turn_that_is_not_the_open_one_is_409_whether_it_is_past_or_beyond_the
     assert client.post(f"/api/v1/games/{game}/end", headers=organiser).status_code == 200
     over = client.post(f"/api/v1/games/{game}/resolve", json={"turn": 7}, headers=organiser)
     assert over.status_code == 409 and over.json()["detail"] == "turn 7 is not open: the game is ended", over.text
+
+
+def test_joining_again_under_another_name_is_refused_not_ignored(app: FastAPI, clock: FakeClock) -> None:
+    """The token that took a seat may send its join again and gets the same seat; with another
+    name it got 200 and the old name was kept without a word, so a bot believed it played under a
+    name nobody saw. A seat taken after the start plays under the record's name whatever is sent,
+    so a retry of that join still answers 200."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Names", "players": 4}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    first = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"}).json()
+    ana = _bearer(first["token"])
+    same = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": " Ana "}, headers=ana)
+    assert same.status_code == 200 and same.json()["player"] == "p1", same.text
+    other = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Bea"}, headers=ana)
+    assert other.status_code == 422, other.text
+    assert other.json()["detail"].startswith("names are fixed once the seat is taken; this seat is 'Ana'")
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    late = client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Late"}).json()
+    again = client.post(
+        "/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Late"}, headers=_bearer(late["token"])
+    )
+    assert again.status_code == 200 and again.json()["player"] == "p2", again.text
+    names = str(client.get(f"/api/v1/games/{game}", headers=ana).json())
+    assert "'Ana'" in names and "Bea" not in names and "'Player 2'" in names and "Late" not in names

@@ -596,6 +596,24 @@ def teams_of(session: Session, *, game_id: int) -> list[TeamRow]:
     return sorted(rows, key=lambda t: (t.group, t.team_id))
 
 
+def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
+    """A join asked again by the one who took the seat: the name it sends must be the seat's, if
+    the seat took its name from its join (in the lobby). Otherwise the caller would believe it
+    plays under a name nobody sees. A seat taken after the start plays under the record's name
+    whatever was sent, then and now, so a retry of that join is not refused.
+
+    Raises:
+        Invalid: the seat was named at its join and the name sent is another.
+    """
+    taken_in_lobby = seat.joined_at is not None and (game.started_at is None or seat.joined_at < game.started_at)
+    sent = " ".join(name.translate(_BLANKS).split())
+    if taken_in_lobby and sent != seat_name(seat):
+        raise Invalid(
+            f"names are fixed once the seat is taken; this seat is {seat_name(seat)!r}, not {sent[:NAME_LENGTH]!r}",
+            field="name",
+        )
+
+
 def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> SeatRow:
     """Claim a seat and pick a display name (the name is kept once the game has started); the
     invite is used up.

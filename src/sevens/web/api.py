@@ -104,7 +104,10 @@ class JoinRequest(BaseModel):
     name: str = Field(
         min_length=1,
         max_length=40,
-        description="display name; a seat that had one when the game started keeps it (it is in the record)",
+        description=(
+            "display name; a seat that had one when the game started keeps it (it is in the record); "
+            "asking again for a seat taken in the lobby, send its name (another gets 422)"
+        ),
     )
 
 
@@ -242,7 +245,8 @@ def join(
     game = store.game_by_id(db, game_id=seat.game_id)
     principal_id = None if principal is None else principal.id
     if holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now):
-        # The token that joined with it, asking again: the same seat.
+        # The token that joined with it, asking again: the same seat, under the same name.
+        store.check_name_again(game, seat, body.name)
         return JoinResponse(game=game.public_id, player=seat.player_id, token=None)
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)

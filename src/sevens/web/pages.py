@@ -527,7 +527,14 @@ def join(
     seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     game = store.game_by_id(db, game_id=seat.game_id)
     assert game is not None
-    if joined:
+    if joined:  # a join form loaded before this browser joined with it, in another tab
+        try:
+            store.check_name_again(game, seat, name)
+        except Invalid as exc:  # said on the seat's page, rather than a redirect that drops the name
+            access = _access(db, principal, game)
+            note = f"You had joined already: {exc}."
+            view = views.player_view(db, game, seat.player_id)
+            return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
         return _redirect(f"/games/{game.public_id}/play")
     held = _held_seat(db, principal, seat)
     if held is not None:  # a join form loaded before this browser took another seat of the game
