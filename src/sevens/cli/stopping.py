@@ -11,6 +11,12 @@ block is done, so that a file being written is written whole and the game knows 
 
 The waiting is done by the handler, not by blocking the signals: a signal sent to the process may
 be taken by any of its threads (a numerical library's, say), and only a blocked thread would wait.
+
+Python runs a signal's handler wherever the main thread is, and there are places where it ignores
+what is raised: a weak reference's callback (the import system has some), a ``__del__``. Raised
+there, :class:`Stopped` would be printed as "Exception ignored in ..." and lost, the program going
+on as if no one had asked it to stop. It is caught on its way to being ignored, and the signal is
+sent again a moment later, to land where it is taken.
 """
 
 from __future__ import annotations
@@ -19,9 +25,11 @@ import contextlib
 import errno
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import Any
 
 __all__ = [
     "Stopped", "exit_code", "output_gone", "signals_deferred", "stop_on_signals", "terminal_gone", "winding_up",
@@ -35,6 +43,10 @@ _SIGNALS = tuple(
 _stopping = False  # Stopped was raised: the program is winding up
 _deferring = 0  # how many signals_deferred blocks are running
 _pending: int | None = None  # a signal that came during one of them
+_in_hook = False  # _unraisable is running: a Stopped raised now would be lost as well
+_lost: int | None = None  # a signal whose Stopped Python ignored, to be sent again
+_resend: threading.Timer | None = None  # what sends it
+_AGAIN_AFTER = 0.01  # seconds before a lost signal is sent again: the place that lost it is left by then
 
 
 class Stopped(KeyboardInterrupt):
@@ -67,14 +79,43 @@ def terminal_gone(exc: BaseException) -> bool:
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
-    global _stopping, _pending
+    global _stopping, _pending, _lost
+    if _in_hook:  # inside the hook below, where it would be lost as well
+        _send_again(signum)
+        return
     if _stopping:  # already winding up: finish that rather than break it off
         return
     if _deferring:
         _pending = signum if _pending is None else _pending
         return
-    _stopping = True
+    _stopping, _lost = True, None
     raise Stopped(signum)
+
+
+def _send_again(signum: int) -> None:
+    global _lost, _resend
+    _lost = signum
+    _resend = threading.Timer(_AGAIN_AFTER, os.kill, (os.getpid(), signum))
+    _resend.daemon = True
+    _resend.start()
+
+
+def _unraisable_hook(previous: Any) -> Any:
+    """A :data:`sys.unraisablehook` that takes back a :class:`Stopped` Python is about to ignore
+    (raised in a weak reference's callback or a ``__del__``): the stop is not over, so the signal
+    is sent again; anything else goes to ``previous``."""
+
+    def hook(unraisable: Any) -> None:
+        global _stopping, _in_hook
+        if not isinstance(unraisable.exc_value, Stopped):
+            previous(unraisable)
+            return
+        _in_hook = True
+        _stopping = False
+        _send_again(unraisable.exc_value.signum)
+        _in_hook = False
+
+    return hook
 
 
 def winding_up() -> None:
@@ -97,14 +138,30 @@ def stop_on_signals() -> Iterator[None]:
         return
     before = {signum: handler for signum in _SIGNALS if (handler := signal.getsignal(signum)) is not signal.SIG_IGN}
     _stopping, _pending = False, None
+    hook_before = sys.unraisablehook
+    sys.unraisablehook = _unraisable_hook(hook_before)
     for signum in before:
         signal.signal(signum, _stop)
     try:
         yield
     finally:
+        lost = _take_back_lost()
         for signum, handler in before.items():
             signal.signal(signum, handler)
+        sys.unraisablehook = hook_before
         _stopping, _pending = False, None
+        if lost is not None and sys.exc_info()[1] is None:
+            raise Stopped(lost)  # lost, and the block ended before it was sent again: it still stops
+
+
+def _take_back_lost() -> int | None:
+    """A lost signal not yet raised again, its sending called off (None if there is none)."""
+    global _lost, _resend
+    lost, timer = _lost, _resend
+    _lost, _resend = None, None
+    if timer is not None:
+        timer.cancel()
+    return lost
 
 
 @contextlib.contextmanager
