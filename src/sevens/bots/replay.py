@@ -21,6 +21,7 @@ from sevens.bots.strategies import (
     get_strategy,
     raised_at,
     shown_error,
+    shown_raised,
 )
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
 from sevens.tournament.record import RecordError, VerificationError
@@ -160,8 +161,7 @@ def named_bot(name: str) -> Strategy:
                 raise
             reason = str(exc).removeprefix(f"cannot load {name!r}: ").removesuffix("; fix it and run again")
         else:  # its class or factory raised as it made the bot ("no weights given")
-            said = f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
-            reason = f"making it (calling what its entry point names) raised {said}{raised_at(exc)}"
+            reason = f"making it (calling what its entry point names) raised {shown_raised(exc)}{raised_at(exc)}"
     raise BotLoadError(name, reason)
 
 
@@ -206,9 +206,9 @@ class BotOrderCheck:
                 # The bot named in the order, whatever the team's autopilot is now set to.
                 picked = autopilot_orders(game, [team], {game.setup.autopilot(team): strategy}, seed=self.seed)
             except (Exception, SystemExit) as exc:  # its own code raised: said, as a bot that will not load is
-                said = f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
                 self.failing[name] = (
-                    f"fails to play: its order for {game.setup.team(team).name} in turn {game.turn_number} raised {said}{raised_at(exc)}"
+                    f"fails to play: its order for {game.setup.team(team).name} in turn {game.turn_number} raised "
+                    f"{shown_raised(exc)}{raised_at(exc)}"
                 )
                 continue
             replayed = picked[team]

@@ -44,6 +44,7 @@ __all__ = [
     "load_registered",
     "raised_at",
     "shown_error",
+    "shown_raised",
     "STRATEGIES",
     "SUMMARIES",
     "EvenSpread",
@@ -296,7 +297,7 @@ def load_registered(name: str) -> object | None:
         except (Exception, SystemExit) as exc:  # its module's code ran, and raised
             raise ValueError(
                 f"cannot load {name!r}: importing {_where(entry.module)} for the entry point "
-                f"{entry.value!r} raised {_raised(exc)}{raised_at(exc)}; fix it and run again"
+                f"{entry.value!r} raised {shown_raised(exc)}{raised_at(exc)}; fix it and run again"
             ) from None
         # Looked up here rather than by entry.load(), whose AttributeError was said to be raised
         # "at importlib/metadata/__init__.py", and "fix it" pointed at no file of one's own.
@@ -351,7 +352,7 @@ def load_registered(name: str) -> object | None:
             raise  # the file and line are the exception's own (the command line says them)
         except (Exception, SystemExit) as exc:  # the module's own code raised as it was imported (or exited)
             raise ValueError(
-                f"cannot load {name!r}: importing {_where(module)} raised {_raised(exc)}{raised_at(exc)}; "
+                f"cannot load {name!r}: importing {_where(module)} raised {shown_raised(exc)}{raised_at(exc)}; "
                 "fix it and run again"
             ) from None
         first, _, rest = attribute.partition(".")
@@ -510,7 +511,9 @@ def shown_error(text: str, limit: int = _SHOWN_ERROR) -> str:
     return f"{escaped[:limit]}... ({len(text):,} characters)"
 
 
-def _raised(exc: BaseException) -> str:
+def shown_raised(exc: BaseException) -> str:
+    """An exception some other code raised, as a message quotes it: its type, and its message by
+    :func:`shown_error`."""
     return f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
 
 

@@ -30,9 +30,9 @@ def raised(exc: BaseException) -> str:
     >>> raised(SystemExit()), raised(RuntimeError("no view"))
     ('SystemExit', 'RuntimeError: no view')
     """
-    from sevens.bots.strategies import shown_error  # only once something failed: it loads the odds
+    from sevens.bots.strategies import shown_raised  # only once something failed: it loads the odds
 
-    return f"{type(exc).__name__}: {shown_error(str(exc))}" if str(exc) else type(exc).__name__
+    return shown_raised(exc)
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:

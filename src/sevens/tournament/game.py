@@ -705,7 +705,8 @@ def autopilot_orders(
         order = strategy.order(view, autopilot_rng(seed, n, team))
         if not (hasattr(order, "force") and hasattr(order, "flair")):
             # Reading .force off a tuple said the bot "raised AttributeError", pointing nowhere.
-            shown = repr(order) if len(repr(order)) <= 60 else f"{repr(order)[:60]}..."
+            shown = repr(order)
+            shown = shown if len(shown) <= 60 else f"{shown[:60]}..."
             raise OrderRefused(
                 f"the bot {name!r} gave an order the game refuses: {info.name}, turn {n}: its order method returned "
                 f"{type(order).__name__} {shown}, not an Order: return sevens.rules.Order(force=..., flair=...)"
