@@ -5,6 +5,9 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+# pytester: the browser tests' watchdog is tried on test runs of its own
+pytest_plugins = ["pytester"]
+
 # Bounded property tests: the machine is small and shared.
 settings.register_profile("default", max_examples=60, deadline=None)
 settings.load_profile("default")

@@ -15,6 +15,15 @@ CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
+def launch_chromium(pw: Any) -> Any:
+    """Debian's headless Chromium, with the switches that keep it off the network."""
+    return pw.chromium.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    )
+
+
 def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
     """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
     its address and stops it afterwards. The port is bound here and the socket handed to uvicorn:
@@ -95,3 +104,70 @@ def start_with_one_seat(page, server: str, name: str, *, hours: str, arrangement
     page.goto(organise_url)
     page.click("#start button")
     return organise_url
+
+
+class Watchdog:
+    """Ends a browser test whose Chromium stops answering, so that one hang costs a test and not
+    the whole run: a Playwright call waiting on a page that never answers (or a browser that never
+    closes) waits for ever, and a CI run was once cut off after 90 minutes at one such test.
+
+    After ``seconds`` it notes where every thread of this process was, kills the Chromium processes
+    started since it began (the waiting call then raises), and if the test has still not ended
+    ``grace`` seconds later kills the rest of them too (Playwright's driver)."""
+
+    def __init__(self, seconds: float, *, grace: float = 20.0) -> None:
+        import psutil
+
+        self.seconds, self.grace = seconds, grace
+        self.stacks = ""  # where each thread was when it fired; empty while it has not
+        self._me = psutil.Process()
+        self._before = {child.pid for child in self._me.children(recursive=True)}
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, name="browser-watchdog", daemon=True)
+        self._thread.start()
+
+    @property
+    def fired(self) -> bool:
+        return bool(self.stacks)
+
+    def stop(self) -> None:
+        self._done.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        if self._done.wait(self.seconds):
+            return
+        self.stacks = _where_each_thread_is()
+        self._kill(lambda name: "chrom" in name)
+        if not self._done.wait(self.grace):
+            self._kill(lambda name: True)
+
+    def _kill(self, which: Any) -> None:
+        import psutil
+
+        for child in self._me.children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                if child.pid not in self._before and which(child.name()):
+                    child.kill()
+
+
+def _where_each_thread_is() -> str:
+    """Each thread's stack, and each paused greenlet's: Playwright's sync calls wait in a greenlet of
+    their own while the main thread runs its event loop, so the test's own line is only there."""
+    import gc
+    import sys
+    import traceback
+
+    import greenlet
+
+    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    stacks = [
+        f"thread {names.get(ident, ident)}:\n" + "".join(traceback.format_stack(frame))
+        for ident, frame in sys._current_frames().items()
+    ]
+    stacks += [
+        "a greenlet waiting in the main thread:\n" + "".join(traceback.format_stack(paused.gr_frame))
+        for paused in gc.get_objects()
+        if isinstance(paused, greenlet.greenlet) and paused.gr_frame is not None
+    ]
+    return "\n".join(stacks)

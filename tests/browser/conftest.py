@@ -2,17 +2,59 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.runner import runtestprotocol
 
-from browser.browser_helpers import CHROMIUM, serve
+from browser.browser_helpers import Watchdog, launch_chromium, serve
+
+BROWSER_TEST_SECONDS = 300.0
+"""How long one browser test may take before its Chromium is taken to have hung: the slowest takes
+about a minute in a loaded CI run (`bash scripts/test` prints the slowest)."""
+
+WATCHDOG = pytest.StashKey[Watchdog]()
+HUNG = pytest.StashKey[list[str]]()  # each test whose Chromium hung, and where it was
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Debian's headless Chromium through Playwright")
+    config.stash[HUNG] = []
+
+
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """A browser test whose Chromium hung (the watchdog killed it) goes once more: a hang is
+    Chromium's, and says nothing of the app. It is reported at the end of the run all the same, with
+    where it was; a test that fails for any other reason, or hangs twice, fails."""
+    if "chromium" not in getattr(item, "fixturenames", ()):
+        return None
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for go in (1, 2):
+        if go == 2:
+            item._initrequest()  # type: ignore[attr-defined]  # fresh fixtures for the second go
+        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        watchdog = item.stash.get(WATCHDOG, None)
+        if watchdog is None or not watchdog.fired:
+            break
+        hung = f"{item.nodeid} (go {go}): Chromium gave no answer in {watchdog.seconds:.0f} s; where it was:"
+        item.config.stash[HUNG].append(f"{hung}\n{watchdog.stacks}")
+        if not any(report.failed for report in reports):
+            break
+    for report in reports:
+        item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    hung = config.stash.get(HUNG, [])
+    if hung:
+        terminalreporter.section("Chromium hung (killed, and the test went again)")
+        for what in hung:
+            terminalreporter.write_line(what)
 
 
 @pytest.fixture
@@ -27,23 +69,14 @@ def one_game_server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
-def chromium() -> Iterator[Any]:
-    """Debian's headless Chromium, with the switches that keep it off the network."""
+def chromium(request: pytest.FixtureRequest) -> Iterator[Any]:
+    """Debian's headless Chromium under a watchdog (see :func:`pytest_runtest_protocol`)."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
+    watchdog = request.node.stash[WATCHDOG] = Watchdog(BROWSER_TEST_SECONDS)
+    with contextlib.ExitStack() as stack:
+        stack.callback(watchdog.stop)
+        pw = stack.enter_context(sync_playwright())
+        browser = launch_chromium(pw)
+        stack.callback(browser.close)
+        yield browser

@@ -1,0 +1,117 @@
+"""The browser tests' watchdog: a Chromium that stops answering ends one test, not the run.
+
+A page busy for ever (a script that never ends) stands in for a hung Chromium: Playwright's
+evaluate has no time limit, so without the watchdog each of these would wait until pytest-timeout's
+limit (set short here) failed it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+import browser.conftest as browser_conftest
+from browser.browser_helpers import CHROMIUM, Watchdog, launch_chromium
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    ),
+    pytest.mark.timeout(120),
+]
+
+NEVER_ENDS = "() => { for (;;) {} }"
+
+
+def test_a_page_that_never_answers_is_killed_and_the_waiting_call_raises() -> None:
+    from playwright.sync_api import Error, sync_playwright
+
+    watchdog = Watchdog(3.0)  # before the launch: it kills the Chromium started after it
+    try:
+        with sync_playwright() as pw:
+            page = launch_chromium(pw).new_page()
+            started = time.monotonic()
+            with pytest.raises(Error, match="closed"):
+                page.evaluate(NEVER_ENDS)
+            waited = time.monotonic() - started
+    finally:
+        watchdog.stop()
+    assert watchdog.fired and waited < 60
+    # where the test was waiting, for the report
+    assert "page.evaluate(NEVER_ENDS)" in watchdog.stacks, watchdog.stacks
+
+
+def test_a_watchdog_stopped_in_time_kills_nothing() -> None:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        watchdog = Watchdog(2.0)
+        page = launch_chromium(pw).new_page()
+        assert page.evaluate("() => 6 * 7") == 42
+        watchdog.stop()
+        time.sleep(3)
+        assert not watchdog.fired
+        assert page.evaluate("() => 'still here'") == "still here"
+
+
+_TESTS = '''
+import pathlib
+
+GOES = pathlib.Path(__file__).with_name("goes")
+
+
+def test_browser(chromium):
+    goes = int(GOES.read_text()) if GOES.exists() else 0
+    GOES.write_text(str(goes + 1))
+    page = chromium.new_page()
+    if goes < HANGS:
+        page.evaluate("() => { for (;;) {} }")
+    assert page.evaluate("() => 1 + 1") == 2
+'''
+
+
+def _run(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, hangs: int) -> pytest.RunResult:
+    monkeypatch.setattr(browser_conftest, "BROWSER_TEST_SECONDS", 3.0)
+    pytester.makeconftest("from browser.conftest import *\n")
+    pytester.makepyfile(test_hung=f"HANGS = {hangs}\n" + _TESTS)
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", "-o", "timeout=100")
+
+
+def test_a_test_whose_chromium_hung_once_goes_again_and_says_so(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = _run(pytester, monkeypatch, hangs=1)
+    result.assert_outcomes(passed=1)
+    assert (pytester.path / "goes").read_text() == "2"
+    result.stdout.fnmatch_lines(
+        ["*Chromium hung (killed, and the test went again)*", "test_hung.py::test_browser (go 1): Chromium gave no answer in 3 s; where it was:"]
+    )
+    assert 'page.evaluate("() => { for (;;) {} }")' in result.stdout.str()
+    assert "(go 2)" not in result.stdout.str()
+
+
+def test_a_test_whose_chromium_hangs_twice_fails(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = _run(pytester, monkeypatch, hangs=2)
+    result.assert_outcomes(failed=1)
+    assert (pytester.path / "goes").read_text() == "2"
+    result.stdout.fnmatch_lines(["*(go 1): Chromium gave no answer in 3 s*", "*(go 2): Chromium gave no answer in 3 s*"])
+
+
+def test_a_test_that_fails_without_hanging_does_not_go_again(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(browser_conftest, "BROWSER_TEST_SECONDS", 30.0)
+    pytester.makeconftest("from browser.conftest import *\n")
+    pytester.makepyfile(
+        test_fails='''
+import pathlib
+
+GOES = pathlib.Path(__file__).with_name("goes")
+
+
+def test_browser(chromium):
+    GOES.write_text(GOES.read_text() + "x" if GOES.exists() else "x")
+    assert chromium.new_page().evaluate("() => 1 + 1") == 3
+'''
+    )
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(failed=1)
+    assert (pytester.path / "goes").read_text() == "x"
+    assert "Chromium hung" not in result.stdout.str()
