@@ -40,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
+from sevens.bots.strategies import shown_raised
 from sevens.lab import held
 from sevens.lab.cores import available_cores
 from sevens.lab.kernels import mix64
@@ -989,8 +990,13 @@ def _not_in_worker(name: str, exc: BaseException, started_by: str) -> str:
 
 
 def _raised(exc: BaseException) -> str:
-    """An exception as one line: its type and message."""
-    return f"{type(exc).__name__}: {exc}"
+    """An exception as one line: its type and message, escaped and cut as the bots' are (a
+    strategy's code, or Dask, may raise terminal codes or a page of text).
+
+    >>> _raised(ValueError("no\\x1b[2J weights"))
+    'ValueError: no\\\\x1b[2J weights'
+    """
+    return shown_raised(exc)
 
 
 def _pooled_batch(spec: BatchSpec) -> Totals:
