@@ -369,6 +369,8 @@ def test_bots_are_chosen_by_name_and_given_to_the_bot_teams_in_turn(tmp_path: Pa
         ("evn", "there is no bot called 'evn'; choose one of: even,"),
         ("even,,random", "has an empty name"),
         ("os:system", "--bots: 'os:system' is not a bot: calling it with no arguments failed"),
+        # a bot's name is optional (docs/strategy.md): the order method is what it needs
+        ("os:system", "a class or function that makes one, with an order(view, rng) method (a name is optional)"),
         ("even,sys:exit", "--bots: 'sys:exit' is not a bot: loading it or calling it with no arguments raised SystemExit;"),
         ("asyncio:get_running_loop", "--bots: 'asyncio:get_running_loop' is not a bot: loading it or calling it with "
                                      "no arguments raised RuntimeError: no running event loop"),

@@ -914,7 +914,7 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
         fail(f"--bots {text!r} has an empty name; give names separated by commas, e.g. --bots equilibrium,even")
     for name in names:
         try:
-            check_loadable("--bots", name, get_strategy, what="bot", needs="a name and an order(view, rng) method")
+            check_loadable("--bots", name, get_strategy, what="bot", needs="an order(view, rng) method (a name is optional)")
         except ValueError as exc:
             fail(f"--bots: {exc}")
     return names

@@ -108,7 +108,7 @@ def _trusted_bots(text: str | None) -> frozenset[str]:
                 "(such as mine:Mine); built-in bots and those registered as entry points are found without it"
             )
         try:
-            check_loadable("--bots", name, get_strategy, what="bot", needs="a name and an order(view, rng) method")
+            check_loadable("--bots", name, get_strategy, what="bot", needs="an order(view, rng) method (a name is optional)")
         except ValueError as exc:
             fail(f"--bots: {exc}")
     return frozenset(names)
