@@ -268,14 +268,16 @@ def test_joining_again_under_another_name_is_refused_not_ignored(app: FastAPI, c
     """The token that took a seat may send its join again and gets the same seat; with another
     name it got 200 and the old name was kept without a word, so a bot believed it played under a
     name nobody saw. A seat taken after the start plays under the record's name whatever is sent,
-    so a retry of that join still answers 200."""
+    so a retry of that join still answers 200; every answer names the seat's name, so that a late
+    joiner is told it is not the one it sent."""
     client = new_client(app)
     created = client.post("/api/v1/games", json={"name": "Names", "players": 4}).json()
     game, organiser = created["game"], _bearer(created["token"])
     first = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ana"}).json()
     ana = _bearer(first["token"])
     same = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": " Ana "}, headers=ana)
-    assert same.status_code == 200 and same.json()["player"] == "p1", same.text
+    assert first["name"] == "Ana"
+    assert same.status_code == 200 and same.json()["player"] == "p1" and same.json()["name"] == "Ana", same.text
     other = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Bea"}, headers=ana)
     assert other.status_code == 422, other.text
     assert other.json()["detail"].startswith("names are fixed once the seat is taken; this seat is 'Ana'")
@@ -284,6 +286,7 @@ def test_joining_again_under_another_name_is_refused_not_ignored(app: FastAPI, c
     again = client.post(
         "/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Late"}, headers=_bearer(late["token"])
     )
-    assert again.status_code == 200 and again.json()["player"] == "p2", again.text
+    assert late["name"] == "Player 2", late
+    assert again.status_code == 200 and again.json()["player"] == "p2" and again.json()["name"] == "Player 2", again.text
     names = str(client.get(f"/api/v1/games/{game}", headers=ana).json())
     assert "'Ana'" in names and "Bea" not in names and "'Player 2'" in names and "Late" not in names

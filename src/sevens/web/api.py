@@ -112,10 +112,12 @@ class JoinRequest(BaseModel):
 
 
 class JoinResponse(BaseModel):
-    """The seat claimed; ``token`` is new only when the call carried no bearer token."""
+    """The seat claimed and the name it plays under (the one sent, unless the seat was taken after
+    the start: then the record's); ``token`` is new only when the call carried no bearer token."""
 
     game: str
     player: str
+    name: str
     token: str | None
 
 
@@ -247,14 +249,14 @@ def join(
     if holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now):
         # The token that joined with it, asking again: the same seat, under the same name.
         store.check_name_again(game, seat, body.name)
-        return JoinResponse(game=game.public_id, player=seat.player_id, token=None)
+        return JoinResponse(game=game.public_id, player=seat.player_id, name=store.seat_name(seat), token=None)
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
-    return JoinResponse(game=game.public_id, player=seat.player_id, token=token)
+    return JoinResponse(game=game.public_id, player=seat.player_id, name=store.seat_name(seat), token=token)
 
 
 @router.get("/me", response_model=schemas.MeAnswer, responses=error_responses(401, 429))
