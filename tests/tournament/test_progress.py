@@ -7,7 +7,7 @@ import dataclasses
 from collections import Counter
 
 import pytest
-from tournament_helpers import SEED, make_setup
+from tournament_helpers import SEED, make_setup, ordered_game, zero_orders
 
 from sevens.bots import get_strategy
 from sevens.tournament import (
@@ -43,7 +43,7 @@ def test_progress_follows_the_game_turn_by_turn(players: int, teams: int, draw_s
             progress = team_progress(game, team.id)
             assert progress.group == team.group
             assert progress.group_played == min(len(game.turns), GROUP_TURNS)
-            assert tables[team.group].order[progress.group_place - 1] == team.id
+            assert tables[team.group].row(team.id).position == progress.group_place
             assert progress.groups_over == (len(game.turns) >= GROUP_TURNS)
             # Out exactly when it has no match to come, the champion apart.
             if game.finished:
@@ -123,6 +123,19 @@ def test_the_sentences_name_the_stage_the_opponent_and_the_score() -> None:
     # A game stopped early does not tell a team still in play that it plays on.
     for t in semi.teams_in_play():
         assert describe_progress(team_progress(semi, t), ended=True).startswith("Still in play when the game was ended")
+
+
+def test_teams_level_in_an_unfinished_group_are_told_the_place_they_share() -> None:
+    """R8: in an unfinished group, teams level up to head-to-head share a place (the table shows
+    both as, say, 2nd). With nothing spent every first-round match is 0-0, so each group's four
+    teams share 1st; the managers of three of them were told 2nd, 3rd and 4th (their place in
+    the list, which is by team id)."""
+    game = ordered_game(make_setup(4), zero_orders, turns=1)
+    for team in game.setup.teams:
+        assert game.tables()[team.group].row(team.id).position == 1
+        progress = team_progress(game, team.id)
+        assert progress.group_place == 1
+        assert describe_progress(progress) == f"Group {team.group}: 1st after 1 of 3 matches."
 
 
 def test_an_unknown_team_is_refused_with_the_teams_that_exist() -> None:

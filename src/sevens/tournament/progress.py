@@ -25,7 +25,7 @@ class TeamProgress:
         team: The team.
         group: Its group's letter.
         group_place: Its place in the group table (1 first): final once ``groups_over``, else as
-            the table stands after ``group_played`` matches.
+            the table stands after ``group_played`` matches, shared with any team still level.
         group_played: Group matches it has played.
         groups_over: True once the group stage has been played (R8's final tables are drawn).
         knockout: Its knockout matches so far, in order.
@@ -61,7 +61,8 @@ def team_progress(game: Game, team: str) -> TeamProgress:
     own = [(n, m) for n, turn in enumerate(game.turns) for m in turn.matches if info.id in (m.home.team, m.away.team)]
     played = sum(1 for n, _ in own if n < GROUP_TURNS)
     knockout = tuple(m for n, m in own if n >= GROUP_TURNS)
-    place = game.tables()[info.group].order.index(info.id) + 1
+    # The table's own position: teams level in an unfinished group share it (R8).
+    place = game.tables()[info.group].row(info.id).position
     groups_over = len(game.turns) >= GROUP_TURNS
     plays_next = info.id in game.teams_in_play()
     if knockout:
