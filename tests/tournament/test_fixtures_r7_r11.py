@@ -6,7 +6,7 @@ import itertools
 from collections import Counter
 
 import pytest
-from tournament_helpers import make_setup
+from tournament_helpers import bot_game, make_setup
 
 from sevens.tournament import (
     GROUP_ROUNDS,
@@ -116,3 +116,45 @@ def test_knockout_fixture_ids_and_stage() -> None:
         next_knockout_pairs([TeamId("a"), TeamId("b"), TeamId("c")])
     with pytest.raises(ValueError, match="R11"):
         first_knockout_pairs({"A": FOUR["A"], "C": FOUR["C"]})
+
+
+@pytest.mark.parametrize(
+    ("players", "first", "later"),
+    [
+        (4, ["A1-B2", "B1-A2"], [["A1/B2-B1/A2"]]),
+        (
+            9,
+            ["A1-D2", "B1-C2", "C1-B2", "D1-A2"],
+            [["A1/D2-C1/B2", "B1/C2-D1/A2"], ["A1/D2/C1/B2-B1/C2/D1/A2"]],
+        ),
+    ],
+    ids=["8 teams", "16 teams"],
+)
+def test_r11_a_games_knockouts_follow_its_final_tables_and_its_winners(
+    players: int, first: list[str], later: list[list[str]]
+) -> None:
+    """Seed 7 and R11 in a whole game: the first knockout round is built from the final group
+    tables (winner at home against the named runner-up), and each later round from the winners of
+    the slots R11 names; every team placed 3rd or 4th plays no knockout match."""
+    game = bot_game(make_setup(players))
+    tables = game.tables()
+    label = {
+        team: f"{letter}{place}"
+        for letter, table in tables.items()
+        for place, team in enumerate(table.order[:2], start=1)
+    }
+    knockouts = game.turns[3:]
+    assert [f"{label[m.home.team]}-{label[m.away.team]}" for m in knockouts[0].matches] == first
+    # Each later slot holds the winner of the slots it names, in that order.
+    slots = {f"{label[m.home.team]}/{label[m.away.team]}": m.winner for m in knockouts[0].matches}
+    for turn, names in zip(knockouts[1:], later, strict=True):
+        expected = []
+        for name in names:
+            home, away = name.split("-")
+            expected.append((slots[home], slots[away]))
+        assert [(m.home.team, m.away.team) for m in turn.matches] == expected
+        slots = {
+            name.replace("-", "/"): m.winner for name, m in zip(names, turn.matches, strict=True)
+        }
+    played = {team for turn in knockouts for m in turn.matches for team in m.fixture.teams}
+    assert played == set(label)

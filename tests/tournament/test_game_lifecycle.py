@@ -99,6 +99,31 @@ def test_r6_an_eliminated_team_takes_no_order() -> None:
         resolve_turn(game, orders, SEED)
 
 
+def test_r6_a_team_beaten_in_a_knockout_is_out_too() -> None:
+    """R6 ("every team still in plays exactly one match") after a knockout defeat: a quarter-final
+    loser takes no order, no autopilot order and no place in the turn, and its view says it plays
+    no more; its SCRUM stays as the quarter-final left it."""
+    game = bot_game(make_setup(9), turns=4)
+    assert game.stage is Stage.SEMI_FINAL
+    beaten = [m.loser for m in game.turns[3].matches]
+    assert all(loser is not None for loser in beaten) and len(beaten) == 4
+    for loser in beaten:
+        assert loser is not None and loser not in game.teams_in_play()
+        name = game.setup.team(loser).name
+        with pytest.raises(OrderRefused, match=rf"^R6: {name} is out of the tournament") as info:
+            check_order(game, turn=5, team=loser, force=0, flair=0)
+        assert info.value.rule == "R6"
+        with pytest.raises(OrderRefused, match=rf"^R6: {name} is out of the tournament"):
+            autopilot_orders(game, [loser], get_strategy, seed=SEED)
+        with pytest.raises(OrderRefused, match=f"{loser} play no match this turn"):
+            resolve_turn(game, {**_orders(game, 0, 0), loser: TurnOrder(loser, Order(0, 0))}, SEED)
+        view = game.view_for(loser)
+        assert (view.in_play, view.fixture, view.turns_left, view.stages_left) == (False, None, 0, ())
+        assert view.scrum == game.turns[3].matches[beaten.index(loser)].side(loser).scrum_after
+    after = resolve_turn(game, _orders(game, 0, 0), SEED)
+    assert all(after.scrum(loser) == game.scrum(loser) for loser in beaten if loser is not None)
+
+
 def test_a_finished_game_takes_no_orders() -> None:
     game = bot_game(make_setup(4))
     with pytest.raises(OrderRefused, match="finished"):
