@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from sevens.cli.verify import register as register_verify
 from sevens.store.models import GameRow, OrderLogRow, TeamRow
+from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
 from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
@@ -188,6 +189,11 @@ def test_whole_game_record_verifies(hosted: Hosted, tmp_path: Path) -> None:
             )
     page = hosted.organiser.get(hosted.base).text
     assert 'id="champion"' in page and 'id="seed"' in page
+    # What decided each place reads as the terminal says it: "fewer tries conceded", not the field
+    # name "tries against", which read as if more were better.
+    decided = re.findall(r'<td role="cell" class="decided"><span class="cell-label"[^>]*>Place decided by: </span>(.*?)</td>', page)
+    assert len(decided) == 8 and set(decided) <= set(DECIDED_BY_WORDS.values()), decided
+    assert set(decided) - {"league points", "lots"}, decided  # a step whose words changed is among them
     download = hosted.organiser.get(f"{hosted.base}/record.json")
     assert "attachment" in download.headers["content-disposition"]
     record = json.loads(download.text)

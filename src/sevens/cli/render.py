@@ -13,7 +13,7 @@ from rich.text import Text
 
 from sevens.rules import DecidedBy, Dice, Line
 from sevens.tournament.game import Game, MatchResult, MatchSide
-from sevens.tournament.standings import Criterion, GroupTable
+from sevens.tournament.standings import DECIDED_BY_WORDS, Criterion, GroupTable
 
 __all__ = [
     "EXPLAIN",
@@ -133,14 +133,8 @@ class Narrower:
 
 
 EXPLAIN: dict[Criterion | None, str] = {
-    Criterion.LEAGUE_POINTS: "league points",
-    Criterion.TRIES_FOR: "tries scored",
-    Criterion.POINTS_FOR: "points scored",
-    Criterion.TRIES_AGAINST: "fewer tries conceded",
-    Criterion.POINTS_AGAINST: "fewer points conceded",
-    Criterion.HEAD_TO_HEAD: "head-to-head",
-    Criterion.LOTS: "lots",
-    None: "level (group unfinished)",
+    criterion: "level (group unfinished)" if criterion is None else DECIDED_BY_WORDS[criterion]
+    for criterion in (*Criterion, None)
 }
 """The short explanation shown for each place's ``decided_by`` (R8)."""
 

@@ -28,6 +28,7 @@ from sevens.tournament.lots import LotsDraw, draw_lots
 
 __all__ = [
     "CHAIN",
+    "DECIDED_BY_WORDS",
     "DRAW_POINTS",
     "LOSS_POINTS",
     "WIN_POINTS",
@@ -58,6 +59,18 @@ class Criterion(StrEnum):
     HEAD_TO_HEAD = "head_to_head"
     LOTS = "lots"
 
+
+DECIDED_BY_WORDS: dict[Criterion, str] = {
+    Criterion.LEAGUE_POINTS: "league points",
+    Criterion.TRIES_FOR: "tries scored",
+    Criterion.POINTS_FOR: "points scored",
+    Criterion.TRIES_AGAINST: "fewer tries conceded",
+    Criterion.POINTS_AGAINST: "fewer points conceded",
+    Criterion.HEAD_TO_HEAD: "head-to-head",
+    Criterion.LOTS: "lots",
+}
+"""Each step as the tables say what decided a place (R8); on what a team conceded, fewer wins, which
+the field's name ("tries_against") does not say."""
 
 CHAIN: tuple[Criterion, ...] = tuple(Criterion)
 """The criteria in the order R8 applies them."""

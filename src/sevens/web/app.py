@@ -28,6 +28,7 @@ from sevens.bots.pacing import WEIGHTED
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
+from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.deps import GAMES_WINDOW_SECONDS
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.proxies import TrustedProxies, parse_trusted
@@ -252,6 +253,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
     templates.env.filters["duration"] = duration
+    templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     # Set before any template is compiled: the compiler reads it.
     templates.env.finalize = printable
     app.state.templates = templates
