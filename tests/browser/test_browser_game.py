@@ -426,7 +426,7 @@ def test_group_tables_fit_a_phone_with_how_each_place_was_decided(server: str, c
         assert rows.count() == 4
         for row in rows.all():
             decided = row.locator("td.decided")
-            assert re.fullmatch(r"Place decided by: [a-z ]+", decided.inner_text()), decided.inner_text()
+            assert re.fullmatch(r"Place decided by: [a-z -]+", decided.inner_text()), decided.inner_text()
             team, under = row.locator("th").bounding_box(), decided.bounding_box()
             assert team and under and under["y"] >= team["y"] + team["height"] - 1, (name, team, under)
             assert under["x"] + under["width"] <= shown, (name, under)
