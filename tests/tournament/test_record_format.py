@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import hashlib
+import hmac
 import json
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ from sevens.tournament import (
     verify_record,
 )
 from sevens.tournament.record import schema
+from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, draw_game_from_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "schema" / "game-record.schema.json"
@@ -316,3 +319,48 @@ def test_the_example_in_docs_record_md_adds_up() -> None:
     document = json.loads(SCHEMA_FILE.read_text("utf-8"))
     match_schema = {**document["$defs"]["match"], "$defs": document["$defs"]}
     jsonschema.Draft202012Validator(match_schema).validate(match)
+
+
+def _draw_as_docs_record_md_says(seed: str, players: list[str], fmt: Format) -> list[tuple[str, str, str | None]]:
+    """The 'game-seed' draw redone from docs/record.md's recipe alone, with the standard library."""
+    text = hmac.new(bytes.fromhex(seed), b"sevens/draw", hashlib.sha256).hexdigest()
+    key = hashlib.sha256(b"sevens/group-draw/v1" + b"s:" + text.encode()).digest()
+    words: list[int] = []
+    block = 0
+
+    def below(n: int) -> int:
+        nonlocal block
+        while True:
+            if not words:
+                digest = hashlib.sha256(key + block.to_bytes(8, "big")).digest()
+                block += 1
+                words.extend(int.from_bytes(digest[i : i + 8], "big") for i in range(0, 32, 8))
+            word = words.pop(0)
+            if word < 2**64 - 2**64 % n:
+                return word % n
+
+    def shuffle(items: list[Any]) -> list[Any]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    order = shuffle(players)
+    letters = shuffle(list("ABCD"[: fmt.groups]))
+    places: dict[str, list[str | None]] = {letter: [] for letter in sorted(letters)}
+    for slot in range(fmt.players * fmt.teams_per_player):
+        places[letters[slot % fmt.groups]].append(order[slot // fmt.teams_per_player])
+    dealt = [(g, m) for g in sorted(places) for m in shuffle(places[g] + [None] * (4 - len(places[g])))]
+    names = shuffle(list(DEFAULT_TEAM_NAMES[: fmt.teams]))
+    return [(name, group, manager) for name, (group, manager) in zip(names, dealt, strict=True)]
+
+
+@pytest.mark.parametrize("fmt", [Format(8, 4, 2), Format(16, 5, 3), Format(16, 9, 1), Format(16, 16, 1)])
+def test_the_draw_recipe_in_docs_record_md_redoes_the_draw(fmt: Format) -> None:
+    """An outside checker following docs/record.md gets the program's draw (R12, R14)."""
+    people = [Player(PlayerId(f"p{i}"), f"Player {i}") for i in range(1, fmt.players + 1)]
+    for seed in ("00" * 32, "5e" * 32, "0123456789abcdef" * 4):
+        setup = draw_game_from_seed(people, fmt, seed=seed)
+        drawn = [(team.name, team.group, team.manager) for team in setup.teams]
+        assert drawn == _draw_as_docs_record_md_says(seed, [p.id for p in people], fmt)
