@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -311,3 +312,40 @@ def test_serve_on_loopback_refuses_a_rebound_host_name(tmp_path: Path) -> None:
     (tmp_path / "any").mkdir()
     with _serving(tmp_path / "any", env={"SEVENS_ALLOWED_HOSTS": "*"}) as port:
         assert _home_status(port, "rebound.example")[0] == 200
+
+
+def _call(port: int, method: str, path: str, body: dict[str, object] | None = None, token: str = "") -> dict[str, object]:
+    headers = {"Content-Type": "application/json", **({"Authorization": f"Bearer {token}"} if token else {})}
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=data, headers=headers, method=method)
+    with urllib.request.urlopen(request, timeout=10) as response:
+        answer = json.loads(response.read().decode())
+    assert isinstance(answer, dict)
+    return answer
+
+
+def test_serve_makes_its_database_readable_by_its_own_user_only(tmp_path: Path) -> None:
+    """The SQLite database holds every open turn's saved orders and every game's secret seed, as a
+    full backup does (written 0600). `sevens serve` made it, and SQLite its WAL and shared-memory
+    files, 0644 under the usual umask: any account on the machine could read the orders before the
+    turn was resolved (R13) and throw its dice (R14). With an order saved, none of them is open to
+    the group or to others."""
+    before = os.umask(0o022)  # the usual one, which the server process inherits
+    try:
+        with _serving(tmp_path) as port:
+            game = _call(port, "POST", "/api/v1/games", {"name": "Cup", "players": 4})
+            invites = game["invites"]
+            assert isinstance(invites, dict)
+            player = _call(port, "POST", "/api/v1/join", {"invite": invites["p1"], "name": "Ann"})
+            _call(port, "POST", f"/api/v1/games/{game['game']}/start", token=str(game["token"]))
+            seen = _call(port, "GET", f"/api/v1/games/{game['game']}", token=str(player["token"]))
+            teams = seen["teams"]
+            assert isinstance(teams, list)
+            team = next(t["id"] for t in teams if t["manager"] == "Ann")
+            order = {"turn": 1, "force": 37, "flair": 27}
+            _call(port, "PUT", f"/api/v1/games/{game['game']}/orders/{team}", order, token=str(player["token"]))
+            modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in tmp_path.glob("site.sqlite3*")}
+    finally:
+        os.umask(before)
+    assert {"site.sqlite3", "site.sqlite3-wal", "site.sqlite3-shm"} <= set(modes), modes
+    assert {name: oct(mode) for name, mode in modes.items() if mode & 0o077} == {}

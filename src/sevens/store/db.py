@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -50,6 +52,18 @@ def _sqlite_pragmas(synchronous: str) -> Callable[[Any, Any], None]:
     return on_connect
 
 
+def _made_private(database: str) -> Callable[[Any, Any, Any, Any], None]:
+    def before_connect(_dialect: Any, _record: Any, _args: Any, _params: Any) -> None:
+        # The file holds the open turns' orders and the games' secret seeds (R13, R14), like a full
+        # backup, which is written 0600: a new one is made for its owner alone before SQLite opens
+        # it (SQLite gives the WAL and shared-memory files the database's permissions). An existing
+        # file is left as it is; any other failure is SQLite's to report when it opens the path.
+        with contextlib.suppress(OSError):
+            os.close(os.open(database, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+    return before_connect
+
+
 SQLITE_SYNCHRONOUS = ("normal", "full")
 """The ``PRAGMA synchronous`` levels :func:`make_engine` accepts for SQLite."""
 
@@ -75,6 +89,8 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
 
     Statement parameters are never logged (``hide_parameters``): they hold draft orders and
     secret hashes, which R13 keeps out of every log line even when SQL logging is switched on.
+    A SQLite file it creates is readable and writable by its owner only (mode 0600), for the
+    same reason; an existing one keeps its permissions.
 
     >>> make_engine("sqlite://").dialect.name
     'sqlite'
@@ -93,6 +109,9 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
             else {}
         )
         engine = create_engine(url, connect_args={"check_same_thread": False}, hide_parameters=True, **pool)
+        parsed = make_url(url)
+        if not is_in_memory(url) and "uri" not in parsed.query and parsed.database is not None:
+            event.listen(engine, "do_connect", _made_private(parsed.database))
         event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous))
         return engine
     return create_engine(url, pool_pre_ping=True, hide_parameters=True)
