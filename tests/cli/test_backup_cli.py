@@ -401,6 +401,19 @@ def _empty_backup(tmp_path: Path) -> str:
     return str(path)
 
 
+def test_an_import_makes_a_new_sqlite_database_readable_by_its_own_user_only(tmp_path: Path) -> None:
+    """A full backup restored into a new SQLite file puts there the seeds and the open turns' orders
+    it kept 0600; the file was made 0644 under the usual umask, for any account to read."""
+    database = tmp_path / "games.sqlite3"
+    before = os.umask(0o022)
+    try:
+        result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{database}", _empty_backup(tmp_path)])
+    finally:
+        os.umask(before)
+    assert result.exit_code == 0, result.output
+    assert oct(stat.S_IMODE(database.stat().st_mode)) == oct(0o600)
+
+
 @pytest.mark.parametrize("overwrite", [[], ["--overwrite"]])
 def test_export_refuses_a_path_that_is_not_a_file_rather_than_replace_it(tmp_path: Path, overwrite: list[str]) -> None:
     """A pipe (or /dev/null, as root) was said to 'already exist and be replaced; pass --overwrite', and
