@@ -9,7 +9,7 @@ from typing import NoReturn
 
 import typer
 
-__all__ = ["EXIT_BAD_INPUT", "MAX_DIGITS", "check_loadable", "fail", "one_line", "raised"]
+__all__ = ["BOT_NEEDS", "EXIT_BAD_INPUT", "MAX_DIGITS", "check_loadable", "fail", "one_line", "raised"]
 
 EXIT_BAD_INPUT = 2
 
@@ -41,6 +41,10 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     with contextlib.suppress(OSError):
         print(f"error: {one_line(message)}", file=sys.stderr)
     raise typer.Exit(code)
+
+
+BOT_NEEDS = "an order(view, rng) method (a name is optional)"
+"""What a refusal of ``--bots`` (play, verify) says a bot needs."""
 
 
 def check_loadable(option: str, name: str, load: Callable[[str], object], *, what: str, needs: str) -> None:

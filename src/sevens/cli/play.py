@@ -30,7 +30,7 @@ from rich.text import Text
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.bots.strategies import raised_at, shown_error
 from sevens.cli import lineedit
-from sevens.cli.errors import MAX_DIGITS, check_loadable, fail, raised
+from sevens.cli.errors import BOT_NEEDS, MAX_DIGITS, check_loadable, fail, raised
 from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers, write_text
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
@@ -914,7 +914,7 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
         fail(f"--bots {text!r} has an empty name; give names separated by commas, e.g. --bots equilibrium,even")
     for name in names:
         try:
-            check_loadable("--bots", name, get_strategy, what="bot", needs="an order(view, rng) method (a name is optional)")
+            check_loadable("--bots", name, get_strategy, what="bot", needs=BOT_NEEDS)
         except ValueError as exc:
             fail(f"--bots: {exc}")
     return names

@@ -17,7 +17,7 @@ from sevens.bots import (
     shown_name,
     shown_names,
 )
-from sevens.cli.errors import EXIT_BAD_INPUT, check_loadable, fail
+from sevens.cli.errors import BOT_NEEDS, EXIT_BAD_INPUT, check_loadable, fail
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
@@ -108,7 +108,7 @@ def _trusted_bots(text: str | None) -> frozenset[str]:
                 "(such as mine:Mine); built-in bots and those registered as entry points are found without it"
             )
         try:
-            check_loadable("--bots", name, get_strategy, what="bot", needs="an order(view, rng) method (a name is optional)")
+            check_loadable("--bots", name, get_strategy, what="bot", needs=BOT_NEEDS)
         except ValueError as exc:
             fail(f"--bots: {exc}")
     return frozenset(names)

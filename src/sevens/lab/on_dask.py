@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import sevens
-from sevens.lab.run import BatchSpec, Totals, _raised, run_batch
+from sevens.bots.strategies import shown_raised
+from sevens.lab.run import BatchSpec, Totals, run_batch
 
 __all__ = ["CONNECT_TIMEOUT", "ON_DASK", "STAGES", "ClusterError", "not_on_dask", "run_on_dask"]
 
@@ -117,7 +118,7 @@ def _check_cluster(client: Any, address: str) -> None:
 def _scheduler_without_sevens(address: str, cause: BaseException | None) -> str:
     return (
         f"the Dask scheduler at {address} cannot read the run's batches"
-        + ("" if cause is None else f" ({_raised(cause)})")
+        + ("" if cause is None else f" ({shown_raised(cause)})")
         + ": the scheduler imports sevens to read them, as the workers do to play them; install the "
         "same sevens as here where the scheduler runs (and on every worker), and start it again"
     )
@@ -175,7 +176,7 @@ def run_on_dask(
         raise ValueError(_unreachable(address, exc, timeout, refused_now=refused_now)) from None
     except (ValueError, TypeError) as exc:  # no address at all, or one Dask cannot use ('nonsense', 'http://...')
         raise ValueError(
-            f"{address!r} is not an address Dask can connect to ({_raised(exc)}): give it as the "
+            f"{address!r} is not an address Dask can connect to ({shown_raised(exc)}): give it as the "
             "scheduler prints it, tcp://HOST:PORT (dask scheduler listens on port 8786 unless told otherwise), or "
             "leave out --dask to run on this machine"
         ) from None
@@ -555,7 +556,7 @@ def _greet(address: str, timeout: float) -> str:
             raise silent
         raise exc
     if isinstance(exc, OSError):  # the other end closed the connection, or answered with what is not Dask's
-        raise _NotDask(_raised(exc))
+        raise _NotDask(shown_raised(exc))
     raise exc
 
 
@@ -646,7 +647,7 @@ def _unreachable(address: str, exc: BaseException, timeout: float, *, refused_no
             "check the host name or IP address, that the machine is up and can be reached from here, and that its "
             "firewall lets the port through, or leave out --dask to run on this machine"
         )
-    why = _raised(causes[1] if timed_out and len(causes) > 1 else exc)
+    why = shown_raised(causes[1] if timed_out and len(causes) > 1 else exc)
     return (
         f"cannot reach a Dask scheduler at {address} ({why}); check that the scheduler is running and that this is "
         "the address it printed as it started (tcp://HOST:PORT), and that no firewall stands between, or leave "
@@ -665,11 +666,11 @@ def not_on_dask(name: str, exc: BaseException, address: str) -> str:
     cause = exc.__context__ if isinstance(exc.__context__, ImportError | AttributeError) else None
     module, _, attribute = name.partition(":")
     if cause is not None:
-        why = _raised(cause)
+        why = shown_raised(cause)
     elif str(exc).startswith("there is no strategy called"):
         why = "no strategy of that name is installed there"
     else:
-        why = _raised(exc)
+        why = shown_raised(exc)
     said = f"strategy {name!r} loads in this process but not on the Dask cluster's workers ({why})"
     instead = "; or run without --dask (dask=None), which plays on this machine"
     if not attribute:  # an entry point's name: only an installed package declares one

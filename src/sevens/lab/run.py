@@ -971,6 +971,12 @@ def _not_in_worker(name: str, exc: BaseException, started_by: str) -> str:
 
     >>> print(_not_in_worker("__main__:Mine", AttributeError("no Mine"), "spawn"))  # doctest: +ELLIPSIS
     strategy '__main__:Mine' loads in this process but not in the run's worker processes (AttributeError: no Mine): ...
+
+    What the strategy's code raised is quoted escaped (a terminal code is shown, not obeyed):
+
+    >>> message = _not_in_worker("m:Mine", ValueError("no\\x1b[2J Mine"), "fork")
+    >>> "\\x1b" in message, "(ValueError: no\\\\x1b[2J Mine)" in message
+    (False, True)
     """
     if started_by == "fork":
         why = "the workers started as copies of this process (fork), so the strategy's code or state differs there"
@@ -983,20 +989,10 @@ def _not_in_worker(name: str, exc: BaseException, started_by: str) -> str:
             "or set at run time)"
         )
     return (
-        f"strategy {name!r} loads in this process but not in the run's worker processes ({_raised(exc)}): "
+        f"strategy {name!r} loads in this process but not in the run's worker processes ({shown_raised(exc)}): "
         f"{why}. Put it in a file of its own (mine.py, say, naming it 'mine:{name.partition(':')[2] or 'Mine'}') "
         "in the folder you run from, or run with one worker (--workers 1, workers=1), which plays in this process"
     )
-
-
-def _raised(exc: BaseException) -> str:
-    """An exception as one line: its type and message, escaped and cut as the bots' are (a
-    strategy's code, or Dask, may raise terminal codes or a page of text).
-
-    >>> _raised(ValueError("no\\x1b[2J weights"))
-    'ValueError: no\\\\x1b[2J weights'
-    """
-    return shown_raised(exc)
 
 
 def _pooled_batch(spec: BatchSpec) -> Totals:
