@@ -328,6 +328,10 @@ def test_signing_a_seat_out_discards_its_saved_orders(hosted: Hosted) -> None:
     assert post_form(taker, link.group(1).split("testserver", 1)[1], {"name": "Player 2"}).status_code == 303
     page = taker.get(f"{hosted.base}/play").text
     assert "17 FORCE" not in page and "Your order" not in page
+    # Nor may the browser offer the boxes' earlier entries: a shared browser's form history would hold
+    # the last player's numbers once the seat changes hands.
+    boxes = re.findall(r'<input name="(?:force|flair)"[^>]*>', page)
+    assert boxes and all('autocomplete="off"' in box for box in boxes), boxes
     assert "Now: knockout-saver" not in page and "Now: " in page
     assert "Your order: 5 FORCE + 3 FLAIR" in hosted.players["p1"].get(f"{hosted.base}/play").text
     assert "its 1 order(s) saved for turn 1 were discarded" in hosted.organiser.get(f"{hosted.base}/organise").text
