@@ -35,6 +35,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     for go in (1, 2):
         if go == 2:
             item._initrequest()  # type: ignore[attr-defined]  # fresh fixtures for the second go
+            # the first go's watchdog is not this go's, which may fail before it starts one
+            del item.stash[WATCHDOG]
         reports = runtestprotocol(item, nextitem=nextitem, log=False)
         watchdog = item.stash.get(WATCHDOG, None)
         if watchdog is None or not watchdog.fired:

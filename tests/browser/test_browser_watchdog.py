@@ -119,3 +119,39 @@ def test_browser(chromium):
     result.assert_outcomes(failed=1)
     assert (pytester.path / "goes").read_text() == "x"
     assert "Chromium hung" not in result.stdout.str()
+
+
+def test_a_second_go_that_fails_before_its_chromium_starts_is_not_called_a_hang(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(browser_conftest, "BROWSER_TEST_SECONDS", LIMIT)
+    pytester.makeconftest("from browser.conftest import *\n")
+    pytester.makepyfile(
+        test_setup_fails='''
+import pathlib
+
+import pytest
+
+GOES = pathlib.Path(__file__).with_name("goes")
+
+
+@pytest.fixture
+def counted():
+    goes = int(GOES.read_text()) if GOES.exists() else 0
+    GOES.write_text(str(goes + 1))
+    if goes == 1:
+        raise RuntimeError("the second go's setup failed")
+    return goes
+
+
+def test_browser(counted, chromium):
+    chromium.new_page().evaluate("() => { for (;;) {} }")
+'''
+    )
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-o", "timeout=100")
+    result.assert_outcomes(errors=1)
+    assert (pytester.path / "goes").read_text() == "2"
+    out = result.stdout.str()
+    assert "(go 1): Chromium gave no answer" in out and "the second go's setup failed" in out
+    # the first go's watchdog is not the second go's: go 2 never had a Chromium to hang
+    assert "(go 2)" not in out, out
