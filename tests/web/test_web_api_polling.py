@@ -87,7 +87,8 @@ def test_another_seat_ordering_moves_nothing_a_player_or_spectator_polls(app: Fa
     """R13: p2 saving and readying its orders changes neither the version nor the ETags of a
     spectator's state and game view (token or none), nor p1's version, state and team view. p1's
     game view lists whether each team has ordered (docs/web.md, "Who sees what"), so its ETag
-    moves with that field and nothing else of the body; the organiser's version and game ETag
+    moves with those two fields (order_states, and who_ordered as the player's page lists it) and
+    nothing else of the body; the organiser's version and game ETag
     move, as its page shows who has ordered (never what)."""
     bots = Bots(app)
     bots.act("start")
@@ -112,8 +113,10 @@ def test_another_seat_ordering_moves_nothing_a_player_or_spectator_polls(app: Fa
         for name in ("p1", "spectator", "nobody"):
             assert after[name] == before[name], (name, ready)
         assert after["p1 game"] != before["p1 game"], ready
-        assert {key for key in p1_now if p1_now[key] != p1_game[key]} == {"order_states"}, ready
+        assert {key for key in p1_now if p1_now[key] != p1_game[key]} == {"order_states", "who_ordered"}, ready
         assert set(p1_now["order_states"].values()) <= {"none", "saved", "ready", "unclaimed"}
+        theirs = {t["team"]: t["state"] for t in p1_now["who_ordered"] if t["team"] in p1_now["order_states"]}
+        assert theirs == p1_now["order_states"], ready
         assert after["organiser"][0] != before["organiser"][0], ready
         assert after["organiser"][1] != before["organiser"][1], ready
         before, p1_game = after, p1_now

@@ -20,7 +20,8 @@ BOUNDS = {
     "organiser page": 8,
     "spectator page": 3,
     "record download": 1,
-    "page poll (player)": 3,
+    "page poll (player)": 6,  # with the mark of who has ordered: the teams, the seats, the turn's orders
+    "who-ordered part (player)": 8,
     "page poll (organiser)": 6,
     "page poll (spectator)": 1,
     "links poll (organiser)": 4,
@@ -111,6 +112,7 @@ def _counts(app: FastAPI, pages: Hosted, api: ApiGame) -> dict[str, int]:
         "spectator page": (spectator, base, {}),
         "record download": (spectator, f"{base}/record.json", {}),
         "page poll (player)": (pages.players[player], f"{base}/state", {}),
+        "who-ordered part (player)": (pages.players[player], f"{base}/who-ordered", {}),
         "page poll (organiser)": (pages.organiser, f"{base}/state", {}),
         "page poll (spectator)": (spectator, f"{base}/state", {}),
         "links poll (organiser)": (pages.organiser, f"{base}/links", {}),

@@ -434,7 +434,7 @@ def _role_view(read: Reader, db: Session, clock: ClockDep) -> dict[str, Any]:
         # invites and bots the organiser sees (who has ordered, never what, R13).
         both = views.organiser_view(db, row, now=clock(), held=held).to_dict()
         mine = views.player_view(db, row, player_id).to_dict()
-        both.update(me=mine["me"], my_teams=mine["my_teams"])
+        both.update(me=mine["me"], who_ordered=mine["who_ordered"], my_teams=mine["my_teams"])
         return both
     if player_id is not None:
         return views.player_view(db, row, player_id).to_dict()

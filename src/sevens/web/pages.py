@@ -652,7 +652,26 @@ def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Respo
     body = views.watch_state(
         db, game, organiser=access.organiser, principal_id=None if principal is None else principal.id
     )
+    if access.player_id is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+        # The player's page refreshes its list of who has ordered when this mark moves, without
+        # a reload: their version stays put as orders come in, so as not to interrupt their typing.
+        body["who_ordered"] = views.who_ordered_mark(views.who_ordered_now(db, game, access.player_id))
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+@router.get("/games/{public_id}/who-ordered")
+def who_ordered_part(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The player's page's list of who has ordered this turn (never what, R13), alone: what its
+    script puts in place of the list when ``/state`` says it changed (403 to a browser with no seat)."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    player_id = _player(access)
+    view = views.player_view(db, game, player_id)
+    response = render(request, "who_ordered.html", {"view": view})
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Who-Ordered"] = view.who_ordered_mark
+    return response
 
 
 @router.get("/games/{public_id}/links")

@@ -247,12 +247,31 @@ class MyTeam(BaseModel):
     )
 
 
+class TurnTeam(BaseModel):
+    """A team in play in the open turn, and whether it has ordered (R13: never what)."""
+
+    team: str
+    state: Literal["none", "saved", "ready", "unclaimed", "house"] = Field(
+        description="no order yet; saved, not ready; ready; its seat not taken yet (its autopilot plays); "
+        "a house team (its bot plays)"
+    )
+    mine: bool = Field(description="one of the caller's own teams")
+
+
+_WHO_ORDERED = (
+    "every team in play in the open turn, as the player's page lists them: the teams the turn waits "
+    "for first (none, then saved), then ready, unclaimed and house teams, each in the draw's order; "
+    "empty unless a turn is open"
+)
+
+
 class PlayerGameView(GameView):
     """A player's view: the public one, their seat and own teams, and where each team's order
     stands (``none``, ``saved``, ``ready``, ``unclaimed``: never what it is)."""
 
     me: Me
     order_states: dict[str, OrderState]
+    who_ordered: list[TurnTeam] = Field(description=_WHO_ORDERED)
     my_teams: list[MyTeam]
 
 
@@ -283,6 +302,7 @@ class OrganiserPlayerGameView(OrganiserGameView):
     seat and its own teams (their orders only)."""
 
     me: Me
+    who_ordered: list[TurnTeam] = Field(description=_WHO_ORDERED)
     my_teams: list[MyTeam]
 
 

@@ -57,6 +57,9 @@ __all__ = [
     "spectator_view",
     "verify",
     "watch_state",
+    "who_ordered",
+    "who_ordered_mark",
+    "who_ordered_now",
 ]
 
 
@@ -214,6 +217,17 @@ def watch_state(db: Session, game: GameRow, *, organiser: bool, principal_id: in
         "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
         "version": live_version(db, game, organiser=organiser, principal_id=principal_id),
     }
+
+
+def who_ordered_now(db: Session, game: GameRow, player_id: str) -> tuple[TurnTeam, ...]:
+    """:attr:`PlayerView.who_ordered` alone, as the player's page's script polls it (through
+    :func:`who_ordered_mark`): empty unless a turn is open."""
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return ()
+    teams = store.teams_of(db, game_id=game.id)
+    states = {team: s.value for team, s in store.order_states(db, game=game, teams=teams).items()}
+    managers = {t.team_id: t.player_id for t in teams}
+    return who_ordered(store.load_game(game), states, managers, player_id)
 
 
 def link_mark(stored_hash: str) -> str:
@@ -561,6 +575,56 @@ def if_level(mine: TableRow, theirs: TableRow, name: Callable[[str], str]) -> If
     )
 
 
+WHO_ORDERED_STATES = ("none", "saved", "ready", "unclaimed", "house")
+"""Where a team in play stands in the open turn, as a player's page lists them (waiting ones
+first): no order yet, saved but not ready, ready, a seat nobody has taken (its autopilot plays),
+a house team (its bot plays). Whether, never what (R13)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTeam:
+    """One team in play in the open turn, and whether it has ordered (never what, R13)."""
+
+    team: str
+    state: str  # one of WHO_ORDERED_STATES
+    mine: bool  # one of the player's own teams
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"team": self.team, "state": self.state, "mine": self.mine}
+
+
+def who_ordered(
+    state: Game | None, order_states: dict[str, str], managers: dict[str, str | None], player_id: str
+) -> tuple[TurnTeam, ...]:
+    """Every team in play in the open turn with where its order stands, for a player: those the
+    turn waits for first (no order, then saved), then the ready ones, then the teams bots play
+    (unclaimed seats, house teams), each group in the draw's order. ``state``: the game, None
+    unless a turn is open; ``order_states``: the store's (:func:`sevens.store.games.order_states`,
+    as values), which leaves out house teams; ``managers``: each team's manager (None for a house
+    team).
+    """
+    if state is None:
+        return ()
+    found = [
+        TurnTeam(team, order_states.get(team, "house"), managers.get(team) == player_id)
+        for team in state.teams_in_play()
+        if team in order_states or (team in managers and managers[team] is None)
+    ]
+    rank = {name: place for place, name in enumerate(WHO_ORDERED_STATES)}
+    return tuple(sorted(found, key=lambda t: rank[t.state]))
+
+
+def who_ordered_mark(entries: tuple[TurnTeam, ...]) -> str:
+    """A short mark of a player's list of who has ordered, that changes when any team's state in
+    it does: the page's script compares it with the one it was shown to refresh the list in place.
+
+    >>> who_ordered_mark(()) == who_ordered_mark(()) != who_ordered_mark((TurnTeam("fiji", "ready", True),))
+    True
+    """
+    text = ",".join(f"{t.team}={t.state}" for t in entries)
+    return hashlib.sha256(f"sevens who ordered {text}".encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True, slots=True)
 class MyTeam:
     """One of the player's teams, with its current order (visible to this player only)."""
@@ -585,11 +649,18 @@ class PlayerView:
     teams: list[MyTeam]
     order_states: dict[str, str]
     bots: tuple[str, ...] = field(default_factory=tuple)
+    who_ordered: tuple[TurnTeam, ...] = ()  # the open turn's teams in play: whether each has ordered
+
+    @property
+    def who_ordered_mark(self) -> str:
+        """:func:`who_ordered_mark` of this view's list, which the page's script compares."""
+        return who_ordered_mark(self.who_ordered)
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
         data["me"] = {"player": self.player_id, "name": self.name}
         data["order_states"] = self.order_states
+        data["who_ordered"] = [t.to_dict() for t in self.who_ordered]
         data["my_teams"] = [
             {
                 "team": t.info.id,
@@ -617,6 +688,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
     name = next((n for p, n, _ in public.seats if p == player_id), player_id)
     mine: list[MyTeam] = []
     states: dict[str, str] = {}
+    waiting: tuple[TurnTeam, ...] = ()
     if public.state is not None:
         state = public.state
         open_turn = game.status in (GameStatus.RUNNING, GameStatus.PAUSED)
@@ -659,7 +731,9 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
             )
         order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
         states = {team: s.value for team, s in order_states.items()}
-    return PlayerView(public, player_id, name, mine, states, store.strategy_names())
+        managers = {t.team_id: t.player_id for t in team_rows}
+        waiting = who_ordered(state if open_turn else None, states, managers, player_id)
+    return PlayerView(public, player_id, name, mine, states, store.strategy_names(), waiting)
 
 
 def turn_in_link(turn: str) -> int | None:

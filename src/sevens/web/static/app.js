@@ -177,6 +177,32 @@ function watchOdds(form) {
 
 var LIVE_POLL_MS = 5000;
 
+// A player's page lists whether each team has ordered this turn (never what). Orders coming in do
+// not move a player's version (a reload would interrupt whoever is typing an order), so the page's
+// poll carries a mark of that list instead: when it differs from the list shown, the list alone is
+// fetched again and put in place. Nothing else of the page changes, the forms least of all; the
+// count's paragraph stays in place as a polite live region, so a screen reader says the new count.
+function refreshWhoOrdered(mark) {
+  var part = document.getElementById("who-ordered");
+  if (!part || !part.dataset.url || part.dataset.mark === mark || part.dataset.fetching) { return; }
+  part.dataset.fetching = "yes";
+  fetch(part.dataset.url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+    if (!response.ok) { return null; }
+    return response.text().then(function (text) { return { mark: response.headers.get("X-Who-Ordered"), text: text }; });
+  }).then(function (got) {
+    if (!got) { return; }
+    var fresh = new DOMParser().parseFromString("<div>" + got.text + "</div>", "text/html");
+    var count = fresh.getElementById("who-ordered-count"), list = fresh.getElementById("who-ordered-list");
+    var shownCount = document.getElementById("who-ordered-count"), shownList = document.getElementById("who-ordered-list");
+    if (!count || !list || !shownCount || !shownList) { return; }
+    if (shownCount.textContent !== count.textContent) { shownCount.textContent = count.textContent; }
+    shownList.replaceWith(document.importNode(list, true));
+    if (got.mark) { part.dataset.mark = got.mark; }
+  }).catch(function () { /* offline for a moment: the next tick tries again */ }).then(function () {
+    delete part.dataset.fetching;
+  });
+}
+
 // Pages of a game in progress follow it: when the server's version of the game moves on (a turn
 // resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
 // the page reloads itself, unless the reader has typed into a form or has the focus on something
@@ -249,7 +275,8 @@ function followGame() {
     fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       return response.ok ? response.json() : null;
     }).then(function (state) {
-      if (state && state.version !== main.dataset.version) { moved(state); }
+      if (state && state.version !== main.dataset.version) { moved(state); return; }
+      if (state && state.who_ordered) { refreshWhoOrdered(state.who_ordered); }
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
   }
   timer = setInterval(check, LIVE_POLL_MS);
