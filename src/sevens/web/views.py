@@ -4,7 +4,8 @@
 resolved), tables, bracket, fixtures of the open turn, the seed commitment, and the seed after the
 end. :func:`organiser_view` adds seats, the event log and, per team, *whether* it has ordered,
 never what. :func:`player_view` adds the player's own teams and their own current orders, read by
-:func:`sevens.store.games.orders_of_player` for that player only. Pages, the API and the record
+:func:`sevens.store.games.orders_of_player` for that player only, and whether each team in play
+has ordered (never what). Pages, the API and the record
 download all go through these functions; nothing else reads the orders table of an open turn.
 """
 
