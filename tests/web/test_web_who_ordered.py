@@ -161,3 +161,41 @@ def test_the_api_player_view_lists_who_has_ordered(app: FastAPI) -> None:
     assert "force" not in str(listed)
     for who in (bots.organiser, bots.spectator, {}):
         assert "who_ordered" not in bots.client.get(url, headers=who).json()
+
+
+def test_an_organiser_who_plays_is_not_interrupted_on_their_page_when_others_order(app: FastAPI) -> None:
+    """The organiser's version moves as orders come in (their page counts them), and the player's
+    page of an organiser who plays a seat polled that one: each other seat's order reloaded the
+    page, or told them the game had moved on while they typed. Their player's page now polls a
+    player's version (``?as=player``), which moves when the turn does, and refreshes its list of
+    who has ordered by the mark; their organiser page still polls the organiser's."""
+    game = host_game(app)
+    path = game.invites["p1"].split("testserver", 1)[1]
+    assert post_form(game.organiser, path, {"name": "Org"}).status_code == 303
+    game.players["p1"] = game.organiser
+    for number in range(2, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+
+    def live(page: str) -> tuple[str, str]:
+        found = re.search(r'<main data-live="([^"]+)" data-version="([^"]+)"', page)
+        assert found is not None
+        return html.unescape(found.group(1)), html.unescape(found.group(2))
+
+    play_url, play_version = live(game.organiser.get(f"{game.base}/play").text)
+    organise_url, organise_version = live(game.organiser.get(f"{game.base}/organise").text)
+    assert (play_url, organise_url) == (f"{game.base}/state?as=player", f"{game.base}/state")
+    assert play_version == live(game.players["p2"].get(f"{game.base}/play").text)[1]
+    before = game.organiser.get(play_url).json()
+    assert before["version"] == play_version
+
+    assert game.order("p2", game.my_teams("p2")[0], 5, 3, action="ready").status_code == 303
+    after = game.organiser.get(play_url).json()
+    assert after["version"] == play_version and after["who_ordered"] != before["who_ordered"]
+    assert game.organiser.get(organise_url).json()["version"] != organise_version
+
+    assert post_form(game.organiser, f"{game.base}/resolve", {"turn": "1"}).status_code == 303
+    assert game.organiser.get(play_url).json()["version"] != play_version
+    # A browser that plays no seat asks as a player in vain: it is told what it may see.
+    spectator = new_client(app)
+    assert spectator.get(play_url).json() == spectator.get(organise_url).json()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -620,14 +620,20 @@ def _live(
     access: Access,
     principal: ApiPrincipal | None,
     shown: views.OrganiserView | None = None,
+    *,
+    as_player: bool = False,
 ) -> dict[str, str] | None:
     # What a page's script polls to follow the game, while there is something to follow.
-    # ``shown``: the organiser view of this page, counted instead of read again.
+    # ``shown``: the organiser view of this page, counted instead of read again. ``as_player``: the
+    # player's page, which follows a player's version even for its organiser (``?as=player``), so
+    # that another seat's order does not interrupt an organiser typing their own.
     if game.status not in views.LIVE:
         return None
     principal_id = None if principal is None else principal.id
-    version = views.live_version(db, game, organiser=access.organiser, principal_id=principal_id, shown=shown)
-    return {"url": f"/games/{game.public_id}/state", "version": version}
+    organiser = access.organiser and not as_player
+    version = views.live_version(db, game, organiser=organiser, principal_id=principal_id, shown=shown)
+    query = "?as=player" if access.organiser and as_player else ""
+    return {"url": f"/games/{game.public_id}/state{query}", "version": version}
 
 
 @router.get("/games/{public_id}")
@@ -644,14 +650,17 @@ def game_page(request: Request, public_id: str, db: SessionDep, principal: Princ
 
 
 @router.get("/games/{public_id}/state")
-def game_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
-    """Where the game stands, for the pages' script: they reload when ``version`` changes."""
+def game_state(
+    public_id: str, db: SessionDep, principal: PrincipalDep, as_: Annotated[str, Query(alias="as")] = ""
+) -> Response:
+    """Where the game stands, for the pages' script: they reload when ``version`` changes. The
+    player's page of a game's organiser asks ``?as=player``: the version a player has, which stays
+    put as other seats order (its list of who has ordered follows them, by ``who_ordered``)."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    body = views.watch_state(
-        db, game, organiser=access.organiser, principal_id=None if principal is None else principal.id
-    )
+    organiser = access.organiser and not (as_ == "player" and access.player_id is not None)
+    body = views.watch_state(db, game, organiser=organiser, principal_id=None if principal is None else principal.id)
     if access.player_id is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The player's page refreshes its list of who has ordered when this mark moves, without
         # a reload: their version stays put as orders come in, so as not to interrupt their typing.
@@ -945,7 +954,8 @@ def _play(
     # the page (the game moved on), said at the top. ``message``: what ``team``'s form did, said
     # at the end of that team's part, or before the first team when ``team`` is empty.
     context: dict[str, Any] = {
-        "view": view, "access": access, "message": message, "live": _live(db, game, access, principal), "refusal": refusal,
+        "view": view, "access": access, "message": message, "live": _live(db, game, access, principal, as_player=True),
+        "refusal": refusal,
         "notice": notice, "team": team, **_sequels(db, principal, game),
     }
     if refusal is not None:
