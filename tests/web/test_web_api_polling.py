@@ -1,7 +1,8 @@
 """A bot polls cheaply: ``GET /api/v1/games/{id}/state`` gives a version that moves only when what
 the caller may see has changed, and the game and team views answer ``If-None-Match`` with 304.
-Neither moves for a player or a spectator when another seat orders (R13: no player may see
-whether another has ordered before the turn is resolved); the organiser's may, as on its page.
+The version moves for the organiser when orders come in, as its page shows who has ordered, but
+not for a spectator or a player: a player's page follows who has ordered by its own mark, without
+a reload (R13: whether, never what).
 """
 
 from __future__ import annotations

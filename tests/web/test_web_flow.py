@@ -776,7 +776,7 @@ def _live(page: str) -> tuple[str, str] | None:
 def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI, hosted: Hosted) -> None:
     """The pages of a game in progress carry the address and version of its state, which their
     script polls: it moves when a turn is resolved, and for the organiser when orders come in,
-    but never for spectators or players (R13: not even who has ordered)."""
+    but not for spectators or players (a player's list of who has ordered follows its own mark)."""
     spectator = new_client(app)
     url, version = _live(spectator.get(hosted.base).text) or ("", "")
     assert url == f"{hosted.base}/state"
