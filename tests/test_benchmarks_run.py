@@ -31,3 +31,9 @@ def test_lab_benchmark_runs_and_prints_its_ratios() -> None:
     out = _run(str(BENCHMARKS / "lab.py"), "--batch", "400", "--engine", "1")
     assert re.search(r"^rules engine, whole games one by one\s+[\d,]+$", out, re.M), out
     assert re.search(r"^compiled, 1 thread / reference, 1 thread:\s+[\d.]+", out, re.M), out
+
+
+def test_odds_memory_benchmark_runs_and_finds_the_same_results() -> None:
+    out = _run(str(BENCHMARKS / "odds_memory.py"), "--quick")
+    assert re.search(r"^--best-split 30 .* yes$", out, re.M), out
+    assert "Every result is the same, bit for bit." in out, out

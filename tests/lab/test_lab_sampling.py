@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scipy.stats import chi2
 
 from sevens.lab.sampling import TAIL, TableSampler, sample_lines, table_word
-from sevens.odds import joint_lines, order_points
+from sevens.odds import joint_array, order_points
 
 ORDERS = [(0, 1), (5, 0), (12, 4), (0, 12), (40, 0), (1, 20)]
 N = 40_000
@@ -48,7 +48,7 @@ def test_mean_line_matches_the_exact_joint_distribution(kind: str) -> None:
     """R1: mean tries, conversions, penalties and drop goals match the exact joint distribution."""
     force, options = 9, 7
     lines = _draw(kind, force, options, np.random.default_rng(7))
-    joint = joint_lines(force, options).array  # [tries, conversions, penalties, drop goals]
+    joint = joint_array(force, options)  # [tries, conversions, penalties, drop goals]
     for axis, sampled in enumerate((lines.tries, lines.conversions, lines.penalties, lines.drop_goals)):
         marginal = joint.sum(axis=tuple(a for a in range(4) if a != axis))
         values = np.arange(len(marginal))

@@ -26,6 +26,7 @@ from sevens.odds import (
     exact_points,
     flair_tables,
     force_die,
+    joint_array,
     joint_lines,
     knockout_odds,
     match_odds,
@@ -188,10 +189,11 @@ def test_golden_joint_lines_by_brute_force(force: int, options: int) -> None:
     depth = 8 if options < 2 else 5
     slack = max(joint.tail_bound, float(missing(options, depth))) + ROUNDING
     brute = dict(order_lines(force, options, depth))
-    shape = joint.array.shape
+    array = joint_array(force, options)
+    shape = array.shape
     for line, p in brute.items():
         cell = (line.tries, line.conversions, line.penalties, line.drop_goals)
-        mine = joint.array[cell] if all(c < s for c, s in zip(cell, shape, strict=True)) else 0.0
+        mine = array[cell] if all(c < s for c, s in zip(cell, shape, strict=True)) else 0.0
         assert abs(mine - float(p)) <= slack, line
     assert joint.probs.sum() + joint.tail_bound == pytest.approx(1, abs=ROUNDING)
 
@@ -201,10 +203,11 @@ def test_joint_keys_sorted_unique_and_decode_to_their_lines(force: int, options:
     """R9: each order's count-back keys run strictly upwards, each the key of its own line."""
     joint = joint_lines(force, options)
     assert np.all(np.diff(joint.keys) > 0)
+    array = joint_array(force, options)
     cells = {}
-    for cell in zip(*np.nonzero(joint.array), strict=True):
+    for cell in zip(*np.nonzero(array), strict=True):
         t, c, p, d = (int(x) for x in cell)
-        cells[countback_key(Line(t, c, p, d).points, t, c, d)] = joint.array[cell]
+        cells[countback_key(Line(t, c, p, d).points, t, c, d)] = array[cell]
     for key, p in zip(joint.keys.tolist(), joint.probs.tolist(), strict=True):
         assert cells[key] == p
     assert joint.below[-1] == pytest.approx(joint.probs.sum(), abs=ROUNDING)
@@ -217,8 +220,9 @@ def test_point_and_line_distributions_agree() -> None:
 
     for force, flair in [(30, 30), (0, 60), (7, 45)]:
         joint = joint_lines(force, flair // 3)
-        points, _ = line_grid(joint.array.shape)
-        from_lines = np.bincount(points.ravel(), weights=joint.array.ravel())
+        array = joint_array(force, flair // 3)
+        points, _ = line_grid(array.shape)
+        from_lines = np.bincount(points.ravel(), weights=array.ravel())
         pmf = order_odds(force, flair).distribution
         n = max(len(pmf), len(from_lines))
         diff = np.pad(pmf, (0, n - len(pmf))) - np.pad(from_lines, (0, n - len(from_lines)))
@@ -234,8 +238,8 @@ def test_r1_force_tries_unconverted_and_at_most_one_conversion_per_option() -> N
     assert order_odds(60, 0).expected.conversions == 0
     for options in (1, 4, 20):
         # the conversions axis has room for one per option (the far end may be trimmed as negligible)
-        assert joint_lines(0, options).array.shape[1] <= options + 1
-    assert joint_lines(0, 3).array.shape[1] == 4
+        assert joint_array(0, options).shape[1] <= options + 1
+    assert joint_array(0, 3).shape[1] == 4
     assert all(flair_throw_line(a, a).conversions == 0 for a in FACES)
     assert order_odds(0, 3).expected.conversions == Fraction(6, 30)
 

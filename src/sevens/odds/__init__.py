@@ -28,7 +28,7 @@ from sevens.odds.api import (
     splits,
 )
 from sevens.odds.exact import EXACT_REST, ExactPoints, exact_points
-from sevens.odds.joint import JointLines, countback_key, joint_lines
+from sevens.odds.joint import JointLines, countback_key, joint_array, joint_lines
 from sevens.odds.points import TAIL_BUDGET, order_points
 from sevens.odds.solver import (
     MatchRules,
@@ -66,6 +66,7 @@ __all__ = [
     "best_splits",
     "clear_caches",
     "countback_key",
+    "joint_array",
     "flair_tables",
     "force_die",
     "joint_lines",

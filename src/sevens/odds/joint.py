@@ -19,6 +19,7 @@ import math
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -28,7 +29,7 @@ from numpy.typing import NDArray
 from sevens.odds.points import TAIL_BUDGET, doubles_cutoff, doubles_weights, round_up
 from sevens.odds.tables import POINT_WEIGHTS, flair_tables, force_die
 
-__all__ = ["JointLines", "countback_key", "joint_lines", "key_cells", "line_grid", "lines_shape"]
+__all__ = ["JointLines", "countback_key", "joint_array", "joint_lines", "key_cells", "line_grid", "lines_shape"]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -196,15 +197,17 @@ class JointLines:
         probs: probability of each key.
         below: ``below[i]`` = total probability of ``keys[:i]`` (length ``len(keys) + 1``).
         above: ``above[i]`` = total probability of ``keys[i:]`` (length ``len(keys) + 1``).
-        array: the dense ``[tries, conversions, penalties, drop_goals]`` array behind them.
         tail_bound: probability mass dropped, at most ``TAIL_BUDGET``.
+
+    The dense ``[tries, conversions, penalties, drop_goals]`` array the lines are read from is not
+    kept (:func:`joint_array` works it out again): nothing that compares lines reads it, and in the
+    cache it took more than the four arrays above together for orders of 100 points and more.
     """
 
     keys: IntArray
     probs: FloatArray
     below: FloatArray
     above: FloatArray
-    array: FloatArray
     tail_bound: float
 
 
@@ -245,7 +248,7 @@ _cache_lock = threading.Lock()
 
 
 def _size(lines: JointLines) -> int:
-    return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above, lines.array))
+    return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above))
 
 
 def joint_lines(force: int, options: int, *, keep: bool = True) -> JointLines:
@@ -294,10 +297,10 @@ def clear_cache() -> None:
 
 
 def lines_shape(force: int, options: int) -> tuple[int, int, int, int]:
-    """The shape of ``joint_lines(force, options).array`` without working the lines out (from the
+    """The shape of ``joint_array(force, options)`` without working the lines out (from the
     cached tables of FORCE dice and FLAIR options): every key of the order is a cell within it.
 
-    >>> lines_shape(1, 0) == joint_lines(1, 0).array.shape, lines_shape(30, 10) == joint_lines(30, 10).array.shape
+    >>> lines_shape(1, 0) == joint_array(1, 0).shape, lines_shape(30, 10) == joint_array(30, 10).shape
     (True, True)
     """
     force_part, _ = _trim(_force_array(force), _TRIM_BUDGET / 2)
@@ -306,19 +309,40 @@ def lines_shape(force: int, options: int) -> tuple[int, int, int, int]:
     return t, c, p, d
 
 
-def _joint_lines(force: int, options: int) -> JointLines:
+def _cells(force: int, options: int) -> tuple[FloatArray, tuple[Fraction, float, float]]:
+    """An order's lines as a dense array laid out ``[T, C, D, P]``, and the masses the cuts left out
+    (scoring doubles, FORCE trimming, FLAIR trimming)."""
     _, cut_tail = doubles_cutoff(options, _CUT_BUDGET)
     force_part, force_cut = _trim(_force_array(force), _TRIM_BUDGET / 2)
     flair_part, flair_cut = _trim(_flair_array(options), _TRIM_BUDGET / 2)
     # Cells laid out as [T, C, D, P]: among lines with equal points, equal tries and conversions fix
     # P + D, so this layout already runs in count-back order (by D) and a stable sort on points
     # alone (a radix sort on int16) sorts by the whole key. The parts are convolved in that layout,
-    # so that the result needs no copy into it; ``array`` is the same cells seen as [T, C, P, D].
+    # so that the result needs no copy into it.
     cells = _convolve(np.moveaxis(force_part, 2, 3), np.moveaxis(flair_part, 2, 3))
-    array = np.moveaxis(cells, 3, 2)
-    most_points = sum(w * (n - 1) for w, n in zip(POINT_WEIGHTS, array.shape, strict=True))
-    if max(array.shape) >= _LIMIT or most_points >= 2**15:  # never for legal orders (R3)
-        raise ValueError(f"lines up to {array.shape} are beyond the count-back key's range")
+    return cells, (cut_tail, force_cut, flair_cut)
+
+
+def joint_array(force: int, options: int) -> FloatArray:
+    """The dense array behind ``joint_lines(force, options)``, indexed ``[tries, conversions,
+    penalties, drop_goals]`` (read-only), before the smallest entries are pruned. Worked out on each
+    call, not cached: only tests and the lab's checks read it.
+
+    >>> joint_array(1, 0)[:, 0, :, 0].tolist() == [[2 / 3, 1 / 6], [1 / 6, 0.0]]
+    True
+    """
+    cells, _ = _cells(force, options)
+    array: FloatArray = np.moveaxis(cells, 3, 2)
+    array.setflags(write=False)
+    return array
+
+
+def _joint_lines(force: int, options: int) -> JointLines:
+    cells, (cut_tail, force_cut, flair_cut) = _cells(force, options)
+    t, c, d, p = cells.shape
+    most_points = sum(w * (n - 1) for w, n in zip(POINT_WEIGHTS, (t, c, p, d), strict=True))
+    if max(cells.shape) >= _LIMIT or most_points >= 2**15:  # never for legal orders (R3)
+        raise ValueError(f"lines up to {(t, c, p, d)} are beyond the count-back key's range")
     layout = cells.shape
     flat = cells.ravel()
     # Entries below size/budget can be pruned whatever their number: they weigh at most the budget.
@@ -338,7 +362,7 @@ def _joint_lines(force: int, options: int) -> JointLines:
     above = np.empty(len(sorted_probs) + 1)
     above[-1] = 0.0
     np.cumsum(sorted_probs[::-1], out=above[-2::-1])
-    for part in (sorted_keys, sorted_probs, below, above, array):
+    for part in (sorted_keys, sorted_probs, below, above):
         part.setflags(write=False)
     tail = round_up(cut_tail) + force_cut + flair_cut + pruned
-    return JointLines(sorted_keys, sorted_probs, below, above, array, tail)
+    return JointLines(sorted_keys, sorted_probs, below, above, tail)
