@@ -89,7 +89,10 @@ def test_a_plot_named_by_its_ending_alone_is_refused_saying_a_name_is_missing(pl
     assert result.stderr == f"error: --plot {name} is an ending with no name before it; give a file name, e.g. --plot ranking.png\n"
 
 
-@pytest.mark.parametrize(("typed", "meant"), [("Even", "even"), ("group_blitz", "group-blitz"), ("odds-awre", "odds-aware")])
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [("Even", "even"), ("group_blitz", "group-blitz"), ("odds-awre", "odds-aware"), ("front-loading", "group-blitz"), ("Knockout saving", "knockout-saver")],
+)
 def test_a_strategy_name_nearly_right_is_told_the_name_meant(typed: str, meant: str) -> None:
     """'Even' was told only that there is no strategy called 'Even', then the list of all of them."""
     result = runner.invoke(app, ["lab", "--strategies", f"random,{typed}", "--tournaments", "10"])

@@ -366,7 +366,10 @@ def test_bots_are_chosen_by_name_and_given_to_the_bot_teams_in_turn(tmp_path: Pa
 @pytest.mark.parametrize(
     ("given", "says"),
     [
-        ("evn", "there is no bot called 'evn'; choose one of: even,"),
+        ("evn", "there is no bot called 'evn' (did you mean 'even'?); choose one of: even,"),
+        # what the issue and the strategy guide call it
+        ("front-loading", "there is no bot called 'front-loading' (did you mean 'group-blitz'?); choose one of:"),
+        ("cautious", "there is no bot called 'cautious'; choose one of: even,"),
         ("even,,random", "has an empty name"),
         ("os:system", "--bots: 'os:system' is not a bot: calling it with no arguments failed"),
         # a bot's name is optional (docs/strategy.md): the order method is what it needs

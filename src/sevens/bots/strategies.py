@@ -16,6 +16,7 @@ the top of the lab's ranking.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import importlib
 import importlib.machinery
 import importlib.util
@@ -26,7 +27,7 @@ import sys
 import sysconfig
 import traceback
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from importlib.metadata import entry_points
@@ -42,6 +43,7 @@ __all__ = [
     "DEFAULT_BOT",
     "ENTRY_POINT_GROUP",
     "load_registered",
+    "meant_bot",
     "raised_at",
     "shown_error",
     "shown_raised",
@@ -578,6 +580,43 @@ def _external(name: str) -> Strategy | None:
     return made
 
 
+DESCRIBED_AS = {
+    "front-loading": "group-blitz",
+    "front-loader": "group-blitz",
+    "front-load": "group-blitz",
+    "blitz": "group-blitz",
+    "knockout-saving": "knockout-saver",
+    "saver": "knockout-saver",
+    "even-pacing": "even",
+    "even-pacer": "even",
+    "pacing": "even",
+    "odds": "odds-aware",
+    "equilibrium-based": "equilibrium",
+    "solver": "equilibrium",
+    "field": "field-reader",
+}
+"""What the built-in bots do, as people describe them (the issue and the strategy guide call
+group-blitz "front-loading"), with the bot each means."""
+
+
+def meant_bot(name: str, names: Collection[str]) -> str | None:
+    """The one of ``names`` that ``name`` most likely meant: a bot described by what it does
+    ("front-loading"), or a capital or a letter astray ("Group_Blitz", "odds-awre"); None if none.
+
+    >>> names = ["even", "group-blitz", "odds-aware"]
+    >>> meant_bot("front-loading", names), meant_bot("Group_Blitz", names), meant_bot("odds-awre", names)
+    ('group-blitz', 'group-blitz', 'odds-aware')
+    >>> meant_bot("cautious", names) is None
+    True
+    """
+    key = "-".join(name.lower().replace("_", "-").split())
+    described = DESCRIBED_AS.get(key)
+    if described in names:
+        return described
+    close = difflib.get_close_matches(key, list(names), n=1, cutoff=0.75)
+    return close[0] if close else None
+
+
 def get_strategy(name: str) -> Strategy:
     """The bot called ``name``.
 
@@ -603,8 +642,10 @@ def get_strategy(name: str) -> Strategy:
         return replace(made, name=named, knockout_weight=k)
     external = _external(name)
     if external is None:
+        meant = meant_bot(name, STRATEGIES)
+        near = f" (did you mean {meant!r}?)" if meant else ""
         raise ValueError(
-            f"there is no bot called {name!r}; choose one of: {', '.join(STRATEGIES)}, "
+            f"there is no bot called {name!r}{near}; choose one of: {', '.join(STRATEGIES)}, "
             f"one of {', '.join(WEIGHTED)} with a knockout weight ('equilibrium@1.1'), "
             f"a 'module:attribute' path, or an entry point in the group {ENTRY_POINT_GROUP!r}"
         )

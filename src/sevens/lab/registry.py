@@ -19,12 +19,12 @@ run's results depend on how its batches are shared out among workers).
 from __future__ import annotations
 
 import copy
-import difflib
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import entry_points
 
 from sevens.bots import ENTRY_POINT_GROUP, load_registered, pacing
+from sevens.bots.strategies import meant_bot
 from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
@@ -175,6 +175,10 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
     Traceback (most recent call last):
     ...
     ValueError: there is no strategy called 'Group_Blitz' (did you mean 'group-blitz'?); choose one of: ...
+    >>> resolve("front-loading")
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no strategy called 'front-loading' (did you mean 'group-blitz'?); choose one of: ...
     >>> resolve("pacers.SaveThenFlair")
     Traceback (most recent call last):
     ...
@@ -194,9 +198,10 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
         return _wrap(target, name)
     module, dot, attribute = name.rpartition(".")
     meant = f" ('{module}:{attribute}'?)" if dot and module and attribute else ""
-    # A capital or a letter astray ('Even', 'group_blitz', 'odds-awre'): the name that was meant first.
-    close = difflib.get_close_matches(name.lower().replace("_", "-"), available(), n=1, cutoff=0.75)
-    near = f" (did you mean {close[0]!r}?)" if close else ""
+    # A capital or a letter astray ('Even', 'group_blitz', 'odds-awre'), or what a bot does
+    # ('front-loading'): the name that was meant first.
+    close = meant_bot(name, available())
+    near = f" (did you mean {close!r}?)" if close else ""
     raise ValueError(
         f"there is no strategy called {name!r}{near}; choose one of: {', '.join(available())}, "
         f"one of {', '.join(WEIGHTED)} with a knockout weight ('even-flair@1.5'), "

@@ -23,6 +23,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
+from sevens.bots.strategies import meant_bot
 from sevens.rules import Order, seed_commitment
 from sevens.store.auth import USED_INVITE, access_to, add_grant, revoke_organisers, revoke_seat, seats_held
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
@@ -127,6 +128,10 @@ def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> 
     Traceback (most recent call last):
     ...
     sevens.store.errors.Invalid: R13: unknown autopilot 'os:system'; choose one of equilibrium, even, even-flair, even-force, field-reader, group-blitz, knockout-saver, odds-aware, random, or one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('field-reader@1', 'equilibrium@0.4')
+    >>> check_bot_name("front-loading", "autopilot")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: R13: unknown autopilot 'front-loading' (did you mean 'group-blitz'?); choose one of ...
     """
     if name in STRATEGIES:
         return name
@@ -148,8 +153,10 @@ def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> 
                 field=f"{field}_weight",
             )
         return named
+    meant = meant_bot(name[:60], STRATEGIES)
+    near = f" (did you mean {meant!r}?)" if meant else ""
     raise Invalid(
-        f"R13: unknown {what} {name[:60]!r}; choose one of {', '.join(strategy_names())}, "
+        f"R13: unknown {what} {name[:60]!r}{near}; choose one of {', '.join(strategy_names())}, "
         f"or one of {', '.join(WEIGHTED)} with a knockout weight ('field-reader@1', 'equilibrium@0.4')",
         field=field,
     )
