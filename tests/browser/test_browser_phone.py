@@ -489,3 +489,74 @@ def test_a_match_report_with_a_long_flair_option_fits_a_phone(
         wide, widest = _loaded_width(page)
         assert wide <= width, f"{url} is {wide} px wide on a {width} px phone (widest: {widest})"
         assert not page.evaluate(_SCROLLING_BOXES), url
+
+
+PHONE_360 = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def test_names_keep_their_words_whole_at_360_pixels(server: str, chromium: Any) -> None:
+    """At 360 pixels the organiser's table of seats left a player's name about 80 px beside the
+    invite's button and split it anywhere ("Bartholo|mew"), and the group tables split "Argentina"
+    and "Australia" after their eighth letter. The seats now put the invite on a line of its own
+    and the group tables' one-figure columns are narrower: every name keeps its words whole."""
+    context = chromium.new_context(**PHONE_360)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    visit(page, server + "/")
+    page.fill("input[name=name]", "Narrower cup")
+    page.click("#create-game button[type=submit]")
+    invites = page.locator("code.invite").all_inner_texts()
+    organise = server + str(page.locator("#to-organise").get_attribute("href"))
+    base = organise.removesuffix("/organise")
+    for invite, name in zip(invites, ("Bartholomew", "Chidimma Okonkwo-Smith", "Maximilian"), strict=False):
+        guest = chromium.new_context(**PHONE_360).new_page()
+        visit(guest, invite)
+        guest.fill("input[name=name]", name)
+        guest.click("#join button[type=submit]")
+        guest.wait_for_url(re.compile(r"/play$"))
+        guest.context.close()
+    visit(page, invites[3])  # the organiser plays the last seat
+    page.fill("input[name=name]", "Olga")
+    page.click("#join button[type=submit]")
+    page.wait_for_url(re.compile(r"/play$"))
+    visit(page, organise)
+    found = [f"seats: {problem}" for problem in page.evaluate(SPLIT_WORDS, "table.seats td.name")]
+    page.click("#start button")
+    for url in (base, organise, f"{base}/play"):
+        visit(page, url)
+        page.wait_for_load_state("load")
+        assert page.locator("table.group-table tbody th").count() == 8, url
+        found += [f"{url.removeprefix(base) or 'public page'}: {problem}" for problem in page.evaluate(SPLIT_WORDS, TEAM_CELLS)]
+    assert not found, "\n".join(found)
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 360
+    context.close()
+
+
+@pytest.mark.parametrize("options", [PHONE_360, {"viewport": {"width": 1000, "height": 800}}], ids=["phone", "desktop"])
+def test_the_autopilots_set_button_is_beside_its_weight_box(server: str, chromium: Any, options: dict[str, Any]) -> None:
+    """The explanation of a knockout weight came in the markup between the weight box and its Set
+    button, so Set stood at the end of a paragraph: on a phone four lines under the box, on a
+    computer at the far end of a line of text. It is now on the box's line, the explanations under
+    both; Tab still goes from the box to Set."""
+    context = chromium.new_context(**options)
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Pilot cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    forms = page.locator("form.autopilot")
+    assert forms.count() == 2
+    for i in range(2):
+        form = forms.nth(i)
+        weight, button = form.locator("input[name=weight]"), form.locator("button")
+        hint = form.locator(".hint").first
+        box, set_, words = weight.bounding_box(), button.bounding_box(), hint.bounding_box()
+        assert box and set_ and words
+        middle = set_["y"] + set_["height"] / 2
+        assert box["y"] <= middle <= box["y"] + box["height"], (box, set_)  # on the box's line
+        assert set_["x"] > box["x"] + box["width"], (box, set_)  # just after it
+        assert words["y"] >= set_["y"] + set_["height"] - 1, (set_, words)  # the explanation under both
+        assert set_["x"] + set_["width"] <= options["viewport"]["width"]  # on the screen
+        weight.focus()
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUSED)[0] == "BUTTON"
+        assert page.evaluate(FOCUSED)[1].startswith("Set the autopilot for ")
+    context.close()
