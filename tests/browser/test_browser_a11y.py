@@ -667,3 +667,57 @@ def test_all_invite_links_without_the_script_or_the_clipboard(server: str, chrom
     selected = box.evaluate("el => [el.selectionStart, el.selectionEnd, el.value.length]")
     assert selected[0] == 0 and selected[1] == selected[2] > 0
     context.close()
+
+
+def test_a_link_shown_once_is_copied_by_keyboard(server: str, chromium: Any) -> None:
+    """The organiser link on the created page and a seat's new invite were plain text: a mouse could
+    select them, the keyboard alone could not (the invites had their box and "Copy all"). Each now
+    has a Copy button right after it: Tab, Enter, and the clipboard holds the link; where the page
+    may not use the clipboard, the link is selected for Ctrl+C and the status says so."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport=DESKTOP)
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    visit(page, server + "/")
+    page.fill("input[name=name]", "Keyboard copy cup")
+    page.click("#create-game button[type=submit]")
+    unseen: list[str] = []
+    assert tab_to(page, "#copy-organiser-link", unseen) <= 3  # the first thing after the header's link
+    expect(page.locator("#copy-organiser-link")).to_have_text("Copy the organiser link")
+    page.keyboard.press("Enter")
+    expect(page.locator("#copy-organiser-link-said")).to_have_text("Copied: paste the link where you send it.")
+    assert page.evaluate("navigator.clipboard.readText()") == page.locator("#organiser-link").inner_text()
+
+    visit(page, server + str(page.locator("#to-organise").get_attribute("href")))
+    page.get_by_role("button", name="New invite link for seat p2").click()
+    link = page.locator("#invite-link").inner_text()
+    tab_to(page, "#copy-invite-link", unseen)
+    page.keyboard.press("Enter")
+    expect(page.locator("#copy-invite-link-said")).to_have_text("Copied: paste the link where you send it.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+    assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
+    assert not axe_problems(page, "new invite, link copied")
+    context.close()
+
+    context = chromium.new_context(viewport=DESKTOP)
+    context.add_init_script("Object.defineProperty(navigator, 'clipboard', {get: () => undefined})")
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    visit(page, server + "/")
+    page.fill("input[name=name]", "No clipboard copy cup")
+    page.click("#create-game button[type=submit]")
+    page.click("#copy-organiser-link")
+    expect(page.locator("#copy-organiser-link-said")).to_have_text(
+        re.compile(r"^(Copied: paste the link|This browser did not let the page copy: the link is selected, press Ctrl\+C)")
+    )
+    assert page.evaluate("() => window.getSelection().toString()") == page.locator("#organiser-link").inner_text()
+    context.close()
+    plain = chromium.new_context(viewport=DESKTOP, java_script_enabled=False).new_page()
+    visit(plain, server + "/")
+    plain.fill("input[name=name]", "No script copy cup")
+    plain.click("#create-game button[type=submit]")
+    expect(plain.locator("#organiser-link")).to_be_visible()
+    expect(plain.locator("#copy-organiser-link")).to_be_hidden()  # no dead button without the script
+    plain.context.close()

@@ -411,6 +411,8 @@ function watchShownLinks() {
     code.parentNode.insertBefore(note, code.nextSibling);
     var take = el.querySelector("a.take-seat");
     if (take) { take.hidden = true; }
+    var copy = code.id ? document.querySelector("button[data-copies='" + code.id + "']") : null;
+    if (copy) { copy.hidden = true; }  // a link that no longer works is not offered to copy
   }
   // ``el`` as for retire: an invite this browser can no longer check, since it no longer organises.
   function unsure(el) {
@@ -518,32 +520,43 @@ function errorSummaryLinks() {
   });
 }
 
-// "Copy all the invite links": the button shows only where this script runs. It copies its box
-// through the clipboard; where the browser refuses that, it selects the box's text for Ctrl+C (the
-// box works that way without the script too). What happened is said in the status beside it.
+// "Copy all the invite links", and "Copy" beside a link shown once (an organiser link, an invite):
+// the buttons show only where this script runs. A button copies its box (a textarea) or the text of
+// its link (a <code>, which the keyboard alone could not select) through the clipboard; where the
+// browser refuses that, it selects the text for Ctrl+C (a box works that way without the script
+// too). What happened is said in the status beside it.
 function copyButtons() {
   document.querySelectorAll("button[data-copies]").forEach(function (button) {
     var box = document.getElementById(button.dataset.copies);
     var said = document.getElementById(button.id + "-said");
     if (!box || !said) { return; }
-    var lines = box.value.split("\n").length;
-    function tell(text) { said.textContent = text; }
+    var field = box.tagName === "TEXTAREA";
+    function text() { return field ? box.value : box.textContent.trim(); }
+    var lines = text().split("\n").length;
+    var done = lines > 1 ? "Copied " + lines + " links: paste them where you send them."
+      : "Copied: paste the link where you send it.";
+    function tell(words) { said.textContent = words; }
     function selectForHand() {
-      box.focus();
-      box.select();
+      if (field) {
+        box.focus();
+        box.select();
+      } else {
+        var range = document.createRange();
+        range.selectNodeContents(box);
+        window.getSelection().removeAllRanges();
+        window.getSelection().addRange(range);
+      }
       var copied = false;
       try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
-      tell(copied
-        ? "Copied " + lines + " links: paste them where you send them."
-        : "This browser did not let the page copy: the links are selected in the box, press Ctrl+C (Cmd+C on a Mac) to copy them.");
+      tell(copied ? done
+        : "This browser did not let the page copy: " + (field ? "the links are selected in the box" : "the link is selected") +
+          ", press Ctrl+C (Cmd+C on a Mac) to copy " + (field ? "them." : "it."));
     }
     button.hidden = false;
     button.addEventListener("click", function () {
       tell("");
       if (navigator.clipboard && navigator.clipboard.writeText) {
-        navigator.clipboard.writeText(box.value).then(function () {
-          tell("Copied " + lines + " links: paste them where you send them.");
-        }, selectForHand);
+        navigator.clipboard.writeText(text()).then(function () { tell(done); }, selectForHand);
       } else {
         selectForHand();
       }
