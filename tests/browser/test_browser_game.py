@@ -496,3 +496,34 @@ def test_a_game_past_the_limit_says_when_and_keeps_the_form(one_game_server: str
     expect(page.locator("input[name=deadline_hours]")).to_have_value("6")
     assert page.url == one_game_server + "/"
     page.context.close()
+
+
+def test_a_rematchs_invites_say_whom_each_is_for(server: str, chromium: Any) -> None:
+    """The created page of a rematch listed its invite links by seat number only: the names the
+    seats had in the game over were in the box to copy, not beside the links the organiser sends
+    one by one. Each link of the list now follows its seat's name."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    visit(page, server + "/")
+    page.fill("input[name=name]", "Named cup")
+    page.click("#create-game button[type=submit]")
+    invites = page.locator("code.invite").all_inner_texts()
+    organise = server + str(page.locator("#to-organise").get_attribute("href"))
+    guest = chromium.new_context().new_page()
+    visit(guest, invites[1])
+    guest.fill("input[name=name]", "Bartholomew")
+    guest.click("#join button[type=submit]")
+    guest.wait_for_url(re.compile(r"/play$"))
+    guest.context.close()
+    visit(page, organise)
+    page.click("#end button")
+    page.click("#rematch button")
+    expect(page.locator("#rematch-of")).to_be_visible()
+    expect(page.locator("#invites li[data-player=p2]")).to_contain_text(re.compile(r"^Bartholomew: http"))
+    expect(page.locator("#invites li[data-player=p2] .seat-name")).to_have_text("Bartholomew:")
+    assert page.locator("#all-links").input_value().startswith("Seat 1")
+    context.close()
