@@ -82,10 +82,10 @@ _WIDTH = """() => {
   }
   return [document.scrollingElement.scrollWidth, window.innerWidth, document.readyState, widest];
 }"""
-# The links under a page's title and the name in the header are tapped as often as any button: on a
-# phone they were 18 and 23 px tall.
+# The links under a page's title, the name in the header and the front page's lists of games are
+# tapped as often as any button: on a phone they were 18 to 23 px tall.
 _SMALL_CONTROLS = """() => Array.from(document.querySelectorAll(
-    'input:not([type=hidden]), select, textarea, button, a.button, nav.links a, header a')).filter(el => {
+    'input:not([type=hidden]), select, textarea, button, a.button, nav.links a, header a, main section > ul > li > a')).filter(el => {
   const box = el.getBoundingClientRect();
   return box.width > 0 && box.height > 0 && box.height < 43.5;
 }).map(el => el.outerHTML.slice(0, 90) + ' ' + el.getBoundingClientRect().height.toFixed(1) + 'px')"""
