@@ -560,3 +560,23 @@ def test_the_autopilots_set_button_is_beside_its_weight_box(server: str, chromiu
         assert page.evaluate(FOCUSED)[0] == "BUTTON"
         assert page.evaluate(FOCUSED)[1].startswith("Set the autopilot for ")
     context.close()
+
+
+def test_an_explanation_in_a_paragraph_lines_up_with_its_heading(server: str, chromium: Any) -> None:
+    """The explanations that are paragraphs of their own (the box of all invite links', the house
+    bots', the organiser link's) were set in by 8 px from the headings and text around them, as a
+    hint beside a box is: they now line up with their heading."""
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    visit(page, server + "/")
+    page.fill("input[name=name]", "Lined-up cup")
+    page.click("#create-game button[type=submit]")
+    lefts = [page.locator(selector).bounding_box()["x"] for selector in ("#all-links-heading", "#all-links-hint")]
+    assert lefts[0] == lefts[1], lefts
+    context.close()
+    page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    start_with_one_seat(page, server, "Lined-up too", hours="24")
+    heading = page.locator("#house-bots-section h2").bounding_box()["x"]
+    assert page.locator("#house-bots-hint").bounding_box()["x"] == heading
+    page.context.close()
