@@ -4,6 +4,7 @@ reload, screenshots, and a game started from the front page."""
 from __future__ import annotations
 
 import contextlib
+import re
 import socket
 import threading
 import time
@@ -84,6 +85,40 @@ def visit(page, url: str):  # type: ignore[no-untyped-def]
 def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def create_game(chromium, server: str, name: str, *, viewport: dict[str, int], arrangement: str = "", hours: str = "") -> tuple[Any, str, list[str]]:  # type: ignore[no-untyped-def]
+    """A game made on the front page in a browser of its own, which accepts every confirmation:
+    that page (on the created page), the organiser page's address and the invite links."""
+    page = chromium.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(15000)
+    page.on("dialog", lambda dialog: dialog.accept())
+    visit(page, server + "/")
+    page.fill("input[name=name]", name)
+    if arrangement:
+        page.select_option("select[name=arrangement]", arrangement)
+    if hours:
+        page.fill("input[name=deadline_hours]", hours)
+    page.click("#create-game button[type=submit]")
+    invites = page.locator("code.invite").all_inner_texts()
+    return page, server + str(page.locator("#to-organise").get_attribute("href")), invites
+
+
+def join_by_invites(chromium, invites: list[str], viewport: dict[str, int]) -> list[Any]:  # type: ignore[no-untyped-def]
+    """Each invite opened in a browser of its own, its seat taken as "Player 1", "Player 2"...;
+    the players' pages, on their /play page."""
+    from playwright.sync_api import expect
+
+    players = []
+    for number, link in enumerate(invites, start=1):
+        page = chromium.new_context(viewport=viewport).new_page()
+        page.set_default_timeout(15000)
+        visit(page, link)
+        page.fill("input[name=name]", f"Player {number}")
+        page.click("#join button[type=submit]")
+        expect(page).to_have_url(re.compile(r"/play"))
+        players.append(page)
+    return players
 
 
 def start_with_one_seat(page, server: str, name: str, *, hours: str, arrangement: str = "", player: str = "Me") -> str:  # type: ignore[no-untyped-def]

@@ -16,7 +16,15 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, SCREENSHOTS, shot, start_with_one_seat, visit
+from browser.browser_helpers import (
+    CHROMIUM,
+    SCREENSHOTS,
+    create_game,
+    join_by_invites,
+    shot,
+    start_with_one_seat,
+    visit,
+)
 from sevens.bots import STRATEGIES
 from sevens.tournament.verify import verify_record
 
@@ -71,15 +79,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     base = organise_url.removesuffix("/organise")
 
     # Each player opens their invite in their own browser and picks a name.
-    players = []
-    for number, link in enumerate(invites, start=1):
-        page = chromium.new_context(viewport=viewport).new_page()
-        page.set_default_timeout(15000)
-        visit(page, link)
-        page.fill("input[name=name]", f"Player {number}")
-        page.click("#join button[type=submit]")
-        expect(page).to_have_url(re.compile(r"/play"))
-        players.append(page)
+    players = join_by_invites(chromium, invites, viewport)
 
     visit(organiser, organise_url)
     organiser.click("#start button")
@@ -504,15 +504,7 @@ def test_a_rematchs_invites_say_whom_each_is_for(server: str, chromium: Any) -> 
     one by one. Each link of the list now follows its seat's name."""
     from playwright.sync_api import expect
 
-    context = chromium.new_context(viewport={"width": 1000, "height": 800})
-    page = context.new_page()
-    page.set_default_timeout(15000)
-    page.on("dialog", lambda dialog: dialog.accept())
-    visit(page, server + "/")
-    page.fill("input[name=name]", "Named cup")
-    page.click("#create-game button[type=submit]")
-    invites = page.locator("code.invite").all_inner_texts()
-    organise = server + str(page.locator("#to-organise").get_attribute("href"))
+    page, organise, invites = create_game(chromium, server, "Named cup", viewport={"width": 1000, "height": 800})
     guest = chromium.new_context().new_page()
     visit(guest, invites[1])
     guest.fill("input[name=name]", "Bartholomew")
@@ -526,4 +518,4 @@ def test_a_rematchs_invites_say_whom_each_is_for(server: str, chromium: Any) -> 
     expect(page.locator("#invites li[data-player=p2]")).to_contain_text(re.compile(r"^Bartholomew: http"))
     expect(page.locator("#invites li[data-player=p2] .seat-name")).to_have_text("Bartholomew:")
     assert page.locator("#all-links").input_value().startswith("Seat 1")
-    context.close()
+    page.context.close()

@@ -4,12 +4,11 @@ what)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, visit
+from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -22,24 +21,10 @@ pytestmark = [
 def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: str, chromium: Any) -> None:
     from playwright.sync_api import expect
 
-    organiser = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
-    organiser.set_default_timeout(15000)
-    visit(organiser, server + "/")
-    organiser.fill("input[name=name]", "Waiting cup")
-    organiser.select_option("select[name=arrangement]", "4-8-2")
-    organiser.fill("input[name=deadline_hours]", "24")
-    organiser.click("#create-game button[type=submit]")
-    invites = organiser.locator("code.invite").all_inner_texts()
-    organise = server + str(organiser.locator("#to-organise").get_attribute("href"))
-    players = []
-    for number, link in enumerate(invites[:2], start=1):
-        page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
-        page.set_default_timeout(15000)
-        visit(page, link)
-        page.fill("input[name=name]", f"Player {number}")
-        page.click("#join button[type=submit]")
-        expect(page).to_have_url(re.compile(r"/play"))
-        players.append(page)
+    organiser, organise, invites = create_game(
+        chromium, server, "Waiting cup", viewport={"width": 1000, "height": 800}, arrangement="4-8-2", hours="24"
+    )
+    players = join_by_invites(chromium, invites[:2], {"width": 1000, "height": 800})
     visit(organiser, organise)
     organiser.click("#start button")
     expect(organiser.locator("#order-states")).to_be_visible()
