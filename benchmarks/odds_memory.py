@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # The last commit before the cached joint lines left out their dense array.
-BEFORE = "1b4be6a"
+BEFORE = "1b4be6abb1bbfb3427a7ca91981cd742a4575e81"
 
 CALLS = (
     ("--best-split 100 --vs-force 40 --vs-flair 60 --knockout",

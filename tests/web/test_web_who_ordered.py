@@ -94,7 +94,7 @@ def test_the_poll_carries_a_mark_of_the_list_and_the_part_refreshes_it(app: Fast
     before = p1.get(state_url).json()
     page = p1.get(f"{hosted.base}/play").text
     shown = re.search(r'id="who-ordered" data-url="([^"]+)" data-mark="(\w+)"', page)
-    assert shown is not None and shown.groups() == (part_url, before["who_ordered"])
+    assert shown is not None and shown.groups() == (f"{part_url}?turn=1", before["who_ordered"])
     part = p1.get(part_url)
     assert part.status_code == 200 and part.headers["cache-control"] == "no-store"
     assert part.headers["x-who-ordered"] == before["who_ordered"]
@@ -199,3 +199,25 @@ def test_an_organiser_who_plays_is_not_interrupted_on_their_page_when_others_ord
     # A browser that plays no seat asks as a player in vain: it is told what it may see.
     spectator = new_client(app)
     assert spectator.get(play_url).json() == spectator.get(organise_url).json()
+
+
+def test_a_list_asked_for_a_turn_no_longer_open_is_refused(hosted: Hosted) -> None:
+    """The page asks for the list of the turn it shows: a fetch that crossed the turn's resolution
+    (or the end) put the next turn's list, or an empty one, under the old turn's heading."""
+    p1 = hosted.players["p1"]
+    assert p1.get(f"{hosted.base}/who-ordered?turn=1").status_code == 200
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    refused = p1.get(f"{hosted.base}/who-ordered?turn=1")
+    assert refused.status_code == 409 and "turn 1 is not open any more: reload the page" in refused.text
+    assert 'data-url="/games/' in (page := p1.get(f"{hosted.base}/play").text) and "/who-ordered?turn=2" in page
+    assert p1.get(f"{hosted.base}/who-ordered?turn=2").status_code == 200
+    assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
+    assert p1.get(f"{hosted.base}/who-ordered?turn=2").status_code == 409
+
+
+def test_while_paused_the_note_does_not_speak_of_a_deadline(hosted: Hosted) -> None:
+    p1 = hosted.players["p1"]
+    assert "resolved at the deadline, or before it once every team" in p1.get(f"{hosted.base}/play").text
+    assert post_form(hosted.organiser, f"{hosted.base}/pause").status_code == 303
+    page = p1.get(f"{hosted.base}/play").text
+    assert "The turn is resolved once every team people play is ready, or when the organiser resolves it" in page

@@ -669,13 +669,19 @@ def game_state(
 
 
 @router.get("/games/{public_id}/who-ordered")
-def who_ordered_part(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+def who_ordered_part(
+    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, turn: int | None = None
+) -> Response:
     """The player's page's list of who has ordered this turn (never what, R13), alone: what its
-    script puts in place of the list when ``/state`` says it changed (403 to a browser with no seat)."""
+    script puts in place of the list when ``/state`` says it changed (403 to a browser with no seat).
+    ``turn``: the turn the page shows; 409 once it is no longer the open one, so that a fetch that
+    crossed the turn's resolution does not put another turn's list (or none) under its heading."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
+    if turn is not None and not (game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and game.current_turn == turn):
+        raise HTTPException(status_code=409, detail=f"turn {turn} is not open any more: reload the page")
     view = views.player_view(db, game, player_id)
     response = render(request, "who_ordered.html", {"view": view})
     response.headers["Cache-Control"] = "no-store"
