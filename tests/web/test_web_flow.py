@@ -785,7 +785,8 @@ def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI
     assert state.json() == {"status": "running", "turn": 1, "version": version}
     organiser_version = _live(hosted.organiser.get(f"{hosted.base}/organise").text)
     player_version = _live(hosted.players["p2"].get(f"{hosted.base}/play").text)
-    assert organiser_version is not None and player_version == (url, version)
+    # the player's page asks as a player (the mark of its list of who has ordered comes with that)
+    assert organiser_version is not None and player_version == (f"{url}?as=player", version)
 
     team = hosted.my_teams("p1")[0]
     hosted.order("p1", team, 10, 9, action="ready")
@@ -945,7 +946,7 @@ def test_a_player_in_the_lobby_is_told_the_page_follows_the_game(app: FastAPI) -
     page = html.unescape(player.get(f"{game.base}/play").text)
     assert "Come back to this page" not in page
     assert "shows your first matches as soon as the game starts: it follows the game by itself" in page
-    assert f'data-live="/games/{game.public_id}/state"' in page
+    assert f'data-live="/games/{game.public_id}/state?as=player"' in page
 
 
 def test_resolve_now_asks_what_it_does_with_a_saved_order(app: FastAPI, hosted: Hosted) -> None:

@@ -21,6 +21,7 @@ BOUNDS = {
     "spectator page": 3,
     "record download": 1,
     "page poll (player)": 6,  # with the mark of who has ordered: the teams, the seats, the turn's orders
+    "page poll (player, other pages)": 3,  # the public page of a player's game: no mark to work out
     "who-ordered part (player)": 8,
     "page poll (organiser)": 6,
     "page poll (spectator)": 1,
@@ -111,7 +112,8 @@ def _counts(app: FastAPI, pages: Hosted, api: ApiGame) -> dict[str, int]:
         "organiser page": (pages.organiser, f"{base}/organise", {}),
         "spectator page": (spectator, base, {}),
         "record download": (spectator, f"{base}/record.json", {}),
-        "page poll (player)": (pages.players[player], f"{base}/state", {}),
+        "page poll (player)": (pages.players[player], f"{base}/state?as=player", {}),
+        "page poll (player, other pages)": (pages.players[player], f"{base}/state", {}),
         "who-ordered part (player)": (pages.players[player], f"{base}/who-ordered", {}),
         "page poll (organiser)": (pages.organiser, f"{base}/state", {}),
         "page poll (spectator)": (spectator, f"{base}/state", {}),

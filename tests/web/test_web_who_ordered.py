@@ -71,7 +71,7 @@ def test_the_page_is_the_same_whatever_another_seat_ordered(hosted: Hosted) -> N
     """R13: p1's page, its poll and its list are byte for byte the same whether p2 saved 5+3 or
     13+0 (or marked either ready); they differ only between saved and ready."""
     p1, theirs = hosted.players["p1"], hosted.my_teams("p2")[0]
-    urls = (f"{hosted.base}/play", f"{hosted.base}/state", f"{hosted.base}/who-ordered")
+    urls = (f"{hosted.base}/play", f"{hosted.base}/state?as=player", f"{hosted.base}/who-ordered")
 
     def seen_after(force: int, flair: int, action: str) -> list[bytes]:
         assert hosted.order("p2", theirs, force, flair, action=action).status_code == 303
@@ -90,7 +90,7 @@ def test_the_poll_carries_a_mark_of_the_list_and_the_part_refreshes_it(app: Fast
     the version stays; ``/who-ordered`` gives the list alone, as the page shows it, with the same
     mark. Spectators and an organiser who plays no seat get neither."""
     p1, p2 = hosted.players["p1"], hosted.players["p2"]
-    state_url, part_url = f"{hosted.base}/state", f"{hosted.base}/who-ordered"
+    state_url, part_url = f"{hosted.base}/state?as=player", f"{hosted.base}/who-ordered"
     before = p1.get(state_url).json()
     page = p1.get(f"{hosted.base}/play").text
     shown = re.search(r'id="who-ordered" data-url="([^"]+)" data-mark="(\w+)"', page)
@@ -111,6 +111,8 @@ def test_the_poll_carries_a_mark_of_the_list_and_the_part_refreshes_it(app: Fast
     spectator = new_client(app)
     assert "who_ordered" not in spectator.get(state_url).json()
     assert "who_ordered" not in hosted.organiser.get(state_url).json()
+    # a player's other pages poll without ?as=player, and are spared working the mark out
+    assert "who_ordered" not in p1.get(f"{hosted.base}/state").json()
     assert spectator.get(part_url).status_code == 403
     assert hosted.organiser.get(part_url).status_code == 403
     public = spectator.get(hosted.base).text
@@ -123,12 +125,12 @@ def test_nothing_is_listed_before_the_start_or_after_the_end(app: FastAPI) -> No
         game.join(f"p{number}", f"Player {number}")
     p1 = game.players["p1"]
     assert 'id="who-ordered"' not in p1.get(f"{game.base}/play").text
-    assert "who_ordered" not in p1.get(f"{game.base}/state").json()
+    assert "who_ordered" not in p1.get(f"{game.base}/state?as=player").json()
     game.start()
     assert 'id="who-ordered"' in p1.get(f"{game.base}/play").text
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     assert 'id="who-ordered"' not in p1.get(f"{game.base}/play").text
-    assert "who_ordered" not in p1.get(f"{game.base}/state").json()
+    assert "who_ordered" not in p1.get(f"{game.base}/state?as=player").json()
 
 
 def test_a_private_games_list_is_not_found_by_strangers(app: FastAPI) -> None:

@@ -625,14 +625,15 @@ def _live(
 ) -> dict[str, str] | None:
     # What a page's script polls to follow the game, while there is something to follow.
     # ``shown``: the organiser view of this page, counted instead of read again. ``as_player``: the
-    # player's page, which follows a player's version even for its organiser (``?as=player``), so
-    # that another seat's order does not interrupt an organiser typing their own.
+    # player's page (``?as=player``), the only one whose poll is given the mark of who has ordered;
+    # it follows a player's version even for its organiser, so that another seat's order does not
+    # interrupt an organiser typing their own.
     if game.status not in views.LIVE:
         return None
     principal_id = None if principal is None else principal.id
     organiser = access.organiser and not as_player
     version = views.live_version(db, game, organiser=organiser, principal_id=principal_id, shown=shown)
-    query = "?as=player" if access.organiser and as_player else ""
+    query = "?as=player" if as_player else ""
     return {"url": f"/games/{game.public_id}/state{query}", "version": version}
 
 
@@ -654,14 +655,17 @@ def game_state(
     public_id: str, db: SessionDep, principal: PrincipalDep, as_: Annotated[str, Query(alias="as")] = ""
 ) -> Response:
     """Where the game stands, for the pages' script: they reload when ``version`` changes. The
-    player's page of a game's organiser asks ``?as=player``: the version a player has, which stays
-    put as other seats order (its list of who has ordered follows them, by ``who_ordered``)."""
+    player's page asks ``?as=player``: the version a player has (for an organiser who plays too,
+    one that stays put as other seats order) and ``who_ordered``, the mark of its list of who has
+    ordered, which the other pages' polls are spared working out."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    organiser = access.organiser and not (as_ == "player" and access.player_id is not None)
-    body = views.watch_state(db, game, organiser=organiser, principal_id=None if principal is None else principal.id)
-    if access.player_id is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+    as_player = as_ == "player" and access.player_id is not None
+    body = views.watch_state(
+        db, game, organiser=access.organiser and not as_player, principal_id=None if principal is None else principal.id
+    )
+    if as_player and access.player_id is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The player's page refreshes its list of who has ordered when this mark moves, without
         # a reload: their version stays put as orders come in, so as not to interrupt their typing.
         body["who_ordered"] = views.who_ordered_mark(views.who_ordered_now(db, game, access.player_id))
