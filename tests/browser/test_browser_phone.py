@@ -532,24 +532,35 @@ def test_names_keep_their_words_whole_at_360_pixels(server: str, chromium: Any) 
     context.close()
 
 
+# Where each of several elements under one is on the page (the first match of each selector).
+_RECTS = """(root, selectors) => selectors.map(s => {
+  const r = root.querySelector(s).getBoundingClientRect();
+  return {x: r.x + window.scrollX, y: r.y + window.scrollY, width: r.width, height: r.height};
+})"""
+
+
 @pytest.mark.parametrize("options", [PHONE_360, {"viewport": {"width": 1000, "height": 800}}], ids=["phone", "desktop"])
 def test_the_autopilots_set_button_is_beside_its_weight_box(server: str, chromium: Any, options: dict[str, Any]) -> None:
     """The explanation of a knockout weight came in the markup between the weight box and its Set
     button, so Set stood at the end of a paragraph: on a phone four lines under the box, on a
     computer at the far end of a line of text. It is now on the box's line, the explanations under
     both; Tab still goes from the box to Set."""
+    from playwright.sync_api import expect
+
     context = chromium.new_context(**options)
     page = context.new_page()
     organise = start_with_one_seat(page, server, "Pilot cup", hours="24")
     visit(page, organise.removesuffix("/organise") + "/play")
     forms = page.locator("form.autopilot")
     assert forms.count() == 2
+    # The odds of each order form come in after the page has loaded and push the forms under them
+    # down: measured in between, the box was above that table and Set under it (a CI run).
+    expect(page.locator("output.odds .odds-table")).to_have_count(2)
     for i in range(2):
         form = forms.nth(i)
-        weight, button = form.locator("input[name=weight]"), form.locator("button")
-        hint = form.locator(".hint").first
-        box, set_, words = weight.bounding_box(), button.bounding_box(), hint.bounding_box()
-        assert box and set_ and words
+        weight = form.locator("input[name=weight]")
+        # The three in one go, so that nothing can move between them.
+        box, set_, words = form.evaluate(_RECTS, ["input[name=weight]", "button", ".hint"])
         middle = set_["y"] + set_["height"] / 2
         assert box["y"] <= middle <= box["y"] + box["height"], (box, set_)  # on the box's line
         assert set_["x"] > box["x"] + box["width"], (box, set_)  # just after it
