@@ -35,17 +35,25 @@ def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: st
 
     listed = first.locator("#who-ordered-list")
     expect(first.locator("#who-ordered-count")).to_have_text("Ready: 0 of 4 teams that people play. 4 more teams are played by their bots.")
-    their_team = second.locator("form.order-form").first.get_attribute("data-team")
+    # Of the second player's teams, the one listed first: ready, it goes behind the other three
+    # waiting teams, so the list's order changes.
+    theirs = [f.get_attribute("data-team") for f in second.locator("form.order-form").all()]
+    shown_before = listed.evaluate("ul => Array.from(ul.children, li => li.dataset.team)")
+    their_team = min(theirs, key=shown_before.index)
+    their_form = second.locator(f"form.order-form[data-team='{their_team}']")
     expect(listed.locator(f"li[data-team='{their_team}']")).to_have_class("state-none")
     # The first player is typing an order, its box still focused, when the second marks theirs ready.
     form = first.locator("form.order-form").first
     form.locator("input[name=force]").fill("7")
     form.locator("input[name=flair]").fill("6")
     first.evaluate("window.stillThisPage = true")
-    second.locator("form.order-form").first.locator("input[name=force]").fill("5")
-    second.locator("form.order-form").first.locator("input[name=flair]").fill("3")
+    # Each line of the list is tagged: the refresh mends the list item by item and keeps each
+    # team's element (a screen reader reading inside the list keeps its place).
+    listed.evaluate("ul => { ul.tag = 'kept'; Array.from(ul.children).forEach(li => { li.tag = li.dataset.team; }); }")
+    their_form.locator("input[name=force]").fill("5")
+    their_form.locator("input[name=flair]").fill("3")
     with second.expect_navigation():
-        second.locator("form.order-form").first.locator("button[value=ready]").click()
+        their_form.locator("button[value=ready]").click()
     expect(second.locator("#message")).to_contain_text("ready")
 
     expect(listed.locator(f"li[data-team='{their_team}']")).to_have_class("state-ready", timeout=15000)  # polled every 5 s
@@ -54,6 +62,20 @@ def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: st
         "Ready: 1 of 4 teams that people play. 4 more teams are played by their bots."
     )
     assert first.evaluate("window.stillThisPage") is True  # not reloaded
+    kept = listed.evaluate("ul => [ul.tag, Array.from(ul.children, li => [li.dataset.team, li.tag, li.className, li.textContent])]")
+    assert kept[0] == "kept"
+    assert all(team == tag for team, tag, _, _ in kept[1]), kept  # the same elements, each its own team's
+    assert sorted(team for team, _, _, _ in kept[1]) == sorted(shown_before)
+    # ...in the order, with the classes and the words, of the list as the server gives it now.
+    served = first.evaluate(
+        """url => fetch(url, {credentials: 'same-origin'}).then(r => r.text()).then(text => {
+             const list = new DOMParser().parseFromString(text, 'text/html').getElementById('who-ordered-list');
+             return Array.from(list.children, li => [li.dataset.team, li.className, li.textContent]);
+           })""",
+        first.locator("#who-ordered").get_attribute("data-url"),
+    )
+    assert [[team, cls, text] for team, _, cls, text in kept[1]] == served
+    assert [team for team, _, _, _ in kept[1]] != shown_before  # the team now ready has gone behind the waiting ones
     expect(form.locator("input[name=force]")).to_have_value("7")
     expect(form.locator("input[name=flair]")).to_have_value("6")
     expect(form.locator("input[name=flair]")).to_be_focused()  # the box last typed into

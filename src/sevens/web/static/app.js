@@ -182,6 +182,26 @@ var LIVE_POLL_MS = 5000;
 // poll carries a mark of that list instead: when it differs from the list shown, the list alone is
 // fetched again and put in place. Nothing else of the page changes, the forms least of all; the
 // count's paragraph stays in place as a polite live region, so a screen reader says the new count.
+// The shown list is brought to the fresh one item by item: an item keeps its element, and only
+// one whose words changed is rewritten, so that a screen reader reading inside the list keeps its
+// place (a list replaced whole would throw it back out of the list).
+function mendList(shown, fresh) {
+  var byTeam = {};
+  Array.prototype.forEach.call(shown.children, function (item) { byTeam[item.dataset.team] = item; });
+  var at = shown.firstElementChild;
+  Array.prototype.forEach.call(fresh.children, function (item) {
+    var kept = byTeam[item.dataset.team];
+    if (!kept) {
+      kept = document.importNode(item, true);
+    } else {
+      if (kept.className !== item.className) { kept.className = item.className; }
+      if (kept.textContent !== item.textContent) { kept.textContent = item.textContent; }
+    }
+    if (kept === at) { at = at.nextElementSibling; } else { shown.insertBefore(kept, at); }
+  });
+  while (at) { var gone = at; at = at.nextElementSibling; shown.removeChild(gone); }
+}
+
 function refreshWhoOrdered(mark) {
   var part = document.getElementById("who-ordered");
   if (!part || !part.dataset.url || part.dataset.mark === mark || part.dataset.fetching) { return; }
@@ -196,7 +216,7 @@ function refreshWhoOrdered(mark) {
     var shownCount = document.getElementById("who-ordered-count"), shownList = document.getElementById("who-ordered-list");
     if (!count || !list || !shownCount || !shownList) { return; }
     if (shownCount.textContent !== count.textContent) { shownCount.textContent = count.textContent; }
-    shownList.replaceWith(document.importNode(list, true));
+    mendList(shownList, list);
     if (got.mark) { part.dataset.mark = got.mark; }
   }).catch(function () { /* offline for a moment: the next tick tries again */ }).then(function () {
     delete part.dataset.fetching;
