@@ -19,6 +19,7 @@ pytestmark = [
 ]
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
+ZOOMED_400 = {"viewport": {"width": 320, "height": 640}}  # a 1280 px window at 400% (WCAG 1.4.10)
 
 OVERFLOW = """(selector) => Array.from(document.querySelectorAll(selector)).map(
     (table) => { const box = table.closest('.table-scroll'); return [box.scrollWidth, box.clientWidth]; })"""
@@ -72,14 +73,17 @@ SPLIT_WORDS = """(selector) => Array.from(document.querySelectorAll(selector)).f
 })"""
 
 
-def test_team_names_keep_their_words_whole_on_a_phone(server: str, chromium: Any) -> None:
+@pytest.mark.parametrize("options", [PHONE, ZOOMED_400], ids=["phone", "400%"])
+def test_team_names_keep_their_words_whole_on_a_phone(server: str, chromium: Any, options: dict[str, Any]) -> None:
     """At 375 pixels the public page's table of teams gave its manager column, a name of 40
     letters with no space, the room, and squeezed the team's column to 70 px: "Argentina",
     "Australia" and "Zealand" were split letter by letter over two lines. A team's name now keeps
-    its words whole in every table of the public, organiser and player pages, and is never cut."""
+    its words whole in every table of the public, organiser and player pages, and is never cut.
+    At 320 px the group tables' figures left a team 46 px ("Aus|tralia"): there the name has a
+    line of its own, the figures under it, each under its column's header."""
     from playwright.sync_api import expect
 
-    context = chromium.new_context(**PHONE)
+    context = chromium.new_context(**options)
     page = context.new_page()
     organise = start_with_one_seat(
         page, server, "Narrow cup", hours="24", player="Wolfeschlegelsteinhausenbergerdorffvoral"
@@ -94,8 +98,26 @@ def test_team_names_keep_their_words_whole_on_a_phone(server: str, chromium: Any
         page.wait_for_load_state("load")
         assert page.locator(TEAM_CELLS).count() >= 8, url
         found += [f"{url.removeprefix(base) or 'public page'}: {problem}" for problem in page.evaluate(SPLIT_WORDS, TEAM_CELLS)]
+        found += [f"{url.removeprefix(base) or 'public page'}: {problem}" for problem in page.evaluate(_OUT_OF_COLUMN)]
     assert not found, "\n".join(found)
     context.close()
+
+
+# In the group tables: the figures' headers that take more than one line ("TF" as "T" over "F" in a
+# column one letter wide), and the figures of each row that are not right under their header.
+_OUT_OF_COLUMN = """() => Array.from(document.querySelectorAll('table.group-table')).flatMap(table => {
+  const headers = Array.from(table.querySelectorAll('thead th:not(.decided)'));
+  const broken = headers.slice(2).filter(th => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    return new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1;
+  }).map(th => 'the header ' + th.textContent + ' takes more than one line');
+  const rects = headers.map(th => th.getBoundingClientRect());
+  return broken.concat(Array.from(table.querySelectorAll('tbody tr')).flatMap(row => Array.from(row.children).slice(2, headers.length)
+    .map((cell, i) => [cell, rects[i + 2]])
+    .filter(([cell, header]) => Math.abs(cell.getBoundingClientRect().right - header.right) > 1)
+    .map(([cell]) => row.querySelector('th').textContent.trim() + ': ' + cell.textContent + ' is not under its header')));
+})"""
 
 
 FOCUSED = "() => { const e = document.activeElement; return [e.tagName, e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40)]; }"
