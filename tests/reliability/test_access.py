@@ -106,7 +106,7 @@ def test_reused_invite_is_refused_by_the_api(app: FastAPI) -> None:
     assert joined.status_code == 200
     bot = {"Authorization": f"Bearer {joined.json()['token']}"}
     again = client.post("/api/v1/join", json={"invite": invite, "name": "First"}, headers=bot)
-    assert again.status_code == 200 and again.json() == {"game": created["game"], "player": "p3", "name": "First", "token": None}
+    assert again.status_code == 200 and again.json() == {"game": created["game"], "player": "p3", "name": "First", "token": None, "note": None}
     other = client.post("/api/v1/join", json={"invite": invite, "name": "Second"})
     assert other.status_code == 410 and "already been used" in other.json()["detail"]
     me = client.get("/api/v1/me", headers=bot).json()

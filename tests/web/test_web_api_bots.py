@@ -288,5 +288,9 @@ def test_joining_again_under_another_name_is_refused_not_ignored(app: FastAPI, c
     )
     assert late["name"] == "Player 2", late
     assert again.status_code == 200 and again.json()["player"] == "p2" and again.json()["name"] == "Player 2", again.text
+    # ...and says why, in so many words, on each answer; a join under the name sent says nothing.
+    note = "this seat plays as 'Player 2': names are fixed once the game has started (they are in its record)"
+    assert late["note"] == note and again.json()["note"] == note, (late, again.text)
+    assert first["note"] is None and same.json()["note"] is None, (first, same.text)
     names = str(client.get(f"/api/v1/games/{game}", headers=ana).json())
     assert "'Ana'" in names and "Bea" not in names and "'Player 2'" in names and "Late" not in names

@@ -603,6 +603,14 @@ def teams_of(session: Session, *, game_id: int) -> list[TeamRow]:
     return sorted(rows, key=lambda t: (t.group, t.team_id))
 
 
+def kept_name_note(seat: SeatRow, sent: str) -> str | None:
+    """What a joiner is told when the seat plays under another name than the one it sent (a seat
+    taken after the start keeps the record's name), or None when it plays under the name sent."""
+    if " ".join(sent.translate(_BLANKS).split()) == seat_name(seat):
+        return None
+    return f"this seat plays as {seat_name(seat)!r}: names are fixed once the game has started (they are in its record)"
+
+
 def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
     """A join asked again by the one who took the seat: the name it sends must be the seat's, if
     the seat took its name from its join (in the lobby). Otherwise the caller would believe it

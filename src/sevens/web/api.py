@@ -119,6 +119,9 @@ class JoinResponse(BaseModel):
     player: str
     name: str
     token: str | None
+    note: str | None = Field(
+        description="why `name` is not the name sent (a seat taken after the start keeps the record's); null when it is"
+    )
 
 
 class OrderRequest(BaseModel):
@@ -249,14 +252,26 @@ def join(
     if holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now):
         # The token that joined with it, asking again: the same seat, under the same name.
         store.check_name_again(game, seat, body.name)
-        return JoinResponse(game=game.public_id, player=seat.player_id, name=store.seat_name(seat), token=None)
+        return JoinResponse(
+            game=game.public_id,
+            player=seat.player_id,
+            name=store.seat_name(seat),
+            token=None,
+            note=store.kept_name_note(seat, body.name),
+        )
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
-    return JoinResponse(game=game.public_id, player=seat.player_id, name=store.seat_name(seat), token=token)
+    return JoinResponse(
+        game=game.public_id,
+        player=seat.player_id,
+        name=store.seat_name(seat),
+        token=token,
+        note=store.kept_name_note(seat, body.name),
+    )
 
 
 @router.get("/me", response_model=schemas.MeAnswer, responses=error_responses(401, 429))
