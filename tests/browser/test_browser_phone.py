@@ -120,13 +120,22 @@ _OUT_OF_COLUMN = """() => Array.from(document.querySelectorAll('table.group-tabl
 })"""
 
 
+# The cells whose text takes more than one line.
+_MORE_THAN_ONE_LINE = """(selector) => Array.from(document.querySelectorAll(selector)).filter(cell => {
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return new Set(Array.from(range.getClientRects(), r => Math.round(r.top))).size > 1;
+}).map(cell => cell.textContent)"""
+
+
 FOCUSED = "() => { const e = document.activeElement; return [e.tagName, e.getAttribute('aria-label') || e.textContent.trim().slice(0, 40)]; }"
 
 
 def test_an_order_in_the_odds_is_on_one_line_on_a_phone(server: str, chromium: Any) -> None:
     """On a phone each bot's typical order stands in a column 3.2rem wide: "14+15" and "13+36"
     broke after their fourth character, read as 14+1 and a 5 on the line under it. An order and
-    every figure now keep to one line, and the table still fits the screen."""
+    every figure now keep to one line, and the table still fits the screen. So do the headers of
+    the order and the figures: "their order" took two lines."""
     from playwright.sync_api import expect
 
     context = chromium.new_context(**PHONE)
@@ -137,6 +146,7 @@ def test_an_order_in_the_odds_is_on_one_line_on_a_phone(server: str, chromium: A
     orders = page.locator(".odds-table td:nth-child(2)").all_inner_texts()
     assert any(len(order) >= 5 for order in orders), orders  # such as 14+15
     assert page.evaluate(SPLIT_WORDS, ".odds-table td") == []
+    assert page.evaluate(_MORE_THAN_ONE_LINE, ".odds-table th[scope=col]:not(:first-child)") == []
     assert all(scroll <= client for scroll, client in page.evaluate(OVERFLOW, ".odds-table"))
     assert max(_right_edges(page, ".odds-table td")) <= 375
     context.close()
