@@ -17,6 +17,14 @@ pytestmark = [
 ]
 
 
+POLLED = 15000
+"""How long to wait, in ms, for what a tab learns by its poll: it asks every 5 s, and Playwright's
+expect gives up after 5 s by default. Headless Chromium sends a tab brought to the front neither a
+focus event nor a visibilitychange, so ``bring_to_front`` does not make it ask at once: the next
+tick of the poll says it, as late as 5 s on, plus the answer's time (one in twelve tries under load
+came after 5.07 s)."""
+
+
 def _tab(context: Any) -> Any:
     page = context.new_page()
     page.set_default_timeout(15000)
@@ -45,7 +53,7 @@ def test_a_tab_showing_links_says_when_another_tab_retires_them(server: str, chr
     expect(second.locator("#invite-link")).to_be_visible()
     first.bring_to_front()
     seat3 = first.locator("#invites li[data-player=p3]")
-    expect(seat3.locator(".retired-note")).to_contain_text("This link no longer works: a newer link for seat 3")
+    expect(seat3.locator(".retired-note")).to_contain_text("This link no longer works: a newer link for seat 3", timeout=POLLED)
     expect(seat3.locator("a.take-seat")).to_be_hidden()
     expect(first.locator("#invites li[data-player=p1] .retired-note")).to_have_count(0)
     expect(first.locator("#all-links-retired")).to_contain_text("the link of seat 3 no longer works")
@@ -55,7 +63,7 @@ def test_a_tab_showing_links_says_when_another_tab_retires_them(server: str, chr
     second.click("#new-organiser-link button")
     expect(second.locator("h1")).to_contain_text("New organiser link")
     first.bring_to_front()
-    expect(first.locator("#organiser-link + .retired-note")).to_contain_text("a newer link for the organiser link")
+    expect(first.locator("#organiser-link + .retired-note")).to_contain_text("a newer link for the organiser link", timeout=POLLED)
 
     # A new invite shown in one tab, replaced from another.
     visit(second, organise)
@@ -66,7 +74,7 @@ def test_a_tab_showing_links_says_when_another_tab_retires_them(server: str, chr
     third.click("button[aria-label='New invite link for seat p2']")
     assert third.locator("#invite-link").inner_text() != shown
     second.bring_to_front()
-    expect(second.locator("#invite-link + .retired-note")).to_contain_text("This link no longer works")
+    expect(second.locator("#invite-link + .retired-note")).to_contain_text("This link no longer works", timeout=POLLED)
     expect(third.locator(".retired-note")).to_have_count(0)
     context.close()
 
@@ -98,7 +106,7 @@ def test_a_new_organiser_link_made_in_another_browser_is_said_in_the_first(serve
     link = a.locator("#organiser-link").inner_text()
     b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()
-    expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game")
+    expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game", timeout=POLLED)
     a.context.close()
     b.context.close()
 
@@ -122,7 +130,7 @@ def test_an_invite_shown_to_an_organiser_who_lost_the_game_is_not_called_dead(se
     invite = a.locator("#invite-link").inner_text()
     b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()
-    expect(a.locator("#invite-link + .unsure-note")).to_contain_text("cannot tell whether this link still works")
+    expect(a.locator("#invite-link + .unsure-note")).to_contain_text("cannot tell whether this link still works", timeout=POLLED)
     expect(a.locator(".retired-note")).to_have_count(0)
     c = _tab(chromium.new_context(viewport={"width": 1000, "height": 800}))
     visit(c, invite)
@@ -150,6 +158,6 @@ def test_an_organiser_who_plays_a_seat_is_told_the_organiser_link_is_dead(server
     link = a.locator("#organiser-link").inner_text()
     b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()
-    expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game")
+    expect(a.locator("#organiser-link + .retired-note")).to_contain_text("this browser has lost its part in the game", timeout=POLLED)
     a.context.close()
     b.context.close()
