@@ -397,8 +397,11 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
     page.once("dialog", lambda dialog: dialog.accept())
     page.click("#resolve button")  # a turn of reports, dice and tables to lay out
     expect(page.locator("#resolve input[name=turn]")).to_have_value("2")
+    from browser.test_browser_a11y import settled
+
     for url in (server + "/", base, f"{base}/play", organise_url, f"{base}/verify"):
         visit(page, url)
+        settled(page)  # the player's page with its odds' tables in: they come after load
         wide = page.evaluate("document.scrollingElement.scrollWidth")
         assert wide <= 390, (url, wide)
     visit(page, f"{base}/play")

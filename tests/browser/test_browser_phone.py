@@ -508,7 +508,7 @@ def test_a_match_report_with_a_long_flair_option_fits_a_phone(
     anything on it scroll sideways."""
     from playwright.sync_api import expect
 
-    from browser.test_browser_a11y import _SCROLLING_BOXES, _loaded_width
+    from browser.test_browser_a11y import _SCROLLING_BOXES, _loaded_width, settled
 
     page = chromium.new_context(viewport={"width": width, "height": 740}, is_mobile=True, has_touch=True).new_page()
     organise = start_with_one_seat(page, server, "Doubles cup", hours="24")
@@ -518,6 +518,7 @@ def test_a_match_report_with_a_long_flair_option_fits_a_phone(
         visit(page, url)
         long_option = page.locator(".report td.dice .part", has_text=", ".join(["1-1"] * (LONG_OPTION - 1)))
         expect(long_option).to_have_count(1)
+        settled(page)  # the player's page measured with its odds' tables in, which come after load
         wide, widest = _loaded_width(page)
         assert wide <= width, f"{url} is {wide} px wide on a {width} px phone (widest: {widest})"
         assert not page.evaluate(_SCROLLING_BOXES), url
@@ -560,6 +561,9 @@ def test_names_keep_their_words_whole_at_360_pixels(server: str, chromium: Any) 
         assert page.locator("table.group-table tbody th").count() == 8, url
         found += [f"{url.removeprefix(base) or 'public page'}: {problem}" for problem in page.evaluate(SPLIT_WORDS, TEAM_CELLS)]
     assert not found, "\n".join(found)
+    from browser.test_browser_a11y import settled
+
+    settled(page)  # the player's page, with its odds' tables in (they come after load)
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 360
     context.close()
 
