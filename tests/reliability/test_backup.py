@@ -360,6 +360,37 @@ def test_import_refuses_game_fields_that_disagree_with_the_record(tmp_path: Path
                 assert db.scalar(select(GameRow)) is None
 
 
+def test_import_throws_a_running_games_dice_again_from_the_full_backups_seed(tmp_path: Path) -> None:
+    """A running game's record in a full backup comes with its secret seed, so its dice are thrown
+    again too (R14): a die changed where the line stays the same (a 1 made a 2 on FORCE) was
+    restored, and the game would have ended with a record that `sevens verify` refuses."""
+    with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
+        _populate(src)
+        backup = tmp_path / "full.json"
+        _export(src_url, backup, full=True)
+        document = json.loads(backup.read_text())
+        running = next(g for g in document["games"] if g["name"].startswith("running"))
+        assert running["record"]["seed"] is None and running["record"]["turns"]
+        found = [
+            (m, i, side, face)
+            for m, match in enumerate(running["record"]["turns"][0]["matches"])
+            for side in ("home", "away")
+            for i, face in enumerate(match[f"{side}_dice"]["force"])
+            if face in (1, 2, 4, 6)
+        ]
+        m, i, side, face = found[0]
+        other = {1: 2, 2: 1, 4: 6, 6: 4}[face]  # neither scores (R1): the line is the same
+        running["record"]["turns"][0]["matches"][m][f"{side}_dice"]["force"][i] = other
+        path = tmp_path / "bad-die.json"
+        path.write_text(json.dumps(document))
+        refused = _import(dst_url, path)
+        words = f"turns[0].matches[{m}].{side}_dice.force[{i}]: expected {face}, found {other}"
+        assert refused.exit_code == 2 and words in " ".join(refused.output.split()), refused.output
+        assert running["secret"]["seed"] not in refused.output
+        with make_sessionmaker(dst)() as db:
+            assert db.scalar(select(GameRow)) is None
+
+
 @pytest.mark.parametrize(("source", "target"), PAIRS[:1])
 def test_a_backup_keeps_which_game_is_whose_rematch(source: str, target: str, tmp_path: Path) -> None:
     """A full backup restores the link from a game to its rematch; a shareable export names only a

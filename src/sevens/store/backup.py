@@ -372,7 +372,10 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
         raise Invalid(f"{where}: its record is {_json_kind(record)}, not a game record (a JSON object)")
     if record is not None:
         try:
-            state, _ = replay_record(record, check_dice=record.get("seed") is not None)
+            # Every die thrown again (R14): from the revealed seed of a game that is over, or from
+            # the full backup's secret seed of one still going on, which is kept secret.
+            revealed = record.get("seed") is not None
+            state, _ = replay_record(record, check_dice=True, secret_seed=None if revealed else seed)
         except RecordError as exc:
             raise Invalid(f"{where}: its record does not verify: {exc}") from None
         if state.id != commitment:
