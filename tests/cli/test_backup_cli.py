@@ -35,6 +35,10 @@ def _import(tmp_path: Path, content: str) -> tuple[int, str]:
     [
         ("[" * 100_000 + "]" * 100_000, "is not a Sevens backup: its JSON is nested too deeply"),
         (json.dumps({**HEAD, "games": None}), "the backup's 'games' is null, not a list"),
+        (  # json would keep the second "games" without a word, another reader the first
+            json.dumps({**HEAD, "games": []}).replace('"games": []', '"games": [{}], "games": []'),
+            'it names the key "games" twice in one object (at its top level)',
+        ),
         (json.dumps({**HEAD, "games": [], "credentials": {}}), "the backup's 'credentials' is an object, not a list"),
         (
             json.dumps({**HEAD, "games": [{"id": GAME_ID, "status": "finished", "visibility": "public",

@@ -172,6 +172,15 @@ BAD_INPUTS: dict[str, tuple[object, str]] = {
     "three teams": ({"teams": ["a", "b", "c"], "matches": []}, 'a group has 4 teams (R7); "teams" lists 3'),
     "five teams": ({"teams": ["a", "b", "c", "d", "e"], "matches": []}, '"teams" lists 5: list all four'),
     "nested too deep": ("[" * 100000 + "]" * 100000, "nested too deeply"),
+    # json keeps the last of two equal keys without a word: a second "tries" typed over the first.
+    "a key twice in a line": (
+        json.dumps(DECIDED).replace('"tries": 1', '"tries": 1, "tries": 3', 1),
+        'it names the key "tries" twice in one object (in matches[0].home_line): JSON readers differ',
+    ),
+    "a key twice at the top": (
+        json.dumps(DECIDED).replace('"teams": [', '"teams": ["a", "b", "c", "d"], "teams": [', 1),
+        'it names the key "teams" twice in one object (at its top level)',
+    ),
 }
 
 

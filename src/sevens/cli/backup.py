@@ -155,7 +155,7 @@ def read_documents(source: str) -> list[dict[str, Any]]:
     for file in files:
         raw = read_input(file, what="a backup written by 'sevens export'", dash_is_stdin=True)
         try:
-            document = parse_json(raw)
+            document = parse_json(raw, keys_once=True)
         except ValueError as exc:
             raise ValueError(f"{shown(file)} is not a Sevens backup: {exc}") from None
         refused = other_kind(document, file, wanted=BACKUP_FORMAT, expected="a backup written by 'sevens export'")

@@ -16,6 +16,7 @@ from typing import Any
 from typer._click.globals import get_current_context
 
 from sevens.cli.errors import fail
+from sevens.tournament.record import DuplicateKeyError, RecordError, loads
 
 __all__ = ["MAX_INPUT_BYTES", "STDIN", "other_kind", "parse_json", "read_input", "shown"]
 
@@ -86,12 +87,18 @@ def read_input(
     return raw
 
 
-def parse_json(raw: bytes) -> Any:
-    """The JSON value in ``raw``.
+def parse_json(raw: bytes, *, keys_once: bool = False) -> Any:
+    """The JSON value in ``raw``; with ``keys_once``, one that names a key twice in an object is refused.
 
     Raises:
         ValueError: why it is not JSON, in words that say what to do: an empty file, one that
-            ends in the middle (cut short by an interrupted copy or download), or where it goes wrong.
+            ends in the middle (cut short by an interrupted copy or download), or where it goes wrong;
+            with ``keys_once``, a key named twice in one object and where.
+
+    >>> parse_json(b'{"matches": [{"home": "a", "home": "b"}]}', keys_once=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: it names the key "home" twice in one object (in matches[0]): JSON readers differ on which of the two counts, so remove one of them
 
     >>> parse_json(b'{"teams": [1, 2]')
     Traceback (most recent call last):
@@ -109,7 +116,7 @@ def parse_json(raw: bytes) -> Any:
     if not text.strip():
         raise ValueError("the file is empty; is it the right file, and was it saved?")
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except RecursionError:  # json gives up on deep nesting this way, not with a ValueError
         raise ValueError("its JSON is nested too deeply") from None
     except json.JSONDecodeError as exc:
@@ -125,6 +132,24 @@ def parse_json(raw: bytes) -> Any:
             f"the file holds a number of more than {sys.get_int_max_str_digits()} digits, which no count in Sevens "
             "comes near; is it the right file?"
         ) from None
+    if keys_once:
+        _refuse_keys_twice(text)
+    return value
+
+
+def _refuse_keys_twice(text: str) -> None:
+    # Read by hand or kept by sevens, a file naming a key twice says two things: json keeps the
+    # last one silently (a line's second "tries" typed over the first), another reader the first.
+    try:
+        loads(text)
+    except DuplicateKeyError as exc:
+        where = f"in {exc.path}" if exc.path else "at its top level"
+        raise ValueError(
+            f"it names the key {exc.shown_key} twice in one object ({where}): JSON readers differ on which of the "
+            "two counts, so remove one of them"
+        ) from None
+    except RecordError:  # not a record, which is no matter here: only the keys are looked at
+        pass
 
 
 def other_kind(data: Any, path: Path, *, wanted: str, expected: str) -> str | None:

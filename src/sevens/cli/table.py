@@ -59,7 +59,7 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
     Raises:
         ValueError: the file is not JSON or not in the expected shape.
     """
-    data: Any = parse_json(raw)
+    data: Any = parse_json(raw, keys_once=True)
     if not isinstance(data, dict):
         raise ValueError('the file must hold a JSON object {"teams": [...], "matches": [...]}')
     unknown = sorted(map(str, set(data) - {"teams", "matches", "group"}))
