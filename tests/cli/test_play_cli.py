@@ -710,6 +710,10 @@ def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
          "error: --names gives 3 names for 2 people typing orders (--humans 2); give one name for each, or --humans 3"),
         (["--humans", "3", "--names", "Ann"],
          "error: --names gives 1 name for 3 people typing orders (--humans 3); give one name for each, or --humans 1"),
+        # --humans left out, --names sets it: the refusal spoke of a --humans 5 nobody typed.
+        (["--names", "Ann,Bob,Cy,Di,Ed"],
+         "error: --names gives 5 names, but the game has 4 players (--players 4); every person typing orders is one "
+         "of them: give --players 5 or more, or fewer names"),
         (["--names", "Ann,,Bob"], "error: --names has an empty name; give names separated by commas, e.g. --names Ann,Bob"),
         (["--names", "Ann, ANN"], "error: --names: 'ANN' is 'Ann' again (names are compared ignoring case and spacing); "
                                   "give each person a name of their own"),

@@ -1337,6 +1337,9 @@ def register(app: typer.Typer) -> None:
         humans = 0 if auto else ((len(given) or 1) if humans is None else humans)
         if not 4 <= players <= 16:
             fail(f"R12: Sevens is for 4 to 16 players, not {players}; use --players 4 to 16")
+        if given and humans > players and len(given) == humans:  # --humans left out: --names set it
+            fail(f"--names gives {len(given)} names, but the game has {players} players (--players {players}); every "
+                 f"person typing orders is one of them: give --players {humans} or more, or fewer names")
         if not 0 <= humans <= players:
             fail(f"--humans must be from 0 to the number of players ({players}), not {humans}")
         try:
