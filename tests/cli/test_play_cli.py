@@ -556,6 +556,20 @@ def test_quit_at_the_order_prompt_says_how_to_stop() -> None:
     assert "10 FORCE + 9 FLAIR: expected" in said
 
 
+def test_an_answer_at_the_order_prompt_says_the_order_comes_first() -> None:
+    """A refused order's "y" in orders piped in (or y pressed twice) is not an order: the refusal
+    says what it answers and that the order comes first, where it said only "type two whole numbers"."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "a1", "--no-save"], input="200 0\ny\nYes\n10 9\ny\n"
+    )
+    said = " ".join(result.output.split())
+    assert "Refused: R3: the order spends 200 points but the team holds only 100 SCRUM points." in said
+    for word in ("y", "Yes"):
+        assert (f"Refused: '{word}' answers \"Send this order?\", which is asked once an order is accepted; type the "
+                "order for Australia first, e.g. '20 9'. Try again.") in said, said
+    assert "10 FORCE + 9 FLAIR: expected" in said
+
+
 def test_a_team_with_no_scrum_left_is_not_asked_for_its_only_order(tmp_path: Path) -> None:
     """R3: at 0 SCRUM the only order is 0 + 0; the game sends it and says so. Here both teams spend
     everything by their third match, and the game then plays to the end with no more typing."""

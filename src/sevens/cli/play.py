@@ -249,6 +249,7 @@ class _OrderForConfirm(Exception):
 
 # What people type to leave a program; here they get how to stop the game instead of an order refused.
 _QUIT_WORDS = ("q", "quit", "exit", "stop", "bye")
+_ANSWER_WORDS = ("y", "n", "yes", "no")
 
 def _how_to_stop(kept: bool) -> str:
     """How to stop, and what stopping leaves: with --no-save the game is kept nowhere."""
@@ -338,6 +339,13 @@ def _ask_order(
             continue
         if text.strip().lower() in _QUIT_WORDS:
             console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_how_to_stop(kept)}. Try again.")
+            continue
+        if text.strip().lower() in _ANSWER_WORDS:
+            # An answer with no question: y pressed twice, or a refused order's answer in orders piped in.
+            console.print(
+                f"[red]Refused:[/] '{escape(text.strip())}' answers \"Send this order?\", which is asked once an order "
+                f"is accepted; type the order for {escape(name)} first, e.g. '20 9'. Try again."
+            )
             continue
         try:
             force, flair = parse_order_text(text)
