@@ -405,6 +405,23 @@ def test_an_existing_save_file_is_not_replaced_without_overwrite(tmp_path: Path)
     assert kept.read_bytes() == before
     same = _play([*GAME, "--save", str(tmp_path / "x.json"), "--record", str(tmp_path / "x.json")])
     assert same.exit_code == 2 and "both name" in same.stderr
+    # The same file spelt otherwise, or through a link: the game was played to the end, its saved file
+    # then removed, and the record put in the temporary folder as if another program had taken its name.
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "link.json").symlink_to(tmp_path / "y.json")
+    for save, record in (
+        (tmp_path / "sub" / ".." / "y.json", tmp_path / "y.json"),
+        (tmp_path / "link.json", tmp_path / "y.json"),
+    ):
+        same = _play([*GAME, "--save", str(save), "--record", str(record)], ORDER)
+        assert same.exit_code == 2 and "The draw" not in same.output
+        assert same.stderr == (
+            f"error: --save and --record name the same file ({save}, {record}): the game in progress and its record "
+            "need a file each\n"
+        )
+    kept_there = _play(["play", "--resume", str(kept), "--record", str(tmp_path / "sub" / ".." / kept.name)], ORDER)
+    assert kept_there.exit_code == 2 and "is the saved game itself" in kept_there.stderr
+    assert kept.read_bytes() == before
 
 
 def test_a_turn_that_cannot_be_kept_stops_the_game_before_its_results(

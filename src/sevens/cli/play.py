@@ -1061,7 +1061,7 @@ def _resume(
             "people, names, bots and seed it was started with, so leave those options out"
         )
     if record is not None:
-        if record.absolute() == path.absolute():
+        if os.path.realpath(record) == os.path.realpath(path):  # however spelt: ./x/../game.json, a link
             fail(f"--record {record} is the saved game itself; give the record another file name")
         saved = dataclasses.replace(saved, record=record.absolute(), overwrite=overwrite)
     elif saved.record is not None:
@@ -1191,8 +1191,9 @@ def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, r
     if save is not None and no_save:
         fail("--save FILE keeps the game in FILE and --no-save keeps it nowhere: give one of them")
     if save is not None:
-        if record is not None and save.absolute() == record.absolute():
-            fail(f"--save and --record both name {save}: the game in progress and its record need a file each")
+        if record is not None and os.path.realpath(save) == os.path.realpath(record):  # however spelt, or linked
+            both = f"both name {save}" if save == record else f"name the same file ({save}, {record})"
+            fail(f"--save and --record {both}: the game in progress and its record need a file each")
         # Locked from now, so that no game carried on from it (--overwrite) is replaced under its feet.
         lock = GameLock(save.absolute())
         locked = True
