@@ -99,3 +99,24 @@ def test_save_on_a_pipe_without_overwrite_is_refused_at_once_as_not_a_file(tmp_p
     assert result.stderr.startswith(f"error: --save {pipe} is not a file but a device, a pipe or a socket, which a "
                                     "written file would replace; give a file name, e.g. "), result.stderr
     assert "--overwrite" not in result.stderr
+
+
+@pytest.mark.parametrize("option", ["--record", "--save"])
+def test_a_link_to_nothing_is_refused_before_the_game(option: str, tmp_path: Path) -> None:
+    """A link whose file is not there is no file, so it passed the check; the game was played to the
+    end, and then the record went to the temporary folder "as a file of that name appeared during
+    the game" (--save: at the first turn, the same)."""
+    from typer.testing import CliRunner
+
+    from sevens.cli.main import app
+
+    link = tmp_path / "game.json"
+    link.symlink_to(tmp_path / "gone.json")
+    result = CliRunner().invoke(app, ["play", "--auto", "--seed", "x", option, str(link)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: {option} {link} is a link to {tmp_path / 'gone.json'}, which is not there; the file written would "
+        "replace the link: choose another file name, or pass --overwrite to replace it\n"
+    )
+    assert "The draw" not in result.output
+    assert link.is_symlink() and not (tmp_path / "gone.json").exists()

@@ -151,6 +151,11 @@ def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence
              f"give a file name, e.g. {option} {example}")
     if path.exists() and not overwrite:
         fail(exists_message(f"{option} {path}"))
+    if path.is_symlink() and not path.exists() and not overwrite:
+        # A link to nothing is no file, but its name is taken: the write, made without replacing,
+        # found it at the end and said a file had appeared meanwhile, a whole game later.
+        fail(f"{option} {path} is a link to {os.readlink(path)}, which is not there; the file written would replace "
+             "the link: choose another file name, or pass --overwrite to replace it")
     folder = path.parent
     if not folder.exists():
         home = unexpanded_home(path, option)
