@@ -143,9 +143,8 @@ def _refuse_keys_twice(text: str) -> None:
     try:
         loads(text)
     except DuplicateKeyError as exc:
-        where = f"in {exc.path}" if exc.path else "at its top level"
         raise ValueError(
-            f"it names the key {exc.shown_key} twice in one object ({where}): JSON readers differ on which of the "
+            f"it names the key {exc.shown_key} twice in one object ({exc.where}): JSON readers differ on which of the "
             "two counts, so remove one of them"
         ) from None
     except RecordError:  # not a record, which is no matter here: only the keys are looked at

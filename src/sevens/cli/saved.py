@@ -248,9 +248,8 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
         data = loads(text)
     except DuplicateKeyError as exc:
         # Whole JSON, so not cut short: sevens play writes each key once, so someone else wrote this one.
-        where = f"in {exc.path}" if exc.path else "at its top level"
         raise SavedGameError(
-            f"it names the key {exc.shown_key} twice in one object ({where}), which sevens play never writes: the "
+            f"it names the key {exc.shown_key} twice in one object ({exc.where}), which sevens play never writes: the "
             "file was edited by hand or written by something else; remove one of the two, or start a new game"
         ) from None
     except RecordError as exc:

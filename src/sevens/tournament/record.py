@@ -91,6 +91,8 @@ class DuplicateKeyError(RecordError):
         self.key = key
         self.shown_key = _show(key)
         """The key as JSON, cut short if long, for a message."""
+        self.where = f"in {path}" if path else "at its top level"
+        """Where the object is, for a message: "in matches[0]", or "at its top level"."""
         super().__init__(path, f"the key {self.shown_key} appears twice in one object; a record names each field once")
 
 

@@ -38,7 +38,7 @@ from sevens.store.auth import (
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
-from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, Visibility
+from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.formats import default_format
 from sevens.web import schemas, views
 from sevens.web.conditional import NOT_MODIFIED, answer_if_changed
@@ -252,25 +252,23 @@ def join(
     if holds_invited_seat(db, seat=seat, principal_id=principal_id, now=now):
         # The token that joined with it, asking again: the same seat, under the same name.
         store.check_name_again(game, seat, body.name)
-        return JoinResponse(
-            game=game.public_id,
-            player=seat.player_id,
-            name=store.seat_name(seat),
-            token=None,
-            note=store.kept_name_note(seat, body.name),
-        )
+        return _joined(game, seat, body.name, token=None)
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
+    return _joined(game, seat, body.name, token=token)
+
+
+def _joined(game: GameRow, seat: SeatRow, sent: str, *, token: str | None) -> JoinResponse:
     return JoinResponse(
         game=game.public_id,
         player=seat.player_id,
         name=store.seat_name(seat),
         token=token,
-        note=store.kept_name_note(seat, body.name),
+        note=store.kept_name_note(seat, sent),
     )
 
 
