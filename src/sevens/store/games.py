@@ -198,7 +198,7 @@ class OrderState(StrEnum):
 def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
     # The fillers that show as blank space count as spaces: "Ann" and "Ann" + a Hangul filler
     # would otherwise be two names that look alike, and a filler alone a name that shows nothing.
-    name = " ".join(value.translate(_BLANKS).split())
+    name = _spaced(value)
     if not name:
         raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters", field=field)
     if all(unicodedata.category(c).startswith("M") or c == " " for c in name):
@@ -217,6 +217,11 @@ def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
 _JOINERS = frozenset("\u200c\u200d")
 _BLANKS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800"), " ")
 """Letters and signs that show as blank space (the Hangul fillers, the blank Braille pattern)."""
+
+
+def _spaced(value: str) -> str:
+    """A name as it is kept: blank-looking letters as spaces, runs of spaces as one, none at the ends."""
+    return " ".join(value.translate(_BLANKS).split())
 
 
 def _name_key(name: str) -> str:
@@ -606,7 +611,7 @@ def teams_of(session: Session, *, game_id: int) -> list[TeamRow]:
 def kept_name_note(seat: SeatRow, sent: str) -> str | None:
     """What a joiner is told when the seat plays under another name than the one it sent (a seat
     taken after the start keeps the record's name), or None when it plays under the name sent."""
-    if " ".join(sent.translate(_BLANKS).split()) == seat_name(seat):
+    if _spaced(sent) == seat_name(seat):
         return None
     return f"this seat plays as {seat_name(seat)!r}: names are fixed once the game has started (they are in its record)"
 
@@ -621,7 +626,7 @@ def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
         Invalid: the seat was named at its join and the name sent is another.
     """
     taken_in_lobby = seat.joined_at is not None and (game.started_at is None or seat.joined_at < game.started_at)
-    sent = " ".join(name.translate(_BLANKS).split())
+    sent = _spaced(name)
     if taken_in_lobby and sent != seat_name(seat):
         raise Invalid(
             f"names are fixed once the seat is taken; this seat is {seat_name(seat)!r}, not {sent[:NAME_LENGTH]!r}",
