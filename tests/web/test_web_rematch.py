@@ -74,7 +74,7 @@ def test_no_rematch_before_the_end_nor_by_a_player(app: FastAPI) -> None:
     assert 'id="rematch"' not in game.organiser.get(f"{game.base}/organise").text  # no button while running
     form = refused_form(page.text, "rematch")
     said = [e.text for e in form.summary().all() if e.tag == "li"]
-    assert said == ["the game is running: a rematch is started once it is over (finished, or ended early from this page)"]
+    assert said == ["the game is running: a rematch is started once it is over (finished, or ended early by its organiser)"]
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     assert post_form(player, f"{game.base}/rematch").status_code == 403
     assert len(_games(app)) == 1

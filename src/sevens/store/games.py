@@ -348,8 +348,8 @@ def rematch_spec(game: GameRow) -> NewGame:
     """
     if game.status not in (GameStatus.FINISHED, GameStatus.ENDED):
         raise Conflict(
-            f"the game is {game.status.value}: a rematch is started once it is over (finished, or ended "
-            "early from this page)"
+            f"the game is {game.status.said}: a rematch is started once it is over (finished, or ended "
+            "early by its organiser)"
         )
     if game.rematch_id is not None:
         raise Conflict(ALREADY_REMATCHED)
@@ -861,7 +861,7 @@ def save_order(
         raise NotFound("the game no longer exists")
     status, current_turn, record_json, deadline_at = locked
     if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-        raise Conflict(f"the game is {status.value}; orders are taken only while it is running")
+        raise Conflict(f"the game is {status.said}; orders are taken only while it is running")
     if turn != current_turn:
         raise Conflict(
             f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
@@ -1103,7 +1103,7 @@ def pause_game(session: Session, *, game_id: int, now: datetime, actor: str) -> 
     game = lock_game(session, game_id=game_id)
     _require_deadline(game)
     if game.status != GameStatus.RUNNING or game.deadline_at is None:
-        raise Conflict(f"only a running game can be paused; this one is {game.status.value}")
+        raise Conflict(f"only a running game can be paused; this one is {game.status.said}")
     game.paused_remaining = max(0, int((game.deadline_at - now).total_seconds()))
     game.deadline_at = None
     game.status = GameStatus.PAUSED
@@ -1116,7 +1116,7 @@ def resume_game(session: Session, *, game_id: int, now: datetime, actor: str) ->
     """Restart the deadline clock with the time that was left."""
     game = lock_game(session, game_id=game_id)
     if game.status != GameStatus.PAUSED:
-        raise Conflict(f"only a paused game can be resumed; this one is {game.status.value}")
+        raise Conflict(f"only a paused game can be resumed; this one is {game.status.said}")
     game.deadline_at = now + timedelta(seconds=game.paused_remaining or 0)
     game.paused_remaining = None
     game.status = GameStatus.RUNNING
@@ -1144,7 +1144,7 @@ def extend_deadline(session: Session, *, game_id: int, seconds: int, now: dateti
         game.deadline_at = game.deadline_at + timedelta(seconds=seconds)
     else:
         raise Conflict(
-            f"only a running or paused game has a deadline to extend; this one is {game.status.value}"
+            f"only a running or paused game has a deadline to extend; this one is {game.status.said}"
         )
     _event(session, game, now=now, actor=actor, kind="extended", detail=f"+{seconds} s")
     session.flush()

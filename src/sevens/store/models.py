@@ -79,6 +79,15 @@ class GameStatus(enum.StrEnum):
     FINISHED = "finished"  # a champion is crowned
     ENDED = "ended"  # stopped by the organiser before the end
 
+    @property
+    def said(self) -> str:
+        """The status as a refusal says it after "is": "the game is lobby" reads as a slip.
+
+        >>> GameStatus.LOBBY.said, GameStatus.ENDED.said
+        ('still in its lobby (not started)', 'ended')
+        """
+        return "still in its lobby (not started)" if self is GameStatus.LOBBY else self.value
+
 
 class Visibility(enum.StrEnum):
     """Who may watch a game."""

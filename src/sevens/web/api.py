@@ -822,7 +822,7 @@ def resolve(
         # resolve_turn took the game's lock and read it afresh into ``row``: what it says is current.
         if row.status in (GameStatus.RUNNING, GameStatus.PAUSED):
             raise Conflict(f"turn {body.turn} is not open; the open turn is {row.current_turn}")
-        raise Conflict(f"turn {body.turn} is not open: the game is {row.status.value}")
+        raise Conflict(f"turn {body.turn} is not open: the game is {row.status.said}")
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 

@@ -844,7 +844,7 @@ def odds_for(
         Invalid: a draft that breaks R3.
     """
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-        raise Conflict(f"the game is {game.status.value}; it is not taking orders")
+        raise Conflict(f"the game is {game.status.said}; it is not taking orders")
     state = store.load_game(game)
     try:
         team = state.setup.team(team_id)
