@@ -1,10 +1,49 @@
-"""What an organiser running a game for friends meets: the refusals a game still in its lobby gives."""
+"""What an organiser running a game for friends meets: a seat its player left, a Start pressed
+before anyone joined, and the refusals a game still in its lobby gives."""
 
 from __future__ import annotations
 
+import re
+
 from fastapi import FastAPI
 
-from web.web_helpers import new_client
+from web.web_helpers import host_game, new_client, post_form
+
+
+def _seat_row(page: str, player_id: str) -> str:
+    row = re.search(rf'<tr role="row"><td role="cell">{player_id}</td>.*?</tr>', page, re.S)
+    assert row is not None, page
+    return row.group(0)
+
+
+def test_a_seat_its_player_left_says_so_on_the_organiser_page(app: FastAPI) -> None:
+    """A player who signs their browser out leaves a seat that is taken but played by nobody: its
+    teams play their autopilot and only a new link opens it again. The seats table says so in the
+    Joined column, not only by which button the row offers."""
+    game = host_game(app)
+    game.join("p1", "Ann")
+    ben = game.join("p2", "Ben")
+    game.start()
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "nobody plays it now" not in page
+    assert post_form(ben, "/signout").status_code == 303
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "nobody plays it now (signed out): send a new link" in _seat_row(page, "p2")
+    assert "nobody plays it now" not in _seat_row(page, "p1")
+    assert "not yet" in _seat_row(page, "p3")
+
+
+def test_start_asks_first_while_nobody_has_a_seat(app: FastAPI) -> None:
+    """With no seat taken, Start makes the bots play the whole game at once (docs/web.md): the button
+    asks first (where the script runs), and stops asking once somebody has joined."""
+    game = host_game(app)
+    page = game.organiser.get(f"{game.base}/organise").text
+    start = re.search(r'<form [^>]*id="start"[^>]*>', page)
+    assert start is not None and "the whole game is over at once" in start.group(0), page
+    game.join("p1", "Ann")
+    page = game.organiser.get(f"{game.base}/organise").text
+    start = re.search(r'<form [^>]*id="start"[^>]*>', page)
+    assert start is not None and "data-confirm" not in start.group(0)
 
 
 def test_a_game_in_its_lobby_is_said_so_in_refusals(app: FastAPI) -> None:
