@@ -68,3 +68,23 @@ def test_a_game_in_its_lobby_is_said_so_in_refusals(app: FastAPI) -> None:
         "rematch": (409, f"{lobby}: a rematch is started once it is over (finished, or ended early by its organiser)"),
         "order": (409, f"{lobby}; orders are taken only while it is running"),
     }, said
+
+
+def test_the_event_log_page_says_times_as_people_read_them(app: FastAPI) -> None:
+    """The organiser page's event log gives an extension and the time a pause kept in days, hours
+    and minutes, and the deadline a resume set as a time the page shows in the reader's zone; the
+    API keeps the seconds and the ISO time as the log holds them."""
+    game = host_game(app, hours="24")
+    game.join("p1", "Ann")
+    game.start()
+    for act, data in (("extend", {"hours": "30"}), ("pause", {}), ("resume", {})):
+        assert post_form(game.organiser, f"{game.base}/{act}", data).status_code == 303, act
+    page = game.organiser.get(f"{game.base}/organise").text
+    log = re.search(r'<ol class="events">(.*?)</ol>', page, re.S)
+    assert log is not None
+    lines = [re.sub(r"<[^>]+>", "", line) for line in re.findall(r"<li>(.*?)</li>", log.group(1), re.S)]
+    assert lines[-3].endswith("· extended · +1 d 6 h"), lines
+    assert lines[-2].endswith("· paused · 2 d 6 h left"), lines
+    assert re.search(r"· resumed · deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC$", lines[-1]), lines
+    assert re.search(r'· resumed · deadline <time datetime="[^"]+">', log.group(1)), log.group(1)
+    assert " s left" not in log.group(1) and "+108000 s" not in log.group(1)

@@ -164,6 +164,30 @@ def duration(seconds: int | None) -> str:
     return " ".join(p for p in parts if p)
 
 
+_SECONDS_DETAIL = re.compile(r"(\+?)(\d+) s( left)?")
+_DEADLINE_DETAIL = re.compile(r"deadline (\d{4}-\d\d-\d\dT[\d:.]+\+00:00)")
+
+
+def event_words(detail: str) -> tuple[str, datetime | None]:
+    """An event's detail as the organiser page shows it: the log keeps seconds and ISO times (the
+    API gives them as they are), the page a time as people read it, and a deadline as a time the
+    page can put in the reader's zone. Returns the words and the deadline, if any, to follow them.
+
+    >>> event_words("+2592000 s"), event_words("93784 s left"), event_words("turn 2 (deadline)")
+    (('+30 d', None), ('1 d 2 h 4 min left', None), ('turn 2 (deadline)', None))
+    >>> event_words("deadline 2027-01-02T20:17:12.830653+00:00")
+    ('deadline', datetime.datetime(2027, 1, 2, 20, 17, 12, 830653, tzinfo=datetime.timezone.utc))
+    """
+    seconds = _SECONDS_DETAIL.fullmatch(detail)
+    if seconds:
+        sign, number, left = seconds.groups()
+        return f"{sign}{duration(int(number))}{left or ''}", None
+    deadline = _DEADLINE_DETAIL.fullmatch(detail)
+    if deadline:
+        return "deadline", datetime.fromisoformat(deadline.group(1))
+    return detail, None
+
+
 def default_bot() -> str:
     """The bot used when the organiser picks none."""
     return DEFAULT_BOT
