@@ -88,3 +88,21 @@ def test_the_event_log_page_says_times_as_people_read_them(app: FastAPI) -> None
     assert re.search(r"· resumed · deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC$", lines[-1]), lines
     assert re.search(r'· resumed · deadline <time datetime="[^"]+">', log.group(1)), log.group(1)
     assert " s left" not in log.group(1) and "+108000 s" not in log.group(1)
+
+
+def test_the_organiser_api_says_which_seats_somebody_plays(app: FastAPI) -> None:
+    """A bot organising the game sees, per seat, whether anyone plays it now: a seat whose player
+    revoked their token is taken (its invite used) but played by nobody."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Who plays", "players": 4}).json()
+    organiser = {"Authorization": f"Bearer {created['token']}"}
+    base = f"/api/v1/games/{created['game']}"
+    tokens = {}
+    for seat, name in (("p1", "Ann"), ("p2", "Ben")):
+        joined = client.post("/api/v1/join", json={"invite": created["invites"][seat], "name": name})
+        tokens[seat] = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert client.post(f"{base}/start", headers=organiser).status_code == 200
+    assert client.delete("/api/v1/me", headers=tokens["p2"]).status_code == 204
+    invites = client.get(base, headers=organiser).json()["invites"]
+    said = {seat: (entry["state"], entry["played"]) for seat, entry in invites.items()}
+    assert said == {"p1": ("used", True), "p2": ("used", False), "p3": ("open", False), "p4": ("open", False)}, said

@@ -278,6 +278,10 @@ class PlayerGameView(GameView):
 class Invite(BaseModel):
     state: InviteState
     expires_at: str | None
+    played: bool = Field(
+        description="some browser or bot token plays the seat now; false for a seat nobody has taken, and for "
+        "one taken but left (its player signed out or revoked their token), whose teams play their autopilot"
+    )
 
 
 class Event(BaseModel):

@@ -494,7 +494,7 @@ class OrganiserView:
         data["order_states"] = self.order_states
         data["house_bots"] = self.house_bots
         data["invites"] = {
-            pid: {"state": state, "expires_at": None if until is None else until.isoformat()}
+            pid: {"state": state, "expires_at": None if until is None else until.isoformat(), "played": pid in self.held}
             for pid, (state, until) in self.invites.items()
         }
         data["events"] = [
