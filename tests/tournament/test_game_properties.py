@@ -10,10 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_helpers import SEED, bot_game, make_setup
 
+from sevens.bots import get_strategy
 from sevens.rules import FLAIR_OPTION_COST, Order, seed_commitment
 from sevens.tournament import (
     RecordError,
     TurnOrder,
+    autopilot_orders,
     default_format,
     draw_game,
     from_record,
@@ -36,9 +38,13 @@ def test_any_seed_and_legal_orders_give_a_champion_and_a_verifiable_record(
     people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(players)]
     setup = draw_game(people, default_format(players), seed_sha256=seed_commitment(seed), draw_seed=draw_seed)
     game = new_game(setup)
+    house = {t.id for t in setup.teams if t.manager is None}
     while not game.finished:
-        orders = {}
+        # House teams play their bot (R12); the managers' orders are any legal ones.
+        orders = autopilot_orders(game, [t for t in game.teams_in_play() if t in house], get_strategy, seed=seed)
         for team in game.teams_in_play():
+            if team in house:
+                continue
             balance = game.scrum(team)
             spend, share = data.draw(fractions)
             total = int(balance * spend)

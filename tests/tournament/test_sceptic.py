@@ -226,6 +226,12 @@ def _the_group_draw(r: dict[str, Any]) -> None:
     r["teams"][0], r["teams"][4] = b, a
 
 
+def _a_house_order_of_nobody(r: dict[str, Any]) -> None:
+    house = {t["id"] for t in r["teams"] if t["manager"] is None}
+    m = next(m for m in _matches(r) if m["home"] in house)
+    m["home_order"]["autopilot"] = None  # R12: a house team is played by its bot
+
+
 def _the_house_count(r: dict[str, Any]) -> None:
     r["tournament"]["house_teams"] += 1
 
@@ -248,6 +254,7 @@ TAMPERING: dict[str, tuple[Callable[[dict[str, Any]], None], str]] = {
     "a knockout pairing": (_a_knockout_pairing, "bots"),
     "the group draw": (_the_group_draw, "bots"),
     "the number of house teams": (_the_house_count, "bots"),
+    "a house team's order given by no bot": (_a_house_order_of_nobody, "bots"),
 }
 
 

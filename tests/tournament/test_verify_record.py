@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from tournament_helpers import OTHER_SEED, SEED, bot_game, make_setup, ordered_game, zero_orders
 
+from sevens.rules import Order
 from sevens.tournament import GameSetup, RecordError, VerificationError, to_record, verify_record
 from sevens.tournament.record import dumps, loads, replay_record
 
@@ -226,6 +227,27 @@ def test_r13_only_a_managed_team_misses_an_order_and_its_autopilot_plays_it() ->
     path = f"turns[0].matches[{index}].home_order.missed"
     assert _get(path, housed) is False
     assert _rejected(_tampered(path, True, housed)).startswith(f"{path}: expected false, found true (R12")
+
+
+def test_r12_a_house_teams_order_names_its_bot() -> None:
+    """A house team is played by its bot (R12), so its order names the bot and verification can
+    play it again. An order for it that names no bot was accepted: whoever runs the server (who
+    knows the seed, so can throw the dice for any order) could have house teams throw their
+    matches, and the record still verified."""
+    housed = to_record(bot_game(make_setup(9), turns=1))
+    house = {t["id"] for t in housed["teams"] if t["manager"] is None}
+    index = next(i for i, m in enumerate(housed["turns"][0]["matches"]) if m["home"] in house)
+    path = f"turns[0].matches[{index}].home_order.autopilot"
+    assert _get(path, housed) is not None
+    message = _rejected(_tampered(path, None, housed))
+    assert message.startswith(f"{path}: expected the bot that plays the house team, found null (R12")
+
+    # The same with the dice thrown for the other order, as a server could: refused all the same.
+    def nothing_for_house_teams(game: Any, team: str) -> Order:
+        return Order(0, 0) if game.setup.team(team).manager is None else Order(10, 9)
+
+    forged = to_record(ordered_game(make_setup(9), nothing_for_house_teams), seed=SEED)
+    assert "expected the bot that plays the house team, found null (R12" in _rejected(forged)
 
 
 def test_turns_beyond_the_final_are_refused() -> None:

@@ -670,6 +670,12 @@ def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
 
 
 def _check_missed(game: Game, given: TurnOrder, path: str) -> None:
+    # R12: a house team is always played by its bot, so its order names the bot (which verification
+    # can play again); an order of nobody's would let a server set a house team's orders at will.
+    if game.setup.team(given.team).manager is None and given.autopilot is None:
+        raise VerificationError(
+            f"{path}.autopilot", "the bot that plays the house team", None, "R12: a house team is always played by its bot"
+        )
     # R13: only a managed team can miss an order, and then its autopilot plays it.
     if not given.missed:
         return
