@@ -622,6 +622,11 @@ class _Check:
                 faces = Counter(f for _, f in thrown)
                 if sum(1 for c in faces.values() if c > 1) > 1:
                     self.found.seen["lots throws leaving two level sets"] += 1
+            first = Counter(f for _, f in rounds[0])
+            if sum(1 for c in first.values() if c > 1) > 1 and len({f for _, f in rounds[1]}) < len(rounds[1]):
+                # Where the two readings of "higher places first" part: the higher set settles
+                # before the lower one throws at all, or they take turns.
+                self.found.seen["lots: the higher level set tied again before the lower threw"] += 1
             self.expect(f"{at}.throws (thrown again from the seed)", rounds, entry["throws"])
             self.expect(f"{at}.order (thrown again from the seed)", again, entry["order"])
             self.found.seen["lots rounds thrown"] += len(rounds)

@@ -57,6 +57,9 @@ def _games() -> list[Played]:
             games.append(small_orders_game(players, f"{players}/small/{top}/{options}", top, options))
     games.append(small_orders_game(16, "16/conv/105", 0, 4))  # a group place on head-to-head
     games.append(small_orders_game(16, "16/small2/3", 2, 1))  # another
+    games.append(small_orders_game(16, "16/gr/3", 1, 1))  # a knockout won on tries conceded
+    games.append(small_orders_game(16, "16/gr/5", 1, 1))  # a knockout won on points conceded
+    games.append(small_orders_game(16, "16/zero/11", 0, 0))  # lots: a level pair ties again before the next
     games.append(scripted_game("conv/1661", Order(0, 0), Order(0, 9)))  # a knockout won on conversions
     return games
 
@@ -109,11 +112,13 @@ def test_the_games_cover_every_player_count_and_every_kind_of_tie(games: list[tu
         "group draws 0-0",
         *(f"knockout decided by {k}" for k in ("points", "tries", "conversions", "drop_goals", "group_record", "lots")),
         *(f"knockout won on group record ({w})" for w in ("league points", "tries scored", "points scored")),
+        *(f"knockout won on group record ({w})" for w in ("tries conceded", "points conceded")),
         *(f"table places by {c}" for c in ("league_points", "tries_for", "points_for", "tries_against")),
         *(f"table places by {c}" for c in ("points_against", "head_to_head", "lots")),
         "group lots",
         "knockout lots",
         "lots throws leaving two level sets",
+        "lots: the higher level set tied again before the lower threw",
         "teams that ran out of SCRUM",
         "orders spending all SCRUM held",
         "missed orders",
