@@ -676,3 +676,17 @@ def check_record(record: dict[str, Any], *, default_format: bool = False) -> Fin
     except (KeyError, IndexError, TypeError, ValueError, StopIteration) as exc:
         check.found.problems.append(f"the record cannot be followed: {type(exc).__name__}: {exc}")
     return check.found
+
+
+def table_so_far(teams: list[str], matches: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A group's table before its last round (standings.md, "A group that is not finished"): the same
+    steps, head-to-head over the matches played so far, no lots: teams still level share a place
+    (the next place skips), listed in id order, ``decided_by`` null."""
+    stats = {t: team_stats(t, matches) for t in teams}
+    rows: list[dict[str, Any]] = []
+    for kind, who, criterion in table_order(teams, stats, matches):
+        place = len(rows) + 1
+        level = [who] if kind == "team" else sorted(who)
+        for t in level:
+            rows.append({"team": t, "position": place, **stats[t], "decided_by": criterion})
+    return rows

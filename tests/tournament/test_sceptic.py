@@ -9,7 +9,8 @@ before the tournament code was read. It throws every die and every drawing of lo
 revealed seed, scores every line, decides every match, keeps every team's SCRUM, redoes the group
 draw, the fixtures, the group tables with all their tie-breaks, the bracket and the champion, and
 compares all of it with the record, and with what :mod:`sevens.tournament` reports (``Game``,
-``verify_record``). Changing a die, an order, a result or a lots throw in a record makes it
+``verify_record``); the tables after rounds 1 and 2 (shared places, no lots) are compared with the
+engine's too. Changing a die, an order, a result or a lots throw in a record makes it
 disagree (the tamper tests), so these tests can fail.
 """
 
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sceptic_check import Findings, check_record, default_arrangement, legal_arrangements
+from sceptic_check import Findings, check_record, default_arrangement, legal_arrangements, table_so_far
 from sceptic_games import CHEAP_BOTS, ODDS_BOTS, Played, bot_game, scripted_game, small_orders_game
 from typer.testing import CliRunner
 
@@ -31,6 +32,7 @@ from sevens.cli.main import app
 from sevens.rules import Order
 from sevens.tournament import (
     Format,
+    Game,
     RecordError,
     VerificationError,
     default_format,
@@ -96,6 +98,26 @@ def test_the_engine_reports_what_the_rules_give(games: list[tuple[Played, Findin
         assert _rows(played) == found.tables, played.label
         report = verify_record(played.record)
         assert (report.champion, report.matches) == (found.champion, found.seen["matches"]), played.label
+
+
+def test_tables_during_the_group_stage_agree(games: list[tuple[Played, Findings]]) -> None:
+    """After rounds 1 and 2, every group's table as the engine shows it, shared places and all."""
+    shared = 0
+    for played, _ in games:
+        game, record = played.game, played.record
+        for rounds in (1, 2):
+            matches = [m for turn in record["turns"][:rounds] for m in turn["matches"]]
+            so_far = Game(game.setup, game.turns[:rounds]).tables()
+            for letter, table in so_far.items():
+                ids = [t["id"] for t in record["teams"] if t["group"] == letter]
+                mine = table_so_far(ids, [m for m in matches if m["group"] == letter])
+                theirs = [
+                    {**{k: getattr(row, k) for k in mine[0] if k != "decided_by"}, "decided_by": row.decided_by}
+                    for row in table.rows
+                ]
+                assert theirs == mine, (played.label, rounds, letter)
+                shared += sum(1 for row in mine if row["decided_by"] is None)
+    assert shared > 0  # some teams were still level after head-to-head, sharing a place
 
 
 def test_the_games_cover_every_player_count_and_every_kind_of_tie(games: list[tuple[Played, Findings]]) -> None:
