@@ -196,6 +196,8 @@ def test_two_people_at_one_keyboard(tmp_path: Path) -> None:
          "R12: no player may have two teams in one group, so with 2 groups a player manages at most 2 teams, not 3; "
          "legal for 4 players: 8 teams with 2 each, 16 teams with 2 each"),
         (["--players", "9", "--per-player", "2", "--auto"], "R12: 9 players with 2 teams each need 18 teams"),
+        (["--players", "9", "--teams", "8", "--per-player", "1", "--auto"],
+         "R12: 9 players with 1 team each need 9 teams, but the game has only 8"),
         (["--players", "5", "--teams", "8", "--auto"], "R12: 5 players cannot play with 8 teams; legal for 5 players"),
         (["--auto", "--record", "/no/such/folder/game.json"], "does not exist"),
     ],

@@ -160,7 +160,7 @@ def _problem(fmt: Format) -> str | None:
         )
     if fmt.human_teams > fmt.teams:
         return (
-            f"R12: {fmt.players} players with {k} teams each need {fmt.human_teams} teams, "
+            f"R12: {fmt.players} players with {k} team{'' if k == 1 else 's'} each need {fmt.human_teams} teams, "
             f"but the game has only {fmt.teams}"
         )
     return None
