@@ -9,6 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
+from sevens.store.testing import backends
 
 runner = CliRunner()
 
@@ -170,3 +171,36 @@ def test_a_port_out_of_range_is_said_with_the_range_and_the_number_given(port: s
                          timeout=120, check=False, env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")})
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr == f"error: --port takes a whole number from 1 to 65535, got {int(port)}\n"
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("revision", ["0099", "a1b2c3d4e5f6"])
+def test_serve_names_a_database_of_a_newer_sevens_or_another_application(
+    tmp_path: Path, backend: str, revision: str
+) -> None:
+    """A database a newer sevens migrated (this one installed over it), or whose alembic_version is
+    another application's: Alembic cannot find the revision. It was a traceback; now one line, and
+    the database is left as it was."""
+    from sqlalchemy import text
+
+    from sevens.store.db import make_engine, run_migrations
+    from sevens.store.testing import throwaway_database
+
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            run_migrations(engine)
+            with engine.begin() as connection:
+                connection.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
+            result = runner.invoke(app, ["serve", "--port", str(_unreachable_port()), "--database-url", url])
+            assert result.exit_code == 2, result.output
+            assert result.stdout == "" and "Traceback" not in result.output
+            assert result.stderr == (
+                f"error: cannot migrate the database: Can't locate revision identified by '{revision}', which "
+                "this version of sevens does not know: a newer sevens made it (serve it with that version), or "
+                "it is another application's database; check --database-url (or $DATABASE_URL)\n"
+            )
+            with engine.connect() as connection:
+                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == revision
+        finally:
+            engine.dispose()

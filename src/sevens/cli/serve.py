@@ -111,6 +111,7 @@ def register(app: typer.Typer) -> None:
         settings (session and invite lifetimes, rate limits, secure cookies, the base URL of
         invite links) come from SEVENS_* environment variables: see docs/web.md."""
         import uvicorn
+        from alembic.util import CommandError
         from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError
 
@@ -131,6 +132,15 @@ def register(app: typer.Typer) -> None:
             fail("bad setting: " + "; ".join(_setting_error(error) for error in exc.errors()))
         except SQLAlchemyError as exc:
             fail(f"cannot open the database: {database_trouble(exc, settings.database_url)}")
+        except CommandError as exc:
+            # Alembic found a schema revision it has no migration for: the database was brought up
+            # to date by a newer sevens (and this one was installed over it), or its alembic_version
+            # table is another application's. Before, a traceback; nothing has been written.
+            fail(
+                f"cannot migrate the database: {exc}, which this version of sevens does not know: a newer "
+                "sevens made it (serve it with that version), or it is another application's database; check "
+                "--database-url (or $DATABASE_URL)"
+            )
         except ValueError as exc:
             fail(f"bad setting: {exc}")
         # As any command's results: a reader that left ends it quietly (141), >/dev/full in one line;
