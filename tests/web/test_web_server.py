@@ -6,6 +6,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import socket
 import stat
 import subprocess
@@ -16,6 +17,7 @@ import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
 
@@ -349,3 +351,112 @@ def test_serve_makes_its_database_readable_by_its_own_user_only(tmp_path: Path) 
         os.umask(before)
     assert {"site.sqlite3", "site.sqlite3-wal", "site.sqlite3-shm"} <= set(modes), modes
     assert {name: oct(mode) for name, mode in modes.items() if mode & 0o077} == {}
+
+
+def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path: Path) -> None:
+    """An operator reads in the server's log when each turn was resolved at its deadline (the game's
+    public id, the turn, the time in UTC, level first as uvicorn's lines), and never an order (R13).
+    Before, the scheduler's lines went through logging's last resort: no time, no level, and its
+    resolutions were not logged at all."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from sevens.store.db import make_engine
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = _start_serve(tmp_path, port, (), {"SEVENS_SCHEDULER_SECONDS": "0.1"})
+    try:
+        assert _until_home_page(process, port) is None
+        game = _call(port, "POST", "/api/v1/games", {"name": "Cup", "players": 4, "deadline_hours": 1})
+        invites = game["invites"]
+        assert isinstance(invites, dict)
+        player = _call(port, "POST", "/api/v1/join", {"invite": invites["p1"], "name": "Ann"})
+        _call(port, "POST", f"/api/v1/games/{game['game']}/start", token=str(game["token"]))
+        seen = _call(port, "GET", f"/api/v1/games/{game['game']}", token=str(player["token"]))
+        teams = seen["teams"]
+        assert isinstance(teams, list)
+        team = next(t["id"] for t in teams if t["manager"] == "Ann")
+        order = {"turn": 1, "force": 37, "flair": 27}
+        _call(port, "PUT", f"/api/v1/games/{game['game']}/orders/{team}", order, token=str(player["token"]))
+        engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
+        try:
+            with engine.begin() as db:
+                db.execute(update(GameRow).values(deadline_at=datetime.now(UTC) - timedelta(seconds=1)))
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with engine.connect() as db:
+                    if db.scalar(select(GameRow.current_turn)) == 2:
+                        break
+                time.sleep(0.1)
+        finally:
+            engine.dispose()
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=30)[0].decode()
+    lines = output.splitlines()
+    pattern = rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO: +game {game['game']}: turn 1 resolved at its deadline"
+    assert [line for line in lines if re.fullmatch(pattern, line)], output
+    assert all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ", line) for line in lines[1:]), output
+    said = "\n".join(line.split(" ", 1)[-1] for line in lines if "server process" not in line)  # no time, no pid
+    assert not re.search(r"(?<![\w.-])(37|27)(?![\w.-])", said.replace(str(port), "")), output
+
+
+def test_scheduler_says_once_in_one_line_that_the_database_cannot_be_reached_and_when_it_can(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the database cannot be used (a PostgreSQL server down; here a SQLite file in a folder
+    not there yet) every poll fails. Each wrote "scheduler poll failed" and a traceback of about 120
+    lines (a poll every 5 s: 86,000 lines an hour) with the reason deep inside. Now one line with
+    the driver's reason, then one when the database answers, and the overdue turn is resolved."""
+    import asyncio
+    import logging
+    from datetime import timedelta
+
+    from sevens.store import games as store
+    from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
+    from sevens.store.models import Visibility
+    from sevens.web.app import utc_now
+    from sevens.web.scheduler import run_scheduler
+
+    folder = tmp_path / "games"
+    engine = make_engine(f"sqlite:///{folder / 'site.sqlite3'}")
+
+    async def poll_while(make_ready: bool) -> None:
+        task = asyncio.create_task(run_scheduler(make_sessionmaker(engine), clock=utc_now, interval=0.02))
+        await asyncio.sleep(0.3)
+        if make_ready:  # the database appears, with a game whose deadline has passed
+            built = tmp_path / "building"
+            built.mkdir()
+            ready = make_engine(f"sqlite:///{built / 'site.sqlite3'}")
+            run_migrations(ready)
+            with session_scope(make_sessionmaker(ready)) as db:
+                start = utc_now() - timedelta(hours=2)
+                spec = store.NewGame("Cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+                game_id = store.create_game(db, spec=spec, now=start).game.id
+                seat = store.seats_of(db, game_id=game_id)[0]
+                store.join_seat(db, seat=seat, name="Ann", now=start)  # a claimed team holds turns up
+                store.start_game(db, game_id=game_id, now=start)
+            ready.dispose()
+            built.rename(folder)
+            await asyncio.sleep(0.5)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    caplog.set_level(logging.INFO, logger="sevens")
+    try:
+        asyncio.run(poll_while(make_ready=True))
+    finally:
+        engine.dispose()
+    said = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records if r.name.startswith("sevens")]
+    assert said[0] == (
+        "ERROR",
+        "the deadline scheduler cannot use the database: unable to open database file; turns past their "
+        "deadline wait until it answers (tried again every 0.02 s)",
+        None,
+    ), said
+    assert said[1] == ("INFO", "the deadline scheduler reaches the database again", None), said
+    assert len(said) == 3 and re.fullmatch(r"game \S+: turn 1 resolved at its deadline", said[2][1]), said

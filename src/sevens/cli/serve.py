@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import gc
+import logging
 import socket
 from typing import Annotated, Any
 
@@ -58,6 +59,30 @@ def check_listen(host: str, port: int) -> None:
         if exc.errno == errno.EADDRNOTAVAIL:
             fail(f"cannot listen on {host}: it is not an address of this machine; give --host {hosts}")
         fail(f"cannot listen on {where}: {exc.strerror or exc}; check --host and --port")
+
+
+def log_config() -> dict[str, Any]:
+    """Uvicorn's logging set-up with the time (UTC) on every line, and sevens' own loggers (the
+    deadline scheduler's resolutions and troubles) and any library's warnings written as uvicorn's
+    lines are, level first. Before, those went through logging's last resort: the bare message, no
+    level or time, and nothing below a warning (the scheduler's "the database answers again")."""
+    import copy
+    import time
+
+    from uvicorn.config import LOGGING_CONFIG
+    from uvicorn.logging import DefaultFormatter
+
+    class UtcFormatter(DefaultFormatter):
+        def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+            return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(record.created))
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    for formatter in config["formatters"].values():
+        formatter["()"] = UtcFormatter if formatter["()"] == "uvicorn.logging.DefaultFormatter" else formatter["()"]
+        formatter["fmt"] = "%(asctime)s " + formatter["fmt"]
+    config["loggers"]["sevens"] = {"level": "INFO"}
+    config["root"] = {"handlers": ["default"], "level": "WARNING"}
+    return config
 
 
 def register(app: typer.Typer) -> None:
@@ -154,4 +179,7 @@ def register(app: typer.Typer) -> None:
         # Everything loaded by now lives as long as the server: frozen out of the collector's
         # way, a full collection no longer walks it in the middle of a request.
         gc.freeze()
-        uvicorn.run(web_app, host=host, port=port, log_level="info", access_log=False, proxy_headers=False)
+        uvicorn.run(
+            web_app, host=host, port=port, log_config=log_config(), log_level="info", access_log=False,
+            proxy_headers=False,
+        )

@@ -13,27 +13,52 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store.db import session_scope
 from sevens.store.games import due_turns, resolve_then_advance
 
-__all__ = ["resolve_due", "resolve_if_still_due", "run_scheduler"]
+__all__ = ["database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler"]
 
 log = logging.getLogger("sevens.web.scheduler")
 
 
-def resolve_due(factory: sessionmaker[Session], *, now: datetime) -> int:
-    """Resolve every overdue turn, one transaction per game; returns how many turns were resolved."""
+def resolve_due(
+    factory: sessionmaker[Session], *, now: datetime, reached: Callable[[], None] | None = None
+) -> int:
+    """Resolve every overdue turn, one transaction per game; returns how many turns were resolved.
+
+    Each resolution is logged (the game's public id and the turn, never an order: R13). A database
+    that cannot be reached (:class:`OperationalError`) ends the poll: the next one tries again.
+    ``reached`` is called once the overdue turns are found, before any is resolved."""
     with session_scope(factory) as session:
         due = due_turns(session, now=now)
+    if reached is not None:
+        reached()
     resolved = 0
-    for game_id, turn in due:
+    for game_id, turn, public_id in due:
         try:
-            resolved += resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
+            done = resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
+        except OperationalError:
+            raise
         except Exception:  # one broken game must not stop the others' deadlines
-            log.exception("resolving game %s turn %s failed", game_id, turn)
+            log.exception("game %s: resolving turn %s at its deadline failed", public_id, turn)
+            continue
+        if done:
+            after = f", and the {done - 1} after it at once (all ready, or bots only)" if done > 1 else ""
+            log.info("game %s: turn %s resolved at its deadline%s", public_id, turn, after)
+        resolved += done
     return resolved
+
+
+def database_trouble(exc: OperationalError) -> str:
+    """The driver's first line about a database that could not be used (no statement, no parameters).
+
+    >>> database_trouble(OperationalError("SELECT 1", {}, Exception("unable to open database file\\nmore")))
+    'unable to open database file'
+    """
+    return (str(exc.orig) or type(exc.orig).__name__).splitlines()[0]
 
 
 def resolve_if_still_due(factory: sessionmaker[Session], *, game_id: int, turn: int, now: datetime) -> int:
@@ -47,10 +72,28 @@ def resolve_if_still_due(factory: sessionmaker[Session], *, game_id: int, turn: 
 async def run_scheduler(
     factory: sessionmaker[Session], *, clock: Callable[[], datetime], interval: float
 ) -> None:
-    """Poll for overdue turns every ``interval`` seconds until cancelled."""
+    """Poll for overdue turns every ``interval`` seconds until cancelled.
+
+    While the database cannot be reached the poll fails each time; that is logged once, in one
+    line with the driver's reason, and again when the database answers (not a traceback a poll)."""
+    unreachable = False
+
+    def reached() -> None:
+        nonlocal unreachable
+        if unreachable:
+            log.info("the deadline scheduler reaches the database again")
+        unreachable = False
+
     while True:
         try:
-            await asyncio.to_thread(resolve_due, factory, now=clock())
+            await asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached)
+        except OperationalError as exc:
+            if not unreachable:
+                log.error(
+                    "the deadline scheduler cannot use the database: %s; turns past their deadline wait "
+                    "until it answers (tried again every %g s)", database_trouble(exc), interval,
+                )
+            unreachable = True
         except Exception:
             log.exception("scheduler poll failed")
         await asyncio.sleep(interval)
