@@ -460,3 +460,35 @@ def test_scheduler_says_once_in_one_line_that_the_database_cannot_be_reached_and
     ), said
     assert said[1] == ("INFO", "the deadline scheduler reaches the database again", None), said
     assert len(said) == 3 and re.fullmatch(r"game \S+: turn 1 resolved at its deadline", said[2][1]), said
+
+
+def test_a_database_that_cannot_be_used_gets_503_and_one_log_line(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request that finds the database unusable (PostgreSQL down; here the SQLite file moved away
+    once the pool let its connection go) was a 500 "internal server error" and a traceback in the
+    log for each request. It is the server's trouble, not a bug: 503 with Retry-After, and one log
+    line naming the route (never the address, which may hold a link) and the driver's reason."""
+    import logging
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    app = create_app(Settings(database_url=f"sqlite:///{folder / 'site.sqlite3'}", scheduler=False))
+    caplog.set_level(logging.INFO, logger="sevens")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert client.get("/").status_code == 200
+        app.state.engine.dispose()
+        folder.rename(tmp_path / "moved")
+        page = client.get("/join/" + "s3cret" * 6)
+        api = client.post("/api/v1/games", json={"name": "Cup", "players": 4})
+    app.state.engine.dispose()
+    assert (page.status_code, api.status_code) == (503, 503), (page.text, api.text)
+    assert api.headers["retry-after"] == "60" and page.headers["x-frame-options"] == "DENY"
+    assert api.json()["detail"].startswith("the server cannot use its database just now; try again in a minute")
+    assert "cannot use its database just now" in page.text
+    said = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records if r.name.startswith("sevens")]
+    assert said == [
+        ("ERROR", "GET /join/{token}: the database cannot be used: unable to open database file (answered 503)", None),
+        ("ERROR", "POST /api/v1/games: the database cannot be used: unable to open database file (answered 503)", None),
+    ], said
+    assert "s3cret" not in caplog.text

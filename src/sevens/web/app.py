@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sys
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -18,7 +19,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
-from sqlalchemy.exc import DataError
+from sqlalchemy.exc import DataError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -32,7 +33,7 @@ from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.deps import GAMES_WINDOW_SECONDS
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.proxies import TrustedProxies, parse_trusted
-from sevens.web.scheduler import run_scheduler
+from sevens.web.scheduler import database_trouble, run_scheduler
 from sevens.web.security import (
     CSRF_COOKIE,
     BodyLimit,
@@ -49,6 +50,8 @@ from sevens.web.strict import body_fields, methods_at, unknown_fields_message
 from sevens.web.views import duration, event_words, printable
 
 __all__ = ["create_app", "utc_now"]
+
+log = logging.getLogger("sevens.web")
 
 
 def utc_now() -> datetime:
@@ -300,6 +303,19 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         return error_response(
             request, 400, "a value in this request holds a NUL character (\\x00), which no id, name or link "
             "of this site contains: nothing was done; check what was sent"
+        )
+
+    @app.exception_handler(OperationalError)
+    async def database_unusable(request: Request, exc: OperationalError) -> Response:
+        # The database could not be used (PostgreSQL down or refusing, a SQLite file gone, locked
+        # past the busy timeout or read-only): the server's trouble, said to the client as 503, and
+        # to the operator in one line with the driver's reason, instead of a 500 and a traceback a
+        # request. The route's pattern, not the address: an address may hold an invite or a link.
+        route = getattr(request.scope.get("route"), "path", "?")
+        log.error("%s %s: the database cannot be used: %s (answered 503)", request.method, route, database_trouble(exc))
+        return error_response(
+            request, 503, "the server cannot use its database just now; try again in a minute (reload first: "
+            "what you sent may or may not have been saved)", headers={"Retry-After": "60"},
         )
 
     @app.exception_handler(RequestValidationError)
