@@ -204,3 +204,52 @@ def test_serve_names_a_database_of_a_newer_sevens_or_another_application(
                 assert connection.scalar(text("SELECT version_num FROM alembic_version")) == revision
         finally:
             engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_serve_refuses_a_database_it_may_read_but_not_write(tmp_path: Path, backend: str) -> None:
+    """A SQLite file the server may only read (another user's; here opened with mode=ro), or a
+    PostgreSQL user granted SELECT alone: the server started, showed every page, and failed every
+    write (a game, a join, an order). Now one line before it starts, and nothing is written."""
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    from sqlalchemy import make_url, text
+
+    from sevens.store.db import make_engine, run_migrations
+    from sevens.store.testing import throwaway_database
+
+    role = f"reader_{secrets.token_hex(4)}"
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            run_migrations(engine)
+            if backend == "sqlite":
+                path = make_url(url).database
+                served = f"sqlite:///file:{path}?mode=ro&uri=true"
+                words = f"attempt to write a readonly database: sevens cannot write file:{path}; check that it may write"
+            else:
+                with engine.begin() as connection:
+                    connection.execute(text(f"CREATE ROLE {role} LOGIN"))
+                    connection.execute(text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"))
+                served = make_url(url).set(username=role, password=None).render_as_string(hide_password=False)
+                words = "permission denied for table alembic_version; the user in --database-url (or $DATABASE_URL) must"
+            # A process of its own, bounded: a server let through would serve until stopped.
+            run = subprocess.run(
+                [sys.executable, "-m", "sevens", "serve", "--port", str(_unreachable_port()), "--database-url", served],
+                capture_output=True, text=True, timeout=60, check=False,
+                env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+            )
+            assert (run.returncode, run.stdout) == (2, ""), run.stderr
+            assert run.stderr.startswith(f"error: cannot open the database: {words}"), run.stderr
+            assert run.stderr.count("\n") == 1, run.stderr
+            with engine.connect() as connection:
+                assert connection.scalar(text("SELECT count(*) FROM games")) == 0
+        finally:
+            if backend == "postgresql":
+                with engine.begin() as connection:
+                    connection.execute(text(f"DROP OWNED BY {role}"))
+                    connection.execute(text(f"DROP ROLE {role}"))
+            engine.dispose()

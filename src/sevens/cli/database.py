@@ -80,12 +80,16 @@ def database_trouble(exc: BaseException, url: str) -> str:
             return f"{detail}: {database} is a folder; give the path of a database file in {WHERE}"
         if "file is not a database" in detail:
             return f"{detail}: {database} is not a SQLite database; check the path in {WHERE}"
+        if "readonly database" in detail:
+            return f"{detail}: sevens cannot write {database}; check that it may write the file and its folder, and {WHERE}"
         if "unable to open database file" in detail:
             return (
                 f"{detail}: SQLite cannot open or create {database}; check that its folder exists and can "
                 f"be written, and the path in {WHERE}"
             )
         return f"{detail}; check the path in {WHERE}"
+    if "permission denied" in detail:
+        return f"{detail}; the user in {WHERE} must be able to read and write sevens' tables: grant it that, or name their owner"
     if isinstance(exc, OperationalError):
         return (
             f"{detail}; check that the PostgreSQL server is running and that {WHERE} names its host, port, "

@@ -140,6 +140,7 @@ def register(app: typer.Typer) -> None:
         from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError
 
+        from sevens.store.db import check_writable
         from sevens.web.app import create_app
         from sevens.web.settings import Settings
 
@@ -153,6 +154,7 @@ def register(app: typer.Typer) -> None:
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing
             web_app = create_app(settings)
+            check_writable(web_app.state.engine)  # a read-only database would fail every write
         except ValidationError as exc:
             fail("bad setting: " + "; ".join(_setting_error(error) for error in exc.errors()))
         except SQLAlchemyError as exc:

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = [
     "SQLITE_SYNCHRONOUS",
+    "check_writable",
     "is_in_memory",
     "make_engine",
     "make_sessionmaker",
@@ -150,6 +151,26 @@ def run_migrations(engine: Engine, *, revision: str = "head") -> None:
             connection.execute(text("SELECT pg_advisory_xact_lock(727271)"))
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
+
+
+def check_writable(engine: Engine) -> None:
+    """Raise the driver's error unless the database can be written: a row of ``alembic_version``
+    is updated to itself and the change rolled back. A read-only SQLite file (another user's, or
+    opened with ``mode=ro``) otherwise opens and serves every page, and fails every write. A
+    database without the table (not migrated) is left to the pages to fail on.
+
+    >>> check_writable(make_engine("sqlite://"))
+    """
+    from sqlalchemy import inspect
+
+    with engine.connect() as connection:
+        migrated = inspect(connection).has_table("alembic_version")
+        connection.rollback()  # the look ran in a transaction of its own
+        if not migrated:
+            return
+        with connection.begin() as transaction:
+            connection.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            transaction.rollback()
 
 
 def _alembic_config() -> Any:
