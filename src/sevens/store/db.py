@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -65,6 +66,22 @@ def _made_private(database: str) -> Callable[[Any, Any, Any, Any], None]:
     return before_connect
 
 
+def _no_result_rows(record: logging.LogRecord) -> bool:
+    """Whether a record of SQLAlchemy's engine logger may be written: not the rows a query returned.
+
+    With that logger at DEBUG (``echo="debug"``, or a logging set-up turned up to find a problem)
+    SQLAlchemy logs every row read, ``hide_parameters`` notwithstanding: the open turns' saved
+    orders, the seeds and the token hashes (R13, R14). Statements, timings and the columns'
+    names are still logged.
+
+    >>> _no_result_rows(logging.makeLogRecord({"msg": "Row %r", "args": ((61, 27),)}))
+    False
+    >>> _no_result_rows(logging.makeLogRecord({"msg": "SELECT orders.force FROM orders"}))
+    True
+    """
+    return not (isinstance(record.msg, str) and record.msg.endswith(("Row %r", "rewound %d row(s)")))
+
+
 SQLITE_SYNCHRONOUS = ("normal", "full")
 """The ``PRAGMA synchronous`` levels :func:`make_engine` accepts for SQLite."""
 
@@ -88,8 +105,9 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
     ``sqlite_synchronous`` is ``normal`` (commits survive a crash of the process, not
     necessarily a power cut) or ``full`` (each commit synced to disk).
 
-    Statement parameters are never logged (``hide_parameters``): they hold draft orders and
-    secret hashes, which R13 keeps out of every log line even when SQL logging is switched on.
+    Statement parameters are never logged (``hide_parameters``), nor the rows a query returns
+    (:func:`_no_result_rows`): they hold draft orders and secret hashes, which R13 keeps out of
+    every log line even when SQL logging is switched on.
     A SQLite file it creates is readable and writable by its owner only (mode 0600), for the
     same reason; an existing one keeps its permissions.
 
@@ -97,6 +115,7 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
     'sqlite'
     """
     url = normalise_url(url)
+    logging.getLogger("sqlalchemy.engine.Engine").addFilter(_no_result_rows)  # once: a filter is added once
     if sqlite_synchronous not in SQLITE_SYNCHRONOUS:
         raise ValueError(f"sqlite_synchronous must be one of {SQLITE_SYNCHRONOUS}, not {sqlite_synchronous!r}")
     if url.startswith("sqlite"):
