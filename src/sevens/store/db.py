@@ -168,6 +168,11 @@ def run_migrations(engine: Engine, *, revision: str = "head") -> None:
         if connection.dialect.name == "postgresql":
             # Two workers starting together on one database: the second waits, then finds it done.
             connection.execute(text("SELECT pg_advisory_xact_lock(727271)"))
+        elif connection.dialect.name == "sqlite":
+            # The same on SQLite: the file's write lock, taken before Alembic reads the schema (the
+            # driver would begin only at the first write). Without it both found no tables and the
+            # second failed to start: "table alembic_version already exists".
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 
