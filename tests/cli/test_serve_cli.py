@@ -253,3 +253,37 @@ def test_serve_refuses_a_database_it_may_read_but_not_write(tmp_path: Path, back
                     connection.execute(text(f"DROP OWNED BY {role}"))
                     connection.execute(text(f"DROP ROLE {role}"))
             engine.dispose()
+
+
+@pytest.mark.parametrize("revision", [None, "0004"])
+def test_serve_without_migrations_refuses_a_database_without_the_current_schema(
+    tmp_path: Path, revision: str | None
+) -> None:
+    """SEVENS_MIGRATE=false on an empty database, or one an older sevens made: the server started,
+    and every page failed on a missing table or column. Now one line saying what the database
+    holds and how to migrate it; the database is left as it was."""
+    import os
+    import subprocess
+    import sys
+
+    from sevens.store.db import make_engine, newest_revision, run_migrations, sevens_revision
+
+    path = tmp_path / "games.sqlite3"
+    path.touch()
+    url = f"sqlite:///{path}"
+    if revision is not None:
+        engine = make_engine(url)
+        run_migrations(engine, revision=revision)
+        engine.dispose()
+    run = subprocess.run(
+        [sys.executable, "-m", "sevens", "serve", "--port", str(_unreachable_port()), "--database-url", url],
+        capture_output=True, text=True, timeout=60, check=False,
+        env={**os.environ, "SEVENS_MIGRATE": "false", "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+    )
+    holds = f"schema revision {revision}" if revision else "no sevens schema"
+    assert (run.returncode, run.stdout) == (2, ""), run.stderr
+    assert run.stderr == (
+        f"error: SEVENS_MIGRATE is false, but the database holds {holds}, not this version's {newest_revision()}: "
+        "serve it once without SEVENS_MIGRATE=false to migrate it, or check --database-url (or $DATABASE_URL)\n"
+    )
+    assert sevens_revision(url) == revision

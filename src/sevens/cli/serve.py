@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
         from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError
 
-        from sevens.store.db import check_writable
+        from sevens.store.db import check_writable, newest_revision, sevens_revision
         from sevens.web.app import create_app
         from sevens.web.settings import Settings
 
@@ -153,6 +153,13 @@ def register(app: typer.Typer) -> None:
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing
+            if not settings.migrate and (found := sevens_revision(settings.database_url)) != newest_revision():
+                # Every page would fail on a missing table or column; say so now, and what to do.
+                fail(
+                    f"SEVENS_MIGRATE is false, but the database holds {f'schema revision {found}' if found else 'no sevens schema'}, "
+                    f"not this version's {newest_revision()}: serve it once without SEVENS_MIGRATE=false to migrate it, "
+                    "or check --database-url (or $DATABASE_URL)"
+                )
             web_app = create_app(settings)
             check_writable(web_app.state.engine)  # a read-only database would fail every write
         except ValidationError as exc:

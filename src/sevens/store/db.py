@@ -19,6 +19,7 @@ __all__ = [
     "make_engine",
     "make_sessionmaker",
     "normalise_url",
+    "newest_revision",
     "run_migrations",
     "session_scope",
     "sevens_revision",
@@ -203,6 +204,19 @@ def _alembic_config() -> Any:
     config = Config()
     config.set_main_option("script_location", "sevens.store:migrations")
     return config
+
+
+def newest_revision() -> str:
+    """The schema revision :func:`run_migrations` brings a database to.
+
+    >>> newest_revision().isdigit()
+    True
+    """
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
 
 
 def sevens_revision(url: str) -> str | None:
