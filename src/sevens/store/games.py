@@ -1085,12 +1085,12 @@ def past_deadline(status: GameStatus, deadline_at: datetime | None, now: datetim
     return status == GameStatus.RUNNING and deadline_at is not None and deadline_at <= now
 
 
-def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int, str]]:
-    """(game id, turn, public id) of every running game whose deadline has passed."""
-    query = select(GameRow.id, GameRow.current_turn, GameRow.public_id).where(
+def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
+    """(game id, turn) of every running game whose deadline has passed."""
+    query = select(GameRow.id, GameRow.current_turn).where(
         GameRow.status == GameStatus.RUNNING, GameRow.deadline_at.is_not(None), GameRow.deadline_at <= now
     )
-    return [(game_id, turn, public_id) for game_id, turn, public_id in session.execute(query)]
+    return [(game_id, turn) for game_id, turn in session.execute(query)]
 
 
 def _require_deadline(game: GameRow) -> None:
