@@ -326,6 +326,23 @@ def _call(port: int, method: str, path: str, body: dict[str, object] | None = No
     return answer
 
 
+def _game_with_an_order(port: int, **settings: object) -> str:
+    """A 4-player game started with Ann in seat 1 and her order (37 FORCE, 27 FLAIR) saved for turn 1;
+    returns its public id."""
+    game = _call(port, "POST", "/api/v1/games", {"name": "Cup", "players": 4, **settings})
+    invites = game["invites"]
+    assert isinstance(invites, dict)
+    player = _call(port, "POST", "/api/v1/join", {"invite": invites["p1"], "name": "Ann"})
+    _call(port, "POST", f"/api/v1/games/{game['game']}/start", token=str(game["token"]))
+    seen = _call(port, "GET", f"/api/v1/games/{game['game']}", token=str(player["token"]))
+    teams = seen["teams"]
+    assert isinstance(teams, list)
+    team = next(t["id"] for t in teams if t["manager"] == "Ann")
+    order = {"turn": 1, "force": 37, "flair": 27}
+    _call(port, "PUT", f"/api/v1/games/{game['game']}/orders/{team}", order, token=str(player["token"]))
+    return str(game["game"])
+
+
 def test_serve_makes_its_database_readable_by_its_own_user_only(tmp_path: Path) -> None:
     """The SQLite database holds every open turn's saved orders and every game's secret seed, as a
     full backup does (written 0600). `sevens serve` made it, and SQLite its WAL and shared-memory
@@ -335,17 +352,7 @@ def test_serve_makes_its_database_readable_by_its_own_user_only(tmp_path: Path) 
     before = os.umask(0o022)  # the usual one, which the server process inherits
     try:
         with _serving(tmp_path) as port:
-            game = _call(port, "POST", "/api/v1/games", {"name": "Cup", "players": 4})
-            invites = game["invites"]
-            assert isinstance(invites, dict)
-            player = _call(port, "POST", "/api/v1/join", {"invite": invites["p1"], "name": "Ann"})
-            _call(port, "POST", f"/api/v1/games/{game['game']}/start", token=str(game["token"]))
-            seen = _call(port, "GET", f"/api/v1/games/{game['game']}", token=str(player["token"]))
-            teams = seen["teams"]
-            assert isinstance(teams, list)
-            team = next(t["id"] for t in teams if t["manager"] == "Ann")
-            order = {"turn": 1, "force": 37, "flair": 27}
-            _call(port, "PUT", f"/api/v1/games/{game['game']}/orders/{team}", order, token=str(player["token"]))
+            _game_with_an_order(port)
             modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in tmp_path.glob("site.sqlite3*")}
     finally:
         os.umask(before)
@@ -370,17 +377,7 @@ def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path
     process = _start_serve(tmp_path, port, (), {"SEVENS_SCHEDULER_SECONDS": "0.1"})
     try:
         assert _until_home_page(process, port) is None
-        game = _call(port, "POST", "/api/v1/games", {"name": "Cup", "players": 4, "deadline_hours": 1})
-        invites = game["invites"]
-        assert isinstance(invites, dict)
-        player = _call(port, "POST", "/api/v1/join", {"invite": invites["p1"], "name": "Ann"})
-        _call(port, "POST", f"/api/v1/games/{game['game']}/start", token=str(game["token"]))
-        seen = _call(port, "GET", f"/api/v1/games/{game['game']}", token=str(player["token"]))
-        teams = seen["teams"]
-        assert isinstance(teams, list)
-        team = next(t["id"] for t in teams if t["manager"] == "Ann")
-        order = {"turn": 1, "force": 37, "flair": 27}
-        _call(port, "PUT", f"/api/v1/games/{game['game']}/orders/{team}", order, token=str(player["token"]))
+        public_id = _game_with_an_order(port, deadline_hours=1)
         engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
         try:
             with engine.begin() as db:
@@ -397,7 +394,7 @@ def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path
         process.terminate()
         output = process.communicate(timeout=30)[0].decode()
     lines = output.splitlines()
-    pattern = rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO: +game {game['game']}: turn 1 resolved at its deadline"
+    pattern = rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO: +game {public_id}: turn 1 resolved at its deadline"
     assert [line for line in lines if re.fullmatch(pattern, line)], output
     assert all(re.match(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ ", line) for line in lines[1:]), output
     said = "\n".join(line.split(" ", 1)[-1] for line in lines if "server process" not in line)  # no time, no pid

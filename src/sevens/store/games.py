@@ -60,6 +60,7 @@ __all__ = [
     "count_games",
     "create_game",
     "due_turns",
+    "public_ids",
     "end_game",
     "events_of",
     "extend_deadline",
@@ -1091,6 +1092,14 @@ def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
         GameRow.status == GameStatus.RUNNING, GameRow.deadline_at.is_not(None), GameRow.deadline_at <= now
     )
     return [(game_id, turn) for game_id, turn in session.execute(query)]
+
+
+def public_ids(session: Session, game_ids: list[int]) -> dict[int, str]:
+    """The public id (the one in the pages' addresses) of each game of ``game_ids``."""
+    if not game_ids:
+        return {}
+    query = select(GameRow.id, GameRow.public_id).where(GameRow.id.in_(game_ids))
+    return {game_id: public_id for game_id, public_id in session.execute(query)}
 
 
 def _require_deadline(game: GameRow) -> None:

@@ -13,13 +13,11 @@ import logging
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store.db import session_scope
-from sevens.store.games import due_turns, resolve_then_advance
-from sevens.store.models import GameRow
+from sevens.store.games import due_turns, public_ids, resolve_then_advance
 
 __all__ = ["database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler"]
 
@@ -36,9 +34,8 @@ def resolve_due(
     ``reached`` is called once the overdue turns are found, before any is resolved."""
     with session_scope(factory) as session:
         due = due_turns(session, now=now)
-        # The public ids, for the log: the ones in the pages' addresses, which the operator is told.
-        named = select(GameRow.id, GameRow.public_id).where(GameRow.id.in_([game_id for game_id, _ in due]))
-        public = {game_id: public_id for game_id, public_id in session.execute(named)} if due else {}
+        # For the log: the ids in the pages' addresses, which the operator is told.
+        public = public_ids(session, [game_id for game_id, _ in due])
     if reached is not None:
         reached()
     resolved = 0
