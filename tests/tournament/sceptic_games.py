@@ -1,4 +1,4 @@
-"""Whole games for the sceptic's check (test_sceptic.py), played by the real engine from fixed seeds."""
+"""Whole games for the sceptic's check (test_tournament_sceptic.py), played by the real engine from fixed seeds."""
 
 from __future__ import annotations
 
