@@ -209,6 +209,7 @@ FORMS = [
     "{base}/extend",
     "{base}/end",
     "{base}/seats/p1/invite",
+    "{base}/seats/p1/release",
     "{base}/house-bot",
     "{base}/organiser-link",
     "{base}/rematch",

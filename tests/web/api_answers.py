@@ -226,7 +226,15 @@ def record_answers(app: FastAPI) -> list[Answer]:
     assert rec.call(BOTH, "GET", "/api/v1/games/{public_id}", public_id=sequel)["rematch_of"] == early
 
     rec.phase = "ended-in-lobby"
-    lobby = rec.call(BOTH, "POST", create, dict(body, name="Never played"))["game"]
+    never = rec.call(BOTH, "POST", create, dict(body, name="Never played"))
+    lobby = never["game"]
+    # A friend joins, then drops out: the organiser hands the seat to the bots (before the start).
+    rec.call(NOBODY, "POST", "/api/v1/join", {"invite": never["invites"]["p3"], "name": "Leaver"})
+    release = "/api/v1/games/{public_id}/seats/{player}/release"
+    rec.call(PLAYER, "POST", release, public_id=lobby, player="p3")  # not the organiser: 403
+    assert rec.call(BOTH, "POST", release, public_id=lobby, player="p3")["invites"]["p3"]["played"] is False
+    rec.call(BOTH, "POST", release, public_id=lobby, player="p3")  # nobody has it now: 409
+    rec.call(BOTH, "POST", release, public_id=lobby, player="p9")  # no such seat: 404
     rec.call(BOTH, "POST", "/api/v1/games/{public_id}/end", public_id=lobby)
     rec.reads(lobby, {PLAYER: "none"})
 

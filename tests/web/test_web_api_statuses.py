@@ -37,7 +37,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
 class Running:
     client: TestClient
     auth: dict[str, str]  # organises the game and plays seat p1
-    values: dict[str, str]  # the path parameters: the game's id and one of p1's teams
+    values: dict[str, str]  # the path parameters: the game's id, one of p1's teams, a seat
 
 
 @pytest.fixture
@@ -49,7 +49,8 @@ def running(app: FastAPI) -> Running:
     assert joined.status_code == 200, joined.text
     assert client.post(f"/api/v1/games/{created['game']}/start", headers=auth).status_code == 200
     mine = client.get(f"/api/v1/games/{created['game']}", headers=auth).json()["my_teams"]
-    return Running(client, auth, {"public_id": created["game"], "team": mine[0]["team"]})
+    # p3, a seat nobody has taken: no operation probed here hands the token's own seat to the bots.
+    return Running(client, auth, {"public_id": created["game"], "team": mine[0]["team"], "player": "p3"})
 
 
 def _operations(client: TestClient) -> Iterator[tuple[str, str, dict[str, Any]]]:

@@ -130,7 +130,7 @@ def test_every_operation_refuses_an_unknown_query_parameter(app: FastAPI) -> Non
     refused before it acts: 422, named, nothing changed; a HEAD too."""
     client, world = _running(app)
     document = client.get("/api/v1/openapi.json").json()
-    values = {"public_id": world["game"], "team": world["team"]}
+    values = {"public_id": world["game"], "team": world["team"], "player": "p1"}
     for path, item in document["paths"].items():
         for method, operation in item.items():
             before = snapshot(app)

@@ -11,7 +11,7 @@ from web.web_helpers import host_game, new_client, post_form
 
 
 def _seat_row(page: str, player_id: str) -> str:
-    row = re.search(rf'<tr role="row"><td role="cell">{player_id}</td>.*?</tr>', page, re.S)
+    row = re.search(rf'<tr role="row"[^>]*><td role="cell">{player_id}</td>.*?</tr>', page, re.S)
     assert row is not None, page
     return row.group(0)
 

@@ -76,6 +76,7 @@ __all__ = [
     "pause_game",
     "record_of",
     "reissue_invite",
+    "release_seat",
     "Rematch",
     "previous_game",
     "rematch_of",
@@ -536,6 +537,63 @@ def reissue_invite(
         _event(session, game, now=now, actor=actor, kind="new invite", detail=detail)
     session.flush()
     return token
+
+
+def release_seat(session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser") -> SeatRow:
+    """Hand a seat to the bots (a player dropped out): from now on nobody plays it.
+
+    Every browser and bot token that plays it loses it, as on a sign-out; its orders saved for the
+    open turn are discarded and its teams' autopilots set back to the game's default bot, so nobody
+    ever learns what its player had chosen (R13). The seat counts as unclaimed again: its teams are
+    among :func:`house_teams` (the organiser picks their bots) and a turn no longer waits for it,
+    so a turn that only waited for it is resolved at once, and once no claimed team is left in play
+    the bots play the game through (:func:`advance`). Its link stops working; a new invite link
+    (:func:`reissue_invite`) lets someone take the seat over later. After the start the seat keeps
+    its name (the record's); in the lobby it loses it, as a seat nobody has taken.
+
+    Only the organiser's act does this: a seat whose player signed out or revoked their token stays
+    claimed (its player may come back by a new link, as after a lost browser), and a game without a
+    deadline waits for it until the organiser hands it over, resolves the turn, or it is taken again.
+
+    Raises:
+        NotFound: no such seat.
+        Conflict: the game is over, or nobody has taken the seat (its autopilot already plays it).
+    """
+    seat = session.scalar(
+        select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
+    )
+    if seat is None:
+        raise NotFound(f"no seat {player_id[:16]!r} in this game")
+    # The game's lock, as an order takes it: an order of the seat never lands after the discard.
+    game = lock_game(session, game_id=game_id)
+    session.refresh(seat)
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(f"the game is {game.status.value}: no seat needs handing to the bots")
+    if seat.joined_at is None:
+        raise Conflict(
+            f"nobody has taken seat {seat.player_id}: its teams are played by bots already (the organiser "
+            "chooses them after the start)"
+        )
+    lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
+    dropped = _discard_open_orders(session, game, player_id=seat.player_id)
+    name = seat_name(seat)
+    seat.joined_at = None
+    if game.status == GameStatus.LOBBY:
+        seat.name = None  # names are fixed at the start, not before: the seat is open to anyone
+    if seat.invite_used_at is None:
+        # A link issued but not used yet: it was meant for whoever played the seat; the organiser
+        # issues another for whoever takes it over.
+        seat.invite_hash = hash_token(new_token())
+        seat.invite_expires_at = now
+    detail = f"{seat.player_id} ({name}): {lost} browser(s) or token(s) lost it; its teams play their bots"
+    if dropped:
+        detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
+    _event(session, game, now=now, actor=actor, kind="seat to bots", detail=detail)
+    session.flush()
+    if game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+        # The turn may have waited for this seat alone.
+        advance(session, game_id=game.id, now=now)
+    return seat
 
 
 def new_organiser_link(

@@ -873,6 +873,19 @@ def put_house_bot(
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
+@router.post(
+    "/games/{public_id}/seats/{player}/release", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS
+)
+def release_seat(public_id: str, player: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+    """Hand a seat to the bots (its player dropped out): every browser and token playing it is
+    signed out, its orders saved for the open turn are discarded (R13), and its teams play the bots
+    the organiser picks (``PUT .../house-bot/{team}``); turns no longer wait for it. It keeps its
+    name after the start; a new invite link (on the organiser page) lets someone take it over."""
+    row, held = _organised_holding(db, principal.id, public_id)
+    store.release_seat(db, game_id=row.id, player_id=player, now=clock(), actor=_actor(principal))
+    return _organiser_answer(db, row, clock(), principal.id, held - {player})
+
+
 @router.post("/games/{public_id}/end", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
 def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """End the game now; the seed is revealed."""

@@ -717,6 +717,7 @@ def organise_page(
     done: str = "",
     team: str = "",
     turn: str = "",
+    seat: str = "",
 ) -> Response:
     """The organiser's page: seats, who has not ordered (never what), controls, the event log.
 
@@ -724,7 +725,8 @@ def organise_page(
     itself, in that team's row, so a crafted link cannot put text of its own on it. After a button
     of the turn's (start, resolve, pause, resume, extend), ``done`` names it (and ``turn`` the
     turn resolved): the page says what it did just before the turn's controls (``#done``), where
-    it comes back, so the next Tab goes on to them."""
+    it comes back, so the next Tab goes on to them. After a seat was handed to the bots, ``seat``
+    names it and the note stands in its row (if nobody plays it now)."""
     game = store.game_by_public_id(db, public_id=public_id)
     access, held = _organiser_access(db, principal, game)
     _watchable(game, access)
@@ -734,7 +736,7 @@ def organise_page(
     act = _turn_done(game, done, turn, resolved_together=together)
     return _organise(
         request, db, game, (access, held), clock, principal=principal, done_team=team if done == "house-bot" else "",
-        done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
+        done_seat=seat if done == "release" else "", done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
     )
 
 
@@ -787,6 +789,7 @@ def _organise(
     notice: str = "",
     status: int = 200,
     done_team: str = "",
+    done_seat: str = "",
     done_act: str = "",
     done_turn: str = "",
 ) -> Response:
@@ -798,7 +801,7 @@ def _organise(
     view = views.organiser_view(db, game, now=clock(), held=held)
     context: dict[str, Any] = {
         "view": view, "access": access, "live": _live(db, game, access, principal, view), "refusal": refusal,
-        "notice": notice, "done_team": done_team, "done_act": done_act, "done_turn": done_turn,
+        "notice": notice, "done_team": done_team, "done_seat": done_seat, "done_act": done_act, "done_turn": done_turn,
         **_sequels(db, principal, game),
     }
     if refusal is not None or notice:
@@ -859,6 +862,7 @@ def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat:
         "invite": f"No new link was made for seat {seat}" if seat else "No new link was made",
         "sign-out": f"Seat {seat} was not signed out and no new link was made" if seat else "No seat was signed out",
         "house-bot": "The bot was not changed",
+        "release": f"Seat {seat} was not handed to the bots" if seat else "No seat was handed to the bots",
     }[act]
     if act == "start" and game.started_at is not None:
         return f"The game had already been started {_AGAIN}: nothing more to do. {_stands(game)}"
@@ -1411,6 +1415,28 @@ def post_new_invite(
         # Named in the note only if it is a seat: a forged id is said by the store's reason, quoted.
         seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
         return _organiser_noted(request, db, principal, game, clock, act, exc, seat=seat)
+
+
+@router.post("/games/{public_id}/seats/{player_id}/release")
+def post_release_seat(
+    request: Request,
+    public_id: str,
+    player_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """Hand a seat to the bots (its player dropped out): whoever plays it is signed out, its saved
+    orders of the open turn discarded, and its teams play the bots the organiser picks; turns no
+    longer wait for it. A new invite link lets someone take it over later."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    try:
+        store.release_seat(db, game_id=game.id, player_id=player_id, now=clock(), actor="organiser")
+    except StoreError as exc:  # the game is over, or nobody holds the seat (another tab did it)
+        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
+        return _organiser_noted(request, db, principal, game, clock, "release", exc, seat=seat)
+    return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")
 
 
 def _new_link_page(

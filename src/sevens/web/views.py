@@ -488,6 +488,7 @@ class OrganiserView:
     house_bots: dict[str, str] = field(default_factory=dict)  # teams nobody plays: their bot
     bots: tuple[str, ...] = field(default_factory=tuple)
     held: frozenset[str] = frozenset()  # seats some browser or bot token plays now
+    released: frozenset[str] = frozenset()  # seats taken once, handed to the bots since (named, not joined)
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
@@ -524,7 +525,11 @@ def organiser_view(
     }
     if held is None:
         held = frozenset(seats_held(db, game_id=game.id))
-    return OrganiserView(public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held)
+    # A seat handed to the bots after the start keeps its name (the record's) but nobody has it.
+    released = frozenset(s.player_id for s in seats if s.name is not None and s.joined_at is None)
+    return OrganiserView(
+        public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held, released
+    )
 
 
 @dataclass(frozen=True, slots=True)

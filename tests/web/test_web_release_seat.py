@@ -1,0 +1,154 @@
+"""A friend drops out mid-tournament: the organiser hands their seat to the bots, on the organiser
+page or through the API. Whoever played it is signed out, its saved orders are never shown nor
+played (R13), its teams join the "teams nobody plays" with a bot the organiser picks, and the
+turns of a game without a deadline stop waiting for it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from web.web_helpers import host_game, new_client, post_form
+
+
+def _seat_row(page: str, player_id: str) -> str:
+    row = re.search(rf'<tr role="row"[^>]*><td role="cell">{player_id}</td>.*?</tr>', page, re.S)
+    assert row is not None, page
+    return row.group(0)
+
+
+def test_the_organiser_page_hands_a_seat_to_the_bots(app: FastAPI) -> None:
+    """The button asks first, signs the seat's player out, keeps its name, says what it did in the
+    seat's row, puts its teams in the bots' menu, and the turn it alone held up is resolved; its
+    saved order shows nowhere and the record has its autopilot's instead."""
+    game = host_game(app, hours="0")
+    ann = game.join("p1", "Ann")
+    ben = game.join("p2", "Ben")
+    game.start()
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "Hand to the bots" not in _seat_row(page, "p3"), "nobody has taken p3: its bots play it already"
+    form = re.search(r'<form [^>]*action="[^"]*/seats/p2/release"[^>]*>', _seat_row(page, "p2"))
+    assert form is not None and 'data-confirm="Hand seat p2 (Ben) to the bots?' in form.group(0)
+    bens = game.my_teams("p2")
+    assert game.order("p2", bens[0], 11, 9, action="save").status_code == 303
+    for team in game.my_teams("p1"):
+        assert game.order("p1", team, 4, 3, action="ready").status_code == 303
+    assert game.turn() == 1, "Ben's seat holds the turn up"
+
+    released = post_form(game.organiser, f"{game.base}/seats/p2/release")
+    assert released.status_code == 303
+    assert released.headers["location"] == f"{game.base}/organise?done=release&seat=p2#seat-p2"
+    page = game.organiser.get(released.headers["location"]).text
+    row = _seat_row(page, "p2")
+    assert "Ben" in row and "no: handed to the bots" in row and 'id="release-done"' in row
+    assert "Hand to the bots" not in row and "New invite link for seat p2" in row
+    assert game.turn() == 2, "the turn held up by Ben's seat alone is resolved"
+    house = re.search(r'<table class="house-bots".*?</table>', page, re.S)
+    assert house is not None and all(f'id="house-{team}"' in house.group(0) for team in bens)
+    assert house.group(0).count("Ben, handed to the bots") == len(bens)
+    assert "seat to bots" in page and "p2 (Ben): 1 browser(s) or token(s) lost it" in page  # the event log
+    assert ben.get(f"{game.base}/play").status_code == 403
+    record = ann.get(f"/api/v1/games/{game.public_id}/record").json()
+    (turn,) = record["turns"]
+    for match in turn["matches"]:
+        for side in ("home", "away"):
+            if match[side] == bens[0]:
+                order = match[f"{side}_order"]
+                assert order["missed"] is True and order["autopilot"] == "even", order
+
+
+def test_a_refused_hand_over_says_why_on_the_organiser_page(app: FastAPI) -> None:
+    """A second click (another tab did it first) comes back with a note, nothing changed."""
+    game = host_game(app)
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    assert post_form(game.organiser, f"{game.base}/seats/p1/release").status_code == 303
+    again = post_form(game.organiser, f"{game.base}/seats/p1/release")
+    assert again.status_code == 409
+    assert "Seat p1 was not handed to the bots: nobody has taken seat p1" in again.text
+    assert post_form(new_client(app), f"{game.base}/seats/p1/release").status_code == 403
+
+
+def _api_game(app: FastAPI, **settings: Any) -> tuple[TestClient, str, dict[str, str], dict[str, dict[str, str]]]:
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Drop-outs", "players": 4, **settings}).json()
+    organiser = {"Authorization": f"Bearer {created['token']}"}
+    players = {}
+    for pid, name in (("p1", "Ann"), ("p2", "Ben")):
+        joined = client.post("/api/v1/join", json={"invite": created["invites"][pid], "name": name}).json()
+        players[pid] = {"Authorization": f"Bearer {joined['token']}"}
+    assert client.post(f"/api/v1/games/{created['game']}/start", headers=organiser).status_code == 200
+    return client, created["game"], organiser, players
+
+
+def _teams(client: TestClient, game: str, auth: dict[str, str]) -> list[str]:
+    return [t["team"] for t in client.get(f"/api/v1/games/{game}", headers=auth).json()["my_teams"]]
+
+
+def test_the_api_hands_a_seat_to_the_bots_and_the_organiser_then_picks_their_bot(app: FastAPI) -> None:
+    """PUT .../house-bot/{team} was refused for a seat its player left ("manager has taken their
+    seat"); handed to the bots, the seat's teams take the organiser's bot. The player's token no
+    longer plays it, and its saved order is not in the organiser's view, nor the record."""
+    client, game, organiser, players = _api_game(app)
+    base = f"/api/v1/games/{game}"
+    bens = _teams(client, game, players["p2"])
+    saved = client.put(f"{base}/orders/{bens[0]}", json={"turn": 1, "force": 11, "flair": 9}, headers=players["p2"])
+    assert saved.status_code == 200
+    assert client.delete("/api/v1/me", headers=players["p2"]).status_code == 204  # Ben's bot leaves
+    refused = client.put(f"{base}/house-bot/{bens[0]}", json={"strategy": "group-blitz"}, headers=organiser)
+    assert refused.status_code == 403 and "manager has taken their seat" in refused.json()["detail"]
+
+    assert client.post(f"{base}/seats/p2/release", headers=players["p1"]).status_code == 403
+    answer = client.post(f"{base}/seats/p2/release", headers=organiser)
+    assert answer.status_code == 200, answer.text
+    view = answer.json()
+    assert view["invites"]["p2"]["played"] is False and view["turn"] == 1
+    assert {"player": "p2", "name": "Ben", "joined": False} in view["seats"]
+    assert set(bens) <= set(view["house_bots"]) and view["order_states"][bens[0]] == "unclaimed"
+    event = view["events"][-1]
+    assert event["kind"] == "seat to bots" and event["actor"].startswith("organiser (api"), event
+    assert "1 order(s) saved for turn 1 were discarded" in event["detail"]
+    chosen = client.put(f"{base}/house-bot/{bens[0]}", json={"strategy": "group-blitz"}, headers=organiser)
+    assert chosen.status_code == 200 and chosen.json()["house_bots"][bens[0]] == "group-blitz"
+    assert client.get(f"{base}/record", headers=organiser).json()["turns"] == []
+    assert client.post(f"{base}/seats/p2/release", headers=organiser).status_code == 409
+    assert client.post(f"{base}/seats/p7/release", headers=organiser).status_code == 404
+
+    resolved = client.post(f"{base}/resolve", json={"turn": 1}, headers=organiser)
+    assert resolved.status_code == 200
+    for match in client.get(f"{base}/record").json()["turns"][0]["matches"]:
+        for side in ("home", "away"):
+            if match[side] == bens[0]:
+                assert match[f"{side}_order"]["autopilot"] == "group-blitz"
+                assert match[f"{side}_order"]["missed"] is True
+
+
+def test_whoever_takes_a_seat_handed_to_the_bots_learns_nothing_of_its_orders(app: FastAPI) -> None:
+    """R13, before the turn is resolved: the order the leaver saved shows neither to the organiser
+    (page, API) nor in the record, nor to the friend who takes the seat over by a new link, under
+    the seat's name; from then on the turns wait for the friend again."""
+    game = host_game(app, hours="24")
+    game.join("p1", "Ann")
+    ben = game.join("p2", "Ben")
+    game.start()
+    bens = game.my_teams("p2")
+    assert game.order("p2", bens[0], 11, 9, action="save").status_code == 303
+    assert 'name="force" type="number"' in ben.get(f"{game.base}/play").text
+    assert 'value="11"' in ben.get(f"{game.base}/play").text, "the page shows a saved order to its player"
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "saved, not ready" not in page and "seat not claimed: its autopilot plays" in page
+    assert game.turn() == 1
+    assert game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()["turns"] == []
+    game.players.pop("p2")
+    game.new_invite("p2")
+    friend = game.join("p2", "A friend")
+    play = friend.get(f"{game.base}/play").text
+    assert "Ben" in play and 'value="11"' not in play and 'value="9"' not in play
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "no: handed to the bots" not in _seat_row(page, "p2") and "yes" in _seat_row(page, "p2")
+    assert "no order yet" in page, "the friend's teams are waited for again"
