@@ -1,0 +1,52 @@
+"""A friend drops out: Hand to the bots, in the seat's row of the organiser page, asks first
+(dismissed, nothing changes), then hands the seat over and says so in its row; its player's
+page no longer opens it (docs/web.md, A player drops out)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser.browser_helpers import CHROMIUM, join_by_invites, visit
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    ),
+]
+
+
+def test_hand_a_seat_to_the_bots_asks_first(server: str, chromium: Any) -> None:
+    from playwright.sync_api import expect
+
+    viewport = {"width": 1000, "height": 800}
+    page = chromium.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(15000)
+    visit(page, server + "/")
+    page.fill("input[name=name]", "Drop-out cup")
+    page.fill("input[name=deadline_hours]", "0")
+    page.click("#create-game button[type=submit]")
+    organise = server + str(page.locator("#to-organise").get_attribute("href"))
+    invites = page.locator("code.invite").all_inner_texts()
+    players = join_by_invites(chromium, invites[:2], viewport)
+    visit(page, organise)
+    page.click("#start button")
+    expect(page.locator("#done")).to_contain_text("turn 1 is open")
+
+    row = page.locator("#seat-p2")
+    asked: list[str] = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    row.get_by_role("button", name="Hand seat p2 to the bots").click()
+    expect(row).to_contain_text("yes")
+    assert len(asked) == 1 and asked[0].startswith("Hand seat p2 (Player 2) to the bots?"), asked
+    expect(row).not_to_contain_text("handed to the bots")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    row.get_by_role("button", name="Hand seat p2 to the bots").click()
+    expect(page.locator("#release-done")).to_contain_text("Done: seat p2 is played by the bots")
+    expect(page.locator("#seat-p2")).to_contain_text("no: handed to the bots")
+    expect(page.locator("#house-bots")).to_contain_text("Player 2, handed to the bots")
+    response = players[1].reload()
+    assert response is not None and response.status == 403
