@@ -207,6 +207,7 @@ FORMS = [
     "{base}/pause",
     "{base}/resume",
     "{base}/extend",
+    "{base}/deadline",
     "{base}/end",
     "{base}/seats/p1/invite",
     "{base}/seats/p1/release",

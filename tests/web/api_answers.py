@@ -165,6 +165,11 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(ORGANISER, "PUT", house, {"strategy": "even"}, public_id=game, team=mine[0])
     rec.call(PLAYER, "PUT", house, {"strategy": "even"}, public_id=game, team=unclaimed[0])
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/extend", {"hours": 2}, public_id=game)
+    deadline = "/api/v1/games/{public_id}/deadline"
+    rec.call(ORGANISER, "POST", deadline, {"hours": 1.5}, public_id=game)
+    rec.call(ORGANISER, "POST", deadline, {"hours": -1}, public_id=game)  # in the past: 422
+    rec.call(ORGANISER, "POST", deadline, {"hours": 721}, public_id=game)  # past 30 days: 422
+    rec.call(PLAYER, "POST", deadline, {"hours": 2}, public_id=game)  # not the organiser: 403
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/resume", public_id=game)  # not paused
     rec.call(ORGANISER, "POST", "/api/v1/games/{public_id}/rematch", public_id=game)  # not over: 409
     rec.reads(game, team_of)

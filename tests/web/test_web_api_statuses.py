@@ -28,6 +28,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/api/v1/games/{public_id}/resolve"): {"turn": 1},
     ("post", "/api/v1/games/{public_id}/extend"): {"hours": 1},
     ("put", "/api/v1/games/{public_id}/house-bot/{team}"): {"strategy": "even"},
+    ("post", "/api/v1/games/{public_id}/deadline"): {"hours": 2},
     ("post", "/api/v1/organise"): {"link": "a-link"},
 }
 """A body of each operation that takes one, its strings to be replaced with a NUL one by one."""

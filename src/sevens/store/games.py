@@ -89,6 +89,7 @@ __all__ = [
     "revealed_seed",
     "save_order",
     "seats_of",
+    "set_deadline",
     "house_bot",
     "house_teams",
     "set_autopilot",
@@ -1214,6 +1215,33 @@ def extend_deadline(session: Session, *, game_id: int, seconds: int, now: dateti
             f"only a running or paused game has a deadline to extend; this one is {game.status.said}"
         )
     _event(session, game, now=now, actor=actor, kind="extended", detail=f"+{seconds} s")
+    session.flush()
+    return game
+
+
+def set_deadline(session: Session, *, game_id: int, seconds: int, now: datetime, actor: str) -> GameRow:
+    """Set the open turn's time left to ``seconds`` from ``now``: bring the deadline forward or put
+    it back (recorded with who and when). A paused game keeps that much for its Resume. As with an
+    extension, a deadline that has passed but whose turn is not resolved yet is reopened.
+
+    Raises:
+        Invalid: not between 1 minute and 30 days from now (a deadline in the past, or further
+            than a turn may last).
+        Conflict: the game has no deadline or is not running or paused.
+    """
+    if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
+        raise Invalid(f"set the time left to 1 minute to 30 days from now; got {seconds} seconds", field="seconds")
+    game = lock_game(session, game_id=game_id)
+    _require_deadline(game)
+    if game.status == GameStatus.PAUSED:
+        game.paused_remaining = seconds
+        detail = f"{seconds} s left"
+    elif game.status == GameStatus.RUNNING and game.deadline_at is not None:
+        game.deadline_at = now + timedelta(seconds=seconds)
+        detail = f"deadline {game.deadline_at.isoformat()}"
+    else:
+        raise Conflict(f"only a running or paused game has a deadline to set; this one is {game.status.said}")
+    _event(session, game, now=now, actor=actor, kind="deadline set", detail=detail)
     session.flush()
     return game
 

@@ -714,6 +714,13 @@ class ExtendRequest(BaseModel):
     hours: float = Field(gt=0, le=24 * 30, strict=True)  # a JSON number: "2" and true are refused
 
 
+class DeadlineRequest(BaseModel):
+    """The open turn's time left, in hours from now."""
+
+    model_config = ConfigDict(extra="forbid")
+    hours: float = Field(gt=0, le=24 * 30, strict=True)  # a JSON number: "2" and true are refused
+
+
 @router.post(
     "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 422, 429)
 )
@@ -854,6 +861,20 @@ def extend(
     store.extend_deadline(
         db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
     )
+    return _organiser_answer(db, row, clock(), principal.id, held)
+
+
+@router.post(
+    "/games/{public_id}/deadline", response_model=schemas.OrganiserGameView, responses=_ACT_WITH_BODY_ERRORS
+)
+def set_deadline(
+    public_id: str, body: DeadlineRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> Response:
+    """Set the open turn's time left (hours from now): bring the deadline forward or put it back;
+    a paused game keeps it for its resume."""
+    row, held = _organised_holding(db, principal.id, public_id)
+    seconds = views.extend_seconds(body.hours, f"{body.hours:g}", "set the time left to")
+    store.set_deadline(db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 

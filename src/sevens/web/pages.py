@@ -773,6 +773,7 @@ def _turn_done(game: GameRow, done: str, turn: str, *, resolved_together: bool =
         "pause": status is GameStatus.PAUSED,
         "resume": status is GameStatus.RUNNING and timed and this_turn,
         "extend": open_now and timed and this_turn,
+        "deadline": open_now and timed and this_turn,
     }
     return done if stands.get(done, False) else ""
 
@@ -858,6 +859,7 @@ def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat:
         "pause": "The deadline was not paused",
         "resume": "The deadline was not resumed",
         "extend": "The deadline was not moved",
+        "deadline": "The deadline was not set",
         "end": "The game was not ended",
         "invite": f"No new link was made for seat {seat}" if seat else "No new link was made",
         "sign-out": f"Seat {seat} was not signed out and no new link was made" if seat else "No seat was signed out",
@@ -1283,6 +1285,33 @@ def post_extend(
         refusal = _refusal("extend", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
     return _back_to_organise(db, game, then=f"?done=extend&turn={game.current_turn}#done")
+
+
+@router.post("/games/{public_id}/deadline")
+def post_deadline(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    hours: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """Set the open turn's time left, in hours from now: bring the deadline forward or put it back
+    (recorded with who and when); a refused number comes back in its box with the reason."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    try:
+        if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
+            raise Invalid(f"set the time left in hours, got {hours[:20]!r}", field="hours")
+        seconds = views.extend_seconds(float(hours.strip()), hours.strip(), "set the time left to")
+        store.set_deadline(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
+    except StoreError as exc:
+        db.rollback()
+        if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or game.turn_seconds is None:
+            return _organiser_noted(request, db, principal, game, clock, "deadline", exc)
+        refusal = _refusal("deadline", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
+        return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
+    return _back_to_organise(db, game, then=f"?done=deadline&turn={game.current_turn}#done")
 
 
 @router.post("/games/{public_id}/end")

@@ -107,9 +107,10 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     return f"{bot}@{weight}"
 
 
-def extend_seconds(hours: float, typed: str) -> int:
-    """An extension of ``hours`` (``typed``: as the caller wrote it) in seconds, refused in hours
-    outside the store's range: the store's own refusal counts seconds, which no caller sends.
+def extend_seconds(hours: float, typed: str, what: str = "extend by") -> int:
+    """An extension of ``hours`` (``typed``: as the caller wrote it), or a time left (``what``
+    says which), in seconds, refused in hours outside the store's range: the store's own refusal
+    counts seconds, which no caller sends.
 
     >>> extend_seconds(0.5, "0.5")
     1800
@@ -117,11 +118,15 @@ def extend_seconds(hours: float, typed: str) -> int:
     Traceback (most recent call last):
     ...
     sevens.store.errors.Invalid: extend by 1 minute (0.0167 hours) to 720 hours (30 days), got 0.01 hours
+    >>> extend_seconds(-2, "-2", "set the time left to")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: set the time left to 1 minute (0.0167 hours) to 720 hours (30 days), got -2 hours
     """
     seconds = round(hours * 3600)
     if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
         raise Invalid(
-            f"extend by 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
+            f"{what} 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
             f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {typed[:20]} hours",
             field="hours",
         )
