@@ -38,13 +38,13 @@ def test_hand_a_seat_to_the_bots_asks_first(server: str, chromium: Any) -> None:
     row = page.locator("#seat-p2")
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    row.get_by_role("button", name="Hand seat p2 to the bots").click()
+    row.get_by_role("button", name="Hand to the bots: seat p2").click()
     expect(row).to_contain_text("yes")
     assert len(asked) == 1 and asked[0].startswith("Hand seat p2 (Player 2) to the bots?"), asked
     expect(row).not_to_contain_text("handed to the bots")
 
     page.once("dialog", lambda dialog: dialog.accept())
-    row.get_by_role("button", name="Hand seat p2 to the bots").click()
+    row.get_by_role("button", name="Hand to the bots: seat p2").click()
     expect(page.locator("#release-done")).to_contain_text("Done: seat p2 is played by the bots")
     expect(page.locator("#seat-p2")).to_contain_text("no: handed to the bots")
     expect(page.locator("#house-bots")).to_contain_text("Player 2, handed to the bots")

@@ -5,7 +5,7 @@ organiser picks, turns stop waiting for it, and a new link lets a friend take it
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
@@ -17,7 +17,7 @@ from sevens.store.auth import add_grant, create_principal, revoke_seat, seats_he
 from sevens.store.errors import Conflict, NotFound
 from sevens.store.models import GameRow, GameStatus, OrderRow, PrincipalKind, Role, SeatRow
 from sevens.tournament.verify import verify_record
-from store.test_store_games import my_teams, spec
+from store.test_store_games import my_teams, spec, started
 
 
 def _started_without_deadline(db: Session, now: datetime) -> GameRow:
@@ -165,3 +165,18 @@ def test_handing_the_last_played_seat_to_the_bots_lets_them_finish_the_game(db: 
     db.refresh(game)
     assert game.status == GameStatus.FINISHED
     assert verify_record(json.loads(json.dumps(store.record_of(game)))).finished
+
+
+def test_a_seat_is_not_handed_over_between_its_turns_deadline_and_resolution(db: Session, now: datetime) -> None:
+    """Saved orders count at the deadline: discarding the seat's then would change a closed turn."""
+    game = started(db, now)
+    team = my_teams(db, game, "p2")[0]
+    _order(db, game, "p2", team, now, force=5, ready=False)
+    db.commit()
+    late = now + timedelta(hours=2)
+    with pytest.raises(Conflict, match="the deadline of turn 1 has passed"):
+        store.release_seat(db, game_id=game.id, player_id="p2", now=late)
+    db.rollback()
+    assert store.order_states(db, game=game)[team] == store.OrderState.SAVED
+    store.extend_deadline(db, game_id=game.id, seconds=3600 * 2, now=late, actor="organiser")
+    store.release_seat(db, game_id=game.id, player_id="p2", now=late)

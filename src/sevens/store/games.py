@@ -558,7 +558,8 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
 
     Raises:
         NotFound: no such seat.
-        Conflict: the game is over, or nobody has taken the seat (its autopilot already plays it).
+        Conflict: the game is over, nobody has taken the seat (its autopilot already plays it), or
+            the open turn's deadline has passed (it is resolved as it stood then).
     """
     seat = session.scalar(
         select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
@@ -574,6 +575,12 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
         raise Conflict(
             f"nobody has taken seat {seat.player_id}: its teams are played by bots already (the organiser "
             "chooses them after the start)"
+        )
+    if past_deadline(game.status, game.deadline_at, now):
+        # Its saved orders count at the deadline: discarding them now would change a closed turn.
+        raise Conflict(
+            f"the deadline of turn {game.current_turn} has passed, so the turn plays as it stood then, this "
+            f"seat's saved orders included: the server resolves it {_UNLESS_REOPENED}, then hand the seat over"
         )
     lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
     dropped = _discard_open_orders(session, game, player_id=seat.player_id)

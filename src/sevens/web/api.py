@@ -798,7 +798,8 @@ def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
 
 def _organised_holding(db: SessionDep, principal_id: int, public_id: str) -> tuple[GameRow, frozenset[str]]:
     """:func:`_organised`, and the seats some credential plays, for the act's answer: the grants are
-    read once, as GET /api/v1/games/{id} reads them (none of these acts changes a grant)."""
+    read once, as GET /api/v1/games/{id} reads them (of these acts only a seat handed to the bots
+    changes a grant, and its answer leaves that seat out)."""
     game = store.game_by_public_id(db, public_id=public_id)
     access, held = access_and_seats_held(db, principal_id=principal_id, game_id=game.id)
     row = _found_by(game, access, public_id)
