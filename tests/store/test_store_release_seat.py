@@ -90,7 +90,7 @@ def test_a_seat_its_player_left_still_holds_up_a_turn_until_handed_to_the_bots(d
     assert "1 order(s) saved for turn 1 were discarded" in event.detail
     # Its teams are the organiser's to give a bot, and turns no longer wait for them.
     assert set(my_teams(db, game, "p4")) <= {t.team_id for t in store.house_teams(db, game=game)}
-    assert store.order_states(db, game=game)[team] == store.OrderState.UNCLAIMED
+    assert store.order_states(db, game=game)[team] == store.OrderState.RELEASED
 
 
 def test_a_seat_handed_to_the_bots_plays_their_bots_and_a_friend_can_take_it_over(db: Session, now: datetime) -> None:

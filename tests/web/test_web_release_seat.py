@@ -108,7 +108,7 @@ def test_the_api_hands_a_seat_to_the_bots_and_the_organiser_then_picks_their_bot
     view = answer.json()
     assert view["invites"]["p2"]["played"] is False and view["turn"] == 1
     assert {"player": "p2", "name": "Ben", "joined": False} in view["seats"]
-    assert set(bens) <= set(view["house_bots"]) and view["order_states"][bens[0]] == "unclaimed"
+    assert set(bens) <= set(view["house_bots"]) and view["order_states"][bens[0]] == "released"
     event = view["events"][-1]
     assert event["kind"] == "seat to bots" and event["actor"].startswith("organiser (api"), event
     assert "1 order(s) saved for turn 1 were discarded" in event["detail"]
@@ -141,7 +141,7 @@ def test_whoever_takes_a_seat_handed_to_the_bots_learns_nothing_of_its_orders(ap
     assert 'value="11"' in ben.get(f"{game.base}/play").text, "the page shows a saved order to its player"
     assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
     page = game.organiser.get(f"{game.base}/organise").text
-    assert "saved, not ready" not in page and "seat not claimed: its autopilot plays" in page
+    assert "saved, not ready" not in page and "seat handed to the bots: its bot plays" in page
     assert game.turn() == 1
     assert game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()["turns"] == []
     game.players.pop("p2")
@@ -152,3 +152,44 @@ def test_whoever_takes_a_seat_handed_to_the_bots_learns_nothing_of_its_orders(ap
     page = game.organiser.get(f"{game.base}/organise").text
     assert "no: handed to the bots" not in _seat_row(page, "p2") and "yes" in _seat_row(page, "p2")
     assert "no order yet" in page, "the friend's teams are waited for again"
+
+
+def test_who_has_ordered_says_a_seat_was_handed_to_the_bots(app: FastAPI) -> None:
+    """The lists of who has ordered (the organiser page, a player's page and the API's
+    ``who_ordered`` and ``order_states``) called a seat handed to the bots "seat not claimed",
+    as if nobody had ever taken it: they say it was handed to the bots, and count it apart from
+    the teams people play, until a friend takes it over by a new link."""
+    game = host_game(app, hours="24")
+    ann = game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    cats_bot = new_client(app).post("/api/v1/join", json={"invite": game.invites["p3"], "name": "Cat"}).json()
+    cat = {"Authorization": f"Bearer {cats_bot['token']}"}
+    game.start()
+    bens = game.my_teams("p2")
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+
+    page = game.organiser.get(f"{game.base}/organise").text
+    listed = page.split('id="order-states">', 1)[1].split("</ul>", 1)[0]
+    lines = re.findall(r'<li class="state-(\w+)">[^<]*\(Ben\): ([^<]*)</li>', listed)
+    assert lines == [("released", "seat handed to the bots: its bot plays")] * len(bens), listed
+    assert listed.count("seat not claimed") == 2, "p4's teams: nobody ever took them"
+    count = re.search(r'<p id="order-count">([^<]*)</p>', page)
+    assert count is not None
+    assert count.group(1).startswith("Ready: 0 of 4 teams that people play"), "Ann's and Cat's"
+    assert f"{len(bens)} teams whose seats were handed to the bots play their bots." in count.group(1)
+
+    play = ann.get(f"{game.base}/play").text
+    for team in bens:
+        line = re.search(rf'<li class="state-(\w+)" data-team="{team}">[^<]*\(Ben\): ([^<]*)</li>', play)
+        assert line is not None and line.groups() == ("released", "seat handed to the bots, its bot plays"), play
+    view = ann.get(f"/api/v1/games/{game.public_id}", headers=cat).json()
+    assert {t["team"]: t["state"] for t in view["who_ordered"] if t["team"] in bens} == dict.fromkeys(bens, "released")
+    assert {team: view["order_states"][team] for team in bens} == dict.fromkeys(bens, "released")
+    states = [t["state"] for t in view["who_ordered"]]
+    assert states.index("released") > states.index("unclaimed"), "after the seats never taken, before house teams"
+
+    game.players.pop("p2")
+    game.new_invite("p2")
+    game.join("p2", "A friend")
+    view = ann.get(f"/api/v1/games/{game.public_id}", headers=cat).json()
+    assert {t["team"]: t["state"] for t in view["who_ordered"] if t["team"] in bens} == dict.fromkeys(bens, "none")

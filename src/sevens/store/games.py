@@ -55,6 +55,7 @@ __all__ = [
     "CreatedGame",
     "NewGame",
     "OrderState",
+    "handed_to_bots",
     "advance",
     "check_bot_name",
     "count_games",
@@ -196,6 +197,16 @@ class OrderState(StrEnum):
     UNCLAIMED = "unclaimed"
     """The team's seat has not been claimed: nobody can order, so its autopilot plays and the
     turn does not wait for it (until someone claims the seat)."""
+    RELEASED = "released"
+    """The team's seat was handed to the bots (:func:`release_seat`): as unclaimed, its bot plays
+    and the turn does not wait for it, until someone takes the seat over by a new link."""
+
+
+def handed_to_bots(seat: SeatRow) -> bool:
+    """Whether ``seat`` was handed to the bots (:func:`release_seat`) after the start and nobody
+    has taken it since: it keeps its name (the record's) but nobody has joined it. A seat nobody
+    ever took has no name of its own, and one handed over in the lobby loses its name."""
+    return seat.name is not None and seat.joined_at is None
 
 
 def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
@@ -994,7 +1005,8 @@ def order_states(
     session: Session, *, game: GameRow, seats: list[SeatRow] | None = None, teams: list[TeamRow] | None = None
 ) -> dict[str, OrderState]:
     """For each human-managed team in the open turn: no order, saved or ready (never the order),
-    or unclaimed when nobody has taken its seat yet. ``seats`` and ``teams``: the game's, if the
+    unclaimed when nobody has taken its seat yet, or released when its seat was handed to the bots
+    and nobody has taken it over. ``seats`` and ``teams``: the game's, if the
     caller has read them already (:func:`seats_of`, :func:`teams_of`)."""
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return {}
@@ -1003,6 +1015,7 @@ def order_states(
     seats = seats_of(session, game_id=game.id) if seats is None else seats
     managers = {t.team_id: t.player_id for t in teams if t.player_id is not None}
     claimed = {s.player_id for s in seats if s.joined_at is not None}
+    released = {s.player_id for s in seats if handed_to_bots(s)}
     in_play = [t for t in state.teams_in_play() if t in managers]
     rows = {
         r.team_id: r
@@ -1014,14 +1027,18 @@ def order_states(
     for team in in_play:
         row = rows.get(team)
         if row is None:
-            result[team] = OrderState.NONE if managers[team] in claimed else OrderState.UNCLAIMED
+            if managers[team] in claimed:
+                result[team] = OrderState.NONE
+            else:
+                result[team] = OrderState.RELEASED if managers[team] in released else OrderState.UNCLAIMED
         else:
             result[team] = OrderState.READY if row.ready else OrderState.SAVED
     return result
 
 
 def _all_ready(session: Session, game: GameRow) -> bool:
-    return all(s in (OrderState.READY, OrderState.UNCLAIMED) for s in order_states(session, game=game).values())
+    waits_for_none = (OrderState.READY, OrderState.UNCLAIMED, OrderState.RELEASED)
+    return all(s in waits_for_none for s in order_states(session, game=game).values())
 
 
 def resolve_turn(

@@ -251,8 +251,9 @@ class TurnTeam(BaseModel):
     """A team in play in the open turn, and whether it has ordered (R13: never what)."""
 
     team: str
-    state: Literal["none", "saved", "ready", "unclaimed", "house"] = Field(
+    state: Literal["none", "saved", "ready", "unclaimed", "released", "house"] = Field(
         description="no order yet; saved, not ready; ready; its seat not taken yet (its autopilot plays); "
+        "its seat handed to the bots by the organiser, taken over by nobody since (its bot plays); "
         "a house team (its bot plays)"
     )
     mine: bool = Field(description="one of the caller's own teams")
@@ -260,14 +261,14 @@ class TurnTeam(BaseModel):
 
 _WHO_ORDERED = (
     "every team in play in the open turn, as the player's page lists them: the teams the turn waits "
-    "for first (none, then saved), then ready, unclaimed and house teams, each in the draw's order; "
+    "for first (none, then saved), then ready, unclaimed, released and house teams, each in the draw's order; "
     "empty unless a turn is open"
 )
 
 
 class PlayerGameView(GameView):
     """A player's view: the public one, their seat and own teams, and where each team's order
-    stands (``none``, ``saved``, ``ready``, ``unclaimed``: never what it is)."""
+    stands (``none``, ``saved``, ``ready``, ``unclaimed``, ``released``: never what it is)."""
 
     me: Me
     order_states: dict[str, OrderState]

@@ -531,7 +531,7 @@ def organiser_view(
     if held is None:
         held = frozenset(seats_held(db, game_id=game.id))
     # A seat handed to the bots after the start keeps its name (the record's) but nobody has it.
-    released = frozenset(s.player_id for s in seats if s.name is not None and s.joined_at is None)
+    released = frozenset(s.player_id for s in seats if store.handed_to_bots(s))
     return OrganiserView(
         public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held, released
     )
@@ -610,10 +610,10 @@ def if_level(mine: TableRow, theirs: TableRow, name: Callable[[str], str]) -> If
     )
 
 
-WHO_ORDERED_STATES = ("none", "saved", "ready", "unclaimed", "house")
+WHO_ORDERED_STATES = ("none", "saved", "ready", "unclaimed", "released", "house")
 """Where a team in play stands in the open turn, as a player's page lists them (waiting ones
 first): no order yet, saved but not ready, ready, a seat nobody has taken (its autopilot plays),
-a house team (its bot plays). Whether, never what (R13)."""
+a seat handed to the bots (its bot plays), a house team (its bot plays). Whether, never what (R13)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -633,7 +633,7 @@ def who_ordered(
 ) -> tuple[TurnTeam, ...]:
     """Every team in play in the open turn with where its order stands, for a player: those the
     turn waits for first (no order, then saved), then the ready ones, then the teams bots play
-    (unclaimed seats, house teams), each group in the draw's order. ``state``: the game, None
+    (unclaimed seats, seats handed to the bots, house teams), each group in the draw's order. ``state``: the game, None
     unless a turn is open; ``order_states``: the store's (:func:`sevens.store.games.order_states`,
     as values), which leaves out house teams; ``managers``: each team's manager (None for a house
     team).
