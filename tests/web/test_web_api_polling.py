@@ -7,12 +7,14 @@ a reload (R13: whether, never what).
 
 from __future__ import annotations
 
+import html
+import re
 from typing import Any
 
 from fastapi import FastAPI
 
 from sevens.web.conditional import etag_of
-from web.web_helpers import TestClient, host_game, new_client
+from web.web_helpers import TestClient, host_game, new_client, post_form
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -237,3 +239,40 @@ def test_my_orders_say_null_while_no_turn_is_open(app: FastAPI) -> None:
     assert mine()["turn"] == 1 and len(mine()["orders"]) == 2
     bots.act("end")
     assert mine() == {"turn": None, "orders": {}}
+
+
+def test_the_organisers_state_moves_when_a_seat_is_left_or_handed_to_the_bots(app: FastAPI) -> None:
+    """The organiser page's *Joined* column says "nobody plays it now" for a seat whose browser
+    signed out or whose token was revoked, but the organiser's version did not move for either,
+    so an open organiser page kept saying "yes" until reloaded by hand. It moves for both (and
+    for a seat handed to the bots), stays put while nothing changes (the page's own version is
+    the poll's, or the page would reload for ever), and moves for nobody else (a player's page
+    shows no such thing)."""
+    game = host_game(app, hours="24")
+    ann = game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    bots_token = new_client(app).post("/api/v1/join", json={"invite": game.invites["p3"], "name": "Cat"}).json()
+    cat = _bearer(bots_token["token"])
+    game.start()
+    poll, organise = f"{game.base}/state", f"{game.base}/organise"
+
+    def versions() -> tuple[str, str]:
+        page = game.organiser.get(organise).text
+        shown = re.search(r'data-version="([^"]+)"', page)
+        assert shown is not None
+        polled = game.organiser.get(poll).json()["version"]
+        assert html.unescape(shown.group(1)) == polled, "the page's version is the one its poll reads"
+        return polled, ann.get(poll).json()["version"]
+
+    before = versions()
+    assert versions() == before, "nothing changed, nothing moves"
+    for leave in (
+        lambda: post_form(game.players["p2"], "/signout").status_code == 303,
+        lambda: game.organiser.delete("/api/v1/me", headers=cat).status_code == 204,
+        lambda: post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303,
+    ):
+        assert leave()
+        after = versions()
+        assert after[0] != before[0], "the organiser's Joined column changed"
+        assert after[1] == before[1], "a player's page shows nothing of it"
+        before = after

@@ -215,8 +215,10 @@ def live_version(
 ) -> str:
     """A short text that changes whenever a game's pages would show something new: its state,
     turn and deadline, and its rematch once the caller (``principal_id``) may see it; for its
-    organiser also the seats taken, how many orders stand where (never whose or what, R13) and
-    that a rematch was made at all (the organiser page says so, not where). Spectators' and
+    organiser also the seats taken, the seats some browser or token plays now (the organiser page's
+    *Joined* says which were left, by a sign-out or a revoked token), how many orders stand where
+    (never whose or what, R13) and that a rematch was made at all (the organiser page says so, not
+    where). Spectators' and
     players' versions do not move when orders come in, nor for a private rematch they may not see.
     ``shown``: the organiser view this request has built already, whose seats and order states
     are counted rather than read again.
@@ -229,11 +231,13 @@ def live_version(
         parts.append("rematched")
     if organiser and shown is not None:
         states = sorted(shown.order_states.values())
-        parts += [str(sum(joined for _, _, joined in shown.public.seats)), ",".join(states)]
+        played = sorted(shown.held)
+        parts += [str(sum(joined for _, _, joined in shown.public.seats)), ",".join(played), ",".join(states)]
     elif organiser:
         seats = store.seats_of(db, game_id=game.id)
         states = sorted(state.value for state in store.order_states(db, game=game, seats=seats).values())
-        parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(states)]
+        played = sorted(seats_held(db, game_id=game.id))
+        parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(played), ",".join(states)]
     return "/".join(parts)
 
 
