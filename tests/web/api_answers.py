@@ -240,6 +240,13 @@ def record_answers(app: FastAPI) -> list[Answer]:
     assert rec.call(BOTH, "POST", release, public_id=lobby, player="p3")["invites"]["p3"]["played"] is False
     rec.call(BOTH, "POST", release, public_id=lobby, player="p3")  # nobody has it now: 409
     rec.call(BOTH, "POST", release, public_id=lobby, player="p9")  # no such seat: 404
+    # ... and a new invite link for the seat, through the API as on the organiser page.
+    invite = "/api/v1/games/{public_id}/seats/{player}/invite"
+    rec.call(PLAYER, "POST", invite, public_id=lobby, player="p3")  # not the organiser: 403
+    retaken = rec.call(BOTH, "POST", invite, public_id=lobby, player="p3")["invite"]
+    rec.call(NOBODY, "POST", "/api/v1/join", {"invite": retaken, "name": "Back"})
+    rec.call(BOTH, "POST", invite, public_id=lobby, player="p3")  # played again: 409
+    rec.call(BOTH, "POST", invite, public_id=lobby, player="p9")  # no such seat: 404
     rec.call(BOTH, "POST", "/api/v1/games/{public_id}/end", public_id=lobby)
     rec.reads(lobby, {PLAYER: "none"})
 

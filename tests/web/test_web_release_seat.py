@@ -193,3 +193,40 @@ def test_who_has_ordered_says_a_seat_was_handed_to_the_bots(app: FastAPI) -> Non
     game.join("p2", "A friend")
     view = ann.get(f"/api/v1/games/{game.public_id}", headers=cat).json()
     assert {t["team"]: t["state"] for t in view["who_ordered"] if t["team"] in bens} == dict.fromkeys(bens, "none")
+
+
+def test_an_api_organiser_gets_a_new_invite_link_for_a_seat_handed_to_the_bots(app: FastAPI) -> None:
+    """After a hand-over the pages say a new invite link lets a friend take the seat over, but
+    only the organiser page made one: an organiser working through the API had no way to. POST
+    .../seats/{player}/invite gives it (shown once), for a seat nobody plays; the friend joins
+    with it under the seat's name, and the turns wait for them again. A seat someone plays gets
+    409 (a second person would see its orders, R13), a player 403, no such seat 404."""
+    client, game, organiser, players = _api_game(app)
+    base = f"/api/v1/games/{game}"
+    refused = client.post(f"{base}/seats/p2/invite", headers=organiser)
+    assert refused.status_code == 409, refused.text
+    assert "seat p2 is played now" in refused.json()["detail"] and f"{base}/seats/p2/release" in refused.json()["detail"]
+    assert client.post(f"{base}/seats/p2/invite", headers=players["p1"]).status_code == 403
+    assert client.post(f"{base}/seats/p9/invite", headers=organiser).status_code == 404
+    assert client.post(f"{base}/seats/p2/release", headers=organiser).status_code == 200
+
+    answer = client.post(f"{base}/seats/p2/invite", headers=organiser)
+    assert answer.status_code == 200, answer.text
+    made = answer.json()
+    assert set(made) == {"game", "player", "invite", "expires_at"} and (made["game"], made["player"]) == (game, "p2")
+    event = client.get(base, headers=organiser).json()["events"][-1]
+    assert event["kind"] == "new invite" and event["actor"].startswith("organiser (api"), event
+    friend = client.post("/api/v1/join", json={"invite": made["invite"], "name": "A friend"})
+    assert friend.status_code == 200, friend.text
+    assert (friend.json()["player"], friend.json()["name"]) == ("p2", "Ben"), "the seat keeps the record's name"
+    view = client.get(base, headers=organiser).json()
+    assert {"player": "p2", "name": "Ben", "joined": True} in view["seats"]
+    assert "none" in {view["order_states"][team] for team in _teams(client, game, players["p1"])}
+    friends = _teams(client, game, {"Authorization": f"Bearer {friend.json()['token']}"})
+    assert {view["order_states"][team] for team in friends} == {"none"}, "the turn waits for the friend"
+    again = client.post("/api/v1/join", json={"invite": made["invite"], "name": "Someone else"})
+    assert again.status_code == 410, "used once"
+
+    assert client.post(f"{base}/end", headers=organiser).status_code == 200
+    over = client.post(f"{base}/seats/p3/invite", headers=organiser)
+    assert over.status_code == 409 and "the game is ended" in over.json()["detail"]

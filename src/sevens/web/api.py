@@ -902,10 +902,50 @@ def release_seat(public_id: str, player: str, principal: BotDep, db: SessionDep,
     """Hand a seat to the bots (its player dropped out): every browser and token playing it is
     signed out, its orders saved for the open turn are discarded (R13), and its teams play the bots
     the organiser picks (``PUT .../house-bot/{team}``); turns no longer wait for it. It keeps its
-    name after the start; a new invite link (on the organiser page) lets someone take it over."""
+    name after the start; a new invite link (``POST .../seats/{player}/invite``) lets someone take it over."""
     row, held = _organised_holding(db, principal.id, public_id)
     store.release_seat(db, game_id=row.id, player_id=player, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held - {player})
+
+
+class InviteResponse(BaseModel):
+    """A seat's new invite link, shown once; the seat's old link no longer works."""
+
+    game: str
+    player: str
+    invite: str = Field(description="the new invite's secret, for /join/<secret> or POST /api/v1/join; used once")
+    expires_at: str = Field(description="until when it can be used (ISO 8601, UTC)")
+
+
+@router.post(
+    "/games/{public_id}/seats/{player}/invite",
+    response_model=InviteResponse,
+    responses=error_responses(401, 403, 404, 409, 429),
+)
+def new_invite(
+    public_id: str, player: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> InviteResponse:
+    """A new invite link for a seat nobody plays now, as the organiser page's *New invite link*:
+    a seat not taken yet, one handed to the bots (a friend takes it over, under its name after the
+    start, and turns wait for them again) or one its player left (signed out, token revoked: its
+    orders saved for the open turn are discarded, R13). The old link stops working. A seat someone
+    plays gets 409: hand it to the bots first, or use *Sign out and new link* on the organiser
+    page."""
+    row, held = _organised_holding(db, principal.id, public_id)
+    if player in held and row.status in (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED):
+        raise Conflict(
+            f"seat {player} is played now: a new link would let a second person see its orders; hand it "
+            f"to the bots first (POST /api/v1/games/{row.public_id}/seats/{player}/release), or use 'Sign out "
+            "and new link' on the organiser page"
+        )
+    now, lifetime = clock(), timedelta(days=request.app.state.settings.invite_days)
+    secret = store.reissue_invite(
+        db, game_id=row.id, player_id=player, now=now, invite_lifetime=lifetime, actor=_actor(principal)
+    )
+    db.commit()
+    return InviteResponse(
+        game=row.public_id, player=player, invite=secret, expires_at=(now + lifetime).isoformat()
+    )
 
 
 @router.post("/games/{public_id}/end", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
