@@ -230,3 +230,32 @@ def test_an_api_organiser_gets_a_new_invite_link_for_a_seat_handed_to_the_bots(a
     assert client.post(f"{base}/end", headers=organiser).status_code == 200
     over = client.post(f"{base}/seats/p3/invite", headers=organiser)
     assert over.status_code == 409 and "the game is ended" in over.json()["detail"]
+
+
+def test_a_join_through_the_api_after_the_game_is_over_says_so(app: FastAPI) -> None:
+    """The invite's page says a game is over before one joins (joining then only opens the seat's
+    page, to read); the API joined and answered 200 with nothing to tell a bot that nothing was
+    left to play. It still joins (as the page does), and its ``note`` says the game is over."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Too late", "players": 4}).json()
+    organiser = {"Authorization": f"Bearer {created['token']}"}
+    base = f"/api/v1/games/{created['game']}"
+    early = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ann"}).json()
+    assert early["note"] is None
+    assert client.post(f"{base}/start", headers=organiser).status_code == 200
+    assert client.post(f"{base}/end", headers=organiser).status_code == 200
+    late = client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Player 2"})
+    assert late.status_code == 200, late.text
+    assert late.json()["note"] == (
+        "the game is over (ended early by its organiser): nothing is left to play; this token reads the seat's "
+        "view and the record"
+    )
+    renamed = client.post("/api/v1/join", json={"invite": created["invites"]["p3"], "name": "Cat"}).json()
+    assert renamed["name"] == "Player 3" and renamed["note"].startswith("this seat plays as 'Player 3'")
+    assert renamed["note"].endswith("; the game is over (ended early by its organiser): nothing is left to play; "
+                                    "this token reads the seat's view and the record")
+    token = {"Authorization": f"Bearer {late.json()['token']}"}
+    assert client.get(base, headers=token).json()["status"] == "ended"
+    assert client.get("/api/v1/waiting", headers=token).json() == []
+    page = new_client(app).get(f"/join/{created['invites']['p4']}")
+    assert page.status_code == 200 and 'id="game-over"' in page.text and "nothing is left to play" in page.text

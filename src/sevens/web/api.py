@@ -120,7 +120,10 @@ class JoinResponse(BaseModel):
     name: str
     token: str | None
     note: str | None = Field(
-        description="why `name` is not the name sent (a seat taken after the start keeps the record's); null when it is"
+        description=(
+            "why `name` is not the name sent (a seat taken after the start keeps the record's), and that the "
+            "game is over if it is (the seat is joined, to read, but nothing is left to play); null otherwise"
+        )
     )
 
 
@@ -263,12 +266,19 @@ def join(
 
 
 def _joined(game: GameRow, seat: SeatRow, sent: str, *, token: str | None) -> JoinResponse:
+    # A game over is said, as the invite's page says it: the seat is joined (its view and the
+    # record are the token's to read), but nothing is left to play.
+    over = None
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
+        how = "finished" if game.status is GameStatus.FINISHED else "ended early by its organiser"
+        over = f"the game is over ({how}): nothing is left to play; this token reads the seat's view and the record"
+    notes = [n for n in (store.kept_name_note(seat, sent), over) if n is not None]
     return JoinResponse(
         game=game.public_id,
         player=seat.player_id,
         name=store.seat_name(seat),
         token=token,
-        note=store.kept_name_note(seat, sent),
+        note="; ".join(notes) or None,
     )
 
 
