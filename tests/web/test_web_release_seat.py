@@ -259,3 +259,22 @@ def test_a_join_through_the_api_after_the_game_is_over_says_so(app: FastAPI) -> 
     assert client.get("/api/v1/waiting", headers=token).json() == []
     page = new_client(app).get(f"/join/{created['invites']['p4']}")
     assert page.status_code == 200 and 'id="game-over"' in page.text and "nothing is left to play" in page.text
+
+
+def test_a_match_report_says_a_handed_over_seats_team_was_played_by_its_bot(app: FastAPI) -> None:
+    """A turn played by the bots of a seat handed to the bots was reported, to everyone, as
+    "bot even (seat not claimed)", as if nobody had ever taken the seat: it says "seat handed to
+    the bots"; the seats nobody ever took keep "seat not claimed"."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    bens = game.my_teams("p2")
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    for team in game.my_teams("p1"):
+        assert game.order("p1", team, 4, 3, action="ready").status_code == 303
+    assert game.turn() == 2
+    for reader in (new_client(app), game.organiser, game.players["p1"]):
+        page = reader.get(game.base).text
+        assert page.count("bot even (seat handed to the bots)") == len(bens), page
+        assert page.count("bot even (seat not claimed)") == 4, "p3's and p4's teams"

@@ -347,6 +347,7 @@ class SpectatorView:
     deadline: datetime | None
     champion: str | None
     unclaimed: frozenset[str] = frozenset()  # teams whose seat nobody has taken: bots in all but name
+    handed_over: frozenset[str] = frozenset()  # teams of seats handed to the bots, not taken over since
 
     def name(self, team: str) -> str:
         """A team's display name."""
@@ -428,6 +429,7 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
     seats = [(s.player_id, store.seat_name(s), s.joined_at is not None) for s in rows]
     names = {pid: name for pid, name, _ in seats}
     empty_seats = {pid for pid, _, joined in seats if not joined}
+    handed_over = {s.player_id for s in rows if store.handed_to_bots(s)}
     state = None if game.record_json is None else store.load_game(game)
     teams: dict[str, TeamInfo] = {}
     tables: dict[str, GroupTable] = {}
@@ -481,6 +483,9 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
         champion=game.champion,
         unclaimed=frozenset(
             team.id for team in (state.setup.teams if state is not None else ()) if team.manager in empty_seats
+        ),
+        handed_over=frozenset(
+            team.id for team in (state.setup.teams if state is not None else ()) if team.manager in handed_over
         ),
     )
 
