@@ -276,3 +276,28 @@ def test_the_organisers_state_moves_when_a_seat_is_left_or_handed_to_the_bots(ap
         assert after[0] != before[0], "the organiser's Joined column changed"
         assert after[1] == before[1], "a player's page shows nothing of it"
         before = after
+
+
+def test_another_organiser_tab_follows_a_new_invite_link_and_a_bot_chosen(app: FastAPI) -> None:
+    """Two tabs on the organiser page: a new invite link made in one (the seat's Invite column
+    says "open until ...") or a bot chosen for a team nobody plays left the other's version as it
+    was, so that tab kept the old column and menu, and pressing *New invite link* there again
+    would kill the link just sent. Every organiser act adds to the event log, which the page shows:
+    its length is in the organiser's version, which moves for both; a player's does not."""
+    game = host_game(app, hours="24")
+    ann = game.join("p1", "Ann")
+    game.start()
+    poll = f"{game.base}/state"
+    before = game.organiser.get(poll).json()["version"], ann.get(poll).json()["version"]
+    made = post_form(game.organiser, f"{game.base}/seats/p3/invite")
+    assert made.status_code == 200, made.text
+    after = game.organiser.get(poll).json()["version"], ann.get(poll).json()["version"]
+    assert after[0] != before[0] and after[1] == before[1]
+    page = game.organiser.get(f"{game.base}/organise").text
+    shown = re.search(r'data-version="([^"]+)"', page)
+    assert shown is not None and html.unescape(shown.group(1)) == after[0]
+    team = re.search(r'<tr id="house-([\w-]+)">', page)
+    assert team is not None
+    chosen = post_form(game.organiser, f"{game.base}/house-bot", {"team": team.group(1), "strategy": "group-blitz"})
+    assert chosen.status_code == 303, chosen.text
+    assert game.organiser.get(poll).json()["version"] != after[0] and ann.get(poll).json()["version"] == after[1]

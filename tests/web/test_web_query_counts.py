@@ -23,7 +23,7 @@ BOUNDS = {
     "page poll (player)": 6,  # with the mark of who has ordered: the teams, the seats, the turn's orders
     "page poll (player, other pages)": 3,  # the public page of a player's game: no mark to work out
     "who-ordered part (player)": 8,
-    "page poll (organiser)": 7,  # with the seats some browser or token plays (the Joined column)
+    "page poll (organiser)": 8,  # with the seats some browser or token plays, and the event log's length
     "page poll (spectator)": 1,
     "links poll (organiser)": 4,
     "game JSON (player)": 8,
@@ -31,7 +31,7 @@ BOUNDS = {
     "game JSON (spectator)": 3,
     "record JSON": 1,
     "API poll (player)": 3,
-    "API poll (organiser)": 7,
+    "API poll (organiser)": 8,
     "API poll (spectator)": 1,
     "team view (player)": 9,
     "own orders (player)": 9,

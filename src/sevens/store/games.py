@@ -64,6 +64,7 @@ __all__ = [
     "public_ids",
     "end_game",
     "events_of",
+    "count_events",
     "extend_deadline",
     "game_by_id",
     "game_by_public_id",
@@ -787,6 +788,11 @@ def _event(
 def events_of(session: Session, *, game_id: int) -> list[EventRow]:
     """The game's append-only event log, oldest first."""
     return list(session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.id)))
+
+
+def count_events(session: Session, *, game_id: int) -> int:
+    """How many entries the game's event log holds (:func:`events_of`): every organiser act adds one."""
+    return int(session.scalar(select(func.count()).select_from(EventRow).where(EventRow.game_id == game_id)) or 0)
 
 
 def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "organiser") -> GameRow:

@@ -421,7 +421,8 @@ def state(
     """Where the game stands, the cheap call to poll: its status, open turn and a ``version`` that
     changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved, it
     ends, or a rematch the caller may see is started; for its organiser also when a seat is taken
-    or left (a sign-out, a revoked token, handed to the bots), when any rematch is started, and when any played team's order state in the open turn changes
+    or left (a sign-out, a revoked token, handed to the bots), when its event log grows (any
+    organiser act), when any rematch is started, and when any played team's order state in the open turn changes
     (none, saved, ready: how many teams are in each, never whose or what; changing a saved order
     does not move it). For anyone else it never moves when a seat orders (R13). Read with the bearer
     token, or in a browser with its session, or with neither for a public game."""

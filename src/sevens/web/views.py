@@ -216,10 +216,10 @@ def live_version(
     """A short text that changes whenever a game's pages would show something new: its state,
     turn and deadline, and its rematch once the caller (``principal_id``) may see it; for its
     organiser also the seats taken, the seats some browser or token plays now (the organiser page's
-    *Joined* says which were left, by a sign-out or a revoked token), how many orders stand where
-    (never whose or what, R13) and that a rematch was made at all (the organiser page says so, not
-    where). Spectators' and
-    players' versions do not move when orders come in, nor for a private rematch they may not see.
+    *Joined* says which were left, by a sign-out or a revoked token), how many entries the event log
+    holds (each organiser act adds one: a new invite link, a bot chosen, from another tab too), how
+    many orders stand where (never whose or what, R13) and that a rematch was made at all (the
+    organiser page says so, not where). Spectators' and players' versions do not move when orders come in, nor for a private rematch they may not see.
     ``shown``: the organiser view this request has built already, whose seats and order states
     are counted rather than read again.
     """
@@ -231,13 +231,15 @@ def live_version(
         parts.append("rematched")
     if organiser and shown is not None:
         states = sorted(shown.order_states.values())
-        played = sorted(shown.held)
+        played, logged = sorted(shown.held), len(shown.events)
         parts += [str(sum(joined for _, _, joined in shown.public.seats)), ",".join(played), ",".join(states)]
+        parts.append(f"{logged} events")
     elif organiser:
         seats = store.seats_of(db, game_id=game.id)
         states = sorted(state.value for state in store.order_states(db, game=game, seats=seats).values())
-        played = sorted(seats_held(db, game_id=game.id))
+        played, logged = sorted(seats_held(db, game_id=game.id)), store.count_events(db, game_id=game.id)
         parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(played), ",".join(states)]
+        parts.append(f"{logged} events")
     return "/".join(parts)
 
 
