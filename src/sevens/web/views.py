@@ -219,7 +219,8 @@ def live_version(
     *Joined* says which were left, by a sign-out or a revoked token), how many entries the event log
     holds (each organiser act adds one: a new invite link, a bot chosen, from another tab too), how
     many orders stand where (never whose or what, R13) and that a rematch was made at all (the
-    organiser page says so, not where). Spectators' and players' versions do not move when orders come in, nor for a private rematch they may not see.
+    organiser page says so, not where). Spectators' and players' versions do not move when orders
+    come in, nor for a private rematch they may not see.
     ``shown``: the organiser view this request has built already, whose seats and order states
     are counted rather than read again.
     """
@@ -644,9 +645,9 @@ def who_ordered(
 ) -> tuple[TurnTeam, ...]:
     """Every team in play in the open turn with where its order stands, for a player: those the
     turn waits for first (no order, then saved), then the ready ones, then the teams bots play
-    (unclaimed seats, seats handed to the bots, house teams), each group in the draw's order. ``state``: the game, None
-    unless a turn is open; ``order_states``: the store's (:func:`sevens.store.games.order_states`,
-    as values), which leaves out house teams; ``managers``: each team's manager (None for a house
+    (unclaimed seats, seats handed to the bots, house teams), each group in the draw's order.
+    ``state``: the game, None unless a turn is open; ``order_states``: the store's
+    (:func:`sevens.store.games.order_states`, as values), which leaves out house teams; ``managers``: each team's manager (None for a house
     team).
     """
     if state is None:
