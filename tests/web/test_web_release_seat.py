@@ -278,3 +278,40 @@ def test_a_match_report_says_a_handed_over_seats_team_was_played_by_its_bot(app:
         page = reader.get(game.base).text
         assert page.count("bot even (seat handed to the bots)") == len(bens), page
         assert page.count("bot even (seat not claimed)") == 4, "p3's and p4's teams"
+
+
+def test_the_event_log_says_when_a_seat_was_left(app: FastAPI) -> None:
+    """Whether to hand a seat to the bots is the organiser's call, but the event log did not say
+    when its player left it: only the Joined column said that nobody plays it now. A browser's
+    sign-out or a bot's revoked token that leaves a seat played by nobody is logged ("seat left",
+    by the player, when); one that leaves it played on another device is not, nor one in a game
+    over."""
+    game = host_game(app, hours="24")
+    game.join("p1", "Ann")
+    ben = game.join("p2", "Ben")
+    bots = new_client(app).post("/api/v1/join", json={"invite": game.invites["p3"], "name": "Cat"}).json()
+    game.start()
+    device = post_form(ben, f"{game.base}/device-link")
+    link = re.search(r'id="invite-link">([^<]+)<', device.text)
+    assert link is not None
+    phone = new_client(app)
+    assert post_form(phone, link.group(1).split("testserver", 1)[1], {"name": "Ben"}).status_code == 303
+
+    api_token = game.organiser.post("/api/v1/organise", json={"link": game.organiser_link}).json()["token"]
+    organiser = {"Authorization": f"Bearer {api_token}"}
+
+    def left() -> list[tuple[str, str]]:
+        events = game.organiser.get(f"/api/v1/games/{game.public_id}", headers=organiser).json()["events"]
+        return [(e["actor"], e["detail"]) for e in events if e["kind"] == "seat left"]
+
+    assert post_form(ben, "/signout").status_code == 303
+    assert left() == [], "Ben still plays the seat on his phone"
+    assert post_form(phone, "/signout").status_code == 303
+    assert left() == [("Ben", "p2 (Ben): its player signed out of the browser; nobody plays the seat now")]
+    assert "p2 (Ben): its player signed out of the browser" in game.organiser.get(f"{game.base}/organise").text
+    token = {"Authorization": f"Bearer {bots['token']}"}
+    assert game.organiser.delete("/api/v1/me", headers=token).status_code == 204
+    assert left()[-1] == ("Cat", "p3 (Cat): its bot token was revoked; nobody plays the seat now")
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    assert post_form(game.players["p1"], "/signout").status_code == 303
+    assert len(left()) == 2, "a game over: nothing to hand over"

@@ -31,6 +31,7 @@ from sevens.store.models import (
     EventRow,
     GameRow,
     GameStatus,
+    Grant,
     OrderLogRow,
     OrderRow,
     Role,
@@ -65,6 +66,7 @@ __all__ = [
     "end_game",
     "events_of",
     "count_events",
+    "log_seats_left",
     "extend_deadline",
     "game_by_id",
     "game_by_public_id",
@@ -788,6 +790,38 @@ def _event(
 def events_of(session: Session, *, game_id: int) -> list[EventRow]:
     """The game's append-only event log, oldest first."""
     return list(session.scalars(select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.id)))
+
+
+def log_seats_left(session: Session, *, principal_id: int, now: datetime, how: str) -> None:
+    """Before a credential is forgotten (a browser signs out, a bot revokes its token): in each game
+    still played whose seat it plays and nothing else does, log that the seat was left (``how``
+    says how), so the organiser knows when and may hand it to the bots. The seat stays taken
+    (docs/web.md: its player may come back by a new link)."""
+    grants = session.scalars(
+        select(Grant).where(Grant.principal_id == principal_id, Grant.role == Role.PLAYER).order_by(Grant.id)
+    ).all()
+    for grant in grants:
+        others = session.scalar(
+            select(func.count())
+            .select_from(Grant)
+            .where(
+                Grant.game_id == grant.game_id,
+                Grant.role == Role.PLAYER,
+                Grant.player_id == grant.player_id,
+                Grant.principal_id != principal_id,
+            )
+        )
+        game = session.get(GameRow, grant.game_id)
+        if others or game is None or game.status not in (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED):
+            continue
+        seat = session.scalar(
+            select(SeatRow).where(SeatRow.game_id == grant.game_id, SeatRow.player_id == grant.player_id)
+        )
+        if seat is None:
+            continue
+        name = seat_name(seat)
+        detail = f"{seat.player_id} ({name}): {how}; nobody plays the seat now"
+        _event(session, game, now=now, actor=name, kind="seat left", detail=detail)
 
 
 def count_events(session: Session, *, game_id: int) -> int:

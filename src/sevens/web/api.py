@@ -293,8 +293,10 @@ def me(principal: BotDep, db: SessionDep) -> Response:
 
 
 @router.delete("/me", status_code=204, responses=error_responses(401, 429))
-def revoke(principal: BotDep, db: SessionDep) -> Response:
-    """Revoke the caller's token: it and its grants are deleted, and the token opens nothing after."""
+def revoke(principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+    """Revoke the caller's token: it and its grants are deleted, and the token opens nothing after.
+    A seat nobody else plays now is said to have been left in its game's event log."""
+    store.log_seats_left(db, principal_id=principal.id, now=clock(), how="its bot token was revoked")
     delete_principal(db, principal_id=principal.id)
     db.commit()
     return Response(status_code=204)

@@ -551,10 +551,14 @@ def join(
 
 
 @router.post("/signout")
-def sign_out(request: Request, db: SessionDep, principal: PrincipalDep, csrf: CsrfField = None) -> Response:
-    """Forget this browser: its session and what it grants are deleted, so the cookie opens nothing."""
+def sign_out(
+    request: Request, db: SessionDep, principal: PrincipalDep, clock: ClockDep, csrf: CsrfField = None
+) -> Response:
+    """Forget this browser: its session and what it grants are deleted, so the cookie opens nothing.
+    A seat nobody else plays now is said to have been left in its game's event log."""
     check_csrf(request, csrf)
     if principal is not None:
+        store.log_seats_left(db, principal_id=principal.id, now=clock(), how="its player signed out of the browser")
         delete_principal(db, principal_id=principal.id)
         db.commit()
     response = _redirect("/")
