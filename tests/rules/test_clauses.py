@@ -187,6 +187,10 @@ def test_r2_doubles_score_and_throw_again() -> None:
         (0, 4, 100, "multiple of 3"),
         (0, 10, 100, "got 10, try 9 or 12$"),
         (0, 161, 170, "got 161, try 159$"),  # 162 would break the cap: not suggested
+        (50, 50, 100, "got 50, try 48$"),  # 51 would break the balance: not suggested
+        (96, 4, 100, "got 4, try 3$"),
+        (99, 5, 100, "spends 104 points but the team holds only 100"),  # no multiple of 3 near it fits
+        (0, 10, 11, "got 10, try 9$"),
         (0, 200, 300, "more than any team can ever hold"),  # no multiple of 3 near it fits
         (50, 51, 100, "holds only 100"),
         (10**9, 0, 10**10, "more than any team can ever hold"),

@@ -129,9 +129,27 @@ def validate_order(force: object, flair: object, scrum: int) -> Order:
     Traceback (most recent call last):
     ...
     sevens.rules.orders.OrderError: R3: the order spends 1 point but the team holds only 0 SCRUM points
+    >>> validate_order(50, 50, scrum=100)  # 51 would be refused too: not suggested
+    Traceback (most recent call last):
+    ...
+    sevens.rules.orders.OrderError: R3: FLAIR points must be a multiple of 3 (one option per 3 points); got 50, try 48
     """
     whole_force, whole_flair = _whole("FORCE", force), _whole("FLAIR", flair)
     total = whole_force + whole_flair
+    if min(whole_force, whole_flair) >= 0 and whole_flair % FLAIR_OPTION_COST and scrum < MAX_ORDER_POINTS:
+        # The multiples of 3 to suggest are those this team can afford beside its FORCE: "try 48 or
+        # 51" to a team of 100 with 50 FORCE was an order refused again. Where neither fits, the
+        # balance is what to tell first.
+        lower = whole_flair - whole_flair % FLAIR_OPTION_COST
+        fits = [k for k in (lower, lower + FLAIR_OPTION_COST) if whole_force + k <= scrum]
+        if not fits:
+            raise OrderError("R3", f"the order spends {_points(total)} but the team holds only {_points(scrum, 'SCRUM ')}")
+        raise OrderError(
+            "R3",
+            f"FLAIR points must be a multiple of 3 (one option per 3 points); got {whole_flair}, "
+            f"try {' or '.join(str(k) for k in fits)}",
+            field="flair",
+        )
     if min(whole_force, whole_flair) >= 0 and whole_flair % FLAIR_OPTION_COST == 0 and total > scrum:
         raise OrderError("R3", f"the order spends {_points(total)} but the team holds only {_points(scrum, 'SCRUM ')}")
     return Order(force=whole_force, flair=whole_flair)
