@@ -312,12 +312,18 @@ def _ask_order(
         played_by = f", played by the bot {bot}"
     else:  # at one keyboard: whose order it is up against
         played_by = f", {escape(next(p.name for p in game.setup.players if p.id == rival))}'s team"
+    if view.turns_left == 1:  # the final: "at most 1 matches left" was neither English nor a help
+        left = "the last match: no SCRUM is of use after it."
+        whole = "the last match:"
+    else:
+        left = whole = f"at most {view.turns_left} matches"
+        left += " left if you keep winning."
     console.print()
     _say(
         console,
         f"[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
-        f"turn {n}; at most {view.turns_left} matches left if you keep winning.",
-        keep=[f"[bold]{name}[/]", opp, f"at most {view.turns_left} matches"],
+        f"turn {n}; {left}",
+        keep=[f"[bold]{name}[/]", opp, whole],
     )
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
