@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
@@ -25,3 +27,25 @@ def test_the_final_says_it_is_the_last_match_not_at_most_1_matches_left() -> Non
     final = out[out.index("Turn 5: final"):]
     assert "final, turn 5; the last match: no SCRUM is of use after it." in " ".join(final.split()), final[:1500]
     assert "at most 2 matches left if you keep winning." in " ".join(out.split())
+
+
+def test_where_the_game_is_kept_is_said_in_words_that_fit_and_the_command_on_a_line_of_its_own(tmp_path: Path) -> None:
+    """At the start, 'The game is kept in ... (it is removed then).' was one line left for the
+    terminal to wrap, which at 80 columns cut words in two ('carry it o' / 'n with', 'the g' / 'ame
+    is over'); so did 'Carried on from ...'. The prose now wraps between words within the width and
+    the command that carries the game on has a line of its own, whole, to be copied."""
+    kept = tmp_path / "kept.json"
+    started = runner.invoke(app, ["play", "--players", "4", "--seed", "w", "--save", str(kept)], input="", env={"COLUMNS": "80"})
+    carried = runner.invoke(app, ["play", "--resume", str(kept)], input="", env={"COLUMNS": "80"})
+    for result, first, last in (
+        (started, "The game is kept in", f"  sevens play --resume {kept}"),
+        (carried, "Carried on from", "─"),
+    ):
+        assert result.exit_code == 1, result.output
+        lines = result.output.splitlines()
+        start = next(i for i, line in enumerate(lines) if line.startswith(first))
+        end = next(i for i in range(start, len(lines)) if lines[i].startswith(last))
+        prose = lines[start:end]
+        assert prose and all(len(line) <= 80 for line in prose), prose
+        assert "keep it to yourself until the game is over (it is removed then)." in " ".join(" ".join(prose).split())
+    assert f"  sevens play --resume {kept}" in started.output.splitlines()

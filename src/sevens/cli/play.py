@@ -585,11 +585,17 @@ def play_game(
                 f"cannot keep the game in {save.path}: {why}; choose another file with --save FILE, or play without "
                 "keeping the game with --no-save"
             ) from None
-        console.print(
-            f"The game is kept in {escape(str(save.path))} after every turn; if it stops, carry it on with: "
-            f"{escape(save.command())}. That file holds the game's secret seed: keep it to yourself until the "
-            "game is over (it is removed then).", soft_wrap=True,
+        # The prose wraps between words; the command has a line of its own, left whole for the
+        # terminal to wrap, so that it is copied as one line. All soft-wrapped, the terminal cut
+        # words in two ("the g" / "ame is over") at any width.
+        _say(
+            console,
+            f"The game is kept in {escape(str(save.path))} after every turn. That file holds the game's secret "
+            "seed: keep it to yourself until the game is over (it is removed then). If the game stops, carry it "
+            "on with:",
+            keep=[escape(str(save.path))],
         )
+        console.print(f"  {escape(save.command())}", soft_wrap=True)
     return _play_on(console, saved, save)
 
 
@@ -599,9 +605,11 @@ def resume_game(console: Console, saved: SavedGame, save: Saving) -> Game:
     game ends exactly as it would have without the interruption."""
     game = saved.game
     _print_heading(console, saved, resumed=True)
-    console.print(
+    _say(
+        console,
         f"Carried on from {escape(str(save.path))}, where it is kept after every turn; it holds the game's secret "
-        "seed: keep it to yourself until the game is over (it is removed then).", soft_wrap=True,
+        "seed: keep it to yourself until the game is over (it is removed then).",
+        keep=[escape(str(save.path))],
     )
     if saved.record is not None:
         console.print(f"The game record is written to {escape(str(saved.record))} at the end.", soft_wrap=True)
