@@ -49,3 +49,31 @@ def test_where_the_game_is_kept_is_said_in_words_that_fit_and_the_command_on_a_l
         assert prose and all(len(line) <= 80 for line in prose), prose
         assert "keep it to yourself until the game is over (it is removed then)." in " ".join(" ".join(prose).split())
     assert f"  sevens play --resume {kept}" in started.output.splitlines()
+
+
+def _bracket_rows(output: str) -> list[list[tuple[str, str]]]:
+    """The last boxed bracket's rows: for each, every column's (match, who went through)."""
+    table = output[output.rindex("Knockouts"):]
+    lines = table[table.index("┡"):table.index("└")].splitlines()[1:]
+    cells = [[cell.strip() for cell in line.split("│")[1:-1]] for line in lines]
+    return [list(zip(top, bottom, strict=True)) for top, bottom in zip(cells[::2], cells[1::2], strict=True)]
+
+
+def test_the_bracket_puts_each_match_beside_the_two_it_follows() -> None:
+    """R11: the semi-finals are (winner of quarter-final 1 v winner of 3) and (2 v 4). The bracket
+    listed the quarter-finals 1, 2, 3, 4 with the semi-finals on the first two rows, so the first
+    semi-final stood beside the first two quarter-finals while it followed the first and the third.
+    The quarter-finals are now drawn 1, 3, 2, 4 and each semi-final (and the final) beside the two
+    matches it follows."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "solo1"], env={"COLUMNS": "130"})
+    assert result.exit_code == 0, result.output[-2000:]
+    rows = _bracket_rows(result.output)
+    assert len(rows) == 4
+    through = [row[0][1].removeprefix("-> ").split(" on ")[0] for row in rows]
+    for semi, (first, second) in ((0, (0, 1)), (2, (2, 3))):
+        match = rows[semi][1][0]
+        assert match.startswith(through[first] + " ") and match.endswith(" " + through[second]), (match, through)
+    assert rows[1][1] == ("", "") and rows[3][1] == ("", "")
+    final = rows[0][2][0]
+    semis = [rows[0][1][1].removeprefix("-> ").split(" on ")[0], rows[2][1][1].removeprefix("-> ").split(" on ")[0]]
+    assert final.startswith(semis[0] + " ") and final.endswith(" " + semis[1]), (final, semis)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeVar
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -12,7 +13,9 @@ from rich.table import Table
 from rich.text import Text
 
 from sevens.rules import DecidedBy, Dice, Line
+from sevens.tournament.fixtures import next_knockout_pairs
 from sevens.tournament.game import Game, MatchResult, MatchSide
+from sevens.tournament.setup import TeamId
 from sevens.tournament.standings import DECIDED_BY_WORDS, Criterion, GroupTable
 
 __all__ = [
@@ -22,6 +25,7 @@ __all__ = [
     "Phrases",
     "phrases",
     "bracket",
+    "in_bracket_order",
     "dice_text",
     "draw_table",
     "group_table",
@@ -406,6 +410,24 @@ def _count_back(decided_by: DecidedBy | None) -> str:
     return " on " + decided_by.value.replace("_", " ")
 
 
+_M = TypeVar("_M")
+
+
+def in_bracket_order(matches: Sequence[_M]) -> list[_M]:
+    """A knockout round's matches in the order a bracket draws them, those whose winners meet next
+    side by side: the quarter-finals 1, 3, 2, 4, since the winners of the first and third meet
+    (R11); a round of one or two as it is.
+
+    >>> in_bracket_order(["qf1", "qf2", "qf3", "qf4"]), in_bracket_order(["sf1", "sf2"])
+    (['qf1', 'qf3', 'qf2', 'qf4'], ['sf1', 'sf2'])
+    """
+    if len(matches) != 4:
+        return list(matches)
+    # The pairing itself, not a copy of it: the places of the matches whose winners meet.
+    pairs = next_knockout_pairs([TeamId(str(i)) for i in range(4)])
+    return [matches[int(place)] for pair in pairs for place in pair]
+
+
 def bracket(game: Game) -> RenderableType:
     """The knockout rounds so far and the next one: one column per round, or, where those columns
     do not fit, one round under the other with one line per match (two where one line would break
@@ -417,7 +439,7 @@ def bracket(game: Game) -> RenderableType:
             continue
         titles.append(str(turn.stage))
         cells = []
-        for m in turn.matches:
+        for m in in_bracket_order(turn.matches):
             h, a = game.setup.team(m.home.team).name, game.setup.team(m.away.team).name
             w = game.setup.team(m.winner).name if m.winner else "?"
             cells.append(([h, f"{m.home.line.points}-{m.away.line.points}", a], [f"-> {w}", _count_back(m.decided_by)]))
@@ -425,7 +447,10 @@ def bracket(game: Game) -> RenderableType:
     if not game.finished and game.stage is not None and game.stage.knockout:
         titles.append(f"{game.stage} (next)")
         rounds.append(
-            [([game.setup.team(f.home).name, f"v {game.setup.team(f.away).name}"], []) for f in game.fixtures()]
+            [
+                ([game.setup.team(f.home).name, f"v {game.setup.team(f.away).name}"], [])
+                for f in in_bracket_order(game.fixtures())
+            ]
         )
     if game.champion is not None:
         titles.append("champion")
@@ -436,7 +461,9 @@ def bracket(game: Game) -> RenderableType:
         wide.add_column(title)
     height = max((len(r) for r in rounds), default=0)
     for i in range(height):
-        wide.add_row(*(_cell(*r[i], "\n  ") if i < len(r) else "" for r in rounds))
+        # A match beside the two it follows: the semi-finals on the rows of the first and third
+        # quarter-finals shown, the final on the first; so each row pair leads to the match beside it.
+        wide.add_row(*(_cell(*r[i * len(r) // height], "\n  ") if i * len(r) % height == 0 else "" for r in rounds))
 
     narrow = Table(title="Knockouts", title_justify="left", box=None, show_header=False, padding=(0, 0))
     narrow.add_column(overflow="fold")
