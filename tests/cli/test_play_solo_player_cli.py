@@ -77,3 +77,15 @@ def test_the_bracket_puts_each_match_beside_the_two_it_follows() -> None:
     final = rows[0][2][0]
     semis = [rows[0][1][1].removeprefix("-> ").split(" on ")[0], rows[2][1][1].removeprefix("-> ").split(" on ")[0]]
     assert final.startswith(semis[0] + " ") and final.endswith(" " + semis[1]), (final, semis)
+
+
+def test_two_of_ones_own_teams_meeting_are_said_to_be_both_yours() -> None:
+    """Alone against the bots, two of one's own teams met in a semi-final (seed own8) and the order's
+    heading called the opponent 'Player 1's team', as if someone else's; it is now 'your team too'."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "own8", "--no-save"], input="12 6\ny\n" * 20, env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    semi = result.output[result.output.index("Turn 4: semi-final"):]
+    assert "v Great Britain (SCRUM 66, your team too), semi-final, turn 4" in semi
+    assert "Player 1's team" not in result.output

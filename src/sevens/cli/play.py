@@ -310,6 +310,9 @@ def _ask_order(
     bot = None if rival in people else game.setup.autopilot(view.opponent)
     if bot:
         played_by = f", played by the bot {bot}"
+    elif rival == game.setup.team(team).manager:
+        # Two of one's own teams meet in a knockout: "Player 1's team" read as somebody else's.
+        played_by = ", your team too"
     else:  # at one keyboard: whose order it is up against
         played_by = f", {escape(next(p.name for p in game.setup.players if p.id == rival))}'s team"
     if view.turns_left == 1:  # the final: "at most 1 matches left" was neither English nor a help
