@@ -89,3 +89,15 @@ def test_two_of_ones_own_teams_meeting_are_said_to_be_both_yours() -> None:
     semi = result.output[result.output.index("Turn 4: semi-final"):]
     assert "v Great Britain (SCRUM 66, your team too), semi-final, turn 4" in semi
     assert "Player 1's team" not in result.output
+
+
+def test_one_number_or_an_empty_line_is_refused_saying_what_is_missing() -> None:
+    """An order of one number ('21', FLAIR forgotten) or an empty line (Enter pressed early) got
+    only 'type two whole numbers, ...'; the refusal now says which it was and, for one number,
+    how to order no FLAIR."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "one", "--no-save"], input="21\n\n", env={"COLUMNS": "200"}
+    )
+    said = " ".join(result.output.split())
+    assert "'21' is one number: add FLAIR after it, '21 0' for none. Try again." in said
+    assert "(FLAIR a multiple of 3); the line was empty. Try again." in said

@@ -109,6 +109,14 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3), with the digits 0-9: write '10 6', not '１０ ６'
+    >>> parse_order_text("21")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '21' is one number: add FLAIR after it, '21 0' for none
+    >>> parse_order_text("  ")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); the line was empty
     >>> parse_order_text("20 9 3")
     Traceback (most recent call last):
     ...
@@ -126,6 +134,10 @@ def parse_order_text(text: str) -> tuple[int, int]:
         said = "type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)"
         if len(parts) > 2:  # '20 9 3', or a word after the order: which of them was meant is not guessed
             said += f"; {text.strip()!r} is {len(parts)} words"
+        elif not parts:
+            said += "; the line was empty"
+        elif _ORDER_NUMBER.fullmatch(parts[0]):  # one number: FLAIR forgotten, or both run together
+            said += f"; {parts[0]!r} is one number: add FLAIR after it, '{parts[0]} 0' for none"
         fixed = [p if _ORDER_NUMBER.fullmatch(p) else ascii_whole(p) for p in parts]
         if len(parts) == 2 and all(f is not None and _ORDER_NUMBER.fullmatch(f) for f in fixed):
             # Full-width digits from an input method, or 1_0: the numbers were meant, in other digits.
