@@ -101,3 +101,21 @@ def test_one_number_or_an_empty_line_is_refused_saying_what_is_missing() -> None
     said = " ".join(result.output.split())
     assert "'21' is one number: add FLAIR after it, '21 0' for none. Try again." in said
     assert "(FLAIR a multiple of 3); the line was empty. Try again." in said
+
+
+def test_a_knockout_order_says_who_a_level_match_goes_to() -> None:
+    """R9: a knockout match level after count-back goes to the better group record, then lots. The
+    web's order form says which team that is and on which count; the terminal said nothing, so a
+    player had to work it out from the tables. It now says it above each knockout order, and only
+    there (seed own8: South Africa 6 league points, Great Britain 4; in the final Fiji and South
+    Africa level on league points, Fiji ahead on tries)."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "own8", "--no-save"], input="12 6\ny\n" * 20, env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    out = result.output
+    said = "If it ends level on points, tries, conversions and drop goals, the better group record goes through (R9): "
+    groups, semi, final = out[: out.index("Turn 4: semi-final")], out[out.index("Turn 4: semi-final"):out.index("Turn 5: final")], out[out.index("Turn 5: final"):]
+    assert "If it ends level" not in groups
+    assert semi.count(said + "South Africa, on league points 6-4.") == 2
+    assert said + "Fiji, on tries scored 14-13." in final

@@ -80,9 +80,11 @@ from sevens.tournament.game import (
     new_game,
     resolve_turn,
 )
+from sevens.tournament.knockout import group_record_edge
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
+from sevens.tournament.standings import compare_group_records
 
 __all__ = ["MAX_NAME", "SaveFailed", "Saving", "check_names", "parse_order_text", "play_game", "register", "resume_game"]
 
@@ -307,6 +309,25 @@ def _reads_as_order(line: str) -> bool:
     return True
 
 
+def _if_level(game: Game, team: TeamId, opponent: TeamId) -> str:
+    """In a knockout, who a match level after count-back goes to (R9: the better group record, on
+    which count, or lots), from the public tables, as the web's order form says; else ``""``."""
+    final = game.final_tables
+    if game.stage is None or not game.stage.knockout or final is None:
+        return ""
+    setup = game.setup
+    mine = final[setup.team(team).group].row(team)
+    theirs = final[setup.team(opponent).group].row(opponent)
+    edge, better = group_record_edge(mine, theirs), compare_group_records(mine, theirs)
+    said = "  If it ends level on points, tries, conversions and drop goals, the better group record goes through (R9): "
+    if edge is None or not better:
+        return said + "the records are level too, so lots would decide."
+    label, ours, others = edge
+    through = setup.team(team if better > 0 else opponent).name
+    first, second = (ours, others) if better > 0 else (others, ours)
+    return said + f"{through}, on {label} {first}-{second}."
+
+
 def _ask_order(
     console: Console, game: Game, team: TeamId, people: set[PlayerId], *, kept: bool, early: str | None = None
 ) -> Order:
@@ -340,6 +361,9 @@ def _ask_order(
         f"turn {n}; {left}",
         keep=[f"[bold]{name}[/]", opp, whole],
     )
+    level = _if_level(game, team, view.opponent)
+    if level:
+        _say(console, level, keep=[name, opp])
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
         console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
