@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -119,3 +120,15 @@ def test_a_knockout_order_says_who_a_level_match_goes_to() -> None:
     assert "If it ends level" not in groups
     assert semi.count(said + "South Africa, on league points 6-4.") == 2
     assert said + "Fiji, on tries scored 14-13." in final
+
+
+def test_knockout_odds_put_level_between_win_and_lose_as_a_draw_is() -> None:
+    """A group order's odds read 'win, draw, lose' and the web's knockout odds 'win, level
+    (count-back), loss'; the terminal's knockout odds read 'win, lose, level after count-back', the
+    middle outcome last. They now read 'win, level after count-back, lose'."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "own8", "--no-save"], input="12 6\ny\n" * 20, env={"COLUMNS": "200"}
+    )
+    out = result.output[result.output.index("Turn 4: semi-final"):]
+    assert re.search(r"win [\d.<>]+%, level after count-back [\d.<>]+%, lose [\d.<>]+%", out), out[:3000]
+    assert ", lose " in out and not re.search(r"lose [\d.<>]+%, level", out)

@@ -224,7 +224,8 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
         )
     if game.stage is not None and game.stage.knockout:
         ko = knockout_odds(order, vs)
-        chances = f"win {percent(ko.win)}, lose {percent(ko.loss)}, level after count-back {percent(ko.level)}"
+        # In the order of a group match's win, draw, lose, as the web's form has them.
+        chances = f"win {percent(ko.win)}, level after count-back {percent(ko.level)}, lose {percent(ko.loss)}"
     else:
         m = match_odds(order, vs)
         chances = f"win {percent(m.win)}, draw {percent(m.draw)}, lose {percent(m.loss)}"
