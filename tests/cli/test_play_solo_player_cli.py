@@ -132,3 +132,15 @@ def test_knockout_odds_put_level_between_win_and_lose_as_a_draw_is() -> None:
     out = result.output[result.output.index("Turn 4: semi-final"):]
     assert re.search(r"win [\d.<>]+%, level after count-back [\d.<>]+%, lose [\d.<>]+%", out), out[:3000]
     assert ", lose " in out and not re.search(r"lose [\d.<>]+%, level", out)
+
+
+def test_your_team_too_is_not_split_in_a_narrow_terminal() -> None:
+    """At 50 columns the heading broke as '... (SCRUM 66, your' / 'team too), ...' (seed n50, 16
+    teams: Germany and Argentina, both the player's, meet in a quarter-final)."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--teams", "16", "--seed", "n50", "--no-save"],
+        input="12 6\ny\n" * 40, env={"COLUMNS": "50"},
+    )
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert any("your team too" in line for line in lines), result.output[-3000:]
+    assert not any(line.endswith("your") for line in lines)

@@ -360,7 +360,7 @@ def _ask_order(
         console,
         f"[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
         f"turn {n}; {left}",
-        keep=[f"[bold]{name}[/]", opp, whole],
+        keep=[f"[bold]{name}[/]", opp, whole, "your team too"],
     )
     level = _if_level(game, team, view.opponent)
     if level:
