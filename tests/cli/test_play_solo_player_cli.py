@@ -144,3 +144,17 @@ def test_your_team_too_is_not_split_in_a_narrow_terminal() -> None:
     lines = [line.strip() for line in result.output.splitlines()]
     assert any("your team too" in line for line in lines), result.output[-3000:]
     assert not any(line.endswith("your") for line in lines)
+
+
+def test_once_all_ones_teams_are_out_the_game_says_the_bots_play_the_rest() -> None:
+    """Alone with one team out after the groups (16 players, seed out1), the quarter-finals, semi-finals
+    and final scrolled by with no word, and the player wondered whether a prompt would come. The game
+    now says once, before the next turn, that the bots play the rest without asking."""
+    result = runner.invoke(
+        app, ["play", "--players", "16", "--seed", "out1", "--no-save"], input="3 3\ny\n" * 3, env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 0, result.output[-2000:]
+    out = result.output
+    said = "All your teams are out: the bots play the rest of the game without asking."
+    assert out.count(said) == 1
+    assert out.index("Turn 3: group") < out.index(said) < out.index("Turn 4: quarter-final")

@@ -699,12 +699,18 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             "[bold]This output is not a terminal that can be cleared:[/] between two people's orders the "
             "game can only push them off the screen with blank lines, and they stay in the scrollback."
         )
+    said_out = False
     while not game.finished:
         n = game.turn_number
         assert n is not None
+        in_play = set(game.teams_in_play())
+        if humans and not said_out and not any(t in in_play for p in people[:humans] for t in setup.teams_of(p.id)):
+            # Else the turns to the champion only scroll by, and the player wonders whether to wait for a prompt.
+            said_out = True
+            whose = "All your teams are" if humans == 1 else "Every team typed for here is"
+            _say(console, f"{whose} out: the bots play the rest of the game without asking.")
         _heading(console, f"Turn {n}: {game.stage}")
         console.print(_fixtures_table(game))
-        in_play = set(game.teams_in_play())
         orders: dict[TeamId, TurnOrder] = {}
         for person in people[:humans]:
             mine = [t for t in setup.teams_of(person.id) if t in in_play]
