@@ -704,6 +704,7 @@ class MyTeam:
     autopilot: str
     progress: str = ""  # how far it has gone, in a sentence ("Out in the semi-final: lost to ...")
     if_level: IfLevel | None = None  # a knockout match this turn: what decides it if it ends level
+    matches_left: int | None = None  # in the open turn: its matches left if it keeps winning, this one included
 
 
 @dataclass(frozen=True, slots=True)
@@ -794,6 +795,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),
                     if_level=level,
+                    matches_left=view.turns_left if open_turn and view.opponent is not None else None,
                 )
             )
         order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
