@@ -38,6 +38,7 @@ ENDPOINTS = {
     ("post", "/api/v1/games/{public_id}/extend"),
     ("post", "/api/v1/games/{public_id}/deadline"),
     ("post", "/api/v1/games/{public_id}/seats/{player}/release"),
+    ("post", "/api/v1/games/{public_id}/seats/{player}/invite"),
     ("post", "/api/v1/games/{public_id}/end"),
     ("post", "/api/v1/games/{public_id}/organiser-link"),
     ("post", "/api/v1/games/{public_id}/rematch"),

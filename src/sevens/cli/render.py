@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TypeVar
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -13,9 +12,8 @@ from rich.table import Table
 from rich.text import Text
 
 from sevens.rules import DecidedBy, Dice, Line
-from sevens.tournament.fixtures import next_knockout_pairs
+from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.game import Game, MatchResult, MatchSide
-from sevens.tournament.setup import TeamId
 from sevens.tournament.standings import DECIDED_BY_WORDS, Criterion, GroupTable
 
 __all__ = [
@@ -25,7 +23,6 @@ __all__ = [
     "Phrases",
     "phrases",
     "bracket",
-    "in_bracket_order",
     "dice_text",
     "draw_table",
     "group_table",
@@ -408,24 +405,6 @@ def _count_back(decided_by: DecidedBy | None) -> str:
     if decided_by == DecidedBy.LOTS:
         return " by lots"
     return " on " + decided_by.value.replace("_", " ")
-
-
-_M = TypeVar("_M")
-
-
-def in_bracket_order(matches: Sequence[_M]) -> list[_M]:
-    """A knockout round's matches in the order a bracket draws them, those whose winners meet next
-    side by side: the quarter-finals 1, 3, 2, 4, since the winners of the first and third meet
-    (R11); a round of one or two as it is.
-
-    >>> in_bracket_order(["qf1", "qf2", "qf3", "qf4"]), in_bracket_order(["sf1", "sf2"])
-    (['qf1', 'qf3', 'qf2', 'qf4'], ['sf1', 'sf2'])
-    """
-    if len(matches) != 4:
-        return list(matches)
-    # The pairing itself, not a copy of it: the places of the matches whose winners meet.
-    pairs = next_knockout_pairs([TeamId(str(i)) for i in range(4)])
-    return [matches[int(place)] for pair in pairs for place in pair]
 
 
 def bracket(game: Game) -> RenderableType:

@@ -24,11 +24,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sevens.tournament.formats import GROUP_TURNS, Stage
 from sevens.tournament.setup import GameSetup, TeamId
 
+_M = TypeVar("_M")
+
 __all__ = [
+    "in_bracket_order",
     "GROUP_ROUNDS",
     "Fixture",
     "first_knockout_pairs",
@@ -134,6 +138,21 @@ def next_knockout_pairs(winners: Sequence[TeamId]) -> tuple[tuple[TeamId, TeamId
     if len(winners) == 2:
         return ((winners[0], winners[1]),)
     raise ValueError(f"R11: a knockout round follows 4 or 2 matches, not {len(winners)}")
+
+
+def in_bracket_order(matches: Sequence[_M]) -> list[_M]:
+    """A knockout round's matches (or fixtures) in the order a bracket draws them: those whose
+    winners meet next side by side, the quarter-finals 1, 3, 2, 4 (R11 pairs the winners of the
+    first and third); a round of one or two as it is.
+
+    >>> in_bracket_order(["qf1", "qf2", "qf3", "qf4"]), in_bracket_order(["sf1", "sf2"])
+    (['qf1', 'qf3', 'qf2', 'qf4'], ['sf1', 'sf2'])
+    """
+    if len(matches) != 4:
+        return list(matches)
+    # The pairing itself, not a copy of it: the places of the matches whose winners meet.
+    pairs = next_knockout_pairs([TeamId(str(i)) for i in range(4)])
+    return [matches[int(place)] for pair in pairs for place in pair]
 
 
 def knockout_fixtures(turn: int, stage: Stage, pairs: Sequence[tuple[TeamId, TeamId]]) -> tuple[Fixture, ...]:

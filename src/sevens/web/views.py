@@ -15,10 +15,10 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from markupsafe import Markup
 from sqlalchemy.orm import Session
@@ -31,13 +31,12 @@ from sevens.store import games as store
 from sevens.store.auth import invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus, SeatRow
-from sevens.tournament.fixtures import next_knockout_pairs
+from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import group_record_edge
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps
-from sevens.tournament.setup import TeamId
 from sevens.tournament.standings import GroupTable, TableRow, compare_group_records
 
 __all__ = [
@@ -427,24 +426,6 @@ def _match_dict(match: MatchResult) -> dict[str, Any]:
     }
 
 
-_M = TypeVar("_M")
-
-
-def _in_bracket_order(matches: Sequence[_M]) -> list[_M]:
-    """A knockout round's matches in the order the bracket shows them, those whose winners meet
-    next one under the other: the quarter-finals 1, 3, 2, 4 (R11 pairs the winners of the first and
-    third); a round of one or two as it is. Shown 1, 2, 3, 4, the first two stood beside the first
-    semi-final, which follows the first and the third.
-
-    >>> _in_bracket_order(["qf1", "qf2", "qf3", "qf4"])
-    ['qf1', 'qf3', 'qf2', 'qf4']
-    """
-    if len(matches) != 4:
-        return list(matches)
-    pairs = next_knockout_pairs([TeamId(str(i)) for i in range(4)])  # the pairing itself, not a copy
-    return [matches[int(place)] for pair in pairs for place in pair]
-
-
 def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | None = None) -> SpectatorView:
     """The public view of a game (R13: resolved turns only); ``seat_rows``: its seats, if read already."""
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
@@ -484,12 +465,12 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
                                 # the summary gives the winner's figures first
                                 f"{teams[m.winner].name} win {m.summary}" if m.winner else m.summary,
                             )
-                            for m in _in_bracket_order(turn.matches)
+                            for m in in_bracket_order(turn.matches)
                         ],
                     )
                 )
         if fixtures and fixtures[0][1] != "group" and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
-            bracket.append((fixtures[0][1], [(h, a, "to play") for _, _, h, a in _in_bracket_order(fixtures)]))
+            bracket.append((fixtures[0][1], [(h, a, "to play") for _, _, h, a in in_bracket_order(fixtures)]))
     return SpectatorView(
         game=game,
         status=game.status.value,
