@@ -141,9 +141,9 @@ PROBES = [
     ("a match report's label", '<table class="report"><tr><td><span class="cell-label" data-probe>x</span></td></tr></table>'),
     *[
         (f"an order {state} in a table", f'<table><tr><td class="state-{state}" data-probe>x</td></tr></table>')
-        for state in ("none", "unclaimed", "saved", "ready", "house")
+        for state in ("none", "unclaimed", "released", "saved", "ready", "house")
     ],
-    *[(f"an order {state}", f'<span class="state-{state}" data-probe>x</span>') for state in ("none", "unclaimed", "saved", "ready", "house")],
+    *[(f"an order {state}", f'<span class="state-{state}" data-probe>x</span>') for state in ("none", "unclaimed", "released", "saved", "ready", "house")],
 ]
 """Every place style.css colours text, on each background it is shown on."""
 
