@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
@@ -1273,22 +1273,7 @@ def post_extend(
 ) -> Response:
     """Move the deadline later by a number of hours (recorded with who and when); a refused number
     sends the organiser page back with it in the box and the reason beside it."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
-    try:
-        # As the create form's deadline: float() would also read "1_0" as 10, other scripts' digits,
-        # "1e3"; a minus sign is let through, to be told the hours must be more than 0.
-        if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
-            raise Invalid(f"extend by a number of hours, got {hours[:20]!r}", field="hours")
-        seconds = views.extend_seconds(float(hours.strip()), hours.strip())
-        store.extend_deadline(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
-    except StoreError as exc:
-        db.rollback()
-        if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or game.turn_seconds is None:
-            # No extend box on the page any more (the game is over): said at its top.
-            return _organiser_noted(request, db, principal, game, clock, "extend", exc)
-        refusal = _refusal("extend", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
-        return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    return _back_to_organise(db, game, then=f"?done=extend&turn={game.current_turn}#done")
+    return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "extend")
 
 
 @router.post("/games/{public_id}/deadline")
@@ -1303,19 +1288,41 @@ def post_deadline(
 ) -> Response:
     """Set the open turn's time left, in hours from now: bring the deadline forward or put it back
     (recorded with who and when); a refused number comes back in its box with the reason."""
+    return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "deadline")
+
+
+def _change_deadline(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: ApiPrincipal | None,
+    clock: ClockDep,
+    csrf: str | None,
+    hours: str,
+    act: Literal["extend", "deadline"],
+) -> Response:
+    """The extend and set-the-deadline forms: ``hours`` later, or ``hours`` from now."""
     game = _organiser_action(request, db, principal, public_id, csrf)
+    change, said, asked = (
+        (store.extend_deadline, "extend by", "extend by a number of hours")
+        if act == "extend"
+        else (store.set_deadline, "set the time left to", "set the time left in hours")
+    )
     try:
+        # As the create form's deadline: float() would also read "1_0" as 10, other scripts' digits,
+        # "1e3"; a minus sign is let through, to be told the hours must be more than 0.
         if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
-            raise Invalid(f"set the time left in hours, got {hours[:20]!r}", field="hours")
-        seconds = views.extend_seconds(float(hours.strip()), hours.strip(), "set the time left to")
-        store.set_deadline(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
+            raise Invalid(f"{asked}, got {hours[:20]!r}", field="hours")
+        seconds = views.extend_seconds(float(hours.strip()), hours.strip(), said)
+        change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:
         db.rollback()
         if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or game.turn_seconds is None:
-            return _organiser_noted(request, db, principal, game, clock, "deadline", exc)
-        refusal = _refusal("deadline", exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
+            # No box on the page any more (the game is over): said at its top.
+            return _organiser_noted(request, db, principal, game, clock, act, exc)
+        refusal = _refusal(act, exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    return _back_to_organise(db, game, then=f"?done=deadline&turn={game.current_turn}#done")
+    return _back_to_organise(db, game, then=f"?done={act}&turn={game.current_turn}#done")
 
 
 @router.post("/games/{public_id}/end")
