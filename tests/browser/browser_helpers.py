@@ -87,12 +87,14 @@ def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
-def create_game(chromium, server: str, name: str, *, viewport: dict[str, int], arrangement: str = "", hours: str = "") -> tuple[Any, str, list[str]]:  # type: ignore[no-untyped-def]
-    """A game made on the front page in a browser of its own, which accepts every confirmation:
-    that page (on the created page), the organiser page's address and the invite links."""
+def create_game(chromium, server: str, name: str, *, viewport: dict[str, int], arrangement: str = "", hours: str = "", accept_all: bool = True) -> tuple[Any, str, list[str]]:  # type: ignore[no-untyped-def]
+    """A game made on the front page in a browser of its own, which accepts every confirmation
+    (unless ``accept_all`` is false: the test answers each one): that page (on the created page),
+    the organiser page's address and the invite links."""
     page = chromium.new_context(viewport=viewport).new_page()
     page.set_default_timeout(15000)
-    page.on("dialog", lambda dialog: dialog.accept())
+    if accept_all:
+        page.on("dialog", lambda dialog: dialog.accept())
     visit(page, server + "/")
     page.fill("input[name=name]", name)
     if arrangement:

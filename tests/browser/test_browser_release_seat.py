@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, join_by_invites, visit
+from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -22,14 +22,7 @@ def test_hand_a_seat_to_the_bots_asks_first(server: str, chromium: Any) -> None:
     from playwright.sync_api import expect
 
     viewport = {"width": 1000, "height": 800}
-    page = chromium.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(15000)
-    visit(page, server + "/")
-    page.fill("input[name=name]", "Drop-out cup")
-    page.fill("input[name=deadline_hours]", "0")
-    page.click("#create-game button[type=submit]")
-    organise = server + str(page.locator("#to-organise").get_attribute("href"))
-    invites = page.locator("code.invite").all_inner_texts()
+    page, organise, invites = create_game(chromium, server, "Drop-out cup", viewport=viewport, hours="0", accept_all=False)
     players = join_by_invites(chromium, invites[:2], viewport)
     visit(page, organise)
     page.click("#start button")

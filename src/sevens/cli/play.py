@@ -80,11 +80,10 @@ from sevens.tournament.game import (
     new_game,
     resolve_turn,
 )
-from sevens.tournament.knockout import group_record_edge
+from sevens.tournament.knockout import record_favourite
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
-from sevens.tournament.standings import compare_group_records
 
 __all__ = ["MAX_NAME", "SaveFailed", "Saving", "check_names", "parse_order_text", "play_game", "register", "resume_game"]
 
@@ -319,14 +318,12 @@ def _if_level(game: Game, team: TeamId, opponent: TeamId) -> str:
     setup = game.setup
     mine = final[setup.team(team).group].row(team)
     theirs = final[setup.team(opponent).group].row(opponent)
-    edge, better = group_record_edge(mine, theirs), compare_group_records(mine, theirs)
+    favoured = record_favourite(mine, theirs)
     said = "  If it ends level on points, tries, conversions and drop goals, the better group record goes through (R9): "
-    if edge is None or not better:
+    if favoured is None:
         return said + "the records are level too, so lots would decide."
-    label, ours, others = edge
-    through = setup.team(team if better > 0 else opponent).name
-    first, second = (ours, others) if better > 0 else (others, ours)
-    return said + f"{through}, on {label} {first}-{second}."
+    through, label, first, second = favoured
+    return said + f"{setup.team(TeamId(through)).name}, on {label} {first}-{second}."
 
 
 def _ask_order(

@@ -16,7 +16,7 @@ from sevens.rules import DecidedBy, DiceSource, Line, Side, countback, group_out
 from sevens.tournament.lots import LotsDraw, draw_lots
 from sevens.tournament.standings import TableRow, compare_group_records, group_record_key
 
-__all__ = ["Decision", "decide_group", "decide_knockout", "describe", "group_record_edge"]
+__all__ = ["Decision", "decide_group", "decide_knockout", "describe", "group_record_edge", "record_favourite"]
 
 _RECORD_STEPS = ("league points", "tries scored", "points scored", "tries conceded", "points conceded")
 
@@ -45,6 +45,24 @@ def group_record_edge(a: TableRow, b: TableRow) -> tuple[str, int, int] | None:
             # Conceded counts are negated in the key; give them as counts.
             return label, abs(x), abs(y)
     return None
+
+
+def record_favourite(a: TableRow, b: TableRow) -> tuple[str, str, int, int] | None:
+    """Whom the group records favour should a knockout match of ``a`` and ``b`` end level after
+    count-back (R9): that team, the count that settles it, its figure then the other's; ``None``
+    when they are level on all five (then lots decide).
+
+    >>> from sevens.tournament.standings import Criterion
+    >>> a = TableRow("fiji", 1, 3, 2, 0, 1, 6, 3, 40, 20, 4, Criterion.LEAGUE_POINTS)
+    >>> b = TableRow("samoa", 2, 3, 2, 0, 1, 6, 4, 40, 20, 4, Criterion.TRIES_AGAINST)
+    >>> record_favourite(b, a), record_favourite(a, a)
+    (('fiji', 'tries conceded', 3, 4), None)
+    """
+    edge = group_record_edge(a, b)
+    if edge is None:
+        return None
+    label, ours, others = edge
+    return (a.team, label, ours, others) if compare_group_records(a, b) > 0 else (b.team, label, others, ours)
 
 
 def decide_group(home: Line, away: Line) -> Decision:

@@ -34,10 +34,10 @@ from sevens.store.models import GameRow, GameStatus, SeatRow
 from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
-from sevens.tournament.knockout import group_record_edge
+from sevens.tournament.knockout import record_favourite
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps
-from sevens.tournament.standings import GroupTable, TableRow, compare_group_records
+from sevens.tournament.standings import GroupTable, TableRow
 
 __all__ = [
     "IfLevel",
@@ -600,15 +600,12 @@ def if_level(mine: TableRow, theirs: TableRow, name: Callable[[str], str]) -> If
         "If the match ends level (on points, then tries, conversions and drop goals), "
         "the team with the better group record goes through (R9): "
     )
-    edge = group_record_edge(mine, theirs)
-    better = compare_group_records(mine, theirs)
-    favours = None if not better else mine.team if better > 0 else theirs.team
-    if edge is None or favours is None:
+    favoured = record_favourite(mine, theirs)
+    if favoured is None:
         verdict = "the records are level too, so lots would decide."
     else:
-        label, ours, others = edge
-        first, second = (ours, others) if favours == mine.team else (others, ours)
-        verdict = f"here {name(favours)}, on {label} {first}-{second}."
+        team, label, first, second = favoured
+        verdict = f"here {name(team)}, on {label} {first}-{second}."
     figures = "; ".join(
         f"{name(row.team)} {row.league_points} league points, {row.tries_for} tries and {row.points_for} "
         f"points scored, {row.tries_against} tries and {row.points_against} points conceded"
@@ -616,8 +613,8 @@ def if_level(mine: TableRow, theirs: TableRow, name: Callable[[str], str]) -> If
     )
     return IfLevel(
         records=(mine, theirs),
-        favours=favours,
-        decided_on=None if edge is None else edge[0],
+        favours=None if favoured is None else favoured[0],
+        decided_on=None if favoured is None else favoured[1],
         explanation=when + verdict,
         figures=f"Group records: {figures}.",
     )
