@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 
 from sevens.web.conditional import etag_of
-from web.web_helpers import TestClient, host_game, new_client, post_form
+from web.web_helpers import FakeClock, TestClient, host_game, new_client, post_form
 
 
 def _bearer(token: str) -> dict[str, str]:
@@ -301,3 +301,39 @@ def test_another_organiser_tab_follows_a_new_invite_link_and_a_bot_chosen(app: F
     chosen = post_form(game.organiser, f"{game.base}/house-bot", {"team": team.group(1), "strategy": "group-blitz"})
     assert chosen.status_code == 303, chosen.text
     assert game.organiser.get(poll).json()["version"] != after[0] and ann.get(poll).json()["version"] == after[1]
+
+
+def test_an_open_organiser_page_follows_an_invite_link_expiring(app: FastAPI, clock: FakeClock) -> None:
+    """An invite passing its expiry (SEVENS_INVITE_DAYS) left the organiser's version as it was, so
+    an organiser page left open kept saying "open until ..." and offering a dead link. The moment
+    it expires the organiser's version moves, the page's and its poll's alike, and the page then
+    says "expired"; nothing moves for a player or through the API for anyone but the organiser."""
+    game = host_game(app, hours="0")
+    ann = game.join("p1", "Ann")
+    game.start()
+    poll, organise = f"{game.base}/state", f"{game.base}/organise"
+    api = f"/api/v1/games/{game.public_id}/state"
+
+    def versions() -> tuple[str, str, str]:
+        page = game.organiser.get(organise).text
+        shown = re.search(r'data-version="([^"]+)"', page)
+        assert shown is not None
+        polled = game.organiser.get(poll).json()["version"]
+        assert html.unescape(shown.group(1)) == polled, "the page's version is the one its poll reads"
+        return polled, game.organiser.get(api).json()["version"], ann.get(poll).json()["version"]
+
+    def p2_invite() -> str:
+        cell = re.search(r'<span class="invite-state" data-player="p2">(.*?)</span>', game.organiser.get(organise).text)
+        assert cell is not None
+        return cell.group(1)
+
+    assert p2_invite().startswith("open until")
+    clock.advance(days=13, hours=23)
+    before = versions()
+    assert versions() == before, "nothing changed, nothing moves"
+    clock.advance(hours=1, seconds=1)
+    after = versions()
+    assert after[0] != before[0] and after[1] != before[1], "the organiser's invite column changed"
+    assert after[2] == before[2], "a player's page shows no invites"
+    assert p2_invite() == "expired"
+    assert versions() == after

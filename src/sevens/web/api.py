@@ -424,7 +424,7 @@ def state(
     changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved, it
     ends, or a rematch the caller may see is started; for its organiser also when a seat is taken
     or left (a sign-out, a revoked token, handed to the bots), when its event log grows (any
-    organiser act), when any rematch is started, and when any played team's order state in the open turn changes
+    organiser act), when any rematch is started, when a seat's invite link expires, and when any played team's order state in the open turn changes
     (none, saved, ready: how many teams are in each, never whose or what; changing a saved order
     does not move it). For anyone else it never moves when a seat orders (R13). Read with the bearer
     token, or in a browser with its session, or with neither for a public game."""
@@ -435,7 +435,7 @@ def state(
     row, _, organiser = _game_for_bot(db, None if principal is None else principal.id, public_id)
     principal_id = None if principal is None else principal.id
     return answer_if_changed(
-        views.watch_state(db, row, organiser=organiser, principal_id=principal_id), if_none_match
+        views.watch_state(db, row, organiser=organiser, principal_id=principal_id, now=now), if_none_match
     )
 
 

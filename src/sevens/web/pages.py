@@ -619,6 +619,7 @@ def _sequels(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> d
 
 
 def _live(
+    request: Request,
     db: SessionDep,
     game: GameRow,
     access: Access,
@@ -636,7 +637,8 @@ def _live(
         return None
     principal_id = None if principal is None else principal.id
     organiser = access.organiser and not as_player
-    version = views.live_version(db, game, organiser=organiser, principal_id=principal_id, shown=shown)
+    now: datetime = request.app.state.clock()  # the clock ClockDep gives: invites expire by it
+    version = views.live_version(db, game, organiser=organiser, principal_id=principal_id, now=now, shown=shown)
     query = "?as=player" if as_player else ""
     return {"url": f"/games/{game.public_id}/state{query}", "version": version}
 
@@ -648,7 +650,7 @@ def game_page(request: Request, public_id: str, db: SessionDep, principal: Princ
     access = _access(db, principal, game)
     _watchable(game, access)
     context = {
-        "view": views.spectator_view(db, game), "access": access, "live": _live(db, game, access, principal),
+        "view": views.spectator_view(db, game), "access": access, "live": _live(request, db, game, access, principal),
         **_sequels(db, principal, game),
     }
     return render(request, "game.html", context)
@@ -656,7 +658,11 @@ def game_page(request: Request, public_id: str, db: SessionDep, principal: Princ
 
 @router.get("/games/{public_id}/state")
 def game_state(
-    public_id: str, db: SessionDep, principal: PrincipalDep, as_: Annotated[str, Query(alias="as")] = ""
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    as_: Annotated[str, Query(alias="as")] = "",
 ) -> Response:
     """Where the game stands, for the pages' script: they reload when ``version`` changes. The
     player's page asks ``?as=player``: the version a player has (for an organiser who plays too,
@@ -667,7 +673,11 @@ def game_state(
     _watchable(game, access)
     as_player = as_ == "player" and access.player_id is not None
     body = views.watch_state(
-        db, game, organiser=access.organiser and not as_player, principal_id=None if principal is None else principal.id
+        db,
+        game,
+        organiser=access.organiser and not as_player,
+        principal_id=None if principal is None else principal.id,
+        now=clock(),
     )
     if as_player and access.player_id is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The player's page refreshes its list of who has ordered when this mark moves, without
@@ -805,7 +815,7 @@ def _organise(
     access, held = access_held
     view = views.organiser_view(db, game, now=clock(), held=held)
     context: dict[str, Any] = {
-        "view": view, "access": access, "live": _live(db, game, access, principal, view), "refusal": refusal,
+        "view": view, "access": access, "live": _live(request, db, game, access, principal, view), "refusal": refusal,
         "notice": notice, "done_team": done_team, "done_seat": done_seat, "done_act": done_act, "done_turn": done_turn,
         **_sequels(db, principal, game),
     }
@@ -974,7 +984,7 @@ def _play(
     # the page (the game moved on), said at the top. ``message``: what ``team``'s form did, said
     # at the end of that team's part, or before the first team when ``team`` is empty.
     context: dict[str, Any] = {
-        "view": view, "access": access, "message": message, "live": _live(db, game, access, principal, as_player=True),
+        "view": view, "access": access, "message": message, "live": _live(request, db, game, access, principal, as_player=True),
         "refusal": refusal,
         "notice": notice, "team": team, **_sequels(db, principal, game),
     }

@@ -28,7 +28,7 @@ from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
-from sevens.store.auth import invite_state, seats_held
+from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus, SeatRow
 from sevens.tournament.fixtures import in_bracket_order
@@ -212,7 +212,13 @@ LIVE = (GameStatus.LOBBY, GameStatus.RUNNING, GameStatus.PAUSED)
 
 
 def live_version(
-    db: Session, game: GameRow, *, organiser: bool, principal_id: int | None, shown: OrganiserView | None = None
+    db: Session,
+    game: GameRow,
+    *,
+    organiser: bool,
+    principal_id: int | None,
+    now: datetime,
+    shown: OrganiserView | None = None,
 ) -> str:
     """A short text that changes whenever a game's pages would show something new: its state,
     turn and deadline, and its rematch once the caller (``principal_id``) may see it; for its
@@ -220,8 +226,10 @@ def live_version(
     *Joined* says which were left, by a sign-out or a revoked token), how many entries the event log
     holds (each organiser act adds one: a new invite link, a bot chosen, from another tab too), how
     many orders stand where (never whose or what, R13) and that a rematch was made at all (the
-    organiser page says so, not where). Spectators' and players' versions do not move when orders
-    come in, nor for a private rematch they may not see.
+    organiser page says so, not where), and which seats' invite links have expired by ``now`` (the
+    organiser page stops offering a dead link without a reload; the seats are read for the other
+    parts anyway, so this costs no statement). Spectators' and players' versions do not move when
+    orders come in, nor for a private rematch they may not see.
     ``shown``: the organiser view this request has built already, whose seats and order states
     are counted rather than read again.
     """
@@ -235,17 +243,21 @@ def live_version(
         states = sorted(shown.order_states.values())
         played, logged = sorted(shown.held), len(shown.events)
         parts += [str(sum(joined for _, _, joined in shown.public.seats)), ",".join(played), ",".join(states)]
-        parts.append(f"{logged} events")
+        expired = sorted(pid for pid, (state, _) in shown.invites.items() if state == "expired")
+        parts += [f"{logged} events", "expired " + ",".join(expired)]
     elif organiser:
         seats = store.seats_of(db, game_id=game.id)
         states = sorted(state.value for state in store.order_states(db, game=game, seats=seats).values())
         played, logged = sorted(seats_held(db, game_id=game.id)), store.count_events(db, game_id=game.id)
         parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(played), ",".join(states)]
-        parts.append(f"{logged} events")
+        expired = sorted(s.player_id for s in seats if invite_state(s, now=now) is InviteState.EXPIRED)
+        parts += [f"{logged} events", "expired " + ",".join(expired)]
     return "/".join(parts)
 
 
-def watch_state(db: Session, game: GameRow, *, organiser: bool, principal_id: int | None) -> dict[str, Any]:
+def watch_state(
+    db: Session, game: GameRow, *, organiser: bool, principal_id: int | None, now: datetime
+) -> dict[str, Any]:
     """Where the game stands, for anyone polling it (the pages' script, a bot): its status, the
     open turn (null unless running or paused) and :func:`live_version`, which moves only when
     something that caller may see has changed (R13).
@@ -253,7 +265,7 @@ def watch_state(db: Session, game: GameRow, *, organiser: bool, principal_id: in
     return {
         "status": game.status.value,
         "turn": game.current_turn if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
-        "version": live_version(db, game, organiser=organiser, principal_id=principal_id),
+        "version": live_version(db, game, organiser=organiser, principal_id=principal_id, now=now),
     }
 
 
