@@ -67,3 +67,61 @@ def test_the_api_sets_the_deadline(app: FastAPI, clock: FakeClock) -> None:
     assert client.post(f"{base}/pause", headers=organiser).status_code == 200
     paused = client.post(f"{base}/deadline", json={"hours": 0.25}, headers=organiser).json()
     assert (paused["status"], paused["paused_remaining"], paused["deadline"]) == ("paused", 900, None)
+
+
+def test_a_game_without_a_deadline_gets_one_on_the_organiser_page(app: FastAPI, clock: FakeClock) -> None:
+    """A game created without a deadline could never be given one (the forms and the store wanted
+    a deadline to move), so an organiser whose friends went quiet could only resolve each turn by
+    hand. Setting one now closes this turn that many hours from now and gives every later turn as
+    long; the page says so before and after, and the event log says who and when."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    page = game.organiser.get(f"{game.base}/organise").text
+    form = re.search(r'<form [^>]*action="[^"]*/deadline"[^>]*>', page)
+    assert form is not None, "no form to give the game a deadline"
+    assert 'data-confirm="Give this game a deadline? Turn 1 closes' in form.group(0)
+    assert "every later turn gets as long" in page
+    assert 'action="/games/' + game.public_id + '/pause"' not in page, "no clock to pause yet"
+    refused = post_form(game.organiser, f"{game.base}/deadline", {"hours": "0"})
+    assert refused.status_code == 422 and "No deadline was set:" in refused.text
+    assert new_client(app).get(f"/api/v1/games/{game.public_id}").json()["resolve_when"] == "all-ready"
+    clock.advance(hours=1)
+    answer = post_form(game.organiser, f"{game.base}/deadline", {"hours": "2"})
+    assert answer.status_code == 303, answer.text
+    page = game.organiser.get(answer.headers["location"]).text
+    due = clock() + timedelta(hours=2)
+    assert "Deadline set: turn 1 is due" in page and "Each later turn lasts 2 h." in page
+    assert "Pause the deadline" in page and "Extend" in page, "it is now a game with a deadline"
+    log = re.search(r'<ol class="events">(.*?)</ol>', page, re.S)
+    assert log is not None
+    last = re.sub(r"<[^>]+>", "", re.findall(r"<li>(.*?)</li>", log.group(1), re.S)[-1])
+    assert re.search(r"organiser · deadline set · turns of 2 h from now on; deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC$", last)
+    public = new_client(app).get(f"/api/v1/games/{game.public_id}").json()
+    assert (public["deadline"], public["resolve_when"]) == (due.isoformat(), "deadline")
+    # The next turn gets as long, from its opening.
+    clock.advance(minutes=5)
+    assert post_form(game.organiser, f"{game.base}/resolve", {"turn": "1"}).status_code == 303
+    public = new_client(app).get(f"/api/v1/games/{game.public_id}").json()
+    assert (public["turn"], public["deadline"]) == (2, (clock() + timedelta(hours=2)).isoformat())
+
+
+def test_the_api_gives_a_game_without_a_deadline_one(app: FastAPI, clock: FakeClock) -> None:
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Quiet", "players": 4}).json()
+    organiser = {"Authorization": f"Bearer {created['token']}"}
+    base = f"/api/v1/games/{created['game']}"
+    client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ann"})
+    lobby = client.post(f"{base}/deadline", json={"hours": 2}, headers=organiser)
+    assert lobby.status_code == 409 and "while it is running" in lobby.json()["detail"]
+    assert client.post(f"{base}/extend", json={"hours": 2}, headers=organiser).status_code == 409
+    assert client.post(f"{base}/start", headers=organiser).status_code == 200
+    assert client.post(f"{base}/extend", json={"hours": 2}, headers=organiser).status_code == 409, "nothing to extend"
+    answer = client.post(f"{base}/deadline", json={"hours": 0.5}, headers=organiser)
+    assert answer.status_code == 200, answer.text
+    view = answer.json()
+    assert (view["deadline"], view["resolve_when"]) == ((clock() + timedelta(minutes=30)).isoformat(), "deadline")
+    assert view["events"][-1]["kind"] == "deadline set"
+    assert view["events"][-1]["detail"].startswith("turns of 1800 s from now on; deadline ")
+    assert client.post(f"{base}/pause", headers=organiser).status_code == 200

@@ -1288,15 +1288,31 @@ def set_deadline(session: Session, *, game_id: int, seconds: int, now: datetime,
     it back (recorded with who and when). A paused game keeps that much for its Resume. As with an
     extension, a deadline that has passed but whose turn is not resolved yet is reopened.
 
+    A running game created without a deadline (its turns resolved when all are ready) gets one
+    from now on: the open turn closes ``seconds`` from ``now`` and every later turn lasts
+    ``seconds`` too, as if it had been created with that deadline (its rematch keeps it). There is
+    no way back to no deadline; pause, extend and set it again as for any game with a deadline.
+
     Raises:
         Invalid: not between 1 minute and 30 days from now (a deadline in the past, or further
             than a turn may last).
-        Conflict: the game has no deadline or is not running or paused.
+        Conflict: the game is not running or paused (a game without a deadline: not running).
     """
     if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
         raise Invalid(f"set the time left to 1 minute to 30 days from now; got {seconds} seconds", field="seconds")
     game = lock_game(session, game_id=game_id)
-    _require_deadline(game)
+    if game.turn_seconds is None:
+        if game.status != GameStatus.RUNNING:
+            raise Conflict(
+                "this game has no deadline: one can be set while it is running, for the open turn and "
+                f"every later one; this one is {game.status.said}"
+            )
+        game.turn_seconds = seconds
+        game.deadline_at = now + timedelta(seconds=seconds)
+        detail = f"turns of {seconds} s from now on; deadline {game.deadline_at.isoformat()}"
+        _event(session, game, now=now, actor=actor, kind="deadline set", detail=detail)
+        session.flush()
+        return game
     if game.status == GameStatus.PAUSED:
         game.paused_remaining = seconds
         detail = f"{seconds} s left"

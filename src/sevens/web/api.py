@@ -885,7 +885,9 @@ def set_deadline(
     public_id: str, body: DeadlineRequest, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Set the open turn's time left (hours from now): bring the deadline forward or put it back;
-    a paused game keeps it for its resume."""
+    a paused game keeps it for its resume. A running game without a deadline gets one: this turn
+    closes that many hours from now and every later turn lasts as long (``resolve_when`` becomes
+    ``deadline``, for good)."""
     row, held = _organised_holding(db, principal.id, public_id)
     seconds = views.extend_seconds(body.hours, f"{body.hours:g}", "set the time left to")
     store.set_deadline(db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal))

@@ -1327,7 +1327,10 @@ def _change_deadline(
         change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:
         db.rollback()
-        if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED) or game.turn_seconds is None:
+        boxed = game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and (
+            game.turn_seconds is not None or (act == "deadline" and game.status == GameStatus.RUNNING)
+        )
+        if not boxed:
             # No box on the page any more (the game is over): said at its top.
             return _organiser_noted(request, db, principal, game, clock, act, exc)
         refusal = _refusal(act, exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})

@@ -172,6 +172,7 @@ def duration(seconds: int | None) -> str:
 
 _SECONDS_DETAIL = re.compile(r"(\+?)(\d+) s( left)?")
 _DEADLINE_DETAIL = re.compile(r"deadline (\d{4}-\d\d-\d\dT[\d:.]+\+00:00)")
+_FIRST_DEADLINE_DETAIL = re.compile(r"turns of (\d+) s from now on; " + _DEADLINE_DETAIL.pattern)
 
 
 def event_words(detail: str) -> tuple[str, datetime | None]:
@@ -183,11 +184,16 @@ def event_words(detail: str) -> tuple[str, datetime | None]:
     (('+30 d', None), ('1 d 2 h 4 min left', None), ('turn 2 (deadline)', None))
     >>> event_words("deadline 2027-01-02T20:17:12.830653+00:00")
     ('deadline', datetime.datetime(2027, 1, 2, 20, 17, 12, 830653, tzinfo=datetime.timezone.utc))
+    >>> event_words("turns of 7200 s from now on; deadline 2027-01-02T20:17:12+00:00")[0]
+    'turns of 2 h from now on; deadline'
     """
     seconds = _SECONDS_DETAIL.fullmatch(detail)
     if seconds:
         sign, number, left = seconds.groups()
         return f"{sign}{duration(int(number))}{left or ''}", None
+    first = _FIRST_DEADLINE_DETAIL.fullmatch(detail)
+    if first:
+        return f"turns of {duration(int(first.group(1)))} from now on; deadline", datetime.fromisoformat(first.group(2))
     deadline = _DEADLINE_DETAIL.fullmatch(detail)
     if deadline:
         return "deadline", datetime.fromisoformat(deadline.group(1))
