@@ -111,9 +111,14 @@ def test_migrations_forward_from_first_schema_keep_data(backend: str, tmp_path: 
         assert all(seat["invite_used_at"] is not None for seat in after["seats"])
         # 0005: no game migrated knows a rematch (nothing recorded one before).
         assert [game["rematch_id"] for game in after["games"]] == [None]
+        # 0006: no turn resolved before it says who played a seat nobody held (nothing kept it);
+        # the next turn resolved does (every seat is taken here: no team is noted).
+        assert [game["seat_bots_json"] for game in after["games"]] == [None]
         check_game(engine, game_id)
         with session_scope(make_sessionmaker(engine)) as db:
             assert store.resolve_turn(db, game_id=game_id, turn=2, reason="organiser", now=NOW)
+            game = db.get(GameRow, game_id)
+            assert game is not None and store.seat_bots(game) == {2: {}}
         check_game(engine, game_id)
         engine.dispose()
 

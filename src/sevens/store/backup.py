@@ -130,6 +130,9 @@ def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, G
         "started_at": _time(game.started_at),
         "ended_at": _time(game.ended_at),
         "record": record,
+        # Per resolved turn, the teams a bot played as nobody played their seat then (public: the
+        # match reports say it).
+        "seat_bots": {str(turn): teams for turn, teams in store.seat_bots(game).items()},
         # The game started as this one's rematch: a shareable export names only a public one (a
         # private game's existence is told only to its own players and organisers).
         "rematch": _rematch_id(game, rematches, full=full),
@@ -295,6 +298,20 @@ class ImportReport:
     credentials: int
 
 
+def _seat_bots(value: Any, where: str) -> str | None:
+    """A game's ``seat_bots`` as stored (absent in exports made before it was kept: None)."""
+    if value is None:
+        return None
+    states = ("unclaimed", "released")
+    if not isinstance(value, dict) or not all(
+        isinstance(turn, str) and turn.isdigit() and isinstance(teams, dict)
+        and all(isinstance(team, str) and state in states for team, state in teams.items())
+        for turn, teams in value.items()
+    ):
+        raise Invalid(f"{where}: expected {{turn: {{team: 'unclaimed' or 'released'}}}}")
+    return json.dumps(value, sort_keys=True) if value else None
+
+
 def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
     if key not in data:
         raise Invalid(f"{where}: the field {key!r} is missing")
@@ -407,6 +424,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
         deadline_at=_parse_time(data.get("deadline_at"), f"{where}.deadline_at"),
         paused_remaining=data.get("paused_remaining"),
         record_json=record_json,
+        seat_bots_json=_seat_bots(data.get("seat_bots"), f"{where}.seat_bots"),
         champion=data.get("champion"),
         created_at=_parse_time(data.get("created_at"), f"{where}.created_at"),
         started_at=_parse_time(data.get("started_at"), f"{where}.started_at"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -92,6 +93,7 @@ __all__ = [
     "resume_game",
     "revealed_seed",
     "save_order",
+    "seat_bots",
     "seats_of",
     "set_deadline",
     "house_bot",
@@ -1119,6 +1121,7 @@ def resolve_turn(
                 team=TeamId(team), order=Order(force=row.force, flair=row.flair), missed=False
             )
     missing = [t for t in in_play if t not in orders]
+    _note_seat_bots(game, turn, missing, teams, seats_of(session, game_id=game.id))
     # The autopilot a manager picked (or the game's default bot) plays each missing order (R13);
     # a copy of the set-up carries the choices, the stored record keeps the original set-up.
     chosen = {TeamId(t): teams[t].autopilot or game.default_bot for t in teams}
@@ -1145,6 +1148,33 @@ def resolve_turn(
             game.deadline_at = now + timedelta(seconds=game.turn_seconds)
     session.flush()
     return True
+
+
+def _note_seat_bots(
+    game: GameRow, turn: int, missing: Sequence[str], teams: dict[str, TeamRow], seats: list[SeatRow]
+) -> None:
+    """Keep, for ``turn``, which of its ``missing`` teams a bot plays because nobody plays their
+    seat now (not taken yet, or handed to the bots), so that its reports say so later however the
+    seat changes hands (:func:`seat_bots`). A team whose player is in the seat but sent nothing
+    missed its order, as the record says, and is not noted."""
+    by_player = {s.player_id: s for s in seats}
+    noted: dict[str, str] = {}
+    for team in missing:
+        seat = by_player.get(teams[team].player_id or "")
+        if seat is not None and seat.joined_at is None:
+            noted[team] = OrderState.RELEASED.value if handed_to_bots(seat) else OrderState.UNCLAIMED.value
+    every = json.loads(game.seat_bots_json) if game.seat_bots_json else {}
+    every[str(turn)] = noted
+    game.seat_bots_json = json.dumps(every, sort_keys=True)
+
+
+def seat_bots(game: GameRow) -> dict[int, dict[str, str]]:
+    """Per resolved turn, the teams a bot played because nobody played their seat then, and why:
+    ``unclaimed`` (not taken yet) or ``released`` (handed to the bots). A turn resolved before this
+    was kept (revision 0006) is not among the keys."""
+    if not game.seat_bots_json:
+        return {}
+    return {int(turn): dict(teams) for turn, teams in json.loads(game.seat_bots_json).items()}
 
 
 def advance(session: Session, *, game_id: int, now: datetime) -> int:

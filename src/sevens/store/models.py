@@ -147,6 +147,11 @@ class GameRow(Base):
         ForeignKey("games.id"), nullable=True, index=True
     )
     """The game started as this one's rematch (a game over has at most one), or None."""
+    seat_bots_json: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Per resolved turn, the teams whose order a bot gave because nobody played their seat then:
+    ``{"3": {"t5": "unclaimed", "t6": "released"}}`` (its seat not taken yet, or handed to the
+    bots). Written as each turn is resolved (an empty object for a turn with none), so that a match
+    report says what was true at that turn; a turn resolved before revision 0006 has no entry."""
 
 
 class SeatRow(Base):

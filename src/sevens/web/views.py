@@ -370,11 +370,21 @@ class SpectatorView:
     champion: str | None
     unclaimed: frozenset[str] = frozenset()  # teams whose seat nobody has taken: bots in all but name
     handed_over: frozenset[str] = frozenset()  # teams of seats handed to the bots, not taken over since
+    seat_bots: dict[int, dict[str, str]] = field(default_factory=dict)  # per turn resolved: store.seat_bots
 
     def name(self, team: str) -> str:
         """A team's display name."""
         info = self.teams.get(team)
         return info.name if info else team
+
+    def bots_then(self, turn: int) -> dict[str, str]:
+        """The teams a bot played in resolved ``turn`` because nobody played their seat then:
+        ``unclaimed`` or ``released``, as kept when it was resolved. A turn resolved before that
+        was kept gets how each seat stands now (the best known)."""
+        if turn in self.seat_bots:
+            return self.seat_bots[turn]
+        now = {team: "released" for team in self.handed_over}
+        return now | {team: "unclaimed" for team in self.unclaimed if team not in now}
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (the API's game document)."""
@@ -509,6 +519,7 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
         handed_over=frozenset(
             team.id for team in (state.setup.teams if state is not None else ()) if team.manager in handed_over
         ),
+        seat_bots=store.seat_bots(game),
     )
 
 
