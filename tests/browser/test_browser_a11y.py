@@ -742,3 +742,35 @@ def test_a_link_shown_once_is_copied_by_keyboard(server: str, chromium: Any) -> 
     expect(plain.locator("#organiser-link")).to_be_visible()
     expect(plain.locator("#copy-organiser-link")).to_be_hidden()  # no dead button without the script
     plain.context.close()
+
+
+def test_a_game_without_a_deadline_is_given_one_on_an_accessible_form(server: str, chromium: Any) -> None:
+    """The organiser page of a running game created without a deadline offers *Set a deadline*:
+    axe-core finds nothing on it at a computer's width or a phone's, a refused time comes back
+    marked at its box, and a good one (confirmed) gives the turn its deadline."""
+    from playwright.sync_api import expect
+
+    found: list[str] = []
+    for viewport, name in ((DESKTOP, "Quiet cup"), (PHONE, "Quiet phone cup")):
+        context = chromium.new_context(viewport=viewport, has_touch=viewport is PHONE, is_mobile=viewport is PHONE)
+        page = context.new_page()
+        organise = start_with_one_seat(page, server, name, hours="0")
+        visit(page, organise)
+        expect(page.locator("#first-deadline-hint")).to_contain_text("every later turn gets as long")
+        found.extend(axe_problems(page, f"{name}: organiser page"))
+        if viewport is PHONE:
+            found.extend(phone_problems(page, f"{name}: organiser page"))
+            context.close()
+            continue
+        page.fill("#deadline input[name=hours]", "soon")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#deadline button[type=submit]")
+        refused_form(page, "deadline", "hours", "set the time left in hours, got 'soon'")
+        found.extend(axe_problems(page, f"{name}: organiser page, deadline refused"))
+        page.fill("#deadline input[name=hours]", "3")
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#deadline button[type=submit]")
+        expect(page.locator("#done")).to_contain_text("Each later turn lasts 3 h.")
+        expect(page.locator("button:has-text('Pause the deadline')")).to_be_visible()
+        context.close()
+    assert not found, "axe-core found:\n" + "\n".join(found)
