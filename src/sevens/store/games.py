@@ -1257,7 +1257,10 @@ def public_ids(session: Session, game_ids: list[int]) -> dict[int, str]:
 
 def _require_deadline(game: GameRow) -> None:
     if game.turn_seconds is None:
-        raise Conflict("this game has no deadline: its turns are resolved when all orders are ready")
+        raise Conflict(
+            "this game has no deadline: its turns are resolved when all orders are ready; while it runs, "
+            "the organiser may set one (Set a deadline), which every later turn keeps"
+        )
 
 
 def pause_game(session: Session, *, game_id: int, now: datetime, actor: str) -> GameRow:
