@@ -400,7 +400,7 @@ class StateAnswer(BaseModel):
     version: str = Field(
         description=(
             "changes when the game starts, pauses, resumes, its deadline moves, a turn is resolved "
-            "or it ends (for its organiser also with seats taken and orders counted); compare it "
+            "or it ends (for its organiser also with seats taken, invites expired and orders counted); compare it "
             "with the last one, do not parse it (for players and spectators it never moves when a "
             "seat orders, R13)"
         )
