@@ -310,7 +310,9 @@ def describe_after(after: AfterResult, name: Callable[[str], str] = str) -> str:
     >>> describe_after(AfterResult("win", Verdict.THROUGH, frozenset({Completion.THROUGH})))
     'through whatever else happens'
     >>> describe_after(AfterResult("loss", Verdict.DEPENDS, frozenset(Completion), None))
-    'depends on other results: through, out, or level on league points so tie-breaks decide'
+    'depends on other results'
+    >>> describe_after(AfterResult("draw", Verdict.DEPENDS, frozenset({Completion.THROUGH, Completion.TIE_BREAKS})))
+    'depends on other results, at worst on tie-breaks'
     """
     if after.verdict is Verdict.THROUGH:
         return "through whatever else happens"
@@ -319,13 +321,11 @@ def describe_after(after: AfterResult, name: Callable[[str], str] = str) -> str:
     if after.verdict is Verdict.TIE_BREAKS:
         return "level on league points for a place whatever else happens, so tie-breaks (tries, points) decide"
     if after.decider is None:
-        kinds = [k for k in Completion if k in after.possible]
-        words = {Completion.THROUGH: "through", Completion.OUT: "out",
-                 Completion.TIE_BREAKS: "level on league points so tie-breaks decide"}
-        listed = [words[k] for k in kinds]
-        return "depends on other results: " + (
-            f"{listed[0]} or {listed[1]}" if len(listed) == 2 else f"{listed[0]}, {listed[1]}, or {listed[2]}"
-        )
+        if Completion.OUT not in after.possible:
+            return "depends on other results, at worst on tie-breaks"
+        if Completion.THROUGH not in after.possible:
+            return "depends on other results, at best on tie-breaks"
+        return "depends on other results"
     groups: dict[Completion, list[MatchOutcome]] = {}
     for outcome, where in after.by_outcome:
         groups.setdefault(where, []).append(outcome)
@@ -347,5 +347,11 @@ def describe_outlook(outlook: Outlook, name: Callable[[str], str] = str) -> str:
         return f"{who} are through to the knockouts whatever happens (the top {outlook.places} of each group go through)."
     if outlook.already_out:
         return f"{who} are out whatever happens: they cannot finish in the group's top {outlook.places}."
-    parts = [f"a {a.result}: {describe_after(a, name)}" for a in outlook.after]
+    said: dict[str, list[str]] = {}  # results that lead to the same, said once: "a win or a draw: ..."
+    for a in outlook.after:
+        said.setdefault(describe_after(a, name), []).append(a.result)
+    if len(said) == 1:
+        parts = [f"whatever the result: {next(iter(said))}"]
+    else:
+        parts = [f"a {' or a '.join(results)}: {words}" for words, results in said.items()]
     return f"Top {outlook.places} go through. Against {name(outlook.opponent)}, " + "; ".join(parts) + "."
