@@ -81,6 +81,7 @@ from sevens.tournament.game import (
     resolve_turn,
 )
 from sevens.tournament.knockout import record_favourite
+from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
@@ -264,6 +265,7 @@ class _OrderForConfirm(Exception):
 # What people type to leave a program; here they get how to stop the game instead of an order refused.
 _QUIT_WORDS = ("q", "quit", "exit", "stop", "bye")
 _ANSWER_WORDS = ("y", "n", "yes", "no")
+_TABLE_WORDS = ("t", "tables")
 
 def _how_to_stop(kept: bool) -> str:
     """How to stop, and what stopping leaves: with --no-save the game is kept nowhere."""
@@ -289,6 +291,7 @@ def _order_help(scrum: int, *, kept: bool) -> str:
         "  Before you send it, the game shows the points the order scores on average and its chances against "
         "a typical order of the opponent, worked out from what everyone can see (its real order is shown with "
         "the results).\n"
+        "  Type t (or tables) to see the group tables and the bracket again; the order is then asked again.\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "
         "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4).\n"
         f"  Stopping: {_how_to_stop(kept)}."
@@ -324,6 +327,15 @@ def _if_level(game: Game, team: TeamId, opponent: TeamId) -> str:
         return said + "the records are level too, so lots would decide."
     through, label, first, second = favoured
     return said + f"{setup.team(TeamId(through)).name}, on {label} {first}-{second}."
+
+
+def _outlook(game: Game, team: TeamId) -> str:
+    """Before a group match, what a win, a draw and a loss lead to (sevens.tournament.outlook),
+    from the resolved results only (R13); else ``""``."""
+    outlook = game_outlook(game, team)
+    if outlook is None:
+        return ""
+    return "  " + describe_outlook(outlook, lambda t: game.setup.team(t).name)
 
 
 def _ask_order(
@@ -362,6 +374,9 @@ def _ask_order(
     level = _if_level(game, team, view.opponent)
     if level:
         _say(console, level, keep=[name, opp])
+    outlook = _outlook(game, team)
+    if outlook:
+        _say(console, outlook, keep=[name, opp])
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
         console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
@@ -379,6 +394,9 @@ def _ask_order(
         if text.strip().lower() in ("?", "h", "help"):
             for paragraph in _order_help(view.scrum, kept=kept).splitlines():
                 _say(console, paragraph)  # what wraps stays under its paragraph, figures with their words
+            continue
+        if text.strip().lower() in _TABLE_WORDS:
+            _print_tables(console, game)
             continue
         if text.strip().lower() in _QUIT_WORDS:
             console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_how_to_stop(kept)}. Try again.")
@@ -443,6 +461,15 @@ def _print_standings(console: Console, game: Game) -> None:
         for table in game.tables().values():
             console.print(group_table(table, _team_names(game)))
     if (game.stage is not None and game.stage.knockout) or (last is not None and last.knockout):
+        console.print(bracket(game))
+
+
+def _print_tables(console: Console, game: Game) -> None:
+    """The group tables as they stand and, once the knockouts are near, the bracket: asked for at
+    the order prompt (t), all of it public."""
+    for table in game.tables().values():
+        console.print(group_table(table, _team_names(game)))
+    if game.turns and (game.turns[-1].stage.knockout or (game.stage is not None and game.stage.knockout)):
         console.print(bracket(game))
 
 
