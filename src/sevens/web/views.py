@@ -35,6 +35,7 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
+from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable, TableRow
@@ -712,6 +713,7 @@ class MyTeam:
     progress: str = ""  # how far it has gone, in a sentence ("Out in the semi-final: lost to ...")
     if_level: IfLevel | None = None  # a knockout match this turn: what decides it if it ends level
     matches_left: int | None = None  # in the open turn: its matches left if it keeps winning, this one included
+    outlook: str = ""  # an open group match: what a win, a draw and a loss lead to (sevens.tournament.outlook)
 
 
 @dataclass(frozen=True, slots=True)
@@ -781,6 +783,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
             view = state.view_for(team.id)
             order = own.get(team.id)
             level = None
+            outlook = game_outlook(state, team.id) if open_turn and view.opponent is not None else None
             if open_turn and view.opponent is not None and view.stage is not None and view.stage.knockout:
                 assert final is not None  # knockouts come after the groups
                 level = if_level(
@@ -803,6 +806,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     ),
                     if_level=level,
                     matches_left=view.turns_left if open_turn and view.opponent is not None else None,
+                    outlook="" if outlook is None else describe_outlook(outlook, public.name),
                 )
             )
         order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
