@@ -376,7 +376,8 @@ def _ask_order(
         _say(console, level, keep=[name, opp])
     outlook = _outlook(game, team)
     if outlook:
-        _say(console, outlook, keep=[name, opp])
+        group = game.setup.group(game.setup.team(team).group)
+        _say(console, outlook, keep=[game.setup.team(t).name for t in group])  # any of them may be named
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
         console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
