@@ -4,15 +4,21 @@ prompt for the tables."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 from pathlib import Path
 
+from rich.console import Console
 from typer.testing import CliRunner
 
+from sevens.bots import get_strategy
+from sevens.cli import play as play_cli
 from sevens.cli.main import app
-from sevens.tournament.formats import GROUP_TURNS
+from sevens.tournament.formats import GROUP_TURNS, Format, Stage
+from sevens.tournament.game import autopilot_orders, new_game, resolve_turn
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.record import from_record
+from sevens.tournament.setup import Player, PlayerId, draw_game_from_seed
 
 runner = CliRunner()
 
@@ -54,3 +60,20 @@ def test_t_at_the_order_prompt_shows_the_tables_and_asks_again() -> None:
     assert said.count("Order for Australia as FORCE FLAIR (? for help)") == 4
     assert "Type t (or tables) to see the group tables and the bracket again" in said
     assert "10 FORCE + 9 FLAIR: expected" in said
+
+
+def test_the_tables_asked_for_show_the_bracket_once_the_knockouts_are_next() -> None:
+    """'t' in a group turn prints the group tables only; before a semi-final, the final group
+    tables and the bracket with the semi-finals to play."""
+    seed = "07" * 32
+    setup = draw_game_from_seed([Player(PlayerId(f"p{i}"), f"P{i}") for i in range(1, 5)], Format(8, 4, 2), seed=seed)
+    game = new_game(setup)
+    printed: list[str] = []
+    while game.stage is not Stage.FINAL:
+        out = io.StringIO()
+        play_cli._print_tables(Console(file=out, width=100), game)
+        printed.append(" ".join(out.getvalue().split()))
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=seed), seed)
+    for shown in printed[:GROUP_TURNS]:
+        assert "Group A" in shown and "Group B" in shown and "Decided by" in shown and "semi-final" not in shown
+    assert "Group A" in printed[GROUP_TURNS] and "semi-final (next)" in printed[GROUP_TURNS]
