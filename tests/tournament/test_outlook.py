@@ -89,7 +89,7 @@ def test_a_draw_is_enough_and_a_loss_depends_on_the_other_match() -> None:
         MatchOutcome.AWAY: Completion.TIE_BREAKS,
     }
     text = describe_outlook(outlook, str.upper)
-    assert "a loss: level on league points, so tie-breaks decide unless B and C draw, then through" in text
+    assert "a loss: left to tie-breaks unless B and C draw, then through" in text
 
 
 def test_before_the_first_match_everything_depends_on_other_results() -> None:
@@ -99,6 +99,23 @@ def test_before_the_first_match_everything_depends_on_other_results() -> None:
     # A first win can still end through, out (two losses after it) or level for second place.
     assert outlook.after[0].possible == frozenset(Completion)
     assert describe_outlook(outlook) == "Top 2 go through. Against b, whatever the result: depends on other results."
+
+
+def test_a_match_that_settles_it_for_some_of_its_outcomes_is_named() -> None:
+    # Round 1: b beat a, c beat d. Round 2, a v c: after a draw a has 1 and c 3. Then if a does not
+    # beat d in round 3, a ends on 2 at most, c on 3 or more, and d v b leaves d on 3 (d beat b,
+    # then drew a), or b on 3 or more: two teams above a, so out. If a beats d, it depends.
+    played = [beat("b", "a"), beat("c", "d")]
+    remaining = [("c", "a"), ("d", "b"), ("a", "d"), ("b", "c")]
+    draw = group_outlook(TEAMS, played, remaining, "a").after[1]
+    assert draw.verdict is Verdict.DEPENDS and draw.decider == ("a", "d")
+    assert dict(draw.by_outcome) == {
+        MatchOutcome.HOME: None,
+        MatchOutcome.DRAW: Completion.OUT,
+        MatchOutcome.AWAY: Completion.OUT,
+    }
+    text = describe_outlook(group_outlook(TEAMS, played, remaining, "a"), str.upper)
+    assert "a draw: out if A do not beat D, otherwise it depends;" in text
 
 
 def test_a_win_can_leave_it_to_the_margins_and_anything_else_is_out() -> None:
@@ -189,8 +206,8 @@ def _check_every_completion(game: Game, rng: random.Random) -> int:
                     else:  # what the deciding match's outcome in this completion was said to lead to
                         outcome = combo[remaining.index(after.decider)][0]  # type: ignore[arg-type]
                         claim = dict(after.by_outcome)[outcome]
-                    if claim is Completion.TIE_BREAKS:
-                        continue  # "the margins decide" claims nothing
+                    if claim is None or claim is Completion.TIE_BREAKS:
+                        continue  # "it depends" and "the margins decide" claim nothing
                     checked += 1
                     results = played + [
                         GroupResult(h, a, lh, la) for (h, a), (_, (lh, la)) in zip(remaining, combo, strict=True)

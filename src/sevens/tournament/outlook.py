@@ -94,15 +94,17 @@ class AfterResult:
         verdict: What it leads to whatever else happens, or ``DEPENDS``.
         possible: Every :class:`Completion` some outcome of the other matches gives.
         decider: With ``DEPENDS``, a remaining match (home, away) whose result alone decides, if
-            there is one; ``None`` otherwise.
-        by_outcome: For ``decider``, what each of its outcomes leads to.
+            there is one; else the one with the most outcomes that decide on their own, if any;
+            ``None`` otherwise.
+        by_outcome: For ``decider``, what each of its outcomes leads to whatever else happens,
+            ``None`` for an outcome after which it still depends on other results.
     """
 
     result: str
     verdict: Verdict
     possible: frozenset[Completion]
     decider: tuple[str, str] | None = None
-    by_outcome: tuple[tuple[MatchOutcome, Completion], ...] = ()
+    by_outcome: tuple[tuple[MatchOutcome, Completion | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +200,7 @@ def group_outlook(
     >>> [a.verdict.value for a in o.after]
     ['through', 'through', 'depends']
     >>> describe_after(o.after[2])
-    'through unless samoa beat japan, then level on league points, so tie-breaks decide'
+    'through unless samoa beat japan, then left to tie-breaks'
     """
     table = group_table(teams, results, None)  # checks the teams and the results
     points = {row.team: row.league_points for row in table.rows}
@@ -248,14 +250,22 @@ def _sum_up(
     possible = frozenset(c for _, c in found)
     if len(possible) == 1:
         return AfterResult(result, Verdict(next(iter(possible)).value), possible)
-    # One match whose result alone decides: every outcome of it gives a single completion.
+    # One match whose result alone decides: every outcome of it gives a single completion. Failing
+    # that, the match with the most outcomes that settle it on their own ("through if Fiji beat
+    # Kenya; otherwise it depends"), the others left open (None).
+    best: tuple[int, tuple[str, str], tuple[tuple[MatchOutcome, Completion | None], ...]] | None = None
     for i, match in enumerate(rest):
         each: dict[MatchOutcome, set[Completion]] = {o: set() for o in MatchOutcome}
         for outcomes, where in found:
             each[outcomes[i]].add(where)
-        if all(len(c) == 1 for c in each.values()):
-            by = tuple((o, next(iter(each[o]))) for o in MatchOutcome)
+        by = tuple((o, next(iter(each[o])) if len(each[o]) == 1 else None) for o in MatchOutcome)
+        settled = sum(1 for _, where in by if where is not None)
+        if settled == len(by):
             return AfterResult(result, Verdict.DEPENDS, possible, match, by)
+        if settled and (best is None or settled > best[0]):
+            best = (settled, match, by)
+    if best is not None:
+        return AfterResult(result, Verdict.DEPENDS, possible, best[1], best[2])
     return AfterResult(result, Verdict.DEPENDS, possible)
 
 
@@ -284,7 +294,7 @@ def game_outlook(game: Game, team: str) -> Outlook | None:
 _WORDS = {
     Completion.THROUGH: "through",
     Completion.OUT: "out",
-    Completion.TIE_BREAKS: "level on league points, so tie-breaks decide",
+    Completion.TIE_BREAKS: "left to tie-breaks",  # level on league points for a place: R8's later steps
 }
 
 
@@ -327,12 +337,19 @@ def describe_after(after: AfterResult, name: Callable[[str], str] = str) -> str:
             return "depends on other results, at best on tie-breaks"
         return "depends on other results"
     groups: dict[Completion, list[MatchOutcome]] = {}
+    open_ = False
     for outcome, where in after.by_outcome:
-        groups.setdefault(where, []).append(outcome)
+        if where is None:
+            open_ = True
+        else:
+            groups.setdefault(where, []).append(outcome)
+    if open_:
+        settled = ", ".join(f"{_WORDS[w]} if {_condition(after.decider, o, name)}" for w, o in groups.items())
+        return f"{settled}, otherwise it depends"
     if len(groups) == 2:
         (major, _), (minor, few) = sorted(groups.items(), key=lambda kv: -len(kv[1]))
         return f"{_WORDS[major]} unless {_condition(after.decider, few, name)}, then {_WORDS[minor]}"
-    return "; ".join(f"{_WORDS[w]} if {_condition(after.decider, o, name)}" for w, o in groups.items())
+    return ", ".join(f"{_WORDS[w]} if {_condition(after.decider, o, name)}" for w, o in groups.items())
 
 
 def describe_outlook(outlook: Outlook, name: Callable[[str], str] = str) -> str:
