@@ -287,3 +287,41 @@ def test_serve_without_migrations_refuses_a_database_without_the_current_schema(
         "serve it once without SEVENS_MIGRATE=false to migrate it, or check --database-url (or $DATABASE_URL)\n"
     )
     assert sevens_revision(url) == revision
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_serve_refuses_another_applications_database(tmp_path: Path, backend: str) -> None:
+    """A database with tables but no alembic_version (another application's, given by mistake):
+    the server added sevens' tables beside them and started. Now one line naming what it found
+    and what to do, before anything is written; export already refused such a database."""
+    import os
+    import subprocess
+    import sys
+
+    from sqlalchemy import inspect, text
+
+    from sevens.store.db import make_engine
+    from sevens.store.testing import throwaway_database
+
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            with engine.begin() as connection:
+                connection.execute(text("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total INTEGER)"))
+                connection.execute(text("CREATE TABLE customers (id INTEGER PRIMARY KEY)"))
+            # A process of its own, bounded: a server let through would serve until stopped.
+            run = subprocess.run(
+                [sys.executable, "-m", "sevens", "serve", "--port", str(_unreachable_port()), "--database-url", url],
+                capture_output=True, text=True, timeout=60, check=False,
+                env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+            )
+            assert (run.returncode, run.stdout) == (2, ""), run.stderr
+            assert run.stderr == (
+                "error: not a sevens database: it holds tables (customers, invoices) but no sevens schema (no "
+                "alembic_version table), so it is another application's; point --database-url (or $DATABASE_URL) "
+                "at a new, empty database or at one sevens made\n"
+            )
+            with engine.connect() as connection:
+                assert sorted(inspect(connection).get_table_names()) == ["customers", "invoices"]
+        finally:
+            engine.dispose()

@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
         from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError
 
-        from sevens.store.db import check_writable, newest_revision, sevens_revision
+        from sevens.store.db import check_writable, newest_revision, other_tables, sevens_revision
         from sevens.web.app import create_app
         from sevens.web.settings import Settings
 
@@ -153,6 +153,14 @@ def register(app: typer.Typer) -> None:
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing
+            if found_tables := other_tables(settings.database_url):
+                # The migrations would add sevens' tables beside them, as export refuses to.
+                shown = ", ".join(found_tables[:5]) + (f" and {len(found_tables) - 5} more" if len(found_tables) > 5 else "")
+                fail(
+                    f"not a sevens database: it holds tables ({shown}) but no sevens schema (no alembic_version "
+                    "table), so it is another application's; point --database-url (or $DATABASE_URL) at a new, "
+                    "empty database or at one sevens made"
+                )
             if not settings.migrate and (found := sevens_revision(settings.database_url)) != newest_revision():
                 # Every page would fail on a missing table or column; say so now, and what to do.
                 fail(

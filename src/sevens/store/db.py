@@ -20,6 +20,7 @@ __all__ = [
     "make_sessionmaker",
     "normalise_url",
     "newest_revision",
+    "other_tables",
     "run_migrations",
     "session_scope",
     "sevens_revision",
@@ -219,6 +220,21 @@ def newest_revision() -> str:
     return head
 
 
+def _reading_engine(url: str) -> Engine:
+    """An engine that only looks at the database at ``url``: a SQLite file is opened read-only and
+    without :func:`make_engine`'s pragmas (its ``journal_mode=WAL`` alone rewrites the header of
+    another application's file)."""
+    url = normalise_url(url)
+    if url.startswith("sqlite") and not is_in_memory(url):
+        import sqlite3
+        from pathlib import Path
+        from urllib.parse import quote
+
+        uri = f"file:{quote(str(Path(make_url(url).database or '').absolute()))}?mode=ro"
+        return create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True))
+    return make_engine(url)
+
+
 def sevens_revision(url: str) -> str | None:
     """The sevens schema revision of the database at ``url``, or None if it has no sevens schema.
 
@@ -236,16 +252,7 @@ def sevens_revision(url: str) -> str | None:
     from alembic.script import ScriptDirectory
     from alembic.util import CommandError
 
-    url = normalise_url(url)
-    if url.startswith("sqlite") and not is_in_memory(url):
-        import sqlite3
-        from pathlib import Path
-        from urllib.parse import quote
-
-        uri = f"file:{quote(str(Path(make_url(url).database or '').absolute()))}?mode=ro"
-        engine = create_engine("sqlite://", creator=lambda: sqlite3.connect(uri, uri=True))
-    else:
-        engine = make_engine(url)
+    engine = _reading_engine(url)
     try:
         with engine.connect() as connection:
             current = MigrationContext.configure(connection).get_current_revision()
@@ -258,3 +265,30 @@ def sevens_revision(url: str) -> str | None:
     except CommandError:  # alembic's ResolutionError: a revision of some other application
         return None
     return current
+
+
+def other_tables(url: str) -> list[str]:
+    """The tables of the database at ``url`` when it has no ``alembic_version`` table: another
+    application's (sorted), which :func:`run_migrations` would add sevens' tables to. Empty for
+    an empty database and for one that Alembic has migrated (sevens, or a newer sevens: the
+    migrations themselves then say which). Only reads, as :func:`sevens_revision` does.
+
+    >>> other_tables("sqlite://")
+    []
+    """
+    from pathlib import Path
+
+    from sqlalchemy import inspect
+
+    parsed = make_url(normalise_url(url))
+    new_file = is_in_memory(url) or not Path(parsed.database or "").exists()
+    if parsed.get_backend_name() == "sqlite" and "uri" not in parsed.query and new_file:
+        return []  # a new database: nothing in it yet
+    # A SQLite URI (file:...?mode=ro&uri=true) is opened as the server will open it.
+    engine = make_engine(url) if "uri" in parsed.query else _reading_engine(url)
+    try:
+        with engine.connect() as connection:
+            names = inspect(connection).get_table_names()
+    finally:
+        engine.dispose()
+    return [] if "alembic_version" in names else sorted(names)
