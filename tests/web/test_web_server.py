@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import re
+import signal
 import socket
 import stat
 import subprocess
@@ -492,3 +493,48 @@ def test_a_database_that_cannot_be_used_gets_503_and_one_log_line(
         ("ERROR", "POST /api/v1/games: the database cannot be used: unable to open database file (answered 503)", None),
     ], said
     assert "s3cret" not in caplog.text
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_serve_stops_on_sigterm_or_sigint_with_status_0_after_the_request_in_flight(
+    tmp_path: Path, signum: int
+) -> None:
+    """systemd and docker stop a service with SIGTERM (a terminal with SIGINT) and count any status
+    but 0 as a failure. Uvicorn finished the requests in flight and then sent itself the signal
+    again: status -15 for SIGTERM, a KeyboardInterrupt's for SIGINT. Now 0, the request that was
+    being received when the signal came is answered whole, and the log says in one line that sevens stopped."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    process = _start_serve(tmp_path, port, (), None)
+    try:
+        assert _until_home_page(process, port) is None
+        body = json.dumps({"name": "Cup", "players": 4}).encode()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as client:
+            client.sendall(
+                b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + f"Content-Length: {len(body)}\r\n\r\n".encode() + body[:10]
+            )
+            time.sleep(0.5)  # the headers are in: the request is in flight
+            process.send_signal(signum)
+            time.sleep(1)
+            assert process.poll() is None, "the server ended with a request in flight"
+            client.sendall(body[10:])
+            answer = b""
+            while chunk := client.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 201 "), answer[:200]
+        assert b'"invites"' in answer
+        output = process.communicate(timeout=30)[0].decode()
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, output
+    name = signal.Signals(signum).name
+    stopped = [line for line in output.splitlines() if "sevens stopped" in line]
+    assert len(stopped) == 1 and re.fullmatch(
+        rf"\d{{4}}-\d\d-\d\dT\d\d:\d\d:\d\dZ INFO: +sevens stopped cleanly on {name}: the requests in flight were answered",
+        stopped[0],
+    ), output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output

@@ -85,6 +85,28 @@ def log_config() -> dict[str, Any]:
     return config
 
 
+def stop_cleanly() -> None:
+    """Make SIGTERM and SIGINT end the server with status 0 and one line in its log.
+
+    Uvicorn takes both signals while it serves, finishes the requests in flight, shuts the app down
+    (the deadline scheduler finishing the game it is resolving), then puts back the handlers it
+    found and sends the signal again, to end the process as the signal would have without it: by
+    default status -15 (killed by SIGTERM) or a KeyboardInterrupt. systemd and docker count that
+    as a failure. The handlers put here receive that second signal, after the clean shutdown
+    (or before uvicorn takes over, when nothing is served yet), and end the process with 0."""
+    import signal
+    import sys
+    from types import FrameType
+
+    def stopped(signum: int, _frame: FrameType | None) -> None:
+        name = signal.Signals(signum).name
+        logging.getLogger("sevens.web").info("sevens stopped cleanly on %s: the requests in flight were answered", name)
+        sys.exit(0)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, stopped)
+
+
 def register(app: typer.Typer) -> None:
     """Add ``sevens serve`` to the application."""
 
@@ -196,6 +218,7 @@ def register(app: typer.Typer) -> None:
         # Everything loaded by now lives as long as the server: frozen out of the collector's
         # way, a full collection no longer walks it in the middle of a request.
         gc.freeze()
+        stop_cleanly()
         uvicorn.run(
             web_app, host=host, port=port, log_config=log_config(), log_level="info", access_log=False,
             proxy_headers=False,

@@ -9,7 +9,9 @@ the same database never resolve a turn twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import threading
 from collections.abc import Callable
 from datetime import datetime
 
@@ -25,13 +27,18 @@ log = logging.getLogger("sevens.web.scheduler")
 
 
 def resolve_due(
-    factory: sessionmaker[Session], *, now: datetime, reached: Callable[[], None] | None = None
+    factory: sessionmaker[Session],
+    *,
+    now: datetime,
+    reached: Callable[[], None] | None = None,
+    stop: threading.Event | None = None,
 ) -> int:
     """Resolve every overdue turn, one transaction per game; returns how many turns were resolved.
 
     Each resolution is logged (the game's public id and the turn, never an order: R13). A database
     that cannot be reached (:class:`OperationalError`) ends the poll: the next one tries again.
-    ``reached`` is called once the overdue turns are found, before any is resolved."""
+    ``reached`` is called once the overdue turns are found, before any is resolved. Once ``stop``
+    is set (the server is stopping) no further game is begun; the one being resolved is finished."""
     with session_scope(factory) as session:
         due = due_turns(session, now=now)
         # For the log: the ids in the pages' addresses, which the operator is told.
@@ -40,6 +47,8 @@ def resolve_due(
         reached()
     resolved = 0
     for game_id, turn in due:
+        if stop is not None and stop.is_set():
+            break  # the rest wait for the next server: their deadlines are in the database
         public_id = public.get(game_id, game_id)
         try:
             done = resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
@@ -75,7 +84,8 @@ def resolve_if_still_due(factory: sessionmaker[Session], *, game_id: int, turn: 
 async def run_scheduler(
     factory: sessionmaker[Session], *, clock: Callable[[], datetime], interval: float
 ) -> None:
-    """Poll for overdue turns every ``interval`` seconds until cancelled.
+    """Poll for overdue turns every ``interval`` seconds until cancelled; cancelled in the middle of
+    a poll, it finishes the game being resolved, begins no other, and then ends.
 
     While the database cannot be reached the poll fails each time; that is logged once, in one
     line with the driver's reason, and again when the database answers (not a traceback a poll)."""
@@ -87,9 +97,19 @@ async def run_scheduler(
             log.info("the deadline scheduler reaches the database again")
         unreachable = False
 
+    stop = threading.Event()
     while True:
+        poll = asyncio.ensure_future(asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached, stop=stop))
         try:
-            await asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached)
+            # Cancelled (the server stopping), the poll's thread would go on resolving games after
+            # the server had let go of the database, and the process could end in the middle of
+            # it: it is told to begin no other game, and waited for.
+            await asyncio.shield(poll)
+        except asyncio.CancelledError:
+            stop.set()
+            with contextlib.suppress(Exception):
+                await poll
+            raise
         except OperationalError as exc:
             if not unreachable:
                 log.error(
