@@ -24,6 +24,7 @@ from sqlalchemy import select
 
 import sevens
 from sevens.store.models import GameRow
+from sevens.store.testing import backends
 from sevens.tournament.verify import verify_record
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
@@ -538,3 +539,28 @@ def test_serve_stops_on_sigterm_or_sigint_with_status_0_after_the_request_in_fli
         stopped[0],
     ), output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+
+
+@pytest.mark.skipif("postgresql" not in backends(), reason="needs PostgreSQL (SEVENS_TEST_POSTGRES_URL)")
+def test_serve_says_where_its_database_is_without_a_password_given_in_the_query(tmp_path: Path) -> None:
+    """libpq takes the password in the URL's query too (``?password=``): the line saying the
+    server started showed everything after the ``@``, that password included, on the console and
+    in the service's log."""
+    from sqlalchemy import make_url
+
+    from sevens.store.testing import throwaway_database
+
+    with throwaway_database("postgresql", tmp_path) as url, socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        s.close()
+        given = f"{url}?password=hunter2&application_name=sevens"
+        process = _start_serve(tmp_path, port, ("--database-url", given), None)
+        try:
+            assert _until_home_page(process, port) is None
+        finally:
+            process.terminate()
+            output = process.communicate(timeout=30)[0].decode()
+    parsed = make_url(url)
+    assert f"(database: {parsed.host}:{parsed.port}/{parsed.database})\n" in output, output
+    assert "hunter2" not in output, output

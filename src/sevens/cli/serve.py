@@ -85,6 +85,24 @@ def log_config() -> dict[str, Any]:
     return config
 
 
+def shown_database(url: str) -> str:
+    """Where the database is, for the line that says the server started: no user, no password, and
+    none of the URL's query, which may hold one too (``?password=``, ``?sslpassword=``).
+
+    >>> shown_database("postgresql://ann:secret@db.example.org:5432/sevens?password=x&sslmode=require")
+    'db.example.org:5432/sevens'
+    >>> shown_database("sqlite:///./sevens.sqlite3")
+    './sevens.sqlite3'
+    """
+    from sqlalchemy import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return parsed.database or "(in memory)"
+    where = parsed.host or "localhost"
+    return f"{where}{f':{parsed.port}' if parsed.port else ''}/{parsed.database or ''}"
+
+
 def stop_cleanly() -> None:
     """Make SIGTERM and SIGINT end the server with status 0 and one line in its log.
 
@@ -211,7 +229,7 @@ def register(app: typer.Typer) -> None:
         # before, a bare "[Errno 28] ..." with the status of bad input, or status 1 and nothing said.
         with printing():
             typer.echo(
-                f"Sevens is serving on http://{host}:{port}/ (database: {settings.database_url.split('@')[-1]})"
+                f"Sevens is serving on http://{host}:{port}/ (database: {shown_database(settings.database_url)})"
             )
         # No access log: request lines carry invite secrets (/join/...) and draft orders (the API's
         # GET odds queries; the pages post theirs, and a bot may), which R13 and the secrecy of links keep out of every log.
