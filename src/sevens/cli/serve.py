@@ -91,6 +91,8 @@ def shown_database(url: str) -> str:
 
     >>> shown_database("postgresql://ann:secret@db.example.org:5432/sevens?password=x&sslmode=require")
     'db.example.org:5432/sevens'
+    >>> shown_database("postgresql://sevens@/sevens?host=/run/postgresql")
+    '/run/postgresql/sevens'
     >>> shown_database("sqlite:///./sevens.sqlite3")
     './sevens.sqlite3'
     """
@@ -99,7 +101,8 @@ def shown_database(url: str) -> str:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         return parsed.database or "(in memory)"
-    where = parsed.host or "localhost"
+    folder = parsed.query.get("host")  # libpq's way to name a Unix socket's folder
+    where = parsed.host or (folder if isinstance(folder, str) else None) or "localhost"
     return f"{where}{f':{parsed.port}' if parsed.port else ''}/{parsed.database or ''}"
 
 
