@@ -19,6 +19,7 @@ OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 ELSEWHERE = {
     "--sve": "docs/cli.md's example of a misspelt option, shown refused",
     "--strict": "mypy's, run by scripts/test",
+    "--now": "systemctl's, in docs/web.md's step-by-step server",
 }
 
 
