@@ -42,7 +42,7 @@ def test_a_stopped_scheduler_finishes_the_game_it_resolves_and_begins_no_other(
 
     async def stop_while_resolving() -> float:
         task = asyncio.create_task(run_scheduler(app.state.sessionmaker, clock=clock, interval=60))
-        await asyncio.sleep(1)  # the poll has found both turns and waits on the first
+        await asyncio.sleep(2)  # the poll has found both turns and waits on the first
         timer = threading.Timer(1, release)
         timer.start()
         task.cancel()
