@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from installed_packages import install_package
 from sevens.cli.main import app
+from sevens.lab.cores import available_cores
 from sevens.lab.run import run_lab, wilson_interval
 from strategy_sources import FAILS_ONCE, PRINTER
 from terminal_session import in_terminal, press_ctrl_c, read_until
@@ -981,3 +982,38 @@ def test_kill_stops_the_batches_playing_a_slow_strategy_at_once_and_leaves_no_wo
     assert out == b""
     assert said.startswith("error: stopped by SIGTERM (kill) after about "), said
     assert not _in_session(run.pid)  # no worker left behind
+
+
+ENDS_ITS_PROCESS = """
+import os
+import numpy as np
+
+
+class Ends:
+    \"\"\"Ends the process it plays in, with no error: as a crash in compiled code, or the system's
+    out-of-memory killer, would.\"\"\"
+
+    def orders(self, view, rng):
+        os._exit(1)
+"""
+
+
+def test_a_worker_that_ends_abruptly_is_said_in_one_line_with_the_likely_causes(tmp_path: Path) -> None:
+    """A worker process that ended without a word was said as "BrokenProcessPool: A process in the
+    process pool was terminated abruptly while the future was running or pending., raised while
+    ends:Ends played": neither what that means nor what to look for."""
+    if available_cores() < 2:
+        pytest.skip("two workers need two cores here (with one, the strategy ends the run's own process)")
+    (tmp_path / "ends.py").write_text(ENDS_ITS_PROCESS)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,ends:Ends", "--teams", "8",
+               "--tournaments", "4000", "--workers", "2"]
+    run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 1, run.stderr
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1, run.stderr
+    assert run.stderr.startswith("error: the run stopped after about "), run.stderr
+    assert ("of 4,000 tournaments: a worker process ended abruptly while ends:Ends played, with no error to report; "
+            "a strategy that ends its own process (os._exit, a signal, a crash in compiled code) does this, and so "
+            "does the system stopping a worker short of memory") in run.stderr
+    assert "BrokenProcessPool" not in run.stderr

@@ -10,6 +10,7 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -311,6 +312,21 @@ def lab(
         )
     except ValueError as exc:
         fail(str(exc))
+    except BrokenProcessPool:
+        # A worker that ended without a word (os._exit, a crash in compiled code, the kernel's OOM
+        # killer) was said as "BrokenProcessPool: A process in the process pool was terminated
+        # abruptly while the future was running or pending., raised while ... played": no cause, no fix.
+        own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
+        playing = f"while {', '.join(own)} played" if own else "while the built-in strategies played"
+        fail(
+            f"the run stopped after about {simulated:,} of {tournaments:,} tournaments: a worker process ended "
+            f"abruptly {playing}, with no error to report; a strategy that ends its own process (os._exit, a "
+            "signal, a crash in compiled code) does this, and so does the system stopping a worker short of "
+            "memory (dmesg then names it); nothing is printed or plotted, since a part of a run depends on which "
+            "batches happened to finish; find what ended it, or run with fewer --workers for less memory, and run "
+            "again",
+            code=1,
+        )
     except Exception as exc:
         own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
         if not own:
