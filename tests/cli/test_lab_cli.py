@@ -1017,3 +1017,27 @@ def test_a_worker_that_ends_abruptly_is_said_in_one_line_with_the_likely_causes(
             "a strategy that ends its own process (os._exit, a signal, a crash in compiled code) does this, and so "
             "does the system stopping a worker short of memory") in run.stderr
     assert "BrokenProcessPool" not in run.stderr
+
+
+@pytest.mark.parametrize("option", ["--strategies", "--field"])
+def test_an_entry_point_under_a_built_ins_name_is_said_to_be_left_out_and_how_to_play_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """A package registering its own 'equilibrium' had the built-in played in its place without a word:
+    its author read the built-in's figures as their own strategy's."""
+    module = f"own_equilibrium_{option.strip('-')}"  # a module of its own for each case: imports are kept
+    source = ("import numpy as np\n\nclass Mine:\n    def orders(self, view, rng):\n"
+              "        return np.zeros(view.size, dtype=np.int64), np.zeros(view.size, dtype=np.int64)\n")
+    install_package(tmp_path, f"pkg_{module}", {module: source}, {"equilibrium": f"{module}:Mine"})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["lab", "--strategies", "even", "--tournaments", "10", "--json"]
+    result = runner.invoke(app, [*args, "--field", "equilibrium"] if option == "--field" else
+                           ["lab", "--strategies", "even,equilibrium", "--tournaments", "10", "--json"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        f"note: {option}: the package pkg_{module} registers a strategy called 'equilibrium', which is a built-in's "
+        f"name: the built-in equilibrium is played; to play the package's, name it by its path, {module}:Mine, or "
+        "rename its entry point in that package's pyproject.toml\n"
+    )
+    assert json.loads(result.stdout)["tournaments"] == 10

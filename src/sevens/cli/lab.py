@@ -242,6 +242,7 @@ def lab(
     with _printing_to_stderr():
         for option, name in [("--strategies", n) for n in names] + ([("--field", field)] if field else []):
             _check_callable(option, name)
+            _note_hidden(option, name)
         try:
             check_run(names, tournaments, teams=teams, workers=workers, field=field, seed=seed)
         except ValueError as exc:
@@ -450,6 +451,22 @@ def _printing_to_stderr() -> Iterator[None]:
             sys.stderr.flush()
             os.dup2(saved, 1)
             os.close(saved)
+
+
+def _note_hidden(option: str, name: str) -> None:
+    """Say on stderr where an installed package registers a strategy under a built-in's name: the
+    built-in is played, and the package's was left out without a word, its author reading the
+    built-in's figures as their own."""
+    from sevens.lab.registry import hidden_entry_point
+
+    hidden = hidden_entry_point(name)
+    if hidden is not None:
+        package, path = hidden
+        _note(
+            f"note: {option}: the package {package} registers a strategy called {name!r}, which is a built-in's name: "
+            f"the built-in {name} is played; to play the package's, name it by its path, {path}, or rename its entry "
+            "point in that package's pyproject.toml"
+        )
 
 
 def _check_callable(option: str, name: str) -> None:

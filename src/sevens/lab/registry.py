@@ -35,7 +35,9 @@ from sevens.lab.strategies import (
     ScalarAdapter,
 )
 
-__all__ = ["BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "is_builtin", "resolve"]
+__all__ = [
+    "BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "hidden_entry_point", "is_builtin", "resolve",
+]
 
 
 BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
@@ -136,6 +138,22 @@ def is_builtin(name: str) -> bool:
     (True, False, False)
     """
     return name.partition("@")[0] in BUILTINS or name in _scalar_bots()
+
+
+def hidden_entry_point(name: str) -> tuple[str, str] | None:
+    """An installed package's entry point called ``name`` that :func:`resolve` never reaches, since a
+    built-in (``"even"``, ``"even-flair@1.5"``) is called so and comes first: the package's name and
+    the entry point's ``module:attribute``; ``None`` where there is none.
+
+    >>> hidden_entry_point("even") is None  # no package here registers one called so
+    True
+    """
+    if not (name in BUILTINS or name in _scalar_bots() or "@" in name):
+        return None  # resolve reaches an entry point of this name
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return (ep.dist.name if ep.dist is not None else "an installed package"), ep.value
+    return None
 
 
 def available() -> list[str]:
