@@ -93,6 +93,20 @@ class ThreeArrays(_Own):
         return force, flair, force
 
 
+class RowsInOneArray(_Own):
+    name = "rows-in-one-array"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return np.stack([force, flair])  # was said as "returned a ndarray": which way it was wrong, not said
+
+
+class ColumnsInOneArray(_Own):
+    name = "columns-in-one-array"
+
+    def bend(self, force: Any, flair: Any, view: BatchView) -> Any:
+        return np.stack([force, flair], axis=1)
+
+
 class Nothing(_Own):
     name = "nothing"
 
@@ -165,6 +179,11 @@ HOW = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies m
                       "two arrays of shape (view.size,)"]),
     (ThreeArrays, ["strategy 'three-arrays' returned a tuple of 3 items in turn 1", "two arrays, (force, flair)"]),
     (Nothing, ["strategy 'nothing' returned a NoneType in turn 1", "two arrays, (force, flair)"]),
+    (RowsInOneArray, ["strategy 'rows-in-one-array' returned a single array of shape (2, 32) in turn 1",
+                      "two arrays, (force, flair), with one entry per team of the view: return its two rows as a "
+                      "pair, (orders[0], orders[1])"]),
+    (ColumnsInOneArray, ["strategy 'columns-in-one-array' returned a single array of shape (32, 2) in turn 1",
+                         "return its two columns as a pair, (orders[:, 0], orders[:, 1])"]),
     (Halves, ["strategy 'halves' gave FORCE as floating-point numbers (float64) in turn 1 (group round 1), 32 of "
               "them not whole (such as ", "np.rint(x).astype(np.int64)", HOW]),
     (WholeFloats, ["strategy 'whole-floats' gave FORCE as floating-point numbers (float64) in turn 1", "whole points"]),

@@ -198,9 +198,17 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
         ) from exc
     if not isinstance(made, tuple | list) or len(made) != 2:
         shown = f"{type(made).__name__} of {len(made)} items" if isinstance(made, tuple | list) else type(made).__name__
+        fix = ""
+        if isinstance(made, np.ndarray):
+            # Both orders in one array ("returned a ndarray") did not say which way it was wrong.
+            shown = f"single array of shape {made.shape}"
+            if made.shape == (2, view.size):
+                fix = ": return its two rows as a pair, (orders[0], orders[1])"
+            elif made.shape == (view.size, 2):
+                fix = ": return its two columns as a pair, (orders[:, 0], orders[:, 1])"
         raise StrategyError(
             f"strategy {name} returned a {shown} in {when}; orders(view, rng) must return two arrays, "
-            "(force, flair), with one entry per team of the view"
+            f"(force, flair), with one entry per team of the view{fix}"
         )
     force = _points(name, "FORCE", made[0], view.size, when)
     flair = _points(name, "FLAIR", made[1], view.size, when)
