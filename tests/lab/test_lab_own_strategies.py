@@ -517,3 +517,20 @@ def test_a_failed_batch_ends_a_run_whose_workers_have_much_progress_to_tell(tmp_
             pytest.fail("the run did not end after its batch failed")
     assert driven.returncode == 0, err.decode()
     assert "strategy 'fails_once:FailsOnce' (named 'fails-once') raised RuntimeError: no plan for turn 3" in out.decode()
+
+
+class UnnamedBotRaises:
+    """A one-decision bot with no name, raising."""
+
+    def order(self, view: object, rng: object) -> Order:
+        raise KeyError("no plan")
+
+
+def test_a_bot_with_no_name_is_named_by_its_path_alone() -> None:
+    """Its adapter takes a name from its class, and the message said "(named 'UnnamedBotRaises')", as if
+    the bot had been given that name; docs/strategy.md says one with no name is named by its path."""
+    with pytest.raises(StrategyError) as caught:
+        run_lab(["even", f"{HERE}:UnnamedBotRaises"], 8, seed=1, teams=8, batch_size=8)
+    message = str(caught.value)
+    assert message.startswith(f"strategy '{HERE}:UnnamedBotRaises' raised KeyError: 'no plan' at "), message
+    assert "(named" not in message

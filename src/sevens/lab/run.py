@@ -47,7 +47,7 @@ from sevens.lab.kernels import mix64
 from sevens.lab.registry import BUILTINS, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
-from sevens.lab.strategies import BatchStrategy, StrategyError
+from sevens.lab.strategies import BatchStrategy, ScalarAdapter, StrategyError
 
 __all__ = [
     "BATCH_SIZE",
@@ -380,12 +380,18 @@ def _every(count: int, progress: Callable[[int], None] | None) -> Callable[[floa
 def _label(typed: str, made: object) -> str:
     """A strategy as messages name it: as the run names it, and by its own name where that differs.
 
-    A strategy of one's own need not have a name: it is then named as the run names it.
+    A strategy of one's own need not have a name: it is then named as the run names it. A bot's
+    is its own ``name``, not the name its adapter takes from its class where it has none ("(named
+    'Plain')" read as a name the bot was given).
 
     >>> _label("even", resolve("even")), _label("mine:Pacer", resolve("even")), _label("mine:Plain", object())
     ("'even'", "'mine:Pacer' (named 'even')", "'mine:Plain'")
+    >>> class Plain:
+    ...     def order(self, view, rng): ...
+    >>> _label("mine:Plain", ScalarAdapter(Plain()))
+    "'mine:Plain'"
     """
-    own = getattr(made, "name", typed)
+    own = getattr(made.strategy if isinstance(made, ScalarAdapter) else made, "name", typed)
     return repr(typed) if typed == own else f"{typed!r} (named {own!r})"
 
 
