@@ -90,6 +90,21 @@ def test_a_plot_named_by_its_ending_alone_is_refused_saying_a_name_is_missing(pl
     assert result.stderr == f"error: --plot {name} is an ending with no name before it; give a file name, e.g. --plot ranking.png\n"
 
 
+@pytest.mark.parametrize(("plot", "says"), [
+    ("{tmp}", "--plot {tmp} is a folder; give a file name, e.g. --plot {tmp}/ranking.png"),
+    ("{tmp}/", "--plot {tmp} is a folder; give a file name, e.g. --plot {tmp}/ranking.png"),
+    ("x.bmp", "--plot must end in .png or .svg, got 'x.bmp'; write e.g. --plot x.png"),
+    ("plots/ranking", "--plot must end in .png or .svg, got 'ranking'; write e.g. --plot plots/ranking.png"),
+])
+def test_a_plot_that_is_a_folder_or_has_another_ending_is_told_what_to_write(tmp_path: Path, plot: str, says: str) -> None:
+    """'--plot /tmp' was told it "must end in .png or .svg, got 'tmp'", as if tmp were a file's name, and an
+    unknown ending was told what was wrong but not what to write instead."""
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", plot.format(tmp=tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {says.format(tmp=tmp_path)}\n"
+    assert list(tmp_path.iterdir()) == []
+
+
 @pytest.mark.parametrize(
     ("typed", "meant"),
     [("Even", "even"), ("group_blitz", "group-blitz"), ("odds-awre", "odds-aware"), ("front-loading", "group-blitz"), ("Knockout saving", "knockout-saver")],

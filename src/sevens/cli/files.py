@@ -140,10 +140,12 @@ def unexpanded_home(path: Path | str, option: str) -> str | None:
 def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence[str], overwrite: bool) -> None:
     if suffixes and path.name.lower() in suffixes:  # '.png' alone is a hidden file's name, with no ending
         fail(f"{option} {path.name} is an ending with no name before it; give a file name, e.g. {option} {example}")
-    if suffixes and path.suffix.lower() not in suffixes:
-        fail(f"{option} must end in {' or '.join(suffixes)}, got {path.name or str(path)!r}")
-    if path.is_dir():
+    if path.is_dir():  # before its ending: '--plot /tmp' was told it "must end in .png or .svg, got 'tmp'"
         fail(f"{option} {path} is a folder; give a file name, e.g. {option} {path / example}")
+    if suffixes and path.suffix.lower() not in suffixes:
+        # What to write, not only what is wrong: the same name with an ending it takes.
+        named = path.with_suffix(suffixes[0]) if path.name else Path(example)
+        fail(f"{option} must end in {' or '.join(suffixes)}, got {path.name or str(path)!r}; write e.g. {option} {named}")
     if path.exists() and not path.is_file():
         # --overwrite would put a file in its place: /dev/null itself, when root writes there. Said
         # before "already exists", whose advice (pass --overwrite) would only lead to this.
