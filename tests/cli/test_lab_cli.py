@@ -1056,3 +1056,12 @@ def test_an_entry_point_under_a_built_ins_name_is_said_to_be_left_out_and_how_to
         "rename its entry point in that package's pyproject.toml\n"
     )
     assert json.loads(result.stdout)["tournaments"] == 10
+
+
+@pytest.mark.parametrize("teams", ["12", "0", "32"])
+def test_a_number_of_teams_r6_does_not_allow_is_told_the_two_it_does(teams: str) -> None:
+    """'--teams 12' said "R6: a tournament has 8 or 16 teams, not 12" and no word of what to write."""
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--teams", teams])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: R6: a tournament has 8 or 16 teams, not {teams}; use --teams 8 or --teams 16 "
+                             "(16 if left out)\n")

@@ -664,7 +664,7 @@ def check_run(
     if workers < 1:
         raise ValueError(f"the number of workers must be at least 1, got {workers}")
     if teams not in (8, 16):
-        raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}")
+        raise ValueError(f"R6: a tournament has 8 or 16 teams, not {teams}; use --teams 8 or --teams 16 (16 if left out)")
     if batch_size < 1:
         raise ValueError(f"the batch size must be at least 1, got {batch_size}")
     # Every strategy named must play at least one team, or its row would be empty (seat_block).
