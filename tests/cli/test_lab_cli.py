@@ -1065,3 +1065,21 @@ def test_a_number_of_teams_r6_does_not_allow_is_told_the_two_it_does(teams: str)
     assert result.exit_code == 2
     assert result.stderr == (f"error: R6: a tournament has 8 or 16 teams, not {teams}; use --teams 8 or --teams 16 "
                              "(16 if left out)\n")
+
+
+@pytest.mark.parametrize("option", ["--strategies", "--field"])
+def test_a_module_named_without_its_strategy_is_told_to_name_the_strategy_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str
+) -> None:
+    """'--strategies even,pacers', the pacers.py beside it named without ':SaveThenFlair', was told only
+    that there is no strategy called 'pacers', with the built-ins' names."""
+    module = f"my_pacers_{option.strip('-')}"
+    (tmp_path / f"{module}.py").write_text("class SaveThenFlair:\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    args = ["lab", "--strategies", f"even,{module}" if option == "--strategies" else "even", "--tournaments", "10"]
+    result = runner.invoke(app, args if option == "--strategies" else [*args, "--field", module])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {option}: there is no strategy called '{module}'; "), result.stderr
+    assert result.stderr.endswith(f"or give a 'module:attribute' path ('{module}' is a module here: name the strategy "
+                                  f"in it, as '{module}:NAME')\n"), result.stderr
+    assert "is a module" not in runner.invoke(app, ["lab", "--strategies", "even,json"]).stderr  # Python's own

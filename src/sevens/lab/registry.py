@@ -18,7 +18,11 @@ run's results depend on how its batches are shared out among workers).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import importlib.machinery
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from importlib.metadata import entry_points
@@ -140,6 +144,16 @@ def is_builtin(name: str) -> bool:
     return name.partition("@")[0] in BUILTINS or name in _scalar_bots()
 
 
+def _is_module(name: str) -> bool:
+    """Whether ``name`` is a top-level module where a ``"module:attribute"`` path is looked for (the
+    current folder and the path), found without importing it."""
+    if not name.isidentifier() or name in sys.stdlib_module_names:  # 'json': no strategy of one's own
+        return False
+    with contextlib.suppress(Exception):  # a folder that cannot be read, a path entry that is no folder
+        return importlib.machinery.PathFinder.find_spec(name, [os.getcwd(), *sys.path]) is not None
+    return False
+
+
 def hidden_entry_point(name: str) -> tuple[str, str] | None:
     """An installed package's entry point called ``name`` that :func:`resolve` never reaches, since a
     built-in (``"even"``, ``"even-flair@1.5"``) is called so and comes first: the package's name and
@@ -216,6 +230,9 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
         return _wrap(target, name)
     module, dot, attribute = name.rpartition(".")
     meant = f" ('{module}:{attribute}'?)" if dot and module and attribute else ""
+    if not meant and _is_module(name):
+        # 'pacers' for the pacers.py beside it: the module, not a strategy in it.
+        meant = f" ({name!r} is a module here: name the strategy in it, as '{name}:NAME')"
     # A capital or a letter astray ('Even', 'group_blitz', 'odds-awre'), or what a bot does
     # ('front-loading'): the name that was meant first.
     close = meant_bot(name, available())
