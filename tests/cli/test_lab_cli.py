@@ -1083,3 +1083,44 @@ def test_a_module_named_without_its_strategy_is_told_to_name_the_strategy_in_it(
     assert result.stderr.endswith(f"or give a 'module:attribute' path ('{module}' is a module here: name the strategy "
                                   f"in it, as '{module}:NAME')\n"), result.stderr
     assert "is a module" not in runner.invoke(app, ["lab", "--strategies", "even,json"]).stderr  # Python's own
+
+
+SLOW_BOT = """
+import time
+from sevens.rules import Order
+
+
+class Slow:
+    \"\"\"A one-decision bot that thinks for a second over each order.\"\"\"
+
+    def order(self, view, rng):
+        time.sleep(1)
+        return Order(force=0, flair=0)
+"""
+
+
+def test_a_run_of_one_tournament_stopped_is_not_told_to_run_fewer_but_that_a_strategy_is_slow(tmp_path: Path) -> None:
+    """A run of one tournament held up by a slow bot, stopped, was told to "run again, with a smaller
+    --tournaments for a shorter run": there is none shorter."""
+    (tmp_path / "slow.py").write_text(SLOW_BOT)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,slow:Slow", "--teams", "8",
+               "--tournaments", "1", "--workers", "1"]
+    with subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          start_new_session=True) as run:
+        time.sleep(8)  # loaded, and playing (each turn asks 4 teams, a second each: the run takes half a minute)
+        os.kill(run.pid, signal.SIGTERM)
+        try:
+            out, err = run.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(run.pid, signal.SIGKILL)
+            pytest.fail("a run stopped while a slow bot played was still going after 30 s")
+    said = err.decode()
+    assert run.returncode == 128 + signal.SIGTERM, said
+    assert out == b""
+    assert said.startswith("error: stopped by SIGTERM (kill) after about 0 of 1 tournaments: "), said
+    assert said.rstrip().endswith(
+        "a run of one tournament is as short as a run gets, so one that takes this long has a strategy slow to decide: "
+        "a one-decision bot (order(view, rng)) is asked once per team and turn, far slower than a batch strategy "
+        "(docs/strategy.md), and a strategy of your own is asked what its code takes to answer"), said
+    assert "smaller --tournaments" not in said

@@ -387,6 +387,14 @@ def _interrupted(
             f"{stopped}; the Dask cluster at {dask} had no workers, so the run was waiting for one: start workers "
             f"(dask worker {dask}) and run again, or leave out --dask to run on this machine"
         )
+    if tournaments == 1:
+        # "a smaller --tournaments" was the advice here too, and no run is shorter.
+        return (
+            f"{stopped}; a run of one tournament is as short as a run gets, so one that takes this long has a "
+            "strategy slow to decide: a one-decision bot (order(view, rng)) is asked once per team and turn, far "
+            "slower than a batch strategy (docs/strategy.md), and a strategy of your own is asked what its code takes "
+            "to answer"
+        )
     return f"{stopped}; run again, with a smaller --tournaments for a shorter run"
 
 
