@@ -1124,3 +1124,19 @@ def test_a_run_of_one_tournament_stopped_is_not_told_to_run_fewer_but_that_a_str
         "a one-decision bot (order(view, rng)) is asked once per team and turn, far slower than a batch strategy "
         "(docs/strategy.md), and a strategy of your own is asked what its code takes to answer"), said
     assert "smaller --tournaments" not in said
+
+
+@pytest.mark.parametrize(("typed", "says"), [
+    ("even,even-flar@1.5", "--strategies: 'even-flar@1.5': only even, even-flair, even-force, odds-aware, equilibrium, "
+     "field-reader take a knockout weight ('even-flair@1.5'), not 'even-flar' (did you mean 'even-flair@1.5'?)"),
+    ("Equilibrium@1.1", "--strategies: 'Equilibrium@1.1': only even, even-flair, even-force, odds-aware, equilibrium, "
+     "field-reader take a knockout weight ('even-flair@1.5'), not 'Equilibrium' (did you mean 'equilibrium@1.1'?)"),
+    ("even,even-flair@1,5", "--strategies: 'even-flair@1,5' reads as 'even-flair@1' and a strategy called '5', as "
+     "commas part the names; write a knockout weight with a point: even-flair@1.5"),
+])
+def test_a_weighted_name_mistyped_or_with_a_decimal_comma_is_told_what_was_meant(typed: str, says: str) -> None:
+    """'even-flar@1.5' was told which names take a weight but not which was meant, as 'even-flar' alone is;
+    'even-flair@1,5' (a decimal comma) was told "there is no strategy called '5'"."""
+    result = runner.invoke(app, ["lab", "--strategies", typed, "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {says}\n"

@@ -9,6 +9,7 @@ field-reader leaning toward K rather than 1.5 (:func:`reply_weight`), K from 0 t
 
 from __future__ import annotations
 
+import difflib
 import re
 from fractions import Fraction
 from typing import Literal
@@ -84,8 +85,11 @@ def parse_knockout_weight(base: str, weight: str) -> Fraction:
     sevens.bots.pacing.WeightError: the knockout weight must be a number such as 0.5, 1.5 or 2, got 'soon'
     """
     if base not in WEIGHTED:
+        # 'even-flar@1.5', 'Equilibrium@1.1': the name meant, as an unknown name without a weight is told.
+        close = difflib.get_close_matches("-".join(base.lower().replace("_", "-").split()), WEIGHTED, n=1, cutoff=0.75)
+        meant = f" (did you mean '{close[0]}@{weight.strip()}'?)" if close else ""
         raise WeightError(
-            f"only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}", "no-weight"
+            f"only {', '.join(WEIGHTED)} take a knockout weight ('even-flair@1.5'), not {base!r}{meant}", "no-weight"
         )
     text = weight.strip()
     try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import math
 import os
@@ -231,6 +232,11 @@ def lab(
     names = [name.strip() for name in strategies.split(",") if name.strip()]
     if not names:
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
+    for weighted, rest in itertools.pairwise(names):
+        if "@" in weighted and rest.isdigit():
+            # 'even-flair@1,5' with a decimal comma: the comma parts the names, and '5' was told it is no strategy.
+            fail(f"--strategies: '{weighted},{rest}' reads as {weighted!r} and a strategy called {rest!r}, as commas "
+                 f"part the names; write a knockout weight with a point: {weighted}.{rest}")
     if plot is not None:
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
     elif overwrite:
