@@ -1140,3 +1140,16 @@ def test_a_weighted_name_mistyped_or_with_a_decimal_comma_is_told_what_was_meant
     result = runner.invoke(app, ["lab", "--strategies", typed, "--tournaments", "10"])
     assert result.exit_code == 2
     assert result.stderr == f"error: {says}\n"
+
+
+def test_workers_beside_dask_are_refused_at_once_rather_than_dropped() -> None:
+    """'--workers 3 --dask ADDRESS' played on the cluster's workers and dropped --workers without a word
+    (here, after waiting 10 s for a scheduler that was never there)."""
+    started = time.monotonic()
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--workers", "3",
+                                 "--dask", "tcp://127.0.0.1:1"])
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --workers 3 is for a run on this machine, and with --dask the cluster's workers "
+                             "play (as many as were started with dask worker ADDRESS): drop --workers, or --dask to "
+                             "run here\n")
+    assert time.monotonic() - started < 5

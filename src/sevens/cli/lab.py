@@ -241,6 +241,10 @@ def lab(
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
     elif overwrite:
         fail("--overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite")
+    if workers is not None and dask is not None:
+        # Was dropped without a word: the cluster's workers play a run on Dask, as many as were started there.
+        fail(f"--workers {workers} is for a run on this machine, and with --dask the cluster's workers play (as many as "
+             "were started with dask worker ADDRESS): drop --workers, or --dask to run here")
     if workers is None:
         workers = default_workers(tournaments)
     # Loading a strategy of one's own runs its module and makes it: what that prints goes to stderr
