@@ -202,7 +202,7 @@ def lab(
     teams: Annotated[int, typer.Option(metavar="N", help="Teams per tournament: 8 or 16 (R6).")] = 16,
     workers: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Local worker processes (default, and the most used: one per core; never more than one per batch of 2,000 tournaments)."),
+        typer.Option(metavar="N", help="Local worker processes (default, and the most used: one per core; never more than one per batch of 2,000 tournaments). Not with --dask, whose workers play."),
     ] = None,
     field: Annotated[
         str | None,
