@@ -194,7 +194,8 @@ def lab(
             metavar="NAMES",
             help=f"Comma-separated strategy names ({', '.join(BUILTINS)}), one of "
             f"{', '.join(WEIGHTED)} with a knockout weight (even-flair@1.5, field-reader@1), "
-            "or module:attribute paths; docs/strategy.md says what each assumes."
+            "module:attribute paths, or the names installed packages register (entry points); docs/strategy.md says "
+            "what each assumes."
         ),
     ],
     tournaments: Annotated[int, typer.Option(metavar="N", help="Number of tournaments.")] = 10000,
