@@ -18,6 +18,7 @@ from sevens.rules.match import DecidedBy
 from sevens.store.auth import InviteState
 from sevens.store.games import OrderState
 from sevens.store.models import GameStatus, Role, Visibility
+from sevens.tournament.outlook import Verdict
 from sevens.tournament.standings import TableRow  # its rows are sent as to_dict writes them
 
 __all__ = [
@@ -224,6 +225,26 @@ class IfLevel(BaseModel):
     records: list[GroupRecord] = Field(description="the team's own first, then its opponent's")
 
 
+class AfterResult(BaseModel):
+    """What one result of the team's open group match leads to (R6-R8), from resolved turns only."""
+
+    verdict: Verdict = Field(
+        description="through: through whatever else happens; out: out whatever else happens; tie-breaks: "
+        "level on league points for the last place(s) whatever else happens, so tries and points decide (R8); "
+        "depends: on the group's other results"
+    )
+    words: str = Field(description="the same in a few words, naming a match whose result decides, if one does")
+
+
+class Outlook(BaseModel):
+    """An open group match's qualification outlook: what a win, a draw and a loss lead to."""
+
+    text: str = Field(description="in a sentence or two, as the play page says it")
+    win: AfterResult
+    draw: AfterResult
+    loss: AfterResult
+
+
 class MyTeam(BaseModel):
     """One of the caller's teams, with its own order for the open turn."""
 
@@ -244,6 +265,14 @@ class MyTeam(BaseModel):
     if_level: IfLevel | None = Field(
         description="a knockout match this turn: both teams' group records, which decide it if it ends "
         "level after count-back (R9); null otherwise"
+    )
+    matches_left: int | None = Field(
+        description="in the open turn, when the team plays: the matches it has left if it keeps winning, "
+        "this one included, as the play page says; null otherwise"
+    )
+    outlook: Outlook | None = Field(
+        description="an open group match: what a win, a draw and a loss lead to, as the play page says, "
+        "from resolved turns only; null otherwise (a knockout match, no match, no open turn)"
     )
 
 

@@ -35,7 +35,7 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
-from sevens.tournament.outlook import describe_outlook, game_outlook
+from sevens.tournament.outlook import describe_after, describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable, TableRow
@@ -714,6 +714,7 @@ class MyTeam:
     if_level: IfLevel | None = None  # a knockout match this turn: what decides it if it ends level
     matches_left: int | None = None  # in the open turn: its matches left if it keeps winning, this one included
     outlook: str = ""  # an open group match: what a win, a draw and a loss lead to (sevens.tournament.outlook)
+    outlook_after: dict[str, dict[str, str]] | None = None  # the same per own result: {"win": {"verdict", "words"}, ...}
 
 
 @dataclass(frozen=True, slots=True)
@@ -752,6 +753,8 @@ class PlayerView:
                 "autopilot": t.autopilot,
                 "progress": t.progress,
                 "if_level": None if t.if_level is None else t.if_level.to_dict(),
+                "matches_left": t.matches_left,
+                "outlook": None if t.outlook_after is None else {"text": t.outlook, **t.outlook_after},
             }
             for t in self.teams
         ]
@@ -807,6 +810,12 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     if_level=level,
                     matches_left=view.turns_left if open_turn and view.opponent is not None else None,
                     outlook="" if outlook is None else describe_outlook(outlook, public.name),
+                    outlook_after=None
+                    if outlook is None
+                    else {
+                        a.result: {"verdict": a.verdict.value, "words": describe_after(a, public.name)}
+                        for a in outlook.after
+                    },
                 )
             )
         order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
