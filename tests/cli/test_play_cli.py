@@ -1170,3 +1170,19 @@ def test_a_bot_returning_no_order_is_told_what_to_return(tmp_path: Path) -> None
     assert "turn 1: its order method returned tuple (10, 9), not an Order: return sevens.rules.Order(force=..., " \
            "flair=...)" in message
     assert "AttributeError" not in message
+
+
+def test_a_registered_bot_under_a_built_ins_name_is_said_to_be_left_out_and_how_to_play_it(tmp_path: Path) -> None:
+    """A package registering its own 'equilibrium' had the built-in play in its place without a word:
+    its author took the built-in's play for their own bot's (sevens lab already said so)."""
+    mine = "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"
+    site = tmp_path / "site"
+    install_package(site, "ownbots", {"ownbots": mine}, {"equilibrium": "ownbots:Mine"})
+    done = _sevens(["play", "--auto", "--no-save", "--bots", "equilibrium,even"], tmp_path, site)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        "note: --bots: the package ownbots registers a bot called 'equilibrium', which is a built-in's name: the "
+        "built-in equilibrium plays; to play the package's, name it by its path, ownbots:Mine, or rename its entry "
+        "point in that package's pyproject.toml\n"
+    )
+    assert "Played by the bot equilibrium (" in " ".join(done.stdout.split())

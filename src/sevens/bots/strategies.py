@@ -42,6 +42,8 @@ from sevens.tournament.setup import DEFAULT_AUTOPILOT
 __all__ = [
     "DEFAULT_BOT",
     "ENTRY_POINT_GROUP",
+    "hidden_entry_point",
+    "hidden_entry_points",
     "load_registered",
     "meant_bot",
     "raised_at",
@@ -266,6 +268,40 @@ def describe(name: str) -> str:
 ENTRY_POINT_GROUP = "sevens.strategies"
 """Packages register their own bots under this entry-point group, e.g. in ``pyproject.toml``:
 ``[project.entry-points."sevens.strategies"] cautious = "mypkg.bots:Cautious"``."""
+
+
+def _builtin_bot_name(name: str) -> bool:
+    """Whether :func:`get_strategy` finds ``name`` among the built-ins (a weighted one included)
+    before it looks for an entry point."""
+    return name in STRATEGIES or ("@" in name and name.partition("@")[0] in STRATEGIES)
+
+
+def hidden_entry_points() -> list[tuple[str, str, str]]:
+    """Every installed package's entry point that :func:`get_strategy` never reaches, since a built-in
+    bot is called so and comes first (``"even"``, ``"equilibrium@1.1"``): its name, the package's
+    name and its ``module:attribute``. A package's author would otherwise read the built-in's play
+    as their own bot's.
+
+    >>> hidden_entry_points()  # no package here registers one called so
+    []
+    """
+    return [
+        (ep.name, ep.dist.name if ep.dist is not None else "an installed package", ep.value)
+        for ep in entry_points(group=ENTRY_POINT_GROUP)
+        if _builtin_bot_name(ep.name)
+    ]
+
+
+def hidden_entry_point(name: str) -> tuple[str, str] | None:
+    """The package's name and ``module:attribute`` of an entry point called ``name`` that a built-in
+    bot hides (:func:`hidden_entry_points`); ``None`` where there is none.
+
+    >>> hidden_entry_point("even") is None, hidden_entry_point("mine:Mine") is None
+    (True, True)
+    """
+    if not _builtin_bot_name(name):
+        return None  # get_strategy reaches an entry point of this name
+    return next(((package, path) for found, package, path in hidden_entry_points() if found == name), None)
 
 
 def load_registered(name: str) -> object | None:

@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
-from sevens.bots.strategies import raised_at, shown_error
+from sevens.bots.strategies import hidden_entry_point, raised_at, shown_error
 from sevens.cli import lineedit
 from sevens.cli.errors import BOT_NEEDS, MAX_DIGITS, check_loadable, fail, raised
 from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers, write_text
@@ -1010,7 +1010,24 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
             check_loadable("--bots", name, get_strategy, what="bot", needs=BOT_NEEDS)
         except ValueError as exc:
             fail(f"--bots: {exc}")
+        _note_hidden(name)
     return names
+
+
+def _note_hidden(name: str) -> None:
+    """Say on stderr where an installed package registers a bot under a built-in's name: the
+    built-in plays, and the package's was left out without a word, its author taking the
+    built-in's play for their own bot's (as sevens lab says of its strategies)."""
+    hidden = hidden_entry_point(name)
+    if hidden is not None:
+        package, path = hidden
+        with contextlib.suppress(OSError):  # a note lost to a closed stderr is no reason to stop the game
+            typer.echo(
+                f"note: --bots: the package {package} registers a bot called {name!r}, which is a built-in's name: "
+                f"the built-in {name} plays; to play the package's, name it by its path, {path}, or rename its entry "
+                "point in that package's pyproject.toml",
+                err=True,
+            )
 
 
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
