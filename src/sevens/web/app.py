@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.bots import describe
 from sevens.bots.pacing import WEIGHTED
+from sevens.bots.strategies import hidden_entry_points
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
@@ -185,6 +186,20 @@ def _count_failure(engine: Engine, client: str, at: float, window: float) -> int
     return count_failure(engine, client=client, at=at, window=window)
 
 
+def _note_hidden_bots() -> None:
+    """Say in the start-up log where an installed package registers a bot under a built-in's name:
+    the menus' bot of that name (default bot, house teams, autopilots) is the built-in, which its
+    author would otherwise take for their own (a hosted game plays built-in bots only)."""
+    for name, package, path in hidden_entry_points():
+        log.warning(
+            "the package %s registers a bot called %r, which is a built-in's name: the games here play the "
+            "built-in %s wherever it is chosen (default bot, house teams, autopilots), never the package's, "
+            "since hosted games play built-in bots only; sevens play and sevens lab play the package's by its "
+            "path, %s",
+            package, name, name, path,
+        )
+
+
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
     """Build the app for ``settings`` (read from the environment when None).
 
@@ -207,6 +222,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         # SQLite's single connection (make_engine), the pool's size for PostgreSQL.
         size = getattr(engine.pool, "size", None)
         app.state.db_limiter = anyio.CapacityLimiter(size() if callable(size) else 1)
+        _note_hidden_bots()
         task = None
         if settings.scheduler:
             task = asyncio.create_task(
