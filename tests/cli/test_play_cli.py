@@ -1178,7 +1178,7 @@ def test_a_registered_bot_under_a_built_ins_name_is_said_to_be_left_out_and_how_
     mine = "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"
     site = tmp_path / "site"
     install_package(site, "ownbots", {"ownbots": mine}, {"equilibrium": "ownbots:Mine"})
-    done = _sevens(["play", "--auto", "--no-save", "--bots", "equilibrium,even"], tmp_path, site)
+    done = _sevens(["play", "--auto", "--no-save", "--bots", "equilibrium,even,equilibrium"], tmp_path, site)
     assert done.returncode == 0, done.stderr
     assert done.stderr == (
         "note: --bots: the package ownbots registers a bot called 'equilibrium', which is a built-in's name: the "

@@ -1010,6 +1010,7 @@ def _bot_names(text: str | None) -> tuple[str, ...]:
             check_loadable("--bots", name, get_strategy, what="bot", needs=BOT_NEEDS)
         except ValueError as exc:
             fail(f"--bots: {exc}")
+    for name in dict.fromkeys(names):  # a name given twice is noted once
         _note_hidden(name)
     return names
 
