@@ -47,6 +47,7 @@ __all__ = [
     "load_registered",
     "meant_bot",
     "raised_at",
+    "registered_entry_point",
     "shown_error",
     "shown_raised",
     "STRATEGIES",
@@ -276,6 +277,19 @@ def _builtin_bot_name(name: str) -> bool:
     return name in STRATEGIES or ("@" in name and name.partition("@")[0] in STRATEGIES)
 
 
+def registered_entry_point(name: str) -> tuple[str, str] | None:
+    """The package's name and ``module:attribute`` of an installed entry point called ``name``
+    (group :data:`ENTRY_POINT_GROUP`), whether or not a built-in hides it; ``None`` where none is.
+
+    >>> registered_entry_point("no-package-registers-this") is None
+    True
+    """
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name == name:
+            return (ep.dist.name if ep.dist is not None else "an installed package"), ep.value
+    return None
+
+
 def hidden_entry_points() -> list[tuple[str, str, str]]:
     """Every installed package's entry point that :func:`get_strategy` never reaches, since a built-in
     bot is called so and comes first (``"even"``, ``"equilibrium@1.1"``): its name, the package's
@@ -301,7 +315,7 @@ def hidden_entry_point(name: str) -> tuple[str, str] | None:
     """
     if not _builtin_bot_name(name):
         return None  # get_strategy reaches an entry point of this name
-    return next(((package, path) for found, package, path in hidden_entry_points() if found == name), None)
+    return registered_entry_point(name)
 
 
 def load_registered(name: str) -> object | None:

@@ -28,7 +28,7 @@ from dataclasses import replace
 from importlib.metadata import entry_points
 
 from sevens.bots import ENTRY_POINT_GROUP, load_registered, pacing
-from sevens.bots.strategies import meant_bot
+from sevens.bots.strategies import meant_bot, registered_entry_point
 from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
 from sevens.lab.strategies import (
     BatchStrategy,
@@ -164,10 +164,7 @@ def hidden_entry_point(name: str) -> tuple[str, str] | None:
     """
     if not (name in BUILTINS or name in _scalar_bots() or "@" in name):
         return None  # resolve reaches an entry point of this name
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == name:
-            return (ep.dist.name if ep.dist is not None else "an installed package"), ep.value
-    return None
+    return registered_entry_point(name)
 
 
 def available() -> list[str]:
