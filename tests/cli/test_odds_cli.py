@@ -242,6 +242,14 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         # Given twice, the second's A took the first's place ("not --solve 5 10 5", never typed).
         (["--solve", "30", "10", "--solve", "5", "5"], "--solve is given once, with two budgets: --solve 30 10 or --solve 30,10"),
         (["--solve", "30,10", "--solve", "5,5"], "--solve is given once, with two budgets"),
+        # A comma doubled, or one at an end, was read past ("30,,10" as 30 10): a figure may be lost there.
+        (["--solve", "30,,10"], "error: --solve takes two budgets, A and B, parted by one comma or by spaces; in '30,,10', "
+         "',,' is two separators with no number between them (a figure may have been lost there): write --solve 30,10 "
+         "if those are the budgets you meant\n"),
+        (["--solve", "30,", ",10"], "in '30, ,10', ', ,' is two separators"),
+        (["--solve", "30,10,"], "in '30,10,', the last character, ',', has no number after it"),
+        (["--solve", ",30", "10"], "in ',30 10', the first character, ',', has no number before it (a figure may have "
+         "been lost there): write --solve '30 10' if"),
         (["--force", "3", "7"], "unexpected '7'"),
         # Past 4,300 digits int() gave Python's advice to call sys.set_int_max_str_digits().
         (["--solve", "9" * 5000, "3"], "R3: --solve is too large (5000 digits): an order has at most 160 SCRUM points"),

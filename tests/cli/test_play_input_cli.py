@@ -148,3 +148,18 @@ def test_an_order_against_another_person_says_whose_team_it_faces(tmp_path: Path
     )
     said = " ".join(result.stdout.split())
     assert "South Africa (SCRUM 100) v Great Britain (SCRUM 100, Bob's team), group, turn 1;" in said, said
+
+
+def test_an_order_with_a_separator_out_of_place_is_refused_not_read_as_two_numbers(tmp_path: Path) -> None:
+    """'20,,9' was taken as 20 FORCE + 9 FLAIR: the doubled comma may hide a lost digit ('20,19').
+    It is refused saying where, with the order it would be; the forms with one separator still play."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--seed", "x", "--no-save"], input="20,,9\n20 9,\n20, 9\ny\n",
+        capture_output=True, text=True, timeout=120, check=False, env={**os.environ, "HOME": str(tmp_path)},
+    )
+    said = " ".join(result.stdout.split())
+    assert ("Refused: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); in '20,,9', ',,' is "
+            "two separators with no number between them (a number may have been lost there): write '20,9' if that is the "
+            "order you meant, else type it in full. Try again.") in said, said
+    assert "in '20 9,', the last character, ',', has no number after it" in said
+    assert said.count("Refused") == 2 and "20 FORCE + 9 FLAIR: expected" in said

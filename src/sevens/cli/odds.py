@@ -27,7 +27,7 @@ from rich.table import Table
 from sevens.cli.errors import MAX_DIGITS, fail
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Narrower, Phrases, phrases
-from sevens.cli.whole_numbers import read_whole
+from sevens.cli.whole_numbers import read_whole, separator_gap
 from sevens.odds import (
     KnockoutOdds,
     MatchOdds,
@@ -426,11 +426,19 @@ def odds_command(
         if len(solve) > 1:  # else the B of each would be read together with the last A
             fail("--solve is given once, with two budgets: --solve 30 10 or --solve 30,10")
         words = [solve[0], *extra]
-        budgets = " ".join(words).replace(",", " ").split()
+        joined = " ".join(words)
+        budgets = joined.replace(",", " ").split()
         if len(budgets) != 2:
             # Quoted as typed: "--solve '' 10" read "not --solve 10", as if B alone had been given.
             fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve "
                  f"{shlex.join(words)}")
+        gap = separator_gap(joined, ",")
+        if gap is not None:
+            # "--solve 30,,10" was read as 30 and 10: a figure may have been lost between them ("30,5,10").
+            why, mended = gap
+            fail(f"--solve takes two budgets, A and B, parted by one comma or by spaces; in {joined.strip()!r}, {why} "
+                 f"(a figure may have been lost there): write --solve {shlex.quote(mended)} if those are the budgets "
+                 "you meant")
         a, b = _whole("--solve", budgets[0]), _whole("--solve", budgets[1])
         assert a is not None and b is not None
         _solve(a, b, knockout=knockout, as_json=as_json)

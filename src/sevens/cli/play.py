@@ -67,7 +67,7 @@ from sevens.cli.stopping import (
     terminal_gone,
     winding_up,
 )
-from sevens.cli.whole_numbers import ascii_whole
+from sevens.cli.whole_numbers import ascii_whole, separator_gap
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, seed_commitment, validate_order
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
@@ -92,6 +92,10 @@ __all__ = ["MAX_NAME", "SaveFailed", "Saving", "check_names", "parse_order_text"
 # ASCII digits only: str.isdigit and int() also take '²' or '٣'. A minus sign is let through so
 # that check_order can say which rule a negative order breaks.
 _ORDER_NUMBER = re.compile(r"-?[0-9]+")
+
+
+class OrderTyping(ValueError):
+    """Two numbers typed with a separator out of place (``20,,9``): an order, but mistyped."""
 
 
 def parse_order_text(text: str) -> tuple[int, int]:
@@ -125,6 +129,10 @@ def parse_order_text(text: str) -> tuple[int, int]:
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '20 9 3' is 3 words
     >>> parse_order_text("\ufeff20 9")  # an orders file saved with a byte-order mark (Windows Notepad)
     (20, 9)
+    >>> parse_order_text("20,,9")
+    Traceback (most recent call last):
+    ...
+    sevens.cli.play.OrderTyping: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); in '20,,9', ',,' is two separators with no number between them (a number may have been lost there): write '20,9' if that is the order you meant, else type it in full
     >>> parse_order_text("9999999 0")
     Traceback (most recent call last):
     ...
@@ -145,6 +153,14 @@ def parse_order_text(text: str) -> tuple[int, int]:
             # Full-width digits from an input method, or 1_0: the numbers were meant, in other digits.
             said += f", with the digits 0-9: write '{' '.join(f or '' for f in fixed)}', not {text.strip()!r}"
         raise ValueError(said)
+    gap = separator_gap(text.replace("\ufeff", " "), ",+", signs="+")
+    if gap is not None:
+        # '20,,9' read as '20 9' hid a digit that may have been lost on the way ('20,19').
+        why, mended = gap
+        raise OrderTyping(
+            f"type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); in {text.strip()!r}, {why} "
+            f"(a number may have been lost there): write {mended!r} if that is the order you meant, else type it in full"
+        )
     if any(len(p.lstrip("-")) > MAX_DIGITS for p in parts):
         raise ValueError(f"R3: a number of more than {MAX_DIGITS} digits is too large; an order has at most {MAX_ORDER_POINTS} points")
     return int(parts[0]), int(parts[1])
@@ -307,6 +323,8 @@ def _reads_as_order(line: str) -> bool:
     """
     try:
         parse_order_text(line)
+    except OrderTyping:  # '20,,9': an order mistyped
+        return True
     except ValueError as exc:
         return str(exc).startswith("R3")  # two numbers, one of them too long: an order all the same
     return True

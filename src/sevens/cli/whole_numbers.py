@@ -7,6 +7,10 @@ that says what to write instead: other scripts' digits (full-width ``１２``, A
 and ``_`` between digits, which Python's ``int()`` would read, and decimals, words and empty text,
 which it would not. The web pages read numbers by the same rule (docs/web.md).
 
+Two numbers typed in one word (an order's ``20,9`` in ``sevens play``, ``sevens odds --solve
+30,10``) are parted by one separator: two together (``20,,9``) or one at either end (``20,9,``)
+is refused by :func:`separator_gap`, as a number may have been lost there (``20,19``).
+
 Every command applies it: ``sevens odds`` to its counts of SCRUM points, and the ``sevens`` group
 (:mod:`sevens.cli.main`) to every option declared ``int`` (``sevens play --players``, ``sevens lab
 --tournaments``, ``sevens serve --port``, ...), before the option's own checks.
@@ -17,7 +21,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["ascii_whole", "read_whole"]
+__all__ = ["ascii_whole", "read_whole", "separator_gap"]
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 _PYTHON_MOST_DIGITS = 4300
@@ -106,3 +110,41 @@ def read_whole(option: str, text: str, *, what: str = "a whole number", most_dig
         raise ValueError(f"{option} is too large ({digits} digits): {too_large}")
     value = int(significant or "0")
     return -value if cleaned.startswith("-") else value
+
+
+def separator_gap(text: str, separators: str, *, signs: str = "") -> tuple[str, str] | None:
+    """Where ``text``, numbers parted by ``separators`` (and spaces), has a separator with no
+    number on one side: two together (``20,,9``, ``20, ,9``), or one first or last (``,20 9``,
+    ``20 9,``), where a number or a digit may have been lost; else None. A first character in
+    ``signs`` is a number's sign, not a separator (``+20 9``).
+
+    Returns:
+        what is wrong, in words, and ``text`` with the gaps closed, for the message to offer.
+
+    >>> separator_gap("20,,9", ",+")
+    ("',,' is two separators with no number between them", '20,9')
+    >>> separator_gap(" 20+9, ", ",+")
+    ("the last character, ',', has no number after it", '20+9')
+    >>> separator_gap(",20 9", ",")
+    ("the first character, ',', has no number before it", '20 9')
+    >>> separator_gap("+20 9", ",+", signs="+"), separator_gap("20, 9", ","), separator_gap("20 9", ",")
+    (None, None, None)
+    >>> separator_gap("++20 9", ",+", signs="+"), separator_gap("+20,9,", ",+", signs="+")
+    (("'++' is two separators with no number between them", '+20 9'), ("the last character, ',', has no number after it", '+20,9'))
+    """
+    cleaned = text.strip()
+    parts = re.escape(separators)
+    together = re.compile(rf"[{parts}](?:\s*[{parts}])+")
+    first, last = cleaned[:1], cleaned[-1:]
+    found = together.search(cleaned)
+    if found:
+        why = f"{found.group()!r} is two separators with no number between them"
+    elif first and first in separators and first not in signs:
+        why = f"the first character, {first!r}, has no number before it"
+    elif last and last in separators:
+        why = f"the last character, {last!r}, has no number after it"
+    else:
+        return None
+    mended = together.sub(lambda m: m.group()[0], cleaned).rstrip(separators + " ")
+    kept = mended[:1] if mended[:1] in signs else ""  # "+20,9," is mended to "+20,9", its sign kept
+    return why, kept + mended[len(kept):].lstrip(separators + " ")
