@@ -106,6 +106,24 @@ def test_a_plot_that_is_a_folder_or_has_another_ending_is_told_what_to_write(tmp
 
 
 @pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ("even,,random", "the 2nd, between 'even' and 'random' (two commas together); give the names parted by one comma "
+         "each, --strategies even,random, or put back the name left out"),
+        (",even,random", "the 1st, before 'even' (a comma at the start); give the names parted by one comma each, "
+         "--strategies even,random,"),
+        ("even,random, ", "the 3rd, after 'random' (a comma at the end)"),
+    ],
+)
+def test_an_empty_strategy_name_is_refused_saying_where(given: str, says: str) -> None:
+    """'even,,random' ran even and random alone, the empty name dropped without a word: a name
+    left out went unseen. It is refused, saying which position is empty and the list without it."""
+    result = runner.invoke(app, ["lab", "--strategies", given, "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: --strategies {given!r} has an empty name, {says}"), result.stderr
+
+
+@pytest.mark.parametrize(
     ("typed", "meant"),
     [("Even", "even"), ("group_blitz", "group-blitz"), ("odds-awre", "odds-aware"), ("front-loading", "group-blitz"), ("Knockout saving", "knockout-saver")],
 )

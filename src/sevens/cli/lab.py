@@ -7,6 +7,7 @@ import itertools
 import json
 import math
 import os
+import shlex
 import signal
 import sys
 import threading
@@ -187,6 +188,37 @@ def _laid_out(result: LabResult, *, folded: bool) -> Table:
     return table
 
 
+def _empty_name(strategies: str) -> str:
+    """Why ``--strategies``, given ``strategies`` with an empty name among its comma-separated ones, is
+    refused: which position is empty, between which names, and the list without it. It was
+    dropped without a word, so that "even,,random" ran two strategies where three were meant.
+
+    >>> print(_empty_name("even,,random"))
+    --strategies 'even,,random' has an empty name, the 2nd, between 'even' and 'random' (two commas together); give the names parted by one comma each, --strategies even,random, or put back the name left out
+    >>> print(_empty_name(",even"))
+    --strategies ',even' has an empty name, the 1st, before 'even' (a comma at the start); give the names parted by one comma each, --strategies even, or put back the name left out
+    >>> print(_empty_name("even, random, "))
+    --strategies 'even, random, ' has an empty name, the 3rd, after 'random' (a comma at the end); give the names parted by one comma each, --strategies even,random, or put back the name left out
+    """
+    given = [name.strip() for name in strategies.split(",")]
+    at = given.index("")
+    named = [name for name in given if name]
+    before = next((name for name in reversed(given[:at]) if name), None)
+    after = next((name for name in given[at + 1:] if name), None)
+    if before is None:
+        where = f"before {after!r} (a comma at the start)"
+    elif after is None:
+        where = f"after {before!r} (a comma at the end)"
+    else:
+        where = f"between {before!r} and {after!r} (two commas together)"
+    nth = at + 1
+    suffix = "th" if nth % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(nth % 10, "th")
+    return (
+        f"--strategies {strategies!r} has an empty name, the {nth}{suffix}, {where}; give the names parted by one "
+        f"comma each, --strategies {shlex.quote(','.join(named))}, or put back the name left out"
+    )
+
+
 def lab(
     strategies: Annotated[
         str,
@@ -230,9 +262,12 @@ def lab(
     from sevens.lab.on_dask import ClusterError
     from sevens.lab.run import check_run, default_workers, run_lab, workers_to_use
 
-    names = [name.strip() for name in strategies.split(",") if name.strip()]
+    given = [name.strip() for name in strategies.split(",")]
+    names = [name for name in given if name]
     if not names:
         fail("--strategies is empty; give names such as even,group-blitz,odds-aware")
+    if len(names) < len(given):
+        fail(_empty_name(strategies))
     for weighted, rest in itertools.pairwise(names):
         if "@" in weighted and rest.isdigit():
             # 'even-flair@1,5' with a decimal comma: the comma parts the names, and '5' was told it is no strategy.
