@@ -1,4 +1,4 @@
-"""``sevens odds``: one order, a match (group or knock-out), and the best split, as tables and JSON."""
+"""``sevens odds``: one order, a match (group or knockout), and the best split, as tables and JSON."""
 
 from __future__ import annotations
 
@@ -306,6 +306,25 @@ def test_knockout_output_says_what_level_means(args: list[str], counted: str) ->
     assert "level: the same points, tries, conversions and drop goals" in knockout.output
     assert "better group record, then lots" in knockout.output and counted in knockout.output
     assert "level:" not in group.output
+
+
+@pytest.mark.parametrize(
+    ("args", "titled"),
+    [
+        (["--force", "0", "--flair", "3", "--vs-force", "3", "--knockout"], "3 FORCE + 0 FLAIR: knockout, after count-back (R9)"),
+        (["--best-split", "9", "--vs-force", "3", "--vs-flair", "3", "--knockout"], "knockout (R9) rules, best first"),
+        (["--solve", "6", "3", "--knockout"], "Solved match, knockout (R9) rules"),
+        (["--help"], "--knockout Knockout rules: count-back (R9)."),
+    ],
+)
+def test_the_knockout_is_spelt_as_everywhere_else(args: list[str], titled: str) -> None:
+    """The odds tables and --help said "knock-out" where the rules, the docs, the web and sevens
+    play say "knockout" (and the option is --knockout)."""
+    result = runner.invoke(app, ["odds", *args], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    shown = " ".join(result.output.replace("│", " ").split())
+    assert titled in shown, shown
+    assert "knock-out" not in shown.lower()
 
 
 def _row(output: str, first: str) -> list[str]:

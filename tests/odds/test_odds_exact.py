@@ -399,7 +399,7 @@ def test_r9_countback_key_orders_lines_as_countback_does() -> None:
 
 
 def test_knockout_is_group_refined() -> None:
-    """Count-back only splits draws: knock-out win >= group win, and level <= draw."""
+    """Count-back only splits draws: knockout win >= group win, and level <= draw."""
     for a, b in [((30, 30), (60, 0)), ((0, 60), (30, 30)), ((9, 9), (12, 6))]:
         group = match_odds(a, b)
         ko = knockout_odds(a, b)
@@ -433,7 +433,7 @@ def test_splits_are_every_legal_order_of_the_total() -> None:
 @pytest.mark.parametrize("knockout", [False, True])
 def test_best_splits_rank_as_the_brute_force_does(knockout: bool) -> None:
     """Every split of 6 against 3 FORCE + 3 FLAIR, ranked by win + draw/2 (group) or win + level/2
-    (knock-out), as the brute force ranks them."""
+    (knockout), as the brute force ranks them."""
     depth = 5
     ranked = best_splits(6, (3, 3), knockout=knockout)
     assert sorted((s.order.force, s.order.flair) for s in ranked) == [(0, 6), (3, 3), (6, 0)]
@@ -454,7 +454,7 @@ def test_best_splits_rank_as_the_brute_force_does(knockout: bool) -> None:
 
 
 def test_best_splits_to_dict_keys() -> None:
-    """Group splits report win/draw/loss, knock-out splits win/loss/level, both their tail bound."""
+    """Group splits report win/draw/loss, knockout splits win/loss/level, both their tail bound."""
     assert set(best_splits(9, (9, 0))[0].to_dict()) == {"force", "flair", "win", "draw", "loss", "tail_bound"}
     assert set(best_splits(9, (9, 0), knockout=True)[0].to_dict()) == {"force", "flair", "win", "loss", "level",
                                                                         "tail_bound"}

@@ -29,7 +29,7 @@ def _within(observed: int, p: float, n: int = MATCHES) -> None:
 
 @pytest.mark.slow
 def test_exact_odds_match_the_rules_engine() -> None:
-    """Group win/draw/loss, knock-out win/loss/level and mean points, all within 4.5 sigma."""
+    """Group win/draw/loss, knockout win/loss/level and mean points, all within 4.5 sigma."""
     a, b = Order(force=6, flair=9), Order(force=0, flair=12)  # mixed v all FLAIR: draws and count-back
     dice = SeededDice(random.Random(20261130))
     group = {"home": 0, "away": 0, None: 0}

@@ -352,7 +352,7 @@ def lines_of(array: FloatArray) -> tuple[NDArray[np.int64], FloatArray]:
 
 
 def float_intervals(a: tuple[int, int], b: tuple[int, int], knockout: bool) -> dict[str, tuple[float, float]]:
-    """Win, draw (knock-out: level) and loss of ``a`` against ``b`` from the float arrays, as intervals."""
+    """Win, draw (knockout: level) and loss of ``a`` against ``b`` from the float arrays, as intervals."""
     if knockout:  # whole lines, ranked by count-back
         array_a, error_a = float_order(a[0], a[1] // 3)
         array_b, error_b = float_order(b[0], b[1] // 3)
@@ -399,7 +399,7 @@ def group_interval(a: tuple[int, int], b: tuple[int, int]) -> dict[str, tuple[Fr
 
 
 def knockout_interval(a: tuple[int, int], b: tuple[int, int]) -> dict[str, tuple[Fraction, Fraction]]:
-    """Knock-out win, level, loss (R9) of orders of at most one option, as exact intervals: B's lines
+    """Knockout win, level, loss (R9) of orders of at most one option, as exact intervals: B's lines
     sorted by count-back, A's looked up among them."""
     la, lb = (order_lines(force, flair // 3, 5 * force + EXACT_CAP[flair // 3]) for force, flair in (a, b))
     rest = (1 - sum(la.values())) + (1 - sum(lb.values()))
@@ -493,7 +493,7 @@ def test_small_orders_line_by_line_against_brute_force(force: int, flair: int) -
     # The float distribution: never above the truth, short of it by at most its tail bound.
     for p, chance in enumerate(one.distribution):
         assert float(mine[p]) - one.tail_bound - ROUNDING <= chance <= float(mine[p]) + ROUNDING, p
-    # The joint lines behind the knock-out odds, each decoded from the documented key layout.
+    # The joint lines behind the knockout odds, each decoded from the documented key layout.
     joint = odds.joint_lines(force, options)
     seen = Fraction(0)
     mask = (1 << 12) - 1
@@ -575,7 +575,7 @@ PAIRS = [((1, 0), (1, 0)), ((3, 0), (0, 3)), ((0, 0), (0, 0)), ((2, 0), (0, 0)),
 
 @pytest.mark.parametrize(("a", "b"), PAIRS)
 def test_matches(a: tuple[int, int], b: tuple[int, int]) -> None:
-    """Group win/draw/loss and knock-out win/level/loss (R9 count-back): exact intervals for small
+    """Group win/draw/loss and knockout win/level/loss (R9 count-back): exact intervals for small
     orders, floats with every cut counted for the others."""
     group = odds.match_odds(a, b)
     for name, interval in intervals(a, b, knockout=False).items():
@@ -620,7 +620,7 @@ def test_the_rules_engine_plays_the_odds_worked_out_here() -> None:
 
 
 def shares(total: int, vs: tuple[int, int], knockout: bool) -> dict[tuple[int, int], tuple[float, float]]:
-    """Each split's win + draw/2 (knock-out: win + level/2), as an interval."""
+    """Each split's win + draw/2 (knockout: win + level/2), as an interval."""
     out = {}
     tie = "level" if knockout else "draw"
     for flair in range(0, total + 1, 3):

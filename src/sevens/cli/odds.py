@@ -176,7 +176,7 @@ SLOW_BUDGET = 100
 
 
 def _warn_if_slow(budgets: list[int], orders: int) -> None:
-    """Say on stderr that a knock-out ranking or solution over large budgets takes a while."""
+    """Say on stderr that a knockout ranking or solution over large budgets takes a while."""
     # Only a note: a stderr that cannot take it (2>/dev/full) ended the command before the work.
     if max(budgets) >= SLOW_BUDGET:
         with contextlib.suppress(OSError):
@@ -290,7 +290,7 @@ def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order, width: int)
     """The three chances, each whole: where ``width`` leaves no room for the cells' padding they go
     without it, and narrower still (below about 30 columns) each stands on a line with its name, as
     the splits table does; rich cut them to "0.1448…" and "0.854…" at 30 columns."""
-    rules = "knock-out, after count-back (R9)" if isinstance(odds, KnockoutOdds) else "group"
+    rules = "knockout, after count-back (R9)" if isinstance(odds, KnockoutOdds) else "group"
     title = f"{_name(a)} v {_name(b)}: {rules}"
     cells = {key: chance(v) for key, v in odds.to_dict().items()}
     unpadded = sum(max(len(k), len(v)) for k, v in cells.items()) + len(cells) + 1
@@ -333,7 +333,7 @@ def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool
     """Every split, best first, each figure whole: where ``width`` columns leave no room for the
     cells' padding, the cells go without it ("│0.012309│"), since rich would otherwise cut every
     chance to "0.012…" (at 60 columns, the width the histogram is drawn for, all of them were)."""
-    rules = "knock-out (R9)" if knockout else "group"
+    rules = "knockout (R9)" if knockout else "group"
     headers = ["rank", "FORCE", "FLAIR", *(list(ranked[0].odds.to_dict()) if ranked else [])]
     headers.append("win + level/2" if knockout else "win + draw/2")
     rows = [
@@ -390,7 +390,7 @@ def odds_command(
             "optimal mixed splits and value.",
         ),
     ] = None,
-    knockout: Annotated[bool, typer.Option("--knockout", metavar="", help="Knock-out rules: count-back (R9).")] = False,
+    knockout: Annotated[bool, typer.Option("--knockout", metavar="", help="Knockout rules: count-back (R9).")] = False,
     as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
     exact: Annotated[
         bool,
@@ -528,7 +528,7 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
         with printing():
             typer.echo(json.dumps(solution.to_dict()))
         return
-    rules = "knock-out (R9)" if knockout else "group"
+    rules = "knockout (R9)" if knockout else "group"
     title = f"Solved match, {rules} rules: A spends {a}, B spends {b}"
     caption = (
         f"value to A (win + {'level' if knockout else 'draw'}/2): {chance(solution.value)} "

@@ -1,4 +1,4 @@
-"""Exact odds for Sevens: points distributions, group and knock-out match odds, best splits.
+"""Exact odds for Sevens: points distributions, group and knockout match odds, best splits.
 
 Built only on :mod:`sevens.rules` (its outcome tables feed every figure) with numpy. Expected
 values are exact fractions; distributions are floats with a stated tail bound (the probability

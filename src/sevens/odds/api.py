@@ -1,4 +1,4 @@
-"""The public odds: one order, a group match, a knock-out match, the best split of a total.
+"""The public odds: one order, a group match, a knockout match, the best split of a total.
 
 Every result carries ``tail_bound``: the probability mass the computation left out. Each
 probability it reports is then within ``tail_bound`` of the true one (below it, never above,
@@ -200,7 +200,7 @@ class MatchOdds:
 
 @dataclass(frozen=True, slots=True)
 class KnockoutOdds:
-    """Knock-out odds from the first team's side after count-back on the lines (R9).
+    """Knockout odds from the first team's side after count-back on the lines (R9).
 
     ``level`` is the chance that points, tries, conversions and drop goals are all equal, so the
     group record and then lots decide.
@@ -267,7 +267,7 @@ def _knockout_odds(a: Order, b: Order, *, keep: bool = True) -> KnockoutOdds:
 
 
 def knockout_odds(a: OrderLike, b: OrderLike) -> KnockoutOdds:
-    """Knock-out win/loss/level of order ``a`` against ``b``, count-back included (R9), exactly.
+    """Knockout win/loss/level of order ``a`` against ``b``, count-back included (R9), exactly.
 
     >>> odds = knockout_odds((1, 0), (1, 0))
     >>> round(odds.win, 12), round(odds.loss, 12), round(odds.level, 12)
@@ -311,13 +311,13 @@ def splits(total: int) -> list[Order]:
 def best_splits(total: int, vs: OrderLike, knockout: bool = False) -> list[SplitOdds]:
     """Every split of ``total`` against ``vs``, best first.
 
-    Group rules rank by expected league share (win + draw/2), knock-out rules by win + level/2;
+    Group rules rank by expected league share (win + draw/2), knockout rules by win + level/2;
     ties go to the higher win, then to less FLAIR.
 
     Args:
         total: SCRUM points to spend.
         vs: the opposing order.
-        knockout: rank under knock-out rules (R9) instead of group rules.
+        knockout: rank under knockout rules (R9) instead of group rules.
 
     Raises:
         OrderError: ``total`` or ``vs`` breaks R3.

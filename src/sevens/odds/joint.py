@@ -1,11 +1,11 @@
 """Joint distribution of a whole line (tries, conversions, penalties, drop goals) for one order.
 
-Knock-out matches are decided by count-back (R9): points, then tries, then conversions, then drop
+Knockout matches are decided by count-back (R9): points, then tries, then conversions, then drop
 goals. A line determines its points, and ``(points, tries, conversions, drop goals)`` determines the
 line back (penalties are what points leave over), so each line of an order maps to one sortable
 integer *key*, and comparing keys is comparing lines under count-back. An order's joint
 distribution is kept as its keys in increasing order with their probabilities and prefix sums;
-a knock-out match is then one ``searchsorted``.
+a knockout match is then one ``searchsorted``.
 
 The arrays are indexed ``[tries, conversions, penalties, drop_goals]`` and built by convolution
 from the rules' outcome tables (:mod:`sevens.odds.tables`). Besides the cut on scoring doubles
