@@ -380,7 +380,7 @@ class GroupOdds(BaseModel):
 
 
 class KnockoutOdds(BaseModel):
-    """Knock-out: ``level`` is the chance that every count-back figure is equal too (R9)."""
+    """Knockout: ``level`` is the chance that every count-back figure is equal too (R9)."""
 
     bot: str
     order: OrderValues
