@@ -86,7 +86,7 @@ from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
-__all__ = ["MAX_NAME", "SaveFailed", "Saving", "check_names", "parse_order_text", "play_game", "register", "resume_game"]
+__all__ = ["MAX_NAME", "OrderTyping", "SaveFailed", "Saving", "check_names", "parse_order_text", "play_game", "register", "resume_game"]
 
 
 # ASCII digits only: str.isdigit and int() also take '²' or '٣'. A minus sign is let through so
