@@ -134,7 +134,7 @@ def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Pat
     engine.dispose()
     result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
     assert result.exit_code == 0, result.output
-    assert sevens_revision(f"sqlite:///{database}") == "0006"
+    assert sevens_revision(f"sqlite:///{database}") == "0007"
 
 
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
@@ -182,7 +182,7 @@ def test_a_failed_import_keeps_a_database_that_was_there(tmp_path: Path) -> None
     engine.dispose()
     code, err = _import(tmp_path, json.dumps(RECORD_IS_AN_ARRAY))
     assert code == 2 and "its record is an array" in err
-    assert sevens_revision(url) == "0006"
+    assert sevens_revision(url) == "0007"
 
 
 def _full_backup_of_one_game(tmp_path: Path) -> dict[str, Any]:

@@ -123,6 +123,49 @@ def test_migrations_forward_from_first_schema_keep_data(backend: str, tmp_path: 
         engine.dispose()
 
 
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0007_marks_the_order_lines_discarded_before_it(backend: str, tmp_path: Path) -> None:
+    """R13: orders discarded with their seat before 0007 left plain lines in the order log, which a
+    shareable export would list once their turn was resolved. The migration marks them from the
+    event log that said so (that seat's lines of that turn, up to the event), and no other line:
+    not the seat's new holder's order after it, nor another seat's."""
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0006")
+        played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+        run_migrations(played)
+        factory = make_sessionmaker(played)
+        with session_scope(factory) as db:
+            spec = store.NewGame("Discarded cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+            game_id = store.create_game(db, spec=spec, now=NOW).game.id
+            for seat in store.seats_of(db, game_id=game_id):
+                store.join_seat(db, seat=seat, name=f"Name {seat.player_id}", now=NOW)
+            store.start_game(db, game_id=game_id, now=NOW)
+        with session_scope(factory) as db:
+            for team in db.scalars(select(TeamRow).where(TeamRow.game_id == game_id)):
+                store.save_order(
+                    db, game_id=game_id, player_id=team.player_id or "", team_id=team.team_id,
+                    turn=1, force=4, flair=3, ready=False, via="api", now=NOW,
+                )
+        later = NOW + timedelta(minutes=1)
+        with session_scope(factory) as db:
+            store.reissue_invite(db, game_id=game_id, player_id="p2", now=later, sign_out=True)
+        with session_scope(factory) as db:
+            for team in db.scalars(select(TeamRow).where(TeamRow.game_id == game_id, TeamRow.player_id == "p2")):
+                store.save_order(  # the seat's new holder, after the discard
+                    db, game_id=game_id, player_id="p2", team_id=team.team_id,
+                    turn=1, force=9, flair=0, ready=False, via="web", now=later + timedelta(minutes=1),
+                )
+        _copy(played, engine)
+        played.dispose()
+        run_migrations(engine)
+        lines = _dump(engine)["order_log"]
+        marked = sorted((line["player_id"], line["force"]) for line in lines if line["discarded"])
+        assert marked == [("p2", 4), ("p2", 4)], lines
+        assert sum(not line["discarded"] for line in lines) == len(lines) - 2
+        engine.dispose()
+
+
 def test_app_puts_sqlite_in_wal_mode(tmp_path: Path) -> None:
     """Issue 6: SQLite runs in WAL mode (readers go on while a turn resolves; a crash loses no commit),
     with foreign keys on and a busy timeout, on every connection the app opens."""

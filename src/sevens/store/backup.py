@@ -7,14 +7,15 @@ Two kinds of export, told apart by ``"full"``:
   is over, R14), its public settings, each seat's display name and whether it was taken, the bots
   of the teams nobody plays, and the order log of *resolved* turns. No seed of an unfinished
   game, no order of a turn that was never resolved (the open one, or the one open when the
-  organiser ended the game: R13), no manager's own autopilot, nothing only the organiser sees
-  (the event log, when and why each turn was resolved, when seats were taken, the invites'
-  state), no hash of any secret. Finished and ended games restore from it; a lobby or running
+  organiser ended the game: R13), no order discarded with its seat, no manager's own autopilot,
+  nothing only the organiser sees (the event log, when and why each turn was resolved, when seats
+  were taken, the invites' state), no hash of any secret. Finished and ended games restore from it; a lobby or running
   game cannot (its seed is not there) and :func:`import_backup` says so.
 * A **full backup** (``full: true``) holds all of that and what the shareable export leaves out:
   every manager's autopilot, the seats' join and invite times, each turn's reason and time, the
   event log; and per game a separate ``secret`` object: the seed, the hashes of the organiser link
-  and of every invite, every saved order and the log lines of the turn never resolved; at the top
+  and of every invite, every saved order, the log lines of the turn never resolved and those of
+  the orders discarded with their seat (handed to the bots, or signed out for a new link); at the top
   the credentials (session and bot tokens, as SHA-256 only) with their grants. With it a running
   game goes on after a restore exactly where it stood: the same dice (the seed), the same saved
   and ready orders, the same deadline, and every invite link, organiser link, browser session and
@@ -106,8 +107,11 @@ def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, G
     # current_turn is the next turn to resolve: those below it are in the record, and their orders
     # are public (R13). The one at it is open, or was when the organiser ended the game: never
     # resolved, so its orders stay secret for good.
-    resolved = [r for r in log if r.turn < game.current_turn]
-    unresolved = [r for r in log if r.turn >= game.current_turn]
+    resolved = [r for r in log if r.turn < game.current_turn and not r.discarded]
+    unresolved = [r for r in log if r.turn >= game.current_turn and not r.discarded]
+    # Discarded with their seat (handed to the bots, signed out for a new link): never played, so
+    # secret for good, whatever their turn (R13).
+    discarded = [r for r in log if r.discarded]
     seats = store.seats_of(db, game_id=game.id)
     claimed = {s.player_id for s in seats if s.joined_at is not None}
     data: dict[str, Any] = {
@@ -188,6 +192,7 @@ def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, G
             for o in orders
         ],
         "open_order_log": [_log_dict(r) for r in unresolved],
+        "discarded_order_log": [_log_dict(r) for r in discarded],
     }
     return data
 
@@ -495,6 +500,8 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
     log = list(_field(data, "order_log", list, where))
     if secret:
         log += secret.get("open_order_log", [])
+        # A backup from before discarded lines were kept apart has none here (they are in its logs).
+        log += [{**line, "discarded": True} for line in secret.get("discarded_order_log", [])]
         for order in secret.get("orders", []):
             db.add(
                 OrderRow(
@@ -519,6 +526,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
                 ready=line["ready"],
                 via=line["via"],
                 at=_parse_time(line["at"], f"{where}.order_log"),
+                discarded=line.get("discarded", False) is True,
             )
         )
     db.flush()

@@ -653,6 +653,13 @@ def _discard_open_orders(session: Session, game: GameRow, *, player_id: str) -> 
     session.execute(
         update(TeamRow).where(TeamRow.game_id == game.id, TeamRow.player_id == player_id).values(autopilot=None)
     )
+    # Their lines in the order log stay (the full backup keeps them), marked: never played, they
+    # are not among the turn's public lines once it is resolved (backup's shareable export).
+    session.execute(
+        update(OrderLogRow)
+        .where(OrderLogRow.game_id == game.id, OrderLogRow.turn == game.current_turn, OrderLogRow.team_id.in_(teams))
+        .values(discarded=True)
+    )
     return int(getattr(result, "rowcount", 0) or 0)
 
 

@@ -24,6 +24,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql import false
 from sqlalchemy.types import TypeDecorator
 
 __all__ = [
@@ -219,6 +220,9 @@ class OrderLogRow(Base):
     ready: Mapped[bool] = mapped_column(Boolean)
     via: Mapped[str] = mapped_column(String(8))  # "web" or "api"
     at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # Discarded with its seat's saved orders (a seat handed to the bots, or signed out for a new
+    # link): never played, so never public, not even once its turn is resolved (R13).
+    discarded: Mapped[bool] = mapped_column(Boolean, server_default=false())
 
 
 class TurnRow(Base):
