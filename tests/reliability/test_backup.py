@@ -425,6 +425,44 @@ def test_a_backup_keeps_which_game_is_whose_rematch(source: str, target: str, tm
             assert games["Open (rematch)"].rematch_id is None
 
 
+def _discarding_game(engine: Engine) -> dict[str, str]:
+    """A game whose seat p4 was handed to the bots and p3 signed out for a new link, each with an
+    order saved (61 and 67 FORCE), then turn 1 resolved after p3's new holder ordered 11; the
+    team of each of the two seats that ordered, by seat."""
+    with session_scope(make_sessionmaker(engine)) as db:
+        spec = store.NewGame("Discards", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+        game_id = store.create_game(db, spec=spec, now=NOW).game.id
+        for seat in store.seats_of(db, game_id=game_id):
+            store.join_seat(db, seat=seat, name=f"Ann {seat.player_id}", now=NOW)
+        store.start_game(db, game_id=game_id, now=NOW)
+    with session_scope(make_sessionmaker(engine)) as db:
+        teams = {t.team_id: t.player_id for t in db.scalars(select(TeamRow).where(TeamRow.game_id == game_id))}
+        mine = {pid: sorted(t for t, p in teams.items() if p == pid)[0] for pid in ("p3", "p4")}
+        for pid, force in (("p3", 61), ("p4", 67)):
+            store.save_order(
+                db, game_id=game_id, player_id=pid, team_id=mine[pid], turn=1,
+                force=force, flair=27, ready=False, via="web", now=NOW,
+            )
+    later = NOW + timedelta(minutes=5)
+    with session_scope(make_sessionmaker(engine)) as db:
+        store.release_seat(db, game_id=game_id, player_id="p4", now=later)
+        store.reissue_invite(db, game_id=game_id, player_id="p3", now=later, sign_out=True)
+    with session_scope(make_sessionmaker(engine)) as db:
+        # Whoever took p3 over by the new link orders for the same team in the same turn.
+        store.save_order(
+            db, game_id=game_id, player_id="p3", team_id=mine["p3"], turn=1,
+            force=11, flair=3, ready=False, via="web", now=later + timedelta(minutes=1),
+        )
+        assert store.resolve_turn(db, game_id=game_id, turn=1, reason="organiser", now=later)
+    return mine
+
+
+def _logged(document: dict[str, object], teams: dict[str, str]) -> list[tuple[str, int]]:
+    """The (team, FORCE) lines of ``teams`` in the first game's order log."""
+    game = document["games"][0]  # type: ignore[index]
+    return sorted((line["team"], line["force"]) for line in game["order_log"] if line["team"] in teams.values())
+
+
 @pytest.mark.parametrize(("source", "target"), PAIRS)
 def test_orders_discarded_with_a_seat_stay_out_of_the_shareable_export_after_the_turn(
     source: str, target: str, tmp_path: Path
@@ -436,40 +474,11 @@ def test_orders_discarded_with_a_seat_stay_out_of_the_shareable_export_after_the
     backup keeps them apart, marked, and a restore keeps them out of the shareable export again;
     what the seat's new holder orders afterwards is public once the turn is resolved, as any order."""
     with database(source, tmp_path) as (src_url, src), database(target, tmp_path) as (dst_url, dst):
-        with session_scope(make_sessionmaker(src)) as db:
-            spec = store.NewGame("Discards", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
-            game_id = store.create_game(db, spec=spec, now=NOW).game.id
-            for seat in store.seats_of(db, game_id=game_id):
-                store.join_seat(db, seat=seat, name=f"Ann {seat.player_id}", now=NOW)
-            store.start_game(db, game_id=game_id, now=NOW)
-        with session_scope(make_sessionmaker(src)) as db:
-            teams = {t.team_id: t.player_id for t in db.scalars(select(TeamRow).where(TeamRow.game_id == game_id))}
-            mine = {pid: sorted(t for t, p in teams.items() if p == pid)[0] for pid in ("p3", "p4")}
-            for pid, force in (("p3", 61), ("p4", 67)):
-                store.save_order(
-                    db, game_id=game_id, player_id=pid, team_id=mine[pid], turn=1,
-                    force=force, flair=27, ready=False, via="web", now=NOW,
-                )
-        later = NOW + timedelta(minutes=5)
-        with session_scope(make_sessionmaker(src)) as db:
-            store.release_seat(db, game_id=game_id, player_id="p4", now=later)
-            store.reissue_invite(db, game_id=game_id, player_id="p3", now=later, sign_out=True)
-        with session_scope(make_sessionmaker(src)) as db:
-            # Whoever took p3 over by the new link orders for the same team in the same turn.
-            store.save_order(
-                db, game_id=game_id, player_id="p3", team_id=mine["p3"], turn=1,
-                force=11, flair=3, ready=False, via="web", now=later,
-            )
-            assert store.resolve_turn(db, game_id=game_id, turn=1, reason="organiser", now=later)
-
-        def lines(document: dict[str, object]) -> list[tuple[str, int]]:
-            game = document["games"][0]  # type: ignore[index]
-            return sorted((line["team"], line["force"]) for line in game["order_log"] if line["team"] in mine.values())
-
+        mine = _discarding_game(src)
         with make_sessionmaker(src)() as db:
             shared, full = export_backup(db, full=False, now=NOW), export_backup(db, full=True, now=NOW)
-        assert lines(shared) == [(mine["p3"], 11)], "a discarded order is in the shareable export"
-        assert lines(full) == [(mine["p3"], 11)]
+        assert _logged(shared, mine) == [(mine["p3"], 11)], "a discarded order is in the shareable export"
+        assert _logged(full, mine) == [(mine["p3"], 11)]
         kept = full["games"][0]["secret"]["discarded_order_log"]
         assert sorted((line["team"], line["force"]) for line in kept) == sorted(
             [(mine["p3"], 61), (mine["p4"], 67)]
@@ -479,4 +488,26 @@ def test_orders_discarded_with_a_seat_stay_out_of_the_shareable_export_after_the
         assert _import(dst_url, backup).exit_code == 0
         with make_sessionmaker(dst)() as db:
             assert _without_time(export_backup(db, full=True, now=NOW)) == _without_time(full)
-            assert lines(export_backup(db, full=False, now=NOW)) == [(mine["p3"], 11)]
+            assert _logged(export_backup(db, full=False, now=NOW), mine) == [(mine["p3"], 11)]
+
+
+def test_a_full_backup_from_before_keeps_its_discarded_orders_out_of_the_shareable_export(tmp_path: Path) -> None:
+    """A full backup written before discarded lines were kept apart has them among the turn's
+    lines; the import marks them by the event log that says they were discarded (as migration 0007
+    does), so that a shareable export of the restored database leaves them out."""
+    with database("sqlite", tmp_path) as (_src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
+        mine = _discarding_game(src)
+        with make_sessionmaker(src)() as db:
+            full = export_backup(db, full=True, now=NOW)
+        game = full["games"][0]
+        game["order_log"] = sorted(
+            game["order_log"] + game["secret"].pop("discarded_order_log"), key=lambda line: line["at"]
+        )
+        assert _logged(full, mine) == sorted([(mine["p3"], 11), (mine["p3"], 61), (mine["p4"], 67)])
+        older = tmp_path / "older.json"
+        older.write_text(json.dumps(full))
+        assert _import(dst_url, older).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            assert _logged(export_backup(db, full=False, now=NOW), mine) == [(mine["p3"], 11)]
+            kept = export_backup(db, full=True, now=NOW)["games"][0]["secret"]["discarded_order_log"]
+        assert sorted(line["force"] for line in kept) == [61, 67]

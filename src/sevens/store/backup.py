@@ -29,6 +29,7 @@ token hash, so a restore works into SQLite or PostgreSQL alike.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -500,8 +501,12 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
     log = list(_field(data, "order_log", list, where))
     if secret:
         log += secret.get("open_order_log", [])
-        # A backup from before discarded lines were kept apart has none here (they are in its logs).
-        log += [{**line, "discarded": True} for line in secret.get("discarded_order_log", [])]
+        if "discarded_order_log" in secret:
+            log += [{**line, "discarded": True} for line in secret["discarded_order_log"]]
+        else:
+            # A full backup from before the discarded lines were kept apart: they are among the
+            # others, and its event log says which they are (as migration 0007 reads it).
+            log = _mark_discarded(log, data.get("events") or [], where)
         for order in secret.get("orders", []):
             db.add(
                 OrderRow(
@@ -531,6 +536,37 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
         )
     db.flush()
     return game
+
+
+_DISCARDED = re.compile(r"(p\d+)\b.*; its \d+ order\(s\) saved for turn (\d+) were discarded")
+"""An event's detail saying a seat's saved orders were discarded (store.games writes it)."""
+
+
+def _mark_discarded(log: list[dict[str, Any]], events: list[dict[str, Any]], where: str) -> list[dict[str, Any]]:
+    """The log lines, those of orders discarded with their seat marked so: the seat's lines of the
+    turn an event says its orders were discarded in, logged up to that event.
+
+    >>> line = {"turn": 2, "player": "p4", "at": "2026-05-01T12:00:00+00:00"}
+    >>> said = {"at": "2026-05-01T12:05:00+00:00", "kind": "seat to bots",
+    ...         "detail": "p4 (Ann): 1 browser(s) or token(s) lost it; its teams play their bots; its 1 order(s) saved for turn 2 were discarded"}
+    >>> [entry.get("discarded", False) for entry in _mark_discarded([line, {**line, "turn": 1}], [said], "game")]
+    [True, False]
+    """
+    cuts: list[tuple[str, int, datetime]] = []
+    for event in events:
+        found = _DISCARDED.match(str(event.get("detail") or ""))
+        if found and event.get("kind") in ("seat to bots", "seat signed out", "new invite"):
+            when = _parse_time(event.get("at"), f"{where}.events")
+            if when is not None:
+                cuts.append((found.group(1), int(found.group(2)), when))
+    marked = []
+    for line in log:
+        at = _parse_time(line.get("at"), f"{where}.order_log") if cuts else None
+        gone = at is not None and any(
+            line.get("player") == seat and line.get("turn") == turn and at <= when for seat, turn, when in cuts
+        )
+        marked.append({**line, "discarded": True} if gone else line)
+    return marked
 
 
 def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
