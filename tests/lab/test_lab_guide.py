@@ -115,3 +115,15 @@ def test_the_guides_solved_matches_are_what_the_solver_finds() -> None:
         pair = solve_match(n, n).pure_saddle
         assert pair is not None and pair[0].flair == pair[1].flair == n // 3 * 3, n
     assert "For every equal budget we\n  checked (3 to 60)" in SOLVER
+
+
+def test_the_guide_shows_an_exact_figure_as_the_table_prints_it(tmp_path: Path) -> None:
+    """Wherever the guide quotes the title rate of a strategy alone in every seat of 8, it is the
+    cell the table prints (it once read '12.50 ± 0.00' after the table had moved to '(exact)')."""
+    run = _lab(["--strategies", "even", "--teams", "8", "--tournaments", "40", "--workers", "1"], tmp_path)
+    assert run.returncode == 0, run.stderr
+    row = next(line for line in run.stdout.splitlines() if line.startswith("even "))
+    cell = re.search(r"12\.50 \S+", row)
+    assert cell and cell.group(0) == "12.50 (exact)", row
+    quoted = re.findall(r"`(12\.50[^`]*)`", GUIDE)
+    assert quoted and all(q == cell.group(0) for q in quoted), quoted
