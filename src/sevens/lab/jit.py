@@ -40,20 +40,28 @@ _PACKAGE = Path(__file__).resolve().parents[1]
 
 
 def source_digest(package: Path = _PACKAGE) -> str:
-    """A digest of every ``.py`` file under ``package`` (names and contents)."""
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    return digest.hexdigest()[:16]
+    """A digest of the package's source files (their paths and contents), or "" where they cannot
+    be read. The version stays the same across checkouts and edits; this does not."""
+    digest = hashlib.blake2b(digest_size=16)
+    try:
+        for path in sorted(package.rglob("*.py")):
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
+            digest.update(path.read_bytes() + b"\0")
+    except OSError:
+        return ""
+    return digest.hexdigest()
 
 
 def cache_folder(package: Path = _PACKAGE) -> Path | None:
     """Where numba keeps the compiled functions for this source: under ``NUMBA_CACHE_DIR`` if set,
     else beside the package's own ``__pycache__`` (other sources' folders there are removed);
     None where that cannot be written (numba then chooses, as without this)."""
+    digest = source_digest(package)
+    if not digest:
+        return None
     user = os.environ.get("NUMBA_CACHE_DIR")
     root = Path(user) / "sevens" if user else package / "lab" / "__pycache__" / "numba"
-    folder = root / source_digest(package)
+    folder = root / digest[:16]
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:

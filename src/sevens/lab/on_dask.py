@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import queue
 import sys
@@ -24,6 +23,7 @@ from typing import Any
 
 import sevens
 from sevens.bots.strategies import shown_raised
+from sevens.lab.jit import source_digest
 from sevens.lab.run import BatchSpec, Totals, run_batch
 
 __all__ = ["CONNECT_TIMEOUT", "ON_DASK", "STAGES", "ClusterError", "not_on_dask", "run_on_dask"]
@@ -49,17 +49,8 @@ def _connect_timeout() -> float:
     return float(CONNECT_TIMEOUT if configured == 30 else configured)
 
 def _source_digest() -> str:
-    """A digest of the sevens package's source files (their paths and contents), or "" where they
-    cannot be read. The version stays the same across checkouts and edits; this does not."""
-    package = Path(sevens.__file__).parent
-    digest = hashlib.blake2b(digest_size=16)
-    try:
-        for path in sorted(package.rglob("*.py")):
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0")
-            digest.update(path.read_bytes() + b"\0")
-    except OSError:
-        return ""
-    return digest.hexdigest()
+    """:func:`sevens.lab.jit.source_digest` of the sevens package this process imported."""
+    return source_digest(Path(sevens.__file__).parent)
 
 
 SOURCE_DIGEST = _source_digest()
