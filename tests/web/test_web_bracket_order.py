@@ -11,14 +11,16 @@ from web.web_helpers import host_game
 
 
 def _rounds(page: str) -> dict[str, list[tuple[str, str, str]]]:
-    """The bracket's rounds: for each stage, its matches top down as (home, away, result)."""
+    """The bracket's rounds: for each stage, its matches top down as (home, away, result), the
+    result's text without the link to the match's report."""
     section = page[page.index('<section class="bracket">'):]
     section = section[: section.index("</section>")]
     rounds = {}
     for stage, body in re.findall(r'<div class="round"><h3>([^<]+)</h3>(.*?)</div>', section, re.S):
         rounds[stage] = [
             (html.unescape(h), html.unescape(a), html.unescape(r))
-            for h, a, r in re.findall(r"<p>(.+?) v (.+?)<br><small>(.+?)</small></p>", body)
+            # a played match's result is a link to its report
+            for h, a, r in re.findall(r"<p>(.+?) v (.+?)<br><small>(?:<a [^>]*>)?(.+?)(?:</a>)?</small></p>", body)
         ]
     return rounds
 

@@ -365,7 +365,9 @@ class SpectatorView:
     tables: dict[str, GroupTable]
     history: list[tuple[int, str, list[MatchResult]]]  # (turn, stage, matches)
     fixtures: list[tuple[str, str, str, str]]  # (match id, stage, home, away) of the open turn
-    bracket: list[tuple[str, list[tuple[str, str, str]]]]  # (stage, [(home, away, result)])
+    # (stage, [(report, home, away, result)]): report, the match's id once played (its report is
+    # #match-<id> on the page), else empty
+    bracket: list[tuple[str, list[tuple[str, str, str, str]]]]
     seed: str | None
     deadline: datetime | None
     champion: str | None
@@ -468,7 +470,7 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
     tables: dict[str, GroupTable] = {}
     history: list[tuple[int, str, list[MatchResult]]] = []
     fixtures: list[tuple[str, str, str, str]] = []
-    bracket: list[tuple[str, list[tuple[str, str, str]]]] = []
+    bracket: list[tuple[str, list[tuple[str, str, str, str]]]] = []
     if state is not None:
         # After the end (final played, or ended early) no team plays on.
         playing = set(state.teams_in_play()) if game.status in LIVE else set()
@@ -489,6 +491,7 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
                         str(turn.stage),
                         [
                             (
+                                m.fixture.id,
                                 m.home.team,
                                 m.away.team,
                                 # the summary gives the winner's figures first
@@ -499,7 +502,7 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
                     )
                 )
         if fixtures and fixtures[0][1] != "group" and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
-            bracket.append((fixtures[0][1], [(h, a, "to play") for _, _, h, a in in_bracket_order(fixtures)]))
+            bracket.append((fixtures[0][1], [("", h, a, "to play") for _, _, h, a in in_bracket_order(fixtures)]))
     return SpectatorView(
         game=game,
         status=game.status.value,

@@ -1,0 +1,60 @@
+"""What a friend who does not play sees of a 16-team game from its shared link, on a phone
+(task spectator1): the bracket leading to each match's report."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from browser.browser_helpers import CHROMIUM, visit
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+
+def _game(server: str, *, seats: int = 0) -> tuple[str, list[str]]:
+    """A public 16-team game made and started through the API, ``seats`` of its seats taken (their
+    bearer tokens returned): with none, the bots play it all at once."""
+    with httpx.Client(base_url=server, timeout=60) as api:
+        made = api.post("/api/v1/games", json={"name": "Sixteen nations", "players": 16, "teams": 16, "teams_per_player": 1})
+        made.raise_for_status()
+        game = made.json()["game"]
+        tokens = []
+        for number, invite in enumerate(list(made.json()["invites"].values())[:seats], start=1):
+            joined = api.post("/api/v1/join", json={"invite": invite, "name": f"Fan {number}"})
+            joined.raise_for_status()
+            tokens.append(joined.json()["token"])
+        api.post(f"/api/v1/games/{game}/start", headers={"Authorization": f"Bearer {made.json()['token']}"}).raise_for_status()
+    return game, tokens
+
+
+def test_each_played_match_in_the_bracket_leads_to_its_report(server: str, chromium: Any) -> None:
+    """The bracket gave each knockout's result as plain text: to see its dice and how a level match
+    was decided, a spectator had to scroll through every turn's reports to find it. Each result is
+    now a link to that match's report, on the same page, reachable by Tab alone."""
+    from playwright.sync_api import expect
+
+    game, _ = _game(server)
+    page = chromium.new_context(**PHONE).new_page()
+    visit(page, f"{server}/games/{game}")
+    expect(page.locator("#champion")).to_be_visible()
+    results = page.locator("section.bracket .round a")
+    expect(results).to_have_count(7)  # 4 quarter-finals, 2 semi-finals, the final
+    final = page.locator("section.bracket .round").nth(2).locator("a")
+    expect(final).to_have_attribute("href", "#match-t6-m1")
+    final.focus()
+    page.keyboard.press("Enter")
+    assert page.url.endswith("#match-t6-m1")
+    report = page.locator("#match-t6-m1")
+    expect(report).to_be_in_viewport()
+    champion = page.locator("#champion").inner_text()
+    expect(report.locator("h4")).to_contain_text(f"{champion} win")
+    # Every link names a report that is on the page.
+    for href in results.evaluate_all("links => links.map(a => a.getAttribute('href'))"):
+        expect(page.locator(href)).to_have_count(1)
