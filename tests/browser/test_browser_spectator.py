@@ -1,5 +1,5 @@
 """What a friend who does not play sees of a 16-team game from its shared link, on a phone
-(task spectator1): the bracket leading to each match's report."""
+(task spectator1): the bracket leading to each match's report, the final standing."""
 
 from __future__ import annotations
 
@@ -58,3 +58,30 @@ def test_each_played_match_in_the_bracket_leads_to_its_report(server: str, chrom
     # Every link names a report that is on the page.
     for href in results.evaluate_all("links => links.map(a => a.getAttribute('href'))"):
         expect(page.locator(href)).to_have_count(1)
+
+
+def test_a_finished_game_shows_its_final_standing(server: str, chromium: Any) -> None:
+    """The finished game named its champion and nothing else of the end: who was runner-up, how far
+    each team went, had to be worked out from the bracket and four tables. The page now has a final
+    standing (1 the champion, 2 the runner-up, then 3-4, 5-8, 9-12, 13-16 shared), each team with
+    how far it went, readable on a phone."""
+    from playwright.sync_api import expect
+
+    game, _ = _game(server)
+    page = chromium.new_context(**PHONE).new_page()
+    visit(page, f"{server}/games/{game}")
+    champion = page.locator("#champion").inner_text()
+    rows = page.locator("#standing tbody tr")
+    expect(rows).to_have_count(16)
+    places = [rows.nth(i).locator("td").first.inner_text() for i in range(16)]
+    assert places == ["1", "2"] + ["3-4"] * 2 + ["5-8"] * 4 + ["9-12"] * 4 + ["13-16"] * 4
+    expect(rows.first.locator("th")).to_have_text(champion)
+    expect(rows.first).to_contain_text("Champion: won the final against")
+    expect(rows.nth(1)).to_contain_text("Runner-up: lost the final to " + champion)
+    expect(rows.nth(2)).to_contain_text("Out in the semi-final: lost to")
+    expect(rows.nth(15)).to_contain_text("Out after the groups: 4th in group D.")
+    # Nothing of it is wider than the phone, and no team's name is split inside a word.
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    lines = "th => { const text = document.createRange(); text.selectNodeContents(th); return text.getClientRects().length; }"
+    for name in rows.locator("th").all():
+        assert name.evaluate(lines) <= len(name.inner_text().split()), f"{name.inner_text()!r} is split inside a word"

@@ -15,6 +15,7 @@ from sevens.tournament import (
     Game,
     Stage,
     describe_progress,
+    final_standing,
     new_game,
     team_progress,
 )
@@ -169,3 +170,30 @@ def test_a_team_beaten_on_count_back_is_told_who_won_it(summary: str, told: str)
             said = describe_progress(beaten, names.__getitem__)
             winner = names[match.winner]
             assert said.endswith(f" to {winner}, {told.format(w=winner)}."), said
+
+
+@pytest.mark.parametrize(("players", "teams"), [(16, 16), (8, 8), (4, 8), (5, 16)])
+@pytest.mark.parametrize("draw_seed", [1, 2])
+def test_the_final_standing_places_every_team_by_the_stage_it_reached(players: int, teams: int, draw_seed: int) -> None:
+    """The finished game's standing: champion 1, runner-up 2, each knockout stage's losers sharing
+    its places (semi-finals 3-4, quarter-finals 5-8), then the teams out after the groups by their
+    group place (R8), every group's third before every fourth; nothing before the final."""
+    games = turn_by_turn(players, draw_seed=draw_seed)
+    assert all(final_standing(game) == () for game in games[:-1])
+    game = games[-1]
+    standing = final_standing(game)
+    assert sorted(p.team for p in standing) == sorted(t.id for t in game.setup.teams)
+    assert [p.first for p in standing] == sorted(p.first for p in standing)
+    assert standing[0].place == "1" and standing[0].team == game.champion
+    final = game.turns[-1].matches[0]
+    assert standing[1].place == "2" and standing[1].team == final.loser
+    groups = teams // 4
+    for placing in standing[2:]:
+        progress = team_progress(game, placing.team)
+        if progress.knockout:  # beaten in a knockout: the places of that stage's losers
+            losers = len(game.turns[GROUP_TURNS + len(progress.knockout) - 1].matches)
+            assert placing.last - placing.first + 1 == losers and placing.last == 2 * losers
+        else:  # out after the groups: 3rds share the places after the knockouts, then 4ths
+            first = 2 * groups + 1 + (progress.group_place - 3) * groups
+            assert (placing.first, placing.last) == (first, first + groups - 1)
+    assert standing[-1].last == teams

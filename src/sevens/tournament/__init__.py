@@ -32,7 +32,14 @@ from sevens.tournament.game import (
 )
 from sevens.tournament.knockout import Decision, decide_group, decide_knockout, describe
 from sevens.tournament.lots import LotsDraw, LotsMismatch, draw_lots, replay_lots
-from sevens.tournament.progress import TeamProgress, describe_progress, ordinal, team_progress
+from sevens.tournament.progress import (
+    Placing,
+    TeamProgress,
+    describe_progress,
+    final_standing,
+    ordinal,
+    team_progress,
+)
 from sevens.tournament.record import (
     FORMAT,
     VERSION,
@@ -86,6 +93,7 @@ __all__ = [
     "MatchResult",
     "MatchSide",
     "OrderRefused",
+    "Placing",
     "Player",
     "PlayerId",
     "RecordError",
@@ -111,6 +119,7 @@ __all__ = [
     "draw_game",
     "draw_lots",
     "dumps",
+    "final_standing",
     "first_knockout_pairs",
     "from_record",
     "group_fixtures",

@@ -14,7 +14,7 @@ from sevens.tournament.formats import GROUP_TURNS, Stage
 from sevens.tournament.game import Game, MatchResult
 from sevens.tournament.setup import TeamId
 
-__all__ = ["TeamProgress", "describe_progress", "ordinal", "team_progress"]
+__all__ = ["Placing", "TeamProgress", "describe_progress", "final_standing", "ordinal", "team_progress"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,3 +133,56 @@ def describe_progress(progress: TeamProgress, name: Callable[[str], str] = str, 
         assert won.loser is not None
         return f"{through}: beat {name(won.loser)} in the {won.fixture.stage}, {won.summary}."
     return f"{through}: {group}."
+
+
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """One team's place in a finished game's final standing.
+
+    Attributes:
+        first: The best place it shares (1 for the champion).
+        last: The worst place it shares: teams out at the same stage share the places between.
+        team: The team.
+    """
+
+    first: int
+    last: int
+    team: TeamId
+
+    @property
+    def place(self) -> str:
+        """``1``, or ``3-4`` for a place shared by teams out at the same stage."""
+        return str(self.first) if self.first == self.last else f"{self.first}-{self.last}"
+
+
+def final_standing(game: Game) -> tuple[Placing, ...]:
+    """Every team's place once the final is played: the champion, the runner-up, then the losers of
+    each knockout stage from the last back (sharing the places of that stage: the semi-final losers
+    3-4), then the teams out after the groups by their group place (every group's third, then every
+    fourth), each band in the order of their groups. Nothing before the final (an ended game has
+    no final standing).
+
+    Only the knockouts and the group tables (R8) rank teams: no new tie-break is made up between
+    teams out at the same stage, so they share their places.
+    """
+    if not game.finished or game.champion is None:
+        return ()
+    groups = {team.id: team.group for team in game.setup.teams}
+    placings: list[Placing] = []
+    seen: set[TeamId] = set()
+
+    def band(teams: list[TeamId]) -> None:
+        first = len(placings) + 1
+        for team in sorted(teams, key=lambda t: groups[t]):
+            placings.append(Placing(first, first + len(teams) - 1, team))
+            seen.add(team)
+
+    band([game.champion])
+    for turn in reversed(game.turns[GROUP_TURNS:]):
+        band([m.loser for m in turn.matches if m.loser is not None])
+    tables = game.tables()
+    places = sorted({row.position for table in tables.values() for row in table.rows})
+    for position in places:
+        rows = (row for table in tables.values() for row in table.rows)
+        band([TeamId(row.team) for row in rows if row.position == position and row.team not in seen])
+    return tuple(placings)

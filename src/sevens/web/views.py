@@ -36,7 +36,7 @@ from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
 from sevens.tournament.outlook import describe_after, describe_outlook, game_outlook
-from sevens.tournament.progress import describe_progress, team_progress
+from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable, TableRow
 
@@ -374,6 +374,8 @@ class SpectatorView:
     unclaimed: frozenset[str] = frozenset()  # teams whose seat nobody has taken: bots in all but name
     handed_over: frozenset[str] = frozenset()  # teams of seats handed to the bots, not taken over since
     seat_bots: dict[int, dict[str, str]] = field(default_factory=dict)  # per turn resolved: store.seat_bots
+    # once the final is played: (place, team, how far it went), the champion first (progress.final_standing)
+    standing: tuple[tuple[str, str, str], ...] = ()
 
     def name(self, team: str) -> str:
         """A team's display name."""
@@ -524,6 +526,12 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
             team.id for team in (state.setup.teams if state is not None else ()) if team.manager in handed_over
         ),
         seat_bots=store.seat_bots(game),
+        standing=()
+        if state is None
+        else tuple(
+            (p.place, p.team, describe_progress(team_progress(state, p.team), lambda t: teams[t].name))
+            for p in final_standing(state)
+        ),
     )
 
 
