@@ -1,5 +1,6 @@
 """What a friend who does not play sees of a 16-team game from its shared link, on a phone
-(task spectator1): the bracket leading to each match's report, the final standing."""
+(task spectator1): the bracket leading to each match's report, the final standing, who goes
+through each group."""
 
 from __future__ import annotations
 
@@ -85,3 +86,27 @@ def test_a_finished_game_shows_its_final_standing(server: str, chromium: Any) ->
     lines = "th => { const text = document.createRange(); text.selectNodeContents(th); return text.getClientRects().length; }"
     for name in rows.locator("th").all():
         assert name.evaluate(lines) <= len(name.inner_text().split()), f"{name.inner_text()!r} is split inside a word"
+
+
+def test_each_group_table_says_who_goes_through(server: str, chromium: Any) -> None:
+    """The group tables ranked the teams but never said that the top two go on, nor, once the
+    group was played, who did: a spectator had to know the format. Under each table a line now
+    says so, by name once the group is over, matching its top two and the quarter-finals."""
+    from playwright.sync_api import expect
+
+    running, _ = _game(server, seats=1)
+    page = chromium.new_context(**PHONE).new_page()
+    visit(page, f"{server}/games/{running}")
+    for letter in "ABCD":
+        expect(page.locator(f"#through-{letter}")).to_have_text("The top two go through to the quarter-finals.")
+    game, _ = _game(server)
+    visit(page, f"{server}/games/{game}")
+    quarter_finalists = set()
+    for match in page.locator("section.bracket .round").first.locator("p").all_inner_texts():
+        quarter_finalists.update(match.split("\n")[0].split(" v "))
+    for letter in "ABCD":
+        table = page.locator(f"#group-{letter} tbody th")
+        first, second = table.nth(0).inner_text(), table.nth(1).inner_text()
+        expect(page.locator(f"#through-{letter}")).to_have_text(f"Through to the quarter-finals: {first} and {second}.")
+        assert {first, second} <= quarter_finalists
+    assert len(quarter_finalists) == 8

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from sevens.cli.verify import register as register_verify
 from sevens.rules.lines import Line
 from sevens.store.models import GameRow, OrderLogRow, TeamRow
+from sevens.tournament.formats import Format
 from sevens.tournament.standings import DECIDED_BY_WORDS, GroupResult, group_table
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
@@ -235,7 +236,8 @@ def test_a_group_table_says_in_words_what_decided_each_place(app: FastAPI) -> No
         GroupResult("samoa", "japan", Line(tries=2), Line()),
     ]
     table = group_table(("fiji", "samoa", "kenya", "japan"), results, None)
-    view = SimpleNamespace(tables={"A": table}, name=str.title)
+    # the table's line on who goes through reads the game's format and status too
+    view = SimpleNamespace(tables={"A": table}, name=str.title, format=Format(teams=8, players=4, teams_per_player=2), status="running")
     page = str(app.state.templates.env.get_template("macros.html").module.tables(view))
     decided = re.findall(r'class="decided"><span class="cell-label"[^>]*>Place decided by: </span>(.*?)</td>', page)
     assert decided == ["fewer tries conceded", "fewer tries conceded", "tries scored", "tries scored"], decided
