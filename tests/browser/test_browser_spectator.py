@@ -1,6 +1,6 @@
-"""What a friend who does not play sees of a 16-team game from its shared link, on a phone
-(task spectator1): the bracket leading to each match's report, the final standing, who goes
-through each group."""
+"""What a friend who does not play sees of a 16-team game from its shared link, on a phone: the
+bracket leading to each match's report, who goes through each group, the final standing, and a page
+that says how fresh it is while it follows the game (task spectator1)."""
 
 from __future__ import annotations
 
@@ -110,3 +110,27 @@ def test_each_group_table_says_who_goes_through(server: str, chromium: Any) -> N
         expect(page.locator(f"#through-{letter}")).to_have_text(f"Through to the quarter-finals: {first} and {second}.")
         assert {first, second} <= quarter_finalists
     assert len(quarter_finalists) == 8
+
+
+def test_a_page_following_the_game_says_when_it_was_last_up_to_date(server: str, chromium: Any) -> None:
+    """A spectator's page follows the game by itself, but said nothing of it: a page that had lost
+    the server (a laptop woken from sleep) looked just as current as one that had checked a second
+    ago. It now says when it last found the game as shown, a time its script moves on at every
+    check, and the page reloaded at the turn's resolution says so afresh."""
+    from playwright.sync_api import expect
+
+    game, (token,) = _game(server, seats=1)
+    page = chromium.new_context(**PHONE).new_page()
+    visit(page, f"{server}/games/{game}")
+    stamp = page.locator("#as-of")
+    expect(stamp).to_be_visible()
+    first = stamp.get_attribute("datetime")
+    expect(stamp).not_to_have_attribute("datetime", first or "", timeout=15000)  # checked every 5 s
+    # The one seat taken orders: the turn is resolved, and the page reloads itself at turn 2.
+    with httpx.Client(base_url=server, timeout=60) as api:
+        auth = {"Authorization": f"Bearer {token}"}
+        (waiting,) = api.get("/api/v1/waiting", headers=auth).json()
+        for team in waiting["teams"]:
+            api.put(f"/api/v1/games/{game}/orders/{team}", headers=auth, json={"turn": 1, "force": 10, "flair": 6, "ready": True}).raise_for_status()
+    expect(page.locator("#turn")).to_have_text("2 of 6", timeout=15000)
+    expect(stamp).to_be_visible()

@@ -640,7 +640,9 @@ def _live(
     now: datetime = request.app.state.clock()  # the clock ClockDep gives: invites expire by it
     version = views.live_version(db, game, organiser=organiser, principal_id=principal_id, now=now, shown=shown)
     query = "?as=player" if as_player else ""
-    return {"url": f"/games/{game.public_id}/state{query}", "version": version}
+    # as_of: when the page was made; its script moves it on at every poll that finds nothing new, so
+    # the reader can tell a page that is following the game from one that lost the server.
+    return {"url": f"/games/{game.public_id}/state{query}", "version": version, "as_of": now.isoformat()}
 
 
 @router.get("/games/{public_id}")

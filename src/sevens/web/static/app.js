@@ -290,12 +290,21 @@ function followGame() {
       said.textContent = "The game has moved on (" + state.status + (state.turn ? ", turn " + state.turn : "") + ").";
     }, 100);
   }
+  // The page says when it last found the game as it shows it: a time that stops moving tells the
+  // reader the page has lost the server (a laptop asleep, a phone off the network).
+  function upToDate() {
+    var stamp = document.getElementById("as-of"), now = new Date();
+    if (stamp === null) { return; }
+    stamp.setAttribute("datetime", now.toISOString());
+    stamp.textContent = now.toLocaleString();
+  }
   function check() {
     if (document.hidden) { return; }
     fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       return response.ok ? response.json() : null;
     }).then(function (state) {
       if (state && state.version !== main.dataset.version) { moved(state); return; }
+      if (state) { upToDate(); }
       if (state && state.who_ordered) { refreshWhoOrdered(state.who_ordered); }
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
   }
