@@ -46,7 +46,7 @@ def test_new_organiser_link_replaces_the_old_one_and_signs_out_who_used_it(app: 
     for answer in (stranger.get(_path(old)), post_form(stranger, _path(old))):
         assert (answer.status_code, answer.text) == (wrong.status_code, wrong.text) == (404, wrong.text)
     refused = intruder.get(f"{hosted.base}/organise")
-    assert refused.status_code == 403 and "open your organiser link first" in refused.text
+    assert refused.status_code == 403 and "a new organiser link was made, and only that one opens this page" in refused.text
     assert post_form(intruder, f"{hosted.base}/start").status_code == 403
     organise = hosted.organiser.get(f"{hosted.base}/organise")
     assert organise.status_code == 200

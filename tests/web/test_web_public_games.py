@@ -45,3 +45,22 @@ def test_a_lobby_is_listed_once_someone_joins_it(app: FastAPI) -> None:
     assert "None yet" in new_client(app).get("/").text
     lobby.join("p2", "Dee")
     assert _listed(app) == ["New cup"]
+
+
+def test_a_copied_organiser_page_address_leads_a_spectator_to_the_game_page(app: FastAPI) -> None:
+    """The organiser shares their page's address (``/games/{id}/organise``) with friends who only
+    watch. It answered 403 "only the game's organiser can do this; open your organiser link first"
+    and "go back to the page you came from", which a friend who came by the link does not have: it
+    now says this browser does not organise the game and links to the game's page (a private game
+    still answers 404, as for any stranger)."""
+    game = host_game(app, name="Shared cup")
+    game.join("p1", "Ann")
+    game.start()
+    friend = new_client(app)
+    answer = friend.get(f"{game.base}/organise")
+    assert answer.status_code == 403
+    assert "This browser does not organise Shared cup" in answer.text
+    assert f'<a href="{game.base}" id="game-page">Shared cup</a>' in answer.text
+    assert "Go back to the page you came from" not in answer.text
+    hidden = host_game(app, name="Hidden cup", visibility="private")
+    assert friend.get(f"{hidden.base}/organise").status_code == 404

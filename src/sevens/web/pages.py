@@ -152,6 +152,18 @@ def _no_seat(request: Request, game: GameRow) -> Response:
     return render(request, "error.html", context, status=403)
 
 
+def _not_organising(request: Request, game: GameRow) -> Response:
+    """The organiser's page opened in a browser that may watch the game but does not organise it
+    (the page's address copied to a friend): refused with the way to the game's page, not "go back
+    and reload", which a browser that came by a copied link has nothing to go back to."""
+    message = (
+        f"This browser does not organise {game.name}: open the organiser link to organise it. If this "
+        "browser organised it until now, a new organiser link was made, and only that one opens this page."
+    )
+    context = {"status": 403, "message": message, "game_page": f"/games/{game.public_id}", "game_name": game.name}
+    return render(request, "error.html", context, status=403)
+
+
 @dataclass(frozen=True, slots=True)
 class Refusal:
     """A form sent back refused, for its page to show again: ``form`` is the form's id on that
@@ -746,7 +758,8 @@ def organise_page(
     game = store.game_by_public_id(db, public_id=public_id)
     access, held = _organiser_access(db, principal, game)
     _watchable(game, access)
-    _organiser(game, access)
+    if not access.organiser:
+        return _not_organising(request, game)
     number = views.turn_in_link(turn)
     together = done == "resolve" and number is not None and store.resolved_together(db, game_id=game.id, first=number)
     act = _turn_done(game, done, turn, resolved_together=together)
