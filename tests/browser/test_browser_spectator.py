@@ -134,3 +134,39 @@ def test_a_page_following_the_game_says_when_it_was_last_up_to_date(server: str,
             api.put(f"/api/v1/games/{game}/orders/{team}", headers=auth, json={"turn": 1, "force": 10, "flair": 6, "ready": True}).raise_for_status()
     expect(page.locator("#turn")).to_have_text("2 of 6", timeout=15000)
     expect(stamp).to_be_visible()
+
+
+# Each throw of two dice ("5-3") in the match reports, as the rectangles of the lines it is laid
+# out on: more than one is a throw split at its hyphen, one die at a line's end and one at the next.
+_SPLIT_THROWS = """() => {
+  const split = [], cells = document.querySelectorAll('.report td.dice');
+  let wrapped = 0;
+  cells.forEach(cell => {
+    if (cell.getBoundingClientRect().height > 40) { wrapped += 1; }
+    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      for (const throw_ of node.textContent.matchAll(/\\d-\\d/g)) {
+        const range = document.createRange();
+        range.setStart(node, throw_.index);
+        range.setEnd(node, throw_.index + 3);
+        const lines = new Set(Array.from(range.getClientRects(), r => Math.round(r.top)));
+        if (lines.size > 1) { split.push(cell.closest('article').id + ': ' + throw_[0]); }
+      }
+    }
+  });
+  return {split: split, wrapped: wrapped, cells: cells.length};
+}"""
+
+
+@pytest.mark.parametrize("width", [390, 320])
+def test_no_throw_of_the_dice_is_split_over_two_lines_on_a_phone(server: str, chromium: Any, width: int) -> None:
+    """On a phone a report's dice wrap over several lines, and a throw could break at its hyphen:
+    "FLAIR 1-" at a line's end and "1, 3-5" under it read as other dice than 1-1. A throw now keeps
+    its two dice together; the dice still wrap between throws, and nothing is wider than the phone."""
+    game, _ = _game(server)
+    page = chromium.new_context(viewport={"width": width, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    visit(page, f"{server}/games/{game}")
+    found = page.evaluate(_SPLIT_THROWS)
+    assert found["cells"] == 62 and found["wrapped"] > 20  # 31 matches, most of their dice over lines
+    assert found["split"] == []
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
