@@ -154,6 +154,12 @@ class Fixture(BaseModel):
     away: str
 
 
+class Placing(BaseModel):
+    place: str = Field(description="'1', '2', or a place shared by teams out at the same stage, such as '3-4'")
+    team: str
+    went: str = Field(description="how far the team went, in the game page's words")
+
+
 class LotsDraw(BaseModel):
     what: str
     teams: list[str]
@@ -184,6 +190,10 @@ class GameView(BaseModel):
     seed_sha256: str
     seed: str | None = Field(description="null until the game is over (R14)")
     champion: str | None
+    standing: list[Placing] = Field(
+        description="once the final is played, every team's place, the champion first (as the game's page "
+        "shows it); empty before, and for a game ended early"
+    )
     seats: list[Seat]
     teams: list[Team]
     fixtures: list[Fixture] = Field(description="the open turn's matches")

@@ -408,6 +408,7 @@ class SpectatorView:
             "seed_sha256": self.game.seed_sha256,
             "seed": self.seed,
             "champion": self.champion,
+            "standing": [{"place": place, "team": team, "went": went} for place, team, went in self.standing],
             "seats": [{"player": p, "name": n, "joined": j} for p, n, j in self.seats],
             "teams": [
                 {
