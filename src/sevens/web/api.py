@@ -693,6 +693,7 @@ class CreateRequest(BaseModel):
         ge=0,
         le=24 * 30,
         strict=True,
+        allow_inf_nan=False,  # json.loads reads NaN and Infinity, which the bounds alone misname
         description="1/60 to 720 hours; 0, null or absent: resolve when all are ready (as the form's 0)",
     )
     default_bot: str | None = Field(default=None, max_length=40)
@@ -724,14 +725,16 @@ class ExtendRequest(BaseModel):
     """How many hours to add to the deadline."""
 
     model_config = ConfigDict(extra="forbid")
-    hours: float = Field(gt=0, le=24 * 30, strict=True)  # a JSON number: "2" and true are refused
+    # A JSON number: "2" and true are refused, and so are NaN and Infinity (json.loads reads them).
+    hours: float = Field(gt=0, le=24 * 30, strict=True, allow_inf_nan=False)
 
 
 class DeadlineRequest(BaseModel):
     """The open turn's time left, in hours from now."""
 
     model_config = ConfigDict(extra="forbid")
-    hours: float = Field(gt=0, le=24 * 30, strict=True)  # a JSON number: "2" and true are refused
+    # A JSON number: "2" and true are refused, and so are NaN and Infinity (json.loads reads them).
+    hours: float = Field(gt=0, le=24 * 30, strict=True, allow_inf_nan=False)
 
 
 @router.post(

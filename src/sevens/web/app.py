@@ -97,6 +97,9 @@ def _validation_message(
             parts.append(f"this operation needs a request body: send a JSON object{takes}")
             continue
         where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form"))
+        if kind == "finite_number":  # NaN or Infinity, which Python's JSON reads as numbers
+            parts.append(f"{where or 'input'}: NaN and Infinity are not taken here; send a finite number")
+            continue
         parts.append(f"{where or 'input'}: {error.get('msg', 'invalid')}")
     return "; ".join(parts) or "the request was not understood"
 
