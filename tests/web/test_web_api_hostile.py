@@ -1,5 +1,6 @@
-"""The API against hostile and careless JSON: NaN and Infinity, which Python's JSON reads as
-numbers. Never a 500; a refusal is a 4xx whose ``detail`` says what was wrong, and nothing changes."""
+"""The API against hostile and careless input: NaN and Infinity, which Python's JSON reads as
+numbers, and numbers in an address written as int() reads them but the pages do not. Never a
+500; a refusal is a 4xx whose ``detail`` says what was wrong, and nothing changes."""
 
 from __future__ import annotations
 
@@ -49,3 +50,21 @@ def test_nan_and_infinity_are_said_to_be_no_number_of_hours(app: FastAPI, number
         assert answer.status_code == 422, (url, answer.text)
         assert answer.json() == {"detail": f"{field}: NaN and Infinity are not taken here; send a finite number"}
         assert snapshot(app) == before, url
+
+
+@pytest.mark.parametrize("typed", ["3_0", "3.0", "\u0663", "1e1", ""])
+def test_the_odds_read_a_number_in_the_address_as_the_pages_do(app: FastAPI, typed: str) -> None:
+    """``GET .../odds?force=3_0`` answered the odds of a FORCE of 30 and ``?force=3.0`` of 3, where
+    the pages refuse both ("a whole number"): the address is read with ASCII digits alone now, and
+    the refusal quotes what was sent."""
+    client, world = _running(app)
+    url = f"/api/v1/games/{world['game']}/teams/{world['team']}/odds"
+    answer = client.get(url, params={"force": typed}, headers=world["p1"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {
+        "detail": f"force: a whole number written with the digits 0-9 alone, such as 12, got {typed!r}"
+    }
+    # What the pages read, the address still does: spaces around, a sign, leading zeros.
+    for fine, read in [(" 30 ", 30), ("+3", 3), ("0012", 12)]:
+        answer = client.get(url, params={"force": fine}, headers=world["p1"])
+        assert answer.status_code == 200 and answer.json()["order"]["force"] == read, (fine, answer.text)

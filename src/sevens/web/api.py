@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from datetime import datetime, timedelta
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple
 
@@ -16,7 +17,8 @@ import anyio
 import anyio.to_thread
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
+from pydantic_core import PydanticCustomError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.bots import describe
@@ -641,6 +643,25 @@ def put_autopilot(
     return JSONResponse({"team": saved.team_id, "autopilot": saved.autopilot or ""})
 
 
+_QUERY_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _query_whole(value: object) -> object:
+    """A whole number in the address read as the pages read one (ASCII digits, a sign, spaces
+    around): int() also reads '3_0' as 30 and pydantic '3.0' as 3, so a typo would ask the odds of
+    another order without a word."""
+    if isinstance(value, str) and not _QUERY_WHOLE.fullmatch(value.strip()):
+        raise PydanticCustomError(
+            "whole_number",
+            "a whole number written with the digits 0-9 alone, such as 12, got {got}",
+            {"got": repr(value[:20])},
+        )
+    return value
+
+
+QueryWhole = Annotated[int, Query(ge=0, le=1000), BeforeValidator(_query_whole)]
+
+
 @router.get(
     "/games/{public_id}/teams/{team}/odds",
     response_model=schemas.OddsAnswer,
@@ -651,8 +672,8 @@ def odds(
     team: str,
     principal: BotDep,
     db: SessionDep,
-    force: Annotated[int, Query(ge=0, le=1000)] = 0,
-    flair: Annotated[int, Query(ge=0, le=1000)] = 0,
+    force: QueryWhole = 0,
+    flair: QueryWhole = 0,
 ) -> Response:
     """Odds of a draft order for one's own team against plausible opposing orders."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
