@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
@@ -256,3 +258,48 @@ def test_an_absurd_count_is_refused_naming_the_bound(count: str, said: str, tmp_
     assert result.stderr.startswith(f"error: {file}: ")
     assert said in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("where", "name", "said"),
+    [
+        ("team", "fi\x1b[2Jji", "teams[0]: 'fi\\x1b[2Jji' holds a control or invisible character ('\\x1b')"),
+        ("group", "Pool \x1b]0;owned\x07B", "group: 'Pool \\x1b]0;owned\\x07B' holds a control or invisible character ('\\x1b')"),
+        ("team", "a\x00", "teams[0]: 'a\\x00' holds a control or invisible character ('\\x00')"),
+        ("team", "\u202efiji", "teams[0]: '\\u202efiji' holds a control or invisible character ('\\u202e')"),
+        ("team", "\ud800", "teams[0]: '\\ud800' holds a control or invisible character ('\\ud800')"),
+    ],
+)
+def test_a_name_the_terminal_would_act_on_is_refused(where: str, name: str, said: str, tmp_path: Path) -> None:
+    """Through the real command: a team id or group name holding ESC[2J cleared the reader's screen
+    (and ESC]0;... set the window's title), as the table printed it as it was; a lone surrogate
+    (written \\ud800 in the JSON) ended in Python's advice to set PYTHONIOENCODING. Each is now
+    refused in one line that shows the name escaped, and nothing is printed."""
+    document: dict[str, Any] = {**LEVEL, "matches": []}
+    if where == "team":
+        document["teams"] = [name, *LEVEL["teams"][1:]]
+    else:
+        document["group"] = name
+    file = tmp_path / "group.json"
+    file.write_text(json.dumps(document), encoding="ascii")  # json.dumps writes every one as an escape
+    result = subprocess.run([sys.executable, "-m", "sevens", "table", str(file)], capture_output=True, text=True,
+                            timeout=60, check=False)
+    assert result.returncode == 2, result.stdout
+    assert result.stdout == ""
+    assert result.stderr == f"error: {file}: {said}, which a terminal acts on or cannot show; write the name in visible characters\n"
+
+
+@given(names=st.lists(st.text(min_size=1, max_size=12), min_size=5, max_size=5, unique=True))
+@settings(max_examples=150, deadline=None, derandomize=True, database=None)
+def test_any_names_print_a_table_or_one_line_error_with_no_control_character(names: list[str]) -> None:
+    """Hypothesis names the teams and the group with any text (controls, marks, emoji, surrogates):
+    the command either prints a table without a control character in it or refuses in one line,
+    never a traceback."""
+    document = {"group": names[4], "teams": names[:4], "matches": [_match(names[0], names[1], TRY, NIL)]}
+    result = CliRunner().invoke(app, ["table", "-"], input=json.dumps(document))
+    assert result.exit_code in (0, 2), result.output
+    assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit), result.exception
+    if result.exit_code == 2:
+        assert result.stdout == "" and result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    else:
+        assert all(c.isprintable() or c == "\n" for c in result.stdout), repr(result.stdout)

@@ -78,6 +78,8 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
     group = data.get("group", "group")
     if not isinstance(group, str) or not group:
         raise ValueError('"group" must be a non-empty name')
+    for where, name in [*((f"teams[{n}]", team) for n, team in enumerate(teams)), ("group", group)]:
+        _check_shown(where, name)
     results = []
     for number, match in enumerate(matches, start=1):
         try:
@@ -95,6 +97,24 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
                     )
         results.append(result)
     return group, tuple(teams), tuple(results)
+
+
+def _check_shown(where: str, name: str) -> None:
+    """Refuse a name the table would print that is not plain visible text: a terminal obeys the
+    control sequences in it (ESC[2J clears the screen), and a lone surrogate cannot be printed at all.
+
+    >>> _check_shown("group", "Pool B")
+    >>> _check_shown("teams[0]", "fi\\x1b[2Jji")
+    Traceback (most recent call last):
+    ...
+    ValueError: teams[0]: 'fi\\x1b[2Jji' holds a control or invisible character ('\\x1b'), which a terminal acts on or cannot show; write the name in visible characters
+    """
+    hidden = next((c for c in name if not c.isprintable()), None)
+    if hidden is not None:
+        raise ValueError(
+            f"{where}: {name[:40]!r} holds a control or invisible character ({hidden!r}), which a terminal "
+            "acts on or cannot show; write the name in visible characters"
+        )
 
 
 def _describe_draw(draw: LotsDraw) -> str:
