@@ -307,3 +307,22 @@ def test_a_field_of_the_wrong_kind_is_named_in_plain_english(tmp_path: Path, fie
     """It said 'found a object' and 'found a null'."""
     code, _, err = _run(tmp_path, json.dumps({**_record(), field: value}))
     assert code == 2 and words in err, err
+
+
+def test_a_tampered_name_is_quoted_escaped_not_obeyed_by_the_terminal(tmp_path: Path) -> None:
+    """Through the real command: a record whose first team's name held ESC[2J and ESC]0;...BEL
+    failed to verify with a message quoting the name as it was, so the reader's terminal cleared its
+    screen and retitled its window. Every error line now shows such characters escaped."""
+    path = tmp_path / "game.json"
+    # A game drawn from its own seed, whose verification redoes the draw and so compares the names.
+    made = _sevens(["play", "--auto", "--players", "4", "--seed", "3", "--record", str(path)], tmp_path)
+    assert made.returncode == 0, made.stderr
+    record = json.loads(path.read_text(encoding="utf-8"))
+    name = record["teams"][0]["name"]
+    record["teams"][0]["name"] = name[:3] + "\x1b[2J\x1b]0;owned\x07" + name[3:]
+    path.write_text(json.dumps(record), encoding="utf-8")
+    result = _sevens(["verify", str(path)], tmp_path)
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
+    assert "\x1b" not in result.stderr and "\x07" not in result.stderr
+    assert f"found {name[:3]}\\x1b[2J\\x1b]0;owned\\x07{name[3:]} (" in result.stderr

@@ -19,8 +19,14 @@ and past 4,300 digits int() raises Python's own advice (sys.set_int_max_str_digi
 
 
 def one_line(message: str) -> str:
-    """Collapse a message onto one line."""
-    return " ".join(message.split())
+    """Collapse a message onto one line, with any control or invisible character in it escaped: a
+    message may quote a file or an argument, and the terminal would obey an escape sequence there
+    (clear the screen, set the window's title) rather than show it.
+
+    >>> one_line("found Arg\\x1b[2Jentina\\n  in group A")
+    'found Arg\\\\x1b[2Jentina in group A'
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(message.split()))
 
 
 def raised(exc: BaseException) -> str:
