@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 from sevens.store.models import Base, EventRow, GameRow, OrderLogRow, OrderRow, SeatRow, TeamRow
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
-from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, post_form
 
 TABLES: tuple[type[Base], ...] = (GameRow, SeatRow, TeamRow, OrderRow, OrderLogRow, EventRow)
 
@@ -575,3 +575,29 @@ def test_api_organiser_bad_input(app: FastAPI) -> None:
     refused(client.post("/api/v1/organise", json={"link": "wrong"}), 404, "not valid")
     refused(client.post("/api/v1/games/nope/end", headers=boss), 404, "no game")
     assert snapshot(app) == before
+
+
+def test_a_form_field_sent_twice_is_refused_not_the_last_kept(hosted: Hosted) -> None:
+    """``force=1&force=30`` in the order form saved 30 without a word (the last one won), and so on
+    for every form: a field given twice is now refused before anything is done, as the API
+    refuses a body field given twice. No page's form sends one twice, so a page never meets it."""
+    from urllib.parse import urlencode
+
+    team = hosted.my_teams("p1")[0]
+    player, organiser = hosted.players["p1"], hosted.organiser
+    create_once = urlencode(list(CREATE_OK.items()))
+    cases = [
+        (player, f"{hosted.base}/orders", f"team={team}&turn=1&force=1&flair=0&action=save&force=30", "'force'"),
+        (player, f"{hosted.base}/autopilot", f"team={team}&strategy=even&strategy=random", "'strategy'"),
+        (organiser, f"{hosted.base}/extend", "hours=1&hours=700", "'hours'"),
+        (organiser, f"{hosted.base}/resolve", "turn=1&turn=1", "'turn'"),  # even the same value twice
+        (new_client(hosted.app), "/games", f"{create_once}&name=Other&visibility=private", "'name', 'visibility'"),
+    ]
+    before = snapshot(hosted.app)
+    for client, url, fields, named in cases:
+        body = f"csrf={csrf(client)}&{fields}"
+        answer = client.post(url, content=body.encode(), headers={"Content-Type": "application/x-www-form-urlencoded"})
+        plural = "s" if "," in named else ""
+        refused(answer, 422, f"the form sent the field{plural} {named} more than once".replace("'", "&#39;"))
+        assert snapshot(hosted.app) == before, url
+    assert hosted.order("p1", team, 1, 0).status_code == 303  # the form as the page sends it

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Form, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
@@ -54,7 +54,35 @@ from sevens.web.security import (
 
 __all__ = ["router"]
 
-router = APIRouter(include_in_schema=False)
+
+
+async def refuse_repeated_form_fields(request: Request) -> None:
+    """Refuse a form that sends a field twice (``force=1&force=30``): FastAPI keeps the last
+    without a word, so a hand-made or scripted post would save an order nobody saw typed. No
+    page's form repeats a field (the order form's two buttons send one ``action``), and the API
+    refuses the same in its bodies (:mod:`sevens.web.strict`). The form is read once: FastAPI
+    has already parsed it for the route, and Starlette keeps it."""
+    if request.method != "POST" or not request.headers.get("content-type", "").startswith(
+        ("application/x-www-form-urlencoded", "multipart/form-data")
+    ):
+        return
+    seen: set[str] = set()
+    twice: dict[str, None] = {}
+    for name, _ in (await request.form()).multi_items():
+        if name in seen:
+            twice[name] = None
+        seen.add(name)
+    if twice:
+        listed = ", ".join(repr(name[:40]) for name in twice)
+        plural = "s" if len(twice) > 1 else ""
+        raise HTTPException(
+            status_code=422,
+            detail=f"the form sent the field{plural} {listed} more than once, which no page of this site does; "
+            "nothing was done: reload the page and send the form again",
+        )
+
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(refuse_repeated_form_fields)])
 
 CsrfField = Annotated[str | None, Form(alias="csrf")]
 
