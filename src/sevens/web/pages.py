@@ -55,7 +55,6 @@ from sevens.web.security import (
 __all__ = ["router"]
 
 
-
 async def refuse_repeated_form_fields(request: Request) -> None:
     """Refuse a form that sends a field twice (``force=1&force=30``): FastAPI keeps the last
     without a word, so a hand-made or scripted post would save an order nobody saw typed. No
