@@ -601,3 +601,36 @@ def test_a_form_field_sent_twice_is_refused_not_the_last_kept(hosted: Hosted) ->
         refused(answer, 422, f"the form sent the field{plural} {named} more than once".replace("'", "&#39;"))
         assert snapshot(hosted.app) == before, url
     assert hosted.order("p1", team, 1, 0).status_code == 303  # the form as the page sends it
+
+
+LONG = "Z" * 5000
+
+
+def _quoted_short(answer, status: int, words: str) -> None:  # type: ignore[no-untyped-def]
+    """Refused with ``words``, the long value quoted by its first 40 characters and its length."""
+    text = answer.text if "json" not in answer.headers.get("content-type", "") else answer.json()["detail"]
+    assert answer.status_code == status, (answer.status_code, text[-300:])
+    assert words in text, text[-300:]
+    assert "Z" * 41 not in text and "... (5,000 characters)" in text, text[-300:]
+
+
+def test_a_long_value_in_an_address_or_query_is_quoted_back_short(hosted: Hosted) -> None:
+    """A 5,000-character team id came back whole in the API's 403 (and a game id, seat or query
+    value cut to 16 or 20 characters with no sign it was cut): every refusal now quotes such a value
+    by its first 40 characters and says how long it was."""
+    headers = api_headers(hosted.app, hosted.new_invite("p1"))
+    api = new_client(hosted.app)
+    at = f"/api/v1/games/{hosted.public_id}"
+    team = hosted.my_teams("p1")[0]
+    before = snapshot(hosted.app)
+    _quoted_short(api.get(f"{at}/teams/{LONG}/view", headers=headers), 403, "is not one of your teams")
+    _quoted_short(api.get(f"{at}/teams/{LONG}/odds", headers=headers), 404, "no team 'ZZZ")
+    _quoted_short(api.put(f"{at}/orders/{LONG}", json={"turn": 1, "force": 1, "flair": 0}, headers=headers), 404, "no team")
+    _quoted_short(api.get(f"{at}/teams/{team}/odds?force={LONG}", headers=headers), 422, "whole number")
+    _quoted_short(api.get(f"{at}?{LONG}=1", headers=headers), 422, "unknown query parameter")
+    _quoted_short(api.get(f"/api/v1/games/{LONG}", headers=headers), 404, "no game 'ZZZ")
+    _quoted_short(hosted.players["p1"].get(f"/games/{LONG}/play"), 404, "no game &#39;ZZZ")
+    _quoted_short(post_form(hosted.organiser, f"{hosted.base}/seats/{LONG}/invite"), 404, "no seat &#39;ZZZ")
+    _quoted_short(hosted.players["p1"].post(f"{hosted.base}/odds", data={"team": LONG}), 404, "no team 'ZZZ")
+    assert snapshot(hosted.app) == before
+

@@ -24,6 +24,7 @@ from sevens.bots.strategies import (
     shown_raised,
 )
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
+from sevens.tournament.quoting import quoted
 from sevens.tournament.record import RecordError, VerificationError
 from sevens.tournament.setup import TeamId
 from sevens.tournament.verify import verify_record
@@ -41,9 +42,6 @@ __all__ = [
 
 NAME_LENGTH = 100
 """The longest bot name a record may give (built-in and weighted names are far shorter)."""
-
-_SHOWN = 40
-"""Characters of a name from a record that a message quotes."""
 
 _LISTED = 5
 """Names of missing bots a message lists before it only counts the rest."""
@@ -69,9 +67,7 @@ def shown_name(name: str) -> str:
     >>> shown_name("x" * 100_000)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100,000 characters)"
     """
-    if len(name) <= _SHOWN:
-        return repr(name)
-    return f"{name[:_SHOWN]!r}... ({len(name):,} characters)"
+    return quoted(name)
 
 
 def shown_names(names: Iterable[str]) -> str:

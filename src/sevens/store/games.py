@@ -45,6 +45,7 @@ from sevens.store.secrets import hash_token, new_public_id, new_token
 from sevens.tournament.formats import Format, check_format
 from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orders, check_order, new_game
 from sevens.tournament.game import resolve_turn as resolve_game_turn
+from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps, from_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
@@ -458,7 +459,7 @@ def _visible(session: Session, game: GameRow | None, principal_id: int | None) -
 def no_such_game(public_id: str) -> str:
     """What an unknown game and a private game one may not see both answer, word for word, so
     that the answer does not tell whether a private game exists."""
-    return f"no game {public_id[:40]!r}; check the link (a private game answers only its players and organiser)"
+    return f"no game {quoted(public_id)}; check the link (a private game answers only its players and organiser)"
 
 
 def game_by_public_id(session: Session, *, public_id: str) -> GameRow:
@@ -518,7 +519,7 @@ def reissue_invite(
         select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
     )
     if seat is None:
-        raise NotFound(f"no seat {player_id[:16]!r} in this game")
+        raise NotFound(f"no seat {quoted(player_id)} in this game")
     # The game's lock, as an order takes it: a sign-out and an order of the seat never interleave.
     game = lock_game(session, game_id=game_id)
     if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
@@ -581,7 +582,7 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
         select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
     )
     if seat is None:
-        raise NotFound(f"no seat {player_id[:16]!r} in this game")
+        raise NotFound(f"no seat {quoted(player_id)} in this game")
     # The game's lock, as an order takes it: an order of the seat never lands after the discard.
     game = lock_game(session, game_id=game_id)
     session.refresh(seat)
@@ -936,7 +937,7 @@ _INSERT_ORDER_LOG = insert(cast(Table, OrderLogRow.__table__))
 def _team_for_player(session: Session, *, game: GameRow, team_id: str, player_id: str) -> TeamRow:
     team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
     if team is None:
-        raise NotFound(f"no team {team_id!r} in this game")
+        raise NotFound(f"no team {quoted(team_id)} in this game")
     if team.player_id != player_id:
         raise Refused(f"you do not manage {team.name}; you can only order for your own teams")
     return team
@@ -948,7 +949,7 @@ def _team_and_order(session: Session, *, game_id: int, team_id: str, player_id: 
         _TEAM_AND_ORDER, {"game_id": game_id, "team_id": team_id, "turn": turn}
     ).first()
     if found is None:
-        raise NotFound(f"no team {team_id!r} in this game")
+        raise NotFound(f"no team {quoted(team_id)} in this game")
     manager, name, order_id = found
     if manager != player_id:
         raise Refused(f"you do not manage {name}; you can only order for your own teams")
@@ -1488,7 +1489,7 @@ def set_house_bot(
         )
     team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
     if team is None:
-        raise NotFound(f"no team {team_id!r} in this game")
+        raise NotFound(f"no team {quoted(team_id)} in this game")
     if team.team_id not in load_game(game).teams_in_play():
         raise Conflict(f"{team.name} is out of the tournament: it plays no more matches")
     if house_bot(session, game=game, team_id=team.team_id) is None:

@@ -57,6 +57,7 @@ from sevens.tournament.fixtures import (
 from sevens.tournament.formats import GROUP_TURNS, Format, Stage
 from sevens.tournament.knockout import Decision, decide_group, decide_knockout, describe
 from sevens.tournament.lots import LotsDraw
+from sevens.tournament.quoting import quoted
 from sevens.tournament.setup import GameSetup, TeamId
 from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
@@ -477,7 +478,7 @@ def check_order(
         game.setup.team(team)
     except KeyError:
         raise OrderRefused(
-            f"there is no team {team!r} in this game; teams: {', '.join(t.id for t in game.setup.teams)}"
+            f"there is no team {quoted(team)} in this game; teams: {', '.join(t.id for t in game.setup.teams)}"
         ) from None
     shown = game.setup.team(team).name  # people read the team's name; the id is for records and URLs
     if team not in game.teams_in_play():

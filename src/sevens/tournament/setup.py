@@ -29,6 +29,7 @@ from typing import Any, NewType, TypeVar
 
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.formats import GROUP_SIZE, Format, check_format
+from sevens.tournament.quoting import quoted
 
 __all__ = [
     "DEFAULT_AUTOPILOT",
@@ -214,7 +215,7 @@ class GameSetup:
         for team in self.teams:
             if team.id == team_id:
                 return team
-        raise KeyError(f"no team {team_id!r} in this game; teams: {', '.join(t.id for t in self.teams)}")
+        raise KeyError(f"no team {quoted(team_id)} in this game; teams: {', '.join(t.id for t in self.teams)}")
 
     def group(self, letter: str) -> tuple[TeamId, ...]:
         """The ids of a group's four teams, in draw order."""

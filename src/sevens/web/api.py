@@ -42,6 +42,7 @@ from sevens.store.auth import (
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.formats import default_format
+from sevens.tournament.quoting import quoted
 from sevens.web import schemas, views
 from sevens.web.conditional import NOT_MODIFIED, answer_if_changed
 from sevens.web.deps import (
@@ -499,7 +500,7 @@ def manager_view(
     view = views.player_view(db, row, me_)
     mine = next((t for t in view.teams if t.info.id == team), None)
     if mine is None:
-        raise Refused(f"{team!r} is not one of your teams")
+        raise Refused(f"{quoted(team)} is not one of your teams")
     data = view.to_dict()
     # A bot paces its SCRUM over the matches left; give it them as the built-in bots get them.
     facts = store.load_game(row).view_for(team)
@@ -654,7 +655,7 @@ def _query_whole(value: object) -> object:
         raise PydanticCustomError(
             "whole_number",
             "a whole number written with the digits 0-9 alone, such as 12, got {got}",
-            {"got": repr(value[:20])},
+            {"got": quoted(value)},
         )
     return value
 

@@ -31,6 +31,7 @@ from sevens.store.auth import (
 )
 from sevens.store.errors import Conflict, Invalid, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
+from sevens.tournament.quoting import quoted
 from sevens.web import views
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
@@ -72,7 +73,7 @@ async def refuse_repeated_form_fields(request: Request) -> None:
             twice[name] = None
         seen.add(name)
     if twice:
-        listed = ", ".join(repr(name[:40]) for name in twice)
+        listed = ", ".join(quoted(name) for name in twice)
         plural = "s" if len(twice) > 1 else ""
         raise HTTPException(
             status_code=422,

@@ -21,6 +21,8 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel
 from starlette.routing import BaseRoute
 
+from sevens.tournament.quoting import quoted
+
 __all__ = ["body_fields", "likely", "methods_at", "refuse_unknown_input", "unknown_fields_message"]
 
 
@@ -65,12 +67,12 @@ def unknown_fields_message(
         guess = likely(name, accepted)
         other = likely(name, list(elsewhere or {})) if guess is None else None
         if guess is not None:
-            named.append(f"{name[:40]!r} (did you mean {guess!r}?)")
+            named.append(f"{quoted(name)} (did you mean {guess!r}?)")
         elif other is not None and elsewhere is not None:
             meant = "" if other.lower() == name.lower() else f"did you mean {other!r}? "
-            named.append(f"{name[:40]!r} ({meant}{elsewhere[other]})")
+            named.append(f"{quoted(name)} ({meant}{elsewhere[other]})")
         else:
-            named.append(repr(name[:40]))
+            named.append(quoted(name))
     takes = ", ".join(repr(a) for a in accepted) if accepted else "none"
     plural = "s" if len(unknown) > 1 else ""
     return f"unknown {what}{plural} {', '.join(named)}: {where} takes {takes}"
@@ -153,7 +155,7 @@ def _repeated_keys(raw: bytes) -> list[str]:
 
 def _once(names: list[str], what: str) -> HTTPException:
     plural = "s" if len(names) > 1 else ""
-    listed = ", ".join(repr(n[:40]) for n in names)
+    listed = ", ".join(quoted(n) for n in names)
     return HTTPException(status_code=422, detail=f"{what}{plural} {listed} given more than once; give each once")
 
 
@@ -193,7 +195,7 @@ async def refuse_unknown_input(request: Request) -> None:
     fields = ""
     if isinstance(value, dict):
         plural = "s" if len(value) > 1 else ""
-        fields = f" (it got the field{plural} {', '.join(repr(k[:40]) for k in value)})"
+        fields = f" (it got the field{plural} {', '.join(quoted(k) for k in value)})"
     raise HTTPException(
         status_code=422,
         detail=f"this operation takes no request body{fields}; send none, or an empty JSON object",

@@ -37,6 +37,7 @@ from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
 from sevens.tournament.outlook import describe_after, describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
+from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable, TableRow
 
@@ -949,7 +950,7 @@ def odds_for(
     try:
         team = state.setup.team(team_id)
     except KeyError:
-        raise NotFound(f"no team {team_id!r} in this game") from None
+        raise NotFound(f"no team {quoted(team_id)} in this game") from None
     if team.manager != player_id:
         raise Refused("odds are given for your own teams only")
     view = state.view_for(team_id)
