@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import pytest
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from sqlalchemy import func, select
 
 from sevens.store.models import Base, EventRow, GameRow, OrderLogRow, OrderRow, SeatRow, TeamRow
@@ -634,3 +635,33 @@ def test_a_long_value_in_an_address_or_query_is_quoted_back_short(hosted: Hosted
     _quoted_short(hosted.players["p1"].post(f"{hosted.base}/odds", data={"team": LONG}), 404, "no team 'ZZZ")
     assert snapshot(hosted.app) == before
 
+
+def _page_posts() -> list[str]:
+    from sevens.web import pages
+
+    return sorted(
+        route.path for route in pages.router.routes if isinstance(route, APIRoute) and "POST" in (route.methods or ())
+    )
+
+
+@pytest.mark.parametrize("kind", ["json", "text", "no type"])
+def test_a_page_post_that_is_not_a_form_is_refused_saying_so(hosted: Hosted, kind: str) -> None:
+    """JSON posted to the order form's odds was answered "no team '' in this game" (FastAPI reads
+    a body that is no form as an empty form): every page's POST address now refuses such a body
+    with 415, saying it takes a form and where the JSON API is, and does nothing."""
+    bodies = {
+        "json": {"json": {"team": hosted.my_teams("p1")[0], "force": 3, "csrf": csrf(hosted.players["p1"])}},
+        "text": {"content": b"team=t1", "headers": {"Content-Type": "text/plain"}},
+        "no type": {"content": b"team=t1"},
+    }
+    before = snapshot(hosted.app)
+    paths = _page_posts()
+    assert "/games/{public_id}/odds" in paths and len(paths) > 15
+    for path in paths:
+        url = path.replace("{public_id}", hosted.public_id).replace("{player_id}", "p2").replace("{token}", "x" * 20)
+        answer = hosted.players["p1"].post(url, **bodies[kind])  # type: ignore[arg-type]
+        text = answer.json()["detail"] if url.endswith("/odds") else answer.text
+        assert answer.status_code == 415, (url, answer.status_code, text[-300:])
+        assert "this address takes a form (application/x-www-form-urlencoded" in text, (url, text[-300:])
+        assert "the JSON API under /api/v1/" in text
+    assert snapshot(hosted.app) == before

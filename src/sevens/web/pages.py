@@ -56,15 +56,30 @@ from sevens.web.security import (
 __all__ = ["router"]
 
 
-async def refuse_repeated_form_fields(request: Request) -> None:
+_FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+async def check_form_body(request: Request) -> None:
     """Refuse a form that sends a field twice (``force=1&force=30``): FastAPI keeps the last
     without a word, so a hand-made or scripted post would save an order nobody saw typed. No
     page's form repeats a field (the order form's two buttons send one ``action``), and the API
     refuses the same in its bodies (:mod:`sevens.web.strict`). The form is read once: FastAPI
-    has already parsed it for the route, and Starlette keeps it."""
-    if request.method != "POST" or not request.headers.get("content-type", "").startswith(
-        ("application/x-www-form-urlencoded", "multipart/form-data")
-    ):
+    has already parsed it for the route, and Starlette keeps it.
+
+    A POST with a body that is not a form (JSON, say) is refused (415) saying so: FastAPI reads
+    such a body as an empty form, so it was answered as if a field was missing ("no team ''")."""
+    if request.method != "POST":
+        return
+    kind = request.headers.get("content-type", "")
+    if not kind.lower().startswith(_FORM_TYPES):
+        if kind or await request.body():
+            sent = f"a body of type {quoted(kind.split(';')[0].strip(), 60)}" if kind else "a body with no Content-Type"
+            raise HTTPException(
+                status_code=415,
+                detail=f"this address takes a form (application/x-www-form-urlencoded or multipart/form-data), as "
+                f"the site's pages send, not {sent}; nothing was done. Programs use the JSON API under /api/v1/ "
+                "(described at /api/v1/openapi.json)",
+            )
         return
     seen: set[str] = set()
     twice: dict[str, None] = {}
@@ -82,7 +97,7 @@ async def refuse_repeated_form_fields(request: Request) -> None:
         )
 
 
-router = APIRouter(include_in_schema=False, dependencies=[Depends(refuse_repeated_form_fields)])
+router = APIRouter(include_in_schema=False, dependencies=[Depends(check_form_body)])
 
 CsrfField = Annotated[str | None, Form(alias="csrf")]
 
