@@ -7,6 +7,8 @@ PostgreSQL, which refuses to look one up (SQLite finds nothing: 404 or 422)."""
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -82,6 +84,30 @@ def test_a_body_over_the_limit_is_listed_for_every_operation(app: FastAPI, runni
         if 413 not in _listed(operation):
             unlisted.append(f"{method.upper()} {path}")
     assert not unlisted, f"answer 413 but do not list it: {unlisted}"
+
+
+@pytest.mark.parametrize("encoding", ["gzip", "deflate", "br"])
+def test_a_body_with_a_content_encoding_is_refused_by_every_operation(running: Running, encoding: str) -> None:
+    """A body sent with ``Content-Encoding: gzip`` was read as if it were plain: the server decodes
+    no request body, so every operation (those that take no body too) now answers 415 saying the
+    body must come without a content encoding, lists 415, and does nothing."""
+    before = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
+    unlisted = []
+    for method, path, operation in _operations(running.client):
+        body = json.dumps(BODIES.get((method, path), {})).encode()
+        response = running.client.request(
+            method, _url(path, running.values), content=gzip.compress(body),
+            headers={**running.auth, "Content-Type": "application/json", "Content-Encoding": encoding},
+        )
+        assert response.status_code == 415, (method, path, response.status_code, response.text[:200])
+        assert response.json()["detail"].startswith(
+            f"the request body must be sent without a content encoding (this one came with Content-Encoding: '{encoding}')"
+        )
+        if 415 not in _listed(operation):
+            unlisted.append(f"{method.upper()} {path}")
+    assert not unlisted, f"answer 415 but do not list it: {unlisted}"
+    after = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
+    assert after == before
 
 
 def test_a_foreign_host_is_listed_for_every_operation(app: FastAPI, running: Running) -> None:

@@ -5,8 +5,9 @@ The test client re-raises any server error, so a 500 anywhere fails these tests 
 
 from __future__ import annotations
 
+import gzip
 import re
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from fastapi import FastAPI
@@ -664,4 +665,22 @@ def test_a_page_post_that_is_not_a_form_is_refused_saying_so(hosted: Hosted, kin
         assert answer.status_code == 415, (url, answer.status_code, text[-300:])
         assert "this address takes a form (application/x-www-form-urlencoded" in text, (url, text[-300:])
         assert "the JSON API under /api/v1/" in text
+    assert snapshot(hosted.app) == before
+
+
+def test_a_page_post_with_a_content_encoding_is_refused_saying_so(hosted: Hosted) -> None:
+    """A gzipped form was read as if it were plain (the server decodes no request body), so the
+    order form's post was refused for fields it seemed to lack: it now gets 415 saying the body
+    must come without a content encoding, and nothing is saved."""
+    team = hosted.my_teams("p1")[0]
+    player = hosted.players["p1"]
+    form = urlencode({"team": team, "turn": "1", "force": "3", "flair": "0", "action": "save", "csrf": csrf(player)})
+    before = snapshot(hosted.app)
+    for url in (f"{hosted.base}/orders", f"{hosted.base}/odds"):
+        answer = player.post(
+            url, content=gzip.compress(form.encode()),
+            headers={"Content-Type": "application/x-www-form-urlencoded", "Content-Encoding": "gzip"},
+        )
+        assert answer.status_code == 415, (url, answer.status_code, answer.text[-300:])
+        assert "must be sent without a content encoding (this one came with Content-Encoding: 'gzip')" in answer.text
     assert snapshot(hosted.app) == before

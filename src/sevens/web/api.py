@@ -66,13 +66,14 @@ __all__ = ["document_refusals_only_as_sent", "router"]
 
 # Refusals any operation gives, whatever it does: a 422 for input it does not know
 # (sevens.web.strict: a typo in a field or query parameter is said, not dropped), a 413 for a body
-# over the limit (checked before the operation runs, so also where it takes none) and a 400 for a
-# Host it does not answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up).
+# over the limit (checked before the operation runs, so also where it takes none), a 415 for a
+# body with a Content-Encoding (sevens.web.security.BodyLimit) and a 400 for a Host it does not
+# answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up).
 router = APIRouter(
     prefix="/api/v1",
     tags=["api"],
     dependencies=[Depends(refuse_unknown_input)],
-    responses=error_responses(400, 413, 422),
+    responses=error_responses(400, 413, 415, 422),
 )
 
 

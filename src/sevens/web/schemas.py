@@ -57,6 +57,7 @@ _ERRORS: dict[int, str] = {
     409: "the game is not in a state that allows this (not running, turn already resolved, ...)",
     410: "the invite was used or has expired",
     413: "the request body is too large (refused before it is read, also where the operation takes no body)",
+    415: "the request came with a Content-Encoding (gzip, say): the server does not decode request bodies",
     422: (
         "the input breaks a rule or the request's shape, or has a field or query parameter the operation "
         "does not take (the detail says which, and what it takes)"

@@ -21,6 +21,7 @@ from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.store.secrets import tokens_equal
+from sevens.tournament.quoting import quoted
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +42,7 @@ __all__ = [
     "client_key",
     "cookie_name",
     "csrf_token",
+    "encoded_body_message",
     "form_predates_session",
     "secure_cookies",
     "delete_session_cookie",
@@ -163,11 +165,28 @@ def too_large_message(max_bytes: int) -> str:
     return f"the request body is too large: send at most {max_bytes} bytes"
 
 
+def encoded_body_message(encoding: str) -> str:
+    """What a request sent with a ``Content-Encoding`` is told.
+
+    >>> encoded_body_message("gzip")
+    "the request body must be sent without a content encoding (this one came with Content-Encoding: 'gzip'), since the server does not decode request bodies; nothing was done: send the body uncompressed, with no Content-Encoding header"
+    """
+    return (
+        f"the request body must be sent without a content encoding (this one came with Content-Encoding: "
+        f"{quoted(encoding.strip())}), since the server does not decode request bodies; nothing was done: send "
+        "the body uncompressed, with no Content-Encoding header"
+    )
+
+
 class BodyLimit:
     """ASGI middleware refusing request bodies over ``max_bytes`` with 413, before they are read whole.
 
     A declared Content-Length over the limit is refused at once; a body streamed without one is
     cut off as soon as it passes the limit. Every form and API body of the site is far smaller.
+
+    A request with a ``Content-Encoding`` (gzip, say) is refused with 415 here too: nothing in the
+    server decodes request bodies, so a compressed body would be read as text and refused for
+    what it seemed to say (or a form read as empty), never for what was wrong.
     """
 
     def __init__(self, app: ASGIApp, max_bytes: int) -> None:
@@ -182,6 +201,9 @@ class BodyLimit:
             await self.app(scope, receive, send)
             return
         for name, value in scope.get("headers", []):
+            if name == b"content-encoding" and value.strip().lower() not in (b"", b"identity"):
+                await answer_plainly(scope, send, 415, encoded_body_message(value.decode("latin-1")))
+                return
             if name == b"content-length":
                 try:
                     declared = int(value)
