@@ -631,3 +631,23 @@ def test_a_write_killed_midway_leaves_a_file_the_next_resume_removes(tmp_path: P
     assert not leftover.exists()
     assert all(path.read_text() == "a user's" for path in mine)
     assert kept.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["players", "teams"])
+def test_a_name_edited_to_hold_an_escape_sequence_is_refused_not_printed(tmp_path: Path, where: str) -> None:
+    """A saved game whose player's (or, with no draw from the seed, team's) name was edited to hold
+    ESC[2J and ESC]0;...BEL was carried on with the name printed as it was, so the terminal cleared its screen and retitled its window:
+    sevens play never takes such a name, so the file is now refused, naming the field and the
+    character, with nothing printed but the one escaped error line."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    def change(data: dict[str, Any]) -> None:
+        data["game"][where][1]["name"] = "Ann\x1b[2J\x1b]0;owned\x07"
+        data["game"]["draw"] = None  # teams as given, not drawn again from the seed (which would name the edit)
+
+    _edit(kept, change)
+    message = _refused(kept)
+    assert "\x1b" not in message and "\x07" not in message
+    assert (
+        f"game.{where}[1].name is 'Ann\\x1b[2J\\x1b]0;owned\\x07', which holds a control or invisible character "
+        "('\\x1b') that sevens play never takes in a name" in message
+    ), message

@@ -326,3 +326,27 @@ def test_a_tampered_name_is_quoted_escaped_not_obeyed_by_the_terminal(tmp_path: 
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
     assert f"found {name[:3]}\\x1b[2J\\x1b]0;owned\\x07{name[3:]} (" in result.stderr
+
+
+def test_a_forged_champion_id_is_printed_escaped_in_the_summary(tmp_path: Path) -> None:
+    """A record made up whole (digests and dice agree: the seed is revealed, so anyone can) whose
+    team ids hold ESC]0;...BEL verified, and its one line of output named the champion by its id as
+    it was, so the terminal retitled its window. The line now shows such characters escaped."""
+    from dataclasses import replace
+
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
+    drawn = draw_game(people, default_format(4), seed_sha256=seed_commitment(SEED), draw_seed=2)
+    mark = "\x1b]0;owned\x07"
+    setup = replace(
+        drawn,
+        teams=tuple(replace(team, id=team.id + mark) for team in drawn.teams),
+        autopilots={team + mark: bot for team, bot in drawn.autopilots.items()},
+    )
+    game = new_game(setup)
+    while not game.finished:
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
+    assert game.champion is not None and game.champion.endswith(mark)
+    code, out, err = _run(tmp_path, dumps(to_record(game, seed=SEED)))
+    assert code == 0 and err == "", err
+    assert "\x1b" not in out and "\x07" not in out
+    assert f"the champion ({game.champion[: -len(mark)]}\\x1b]0;owned\\x07) all agree" in out, out

@@ -26,6 +26,7 @@ from sevens.bots import BotOrderCheck, Strategy, get_strategy, named_bot, shown_
 from sevens.cli.inputs import parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
+from sevens.tournament.quoting import quoted
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import DuplicateKeyError, RecordError, dumps, loads, replay_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId
@@ -227,6 +228,23 @@ def _check_typed(game: Game, humans: set[PlayerId]) -> None:
                     )
 
 
+def _check_names(game: Game) -> None:
+    """Refuse a name or id holding a character that is not printable (an escape, a bell, a
+    direction override): sevens play takes no such name from the people it asks, so the file was
+    edited, and printed as the game goes on the terminal would obey it (ESC[2J clears the screen)."""
+    named = [(f"game.players[{i}].name", p.name) for i, p in enumerate(game.setup.players)]
+    for i, team in enumerate(game.setup.teams):
+        named += [(f"game.teams[{i}].id", team.id), (f"game.teams[{i}].name", team.name)]
+    for where, name in named:
+        hidden = next((c for c in name if not c.isprintable()), None)
+        if hidden is not None:
+            raise SavedGameError(
+                f"{where} is {quoted(name)}, which holds a control or invisible character ({hidden!r}) that sevens "
+                "play never takes in a name and a terminal would act on: the file was edited; write the name in "
+                "visible characters, or start a new game"
+            )
+
+
 def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | None = None) -> SavedGame:
     """Read a saved game and check it all: the record replayed with every die thrown again from the
     kept seed (which must match the published commitment), every bot's order played again.
@@ -323,6 +341,7 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
                 f"the bot {shown_name(bot)} {why}, as the turns played so far were checked again; the game cannot go "
                 "on without it: fix it and carry the game on again"
             )
+    _check_names(game)
     human_ids = {p.id for p in game.setup.players[:humans]}
     _check_bots(game, human_ids, module_bots)
     if game.finished:

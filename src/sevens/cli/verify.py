@@ -17,7 +17,7 @@ from sevens.bots import (
     shown_name,
     shown_names,
 )
-from sevens.cli.errors import BOT_NEEDS, EXIT_BAD_INPUT, check_loadable, fail
+from sevens.cli.errors import BOT_NEEDS, EXIT_BAD_INPUT, check_loadable, fail, one_line
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
@@ -89,7 +89,9 @@ def register(app: typer.Typer) -> None:
             fail(f"{name}: not a readable Sevens game record: its JSON is nested too deeply", code=EXIT_BAD_INPUT)
         # 1 says the record does not verify: output that failed keeps the status it had, 2.
         with printing(code=EXIT_BAD_INPUT):
-            typer.echo(f"{name}: {found.summary}")
+            # The summary names the champion by the record's id, which a forged record may fill with
+            # an escape sequence: shown escaped, as the error lines are.
+            typer.echo(one_line(f"{name}: {found.summary}"))
         if not found.in_full:
             fail(f"{name}: not verified in full: {_shortfall(found)}", code=EXIT_UNCHECKED)
 
