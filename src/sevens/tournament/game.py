@@ -102,12 +102,17 @@ def knockout_lots_stream(turn: int, match: str) -> str:
 class OrderRefused(ValueError):
     """An order the game cannot take: wrong game, turn or team, an eliminated team, or an order
     that breaks R3. ``rule`` names the rule broken, if one is; ``field`` the part of the order
-    that is wrong (``"force"``, ``"flair"``), if it is one part (:class:`~sevens.rules.OrderError`)."""
+    that is wrong (``"force"``, ``"flair"``), if it is one part (:class:`~sevens.rules.OrderError`);
+    ``team`` the team whose order broke it, where one did (so that a log can say whose, and why,
+    without the message's numbers: R13)."""
 
-    def __init__(self, message: str, rule: str | None = None, *, field: str | None = None) -> None:
+    def __init__(
+        self, message: str, rule: str | None = None, *, field: str | None = None, team: str | None = None
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.field = field
+        self.team = team
 
 
 @dataclass(frozen=True, slots=True)
@@ -520,7 +525,7 @@ def _check_orders(game: Game, orders: Mapping[TeamId, TurnOrder]) -> dict[TeamId
             validate_order(given.order.force, given.order.flair, scrum=balances[team])
         except OrderError as exc:
             raise OrderRefused(
-                f"{game.setup.team(team).name}, turn {n}: {exc}", rule=exc.rule, field=exc.field
+                f"{game.setup.team(team).name}, turn {n}: {exc}", rule=exc.rule, field=exc.field, team=team
             ) from None
         checked[team] = given
     return checked

@@ -18,10 +18,13 @@ from datetime import datetime
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
+from sevens.rules import OrderError
 from sevens.store.db import session_scope
 from sevens.store.games import due_turns, public_ids, resolve_then_advance
+from sevens.tournament.game import OrderRefused
+from sevens.tournament.quoting import quoted
 
-__all__ = ["database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler"]
+__all__ = ["database_trouble", "refused_order", "resolve_due", "resolve_if_still_due", "run_scheduler"]
 
 log = logging.getLogger("sevens.web.scheduler")
 
@@ -32,13 +35,18 @@ def resolve_due(
     now: datetime,
     reached: Callable[[], None] | None = None,
     stop: threading.Event | None = None,
+    failed: set[tuple[int, int]] | None = None,
 ) -> int:
     """Resolve every overdue turn, one transaction per game; returns how many turns were resolved.
 
     Each resolution is logged (the game's public id and the turn, never an order: R13). A database
     that cannot be reached (:class:`OperationalError`) ends the poll: the next one tries again.
     ``reached`` is called once the overdue turns are found, before any is resolved. Once ``stop``
-    is set (the server is stopping) no further game is begun; the one being resolved is finished."""
+    is set (the server is stopping) no further game is begun; the one being resolved is finished.
+
+    A turn that cannot be resolved stays due, and is tried again at every poll: ``failed`` holds the
+    (game, turn) pairs whose failure was logged already (kept across polls by the caller), so that
+    each is said once, not once a poll."""
     with session_scope(factory) as session:
         due = due_turns(session, now=now)
         # For the log: the ids in the pages' addresses, which the operator is told.
@@ -50,18 +58,47 @@ def resolve_due(
         if stop is not None and stop.is_set():
             break  # the rest wait for the next server: their deadlines are in the database
         public_id = public.get(game_id, game_id)
+        said = failed is not None and (game_id, turn) in failed
         try:
             done = resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
         except OperationalError:
             raise
+        except (OrderRefused, OrderError) as exc:
+            # A saved order the rules refuse (a hand-made backup's, say). Its message quotes the
+            # order's numbers, secret until the turn is resolved (R13): whose and which rule only.
+            if not said:
+                log.error(
+                    "game %s: turn %s cannot be resolved at its deadline: %s; the turn stays open, tried again "
+                    "at every poll (said once): extend its deadline so that the team's manager can send another",
+                    public_id, turn, refused_order(exc),
+                )
         except Exception:  # one broken game must not stop the others' deadlines
-            log.exception("game %s: resolving turn %s at its deadline failed", public_id, turn)
+            if not said:
+                log.exception("game %s: resolving turn %s at its deadline failed", public_id, turn)
+        else:
+            if done:
+                after = f", and the {done - 1} after it at once (all ready, or bots only)" if done > 1 else ""
+                log.info("game %s: turn %s resolved at its deadline%s", public_id, turn, after)
+            resolved += done
             continue
-        if done:
-            after = f", and the {done - 1} after it at once (all ready, or bots only)" if done > 1 else ""
-            log.info("game %s: turn %s resolved at its deadline%s", public_id, turn, after)
-        resolved += done
+        if failed is not None:
+            failed.add((game_id, turn))
     return resolved
+
+
+def refused_order(exc: OrderRefused | OrderError) -> str:
+    """Which order the rules refused and by which rule, without the message (R13: it quotes the
+    order's numbers).
+
+    >>> refused_order(OrderRefused("Fiji, turn 2: the order spends 103 ...", rule="R3", team="fiji"))
+    "the saved order of team 'fiji' breaks R3 (the order as a whole)"
+    >>> refused_order(OrderError("R3", "FLAIR points must be a multiple of 3, got 5", field="flair"))
+    'a saved order breaks R3 (its FLAIR)'
+    """
+    team = getattr(exc, "team", None)
+    whose = "a saved order" if team is None else f"the saved order of team {quoted(team)}"
+    part = "the order as a whole" if exc.field is None else f"its {exc.field.upper()}"
+    return f"{whose} breaks {exc.rule or 'the rules'} ({part})"
 
 
 def database_trouble(exc: OperationalError) -> str:
@@ -90,6 +127,7 @@ async def run_scheduler(
     While the database cannot be reached the poll fails each time; that is logged once, in one
     line with the driver's reason, and again when the database answers (not a traceback a poll)."""
     unreachable = False
+    failed: set[tuple[int, int]] = set()  # turns whose failure to resolve was logged: said once each
 
     def reached() -> None:
         nonlocal unreachable
@@ -99,7 +137,9 @@ async def run_scheduler(
 
     stop = threading.Event()
     while True:
-        poll = asyncio.ensure_future(asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached, stop=stop))
+        poll = asyncio.ensure_future(
+            asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached, stop=stop, failed=failed)
+        )
         try:
             # Cancelled (the server stopping), the poll's thread would go on resolving games after
             # the server had let go of the database, and the process could end in the middle of
