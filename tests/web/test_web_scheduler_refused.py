@@ -12,7 +12,7 @@ from sqlalchemy import select, update
 
 from sevens.store.models import GameRow, OrderRow
 from sevens.web.scheduler import run_scheduler
-from web.web_helpers import FakeClock, Hosted
+from web.web_helpers import FakeClock, Hosted, new_client, post_form
 
 
 def test_a_refused_saved_order_is_logged_once_by_team_and_rule_without_its_numbers(
@@ -50,3 +50,58 @@ def test_a_refused_saved_order_is_logged_once_by_team_and_rule_without_its_numbe
     assert "91" not in unsaid and "12" not in unsaid and "103" not in unsaid, said
     with app.state.sessionmaker() as db:  # the turn stays open, the order as it was
         assert db.scalar(select(GameRow.current_turn).where(GameRow.public_id == hosted.public_id)) == 1
+
+
+def _over_scrum(app: FastAPI, team: str) -> None:
+    with app.state.sessionmaker() as db:  # as a hand-edited backup could have left it: over SCRUM 100
+        db.execute(update(OrderRow).where(OrderRow.team_id == team).values(force=91, flair=12))
+        db.commit()
+
+
+def _no_numbers(said: str, public_id: str) -> None:
+    unsaid = said.replace(public_id, "")
+    assert "91" not in unsaid and "103" not in unsaid, said
+
+
+def test_the_organisers_resolve_on_the_page_says_which_order_blocks_the_turn_without_its_numbers(
+    app: FastAPI, hosted: Hosted, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Resolve now with such an order was a 500, and the server's log had the traceback ending in
+    the order's numbers (R13). Now 409, saying whose order and which rule, and the turn stays open."""
+    team = hosted.my_teams("p1")[0]
+    assert hosted.order("p1", team, 10, 0).status_code == 303
+    _over_scrum(app, team)
+    with caplog.at_level(logging.DEBUG):
+        answer = post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"})
+    assert answer.status_code == 409, answer.text
+    assert f"the saved order of team &#39;{team}&#39; breaks R3" in answer.text or (
+        f"the saved order of team '{team}' breaks R3" in answer.text
+    ), answer.text
+    _no_numbers(answer.text.split("<main", 1)[-1], hosted.public_id)
+    assert not [r for r in caplog.records if r.exc_info], "a traceback was logged"
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(GameRow.current_turn).where(GameRow.public_id == hosted.public_id)) == 1
+    # the manager replaces the order, and the turn can be resolved
+    assert hosted.order("p1", team, 10, 0).status_code == 303
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(GameRow.current_turn).where(GameRow.public_id == hosted.public_id)) == 2
+
+
+def test_the_apis_resolve_answers_409_naming_the_order_that_blocks_the_turn(app: FastAPI) -> None:
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Blocked", "players": 4}).json()
+    game, organiser = created["game"], {"Authorization": f"Bearer {created['token']}"}
+    joined = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ann"}).json()
+    p1 = {"Authorization": f"Bearer {joined['token']}"}
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    put = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": 1, "force": 10, "flair": 0}, headers=p1)
+    assert put.status_code == 200, put.text
+    _over_scrum(app, team)
+    answer = client.post(f"/api/v1/games/{game}/resolve", json={"turn": 1}, headers=organiser)
+    assert answer.status_code == 409, answer.text
+    detail = answer.json()["detail"]
+    assert f"the saved order of team '{team}' breaks R3 (the order as a whole)" in detail, detail
+    _no_numbers(detail, game)
+    assert client.get(f"/api/v1/games/{game}", headers=organiser).json()["turn"] == 1

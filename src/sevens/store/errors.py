@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["Conflict", "Gone", "Invalid", "NotFound", "Refused", "StoreError"]
+__all__ = ["Conflict", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
 
 
 class StoreError(ValueError):
@@ -47,6 +47,20 @@ class Conflict(StoreError):
     """The game has moved on: a stale turn, a game not yet started or already over."""
 
     status = 409
+
+
+class UnplayableOrder(Conflict):
+    """A saved order the rules refuse when its turn is resolved, so the turn cannot be: the store
+    checks every order as it is saved, so only a changed database or a hand-made backup holds one.
+    The message names the team and the rule, never the order's numbers (R13: secret until the turn
+    is resolved); ``team``, ``rule`` and ``part`` (``"force"``, ``"flair"`` or None for the order as
+    a whole) say the same for a log."""
+
+    def __init__(self, message: str, *, team: str, rule: str | None, part: str | None) -> None:
+        super().__init__(message)
+        self.team = team
+        self.rule = rule
+        self.part = part
 
 
 class Gone(StoreError):

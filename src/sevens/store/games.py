@@ -25,9 +25,9 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.bots.strategies import meant_bot
-from sevens.rules import Order, seed_commitment
+from sevens.rules import Order, OrderError, seed_commitment
 from sevens.store.auth import USED_INVITE, access_to, add_grant, revoke_organisers, revoke_seat, seats_held
-from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused
+from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, UnplayableOrder
 from sevens.store.models import (
     EventRow,
     GameRow,
@@ -1135,7 +1135,18 @@ def resolve_turn(
     chosen = {TeamId(t): teams[t].autopilot or game.default_bot for t in teams}
     picker = Game(replace(state.setup, autopilots=chosen), state.turns)
     orders.update(autopilot_orders(picker, missing, get_strategy, seed=game.seed_hex))
-    new_state = resolve_game_turn(state, orders, game.seed_hex)
+    try:
+        new_state = resolve_game_turn(state, orders, game.seed_hex)
+    except (OrderRefused, OrderError) as exc:
+        # Nothing is written: the caller's transaction is rolled back with the seat notes above.
+        refused = str(getattr(exc, "team", None) or "?")
+        part = "the order as a whole" if exc.field is None else f"its {exc.field.upper()}"
+        raise UnplayableOrder(
+            f"turn {turn} cannot be resolved: the saved order of team {quoted(refused)} breaks {exc.rule or 'the rules'} "
+            f"({part}), which only a changed database or backup can hold; the turn stays open: its manager can "
+            "send another order, which replaces it (and the organiser can extend the deadline for that)",
+            team=refused, rule=exc.rule, part=exc.field,
+        ) from None
     game.record_json = dumps(to_record(new_state, seed=None))
     game.current_turn = turn + 1
     session.add(TurnRow(game_id=game.id, number=turn, reason=reason, resolved_at=now))

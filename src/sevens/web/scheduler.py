@@ -18,10 +18,9 @@ from datetime import datetime
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from sevens.rules import OrderError
 from sevens.store.db import session_scope
+from sevens.store.errors import UnplayableOrder
 from sevens.store.games import due_turns, public_ids, resolve_then_advance
-from sevens.tournament.game import OrderRefused
 from sevens.tournament.quoting import quoted
 
 __all__ = ["database_trouble", "refused_order", "resolve_due", "resolve_if_still_due", "run_scheduler"]
@@ -63,9 +62,9 @@ def resolve_due(
             done = resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
         except OperationalError:
             raise
-        except (OrderRefused, OrderError) as exc:
-            # A saved order the rules refuse (a hand-made backup's, say). Its message quotes the
-            # order's numbers, secret until the turn is resolved (R13): whose and which rule only.
+        except UnplayableOrder as exc:
+            # A saved order the rules refuse (a hand-made backup's, say): the store's words name the
+            # team and the rule, never the order's numbers (R13).
             if not said:
                 log.error(
                     "game %s: turn %s cannot be resolved at its deadline: %s; the turn stays open, tried again "
@@ -86,19 +85,16 @@ def resolve_due(
     return resolved
 
 
-def refused_order(exc: OrderRefused | OrderError) -> str:
-    """Which order the rules refused and by which rule, without the message (R13: it quotes the
-    order's numbers).
+def refused_order(exc: UnplayableOrder) -> str:
+    """Which saved order the rules refused, and by which rule (never the order's numbers, R13).
 
-    >>> refused_order(OrderRefused("Fiji, turn 2: the order spends 103 ...", rule="R3", team="fiji"))
+    >>> refused_order(UnplayableOrder("...", team="fiji", rule="R3", part=None))
     "the saved order of team 'fiji' breaks R3 (the order as a whole)"
-    >>> refused_order(OrderError("R3", "FLAIR points must be a multiple of 3, got 5", field="flair"))
-    'a saved order breaks R3 (its FLAIR)'
+    >>> refused_order(UnplayableOrder("...", team="fiji", rule="R3", part="flair"))
+    "the saved order of team 'fiji' breaks R3 (its FLAIR)"
     """
-    team = getattr(exc, "team", None)
-    whose = "a saved order" if team is None else f"the saved order of team {quoted(team)}"
-    part = "the order as a whole" if exc.field is None else f"its {exc.field.upper()}"
-    return f"{whose} breaks {exc.rule or 'the rules'} ({part})"
+    part = "the order as a whole" if exc.part is None else f"its {exc.part.upper()}"
+    return f"the saved order of team {quoted(exc.team)} breaks {exc.rule or 'the rules'} ({part})"
 
 
 def database_trouble(exc: OperationalError) -> str:
