@@ -146,6 +146,10 @@ class Team(BaseModel):
     manager: str = Field(description="the manager's display name, or 'house'")
     scrum: int
     in_play: bool
+    bot: str | None = Field(
+        description="the bot that plays the team because nobody plays its seat (a house team, a seat not "
+        "taken, a seat handed to the bots); null for a team a player manages (their autopilot is theirs alone)"
+    )
 
 
 class Fixture(BaseModel):

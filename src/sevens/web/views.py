@@ -30,7 +30,7 @@ from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
-from sevens.store.models import GameRow, GameStatus, SeatRow
+from sevens.store.models import GameRow, GameStatus, SeatRow, TeamRow
 from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
@@ -351,6 +351,9 @@ class TeamInfo:
     manager: str  # display name, or "house"
     scrum: int
     in_play: bool
+    # The bot that plays it because nobody plays its seat (a house team, a seat not taken, a seat
+    # handed to the bots); None for a team a player manages, whose autopilot is theirs alone.
+    bot: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +422,7 @@ class SpectatorView:
                     "manager": t.manager,
                     "scrum": t.scrum,
                     "in_play": t.in_play,
+                    "bot": t.bot,
                 }
                 for t in self.teams.values()
             ],
@@ -461,8 +465,11 @@ def _match_dict(match: MatchResult) -> dict[str, Any]:
     }
 
 
-def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | None = None) -> SpectatorView:
-    """The public view of a game (R13: resolved turns only); ``seat_rows``: its seats, if read already."""
+def spectator_view(
+    db: Session, game: GameRow, *, seat_rows: list[SeatRow] | None = None, team_rows: list[TeamRow] | None = None
+) -> SpectatorView:
+    """The public view of a game (R13: resolved turns only); ``seat_rows`` and ``team_rows``: its
+    seats and teams, if read already."""
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
     rows = store.seats_of(db, game_id=game.id) if seat_rows is None else seat_rows
     seats = [(s.player_id, store.seat_name(s), s.joined_at is not None) for s in rows]
@@ -479,10 +486,16 @@ def spectator_view(db: Session, game: GameRow, *, seat_rows: list[SeatRow] | Non
         # After the end (final played, or ended early) no team plays on.
         playing = set(state.teams_in_play()) if game.status in LIVE else set()
         scrums = state.scrums()
+        # The bots of the teams nobody plays are public (the odds name them to each opponent); a
+        # manager's autopilot is not, so the teams' rows are read only when there are such teams.
+        nobody = {team.id for team in state.setup.teams if team.manager is None or team.manager in empty_seats}
+        if nobody and team_rows is None:
+            team_rows = store.teams_of(db, game_id=game.id)
+        bots = {t.team_id: t.autopilot or game.default_bot for t in team_rows or () if t.team_id in nobody}
         for team in state.setup.teams:
             manager = "house" if team.manager is None else names.get(team.manager, team.manager)
             teams[team.id] = TeamInfo(
-                team.id, team.name, team.group, manager, scrums[team.id], team.id in playing
+                team.id, team.name, team.group, manager, scrums[team.id], team.id in playing, bots.get(team.id)
             )
         tables = state.tables()
         history = [(t.number, str(t.stage), list(t.matches)) for t in state.turns]
@@ -579,7 +592,7 @@ def organiser_view(
     states = {team: state.value for team, state in orders.items()}
     events = [(e.at, e.actor, e.kind, e.detail) for e in store.events_of(db, game_id=game.id)]
     invites = {s.player_id: (invite_state(s, now=now).value, s.invite_expires_at) for s in seats}
-    public = spectator_view(db, game, seat_rows=seats)
+    public = spectator_view(db, game, seat_rows=seats, team_rows=teams if taking_orders else None)
     house = {
         t.team_id: t.autopilot or game.default_bot
         for t in store.house_teams(db, game=game, state=public.state, seats=seats, teams=teams)
@@ -777,7 +790,8 @@ class PlayerView:
 def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
     """What player ``player_id`` sees: the public view and their own teams' orders."""
     seats = store.seats_of(db, game_id=game.id)  # read once, for the public view and the order states
-    public = spectator_view(db, game, seat_rows=seats)
+    team_rows = store.teams_of(db, game_id=game.id) if game.record_json is not None else []
+    public = spectator_view(db, game, seat_rows=seats, team_rows=team_rows)
     name = next((n for p, n, _ in public.seats if p == player_id), player_id)
     mine: list[MyTeam] = []
     states: dict[str, str] = {}
@@ -790,7 +804,6 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
             if open_turn
             else {}
         )
-        team_rows = store.teams_of(db, game_id=game.id)
         rows = {t.team_id: t for t in team_rows}
         final = state.final_tables
         for team in state.setup.teams:

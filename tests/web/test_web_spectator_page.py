@@ -1,0 +1,59 @@
+"""What a spectator reads on a game's public page (and in its API document) about who plays each
+team and where the game stands: a seat nobody took, or one handed to the bots, is said to be
+played by its bot rather than by a manager called "Player 3"."""
+
+from __future__ import annotations
+
+import re
+
+from fastapi import FastAPI
+
+from web.web_helpers import host_game, new_client, post_form
+
+
+def _managers(page: str) -> dict[str, str]:
+    """The public page's Teams table: each team's name and what its Manager cell says."""
+    table = page.split('<table class="teams">', 1)[1].split("</table>", 1)[0]
+    rows = re.findall(r'<tr><td class="name">([^<]+)</td><td>\w</td><td class="name">([^<]+)</td>', table)
+    return dict(rows)
+
+
+def test_the_teams_table_says_a_bot_plays_a_seat_nobody_took(app: FastAPI) -> None:
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    record = game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()
+    seat_of = {t["name"]: t["manager"] for t in record["teams"]}
+    p3_team = next(t["id"] for t in record["teams"] if t["manager"] == "p3")
+    chosen = post_form(game.organiser, f"{game.base}/house-bot", {"team": p3_team, "strategy": "field-reader", "weight": "1"})
+    assert chosen.status_code == 303, chosen.text
+    spectator = new_client(app)
+    managers = _managers(spectator.get(game.base).text)
+    assert len(managers) == 8, managers
+    for name, said in managers.items():
+        seat = seat_of[name]
+        if seat == "p1":
+            assert said == "Ann", (name, said)  # a player's autopilot is theirs alone
+        elif seat == "p2":
+            assert said == "Ben, handed to the bots (bot: even)", (name, said)
+        elif name == next(t["name"] for t in record["teams"] if t["id"] == p3_team):
+            assert said == "not taken (bot: field-reader@1)", (name, said)
+        else:
+            assert said == "not taken (bot: even)", (name, said)
+    document = spectator.get(f"/api/v1/games/{game.public_id}").json()
+    bots = {t["id"]: t["bot"] for t in document["teams"]}
+    seats = {t["id"]: t["manager"] for t in record["teams"]}
+    assert {team for team, bot in bots.items() if bot is None} == {t for t, s in seats.items() if s == "p1"}
+    assert bots[p3_team] == "field-reader@1"
+
+
+def test_a_house_team_is_named_so_with_its_bot(app: FastAPI) -> None:
+    game = host_game(app, arrangement="5-16-3", hours="0", bot="even-flair")
+    for number in range(1, 6):
+        game.join(f"p{number}", f"Manager {number}")
+    game.start()
+    said = _managers(new_client(app).get(game.base).text)
+    assert sorted(said.values()).count("house team (bot: even-flair)") == 1, said
+    assert all(s.startswith("Manager ") for s in said.values() if not s.startswith("house")), said
