@@ -8,7 +8,7 @@ import re
 
 from fastapi import FastAPI
 
-from web.web_helpers import host_game, new_client, post_form
+from web.web_helpers import FakeClock, host_game, new_client, post_form
 
 
 def _managers(page: str) -> dict[str, str]:
@@ -57,3 +57,45 @@ def test_a_house_team_is_named_so_with_its_bot(app: FastAPI) -> None:
     said = _managers(new_client(app).get(game.base).text)
     assert sorted(said.values()).count("house team (bot: even-flair)") == 1, said
     assert all(s.startswith("Manager ") for s in said.values() if not s.startswith("house")), said
+
+
+def _ended(page: str) -> str:
+    """The words after "ended" in a page's status."""
+    found = re.search(r'<dd class="status">ended <span id="ended">(.*?)</span></dd>', page)
+    assert found is not None, re.findall(r'<dd class="status">.*?</dd>', page)
+    return re.sub(r"<[^>]+>", "", found.group(1))
+
+
+def test_an_ended_game_says_when_and_after_which_turn(app: FastAPI, clock: FakeClock) -> None:
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    game.start()
+    for turn in (1, 2, 3):
+        assert post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)}).status_code == 303
+    clock.advance(hours=5)
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    said = "by the organiser on 2026-05-01 17:00 UTC, after turn 3 of 5, before the semi-finals"
+    for client, page in ((new_client(app), ""), (game.players["p1"], "/play"), (game.organiser, "/organise")):
+        assert _ended(client.get(game.base + page).text) == said, page
+    document = new_client(app).get(f"/api/v1/games/{game.public_id}").json()
+    assert document["status"] == "ended" and document["ended_at"] == "2026-05-01T17:00:00+00:00"
+    assert len(document["turns"]) == 3 and document["stage"] == "semi-final"
+
+
+def test_a_game_ended_early_in_its_groups_or_before_its_start_says_so(app: FastAPI, clock: FakeClock) -> None:
+    groups = host_game(app, hours="0")
+    groups.join("p1", "Ann")
+    groups.start()
+    assert post_form(groups.organiser, f"{groups.base}/end").status_code == 303
+    said = _ended(groups.organiser.get(f"{groups.base}/organise").text)
+    assert said == "by the organiser on 2026-05-01 12:00 UTC, before turn 1 of 5 was played"
+    once = host_game(app, hours="0", name="Saturday sevens")
+    once.join("p1", "Ann")
+    assert post_form(once.organiser, f"{once.base}/start").status_code == 303
+    assert post_form(once.organiser, f"{once.base}/resolve", {"turn": "1"}).status_code == 303
+    assert post_form(once.organiser, f"{once.base}/end").status_code == 303
+    assert _ended(once.players["p1"].get(f"{once.base}/play").text).endswith(", after turn 1 of 5, in the group stage")
+    lobby = host_game(app, hours="0", name="Sunday sevens")
+    lobby.join("p1", "Ann")
+    assert post_form(lobby.organiser, f"{lobby.base}/end").status_code == 303
+    assert _ended(lobby.players["p1"].get(f"{lobby.base}/play").text).endswith(", before it started")

@@ -195,6 +195,10 @@ class GameView(BaseModel):
     seed_sha256: str
     seed: str | None = Field(description="null until the game is over (R14)")
     champion: str | None
+    ended_at: str | None = Field(
+        description="when the game ended: its final played (finished), or its organiser ending it (ended; "
+        "then turns holds the turns played and stage the one it stopped before); null before"
+    )
     standing: list[Placing] = Field(
         description="once the final is played, every team's place, the champion first (as the game's page "
         "shows it); empty before, and for a game ended early"

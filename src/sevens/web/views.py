@@ -32,7 +32,7 @@ from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus, SeatRow, TeamRow
 from sevens.tournament.fixtures import in_bracket_order
-from sevens.tournament.formats import Format, legal_formats
+from sevens.tournament.formats import Format, Stage, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
 from sevens.tournament.outlook import describe_after, describe_outlook, game_outlook
@@ -395,6 +395,18 @@ class SpectatorView:
         now = {team: "released" for team in self.handed_over}
         return now | {team: "unclaimed" for team in self.unclaimed if team not in now}
 
+    def ended_point(self) -> str:
+        """Where a game the organiser ended stood when they did, in words: "before it started",
+        "before turn 1 of 6 was played", "after turn 3 of 6, before the quarter-finals"."""
+        if self.state is None:
+            return "before it started"
+        played, turns, stage = len(self.state.turns), self.format.turns, self.state.stage
+        if played == 0:
+            return f"before turn 1 of {turns} was played"
+        if stage is None or stage is Stage.GROUP:
+            return f"after turn {played} of {turns}, in the group stage"
+        return f"after turn {played} of {turns}, before the {stage}{'' if stage is Stage.FINAL else 's'}"
+
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (the API's game document)."""
         return {
@@ -412,6 +424,8 @@ class SpectatorView:
             "seed_sha256": self.game.seed_sha256,
             "seed": self.seed,
             "champion": self.champion,
+            # When it ended (the final played, or the organiser ending it): the pages say so.
+            "ended_at": None if self.game.ended_at is None else self.game.ended_at.isoformat(),
             "standing": [{"place": place, "team": team, "went": went} for place, team, went in self.standing],
             "seats": [{"player": p, "name": n, "joined": j} for p, n, j in self.seats],
             "teams": [
