@@ -68,7 +68,8 @@ def _ended(page: str) -> str:
 
 def test_an_ended_game_says_when_and_after_which_turn(app: FastAPI, clock: FakeClock) -> None:
     game = host_game(app, hours="0")
-    game.join("p1", "Ann")
+    for seat, name in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        game.join(seat, name)  # every team played: the bots never finish the game at once
     game.start()
     for turn in (1, 2, 3):
         assert post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)}).status_code == 303
@@ -99,3 +100,32 @@ def test_a_game_ended_early_in_its_groups_or_before_its_start_says_so(app: FastA
     lobby.join("p1", "Ann")
     assert post_form(lobby.organiser, f"{lobby.base}/end").status_code == 303
     assert _ended(lobby.players["p1"].get(f"{lobby.base}/play").text).endswith(", before it started")
+
+
+def _seats_taken(page: str) -> str:
+    found = re.search(r'<dd id="seats-taken">([^<]*)<', page)
+    assert found is not None, re.findall(r"<dl class=\"summary\">.*?</dl>", page, re.S)
+    return found.group(1).strip()
+
+
+def test_a_lobby_says_how_many_seats_are_taken_and_follows_them(app: FastAPI) -> None:
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    spectator = new_client(app)
+    page = spectator.get(game.base).text
+    assert _seats_taken(page) == "1 of 4 seats taken"
+    # How many, never by whom beyond the names already public, nor any link (the organiser's alone).
+    assert "/join/" not in page and game.organiser_link not in page
+    assert not any(invite.split("testserver", 1)[1] in page for invite in game.invites.values())
+    version = spectator.get(f"{game.base}/state").json()["version"]
+    game.join("p2", "Ben")
+    assert _seats_taken(spectator.get(game.base).text) == "2 of 4 seats taken"
+    assert _seats_taken(game.players["p1"].get(f"{game.base}/play").text) == "2 of 4 seats taken"
+    moved = spectator.get(f"{game.base}/state").json()["version"]
+    assert moved != version, "a spectator's lobby page follows the seats taken"
+    # Handed to the bots in the lobby, a seat is open again.
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    assert _seats_taken(spectator.get(game.base).text) == "1 of 4 seats taken"
+    assert spectator.get(f"{game.base}/state").json()["version"] == version
+    game.start()
+    assert 'id="seats-taken"' not in spectator.get(game.base).text, "once started, the Teams table says it"

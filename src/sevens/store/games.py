@@ -68,6 +68,7 @@ __all__ = [
     "end_game",
     "events_of",
     "count_events",
+    "count_seats_taken",
     "log_seats_left",
     "extend_deadline",
     "game_by_id",
@@ -832,6 +833,12 @@ def log_seats_left(session: Session, *, principal_id: int, now: datetime, how: s
         name = seat_name(seat)
         detail = f"{seat.player_id} ({name}): {how}; nobody plays the seat now"
         _event(session, game, now=now, actor=name, kind="seat left", detail=detail)
+
+
+def count_seats_taken(session: Session, *, game_id: int) -> int:
+    """How many of the game's seats someone has taken (joined, and not handed to the bots since)."""
+    taken = select(func.count()).select_from(SeatRow).where(SeatRow.game_id == game_id, SeatRow.joined_at.is_not(None))
+    return int(session.scalar(taken) or 0)
 
 
 def count_events(session: Session, *, game_id: int) -> int:

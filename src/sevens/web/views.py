@@ -236,8 +236,9 @@ def live_version(
     many orders stand where (never whose or what, R13) and that a rematch was made at all (the
     organiser page says so, not where), and which seats' invite links have expired by ``now`` (the
     organiser page stops offering a dead link without a reload; the seats are read for the other
-    parts anyway, so this costs no statement). Spectators' and players' versions do not move when
-    orders come in, nor for a private rematch they may not see.
+    parts anyway, so this costs no statement); for anyone else in the lobby, how many seats are
+    taken (their pages say so). Spectators' and players' versions do not move when orders come in,
+    nor for a private rematch they may not see.
     ``shown``: the organiser view this request has built already, whose seats and order states
     are counted rather than read again.
     """
@@ -247,6 +248,9 @@ def live_version(
         parts.append(f"rematch {sequel.public_id}")
     elif organiser and game.rematch_id is not None:
         parts.append("rematched")
+    if game.status is GameStatus.LOBBY and not organiser:
+        # The lobby's pages say how many seats are taken (never by whom they are taken, nor links).
+        parts.append(f"{store.count_seats_taken(db, game_id=game.id)} taken")
     if organiser and shown is not None:
         states = sorted(shown.order_states.values())
         played, logged = sorted(shown.held), len(shown.events)
