@@ -170,3 +170,49 @@ def test_no_throw_of_the_dice_is_split_over_two_lines_on_a_phone(server: str, ch
     assert found["cells"] == 62 and found["wrapped"] > 20  # 31 matches, most of their dice over lines
     assert found["split"] == []
     assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+
+
+def test_a_reader_deep_in_the_reports_keeps_their_place_when_the_page_reloads(server: str, chromium: Any) -> None:
+    """A spectator scrolled down to an old match's report lost it when the game moved on: the page
+    reloaded at the same height, the new turn's eight reports having come in above, so another
+    turn's reports stood where they were reading. The report they were reading now stands where it
+    stood before the reload; a reader at the top of the page stays at the top, where the news is."""
+    from playwright.sync_api import expect
+
+    game, (token,) = _game(server, seats=1)
+    auth = {"Authorization": f"Bearer {token}"}
+
+    def order(turn: int) -> None:
+        with httpx.Client(base_url=server, timeout=60) as api:
+            (waiting,) = api.get("/api/v1/waiting", headers=auth).json()
+            assert waiting["turn"] == turn
+            for team in waiting["teams"]:
+                body = {"turn": turn, "force": 10, "flair": 6, "ready": True}
+                api.put(f"/api/v1/games/{game}/orders/{team}", headers=auth, json=body).raise_for_status()
+
+    order(1)  # the one seat taken orders: turn 1 is resolved, its eight reports on the page
+    desktop = {"viewport": {"width": 1000, "height": 800}}
+    deep, top = chromium.new_context(**desktop).new_page(), chromium.new_context(**desktop).new_page()
+    for page in (deep, top):
+        visit(page, f"{server}/games/{game}")
+        expect(page.locator("#turn")).to_have_text("2 of 6")
+        page.evaluate("window.stillHere = true")
+    # Turn 1's heading at the top of the screen, its first reports under it.
+    heading = "Array.from(document.querySelectorAll('section.reports h3')).find(h => h.textContent.startsWith('Turn 1 '))"
+    deep.evaluate(f"{heading}.scrollIntoView(); window.scrollBy(0, -20)")
+    where = deep.evaluate(f"{heading}.getBoundingClientRect().top")
+    height = deep.evaluate("window.scrollY")
+    assert height > 1000 and 10 < where < 30, (height, where)
+
+    order(2)
+    for page in (deep, top):
+        expect(page.locator("#turn")).to_have_text("3 of 6", timeout=15000)  # polled every 5 s
+        assert page.evaluate("window.stillHere === undefined"), "the page reloaded itself"
+        page.wait_for_load_state("load")
+        # After the load, a reload by the reader's own hand is the browser's as usual.
+        page.wait_for_function("history.scrollRestoration === 'auto'")
+    expect(deep.locator("#match-t2-m1")).to_have_count(1)  # turn 2's reports, above turn 1's
+    now = deep.evaluate(f"{heading}.getBoundingClientRect().top")
+    assert abs(now - where) <= 2, (where, now, deep.evaluate("window.scrollY"))
+    assert deep.evaluate("window.scrollY") > height + 500, "scrolled down past the new reports"
+    assert top.evaluate("window.scrollY") == 0

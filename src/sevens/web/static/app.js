@@ -223,6 +223,60 @@ function refreshWhoOrdered(mark) {
   });
 }
 
+// A page that follows the game reloads itself when it moves on, and the new turn's reports go in
+// above the older ones (and a table can grow): a reader scrolled down to a report, or a table,
+// would find other things where they were reading. So just before such a reload the page notes
+// what the reader had in view (the parts of the page with an id on the screen, the smallest and
+// the nearest the top first, and where each stood), for this tab alone; the reloaded page puts
+// the first of them still there back where it stood. A reader at the top stays at the top, where
+// the news is.
+var READING = "sevens-reading-place";
+
+function noteReadingPlace(main) {
+  if (window.scrollY <= 0) { return; }
+  var height = window.innerHeight, seen = [];
+  main.querySelectorAll("[id]").forEach(function (el) {
+    if (el.closest("#live-note")) { return; }
+    var box = el.getBoundingClientRect();
+    if (box.height <= 0 || box.bottom <= 0 || box.top >= height) { return; }
+    seen.push({ id: el.id, top: box.top, upper: box.top < height / 2 ? 0 : 1, size: box.height });
+  });
+  if (!seen.length) { return; }
+  seen.sort(function (a, b) { return a.upper - b.upper || a.size - b.size; });
+  var places = seen.slice(0, 8).map(function (s) { return { id: s.id, top: s.top }; });
+  try {
+    window.sessionStorage.setItem(READING, JSON.stringify({ page: pagePath(), places: places }));
+    // The browser's own return to the same height would put other things there.
+    if (window.history && "scrollRestoration" in window.history) { window.history.scrollRestoration = "manual"; }
+  } catch (e) { /* storage refused: the browser keeps the height, as before */ }
+}
+
+function restoreReadingPlace() {
+  var kept = null;
+  try {
+    kept = JSON.parse(window.sessionStorage.getItem(READING) || "null");
+    window.sessionStorage.removeItem(READING);
+  } catch (e) { kept = null; }
+  var history = window.history && "scrollRestoration" in window.history ? window.history : null;
+  function putBack() {
+    if (!kept || kept.page !== pagePath() || !kept.places) { return; }
+    for (var i = 0; i < kept.places.length; i += 1) {
+      var el = document.getElementById(kept.places[i].id);
+      if (el && el.getBoundingClientRect().height > 0) {
+        window.scrollBy(0, el.getBoundingClientRect().top - kept.places[i].top);
+        return;
+      }
+    }
+  }
+  putBack();
+  // Again once everything is loaded (the browser may still move the page until then); after
+  // that, a reload by the reader's own hand gets the browser's usual behaviour again.
+  window.addEventListener("load", function () {
+    putBack();
+    if (history) { window.setTimeout(function () { history.scrollRestoration = "auto"; }, 0); }
+  });
+}
+
 // Pages of a game in progress follow it: when the server's version of the game moves on (a turn
 // resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
 // the page reloads itself, unless the reader has typed into a form or has the focus on something
@@ -239,6 +293,7 @@ function followGame() {
   });
   // The note on what a form just did belongs to the page it was posted from, not the next turn's.
   function reload() {
+    noteReadingPlace(main);
     var url = new URL(window.location.href);
     ["done", "team", "turn"].forEach(function (key) { url.searchParams.delete(key); });
     if (url.href === window.location.href) { window.location.reload(); } else { window.location.replace(url.href); }
@@ -604,6 +659,7 @@ document.addEventListener("DOMContentLoaded", function () {
   confirmActs();
   keepTypingOnSend();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
+  restoreReadingPlace();
   followGame();
   watchShownLinks();
 });
