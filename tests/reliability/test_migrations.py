@@ -9,6 +9,7 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlalchemy import Engine, MetaData, inspect, select, text
+from sqlalchemy.orm import Session, sessionmaker
 
 from reliability.helpers import check_game
 from sevens.store import games as store
@@ -56,10 +57,10 @@ def _head() -> str:
     return max(p.name[:4] for p in versions.glob("[0-9][0-9][0-9][0-9]_*.py"))
 
 
-def _play_some(engine: Engine) -> int:
-    factory = make_sessionmaker(engine)
+def _started_with_orders(factory: sessionmaker[Session], name: str) -> int:
+    """A 4-player game with every seat taken, started, and every team's order saved for turn 1."""
     with session_scope(factory) as db:
-        spec = store.NewGame("Old schema cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+        spec = store.NewGame(name, 4, 8, 2, 3600, "even", Visibility.PUBLIC)
         game_id = store.create_game(db, spec=spec, now=NOW).game.id
         for seat in store.seats_of(db, game_id=game_id):
             store.join_seat(db, seat=seat, name=f"Name {seat.player_id}", now=NOW)
@@ -70,6 +71,12 @@ def _play_some(engine: Engine) -> int:
                 db, game_id=game_id, player_id=team.player_id or "", team_id=team.team_id,
                 turn=1, force=4, flair=3, ready=False, via="api", now=NOW,
             )
+    return game_id
+
+
+def _play_some(engine: Engine) -> int:
+    factory = make_sessionmaker(engine)
+    game_id = _started_with_orders(factory, "Old schema cup")
     with session_scope(factory) as db:
         assert store.resolve_turn(db, game_id=game_id, turn=1, reason="organiser", now=NOW)
     with session_scope(factory) as db:  # an open turn with a saved order, too
@@ -135,18 +142,7 @@ def test_migration_0007_marks_the_order_lines_discarded_before_it(backend: str, 
         played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
         run_migrations(played)
         factory = make_sessionmaker(played)
-        with session_scope(factory) as db:
-            spec = store.NewGame("Discarded cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
-            game_id = store.create_game(db, spec=spec, now=NOW).game.id
-            for seat in store.seats_of(db, game_id=game_id):
-                store.join_seat(db, seat=seat, name=f"Name {seat.player_id}", now=NOW)
-            store.start_game(db, game_id=game_id, now=NOW)
-        with session_scope(factory) as db:
-            for team in db.scalars(select(TeamRow).where(TeamRow.game_id == game_id)):
-                store.save_order(
-                    db, game_id=game_id, player_id=team.player_id or "", team_id=team.team_id,
-                    turn=1, force=4, flair=3, ready=False, via="api", now=NOW,
-                )
+        game_id = _started_with_orders(factory, "Discarded cup")
         later = NOW + timedelta(minutes=1)
         with session_scope(factory) as db:
             store.reissue_invite(db, game_id=game_id, player_id="p2", now=later, sign_out=True)
