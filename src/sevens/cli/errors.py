@@ -9,7 +9,7 @@ from typing import NoReturn
 
 import typer
 
-__all__ = ["BOT_NEEDS", "EXIT_BAD_INPUT", "MAX_DIGITS", "check_loadable", "fail", "one_line", "raised"]
+__all__ = ["BOT_NEEDS", "EXIT_BAD_INPUT", "MAX_DIGITS", "check_loadable", "fail", "hidden_character", "one_line", "raised"]
 
 EXIT_BAD_INPUT = 2
 
@@ -27,6 +27,16 @@ def one_line(message: str) -> str:
     'found Arg\\\\x1b[2Jentina in group A'
     """
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(message.split()))
+
+
+def hidden_character(text: str) -> str | None:
+    """The first character of ``text`` a terminal would act on or cannot show (a control or
+    invisible one), or None: a name holding one is refused where a file gives it.
+
+    >>> hidden_character("fi\\x1b[2Jji"), hidden_character("Pool B")
+    ('\\x1b', None)
+    """
+    return next((c for c in text if not c.isprintable()), None)
 
 
 def raised(exc: BaseException) -> str:

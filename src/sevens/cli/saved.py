@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from sevens.bots import BotOrderCheck, Strategy, get_strategy, named_bot, shown_name
+from sevens.cli.errors import hidden_character
 from sevens.cli.inputs import parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
@@ -236,7 +237,7 @@ def _check_names(game: Game) -> None:
     for i, team in enumerate(game.setup.teams):
         named += [(f"game.teams[{i}].id", team.id), (f"game.teams[{i}].name", team.name)]
     for where, name in named:
-        hidden = next((c for c in name if not c.isprintable()), None)
+        hidden = hidden_character(name)
         if hidden is not None:
             raise SavedGameError(
                 f"{where} is {quoted(name)}, which holds a control or invisible character ({hidden!r}) that sevens "

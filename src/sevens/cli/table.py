@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sevens.cli.errors import fail
+from sevens.cli.errors import fail, hidden_character
 from sevens.cli.inputs import other_kind, parse_json, read_input, shown
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import group_table as render_group_table
@@ -109,7 +109,7 @@ def _check_shown(where: str, name: str) -> None:
     ...
     ValueError: teams[0]: 'fi\\x1b[2Jji' holds a control or invisible character ('\\x1b'), which a terminal acts on or cannot show; write the name in visible characters
     """
-    hidden = next((c for c in name if not c.isprintable()), None)
+    hidden = hidden_character(name)
     if hidden is not None:
         raise ValueError(
             f"{where}: {name[:40]!r} holds a control or invisible character ({hidden!r}), which a terminal "

@@ -13,6 +13,7 @@ a digest of every Python file of the package, and a change anywhere in it compil
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import shutil
@@ -39,6 +40,7 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 _PACKAGE = Path(__file__).resolve().parents[1]
 
 
+@functools.cache  # read once per process: the compiler and the Dask check both ask
 def source_digest(package: Path = _PACKAGE) -> str:
     """A digest of the package's source files (their paths and contents), or "" where they cannot
     be read. The version stays the same across checkouts and edits; this does not."""
@@ -75,19 +77,18 @@ def cache_folder(package: Path = _PACKAGE) -> Path | None:
     return folder
 
 
-_folder: Path | None = None
-_found = False
+@functools.cache
+def _our_folder() -> Path | None:
+    """:func:`cache_folder` of this package, looked for once per process."""
+    return cache_folder()
 
 
 @contextlib.contextmanager
 def _cache_in_folder() -> Iterator[None]:
     # numba picks a function's cache folder as it is decorated, from config.CACHE_DIR
-    global _folder, _found
-    if not _found:
-        _folder, _found = cache_folder(), True
-    before = _config.CACHE_DIR
-    if _folder is not None:
-        _config.CACHE_DIR = str(_folder)
+    folder, before = _our_folder(), _config.CACHE_DIR
+    if folder is not None:
+        _config.CACHE_DIR = str(folder)
     try:
         yield
     finally:

@@ -18,10 +18,8 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from itertools import islice
-from pathlib import Path
 from typing import Any
 
-import sevens
 from sevens.bots.strategies import shown_raised
 from sevens.lab.jit import source_digest
 from sevens.lab.run import BatchSpec, Totals, run_batch
@@ -48,12 +46,8 @@ def _connect_timeout() -> float:
     configured = parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"), default="s")
     return float(CONNECT_TIMEOUT if configured == 30 else configured)
 
-def _source_digest() -> str:
-    """:func:`sevens.lab.jit.source_digest` of the sevens package this process imported."""
-    return source_digest(Path(sevens.__file__).parent)
 
-
-SOURCE_DIGEST = _source_digest()
+SOURCE_DIGEST = source_digest()
 """The sevens source this process runs, as read when it imported this module: a Dask worker imports
 it with its first batch, and files changed after that are not what it runs."""
 

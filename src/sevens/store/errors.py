@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sevens.tournament.quoting import quoted
+
 __all__ = ["Conflict", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
 
 
@@ -52,15 +54,21 @@ class Conflict(StoreError):
 class UnplayableOrder(Conflict):
     """A saved order the rules refuse when its turn is resolved, so the turn cannot be: the store
     checks every order as it is saved, so only a changed database or a hand-made backup holds one.
-    The message names the team and the rule, never the order's numbers (R13: secret until the turn
-    is resolved); ``team``, ``rule`` and ``part`` (``"force"``, ``"flair"`` or None for the order as
-    a whole) say the same for a log."""
+    ``what`` names the team and the rule, never the order's numbers (R13: secret until the turn is
+    resolved), for the message and for a log.
 
-    def __init__(self, message: str, *, team: str, rule: str | None, part: str | None) -> None:
-        super().__init__(message)
-        self.team = team
-        self.rule = rule
-        self.part = part
+    >>> UnplayableOrder(3, team="fiji", rule="R3", part="flair").what
+    "the saved order of team 'fiji' breaks R3 (its FLAIR)"
+    """
+
+    def __init__(self, turn: int, *, team: str, rule: str | None, part: str | None) -> None:
+        shown = "the order as a whole" if part is None else f"its {part.upper()}"
+        self.what = f"the saved order of team {quoted(team)} breaks {rule or 'the rules'} ({shown})"
+        super().__init__(
+            f"turn {turn} cannot be resolved: {self.what}, which only a changed database or backup can hold; "
+            "the turn stays open: its manager can send another order, which replaces it (and the organiser can "
+            "extend the deadline for that)"
+        )
 
 
 class Gone(StoreError):

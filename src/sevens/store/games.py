@@ -1147,13 +1147,7 @@ def resolve_turn(
     except (OrderRefused, OrderError) as exc:
         # Nothing is written: the caller's transaction is rolled back with the seat notes above.
         refused = str(getattr(exc, "team", None) or "?")
-        part = "the order as a whole" if exc.field is None else f"its {exc.field.upper()}"
-        raise UnplayableOrder(
-            f"turn {turn} cannot be resolved: the saved order of team {quoted(refused)} breaks {exc.rule or 'the rules'} "
-            f"({part}), which only a changed database or backup can hold; the turn stays open: its manager can "
-            "send another order, which replaces it (and the organiser can extend the deadline for that)",
-            team=refused, rule=exc.rule, part=exc.field,
-        ) from None
+        raise UnplayableOrder(turn, team=refused, rule=exc.rule, part=exc.field) from None
     game.record_json = dumps(to_record(new_state, seed=None))
     game.current_turn = turn + 1
     session.add(TurnRow(game_id=game.id, number=turn, reason=reason, resolved_at=now))

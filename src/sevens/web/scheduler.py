@@ -21,9 +21,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.store.db import session_scope
 from sevens.store.errors import UnplayableOrder
 from sevens.store.games import due_turns, public_ids, resolve_then_advance
-from sevens.tournament.quoting import quoted
 
-__all__ = ["database_trouble", "refused_order", "resolve_due", "resolve_if_still_due", "run_scheduler"]
+__all__ = ["database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler"]
 
 log = logging.getLogger("sevens.web.scheduler")
 
@@ -69,7 +68,7 @@ def resolve_due(
                 log.error(
                     "game %s: turn %s cannot be resolved at its deadline: %s; the turn stays open, tried again "
                     "at every poll (said once): extend its deadline so that the team's manager can send another",
-                    public_id, turn, refused_order(exc),
+                    public_id, turn, exc.what,
                 )
         except Exception:  # one broken game must not stop the others' deadlines
             if not said:
@@ -83,18 +82,6 @@ def resolve_due(
         if failed is not None:
             failed.add((game_id, turn))
     return resolved
-
-
-def refused_order(exc: UnplayableOrder) -> str:
-    """Which saved order the rules refused, and by which rule (never the order's numbers, R13).
-
-    >>> refused_order(UnplayableOrder("...", team="fiji", rule="R3", part=None))
-    "the saved order of team 'fiji' breaks R3 (the order as a whole)"
-    >>> refused_order(UnplayableOrder("...", team="fiji", rule="R3", part="flair"))
-    "the saved order of team 'fiji' breaks R3 (its FLAIR)"
-    """
-    part = "the order as a whole" if exc.part is None else f"its {exc.part.upper()}"
-    return f"the saved order of team {quoted(exc.team)} breaks {exc.rule or 'the rules'} ({part})"
 
 
 def database_trouble(exc: OperationalError) -> str:
