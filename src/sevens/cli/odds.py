@@ -173,6 +173,9 @@ def histogram_rows(odds: OrderOdds, rows: int = _MAX_ROWS) -> list[tuple[str, fl
 # Budgets from which count-back odds (--knockout) over every split take more than a few seconds:
 # each order's joint lines take a fraction of a second to work out at these sizes.
 SLOW_BUDGET = 100
+# The most memory such a run was measured to take: --solve 160 159 --knockout (two different budgets
+# share no splits), docs/odds.md's largest figure; the note must not promise less.
+SLOW_MEMORY = "1.3 GB"
 
 
 def _warn_if_slow(budgets: list[int], orders: int) -> None:
@@ -182,7 +185,7 @@ def _warn_if_slow(budgets: list[int], orders: int) -> None:
         with contextlib.suppress(OSError):
             typer.echo(
                 f"working out count-back (R9) for {orders} orders: at budgets this large that takes from a few "
-                "seconds to about half a minute, and up to about 0.8 GB of memory",
+                f"seconds to about half a minute, and up to about {SLOW_MEMORY} of memory",
                 err=True,
             )
 
