@@ -10,7 +10,8 @@ two pages runs once.
 What is compared: the exit status (0 for a command shown as it is; 1 and the first prompt for a
 game people play, since no one types here), every output line a console block shows under its
 command, and the outputs the prose quotes (the README's excerpt of a game at 80 columns, the
-verify summary and the refusal in docs/play.md)."""
+verify summary, the refusal and the message of input that ended in docs/play.md, the notes of
+docs/odds.md)."""
 
 from __future__ import annotations
 
@@ -283,3 +284,18 @@ def test_the_long_count_back_note_promises_no_less_than_odds_page_measured(tmp_p
     assert note, done.stderr
     assert float(note.group(1)) >= float(said.group(4)), (note.group(0), said.group(0))
     assert int(said.group(3)) <= 30  # "about half a minute"
+
+
+def test_play_input_ended_is_what_the_game_prints(tmp_path: Path) -> None:
+    """docs/play.md quotes what a game says when the orders piped in run out after turn 1; it had the
+    file's name as given, where the game names it in full."""
+    shown = _block_after("docs/play.md", "one turn's orders piped in; the file is named in full):")
+    folder = re.search(r"run in `([^`]+)`", _squeezed((ROOT / "docs" / "play.md").read_text(encoding="utf-8")))
+    assert folder, "docs/play.md no longer says where its example game was run"
+    argv = _sevens(["sevens", "play", "--players", "4", "--seed", "docs", "--save", "game.json"])
+    assert argv is not None
+    # The first turn: an order and its "Send this order?" answer for each of the two teams.
+    done = _run(argv, tmp_path, stdin="20 9\ny\n20 9\ny\n")
+    assert done.returncode == 1, done.stderr
+    printed = done.stderr.replace(str(tmp_path), folder.group(1))
+    assert _squeezed(printed) == _squeezed(shown)
