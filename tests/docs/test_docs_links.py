@@ -80,3 +80,13 @@ def test_tests_named_in_backquotes_exist(page: Path) -> None:
     named = re.findall(r"`(?:[\w/.]+::)?(test_\w+)(?![\w.*])", page.read_text(encoding="utf-8"))
     missing = sorted(set(named) - _test_functions())
     assert not missing, f"{page.relative_to(ROOT)} names tests that are not there: {missing}"
+
+
+def test_the_rules_page_leads_to_every_other_page() -> None:
+    """docs/rules.md ends with where to read more: a row for every other page of docs/ (it had none
+    for odds.md and cli.md), so that a page added later is not left out."""
+    text = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    table = text[text.index("## Where to read more"):]
+    listed = set(re.findall(r"^\| `([\w-]+\.md)` \|", table, re.M))
+    pages = {page.name for page in (ROOT / "docs").glob("*.md")} - {"rules.md"}
+    assert listed == pages, f"docs/rules.md's last table lacks {sorted(pages - listed)}, names {sorted(listed - pages)}"
