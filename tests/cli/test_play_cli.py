@@ -635,6 +635,51 @@ def test_the_bracket_says_in_words_what_settled_a_level_knockout() -> None:
     assert "group_record" not in out and "(points)" not in out
 
 
+@pytest.mark.parametrize(("players", "first_knockout"), [(4, "semi-finals"), (16, "quarter-finals")])
+def test_group_tables_show_their_lots_and_who_went_through_as_the_web_page_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, players: int, first_knockout: str
+) -> None:
+    """R8, R10: bots that order nothing draw every match 0-0, so every group is settled by lots
+    and every knockout by lots too. The terminal showed "lots" as the reason and nothing else: not
+    the throws the record keeps, nor who went through. Each draw and each group's top two are
+    read here from the record the game wrote."""
+    (tmp_path / "nothing_bot.py").write_text(
+        "from sevens.bots import EvenSpread\nfrom sevens.rules import Order\n\n\nclass Nothing(EvenSpread):\n"
+        "    def order(self, view, rng):\n        return Order(0, 0)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app,
+        ["play", "--auto", "--players", str(players), "--seed", "lots", "--bots", "nothing_bot:Nothing",
+         "--record", str(path)],
+        env={"COLUMNS": "100"},
+    )
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    record = json.loads(path.read_text())
+    name = {team["id"]: team["name"] for team in record["teams"]}
+
+    def throws(draw: dict[str, object]) -> str:
+        rounds = draw["throws"]
+        assert isinstance(rounds, list)
+        return "; ".join(f"round {n}: " + ", ".join(f"{name[t]} {f}" for t, f in r) for n, r in enumerate(rounds, 1))
+
+    group_draws = record["turns"][2]["lots"]
+    assert len(group_draws) == len(record["groups"])
+    for draw in group_draws:
+        assert f"Lots drawn for {draw['what']} ({throws(draw)}) placed them " \
+               f"{', '.join(name[t] for t in draw['order'])}." in said
+    for rows in record["groups"].values():
+        assert [row["decided_by"] for row in rows] == ["lots"] * 4
+        assert f"Through to the {first_knockout}: {name[rows[0]['team']]} and {name[rows[1]['team']]}." in said
+    knockouts = [m for turn in record["turns"][3:] for m in turn["matches"]]
+    assert knockouts and all(m["decided_by"] == "lots" for m in knockouts)
+    for turn in record["turns"][3:]:
+        for draw in turn["lots"]:
+            assert f"Lots drawn ({throws(draw)}) placed them {', '.join(name[t] for t in draw['order'])}." in said
+
+
 def test_the_draw_keeps_names_and_managers_whole_at_60_columns() -> None:
     """The boxed 4-group draw does not fit 60 columns: each manager goes under its team's name
     rather than 'Great' / 'Britain (Bot' / '1)' over three lines."""

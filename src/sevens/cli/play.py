@@ -41,6 +41,7 @@ from sevens.cli.render import (
     Phrases,
     bracket,
     draw_table,
+    group_notes,
     group_table,
     match_report,
     percent,
@@ -477,17 +478,24 @@ def _print_standings(console: Console, game: Game) -> None:
     """The group tables after a group turn, the bracket once the knockouts are near."""
     last = game.turns[-1].stage if game.turns else None
     if last is not None and not last.knockout:
-        for table in game.tables().values():
-            console.print(group_table(table, _team_names(game)))
+        _print_group_tables(console, game)
     if (game.stage is not None and game.stage.knockout) or (last is not None and last.knockout):
         console.print(bracket(game))
+
+
+def _print_group_tables(console: Console, game: Game) -> None:
+    """Each group's table, with its lots and, once played, who went through (as the web page)."""
+    names = _team_names(game)
+    for table in game.tables().values():
+        console.print(group_table(table, names))
+        for note in group_notes(table, names, game.format.knockout_stages[0]):
+            console.print(note)
 
 
 def _print_tables(console: Console, game: Game) -> None:
     """The group tables as they stand and, once the knockouts are near, the bracket: asked for at
     the order prompt (t), all of it public."""
-    for table in game.tables().values():
-        console.print(group_table(table, _team_names(game)))
+    _print_group_tables(console, game)
     if game.turns and (game.turns[-1].stage.knockout or (game.stage is not None and game.stage.knockout)):
         console.print(bracket(game))
 

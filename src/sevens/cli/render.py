@@ -13,7 +13,9 @@ from rich.text import Text
 
 from sevens.rules import DecidedBy, Dice, Line
 from sevens.tournament.fixtures import in_bracket_order
+from sevens.tournament.formats import Stage
 from sevens.tournament.game import Game, MatchResult, MatchSide
+from sevens.tournament.lots import LotsDraw
 from sevens.tournament.standings import DECIDED_BY_WORDS, Criterion, GroupTable
 
 __all__ = [
@@ -23,8 +25,10 @@ __all__ = [
     "Phrases",
     "phrases",
     "bracket",
+    "describe_lots",
     "dice_text",
     "draw_table",
+    "group_notes",
     "group_table",
     "line_text",
     "match_report",
@@ -241,7 +245,50 @@ def match_report(game: Game, match: MatchResult) -> RenderableType:
         stacked,
         Phrases([*winner, *match.summary.split()], indent=2, style="dim italic"),
     )
-    return Narrower(table, narrow)
+    if match.lots is None:
+        return Narrower(table, narrow)
+    # Lots settled it (R9): the throws, as the record keeps them (R10), so the winner is not taken on trust.
+    lots = Phrases(describe_lots(match.lots, _team_names(game), what=False), indent=2, style="dim italic")
+    return Group(Narrower(table, narrow), lots)
+
+
+def _team_names(game: Game) -> dict[str, str]:
+    return {team.id: team.name for team in game.setup.teams}
+
+
+def describe_lots(draw: LotsDraw, names: Mapping[str, str] | None = None, *, what: bool = True) -> list[str]:
+    """A drawing of lots in words, as phrases (R10): what it decided, every round of throws and the
+    order it gave; each team by its name in ``names`` (its id where missing).
+
+    >>> draw = LotsDraw("group A: places 1-2", ("fiji", "samoa"), ((("fiji", 4), ("samoa", 4)), (("fiji", 2), ("samoa", 6))),
+    ...                 ("samoa", "fiji"))
+    >>> " ".join(describe_lots(draw, {"fiji": "Fiji", "samoa": "Samoa"}))
+    'Lots drawn for group A: places 1-2 (round 1: Fiji 4, Samoa 4; round 2: Fiji 2, Samoa 6) placed them Samoa, Fiji.'
+    >>> " ".join(describe_lots(draw, what=False))
+    'Lots drawn (round 1: fiji 4, samoa 4; round 2: fiji 2, samoa 6) placed them samoa, fiji.'
+    """
+    shown = names or {}
+    # A team's name stays with its throw, so the sentence breaks only between them.
+    said = [f"Lots drawn for {draw.what}" if what else "Lots drawn"]
+    for number, round_ in enumerate(draw.throws, start=1):
+        said.append(f"{'(' if number == 1 else ''}round {number}:")
+        last = number == len(draw.throws)
+        said += [
+            f"{shown.get(team, team)} {face}{',' if i < len(round_) - 1 else ')' if last else ';'}"
+            for i, (team, face) in enumerate(round_)
+        ]
+    order = [shown.get(team, team) for team in draw.order]
+    return [*said, "placed them", *(f"{name}{',' if i < len(order) - 1 else '.'}" for i, name in enumerate(order))]
+
+
+def group_notes(table: GroupTable, names: Mapping[str, str], first_knockout: Stage) -> list[RenderableType]:
+    """What goes under a group table in a game: any lots it drew, with every throw (R10), and once
+    the group is played who went through (R8), as the web's game page says."""
+    notes: list[RenderableType] = [Phrases(describe_lots(draw, names), indent=2) for draw in table.lots]
+    if table.complete:
+        first, second = (names.get(row.team, row.team) for row in table.rows[:2])
+        notes.append(Phrases([f"Through to the {first_knockout}s:", f"{first} and", f"{second}."], indent=2))
+    return notes
 
 
 def group_table(table: GroupTable, names: Mapping[str, str] | None = None) -> RenderableType:

@@ -30,10 +30,10 @@ import typer
 from sevens.cli.errors import fail, hidden_character
 from sevens.cli.inputs import other_kind, parse_json, read_input, shown
 from sevens.cli.output import ResultsConsole, printing
+from sevens.cli.render import describe_lots
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
-from sevens.tournament.lots import LotsDraw
 from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
 __all__ = ["LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
@@ -117,14 +117,6 @@ def _check_shown(where: str, name: str) -> None:
         )
 
 
-def _describe_draw(draw: LotsDraw) -> str:
-    rounds = "; ".join(
-        f"round {number}: " + ", ".join(f"{team} {face}" for team, face in round_)
-        for number, round_ in enumerate(draw.throws, start=1)
-    )
-    return f"Lots drawn for {draw.what} ({rounds}) placed them {', '.join(draw.order)}."
-
-
 def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
     console = ResultsConsole(highlight=False)
     grid = render_group_table(table)
@@ -137,7 +129,7 @@ def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
                 "until the group is complete."
             )
         for draw in table.lots:
-            console.print(_describe_draw(draw))
+            console.print(" ".join(describe_lots(draw)))
         if table.lots:
             console.print(f"Dice for lots: {seed_note}.")
 
