@@ -680,6 +680,45 @@ def test_group_tables_show_their_lots_and_who_went_through_as_the_web_page_does(
             assert f"Lots drawn ({throws(draw)}) placed them {', '.join(name[t] for t in draw['order'])}." in said
 
 
+@pytest.mark.parametrize("players", [4, 16])
+def test_the_end_gives_every_teams_place_as_the_web_page_does(tmp_path: Path, players: int) -> None:
+    """After the final the terminal named the champion and only the typing people's teams; the web's
+    game page gives every team's place. Here each place is worked out from the record: the final's
+    winner 1, its loser 2, the semi-final losers 3-4, the quarter-final losers 5-8, then every
+    group's third and every fourth sharing the places after them."""
+    path = tmp_path / "game.json"
+    result = runner.invoke(
+        app, ["play", "--auto", "--players", str(players), "--seed", "standing", "--record", str(path)],
+        env={"COLUMNS": "200"},
+    )
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    name = {team["id"]: team["name"] for team in record["teams"]}
+    expected: dict[str, str] = {}
+    done = 0
+    for turn in reversed(record["turns"][3:]):
+        losers = [m["home"] if m["winner"] == m["away"] else m["away"] for m in turn["matches"]]
+        if len(losers) == 1:
+            expected[turn["matches"][0]["winner"]] = "1"
+            done = 1
+        place = f"{done + 1}" if len(losers) == 1 else f"{done + 1}-{done + len(losers)}"
+        expected.update(dict.fromkeys(losers, place))
+        done += len(losers)
+    groups = record["groups"].values()
+    for position in (3, 4):
+        band = [rows[position - 1]["team"] for rows in groups]
+        expected.update(dict.fromkeys(band, f"{done + 1}-{done + len(band)}"))
+        done += len(band)
+    assert done == len(record["teams"])
+    lines = result.output.split("Final standing:\n", 1)[1].splitlines()[: len(record["teams"])]
+    shown = {}
+    for line in lines:
+        place, rest = line.split(None, 1)
+        team = next(t for t, n in name.items() if rest.startswith(f"{n}: "))
+        shown[team] = place
+    assert shown == expected
+
+
 def test_the_draw_keeps_names_and_managers_whole_at_60_columns() -> None:
     """The boxed 4-group draw does not fit 60 columns: each manager goes under its team's name
     rather than 'Great' / 'Britain (Bot' / '1)' over three lines."""

@@ -83,7 +83,7 @@ from sevens.tournament.game import (
 )
 from sevens.tournament.knockout import record_favourite
 from sevens.tournament.outlook import describe_outlook, game_outlook
-from sevens.tournament.progress import describe_progress, team_progress
+from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
 
@@ -818,6 +818,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     manager = setup.team(champion).manager
     managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
     _heading(console, f"Champion: {setup.team(champion).name}{managed}")
+    _print_final_standing(console, game)
     _print_how_far(console, game, people[:humans])
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
     # From here the game only writes its record and removes its saved file, each in a moment: a
@@ -1055,6 +1056,19 @@ def _note_hidden(name: str) -> None:
                 "point in that package's pyproject.toml",
                 err=True,
             )
+
+
+def _print_final_standing(console: Console, game: Game) -> None:
+    """Every team's place and how far it went, as the web's game page gives it after the final:
+    teams out at the same stage share their places (3-4), those out after the groups go by their
+    group place, with no tie-break made up between them."""
+    names = _team_names(game)
+    keep = [escape(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
+    console.print("Final standing:")
+    for placing in final_standing(game):
+        said = describe_progress(team_progress(game, placing.team), names.__getitem__)
+        # Places padded to "13-16", so the names line up and wrapped lines indent alike.
+        _say(console, f"  {placing.place:<5} {escape(names[placing.team])}: {escape(said)}", keep=keep)
 
 
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
