@@ -129,3 +129,35 @@ def test_a_lobby_says_how_many_seats_are_taken_and_follows_them(app: FastAPI) ->
     assert spectator.get(f"{game.base}/state").json()["version"] == version
     game.start()
     assert 'id="seats-taken"' not in spectator.get(game.base).text, "once started, the Teams table says it"
+
+
+def test_lots_in_a_knockout_are_shown_by_name_with_every_throw_as_in_a_group(app: FastAPI) -> None:
+    """R9, R10: eight managers order nothing all game, so every match ends 0-0 and every group and
+    knockout match goes to lots. A knockout's lots line gave the draw's record words, team ids
+    and all ("t4-m1 (semi-final): great-britain v argentina, ..."), and only the winner; a group's
+    gave every throw by name. Both now give the throws by name, read here from the record."""
+    game = host_game(app, arrangement="8-8-1", hours="0")
+    for number in range(1, 9):
+        game.join(f"p{number}", f"Manager {number}")
+    game.start()
+    while game.turn():
+        for player in game.players:
+            for team in game.my_teams(player):
+                assert game.order(player, team, 0, 0, action="ready").status_code == 303
+    record = game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()
+    name = {team["id"]: team["name"] for team in record["teams"]}
+    page = new_client(app).get(game.base).text
+    lines = [re.sub(r"<[^>]+>", "", line) for line in re.findall(r'<p class="lots">(.*?)</p>', page)]
+
+    def throws(draw: dict[str, list[list[list[object]]]]) -> str:
+        rounds = " ".join("[" + ", ".join(f"{name[str(t)]} {f}" for t, f in r) + "]" for r in draw["throws"])
+        return f"{rounds} → {', '.join(name[str(t)] for t in draw['order'])}"
+
+    knockouts = [m for turn in record["turns"][3:] for m in turn["matches"]]
+    assert len(knockouts) == 3 and all(m["decided_by"] == "lots" for m in knockouts)
+    for turn in record["turns"][3:]:
+        for draw in turn["lots"]:
+            assert f"Lots (level after count-back and group record, R9): {throws(draw)}" in lines, lines
+    for draw in record["turns"][2]["lots"]:
+        assert f"Lots ({draw['what']}): {throws(draw)}" in lines, lines
+    assert not any(team in line for line in lines for team in name if "-" in team), lines
