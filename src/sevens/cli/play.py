@@ -1067,8 +1067,7 @@ def _print_final_standing(console: Console, game: Game) -> None:
     console.print("Final standing:")
     for placing in final_standing(game):
         said = describe_progress(team_progress(game, placing.team), names.__getitem__)
-        # Places padded to "13-16", so the names line up and wrapped lines indent alike.
-        _say(console, f"  {placing.place:<5} {escape(names[placing.team])}: {escape(said)}", keep=keep)
+        _say(console, f"  {placing.place} {escape(names[placing.team])}: {escape(said)}", keep=keep)
 
 
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
