@@ -1,16 +1,18 @@
 """Real answers of every API operation, for several callers, over whole games: the material the
 OpenAPI document's response schemas are checked against (test_web_api_schema.py).
 
-Only HTTP calls, so the same recording runs against any version of the app.
+Only HTTP calls, so the same recording runs against any version of the app (but for the tighter
+rate limits of its last phase, set on the app for a moment).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI
 
+from sevens.web.security import RateLimiter
 from web.web_helpers import new_client
 
 NOBODY = "nobody"  # no Authorization header
@@ -31,6 +33,7 @@ class Answer:
     template: str  # the operation's path as in the OpenAPI document
     status: int
     body: Any  # the JSON answer; None for an empty one
+    headers: dict[str, str] = field(default_factory=dict, compare=False)  # lower-case names
 
 
 class Recorder:
@@ -61,7 +64,8 @@ class Recorder:
         response = self.client.request(method, url + query, headers=headers, json=json)
         self.etag = response.headers.get("etag", "")
         body = response.json() if response.content else None
-        self.answers.append(Answer(self.phase, caller, method.lower(), template, response.status_code, body))
+        sent_back = {name.lower(): value for name, value in response.headers.items()}
+        self.answers.append(Answer(self.phase, caller, method.lower(), template, response.status_code, body, sent_back))
         return body
 
     def reads(self, game: str, team_of: dict[str, str]) -> None:
@@ -254,4 +258,20 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(STRANGER, "DELETE", "/api/v1/me")
     rec.call(STRANGER, "GET", "/api/v1/me")
     rec.call(STRANGER, "DELETE", "/api/v1/me")
+
+    # Last, as it shuts this client out: wrong secrets past a limit of 2, a new game past 1 an hour.
+    rec.phase = "limited"
+    limiters = app.state.limiter, app.state.games_limiter
+    app.state.limiter = RateLimiter(attempts=2, window_seconds=60)
+    app.state.games_limiter = RateLimiter(attempts=1, window_seconds=3600)
+    try:
+        for _ in range(3):
+            rec.call(WRONG, "GET", "/api/v1/waiting")
+        rec.call(NOBODY, "POST", "/api/v1/join", {"invite": "nonsense", "name": "Eve"})
+        rec.call(WRONG, "GET", "/api/v1/games/{public_id}", public_id=game)
+        for _ in range(2):
+            rec.call(ORGANISER, "POST", create, dict(body, name="One more"))
+    finally:
+        app.state.limiter, app.state.games_limiter = limiters
+    assert [answer.status for answer in rec.answers[-7:]] == [401, 401, 429, 429, 429, 201, 429]
     return rec.answers

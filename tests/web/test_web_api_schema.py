@@ -102,6 +102,31 @@ def test_every_answer_fits_its_documented_schema_exactly(answers: list[Answer], 
     assert succeeded == every
 
 
+# The headers a client acts on: each answer carrying one must have it documented for its status,
+# and each documented one must be sent (Cache-Control and the security headers, the same on every
+# answer, are described in docs/web.md instead).
+PROTOCOL_HEADERS = {"etag", "retry-after", "www-authenticate", "location", "allow"}
+
+
+def test_every_answer_has_its_documented_headers_and_content_type(
+    answers: list[Answer], document: dict[str, Any]
+) -> None:
+    """A client generated from the document, or a person reading it, learns of the ETag of a view
+    and its 304, the Retry-After of a 429 and the WWW-Authenticate of a 401, and no answer sends
+    one the document does not name; a body comes as the media type its status lists."""
+    seen: set[tuple[str, int]] = set()
+    for answer in answers:
+        response = document["paths"][answer.template][answer.method]["responses"][str(answer.status)]
+        documented = {name.lower() for name in response.get("headers", {})}
+        sent = PROTOCOL_HEADERS & set(answer.headers)
+        assert sent == documented, (answer.method, answer.template, answer.status, sorted(sent), sorted(documented))
+        seen |= {(name, answer.status) for name in sent}
+        if answer.body is not None:
+            media = answer.headers["content-type"].split(";")[0]
+            assert media in response["content"], (answer.method, answer.template, answer.status, media)
+    assert {("etag", 200), ("etag", 304), ("www-authenticate", 401), ("retry-after", 429)} <= seen
+
+
 def test_no_answer_is_an_open_object(document: dict[str, Any]) -> None:
     """Generated clients get types: every object in a success answer has its fields listed, or is
     a map with typed values; only the record is left to its own schema (schema/game-record.schema.json)."""
@@ -235,8 +260,9 @@ def test_refusals_are_documented_as_detail(document: dict[str, Any]) -> None:
             for code in codes:
                 schema = operation["responses"][str(code)]["content"]["application/json"]["schema"]
                 assert schema == {"$ref": "#/components/schemas/ErrorAnswer"}, (method, path, code)
-            # Any operation can give these (test_web_api_statuses.py sends the requests that do).
-            assert {400, 413, 415, 422} <= codes, (method, path)
+            # Any operation can give these (test_web_api_statuses.py sends the requests that do;
+            # test_web_server.py the 503 of a database that cannot be used).
+            assert {400, 413, 415, 422, 503} <= codes, (method, path)
 
 
 def test_bearer_token_is_a_security_scheme(document: dict[str, Any]) -> None:

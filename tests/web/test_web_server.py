@@ -479,6 +479,7 @@ def test_a_database_that_cannot_be_used_gets_503_and_one_log_line(
     caplog.set_level(logging.INFO, logger="sevens")
     with TestClient(app, raise_server_exceptions=False) as client:
         assert client.get("/").status_code == 200
+        document = client.get("/api/v1/openapi.json").json()
         app.state.engine.dispose()
         folder.rename(tmp_path / "moved")
         page = client.get("/join/" + "s3cret" * 6)
@@ -486,6 +487,10 @@ def test_a_database_that_cannot_be_used_gets_503_and_one_log_line(
     app.state.engine.dispose()
     assert (page.status_code, api.status_code) == (503, 503), (page.text, api.text)
     assert api.headers["retry-after"] == "60" and page.headers["x-frame-options"] == "DENY"
+    # A client generated from the OpenAPI document knows the answer and when to try again.
+    documented = document["paths"]["/api/v1/games"]["post"]["responses"]["503"]
+    assert documented["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/ErrorAnswer"}
+    assert set(documented["headers"]) == {"Retry-After"}
     assert api.json()["detail"].startswith("the server cannot use its database just now; try again in a minute")
     assert "cannot use its database just now" in page.text
     said = [(r.levelname, r.getMessage(), r.exc_info) for r in caplog.records if r.name.startswith("sevens")]

@@ -68,12 +68,13 @@ __all__ = ["document_refusals_only_as_sent", "router"]
 # (sevens.web.strict: a typo in a field or query parameter is said, not dropped), a 413 for a body
 # over the limit (checked before the operation runs, so also where it takes none), a 415 for a
 # body with a Content-Encoding (sevens.web.security.BodyLimit) and a 400 for a Host it does not
-# answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up).
+# answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up); and a 503 with
+# Retry-After when the database cannot be used (sevens.web.app), which no caller can rule out.
 router = APIRouter(
     prefix="/api/v1",
     tags=["api"],
     dependencies=[Depends(refuse_unknown_input)],
-    responses=error_responses(400, 413, 415, 422),
+    responses=error_responses(400, 413, 415, 422, 503),
 )
 
 

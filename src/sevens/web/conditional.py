@@ -16,15 +16,23 @@ from fastapi.responses import JSONResponse, Response
 
 __all__ = ["NOT_MODIFIED", "answer_if_changed", "etag_of", "matches"]
 
+_ETAG = {
+    "description": "a strong tag of this caller's answer, to send back as If-None-Match",
+    "schema": {"type": "string"},
+}
+
 NOT_MODIFIED: dict[int | str, dict[str, Any]] = {
+    200: {"headers": {"ETag": _ETAG}},
     304: {
         "description": (
             "not modified: the If-None-Match header named this answer's ETag, so the caller already "
             "has it; no body"
-        )
-    }
+        ),
+        "headers": {"ETag": _ETAG},
+    },
 }
-"""The 304 answer as the OpenAPI document lists it for a view read with ``If-None-Match``."""
+"""The ETag of the answer and the 304 as the OpenAPI document lists them for a view read with
+``If-None-Match``."""
 
 _TAG = re.compile(r'\s*(?:W/)?("[^"]*")\s*(?:,|$)')
 

@@ -63,12 +63,32 @@ _ERRORS: dict[int, str] = {
         "does not take (the detail says which, and what it takes)"
     ),
     429: "too many wrong secrets (or new games) from this address; see Retry-After",
+    503: (
+        "the server cannot use its database just now (not a refusal: what was sent may or may not be "
+        "saved); read the state again after Retry-After"
+    ),
+}
+
+
+_RETRY_AFTER = {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}
+
+# The headers a refusal carries that a client acts on, so generated clients and readers of the
+# document know they are there (tests/web/test_web_api_schema.py checks every real answer's).
+_ERROR_HEADERS: dict[int, dict[str, Any]] = {
+    401: {"WWW-Authenticate": {"description": "always Bearer: send the bot token", "schema": {"type": "string"}}},
+    429: {"Retry-After": _RETRY_AFTER},
+    503: {"Retry-After": _RETRY_AFTER},
 }
 
 
 def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` for a route: each refusal it may give, all with the body ``{"detail": ...}``."""
-    return {code: {"model": ErrorAnswer, "description": _ERRORS[code]} for code in codes}
+    """``responses=`` for a route: each refusal it may give, all with the body ``{"detail": ...}``,
+    and the headers that come with it (Retry-After, WWW-Authenticate)."""
+    return {
+        code: {"model": ErrorAnswer, "description": _ERRORS[code]}
+        | ({"headers": _ERROR_HEADERS[code]} if code in _ERROR_HEADERS else {})
+        for code in codes
+    }
 
 
 class OrderValues(BaseModel):
