@@ -7,11 +7,14 @@ checks answer as before. Secrets (another seat's orders, the seed before the end
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from typing import Any, get_origin
 
 import jsonschema
+import jsonschema_rs
 import pytest
+import schemathesis
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
@@ -100,6 +103,41 @@ def test_every_answer_fits_its_documented_schema_exactly(answers: list[Answer], 
             succeeded.add((answer.method, answer.template))
     every = {(method, path) for path, item in document["paths"].items() for method in item}
     assert succeeded == every
+
+
+def _document_problems(document: dict[str, Any]) -> list[str]:
+    """What makes ``document`` no valid OpenAPI 3.1: the specification's own schema (as schemathesis
+    carries it), then each JSON schema in it against JSON Schema 2020-12, which that one leaves alone."""
+    try:
+        schemathesis.openapi.from_dict(copy.deepcopy(document)).validate()
+    except jsonschema_rs.ValidationError as error:
+        return [str(error).splitlines()[0]]
+    problems = []
+    schemas = dict(document["components"]["schemas"])
+    schemas |= {
+        f"{method} {path} {status}": media["schema"]
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        for status, response in operation["responses"].items()
+        for media in response.get("content", {}).values()
+    }
+    for name, schema in schemas.items():
+        for error in jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA).iter_errors(schema):
+            problems.append(f"{name}: {error.message}")
+    return problems
+
+
+def test_the_document_is_valid_openapi(document: dict[str, Any]) -> None:
+    """The served document passes OpenAPI 3.1's schema and every schema in it JSON Schema's, as
+    generators and validators of clients expect; two broken copies show the check can fail."""
+    assert document["openapi"].startswith("3.1.")
+    assert _document_problems(document) == []
+    no_description = copy.deepcopy(document)
+    del no_description["paths"]["/api/v1/me"]["get"]["responses"]["200"]["description"]
+    assert _document_problems(no_description) == ["\"description\" is a required property"]
+    bad_type = copy.deepcopy(document)
+    bad_type["components"]["schemas"]["Seat"]["properties"]["joined"]["type"] = "bool"
+    assert len(_document_problems(bad_type)) == 1
 
 
 # The headers a client acts on: each answer carrying one must have it documented for its status,
