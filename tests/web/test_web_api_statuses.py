@@ -151,3 +151,30 @@ def test_a_nul_in_an_id_name_or_link_answers_a_listed_status(running: Running) -
                 unlisted.append(f"{method.upper()} {path} ({where}): {response.status_code}")
     assert probed > 25
     assert not unlisted, f"answers it does not list: {unlisted}"
+
+
+@pytest.mark.parametrize("condition", ['"a-tag"', "*", 'W/"a-tag", "another"'])
+def test_a_write_sent_with_if_match_is_refused_and_not_done(running: Running, condition: str) -> None:
+    """If-Match was ignored: an order, a resolve, a token's revocation... was done whatever the
+    header said, so a client counting on it not to overwrite a newer state was wrong unawares. No
+    write answers with an ETag for a tag to match (RFC 9110 13.1.1), so every write now answers
+    412 saying to send it without, lists 412, and does nothing; a read with If-Match is read."""
+    before = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
+    unlisted, writes = [], 0
+    for method, path, operation in _operations(running.client):
+        response = running.client.request(
+            method, _url(path, running.values), json=BODIES.get((method, path)),
+            headers={**running.auth, "If-Match": condition},
+        )
+        if method == "get":
+            assert response.status_code != 412 and 412 not in _listed(operation), (path, response.text[:200])
+            continue
+        writes += 1
+        assert response.status_code == 412, (method, path, response.status_code, response.text[:200])
+        assert response.json()["detail"].startswith("this API does not take If-Match (no write has an ETag to match)")
+        if 412 not in _listed(operation):
+            unlisted.append(f"{method.upper()} {path}")
+    assert writes == 19
+    assert not unlisted, f"answer 412 but do not list it: {unlisted}"
+    after = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
+    assert after == before

@@ -44,7 +44,7 @@ from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind
 from sevens.tournament.formats import default_format
 from sevens.tournament.quoting import quoted
 from sevens.web import schemas, views
-from sevens.web.conditional import NOT_MODIFIED, answer_if_changed
+from sevens.web.conditional import NOT_MODIFIED, answer_if_changed, refuse_if_match
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
     AuthorizationDep,
@@ -70,10 +70,11 @@ __all__ = ["document_refusals_only_as_sent", "router"]
 # body with a Content-Encoding (sevens.web.security.BodyLimit) and a 400 for a Host it does not
 # answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up); and a 503 with
 # Retry-After when the database cannot be used (sevens.web.app), which no caller can rule out.
+# Every write also lists 412, for a request sent with If-Match (sevens.web.conditional).
 router = APIRouter(
     prefix="/api/v1",
     tags=["api"],
-    dependencies=[Depends(refuse_unknown_input)],
+    dependencies=[Depends(refuse_unknown_input), Depends(refuse_if_match)],
     responses=error_responses(400, 413, 415, 422, 503),
 )
 
@@ -235,7 +236,7 @@ def _optional_bot(
 
 
 @router.post(
-    "/join", response_model=JoinResponse, responses=error_responses(401, 404, 409, 410, 422, 429)
+    "/join", response_model=JoinResponse, responses=error_responses(401, 404, 409, 410, 412, 422, 429)
 )
 def join(
     body: JoinRequest,
@@ -297,7 +298,7 @@ def me(principal: BotDep, db: SessionDep) -> Response:
     return JSONResponse({"label": principal.label, "grants": out})
 
 
-@router.delete("/me", status_code=204, responses=error_responses(401, 429))
+@router.delete("/me", status_code=204, responses=error_responses(401, 412, 429))
 def revoke(principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Revoke the caller's token: it and its grants are deleted, and the token opens nothing after.
     A seat nobody else plays now is said to have been left in its game's event log."""
@@ -598,7 +599,7 @@ def _save_order_now(
 @router.put(
     "/games/{public_id}/orders/{team}",
     response_model=OrderResponse,
-    responses=error_responses(401, 403, 404, 409, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 412, 422, 429),
 )
 async def put_order(
     public_id: str,
@@ -630,7 +631,7 @@ async def put_order(
 @router.put(
     "/games/{public_id}/autopilot/{team}",
     response_model=schemas.AutopilotAnswer,
-    responses=error_responses(401, 403, 404, 409, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 412, 422, 429),
 )
 def put_autopilot(
     public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
@@ -695,7 +696,7 @@ class OddsRequest(BaseModel):
 @router.post(
     "/games/{public_id}/teams/{team}/odds",
     response_model=schemas.OddsAnswer,
-    responses=error_responses(401, 403, 404, 409, 422, 429),
+    responses=error_responses(401, 403, 404, 409, 412, 422, 429),
 )
 def odds_of_draft(public_id: str, team: str, body: OddsRequest, principal: BotDep, db: SessionDep) -> Response:
     """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
@@ -762,7 +763,7 @@ class DeadlineRequest(BaseModel):
 
 
 @router.post(
-    "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 422, 429)
+    "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 412, 422, 429)
 )
 def create(
     body: CreateRequest,
@@ -825,8 +826,8 @@ def _organiser_answer(
 
 
 # An organiser's act answers with the organiser's view (OrganiserGameView), or refuses.
-_ACT_ERRORS = error_responses(401, 403, 404, 409, 429)
-_ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 422, 429)
+_ACT_ERRORS = error_responses(401, 403, 404, 409, 412, 429)
+_ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 412, 422, 429)
 
 
 def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
@@ -962,7 +963,7 @@ class InviteResponse(BaseModel):
 @router.post(
     "/games/{public_id}/seats/{player}/invite",
     response_model=InviteResponse,
-    responses=error_responses(401, 403, 404, 409, 429),
+    responses=error_responses(401, 403, 404, 409, 412, 429),
 )
 def new_invite(
     public_id: str, player: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
@@ -1024,7 +1025,7 @@ class RematchResponse(BaseModel):
     "/games/{public_id}/rematch",
     response_model=RematchResponse,
     status_code=201,
-    responses=error_responses(401, 403, 404, 409, 429),
+    responses=error_responses(401, 403, 404, 409, 412, 429),
 )
 def rematch(
     public_id: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
@@ -1070,7 +1071,7 @@ class OrganiserLinkResponse(BaseModel):
 @router.post(
     "/games/{public_id}/organiser-link",
     response_model=OrganiserLinkResponse,
-    responses=error_responses(401, 403, 404, 429),
+    responses=error_responses(401, 403, 404, 412, 429),
 )
 def new_organiser_link(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> OrganiserLinkResponse:
     """A new organiser link: the old one stops working, and every other browser and bot token that
@@ -1089,7 +1090,7 @@ class OrganiseRequest(BaseModel):
 
 
 @router.post(
-    "/organise", response_model=schemas.OrganiseAnswer, responses=error_responses(401, 404, 422, 429)
+    "/organise", response_model=schemas.OrganiseAnswer, responses=error_responses(401, 404, 412, 422, 429)
 )
 def organise(
     body: OrganiseRequest,

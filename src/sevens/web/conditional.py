@@ -12,9 +12,10 @@ import hashlib
 import re
 from typing import Any
 
+from fastapi import HTTPException, Request
 from fastapi.responses import JSONResponse, Response
 
-__all__ = ["NOT_MODIFIED", "answer_if_changed", "etag_of", "matches"]
+__all__ = ["NOT_MODIFIED", "answer_if_changed", "etag_of", "matches", "refuse_if_match"]
 
 _ETAG = {
     "description": "a strong tag of this caller's answer, to send back as If-None-Match",
@@ -74,3 +75,21 @@ def answer_if_changed(data: Any, if_none_match: str | None) -> Response:
         return Response(status_code=304, headers={"ETag": etag})
     answer.headers["ETag"] = etag
     return answer
+
+
+async def refuse_if_match(request: Request) -> None:
+    """A dependency of every API operation: a write sent with ``If-Match`` is refused (412), not done.
+
+    No write answers with an ETag, so no tag a client holds can match one (RFC 9110 13.1.1: the
+    method must then not be performed); done anyway, a client that counted on the header to keep
+    it from overwriting a newer state would be wrong without knowing it. An order names its turn
+    instead, and one for a turn no longer open gets 409. Reads take ``If-None-Match`` only."""
+    if request.method not in ("GET", "HEAD") and "if-match" in request.headers:
+        raise HTTPException(
+            status_code=412,
+            detail=(
+                "this API does not take If-Match (no write has an ETag to match), so nothing was done: "
+                "send the request without it; an order's 'turn' says which turn it is for, and a turn "
+                "no longer open gets 409"
+            ),
+        )

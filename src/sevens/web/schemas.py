@@ -56,6 +56,10 @@ _ERRORS: dict[int, str] = {
     404: "no such game, team, invite or link (a private game is not found by strangers)",
     409: "the game is not in a state that allows this (not running, turn already resolved, ...)",
     410: "the invite was used or has expired",
+    412: (
+        "the request came with If-Match, which this API does not evaluate (no write has an ETag to match); "
+        "nothing was done: send it without, an order's turn says which turn it is for"
+    ),
     413: "the request body is too large (refused before it is read, also where the operation takes no body)",
     415: "the request came with a Content-Encoding (gzip, say): the server does not decode request bodies",
     422: (
