@@ -150,8 +150,9 @@ def test_every_answer_has_its_documented_headers_and_content_type(
     answers: list[Answer], document: dict[str, Any]
 ) -> None:
     """A client generated from the document, or a person reading it, learns of the ETag of a view
-    and its 304, the Retry-After of a 429 and the WWW-Authenticate of a 401, and no answer sends
-    one the document does not name; a body comes as the media type its status lists."""
+    and its 304, the Location of a new game, the Retry-After of a 429 and the WWW-Authenticate of a
+    401, and no answer sends one the document does not name; a body comes as the media type its
+    status lists."""
     seen: set[tuple[str, int]] = set()
     for answer in answers:
         response = document["paths"][answer.template][answer.method]["responses"][str(answer.status)]
@@ -162,7 +163,10 @@ def test_every_answer_has_its_documented_headers_and_content_type(
         if answer.body is not None:
             media = answer.headers["content-type"].split(";")[0]
             assert media in response["content"], (answer.method, answer.template, answer.status, media)
-    assert {("etag", 200), ("etag", 304), ("www-authenticate", 401), ("retry-after", 429)} <= seen
+    assert {("etag", 200), ("etag", 304), ("location", 201), ("www-authenticate", 401), ("retry-after", 429)} <= seen
+    for answer in answers:
+        if answer.status == 201:  # a new game, by POST /games or /rematch: where to read it
+            assert answer.headers["location"] == f"/api/v1/games/{answer.body['game']}", answer
 
 
 def test_no_answer_is_an_open_object(document: dict[str, Any]) -> None:

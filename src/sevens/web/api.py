@@ -762,12 +762,30 @@ class DeadlineRequest(BaseModel):
     hours: float = Field(gt=0, le=24 * 30, strict=True, allow_inf_nan=False)
 
 
+# A new game's answer says where it is (RFC 9110: else the new resource would be POST's address).
+_CREATED: dict[int | str, dict[str, Any]] = {
+    201: {
+        "headers": {
+            "Location": {"description": "the new game in the API: /api/v1/games/{id}", "schema": {"type": "string"}}
+        }
+    }
+}
+
+
+def _created_at(response: Response, public_id: str) -> None:
+    response.headers["Location"] = f"/api/v1/games/{public_id}"
+
+
 @router.post(
-    "/games", response_model=CreateResponse, status_code=201, responses=error_responses(401, 412, 422, 429)
+    "/games",
+    response_model=CreateResponse,
+    status_code=201,
+    responses={**_CREATED, **error_responses(401, 412, 422, 429)},
 )
 def create(
     body: CreateRequest,
     request: Request,
+    response: Response,
     db: SessionDep,
     clock: ClockDep,
     limiter: LimiterDep,
@@ -801,6 +819,7 @@ def create(
     add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
     db.commit()
     count_new_game(request)
+    _created_at(response, created.game.public_id)
     return CreateResponse(
         game=created.game.public_id,
         seed_sha256=created.game.seed_sha256,
@@ -1025,10 +1044,10 @@ class RematchResponse(BaseModel):
     "/games/{public_id}/rematch",
     response_model=RematchResponse,
     status_code=201,
-    responses=error_responses(401, 403, 404, 409, 412, 429),
+    responses={**_CREATED, **error_responses(401, 403, 404, 409, 412, 429)},
 )
 def rematch(
-    public_id: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
+    public_id: str, request: Request, response: Response, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> RematchResponse:
     """Once the game is over (finished, or ended early): a new game with its settings (the same
     players and teams, deadline, bot for missed orders and visibility; a new seed and draw),
@@ -1050,6 +1069,7 @@ def rematch(
     db.commit()
     count_new_game(request)
     new = started.created.game
+    _created_at(response, new.public_id)
     return RematchResponse(
         game=new.public_id,
         rematch_of=row.public_id,
