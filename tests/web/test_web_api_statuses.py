@@ -178,3 +178,32 @@ def test_a_write_sent_with_if_match_is_refused_and_not_done(running: Running, co
     assert not unlisted, f"answer 412 but do not list it: {unlisted}"
     after = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
     assert after == before
+
+
+@pytest.mark.parametrize("kind", [None, "text/plain", "application/x-www-form-urlencoded", "text/json"])
+def test_a_json_body_under_another_content_type_is_refused_as_such(running: Running, kind: str | None) -> None:
+    """A right JSON object sent as text/plain (curl -d sends a form's type) was answered 422 "the
+    request body must be a JSON object", which it was: the trouble is its Content-Type, which
+    FastAPI reads no JSON under. Every operation taking a body now answers 415 naming the type
+    sent and the one it takes, lists 415, and does nothing; a JSON subtype (+json) is JSON."""
+    before = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
+    unlisted = []
+    for method, path, operation in _operations(running.client):
+        if (method, path) not in BODIES:
+            continue
+        headers = {**running.auth, **({} if kind is None else {"Content-Type": kind})}
+        sent = json.dumps(BODIES[(method, path)]).encode()
+        response = running.client.request(method, _url(path, running.values), content=sent, headers=headers)
+        assert response.status_code == 415, (method, path, response.status_code, response.text[:200])
+        named = "a body with no Content-Type" if kind is None else f"a body of type '{kind}'"
+        assert response.json()["detail"] == (
+            f"this operation takes a JSON object sent as Content-Type: application/json, not {named}; nothing was done"
+        )
+        if 415 not in _listed(operation):
+            unlisted.append(f"{method.upper()} {path}")
+    assert not unlisted, f"answer 415 but do not list it: {unlisted}"
+    after = running.client.get(_url("/api/v1/games/{public_id}", running.values), headers=running.auth).json()
+    assert after == before
+    odds = _url("/api/v1/games/{public_id}/teams/{team}/odds", running.values)
+    typed = {**running.auth, "Content-Type": "application/merge-patch+json; charset=utf-8"}
+    assert running.client.post(odds, content=b'{"force": 3, "flair": 3}', headers=typed).status_code == 200

@@ -490,9 +490,8 @@ def test_api_other_bad_input(hosted: Hosted) -> None:
         422,
         "R3",
     )
-    refused(
-        client.put(f"/api/v1/games/{gid}/orders/fiji", content=b"{not json", headers=headers), 422, "json"
-    )
+    as_json = {**headers, "Content-Type": "application/json"}  # with no type it is 415 (test_web_api_statuses)
+    refused(client.put(f"/api/v1/games/{gid}/orders/fiji", content=b"{not json", headers=as_json), 422, "json")
     refused(client.get("/api/v1/me", headers={"Authorization": "Bearer wrong"}), 401, "unknown")
     refused(client.get("/api/v1/me", headers={"Authorization": "Basic abc"}), 401, "Bearer")
     refused(client.post("/api/v1/join", json={"invite": "nope", "name": "Bot"}), 404, "not valid")

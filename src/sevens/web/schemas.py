@@ -61,7 +61,10 @@ _ERRORS: dict[int, str] = {
         "nothing was done: send it without, an order's turn says which turn it is for"
     ),
     413: "the request body is too large (refused before it is read, also where the operation takes no body)",
-    415: "the request came with a Content-Encoding (gzip, say): the server does not decode request bodies",
+    415: (
+        "the request came with a Content-Encoding (gzip, say), which the server does not decode, or with a "
+        "body not sent as Content-Type: application/json"
+    ),
     422: (
         "the input breaks a rule or the request's shape, or has a field or query parameter the operation "
         "does not take (the detail says which, and what it takes)"

@@ -159,11 +159,38 @@ def _once(names: list[str], what: str) -> HTTPException:
     return HTTPException(status_code=422, detail=f"{what}{plural} {listed} given more than once; give each once")
 
 
+def is_json_type(content_type: str) -> bool:
+    """Whether FastAPI reads a body of ``content_type`` as JSON (``application/json`` or any
+    ``application/...+json``; a body with no Content-Type it does not).
+
+    >>> [is_json_type(t) for t in ("application/json", "Application/JSON; charset=utf-8", "application/merge-patch+json")]
+    [True, True, True]
+    >>> [is_json_type(t) for t in ("", "text/plain", "application/x-www-form-urlencoded", "text/json")]
+    [False, False, False, False]
+    """
+    kind = content_type.split(";")[0].strip().lower()
+    main, _, sub = kind.partition("/")
+    return main == "application" and (sub == "json" or sub.endswith("+json"))
+
+
+def _not_json(content_type: str) -> HTTPException:
+    """415 for a body FastAPI would not read as JSON: it was answered as if the body were not a JSON
+    object ("must be a JSON object"), when it may well be one sent under another type."""
+    kind = content_type.split(";")[0].strip()
+    sent = f"a body of type {quoted(kind, 60)}" if kind else "a body with no Content-Type"
+    return HTTPException(
+        status_code=415,
+        detail=f"this operation takes a JSON object sent as Content-Type: application/json, not {sent}; "
+        "nothing was done",
+    )
+
+
 async def refuse_unknown_input(request: Request) -> None:
     """A dependency of every API operation: refuse a query parameter it does not take or one given
     twice, a body field given twice, and a body with anything in it sent to an operation that
     takes no body (unknown body fields are refused by the request models themselves,
-    ``extra="forbid"``). Async, so it costs no thread."""
+    ``extra="forbid"``); and, with 415, a body sent to one that takes a body under a Content-Type
+    other than JSON's. Async, so it costs no thread."""
     route = request.scope.get("route")
     if not isinstance(route, APIRoute):
         return
@@ -182,6 +209,9 @@ async def refuse_unknown_input(request: Request) -> None:
         return
     sent = (await request.body()).strip()
     if takes.has_body:
+        kind = request.headers.get("content-type", "")
+        if sent and not is_json_type(kind):
+            raise _not_json(kind)
         twice = _repeated_keys(sent)
         if twice:
             raise _once(twice, "body field")
