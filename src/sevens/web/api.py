@@ -181,7 +181,9 @@ class WaitingGame(BaseModel):
     status: Literal["running", "paused"] = Field(
         description="paused: the organiser stopped the deadline clock (deadline is null until it resumes)"
     )
-    deadline: str | None
+    deadline: str | None = Field(
+        description="when the turn closes (ISO 8601, UTC); null while paused and in a game without a deadline"
+    )
     teams: list[str] = Field(description="the caller's teams in play this turn")
     ready: list[str] = Field(description="those already marked ready")
 
