@@ -1,5 +1,6 @@
 """Conditional reads for the API's views (RFC 9110): a strong ``ETag`` of the exact body sent to
-the caller, and 304 Not Modified, with no body, to an ``If-None-Match`` that names it.
+the caller, and 304 Not Modified, with no body, to an ``If-None-Match`` that names it. Writes
+give no tag, so a write sent with ``If-Match`` is refused (412) rather than done regardless.
 
 The tag is a hash of the bytes that caller receives and of nothing else, so it tells a caller
 nothing its own answer does not (R13): a player's tag cannot move when another seat orders unless
