@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from sevens.bots.smart import Equilibrium, OddsAware
 from sevens.lab.registry import BUILTINS, WEIGHTED, resolve
 from sevens.lab.simulate import simulate
-from sevens.lab.strategies import BatchView
+from sevens.lab.strategies import BatchView, paced_total
 from sevens.rules import validate_order
 from sevens.tournament.formats import Format, Stage
 
@@ -220,6 +220,23 @@ def test_a_knockout_weight_spreads_scrum_as_if_each_knockout_match_counted_k_gro
                 if k == 1:
                     even_force, even_flair = resolve("even-flair").orders(view, np.random.default_rng(0))
                     assert (force.tolist(), flair.tolist()) == (even_force.tolist(), even_flair.tolist())
+
+
+def test_paced_total_takes_a_knockout_weight_written_as_a_number_and_refuses_one_out_of_range() -> None:
+    """A strategy of one's own pacing with paced_total(..., 1.2), the way anyone writes a weight,
+    raised "AttributeError: 'float' object has no attribute 'numerator'" inside the lab's code."""
+    scrum = np.arange(0, 161, dtype=np.int64)
+    for turn in range(1, 7):
+        view = _group_view(scrum, turn, 16)
+        at = (view.scrum, view.turns_left, view.group_matches_left)
+        for number, exact in [(1.2, Fraction(6, 5)), (np.float64(0.4), Fraction(2, 5)), (2, Fraction(2)), (0.0, Fraction(0))]:
+            assert paced_total(*at, number).tolist() == paced_total(*at, exact).tolist(), (number, turn)
+    view = _group_view(scrum, 1, 16)
+    for wrong, says in [(-1, "got -1"), (float("nan"), "got nan"), (1001.0, "got 1001.0"), ("1.5", "got '1.5'"),
+                        (1.1234567, "got 1.1234567 (to 6 decimals: 1.12346)")]:
+        with pytest.raises(ValueError, match=re.escape(f"paced_total: a knockout weight is a number from 0 to 1000 "
+                                                       f"with at most 6 decimals, {says}; give K as a number")):
+            paced_total(view.scrum, view.turns_left, view.group_matches_left, wrong)  # type: ignore[arg-type]
 
 
 def test_knockout_weights_are_named_and_refused_clearly() -> None:

@@ -13,6 +13,8 @@ odds-aware and equilibrium strategies (:mod:`sevens.lab.smart`). A bot written f
 
 from __future__ import annotations
 
+import math
+import numbers
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -141,7 +143,7 @@ def _even_budget(scrum: IntArray, matches: int) -> IntArray:
 
 
 def paced_total(
-    scrum: IntArray, turns_left: int, group_matches_left: int, knockout_weight: Fraction = Fraction(1)
+    scrum: IntArray, turns_left: int, group_matches_left: int, knockout_weight: Fraction | float = Fraction(1)
 ) -> IntArray:
     """What a team holding ``scrum`` spends when it spreads its SCRUM as if each knockout match
     still possible counted ``knockout_weight`` group matches (1: evenly over the matches still
@@ -150,13 +152,36 @@ def paced_total(
 
     A group match gets ``ceil(SCRUM / (g + K * k))`` (``g`` group matches left, this one included,
     ``k`` knockout rounds), a knockout match an even share of what is left; K is a fraction, so the
-    totals are exact.
+    totals are exact. K may be given as a number too: ``1.2`` is read as written, 6/5.
+
+    Raises:
+        ValueError: K is not a number from 0 to 1000 with at most 6 decimals.
 
     >>> [int(paced_total(np.array([100]), 6, 3, Fraction(k))[0]) for k in (1, 2)]  # 100/6, 100/(3 + 2*3)
     [17, 12]
+    >>> int(paced_total(np.array([100]), 6, 3, 1.2)[0]), int(paced_total(np.array([100]), 6, 3, Fraction(6, 5))[0])
+    (16, 16)
     """
-    k = knockout_weight
+    k = _knockout_weight(knockout_weight)
     return weighted_total(scrum, turns_left, group_matches_left, k.numerator, k.denominator)
+
+
+def _knockout_weight(k: object) -> Fraction:
+    """A knockout weight given to :func:`paced_total` as the fraction it works with. A float is read
+    by its shortest decimal form (1.2 as 6/5, not as the binary 1.19999999999999995559...), which
+    is what a researcher wrote; anything else is refused, naming what was given."""
+    typed = None
+    if isinstance(k, numbers.Integral) and not isinstance(k, bool):
+        k = Fraction(int(k))
+    elif isinstance(k, numbers.Real) and not isinstance(k, (bool, Fraction)) and math.isfinite(k):
+        typed = repr(float(k))
+        k = Fraction(typed)
+    try:
+        check_knockout_weight(k, typed)
+    except ValueError as exc:
+        raise ValueError(f"paced_total: {exc}; give K as a number, 1.5 or Fraction(3, 2)") from None
+    assert isinstance(k, Fraction)
+    return k
 
 
 def weighted_total(
