@@ -271,6 +271,23 @@ def test_a_class_that_raises_as_it_is_made_names_the_file_line_and_error(
                              f"'knockout' at {tmp_path / module}.py, line 3; fix it and run again\n")
 
 
+@pytest.mark.parametrize("by", ["path", "entry point"])
+def test_a_name_set_to_none_is_said_to_be_none_not_missing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: str) -> None:
+    """'Mine = None', left for later, was told "there is no strategy called 'unset:Mine'; choose one of: ...", as
+    if the module had no Mine: the name was right, its value is what to fix."""
+    module = f"unset_{by.replace(' ', '_')}"
+    install_package(tmp_path, f"pkg_{module}", {module: "Mine = None\n"}, {f"{module}-mine": f"{module}:Mine"})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = f"{module}:Mine" if by == "path" else f"{module}-mine"
+    how = "" if by == "path" else f", as the entry point '{module}:Mine' names it"
+    result = runner.invoke(app, ["lab", "--strategies", f"even,{name}", "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --strategies: cannot load '{name}': 'Mine' in {module} ({tmp_path / module}.py) is "
+                             f"None{how}, not a strategy: set it to a batch strategy (orders(view, rng)) or a bot "
+                             "(order(view, rng)), or to a class or function that makes one (docs/strategy.md shows both)\n")
+
+
 def test_a_class_with_neither_method_says_what_to_give_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """It said only that the class was neither a batch strategy nor a bot."""
     (tmp_path / "methodless.py").write_text("class Mine:\n    pass\n")

@@ -367,6 +367,8 @@ def load_registered(name: str) -> object | None:
                     "the pyproject.toml of the package that declares it and reinstall that package, or define "
                     f"{part!r} in {owner}"
                 ) from None
+        if target is None:
+            raise ValueError(_names_none(name, entry.attr, entry.module, f", as the entry point {entry.value!r} names it"))
     elif ":" in name:
         module, _, attribute = name.partition(":")
         if not module or not attribute:
@@ -431,7 +433,19 @@ def load_registered(name: str) -> object | None:
                     f"cannot load {name!r}: {module}:{owner} has no {part!r}: check the name after the colon "
                     f"(case counts), or define {part!r} in {owner}"
                 ) from None
+        if target is None:
+            raise ValueError(_names_none(name, attribute, module, ""))
     return target
+
+
+def _names_none(name: str, attribute: str, module: str, how: str) -> str:
+    """What to say of a path or entry point whose attribute is there but None (``Mine = None``, left
+    for later): it was said to be no strategy's name at all, as if the module lacked it."""
+    return (
+        f"cannot load {name!r}: {attribute!r} in {_where(module)} is None{how}, not a strategy: set it to a batch "
+        "strategy (orders(view, rng)) or a bot (order(view, rng)), or to a class or function that makes one "
+        "(docs/strategy.md shows both)"
+    )
 
 
 def _hidden_namesake(module: str, loaded: str | None) -> str | None:
