@@ -331,6 +331,35 @@ def test_every_strategy_that_cannot_be_loaded_is_refused_under_the_option_that_n
     assert result.stderr.count("\n") == 1 and "importlib" not in result.stderr
 
 
+@pytest.mark.parametrize(("target", "code", "says"), [
+    ("{module}_gone:Mine", None,
+     "the entry point '{module}_gone:Mine' of the package pkg_{module} names the module {module}_gone, which is not "
+     "installed where this runs (No module named '{module}_gone'): correct the entry point in the pyproject.toml of "
+     "pkg_{module} and reinstall it, or install {module}_gone"),
+    ("{module}:Mine", "import numpyy\n",
+     "{module} ({file}), imported for the entry point '{module}:Mine' of the package pkg_{module}, imports 'numpyy', "
+     "which is not installed where this runs (No module named 'numpyy'): install it here, or take that import out "
+     "of {module}"),
+    ("{module}:Mine", "raise RuntimeError('no weights')\n",
+     "importing {module} ({file}) for the entry point '{module}:Mine' of the package pkg_{module} raised "
+     "RuntimeError: no weights at {file}, line 1; fix it and run again"),
+], ids=["its module missing", "an import missing", "raising"])
+def test_an_entry_point_that_fails_to_import_names_the_package_that_declares_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, target: str, code: str | None, says: str
+) -> None:
+    """An entry point whose module is not installed (a typo in it, a module left out of the package) said
+    "importing ... raised ModuleNotFoundError: ...; fix it and run again": no word of which of the installed
+    packages declares it, nor that the entry point itself is what to correct."""
+    module = f"ep_fails_{len(says)}"  # a module of its own for each case: imports are kept
+    install_package(tmp_path, f"pkg_{module}", {module: code} if code else {}, {"mine-ep": target.format(module=module)})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", "even,mine-ep", "--tournaments", "10"])
+    assert result.exit_code == 2
+    expected = says.format(module=module, file=tmp_path / f"{module}.py")
+    assert result.stderr == f"error: --strategies: cannot load 'mine-ep': {expected}\n"
+
+
 @pytest.mark.parametrize("option", ["--strategies", "--field"])
 def test_a_strategy_module_with_a_syntax_error_names_the_file_and_line_to_fix(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: str

@@ -342,14 +342,31 @@ def load_registered(name: str) -> object | None:
     target: object = None
     if found:
         entry = found[0]
+        # Which installed package declares it: with several, the name alone does not say where to look.
+        package = f" of the package {entry.dist.name}" if entry.dist is not None else ""
         try:
             loaded: object = importlib.import_module(entry.module)
         except SyntaxError:
             raise  # the file and line are the exception's own (the command line says them)
+        except ModuleNotFoundError as exc:
+            missing = exc.name or ""
+            if missing and (missing == entry.module or entry.module.startswith(f"{missing}.")):
+                # The entry point's own module is not there: a typo in it, or a module left out of the package.
+                declared = entry.dist.name if entry.dist is not None else "the package that declares it"
+                raise ValueError(
+                    f"cannot load {name!r}: the entry point {entry.value!r}{package} names the module "
+                    f"{entry.module}, which is not installed where this runs ({exc}): correct the entry point in "
+                    f"the pyproject.toml of {declared} and reinstall it, or install {entry.module}"
+                ) from None
+            raise ValueError(
+                f"cannot load {name!r}: {_where(entry.module)}, imported for the entry point {entry.value!r}"
+                f"{package}, imports {missing!r}, which is not installed where this runs ({exc}): install it here, "
+                f"or take that import out of {entry.module}"
+            ) from None
         except (Exception, SystemExit) as exc:  # its module's code ran, and raised
             raise ValueError(
                 f"cannot load {name!r}: importing {_where(entry.module)} for the entry point "
-                f"{entry.value!r} raised {shown_raised(exc)}{raised_at(exc)}; fix it and run again"
+                f"{entry.value!r}{package} raised {shown_raised(exc)}{raised_at(exc)}; fix it and run again"
             ) from None
         # Looked up here rather than by entry.load(), whose AttributeError was said to be raised
         # "at importlib/metadata/__init__.py", and "fix it" pointed at no file of one's own.
