@@ -294,14 +294,15 @@ def test_a_worker_dying_mid_run_changes_nothing(strategies_folder: Path, gates: 
 
 def test_a_batch_whose_workers_keep_dying_stops_the_run_in_one_line(strategies_folder: Path) -> None:
     """Dask gives up on a batch after its workers died playing it (here at the first death): that
-    was a KilledWorker blamed on the strategies as if they had raised it."""
+    was a KilledWorker blamed on the strategies as if they had raised it, then a line that named no
+    strategy, where a local run's names the strategies of one's own that were playing."""
     with _cluster(**{"distributed.scheduler.allowed-failures": 0}) as cluster:
         run = _sevens("lab", "--strategies", "even,gated:Dies", "--tournaments", "20", "--teams", "8", "--dask",
                       cluster.scheduler_address, cwd=strategies_folder)
     assert run.returncode == 1, run.stderr
     said = _one_line(run.stderr)
     assert said.startswith("error: the run stopped after about 0 of 20 tournaments: Dask gave up on tournaments 1 "
-                           "to 20 after a worker died playing them"), said
+                           "to 20 after a worker died playing them while gated:Dies played (Dask's "), said
     assert "nothing is printed or plotted" in said and run.stdout == ""
 
 

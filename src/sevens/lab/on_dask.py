@@ -22,6 +22,7 @@ from typing import Any
 
 from sevens.bots.strategies import shown_raised
 from sevens.lab.jit import source_digest
+from sevens.lab.registry import is_builtin
 from sevens.lab.run import BatchSpec, Totals, run_batch
 
 __all__ = ["CONNECT_TIMEOUT", "ON_DASK", "STAGES", "ClusterError", "not_on_dask", "run_on_dask"]
@@ -210,9 +211,12 @@ def run_on_dask(
                 totals = waiting.for_result(item)
             except distributed.KilledWorker as exc:
                 died = exc.allowed_failures + 1
+                # Named as a local run's worker dying names them: the likeliest cause is one's own code.
+                own = [name for name in spec.strategies if not is_builtin(name)]
+                playing = f" while {', '.join(own)} played" if own else ""
                 raise ClusterError(
                     f"Dask gave up on tournaments {spec.start + 1:,} to {spec.start + spec.count:,} after "
-                    f"{'a worker' if died == 1 else f'{died} workers'} died playing them (Dask's "
+                    f"{'a worker' if died == 1 else f'{died} workers'} died playing them{playing} (Dask's "
                     "distributed.scheduler.allowed-failures): a worker short of memory or killed, or a strategy "
                     "that ends its process (os._exit, a crash in compiled code), does this; the workers' logs "
                     "say more"
