@@ -8,10 +8,13 @@ import os
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from sevens.bots import ENTRY_POINT_GROUP
 
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = (ROOT / "docs" / "strategy.md").read_text()
@@ -73,19 +76,18 @@ def test_the_guides_entry_point_names_the_strategy(tmp_path: Path) -> None:
     (site / "pacers-0.1.dist-info").mkdir(parents=True)
     (site / "pacers.py").write_text(_block("python"))
     (site / "pacers-0.1.dist-info" / "METADATA").write_text("Metadata-Version: 2.1\nName: pacers\nVersion: 0.1\n")
-    declared = _block("toml")
-    group = re.search(r'\[project\.entry-points\."([^"]+)"\]', declared)
-    entry = re.search(r'^(\S+) = "([^"]+)"$', declared, re.M)
-    assert group and entry
-    (site / "pacers-0.1.dist-info" / "entry_points.txt").write_text(
-        f"[{group.group(1)}]\n{entry.group(1)} = {entry.group(2)}\n"
-    )
+    declared = tomllib.loads(_block("toml"))  # the whole pyproject.toml the guide shows
+    assert declared["tool"]["setuptools"]["py-modules"] == ["pacers"] and declared["project"]["name"] == "pacers"
+    (group, entries), = declared["project"]["entry-points"].items()
+    assert group == ENTRY_POINT_GROUP and len(entries) == 2
+    lines = "".join(f"{name} = {target}\n" for name, target in entries.items())
+    (site / "pacers-0.1.dist-info" / "entry_points.txt").write_text(f"[{group}]\n{lines}")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    run = _lab(["--strategies", f"even,{entry.group(1)}", "--tournaments", "40", "--teams", "8", "--json"], elsewhere,
-               (site,))
+    run = _lab(["--strategies", ",".join(["even", *entries]), "--tournaments", "40", "--teams", "8", "--json"],
+               elsewhere, (site,))
     assert run.returncode == 0, run.stderr
-    assert {row["strategy"] for row in json.loads(run.stdout)["results"]} == {"even", entry.group(1)}
+    assert {row["strategy"] for row in json.loads(run.stdout)["results"]} == {"even", *entries}
 
 
 SOLVER = GUIDE[GUIDE.index("## One match: FLAIR or FORCE?"):GUIDE.index("## How much to spend per round")]
