@@ -325,7 +325,7 @@ def test_a_tampered_name_is_quoted_escaped_not_obeyed_by_the_terminal(tmp_path: 
     assert result.returncode == 1 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("error: ")
     assert "\x1b" not in result.stderr and "\x07" not in result.stderr
-    assert f"found {name[:3]}\\x1b[2J\\x1b]0;owned\\x07{name[3:]} (" in result.stderr
+    assert f"found '{name[:3]}\\x1b[2J\\x1b]0;owned\\x07{name[3:]}' (" in result.stderr
 
 
 def test_a_forged_champion_id_is_printed_escaped_in_the_summary(tmp_path: Path) -> None:

@@ -38,6 +38,17 @@ def test_a_draw_that_did_not_come_from_the_seed_is_caught() -> None:
     assert "draw" in str(caught.value)
 
 
+def test_a_huge_team_name_against_the_redone_draw_is_quoted_short() -> None:
+    record = to_record(bot_game(draw_game_from_seed(people(4), Format(8, 4, 2), seed=SEED)), seed=SEED)
+    name = record["teams"][0]["name"]
+    record["teams"][0]["name"] = f"{name} {'z' * 100_000}"
+    with pytest.raises(VerificationError) as caught:
+        verify_record(record)
+    message = str(caught.value)
+    assert len(message) < 600, message[:600]
+    assert f"found '{name} zzz" in message and "(100,0" in message
+
+
 def test_the_draw_field_is_optional_but_must_be_known() -> None:
     setup = draw_game_from_seed(people(5), Format(16, 5, 3), seed=SEED)
     record = to_record(bot_game(setup), seed=SEED)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import pytest
@@ -344,6 +345,28 @@ def test_a_huge_wrong_value_is_quoted_short() -> None:
     assert message.startswith("turns[0].matches[0].summary: expected ")
     assert len(message) < 600
     assert "characters in all)" in message
+
+
+@pytest.mark.parametrize("path", ["turns[0].matches[0].summary", "turns[0].stage", "champion"])
+def test_a_huge_wrong_text_with_spaces_is_quoted_short(path: str) -> None:
+    # Text with spaces once passed for the program's own words and was printed whole.
+    message = _rejected(_tampered(path, "x " * 100_000))
+    assert message.startswith(f'{path}: expected {json.dumps(_get(path))}, found "x x x ')
+    assert len(message) < 600
+    assert "characters in all)" in message
+
+
+def test_a_difference_in_spaces_is_visible() -> None:
+    summary = _get("turns[0].matches[0].summary")
+    message = _rejected(_tampered("turns[0].matches[0].summary", summary + " "))
+    assert message == f'turns[0].matches[0].summary: expected "{summary}", found "{summary} "'
+
+
+def test_a_huge_unknown_key_is_named_short() -> None:
+    data = copy.deepcopy(RECORD)
+    data["x" * 100_000] = 1
+    message = _rejected(data)
+    assert message == "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100,000 characters): expected no such field, found 1"
 
 
 def test_text_no_utf8_file_can_hold_is_named() -> None:

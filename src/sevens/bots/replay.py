@@ -24,8 +24,8 @@ from sevens.bots.strategies import (
     shown_raised,
 )
 from sevens.tournament.game import Game, TurnOrder, autopilot_orders
-from sevens.tournament.quoting import quoted
-from sevens.tournament.record import RecordError, VerificationError
+from sevens.tournament.quoting import plain_or_quoted, quoted
+from sevens.tournament.record import RecordError, VerificationError, Words
 from sevens.tournament.setup import TeamId
 from sevens.tournament.verify import verify_record
 
@@ -212,9 +212,9 @@ class BotOrderCheck:
             if (want.force, want.flair) != (got.force, got.flair):
                 raise VerificationError(
                     paths[team],
-                    f"FORCE {want.force}, FLAIR {want.flair}",
-                    f"FORCE {got.force}, FLAIR {got.flair}",
-                    f"the order the bot {name!r} plays for {game.setup.team(team).name} in turn {game.turn_number}, from the revealed seed",
+                    Words(f"FORCE {want.force}, FLAIR {want.flair}"),
+                    Words(f"FORCE {got.force}, FLAIR {got.flair}"),
+                    f"the order the bot {name!r} plays for {plain_or_quoted(game.setup.team(team).name)} in turn {game.turn_number}, from the revealed seed",
                 )
             self.checked += 1
 

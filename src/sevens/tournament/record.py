@@ -40,6 +40,7 @@ from sevens.tournament.game import (
     play_turn,
 )
 from sevens.tournament.lots import LotsDraw
+from sevens.tournament.quoting import plain_or_quoted
 from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId, draw_game_from_seed
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "OrderCheck",
     "RecordError",
     "VerificationError",
+    "Words",
     "count_dice",
     "dumps",
     "first_difference",
@@ -64,7 +66,16 @@ VERSION = 1
 DRAW_FROM_SEED = "game-seed"
 """The record's ``draw`` when the groups were drawn from the game seed (checkable once revealed)."""
 
-_MISSING = "nothing (the field is missing)"
+
+
+class Words(str):
+    """What this program says about a value in a message ("all 5 turns"), shown as it is. Any
+    other text in a message is a value from the record: it is shown as JSON, quoted and cut short,
+    so a doctored field cannot pass for the program's words, hide a difference in spaces or flood
+    the message."""
+
+
+_MISSING = Words("nothing (the field is missing)")
 _DEEPEST = 32
 """Nesting a record never needs (its deepest field, a FLAIR die, is 9 levels down)."""
 _LARGEST = 2**63 - 1
@@ -110,7 +121,7 @@ class VerificationError(RecordError):
 
 
 def _show(value: object) -> str:
-    if isinstance(value, str) and (value == _MISSING or " " in value):
+    if isinstance(value, Words):
         return value
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _LARGEST:
         return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
@@ -634,7 +645,7 @@ def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
     n = index + 1
     if game.finished:
         raise VerificationError(
-            turn.path, f"no turn {n}: the final was turn {game.format.turns}", f"turn {_show(turn.number)}"
+            turn.path, Words(f"no turn {n}: the final was turn {game.format.turns}"), Words(f"turn {_show(turn.number)}")
         )
     if turn.number != n:
         raise VerificationError(f"{turn.path}.number", n, turn.number)
@@ -644,8 +655,8 @@ def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
     if len(turn.matches) != len(fixtures):
         raise VerificationError(
             f"{turn.path}.matches",
-            f"{len(fixtures)} matches",
-            f"{len(turn.matches)} matches",
+            Words(f"{len(fixtures)} matches"),
+            Words(f"{len(turn.matches)} matches"),
             "R6: every team still in plays once",
         )
     for fixture, match in zip(fixtures, turn.matches, strict=True):
@@ -664,8 +675,8 @@ def _check_turn_shape(game: Game, turn: _Turn, index: int) -> None:
             if given.order.total > balance:
                 raise VerificationError(
                     f"{match.path}.{side}_order",
-                    f"an order of at most {balance} points (the team's SCRUM, R3)",
-                    f"{given.order.total} points",
+                    Words(f"an order of at most {balance} points (the team's SCRUM, R3)"),
+                    Words(f"{given.order.total} points"),
                 )
 
 
@@ -674,7 +685,10 @@ def _check_missed(game: Game, given: TurnOrder, path: str) -> None:
     # can play again); an order of nobody's would let a server set a house team's orders at will.
     if game.setup.team(given.team).manager is None and given.autopilot is None:
         raise VerificationError(
-            f"{path}.autopilot", "the bot that plays the house team", None, "R12: a house team is always played by its bot"
+            f"{path}.autopilot",
+            Words("the bot that plays the house team"),
+            None,
+            "R12: a house team is always played by its bot",
         )
     # R13: only a managed team can miss an order, and then its autopilot plays it.
     if not given.missed:
@@ -685,7 +699,7 @@ def _check_missed(game: Game, given: TurnOrder, path: str) -> None:
         )
     if given.autopilot is None:
         raise VerificationError(
-            f"{path}.autopilot", "the bot that played the missed order", None, "R13: a missed order is the autopilot's"
+            f"{path}.autopilot", Words("the bot that played the missed order"), None, "R13: a missed order is the autopilot's"
         )
 
 
@@ -744,7 +758,7 @@ def replay_record(
         # Neither seed is shown: the one given is secret, and a revealed one is in the record.
         raise VerificationError(
             "seed_sha256",
-            "the SHA-256 of the game's secret seed",
+            Words("the SHA-256 of the game's secret seed"),
             setup.seed_sha256,
             "R14: the seed kept with the game does not match the game's published commitment",
         )
@@ -753,21 +767,21 @@ def replay_record(
         if seed_commitment(seed) != setup.seed_sha256:
             raise VerificationError(
                 "seed",
-                f"a seed whose SHA-256 is the record's seed_sha256 ({setup.seed_sha256})",
-                f"a seed whose SHA-256 is {seed_commitment(seed)}",
+                Words(f"a seed whose SHA-256 is the record's seed_sha256 ({setup.seed_sha256})"),
+                Words(f"a seed whose SHA-256 is {seed_commitment(seed)}"),
             )
         if len(parsed.turns) < setup.format.turns and not parsed.ended_early:
             # A finished game cut short, or a running game's secret let out: either way not a record to trust.
             raise VerificationError(
                 "turns",
-                f"all {setup.format.turns} turns, as the record reveals its seed",
-                f"{len(parsed.turns)} turns",
+                Words(f"all {setup.format.turns} turns, as the record reveals its seed"),
+                Words(f"{len(parsed.turns)} turns"),
                 'R14: the seed stays secret until the game is over; a game ended before its final says "ended_early": true',
             )
     if parsed.ended_early and len(parsed.turns) >= setup.format.turns:
         raise VerificationError("ended_early", None, True, "a game played to its final did not end early")
     if parsed.ended_early and seed is None:
-        raise VerificationError("seed", "the game's seed", None, "R14: a game that ended early reveals its seed")
+        raise VerificationError("seed", Words("the game's seed"), None, "R14: a game that ended early reveals its seed")
     game = new_game(setup)
     head = to_record(game)
     for key in ("draw", "tournament", "players", "teams"):
@@ -778,8 +792,11 @@ def replay_record(
             if (want.id, want.name, want.group, want.manager) != (got.id, got.name, got.group, got.manager):
                 raise VerificationError(
                     f"teams[{i}]",
-                    f"{want.name} ({want.id}) in group {want.group}, manager {want.manager}",
-                    f"{got.name} ({got.id}) in group {got.group}, manager {got.manager}",
+                    Words(f"{want.name} ({want.id}) in group {want.group}, manager {want.manager}"),
+                    Words(
+                        f"{plain_or_quoted(got.name)} ({plain_or_quoted(got.id)}) in group {got.group}, "
+                        f"manager {got.manager}"
+                    ),
                     "the group draw redone from the game's seed (draw = 'game-seed') differs",
                 )
     raw = None if dice_seed is None or not check_dice else parse_seed(dice_seed)
@@ -804,7 +821,7 @@ def replay_record(
             game = play_turn(game, orders, dice_for)
         except _Short as short:
             raise VerificationError(
-                short.path, "more dice: the orders and the rules need more", f"{short.given} dice"
+                short.path, Words("more dice: the orders and the rules need more"), Words(f"{short.given} dice")
             ) from None
         written = _turn_dict(game.turns[-1])
         if written["orders_digest"] != data["turns"][index]["orders_digest"]:
@@ -841,7 +858,9 @@ def first_difference(expected: object, found: object, path: str = "") -> Verific
                 return diff
         for key in found:
             if key not in expected:
-                return VerificationError(f"{path}.{key}" if path else str(key), "no such field", found[key])
+                # A key only the record has may be anything: long, or with what a terminal acts on.
+                where = f"{path}.{plain_or_quoted(key)}" if path else plain_or_quoted(key)
+                return VerificationError(where, Words("no such field"), found[key])
         return None
     if isinstance(expected, list):
         if not isinstance(found, list):
@@ -851,7 +870,7 @@ def first_difference(expected: object, found: object, path: str = "") -> Verific
             if diff is not None:
                 return diff
         if len(expected) != len(found):
-            return VerificationError(path, f"{len(expected)} items", f"{len(found)} items")
+            return VerificationError(path, Words(f"{len(expected)} items"), Words(f"{len(found)} items"))
         return None
     if type(expected) is not type(found) or expected != found:
         return VerificationError(path, expected, found)

@@ -29,6 +29,7 @@ from sevens.tournament.record import (
     OrderCheck,
     RecordError,
     VerificationError,
+    Words,
     count_dice,
     replay_record,
 )
@@ -109,5 +110,5 @@ def verify_record(data: object, *, check_orders: OrderCheck | None = None) -> Ve
     game, revealed = replay_record(data, check_dice=True, check_orders=check_orders)
     if game.finished and revealed is None:
         # Without this, stripping the seed from a finished record would pass with unchecked dice.
-        raise VerificationError("seed", "the game's seed", None, "R14: a finished game reveals its seed")
+        raise VerificationError("seed", Words("the game's seed"), None, "R14: a finished game reveals its seed")
     return _report(game, dice_checked=revealed is not None)
