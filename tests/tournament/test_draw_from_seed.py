@@ -54,7 +54,8 @@ def test_the_draw_field_is_optional_but_must_be_known() -> None:
     record = to_record(bot_game(setup), seed=SEED)
     claimed = copy.deepcopy(record)
     claimed["draw"] = None  # without the claim the draw is taken as given, and the report says so
-    assert not verify_record(claimed).draw_checked
+    report = verify_record(claimed)
+    assert not report.draw_checked and "the group draw was not redone" in report.summary()
     unknown = copy.deepcopy(record)
     unknown["draw"] = "by hand"
     with pytest.raises(ValueError, match="draw"):
@@ -65,7 +66,11 @@ def test_a_game_drawn_otherwise_says_its_draw_was_not_checked() -> None:
     setup = draw_game(people(4), Format(8, 4, 2), seed_sha256=draw_game_from_seed(people(4), Format(8, 4, 2), seed=SEED).seed_sha256, draw_seed=3)
     report = verify_record(to_record(bot_game(setup), seed=SEED))
     assert report.dice_checked and not report.draw_checked
-    assert "the group draw" not in report.summary()
+    assert "the group draw, " not in report.summary()
+    assert report.summary().endswith(
+        "; the group draw was not redone: the record says it did not come from the seed (draw: null), so its "
+        "groups and who manages which team are taken as written"
+    )
 
 
 def test_draw_seed_is_one_way_and_fixed() -> None:

@@ -37,6 +37,13 @@ from sevens.tournament.record import (
 __all__ = ["RecordError", "VerificationError", "VerifyReport", "verify_record"]
 
 
+NOT_REDRAWN = (
+    "; the group draw was not redone: the record says it did not come from the seed (draw: null), so its "
+    "groups and who manages which team are taken as written"
+)
+"""What a verified record with ``"draw": null`` adds to its summary."""
+
+
 @dataclass(frozen=True, slots=True)
 class VerifyReport:
     """What a verification checked."""
@@ -53,8 +60,10 @@ class VerifyReport:
     def summary(self) -> str:
         """One paragraph saying what was checked.
 
-        >>> VerifyReport(5, 20, 900, 0, True, True, "fiji").summary()
-        'ok: 5 turns, 20 matches and 900 dice recomputed from the revealed seed; orders digests, dice, lines, winners, SCRUM balances, group tables, pairings and the champion (fiji) all agree'
+        >>> VerifyReport(5, 20, 900, 0, True, True, "fiji", draw_checked=True).summary()
+        'ok: 5 turns, 20 matches and 900 dice recomputed from the revealed seed; the group draw, orders digests, dice, lines, winners, SCRUM balances, group tables, pairings and the champion (fiji) all agree'
+        >>> VerifyReport(5, 20, 900, 0, True, True, "fiji").summary().endswith(NOT_REDRAWN)
+        True
         """
         if self.dice_checked:
             draw = "the group draw, " if self.draw_checked else ""
@@ -64,9 +73,12 @@ class VerifyReport:
                 else "group tables and pairings all agree; its organiser ended the game after turn "
                 f"{self.turns}, so it has no champion"
             )
+            # Said, not just left out: a record of sevens play or the web app always says "game-seed",
+            # so a null there means the set-up was edited and nothing checked who managed which team.
             return (
                 f"ok: {self.turns} turns, {self.matches} matches and {self.dice} dice recomputed from the "
                 f"revealed seed; {draw}orders digests, dice, lines, winners, SCRUM balances, {agree}"
+                + ("" if self.draw_checked else NOT_REDRAWN)
             )
         return (
             f"consistent: {self.turns} turns and {self.matches} matches; orders digests, lines, winners, "
