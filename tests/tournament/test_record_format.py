@@ -321,6 +321,23 @@ def test_the_example_in_docs_record_md_adds_up() -> None:
     jsonschema.Draft202012Validator(match_schema).validate(match)
 
 
+@pytest.mark.parametrize("players", [4, 5, 9])
+def test_the_canonical_text_is_as_docs_record_md_describes_it(players: int) -> None:
+    """docs/record.md, "Canonical text": an outside checker rebuilds a record and compares bytes, so the
+    layout, the order of each player's teams and of each match's SCRUM are all it may rely on."""
+    record = to_record(bot_game(make_setup(players)), seed=SEED)
+    assert dumps(record) == json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    for player in record["players"]:
+        assert player["teams"] == [t["id"] for t in record["teams"] if t["manager"] == player["id"]]
+    for turn in record["turns"]:
+        for match in turn["matches"]:
+            assert list(match["scrum"]) == [match["home"], match["away"]]
+    text = (ROOT / "docs" / "record.md").read_text("utf-8")
+    layout = text.split("## Canonical text", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    example = text.split("## A small example", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    assert json.dumps(json.loads(example), indent=2, ensure_ascii=False).startswith(layout)
+
+
 def _draw_as_docs_record_md_says(seed: str, players: list[str], fmt: Format) -> list[tuple[str, str, str | None]]:
     """The 'game-seed' draw redone from docs/record.md's recipe alone, with the standard library."""
     text = hmac.new(bytes.fromhex(seed), b"sevens/draw", hashlib.sha256).hexdigest()
