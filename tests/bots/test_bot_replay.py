@@ -4,6 +4,8 @@ is caught, even when the record is otherwise consistent (digests, dice, tables a
 from __future__ import annotations
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +14,7 @@ from sevens.rules import Order
 from sevens.tournament.formats import Format
 from sevens.tournament.game import Game, autopilot_orders, new_game, resolve_turn
 from sevens.tournament.record import VerificationError, to_record
-from sevens.tournament.setup import Player, PlayerId, draw_game_from_seed
+from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, draw_game_from_seed
 from sevens.tournament.verify import verify_record
 
 SEED = bytes(range(32))
@@ -60,6 +62,10 @@ def test_a_forged_bot_order_is_caught_though_the_rest_is_consistent() -> None:
     # The path locates the order; the words name the team as people know it, not by its id.
     name = game.setup.team(forged).name
     assert f"plays for {name} in turn 2, from the revealed seed" in str(caught.value), str(caught.value)
+    # docs/record.md quotes such a message: it names the team the same way (it once gave the id).
+    shown = (Path(__file__).resolve().parents[2] / "docs" / "record.md").read_text("utf-8")
+    quoted_team = re.search(r"plays for (.+?) in turn 2, from the revealed seed", shown.replace("\n", " "))
+    assert quoted_team is not None and quoted_team[1] in DEFAULT_TEAM_NAMES, quoted_team
 
 
 def test_unknown_bots_are_reported_not_imported() -> None:
