@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 
 import pytest
 
@@ -47,6 +48,17 @@ def test_a_huge_team_name_against_the_redone_draw_is_quoted_short() -> None:
     message = str(caught.value)
     assert len(message) < 600, message[:600]
     assert f"found '{name} zzz" in message and "(100,0" in message
+
+
+def test_a_look_alike_team_id_against_the_redone_draw_is_shown_escaped() -> None:
+    record = to_record(bot_game(draw_game_from_seed(people(4), Format(8, 4, 2), seed=SEED)), seed=SEED)
+    team_id = record["teams"][0]["id"]
+    fake = team_id.replace("a", "\u0430", 1) if "a" in team_id else team_id.replace("i", "\u0456", 1)
+    # Changed everywhere, as a cheat would: the first place that differs is the redone draw.
+    record = json.loads(json.dumps(record).replace(f'"{team_id}"', f'"{fake}"'))
+    with pytest.raises(VerificationError) as caught:
+        verify_record(record)
+    assert f"({fake!a}) in group" in str(caught.value), str(caught.value)
 
 
 def test_the_draw_field_is_optional_but_must_be_known() -> None:

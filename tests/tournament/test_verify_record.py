@@ -362,6 +362,21 @@ def test_a_difference_in_spaces_is_visible() -> None:
     assert message == f'turns[0].matches[0].summary: expected "{summary}", found "{summary} "'
 
 
+def test_a_look_alike_of_a_plain_id_is_shown_escaped() -> None:
+    # A Cyrillic "і" for the Latin "i": printed as it is, the two sides of the message would look the same.
+    champion = _get("champion")
+    assert "i" in champion or "a" in champion
+    fake = champion.replace("i", "\u0456", 1) if "i" in champion else champion.replace("a", "\u0430", 1)
+    message = _rejected(_tampered("champion", fake))
+    assert message == f"champion: expected {json.dumps(champion)}, found {json.dumps(fake)}"
+    assert "\\u04" in message
+    # The other way round too: the team list holds the look-alike, which the players' lists are checked against.
+    data = copy.deepcopy(RECORD)
+    team = next(t for t in data["teams"] if t["id"] == champion)
+    team["id"] = fake
+    assert f"expected {json.dumps(fake)}, found {json.dumps(champion)}" in _rejected(data)
+
+
 def test_a_huge_unknown_key_is_named_short() -> None:
     data = copy.deepcopy(RECORD)
     data["x" * 100_000] = 1

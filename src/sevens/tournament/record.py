@@ -112,7 +112,8 @@ class VerificationError(RecordError):
     record says ``found``. The first such place in the document is reported."""
 
     def __init__(self, path: str, expected: object, found: object, note: str | None = None) -> None:
-        message = f"expected {_show(expected)}, found {_show(found)}"
+        alike = _look_alike(expected, found)
+        message = f"expected {_show(expected, escaped=alike)}, found {_show(found, escaped=alike)}"
         if note:
             message += f" ({note})"
         super().__init__(path, message)
@@ -120,13 +121,19 @@ class VerificationError(RecordError):
         self.found = found
 
 
-def _show(value: object) -> str:
+def _look_alike(expected: object, found: object) -> bool:
+    """Whether the two are texts that may look the same on screen: plain ASCII against text with other
+    characters (a Cyrillic "а" for a Latin "a", a zero-width space). Such a pair is shown escaped."""
+    return isinstance(expected, str) and isinstance(found, str) and expected.isascii() != found.isascii()
+
+
+def _show(value: object, *, escaped: bool = False) -> str:
     if isinstance(value, Words):
         return value
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _LARGEST:
         return f"a whole number of about {int(value.bit_length() * 0.30103) + 1} digits"
     try:
-        text = json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=escaped)
     except (ValueError, TypeError, RecursionError):
         text = f"{type(value).__name__} value"
     if len(text) > _SHOWN:
@@ -794,8 +801,8 @@ def replay_record(
                     f"teams[{i}]",
                     Words(f"{want.name} ({want.id}) in group {want.group}, manager {want.manager}"),
                     Words(
-                        f"{plain_or_quoted(got.name)} ({plain_or_quoted(got.id)}) in group {got.group}, "
-                        f"manager {got.manager}"
+                        f"{_shown_beside(want.name, got.name)} ({_shown_beside(want.id, got.id)}) in group "
+                        f"{got.group}, manager {got.manager}"
                     ),
                     "the group draw redone from the game's seed (draw = 'game-seed') differs",
                 )
@@ -834,6 +841,12 @@ def replay_record(
         _raise_difference(written, data["turns"][index], turn.path)
     _raise_difference(to_record(game, seed=seed, ended_early=parsed.ended_early), data, "")
     return game, seed
+
+
+def _shown_beside(expected: str, found: str) -> str:
+    """``found`` named in passing next to ``expected``: escaped (``'south-\\u0430frica'``) where it
+    would look like it."""
+    return ascii(found) if _look_alike(expected, found) else plain_or_quoted(found)
 
 
 def first_difference(expected: object, found: object, path: str = "") -> VerificationError | None:
