@@ -1217,3 +1217,21 @@ def test_workers_beside_dask_are_refused_at_once_rather_than_dropped() -> None:
                              "play (as many as were started with dask worker ADDRESS): drop --workers, or --dask to "
                              "run here\n")
     assert time.monotonic() - started < 5
+
+
+def test_strategy_and_plot_names_holding_markup_are_printed_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich read '[/]' in a strategy's name (a module's attribute, or a package's entry point, may be
+    called anything) and in --plot's file name as markup: MarkupError, a traceback where the table
+    and 'plot written to' should be. Both are printed as given, --field's name in the title too."""
+    (tmp_path / "marked.py").write_text(
+        "from sevens.bots.strategies import EvenSpread\n\nglobals()['x[/]'] = EvenSpread\nglobals()['[bold]y'] = EvenSpread\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", "even,marked:[bold]y", "--field", "marked:x[/]",
+                                 "--tournaments", "16", "--teams", "8", "--workers", "1", "--plot", "[red]r[b].svg"],
+                           env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert "against a field of marked:x[/]" in result.stdout
+    assert any(line.startswith("marked:[bold]y ") for line in result.stdout.splitlines()), result.stdout
+    assert "plot written to [red]r[b].svg" in result.stdout and (tmp_path / "[red]r[b].svg").stat().st_size > 0

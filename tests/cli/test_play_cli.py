@@ -1270,3 +1270,16 @@ def test_a_registered_bot_under_a_built_ins_name_is_said_to_be_left_out_and_how_
         "point in that package's pyproject.toml\n"
     )
     assert "Played by the bot equilibrium (" in " ".join(done.stdout.split())
+
+
+def test_a_bot_named_with_markup_is_shown_as_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot of one's own may be called anything ('[/]' an attribute's name, or a package's entry
+    point): rich read it as markup where the game names the bot (MarkupError, a traceback)."""
+    (tmp_path / "marked_bots.py").write_text("from sevens.bots.strategies import EvenSpread\n\nglobals()['x[/]'] = EvenSpread\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["play", "--bots", "marked_bots:x[/]", "--no-save", "--seed", "marked"],
+                           input="10 6\ny\n" * 40, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert "Played by the bot marked_bots:x[/] (your own bot from the module marked_bots): " in result.output
+    assert "played by the bot marked_bots:x[/])" in result.output
+    assert "against a typical order of its bot marked_bots:x[/]," in result.output

@@ -651,3 +651,37 @@ def test_a_name_edited_to_hold_an_escape_sequence_is_refused_not_printed(tmp_pat
         f"game.{where}[1].name is 'Ann\\x1b[2J\\x1b]0;owned\\x07', which holds a control or invisible character "
         "('\\x1b') that sevens play never takes in a name" in message
     ), message
+
+
+@pytest.mark.parametrize("columns", ["40", "120"])
+def test_names_holding_markup_are_shown_as_they_are(tmp_path: Path, columns: str) -> None:
+    """rich reads '[bold]' in a printed line as a style, '[link=...]' as a link and '[/]' with
+    nothing to close as an error (MarkupError, a traceback at the draw). A saved game's team names
+    (and a player's) are anybody's text: each is shown as it is, at any width, from the draw and the
+    fixtures to the order prompts, match reports, tables and the champion; a name ending in a
+    backslash keeps its one backslash."""
+    kept = _interrupted_after_turn_1(tmp_path)
+    forms = ("[bold]T{}", "T{} [/]", "[link=https://example.org]T{}", "T{} [", "T{}\\")
+    names = [forms[i % len(forms)].format(i) for i in range(16)]
+    mine: list[str] = []
+
+    def change(data: dict[str, Any]) -> None:
+        person = set(data["game"]["players"][0]["teams"])
+        for team, name in zip(data["game"]["teams"], names, strict=True):
+            team["name"] = name
+            if team["id"] in person:
+                mine.append(name)
+        data["game"]["players"][0]["name"] = "[red]Ann\\"
+        data["game"]["draw"] = None  # teams as given, not drawn again from the seed
+
+    _edit(kept, change)
+    result = runner.invoke(app, ["play", "--resume", str(kept)], input=ORDER * 40, env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    for name in names:
+        assert name in out, name
+    assert "([red]Ann\\)" in out  # the draw names the person
+    if columns == "120":
+        assert any(f"Order for {name} as FORCE FLAIR" in out for name in mine), out
+        assert re.search(r"Champion: .*T\d", out), out
+    assert "\\\\" not in out  # no backslash shown twice

@@ -303,3 +303,23 @@ def test_any_names_print_a_table_or_one_line_error_with_no_control_character(nam
         assert result.stdout == "" and result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     else:
         assert all(c.isprintable() or c == "\n" for c in result.stdout), repr(result.stdout)
+
+
+@pytest.mark.parametrize("columns", ["40", "100"])
+def test_names_holding_markup_are_printed_as_typed(tmp_path: Path, columns: str) -> None:
+    """rich read '[bold]' in a team id or group name as a style and '[/]' as an error (MarkupError,
+    a traceback): the table, its title, the lots drawn and --lots-seed show each as it was typed."""
+    teams = ["[bold]fiji", "sa[/]moa", "[link=https://example.org]tonga", "wales ["]
+    level = {"group": "Pool [/] [red]B", "teams": teams,
+             "matches": [_match(a, b, TRY if b == teams[3] else NIL, NIL) for a, b in
+                         [(teams[0], teams[3]), (teams[1], teams[3]), (teams[2], teams[3]),
+                          (teams[0], teams[1]), (teams[0], teams[2]), (teams[1], teams[2])]]}
+    result = CliRunner().invoke(app, ["table", str(_write(tmp_path, level)), "--lots-seed", "[/]"],
+                                env={"COLUMNS": columns})
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("Pool [/] [red]B"), out
+    assert sum(line.count(team) for line in out.splitlines() for team in teams) >= 8, out  # rows and lots
+    flat = " ".join(out.split())  # the notes under the table wrap at 40 columns
+    assert "Lots drawn for Pool [/] [red]B: places 1-3 (round 1: " in flat
+    assert "--lots-seed '[/]'." in flat

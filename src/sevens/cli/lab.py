@@ -142,7 +142,7 @@ def _stacked(result: LabResult) -> Table:
     def pair(rate: str, mean: str) -> Text:
         return Text(f"  {rate.rjust(rates)}  {mean.rjust(means)}")
 
-    table = Table(title=_title(result), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
+    table = Table(title=Text(_title(result)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
                   show_lines=True)
     table.add_column(Group(Text("strategy"), pair(*headers[::2]), pair(*headers[1::2])), overflow="fold")
     for row, (title, final, points, scrum) in zip(result.rows, cells, strict=True):
@@ -158,7 +158,7 @@ def _one_a_line(result: LabResult) -> Table:
     def lines(texts: tuple[str, ...]) -> list[Text]:
         return [Text(f"  {text.rjust(width)}") for text in texts]
 
-    table = Table(title=_title(result), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
+    table = Table(title=Text(_title(result)), box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 0),
                   show_lines=True)
     table.add_column(Group(Text("strategy"), *lines(headers)), overflow="fold")
     for row, texts in zip(result.rows, cells, strict=True):
@@ -169,7 +169,7 @@ def _one_a_line(result: LabResult) -> Table:
 def _laid_out(result: LabResult, *, folded: bool) -> Table:
     # No lines between the columns: they took the width that an interval's figures need.
     table = Table(
-        title=_title(result),
+        title=Text(_title(result)),  # --field's name, as the strategies' names, is anybody's text: not markup
         box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0),
         show_lines=folded,  # a blank line between two strategies' pairs of lines
     )
@@ -182,9 +182,9 @@ def _laid_out(result: LabResult, *, folded: bool) -> Table:
     for row in result.rows:
         cells = _cells(row)
         if folded:
-            table.add_row(row.name, "\n".join(cells[:2]), "\n".join(cells[2:]))
+            table.add_row(Text(row.name), "\n".join(cells[:2]), "\n".join(cells[2:]))
         else:
-            table.add_row(row.name, *cells)
+            table.add_row(Text(row.name), *cells)
     return table
 
 
@@ -567,7 +567,7 @@ def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: 
         unprinted.end(then="" if plot is None else f" (the plot is written to {plot})")
     if plot is not None and not json_out:
         with printing():
-            ResultsConsole().print(f"plot written to {plot}")
+            ResultsConsole().print(f"plot written to {plot}", markup=False)  # a file name is anybody's text
 
 
 def register(app: typer.Typer) -> None:

@@ -43,6 +43,7 @@ from sevens.cli.render import (
     draw_table,
     group_notes,
     group_table,
+    literal,
     match_report,
     percent,
     phrases,
@@ -236,7 +237,7 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
         # its real order; if it raises then too, the game stops in one line before the turn.
         return (
             # No colon after the bot's name: rich would read "mine:Boom:" as an emoji's code.
-            f"expected {mean:.2f} points; no odds against its bot {escape(str(bot))}, which {escape(vs)} (if its "
+            f"expected {mean:.2f} points; no odds against its bot {literal(str(bot))}, which {literal(vs)} (if its "
             "real order fails the same way, the game stops before this turn)"
         )
     if game.stage is not None and game.stage.knockout:
@@ -246,7 +247,7 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
     else:
         m = match_odds(order, vs)
         chances = f"win {percent(m.win)}, draw {percent(m.draw)}, lose {percent(m.loss)}"
-    against = f"a typical order of its bot {bot}" if bot else "an even-paced order"
+    against = f"a typical order of its bot {literal(bot)}" if bot else "an even-paced order"
     return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
@@ -345,7 +346,7 @@ def _if_level(game: Game, team: TeamId, opponent: TeamId) -> str:
     if favoured is None:
         return said + "the records are level too, so lots would decide."
     through, label, first, second = favoured
-    return said + f"{setup.team(TeamId(through)).name}, on {label} {first}-{second}."
+    return said + f"{literal(setup.team(TeamId(through)).name)}, on {label} {first}-{second}."
 
 
 def _outlook(game: Game, team: TeamId) -> str:
@@ -354,7 +355,7 @@ def _outlook(game: Game, team: TeamId) -> str:
     outlook = game_outlook(game, team)
     if outlook is None:
         return ""
-    return "  " + describe_outlook(outlook, lambda t: game.setup.team(t).name)
+    return "  " + literal(describe_outlook(outlook, lambda t: game.setup.team(t).name))
 
 
 def _ask_order(
@@ -366,17 +367,18 @@ def _ask_order(
     view = game.view_for(team)
     n = game.turn_number
     assert n is not None and view.opponent is not None and view.opponent_scrum is not None
-    name = game.setup.team(team).name
-    opp = game.setup.team(view.opponent).name
+    # Markup-escaped: a saved game's team names and a registered bot's name are anybody's text.
+    name = literal(game.setup.team(team).name)
+    opp = literal(game.setup.team(view.opponent).name)
     rival = game.setup.team(view.opponent).manager
     bot = None if rival in people else game.setup.autopilot(view.opponent)
     if bot:
-        played_by = f", played by the bot {bot}"
+        played_by = f", played by the bot {literal(bot)}"
     elif rival == game.setup.team(team).manager:
         # Two of one's own teams meet in a knockout: "Player 1's team" read as somebody else's.
         played_by = ", your team too"
     else:  # at one keyboard: whose order it is up against
-        played_by = f", {escape(next(p.name for p in game.setup.players if p.id == rival))}'s team"
+        played_by = f", {literal(next(p.name for p in game.setup.players if p.id == rival))}'s team"
     if view.turns_left == 1:  # the final: "at most 1 matches left" was neither English nor a help
         left = "the last match: no SCRUM is of use after it."
         whole = "the last match:"
@@ -386,9 +388,9 @@ def _ask_order(
     console.print()
     _say(
         console,
-        f"[bold]{name}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
+        f"[bold]{escape(game.setup.team(team).name)}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
         f"turn {n}; {left}",
-        keep=[f"[bold]{name}[/]", opp, whole, "your team too"],
+        keep=[f"[bold]{escape(game.setup.team(team).name)}[/]", opp, whole, "your team too"],
     )
     level = _if_level(game, team, view.opponent)
     if level:
@@ -396,15 +398,15 @@ def _ask_order(
     outlook = _outlook(game, team)
     if outlook:
         group = game.setup.group(game.setup.team(team).group)
-        _say(console, outlook, keep=[game.setup.team(t).name for t in group])  # any of them may be named
+        _say(console, outlook, keep=[literal(game.setup.team(t).name) for t in group])  # any of them may be named
     if view.scrum == 0:
         # R3 leaves one order: asking for it would only invite refusals.
         console.print(f"{name} has no SCRUM left, so its order is 0 FORCE + 0 FLAIR.")
         return check_order(game, turn=n, team=team, force=0, flair=0)
     if early is not None:
         console.print(
-            f"'{escape(early.strip())}' was read at the hand-over's \"Press Enter\", which takes an empty line; it is "
-            f"an order, so it is taken as the order for {escape(name)} (put an empty line before each person's orders)."
+            f"'{literal(early.strip())}' was read at the hand-over's \"Press Enter\", which takes an empty line; it is "
+            f"an order, so it is taken as the order for {name} (put an empty line before each person's orders)."
         )
     while True:
         if early is not None:
@@ -419,13 +421,13 @@ def _ask_order(
             _print_tables(console, game)
             continue
         if text.strip().lower() in _QUIT_WORDS:
-            console.print(f"[red]Refused:[/] '{text.strip()}' is not an order; {_how_to_stop(kept)}. Try again.")
+            console.print(f"[red]Refused:[/] '{literal(text.strip())}' is not an order; {_how_to_stop(kept)}. Try again.")
             continue
         if text.strip().lower() in _ANSWER_WORDS:
             # An answer with no question: y pressed twice, or a refused order's answer in orders piped in.
             console.print(
-                f"[red]Refused:[/] '{escape(text.strip())}' answers \"Send this order?\", which is asked once an order "
-                f"is accepted; type the order for {escape(name)} first, e.g. '20 9'. Try again."
+                f"[red]Refused:[/] '{literal(text.strip())}' answers \"Send this order?\", which is asked once an order "
+                f"is accepted; type the order for {name} first, e.g. '20 9'. Try again."
             )
             continue
         try:
@@ -434,7 +436,7 @@ def _ask_order(
             validate_order(force, flair, scrum=view.scrum)
             order = check_order(game, turn=n, team=team, force=force, flair=flair)
         except (ValueError, OrderRefused) as exc:
-            console.print(f"[red]Refused:[/] {exc}. Try again.")
+            console.print(f"[red]Refused:[/] {literal(str(exc))}. Try again.")  # it may quote the team's name
             continue
         said = f"{order.force} FORCE + {order.flair} FLAIR:"
         odds = _odds_line(game, order, view.opponent, bot)
@@ -444,8 +446,8 @@ def _ask_order(
                 return order
         except _OrderForConfirm as read:
             console.print(
-                f"\n'{escape(read.line.strip())}' was read where \"Send this order?\" wants y or n; it is an order, so "
-                f"{order.force} FORCE + {order.flair} FLAIR is sent for {escape(name)} and '{escape(read.line.strip())}' "
+                f"\n'{literal(read.line.strip())}' was read where \"Send this order?\" wants y or n; it is an order, so "
+                f"{order.force} FORCE + {order.flair} FLAIR is sent for {name} and '{literal(read.line.strip())}' "
                 "is taken as the next answer (put y, or an empty line, after each order)."
             )
             lineedit.unread(read.line)
@@ -515,9 +517,9 @@ def _fixtures_table(game: Game) -> RenderableType:
         home, away = game.setup.team(f.home).name, game.setup.team(f.away).name
         table.add_row(
             f.id + (f" ({f.group})" if f.group else ""),
-            home,
+            Text(home),  # a saved game's team names are anybody's text: not markup
             str(game.scrum(f.home)),
-            away,
+            Text(away),
             str(game.scrum(f.away)),
         )
         stacked.add_row(
@@ -613,7 +615,7 @@ class Saving:
             with signals_deferred():
                 self.path.unlink(missing_ok=True)
         except OSError as exc:
-            console.print(f"The saved game {escape(str(self.path))} could not be removed ({exc.strerror or exc}); "
+            console.print(f"The saved game {literal(str(self.path))} could not be removed ({literal(str(exc.strerror or exc))}); "
                           "the game is over, so it can be deleted.")
             return False
         return True
@@ -681,12 +683,12 @@ def play_game(
         # words in two ("the g" / "ame is over") at any width.
         _say(
             console,
-            f"The game is kept in {escape(str(save.path))} after every turn. That file holds the game's secret "
+            f"The game is kept in {literal(str(save.path))} after every turn. That file holds the game's secret "
             "seed: keep it to yourself until the game is over (it is removed then). If the game stops, carry it "
             "on with:",
-            keep=[escape(str(save.path))],
+            keep=[literal(str(save.path))],
         )
-        console.print(f"  {escape(save.command())}", soft_wrap=True)
+        console.print(f"  {literal(save.command())}", soft_wrap=True)
     return _play_on(console, saved, save)
 
 
@@ -698,12 +700,12 @@ def resume_game(console: Console, saved: SavedGame, save: Saving) -> Game:
     _print_heading(console, saved, resumed=True)
     _say(
         console,
-        f"Carried on from {escape(str(save.path))}, where it is kept after every turn; it holds the game's secret "
+        f"Carried on from {literal(str(save.path))}, where it is kept after every turn; it holds the game's secret "
         "seed: keep it to yourself until the game is over (it is removed then).",
-        keep=[escape(str(save.path))],
+        keep=[literal(str(save.path))],
     )
     if saved.record is not None:
-        console.print(f"The game record is written to {escape(str(saved.record))} at the end.", soft_wrap=True)
+        console.print(f"The game record is written to {literal(str(saved.record))} at the end.", soft_wrap=True)
     if game.turns:
         _heading(console, f"Where the game stopped: the results of turn {len(game.turns)}, {game.turns[-1].stage}")
         for match in game.turns[-1].matches:
@@ -737,7 +739,9 @@ def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False)
     for team in bot_teams(game, saved.human_ids):
         by_bot.setdefault(setup.autopilot(team), []).append(setup.team(team).name)
     for name, names in by_bot.items():
-        _say(console, f"Played by the bot {name} ({describe(name)}): {', '.join(names)}", keep=names)
+        names = [literal(n) for n in names]  # a saved game's team names, a registered bot's name: not markup
+        said = f"Played by the bot {literal(name)} ({literal(describe(name))}): {', '.join(names)}"
+        _say(console, said, keep=names)
 
 
 def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
@@ -770,7 +774,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             early = None
             if humans > 1:
                 read = lineedit.wait_for_enter(
-                    console, f"\n{escape(person.name)}: your orders are secret. Press Enter when you are at the keyboard"
+                    console, f"\n{literal(person.name)}: your orders are secret. Press Enter when you are at the keyboard"
                 )
                 early = read if _reads_as_order(read) else None
             for team in mine:
@@ -816,8 +820,8 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     champion = game.champion
     assert champion is not None
     manager = setup.team(champion).manager
-    managed = "" if manager is None else f" ({escape(next(p.name for p in people if p.id == manager))})"
-    _heading(console, f"Champion: {setup.team(champion).name}{managed}")
+    managed = "" if manager is None else f" ({literal(next(p.name for p in people if p.id == manager))})"
+    _heading(console, f"Champion: {literal(setup.team(champion).name)}{managed}")
     _print_final_standing(console, game)
     _print_how_far(console, game, people[:humans])
     console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
@@ -903,7 +907,7 @@ def _save_record(
     command = f"sevens verify {shlex.quote(str(path))}"
     if module_bots:
         command += f" --bots {shlex.quote(','.join(module_bots))}"
-    console.print(f"Game record written to {escape(str(path))}; check it with: {escape(command)}", soft_wrap=True)
+    console.print(f"Game record written to {literal(str(path))}; check it with: {literal(command)}", soft_wrap=True)
 
 
 def _keep_elsewhere(text: str) -> Path | None:
@@ -1014,7 +1018,7 @@ def _ask_names(console: Console, *, humans: int, players: int) -> tuple[str, ...
         name = AskLine.ask(f"Name of {default}", console=console, default=default).strip() or default
         problem = _name_problem(name, names, humans=humans, players=players)
         if problem:
-            console.print(f"[red]Refused:[/] {escape(problem)}.")
+            console.print(f"[red]Refused:[/] {literal(problem)}.")
             continue
         names.append(name)
     return tuple(names)
@@ -1063,23 +1067,23 @@ def _print_final_standing(console: Console, game: Game) -> None:
     teams out at the same stage share their places (3-4), those out after the groups go by their
     group place, with no tie-break made up between them."""
     names = _team_names(game)
-    keep = [escape(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
+    keep = [literal(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
     console.print("Final standing:")
     for placing in final_standing(game):
         said = describe_progress(team_progress(game, placing.team), names.__getitem__)
-        _say(console, f"  {placing.place} {escape(names[placing.team])}: {escape(said)}", keep=keep)
+        _say(console, f"  {placing.place} {literal(names[placing.team])}: {literal(said)}", keep=keep)
 
 
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
     """How far each team of the people at the keyboard went, one line a team."""
     names = _team_names(game)
     # "3rd in group A.": the group's letter stays with its word, as a team's name stays whole.
-    keep = [escape(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
+    keep = [literal(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
     for person in people:
-        console.print("Your teams:" if len(people) == 1 else f"{escape(person.name)}'s teams:")
+        console.print("Your teams:" if len(people) == 1 else f"{literal(person.name)}'s teams:")
         for team in game.setup.teams_of(person.id):
             said = describe_progress(team_progress(game, team), names.__getitem__)
-            _say(console, f"  {escape(names[team])}: {escape(said)}", keep=keep)
+            _say(console, f"  {literal(names[team])}: {literal(said)}", keep=keep)
 
 
 def _team_names(game: Game) -> dict[str, str]:

@@ -31,6 +31,7 @@ __all__ = [
     "group_notes",
     "group_table",
     "line_text",
+    "literal",
     "match_report",
     "percent",
 ]
@@ -87,6 +88,20 @@ class Phrases:
         return Measurement(widest + (self.indent if len(self.phrases) > 1 else 0), whole).clamp(
             max_width=options.max_width
         )
+
+
+def literal(text: str) -> str:
+    r"""``text`` (a name, a path, a message) as markup that shows it as it is, for a place in a line
+    of prose that no tag follows: ``[bold]`` and ``[/]`` in a team's name were read as styles, or
+    raised MarkupError. rich's own escape also doubles a backslash that ends the text, which only a
+    tag right after it takes back: before plain text, a name "end\" showed as "end\\".
+
+    >>> from rich.text import Text
+    >>> [Text.from_markup(f"{literal(n)}: won").plain for n in ("[bold]Fiji", "x [/]", "end\\", "[")]
+    ['[bold]Fiji: won', 'x [/]: won', 'end\\: won', '[: won']
+    """
+    escaped = escape(text)
+    return escaped[:-1] if text.endswith("\\") and not text.endswith("\\\\") else escaped
 
 
 def phrases(markup: str, keep: Iterable[str] = ()) -> list[Text]:
@@ -228,13 +243,14 @@ def match_report(game: Game, match: MatchResult) -> RenderableType:
     title = f"{match.fixture.id} {match.fixture.stage}"
     if match.fixture.group:
         title += f" {match.fixture.group}"  # "t1-m1 group A"
-    table = Table(title=f"{title}: {home} v {away}", show_header=False, expand=False, title_justify="left")
+    # Names as they are, never read as markup: a record or a saved game may give a team any name.
+    table = Table(title=Text(f"{title}: {home} v {away}"), show_header=False, expand=False, title_justify="left")
     table.add_column("home")
     table.add_column("away")
     table.add_row(_side_cell(game, match.home), _side_cell(game, match.away))
     # A draw's summary says so itself ("14-14, a draw").
     winner = [] if match.winner is None else [f"{game.setup.team(match.winner).name} win:"]
-    table.caption = " ".join([*winner, match.summary])
+    table.caption = Text(" ".join([*winner, match.summary]))
     table.caption_justify = "left"
     stacked = Table(show_header=False, expand=False, show_lines=True)
     stacked.add_column("side", overflow="fold")
@@ -332,7 +348,7 @@ def _group_stack(table: GroupTable, shown: Mapping[str, str]) -> Table:
     def figures(values: Sequence[object]) -> Text:
         return Text(" ".join(str(v).rjust(w) for v, w in zip(values, widths, strict=True)))
 
-    title = table.what[:1].upper() + table.what[1:]
+    title = Text(table.what[:1].upper() + table.what[1:])  # a group's name as typed (sevens table): not markup
     out = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, padding=(0, 0), pad_edge=False,
                 collapse_padding=True, show_edge=False)
     out.add_column("Pos", justify="right", no_wrap=True)
@@ -347,7 +363,7 @@ def _group_stack(table: GroupTable, shown: Mapping[str, str]) -> Table:
 def _group_grid(
     table: GroupTable, shown: Mapping[str, str], team_width: int, *, boxed: bool, explain_width: int | None = None
 ) -> Table:
-    title = table.what[:1].upper() + table.what[1:]
+    title = Text(table.what[:1].upper() + table.what[1:])  # a group's name as typed (sevens table): not markup
     if boxed:
         out = Table(title=title, title_justify="left")
     else:
@@ -371,7 +387,7 @@ def _group_grid(
             row.points_against,
             row.league_points,
         )
-        out.add_row(str(row.position), shown.get(row.team, row.team), *map(str, counts), EXPLAIN[row.decided_by])
+        out.add_row(str(row.position), Text(shown.get(row.team, row.team)), *map(str, counts), EXPLAIN[row.decided_by])
     return out
 
 
@@ -423,8 +439,9 @@ def draw_table(game: Game) -> RenderableType:
             cells = []
             for column in columns:
                 team = game.setup.team(column[i])
-                who = escape(names[team.manager]) if team.manager else "house"  # a name people typed: not markup
-                cells.append(f"{team.name}\n ({who})" if narrow else f"{team.name} ({who})")
+                who = names[team.manager] if team.manager else "house"
+                # Names people typed (or a saved game's): shown as they are, never read as markup.
+                cells.append(Text(f"{team.name}\n ({who})" if narrow else f"{team.name} ({who})"))
             out.add_row(*cells)
         return out
 
@@ -489,7 +506,7 @@ def bracket(game: Game) -> RenderableType:
     for i in range(height):
         # A match beside the two it follows: the semi-finals on the rows of the first and third
         # quarter-finals shown, the final on the first; so each row pair leads to the match beside it.
-        wide.add_row(*(_cell(*r[i * len(r) // height], "\n  ") if i * len(r) % height == 0 else "" for r in rounds))
+        wide.add_row(*(Text(_cell(*r[i * len(r) // height], "\n  ")) if i * len(r) % height == 0 else "" for r in rounds))
 
     narrow = Table(title="Knockouts", title_justify="left", box=None, show_header=False, padding=(0, 0))
     narrow.add_column(overflow="fold")

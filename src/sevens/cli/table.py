@@ -128,10 +128,11 @@ def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
                 f"{played} of {n * (n - 1) // 2} matches played; teams level on every criterion share a place "
                 "until the group is complete."
             )
+        # Team ids, the group's name and --lots-seed as typed: shown as they are, never read as markup.
         for draw in table.lots:
-            console.print(" ".join(describe_lots(draw)))
+            console.print(" ".join(describe_lots(draw)), markup=False)
         if table.lots:
-            console.print(f"Dice for lots: {seed_note}.")
+            console.print(f"Dice for lots: {seed_note}.", markup=False)
 
 
 def register(app: typer.Typer) -> None:
