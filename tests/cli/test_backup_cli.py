@@ -460,3 +460,38 @@ def test_export_overwrite_onto_a_link_writes_the_file_it_names_and_keeps_the_lin
     assert json.loads(named.read_text(encoding="utf-8"))["full"] is True
     assert named.stat().st_mode & 0o777 == 0o600
     assert not [p.name for p in folder.iterdir() if p.name.startswith(".")], "no temporary file is left"
+
+
+def test_import_quotes_a_long_id_name_and_bot_by_their_first_40_characters_and_length(tmp_path: Path) -> None:
+    """A backup edited by hand is quoted back in its refusal: an id or name was cut to 40 characters
+    and a bot's name to 60 with nothing to say that the rest was left out; now each says its length."""
+    from sevens.store.db import make_engine, run_migrations
+
+    document = _full_backup_of_one_game(tmp_path)
+    good = document["games"][0]
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    engine = make_engine(url)
+    run_migrations(engine)
+    engine.dispose()
+    bad_id = {**document, "games": [{**good, "id": "../" * 30, "name": "n" * 100}]}
+    code, err = _import(tmp_path, json.dumps(bad_id))
+    assert code == 2
+    assert err.startswith(
+        f"error: games[0] ('{'n' * 40}'... (100 characters)): its id '{'../' * 13}.'... (90 characters) is not one sevens makes"
+    ), err
+    bad_bot = {**document, "games": [{**good, "default_bot": "q" * 100}]}
+    code, err = _import(tmp_path, json.dumps(bad_bot))
+    assert code == 2
+    assert f"game {good['id']}.default_bot: R13: unknown bot '{'q' * 40}'... (100 characters); choose one of " in err, err
+
+
+def test_export_to_a_directory_quotes_a_long_id_by_its_first_40_characters_and_length(tmp_path: Path) -> None:
+    """An id sevens never makes, too long to quote whole, is said cut with its length."""
+    document = _full_backup_of_one_game(tmp_path)
+    source = tmp_path / "source.sqlite3"
+    with sqlite3.connect(source) as connection:
+        connection.execute("UPDATE games SET public_id = ? WHERE public_id = ?", ("../" * 30, document["games"][0]["id"]))
+    connection.close()
+    result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{source}", f"{tmp_path / 'out'}/"])
+    assert result.exit_code == 2
+    assert f"game '{'../' * 13}.'... (90 characters) ('cup') has an id sevens does not make" in result.stderr, result.stderr

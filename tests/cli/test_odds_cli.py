@@ -264,6 +264,8 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         # A negative budget B that is not whole is still B, not an option ("no option -1.5" was said).
         (["--solve", "30", "-1.5"], "R3: --solve takes a whole number of SCRUM points, such as 12, got '-1.5'"),
         (["--solve", "30", "-"], "R3: --solve takes a whole number of SCRUM points, such as 12, got '-'"),
+        # A long paste is quoted by its first 40 characters and its length, not cut without a word.
+        (["--force", "q" * 100], f"--force takes a whole number of SCRUM points, such as 12, got '{'q' * 40}'... (100 characters)"),
     ],
 )
 def test_solve_refuses_bad_input_in_one_line(args: list[str], says: str) -> None:

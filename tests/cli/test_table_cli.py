@@ -323,3 +323,11 @@ def test_names_holding_markup_are_printed_as_typed(tmp_path: Path, columns: str)
     flat = " ".join(out.split())  # the notes under the table wrap at 40 columns
     assert "Lots drawn for Pool [/] [red]B: places 1-3 (round 1: " in flat
     assert "--lots-seed '[/]'." in flat
+
+
+def test_a_long_name_holding_a_control_character_is_quoted_saying_it_was_cut(tmp_path: Path) -> None:
+    """The refusal quoted a long team id by its first 40 characters as if that were all of it."""
+    teams = ["f" * 60 + "\x1b[2J", "samoa", "tonga", "wales"]
+    result = _run(str(_write(tmp_path, {"teams": teams, "matches": []})))
+    assert result.exit_code == 2
+    assert f"teams[0]: '{'f' * 40}'... (64 characters) holds a control or invisible character ('\\x1b')" in result.stderr

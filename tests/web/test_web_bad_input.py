@@ -683,3 +683,23 @@ def test_a_page_post_with_a_content_encoding_is_refused_saying_so(hosted: Hosted
         assert answer.status_code == 415, (url, answer.status_code, answer.text[-300:])
         assert "must be sent without a content encoding (this one came with Content-Encoding: 'gzip')" in answer.text
     assert snapshot(hosted.app) == before
+
+
+
+def test_a_bot_name_and_weight_too_long_are_quoted_back_saying_they_were_cut(app: FastAPI) -> None:
+    """An unknown bot's name in the create form's box (at most 40 characters) with a weight (at most
+    20) reaches the store as 61 characters, which it quoted by its first 60 with nothing to say that
+    the rest was left out; now by its first 40 and its length, as every refusal quotes a value."""
+    client = new_client(app)
+    before = snapshot(app)
+    form = {**CREATE_OK, "default_bot": "q" * 40, "default_bot_weight": "1" * 20}
+    refused(post_form(client, "/games", form), 422, f"R13: unknown default bot &#39;{'q' * 40}&#39;... (61 characters)")
+    assert snapshot(app) == before
+
+
+def test_a_long_draft_number_for_the_odds_is_quoted_back_saying_it_was_cut(hosted: Hosted) -> None:
+    """The order form's odds take FORCE and FLAIR from a body with no length limit: a word there
+    was quoted by its first 20 characters, read as all of it."""
+    team = hosted.my_teams("p1")[0]
+    answer = hosted.players["p1"].post(f"{hosted.base}/odds", data={"team": team, "force": "q" * 100})
+    refused(answer, 422, f"R3: FORCE must be a whole number, got '{'q' * 40}'... (100 characters)")

@@ -36,6 +36,7 @@ from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import OutputFailed, writing_stdout
 from sevens.cli.stopping import exit_code, signals_deferred, stop_on_signals
 from sevens.store.secrets import is_public_id
+from sevens.tournament.quoting import quoted
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -117,7 +118,7 @@ def write_export(
     for game in document["games"]:
         if not is_public_id(game["id"]):
             raise ValueError(
-                f"game {game['id'][:40]!r} ({game['name'][:40]!r}) has an id sevens does not make, so it "
+                f"game {quoted(game['id'])} ({quoted(game['name'])}) has an id sevens does not make, so it "
                 "cannot name a file; export to one file instead (a PATH that is not a directory)"
             )
     head = {k: v for k, v in document.items() if k not in ("games", "credentials")}

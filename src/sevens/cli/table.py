@@ -34,6 +34,7 @@ from sevens.cli.render import describe_lots
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
+from sevens.tournament.quoting import quoted
 from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
 __all__ = ["LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
@@ -112,7 +113,7 @@ def _check_shown(where: str, name: str) -> None:
     hidden = hidden_character(name)
     if hidden is not None:
         raise ValueError(
-            f"{where}: {name[:40]!r} holds a control or invisible character ({hidden!r}), which a terminal "
+            f"{where}: {quoted(name)} holds a control or invisible character ({hidden!r}), which a terminal "
             "acts on or cannot show; write the name in visible characters"
         )
 

@@ -21,6 +21,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from sevens.tournament.quoting import quoted
+
 __all__ = ["ascii_whole", "read_whole", "separator_gap"]
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
@@ -93,7 +95,7 @@ def read_whole(option: str, text: str, *, what: str = "a whole number", most_dig
     """
     cleaned = text.strip()
     if not _WHOLE.fullmatch(cleaned):
-        shown = repr(text) if len(text) <= 40 else repr(text[:40] + "...")
+        shown = quoted(text)
         fixed = ascii_whole(cleaned)
         if fixed is not None:
             alone = " alone" if "_" in cleaned else ""

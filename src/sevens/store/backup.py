@@ -57,6 +57,7 @@ from sevens.store.models import (
 )
 from sevens.store.secrets import hash_token, is_public_id, new_token
 from sevens.tournament.game import Game
+from sevens.tournament.quoting import quoted
 from sevens.tournament.record import RecordError, dumps, replay_record, to_record
 
 __all__ = ["BACKUP_FORMAT", "BACKUP_VERSION", "ImportReport", "export_backup", "import_backup", "merge"]
@@ -363,9 +364,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
     if not is_public_id(public_id):
         # The id is the game's address, and its file's name in a directory export: "../x" would
         # write outside the directory.
-        named = f" ({data['name'][:40]!r})" if isinstance(data.get("name"), str) else ""
+        named = f" ({quoted(data['name'])})" if isinstance(data.get("name"), str) else ""
         raise Invalid(
-            f"{where}{named}: its id {public_id[:40]!r} is not one sevens makes (12 letters, digits, "
+            f"{where}{named}: its id {quoted(public_id)} is not one sevens makes (12 letters, digits, "
             "'-' or '_'); import the export as 'sevens export' wrote it"
         )
     where = f"game {public_id}"
@@ -603,7 +604,7 @@ def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
             continue
         if not isinstance(rematch, str) or rematch not in by_public:
             raise Invalid(
-                f"game {game.public_id}: its rematch {str(rematch)[:40]!r} is not in the backup; "
+                f"game {game.public_id}: its rematch {quoted(str(rematch))} is not in the backup; "
                 "import the export of both games together"
             )
         game.rematch_id = by_public[rematch]

@@ -167,7 +167,7 @@ def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> 
     meant = meant_bot(name[:60], STRATEGIES)
     near = f" (did you mean {meant!r}?)" if meant else ""
     raise Invalid(
-        f"R13: unknown {what} {name[:60]!r}{near}; choose one of {', '.join(strategy_names())}, "
+        f"R13: unknown {what} {quoted(name)}{near}; choose one of {', '.join(strategy_names())}, "
         f"or one of {', '.join(WEIGHTED)} with a knockout weight ('field-reader@1', 'equilibrium@0.4')",
         field=field,
     )

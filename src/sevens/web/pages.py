@@ -335,7 +335,7 @@ def _int_field(value: str, what: str, *, allow_blank: bool = False, field: str |
     if allow_blank and text == "":
         return None
     if not _WHOLE.fullmatch(text):
-        raise Invalid(f"{what} must be a whole number, got {value[:20]!r}", field=field)
+        raise Invalid(f"{what} must be a whole number, got {quoted(value)}", field=field)
     # Leading zeros are no size ("0000160" is 160), as on the command line; int() counts them too.
     significant = text.lstrip("+-").lstrip("0")
     digits = len(significant)
@@ -356,7 +356,7 @@ def _deadline_seconds(deadline_hours: str) -> int | None:
     if not _HOURS.fullmatch(text):
         raise Invalid(
             f"the deadline must be a number of hours such as 24 or 0.5 (0 or blank: resolve when all are "
-            f"ready), got {text[:20]!r}",
+            f"ready), got {quoted(text)}",
             field="turn_seconds",
         )
     seconds = round(float(text) * 3600)
@@ -1380,7 +1380,7 @@ def _change_deadline(
         # As the create form's deadline: float() would also read "1_0" as 10, other scripts' digits,
         # "1e3"; a minus sign is let through, to be told the hours must be more than 0.
         if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
-            raise Invalid(f"{asked}, got {hours[:20]!r}", field="hours")
+            raise Invalid(f"{asked}, got {quoted(hours)}", field="hours")
         seconds = views.extend_seconds(float(hours.strip()), hours.strip(), said)
         change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:

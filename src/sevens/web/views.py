@@ -104,7 +104,7 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
         # Said of the form's boxes: the parser's words name 'NAME@K' and quote all of a long paste.
         words = {
             "no-weight": f"{bot} takes no knockout weight: leave the weight box blank, or choose one of {', '.join(WEIGHTED)}",
-            "not-a-number": f"the knockout weight must be a number such as 0.5, 1.5 or 2, got {weight[:20]!r}",
+            "not-a-number": f"the knockout weight must be a number such as 0.5, 1.5 or 2, got {quoted(weight)}",
         }.get(exc.kind, str(exc))
         raise Invalid(f"R13: {words}", field=f"{field}_weight") from None
     return f"{bot}@{weight}"
@@ -130,7 +130,7 @@ def extend_seconds(hours: float, typed: str, what: str = "extend by") -> int:
     if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
         raise Invalid(
             f"{what} 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
-            f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {typed[:20]} hours",
+            f"{store.MAX_TURN_SECONDS // 3600} hours (30 days), got {typed if len(typed) <= 20 else quoted(typed)} hours",
             field="hours",
         )
     return seconds
@@ -339,7 +339,7 @@ def parse_arrangement(value: str) -> tuple[int, int, int]:
     # ASCII digits only: "²" passes isdigit() and int() then refuses it.
     if len(parts) != 3 or not all(p.isascii() and p.isdigit() and len(p) <= 3 for p in parts):
         raise Invalid(
-            f"R12: choose an arrangement of players and teams from the list; got {value[:40]!r}", field="arrangement"
+            f"R12: choose an arrangement of players and teams from the list; got {quoted(value)}", field="arrangement"
         )
     players, teams, per_player = (int(p) for p in parts)
     return players, teams, per_player
