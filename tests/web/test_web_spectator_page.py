@@ -161,3 +161,46 @@ def test_lots_in_a_knockout_are_shown_by_name_with_every_throw_as_in_a_group(app
     for draw in record["turns"][2]["lots"]:
         assert f"Lots ({draw['what']}): {throws(draw)}" in lines, lines
     assert not any(team in line for line in lines for team in name if "-" in team), lines
+
+
+def _listed(page: str, list_id: str, name: str) -> str:
+    """What the front page's list ``list_id`` says of the game called ``name``, tags left out."""
+    found = re.search(rf'<ul class="games" id="{list_id}">(.*?)</ul>', page, re.S)
+    assert found is not None, page
+    line = next((li for li in found.group(1).split("<li>") if f">{name}</a>" in li), None)
+    assert line is not None, found.group(1)
+    return re.sub(r"<[^>]+>", "", line).split("</li>")[0].strip()
+
+
+def test_the_front_page_lists_say_how_a_game_ended_as_its_page_does(app: FastAPI, clock: FakeClock) -> None:
+    """The front page's lists said just "ended" for a game its organiser ended early, as if it had
+    been played out: they now say briefly what the game's page says (by the organiser, when, after
+    which turn), and a game played to the final names its champion."""
+    ended = host_game(app, hours="0", name="Ended cup")
+    for seat, name in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        ended.join(seat, name)
+    ended.start()
+    for turn in (1, 2, 3):
+        assert post_form(ended.organiser, f"{ended.base}/resolve", {"turn": str(turn)}).status_code == 303
+    clock.advance(hours=5)
+    assert post_form(ended.organiser, f"{ended.base}/end").status_code == 303
+    said = "ended by the organiser on 2026-05-01 17:00 UTC, after turn 3 of 5, before the semi-finals"
+    assert _listed(new_client(app).get("/").text, "public-games", "Ended cup") == f"Ended cup ({said})"
+    assert _listed(ended.organiser.get("/").text, "my-games", "Ended cup") == f"Ended cup (organiser, {said})"
+
+    played = host_game(app, hours="0", name="Played cup")
+    played.join("p1", "Ann")
+    played.start()
+    document = new_client(app).get(f"/api/v1/games/{played.public_id}").json()
+    while document["status"] != "finished":  # once Ann's teams are out, the bots play the rest at once
+        assert post_form(played.organiser, f"{played.base}/resolve", {"turn": str(document["turn"])}).status_code == 303
+        document = new_client(app).get(f"/api/v1/games/{played.public_id}").json()
+    champion = next(t["name"] for t in document["teams"] if t["id"] == document["champion"])
+    assert _listed(new_client(app).get("/").text, "public-games", "Played cup") == f"Played cup (finished, champion {champion})"
+
+    lobby = host_game(app, hours="0", name="Lobby cup")
+    lobby.join("p1", "Ann")
+    assert post_form(lobby.organiser, f"{lobby.base}/end").status_code == 303
+    assert _listed(lobby.players["p1"].get("/").text, "my-games", "Lobby cup").endswith(
+        "(player, ended by the organiser on 2026-05-01 17:00 UTC, before it started)"
+    )

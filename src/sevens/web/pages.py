@@ -294,12 +294,14 @@ def _home(
             else:
                 line.plays = True
                 line.due += views.orders_due(db, line.game, grant.player_id)
+    public = store.list_public_games(db)
     return render(
         request,
         "home.html",
         {
-            "public": store.list_public_games(db),
+            "public": public,
             "mine": list(mine.values()),
+            "statuses": views.listed_statuses(db, [*public, *(line.game for line in mine.values())]),
             "signed_in": principal is not None,
             "bots": store.strategy_names(),
             "default_bot": views.default_bot(),

@@ -15,7 +15,7 @@ import hashlib
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -43,15 +43,18 @@ from sevens.tournament.standings import GroupTable, TableRow
 
 __all__ = [
     "IfLevel",
+    "ListedStatus",
     "OrganiserView",
     "PlayerView",
     "SpectatorView",
     "bot_name",
+    "ended_point",
     "default_bot",
     "format_choices",
     "if_level",
     "link_mark",
     "link_marks",
+    "listed_statuses",
     "odds_for",
     "organiser_view",
     "parse_arrangement",
@@ -65,6 +68,55 @@ __all__ = [
     "who_ordered_mark",
     "who_ordered_now",
 ]
+
+
+def ended_point(fmt: Format, played: int | None) -> str:
+    """Where a game the organiser ended stood when they did, ``played`` turns resolved (None: it
+    never started), in words.
+
+    >>> four = Format(teams=16, players=4, teams_per_player=4)
+    >>> ended_point(four, None), ended_point(four, 0)
+    ('before it started', 'before turn 1 of 6 was played')
+    >>> ended_point(four, 2), ended_point(four, 3), ended_point(four, 5)
+    ('after turn 2 of 6, in the group stage', 'after turn 3 of 6, before the quarter-finals', 'after turn 5 of 6, before the final')
+    """
+    if played is None:
+        return "before it started"
+    turns = fmt.turns
+    if played == 0:
+        return f"before turn 1 of {turns} was played"
+    stage = fmt.stages[played] if played < turns else None
+    if stage is None or stage is Stage.GROUP:
+        return f"after turn {played} of {turns}, in the group stage"
+    return f"after turn {played} of {turns}, before the {stage}{'' if stage is Stage.FINAL else 's'}"
+
+
+@dataclass(frozen=True, slots=True)
+class ListedStatus:
+    """A game's status for a line of the front page's lists, saying briefly what its own page says:
+    ``point`` where the organiser ended it (:func:`ended_point`, with ``ended_at``), ``champion``
+    the champion's name of a game played to the final."""
+
+    status: str
+    ended_at: datetime | None = None
+    point: str | None = None
+    champion: str | None = None
+
+
+def listed_statuses(db: Session, games: Iterable[GameRow]) -> dict[int, ListedStatus]:
+    """:class:`ListedStatus` of each of ``games``, by row id: a game ended early said just "ended"
+    there, as if played to the end."""
+    games = list(games)
+    champions = store.champion_names(db, games)
+    out: dict[int, ListedStatus] = {}
+    for game in games:
+        point = None
+        if game.status is GameStatus.ENDED:
+            fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
+            # current_turn is the open turn once started (turn 1 at the start): one more than those played.
+            point = ended_point(fmt, game.current_turn - 1 if game.started_at is not None else None)
+        out[game.id] = ListedStatus(game.status.value, game.ended_at, point, champions.get(game.id))
+    return out
 
 
 def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
@@ -400,16 +452,8 @@ class SpectatorView:
         return now | {team: "unclaimed" for team in self.unclaimed if team not in now}
 
     def ended_point(self) -> str:
-        """Where a game the organiser ended stood when they did, in words: "before it started",
-        "before turn 1 of 6 was played", "after turn 3 of 6, before the quarter-finals"."""
-        if self.state is None:
-            return "before it started"
-        played, turns, stage = len(self.state.turns), self.format.turns, self.state.stage
-        if played == 0:
-            return f"before turn 1 of {turns} was played"
-        if stage is None or stage is Stage.GROUP:
-            return f"after turn {played} of {turns}, in the group stage"
-        return f"after turn {played} of {turns}, before the {stage}{'' if stage is Stage.FINAL else 's'}"
+        """Where a game the organiser ended stood when they did (:func:`ended_point`)."""
+        return ended_point(self.format, None if self.state is None else len(self.state.turns))
 
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (the API's game document)."""
