@@ -703,3 +703,15 @@ def test_a_long_draft_number_for_the_odds_is_quoted_back_saying_it_was_cut(hoste
     team = hosted.my_teams("p1")[0]
     answer = hosted.players["p1"].post(f"{hosted.base}/odds", data={"team": team, "force": "q" * 100})
     refused(answer, 422, f"R3: FORCE must be a whole number, got '{'q' * 40}'... (100 characters)")
+
+
+@pytest.mark.parametrize("data", [{}, {"team": ""}, {"team": "  ", "force": "5"}])
+def test_the_odds_of_a_draft_with_no_team_say_which_field_to_send(hosted: Hosted, data: dict[str, str]) -> None:
+    """An empty POST to a game's odds (or a blank team) answered "no team '' in this game", which
+    named no field and no fix: it now names the field and what it takes."""
+    answer = hosted.players["p1"].post(f"{hosted.base}/odds", data=data)
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"] == (
+        "the field 'team' is missing or blank: send the id of one of your teams in it (as the order form's script "
+        "does), with the draft's 'force' and 'flair'"
+    )

@@ -1659,6 +1659,12 @@ def odds_fragment(
     access = _access(db, principal, game)
     _watchable(game, access)
     player_id = _player(access)
+    if not team.strip():  # not "no team ''": what was left out, and what to send instead
+        raise Invalid(
+            "the field 'team' is missing or blank: send the id of one of your teams in it (as the order form's "
+            "script does), with the draft's 'force' and 'flair'",
+            field="team",
+        )
     force_points = _int_field(force or "0", "R3: FORCE")
     flair_points = _int_field(flair or "0", "R3: FLAIR")
     assert force_points is not None and flair_points is not None
