@@ -125,7 +125,7 @@ def test_the_help_at_the_order_prompt_indents_what_wraps_under_each_paragraph(co
     """Its wrapped lines began at the left edge, where they read as paragraphs of their own."""
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "help", "--no-save"], input="?\n",
                            env={"COLUMNS": str(columns)})
-    lines = result.output.split("(? for help): ", 1)[1].splitlines()
+    lines = result.output.split("(? for help): ?\n", 1)[1].splitlines()  # the line read is shown after its prompt
     shown = lines[: next(i for i, line in enumerate(lines) if "(? for help)" in line)]
     assert len(shown) > 7, shown  # the help wraps at these widths
     for line in shown:

@@ -81,7 +81,7 @@ def test_an_order_piped_in_at_a_hand_over_is_said_and_taken_as_the_order_not_swa
     # With the empty line, or any other text there (a hand-over is any line from a pipe), as before.
     for before in ("\n", "ready\n"):
         shown = _two_people(f"{before}20 9\n\n", tmp_path)
-        assert "Order for Argentina as FORCE FLAIR (? for help): 20 FORCE + 9 FLAIR: expected" in shown, shown
+        assert "Order for Argentina as FORCE FLAIR (? for help): 20 9 20 FORCE + 9 FLAIR: expected" in shown, shown
         assert "was read at the hand-over" not in shown and "Refused" not in shown
 
 
@@ -113,10 +113,10 @@ def test_orders_piped_in_without_answers_to_send_this_order_are_each_taken(tmp_p
     teams = [line.split(" (SCRUM")[0] for line in result.stdout.splitlines() if " (SCRUM 100) v " in line]
     assert len(teams) == 2, said  # the second team's order was asked for
     first, second = teams
-    assert ("Send this order? [y/n] (y): '15 9' was read where \"Send this order?\" wants y or n; it is an order, so "
+    assert ("Send this order? [y/n] (y): 15 9 '15 9' was read where \"Send this order?\" wants y or n; it is an order, so "
             f"12 FORCE + 9 FLAIR is sent for {first} and '15 9' is taken as the next answer (put y, or an empty line, "
             "after each order).") in said, said
-    assert f"Order for {second} as FORCE FLAIR (? for help): 15 FORCE + 9 FLAIR: expected" in said, said
+    assert f"Order for {second} as FORCE FLAIR (? for help): 15 9 15 FORCE + 9 FLAIR: expected" in said, said
     assert "Please answer" not in said and "Refused" not in said
 
 
@@ -163,3 +163,25 @@ def test_an_order_with_a_separator_out_of_place_is_refused_not_read_as_two_numbe
             "order you meant, else type it in full. Try again.") in said, said
     assert "in '20 9,', the last character, ',', has no number after it" in said
     assert said.count("Refused") == 2 and "20 FORCE + 9 FLAIR: expected" in said
+
+
+def test_orders_piped_in_are_shown_after_their_prompts_and_no_line_runs_on(tmp_path: Path) -> None:
+    """Input that is not a terminal is not shown as it is read, so each prompt's line ran on into what
+    came next: "Send this order? [y/n] (y): t1-m1 group A: Fiji v France", and the order's odds
+    after "(? for help): " went past the width the rest was laid out for. The line read is now shown
+    after its prompt, as a terminal shows what is typed (control characters escaped)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "sevens", "play", "--seed", "pty", "--no-save"], input="\x1b[2J\n" + "10 6\ny\n" * 30,
+        capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "HOME": str(tmp_path), "COLUMNS": "80"},
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert "\x1b" not in result.stdout
+    prompts = [line for line in lines if line.startswith("Order for ")]
+    assert prompts[0].endswith("(? for help): \\x1b[2J"), prompts  # refused, and asked again
+    assert len(prompts) > 2 and all(line.endswith("(? for help): 10 6") for line in prompts[1:]), prompts
+    asked = [line for line in lines if "Send this order?" in line]
+    assert asked and all(line == "  Send this order? [y/n] (y): y" for line in asked), asked
+    seeds = ("Seed commitment (SHA-256", "Dice seed, revealed: ")  # a hash is never broken, to be copied whole
+    assert [line for line in lines if len(line) > 80 and not line.startswith(seeds)] == []

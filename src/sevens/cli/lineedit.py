@@ -43,6 +43,8 @@ from rich.console import Console
 from rich.prompt import Confirm, Prompt
 from rich.text import TextType
 
+from sevens.cli.errors import one_line
+
 try:
     import termios
 except ImportError:  # not a POSIX system: no type-ahead is dropped, and what is typed is shown
@@ -246,7 +248,17 @@ def unread(line: str) -> None:
 
 def read_line(console: Console, prompt: TextType) -> str:
     """Read a line as rich's prompts do, but with the prompt given to readline, so that editing
-    redraws it rather than writing over it; the history is cleared after the line."""
+    redraws it rather than writing over it; the history is cleared after the line. A line from
+    input that is not a terminal (orders piped in) is shown after the prompt, as a terminal shows
+    what is typed: unshown, the prompt's line ran on into what came next ("Send this order? [y/n]
+    (y): t1-m1 group A: Fiji v France"), past the width the rest was laid out for."""
+    line = _read_line(console, prompt)
+    if not sys.stdin.isatty():
+        console.out(one_line(line), highlight=False)  # not markup, and control characters escaped
+    return line
+
+
+def _read_line(console: Console, prompt: TextType) -> str:
     if _unread:
         console.print(prompt, end="")
         return _unread.pop()
