@@ -1,5 +1,5 @@
 """The front page with games in its lists, in real Chromium at a desktop width and on phones: each
-game's line reads as one item."""
+game's line reads as one item, and the docs' picture of the front page shows games listed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, visit
+from browser.browser_helpers import CHROMIUM, SCREENSHOTS, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -87,3 +87,9 @@ def test_each_game_on_the_front_page_has_its_bullet_beside_its_name(server: str,
         top = page.evaluate("window.scrollY")
         clip = {"x": line["left"] - 24, "y": line["top"] - top, "width": 22, "height": line["bottom"] - line["top"]}
         assert _has_bullet(page.screenshot(clip=clip)), f"no bullet beside the first line of {line['text']!r} at {width} px"
+    if width == 1280:
+        # The docs' picture of the front page (docs/web.md): the form, then the public games.
+        page.set_viewport_size({"width": 1000, "height": 760})
+        page.evaluate("window.scrollTo(0, 0)")
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)

@@ -61,7 +61,6 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
 
     # The organiser creates a game: 4 players, 8 teams, 2 each, resolved when all are ready.
     visit(organiser, server + "/")
-    shot(organiser, "home")
     organiser.fill("input[name=name]", "Browser cup")
     organiser.select_option("select[name=arrangement]", "4-8-2")
     organiser.fill("input[name=deadline_hours]", "0")
