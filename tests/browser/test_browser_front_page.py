@@ -27,7 +27,7 @@ def _list_games(tmp_path: Path) -> None:
     ended after turn 3, and one played to a champion."""
     from sevens.web.app import create_app
     from sevens.web.settings import Settings
-    from web.web_helpers import host_game, post_form
+    from web.web_helpers import every_seat_taken, host_game, post_form
 
     url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
     app = create_app(Settings(database_url=url, scheduler=False, migrate=False, games_per_hour=0))
@@ -35,18 +35,14 @@ def _list_games(tmp_path: Path) -> None:
     running.join("p1", "Ann")
     running.start()
     host_game(app, name="Saturday sevens in the park").join("p1", "Ann")
-    ended = host_game(app, hours="0", name="Ended early cup")
-    for seat, player in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
-        ended.join(seat, player)
-    ended.start()
-    for turn in (1, 2, 3):
-        assert post_form(ended.organiser, f"{ended.base}/resolve", {"turn": str(turn)}).status_code == 303
+    ended = every_seat_taken(app, name="Ended early cup")
+    ended.resolve(1, 2, 3)
     assert post_form(ended.organiser, f"{ended.base}/end").status_code == 303
     played = host_game(app, hours="0", name="Played cup")
     played.join("p1", "Ann")
     played.start()
     while turn := played.turn():  # once Ann's teams are out, the bots play the rest at once
-        assert post_form(played.organiser, f"{played.base}/resolve", {"turn": str(turn)}).status_code == 303
+        played.resolve(turn)
     app.state.engine.dispose()
 
 

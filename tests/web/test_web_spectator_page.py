@@ -8,7 +8,7 @@ import re
 
 from fastapi import FastAPI
 
-from web.web_helpers import FakeClock, host_game, new_client, post_form
+from web.web_helpers import FakeClock, every_seat_taken, host_game, new_client, post_form
 
 
 def _managers(page: str) -> dict[str, str]:
@@ -67,12 +67,8 @@ def _ended(page: str) -> str:
 
 
 def test_an_ended_game_says_when_and_after_which_turn(app: FastAPI, clock: FakeClock) -> None:
-    game = host_game(app, hours="0")
-    for seat, name in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
-        game.join(seat, name)  # every team played: the bots never finish the game at once
-    game.start()
-    for turn in (1, 2, 3):
-        assert post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)}).status_code == 303
+    game = every_seat_taken(app)
+    game.resolve(1, 2, 3)
     clock.advance(hours=5)
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     said = "by the organiser on 2026-05-01 17:00 UTC, after turn 3 of 5, before the semi-finals"
@@ -176,12 +172,8 @@ def test_the_front_page_lists_say_how_a_game_ended_as_its_page_does(app: FastAPI
     """The front page's lists said just "ended" for a game its organiser ended early, as if it had
     been played out: they now say briefly what the game's page says (by the organiser, when, after
     which turn), and a game played to the final names its champion."""
-    ended = host_game(app, hours="0", name="Ended cup")
-    for seat, name in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
-        ended.join(seat, name)
-    ended.start()
-    for turn in (1, 2, 3):
-        assert post_form(ended.organiser, f"{ended.base}/resolve", {"turn": str(turn)}).status_code == 303
+    ended = every_seat_taken(app, name="Ended cup")
+    ended.resolve(1, 2, 3)
     clock.advance(hours=5)
     assert post_form(ended.organiser, f"{ended.base}/end").status_code == 303
     said = "ended by the organiser on 2026-05-01 17:00 UTC, after turn 3 of 5, before the semi-finals"

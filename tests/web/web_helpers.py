@@ -86,6 +86,12 @@ class Hosted:
         response = post_form(self.organiser, f"{self.base}/start")
         assert response.status_code == 303, response.text
 
+    def resolve(self, *turns: int) -> None:
+        """The organiser resolves these turns now, one after the other."""
+        for turn in turns:
+            response = post_form(self.organiser, f"{self.base}/resolve", {"turn": str(turn)})
+            assert response.status_code == 303, response.text
+
     def my_teams(self, player_id: str) -> list[str]:
         """The player's teams in play this turn, read from their page's order forms."""
         page = self.players[player_id].get(f"{self.base}/play").text
@@ -142,3 +148,13 @@ def host_game(
     public_id = re.search(r'href="/games/([\w-]+)/organise"', page)
     assert organiser_link and public_id and invites
     return Hosted(app, public_id.group(1), organiser, organiser_link.group(1), invites)
+
+
+def every_seat_taken(app: FastAPI, *, name: str = "Friday sevens") -> Hosted:
+    """A 4-player game without a deadline, its four seats taken (Ann, Ben, Cat, Dan) and started:
+    every team has a player, so the bots never play the game out by themselves."""
+    game = host_game(app, hours="0", name=name)
+    for seat, player in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        game.join(seat, player)
+    game.start()
+    return game
