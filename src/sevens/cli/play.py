@@ -508,7 +508,8 @@ def _fixtures_table(game: Game) -> RenderableType:
     under the home team, each with its SCRUM beside it."""
     table = Table()
     for header in ("Match", "Home", "SCRUM", "Away", "SCRUM"):
-        table.add_column(header)
+        # Figures right-aligned, as in the stacked layout and the group tables.
+        table.add_column(header, justify="right" if header == "SCRUM" else "left")
     stacked = Table()
     stacked.add_column("Match", no_wrap=True)
     stacked.add_column("Home v away", overflow="fold")
