@@ -1073,6 +1073,25 @@ def _sevens(args: list[str], cwd: Path, site: Path | None = None, typed: str = "
                           capture_output=True, text=True, timeout=300, check=False)
 
 
+@pytest.mark.parametrize("by", ["path", "entry point"])
+def test_a_bot_name_set_to_none_is_told_to_be_a_bot_not_a_batch_strategy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, by: str
+) -> None:
+    """'Mine = None' under sevens play --bots was told to become "a batch strategy (orders(view, rng))
+    or a bot", the lab's words: a game refuses a batch strategy, so it is offered a bot only."""
+    module = f"unset_bot_{by.replace(' ', '_')}"
+    install_package(tmp_path, f"pkg_{module}", {module: "Mine = None\n"}, {f"{module}-mine": f"{module}:Mine"})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    name = f"{module}:Mine" if by == "path" else f"{module}-mine"
+    how = "" if by == "path" else f", as the entry point '{module}:Mine' names it"
+    result = runner.invoke(app, ["play", "--auto", "--bots", name, "--no-save"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"error: --bots: cannot load '{name}': 'Mine' in {module} ({tmp_path / module}.py) is "
+                             f"None{how}, not a bot: set it to a bot (order(view, rng)), or to a class or function "
+                             "that makes one (docs/strategy.md, 'Writing your own strategy')\n")
+
+
 def test_the_start_says_where_a_bot_of_ones_own_and_a_registered_one_come_from(tmp_path: Path) -> None:
     """A module-path bot was called "a registered bot", as any name describe() did not know."""
     mine = "from sevens.bots import EvenSpread\n\n\nclass Mine(EvenSpread):\n    pass\n"

@@ -318,9 +318,11 @@ def hidden_entry_point(name: str) -> tuple[str, str] | None:
     return registered_entry_point(name)
 
 
-def load_registered(name: str) -> object | None:
+def load_registered(name: str, *, bots_only: bool = False) -> object | None:
     """What an entry point called ``name`` (group :data:`ENTRY_POINT_GROUP`) or a ``"module:attribute"``
     path names, as it is (a bot, a class, a factory...); ``None`` if ``name`` is neither.
+    ``bots_only``: it is loaded for a game, which plays bots and not the lab's batch strategies, so
+    a message says what a game can take.
 
     Raises:
         ValueError: the path names a module or attribute that cannot be loaded.
@@ -385,7 +387,9 @@ def load_registered(name: str) -> object | None:
                     f"{part!r} in {owner}"
                 ) from None
         if target is None:
-            raise ValueError(_names_none(name, entry.attr, entry.module, f", as the entry point {entry.value!r} names it"))
+            raise ValueError(_names_none(
+                name, entry.attr, entry.module, f", as the entry point {entry.value!r} names it", bots_only=bots_only
+            ))
     elif ":" in name:
         module, _, attribute = name.partition(":")
         if not module or not attribute:
@@ -451,13 +455,20 @@ def load_registered(name: str) -> object | None:
                     f"(case counts), or define {part!r} in {owner}"
                 ) from None
         if target is None:
-            raise ValueError(_names_none(name, attribute, module, ""))
+            raise ValueError(_names_none(name, attribute, module, "", bots_only=bots_only))
     return target
 
 
-def _names_none(name: str, attribute: str, module: str, how: str) -> str:
+def _names_none(name: str, attribute: str, module: str, how: str, *, bots_only: bool) -> str:
     """What to say of a path or entry point whose attribute is there but None (``Mine = None``, left
-    for later): it was said to be no strategy's name at all, as if the module lacked it."""
+    for later): it was said to be no strategy's name at all, as if the module lacked it. A game
+    (``bots_only``) is not offered the batch strategy it would refuse."""
+    if bots_only:
+        return (
+            f"cannot load {name!r}: {attribute!r} in {_where(module)} is None{how}, not a bot: set it to a bot "
+            "(order(view, rng)), or to a class or function that makes one (docs/strategy.md, 'Writing your own "
+            "strategy')"
+        )
     return (
         f"cannot load {name!r}: {attribute!r} in {_where(module)} is None{how}, not a strategy: set it to a batch "
         "strategy (orders(view, rng)) or a bot (order(view, rng)), or to a class or function that makes one "
@@ -641,7 +652,7 @@ class _CalledByItsPath:
 
 def _external(name: str) -> Strategy | None:
     """A bot from an entry point called ``name``, or from a ``"module:attribute"`` path."""
-    target = load_registered(name)
+    target = load_registered(name, bots_only=True)
     if target is None:
         return None
     # A class or a factory makes the bot; anything else is the bot itself.
