@@ -964,6 +964,24 @@ def test_the_fixtures_at_60_columns_keep_every_name_on_one_line() -> None:
     assert "│ Great Britain │" in fixtures  # where the boxed table fits, it is kept
 
 
+@pytest.mark.parametrize("columns", [40, 120])
+def test_the_fixtures_scrum_figures_are_right_aligned_wide_and_narrow(columns: int) -> None:
+    """The wide fixtures left-aligned SCRUM ('│ 100   │'), the narrow ones right-aligned it, as the
+    group tables do their figures: now both right-align it."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "4", "--seed", "k2", "--no-save"],
+                           env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    fixtures = out[out.index("Turn 2"):out.index("t2-m1 group")]  # SCRUM 100 beside 90 and 80 after turn 1
+    header = next(line for line in fixtures.splitlines() if "Match" in line).split("┃")[1:-1]
+    scrum = [i for i, cell in enumerate(header) if cell.strip() == "SCRUM"]
+    assert len(scrum) == (2 if columns == 120 else 1), fixtures
+    cells = [line.split("│")[1:-1] for line in fixtures.splitlines() if line.startswith("│")]
+    figures = [cell[i] for cell in cells for i in scrum]
+    assert figures and all(re.fullmatch(r" +\d+ ", figure) for figure in figures), fixtures
+    assert any(figure.strip() != "100" for figure in figures), fixtures
+
+
 def test_a_long_line_breaks_between_phrases_and_indents_at_any_width(tmp_path: Path) -> None:
     """At 100 columns the order's heading broke as '... turn 1; at most' / '5 matches left ...', the
     figure parted from its words and the second line flush left, as if a new line; only below 60
