@@ -948,6 +948,25 @@ def test_below_60_columns_the_order_and_its_odds_keep_each_figure_with_its_label
     assert "New Zealand: Out" in out or "New Zealand: Champion" in out or "New Zealand: Runner-up" in out, out
 
 
+def test_at_40_columns_a_prompt_breaks_between_phrases_only() -> None:
+    """At 40 columns the order's prompt broke as 'Order for Ireland as FORCE FLAIR (? for' / 'help):'
+    and the hand-over's as '... Press' / 'Enter when ...': now '(? for help):' and 'Press Enter'
+    move to the next line whole, indented under the prompt's first line."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--names", "Alexandra Konstantinopoulou,Bob", "--seed", "nm", "--no-save"],
+        input="\n10 9\ny\n" * 40, env={"COLUMNS": "40"},
+    )
+    assert result.exit_code == 0, result.output
+    lines = [line.rstrip() for line in result.output.splitlines()]
+    prompts = [(line, after) for line, after in itertools.pairwise(lines) if line.startswith("Order for ")]
+    assert len(prompts) >= 6 and all(after.startswith("  (? for help):") or line.endswith("(? for help): 10 9")
+                                     for line, after in prompts), prompts
+    assert any(line == "Order for Ireland as FORCE FLAIR" for line, _ in prompts), prompts
+    hand_over = [(line, after) for line, after in itertools.pairwise(lines) if line.startswith("Alexandra Konstantinopoulou: ")]
+    assert hand_over and all(line == "Alexandra Konstantinopoulou: your" and after.startswith(
+        "  orders are secret. Press Enter") for line, after in hand_over), hand_over
+
+
 def test_the_fixtures_at_60_columns_keep_every_name_on_one_line() -> None:
     """At exactly 60 columns the boxed fixtures (61 columns with 'Great Britain' or 'United States'
     in both name columns) were squeezed in, 'United' over 'States' in the Away column; where they do

@@ -41,9 +41,10 @@ from typing import TextIO
 
 from rich.console import Console
 from rich.prompt import Confirm, Prompt
-from rich.text import TextType
+from rich.text import Text, TextType
 
 from sevens.cli.errors import one_line
+from sevens.cli.render import Phrases
 
 try:
     import termios
@@ -177,7 +178,7 @@ def wait_for_enter(console: Console, prompt: str) -> str:
     with _unseen(fd):  # before the prompt shows: a key pressed as it appears is not shown either
         while True:
             drop_typed_ahead()
-            console.print(f"{prompt}: ", end="")
+            console.print(laid_out(f"{prompt}: ", console.width), end="")
             line = _line_from(fd)
             drop_typed_ahead()
             if not line.strip():
@@ -258,7 +259,58 @@ def read_line(console: Console, prompt: TextType) -> str:
     return line
 
 
+_ENDS_NAME = tuple(".,:;?!)")
+
+
+def _prompt_phrases(line: Text) -> list[Text]:
+    """``line`` (one line of a prompt) cut where it may break: between words, but never inside
+    brackets ("(? for help):", "[y/n]"), nor between capitalised words ("New Zealand", "FORCE FLAIR",
+    "Press Enter"), nor before a figure ("Team 1")."""
+    plain = line.plain
+    spans: list[list[int]] = []
+    depth = 0
+    for word in re.finditer(r"\S+", plain):
+        text = word.group()
+        previous = plain[spans[-1][0]:spans[-1][1]] if spans else ""
+        joined = spans and (
+            depth > 0
+            or text[:1].isdigit()
+            or (text[:1].isupper() and previous.split()[-1][:1].isupper() and not previous.endswith(_ENDS_NAME))
+        )
+        if joined:
+            spans[-1][1] = word.end()
+        else:
+            spans.append([word.start(), word.end()])
+        depth = max(0, depth + text.count("(") + text.count("[") - text.count(")") - text.count("]"))
+    if spans:
+        spans[0][0] = 0  # the line's indentation stays on its first phrase
+    return [line[start:end] for start, end in spans]
+
+
+def laid_out(prompt: TextType, width: int) -> Text:
+    """``prompt`` (markup, or text) with its lines broken between phrases only (:func:`_prompt_phrases`)
+    to fit ``width``, the lines after the first indented by two more than it: at 40 columns the
+    terminal broke "Order for Fiji as FORCE FLAIR (? for help): " as "(? for" / "help): ".
+
+    >>> print(laid_out("Order for New Zealand as FORCE FLAIR (? for help): ", 30).plain + "|")
+    Order for New Zealand as
+      FORCE FLAIR (? for help): |
+    """
+    text = Text.from_markup(prompt) if isinstance(prompt, str) else prompt
+    out: list[Text] = []
+    for line in text.split("\n", allow_blank=True):
+        plain = line.plain
+        trailing = line[len(plain.rstrip()):]  # the space after the colon, where the answer is typed
+        indent = len(plain) - len(plain.lstrip(" "))
+        broken = Phrases(_prompt_phrases(line), indent=indent + 2).lines(max(1, width - len(trailing)))
+        if broken:
+            broken[-1].append_text(trailing)
+        out.extend(broken or [line])
+    return Text("\n").join(out)
+
+
 def _read_line(console: Console, prompt: TextType) -> str:
+    prompt = laid_out(prompt, console.width)
     if _unread:
         console.print(prompt, end="")
         return _unread.pop()
