@@ -967,6 +967,16 @@ def test_at_40_columns_a_prompt_breaks_between_phrases_only() -> None:
         "  orders are secret. Press Enter") for line, after in hand_over), hand_over
 
 
+def test_at_40_columns_a_long_line_of_dice_keeps_flair_with_its_first_throw() -> None:
+    """28 FORCE dice filled a line up to '... 5 1 | FLAIR' at 40 columns, its throws on the next
+    line; 'FLAIR' now goes down with the first of them, as 'FORCE' starts its line with its first die."""
+    result = runner.invoke(app, ["play", "--humans", "1", "--players", "4", "--seed", "r2", "--no-save"],
+                           input="28 30\ny\n" * 3, env={"COLUMNS": "40"})  # a game over or cut short: no matter
+    dice = [line.strip(" │") for line in result.output.splitlines() if "FLAIR" in line and "│" in line]
+    assert dice and all(re.search(r"FLAIR \d-\d", line) for line in dice), dice
+    assert any(line.startswith("FLAIR ") for line in dice), dice  # the line that ended '| FLAIR'
+
+
 def test_the_fixtures_at_60_columns_keep_every_name_on_one_line() -> None:
     """At exactly 60 columns the boxed fixtures (61 columns with 'Great Britain' or 'United States'
     in both name columns) were squeezed in, 'United' over 'States' in the Away column; where they do

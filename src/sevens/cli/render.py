@@ -198,12 +198,24 @@ def dice_text(dice: Dice) -> str:
     >>> dice_text(Dice(force=(5, 3), flair=(((2, 2), (3, 4)),)))
     'FORCE 5 3 | FLAIR 2-2>3-4'
     """
-    parts = []
+    return " ".join(dice_phrases(dice))
+
+
+def dice_phrases(dice: Dice) -> list[str]:
+    """:func:`dice_text` in phrases for :class:`Phrases`: each label with its first figure, so that
+    a long line of dice never ends on "FLAIR" with its throws on the next line.
+
+    >>> dice_phrases(Dice(force=(5, 3), flair=(((2, 2), (3, 4)), ((1, 6),))))
+    ['FORCE 5', '3', '|', 'FLAIR 2-2>3-4', '1-6']
+    """
+    out: list[str] = []
     if dice.force:
-        parts.append("FORCE " + " ".join(str(face) for face in dice.force))
+        first, *rest = (str(face) for face in dice.force)
+        out += [f"FORCE {first}", *rest]
     if dice.flair:
-        parts.append("FLAIR " + " ".join(">".join(f"{a}-{b}" for a, b in option) for option in dice.flair))
-    return " | ".join(parts) if parts else "no dice"
+        first, *rest = (">".join(f"{a}-{b}" for a, b in option) for option in dice.flair)
+        out += [*(["|"] if out else []), f"FLAIR {first}", *rest]
+    return out or ["no dice"]
 
 
 def _order_phrases(side: MatchSide) -> list[str]:
@@ -215,14 +227,13 @@ def _order_phrases(side: MatchSide) -> list[str]:
             f"(+{bonus} win)" if bonus else ""]
 
 
-def _side_cell(game: Game, side: MatchSide) -> Text:
+def _side_cell(game: Game, side: MatchSide) -> Group:
     name = game.setup.team(side.team).name
     order, note, scrum, gained = _order_phrases(side)
     text = Text(f"{name}\n", style="bold")
     text.append(f"{order}{' ' + note if note else ''}  {scrum}{' ' + gained if gained else ''}\n", style="dim")
-    text.append(line_text(side.line) + "\n")
-    text.append(dice_text(side.dice), style="cyan")
-    return text
+    text.append(line_text(side.line))
+    return Group(text, Phrases(dice_phrases(side.dice), style="cyan"))
 
 
 def _side_stacked(game: Game, side: MatchSide) -> Group:
@@ -231,7 +242,7 @@ def _side_stacked(game: Game, side: MatchSide) -> Group:
         Text(game.setup.team(side.team).name, style="bold"),
         Phrases(_order_phrases(side), indent=2, style="dim"),
         Text(line_text(side.line)),
-        Text(dice_text(side.dice), style="cyan"),
+        Phrases(dice_phrases(side.dice), style="cyan"),
     )
 
 
