@@ -47,6 +47,7 @@ from sevens.cli.render import (
     match_report,
     percent,
     phrases,
+    team_names,
 )
 from sevens.cli.saved import (
     SavedGame,
@@ -386,11 +387,11 @@ def _ask_order(
         left = whole = f"at most {view.turns_left} matches"
         left += " left if you keep winning."
     console.print()
+    bold = f"[bold]{escape(game.setup.team(team).name)}[/]"  # escape, not literal: a tag follows the name
     _say(
         console,
-        f"[bold]{escape(game.setup.team(team).name)}[/] (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, "
-        f"turn {n}; {left}",
-        keep=[f"[bold]{escape(game.setup.team(team).name)}[/]", opp, whole, "your team too"],
+        f"{bold} (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, turn {n}; {left}",
+        keep=[bold, opp, whole, "your team too"],
     )
     level = _if_level(game, team, view.opponent)
     if level:
@@ -487,7 +488,7 @@ def _print_standings(console: Console, game: Game) -> None:
 
 def _print_group_tables(console: Console, game: Game) -> None:
     """Each group's table, with its lots and, once played, who went through (as the web page)."""
-    names = _team_names(game)
+    names = team_names(game)
     for table in game.tables().values():
         console.print(group_table(table, names))
         for note in group_notes(table, names, game.format.knockout_stages[0]):
@@ -1067,7 +1068,7 @@ def _print_final_standing(console: Console, game: Game) -> None:
     """Every team's place and how far it went, as the web's game page gives it after the final:
     teams out at the same stage share their places (3-4), those out after the groups go by their
     group place, with no tie-break made up between them."""
-    names = _team_names(game)
+    names = team_names(game)
     keep = [literal(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
     console.print("Final standing:")
     for placing in final_standing(game):
@@ -1077,7 +1078,7 @@ def _print_final_standing(console: Console, game: Game) -> None:
 
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
     """How far each team of the people at the keyboard went, one line a team."""
-    names = _team_names(game)
+    names = team_names(game)
     # "3rd in group A.": the group's letter stays with its word, as a team's name stays whole.
     keep = [literal(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
     for person in people:
@@ -1085,10 +1086,6 @@ def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> No
         for team in game.setup.teams_of(person.id):
             said = describe_progress(team_progress(game, team), names.__getitem__)
             _say(console, f"  {literal(names[team])}: {literal(said)}", keep=keep)
-
-
-def _team_names(game: Game) -> dict[str, str]:
-    return {t.id: t.name for t in game.setup.teams}
 
 
 def _module_bots(saved: SavedGame) -> tuple[str, ...]:

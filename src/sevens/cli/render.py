@@ -34,6 +34,7 @@ __all__ = [
     "literal",
     "match_report",
     "percent",
+    "team_names",
 ]
 
 NARROW = 60
@@ -275,11 +276,12 @@ def match_report(game: Game, match: MatchResult) -> RenderableType:
     if match.lots is None:
         return Narrower(table, narrow)
     # Lots settled it (R9): the throws, as the record keeps them (R10), so the winner is not taken on trust.
-    lots = Phrases(describe_lots(match.lots, _team_names(game), what=False), indent=2, style="dim italic")
+    lots = Phrases(describe_lots(match.lots, team_names(game), what=False), indent=2, style="dim italic")
     return Group(Narrower(table, narrow), lots)
 
 
-def _team_names(game: Game) -> dict[str, str]:
+def team_names(game: Game) -> dict[str, str]:
+    """Each team's name by its id."""
     return {team.id: team.name for team in game.setup.teams}
 
 

@@ -45,6 +45,7 @@ from sevens.web.deps import (
 )
 from sevens.web.security import (
     SESSION_COOKIE,
+    body_of_type,
     check_csrf,
     client_key,
     delete_session_cookie,
@@ -73,11 +74,10 @@ async def check_form_body(request: Request) -> None:
     kind = request.headers.get("content-type", "")
     if not kind.lower().startswith(_FORM_TYPES):
         if kind or await request.body():
-            sent = f"a body of type {quoted(kind.split(';')[0].strip(), 60)}" if kind else "a body with no Content-Type"
             raise HTTPException(
                 status_code=415,
                 detail=f"this address takes a form (application/x-www-form-urlencoded or multipart/form-data), as "
-                f"the site's pages send, not {sent}; nothing was done. Programs use the JSON API under /api/v1/ "
+                f"the site's pages send, not {body_of_type(kind)}; nothing was done. Programs use the JSON API under /api/v1/ "
                 "(described at /api/v1/openapi.json)",
             )
         return

@@ -42,6 +42,7 @@ __all__ = [
     "client_key",
     "cookie_name",
     "csrf_token",
+    "body_of_type",
     "encoded_body_message",
     "form_predates_session",
     "secure_cookies",
@@ -163,6 +164,16 @@ def too_large_message(max_bytes: int) -> str:
     'the request body is too large: send at most 65536 bytes'
     """
     return f"the request body is too large: send at most {max_bytes} bytes"
+
+
+def body_of_type(content_type: str) -> str:
+    """A request's body as a refusal of its Content-Type names it (the pages take forms, the API JSON).
+
+    >>> body_of_type("text/plain; charset=utf-8"), body_of_type("")
+    ("a body of type 'text/plain'", 'a body with no Content-Type')
+    """
+    kind = content_type.split(";")[0].strip()
+    return f"a body of type {quoted(kind, 60)}" if kind else "a body with no Content-Type"
 
 
 def encoded_body_message(encoding: str) -> str:

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 from starlette.routing import BaseRoute
 
 from sevens.tournament.quoting import quoted
+from sevens.web.security import body_of_type
 
 __all__ = ["body_fields", "likely", "methods_at", "refuse_unknown_input", "unknown_fields_message"]
 
@@ -176,11 +177,9 @@ def is_json_type(content_type: str) -> bool:
 def _not_json(content_type: str) -> HTTPException:
     """415 for a body FastAPI would not read as JSON: it was answered as if the body were not a JSON
     object ("must be a JSON object"), when it may well be one sent under another type."""
-    kind = content_type.split(";")[0].strip()
-    sent = f"a body of type {quoted(kind, 60)}" if kind else "a body with no Content-Type"
     return HTTPException(
         status_code=415,
-        detail=f"this operation takes a JSON object sent as Content-Type: application/json, not {sent}; "
+        detail=f"this operation takes a JSON object sent as Content-Type: application/json, not {body_of_type(content_type)}; "
         "nothing was done",
     )
 

@@ -251,12 +251,18 @@ function noteReadingPlace(main) {
   } catch (e) { /* storage refused: the browser keeps the height, as before */ }
 }
 
-function restoreReadingPlace() {
-  var kept = null;
+// What this tab kept under `key` for the page it reloads into (null if nothing, or storage refused),
+// taken once: a later reload by the reader's own hand finds nothing.
+function takeKept(key) {
   try {
-    kept = JSON.parse(window.sessionStorage.getItem(READING) || "null");
-    window.sessionStorage.removeItem(READING);
-  } catch (e) { kept = null; }
+    var kept = JSON.parse(window.sessionStorage.getItem(key) || "null");
+    window.sessionStorage.removeItem(key);
+    return kept;
+  } catch (e) { return null; }
+}
+
+function restoreReadingPlace() {
+  var kept = takeKept(READING);
   var history = window.history && "scrollRestoration" in window.history ? window.history : null;
   function putBack() {
     if (!kept || kept.page !== pagePath() || !kept.places) { return; }
@@ -410,11 +416,7 @@ function typedInto(form) {
 }
 
 function restoreTyping() {
-  var kept = null;
-  try {
-    kept = JSON.parse(window.sessionStorage.getItem(KEPT) || "null");
-    window.sessionStorage.removeItem(KEPT);
-  } catch (e) { kept = null; }
+  var kept = takeKept(KEPT);
   if (!kept || kept.page !== pagePath() || !kept.forms) { return; }
   var found = false;
   var samePage = Object.keys(kept.forms).some(function (key) {
