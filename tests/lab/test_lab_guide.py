@@ -131,3 +131,50 @@ def test_the_guide_shows_an_exact_figure_as_the_table_prints_it(tmp_path: Path) 
     assert cell and cell.group(0) == "12.50 (exact)", row
     quoted = re.findall(r"`(12\.50[^`]*)`", GUIDE)
     assert quoted and all(q == cell.group(0) for q in quoted), quoted
+
+
+def _least_force_budgets(knockout: bool) -> dict[int, int | None]:
+    """The dict the guide prints for each B: the least A that puts more than its leftover into FORCE."""
+    marker = "# the same under knockout rules" if knockout else "# for each B, the least A"
+    after = SOLVER[SOLVER.index(marker):]
+    printed = re.search(r"\n# (\{.*?\})", after, re.S)
+    assert printed, f"the guide no longer prints the dict after {marker!r}"
+    text = printed.group(1).replace("\n#", "")
+    return {int(b): None if a == "None" else int(a) for b, a in re.findall(r"(\d+): (\d+|None)", text)}
+
+
+@pytest.mark.parametrize("knockout", [False, True], ids=["group", "knockout"])
+def test_the_guides_least_force_budgets_are_the_solvers(knockout: bool) -> None:
+    """Each B's least A as the guide prints it: A turns to FORCE and A - 1 does not (a side that has
+    turned stays turned, so that is the least), or, where it says None, not even A = 60. Under
+    knockout rules the guide once printed no figures, and its summary said five to seven to one
+    where the margins run from 4.4 to 7.75."""
+    from sevens.odds.solver import solve_match
+
+    def force(a: int, b: int) -> bool:
+        pair = solve_match(a, b, knockout=knockout).pure_saddle
+        assert pair is not None, (a, b)
+        return pair[0].force > a % 3
+
+    least = _least_force_budgets(knockout)
+    assert sorted(least) == list(range(1, 21))
+    for b, a in least.items():
+        if a is None:
+            assert not force(60, b), b
+        else:
+            assert force(a, b) and (a - 1 <= b or not force(a - 1, b)), (b, a)
+    if knockout:
+        ratios = [a / b for b, a in least.items() if 3 <= b <= 13 and a is not None]
+        assert f"from {min(ratios):.1f} to {max(ratios):.2f} to one" in " ".join(SOLVER.split())
+
+
+def test_the_smaller_spender_plays_all_flair_at_every_budget_pair() -> None:
+    """The guide's claim beyond equal budgets, over every pair from 1 to 60 (group rules)."""
+    from sevens.odds.solver import solve_match
+
+    assert "the side spending less plays all\n  FLAIR, and so does the other wherever it spends less than 1.6 times" in SOLVER
+    for b in range(1, 61):
+        for a in range(b, 61):
+            pair = solve_match(a, b).pure_saddle
+            assert pair is not None and pair[1].force == b % 3, (a, b)
+            assert a >= 1.6 * b or pair[0].force == a % 3, (a, b)
