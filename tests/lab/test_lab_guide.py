@@ -178,3 +178,23 @@ def test_the_smaller_spender_plays_all_flair_at_every_budget_pair() -> None:
             pair = solve_match(a, b).pure_saddle
             assert pair is not None and pair[1].force == b % 3, (a, b)
             assert a >= 1.6 * b or pair[0].force == a % 3, (a, b)
+
+
+def test_the_guides_rule_of_thumb_beats_the_house_bots_by_a_wide_margin(tmp_path: Path) -> None:
+    """The guide's `rest.py` (after two group wins, nothing in the third group match), one team at a
+    time among equilibrium bots with 8 teams, its first command's seed: the lower end of its title
+    interval clears both the neutral 12.5% and the field's upper end. Seeded, so the same every run."""
+    start = GUIDE.find("## A rule of thumb the bots miss")
+    assert start >= 0, "the guide no longer has its section on the rule of thumb"
+    rule = GUIDE[start:GUIDE.index("\n## ", start + 1)]
+    module = re.search(r"`rest\.py`:\n\n```python\n(.*?)```", rule, re.S)
+    command = re.search(r"sevens lab --teams 8 --field equilibrium --strategies (rest:\w+),\S+ --tournaments \d+ "
+                        r"--seed (\d+)", rule)
+    assert module and command, "the section no longer shows rest.py and its command with 8 teams"
+    (tmp_path / "rest.py").write_text(module.group(1))
+    run = _lab(["--teams", "8", "--field", "equilibrium", "--strategies", command.group(1), "--tournaments", "20000",
+                "--seed", command.group(2), "--workers", "1", "--json"], tmp_path)
+    assert run.returncode == 0, run.stderr
+    rows = {row["strategy"]: row["titles"] for row in json.loads(run.stdout)["results"]}
+    rest, field = rows[command.group(1)], rows["equilibrium (field)"]
+    assert rest["ci95_low"] > max(field["ci95_high"], 1 / 8), (rest, field)
