@@ -193,3 +193,24 @@ def test_own_bot_module_in_the_current_folder_is_found(tmp_path, monkeypatch) ->
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
     assert get_strategy("my_own_pacer:Pacer").name == "even"
     assert sys.path[-1] == str(tmp_path)
+
+
+def test_equilibrium_orders_can_be_foreseen_as_the_guide_says() -> None:
+    """docs/strategy.md once said a player who knows equilibrium "still cannot tell its order in
+    advance", its split being drawn from a mix. Its mixes are pure at the budgets it meets, so its
+    order is the same whatever its random source: here before every match of a whole 16-team game."""
+    from pathlib import Path
+
+    guide = " ".join((Path(__file__).resolve().parents[2] / "docs" / "strategy.md").read_text().split())
+    assert "cannot tell its order in advance" not in guide and "Its order can be foreseen" in guide
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(16)]
+    game = new_game(draw_game(people, default_format(16), seed_sha256=seed_commitment(SEED), draw_seed=7))
+    bot = get_strategy("equilibrium")
+    seen = 0
+    while not game.finished:
+        for team in game.teams_in_play():
+            view = game.view_for(team)
+            assert len({bot.order(view, random.Random(r)) for r in range(5)}) == 1, (game.turn_number, team)
+            seen += 1
+        game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
+    assert seen == 16 * 3 + 8 + 4 + 2
