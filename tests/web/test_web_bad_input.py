@@ -212,6 +212,31 @@ def test_the_note_after_an_order_is_not_said_two_turns_later(hosted: Hosted, clo
     assert 'id="message"' not in page.text and "Turn 1 has been resolved" not in page.text
 
 
+def test_a_link_from_someone_else_never_says_an_order_is_in_that_is_not(hosted: Hosted) -> None:
+    """The address a player's page has after an order (/play?done=ready&team=...&turn=...) can be
+    written by anyone who knows the player's teams, which every player does. Sent to them, it said
+    "Order for Fiji ready (turn 1)." beside Fiji's empty form, and a player who took it for done let
+    the autopilot play the turn. The note now says what the store holds for that team and turn."""
+    player = hosted.players["p1"]
+    team, other = hosted.my_teams("p1")
+
+    def note(done: str, which: str) -> str:
+        page = player.get(f"{hosted.base}/play?done={done}&team={which}&turn=1")
+        assert page.status_code == 200
+        found = re.search(r'id="message">([^<]*)<', page.text)
+        return found.group(1) if found else ""
+
+    assert note("saved", team) == "" and note("ready", team) == ""
+    assert hosted.order("p1", team, 5, 3).status_code == 303
+    assert note("saved", team).startswith("Order for ") and note("ready", team) == ""
+    assert hosted.order("p1", team, 5, 3, action="ready").status_code == 303
+    assert note("ready", team).endswith(" ready (turn 1).")
+    assert post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"}).status_code == 303
+    # Turn 1 is resolved: its ready order is still said; the other team's autopilot played it.
+    assert "Turn 1 has been resolved: turn 2 is open" in note("ready", team)
+    assert note("ready", other) == "" and note("saved", other) == ""
+
+
 def test_the_note_after_the_last_order_a_game_waited_for_says_the_game_is_over(app: FastAPI, clock: FakeClock) -> None:
     """One person against the bots: their last order resolves its turn and, nobody else playing,
     every turn after it to the champion at once. The note says so, on a reload too, though the

@@ -1009,11 +1009,16 @@ def play_page(
         return _no_seat(request, game)
     player_id = access.player_id
     view = views.player_view(db, game, player_id)
-    message = views.done_message(view, done, team, turn)
     # A reload or a restored tab keeps the address: an order's note is said in its own turn, and
     # after it only as long as no turn was resolved since (that order's resolved its turn and those
     # nobody held up after it, all at once); an autopilot's while its team plays.
     number = views.turn_in_link(turn)
+    held = None
+    if done in ("saved", "ready") and number is not None:
+        # The order the note would speak of, as it stands: the address may come from anyone.
+        row = store.orders_of_player(db, game_id=game.id, turn=number, player_id=player_id).get(team)
+        held = None if row is None else row.ready
+    message = views.done_message(view, done, team, turn, held)
     past = done in ("saved", "ready") and number is not None and number != game.current_turn
     if past and not store.resolved_together(db, game_id=game.id, first=number or 0):
         message = ""

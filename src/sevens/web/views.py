@@ -923,17 +923,24 @@ def turn_in_link(turn: str) -> int | None:
     return int(turn) if turn.isascii() and turn.isdigit() and len(turn) <= 6 else None
 
 
-def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
+def done_message(view: PlayerView, done: str, team: str, turn: str, held: bool | None = None) -> str:
     """The play page's note on what its form just did, worded here from the player's own teams;
-    empty for anything else, so a crafted link shows nothing.
+    empty for anything else, so a crafted link shows nothing. ``held``: the team's order in the
+    link's turn as the store has it (None: no order; else whether it is ready). An order's note
+    says only what is so: a link sent by someone else, naming a team with no order, would have
+    told the player their order was in while the autopilot was about to play it.
 
     >>> info = TeamInfo("fiji", "Fiji", "A", "Ana", 100, True)
     >>> mine = MyTeam(info, None, None, None, None, "even")
     >>> view = PlayerView(None, "p1", "Ana", [mine], {})
-    >>> done_message(view, "ready", "fiji", "2"), done_message(view, "autopilot", "fiji", "")
+    >>> done_message(view, "ready", "fiji", "2", True), done_message(view, "autopilot", "fiji", "")
     ('Order for Fiji ready (turn 2).', 'Autopilot for Fiji set.')
-    >>> done_message(view, "ready", "tonga", "2"), done_message(view, "hacked", "fiji", "2")
+    >>> done_message(view, "ready", "fiji", "2", False), done_message(view, "saved", "fiji", "2", False)
+    ('', 'Order for Fiji saved (turn 2).')
+    >>> done_message(view, "saved", "fiji", "2"), done_message(view, "ready", "tonga", "2", True)
     ('', '')
+    >>> done_message(view, "hacked", "fiji", "2", True)
+    ''
     """
     name = next((t.info.name for t in view.teams if t.info.id == team), None)
     if name is None:
@@ -941,7 +948,7 @@ def done_message(view: PlayerView, done: str, team: str, turn: str) -> str:
     if done == "autopilot":
         return f"Autopilot for {name} set."
     number = turn_in_link(turn)
-    if done in ("saved", "ready") and number is not None:
+    if done in ("saved", "ready") and number is not None and held is not None and (held or done == "saved"):
         return f"Order for {name} {done} (turn {number})."
     return ""
 
