@@ -51,6 +51,20 @@ def test_a_loopback_connection_must_name_a_loopback_host(make_app: Callable[...,
     assert page.status_code == 400 and "content-security-policy" in page.headers
 
 
+def test_a_refused_host_is_quoted_cut_short_as_other_values_sent_are(make_app: Callable[..., FastAPI]) -> None:
+    """The refusal quoted the Host header whole, however long it came (a header of thousands of
+    characters came back in full), unlike every other value a request sends; a host name DNS
+    allows (up to 253 characters) is still quoted whole, for the operator to copy."""
+    local = _client(make_app(), "127.0.0.1:8000")
+    long_name = "a" * 3000 + ".example"
+    refused = local.get("/", headers={"Host": long_name})
+    assert refused.status_code == 400
+    assert len(refused.text) < 600 and "(3,008 characters)" in refused.text
+    longest = ".".join(["b" * 63] * 3) + ".example"  # 199 characters, a name DNS allows
+    refused = local.post("/api/v1/games", json=API, headers={"Host": longest})
+    assert refused.status_code == 400 and repr(longest) in refused.json()["detail"]
+
+
 def test_a_network_connection_names_any_host_until_a_list_is_set(make_app: Callable[..., FastAPI]) -> None:
     """Reached over the network (`--host 0.0.0.0`) any name goes through by default; with a list,
     only the listed and the loopback ones do; `*` lets every name through on loopback too."""

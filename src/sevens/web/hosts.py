@@ -16,11 +16,15 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from sevens.tournament.quoting import quoted
 from sevens.web.security import answer_plainly
 
 __all__ = ["HostCheck", "host_name", "parse_allowed_hosts"]
 
 SETTING = "SEVENS_ALLOWED_HOSTS (sevens serve --allowed-hosts)"
+
+NAME_LENGTH = 253
+"""The longest host name DNS allows: a refusal quotes a real name whole, and anything longer cut short."""
 
 
 def parse_allowed_hosts(text: str) -> tuple[str, ...]:
@@ -113,7 +117,7 @@ class HostCheck:
             await self.app(scope, receive, send)
             return
         message = (
-            f"this server does not answer to the host name {host_name(hosts[0])!r}; if it should, add it "
+            f"this server does not answer to the host name {quoted(host_name(hosts[0]), NAME_LENGTH)}; if it should, add it "
             f"to {SETTING} or set SEVENS_BASE_URL to the site's address"
         )
         await answer_plainly(scope, send, 400, message)
