@@ -97,12 +97,18 @@ class RefusedForm:
         return [e.attrs.get("name", "") for e in self.form.all() if e.attrs.get("aria-invalid") == "true"]
 
 
-def refused_form(html: str, form_id: str) -> RefusedForm:
+def page_tree(html: str) -> Element:
+    """The page's elements, from its root."""
     tree = _Tree()
     tree.feed(html)
-    forms = [e for e in tree.root.all() if e.tag == "form" and e.attrs.get("id") == form_id]
+    return tree.root
+
+
+def refused_form(html: str, form_id: str) -> RefusedForm:
+    root = page_tree(html)
+    forms = [e for e in root.all() if e.tag == "form" and e.attrs.get("id") == form_id]
     assert len(forms) == 1, (form_id, len(forms))
-    return RefusedForm(tree.root, forms[0])
+    return RefusedForm(root, forms[0])
 
 
 def page_notice(html: str) -> str:

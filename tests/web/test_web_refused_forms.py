@@ -7,10 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from annotated_types import MaxLen
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
+from sevens.web import pages
 from sevens.web.security import RateLimiter
-from web.refused_forms import page_notice, refused_form
+from web.refused_forms import page_notice, page_tree, refused_form
 from web.web_helpers import Hosted, host_game, new_client, post_form
 
 CREATE_TYPED = {
@@ -345,3 +348,64 @@ def test_a_stale_form_guessing_links_is_held_back_as_any_wrong_secret(app: FastA
     here = game.invites["p2"].split("testserver", 1)[1]
     right = browser.post(here, data={"name": "Ann B", "csrf": loaded})
     assert right.status_code == 403 and "press Join the game again" in refused_form(right.text, "join").summary().text
+
+
+def _route_limits(action: str) -> dict[str, int]:
+    """The most characters the route a form posts to takes in each of its fields."""
+    for route in pages.router.routes:
+        if isinstance(route, APIRoute) and "POST" in route.methods and route.path_regex.fullmatch(action):
+            return {
+                param.alias: limit.max_length
+                for param in route.dependant.body_params
+                for limit in param.field_info.metadata
+                if isinstance(limit, MaxLen)
+            }
+    raise AssertionError(f"no route takes a post to {action}")
+
+
+def _typed_boxes(address: str, html: str) -> list[tuple[str, str, str | None]]:
+    """Each text box of the page's forms, as (the form's address, the box's name, its maxlength);
+    a form with no action posts to the page's own ``address``."""
+    boxes = []
+    for form in (e for e in page_tree(html).all() if e.tag == "form"):
+        for box in form.all():
+            if box.tag == "input" and box.attrs.get("type", "text") == "text":
+                boxes.append((form.attrs.get("action", address), box.attrs["name"], box.attrs.get("maxlength")))
+    return boxes
+
+
+def test_every_box_stops_at_what_its_form_takes(app: FastAPI) -> None:
+    """A box with no maxlength, or a longer one than its route takes, let a person send more than
+    the server reads (the extend and deadline boxes, and the new game's deadline, took anything): the
+    answer was then a bare error page in the validator's words ("deadline_hours: String should have
+    at most 20 characters") rather than the form with the reason beside the box. Every text box of
+    every form now stops where its route does."""
+    timed = host_game(app, arrangement="4-16-2", hours="24")
+    player = timed.join("p1", "Ann")
+    timed.start()
+    untimed = host_game(app, hours="0")
+    untimed.join("p1", "Bo")
+    untimed.start()
+    lobby = host_game(app)  # a seat's name is typed only before the start
+    stranger = new_client(app)
+    addresses = {
+        "/": (stranger, "/"),
+        "join": (stranger, lobby.invites["p2"].split("testserver", 1)[1]),
+        "play": (player, f"{timed.base}/play"),
+        "organise": (timed.organiser, f"{timed.base}/organise"),
+        "organise, no deadline": (untimed.organiser, f"{untimed.base}/organise"),
+    }
+    seen: dict[str, set[str]] = {page: set() for page in addresses}
+    for page, (client, address) in addresses.items():
+        for action, name, maxlength in _typed_boxes(address, client.get(address).text):
+            limit = _route_limits(action).get(name)
+            assert limit is not None, (page, action, name)
+            assert maxlength is not None and int(maxlength) <= limit, (page, action, name, maxlength, limit)
+            seen[page].add(name)
+    assert seen == {
+        "/": {"name", "deadline_hours", "default_bot_weight"},
+        "join": {"name"},
+        "play": {"weight"},
+        "organise": {"hours", "weight"},
+        "organise, no deadline": {"hours", "weight"},
+    }
