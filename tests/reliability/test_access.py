@@ -365,6 +365,27 @@ def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path, backen
         assert answer.status_code == 200, answer.text
 
 
+def test_the_games_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path) -> None:
+    """SEVENS_GAMES_PER_HOUR against requests sent at once from one address: each was checked
+    against the count before any game was counted (the count came after the game was made), so a
+    burst of 40 creates against a limit of 5 made 40 games. One server now lets the limit through
+    and no more, and only then refuses with 429."""
+    with database("sqlite", tmp_path) as (url, _engine):
+        server = farm.start(server_env(url, games_per_hour=5))
+        try:
+
+            def create(i: int) -> int:
+                with httpx.Client(base_url=server.url, timeout=60) as client:
+                    return client.post("/api/v1/games", json={"name": f"Burst {i}", "players": 4}).status_code
+
+            with ThreadPoolExecutor(max_workers=10) as pool:
+                statuses = list(pool.map(create, range(40)))
+        finally:
+            server.kill()
+    assert sorted(set(statuses)) == [201, 429], statuses
+    assert statuses.count(201) == 5, statuses
+
+
 def test_no_current_order_in_any_response_export_or_log(hosted: Hosted, caplog: pytest.LogCaptureFixture) -> None:
     """R13 and issue 6: while a turn is open, its orders appear in no response to anyone but their
     owner, in no shareable export, and in no log line, even with every logger at DEBUG.

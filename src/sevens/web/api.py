@@ -53,10 +53,9 @@ from sevens.web.deps import (
     LimiterDep,
     SessionDep,
     bot_token,
-    count_new_game,
     current_principal,
+    new_game_allowed,
     refuse_bot_token,
-    refuse_too_many_games,
 )
 from sevens.web.schemas import error_responses
 from sevens.web.security import RateLimiter, client_key
@@ -796,31 +795,30 @@ def create(
     """Create a game; the caller's token (or a new one) organises it."""
     now = clock()
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
-    refuse_too_many_games(request)
-    if body.teams is None and body.teams_per_player is None:
-        fmt = default_format(body.players)
-        teams, per_player = fmt.teams, fmt.teams_per_player
-    elif body.teams is not None and body.teams_per_player is not None:
-        teams, per_player = body.teams, body.teams_per_player
-    else:
-        raise Invalid("give both teams and teams_per_player, or neither for R12's default format")
-    spec = store.NewGame(
-        name=body.name,
-        players=body.players,
-        teams=teams,
-        teams_per_player=per_player,
-        turn_seconds=round(body.deadline_hours * 3600) if body.deadline_hours else None,
-        default_bot=body.default_bot or views.default_bot(),
-        visibility=Visibility(body.visibility),
-    )
-    days = request.app.state.settings.invite_days
-    created = store.create_game(db, spec=spec, now=now, invite_lifetime=timedelta(days=days))
-    token: str | None = None
-    if principal is None:
-        principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
-    add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
-    db.commit()
-    count_new_game(request)
+    with new_game_allowed(request):
+        if body.teams is None and body.teams_per_player is None:
+            fmt = default_format(body.players)
+            teams, per_player = fmt.teams, fmt.teams_per_player
+        elif body.teams is not None and body.teams_per_player is not None:
+            teams, per_player = body.teams, body.teams_per_player
+        else:
+            raise Invalid("give both teams and teams_per_player, or neither for R12's default format")
+        spec = store.NewGame(
+            name=body.name,
+            players=body.players,
+            teams=teams,
+            teams_per_player=per_player,
+            turn_seconds=round(body.deadline_hours * 3600) if body.deadline_hours else None,
+            default_bot=body.default_bot or views.default_bot(),
+            visibility=Visibility(body.visibility),
+        )
+        days = request.app.state.settings.invite_days
+        created = store.create_game(db, spec=spec, now=now, invite_lifetime=timedelta(days=days))
+        token: str | None = None
+        if principal is None:
+            principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
+        add_grant(db, principal_id=principal.id, game_id=created.game.id, role=Role.ORGANISER)
+        db.commit()
     _created_at(response, created.game.public_id)
     return CreateResponse(
         game=created.game.public_id,
@@ -1057,19 +1055,18 @@ def rematch(
     One rematch per game (409 for a second); it counts against the hourly limit on new games."""
     row = _organised(db, principal.id, public_id)
     store.rematch_spec(row)  # a game not over, or rematched already: said before the hourly limit
-    refuse_too_many_games(request)
     now = clock()
     days = request.app.state.settings.invite_days
-    started = store.start_rematch(
-        db,
-        game_id=row.id,
-        principal_id=principal.id,
-        now=now,
-        actor=_actor(principal),
-        invite_lifetime=timedelta(days=days),
-    )
-    db.commit()
-    count_new_game(request)
+    with new_game_allowed(request):
+        started = store.start_rematch(
+            db,
+            game_id=row.id,
+            principal_id=principal.id,
+            now=now,
+            actor=_actor(principal),
+            invite_lifetime=timedelta(days=days),
+        )
+        db.commit()
     new = started.created.game
     _created_at(response, new.public_id)
     return RematchResponse(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -27,11 +28,10 @@ __all__ = [
     "SettingsDep",
     "GAMES_WINDOW_SECONDS",
     "bot_token",
-    "count_new_game",
     "current_principal",
     "get_db",
+    "new_game_allowed",
     "refuse_bot_token",
-    "refuse_too_many_games",
 ]
 
 
@@ -166,16 +166,23 @@ def _wait_words(seconds: int) -> str:
     return f"{math.ceil(seconds / 60)} minutes"
 
 
-def refuse_too_many_games(request: Request) -> None:
-    """Refuse a new game from an address that created its share this hour.
+@contextlib.contextmanager
+def new_game_allowed(request: Request) -> Iterator[None]:
+    """One of the new games this address may create this hour, held while the block makes it.
+
+    The check and the count are one step: checked first and counted once the game was made,
+    requests sent at once all passed the check before any was counted (a burst of 40 made 40 games
+    against a limit of 5). A game the block does not make (it raises: a bad setting) is given back.
 
     Raises:
         HTTPException: 429 with Retry-After, saying the limit and when to try again.
     """
     limiter: RateLimiter | None = request.app.state.games_limiter
     if limiter is None:
+        yield
         return
-    wait = limiter.retry_after(_games_key(request))
+    key = _games_key(request)
+    wait = limiter.hold(key)
     if wait:
         raise HTTPException(
             status_code=429,
@@ -185,10 +192,9 @@ def refuse_too_many_games(request: Request) -> None:
             ),
             headers={"Retry-After": str(wait)},
         )
-
-
-def count_new_game(request: Request) -> None:
-    """Count a game just created against its creator's address (once it is committed)."""
-    limiter: RateLimiter | None = request.app.state.games_limiter
-    if limiter is not None:
-        limiter.failed(_games_key(request))
+    try:
+        yield
+    except BaseException:
+        limiter.give_back(key)
+        raise
+    limiter.share(key)

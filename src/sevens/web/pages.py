@@ -40,8 +40,7 @@ from sevens.web.deps import (
     PrincipalDep,
     SessionDep,
     SettingsDep,
-    count_new_game,
-    refuse_too_many_games,
+    new_game_allowed,
 )
 from sevens.web.security import (
     SESSION_COOKIE,
@@ -423,23 +422,26 @@ def create_game(
         refusal = Refusal("create-game", _SIGNED_IN_SINCE.format(then="check the form and press Create game"), (), typed)
         return _home(request, db, principal, refusal=refusal, status=403)
     try:
-        refuse_too_many_games(request)
-        players, teams, per_player = views.parse_arrangement(arrangement)
-        turn_seconds = _deadline_seconds(deadline_hours)
-        if visibility not in ("public", "private"):
-            raise Invalid("visibility must be 'public' or 'private'", field="visibility")
-        spec = store.NewGame(
-            name=name,
-            players=players,
-            teams=teams,
-            teams_per_player=per_player,
-            turn_seconds=turn_seconds,
-            default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight, field="default_bot"),
-            visibility=Visibility(visibility),
-        )
-        created = store.create_game(
-            db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
-        )
+        with new_game_allowed(request):
+            players, teams, per_player = views.parse_arrangement(arrangement)
+            turn_seconds = _deadline_seconds(deadline_hours)
+            if visibility not in ("public", "private"):
+                raise Invalid("visibility must be 'public' or 'private'", field="visibility")
+            spec = store.NewGame(
+                name=name,
+                players=players,
+                teams=teams,
+                teams_per_player=per_player,
+                turn_seconds=turn_seconds,
+                default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight, field="default_bot"),
+                visibility=Visibility(visibility),
+            )
+            created = store.create_game(
+                db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)
+            )
+            session, token = _ensure_session(db, principal, settings, clock)
+            add_grant(db, principal_id=session.id, game_id=created.game.id, role=Role.ORGANISER)
+            db.commit()
     except HTTPException as exc:  # too many games: said on the form, with when to try again
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
         refusal = Refusal("create-game", detail, (), typed)
@@ -448,10 +450,6 @@ def create_game(
         db.rollback()
         refusal = _refusal("create-game", exc, _CREATE_BOXES, typed)
         return _home(request, db, principal, refusal=refusal, status=exc.status)
-    session, token = _ensure_session(db, principal, settings, clock)
-    add_grant(db, principal_id=session.id, game_id=created.game.id, role=Role.ORGANISER)
-    db.commit()
-    count_new_game(request)
     base = _base_url(request, settings)
     response = render(
         request,
@@ -1465,15 +1463,16 @@ def post_rematch(
     assert principal is not None  # _organiser_action refused anyone without a grant
     try:
         store.rematch_spec(game)  # a game not over, or rematched already: said before the hourly limit
-        refuse_too_many_games(request)
-        rematch = store.start_rematch(
-            db,
-            game_id=game.id,
-            principal_id=principal.id,
-            now=clock(),
-            actor="organiser",
-            invite_lifetime=timedelta(days=settings.invite_days),
-        )
+        with new_game_allowed(request):
+            rematch = store.start_rematch(
+                db,
+                game_id=game.id,
+                principal_id=principal.id,
+                now=clock(),
+                actor="organiser",
+                invite_lifetime=timedelta(days=settings.invite_days),
+            )
+            db.commit()
     except HTTPException as exc:  # too many games: said at the button, with when to try again
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
         response = _organiser_refused(
@@ -1486,8 +1485,6 @@ def post_rematch(
             request, db, principal, game, clock, _refusal("rematch", exc, {}, {}), status=exc.status
         )
     created, taken = rematch.created, rematch.taken
-    db.commit()
-    count_new_game(request)
     base = _base_url(request, settings)
     return render(
         request,

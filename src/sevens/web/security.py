@@ -471,22 +471,57 @@ class RateLimiter:
         (0, False)
         """
         with self._lock:
-            now = self._clock()
-            wait = self._blocked_until.get(key, now) - now
-            recent = self._recent(key)
-            if len(recent) >= self.attempts:
-                # The attempt that must leave the window before one more is allowed.
-                wait = max(wait, recent[len(recent) - self.attempts] + self.window - now)
+            return self._wait(key)
+
+    def _wait(self, key: str) -> int:
+        now = self._clock()
+        wait = self._blocked_until.get(key, now) - now
+        recent = self._recent(key)
+        if len(recent) >= self.attempts:
+            # The attempt that must leave the window before one more is allowed.
+            wait = max(wait, recent[len(recent) - self.attempts] + self.window - now)
         return max(0, math.ceil(wait))
 
-    def failed(self, key: str) -> None:
-        """Count one failed attempt (here, and where every worker sees it); also what a limit on
-        acts other than wrong secrets counts each act with (a new game)."""
+    def _count(self, key: str) -> None:
+        queue = self._recent(key)
+        queue.append(self._clock())
+        self._failures[key] = queue
+        self._sweep()
+
+    def hold(self, key: str) -> int:
+        """Count one act of ``key`` now if one more is allowed, in one step: 0 once it is counted
+        (here; :meth:`share` counts it where every worker sees it once the act is done, or
+        :meth:`give_back` takes it back), else the whole seconds to wait, nothing counted. A check
+        first and a count after the act let acts sent at once all pass before any was counted.
+
+        >>> limiter = RateLimiter(attempts=2, window_seconds=60, clock=lambda: 0.0)
+        >>> limiter.hold("a"), limiter.hold("a"), limiter.hold("a")
+        (0, 0, 60)
+        >>> limiter.give_back("a"); limiter.hold("a")
+        0
+        """
         with self._lock:
-            queue = self._recent(key)
-            queue.append(self._clock())
-            self._failures[key] = queue
-            self._sweep()
+            wait = self._wait(key)
+            if not wait:
+                self._count(key)
+            return wait
+
+    def give_back(self, key: str) -> None:
+        """Take back the latest act :meth:`hold` counted for ``key`` (it was not done after all)."""
+        with self._lock:
+            queue = self._failures.get(key)
+            if queue:
+                queue.pop()
+
+    def failed(self, key: str) -> None:
+        """Count one failed attempt (here, and where every worker sees it)."""
+        with self._lock:
+            self._count(key)
+        self.share(key)
+
+    def share(self, key: str) -> None:
+        """Count one act of ``key``, already counted here, where every worker sees it; past the
+        limit there, ``key`` is blocked here for a window too."""
         if self._shared is None:
             return
         try:
