@@ -178,6 +178,20 @@ def test_a_deeply_nested_body_where_none_is_taken_is_refused_not_a_server_error(
     assert snapshot(app) == before
 
 
+def test_a_body_nested_too_deeply_to_read_is_told_so(app: FastAPI) -> None:
+    """A new game whose name is 20,000 arrays one in another (40 KB, under the body limit, and
+    valid JSON): Python's reader stops at its recursion limit, and the answer said the body "could
+    not be read as JSON", which a client that checks its JSON finds untrue. It now says the body
+    nests too deeply; nothing is created."""
+    client, _ = _running(app)
+    before = snapshot(app)
+    body = b'{"name": ' + b"[" * 20000 + b"]" * 20000 + b', "players": 4}'
+    answer = client.post("/api/v1/games", content=body, headers={"Content-Type": "application/json"})
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith("the request body nests arrays or objects too deeply to read")
+    assert snapshot(app) == before
+
+
 def test_a_body_left_out_where_one_is_needed_says_what_to_send(app: FastAPI) -> None:
     """The other way round: an operation that needs a body, sent none, said only "input: Field
     required", naming no field and not saying that the whole body was missing."""

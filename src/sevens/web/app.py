@@ -120,6 +120,8 @@ def unparsed_body_message(cause: BaseException | None) -> str:
     ... except ValueError as exc:
     ...     unparsed_body_message(exc)
     'a number in the request body has more than 4300 digits, too many to read; send a JSON object with the numbers the operation takes'
+    >>> unparsed_body_message(RecursionError()).split(";")[0]
+    'the request body nests arrays or objects too deeply to read (no body the API takes nests more than a few levels)'
     """
     if isinstance(cause, UnicodeDecodeError):
         return "the request body is not UTF-8 text; send a JSON object in UTF-8"
@@ -127,6 +129,12 @@ def unparsed_body_message(cause: BaseException | None) -> str:
         return (
             f"a number in the request body has more than {sys.get_int_max_str_digits()} digits, too many to "
             "read; send a JSON object with the numbers the operation takes"
+        )
+    if isinstance(cause, RecursionError):
+        # Valid JSON perhaps, but arrays or objects nested past what the reader follows.
+        return (
+            "the request body nests arrays or objects too deeply to read (no body the API takes nests more "
+            "than a few levels); send a JSON object with the fields the operation takes"
         )
     return "the request body could not be read as JSON; send a JSON object"
 
