@@ -569,7 +569,7 @@ API_CREATE_CASES = [
     ({"players": "four"}, "players"),
     ({"teams": 12}, "R6"),
     ({"teams_per_player": 1}, "R12"),
-    ({"teams_per_player": None}, "give both teams and teams_per_player, or neither"),
+    ({"teams_per_player": None, "teams": 12}, "R6"),
     ({"deadline_hours": -1}, "deadline_hours"),
     ({"deadline_hours": "24"}, "deadline_hours"),
     ({"deadline_hours": 0.001}, "deadline"),

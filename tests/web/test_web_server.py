@@ -294,6 +294,38 @@ def test_an_api_game_without_a_format_gets_r12_default(app: FastAPI) -> None:
     assert seen["resolve_when"] == "deadline"
 
 
+def test_an_api_game_with_teams_or_teams_per_player_alone_gets_r12_preferred(app: FastAPI) -> None:
+    """One of the two numbers alone was refused ("give both teams and teams_per_player"): it is
+    completed as R12 completes its default, the arrangement with the largest share of teams
+    people play among the legal ones with it; one no legal arrangement has is refused with the
+    legal ones to send, and nothing is created."""
+    client = new_client(app)
+    cases = (
+        ({"players": 4, "teams": 16}, (16, 4)),
+        ({"players": 6, "teams": 8}, None),
+        ({"players": 6, "teams_per_player": 2}, (16, 2)),
+        ({"players": 8, "teams_per_player": 2}, (16, 2)),
+        ({"players": 12, "teams": 16}, (16, 1)),
+        ({"players": 4, "teams_per_player": 1}, None),
+    )
+    for asked, expected in cases:
+        created = client.post("/api/v1/games", json={"name": "Cup", **asked})
+        if expected is None:
+            assert created.status_code == 422, created.text
+            detail = created.json()["detail"]
+            assert "legal for" in detail and "send teams and teams_per_player" in detail, detail
+            continue
+        assert created.status_code == 201, created.text
+        boss = {"Authorization": f"Bearer {created.json()['token']}"}
+        fmt = client.get(f"/api/v1/games/{created.json()['game']}", headers=boss).json()["format"]
+        assert (fmt["teams"], fmt["teams_per_player"]) == expected, asked
+    refused = client.post("/api/v1/games", json={"name": "Cup", "players": 6, "teams": 8}).json()["detail"]
+    assert refused == (
+        "R12: no legal arrangement of 6 players has 8 teams; legal for 6 players: 16 teams with 2 each; send "
+        "teams and teams_per_player as one of these, or neither for R12's default"
+    )
+
+
 def _home_status(port: int, host: str) -> tuple[int, str]:
     request = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": host})
     try:

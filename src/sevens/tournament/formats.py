@@ -29,6 +29,7 @@ __all__ = [
     "Stage",
     "check_format",
     "default_format",
+    "format_asked",
     "legal_formats",
     "preferred",
 ]
@@ -197,6 +198,38 @@ def default_format(players: int) -> Format:
     Format(teams=8, players=8, teams_per_player=1)
     """
     return preferred(legal_formats(players))
+
+
+def format_asked(players: int, *, teams: int | None = None, teams_per_player: int | None = None) -> Format:
+    """The arrangement asked for with ``teams``, ``teams_per_player``, both or neither: both are
+    taken as given (:func:`check_format` judges them), neither is R12's default, and one alone
+    is completed as R12 completes the default, among the legal arrangements with it.
+
+    >>> format_asked(4, teams=16)
+    Format(teams=16, players=4, teams_per_player=4)
+    >>> format_asked(6, teams_per_player=2)
+    Format(teams=16, players=6, teams_per_player=2)
+    >>> format_asked(9, teams=8)
+    Traceback (most recent call last):
+    ...
+    ValueError: R12: no legal arrangement of 9 players has 8 teams; legal for 9 players: 16 teams with 1 each
+
+    Raises:
+        ValueError: ``players`` is outside 4..16, or no legal arrangement has the one number given.
+    """
+    if teams is not None and teams_per_player is not None:
+        return Format(teams=teams, players=players, teams_per_player=teams_per_player)
+    legal = legal_formats(players)
+    found = [f for f in legal if teams in (None, f.teams) and teams_per_player in (None, f.teams_per_player)]
+    if found:
+        return preferred(found)
+    options = ", ".join(f"{f.teams} teams with {f.teams_per_player} each" for f in legal)
+    if teams is not None and teams not in TEAM_COUNTS:
+        problem = f"R6: a game has 8 teams (2 groups) or 16 teams (4 groups), not {teams}"
+    else:
+        given = f"{teams} teams" if teams is not None else f"{teams_per_player} team{'' if teams_per_player == 1 else 's'} each"
+        problem = f"R12: no legal arrangement of {players} players has {given}"
+    raise ValueError(f"{problem}; legal for {players} players: {options}")
 
 
 def preferred(formats: Iterable[Format]) -> Format:

@@ -41,7 +41,7 @@ from sevens.store.auth import (
 )
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
-from sevens.tournament.formats import default_format
+from sevens.tournament.formats import format_asked
 from sevens.tournament.quoting import quoted
 from sevens.web import schemas, views
 from sevens.web.conditional import NOT_MODIFIED, answer_if_changed, refuse_if_match
@@ -707,13 +707,18 @@ def odds_of_draft(public_id: str, team: str, body: OddsRequest, principal: BotDe
 
 class CreateRequest(BaseModel):
     """A new game (R6, R12, R13); ``deadline_hours`` null or absent: resolve when all are ready;
-    ``teams`` and ``teams_per_player`` both absent: R12's default format for that many players."""
+    ``teams`` and ``teams_per_player`` both absent: R12's default format for that many players; one
+    of them absent: the arrangement R12 prefers among the legal ones with the other."""
 
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=80)
     players: StrictInt = Field(ge=4, le=16)
-    teams: StrictInt | None = Field(default=None, description="8 or 16; absent: R12's default")
-    teams_per_player: StrictInt | None = Field(default=None, ge=1, le=4, description="absent: R12's default")
+    teams: StrictInt | None = Field(
+        default=None, description="8 or 16; absent: R12's preferred with teams_per_player, or its default"
+    )
+    teams_per_player: StrictInt | None = Field(
+        default=None, ge=1, le=4, description="absent: R12's preferred with teams, or its default"
+    )
     deadline_hours: float | None = Field(
         default=None,
         ge=0,
@@ -796,18 +801,16 @@ def create(
     now = clock()
     principal = _optional_bot(db, authorization, key=client_key(request), limiter=limiter, now=now)
     with new_game_allowed(request):
-        if body.teams is None and body.teams_per_player is None:
-            fmt = default_format(body.players)
-            teams, per_player = fmt.teams, fmt.teams_per_player
-        elif body.teams is not None and body.teams_per_player is not None:
-            teams, per_player = body.teams, body.teams_per_player
-        else:
-            raise Invalid("give both teams and teams_per_player, or neither for R12's default format")
+        # One of the two alone is completed as R12 completes its default, never refused for the other's absence.
+        try:
+            fmt = format_asked(body.players, teams=body.teams, teams_per_player=body.teams_per_player)
+        except ValueError as exc:
+            raise Invalid(f"{exc}; send teams and teams_per_player as one of these, or neither for R12's default") from None
         spec = store.NewGame(
             name=body.name,
             players=body.players,
-            teams=teams,
-            teams_per_player=per_player,
+            teams=fmt.teams,
+            teams_per_player=fmt.teams_per_player,
             turn_seconds=round(body.deadline_hours * 3600) if body.deadline_hours else None,
             default_bot=body.default_bot or views.default_bot(),
             visibility=Visibility(body.visibility),
