@@ -967,6 +967,21 @@ def test_at_40_columns_a_prompt_breaks_between_phrases_only() -> None:
         "  orders are secret. Press Enter") for line, after in hand_over), hand_over
 
 
+@pytest.mark.parametrize("name", ["new zealand", "NEW ZEALAND", "New Zealand", "the [bold]all blacks"])
+def test_the_order_prompt_keeps_a_team_name_whole_whatever_its_case(name: str) -> None:
+    """The prompt kept two capitalised words together ('New Zealand') but broke a lowercase name
+    as 'Order for new' / '  zealand as ...': given the team's name, it keeps it whole, as a name."""
+    from sevens.cli import lineedit
+    from sevens.cli.render import literal
+
+    for width in range(len(name) + 2, 48):  # wide enough for the name on an indented line
+        console = Console(width=width, file=io.StringIO(), color_system=None)
+        lineedit.unread("10 6")
+        answer = lineedit.AskLine.keeping([name]).ask(f"Order for {literal(name)} as FORCE FLAIR (? for help)", console=console)
+        shown = console.file.getvalue()  # type: ignore[attr-defined]
+        assert answer == "10 6" and any(name in line for line in shown.splitlines()), (width, shown)
+
+
 def test_at_40_columns_a_long_line_of_dice_keeps_flair_with_its_first_throw() -> None:
     """28 FORCE dice filled a line up to '... 5 1 | FLAIR' at 40 columns, its throws on the next
     line; 'FLAIR' now goes down with the first of them, as 'FORCE' starts its line with its first die."""

@@ -35,9 +35,9 @@ import select
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from types import FrameType, ModuleType
-from typing import TextIO
+from typing import ClassVar, TextIO
 
 from rich.console import Console
 from rich.prompt import Confirm, Prompt
@@ -163,7 +163,7 @@ def drop_typed_ahead() -> None:
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
-def wait_for_enter(console: Console, prompt: str) -> str:
+def wait_for_enter(console: Console, prompt: str, keep: Iterable[str] = ()) -> str:
     """Show ``prompt`` (markup) and wait for Enter alone, as a person sits down at the keyboard.
 
     From a terminal, keys typed before the prompt are dropped, what is typed is not shown, a line
@@ -171,14 +171,15 @@ def wait_for_enter(console: Console, prompt: str) -> str:
     person's), and keys typed with or after the Enter are dropped too, so that none reach the order
     prompt that follows; the empty line is returned. EOFError for Ctrl-D at the start of the line,
     as :func:`input` raises it. From anything else (orders piped in), one line is read and returned,
-    whatever it holds, for the caller to see whether it was meant for the next prompt."""
+    whatever it holds, for the caller to see whether it was meant for the next prompt. The names in
+    ``keep`` (the person's) are never split across lines."""
     if not sys.stdin.isatty() or termios is None:
-        return AskLine.ask(prompt, console=console, default="", show_default=False)
+        return AskLine.keeping(keep).ask(prompt, console=console, default="", show_default=False)
     fd = sys.stdin.fileno()
     with _unseen(fd):  # before the prompt shows: a key pressed as it appears is not shown either
         while True:
             drop_typed_ahead()
-            console.print(laid_out(f"{prompt}: ", console.width), end="")
+            console.print(laid_out(f"{prompt}: ", console.width, keep), end="")
             line = _line_from(fd)
             drop_typed_ahead()
             if not line.strip():
@@ -247,13 +248,14 @@ def unread(line: str) -> None:
         _unread.append(line)
 
 
-def read_line(console: Console, prompt: TextType) -> str:
+def read_line(console: Console, prompt: TextType, keep: Iterable[str] = ()) -> str:
     """Read a line as rich's prompts do, but with the prompt given to readline, so that editing
     redraws it rather than writing over it; the history is cleared after the line. A line from
     input that is not a terminal (orders piped in) is shown after the prompt, as a terminal shows
     what is typed: unshown, the prompt's line ran on into what came next ("Send this order? [y/n]
-    (y): t1-m1 group A: Fiji v France"), past the width the rest was laid out for."""
-    line = _read_line(console, prompt)
+    (y): t1-m1 group A: Fiji v France"), past the width the rest was laid out for. The names in
+    ``keep`` (teams) are never split across lines."""
+    line = _read_line(console, prompt, keep)
     if not sys.stdin.isatty():
         console.out(one_line(line), highlight=False)  # not markup, and control characters escaped
     return line
@@ -262,11 +264,13 @@ def read_line(console: Console, prompt: TextType) -> str:
 _ENDS_NAME = tuple(".,:;?!)")
 
 
-def _prompt_phrases(line: Text) -> list[Text]:
+def _prompt_phrases(line: Text, keep: Iterable[str] = ()) -> list[Text]:
     """``line`` (one line of a prompt) cut where it may break: between words, but never inside
-    brackets ("(? for help):", "[y/n]"), nor between capitalised words ("New Zealand", "FORCE FLAIR",
-    "Press Enter"), nor before a figure ("Team 1")."""
+    a name of ``keep`` whatever its case ("new zealand"), nor inside brackets ("(? for help):",
+    "[y/n]"), nor between capitalised words ("FORCE FLAIR", "Press Enter"), nor before a figure
+    ("Team 1")."""
     plain = line.plain
+    names = [(m.start(), m.end()) for name in keep if name.strip() for m in re.finditer(re.escape(name), plain)]
     spans: list[list[int]] = []
     depth = 0
     for word in re.finditer(r"\S+", plain):
@@ -274,6 +278,7 @@ def _prompt_phrases(line: Text) -> list[Text]:
         previous = plain[spans[-1][0]:spans[-1][1]] if spans else ""
         joined = spans and (
             depth > 0
+            or any(start < word.start() < end for start, end in names)
             or text[:1].isdigit()
             or (text[:1].isupper() and previous.split()[-1][:1].isupper() and not previous.endswith(_ENDS_NAME))
         )
@@ -287,14 +292,20 @@ def _prompt_phrases(line: Text) -> list[Text]:
     return [line[start:end] for start, end in spans]
 
 
-def laid_out(prompt: TextType, width: int) -> Text:
+def laid_out(prompt: TextType, width: int, keep: Iterable[str] = ()) -> Text:
     """``prompt`` (markup, or text) with its lines broken between phrases only (:func:`_prompt_phrases`)
     to fit ``width``, the lines after the first indented by two more than it: at 40 columns the
-    terminal broke "Order for Fiji as FORCE FLAIR (? for help): " as "(? for" / "help): ".
+    terminal broke "Order for Fiji as FORCE FLAIR (? for help): " as "(? for" / "help): ". A name
+    of ``keep`` is kept whole, whatever its case.
 
     >>> print(laid_out("Order for New Zealand as FORCE FLAIR (? for help): ", 30).plain + "|")
     Order for New Zealand as
       FORCE FLAIR (? for help): |
+    >>> print(laid_out("Order for new zealand as FORCE FLAIR (? for help): ", 18, keep=["new zealand"]).plain + "|")
+    Order for
+      new zealand as
+      FORCE FLAIR
+      (? for help): |
     """
     text = Text.from_markup(prompt) if isinstance(prompt, str) else prompt
     out: list[Text] = []
@@ -302,15 +313,15 @@ def laid_out(prompt: TextType, width: int) -> Text:
         plain = line.plain
         trailing = line[len(plain.rstrip()):]  # the space after the colon, where the answer is typed
         indent = len(plain) - len(plain.lstrip(" "))
-        broken = Phrases(_prompt_phrases(line), indent=indent + 2).lines(max(1, width - len(trailing)))
+        broken = Phrases(_prompt_phrases(line, keep), indent=indent + 2).lines(max(1, width - len(trailing)))
         if broken:
             broken[-1].append_text(trailing)
         out.extend(broken or [line])
     return Text("\n").join(out)
 
 
-def _read_line(console: Console, prompt: TextType) -> str:
-    prompt = laid_out(prompt, console.width)
+def _read_line(console: Console, prompt: TextType, keep: Iterable[str] = ()) -> str:
+    prompt = laid_out(prompt, console.width, keep)
     if _unread:
         console.print(prompt, end="")
         return _unread.pop()
@@ -330,13 +341,21 @@ def _read_line(console: Console, prompt: TextType) -> str:
 
 
 class AskLine(Prompt):
-    """rich's Prompt, reading with :func:`read_line`."""
+    """rich's Prompt, reading with :func:`read_line`; :meth:`keeping` gives one that never splits
+    the names it is given."""
+
+    keep: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def keeping(cls, names: Iterable[str]) -> type[AskLine]:
+        """This prompt, keeping each of ``names`` whole (a lowercase team name is one name too)."""
+        return type(cls.__name__, (cls,), {"keep": tuple(names)})
 
     @classmethod
     def get_input(cls, console: Console, prompt: TextType, password: bool, stream: TextIO | None = None) -> str:
         if password or stream is not None:
             return super().get_input(console, prompt, password, stream)
-        return read_line(console, prompt)
+        return read_line(console, prompt, cls.keep)
 
 
 class ConfirmLine(Confirm):

@@ -413,7 +413,8 @@ def _ask_order(
         if early is not None:
             text, early = early, None
         else:
-            text = AskLine.ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
+            # The team's name kept whole whatever its case: the prompt's own heuristic knows capitals only.
+            text = AskLine.keeping([game.setup.team(team).name]).ask(f"Order for {name} as FORCE FLAIR (? for help)", console=console)
         if text.strip().lower() in ("?", "h", "help"):
             for paragraph in _order_help(view.scrum, kept=kept).splitlines():
                 _say(console, paragraph)  # what wraps stays under its paragraph, figures with their words
@@ -776,7 +777,8 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             early = None
             if humans > 1:
                 read = lineedit.wait_for_enter(
-                    console, f"\n{literal(person.name)}: your orders are secret. Press Enter when you are at the keyboard"
+                    console, f"\n{literal(person.name)}: your orders are secret. Press Enter when you are at the keyboard",
+                    keep=[person.name],
                 )
                 early = read if _reads_as_order(read) else None
             for team in mine:
