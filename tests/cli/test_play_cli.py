@@ -593,7 +593,7 @@ def test_match_reports_show_the_win_bonus_and_plain_titles() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert "t1-m1 group A: " in out and "(group A)" not in out
-    assert "order 2+15  SCRUM 100->93 (+10 win)" in out  # 100 - 17 + 10
+    assert "order 2+15 SCRUM 100->93 (+10 win)" in out  # 100 - 17 + 10
     assert "SCRUM 100->83 (+10 win)" not in out and "SCRUM 100->83 " in out
     assert "draw: " not in out and ", a draw" in out
 
@@ -990,6 +990,29 @@ def test_at_40_columns_a_long_line_of_dice_keeps_flair_with_its_first_throw() ->
     dice = [line.strip(" │") for line in result.output.splitlines() if "FLAIR" in line and "│" in line]
     assert dice and all(re.search(r"FLAIR \d-\d", line) for line in dice), dice
     assert any(line.startswith("FLAIR ") for line in dice), dice  # the line that ended '| FLAIR'
+
+
+@pytest.mark.parametrize("columns", [60, 64, 70, 80, 100, 120])
+def test_the_wide_match_report_breaks_the_order_and_scrum_between_phrases(columns: int) -> None:
+    """Side by side, each cell's 'order 2+15  SCRUM 100->93 (+10 win)' was plain text: at 70
+    columns it wrapped as '... (+10' / 'win)', flush left. It breaks between phrases now, as the
+    stacked layout below 60 does, the rest indented under it."""
+    result = runner.invoke(app, ["play", "--auto", "--players", "16", "--seed", "k2", "--no-save"],
+                           env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output
+    rows = [line.split("│")[1:-1] for line in result.output.splitlines() if line.count("│") == 3]  # two sides
+    column = [row[side].rstrip() for side in (0, 1) for row in rows]
+    first = r" order \d+\+\d+( \(missed, autopilot\))?( SCRUM \d+->\d+)?( \(\+\d+ win\))?"
+    whole = r"order \d+\+\d+( \(missed, autopilot\))? SCRUM \d+->\d+( \(\+\d+ win\))?"
+    checked = 0
+    for at, cell in enumerate(column):
+        if not cell.startswith(" order "):
+            continue
+        assert re.fullmatch(first, cell), (columns, cell)
+        rest = list(itertools.takewhile(lambda c: c.startswith("   ") and c.strip(), column[at + 1:]))
+        assert re.fullmatch(whole, " ".join(c.strip() for c in [cell, *rest])), (columns, cell, rest)
+        checked += 1
+    assert checked > 30
 
 
 def test_the_fixtures_at_60_columns_keep_every_name_on_one_line() -> None:

@@ -229,12 +229,14 @@ def _order_phrases(side: MatchSide) -> list[str]:
 
 
 def _side_cell(game: Game, side: MatchSide) -> Group:
-    name = game.setup.team(side.team).name
-    order, note, scrum, gained = _order_phrases(side)
-    text = Text(f"{name}\n", style="bold")
-    text.append(f"{order}{' ' + note if note else ''}  {scrum}{' ' + gained if gained else ''}\n", style="dim")
-    text.append(line_text(side.line))
-    return Group(text, Phrases(dice_phrases(side.dice), style="cyan"))
+    """A side's cell beside the other's: its order and SCRUM broken between phrases only, as in
+    the narrow layout (a cell squeezed to 33 columns at 70 broke "(+10" from "win)")."""
+    return Group(
+        Text(game.setup.team(side.team).name, style="bold"),
+        Phrases(_order_phrases(side), indent=2, style="dim"),
+        Text(line_text(side.line)),
+        Phrases(dice_phrases(side.dice), style="cyan"),
+    )
 
 
 def _side_stacked(game: Game, side: MatchSide) -> Group:
