@@ -695,6 +695,41 @@ def test_a_run_started_with_ctrl_c_ignored_keeps_ignoring_it(tmp_path: Path, wor
     assert "note:" not in run.stderr, run.stderr
 
 
+QUITS = """
+from sevens.lab.strategies import EvenPacing
+
+
+class Quits(EvenPacing):
+    \"\"\"Even pacing until its second turn, where its code raises KeyboardInterrupt itself.\"\"\"
+
+    def orders(self, view, rng):
+        if view.turn >= 2:
+            raise KeyboardInterrupt("gave up")
+        return super().orders(view, rng)
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_strategy_raising_keyboard_interrupt_is_told_from_ctrl_c(tmp_path: Path, workers: str) -> None:
+    """A strategy whose code raised KeyboardInterrupt was reported as 'interrupted', status 130, as
+    if Ctrl-C had been pressed. The run's handler knows no signal came: it is said to be the
+    strategy's, status 1. A strategy that sends the run's own process SIGINT is still Ctrl-C."""
+    (tmp_path / "quits.py").write_text(QUITS)
+    (tmp_path / "presser.py").write_text(PRESSES_CTRL_C)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")}
+    base = [sys.executable, "-m", "sevens", "lab", "--tournaments", "4000", "--teams", "8", "--workers", workers]
+    quits = subprocess.run([*base, "--strategies", "even,quits:Quits"], cwd=tmp_path, env=env, capture_output=True,
+                           text=True, timeout=600, check=False)
+    assert quits.returncode == 1, quits.stderr
+    assert quits.stderr.startswith("error: the run stopped: KeyboardInterrupt: gave up, raised while quits:Quits played, "
+                                   "though the run was sent no Ctrl-C or other signal"), quits.stderr
+    if workers == "1":  # in a worker of its own, the SIGINT goes to that worker alone, not to the run
+        pressed = subprocess.run([*base, "--strategies", "even,presser:Presser"], cwd=tmp_path, env=env,
+                                 capture_output=True, text=True, timeout=600, check=False)
+        assert pressed.returncode == 130, pressed.stderr
+        assert pressed.stderr.startswith("error: interrupted after about "), pressed.stderr
+
+
 def test_long_strategy_names_are_shown_whole_in_a_narrow_table() -> None:
     """Two module paths cut to the same first characters ('sevens.lab.str…') could not be told apart."""
     names = ["sevens.lab.strategies:RandomPacing", "sevens.lab.strategies:KnockoutSaverPacing"]

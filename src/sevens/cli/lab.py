@@ -312,8 +312,9 @@ def lab(
         doing = now
         progress.update(task, description=_DOING[now].format(address=dask))
 
+    signals = _Signals()
     try:
-        with _printing_to_stderr(), _interrupted_once():  # stdout is for the results alone
+        with _printing_to_stderr(), _interrupted_once(signals):  # stdout is for the results alone
             if dask is None:
                 from sevens.lab.run import warm_up
 
@@ -348,6 +349,15 @@ def lab(
                     stage=stage,
                 )
     except KeyboardInterrupt as exc:
+        own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
+        if signals.watching and signals.came is None and own:
+            # No Ctrl-C, kill or closed terminal reached the run: a strategy's own code raised it.
+            fail(
+                f"the run stopped: {raised(exc)}, raised while {', '.join(own)} played, though the run was sent no "
+                "Ctrl-C or other signal (so a strategy's own code raised it, or code it called); nothing is printed "
+                "or plotted; fix it and run again",
+                code=1,
+            )
         fail(_interrupted(doing, simulated, tournaments, dask, exc), code=exit_code(exc))
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
         fail(f"the run stopped: {exc}", code=1)
@@ -448,8 +458,17 @@ _SENT_BY = {getattr(signal, name): why for name, why in (("SIGTERM", "kill"), ("
             if hasattr(signal, name)}
 
 
+class _Signals:
+    """What :func:`_interrupted_once` saw: whether its handlers were set (``watching``) and the
+    first signal they took (``came``), so that a KeyboardInterrupt no signal caused is told apart."""
+
+    def __init__(self) -> None:
+        self.watching = False
+        self.came: int | None = None
+
+
 @contextlib.contextmanager
-def _interrupted_once() -> Iterator[None]:
+def _interrupted_once(signals: _Signals | None = None) -> Iterator[None]:
     """Ctrl-C stops the run once: a second press while the workers' pool winds down would break
     off its clean-up (a traceback under the run's message), or the one line that says how far the
     run got. Presses after the first are ignored until the command ends. A command started with
@@ -458,9 +477,12 @@ def _interrupted_once() -> Iterator[None]:
     ``kill`` (SIGTERM) and a closed terminal (SIGHUP) stop it the same way, raising
     :class:`~sevens.cli.stopping.Stopped`: by default they ended the command where it was, and its
     worker processes played on without it, for as long as the run had to go. Any of the three
-    after the first is ignored; one the command was started ignoring (``nohup``) stays ignored."""
+    after the first is ignored; one the command was started ignoring (``nohup``) stays ignored.
+    ``signals``, if given, is told which signal came first, if any."""
 
     def first(signum: int, frame: object) -> None:
+        if signals is not None:
+            signals.came = signum
         for taken in handled:
             signal.signal(taken, signal.SIG_IGN)
         raise KeyboardInterrupt if signum == signal.SIGINT else Stopped(signum)
@@ -472,6 +494,8 @@ def _interrupted_once() -> Iterator[None]:
     # What stops a run as Ctrl-C does: the signals the run holds for its next look.
     handled = [signum for signum in held.SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN]
     before = {signum: signal.signal(signum, first) for signum in handled}
+    if signals is not None:
+        signals.watching = True
     try:
         yield
     except KeyboardInterrupt:
