@@ -4,6 +4,7 @@ that says how fresh it is while it follows the game (task spectator1)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -216,3 +217,42 @@ def test_a_reader_deep_in_the_reports_keeps_their_place_when_the_page_reloads(se
     assert abs(now - where) <= 2, (where, now, deep.evaluate("window.scrollY"))
     assert deep.evaluate("window.scrollY") > height + 500, "scrolled down past the new reports"
     assert top.evaluate("window.scrollY") == 0
+
+
+def test_every_time_on_the_pages_is_to_the_minute_in_the_readers_zone(server: str, chromium: Any) -> None:
+    """The script put times in the reader's zone with seconds ('05/12/2026, 09:41:07'), beside the
+    countdown's minutes, and named no zone, and 'Up to date at' kept seconds where the script does
+    not run: every time on the game's and the organiser's pages is now to the minute, its zone named."""
+    from playwright.sync_api import expect
+
+    with httpx.Client(base_url=server, timeout=60) as api:
+        made = api.post("/api/v1/games", json={"name": "Times", "players": 4, "deadline_hours": 30})
+        made.raise_for_status()
+        game, boss = made.json()["game"], {"Authorization": f"Bearer {made.json()['token']}"}
+        api.post("/api/v1/join", json={"invite": made.json()["invites"]["p1"], "name": "Ann"}).raise_for_status()
+        api.post(f"/api/v1/games/{game}/start", headers=boss).raise_for_status()
+        api.post(f"/api/v1/games/{game}/extend", headers=boss, json={"hours": 1.5}).raise_for_status()
+    seconds = re.compile(r"\d:\d\d:\d\d")
+    context = chromium.new_context(timezone_id="Pacific/Auckland", locale="en-GB")
+    page = context.new_page()
+    without_script = chromium.new_context(java_script_enabled=False).new_page()
+    visit(without_script, f"{server}/games/{game}")
+    stamp = without_script.locator("#as-of").inner_text()
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", stamp), stamp
+    assert "in UTC where scripts are off" in without_script.locator("footer").inner_text()  # as shown there
+    for url in (f"{server}/games/{game}", f"{server}/organiser/{made.json()['organiser_link']}"):
+        visit(page, url)
+        if "/organiser/" in url:
+            page.get_by_role("button", name="Organise this game from this browser").click()
+            expect(page.locator("ol.events li").first).to_be_visible()
+        times = page.locator("time")
+        expect(times.first).to_contain_text("GMT+13")  # the script has run: December in Auckland
+        shown = times.all_inner_texts()
+        assert len(shown) >= 2, shown
+        assert all(not seconds.search(text) and "GMT+13" in text for text in shown), shown
+    visit(page, f"{server}/games/{game}")
+    stamp_in_page = page.locator("#as-of")
+    first = stamp_in_page.get_attribute("datetime")
+    expect(stamp_in_page).not_to_have_attribute("datetime", first or "", timeout=15000)  # moved on by the script
+    assert not seconds.search(stamp_in_page.inner_text()), stamp_in_page.inner_text()
+    context.close()

@@ -3,10 +3,18 @@
 // Everything works without this script; it only adds convenience.
 "use strict";
 
+// A time as a person reads it: to the minute, as the page's UTC times are, in the reader's time
+// zone, named (toLocaleString() alone gave seconds here and minutes beside it, and no zone).
+function shownTime(when) {
+  return when.toLocaleString(undefined, {
+    year: "numeric", month: "short", day: "numeric", hour: "numeric", minute: "2-digit", timeZoneName: "short"
+  });
+}
+
 function localTimes() {
   document.querySelectorAll("time[datetime]").forEach(function (el) {
     var when = new Date(el.getAttribute("datetime"));
-    if (!isNaN(when)) { el.textContent = when.toLocaleString(); }
+    if (!isNaN(when)) { el.textContent = shownTime(when); }
   });
 }
 
@@ -357,7 +365,7 @@ function followGame() {
     var stamp = document.getElementById("as-of"), now = new Date();
     if (stamp === null) { return; }
     stamp.setAttribute("datetime", now.toISOString());
-    stamp.textContent = now.toLocaleString();
+    stamp.textContent = shownTime(now);
   }
   function check() {
     if (document.hidden) { return; }
