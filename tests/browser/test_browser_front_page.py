@@ -89,3 +89,33 @@ def test_each_game_on_the_front_page_has_its_bullet_beside_its_name(server: str,
         page.evaluate("window.scrollTo(0, 0)")
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
+
+
+@pytest.mark.parametrize("width", [1280, 390, 320])
+def test_the_sign_out_hint_is_a_paragraph_under_its_button(server: str, chromium: Any, width: int) -> None:
+    """The hint after 'Sign out of this browser' ran on beside the button: at 320 px its first word
+    ('Your') sat there alone, the rest below it flush left. It is a paragraph of its own under the
+    button, which names it as its description for a screen reader."""
+    import httpx
+
+    with httpx.Client(base_url=server, timeout=60) as api:
+        made = api.post("/api/v1/games", json={"name": "Cup", "players": 4})
+        made.raise_for_status()
+    page = chromium.new_context(viewport={"width": width, "height": 800}).new_page()
+    visit(page, f"{server}/join/{made.json()['invites']['p1']}")
+    page.fill("input[name=name]", "Ann")
+    page.get_by_role("button", name="Join the game").click()
+    page.wait_for_load_state("load")
+    visit(page, f"{server}/")
+    hint = page.locator("#sign-out + *")  # the hint, whatever its element
+    assert hint.inner_text().startswith("Your games here are then closed to this browser")
+    shape = hint.evaluate("""(hint) => {
+      const button = document.querySelector('#sign-out button').getBoundingClientRect();
+      const first = hint.getClientRects()[0];
+      return {buttonBottom: button.bottom, buttonLeft: button.left, top: first.top, left: first.left};
+    }""")
+    assert shape["top"] >= shape["buttonBottom"] - 1, shape  # under the button, not beside it
+    assert abs(shape["left"] - shape["buttonLeft"]) <= 1, shape  # lined up with it
+    button = page.get_by_role("button", name="Sign out of this browser")
+    assert button.get_attribute("aria-describedby") == hint.get_attribute("id") == "sign-out-hint"
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
