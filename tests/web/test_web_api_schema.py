@@ -169,6 +169,26 @@ def test_every_answer_has_its_documented_headers_and_content_type(
             assert answer.headers["location"] == f"/api/v1/games/{answer.body['game']}", answer
 
 
+def test_head_is_said_once_in_the_document_and_answered_at_every_get(app: FastAPI, document: dict[str, Any]) -> None:
+    """Every GET address answers HEAD, but the document did not say so. It is said once, in its
+    description, rather than listed beside each GET: a client generator would make a method of
+    each, and validators (schemathesis) take HEAD as implied by GET. Said, and so: HEAD gets the
+    GET's status and headers, no body."""
+    assert "Every GET operation answers HEAD too, with the GET's status and headers and no body" in (
+        document["info"]["description"]
+    )
+    assert not [path for path, operations in document["paths"].items() if "head" in operations]
+    client = new_client(app)
+    gets = [path for path, operations in document["paths"].items() if "get" in operations]
+    assert len(gets) > 5
+    for path in gets:
+        url = path.replace("{public_id}", "nope").replace("{team}", "fiji")
+        get, head = client.get(url), client.head(url)
+        assert head.status_code == get.status_code and head.content == b"", path
+        shown = ("content-type", "www-authenticate", "cache-control", "allow")
+        assert {n: head.headers.get(n) for n in shown} == {n: get.headers.get(n) for n in shown}, path
+
+
 def test_no_answer_is_an_open_object(document: dict[str, Any]) -> None:
     """Generated clients get types: every object in a success answer has its fields listed, or is
     a map with typed values; only the record is left to its own schema (schema/game-record.schema.json)."""

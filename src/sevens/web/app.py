@@ -253,7 +253,13 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app = FastAPI(
         title="Sevens",
         version="1",
-        description="Host games of Sevens: pages for people, a JSON API for people and bots.",
+        # HEAD said once here, not as operations: a generator would make a client method of each
+        # beside its GET's, and validators (schemathesis) take HEAD as implied by GET (RFC 9110).
+        description=(
+            "Host games of Sevens: pages for people, a JSON API for people and bots. Every GET operation "
+            "answers HEAD too, with the GET's status and headers and no body; HEAD is not listed as "
+            "operations of its own."
+        ),
         docs_url=None,  # the interactive docs load scripts from a CDN, which the CSP forbids
         redoc_url=None,
         openapi_url="/api/v1/openapi.json",
