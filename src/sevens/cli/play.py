@@ -109,11 +109,11 @@ def parse_order_text(text: str) -> tuple[int, int]:
     >>> parse_order_text("twenty")
     Traceback (most recent call last):
     ...
-    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); 'twenty' is not a whole number written with the digits 0-9
     >>> parse_order_text("--5 3")
     Traceback (most recent call last):
     ...
-    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3)
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '--5' is not a whole number written with the digits 0-9
     >>> parse_order_text("１０ ６")
     Traceback (most recent call last):
     ...
@@ -122,6 +122,14 @@ def parse_order_text(text: str) -> tuple[int, int]:
     Traceback (most recent call last):
     ...
     ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '21' is one number: add FLAIR after it, '21 0' for none
+    >>> parse_order_text("20 \u22129")  # a typographic minus, not '-'
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); '−9' is not a whole number written with the digits 0-9
+    >>> parse_order_text("7 flair")
+    Traceback (most recent call last):
+    ...
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); 'flair' is not a whole number written with the digits 0-9; the numbers alone say which is which, FORCE first: '0 9' is 9 FLAIR, '9 0' is 9 FORCE
     >>> parse_order_text("  ")
     Traceback (most recent call last):
     ...
@@ -149,12 +157,19 @@ def parse_order_text(text: str) -> tuple[int, int]:
             said += f"; {text.strip()!r} is {len(parts)} words"
         elif not parts:
             said += "; the line was empty"
-        elif _ORDER_NUMBER.fullmatch(parts[0]):  # one number: FLAIR forgotten, or both run together
+        elif len(parts) == 1 and _ORDER_NUMBER.fullmatch(parts[0]):  # FLAIR forgotten, or both run together
             said += f"; {parts[0]!r} is one number: add FLAIR after it, '{parts[0]} 0' for none"
         fixed = [p if _ORDER_NUMBER.fullmatch(p) else ascii_whole(p) for p in parts]
         if len(parts) == 2 and all(f is not None and _ORDER_NUMBER.fullmatch(f) for f in fixed):
             # Full-width digits from an input method, or 1_0: the numbers were meant, in other digits.
             said += f", with the digits 0-9: write '{' '.join(f or '' for f in fixed)}', not {text.strip()!r}"
+        elif 0 < len(parts) <= 2 and not (len(parts) == 1 and _ORDER_NUMBER.fullmatch(parts[0])):
+            # '7 flair', '20 −9' (a typographic minus): the word that is not a number is named, where
+            # "'20' is one number" sent the player looking for a FLAIR they had typed.
+            word = next(p for p in parts if not _ORDER_NUMBER.fullmatch(p))
+            said += f"; {word!r} is not a whole number written with the digits 0-9"
+        if any(p.lower() in ("force", "flair") for p in parts):
+            said += "; the numbers alone say which is which, FORCE first: '0 9' is 9 FLAIR, '9 0' is 9 FORCE"
         raise ValueError(said)
     gap = separator_gap(text.replace("\ufeff", " "), ",+", signs="+")
     if gap is not None:

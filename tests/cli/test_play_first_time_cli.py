@@ -1,0 +1,31 @@
+"""A first-time player's game in the terminal, mistakes included (task pty1)."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+
+runner = CliRunner()
+
+
+def _refusals(typed: str) -> list[str]:
+    """The refusals one game prints for the lines ``typed`` at the first order prompt, in order."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "first", "--no-save"], input=typed, env={"COLUMNS": "400"}
+    )
+    return [line for line in result.output.splitlines() if line.startswith("Refused:")]
+
+
+def test_a_number_and_a_word_is_refused_naming_the_word_not_as_one_number() -> None:
+    """'7 flair' and '20 −9' (a typographic minus, as some keyboards and pasted text give) were refused
+    as "'7' is one number: add FLAIR after it": the player had typed a second thing and was sent
+    looking for it. The refusal now names the word that is not a whole number; a word FORCE or FLAIR
+    also gets how the two numbers are told apart. A word alone ('f3') is named too."""
+    said = _refusals("7 flair\n20 \u22129\nf3\nforce 20 flair 9\n")
+    assert len(said) == 4, said
+    assert "one number" not in " ".join(said)
+    assert "'flair' is not a whole number written with the digits 0-9; the numbers alone say which is which, FORCE first: '0 9' is 9 FLAIR, '9 0' is 9 FORCE. Try again." in said[0]
+    assert "'\u22129' is not a whole number written with the digits 0-9. Try again." in said[1]
+    assert "'f3' is not a whole number written with the digits 0-9. Try again." in said[2]
+    assert "'force 20 flair 9' is 4 words; the numbers alone say which is which" in said[3]
