@@ -822,14 +822,14 @@ def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
                                           "and spacing); give each person a name of their own"),  # one line: spaces run together
         (["--names", "Ann,Ａｎｎ"], "error: --names: 'Ａｎｎ' is 'Ann' again"),
         (["--names", "Ann,BOT  4"], "error: --names: 'BOT 4' is the name of a bot in this game"),
-        (["--names", "Bot 1,Ann"], "error: --names: 'Bot 1' is named like a bot (the bots here are Bot 3 to Bot 4), and "
+        (["--names", "Bot 1,Ann"], "error: --names: 'Bot 1' is named like a bot (the bots here are Bot 3 and Bot 4), and "
                                    "the draw would show a person's teams as a bot's; choose another name"),
         # Another person's default name: the hand-over "Player 2: your orders are secret" would call the wrong person.
         (["--names", "Player 2,Ann"], "error: --names: 'Player 2' is the name the game gives person 2 when none is given, "
                                       "and this is person 1; choose another name"),
         (["--names", "Ann,player1"], "error: --names: 'player1' is the name the game gives person 1 when none is given, "
                                      "and this is person 2; choose another name"),
-        (["--names", "Ann,Bot 4"], "error: --names: 'Bot 4' is the name of a bot in this game (players 3 to 4 are bots); "
+        (["--names", "Ann,Bot 4"], "error: --names: 'Bot 4' is the name of a bot in this game (players 3 and 4 are bots); "
                                    "choose another name"),
         (["--names", "Ann,Bob\tthe builder"], "error: --names: 'Bob\\tthe builder' has a character that cannot be shown"),
         (["--names", "A" * 31], f"error: --names: '{'A' * 30}'... is longer than 30 characters; give a shorter name"),

@@ -29,3 +29,17 @@ def test_a_number_and_a_word_is_refused_naming_the_word_not_as_one_number() -> N
     assert "'\u22129' is not a whole number written with the digits 0-9. Try again." in said[1]
     assert "'f3' is not a whole number written with the digits 0-9. Try again." in said[2]
     assert "'force 20 flair 9' is 4 words; the numbers alone say which is which" in said[3]
+
+
+def test_a_name_like_a_bot_is_refused_naming_the_bots_as_a_person_would() -> None:
+    """With three people of four, 'Bot 1' was refused because "the bots here are Bot 4 to Bot 4",
+    and 'Bot 4' because "players 4 to 4 are bots"; with two bots, "Bot 3 to Bot 4". One bot is now
+    named alone, two joined by 'and', more as a range."""
+    said = {
+        names: runner.invoke(app, ["play", "--players", str(players), "--names", names, "--no-save"], input="").output
+        for names, players in (("Ann,Bob,Bot 1", 4), ("Ann,Bob,Bot 4", 4), ("Ann,Bot 1", 4), ("Ann,Bot 9", 6))
+    }
+    assert "named like a bot (the bot here is Bot 4), and" in said["Ann,Bob,Bot 1"]
+    assert "'Bot 4' is the name of a bot in this game (player 4 is a bot); choose" in said["Ann,Bob,Bot 4"]
+    assert "named like a bot (the bots here are Bot 3 and Bot 4), and" in said["Ann,Bot 1"]
+    assert "named like a bot (the bots here are Bot 3 to Bot 6), and" in said["Ann,Bot 9"]

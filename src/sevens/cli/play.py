@@ -959,7 +959,7 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     >>> check_names(["Ann", "Bot 4"], humans=2, players=4)
     Traceback (most recent call last):
     ...
-    ValueError: --names: 'Bot 4' is the name of a bot in this game (players 3 to 4 are bots); choose another name
+    ValueError: --names: 'Bot 4' is the name of a bot in this game (players 3 and 4 are bots); choose another name
     >>> check_names(["Ann  Lee", "ann lee"], humans=2, players=4)
     Traceback (most recent call last):
     ...
@@ -1002,6 +1002,31 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def _bots_in_draw(humans: int, players: int) -> str:
+    """Which players are bots, by their names in the draw: "Bot 4 to Bot 4" and "Bot 3 to Bot 4"
+    read as a range where there is one bot, or two.
+
+    >>> _bots_in_draw(3, 4), _bots_in_draw(2, 4), _bots_in_draw(1, 4)
+    ('the bot here is Bot 4', 'the bots here are Bot 3 and Bot 4', 'the bots here are Bot 2 to Bot 4')
+    """
+    if players - humans == 1:
+        return f"the bot here is Bot {players}"
+    joint = "and" if players - humans == 2 else "to"
+    return f"the bots here are Bot {humans + 1} {joint} Bot {players}"
+
+
+def _bot_players(humans: int, players: int) -> str:
+    """The players that are bots, by number, as :func:`_bots_in_draw` says them.
+
+    >>> _bot_players(3, 4), _bot_players(2, 4), _bot_players(1, 4)
+    ('player 4 is a bot', 'players 3 and 4 are bots', 'players 2 to 4 are bots')
+    """
+    if players - humans == 1:
+        return f"player {players} is a bot"
+    joint = "and" if players - humans == 2 else "to"
+    return f"players {humans + 1} {joint} {players} are bots"
+
+
 def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int) -> str | None:
     """Why ``name`` cannot be the name of the next person after the names ``taken``, or None if it can."""
     if not name.isprintable():
@@ -1014,9 +1039,9 @@ def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int)
         said = f"{name!r} is given twice" if same == name else f"{name!r} is {same!r} again"
         return f"{said} (names are compared ignoring case and spacing); give each person a name of their own"
     if key in {f"bot {i}" for i in range(humans + 1, players + 1)}:
-        return f"{name!r} is the name of a bot in this game (players {humans + 1} to {players} are bots); choose another name"
+        return f"{name!r} is the name of a bot in this game ({_bot_players(humans, players)}); choose another name"
     if re.fullmatch(r"bot ?[0-9]+", key):  # "(Bot 1)" in the draw would read as a bot-played team
-        bots = "no bots play here" if humans == players else f"the bots here are Bot {humans + 1} to Bot {players}"
+        bots = "no bots play here" if humans == players else _bots_in_draw(humans, players)
         return f"{name!r} is named like a bot ({bots}), and the draw would show a person's teams as a bot's; choose another name"
     default = re.fullmatch(r"player ?0*([1-9][0-9]*)", key)
     person = len(taken) + 1
