@@ -126,7 +126,8 @@ def test_the_help_at_the_order_prompt_indents_what_wraps_under_each_paragraph(co
     result = runner.invoke(app, ["play", "--players", "4", "--seed", "help", "--no-save"], input="?\n",
                            env={"COLUMNS": str(columns)})
     lines = result.output.split("(? for help): ?\n", 1)[1].splitlines()  # the line read is shown after its prompt
-    shown = lines[: next(i for i, line in enumerate(lines) if "(? for help)" in line)]
+    # Up to the match's heading, said again after the help, or the prompt.
+    shown = lines[: next(i for i, line in enumerate(lines) if "(? for help)" in line or " (SCRUM 100) v " in line)]
     assert len(shown) > 7, shown  # the help wraps at these widths
     for line in shown:
         assert len(line.rstrip()) <= columns, line

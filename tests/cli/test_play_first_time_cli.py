@@ -43,3 +43,20 @@ def test_a_name_like_a_bot_is_refused_naming_the_bots_as_a_person_would() -> Non
     assert "'Bot 4' is the name of a bot in this game (player 4 is a bot); choose" in said["Ann,Bob,Bot 4"]
     assert "named like a bot (the bots here are Bot 3 and Bot 4), and" in said["Ann,Bot 1"]
     assert "named like a bot (the bots here are Bot 3 to Bot 6), and" in said["Ann,Bot 9"]
+
+
+def test_the_match_and_both_balances_are_said_again_after_the_help_and_the_tables() -> None:
+    """'?' prints 21 lines at 80 columns and 't' the tables: on a 24-line terminal the match being
+    ordered for, with the team's SCRUM and the opponent's, had scrolled away when the order was
+    asked again. The heading is now said again after each, just above the prompt."""
+    result = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "first", "--no-save"], input="?\nt\n", env={"COLUMNS": "400"}
+    )
+    lines = result.output.splitlines()
+    heading = next(line for line in lines if " (SCRUM 100) v " in line)
+    assert heading.startswith("South Africa (SCRUM 100) v Australia (SCRUM 100, played by the bot equilibrium), group, turn 1;")
+    prompts = [i for i, line in enumerate(lines) if line.startswith("Order for South Africa as FORCE FLAIR")]
+    assert len(prompts) == 3, result.output
+    help_ends = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Stopping: "))
+    assert lines[help_ends + 1] == heading and help_ends + 2 == prompts[1]
+    assert lines[prompts[1] + 1].startswith("Group A") and lines[prompts[2] - 1] == heading
