@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
@@ -60,3 +61,18 @@ def test_the_match_and_both_balances_are_said_again_after_the_help_and_the_table
     help_ends = next(i for i, line in enumerate(lines) if line.lstrip().startswith("Stopping: "))
     assert lines[help_ends + 1] == heading and help_ends + 2 == prompts[1]
     assert lines[prompts[1] + 1].startswith("Group A") and lines[prompts[2] - 1] == heading
+
+
+@pytest.mark.parametrize("columns", [66, 74])
+def test_a_match_report_side_by_side_keeps_a_winners_bonus_whole(columns: int) -> None:
+    """Between 60 and 80 columns (a split tmux pane) the two sides of a report stand side by side in
+    cells about 30 wide, and the winner's 'order 2+18 SCRUM 100->90 (+10 win)' broke as '(+10' with
+    'win)' alone on the next line, read as a line of its own. It breaks between phrases now, as the
+    stacked layout's does, the bonus kept whole under its SCRUM."""
+    result = runner.invoke(app, ["play", "--auto", "--seed", "split", "--no-save"], env={"COLUMNS": str(columns)})
+    assert result.exit_code == 0, result.output[-2000:]
+    cells = [cell.strip() for line in result.output.splitlines() for cell in line.split("│")]
+    bonuses = [cell for cell in cells if "(+10" in cell]
+    assert bonuses and all(cell.endswith("(+10 win)") for cell in bonuses), bonuses
+    assert "(+10 win)" in cells  # the bonus moved under its SCRUM where the line is too long ...
+    assert "order 2+18 SCRUM 100->80" in cells  # ... and the rest of the line kept on one
