@@ -76,3 +76,21 @@ def test_a_match_report_side_by_side_keeps_a_winners_bonus_whole(columns: int) -
     assert bonuses and all(cell.endswith("(+10 win)") for cell in bonuses), bonuses
     assert "(+10 win)" in cells  # the bonus moved under its SCRUM where the line is too long ...
     assert "order 2+18 SCRUM 100->80" in cells  # ... and the rest of the line kept on one
+
+
+def test_an_order_naming_a_team_is_refused_saying_whose_order_is_asked() -> None:
+    """A first-time player typed the team with the order, 'fiji 20 9' (a team not theirs), and was
+    told only that it is 3 words. The refusal now says that the line names a team, that the numbers
+    go alone, which team the order is for and what the named team is to them (seed first: Player 1
+    manages South Africa and France; Fiji is a bot's)."""
+    said = _refusals("fiji 20 9\nFrance 20 9\nsouth-africa,20,9\nNew Zealand\n")
+    assert said == [
+        "Refused: 'fiji 20 9' names a team; type the two numbers alone, e.g. '20 9': this order is for South Africa; "
+        "Fiji is not one of your teams. Try again.",
+        "Refused: 'France 20 9' names a team; type the two numbers alone, e.g. '20 9': this order is for South Africa, "
+        "and France's is asked for in its turn. Try again.",
+        "Refused: 'south-africa,20,9' names a team; type the two numbers alone, e.g. '20 9': this order is for South "
+        "Africa. Try again.",
+        "Refused: 'New Zealand' names a team; type the two numbers alone, e.g. '20 9': this order is for South Africa; "
+        "New Zealand is not one of your teams. Try again.",
+    ]

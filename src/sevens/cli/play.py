@@ -374,6 +374,29 @@ def _outlook(game: Game, team: TeamId) -> str:
     return "  " + literal(describe_outlook(outlook, lambda t: game.setup.team(t).name))
 
 
+def _team_named(game: Game, text: str) -> TeamId | None:
+    """The team whose name or id ``text`` holds as words (``fiji 20 9``, ``New Zealand``), if any:
+    a first-time player may name the team an order is for, as a web form or a letter would."""
+    words = " ".join(text.replace("+", " ").replace(",", " ").lower().split())
+    for each in game.setup.teams:
+        for said in {each.name.lower(), each.id, each.id.replace("-", " ")}:
+            if re.search(rf"(^| ){re.escape(said)}( |$)", words):
+                return each.id
+    return None
+
+
+def _why_no_team_name(game: Game, team: TeamId, named: TeamId, text: str) -> str:
+    """Why an order naming a team is refused: each prompt is for one team, named in it already."""
+    name = game.setup.team(team).name
+    other = game.setup.team(named)
+    said = f"{text.strip()!r} names a team; type the two numbers alone, e.g. '20 9': this order is for {name}"
+    if named == team:
+        return said
+    if other.manager == game.setup.team(team).manager:
+        return f"{said}, and {other.name}'s is asked for in its turn"
+    return f"{said}; {other.name} is not one of your teams"
+
+
 def _ask_order(
     console: Console, game: Game, team: TeamId, people: set[PlayerId], *, kept: bool, early: str | None = None
 ) -> Order:
@@ -449,7 +472,13 @@ def _ask_order(
             )
             continue
         try:
-            force, flair = parse_order_text(text)
+            try:
+                force, flair = parse_order_text(text)
+            except ValueError:
+                named = _team_named(game, text)  # a line that is not an order only: a team may be named '20'
+                if named is None:
+                    raise
+                raise ValueError(_why_no_team_name(game, team, named, text)) from None
             # The rule broken in the player's words first: check_order's message starts with the team.
             validate_order(force, flair, scrum=view.scrum)
             order = check_order(game, turn=n, team=team, force=force, flair=flair)
