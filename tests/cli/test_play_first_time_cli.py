@@ -94,3 +94,18 @@ def test_an_order_naming_a_team_is_refused_saying_whose_order_is_asked() -> None
         "Refused: 'New Zealand' names a team; type the two numbers alone, e.g. '20 9': this order is for South Africa; "
         "New Zealand is not one of your teams. Try again.",
     ]
+
+
+def test_the_start_says_which_teams_each_person_types_for() -> None:
+    """Alone against the bots, a first-time player found their teams in the draw as '(Player 1)'
+    and nothing said that Player 1 was them; the bots' teams were listed, theirs were not. The start
+    now says it, for each person at the keyboard (seed first: South Africa and France)."""
+    alone = runner.invoke(app, ["play", "--players", "4", "--seed", "first", "--no-save"], input="", env={"COLUMNS": "200"})
+    two = runner.invoke(
+        app, ["play", "--players", "4", "--names", "Ann,Bob", "--seed", "first", "--no-save"], input="", env={"COLUMNS": "200"}
+    )
+    bots = runner.invoke(app, ["play", "--auto", "--seed", "first", "--no-save"], env={"COLUMNS": "200"})
+    assert "\nYou are Player 1: you type the orders of South Africa, France\nPlayed by the bot" in alone.output
+    assert "\nAnn types the orders of South Africa, France\nBob types the orders of Great Britain, Argentina\n" in two.output
+    assert "types the orders" not in bots.output and "you type" not in bots.output
+

@@ -783,6 +783,12 @@ def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False)
     # break in the middle, for checking against the seed revealed at the end.
     console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}", soft_wrap=True)
     console.print(draw_table(game))
+    # Whose are whose: a player alone finds "Player 1" in the draw, and nothing said that it is them.
+    typing = saved.people[: saved.humans]
+    for person in typing:
+        names = [literal(t.name) for t in setup.teams if t.manager == person.id]
+        who = f"You are {literal(person.name)}: you type" if len(typing) == 1 else f"{literal(person.name)} types"
+        _say(console, f"{who} the orders of {', '.join(names)}", keep=names)
     by_bot: dict[str, list[str]] = {}
     for team in bot_teams(game, saved.human_ids):
         by_bot.setdefault(setup.autopilot(team), []).append(setup.team(team).name)
