@@ -109,3 +109,33 @@ def test_the_start_says_which_teams_each_person_types_for() -> None:
     assert "\nAnn types the orders of South Africa, France\nBob types the orders of Great Britain, Argentina\n" in two.output
     assert "types the orders" not in bots.output and "you type" not in bots.output
 
+
+def test_two_of_ones_own_teams_meeting_get_odds_against_the_order_just_sent() -> None:
+    """In a knockout between two of one person's teams, the second order's odds were against 'an
+    even-paced order' while the first order, typed a moment before by the same person, was on the
+    screen above. They are now against that order (seed own8: South Africa meets Great Britain in a
+    semi-final). Another person's order is never used so (R13): in a game of four people at one
+    keyboard, every odds line against another person's team is against the even-paced yardstick."""
+    alone = runner.invoke(
+        app, ["play", "--players", "4", "--seed", "own8", "--no-save"], input="12 6\ny\n" * 20, env={"COLUMNS": "200"}
+    )
+    semi = alone.output[alone.output.index("Turn 4: semi-final"):]
+    first, second = [line for line in semi.splitlines() if "12 FORCE + 6 FLAIR: expected" in line][:2]
+    assert "against an even-paced order, 0+33:" in first
+    assert "against the order you sent for South Africa, 12+6: win 49.6%, level after count-back 0.84%, lose 49.6%" in second
+    two = runner.invoke(
+        app, ["play", "--players", "4", "--humans", "4", "--seed", "own8", "--no-save"],
+        input="\n12 6\ny\n12 6\ny\n" * 30, env={"COLUMNS": "200"},
+    )
+    heading = ""
+    against_people = 0
+    for line in two.output.splitlines():
+        if " (SCRUM " in line and ", turn " in line:
+            heading = line
+        elif "FORCE + 6 FLAIR: expected" in line:
+            if "the order you sent" in line:
+                assert "your team too" in heading, (heading, line)
+            if "'s team)" in heading:  # another person's team: the yardstick, never their order
+                assert "against an even-paced order" in line, (heading, line)
+                against_people += 1
+    assert against_people > 0

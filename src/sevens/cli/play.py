@@ -15,7 +15,7 @@ import signal
 import sys
 import tempfile
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
 
@@ -245,8 +245,10 @@ def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order 
         return f"gave a typical order that is refused ({shown_error(repr(order), 60)}: {shown_error(str(exc))})"
 
 
-def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> str:
-    vs = _plausible_opponent(game, opponent, bot)
+def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None, known: Order | None = None) -> str:
+    """``known``: the opponent's real order, sent already by the same person (two of one's teams
+    meet in a knockout), which the odds are then against rather than a yardstick."""
+    vs: Order | str = known if known is not None else _plausible_opponent(game, opponent, bot)
     mean = order_odds(order.force, order.flair).expected_points
     if isinstance(vs, str):
         # Left out rather than stop the game: the odds are a help, and the bot may still choose
@@ -263,7 +265,10 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None) -> s
     else:
         m = match_odds(order, vs)
         chances = f"win {percent(m.win)}, draw {percent(m.draw)}, lose {percent(m.loss)}"
-    against = f"a typical order of its bot {literal(bot)}" if bot else "an even-paced order"
+    if known is not None:
+        against = f"the order you sent for {literal(game.setup.team(opponent).name)}"
+    else:
+        against = f"a typical order of its bot {literal(bot)}" if bot else "an even-paced order"
     return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
 
 
@@ -398,11 +403,13 @@ def _why_no_team_name(game: Game, team: TeamId, named: TeamId, text: str) -> str
 
 
 def _ask_order(
-    console: Console, game: Game, team: TeamId, people: set[PlayerId], *, kept: bool, early: str | None = None
+    console: Console, game: Game, team: TeamId, people: set[PlayerId], *, kept: bool, early: str | None = None,
+    own: Mapping[TeamId, Order] | None = None,
 ) -> Order:
     """The order for ``team``, asked until one is sent. ``early``: an order read from a pipe at the
     hand-over's "Press Enter", which takes an empty line. Swallowed there, it left every later line
-    one prompt out of step; it is said, and taken as the first answer here."""
+    one prompt out of step; it is said, and taken as the first answer here. ``own``: the orders this
+    same person sent this turn, and no one else's (R13)."""
     view = game.view_for(team)
     n = game.turn_number
     assert n is not None and view.opponent is not None and view.opponent_scrum is not None
@@ -486,7 +493,9 @@ def _ask_order(
             console.print(f"[red]Refused:[/] {literal(str(exc))}. Try again.")  # it may quote the team's name
             continue
         said = f"{order.force} FORCE + {order.flair} FLAIR:"
-        odds = _odds_line(game, order, view.opponent, bot)
+        # Two of one's own teams meet: the other's order, typed a moment ago, is the one to play against.
+        known = (own or {}).get(view.opponent) if rival == game.setup.team(team).manager else None
+        odds = _odds_line(game, order, view.opponent, bot, known)
         _say(console, f"  {said} {odds}", keep=[said, odds.split(";")[0]])  # "expected 8.07 points" whole
         try:
             if _SendConfirm.ask("  Send this order?", console=console, default=True):
@@ -832,8 +841,10 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
                     keep=[person.name],
                 )
                 early = read if _reads_as_order(read) else None
+            sent: dict[TeamId, Order] = {}  # this person's own orders only: the others' stay unseen (R13)
             for team in mine:
-                orders[team] = TurnOrder(team, _ask_order(console, game, team, human_ids, kept=save is not None, early=early))
+                sent[team] = _ask_order(console, game, team, human_ids, kept=save is not None, early=early, own=sent)
+                orders[team] = TurnOrder(team, sent[team])
                 early = None
             if humans > 1:
                 _hand_over(console, can_clear)
