@@ -289,6 +289,32 @@ def test_backup_from_before_single_use_invites_marks_joined_seats_used(tmp_path:
             assert [invite_state(s, now=NOW) for s in seats] == [InviteState.USED] + [InviteState.OPEN] * 3
 
 
+def test_a_full_backup_from_the_first_versions_restores_though_its_records_have_no_draw(tmp_path: Path) -> None:
+    """The first versions' full backups hold records without ``draw`` (their groups were not drawn
+    from the seed). Importing one was refused: 'its record does not verify: draw: expected null,
+    found nothing'. Now it restores, and the running game plays on with its saved orders."""
+    with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
+        secrets = _populate(src)
+        backup = tmp_path / "first.json"
+        _export(src_url, backup, full=True)
+        document = json.loads(backup.read_text())
+        for game in document["games"]:
+            if game["record"] is not None:
+                del game["record"]["draw"]
+        backup.write_text(json.dumps(document))
+        result = _import(dst_url, backup)
+        assert result.exit_code == 0, result.output
+        with make_sessionmaker(src)() as db:
+            running = store.game_by_id(db, game_id=secrets["ids"]["running"]).public_id  # type: ignore[index]
+        with session_scope(make_sessionmaker(dst)) as db:
+            game = store.game_by_public_id(db, public_id=running)
+            assert store.resolve_turn(db, game_id=game.id, turn=2, reason="organiser", now=NOW)
+            record = store.record_of(game)
+        check_game(dst, game.id)
+        assert record["draw"] is None
+        assert {o["force"] for m in record["turns"][1]["matches"] for o in (m["home_order"], m["away_order"])} == {7}
+
+
 def test_backup_keeps_weighted_bots_and_refuses_a_bot_the_server_does_not_offer(tmp_path: Path) -> None:
     """A game's default bot and a team's autopilot with knockout weights survive export and import;
     a backup naming a bot the server does not offer (here a module path) is refused where it says

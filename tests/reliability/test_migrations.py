@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from reliability.helpers import check_game
 from sevens.store import games as store
 from sevens.store import migrations
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
-from sevens.store.models import Base, GameRow, SeatRow, TeamRow, Visibility
+from sevens.store.models import Base, GameRow, OrderRow, SeatRow, TeamRow, Visibility
 from sevens.store.testing import backends, throwaway_database
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
@@ -127,6 +128,43 @@ def test_migrations_forward_from_first_schema_keep_data(backend: str, tmp_path: 
             game = db.get(GameRow, game_id)
             assert game is not None and store.seat_bots(game) == {2: {}}
         check_game(engine, game_id)
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_games_of_the_first_versions_play_on_though_their_records_have_no_draw(backend: str, tmp_path: Path) -> None:
+    """The first versions (schema 0001 and 0002) wrote each game's record without ``draw``: their
+    groups were not drawn from the seed. With such a database every page of a game started then
+    failed after the upgrade ('draw: expected null, found nothing'), and its open turn could not be
+    resolved. Now the game plays on, its saved orders count, and its record reads as drawn otherwise."""
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0001")
+        played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+        run_migrations(played)
+        game_id = _play_some(played)
+        _copy(played, engine)
+        played.dispose()
+        with engine.begin() as connection:  # as the first versions wrote it
+            stored = connection.execute(text("SELECT record_json FROM games WHERE id = :id"), {"id": game_id}).scalar()
+            record = json.loads(stored)
+            del record["draw"]
+            connection.execute(
+                text("UPDATE games SET record_json = :r WHERE id = :id"), {"r": json.dumps(record), "id": game_id}
+            )
+        run_migrations(engine)
+        factory = make_sessionmaker(engine)
+        with session_scope(factory) as db:
+            saved = db.scalars(select(OrderRow).where(OrderRow.game_id == game_id, OrderRow.turn == 2)).one()
+            assert store.resolve_turn(db, game_id=game_id, turn=2, reason="organiser", now=NOW)
+        check_game(engine, game_id)
+        with factory() as db:
+            game = db.get(GameRow, game_id)
+            assert game is not None
+            record = store.record_of(game)
+        assert record["draw"] is None
+        orders = {m[f"{side}"]: m[f"{side}_order"] for m in record["turns"][1]["matches"] for side in ("home", "away")}
+        assert orders[saved.team_id] == {"force": 2, "flair": 6, "missed": False, "autopilot": None}
         engine.dispose()
 
 

@@ -759,6 +759,10 @@ def replay_record(
     """
     parsed = _parse(data)
     assert isinstance(data, dict)  # _parse checked it
+    if "draw" not in data:
+        # The schema leaves it out: records written before it existed (sevens play's files, and the
+        # web app's games still in its database or in a full backup) had groups drawn otherwise.
+        data = {**data, "draw": None}
     setup = parsed.setup
     seed = parsed.seed
     if secret_seed is not None and seed_commitment(secret_seed) != setup.seed_sha256:
