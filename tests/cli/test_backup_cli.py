@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from sevens.cli.main import app
 from sevens.rules import seed_commitment
 from sevens.store.backup import BACKUP_FORMAT, BACKUP_VERSION
+from sevens.store.testing import backends
 
 runner = CliRunner()
 HEAD = {"format": BACKUP_FORMAT, "version": BACKUP_VERSION, "full": False, "credentials": []}
@@ -120,9 +121,46 @@ def test_export_refuses_a_database_that_is_not_sevens_and_leaves_it_as_it_was(tm
     target = tmp_path / "x.json"
     result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(target)])
     assert result.exit_code == 2, result.output
-    assert result.stderr.startswith("error: not a sevens database: ") and result.stderr.count("\n") == 1
+    # Another application's alembic_version may be a newer sevens' too: the revision is named.
+    said = "the database holds schema revision '1f2e3d4c5b6a'" if make is _other_alembic_application else "not a sevens database: "
+    assert result.stderr.startswith(f"error: {said}") and result.stderr.count("\n") == 1
     assert database.read_bytes() == before and not target.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]  # no -wal or -shm either
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_export_and_import_name_a_database_a_newer_sevens_migrated(tmp_path: Path, backend: str) -> None:
+    """An organiser back on an older version, with the database a newer one migrated: export said
+    "not a sevens database" and import stopped with Alembic's traceback. Now both name the revision
+    and what to do, and the database is left as it was."""
+    from sqlalchemy import text
+
+    from sevens.store.db import make_engine, newest_revision, run_migrations
+    from sevens.store.testing import throwaway_database
+
+    backup, source = tmp_path / "backup.json", make_engine(f"sqlite:///{tmp_path / 'new.sqlite3'}")
+    run_migrations(source)
+    source.dispose()
+    made = runner.invoke(app, ["export", "--full", "--database-url", f"sqlite:///{tmp_path / 'new.sqlite3'}", str(backup)])
+    assert made.exit_code == 0, made.output
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            run_migrations(engine)
+            with engine.begin() as connection:
+                connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+            known = f"the database holds schema revision '0099', which this version of sevens (schema {newest_revision()}) does not know: a newer sevens migrated it, or it is another application's database; "
+            exported = runner.invoke(app, ["export", "--full", "--database-url", url, str(tmp_path / "x.json")])
+            assert (exported.exit_code, exported.stdout) == (2, ""), exported.output
+            assert exported.stderr == f"error: {known}export it with that newer sevens, or check --database-url (or $DATABASE_URL)\n"
+            imported = runner.invoke(app, ["import", "--database-url", url, str(backup)])
+            assert (imported.exit_code, imported.stdout) == (2, ""), imported.output
+            assert imported.stderr == f"error: {known}import into a new, empty database instead, or check --database-url (or $DATABASE_URL)\n"
+            with engine.connect() as connection:
+                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0099"
+                assert connection.scalar(text("SELECT count(*) FROM games")) == 0
+        finally:
+            engine.dispose()
 
 
 def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Path) -> None:

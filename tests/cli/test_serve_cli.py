@@ -290,6 +290,37 @@ def test_serve_without_migrations_refuses_a_database_without_the_current_schema(
 
 
 @pytest.mark.parametrize("backend", backends())
+def test_serve_without_migrations_names_a_database_a_newer_sevens_migrated(tmp_path: Path, backend: str) -> None:
+    """SEVENS_MIGRATE=false on a database a newer sevens migrated: it said the database held "no
+    sevens schema" and to serve it once with migrations, which cannot help. Now it names the
+    revision and what to do, and the database is left as it was."""
+    from sqlalchemy import text
+
+    from sevens.store.db import make_engine, newest_revision, run_migrations
+    from sevens.store.testing import throwaway_database
+
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            run_migrations(engine)
+            with engine.begin() as connection:
+                connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
+            result = runner.invoke(
+                app, ["serve", "--port", str(_unreachable_port()), "--database-url", url], env={"SEVENS_MIGRATE": "false"}
+            )
+            assert (result.exit_code, result.stdout) == (2, ""), result.output
+            assert result.stderr == (
+                "error: SEVENS_MIGRATE is false, and the database holds schema revision '0099', which this version "
+                f"of sevens (schema {newest_revision()}) does not know: a newer sevens migrated it, or it is another "
+                "application's database; serve it with that newer sevens, or check --database-url (or $DATABASE_URL)\n"
+            )
+            with engine.connect() as connection:
+                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0099"
+        finally:
+            engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
 def test_serve_refuses_another_applications_database(tmp_path: Path, backend: str) -> None:
     """A database with tables but no alembic_version (another application's, given by mistake):
     the server added sevens' tables beside them and started. Now one line naming what it found

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from sevens.cli.database import DB_HELP, database_trouble, quiet_interrupted_closes, usable_url
+from sevens.cli.database import (
+    DB_HELP,
+    database_trouble,
+    quiet_interrupted_closes,
+    unknown_revision,
+    usable_url,
+)
 from sevens.cli.errors import fail
 from sevens.cli.files import (
     OVERWRITE_HELP,
@@ -335,10 +341,11 @@ def _new_sqlite_files(url: str) -> list[Path]:
 def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list[ImportReport]) -> None:
     """Migrate the database and import the backup into it, or a one-line error; once the import is
     committed, its report is added to ``committed``."""
+    from alembic.util import CommandError
     from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
     from sevens.store.backup import import_backup
-    from sevens.store.db import make_sessionmaker, run_migrations
+    from sevens.store.db import make_sessionmaker, run_migrations, stored_revision
     from sevens.store.errors import Conflict, StoreError
 
     try:
@@ -352,6 +359,9 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
                 committed.append(report)
         finally:
             db.close()
+    except CommandError as exc:  # Alembic has no migration from its revision: a traceback before
+        found = stored_revision(url)
+        fail(unknown_revision(found, then="import into a new, empty database instead") if found else str(exc))
     except Conflict as exc:  # a database in use: say how to restore beside it instead
         fail(f"{exc}, so name a new one, e.g. --database-url sqlite:///restored.sqlite3 (a SQLite file "
              "that is not there yet is created), or an empty PostgreSQL database")
@@ -400,12 +410,14 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
     from sqlalchemy.exc import SQLAlchemyError
 
     from sevens.store.backup import export_backup
-    from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision
+    from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision, stored_revision
 
     try:
         # The migrations below would write sevens' tables into any database: first make sure
         # it is one (an older sevens schema is still brought up to date, as before).
         if sevens_revision(url) is None:
+            if (found := stored_revision(url)) is not None:  # a newer sevens' (it said "not a sevens database")
+                fail(unknown_revision(found, then="export it with that newer sevens"))
             fail(
                 "not a sevens database: it has no sevens schema (no alembic_version table naming a sevens "
                 "revision), so there is nothing to export; check --database-url (or $DATABASE_URL)"

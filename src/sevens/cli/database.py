@@ -11,7 +11,7 @@ from sevens.cli.errors import fail
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
-__all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "quiet_interrupted_closes", "usable_url"]
+__all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "quiet_interrupted_closes", "unknown_revision", "usable_url"]
 
 SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
 DB_HELP = (
@@ -96,6 +96,22 @@ def database_trouble(exc: BaseException, url: str) -> str:
             "user, password and database"
         )
     return f"{detail}; check {WHERE}"
+
+
+def unknown_revision(revision: str, *, then: str) -> str:
+    """What to say of a database whose schema revision this version of sevens has no migration
+    for, and what to do (``then``): the migrations only go forward, to this version's newest.
+
+    >>> unknown_revision("0099", then="export it with that newer sevens")  # doctest: +ELLIPSIS
+    "the database holds schema revision '0099', which this version of sevens (schema 00...) does not know: a newer sevens migrated it, or it is another application's database; export it with that newer sevens, or check --database-url (or $DATABASE_URL)"
+    """
+    from sevens.store.db import newest_revision
+
+    return (
+        f"the database holds schema revision {revision!r}, which this version of sevens (schema "
+        f"{newest_revision()}) does not know: a newer sevens migrated it, or it is another application's "
+        f"database; {then}, or check {WHERE}"
+    )
 
 
 def _not_an_interrupt(record: logging.LogRecord) -> bool:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sevens.cli.database import DB_HELP, database_trouble, usable_url
+from sevens.cli.database import DB_HELP, database_trouble, unknown_revision, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.output import printing
 
@@ -183,7 +183,13 @@ def register(app: typer.Typer) -> None:
         from pydantic import ValidationError
         from sqlalchemy.exc import SQLAlchemyError
 
-        from sevens.store.db import check_writable, newest_revision, other_tables, sevens_revision
+        from sevens.store.db import (
+            check_writable,
+            newest_revision,
+            other_tables,
+            sevens_revision,
+            stored_revision,
+        )
         from sevens.web.app import create_app
         from sevens.web.settings import Settings
 
@@ -206,6 +212,9 @@ def register(app: typer.Typer) -> None:
                 )
             if not settings.migrate and (found := sevens_revision(settings.database_url)) != newest_revision():
                 # Every page would fail on a missing table or column; say so now, and what to do.
+                if found is None and (stored := stored_revision(settings.database_url)) is not None:
+                    # A newer sevens' schema (it said "no sevens schema"): migrating would not help.
+                    fail("SEVENS_MIGRATE is false, and " + unknown_revision(stored, then="serve it with that newer sevens"))
                 fail(
                     f"SEVENS_MIGRATE is false, but the database holds {f'schema revision {found}' if found else 'no sevens schema'}, "
                     f"not this version's {newest_revision()}: serve it once without SEVENS_MIGRATE=false to migrate it, "

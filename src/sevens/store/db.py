@@ -24,6 +24,7 @@ __all__ = [
     "run_migrations",
     "session_scope",
     "sevens_revision",
+    "stored_revision",
 ]
 
 
@@ -235,29 +236,43 @@ def _reading_engine(url: str) -> Engine:
     return make_engine(url)
 
 
-def sevens_revision(url: str) -> str | None:
-    """The sevens schema revision of the database at ``url``, or None if it has no sevens schema.
-
-    Alembic tracks the migrations in the table ``alembic_version``; a database without it (an
-    empty file, another application's) or naming a revision sevens does not have is not a sevens
-    database, and :func:`run_migrations` would write sevens' tables into it.
+def stored_revision(url: str) -> str | None:
+    """The schema revision named by the ``alembic_version`` table of the database at ``url``,
+    whether this version of sevens has it or not (a newer sevens', another application's); None
+    without one.
 
     Only reads: a SQLite file is opened read-only and without :func:`make_engine`'s pragmas (its
     ``journal_mode=WAL`` alone rewrites the header of another application's file).
 
-    >>> sevens_revision("sqlite://") is None
+    >>> stored_revision("sqlite://") is None
     True
     """
     from alembic.migration import MigrationContext
-    from alembic.script import ScriptDirectory
-    from alembic.util import CommandError
 
     engine = _reading_engine(url)
     try:
         with engine.connect() as connection:
-            current = MigrationContext.configure(connection).get_current_revision()
+            return MigrationContext.configure(connection).get_current_revision()
     finally:
         engine.dispose()
+
+
+def sevens_revision(url: str) -> str | None:
+    """The sevens schema revision of the database at ``url``, or None if it has no sevens schema
+    this version knows.
+
+    Alembic tracks the migrations in the table ``alembic_version``; a database without it (an
+    empty file, another application's) or naming a revision sevens does not have (a newer
+    sevens', another application's: :func:`stored_revision` tells) is not one this version can
+    use, and :func:`run_migrations` would write sevens' tables into the first. Only reads.
+
+    >>> sevens_revision("sqlite://") is None
+    True
+    """
+    from alembic.script import ScriptDirectory
+    from alembic.util import CommandError
+
+    current = stored_revision(url)
     if current is None:
         return None
     try:
