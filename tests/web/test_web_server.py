@@ -211,6 +211,34 @@ def _new_game(port: int, forwarded_for: str) -> int:
         return refused.code
 
 
+def test_serve_says_it_migrated_an_older_database(tmp_path: Path) -> None:
+    """An organiser upgrading restarts the server on the database an older sevens made: it was
+    migrated without a word, and nothing said that an older sevens could no longer open it. Now one
+    line says so, from which revision to which; a start on a database already current says nothing."""
+    from sevens.store.db import make_engine, newest_revision, run_migrations
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    run_migrations(engine, revision="0001")
+    engine.dispose()
+    said = []
+    for _ in range(2):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        process = _start_serve(tmp_path, port, (), None)
+        try:
+            assert _until_home_page(process, port) is None
+        finally:
+            process.terminate()
+            said.append(process.communicate(timeout=30)[0].decode())
+    line = (
+        f"Migrated the database from schema revision 0001 to {newest_revision()}: an older sevens cannot open it "
+        "now (docs/web.md, Upgrades)"
+    )
+    assert said[0].splitlines()[0] == line, said[0]
+    assert "Migrated" not in said[1] and said[1].startswith("Sevens is serving on"), said[1]
+
+
 def test_serve_behind_a_trusted_proxy_counts_each_forwarded_client(tmp_path: Path) -> None:
     """`sevens serve --trusted-proxies 127.0.0.1`: each address the proxy forwards has its own
     allowance of new games; without the option the header is ignored, so a client that sends a

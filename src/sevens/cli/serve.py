@@ -85,6 +85,24 @@ def log_config() -> dict[str, Any]:
     return config
 
 
+def _revision_before(url: str) -> str | None:
+    """The sevens schema revision of the database at ``url`` before the server migrates it: None
+    for a SQLite file not there yet (or in memory, or opened by URI, as the server will open it)
+    and for a database without a sevens schema."""
+    from pathlib import Path
+
+    from sqlalchemy import make_url
+
+    from sevens.store.db import is_in_memory, normalise_url, sevens_revision
+
+    parsed = make_url(normalise_url(url))
+    if parsed.get_backend_name() == "sqlite" and (
+        is_in_memory(url) or "uri" in parsed.query or not Path(parsed.database or "").exists()
+    ):
+        return None
+    return sevens_revision(url)
+
+
 def shown_database(url: str) -> str:
     """Where the database is, for the line that says the server started: no user, no password, and
     none of the URL's query, which may hold one too (``?password=``, ``?sslpassword=``).
@@ -220,6 +238,7 @@ def register(app: typer.Typer) -> None:
                     f"not this version's {newest_revision()}: serve it once without SEVENS_MIGRATE=false to migrate it, "
                     "or check --database-url (or $DATABASE_URL)"
                 )
+            before = _revision_before(settings.database_url) if settings.migrate else None
             web_app = create_app(settings)
             check_writable(web_app.state.engine)  # a read-only database would fail every write
         except ValidationError as exc:
@@ -240,6 +259,12 @@ def register(app: typer.Typer) -> None:
         # As any command's results: a reader that left ends it quietly (141), >/dev/full in one line;
         # before, a bare "[Errno 28] ..." with the status of bad input, or status 1 and nothing said.
         with printing():
+            if before is not None and before != newest_revision():
+                # The organiser upgrading learns that it happened, and that there is no way back.
+                typer.echo(
+                    f"Migrated the database from schema revision {before} to {newest_revision()}: an older sevens "
+                    "cannot open it now (docs/web.md, Upgrades)"
+                )
             typer.echo(
                 f"Sevens is serving on http://{host}:{port}/ (database: {shown_database(settings.database_url)})"
             )
