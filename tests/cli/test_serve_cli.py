@@ -255,6 +255,51 @@ def test_serve_refuses_a_database_it_may_read_but_not_write(tmp_path: Path, back
             engine.dispose()
 
 
+@pytest.mark.skipif("postgresql" not in backends(), reason="PostgreSQL roles")
+def test_serve_says_who_may_migrate_an_older_database_on_postgresql(tmp_path: Path) -> None:
+    """An upgrade served by a PostgreSQL user that may read and write sevens' tables but does not
+    own them: the migration cannot alter them. It said 'must be owner of table ...; check
+    --database-url', as if the URL were wrong. Now it says who may migrate it; nothing changes."""
+    import os
+    import secrets
+    import subprocess
+    import sys
+
+    from sqlalchemy import make_url, text
+
+    from sevens.store.db import make_engine, run_migrations
+    from sevens.store.testing import throwaway_database
+
+    role = f"server_{secrets.token_hex(4)}"
+    with throwaway_database("postgresql", tmp_path) as url:
+        engine = make_engine(url)
+        try:
+            run_migrations(engine, revision="0006")
+            with engine.begin() as connection:
+                connection.execute(text(f"CREATE ROLE {role} LOGIN"))
+                connection.execute(text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}"))
+            served = make_url(url).set(username=role, password=None).render_as_string(hide_password=False)
+            run = subprocess.run(
+                [sys.executable, "-m", "sevens", "serve", "--port", str(_unreachable_port()), "--database-url", served],
+                capture_output=True, text=True, timeout=60, check=False,
+                env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+            )
+            assert (run.returncode, run.stdout) == (2, ""), run.stderr
+            assert run.stderr.startswith("error: cannot open the database: must be owner of table "), run.stderr
+            assert run.stderr.endswith(
+                "; migrating an older sevens schema changes its tables, which only their owner may do: run sevens "
+                "once as the user that owns them (then this one may use it), or check --database-url (or "
+                "$DATABASE_URL)\n"
+            ), run.stderr
+            with engine.connect() as connection:
+                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0006"
+        finally:
+            with engine.begin() as connection:
+                connection.execute(text(f"DROP OWNED BY {role}"))
+                connection.execute(text(f"DROP ROLE {role}"))
+            engine.dispose()
+
+
 @pytest.mark.parametrize("revision", [None, "0004"])
 def test_serve_without_migrations_refuses_a_database_without_the_current_schema(
     tmp_path: Path, revision: str | None

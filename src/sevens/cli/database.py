@@ -88,6 +88,11 @@ def database_trouble(exc: BaseException, url: str) -> str:
                 f"be written, and the path in {WHERE}"
             )
         return f"{detail}; check the path in {WHERE}"
+    if "must be owner of" in detail:  # PostgreSQL: only a table's owner may alter it, as a migration does
+        return (
+            f"{detail}; migrating an older sevens schema changes its tables, which only their owner may do: "
+            f"run sevens once as the user that owns them (then this one may use it), or check {WHERE}"
+        )
     if "permission denied" in detail:
         return f"{detail}; the user in {WHERE} must be able to read and write sevens' tables: grant it that, or name their owner"
     if isinstance(exc, OperationalError):
