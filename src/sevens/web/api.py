@@ -57,6 +57,7 @@ from sevens.web.deps import (
     new_game_allowed,
     refuse_bot_token,
 )
+from sevens.web.odds_queue import OddsQueue
 from sevens.web.schemas import error_responses
 from sevens.web.security import RateLimiter, client_key
 from sevens.web.strict import refuse_unknown_input
@@ -672,18 +673,28 @@ QueryWhole = Annotated[int, Query(ge=0, le=1000), BeforeValidator(_query_whole)]
     response_model=schemas.OddsAnswer,
     responses=error_responses(401, 403, 404, 409, 422, 429),
 )
-def odds(
+async def odds(
     public_id: str,
     team: str,
+    request: Request,
     principal: BotDep,
     db: SessionDep,
     force: QueryWhole = 0,
     flair: QueryWhole = 0,
 ) -> Response:
     """Odds of a draft order for one's own team against plausible opposing orders."""
-    row, player_id, _ = _game_for_bot(db, principal.id, public_id)
-    me_ = _player_or_refuse(player_id)
-    return JSONResponse(views.odds_for(db, row, player_id=me_, team_id=team, force=force, flair=flair))
+
+    def ask() -> views.OddsQuestion:
+        try:
+            row, player_id, _ = _game_for_bot(db, principal.id, public_id)
+            me_ = _player_or_refuse(player_id)
+            return views.odds_question(db, row, player_id=me_, team_id=team, force=force, flair=flair)
+        finally:
+            db.close()  # the connection goes back before the odds are worked out (OddsQueue)
+
+    question = await anyio.to_thread.run_sync(ask)
+    queue: OddsQueue = request.app.state.odds_queue
+    return JSONResponse(await queue.answer(principal.id, question))
 
 
 class OddsRequest(BaseModel):
@@ -699,10 +710,12 @@ class OddsRequest(BaseModel):
     response_model=schemas.OddsAnswer,
     responses=error_responses(401, 403, 404, 409, 412, 422, 429),
 )
-def odds_of_draft(public_id: str, team: str, body: OddsRequest, principal: BotDep, db: SessionDep) -> Response:
+async def odds_of_draft(
+    public_id: str, team: str, body: OddsRequest, request: Request, principal: BotDep, db: SessionDep
+) -> Response:
     """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
     reverse proxy in front of it keeps in its access log, and a draft is as secret as its order."""
-    return odds(public_id, team, principal, db, force=body.force, flair=body.flair)
+    return await odds(public_id, team, request, principal, db, force=body.force, flair=body.flair)
 
 
 class CreateRequest(BaseModel):

@@ -33,6 +33,7 @@ from sevens.store.ratelimit import count_failure
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.deps import GAMES_WINDOW_SECONDS
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
+from sevens.web.odds_queue import OddsQueue
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import database_trouble, run_scheduler
 from sevens.web.security import (
@@ -270,6 +271,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.sessionmaker = factory
     app.state.db_limiter = None  # the thread pool's own limit, unless the lifespan sets one
     app.state.clock = clock
+    app.state.odds_queue = OddsQueue()  # the odds of drafts, one at a time (odds_queue)
     # Failed attempts are also counted in the database, on connections of their own (the app's
     # one SQLite connection may be held by the request that failed), so all workers share the limit.
     # (Not for an in-memory database: another connection would open another database.)

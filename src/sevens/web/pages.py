@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 
+import anyio.to_thread
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
@@ -42,6 +43,7 @@ from sevens.web.deps import (
     SettingsDep,
     new_game_allowed,
 )
+from sevens.web.odds_queue import OddsQueue
 from sevens.web.security import (
     SESSION_COOKIE,
     body_of_type,
@@ -1642,7 +1644,7 @@ def verify_page(request: Request, public_id: str, db: SessionDep, principal: Pri
 
 
 @router.post("/games/{public_id}/odds")
-def odds_fragment(
+async def odds_fragment(
     request: Request,
     public_id: str,
     db: SessionDep,
@@ -1657,20 +1659,30 @@ def odds_fragment(
     reverse proxy in front of it writes to its access log, and a draft is as secret as the order
     it becomes. It changes nothing, so it needs no CSRF token (a stale one would blank the odds).
     """
-    game = store.game_by_public_id(db, public_id=public_id)
-    access = _access(db, principal, game)
-    _watchable(game, access)
-    player_id = _player(access)
-    if not team.strip():  # not "no team ''": what was left out, and what to send instead
-        raise Invalid(
-            "the field 'team' is missing or blank: send the id of one of your teams in it (as the order form's "
-            "script does), with the draft's 'force' and 'flair'",
-            field="team",
-        )
-    force_points = _int_field(force or "0", "R3: FORCE")
-    flair_points = _int_field(flair or "0", "R3: FLAIR")
-    assert force_points is not None and flair_points is not None
-    result = views.odds_for(
-        db, game, player_id=player_id, team_id=team, force=force_points, flair=flair_points
-    )
+
+    def ask() -> views.OddsQuestion:
+        try:
+            game = store.game_by_public_id(db, public_id=public_id)
+            access = _access(db, principal, game)
+            _watchable(game, access)
+            player_id = _player(access)
+            if not team.strip():  # not "no team ''": what was left out, and what to send instead
+                raise Invalid(
+                    "the field 'team' is missing or blank: send the id of one of your teams in it (as the order "
+                    "form's script does), with the draft's 'force' and 'flair'",
+                    field="team",
+                )
+            force_points = _int_field(force or "0", "R3: FORCE")
+            flair_points = _int_field(flair or "0", "R3: FLAIR")
+            assert force_points is not None and flair_points is not None
+            return views.odds_question(
+                db, game, player_id=player_id, team_id=team, force=force_points, flair=flair_points
+            )
+        finally:
+            db.close()  # the connection goes back before the odds are worked out (OddsQueue)
+
+    question = await anyio.to_thread.run_sync(ask)
+    assert principal is not None  # _player found a seat of this principal's
+    queue: OddsQueue = request.app.state.odds_queue
+    result = await queue.answer(principal.id, question)
     return Response(json.dumps(result), media_type="application/json")

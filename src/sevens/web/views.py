@@ -44,6 +44,7 @@ from sevens.tournament.standings import GroupTable, TableRow
 __all__ = [
     "IfLevel",
     "ListedStatus",
+    "OddsQuestion",
     "OrganiserView",
     "PlayerView",
     "SpectatorView",
@@ -55,7 +56,8 @@ __all__ = [
     "link_mark",
     "link_marks",
     "listed_statuses",
-    "odds_for",
+    "odds_answer",
+    "odds_question",
     "organiser_view",
     "parse_arrangement",
     "player_view",
@@ -1016,10 +1018,24 @@ def _plausible_orders(state: Game, opponent: str, their_bot: str | None) -> list
     return found
 
 
-def odds_for(
+@dataclass(frozen=True, slots=True)
+class OddsQuestion:
+    """What the odds of a draft order are worked out from, read from the database first: the working
+    out (:func:`odds_answer`) then holds no connection, which the other requests need meanwhile."""
+
+    state: Game
+    team_id: str
+    mine: Order
+    scrum: int
+    opponent: str | None
+    their_bot: str | None
+    knockout: bool
+
+
+def odds_question(
     db: Session, game: GameRow, *, player_id: str, team_id: str, force: int, flair: int
-) -> dict[str, Any]:
-    """Live odds of a draft order of one's own team against plausible opposing orders.
+) -> OddsQuestion:
+    """Check a draft order of one's own team and read what its odds need.
 
     Raises:
         Conflict: the game is not running (the status an order gets then, so a bot reads both alike).
@@ -1040,18 +1056,30 @@ def odds_for(
         mine = validate_order(force, flair, scrum=view.scrum)
     except OrderError as exc:
         raise Invalid(str(exc)) from None
+    # A team nobody plays is the organiser's bot, named in every report: say which it is. A
+    # manager's own autopilot stays theirs alone.
+    their_bot = None if view.opponent is None else store.house_bot(db, game=game, team_id=view.opponent)
+    return OddsQuestion(
+        state=state,
+        team_id=team_id,
+        mine=mine,
+        scrum=view.scrum,
+        opponent=view.opponent,
+        their_bot=their_bot,
+        knockout=view.stage is not None and view.stage.knockout,
+    )
+
+
+def odds_answer(question: OddsQuestion) -> dict[str, Any]:
+    """Live odds of a checked draft order against plausible opposing orders (no database)."""
+    mine = question.mine
     expected = order_odds(mine.force, mine.flair).expected_points
     rows: list[dict[str, Any]] = []
-    their_bot = None
     rules = None
-    if view.opponent is not None:
-        # A team nobody plays is the organiser's bot, named in every report: say which it is. A
-        # manager's own autopilot stays theirs alone.
-        their_bot = store.house_bot(db, game=game, team_id=view.opponent)
-        knockout = view.stage is not None and view.stage.knockout
-        rules = "knockout" if knockout else "group"  # which of draw or level the rows carry
-        for name, theirs in _plausible_orders(state, view.opponent, their_bot):
-            if knockout:
+    if question.opponent is not None:
+        rules = "knockout" if question.knockout else "group"  # which of draw or level the rows carry
+        for name, theirs in _plausible_orders(question.state, question.opponent, question.their_bot):
+            if question.knockout:
                 k = knockout_odds(mine, theirs)
                 rows.append(
                     {"bot": name, "order": theirs.to_dict(), "win": k.win, "level": k.level, "loss": k.loss}
@@ -1062,12 +1090,12 @@ def odds_for(
                     {"bot": name, "order": theirs.to_dict(), "win": m.win, "draw": m.draw, "loss": m.loss}
                 )
     return {
-        "team": team_id,
+        "team": question.team_id,
         "rules": rules,
         "order": mine.to_dict(),
         "expected_points": round(float(expected), 3),
-        "scrum_left": view.scrum - mine.total,
-        "opponent": view.opponent,
-        "opponent_bot": their_bot,
+        "scrum_left": question.scrum - mine.total,
+        "opponent": question.opponent,
+        "opponent_bot": question.their_bot,
         "against": rows,
     }

@@ -1,0 +1,66 @@
+"""Live odds worked out one at a time per worker, off the database connection and the thread pool.
+
+A draft order's odds in a knockout take a tenth of a second or more of CPU (count-back over every
+line, against each bot's order), and a client can ask for one different draft after another. Were
+they worked out where the request holds its database connection (SQLite's only one per worker) and a
+thread of the pool that serves every request, one client asking for many at once would hold up
+everyone's pages, polls and orders. So the database is read first and let go, and the working out
+waits here, on a thread of its own limit: at most one core of a worker goes to odds, the requests
+waiting hold no thread and no connection, and each credential may have only so many waiting.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from fastapi import HTTPException
+
+from sevens.web import views
+
+__all__ = ["ODDS_AT_ONCE", "OddsQueue"]
+
+ODDS_AT_ONCE = 8
+"""Odds requests one credential (a browser or a bot token) may have waiting or being worked out:
+a player's page asks for each of its order forms' odds at once (four teams at most) and again as
+each is typed in; more than this is one client asking faster than the answers come."""
+
+
+class OddsQueue:
+    """Works out the odds of :class:`views.OddsQuestion` one at a time, in the order they came."""
+
+    def __init__(self, *, at_once: int = ODDS_AT_ONCE) -> None:
+        self.at_once = at_once
+        self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
+        self._waiting: Counter[int] = Counter()  # per credential; a count back to 0 is deleted
+
+    def waiting(self) -> int:
+        """How many odds requests are waiting or being worked out."""
+        return sum(self._waiting.values())
+
+    async def answer(self, principal_id: int, question: views.OddsQuestion) -> dict[str, Any]:
+        """The odds for ``question``, asked by the credential ``principal_id``.
+
+        Raises:
+            HTTPException: 429, the credential has :attr:`at_once` odds requests waiting already.
+        """
+        if self._waiting[principal_id] >= self.at_once:
+            raise HTTPException(
+                status_code=429,
+                detail=(
+                    f"you have {self.at_once} odds requests being worked out already: wait for their answers "
+                    "before asking for more (odds are worked out one at a time, for everyone)"
+                ),
+                headers={"Retry-After": "1"},
+            )
+        if self._limiter is None:
+            self._limiter = anyio.CapacityLimiter(1)
+        self._waiting[principal_id] += 1
+        try:
+            return await anyio.to_thread.run_sync(views.odds_answer, question, limiter=self._limiter)
+        finally:
+            self._waiting[principal_id] -= 1
+            if not self._waiting[principal_id]:
+                del self._waiting[principal_id]

@@ -1,0 +1,133 @@
+"""One client asking for many expensive odds at once: the others' requests are not held up.
+
+A knockout draft's odds take a tenth of a second or more of CPU each (count-back over every line,
+against each bot's order). A real server on SQLite, whose worker has one database connection, in
+the semi-finals of a game; one player asks for the odds of many different large drafts at once.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import pytest
+
+from reliability.helpers import database, server_env
+from sevens.web.odds_queue import ODDS_AT_ONCE
+from sevens.web.testing import HostedGame, ServerFarm, host_game
+
+pytestmark = pytest.mark.slow
+
+
+def _to_the_semi_finals(client: httpx.Client) -> tuple[HostedGame, str, int]:
+    """A game whose every team is played through the API, at its first knockout turn; the team in
+    play with the largest SCRUM, and that SCRUM."""
+    game = host_game(client, hours=None)
+    for turn in (1, 2, 3):  # the group rounds: 10 FORCE each, so the semi-finalists keep 70 or more
+        for team, pid in game.teams.items():
+            answer = client.put(
+                f"/api/v1/games/{game.public_id}/orders/{team}",
+                json={"turn": turn, "force": 10, "flair": 0, "ready": True},
+                headers=game.players[pid],
+            )
+            assert answer.status_code == 200, answer.text
+    scrum: dict[str, int] = {}
+    for team, pid in game.teams.items():
+        view = client.get(f"/api/v1/games/{game.public_id}/teams/{team}/view", headers=game.players[pid])
+        assert view.status_code == 200, view.text
+        assert view.json()["stage"] != "group"
+        if view.json()["team"]["in_play"]:
+            scrum[team] = view.json()["team"]["scrum"]
+    team = max(scrum, key=lambda t: scrum[t])
+    return game, team, scrum[team]
+
+
+def _drafts(scrum: int, count: int, skip: int = 0) -> list[dict[str, int]]:
+    """``count`` different large drafts (none asked before): many FLAIR options, the rest FORCE."""
+    drafts = []
+    for flair in range(60, 0, -3):
+        for force in range(scrum - flair, 0, -1):
+            drafts.append({"force": force, "flair": flair})
+    return drafts[skip : skip + count]
+
+
+def test_odds_asked_at_once_hold_up_no_other_request(farm: ServerFarm, tmp_path: Path) -> None:
+    """Six large knockout drafts asked at once, then the game's /state: it is answered while most
+    of the odds are still being worked out. (When the odds were worked out on the request's own
+    database connection, the /state waited for it behind every one of them.)"""
+    with database("sqlite", tmp_path) as (url, _engine):
+        server = farm.start(server_env(url, games_per_hour=0))
+        try:
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                game, team, scrum = _to_the_semi_finals(client)
+                assert scrum >= 70
+                headers = game.players[game.teams[team]]
+                odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
+                # The opponents' orders are worked out once here: only the drafts are new below.
+                assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
+
+            def ask(draft: dict[str, int]) -> tuple[int, float, int]:
+                with httpx.Client(base_url=server.url, timeout=60) as own:
+                    answer = own.post(odds_url, json=draft, headers=headers)
+                    return answer.status_code, time.monotonic(), len(answer.json().get("against", []))
+
+            def state() -> tuple[int, float]:
+                with httpx.Client(base_url=server.url, timeout=60) as own:
+                    answer = own.get(f"/api/v1/games/{game.public_id}/state", headers=game.organiser)
+                    return answer.status_code, time.monotonic()
+
+            with ThreadPoolExecutor(max_workers=8) as pool:
+                asked = [pool.submit(ask, draft) for draft in _drafts(scrum, 6)]
+                time.sleep(0.2)
+                polled = pool.submit(state)
+                odds = [a.result() for a in asked]
+                status, answered_at = polled.result()
+            assert status == 200
+            assert [(code, rows > 0) for code, _, rows in odds] == [(200, True)] * 6
+            before = sum(at < answered_at for _, at, _ in odds)
+            assert before <= 3, f"/state was answered after {before} of the 6 odds"
+        finally:
+            server.kill()
+
+
+def test_one_credential_asking_too_many_odds_at_once_is_told_to_wait(farm: ServerFarm, tmp_path: Path) -> None:
+    """Far more odds at once than ODDS_AT_ONCE from one player: those past the limit get 429 with
+    Retry-After and a message saying to wait for the answers; the rest are answered, and so is
+    another player asking meanwhile."""
+    with database("sqlite", tmp_path) as (url, _engine):
+        server = farm.start(server_env(url, games_per_hour=0))
+        try:
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                game, team, scrum = _to_the_semi_finals(client)
+                headers = game.players[game.teams[team]]
+                odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
+                assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
+                other = next(t for t, pid in game.teams.items() if pid != game.teams[team])
+                other_url = f"/api/v1/games/{game.public_id}/teams/{other}/odds"
+                other_headers = game.players[game.teams[other]]
+
+            def ask(url_and_draft: tuple[str, dict[str, int], dict[str, str]]) -> httpx.Response:
+                where, draft, who = url_and_draft
+                with httpx.Client(base_url=server.url, timeout=60) as own:
+                    return own.post(where, json=draft, headers=who)
+
+            many = 3 * ODDS_AT_ONCE
+            with ThreadPoolExecutor(max_workers=many + 1) as pool:
+                asked = [pool.submit(ask, (odds_url, draft, headers)) for draft in _drafts(scrum, many)]
+                time.sleep(0.2)
+                theirs = pool.submit(ask, (other_url, {"force": 0, "flair": 0}, other_headers)).result()
+                answers = [a.result() for a in asked]
+            assert theirs.status_code in (200, 409), theirs.text  # 409: their team is out
+            codes = sorted(a.status_code for a in answers)
+            assert set(codes) == {200, 429}, codes
+            assert codes.count(200) >= ODDS_AT_ONCE
+            refused = next(a for a in answers if a.status_code == 429)
+            assert refused.headers["Retry-After"] == "1"
+            assert refused.json()["detail"] == (
+                f"you have {ODDS_AT_ONCE} odds requests being worked out already: wait for their answers before "
+                "asking for more (odds are worked out one at a time, for everyone)"
+            )
+        finally:
+            server.kill()
