@@ -131,3 +131,37 @@ def test_one_credential_asking_too_many_odds_at_once_is_told_to_wait(farm: Serve
             )
         finally:
             server.kill()
+
+
+def test_a_player_asking_odds_waits_for_one_of_anothers_many(farm: ServerFarm, tmp_path: Path) -> None:
+    """One player has eight large knockout drafts waiting; another player's odds, asked after them,
+    are answered before most of them. (In one queue for all, they waited behind all eight.)"""
+    with database("sqlite", tmp_path) as (url, _engine):
+        server = farm.start(server_env(url, games_per_hour=0))
+        try:
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                game, team, scrum = _to_the_semi_finals(client)
+                headers = game.players[game.teams[team]]
+                odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
+                assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
+                other = next(t for t, pid in game.teams.items() if pid != game.teams[team])
+                other_url = f"/api/v1/games/{game.public_id}/teams/{other}/odds"
+                other_headers = game.players[game.teams[other]]
+
+            def ask(url_and_draft: tuple[str, dict[str, int], dict[str, str]]) -> tuple[int, float]:
+                where, draft, who = url_and_draft
+                with httpx.Client(base_url=server.url, timeout=60) as own:
+                    answer = own.post(where, json=draft, headers=who)
+                    return answer.status_code, time.monotonic()
+
+            with ThreadPoolExecutor(max_workers=ODDS_AT_ONCE + 1) as pool:
+                asked = [pool.submit(ask, (odds_url, d, headers)) for d in _drafts(scrum, ODDS_AT_ONCE, skip=50)]
+                time.sleep(0.3)
+                status, answered_at = pool.submit(ask, (other_url, {"force": 1, "flair": 0}, other_headers)).result()
+                many = [a.result() for a in asked]
+            assert status == 200
+            assert [code for code, _ in many] == [200] * ODDS_AT_ONCE
+            before = sum(at < answered_at for _, at in many)
+            assert before <= ODDS_AT_ONCE // 2, f"the other player's odds came after {before} of {ODDS_AT_ONCE}"
+        finally:
+            server.kill()

@@ -7,6 +7,8 @@ thread of the pool that serves every request, one client asking for many at once
 everyone's pages, polls and orders. So the database is read first and let go, and the working out
 waits here, on a thread of its own limit: at most one core of a worker goes to odds, the requests
 waiting hold no thread and no connection, and each credential may have only so many waiting.
+A credential's requests are taken one at a time, in turn with everyone else's: a player asking
+while another has eight waiting waits for one of them, not all eight.
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ each is typed in; more than this is one client asking faster than the answers co
 
 
 class OddsQueue:
-    """Works out the odds of :class:`views.OddsQuestion` one at a time, in the order they came."""
+    """Works out the odds of :class:`views.OddsQuestion` one at a time: each credential's in the order
+    they came, and the credentials' in turn."""
 
     def __init__(self, *, at_once: int = ODDS_AT_ONCE) -> None:
         self.at_once = at_once
         self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
         self._waiting: Counter[int] = Counter()  # per credential; a count back to 0 is deleted
+        self._turns: dict[int, anyio.Lock] = {}  # per credential with requests waiting: one at a time
 
     def waiting(self) -> int:
         """How many odds requests are waiting or being worked out."""
@@ -58,9 +62,12 @@ class OddsQueue:
         if self._limiter is None:
             self._limiter = anyio.CapacityLimiter(1)
         self._waiting[principal_id] += 1
+        turn = self._turns.setdefault(principal_id, anyio.Lock())
         try:
-            return await anyio.to_thread.run_sync(views.odds_answer, question, limiter=self._limiter)
+            async with turn:
+                return await anyio.to_thread.run_sync(views.odds_answer, question, limiter=self._limiter)
         finally:
             self._waiting[principal_id] -= 1
             if not self._waiting[principal_id]:
                 del self._waiting[principal_id]
+                del self._turns[principal_id]
