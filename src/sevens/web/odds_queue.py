@@ -40,10 +40,6 @@ class OddsQueue:
         self._waiting: Counter[int] = Counter()  # per credential; a count back to 0 is deleted
         self._turns: dict[int, anyio.Lock] = {}  # per credential with requests waiting: one at a time
 
-    def waiting(self) -> int:
-        """How many odds requests are waiting or being worked out."""
-        return sum(self._waiting.values())
-
     async def answer(self, principal_id: int, question: views.OddsQuestion) -> dict[str, Any]:
         """The odds for ``question``, asked by the credential ``principal_id``.
 
