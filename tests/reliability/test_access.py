@@ -1,5 +1,6 @@
-"""Access: tampered, expired and replaced secrets refused; CSRF on every form; the rate limit under a
-burst; no current order in any response, export or log line but its owner's (R13)."""
+"""Access: tampered, expired and replaced secrets refused; CSRF on every form; the rate limits (wrong
+secrets, new games, new credentials, organiser acts) under a burst; no current order in any response, export or log line but its
+owner's (R13)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,12 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import func, select
 
 from reliability.helpers import database, pg_available, server_env
 from sevens.store import games as store
 from sevens.store.backup import export_backup
+from sevens.store.models import ApiPrincipal, EventRow
 from sevens.web.app import create_app
 from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE
 from sevens.web.settings import Settings
@@ -384,6 +387,84 @@ def test_the_games_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path) -
             server.kill()
     assert sorted(set(statuses)) == [201, 429], statuses
     assert statuses.count(201) == 5, statuses
+
+
+def _limited(answer: httpx.Response, words: str) -> None:
+    """A 429 of an hourly limit: it says what was refused and the limit, and when to try again."""
+    assert answer.status_code == 429, answer.text
+    assert 3000 < int(answer.headers["retry-after"]) <= 3600, answer.headers
+    assert words in answer.text, answer.text
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_new_credentials_and_organiser_acts_are_limited_under_a_burst(
+    farm: ServerFarm, tmp_path: Path, backend: str
+) -> None:
+    """An organiser link gave a new bot token to every POST /api/v1/organise without one (about 110
+    a second, never expiring) and a new browser session to every POST /organiser/<link> without a
+    cookie; every new invite link, pause or deadline change added an event-log row. Now one address
+    is given SEVENS_CREDENTIALS_PER_HOUR new credentials by organiser links, tokens and sessions
+    together, and a game takes SEVENS_ORGANISER_ACTS_PER_HOUR such acts, even in a burst; past
+    them 429, and nothing is written. A token or session sent along is not a new one: still let in."""
+    if backend == "postgresql" and not pg_available():
+        pytest.skip("no PostgreSQL server (run under scripts/pg)")
+    with database(backend, tmp_path) as (url, engine):
+        server = farm.start(server_env(url, credentials_per_hour=5, organiser_acts_per_hour=5))
+        try:
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                created = client.post("/api/v1/games", json={"name": "Limits", "players": 4})
+                assert created.status_code == 201, created.text
+                data = created.json()
+                organiser = {"Authorization": f"Bearer {data['token']}"}
+
+                def claim_in_a_browser() -> httpx.Response:
+                    with httpx.Client(base_url=server.url, timeout=60) as browser:
+                        token = re.search(r'name="csrf" value="([^"]+)"', browser.get("/").text)
+                        assert token is not None
+                        return browser.post(f"/organiser/{data['organiser_link']}", data={"csrf": token.group(1)})
+
+                assert [claim_in_a_browser().status_code for _ in range(2)] == [303, 303]
+
+                def organise(_: int) -> httpx.Response:
+                    with httpx.Client(base_url=server.url, timeout=60) as bot:
+                        return bot.post("/api/v1/organise", json={"link": data["organiser_link"]})
+
+                with ThreadPoolExecutor(max_workers=10) as pool:
+                    organised = list(pool.map(organise, range(20)))
+                assert sorted(a.status_code for a in organised) == [200] * 3 + [429] * 17
+                _limited(next(a for a in organised if a.status_code == 429),
+                         "too many new bot tokens from your address: this server gives 5 an hour")
+                page = claim_in_a_browser()
+                _limited(page, "too many new browser sessions from your address: this server gives 5 an hour")
+                assert page.headers["content-type"].startswith("text/html")
+                again = client.post("/api/v1/organise", json={"link": data["organiser_link"]}, headers=organiser)
+                assert again.status_code == 200 and again.json()["token"] is None, again.text
+
+                with engine.connect() as db:
+                    events = db.scalar(select(func.count()).select_from(EventRow))
+                invite = f"/api/v1/games/{data['game']}/seats/{sorted(data['invites'])[0]}/invite"
+
+                def reissue(_: int) -> httpx.Response:
+                    with httpx.Client(base_url=server.url, timeout=60) as bot:
+                        return bot.post(invite, headers=organiser)
+
+                with ThreadPoolExecutor(max_workers=10) as pool:
+                    reissued = list(pool.map(reissue, range(20)))
+                assert sorted(a.status_code for a in reissued) == [200] * 5 + [429] * 15
+                _limited(next(a for a in reissued if a.status_code == 429),
+                         "too many organiser acts on this game: this server allows 5 an hour on one game")
+                # The game's other acts are held back too; one move of the game (start) is not.
+                _limited(client.post(f"/api/v1/games/{data['game']}/pause", headers=organiser),
+                         "too many organiser acts")
+                with engine.connect() as db:
+                    assert db.scalar(select(func.count()).select_from(EventRow)) == events + 5
+                started = client.post(f"/api/v1/games/{data['game']}/start", headers=organiser)
+                assert started.status_code == 200, started.text
+        finally:
+            server.kill()
+        with engine.connect() as db:
+            # The game's own token, two browser sessions and three bot tokens: no more.
+            assert db.scalar(select(func.count()).select_from(ApiPrincipal)) == 1 + 2 + 3
 
 
 def test_no_current_order_in_any_response_export_or_log(hosted: Hosted, caplog: pytest.LogCaptureFixture) -> None:

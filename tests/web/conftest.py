@@ -12,6 +12,7 @@ from sqlalchemy import Engine
 from sevens.store.db import make_engine, run_migrations
 from sevens.store.testing import backends, clear_tables, throwaway_database
 from sevens.web.app import create_app
+from sevens.web.deps import CREDENTIALS_WINDOW_SECONDS, ORGANISER_ACTS_WINDOW_SECONDS
 from sevens.web.security import RateLimiter
 from sevens.web.settings import Settings
 from web.web_helpers import FakeClock, Hosted, host_game
@@ -62,6 +63,15 @@ def clock(site: Site) -> FakeClock:
 def app(site: Site, web_db: WebDb, clock: FakeClock) -> FastAPI:
     clear_tables(web_db.engine)
     site.app.state.limiter = RateLimiter(attempts=1000, window_seconds=60)
+    # The hourly limits at their defaults, counted afresh for each test as on a new server: the
+    # app lives for the whole session, and one test's organiser links and acts are normal use.
+    settings: Settings = site.app.state.settings
+    site.app.state.credentials_limiter = RateLimiter(
+        attempts=settings.credentials_per_hour, window_seconds=CREDENTIALS_WINDOW_SECONDS
+    )
+    site.app.state.organiser_acts_limiter = RateLimiter(
+        attempts=settings.organiser_acts_per_hour, window_seconds=ORGANISER_ACTS_WINDOW_SECONDS
+    )
     return site.app
 
 

@@ -54,7 +54,9 @@ from sevens.web.deps import (
     SessionDep,
     bot_token,
     current_principal,
+    new_credential_allowed,
     new_game_allowed,
+    organiser_act_allowed,
     refuse_bot_token,
 )
 from sevens.web.odds_queue import OddsQueue
@@ -911,18 +913,20 @@ def resolve(
 
 
 @router.post("/games/{public_id}/pause", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
-def pause(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+def pause(public_id: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Stop the deadline clock, keeping the time left."""
     row, held = _organised_holding(db, principal.id, public_id)
-    store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    with organiser_act_allowed(request, row.public_id):
+        store.pause_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post("/games/{public_id}/resume", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS)
-def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+def resume(public_id: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Restart the deadline clock with the time that was left."""
     row, held = _organised_holding(db, principal.id, public_id)
-    store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    with organiser_act_allowed(request, row.public_id):
+        store.resume_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
@@ -930,14 +934,13 @@ def resume(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -
     "/games/{public_id}/extend", response_model=schemas.OrganiserGameView, responses=_ACT_WITH_BODY_ERRORS
 )
 def extend(
-    public_id: str, body: ExtendRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+    public_id: str, body: ExtendRequest, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Move the deadline later."""
     row, held = _organised_holding(db, principal.id, public_id)
     seconds = views.extend_seconds(body.hours, f"{body.hours:g}")
-    store.extend_deadline(
-        db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal)
-    )
+    with organiser_act_allowed(request, row.public_id):
+        store.extend_deadline(db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
@@ -945,7 +948,7 @@ def extend(
     "/games/{public_id}/deadline", response_model=schemas.OrganiserGameView, responses=_ACT_WITH_BODY_ERRORS
 )
 def set_deadline(
-    public_id: str, body: DeadlineRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+    public_id: str, body: DeadlineRequest, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Set the open turn's time left (hours from now): bring the deadline forward or put it back;
     a paused game keeps it for its resume. A running game without a deadline gets one: this turn
@@ -953,7 +956,8 @@ def set_deadline(
     ``deadline``, for good)."""
     row, held = _organised_holding(db, principal.id, public_id)
     seconds = views.extend_seconds(body.hours, f"{body.hours:g}", "set the time left to")
-    store.set_deadline(db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal))
+    with organiser_act_allowed(request, row.public_id):
+        store.set_deadline(db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
@@ -963,26 +967,30 @@ def set_deadline(
     responses=_ACT_WITH_BODY_ERRORS,
 )
 def put_house_bot(
-    public_id: str, team: str, body: AutopilotRequest, principal: BotDep, db: SessionDep, clock: ClockDep
+    public_id: str, team: str, body: AutopilotRequest, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
     """Pick the bot of a team nobody plays: a house team (R12) or an unclaimed seat's (R13)."""
     row, held = _organised_holding(db, principal.id, public_id)
-    store.set_house_bot(
-        db, game_id=row.id, team_id=team, strategy=body.strategy, now=clock(), actor=_actor(principal)
-    )
+    with organiser_act_allowed(request, row.public_id):
+        store.set_house_bot(
+            db, game_id=row.id, team_id=team, strategy=body.strategy, now=clock(), actor=_actor(principal)
+        )
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
 @router.post(
     "/games/{public_id}/seats/{player}/release", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS
 )
-def release_seat(public_id: str, player: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+def release_seat(
+    public_id: str, player: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> Response:
     """Hand a seat to the bots (its player dropped out): every browser and token playing it is
     signed out, its orders saved for the open turn are discarded (R13), and its teams play the bots
     the organiser picks (``PUT .../house-bot/{team}``); turns no longer wait for it. It keeps its
     name after the start; a new invite link (``POST .../seats/{player}/invite``) lets someone take it over."""
     row, held = _organised_holding(db, principal.id, public_id)
-    store.release_seat(db, game_id=row.id, player_id=player, now=clock(), actor=_actor(principal))
+    with organiser_act_allowed(request, row.public_id):
+        store.release_seat(db, game_id=row.id, player_id=player, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held - {player})
 
 
@@ -1017,10 +1025,11 @@ def new_invite(
             "and new link' on the organiser page"
         )
     now, lifetime = clock(), timedelta(days=request.app.state.settings.invite_days)
-    secret = store.reissue_invite(
-        db, game_id=row.id, player_id=player, now=now, invite_lifetime=lifetime, actor=_actor(principal)
-    )
-    db.commit()
+    with organiser_act_allowed(request, row.public_id):
+        secret = store.reissue_invite(
+            db, game_id=row.id, player_id=player, now=now, invite_lifetime=lifetime, actor=_actor(principal)
+        )
+        db.commit()
     return InviteResponse(
         game=row.public_id, player=player, invite=secret, expires_at=(now + lifetime).isoformat()
     )
@@ -1108,12 +1117,15 @@ class OrganiserLinkResponse(BaseModel):
     response_model=OrganiserLinkResponse,
     responses=error_responses(401, 403, 404, 412, 429),
 )
-def new_organiser_link(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> OrganiserLinkResponse:
+def new_organiser_link(
+    public_id: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
+) -> OrganiserLinkResponse:
     """A new organiser link: the old one stops working, and every other browser and bot token that
     organises the game loses that (the calling token keeps it)."""
     row = _organised(db, principal.id, public_id)
-    token = store.new_organiser_link(db, game_id=row.id, now=clock(), keep=principal.id, actor=_actor(principal))
-    db.commit()
+    with organiser_act_allowed(request, row.public_id):
+        token = store.new_organiser_link(db, game_id=row.id, now=clock(), keep=principal.id, actor=_actor(principal))
+        db.commit()
     return OrganiserLinkResponse(game=row.public_id, organiser_link=token)
 
 
@@ -1142,9 +1154,12 @@ def organise(
     row = game_by_organiser_link(db, token=secret_in(body.link))
     if row is None:
         raise limiter.refused(key, HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
-    token: str | None = None
-    if principal is None:
+    if principal is not None:
+        add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
+        db.commit()
+        return JSONResponse({"game": row.public_id, "token": None})
+    with new_credential_allowed(request, "bot token"):
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label="organiser")
-    add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
-    db.commit()
+        add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
+        db.commit()
     return JSONResponse({"game": row.public_id, "token": token})

@@ -31,7 +31,7 @@ from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_mi
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.tournament.standings import DECIDED_BY_WORDS
-from sevens.web.deps import GAMES_WINDOW_SECONDS
+from sevens.web.deps import CREDENTIALS_WINDOW_SECONDS, GAMES_WINDOW_SECONDS, ORGANISER_ACTS_WINDOW_SECONDS
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.proxies import TrustedProxies, parse_trusted
@@ -285,6 +285,13 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     # New games count in the same table, under keys of their own; 0 turns the limit off.
     app.state.games_limiter = None if settings.games_per_hour == 0 else RateLimiter(
         attempts=settings.games_per_hour, window_seconds=GAMES_WINDOW_SECONDS, shared=shared
+    )
+    # So are new credentials by organiser link (per address) and organiser acts (per game).
+    app.state.credentials_limiter = None if settings.credentials_per_hour == 0 else RateLimiter(
+        attempts=settings.credentials_per_hour, window_seconds=CREDENTIALS_WINDOW_SECONDS, shared=shared
+    )
+    app.state.organiser_acts_limiter = None if settings.organiser_acts_per_hour == 0 else RateLimiter(
+        attempts=settings.organiser_acts_per_hour, window_seconds=ORGANISER_ACTS_WINDOW_SECONDS, shared=shared
     )
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token

@@ -26,11 +26,15 @@ __all__ = [
     "PrincipalDep",
     "SessionDep",
     "SettingsDep",
+    "CREDENTIALS_WINDOW_SECONDS",
     "GAMES_WINDOW_SECONDS",
+    "ORGANISER_ACTS_WINDOW_SECONDS",
     "bot_token",
     "current_principal",
     "get_db",
+    "new_credential_allowed",
     "new_game_allowed",
+    "organiser_act_allowed",
     "refuse_bot_token",
 ]
 
@@ -166,30 +170,33 @@ def _wait_words(seconds: int) -> str:
     return f"{math.ceil(seconds / 60)} minutes"
 
 
-@contextlib.contextmanager
-def new_game_allowed(request: Request) -> Iterator[None]:
-    """One of the new games this address may create this hour, held while the block makes it.
+CREDENTIALS_WINDOW_SECONDS = 3600
+"""The window of the limit on new credentials (``Settings.credentials_per_hour``)."""
 
-    The check and the count are one step: checked first and counted once the game was made,
+ORGANISER_ACTS_WINDOW_SECONDS = 3600
+"""The window of the limit on organiser acts (``Settings.organiser_acts_per_hour``)."""
+
+
+@contextlib.contextmanager
+def _held(limiter: RateLimiter | None, key: str, refusal: str) -> Iterator[None]:
+    """One act of ``key`` under ``limiter`` (None: no limit), held while the block does it.
+
+    The check and the count are one step: checked first and counted once the act was done,
     requests sent at once all passed the check before any was counted (a burst of 40 made 40 games
-    against a limit of 5). A game the block does not make (it raises: a bad setting) is given back.
+    against a limit of 5). An act the block does not do (it raises) is given back.
 
     Raises:
-        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+        HTTPException: 429 with Retry-After: ``refusal`` (with the ``{limit}`` filled in, and
+        what was not done) and when to try again.
     """
-    limiter: RateLimiter | None = request.app.state.games_limiter
     if limiter is None:
         yield
         return
-    key = _games_key(request)
     wait = limiter.hold(key)
     if wait:
         raise HTTPException(
             status_code=429,
-            detail=(
-                f"too many new games from your address: this server allows {limiter.attempts} an hour "
-                f"from one address; nothing was created, try again in {_wait_words(wait)}"
-            ),
+            detail=f"{refusal.format(limit=limiter.attempts)}, try again in {_wait_words(wait)}",
             headers={"Retry-After": str(wait)},
         )
     try:
@@ -198,3 +205,51 @@ def new_game_allowed(request: Request) -> Iterator[None]:
         limiter.give_back(key)
         raise
     limiter.share(key)
+
+
+def new_game_allowed(request: Request) -> contextlib.AbstractContextManager[None]:
+    """One of the new games this address may create this hour, held while the block makes it
+    (:func:`_held`; a game the block does not make, a bad setting, is given back).
+
+    Raises:
+        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+    """
+    return _held(
+        request.app.state.games_limiter,
+        _games_key(request),
+        "too many new games from your address: this server allows {limit} an hour from one address; "
+        "nothing was created",
+    )
+
+
+def new_credential_allowed(request: Request, what: str) -> contextlib.AbstractContextManager[None]:
+    """One of the new credentials (``what``: a bot token, a browser session) this address may be
+    given this hour by an organiser link, held while the block makes it (:func:`_held`).
+
+    Raises:
+        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+    """
+    # A key of its own, as for new games: counted in the same table, never against another limit.
+    return _held(
+        request.app.state.credentials_limiter,
+        f"new credential {client_key(request)}",
+        f"too many new {what}s from your address: this server gives {{limit}} an hour to one address "
+        "by organiser links (one sent with the session or token you have needs no new one); nothing was created",
+    )
+
+
+def organiser_act_allowed(request: Request, public_id: str) -> contextlib.AbstractContextManager[None]:
+    """One of the organiser acts game ``public_id`` may have this hour, held while the block does
+    it (:func:`_held`). Counted per game, whoever organises it: each act adds a row to the game's
+    event log. Only ask once the caller is known to organise the game, or anyone could use up
+    the game's acts.
+
+    Raises:
+        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+    """
+    return _held(
+        request.app.state.organiser_acts_limiter,
+        f"organiser act {public_id}",
+        "too many organiser acts on this game: this server allows {limit} an hour on one game "
+        "(new links, pause and resume, deadline changes, house bots, seats handed to the bots); nothing was done",
+    )

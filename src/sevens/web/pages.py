@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Mapping
@@ -41,7 +42,9 @@ from sevens.web.deps import (
     PrincipalDep,
     SessionDep,
     SettingsDep,
+    new_credential_allowed,
     new_game_allowed,
+    organiser_act_allowed,
 )
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.security import (
@@ -659,9 +662,11 @@ def organiser_claim(
     game = game_by_organiser_link(db, token=token)
     if game is None:
         raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
-    session, new = _ensure_session(db, principal, settings, clock)
-    add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
-    db.commit()
+    # Only a browser without a session is given one, and counted for it.
+    with contextlib.nullcontext() if principal is not None else new_credential_allowed(request, "browser session"):
+        session, new = _ensure_session(db, principal, settings, clock)
+        add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
+        db.commit()
     return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/organise"), new, settings)
 
 
@@ -1226,9 +1231,10 @@ def post_house_bot(
     refused bot sends the organiser page back with that team's form as typed and the reason there."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     try:
-        store.set_house_bot(
-            db, game_id=game.id, team_id=team, strategy=views.bot_name(strategy, weight), now=clock()
-        )
+        with organiser_act_allowed(request, game.public_id):
+            store.set_house_bot(
+                db, game_id=game.id, team_id=team, strategy=views.bot_name(strategy, weight), now=clock()
+            )
     except StoreError as exc:
         db.rollback()
         if not isinstance(exc, Invalid) or team not in {t.team_id for t in store.house_teams(db, game=game)}:
@@ -1312,7 +1318,8 @@ def post_pause(
     """Stop the deadline clock (recorded with who and when)."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     try:
-        store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
+        with organiser_act_allowed(request, game.public_id):
+            store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "pause", exc)
     return _back_to_organise(db, game, then="?done=pause#done")
@@ -1330,7 +1337,8 @@ def post_resume(
     """Restart the deadline clock."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     try:
-        store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
+        with organiser_act_allowed(request, game.public_id):
+            store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "resume", exc)
     return _back_to_organise(db, game, then=f"?done=resume&turn={game.current_turn}#done")
@@ -1389,7 +1397,8 @@ def _change_deadline(
         if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
             raise Invalid(f"{asked}, got {quoted(hours)}", field="hours")
         seconds = views.extend_seconds(float(hours.strip()), hours.strip(), said)
-        change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
+        with organiser_act_allowed(request, game.public_id):
+            change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:
         db.rollback()
         boxed = game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and (
@@ -1435,8 +1444,9 @@ def post_new_organiser_link(
     bot token that organises the game loses that (this browser keeps it)."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     assert principal is not None  # _organiser_action refused anyone without a grant
-    token = store.new_organiser_link(db, game_id=game.id, now=clock(), keep=principal.id)
-    db.commit()
+    with organiser_act_allowed(request, game.public_id):
+        token = store.new_organiser_link(db, game_id=game.id, now=clock(), keep=principal.id)
+        db.commit()
     context = {
         "game": game,
         "link": f"{_base_url(request, settings)}/organiser/{token}",
@@ -1523,10 +1533,11 @@ def post_new_invite(
     With ``sign_out``, whoever plays the seat now loses it until the new link is used."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     try:
-        return _new_link_page(
-            request, db, settings, clock, game, player_id, sign_out=sign_out == "yes",
-            canonical=f"/games/{game.public_id}/organise",
-        )
+        with organiser_act_allowed(request, game.public_id):
+            return _new_link_page(
+                request, db, settings, clock, game, player_id, sign_out=sign_out == "yes",
+                canonical=f"/games/{game.public_id}/organise",
+            )
     except StoreError as exc:  # the game ended, or the seat was taken since the page was loaded
         act = "sign-out" if sign_out == "yes" else "invite"
         # Named in the note only if it is a seat: a forged id is said by the store's reason, quoted.
@@ -1549,7 +1560,8 @@ def post_release_seat(
     longer wait for it. A new invite link lets someone take it over later."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     try:
-        store.release_seat(db, game_id=game.id, player_id=player_id, now=clock(), actor="organiser")
+        with organiser_act_allowed(request, game.public_id):
+            store.release_seat(db, game_id=game.id, player_id=player_id, now=clock(), actor="organiser")
     except StoreError as exc:  # the game is over, or nobody holds the seat (another tab did it)
         seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
         return _organiser_noted(request, db, principal, game, clock, "release", exc, seat=seat)

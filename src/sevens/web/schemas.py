@@ -69,7 +69,10 @@ _ERRORS: dict[int, str] = {
         "the input breaks a rule or the request's shape, or has a field or query parameter the operation "
         "does not take (the detail says which, and what it takes)"
     ),
-    429: "too many wrong secrets (or new games) from this address, or odds requests unanswered from this token; see Retry-After",
+    429: (
+        "too many wrong secrets, new games or new credentials from this address, organiser acts on this game, or odds "
+        "requests unanswered from this token; see Retry-After"
+    ),
     503: (
         "the server cannot use its database just now (not a refusal: what was sent may or may not be "
         "saved); read the state again after Retry-After"

@@ -49,6 +49,14 @@ class Settings(BaseSettings):
     """New games one client address may create per hour, by form and API together; 0: no limit.
     The address is the one the limit on wrong secrets counts (the connection's, or the one a
     trusted proxy forwarded)."""
+    credentials_per_hour: int = Field(default=60, ge=0)
+    """New credentials one client address may be given per hour by an organiser link: bot tokens
+    from ``POST /api/v1/organise`` sent without one, browser sessions from ``/organiser/<link>``
+    without a cookie; 0: no limit. Each is a row that a loop would otherwise add without end."""
+    organiser_acts_per_hour: int = Field(default=120, ge=0)
+    """Organiser acts per game per hour that can be repeated without moving the game on (new
+    links, pause and resume, deadline changes, house bots, seats handed to the bots), by page and
+    API together; 0: no limit. Each adds a row to the game's event log."""
     max_body_bytes: int = Field(default=65536, gt=0)
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""

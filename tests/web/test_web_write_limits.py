@@ -1,0 +1,112 @@
+"""Limits on what one client can write without end: new credentials by organiser link per address
+(SEVENS_CREDENTIALS_PER_HOUR) and organiser acts per game (SEVENS_ORGANISER_ACTS_PER_HOUR), on the
+pages and the API alike. The bursts against a real server are in tests/reliability/test_access.py."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import func, select
+
+from sevens.store.models import ApiPrincipal, EventRow
+from sevens.web.app import create_app
+from sevens.web.security import SESSION_COOKIE
+from sevens.web.settings import Settings
+from web.conftest import WebDb
+from web.web_helpers import Hosted, host_game, new_client, post_form
+
+
+@pytest.fixture
+def limited(app: FastAPI, web_db: WebDb) -> Iterator[FastAPI]:
+    """An app on the test database (emptied by ``app``) that gives three new credentials per address
+    and hour by organiser links, and takes three organiser acts per game and hour."""
+    settings = Settings(
+        database_url=web_db.url, scheduler=False, migrate=False, games_per_hour=0, credentials_per_hour=3,
+        organiser_acts_per_hour=3,
+    )
+    application = create_app(settings)
+    yield application
+    application.state.engine.dispose()
+
+
+def _count(app: FastAPI, table: type[ApiPrincipal] | type[EventRow]) -> int:
+    with app.state.sessionmaker() as db:
+        return int(db.scalar(select(func.count()).select_from(table)) or 0)
+
+
+def _refused(answer, words: str) -> None:  # type: ignore[no-untyped-def]
+    assert answer.status_code == 429, answer.text
+    assert 3000 < int(answer.headers["retry-after"]) <= 3600
+    assert words in answer.text, answer.text
+
+
+def test_organiser_links_give_a_few_new_credentials_an_hour(limited: FastAPI) -> None:
+    """Browser sessions and bot tokens count together; past the limit the organiser link's page
+    says so (429, its own HTML page) and the API in its JSON shape, nothing created; a browser or
+    token that has a credential already organises as before, and another address is not held back."""
+    game = host_game(limited)  # the organiser's browser has its session: not counted
+    secret = game.organiser_link.rsplit("/", 1)[-1]
+    assert post_form(game.organiser, f"/organiser/{secret}").status_code == 303
+    for _ in range(2):
+        assert post_form(new_client(limited), f"/organiser/{secret}").status_code == 303
+    token = new_client(limited).post("/api/v1/organise", json={"link": secret})
+    assert token.status_code == 200 and token.json()["token"], token.text
+    before = _count(limited, ApiPrincipal)
+    page = post_form(new_client(limited), f"/organiser/{secret}")
+    _refused(page, "too many new browser sessions from your address: this server gives 3 an hour to one address")
+    assert page.headers["content-type"].startswith("text/html")
+    assert SESSION_COOKIE not in page.headers.get("set-cookie", "")
+    api = new_client(limited).post("/api/v1/organise", json={"link": secret})
+    _refused(api, "too many new bot tokens from your address")
+    assert list(api.json()) == ["detail"]
+    assert _count(limited, ApiPrincipal) == before
+    bearer = {"Authorization": f"Bearer {token.json()['token']}"}
+    again = new_client(limited).post("/api/v1/organise", json={"link": secret}, headers=bearer)
+    assert again.status_code == 200 and again.json()["token"] is None
+    assert post_form(game.organiser, f"/organiser/{secret}").status_code == 303
+    other = type(game.organiser)(limited, follow_redirects=False, client=("10.0.0.9", 50000))
+    assert post_form(other, f"/organiser/{secret}").status_code == 303
+
+
+def _act(game: Hosted, seat: str):  # type: ignore[no-untyped-def]
+    # An act that can be repeated without moving the game on: a seat's new invite link.
+    return post_form(game.organiser, f"{game.base}/seats/{seat}/invite")
+
+
+def test_organiser_acts_on_a_game_are_limited(limited: FastAPI) -> None:
+    """Pages and API count together, per game: past the limit the act is refused with 429 and
+    adds nothing to the event log; an act the game refuses (a pause before the start) is not counted; another
+    game's organiser is not held back, and the act that moves the game on (start) never is."""
+    game = host_game(limited)
+    assert post_form(game.organiser, f"{game.base}/pause").status_code == 409  # not done, so not counted
+    assert [_act(game, seat).status_code for seat in ("p1", "p3")] == [200, 200]
+    token = new_client(limited).post("/api/v1/organise", json={"link": game.organiser_link.rsplit("/", 1)[-1]})
+    bearer = {"Authorization": f"Bearer {token.json()['token']}"}
+    assert new_client(limited).post(f"/api/v1/games/{game.public_id}/pause", headers=bearer).status_code == 409
+    assert new_client(limited).post(
+        f"/api/v1/games/{game.public_id}/seats/p2/invite", headers=bearer
+    ).status_code == 200
+    events = _count(limited, EventRow)
+    page = _act(game, "p1")
+    _refused(page, "too many organiser acts on this game: this server allows 3 an hour on one game")
+    _refused(page, "nothing was done")
+    assert page.headers["content-type"].startswith("text/html")
+    _refused(new_client(limited).post(f"/api/v1/games/{game.public_id}/seats/p2/invite", headers=bearer), "3 an hour")
+    assert _count(limited, EventRow) == events
+    other = host_game(limited)
+    assert _act(other, "p1").status_code == 200
+    assert post_form(game.organiser, f"{game.base}/start").status_code == 303
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    defaults = Settings(database_url="sqlite://")
+    assert (defaults.credentials_per_hour, defaults.organiser_acts_per_hour) == (60, 120)
+    monkeypatch.setenv("SEVENS_CREDENTIALS_PER_HOUR", "0")
+    monkeypatch.setenv("SEVENS_ORGANISER_ACTS_PER_HOUR", "7")
+    app = create_app(Settings(database_url="sqlite://", scheduler=False))
+    assert app.state.credentials_limiter is None and app.state.organiser_acts_limiter.attempts == 7
+    monkeypatch.setenv("SEVENS_ORGANISER_ACTS_PER_HOUR", "-1")
+    with pytest.raises(ValueError, match="greater than or equal to 0"):
+        Settings(database_url="sqlite://")
