@@ -76,6 +76,32 @@ def test_with_no_choice_the_arrangement_is_r12s_default() -> None:
     assert all(_choose_format(p, None) == default_format(p) for p in range(4, 17))
 
 
+def test_the_cli_and_the_json_api_choose_the_same_arrangement() -> None:
+    """One rule behind --teams/--per-player and the API's teams/teams_per_player: the same
+    arrangement for every choice, and a refusal from both when there is none (worded for each)."""
+    from sevens.cli.play import _choose_format
+    from sevens.tournament.formats import check_format, format_asked
+
+    def api(players: int, teams: int | None, each: int | None) -> object:
+        try:
+            fmt = format_asked(players, teams=teams, teams_per_player=each)
+            check_format(fmt)  # a pair given whole is taken as asked and judged afterwards, by R6 and R12
+        except ValueError:
+            return "refused"
+        return fmt
+
+    def cli(players: int, teams: int | None, each: int | None) -> object:
+        try:
+            return _choose_format(players, teams, each)
+        except ValueError:
+            return "refused"
+
+    asked = list(itertools.product(range(4, 17), (None, 0, 8, 12, 16), (None, 0, 1, 2, 3, 4, 5)))
+    assert [cli(*a) for a in asked] == [api(*a) for a in asked]
+    # Not all refusals: every legal arrangement is among those chosen.
+    assert {cli(*a) for a in asked} >= {f for p in range(4, 17) for f in legal_formats(p)}
+
+
 def test_auto_with_no_humans_is_consistent_and_plays() -> None:
     result = runner.invoke(app, ["play", "--auto", "--humans", "0", "--seed", "h0"])
     assert result.exit_code == 0 and "Champion:" in result.output

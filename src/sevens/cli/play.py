@@ -73,7 +73,7 @@ from sevens.cli.stopping import (
 from sevens.cli.whole_numbers import ascii_whole, separator_gap
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, seed_commitment, validate_order
-from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, legal_formats, preferred
+from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, format_asked, legal_formats
 from sevens.tournament.game import (
     Game,
     OrderRefused,
@@ -210,22 +210,19 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
         sizes = sorted({f.teams for f in legal_formats(players)})
         use = " or ".join(f"--teams {n}" for n in sizes)
         raise ValueError(f"R6: a game has 8 or 16 teams, not {teams}; use {use} (or leave --teams out for R12's default)")
-    if teams is not None and per_player is not None:
-        fmt = Format(teams=teams, players=players, teams_per_player=per_player)
-        check_format(fmt)  # a bad combination: its R12 message lists the legal ones
-        return fmt
-    options = [
-        f
-        for f in legal_formats(players)
-        if (teams is None or f.teams == teams) and (per_player is None or f.teams_per_player == per_player)
-    ]
-    if not options and per_player is not None:
-        # Whatever is legal with 8 teams is legal with 16, so this names why no game size works.
-        check_format(Format(teams=16, players=players, teams_per_player=per_player))
-    if not options:
+    try:
+        # One rule with the JSON API; only the refusals are worded here, naming this command's options.
+        fmt = format_asked(players, teams=teams, teams_per_player=per_player)
+    except ValueError:
         legal = ", ".join(f"{f.teams} teams with {f.teams_per_player} each" for f in legal_formats(players))
-        raise ValueError(f"R12: {players} players cannot play with {teams} teams; legal for {players} players: {legal}")
-    return preferred(options)
+        if per_player is not None:
+            # Whatever is legal with 8 teams is legal with 16, so this names why no game size works.
+            check_format(Format(teams=16, players=players, teams_per_player=per_player))
+        raise ValueError(
+            f"R12: {players} players cannot play with {teams} teams; legal for {players} players: {legal}"
+        ) from None
+    check_format(fmt)  # both numbers given are taken as asked: a bad pair's R12 message lists the legal ones
+    return fmt
 
 
 def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order | str:
