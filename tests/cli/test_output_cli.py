@@ -30,6 +30,7 @@ from sevens.tournament import (
     resolve_turn,
     to_record,
 )
+from terminal_session import in_terminal, read_until
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 LAB = ["lab", "--strategies", "even,random", "--tournaments", "40", "--teams", "8", "--workers", "1"]
@@ -266,3 +267,26 @@ def test_results_are_printed_whole_to_an_output_not_in_utf8(command: str, encodi
     assert (run.returncode, run.stderr) == (0, b"")
     shown = run.stdout.decode(encoding)
     assert re.search(r"\| [#█]+ +\|" if command == "odds" else r"\(\d+\.\d\d-\d+\.\d\d\)", shown), shown
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["play", "--auto", "--seed", "log"], ["odds", "--force", "30", "--flair", "9", "--vs-force", "20", "--knockout"]],
+)
+def test_a_log_has_no_line_ending_in_spaces_and_a_terminal_shows_the_same(args: list[str], tmp_path: Path) -> None:
+    """``sevens play --auto > game.txt``: rich pads tables' titles and captions with spaces to the
+    table's width, some fifty lines of a game's log ending in spaces. Written to a file they are
+    dropped; a terminal (a real pty) shows exactly what it showed, the same text padded."""
+    command = [sys.executable, "-m", "sevens", *args]
+    env = {**os.environ, "PYTHONPATH": SRC, "COLUMNS": "80"}
+    log = tmp_path / "log.txt"
+    with log.open("w") as out:
+        subprocess.run(command, cwd=tmp_path, env=env, stdout=out, timeout=600, check=True)
+    written = log.read_text().splitlines()
+    assert [line for line in written if line.endswith(" ")] == []
+    with in_terminal(command, cwd=tmp_path, env=env) as (run, main):
+        shown = read_until(main, rb"\Z-never", 600)  # all there is, until the command ends
+        assert run.wait(timeout=60) == 0
+    lines = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", shown.decode()).replace("\r\n", "\n").splitlines()
+    assert any(line.endswith(" ") for line in lines)  # centred and left-justified titles, as before
+    assert [line.rstrip() for line in lines] == written

@@ -22,6 +22,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import signal
 import sys
 from collections.abc import Iterator
@@ -78,6 +79,9 @@ def stdout_broken() -> NoReturn:
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
+_PADDING = re.compile(r" +(?=\n)")
+"""Spaces that end a line: rich pads tables' titles and captions to the table's width."""
+
 _PLAIN = str.maketrans({"█": "#", "–": "-", "—": "-", "…": "."})
 """Stand-ins, as wide, for characters the commands print that an output not in UTF-8 may not take
 (tables are laid out before they are written)."""
@@ -111,6 +115,10 @@ class _ResultsStdout(io.TextIOBase):
         return sys.stdout.fileno()
 
     def write(self, text: str) -> int:
+        if not self.isatty():
+            # A terminal shows the padding as nothing; a file or pipe kept it, dozens of lines ending
+            # in spaces in a game's log. Only before a line's end: a prompt's "> " stays.
+            text = _PADDING.sub("", text)
         # Output whose encoding is not UTF-8 (a Latin-1 locale, a file redirected on Windows) cannot
         # take odds' bars or lab's dashes: it failed with the results half printed. Rich already
         # draws tables' boxes in ASCII there; the rest gets plain stand-ins, or "?".
