@@ -137,6 +137,24 @@ def test_knockout_json_has_win_loss_level() -> None:
     assert (data["win"], data["loss"], data["level"]) == pytest.approx((0.25, 0.25, 0.5))
 
 
+@pytest.mark.parametrize("columns", ["200", "30"])
+@pytest.mark.parametrize(
+    "args", [["--force", "6", "--flair", "3", "--vs-force", "6"], ["--best-split", "9", "--vs-force", "6"]]
+)
+def test_knockout_tables_read_win_level_loss_as_the_game_does(args: list[str], columns: str) -> None:
+    """The game's screen reads 'win, level after count-back, loss' (level where a group match's
+    draw is); the knockout tables read 'win, loss, level', the JSON's order. The tables now follow
+    the game and a group match; the JSON keeps its documented order."""
+    shown = runner.invoke(app, ["odds", *args, "--knockout"], env={"COLUMNS": columns})
+    assert shown.exit_code == 0, shown.output
+    table = shown.output.split("level: the same points")[0].replace("win + level/2", "")  # the ranking's column
+    words = re.findall(r"\b(win|level|loss)\b", table)
+    assert words[:3] == ["win", "level", "loss"], shown.output
+    data = _json(*args, "--knockout")
+    chances = data["splits"][0] if "splits" in data else data  # type: ignore[index]
+    assert [key for key in chances if key in ("win", "loss", "level")] == ["win", "loss", "level"]
+
+
 def test_best_split_json_ranks_every_split() -> None:
     data = _json("--best-split", "9", "--vs-force", "9", "--vs-flair", "0")
     assert set(data) == {"rules", "splits"} and data["rules"] == "group"
@@ -608,7 +626,7 @@ def test_the_splits_table_shows_every_chance_whole_at_60_columns(args: list[str]
     assert "…" not in shown.stdout and max(len(line) for line in lines) <= 60
     for rank, split in enumerate(splits, start=1):
         figures = [str(rank), str(split["force"]), str(split["flair"]),
-                   *(chance(split[key]) for key in split if key not in ("force", "flair", "tail_bound"))]
+                   *(chance(split[key]) for key in ("win", "draw", "level", "loss") if key in split)]
         rows = [[cell.strip() for cell in line.strip("│").split("│")] for line in lines if line.startswith("│")]
         assert [figures] == [row[: len(figures)] for row in rows if row[0] == str(rank)], shown.stdout
 
@@ -630,7 +648,7 @@ def test_below_56_columns_each_split_is_listed_with_every_chance_whole_and_named
     text = " ".join(shown.stdout.split())
     share = "win + level/2" if "--knockout" in args else "win + draw/2"
     for rank, split in enumerate(splits, start=1):
-        named = ", ".join(f"{key} {chance(split[key])}" for key in split if key not in ("force", "flair", "tail_bound"))
+        named = ", ".join(f"{key} {chance(split[key])}" for key in ("win", "draw", "level", "loss") if key in split)
         said = f"{rank}. {split['force']} FORCE + {split['flair']} FLAIR: {share} "
         assert re.search(re.escape(said) + r"[>\d][^ ;]*; " + re.escape(named), text), shown.stdout
 
@@ -647,7 +665,7 @@ def test_a_narrow_terminal_shows_every_chance_of_a_match_whole(args: list[str], 
     shown = runner.invoke(app, ["odds", *args], env={"COLUMNS": str(columns)})
     assert shown.exit_code == 0
     assert "…" not in shown.stdout, shown.stdout
-    keys = ["win", "loss", "level"] if "--knockout" in args else ["win", "draw", "loss"]
+    keys = ["win", "level", "loss"] if "--knockout" in args else ["win", "draw", "loss"]
     lines = shown.stdout.splitlines()
     last = max(i for i, line in enumerate(lines) if "tail bound" in line)  # the opponent's table ends there
     text = " ".join(lines[last + 1 :]).replace("│", " ").replace("┃", " ")

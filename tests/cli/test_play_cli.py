@@ -915,14 +915,14 @@ def test_the_odds_of_an_order_never_round_a_possible_result_to_0_or_an_uncertain
         app, ["play", "--humans", "1", "--no-save", "--seed", "r2"], input="0 90\nn\n", env={"COLUMNS": "400"}
     )
     line = next(line for line in result.output.splitlines() if "0 FORCE + 90 FLAIR:" in line)
-    assert line.endswith("against a typical order of its bot equilibrium, 2+18: win >99.9%, draw <0.0001%, lose 0.00033%")
+    assert line.endswith("against a typical order of its bot equilibrium, 2+18: win >99.9%, draw <0.0001%, loss 0.00033%")
     assert "0.0%" not in line and "100.0%" not in line
 
 
 # What a terminal of 40 to 59 columns (a phone's SSH client, a split tmux pane) broke: a team's
 # name across two lines, or a figure apart from its label.
 _NAMES = ("Great Britain", "New Zealand", "South Africa", "United States")  # the game's two-word names
-_LABELS = ("SCRUM", "(SCRUM", "win", "draw", "lose", "count-back")
+_LABELS = ("SCRUM", "(SCRUM", "win", "draw", "loss", "count-back")
 
 
 def _broken(out: str, columns: int) -> list[str]:
@@ -971,7 +971,7 @@ def test_below_60_columns_the_order_and_its_odds_keep_each_figure_with_its_label
     out = re.sub(r"help\): |the\s+keyboard: |\(y\): ", "\n", result.output)
     assert _broken(out, 40) == []
     # Each chance with its figure; the line may break between them.
-    assert re.search(r"win \d+(\.\d+)?%,\n? +draw \d+(\.\d+)?%,\n? +lose \d+(\.\d+)?%", out), out
+    assert re.search(r"win \d+(\.\d+)?%,\n? +draw \d+(\.\d+)?%,\n? +loss \d+(\.\d+)?%", out), out
     assert "New Zealand: Out" in out or "New Zealand: Champion" in out or "New Zealand: Runner-up" in out, out
 
 

@@ -122,7 +122,7 @@ def test_two_of_ones_own_teams_meeting_get_odds_against_the_order_just_sent() ->
     semi = alone.output[alone.output.index("Turn 4: semi-final"):]
     first, second = [line for line in semi.splitlines() if "12 FORCE + 6 FLAIR: expected" in line][:2]
     assert "against an even-paced order, 0+33:" in first
-    assert "against the order you sent for South Africa, 12+6: win 49.6%, level after count-back 0.84%, lose 49.6%" in second
+    assert "against the order you sent for South Africa, 12+6: win 49.6%, level after count-back 0.84%, loss 49.6%" in second
     two = runner.invoke(
         app, ["play", "--players", "4", "--humans", "4", "--seed", "own8", "--no-save"],
         input="\n12 6\ny\n12 6\ny\n" * 30, env={"COLUMNS": "200"},

@@ -122,16 +122,18 @@ def test_a_knockout_order_says_who_a_level_match_goes_to() -> None:
     assert said + "Fiji, on tries scored 14-13." in final
 
 
-def test_knockout_odds_put_level_between_win_and_lose_as_a_draw_is() -> None:
+def test_knockout_odds_put_level_between_win_and_loss_as_a_draw_is() -> None:
     """A group order's odds read 'win, draw, lose' and the web's knockout odds 'win, level
     (count-back), loss'; the terminal's knockout odds read 'win, lose, level after count-back', the
-    middle outcome last. They now read 'win, level after count-back, lose'."""
+    middle outcome last. They then read 'win, level after count-back, lose', and now name the loss
+    as sevens odds and the web do: 'win, level after count-back, loss'."""
     result = runner.invoke(
         app, ["play", "--players", "4", "--seed", "own8", "--no-save"], input="12 6\ny\n" * 20, env={"COLUMNS": "200"}
     )
-    out = result.output[result.output.index("Turn 4: semi-final"):]
-    assert re.search(r"win [\d.<>]+%, level after count-back [\d.<>]+%, lose [\d.<>]+%", out), out[:3000]
-    assert ", lose " in out and not re.search(r"lose [\d.<>]+%, level", out)
+    groups, out = result.output.split("Turn 4: semi-final", 1)
+    assert re.search(r"win [\d.<>]+%, draw [\d.<>]+%, loss [\d.<>]+%", groups), groups[:3000]
+    assert re.search(r"win [\d.<>]+%, level after count-back [\d.<>]+%, loss [\d.<>]+%", out), out[:3000]
+    assert ", lose " not in result.output and not re.search(r"loss [\d.<>]+%, level", out)
 
 
 def test_your_team_too_is_not_split_in_a_narrow_terminal() -> None:

@@ -619,5 +619,5 @@ def test_a_40_column_terminal_shows_the_fixtures_and_the_odds_whole(terminal: li
     t.type("10 9\r")
     end = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
     odds = t.screen[at:end]
-    assert re.search(r"win \d+\.\d%,\s+draw \d+\.\d%,\s+lose \d+\.\d%", odds), odds  # may break between chances
+    assert re.search(r"win \d+\.\d%,\s+draw \d+\.\d%,\s+loss \d+\.\d%", odds), odds  # may break between chances
     assert max(len(line) for line in odds.split("\n")) <= 40, odds

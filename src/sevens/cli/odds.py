@@ -2,7 +2,7 @@
 
 * ``sevens odds --force F --flair K``: the order's distribution of points and expected line.
 * ``... --vs-force F2 --vs-flair K2``: also the opponent's, and win/draw/loss (``--knockout``:
-  win/loss/level after count-back, R9). Either ``--vs-*`` alone gives an opponent too, the other
+  win/level/loss after count-back, R9). Either ``--vs-*`` alone gives an opponent too, the other
   part 0 (as ``--force`` or ``--flair`` alone gives an order).
 * ``sevens odds --best-split TOTAL --vs-force F2 --vs-flair K2 [--knockout]``: every split of
   TOTAL against that order, best first.
@@ -289,13 +289,20 @@ LEVEL_NOTE = (
 )
 
 
+def _in_reading_order(odds: MatchOdds | KnockoutOdds) -> dict[str, float]:
+    """The chances as the tables show them: win, then draw or level, then loss, the order of the game's
+    screen and the web's odds. The JSON keeps its own documented order (knockout: win, loss, level)."""
+    chances = odds.to_dict()
+    return {key: chances[key] for key in ("win", "draw", "level", "loss") if key in chances}
+
+
 def _match_table(odds: MatchOdds | KnockoutOdds, a: Order, b: Order, width: int) -> Table:
     """The three chances, each whole: where ``width`` leaves no room for the cells' padding they go
     without it, and narrower still (below about 30 columns) each stands on a line with its name, as
     the splits table does; rich cut them to "0.1448…" and "0.854…" at 30 columns."""
     rules = "knockout, after count-back (R9)" if isinstance(odds, KnockoutOdds) else "group"
     title = f"{_name(a)} v {_name(b)}: {rules}"
-    cells = {key: chance(v) for key, v in odds.to_dict().items()}
+    cells = {key: chance(v) for key, v in _in_reading_order(odds).items()}
     unpadded = sum(max(len(k), len(v)) for k, v in cells.items()) + len(cells) + 1
     if unpadded > width:
         listing = Table(title=title, box=None, show_header=False, padding=(0, 1, 0, 0))
@@ -337,11 +344,11 @@ def _splits_table(ranked: list[SplitOdds], total: int, vs: Order, knockout: bool
     cells' padding, the cells go without it ("│0.012309│"), since rich would otherwise cut every
     chance to "0.012…" (at 60 columns, the width the histogram is drawn for, all of them were)."""
     rules = "knockout (R9)" if knockout else "group"
-    headers = ["rank", "FORCE", "FLAIR", *(list(ranked[0].odds.to_dict()) if ranked else [])]
+    headers = ["rank", "FORCE", "FLAIR", *(list(_in_reading_order(ranked[0].odds)) if ranked else [])]
     headers.append("win + level/2" if knockout else "win + draw/2")
     rows = [
         [str(rank), str(split.order.force), str(split.order.flair),
-         *(chance(v) for v in split.odds.to_dict().values()), share]
+         *(chance(v) for v in _in_reading_order(split.odds).values()), share]
         for rank, (split, share) in enumerate(zip(ranked, ranking_figures(ranked), strict=True), start=1)
     ]
     # Each column as wide as its widest figure, or its header's longest word (a header may wrap).

@@ -257,11 +257,11 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None, know
         )
     if game.stage is not None and game.stage.knockout:
         ko = knockout_odds(order, vs)
-        # In the order of a group match's win, draw, lose, as the web's form has them.
-        chances = f"win {percent(ko.win)}, level after count-back {percent(ko.level)}, lose {percent(ko.loss)}"
+        # In the order of a group match's win, draw, loss, as the web's form and sevens odds have them.
+        chances = f"win {percent(ko.win)}, level after count-back {percent(ko.level)}, loss {percent(ko.loss)}"
     else:
         m = match_odds(order, vs)
-        chances = f"win {percent(m.win)}, draw {percent(m.draw)}, lose {percent(m.loss)}"
+        chances = f"win {percent(m.win)}, draw {percent(m.draw)}, loss {percent(m.loss)}"
     if known is not None:
         against = f"the order you sent for {literal(game.setup.team(opponent).name)}"
     else:
