@@ -1046,17 +1046,25 @@ def name_key(name: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
 
 
+def _span(first: int, last: int, prefix: str = "") -> str:
+    """Numbers ``first`` to ``last`` as a person says them: one alone, two joined by "and", more as a range.
+
+    >>> _span(4, 4, "Bot "), _span(3, 4, "Bot "), _span(2, 4)
+    ('Bot 4', 'Bot 3 and Bot 4', '2 to 4')
+    """
+    if first == last:
+        return f"{prefix}{last}"
+    return f"{prefix}{first} {'and' if last - first == 1 else 'to'} {prefix}{last}"
+
+
 def _bots_in_draw(humans: int, players: int) -> str:
-    """Which players are bots, by their names in the draw: "Bot 4 to Bot 4" and "Bot 3 to Bot 4"
-    read as a range where there is one bot, or two.
+    """Which players are bots, by their names in the draw ("Bot 4 to Bot 4" read badly for one bot).
 
     >>> _bots_in_draw(3, 4), _bots_in_draw(2, 4), _bots_in_draw(1, 4)
     ('the bot here is Bot 4', 'the bots here are Bot 3 and Bot 4', 'the bots here are Bot 2 to Bot 4')
     """
-    if players - humans == 1:
-        return f"the bot here is Bot {players}"
-    joint = "and" if players - humans == 2 else "to"
-    return f"the bots here are Bot {humans + 1} {joint} Bot {players}"
+    bots = _span(humans + 1, players, "Bot ")
+    return f"the bot here is {bots}" if players - humans == 1 else f"the bots here are {bots}"
 
 
 def _bot_players(humans: int, players: int) -> str:
@@ -1065,10 +1073,8 @@ def _bot_players(humans: int, players: int) -> str:
     >>> _bot_players(3, 4), _bot_players(2, 4), _bot_players(1, 4)
     ('player 4 is a bot', 'players 3 and 4 are bots', 'players 2 to 4 are bots')
     """
-    if players - humans == 1:
-        return f"player {players} is a bot"
-    joint = "and" if players - humans == 2 else "to"
-    return f"players {humans + 1} {joint} {players} are bots"
+    bots = _span(humans + 1, players)
+    return f"player {bots} is a bot" if players - humans == 1 else f"players {bots} are bots"
 
 
 def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int) -> str | None:
