@@ -136,31 +136,24 @@ def test_export_and_import_name_a_database_a_newer_sevens_migrated(tmp_path: Pat
     from sqlalchemy import text
 
     from sevens.store.db import make_engine, newest_revision, run_migrations
-    from sevens.store.testing import throwaway_database
+    from sevens.store.testing import newer_sevens_database
 
     backup, source = tmp_path / "backup.json", make_engine(f"sqlite:///{tmp_path / 'new.sqlite3'}")
     run_migrations(source)
     source.dispose()
     made = runner.invoke(app, ["export", "--full", "--database-url", f"sqlite:///{tmp_path / 'new.sqlite3'}", str(backup)])
     assert made.exit_code == 0, made.output
-    with throwaway_database(backend, tmp_path) as url:
-        engine = make_engine(url)
-        try:
-            run_migrations(engine)
-            with engine.begin() as connection:
-                connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
-            known = f"the database holds schema revision '0099', which this version of sevens (schema {newest_revision()}) does not know: a newer sevens migrated it, or it is another application's database; "
-            exported = runner.invoke(app, ["export", "--full", "--database-url", url, str(tmp_path / "x.json")])
-            assert (exported.exit_code, exported.stdout) == (2, ""), exported.output
-            assert exported.stderr == f"error: {known}export it with that newer sevens, or check --database-url (or $DATABASE_URL)\n"
-            imported = runner.invoke(app, ["import", "--database-url", url, str(backup)])
-            assert (imported.exit_code, imported.stdout) == (2, ""), imported.output
-            assert imported.stderr == f"error: {known}import into a new, empty database instead, or check --database-url (or $DATABASE_URL)\n"
-            with engine.connect() as connection:
-                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0099"
-                assert connection.scalar(text("SELECT count(*) FROM games")) == 0
-        finally:
-            engine.dispose()
+    with newer_sevens_database(backend, tmp_path) as (url, engine):
+        known = f"the database holds schema revision '0099', which this version of sevens (schema {newest_revision()}) does not know: a newer sevens migrated it, or it is another application's database; "
+        exported = runner.invoke(app, ["export", "--full", "--database-url", url, str(tmp_path / "x.json")])
+        assert (exported.exit_code, exported.stdout) == (2, ""), exported.output
+        assert exported.stderr == f"error: {known}export it with that newer sevens, or check --database-url (or $DATABASE_URL)\n"
+        imported = runner.invoke(app, ["import", "--database-url", url, str(backup)])
+        assert (imported.exit_code, imported.stdout) == (2, ""), imported.output
+        assert imported.stderr == f"error: {known}import into a new, empty database instead, or check --database-url (or $DATABASE_URL)\n"
+        with engine.connect() as connection:
+            assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0099"
+            assert connection.scalar(text("SELECT count(*) FROM games")) == 0
 
 
 def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Path) -> None:

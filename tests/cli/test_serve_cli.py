@@ -341,28 +341,21 @@ def test_serve_without_migrations_names_a_database_a_newer_sevens_migrated(tmp_p
     revision and what to do, and the database is left as it was."""
     from sqlalchemy import text
 
-    from sevens.store.db import make_engine, newest_revision, run_migrations
-    from sevens.store.testing import throwaway_database
+    from sevens.store.db import newest_revision
+    from sevens.store.testing import newer_sevens_database
 
-    with throwaway_database(backend, tmp_path) as url:
-        engine = make_engine(url)
-        try:
-            run_migrations(engine)
-            with engine.begin() as connection:
-                connection.execute(text("UPDATE alembic_version SET version_num = '0099'"))
-            result = runner.invoke(
-                app, ["serve", "--port", str(_unreachable_port()), "--database-url", url], env={"SEVENS_MIGRATE": "false"}
-            )
-            assert (result.exit_code, result.stdout) == (2, ""), result.output
-            assert result.stderr == (
-                "error: SEVENS_MIGRATE is false, and the database holds schema revision '0099', which this version "
-                f"of sevens (schema {newest_revision()}) does not know: a newer sevens migrated it, or it is another "
-                "application's database; serve it with that newer sevens, or check --database-url (or $DATABASE_URL)\n"
-            )
-            with engine.connect() as connection:
-                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0099"
-        finally:
-            engine.dispose()
+    with newer_sevens_database(backend, tmp_path) as (url, engine):
+        result = runner.invoke(
+            app, ["serve", "--port", str(_unreachable_port()), "--database-url", url], env={"SEVENS_MIGRATE": "false"}
+        )
+        assert (result.exit_code, result.stdout) == (2, ""), result.output
+        assert result.stderr == (
+            "error: SEVENS_MIGRATE is false, and the database holds schema revision '0099', which this version "
+            f"of sevens (schema {newest_revision()}) does not know: a newer sevens migrated it, or it is another "
+            "application's database; serve it with that newer sevens, or check --database-url (or $DATABASE_URL)\n"
+        )
+        with engine.connect() as connection:
+            assert connection.scalar(text("SELECT version_num FROM alembic_version")) == "0099"
 
 
 @pytest.mark.parametrize("backend", backends())

@@ -44,6 +44,20 @@ def _to_the_semi_finals(client: httpx.Client) -> tuple[HostedGame, str, int]:
     return game, team, scrum[team]
 
 
+def _two_players_odds(base_url: str) -> tuple[tuple[str, dict[str, str], int], tuple[str, dict[str, str]]]:
+    """A game played to its semi-finals: the odds address, headers and SCRUM of the team with most
+    SCRUM (its opponents' orders worked out once already), and the odds address and headers of a
+    team of another player."""
+    with httpx.Client(base_url=base_url, timeout=60) as client:
+        game, team, scrum = _to_the_semi_finals(client)
+        headers = game.players[game.teams[team]]
+        odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
+        assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
+        other = next(t for t, pid in game.teams.items() if pid != game.teams[team])
+        other_url = f"/api/v1/games/{game.public_id}/teams/{other}/odds"
+        return (odds_url, headers, scrum), (other_url, game.players[game.teams[other]])
+
+
 def _drafts(scrum: int, count: int, skip: int = 0) -> list[dict[str, int]]:
     """``count`` different large drafts (none asked before): many FLAIR options, the rest FORCE."""
     drafts = []
@@ -100,14 +114,7 @@ def test_one_credential_asking_too_many_odds_at_once_is_told_to_wait(farm: Serve
     with database("sqlite", tmp_path) as (url, _engine):
         server = farm.start(server_env(url, games_per_hour=0))
         try:
-            with httpx.Client(base_url=server.url, timeout=60) as client:
-                game, team, scrum = _to_the_semi_finals(client)
-                headers = game.players[game.teams[team]]
-                odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
-                assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
-                other = next(t for t, pid in game.teams.items() if pid != game.teams[team])
-                other_url = f"/api/v1/games/{game.public_id}/teams/{other}/odds"
-                other_headers = game.players[game.teams[other]]
+            (odds_url, headers, scrum), (other_url, other_headers) = _two_players_odds(server.url)
 
             def ask(url_and_draft: tuple[str, dict[str, int], dict[str, str]]) -> httpx.Response:
                 where, draft, who = url_and_draft
@@ -140,14 +147,7 @@ def test_a_player_asking_odds_waits_for_one_of_anothers_many(farm: ServerFarm, t
     with database("sqlite", tmp_path) as (url, _engine):
         server = farm.start(server_env(url, games_per_hour=0))
         try:
-            with httpx.Client(base_url=server.url, timeout=60) as client:
-                game, team, scrum = _to_the_semi_finals(client)
-                headers = game.players[game.teams[team]]
-                odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
-                assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
-                other = next(t for t, pid in game.teams.items() if pid != game.teams[team])
-                other_url = f"/api/v1/games/{game.public_id}/teams/{other}/odds"
-                other_headers = game.players[game.teams[other]]
+            (odds_url, headers, scrum), (other_url, other_headers) = _two_players_odds(server.url)
 
             def ask(url_and_draft: tuple[str, dict[str, int], dict[str, str]]) -> tuple[int, float]:
                 where, draft, who = url_and_draft

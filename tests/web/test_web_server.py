@@ -62,6 +62,13 @@ ENDPOINTS = {
 }
 
 
+
+def _free_port() -> int:
+    """A port free on 127.0.0.1 a moment ago, for a server of the test's own."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
 def test_openapi_document_lists_the_api(app: FastAPI) -> None:
     """The API's OpenAPI document covers what a player, a bot or an organiser does; pages stay out of it."""
     document = new_client(app).get("/api/v1/openapi.json").json()
@@ -133,9 +140,7 @@ def _serving(tmp_path: Path, *options: str, env: dict[str, str] | None = None) -
     the server stops, saying so, or something else answers there: the server is started again on
     another port, a few times at most."""
     for attempt in range(3):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = _free_port()
         process = _start_serve(tmp_path, port, options, env)
         try:
             said = _until_home_page(process, port)
@@ -222,9 +227,7 @@ def test_serve_says_it_migrated_an_older_database(tmp_path: Path) -> None:
     engine.dispose()
     said = []
     for _ in range(2):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = _free_port()
         process = _start_serve(tmp_path, port, (), None)
         try:
             assert _until_home_page(process, port) is None
@@ -436,9 +439,7 @@ def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path
 
     from sevens.store.db import make_engine
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     process = _start_serve(tmp_path, port, (), {"SEVENS_SCHEDULER_SECONDS": "0.1"})
     try:
         assert _until_home_page(process, port) is None
@@ -569,9 +570,7 @@ def test_serve_stops_on_sigterm_or_sigint_with_status_0_after_the_request_in_fli
     but 0 as a failure. Uvicorn finished the requests in flight and then sent itself the signal
     again: status -15 for SIGTERM, a KeyboardInterrupt's for SIGINT. Now 0, the request that was
     being received when the signal came is answered whole, and the log says in one line that sevens stopped."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     process = _start_serve(tmp_path, port, (), None)
     try:
         assert _until_home_page(process, port) is None
@@ -615,10 +614,8 @@ def test_serve_says_where_its_database_is_without_a_password_given_in_the_query(
 
     from sevens.store.testing import throwaway_database
 
-    with throwaway_database("postgresql", tmp_path) as url, socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-        s.close()
+    with throwaway_database("postgresql", tmp_path) as url:
+        port = _free_port()
         given = f"{url}?password=hunter2&application_name=sevens"
         process = _start_serve(tmp_path, port, ("--database-url", given), None)
         try:

@@ -15,12 +15,15 @@ from pathlib import Path
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
-from sevens.store.db import normalise_url
+from sevens.store.db import make_engine, normalise_url, run_migrations
 from sevens.store.models import Base
 
-__all__ = ["POSTGRES_ENV", "backends", "clear_tables", "throwaway_database"]
+__all__ = ["NEWER_REVISION", "POSTGRES_ENV", "backends", "clear_tables", "newer_sevens_database", "throwaway_database"]
 
 POSTGRES_ENV = "SEVENS_TEST_POSTGRES_URL"
+
+NEWER_REVISION = "0099"
+"""A schema revision no version of sevens has made yet, as a newer sevens would leave it."""
 
 
 def backends() -> list[str]:
@@ -54,3 +57,18 @@ def clear_tables(engine: Engine) -> None:
     with engine.begin() as connection:
         for table in reversed(Base.metadata.sorted_tables):
             connection.execute(table.delete())
+
+
+@contextmanager
+def newer_sevens_database(backend: str, directory: Path) -> Iterator[tuple[str, Engine]]:
+    """The URL and an engine of a throwaway database a newer sevens migrated: this version's tables,
+    at :data:`NEWER_REVISION`, which this version does not know."""
+    with throwaway_database(backend, directory) as url:
+        engine = make_engine(url)
+        try:
+            run_migrations(engine)
+            with engine.begin() as connection:
+                connection.execute(text("UPDATE alembic_version SET version_num = :newer"), {"newer": NEWER_REVISION})
+            yield url, engine
+        finally:
+            engine.dispose()
