@@ -10,7 +10,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from sevens.store.models import ApiPrincipal, EventRow
+from sevens.store.models import ApiPrincipal, EventRow, FailedAttempt
 from sevens.web.app import create_app
 from sevens.web.security import SESSION_COOKIE
 from sevens.web.settings import Settings
@@ -31,7 +31,7 @@ def limited(app: FastAPI, web_db: WebDb) -> Iterator[FastAPI]:
     application.state.engine.dispose()
 
 
-def _count(app: FastAPI, table: type[ApiPrincipal] | type[EventRow]) -> int:
+def _count(app: FastAPI, table: type[ApiPrincipal] | type[EventRow] | type[FailedAttempt]) -> int:
     with app.state.sessionmaker() as db:
         return int(db.scalar(select(func.count()).select_from(table)) or 0)
 
@@ -110,3 +110,20 @@ def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEVENS_ORGANISER_ACTS_PER_HOUR", "-1")
     with pytest.raises(ValueError, match="greater than or equal to 0"):
         Settings(database_url="sqlite://")
+
+
+def test_organiser_acts_are_counted_where_every_worker_sees_them(
+    limited: FastAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Pause and resume commit after the limit's block. The count every worker reads was written
+    there, while the request still held SQLite's one write lock: it waited out the lock, was lost
+    with a warning, and a page in the browser took seconds to come back. Now it is written once the
+    request's session is closed: one row per act, and no warning."""
+    game = host_game(limited)  # a deadline of 24 hours, so the clock can be paused
+    game.join("p1", "Ann")  # a person to wait for: with bots alone the game plays out at the start
+    game.start()
+    with caplog.at_level("WARNING"):
+        assert post_form(game.organiser, f"{game.base}/pause").status_code == 303
+        assert post_form(game.organiser, f"{game.base}/resume").status_code == 303
+    assert not [r for r in caplog.records if "could not count" in r.getMessage()], caplog.text
+    assert _count(limited, FailedAttempt) == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 from collections.abc import Callable, Iterator
 from datetime import datetime
@@ -40,13 +41,18 @@ __all__ = [
 
 
 def get_db(request: Request) -> Iterator[Session]:
-    """One session per request; routes commit what they change, anything else is rolled back."""
+    """One session per request; routes commit what they change, anything else is rolled back.
+    Then the acts a limit counted during the request are counted where every worker sees them
+    (:func:`_held`)."""
     session: Session = request.app.state.sessionmaker()
+    request.state.after_session = []
     try:
         yield session
     finally:
         session.rollback()
         session.close()
+        for share in request.state.after_session:
+            share()
 
 
 # The small dependencies are async: FastAPI runs a sync one on the thread pool, a hop that costs
@@ -178,7 +184,7 @@ ORGANISER_ACTS_WINDOW_SECONDS = 3600
 
 
 @contextlib.contextmanager
-def _held(limiter: RateLimiter | None, key: str, refusal: str) -> Iterator[None]:
+def _held(request: Request, limiter: RateLimiter | None, key: str, refusal: str) -> Iterator[None]:
     """One act of ``key`` under ``limiter`` (None: no limit), held while the block does it.
 
     The check and the count are one step: checked first and counted once the act was done,
@@ -204,7 +210,13 @@ def _held(limiter: RateLimiter | None, key: str, refusal: str) -> Iterator[None]
     except BaseException:
         limiter.give_back(key)
         raise
-    limiter.share(key)
+    after_session = getattr(request.state, "after_session", None)
+    if after_session is None:
+        limiter.share(key)
+    else:
+        # Once the request's session is closed: SQLite takes one writer at a time, and a route that
+        # commits after the block (pause, resume, ...) still holds the lock the count must take.
+        after_session.append(functools.partial(limiter.share, key))
 
 
 def new_game_allowed(request: Request) -> contextlib.AbstractContextManager[None]:
@@ -215,6 +227,7 @@ def new_game_allowed(request: Request) -> contextlib.AbstractContextManager[None
         HTTPException: 429 with Retry-After, saying the limit and when to try again.
     """
     return _held(
+        request,
         request.app.state.games_limiter,
         _games_key(request),
         "too many new games from your address: this server allows {limit} an hour from one address; "
@@ -231,6 +244,7 @@ def new_credential_allowed(request: Request, what: str) -> contextlib.AbstractCo
     """
     # A key of its own, as for new games: counted in the same table, never against another limit.
     return _held(
+        request,
         request.app.state.credentials_limiter,
         f"new credential {client_key(request)}",
         f"too many new {what}s from your address: this server gives {{limit}} an hour to one address "
@@ -248,6 +262,7 @@ def organiser_act_allowed(request: Request, public_id: str) -> contextlib.Abstra
         HTTPException: 429 with Retry-After, saying the limit and when to try again.
     """
     return _held(
+        request,
         request.app.state.organiser_acts_limiter,
         f"organiser act {public_id}",
         "too many organiser acts on this game: this server allows {limit} an hour on one game "
