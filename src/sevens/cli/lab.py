@@ -313,6 +313,7 @@ def lab(
         progress.update(task, description=_DOING[now].format(address=dask))
 
     signals = _Signals()
+    own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]  # named when a run stops
     try:
         with _printing_to_stderr(), _interrupted_once(signals):  # stdout is for the results alone
             if dask is None:
@@ -349,7 +350,6 @@ def lab(
                     stage=stage,
                 )
     except KeyboardInterrupt as exc:
-        own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
         if signals.watching and signals.came is None and own:
             # No Ctrl-C, kill or closed terminal reached the run: a strategy's own code raised it.
             fail(
@@ -373,7 +373,6 @@ def lab(
         # A worker that ended without a word (os._exit, a crash in compiled code, the kernel's OOM
         # killer) was said as "BrokenProcessPool: A process in the process pool was terminated
         # abruptly while the future was running or pending., raised while ... played": no cause, no fix.
-        own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
         playing = f"while {', '.join(own)} played" if own else "while the built-in strategies played"
         fail(
             f"the run stopped after about {simulated:,} of {tournaments:,} tournaments: a worker process ended "
@@ -385,7 +384,6 @@ def lab(
             code=1,
         )
     except Exception as exc:
-        own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]
         if not own:
             raise  # a built-in failing is the lab's own bug: its traceback is what to report
         fail(

@@ -431,7 +431,8 @@ def _ask_order(
     console.print()
     bold = f"[bold]{escape(game.setup.team(team).name)}[/]"  # escape, not literal: a tag follows the name
     heading = f"{bold} (SCRUM {view.scrum}) v {opp} (SCRUM {view.opponent_scrum}{played_by}), {game.stage}, turn {n}; {left}"
-    _say(console, heading, keep=[bold, opp, whole, "your team too"])
+    keep_heading = [bold, opp, whole, "your team too"]
+    _say(console, heading, keep=keep_heading)
     level = _if_level(game, team, view.opponent)
     if level:
         _say(console, level, keep=[name, opp])
@@ -459,11 +460,11 @@ def _ask_order(
                 _say(console, paragraph)  # what wraps stays under its paragraph, figures with their words
             # The help, or the tables, push the match and both balances off a 24-line screen: said
             # again, so the order is typed with them in view.
-            _say(console, heading, keep=[bold, opp, whole, "your team too"])
+            _say(console, heading, keep=keep_heading)
             continue
         if text.strip().lower() in _TABLE_WORDS:
             _print_tables(console, game)
-            _say(console, heading, keep=[bold, opp, whole, "your team too"])
+            _say(console, heading, keep=keep_heading)
             continue
         if text.strip().lower() in _QUIT_WORDS:
             console.print(f"[red]Refused:[/] '{literal(text.strip())}' is not an order; {_how_to_stop(kept)}. Try again.")

@@ -282,17 +282,14 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared
     )
-    # New games count in the same table, under keys of their own; 0 turns the limit off.
-    app.state.games_limiter = None if settings.games_per_hour == 0 else RateLimiter(
-        attempts=settings.games_per_hour, window_seconds=GAMES_WINDOW_SECONDS, shared=shared
-    )
-    # So are new credentials by organiser link (per address) and organiser acts (per game).
-    app.state.credentials_limiter = None if settings.credentials_per_hour == 0 else RateLimiter(
-        attempts=settings.credentials_per_hour, window_seconds=CREDENTIALS_WINDOW_SECONDS, shared=shared
-    )
-    app.state.organiser_acts_limiter = None if settings.organiser_acts_per_hour == 0 else RateLimiter(
-        attempts=settings.organiser_acts_per_hour, window_seconds=ORGANISER_ACTS_WINDOW_SECONDS, shared=shared
-    )
+    def hourly(per_hour: int, window_seconds: int) -> RateLimiter | None:
+        return None if per_hour == 0 else RateLimiter(attempts=per_hour, window_seconds=window_seconds, shared=shared)
+
+    # New games, new credentials by organiser link (per address) and organiser acts (per game) count
+    # in the same table, under keys of their own; 0 turns a limit off.
+    app.state.games_limiter = hourly(settings.games_per_hour, GAMES_WINDOW_SECONDS)
+    app.state.credentials_limiter = hourly(settings.credentials_per_hour, CREDENTIALS_WINDOW_SECONDS)
+    app.state.organiser_acts_limiter = hourly(settings.organiser_acts_per_hour, ORGANISER_ACTS_WINDOW_SECONDS)
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token
     templates.env.globals["describe_bot"] = describe
