@@ -183,27 +183,19 @@ def test_serve_names_a_database_of_a_newer_sevens_or_another_application(
     the database is left as it was."""
     from sqlalchemy import text
 
-    from sevens.store.db import make_engine, run_migrations
-    from sevens.store.testing import throwaway_database
+    from sevens.store.testing import newer_sevens_database
 
-    with throwaway_database(backend, tmp_path) as url:
-        engine = make_engine(url)
-        try:
-            run_migrations(engine)
-            with engine.begin() as connection:
-                connection.execute(text("UPDATE alembic_version SET version_num = :r"), {"r": revision})
-            result = runner.invoke(app, ["serve", "--port", str(_unreachable_port()), "--database-url", url])
-            assert result.exit_code == 2, result.output
-            assert result.stdout == "" and "Traceback" not in result.output
-            assert result.stderr == (
-                f"error: cannot migrate the database: Can't locate revision identified by '{revision}', which "
-                "this version of sevens does not know: a newer sevens made it (serve it with that version), or "
-                "it is another application's database; check --database-url (or $DATABASE_URL)\n"
-            )
-            with engine.connect() as connection:
-                assert connection.scalar(text("SELECT version_num FROM alembic_version")) == revision
-        finally:
-            engine.dispose()
+    with newer_sevens_database(backend, tmp_path, revision=revision) as (url, engine):
+        result = runner.invoke(app, ["serve", "--port", str(_unreachable_port()), "--database-url", url])
+        assert result.exit_code == 2, result.output
+        assert result.stdout == "" and "Traceback" not in result.output
+        assert result.stderr == (
+            f"error: cannot migrate the database: Can't locate revision identified by '{revision}', which "
+            "this version of sevens does not know: a newer sevens made it (serve it with that version), or "
+            "it is another application's database; check --database-url (or $DATABASE_URL)\n"
+        )
+        with engine.connect() as connection:
+            assert connection.scalar(text("SELECT version_num FROM alembic_version")) == revision
 
 
 @pytest.mark.parametrize("backend", backends())

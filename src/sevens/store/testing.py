@@ -60,15 +60,17 @@ def clear_tables(engine: Engine) -> None:
 
 
 @contextmanager
-def newer_sevens_database(backend: str, directory: Path) -> Iterator[tuple[str, Engine]]:
+def newer_sevens_database(
+    backend: str, directory: Path, *, revision: str = NEWER_REVISION
+) -> Iterator[tuple[str, Engine]]:
     """The URL and an engine of a throwaway database a newer sevens migrated: this version's tables,
-    at :data:`NEWER_REVISION`, which this version does not know."""
+    at ``revision``, which this version does not know (another application's, given another name)."""
     with throwaway_database(backend, directory) as url:
         engine = make_engine(url)
         try:
             run_migrations(engine)
             with engine.begin() as connection:
-                connection.execute(text("UPDATE alembic_version SET version_num = :newer"), {"newer": NEWER_REVISION})
+                connection.execute(text("UPDATE alembic_version SET version_num = :newer"), {"newer": revision})
             yield url, engine
         finally:
             engine.dispose()
