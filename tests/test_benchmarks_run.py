@@ -38,3 +38,10 @@ def test_odds_memory_benchmark_runs_and_finds_the_same_results() -> None:
     out = _run(str(BENCHMARKS / "odds_memory.py"), "--quick", "--before", "HEAD")
     assert re.search(r"^--best-split 30 .* yes$", out, re.M), out
     assert "Every result is the same, bit for bit." in out, out
+
+
+def test_odds_load_benchmark_runs_and_prints_its_ratios() -> None:
+    out = _run(str(BENCHMARKS / "odds_load.py"), "--rounds", "1", "--samples", "5")
+    for request in ("front page", "/state", "an order"):
+        assert re.search(rf"^{re.escape(request)}\s+[\d.]+\s+[\d.]+\s+[\d.]+x\s+[\d.]+\s+[\d.]+\s+[\d.]+x$", out, re.M), out
+    assert re.search(r"^odds answered while busy: [\d.]+ a second$", out, re.M), out

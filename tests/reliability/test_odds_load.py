@@ -16,32 +16,9 @@ import pytest
 
 from reliability.helpers import database, server_env
 from sevens.web.odds_queue import ODDS_AT_ONCE
-from sevens.web.testing import HostedGame, ServerFarm, host_game
+from sevens.web.testing import ServerFarm, semi_finals
 
 pytestmark = pytest.mark.slow
-
-
-def _to_the_semi_finals(client: httpx.Client) -> tuple[HostedGame, str, int]:
-    """A game whose every team is played through the API, at its first knockout turn; the team in
-    play with the largest SCRUM, and that SCRUM."""
-    game = host_game(client, hours=None)
-    for turn in (1, 2, 3):  # the group rounds: 10 FORCE each, so the semi-finalists keep 70 or more
-        for team, pid in game.teams.items():
-            answer = client.put(
-                f"/api/v1/games/{game.public_id}/orders/{team}",
-                json={"turn": turn, "force": 10, "flair": 0, "ready": True},
-                headers=game.players[pid],
-            )
-            assert answer.status_code == 200, answer.text
-    scrum: dict[str, int] = {}
-    for team, pid in game.teams.items():
-        view = client.get(f"/api/v1/games/{game.public_id}/teams/{team}/view", headers=game.players[pid])
-        assert view.status_code == 200, view.text
-        assert view.json()["stage"] != "group"
-        if view.json()["team"]["in_play"]:
-            scrum[team] = view.json()["team"]["scrum"]
-    team = max(scrum, key=lambda t: scrum[t])
-    return game, team, scrum[team]
 
 
 def _two_players_odds(base_url: str) -> tuple[tuple[str, dict[str, str], int], tuple[str, dict[str, str]]]:
@@ -49,7 +26,7 @@ def _two_players_odds(base_url: str) -> tuple[tuple[str, dict[str, str], int], t
     SCRUM (its opponents' orders worked out once already), and the odds address and headers of a
     team of another player."""
     with httpx.Client(base_url=base_url, timeout=60) as client:
-        game, team, scrum = _to_the_semi_finals(client)
+        game, team, scrum, _ = semi_finals(client)
         headers = game.players[game.teams[team]]
         odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"
         assert client.post(odds_url, json={"force": 1, "flair": 0}, headers=headers).status_code == 200
@@ -75,7 +52,7 @@ def test_odds_asked_at_once_hold_up_no_other_request(farm: ServerFarm, tmp_path:
         server = farm.start(server_env(url, games_per_hour=0))
         try:
             with httpx.Client(base_url=server.url, timeout=60) as client:
-                game, team, scrum = _to_the_semi_finals(client)
+                game, team, scrum, _ = semi_finals(client)
                 assert scrum >= 70
                 headers = game.players[game.teams[team]]
                 odds_url = f"/api/v1/games/{game.public_id}/teams/{team}/odds"

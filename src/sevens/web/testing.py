@@ -39,6 +39,7 @@ __all__ = [
     "ServerFarm",
     "host_game",
     "percentile",
+    "semi_finals",
     "submit_load",
     "wait_until_up",
 ]
@@ -209,6 +210,31 @@ def host_game(
         view.raise_for_status()
         managed.update({t["team"]: pid for t in view.json()["my_teams"]})
     return HostedGame(data["game"], organiser, seats, managed)
+
+
+def semi_finals(client: httpx.Client) -> tuple[HostedGame, str, int, str]:
+    """A game hosted by :func:`host_game` whose every team is played through the API to its first
+    knockout turn: the game, the team in play with the most SCRUM, that SCRUM, and a team in play of
+    another player (each order 10 FORCE, so the semi-finalists keep 70 SCRUM or more)."""
+    game = host_game(client, hours=None)
+    for turn in (1, 2, 3):
+        for team, pid in game.teams.items():
+            client.put(
+                f"/api/v1/games/{game.public_id}/orders/{team}",
+                json={"turn": turn, "force": 10, "flair": 0, "ready": True},
+                headers=game.players[pid],
+            ).raise_for_status()
+    scrum: dict[str, int] = {}
+    for team, pid in game.teams.items():
+        view = client.get(f"/api/v1/games/{game.public_id}/teams/{team}/view", headers=game.players[pid])
+        view.raise_for_status()
+        if view.json()["stage"] == "group":
+            raise AssertionError(f"game {game.public_id} is still in its group stage after three turns")
+        if view.json()["team"]["in_play"]:
+            scrum[team] = view.json()["team"]["scrum"]
+    team = max(scrum, key=lambda t: scrum[t])
+    other = next(t for t in scrum if game.teams[t] != game.teams[team])
+    return game, team, scrum[team], other
 
 
 def percentile(values: list[float] | tuple[float, ...], q: float) -> float:
