@@ -50,6 +50,7 @@ def site(web_db: WebDb) -> Iterator[Site]:
     )
     application = create_app(settings, clock=clock)
     yield Site(application, clock)
+    application.state.odds_queue.close()  # the lifespan's work, which the test client skips
     application.state.engine.dispose()
 
 

@@ -247,6 +247,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            app.state.odds_queue.close()
             engine.dispose()
             if counting is not None:
                 counting.dispose()
@@ -271,7 +272,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.sessionmaker = factory
     app.state.db_limiter = None  # the thread pool's own limit, unless the lifespan sets one
     app.state.clock = clock
-    app.state.odds_queue = OddsQueue()  # the odds of drafts, one at a time (odds_queue)
+    # The odds of drafts, one at a time, in a process of their own started when first asked.
+    app.state.odds_queue = OddsQueue(seconds=settings.odds_seconds)
     # Failed attempts are also counted in the database, on connections of their own (the app's
     # one SQLite connection may be held by the request that failed), so all workers share the limit.
     # (Not for an in-memory database: another connection would open another database.)

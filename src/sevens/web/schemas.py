@@ -75,7 +75,8 @@ _ERRORS: dict[int, str] = {
     ),
     503: (
         "the server cannot use its database just now (not a refusal: what was sent may or may not be "
-        "saved); read the state again after Retry-After"
+        "saved); read the state again after Retry-After. For odds: the server's odds process died or took "
+        "too long on these (it is restarted); ask again"
     ),
 }
 

@@ -57,6 +57,10 @@ class Settings(BaseSettings):
     """Organiser acts per game per hour that can be repeated without moving the game on (new
     links, pause and resume, deadline changes, house bots, seats handed to the bots), by page and
     API together; 0: no limit. Each adds a row to the game's event log."""
+    odds_seconds: float = Field(default=30.0, gt=0, le=3600)
+    """How long one draft's odds may take to work out in the worker's odds process before it is
+    killed and the request gets 503 saying to ask again: a few tenths of a second is usual, so only
+    a stuck process reaches it."""
     max_body_bytes: int = Field(default=65536, gt=0)
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -23,10 +22,9 @@ from typing import Any
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots, get_strategy
+from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots
 from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
-from sevens.odds import knockout_odds, match_odds, order_odds
-from sevens.rules import Order, OrderError, validate_order
+from sevens.rules import OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
@@ -40,6 +38,7 @@ from sevens.tournament.progress import describe_progress, final_standing, team_p
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable, TableRow
+from sevens.web.odds_process import OddsQuestion
 
 __all__ = [
     "IfLevel",
@@ -56,7 +55,6 @@ __all__ = [
     "link_mark",
     "link_marks",
     "listed_statuses",
-    "odds_answer",
     "odds_question",
     "organiser_view",
     "parse_arrangement",
@@ -1003,35 +1001,6 @@ def verify(game: GameRow) -> dict[str, Any]:
     return {"ok": True, "message": found.summary}
 
 
-def _plausible_orders(state: Game, opponent: str, their_bot: str | None) -> list[tuple[str, Order]]:
-    view = state.view_for(opponent)
-    found: list[tuple[str, Order]] = []
-    names = store.strategy_names()
-    for name in names + ((their_bot,) if their_bot is not None and their_bot not in names else ()):
-        # A fixed random source: the opponent's real autopilot draws from the secret seed, which
-        # must not be predicted here (R14); these are only typical orders of each bot.
-        try:
-            order = get_strategy(name).order(view, random.Random(0))
-        except (ValueError, OrderError):
-            continue
-        found.append((name, order))
-    return found
-
-
-@dataclass(frozen=True, slots=True)
-class OddsQuestion:
-    """What the odds of a draft order are worked out from, read from the database first: the working
-    out (:func:`odds_answer`) then holds no connection, which the other requests need meanwhile."""
-
-    state: Game
-    team_id: str
-    mine: Order
-    scrum: int
-    opponent: str | None
-    their_bot: str | None
-    knockout: bool
-
-
 def odds_question(
     db: Session, game: GameRow, *, player_id: str, team_id: str, force: int, flair: int
 ) -> OddsQuestion:
@@ -1060,42 +1029,12 @@ def odds_question(
     # manager's own autopilot stays theirs alone.
     their_bot = None if view.opponent is None else store.house_bot(db, game=game, team_id=view.opponent)
     return OddsQuestion(
-        state=state,
         team_id=team_id,
         mine=mine,
         scrum=view.scrum,
-        opponent=view.opponent,
+        # What the opponent's manager may see, which is all its bots' orders are made from: the
+        # question goes to another process (odds_process), the game's state need not.
+        theirs=None if view.opponent is None else state.view_for(view.opponent),
         their_bot=their_bot,
         knockout=view.stage is not None and view.stage.knockout,
     )
-
-
-def odds_answer(question: OddsQuestion) -> dict[str, Any]:
-    """Live odds of a checked draft order against plausible opposing orders (no database)."""
-    mine = question.mine
-    expected = order_odds(mine.force, mine.flair).expected_points
-    rows: list[dict[str, Any]] = []
-    rules = None
-    if question.opponent is not None:
-        rules = "knockout" if question.knockout else "group"  # which of draw or level the rows carry
-        for name, theirs in _plausible_orders(question.state, question.opponent, question.their_bot):
-            if question.knockout:
-                k = knockout_odds(mine, theirs)
-                rows.append(
-                    {"bot": name, "order": theirs.to_dict(), "win": k.win, "level": k.level, "loss": k.loss}
-                )
-            else:
-                m = match_odds(mine, theirs)
-                rows.append(
-                    {"bot": name, "order": theirs.to_dict(), "win": m.win, "draw": m.draw, "loss": m.loss}
-                )
-    return {
-        "team": question.team_id,
-        "rules": rules,
-        "order": mine.to_dict(),
-        "expected_points": round(float(expected), 3),
-        "scrum_left": question.scrum - mine.total,
-        "opponent": question.opponent,
-        "opponent_bot": question.their_bot,
-        "against": rows,
-    }

@@ -1,0 +1,286 @@
+"""Live odds worked out in a process of their own, beside each server worker.
+
+A knockout draft's odds take a tenth of a second or more of CPU, and a client may ask for one after
+another. Worked out on a thread of the worker, they held its interpreter lock most of the time, and
+every page, poll and order of that worker slowed down while they ran. Here the worker sends each
+question down a pipe to a child process and waits for the answer on a thread that holds no lock
+while it waits; the child keeps the odds' caches (bounded, ``sevens.odds.joint.CACHE_BYTES``), so
+the worker's own memory no longer grows with them.
+
+The child is started by the first odds question a worker gets (most servers the tests start never
+ask one, and a start costs about a third of a second of CPU), and again after it died. It is sent
+the asking team's draft and what the opponent's manager may see (a :class:`ManagerView`: nothing
+secret, R13), never the game's state, a credential or a name; it sends back the answer as JSON (the
+worker unpickles nothing from it), and logs nothing. An answer that takes longer than the worker's
+limit (``SEVENS_ODDS_SECONDS``) is given up: the child is killed, and the request gets 503 saying to
+ask again, as does one whose child died working it out. It ends when the worker closes its pipe
+(the app's shutdown, once the requests in flight are answered) or is gone (its pipe closes, and it
+checks its parent each second while it works). It ignores SIGINT and SIGTERM, which a terminal's
+Ctrl-C and ``systemctl stop`` send to every process of the server: the odds being worked out for
+the requests the worker still answers are finished first.
+
+Run as ``python -m sevens.web.odds_process`` by :class:`OddsProcess` only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import pickle
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from random import Random
+from typing import Any, BinaryIO
+
+from sevens.bots import STRATEGIES, get_strategy
+from sevens.odds import knockout_odds, match_odds, order_odds
+from sevens.rules import Order, OrderError
+from sevens.tournament.game import ManagerView
+
+__all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "odds_answer"]
+
+log = logging.getLogger("sevens.web")
+
+START_SECONDS = 60.0
+"""How long the odds process may take to start (a third of a second on an idle machine) before it
+is taken as stuck: killed, and the request answered 503."""
+
+READY = b"R"
+ANSWER = b"A"
+FAILED = b"E"
+
+
+@dataclass(frozen=True, slots=True)
+class OddsQuestion:
+    """What the odds of a draft order are worked out from, read from the database first: the working
+    out (:func:`odds_answer`) then needs no connection, and may happen in another process.
+
+    ``theirs`` is what the opponent's manager (or bot) may see, from which each bot's typical order
+    is worked out; ``None`` when the team has no match next."""
+
+    team_id: str
+    mine: Order
+    scrum: int
+    theirs: ManagerView | None
+    their_bot: str | None
+    knockout: bool
+
+
+def _plausible_orders(theirs: ManagerView, their_bot: str | None) -> list[tuple[str, Order]]:
+    found: list[tuple[str, Order]] = []
+    names = tuple(sorted(STRATEGIES))  # the bots a game may use (sevens.store.games.strategy_names)
+    for name in names + ((their_bot,) if their_bot is not None and their_bot not in names else ()):
+        # A fixed random source: the opponent's real autopilot draws from the secret seed, which
+        # must not be predicted here (R14); these are only typical orders of each bot.
+        try:
+            order = get_strategy(name).order(theirs, Random(0))
+        except (ValueError, OrderError):
+            continue
+        found.append((name, order))
+    return found
+
+
+def odds_answer(question: OddsQuestion) -> dict[str, Any]:
+    """Live odds of a checked draft order against plausible opposing orders (no database)."""
+    mine = question.mine
+    expected = order_odds(mine.force, mine.flair).expected_points
+    rows: list[dict[str, Any]] = []
+    rules = None
+    theirs = question.theirs
+    if theirs is not None:
+        rules = "knockout" if question.knockout else "group"  # which of draw or level the rows carry
+        for name, order in _plausible_orders(theirs, question.their_bot):
+            if question.knockout:
+                k = knockout_odds(mine, order)
+                rows.append({"bot": name, "order": order.to_dict(), "win": k.win, "level": k.level, "loss": k.loss})
+            else:
+                m = match_odds(mine, order)
+                rows.append({"bot": name, "order": order.to_dict(), "win": m.win, "draw": m.draw, "loss": m.loss})
+    return {
+        "team": question.team_id,
+        "rules": rules,
+        "order": mine.to_dict(),
+        "expected_points": round(float(expected), 3),
+        "scrum_left": question.scrum - mine.total,
+        "opponent": None if theirs is None else str(theirs.team),
+        "opponent_bot": question.their_bot,
+        "against": rows,
+    }
+
+
+class OddsUnavailable(Exception):
+    """The odds process gave no answer (it died, or took longer than the limit); the message says
+    which, for the client, who may ask again."""
+
+
+def _frame(kind: bytes, payload: bytes) -> bytes:
+    return kind + len(payload).to_bytes(4, "big") + payload
+
+
+class OddsProcess:
+    """One child process working out odds for a worker, started when first asked, one question at
+    a time (:class:`~sevens.web.odds_queue.OddsQueue` takes turns before; a lock here too).
+
+    Args:
+        seconds: How long one answer may take before it is given up and the process killed (its
+            start has :data:`START_SECONDS` of its own).
+    """
+
+    def __init__(self, *, seconds: float) -> None:
+        self.seconds = seconds
+        self._lock = threading.Lock()
+        self._child: subprocess.Popen[bytes] | None = None
+
+    @property
+    def pid(self) -> int | None:
+        """The child's process id, if one is running."""
+        child = self._child
+        return None if child is None or child.poll() is not None else child.pid
+
+    def answer(self, question: OddsQuestion) -> dict[str, Any]:
+        """The odds for ``question``, worked out in the child (blocking: call it on a thread).
+
+        Raises:
+            OddsUnavailable: the child died working them out, or took longer than :attr:`seconds`.
+        """
+        with self._lock:
+            child = self._running(time.monotonic() + START_SECONDS)
+            deadline = time.monotonic() + self.seconds
+            assert child.stdin is not None and child.stdout is not None
+            try:
+                child.stdin.write(_frame(b"Q", pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)))
+                child.stdin.flush()
+                kind, payload = self._read_frame(child, deadline)
+            except BrokenPipeError:
+                raise self._lost(child, "stopped while working out these odds") from None
+            if kind == FAILED:  # a bug, not the client's doing: the type only, never the draft
+                raise RuntimeError(f"the odds process failed on a question: {payload.decode()}")
+            answer: dict[str, Any] = json.loads(payload)
+            return answer
+
+    def _running(self, deadline: float) -> subprocess.Popen[bytes]:
+        child = self._child
+        if child is not None and child.poll() is None:
+            return child
+        if child is not None:  # died between questions (the OOM killer, an operator): start another
+            log.warning("the odds process %d had stopped (exit status %s); starting another", child.pid, child.returncode)
+            self._child = None
+        child = subprocess.Popen(
+            [sys.executable, "-m", "sevens.web.odds_process"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            # Its own errors go to the worker's log; it writes nothing else there.
+            env=_child_environment(),
+        )
+        self._child = child
+        kind, _ = self._read_frame(child, deadline, starting=True)
+        if kind != READY:
+            raise self._lost(child, "did not start")
+        return child
+
+    def _read_frame(self, child: subprocess.Popen[bytes], deadline: float, *, starting: bool = False) -> tuple[bytes, bytes]:
+        head = self._read(child, 5, deadline, starting)
+        return head[:1], self._read(child, int.from_bytes(head[1:], "big"), deadline, starting)
+
+    def _read(self, child: subprocess.Popen[bytes], size: int, deadline: float, starting: bool) -> bytes:
+        assert child.stdout is not None
+        fd = child.stdout.fileno()
+        chunks: list[bytes] = []
+        while size:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                if starting:
+                    raise self._lost(child, f"took longer than {START_SECONDS:g} s to start")
+                raise self._lost(child, f"took longer than {self.seconds:g} s to work out these odds")
+            chunk = os.read(fd, size)
+            if not chunk:
+                raise self._lost(child, "did not start" if starting else "stopped while working out these odds")
+            chunks.append(chunk)
+            size -= len(chunk)
+        return b"".join(chunks)
+
+    def _lost(self, child: subprocess.Popen[bytes], what: str) -> OddsUnavailable:
+        """Forget ``child`` (the next question starts another), reaped, and say what happened."""
+        if child.poll() is None:
+            child.kill()
+        status = child.wait()
+        for pipe in (child.stdin, child.stdout):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        if self._child is child:
+            self._child = None
+        log.warning("the odds process %d %s (exit status %s); the next odds question starts another", child.pid, what, status)
+        return OddsUnavailable(f"the odds process {what}: ask again (it has been restarted)")
+
+    def close(self) -> None:
+        """Stop the child: its pipe closed, it exits; killed if it has not within two seconds."""
+        child, self._child = self._child, None
+        if child is None:
+            return
+        if child.stdin is not None:
+            with contextlib.suppress(OSError):  # it had died
+                child.stdin.close()
+        try:
+            child.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+        if child.stdout is not None:
+            child.stdout.close()
+
+
+def _child_environment() -> dict[str, str]:
+    # The child opens no database and reads no setting: the database's address (and its password)
+    # and the server's settings stay with the worker.
+    return {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("SEVENS_")}
+
+
+def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
+    data = stream.read(size)
+    return data if len(data) == size else None
+
+
+def _watch_parent(parent: int) -> None:
+    # The pipe's end tells a child waiting for a question that the worker is gone; one busy on a
+    # long (or stuck) answer learns it here.
+    while True:
+        time.sleep(1.0)
+        if os.getppid() != parent:
+            os._exit(0)
+
+
+def main() -> None:  # pragma: no cover - runs in the child
+    """The child's loop: a question in, its answer out, until the pipe closes."""
+    for signum in (signal.SIGINT, signal.SIGTERM):  # the worker stops it (module docstring)
+        signal.signal(signum, signal.SIG_IGN)
+    questions = sys.stdin.buffer
+    answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
+    os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # anything printed by mistake is not an answer
+    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    answers.write(_frame(READY, b""))
+    answers.flush()
+    while (head := _read_exactly(questions, 5)) is not None:
+        payload = _read_exactly(questions, int.from_bytes(head[1:], "big"))
+        if payload is None:
+            return
+        try:
+            reply = _frame(ANSWER, json.dumps(odds_answer(pickle.loads(payload))).encode())
+        except Exception as exc:  # said to the worker, which fails the request
+            reply = _frame(FAILED, type(exc).__name__.encode())
+        try:
+            answers.write(reply)
+            answers.flush()
+        except BrokenPipeError:
+            return
+
+
+if __name__ == "__main__":  # pragma: no cover - the child
+    main()
