@@ -154,12 +154,8 @@ class OddsProcess:
             child = self._running(time.monotonic() + START_SECONDS)
             deadline = time.monotonic() + self.seconds
             assert child.stdin is not None and child.stdout is not None
-            try:
-                child.stdin.write(_frame(b"Q", pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)))
-                child.stdin.flush()
-                kind, payload = self._read_frame(child, deadline)
-            except BrokenPipeError:
-                raise self._lost(child, "stopped while working out these odds") from None
+            self._write(child, _frame(b"Q", pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)), deadline)
+            kind, payload = self._read_frame(child, deadline)
             if kind == FAILED:  # a bug, not the client's doing: the type only, never the draft
                 raise RuntimeError(f"the odds process failed on a question: {payload.decode()}")
             answer: dict[str, Any] = json.loads(payload)
@@ -184,6 +180,21 @@ class OddsProcess:
         if kind != READY:
             raise self._lost(child, "did not start")
         return child
+
+    def _write(self, child: subprocess.Popen[bytes], data: bytes, deadline: float) -> None:
+        # A question larger than the pipe's buffer would block a plain write for as long as a stuck
+        # child reads nothing: written a pipe's atomic size at a time, each when there is room.
+        assert child.stdin is not None
+        fd = child.stdin.fileno()
+        view = memoryview(data)
+        while view:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [fd], [], left)[1]:
+                raise self._lost(child, f"took longer than {self.seconds:g} s to work out these odds")
+            try:
+                view = view[os.write(fd, view[: select.PIPE_BUF]) :]
+            except BrokenPipeError:
+                raise self._lost(child, "stopped while working out these odds") from None
 
     def _read_frame(self, child: subprocess.Popen[bytes], deadline: float, *, starting: bool = False) -> tuple[bytes, bytes]:
         head = self._read(child, 5, deadline, starting)
@@ -278,8 +289,8 @@ def main() -> None:  # pragma: no cover - runs in the child
         try:
             answers.write(reply)
             answers.flush()
-        except BrokenPipeError:
-            return
+        except BrokenPipeError:  # the worker is gone; nothing left to flush, nothing to say at exit
+            os._exit(0)
 
 
 if __name__ == "__main__":  # pragma: no cover - the child
