@@ -215,15 +215,23 @@ def test_odds_being_worked_out_are_answered_when_the_whole_server_gets_sigterm(t
         [child] = _odds_processes(server.pid)
         drafts = [{"force": scrum - flair, "flair": flair} for flair in range(60, 42, -3)]  # six, none asked
 
-        def ask(draft: dict[str, int]) -> int:
-            with httpx.Client(base_url=url, timeout=60) as own:
-                return own.post(odds_url, json=draft, headers=headers).status_code
-
-        with ThreadPoolExecutor(max_workers=len(drafts)) as pool:
-            asked = [pool.submit(ask, draft) for draft in drafts]
-            time.sleep(0.3)
-            os.killpg(server.pid, signal.SIGTERM)
-            codes = [a.result() for a in asked]
+        # Each on a connection opened before (a busy machine may take longer to connect than the
+        # odds take), so that all six are surely sent when the signal comes.
+        clients = [httpx.Client(base_url=url, timeout=60) for _ in drafts]
+        try:
+            for own in clients:
+                assert own.get("/api/v1/strategies").status_code == 200
+            with ThreadPoolExecutor(max_workers=len(drafts)) as pool:
+                asked = [
+                    pool.submit(lambda own, draft: own.post(odds_url, json=draft, headers=headers).status_code, own, d)
+                    for own, d in zip(clients, drafts, strict=True)
+                ]
+                time.sleep(0.3)
+                os.killpg(server.pid, signal.SIGTERM)
+                codes = [a.result() for a in asked]
+        finally:
+            for own in clients:
+                own.close()
         assert codes == [200] * len(drafts)
         assert server.wait(timeout=30) == 0
         assert _gone(child, within=5)
