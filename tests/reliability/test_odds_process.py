@@ -156,6 +156,27 @@ def test_a_stuck_odds_process_is_killed_and_the_request_told_so(farm: ServerFarm
             server.kill()
 
 
+def test_two_servers_on_one_database_have_an_odds_process_each(farm: ServerFarm, tmp_path: Path) -> None:
+    """Two server processes on one database (two workers behind a proxy): each works odds out in
+    an odds process of its own; one killed takes its own with it, and the other's still answers."""
+    with database("sqlite", tmp_path) as (url, _engine):
+        first, second = (farm.start(server_env(url, games_per_hour=0)) for _ in range(2))
+        try:
+            with httpx.Client(base_url=first.url, timeout=60) as one, httpx.Client(base_url=second.url, timeout=60) as two:
+                game = host_game(one)
+                team = next(iter(game.teams))
+                assert _odds(one, game, team).json() == _odds(two, game, team).json()
+                [mine], [theirs] = _odds_processes(first.pid), _odds_processes(second.pid)
+                assert mine != theirs
+                first.kill()
+                assert _gone(mine, within=5)
+                assert _odds(two, game, team).status_code == 200
+                assert _odds_processes(second.pid) == [theirs]
+        finally:
+            first.kill()
+            second.kill()
+
+
 @contextmanager
 def _sevens_serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """``sevens serve`` itself (not forked from the zygote: its own signal handling) on SQLite."""
