@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
@@ -191,3 +192,22 @@ def test_version_is_the_projects_and_is_printed_as_results_are() -> None:
     assert refused.returncode == 1 and "could not be written" in refused.stderr
     listed = runner.invoke(app, ["--help"], env={"COLUMNS": "100"})
     assert "--version" in listed.output and "Print the version of sevens" in listed.output
+
+
+def test_help_written_to_a_file_has_no_padding_no_colour_codes_and_fits_80_columns(tmp_path: Path) -> None:
+    """``sevens play --help > help.txt`` (or into a pipe, a pager) kept typer's padding: every line
+    of the usage, the description and the panels ended in spaces out to 80 columns, over a hundred
+    lines in all. A file gets the help as a terminal of 80 columns shows it, less that padding."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES", "FORCE_COLOR", "TERMINAL_WIDTH")}
+    for name in _COMMANDS:
+        kept = tmp_path / f"{name or 'sevens'}.txt"
+        with kept.open("w") as file:
+            run = subprocess.run([sys.executable, "-m", "sevens", *([name] if name else []), "--help"], stdout=file,
+                                 stderr=subprocess.PIPE, env=environ, timeout=60)
+        assert (run.returncode, run.stderr) == (0, b""), name
+        text = kept.read_text()
+        padded = [line for line in text.splitlines() if line != line.rstrip()]
+        assert not padded, (name, padded)
+        assert "\x1b" not in text and "Usage: sevens" in text, name
+        assert max(cell_len(line) for line in text.splitlines()) <= 80, name
+

@@ -30,7 +30,7 @@ from typer._click.exceptions import ClickException, MissingParameter, NoArgsIsHe
 
 from sevens import __version__
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
-from sevens.cli.output import printing
+from sevens.cli.output import printing, without_padding
 from sevens.cli.whole_numbers import read_whole
 
 __all__ = ["HELP_OPTIONS", "app", "command_line_refusal", "main", "usage_error_line"]
@@ -355,7 +355,10 @@ def _printing_help(ctx: Context) -> Iterator[None]:
             if "…" in _ANSI.sub("", text):
                 width = typer.rich_utils.MAX_WIDTH or Console(file=shown_on).width
                 text = plain_help(ctx, width)
-            shown_on.write(_without_blank_start(text))
+            text = _without_blank_start(text)
+            # typer pads every line to the panels' width: a file or a pipe kept dozens of lines
+            # ending in spaces. A terminal shows the padding as nothing, and keeps it.
+            shown_on.write(text if shown_on.isatty() else without_padding(text))
 
 
 class _HeldHelp(io.StringIO):

@@ -34,7 +34,7 @@ from rich.console import Console
 from sevens.cli.errors import fail
 
 __all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "StdoutError", "drop_stdout", "printing",
-           "stdout_broken", "writing_stdout"]
+           "stdout_broken", "without_padding", "writing_stdout"]
 
 EXIT_READER_GONE = 128 + getattr(signal, "SIGPIPE", 13)
 """The exit status when the reader of standard output left before the end (141 on Linux and macOS)."""
@@ -79,8 +79,19 @@ def stdout_broken() -> NoReturn:
     raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
 
 
-_PADDING = re.compile(r" +(?=\n)")
-"""Spaces that end a line: rich pads tables' titles and captions to the table's width."""
+_PADDING = re.compile(r"(?: |\x1b\[[0-9;]*m)*? +((?:\x1b\[[0-9;]*m)*)(?=\n)")
+"""Spaces that end a line, colour codes among them (FORCE_COLOR): rich pads tables' titles and
+captions, and typer the help's lines, to the full width."""
+
+
+def without_padding(text: str) -> str:
+    """``text`` less the spaces that end its lines, keeping any colour code among them (a reset).
+
+    >>> without_padding("title   \\n  \\x1b[1m \\x1b[0m\\nprompt> ")
+    'title\\n\\x1b[0m\\nprompt> '
+    """
+    return _PADDING.sub(r"\1", text)
+
 
 _PLAIN = str.maketrans({"█": "#", "–": "-", "—": "-", "…": "."})
 """Stand-ins, as wide, for characters the commands print that an output not in UTF-8 may not take
@@ -118,7 +129,7 @@ class _ResultsStdout(io.TextIOBase):
         if not self.isatty():
             # A terminal shows the padding as nothing; a file or pipe kept it, dozens of lines ending
             # in spaces in a game's log. Only before a line's end: a prompt's "> " stays.
-            text = _PADDING.sub("", text)
+            text = without_padding(text)
         # Output whose encoding is not UTF-8 (a Latin-1 locale, a file redirected on Windows) cannot
         # take odds' bars or lab's dashes: it failed with the results half printed. Rich already
         # draws tables' boxes in ASCII there; the rest gets plain stand-ins, or "?".
