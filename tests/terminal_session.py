@@ -8,6 +8,7 @@ import os
 import pty
 import re
 import select
+import struct
 import subprocess
 import termios
 import time
@@ -16,12 +17,16 @@ from typing import Any
 
 
 @contextlib.contextmanager
-def in_terminal(command: list[str], **popen: Any) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+def in_terminal(command: list[str], columns: int | None = None,
+                **popen: Any) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     """``command`` started in a session of its own whose controlling terminal is a new pty (so that
     Ctrl-C typed there reaches its worker processes too), with the pty's other end to read and type
     on; the command is killed if it is still running when the block ends. ``popen`` may send its
-    stdout elsewhere (a file), its stderr staying on the terminal."""
+    stdout elsewhere (a file), its stderr staying on the terminal. ``columns``: the terminal's
+    width, as a window of that size tells it (24 lines), before the command starts."""
     main, child = pty.openpty()
+    if columns is not None:
+        fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     run = subprocess.Popen(
         command, **{"stdin": child, "stdout": child, "stderr": child, **popen}, start_new_session=True,
         preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0),

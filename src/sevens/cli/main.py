@@ -413,7 +413,11 @@ def plain_help(ctx: Context, width: int) -> str:
         for paragraph in text.split("\n\n"):
             # A paragraph of lines kept as written (an example) keeps them; any other is one line.
             for line in paragraph.split("\n"):
-                lines.extend(textwrap.wrap(line, width, initial_indent=" " * indent, subsequent_indent=" " * indent,
+                # A word wider than the room beside the indent (an example URL at 40 columns) moves
+                # the lines to the left, as far as 2 columns, rather than be broken in two.
+                longest = max((len(word) for word in line.split()), default=0)
+                at = " " * max(min(indent, width - longest), min(indent, 2))
+                lines.extend(textwrap.wrap(line, width, initial_indent=at, subsequent_indent=at,
                                            break_on_hyphens=False) or [""])
             lines.append("")
 
