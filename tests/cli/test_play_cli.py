@@ -634,12 +634,18 @@ def test_the_confirmation_takes_yes_and_no_and_says_what_else_it_takes() -> None
     assert said.count("Order for Australia") == 2 and "Order for South Africa" in said
 
 
-def test_the_seed_and_its_hash_are_printed_whole_in_a_narrow_terminal() -> None:
-    """At 60 columns the 64 hex digits are not broken by a newline: copied, they are the seed."""
-    result = runner.invoke(app, ["play", "--auto", "--seed", "n"], env={"COLUMNS": "60"})
+@pytest.mark.parametrize("columns", [60, 80, 120])
+def test_the_seed_and_its_hash_are_printed_whole_in_a_narrow_terminal(columns: int) -> None:
+    """At 60 columns the 64 hex digits are not broken by a newline: copied, they are the seed. At 80
+    the label and the digits made one line of 115 columns, which the terminal broke where its edge
+    fell, the digits' end on the next line: where they do not fit beside it, the digits have a line
+    of their own, whole from 64 columns up."""
+    result = runner.invoke(app, ["play", "--auto", "--seed", "n"], env={"COLUMNS": str(columns)})
     assert result.exit_code == 0, result.output
-    assert re.search(r"Seed commitment \(SHA-256 of the secret dice seed\): [0-9a-f]{64}\n", result.output)
-    assert re.search(r"Dice seed, revealed: [0-9a-f]{64}\n", result.output)
+    assert re.search(r"Seed commitment \(SHA-256 of the secret dice seed\):[ \n][0-9a-f]{64}\n", result.output)
+    assert re.search(r"Dice seed, revealed:[ \n][0-9a-f]{64}\n", result.output)
+    hashes = [line for line in result.output.splitlines() if re.search(r"[0-9a-f]{64}", line)]
+    assert len(hashes) == 2 and all(len(line) <= max(columns, 64) for line in hashes), hashes
 
 
 def test_a_seed_given_to_a_game_with_people_comes_with_a_warning() -> None:
@@ -929,7 +935,8 @@ def _broken(out: str, columns: int) -> list[str]:
     """The lines of ``out`` that are too wide, cut short with '…', or end where a name was broken
     off or a label parted from its figure on the next line (table borders aside); the two seed
     lines are wrapped by the terminal itself."""
-    lines = [line for line in out.splitlines() if not line.startswith(("Seed commitment", "Dice seed, revealed"))]
+    lines = [line for line in out.splitlines()
+             if not re.fullmatch(r"[0-9a-f]{64}", line) and not line.startswith(("Seed commitment", "Dice seed, revealed"))]
     bad = [line for line in lines if len(line.rstrip()) > columns or "…" in line]
     for line, after in itertools.pairwise(lines):
         last, first = line.strip(" │┃").split(" ")[-1], (after.strip(" │┃").split(" ") or [""])[0]

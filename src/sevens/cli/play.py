@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.control import Control
 from rich.markup import escape
@@ -779,6 +780,18 @@ def _heading(console: Console, title: str) -> None:
         console.print(title, style="bold")
 
 
+def _print_digits(console: Console, label: str, digits: str) -> None:
+    """``label`` and its 64 hex ``digits`` on one line where they fit, else the digits on a line of
+    their own: at 80 columns the terminal broke them where the edge fell, the end of the seed on
+    the next line. Soft-wrapped all the same: narrower than the digits, the terminal wraps them,
+    so that they are copied whole, with no line break in the middle, to check one against the other."""
+    if cell_len(f"{label} {digits}") <= console.width:
+        console.print(f"{label} {digits}", soft_wrap=True)
+    else:
+        console.print(label)
+        console.print(digits, soft_wrap=True)
+
+
 def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False) -> None:
     """The game's arrangement, seed commitment, draw and bots, at its start or when carried on."""
     game, fmt, setup = saved.game, saved.game.format, saved.game.setup
@@ -786,9 +799,7 @@ def _print_heading(console: Console, saved: SavedGame, *, resumed: bool = False)
     stood = "the draw" if not game.turns else f"turn {len(game.turns)}"
     after = f", carried on after {stood}" if resumed else ""
     _heading(console, f"Sevens: {fmt.teams} teams, {fmt.players} players, {each} each{after}")
-    # soft_wrap: a narrow terminal wraps the hash itself, so that it is copied whole, with no line
-    # break in the middle, for checking against the seed revealed at the end.
-    console.print(f"Seed commitment (SHA-256 of the secret dice seed): {setup.seed_sha256}", soft_wrap=True)
+    _print_digits(console, "Seed commitment (SHA-256 of the secret dice seed):", setup.seed_sha256)
     console.print(draw_table(game))
     # Whose are whose: a player alone finds "Player 1" in the draw, and nothing said that it is them.
     typing = saved.people[: saved.humans]
@@ -888,7 +899,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
     _heading(console, f"Champion: {literal(setup.team(champion).name)}{managed}")
     _print_final_standing(console, game)
     _print_how_far(console, game, people[:humans])
-    console.print(f"Dice seed, revealed: {dice_seed.hex()}", soft_wrap=True)
+    _print_digits(console, "Dice seed, revealed:", dice_seed.hex())
     # From here the game only writes its record and removes its saved file, each in a moment: a
     # signal now is ignored rather than stop that, since a kill that waited for the record's write
     # (signals_deferred) would then have said it was not written, the saved game already removed.
