@@ -28,6 +28,7 @@ from sevens.cli.errors import check_loadable, fail, raised
 from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.cli.stopping import Stopped, exit_code
+from sevens.cli.theme import THEME
 from sevens.lab import held
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
@@ -298,7 +299,7 @@ def lab(
         workers, reasons = workers_to_use(workers, tournaments, asked="--workers {}")
         for reason in reasons:
             _note(f"note: {reason}")
-    console = Console(stderr=True)
+    console = Console(stderr=True, theme=THEME, highlight=False)
     simulated = 0
     doing = "playing" if dask is None else "connecting"  # what the run is doing (sevens.lab.on_dask.STAGES)
 

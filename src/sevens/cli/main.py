@@ -31,6 +31,7 @@ from typer._click.exceptions import ClickException, MissingParameter, NoArgsIsHe
 from sevens import __version__
 from sevens.cli.errors import EXIT_BAD_INPUT, fail, one_line
 from sevens.cli.output import printing, without_padding
+from sevens.cli.theme import style_help
 from sevens.cli.whole_numbers import read_whole
 
 __all__ = ["HELP_OPTIONS", "app", "command_line_refusal", "main", "usage_error_line"]
@@ -344,6 +345,7 @@ def _printing_help(ctx: Context) -> Iterator[None]:
     except ValueError:
         fail(f"TERMINAL_WIDTH is {os.environ.get('TERMINAL_WIDTH')!r}, not a number of columns; set it to a whole "
              "number, such as 100, or unset it")
+    style_help(typer.rich_utils)
     shown_on = sys.stdout
     held = _HeldHelp(shown_on)
     with printing():

@@ -32,6 +32,7 @@ import typer
 from rich.console import Console
 
 from sevens.cli.errors import fail
+from sevens.cli.theme import THEME
 
 __all__ = ["EXIT_READER_GONE", "OutputFailed", "ResultsConsole", "StdoutError", "drop_stdout", "printing",
            "stdout_broken", "without_padding", "writing_stdout"]
@@ -103,6 +104,9 @@ class ResultsConsole(Console):
     with the error's number (EPIPE for a closed pipe, where rich would exit at once with status 1)."""
 
     def __init__(self, **options: Any) -> None:
+        # No highlighting: rich's guesses coloured numbers, quotes and brackets in cyan, green and
+        # bold at random ('SHA-256' had a bold cyan 256), in colours that do not read on white.
+        options = {"theme": THEME, "highlight": False, **options}
         super().__init__(file=cast("IO[str]", _ResultsStdout()), **options)
 
     def on_broken_pipe(self) -> None:

@@ -11,6 +11,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from sevens.cli.theme import DICE
 from sevens.rules import DecidedBy, Dice, Line
 from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Stage
@@ -235,7 +236,7 @@ def _side_cell(game: Game, side: MatchSide) -> Group:
         Text(game.setup.team(side.team).name, style="bold"),
         Phrases(_order_phrases(side), indent=2, style="dim"),
         Text(line_text(side.line)),
-        Phrases(dice_phrases(side.dice), style="cyan"),
+        Phrases(dice_phrases(side.dice), style=DICE),
     )
 
 
@@ -245,7 +246,7 @@ def _side_stacked(game: Game, side: MatchSide) -> Group:
         Text(game.setup.team(side.team).name, style="bold"),
         Phrases(_order_phrases(side), indent=2, style="dim"),
         Text(line_text(side.line)),
-        Phrases(dice_phrases(side.dice), style="cyan"),
+        Phrases(dice_phrases(side.dice), style=DICE),
     )
 
 
