@@ -221,3 +221,12 @@ def test_no_color_force_color_and_a_dumb_terminal_are_honoured(environ: dict[str
         coloured = {code for code in codes if re.search(r"(?:^|;)(?:3[0-7]|9[0-7]|38)(?:;|$)", code)}
         assert bool(coloured) == colour, (args, environ, codes)
         assert ("\x1b[" in run.stdout) == any_code, (args, environ)
+
+
+def test_the_help_styles_set_are_typers_own() -> None:
+    """typer lays out the help with module constants; one renamed in a later typer would be set
+    here for nothing, and its old colour would come back unseen. Asked of a fresh typer."""
+    run = subprocess.run([sys.executable, "-c", "import typer.rich_utils as r; from sevens.cli.theme import HELP_STYLES; "
+                          "print([name for name in HELP_STYLES if not isinstance(getattr(r, name, None), str)])"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert run.stdout == "[]\n", run.stdout

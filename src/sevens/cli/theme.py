@@ -20,7 +20,7 @@ from types import ModuleType
 
 from rich.theme import Theme
 
-__all__ = ["ACCENT", "DICE", "RICH_STYLES", "THEME", "style_help"]
+__all__ = ["ACCENT", "DICE", "HELP_STYLES", "RICH_STYLES", "THEME", "style_help"]
 
 DICE = "magenta"
 """The dice thrown, in a match report: told from the orders and lines around them."""
@@ -46,7 +46,7 @@ RICH_STYLES = {
 THEME = Theme(RICH_STYLES)
 """rich's own styles with :data:`RICH_STYLES` instead: every console of the commands has it."""
 
-_HELP_STYLES = {
+HELP_STYLES = {
     "STYLE_OPTION": f"bold {ACCENT}",  # typer's bold cyan
     "STYLE_SWITCH": f"bold {ACCENT}",  # bold green
     "STYLE_COMMANDS_TABLE_FIRST_COLUMN": f"bold {ACCENT}",  # bold cyan
@@ -56,9 +56,10 @@ _HELP_STYLES = {
     "STYLE_REQUIRED_LONG": "dim",  # dim red: under 2:1 on black
     "STYLE_HELPTEXT": "none",  # dim: an option named in the description was dim bright blue, 1.6:1 on black
 }
+"""typer's styles for the help (constants of ``typer.rich_utils``) where its own do not read on both."""
 
 
 def style_help(rich_utils: ModuleType) -> None:
     """Give typer's help (``rich_utils``, its module that lays it out) the colours above."""
-    for name, style in _HELP_STYLES.items():
+    for name, style in HELP_STYLES.items():
         setattr(rich_utils, name, style)
