@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,7 @@ from sevens.tournament import (
     resolve_turn,
     to_record,
 )
+from terminal_session import in_terminal, read_until
 
 SEED = "c0" * 32
 ROOT = Path(__file__).resolve().parents[2]
@@ -70,6 +72,26 @@ def test_a_good_record_verifies_and_says_what_was_checked(tmp_path: Path) -> Non
     code, out, err = _run(tmp_path, dumps(record))
     assert code == 0 and err == ""
     assert "5 turns, 15 matches" in out and "dice recomputed from the revealed seed" in out
+
+
+@pytest.mark.parametrize("columns", [40, 80, 120])
+def test_the_summary_is_broken_between_words_in_a_terminal_and_one_line_in_a_pipe(tmp_path: Path, columns: int) -> None:
+    """The summary is some 280 columns long: in a terminal it was one line, which the terminal broke
+    where its edge fell ('the cham' / 'pion'). A terminal now gets it broken between words, the
+    lines after the first indented; a pipe still gets one line, for a script to read."""
+    path = tmp_path / "game.json"
+    path.write_text(dumps(_record()), encoding="utf-8")
+    environ = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    piped = subprocess.run([sys.executable, "-m", "sevens", "verify", str(path)], capture_output=True, text=True,
+                           env=environ, timeout=120, check=True).stdout
+    assert piped.count("\n") == 1 and len(piped) > 200
+    with in_terminal([sys.executable, "-m", "sevens", "verify", str(path)], columns=columns, env=environ) as (run, main):
+        shown = read_until(main, rb"\Z-never", 120).decode()
+        assert run.wait(timeout=120) == 0
+    lines = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", shown).replace("\r\n", "\n").splitlines()
+    assert len(lines) > 1 and all(line.startswith("  ") for line in lines[1:]), lines
+    assert all(len(line) <= columns for line in lines if " " in line.strip()), lines  # a long file name may not fit
+    assert " ".join(lines).split() == piped.split()  # every word whole, none lost
 
 
 def test_orders_of_bots_not_installed_here_leave_the_record_not_verified_in_full(tmp_path: Path) -> None:

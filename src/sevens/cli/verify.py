@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import shlex
+import shutil
+import sys
+import textwrap
 from pathlib import Path
 from typing import Annotated
 
@@ -91,9 +94,20 @@ def register(app: typer.Typer) -> None:
         with printing(code=EXIT_BAD_INPUT):
             # The summary names the champion by the record's id, which a forged record may fill with
             # an escape sequence: shown escaped, as the error lines are.
-            typer.echo(one_line(f"{name}: {found.summary}"))
+            typer.echo(_between_words(one_line(f"{name}: {found.summary}")))
         if not found.in_full:
             fail(f"{name}: not verified in full: {_shortfall(found)}", code=EXIT_UNCHECKED)
+
+
+def _between_words(line: str) -> str:
+    """``line`` broken between words to the terminal's width, the lines after the first indented,
+    where standard output is a terminal: it left the summary's 280 columns to the terminal, which
+    broke words where its edge fell. Piped or in a file it stays one line, for a script to read."""
+    if not sys.stdout.isatty():
+        return line
+    width = shutil.get_terminal_size().columns
+    return "\n".join(textwrap.wrap(line, width, subsequent_indent="  ", break_long_words=False,
+                                   break_on_hyphens=False)) or line
 
 
 def _trusted_bots(text: str | None) -> frozenset[str]:
