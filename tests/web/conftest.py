@@ -12,7 +12,11 @@ from sqlalchemy import Engine
 from sevens.store.db import make_engine, run_migrations
 from sevens.store.testing import backends, clear_tables, throwaway_database
 from sevens.web.app import create_app
-from sevens.web.deps import CREDENTIALS_WINDOW_SECONDS, ORGANISER_ACTS_WINDOW_SECONDS
+from sevens.web.deps import (
+    CREDENTIALS_WINDOW_SECONDS,
+    DEVICE_LINKS_WINDOW_SECONDS,
+    ORGANISER_ACTS_WINDOW_SECONDS,
+)
 from sevens.web.security import RateLimiter
 from sevens.web.settings import Settings
 from web.web_helpers import FakeClock, Hosted, host_game
@@ -72,6 +76,9 @@ def app(site: Site, web_db: WebDb, clock: FakeClock) -> FastAPI:
     )
     site.app.state.organiser_acts_limiter = RateLimiter(
         attempts=settings.organiser_acts_per_hour, window_seconds=ORGANISER_ACTS_WINDOW_SECONDS
+    )
+    site.app.state.device_links_limiter = RateLimiter(
+        attempts=settings.device_links_per_hour, window_seconds=DEVICE_LINKS_WINDOW_SECONDS
     )
     return site.app
 

@@ -1,16 +1,18 @@
 """Limits on what one client can write without end: new credentials by organiser link per address
-(SEVENS_CREDENTIALS_PER_HOUR) and organiser acts per game (SEVENS_ORGANISER_ACTS_PER_HOUR), on the
-pages and the API alike. The bursts against a real server are in tests/reliability/test_access.py."""
+(SEVENS_CREDENTIALS_PER_HOUR), organiser acts per game (SEVENS_ORGANISER_ACTS_PER_HOUR), on the
+pages and the API alike, and a player's links for another device per seat (SEVENS_DEVICE_LINKS_PER_HOUR). The bursts against a real server are in tests/reliability/test_access.py."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from sevens.store.models import ApiPrincipal, EventRow, FailedAttempt
+from sevens.store.models import ApiPrincipal, EventRow, FailedAttempt, SeatRow
 from sevens.web.app import create_app
 from sevens.web.security import SESSION_COOKIE
 from sevens.web.settings import Settings
@@ -21,14 +23,21 @@ from web.web_helpers import Hosted, host_game, new_client, post_form
 @pytest.fixture
 def limited(app: FastAPI, web_db: WebDb) -> Iterator[FastAPI]:
     """An app on the test database (emptied by ``app``) that gives three new credentials per address
-    and hour by organiser links, and takes three organiser acts per game and hour."""
+    and hour by organiser links, takes three organiser acts per game and hour, and makes three links
+    for another device per seat and hour."""
     settings = Settings(
         database_url=web_db.url, scheduler=False, migrate=False, games_per_hour=0, credentials_per_hour=3,
-        organiser_acts_per_hour=3,
+        organiser_acts_per_hour=3, device_links_per_hour=3,
     )
     application = create_app(settings)
     yield application
     application.state.engine.dispose()
+
+
+def _invites(app: FastAPI) -> list[tuple[str, str]]:
+    """Each seat's invite as stored (its hash), by seat."""
+    with app.state.sessionmaker() as db:
+        return sorted((s.player_id, s.invite_hash) for s in db.scalars(select(SeatRow)))
 
 
 def _count(app: FastAPI, table: type[ApiPrincipal] | type[EventRow] | type[FailedAttempt]) -> int:
@@ -100,13 +109,46 @@ def test_organiser_acts_on_a_game_are_limited(limited: FastAPI) -> None:
     assert post_form(game.organiser, f"{game.base}/start").status_code == 303
 
 
+def _device_link(player: TestClient, game: Hosted):  # type: ignore[no-untyped-def]
+    return post_form(player, f"{game.base}/device-link")
+
+
+def test_a_seat_gets_a_few_links_for_another_device_an_hour(limited: FastAPI) -> None:
+    """Each link for another device was a new invite and an event-log row, without end. Past the
+    limit the player's own page says so at its top (429, Retry-After), nothing is written, and the
+    last link made still works; another seat's player is not held back, from the same address."""
+    game = host_game(limited)
+    ann = game.join("p1", "Ann")
+    bob = game.join("p2", "Bob")
+    links = [_device_link(ann, game) for _ in range(3)]
+    assert [page.status_code for page in links] == [200, 200, 200]
+    last = re.search(r'id="invite-link">([^<]+)<', links[-1].text)
+    assert last, links[-1].text[-400:]
+    events, seats = _count(limited, EventRow), _invites(limited)
+    page = _device_link(ann, game)
+    _refused(page, "Too many links for another device for your seat: this server makes 3 an hour for one seat")
+    assert page.headers["content-type"].startswith("text/html")
+    notice = re.search(r'<div class="notice" id="notice"[^>]*><p>(.*?)</p>', page.text, re.S)
+    assert notice and "no link was made, and the one you made last still works" in notice.group(1), page.text
+    assert 'action="/games/' in page.text  # the player's own page, its forms there
+    assert (_count(limited, EventRow), _invites(limited)) == (events, seats)
+    phone = new_client(limited)
+    assert post_form(phone, last.group(1).split("testserver", 1)[1], {"name": "Ann"}).status_code == 303
+    assert phone.get(f"{game.base}/play").status_code == 200
+    assert _device_link(bob, game).status_code == 200
+
+
 def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     defaults = Settings(database_url="sqlite://")
-    assert (defaults.credentials_per_hour, defaults.organiser_acts_per_hour) == (60, 120)
+    assert (defaults.credentials_per_hour, defaults.organiser_acts_per_hour, defaults.device_links_per_hour) == (
+        60, 120, 10
+    )
     monkeypatch.setenv("SEVENS_CREDENTIALS_PER_HOUR", "0")
     monkeypatch.setenv("SEVENS_ORGANISER_ACTS_PER_HOUR", "7")
+    monkeypatch.setenv("SEVENS_DEVICE_LINKS_PER_HOUR", "2")
     app = create_app(Settings(database_url="sqlite://", scheduler=False))
     assert app.state.credentials_limiter is None and app.state.organiser_acts_limiter.attempts == 7
+    assert app.state.device_links_limiter.attempts == 2
     monkeypatch.setenv("SEVENS_ORGANISER_ACTS_PER_HOUR", "-1")
     with pytest.raises(ValueError, match="greater than or equal to 0"):
         Settings(database_url="sqlite://")

@@ -28,9 +28,12 @@ __all__ = [
     "SessionDep",
     "SettingsDep",
     "CREDENTIALS_WINDOW_SECONDS",
+    "DEVICE_LINKS_WINDOW_SECONDS",
     "GAMES_WINDOW_SECONDS",
+    "LimitReached",
     "ORGANISER_ACTS_WINDOW_SECONDS",
     "bot_token",
+    "device_link_allowed",
     "current_principal",
     "get_db",
     "new_credential_allowed",
@@ -182,6 +185,27 @@ CREDENTIALS_WINDOW_SECONDS = 3600
 ORGANISER_ACTS_WINDOW_SECONDS = 3600
 """The window of the limit on organiser acts (``Settings.organiser_acts_per_hour``)."""
 
+DEVICE_LINKS_WINDOW_SECONDS = 3600
+"""The window of the limit on a seat's links for another device (``Settings.device_links_per_hour``)."""
+
+
+class LimitReached(HTTPException):
+    """A 429 from one of the hourly limits (:func:`_held`): ``detail`` says what was refused, the
+    limit and when to try again, ``Retry-After`` the seconds. A page catches it to say so on the
+    form's own page, keeping what was typed."""
+
+    def __init__(self, detail: str, wait: int) -> None:
+        super().__init__(status_code=429, detail=detail, headers={"Retry-After": str(wait)})
+
+    @property
+    def sentence(self) -> str:
+        """The detail as a sentence of its own, for a note on a page.
+
+        >>> LimitReached("too many links: 3 an hour, try again in 5 minutes", 300).sentence
+        'Too many links: 3 an hour, try again in 5 minutes.'
+        """
+        return f"{self.detail[:1].upper()}{self.detail[1:]}."
+
 
 @contextlib.contextmanager
 def _held(request: Request, limiter: RateLimiter | None, key: str, refusal: str) -> Iterator[None]:
@@ -192,7 +216,7 @@ def _held(request: Request, limiter: RateLimiter | None, key: str, refusal: str)
     against a limit of 5). An act the block does not do (it raises) is given back.
 
     Raises:
-        HTTPException: 429 with Retry-After: ``refusal`` (with the ``{limit}`` filled in, and
+        LimitReached: 429 with Retry-After: ``refusal`` (with the ``{limit}`` filled in, and
         what was not done) and when to try again.
     """
     if limiter is None:
@@ -200,11 +224,7 @@ def _held(request: Request, limiter: RateLimiter | None, key: str, refusal: str)
         return
     wait = limiter.hold(key)
     if wait:
-        raise HTTPException(
-            status_code=429,
-            detail=f"{refusal.format(limit=limiter.attempts)}, try again in {_wait_words(wait)}",
-            headers={"Retry-After": str(wait)},
-        )
+        raise LimitReached(f"{refusal.format(limit=limiter.attempts)}, try again in {_wait_words(wait)}", wait)
     try:
         yield
     except BaseException:
@@ -267,4 +287,22 @@ def organiser_act_allowed(request: Request, public_id: str) -> contextlib.Abstra
         f"organiser act {public_id}",
         "too many organiser acts on this game: this server allows {limit} an hour on one game "
         "(new links, pause and resume, deadline changes, house bots, seats handed to the bots); nothing was done",
+    )
+
+
+def device_link_allowed(request: Request, public_id: str, player_id: str) -> contextlib.AbstractContextManager[None]:
+    """One of the links for another device seat ``player_id`` of game ``public_id`` may have this
+    hour, held while the block makes it (:func:`_held`). Counted per seat, from whichever browser:
+    each link adds a row to the game's event log. Only ask once the caller is known to play the
+    seat, or anyone could use up its links.
+
+    Raises:
+        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+    """
+    return _held(
+        request,
+        request.app.state.device_links_limiter,
+        f"device link {public_id} {player_id}",
+        "too many links for another device for your seat: this server makes {limit} an hour for one seat; "
+        "no link was made, and the one you made last still works",
     )

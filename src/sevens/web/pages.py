@@ -39,9 +39,11 @@ from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
     ClockDep,
     LimiterDep,
+    LimitReached,
     PrincipalDep,
     SessionDep,
     SettingsDep,
+    device_link_allowed,
     new_credential_allowed,
     new_game_allowed,
     organiser_act_allowed,
@@ -1617,10 +1619,11 @@ def post_device_link(
     player_id = _player(access)
     seat = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == player_id)
     try:
-        return _new_link_page(
-            request, db, settings, clock, game, player_id, by_holder=True, actor=store.seat_name(seat),
-            canonical=f"/games/{game.public_id}/play",
-        )
+        with device_link_allowed(request, game.public_id, player_id):
+            return _new_link_page(
+                request, db, settings, clock, game, player_id, by_holder=True, actor=store.seat_name(seat),
+                canonical=f"/games/{game.public_id}/play",
+            )
     except StoreError as exc:  # the game is over since the page was loaded
         db.rollback()
         note = f"No link for another device was made: {exc}. {_stands(game)}"
@@ -1628,6 +1631,14 @@ def post_device_link(
             request, db, game, access, views.player_view(db, game, player_id), principal=principal, notice=note,
             status=exc.status,
         )
+    except LimitReached as exc:  # too many links this hour: said at the top of the player's page
+        db.rollback()
+        response = _play(
+            request, db, game, access, views.player_view(db, game, player_id), principal=principal,
+            notice=exc.sentence, status=exc.status_code,
+        )
+        response.headers.update(exc.headers or {})
+        return response
 
 
 @router.get("/games/{public_id}/record.json")

@@ -57,6 +57,9 @@ class Settings(BaseSettings):
     """Organiser acts per game per hour that can be repeated without moving the game on (new
     links, pause and resume, deadline changes, house bots, seats handed to the bots), by page and
     API together; 0: no limit. Each adds a row to the game's event log."""
+    device_links_per_hour: int = Field(default=10, ge=0)
+    """Links for another device one seat's player may make per hour (each a new invite and a row
+    in the game's event log); 0: no limit."""
     odds_seconds: float = Field(default=30.0, gt=0, le=3600)
     """How long one draft's odds may take to work out in the worker's odds process before it is
     killed and the request gets 503 saying to ask again: a few tenths of a second is usual, so only
