@@ -71,6 +71,13 @@ def one_game_server(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture
+def few_acts_server(tmp_path: Path) -> Iterator[str]:
+    """A server that takes two organiser acts per game an hour and makes one link for another
+    device per seat an hour."""
+    yield from serve(tmp_path, organiser_acts_per_hour=2, device_links_per_hour=1)
+
+
+@pytest.fixture
 def chromium(request: pytest.FixtureRequest) -> Iterator[Any]:
     """Debian's headless Chromium under a watchdog (see :func:`pytest_runtest_protocol`)."""
     from playwright.sync_api import sync_playwright

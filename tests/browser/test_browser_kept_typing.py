@@ -102,3 +102,51 @@ def test_a_players_other_order_stays_typed_but_never_in_the_next_turns_form(serv
     expect(page.locator(f"#{two} input[name=force]")).to_have_value("0")
     expect(page.locator(".kept-note")).to_have_count(0)
     context.close()
+
+
+def test_a_refusal_by_an_hourly_limit_is_said_where_the_form_was(few_acts_server: str, chromium: Any) -> None:
+    """Past the limit on organiser acts the organiser's browser showed the general error page, the
+    hours typed into the form gone with it. Now the organiser page comes back: the form says what
+    was refused and when to try again (focused), with the hours still in the box; a button says so
+    at the top of the page. A player past the limit on links for another device is told so at the
+    top of their own page, its order forms there as they were."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, few_acts_server, "Limited cup", hours="24")
+    for button in ("Pause the deadline", "Resume"):  # the two acts this hour
+        with page.expect_navigation():
+            page.click(f"button:has-text('{button}')")
+    page.fill("#extend-hours", "6")
+    with page.expect_navigation():
+        page.click("#extend button")
+    assert page.url == organise
+    summary = page.locator("#extend-summary")
+    expect(summary).to_contain_text("The deadline was not moved:")
+    expect(summary).to_contain_text("too many organiser acts on this game: this server allows 2 an hour on one game")
+    expect(summary).to_contain_text("try again in 60 minutes")
+    expect(summary).to_be_focused()
+    expect(page.locator("#extend-hours")).to_have_value("6")
+    with page.expect_navigation():
+        page.click("button:has-text('Pause the deadline')")
+    expect(page.locator("#notice")).to_contain_text("The deadline was not paused: too many organiser acts")
+    expect(page.locator("#notice")).to_be_focused()
+    expect(page.locator("#paused")).to_have_count(0)
+    play = organise.removesuffix("/organise") + "/play"
+    visit(page, play)
+    first = page.locator("form.order-form").first.get_attribute("id")
+    with page.expect_navigation():
+        page.click("button:has-text('A link for another device')")
+    expect(page.locator("#invite-link")).to_be_visible()
+    visit(page, play)
+    with page.expect_navigation():
+        page.click("button:has-text('A link for another device')")
+    assert page.url == play
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("Too many links for another device for your seat: this server makes 1 an hour")
+    expect(notice).to_contain_text("the one you made last still works, try again in 60 minutes")
+    expect(notice).to_be_focused()
+    expect(page.locator(f"#{first}")).to_be_visible()
+    context.close()

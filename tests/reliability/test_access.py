@@ -435,7 +435,7 @@ def test_new_credentials_and_organiser_acts_are_limited_under_a_burst(
                 _limited(next(a for a in organised if a.status_code == 429),
                          "too many new bot tokens from your address: this server gives 5 an hour")
                 page = claim_in_a_browser()
-                _limited(page, "too many new browser sessions from your address: this server gives 5 an hour")
+                _limited(page, "Too many new browser sessions from your address: this server gives 5 an hour")
                 assert page.headers["content-type"].startswith("text/html")
                 again = client.post("/api/v1/organise", json={"link": data["organiser_link"]}, headers=organiser)
                 assert again.status_code == 200 and again.json()["token"] is None, again.text

@@ -17,6 +17,7 @@ from sevens.web.app import create_app
 from sevens.web.security import SESSION_COOKIE
 from sevens.web.settings import Settings
 from web.conftest import WebDb
+from web.refused_forms import page_notice, refused_form
 from web.web_helpers import Hosted, host_game, new_client, post_form
 
 
@@ -64,8 +65,10 @@ def test_organiser_links_give_a_few_new_credentials_an_hour(limited: FastAPI) ->
     assert token.status_code == 200 and token.json()["token"], token.text
     before = _count(limited, ApiPrincipal)
     page = post_form(new_client(limited), f"/organiser/{secret}")
-    _refused(page, "too many new browser sessions from your address: this server gives 3 an hour to one address")
+    _refused(page, "Too many new browser sessions from your address: this server gives 3 an hour to one address")
     assert page.headers["content-type"].startswith("text/html")
+    assert page_notice(page.text).endswith("nothing was created, try again in 60 minutes.")
+    assert "Organise this game from this browser</button>" in page.text  # its button, to press later
     assert SESSION_COOKIE not in page.headers.get("set-cookie", "")
     api = new_client(limited).post("/api/v1/organise", json={"link": secret})
     _refused(api, "too many new bot tokens from your address")
@@ -107,6 +110,46 @@ def test_organiser_acts_on_a_game_are_limited(limited: FastAPI) -> None:
     other = host_game(limited)
     assert _act(other, "p1").status_code == 200
     assert post_form(game.organiser, f"{game.base}/start").status_code == 303
+
+
+def test_an_organiser_act_past_the_limit_is_said_on_the_organiser_page(limited: FastAPI) -> None:
+    """Past the limit each of the organiser page's repeatable acts brings that page back (429,
+    Retry-After), not the general error page: a form with something typed in it (extend, set the
+    deadline, a house bot) keeps it and says at the form what was refused and when to try again;
+    a button says so at the top of the page, naming what was not done."""
+    game = host_game(limited)
+    game.join("p1", "Ann")
+    game.start()
+    house = next(t for t in re.findall(r'id="house-bot-([\w-]+)"', game.organiser.get(f"{game.base}/organise").text))
+    for _ in range(3):
+        assert _act(game, "p3").status_code == 200
+    events = _count(limited, EventRow)
+    for act, typed in (("extend", {"hours": "6"}), ("deadline", {"hours": "2"})):
+        page = post_form(game.organiser, f"{game.base}/{act}", typed)
+        _refused(page, "too many organiser acts on this game")
+        form = refused_form(page.text, act)
+        assert form.value("hours") == typed["hours"]
+        said = " ".join(e.text for e in form.summary().all() if e.tag == "li")
+        assert "too many organiser acts on this game" in said and "try again in 60 minutes" in said, said
+    page = post_form(game.organiser, f"{game.base}/house-bot", {"team": house, "strategy": "group-blitz", "weight": ""})
+    _refused(page, "3 an hour on one game")
+    form = refused_form(page.text, f"house-bot-{house}")
+    assert form.value("strategy") == "group-blitz"
+    assert "try again in 60 minutes" in " ".join(e.text for e in form.summary().all()), page.text
+    buttons = {
+        "pause": "The deadline was not paused: too many organiser acts",
+        "organiser-link": "No new organiser link was made: too many organiser acts",
+        "seats/p3/invite": "No new link was made for seat p3: too many organiser acts",
+        "seats/p1/release": "Seat p1 was not handed to the bots: too many organiser acts",
+    }
+    for path, note in buttons.items():
+        page = post_form(game.organiser, f"{game.base}/{path}")
+        _refused(page, "try again in 60 minutes")
+        assert page_notice(page.text).startswith(note), (path, page_notice(page.text))
+    signed = post_form(game.organiser, f"{game.base}/seats/p1/invite", {"sign_out": "yes"})
+    _refused(signed, "try again")
+    assert page_notice(signed.text).startswith("Seat p1 was not signed out and no new link was made: too many")
+    assert _count(limited, EventRow) == events
 
 
 def _device_link(player: TestClient, game: Hosted):  # type: ignore[no-untyped-def]

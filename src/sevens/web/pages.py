@@ -665,10 +665,16 @@ def organiser_claim(
     if game is None:
         raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
     # Only a browser without a session is given one, and counted for it.
-    with contextlib.nullcontext() if principal is not None else new_credential_allowed(request, "browser session"):
-        session, new = _ensure_session(db, principal, settings, clock)
-        add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
-        db.commit()
+    try:
+        with contextlib.nullcontext() if principal is not None else new_credential_allowed(request, "browser session"):
+            session, new = _ensure_session(db, principal, settings, clock)
+            add_grant(db, principal_id=session.id, game_id=game.id, role=Role.ORGANISER)
+            db.commit()
+    except LimitReached as exc:  # said on the link's own page, whose button works once the wait is over
+        context = {"game": game, "token": token, "notice": exc.sentence}
+        response = render(request, "organiser_link.html", context, status=exc.status_code)
+        response.headers.update(exc.headers or {})
+        return response
     return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/organise"), new, settings)
 
 
@@ -922,6 +928,28 @@ _AGAIN = "(a second click, or another tab)"
 """How an organiser's act comes to be done twice: said in the notes on the organiser page."""
 
 
+def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
+    """What was not done when the organiser page's button ``act`` was refused, as a note begins.
+
+    >>> _not_done("invite", seat="p2"), _not_done("organiser-link")
+    ('No new link was made for seat p2', 'No new organiser link was made')
+    """
+    return {
+        "start": "The game was not started",
+        "resolve": f"Turn {turn} was not resolved",
+        "pause": "The deadline was not paused",
+        "resume": "The deadline was not resumed",
+        "extend": "The deadline was not moved",
+        "deadline": "The deadline was not set",
+        "end": "The game was not ended",
+        "invite": f"No new link was made for seat {seat}" if seat else "No new link was made",
+        "sign-out": f"Seat {seat} was not signed out and no new link was made" if seat else "No seat was signed out",
+        "house-bot": "The bot was not changed",
+        "release": f"Seat {seat} was not handed to the bots" if seat else "No seat was handed to the bots",
+        "organiser-link": "No new organiser link was made",
+    }[act]
+
+
 def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat: str = "") -> str:
     """What the organiser page says when one of its buttons (``act``) was refused by ``exc``: what
     happened and what to do now, from where ``game`` stands now (read after the refusal). Most
@@ -934,19 +962,7 @@ def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat:
     The deadline was not paused: the game was ended early, so there is nothing left to do.
     """
     status = game.status
-    what = {
-        "start": "The game was not started",
-        "resolve": f"Turn {turn} was not resolved",
-        "pause": "The deadline was not paused",
-        "resume": "The deadline was not resumed",
-        "extend": "The deadline was not moved",
-        "deadline": "The deadline was not set",
-        "end": "The game was not ended",
-        "invite": f"No new link was made for seat {seat}" if seat else "No new link was made",
-        "sign-out": f"Seat {seat} was not signed out and no new link was made" if seat else "No seat was signed out",
-        "house-bot": "The bot was not changed",
-        "release": f"Seat {seat} was not handed to the bots" if seat else "No seat was handed to the bots",
-    }[act]
+    what = _not_done(act, turn=turn, seat=seat)
     if act == "start" and game.started_at is not None:
         return f"The game had already been started {_AGAIN}: nothing more to do. {_stands(game)}"
     if act == "resolve" and game.current_turn > turn > 0:
@@ -989,6 +1005,25 @@ def _organiser_noted(
         request, db, game, _organiser_access(db, principal, game), clock, principal=principal, notice=note,
         status=exc.status,
     )
+
+
+def _organiser_limited(
+    request: Request, db: SessionDep, principal: ApiPrincipal | None, game: GameRow, clock: ClockDep,
+    act: str, exc: LimitReached, *, seat: str = "", refusal: Refusal | None = None,
+) -> Response:
+    """The organiser page again after one of its acts was refused by the hourly limit on organiser
+    acts (429, with its Retry-After): said at the act's form with what was typed kept (``refusal``,
+    whose message is put in), or else at the top of the page, with when to try again."""
+    db.rollback()
+    if refusal is not None:
+        refusal = Refusal(refusal.form, str(exc.detail), (), refusal.values)
+    note = "" if refusal is not None else f"{_not_done(act, seat=seat)}: {exc.detail}."
+    response = _organise(
+        request, db, game, _organiser_access(db, principal, game), clock, principal=principal, notice=note,
+        refusal=refusal, status=exc.status_code,
+    )
+    response.headers.update(exc.headers or {})
+    return response
 
 
 @router.get("/games/{public_id}/play")
@@ -1245,6 +1280,10 @@ def post_house_bot(
             return _organiser_noted(request, db, principal, game, clock, "house-bot", exc)
         refusal = _refusal(f"house-bot-{team}", exc, _BOT_BOXES, {"strategy": strategy, "weight": weight})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
+    except LimitReached as exc:
+        kept = Refusal(f"house-bot-{team}", "", (), {"strategy": strategy, "weight": weight})
+        housed = team in {t.team_id for t in store.house_teams(db, game=game)}
+        return _organiser_limited(request, db, principal, game, clock, "house-bot", exc, refusal=kept if housed else None)
     # Back at the team's row, where the page says it is done: on a phone, or by keyboard, the top
     # of a long page is far from the next team's menu.
     return _back_to_organise(db, game, then=f"?done=house-bot&team={team}#house-{team}")
@@ -1324,6 +1363,8 @@ def post_pause(
             store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "pause", exc)
+    except LimitReached as exc:
+        return _organiser_limited(request, db, principal, game, clock, "pause", exc)
     return _back_to_organise(db, game, then="?done=pause#done")
 
 
@@ -1343,6 +1384,8 @@ def post_resume(
             store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "resume", exc)
+    except LimitReached as exc:
+        return _organiser_limited(request, db, principal, game, clock, "resume", exc)
     return _back_to_organise(db, game, then=f"?done=resume&turn={game.current_turn}#done")
 
 
@@ -1376,6 +1419,13 @@ def post_deadline(
     return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "deadline")
 
 
+def _deadline_boxed(game: GameRow, act: Literal["extend", "deadline"]) -> bool:
+    """Whether the organiser page has the form of ``act`` (extend, or set the deadline) now."""
+    return game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and (
+        game.turn_seconds is not None or (act == "deadline" and game.status == GameStatus.RUNNING)
+    )
+
+
 def _change_deadline(
     request: Request,
     public_id: str,
@@ -1403,14 +1453,14 @@ def _change_deadline(
             change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:
         db.rollback()
-        boxed = game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and (
-            game.turn_seconds is not None or (act == "deadline" and game.status == GameStatus.RUNNING)
-        )
-        if not boxed:
+        if not _deadline_boxed(game, act):
             # No box on the page any more (the game is over): said at its top.
             return _organiser_noted(request, db, principal, game, clock, act, exc)
         refusal = _refusal(act, exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
+    except LimitReached as exc:  # the hours were right: kept in the box, to send again later
+        kept = Refusal(act, "", (), {"hours": hours}) if _deadline_boxed(game, act) else None
+        return _organiser_limited(request, db, principal, game, clock, act, exc, refusal=kept)
     return _back_to_organise(db, game, then=f"?done={act}&turn={game.current_turn}#done")
 
 
@@ -1446,9 +1496,12 @@ def post_new_organiser_link(
     bot token that organises the game loses that (this browser keeps it)."""
     game = _organiser_action(request, db, principal, public_id, csrf)
     assert principal is not None  # _organiser_action refused anyone without a grant
-    with organiser_act_allowed(request, game.public_id):
-        token = store.new_organiser_link(db, game_id=game.id, now=clock(), keep=principal.id)
-        db.commit()
+    try:
+        with organiser_act_allowed(request, game.public_id):
+            token = store.new_organiser_link(db, game_id=game.id, now=clock(), keep=principal.id)
+            db.commit()
+    except LimitReached as exc:
+        return _organiser_limited(request, db, principal, game, clock, "organiser-link", exc)
     context = {
         "game": game,
         "link": f"{_base_url(request, settings)}/organiser/{token}",
@@ -1545,6 +1598,10 @@ def post_new_invite(
         # Named in the note only if it is a seat: a forged id is said by the store's reason, quoted.
         seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
         return _organiser_noted(request, db, principal, game, clock, act, exc, seat=seat)
+    except LimitReached as exc:
+        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
+        act = "sign-out" if sign_out == "yes" else "invite"
+        return _organiser_limited(request, db, principal, game, clock, act, exc, seat=seat)
 
 
 @router.post("/games/{public_id}/seats/{player_id}/release")
@@ -1567,6 +1624,9 @@ def post_release_seat(
     except StoreError as exc:  # the game is over, or nobody holds the seat (another tab did it)
         seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
         return _organiser_noted(request, db, principal, game, clock, "release", exc, seat=seat)
+    except LimitReached as exc:
+        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
+        return _organiser_limited(request, db, principal, game, clock, "release", exc, seat=seat)
     return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")
 
 
