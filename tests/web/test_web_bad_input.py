@@ -394,6 +394,30 @@ def test_join_bad_input(app: FastAPI) -> None:
     refused(post_form(client, link, {"name": "Ann\u3164"}), 422, "already called &#39;Ann&#39;")
 
 
+def test_a_name_that_reads_as_the_reader_a_team_or_a_bot_is_refused(app: FastAPI) -> None:
+    """A player's page lists who has ordered as "Fiji (you)" for its own teams and "Samoa (Ann)"
+    for the others': a player called "You" passed for the reader there, one called "Fiji" or
+    "even" for a team or a bot beside them. Refused on the form and by the API, whatever the case,
+    spacing or width of its letters; a team that is not in this game, or "Bot 3" (no seat of a
+    hosted game has that name), is a name like any other."""
+    game = host_game(app)  # 8 teams: Fiji to Great Britain
+    link = game.invites["p1"].split("testserver", 1)[1]
+    client = new_client(app)
+    before = snapshot(app)
+    reader = "is how each player&#39;s own page names its reader"
+    for name, words in (
+        ("You", reader), (" yOU ", reader), ("\uff39ou", reader), ("fiji", "is the name of a team in this game"),
+        ("NEW  zealand", "&#39;NEW zealand&#39; is the name of a team in this game"),
+        ("Even", "&#39;Even&#39; is the name of a bot; pick another display name"), ("group-blitz", "name of a bot"),
+    ):
+        refused(post_form(client, link, {"name": name}), 422, words)
+    api = new_client(app).post("/api/v1/join", json={"invite": link.rsplit("/", 1)[1], "name": "you"})
+    refused(api, 422, "'you' is how each player's own page names its reader ('you'); pick another display name")
+    assert snapshot(app) == before
+    for seat, name in (("p1", "Bot 3"), ("p2", "Canada"), ("p3", "Youssef")):
+        game.join(seat, name)
+
+
 @pytest.mark.parametrize(
     "path",
     [

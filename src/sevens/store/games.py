@@ -47,7 +47,7 @@ from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orde
 from sevens.tournament.game import resolve_turn as resolve_game_turn
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps, from_record, to_record
-from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
+from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
 
 __all__ = [
     "no_such_game",
@@ -737,6 +737,32 @@ def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
         )
 
 
+def _name_clash(name: str, game: GameRow) -> str | None:
+    """Why ``name`` would be read as something else where players' names are shown, or None.
+
+    A player's page lists who has ordered as "Fiji (you)" for its own teams and "Samoa (Ann)" for
+    the others': a player called "You" would pass for the reader. A name that is one of the game's
+    teams or one of the bots stands beside them in the same lists ("Samoa (Fiji)", "Fiji (bot:
+    even)") and reads as a team or a bot. Case, spacing and the width of letters do not make a
+    name another (:func:`_name_key`); "Bot 3" is a name like any other here, as no seat of a
+    hosted game is called that (a seat nobody took is "Player 3", which is taken).
+
+    >>> game = GameRow(teams=8)
+    >>> _name_clash("YOU", game), _name_clash("fiji", game), _name_clash("Even", game)
+    ("is how each player's own page names its reader ('you')", 'is the name of a team in this game', 'is the name of a bot')
+    >>> _name_clash("Canada", game), _name_clash("Youssef", game), _name_clash("Bot 3", game)
+    (None, None, None)
+    """
+    key = _name_key(name)
+    if key == "you":
+        return "is how each player's own page names its reader ('you')"
+    if key in {_name_key(team) for team in DEFAULT_TEAM_NAMES[: game.teams]}:
+        return "is the name of a team in this game"
+    if key in {_name_key(bot) for bot in STRATEGIES}:
+        return "is the name of a bot"
+    return None
+
+
 def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> SeatRow:
     """Claim a seat and pick a display name (the name is kept once the game has started); the
     invite is used up.
@@ -760,6 +786,9 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
             "display name",
             field="name",
         )
+    clash = _name_clash(clean, game) if renames and game is not None else None
+    if clash:
+        raise Invalid(f"{clean!r} {clash}; pick another display name", field="name")
     if renames and _name_key(clean) in taken:
         raise Invalid(
             f"another player in this game is already called {clean!r}; pick another display name", field="name"
