@@ -864,6 +864,13 @@ def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
                                      "and this is person 2; choose another name"),
         (["--names", "Ann,Bot 4"], "error: --names: 'Bot 4' is the name of a bot in this game (players 3 and 4 are bots); "
                                    "choose another name"),
+        # Names that read as someone else beside the teams in the draw and the headings: the reader,
+        # the teams nobody manages, a team, a bot.
+        (["--names", "Ann,YOU"], "error: --names: 'YOU' would read as whoever is at the keyboard (you); choose another name"),
+        (["--names", "House,Ann"], "error: --names: 'House' is what the draw calls the teams nobody manages"),
+        (["--names", "Ann,new  ZEALAND"], "error: --names: 'new ZEALAND' is the name of a team in Sevens, and the draw "
+                                          "shows people's names beside their teams'; choose another name"),
+        (["--names", "Even,Ann"], "error: --names: 'Even' is the name of a bot (sevens play --bots); choose another name"),
         (["--names", "Ann,Bob\tthe builder"], "error: --names: 'Bob\\tthe builder' has a character that cannot be shown"),
         (["--names", "A" * 31], f"error: --names: '{'A' * 30}'... is longer than 30 characters; give a shorter name"),
         (["--auto", "--names", "Ann"], "error: --auto has bots play every team, so nobody types orders and no name is "

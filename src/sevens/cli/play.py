@@ -88,7 +88,7 @@ from sevens.tournament.knockout import record_favourite
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps, to_record
-from sevens.tournament.setup import Player, PlayerId, TeamId, draw_game_from_seed
+from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
 
 __all__ = ["MAX_NAME", "OrderTyping", "SaveFailed", "Saving", "check_names", "parse_order_text", "play_game", "register", "resume_game"]
 
@@ -1003,9 +1003,10 @@ MAX_NAME = 30
 
 def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     """Refuse people's names (``--names``) that could not tell the people apart: one name for each
-    of ``humans``, none empty, none twice (in any case, or spaced differently), none a bot's ("Bot 4"),
-    none another person's default ("Player 2" is only the second person's), each printable and at
-    most :data:`MAX_NAME` characters; none given is fine ("Player 1", ...).
+    of ``humans``, none empty, none twice (in any case, or spaced differently), none a bot's ("Bot 4",
+    "even"), none another person's default ("Player 2" is only the second person's), none that reads
+    as someone else beside the teams ("You", a team's name), each printable and at most
+    :data:`MAX_NAME` characters; none given is fine ("Player 1", ...).
 
     >>> check_names(["Ann", "Bob"], humans=2, players=4)
     >>> check_names(["Ann", "ann"], humans=2, players=4)
@@ -1028,6 +1029,10 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     Traceback (most recent call last):
     ...
     ValueError: --names: 'Player 2' is the name the game gives person 2 when none is given, and this is person 1; choose another name
+    >>> check_names(["Ann", "YOU"], humans=2, players=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: --names: 'YOU' would read as whoever is at the keyboard (you); choose another name
     """
     if not names:
         return
@@ -1105,6 +1110,14 @@ def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int)
     if re.fullmatch(r"bot ?[0-9]+", key):  # "(Bot 1)" in the draw would read as a bot-played team
         bots = "no bots play here" if humans == players else _bots_in_draw(humans, players)
         return f"{name!r} is named like a bot ({bots}), and the draw would show a person's teams as a bot's; choose another name"
+    if key == "you":  # "You are 'You': you type", "You's team": the reader, or this person?
+        return f"{name!r} would read as whoever is at the keyboard (you); choose another name"
+    if key == "house":  # "Fiji (house)" in the draw is a team nobody manages
+        return f"{name!r} is what the draw calls the teams nobody manages (a bot plays them); choose another name"
+    if key in {name_key(team) for team in DEFAULT_TEAM_NAMES}:  # "Samoa (Fiji)" in the draw
+        return f"{name!r} is the name of a team in Sevens, and the draw shows people's names beside their teams'; choose another name"
+    if key in {name_key(bot) for bot in STRATEGIES}:  # "Fiji (even)" beside "played by the bot even"
+        return f"{name!r} is the name of a bot (sevens play --bots); choose another name"
     default = re.fullmatch(r"player ?0*([1-9][0-9]*)", key)
     person = len(taken) + 1
     if default is not None and int(default[1]) != person:
