@@ -157,7 +157,7 @@ def test_export_and_import_name_a_database_a_newer_sevens_migrated(tmp_path: Pat
 
 
 def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Path) -> None:
-    from sevens.store.db import make_engine, run_migrations, sevens_revision
+    from sevens.store.db import make_engine, newest_revision, run_migrations, sevens_revision
 
     database = tmp_path / "old.sqlite3"
     engine = make_engine(f"sqlite:///{database}")
@@ -165,7 +165,7 @@ def test_export_brings_an_older_sevens_schema_up_to_date_as_before(tmp_path: Pat
     engine.dispose()
     result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{database}", str(tmp_path / "x.json")])
     assert result.exit_code == 0, result.output
-    assert sevens_revision(f"sqlite:///{database}") == "0007"
+    assert sevens_revision(f"sqlite:///{database}") == newest_revision()
 
 
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///:memory:"])
@@ -205,7 +205,7 @@ def test_a_failed_import_removes_the_database_file_it_created(tmp_path: Path) ->
 
 
 def test_a_failed_import_keeps_a_database_that_was_there(tmp_path: Path) -> None:
-    from sevens.store.db import make_engine, run_migrations, sevens_revision
+    from sevens.store.db import make_engine, newest_revision, run_migrations, sevens_revision
 
     url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
     engine = make_engine(url)
@@ -213,7 +213,7 @@ def test_a_failed_import_keeps_a_database_that_was_there(tmp_path: Path) -> None
     engine.dispose()
     code, err = _import(tmp_path, json.dumps(RECORD_IS_AN_ARRAY))
     assert code == 2 and "its record is an array" in err
-    assert sevens_revision(url) == "0007"
+    assert sevens_revision(url) == newest_revision()
 
 
 def _full_backup_of_one_game(tmp_path: Path) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from reliability.helpers import check_game
 from sevens.store import games as store
 from sevens.store import migrations
+from sevens.store.auth import InviteState, invite_state
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
 from sevens.store.models import Base, GameRow, OrderRow, SeatRow, TeamRow, Visibility
 from sevens.store.testing import backends, throwaway_database
@@ -197,6 +198,44 @@ def test_migration_0007_marks_the_order_lines_discarded_before_it(backend: str, 
         marked = sorted((line["player_id"], line["force"]) for line in lines if line["discarded"])
         assert marked == [("p2", 4), ("p2", 4)], lines
         assert sum(not line["discarded"] for line in lines) == len(lines) - 2
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0008_gives_the_invites_made_before_0003_an_expiry(backend: str, tmp_path: Path) -> None:
+    """Invites made before 0003 had no expiry, and 0003 gave them none: an open one opened its seat
+    for ever. 0008 gives each unused one 14 days from the upgrade (a new invite's default), so it
+    still opens its seat now and no longer after; a seat already taken keeps its used invite as it
+    was, and an invite that had an expiry keeps it."""
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0002")
+        played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+        run_migrations(played)
+        factory = make_sessionmaker(played)
+        with session_scope(factory) as db:
+            spec = store.NewGame("Old invites cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+            game_id = store.create_game(db, spec=spec, now=NOW).game.id
+            store.join_seat(db, seat=store.seats_of(db, game_id=game_id)[0], name="Ann", now=NOW)
+        _copy(played, engine)  # without the invites' two columns, as before 0003
+        played.dispose()
+        run_migrations(engine, revision="0007")
+        with session_scope(make_sessionmaker(engine)) as db:  # one invite reissued after 0003: it has its expiry
+            store.reissue_invite(db, game_id=game_id, player_id="p4", now=NOW, invite_lifetime=timedelta(days=2))
+        before = datetime.now(UTC)
+        run_migrations(engine)
+        after = datetime.now(UTC)
+        with session_scope(make_sessionmaker(engine)) as db:
+            seats = {seat.player_id: seat for seat in store.seats_of(db, game_id=game_id)}
+            assert seats["p1"].invite_expires_at is None and seats["p1"].invite_used_at == NOW
+            assert invite_state(seats["p1"], now=after) is InviteState.USED
+            assert seats["p4"].invite_expires_at == NOW + timedelta(days=2)
+            for seat in (seats["p2"], seats["p3"]):
+                expires = seat.invite_expires_at
+                assert expires is not None
+                assert before + timedelta(days=14) - timedelta(seconds=1) <= expires <= after + timedelta(days=14)
+                assert invite_state(seat, now=after) is InviteState.OPEN
+                assert invite_state(seat, now=after + timedelta(days=14)) is InviteState.EXPIRED
         engine.dispose()
 
 
