@@ -266,7 +266,8 @@ def test_full_backup_keeps_a_new_organiser_link(source: str, target: str, tmp_pa
 
 def test_backup_from_before_single_use_invites_marks_joined_seats_used(tmp_path: Path) -> None:
     """A backup written before invites were used once has no invite times: a joined seat's invite
-    is restored as used (at its joining), an unjoined one stays open."""
+    is restored as used (at its joining), an unjoined one stays open, until 14 days after the
+    import (as schema revision 0008 gives such invites: without an expiry it opened its seat for ever)."""
     with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
         with session_scope(make_sessionmaker(src)) as db:
             spec = store.NewGame("Old backup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
@@ -280,13 +281,19 @@ def test_backup_from_before_single_use_invites_marks_joined_seats_used(tmp_path:
             for row in game["seats"]:
                 del row["invite_used_at"], row["invite_expires_at"]
         backup.write_text(json.dumps(document))
+        before = datetime.now(UTC)
         assert _import(dst_url, backup).exit_code == 0
+        after = datetime.now(UTC)
         with make_sessionmaker(dst)() as db:
             game = db.scalar(select(GameRow))
             assert game is not None
             seats = store.seats_of(db, game_id=game.id)
             assert seats[0].invite_used_at == NOW + timedelta(hours=1)
-            assert [invite_state(s, now=NOW) for s in seats] == [InviteState.USED] + [InviteState.OPEN] * 3
+            assert [invite_state(s, now=after) for s in seats] == [InviteState.USED] + [InviteState.OPEN] * 3
+            later = after + timedelta(days=14)
+            assert [invite_state(s, now=later) for s in seats] == [InviteState.USED] + [InviteState.EXPIRED] * 3
+            assert seats[0].invite_expires_at is None
+            assert all(before + timedelta(days=14) - timedelta(seconds=1) <= s.invite_expires_at <= later for s in seats[1:])  # type: ignore[operator]
 
 
 def test_a_full_backup_from_the_first_versions_restores_though_its_records_have_no_draw(tmp_path: Path) -> None:

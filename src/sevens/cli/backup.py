@@ -352,7 +352,7 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
         run_migrations(engine)
         db = make_sessionmaker(engine)()
         try:  # closed uncommitted, the session rolls the import back
-            report = import_backup(db, document=document)
+            report = import_backup(db, document=document, now=datetime.now(UTC))
             # A Ctrl-C as it commits waits for the commit: then the command knows whether it was done.
             with signals_deferred():
                 db.commit()

@@ -358,7 +358,7 @@ def _check_against_record(data: dict[str, Any], status: GameStatus, state: Game,
         raise Invalid(f"{where}.status: the game says {status.value}, but its record is {said}")
 
 
-def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) -> GameRow:
+def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, now: datetime) -> GameRow:
     where = f"games[{index}]"
     public_id = _field(data, "id", str, where)
     if not is_public_id(public_id):
@@ -449,18 +449,23 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int) 
             # A shareable export says that a seat was taken, not when (no page shows it): the
             # game's creation stands in.
             joined_at = game.created_at
+        # Exports from before invites were used once: a joined seat's invite is used.
+        used_at = _parse_time(seat["invite_used_at"], f"{where}.seats") if "invite_used_at" in seat else joined_at
+        expires_at = _parse_time(seat.get("invite_expires_at"), f"{where}.seats")
+        carried = invites.get(seat["player"])
+        if carried and used_at is None and expires_at is None:
+            # An open invite made before invites expired (schema 0003) would open its seat for
+            # ever: it expires as migration 0008 gives such invites, counted from the import.
+            expires_at = now + store.INVITE_LIFETIME
         db.add(
             SeatRow(
                 game_id=game.id,
                 player_id=seat["player"],
                 name=seat.get("name"),
-                invite_hash=invites.get(seat["player"]) or hash_token(new_token()),
+                invite_hash=carried or hash_token(new_token()),
                 joined_at=joined_at,
-                # Exports from before invites were used once: a joined seat's invite is used.
-                invite_used_at=_parse_time(seat["invite_used_at"], f"{where}.seats")
-                if "invite_used_at" in seat
-                else joined_at,
-                invite_expires_at=_parse_time(seat.get("invite_expires_at"), f"{where}.seats"),
+                invite_used_at=used_at,
+                invite_expires_at=expires_at,
             )
         )
     autopilots: dict[str, str | None] = {
@@ -570,8 +575,10 @@ def _mark_discarded(log: list[dict[str, Any]], events: list[dict[str, Any]], whe
     return marked
 
 
-def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
+def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> ImportReport:
     """Restore a backup into an empty database; every record is replayed and checked first.
+    ``now``: the import's time, from which an open invite without an expiry (made before
+    invites expired) gets one.
 
     Raises:
         Conflict: the database already holds games or credentials.
@@ -595,7 +602,7 @@ def import_backup(db: Session, *, document: dict[str, Any]) -> ImportReport:
     for index, data in enumerate(games):
         if not isinstance(data, dict):
             raise Invalid(f"games[{index}] is not an object")
-        game = _restore_game(db, data, full=full, index=index)
+        game = _restore_game(db, data, full=full, index=index, now=now)
         by_public[game.public_id] = game.id
         running += game.status in _OPEN
         rematches.append((game, data.get("rematch")))  # absent in backups from before rematches
