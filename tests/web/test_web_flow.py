@@ -772,8 +772,13 @@ def test_the_organiser_can_take_a_seat_from_the_created_page_and_play_alone(app:
 
 
 def _live(page: str) -> tuple[str, str] | None:
-    found = re.search(r'<main data-live="([^"]+)" data-version="([^"]+)">', page)
+    found = re.search(r'<main data-live="([^"]+)" data-version="([^"]+)"', page)
     return None if found is None else (found.group(1), html.unescape(found.group(2)))
+
+
+def _own(page: str) -> str | None:
+    found = re.search(r'<main data-live="[^"]+" data-version="[^"]+" data-own="([^"]+)"', page)
+    return None if found is None else found.group(1)
 
 
 def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI, hosted: Hosted) -> None:
@@ -791,11 +796,18 @@ def test_pages_follow_the_game_through_a_state_that_changes_with_it(app: FastAPI
     # the player's page asks as a player (the mark of its list of who has ordered comes with that)
     assert organiser_version is not None and player_version == (f"{url}?as=player", version)
 
+    # A player's page also holds the mark of that player's own orders, which moves only with them.
+    own = {p: _own(hosted.players[p].get(f"{hosted.base}/play").text) for p in ("p1", "p2")}
+    assert own["p1"] and own["p2"] and own["p1"] != own["p2"]
     team = hosted.my_teams("p1")[0]
     hosted.order("p1", team, 10, 9, action="ready")
     assert spectator.get(url).json()["version"] == version
     assert hosted.players["p2"].get(url).json()["version"] == version
     assert hosted.organiser.get(url).json()["version"] != organiser_version[1]
+    assert "own" not in spectator.get(url).json() and "own" not in hosted.players["p1"].get(url).json()
+    assert hosted.players["p2"].get(f"{url}?as=player").json()["own"] == own["p2"]
+    assert hosted.players["p1"].get(f"{url}?as=player").json()["own"] not in ("", own["p1"])
+    assert _own(hosted.players["p1"].get(f"{hosted.base}/play").text) == hosted.players["p1"].get(f"{url}?as=player").json()["own"]
 
     post_form(hosted.organiser, f"{hosted.base}/resolve", {"turn": "1"})
     moved = spectator.get(url).json()

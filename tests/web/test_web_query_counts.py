@@ -16,11 +16,11 @@ from sqlalchemy import event
 from web.web_helpers import Hosted, TestClient, host_game, new_client, post_form
 
 BOUNDS = {
-    "player page": 8,
+    "player page": 9,  # with the mark of the player's own orders and autopilots (one statement)
     "organiser page": 8,
     "spectator page": 3,
     "record download": 1,
-    "page poll (player)": 6,  # with the mark of who has ordered: the teams, the seats, the turn's orders
+    "page poll (player)": 7,  # with the mark of who has ordered: the teams, the seats, the turn's orders; and of their own
     "page poll (player, other pages)": 3,  # the public page of a player's game: no mark to work out
     "who-ordered part (player)": 8,
     "page poll (organiser)": 8,  # with the seats some browser or token plays, and the event log's length

@@ -712,7 +712,10 @@ def _live(
     query = "?as=player" if as_player else ""
     # as_of: when the page was made; its script moves it on at every poll that finds nothing new, so
     # the reader can tell a page that is following the game from one that lost the server.
-    return {"url": f"/games/{game.public_id}/state{query}", "version": version, "as_of": now.isoformat()}
+    live = {"url": f"/games/{game.public_id}/state{query}", "version": version, "as_of": now.isoformat()}
+    if as_player and access.player_id is not None:
+        live["own"] = views.own_orders_mark(db, game, access.player_id)
+    return live
 
 
 @router.get("/games/{public_id}")
@@ -755,6 +758,9 @@ def game_state(
         # The player's page refreshes its list of who has ordered when this mark moves, without
         # a reload: their version stays put as orders come in, so as not to interrupt their typing.
         body["who_ordered"] = views.who_ordered_mark(views.who_ordered_now(db, game, access.player_id))
+        # The player's own orders and autopilots as they stand: sent from another tab or device,
+        # they are not what this page shows (its version stays put for any seat's order).
+        body["own"] = views.own_orders_mark(db, game, access.player_id)
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 

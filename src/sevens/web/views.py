@@ -67,6 +67,7 @@ __all__ = [
     "who_ordered",
     "who_ordered_mark",
     "who_ordered_now",
+    "own_orders_mark",
 ]
 
 
@@ -342,6 +343,19 @@ def who_ordered_now(db: Session, game: GameRow, player_id: str) -> tuple[TurnTea
     states = {team: s.value for team, s in store.order_states(db, game=game, teams=teams).items()}
     managers = {t.team_id: t.player_id for t in teams}
     return who_ordered(store.load_game(game), states, managers, player_id)
+
+
+def own_orders_mark(db: Session, game: GameRow, player_id: str) -> str:
+    """A short mark of player ``player_id``'s own orders in the open turn and their teams'
+    autopilots (empty unless a turn is open): the player's page compares it with the one it was
+    shown, so that a tab or device left showing an order another one has since replaced reloads,
+    rather than show "ready" beside an order that is not the one the turn will play. It goes only
+    to that player, and tells nothing of the orders to anyone else (R13)."""
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return ""
+    own = store.own_teams_now(db, game_id=game.id, turn=game.current_turn, player_id=player_id)
+    text = ";".join(f"{team}={autopilot}:{order}" for team, autopilot, order in own)
+    return hashlib.sha256(f"sevens own orders {game.current_turn} {text}".encode()).hexdigest()[:16]
 
 
 def link_mark(stored_hash: str) -> str:

@@ -292,7 +292,8 @@ function restoreReadingPlace() {
 }
 
 // Pages of a game in progress follow it: when the server's version of the game moves on (a turn
-// resolved, the game started, paused or ended; for the organiser also seats taken and orders in),
+// resolved, the game started, paused or ended; for the organiser also seats taken and orders in;
+// for a player also their own orders and autopilots, set from another tab or device),
 // the page reloads itself, unless the reader has typed into a form or has the focus on something
 // in the page (a keyboard or screen reader user at a button): then it only says so. A
 // refused form sent back holds typing too (what was sent), and so does a form whose typing was
@@ -335,7 +336,8 @@ function followGame() {
     part.parentNode.insertBefore(note, part.nextSibling);
     note.scrollIntoView({ block: "nearest" });
   }
-  function moved(state) {
+  // ``own``: what moved is this player's own orders or autopilots, from another tab or device.
+  function moved(state, own) {
     if (!busy()) { reload(); return; }
     clearInterval(timer);
     var note = document.getElementById("live-note"), said;
@@ -356,7 +358,9 @@ function followGame() {
     }
     said = note.querySelector("[role=status]");
     window.setTimeout(function () {
-      said.textContent = "The game has moved on (" + state.status + (state.turn ? ", turn " + state.turn : "") + ").";
+      said.textContent = own && state.version === main.dataset.version
+        ? "Your orders or autopilots were changed in another tab or on another device: reload to see them as they stand."
+        : "The game has moved on (" + state.status + (state.turn ? ", turn " + state.turn : "") + ").";
     }, 100);
   }
   // The page says when it last found the game as it shows it: a time that stops moving tells the
@@ -372,7 +376,12 @@ function followGame() {
     fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       return response.ok ? response.json() : null;
     }).then(function (state) {
-      if (state && state.version !== main.dataset.version) { moved(state); return; }
+      if (state && state.version !== main.dataset.version) { moved(state, false); return; }
+      // An order sent from another tab or device: this page still shows the one it replaced.
+      if (state && state.own !== undefined && main.dataset.own !== undefined && state.own !== main.dataset.own) {
+        moved(state, true);
+        return;
+      }
       if (state) { upToDate(); }
       if (state && state.who_ordered) { refreshWhoOrdered(state.who_ordered); }
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
