@@ -72,3 +72,37 @@ def test_a_tab_left_showing_an_order_another_tab_replaced_catches_up(server: str
     assert first.evaluate("window.stillHere === true")
     expect(first.locator(f"#order-{other} input[name=force]")).to_have_value("7")
     context.close()
+
+
+# Every box on the page that is typed into (not hidden, not a menu), by name, with the keyboard it
+# asks a phone for.
+_KEYBOARDS = """() => Array.from(document.querySelectorAll('main input:not([type=hidden]), main textarea'))
+  .map(box => [box.name, box.type, box.getAttribute('inputmode')])"""
+
+_NUMBERS = {"deadline_hours": "decimal", "hours": "decimal", "weight": "decimal", "force": "numeric", "flair": "numeric"}
+"""The boxes that take a number, and the keypad each needs: hours and weights may have a decimal
+point (0.5), an order's points are whole."""
+
+
+@pytest.mark.parametrize("hours", ["24", "0"], ids=["deadline", "no deadline"])
+def test_every_box_for_a_number_brings_up_a_phones_number_keypad(server: str, chromium: Any, hours: str) -> None:
+    """On a phone the organiser's 'Extend by hours', 'Time left, in hours from now' and 'Deadline,
+    in hours from now' brought up the full keyboard, letters first, for a number such as 2 or 0.5;
+    a player's FORCE and FLAIR (type=number) the keyboard's row of figures among punctuation on
+    iOS. Each box for a number now asks for the number keypad (inputmode): decimal for hours and
+    weights, numeric for whole points."""
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Keypad cup", hours=hours)
+    found: dict[str, set[str | None]] = {}
+    for url in (server + "/", organise, organise.removesuffix("/organise") + "/play"):
+        visit(page, url)
+        for name, kind, mode in page.evaluate(_KEYBOARDS):
+            found.setdefault(name, set()).add(mode)
+            if kind == "number" or name in _NUMBERS:
+                assert name in _NUMBERS, f"{url}: {name} takes a number this test does not know"
+    # On the pages: the front page's deadline, the organiser's hours and bots' weights, the orders.
+    assert {"deadline_hours", "hours", "weight", "force", "flair"} <= found.keys(), found
+    wrong = {name: modes for name, modes in found.items() if name in _NUMBERS and modes != {_NUMBERS[name]}}
+    assert not wrong, wrong
+    context.close()
