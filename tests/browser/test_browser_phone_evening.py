@@ -106,3 +106,53 @@ def test_every_box_for_a_number_brings_up_a_phones_number_keypad(server: str, ch
     wrong = {name: modes for name, modes in found.items() if name in _NUMBERS and modes != {_NUMBERS[name]}}
     assert not wrong, wrong
     context.close()
+
+
+OFFLINE_NOTE = "Not sent: this device is offline. What you typed is still here: send it again once it is back online."
+
+
+def test_an_order_sent_with_the_network_lost_is_kept_to_send_again(server: str, chromium: Any) -> None:
+    """On a phone that had lost the network (a train in a tunnel), 'Save and mark ready' went to the
+    browser's own error page ("No internet"), and Back, once online again, brought the page as the
+    server had it: FORCE 0, no order, the 9 typed gone. Now the send is held while the browser is
+    offline: the page stays, says why in the form, keeps the typing, and asks no question first
+    (the organiser's resolve would have asked, then failed); back online, the same button sends it."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    organise = start_with_one_seat(page, server, "Tunnel cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(page, play)
+    team = str(page.locator("form.order-form").first.get_attribute("data-team"))
+    page.fill(f"#order-{team} input[name=force]", "9")
+    context.set_offline(True)
+    page.evaluate("window.stillHere = true")
+    page.click(f"#order-{team} button[value=ready]")
+    note = page.locator(f"#order-{team} .offline-note")
+    expect(note).to_have_text(OFFLINE_NOTE)
+    expect(note).to_have_attribute("role", "alert")
+    assert page.evaluate("window.stillHere === true")  # the page was not left
+    expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("9")
+
+    context.set_offline(False)
+    expect(note).to_have_count(0)
+    with page.expect_navigation():
+        page.click(f"#order-{team} button[value=ready]")
+    expect(page.locator(f"#team-{team} .order-state")).to_have_text("ready")
+    expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("9")
+
+    # The organiser's resolve asks first, online; offline it is held before the question.
+    visit(page, organise)
+    context.set_offline(True)
+    page.click("#resolve button")
+    expect(page.locator("#resolve .offline-note")).to_have_text(OFFLINE_NOTE)
+    assert asked == []
+    context.set_offline(False)
+    with page.expect_navigation():
+        page.click("#resolve button")
+    assert len(asked) == 1
+    expect(page.locator("#done")).to_contain_text("Turn 1 resolved")
+    context.close()

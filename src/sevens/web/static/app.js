@@ -586,6 +586,30 @@ function watchShownLinks() {
   main.querySelectorAll("button[data-copies]").forEach(function (button) { button.addEventListener("click", check); });
 }
 
+// A form sent while the browser knows it is offline (a phone in a tunnel, on a train) went to the
+// browser's own error page, and the way back found the page as the server had it: the order typed
+// was lost. Such a send is stopped here, before anything else hears of it (the question an act
+// asks first, the typing kept for other forms), and the form says why, keeping what was typed.
+function holdSendsOffline() {
+  document.addEventListener("submit", function (event) {
+    if (navigator.onLine !== false) { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    var form = event.target, note = form.querySelector(".offline-note");
+    if (note === null) {
+      note = element("span");
+      note.className = "offline-note";
+      note.setAttribute("role", "alert");
+      form.appendChild(note);
+    }
+    note.textContent = "Not sent: this device is offline. What you typed is still here: send it again once it is back online.";
+  }, true);
+  // Back online: the notes have said their piece, and the next send goes as usual.
+  window.addEventListener("online", function () {
+    document.querySelectorAll(".offline-note").forEach(function (note) { note.remove(); });
+  });
+}
+
 // Acts that cannot be undone ask first; without JavaScript the form is sent as it is.
 function confirmActs() {
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
@@ -675,6 +699,7 @@ document.addEventListener("DOMContentLoaded", function () {
   localTimes();
   watchScrollBoxes();
   countdowns();
+  holdSendsOffline();
   confirmActs();
   keepTypingOnSend();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
