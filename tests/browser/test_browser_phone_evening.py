@@ -3,6 +3,7 @@ does (two tabs on one seat, the on-screen keyboard, the network lost and found a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -155,4 +156,40 @@ def test_an_order_sent_with_the_network_lost_is_kept_to_send_again(server: str, 
         page.click("#resolve button")
     assert len(asked) == 1
     expect(page.locator("#done")).to_contain_text("Turn 1 resolved")
+    context.close()
+
+
+HIDE = """(hidden) => {
+  Object.defineProperty(document, 'hidden', { configurable: true, get() { return hidden; } });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get() { return hidden ? 'hidden' : 'visible'; } });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+"""Puts the page in the background (true) or brings it back (false), as a phone does when its
+reader switches to another app and back."""
+
+
+def test_a_countdown_brought_back_from_the_background_says_at_once_how_things_stand(server: str, chromium: Any) -> None:
+    """A player typing an order switched to a messaging app and came back after the deadline had
+    passed (the server had not yet got to the turn): the page went on saying "(in 2 h)", as the phone
+    had held back its timers, until the next tick up to 30 s later. Brought back to the front, the
+    countdown now says at once that the deadline has passed."""
+    from datetime import UTC, datetime, timedelta
+
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.clock.install(time=datetime.now(UTC))
+    organise = start_with_one_seat(page, server, "Background cup", hours="2")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    countdown = page.locator(".countdown")
+    expect(countdown).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
+    team = str(page.locator("form.order-form").first.get_attribute("data-team"))
+    page.fill(f"#order-{team} input[name=force]", "4")  # typing: the page does not reload itself
+
+    page.evaluate(HIDE, True)
+    page.clock.set_system_time(datetime.now(UTC) + timedelta(hours=3))  # no timer runs meanwhile
+    page.evaluate(HIDE, False)
+    expect(countdown).to_have_text(re.compile(r"^\(passed: orders are closed"), timeout=2000)
+    expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("4")
     context.close()

@@ -44,6 +44,9 @@ function countdowns() {
   }
   tick();
   setInterval(tick, 30000);
+  // A phone holds back the timers of a page in the background: one brought back past the deadline
+  // said "(in 4 min)" until the next tick, up to 30 s later. It says how things stand at once.
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) { tick(); } });
 }
 
 // A table wider than the screen scrolls sideways inside its .table-scroll box. Such a box is made
