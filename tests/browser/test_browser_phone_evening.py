@@ -193,3 +193,35 @@ def test_a_countdown_brought_back_from_the_background_says_at_once_how_things_st
     expect(countdown).to_have_text(re.compile(r"^\(passed: orders are closed"), timeout=2000)
     expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("4")
     context.close()
+
+
+ZOOMED_200 = {"viewport": {"width": 195, "height": 422}, "device_scale_factor": 6, "is_mobile": True, "has_touch": True}
+"""A 390 px phone (three device pixels to one) with the browser's zoom at 200%."""
+
+
+def test_no_page_to_make_or_join_a_game_scrolls_sideways_at_200_percent(server: str, chromium: Any) -> None:
+    """On a 390 px phone zoomed to 200% (195 CSS px), the front page's name and deadline boxes,
+    each as wide as 20 characters, were 222 px wide: the whole page scrolled sideways. No page of
+    making, sharing and joining a game is wider than the screen now."""
+    context = chromium.new_context(**ZOOMED_200)
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    wide = []
+    visit(page, server + "/")
+    wide.append(("front page", page.evaluate("() => document.scrollingElement.scrollWidth")))
+    page.fill("input[name=name]", "Zoomed cup")
+    page.click("#create-game button[type=submit]")
+    page.wait_for_load_state("load")
+    wide.append(("game created", page.evaluate("() => document.scrollingElement.scrollWidth")))
+    invite = page.locator("code.invite").first.inner_text()
+    guest = chromium.new_context(**ZOOMED_200).new_page()
+    guest.set_default_timeout(15000)
+    visit(guest, invite)
+    wide.append(("joining", guest.evaluate("() => document.scrollingElement.scrollWidth")))
+    guest.fill("input[name=name]", "Ann")
+    guest.click("#join button[type=submit]")
+    guest.wait_for_url(re.compile(r"/play$"))
+    wide.append(("player's page", guest.evaluate("() => document.scrollingElement.scrollWidth")))
+    assert [(where, width) for where, width in wide if width > 195] == [], wide
+    guest.context.close()
+    context.close()
