@@ -225,3 +225,50 @@ def test_no_page_to_make_or_join_a_game_scrolls_sideways_at_200_percent(server: 
     assert [(where, width) for where, width in wide if width > 195] == [], wide
     guest.context.close()
     context.close()
+
+
+KEPT_NOTE = "Not sent yet: what you typed here was kept while the page came back."
+
+
+def test_an_order_half_typed_survives_a_reload(server: str, chromium: Any) -> None:
+    """On a phone a pull down the page reloads it, often by accident: the order half typed (7 and
+    3), the autopilot picked and the organiser's 'Extend by hours' came back as the server had
+    them, the typing lost. Now what was typed since the page loaded comes back as typed, each form
+    saying it is not sent yet; what is then sent is what the page shows after, with no such note."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Pull-down cup", hours="24")
+    page.fill("#extend input[name=hours]", "7")
+    page.reload()
+    expect(page.locator("#extend input[name=hours]")).to_have_value("7")
+    expect(page.locator("#extend .kept-note")).to_have_text(KEPT_NOTE)
+
+    visit(page, organise.removesuffix("/organise") + "/play")
+    forms = page.locator("form.order-form")
+    expect(forms).to_have_count(2)
+    team, other = (str(forms.nth(i).get_attribute("data-team")) for i in (0, 1))
+    page.fill(f"#order-{team} input[name=force]", "7")
+    page.fill(f"#order-{team} input[name=flair]", "3")
+    pilot = page.locator(f"#autopilot-{other}-strategy")
+    pilot.select_option(index=2)
+    picked = pilot.input_value()
+    page.reload()
+    expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("7")
+    expect(page.locator(f"#order-{team} input[name=flair]")).to_have_value("3")
+    expect(page.locator(f"#order-{team} .kept-note")).to_have_text(KEPT_NOTE)
+    expect(pilot).to_have_value(picked)
+    expect(page.locator(f"#autopilot-{other} .kept-note")).to_have_text(KEPT_NOTE)
+
+    with page.expect_navigation():
+        page.click(f"#order-{team} button[value=ready]")
+    expect(page.locator(f"#team-{team} .order-state")).to_have_text("ready")
+    expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("7")
+    expect(page.locator(f"#order-{team} .kept-note")).to_have_count(0)
+    expect(pilot).to_have_value(picked)  # still not sent, still kept
+    # Kept typing left as it was lasts one load, as ever: a second reload shows the server's page.
+    page.reload()
+    expect(page.locator(".kept-note")).to_have_count(0)
+    assert pilot.input_value() != picked
+    context.close()

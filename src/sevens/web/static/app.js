@@ -400,6 +400,7 @@ function followGame() {
 // back, each such form saying that it is not sent yet. A form is matched by its id and its hidden
 // fields (the team, the turn): an order typed for turn 3 never lands in turn 4's form. What is put
 // aside lasts one page load, so it is read once and removed, whichever page comes next.
+// Leaving the page with typing not sent (a reload, a link) keeps it the same way.
 var KEPT = "sevens-typed-not-sent";
 
 function pagePath() {
@@ -465,9 +466,11 @@ function restoreTyping() {
 }
 
 function keepTypingOnSend() {
+  var sending = false;
   document.querySelectorAll("form").forEach(function (sent) {
     sent.addEventListener("submit", function (event) {
       if (event.defaultPrevented) { return; }  // not sent after all (a question answered No)
+      sending = true;
       var forms = {}, any = false;
       document.querySelectorAll("form[id]").forEach(function (form) {
         var key = formKey(form), typed = form === sent ? null : typedInto(form);
@@ -481,6 +484,27 @@ function keepTypingOnSend() {
         }
       } catch (e) { /* storage refused: the page comes back as the server has it */ }
     });
+  });
+  // A page left with typing not sent, by a reload (on a phone a pull down the page does one, often
+  // by accident) or a link, keeps it for its next load, as a send does for the other forms: the
+  // order half typed came back empty. A send has kept what it had to already. Only what was typed
+  // since this load is kept: typing kept before and left as it was lasts one load, as ever, so a
+  // second reload shows the page as the server has it.
+  var typedHere = [];
+  document.querySelectorAll("form[id]").forEach(function (form) {
+    form.addEventListener("input", function () { if (typedHere.indexOf(form) < 0) { typedHere.push(form); } });
+  });
+  window.addEventListener("pagehide", function () {
+    if (sending) { return; }
+    var forms = {}, any = false;
+    typedHere.forEach(function (form) {
+      var key = formKey(form), typed = typedInto(form);
+      if (key && typed) { forms[key] = typed; any = true; }
+    });
+    if (!any) { return; }
+    try {
+      window.sessionStorage.setItem(KEPT, JSON.stringify({ page: pagePath(), forms: forms }));
+    } catch (e) { /* storage refused: the page comes back as the server has it */ }
   });
 }
 
