@@ -272,3 +272,24 @@ def test_an_order_half_typed_survives_a_reload(server: str, chromium: Any) -> No
     expect(page.locator(".kept-note")).to_have_count(0)
     assert pilot.input_value() != picked
     context.close()
+
+
+def test_odds_asked_with_the_network_lost_come_once_it_is_back(server: str, chromium: Any) -> None:
+    """A player typed an order on a phone that had just lost the network: the odds said "odds
+    unavailable", and went on saying it once the phone was back online, until the order was typed
+    again. They are now asked again as soon as the browser is back online."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Masts cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    team = str(page.locator("form.order-form").first.get_attribute("data-team"))
+    odds = page.locator(f"#order-{team} output.odds")
+    expect(odds.locator(".odds-table")).to_have_count(1)
+    context.set_offline(True)
+    page.fill(f"#order-{team} input[name=force]", "8")
+    expect(odds).to_have_text("odds unavailable")
+    context.set_offline(False)
+    expect(odds.locator("p").first).to_contain_text("Your order 8+0: expected")
+    context.close()

@@ -164,6 +164,7 @@ function watchOdds(form) {
   var out = form.querySelector("output.odds");
   var timer = null;
   var latest = 0;
+  var unanswered = false;  // the latest request found no network
   function update() {
     // Answers may come back out of order: only the latest request's may be shown, or the odds of
     // the empty form asked for at load could replace those of what was typed since.
@@ -177,11 +178,18 @@ function watchOdds(form) {
     }).then(function (result) {
       if (mine !== latest) { return; }
       show(out, result.ok ? describe(result.body, form.dataset.name) : (result.body.detail || "no odds for this order"), !result.ok);
-    }).catch(function () { if (mine === latest) { show(out, "odds unavailable", true); } });
+    }).catch(function () {
+      if (mine === latest) { unanswered = true; show(out, "odds unavailable", true); }
+    });
   }
   form.addEventListener("input", function () {
     clearTimeout(timer);
     timer = setTimeout(update, 250);
+  });
+  // Odds asked while the network was lost (a phone between two masts) said "odds unavailable"
+  // until the next keystroke: they are asked again as soon as the browser is back online.
+  window.addEventListener("online", function () {
+    if (unanswered) { unanswered = false; update(); }
   });
   update();
 }
