@@ -2,7 +2,8 @@
 
 The views come from real games (8 teams for 4 players, 16 teams for 9 and 16 players) played by
 mixed bots, one at every turn, so that every bot meets group and knockout stages and a history of
-public orders to read (field-reader paces by it); then their SCRUM is changed to anything legal.
+public orders to read (field-reader paces by it), and every team's group table before the last
+group round (table-reader reads it); then their SCRUM is changed to anything legal.
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from hypothesis import strategies as st
 
 from sevens.bots import STRATEGIES, get_strategy, split
 from sevens.bots.pacing import WEIGHTED
+from sevens.bots.smart import table_stakes
 from sevens.rules import MAX_ORDER_POINTS, Order, seed_commitment, validate_order
 from sevens.tournament import ManagerView, Player, PlayerId, default_format, draw_game, new_game
+from sevens.tournament.formats import GROUP_TURNS
 from sevens.tournament.game import autopilot_orders, resolve_turn
 
 SEED = "1f" * 32
@@ -25,21 +28,28 @@ MIXED = ("group-blitz", "even", "knockout-saver", "random", "even-flair@0.5")
 
 
 def _views_of_a_played_game(players: int) -> list[ManagerView]:
-    """A view of one team in play before every turn of a game played by :data:`MIXED` bots."""
+    """A view of one team in play before every turn of a game played by :data:`MIXED` bots, and of
+    every other team before the last group round."""
     people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(players)]
     setup = draw_game(people, default_format(players), seed_sha256=seed_commitment(SEED), draw_seed=players)
     for t, team in enumerate(setup.teams):
         setup = setup.with_autopilot(team.id, MIXED[t % len(MIXED)])
     game = new_game(setup)
-    views = []
+    views: list[ManagerView] = []
+    last_group_round: list[ManagerView] = []
     while not game.finished:
         views.append(game.view_for(game.teams_in_play()[0]))
+        if game.turn_number == GROUP_TURNS:
+            last_group_round.extend(game.view_for(team) for team in game.teams_in_play()[1:])
         game = resolve_turn(game, autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED), SEED)
-    return views
+    return views + last_group_round
 
 
 BASES: dict[int, list[ManagerView]] = {players: _views_of_a_played_game(players) for players in (4, 9, 16)}
-assert {len(views) for views in BASES.values()} == {5, 6}  # 8 teams: 3 group + 2 knockout turns; 16: 3 + 3
+# 8 teams: 3 group + 2 knockout turns, and 7 more teams before the last group round; 16: 3 + 3, and 15.
+assert {len(views) for views in BASES.values()} == {5 + 7, 6 + 15}
+# Some teams cannot be put out by a loss in their last group match: table-reader rests there.
+assert any((s := table_stakes(view)) is not None and s.second_or_level_if_lost for views in BASES.values() for view in views)
 assert all(view.history for views in BASES.values() for view in views[1:])
 
 # Every built-in, and each that takes a knockout weight at a few weights (field-reader leans

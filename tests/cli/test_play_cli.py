@@ -483,6 +483,53 @@ def test_a_field_reader_leaning_elsewhere_plays_and_verifies(tmp_path: Path) -> 
     assert "bot orders played again from the seed, each what its bot plays" in verify_with_bots(record)
 
 
+def test_a_table_reader_rests_when_its_table_says_a_loss_cannot_put_it_out_and_its_game_verifies(tmp_path: Path) -> None:
+    """"table-reader" in a game of bots: before the last group round, the teams their group's table
+    shows a loss cannot put out on league points order nothing, the others as equilibrium would; the record
+    names the bot, and sevens verify plays its orders again (the same record claiming equilibrium
+    for a rested team is a mismatch)."""
+    from sevens.bots.stakes import last_match_stakes
+
+    rested = 0
+    for seed in ("t1", "t2", "t3"):
+        path = tmp_path / f"{seed}.json"
+        result = runner.invoke(
+            app, ["play", "--auto", "--players", "16", "--seed", seed, "--bots", "table-reader", "--record", str(path)]
+        )
+        assert result.exit_code == 0, result.output
+        record = json.loads(path.read_text())
+        assert {t["autopilot"] for t in record["teams"]} == {"table-reader"}
+        points = dict.fromkeys((t["id"] for t in record["teams"]), 0)
+        for turn in record["turns"][:2]:
+            for m in turn["matches"]:
+                home, away = m["home_line"], m["away_line"]
+                scored = [5 * x["tries"] + 2 * x["conversions"] + 3 * (x["penalties"] + x["drop_goals"]) for x in (home, away)]
+                points[m["home"]] += 2 * (scored[0] > scored[1]) + (scored[0] == scored[1])
+                points[m["away"]] += 2 * (scored[1] > scored[0]) + (scored[0] == scored[1])
+        third = record["turns"][2]["matches"]
+        for m in third:
+            others = [n for n in third if n["group"] == m["group"] and n is not m]
+            (other,) = others
+            for side, rival in (("home", "away"), ("away", "home")):
+                safe = last_match_stakes(
+                    points[m[side]], points[m[rival]], points[other["home"]], points[other["away"]]
+                ).second_or_level_if_lost
+                order = m[f"{side}_order"]
+                assert (order["force"] + order["flair"] == 0) == safe, (seed, m[side], points)
+                rested += safe
+        code = runner.invoke(app, ["verify", str(path)])
+        assert code.exit_code == 0, code.output
+        assert "bot orders played again from the seed" in code.stdout
+    assert rested >= 3
+    # The last record, a rested team's order said to be equilibrium's: not what equilibrium plays.
+    m, side = next((m, s) for m in third for s in ("home", "away") if m[f"{s}_order"]["force"] + m[f"{s}_order"]["flair"] == 0)
+    m[f"{side}_order"]["autopilot"] = "equilibrium"
+    path.write_text(json.dumps(record))
+    code = runner.invoke(app, ["verify", str(path)])
+    assert code.exit_code == 1, code.output
+    assert "found FORCE 0, FLAIR 0 (the order the bot 'equilibrium' plays for" in code.stderr, code.stderr
+
+
 def test_the_hand_over_between_people_clears_the_scrollback_too(tmp_path: Path) -> None:
     """With people taking turns at one keyboard, each hand-over erases the screen (ESC[2J) and then
     the scrollback (ESC[3J): the next player cannot scroll back to the orders just typed. FORCE_COLOR

@@ -142,3 +142,79 @@ def test_tie_break_frequencies_agree(both: tuple[dict[str, np.ndarray], list[Any
         assert _homogeneity_p(engine["knockout_decided"], knockout) > P_FLOOR
         # The tests above have power only if the tie-breaks actually occur.
         assert group[1:].sum() > 1000 and knockout[1:].sum() > 100
+
+
+# A field with table-reader, which reads its group's table before the last group round: 8 teams,
+# table-reader in the even seats and equilibrium in the odd ones; the batch plays it with numpy.
+TABLE_FIELD = ("table-reader", "equilibrium")
+TABLE_ENGINE_TOURNAMENTS = 1500
+TABLE_BATCH_TOURNAMENTS = 50_000
+
+
+class _CountingRests:
+    """table-reader for a batch, counting its teams' orders and its empty ones in the last group round."""
+
+    name = "table-reader"
+
+    def __init__(self) -> None:
+        self.inner = resolve("table-reader")
+        self.asked = self.rested = 0
+
+    def orders(self, view: Any, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        force, flair = self.inner.orders(view, rng)
+        if view.turn == 3:
+            self.asked += view.size
+            self.rested += int(((force + flair) == 0).sum())
+        return force, flair
+
+
+def _table_engine_game(i: int) -> Game:
+    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(8)]
+    setup = draw_game(people, Format(8, 8, 1), seed_sha256="0" * 64, draw_seed=i)
+    for t, team in enumerate(setup.teams):
+        setup = setup.with_autopilot(team.id, TABLE_FIELD[t % 2])
+    game = new_game(setup)
+    seed = f"{i + 1:064x}"
+    while not game.finished:
+        n = game.turn_number
+        orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=seed)
+        game = play_turn(game, orders, lambda stream, n=n: SeededDice(random.Random(f"t{i}/{n}/{stream}")))
+    return game
+
+
+@pytest.mark.slow
+def test_a_field_with_table_reader_agrees_with_the_engine() -> None:
+    """The engine's table-reader reads the game's group tables, the batch's the simulator's league
+    points: how often it orders nothing before the last group round, the league points its teams
+    end the groups with, and the champions by seat come from the same distributions."""
+    champion = np.zeros(8)
+    points = np.zeros(7)  # the league points of table-reader's teams after the groups, 0 to 6
+    asked = rested = 0
+    for i in range(TABLE_ENGINE_TOURNAMENTS):
+        game = _table_engine_game(i)
+        teams = [t.id for t in game.setup.teams]
+        champion[teams.index(game.champion)] += 1
+        third = game.turns[2]
+        for match in third.matches:
+            for side in (match.home, match.away):
+                if teams.index(side.team) % 2 == 0:
+                    asked += 1
+                    rested += side.order.total == 0
+        tables = game.final_tables
+        assert tables is not None
+        for table in tables.values():
+            for row in table.rows:
+                if teams.index(row.team) % 2 == 0:
+                    points[row.league_points] += 1
+    counting = _CountingRests()
+    seats = np.tile(np.arange(8) % 2, (TABLE_BATCH_TOURNAMENTS, 1))
+    batch = simulate(8, seats, [counting, resolve("equilibrium")], np.random.default_rng(20261204), compiled=False)
+    assert counting.asked == asked // TABLE_ENGINE_TOURNAMENTS * TABLE_BATCH_TOURNAMENTS == 4 * TABLE_BATCH_TOURNAMENTS
+    engine_rate, batch_rate = rested / asked, counting.rested / counting.asked
+    assert 0.15 < engine_rate < 0.4  # the rest is common enough for the comparison to have power
+    pooled = (rested + counting.rested) / (asked + counting.asked)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / asked + 1 / counting.asked))
+    assert abs(engine_rate - batch_rate) / se < Z_LIMIT, (engine_rate, batch_rate)
+    batch_points = np.bincount(batch.group_points[:, ::2].ravel(), minlength=7)
+    assert _homogeneity_p(points, batch_points) > P_FLOOR
+    assert _homogeneity_p(champion, np.bincount(batch.champion, minlength=8)) > P_FLOOR

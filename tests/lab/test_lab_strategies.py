@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import re
@@ -34,11 +35,13 @@ EVERY_QUICK_ONE = [name for name in sorted(BUILTINS) if name != "odds-aware"] + 
 def _legality_view(teams: int, turn: int, scrum: list[int], opponent: list[int], seed: int, field: bool) -> BatchView:
     """A turn of one ``teams``-team format for teams of as many tournaments as ``scrum`` holds;
     with ``field``, the group rounds before it played at random (each spend within the SCRUM held),
-    for field-reader to read."""
+    for field-reader to read, and any group tables of league points (0 to 4) for table-reader."""
     n = len(scrum)
     rng = np.random.default_rng(seed)
     rounds = min(turn - 1, 3) if field else 0
     held = rng.integers(0, 161, (n, rounds, teams))
+    table = rng.integers(0, 5, (n, teams)) if field else np.zeros((n, teams), dtype=np.int64)
+    team = np.arange(n, dtype=np.int64) % teams
     return BatchView(
         teams=teams,
         turn=turn,
@@ -47,14 +50,15 @@ def _legality_view(teams: int, turn: int, scrum: list[int], opponent: list[int],
         group_matches_left=max(0, 4 - turn),
         scrum=np.array(scrum, dtype=np.int64),
         opponent_scrum=np.array(opponent, dtype=np.int64),
-        league_points=np.zeros(n, dtype=np.int64),
+        league_points=table[np.arange(n), team],
         opponent_league_points=np.zeros(n, dtype=np.int64),
         group_position=np.ones(n, dtype=np.int64),
         home=np.ones(n, dtype=bool),
         tournament=np.arange(n, dtype=np.int64),
-        team=np.arange(n, dtype=np.int64) % teams,
+        team=team,
         group_spent=(rng.integers(0, 161, held.shape) % (held + 1)) if field else None,
         group_scrum=held if field else None,
+        group_league_points=table if field else None,
     )
 
 
@@ -332,6 +336,40 @@ def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(teams: int, t
                 assert (order.force, order.flair) == (force[i], flair[i])
     if turns in (1, 2):
         assert read is not None and 0 <= read <= 4  # a field was read in the group stage
+
+
+@pytest.mark.parametrize(("teams", "turns"), [(8, 2), (16, 2), (8, 0), (8, 3), (16, 4)])
+def test_table_reader_for_a_batch_reads_the_table_and_orders_as_the_game_bot(teams: int, turns: int) -> None:
+    """"table-reader": before the last group round the batch form finds each team's opponent and the
+    group's other two in the table the numpy simulator gives (BatchView.group_league_points), rests
+    exactly the teams the game's bot rests, and orders the same total as the bot at every turn (its
+    split drawn as equilibrium's: compared where the mix is pure)."""
+    from sevens.bots.smart import TableReader, equilibrium_mix, even_total, table_stakes
+    from sevens.lab.smart import TableReaderPacing, table_rests
+
+    rested = 0
+    for seed in range(6):
+        game = _game_after(turns, seed, teams)
+        order_of_teams = [t.id for t in game.setup.teams]
+        view = _batch_view_of(game)
+        points = np.array([[_league_points(game, t) for t in order_of_teams]])
+        view = dataclasses.replace(view, league_points=points[0, view.team], group_league_points=points)
+        rest = table_rests(view)
+        force, flair = TableReaderPacing().orders(view, np.random.default_rng(0))
+        for i, team in enumerate(game.teams_in_play()):
+            manager = game.view_for(team)
+            stakes = table_stakes(manager)
+            assert bool(rest[i]) == (stakes is not None and stakes.second_or_level_if_lost), (turns, seed, team)
+            rested += int(rest[i])
+            order = TableReader().order(manager, random.Random(i))
+            assert order.total == force[i] + flair[i], (turns, seed, team)
+            if len(equilibrium_mix(order.total, even_total(manager.opponent_scrum or 0, manager.turns_left))) == 1:
+                assert (order.force, order.flair) == (force[i], flair[i])
+    assert (rested > 0) == (turns == 2)  # it rests before the last group round only, and some do
+
+
+def _league_points(game, team: str) -> int:  # type: ignore[no-untyped-def]
+    return next(row.league_points for table in game.tables().values() for row in table.rows if row.team == team)
 
 
 def test_the_numpy_simulator_shows_every_team_what_the_group_rounds_cost() -> None:

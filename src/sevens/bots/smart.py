@@ -18,6 +18,10 @@ past orders is used. Each decision is cached by its inputs, so a lab run pays on
 **field-reader** splits as equilibrium does but paces by what the field does: it reads the
 knockout weight the public group orders imply and paces a little further toward the knockouts
 than the field (:class:`FieldReader`), the strategy guide's advice made a bot.
+
+**table-reader** paces and splits as equilibrium but reads its group's table before the last
+group match (:func:`sevens.bots.stakes.last_match_stakes`): when a loss there cannot put it out
+on league points, it spends nothing and keeps that SCRUM for the knockouts (:class:`TableReader`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from sevens.bots.pacing import (
     paced_budget,
     reply_weight,
 )
+from sevens.bots.stakes import Stakes, last_match_stakes
 from sevens.odds import best_splits
 from sevens.odds.solver import optimal_split
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
@@ -46,11 +51,13 @@ __all__ = [
     "Equilibrium",
     "FieldReader",
     "OddsAware",
+    "TableReader",
     "assumed_opponent_order",
     "equilibrium_mix",
     "even_total",
     "field_weight",
     "odds_aware_flair",
+    "table_stakes",
 ]
 
 
@@ -192,4 +199,39 @@ class FieldReader:
             return Order(0, 0)
         k = reply_weight(field_weight(view), float(self.knockout_weight))
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, k)
+        return _equilibrium_split(total, view, rng)
+
+
+def table_stakes(view: ManagerView) -> Stakes | None:
+    """What the team's last group match can still change, read off its group's table
+    (:func:`~sevens.bots.stakes.last_match_stakes`); ``None`` before any other match, or where the
+    table does not hold the team, its opponent and the group's other two."""
+    if view.stage is not Stage.GROUP or view.group_matches_left != 1 or view.opponent is None:
+        return None
+    points = {row.team: row.league_points for row in view.table.rows}
+    others = [team for team in points if team not in (view.team, view.opponent)]
+    if len(points) != 4 or len(others) != 2 or view.team not in points or view.opponent not in points:
+        return None
+    return last_match_stakes(points[view.team], points[view.opponent], points[others[0]], points[others[1]])
+
+
+@dataclass(frozen=True, slots=True)
+class TableReader:
+    """ "table-reader": paces evenly and splits as "equilibrium", but before its last group match
+    reads its group's table: when a loss there would leave at most one team above it on league
+    points whatever the other match (at worst level for second place, for the tie-breaks), it
+    orders nothing and spreads that SCRUM over the knockouts instead. The lab found resting there
+    worth more than the group place a win could bring, and more than waiting until a loss would
+    leave it through whatever the tie-breaks say (docs/strategy.md).
+    """
+
+    name: str = "table-reader"
+
+    def order(self, view: ManagerView, rng: random.Random) -> Order:
+        if not view.in_play:
+            return Order(0, 0)
+        stakes = table_stakes(view)
+        if stakes is not None and stakes.second_or_level_if_lost:
+            return Order(0, 0)  # a loss cannot put it out on league points: keep the SCRUM for the knockouts
+        total = paced_budget(view.scrum, view.turns_left, view.group_matches_left)
         return _equilibrium_split(total, view, rng)

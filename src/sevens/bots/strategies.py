@@ -34,7 +34,7 @@ from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
 from sevens.bots.pacing import WEIGHTED, check_knockout_weight, paced_budget, split_weighted_name
-from sevens.bots.smart import Equilibrium, FieldReader, OddsAware
+from sevens.bots.smart import Equilibrium, FieldReader, OddsAware, TableReader
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.game import ManagerView
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
@@ -221,6 +221,7 @@ STRATEGIES: dict[str, Callable[[], Strategy]] = {
     "odds-aware": OddsAware,
     "equilibrium": Equilibrium,
     "field-reader": FieldReader,
+    "table-reader": TableReader,
 }
 """Every built-in bot by name; each value makes a fresh strategy."""
 
@@ -234,6 +235,7 @@ SUMMARIES: dict[str, str] = {
     "odds-aware": "paces evenly, the split with the best exact odds",
     "equilibrium": "paces evenly, the split drawn from the match's optimal mix",
     "field-reader": "paces by what the other teams do, split as equilibrium",
+    "table-reader": "as equilibrium; rests its last group match if a loss cannot put it out",
 }
 """What each built-in bot does, in a few words, for pages and menus (:func:`describe`)."""
 
@@ -686,6 +688,9 @@ DESCRIBED_AS = {
     "equilibrium-based": "equilibrium",
     "solver": "equilibrium",
     "field": "field-reader",
+    "table": "table-reader",
+    "standings": "table-reader",
+    "rest-when-safe": "table-reader",
 }
 """What the built-in bots do, as people describe them (the issue and the strategy guide call
 group-blitz "front-loading"), with the bot each means."""
@@ -720,7 +725,7 @@ def get_strategy(name: str) -> Strategy:
     >>> get_strategy("cautious")
     Traceback (most recent call last):
     ...
-    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, field-reader, one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
+    ValueError: there is no bot called 'cautious'; choose one of: even, group-blitz, knockout-saver, random, even-flair, even-force, odds-aware, equilibrium, field-reader, table-reader, one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('equilibrium@1.1'), a 'module:attribute' path, or an entry point in the group 'sevens.strategies'
     >>> get_strategy("even-flair@1.5").budget(scrum=100, turns_left=6, group_left=3)
     14
     """

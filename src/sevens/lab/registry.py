@@ -29,7 +29,7 @@ from importlib.metadata import entry_points
 
 from sevens.bots import ENTRY_POINT_GROUP, load_registered, pacing
 from sevens.bots.strategies import meant_bot, registered_entry_point
-from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
+from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing, TableReaderPacing
 from sevens.lab.strategies import (
     BatchStrategy,
     EvenPacing,
@@ -54,12 +54,14 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
     "odds-aware": OddsAwarePacing,
     "equilibrium": EquilibriumPacing,
     "field-reader": FieldReaderPacing,
+    "table-reader": TableReaderPacing,
 }
 """The batch strategies by name. "even", "group-blitz" (front-loading), "knockout-saver" and
 "random" follow the bots of the same name; "even-flair"/"even-force" pace evenly and put
-everything in FLAIR/FORCE; "odds-aware", "equilibrium" and "field-reader" follow
-:mod:`sevens.bots.smart` (all of them run in the compiled loop; "field-reader" keeps every
-team's group orders there to read the field)."""
+everything in FLAIR/FORCE; "odds-aware", "equilibrium", "field-reader" and "table-reader"
+follow :mod:`sevens.bots.smart` (all but "table-reader" run in the compiled loop; "field-reader"
+keeps every team's group orders there to read the field; a run with "table-reader", which reads
+its group's table, plays turn by turn with numpy)."""
 
 
 WEIGHTED = pacing.WEIGHTED

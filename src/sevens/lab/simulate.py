@@ -691,6 +691,7 @@ def _decide(
             team=team_g[lo:hi],
             group_spent=state.group_spent[:, :played],
             group_scrum=state.group_scrum[:, :played],
+            group_league_points=state.lp[:, :],  # a view of its own, made read-only below, not state.lp
         )
         if getattr(strategy, "needs_manager_view", False):
             view = _with_manager_views(view, fmt, state, theirs[lo:hi] % teams, rng)
@@ -1007,4 +1008,5 @@ def _with_manager_views(
         manager_view=make,
         group_spent=view.group_spent,
         group_scrum=view.group_scrum,
+        group_league_points=view.group_league_points,
     )

@@ -1,4 +1,4 @@
-"""The odds-aware, equilibrium and field-reader strategies for a whole batch (:mod:`sevens.bots.smart`
+"""The odds-aware, equilibrium, field-reader and table-reader strategies for a whole batch (:mod:`sevens.bots.smart`
 in batch form).
 
 Their decisions depend only on a few small integers (the budget, the opponent's balance, the
@@ -24,10 +24,12 @@ from sevens.bots.pacing import (
     check_reply_target,
 )
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
+from sevens.bots.stakes import last_match_stakes
 from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, paced_total, weighted_total
-from sevens.tournament.formats import GROUP_TURNS
+from sevens.tournament.fixtures import GROUP_ROUNDS
+from sevens.tournament.formats import GROUP_SIZE, GROUP_TURNS
 
-__all__ = ["EquilibriumPacing", "FieldReaderPacing", "OddsAwarePacing", "field_weights"]
+__all__ = ["EquilibriumPacing", "FieldReaderPacing", "OddsAwarePacing", "TableReaderPacing", "field_weights", "table_rests"]
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -146,3 +148,48 @@ class FieldReaderPacing:
         m = np.where(np.isnan(field), int(NO_FIELD_REPLY * REPLY_STEP), reply).astype(np.int64)
         total = weighted_total(view.scrum, view.turns_left, view.group_matches_left, m, REPLY_STEP)
         return _equilibrium_split(total, view, rng)
+
+
+def _last_round_places() -> IntArray:
+    # For each place in a group's draw order: its opponent's place in the last group round, then
+    # the places of the group's other two, who meet each other (R7).
+    rows = np.zeros((GROUP_SIZE, 3), dtype=np.int64)
+    last = GROUP_ROUNDS[GROUP_TURNS - 1]
+    for home, away in last:
+        (other, others_opponent), = [pair for pair in last if pair != (home, away)]
+        rows[home] = (away, other, others_opponent)
+        rows[away] = (home, other, others_opponent)
+    return rows
+
+
+_LAST_ROUND = _last_round_places()
+
+
+def table_rests(view: BatchView) -> NDArray[np.bool_]:
+    """For each team of the view, whether "table-reader" rests: before its last group match, a loss
+    would leave at most one team above it on league points (:func:`sevens.bots.stakes.last_match_stakes`,
+    the game bot's reading of its group's table); all false at any other turn, or without the tables."""
+    if view.knockout or view.group_matches_left != 1 or view.group_league_points is None:
+        return np.zeros(view.size, dtype=bool)
+    group_start = view.team - view.team % GROUP_SIZE
+    places = group_start[:, None] + _LAST_ROUND[view.team % GROUP_SIZE]
+    table = view.group_league_points[view.tournament[:, None], places]
+    cases, back = np.unique(np.column_stack((view.league_points, table)), axis=0, return_inverse=True)
+    safe = np.array([last_match_stakes(*map(int, case)).second_or_level_if_lost for case in cases], dtype=bool)
+    result: NDArray[np.bool_] = safe[back.ravel()]
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class TableReaderPacing:
+    """ "table-reader" for a batch (see :class:`sevens.bots.smart.TableReader`): even pacing, the
+    split as "equilibrium"; nothing in the last group match for a team that a loss there cannot
+    put out on league points (:func:`table_rests`)."""
+
+    name: str = "table-reader"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        total = paced_total(view.scrum, view.turns_left, view.group_matches_left)
+        force, flair = _equilibrium_split(total, view, rng)
+        rest = table_rests(view)
+        return np.where(rest, 0, force), np.where(rest, 0, flair)

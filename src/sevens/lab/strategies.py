@@ -79,6 +79,8 @@ class BatchView:
         group_spent: ``[tournament, group round played, team]``: what every team spent in each
             group round so far (public once resolved, R13); set by the numpy simulator only.
         group_scrum: the same shape: the SCRUM each team held before that round.
+        group_league_points: ``[tournament, team]``: every team's league points before this turn
+            (its group's table, public); set by the numpy simulator only.
     """
 
     teams: int
@@ -97,6 +99,7 @@ class BatchView:
     manager_view: Callable[[int], object] | None = None
     group_spent: IntArray | None = None
     group_scrum: IntArray | None = None
+    group_league_points: IntArray | None = None
 
     @property
     def size(self) -> int:

@@ -140,7 +140,7 @@ def check_bot_name(name: str, what: str = "bot", *, field: str = "strategy") -> 
     >>> check_bot_name("os:system", "autopilot")
     Traceback (most recent call last):
     ...
-    sevens.store.errors.Invalid: R13: unknown autopilot 'os:system'; choose one of equilibrium, even, even-flair, even-force, field-reader, group-blitz, knockout-saver, odds-aware, random, or one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('field-reader@1', 'equilibrium@0.4')
+    sevens.store.errors.Invalid: R13: unknown autopilot 'os:system'; choose one of equilibrium, even, even-flair, even-force, field-reader, group-blitz, knockout-saver, odds-aware, random, table-reader, or one of even, even-flair, even-force, odds-aware, equilibrium, field-reader with a knockout weight ('field-reader@1', 'equilibrium@0.4')
     >>> check_bot_name("front-loading", "autopilot")
     Traceback (most recent call last):
     ...
