@@ -184,7 +184,7 @@ def test_the_guides_rule_of_thumb_beats_the_house_bots_by_a_wide_margin(tmp_path
     """The guide's `rest.py` (after two group wins, nothing in the third group match), one team at a
     time among equilibrium bots with 8 teams, its first command's seed: the lower end of its title
     interval clears both the neutral 12.5% and the field's upper end. Seeded, so the same every run."""
-    start = GUIDE.find("## A rule of thumb the bots miss")
+    start = GUIDE.find("## A rule of thumb, and a bot that reads its table")
     assert start >= 0, "the guide no longer has its section on the rule of thumb"
     rule = GUIDE[start:GUIDE.index("\n## ", start + 1)]
     module = re.search(r"`rest\.py`:\n\n```python\n(.*?)```", rule, re.S)
