@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -45,6 +44,7 @@ from sevens.store.secrets import hash_token, new_public_id, new_token
 from sevens.tournament.formats import Format, check_format
 from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orders, check_order, new_game
 from sevens.tournament.game import resolve_turn as resolve_game_turn
+from sevens.tournament.names import NameRefused, clean_name, kept_form, name_key
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps, from_record, to_record
 from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
@@ -219,37 +219,10 @@ def handed_to_bots(seat: SeatRow) -> bool:
 
 
 def _clean_name(value: str, what: str, limit: int, field: str = "name") -> str:
-    # The fillers that show as blank space count as spaces: "Ann" and "Ann" + a Hangul filler
-    # would otherwise be two names that look alike, and a filler alone a name that shows nothing.
-    name = _spaced(value)
-    if not name:
-        raise Invalid(f"{what} is empty; type a name of 1 to {limit} characters", field=field)
-    if all(unicodedata.category(c).startswith("M") or c == " " for c in name):
-        # Combining marks alone: nothing of their own to show, only on a letter before them.
-        raise Invalid(f"{what} shows no letter, digit or sign; type a name of 1 to {limit} characters", field=field)
-    if len(name) > limit:
-        raise Invalid(f"{what} is {len(name)} characters long; keep it to {limit}", field=field)
-    # Controls, and invisible format characters: direction overrides (which turn the text after
-    # them backwards on a page), zero-width spaces, soft hyphens. The two joiners stay: emoji and
-    # some scripts need them.
-    if any(unicodedata.category(c) in ("Cc", "Cf") and c not in _JOINERS for c in name):
-        raise Invalid(f"{what} contains control or invisible characters; use printable text", field=field)
-    return name
-
-
-_JOINERS = frozenset("\u200c\u200d")
-_BLANKS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800"), " ")
-"""Letters and signs that show as blank space (the Hangul fillers, the blank Braille pattern)."""
-
-
-def _spaced(value: str) -> str:
-    """A name as it is kept: blank-looking letters as spaces, runs of spaces as one, none at the ends."""
-    return " ".join(value.translate(_BLANKS).split())
-
-
-def _name_key(name: str) -> str:
-    """How two names are compared: "Ａlice" and "alice" are one name to a reader."""
-    return unicodedata.normalize("NFKC", name).casefold()
+    try:
+        return clean_name(value, what=what, limit=limit)
+    except NameRefused as exc:
+        raise Invalid(str(exc), field=field) from None
 
 
 def seat_name(seat: SeatRow) -> str:
@@ -715,7 +688,7 @@ def teams_of(session: Session, *, game_id: int) -> list[TeamRow]:
 def kept_name_note(seat: SeatRow, sent: str) -> str | None:
     """What a joiner is told when the seat plays under another name than the one it sent (a seat
     taken after the start keeps the record's name), or None when it plays under the name sent."""
-    if _spaced(sent) == seat_name(seat):
+    if kept_form(sent) == seat_name(seat):
         return None
     return f"this seat plays as {seat_name(seat)!r}: names are fixed once the game has started (they are in its record)"
 
@@ -730,7 +703,7 @@ def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
         Invalid: the seat was named at its join and the name sent is another.
     """
     taken_in_lobby = seat.joined_at is not None and (game.started_at is None or seat.joined_at < game.started_at)
-    sent = _spaced(name)
+    sent = kept_form(name)
     if taken_in_lobby and sent != seat_name(seat):
         raise Invalid(
             f"names are fixed once the seat is taken; this seat is {seat_name(seat)!r}, not {sent[:NAME_LENGTH]!r}",
@@ -745,7 +718,7 @@ def _name_clash(name: str, game: GameRow) -> str | None:
     the others': a player called "You" would pass for the reader. A name that is one of the game's
     teams or one of the bots stands beside them in the same lists ("Samoa (Fiji)", "Fiji (bot:
     even)") and reads as a team or a bot. Case, spacing and the width of letters do not make a
-    name another (:func:`_name_key`); "Bot 3" is a name like any other here, as no seat of a
+    name another (:func:`sevens.tournament.names.name_key`); "Bot 3" is a name like any other here, as no seat of a
     hosted game is called that (a seat nobody took is "Player 3", which is taken).
 
     >>> game = GameRow(teams=8)
@@ -754,12 +727,12 @@ def _name_clash(name: str, game: GameRow) -> str | None:
     >>> _name_clash("Canada", game), _name_clash("Youssef", game), _name_clash("Bot 3", game)
     (None, None, None)
     """
-    key = _name_key(name)
+    key = name_key(name)
     if key == "you":
         return "is how each player's own page names its reader ('you')"
-    if key in {_name_key(team) for team in DEFAULT_TEAM_NAMES[: game.teams]}:
+    if key in {name_key(team) for team in DEFAULT_TEAM_NAMES[: game.teams]}:
         return "is the name of a team in this game"
-    if key in {_name_key(bot) for bot in STRATEGIES}:
+    if key in {name_key(bot) for bot in STRATEGIES}:
         return "is the name of a bot"
     return None
 
@@ -778,8 +751,8 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     renames = game is not None and game.status == GameStatus.LOBBY
     # Two players of one name could not be told apart in the tables, the reports or the record;
     # an unclaimed seat's name in the record ("Player 3") counts as taken.
-    taken = {_name_key(seat_name(o)) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id}
-    if renames and _name_key(clean) == "house":
+    taken = {name_key(seat_name(o)) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id}
+    if renames and name_key(clean) == "house":
         # The pages and the API call a team nobody manages "house": a player of that name would
         # pass for the bot, and their teams for teams nobody plays.
         raise Invalid(
@@ -790,7 +763,7 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     clash = _name_clash(clean, game) if renames and game is not None else None
     if clash:
         raise Invalid(f"{clean!r} {clash}; pick another display name", field="name")
-    if renames and _name_key(clean) in taken:
+    if renames and name_key(clean) in taken:
         raise Invalid(
             f"another player in this game is already called {clean!r}; pick another display name", field="name"
         )

@@ -111,9 +111,9 @@ class JoinRequest(BaseModel):
     invite: str = Field(min_length=1, max_length=200, description="the invite link, or its last part")
     name: str = Field(
         min_length=1,
-        max_length=40,
+        max_length=2000,  # as the join form; the name's own limit is counted once it is kept (store.games)
         description=(
-            "display name; a seat that had one when the game started keeps it (it is in the record); "
+            "display name, up to 40 characters as kept (NFC, spaces made single; docs/web.md); a seat that had one when the game started keeps it (it is in the record); "
             "asking again for a seat taken in the lobby, send its name (another gets 422)"
         ),
     )
@@ -726,7 +726,11 @@ class CreateRequest(BaseModel):
     of them absent: the arrangement R12 prefers among the legal ones with the other."""
 
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=80)
+    name: str = Field(
+        min_length=1,
+        max_length=2000,  # as the form; the name's own limit is counted once it is kept (store.games)
+        description="up to 80 characters as kept (NFC, spaces made single; docs/web.md)",
+    )
     players: StrictInt = Field(ge=4, le=16)
     teams: StrictInt | None = Field(
         default=None, description="8 or 16; absent: R12's preferred with teams_per_player, or its default"
