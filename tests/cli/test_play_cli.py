@@ -918,8 +918,8 @@ def test_a_name_is_shown_as_typed_not_read_as_markup(tmp_path: Path) -> None:
         (["--names", "Ann,new  ZEALAND"], "error: --names: 'new ZEALAND' is the name of a team in Sevens, and the draw "
                                           "shows people's names beside their teams'; choose another name"),
         (["--names", "Even,Ann"], "error: --names: 'Even' is the name of a bot (sevens play --bots); choose another name"),
-        (["--names", "Ann,Bob\tthe builder"], "error: --names: 'Bob\\tthe builder' has a character that cannot be shown"),
-        (["--names", "A" * 31], f"error: --names: '{'A' * 30}'... is longer than 30 characters; give a shorter name"),
+        (["--names", "Ann,Bob\x07the builder"], "error: --names: 'Bob\\x07the builder' holds U+0007, a control character, after 'Bob'"),
+        (["--names", "A" * 31], f"error: --names: '{'A' * 30}'... is 31 characters long; keep it to 30"),
         (["--auto", "--names", "Ann"], "error: --auto has bots play every team, so nobody types orders and no name is "
                                        "needed: drop --names or --auto"),
     ],

@@ -14,7 +14,6 @@ import shlex
 import signal
 import sys
 import tempfile
-import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, NoReturn
@@ -85,6 +84,7 @@ from sevens.tournament.game import (
     resolve_turn,
 )
 from sevens.tournament.knockout import record_favourite
+from sevens.tournament.names import NameRefused, clean_name, kept_form, name_key
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps, to_record
@@ -707,8 +707,7 @@ def play_game(
     on with :func:`resume_game` if it stops; removed once the game is over."""
     fmt = _choose_format(players, teams, per_player)
     dice_seed = _dice_seed(seed)
-    check_names(names, humans=humans, players=players)
-    named = list(names) or [f"Player {i}" for i in range(1, humans + 1)]
+    named = list(check_names(names, humans=humans, players=players)) or [f"Player {i}" for i in range(1, humans + 1)]
     people = [Player(PlayerId(f"p{i}"), named[i - 1] if i <= humans else f"Bot {i}") for i in range(1, players + 1)]
     # Drawn from the dice seed, so anyone can redo the draw once the seed is revealed.
     setup = draw_game_from_seed(people, fmt, seed=dice_seed)
@@ -1001,14 +1000,16 @@ MAX_NAME = 30
 """The longest name a person at the keyboard may give (it goes in the draw's narrow columns)."""
 
 
-def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
+def check_names(names: Sequence[str], *, humans: int, players: int) -> tuple[str, ...]:
     """Refuse people's names (``--names``) that could not tell the people apart: one name for each
     of ``humans``, none empty, none twice (in any case, or spaced differently), none a bot's ("Bot 4",
     "even"), none another person's default ("Player 2" is only the second person's), none that reads
-    as someone else beside the teams ("You", a team's name), each printable and at most
-    :data:`MAX_NAME` characters; none given is fine ("Player 1", ...).
+    as someone else beside the teams ("You", a team's name), each within the rule every name follows
+    (:mod:`sevens.tournament.names`) and at most :data:`MAX_NAME` characters; none given is fine
+    ("Player 1", ...). Returns the names as they are kept (NFC, spaces made single).
 
-    >>> check_names(["Ann", "Bob"], humans=2, players=4)
+    >>> check_names(["Ann", "Jose\\u0301"], humans=2, players=4)
+    ('Ann', 'José')
     >>> check_names(["Ann", "ann"], humans=2, players=4)
     Traceback (most recent call last):
     ...
@@ -1020,7 +1021,7 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     >>> check_names(["Ann  Lee", "ann lee"], humans=2, players=4)
     Traceback (most recent call last):
     ...
-    ValueError: --names: 'ann lee' is 'Ann  Lee' again (names are compared ignoring case and spacing); give each person a name of their own
+    ValueError: --names: 'ann lee' is 'Ann Lee' again (names are compared ignoring case and spacing); give each person a name of their own
     >>> check_names(["Ann", "", "Bob"], humans=2, players=4)
     Traceback (most recent call last):
     ...
@@ -1035,7 +1036,7 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
     ValueError: --names: 'YOU' would read as whoever is at the keyboard (you); choose another name
     """
     if not names:
-        return
+        return ()
     if not all(names):  # said first: "3 names for 2 people, or --humans 3" would count the gap as a name
         raise ValueError("--names has an empty name; give names separated by commas, e.g. --names Ann,Bob")
     if len(names) != humans:
@@ -1046,21 +1047,11 @@ def check_names(names: Sequence[str], *, humans: int, players: int) -> None:
         )
     taken: list[str] = []
     for name in names:
-        problem = _name_problem(name, taken, humans=humans, players=players)
-        if problem:
-            raise ValueError(f"--names: {problem}")
-        taken.append(name)
-
-
-def name_key(name: str) -> str:
-    """What two names are compared by: names that differ only in case, in the spacing between
-    words or in the form of a character (a full-width letter, a no-break space) look alike in a
-    table and a hand-over, so they count as one.
-
-    >>> name_key(" Ann  LEE "), name_key("Ａnn\u00a0Lee"), name_key("Straße") == name_key("STRASSE")
-    ('ann lee', 'ann lee', True)
-    """
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+        try:
+            taken.append(_kept_name(name, taken, humans=humans, players=players))
+        except NameRefused as exc:
+            raise ValueError(f"--names: {exc}") from None
+    return tuple(taken)
 
 
 def _span(first: int, last: int, prefix: str = "") -> str:
@@ -1094,16 +1085,26 @@ def _bot_players(humans: int, players: int) -> str:
     return f"player {bots} is a bot" if players - humans == 1 else f"players {bots} are bots"
 
 
+def _kept_name(typed: str, taken: Sequence[str], *, humans: int, players: int) -> str:
+    """``typed`` as it is kept for the name of the next person after the names ``taken``.
+
+    Raises:
+        NameRefused: why it cannot be their name.
+    """
+    shown = repr(typed) if len(typed) <= MAX_NAME else f"{typed[:MAX_NAME]!r}..."  # a pasted page is not said back whole
+    name = clean_name(typed, what=shown, limit=MAX_NAME)
+    problem = _name_problem(typed, taken, humans=humans, players=players)  # said as typed: 'ann  lee' shows its two spaces
+    if problem is not None:
+        raise NameRefused(problem)
+    return name
+
+
 def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int) -> str | None:
     """Why ``name`` cannot be the name of the next person after the names ``taken``, or None if it can."""
-    if not name.isprintable():
-        return f"{name!r} has a character that cannot be shown (a tab, a newline, ...); use letters, digits and spaces"
-    if len(name) > MAX_NAME:
-        return f"{name[:MAX_NAME]!r}... is longer than {MAX_NAME} characters; give a shorter name"
     key = name_key(name)
     same = next((t for t in taken if name_key(t) == key), None)
     if same is not None:
-        said = f"{name!r} is given twice" if same == name else f"{name!r} is {same!r} again"
+        said = f"{name!r} is given twice" if same == kept_form(name) else f"{name!r} is {same!r} again"
         return f"{said} (names are compared ignoring case and spacing); give each person a name of their own"
     if key in {f"bot {i}" for i in range(humans + 1, players + 1)}:
         return f"{name!r} is the name of a bot in this game ({_bot_players(humans, players)}); choose another name"
@@ -1134,12 +1135,11 @@ def _ask_names(console: Console, *, humans: int, players: int) -> tuple[str, ...
     names: list[str] = []
     while len(names) < humans:
         default = f"Player {len(names) + 1}"
-        name = AskLine.ask(f"Name of {default}", console=console, default=default).strip() or default
-        problem = _name_problem(name, names, humans=humans, players=players)
-        if problem:
-            console.print(f"[red]Refused:[/] {literal(problem)}.")
-            continue
-        names.append(name)
+        typed = AskLine.ask(f"Name of {default}", console=console, default=default).strip() or default
+        try:
+            names.append(_kept_name(typed, names, humans=humans, players=players))
+        except NameRefused as exc:
+            console.print(f"[red]Refused:[/] {literal(str(exc))}.")
     return tuple(names)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from sevens.cli.errors import hidden_character
 from sevens.cli.inputs import parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
+from sevens.tournament.names import refused_character
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import DuplicateKeyError, RecordError, dumps, loads, replay_record, to_record
@@ -229,15 +230,25 @@ def _check_typed(game: Game, humans: set[PlayerId]) -> None:
                     )
 
 
+def _refused_name(name: str) -> str | None:
+    """The first character of ``name`` that no name may hold (:mod:`sevens.tournament.names`: the
+    joiners of emoji and the tags of a flag are names' own), or None."""
+    at = refused_character(name)
+    return None if at is None else name[at]
+
+
 def _check_names(game: Game) -> None:
-    """Refuse a name or id holding a character that is not printable (an escape, a bell, a
-    direction override): sevens play takes no such name from the people it asks, so the file was
-    edited, and printed as the game goes on the terminal would obey it (ESC[2J clears the screen)."""
-    named = [(f"game.players[{i}].name", p.name) for i, p in enumerate(game.setup.players)]
+    """Refuse a name holding a character no name may hold (an escape, a bell, a direction
+    override), or an id holding one that is not printable: sevens play takes no such name from the
+    people it asks, so the file was edited, and printed as the game goes on the terminal would obey
+    it (ESC[2J clears the screen)."""
+    named: list[tuple[str, str, Callable[[str], str | None]]] = [
+        (f"game.players[{i}].name", p.name, _refused_name) for i, p in enumerate(game.setup.players)
+    ]
     for i, team in enumerate(game.setup.teams):
-        named += [(f"game.teams[{i}].id", team.id), (f"game.teams[{i}].name", team.name)]
-    for where, name in named:
-        hidden = hidden_character(name)
+        named += [(f"game.teams[{i}].id", team.id, hidden_character), (f"game.teams[{i}].name", team.name, _refused_name)]
+    for where, name, finds in named:
+        hidden = finds(name)
         if hidden is not None:
             raise SavedGameError(
                 f"{where} is {quoted(name)}, which holds a control or invisible character ({hidden!r}) that sevens "

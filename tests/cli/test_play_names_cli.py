@@ -1,0 +1,44 @@
+"""sevens play takes people's names by the rule the web's forms and the API follow
+(sevens.tournament.names): kept in NFC, emoji joined by ZWJ and the flags of England, Scotland and
+Wales allowed, hidden characters refused by name and place; a game saved with such names carries on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+from sevens.tournament.record import loads
+
+runner = CliRunner()
+GAME = ["play", "--players", "4", "--teams", "16", "--seed", "names"]  # one person with 4 teams, 6 turns
+ORDER = "10 6\ny\n"  # 16 points a match: every team can afford it in all 6 turns
+SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+
+
+def test_a_name_with_a_flag_a_joined_emoji_and_an_accent_typed_apart_is_kept_and_carries_on(tmp_path: Path) -> None:
+    """The CLI refused ZWJ and the flag's tags as characters that cannot be shown, which the web
+    takes, and kept 'José' decomposed; a saved game with such a name must carry on and verify."""
+    kept, record = tmp_path / "kept.json", tmp_path / "game.json"
+    typed = f"{SCOTLAND} {FAMILY} Jose\u0301"
+    stopped = runner.invoke(app, [*GAME, "--names", typed, "--save", str(kept)], input=ORDER * 4 + "30 3\ny\n")
+    assert stopped.exit_code == 1, stopped.output
+    name = f"{SCOTLAND} {FAMILY} Jos\u00e9"
+    assert json.loads(kept.read_text())["game"]["players"][0]["name"] == name
+    resumed = runner.invoke(app, ["play", "--resume", str(kept), "--record", str(record)], input=ORDER * 40)
+    assert resumed.exit_code == 0, resumed.output
+    assert loads(record.read_bytes())["players"][0]["name"] == name
+    verified = runner.invoke(app, ["verify", str(record)])
+    assert verified.exit_code == 0 and ": ok: " in verified.stdout, verified.output
+
+
+def test_a_hidden_character_in_a_name_is_refused_by_name_and_place() -> None:
+    result = runner.invoke(app, [*GAME, "--names", "Ann\u202eeL"])
+    assert result.exit_code == 2
+    assert (
+        "error: --names: 'Ann\\u202eeL' holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format character, after "
+        "'Ann'; type the name without it"
+    ) in result.stderr
