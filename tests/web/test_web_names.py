@@ -4,6 +4,7 @@ both, kept in NFC, refused with the character and where it is, on SQLite and Pos
 from __future__ import annotations
 
 import json
+import re
 
 from fastapi import FastAPI
 
@@ -81,3 +82,19 @@ def test_flags_and_joined_emoji_are_names_and_hidden_characters_are_named(app: F
     game.join("p1", "Ann")
     twin = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": "A\u200dnn"})
     assert twin.status_code == 422 and "already called" in twin.text
+
+
+def test_the_name_boxes_let_a_name_the_server_takes_be_typed_whole(app: FastAPI) -> None:
+    """A browser stops a box at maxlength UTF-16 units; an emoji outside the first plane is two.
+    The join box stopped at 40 units, so a name of 40 characters as kept, 20 of them flags' letters,
+    could not be typed whole though the server takes it; likewise the new game's name."""
+    name = "\U0001f1eb\U0001f1ef" * 10 + "x" * 20  # 40 characters, 60 units
+    for page, field, limit in (("/", "name", 80), (None, "name", 40)):
+        game = host_game(app)
+        address = page or game.invites["p1"].split("testserver", 1)[1]
+        box = re.search(rf'<input name="{field}" required maxlength="(\d+)"', new_client(app).get(address).text)
+        assert box is not None
+        whole = name * (limit // 40)
+        assert len(whole.encode("utf-16-le")) // 2 <= int(box.group(1)), (address, box.group(1))
+    joined = post_form(new_client(app), game.invites["p1"].split("testserver", 1)[1], {"name": name})
+    assert joined.status_code == 303, joined.text

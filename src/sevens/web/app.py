@@ -54,7 +54,7 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import duration, event_words, printable
+from sevens.web.views import bdi, duration, event_words, isolated, printable
 
 __all__ = ["create_app", "utc_now"]
 
@@ -303,6 +303,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
     templates.env.filters["duration"] = duration
+    templates.env.filters["bdi"] = bdi
+    templates.env.filters["isolated"] = isolated
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     # Set before any template is compiled: the compiler reads it.

@@ -47,11 +47,13 @@ __all__ = [
     "OrganiserView",
     "PlayerView",
     "SpectatorView",
+    "bdi",
     "bot_name",
     "ended_point",
     "default_bot",
     "format_choices",
     "if_level",
+    "isolated",
     "link_mark",
     "link_marks",
     "listed_statuses",
@@ -207,6 +209,27 @@ def printable(value: object) -> object:
         return value
     shown = _CONTROL.sub("\ufffd", value)
     return Markup(shown) if isinstance(value, Markup) else shown
+
+
+def bdi(name: object) -> Markup:
+    """A name people chose, in the text of a page, set apart from the words around it (``<bdi>``):
+    one in Arabic or Hebrew, or ending in digits, would otherwise take the punctuation and numbers
+    beside it into its own direction, and "League: Dan's teams" read with the two names swapped.
+
+    >>> bdi("Ann <3")
+    Markup('<bdi>Ann &lt;3</bdi>')
+    """
+    return Markup("<bdi>%s</bdi>") % name
+
+
+def isolated(name: object) -> str:
+    """A name in a page's title, where no element can set it apart: between the Unicode marks
+    that do what ``<bdi>`` does (first strong isolate ... pop directional isolate).
+
+    >>> isolated("Ann") == "\u2068Ann\u2069"
+    True
+    """
+    return f"\u2068{name}\u2069"
 
 
 def duration(seconds: int | None) -> str:
