@@ -42,3 +42,16 @@ def test_a_hidden_character_in_a_name_is_refused_by_name_and_place() -> None:
         "error: --names: 'Ann\\u202eeL' holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format character, after "
         "'Ann'; type the name without it"
     ) in result.stderr
+
+
+def test_a_record_kept_before_the_rule_on_names_still_verifies(tmp_path: Path) -> None:
+    """docs/record.md: names are taken as written, so a record holding a decomposed accent, a
+    direction override or a stack of marks, which sevens now refuses in a new name, verifies."""
+    record = tmp_path / "old.json"
+    assert runner.invoke(app, ["play", "--auto", "--players", "4", "--seed", "old", "--record", str(record)]).exit_code == 0
+    data = json.loads(record.read_text())
+    data["players"][0]["name"] = "Jose\u0301 \u202eevil\u202c\u200b"
+    data["players"][1]["name"] = "Z" + "\u0336" * 40
+    record.write_text(json.dumps(data, ensure_ascii=False))
+    verified = runner.invoke(app, ["verify", str(record)])
+    assert verified.exit_code == 0 and ": ok: " in verified.stdout, verified.output
