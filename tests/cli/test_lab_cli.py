@@ -1270,3 +1270,26 @@ def test_strategy_and_plot_names_holding_markup_are_printed_as_given(tmp_path: P
     assert "against a field of marked:x[/]" in result.stdout
     assert any(line.startswith("marked:[bold]y ") for line in result.stdout.splitlines()), result.stdout
     assert "plot written to [red]r[b].svg" in result.stdout and (tmp_path / "[red]r[b].svg").stat().st_size > 0
+
+
+def test_a_strategy_named_in_a_script_the_plots_font_lacks_is_said_once_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A registered strategy named in Linear B (a script DejaVu Sans, matplotlib's font, lacks) came
+    out as a box in the plot and matplotlib's UserWarning, naming a line of plot.py and the character
+    by its decimal number, once for each drawing; now one note says which character, in which name,
+    and that the table and the JSON give it whole."""
+    name = "pacer-\U00010000"  # LINEAR B SYLLABLE B008 A
+    install_package(tmp_path, "pkg_linear_b", {"linear_b": "from sevens.bots import get_strategy\nMine = get_strategy('even')\n"},
+                    {name: "linear_b:Mine"})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", f"even,{name}", "--tournaments", "10", "--plot", "p.png"])
+    assert result.exit_code == 0, result.output
+    assert name in result.stdout and (tmp_path / "p.png").exists()
+    assert "UserWarning" not in result.stderr and "plot.py" not in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith(
+        f"note: --plot: the plot's font (DejaVu Sans) has no \U00010000 (U+10000), in the name {name!r}: the plot "
+        "shows a box for each; the table and --json give the names whole"
+    ), result.stderr

@@ -7,10 +7,12 @@ import itertools
 import json
 import math
 import os
+import re
 import shlex
 import signal
 import sys
 import threading
+import warnings
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -580,7 +582,8 @@ def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: 
     if plot is not None:
         shown = "are printed above" if unprinted is None else "were not all printed"
         try:
-            with replacing(plot, overwrite=overwrite) as part:
+            with replacing(plot, overwrite=overwrite) as part, warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
                 plot_result(result, part)
         except FileExistsError:
             fail(f"{exists_message(f'--plot {plot}')}; it appeared during the run, and the results {shown}", code=1)
@@ -591,6 +594,34 @@ def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: 
     if plot is not None and not json_out:
         with printing():
             ResultsConsole().print(f"plot written to {plot}", markup=False)  # a file name is anybody's text
+    if plot is not None:
+        _note_missing_glyphs(caught, result)
+
+
+_MISSING_GLYPH = re.compile(r"Glyph (\d+) \(.*\) missing from font\(s\) (.+)\.")
+
+
+def _note_missing_glyphs(caught: list[warnings.WarningMessage], result: LabResult) -> None:
+    """Say once which characters of the strategies' names the plot's font has not, and what they
+    show as; matplotlib's own warning named a line of sevens' source and a character by its
+    decimal number, once for every time it was drawn."""
+    missing: dict[str, str] = {}
+    for caught_one in caught:
+        found = _MISSING_GLYPH.fullmatch(str(caught_one.message))
+        if found is None:
+            warnings.warn_explicit(caught_one.message, caught_one.category, caught_one.filename, caught_one.lineno)
+        else:
+            missing.setdefault(chr(int(found[1])), found[2])
+    if not missing:
+        return
+    fonts = sorted(set(missing.values()))
+    chars = ", ".join(f"{c} (U+{ord(c):04X})" for c in missing)
+    names = [row.name for row in result.rows if any(c in row.name for c in missing)]
+    _note(
+        f"note: --plot: the plot's font ({', '.join(fonts)}) has no {chars}, in the name"
+        f"{'s' if len(names) > 1 else ''} {', '.join(map(repr, names))}: the plot shows a box for each; the table "
+        "and --json give the names whole"
+    )
 
 
 def register(app: typer.Typer) -> None:
