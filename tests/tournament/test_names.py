@@ -1,0 +1,57 @@
+"""The rule on names (sevens.tournament.names), clause by clause."""
+
+from __future__ import annotations
+
+import pytest
+
+from sevens.tournament.names import MAX_MARKS, NameRefused, clean_name, name_key
+
+WALES = "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f"
+
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("Jose\u0301", "Jos\u00e9"),  # composed (NFC)
+    (" Ann\t\u3000Lee\u2028", "Ann Lee"),  # any whitespace, one space, none at the ends
+    ("Ann\u3164Lee", "Ann Lee"),  # a Hangul filler shows as blank space
+    (f"{WALES} Cymru", f"{WALES} Cymru"),  # a flag's tags after a black flag
+    ("\U0001f468\u200d\U0001f469\u200d\U0001f467", "\U0001f468\u200d\U0001f469\u200d\U0001f467"),  # ZWJ
+    ("Nguye\u0302\u0303n", "Nguy\u1ec5n"),
+    ("a" + "\u0301" * MAX_MARKS, "\u00e1" + "\u0301" * (MAX_MARKS - 1)),
+])
+def test_a_name_is_kept_composed_and_single_spaced(typed: str, kept: str) -> None:
+    assert clean_name(typed, what="the name", limit=40) == kept
+
+
+@pytest.mark.parametrize(("typed", "says"), [
+    ("Ann\u202e", "holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format character, after 'Ann'"),
+    ("\u2067Ann", "holds U+2067 RIGHT-TO-LEFT ISOLATE, an invisible format character, at its start"),
+    ("A\u200bnn", "holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'A'"),
+    ("Ann\x1b[2J", "holds U+001B, a control character, after 'Ann'"),
+    ("Ann\ud800", "holds U+D800, half of a character (a lone surrogate), after 'Ann'"),
+    ("Ann\U000e0067\U000e007f", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags with no black flag
+    ("\U0001f3f4\U000e0067", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags never cancelled
+    ("\u0301\u0302", "shows no letter, digit or sign"),
+    ("Z" + "\u0336" * (MAX_MARKS + 1), f"stacks {MAX_MARKS + 1} combining marks on one character after 'Z'"),
+    ("x" * 41, "is 41 characters long; keep it to 40"),
+    (" \u3164 ", "is empty"),
+])
+def test_a_name_is_refused_saying_what_and_where(typed: str, says: str) -> None:
+    with pytest.raises(NameRefused, match=r"^the name ") as refused:
+        clean_name(typed, what="the name", limit=40)
+    assert says in str(refused.value)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("Jose\u0301", "JOS\u00c9"),
+    ("A\u200dnn", "ann"),
+    ("\u2764", "\u2764\ufe0f"),  # text and emoji presentation of one heart
+    ("\uff21nn  Lee", "ann lee"),
+])
+def test_names_a_reader_cannot_tell_apart_are_one(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+def test_the_flags_of_england_scotland_and_wales_are_three_names() -> None:
+    england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
+    scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+    assert len({name_key(england), name_key(scotland), name_key(WALES)}) == 3
