@@ -65,3 +65,97 @@ def test_names_written_right_to_left_keep_their_places_in_the_text(server: str, 
     dan_at = heading.evaluate(LEFT_OF, DAN)
     assert game_at is not None and dan_at is not None and game_at < dan_at, (game_at, dan_at)
     assert dan.title() == f"\u2068{DAN}\u2069 · \u2068{GAME}\u2069 · Sevens"
+
+
+ANN = "آنا"  # Arabic: Anna
+NAMES = (GAME, DAN, ANN)
+
+SET_APART = """(names) => {
+  // Every text holding a chosen name: the element around it must hold that name alone and set it
+  // apart (unicode-bidi: isolate, as <bdi> does; Chromium gives a heading or a paragraph isolate
+  // too, which is why the name must be all it holds), and the first letter after it on its
+  // line must stand to its right (after it in an English sentence), not pulled to its left.
+  const bad = [], seen = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const box = node.parentElement;
+    if (!box || box.closest("textarea, script, [hidden]") || !box.getClientRects().length) continue;
+    for (const name of names) {
+      if (!node.data.includes(name)) continue;
+      const style = getComputedStyle(box);
+      if (!style.unicodeBidi.includes("isolate") || box.textContent !== node.data || node.data.trim() !== name) {
+        bad.push(name + " bare in <" + box.tagName.toLowerCase() + ">: " + box.parentElement.textContent.trim().slice(0, 80));
+        continue;
+      }
+      seen.push(name);
+      const own = box.getBoundingClientRect();
+      const after = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      after.currentNode = box.lastChild || box;
+      for (let next = after.nextNode(); next; next = after.nextNode()) {
+        if (box.contains(next)) continue;
+        const at = next.data.search(/\\S/);
+        if (at < 0) continue;
+        const range = document.createRange();
+        range.setStart(next, at);
+        range.setEnd(next, at + 1);
+        const letter = range.getBoundingClientRect();
+        if (letter.width && Math.abs(letter.top - own.top) < own.height / 2 && letter.left < own.right - 1) {
+          bad.push(name + ": '" + next.data.trim().slice(0, 20) + "' drawn before it");
+        }
+        break;
+      }
+    }
+  }
+  return {bad, seen};
+}"""
+
+
+def _set_apart(page: Any, what: str) -> list[str]:
+    """The names ``page`` shows, each checked set apart (the test fails on the first that is not)."""
+    found = page.evaluate(SET_APART, list(NAMES))
+    assert found["bad"] == [], (what, found["bad"])
+    return list(found["seen"])
+
+
+def test_every_page_sets_the_names_apart_in_chromium(server: str, chromium: Any) -> None:
+    """The game's name in Hebrew and two players' in Hebrew and Arabic, on each kind of page: the
+    created page, the organiser's (lobby, running), the invite, the front page, the player's with
+    its list of who has ordered, the spectator's with tables, bracket and match reports once a turn
+    is played, and the verify page. Each name is drawn in an element of its own that sets it apart,
+    and what follows it on its line is drawn after it; the titles hold it between isolates."""
+    from playwright.sync_api import expect
+
+    organiser, organise, invites = create_game(chromium, server, GAME, viewport=VIEWPORT, arrangement="4-8-2", hours="24")
+    shown = {"created": _set_apart(organiser, "created")}
+    ann = _join(chromium, invites[0], ANN)
+    dan = _join(chromium, invites[1], DAN)
+    visit(organiser, organise)
+    shown["organiser, lobby"] = _set_apart(organiser, "organiser, lobby")
+    assert organiser.title() == f"Organise \u2068{GAME}\u2069 · Sevens"
+    stranger = chromium.new_context(viewport=VIEWPORT).new_page()
+    visit(stranger, invites[2])
+    shown["invite"] = _set_apart(stranger, "invite")
+    assert stranger.title() == f"Join \u2068{GAME}\u2069 · Sevens"
+    visit(ann, server + "/")
+    shown["front page"] = _set_apart(ann, "front page")
+    organiser.click("#start button")
+    expect(organiser.locator("#order-states")).to_be_visible()
+    shown["organiser, running"] = _set_apart(organiser, "organiser, running")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(dan, play)
+    expect(dan.locator("#who-ordered-list")).to_be_visible()
+    shown["player"] = _set_apart(dan, "player")
+    organiser.click("#resolve button")
+    expect(organiser.locator("#done")).to_be_visible()
+    game_page = organise.removesuffix("/organise")
+    visit(organiser, game_page)
+    expect(organiser.locator("#standings, .standings, table").first).to_be_visible()
+    shown["spectator"] = _set_apart(organiser, "spectator")
+    assert organiser.title() == f"\u2068{GAME}\u2069 · Sevens"
+    visit(organiser, game_page + "/verify")
+    shown["verify"] = _set_apart(organiser, "verify")
+    # Each page showed the names it should: a page that lost them would pass the check above.
+    assert all(GAME in names for names in shown.values()), shown
+    assert {ANN, DAN} <= set(shown["organiser, lobby"]) and {ANN, DAN} <= set(shown["organiser, running"]), shown
+    assert ANN in shown["player"] and DAN in shown["player"], shown  # the heading, and Ann in who has ordered
+    assert ANN in shown["spectator"] and DAN in shown["spectator"], shown  # the teams' managers

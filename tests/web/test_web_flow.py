@@ -23,7 +23,7 @@ from sevens.tournament.standings import DECIDED_BY_WORDS, GroupResult, group_tab
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
 from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
-from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, post_form, unset
 
 
 def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
@@ -290,7 +290,7 @@ def test_new_invite_replaces_old(app: FastAPI) -> None:
     page = stranger.get(new_link.group(1).split("testserver", 1)[1])
     assert page.status_code == 200
     # The game has started: the seat's name is in its record, so the page does not offer to change it.
-    assert 'id="fixed-name">You play as <strong>Player 2</strong>' in page.text
+    assert 'id="fixed-name">You play as <strong>Player 2</strong>' in unset(page.text)
     assert 'type="hidden" name="name" value="Player 2"' in page.text
     hosted.invites["p2"] = new_link.group(1)
     hosted.join("p2", "Mallory")
@@ -446,7 +446,7 @@ def test_names_a_reader_cannot_tell_apart_are_refused_and_a_late_seat_keeps_its_
         assert 'id="join-error"' in answer.text and f'value="{html.escape(name)}"' in answer.text
     game.join("p2", "Bob")
     game.start()
-    page = new_client(app).get(game.invites["p3"].split("testserver", 1)[1]).text
+    page = unset(new_client(app).get(game.invites["p3"].split("testserver", 1)[1]).text)
     assert 'id="fixed-name">You play as <strong>Player 3</strong>' in page
     late = game.join("p3", "Zed")
     assert "Player 3" in late.get(f"{game.base}/play").text
@@ -658,7 +658,7 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
     game.join("p1", "Solo")
     assert "Teams nobody plays" not in game.organiser.get(f"{game.base}/organise").text  # no teams before the draw
     game.start()
-    page = html.unescape(game.organiser.get(f"{game.base}/organise").text)
+    page = unset(html.unescape(game.organiser.get(f"{game.base}/organise").text))
     listed = re.findall(r'<tr id="house-([\w-]+)">', page)
     mine = game.my_teams("p1")
     assert len(listed) == 13 and not set(listed) & set(mine)
@@ -902,7 +902,7 @@ def test_the_front_page_lists_a_game_once_for_its_organiser_who_plays_it(app: Fa
     only.organiser = game.organiser
     assert post_form(game.organiser, only.organiser_link.split("testserver", 1)[1]).status_code == 303
     game.start()
-    section = game.organiser.get("/").text.split("<h2>Your games</h2>", 1)[1].split("</ul>", 1)[0]
+    section = unset(game.organiser.get("/").text).split("<h2>Your games</h2>", 1)[1].split("</ul>", 1)[0]
     mine = re.findall(r"<li>(.*?)</li>", section)
     assert len(mine) == 2, mine
     both = mine[0]
@@ -1220,4 +1220,4 @@ def test_sign_out_hint_names_the_link_that_brings_each_browser_back(app: FastAPI
     assert post_form(hosted.organiser, "/signout").status_code == 303
     path = hosted.organiser_link.split("testserver", 1)[1]
     assert post_form(hosted.organiser, path).status_code == 303
-    assert "Friday sevens</a> (organiser" in hosted.organiser.get("/").text
+    assert "Friday sevens</a> (organiser" in unset(hosted.organiser.get("/").text)

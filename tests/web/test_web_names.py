@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from fastapi import FastAPI
 
@@ -98,3 +99,93 @@ def test_the_name_boxes_let_a_name_the_server_takes_be_typed_whole(app: FastAPI)
         assert len(whole.encode("utf-16-le")) // 2 <= int(box.group(1)), (address, box.group(1))
     joined = post_form(new_client(app), game.invites["p1"].split("testserver", 1)[1], {"name": name})
     assert joined.status_code == 303, joined.text
+
+
+GAME, ANN, DAN = "ליגת שישי", "آنا", "דני"  # Hebrew: Friday league; Arabic: Anna; Hebrew: Dan
+
+
+def _not_set_apart(html: str, name: str) -> list[str]:
+    """Where ``name`` stands in ``html`` outside an element or run that sets it apart: a ``<bdi>``
+    holding only text, the title's isolates (U+2068 ... U+2069), an attribute's value, the box of
+    links to copy (plain text, sent as it is)."""
+    apart = [
+        rf"<bdi>[^<]*?{re.escape(name)}[^<]*?</bdi>",
+        rf"\u2068[^\u2069<]*?{re.escape(name)}[^\u2069<]*?\u2069",
+        rf'="[^"<>]*?{re.escape(name)}[^"<>]*?"',
+        r"<textarea[^>]*>[^<]*</textarea>",
+    ]
+    for pattern in apart:
+        html = re.sub(pattern, "", html)
+    return [html[max(0, at.start() - 60) : at.end() + 20] for at in re.finditer(re.escape(name), html)]
+
+
+def test_every_page_sets_each_name_people_chose_apart(app: FastAPI) -> None:
+    """The game's name and the players' names, on every page that shows them (lobby, organiser,
+    invite, player, spectator, verify, refusals, the rematch's links, the live list of who has
+    ordered), each in its own <bdi> in the text and between isolates in the title: a name written
+    right to left would otherwise take the words and numbers beside it into its own direction."""
+    game = host_game(app, name=GAME, hours="0", visibility="public")
+    ann = game.organiser
+    assert post_form(ann, game.invites["p1"].split("testserver", 1)[1], {"name": ANN}).status_code == 303
+    game.players["p1"] = ann
+    dan = game.join("p2", DAN)
+    stranger = new_client(app)
+    invite_p3 = game.invites["p3"].split("testserver", 1)[1]
+    pages = {
+        "lobby, organiser": ann.get(f"{game.base}/organise"),
+        "home, organiser and player": ann.get("/"),
+        "home, public games": stranger.get("/"),
+        "invite": stranger.get(invite_p3),
+        "invite, a seat held already": dan.get(invite_p3),
+        "organiser link": stranger.get(game.organiser_link.split("testserver", 1)[1]),
+    }
+    game.start()
+    game.order("p1", game.my_teams("p1")[0], 3, 2)
+    fixed = game.new_invite("p3").split("testserver", 1)[1]
+    pages |= {
+        "organiser, running": ann.get(f"{game.base}/organise"),
+        "player": dan.get(f"{game.base}/play"),
+        "who has ordered": dan.get(f"{game.base}/who-ordered"),
+        "spectator": stranger.get(game.base),
+        "invite, name fixed": new_client(app).get(fixed),
+        "refused: no seat": stranger.get(f"{game.base}/play"),
+        "refused: not organising": dan.get(f"{game.base}/organise"),
+        "new organiser link": post_form(ann, f"{game.base}/organiser-link"),
+    }
+    game.resolve(1)
+    pages["verify"] = stranger.get(f"{game.base}/verify")
+    assert post_form(ann, f"{game.base}/end").status_code == 303
+    pages |= {"spectator, over": stranger.get(game.base), "organiser, over": ann.get(f"{game.base}/organise")}
+    pages["rematch's links"] = post_form(ann, f"{game.base}/rematch")
+    for what, page in pages.items():
+        assert page.status_code < 500, (what, page.status_code)
+        for name in (GAME, ANN, DAN):
+            assert _not_set_apart(page.text, name) == [], (what, name)
+    # Each page shows what it should: the check above holds of pages that show the names.
+    assert all(GAME in page.text for what, page in pages.items() if what != "who has ordered")
+    shown = {name: [what for what, page in pages.items() if name in page.text] for name in (ANN, DAN)}
+    assert len(shown[ANN]) >= 8 and len(shown[DAN]) >= 8, shown
+    assert f"<title>Organise \u2068{GAME}\u2069 · Sevens</title>" in pages["organiser, running"].text
+
+
+def test_no_template_prints_a_name_people_chose_as_bare_text() -> None:
+    """A page added later sets names apart too: every ``{{ ... }}`` of the templates that prints a
+    game's or a person's name goes through ``bdi`` (text) or ``isolated`` (a title, an attribute read
+    out or shown as a question); not a box's value, nor the plain text of the box of links to copy."""
+    from sevens.web import app as web_app
+
+    folder = Path(web_app.__file__).parent / "templates"
+    chosen = re.compile(r"\bgame\.name\b|\.manager\b|\b(held|fixed|game)_name\b|seat_names\[|\b(rematch|rematch_of|previous)\.name\b|^name$")
+    bare = []
+    for template in sorted(folder.glob("*.html")):
+        text = re.sub(r"<textarea[^>]*>.*?</textarea>", "", template.read_text(), flags=re.S)
+        for printed in re.finditer(r"\{\{\s*(.*?)\s*\}\}", text):
+            expression, before = printed.group(1), text[: printed.start()]
+            # Within a tag, or after a macro's opening (box prints attributes): an attribute's value.
+            tag = before[max(before.rfind("<"), before.rfind(">"), before.rfind("%}")) :]
+            attribute = re.search(r'([\w-]+)="[^"]*$', tag)
+            if attribute and attribute.group(1) not in ("aria-label", "title", "alt", "placeholder", "data-confirm"):
+                continue  # a box's value, a field's name, an address, data for the script: not read as text
+            if chosen.search(expression) and not re.search(r"\|\s*(bdi|isolated)\b", expression):
+                bare.append(f"{template.name}: {{{{ {expression} }}}}")
+    assert bare == [], bare

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sevens.store import games as store
 from sevens.store.models import GameRow
 from web.refused_forms import refused_form
-from web.web_helpers import host_game, new_client, post_form
+from web.web_helpers import host_game, new_client, post_form, unset
 
 
 def _games(app: FastAPI) -> list[GameRow]:
@@ -43,8 +43,8 @@ def test_a_player_alone_starts_a_rematch_in_one_click_and_keeps_their_seat(app: 
     assert [getattr(new, s) for s in settings] == [getattr(old, s) for s in settings]
     assert new.default_bot == "field-reader@1" and new.turn_seconds == 1800
     assert new.status.value == "lobby" and new.seed_sha256 != old.seed_sha256
-    assert "This browser has taken seat p1 again as Solo Sam." in page.text
-    links = dict(re.findall(r'data-player="(p\d+)">(?:<span class="seat-name">[^<]*</span> )?<code class="invite">([^<]+)<', page.text))
+    assert "This browser has taken seat p1 again as Solo Sam." in unset(page.text)
+    links = dict(re.findall(r'data-player="(p\d+)">(?:<span class="seat-name">[^<]*</span> )?<code class="invite">([^<]+)<', unset(page.text)))
     assert sorted(links, key=lambda p: int(p[1:])) == [f"p{n}" for n in range(2, 17)]
     # This browser plays seat p1 already, and a browser plays one seat: no link offers it another.
     assert "take this seat yourself" not in page.text
@@ -107,7 +107,7 @@ def test_a_public_games_pages_lead_everyone_to_its_rematch(app: FastAPI) -> None
     assert _rematch_link(game.organiser, f"{game.base}/organise") == new
     organise = game.organiser.get(f"{game.base}/organise").text
     assert 'id="rematch"' not in organise and 'id="rematched"' in organise
-    later = spectator.get(f"/games/{new}").text
+    later = unset(spectator.get(f"/games/{new}").text)
     assert f'id="previous-game">A rematch of <a href="{game.base}">Friday sevens</a>.' in later
     assert _rematch_link(spectator, f"/games/{new}") is None
 
@@ -124,7 +124,7 @@ def test_a_private_rematch_is_named_only_to_those_who_may_see_it(app: FastAPI) -
         shown = friend.get(url).text
         assert "rematch" not in shown.lower() and new not in shown, url
     assert _rematch_link(game.organiser, game.base) == new
-    links = dict(re.findall(r'data-player="(p\d+)">(?:<span class="seat-name">[^<]*</span> )?<code class="invite">([^<]+)<', page.text))
+    links = dict(re.findall(r'data-player="(p\d+)">(?:<span class="seat-name">[^<]*</span> )?<code class="invite">([^<]+)<', unset(page.text)))
     assert post_form(friend, links["p2"].split("testserver", 1)[1], {"name": "Friend"}).status_code == 303
     assert _rematch_link(friend, game.base) == new
     assert _rematch_link(friend, f"{game.base}/play") == new

@@ -8,12 +8,12 @@ import re
 
 from fastapi import FastAPI
 
-from web.web_helpers import FakeClock, every_seat_taken, host_game, new_client, post_form
+from web.web_helpers import FakeClock, every_seat_taken, host_game, new_client, post_form, unset
 
 
 def _managers(page: str) -> dict[str, str]:
     """The public page's Teams table: each team's name and what its Manager cell says."""
-    table = page.split('<table class="teams">', 1)[1].split("</table>", 1)[0]
+    table = unset(page).split('<table class="teams">', 1)[1].split("</table>", 1)[0]
     rows = re.findall(r'<tr><td class="name">([^<]+)</td><td>\w</td><td class="name">([^<]+)</td>', table)
     return dict(rows)
 
@@ -161,7 +161,7 @@ def test_lots_in_a_knockout_are_shown_by_name_with_every_throw_as_in_a_group(app
 
 def _listed(page: str, list_id: str, name: str) -> str:
     """What the front page's list ``list_id`` says of the game called ``name``, tags left out."""
-    found = re.search(rf'<ul class="games" id="{list_id}">(.*?)</ul>', page, re.S)
+    found = re.search(rf'<ul class="games" id="{list_id}">(.*?)</ul>', unset(page), re.S)
     assert found is not None, page
     line = next((li for li in found.group(1).split("<li>") if f">{name}</a>" in li), None)
     assert line is not None, found.group(1)

@@ -13,11 +13,12 @@ import re
 from fastapi import FastAPI
 
 from web.test_web_api_polling import Bots
-from web.web_helpers import Hosted, host_game, new_client, post_form
+from web.web_helpers import Hosted, host_game, new_client, post_form, unset
 
 
 def _listed(page: str) -> tuple[str, list[tuple[str, str, str]]]:
     """The count's sentence, and (team, state, words) per line of the list, in the page's order."""
+    page = unset(page)
     count = re.search(r'<p id="who-ordered-count" aria-live="polite">([^<]*)</p>', page)
     assert count is not None, page[:300]
     part = page.split('id="who-ordered-list">', 1)[1].split("</ul>", 1)[0]

@@ -27,6 +27,13 @@ class FakeClock:
         self.now += timedelta(**delta)
 
 
+def unset(html: str) -> str:
+    """A page's HTML with the names people chose no longer set apart (their ``<bdi>`` and the
+    title's isolates taken out), for tests about the words around them; test_web_names.py and
+    test_browser_names.py check that every name is set apart."""
+    return re.sub(r"</?bdi>|[\u2068\u2069]", "", html)
+
+
 def new_client(app: FastAPI) -> TestClient:
     return TestClient(app, follow_redirects=False)
 

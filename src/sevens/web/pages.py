@@ -14,6 +14,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Depends, Form, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
+from markupsafe import Markup
 
 from sevens.store import games as store
 from sevens.store.auth import (
@@ -192,11 +193,11 @@ def _no_seat(request: Request, game: GameRow) -> Response:
     """A seat's page opened in a browser that plays no seat of the game (a stranger, or one the
     organiser signed out): refused with the way to the game's page, not the refusal page's "go
     back and reload", which would lead here again."""
-    message = (
-        f"This browser plays no seat in {game.name}: open your invite link to take your seat. If you played "
+    message = Markup(
+        "This browser plays no seat in {}: open your invite link to take your seat. If you played "
         "from this browser until now, the organiser has signed it out, and only a new invite link from them "
         "opens your seat again."
-    )
+    ).format(views.bdi(game.name))
     context = {"status": 403, "message": message, "game_page": f"/games/{game.public_id}", "game_name": game.name}
     return render(request, "error.html", context, status=403)
 
@@ -205,10 +206,10 @@ def _not_organising(request: Request, game: GameRow) -> Response:
     """The organiser's page opened in a browser that may watch the game but does not organise it
     (the page's address copied to a friend): refused with the way to the game's page, not "go back
     and reload", which a browser that came by a copied link has nothing to go back to."""
-    message = (
-        f"This browser does not organise {game.name}: open the organiser link to organise it. If this "
+    message = Markup(
+        "This browser does not organise {}: open the organiser link to organise it. If this "
         "browser organised it until now, a new organiser link was made, and only that one opens this page."
-    )
+    ).format(views.bdi(game.name))
     context = {"status": 403, "message": message, "game_page": f"/games/{game.public_id}", "game_name": game.name}
     return render(request, "error.html", context, status=403)
 

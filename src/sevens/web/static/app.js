@@ -214,7 +214,8 @@ function mendList(shown, fresh) {
       kept = document.importNode(item, true);
     } else {
       if (kept.className !== item.className) { kept.className = item.className; }
-      if (kept.textContent !== item.textContent) { kept.textContent = item.textContent; }
+      // Its markup, not only its words: a manager's name sits in its own <bdi> (written right to left).
+      if (kept.innerHTML !== item.innerHTML) { kept.innerHTML = item.innerHTML; }
     }
     if (kept === at) { at = at.nextElementSibling; } else { shown.insertBefore(kept, at); }
   });
