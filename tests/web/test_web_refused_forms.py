@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 from sevens.web import pages
 from sevens.web.security import RateLimiter
 from web.refused_forms import page_notice, page_tree, refused_form
-from web.web_helpers import Hosted, host_game, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form
 
 CREATE_TYPED = {
     "name": "Harbour cup",
@@ -409,3 +409,31 @@ def test_every_box_stops_at_what_its_form_takes(app: FastAPI) -> None:
         "organise": {"hours", "weight"},
         "organise, no deadline": {"hours", "weight"},
     }
+
+
+@pytest.mark.parametrize("how", ["used", "expired"])
+def test_an_invite_gone_while_its_form_was_open_says_so_and_keeps_the_name(
+    app: FastAPI, clock: FakeClock, how: str
+) -> None:
+    """Two browsers open the same invite (a link sent to a group), or one leaves its form open past
+    the invite's expiry: the join that comes too late is told on the invite's page what happened and
+    to ask the organiser for a new link, with the name it typed there to copy. It got the general
+    refusal page, "go back to correct the form", and the name was lost."""
+    game = host_game(app, visibility="private")
+    here = game.invites["p1"].split("testserver", 1)[1]
+    late = new_client(app)
+    loaded = _token(late.get(here).text)
+    if how == "used":
+        game.join("p1", "Ann")
+    else:
+        clock.advance(days=15)
+    answer = late.post(here, data={"name": "Bea Late", "csrf": loaded})
+    assert answer.status_code == 410, answer.text[-400:]
+    said = page_notice(answer.text)
+    assert "You have not joined seat p1" in said and "ask the organiser for a new invite link" in said
+    assert ("already been used" if how == "used" else "has expired") in said
+    kept = [e for e in page_tree(answer.text).all() if e.attrs.get("id") == "typed-name"]
+    assert len(kept) == 1 and kept[0].attrs["value"] == "Bea Late" and "readonly" in kept[0].attrs
+    assert 'id="join"' not in answer.text  # no form that could only be refused again
+    assert f'data-canonical="{here}"' in answer.text  # a reload reads the page, sending nothing again
+    assert late.get(f"{game.base}/play").status_code in (403, 404)

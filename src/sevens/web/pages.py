@@ -32,7 +32,7 @@ from sevens.store.auth import (
     other_seat_held,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, Invalid, Refused, StoreError
+from sevens.store.errors import Conflict, Gone, Invalid, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.quoting import quoted
 from sevens.web import views
@@ -559,6 +559,17 @@ def _join_page(
     return render(request, "join.html", context, status=status if refusal else 200)
 
 
+def _invite_gone(request: Request, db: SessionDep, token: str, exc: Gone, name: str) -> Response:
+    """A join whose invite was used up or expired while its form was open: said on the invite's own
+    page (410), with what to do and the name as typed, rather than on the general refusal page,
+    which dropped the name."""
+    seat = seat_by_invite(db, token=token)
+    assert seat is not None  # Gone is said of a seat found by its invite
+    game = store.game_by_id(db, game_id=seat.game_id)
+    context = {"game": game, "seat": seat, "gone": str(exc), "typed": name[:200], "canonical": request.url.path}
+    return render(request, "join.html", context, status=exc.status)
+
+
 @router.post("/join/{token}")
 def join(
     request: Request,
@@ -587,7 +598,10 @@ def join(
         then = "check your name and press Join the game"
         refusal = Refusal("join", _SIGNED_IN_SINCE.format(then=then), (), {"name": name[:200]})
         return _join_page(request, store.game_by_id(db, game_id=seat.game_id), seat, refusal=refusal, status=403)
-    seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
+    try:
+        seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
+    except Gone as exc:  # used by someone else or expired while the form was open
+        return _invite_gone(request, db, token, exc, name)
     game = store.game_by_id(db, game_id=seat.game_id)
     assert game is not None
     if joined:  # a join form loaded before this browser joined with it, in another tab
@@ -604,6 +618,9 @@ def join(
         return _join_page(request, game, seat, held=held, refused=True)
     try:
         store.join_seat(db, seat=seat, name=name, now=clock())
+    except Gone as exc:  # another join with the same invite won the race
+        db.rollback()
+        return _invite_gone(request, db, token, exc, name)
     except Invalid as exc:  # the name: said on the form, with what was typed, to try another
         db.rollback()
         return _join_page(request, game, seat, refusal=_refusal("join", exc, {"name": ("name",)}, {"name": name[:200]}))
