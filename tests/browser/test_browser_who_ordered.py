@@ -62,7 +62,8 @@ def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: st
         "Ready: 1 of 4 teams that people play. 4 more teams are played by their bots."
     )
     assert first.evaluate("window.stillThisPage") is True  # not reloaded
-    kept = listed.evaluate("ul => [ul.tag, Array.from(ul.children, li => [li.dataset.team, li.tag, li.className, li.textContent])]")
+    # Markup and all: a manager's name keeps its own <bdi> (a name written right to left).
+    kept = listed.evaluate("ul => [ul.tag, Array.from(ul.children, li => [li.dataset.team, li.tag, li.className, li.innerHTML])]")
     assert kept[0] == "kept"
     assert all(team == tag for team, tag, _, _ in kept[1]), kept  # the same elements, each its own team's
     assert sorted(team for team, _, _, _ in kept[1]) == sorted(shown_before)
@@ -70,7 +71,7 @@ def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: st
     served = first.evaluate(
         """url => fetch(url, {credentials: 'same-origin'}).then(r => r.text()).then(text => {
              const list = new DOMParser().parseFromString(text, 'text/html').getElementById('who-ordered-list');
-             return Array.from(list.children, li => [li.dataset.team, li.className, li.textContent]);
+             return Array.from(list.children, li => [li.dataset.team, li.className, li.innerHTML]);
            })""",
         first.locator("#who-ordered").get_attribute("data-url"),
     )
