@@ -132,6 +132,9 @@ def test_every_page_sets_the_names_apart_in_chromium(server: str, chromium: Any)
     visit(organiser, organise)
     shown["organiser, lobby"] = _set_apart(organiser, "organiser, lobby")
     assert organiser.title() == f"Organise \u2068{GAME}\u2069 · Sevens"
+    # What a screen reader is given: the heading's name as written, <bdi> adds no character to it
+    # (the title keeps its isolates: invisible, and no element can go there).
+    assert organiser.locator("h1").aria_snapshot() == f'- heading "Organise {GAME}" [level=1]'
     stranger = chromium.new_context(viewport=VIEWPORT).new_page()
     visit(stranger, invites[2])
     shown["invite"] = _set_apart(stranger, "invite")
