@@ -437,3 +437,7 @@ def test_an_invite_gone_while_its_form_was_open_says_so_and_keeps_the_name(
     assert 'id="join"' not in answer.text  # no form that could only be refused again
     assert f'data-canonical="{here}"' in answer.text  # a reload reads the page, sending nothing again
     assert late.get(f"{game.base}/play").status_code in (403, 404)
+    # The link opened again says the same, without a name, and not "correct the form".
+    opened = late.get(here)
+    assert opened.status_code == 410 and "ask the organiser for a new invite link" in page_notice(opened.text)
+    assert 'id="typed-name"' not in opened.text and "correct the form" not in opened.text

@@ -518,7 +518,10 @@ def join_form(
     request: Request, token: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep, limiter: LimiterDep
 ) -> Response:
     """The invite page: pick a display name."""
-    seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
+    try:
+        seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
+    except Gone as exc:  # said on this page, with what to do, not the general "correct the form"
+        return _invite_gone(request, db, token, exc, "")
     game = store.game_by_id(db, game_id=seat.game_id)
     if joined:
         return _redirect(f"/games/{game.public_id}/play")
@@ -560,9 +563,9 @@ def _join_page(
 
 
 def _invite_gone(request: Request, db: SessionDep, token: str, exc: Gone, name: str) -> Response:
-    """A join whose invite was used up or expired while its form was open: said on the invite's own
-    page (410), with what to do and the name as typed, rather than on the general refusal page,
-    which dropped the name."""
+    """An invite used up or expired, opened or sent from a join form left open: said on the
+    invite's own page (410), with what to do and any name typed, rather than on the general
+    refusal page, which said to correct the form and dropped the name."""
     seat = seat_by_invite(db, token=token)
     assert seat is not None  # Gone is said of a seat found by its invite
     game = store.game_by_id(db, game_id=seat.game_id)
