@@ -19,7 +19,13 @@ from sevens.lab import simulate as simulate_module
 from sevens.lab.cores import available_cores
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
-from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
+from sevens.lab.smart import (
+    EquilibriumPacing,
+    FieldReaderPacing,
+    OddsAwarePacing,
+    TableReaderPacing,
+    table_rests,
+)
 from sevens.lab.strategies import (
     BatchView,
     EvenPacing,
@@ -104,6 +110,7 @@ def test_only_the_exact_builtin_classes_run_in_the_loop() -> None:
     assert kernels.spec(OddsAwarePacing())[0] == kernels.ODDS_AWARE  # type: ignore[index]
     assert kernels.spec(EquilibriumPacing())[0] == kernels.EQUILIBRIUM  # type: ignore[index]
     assert kernels.spec(FieldReaderPacing())[0] == kernels.FIELD_READER  # type: ignore[index]
+    assert kernels.spec(TableReaderPacing())[0] == kernels.TABLE_READER  # type: ignore[index]
     with pytest.raises(ValueError, match="built-in strategies only"):
         kernels.order_tables([Mine()], 3, 3)
 
@@ -408,6 +415,79 @@ def test_field_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> Non
     fixed = simulate(16, halves, [EquilibriumPacing(knockout_weight=Fraction(11, 10)), GroupBlitzPacing()],
                      np.random.default_rng(3))
     assert reader.scrum_left[:, ::2].mean() < fixed.scrum_left[:, ::2].mean() - 4
+
+
+def test_table_reader_plans_as_equilibrium_and_rests_in_a_row_of_its_own() -> None:
+    """"table-reader" in the loop's plan: its row is "equilibrium"'s (pacing and decided split);
+    one row more, after the strategies', orders nothing, and only a table-reader goes to it."""
+    totals, shares = kernels.order_tables([EvenPacing(), TableReaderPacing(), EquilibriumPacing()], 3, 3)
+    plan, jitter = kernels.order_plan(totals, shares, 3)
+    assert plan.shape[0] == 4
+    assert np.array_equal(plan[1], plan[2]) and np.array_equal(jitter[1], jitter[2])
+    assert not plan[3].any() and not jitter[3].any()
+    assert kernels.plan_options(int(plan[3, 2, 100]), *jitter[3, 2, 100], 0.99) == 0
+    assert kernels.table_rows([EvenPacing(), TableReaderPacing(), EquilibriumPacing()]).tolist() == [-1, 3, -1, -1]
+    assert kernels.table_rows([EvenPacing(), EquilibriumPacing()]).tolist() == [-1, -1]
+    assert kernels.order_tables([EvenPacing(), EquilibriumPacing()], 3, 3)[0].shape[0] == 2
+
+
+@needs_numba
+@pytest.mark.parametrize("teams", [8, 16])
+def test_the_loop_rests_the_teams_the_batch_form_rests(teams: int) -> None:
+    """Before the last group round the loop finds each team's opponent and the group's other two
+    (R7) from its fixtures and rests exactly the table-readers that the batch form (table_rests,
+    the game bot's reading) rests, over random tables of league points 0 to 4 and seatings."""
+    from sevens.tournament.fixtures import GROUP_ROUNDS
+
+    groups = teams // 4
+    group_home = np.array([[g * 4 + h for g in range(groups) for h, _ in r] for r in GROUP_ROUNDS], dtype=np.int64)
+    group_away = np.array([[g * 4 + a for g in range(groups) for _, a in r] for r in GROUP_ROUNDS], dtype=np.int64)
+    strategies = [EquilibriumPacing(), TableReaderPacing(), TableReaderPacing()]
+    rows = kernels.table_rows(strategies)
+    rng = np.random.default_rng(12)
+    rested = kept = 0
+    for case in range(400):
+        points = rng.integers(0, 5, (1, teams))
+        kind = rng.integers(0, 3, teams)
+        got = kernels.rested_kinds(points[0], group_home, group_away, kind, rows)
+        view = BatchView(
+            teams=teams, turn=3, stage=Stage.GROUP, turns_left=teams.bit_length() - 1, group_matches_left=1,
+            scrum=np.full(teams, 60), opponent_scrum=np.full(teams, 60), league_points=points[0],
+            opponent_league_points=np.zeros(teams, dtype=np.int64), group_position=np.ones(teams, dtype=np.int64),
+            home=np.ones(teams, dtype=bool), tournament=np.zeros(teams, dtype=np.int64),
+            team=np.arange(teams, dtype=np.int64), group_league_points=points,
+        )
+        rests = table_rests(view) & (kind > 0)
+        assert got.tolist() == np.where(rests, 3, kind).tolist(), (case, points, kind)
+        rested += int(rests.sum())
+        kept += int(((kind > 0) & ~rests).sum())
+    assert rested > 100 and kept > 100  # both answers are met often
+
+
+@needs_numba
+def test_table_reader_in_the_loop_is_reproducible_and_agrees_with_numpy() -> None:
+    """"table-reader" plays in the compiled loop (chosen by default): the same batch on 1 or 2
+    threads, with its decisions found as it goes or already made; the same law as the numpy path,
+    which hands it the group tables; and it rests, keeping SCRUM that equilibrium spends."""
+    seats = np.tile(np.arange(16) % 2, (4000, 1))
+    seats[:, 2::4] = 2
+    strategies = [TableReaderPacing(), EquilibriumPacing(), EvenPacing()]
+    simulate_module._decisions.cache_clear()
+    one = simulate(16, seats, strategies, np.random.default_rng(3), threads=1)
+    two = simulate(16, seats, strategies, np.random.default_rng(3), compiled=True, threads=2)
+    for field in FIELDS:
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    assert one.scrum_left.min() >= 0 and one.scrum_left.max() <= MAX_ORDER_POINTS  # R3, R4
+    numpy_path = simulate(16, seats, strategies, np.random.default_rng(4), compiled=False)
+    for field in ("group_points", "scrum_left"):
+        a, b = getattr(one, field).astype(float), getattr(numpy_path, field).astype(float)
+        se = np.sqrt((a.var(axis=0) + b.var(axis=0)) / len(seats))
+        assert (np.abs(a.mean(axis=0) - b.mean(axis=0)) < 4.5 * se).all(), field
+    # Resting in the last group round, table-reader ends the groups with fewer league points than
+    # equilibrium, which paces and splits as it does otherwise, and wins more titles with the SCRUM kept.
+    assert one.group_points[:, ::4].mean() < one.group_points[:, 1::4].mean()
+    titles = np.bincount(one.champion % 4, minlength=4)
+    assert titles[0] > titles[1]
 
 
 COUNTS_THREADS = """

@@ -33,9 +33,10 @@ from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
 from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP
+from sevens.bots.stakes import last_match_stakes
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
-from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing
+from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing, TableReaderPacing
 from sevens.lab.strategies import (
     BatchStrategy,
     BatchView,
@@ -58,6 +59,7 @@ __all__ = [
     "KNOCKOUT_SAVER",
     "ODDS_AWARE",
     "RANDOM",
+    "TABLE_READER",
     "DecisionKey",
     "Decisions",
     "decision",
@@ -75,6 +77,9 @@ __all__ = [
     "play_tournaments",
     "reply_steps",
     "spec",
+    "rested_kinds",
+    "table_rows",
+    "table_stakes",
     "uniforms",
 ]
 
@@ -82,13 +87,15 @@ IntArray = NDArray[np.int64]
 UIntArray = NDArray[np.uint64]
 FloatArray = NDArray[np.float64]
 
-EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM, ODDS_AWARE, EQUILIBRIUM, FIELD_READER = 0, 1, 2, 3, 4, 5, 6
+EVEN, GROUP_BLITZ, KNOCKOUT_SAVER, RANDOM, ODDS_AWARE, EQUILIBRIUM, FIELD_READER, TABLE_READER = range(8)
 """Kinds of built-in strategy that the compiled loop plays (see :func:`spec`, :func:`order_tables`)."""
 SMART = (ODDS_AWARE, EQUILIBRIUM)
 """The kinds whose split is a decision per case, asked of :mod:`sevens.lab.smart` as the loop meets
 it (their slots in the decisions array, in this order). "field-reader" splits as "equilibrium"
 does and shares its slot; its total comes from :func:`field_totals` at its reply weight to the
-field (:func:`field_median`, :func:`reply_steps`)."""
+field (:func:`field_median`, :func:`reply_steps`). "table-reader" plans as "equilibrium"; before
+the last group round, each of its teams that its group's table lets rest plays a row of its own
+that orders nothing (:func:`table_rows`, :func:`table_stakes`)."""
 
 # A plan word's tag (bits 33 on): 0 a drawn total ("random"), a smart slot plus 1, or this one:
 # the total read off the field, the split as equilibrium's.
@@ -156,6 +163,8 @@ def spec(strategy: object) -> tuple[int, float, float] | None:
         return (EQUILIBRIUM, 0.0, np.nan)
     if kind is FieldReaderPacing:
         return (FIELD_READER, 0.0, np.nan)
+    if kind is TableReaderPacing:
+        return (TABLE_READER, 0.0, np.nan)
     return None
 
 
@@ -271,8 +280,10 @@ def order_tables(
     ``orders``; for "random", the most it may spend) and ``shares[strategy, stage]``, stage 0 for
     the groups and 1 for the knockouts: the FLAIR share's low end, its width (0: fixed; the bots'
     jitter: 0.2) and 1.0 if the total itself is drawn ("random"), 2.0 or 3.0 if the split is a
-    decision ("odds-aware", "equilibrium": :data:`SMART`'s slot plus 2; "field-reader", whose total
-    the loop reads off :func:`field_totals`: the number of slots plus 2), else 0.0.
+    decision ("odds-aware", "equilibrium" and "table-reader": :data:`SMART`'s slot plus 2;
+    "field-reader", whose total the loop reads off :func:`field_totals`: the number of slots plus
+    2), else 0.0. With a "table-reader" among them, one row more follows the strategies': the order
+    of a team that rests (nothing, :func:`table_rows`).
 
     >>> totals, shares = order_tables([EvenPacing()], 3, 3)
     >>> int(totals[0, 0, 100]), int(totals[0, 5, 7]), shares[0].round(2).tolist()
@@ -280,8 +291,10 @@ def order_tables(
     """
     turns = group_rounds + knockout_rounds
     held = np.arange(_MAX_POINTS + 1, dtype=np.int64)
-    totals = np.zeros((len(strategies), turns, held.size), dtype=np.int64)
-    shares = np.zeros((len(strategies), 2, 3), dtype=np.float64)
+    rests = any(type(s) is TableReaderPacing for s in strategies)
+    # The resting row is all zeros: no points spent, a fixed share of none.
+    totals = np.zeros((len(strategies) + rests, turns, held.size), dtype=np.int64)
+    shares = np.zeros((len(strategies) + rests, 2, 3), dtype=np.float64)
     for s, strategy in enumerate(strategies):
         found = spec(strategy)
         if found is None:
@@ -297,6 +310,9 @@ def order_tables(
                 assert isinstance(strategy, OddsAwarePacing | EquilibriumPacing)
                 totals[s, turn] = paced_total(held, turns - turn, max(0, group_rounds - turn), strategy.knockout_weight)
                 continue
+            if kind == TABLE_READER:  # as "equilibrium" when it plays; its rests are the loop's
+                totals[s, turn] = paced_total(held, turns - turn, max(0, group_rounds - turn))
+                continue
             # The split's jitter does not change the total spent, so any generator will do.
             view = _view(held, turn + 1, turns - turn, max(0, group_rounds - turn))
             force, flair = strategy.orders(view, np.random.default_rng(0))
@@ -306,6 +322,8 @@ def order_tables(
                 shares[s, stage] = (0.0, 1.0, 1.0)
             elif kind in SMART:
                 shares[s, stage] = (0.0, 0.0, 2.0 + SMART.index(kind))  # "decided": see order_plan
+            elif kind == TABLE_READER:
+                shares[s, stage] = (0.0, 0.0, 2.0 + SMART.index(EQUILIBRIUM))
             elif kind == FIELD_READER:
                 shares[s, stage] = (0.0, 0.0, 1.0 + _FIELD_TAG)
             elif np.isnan(share):
@@ -437,6 +455,80 @@ def reply_steps(field: float, target: float) -> int:
     (22, 22, 8)
     """
     return _reply_steps(field, target)
+
+
+# --- "table-reader": its group's table before the last group round ------------------------------
+
+_LEAGUE_MOST = 2 * (GROUP_TURNS - 1)  # league points a team may hold before the last group round (R8)
+
+
+def table_stakes() -> IntArray:
+    """Whether "table-reader" rests, by the league points before the last group round of the
+    team, its opponent and the group's other two (0 to 4 each): 1 where a loss cannot put it out
+    on league points (:func:`sevens.bots.stakes.last_match_stakes`, as the game bot and the batch
+    form read it), else 0.
+
+    >>> stakes = table_stakes()
+    >>> int(stakes[4, 0, 2, 2]), int(stakes[0, 4, 2, 2])
+    (1, 0)
+    """
+    points = range(_LEAGUE_MOST + 1)
+    return np.array(
+        [[[[last_match_stakes(m, o, x, y).second_or_level_if_lost for y in points] for x in points] for o in points]
+         for m in points],
+        dtype=np.int64,
+    )
+
+
+def table_rows(strategies: Sequence[BatchStrategy]) -> IntArray:
+    """For each row of :func:`order_tables`, the row a team of it plays when its table lets it rest:
+    the extra row after the strategies' for a "table-reader", -1 for any other (and the extra row)."""
+    rows = np.full(len(strategies), -1, dtype=np.int64)
+    readers = [type(s) is TableReaderPacing for s in strategies]
+    if any(readers):
+        rows[readers] = len(strategies)
+        rows = np.append(rows, -1)
+    return rows
+
+
+@_inline_loop
+def _table_rests(
+    record: IntArray, group_home: IntArray, group_away: IntArray, kind: IntArray, rows: IntArray, stakes: IntArray
+) -> None:
+    """Before the last group round, from the packed records (league points after two rounds): each
+    team of a "table-reader" that a loss cannot put out on league points takes its resting row
+    (``rows``, :func:`table_rows`; ``stakes``, :func:`table_stakes`). The group's other match of
+    that round is the one whose teams sit in the same group (R7)."""
+    last = group_home.shape[0] - 1
+    matches = group_home.shape[1]
+    for k in range(matches):
+        h, a = group_home[last, k], group_away[last, k]
+        for q in range(matches):
+            x, y = group_home[last, q], group_away[last, q]
+            if q != k and x // 4 == h // 4:
+                home, away = _field(record[h], 0), _field(record[a], 0)
+                other, others_opponent = _field(record[x], 0), _field(record[y], 0)
+                if rows[kind[h]] >= 0 and stakes[home, away, other, others_opponent]:
+                    kind[h] = rows[kind[h]]
+                if rows[kind[a]] >= 0 and stakes[away, home, other, others_opponent]:
+                    kind[a] = rows[kind[a]]
+
+
+@_jit
+def _rested_kinds(
+    record: IntArray, group_home: IntArray, group_away: IntArray, kind: IntArray, rows: IntArray, stakes: IntArray
+) -> IntArray:
+    _table_rests(record, group_home, group_away, kind, rows, stakes)
+    return kind
+
+
+def rested_kinds(
+    league_points: IntArray, group_home: IntArray, group_away: IntArray, kind: IntArray, rows: IntArray
+) -> IntArray:
+    """:func:`_table_rests` callable from Python (for tests): each team's row in the last group
+    round, given every team's league points before it and its row before."""
+    record = _RECORD_ZERO + (np.asarray(league_points, dtype=np.int64) << _FIELD_START[0])
+    return _rested_kinds(record, group_home, group_away, np.array(kind, dtype=np.int64), rows, table_stakes())
 
 
 # --- Smart strategies' decisions, asked for as the loop meets them ----------------------------
@@ -863,6 +955,8 @@ def play_tournaments(
     mixes: FloatArray,
     by_field: IntArray,
     targets: FloatArray,
+    rows: IntArray,
+    stakes: IntArray,
     group_home: IntArray,
     group_away: IntArray,
     first_home: IntArray,
@@ -893,7 +987,8 @@ def play_tournaments(
     indices into the last round's winners. Orders come from the built-in strategies' tables
     (``plan``, ``jitter``: see :func:`order_plan`) and the smart strategies' decisions
     (``decided``, ``mixes``: see :class:`Decisions`) and "field-reader"'s totals (``by_field``,
-    ``targets``: see :func:`field_totals`, :func:`field_targets`); lines from the alias tables (``index``,
+    ``targets``: see :func:`field_totals`, :func:`field_targets`); "table-reader"'s rests from
+    its group's table (``rows``, ``stakes``: see :func:`table_rows`, :func:`table_stakes`); lines from the alias tables (``index``,
     ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each
@@ -920,9 +1015,11 @@ def play_tournaments(
         group_sum = 0
         lines = group_lines[b]
         reads_field = False  # a "field-reader" seated: keep the group orders for it
+        reads_table = False  # a "table-reader" seated: read the tables before the last group round
         for t in range(teams):
             kind[t] = seats[b, t]
             reads_field |= not np.isnan(targets[_at(kind[t])])
+            reads_table |= rows[_at(kind[t])] >= 0
             held[t] = _STARTING_SCRUM
             wins[t] = 0
             record[t] = _RECORD_ZERO
@@ -931,6 +1028,8 @@ def play_tournaments(
             field = np.nan
             if reads_field and turn > 0:
                 field = _field_median(orders_log[0], orders_log[1], turn, ko_rounds, implied)
+            if reads_table and turn == rounds - 1:  # the tables as they stand before the round
+                _table_rests(record, group_home, group_away, kind, rows, stakes)
             for k in range(per_round):
                 h = group_home[turn, k]
                 a = group_away[turn, k]
@@ -963,6 +1062,9 @@ def play_tournaments(
                 draws += 1 - home_won - away_won
                 record[h] += _record_step(home_lp, ht, hp, at, ap)
                 record[a] += _record_step(2 - home_lp, at, ap, ht, hp)
+        if reads_table:  # the resting rows were for the last group round only
+            for t in range(teams):
+                kind[t] = seats[b, t]
         sums[0] = group_sum
         state[0], state[1], state[2], state[3] = s0, s1, s2, s3
         _group_tables(teams, record, lines, group_home, group_away, state, chain, lots, h2h,

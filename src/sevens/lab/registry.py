@@ -59,9 +59,9 @@ BUILTINS: dict[str, Callable[[], BatchStrategy]] = {
 """The batch strategies by name. "even", "group-blitz" (front-loading), "knockout-saver" and
 "random" follow the bots of the same name; "even-flair"/"even-force" pace evenly and put
 everything in FLAIR/FORCE; "odds-aware", "equilibrium", "field-reader" and "table-reader"
-follow :mod:`sevens.bots.smart` (all but "table-reader" run in the compiled loop; "field-reader"
-keeps every team's group orders there to read the field; a run with "table-reader", which reads
-its group's table, plays turn by turn with numpy)."""
+follow :mod:`sevens.bots.smart` (all run in the compiled loop; "field-reader" keeps every team's
+group orders there to read the field, and "table-reader" reads its group's league points there
+before the last group round)."""
 
 
 WEIGHTED = pacing.WEIGHTED

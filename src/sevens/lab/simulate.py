@@ -508,6 +508,12 @@ def _field_totals(knockout_rounds: int) -> IntArray:
     return kernels.field_totals(GROUP_TURNS, knockout_rounds)
 
 
+@lru_cache(maxsize=1)
+def _table_stakes() -> IntArray:
+    """"table-reader"'s rests by its group's league points for the compiled loop, kept (625 cases)."""
+    return kernels.table_stakes()
+
+
 @lru_cache(maxsize=8)
 def _decisions(group_rounds: int, turns: int) -> kernels.Decisions:
     """The smart strategies' decisions, kept for the process: each costs milliseconds of exact odds."""
@@ -534,6 +540,7 @@ def _simulate_compiled(
     plan, jitter = _order_plan(tuple(strategies), len(knockouts))
     by_field = _field_totals(len(knockouts))
     targets = kernels.field_targets(strategies)
+    rows, stakes = kernels.table_rows(strategies), _table_stakes()
     decisions = _decisions(GROUP_TURNS, GROUP_TURNS + len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]
@@ -566,7 +573,7 @@ def _simulate_compiled(
     def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64], mixes: NDArray[np.float64]) -> None:
         at[c] = kernels.play_tournaments(
             int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, targets,
-            group_home, group_away, first_home, first_away, next_home, next_away, index, cells, champion,
+            rows, stakes, group_home, group_away, first_home, first_away, next_home, next_away, index, cells, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],
             kernels.new_scratch(teams, len(knockouts), len(first_home)),
