@@ -34,17 +34,19 @@ P_FLOOR = 1e-4
 Z_LIMIT = 4.0
 
 
-def _engine_game(i: int) -> Game:
-    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(16)]
-    setup = draw_game(people, Format(16, 16, 1), seed_sha256="0" * 64, draw_seed=i)
+def _engine_game(i: int, field: tuple[str, ...] = NAMES, teams: int = 16, stream: str = "") -> Game:
+    """Game ``i`` played by the rules engine, its teams' autopilots ``field`` in turn round the draw;
+    ``stream`` keeps one test's dice apart from another's."""
+    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(teams)]
+    setup = draw_game(people, Format(teams, teams, 1), seed_sha256="0" * 64, draw_seed=i)
     for t, team in enumerate(setup.teams):
-        setup = setup.with_autopilot(team.id, NAMES[t % 4])
+        setup = setup.with_autopilot(team.id, field[t % len(field)])
     game = new_game(setup)
     seed = f"{i + 1:064x}"
     while not game.finished:
         n = game.turn_number
         orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=seed)
-        game = play_turn(game, orders, lambda stream, n=n: SeededDice(random.Random(f"{i}/{n}/{stream}")))
+        game = play_turn(game, orders, lambda s, n=n: SeededDice(random.Random(f"{stream}{i}/{n}/{s}")))
     return game
 
 
@@ -168,20 +170,6 @@ class _CountingRests:
         return force, flair
 
 
-def _table_engine_game(i: int) -> Game:
-    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(8)]
-    setup = draw_game(people, Format(8, 8, 1), seed_sha256="0" * 64, draw_seed=i)
-    for t, team in enumerate(setup.teams):
-        setup = setup.with_autopilot(team.id, TABLE_FIELD[t % 2])
-    game = new_game(setup)
-    seed = f"{i + 1:064x}"
-    while not game.finished:
-        n = game.turn_number
-        orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=seed)
-        game = play_turn(game, orders, lambda stream, n=n: SeededDice(random.Random(f"t{i}/{n}/{stream}")))
-    return game
-
-
 @pytest.mark.slow
 def test_a_field_with_table_reader_agrees_with_the_engine() -> None:
     """The engine's table-reader reads the game's group tables, the batch's the simulator's league
@@ -191,7 +179,7 @@ def test_a_field_with_table_reader_agrees_with_the_engine() -> None:
     points = np.zeros(7)  # the league points of table-reader's teams after the groups, 0 to 6
     asked = rested = 0
     for i in range(TABLE_ENGINE_TOURNAMENTS):
-        game = _table_engine_game(i)
+        game = _engine_game(i, TABLE_FIELD, teams=8, stream="t")
         teams = [t.id for t in game.setup.teams]
         champion[teams.index(game.champion)] += 1
         third = game.turns[2]
