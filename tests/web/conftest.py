@@ -12,11 +12,7 @@ from sqlalchemy import Engine
 from sevens.store.db import make_engine, run_migrations
 from sevens.store.testing import backends, clear_tables, throwaway_database
 from sevens.web.app import create_app
-from sevens.web.deps import (
-    CREDENTIALS_WINDOW_SECONDS,
-    DEVICE_LINKS_WINDOW_SECONDS,
-    ORGANISER_ACTS_WINDOW_SECONDS,
-)
+from sevens.web.deps import hourly_limiter
 from sevens.web.security import RateLimiter
 from sevens.web.settings import Settings
 from web.web_helpers import FakeClock, Hosted, host_game
@@ -71,15 +67,9 @@ def app(site: Site, web_db: WebDb, clock: FakeClock) -> FastAPI:
     # The hourly limits at their defaults, counted afresh for each test as on a new server: the
     # app lives for the whole session, and one test's organiser links and acts are normal use.
     settings: Settings = site.app.state.settings
-    site.app.state.credentials_limiter = RateLimiter(
-        attempts=settings.credentials_per_hour, window_seconds=CREDENTIALS_WINDOW_SECONDS
-    )
-    site.app.state.organiser_acts_limiter = RateLimiter(
-        attempts=settings.organiser_acts_per_hour, window_seconds=ORGANISER_ACTS_WINDOW_SECONDS
-    )
-    site.app.state.device_links_limiter = RateLimiter(
-        attempts=settings.device_links_per_hour, window_seconds=DEVICE_LINKS_WINDOW_SECONDS
-    )
+    site.app.state.credentials_limiter = hourly_limiter(settings.credentials_per_hour)
+    site.app.state.organiser_acts_limiter = hourly_limiter(settings.organiser_acts_per_hour)
+    site.app.state.device_links_limiter = hourly_limiter(settings.device_links_per_hour)
     return site.app
 
 

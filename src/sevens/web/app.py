@@ -31,12 +31,7 @@ from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_mi
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.tournament.standings import DECIDED_BY_WORDS
-from sevens.web.deps import (
-    CREDENTIALS_WINDOW_SECONDS,
-    DEVICE_LINKS_WINDOW_SECONDS,
-    GAMES_WINDOW_SECONDS,
-    ORGANISER_ACTS_WINDOW_SECONDS,
-)
+from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.proxies import TrustedProxies, parse_trusted
@@ -289,15 +284,12 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared
     )
-    def hourly(per_hour: int, window_seconds: int) -> RateLimiter | None:
-        return None if per_hour == 0 else RateLimiter(attempts=per_hour, window_seconds=window_seconds, shared=shared)
-
     # New games, new credentials by organiser link (per address), organiser acts (per game) and links
     # for another device (per seat) count in the same table, under keys of their own; 0 turns a limit off.
-    app.state.games_limiter = hourly(settings.games_per_hour, GAMES_WINDOW_SECONDS)
-    app.state.credentials_limiter = hourly(settings.credentials_per_hour, CREDENTIALS_WINDOW_SECONDS)
-    app.state.organiser_acts_limiter = hourly(settings.organiser_acts_per_hour, ORGANISER_ACTS_WINDOW_SECONDS)
-    app.state.device_links_limiter = hourly(settings.device_links_per_hour, DEVICE_LINKS_WINDOW_SECONDS)
+    app.state.games_limiter = hourly_limiter(settings.games_per_hour, shared)
+    app.state.credentials_limiter = hourly_limiter(settings.credentials_per_hour, shared)
+    app.state.organiser_acts_limiter = hourly_limiter(settings.organiser_acts_per_hour, shared)
+    app.state.device_links_limiter = hourly_limiter(settings.device_links_per_hour, shared)
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
     templates.env.globals["csrf_token"] = csrf_token
     templates.env.globals["describe_bot"] = describe

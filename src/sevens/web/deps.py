@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import find_principal
 from sevens.store.models import ApiPrincipal, PrincipalKind
-from sevens.web.security import RateLimiter, client_key, session_token
+from sevens.web.security import RateLimiter, SharedCount, client_key, session_token
 from sevens.web.settings import Settings
 
 __all__ = [
@@ -27,13 +27,11 @@ __all__ = [
     "PrincipalDep",
     "SessionDep",
     "SettingsDep",
-    "CREDENTIALS_WINDOW_SECONDS",
-    "DEVICE_LINKS_WINDOW_SECONDS",
-    "GAMES_WINDOW_SECONDS",
+    "HOUR_SECONDS",
     "LimitReached",
-    "ORGANISER_ACTS_WINDOW_SECONDS",
     "bot_token",
     "device_link_allowed",
+    "hourly_limiter",
     "current_principal",
     "get_db",
     "new_credential_allowed",
@@ -159,8 +157,15 @@ def bot_principal(
 BotDep = Annotated[ApiPrincipal, Depends(bot_principal)]
 
 
-GAMES_WINDOW_SECONDS = 3600
-"""The window of the limit on new games (``Settings.games_per_hour``)."""
+HOUR_SECONDS = 3600
+"""The window of every hourly limit: new games, new credentials, organiser acts, a seat's links for
+another device (``Settings.*_per_hour``)."""
+
+
+def hourly_limiter(per_hour: int, shared: SharedCount | None = None) -> RateLimiter | None:
+    """The limiter of ``per_hour`` acts an hour (None, no limit, for 0), counting in ``shared``
+    where every worker sees it when given."""
+    return None if per_hour == 0 else RateLimiter(attempts=per_hour, window_seconds=HOUR_SECONDS, shared=shared)
 
 
 def _games_key(request: Request) -> str:
@@ -177,16 +182,6 @@ def _wait_words(seconds: int) -> str:
     if seconds < 120:
         return f"{seconds} second{'' if seconds == 1 else 's'}"
     return f"{math.ceil(seconds / 60)} minutes"
-
-
-CREDENTIALS_WINDOW_SECONDS = 3600
-"""The window of the limit on new credentials (``Settings.credentials_per_hour``)."""
-
-ORGANISER_ACTS_WINDOW_SECONDS = 3600
-"""The window of the limit on organiser acts (``Settings.organiser_acts_per_hour``)."""
-
-DEVICE_LINKS_WINDOW_SECONDS = 3600
-"""The window of the limit on a seat's links for another device (``Settings.device_links_per_hour``)."""
 
 
 class LimitReached(HTTPException):
@@ -244,7 +239,7 @@ def new_game_allowed(request: Request) -> contextlib.AbstractContextManager[None
     (:func:`_held`; a game the block does not make, a bad setting, is given back).
 
     Raises:
-        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+        LimitReached: 429 with Retry-After, saying the limit and when to try again.
     """
     return _held(
         request,
@@ -260,7 +255,7 @@ def new_credential_allowed(request: Request, what: str) -> contextlib.AbstractCo
     given this hour by an organiser link, held while the block makes it (:func:`_held`).
 
     Raises:
-        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+        LimitReached: 429 with Retry-After, saying the limit and when to try again.
     """
     # A key of its own, as for new games: counted in the same table, never against another limit.
     return _held(
@@ -279,7 +274,7 @@ def organiser_act_allowed(request: Request, public_id: str) -> contextlib.Abstra
     the game's acts.
 
     Raises:
-        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+        LimitReached: 429 with Retry-After, saying the limit and when to try again.
     """
     return _held(
         request,
@@ -297,7 +292,7 @@ def device_link_allowed(request: Request, public_id: str, player_id: str) -> con
     seat, or anyone could use up its links.
 
     Raises:
-        HTTPException: 429 with Retry-After, saying the limit and when to try again.
+        LimitReached: 429 with Retry-After, saying the limit and when to try again.
     """
     return _held(
         request,

@@ -1034,6 +1034,12 @@ def _organiser_noted(
     )
 
 
+def _seat_named(db: SessionDep, game: GameRow, player_id: str) -> str:
+    """``player_id`` if it is one of the game's seats, else "": a note names a seat only if it is
+    one (a forged id is said by the store's reason, quoted)."""
+    return player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
+
+
 def _organiser_limited(
     request: Request, db: SessionDep, principal: ApiPrincipal | None, game: GameRow, clock: ClockDep,
     act: str, exc: LimitReached, *, seat: str = "", refusal: Refusal | None = None,
@@ -1614,6 +1620,7 @@ def post_new_invite(
     """Issue a new invite link for a seat (the old one stops working); shown once, used once.
     With ``sign_out``, whoever plays the seat now loses it until the new link is used."""
     game = _organiser_action(request, db, principal, public_id, csrf)
+    act = "sign-out" if sign_out == "yes" else "invite"
     try:
         with organiser_act_allowed(request, game.public_id):
             return _new_link_page(
@@ -1621,14 +1628,9 @@ def post_new_invite(
                 canonical=f"/games/{game.public_id}/organise",
             )
     except StoreError as exc:  # the game ended, or the seat was taken since the page was loaded
-        act = "sign-out" if sign_out == "yes" else "invite"
-        # Named in the note only if it is a seat: a forged id is said by the store's reason, quoted.
-        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
-        return _organiser_noted(request, db, principal, game, clock, act, exc, seat=seat)
+        return _organiser_noted(request, db, principal, game, clock, act, exc, seat=_seat_named(db, game, player_id))
     except LimitReached as exc:
-        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
-        act = "sign-out" if sign_out == "yes" else "invite"
-        return _organiser_limited(request, db, principal, game, clock, act, exc, seat=seat)
+        return _organiser_limited(request, db, principal, game, clock, act, exc, seat=_seat_named(db, game, player_id))
 
 
 @router.post("/games/{public_id}/seats/{player_id}/release")
@@ -1649,11 +1651,9 @@ def post_release_seat(
         with organiser_act_allowed(request, game.public_id):
             store.release_seat(db, game_id=game.id, player_id=player_id, now=clock(), actor="organiser")
     except StoreError as exc:  # the game is over, or nobody holds the seat (another tab did it)
-        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
-        return _organiser_noted(request, db, principal, game, clock, "release", exc, seat=seat)
+        return _organiser_noted(request, db, principal, game, clock, "release", exc, seat=_seat_named(db, game, player_id))
     except LimitReached as exc:
-        seat = player_id if any(s.player_id == player_id for s in store.seats_of(db, game_id=game.id)) else ""
-        return _organiser_limited(request, db, principal, game, clock, "release", exc, seat=seat)
+        return _organiser_limited(request, db, principal, game, clock, "release", exc, seat=_seat_named(db, game, player_id))
     return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")
 
 
