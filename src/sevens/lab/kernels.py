@@ -33,10 +33,15 @@ from numpy.typing import NDArray
 
 from sevens.bots import MIX_JITTER, MIX_SHARES
 from sevens.bots.pacing import FIELD_CAP, NO_FIELD_REPLY, REPLY_PULL, REPLY_STEP
-from sevens.bots.stakes import last_match_stakes
 from sevens.lab.jit import AVAILABLE, compiler
 from sevens.lab.sampling import FLAIR_BASE, TAIL, point_weights
-from sevens.lab.smart import EquilibriumPacing, FieldReaderPacing, OddsAwarePacing, TableReaderPacing
+from sevens.lab.smart import (
+    EquilibriumPacing,
+    FieldReaderPacing,
+    OddsAwarePacing,
+    TableReaderPacing,
+    rest_table,
+)
 from sevens.lab.strategies import (
     BatchStrategy,
     BatchView,
@@ -79,7 +84,6 @@ __all__ = [
     "spec",
     "rested_kinds",
     "table_rows",
-    "table_stakes",
     "uniforms",
 ]
 
@@ -95,7 +99,7 @@ it (their slots in the decisions array, in this order). "field-reader" splits as
 does and shares its slot; its total comes from :func:`field_totals` at its reply weight to the
 field (:func:`field_median`, :func:`reply_steps`). "table-reader" plans as "equilibrium"; before
 the last group round, each of its teams that its group's table lets rest plays a row of its own
-that orders nothing (:func:`table_rows`, :func:`table_stakes`)."""
+that orders nothing (:func:`table_rows`, :func:`sevens.lab.smart.rest_table`)."""
 
 # A plan word's tag (bits 33 on): 0 a drawn total ("random"), a smart slot plus 1, or this one:
 # the total read off the field, the split as equilibrium's.
@@ -459,27 +463,6 @@ def reply_steps(field: float, target: float) -> int:
 
 # --- "table-reader": its group's table before the last group round ------------------------------
 
-_LEAGUE_MOST = 2 * (GROUP_TURNS - 1)  # league points a team may hold before the last group round (R8)
-
-
-def table_stakes() -> IntArray:
-    """Whether "table-reader" rests, by the league points before the last group round of the
-    team, its opponent and the group's other two (0 to 4 each): 1 where a loss cannot put it out
-    on league points (:func:`sevens.bots.stakes.last_match_stakes`, as the game bot and the batch
-    form read it), else 0.
-
-    >>> stakes = table_stakes()
-    >>> int(stakes[4, 0, 2, 2]), int(stakes[0, 4, 2, 2])
-    (1, 0)
-    """
-    points = range(_LEAGUE_MOST + 1)
-    return np.array(
-        [[[[last_match_stakes(m, o, x, y).second_or_level_if_lost for y in points] for x in points] for o in points]
-         for m in points],
-        dtype=np.int64,
-    )
-
-
 def table_rows(strategies: Sequence[BatchStrategy]) -> IntArray:
     """For each row of :func:`order_tables`, the row a team of it plays when its table lets it rest:
     the extra row after the strategies' for a "table-reader", -1 for any other (and the extra row)."""
@@ -497,7 +480,7 @@ def _table_rests(
 ) -> None:
     """Before the last group round, from the packed records (league points after two rounds): each
     team of a "table-reader" that a loss cannot put out on league points takes its resting row
-    (``rows``, :func:`table_rows`; ``stakes``, :func:`table_stakes`). The group's other match of
+    (``rows``, :func:`table_rows`; ``stakes``, :func:`sevens.lab.smart.rest_table`). The group's other match of
     that round is the one whose teams sit in the same group (R7)."""
     last = group_home.shape[0] - 1
     matches = group_home.shape[1]
@@ -528,7 +511,7 @@ def rested_kinds(
     """:func:`_table_rests` callable from Python (for tests): each team's row in the last group
     round, given every team's league points before it and its row before."""
     record = _RECORD_ZERO + (np.asarray(league_points, dtype=np.int64) << _FIELD_START[0])
-    return _rested_kinds(record, group_home, group_away, np.array(kind, dtype=np.int64), rows, table_stakes())
+    return _rested_kinds(record, group_home, group_away, np.array(kind, dtype=np.int64), rows, rest_table())
 
 
 # --- Smart strategies' decisions, asked for as the loop meets them ----------------------------
@@ -988,7 +971,7 @@ def play_tournaments(
     (``plan``, ``jitter``: see :func:`order_plan`) and the smart strategies' decisions
     (``decided``, ``mixes``: see :class:`Decisions`) and "field-reader"'s totals (``by_field``,
     ``targets``: see :func:`field_totals`, :func:`field_targets`); "table-reader"'s rests from
-    its group's table (``rows``, ``stakes``: see :func:`table_rows`, :func:`table_stakes`); lines from the alias tables (``index``,
+    its group's table (``rows``, ``stakes``: see :func:`table_rows`, :func:`sevens.lab.smart.rest_table`); lines from the alias tables (``index``,
     ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
     Per-tournament results are written to their rows (``champion`` ... ``group_lines``, each

@@ -35,6 +35,7 @@ from sevens.bots.strategies import raised_at
 from sevens.lab import held, kernels
 from sevens.lab.cores import available_cores
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
+from sevens.lab.smart import rest_table
 from sevens.lab.strategies import BatchStrategy, BatchView, Orders, StrategyError
 from sevens.rules import (
     FLAIR_OPTION_COST,
@@ -508,12 +509,6 @@ def _field_totals(knockout_rounds: int) -> IntArray:
     return kernels.field_totals(GROUP_TURNS, knockout_rounds)
 
 
-@lru_cache(maxsize=1)
-def _table_stakes() -> IntArray:
-    """"table-reader"'s rests by its group's league points for the compiled loop, kept (625 cases)."""
-    return kernels.table_stakes()
-
-
 @lru_cache(maxsize=8)
 def _decisions(group_rounds: int, turns: int) -> kernels.Decisions:
     """The smart strategies' decisions, kept for the process: each costs milliseconds of exact odds."""
@@ -540,7 +535,7 @@ def _simulate_compiled(
     plan, jitter = _order_plan(tuple(strategies), len(knockouts))
     by_field = _field_totals(len(knockouts))
     targets = kernels.field_targets(strategies)
-    rows, stakes = kernels.table_rows(strategies), _table_stakes()
+    rows, stakes = kernels.table_rows(strategies), rest_table()
     decisions = _decisions(GROUP_TURNS, GROUP_TURNS + len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
               for fixture in GROUP_ROUNDS]

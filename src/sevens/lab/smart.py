@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +30,15 @@ from sevens.lab.strategies import BatchView, Orders, check_knockout_weight, pace
 from sevens.tournament.fixtures import GROUP_ROUNDS
 from sevens.tournament.formats import GROUP_SIZE, GROUP_TURNS
 
-__all__ = ["EquilibriumPacing", "FieldReaderPacing", "OddsAwarePacing", "TableReaderPacing", "field_weights", "table_rests"]
+__all__ = [
+    "EquilibriumPacing",
+    "FieldReaderPacing",
+    "OddsAwarePacing",
+    "TableReaderPacing",
+    "field_weights",
+    "rest_table",
+    "table_rests",
+]
 
 IntArray = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -165,18 +174,38 @@ def _last_round_places() -> IntArray:
 _LAST_ROUND = _last_round_places()
 
 
+_LEAGUE_MOST = 2 * (GROUP_TURNS - 1)  # league points a team may hold before the last group round (R8)
+
+
+@cache
+def rest_table() -> IntArray:
+    """Whether "table-reader" rests, by the league points before the last group round of the
+    team, its opponent and the group's other two (0 to 4 each): 1 where a loss cannot put it out
+    on league points (:func:`sevens.bots.stakes.last_match_stakes`, the game bot's reading), else
+    0. Built once (625 cases) for the batch form and the compiled loop alike.
+
+    >>> stakes = rest_table()
+    >>> int(stakes[4, 0, 2, 2]), int(stakes[0, 4, 2, 2])
+    (1, 0)
+    """
+    points = range(_LEAGUE_MOST + 1)
+    return np.array(
+        [[[[last_match_stakes(m, o, x, y).second_or_level_if_lost for y in points] for x in points] for o in points]
+         for m in points],
+        dtype=np.int64,
+    )
+
+
 def table_rests(view: BatchView) -> NDArray[np.bool_]:
     """For each team of the view, whether "table-reader" rests: before its last group match, a loss
-    would leave at most one team above it on league points (:func:`sevens.bots.stakes.last_match_stakes`,
-    the game bot's reading of its group's table); all false at any other turn, or without the tables."""
+    would leave at most one team above it on league points (:func:`rest_table`); all false at any
+    other turn, or without the tables."""
     if view.knockout or view.group_matches_left != 1 or view.group_league_points is None:
         return np.zeros(view.size, dtype=bool)
     group_start = view.team - view.team % GROUP_SIZE
     places = group_start[:, None] + _LAST_ROUND[view.team % GROUP_SIZE]
     table = view.group_league_points[view.tournament[:, None], places]
-    cases, back = np.unique(np.column_stack((view.league_points, table)), axis=0, return_inverse=True)
-    safe = np.array([last_match_stakes(*map(int, case)).second_or_level_if_lost for case in cases], dtype=bool)
-    result: NDArray[np.bool_] = safe[back.ravel()]
+    result: NDArray[np.bool_] = rest_table()[view.league_points, table[:, 0], table[:, 1], table[:, 2]].astype(bool)
     return result
 
 
