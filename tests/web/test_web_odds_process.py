@@ -23,7 +23,7 @@ def process() -> Iterator[OddsProcess]:
 
 
 def _question(team: str) -> OddsQuestion:
-    return OddsQuestion(team_id=team, mine=Order(force=4, flair=6), scrum=20, theirs=None, their_bot=None, knockout=False)
+    return OddsQuestion(team_id=team, mine=Order(force=4, flair=6), scrum=20, theirs=None, their_bot=None, knockout=False, bots=())
 
 
 def test_a_question_larger_than_the_pipe_holds_is_given_up_when_the_process_is_stuck(process: OddsProcess) -> None:

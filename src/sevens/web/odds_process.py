@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, BinaryIO
 
-from sevens.bots import STRATEGIES, get_strategy
+from sevens.bots import get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.tournament.game import ManagerView
@@ -71,11 +71,13 @@ class OddsQuestion:
     theirs: ManagerView | None
     their_bot: str | None
     knockout: bool
+    bots: tuple[str, ...]
+    """The bots a game may use (``sevens.store.games.strategy_names``), whose typical orders are
+    worked out: read by the worker, which has the store, and sent with the question."""
 
 
-def _plausible_orders(theirs: ManagerView, their_bot: str | None) -> list[tuple[str, Order]]:
+def _plausible_orders(theirs: ManagerView, names: tuple[str, ...], their_bot: str | None) -> list[tuple[str, Order]]:
     found: list[tuple[str, Order]] = []
-    names = tuple(sorted(STRATEGIES))  # the bots a game may use (sevens.store.games.strategy_names)
     for name in names + ((their_bot,) if their_bot is not None and their_bot not in names else ()):
         # A fixed random source: the opponent's real autopilot draws from the secret seed, which
         # must not be predicted here (R14); these are only typical orders of each bot.
@@ -96,7 +98,7 @@ def odds_answer(question: OddsQuestion) -> dict[str, Any]:
     theirs = question.theirs
     if theirs is not None:
         rules = "knockout" if question.knockout else "group"  # which of draw or level the rows carry
-        for name, order in _plausible_orders(theirs, question.their_bot):
+        for name, order in _plausible_orders(theirs, question.bots, question.their_bot):
             if question.knockout:
                 k = knockout_odds(mine, order)
                 rows.append({"bot": name, "order": order.to_dict(), "win": k.win, "level": k.level, "loss": k.loss})

@@ -1074,4 +1074,5 @@ def odds_question(
         theirs=None if view.opponent is None else state.view_for(view.opponent),
         their_bot=their_bot,
         knockout=view.stage is not None and view.stage.knockout,
+        bots=store.strategy_names(),
     )
