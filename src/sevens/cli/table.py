@@ -43,9 +43,10 @@ LOTS_DIGEST = "table"
 LOTS_STREAM = "lots"
 
 MAX_LINE_COUNT = 999
-"""The most tries, conversions, penalties or drop goals a line typed by hand may count. Both teams
-spend at most 160 points on a match (R3), a few dozen of each at the very most even with doubles
-(R2), so more is a slip of the keyboard: a line of 10**23 tries was printed as if it were a score."""
+"""The most tries, conversions, penalties or drop goals a line typed by hand may count. R2 sets no
+upper end, but a team spends at most 150 points on one match (R3, R4): penalties and conversions
+never pass 150, and 1,000 tries or drop goals would take over 400 scoring doubles (each 1 in 36). So
+more is a slip of the keyboard: a line of 10**23 tries was printed as if it were a score."""
 
 
 def lots_dice(file_bytes: bytes, lots_seed: str | None) -> FairDice:
