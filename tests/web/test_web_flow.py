@@ -91,7 +91,7 @@ def test_head_is_answered_like_get_without_a_body(app: FastAPI, hosted: Hosted) 
     assert client.head("/games/nope").status_code == 404
     assert post_form(client, "/games", {}).status_code != 405  # the other methods are untouched
     icon = client.get("/")
-    assert '<link rel="icon" href="/static/favicon.svg"' in icon.text
+    assert re.search(r'<link rel="icon" href="/static/favicon\.svg\?v=[0-9a-f]{16}"', icon.text)
     moved = client.get("/favicon.ico", follow_redirects=False)  # asked for where no page names an icon
     assert moved.status_code == 301 and moved.headers["location"] == "/static/favicon.svg"
 

@@ -16,7 +16,6 @@ import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy import Engine
 from sqlalchemy.exc import DataError, OperationalError
@@ -31,6 +30,7 @@ from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_mi
 from sevens.store.errors import StoreError
 from sevens.store.ratelimit import count_failure
 from sevens.tournament.standings import DECIDED_BY_WORDS
+from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
@@ -291,6 +291,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.organiser_acts_limiter = hourly_limiter(settings.organiser_acts_per_hour, shared)
     app.state.device_links_limiter = hourly_limiter(settings.device_links_per_hour, shared)
     templates = Jinja2Templates(directory=str(_package_dir("templates")))
+    assets = Assets(_package_dir("static"))
+    templates.env.globals["static"] = assets.url
     templates.env.globals["csrf_token"] = csrf_token
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
@@ -386,7 +388,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
                 headers = {**(headers or {}), "Allow": ", ".join(allowed)}
         return error_response(request, exc.status_code, message, headers)
 
-    app.mount("/static", StaticFiles(directory=str(_package_dir("static"))), name="static")
+    app.mount("/static", assets, name="static")
     # The API first: its routes are the busiest, and Starlette tries routes in order (no path
     # is shared between the two routers, so the order changes nothing else).
     app.include_router(api.router)

@@ -1,0 +1,84 @@
+"""The static files on a metered phone: fetched once under a versioned address and kept, gzipped on
+the way, asked again with If-None-Match (a 304) under any other address."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from sevens.web.assets import FOREVER, REVALIDATE
+from sevens.web.security import CSP
+from web.web_helpers import new_client
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "sevens" / "web" / "static"
+
+
+def _linked(page: str) -> dict[str, str]:
+    """The static files a page names, by file name: their addresses as written."""
+    return {m[1]: m[0] for m in re.finditer(r'/static/([a-z]+\.[a-z]+)\?v=[0-9a-f]{16}', page)}
+
+
+def test_a_page_names_each_static_file_by_a_versioned_address_kept_for_a_year(app: FastAPI) -> None:
+    """Every page carried /static/app.js and /static/style.css (54 kB) with Cache-Control: no-store,
+    so a phone fetched both again with every page and every reload a resolved turn brings. A page now
+    names them with the hash of their bytes, and that address is cached as immutable for a year."""
+    client = new_client(app)
+    linked = _linked(client.get("/").text)
+    assert set(linked) == {"app.js", "style.css", "favicon.svg"}
+    for name, url in linked.items():
+        answer = client.get(url, headers={"Accept-Encoding": "identity"})
+        assert answer.status_code == 200, url
+        assert answer.content == (STATIC / name).read_bytes()
+        assert answer.headers["cache-control"] == FOREVER
+        assert answer.headers["etag"] and answer.headers["vary"] == "Accept-Encoding"
+        assert "content-encoding" not in answer.headers
+        # The security headers stay: only the caching is the file's own.
+        assert answer.headers["content-security-policy"] == CSP
+        assert answer.headers["x-content-type-options"] == "nosniff"
+    assert client.get(linked["app.js"]).headers["content-type"] == "text/javascript; charset=utf-8"
+    assert client.get(linked["style.css"]).headers["content-type"] == "text/css; charset=utf-8"
+    assert client.get(linked["favicon.svg"]).headers["content-type"] == "image/svg+xml"
+
+
+def test_the_script_and_style_sheet_travel_gzipped_to_a_browser_that_takes_it(app: FastAPI) -> None:
+    """They went as they are (36 + 18 kB); gzipped they are under a third of that. They hold no
+    secret and nothing a request changes, so their compressed size tells an eavesdropper nothing."""
+    client = new_client(app)
+    linked = _linked(client.get("/").text)
+    for name in ("app.js", "style.css"):
+        answer = client.get(linked[name], headers={"Accept-Encoding": "gzip, deflate, br"})
+        assert answer.headers["content-encoding"] == "gzip", name
+        assert answer.content == (STATIC / name).read_bytes()  # decoded by the client
+        assert int(answer.headers["content-length"]) < (STATIC / name).stat().st_size / 3
+        plain = client.get(linked[name], headers={"Accept-Encoding": "identity"})
+        assert plain.headers["etag"] != answer.headers["etag"]  # two bodies, two strong tags
+    refused = client.get(linked["app.js"], headers={"Accept-Encoding": "gzip;q=0, br"})
+    assert "content-encoding" not in refused.headers
+
+
+def test_an_unversioned_or_old_address_is_asked_again_and_answered_304_while_unchanged(app: FastAPI) -> None:
+    """An address without the current hash (a bookmark, a page from before a new release) is not
+    kept blindly: the browser asks again, and its If-None-Match gets 304 with no body."""
+    client = new_client(app)
+    for url in ("/static/app.js", "/static/app.js?v=0123456789abcdef"):
+        first = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert first.status_code == 200 and first.headers["cache-control"] == REVALIDATE, url
+        again = client.get(url, headers={"Accept-Encoding": "gzip", "If-None-Match": first.headers["etag"]})
+        assert again.status_code == 304 and again.content == b"", url
+        assert again.headers["etag"] == first.headers["etag"]
+    moved = client.get("/favicon.ico", follow_redirects=False)
+    assert moved.status_code == 301 and moved.headers["location"] == "/static/favicon.svg"
+
+
+def test_a_static_address_with_no_file_or_another_method_is_refused_plainly(app: FastAPI) -> None:
+    client = new_client(app)
+    missing = client.get("/static/nothing.js")
+    assert missing.status_code == 404 and "no such file" in missing.text
+    assert client.get("/static/").status_code == 404
+    assert client.get("/static/../app.py").status_code == 404
+    posted = client.post("/static/app.js")
+    assert posted.status_code == 405 and posted.headers["allow"] == "GET, HEAD"
+    head = client.head(_linked(client.get("/").text)["style.css"])
+    assert head.status_code == 200 and head.content == b"" and head.headers["cache-control"] == FOREVER
