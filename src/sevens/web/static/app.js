@@ -195,6 +195,44 @@ function watchOdds(form) {
 }
 
 var LIVE_POLL_MS = 5000;
+// A page left alone (a phone on the table, its screen on) asks less often: a poll costs a metered
+// connection about 1 kB each way, 720 an hour at 5 s. After IDLE_AFTER_MS without the reader's
+// touch, a key or a scroll, it asks every IDLE_POLL_MS; the reader's next touch asks at once and
+// goes back to LIVE_POLL_MS. A hidden page (another tab, a locked phone) asks nothing at all.
+var IDLE_POLL_MS = 20000;
+var IDLE_AFTER_MS = 180000;
+
+// Calls ``check`` every LIVE_POLL_MS while the page is shown and the reader busy with it, every
+// IDLE_POLL_MS once they have left it alone; never while hidden. Returns a function that stops it.
+function poll(check) {
+  var touched = Date.now(), timer = null, stopped = false;
+  function idle() { return Date.now() - touched >= IDLE_AFTER_MS; }
+  function next() {
+    if (stopped) { return; }
+    timer = window.setTimeout(function () {
+      if (!document.hidden) { check(); }
+      next();
+    }, idle() ? IDLE_POLL_MS : LIVE_POLL_MS);
+  }
+  function woken() {
+    var was = idle();
+    touched = Date.now();
+    if (was && !stopped) {  // back from a long wait: ask now, not up to IDLE_POLL_MS later
+      window.clearTimeout(timer);
+      if (!document.hidden) { check(); }
+      next();
+    }
+  }
+  ["pointerdown", "keydown", "scroll", "wheel", "touchstart"].forEach(function (kind) {
+    window.addEventListener(kind, woken, { passive: true, capture: true });
+  });
+  // Shown again, the page's own listener asks at once; the pace starts again from there.
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) { touched = Date.now(); window.clearTimeout(timer); next(); }
+  });
+  next();
+  return function () { stopped = true; window.clearTimeout(timer); };
+}
 
 // A player's page lists whether each team has ordered this turn (never what). Orders coming in do
 // not move a player's version (a reload would interrupt whoever is typing an order), so the page's
@@ -314,7 +352,7 @@ function followGame() {
   var main = document.querySelector("main[data-live]");
   if (!main) { return; }
   var edited = main.querySelector(".error-summary, .kept-note") !== null;
-  var timer = null;
+  var stop = null;
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
   });
@@ -351,7 +389,7 @@ function followGame() {
   // ``own``: what moved is this player's own orders or autopilots, from another tab or device.
   function moved(state, own) {
     if (!busy()) { reload(); return; }
-    clearInterval(timer);
+    stop();
     var note = document.getElementById("live-note"), said;
     if (note === null) {  // a second move (the tab shown again) says the latest in the same note
       note = element("div");
@@ -398,7 +436,7 @@ function followGame() {
       if (state && state.who_ordered) { refreshWhoOrdered(state.who_ordered); }
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
   }
-  timer = setInterval(check, LIVE_POLL_MS);
+  stop = poll(check);
   document.addEventListener("visibilitychange", check);
 }
 
@@ -527,7 +565,7 @@ function watchShownLinks() {
   if (!main) { return; }
   var shown = main.querySelectorAll("[data-link][data-mark]");
   if (!shown.length) { return; }
-  var timer = null;
+  var stop = null;
   function what(el) {
     return el.dataset.link === "organiser" ? "the organiser link" : "seat " + el.dataset.link.slice(1);
   }
@@ -598,7 +636,7 @@ function watchShownLinks() {
         // the link to its own seat (``data-held``), is gone with it. A seat's invite shown to the
         // organiser still opens that seat, and whether a newer one replaced it is no longer this
         // browser's to know: say that, rather than call it dead.
-        clearInterval(timer);
+        stop();
         shown.forEach(lostPart);
         return;
       }
@@ -615,7 +653,7 @@ function watchShownLinks() {
       allLinksBox();
     }).catch(function () { /* offline for a moment: try again at the next tick */ });
   }
-  timer = setInterval(function () { if (!document.hidden) { check(); } }, LIVE_POLL_MS);
+  stop = poll(check);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { check(); } });
   window.addEventListener("focus", check);
   document.addEventListener("copy", check);

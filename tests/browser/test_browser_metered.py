@@ -1,0 +1,120 @@
+"""A player following a game on a phone's metered connection: what their page costs to load, to load
+again when a turn brings a reload, and to leave open for an hour."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browser.browser_helpers import BEHIND, CHROMIUM, start_with_one_seat, visit
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+
+FIRST_VIEW_BUDGET = 45_000
+"""Bytes on the wire for a player's page of an 8-team game seen for the first time: its HTML (18 kB
+at turn 1), the script and style sheet gzipped (19 kB), and the odds its two order forms ask for
+(2 kB each), with a little room. It was 78 kB, the two files going as they are (55 kB)."""
+
+AGAIN_OVERHEAD = 6_000
+"""Bytes on the wire beyond the page's own HTML when it is loaded again (a resolved turn reloads
+it): its headers and the odds of its order forms, nothing else. The script and style sheet came
+again each time (55 kB)."""
+
+
+def _wire(client: Any, page: Any, url: str) -> tuple[int, list[str]]:
+    """Bytes received (headers and body, as sent) for a visit to ``url``, and each address that
+    came over the network rather than from the browser's cache."""
+    got: list[int] = []
+    asked: dict[str, str] = {}
+    fetched: list[str] = []
+
+    def sent(event: dict[str, Any]) -> None:
+        asked[event["requestId"]] = event["request"]["url"]
+
+    def finished(event: dict[str, Any]) -> None:
+        got.append(int(event["encodedDataLength"]))
+        # Chromium reports a file taken from its disk cache as finished with 0 bytes.
+        if event["requestId"] in asked and event["encodedDataLength"] > 0:
+            fetched.append(asked[event["requestId"]])
+
+    client.on("Network.requestWillBeSent", sent)
+    client.on("Network.loadingFinished", finished)
+    visit(page, url)
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)
+    client.remove_listener("Network.requestWillBeSent", sent)
+    client.remove_listener("Network.loadingFinished", finished)
+    return sum(got), [u for u in fetched if u != "about:blank"]
+
+
+def test_a_players_page_costs_its_html_once_the_script_and_style_sheet_are_kept(server: str, chromium: Any) -> None:
+    """The script and style sheet went with Cache-Control: no-store and uncompressed, so every page
+    and every reload a resolved turn brings fetched 54 kB again. They now come gzipped, once."""
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    play = start_with_one_seat(page, server, "Metered cup", hours="24").removesuffix("/organise") + "/play"
+    client = context.new_cdp_session(page)
+    client.send("Network.enable")
+    client.send("Network.clearBrowserCache")
+    first, fetched = _wire(client, page, play)
+    html = len(page.content().encode())
+    assert any("/static/app.js" in u for u in fetched) and any("/static/style.css" in u for u in fetched)
+    assert first <= FIRST_VIEW_BUDGET, f"{first} bytes for a first view"
+    again, fetched = _wire(client, page, play)
+    assert not [u for u in fetched if "/static/" in u], fetched
+    assert again <= html + AGAIN_OVERHEAD, f"{again} bytes for a page of {html}"
+    context.close()
+
+
+def _polls_in_an_hour(chromium: Any, url: str, cookies: list[Any], *, hidden: bool = False) -> tuple[Any, list[str]]:
+    """A page of ``url`` in a browser holding ``cookies``, an hour on its clock after it loaded,
+    and the polls it sent meanwhile."""
+    context = chromium.new_context(**PHONE)
+    context.add_cookies(cookies)
+    page = context.new_page()
+    if hidden:
+        page.add_init_script(BEHIND)
+    page.clock.install()
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if "/state" in request.url else None)
+    visit(page, url)
+    page.wait_for_load_state("load")
+    page.clock.run_for("01:00:00")
+    page.wait_for_timeout(500)
+    return page, polls
+
+
+def test_a_page_left_alone_for_an_hour_asks_a_quarter_as_often_and_a_hidden_one_never(
+    server: str, chromium: Any
+) -> None:
+    """A player's page polled every 5 s for as long as it was shown: 720 requests an hour (about
+    0.8 MB with their answers) for a phone left on the table. Left alone for 3 minutes it now asks
+    every 20 s (207 an hour); a touch asks at once and goes back to every 5 s. A hidden page asks
+    nothing, as before."""
+    setup = chromium.new_context(**PHONE).new_page()
+    play = start_with_one_seat(setup, server, "Hour cup", hours="24").removesuffix("/organise") + "/play"
+    cookies = setup.context.cookies()
+    setup.context.close()
+
+    page, polls = _polls_in_an_hour(chromium, play, cookies)
+    assert polls, "the page never asked"
+    # 36 in the first 3 minutes at 5 s, then 171 in 57 minutes at 20 s.
+    assert 190 <= len(polls) <= 220, len(polls)
+    asked = len(polls)
+    page.mouse.click(5, 5)  # the reader is back: asked at once, not up to 20 s on
+    page.wait_for_timeout(1000)
+    assert len(polls) == asked + 1
+    page.clock.run_for(60_000)  # and every 5 s again
+    page.wait_for_timeout(500)
+    assert len(polls) == asked + 1 + 12
+    page.context.close()
+
+    hidden, polls = _polls_in_an_hour(chromium, play, cookies, hidden=True)
+    assert polls == []
+    hidden.context.close()
