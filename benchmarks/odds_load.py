@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/odds_load.py              # 3 rounds of 150 samples a request
     .venv/bin/python benchmarks/odds_load.py --quick      # 1 round of 40, a smoke run
+    .venv/bin/python benchmarks/odds_load.py --quick --idle-minutes 0.5   # and the memory once idle
 
 One ``sevens serve`` on a new SQLite database, on a free port of 127.0.0.1, with a 4-player, 8-team
 game played to its semi-finals through the API. A client asks, one after another, for the front page,
@@ -10,7 +11,9 @@ each answer. Each round times them once quiet and once while another process ask
 knockout drafts of the team with most SCRUM non-stop on two connections (the soak's odds client).
 Quiet and busy alternate, so that both meet the same load from the rest of the machine. Printed: the
 median and 95th percentile of each request, quiet and busy, their ratio (busy / quiet), the odds
-answered a second, and the resident memory of the server and of its children (odds processes).
+answered a second, and the resident memory of the server and of its children (odds processes);
+with ``--idle-minutes`` (``SEVENS_ODDS_IDLE_MINUTES``, 0 by default here: kept), that memory again once
+the odds process has gone that long without a question.
 
 Everything stops by itself: the server is stopped with SIGTERM at the end (and killed if it lingers).
 """
@@ -65,9 +68,10 @@ def _children(pid: int) -> list[int]:
 
 
 @contextmanager
-def _server(directory: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+def _server(directory: Path, idle_minutes: float) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     port = _free_port()
-    env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0")
+    env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0",
+               SEVENS_ODDS_IDLE_MINUTES=str(idle_minutes))
     log = (directory / "server.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "sevens", "serve", "--port", str(port),
@@ -128,6 +132,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one round of 40 samples, a smoke run")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--samples", type=int, default=None, help="samples of each request per round and phase")
+    parser.add_argument("--idle-minutes", type=float, default=0.0,
+                        help="SEVENS_ODDS_IDLE_MINUTES; the memory is measured again after that long idle")
     parser.add_argument("--odds-client", nargs=4, metavar=("URL", "ODDS_URL", "TOKEN", "SCRUM"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.odds_client:
@@ -138,7 +144,7 @@ def main() -> None:
     samples = args.samples or (40 if args.quick else 150)
     with (
         tempfile.TemporaryDirectory(prefix="sevens-odds-load-") as temp,
-        _server(Path(temp)) as (url, server),
+        _server(Path(temp), args.idle_minutes) as (url, server),
         httpx.Client(base_url=url, timeout=60) as client,
     ):
         game, team, scrum, other = semi_finals(client)
@@ -169,6 +175,10 @@ def main() -> None:
             busy_seconds += time.monotonic() - started
         memory = {pid: _rss_mb(pid) for pid in _children(server.pid)}
         server_mb = _rss_mb(server.pid)
+        if args.idle_minutes:
+            time.sleep(args.idle_minutes * 60 + 2)  # the answers in flight, then the idle time
+            idle_memory = {pid: _rss_mb(pid) for pid in _children(server.pid)}
+            idle_server_mb = _rss_mb(server.pid)
     print(f"{rounds} round(s) of {samples} samples a request, quiet and busy alternately; "
           f"busy: a client asking knockout odds non-stop on {ODDS_CONNECTIONS} connections")
     print(f"{'':<12} {'median ms':^19} {'':6} {'p95 ms':^19}")
@@ -180,6 +190,9 @@ def main() -> None:
     print(f"odds answered while busy: {odds_answered / busy_seconds:.1f} a second")
     print(f"resident memory at the end: server {server_mb:.0f} MB"
           + "".join(f", child {pid} {mb:.0f} MB" for pid, mb in memory.items()))
+    if args.idle_minutes:
+        print(f"resident memory {args.idle_minutes:g} minutes later without odds: server {idle_server_mb:.0f} MB"
+              + ("".join(f", child {pid} {mb:.0f} MB" for pid, mb in idle_memory.items()) or ", no child"))
 
 
 if __name__ == "__main__":

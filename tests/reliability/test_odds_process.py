@@ -8,6 +8,7 @@ Real servers on SQLite; the odds process is found as the server's child and kill
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -156,6 +157,53 @@ def test_a_stuck_odds_process_is_killed_and_the_request_told_so(farm: ServerFarm
             server.kill()
 
 
+def test_an_idle_odds_process_gives_its_memory_back_and_the_next_question_starts_another(tmp_path: Path) -> None:
+    """SEVENS_ODDS_IDLE_MINUTES without a question: the odds process exits (its caches' memory
+    given back) and the log says so; questions coming closer together keep it; the next question
+    after it stopped is answered alike by a new one. Questions sent on and around the moment it
+    stops are each answered once, 200: it is only stopped between questions, under their lock."""
+    idle = 1.2  # seconds: 0.02 minutes
+    with _sevens_serve(tmp_path, SEVENS_ODDS_IDLE_MINUTES=str(idle / 60)) as (server, url):
+        with httpx.Client(base_url=url, timeout=60) as client:
+            game = host_game(client)
+            team = next(iter(game.teams))
+            first = _odds(client, game, team)
+            assert first.status_code == 200, first.text
+            [child] = _odds_processes(server.pid)
+            for _ in range(3):  # each within the idle time of the last answer
+                time.sleep(idle / 3)
+                assert _odds(client, game, team).json() == first.json()
+            assert _odds_processes(server.pid) == [child]
+            assert _gone(child, within=idle + 5), "the idle odds process was left running"
+            assert _odds_processes(server.pid) == []
+            again = _odds(client, game, team)
+            assert again.status_code == 200, again.text
+            assert again.json() == first.json()
+            [new] = _odds_processes(server.pid)
+            assert new != child
+
+            # Questions from two clients at gaps around the idle time: some land as it stops.
+            def ask_around_the_stop(seed: int) -> list[int]:
+                rng = random.Random(seed)
+                codes = []
+                with httpx.Client(base_url=url, timeout=60) as own:
+                    for _ in range(6):
+                        time.sleep(idle + rng.uniform(-0.15, 0.15))
+                        codes.append(_odds(own, game, team).status_code)
+                return codes
+
+            with ThreadPoolExecutor(max_workers=2) as pool:
+                codes = [c for got in pool.map(ask_around_the_stop, range(2)) for c in got]
+            assert codes == [200] * 12
+        server.send_signal(signal.SIGTERM)
+        assert server.wait(timeout=30) == 0
+        assert server.stderr is not None
+        log = server.stderr.read().decode()
+    assert f"stopped after {idle / 60:g} minutes without a question, giving its memory back" in log, log
+    assert "had stopped" not in log and "stopped while working out" not in log, log
+    assert "Traceback" not in log, log
+
+
 def test_two_servers_on_one_database_have_an_odds_process_each(farm: ServerFarm, tmp_path: Path) -> None:
     """Two server processes on one database (two workers behind a proxy): each works odds out in
     an odds process of its own; one killed takes its own with it, and the other's still answers."""
@@ -178,8 +226,9 @@ def test_two_servers_on_one_database_have_an_odds_process_each(farm: ServerFarm,
 
 
 @contextmanager
-def _sevens_serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """``sevens serve`` itself (not forked from the zygote: its own signal handling) on SQLite."""
+def _sevens_serve(tmp_path: Path, **env: str) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
+    """``sevens serve`` itself (not forked from the zygote: its own signal handling, its log at
+    level INFO) on SQLite, with the settings ``env`` besides."""
     import socket
 
     with socket.socket() as probe:
@@ -189,7 +238,7 @@ def _sevens_serve(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], str
         [sys.executable, "-m", "sevens", "serve", "--port", str(port),
          "--database-url", f"sqlite:///{tmp_path / 'sevens.db'}"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={**os.environ, "SEVENS_GAMES_PER_HOUR": "0"},
+        env={**os.environ, "SEVENS_GAMES_PER_HOUR": "0", **env},
         start_new_session=True,  # a process group of its own, as a service's: killpg reaches it only
     )
     try:

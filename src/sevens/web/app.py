@@ -273,7 +273,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.db_limiter = None  # the thread pool's own limit, unless the lifespan sets one
     app.state.clock = clock
     # The odds of drafts, one at a time, in a process of their own started when first asked.
-    app.state.odds_queue = OddsQueue(seconds=settings.odds_seconds)
+    app.state.odds_queue = OddsQueue(seconds=settings.odds_seconds, idle_seconds=settings.odds_idle_minutes * 60)
     # Failed attempts are also counted in the database, on connections of their own (the app's
     # one SQLite connection may be held by the request that failed), so all workers share the limit.
     # (Not for an in-memory database: another connection would open another database.)

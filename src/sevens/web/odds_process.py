@@ -14,7 +14,8 @@ secret, R13), never the game's state, a credential or a name; it sends back the 
 worker unpickles nothing from it), and logs nothing. An answer that takes longer than the worker's
 limit (``SEVENS_ODDS_SECONDS``) is given up: the child is killed, and the request gets 503 saying to
 ask again, as does one whose child died working it out. It ends when the worker closes its pipe
-(the app's shutdown, once the requests in flight are answered) or is gone (its pipe closes, and it
+(the app's shutdown, once the requests in flight are answered, or after ``SEVENS_ODDS_IDLE_MINUTES``
+without a question: its caches' memory is given back, and the next question starts another) or is gone (its pipe closes, and it
 checks its parent each second while it works). It ignores SIGINT and SIGTERM, which a terminal's
 Ctrl-C and ``systemctl stop`` send to every process of the server: the odds being worked out for
 the requests the worker still answers are finished first.
@@ -133,12 +134,16 @@ class OddsProcess:
     Args:
         seconds: How long one answer may take before it is given up and the process killed (its
             start has :data:`START_SECONDS` of its own).
+        idle_seconds: How long the child may go without a question before it is stopped, giving
+            its memory back (the next question starts another); 0: it runs until :meth:`close`.
     """
 
-    def __init__(self, *, seconds: float) -> None:
+    def __init__(self, *, seconds: float, idle_seconds: float = 0.0) -> None:
         self.seconds = seconds
+        self.idle_seconds = idle_seconds
         self._lock = threading.Lock()
         self._child: subprocess.Popen[bytes] | None = None
+        self._last = time.monotonic()  # when the last question was done with, under the lock
 
     @property
     def pid(self) -> int | None:
@@ -153,15 +158,40 @@ class OddsProcess:
             OddsUnavailable: the child died working them out, or took longer than :attr:`seconds`.
         """
         with self._lock:
-            child = self._running(time.monotonic() + START_SECONDS)
-            deadline = time.monotonic() + self.seconds
-            assert child.stdin is not None and child.stdout is not None
-            self._write(child, _frame(b"Q", pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)), deadline)
-            kind, payload = self._read_frame(child, deadline)
+            try:
+                child = self._running(time.monotonic() + START_SECONDS)
+                deadline = time.monotonic() + self.seconds
+                assert child.stdin is not None and child.stdout is not None
+                self._write(child, _frame(b"Q", pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)), deadline)
+                kind, payload = self._read_frame(child, deadline)
+            finally:
+                self._last = time.monotonic()
             if kind == FAILED:  # a bug, not the client's doing: the type only, never the draft
                 raise RuntimeError(f"the odds process failed on a question: {payload.decode()}")
             answer: dict[str, Any] = json.loads(payload)
             return answer
+
+    def _stop_when_idle(self, child: subprocess.Popen[bytes]) -> None:
+        """Stop ``child`` once it has had no question for :attr:`idle_seconds` (on a thread of its own).
+
+        Decided and done under the lock every question holds from its start to its answer: a
+        question either came first (and the idle time counts from its answer) or finds no child and
+        starts another. The child is only ever stopped between questions, when it holds none.
+        """
+        while True:
+            with self._lock:
+                if self._child is not child:  # lost, closed or replaced meanwhile
+                    return
+                left = self._last + self.idle_seconds - time.monotonic()
+                if left <= 0:
+                    self._child = None
+                    _end(child)
+                    log.info(
+                        "the odds process %d stopped after %g minutes without a question, giving its memory back; "
+                        "the next odds question starts another", child.pid, self.idle_seconds / 60,
+                    )
+                    return
+            time.sleep(left)
 
     def _running(self, deadline: float) -> subprocess.Popen[bytes]:
         child = self._child
@@ -181,6 +211,8 @@ class OddsProcess:
         kind, _ = self._read_frame(child, deadline, starting=True)
         if kind != READY:
             raise self._lost(child, "did not start")
+        if self.idle_seconds:
+            threading.Thread(target=self._stop_when_idle, args=(child,), name="odds-idle", daemon=True).start()
         return child
 
     def _write(self, child: subprocess.Popen[bytes], data: bytes, deadline: float) -> None:
@@ -236,18 +268,22 @@ class OddsProcess:
     def close(self) -> None:
         """Stop the child: its pipe closed, it exits; killed if it has not within two seconds."""
         child, self._child = self._child, None
-        if child is None:
-            return
-        if child.stdin is not None:
-            with contextlib.suppress(OSError):  # it had died
-                child.stdin.close()
-        try:
-            child.wait(timeout=2)
-        except subprocess.TimeoutExpired:
-            child.kill()
-            child.wait()
-        if child.stdout is not None:
-            child.stdout.close()
+        if child is not None:
+            _end(child)
+
+
+def _end(child: subprocess.Popen[bytes]) -> None:
+    # Its pipe closed, a child waiting for a question exits; one that has not within two seconds is killed.
+    if child.stdin is not None:
+        with contextlib.suppress(OSError):  # it had died
+            child.stdin.close()
+    try:
+        child.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+    if child.stdout is not None:
+        child.stdout.close()
 
 
 def _child_environment() -> dict[str, str]:

@@ -35,9 +35,9 @@ class OddsQueue:
     """Has the odds of :class:`OddsQuestion` worked out one at a time by an :class:`OddsProcess`:
     each credential's in the order they came, and the credentials' in turn."""
 
-    def __init__(self, *, seconds: float, at_once: int = ODDS_AT_ONCE) -> None:
+    def __init__(self, *, seconds: float, idle_seconds: float = 0.0, at_once: int = ODDS_AT_ONCE) -> None:
         self.at_once = at_once
-        self.process = OddsProcess(seconds=seconds)
+        self.process = OddsProcess(seconds=seconds, idle_seconds=idle_seconds)
         self._limiter: anyio.CapacityLimiter | None = None  # made in the event loop, on first use
         self._waiting: Counter[int] = Counter()  # per credential; a count back to 0 is deleted
         self._turns: dict[int, anyio.Lock] = {}  # per credential with requests waiting: one at a time
