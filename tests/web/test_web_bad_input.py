@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gzip
 import re
+import time
 from urllib.parse import quote, urlencode
 
 import pytest
@@ -584,6 +585,33 @@ def test_rate_limit_on_wrong_secrets(tmp_path) -> None:  # type: ignore[no-untyp
     token = joined.json()["token"]
     assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     assert client.post("/api/v1/games", json=API_CREATE_OK).status_code == 201
+    app.state.engine.dispose()
+
+
+def test_a_wrong_secret_past_the_limit_says_the_wait_left_as_retry_after_gives_it(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The 429 of wrong secrets says on the page, in the words of the hourly limits' refusals,
+    the wait left: the same figure as its Retry-After, counted from the attempt that must leave the
+    window, not the whole window again (which said 'wait 60 seconds' however little was left)."""
+    app = create_app(
+        Settings(
+            database_url=f"sqlite:///{tmp_path / 'rl.sqlite3'}",
+            scheduler=False,
+            rate_limit_attempts=3,
+            rate_limit_window_seconds=60,
+        )
+    )
+    client = new_client(app)
+    for _ in range(3):
+        assert client.get("/join/wrong-invite").status_code == 404
+    time.sleep(2.1)
+    for page in ("/join/wrong-again", "/organiser/wrong-link"):
+        response = client.get(page)
+        assert response.status_code == 429
+        wait = int(response.headers["retry-after"])
+        assert 50 <= wait <= 58, wait
+        message = re.search(r'<p class="error" role="alert">([^<]*)</p>', response.text)
+        assert message is not None, response.text
+        assert message[1] == f"too many attempts with a wrong link or token; try again in {wait} seconds"
     app.state.engine.dispose()
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import math
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated
@@ -15,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import find_principal
 from sevens.store.models import ApiPrincipal, PrincipalKind
-from sevens.web.security import RateLimiter, SharedCount, client_key, session_token
+from sevens.web.security import RateLimiter, SharedCount, client_key, session_token, try_again_in
 from sevens.web.settings import Settings
 
 __all__ = [
@@ -173,17 +172,6 @@ def _games_key(request: Request) -> str:
     return f"new game {client_key(request)}"
 
 
-def _wait_words(seconds: int) -> str:
-    """How long to wait, as a person reads it.
-
-    >>> _wait_words(1), _wait_words(45), _wait_words(3599)
-    ('1 second', '45 seconds', '60 minutes')
-    """
-    if seconds < 120:
-        return f"{seconds} second{'' if seconds == 1 else 's'}"
-    return f"{math.ceil(seconds / 60)} minutes"
-
-
 class LimitReached(HTTPException):
     """A 429 from one of the hourly limits (:func:`_held`): ``detail`` says what was refused, the
     limit and when to try again, ``Retry-After`` the seconds. A page catches it to say so on the
@@ -219,7 +207,7 @@ def _held(request: Request, limiter: RateLimiter | None, key: str, refusal: str)
         return
     wait = limiter.hold(key)
     if wait:
-        raise LimitReached(f"{refusal.format(limit=limiter.attempts)}, try again in {_wait_words(wait)}", wait)
+        raise LimitReached(f"{refusal.format(limit=limiter.attempts)}, {try_again_in(wait)}", wait)
     try:
         yield
     except BaseException:

@@ -50,6 +50,7 @@ __all__ = [
     "session_csrf",
     "session_token",
     "too_large_message",
+    "try_again_in",
     "wants_json",
 ]
 
@@ -377,6 +378,18 @@ def address_key(host: str) -> str:
     return str(address)
 
 
+def try_again_in(seconds: int) -> str:
+    """When to try again after a refusal by a limit, in words, from the ``Retry-After`` it gives:
+    every such refusal says it so (pages and API alike).
+
+    >>> try_again_in(1), try_again_in(45), try_again_in(3599)
+    ('try again in 1 second', 'try again in 45 seconds', 'try again in 60 minutes')
+    """
+    if seconds < 120:
+        return f"try again in {seconds} second{'' if seconds == 1 else 's'}"
+    return f"try again in {math.ceil(seconds / 60)} minutes"
+
+
 SharedCount = Callable[[str, float, float], int]
 """Records a failed attempt ``(client, seconds since the epoch, window)`` where every worker sees
 it, and returns the client's attempts within the window (:func:`sevens.store.ratelimit.count_failure`)."""
@@ -545,8 +558,10 @@ class RateLimiter:
         if not self.blocked(key):
             self.failed(key)
             return wrong
+        # The wait left, said as the header gives it (the whole window overstated it).
+        wait = max(1, self.retry_after(key))
         return HTTPException(
             status_code=429,
-            detail=f"too many attempts with a wrong link or token; wait {int(self.window)} seconds and try again",
-            headers={"Retry-After": str(int(self.window))},
+            detail=f"too many attempts with a wrong link or token; {try_again_in(wait)}",
+            headers={"Retry-After": str(wait)},
         )
