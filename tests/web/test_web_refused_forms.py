@@ -10,7 +10,9 @@ import pytest
 from annotated_types import MaxLen
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
+from sqlalchemy import func, select
 
+from sevens.store.models import OrderLogRow
 from sevens.web import pages
 from sevens.web.security import RateLimiter
 from web.refused_forms import page_notice, page_tree, refused_form
@@ -348,6 +350,106 @@ def test_a_stale_form_guessing_links_is_held_back_as_any_wrong_secret(app: FastA
     here = game.invites["p2"].split("testserver", 1)[1]
     right = browser.post(here, data={"name": "Ann B", "csrf": loaded})
     assert right.status_code == 403 and "press Join the game again" in refused_form(right.text, "join").summary().text
+
+
+SENT_FROM_THIS_SITE = {"Sec-Fetch-Site": "same-origin"}
+"""What a browser says of a form sent from one of the site's own pages (a header no script sets)."""
+
+
+def _orders_logged(app: FastAPI) -> int:
+    with app.state.sessionmaker() as db:
+        return db.scalar(select(func.count()).select_from(OrderLogRow)) or 0
+
+
+def test_an_order_form_whose_page_expired_comes_back_with_the_typing(hosted: Hosted) -> None:
+    """A player's page left open while its browser signed out and in again (a new session, so a
+    new token for its forms): the order sent from it comes back at its form, as typed, saying the
+    page had expired and nothing was saved; sent again with the page's new token, it is saved.
+    The stale token itself saves nothing, and a form not sent from the site's own pages (another
+    site's, or a browser that does not say) gets the error page as before."""
+    browser = hosted.players["p1"]
+    team = hosted.my_teams("p1")[0]
+    loaded = _token(browser.get(f"{hosted.base}/play").text)
+    link = hosted.new_invite("p1").split("testserver", 1)[1]  # for another device, made before signing out
+    assert browser.post("/signout", data={"csrf": loaded}).status_code == 303
+    assert post_form(browser, link, {"name": "Player 1"}).status_code == 303  # signed in again
+    typed = {"team": team, "turn": "1", "force": "5", "flair": "6", "action": "ready", "csrf": loaded}
+    before = _orders_logged(hosted.app)
+    refused = browser.post(f"{hosted.base}/orders", data=typed)
+    assert refused.status_code == 403 and "security token is missing or stale" in refused.text
+    answer = browser.post(f"{hosted.base}/orders", data=typed, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403, answer.text[-400:]
+    form = refused_form(answer.text, f"order-{team}")
+    assert "This page had expired" in form.summary().text and "Nothing was done" in form.summary().text
+    assert "press Save or Ready again" in form.summary().text and form.invalid() == []
+    assert form.value("force") == "5" and form.value("flair") == "6"
+    assert _orders_logged(hosted.app) == before
+    sent = browser.post(f"{hosted.base}/orders", data={**typed, "csrf": form.value("csrf")}, headers=SENT_FROM_THIS_SITE)
+    assert sent.status_code == 303, refused_form(sent.text, f"order-{team}").summary().text
+    assert _orders_logged(hosted.app) == before + 1
+
+
+def test_an_organiser_form_whose_page_expired_comes_back_with_the_typing(hosted: Hosted) -> None:
+    """The organiser page left open while its browser signed out and opened the organiser link
+    again: a typed form (extend) comes back as typed at its form, a button (pause) says so at the
+    top of the page; nothing was done until sent again with the page's new token."""
+    browser = hosted.organiser
+    loaded = _token(browser.get(f"{hosted.base}/organise").text)
+    assert browser.post("/signout", data={"csrf": loaded}).status_code == 303
+    link = hosted.organiser_link.split("testserver", 1)[1]
+    assert browser.post(link, data={"csrf": _token(browser.get(link).text)}).status_code == 303
+    page = browser.get(f"{hosted.base}/organise").text
+    assert browser.post(f"{hosted.base}/extend", data={"hours": "3", "csrf": loaded}).status_code == 403
+    answer = browser.post(f"{hosted.base}/extend", data={"hours": "3", "csrf": loaded}, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403, answer.text[-400:]
+    form = refused_form(answer.text, "extend")
+    assert "This page had expired" in form.summary().text and form.value("hours") == "3"
+    paused = browser.post(f"{hosted.base}/pause", data={"csrf": loaded}, headers=SENT_FROM_THIS_SITE)
+    assert paused.status_code == 403
+    assert "This page had expired" in page_notice(paused.text) and "press the button again" in page_notice(paused.text)
+    assert browser.get(f"{hosted.base}/organise").text == page  # nothing moved, nothing paused
+    again = browser.post(f"{hosted.base}/extend", data={"hours": "3", "csrf": form.value("csrf")})
+    assert again.status_code == 303, again.text[-400:]
+    # A game that does not exist, or one this browser has no part in, is refused as stale alike:
+    # a stale form tells nobody which games there are.
+    stranger = host_game(hosted.app, name="Other sevens")
+    for elsewhere in ("/games/no-such-game", stranger.base):
+        for act in ("pause", "orders"):
+            got = browser.post(f"{elsewhere}/{act}", data={"csrf": loaded}, headers=SENT_FROM_THIS_SITE)
+            assert got.status_code == 403 and "security token is missing or stale" in got.text, (elsewhere, act)
+
+
+def test_a_create_form_whose_cookies_were_cleared_comes_back_with_the_typing(app: FastAPI) -> None:
+    """A visitor's create form whose CSRF cookie was cleared since it was loaded: it comes back as
+    typed with a new token, and sent again it creates the game."""
+    browser = new_client(app)
+    loaded = _token(browser.get("/").text)
+    browser.cookies.clear()
+    assert browser.post("/games", data={**CREATE_TYPED, "csrf": loaded}).status_code == 403
+    answer = browser.post("/games", data={**CREATE_TYPED, "csrf": loaded}, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403, answer.text[-400:]
+    form = refused_form(answer.text, "create-game")
+    assert "This page had expired" in form.summary().text and "press Create game again" in form.summary().text
+    assert all(form.value(name) == value for name, value in CREATE_TYPED.items())
+    created = browser.post("/games", data={**CREATE_TYPED, "csrf": form.value("csrf")})
+    assert created.status_code == 201, created.text[-400:]
+
+
+def test_a_join_form_whose_cookies_were_cleared_comes_back_with_the_name(app: FastAPI) -> None:
+    """The same for an invite's join form: back with the name typed, the invite still open; sent
+    again, the seat is taken."""
+    game = host_game(app)
+    browser = new_client(app)
+    here = game.invites["p1"].split("testserver", 1)[1]
+    loaded = _token(browser.get(here).text)
+    browser.cookies.clear()
+    assert browser.post(here, data={"name": "Ann", "csrf": loaded}).status_code == 403
+    answer = browser.post(here, data={"name": "Ann", "csrf": loaded}, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403, answer.text[-400:]
+    form = refused_form(answer.text, "join")
+    assert "This page had expired" in form.summary().text and form.value("name") == "Ann"
+    again = browser.post(here, data={"name": "Ann", "csrf": form.value("csrf")})
+    assert again.status_code == 303 and browser.get(f"{game.base}/play").status_code == 200
 
 
 def _route_limits(action: str) -> dict[str, int]:

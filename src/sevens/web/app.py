@@ -333,6 +333,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
             request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
         )
 
+    @app.exception_handler(pages.ShownAgain)
+    async def shown_again(request: Request, exc: pages.ShownAgain) -> Response:
+        return exc.response
+
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> Response:
         return error_response(request, exc.status, str(exc))

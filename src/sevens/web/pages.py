@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
@@ -32,7 +32,7 @@ from sevens.store.auth import (
     other_seat_held,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, Gone, Invalid, Refused, StoreError
+from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.quoting import quoted
 from sevens.web import views
@@ -58,10 +58,11 @@ from sevens.web.security import (
     delete_session_cookie,
     form_predates_session,
     secure_cookies,
+    sent_from_this_site,
     set_cookie,
 )
 
-__all__ = ["router"]
+__all__ = ["ShownAgain", "router"]
 
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -425,10 +426,10 @@ def create_game(
     try:
         check_csrf(request, csrf)
     except HTTPException:
-        if not form_predates_session(request, csrf):
+        note = _stale_note(request, csrf).format(then="check the form and press Create game")
+        if not note:
             raise
-        refusal = Refusal("create-game", _SIGNED_IN_SINCE.format(then="check the form and press Create game"), (), typed)
-        return _home(request, db, principal, refusal=refusal, status=403)
+        return _home(request, db, principal, refusal=Refusal("create-game", note, (), typed), status=403)
     try:
         with new_game_allowed(request):
             players, teams, per_player = views.parse_arrangement(arrangement)
@@ -493,6 +494,48 @@ _SIGNED_IN_SINCE = (
 )
 """What a new visitor's form says when it comes back because the browser gained a session
 meanwhile (:func:`~sevens.web.security.form_predates_session`)."""
+
+_PAGE_EXPIRED = (
+    "This page had expired: the security token of its forms no longer matches this browser (it signed "
+    "out or in again since the page was loaded, perhaps in another tab, or its cookies were cleared). "
+    "Nothing was done: {then} again."
+)
+"""What a form of this site's own pages says when it comes back with a token that is not the
+browser's any more (:func:`~sevens.web.security.sent_from_this_site`)."""
+
+
+def _stale_note(request: Request, csrf: str | None, *, signed_in_form: bool = False) -> str:
+    """What a form :func:`~sevens.web.security.check_csrf` refused says when it comes back to be
+    checked and sent again (a note with ``{then}``, what to press, to fill in), or "" when it is
+    refused as before: nothing it asked is done either way, the stale token never counts.
+
+    A ``signed_in_form`` (orders, the organiser page's) was rendered with a session's token, never
+    the CSRF cookie's: one carrying the cookie's value was not typed on such a page (a planted
+    cookie, say), and comes back only as any other, sent from this site's own page."""
+    if not signed_in_form and form_predates_session(request, csrf):
+        return _SIGNED_IN_SINCE
+    return _PAGE_EXPIRED if sent_from_this_site(request) else ""
+
+
+def _game_for_stale_form(db: SessionDep, principal: ApiPrincipal | None, public_id: str) -> GameRow | None:
+    """The game a stale form of a signed-in browser was sent about, or None: no session, no such
+    game. Never a 404 of its own: the form is refused as stale alike whether the game exists or
+    not, so a stale form tells nobody which private games there are."""
+    if principal is None:
+        return None
+    try:
+        return store.game_by_public_id(db, public_id=public_id)
+    except NotFound:
+        return None
+
+
+class ShownAgain(Exception):
+    """A page shown again in answer to a form, instead of what the form asked: raised where the
+    route would act, answered by the app with :attr:`response` as it is."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__("a page shown again")
+        self.response = response
 
 
 def _invited_seat(
@@ -589,17 +632,17 @@ def join(
     try:
         check_csrf(request, csrf)
     except HTTPException as stale:
-        # A form loaded before this browser had a session comes back as typed, with the session's
-        # token, while its invite is open; anything else is refused as it was, the invite untouched.
-        if not form_predates_session(request, csrf):
+        # A form loaded before this browser had a session, or expired, comes back as typed with the
+        # browser's token while its invite is open; anything else is refused as it was, the invite untouched.
+        note = _stale_note(request, csrf).format(then="check your name and press Join the game")
+        if not note:
             raise
         seat = seat_by_invite(db, token=token)
         if seat is None:  # the lookup was a guess at an invite, and a wrong one: counted as on its page
             raise limiter.refused(client_key(request), stale) from None
         if invite_state(seat, now=clock()) is not InviteState.OPEN:
             raise
-        then = "check your name and press Join the game"
-        refusal = Refusal("join", _SIGNED_IN_SINCE.format(then=then), (), {"name": name[:200]})
+        refusal = Refusal("join", note, (), {"name": name[:200]})
         return _join_page(request, store.game_by_id(db, game_id=seat.game_id), seat, refusal=refusal, status=403)
     try:
         seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
@@ -673,14 +716,14 @@ def organiser_claim(
     try:
         check_csrf(request, csrf)
     except HTTPException as stale:
-        # A form loaded before this browser had a session: its one button again, with the
-        # session's token, while the link is right; anything else is refused as it was.
-        if not form_predates_session(request, csrf):
+        # A form loaded before this browser had a session, or expired: its one button again, with
+        # the browser's token, while the link is right; anything else is refused as it was.
+        note = _stale_note(request, csrf).format(then="press the button")
+        if not note:
             raise
         linked = game_by_organiser_link(db, token=token)
         if linked is None:  # the lookup was a guess at the link, and a wrong one: counted as on its page
             raise limiter.refused(client_key(request), stale) from None
-        note = _SIGNED_IN_SINCE.format(then="press the button")
         return render(request, "organiser_link.html", {"game": linked, "token": token, "notice": note}, status=403)
     game = game_by_organiser_link(db, token=token)
     if game is None:
@@ -1158,7 +1201,13 @@ def post_order(
     action: Annotated[str, Form(max_length=20)] = "save",
 ) -> Response:
     """Save an order, or save it and mark it ready; refused orders change nothing."""
-    check_csrf(request, csrf)
+    try:
+        check_csrf(request, csrf)
+    except HTTPException:
+        expired = _order_expired(request, db, principal, public_id, csrf, team=team, turn=turn, force=force, flair=flair)
+        if expired is None:
+            raise
+        return expired
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
@@ -1235,6 +1284,32 @@ def post_order(
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
 
 
+def _order_expired(
+    request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
+    team: str, turn: str, force: str, flair: str,
+) -> Response | None:
+    """The player's page again for an order form :func:`~sevens.web.security.check_csrf` refused
+    that may come back (:func:`_stale_note`), nothing saved: at the team's form with the typing kept
+    while that form is for the turn it was typed for, else said at the top. None: refused as before
+    (another site's form, or this browser plays no seat of the game now)."""
+    note = _stale_note(request, csrf, signed_in_form=True)
+    game = _game_for_stale_form(db, principal, public_id) if note else None
+    if game is None:
+        return None
+    access = _access(db, principal, game)
+    if access.player_id is None:
+        return None
+    view = views.player_view(db, game, access.player_id)
+    mine = {t.info.id: t for t in view.teams}
+    if team in mine and mine[team].match is not None and turn == str(game.current_turn):
+        refusal = Refusal(f"order-{team}", note.format(then="check the order and press Save or Ready"), (),
+                          {"force": force, "flair": flair})
+        return _play(request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=403)
+    # The form it came from went with its turn: the kept typing never crosses turns.
+    said = note.format(then="check this page and send what it asks for now")
+    return _play(request, db, game, access, view, principal=principal, notice=f"{said} {_stands(game)}", status=403)
+
+
 @router.post("/games/{public_id}/autopilot")
 def post_autopilot(
     request: Request,
@@ -1299,7 +1374,12 @@ def post_house_bot(
 ) -> Response:
     """The organiser picks the bot of a team nobody plays (a house team or an unclaimed seat's); a
     refused bot sends the organiser page back with that team's form as typed and the reason there."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+
+    def form_now(game: GameRow) -> Refusal | None:
+        housed = team in {t.team_id for t in store.house_teams(db, game=game)}
+        return Refusal(f"house-bot-{team}", "", (), {"strategy": strategy, "weight": weight}) if housed else None
+
+    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now)
     try:
         with organiser_act_allowed(request, game.public_id):
             store.set_house_bot(
@@ -1323,9 +1403,32 @@ def post_house_bot(
 
 
 def _organiser_action(
-    request: Request, db: SessionDep, principal: PrincipalDep, public_id: str, csrf: str | None
+    request: Request, db: SessionDep, principal: PrincipalDep, public_id: str, csrf: str | None, *,
+    form_now: Callable[[GameRow], Refusal | None] | None = None,
 ) -> GameRow:
-    check_csrf(request, csrf)
+    """The game whose organiser page sent the form, checked: its token, and that this browser
+    organises it.
+
+    Raises:
+        ShownAgain: the form's token is stale but the form may come back (:func:`_stale_note`):
+            the organiser page, nothing done, saying so at the form ``form_now`` gives for the game as
+            it is now (with what was typed) if any, else at the top.
+    """
+    try:
+        check_csrf(request, csrf)
+    except HTTPException:
+        note = _stale_note(request, csrf, signed_in_form=True)
+        game = _game_for_stale_form(db, principal, public_id) if note else None
+        if game is None or not _access(db, principal, game).organiser:
+            raise
+        form = None if form_now is None else form_now(game)
+        clock: Callable[[], datetime] = request.app.state.clock
+        held = _organiser_access(db, principal, game)
+        if form is None:
+            said = note.format(then="check the page and press the button")
+            raise ShownAgain(_organise(request, db, game, held, clock, principal=principal, notice=said, status=403)) from None
+        refusal = Refusal(form.form, note.format(then="check what you typed and send it"), (), form.values)
+        raise ShownAgain(_organise(request, db, game, held, clock, principal=principal, refusal=refusal, status=403)) from None
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
@@ -1470,7 +1573,11 @@ def _change_deadline(
     act: Literal["extend", "deadline"],
 ) -> Response:
     """The extend and set-the-deadline forms: ``hours`` later, or ``hours`` from now."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+
+    def form_now(game: GameRow) -> Refusal | None:
+        return Refusal(act, "", (), {"hours": hours}) if _deadline_boxed(game, act) else None
+
+    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now)
     change, said, asked = (
         (store.extend_deadline, "extend by", "extend by a number of hours")
         if act == "extend"

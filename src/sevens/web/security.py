@@ -48,6 +48,7 @@ __all__ = [
     "secure_cookies",
     "delete_session_cookie",
     "session_csrf",
+    "sent_from_this_site",
     "session_token",
     "too_large_message",
     "try_again_in",
@@ -331,6 +332,19 @@ def form_predates_session(request: Request, submitted: str | None) -> bool:
     return bool(
         _cookie(request, SESSION_COOKIE) and cookie and submitted and tokens_equal(cookie, submitted)
     )
+
+
+def sent_from_this_site(request: Request) -> bool:
+    """Whether the browser says this form was sent from one of this site's own pages
+    (``Sec-Fetch-Site: same-origin``, a header no page's script can set or change).
+
+    A form :func:`check_csrf` refused that was sent so is this browser's own, typed here: its page
+    may come back with the typing kept and a fresh token, to be checked and sent again by the
+    person. Nothing of the refused form is done, so the stale token itself never counts; and a
+    form sent from another site (or by a browser that does not say) is refused as before, so no
+    other site can put values of its own in a page of ours.
+    """
+    return request.headers.get("sec-fetch-site") == "same-origin"
 
 
 def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_age: int) -> None:
