@@ -384,6 +384,16 @@ def test_an_order_form_whose_page_expired_comes_back_with_the_typing(hosted: Hos
     assert "press Save or Ready again" in form.summary().text and form.invalid() == []
     assert form.value("force") == "5" and form.value("flair") == "6"
     assert _orders_logged(hosted.app) == before
+    # The page's other forms alike: the autopilot's as typed, the button for another device's link at the top.
+    bot = {"team": team, "strategy": "knockout-saver", "weight": "2", "csrf": loaded}
+    answer = browser.post(f"{hosted.base}/autopilot", data=bot, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403, answer.text[-400:]
+    kept = refused_form(answer.text, f"autopilot-{team}")
+    assert "This page had expired" in kept.summary().text and "press Set again" in kept.summary().text
+    assert kept.value("weight") == "2"
+    answer = browser.post(f"{hosted.base}/device-link", data={"csrf": loaded}, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403 and "This page had expired" in page_notice(answer.text)
+    assert 'id="invite-link"' not in answer.text  # no link was made
     sent = browser.post(f"{hosted.base}/orders", data={**typed, "csrf": form.value("csrf")}, headers=SENT_FROM_THIS_SITE)
     assert sent.status_code == 303, refused_form(sent.text, f"order-{team}").summary().text
     assert _orders_logged(hosted.app) == before + 1

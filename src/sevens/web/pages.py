@@ -1204,7 +1204,16 @@ def post_order(
     try:
         check_csrf(request, csrf)
     except HTTPException:
-        expired = _order_expired(request, db, principal, public_id, csrf, team=team, turn=turn, force=force, flair=flair)
+
+        def form(game: GameRow, view: views.PlayerView) -> Refusal | None:
+            # Only the turn's form it was typed for: the kept typing never crosses turns.
+            mine = {t.info.id: t for t in view.teams}
+            if team in mine and mine[team].match is not None and turn == str(game.current_turn):
+                return Refusal(f"order-{team}", "", (), {"force": force, "flair": flair})
+            return None
+
+        then = "check the order and press Save or Ready"
+        expired = _player_form_expired(request, db, principal, public_id, csrf, team=team, form=form, then=then)
         if expired is None:
             raise
         return expired
@@ -1284,14 +1293,14 @@ def post_order(
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
 
 
-def _order_expired(
+def _player_form_expired(
     request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
-    team: str, turn: str, force: str, flair: str,
+    team: str = "", form: Callable[[GameRow, views.PlayerView], Refusal | None] | None = None, then: str = "",
 ) -> Response | None:
-    """The player's page again for an order form :func:`~sevens.web.security.check_csrf` refused
-    that may come back (:func:`_stale_note`), nothing saved: at the team's form with the typing kept
-    while that form is for the turn it was typed for, else said at the top. None: refused as before
-    (another site's form, or this browser plays no seat of the game now)."""
+    """The player's page again for a form of it :func:`~sevens.web.security.check_csrf` refused
+    that may come back (:func:`_stale_note`), nothing done: at the form ``form`` gives for the page
+    as it is now, with what was typed (``then``: what to press), else said at the top. None: refused
+    as before (another site's form, or this browser plays no seat of the game now)."""
     note = _stale_note(request, csrf, signed_in_form=True)
     game = _game_for_stale_form(db, principal, public_id) if note else None
     if game is None:
@@ -1300,13 +1309,11 @@ def _order_expired(
     if access.player_id is None:
         return None
     view = views.player_view(db, game, access.player_id)
-    mine = {t.info.id: t for t in view.teams}
-    if team in mine and mine[team].match is not None and turn == str(game.current_turn):
-        refusal = Refusal(f"order-{team}", note.format(then="check the order and press Save or Ready"), (),
-                          {"force": force, "flair": flair})
+    kept = None if form is None else form(game, view)
+    if kept is not None:
+        refusal = Refusal(kept.form, note.format(then=then), (), kept.values)
         return _play(request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=403)
-    # The form it came from went with its turn: the kept typing never crosses turns.
-    said = note.format(then="check this page and send what it asks for now")
+    said = note.format(then="check this page and send what you meant to")
     return _play(request, db, game, access, view, principal=principal, notice=f"{said} {_stands(game)}", status=403)
 
 
@@ -1324,7 +1331,20 @@ def post_autopilot(
 ) -> Response:
     """Pick the bot that plays a team's missed orders (R13), with a knockout weight if given; a
     refused bot sends the player's page back with the form as it was and the reason at its box."""
-    check_csrf(request, csrf)
+    try:
+        check_csrf(request, csrf)
+    except HTTPException:
+
+        def form(game: GameRow, view: views.PlayerView) -> Refusal | None:
+            if view.public.state is None or not any(t.info.id == team and t.info.in_play for t in view.teams):
+                return None
+            return Refusal(f"autopilot-{team}", "", (), {"strategy": strategy, "weight": weight})
+
+        then = "check the bot and press Set"
+        expired = _player_form_expired(request, db, principal, public_id, csrf, team=team, form=form, then=then)
+        if expired is None:
+            raise
+        return expired
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
@@ -1806,7 +1826,13 @@ def post_device_link(
     """A player's own link to their seat, for another device (the old invite stops working);
     shown once, used once. Only the seat's player can ask: a link from the organiser for a seat
     in play signs its player out, so nobody else ever sees the seat's orders."""
-    check_csrf(request, csrf)
+    try:
+        check_csrf(request, csrf)
+    except HTTPException:
+        expired = _player_form_expired(request, db, principal, public_id, csrf)
+        if expired is None:
+            raise
+        return expired
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
