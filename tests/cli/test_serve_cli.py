@@ -79,6 +79,48 @@ def test_serve_refuses_a_base_url_without_its_scheme_or_host(value: str) -> None
     assert "https://sevens.example.org" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("sevens", "'sevens' does not start with '/'; write it as the path on the site, e.g. /sevens"),
+        ("/sevens/", "'/sevens/' ends with '/'; write it without: /sevens"),
+        ("/my sevens", "'/my sevens' is not a plain path: each part between '/' must be letters, digits"),
+        ("/games//sevens", "no empty part"),
+        ("/games/../sevens", "'/games/../sevens' holds '..' as a part; write the path itself"),
+        ("/sevens?x=1", "is not a plain path"),
+    ],
+)
+@pytest.mark.parametrize("given", ["option", "environment"])
+def test_serve_refuses_a_root_path_it_cannot_serve_under_in_one_line(given: str, value: str, words: str) -> None:
+    """A prefix that is not a plain path on the site stops `sevens serve` before it starts, saying
+    what is wrong and how to write it (a trailing slash would have made every link '//games/...')."""
+    args = ["serve", "--database-url", "sqlite://", "--host", "256.0.0.1"]  # were it let through: fails, not hangs
+    env = {"SEVENS_ROOT_PATH": value} if given == "environment" else {}
+    if given == "option":
+        args += ["--root-path", value]
+    result = runner.invoke(app, args, env=env)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: bad setting: SEVENS_ROOT_PATH (sevens serve --root-path): ")
+    assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
+
+
+def test_serve_refuses_a_base_url_with_a_path_and_says_where_the_path_goes() -> None:
+    """SEVENS_BASE_URL=https://example.org/sevens put the path in the links shown to the organiser
+    only; the pages' own links and the cookies went without it."""
+    args = ["serve", "--database-url", "sqlite://", "--host", "256.0.0.1"]
+    result = runner.invoke(app, args, env={"SEVENS_BASE_URL": "https://example.org/sevens/"})
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        "error: bad setting: SEVENS_BASE_URL: 'https://example.org/sevens/' holds a path; write the scheme and "
+        "host only (https://example.org) and the path as SEVENS_ROOT_PATH (/sevens)\n"
+    )
+
+
+def test_serve_help_tells_of_the_root_path() -> None:
+    result = runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0 and "--root-path" in result.output and "$SEVENS_ROOT_PATH" in result.output
+
+
 def test_serve_names_a_port_in_use_before_it_starts_or_makes_the_database(tmp_path: Path) -> None:
     """Uvicorn said so only after sevens had announced it was serving, in a log line, exit 3."""
     database = tmp_path / "games.sqlite3"

@@ -190,6 +190,18 @@ def register(app: typer.Typer) -> None:
                 ),
             ),
         ] = None,
+        root_path: Annotated[
+            str | None,
+            typer.Option(
+                "--root-path",
+                metavar="PATH",
+                help=(
+                    "Serve the site under this path of its host behind a reverse proxy that strips it, "
+                    "e.g. /sevens for https://example.org/sevens/: every link, form, redirect, cookie and "
+                    "the API's addresses carry it. Default: $SEVENS_ROOT_PATH, else none (the root of the host)."
+                ),
+            ),
+        ] = None,
     ) -> None:
         """Serve the web app: create games, invite players, order, resolve, download records.
 
@@ -216,6 +228,7 @@ def register(app: typer.Typer) -> None:
                 "database_url": database_url,
                 "trusted_proxies": trusted_proxies,
                 "allowed_hosts": allowed_hosts,
+                "root_path": root_path,
             }
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
@@ -267,6 +280,10 @@ def register(app: typer.Typer) -> None:
                 )
             typer.echo(
                 f"Sevens is serving on http://{host}:{port}/ (database: {shown_database(settings.database_url)})"
+                + (
+                    f", for a proxy that serves it under {settings.root_path}/ and strips that off"
+                    if settings.root_path else ""
+                )
             )
         # No access log: request lines carry invite secrets (/join/...) and draft orders (the API's
         # GET odds queries; the pages post theirs, and a bot may), which R13 and the secrecy of links keep out of every log.

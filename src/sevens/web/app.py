@@ -34,6 +34,7 @@ from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
+from sevens.web.prefix import RootPath, route_path
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import database_trouble, run_scheduler
 from sevens.web.security import (
@@ -169,10 +170,11 @@ class CsrfCookie:
     the work it does, and only pages ever set the cookie.
     """
 
-    def __init__(self, app: ASGIApp, *, secure: bool, max_age: int) -> None:
+    def __init__(self, app: ASGIApp, *, secure: bool, max_age: int, root: str) -> None:
         self.app = app
         self.secure = secure
         self.max_age = max_age
+        self.root = root
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -184,9 +186,10 @@ class CsrfCookie:
                 state = scope.get("state") or {}
                 new = state.get("new_csrf", "") if isinstance(state, dict) else ""
                 secure = self.secure or scope.get("scheme") == "https"
-                if new and HTTPConnection(scope).cookies.get(cookie_name(CSRF_COOKIE, secure)) != new:
+                name = cookie_name(CSRF_COOKIE, secure, self.root)
+                if new and HTTPConnection(scope).cookies.get(name) != new:
                     carrier = Response()
-                    set_cookie(carrier, CSRF_COOKIE, new, secure=secure, max_age=self.max_age)
+                    set_cookie(carrier, CSRF_COOKIE, new, secure=secure, max_age=self.max_age, root=self.root)
                     cookies = [(k, v) for k, v in carrier.raw_headers if k == b"set-cookie"]
                     message["headers"] = list(message.get("headers", [])) + cookies
             await send(message)
@@ -294,6 +297,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     assets = Assets(_package_dir("static"))
     templates.env.globals["static"] = assets.url
     templates.env.globals["csrf_token"] = csrf_token
+    # Before every address a page writes from the site's root ("" at the root of its host).
+    templates.env.globals["root"] = settings.root_path
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
     templates.env.filters["duration"] = duration
@@ -305,8 +310,11 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.finalize = printable
     app.state.templates = templates
 
+    if settings.root_path:
+        # Innermost: the layers outside it see the path as the proxy sent it, without the prefix.
+        app.add_middleware(RootPath, root=settings.root_path)
     app.add_middleware(
-        CsrfCookie, secure=settings.secure_cookies, max_age=settings.session_days * 86400
+        CsrfCookie, secure=settings.secure_cookies, max_age=settings.session_days * 86400, root=settings.root_path
     )
 
     # An oversized body is refused before anything reads it (inside the security headers).
@@ -327,7 +335,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     def error_response(
         request: Request, status: int, message: str, headers: dict[str, str] | None = None
     ) -> Response:
-        if wants_json(request.url.path):
+        if wants_json(route_path(request.scope)):
             return JSONResponse({"detail": message}, status_code=status, headers=headers)
         return templates.TemplateResponse(
             request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
@@ -381,13 +389,13 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
             return error_response(request, 422, unparsed_body_message(exc.__cause__))
         if exc.status_code == 404 and message == "Not Found":
             message = "no such page; check the address"
-            if request.url.path.startswith("/api/"):  # a bot's typo in a path: where the paths are
-                message = "no such operation in the API; check the address against /api/v1/openapi.json"
+            if route_path(request.scope).startswith("/api/"):  # a bot's typo in a path: where the paths are
+                message = f"no such operation in the API; check the address against {settings.root_path}/api/v1/openapi.json"
         headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             message = "that address does not take this kind of request"
-            allowed = methods_at(request.url.path, [*api.router.routes, *pages.router.routes])
-            if wants_json(request.url.path) and allowed:  # a bot is told what the address does take
+            allowed = methods_at(route_path(request.scope), [*api.router.routes, *pages.router.routes])
+            if wants_json(route_path(request.scope)) and allowed:  # a bot is told what the address does take
                 message = f"this address does not take {request.method}; it takes {', '.join(allowed)}"
                 headers = {**(headers or {}), "Allow": ", ".join(allowed)}
         return error_response(request, exc.status_code, message, headers)

@@ -50,6 +50,7 @@ from sevens.web.deps import (
     organiser_act_allowed,
 )
 from sevens.web.odds_queue import OddsQueue
+from sevens.web.prefix import route_path
 from sevens.web.security import (
     SESSION_COOKIE,
     body_of_type,
@@ -150,12 +151,16 @@ def _with_session_cookie(
             # Secure when set so, or when the request came over HTTPS (through a trusted proxy).
             secure=secure_cookies(request),
             max_age=settings.session_days * 86400,
+            root=settings.root_path,
         )
     return response
 
 
 def _base_url(request: Request, settings: SettingsDep) -> str:
-    return settings.base_url.rstrip("/") or str(request.base_url).rstrip("/")
+    # The request's own carries the site's path already (its ASGI root_path, sevens.web.prefix).
+    if settings.base_url:
+        return settings.base_url.rstrip("/") + settings.root_path
+    return str(request.base_url).rstrip("/")
 
 
 def _access(db: SessionDep, principal: ApiPrincipal | None, game: GameRow) -> Access:
@@ -598,10 +603,10 @@ def _join_page(
     context: dict[str, Any] = {"game": game, "seat": seat, "fixed_name": fixed, "refusal": refusal}
     if held is not None:
         context.update(held=held, held_name=store.seat_name(held), refused=refused)
-        context["canonical"] = request.url.path
+        context["canonical"] = route_path(request.scope)
         return render(request, "join.html", context, status=409 if refused else 200)
     if refusal is not None:
-        context["canonical"] = request.url.path
+        context["canonical"] = route_path(request.scope)
     return render(request, "join.html", context, status=status if refusal else 200)
 
 
@@ -612,7 +617,7 @@ def _invite_gone(request: Request, db: SessionDep, token: str, exc: Gone, name: 
     seat = seat_by_invite(db, token=token)
     assert seat is not None  # Gone is said of a seat found by its invite
     game = store.game_by_id(db, game_id=seat.game_id)
-    context = {"game": game, "seat": seat, "gone": str(exc), "typed": name[:200], "canonical": request.url.path}
+    context = {"game": game, "seat": seat, "gone": str(exc), "typed": name[:200], "canonical": route_path(request.scope)}
     return render(request, "join.html", context, status=exc.status)
 
 

@@ -60,6 +60,9 @@ CSRF_COOKIE = "sevens_csrf"
 HOST_PREFIX = "__Host-"
 """Put before both names when the cookies are Secure: a browser then takes the cookie only if it
 is Secure, for Path=/ and without a Domain, so a sibling subdomain cannot plant one for us."""
+SECURE_PREFIX = "__Secure-"
+"""Put before them instead when the site is served under a path (``SEVENS_ROOT_PATH``), since
+``__Host-`` requires Path=/: the browser still takes them only if Secure, set over HTTPS."""
 CSRF_FIELD = "csrf"
 
 # Only our own script and style; no inline code, no frames, forms post only to us.
@@ -260,18 +263,29 @@ def secure_cookies(connection: HTTPConnection) -> bool:
     return connection.url.scheme == "https" or bool(getattr(settings, "secure_cookies", False))
 
 
-def cookie_name(name: str, secure: bool) -> str:
+def cookie_name(name: str, secure: bool, root: str = "") -> str:
     """The name the cookie ``name`` goes by: over HTTPS with the ``__Host-`` prefix, so that only
-    a cookie this very host set is read (a planted ``sevens_session`` is ignored there).
+    a cookie this very host set is read (a planted ``sevens_session`` is ignored there); under a
+    path (``root``) with ``__Secure-``, as ``__Host-`` cookies must have Path=/.
 
     >>> cookie_name(SESSION_COOKIE, True), cookie_name(CSRF_COOKIE, False)
     ('__Host-sevens_session', 'sevens_csrf')
+    >>> cookie_name(SESSION_COOKIE, True, "/sevens"), cookie_name(SESSION_COOKIE, False, "/sevens")
+    ('__Secure-sevens_session', 'sevens_session')
     """
-    return HOST_PREFIX + name if secure else name
+    if not secure:
+        return name
+    return (SECURE_PREFIX if root else HOST_PREFIX) + name
+
+
+def site_root(connection: HTTPConnection) -> str:
+    """The path the site is served under (``SEVENS_ROOT_PATH``), "" at the root of its host."""
+    settings = getattr(connection.app.state, "settings", None)
+    return str(getattr(settings, "root_path", ""))
 
 
 def _cookie(request: HTTPConnection, name: str) -> str:
-    return request.cookies.get(cookie_name(name, secure_cookies(request)), "")
+    return request.cookies.get(cookie_name(name, secure_cookies(request), site_root(request)), "")
 
 
 def session_csrf(session: str) -> str:
@@ -347,10 +361,12 @@ def sent_from_this_site(request: Request) -> bool:
     return request.headers.get("sec-fetch-site") == "same-origin"
 
 
-def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_age: int) -> None:
-    """An HttpOnly, SameSite=Lax cookie ``name`` for the whole site, as :func:`cookie_name` names it."""
+def set_cookie(response: Response, name: str, value: str, *, secure: bool, max_age: int, root: str = "") -> None:
+    """An HttpOnly, SameSite=Lax cookie ``name`` for the whole site (every path under ``root``,
+    the site's path on its host), as :func:`cookie_name` names it."""
     response.set_cookie(
-        cookie_name(name, secure), value, max_age=max_age, httponly=True, samesite="lax", secure=secure, path="/"
+        cookie_name(name, secure, root), value, max_age=max_age, httponly=True, samesite="lax", secure=secure,
+        path=root or "/",
     )
 
 
@@ -362,8 +378,10 @@ def session_token(request: HTTPConnection) -> str:
 
 def delete_session_cookie(request: HTTPConnection, response: Response) -> None:
     """Tell the browser to drop its session cookie (a ``__Host-`` one is dropped only if told with Secure)."""
-    secure = secure_cookies(request)
-    response.delete_cookie(cookie_name(SESSION_COOKIE, secure), path="/", secure=secure, httponly=True, samesite="lax")
+    secure, root = secure_cookies(request), site_root(request)
+    response.delete_cookie(
+        cookie_name(SESSION_COOKIE, secure, root), path=root or "/", secure=secure, httponly=True, samesite="lax"
+    )
 
 
 def client_key(request: Request) -> str:

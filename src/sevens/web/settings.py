@@ -9,6 +9,7 @@ from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from sevens.web.hosts import parse_allowed_hosts
+from sevens.web.prefix import parse_root_path
 from sevens.web.proxies import parse_trusted
 
 __all__ = ["Settings"]
@@ -72,6 +73,9 @@ class Settings(BaseSettings):
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
     base_url: str = ""
     """Scheme and host for links shown to the organiser; by default the request's own."""
+    root_path: str = ""
+    """The path on its host the site is served under behind a reverse proxy that strips it
+    (``/sevens``); empty for the root of the host (:mod:`sevens.web.prefix`)."""
     trusted_proxies: str = ""
     """Reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed: IP
     addresses and networks separated by commas (``127.0.0.1,10.0.0.0/8``); none by default, so
@@ -99,7 +103,18 @@ class Settings(BaseSettings):
                 f"SEVENS_BASE_URL: {value!r} is not a site's address; write its scheme and host, "
                 "e.g. https://sevens.example.org"
             )
+        if parts.path not in ("", "/") or parts.query or parts.fragment:
+            # The links would carry the path, but the pages' own links and the cookies would not.
+            raise ValueError(
+                f"SEVENS_BASE_URL: {value!r} holds a path; write the scheme and host only "
+                f"({parts.scheme}://{parts.netloc}) and the path as SEVENS_ROOT_PATH ({parts.path.rstrip('/') or '/'})"
+            )
         return value
+
+    @field_validator("root_path")
+    @classmethod
+    def _root_path_parse(cls, value: str) -> str:
+        return parse_root_path(value)
 
     @field_validator("trusted_proxies")
     @classmethod

@@ -35,6 +35,7 @@ import httpx
 __all__ = [
     "HostedGame",
     "LoadResult",
+    "PrefixProxy",
     "Server",
     "ServerFarm",
     "host_game",
@@ -413,3 +414,76 @@ def _zygote() -> None:  # pragma: no cover - runs as its own process
 
 if __name__ == "__main__":  # pragma: no cover
     _zygote()
+
+
+class PrefixProxy:
+    """A reverse proxy on 127.0.0.1 serving ``upstream`` under ``prefix``, as nginx's ``location
+    /sevens/ { proxy_pass http://127.0.0.1:8000/; }`` does: ``/sevens/x`` is passed on as ``/x``
+    with the client's ``Host`` and ``X-Forwarded-For``; anything else gets 404 from the proxy
+    itself and is kept in :attr:`outside`. Use it as a context manager; :attr:`url` is where the
+    site is (``http://127.0.0.1:PORT/sevens``)."""
+
+    def __init__(self, upstream: str, prefix: str) -> None:
+        import http.client
+        import http.server
+        from urllib.parse import urlsplit
+
+        self.prefix = prefix
+        self.outside: list[str] = []
+        self.passed: list[str] = []
+        target = urlsplit(upstream)
+        proxy = self
+        hop_by_hop = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "proxy-connection"}
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: object) -> None:  # quiet, as sevens serve is
+                pass
+
+            def _forward(self) -> None:
+                if not (self.path == proxy.prefix or self.path.startswith(proxy.prefix + "/")):
+                    proxy.outside.append(f"{self.command} {self.path}")
+                    self._answer(404, [("Content-Type", "text/plain")], b"outside the proxied path\n")
+                    return
+                path = self.path[len(proxy.prefix):] or "/"
+                proxy.passed.append(f"{self.command} {path}")
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in hop_by_hop}
+                headers["X-Forwarded-For"] = self.client_address[0]
+                headers["X-Forwarded-Proto"] = "http"
+                connection = http.client.HTTPConnection(target.hostname or HOST, target.port, timeout=60)
+                try:
+                    connection.request(self.command, path, body=body, headers=headers)
+                    answer = connection.getresponse()
+                    data = answer.read()
+                    kept = [(k, v) for k, v in answer.getheaders() if k.lower() not in hop_by_hop | {"content-length"}]
+                    self._answer(answer.status, kept, data)
+                finally:
+                    connection.close()
+
+            def _answer(self, status: int, headers: list[tuple[str, str]], body: bytes) -> None:
+                self.send_response_only(status)
+                for key, value in headers:
+                    self.send_header(key, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(body)
+
+            do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = do_PATCH = do_OPTIONS = _forward
+
+        self._server = http.server.ThreadingHTTPServer((HOST, 0), Handler)
+        self._server.daemon_threads = True
+        self.url = f"http://{HOST}:{self._server.server_address[1]}{prefix}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> PrefixProxy:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=10)
