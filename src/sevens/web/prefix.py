@@ -3,10 +3,9 @@
 A reverse proxy passes ``https://example.org/sevens/...`` on to this server with the prefix
 stripped (nginx ``proxy_pass http://127.0.0.1:8000/;``, Caddy ``handle_path``), and
 :class:`RootPath` gives the app the ASGI ``root_path`` and a ``path`` that starts with it, as the
-ASGI specification has them, so routing
-and ``request.base_url`` work under the prefix, and it puts the prefix before every ``Location``
-the app writes as a path from the site's root (its redirects, the API's new games). Pages and
-cookies read the prefix from the settings.
+ASGI specification has them, so that routing and ``request.base_url`` work under the prefix, and
+puts the prefix before every ``Location`` the app writes as a path from the site's root (its
+redirects, the API's new games). Pages and cookies read the prefix from the settings.
 
 The prefix is a setting, not ``X-Forwarded-Prefix``: a header would have to be believed from
 trusted proxies only, and a server is at one place on its host for all its visitors; a setting
