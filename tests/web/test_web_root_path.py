@@ -146,6 +146,18 @@ def test_links_shown_with_a_base_url_carry_the_prefix(web_db: WebDb) -> None:
         application.state.engine.dispose()
 
 
+def test_a_proxy_that_does_not_strip_the_prefix_is_told_how_to(prefixed: FastAPI) -> None:
+    """nginx's proxy_pass without its last '/' passes /sevens/... on whole: the page and the API
+    said only "no such page; check the address", which names nothing to change."""
+    client = TestClient(prefixed, follow_redirects=False)  # asks for /sevens/..., as such a proxy does
+    for path, kind in (("/sevens/", "text/html"), ("/sevens/api/v1/strategies", "application/json")):
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.headers["content-type"].startswith(kind)
+        said = "proxy that takes /sevens off each address, but this address still has it; make the proxy strip it"
+        assert said in (answer.json()["detail"] if kind == "application/json" else html.unescape(answer.text))
+    assert "still has it" not in client.get("/games/nothing").text  # a mistyped address is not taken for it
+
+
 def test_the_api_and_its_document_carry_the_prefix(prefixed: FastAPI) -> None:
     client = behind_a_proxy(prefixed)
     created = client.post("/api/v1/games", json={"name": "Cup", "players": 4})

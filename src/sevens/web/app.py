@@ -34,7 +34,7 @@ from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
-from sevens.web.prefix import RootPath, route_path
+from sevens.web.prefix import RootPath, route_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import database_trouble, run_scheduler
 from sevens.web.security import (
@@ -335,7 +335,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     def error_response(
         request: Request, status: int, message: str, headers: dict[str, str] | None = None
     ) -> Response:
-        if wants_json(route_path(request.scope)):
+        path = route_path(request.scope)
+        if unstripped(request.scope):  # a bot's call through a proxy that left the prefix on
+            path = path[len(settings.root_path):]
+        if wants_json(path):
             return JSONResponse({"detail": message}, status_code=status, headers=headers)
         return templates.TemplateResponse(
             request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
@@ -391,6 +394,12 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
             message = "no such page; check the address"
             if route_path(request.scope).startswith("/api/"):  # a bot's typo in a path: where the paths are
                 message = f"no such operation in the API; check the address against {settings.root_path}/api/v1/openapi.json"
+            if unstripped(request.scope):  # the server's own set-up, said to whoever set it up
+                message = (
+                    f"no such page: this server is set to be served under {settings.root_path} (SEVENS_ROOT_PATH) by a "
+                    f"proxy that takes {settings.root_path} off each address, but this address still has it; make the "
+                    f"proxy strip it (nginx: proxy_pass http://127.0.0.1:8000/; with the last '/'; Caddy: handle_path)"
+                )
         headers = getattr(exc, "headers", None)
         if exc.status_code == 405:
             message = "that address does not take this kind of request"

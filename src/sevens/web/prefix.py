@@ -18,7 +18,7 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["SETTING", "RootPath", "parse_root_path", "route_path"]
+__all__ = ["SETTING", "RootPath", "parse_root_path", "route_path", "unstripped"]
 
 SETTING = "SEVENS_ROOT_PATH (sevens serve --root-path)"
 
@@ -72,6 +72,20 @@ def route_path(scope: Scope) -> str:
     if root and (path == root or path.startswith(root + "/")):
         return path[len(root):] or "/"
     return path
+
+
+def unstripped(scope: Scope) -> bool:
+    """Whether the path still starts with the prefix once it is taken off: the proxy passed it on
+    unstripped (a request that found no page is told so).
+
+    >>> unstripped({"path": "/sevens/sevens/games/x", "root_path": "/sevens"})
+    True
+    >>> unstripped({"path": "/sevens/games/x", "root_path": "/sevens"}), unstripped({"path": "/sevens/x"})
+    (False, False)
+    """
+    root = str(scope.get("root_path", ""))
+    rest = route_path(scope)
+    return bool(root) and (rest == root or rest.startswith(root + "/"))
 
 
 class RootPath:
