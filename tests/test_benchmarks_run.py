@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sevens.lab.registry import BUILTINS
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -27,10 +29,17 @@ def test_load_benchmark_runs_and_times_a_turn() -> None:
     assert re.search(r"resolve a 16-team turn on sqlite: median [\d.]+ ms", out), out
 
 
-def test_lab_benchmark_runs_and_prints_its_ratios() -> None:
+def test_lab_benchmark_runs_says_what_it_seats_and_prints_its_ratios() -> None:
     out = _run(str(BENCHMARKS / "lab.py"), "--batch", "400", "--engine", "1")
     assert re.search(r"^rules engine, whole games one by one\s+[\d,]+$", out, re.M), out
     assert re.search(r"^compiled, 1 thread / reference, 1 thread:\s+[\d.]+", out, re.M), out
+    # The row of every built-in seats the registry's, names them, and is timed in the compiled
+    # loop (a figure, not nan): it once left out table-reader while saying "all nine built-ins".
+    seated = re.search(rf"^and in the row of all {len(BUILTINS)} built-ins: (.+)\.$", out, re.M)
+    assert seated is not None, out
+    assert seated[1].split(", ") == list(BUILTINS)
+    assert re.search(rf"^  all {len(BUILTINS)} built-ins seated, 1 thread\s+[\d,]+$", out, re.M), out
+    assert re.search(r"^16-team tournaments; seated in turn: even, group-blitz, knockout-saver, random ", out, re.M), out
 
 
 def test_odds_memory_benchmark_runs_and_finds_the_same_results() -> None:
