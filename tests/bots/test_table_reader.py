@@ -121,3 +121,31 @@ def test_table_reader_is_a_bot_of_the_game() -> None:
     assert meant_bot("rest-when-safe", STRATEGIES) == "table-reader"
     with pytest.raises(ValueError, match="only even, even-flair, even-force, odds-aware, equilibrium, field-reader"):
         get_strategy("table-reader@1.5")
+
+
+def test_the_guides_count_of_resting_autopilots_runs_as_shown() -> None:
+    """docs/strategy.md's script behind its figures of a rest (which bot plays when nobody chooses),
+    run as a reader would, on fewer games: it prints a line for each bot, and the rested
+    table-readers it counts lost their match (nothing against a side that spends: only a side
+    that scores nothing too could draw, 2 times in the guide's 11,243)."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "strategy.md").read_text(encoding="utf-8")
+    section = guide[guide.index("### Which bot plays when nobody chooses"):]
+    script = re.search(r"```python\n(.*?)```", section, re.S)
+    assert script is not None, "no python block in the guide's section on the default bot"
+    assert "range(40_000)" in script[1]
+    result = subprocess.run(
+        [sys.executable, "-c", script[1].replace("range(40_000)", "range(48)")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["table-reader", "equilibrium"], result.stdout
+    shape = r"\d+ teams, lost \d+ \([\d.]+%\), out \d+ \([\d.]+%\), champion \d+ \([\d.]+%\)"
+    assert all(re.fullmatch(rf"[a-z-]+: {shape}", line) for line in lines), result.stdout
+    rested = re.match(r"table-reader: (\d+) teams, lost (\d+) ", lines[0])
+    assert rested is not None and int(rested[1]) > 0 and rested[1] == rested[2], lines[0]

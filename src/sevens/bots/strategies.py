@@ -9,8 +9,10 @@ FLAIR in the knockouts, with a little jitter from ``rng`` so that they are not f
 "even-flair" and "even-force" pace like "even" with every point in one kind. The strategy lab
 (``docs/strategy.md``) finds all FLAIR the stronger choice: at similar budgets it is the match's
 saddle point, and its tries win knockout count-backs (R9). So the default bot is "equilibrium"
-(:mod:`sevens.bots.smart`), which plays the solver's split and is level with "even-flair" at
-the top of the lab's ranking.
+(:mod:`sevens.bots.smart`), which plays the solver's split and is level with "even-flair" among
+the fixed pacers; "table-reader" wins more by resting its last group match, but would leave a
+newcomer against house teams a little over half a fair share and throw a match for an absent manager
+(docs/strategy.md, "Which bot plays when nobody chooses").
 """
 
 from __future__ import annotations

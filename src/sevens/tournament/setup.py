@@ -49,8 +49,10 @@ TeamId = NewType("TeamId", str)
 PlayerId = NewType("PlayerId", str)
 
 # The default bot's name; sevens.bots.DEFAULT_BOT is this same name (bots depend on us, not back).
-# "equilibrium" because the strategy lab ranks it first with the all-FLAIR pacers and ahead of
-# "even" head to head (docs/strategy.md), and its mixed split cannot be read in advance.
+# "equilibrium": the lab ranks it with the best fixed pacers; "table-reader" wins more but gives a
+# newcomer a little over half a fair share of titles as house teams, and as an autopilot loses on purpose
+# the third group match of a manager who is away (docs/strategy.md, which bot plays when nobody
+# chooses).
 DEFAULT_AUTOPILOT = "equilibrium"
 
 DEFAULT_TEAM_NAMES: tuple[str, ...] = (
