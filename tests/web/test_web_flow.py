@@ -606,7 +606,11 @@ def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:
         found = re.findall(r'<option value="([^"]+)"( selected)?>([^<]+)</option>', menu.group(1))
         return [(value, bool(selected), html.unescape(text)) for value, selected, text in found]
 
-    home = options(new_client(app).get("/").text, "default_bot")
+    front = new_client(app).get("/").text
+    home = options(front, "default_bot")
+    # The one setting plays the house teams and unclaimed seats too, not only missed orders.
+    label = re.search(r'<label>([^<]*)<select name="default_bot"', front)
+    assert label is not None and label[1].strip() == "Bot for the teams nobody plays and for missed orders (R13)"
     assert sorted(value for value, _, _ in home) == sorted(STRATEGIES)
     assert [value for value, selected, _ in home if selected] == [DEFAULT_BOT]
     assert all(text == f"{value}: {SUMMARIES[value]}" for value, _, text in home)
