@@ -55,3 +55,20 @@ def test_a_record_kept_before_the_rule_on_names_still_verifies(tmp_path: Path) -
     record.write_text(json.dumps(data, ensure_ascii=False))
     verified = runner.invoke(app, ["verify", str(record)])
     assert verified.exit_code == 0 and ": ok: " in verified.stdout, verified.output
+
+
+def test_a_name_drawn_in_another_script_as_another_persons_is_refused_saying_which_letter() -> None:
+    """'Аnn' with a Cyrillic А was a second person beside 'Ann', and 'ВОТ 4' in Cyrillic capitals a
+    person named as the bot Bot 4: the draw and the hand-overs showed two of one name."""
+    twin = runner.invoke(app, [*GAME, "--humans", "2", "--names", "Ann,\u0410nn"])
+    assert twin.exit_code == 2
+    assert (
+        "error: --names: '\u0410nn' reads as 'Ann' (its '\u0410' is CYRILLIC CAPITAL LETTER A, drawn as a Latin 'A'); "
+        "give each person a name of their own"
+    ) in twin.stderr
+    bot = runner.invoke(app, [*GAME, "--humans", "2", "--names", "Ann,\u0412\u041e\u0422 4"])
+    assert bot.exit_code == 2
+    assert "'\u0412\u041e\u0422 4', which reads as 'Bot 4' (its '\u0412' is CYRILLIC CAPITAL LETTER VE" in bot.stderr
+    assert "is the name of a bot in this game (players 3 and 4 are bots); choose another name" in bot.stderr
+    team = runner.invoke(app, [*GAME, "--names", "\U0001d405iji"])  # mathematical bold F
+    assert team.exit_code == 2 and "is the name of a team in Sevens" in team.stderr

@@ -215,9 +215,9 @@ def test_oversized_bodies_and_names_are_refused(tmp_path: Path) -> None:
     for name, said in (("\u202eevil\u202c", "U+202E RIGHT-TO-LEFT OVERRIDE"), ("a\u2066b", "U+2066 LEFT-TO-RIGHT ISOLATE")):
         answer = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": name})
         assert answer.status_code == 422 and f"holds {said}, an invisible format character" in answer.text
-    # Two players of one name could not be told apart.
+    # Two players of one name could not be told apart; the refusal says the name the other has.
     same = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": " p1 "})
-    assert same.status_code == 422 and "already called &#39;p1&#39;" in same.text
+    assert same.status_code == 422 and "already called &#39;P1&#39;" in same.text
     assert snapshot(app) == before
     app.state.engine.dispose()
 

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from sevens.tournament.names import MAX_MARKS, NameRefused, clean_name, name_key
+from sevens.tournament.names import (
+    LOOK_ALIKES,
+    MAX_MARKS,
+    Clash,
+    NameRefused,
+    clean_name,
+    name_clash,
+    name_key,
+)
 
 WALES = "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f"
 
@@ -55,3 +63,53 @@ def test_the_flags_of_england_scotland_and_wales_are_three_names() -> None:
     england = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"
     scotland = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
     assert len({name_key(england), name_key(scotland), name_key(WALES)}) == 3
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("\u0410nn", "Ann"),  # Cyrillic capital A
+    ("\u039f", "O"),  # Greek capital omicron
+    ("\U0001d400nn", "Ann"),  # mathematical bold A (NFKC)
+    ("\uff21nn", "Ann"),  # full-width A (NFKC)
+    ("\u0412\u041e\u0412", "bob"),  # Cyrillic capitals VE, O, VE
+    ("\u039a\u0391\u0399", "kai"),  # Greek capitals
+    ("\u043e\u0440\u0430", "opa"),  # Cyrillic small letters
+    ("F\u0456ji", "FIJI"),  # a Ukrainian i among Latin letters
+    ("\u0401va", "\u00cbva"),  # Cyrillic YO: E with a diaeresis
+])
+def test_a_letter_of_another_script_drawn_as_a_latin_one_makes_no_new_name(one: str, other: str) -> None:
+    assert name_key(one) == name_key(other)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("\u0410\u043d\u043d\u0430", "Anna"),  # Анна: its н is no n
+    ("\u0418\u0432\u0430\u043d", "Ivan"),  # Иван
+    ("\u039d\u03af\u03ba\u03bf\u03c2", "Nikos"),  # Νίκος
+    ("\u043d\u0430\u043c", "ham"),  # нам: a small н is drawn as no h, though a capital Н is
+    ("IAN", "LAN"),  # I and l are alike, I and L are not: no look-alikes within Latin
+])
+def test_names_that_look_different_stay_two(one: str, other: str) -> None:
+    assert name_key(one) != name_key(other)
+    assert name_clash(one, taken=[other]) is None
+    assert clean_name(one, what="the name", limit=40) == one
+
+
+def test_every_look_alike_maps_a_cyrillic_or_greek_letter_to_a_latin_one() -> None:
+    import unicodedata
+
+    for code, latin in LOOK_ALIKES.items():
+        script = unicodedata.name(chr(code)).split()[0]
+        assert script in ("CYRILLIC", "GREEK") and latin.isascii() and latin.isalpha(), chr(code)
+        assert chr(code).isupper() == latin.isupper(), chr(code)  # a capital drawn as a capital
+
+
+def test_a_clash_says_what_the_name_reads_as_and_which_letter_makes_it() -> None:
+    reserved = {"you": "is the reader", "Fiji": "is a team"}
+    assert name_clash("ann", taken=["Bob", "Ann"], reserved=reserved) == Clash("Ann", None, "")
+    assert name_clash("F\u0456ji", taken=["Bob"], reserved=reserved) == Clash(
+        "Fiji", "is a team", " (its '\u0456' is CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I, drawn as a Latin 'i')"
+    )
+    # The other's letter is named when the new name is the plain Latin one.
+    clash = name_clash("Ann", taken=["\u0410nn"])
+    assert clash is not None and "CYRILLIC CAPITAL LETTER A" in clash.look_alike
+    assert name_clash("YOU", reserved=[("you", "is the reader")]) == Clash("you", "is the reader", "")
+    assert name_clash("Ann Lee", taken=["Ann"], reserved=reserved) is None

@@ -101,6 +101,36 @@ def test_the_name_boxes_let_a_name_the_server_takes_be_typed_whole(app: FastAPI)
     assert joined.status_code == 303, joined.text
 
 
+def _join(app: FastAPI, invite: str, name: str) -> tuple[int, str]:
+    answer = new_client(app).post("/api/v1/join", json={"invite": invite, "name": name})
+    return answer.status_code, str(answer.json().get("detail", answer.json().get("name")))
+
+
+def test_a_name_drawn_in_another_script_as_another_players_name_is_refused(app: FastAPI) -> None:
+    """'Аnn' with a Cyrillic А, a Greek Ο, a mathematical bold 𝐀 read as the Latin 'Ann' and 'O':
+    the join took them as names of their own, so two players looked the same in every list. The
+    refusal says which letter; a whole name in Cyrillic or Greek is welcome."""
+    created = _create(app, "Look-alikes")
+    invites = created["invites"]
+    assert _join(app, invites["p1"], "Ann") == (200, "Ann")
+    assert _join(app, invites["p2"], "\u0410nn") == (422, (
+        "another player in this game is already called 'Ann', which '\u0410nn' reads as (its '\u0410' is CYRILLIC "
+        "CAPITAL LETTER A, drawn as a Latin 'A'); pick another display name"
+    ))
+    assert _join(app, invites["p2"], "F\u0456ji") == (422, (
+        "'F\u0456ji', which reads as 'Fiji' (its '\u0456' is CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I, drawn as "
+        "a Latin 'i'), is the name of a team in this game; pick another display name"
+    ))
+    assert _join(app, invites["p2"], "\u0410\u043d\u043d\u0430") == (200, "\u0410\u043d\u043d\u0430")  # Анна
+    assert _join(app, invites["p3"], "\u039f") == (200, "\u039f")  # Greek capital omicron
+    refused = post_form(new_client(app), f"/join/{invites['p4']}", {"name": "o"})
+    assert refused.status_code == 422 and "already called &#39;\u039f&#39;" in refused.text
+    assert "GREEK CAPITAL LETTER OMICRON, drawn as a Latin &#39;O&#39;" in refused.text
+    form = post_form(new_client(app), f"/join/{invites['p4']}", {"name": "\U0001d400nn"})
+    assert form.status_code == 422 and "already called &#39;Ann&#39;" in form.text
+    assert _join(app, invites["p4"], "Nikos") == (200, "Nikos")
+
+
 GAME, ANN, DAN = "ליגת שישי", "آنا", "דני"  # Hebrew: Friday league; Arabic: Anna; Hebrew: Dan
 
 

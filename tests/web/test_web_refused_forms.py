@@ -180,7 +180,8 @@ def test_a_refused_autopilot_comes_back_as_its_form(
         ("   ", "your display name is empty; type a name of 1 to 40 characters"),
         ("n" * 41, "your display name is 41 characters long; keep it to 40"),
         ("Ann\u200b", "your display name holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'Ann'; type the name without it"),
-        ("PLAYER 3", "another player in this game is already called 'PLAYER 3'"),
+        # The name as the other has it: the seat nobody took is 'Player 3', not what was typed.
+        ("PLAYER 3", "another player in this game is already called 'Player 3'; pick"),
     ],
 )
 def test_a_refused_name_comes_back_as_the_join_form(app: FastAPI, name: str, words: str) -> None:

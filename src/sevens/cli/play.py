@@ -84,7 +84,7 @@ from sevens.tournament.game import (
     resolve_turn,
 )
 from sevens.tournament.knockout import record_favourite
-from sevens.tournament.names import NameRefused, clean_name, kept_form, name_key
+from sevens.tournament.names import NameRefused, clean_name, kept_form, name_clash, name_key
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps, to_record
@@ -1099,26 +1099,44 @@ def _kept_name(typed: str, taken: Sequence[str], *, humans: int, players: int) -
     return name
 
 
+def _reserved_words(humans: int, players: int) -> dict[str, str]:
+    """The words no person here may be called, with why (as a message says it after the name):
+    each would read as someone else in the draw, the hand-overs or the prompts."""
+    bots = f"is the name of a bot in this game ({_bot_players(humans, players)})"
+    return {
+        **dict.fromkeys((f"Bot {i}" for i in range(humans + 1, players + 1)), bots),
+        # "You are 'You': you type", "You's team": the reader, or this person?
+        "You": "would read as whoever is at the keyboard (you)",
+        "house": "is what the draw calls the teams nobody manages (a bot plays them)",  # "Fiji (house)"
+        # "Samoa (Fiji)" in the draw
+        **dict.fromkeys(
+            DEFAULT_TEAM_NAMES, "is the name of a team in Sevens, and the draw shows people's names beside their teams'"
+        ),
+        **dict.fromkeys(STRATEGIES, "is the name of a bot (sevens play --bots)"),  # "Fiji (even)" beside "played by the bot even"
+    }
+
+
 def _name_problem(name: str, taken: Sequence[str], *, humans: int, players: int) -> str | None:
-    """Why ``name`` cannot be the name of the next person after the names ``taken``, or None if it can."""
-    key = name_key(name)
-    same = next((t for t in taken if name_key(t) == key), None)
-    if same is not None:
-        said = f"{name!r} is given twice" if same == kept_form(name) else f"{name!r} is {same!r} again"
+    """Why ``name`` cannot be the name of the next person after the names ``taken``, or None if it can
+    (:func:`sevens.tournament.names.name_clash`, with the words reserved here).
+
+    >>> _name_problem("\u0410nn", ["Ann"], humans=2, players=4)
+    "'Аnn' reads as 'Ann' (its 'А' is CYRILLIC CAPITAL LETTER A, drawn as a Latin 'A'); give each person a name of their own"
+    >>> _name_problem("\u0412\u041e\u0422 4", ["Ann"], humans=2, players=4)
+    "'ВОТ 4', which reads as 'Bot 4' (its 'В' is CYRILLIC CAPITAL LETTER VE, drawn as a Latin 'B'), is the name of a bot in this game (players 3 and 4 are bots); choose another name"
+    """
+    clash = name_clash(name, taken=taken, reserved=_reserved_words(humans, players))
+    if clash is not None and clash.why is None:
+        if clash.look_alike:
+            return f"{name!r} reads as {clash.other!r}{clash.look_alike}; give each person a name of their own"
+        said = f"{name!r} is given twice" if clash.other == kept_form(name) else f"{name!r} is {clash.other!r} again"
         return f"{said} (names are compared ignoring case and spacing); give each person a name of their own"
-    if key in {f"bot {i}" for i in range(humans + 1, players + 1)}:
-        return f"{name!r} is the name of a bot in this game ({_bot_players(humans, players)}); choose another name"
+    if clash is not None:
+        return f"{clash.subject(name)} {clash.why}; choose another name"
+    key = name_key(name)
     if re.fullmatch(r"bot ?[0-9]+", key):  # "(Bot 1)" in the draw would read as a bot-played team
         bots = "no bots play here" if humans == players else _bots_in_draw(humans, players)
         return f"{name!r} is named like a bot ({bots}), and the draw would show a person's teams as a bot's; choose another name"
-    if key == "you":  # "You are 'You': you type", "You's team": the reader, or this person?
-        return f"{name!r} would read as whoever is at the keyboard (you); choose another name"
-    if key == "house":  # "Fiji (house)" in the draw is a team nobody manages
-        return f"{name!r} is what the draw calls the teams nobody manages (a bot plays them); choose another name"
-    if key in {name_key(team) for team in DEFAULT_TEAM_NAMES}:  # "Samoa (Fiji)" in the draw
-        return f"{name!r} is the name of a team in Sevens, and the draw shows people's names beside their teams'; choose another name"
-    if key in {name_key(bot) for bot in STRATEGIES}:  # "Fiji (even)" beside "played by the bot even"
-        return f"{name!r} is the name of a bot (sevens play --bots); choose another name"
     default = re.fullmatch(r"player ?0*([1-9][0-9]*)", key)
     person = len(taken) + 1
     if default is not None and int(default[1]) != person:

@@ -44,7 +44,7 @@ from sevens.store.secrets import hash_token, new_public_id, new_token
 from sevens.tournament.formats import Format, check_format
 from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orders, check_order, new_game
 from sevens.tournament.game import resolve_turn as resolve_game_turn
-from sevens.tournament.names import NameRefused, clean_name, kept_form, name_key
+from sevens.tournament.names import NameRefused, clean_name, kept_form, name_clash
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps, from_record, to_record
 from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
@@ -711,30 +711,47 @@ def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
         )
 
 
-def _name_clash(name: str, game: GameRow) -> str | None:
-    """Why ``name`` would be read as something else where players' names are shown, or None.
+def _reserved_words(game: GameRow) -> dict[str, str]:
+    """The words no player of ``game`` may be called, with why (as a message says it after the
+    name): each would read as someone else where players' names are shown.
 
-    A player's page lists who has ordered as "Fiji (you)" for its own teams and "Samoa (Ann)" for
-    the others': a player called "You" would pass for the reader. A name that is one of the game's
-    teams or one of the bots stands beside them in the same lists ("Samoa (Fiji)", "Fiji (bot:
-    even)") and reads as a team or a bot. Case, spacing and the width of letters do not make a
-    name another (:func:`sevens.tournament.names.name_key`); "Bot 3" is a name like any other here, as no seat of a
-    hosted game is called that (a seat nobody took is "Player 3", which is taken).
+    The pages and the API call a team nobody manages "house": a player of that name would pass for
+    the bot, and their teams for teams nobody plays. A player's page lists who has ordered as "Fiji
+    (you)" for its own teams and "Samoa (Ann)" for the others': a player called "You" would pass for
+    the reader. A name that is one of the game's teams or one of the bots stands beside them in the
+    same lists ("Samoa (Fiji)", "Fiji (bot: even)"). "Bot 3" is a name like any other here, as no
+    seat of a hosted game is called that (a seat nobody took is "Player 3", which is taken).
+    """
+    return {
+        "house": "is what the teams nobody manages are called (their bot plays them)",
+        "you": "is how each player's own page names its reader ('you')",
+        **dict.fromkeys(DEFAULT_TEAM_NAMES[: game.teams], "is the name of a team in this game"),
+        **dict.fromkeys(STRATEGIES, "is the name of a bot"),
+    }
+
+
+def _name_clash(name: str, game: GameRow, taken: Iterable[str] = ()) -> str | None:
+    """Why ``name`` cannot be the display name of a player of ``game`` beside the names ``taken``
+    (:func:`sevens.tournament.names.name_clash`: case, spacing, the form of a letter and a Cyrillic
+    or Greek letter drawn as a Latin one do not make it another), or None.
 
     >>> game = GameRow(teams=8)
-    >>> _name_clash("YOU", game), _name_clash("fiji", game), _name_clash("Even", game)
-    ("is how each player's own page names its reader ('you')", 'is the name of a team in this game', 'is the name of a bot')
-    >>> _name_clash("Canada", game), _name_clash("Youssef", game), _name_clash("Bot 3", game)
-    (None, None, None)
+    >>> _name_clash("YOU", game)
+    "'YOU' is how each player's own page names its reader ('you'); pick another display name"
+    >>> _name_clash("F\u0456ji", game)
+    "'Fіji', which reads as 'Fiji' (its 'і' is CYRILLIC SMALL LETTER BYELORUSSIAN-UKRAINIAN I, drawn as a Latin 'i'), is the name of a team in this game; pick another display name"
+    >>> _name_clash("\u0410nn", game, ["Ann"])
+    "another player in this game is already called 'Ann', which 'Аnn' reads as (its 'А' is CYRILLIC CAPITAL LETTER A, drawn as a Latin 'A'); pick another display name"
+    >>> _name_clash("Canada", game), _name_clash("Youssef", game), _name_clash("Bot 3", game), _name_clash("Анна", game, ["Ann"])
+    (None, None, None, None)
     """
-    key = name_key(name)
-    if key == "you":
-        return "is how each player's own page names its reader ('you')"
-    if key in {name_key(team) for team in DEFAULT_TEAM_NAMES[: game.teams]}:
-        return "is the name of a team in this game"
-    if key in {name_key(bot) for bot in STRATEGIES}:
-        return "is the name of a bot"
-    return None
+    clash = name_clash(name, taken=taken, reserved=_reserved_words(game))
+    if clash is None:
+        return None
+    if clash.why is None:
+        reads = f", which {name!r} reads as{clash.look_alike}" if clash.look_alike else ""
+        return f"another player in this game is already called {clash.other!r}{reads}; pick another display name"
+    return f"{clash.subject(name)} {clash.why}; pick another display name"
 
 
 def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> SeatRow:
@@ -751,22 +768,10 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     renames = game is not None and game.status == GameStatus.LOBBY
     # Two players of one name could not be told apart in the tables, the reports or the record;
     # an unclaimed seat's name in the record ("Player 3") counts as taken.
-    taken = {name_key(seat_name(o)) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id}
-    if renames and name_key(clean) == "house":
-        # The pages and the API call a team nobody manages "house": a player of that name would
-        # pass for the bot, and their teams for teams nobody plays.
-        raise Invalid(
-            f"{clean!r} is what the teams nobody manages are called (their bot plays them); pick another "
-            "display name",
-            field="name",
-        )
-    clash = _name_clash(clean, game) if renames and game is not None else None
+    taken = [seat_name(o) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id]
+    clash = _name_clash(clean, game, taken) if renames and game is not None else None
     if clash:
-        raise Invalid(f"{clean!r} {clash}; pick another display name", field="name")
-    if renames and name_key(clean) in taken:
-        raise Invalid(
-            f"another player in this game is already called {clean!r}; pick another display name", field="name"
-        )
+        raise Invalid(clash, field="name")
     # Claimed in one statement: of two joins racing with one invite, exactly one wins.
     claimed = session.execute(
         update(SeatRow)

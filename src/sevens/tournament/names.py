@@ -14,18 +14,56 @@ the lines above and below). The two joiners stay, as emoji and some scripts need
 the tags that spell the flags of England, Scotland and Wales after a black flag.
 
 Names are compared by :func:`name_key`: case, spacing, the form of a character (a full-width
-letter) and the invisible joiners and variation selectors do not tell two names apart.
+letter, a mathematical bold one), the invisible joiners and variation selectors, and a Cyrillic or
+Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) do not tell two names apart. A name in one
+script is never refused for its script: only one that would read as another name beside it
+(:func:`name_clash`).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
-__all__ = ["MAX_MARKS", "NameRefused", "clean_name", "kept_form", "name_key", "refused_character", "shown_character"]
+__all__ = [
+    "LOOK_ALIKES",
+    "MAX_MARKS",
+    "Clash",
+    "NameRefused",
+    "clean_name",
+    "kept_form",
+    "name_clash",
+    "name_key",
+    "refused_character",
+    "shown_character",
+]
 
 MAX_MARKS = 8
 """The most combining marks one character may carry: a real name has at most a few (Vietnamese
 two, Hebrew with vowels and cantillation three); dozens are a smear over the neighbouring lines."""
+
+LOOK_ALIKES: Mapping[int, str] = {
+    ord(pair[0]): pair[1]
+    for pair in (
+        # Each letter followed by the Latin letter it is drawn as.
+        # Cyrillic capitals
+        "\u0410A", "\u0412B", "\u0421C", "\u0415E", "\u041dH", "\u0406I", "\u04c0I", "\u0408J", "\u041aK", "\u041cM",
+        "\u041eO", "\u0420P", "\u051aQ", "\u0405S", "\u0422T", "\u051cW", "\u0425X", "\u0423Y", "\u04aeY",
+        # Cyrillic small letters
+        "\u0430a", "\u0441c", "\u0435e", "\u04bbh", "\u0456i", "\u0458j", "\u043eo", "\u0440p", "\u051bq", "\u0455s",
+        "\u051dw", "\u0445x", "\u0443y",
+        # Greek capitals
+        "\u0391A", "\u0392B", "\u0395E", "\u0397H", "\u0399I", "\u039aK", "\u039cM", "\u039dN", "\u039fO", "\u03a1P",
+        "\u03a4T", "\u03a7X", "\u03a5Y", "\u0396Z",
+        # Greek small letters
+        "\u03b1a", "\u03b9i", "\u03bak", "\u03bfo", "\u03c1p", "\u03c5u", "\u03bdv",
+    )
+}
+"""Cyrillic and Greek letters drawn as a Latin one (Unicode TR39's confusables, the common cases
+between these three scripts): "Аnn" with a Cyrillic А reads as "Ann". Letters that merely resemble
+one (Cyrillic п, Greek η) are not here; nor are look-alikes within Latin (I and l), which case
+folding would make clash with names that do not look alike ("IAN", "LAN")."""
 
 _JOINERS = frozenset("\u200c\u200d")
 _BLACK_FLAG = "\U0001f3f4"
@@ -151,12 +189,80 @@ def clean_name(value: str, *, what: str, limit: int) -> str:
 def name_key(name: str) -> str:
     """What two names are compared by: names that differ only in case, in the spacing between
     words, in the form of a character (a full-width letter, a no-break space, an accent typed
-    apart) or in what is hardly seen (a joiner between two letters, an emoji's variation selector)
-    look alike, so they count as one.
+    apart), in what is hardly seen (a joiner between two letters, an emoji's variation selector) or
+    in a Cyrillic or Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) look alike, so they
+    count as one.
 
-    >>> name_key(" Ann  LEE "), name_key("Ａnn\\u00a0Lee"), name_key("Straße") == name_key("STRASSE")
+    >>> name_key(" Ann  LEE "), name_key("Ａnn\u00a0Lee"), name_key("Straße") == name_key("STRASSE")
     ('ann lee', 'ann lee', True)
-    >>> name_key("A\\u200dnn") == name_key("ann"), name_key("Jose\\u0301") == name_key("JOSÉ")
+    >>> name_key("A\u200dnn") == name_key("ann"), name_key("Jose\u0301") == name_key("JOSÉ")
     (True, True)
+    >>> name_key("\u0410nn"), name_key("\u039f"), name_key("\U0001d400nn"), name_key("\u0410\u043d\u043d\u0430")
+    ('ann', 'o', 'ann', 'aннa')
     """
-    return _spaced(unicodedata.normalize("NFKC", name.translate(_UNSEEN)).casefold())
+    # Compared before case is folded, as a capital is drawn: Cyrillic Н is an H, its small н no h.
+    unfolded = unicodedata.normalize("NFKD", name.translate(_UNSEEN)).translate(LOOK_ALIKES)
+    return _spaced(unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", unfolded.casefold()).translate(LOOK_ALIKES)))
+
+
+def _other_script(name: str) -> str:
+    """What makes ``name`` read as a Latin name it is not: its first Cyrillic or Greek letter drawn
+    as a Latin one, as a clause for a message, or "" if it has none."""
+    for char in unicodedata.normalize("NFKD", name):
+        if ord(char) in LOOK_ALIKES:
+            return f" (its {char!r} is {unicodedata.name(char)}, drawn as a Latin {LOOK_ALIKES[ord(char)]!r})"
+    return ""
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """A name that would read as another where names are shown."""
+
+    other: str
+    """The name it reads as: a name already taken, or a reserved word as the caller gave it."""
+    why: str | None
+    """Why the reserved word is reserved, in the caller's words; None for a name already taken."""
+    look_alike: str
+    """A clause saying which letter of another script makes it read so, or "" when the two differ
+    only in case, spacing or the form of a character."""
+
+    def subject(self, name: str) -> str:
+        """``name`` as the subject of a message about the clash: quoted, and when letters of
+        another script make it read as the other name, which name and why.
+
+        >>> Clash("Bot 4", "is a bot", " (its 'В' is ...)").subject("Вот 4")
+        "'Вот 4', which reads as 'Bot 4' (its 'В' is ...),"
+        """
+        return f"{name!r}, which reads as {self.other!r}{self.look_alike}," if self.look_alike else repr(name)
+
+
+def name_clash(
+    name: str, *, taken: Iterable[str] = (), reserved: Mapping[str, str] | Iterable[tuple[str, str]] = ()
+) -> Clash | None:
+    """What ``name`` would read as, beside the names ``taken`` and the words ``reserved``, or None.
+
+    Both are compared by :func:`name_key`, the names taken first. Which words are reserved, and
+    why, is each caller's: the web reserves "you" and the game's teams, ``sevens play`` also
+    "house" and the names of its bots.
+
+    Args:
+        name: the name asked for.
+        taken: the names others have (stored ones are not judged again, only compared).
+        reserved: each word no name may read as, with why (the caller's words), in the order checked.
+
+    >>> name_clash("ANN", taken=["Ann"])
+    Clash(other='Ann', why=None, look_alike='')
+    >>> name_clash("\u0410nn", taken=["Ann"]).look_alike
+    " (its 'А' is CYRILLIC CAPITAL LETTER A, drawn as a Latin 'A')"
+    >>> name_clash("F\u0456ji", reserved={"Fiji": "is a team"}).why, name_clash("\u0410\u043d\u043d\u0430", taken=["Ann"])
+    ('is a team', None)
+    """
+    key = name_key(name)
+    words = reserved.items() if isinstance(reserved, Mapping) else reserved
+    for other, why in [*((t, None) for t in taken), *words]:
+        if name_key(other) == key:
+            plain = _spaced(unicodedata.normalize("NFKC", name).casefold()) == _spaced(
+                unicodedata.normalize("NFKC", other).casefold()
+            )
+            return Clash(other, why, "" if plain else _other_script(name) or _other_script(other))
+    return None
