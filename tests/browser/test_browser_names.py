@@ -162,3 +162,50 @@ def test_every_page_sets_the_names_apart_in_chromium(server: str, chromium: Any)
     assert {ANN, DAN} <= set(shown["organiser, lobby"]) and {ANN, DAN} <= set(shown["organiser, running"]), shown
     assert ANN in shown["player"] and DAN in shown["player"], shown  # the heading, and Ann in who has ordered
     assert ANN in shown["spectator"] and DAN in shown["spectator"], shown  # the teams' managers
+
+
+SHOWN = [
+    "Jose\u0301",
+    "\U0001f1eb\U0001f1ef\U0001f1eb\U0001f1ef\U0001f1eb",  # two flags and a lone regional indicator
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466 Lee",  # a family
+    "\U0001f44d\U0001f3fd\u2764\ufe0f1\ufe0f\u20e3",  # a skin tone, a heart as emoji, a keycap
+    "\U0001f3f3\ufe0f\u200d\U0001f308",  # the rainbow flag
+    "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f Cymru",  # Wales: tags
+    "\u1112\u1161\u11ab\ud55c\uad6d",  # 한 typed as jamo, then 한국 composed
+    "\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f",  # क्षत्रिय: Devanagari conjuncts
+    "\u0928\u092e\u0938\u094d\u0924\u0947",  # नमस्ते
+    "\u0e01\u0e34\u0e19 \u0e19\u0e49\u0e33",  # Thai: vowel and tone marks
+    "Nguy\u1ec5n Z\u0336\u0336\u0336",
+    "\u0410\u043d\u043d\u0430 \u039d\u03af\u03ba\u03bf\u03c2 \u0622\u0646\u0627 \u05d3\u05e0\u05d9",
+    "a\u200db\u200cc",  # joiners between letters
+]
+
+
+def test_a_name_is_counted_as_chromium_cuts_it_into_characters(chromium: Any) -> None:
+    """The server counts a name in characters as shown (sevens.tournament.names.graphemes, written
+    for the text a name may hold): it cuts each of these as Chromium's Intl.Segmenter does."""
+    from sevens.tournament.names import graphemes
+
+    page = chromium.new_context().new_page()
+    cut = page.evaluate(
+        "texts => texts.map(t => Array.from(new Intl.Segmenter('en', {granularity: 'grapheme'}).segment(t), s => s.segment))",
+        SHOWN,
+    )
+    assert [graphemes(text) for text in SHOWN] == cut
+
+
+def test_the_join_box_takes_the_longest_name_the_server_takes(server: str, chromium: Any) -> None:
+    """A name of 22 family emoji is 22 characters and 154 code points, which the server takes,
+    but 242 UTF-16 units: the box stopped at 160 units and cut it, so the name typed was not the
+    name joined. Forty flags likewise, for the game's name box."""
+    from playwright.sync_api import expect
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466" * 22
+    _, _, invites = create_game(chromium, server, "\U0001f1eb\U0001f1ef" * 80, viewport=VIEWPORT, arrangement="4-8-2", hours="24")
+    page = chromium.new_context(viewport=VIEWPORT).new_page()
+    visit(page, invites[0])
+    page.fill("input[name=name]", family)
+    assert page.input_value("input[name=name]") == family
+    page.click("#join button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/play"))
+    expect(page.locator("h1")).to_contain_text(family)

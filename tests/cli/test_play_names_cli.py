@@ -72,3 +72,25 @@ def test_a_name_drawn_in_another_script_as_another_persons_is_refused_saying_whi
     assert "is the name of a bot in this game (players 3 and 4 are bots); choose another name" in bot.stderr
     team = runner.invoke(app, [*GAME, "--names", "\U0001d405iji"])  # mathematical bold F
     assert team.exit_code == 2 and "is the name of a team in Sevens" in team.stderr
+
+
+def test_names_of_30_characters_as_shown_are_taken_and_a_game_saved_before_carries_on(tmp_path: Path) -> None:
+    """A name's length is its characters as shown: 30 flags (60 code points) were refused as too
+    long. A game saved with two names that now read as one ('Ann' and a Cyrillic 'Аnn', which an
+    older sevens took) resumes and verifies: names already kept are not judged again."""
+    flags = "\U0001f1eb\U0001f1ef" * 30
+    kept, record = tmp_path / "kept.json", tmp_path / "game.json"
+    two = ["play", "--players", "4", "--teams", "16", "--seed", "names", "--humans", "2"]
+    stopped = runner.invoke(app, [*two, "--names", f"{flags},Ann", "--save", str(kept)], input=ORDER * 5 + "30 3\ny\n")
+    assert stopped.exit_code == 1, stopped.output
+    saved = json.loads(kept.read_text())
+    assert [p["name"] for p in saved["game"]["players"][:2]] == [flags, "Ann"]
+    long = runner.invoke(app, [*two, "--names", f"{flags}\U0001f1eb\U0001f1ef,Ann"])
+    assert long.exit_code == 2 and "is 31 characters long; keep it to 30" in long.stderr
+    saved["game"]["players"][0]["name"] = "\u0410nn"  # as an older sevens kept it
+    kept.write_text(json.dumps(saved, ensure_ascii=False))
+    resumed = runner.invoke(app, ["play", "--resume", str(kept), "--record", str(record)], input=ORDER * 80)
+    assert resumed.exit_code == 0, resumed.output
+    assert [p["name"] for p in loads(record.read_bytes())["players"][:2]] == ["\u0410nn", "Ann"]
+    verified = runner.invoke(app, ["verify", str(record)])
+    assert verified.exit_code == 0 and ": ok: " in verified.stdout, verified.output

@@ -239,6 +239,29 @@ def test_migration_0008_gives_the_invites_made_before_0003_an_expiry(backend: st
         engine.dispose()
 
 
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0009_widens_the_name_columns_and_keeps_the_names(backend: str, tmp_path: Path) -> None:
+    """Names are counted in characters as shown, up to four code points each: 0009 widens the
+    columns (40 and 80 code points, which PostgreSQL enforced) and keeps every row as it was; a game
+    of 0008 then takes a name of 40 flags (80 code points)."""
+    flags = "\U0001f1eb\U0001f1ef" * 40
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0008")
+        with session_scope(make_sessionmaker(engine)) as db:
+            spec = store.NewGame("Jos\u00e9's cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
+            game_id = store.create_game(db, spec=spec, now=NOW).game.id
+            store.join_seat(db, seat=store.seats_of(db, game_id=game_id)[0], name="Ann", now=NOW)
+        before = _dump(engine)
+        run_migrations(engine)
+        assert _dump(engine) == before
+        with session_scope(make_sessionmaker(engine)) as db:
+            store.join_seat(db, seat=store.seats_of(db, game_id=game_id)[1], name=flags, now=NOW)
+        with session_scope(make_sessionmaker(engine)) as db:
+            assert [seat.name for seat in store.seats_of(db, game_id=game_id)][:2] == ["Ann", flags]
+        engine.dispose()
+
+
 def test_app_puts_sqlite_in_wal_mode(tmp_path: Path) -> None:
     """Issue 6: SQLite runs in WAL mode (readers go on while a turn resolves; a crash loses no commit),
     with foreign keys on and a busy timeout, on every connection the app opens."""

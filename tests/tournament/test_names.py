@@ -10,10 +10,14 @@ from sevens.tournament.names import (
     Clash,
     NameRefused,
     clean_name,
+    cut_name,
+    graphemes,
     name_clash,
     name_key,
 )
 
+FIJI = "\U0001f1eb\U0001f1ef"
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # seven code points
 WALES = "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f"
 
 
@@ -113,3 +117,39 @@ def test_a_clash_says_what_the_name_reads_as_and_which_letter_makes_it() -> None
     assert clash is not None and "CYRILLIC CAPITAL LETTER A" in clash.look_alike
     assert name_clash("YOU", reserved=[("you", "is the reader")]) == Clash("you", "is the reader", "")
     assert name_clash("Ann Lee", taken=["Ann"], reserved=reserved) is None
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Jose\u0301", ["J", "o", "s", "e\u0301"]),
+    (FIJI * 2 + "\U0001f1eb", [FIJI, FIJI, "\U0001f1eb"]),  # two indicators a flag, a lone one a character
+    (FAMILY + "x", [FAMILY, "x"]),
+    ("\U0001f44d\U0001f3fd\u2764\ufe0f", ["\U0001f44d\U0001f3fd", "\u2764\ufe0f"]),  # a skin tone, a selector
+    (WALES + " ", [WALES, " "]),
+    ("\u1112\u1161\u11ab\ud55c", ["\u1112\u1161\u11ab", "\ud55c"]),  # 한 typed as jamo, then composed
+    ("\u0915\u094d\u0937\u0924\u094d\u0930\u093f\u092f", ["\u0915\u094d\u0937", "\u0924\u094d\u0930\u093f", "\u092f"]),
+    ("\u0e01\u0e34\u0e19\u0e49\u0e33", ["\u0e01\u0e34", "\u0e19\u0e49\u0e33"]),  # Thai: vowels above and after
+    ("a\u200db", ["a\u200d", "b"]),  # a joiner between letters joins nothing
+])
+def test_a_name_is_cut_into_the_characters_a_reader_sees(text: str, shown: list[str]) -> None:
+    assert graphemes(text) == shown
+
+
+def test_a_length_is_counted_in_characters_as_shown_with_a_cap_on_code_points() -> None:
+    assert clean_name(FIJI * 40, what="the name", limit=40) == FIJI * 40  # 80 code points
+    assert clean_name("\U0001f44d\U0001f3fd" * 40, what="the name", limit=40)
+    with pytest.raises(NameRefused, match=r"^the name is 41 characters long; keep it to 40$"):
+        clean_name(FIJI * 41, what="the name", limit=40)
+    assert clean_name(FAMILY * 22, what="the name", limit=40) == FAMILY * 22  # 154 code points
+    with pytest.raises(NameRefused) as refused:
+        clean_name(FAMILY * 23, what="the name", limit=40)
+    assert str(refused.value) == (
+        "the name is 23 characters long but built of 161 code points (an emoji such as a family is several), "
+        "and a name holds at most 160; use fewer such emoji"
+    )
+    assert clean_name("ab", what="the name", limit=5, points=2) == "ab"
+
+
+def test_a_name_is_cut_between_characters() -> None:
+    assert cut_name("a" + FIJI * 3, 3, 99) == "a" + FIJI * 2
+    assert cut_name("a" + FIJI * 3, 9, 4) == "a" + FIJI  # a flag is not cut in half at the cap
+    assert cut_name(FAMILY, 1, 6) == ""

@@ -101,6 +101,10 @@ def test_the_name_boxes_let_a_name_the_server_takes_be_typed_whole(app: FastAPI)
     assert joined.status_code == 303, joined.text
 
 
+FIJI = "\U0001f1eb\U0001f1ef"
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one character, seven code points
+
+
 def _join(app: FastAPI, invite: str, name: str) -> tuple[int, str]:
     answer = new_client(app).post("/api/v1/join", json={"invite": invite, "name": name})
     return answer.status_code, str(answer.json().get("detail", answer.json().get("name")))
@@ -129,6 +133,50 @@ def test_a_name_drawn_in_another_script_as_another_players_name_is_refused(app: 
     form = post_form(new_client(app), f"/join/{invites['p4']}", {"name": "\U0001d400nn"})
     assert form.status_code == 422 and "already called &#39;Ann&#39;" in form.text
     assert _join(app, invites["p4"], "Nikos") == (200, "Nikos")
+
+
+def test_a_name_is_as_long_as_the_characters_a_reader_sees(app: FastAPI) -> None:
+    """A flag, a thumb with a skin tone and a family emoji are one character each to a reader; the
+    limit counted code points, so 21 flags (42) were refused as too long for a name of 40 and
+    a game's name of 80 flags as 160 long. The store caps a name at 160 code points."""
+    created = _create(app, FIJI * 80)
+    organiser = {"Authorization": f"Bearer {created['token']}"}
+    assert new_client(app).get(f"/api/v1/games/{created['game']}", headers=organiser).json()["name"] == FIJI * 80
+    invites = created["invites"]
+    assert _join(app, invites["p1"], FIJI * 40) == (200, FIJI * 40)
+    assert _join(app, invites["p2"], "\U0001f44d\U0001f3fd" * 40) == (200, "\U0001f44d\U0001f3fd" * 40)
+    assert _join(app, invites["p3"], FAMILY * 22) == (200, FAMILY * 22)  # 154 code points
+    assert _join(app, invites["p4"], FIJI * 41) == (422, "your display name is 41 characters long; keep it to 40")
+    assert _join(app, invites["p4"], FAMILY * 23) == (422, (
+        "your display name is 23 characters long but built of 161 code points (an emoji such as a family is "
+        "several), and a name holds at most 160; use fewer such emoji"
+    ))
+    too_long = new_client(app).post("/api/v1/games", json={"name": FIJI * 81, "players": 4})
+    assert too_long.status_code == 422
+    assert too_long.json()["detail"] == "the game's name is 81 characters long; keep it to 80"
+    document = new_client(app).get(f"/api/v1/games/{created['game']}", headers=organiser).json()
+    assert [seat["name"] for seat in document["seats"]][:3] == [FIJI * 40, "\U0001f44d\U0001f3fd" * 40, FAMILY * 22]
+
+
+def test_the_name_boxes_take_every_name_the_server_takes(app: FastAPI) -> None:
+    """A browser counts maxlength in UTF-16 units: the longest name the server takes, 160 code
+    points past the first plane (emoji), is 320 units; the join box stopped at 160, a game's at 320."""
+    game = host_game(app)
+    for address, points in (("/", 320), (game.invites["p1"].split("testserver", 1)[1], 160)):
+        box = re.search(r'<input name="name" required maxlength="(\d+)"', new_client(app).get(address).text)
+        assert box is not None and int(box.group(1)) == 2 * points, address
+    joined = post_form(new_client(app), game.invites["p1"].split("testserver", 1)[1], {"name": FAMILY * 22})
+    assert joined.status_code == 303, joined.text
+
+
+def test_a_rematch_cuts_its_games_name_between_characters(app: FastAPI) -> None:
+    """A rematch's name is its game's with ' (rematch)': a name too long for it was cut after 70
+    code points, which left half a flag (a lone regional indicator) at its end."""
+    from sevens.store.games import rematch_spec
+    from sevens.store.models import GameRow, GameStatus
+
+    game = GameRow(name="a" + FIJI * 79, status=GameStatus.FINISHED, players=4, teams=8, teams_per_player=2)
+    assert rematch_spec(game).name == "a" + FIJI * 69 + " (rematch)"
 
 
 GAME, ANN, DAN = "ליגת שישי", "آنا", "דני"  # Hebrew: Friday league; Arabic: Anna; Hebrew: Dan

@@ -84,7 +84,15 @@ from sevens.tournament.game import (
     resolve_turn,
 )
 from sevens.tournament.knockout import record_favourite
-from sevens.tournament.names import NameRefused, clean_name, kept_form, name_clash, name_key
+from sevens.tournament.names import (
+    POINTS_PER_CHARACTER,
+    NameRefused,
+    clean_name,
+    cut_name,
+    kept_form,
+    name_clash,
+    name_key,
+)
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps, to_record
@@ -997,7 +1005,8 @@ def _keep_elsewhere(text: str) -> Path | None:
 
 
 MAX_NAME = 30
-"""The longest name a person at the keyboard may give (it goes in the draw's narrow columns)."""
+"""The longest name a person at the keyboard may give, in characters as shown (a flag is one; it
+goes in the draw's narrow columns), holding at most four code points a character."""
 
 
 def check_names(names: Sequence[str], *, humans: int, players: int) -> tuple[str, ...]:
@@ -1091,7 +1100,9 @@ def _kept_name(typed: str, taken: Sequence[str], *, humans: int, players: int) -
     Raises:
         NameRefused: why it cannot be their name.
     """
-    shown = repr(typed) if len(typed) <= MAX_NAME else f"{typed[:MAX_NAME]!r}..."  # a pasted page is not said back whole
+    # A pasted page is not said back whole; cut between characters as shown, never in a flag.
+    start = cut_name(typed, MAX_NAME, POINTS_PER_CHARACTER * MAX_NAME)
+    shown = repr(typed) if start == typed else f"{start!r}..."
     name = clean_name(typed, what=shown, limit=MAX_NAME)
     problem = _name_problem(typed, taken, humans=humans, players=players)  # said as typed: 'ann  lee' shows its two spaces
     if problem is not None:

@@ -44,7 +44,14 @@ from sevens.store.secrets import hash_token, new_public_id, new_token
 from sevens.tournament.formats import Format, check_format
 from sevens.tournament.game import Game, OrderRefused, TurnOrder, autopilot_orders, check_order, new_game
 from sevens.tournament.game import resolve_turn as resolve_game_turn
-from sevens.tournament.names import NameRefused, clean_name, kept_form, name_clash
+from sevens.tournament.names import (
+    POINTS_PER_CHARACTER,
+    NameRefused,
+    clean_name,
+    cut_name,
+    kept_form,
+    name_clash,
+)
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps, from_record, to_record
 from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
@@ -112,6 +119,9 @@ __all__ = [
 MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 30 * 24 * 3600
 NAME_LENGTH = 40
+"""The longest display name, in characters as a reader counts them (:func:`sevens.tournament.names.graphemes`)."""
+NAME_POINTS = POINTS_PER_CHARACTER * NAME_LENGTH
+"""The most code points a display name may hold (the ``seats.name`` column's width)."""
 INVITE_LIFETIME = timedelta(days=14)
 """How long a new invite link can be used, unless the server says otherwise."""
 
@@ -251,7 +261,9 @@ def _check_new_game(spec: NewGame) -> Format:
 
 
 MAX_GAME_NAME = 80
-"""The longest name a game may have (the ``games.name`` column's width)."""
+"""The longest name a game may have, in characters as a reader counts them."""
+GAME_NAME_POINTS = POINTS_PER_CHARACTER * MAX_GAME_NAME
+"""The most code points a game's name may hold (the ``games.name`` column's width)."""
 
 
 def create_game(
@@ -349,7 +361,9 @@ def rematch_spec(game: GameRow) -> NewGame:
         )
     if game.rematch_id is not None:
         raise Conflict(ALREADY_REMATCHED)
-    name = game.name if game.name.endswith(REMATCH) else game.name[: MAX_GAME_NAME - len(REMATCH)].rstrip() + REMATCH
+    # Cut between characters as shown, so that a flag is never cut in half.
+    start = cut_name(game.name, MAX_GAME_NAME - len(REMATCH), GAME_NAME_POINTS - len(REMATCH))
+    name = game.name if game.name.endswith(REMATCH) else start.rstrip() + REMATCH
     return NewGame(
         name=name,
         players=game.players,

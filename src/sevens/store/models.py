@@ -123,7 +123,7 @@ class GameRow(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     public_id: Mapped[str] = mapped_column(String(32), unique=True, index=True)
-    name: Mapped[str] = mapped_column(String(80))  # store.games.MAX_GAME_NAME
+    name: Mapped[str] = mapped_column(String(320))  # store.games.GAME_NAME_POINTS
     status: Mapped[GameStatus] = mapped_column(_enum(GameStatus, "game_status"))
     visibility: Mapped[Visibility] = mapped_column(_enum(Visibility, "visibility"))
     players: Mapped[int] = mapped_column(Integer)
@@ -164,7 +164,7 @@ class SeatRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     player_id: Mapped[str] = mapped_column(String(16))  # "p1", "p2", ...
-    name: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(160), nullable=True)  # store.games.NAME_POINTS
     invite_hash: Mapped[str] = mapped_column(String(64), unique=True)
     joined_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     invite_used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

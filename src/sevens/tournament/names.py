@@ -3,8 +3,10 @@ web's forms, the JSON API and ``sevens play`` (``--names`` and its prompt).
 
 A name is kept in Unicode's composed form (NFC): "José" typed as ``e`` and a combining accent is
 the same text, and the same length, as "José" typed with ``é``. Whitespace of any kind, and the
-letters that show as blank space, become single spaces, none at the ends. Its length is counted in
-code points of that form (an accented letter is one, a flag two, a family emoji up to eleven).
+letters that show as blank space, become single spaces, none at the ends. Its length is counted as
+a reader counts it, in characters as shown (Unicode's extended grapheme clusters, :func:`graphemes`):
+an accented letter, a flag and a family emoji are one each. A name also has a cap on its code points
+(four a character, by default), so that a few characters built of dozens cannot fill the store.
 
 Refused, with the character and where it is: controls (an escape, a bell), invisible format
 characters (direction overrides and isolates, which turn the text after them backwards on a page,
@@ -29,9 +31,12 @@ from dataclasses import dataclass
 __all__ = [
     "LOOK_ALIKES",
     "MAX_MARKS",
+    "POINTS_PER_CHARACTER",
     "Clash",
     "NameRefused",
     "clean_name",
+    "cut_name",
+    "graphemes",
     "kept_form",
     "name_clash",
     "name_key",
@@ -42,6 +47,11 @@ __all__ = [
 MAX_MARKS = 8
 """The most combining marks one character may carry: a real name has at most a few (Vietnamese
 two, Hebrew with vowels and cantillation three); dozens are a smear over the neighbouring lines."""
+
+POINTS_PER_CHARACTER = 4
+"""A name's cap on code points, per character of its limit: a flag is two, a thumb with a skin tone
+two, an accented Vietnamese letter one; a family emoji is seven, so a name of only families is
+capped before its limit in characters (a name of 40 may hold 160 code points)."""
 
 LOOK_ALIKES: Mapping[int, str] = {
     ord(pair[0]): pair[1]
@@ -121,6 +131,110 @@ def refused_character(name: str) -> int | None:
     return None
 
 
+_REGIONAL = range(0x1F1E6, 0x1F200)
+_SKIN_TONES = range(0x1F3FB, 0x1F400)
+_SPACING_VOWELS = frozenset("\u0e33\u0eb3")
+"""Thai and Lao SARA AM: letters by their category, but written on the character before them."""
+_LINKERS = frozenset("\u094d\u09cd\u0acd\u0b4d\u0c4d\u0d4d")
+"""The viramas that join two consonants into one character as shown (Unicode 15.1's conjuncts):
+Devanagari, Bengali, Gujarati, Oriya, Telugu, Malayalam."""
+
+
+def _extends(char: str) -> bool:
+    """Whether ``char`` belongs to the character before it: a mark, a joiner, a variation
+    selector, a skin tone, a flag's tag."""
+    code = ord(char)
+    return (
+        unicodedata.category(char) in ("Mn", "Me", "Mc")
+        or char in _SPACING_VOWELS
+        or char in _JOINERS
+        or code in _SKIN_TONES
+        or code in _TAGS
+        or char == _CANCEL_TAG
+    )
+
+
+def _pictograph(char: str) -> bool:
+    return unicodedata.category(char) == "So" or 0x1F000 <= ord(char) <= 0x1FAFF
+
+
+def _hangul(char: str) -> str:
+    """The Hangul jamo kind of ``char`` (L, V, T, LV, LVT), or "" for any other character."""
+    code = ord(char)
+    if 0x1100 <= code <= 0x115F or 0xA960 <= code <= 0xA97C:
+        return "L"
+    if 0x1160 <= code <= 0x11A7 or 0xD7B0 <= code <= 0xD7C6:
+        return "V"
+    if 0x11A8 <= code <= 0x11FF or 0xD7CB <= code <= 0xD7FB:
+        return "T"
+    if 0xAC00 <= code <= 0xD7A3:
+        return "LV" if (code - 0xAC00) % 28 == 0 else "LVT"
+    return ""
+
+
+_HANGUL_JOINS = {"L": {"L", "V", "LV", "LVT"}, "V": {"V", "T"}, "LV": {"V", "T"}, "T": {"T"}, "LVT": {"T"}}
+
+
+def _joins(cluster: list[str], char: str) -> bool:
+    """Whether ``char`` carries on the character shown by ``cluster`` (UAX #29's rules, for text
+    without controls: names hold none)."""
+    if _extends(char):
+        return True
+    last = cluster[-1]
+    if _hangul(char) in _HANGUL_JOINS.get(_hangul(last), ()):
+        return True
+    if ord(char) in _REGIONAL:  # two regional indicators are one flag
+        return len(cluster) == 1 and ord(last) in _REGIONAL
+    if last == "\u200d":  # an emoji joined to the one before: a family, a rainbow flag
+        return _pictograph(char) and _pictograph(cluster[0])
+    # A consonant after a virama joins it: क्ष is one character as shown.
+    at = len(cluster)
+    while at > 0 and _extends(cluster[at - 1]):
+        at -= 1
+    return (
+        0 < at < len(cluster)
+        and any(c in _LINKERS for c in cluster[at:])
+        and unicodedata.category(char) == "Lo"
+        and ord(char) >> 7 == ord(cluster[at - 1]) >> 7
+    )
+
+
+def graphemes(text: str) -> list[str]:
+    """``text`` cut into the characters a reader sees (extended grapheme clusters, Unicode's
+    UAX #29, for the text a name may hold): a letter with its marks, a flag, an emoji with its skin
+    tone or joined to others, a Hangul syllable typed as jamo, a Devanagari conjunct.
+
+    >>> [len(graphemes(t)) for t in ("Jose\u0301", "\U0001f1eb\U0001f1ef", "\U0001f468\u200d\U0001f469\u200d\U0001f467")]
+    [4, 1, 1]
+    >>> len(graphemes("\U0001f44d\U0001f3fd\u1112\u1161\u11ab\u0915\u094d\u0937"))
+    3
+    """
+    clusters: list[list[str]] = []  # lists, not strings: a long cluster is not copied at each character
+    for char in text:
+        if clusters and _joins(clusters[-1], char):
+            clusters[-1].append(char)
+        else:
+            clusters.append([char])
+    return ["".join(cluster) for cluster in clusters]
+
+
+def cut_name(name: str, limit: int, points: int) -> str:
+    """The longest start of ``name`` of at most ``limit`` characters (:func:`graphemes`) and
+    ``points`` code points: cut between two characters as shown, never inside a flag or an emoji.
+
+    >>> cut_name("\U0001f1eb\U0001f1ef" * 3, 2, 8) == "\U0001f1eb\U0001f1ef" * 2, cut_name("Jose\u0301", 9, 4)
+    (True, 'Jos')
+    """
+    kept: list[str] = []
+    used = 0
+    for shown in graphemes(name)[:limit]:
+        used += len(shown)
+        if used > points:
+            break
+        kept.append(shown)
+    return "".join(kept)
+
+
 def _spaced(value: str) -> str:
     return " ".join(value.translate(_BLANKS).split())
 
@@ -149,13 +263,15 @@ def _where(name: str, at: int) -> str:
     return "at its start" if at == 0 else f"after {name[max(0, at - 12):at]!r}"
 
 
-def clean_name(value: str, *, what: str, limit: int) -> str:
+def clean_name(value: str, *, what: str, limit: int, points: int | None = None) -> str:
     """``value`` as a name is kept (NFC, spaces made single), or NameRefused saying why not.
 
     Args:
         value: the name as typed or sent.
         what: how the message names it ("your display name").
-        limit: the most code points the kept name may have.
+        limit: the most characters, as a reader counts them (:func:`graphemes`), the kept name may have.
+        points: the most code points it may have, for the store; :data:`POINTS_PER_CHARACTER` times
+            ``limit`` unless given.
 
     >>> clean_name("  Jose\\u0301   Lee ", what="the name", limit=10)
     'José Lee'
@@ -181,8 +297,15 @@ def clean_name(value: str, *, what: str, limit: int) -> str:
             f"{what} stacks {marks} combining marks on one character {_where(name, at)}; "
             f"keep it to {MAX_MARKS} a character"
         )
-    if len(name) > limit:
-        raise NameRefused(f"{what} is {len(name)} characters long; keep it to {limit}")
+    shown = len(graphemes(name))
+    if shown > limit:
+        raise NameRefused(f"{what} is {shown} characters long; keep it to {limit}")
+    points = POINTS_PER_CHARACTER * limit if points is None else points
+    if len(name) > points:
+        raise NameRefused(
+            f"{what} is {shown} characters long but built of {len(name)} code points (an emoji such as a "
+            f"family is several), and a name holds at most {points}; use fewer such emoji"
+        )
     return name
 
 
