@@ -102,6 +102,7 @@ def test_the_name_boxes_let_a_name_the_server_takes_be_typed_whole(app: FastAPI)
 
 
 FIJI = "\U0001f1eb\U0001f1ef"
+NEW_ZEALAND = "\U0001f1f3\U0001f1ff"
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # one character, seven code points
 
 
@@ -156,6 +157,22 @@ def test_a_name_is_as_long_as_the_characters_a_reader_sees(app: FastAPI) -> None
     assert too_long.json()["detail"] == "the game's name is 81 characters long; keep it to 80"
     document = new_client(app).get(f"/api/v1/games/{created['game']}", headers=organiser).json()
     assert [seat["name"] for seat in document["seats"]][:3] == [FIJI * 40, "\U0001f44d\U0001f3fd" * 40, FAMILY * 22]
+
+
+def test_a_name_sent_again_is_quoted_whole_in_characters(app: FastAPI) -> None:
+    """A seat's name is fixed once taken; a join sent again under another name is refused quoting
+    the name sent, cut at the name's length: cut at 40 code points, 40 flags were quoted as 20."""
+    created = _create(app, "Flags")
+    first = new_client(app).post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": FIJI * 40})
+    again = new_client(app).post(
+        "/api/v1/join",
+        json={"invite": created["invites"]["p1"], "name": NEW_ZEALAND * 41},
+        headers={"Authorization": f"Bearer {first.json()['token']}"},
+    )
+    assert again.status_code == 422
+    assert again.json()["detail"] == (
+        f"names are fixed once the seat is taken; this seat is {FIJI * 40!r}, not {NEW_ZEALAND * 40!r}"
+    )
 
 
 def test_the_name_boxes_take_every_name_the_server_takes(app: FastAPI) -> None:

@@ -720,7 +720,8 @@ def check_name_again(game: GameRow, seat: SeatRow, name: str) -> None:
     sent = kept_form(name)
     if taken_in_lobby and sent != seat_name(seat):
         raise Invalid(
-            f"names are fixed once the seat is taken; this seat is {seat_name(seat)!r}, not {sent[:NAME_LENGTH]!r}",
+            f"names are fixed once the seat is taken; this seat is {seat_name(seat)!r}, not "
+            f"{cut_name(sent, NAME_LENGTH, NAME_POINTS)!r}",
             field="name",
         )
 
