@@ -284,3 +284,14 @@ def test_no_template_prints_a_name_people_chose_as_bare_text() -> None:
             if chosen.search(expression) and not re.search(r"\|\s*(bdi|isolated)\b", expression):
                 bare.append(f"{template.name}: {{{{ {expression} }}}}")
     assert bare == [], bare
+
+
+def test_the_api_schema_says_how_names_are_counted(app: FastAPI) -> None:
+    """The OpenAPI document said "up to 40 characters as kept", from when a flag counted two: it
+    says what is counted, with the store's limits."""
+    from sevens.store.games import GAME_NAME_POINTS, MAX_GAME_NAME, NAME_LENGTH, NAME_POINTS
+
+    schemas = new_client(app).get("/api/v1/openapi.json").json()["components"]["schemas"]
+    for schema, length, points in (("JoinRequest", NAME_LENGTH, NAME_POINTS), ("CreateRequest", MAX_GAME_NAME, GAME_NAME_POINTS)):
+        said = schemas[schema]["properties"]["name"]["description"]
+        assert f"up to {length} characters as a reader counts them" in said and f"{points} code points" in said, said

@@ -113,7 +113,8 @@ class JoinRequest(BaseModel):
         min_length=1,
         max_length=2000,  # as the join form; the name's own limit is counted once it is kept (store.games)
         description=(
-            "display name, up to 40 characters as kept (NFC, spaces made single; docs/web.md); a seat that had one when the game started keeps it (it is in the record); "
+            f"display name, up to {store.NAME_LENGTH} characters as a reader counts them (a flag or an emoji is one) "
+            f"and {store.NAME_POINTS} code points, as kept (NFC, spaces made single; docs/web.md); a seat that had one when the game started keeps it (it is in the record); "
             "asking again for a seat taken in the lobby, send its name (another gets 422)"
         ),
     )
@@ -729,7 +730,10 @@ class CreateRequest(BaseModel):
     name: str = Field(
         min_length=1,
         max_length=2000,  # as the form; the name's own limit is counted once it is kept (store.games)
-        description="up to 80 characters as kept (NFC, spaces made single; docs/web.md)",
+        description=(
+            f"up to {store.MAX_GAME_NAME} characters as a reader counts them (a flag or an emoji is one) and "
+            f"{store.GAME_NAME_POINTS} code points, as kept (NFC, spaces made single; docs/web.md)"
+        ),
     )
     players: StrictInt = Field(ge=4, le=16)
     teams: StrictInt | None = Field(
