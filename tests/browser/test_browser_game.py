@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -305,12 +305,15 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
     start_with_one_seat(page, server, "Deadline cup", hours="2")
     expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
-    # Past the deadline (this browser's clock three hours on), the page used to say the turn 'is
-    # being resolved', which a pause or an extension first makes untrue: it says what happens.
+    # Past the deadline (the page left open three hours, the server not yet at the turn), the page
+    # used to say the turn 'is being resolved', which a pause or an extension first makes untrue: it
+    # says what happens. (The page counts by the server's time it was given: a browser whose clock
+    # is simply ahead still says 2 h, see test_browser_clocks.)
     later = chromium.new_context(viewport={"width": 1000, "height": 800}, storage_state=page.context.storage_state())
     late_page = later.new_page()
-    late_page.clock.install(time=datetime.now(UTC) + timedelta(hours=3))
+    late_page.clock.install(time=datetime.now(UTC))
     visit(late_page, page.url)
+    late_page.clock.fast_forward("03:00:00")
     # The organiser page (where start_with_one_seat leaves it) says whose the pause is; the player's
     # page names the organiser.
     expect(late_page.locator(".countdown")).to_have_text(
@@ -318,6 +321,7 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
         "extend the deadline first (below))"
     )
     visit(late_page, page.url.replace("/organise", "/play"))
+    late_page.clock.fast_forward("03:00:00")
     expect(late_page.locator(".countdown")).to_have_text(
         "(passed: orders are closed; the turn plays as soon as the server gets to it, unless the organiser "
         "pauses or extends the deadline first)"

@@ -18,7 +18,22 @@ function localTimes() {
   });
 }
 
-// How long until a turn's deadline, kept up to date while the page is open.
+// The server's time now, as this page reckons it. A phone's own clock can be minutes or a day
+// wrong: counting down by it said "passed" while the server still took orders, or "in 5 min" after
+// it had played the turn. The page is told the server's time when it was made (data-now); how far
+// this device's clock stood from it then is kept, and added to the device's clock from then on (a
+// device asleep meanwhile still moves its clock on, unlike a timer).
+var clockOffset = null;
+
+function serverNow() {
+  if (clockOffset === null) {
+    var made = document.querySelector("[data-now]"), at = made ? new Date(made.dataset.now) : null;
+    clockOffset = at && !isNaN(at) ? at - new Date() : 0;
+  }
+  return new Date(Date.now() + clockOffset);
+}
+
+// How long until a turn's deadline by the server's clock, kept up to date while the page is open.
 function countdowns() {
   var boxes = document.querySelectorAll(".countdown[data-until]");
   if (!boxes.length) { return; }
@@ -33,7 +48,7 @@ function countdowns() {
   }
   function tick() {
     boxes.forEach(function (el) {
-      var ms = new Date(el.dataset.until) - new Date();
+      var ms = new Date(el.dataset.until) - serverNow();
       if (isNaN(ms)) { return; }
       // Past it, the organiser is told the turn is theirs to reopen; anyone else, that it may be.
       var who = "organiser" in el.dataset ? "you pause or extend the deadline first (below)"
@@ -416,7 +431,7 @@ function followGame() {
   // The page says when it last found the game as it shows it: a time that stops moving tells the
   // reader the page has lost the server (a laptop asleep, a phone off the network).
   function upToDate() {
-    var stamp = document.getElementById("as-of"), now = new Date();
+    var stamp = document.getElementById("as-of"), now = serverNow();
     if (stamp === null) { return; }
     stamp.setAttribute("datetime", now.toISOString());
     stamp.textContent = shownTime(now);
