@@ -8,7 +8,8 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,11 @@ def launch_chromium(pw: Any) -> Any:
     )
 
 
-def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
+def serve(tmp_path: Path, *, clock: Callable[[], datetime] | None = None, **settings: Any) -> Iterator[str]:
     """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
     its address and stops it afterwards. The port is bound here and the socket handed to uvicorn:
-    a port picked as free and bound later could be taken in between by another program."""
+    a port picked as free and bound later could be taken in between by another program. ``clock``:
+    the server's time, if not the real one (its scheduler and pages go by it)."""
     import uvicorn
 
     from sevens.web.app import create_app
@@ -38,7 +40,8 @@ def serve(tmp_path: Path, **settings: Any) -> Iterator[str]:
     listener.bind(("127.0.0.1", 0))
     port = int(listener.getsockname()[1])
     app = create_app(
-        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0, **settings)
+        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0, **settings),
+        **({} if clock is None else {"clock": clock}),
     )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     uv = uvicorn.Server(config)

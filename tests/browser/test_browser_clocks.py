@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from browser.browser_helpers import CHROMIUM, visit
+from browser.browser_helpers import CHROMIUM, serve, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -62,3 +63,49 @@ def test_a_phone_whose_clock_is_wrong_counts_down_by_the_servers_clock(
     shown = datetime.fromisoformat(str(stamp.get_attribute("datetime")).replace("Z", "+00:00"))
     assert abs(shown - datetime.now(UTC)) < timedelta(minutes=1), (shown, wrong_by)
     context.close()
+
+
+FRIENDS = (("Europe/London", "en-GB"), ("America/New_York", "en-US"), ("Australia/Sydney", "en-AU"))
+"""Where the friends play from, each phone in its own language: 24-hour clocks in London, 12-hour
+in New York and Sydney."""
+
+
+@pytest.mark.parametrize(
+    ("opened", "shown"),
+    [
+        # London goes on to summer time (29 March 2026): 20:00 GMT, then 24 hours on, 21:00 BST.
+        ("2026-03-28T20:00:00+00:00", (r"29 Mar 2026, 21:00 BST", r"Mar 29, 2026, 4:00\sPM EDT", r"30 Mar 2026, 7:00\sam AEDT")),
+        # London goes back (25 October 2026): 20:00 BST, then 19:00 GMT; Sydney is on summer time.
+        ("2026-10-24T19:00:00+00:00", (r"25 Oct 2026, 19:00 GMT", r"Oct 25, 2026, 3:00\sPM EDT", r"26 Oct 2026, 6:00\sam AEDT")),
+        # New York goes on to summer time (8 March 2026): 20:00 EST, then 21:00 EDT.
+        ("2026-03-08T01:00:00+00:00", (r"9 Mar 2026, 01:00 GMT", r"Mar 8, 2026, 9:00\sPM EDT", r"9 Mar 2026, 12:00\spm AEDT")),
+        # Sydney goes back (5 April 2026): 20:00 AEDT, then 19:00 AEST.
+        ("2026-04-04T09:00:00+00:00", (r"5 Apr 2026, 10:00 BST", r"Apr 5, 2026, 5:00\sAM EDT", r"5 Apr 2026, 7:00\spm AEST")),
+    ],
+)
+def test_a_24_hour_turn_across_a_change_of_summer_time_is_24_hours_said_in_each_friends_time(
+    tmp_path: Path, chromium: Any, opened: str, shown: tuple[str, str, str]
+) -> None:
+    """docs/web.md's decision: a deadline of 24 hours is 24 hours of time passing, not the same clock
+    time the next day. A turn opened the evening before a change of clocks closes an hour later or
+    earlier by the clock of the place that changed; each friend reads the moment in their own time,
+    with its zone and their own 12- or 24-hour clock, and the same countdown. The server's clock is
+    set to the evening the turn opens (the phones' too)."""
+    from playwright.sync_api import expect
+
+    start = datetime.fromisoformat(opened)
+    shift = start - datetime.now(UTC)
+    for server in serve(tmp_path, clock=lambda: datetime.now(UTC) + shift):
+        game = _running_game(server, 24)
+        for (zone, locale), words in zip(FRIENDS, shown, strict=True):
+            context = chromium.new_context(timezone_id=zone, locale=locale)
+            page = context.new_page()
+            page.clock.install(time=datetime.now(UTC) + shift)
+            visit(page, f"{server}/games/{game}")
+            deadline = page.locator(".countdown").locator("xpath=preceding-sibling::time[1]")
+            # Stored: the moment 24 hours on (the turn opened seconds after the clock was set).
+            due = (start + timedelta(hours=24)).isoformat()[:16]
+            expect(deadline).to_have_attribute("datetime", re.compile("^" + re.escape(due)))
+            expect(deadline).to_have_text(re.compile(words))
+            expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (1 d|23 h 59 min)\)$"))
+            context.close()
