@@ -21,14 +21,17 @@ pytestmark = [
 ]
 
 
-def _running_game(server: str, hours: float) -> str:
-    """A game started with a deadline of ``hours`` and one seat taken; returns its id."""
+def _running_game(server: str, hours: float, *, paused: bool = False) -> str:
+    """A game started with a deadline of ``hours`` and one seat taken, its deadline ``paused`` or
+    not; returns its id."""
     with httpx.Client(base_url=server, timeout=60) as api:
         made = api.post("/api/v1/games", json={"name": "Clocks", "players": 4, "deadline_hours": hours})
         made.raise_for_status()
         game, boss = made.json()["game"], {"Authorization": f"Bearer {made.json()['token']}"}
         api.post("/api/v1/join", json={"invite": made.json()["invites"]["p1"], "name": "Ann"}).raise_for_status()
         api.post(f"/api/v1/games/{game}/start", headers=boss).raise_for_status()
+        if paused:
+            api.post(f"/api/v1/games/{game}/pause", headers=boss).raise_for_status()
     return str(game)
 
 
@@ -62,6 +65,24 @@ def test_a_phone_whose_clock_is_wrong_counts_down_by_the_servers_clock(
     expect(stamp).not_to_have_attribute("datetime", first or "", timeout=15000)
     shown = datetime.fromisoformat(str(stamp.get_attribute("datetime")).replace("Z", "+00:00"))
     assert abs(shown - datetime.now(UTC)) < timedelta(minutes=1), (shown, wrong_by)
+    context.close()
+
+
+def test_a_paused_games_up_to_date_at_says_the_servers_time_on_a_phone_a_day_ahead(server: str, chromium: Any) -> None:
+    """A paused game's page has no countdown, and its "Up to date at" went by the phone's clock: a
+    day ahead, it said tomorrow's date at every look. It says the server's time, as a running game's."""
+    from playwright.sync_api import expect
+
+    game = _running_game(server, 2, paused=True)
+    context = chromium.new_context(timezone_id="Australia/Sydney", locale="en-AU")
+    page = context.new_page()
+    page.clock.install(time=datetime.now(UTC) + timedelta(days=1))
+    visit(page, f"{server}/games/{game}")
+    stamp = page.locator("#as-of")
+    first = stamp.get_attribute("datetime")
+    expect(stamp).not_to_have_attribute("datetime", first or "", timeout=15000)
+    shown = datetime.fromisoformat(str(stamp.get_attribute("datetime")).replace("Z", "+00:00"))
+    assert abs(shown - datetime.now(UTC)) < timedelta(minutes=1), shown
     context.close()
 
 

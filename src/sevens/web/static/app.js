@@ -20,9 +20,10 @@ function localTimes() {
 
 // The server's time now, as this page reckons it. A phone's own clock can be minutes or a day
 // wrong: counting down by it said "passed" while the server still took orders, or "in 5 min" after
-// it had played the turn. The page is told the server's time when it was made (data-now); how far
-// this device's clock stood from it then is kept, and added to the device's clock from then on (a
-// device asleep meanwhile still moves its clock on, unlike a timer).
+// it had played the turn. The page is told the server's time when it was made (data-now, on the
+// "Up to date at" of every page that follows a game); how far this device's clock stood from it
+// then is kept, and added to the device's clock from then on (a device asleep meanwhile still
+// moves its clock on, unlike a timer).
 var clockOffset = null;
 
 function serverNow() {
