@@ -315,3 +315,40 @@ def test_the_event_log_says_when_a_seat_was_left(app: FastAPI) -> None:
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     assert post_form(game.players["p1"], "/signout").status_code == 303
     assert len(left()) == 2, "a game over: nothing to hand over"
+
+
+def test_the_event_log_cuts_a_long_name_between_characters_and_says_so(app: FastAPI) -> None:
+    """A name may hold 160 code points (40 characters as shown, a family emoji seven), but an
+    event's actor holds 64 and its detail 200: a seat left by a player named in 22 families was
+    logged as 9 families and a lone man, and its detail stopped mid-word ('signed out of the bro'),
+    losing what happened. The name is cut between characters and marked '…', the words kept."""
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    long_names = {"p3": family * 22, "p4": "\U0001f1eb\U0001f1ef" * 40}
+    game = host_game(app, hours="24")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    bots = {
+        seat: new_client(app).post("/api/v1/join", json={"invite": game.invites[seat], "name": name}).json()
+        for seat, name in long_names.items()
+    }
+    game.start()
+    assert game.organiser.delete("/api/v1/me", headers={"Authorization": f"Bearer {bots['p3']['token']}"}).status_code == 204
+    api_token = game.organiser.post("/api/v1/organise", json={"link": game.organiser_link}).json()["token"]
+    organiser = {"Authorization": f"Bearer {api_token}"}
+    released = game.organiser.post(f"/api/v1/games/{game.public_id}/seats/p4/release", headers=organiser)
+    assert released.status_code == 200, released.text
+    events = game.organiser.get(f"/api/v1/games/{game.public_id}", headers=organiser).json()["events"]
+    [left] = [e for e in events if e["kind"] == "seat left"]
+    [handed] = [e for e in events if e["kind"] == "seat to bots"]
+
+    def cut_whole(shown: str, name: str, unit: str) -> bool:
+        """``shown`` is the start of ``name`` in whole characters, marked as cut."""
+        kept = shown.removesuffix("\u2026")
+        return shown.endswith("\u2026") and name.startswith(kept) and kept and len(kept) % len(unit) == 0
+
+    assert cut_whole(left["actor"], long_names["p3"], family), left["actor"]
+    assert left["detail"].endswith("): its bot token was revoked; nobody plays the seat now"), left["detail"]
+    assert left["detail"].startswith("p3 (") and cut_whole(left["detail"][4:].split(")")[0], long_names["p3"], family)
+    assert handed["detail"].endswith("its teams play their bots"), handed["detail"]
+    shown = handed["detail"][4:].split(")")[0]
+    assert cut_whole(shown, long_names["p4"], "\U0001f1eb\U0001f1ef"), handed["detail"]
