@@ -295,3 +295,15 @@ def test_the_api_schema_says_how_names_are_counted(app: FastAPI) -> None:
     for schema, length, points in (("JoinRequest", NAME_LENGTH, NAME_POINTS), ("CreateRequest", MAX_GAME_NAME, GAME_NAME_POINTS)):
         said = schemas[schema]["properties"]["name"]["description"]
         assert f"up to {length} characters as a reader counts them" in said and f"{points} code points" in said, said
+
+
+def test_a_bot_tokens_label_is_cut_between_characters(app: FastAPI) -> None:
+    """A bot that joins gets a token labelled with its name ('label' in /api/v1/me), in a column of
+    40 code points while a name may hold 160: 'a' and 20 flags came back as 'a', 19 flags and half
+    of one. It is cut between characters and marked '…'."""
+    created = _create(app, "Labels")
+    flags = "a" + "\U0001f1eb\U0001f1ef" * 20
+    joined = new_client(app).post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": flags})
+    assert joined.status_code == 200, joined.text
+    me = new_client(app).get("/api/v1/me", headers={"Authorization": f"Bearer {joined.json()['token']}"})
+    assert me.json()["label"] == "a" + "\U0001f1eb\U0001f1ef" * 19 + "\u2026"

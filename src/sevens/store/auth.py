@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from sevens.store.errors import Conflict, Gone
 from sevens.store.models import ApiPrincipal, GameRow, Grant, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.secrets import hash_token, new_token
+from sevens.tournament.names import shortened
 
 __all__ = [
     "Access",
@@ -44,7 +45,7 @@ def create_principal(
     principal = ApiPrincipal(
         kind=kind,
         token_hash=hash_token(token),
-        label=label[:40],
+        label=shortened(label, 40),  # the column's width; a bot's name may hold 160 code points
         created_at=now,
         expires_at=None if ttl is None else now + ttl,
     )

@@ -51,6 +51,7 @@ from sevens.tournament.names import (
     cut_name,
     kept_form,
     name_clash,
+    shortened,
 )
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps, from_record, to_record
@@ -600,7 +601,7 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
         # issues another for whoever takes it over.
         seat.invite_hash = hash_token(new_token())
         seat.invite_expires_at = now
-    shown = _logged(name, EVENT_ACTOR_POINTS)
+    shown = shortened(name, EVENT_ACTOR_POINTS)
     detail = f"{seat.player_id} ({shown}): {lost} browser(s) or token(s) lost it; its teams play their bots"
     if dropped:
         detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
@@ -833,26 +834,13 @@ EVENT_DETAIL_POINTS = 200
 """The most code points of an event's detail (its column's width)."""
 
 
-def _logged(text: str, points: int) -> str:
-    """``text`` as the event log keeps it in ``points`` code points: whole, or cut between two
-    characters as shown and marked with '…', so that a long name is never logged cut in the middle
-    of a flag or an emoji, nor as a shorter name that could be another player's.
-
-    >>> _logged("Ann", 64), _logged("\U0001f1eb\U0001f1ef" * 3, 5) == "\U0001f1eb\U0001f1ef" * 2 + "\u2026"
-    ('Ann', True)
-    """
-    if len(text) <= points:
-        return text
-    return cut_name(text, points, points - 1).rstrip() + "\u2026"
-
-
 def _event(
     session: Session, game: GameRow, *, now: datetime, actor: str, kind: str, detail: str = ""
 ) -> None:
     session.add(
         EventRow(
-            game_id=game.id, at=now, actor=_logged(actor, EVENT_ACTOR_POINTS), kind=kind,
-            detail=_logged(detail, EVENT_DETAIL_POINTS),
+            game_id=game.id, at=now, actor=shortened(actor, EVENT_ACTOR_POINTS), kind=kind,
+            detail=shortened(detail, EVENT_DETAIL_POINTS),
         )
     )
 
@@ -891,7 +879,7 @@ def log_seats_left(session: Session, *, principal_id: int, now: datetime, how: s
             continue
         name = seat_name(seat)
         # The name cut as the actor is, so that the detail keeps its words after it.
-        detail = f"{seat.player_id} ({_logged(name, EVENT_ACTOR_POINTS)}): {how}; nobody plays the seat now"
+        detail = f"{seat.player_id} ({shortened(name, EVENT_ACTOR_POINTS)}): {how}; nobody plays the seat now"
         _event(session, game, now=now, actor=name, kind="seat left", detail=detail)
 
 

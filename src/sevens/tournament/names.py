@@ -41,6 +41,7 @@ __all__ = [
     "name_clash",
     "name_key",
     "refused_character",
+    "shortened",
     "shown_character",
 ]
 
@@ -233,6 +234,20 @@ def cut_name(name: str, limit: int, points: int) -> str:
             break
         kept.append(shown)
     return "".join(kept)
+
+
+def shortened(text: str, points: int) -> str:
+    """``text`` where it must fit in ``points`` code points (the event log's columns, a token's
+    label): whole, or cut between two characters as shown (:func:`cut_name`) and marked with '…',
+    so that it is never cut in the middle of a flag or an emoji, nor read as a shorter name that
+    could be someone else's.
+
+    >>> shortened("Ann", 64), shortened("\U0001f1eb\U0001f1ef" * 3, 5) == "\U0001f1eb\U0001f1ef" * 2 + "\u2026"
+    ('Ann', True)
+    """
+    if len(text) <= points:
+        return text
+    return cut_name(text, points, points - 1).rstrip() + "\u2026"
 
 
 def _spaced(value: str) -> str:
