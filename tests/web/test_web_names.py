@@ -307,3 +307,16 @@ def test_a_bot_tokens_label_is_cut_between_characters(app: FastAPI) -> None:
     assert joined.status_code == 200, joined.text
     me = new_client(app).get("/api/v1/me", headers={"Authorization": f"Bearer {joined.json()['token']}"})
     assert me.json()["label"] == "a" + "\U0001f1eb\U0001f1ef" * 19 + "\u2026"
+
+
+def test_a_refused_game_keeps_a_long_name_whole(app: FastAPI) -> None:
+    """A game's name may hold 320 code points (80 characters as shown), but a create form refused
+    for another box came back with it cut at 200, inside the 29th family emoji: pressing Create
+    again made a game of another name. The box is given back whatever it could hold."""
+    from web.refused_forms import refused_form
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    typed = {"name": family * 45, "arrangement": "4-8-2", "deadline_hours": "soon", "visibility": "public"}
+    answer = post_form(new_client(app), "/games", typed)
+    assert answer.status_code == 422, answer.text[-400:]
+    assert refused_form(answer.text, "create-game").value("name") == family * 45

@@ -421,7 +421,8 @@ def create_game(
     with the form as it was typed and the reason at the box it is about; so does a form loaded
     before this browser had a session (:func:`~sevens.web.security.form_predates_session`)."""
     typed = {
-        "name": name[:200],
+        # As much as the name's box holds (app.py's name_box): a name the server takes is given back whole.
+        "name": name[: 2 * store.GAME_NAME_POINTS],
         "arrangement": arrangement,
         "deadline_hours": deadline_hours,
         "default_bot": default_bot,
