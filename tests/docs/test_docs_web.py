@@ -127,3 +127,15 @@ def test_the_headers_the_security_section_names_are_on_every_answer(tmp_path: Pa
         for name in names:
             assert name in answer.headers, (answer.url, name)
     assert "script-src 'self'" in client.get("/").headers["Content-Security-Policy"]
+
+
+def test_every_nginx_example_keeps_the_pages_uncompressed() -> None:
+    """Pages hold secrets beside words other players chose, so a proxy must not gzip them (BREACH,
+    'On a slow connection'), and Debian's nginx gzips HTML unless told not to: the host's own
+    example turned it off, but the one under a path (location /sevens/) did not, so a site set up
+    from it had every page compressed. Each example that passes requests on to sevens says gzip off."""
+    examples = re.findall(r"```nginx\n(.*?)```", WEB, flags=re.DOTALL)
+    passing = [example for example in examples if "proxy_pass http://127.0.0.1:8000" in example]
+    assert len(passing) >= 2, "the host's example and the one under a path"
+    for example in passing:
+        assert re.search(r"^\s*gzip off;", example, flags=re.MULTILINE), example
