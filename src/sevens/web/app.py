@@ -28,7 +28,6 @@ from sevens.bots.pacing import WEIGHTED
 from sevens.bots.strategies import hidden_entry_points
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
-from sevens.store.games import GAME_NAME_POINTS, NAME_POINTS
 from sevens.store.ratelimit import count_failure
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.assets import Assets
@@ -302,10 +301,6 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["root"] = settings.root_path
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
-    # A browser stops a box at maxlength UTF-16 units, two for a code point past the first plane (an
-    # emoji): twice the store's cap lets every name the server takes be typed whole; past it the
-    # server says, in characters, what is too long.
-    templates.env.globals["name_box"] = {"display": 2 * NAME_POINTS, "game": 2 * GAME_NAME_POINTS}
     templates.env.filters["duration"] = duration
     templates.env.filters["bdi"] = bdi
     templates.env.filters["isolated"] = isolated
@@ -336,6 +331,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         app.add_middleware(TrustedProxies, trusted=trusted)
 
     from sevens.web import api, pages
+
+    templates.env.globals["name_box"] = pages.NAME_BOXES  # the name boxes' maxlength
 
     def error_response(
         request: Request, status: int, message: str, headers: dict[str, str] | None = None

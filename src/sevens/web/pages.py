@@ -68,6 +68,12 @@ __all__ = ["ShownAgain", "router"]
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
+NAME_BOXES = {"display": 2 * store.NAME_POINTS, "game": 2 * store.GAME_NAME_POINTS}
+"""The maxlength of the name boxes (join's, new game's). A browser stops a box at maxlength UTF-16
+units, two for a code point past the first plane (an emoji): twice the store's cap lets every name
+the server takes be typed whole; past it the server says, in characters, what is too long. A
+refused form gives back as much as its box holds."""
+
 
 async def check_form_body(request: Request) -> None:
     """Refuse a form that sends a field twice (``force=1&force=30``): FastAPI keeps the last
@@ -421,8 +427,7 @@ def create_game(
     with the form as it was typed and the reason at the box it is about; so does a form loaded
     before this browser had a session (:func:`~sevens.web.security.form_predates_session`)."""
     typed = {
-        # As much as the name's box holds (app.py's name_box): a name the server takes is given back whole.
-        "name": name[: 2 * store.GAME_NAME_POINTS],
+        "name": name[: NAME_BOXES["game"]],
         "arrangement": arrangement,
         "deadline_hours": deadline_hours,
         "default_bot": default_bot,
