@@ -178,6 +178,11 @@ SHOWN = [
     "Nguy\u1ec5n Z\u0336\u0336\u0336",
     "\u0410\u043d\u043d\u0430 \u039d\u03af\u03ba\u03bf\u03c2 \u0622\u0646\u0627 \u05d3\u05e0\u05d9",
     "a\u200db\u200cc",  # joiners between letters
+    "\U0001f1eb\U0001f1ef\u200d\U0001f468",  # a flag is no emoji a joiner binds to the next
+    "20\u00b0\u200d\U0001f525 \u00a9\u200d\u200d\u00a9",  # nor is a degree sign; two joiners bind nothing
+    "\U0001f3fd\u200d\U0001f468 \u2764\u0e33\u200d\U0001f469",  # a lone skin tone; a spacing vowel between
+    "\u0915\u094d\u0905 \u0915\u094d\u200c\u0937 \u0937\u094d\u200d\u0930",  # a vowel after a virama; ZWNJ; ZWJ
+    "\u1112\u094d\u1112 \u0930\u093f\u094d\u0930",  # a virama of another script; one after a spacing mark
 ]
 
 

@@ -155,8 +155,22 @@ def _extends(char: str) -> bool:
     )
 
 
+def _spacing(char: str) -> bool:
+    """Whether ``char`` is a mark written beside the letter, not over it (a Devanagari ि, Thai's
+    sara am): it stays with the character before, but no joiner or virama reaches past it."""
+    return unicodedata.category(char) == "Mc" or char in _SPACING_VOWELS
+
+
 def _pictograph(char: str) -> bool:
-    return unicodedata.category(char) == "So" or 0x1F000 <= ord(char) <= 0x1FAFF
+    """Whether ``char`` is an emoji-like symbol a joiner binds to the one before (UAX #29's
+    Extended_Pictographic, near enough): not a regional indicator (half a flag) nor a skin tone,
+    and below U+2000 only © and ® (a degree sign is a symbol, but no emoji)."""
+    code = ord(char)
+    if code in _REGIONAL or code in _SKIN_TONES:
+        return False
+    if code < 0x2000:
+        return code in (0xA9, 0xAE)
+    return unicodedata.category(char) == "So" or 0x1F000 <= code <= 0x1FAFF
 
 
 def _hangul(char: str) -> str:
@@ -173,6 +187,19 @@ def _hangul(char: str) -> str:
     return ""
 
 
+_MORE_CONSONANTS = frozenset([*range(0x978, 0x980), 0x9F0, 0x9F1, 0xAF9, 0xB71])
+
+
+def _consonant(char: str) -> bool:
+    """Whether ``char`` is a consonant a virama joins to the one before (Unicode's InCB=Consonant,
+    for the scripts of :data:`_LINKERS`): those blocks share one layout, their consonants at 0x15
+    to 0x3A and 0x58 to 0x5F of each, with a few more; an independent vowel (अ) is not one."""
+    code = ord(char)
+    if unicodedata.category(char) != "Lo" or not 0x900 <= code < 0xD80:
+        return False
+    return 0x15 <= code % 0x80 <= 0x3A or 0x58 <= code % 0x80 <= 0x5F or code in _MORE_CONSONANTS
+
+
 _HANGUL_JOINS = {"L": {"L", "V", "LV", "LVT"}, "V": {"V", "T"}, "LV": {"V", "T"}, "T": {"T"}, "LVT": {"T"}}
 
 
@@ -186,17 +213,25 @@ def _joins(cluster: list[str], char: str) -> bool:
         return True
     if ord(char) in _REGIONAL:  # two regional indicators are one flag
         return len(cluster) == 1 and ord(last) in _REGIONAL
-    if last == "\u200d":  # an emoji joined to the one before: a family, a rainbow flag
-        return _pictograph(char) and _pictograph(cluster[0])
+    if last == "\u200d" and _pictograph(char):  # an emoji joined to the one before: a family, a rainbow flag
+        # Only to an emoji before the joiner, with nothing but marks, a skin tone or a variation selector between.
+        at = len(cluster) - 2
+        while at > 0 and _extends(cluster[at]) and cluster[at] != "\u200d" and not _spacing(cluster[at]):
+            at -= 1
+        return at >= 0 and _pictograph(cluster[at])
     # A consonant after a virama joins it: क्ष is one character as shown.
     at = len(cluster)
     while at > 0 and _extends(cluster[at - 1]):
         at -= 1
     return (
         0 < at < len(cluster)
-        and any(c in _LINKERS for c in cluster[at:])
-        and unicodedata.category(char) == "Lo"
+        # A non-joiner after the virama keeps the two apart (क्‌ष), as a spacing mark does.
+        and not any(_spacing(c) or c == "\u200c" for c in cluster[at:])
+        and _consonant(char)
+        and _consonant(cluster[at - 1])
+        # The consonant before, the virama and this one all of one script's block.
         and ord(char) >> 7 == ord(cluster[at - 1]) >> 7
+        and any(c in _LINKERS and ord(c) >> 7 == ord(char) >> 7 for c in cluster[at:])
     )
 
 
