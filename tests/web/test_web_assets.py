@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from fastapi import FastAPI
 
 from sevens.web.assets import FOREVER, REVALIDATE
@@ -82,3 +83,15 @@ def test_a_static_address_with_no_file_or_another_method_is_refused_plainly(app:
     assert posted.status_code == 405 and posted.headers["allow"] == "GET, HEAD"
     head = client.head(_linked(client.get("/").text)["style.css"])
     assert head.status_code == 200 and head.content == b"" and head.headers["cache-control"] == FOREVER
+
+
+def test_a_websocket_asked_of_a_static_file_is_closed_as_elsewhere(app: FastAPI) -> None:
+    """The static files' mount takes websockets too (a server with a websocket library, as
+    uvicorn[standard] has, passes them on): one asked of /static/app.js failed in the app with
+    KeyError 'method', a traceback in the log, where any other address closes it."""
+    from starlette.websockets import WebSocketDisconnect
+
+    client = new_client(app)
+    for path in ("/games/nothing-here", "/static/app.js"):
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(path):
+            pass

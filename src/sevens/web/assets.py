@@ -24,6 +24,7 @@ from pathlib import Path
 from starlette.datastructures import Headers, QueryParams
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocketClose
 
 from sevens.web.conditional import etag_of, matches
 
@@ -85,6 +86,9 @@ class Assets:
         return f"/static/{name}?v={self.files[name].version}"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":  # a websocket (the mount takes both): closed, as at an address with no page
+            await WebSocketClose()(scope, receive, send)
+            return
         name = str(scope.get("path", "")).removeprefix(str(scope.get("root_path", ""))).lstrip("/")
         found = self.files.get(name)
         if scope["method"] not in ("GET", "HEAD"):
