@@ -6,13 +6,19 @@ operation's list, and the page's list of refusals is the document's."""
 from __future__ import annotations
 
 import re
+import shutil
+import socket
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
+from sevens.web.testing import ServerFarm
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
@@ -139,3 +145,63 @@ def test_every_nginx_example_keeps_the_pages_uncompressed() -> None:
     assert len(passing) >= 2, "the host's example and the one under a path"
     for example in passing:
         assert re.search(r"^\s*gzip off;", example, flags=re.MULTILINE), example
+
+
+def _nginx_blocks() -> list[str]:
+    return re.findall(r"```nginx\n(.*?)```", WEB, flags=re.DOTALL)
+
+
+@pytest.mark.skipif(shutil.which("nginx") is None, reason="needs nginx")
+@pytest.mark.parametrize("block", range(2), ids=["under-a-path", "own-host"])
+def test_the_nginx_examples_keep_a_port_in_the_links_shown(tmp_path: Path, block: int) -> None:
+    """Behind the page's own nginx blocks on a port other than 443 (:8443), the invite and organiser
+    links shown keep the port: `Host $host` passed the name alone, and the links lost it."""
+    text = _nginx_blocks()[block]
+    root = "/sevens" if text.lstrip().startswith("location /sevens/") else ""
+    database = tmp_path / "site.sqlite3"
+    env = {
+        "DATABASE_URL": f"sqlite:///{database}", "SEVENS_SCHEDULER": "false", "SEVENS_ROOT_PATH": root,
+        "SEVENS_ALLOWED_HOSTS": "games.example.org", "SEVENS_TRUSTED_PROXIES": "127.0.0.1",
+    }
+    with ServerFarm(directory=tmp_path) as farm:
+        server = farm.start(env)
+        text = text.replace("http://127.0.0.1:8000", f"http://127.0.0.1:{server.port}")
+        port = _free_port()
+        if root:  # the block goes in the host's server block
+            text = f"server {{\n listen 127.0.0.1:{port};\n server_name games.example.org;\n{text}}}\n"
+        else:  # plain HTTP on a free port: the test has no certificate
+            text = re.sub(r"listen 443 ssl;", f"listen 127.0.0.1:{port};", text)
+        temp = "".join(f"{kind}_temp_path {tmp_path / kind};\n" for kind in
+                       ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+        (tmp_path / "nginx.conf").write_text(
+            f"daemon off;\npid {tmp_path / 'nginx.pid'};\nerror_log {tmp_path / 'error.log'};\n"
+            f"events {{}}\nhttp {{\n{temp}access_log off;\n{text}}}\n"
+        )
+        nginx = subprocess.Popen(["nginx", "-c", str(tmp_path / "nginx.conf"), "-p", str(tmp_path)],
+                                 stderr=subprocess.PIPE)
+        try:
+            site = f"http://games.example.org:{port}{root}"
+            with httpx.Client(base_url=f"http://127.0.0.1:{port}{root}", headers={"Host": f"games.example.org:{port}"},
+                              timeout=30) as client:
+                for _ in range(200):  # until nginx listens
+                    try:
+                        home = client.get("/")
+                        break
+                    except httpx.ConnectError:
+                        time.sleep(0.05)
+                assert home.status_code == 200, home.text
+                found = re.search(r'name="csrf" value="([^"]+)"', home.text)
+                assert found is not None
+                created = client.post("/games", data={"csrf": found.group(1), "name": "Cup", "arrangement": "4-8-2"})
+            assert created.status_code == 201, created.text
+            links = re.findall(r"https?://[^\s\"<]*/(?:join|organiser)/[A-Za-z0-9_-]+", created.text)
+            assert links and all(link.startswith(site + "/") for link in links), (site, links)
+        finally:
+            nginx.terminate()
+            nginx.wait(timeout=10)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
