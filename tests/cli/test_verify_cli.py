@@ -126,6 +126,8 @@ def test_orders_of_bots_not_installed_here_leave_the_record_not_verified_in_full
         ("even-flair@nan", "'even-flair@nan': the knockout weight must be a number"),
         ("random@2", "only even, even-flair, even-force, odds-aware, equilibrium, field-reader take a knockout"),
         ("x" * 100_000, "'" + "x" * 40 + "'... (100,000 characters) is too long for a bot's name"),
+        # Cut between flags (two code points each, one character as shown), not in the 20th.
+        ("a" + "\U0001f1eb\U0001f1ef" * 60, "'a" + "\U0001f1eb\U0001f1ef" * 39 + "'... (61 characters) is too long"),
         ("mine\x1b[2J\nok: verified", "'mine\\x1b[2J\\nok: verified' is not a bot's name"),
     ],
 )

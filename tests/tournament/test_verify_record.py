@@ -384,6 +384,23 @@ def test_a_huge_unknown_key_is_named_short() -> None:
     assert message == "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (100,000 characters): expected no such field, found 1"
 
 
+FLAG = "\U0001f1eb\U0001f1ef"  # Fiji's: two code points, one character as shown
+
+
+def test_a_long_key_of_flags_is_quoted_by_characters_as_shown_never_half_a_flag() -> None:
+    """It was cut at 40 code points: after a leading letter, the 20th flag was cut in half."""
+    data = copy.deepcopy(RECORD)
+    data["a" + FLAG * 45] = 1
+    message = _rejected(data)
+    assert message == f"{'a' + FLAG * 39!r}... (46 characters): expected no such field, found 1"
+
+
+def test_a_long_wrong_value_of_flags_is_cut_between_flags() -> None:
+    # JSON of ["a" and 300 flags "]: 305 characters as shown, of which the first 200 are quoted.
+    message = _rejected(_tampered("turns[0].matches[0].summary", ["a" + FLAG * 300]))
+    assert message.endswith(f'found ["a{FLAG * 197}... (305 characters in all)')
+
+
 def test_text_no_utf8_file_can_hold_is_named() -> None:
     message = _rejected(_tampered("players[0].name", "Pl\ud800yer"))
     assert message == (

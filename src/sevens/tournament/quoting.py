@@ -7,10 +7,42 @@ whatever was sent.
 
 from __future__ import annotations
 
-__all__ = ["QUOTED_LENGTH", "plain_or_quoted", "quoted"]
+from sevens.tournament.names import cut_name, graphemes
+
+__all__ = ["QUOTED_LENGTH", "cut_for_message", "plain_or_quoted", "quoted"]
 
 QUOTED_LENGTH = 40
-"""Characters of a value that a message quotes; past it, the message says how long the value was."""
+"""Characters of a value that a message quotes (as a reader sees them, so a flag is one and is
+never cut in half); past it, the message says how long the value was."""
+
+_POINTS_A_CHARACTER = 4
+"""Code points a quoted character may take at most, as in a kept name: a character of a thousand
+marks is not quoted whole."""
+
+_COUNTED = 100_000
+"""Past this many code points a value that is not ASCII has its length said in code points:
+counting its characters as shown would take a noticeable time for a value nobody reads whole."""
+
+
+def cut_for_message(text: str, limit: int) -> tuple[str, str] | None:
+    """``text`` cut to its first ``limit`` characters as a reader sees them (never inside a flag or
+    an emoji), and its whole length in words; None if it is short enough to show whole.
+
+    >>> cut_for_message("a" + "\U0001f1eb\U0001f1ef" * 3, 2) == ("a\U0001f1eb\U0001f1ef", "4 characters")
+    True
+    >>> cut_for_message("ok", 2) is None
+    True
+    """
+    points = limit * _POINTS_A_CHARACTER
+    # A character past the first ``points`` code points is never kept, so the rest need not be read.
+    shown = cut_name(text[: points + 1], limit, points)
+    if shown == text:
+        return None
+    if text.isascii():  # one character a code point: counted at once, however long
+        return shown, f"{len(text):,} characters"
+    if len(text) > _COUNTED:
+        return shown, f"{len(text):,} code points"
+    return shown, f"{len(graphemes(text)):,} characters"
 
 
 def quoted(text: str, limit: int = QUOTED_LENGTH) -> str:
@@ -24,9 +56,11 @@ def quoted(text: str, limit: int = QUOTED_LENGTH) -> str:
     >>> quoted("x" * 5000)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (5,000 characters)"
     """
-    if len(text) <= limit:
+    cut = cut_for_message(text, limit)
+    if cut is None:
         return repr(text)
-    return f"{text[:limit]!r}... ({len(text):,} characters)"
+    shown, length = cut
+    return f"{shown!r}... ({length})"
 
 
 def plain_or_quoted(text: str) -> str:
@@ -38,4 +72,4 @@ def plain_or_quoted(text: str) -> str:
     >>> plain_or_quoted("x" * 5000)
     "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'... (5,000 characters)"
     """
-    return text if len(text) <= QUOTED_LENGTH and text.isprintable() else quoted(text)
+    return text if text.isprintable() and cut_for_message(text, QUOTED_LENGTH) is None else quoted(text)

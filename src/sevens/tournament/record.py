@@ -40,7 +40,7 @@ from sevens.tournament.game import (
     play_turn,
 )
 from sevens.tournament.lots import LotsDraw
-from sevens.tournament.quoting import plain_or_quoted
+from sevens.tournament.quoting import cut_for_message, plain_or_quoted
 from sevens.tournament.setup import GameSetup, Player, PlayerId, Team, TeamId, draw_game_from_seed
 
 __all__ = [
@@ -82,7 +82,8 @@ _LARGEST = 2**63 - 1
 """Larger than any count a game can reach; also keeps messages clear of 4,300-digit numbers,
 which Python refuses to print."""
 _SHOWN = 200
-"""Characters of a value quoted in a message, so a huge field cannot flood it."""
+"""Characters of a value quoted in a message (as a reader sees them: a flag is not cut in half),
+so a huge field cannot flood it."""
 
 
 class RecordError(ValueError):
@@ -136,8 +137,10 @@ def _show(value: object, *, escaped: bool = False) -> str:
         text = json.dumps(value, ensure_ascii=escaped)
     except (ValueError, TypeError, RecursionError):
         text = f"{type(value).__name__} value"
-    if len(text) > _SHOWN:
-        text = f"{text[:_SHOWN]}... ({len(text):,} characters in all)"
+    cut = cut_for_message(text, _SHOWN)
+    if cut is not None:
+        shown, length = cut
+        text = f"{shown}... ({length} in all)"
     return text
 
 
