@@ -163,7 +163,12 @@ def test_the_api_and_its_document_carry_the_prefix(prefixed: FastAPI) -> None:
     created = client.post("/api/v1/games", json={"name": "Cup", "players": 4})
     assert created.status_code == 201
     assert created.headers["location"] == f"/sevens/api/v1/games/{created.json()['game']}"
-    assert client.get("/api/v1/openapi.json").json()["servers"] == [{"url": "/sevens"}]
+    document = client.get("/api/v1/openapi.json").json()
+    assert document["servers"] == [{"url": "/sevens"}]
+    # The header's description said '/api/v1/games/{id}' whole, which it is not here: it says where the prefix is.
+    said = document["paths"]["/api/v1/games"]["post"]["responses"]["201"]["headers"]["Location"]["description"]
+    assert "the path of the URL in `servers`, then /api/v1/games/{id}" in said
+    assert created.headers["location"] == document["servers"][0]["url"] + f"/api/v1/games/{created.json()['game']}"
     missing = client.get("/api/v1/nothing-here")
     assert missing.status_code == 404 and "/sevens/api/v1/openapi.json" in missing.json()["detail"]
     # Refusals of the API are still told as JSON, and a method an address does not take with what it does.

@@ -795,7 +795,14 @@ class DeadlineRequest(BaseModel):
 _CREATED: dict[int | str, dict[str, Any]] = {
     201: {
         "headers": {
-            "Location": {"description": "the new game in the API: /api/v1/games/{id}", "schema": {"type": "string"}}
+            "Location": {
+                # The same words for every server: the prefix of SEVENS_ROOT_PATH is in `servers`.
+                "description": (
+                    "the new game in the API, as an absolute path: the path of the URL in `servers`, then "
+                    "/api/v1/games/{id} (just /api/v1/games/{id} on a server at its host's root)"
+                ),
+                "schema": {"type": "string"},
+            }
         }
     }
 }
