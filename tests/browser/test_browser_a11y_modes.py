@@ -123,6 +123,7 @@ PROBES = [
     ("a knockout's group records", '<article class="my-team"><p class="if-level"><span class="figures" data-probe>x</span></p></article>'),
     ("the odds refused", '<article class="my-team"><output class="odds"><span class="error" data-probe>x</span></output></article>'),
     ("a field's error", '<span class="field-error" data-probe>x</span>'),
+    ("a name box's count past its cap", '<span class="hint char-count too-long" data-probe>x</span>'),
     ("a field's error in a team's box", '<article class="my-team"><span class="field-error" data-probe>x</span></article>'),
     ("an error summary's link", '<div class="error-summary"><a href="#x" data-probe>x</a></div>'),
     ("a notice", '<div class="notice"><p data-probe>x</p></div>'),

@@ -214,3 +214,33 @@ def test_the_join_box_takes_the_longest_name_the_server_takes(server: str, chrom
     page.click("#join button[type=submit]")
     expect(page).to_have_url(re.compile(r"/play"))
     expect(page.locator("h1")).to_contain_text(family)
+
+
+def test_the_name_boxes_count_characters_as_shown_and_say_when_a_name_is_too_long(server: str, chromium: Any) -> None:
+    """The boxes stop at twice the server's code points in UTF-16 units, so a person typing emoji
+    could not tell when they passed 40 characters. Each name box counts as a reader sees them (a flag
+    is one), says so politely once typing stops, says 'too long' past the cap, and still sends: the
+    server judges."""
+    from playwright.sync_api import expect
+
+    flag = "\U0001f1eb\U0001f1ef"
+    page = chromium.new_context(viewport=VIEWPORT).new_page()
+    visit(page, server + "/")
+    game_count = page.locator("#create-game-name-count")
+    expect(game_count).to_have_text("13 of 80 characters")  # Friday sevens
+    _, _, invites = create_game(chromium, server, "Counted", viewport=VIEWPORT, arrangement="4-8-2", hours="24")
+    page = chromium.new_context(viewport=VIEWPORT).new_page()
+    visit(page, invites[0])
+    box = page.locator("#join-name")
+    count = page.locator("#join-name-count")
+    assert "join-name-count" in (box.get_attribute("aria-describedby") or "").split()
+    box.fill(flag * 40)
+    expect(count).to_have_text("40 of 40 characters")
+    box.fill("Jose\u0301 " + flag * 36)  # an accent on its letter is one character too
+    expect(count).to_have_text("41 of 40 characters: too long")
+    said = page.locator("#join [aria-live=polite]")
+    expect(said).to_have_text("41 of 40 characters: too long")  # once typing pauses
+    expect(count).to_have_css("color", "rgb(164, 22, 26)")
+    page.click("#join button[type=submit]")  # not held back: the server says what is wrong
+    expect(page.locator("#join-error")).to_contain_text("40")
+    assert page.input_value("#join-name") == "Jose\u0301 " + flag * 36

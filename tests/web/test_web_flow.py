@@ -520,7 +520,7 @@ def test_a_name_can_change_with_a_new_link_before_the_start(app: FastAPI) -> Non
     game.join("p1", "Eve")
     game.new_invite("p1")
     page = new_client(app).get(game.invites["p1"].split("testserver", 1)[1]).text
-    assert 'id="fixed-name"' not in page and 'name="name" required maxlength="320" dir="auto" value="Eve"' in page
+    assert 'id="fixed-name"' not in page and 'name="name" required maxlength="320" dir="auto" data-count="40" value="Eve"' in page
     game.join("p1", "Ada")
     assert "Ada" in game.players["p1"].get(f"{game.base}/play").text
 

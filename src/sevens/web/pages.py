@@ -68,11 +68,16 @@ __all__ = ["ShownAgain", "router"]
 
 _FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
-NAME_BOXES = {"display": 2 * store.NAME_POINTS, "game": 2 * store.GAME_NAME_POINTS}
-"""The maxlength of the name boxes (join's, new game's). A browser stops a box at maxlength UTF-16
-units, two for a code point past the first plane (an emoji): twice the store's cap lets every name
-the server takes be typed whole; past it the server says, in characters, what is too long. A
-refused form gives back as much as its box holds."""
+NAME_BOXES = {
+    "display": 2 * store.NAME_POINTS,
+    "game": 2 * store.GAME_NAME_POINTS,
+    "display_characters": store.NAME_LENGTH,
+    "game_characters": store.MAX_GAME_NAME,
+}
+"""The maxlength of the name boxes (join's, new game's), and the characters their live counts
+(app.js) allow. A browser stops a box at maxlength UTF-16 units, two for a code point past the first
+plane (an emoji): twice the store's cap lets every name the server takes be typed whole; past it the
+server says, in characters, what is too long. A refused form gives back as much as its box holds."""
 
 
 async def check_form_body(request: Request) -> None:

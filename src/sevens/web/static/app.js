@@ -781,10 +781,48 @@ function copyButtons() {
   });
 }
 
+// A live count on the name boxes in characters as a reader sees them (a flag or an emoji is one),
+// as the server counts a name: a box's maxlength is in UTF-16 units, past the cap for most text,
+// so someone typing emoji could not tell where the cap was. It never stops a name being sent: the
+// server judges, and says what is too long. Where there is no Intl.Segmenter it counts code points.
+function characterCounts() {
+  var segmenter = window.Intl && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+  function count(text) {
+    return Array.from(segmenter ? segmenter.segment(text) : text).length;
+  }
+  document.querySelectorAll("input[data-count]").forEach(function (box) {
+    var most = Number(box.dataset.count), timer = null;
+    var shown = element("span"), said = element("span");
+    shown.className = "hint char-count";
+    shown.id = box.id + "-count";
+    shown.setAttribute("aria-hidden", "true");  // read with the box (aria-describedby); said below when typing stops
+    said.className = "visually-hidden";
+    said.setAttribute("aria-live", "polite");
+    var label = box.closest("label") || box;
+    label.parentNode.insertBefore(said, label.nextSibling);
+    label.parentNode.insertBefore(shown, label.nextSibling);
+    box.setAttribute("aria-describedby", ((box.getAttribute("aria-describedby") || "") + " " + shown.id).trim());
+    function words() {
+      var n = count(box.value);
+      shown.classList.toggle("too-long", n > most);
+      return n + " of " + most + " characters" + (n > most ? ": too long" : "");
+    }
+    shown.textContent = words();
+    box.addEventListener("input", function () {
+      var text = words();
+      shown.textContent = text;
+      // Said once typing pauses, not at every key.
+      window.clearTimeout(timer);
+      timer = window.setTimeout(function () { said.textContent = text; }, 700);
+    });
+  });
+}
+
 document.addEventListener("DOMContentLoaded", function () {
   copyButtons();
   canonicalAddress();
   restoreTyping();
+  characterCounts();
   errorSummaryLinks();
   localTimes();
   watchScrollBoxes();
