@@ -51,14 +51,22 @@ def _odds_processes(pid: int) -> list[int]:
 
 
 def _gone(pid: int, *, within: float) -> bool:
-    """Whether ``pid`` has exited (and been reaped by someone) within ``within`` seconds."""
+    """Whether ``pid`` has exited (and been reaped by someone) within ``within`` seconds.
+
+    Every thread of it, not only the first: a killed process's first thread shows as a zombie while
+    its others (numpy's) are still ending, and until they have, its parent cannot reap it and its
+    pipes stay open, so a question sent then is taken and never answered.
+    """
     deadline = time.monotonic() + within
     while time.monotonic() < deadline:
         try:
-            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            states = [
+                (task / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                for task in Path(f"/proc/{pid}/task").iterdir()
+            ]
         except OSError:
             return True
-        if state == "Z":  # exited, not yet reaped by its parent (or by init, for an orphan)
+        if all(state in ("Z", "X") for state in states):  # exited, not yet reaped by its parent
             return True
         time.sleep(0.05)
     return False
