@@ -263,7 +263,9 @@ def cut_name(name: str, limit: int, points: int) -> str:
     """
     kept: list[str] = []
     used = 0
-    for shown in graphemes(name)[:limit]:
+    # No character past the first ``points`` code points is kept, so the rest need not be read
+    # (the last one read, cut short there, still counts past ``points``).
+    for shown in graphemes(name[: points + 1])[:limit]:
         used += len(shown)
         if used > points:
             break

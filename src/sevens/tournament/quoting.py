@@ -33,9 +33,7 @@ def cut_for_message(text: str, limit: int) -> tuple[str, str] | None:
     >>> cut_for_message("ok", 2) is None
     True
     """
-    points = limit * _POINTS_A_CHARACTER
-    # A character past the first ``points`` code points is never kept, so the rest need not be read.
-    shown = cut_name(text[: points + 1], limit, points)
+    shown = cut_name(text, limit, limit * _POINTS_A_CHARACTER)
     if shown == text:
         return None
     if text.isascii():  # one character a code point: counted at once, however long
