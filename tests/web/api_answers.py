@@ -63,7 +63,8 @@ class Recorder:
             headers["If-None-Match"] = if_none_match
         response = self.client.request(method, url + query, headers=headers, json=json)
         self.etag = response.headers.get("etag", "")
-        body = response.json() if response.content else None
+        csv = response.headers.get("content-type", "").startswith("text/csv")
+        body = response.text if csv else response.json() if response.content else None
         sent_back = {name.lower(): value for name, value in response.headers.items()}
         self.answers.append(Answer(self.phase, caller, method.lower(), template, response.status_code, body, sent_back))
         return body
@@ -85,6 +86,8 @@ class Recorder:
                 if self.etag:
                     self.call(caller, "GET", template, if_none_match=self.etag, public_id=game, team=team)
             self.call(caller, "GET", "/api/v1/games/{public_id}/record", public_id=game)
+            self.call(caller, "GET", "/api/v1/games/{public_id}/standing.csv", public_id=game)
+            self.call(caller, "GET", "/api/v1/games/{public_id}/matches.csv", public_id=game)
             self.call(caller, "GET", "/api/v1/games/{public_id}/orders", public_id=game)
             for query in ("?force=5&flair=3", "?force=900&flair=0"):
                 self.call(

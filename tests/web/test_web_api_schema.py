@@ -83,6 +83,9 @@ def _answer_schema(document: dict[str, Any], answer: Answer) -> dict[str, Any] |
     content = listed[str(answer.status)].get("content")
     if content is None:
         return None
+    if answer.headers.get("content-type", "").startswith("text/csv"):  # the CSV downloads: text, said so
+        assert "text/csv" in content, (answer.template, "CSV not documented")
+        return {"type": "string"}
     schema = content["application/json"]["schema"]
     return dict(_closed(_inline(schema, document["components"]["schemas"])))
 
@@ -197,7 +200,7 @@ def test_no_answer_is_an_open_object(document: dict[str, Any]) -> None:
         for method, operation in item.items():
             for status, response in operation["responses"].items():
                 content = response.get("content")
-                if content is None or path.endswith("/record"):
+                if content is None or path.endswith("/record") or "text/csv" in content:  # CSV: text
                     continue
                 schema = _inline(content["application/json"]["schema"], components)
                 assert schema != {}, (method, path, status, "untyped answer")

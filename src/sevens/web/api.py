@@ -43,7 +43,7 @@ from sevens.store.errors import Conflict, Invalid, NotFound, Refused
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.formats import format_asked
 from sevens.tournament.quoting import quoted
-from sevens.web import schemas, views
+from sevens.web import results_csv, schemas, views
 from sevens.web.conditional import NOT_MODIFIED, answer_if_changed, refuse_if_match
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
@@ -490,6 +490,37 @@ def _role_view(read: Reader, db: Session, clock: ClockDep) -> dict[str, Any]:
 def record(read: ReadableGame) -> Any:
     """The game record (resolved turns; the seed after the end, R14); no token for a public game."""
     return json.loads(views.record_text(read.row))
+
+
+_CSV_ANSWER: dict[int | str, dict[str, Any]] = {
+    200: {
+        "content": {"text/csv": {"schema": {"type": "string"}}},
+        "description": "CSV with a header line, UTF-8 after a byte order mark (docs/web.md, Results for a spreadsheet)",
+    }
+}
+
+
+@router.get(
+    "/games/{public_id}/standing.csv",
+    response_class=Response,
+    responses={**_CSV_ANSWER, **error_responses(401, 404, 429)},
+)
+def standing_csv(read: ReadableGame, db: SessionDep) -> Response:
+    """The final standing as CSV (place, team, manager, group, how far it went): the header alone
+    until the final is played. Text that a spreadsheet would take for a formula starts with an
+    apostrophe. No token for a public game."""
+    return results_csv.download(views.spectator_view(db, read.row), "standing")
+
+
+@router.get(
+    "/games/{public_id}/matches.csv",
+    response_class=Response,
+    responses={**_CSV_ANSWER, **error_responses(401, 404, 429)},
+)
+def matches_csv(read: ReadableGame, db: SessionDep) -> Response:
+    """Every match of the turns resolved so far as CSV, a line each in the order played (orders,
+    lines, points, winner): nothing of the open turn (R13). No token for a public game."""
+    return results_csv.download(views.spectator_view(db, read.row), "matches")
 
 
 @router.get(

@@ -35,7 +35,7 @@ from sevens.store.auth import (
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.quoting import quoted
-from sevens.web import views
+from sevens.web import results_csv, views
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
     ClockDep,
@@ -1889,6 +1889,25 @@ def download_record(request: Request, public_id: str, db: SessionDep, principal:
         media_type="application/json",
         headers={"Content-Disposition": f'attachment; filename="sevens-{game.public_id}.json"'},
     )
+
+
+def _csv_download(db: SessionDep, principal: PrincipalDep, public_id: str, which: str) -> Response:
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    return results_csv.download(views.spectator_view(db, game), which)
+
+
+@router.get("/games/{public_id}/standing.csv")
+def download_standing(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """The final standing as CSV, for a spreadsheet (only its header before the final)."""
+    return _csv_download(db, principal, public_id, "standing")
+
+
+@router.get("/games/{public_id}/matches.csv")
+def download_matches(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """Every match of the turns resolved so far as CSV, a line each (nothing of the open turn, R13)."""
+    return _csv_download(db, principal, public_id, "matches")
 
 
 @router.get("/games/{public_id}/verify")

@@ -1,0 +1,110 @@
+"""A game's results as CSV, for a club's records or a spreadsheet: the final standing and every
+match played, built from the public view alone (resolved turns only, R13).
+
+A cell a spreadsheet would read as a formula (one starting with ``=``, ``+``, ``-``, ``@``, a tab
+or a carriage return: a player named ``=HYPERLINK(...)``) is written after an apostrophe, which
+spreadsheets show as text; numbers are written as numbers. The file starts with a byte order mark
+so that Excel reads it as UTF-8 (names in any script, emoji), as LibreOffice and Python's
+``utf-8-sig`` do anyway.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+
+from fastapi.responses import Response
+
+from sevens.tournament.game import MatchSide
+from sevens.web.views import SpectatorView
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: str | int | None) -> str | int:
+    """A value as a spreadsheet should read it: text that would start a formula is quoted as text.
+
+    >>> cell("=1+1"), cell("-2"), cell("Fiji"), cell(-2), cell(None)
+    ("'=1+1", "'-2", 'Fiji', -2, '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return value
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def _csv(header: Sequence[str], rows: Iterable[Sequence[str | int | None]]) -> str:
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180's line ends
+    writer.writerow(header)
+    writer.writerows([cell(v) for v in row] for row in rows)
+    return out.getvalue()
+
+
+def _manager(view: SpectatorView, team: str) -> str:
+    """Who managed a team, as the Teams table says it (a person's name, or a bot's part)."""
+    info = view.teams[team]
+    if info.manager == "house":
+        return "house team"
+    if team in view.handed_over:
+        return f"{info.manager}, handed to the bots"
+    if team in view.unclaimed:
+        return "not taken"
+    return info.manager
+
+
+def standing_csv(view: SpectatorView) -> str:
+    """The final standing (empty but for its header until the final is played)."""
+    return _csv(
+        ("place", "team", "manager", "group", "how far it went"),
+        ((place, view.name(team), _manager(view, team), view.teams[team].group, went) for place, team, went in view.standing),
+    )
+
+
+MATCH_COLUMNS = (
+    "turn", "stage", "match",
+    "home", "home manager", "away", "away manager",
+    "home points", "away points", "winner", "decided by", "result",
+    "home force", "home flair", "home missed order", "home tries", "home conversions", "home penalties", "home drop goals",
+    "away force", "away flair", "away missed order", "away tries", "away conversions", "away penalties", "away drop goals",
+)
+
+
+def matches_csv(view: SpectatorView) -> str:
+    """Every match of the turns resolved so far, a line each, in the order played: never anything
+    of the open turn (R13)."""
+
+    def side(match_side: MatchSide) -> list[str | int | None]:
+        line = match_side.line
+        return [
+            match_side.order.force, match_side.order.flair, "yes" if match_side.missed else "no",
+            line.tries, line.conversions, line.penalties, line.drop_goals,
+        ]
+
+    rows = []
+    for turn, stage, matches in view.history:
+        for m in matches:
+            rows.append(
+                [
+                    turn, stage, m.fixture.id,
+                    view.name(m.home.team), _manager(view, m.home.team), view.name(m.away.team), _manager(view, m.away.team),
+                    m.home.line.points, m.away.line.points,
+                    "draw" if m.winner is None else view.name(m.winner),
+                    None if m.decided_by is None else str(m.decided_by), m.summary,
+                    *side(m.home), *side(m.away),
+                ]
+            )
+    return _csv(MATCH_COLUMNS, rows)
+
+
+def download(view: SpectatorView, which: str) -> Response:
+    """``standing`` or ``matches`` as a file to save, named after the game's id."""
+    body = standing_csv(view) if which == "standing" else matches_csv(view)
+    return Response(
+        body,
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="sevens-{view.game.public_id}-{which}.csv"'},
+    )

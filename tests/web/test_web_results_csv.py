@@ -1,0 +1,101 @@
+"""A game's results as CSV for a club's records or a spreadsheet (docs/web.md, Watching): the final
+standing and every match played, from the game's page and the API alike, read back here as a
+spreadsheet would; names a spreadsheet would take for formulas come as text, and nothing of a turn
+not yet resolved is in them (R13)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from web.web_helpers import host_game, new_client
+
+# Display names a spreadsheet would run as formulas if written bare (OWASP's CSV injection).
+FORMULA_NAMES = {"p1": '=HYPERLINK("http://evil.example","x")', "p2": "+1+1", "p3": "-2+3", "p4": "@SUM(1)"}
+
+
+def _rows(response) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
+    assert response.status_code == 200, response.text
+    assert response.headers["content-type"] == "text/csv; charset=utf-8"
+    assert response.headers["content-disposition"].startswith("attachment; filename=")
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff"), "a byte order mark, so Excel reads UTF-8"
+    return list(csv.DictReader(io.StringIO(text[1:], newline="")))
+
+
+def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAPI) -> None:
+    game = host_game(app, hours="0", name="Club cup")
+    for seat, name in FORMULA_NAMES.items():
+        game.join(seat, name)
+    game.start()
+    game.resolve(*range(1, 6))  # nobody orders: the autopilots play every turn to the final
+    spectator = new_client(app)
+    view = spectator.get(f"/api/v1/games/{game.public_id}").json()
+    assert view["status"] == "finished"
+    names = {t["id"]: t["name"] for t in view["teams"]}
+    managers = {t["id"]: t["manager"] for t in view["teams"]}
+    page = spectator.get(game.base).text
+    assert f'href="{game.base}/standing.csv"' in page and f'href="{game.base}/matches.csv"' in page
+
+    for url in (f"{game.base}/standing.csv", f"/api/v1/games/{game.public_id}/standing.csv"):
+        standing = _rows(spectator.get(url))
+        assert [(r["place"], r["team"], r["how far it went"]) for r in standing] == [
+            (p["place"], names[p["team"]], p["went"]) for p in view["standing"]
+        ]
+        # A manager's name is text whatever it starts with: an apostrophe before it, and as typed after.
+        assert {r["manager"] for r in standing} == {"'" + name for name in FORMULA_NAMES.values()}
+        assert [r["manager"] for r in standing] == ["'" + managers[p["team"]] for p in view["standing"]]
+
+    every = [(t["turn"], t["stage"], m) for t in view["turns"] for m in t["matches"]]
+    for url in (f"{game.base}/matches.csv", f"/api/v1/games/{game.public_id}/matches.csv"):
+        matches = _rows(spectator.get(url))
+        assert len(matches) == len(every) == 12 + 2 + 1  # groups, semi-finals, final
+        for row, (turn, stage, m) in zip(matches, every, strict=True):
+            assert (row["turn"], row["stage"], row["match"]) == (str(turn), stage, m["match"])
+            assert (row["home"], row["away"]) == (names[m["home"]["team"]], names[m["away"]["team"]])
+            assert row["home manager"] == "'" + managers[m["home"]["team"]]
+            assert (row["home points"], row["away points"]) == (
+                str(m["home"]["line"]["points"]), str(m["away"]["line"]["points"])
+            )
+            assert row["winner"] == ("draw" if m["winner"] is None else names[m["winner"]])
+            assert row["result"] == m["summary"]
+            for side in ("home", "away"):
+                assert (row[f"{side} force"], row[f"{side} flair"], row[f"{side} tries"]) == (
+                    str(m[side]["order"]["force"]), str(m[side]["order"]["flair"]), str(m[side]["line"]["tries"])
+                )
+                assert row[f"{side} missed order"] == "yes"
+
+
+def test_no_csv_holds_anything_of_the_open_turn(app: FastAPI) -> None:
+    game = host_game(app, hours="0", name="Half-played cup")
+    for seat, name in FORMULA_NAMES.items():
+        game.join(seat, name)
+    game.start()
+    game.resolve(1)
+    team = game.my_teams("p1")[0]
+    # An order for turn 2 nobody has played yet: its figures are nowhere in a download.
+    assert game.order("p1", team, 7, 0, action="ready").status_code == 303
+    spectator = new_client(app)
+    view = spectator.get(f"/api/v1/games/{game.public_id}").json()
+    for client in (spectator, game.players["p1"], game.organiser):
+        matches = _rows(client.get(f"{game.base}/matches.csv"))
+        assert {r["turn"] for r in matches} == {"1"}
+        assert [r["match"] for r in matches] == [m["match"] for m in view["turns"][0]["matches"]]
+        assert _rows(client.get(f"{game.base}/standing.csv")) == [], "no standing before the final"
+    page = spectator.get(game.base).text
+    assert 'id="matches-csv"' in page and 'id="standing-csv"' not in page
+
+
+def test_a_private_games_csv_is_for_its_players_only(app: FastAPI) -> None:
+    game = host_game(app, hours="0", visibility="private", name="Quiet cup")
+    game.join("p1", "Ann")
+    game.start()
+    game.resolve(1)
+    stranger: TestClient = new_client(app)
+    for path in ("standing.csv", "matches.csv"):
+        assert stranger.get(f"{game.base}/{path}").status_code == 404
+        assert stranger.get(f"/api/v1/games/{game.public_id}/{path}").status_code == 404
+        assert len(_rows(game.players["p1"].get(f"{game.base}/{path}"))) == (0 if path == "standing.csv" else 4)
