@@ -50,7 +50,7 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import bdi, duration, event_words, isolated, printable
+from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code
 
 __all__ = ["create_app", "utc_now"]
 
@@ -304,6 +304,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.filters["duration"] = duration
     templates.env.filters["bdi"] = bdi
     templates.env.filters["isolated"] = isolated
+    templates.env.globals["qr_code"] = qr_code
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     # Set before any template is compiled: the compiler reads it.
