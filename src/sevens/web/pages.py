@@ -799,14 +799,17 @@ def _live(
 
 
 @router.get("/games/{public_id}")
-def game_page(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
-    """The game as a spectator sees it: finished turns, tables, bracket; never current orders (R13)."""
+def game_page(
+    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, screen: str = ""
+) -> Response:
+    """The game as a spectator sees it: finished turns, tables, bracket; never current orders (R13).
+    ``?screen=1``: the same for a television across a room (large type, the turn's essentials)."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     context = {
         "view": views.spectator_view(db, game), "access": access, "live": _live(request, db, game, access, principal),
-        **_sequels(db, principal, game),
+        "screen": screen == "1", **_sequels(db, principal, game),
     }
     return render(request, "game.html", context)
 

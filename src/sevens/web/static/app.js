@@ -222,7 +222,9 @@ var IDLE_AFTER_MS = 180000;
 // IDLE_POLL_MS once they have left it alone; never while hidden. Returns a function that stops it.
 function poll(check) {
   var touched = Date.now(), timer = null, stopped = false;
-  function idle() { return Date.now() - touched >= IDLE_AFTER_MS; }
+  // A big screen is watched, never touched: it keeps the busy pace (one television, mains power).
+  var watched = document.getElementById("big-screen") !== null;
+  function idle() { return !watched && Date.now() - touched >= IDLE_AFTER_MS; }
   function next() {
     if (stopped) { return; }
     timer = window.setTimeout(function () {
@@ -818,8 +820,34 @@ function characterCounts() {
   });
 }
 
+// The big screen asks the browser to keep the screen on (Screen Wake Lock, in Chromium over HTTPS
+// or on this machine) and says whether it does; the browser lets go when the page is hidden, so it
+// asks again when the page is shown.
+function keepAwake() {
+  var note = document.getElementById("wake-note");
+  if (!note) { return; }
+  if (!("wakeLock" in navigator)) {
+    note.textContent = "This browser cannot keep the screen on: turn off the screen's sleep in its own settings. The page follows the game by itself.";
+    return;
+  }
+  var lock = null;
+  function ask() {
+    navigator.wakeLock.request("screen").then(function (held) {
+      lock = held;
+      note.textContent = "This screen is kept on while this page is shown. The page follows the game by itself.";
+    }, function () {
+      note.textContent = "The browser refused to keep the screen on (a page over plain HTTP, or a battery saver): turn off the screen's sleep in its own settings. The page follows the game by itself.";
+    });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && (lock === null || lock.released)) { ask(); }
+  });
+  ask();
+}
+
 document.addEventListener("DOMContentLoaded", function () {
   copyButtons();
+  keepAwake();
   canonicalAddress();
   restoreTyping();
   characterCounts();

@@ -1,0 +1,108 @@
+"""The big screen (docs/web.md, Watching): a 16-team game's page with ?screen=1 on a television
+across a club room, 1920x1080 and 1280x720: the turn, its countdown and matches, the last turn's
+results, the four group tables and the bracket on one screen without scrolling, in large type,
+with no forms; it follows the game by itself for hours without a touch, at the busy pace, and
+says whether the browser keeps the screen on."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
+]
+
+TV = {"width": 1920, "height": 1080}
+SMALL_TV = {"width": 1280, "height": 720}
+
+
+def _resolve(organiser: Any, organise: str) -> None:
+    """The organiser resolves the open turn now (it asks first)."""
+    organiser.goto(organise)
+    organiser.once("dialog", lambda dialog: dialog.accept())
+    organiser.locator("#resolve button").click()
+    organiser.wait_for_url(re.compile("/organise"))
+
+
+def _turn_two(chromium: Any, server: str) -> tuple[str, str, Any]:
+    """A 16-team game with a deadline, one seat taken (so the bots do not play it out), turn 1
+    resolved: its game page's address, the organiser page's, and the organiser's browser tab."""
+    organiser = chromium.new_context().new_page()
+    organise = start_with_one_seat(organiser, server, "Pub sevens", hours="2", arrangement="16-16-1")
+    _resolve(organiser, organise)
+    return organise.removesuffix("/organise"), organise, organiser
+
+
+def _fits(page: Any) -> tuple[int, int, int, int]:
+    return tuple(page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.scrollHeight, innerWidth, innerHeight]"
+    ))  # type: ignore[return-value]
+
+
+def test_the_big_screen_shows_the_turn_on_one_screen_in_large_type(server: str, chromium: Any) -> None:
+    from playwright.sync_api import expect
+
+    game, _, _ = _turn_two(chromium, server)
+    full = chromium.new_context(viewport=TV).new_page()
+    visit(full, game)
+    expect(full.locator("#big-screen-link")).to_have_attribute("href", re.compile(r"\?screen=1$"))
+    # The ordinary page is a long read on a television: it scrolls.
+    width, height, shown_width, shown_height = _fits(full)
+    assert height > 2 * shown_height
+    for viewport, smallest in ((TV, 22), (SMALL_TV, 16)):
+        page = chromium.new_context(viewport=viewport).new_page()
+        visit(page, f"{game}?screen=1")
+        width, height, shown_width, shown_height = _fits(page)
+        assert (width, height) == (shown_width, shown_height), f"scrolls at {viewport}: {width}x{height}"
+        for part in ("#turn", ".countdown", "#fixtures", "#last-results", "section.tables"):  # no bracket before the knockouts
+            expect(page.locator(part).first).to_be_in_viewport(ratio=1)
+        expect(page.locator("#turn")).to_have_text(re.compile(r"^2 of 6"))
+        expect(page.locator("#fixtures li")).to_have_count(8)
+        expect(page.locator("#last-results li")).to_have_count(8)
+        expect(page.locator(".group-table")).to_have_count(4)
+        for table in page.locator(".group-table").all():
+            expect(table).to_be_in_viewport(ratio=1)
+        # Large type for reading across a room; the turn and the time left larger still.
+        size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert size >= smallest, size
+        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#turn')).fontSize)") >= 1.25 * size
+        # Nothing to press or type, no header or links bar; nothing of who has ordered (R13).
+        expect(page.locator("form, button, input, nav.links")).to_have_count(0)
+        expect(page.locator("body > header")).to_be_hidden()
+        expect(page.locator("#who-ordered, .who-ordered")).to_have_count(0)
+        page.context.close()
+
+
+def test_the_big_screen_follows_the_game_alone_at_the_busy_pace(server: str, chromium: Any) -> None:
+    from playwright.sync_api import expect
+
+    game, organise, organiser = _turn_two(chromium, server)
+    page = chromium.new_context(viewport=TV).new_page()
+    page.clock.install()
+    polls: list[str] = []
+    page.on("request", lambda request: polls.append(request.url) if "/state" in request.url else None)
+    visit(page, f"{game}?screen=1")
+    page.wait_for_load_state("load")
+    # An hour untouched: a page that is only watched does not drop to the idle pace (every 20 s,
+    # about 207 polls an hour), so a resolved turn shows within 5 s, not 20.
+    page.clock.run_for("01:00:00")
+    page.wait_for_timeout(500)
+    assert 690 <= len(polls) <= 730, len(polls)
+    # The screen asked to be kept on (Screen Wake Lock, which Chromium grants a page on this
+    # machine) and says so.
+    expect(page.locator("#wake-note")).to_have_text(re.compile(r"^This screen is kept on while this page is shown"))
+    elements = page.evaluate("document.getElementsByTagName('*').length")
+    # The organiser resolves turn 2 elsewhere: the screen moves on to turn 3 by itself, still big.
+    _resolve(organiser, organise)
+    page.clock.run_for(6000)
+    expect(page.locator("#turn")).to_have_text(re.compile(r"^3 of 6"), timeout=15000)
+    assert page.url.endswith("?screen=1")
+    expect(page.locator("#last-results h2")).to_have_text(re.compile("Turn 2 results"))
+    # A reload replaces the page: an hour of polls left nothing behind in it.
+    assert abs(page.evaluate("document.getElementsByTagName('*').length") - elements) < 50
