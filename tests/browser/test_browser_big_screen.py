@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+from browser.test_browser_a11y import axe_problems
 
 pytestmark = [
     pytest.mark.browser,
@@ -76,6 +77,7 @@ def test_the_big_screen_shows_the_turn_on_one_screen_in_large_type(server: str, 
         expect(page.locator("form, button, input, nav.links")).to_have_count(0)
         expect(page.locator("body > header")).to_be_hidden()
         expect(page.locator("#who-ordered, .who-ordered")).to_have_count(0)
+        assert axe_problems(page, f"big screen at {viewport}") == []
         page.context.close()
 
 
