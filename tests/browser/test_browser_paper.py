@@ -59,6 +59,11 @@ def test_a_finished_game_prints_whole_and_plain(server: str, chromium: Any) -> N
     for selector in ("#standing", "section.tables", "section.bracket", "section.reports"):
         expect(page.locator(selector)).to_be_visible()
     expect(page.locator("article.match")).to_have_count(24 + 4 + 2 + 1)
+    # The game's address, which paper cannot link to, is printed under its name (only there).
+    expect(page.locator("#printed-address")).to_have_text(re.compile(re.escape(f"{server}/games/{game}") + "$"))
+    page.emulate_media(media="screen")
+    expect(page.locator("#printed-address")).to_be_hidden()
+    page.emulate_media(media="print")
     # Nothing runs off the paper's edge: a box that scrolls on screen shows all of its table on
     # paper, where nobody can scroll it, and the bracket's rounds fit the width.
     cut = page.evaluate(

@@ -800,7 +800,7 @@ def _live(
 
 @router.get("/games/{public_id}")
 def game_page(
-    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, screen: str = ""
+    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, settings: SettingsDep, screen: str = ""
 ) -> Response:
     """The game as a spectator sees it: finished turns, tables, bracket; never current orders (R13).
     ``?screen=1``: the same for a television across a room (large type, the turn's essentials)."""
@@ -810,6 +810,8 @@ def game_page(
     context = {
         "view": views.spectator_view(db, game), "access": access, "live": _live(request, db, game, access, principal),
         "screen": screen == "1", **_sequels(db, principal, game),
+        # printed under the title: where a sheet's reader follows the game and verifies it
+        "address": f"{_base_url(request, settings)}/games/{game.public_id}",
     }
     return render(request, "game.html", context)
 
