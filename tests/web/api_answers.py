@@ -257,6 +257,11 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(BOTH, "POST", "/api/v1/games/{public_id}/end", public_id=lobby)
     rec.reads(lobby, {PLAYER: "none"})
 
+    rec.phase = "deleted"
+    rec.call(PLAYER, "DELETE", "/api/v1/games/{public_id}", public_id=lobby)  # not the organiser: 403
+    rec.call(BOTH, "DELETE", "/api/v1/games/{public_id}", public_id=lobby)
+    rec.call(BOTH, "DELETE", "/api/v1/games/{public_id}", public_id=lobby)  # gone: 404
+
     rec.phase = "revoked"
     rec.call(STRANGER, "DELETE", "/api/v1/me")
     rec.call(STRANGER, "GET", "/api/v1/me")

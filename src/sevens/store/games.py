@@ -450,7 +450,10 @@ def _visible(session: Session, game: GameRow | None, principal_id: int | None) -
 def no_such_game(public_id: str) -> str:
     """What an unknown game and a private game one may not see both answer, word for word, so
     that the answer does not tell whether a private game exists."""
-    return f"no game {quoted(public_id)}; check the link (a private game answers only its players and organiser)"
+    return (
+        f"no game {quoted(public_id)}; check the link (a private game answers only its players and organiser, "
+        "and a game its organiser deleted is gone for good)"
+    )
 
 
 def game_by_public_id(session: Session, *, public_id: str) -> GameRow:

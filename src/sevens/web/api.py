@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.bots import describe
 from sevens.bots.pacing import WEIGHTED
 from sevens.store import games as store
+from sevens.store import retention
 from sevens.store.auth import (
     Access,
     access_and_seats_held,
@@ -1087,6 +1088,18 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> R
     row, held = _organised_holding(db, principal.id, public_id)
     store.end_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
     return _organiser_answer(db, row, clock(), principal.id, held)
+
+
+@router.delete("/games/{public_id}", status_code=204, responses=error_responses(401, 403, 404, 412, 429))
+def delete_game(public_id: str, principal: BotDep, db: SessionDep) -> Response:
+    """Delete the game for good, in the lobby, running or over: its seats and names, teams, orders,
+    turns, event log and every credential's access to it (a bot token that opened only this game
+    goes too). Its addresses then answer 404. A game over has a record (GET .../record) that
+    nothing here keeps once it is deleted: fetch it first to keep it."""
+    row = _organised(db, principal.id, public_id)
+    retention.delete_game(db, game_id=row.id)
+    db.commit()
+    return Response(status_code=204)
 
 
 class RematchResponse(BaseModel):

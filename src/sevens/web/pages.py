@@ -34,6 +34,7 @@ from sevens.store.auth import (
 )
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
+from sevens.store.retention import delete_game
 from sevens.tournament.quoting import quoted
 from sevens.web import results_csv, views
 from sevens.web.deps import (
@@ -1661,6 +1662,30 @@ def post_end(
     except StoreError as exc:
         return _organiser_noted(request, db, principal, game, clock, "end", exc)
     return _back_to_organise(db, game)
+
+
+@router.post("/games/{public_id}/delete")
+def post_delete(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    confirm: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    """Delete the game for good, once the box saying so is ticked: every row of it goes
+    (:func:`sevens.store.retention.delete_game`), and its pages answer 404 after."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    if confirm != "yes":
+        # The box is required, so only a browser that ignores that (or a hand-made form) gets here.
+        held = _organiser_access(db, principal, game)
+        notice = "Nothing was deleted: tick the box that says you mean it, then press Delete this game again."
+        return _organise(request, db, game, held, clock, principal=principal, notice=notice, status=400)
+    name = game.name
+    delete_game(db, game_id=game.id)
+    db.commit()
+    return render(request, "deleted.html", {"name": name, "canonical": "/"})
 
 
 @router.post("/games/{public_id}/organiser-link")
