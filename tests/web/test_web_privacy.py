@@ -1,14 +1,24 @@
-"""What the server forgets: a game its organiser deletes (page and API)."""
+"""What the server forgets: a game its organiser deletes (page and API), and what the scheduler
+prunes (expired sessions, bot tokens that open nothing, old counts of attempts, games long over
+if the server is set to)."""
 
 from __future__ import annotations
+
+import time
+from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from sevens.store import games as store
-from sevens.store.models import Base, GameRow
-from web.web_helpers import Hosted, host_game, new_client, post_form, unset
+from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, Grant, PrincipalKind
+from sevens.store.ratelimit import count_failure
+from sevens.web.app import create_app
+from sevens.web.scheduler import Keeping, tidy
+from sevens.web.settings import Settings
+from web.conftest import WebDb
+from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form, unset
 
 
 def _rows_of(app: FastAPI, public_id: str) -> dict[str, int]:
@@ -22,6 +32,11 @@ def _rows_of(app: FastAPI, public_id: str) -> dict[str, int]:
                     select(func.count()).select_from(table).where(table.c.game_id == game_id)
                 ) or 0
         return counts
+
+
+def _count(app: FastAPI, model: type[Base]) -> int:
+    with app.state.sessionmaker() as db:
+        return db.scalar(select(func.count()).select_from(model)) or 0
 
 
 def _played_a_turn(app: FastAPI) -> Hosted:
@@ -156,3 +171,76 @@ def test_deleting_a_rematch_lets_the_old_game_have_another(app: FastAPI) -> None
 def _games(app: FastAPI) -> list[GameRow]:
     with app.state.sessionmaker() as db:
         return list(db.scalars(select(GameRow)))
+
+
+def _principals(app: FastAPI) -> list[tuple[PrincipalKind, str]]:
+    with app.state.sessionmaker() as db:
+        return sorted((p.kind, p.label) for p in db.scalars(select(ApiPrincipal)))
+
+
+def test_tidying_forgets_expired_sessions_tokens_that_open_nothing_and_old_counts(app: FastAPI, clock: FakeClock) -> None:
+    keeping = Keeping(unused_bot_days=60)
+    game = host_game(app)  # the organiser's browser session, 60 days
+    game.join("p1", "Ann")  # another session
+    client = TestClient(app)
+    joined = client.post("/api/v1/join", json={"invite": game.invites["p2"], "name": "Old Bot"}).json()
+    # The organiser hands the bot's seat to the bots: its token opens nothing now, and keeps the name.
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    count_failure(app.state.engine, client="10.0.0.1", at=clock().timestamp(), window=60)
+    assert _count(app, FailedAttempt) == 1
+    assert tidy(app.state.sessionmaker, now=clock(), keeping=keeping) == 0
+
+    clock.advance(days=30)
+    later = host_game(app, name="Later")  # a session made 30 days on
+    assert tidy(app.state.sessionmaker, now=clock(), keeping=keeping) == 1  # the count, older than a day
+    count_failure(app.state.engine, client="10.0.0.2", at=clock().timestamp(), window=60)
+    assert _count(app, FailedAttempt) == 1
+
+    clock.advance(days=30, seconds=1)
+    assert tidy(app.state.sessionmaker, now=clock(), keeping=keeping) == 4  # two sessions, a token, a count
+    assert _principals(app) == [(PrincipalKind.SESSION, "")]
+    assert _count(app, Grant) == 1  # what the sessions were allowed went with them: Later's organiser's is left
+    assert _count(app, FailedAttempt) == 0
+    assert client.get("/api/v1/me", headers=_bearer(joined["token"])).status_code == 401
+    assert later.organiser.get(f"{later.base}/organise").status_code == 200
+    # Only the game's own rows stay: nobody's seat, and the games themselves are kept by default.
+    assert {g.name for g in _games(app)} == {"Friday sevens", "Later"}
+
+
+def test_games_over_are_deleted_after_the_days_set_never_by_default(app: FastAPI, clock: FakeClock) -> None:
+    over = _played_a_turn(app)
+    assert post_form(over.organiser, f"{over.base}/end").status_code == 303
+    running = _played_a_turn(app)
+    clock.advance(days=400)
+    tidy(app.state.sessionmaker, now=clock(), keeping=Keeping(unused_bot_days=60))
+    assert len(_games(app)) == 2
+
+    ended = clock() - timedelta(days=400)
+    keeping = Keeping(unused_bot_days=60, games_over_days=30)
+    tidy(app.state.sessionmaker, now=ended + timedelta(days=29), keeping=keeping)
+    assert len(_games(app)) == 2
+    tidy(app.state.sessionmaker, now=ended + timedelta(days=31), keeping=keeping)
+    assert set(_rows_of(app, over.public_id).values()) == {0}
+    assert [g.public_id for g in _games(app)] == [running.public_id]
+
+
+def test_the_servers_scheduler_tidies_as_it_runs(app: FastAPI, web_db: WebDb, clock: FakeClock) -> None:
+    """The app's own scheduler (its lifespan) tidies at its first poll: a browser session past its
+    60 days is gone, a live one kept; games over are kept, as by default."""
+    old = host_game(app, name="Old")
+    assert post_form(old.organiser, f"{old.base}/end").status_code == 303
+    clock.advance(days=59)
+    new = host_game(app, name="New")
+    clock.advance(days=2)
+    settings = Settings(database_url=web_db.url, migrate=False, scheduler_seconds=0.05)
+    server = create_app(settings, clock=clock)
+    with TestClient(server):  # runs the lifespan, and with it the scheduler
+        for _ in range(200):
+            if len(_principals(app)) == 1:
+                break
+            time.sleep(0.05)
+    assert _principals(app) == [(PrincipalKind.SESSION, "")]
+    assert new.organiser.get(f"{new.base}/organise").status_code == 200
+    # The old game's browser is signed out (its organiser link would let it in again); the game stays.
+    assert old.organiser.get(f"{old.base}/organise").status_code == 403
+    assert {g.name for g in _games(app)} == {"Old", "New"}

@@ -36,7 +36,7 @@ from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.prefix import RootPath, route_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
-from sevens.web.scheduler import database_trouble, run_scheduler
+from sevens.web.scheduler import Keeping, database_trouble, run_scheduler
 from sevens.web.security import (
     CSRF_COOKIE,
     BodyLimit,
@@ -241,7 +241,11 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         task = None
         if settings.scheduler:
             task = asyncio.create_task(
-                run_scheduler(factory, clock=clock, interval=settings.scheduler_seconds)
+                run_scheduler(
+                    factory, clock=clock, interval=settings.scheduler_seconds, keeping=Keeping(
+                        unused_bot_days=settings.session_days, games_over_days=settings.delete_games_over_days
+                    ),
+                )
             )
         try:
             yield

@@ -1,4 +1,5 @@
-"""The deadline scheduler: a background task that resolves every turn whose deadline has passed.
+"""The deadline scheduler: a background task that resolves every turn whose deadline has passed,
+and now and then forgets what has outlived its use (:func:`tidy`).
 
 Deadlines are absolute UTC times in the database, so the scheduler keeps no state of its own: a
 restarted server finds the overdue turns on its first poll. Each resolution takes the game's row
@@ -13,7 +14,8 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
@@ -21,8 +23,9 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.store.db import session_scope
 from sevens.store.errors import UnplayableOrder
 from sevens.store.games import due_turns, public_ids, resolve_then_advance
+from sevens.store.retention import delete_game, games_over_before, prune
 
-__all__ = ["database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler"]
+__all__ = ["Keeping", "database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler", "tidy"]
 
 log = logging.getLogger("sevens.web.scheduler")
 
@@ -101,11 +104,51 @@ def resolve_if_still_due(factory: sessionmaker[Session], *, game_id: int, turn: 
         return resolve_then_advance(session, game_id=game_id, turn=turn, reason="deadline", now=now, due_only=True)
 
 
+@dataclass(frozen=True)
+class Keeping:
+    """How long the server keeps what it may forget (:func:`tidy`)."""
+
+    unused_bot_days: int
+    """A bot token that opens no game is removed this long after it was made."""
+    games_over_days: int = 0
+    """A game over (finished or ended) is deleted this long after it ended; 0: kept for ever."""
+    every_seconds: float = 3600.0
+    """How often the scheduler tidies (the first time at its first poll)."""
+
+
+def tidy(factory: sessionmaker[Session], *, now: datetime, keeping: Keeping) -> int:
+    """Remove expired sessions, bot tokens that open nothing, counts of attempts past every rate
+    limit's window and, if ``keeping`` says so, games long over; returns how many rows of those
+    went (a game counts one). One line in the log says how many, when any did: no name or id."""
+    with session_scope(factory) as session:
+        pruned = prune(session, now=now, unused_bot_days=keeping.unused_bot_days)
+    games = 0
+    if keeping.games_over_days:
+        with session_scope(factory) as session:
+            old = games_over_before(session, before=now - timedelta(days=keeping.games_over_days))
+        for game_id in old:  # one transaction each: a long list holds no lock for long
+            with session_scope(factory) as session:
+                delete_game(session, game_id=game_id)
+            games += 1
+    if pruned.total or games:
+        log.info(
+            "tidied: %d expired browser sessions, %d bot tokens that opened no game, %d counts of attempts, "
+            "%d games over for more than %d days",
+            pruned.sessions, pruned.bot_tokens, pruned.attempts, games, keeping.games_over_days,
+        )
+    return pruned.total + games
+
+
 async def run_scheduler(
-    factory: sessionmaker[Session], *, clock: Callable[[], datetime], interval: float
+    factory: sessionmaker[Session],
+    *,
+    clock: Callable[[], datetime],
+    interval: float,
+    keeping: Keeping | None = None,
 ) -> None:
     """Poll for overdue turns every ``interval`` seconds until cancelled; cancelled in the middle of
-    a poll, it finishes the game being resolved, begins no other, and then ends.
+    a poll, it finishes the game being resolved, begins no other, and then ends. With ``keeping``,
+    :func:`tidy` runs at the first poll and then every ``keeping.every_seconds``.
 
     While the database cannot be reached the poll fails each time; that is logged once, in one
     line with the driver's reason, and again when the database answers (not a traceback a poll)."""
@@ -119,7 +162,17 @@ async def run_scheduler(
         unreachable = False
 
     stop = threading.Event()
+    tidied: float | None = None  # the loop's time of the last tidy
+    loop = asyncio.get_running_loop()
     while True:
+        if keeping is not None and (tidied is None or loop.time() - tidied >= keeping.every_seconds):
+            tidied = loop.time()
+            try:
+                await asyncio.to_thread(tidy, factory, now=clock(), keeping=keeping)
+            except OperationalError:
+                pass  # the poll below says the database cannot be used, once
+            except Exception:
+                log.exception("tidying the database failed; tried again in %g s", keeping.every_seconds)
         poll = asyncio.ensure_future(
             asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached, stop=stop, failed=failed)
         )

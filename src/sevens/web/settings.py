@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     secure_cookies: bool = False
     """Mark cookies Secure (set when served over HTTPS)."""
     session_days: int = Field(default=60, gt=0)
+    """How long a browser stays signed in; also how long a bot token that opens no game (its seat
+    taken from it, its games deleted) is kept after it was made."""
+    delete_games_over_days: int = Field(default=0, ge=0)
+    """Delete a game (every row of it) this many days after it finished or was ended; 0: never."""
     invite_days: float = Field(default=14.0, gt=0, le=366)
     """How long a new invite link can be used (once)."""
     rate_limit_attempts: int = Field(default=10, ge=0)
