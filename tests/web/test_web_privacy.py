@@ -4,9 +4,11 @@ if the server is set to)."""
 
 from __future__ import annotations
 
+import logging
 import time
 from datetime import timedelta
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
@@ -15,7 +17,7 @@ from sevens.store import games as store
 from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, Grant, PrincipalKind
 from sevens.store.ratelimit import count_failure
 from sevens.web.app import create_app
-from sevens.web.scheduler import Keeping, tidy
+from sevens.web.scheduler import Keeping, resolve_due, tidy
 from sevens.web.settings import Settings
 from web.conftest import WebDb
 from web.web_helpers import FakeClock, Hosted, host_game, new_client, post_form, unset
@@ -244,3 +246,34 @@ def test_the_servers_scheduler_tidies_as_it_runs(app: FastAPI, web_db: WebDb, cl
     # The old game's browser is signed out (its organiser link would let it in again); the game stays.
     assert old.organiser.get(f"{old.base}/organise").status_code == 403
     assert {g.name for g in _games(app)} == {"Old", "New"}
+
+
+def test_no_log_line_holds_a_name_an_address_or_a_secret_at_any_level(
+    app: FastAPI, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/web.md's 'What the server keeps': sevens' own loggers, at DEBUG, through a game played
+    to its deadline by a bot, a wrong token, the tidy and a deletion, write no player's or game's
+    name, no client address, no token, invite or organiser link."""
+    caplog.set_level(logging.DEBUG, logger="sevens")
+    client = TestClient(app)
+    created = client.post("/api/v1/games", json={"name": "Quietly Named Cup", "players": 4, "deadline_hours": 1}).json()
+    organiser = _bearer(created["token"])
+    joined = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Zelda Quux"}).json()
+    bot = _bearer(joined["token"])
+    assert client.post(f"/api/v1/games/{created['game']}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{created['game']}", headers=bot).json()["my_teams"][0]["team"]
+    order = {"turn": 1, "force": 5, "flair": 3}
+    assert client.put(f"/api/v1/games/{created['game']}/orders/{team}", json=order, headers=bot).status_code == 200
+    assert client.get("/api/v1/me", headers=_bearer("not-a-token")).status_code == 401
+    count_failure(app.state.engine, client="203.0.113.9", at=clock().timestamp(), window=60)
+    clock.advance(hours=2)
+    assert resolve_due(app.state.sessionmaker, now=clock()) >= 1
+    clock.advance(days=90)
+    assert tidy(app.state.sessionmaker, now=clock(), keeping=Keeping(unused_bot_days=60)) >= 1
+    assert client.delete(f"/api/v1/games/{created['game']}", headers=organiser).status_code == 204
+
+    said = "\n".join(record.getMessage() for record in caplog.records)
+    assert "resolved at its deadline" in said and "tidied:" in said  # the lines are there to read
+    secrets = [created["token"], joined["token"], created["organiser_link"], *created["invites"].values()]
+    for kept_out in ("Zelda Quux", "Quietly Named Cup", "testclient", "203.0.113.9", "not-a-token", *secrets):
+        assert kept_out not in said, kept_out
