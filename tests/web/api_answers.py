@@ -257,6 +257,13 @@ def record_answers(app: FastAPI) -> list[Answer]:
     rec.call(BOTH, "POST", "/api/v1/games/{public_id}/end", public_id=lobby)
     rec.reads(lobby, {PLAYER: "none"})
 
+    rec.phase = "name removed"
+    removing = "/api/v1/games/{public_id}/seats/{player}/remove-name"
+    rec.call(PLAYER, "POST", removing, public_id=lobby, player="p3")  # not the organiser: 403
+    rec.call(BOTH, "POST", removing, public_id=lobby, player="p3")
+    rec.call(BOTH, "POST", removing, public_id=lobby, player="p4")  # nobody took it: 409
+    rec.call(BOTH, "POST", removing, public_id=lobby, player="p9")  # no such seat: 404
+
     rec.phase = "deleted"
     rec.call(PLAYER, "DELETE", "/api/v1/games/{public_id}", public_id=lobby)  # not the organiser: 403
     rec.call(BOTH, "DELETE", "/api/v1/games/{public_id}", public_id=lobby)

@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from sevens.store import games as store
 from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, Grant, PrincipalKind
 from sevens.store.ratelimit import count_failure
+from sevens.tournament.verify import verify_record
 from sevens.web.app import create_app
 from sevens.web.scheduler import Keeping, resolve_due, tidy
 from sevens.web.settings import Settings
@@ -277,3 +278,73 @@ def test_no_log_line_holds_a_name_an_address_or_a_secret_at_any_level(
     secrets = [created["token"], joined["token"], created["organiser_link"], *created["invites"].values()]
     for kept_out in ("Zelda Quux", "Quietly Named Cup", "testclient", "203.0.113.9", "not-a-token", *secrets):
         assert kept_out not in said, kept_out
+
+
+def _text_of_game(app: FastAPI, public_id: str) -> str:
+    """Every value of every row of the game, and of the credentials that may open it, as one text."""
+    with app.state.sessionmaker() as db:
+        game_id = db.scalar(select(GameRow.id).where(GameRow.public_id == public_id))
+        values: list[str] = []
+        for table in Base.metadata.sorted_tables:
+            if "game_id" in table.c:
+                rows = db.execute(select(table).where(table.c.game_id == game_id))
+            elif table.name == "games":
+                rows = db.execute(select(table).where(table.c.id == game_id))
+            elif table.name == "principals":
+                rows = db.execute(select(table).where(table.c.id.in_(select(Grant.principal_id).where(Grant.game_id == game_id))))
+            else:
+                continue
+            values += [str(value) for row in rows for value in row]
+        return "\n".join(values)
+
+
+def test_the_organiser_removes_a_players_name_from_a_game_over(app: FastAPI) -> None:
+    """A player asks for their name to go: the organiser's Remove name puts "Player N" in its place
+    in the seat, the record (which still verifies), the event log and a bot token's label."""
+    game = host_game(app, hours="0")
+    ann = game.join("p1", "Ann Example")
+    client = TestClient(app)
+    bob = client.post("/api/v1/join", json={"invite": game.invites["p2"], "name": "Bob Example"}).json()
+    game.start()
+    # Ann signs out: the event log says "seat left", under her name.
+    assert post_form(ann, "/signout").status_code == 303
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert 'id="remove-name"' not in page and "/remove-name" not in page  # not while the game runs
+    refused = post_form(game.organiser, f"{game.base}/seats/p1/remove-name")
+    assert refused.status_code == 409 and "No name was removed" in refused.text
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    assert "Ann Example" in _text_of_game(app, game.public_id)
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert page.count("/remove-name") == 2  # the two seats taken, not the two nobody took
+
+    for seat in ("p1", "p2"):
+        done = post_form(game.organiser, f"{game.base}/seats/{seat}/remove-name")
+        assert done.status_code == 303 and done.headers["location"].endswith(f"/organise#seat-{seat}")
+    kept = _text_of_game(app, game.public_id)
+    assert "Ann Example" not in kept and "Bob Example" not in kept
+    assert post_form(game.organiser, f"{game.base}/seats/p3/remove-name").status_code == 409  # nobody took it
+
+    record = game.organiser.get(f"{game.base}/record.json").json()
+    assert [p["name"] for p in record["players"]][:2] == ["Player 1", "Player 2"]
+    verify_record(record)
+    page = unset(game.organiser.get(f"{game.base}/organise").text)
+    assert "seat left · p1 (Player 1): its player signed out" in page and "name removed · p2" in page
+    assert "/remove-name" not in page
+    assert client.get("/api/v1/me", headers=_bearer(bob["token"])).json()["label"] == "Player 2"
+
+
+def test_the_api_removes_a_players_name_from_a_game_over(app: FastAPI) -> None:
+    client = TestClient(app)
+    created = client.post("/api/v1/games", json={"name": "Bots", "players": 4}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Cleo Example"})
+    url = f"/api/v1/games/{game}/seats/p2/remove-name"
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    early = client.post(url, headers=organiser)
+    assert early.status_code == 409 and early.json()["detail"].startswith("the game is running: a name is removed once it is over")
+    assert client.post(f"/api/v1/games/{game}/end", headers=organiser).status_code == 200
+    view = client.post(url, headers=organiser)
+    assert view.status_code == 200, view.text
+    assert {s["player"]: s["name"] for s in view.json()["seats"]}["p2"] == "Player 2"
+    assert "Cleo Example" not in _text_of_game(app, game)
+    assert view.json()["events"][-1]["actor"] == "organiser (api: organiser)"

@@ -5,6 +5,7 @@ Every function receives the session and the caller commits, as in :mod:`sevens.s
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -12,10 +13,26 @@ from sqlalchemy import and_, delete, exists, select, update
 from sqlalchemy.orm import Session
 
 from sevens.store.auth import delete_expired_sessions
-from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, GameStatus, Grant, PrincipalKind
+from sevens.store.errors import Conflict, NotFound
+from sevens.store.games import EVENT_ACTOR_POINTS, seat_name
+from sevens.store.models import (
+    ApiPrincipal,
+    Base,
+    EventRow,
+    FailedAttempt,
+    GameRow,
+    GameStatus,
+    Grant,
+    PrincipalKind,
+    Role,
+    SeatRow,
+)
 from sevens.store.ratelimit import KEEP_SECONDS
+from sevens.tournament.names import name_clash, shortened
+from sevens.tournament.quoting import quoted
+from sevens.tournament.record import dumps
 
-__all__ = ["Pruned", "delete_game", "games_over_before", "prune"]
+__all__ = ["Pruned", "delete_game", "games_over_before", "prune", "remove_seat_name"]
 
 
 def delete_game(session: Session, *, game_id: int) -> None:
@@ -83,3 +100,55 @@ def prune(session: Session, *, now: datetime, unused_bot_days: int) -> Pruned:
 
 def _count(result: object) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
+
+
+def remove_seat_name(
+    session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser"
+) -> str:
+    """Put a placeholder ("Player 3") in place of the name a seat's player chose, in a game over:
+    in the seat, the record, the event log and the label of a bot token that joined under it.
+    The dice do not depend on names, so the record still verifies. Returns the new name.
+
+    Raises:
+        NotFound: no such seat.
+        Conflict: the game is not over (before the start, handing the seat to the bots frees its
+            name; while it runs, names are fixed), or nobody took the seat (it has no name of its own).
+    """
+    game = session.get(GameRow, game_id)
+    seat = session.scalar(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16]))
+    if game is None or seat is None:
+        raise NotFound(f"no seat {quoted(player_id)} in this game")
+    if game.status not in (GameStatus.FINISHED, GameStatus.ENDED):
+        raise Conflict(
+            f"the game is {game.status.said}: a name is removed once it is over (before the start, "
+            "hand the seat to the bots and its name is free; while it runs, names are fixed)"
+        )
+    if seat.name is None:
+        raise Conflict(f"nobody took seat {seat.player_id}: it has no name of its own to remove")
+    old = seat.name
+    others = [seat_name(s) for s in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)) if s.id != seat.id]
+    number = seat.player_id[1:]
+    new = next(n for n in (f"Player {number}", f"Player {number} ({seat.player_id})") if name_clash(n, taken=others) is None)
+    seat.name = new
+    if game.record_json is not None:
+        record = json.loads(game.record_json)
+        for player in record.get("players", []):
+            if player.get("id") == seat.player_id:
+                player["name"] = new
+        game.record_json = dumps(record)
+    # The event log names a seat's player as the actor, and as "p3 (name)" in a detail.
+    for event in session.scalars(select(EventRow).where(EventRow.game_id == game_id)):
+        if event.actor == shortened(old, EVENT_ACTOR_POINTS):
+            event.actor = new
+        event.detail = event.detail.replace(
+            f"{seat.player_id} ({shortened(old, EVENT_ACTOR_POINTS)})", f"{seat.player_id} ({new})"
+        )
+    holders = select(Grant.principal_id).where(
+        Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
+    )
+    session.execute(
+        update(ApiPrincipal).where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(old, 40)).values(label=new)
+    )
+    session.add(EventRow(game_id=game_id, at=now, actor=shortened(actor, EVENT_ACTOR_POINTS), kind="name removed", detail=seat.player_id))
+    session.flush()
+    return new

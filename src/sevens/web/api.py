@@ -1041,6 +1041,19 @@ def release_seat(
     return _organiser_answer(db, row, clock(), principal.id, held - {player})
 
 
+@router.post(
+    "/games/{public_id}/seats/{player}/remove-name", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS
+)
+def remove_name(public_id: str, player: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+    """Once the game is over, put "Player N" in place of the name a seat's player chose (they asked
+    for it to go), as *Remove name* on the organiser page: in the seat, the record (which still
+    verifies), the event log and the label of a token that joined under it. 409 before the end or
+    for a seat nobody took, 404 for no such seat."""
+    row, held = _organised_holding(db, principal.id, public_id)
+    retention.remove_seat_name(db, game_id=row.id, player_id=player, now=clock(), actor=_actor(principal))
+    return _organiser_answer(db, row, clock(), principal.id, held)
+
+
 class InviteResponse(BaseModel):
     """A seat's new invite link, shown once; the seat's old link no longer works."""
 

@@ -34,7 +34,7 @@ from sevens.store.auth import (
 )
 from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
-from sevens.store.retention import delete_game
+from sevens.store.retention import delete_game, remove_seat_name
 from sevens.tournament.quoting import quoted
 from sevens.web import results_csv, views
 from sevens.web.deps import (
@@ -1039,6 +1039,7 @@ def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
         "house-bot": "The bot was not changed",
         "release": f"Seat {seat} was not handed to the bots" if seat else "No seat was handed to the bots",
         "organiser-link": "No new organiser link was made",
+        "remove-name": "No name was removed",
     }[act]
 
 
@@ -1804,6 +1805,26 @@ def post_new_invite(
         return _organiser_noted(request, db, principal, game, clock, act, exc, seat=_seat_named(db, game, player_id))
     except LimitReached as exc:
         return _organiser_limited(request, db, principal, game, clock, act, exc, seat=_seat_named(db, game, player_id))
+
+
+@router.post("/games/{public_id}/seats/{player_id}/remove-name")
+def post_remove_name(
+    request: Request,
+    public_id: str,
+    player_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+) -> Response:
+    """In a game over, put "Player N" in place of the name a seat's player chose (they asked the
+    organiser to): in the seat, the record and the event log."""
+    game = _organiser_action(request, db, principal, public_id, csrf)
+    try:
+        remove_seat_name(db, game_id=game.id, player_id=player_id, now=clock())
+    except StoreError as exc:  # the seat is unknown or was never taken (a forged form)
+        return _organiser_noted(request, db, principal, game, clock, "remove-name", exc)
+    return _back_to_organise(db, game, then=f"#seat-{player_id}")  # a seat the store found: p1, p2...
 
 
 @router.post("/games/{public_id}/seats/{player_id}/release")
