@@ -15,6 +15,7 @@ import pytest
 from rich.cells import cell_len
 from typer.testing import CliRunner
 
+import sevens
 from sevens.cli.main import app
 from terminal_session import in_terminal, read_until
 
@@ -181,9 +182,13 @@ def test_in_a_narrow_terminal_every_option_name_is_whole_and_nothing_is_cut(colu
 
 
 def test_version_is_the_projects_and_is_printed_as_results_are() -> None:
-    """``sevens --version`` prints the version pyproject.toml gives the package, in a real process,
-    and (as every result) a full disk is said, not ignored."""
-    declared = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["version"]
+    """``sevens --version`` prints the package's version, in a real process, and (as every result) a
+    full disk is said, not ignored. pyproject.toml takes the version from ``sevens.__version__``, so
+    the two cannot differ (tests/packaging checks it in an installed wheel)."""
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "sevens.__version__"}
+    declared = sevens.__version__
     shown = subprocess.run([sys.executable, "-m", "sevens", "--version"], capture_output=True, text=True, timeout=60)
     assert (shown.returncode, shown.stdout, shown.stderr) == (0, f"sevens {declared}\n", "")
     with open("/dev/full", "w") as full:

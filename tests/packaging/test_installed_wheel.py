@@ -1,0 +1,224 @@
+"""sevens as a user installs it: a wheel built from the source distribution, installed into a virtual
+environment of its own and run from a folder that is no checkout, with no network.
+
+The tracked files are copied (a clean clone), the sdist is built from them with the setuptools of
+requirements.lock, the wheel from the unpacked sdist (so the sdist holds what a rebuild needs), and
+the wheel installed without its dependencies into a fresh venv; the dependencies are the project's
+own .venv's, seen through a path line in the new venv (the .venv's own .pth files, among them the
+editable sevens, are not read that way). Everything the checkout would lend, templates, static
+files, migrations or the record's schema, must then come from the wheel."""
+
+from __future__ import annotations
+
+import email.parser
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tomllib
+import urllib.request
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+from sevens.web.testing import wait_until_up
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).parents[2]
+# A version of its own, set where the package keeps it, so that --version and the metadata are seen
+# to follow that one place (and a wheel of the checkout's version could not be mistaken for this one).
+VERSION = "0.1.0.dev4242"
+
+
+@dataclass(frozen=True)
+class Installed:
+    wheel: Path
+    sdist: Path
+    venv: Path
+    elsewhere: Path  # the folder the commands run in: no checkout, nothing of sevens
+
+    @property
+    def sevens(self) -> str:
+        return str(self.venv / "bin" / "sevens")
+
+    def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([self.sevens, *args], cwd=self.elsewhere, env=_environment(self.elsewhere),
+                              capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def _environment(home: Path) -> dict[str, str]:
+    """This process's environment less anything that would point Python at the checkout."""
+    kept = {k: v for k, v in os.environ.items()
+            if not k.startswith(("PYTHON", "SEVENS_", "VIRTUAL_ENV")) and k != "DATABASE_URL"}
+    return kept | {"HOME": str(home), "XDG_STATE_HOME": str(home / "state")}
+
+
+def _build(hook: str, source: Path, out: Path) -> Path:
+    """Run setuptools' PEP 517 ``hook`` in ``source`` with this venv's setuptools (no network)."""
+    out.mkdir(parents=True, exist_ok=True)
+    code = f"import setuptools.build_meta as b; print(b.{hook}({str(out)!r}))"
+    done = subprocess.run([sys.executable, "-c", code], cwd=source, capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return out / done.stdout.strip().splitlines()[-1]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    base = tmp_path_factory.mktemp("packaging")
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+    clone = base / "clone"
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (clone / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, clone / name)
+    init = clone / "src" / "sevens" / "__init__.py"
+    text = init.read_text()
+    assert '__version__ = "' in text
+    init.write_text(text.replace(text.split('__version__ = "')[1].split('"')[0], VERSION, 1))
+
+    sdist = _build("build_sdist", clone, base / "dist")
+    with tarfile.open(sdist) as archive:
+        archive.extractall(base / "unpacked", filter="data")
+    wheel = _build("build_wheel", base / "unpacked" / sdist.name.removesuffix(".tar.gz"), base / "dist")
+
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "--disable-pip-version-check"]
+    subprocess.run([*pip, "install", "--quiet", "--no-index", "--no-deps", str(wheel)], check=True, timeout=300,
+                   capture_output=True)
+    site = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    (Path(site) / "project_dependencies.pth").write_text(sysconfig.get_path("purelib") + "\n")
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    yield Installed(wheel=wheel, sdist=sdist, venv=venv, elsewhere=elsewhere)
+
+
+def _metadata(wheel: Path) -> email.message.Message:
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        return email.parser.Parser().parsestr(archive.read(name).decode())
+
+
+def _locked() -> dict[str, str]:
+    pins = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        if "==" in line and not line.startswith("#"):
+            name, version = line.split("==")
+            pins[canonicalize_name(name)] = version.strip()
+    return pins
+
+
+def test_the_installed_package_is_the_wheels_and_not_the_checkout(installed: Installed) -> None:
+    found = subprocess.run(
+        [str(installed.venv / "bin" / "python"), "-c", "import sevens, numpy; print(sevens.__file__)"],
+        cwd=installed.elsewhere, env=_environment(installed.elsewhere), capture_output=True, text=True, check=True)
+    assert Path(found.stdout.strip()).is_relative_to(installed.venv), found.stdout
+
+
+def test_the_wheel_holds_every_file_of_the_package(installed: Installed) -> None:
+    """Each tracked file under src/sevens (templates, static files, migrations, the record's schema,
+    py.typed), not only the modules."""
+    tracked = subprocess.run(["git", "ls-files", "src/sevens"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+    with zipfile.ZipFile(installed.wheel) as archive:
+        held = set(archive.namelist())
+    missing = [name for name in tracked if name.removeprefix("src/") not in held]
+    assert not missing, f"left out of the wheel (package-data in pyproject.toml): {missing}"
+
+
+def test_the_sdist_holds_the_source_and_no_environment_or_caches(installed: Installed) -> None:
+    with tarfile.open(installed.sdist) as archive:
+        names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
+    assert {"pyproject.toml", "README.md", "PKG-INFO", "src/sevens/web/templates/base.html"} <= set(names)
+    unwanted = [n for n in names if n.startswith((".venv", ".git", "build/", "dist/")) or "__pycache__" in n
+                or n.endswith((".pyc", ".sqlite3"))]
+    assert not unwanted, unwanted
+
+
+def test_the_metadata_names_the_package_its_version_python_licence_readme_and_command(installed: Installed) -> None:
+    meta = _metadata(installed.wheel)
+    assert (meta["Name"], meta["Version"], meta["Requires-Python"]) == ("sevens", VERSION, ">=3.11")
+    assert meta["License-Expression"] == "MIT"
+    assert meta["Description-Content-Type"] == "text/markdown"
+    assert meta.get_payload().startswith("# sevens\n")
+    with zipfile.ZipFile(installed.wheel) as archive:
+        points = next(archive.read(n).decode() for n in archive.namelist() if n.endswith("entry_points.txt"))
+    assert "[console_scripts]\nsevens = sevens.cli:run\n" in points
+
+
+def test_the_build_system_asks_for_a_setuptools_that_can_build_it() -> None:
+    """``license = "MIT"`` is a licence expression (PEP 639): setuptools 77.0.3 builds the project,
+    while 68.2.2, which ``setuptools>=68`` allowed, refused it ("`project.license` must be valid
+    exactly by one definition"; tried by hand, both from PyPI). The lock's setuptools, with which
+    these tests build, must be one the build system allows."""
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    setuptools = next(Requirement(r) for r in declared["build-system"]["requires"] if r.startswith("setuptools"))
+    assert isinstance(declared["project"]["license"], str)
+    assert not setuptools.specifier.contains("68.2.2") and not setuptools.specifier.contains("77.0.2")
+    assert setuptools.specifier.contains(_locked()["setuptools"])
+
+
+def test_the_installed_command_starts_and_says_its_version(installed: Installed) -> None:
+    shown = installed.run("--version")
+    assert (shown.returncode, shown.stdout, shown.stderr) == (0, f"sevens {_metadata(installed.wheel)['Version']}\n", "")
+    assert shown.stdout == f"sevens {VERSION}\n"
+    module = subprocess.run([str(installed.venv / "bin" / "python"), "-m", "sevens", "--version"],
+                            cwd=installed.elsewhere, env=_environment(installed.elsewhere), capture_output=True,
+                            text=True, timeout=60, check=False)
+    assert module.stdout == f"sevens {VERSION}\n", module.stderr
+    for command in ("odds", "play", "verify", "table", "serve", "lab", "export", "import"):
+        helped = installed.run(command, "--help")
+        assert helped.returncode == 0 and f"Usage: sevens {command}" in helped.stdout, (command, helped.stderr)
+
+
+def test_the_installed_command_plays_computes_odds_and_verifies(installed: Installed) -> None:
+    odds = installed.run("odds", "--force", "0", "--flair", "3")
+    assert odds.returncode == 0 and "61/15" in odds.stdout, odds.stderr
+    played = installed.run("play", "--auto", "--players", "4", "--seed", "3", "--record", "game.json")
+    assert played.returncode == 0, played.stderr
+    assert (installed.elsewhere / "game.json").is_file()
+    verified = installed.run("verify", "game.json")
+    assert verified.returncode == 0 and verified.stdout.startswith("game.json: ok: "), verified.stdout + verified.stderr
+
+
+def _get(port: int, path: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as response:
+        return response.status, response.headers.get("Content-Type", ""), response.read()
+
+
+def test_the_installed_server_migrates_its_database_and_serves_pages_and_static_files(installed: Installed) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    folder = installed.elsewhere / "server"
+    folder.mkdir()
+    server = subprocess.Popen([installed.sevens, "serve", "--port", str(port)], cwd=folder,
+                              env=_environment(folder), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        wait_until_up(port, timeout=60, pid=server.pid)
+        status, kind, page = _get(port, "/")
+        assert (status, kind) == (200, "text/html; charset=utf-8") and b"<html" in page
+        for path, expected in (("/static/style.css", "text/css"), ("/static/app.js", "text/javascript"),
+                               ("/favicon.ico", "image/svg+xml")):
+            status, kind, body = _get(port, path)
+            assert status == 200 and kind.startswith(expected) and body, (path, status, kind)
+        assert _get(port, "/api/v1/openapi.json")[0] == 200
+    finally:
+        server.send_signal(signal.SIGTERM)
+        output = server.communicate(timeout=60)[0]
+    assert server.returncode == 0, output
+    assert (folder / "sevens.sqlite3").is_file(), output  # the default, in the folder it was started in
+    exported = installed.run("export", "--database-url", f"sqlite:///{folder / 'sevens.sqlite3'}", "games.json")
+    assert exported.returncode == 0, exported.stderr  # export reads only a database at this version's schema
