@@ -158,6 +158,23 @@ def test_the_metadata_names_the_package_its_version_python_licence_readme_and_co
     assert "[console_scripts]\nsevens = sevens.cli:run\n" in points
 
 
+def test_the_dependencies_are_ranges_the_lock_satisfies_with_nothing_only_tests_need(installed: Installed) -> None:
+    """A pinned dependency (numpy==2.4.6) made pip change the numpy of any environment sevens was
+    installed into, or refuse; a range from the version tested keeps it installable beside others."""
+    meta = _metadata(installed.wheel)
+    locked = _locked()
+    runtime = [Requirement(r) for r in meta.get_all("Requires-Dist") or [] if "extra ==" not in r]
+    assert runtime
+    for requirement in runtime:
+        name = canonicalize_name(requirement.name)
+        assert name in locked, f"{name} is a dependency but not in requirements.lock"
+        assert requirement.specifier.contains(locked[name]), f"{requirement} refuses the locked {locked[name]}"
+        assert not any(spec.operator in ("==", "===") for spec in requirement.specifier), f"{requirement} is pinned"
+    dev = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["dev"]
+    only_tests = {canonicalize_name(Requirement(r).name) for r in dev}
+    assert not only_tests & {canonicalize_name(r.name) for r in runtime}
+
+
 def test_the_build_system_asks_for_a_setuptools_that_can_build_it() -> None:
     """``license = "MIT"`` is a licence expression (PEP 639): setuptools 77.0.3 builds the project,
     while 68.2.2, which ``setuptools>=68`` allowed, refused it ("`project.license` must be valid
