@@ -20,6 +20,8 @@ ELSEWHERE = {
     "--sve": "docs/cli.md's example of a misspelt option, shown refused",
     "--strict": "mypy's, run by scripts/test",
     "--now": "systemctl's, in docs/web.md's step-by-step server",
+    "--no-deps": "pip's, building the wheel in the README",
+    "--no-build-isolation": "pip's, building the wheel in the README",
 }
 
 
