@@ -237,5 +237,6 @@ def test_the_installed_server_migrates_its_database_and_serves_pages_and_static_
         output = server.communicate(timeout=60)[0]
     assert server.returncode == 0, output
     assert (folder / "sevens.sqlite3").is_file(), output  # the default, in the folder it was started in
+    assert f"(database: {folder / 'sevens.sqlite3'})\n" in output, output
     exported = installed.run("export", "--database-url", f"sqlite:///{folder / 'sevens.sqlite3'}", "games.json")
     assert exported.returncode == 0, exported.stderr  # export reads only a database at this version's schema

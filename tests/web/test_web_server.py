@@ -242,6 +242,22 @@ def test_serve_says_it_migrated_an_older_database(tmp_path: Path) -> None:
     assert "Migrated" not in said[1] and said[1].startswith("Sevens is serving on"), said[1]
 
 
+def test_serve_says_where_a_relative_sqlite_file_is_in_full(tmp_path: Path) -> None:
+    """The default database, and any SQLite file named by a relative path, is a file in the folder
+    the server was started in: the line saying it started showed './sevens.sqlite3', which does not
+    say which folder, so an organiser who started it elsewhere the next time (a package installed
+    with pip runs from any folder) found an empty site and no word of where the games were."""
+    port = _free_port()
+    process = _start_serve(tmp_path, port, ("--database-url", "sqlite:///./games.sqlite3"), None)
+    try:
+        assert _until_home_page(process, port) is None
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=30)[0].decode()
+    assert f"(database: {tmp_path / 'games.sqlite3'})\n" in output, output
+    assert (tmp_path / "games.sqlite3").is_file()
+
+
 def test_serve_behind_a_trusted_proxy_counts_each_forwarded_client(tmp_path: Path) -> None:
     """`sevens serve --trusted-proxies 127.0.0.1`: each address the proxy forwards has its own
     allowance of new games; without the option the header is ignored, so a client that sends a

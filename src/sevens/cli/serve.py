@@ -111,14 +111,25 @@ def shown_database(url: str) -> str:
     'db.example.org:5432/sevens'
     >>> shown_database("postgresql://sevens@/sevens?host=/run/postgresql")
     '/run/postgresql/sevens'
-    >>> shown_database("sqlite:///./sevens.sqlite3")
-    './sevens.sqlite3'
+
+    A SQLite file named by a relative path (the default, ``./sevens.sqlite3``) is in the folder the
+    server started in, which the path alone does not say: it is shown in full.
+
+    >>> shown_database("sqlite:////srv/sevens/games.sqlite3")
+    '/srv/sevens/games.sqlite3'
+    >>> import os; shown_database("sqlite:///./sevens.sqlite3") == os.path.join(os.getcwd(), "sevens.sqlite3")
+    True
     """
+    import os
+
     from sqlalchemy import make_url
 
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
-        return parsed.database or "(in memory)"
+        database = parsed.database or ""
+        if database and database != ":memory:" and "uri" not in parsed.query:  # a file: URI is shown as given
+            return os.path.abspath(database)
+        return database or "(in memory)"
     folder = parsed.query.get("host")  # libpq's way to name a Unix socket's folder
     where = parsed.host or (folder if isinstance(folder, str) else None) or "localhost"
     return f"{where}{f':{parsed.port}' if parsed.port else ''}/{parsed.database or ''}"
