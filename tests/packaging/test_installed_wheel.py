@@ -138,11 +138,13 @@ def test_the_wheel_holds_every_file_of_the_package(installed: Installed) -> None
     assert not missing, f"left out of the wheel (package-data in pyproject.toml): {missing}"
 
 
-def test_the_sdist_holds_the_source_and_no_environment_or_caches(installed: Installed) -> None:
+def test_the_sdist_holds_the_source_and_no_environment_caches_or_stray_tests(installed: Installed) -> None:
+    """setuptools adds tests/test*.py to an sdist by default: three modules of the suite, which
+    cannot run without the rest of tests/ and the docs they check, came with the source."""
     with tarfile.open(installed.sdist) as archive:
         names = [name.split("/", 1)[1] for name in archive.getnames() if "/" in name]
     assert {"pyproject.toml", "README.md", "PKG-INFO", "src/sevens/web/templates/base.html"} <= set(names)
-    unwanted = [n for n in names if n.startswith((".venv", ".git", "build/", "dist/")) or "__pycache__" in n
+    unwanted = [n for n in names if n.startswith((".venv", ".git", "build/", "dist/", "tests/")) or "__pycache__" in n
                 or n.endswith((".pyc", ".sqlite3"))]
     assert not unwanted, unwanted
 
