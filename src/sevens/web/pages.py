@@ -272,6 +272,12 @@ def favicon(request: Request) -> Response:
     return RedirectResponse("/static/favicon.svg", status_code=301)
 
 
+@router.get("/how-to-play")
+def how_to_play(request: Request) -> Response:
+    """The game taught in one page for someone who has never played it, linked from the order form."""
+    return render(request, "how_to_play.html", {})
+
+
 @dataclass(slots=True)
 class MyGame:
     """A game of this browser's, for the front page's one line about it: whether the browser
