@@ -4,12 +4,14 @@ newcomer1)."""
 from __future__ import annotations
 
 import html
+import json
 import re
 from fractions import Fraction
 
 from fastapi import FastAPI
 
 from sevens.odds import order_odds
+from sevens.tournament import from_record
 from web.web_helpers import host_game, new_client
 
 
@@ -56,3 +58,43 @@ def test_the_order_form_links_to_a_page_that_teaches_the_game(app: FastAPI) -> N
     for word in ("Autopilot", "House team", "Knockout weight", "count-back"):
         assert word in said, word
 
+
+def test_each_team_card_says_what_its_last_match_did_with_its_order(app: FastAPI) -> None:
+    """After a turn a team's card said only its group place ("Group A: 4th after 1 of 3 matches"):
+    whether it won, what its order scored and what it has left were in the match reports, far down
+    the page among every other match. The card now says it in a line, linked to the match's dice,
+    from the record: the opponent, the score, the order, the line and the SCRUM before and after."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Newcomer")
+    game.start()
+    mine = game.my_teams("p1")
+    page = game.players["p1"].get(f"{game.base}/play").text
+    assert not any(f'id="last-{team}"' in page for team in mine)  # nothing played yet
+    seen = set()
+    for turn in (1, 2, 3):
+        for team in game.my_teams("p1"):
+            assert game.order("p1", team, 10, 9, "ready").status_code == 303
+        record = json.loads(game.organiser.get(f"{game.base}/record.json").text)
+        played, _ = from_record(record)
+        # the bots play every other team, so the turn was resolved (and, once both teams are out
+        # after the groups, the rest of the game too)
+        assert len(played.turns) >= turn
+        names = {t["id"]: t["name"] for t in record["teams"]}
+        page = html.unescape(game.players["p1"].get(f"{game.base}/play").text)
+        for team in mine:
+            match = next(m for m in played.turns[turn - 1].matches if team in (m.home.team, m.away.team))
+            side, other = (match.home, match.away) if match.home.team == team else (match.away, match.home)
+            shown = re.search(rf'id="last-{team}">([^<]*)<a href="#match-([\w-]+)"', page)
+            assert shown is not None and shown.group(2) == match.fixture.id
+            verb = "drew with" if match.winner is None else "beat" if match.winner == team else "lost to"
+            seen.add(verb)
+            line = side.line
+            first = other.line.points if match.winner == other.team else line.points  # the winner's first
+            assert shown.group(1).startswith(f"Turn {turn}: {verb} {names[other.team]}, {first}-")
+            assert (
+                f"Your order 10 FORCE + 9 FLAIR scored {line.points} ({line.tries} tries, {line.conversions} "
+                f"conversions, {line.penalties} penalties, {line.drop_goals} drop goals); SCRUM "
+                f"{side.scrum_before} → {side.scrum_after}" in shown.group(1)
+            )
+            assert f'id="match-{match.fixture.id}"' in page
+    assert seen & {"beat", "lost to"}

@@ -840,6 +840,30 @@ def who_ordered_mark(entries: tuple[TurnTeam, ...]) -> str:
     return hashlib.sha256(f"sevens who ordered {text}".encode()).hexdigest()[:16]
 
 
+def last_match(game: Game, team: str, name: Callable[[str], str]) -> tuple[str, str] | None:
+    """The team's latest played match in a sentence, for its card on the player's page (what it
+    did with its order, so a newcomer need not find the report), and that match's id; None before
+    its first."""
+    for turn in reversed(game.turns):
+        for m in turn.matches:
+            if team not in (m.home.team, m.away.team):
+                continue
+            side = m.side(team)
+            other = m.away.team if side is m.home else m.home.team
+            verb = "drew with" if m.winner is None else "beat" if m.winner == team else "lost to"
+            score = m.summary.removesuffix(", a draw")
+            line = side.line
+            won = " (the win's 10 included)" if m.winner == team else ""
+            return (
+                f"Turn {turn.number}: {verb} {name(other)}, {score}. Your order {side.order.force} FORCE + "
+                f"{side.order.flair} FLAIR scored {line.points} ({line.tries} tries, {line.conversions} "
+                f"conversions, {line.penalties} penalties, {line.drop_goals} drop goals); SCRUM "
+                f"{side.scrum_before} → {side.scrum_after}{won}.",
+                m.fixture.id,
+            )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class MyTeam:
     """One of the player's teams, with its current order (visible to this player only)."""
@@ -855,6 +879,7 @@ class MyTeam:
     matches_left: int | None = None  # in the open turn: its matches left if it keeps winning, this one included
     outlook: str = ""  # an open group match: what a win, a draw and a loss lead to (sevens.tournament.outlook)
     outlook_after: dict[str, dict[str, str]] | None = None  # the same per own result: {"win": {"verdict", "words"}, ...}
+    last: tuple[str, str] | None = None  # its latest match in a sentence, and that match's id (last_match)
 
 
 @dataclass(frozen=True, slots=True)
@@ -948,6 +973,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),
                     if_level=level,
+                    last=last_match(state, team.id, public.name),
                     matches_left=view.turns_left if open_turn and view.opponent is not None else None,
                     outlook="" if outlook is None else describe_outlook(outlook, public.name),
                     outlook_after=None
