@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from sevens.odds import order_odds
 from sevens.tournament import from_record
-from web.web_helpers import host_game, new_client
+from web.web_helpers import host_game, new_client, post_form, unset
 
 
 def _words(page: str) -> str:
@@ -98,3 +98,30 @@ def test_each_team_card_says_what_its_last_match_did_with_its_order(app: FastAPI
             )
             assert f'id="match-{match.fixture.id}"' in page
     assert seen & {"beat", "lost to"}
+
+
+def test_a_player_who_organises_finds_the_rematch_on_their_page_when_the_game_is_over(app: FastAPI) -> None:
+    """Alone against the bots, a newcomer plays every turn on their own page; when the game was over
+    that page said only "finished: champion ..." and led nowhere: the rematch was a button on the
+    organiser page, which they had no reason to open. Their page now offers it, for whoever
+    organises the game, until the rematch is made (then the page links to it instead); a player who
+    does not organise it is offered nothing they could not press."""
+    game = host_game(app, hours="0")
+    me = game.organiser
+    assert post_form(me, game.invites["p1"].split("testserver", 1)[1], {"name": "Newcomer"}).status_code == 303
+    game.players["p1"] = me
+    friend = game.join("p2", "Friend")
+    game.start()
+    while 'id="play-again"' not in (page := me.get(f"{game.base}/play").text):
+        assert 'class="status">running' in page  # offered only once the game is over
+        for pid in ("p1", "p2"):
+            for team in game.my_teams(pid):
+                assert game.order(pid, team, 6, 6, "ready").status_code == 303
+    assert 'class="status">finished' in page
+    assert 'id="play-again"' not in friend.get(f"{game.base}/play").text  # not the organiser
+    action = re.search(r'<form method="post" action="([^"]+)" id="play-again"', page)
+    assert action is not None
+    made = post_form(me, action.group(1))
+    assert made.status_code == 201 and "This browser has taken seat p1 again as Newcomer." in unset(made.text)
+    after = me.get(f"{game.base}/play").text
+    assert 'id="play-again"' not in after and 'id="rematch-link"' in after
