@@ -139,3 +139,17 @@ def test_two_of_ones_own_teams_meeting_get_odds_against_the_order_just_sent() ->
                 assert "against an even-paced order" in line, (heading, line)
                 against_people += 1
     assert against_people > 0
+
+
+def test_the_first_help_says_where_a_newcomer_starts_and_the_order_help_that_scrum_lasts_the_tournament() -> None:
+    """`sevens --help` listed eight commands, from odds to import, and said nothing of which one a
+    person who has never played should try; it now says 'sevens play' (against the bots) and '?' at
+    an order for the rules. That help said points ordered are spent, but not that the 100 SCRUM a
+    team starts with must last it the whole tournament, which is what pacing is about (R4)."""
+    about = " ".join(runner.invoke(app, ["--help"], env={"COLUMNS": "400"}).output.split())
+    assert "New to the game? Start with 'sevens play': you against the bots; type ? at an order for the rules." in about
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "first", "--no-save"], input="?\n", env={"COLUMNS": "400"})
+    assert (
+        "SCRUM must last the whole tournament: every team starts with 100, points ordered are spent, win or lose, "
+        "and the winner gains 10 for its next match." in result.output
+    )

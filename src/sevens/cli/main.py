@@ -296,11 +296,17 @@ _RUNNING = "sevens.command"
 """The key in a context's meta of the command being run, as the group resolved it."""
 
 
+ABOUT = (
+    "Sevens: the seven-a-side rugby tournament game. Play, compute exact odds, verify records.\n\n"
+    "New to the game? Start with 'sevens play': you against the bots; type ? at an order for the rules."
+)
+"""What ``sevens --help`` says first, with where a newcomer starts."""
+
 app = typer.Typer(
     cls=_Sevens,
     name="sevens",
     context_settings={"help_option_names": HELP_OPTIONS},
-    help="Sevens: the seven-a-side rugby tournament game. Play, compute exact odds, verify records.",
+    help=ABOUT,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -319,7 +325,7 @@ def _options(
         False, "--version", metavar="", callback=_show_version, is_eager=True, help="Print the version of sevens and exit."
     ),
 ) -> None:
-    """Sevens: the seven-a-side rugby tournament game. Play, compute exact odds, verify records."""
+    """Sevens: the seven-a-side rugby tournament game (the help says ABOUT)."""
 
 
 # Each module defines register(app: typer.Typer) -> None.
