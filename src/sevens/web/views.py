@@ -840,6 +840,15 @@ def who_ordered_mark(entries: tuple[TurnTeam, ...]) -> str:
     return hashlib.sha256(f"sevens who ordered {text}".encode()).hexdigest()[:16]
 
 
+def _count(n: int, one: str, many: str = "") -> str:
+    """``n`` things in words.
+
+    >>> _count(1, "try", "tries"), _count(0, "try", "tries"), _count(2, "drop goal")
+    ('1 try', '0 tries', '2 drop goals')
+    """
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def last_match(game: Game, team: str, name: Callable[[str], str]) -> tuple[str, str] | None:
     """The team's latest played match in a sentence, for its card on the player's page (what it
     did with its order, so a newcomer need not find the report), and that match's id; None before
@@ -856,8 +865,9 @@ def last_match(game: Game, team: str, name: Callable[[str], str]) -> tuple[str, 
             won = " (the win's 10 included)" if m.winner == team else ""
             return (
                 f"Turn {turn.number}: {verb} {name(other)}, {score}. Your order {side.order.force} FORCE + "
-                f"{side.order.flair} FLAIR scored {line.points} ({line.tries} tries, {line.conversions} "
-                f"conversions, {line.penalties} penalties, {line.drop_goals} drop goals); SCRUM "
+                f"{side.order.flair} FLAIR scored {line.points} ({_count(line.tries, 'try', 'tries')}, "
+                f"{_count(line.conversions, 'conversion')}, {_count(line.penalties, 'penalty', 'penalties')}, "
+                f"{_count(line.drop_goals, 'drop goal')}); SCRUM "
                 f"{side.scrum_before} → {side.scrum_after}{won}.",
                 m.fixture.id,
             )
