@@ -16,8 +16,8 @@ from web.web_helpers import host_game, new_client, post_form, unset
 
 
 def _words(page: str) -> str:
-    """The page's text as read, tags dropped and spaces folded."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    """The page's text as read: tags dropped, spaces folded, none before a stop."""
+    return re.sub(r" ([.,:;)])", r"\1", " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split()))
 
 
 def test_the_order_form_links_to_a_page_that_teaches_the_game(app: FastAPI) -> None:
@@ -43,7 +43,7 @@ def test_the_order_form_links_to_a_page_that_teaches_the_game(app: FastAPI) -> N
         "starts with 100 SCRUM points",  # R4
         "must last it the whole tournament",
         "winner of a match gains 10",
-        "FORCE : one die per point. A 5 is a try (5 points), a 3 a penalty (3 points)",  # R1
+        "FORCE: one die per point. A 5 is a try (5 points), a 3 a penalty (3 points)",  # R1
         f"On average 3 points of FORCE score {force}",
         "each 3 points throw two dice. A total of 7 is a converted try (7 points)",
         "scores as usual and then throws again",  # R2
@@ -127,3 +127,31 @@ def test_a_player_who_organises_finds_the_rematch_on_their_page_when_the_game_is
     assert made.status_code == 201 and "This browser has taken seat p1 again as Newcomer." in unset(made.text)
     after = me.get(f"{game.base}/play").text
     assert 'id="play-again"' not in after and 'id="rematch-link"' in after
+
+
+def test_the_organiser_who_plays_is_sent_to_their_teams_page_for_their_orders(app: FastAPI) -> None:
+    """Start leaves the organiser on the organiser page: "Started: the groups are drawn and turn 1
+    is open", the teams listed, and first of its buttons "Resolve turn 1 now", which would have the
+    autopilot play their own teams. Where their orders go was a link at the top among four. The
+    turn's controls now say how many of their own teams are not ready and link to their page for
+    the orders; the line goes once they are all ready."""
+    game = host_game(app, hours="0")
+    me = game.organiser
+    assert post_form(me, game.invites["p1"].split("testserver", 1)[1], {"name": "Newcomer"}).status_code == 303
+    game.players["p1"] = me
+    game.join("p2", "Friend")  # keeps the turn open once the organiser's teams are ready
+    game.start()
+    page = _words(me.get(f"{game.base}/organise").text)
+    assert "2 of your teams are not ready: send their orders on your teams' page: the turn waits for them." in page
+    assert f'href="{game.base}/play" id="to-my-teams"' in me.get(f"{game.base}/organise").text
+    first, second = game.my_teams("p1")
+    assert game.order("p1", first, 3, 3, "ready").status_code == 303
+    assert game.order("p1", second, 3, 3, "save").status_code == 303  # saved, not ready: still due
+    assert "1 of your teams is not ready: send its order on your teams' page" in _words(me.get(f"{game.base}/organise").text)
+    assert game.order("p1", second, 3, 3, "ready").status_code == 303
+    assert game.turn() == 1 and 'id="your-orders"' not in me.get(f"{game.base}/organise").text
+    # an organiser who plays no seat is told nothing of the kind
+    other = host_game(app, hours="0", name="Not playing")
+    other.join("p1", "Someone")
+    other.start()
+    assert 'id="your-orders"' not in other.organiser.get(f"{other.base}/organise").text
