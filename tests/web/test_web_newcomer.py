@@ -62,7 +62,7 @@ def test_the_order_form_links_to_a_page_that_teaches_the_game(app: FastAPI) -> N
 def test_each_team_card_says_what_its_last_match_did_with_its_order(app: FastAPI) -> None:
     """After a turn a team's card said only its group place ("Group A: 4th after 1 of 3 matches"):
     whether it won, what its order scored and what it has left were in the match reports, far down
-    the page among every other match. The card now says it in a line, linked to the match's dice,
+    the page among every other match. The card now says it in a line, naming the match (its report has the dice),
     from the record: the opponent, the score, the order, the line and the SCRUM before and after."""
     game = host_game(app, hours="0")
     game.join("p1", "Newcomer")
@@ -84,13 +84,13 @@ def test_each_team_card_says_what_its_last_match_did_with_its_order(app: FastAPI
         for team in mine:
             match = next(m for m in played.turns[turn - 1].matches if team in (m.home.team, m.away.team))
             side, other = (match.home, match.away) if match.home.team == team else (match.away, match.home)
-            shown = re.search(rf'id="last-{team}">([^<]*)<a href="#match-([\w-]+)"', page)
-            assert shown is not None and shown.group(2) == match.fixture.id
+            shown = re.search(rf'id="last-{team}">([^<]*)</p>', page)
+            assert shown is not None and shown.group(1).endswith(". Its dice are in the match reports below.")
             verb = "drew with" if match.winner is None else "beat" if match.winner == team else "lost to"
             seen.add(verb)
             line = side.line
             first = other.line.points if match.winner == other.team else line.points  # the winner's first
-            assert shown.group(1).startswith(f"Turn {turn}: {verb} {names[other.team]}, {first}-")
+            assert shown.group(1).startswith(f"Turn {turn}, match {match.fixture.id}: {verb} {names[other.team]}, {first}-")
             said = re.search(r"Your order 10 FORCE \+ 9 FLAIR scored (\d+) \((\d+) tr(y|ies), (\d+) conversions?, (\d+) penalt(y|ies), (\d+) drop goals?\); SCRUM (\d+) → (\d+)", shown.group(1))
             assert said is not None, shown.group(1)
             figures = (line.points, line.tries, line.conversions, line.penalties, line.drop_goals, side.scrum_before, side.scrum_after)

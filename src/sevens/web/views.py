@@ -849,10 +849,11 @@ def _count(n: int, one: str, many: str = "") -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def last_match(game: Game, team: str, name: Callable[[str], str]) -> tuple[str, str] | None:
-    """The team's latest played match in a sentence, for its card on the player's page (what it
-    did with its order, so a newcomer need not find the report), and that match's id; None before
-    its first."""
+def last_match(game: Game, team: str, name: Callable[[str], str]) -> str:
+    """The team's latest played match in a sentence, for its card on the player's page: what it
+    did with its order, so a newcomer need not look for it among the reports (the sentence names
+    the match, whose report has its id, with no link: the next Tab after a turn resolved goes to
+    the first order box); "" before its first."""
     for turn in reversed(game.turns):
         for m in turn.matches:
             if team not in (m.home.team, m.away.team):
@@ -864,14 +865,13 @@ def last_match(game: Game, team: str, name: Callable[[str], str]) -> tuple[str, 
             line = side.line
             won = " (the win's 10 included)" if m.winner == team else ""
             return (
-                f"Turn {turn.number}: {verb} {name(other)}, {score}. Your order {side.order.force} FORCE + "
+                f"Turn {turn.number}, match {m.fixture.id}: {verb} {name(other)}, {score}. Your order {side.order.force} FORCE + "
                 f"{side.order.flair} FLAIR scored {line.points} ({_count(line.tries, 'try', 'tries')}, "
                 f"{_count(line.conversions, 'conversion')}, {_count(line.penalties, 'penalty', 'penalties')}, "
                 f"{_count(line.drop_goals, 'drop goal')}); SCRUM "
-                f"{side.scrum_before} → {side.scrum_after}{won}.",
-                m.fixture.id,
+                f"{side.scrum_before} → {side.scrum_after}{won}. Its dice are in the match reports below."
             )
-    return None
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -889,7 +889,7 @@ class MyTeam:
     matches_left: int | None = None  # in the open turn: its matches left if it keeps winning, this one included
     outlook: str = ""  # an open group match: what a win, a draw and a loss lead to (sevens.tournament.outlook)
     outlook_after: dict[str, dict[str, str]] | None = None  # the same per own result: {"win": {"verdict", "words"}, ...}
-    last: tuple[str, str] | None = None  # its latest match in a sentence, and that match's id (last_match)
+    last: str = ""  # its latest match in a sentence (last_match)
 
 
 @dataclass(frozen=True, slots=True)
