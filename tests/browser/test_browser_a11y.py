@@ -402,6 +402,8 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     visit(org, f"{base}/verify")
     expect(org.locator("#verified")).to_be_visible()
     look(org, "verify")
+    visit(org, f"{server}/how-to-play")
+    look(org, "how to play")
     visit(org, organise_url)
     org.click("#new-organiser-link button")
     expect(org.locator("#organiser-link")).to_be_visible()
@@ -616,8 +618,9 @@ def test_the_turns_controls_come_first_to_the_keyboard(server: str, chromium: An
         "extend": tab_to(page, "#extend button", unseen, most=40),
     }
     # The skip link (which goes straight to them), the header's link and the four of the page
-    # (public page, your teams, record, verify) first.
-    assert presses == {"resolve": 7, "pause": 1, "extend": 2}, presses
+    # (public page, your teams, record, verify) first, then the link to the organiser's own teams'
+    # page, whose orders are not in yet (task newcomer1).
+    assert presses == {"resolve": 8, "pause": 1, "extend": 2}, presses
     assert not unseen, "focus not shown on:\n" + "\n".join(unseen)
     # Each part of the page still has its heading, the turn's first, in the order they are read.
     headings = page.locator("main h2").all_inner_texts()
