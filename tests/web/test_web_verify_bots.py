@@ -50,3 +50,29 @@ def test_the_verify_page_says_which_bot_is_missing_and_which_fails_to_load(
         "fails to load" in text
     )
     assert "weights.bin" not in text and "lacks 'equilibrium-v2', 'mine-v1'" not in text
+
+
+def test_the_verify_page_says_a_record_changed_in_the_database_fails(app: FastAPI, web_db: WebDb) -> None:
+    """A finished game's record kept with another seed and its commitment (so that the dice are no
+    longer the seed's) fails verification on its Verify page, said on the page with the game's name:
+    the page answered a bare "Internal Server Error" in plain text (no title, no language, nothing
+    a screen reader could place), as the record no longer replays to show the game's summary."""
+    from sevens.rules.fairdice import seed_commitment
+
+    game = host_game(app, hours="0")
+    game.start()  # nobody joined: the bots play it to the end at once
+    other = "ab" * 32
+    with Session(web_db.engine) as db:
+        row = db.scalars(select(GameRow).where(GameRow.public_id == game.public_id)).one()
+        assert row.record_json is not None
+        row.record_json = row.record_json.replace(row.seed_sha256, seed_commitment(other))
+        row.seed_hex, row.seed_sha256 = other, seed_commitment(other)
+        name = row.name
+        db.commit()
+    page = game.organiser.get(f"{game.base}/verify")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    text = " ".join(html.unescape(page.text).split())
+    assert 'id="verify-failed"' in text and 'id="verified"' not in text
+    assert "Verification failed: turns[0].orders_digest: expected" in text
+    assert f"<h1>Verify <bdi>{name}</bdi></h1>" in text

@@ -1082,7 +1082,7 @@ def verify(game: GameRow) -> dict[str, Any]:
 
     try:
         found = check_with_bots(json.loads(record_text(game)))
-    except (VerificationError, RecordError) as exc:
+    except (VerificationError, RecordError, ValueError) as exc:  # ValueError: a seed not its commitment
         return {"ok": False, "message": str(exc)}
     if not found.in_full:  # a game imported from a server with bots this one lacks (or has broken)
         return {"ok": False, "message": f"{found.summary}; not verified in full: {found.shortfall('this server')}"}
