@@ -26,6 +26,7 @@ Run as ``python -m sevens.web.odds_process`` by :class:`OddsProcess` only.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import os
@@ -40,12 +41,13 @@ from dataclasses import dataclass
 from random import Random
 from typing import Any, BinaryIO
 
+from sevens import __version__
 from sevens.bots import get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import Order, OrderError
 from sevens.tournament.game import ManagerView
 
-__all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "odds_answer"]
+__all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "odds_answer", "odds_key"]
 
 log = logging.getLogger("sevens.web")
 
@@ -75,6 +77,28 @@ class OddsQuestion:
     bots: tuple[str, ...]
     """The bots a game may use (``sevens.store.games.strategy_names``), whose typical orders are
     worked out: read by the worker, which has the store, and sent with the question."""
+
+
+def odds_key(question: OddsQuestion, player_id: str) -> str:
+    """A digest of what the odds of ``question``'s team depend on besides its draft, for player
+    ``player_id``: :func:`odds_answer` is a function of its question alone, so equal keys and
+    equal drafts give equal answers. The order form's script keeps its last answer under this key
+    and shows it again on a reload rather than ask, as long as the page gives the same key.
+
+    The version stands for the code that works the odds out (built-in bots only, R13); the player
+    keeps one player's kept answer from another's page in a shared browser.
+    """
+    inputs = (
+        __version__,
+        player_id,
+        question.team_id,
+        question.scrum,
+        question.theirs,
+        question.their_bot,
+        question.knockout,
+        question.bots,
+    )
+    return hashlib.sha256(repr(inputs).encode()).hexdigest()[:32]
 
 
 def _plausible_orders(theirs: ManagerView, names: tuple[str, ...], their_bot: str | None) -> list[tuple[str, Order]]:

@@ -2001,7 +2001,7 @@ async def odds_fragment(
     it becomes. It changes nothing, so it needs no CSRF token (a stale one would blank the odds).
     """
 
-    def ask() -> views.OddsQuestion:
+    def ask() -> tuple[views.OddsQuestion, str]:
         try:
             game = store.game_by_public_id(db, public_id=public_id)
             access = _access(db, principal, game)
@@ -2016,14 +2016,17 @@ async def odds_fragment(
             force_points = _int_field(force or "0", "R3: FORCE")
             flair_points = _int_field(flair or "0", "R3: FLAIR")
             assert force_points is not None and flair_points is not None
-            return views.odds_question(
+            question = views.odds_question(
                 db, game, player_id=player_id, team_id=team, force=force_points, flair=flair_points
             )
+            return question, player_id
         finally:
             db.close()  # the connection goes back before the odds are worked out (OddsQueue)
 
-    question = await anyio.to_thread.run_sync(ask)
+    question, player_id = await anyio.to_thread.run_sync(ask)
     assert principal is not None  # _player found a seat of this principal's
     queue: OddsQueue = request.app.state.odds_queue
     result = await queue.answer(principal.id, question)
-    return Response(json.dumps(result), media_type="application/json")
+    # The key of the question answered, which the script keeps the answer under: the page's own
+    # key may be older than the game the answer was worked out from.
+    return Response(json.dumps({**result, "key": views.odds_key(question, player_id)}), media_type="application/json")

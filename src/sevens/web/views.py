@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots
 from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
-from sevens.rules import OrderError, validate_order
+from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
@@ -39,7 +39,7 @@ from sevens.tournament.progress import describe_progress, final_standing, team_p
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
 from sevens.tournament.standings import GroupTable, TableRow
-from sevens.web.odds_process import OddsQuestion
+from sevens.web.odds_process import OddsQuestion, odds_key
 
 __all__ = [
     "IfLevel",
@@ -58,6 +58,7 @@ __all__ = [
     "link_mark",
     "link_marks",
     "listed_statuses",
+    "odds_key",
     "odds_question",
     "organiser_view",
     "parse_arrangement",
@@ -890,6 +891,7 @@ class MyTeam:
     outlook: str = ""  # an open group match: what a win, a draw and a loss lead to (sevens.tournament.outlook)
     outlook_after: dict[str, dict[str, str]] | None = None  # the same per own result: {"win": {"verdict", "words"}, ...}
     last: str = ""  # its latest match in a sentence (last_match)
+    odds_key: str = ""  # an open match: what its odds depend on besides the draft (odds_process.odds_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -992,6 +994,9 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                         a.result: {"verdict": a.verdict.value, "words": describe_after(a, public.name)}
                         for a in outlook.after
                     },
+                    odds_key=odds_key(_odds_of(db, game, state, team.id, Order(0, 0)), player_id)
+                    if open_turn and view.opponent is not None
+                    else "",
                 )
             )
         order_states = store.order_states(db, game=game, seats=seats, teams=team_rows)
@@ -1108,11 +1113,15 @@ def odds_question(
         raise NotFound(f"no team {quoted(team_id)} in this game") from None
     if team.manager != player_id:
         raise Refused("odds are given for your own teams only")
-    view = state.view_for(team_id)
     try:
-        mine = validate_order(force, flair, scrum=view.scrum)
+        mine = validate_order(force, flair, scrum=state.view_for(team_id).scrum)
     except OrderError as exc:
         raise Invalid(str(exc)) from None
+    return _odds_of(db, game, state, team_id, mine)
+
+
+def _odds_of(db: Session, game: GameRow, state: Game, team_id: str, mine: Order) -> OddsQuestion:
+    view = state.view_for(team_id)
     # A team nobody plays is the organiser's bot, named in every report: say which it is. A
     # manager's own autopilot stays theirs alone.
     their_bot = None if view.opponent is None else store.house_bot(db, game=game, team_id=view.opponent)

@@ -176,17 +176,43 @@ function show(out, content, failed) {
   }
 }
 
+// Each order form's last answer is kept for the tab's life (sessionStorage), with the key the
+// server gave it: a digest of what the odds depend on besides the draft (the turn, both teams'
+// SCRUM, the bot facing them, the player). A page loaded again (after saving an order, or a
+// reload) that gives the same key and holds the same draft shows it rather than ask: on a 16-team
+// page that was about 9 kB each time. A new turn or another bot changes the key, and they are asked.
+function keptOdds(form) {
+  try {
+    return JSON.parse(window.sessionStorage.getItem("sevens-odds " + form.dataset.odds + " " + form.dataset.team));
+  } catch (e) { return null; }  // storage turned off, or not JSON
+}
+
+function keepOdds(form, kept) {
+  var name = "sevens-odds " + form.dataset.odds + " " + form.dataset.team;
+  try {
+    if (kept) { window.sessionStorage.setItem(name, JSON.stringify(kept)); } else { window.sessionStorage.removeItem(name); }
+  } catch (e) { /* full or turned off: the odds are asked again next time */ }
+}
+
 function watchOdds(form) {
   var out = form.querySelector("output.odds");
   var timer = null;
   var latest = 0;
   var unanswered = false;  // the latest request found no network
-  function update() {
+  function update(loading) {
     // Answers may come back out of order: only the latest request's may be shown, or the odds of
     // the empty form asked for at load could replace those of what was typed since.
     var mine = ++latest;
     var force = form.elements.force.value || "0";
     var flair = form.elements.flair.value || "0";
+    if (loading) {
+      var kept = keptOdds(form);
+      if (kept && kept.key === form.dataset.oddsKey && kept.force === force && kept.flair === flair) {
+        show(out, describe(kept.body, form.dataset.name), false);
+        return;
+      }
+      if (kept && kept.key !== form.dataset.oddsKey) { keepOdds(form, null); }  // another turn's, or player's
+    }
     // In the body, not the address: addresses end up in access logs, and a draft is secret.
     var draft = new URLSearchParams({ team: form.dataset.team, force: force, flair: flair });
     fetch(form.dataset.odds, { method: "POST", body: draft, credentials: "same-origin" }).then(function (response) {
@@ -194,20 +220,21 @@ function watchOdds(form) {
     }).then(function (result) {
       if (mine !== latest) { return; }
       show(out, result.ok ? describe(result.body, form.dataset.name) : (result.body.detail || "no odds for this order"), !result.ok);
+      if (result.ok) { keepOdds(form, { key: result.body.key, force: force, flair: flair, body: result.body }); }
     }).catch(function () {
       if (mine === latest) { unanswered = true; show(out, "odds unavailable", true); }
     });
   }
   form.addEventListener("input", function () {
     clearTimeout(timer);
-    timer = setTimeout(update, 250);
+    timer = setTimeout(function () { update(false); }, 250);
   });
   // Odds asked while the network was lost (a phone between two masts) said "odds unavailable"
   // until the next keystroke: they are asked again as soon as the browser is back online.
   window.addEventListener("online", function () {
-    if (unanswered) { unanswered = false; update(); }
+    if (unanswered) { unanswered = false; update(false); }
   });
-  update();
+  update(true);
 }
 
 var LIVE_POLL_MS = 5000;
