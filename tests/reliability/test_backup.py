@@ -360,6 +360,45 @@ def test_backup_keeps_weighted_bots_and_refuses_a_bot_the_server_does_not_offer(
             assert db.scalar(select(GameRow)) is None
 
 
+def test_backup_keeps_the_default_autopilot_and_an_older_backup_gets_its_default_bot(tmp_path: Path) -> None:
+    """A game's default autopilot (the bot of its players' missed orders, apart from its default
+    bot since schema 0010) survives export and import; a backup made before has none, and its
+    game gets its default bot, which played both then. A bot the server does not offer is refused
+    there as in the other bot fields."""
+    with (
+        database("sqlite", tmp_path) as (src_url, src),
+        database("sqlite", tmp_path) as (dst_url, dst),
+        database("sqlite", tmp_path) as (old_url, old),
+        database("sqlite", tmp_path) as (bad_url, bad),
+    ):
+        with session_scope(make_sessionmaker(src)) as db:
+            spec = store.NewGame("Two bots", 4, 8, 2, 3600, "table-reader", Visibility.PUBLIC, "field-reader@ 1")
+            store.create_game(db, spec=spec, now=NOW)
+        backup = tmp_path / "two-bots.json"
+        _export(src_url, backup, full=True)
+        document = json.loads(backup.read_text())
+        assert document["games"][0]["default_autopilot"] == "field-reader@1"
+        assert _import(dst_url, backup).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            game = db.scalar(select(GameRow))
+            assert game is not None and (game.default_bot, game.default_autopilot) == ("table-reader", "field-reader@1")
+
+        del document["games"][0]["default_autopilot"]
+        backup.write_text(json.dumps(document))
+        assert _import(old_url, backup).exit_code == 0
+        with make_sessionmaker(old)() as db:
+            game = db.scalar(select(GameRow))
+            assert game is not None and (game.default_bot, game.default_autopilot) == ("table-reader", "table-reader")
+
+        document["games"][0]["default_autopilot"] = "os:system"
+        backup.write_text(json.dumps(document))
+        refused = _import(bad_url, backup)
+        assert refused.exit_code == 2
+        assert ".default_autopilot: R13: unknown bot 'os:system'" in " ".join(refused.output.split())
+        with make_sessionmaker(bad)() as db:
+            assert db.scalar(select(GameRow)) is None
+
+
 def test_import_refuses_game_fields_that_disagree_with_the_record(tmp_path: Path) -> None:
     """A backup's champion, status, format and open turn must be what its record says: a restore
     that showed another champion than the verified record would be worse than none."""

@@ -59,6 +59,18 @@ def _head() -> str:
     return max(p.name[:4] for p in versions.glob("[0-9][0-9][0-9][0-9]_*.py"))
 
 
+def _down_to(engine: Engine, revision: str) -> None:
+    """Take the database down to ``revision`` with Alembic, as an operator going back would."""
+    from alembic import command
+
+    from sevens.store.db import _alembic_config
+
+    config = _alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
 def _started_with_orders(factory: sessionmaker[Session], name: str) -> int:
     """A 4-player game with every seat taken, started, and every team's order saved for turn 1."""
     with session_scope(factory) as db:
@@ -220,8 +232,15 @@ def test_migration_0008_gives_the_invites_made_before_0003_an_expiry(backend: st
         _copy(played, engine)  # without the invites' two columns, as before 0003
         played.dispose()
         run_migrations(engine, revision="0007")
-        with session_scope(make_sessionmaker(engine)) as db:  # one invite reissued after 0003: it has its expiry
-            store.reissue_invite(db, game_id=game_id, player_id="p4", now=NOW, invite_lifetime=timedelta(days=2))
+        with engine.begin() as connection:  # one invite reissued after 0003: it has its expiry
+            # Written as the store's reissue_invite does, on the seats table alone: the models
+            # are the newest schema's, which 0007's games table is not.
+            seats = SeatRow.__table__
+            connection.execute(
+                seats.update()
+                .where(seats.c.game_id == game_id, seats.c.player_id == "p4")
+                .values(invite_expires_at=NOW + timedelta(days=2), invite_used_at=None)
+            )
         before = datetime.now(UTC)
         run_migrations(engine)
         after = datetime.now(UTC)
@@ -248,17 +267,80 @@ def test_migration_0009_widens_the_name_columns_and_keeps_the_names(backend: str
     with throwaway_database(backend, tmp_path) as url:
         engine = make_engine(url)
         run_migrations(engine, revision="0008")
-        with session_scope(make_sessionmaker(engine)) as db:
+        played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+        run_migrations(played)
+        with session_scope(make_sessionmaker(played)) as db:
             spec = store.NewGame("Jos\u00e9's cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC)
             game_id = store.create_game(db, spec=spec, now=NOW).game.id
             store.join_seat(db, seat=store.seats_of(db, game_id=game_id)[0], name="Ann", now=NOW)
+        _copy(played, engine)
+        played.dispose()
         before = _dump(engine)
         run_migrations(engine)
-        assert _dump(engine) == before
+        after = _dump(engine)
+        assert {name: [{k: row[k] for k in rows[0]} for row in after[name]] for name, rows in before.items() if rows} == {
+            name: rows for name, rows in before.items() if rows
+        }
         with session_scope(make_sessionmaker(engine)) as db:
             store.join_seat(db, seat=store.seats_of(db, game_id=game_id)[1], name=flags, now=NOW)
         with session_scope(make_sessionmaker(engine)) as db:
             assert [seat.name for seat in store.seats_of(db, game_id=game_id)][:2] == ["Ann", flags]
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0010_gives_each_game_its_default_bot_as_its_default_autopilot(backend: str, tmp_path: Path) -> None:
+    """A game's default bot played both its house teams and its managers' missed orders before
+    0010 split them: the games there then get their default bot as their default autopilot, so
+    they play on as before (a missed order in play is still its default bot's), every other row
+    kept. Going down drops the column and keeps the rest; going up again fills it again."""
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0009")
+        played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+        run_migrations(played)
+        factory = make_sessionmaker(played)
+        with session_scope(factory) as db:
+            spec = store.NewGame("Hard field", 4, 8, 2, 3600, "table-reader", Visibility.PUBLIC, "even")
+            lobby = store.create_game(db, spec=spec, now=NOW).game.id
+        game_id = _started_with_orders(factory, "Old bots cup")
+        with session_scope(factory) as db:  # every game there had one setting for both
+            for game in db.scalars(select(GameRow)):
+                game.default_bot = "field-reader@1" if game.id == game_id else "table-reader"
+        _copy(played, engine)  # without default_autopilot, as before 0010
+        played.dispose()
+        before = _dump(engine)
+        assert "default_autopilot" not in before["games"][0]
+        run_migrations(engine)
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        after = _dump(engine)
+        assert [{k: row[k] for k in before[name][0]} for name in before if before[name] for row in after[name]] == [
+            row for name in before if before[name] for row in before[name]
+        ]
+        assert {g["id"]: (g["default_bot"], g["default_autopilot"]) for g in after["games"]} == {
+            lobby: ("table-reader", "table-reader"),
+            game_id: ("field-reader@1", "field-reader@1"),
+        }
+        factory = make_sessionmaker(engine)
+        with session_scope(factory) as db:  # p1's seat taken, its turn-2 orders missed: the default bot's
+            assert store.resolve_turn(db, game_id=game_id, turn=1, reason="organiser", now=NOW)
+            assert store.resolve_turn(db, game_id=game_id, turn=2, reason="organiser", now=NOW)
+            game = db.get(GameRow, game_id)
+            assert game is not None
+            record = store.record_of(game)
+        bots = {o["autopilot"] for m in record["turns"][1]["matches"] for o in (m["home_order"], m["away_order"])}
+        assert bots == {"field-reader@1"}
+        check_game(engine, game_id)
+
+        _down_to(engine, "0009")
+        down = _dump(engine)
+        assert "default_autopilot" not in down["games"][0]
+        assert [g["default_bot"] for g in down["games"]] == ["table-reader", "field-reader@1"]
+        with engine.begin() as connection:  # the older version plays both by the default bot again
+            connection.execute(text("UPDATE games SET default_bot = 'even'"))
+        run_migrations(engine)
+        assert [(g["default_bot"], g["default_autopilot"]) for g in _dump(engine)["games"]] == [("even", "even")] * 2
         engine.dispose()
 
 

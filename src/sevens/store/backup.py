@@ -126,6 +126,7 @@ def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, G
         "teams_per_player": game.teams_per_player,
         "turn_seconds": game.turn_seconds,
         "default_bot": game.default_bot,
+        "default_autopilot": game.default_autopilot,
         "seed_sha256": game.seed_sha256,
         "revealed_seed": store.revealed_seed(game),
         "current_turn": game.current_turn,
@@ -415,6 +416,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
         raise Invalid(f"{where} is {status.value} but has no record")
     elif data.get("current_turn") != 0 or data.get("champion") is not None:
         raise Invalid(f"{where}: a game with no record has no open turn (current_turn 0) and no champion")
+    default_bot = _bot(_field(data, "default_bot", str, where), f"{where}.default_bot")
     game = GameRow(
         public_id=public_id,
         name=_field(data, "name", str, where),
@@ -424,7 +426,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
         teams=_field(data, "teams", int, where),
         teams_per_player=_field(data, "teams_per_player", int, where),
         turn_seconds=data.get("turn_seconds"),
-        default_bot=_bot(_field(data, "default_bot", str, where), f"{where}.default_bot"),
+        default_bot=default_bot,
+        # Backups made before the two were apart (schema 0010) have none: the default bot played both.
+        default_autopilot=_bot(data.get("default_autopilot", default_bot), f"{where}.default_autopilot"),
         seed_hex=seed,
         seed_sha256=commitment,
         current_turn=_field(data, "current_turn", int, where),

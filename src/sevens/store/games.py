@@ -108,6 +108,7 @@ __all__ = [
     "seat_bots",
     "seats_of",
     "set_deadline",
+    "default_for",
     "house_bot",
     "house_teams",
     "set_autopilot",
@@ -197,6 +198,9 @@ class NewGame:
     turn_seconds: int | None
     default_bot: str
     visibility: Visibility
+    default_autopilot: str = ""
+    """The autopilot of a manager who has taken their seat and chosen none (R13); empty: the
+    same as ``default_bot``, which plays the teams nobody plays (as before the two were apart)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +284,11 @@ def create_game(
     name = _clean_name(spec.name, "the game's name", MAX_GAME_NAME)
     _check_new_game(spec)
     default_bot = check_bot_name(spec.default_bot, "default bot", field="default_bot")
+    default_autopilot = (
+        check_bot_name(spec.default_autopilot, "default autopilot", field="default_autopilot")
+        if spec.default_autopilot
+        else default_bot
+    )
     seed = secrets.token_hex(32)
     organiser_token = new_token()
     game = GameRow(
@@ -292,6 +301,7 @@ def create_game(
         teams_per_player=spec.teams_per_player,
         turn_seconds=spec.turn_seconds,
         default_bot=default_bot,
+        default_autopilot=default_autopilot,
         seed_hex=seed,
         seed_sha256=seed_commitment(seed),
         current_turn=0,
@@ -337,17 +347,18 @@ REMATCH = " (rematch)"
 
 def rematch_spec(game: GameRow) -> NewGame:
     """The settings of a game over, for a new game between the same seats: the same players and
-    teams (R12), deadline, default bot (R13) and visibility, and the name marked as a rematch
+    teams (R12), deadline, default bot and default autopilot (R13) and visibility, and the name marked as a rematch
     (once: a rematch of a rematch keeps the name). The new game draws its own seed (R14) and
     groups; the organiser's choices of bots for the teams nobody plays are made again after its
     start, since the draw gives those teams to other seats.
 
     >>> from sevens.store.models import GameStatus, Visibility
     >>> old = GameRow(name="Friday sevens", status=GameStatus.FINISHED, players=16, teams=16, teams_per_player=1,
-    ...               turn_seconds=None, default_bot="field-reader@1", visibility=Visibility.PUBLIC)
+    ...               turn_seconds=None, default_bot="table-reader", default_autopilot="field-reader@1",
+    ...               visibility=Visibility.PUBLIC)
     >>> spec = rematch_spec(old)
-    >>> spec.name, spec.players, spec.teams, spec.teams_per_player, spec.default_bot
-    ('Friday sevens (rematch)', 16, 16, 1, 'field-reader@1')
+    >>> spec.name, spec.players, spec.teams, spec.teams_per_player, spec.default_bot, spec.default_autopilot
+    ('Friday sevens (rematch)', 16, 16, 1, 'table-reader', 'field-reader@1')
     >>> old.name = spec.name
     >>> rematch_spec(old).name
     'Friday sevens (rematch)'
@@ -373,6 +384,7 @@ def rematch_spec(game: GameRow) -> NewGame:
         turn_seconds=game.turn_seconds,
         default_bot=game.default_bot,
         visibility=game.visibility,
+        default_autopilot=game.default_autopilot,
     )
 
 
@@ -639,7 +651,7 @@ def new_organiser_link(
 def _discard_open_orders(session: Session, game: GameRow, *, player_id: str) -> int:
     # The orders a seat's teams saved for the open turn (none in the lobby, turn 0): secret to
     # whoever played the seat until now. So are the autopilots its player chose (only a manager
-    # sees their own): the seat's next holder starts from the game's default bot.
+    # sees their own): the seat's next holder starts from the game's default autopilot.
     teams = select(TeamRow.team_id).where(TeamRow.game_id == game.id, TeamRow.player_id == player_id)
     result = session.execute(
         delete(OrderRow).where(
@@ -912,7 +924,8 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
     # Drawn from the secret seed, so the record says draw = "game-seed" and verify redoes it (R14).
     drawn = draw_game_from_seed(players, fmt, seed=game.seed_hex)
-    setup = replace(drawn, autopilots={team.id: game.default_bot for team in drawn.teams})
+    taken = {s.player_id for s in seats if s.joined_at is not None}
+    setup = replace(drawn, autopilots={team.id: default_for(game, team.manager in taken) for team in drawn.teams})
     for team in setup.teams:
         session.add(
             TeamRow(
@@ -1206,10 +1219,13 @@ def resolve_turn(
                 team=TeamId(team), order=Order(force=row.force, flair=row.flair), missed=False
             )
     missing = [t for t in in_play if t not in orders]
-    _note_seat_bots(game, turn, missing, teams, seats_of(session, game_id=game.id))
-    # The autopilot a manager picked (or the game's default bot) plays each missing order (R13);
-    # a copy of the set-up carries the choices, the stored record keeps the original set-up.
-    chosen = {TeamId(t): teams[t].autopilot or game.default_bot for t in teams}
+    seats = seats_of(session, game_id=game.id)
+    _note_seat_bots(game, turn, missing, teams, seats)
+    # The autopilot a manager picked (or the game's default autopilot, or for a team nobody plays
+    # its default bot) plays each missing order (R13); a copy of the set-up carries the choices,
+    # the stored record keeps the original set-up.
+    taken = {s.player_id for s in seats if s.joined_at is not None}
+    chosen = {TeamId(t): teams[t].autopilot or default_for(game, teams[t].player_id in taken) for t in teams}
     picker = Game(replace(state.setup, autopilots=chosen), state.turns)
     orders.update(autopilot_orders(picker, missing, get_strategy, seed=game.seed_hex))
     try:
@@ -1531,6 +1547,13 @@ def house_teams(
     in_play = set((state or load_game(game)).teams_in_play())
     teams = teams_of(session, game_id=game.id) if teams is None else teams
     return [t for t in teams if t.team_id in in_play and t.player_id not in claimed]
+
+
+def default_for(game: GameRow, seat_taken: bool) -> str:
+    """The bot that plays a team with no autopilot chosen for it (R13): the game's default
+    autopilot if its manager has taken their seat, else its default bot (a house team, or a seat
+    not taken yet or handed to the bots)."""
+    return game.default_autopilot if seat_taken else game.default_bot
 
 
 def house_bot(session: Session, *, game: GameRow, team_id: str) -> str | None:

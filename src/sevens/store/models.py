@@ -132,6 +132,9 @@ class GameRow(Base):
     # None: the turn is resolved when every order is ready (or by the organiser).
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     default_bot: Mapped[str] = mapped_column(String(40))
+    # The autopilot of a manager who has taken their seat and chosen none (R13); default_bot plays
+    # the teams nobody plays. Two settings since revision 0010, which gave old games default_bot here.
+    default_autopilot: Mapped[str] = mapped_column(String(40))
     seed_hex: Mapped[str] = mapped_column(String(64))
     seed_sha256: Mapped[str] = mapped_column(String(64))
     # The next turn to resolve (1-based), 0 in the lobby; the guard of "resolved once" (R13, R14).
