@@ -64,7 +64,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     organiser.fill("input[name=name]", "Browser cup")
     organiser.select_option("select[name=arrangement]", "4-8-2")
     organiser.fill("input[name=deadline_hours]", "0")
-    # Missed orders: field-reader leaning toward a knockout weight of 1 (the weight's own box).
+    # The teams nobody plays: field-reader leaning toward a knockout weight of 1 (the weight's own box).
     organiser.select_option("select[name=default_bot]", "field-reader")
     organiser.fill("input[name=default_bot_weight]", "1")
     organiser.click("#create-game button[type=submit]")

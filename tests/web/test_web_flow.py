@@ -607,13 +607,18 @@ def test_bot_menus_say_what_each_bot_does(app: FastAPI, hosted: Hosted) -> None:
         return [(value, bool(selected), html.unescape(text)) for value, selected, text in found]
 
     front = new_client(app).get("/").text
-    home = options(front, "default_bot")
-    # The one setting plays the house teams and unclaimed seats too, not only missed orders.
-    label = re.search(r'<label>([^<]*)<select name="default_bot"', front)
-    assert label is not None and label[1].strip() == "Bot for the teams nobody plays and for missed orders (R13)"
-    assert sorted(value for value, _, _ in home) == sorted(STRATEGIES)
-    assert [value for value, selected, _ in home if selected] == [DEFAULT_BOT]
-    assert all(text == f"{value}: {SUMMARIES[value]}" for value, _, text in home)
+    # Two settings: the bot of the house teams and unclaimed seats, and the autopilot of a player
+    # in their seat who picks none; each menu says which it is.
+    for name, said in (
+        ("default_bot", "Bot for the teams nobody plays (R13)"),
+        ("default_autopilot", "Default autopilot for players' missed orders (R13)"),
+    ):
+        home = options(front, name)
+        label = re.search(rf'<label>([^<]*)<select name="{name}"', front)
+        assert label is not None and label[1].strip() == said
+        assert sorted(value for value, _, _ in home) == sorted(STRATEGIES)
+        assert [value for value, selected, _ in home if selected] == [DEFAULT_BOT]
+        assert all(text == f"{value}: {SUMMARIES[value]}" for value, _, text in home)
 
     team = hosted.my_teams("p1")[0]
     player = hosted.players["p1"]

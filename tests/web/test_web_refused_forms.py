@@ -24,6 +24,8 @@ CREATE_TYPED = {
     "deadline_hours": "6",
     "default_bot": "equilibrium",
     "default_bot_weight": "1.5",
+    "default_autopilot": "field-reader",
+    "default_autopilot_weight": "0.5",
     "visibility": "private",
 }
 
@@ -42,6 +44,8 @@ CREATE_TYPED = {
         # Read by the bots' parser, said without the 'equilibrium@2000' nobody typed.
         ({"default_bot_weight": "2000"}, "default_bot_weight", "R13: a knockout weight is a number from 0 to 1000 with at most 6 decimals, got 2000"),
         ({"default_bot": "random", "default_bot_weight": "2"}, "default_bot_weight", "R13: random takes no knockout weight: leave the weight box blank"),
+        ({"default_autopilot": "nobody"}, "default_autopilot", "R13: unknown default autopilot"),
+        ({"default_autopilot_weight": "9"}, "default_autopilot_weight", "R13: field-reader leans toward a knockout weight from 0 to 4, got 9"),
         ({"visibility": "secret"}, "visibility", "visibility must be"),
     ],
 )
@@ -56,10 +60,10 @@ def test_a_refused_game_comes_back_as_the_create_form(
     assert words in form.described(box)
     assert form.linked() == box and form.invalid() == [box]
     assert words in form.summary().text
-    for name in ("name", "deadline_hours", "default_bot_weight"):
+    for name in ("name", "deadline_hours", "default_bot_weight", "default_autopilot_weight"):
         assert form.value(name) == typed[name][:200]
-    for name in ("arrangement", "default_bot", "visibility"):
-        if typed[name] in ("4-8-2", "equilibrium", "private"):
+    for name in ("arrangement", "default_bot", "default_autopilot", "visibility"):
+        if typed[name] in ("4-8-2", "equilibrium", "field-reader", "private"):
             assert form.value(name) == typed[name]
     assert 'data-canonical="/"' in answer.text  # a reload reads the home page, not a second post
 
@@ -267,7 +271,7 @@ def test_a_create_form_loaded_before_the_browser_signed_in_comes_back_to_send_ag
     form = refused_form(answer.text, "create-game")
     assert "This browser signed in after this page was loaded" in form.summary().text
     assert "press Create game again" in form.summary().text and form.invalid() == []
-    for name in ("name", "arrangement", "deadline_hours", "default_bot", "default_bot_weight", "visibility"):
+    for name in CREATE_TYPED:
         assert form.value(name) == CREATE_TYPED[name]
     fresh = form.value("csrf")
     assert fresh != loaded and 'data-canonical="/"' in answer.text
@@ -516,7 +520,7 @@ def test_every_box_stops_at_what_its_form_takes(app: FastAPI) -> None:
             assert maxlength is not None and int(maxlength) <= limit, (page, action, name, maxlength, limit)
             seen[page].add(name)
     assert seen == {
-        "/": {"name", "deadline_hours", "default_bot_weight"},
+        "/": {"name", "deadline_hours", "default_bot_weight", "default_autopilot_weight"},
         "join": {"name"},
         "play": {"weight"},
         "organise": {"hours", "weight"},

@@ -39,7 +39,7 @@ def test_a_player_alone_starts_a_rematch_in_one_click_and_keeps_their_seat(app: 
     assert page.status_code == 201, page.text
     old, new = _games(app)
     assert new.name == "Friday sevens (rematch)"
-    settings = ("players", "teams", "teams_per_player", "turn_seconds", "default_bot", "visibility")
+    settings = ("players", "teams", "teams_per_player", "turn_seconds", "default_bot", "default_autopilot", "visibility")
     assert [getattr(new, s) for s in settings] == [getattr(old, s) for s in settings]
     assert new.default_bot == "field-reader@1" and new.turn_seconds == 1800
     assert new.status.value == "lobby" and new.seed_sha256 != old.seed_sha256
@@ -161,7 +161,9 @@ def test_a_bot_starts_the_rematch_by_api(app: FastAPI) -> None:
     and the invites of the seats still open; the seat the token played it plays again under the
     same name, so its waiting list picks the new game up once it starts."""
     client = new_client(app)
-    created = _api_game(client, visibility="private", deadline_hours=2, default_bot="field-reader@1")
+    created = _api_game(
+        client, visibility="private", deadline_hours=2, default_bot="field-reader@1", default_autopilot="even-flair"
+    )
     auth = {"Authorization": f"Bearer {created['token']}"}
     old = created["game"]
     joined = client.post("/api/v1/join", json={"invite": created["invites"]["p3"], "name": "Robo"}, headers=auth)
@@ -179,7 +181,9 @@ def test_a_bot_starts_the_rematch_by_api(app: FastAPI) -> None:
     assert body["taken"] == {"p3": "Robo"} and sorted(body["invites"]) == ["p1", "p2", "p4"]
     old_row, new_row = _games(app)
     assert old_row.rematch_id == new_row.id and new_row.public_id == new
-    assert (new_row.visibility.value, new_row.turn_seconds, new_row.default_bot) == ("private", 7200, "field-reader@1")
+    assert (new_row.visibility.value, new_row.turn_seconds, new_row.default_bot, new_row.default_autopilot) == (
+        "private", 7200, "field-reader@1", "even-flair"
+    )
     assert new_row.seed_sha256 == body["seed_sha256"] != old_row.seed_sha256
     grants = client.get("/api/v1/me", headers=auth).json()["grants"]
     assert {"game": new, "role": "organiser", "player": None} in grants

@@ -134,7 +134,10 @@ def host_game(
     name: str = "Friday sevens",
     bot: str = "even",
     bot_weight: str = "",
+    autopilot: str = "",
 ) -> Hosted:
+    """A game created by the front page's form; ``autopilot``: its default autopilot menu's
+    choice, left out of the form if empty (as a form from before that menu), so ``bot`` plays both."""
     organiser = new_client(app)
     response = post_form(
         organiser,
@@ -146,6 +149,7 @@ def host_game(
             "default_bot": bot,
             "default_bot_weight": bot_weight,
             "visibility": visibility,
+            **({"default_autopilot": autopilot} if autopilot else {}),
         },
     )
     assert response.status_code == 201, response.text

@@ -782,7 +782,15 @@ class CreateRequest(BaseModel):
         allow_inf_nan=False,  # json.loads reads NaN and Infinity, which the bounds alone misname
         description="1/60 to 720 hours; 0, null or absent: resolve when all are ready (as the form's 0)",
     )
-    default_bot: str | None = Field(default=None, max_length=40)
+    default_bot: str | None = Field(
+        default=None, max_length=40, description="the bot of the teams nobody plays (R13); absent: equilibrium"
+    )
+    default_autopilot: str | None = Field(
+        default=None,
+        max_length=40,
+        description="the bot that plays a missed order of a player in their seat who chose no autopilot of "
+        "their own (R13); absent: the same as default_bot",
+    )
     visibility: Literal["public", "private"] = "public"
 
 
@@ -876,6 +884,7 @@ def create(
             turn_seconds=round(body.deadline_hours * 3600) if body.deadline_hours else None,
             default_bot=body.default_bot or views.default_bot(),
             visibility=Visibility(body.visibility),
+            default_autopilot=body.default_autopilot or "",
         )
         days = request.app.state.settings.invite_days
         created = store.create_game(db, spec=spec, now=now, invite_lifetime=timedelta(days=days))
@@ -1147,7 +1156,7 @@ def rematch(
     public_id: str, request: Request, response: Response, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> RematchResponse:
     """Once the game is over (finished, or ended early): a new game with its settings (the same
-    players and teams, deadline, bot for missed orders and visibility; a new seed and draw),
+    players and teams, deadline, default bot and default autopilot and visibility; a new seed and draw),
     organised by the calling token, which plays again the seats it played, under the same names.
     One rematch per game (409 for a second); it counts against the hourly limit on new games."""
     row = _organised(db, principal.id, public_id)

@@ -337,6 +337,7 @@ def _home(
             "signed_in": principal is not None,
             "bots": store.strategy_names(),
             "default_bot": views.default_bot(),
+            "default_autopilot": views.default_autopilot(),
             "formats": views.format_choices(),
             "refusal": refusal,
             "canonical": "/" if refusal is not None else None,
@@ -413,6 +414,8 @@ _CREATE_BOXES: dict[str | None, tuple[str, ...]] = {
     "turn_seconds": ("deadline_hours",),
     "default_bot": ("default_bot",),
     "default_bot_weight": ("default_bot_weight",),
+    "default_autopilot": ("default_autopilot",),
+    "default_autopilot_weight": ("default_autopilot_weight",),
     "visibility": ("visibility",),
 }
 """Where the create form says each of the store's and its own refusals (the arrangement box
@@ -432,6 +435,8 @@ def create_game(
     deadline_hours: Annotated[str, Form(max_length=20)] = "",
     default_bot: Annotated[str, Form(max_length=40)] = "",
     default_bot_weight: Annotated[str, Form(max_length=20)] = "",
+    default_autopilot: Annotated[str, Form(max_length=40)] = "",
+    default_autopilot_weight: Annotated[str, Form(max_length=20)] = "",
     visibility: Annotated[str, Form(max_length=20)] = "public",
 ) -> Response:
     """Create a game; the answer shows the organiser link and one invite link per seat, once.
@@ -445,6 +450,8 @@ def create_game(
         "deadline_hours": deadline_hours,
         "default_bot": default_bot,
         "default_bot_weight": default_bot_weight,
+        "default_autopilot": default_autopilot,
+        "default_autopilot_weight": default_autopilot_weight,
         "visibility": visibility,
     }
     try:
@@ -468,6 +475,12 @@ def create_game(
                 turn_seconds=turn_seconds,
                 default_bot=views.bot_name(default_bot or views.default_bot(), default_bot_weight, field="default_bot"),
                 visibility=Visibility(visibility),
+                # Left out (a form from before the two menus): the default bot, which played both.
+                default_autopilot=views.bot_name(
+                    default_autopilot or views.default_autopilot(), default_autopilot_weight, field="default_autopilot"
+                )
+                if default_autopilot or default_autopilot_weight
+                else "",
             )
             created = store.create_game(
                 db, spec=spec, now=clock(), invite_lifetime=timedelta(days=settings.invite_days)

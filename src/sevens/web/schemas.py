@@ -223,6 +223,12 @@ class GameView(BaseModel):
     deadline: str | None
     paused_remaining: int | None = Field(description="seconds the paused clock keeps; null unless paused")
     resolve_when: Literal["deadline", "all-ready"]
+    default_bot: str = Field(
+        description="the bot of the teams nobody plays, unless the organiser chose another for one (house_bots)"
+    )
+    default_autopilot: str = Field(
+        description="the bot that plays a missed order of a player in their seat who chose no autopilot (R13)"
+    )
     seed_sha256: str
     seed: str | None = Field(description="null until the game is over (R14)")
     champion: str | None

@@ -38,6 +38,7 @@ from sevens.tournament.outlook import describe_after, describe_outlook, game_out
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
+from sevens.tournament.setup import DEFAULT_AUTOPILOT
 from sevens.tournament.standings import GroupTable, TableRow
 from sevens.web.odds_process import OddsQuestion, odds_key
 
@@ -51,6 +52,7 @@ __all__ = [
     "bdi",
     "bot_name",
     "ended_point",
+    "default_autopilot",
     "default_bot",
     "format_choices",
     "if_level",
@@ -295,8 +297,13 @@ def event_words(detail: str) -> tuple[str, datetime | None]:
 
 
 def default_bot() -> str:
-    """The bot used when the organiser picks none."""
+    """The bot of the teams nobody plays when the organiser picks none."""
     return DEFAULT_BOT
+
+
+def default_autopilot() -> str:
+    """The autopilot of a manager who has chosen none, when the organiser picks none for the game."""
+    return DEFAULT_AUTOPILOT
 
 
 def orders_due(db: Session, game: GameRow, player_id: str) -> int:
@@ -522,6 +529,8 @@ class SpectatorView:
             # Seconds the paused clock keeps (null unless paused): the pages tell everyone.
             "paused_remaining": self.game.paused_remaining if self.status == "paused" else None,
             "resolve_when": "deadline" if self.game.turn_seconds else "all-ready",
+            "default_bot": self.game.default_bot,
+            "default_autopilot": self.game.default_autopilot,
             "seed_sha256": self.game.seed_sha256,
             "seed": self.seed,
             "champion": self.champion,
@@ -980,7 +989,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     order=None
                     if order is None
                     else {"force": order.force, "flair": order.flair, "ready": order.ready},
-                    autopilot=rows[team.id].autopilot or game.default_bot,
+                    autopilot=rows[team.id].autopilot or game.default_autopilot,  # their seat is taken
                     progress=describe_progress(
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),
