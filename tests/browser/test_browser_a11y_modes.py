@@ -62,15 +62,20 @@ def _first_tabs_skip(page: Any, link: str, then: str) -> None:
 
 def test_a_skip_link_takes_the_keyboard_to_the_orders_and_the_turns_controls(server: str, chromium: Any) -> None:
     """On a player's page the first Tab offers to skip to their teams, and the next Tab after it
-    is the first team's FORCE box; on the organiser's, to the turn's controls, and the next Tab is
-    Resolve (the sixth Tab from the page's load without it)."""
+    is the first team's FORCE box; on the organiser's, to the turn's controls, where the next Tab is
+    the link to their own team's order and then Resolve."""
+    from playwright.sync_api import expect
+
     page = chromium.new_context(viewport=DESKTOP).new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     organise = start_with_one_seat(page, server, "Skipping cup", hours="24")
     visit(page, organise.removesuffix("/organise") + "/play")
     _first_tabs_skip(page, "Skip to your teams", "form.order-form >> nth=0 >> input[name=force]")
     visit(page, organise)
-    _first_tabs_skip(page, "Skip to the turn's controls", "#resolve button")
+    # This organiser plays a team not ready yet: the link to its order comes before Resolve.
+    _first_tabs_skip(page, "Skip to the turn's controls", "#to-my-teams")
+    page.keyboard.press("Tab")
+    expect(page.locator("#resolve button")).to_be_focused()
     page.context.close()
 
 
