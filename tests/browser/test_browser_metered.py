@@ -17,7 +17,9 @@ pytestmark = [
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
-FIRST_VIEW_BUDGET = 45_000
+# 75,952 B before the static files were kept; 45,421 B measured with the odds the page asks
+# and the print, big-screen and How to play additions.
+FIRST_VIEW_BUDGET = 48_000
 """Bytes on the wire for a player's page of an 8-team game seen for the first time: its HTML (18 kB
 at turn 1), the script and style sheet gzipped (19 kB), and the odds its two order forms ask for
 (2 kB each), with a little room. It was 78 kB, the two files going as they are (55 kB)."""
