@@ -59,6 +59,10 @@ ENDPOINTS = {
     ("get", "/api/v1/games/{public_id}/teams/{team}/view"),
     ("get", "/api/v1/games/{public_id}/teams/{team}/odds"),
     ("post", "/api/v1/games/{public_id}/teams/{team}/odds"),
+    ("get", "/api/v1/games/{public_id}/standing.csv"),
+    ("get", "/api/v1/games/{public_id}/matches.csv"),
+    ("delete", "/api/v1/games/{public_id}"),
+    ("post", "/api/v1/games/{public_id}/seats/{player}/remove-name"),
 }
 
 
