@@ -1560,14 +1560,18 @@ def house_bot(session: Session, *, game: GameRow, team_id: str) -> str | None:
     """The bot that plays ``team_id`` if nobody plays it (a house team, or one whose manager has not
     taken their seat); ``None`` for a manager's team (their autopilot is theirs to know)."""
     team = session.scalar(select(TeamRow).where(TeamRow.game_id == game.id, TeamRow.team_id == team_id))
-    if team is None:
-        return None
-    if team.player_id is not None:
+    seat = None
+    if team is not None and team.player_id is not None:
         seat = session.scalar(
             select(SeatRow).where(SeatRow.game_id == game.id, SeatRow.player_id == team.player_id)
         )
-        if seat is not None and seat.joined_at is not None:
-            return None
+    return house_bot_of(game, team, seat)
+
+
+def house_bot_of(game: GameRow, team: TeamRow | None, seat: SeatRow | None) -> str | None:
+    """:func:`house_bot` from rows already read: ``seat`` is the seat of ``team``'s manager."""
+    if team is None or (team.player_id is not None and seat is not None and seat.joined_at is not None):
+        return None
     return team.autopilot or game.default_bot
 
 

@@ -965,6 +965,13 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
             else {}
         )
         rows = {t.team_id: t for t in team_rows}
+        # Every team's bot if nobody plays it, from the rows read above: asking per team would
+        # cost a page a statement per open match.
+        seat_of = {s.player_id: s for s in seats}
+        house_bots = {
+            t.team_id: store.house_bot_of(game, t, None if t.player_id is None else seat_of.get(t.player_id))
+            for t in team_rows
+        }
         final = state.final_tables
         for team in state.setup.teams:
             if team.manager != player_id:
@@ -1003,7 +1010,9 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                         a.result: {"verdict": a.verdict.value, "words": describe_after(a, public.name)}
                         for a in outlook.after
                     },
-                    odds_key=odds_key(_odds_of(db, game, state, team.id, Order(0, 0)), player_id)
+                    odds_key=odds_key(
+                        _odds_of(db, game, state, team.id, Order(0, 0), house_bots=house_bots), player_id
+                    )
                     if open_turn and view.opponent is not None
                     else "",
                 )
@@ -1129,11 +1138,25 @@ def odds_question(
     return _odds_of(db, game, state, team_id, mine)
 
 
-def _odds_of(db: Session, game: GameRow, state: Game, team_id: str, mine: Order) -> OddsQuestion:
+def _odds_of(
+    db: Session,
+    game: GameRow,
+    state: Game,
+    team_id: str,
+    mine: Order,
+    *,
+    house_bots: dict[str, str | None] | None = None,
+) -> OddsQuestion:
     view = state.view_for(team_id)
     # A team nobody plays is the organiser's bot, named in every report: say which it is. A
     # manager's own autopilot stays theirs alone.
-    their_bot = None if view.opponent is None else store.house_bot(db, game=game, team_id=view.opponent)
+    their_bot = (
+        None
+        if view.opponent is None
+        else house_bots.get(view.opponent)
+        if house_bots is not None
+        else store.house_bot(db, game=game, team_id=view.opponent)
+    )
     return OddsQuestion(
         team_id=team_id,
         mine=mine,
