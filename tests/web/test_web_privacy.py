@@ -348,3 +348,21 @@ def test_the_api_removes_a_players_name_from_a_game_over(app: FastAPI) -> None:
     assert {s["player"]: s["name"] for s in view.json()["seats"]}["p2"] == "Player 2"
     assert "Cleo Example" not in _text_of_game(app, game)
     assert view.json()["events"][-1]["actor"] == "organiser (api: organiser)"
+
+
+def test_removing_the_name_of_a_player_who_also_organises_by_api_leaves_it_in_no_event(app: FastAPI) -> None:
+    """A bot that joined as a player and organises too (by the organiser link) writes its acts
+    under "organiser (api: <its label>)", its label being the name it joined under: those events,
+    and the removal's own, must lose the name with the seat."""
+    client = TestClient(app)
+    created = client.post("/api/v1/games", json={"name": "Bots", "players": 4}).json()
+    game = created["game"]
+    cleo = _bearer(client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "Cleo Example"}).json()["token"])
+    assert client.post("/api/v1/organise", json={"link": created["organiser_link"]}, headers=cleo).status_code == 200
+    assert client.post(f"/api/v1/games/{game}/start", headers=cleo).status_code == 200
+    assert client.post(f"/api/v1/games/{game}/end", headers=cleo).status_code == 200
+    assert "organiser (api: Cleo Example)" in _text_of_game(app, game)  # the acts are hers, by her label
+    view = client.post(f"/api/v1/games/{game}/seats/p2/remove-name", headers=cleo)
+    assert view.status_code == 200, view.text
+    assert "Cleo Example" not in _text_of_game(app, game)
+    assert [e["actor"] for e in view.json()["events"]][-1] == "organiser (api: Player 2)"

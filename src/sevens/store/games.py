@@ -109,6 +109,7 @@ __all__ = [
     "seats_of",
     "set_deadline",
     "default_for",
+    "api_actor",
     "house_bot",
     "house_teams",
     "set_autopilot",
@@ -847,6 +848,12 @@ EVENT_ACTOR_POINTS = 64
 """The most code points of an event's actor (its column's width): a player's name can hold more."""
 EVENT_DETAIL_POINTS = 200
 """The most code points of an event's detail (its column's width)."""
+
+
+def api_actor(label: str) -> str:
+    """How an organiser's act through the API is written in the event log: by its token's label,
+    which for a bot that joined a seat is its player's name (:func:`sevens.store.retention.remove_seat_name`)."""
+    return f"organiser (api: {label})"
 
 
 def _event(

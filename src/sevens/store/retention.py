@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import delete_expired_sessions
 from sevens.store.errors import Conflict, NotFound
-from sevens.store.games import EVENT_ACTOR_POINTS, seat_name
+from sevens.store.games import EVENT_ACTOR_POINTS, api_actor, seat_name
 from sevens.store.models import (
     ApiPrincipal,
     Base,
@@ -136,10 +136,13 @@ def remove_seat_name(
             if player.get("id") == seat.player_id:
                 player["name"] = new
         game.record_json = dumps(record)
-    # The event log names a seat's player as the actor, and as "p3 (name)" in a detail.
+    # The event log names a seat's player as the actor, and as "p3 (name)" in a detail; a bot
+    # token that joined the seat and organises too acts as "organiser (api: <its label>)".
+    label = shortened(old, 40)
+    actors = {shortened(old, EVENT_ACTOR_POINTS): new, shortened(api_actor(label), EVENT_ACTOR_POINTS): api_actor(new)}
+    actor = actors.get(shortened(actor, EVENT_ACTOR_POINTS), actor)  # the removal itself, by that token
     for event in session.scalars(select(EventRow).where(EventRow.game_id == game_id)):
-        if event.actor == shortened(old, EVENT_ACTOR_POINTS):
-            event.actor = new
+        event.actor = actors.get(event.actor, event.actor)
         event.detail = event.detail.replace(
             f"{seat.player_id} ({shortened(old, EVENT_ACTOR_POINTS)})", f"{seat.player_id} ({new})"
         )
@@ -147,7 +150,7 @@ def remove_seat_name(
         Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
     )
     session.execute(
-        update(ApiPrincipal).where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(old, 40)).values(label=new)
+        update(ApiPrincipal).where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == label).values(label=new)
     )
     session.add(EventRow(game_id=game_id, at=now, actor=shortened(actor, EVENT_ACTOR_POINTS), kind="name removed", detail=seat.player_id))
     session.flush()

@@ -905,7 +905,7 @@ def create(
 
 def _actor(principal: ApiPrincipal) -> str:
     """How an organiser's act through the API is written in the event log."""
-    return f"organiser (api: {principal.label})"
+    return store.api_actor(principal.label)
 
 
 def _organiser_answer(
