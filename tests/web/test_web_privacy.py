@@ -5,6 +5,7 @@ if the server is set to)."""
 from __future__ import annotations
 
 import logging
+import re
 import time
 from datetime import timedelta
 
@@ -366,3 +367,23 @@ def test_removing_the_name_of_a_player_who_also_organises_by_api_leaves_it_in_no
     assert view.status_code == 200, view.text
     assert "Cleo Example" not in _text_of_game(app, game)
     assert [e["actor"] for e in view.json()["events"]][-1] == "organiser (api: Player 2)"
+
+
+def test_the_organiser_page_removes_the_name_of_a_seat_handed_to_the_bots(app: FastAPI) -> None:
+    """A seat handed to the bots while the game runs keeps its player's name (the Teams table
+    says "<name>, handed to the bots"): once the game is over, its name can go as any other's,
+    and a seat nobody took, or a name that only looks like a placeholder, is told apart."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Dana Example")
+    game.join("p2", "Player 23")  # a name chosen, not this seat's placeholder ("Player 2")
+    game.start()
+    assert post_form(game.organiser, f"{game.base}/seats/p1/release").status_code == 303
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    assert "Dana Example" in game.organiser.get(game.base).text  # its Teams table: "handed to the bots"
+    page = game.organiser.get(f"{game.base}/organise").text
+    offered = sorted(re.findall(r'/seats/(p\d+)/remove-name"', page))
+    assert offered == ["p1", "p2"]
+    assert post_form(game.organiser, f"{game.base}/seats/p1/remove-name").status_code == 303
+    assert "Dana Example" not in _text_of_game(app, game.public_id)
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert re.findall(r'/seats/(p\d+)/remove-name"', page) == ["p2"]
