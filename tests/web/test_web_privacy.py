@@ -387,3 +387,25 @@ def test_the_organiser_page_removes_the_name_of_a_seat_handed_to_the_bots(app: F
     assert "Dana Example" not in _text_of_game(app, game.public_id)
     page = game.organiser.get(f"{game.base}/organise").text
     assert re.findall(r'/seats/(p\d+)/remove-name"', page) == ["p2"]
+
+
+def test_a_game_deleted_while_the_scheduler_polls_is_passed_over_without_an_error(
+    app: FastAPI, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The organiser deletes a game between the poll finding its turn due and resolving it: the
+    poll goes on with the others, and logs no error (nothing is wrong; the game is gone)."""
+    gone, kept = host_game(app, name="Gone", hours="1"), host_game(app, name="Kept", hours="1")
+    for game in (gone, kept):
+        game.join("p1", "Ann")
+        game.start()
+    clock.advance(hours=2)
+
+    def delete_it() -> None:
+        assert post_form(gone.organiser, f"{gone.base}/delete", {"confirm": "yes"}).status_code == 200
+
+    failed: set[tuple[int, int]] = set()
+    with caplog.at_level(logging.INFO, logger="sevens.web.scheduler"):
+        assert resolve_due(app.state.sessionmaker, now=clock(), reached=delete_it, failed=failed) == 1
+    assert [r.levelname for r in caplog.records if r.levelno >= logging.WARNING] == []
+    assert not failed
+    assert kept.turn() == 2

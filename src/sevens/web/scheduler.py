@@ -21,7 +21,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store.db import session_scope
-from sevens.store.errors import UnplayableOrder
+from sevens.store.errors import NotFound, UnplayableOrder
 from sevens.store.games import due_turns, public_ids, resolve_then_advance
 from sevens.store.retention import delete_game, games_over_before, prune
 
@@ -64,6 +64,10 @@ def resolve_due(
             done = resolve_if_still_due(factory, game_id=game_id, turn=turn, now=now)
         except OperationalError:
             raise
+        except NotFound:
+            # Its organiser deleted it since the turns were listed: nothing is left to resolve.
+            log.info("game %s: deleted before turn %s was resolved at its deadline", public_id, turn)
+            continue
         except UnplayableOrder as exc:
             # A saved order the rules refuse (a hand-made backup's, say): the store's words name the
             # team and the rule, never the order's numbers (R13).
