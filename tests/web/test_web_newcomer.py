@@ -155,3 +155,17 @@ def test_the_organiser_who_plays_is_sent_to_their_teams_page_for_their_orders(ap
     other.join("p1", "Someone")
     other.start()
     assert 'id="your-orders"' not in other.organiser.get(f"{other.base}/organise").text
+
+
+def test_a_team_card_says_when_its_last_order_was_the_autopilots(app: FastAPI) -> None:
+    """A turn resolved before the player sent anything: the autopilot played their teams (R13), and
+    the card must not call its order theirs."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Newcomer")
+    game.start()
+    game.resolve(1)
+    page = html.unescape(game.players["p1"].get(f"{game.base}/play").text)
+    for team in game.my_teams("p1"):
+        shown = re.search(rf'id="last-{team}">([^<]*)</p>', page)
+        assert shown is not None, team
+        assert "Your autopilot's order (you sent none): " in shown.group(1) and "Your order" not in shown.group(1)

@@ -874,8 +874,10 @@ def last_match(game: Game, team: str, name: Callable[[str], str]) -> str:
             score = m.summary.removesuffix(", a draw")
             line = side.line
             won = " (the win's 10 included)" if m.winner == team else ""
+            # A missed order was the autopilot's (R13), not one the player sent.
+            whose = "Your autopilot's order (you sent none):" if side.missed else "Your order"
             return (
-                f"Turn {turn.number}, match {m.fixture.id}: {verb} {name(other)}, {score}. Your order {side.order.force} FORCE + "
+                f"Turn {turn.number}, match {m.fixture.id}: {verb} {name(other)}, {score}. {whose} {side.order.force} FORCE + "
                 f"{side.order.flair} FLAIR scored {line.points} ({_count(line.tries, 'try', 'tries')}, "
                 f"{_count(line.conversions, 'conversion')}, {_count(line.penalties, 'penalty', 'penalties')}, "
                 f"{_count(line.drop_goals, 'drop goal')}); SCRUM "
