@@ -111,6 +111,7 @@ __all__ = [
     "default_for",
     "api_actor",
     "house_bot",
+    "house_bot_of",
     "house_teams",
     "set_autopilot",
     "set_house_bot",
