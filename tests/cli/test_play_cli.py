@@ -616,7 +616,7 @@ def test_a_question_mark_explains_the_order_and_asks_again() -> None:
     said = " ".join(result.output.split())
     assert "Order for Australia as FORCE FLAIR (? for help)" in said
     assert "at most the team's SCRUM (100)" in said and "each 5 is a try (5 points, never converted)" in said
-    assert "a total of 7 is a converted try" in said and "the winner gains 10 SCRUM" in said
+    assert "a total of 7 is a converted try" in said and "the winner gains 10 for its next match" in said
     assert "36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop goal" in said
     assert "Refused" not in said and "10 FORCE + 9 FLAIR: expected" in said
     assert "Stopping: to stop the game press Ctrl-C (or Ctrl-D at an empty prompt)" in said
