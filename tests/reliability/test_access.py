@@ -212,8 +212,10 @@ FORMS = [
     "{base}/extend",
     "{base}/deadline",
     "{base}/end",
+    "{base}/delete",
     "{base}/seats/p1/invite",
     "{base}/seats/p1/release",
+    "{base}/seats/p1/remove-name",
     "{base}/house-bot",
     "{base}/organiser-link",
     "{base}/rematch",
@@ -253,7 +255,7 @@ def test_csrf_is_enforced_on_every_form(hosted: Hosted) -> None:
     planted = "planted-" * 5
     team = hosted.my_teams("p1")[0]
     data = {"team": team, "turn": "1", "force": "5", "flair": "3", "action": "save", "strategy": "even",
-            "hours": "2", "name": "X", "arrangement": "4-8-2", "deadline_hours": "24"}
+            "hours": "2", "name": "X", "arrangement": "4-8-2", "deadline_hours": "24", "confirm": "yes"}
     fill = {
         "base": hosted.base,
         "join": hosted.invites["p2"].split("testserver", 1)[1],
