@@ -115,7 +115,7 @@ def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, G
     # secret for good, whatever their turn (R13).
     discarded = [r for r in log if r.discarded]
     seats = store.seats_of(db, game_id=game.id)
-    claimed = {s.player_id for s in seats if s.joined_at is not None}
+    claimed = store.taken_seats(seats)
     data: dict[str, Any] = {
         "id": game.public_id,
         "name": game.name,

@@ -112,6 +112,7 @@ __all__ = [
     "api_actor",
     "house_bot",
     "house_bot_of",
+    "taken_seats",
     "house_teams",
     "set_autopilot",
     "set_house_bot",
@@ -932,7 +933,7 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     fmt = Format(teams=game.teams, players=game.players, teams_per_player=game.teams_per_player)
     # Drawn from the secret seed, so the record says draw = "game-seed" and verify redoes it (R14).
     drawn = draw_game_from_seed(players, fmt, seed=game.seed_hex)
-    taken = {s.player_id for s in seats if s.joined_at is not None}
+    taken = taken_seats(seats)
     setup = replace(drawn, autopilots={team.id: default_for(game, team.manager in taken) for team in drawn.teams})
     for team in setup.teams:
         session.add(
@@ -1162,7 +1163,7 @@ def order_states(
     teams = teams_of(session, game_id=game.id) if teams is None else teams
     seats = seats_of(session, game_id=game.id) if seats is None else seats
     managers = {t.team_id: t.player_id for t in teams if t.player_id is not None}
-    claimed = {s.player_id for s in seats if s.joined_at is not None}
+    claimed = taken_seats(seats)
     released = {s.player_id for s in seats if handed_to_bots(s)}
     in_play = [t for t in state.teams_in_play() if t in managers]
     rows = {
@@ -1232,7 +1233,7 @@ def resolve_turn(
     # The autopilot a manager picked (or the game's default autopilot, or for a team nobody plays
     # its default bot) plays each missing order (R13); a copy of the set-up carries the choices,
     # the stored record keeps the original set-up.
-    taken = {s.player_id for s in seats if s.joined_at is not None}
+    taken = taken_seats(seats)
     chosen = {TeamId(t): teams[t].autopilot or default_for(game, teams[t].player_id in taken) for t in teams}
     picker = Game(replace(state.setup, autopilots=chosen), state.turns)
     orders.update(autopilot_orders(picker, missing, get_strategy, seed=game.seed_hex))
@@ -1551,10 +1552,15 @@ def house_teams(
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return []
     seats = seats_of(session, game_id=game.id) if seats is None else seats
-    claimed = {s.player_id for s in seats if s.joined_at is not None}
+    claimed = taken_seats(seats)
     in_play = set((state or load_game(game)).teams_in_play())
     teams = teams_of(session, game_id=game.id) if teams is None else teams
     return [t for t in teams if t.team_id in in_play and t.player_id not in claimed]
+
+
+def taken_seats(seats: Iterable[SeatRow]) -> set[str]:
+    """The seats someone has taken (joined), by player id."""
+    return {s.player_id for s in seats if s.joined_at is not None}
 
 
 def default_for(game: GameRow, seat_taken: bool) -> str:
@@ -1580,7 +1586,7 @@ def house_bot_of(game: GameRow, team: TeamRow | None, seat: SeatRow | None) -> s
     """:func:`house_bot` from rows already read: ``seat`` is the seat of ``team``'s manager."""
     if team is None or (team.player_id is not None and seat is not None and seat.joined_at is not None):
         return None
-    return team.autopilot or game.default_bot
+    return team.autopilot or default_for(game, False)
 
 
 def set_house_bot(

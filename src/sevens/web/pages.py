@@ -36,7 +36,6 @@ from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, Stor
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.retention import delete_game, remove_seat_name
 from sevens.tournament.quoting import quoted
-from sevens.tournament.record import RecordError
 from sevens.web import results_csv, views
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
@@ -1990,7 +1989,7 @@ def verify_page(request: Request, public_id: str, db: SessionDep, principal: Pri
     check = views.verify(game)
     try:
         view = views.spectator_view(db, game)
-    except (RecordError, ValueError):
+    except ValueError:  # RecordError is one
         # A record kept that no longer replays (changed in the database): this page is the one to
         # say so, which the check has done; it was a bare "Internal Server Error" instead.
         view = None

@@ -998,7 +998,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     order=None
                     if order is None
                     else {"force": order.force, "flair": order.flair, "ready": order.ready},
-                    autopilot=rows[team.id].autopilot or game.default_autopilot,  # their seat is taken
+                    autopilot=rows[team.id].autopilot or store.default_for(game, True),  # their seat is taken
                     progress=describe_progress(
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),
@@ -1103,11 +1103,9 @@ def verify(game: GameRow) -> dict[str, Any]:
             "ok": None,
             "message": "the seed is revealed when the game ends; then every die can be checked",
         }
-    from sevens.tournament.verify import RecordError, VerificationError
-
     try:
         found = check_with_bots(json.loads(record_text(game)))
-    except (VerificationError, RecordError, ValueError) as exc:  # ValueError: a seed not its commitment
+    except ValueError as exc:  # a RecordError (VerificationError among them), or a seed not its commitment
         return {"ok": False, "message": str(exc)}
     if not found.in_full:  # a game imported from a server with bots this one lacks (or has broken)
         return {"ok": False, "message": f"{found.summary}; not verified in full: {found.shortfall('this server')}"}
@@ -1152,13 +1150,12 @@ def _odds_of(
     view = state.view_for(team_id)
     # A team nobody plays is the organiser's bot, named in every report: say which it is. A
     # manager's own autopilot stays theirs alone.
-    their_bot = (
-        None
-        if view.opponent is None
-        else house_bots.get(view.opponent)
-        if house_bots is not None
-        else store.house_bot(db, game=game, team_id=view.opponent)
-    )
+    if view.opponent is None:
+        their_bot = None
+    elif house_bots is not None:  # read once for the whole page
+        their_bot = house_bots.get(view.opponent)
+    else:
+        their_bot = store.house_bot(db, game=game, team_id=view.opponent)
     return OddsQuestion(
         team_id=team_id,
         mine=mine,

@@ -181,14 +181,16 @@ function show(out, content, failed) {
 // SCRUM, the bot facing them, the player). A page loaded again (after saving an order, or a
 // reload) that gives the same key and holds the same draft shows it rather than ask: on a 16-team
 // page that was about 9 kB each time. A new turn or another bot changes the key, and they are asked.
+function keptOddsName(form) { return "sevens-odds " + form.dataset.odds + " " + form.dataset.team; }
+
 function keptOdds(form) {
   try {
-    return JSON.parse(window.sessionStorage.getItem("sevens-odds " + form.dataset.odds + " " + form.dataset.team));
+    return JSON.parse(window.sessionStorage.getItem(keptOddsName(form)));
   } catch (e) { return null; }  // storage turned off, or not JSON
 }
 
 function keepOdds(form, kept) {
-  var name = "sevens-odds " + form.dataset.odds + " " + form.dataset.team;
+  var name = keptOddsName(form);
   try {
     if (kept) { window.sessionStorage.setItem(name, JSON.stringify(kept)); } else { window.sessionStorage.removeItem(name); }
   } catch (e) { /* full or turned off: the odds are asked again next time */ }
