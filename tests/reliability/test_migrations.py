@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -18,6 +19,8 @@ from sevens.store import migrations
 from sevens.store.auth import InviteState, invite_state
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
 from sevens.store.models import Base, GameRow, OrderRow, SeatRow, TeamRow, Visibility
+from sevens.store.ratelimit import count_failure
+from sevens.store.secrets import keyed_hash
 from sevens.store.testing import backends, throwaway_database
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
@@ -341,6 +344,38 @@ def test_migration_0010_gives_each_game_its_default_bot_as_its_default_autopilot
             connection.execute(text("UPDATE games SET default_bot = 'even'"))
         run_migrations(engine)
         assert [(g["default_bot"], g["default_autopilot"]) for g in _dump(engine)["games"]] == [("even", "even")] * 2
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0011_forgets_the_plain_hashes_of_addresses_both_ways(backend: str, tmp_path: Path) -> None:
+    """Before 0011 the rate-limit rows held each address's plain SHA-256, which anyone with the
+    rows could reverse. Going up deletes them (they cannot be rewritten without the addresses) and
+    the next count is keyed; going down deletes the keyed rows and the key, and the older version
+    counts again with plain hashes; up again works on what that left."""
+    plain = hashlib.sha256(b"203.0.113.7").hexdigest()
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0010")
+        with engine.begin() as connection:  # as the older version counted
+            connection.execute(text("INSERT INTO failed_attempts (client_hash, at) VALUES (:h, 1.0)"), {"h": plain})
+        run_migrations(engine)
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        assert _dump(engine)["failed_attempts"] == [] and _dump(engine)["server_keys"] == []
+        assert count_failure(engine, client="203.0.113.7", at=2.0, window=60) == 1
+        (row,) = _dump(engine)["failed_attempts"]
+        (key,) = _dump(engine)["server_keys"]
+        assert row["client_hash"] == keyed_hash(bytes.fromhex(str(key["key_hex"])), "203.0.113.7") != plain
+
+        _down_to(engine, "0010")
+        down = _dump(engine)
+        assert "server_keys" not in down and down["failed_attempts"] == []
+        with engine.begin() as connection:
+            connection.execute(text("INSERT INTO failed_attempts (client_hash, at) VALUES (:h, 3.0)"), {"h": plain})
+        run_migrations(engine)
+        assert _dump(engine)["failed_attempts"] == []
+        assert count_failure(engine, client="203.0.113.7", at=4.0, window=60) == 1
         engine.dispose()
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "PrincipalKind",
     "Role",
     "SeatRow",
+    "ServerKey",
     "TeamRow",
     "TurnRow",
     "UTCDateTime",
@@ -281,9 +282,9 @@ class Grant(Base):
 
 
 class FailedAttempt(Base):
-    """A wrong secret tried, or a game created: by whom (the SHA-256 of the client's address, with
-    a prefix per limit) and when (seconds since the epoch). Every worker of the server counts
-    these, so a rate limit holds across them."""
+    """A wrong secret tried, or a game created: by whom (an HMAC-SHA-256 of the client's address,
+    with a prefix per limit, under the server's :class:`ServerKey`) and when (seconds since the
+    epoch). Every worker of the server counts these, so a rate limit holds across them."""
 
     __tablename__ = "failed_attempts"
     __table_args__ = (Index("ix_failed_attempts_client_at", "client_hash", "at"),)
@@ -291,3 +292,15 @@ class FailedAttempt(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     client_hash: Mapped[str] = mapped_column(String(64))
     at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class ServerKey(Base):
+    """A secret key the server made for itself, by what it is for (``rate-limits``: the key the
+    rate-limit rows hash addresses under). Kept in the database because every worker and every
+    server on it must use the same one; removing it makes the next user make a new one."""
+
+    __tablename__ = "server_keys"
+
+    purpose: Mapped[str] = mapped_column(String(32), primary_key=True)
+    key_hex: Mapped[str] = mapped_column(String(64))
+    made_at: Mapped[float] = mapped_column(Float)

@@ -2,21 +2,60 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import cast
 
-from sqlalchemy import Engine, Table, delete, func, insert, select
+from sqlalchemy import Connection, Engine, Table, delete, func, insert, select
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-from sevens.store.models import FailedAttempt
-from sevens.store.secrets import hash_token
+from sevens.store.models import FailedAttempt, ServerKey
+from sevens.store.secrets import keyed_hash
 
-__all__ = ["KEEP_SECONDS", "count_failure"]
+__all__ = ["KEEP_SECONDS", "KEY_PURPOSE", "count_failure", "make_key"]
 
 KEEP_SECONDS = 86400.0
 """How long any count is kept at least. The limits share the table with windows of their own (a
 minute for wrong secrets, an hour for new games): one limit's call must not forget what another
 still counts, so only what is older than a day (and than the caller's own window) goes."""
 
+KEY_PURPOSE = "rate-limits"
+"""The :class:`~sevens.store.models.ServerKey` the counts' keys are hashed under."""
+
 _ATTEMPTS = cast(Table, FailedAttempt.__table__)
+_KEYS = cast(Table, ServerKey.__table__)
+
+
+def _key(connection: Connection, *, at: float) -> bytes:
+    """The server's key for the counts, made now if there is none (first start, or rotated by
+    deleting it: docs/web.md). Read at every count rather than held by the process, so that every
+    worker takes up a rotated key at once.
+
+    >>> from sevens.store.db import make_engine, run_migrations
+    >>> engine = make_engine("sqlite://")
+    >>> run_migrations(engine)
+    >>> with engine.begin() as connection:
+    ...     _key(connection, at=0) == _key(connection, at=1) and len(_key(connection, at=2))
+    32
+    """
+    found = connection.execute(select(_KEYS.c.key_hex).where(_KEYS.c.purpose == KEY_PURPOSE)).scalar()
+    if found is None:
+        # Workers starting together may both make one: the first insert wins, and both read it.
+        made = (postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert)(_KEYS)
+        connection.execute(
+            made.values(purpose=KEY_PURPOSE, key_hex=secrets.token_hex(32), made_at=at).on_conflict_do_nothing(
+                index_elements=["purpose"]
+            )
+        )
+        found = connection.execute(select(_KEYS.c.key_hex).where(_KEYS.c.purpose == KEY_PURPOSE)).scalar_one()
+    return bytes.fromhex(found)
+
+
+def make_key(engine: Engine, *, at: float) -> None:
+    """Make the server's key for the counts if it has none yet (at start-up, so that the first
+    count does not)."""
+    with engine.begin() as connection:
+        _key(connection, at=at)
 
 
 def count_failure(engine: Engine, *, client: str, at: float, window: float) -> int:
@@ -24,7 +63,8 @@ def count_failure(engine: Engine, *, client: str, at: float, window: float) -> i
     it made in the ``window`` seconds up to then, this one included, whichever worker saw them.
 
     Attempts older than the window (and than :data:`KEEP_SECONDS`) are forgotten on the way. The
-    client's address is stored only as its SHA-256.
+    client's address is stored only as its HMAC under the server's key (:func:`keyed_hash`), not
+    as a plain hash: there are few enough IPv4 addresses to hash them all and look the rows up.
 
     >>> from sevens.store.db import make_engine, run_migrations
     >>> engine = make_engine("sqlite://")
@@ -32,8 +72,8 @@ def count_failure(engine: Engine, *, client: str, at: float, window: float) -> i
     >>> [count_failure(engine, client="10.0.0.1", at=t, window=60) for t in (0, 10, 20, 75)]
     [1, 2, 3, 2]
     """
-    key = hash_token(client)
     with engine.begin() as connection:
+        key = keyed_hash(_key(connection, at=at), client)
         connection.execute(delete(_ATTEMPTS).where(_ATTEMPTS.c.at <= at - max(window, KEEP_SECONDS)))
         connection.execute(insert(_ATTEMPTS).values(client_hash=key, at=at))
         total = connection.execute(

@@ -1,4 +1,5 @@
-"""Secrets: 128+ random bits, handed out once, stored only as SHA-256."""
+"""Secrets: 128+ random bits, handed out once, stored only as SHA-256; and what is not random
+enough for a plain hash (a client's address), stored only as an HMAC under a key of the server's."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import hmac
 import re
 import secrets
 
-__all__ = ["TOKEN_BYTES", "hash_token", "is_public_id", "new_token", "new_public_id", "tokens_equal"]
+__all__ = ["TOKEN_BYTES", "hash_token", "is_public_id", "keyed_hash", "new_token", "new_public_id", "tokens_equal"]
 
 TOKEN_BYTES = 24  # 192 random bits, above the 128 asked for
 
@@ -56,6 +57,19 @@ def hash_token(token: str) -> str:
     'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'
     """
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def keyed_hash(key: bytes, text: str) -> str:
+    """The stored form of something guessable, such as an IPv4 address (there are only 2**32 to
+    try): its HMAC-SHA-256 under ``key``, in hex. Without the key the value cannot be tested
+    against a guess, and two servers with different keys store different values for one text.
+
+    >>> keyed_hash(b"k" * 32, "203.0.113.7") == keyed_hash(b"k" * 32, "203.0.113.7")
+    True
+    >>> keyed_hash(b"k" * 32, "203.0.113.7") in (keyed_hash(b"j" * 32, "203.0.113.7"), hash_token("203.0.113.7"))
+    False
+    """
+    return hmac.new(key, text.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
 def tokens_equal(a: str, b: str) -> bool:

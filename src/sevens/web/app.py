@@ -28,7 +28,7 @@ from sevens.bots.pacing import WEIGHTED
 from sevens.bots.strategies import hidden_entry_points
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import StoreError
-from sevens.store.ratelimit import count_failure
+from sevens.store.ratelimit import count_failure, make_key
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
@@ -287,6 +287,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     counting = None if is_in_memory(settings.database_url) else make_engine(
         settings.database_url, sqlite_synchronous=settings.sqlite_synchronous
     )
+    if counting is not None and settings.migrate:
+        make_key(counting, at=clock().timestamp())  # the key the counts hash addresses under
     shared = None if counting is None else partial(_count_failure, counting)
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared
