@@ -31,7 +31,7 @@ from sevens.store.auth import (
 )
 from sevens.store.backup import export_backup
 from sevens.store.db import make_sessionmaker, session_scope
-from sevens.store.models import GameRow, GameStatus, PrincipalKind, Role, TeamRow, Visibility
+from sevens.store.models import GameRow, GameStatus, OrderLogRow, PrincipalKind, Role, TeamRow, Visibility
 from sevens.store.testing import backends
 from sevens.tournament.record import dumps
 from sevens.tournament.verify import verify_record
@@ -198,6 +198,34 @@ def test_shareable_export_holds_no_secret_and_no_open_order(source: str, target:
                 assert all(seat.joined_at is not None for seat in store.seats_of(db, game_id=game.id))
                 report = verify_record(store.record_of(game))
                 assert report.dice_checked and report.turns == len(json.loads(game.record_json or "{}")["turns"]) > 0
+
+
+def test_a_shareable_export_says_not_when_each_order_was_sent_nor_through_what(tmp_path: Path) -> None:
+    """A shareable export's order log gave each line's time to the second and "via": "api" or
+    "web": when each person sat at their orders, and which seats a program plays, which no page
+    shows a player or spectator. It now gives the drafts alone; the full backup keeps both, and a
+    finished game still restores from the shareable export, its lines in order at the game's end."""
+    with database("sqlite", tmp_path) as (src_url, src), database("sqlite", tmp_path) as (dst_url, dst):
+        _populate(src)
+        with make_sessionmaker(src)() as db:
+            shared, full = export_backup(db, full=False, now=NOW), export_backup(db, full=True, now=NOW)
+        lines = [line for game in shared["games"] for line in game["order_log"]]
+        assert lines and {tuple(line) for line in lines} == {("turn", "team", "player", "force", "flair", "ready")}
+        kept = [line for game in full["games"] for line in game["order_log"]]
+        assert {line["via"] for line in kept} == {"api"} and all(line["at"] for line in kept)
+        out = tmp_path / "shared"
+        _export(src_url, f"{out}/", full=False)
+        for path in out.glob("*.json"):
+            if json.loads(path.read_text())["games"][0]["status"] != "finished":
+                path.unlink()
+        assert _import(dst_url, out).exit_code == 0
+        with make_sessionmaker(dst)() as db:
+            (again,) = export_backup(db, full=False, now=NOW)["games"]
+            (game,) = db.scalars(select(GameRow))
+            logged = db.scalars(select(OrderLogRow).order_by(OrderLogRow.id)).all()
+        (before,) = [g for g in shared["games"] if g["status"] == "finished"]
+        assert again["order_log"] == before["order_log"]
+        assert {(line.via, line.at) for line in logged} == {("", game.ended_at)}
 
 
 @pytest.mark.parametrize("status", ["lobby", "running"])

@@ -5,7 +5,8 @@ Two kinds of export, told apart by ``"full"``:
 * A **shareable export** (``full: false``) holds only what players and spectators may read: each
   game's record (:func:`sevens.store.games.record_of`: resolved turns; the seed only once the game
   is over, R14), its public settings, each seat's display name and whether it was taken, the bots
-  of the teams nobody plays, and the order log of *resolved* turns. No seed of an unfinished
+  of the teams nobody plays, and the order log of *resolved* turns (each draft, without when it
+  was sent or whether through the pages or the API). No seed of an unfinished
   game, no order of a turn that was never resolved (the open one, or the one open when the
   organiser ended the game: R13), no order discarded with its seat, no manager's own autopilot,
   nothing only the organiser sees (the event log, when and why each turn was resolved, when seats
@@ -88,17 +89,20 @@ def _parse_time(value: object, where: str) -> datetime | None:
     return parsed
 
 
-def _log_dict(row: OrderLogRow) -> dict[str, Any]:
-    return {
+def _log_dict(row: OrderLogRow, *, full: bool = True) -> dict[str, Any]:
+    line = {
         "turn": row.turn,
         "team": row.team_id,
         "player": row.player_id,
         "force": row.force,
         "flair": row.flair,
         "ready": row.ready,
-        "via": row.via,
-        "at": _time(row.at),
     }
+    if full:
+        # No page shows when a player sent each draft, nor whether by the pages or a program
+        # through the API (which tells people from bots): a shareable export does not either.
+        line.update(via=row.via, at=_time(row.at))
+    return line
 
 
 def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, GameRow]) -> dict[str, Any]:
@@ -163,7 +167,7 @@ def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, G
             for t in store.teams_of(db, game_id=game.id)
             if full or t.player_id not in claimed
         },
-        "order_log": [_log_dict(r) for r in resolved],
+        "order_log": [_log_dict(r, full=full) for r in resolved],
     }
     if not full:
         return data
@@ -529,7 +533,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                     updated_at=_parse_time(order["updated_at"], f"{where}.orders"),
                 )
             )
-    for line in sorted(log, key=lambda e: (e["at"] or "", e["turn"])):
+    # A shareable export's lines say neither when nor how they were sent (_log_dict): they stay in
+    # the export's order, at the game's end (such an export restores only games that are over).
+    for line in sorted(log, key=lambda e: (e.get("at") or "", e["turn"])):
         db.add(
             OrderLogRow(
                 game_id=game.id,
@@ -539,8 +545,8 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 force=line["force"],
                 flair=line["flair"],
                 ready=line["ready"],
-                via=line["via"],
-                at=_parse_time(line["at"], f"{where}.order_log"),
+                via=line.get("via", ""),
+                at=_parse_time(line.get("at"), f"{where}.order_log") or game.ended_at or game.created_at,
                 discarded=line.get("discarded", False) is True,
             )
         )
