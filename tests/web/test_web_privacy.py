@@ -377,6 +377,27 @@ def test_removing_the_name_of_a_player_who_also_organises_by_api_leaves_it_in_no
     assert [e["actor"] for e in view.json()["events"]][-1] == "organiser (api: Player 2)"
 
 
+def test_a_bot_token_is_labelled_with_its_seats_name_not_the_name_it_sent(app: FastAPI) -> None:
+    """A token was labelled with the name its join sent, as sent: a seat taken after the start
+    plays under the record's name whatever is sent, and a name sent with extra spaces plays tidied.
+    Either way the server kept, unseen, a name no page shows, and Remove name (which finds the
+    token by the seat's name) left it there. The label is now the seat's name."""
+    client = TestClient(app)
+    created = client.post("/api/v1/games", json={"name": "Late bots", "players": 4}).json()
+    game, organiser = created["game"], _bearer(created["token"])
+    fay = client.post("/api/v1/join", json={"invite": created["invites"]["p2"], "name": "  Fay   Example "}).json()
+    assert fay["name"] == "Fay Example"
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    late = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Gil Example"}).json()
+    assert late["name"] == "Player 1" and "plays as 'Player 1'" in late["note"]
+    assert "Gil Example" not in _text_of_game(app, game)
+    assert client.get("/api/v1/me", headers=_bearer(late["token"])).json()["label"] == "Player 1"
+    assert client.post(f"/api/v1/games/{game}/end", headers=organiser).status_code == 200
+    assert client.post(f"/api/v1/games/{game}/seats/p2/remove-name", headers=organiser).status_code == 200
+    assert "Fay" not in _text_of_game(app, game)
+    assert client.get("/api/v1/me", headers=_bearer(fay["token"])).json()["label"] == "Player 2"
+
+
 def test_the_organiser_page_removes_the_name_of_a_seat_handed_to_the_bots(app: FastAPI) -> None:
     """A seat handed to the bots while the game runs keeps its player's name (the Teams table
     says "<name>, handed to the bots"): once the game is over, its name can go as any other's,

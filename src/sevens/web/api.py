@@ -271,7 +271,10 @@ def join(
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
-        principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=body.name)
+        # Labelled with the name the seat plays under, not the one sent: a seat taken after the
+        # start keeps the record's, and a name is tidied (spaces, accents). Remove name finds the
+        # token by the seat's name; the sent one would be kept, unseen, for the token's life.
+        principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=store.seat_name(seat))
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
     return _joined(game, seat, body.name, token=token)
