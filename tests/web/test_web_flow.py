@@ -10,6 +10,7 @@ from types import SimpleNamespace
 from typing import Any, cast
 from unittest.mock import ANY
 
+import pytest
 import typer
 from fastapi import FastAPI
 from sqlalchemy import func, select
@@ -41,24 +42,29 @@ def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
     assert page.status_code == 200 and "Start the game" in page.text
 
 
-def test_an_unhandled_exception_is_a_plain_500_with_the_security_headers(tmp_path: Path) -> None:
-    """A bug on any path still answers with every security header, and tells the client nothing of
-    the exception (a plain message: JSON under /api/, text on a page); the exception itself still
-    reaches the server, which logs its traceback."""
-    import pytest
+def test_an_unhandled_exception_is_a_page_with_a_reference_that_its_one_log_line_has(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bug on any path answered a bare "Internal Server Error" in plain text (no title, no
+    language, no way back), and the server logged a traceback nothing tied to what the user saw.
+    Now: a page in the site's look (JSON under /api/) with every security header, nothing of the
+    exception, a way back (the game's page under /games/{id}/, home) and a short reference, which
+    the one ERROR line with the traceback also holds; the exception goes no further (the server
+    would log it again)."""
+    import logging
+
     from fastapi.testclient import TestClient
 
     from sevens.web.app import create_app
-    from sevens.web.security import CRASHED
     from sevens.web.settings import Settings
 
     def crash() -> None:
         raise RuntimeError("a secret detail of the bug")
 
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'crash.sqlite3'}", scheduler=False))
-    app.add_api_route("/crash-for-test", crash)
+    app.add_api_route("/games/{public_id}/crash-for-test", crash)
     app.add_api_route("/api/v1/crash-for-test", crash)
-    client = TestClient(app, raise_server_exceptions=False)
+    client = TestClient(app)  # raises what reaches the server: nothing does
     headers = {
         "content-security-policy": CSP,
         "x-frame-options": "DENY",
@@ -68,15 +74,38 @@ def test_an_unhandled_exception_is_a_plain_500_with_the_security_headers(tmp_pat
         "cross-origin-opener-policy": "same-origin",
         "cross-origin-resource-policy": "same-origin",
     }
-    page, api, head = client.get("/crash-for-test"), client.get("/api/v1/crash-for-test"), client.head("/crash-for-test")
+    caplog.set_level(logging.DEBUG)
+    secret = "s3cretLink" * 3
+    page = client.get(f"/games/{secret}/crash-for-test")
+    api = client.get("/api/v1/crash-for-test")
+    head = client.head(f"/games/{secret}/crash-for-test")
     for answer in (page, api, head):
         assert answer.status_code == 500
         assert {name: answer.headers.get(name) for name in headers} == headers
         assert "secret detail" not in answer.text and "Traceback" not in answer.text
-    assert page.text == CRASHED and page.headers["content-type"] == "text/plain; charset=utf-8"
-    assert api.json() == {"detail": CRASHED} and head.content == b""
-    with pytest.raises(RuntimeError, match="a secret detail"):
-        TestClient(app).get("/crash-for-test")
+    assert page.headers["content-type"] == "text/html; charset=utf-8" and head.content == b""
+    assert '<html lang="en">' in page.text and "<title>Something went wrong · Sevens</title>" in page.text
+    assert f'<a href="/games/{secret}" id="game-page">' in page.text and '<a href="/">home</a>' in page.text
+    shown = re.search(r'<strong id="reference">([0-9a-f]{8})</strong>', page.text)
+    detail = api.json()["detail"]
+    said = re.search(r"reference ([0-9a-f]{8})", detail)
+    assert shown and said and shown.group(1) != said.group(1), (page.text, detail)
+    assert "try again" in detail and "secret detail" not in detail
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert [(r.name, r.getMessage()) for r in errors] == [
+        ("sevens.web", f"GET /games/{{public_id}}/crash-for-test failed with an unexpected RuntimeError (reference "
+         f"{shown.group(1)}): answered 500"),
+        ("sevens.web", f"GET /api/v1/crash-for-test failed with an unexpected RuntimeError (reference {said.group(1)}): "
+         "answered 500"),
+        ("sevens.web", errors[2].getMessage()),  # HEAD, answered as GET: a reference of its own
+    ], [r.getMessage() for r in errors]
+    assert re.fullmatch(
+        r"GET /games/\{public_id\}/crash-for-test failed with an unexpected RuntimeError \(reference [0-9a-f]{8}\): "
+        r"answered 500", errors[2].getMessage()
+    )
+    assert all(r.exc_info and r.exc_info[0] is RuntimeError for r in errors)
+    # The route's pattern, never the address (httpx, the test's client, logs its own requests).
+    assert not [r for r in caplog.records if r.name.startswith("sevens") and secret in caplog.handler.format(r)]
     app.state.engine.dispose()
 
 

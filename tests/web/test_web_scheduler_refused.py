@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import logging
+import re
+from datetime import timedelta
 
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, update
 
-from sevens.store.models import GameRow, OrderRow
-from sevens.web.scheduler import run_scheduler
+from sevens.store.models import GameRow, OrderRow, TeamRow
+from sevens.web.scheduler import resolve_due, run_scheduler
 from web.web_helpers import FakeClock, Hosted, new_client, post_form
 
 
@@ -105,3 +108,66 @@ def test_the_apis_resolve_answers_409_naming_the_order_that_blocks_the_turn(app:
     assert f"the saved order of team '{team}' breaks R3 (the order as a whole)" in detail, detail
     _no_numbers(detail, game)
     assert client.get(f"/api/v1/games/{game}", headers=organiser).json()["turn"] == 1
+
+
+def _unresolved(page: str) -> str | None:
+    found = re.search(r'<p class="error" id="unresolved">(.*?)</p>', page)
+    return None if found is None else html.unescape(found.group(1))
+
+
+def test_the_organiser_page_says_the_turn_could_not_be_resolved_at_its_deadline_and_why(
+    app: FastAPI, hosted: Hosted, clock: FakeClock
+) -> None:
+    """The scheduler tried such a turn again at every poll and said so in the server's log only:
+    the organiser, whose players waited on a turn past its deadline, was told nothing. Now the event
+    log says it once (not once a poll, nor again after a restart), and the organiser page says in a
+    sentence which order blocks the turn (never its numbers, R13) and what to do; an extension,
+    which reopens the turn, ends the notice."""
+    team = hosted.my_teams("p1")[0]
+    assert hosted.order("p1", team, 10, 0).status_code == 303
+    _over_scrum(app, team)
+    due = clock() + timedelta(hours=25)
+    for failed in (set(), set()):  # two runs of the scheduler (a restart between), two polls each
+        assert resolve_due(app.state.sessionmaker, now=due, failed=failed) == 0
+        assert resolve_due(app.state.sessionmaker, now=due, failed=failed) == 0
+    clock.advance(hours=25)
+    page = hosted.organiser.get(f"{hosted.base}/organise").text
+    said = _unresolved(page)
+    assert said == (
+        f"Turn 1 could not be resolved at its deadline: the saved order of team '{team}' breaks R3 (the order as a "
+        "whole). It stays open, and the server tries again every few seconds; past its deadline no order can be "
+        "sent, so extend the deadline below: the team's manager can then send another order, which replaces the "
+        "refused one."
+    ), page
+    _no_numbers(said, hosted.public_id)
+    assert page.count("· not resolved ·") == 1, page
+    assert 'id="unresolved"' not in hosted.players["p1"].get(f"{hosted.base}/play").text
+    assert post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": "1"}).status_code == 303
+    assert _unresolved(hosted.organiser.get(f"{hosted.base}/organise").text) is None
+
+
+def test_an_unexpected_failure_at_the_deadline_gives_the_organiser_the_logs_reference(
+    app: FastAPI, hosted: Hosted, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A turn that fails to resolve for a reason nobody foresaw (here every team's autopilot a bot
+    this server lacks, as a hand-edited backup could hold): one ERROR line with the traceback and a
+    reference, and the organiser page gives the same reference for whoever runs the server."""
+    with app.state.sessionmaker() as db:
+        db.execute(update(TeamRow).values(autopilot="nowhere-v1"))
+        db.commit()
+    failed: set[tuple[int, int]] = set()
+    with caplog.at_level(logging.INFO, logger="sevens.web.scheduler"):
+        for _ in range(3):
+            assert resolve_due(app.state.sessionmaker, now=clock() + timedelta(hours=25), failed=failed) == 0
+    lines = [r for r in caplog.records if r.name == "sevens.web.scheduler"]
+    assert len(lines) == 1 and lines[0].levelno == logging.ERROR and lines[0].exc_info, [r.getMessage() for r in lines]
+    reference = re.fullmatch(
+        rf"game {hosted.public_id}: resolving turn 1 at its deadline failed \(reference ([0-9a-f]{{8}})\); tried "
+        r"again at every poll \(said once\)", lines[0].getMessage()
+    )
+    assert reference, lines[0].getMessage()
+    said = _unresolved(hosted.organiser.get(f"{hosted.base}/organise").text)
+    assert said is not None and said.startswith(
+        f"Turn 1 could not be resolved at its deadline: an unexpected error on the server (reference "
+        f"{reference.group(1)} in its log)."
+    ), said

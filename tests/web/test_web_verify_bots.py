@@ -74,5 +74,8 @@ def test_the_verify_page_says_a_record_changed_in_the_database_fails(app: FastAP
     assert page.headers["content-type"].startswith("text/html")
     text = " ".join(html.unescape(page.text).split())
     assert 'id="verify-failed"' in text and 'id="verified"' not in text
-    assert "Verification failed: turns[0].orders_digest: expected" in text
+    assert (
+        "Verification failed: the record this server keeps of this game is damaged: it no longer replays "
+        "(turns[0].orders_digest: expected" in text
+    )
     assert f"<h1>Verify <bdi>{name}</bdi></h1>" in text

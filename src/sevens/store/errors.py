@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sevens.tournament.quoting import quoted
 
-__all__ = ["Conflict", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
+__all__ = ["Conflict", "DamagedRecord", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
 
 
 class StoreError(ValueError):
@@ -75,3 +75,23 @@ class Gone(StoreError):
     """A secret that worked once and no longer does: an invite already used, or expired."""
 
     status = 410
+
+
+class DamagedRecord(StoreError):
+    """The game's stored record no longer replays: it was changed outside sevens (in the database, or
+    in a backup edited by hand before it was imported). The server's trouble, not the request's.
+    ``reason`` says where the record fails; it names nothing a spectator may not read, since the
+    stored record holds the resolved turns only (R13).
+
+    >>> str(DamagedRecord("turns[0]: missing")).split(";")[0]
+    'the record this server keeps of this game is damaged: it no longer replays (turns[0]: missing)'
+    """
+
+    status = 500
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(
+            f"the record this server keeps of this game is damaged: it no longer replays ({reason}); it was "
+            "changed outside sevens, in the server's database or in a backup edited before it was imported"
+        )

@@ -26,7 +26,7 @@ from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.bots.strategies import meant_bot
 from sevens.rules import Order, OrderError, seed_commitment
 from sevens.store.auth import USED_INVITE, access_to, add_grant, revoke_organisers, revoke_seat, seats_held
-from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, UnplayableOrder
+from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, UnplayableOrder
 from sevens.store.models import (
     EventRow,
     GameRow,
@@ -87,6 +87,7 @@ __all__ = [
     "load_game",
     "lock_game",
     "new_organiser_link",
+    "note_unresolved",
     "order_states",
     "orders_of_player",
     "own_teams_now",
@@ -94,6 +95,8 @@ __all__ = [
     "record_of",
     "reissue_invite",
     "release_seat",
+    "unresolved_now",
+    "UNRESOLVED",
     "Rematch",
     "previous_game",
     "rematch_of",
@@ -959,6 +962,7 @@ def load_game(game: GameRow) -> Game:
 
     Raises:
         Conflict: the game has not started.
+        DamagedRecord: the stored record no longer replays (changed outside sevens).
     """
     if game.record_json is None:
         if game.status == GameStatus.ENDED:
@@ -970,7 +974,10 @@ def load_game(game: GameRow) -> Game:
 @lru_cache(maxsize=64)
 def _replay(record_json: str) -> Game:
     # Games are frozen values, so one replay of a stored record can serve every request after.
-    state, _seed = from_record(json.loads(record_json))
+    try:
+        state, _seed = from_record(json.loads(record_json))
+    except ValueError as exc:  # RecordError, or not JSON at all
+        raise DamagedRecord(str(exc) or type(exc).__name__) from exc
     return state
 
 
@@ -1336,6 +1343,40 @@ def resolve_then_advance(
     if not resolve_turn(session, game_id=game_id, turn=turn, reason=reason, now=now, actor=actor, due_only=due_only):
         return 0
     return 1 + advance(session, game_id=game_id, now=now)
+
+
+UNRESOLVED = "not resolved"
+"""The event the deadline scheduler logs when a turn it found due cannot be resolved."""
+
+
+def note_unresolved(session: Session, *, game_id: int, turn: int, now: datetime, why: str) -> bool:
+    """Put in the game's event log that ``turn`` could not be resolved at its deadline and ``why``
+    (words for the organiser: never an order's numbers, R13), unless the last event says so already
+    (the scheduler tries again at every poll, and a restarted one forgets what it said). Returns
+    whether it was written."""
+    game = session.get(GameRow, game_id)
+    if game is None or game.current_turn != turn:
+        return False
+    detail = f"turn {turn}: {why}"
+    last = session.scalars(
+        select(EventRow).where(EventRow.game_id == game_id).order_by(EventRow.id.desc()).limit(1)
+    ).first()
+    if last is not None and last.kind == UNRESOLVED and last.detail == shortened(detail, EVENT_DETAIL_POINTS):
+        return False
+    _event(session, game, now=now, actor="server", kind=UNRESOLVED, detail=detail)
+    return True
+
+
+def unresolved_now(game: GameRow, events: Sequence[EventRow]) -> str | None:
+    """Why the game's open turn could not be resolved at its deadline, if the last event says it
+    could not (an act of the organiser's since, such as an extension, makes it old news)."""
+    if game.status != GameStatus.RUNNING or not events:
+        return None
+    last = events[-1]
+    prefix = f"turn {game.current_turn}: "
+    if last.kind != UNRESOLVED or not last.detail.startswith(prefix):
+        return None
+    return last.detail[len(prefix):]
 
 
 # What happens to a turn past its deadline, said by each refusal it causes. The scheduler is not

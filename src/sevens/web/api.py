@@ -72,13 +72,14 @@ __all__ = ["document_refusals_only_as_sent", "router"]
 # over the limit (checked before the operation runs, so also where it takes none), a 415 for a
 # body with a Content-Encoding (sevens.web.security.BodyLimit) and a 400 for a Host it does not
 # answer to (sevens.web.hosts) or a NUL in an id (PostgreSQL looks none up); and a 503 with
-# Retry-After when the database cannot be used (sevens.web.app), which no caller can rule out.
+# Retry-After when the database cannot be used (sevens.web.app), which no caller can rule out,
+# nor a 500 (an unexpected failure, with a reference; or a game whose stored record is damaged).
 # Every write also lists 412, for a request sent with If-Match (sevens.web.conditional).
 router = APIRouter(
     prefix="/api/v1",
     tags=["api"],
     dependencies=[Depends(refuse_unknown_input), Depends(refuse_if_match)],
-    responses=error_responses(400, 413, 415, 422, 503),
+    responses=error_responses(400, 413, 415, 422, 500, 503),
 )
 
 

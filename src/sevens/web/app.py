@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
+import secrets
 import sys
 from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime
@@ -21,13 +23,14 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DataError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.bots import describe
 from sevens.bots.pacing import WEIGHTED
 from sevens.bots.strategies import hidden_entry_points
 from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
-from sevens.store.errors import StoreError
+from sevens.store.errors import DamagedRecord, StoreError
 from sevens.store.ratelimit import count_failure, make_key
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.assets import Assets
@@ -38,11 +41,13 @@ from sevens.web.prefix import RootPath, route_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import Keeping, database_trouble, run_scheduler
 from sevens.web.security import (
+    CRASHED,
     CSRF_COOKIE,
     BodyLimit,
     BodyTooLarge,
     RateLimiter,
     SecurityHeaders,
+    answer_plainly,
     cookie_name,
     csrf_token,
     set_cookie,
@@ -215,6 +220,70 @@ def _note_hidden_bots() -> None:
         )
 
 
+_GAME_PATH = re.compile(r"/games/([A-Za-z0-9_-]{1,64})(?:/|$)")
+
+
+def crash_reference() -> str:
+    """A short reference for one unexpected failure, said to its client and in its log line.
+
+    >>> len(crash_reference()), crash_reference() == crash_reference()
+    (8, False)
+    """
+    return secrets.token_hex(4)
+
+
+def _route_pattern(scope: Scope) -> str:
+    # The router's pattern rather than the address, which may hold an invite or an organiser link.
+    route = scope.get("route")
+    if route is not None:
+        return str(getattr(route, "path", "?"))
+    app = scope.get("app")
+    probe = {**scope, "path": route_path(scope), "root_path": ""}
+    for candidate in getattr(getattr(app, "router", None), "routes", ()):
+        if candidate.matches(probe)[0] == Match.FULL:
+            return str(getattr(candidate, "path", "?"))
+    return "?"
+
+
+async def _crashed(
+    templates: Jinja2Templates, root: str, scope: Scope, receive: Receive, send: Send, exc: Exception, started: bool
+) -> None:
+    """Answer an unexpected exception: one ERROR line with the traceback and a reference in the log,
+    and the same reference on a page in the site's look (JSON for the API), so that the operator can
+    find what the user saw; never the exception's words, which may hold anything."""
+    reference = crash_reference()
+    method = scope.get("method", "?")
+    log.error(
+        "%s %s failed with an unexpected %s (reference %s): %s", method, _route_pattern(scope), type(exc).__name__,
+        reference, "the answer had begun, so the connection was cut" if started else "answered 500", exc_info=exc,
+    )
+    if started:
+        return  # the status and the headers are sent: nothing else can be said to the client
+    path = route_path(scope)
+    if unstripped(scope):
+        path = path[len(root):]
+    message = (
+        f"something went wrong on the server's side, not because of what you did or sent; reference {reference}"
+    )
+    if wants_json(path):
+        await JSONResponse({"detail": f"{message}: try again; if it keeps happening, give the reference to whoever "
+                            "runs this server"}, status_code=500)(scope, receive, send)
+        return
+    game = _GAME_PATH.match(path)
+    try:
+        response = templates.TemplateResponse(
+            Request(scope),
+            "error.html",
+            {"status": 500, "message": message, "reference": reference, "game_link": game and f"/games/{game.group(1)}"},
+            status_code=500,
+        )
+    except Exception:  # a page that cannot be made either: its words alone
+        log.exception("the error page for reference %s could not be made", reference)
+        await answer_plainly(scope, send, 500, f"{CRASHED} (reference {reference})")
+        return
+    await response(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
     """Build the app for ``settings`` (read from the environment when None).
 
@@ -330,7 +399,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.add_middleware(
         HostCheck, allowed=parse_allowed_hosts(settings.allowed_hosts), base_url=settings.base_url
     )
-    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SecurityHeaders, crashed=partial(_crashed, templates, settings.root_path))
     app.add_middleware(HeadAsGet)
     trusted = parse_trusted(settings.trusted_proxies)
     if trusted:
@@ -356,6 +425,26 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     @app.exception_handler(pages.ShownAgain)
     async def shown_again(request: Request, exc: pages.ShownAgain) -> Response:
         return exc.response
+
+    app.state.damaged_said = set()  # the games whose damaged record was logged: once each, not a request
+
+    @app.exception_handler(DamagedRecord)
+    async def damaged_record(request: Request, exc: DamagedRecord) -> Response:
+        public_id = str(request.path_params.get("public_id", ""))
+        pages.say_damaged(request, public_id, exc)
+        game = f"/games/{public_id}" if public_id else ""
+        path = route_path(request.scope)
+        if wants_json(path[len(settings.root_path):] if unstripped(request.scope) else path):
+            where = (
+                f": download the record as it is stored from {settings.root_path}{game}/record.json and see where it "
+                f"fails at {settings.root_path}{game}/verify" if game else ""
+            )
+            return JSONResponse({"detail": f"{exc}; nothing can be done in this game until it is repaired{where}"},
+                                status_code=500)
+        return templates.TemplateResponse(
+            request, "error.html", {"status": 500, "message": str(exc), "damaged": True, "game_link": game},
+            status_code=500,
+        )
 
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> Response:

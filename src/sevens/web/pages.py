@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from sevens.store.auth import (
     other_seat_held,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, Gone, Invalid, NotFound, Refused, StoreError
+from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.retention import delete_game, remove_seat_name
 from sevens.tournament.quoting import quoted
@@ -117,6 +118,8 @@ async def check_form_body(request: Request) -> None:
             "nothing was done: reload the page and send the form again",
         )
 
+
+log = logging.getLogger("sevens.web")
 
 router = APIRouter(include_in_schema=False, dependencies=[Depends(check_form_body)])
 
@@ -904,6 +907,19 @@ def links_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Resp
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
+def say_damaged(request: Request, public_id: str, exc: DamagedRecord) -> None:
+    """Tell the operator, once per game (not at each request, nor each poll), that a game's stored
+    record no longer replays: its pages say so to everyone, who may not know whom to tell."""
+    said: set[str] = request.app.state.damaged_said
+    if public_id not in said:
+        said.add(public_id)
+        log.error(
+            "game %s: its stored record is damaged and no longer replays: %s; its pages say so (answered 500, said "
+            "once): restore the game from a backup made before, or its organiser deletes it", public_id or "?",
+            exc.reason,
+        )
+
+
 @router.get("/games/{public_id}/organise")
 def organise_page(
     request: Request,
@@ -932,10 +948,17 @@ def organise_page(
     number = views.turn_in_link(turn)
     together = done == "resolve" and number is not None and store.resolved_together(db, game_id=game.id, first=number)
     act = _turn_done(game, done, turn, resolved_together=together)
-    return _organise(
-        request, db, game, (access, held), clock, principal=principal, done_team=team if done == "house-bot" else "",
-        done_seat=seat if done == "release" else "", done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
-    )
+    try:
+        return _organise(
+            request, db, game, (access, held), clock, principal=principal, done_team=team if done == "house-bot" else "",
+            done_seat=seat if done == "release" else "", done_act=act, done_turn=str(views.turn_in_link(turn)) if act == "resolve" else "",
+        )
+    except DamagedRecord as exc:
+        # The organiser's way out of a game that can no longer be played: the error page, with the
+        # game's Delete form, which needs no record.
+        say_damaged(request, game.public_id, exc)
+        context = {"status": 500, "message": str(exc), "damaged": True, "game_link": f"/games/{game.public_id}", "delete": game}
+        return render(request, "error.html", context, status=500)
 
 
 def _turn_done(game: GameRow, done: str, turn: str, *, resolved_together: bool = False) -> str:
@@ -1953,11 +1976,15 @@ def download_record(request: Request, public_id: str, db: SessionDep, principal:
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    body = views.record_text(game)
+    try:
+        body, name = views.record_text(game), f"sevens-{game.public_id}.json"
+    except DamagedRecord:
+        # A record that no longer replays is still the organiser's to keep, and to repair: the text
+        # as stored (the resolved turns only, as ever: R13), under a name that says what it is.
+        assert game.record_json is not None  # a game with no record has nothing to replay
+        body, name = game.record_json, f"sevens-{game.public_id}-damaged.json"
     return Response(
-        body,
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="sevens-{game.public_id}.json"'},
+        body, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
 
 

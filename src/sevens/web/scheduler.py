@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,8 +22,8 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store.db import session_scope
-from sevens.store.errors import NotFound, UnplayableOrder
-from sevens.store.games import due_turns, public_ids, resolve_then_advance
+from sevens.store.errors import DamagedRecord, NotFound, UnplayableOrder
+from sevens.store.games import due_turns, note_unresolved, public_ids, resolve_then_advance
 from sevens.store.retention import delete_game, games_over_before, prune
 
 __all__ = ["Keeping", "database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler", "tidy"]
@@ -77,9 +78,27 @@ def resolve_due(
                     "at every poll (said once): extend its deadline so that the team's manager can send another",
                     public_id, turn, exc.what,
                 )
+                _tell_organiser(factory, game_id=game_id, turn=turn, now=now, why=exc.what)
+        except DamagedRecord as exc:
+            # Not a bug to trace: the record was changed outside sevens. The game's pages say so (to
+            # its organiser too), so the event log, which they cannot show, is not written.
+            if not said:
+                log.error(
+                    "game %s: turn %s cannot be resolved at its deadline: its stored record is damaged and no "
+                    "longer replays: %s; tried again at every poll (said once): restore the game from a backup "
+                    "made before, or its organiser deletes it", public_id, turn, exc.reason,
+                )
         except Exception:  # one broken game must not stop the others' deadlines
             if not said:
-                log.exception("game %s: resolving turn %s at its deadline failed", public_id, turn)
+                reference = secrets.token_hex(4)
+                log.exception(
+                    "game %s: resolving turn %s at its deadline failed (reference %s); tried again at every poll "
+                    "(said once)", public_id, turn, reference,
+                )
+                _tell_organiser(
+                    factory, game_id=game_id, turn=turn, now=now,
+                    why=f"an unexpected error on the server (reference {reference} in its log)",
+                )
         else:
             if done:
                 after = f", and the {done - 1} after it at once (all ready, or bots only)" if done > 1 else ""
@@ -89,6 +108,17 @@ def resolve_due(
         if failed is not None:
             failed.add((game_id, turn))
     return resolved
+
+
+def _tell_organiser(factory: sessionmaker[Session], *, game_id: int, turn: int, now: datetime, why: str) -> None:
+    # In the event log, which the organiser page reads to say that the turn is stuck, and why.
+    try:
+        with session_scope(factory) as session:
+            note_unresolved(session, game_id=game_id, turn=turn, now=now, why=why)
+    except OperationalError:
+        raise
+    except Exception:
+        log.exception("could not note in the event log why turn %s of a game could not be resolved", turn)
 
 
 def database_trouble(exc: OperationalError) -> str:

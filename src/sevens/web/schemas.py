@@ -73,6 +73,11 @@ _ERRORS: dict[int, str] = {
         "too many wrong secrets, new games or new credentials from this address, organiser acts on this game, or odds "
         "requests unanswered from this token; see Retry-After"
     ),
+    500: (
+        "the server failed: an unexpected error (the detail gives a reference that whoever runs the server finds "
+        "in its log), or the game's stored record is damaged and no longer replays (the detail says so, and where "
+        "its organiser downloads the record as stored)"
+    ),
     503: (
         "the server cannot use its database just now (not a refusal: what was sent may or may not be "
         "saved); read the state again after Retry-After. For odds: the server's odds process died or took "

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from fastapi import HTTPException, Request, Response
 from sqlalchemy.exc import SQLAlchemyError
@@ -32,6 +32,7 @@ __all__ = [
     "CSP",
     "CSRF_COOKIE",
     "CSRF_FIELD",
+    "Crashed",
     "HSTS",
     "SESSION_COOKIE",
     "RateLimiter",
@@ -121,12 +122,22 @@ async def answer_plainly(scope: Scope, send: Send, status: int, message: str) ->
     await send({"type": "http.response.body", "body": body})
 
 
+Crashed = Callable[[Scope, Receive, Send, Exception, bool], Awaitable[None]]
+"""How an app answers an unexpected exception (:class:`SecurityHeaders`): given the request's scope,
+``receive``, a ``send`` that adds the headers, the exception, and whether the answer had begun."""
+
+
 class SecurityHeaders:
     """ASGI middleware adding the security headers to every HTTP response, the 500 of an unhandled
-    exception included."""
+    exception included.
 
-    def __init__(self, app: ASGIApp) -> None:
+    ``crashed`` answers an unexpected exception (and logs it) in the app's own way; the exception then
+    goes no further, so that the server does not log it a second time. Without it the client gets a
+    plain message and the exception is raised on to the server, which logs its traceback."""
+
+    def __init__(self, app: ASGIApp, crashed: Crashed | None = None) -> None:
         self.app = app
+        self.crashed = crashed
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -146,7 +157,10 @@ class SecurityHeaders:
 
         try:
             await self.app(scope, receive, send_with_headers)
-        except Exception:
+        except Exception as exc:
+            if self.crashed is not None:
+                await self.crashed(scope, receive, send_with_headers, exc, started)
+                return
             # Starlette answers an unhandled exception from outside every middleware, so its 500
             # would carry none of the headers: answer it here. Re-raised, the exception still
             # reaches the server's log with its traceback; the client gets a plain message only.

@@ -28,7 +28,7 @@ from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
 from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
-from sevens.store.errors import Conflict, Invalid, NotFound, Refused
+from sevens.store.errors import Conflict, DamagedRecord, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus, SeatRow, TeamRow
 from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, Stage, legal_formats
@@ -687,6 +687,7 @@ class OrganiserView:
     bots: tuple[str, ...] = field(default_factory=tuple)
     held: frozenset[str] = frozenset()  # seats some browser or bot token plays now
     released: frozenset[str] = frozenset()  # seats taken once, handed to the bots since (named, not joined)
+    unresolved: str | None = None  # why the scheduler could not resolve the open turn at its deadline, if it could not
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
@@ -714,7 +715,8 @@ def organiser_view(
     teams = store.teams_of(db, game_id=game.id) if taking_orders else []
     orders = store.order_states(db, game=game, seats=seats, teams=teams)
     states = {team: state.value for team, state in orders.items()}
-    events = [(e.at, e.actor, e.kind, e.detail) for e in store.events_of(db, game_id=game.id)]
+    event_rows = store.events_of(db, game_id=game.id)
+    events = [(e.at, e.actor, e.kind, e.detail) for e in event_rows]
     invites = {s.player_id: (invite_state(s, now=now).value, s.invite_expires_at) for s in seats}
     public = spectator_view(db, game, seat_rows=seats, team_rows=teams if taking_orders else None)
     house = {
@@ -726,7 +728,8 @@ def organiser_view(
     # A seat handed to the bots after the start keeps its name (the record's) but nobody has it.
     released = frozenset(s.player_id for s in seats if store.handed_to_bots(s))
     return OrganiserView(
-        public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held, released
+        public, states, events, game.paused_remaining, invites, house, store.strategy_names(), held, released,
+        store.unresolved_now(game, event_rows),
     )
 
 
@@ -1098,6 +1101,11 @@ def verify(game: GameRow) -> dict[str, Any]:
     """Check a finished game's record with the revealed seed (R14); explain when it cannot be yet."""
     if game.record_json is None and game.status == GameStatus.ENDED:
         return {"ok": None, "message": "the game was ended before it started: no die was thrown, nothing to verify"}
+    if game.record_json is not None:
+        try:
+            store.load_game(game)
+        except DamagedRecord as exc:  # said before the end too: the other pages send the organiser here
+            return {"ok": False, "message": str(exc)}
     if store.revealed_seed(game) is None:
         return {
             "ok": None,

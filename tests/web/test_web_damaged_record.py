@@ -1,0 +1,100 @@
+"""A game whose stored record no longer replays (changed in the database, or imported from a backup
+edited by hand): every page of the game says so in the site's look, with what its organiser can do,
+instead of a bare "Internal Server Error"; the record as stored can still be downloaded, the Verify
+page says where it fails, and the organiser can still delete the game. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from sevens.store.models import GameRow
+from web.conftest import WebDb
+from web.web_helpers import Hosted, every_seat_taken, new_client, post_form
+
+
+def _truncated(text: str) -> str:
+    return text[: len(text) // 2]
+
+
+def _edited(text: str) -> str:
+    record = json.loads(text)
+    order = record["turns"][0]["matches"][0]["home_order"]
+    order["force"], order["flair"] = order["flair"], order["force"] + 1  # not what was played
+    return json.dumps(record)
+
+
+def _damage(web_db: WebDb, game: Hosted, how: Callable[[str], str]) -> str:
+    with Session(web_db.engine) as db:
+        row = db.scalars(select(GameRow).where(GameRow.public_id == game.public_id)).one()
+        assert row.record_json is not None
+        row.record_json = how(row.record_json)
+        db.commit()
+        return row.record_json
+
+
+def _text(page: Any) -> str:
+    return " ".join(html.unescape(page.text).split())
+
+
+@pytest.mark.parametrize("how", [_truncated, _edited], ids=["truncated", "edited"])
+def test_every_page_of_a_game_with_a_damaged_record_says_so_and_what_to_do(
+    app: FastAPI, web_db: WebDb, how: Callable[[str], str], caplog: pytest.LogCaptureFixture
+) -> None:
+    game = every_seat_taken(app)
+    game.resolve(1)
+    stored = _damage(web_db, game, how)
+    stranger = new_client(app)
+    seen = {
+        "organiser": (game.organiser, ["", "?screen=1", "/organise", "/standing.csv", "/matches.csv"]),
+        "player": (game.players["p1"], ["", "/play", "/who-ordered", "/standing.csv"]),
+        "stranger": (stranger, ["", "?screen=1", "/matches.csv"]),
+    }
+    caplog.set_level(logging.INFO, logger="sevens")
+    for who, (client, paths) in seen.items():
+        quiet = TestClient(app, raise_server_exceptions=False, cookies=client.cookies, follow_redirects=False)
+        for path in paths:
+            page = quiet.get(game.base + path)
+            where = f"{who} {path or '/'}"
+            assert page.status_code == 500, where
+            assert page.headers["content-type"].startswith("text/html"), where
+            text = _text(page)
+            assert '<html lang="en">' in text and "<title>This game's record is damaged · Sevens</title>" in text, where
+            assert "the record this server keeps of this game is damaged: it no longer replays (" in text, where
+            assert f'<a href="{game.base}/record.json" id="stored-record">' in text, where
+            assert f'<a href="{game.base}/verify" id="verify-page">' in text, where
+            assert '<a href="/">home</a>' in text and "Traceback" not in text, where
+            assert ('id="delete"' in text) == (path == "/organise"), where
+        api = quiet.get(f"/api/v1/games/{game.public_id}")
+        assert api.status_code == 500, who
+        detail = api.json()["detail"]
+        assert detail.startswith("the record this server keeps of this game is damaged: it no longer replays ("), detail
+        assert f"download the record as it is stored from {game.base}/record.json" in detail, detail
+        # What the organiser is sent to: the record as stored, and the Verify page saying where it fails.
+        download = quiet.get(f"{game.base}/record.json")
+        assert download.status_code == 200 and download.text == stored, who
+        assert download.headers["content-disposition"] == f'attachment; filename="sevens-{game.public_id}-damaged.json"'
+        verify = quiet.get(f"{game.base}/verify")
+        assert verify.status_code == 200, who
+        assert re.search(r'id="verify-failed">Verification failed: the record this server keeps of this game is '
+                         r"damaged: it no longer replays \(", _text(verify)), who
+    # The operator hears of it once, in a line without a traceback, not at every request.
+    said = [r for r in caplog.records if r.name.startswith("sevens") and r.levelno >= logging.ERROR]
+    assert len(said) == 1 and said[0].exc_info is None, [r.getMessage() for r in said]
+    assert said[0].getMessage().startswith(
+        f"game {game.public_id}: its stored record is damaged and no longer replays: "
+    ), said[0].getMessage()
+    # The organiser's way out: the Delete form on their page still works.
+    gone = post_form(game.organiser, f"{game.base}/delete", {"confirm": "yes"})
+    assert gone.status_code == 200 and "deleted" in gone.text.lower()
+    assert stranger.get(game.base).status_code == 404
