@@ -526,3 +526,37 @@ def test_export_to_a_directory_quotes_a_long_id_by_its_first_40_characters_and_l
     result = runner.invoke(app, ["export", "--database-url", f"sqlite:///{source}", f"{tmp_path / 'out'}/"])
     assert result.exit_code == 2
     assert f"game '{'../' * 13}.'... (90 characters) ('cup') has an id sevens does not make" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["shareable", "full"])
+def test_export_names_the_game_whose_stored_record_is_damaged_and_what_to_do(tmp_path: Path, full: bool) -> None:
+    """A record changed in the database stopped every export with the parser's words alone
+    ("error: Unterminated string ..."), naming no game among however many the server holds."""
+    from datetime import UTC, datetime
+
+    from sevens.store import games as store
+    from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
+    from sevens.store.models import Visibility
+
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    engine = make_engine(url)
+    run_migrations(engine)
+    now = datetime.now(UTC)
+    with session_scope(make_sessionmaker(engine)) as db:
+        game = store.create_game(
+            db, spec=store.NewGame("Old cup", 4, 8, 2, 3600, "even", Visibility.PUBLIC), now=now
+        ).game
+        store.start_game(db, game_id=game.id, now=now)  # nobody joined: the bots play it to the end
+        public_id = game.public_id
+    engine.dispose()
+    with sqlite3.connect(tmp_path / "source.sqlite3") as db:
+        db.execute("UPDATE games SET record_json = substr(record_json, 1, 100)")
+    db.close()
+    target = tmp_path / "out.json"
+    result = runner.invoke(app, ["export", *(["--full"] if full else []), "--database-url", url, str(target)])
+    assert result.exit_code == 2, result.output
+    err = result.stderr
+    assert err.startswith("error: ") and err.count("\n") == 1, err
+    assert err.startswith(f"error: game {public_id} ('Old cup'): the record this server keeps of this game is damaged")
+    assert "so nothing was exported: download its record as stored from its page" in err
+    assert f"/games/{public_id}/record.json" in err and not target.exists(), err

@@ -411,6 +411,7 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
 
     from sevens.store.backup import export_backup
     from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision, stored_revision
+    from sevens.store.errors import StoreError
 
     try:
         # The migrations below would write sevens' tables into any database: first make sure
@@ -428,6 +429,9 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
         engine.dispose()
     except SQLAlchemyError as exc:
         fail(f"cannot read the database: {database_trouble(exc, url)}")
+    except StoreError as exc:  # a game's stored record that no longer replays, named
+        engine.dispose()
+        fail(str(exc))
     kind = "full backup" if full else "shareable export"
     if target == STDIN:
         try:

@@ -40,7 +40,7 @@ from sqlalchemy.orm import Session
 
 from sevens.rules import seed_commitment
 from sevens.store import games as store
-from sevens.store.errors import Conflict, Invalid
+from sevens.store.errors import Conflict, DamagedRecord, Invalid
 from sevens.store.models import (
     ApiPrincipal,
     EventRow,
@@ -105,10 +105,23 @@ def _log_dict(row: OrderLogRow, *, full: bool = True) -> dict[str, Any]:
     return line
 
 
+def _stored_record(game: GameRow, *, full: bool) -> dict[str, Any] | None:
+    if game.record_json is None:
+        return None
+    try:
+        return json.loads(game.record_json) if full else store.record_of(game)
+    except ValueError as exc:  # not JSON any more, or (DamagedRecord) no longer a game that replays
+        damaged = exc if isinstance(exc, DamagedRecord) else DamagedRecord(str(exc))
+        # Said with the game it is, and what to do: a bare "Unterminated string" named none.
+        raise Conflict(
+            f"game {game.public_id} ({quoted(game.name)}): {damaged}; so nothing was exported: download its record "
+            f"as stored from its page (/games/{game.public_id}/record.json), then restore the game from an earlier "
+            "export or have its organiser delete it, and export again"
+        ) from exc
+
+
 def _game_dict(db: Session, game: GameRow, *, full: bool, rematches: dict[int, GameRow]) -> dict[str, Any]:
-    record: dict[str, Any] | None = None
-    if game.record_json is not None:
-        record = json.loads(game.record_json) if full else store.record_of(game)
+    record = _stored_record(game, full=full)
     log = list(db.scalars(select(OrderLogRow).where(OrderLogRow.game_id == game.id).order_by(OrderLogRow.id)))
     # current_turn is the next turn to resolve: those below it are in the record, and their orders
     # are public (R13). The one at it is open, or was when the organiser ended the game: never
