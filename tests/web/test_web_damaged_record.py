@@ -10,6 +10,7 @@ import json
 import logging
 import re
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -19,8 +20,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from sevens.store.models import GameRow
+from sevens.web.scheduler import resolve_due
 from web.conftest import WebDb
-from web.web_helpers import Hosted, every_seat_taken, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, every_seat_taken, host_game, new_client, post_form
 
 
 def _truncated(text: str) -> str:
@@ -92,9 +94,31 @@ def test_every_page_of_a_game_with_a_damaged_record_says_so_and_what_to_do(
     said = [r for r in caplog.records if r.name.startswith("sevens") and r.levelno >= logging.ERROR]
     assert len(said) == 1 and said[0].exc_info is None, [r.getMessage() for r in said]
     assert said[0].getMessage().startswith(
-        f"game {game.public_id}: its stored record is damaged and no longer replays: "
+        f"game {game.public_id}: its stored record is damaged and no longer replays (its Verify page says where); "
+        "its pages say so"
     ), said[0].getMessage()
     # The organiser's way out: the Delete form on their page still works.
     gone = post_form(game.organiser, f"{game.base}/delete", {"confirm": "yes"})
     assert gone.status_code == 200 and "deleted" in gone.text.lower()
     assert stranger.get(game.base).status_code == 404
+
+
+def test_the_scheduler_says_a_damaged_record_once_without_a_traceback(
+    app: FastAPI, web_db: WebDb, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Met at a deadline, such a record was a traceback in the log (said once): the record was
+    changed outside sevens, which no traceback explains. Now one line, with what to do."""
+    game = host_game(app)
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    _damage(web_db, game, _truncated)
+    failed: set[tuple[int, int]] = set()
+    with caplog.at_level(logging.INFO, logger="sevens.web.scheduler"):
+        for _ in range(3):
+            assert resolve_due(app.state.sessionmaker, now=clock() + timedelta(hours=25), failed=failed) == 0
+    lines = [r for r in caplog.records if r.name == "sevens.web.scheduler"]
+    assert [(r.levelno, r.exc_info) for r in lines] == [(logging.ERROR, None)], [r.getMessage() for r in lines]
+    assert lines[0].getMessage().startswith(
+        f"game {game.public_id}: turn 1 cannot be resolved at its deadline: its stored record is damaged"
+    ), lines[0].getMessage()

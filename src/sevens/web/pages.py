@@ -913,10 +913,11 @@ def say_damaged(request: Request, public_id: str, exc: DamagedRecord) -> None:
     said: set[str] = request.app.state.damaged_said
     if public_id not in said:
         said.add(public_id)
+        # Not where it fails: a record's words may quote a name, which no log line holds.
         log.error(
-            "game %s: its stored record is damaged and no longer replays: %s; its pages say so (answered 500, said "
-            "once): restore the game from a backup made before, or its organiser deletes it", public_id or "?",
-            exc.reason,
+            "game %s: its stored record is damaged and no longer replays (its Verify page says where); its pages "
+            "say so (answered 500, said once): restore the game from a backup made before, or its organiser "
+            "deletes it", public_id or "?",
         )
 
 

@@ -79,14 +79,15 @@ def resolve_due(
                     public_id, turn, exc.what,
                 )
                 _tell_organiser(factory, game_id=game_id, turn=turn, now=now, why=exc.what)
-        except DamagedRecord as exc:
+        except DamagedRecord:
             # Not a bug to trace: the record was changed outside sevens. The game's pages say so (to
-            # its organiser too), so the event log, which they cannot show, is not written.
+            # its organiser too), so the event log, which they cannot show, is not written; nor is
+            # where it fails, whose words may quote a name.
             if not said:
                 log.error(
                     "game %s: turn %s cannot be resolved at its deadline: its stored record is damaged and no "
-                    "longer replays: %s; tried again at every poll (said once): restore the game from a backup "
-                    "made before, or its organiser deletes it", public_id, turn, exc.reason,
+                    "longer replays (its Verify page says where); tried again at every poll (said once): restore "
+                    "the game from a backup made before, or its organiser deletes it", public_id, turn,
                 )
         except Exception:  # one broken game must not stop the others' deadlines
             if not said:
