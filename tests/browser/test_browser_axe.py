@@ -148,6 +148,12 @@ class Games:
                 "UPDATE games SET seed_hex = ?, seed_sha256 = ?, record_json = ? WHERE public_id = ?",
                 (other, seed_commitment(other), text, public_id),
             )
+        # A lobby whose row holds a time the server cannot read (as a hand-edited database could):
+        # its page fails with an unexpected error, the page with a reference. The guest's, so that
+        # no page of the organiser's lists it.
+        self.broken, _ = create(guest, "Broken cup", "24")
+        with sqlite3.connect(database) as db:
+            db.execute("UPDATE games SET created_at = 'not a time' WHERE public_id = ?", (self.broken.split("/")[-2],))
         self.organiser = org.context.storage_state()
         self.player = guest.context.storage_state()
         org.context.close()
@@ -265,6 +271,9 @@ STATES: list[State] = [
     ("who ordered", "", True, _go(lambda g: g.game(g.running, "/who-ordered"), "h1")),
     ("verify, good record", "", True, _go(lambda g: g.game(g.over, "/verify"), "#verified")),
     ("verify, damaged record", "", True, _go(lambda g: g.game(g.damaged, "/verify"), "#verify-failed")),
+    ("game page, damaged record", "", True, _go(lambda g: g.game(g.damaged), "#stored-record")),
+    ("organiser page, damaged record, Delete", "organiser", True, _go(lambda g: g.damaged, "#delete")),
+    ("error 500, unexpected, with a reference", "", True, _go(lambda g: g.game(g.broken), "#reference")),
     ("error 404", "", True, _go(lambda g: g.server + "/no/such/page", "h1:has-text('Sorry: 404')")),
     ("error 403, a stranger at the organiser page", "", True, _go(lambda g: g.running, "h1:has-text('Sorry: 403')")),
     ("error 403, a stranger at a player's page", "", True, _go(lambda g: g.game(g.running, "/play"), "h1:has-text('Sorry: 403')")),

@@ -89,3 +89,43 @@ def test_no_page_breaks_a_rule_of_its_content_security_policy(server: str, chrom
         visit(spectator, address)
         visit(player, address)
     assert broken == []
+
+
+def test_the_error_pages_of_a_damaged_record_and_of_an_unexpected_failure_keep_the_policy(
+    tmp_path: Any, chromium: Any
+) -> None:
+    """The pages a game with a damaged record shows (to a spectator, and to its organiser, with the
+    Delete form) and the page of an unexpected failure (a row holding a time the server cannot
+    read) break no rule of the policy either."""
+    import sqlite3
+
+    from playwright.sync_api import expect
+
+    from browser.browser_helpers import serve
+
+    running = serve(tmp_path)
+    server = next(running)
+    try:
+        broken: list[str] = []
+        organiser = _watched(chromium, broken)
+        made = []
+        for name in ("Damaged cup", "Broken cup"):
+            visit(organiser, server + "/")
+            organiser.fill("input[name=name]", name)
+            organiser.click("#create-game button[type=submit]")
+            made.append(server + str(organiser.locator("#to-organise").get_attribute("href")))
+        visit(organiser, made[0])
+        organiser.click("#start button")  # nobody joined: the bots play it to the end at once
+        damaged, crashing = (address.split("/")[-2] for address in made)
+        with sqlite3.connect(tmp_path / "browser.sqlite3") as db:
+            db.execute("UPDATE games SET record_json = substr(record_json, 1, 100) WHERE public_id = ?", (damaged,))
+            db.execute("UPDATE games SET created_at = 'not a time' WHERE public_id = ?", (crashing,))
+        visit(organiser, made[0])
+        expect(organiser.locator("#delete")).to_be_visible()
+        visit(organiser, f"{server}/games/{damaged}")
+        expect(organiser.locator("#stored-record")).to_be_visible()
+        visit(organiser, f"{server}/games/{crashing}")
+        expect(organiser.locator("#reference")).to_be_visible()
+        assert broken == []
+    finally:
+        next(running, None)
