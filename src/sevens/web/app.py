@@ -439,7 +439,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
                 f": download the record as it is stored from {settings.root_path}{game}/record.json and see where it "
                 f"fails at {settings.root_path}{game}/verify" if game else ""
             )
-            return JSONResponse({"detail": f"{exc}; nothing can be done in this game until it is repaired{where}"},
+            return JSONResponse({"detail": f"{exc}; nothing of this game can be shown or played until it is repaired{where}"},
                                 status_code=500)
         return templates.TemplateResponse(
             request, "error.html", {"status": 500, "message": str(exc), "damaged": True, "game_link": game},
