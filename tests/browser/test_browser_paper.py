@@ -117,3 +117,79 @@ def test_the_new_games_links_print_as_a_sheet_of_invites(server: str, chromium: 
     expect(page.locator("#print-sheet-note")).to_be_visible()
     pdf = page.pdf(format="A4")
     assert pdf.startswith(b"%PDF") and _pages(pdf) >= 2
+
+
+def _decoded(element: Any) -> list[str]:
+    """What a phone's camera reads from ``element`` as printed: its screenshot (at twice the
+    pixels, as a camera sees a sheet closer than a screen shows it) decoded by zxing-cpp."""
+    import io
+
+    import zxingcpp
+    from PIL import Image
+
+    shot = Image.open(io.BytesIO(element.screenshot(animations="disabled")))
+    return [found.text for found in zxingcpp.read_barcodes(shot) if found.format == zxingcpp.BarcodeFormat.QRCode]
+
+
+@pytest.fixture
+def proxied(tmp_path: Any) -> Any:
+    from browser.browser_helpers import serve
+    from sevens.web.testing import PrefixProxy
+
+    for upstream in serve(tmp_path, root_path="/sevens"):
+        with PrefixProxy(upstream, "/sevens") as proxy:
+            yield proxy
+
+
+def test_each_printed_strips_qr_code_opens_that_seat_and_a_new_invite_prints_as_a_strip(
+    proxied: Any, chromium: Any
+) -> None:
+    """No test read the codes: each strip's QR code, screenshot as printed and decoded, is exactly
+    its seat's invite link, whole, with the server's address and its root path (/sevens), and no
+    code is the organiser's link. The page of one seat's new invite link printed as the warning
+    and the bare link: it prints as the same strip (the seat's name, the link, a code of it)."""
+    from playwright.sync_api import expect
+
+    site = proxied.url
+    context = chromium.new_context(viewport=A4_PRINTABLE, device_scale_factor=2)
+    context.on("dialog", lambda dialog: dialog.accept())
+    page = context.new_page()
+    visit(page, f"{site}/")
+    page.get_by_label("Name", exact=True).fill("QR night")
+    page.get_by_label("Players and teams (R12)").select_option("8-8-1")
+    page.get_by_role("button", name="Create game").click()
+    expect(page.locator("#invites li")).to_have_count(8)
+    links = page.locator("#invites code.invite").all_inner_texts()
+    organiser_link = page.locator("#organiser-link").inner_text()
+    assert all(re.fullmatch(re.escape(site) + r"/join/[\w-]+", link) for link in links), links
+    page.emulate_media(media="print")
+    read = [_decoded(strip.locator("svg.qr")) for strip in page.locator("#invites li").all()]
+    assert read == [[link] for link in links]
+    assert organiser_link not in str(read) and organiser_link.split("/")[-1] not in str(read)
+
+    # Seat 3 is taken, its player signed out, and the organiser prints its new link.
+    player = chromium.new_context(viewport=A4_PRINTABLE).new_page()
+    visit(player, links[2])
+    player.get_by_label("Your display name").fill("Ann")
+    player.get_by_role("button", name=re.compile("^Join")).click()
+    expect(player.locator("h1")).to_contain_text("QR night")
+    page.emulate_media(media="screen")
+    page.locator("#to-organise").click()
+    page.get_by_role("button", name="Sign out and new link for seat p3").click()
+    expect(page.locator("#invite-link")).to_be_visible()
+    new_link = page.locator("#invite-link").inner_text()
+    assert re.fullmatch(re.escape(site) + r"/join/[\w-]+", new_link) and new_link != links[2]
+    expect(page.get_by_role("img", name="QR code of seat 3's invite link")).to_be_hidden()
+    page.emulate_media(media="print")
+    strip = page.locator("#invite-strip")
+    expect(strip).to_be_visible()
+    for text in ("QR night", "Seat 3", "Ann:", new_link):
+        expect(strip).to_contain_text(text)
+    assert strip.evaluate("e => getComputedStyle(e).breakInside") == "avoid"
+    assert strip.evaluate("e => getComputedStyle(e).display") == "grid"
+    code = strip.get_by_role("img", name="QR code of seat 3's invite link")
+    expect(code).to_be_visible()
+    assert _decoded(code) == [new_link]
+    for selector in (".warn", "button", "main a"):
+        for element in page.locator(selector).all():
+            expect(element).to_be_hidden()
