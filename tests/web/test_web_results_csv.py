@@ -99,3 +99,36 @@ def test_a_private_games_csv_is_for_its_players_only(app: FastAPI) -> None:
         assert stranger.get(f"{game.base}/{path}").status_code == 404
         assert stranger.get(f"/api/v1/games/{game.public_id}/{path}").status_code == 404
         assert len(_rows(game.players["p1"].get(f"{game.base}/{path}"))) == (0 if path == "standing.csv" else 4)
+
+
+def test_the_manager_column_says_what_the_games_teams_table_says(app: FastAPI) -> None:
+    """The Teams table says "house team (bot: even)", "not taken (bot: even)", "Cy, handed to the
+    bots (bot: even)"; the CSV said "house team", "not taken", "Cy, handed to the bots", leaving out
+    which bot played. Both now come from one wording (SpectatorView.manager_words). Read as a
+    spreadsheet reads it: Python's csv with the byte order mark (utf-8-sig), a line per match."""
+    import re
+
+    game = host_game(app, arrangement="5-16-3", hours="0", name="Pub cup")  # one house team
+    for seat, name in (("p1", "Ann"), ("p2", "Bob"), ("p3", "Cy")):
+        game.join(seat, name)
+    game.start()
+    from web.web_helpers import post_form
+
+    assert post_form(game.organiser, f"{game.base}/seats/p3/release").status_code == 303
+    game.resolve(1)
+    page = new_client(app).get(game.base).text
+    teams = re.search(r'<section id="teams">(.*?)</section>', page, re.S)
+    assert teams is not None
+    table = {
+        re.sub(r"<[^>]+>", "", team): re.sub(r"<[^>]+>", "", manager)
+        for team, manager in re.findall(r'<tr><td class="name">(.*?)</td><td>\w</td><td class="name">(.*?)</td>', teams.group(1))
+    }
+    assert len(table) == 16
+    said = set(table.values())
+    assert {"Ann", "Bob", "Cy, handed to the bots (bot: even)", "not taken (bot: even)", "house team (bot: even)"} == said
+    raw = new_client(app).get(f"{game.base}/matches.csv").content
+    rows = list(csv.DictReader(io.StringIO(raw.decode("utf-8-sig"), newline="")))
+    assert list(rows[0])[:7] == ["turn", "stage", "match", "home", "home manager", "away", "away manager"]
+    assert len(rows) == 8 and len({r["match"] for r in rows}) == 8  # a line per match of turn 1
+    for row in rows:
+        assert row["home manager"] == table[row["home"]] and row["away manager"] == table[row["away"]]

@@ -45,15 +45,10 @@ def _csv(header: Sequence[str], rows: Iterable[Sequence[str | int | None]]) -> s
 
 
 def _manager(view: SpectatorView, team: str) -> str:
-    """Who managed a team, as the Teams table says it (a person's name, or a bot's part)."""
-    info = view.teams[team]
-    if info.manager == "house":
-        return "house team"
-    if team in view.handed_over:
-        return f"{info.manager}, handed to the bots"
-    if team in view.unclaimed:
-        return "not taken"
-    return info.manager
+    """Who manages a team, in the words of the game page's Teams table (a person's name, a house
+    team, a seat not taken or handed to the bots, and the bot that plays it then)."""
+    who, said = view.manager_words(team)
+    return (who or "") + said
 
 
 def standing_csv(view: SpectatorView) -> str:

@@ -502,6 +502,26 @@ class SpectatorView:
         info = self.teams.get(team)
         return info.name if info else team
 
+    def manager_words(self, team: str) -> tuple[str | None, str]:
+        """Who manages ``team``, as the Teams table and the CSV files both say it: the person's name
+        (None for a house team or a seat not taken) and the words after it, with the bot that plays
+        it for nobody (public: the odds name it to each opponent).
+
+        >>> view = SpectatorView(None, "running", None, None, {"t1": TeamInfo("t1", "Fiji", "A", "house", 100, True, "even")},
+        ...     [], {}, [], [], [], None, None, None)  # type: ignore[arg-type]
+        >>> view.manager_words("t1")
+        (None, 'house team (bot: even)')
+        """
+        info = self.teams[team]
+        bot = f" (bot: {info.bot})" if info.bot else ""
+        if info.manager == "house":
+            return None, f"house team{bot}"
+        if team in self.handed_over:
+            return info.manager, f", handed to the bots{bot}"
+        if team in self.unclaimed:
+            return None, f"not taken{bot}"
+        return info.manager, bot
+
     def bots_then(self, turn: int) -> dict[str, str]:
         """The teams a bot played in resolved ``turn`` because nobody played their seat then:
         ``unclaimed`` or ``released``, as kept when it was resolved. A turn resolved before that
