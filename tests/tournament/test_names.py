@@ -14,6 +14,7 @@ from sevens.tournament.names import (
     graphemes,
     name_clash,
     name_key,
+    skeleton,
 )
 
 FIJI = "\U0001f1eb\U0001f1ef"
@@ -95,6 +96,31 @@ def test_names_that_look_different_stay_two(one: str, other: str) -> None:
     assert name_key(one) != name_key(other)
     assert name_clash(one, taken=[other]) is None
     assert clean_name(one, what="the name", limit=40) == one
+
+
+@pytest.mark.parametrize(("one", "other", "said"), [
+    ("AI", "Al", " (its capital 'I' looks like a small 'l')"),
+    ("Al", "AI", " (its small 'l' looks like a capital 'I')"),
+    ("Bob0", "BobO", " (its digit '0' looks like a capital 'O')"),
+    ("Team 1", "Team I", " (its digit '1' looks like a capital 'I')"),
+    ("Arnie", "Amie", " (its 'rn' looks like 'm')"),
+    ("АI", "Al", " (its capital 'I' looks like a small 'l')"),  # a Cyrillic А and a capital i
+])
+def test_names_told_apart_only_by_a_latin_look_alike_clash_and_say_which(one: str, other: str, said: str) -> None:
+    """"Al" and "AI", "Bob0" and "BobO" were two names, one sight in a sans-serif face (a big screen,
+    a table): they clash, and the clash says which character reads as which."""
+    assert name_key(one) != name_key(other) and skeleton(one) == skeleton(other)
+    assert name_clash(one, taken=["Zoe", other]) == Clash(other, None, said)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("IAN", "LAN"),  # a capital I is drawn as a small l, never as a capital L
+    ("bob0", "bobo"),  # a zero stands as tall as a capital O
+    ("Al", "Ai"),
+    ("Carl", "Cari"),
+])
+def test_latin_names_that_look_different_stay_two(one: str, other: str) -> None:
+    assert name_clash(one, taken=[other]) is None
 
 
 def test_every_look_alike_maps_a_cyrillic_or_greek_letter_to_a_latin_one() -> None:

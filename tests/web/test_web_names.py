@@ -136,6 +136,29 @@ def test_a_name_drawn_in_another_script_as_another_players_name_is_refused(app: 
     assert _join(app, invites["p4"], "Nikos") == (200, "Nikos")
 
 
+def test_a_name_told_apart_only_by_a_latin_look_alike_is_refused_saying_which(app: FastAPI) -> None:
+    """"Al" and "AI" (a capital i), "Bob0" and "BobO" joined one game: on the big screen and in the
+    tables they were one name twice. The join, by the API or the form, says which name it reads as,
+    which character does it and what to do; names that only resemble ("IAN", "LAN") stay two."""
+    created = _create(app, "Pub sevens")
+    invites = created["invites"]
+    assert _join(app, invites["p1"], "Al") == (200, "Al")
+    assert _join(app, invites["p2"], "AI") == (422, (
+        "another player in this game is already called 'Al', which 'AI' reads as (its capital 'I' looks like a "
+        "small 'l'); pick another display name"
+    ))
+    assert _join(app, invites["p2"], "Bob0") == (200, "Bob0")
+    form = post_form(new_client(app), f"/join/{invites['p3']}", {"name": "BobO"})
+    assert form.status_code == 422
+    assert "already called &#39;Bob0&#39;, which &#39;BobO&#39; reads as (its capital &#39;O&#39; looks like a digit" in form.text
+    assert _join(app, invites["p3"], "АI") == (422, (  # a Cyrillic А and a capital i
+        "another player in this game is already called 'Al', which 'АI' reads as (its capital 'I' looks like a "
+        "small 'l'); pick another display name"
+    ))
+    assert _join(app, invites["p3"], "IAN") == (200, "IAN")
+    assert _join(app, invites["p4"], "LAN") == (200, "LAN")
+
+
 def test_a_name_is_as_long_as_the_characters_a_reader_sees(app: FastAPI) -> None:
     """A flag, a thumb with a skin tone and a family emoji are one character each to a reader; the
     limit counted code points, so 21 flags (42) were refused as too long for a name of 40 and

@@ -770,8 +770,9 @@ def _reserved_words(game: GameRow) -> dict[str, str]:
 
 def _name_clash(name: str, game: GameRow, taken: Iterable[str] = ()) -> str | None:
     """Why ``name`` cannot be the display name of a player of ``game`` beside the names ``taken``
-    (:func:`sevens.tournament.names.name_clash`: case, spacing, the form of a letter and a Cyrillic
-    or Greek letter drawn as a Latin one do not make it another), or None.
+    (:func:`sevens.tournament.names.name_clash`: case, spacing, the form of a letter, a Cyrillic
+    or Greek letter drawn as a Latin one and a Latin look-alike, "AI" for "Al", do not make it
+    another), or None.
 
     >>> game = GameRow(teams=8)
     >>> _name_clash("YOU", game)

@@ -17,7 +17,9 @@ the tags that spell the flags of England, Scotland and Wales after a black flag.
 
 Names are compared by :func:`name_key`: case, spacing, the form of a character (a full-width
 letter, a mathematical bold one), the invisible joiners and variation selectors, and a Cyrillic or
-Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) do not tell two names apart. A name in one
+Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) do not tell two names apart; nor, with case
+kept, do the Latin characters a plain face draws alike (:data:`LATIN_LOOK_ALIKES`: "AI" and "Al",
+"Bob0" and "BobO", :func:`skeleton`). A name in one
 script is never refused for its script: only one that would read as another name beside it
 (:func:`name_clash`).
 """
@@ -29,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
+    "LATIN_LOOK_ALIKES",
     "LOOK_ALIKES",
     "MAX_MARKS",
     "POINTS_PER_CHARACTER",
@@ -43,6 +46,7 @@ __all__ = [
     "refused_character",
     "shortened",
     "shown_character",
+    "skeleton",
 ]
 
 MAX_MARKS = 8
@@ -74,7 +78,24 @@ LOOK_ALIKES: Mapping[int, str] = {
 """Cyrillic and Greek letters drawn as a Latin one (Unicode TR39's confusables, the common cases
 between these three scripts): "Аnn" with a Cyrillic А reads as "Ann". Letters that merely resemble
 one (Cyrillic п, Greek η) are not here; nor are look-alikes within Latin (I and l), which case
-folding would make clash with names that do not look alike ("IAN", "LAN")."""
+folding would make clash with names that do not look alike ("IAN", "LAN"): those are
+:data:`LATIN_LOOK_ALIKES`, compared with case kept."""
+
+LATIN_LOOK_ALIKES: Mapping[str, str] = {
+    "I": "l", "1": "l", "|": "l", "ǀ": "l",  # a capital i, the digit one, a bar, a dental click
+    "0": "O",  # the digit zero
+    "rn": "m",
+}
+"""Letters, digits and signs of the Latin keyboard that a sans-serif face (the site's, a big
+screen's) draws as another, each with the one it is drawn as (TR39's confusables among them): "AI"
+with a capital i reads as "Al", "Bob0" as "BobO", "Arnie" as "Amie". Compared with case kept, as
+they are drawn: a capital I is a small l, never a capital L, so "IAN" and "LAN" stay two names, and
+"bob0" is no "bobo" (a zero stands as tall as a capital O, not as a small o)."""
+
+_SHOWN_AS = {
+    "I": "capital 'I'", "l": "small 'l'", "1": "digit '1'", "|": "bar '|'", "ǀ": "click 'ǀ'",
+    "0": "digit '0'", "O": "capital 'O'", "rn": "'rn'", "m": "'m'",
+}
 
 _JOINERS = frozenset("\u200c\u200d")
 _BLACK_FLAG = "\U0001f3f4"
@@ -380,6 +401,45 @@ def name_key(name: str) -> str:
     return _spaced(unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", unfolded.casefold()).translate(LOOK_ALIKES)))
 
 
+def _drawn(name: str) -> str:
+    """``name`` as :func:`name_key` reads it before case is folded: what :func:`skeleton` and the
+    message about a Latin look-alike go by."""
+    return _spaced(unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", name.translate(_UNSEEN)).translate(LOOK_ALIKES)))
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like where it is drawn, case kept: :func:`name_key`'s reading, with each
+    of :data:`LATIN_LOOK_ALIKES` as the letter it is drawn as. Two names of one skeleton look alike
+    though their keys differ.
+
+    >>> skeleton("AI") == skeleton("Al"), skeleton("Bob0") == skeleton("BobO"), skeleton("Arnie") == skeleton("Amie")
+    (True, True, True)
+    >>> skeleton("IAN") == skeleton("LAN"), skeleton("bob0") == skeleton("bobo"), skeleton("АI")
+    (False, False, 'Al')
+    """
+    drawn = _drawn(name).replace("rn", "m")
+    return "".join(LATIN_LOOK_ALIKES.get(char, char) for char in drawn)
+
+
+def _latin_look_alike(name: str, other: str) -> str:
+    """Which character of ``name`` is drawn as another of ``other``, as a clause for a message
+    (" (its capital 'I' looks like a small 'l')"), for two names of one :func:`skeleton`; "" if the
+    two differ in nothing of :data:`LATIN_LOOK_ALIKES`."""
+    mine, theirs = _drawn(name), _drawn(other)
+    at = there = 0
+    while at < len(mine) and there < len(theirs):
+        if mine[at] == theirs[there]:
+            at, there = at + 1, there + 1
+            continue
+        one = "rn" if mine.startswith("rn", at) and theirs[there] == "m" else mine[at]
+        two = "rn" if theirs.startswith("rn", there) and mine[at] == "m" else theirs[there]
+        if one in _SHOWN_AS and two in _SHOWN_AS:
+            like = _SHOWN_AS[two] if _SHOWN_AS[two].startswith("'") else f"a {_SHOWN_AS[two]}"
+            return f" (its {_SHOWN_AS[one]} looks like {like})"
+        at, there = at + len(one), there + len(two)
+    return ""
+
+
 def _other_script(name: str) -> str:
     """What makes ``name`` read as a Latin name it is not: its first Cyrillic or Greek letter drawn
     as a Latin one, as a clause for a message, or "" if it has none."""
@@ -432,9 +492,12 @@ def name_clash(
     >>> name_clash("F\u0456ji", reserved={"Fiji": "is a team"}).why, name_clash("\u0410\u043d\u043d\u0430", taken=["Ann"])
     ('is a team', None)
     """
-    key = name_key(name)
+    key, drawn = name_key(name), skeleton(name)
     words = reserved.items() if isinstance(reserved, Mapping) else reserved
     for other, why in [*((t, None) for t in taken), *words]:
+        if name_key(other) != key and skeleton(other) == drawn:
+            # Told apart only by a Latin look-alike: "AI" beside "Al" (and any other-script letter).
+            return Clash(other, why, _latin_look_alike(name, other) or _other_script(name) or _other_script(other))
         if name_key(other) == key:
             plain = _spaced(unicodedata.normalize("NFKC", name).casefold()) == _spaced(
                 unicodedata.normalize("NFKC", other).casefold()
