@@ -108,3 +108,76 @@ def test_the_big_screen_follows_the_game_alone_at_the_busy_pace(server: str, chr
     expect(page.locator("#last-results h2")).to_have_text(re.compile("Turn 2 results"))
     # A reload replaces the page: an hour of polls left nothing behind in it.
     assert abs(page.evaluate("document.getElementsByTagName('*').length") - elements) < 50
+
+
+PUB = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lou", "Max", "Ned", "Oz", "Pat"]
+
+
+def test_a_sixteen_player_evening_on_the_big_screen_waits_by_name_and_crowns_its_champion(
+    server: str, chromium: Any
+) -> None:
+    """Sixteen players in a pub, the organiser's browser on a 1280x720 television, a spectator's
+    too, turn after turn to the final. With one order missing the screen showed nothing but the
+    deadline two hours off: the organiser's now says which team, and whose, the turn waits for (as
+    the organiser's and players' pages do, never what: R13), a spectator's only when a turn is played.
+    Teams carry their players' names, the open turn its stage, and after the final the champion and
+    its player stand out with the final's result; nothing scrolls."""
+    import httpx
+    from playwright.sync_api import expect
+
+    with httpx.Client(base_url=server, timeout=60) as api:
+        made = api.post("/api/v1/games", json={
+            "name": "Pub sevens", "players": 16, "teams": 16, "teams_per_player": 1, "deadline_hours": 2,
+        }).json()
+        game = made["game"]
+        seats = {}
+        for number, name in enumerate(PUB, start=1):
+            joined = api.post("/api/v1/join", json={"invite": made["invites"][f"p{number}"], "name": name}).json()
+            seats[name] = {"Authorization": f"Bearer {joined['token']}"}
+        api.post(f"/api/v1/games/{game}/start", headers={"Authorization": f"Bearer {made['token']}"}).raise_for_status()
+        teams = {t["id"]: (t["name"], t["manager"]) for t in api.get(f"/api/v1/games/{game}").json()["teams"]}
+        organiser = chromium.new_context(viewport=SMALL_TV).new_page()
+        visit(organiser, f"{server}/organiser/{made['organiser_link']}")
+        organiser.get_by_role("button", name="Organise this game from this browser").click()
+        organiser.wait_for_url(re.compile("/organise$"))
+        visit(organiser, f"{server}/games/{game}?screen=1")
+        spectator = chromium.new_context(viewport=SMALL_TV).new_page()
+        visit(spectator, f"{server}/games/{game}?screen=1")
+        for turn, stage in enumerate(("group", "group", "group", "quarter-final", "semi-final", "final"), start=1):
+            playing = [(h, team) for h in seats.values() for w in api.get("/api/v1/waiting", headers=h).json() for team in w["teams"]]
+            assert len(playing) == {"quarter-final": 8, "semi-final": 4, "final": 2}.get(stage, 16)
+            for h, team in playing[:-1]:
+                said = api.put(f"/api/v1/games/{game}/orders/{team}", headers=h, json={"turn": turn, "force": 6, "flair": 6, "ready": True})
+                assert said.status_code == 200, said.text
+            last, (name, player) = playing[-1], teams[playing[-1][1]]
+            expect(organiser.locator("#waiting h2")).to_have_text("Waiting for 1 team", timeout=20000)
+            expect(organiser.locator("#waiting li")).to_have_text(f"{name} ({player})")
+            expect(organiser.locator("#fixtures h2")).to_have_text(f"This turn's matches ({stage})")
+            first_home = organiser.locator("#fixtures li").first.inner_text()
+            assert re.fullmatch(r".+ \(\w+\) v .+ \(\w+\)", first_home), first_home
+            expect(spectator.locator("#turn")).to_have_text(re.compile(f"^{turn} of 6"), timeout=20000)
+            expect(spectator.locator("#waiting h2")).to_have_text("When this turn is played")
+            expect(spectator.locator("#waiting")).not_to_contain_text(player)
+            expect(spectator.locator("#waiting li")).to_have_count(0)
+            for page in (organiser, spectator):
+                width, height, shown_width, shown_height = _fits(page)
+                assert (width, height) == (shown_width, shown_height), f"turn {turn} scrolls: {width}x{height}"
+            if stage == "quarter-final":
+                assert axe_problems(organiser, "the organiser's big screen, a turn waiting") == []
+            said = api.put(f"/api/v1/games/{game}/orders/{last[1]}", headers=last[0], json={"turn": turn, "force": 6, "flair": 6, "ready": True})
+            assert said.status_code == 200, said.text
+        final = api.get(f"/api/v1/games/{game}").json()
+    champion, runner_up = final["standing"][0]["team"], final["standing"][1]["team"]
+    for page in (organiser, spectator):
+        expect(page.locator("#big-champion .champion-name")).to_have_text(
+            f"{teams[champion][0]} ({teams[champion][1]})", timeout=20000
+        )
+        expect(page.locator("#final-result")).to_contain_text(
+            f"won the final against {teams[runner_up][0]} ({teams[runner_up][1]}), "
+        )
+        expect(page.locator("#waiting")).to_have_count(0)
+        size = page.evaluate("parseFloat(getComputedStyle(document.body).fontSize)")
+        assert page.evaluate("parseFloat(getComputedStyle(document.querySelector('#big-champion .champion-name')).fontSize)") >= 1.9 * size
+        expect(page.locator("#big-champion")).to_be_in_viewport(ratio=1)
+        width, height, shown_width, shown_height = _fits(page)
+        assert (width, height) == (shown_width, shown_height), f"the final's screen scrolls: {width}x{height}"

@@ -830,9 +830,15 @@ def game_page(
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
+    waiting: tuple[views.TurnTeam, ...] = ()
+    if screen == "1" and access.organiser and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+        # The organiser's big screen names the teams the turn waits for, as the organiser's and every
+        # player's page do (whether, never what: R13); a spectator's says only what it waits for. Its
+        # version moves as orders come in, so the list follows without a touch.
+        waiting = tuple(t for t in views.who_ordered_now(db, game, "") if t.state in ("none", "saved"))
     context = {
         "view": views.spectator_view(db, game), "access": access, "live": _live(request, db, game, access, principal),
-        "screen": screen == "1", **_sequels(db, principal, game),
+        "screen": screen == "1", "waiting": waiting, **_sequels(db, principal, game),
         # printed under the title: where a sheet's reader follows the game and verifies it
         "address": f"{_base_url(request, settings)}/games/{game.public_id}",
     }
