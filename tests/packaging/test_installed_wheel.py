@@ -160,6 +160,23 @@ def test_the_metadata_names_the_package_its_version_python_licence_readme_and_co
     assert "[console_scripts]\nsevens = sevens.cli:run\n" in points
 
 
+def test_the_wheel_and_the_sdist_carry_the_licence_text(installed: Installed) -> None:
+    """The metadata said MIT, but neither archive held the licence's text, which MIT asks to go with
+    every copy: LICENSE is now in both (license-files in pyproject.toml)."""
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Copyright (c) 2026 the sevens contributors" in text
+    with zipfile.ZipFile(installed.wheel) as archive:
+        held = [n for n in archive.namelist() if n.endswith(".dist-info/licenses/LICENSE")]
+        assert len(held) == 1, archive.namelist()
+        assert archive.read(held[0]).decode() == text
+    assert _metadata(installed.wheel).get_all("License-File") == ["LICENSE"]
+    with tarfile.open(installed.sdist) as archive:
+        member = archive.extractfile(f"{installed.sdist.name.removesuffix('.tar.gz')}/LICENSE")
+        assert member is not None and member.read().decode() == text
+    installed_licence = next(installed.venv.glob("lib/python*/site-packages/sevens-*.dist-info/licenses/LICENSE"))
+    assert installed_licence.read_text() == text
+
+
 def test_the_dependencies_are_ranges_the_lock_satisfies_with_nothing_only_tests_need(installed: Installed) -> None:
     """A pinned dependency (numpy==2.4.6) made pip change the numpy of any environment sevens was
     installed into, or refuse; a range from the version tested keeps it installable beside others."""
