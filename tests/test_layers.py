@@ -83,3 +83,58 @@ def test_the_command_line_loads_no_solver_or_plotting_library() -> None:
     loaded = set(subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split())
     assert "sevens.odds.solver" in loaded  # the probe did load the module that uses scipy.optimize
     assert {"scipy.optimize", "matplotlib"}.isdisjoint(loaded)
+
+
+# The optional packages (extras in pyproject.toml, sevens.extras.EXTRAS) and the one module each may
+# be imported from: a plain `pip install sevens` leaves them out, so every other module must load
+# without them, and these import them inside the functions that use them.
+OPTIONAL = {"psycopg": set(), "dask": {"lab/on_dask.py"}, "distributed": {"lab/on_dask.py"},
+            "matplotlib": {"lab/plot.py"}}
+
+
+def _top_level_imports(tree: ast.Module) -> set[int]:
+    """The line numbers of the imports a module runs as it loads (not in a function, nor under TYPE_CHECKING)."""
+    lines: set[int] = set()
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                lines.add(node.lineno)
+            elif isinstance(node, ast.If) and not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, ast.Try | ast.With | ast.ClassDef):
+                visit(node.body)
+                for handler in getattr(node, "handlers", []):
+                    visit(handler.body)
+                visit(getattr(node, "orelse", []))
+                visit(getattr(node, "finalbody", []))
+
+    visit(tree.body)
+    return lines
+
+
+def test_optional_packages_are_imported_only_where_allowed_and_only_when_used() -> None:
+    """sevens serve on SQLite, play and odds run without psycopg, Dask and matplotlib (extras)."""
+    from sevens.extras import EXTRAS
+
+    assert set(OPTIONAL) == {module for modules in EXTRAS.values() for module in modules}
+    bad = []
+    for path in sorted(SRC.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        eager = _top_level_imports(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                where = str(path.relative_to(SRC))
+                if top in OPTIONAL and where not in OPTIONAL[top]:
+                    bad.append(f"{where}:{node.lineno} imports {name}, which only {OPTIONAL[top] or 'SQLAlchemy'} may")
+                elif top in OPTIONAL and node.lineno in eager:
+                    bad.append(f"{where}:{node.lineno} imports {name} as it loads: import it in the function using it")
+    assert not bad, "\n".join(bad)

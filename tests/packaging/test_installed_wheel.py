@@ -10,6 +10,7 @@ files, migrations or the record's schema, must then come from the wheel."""
 
 from __future__ import annotations
 
+import contextlib
 import email.parser
 import os
 import shutil
@@ -30,6 +31,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from dependency_site import link_site, needed
+from sevens.store.testing import POSTGRES_ENV, throwaway_database
 from sevens.web.testing import wait_until_up
 
 pytestmark = pytest.mark.slow
@@ -51,9 +54,14 @@ class Installed:
     def sevens(self) -> str:
         return str(self.venv / "bin" / "sevens")
 
-    def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([self.sevens, *args], cwd=self.elsewhere, env=_environment(self.elsewhere),
+    def run(self, *args: str, timeout: float = 120, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([self.sevens, *args], cwd=self.elsewhere, env=_environment(self.elsewhere) | (env or {}),
                               capture_output=True, text=True, timeout=timeout, check=False)
+
+    def python(self, code: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(self.venv / "bin" / "python"), "-c", code], cwd=self.elsewhere,
+                              env=_environment(self.elsewhere), capture_output=True, text=True, timeout=timeout,
+                              check=False)
 
 
 def _environment(home: Path) -> dict[str, str]:
@@ -234,16 +242,38 @@ def _get(port: int, path: str) -> tuple[int, str, bytes]:
         return response.status, response.headers.get("Content-Type", ""), response.read()
 
 
-def test_the_installed_server_migrates_its_database_and_serves_pages_and_static_files(installed: Installed) -> None:
+@dataclass
+class Served:
+    port: int
+    output: str = ""
+
+
+@contextlib.contextmanager
+def _serving(installed: Installed, folder: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Served]:
+    """``sevens serve`` of ``installed`` started in ``folder`` on a free port, stopped (SIGTERM) afterwards;
+    it must then have stopped cleanly, and its output is kept."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    folder = installed.elsewhere / "server"
-    folder.mkdir()
-    server = subprocess.Popen([installed.sevens, "serve", "--port", str(port)], cwd=folder,
-                              env=_environment(folder), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    folder.mkdir(exist_ok=True)
+    server = subprocess.Popen([installed.sevens, "serve", "--port", str(port), *args], cwd=folder,
+                              env=_environment(folder) | (env or {}), stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True)
+    served = Served(port)
     try:
         wait_until_up(port, timeout=60, pid=server.pid)
+        yield served
+    finally:
+        server.send_signal(signal.SIGTERM)
+        served.output = server.communicate(timeout=60)[0]
+    assert server.returncode == 0, served.output
+    assert "Traceback" not in served.output, served.output
+
+
+def test_the_installed_server_migrates_its_database_and_serves_pages_and_static_files(installed: Installed) -> None:
+    folder = installed.elsewhere / "server"
+    with _serving(installed, folder) as served:
+        port = served.port
         status, kind, page = _get(port, "/")
         assert (status, kind) == (200, "text/html; charset=utf-8") and b"<html" in page
         for path, expected in (("/static/style.css", "text/css"), ("/static/app.js", "text/javascript"),
@@ -251,11 +281,169 @@ def test_the_installed_server_migrates_its_database_and_serves_pages_and_static_
             status, kind, body = _get(port, path)
             assert status == 200 and kind.startswith(expected) and body, (path, status, kind)
         assert _get(port, "/api/v1/openapi.json")[0] == 200
-    finally:
-        server.send_signal(signal.SIGTERM)
-        output = server.communicate(timeout=60)[0]
-    assert server.returncode == 0, output
-    assert (folder / "sevens.sqlite3").is_file(), output  # the default, in the folder it was started in
-    assert f"(database: {folder / 'sevens.sqlite3'})\n" in output, output
+    assert (folder / "sevens.sqlite3").is_file(), served.output  # the default, in the folder it was started in
+    assert f"(database: {folder / 'sevens.sqlite3'})\n" in served.output, served.output
     exported = installed.run("export", "--database-url", f"sqlite:///{folder / 'sevens.sqlite3'}", "games.json")
     assert exported.returncode == 0, exported.stderr  # export reads only a database at this version's schema
+
+
+# sevens without its extras, as `pip install sevens` leaves it: psycopg (PostgreSQL), Dask and
+# matplotlib (the lab's --dask and --plot) are extras of the package now, and each part that needs
+# one says which to install. The dependencies come from the project's .venv as above, but only those
+# the wheel's metadata asks for (tests/dependency_site.py): pip then installs the wheel with
+# --no-index and without --no-deps, so it checks that they are all its requirements need.
+
+PG_URL = "postgresql://sevens@127.0.0.1:9/sevens"  # port 9 (discard): nothing of PostgreSQL answers there
+
+
+def _install_with(installed: Installed, base: Path, extras: list[str]) -> Installed:
+    own = _metadata(installed.wheel).get_all("Requires-Dist") or []
+    site = base / "dependencies"
+    link_site(site, needed(own, extras))
+    venv = base / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    purelib = subprocess.run([str(venv / "bin" / "python"), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    (Path(purelib) / "project_dependencies.pth").write_text(f"{site}\n")
+    asked = f"sevens[{','.join(extras)}] @ {installed.wheel.as_uri()}" if extras else str(installed.wheel)
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"),
+                           "--disable-pip-version-check", "install", "--no-index", asked],
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    elsewhere = base / "elsewhere"
+    elsewhere.mkdir()
+    return Installed(wheel=installed.wheel, sdist=installed.sdist, venv=venv, elsewhere=elsewhere)
+
+
+@pytest.fixture(scope="module")
+def bare(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The wheel installed with no extra."""
+    return _install_with(installed, tmp_path_factory.mktemp("bare"), [])
+
+
+@pytest.fixture(scope="module")
+def with_extras(installed: Installed, tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The wheel installed as sevens[all]."""
+    return _install_with(installed, tmp_path_factory.mktemp("all"), ["all"])
+
+
+def test_a_plain_install_brings_none_of_the_optional_packages(bare: Installed) -> None:
+    """psycopg, Dask, distributed and matplotlib (with their own dependencies: pillow, fonttools,
+    tornado...) came with every install, though only PostgreSQL, --dask and --plot use them."""
+    found = bare.python("import importlib.util as u; print(*[m for m in ('psycopg', 'dask', 'distributed', "
+                        "'matplotlib') if u.find_spec(m)])")
+    assert (found.returncode, found.stdout) == (0, "\n"), found.stderr
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert {"postgres", "dask", "plot"} <= set(extras) and extras["all"] == ["sevens[postgres,dask,plot]"]
+
+
+def test_a_plain_install_plays_computes_odds_serves_and_backs_up_on_sqlite(bare: Installed) -> None:
+    odds = bare.run("odds", "--force", "0", "--flair", "3")
+    assert odds.returncode == 0 and "61/15" in odds.stdout, odds.stderr
+    played = bare.run("play", "--auto", "--players", "4", "--seed", "3", "--record", "game.json")
+    assert played.returncode == 0, played.stderr
+    verified = bare.run("verify", "game.json")
+    assert verified.returncode == 0, verified.stderr
+    folder = bare.elsewhere / "server"
+    with _serving(bare, folder) as served:
+        assert _get(served.port, "/")[0] == 200
+    exported = bare.run("export", "--database-url", f"sqlite:///{folder / 'sevens.sqlite3'}", "games.json")
+    assert exported.returncode == 0, exported.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "said"),
+    [
+        (["serve"], {"DATABASE_URL": PG_URL}, "--database-url (or $DATABASE_URL) names a PostgreSQL database, and its "
+         "driver psycopg is not installed: install sevens[postgres]: pip install 'sevens[postgres]'"),
+        (["export", "--database-url", PG_URL, "out.json"], {}, "--database-url (or $DATABASE_URL) names a PostgreSQL "
+         "database, and its driver psycopg is not installed: install sevens[postgres]: pip install 'sevens[postgres]'"),
+        (["lab", "--strategies", "even,equilibrium", "--tournaments", "20", "--dask", "tcp://127.0.0.1:9"], {},
+         "--dask needs dask, which is not installed: install sevens[dask]: pip install 'sevens[dask]'"),
+        (["lab", "--strategies", "even,equilibrium", "--tournaments", "20", "--plot", "ranking.png"], {},
+         "--plot needs matplotlib, which is not installed: install sevens[plot]: pip install 'sevens[plot]'"),
+    ],
+    ids=["serve-postgres", "export-postgres", "lab-dask", "lab-plot"],
+)
+def test_without_its_extra_each_optional_part_says_what_to_install(
+    bare: Installed, args: list[str], env: dict[str, str], said: str
+) -> None:
+    """The lab played its whole run and then ended in a traceback (No module named 'matplotlib'),
+    or one at once for --dask; PostgreSQL named the driver but not how to get it."""
+    refused = bare.run(*args, env=env)
+    assert (refused.returncode, refused.stdout, refused.stderr) == (2, "", f"error: {said}\n")
+    assert not (bare.elsewhere / "ranking.png").exists() and not (bare.elsewhere / "out.json").exists()
+
+
+def test_without_its_extra_the_library_names_it_too(bare: Installed) -> None:
+    """From Python, run_lab(dask=...) and the plots raise sevens.extras.MissingExtra (a
+    ModuleNotFoundError) with the same advice, before any work."""
+    code = """
+from sevens.extras import MissingExtra
+from sevens.lab.plot import plot_solver_map
+from sevens.lab.run import run_lab
+for call in (lambda: run_lab(["even"], 10, seed=1, dask="tcp://127.0.0.1:9"),
+             lambda: plot_solver_map("map.png", range(3, 7, 3))):
+    try:
+        call()
+    except MissingExtra as exc:
+        print(exc)
+"""
+    shown = bare.python(code)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == [
+        "run_lab(dask=...) needs dask, which is not installed: install sevens[dask]: pip install 'sevens[dask]'",
+        "sevens.lab.plot.plot_solver_map needs matplotlib, which is not installed: install sevens[plot]: "
+        "pip install 'sevens[plot]'",
+    ]
+
+
+@pytest.mark.parametrize("extra", ["postgres", "dask", "plot"])
+def test_each_extra_asks_pip_for_its_packages(bare: Installed, extra: str) -> None:
+    """Asked for sevens[EXTRA] with nothing more to install from, pip wants that extra's packages."""
+    asked = subprocess.run([sys.executable, "-m", "pip", "--python", str(bare.venv / "bin" / "python"),
+                            "--disable-pip-version-check", "install", "--no-index", "--dry-run",
+                            f"sevens[{extra}] @ {bare.wheel.as_uri()}"], capture_output=True, text=True, timeout=300,
+                           check=False)
+    wanted = {"postgres": "psycopg", "dask": "dask", "plot": "matplotlib"}[extra]
+    assert asked.returncode != 0 and f"No matching distribution found for {wanted}" in asked.stderr, asked.stderr
+
+
+def test_with_the_extras_the_lab_runs_on_dask_and_plots(with_extras: Installed) -> None:
+    """A real Dask cluster, started with the installed venv's Python (its worker importing the same
+    installed sevens), plays the run, and matplotlib draws it."""
+    cluster = subprocess.Popen(
+        [str(with_extras.venv / "bin" / "python"), "-c",
+         "import sys; from distributed import LocalCluster\n"
+         "with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host='127.0.0.1',\n"
+         "                  dashboard_address=':0', silence_logs=50) as c:\n"
+         "    print(c.scheduler_address, flush=True); sys.stdin.read()"],
+        cwd=with_extras.elsewhere, env=_environment(with_extras.elsewhere), stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert cluster.stdout is not None
+        address = cluster.stdout.readline().strip()
+        assert address.startswith("tcp://127.0.0.1:"), address
+        ran = with_extras.run("lab", "--strategies", "even,equilibrium", "--tournaments", "40", "--teams", "8",
+                              "--seed", "1", "--dask", address, "--plot", "ranking.png", timeout=600)
+    finally:
+        cluster.communicate("", timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert "equilibrium" in ran.stdout and "plot written to ranking.png" in ran.stdout, ran.stdout
+    assert (with_extras.elsewhere / "ranking.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_with_the_extras_sevens_reaches_for_postgresql(with_extras: Installed) -> None:
+    """The driver loads: what is said is about the server, which is not there."""
+    refused = with_extras.run("export", "--database-url", PG_URL, "out.json")
+    assert refused.returncode != 0 and "check that the PostgreSQL server is running" in refused.stderr, refused.stderr
+    assert "sevens[postgres]" not in refused.stderr and "Traceback" not in refused.stderr
+
+
+@pytest.mark.skipif(POSTGRES_ENV not in os.environ, reason=f"no PostgreSQL server ({POSTGRES_ENV}; scripts/pg)")
+def test_with_the_extras_sevens_serves_from_postgresql(with_extras: Installed) -> None:
+    with throwaway_database("postgresql", with_extras.elsewhere) as url:
+        with _serving(with_extras, with_extras.elsewhere / "pg", env={"DATABASE_URL": url}) as served:
+            assert _get(served.port, "/")[0] == 200
+        exported = with_extras.run("export", "--database-url", url, "pg.json")
+        assert exported.returncode == 0, exported.stderr

@@ -7,6 +7,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from sevens.cli.errors import fail
+from sevens.extras import extra_of, install_hint
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
@@ -15,8 +16,8 @@ __all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "quiet_interrupted_closes
 
 SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
 DB_HELP = (
-    "SQLAlchemy URL of the database, e.g. sqlite:///games.sqlite3 or postgresql://USER:PASSWORD@HOST/DB; "
-    "default $DATABASE_URL, else sqlite:///./sevens.sqlite3."
+    "SQLAlchemy URL of the database, e.g. sqlite:///games.sqlite3 or postgresql://USER:PASSWORD@HOST/DB "
+    "(PostgreSQL needs sevens\\[postgres]); default $DATABASE_URL, else sqlite:///./sevens.sqlite3."
 )
 WHERE = "--database-url (or $DATABASE_URL)"
 
@@ -45,6 +46,10 @@ def usable_url(url: str) -> URL:
     try:
         parsed.get_dialect().import_dbapi()
     except ImportError as exc:
+        if backend == "postgresql" and extra_of(exc.name) == "postgres":
+            # psycopg is an extra: a plain `pip install sevens` runs on SQLite alone.
+            fail(f"{WHERE} names a PostgreSQL database, and its driver {exc.name} is not installed: "
+                 f"{install_hint('postgres')}")
         fail(f"the database driver {exc.name or exc} is not installed; {SUPPORTED}")
     except ArgumentError:  # NoSuchModuleError: a driver SQLAlchemy has never heard of
         fail(f"the database driver {parsed.get_driver_name()} is not one SQLAlchemy knows; {SUPPORTED}")

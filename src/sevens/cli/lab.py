@@ -31,6 +31,7 @@ from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, rep
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.cli.stopping import Stopped, exit_code
 from sevens.cli.theme import THEME
+from sevens.extras import MissingExtra, require
 from sevens.lab import held
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
@@ -248,7 +249,7 @@ def lab(
             "tournament against it, in every seat in turn (does it beat the field?)."
         ),
     ] = None,
-    dask: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Dask scheduler address to run on instead.")] = None,
+    dask: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Dask scheduler address to run on instead (needs sevens\\[dask]).")] = None,
     json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print the results as JSON.")] = False,
     plot: Annotated[
         Path | None,
@@ -256,7 +257,7 @@ def lab(
             metavar="FILE",
             help="Write a plot (.png or .svg): the ranking, or title rates against the knockout weight "
             "if the strategies are one at several weights. An existing file is refused before the run "
-            "unless --overwrite is given."
+            "unless --overwrite is given. Needs sevens\\[plot]."
         ),
     ] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
@@ -276,6 +277,13 @@ def lab(
             # 'even-flair@1,5' with a decimal comma: the comma parts the names, and '5' was told it is no strategy.
             fail(f"--strategies: '{weighted},{rest}' reads as {weighted!r} and a strategy called {rest!r}, as commas "
                  f"part the names; write a knockout weight with a point: {weighted}.{rest}")
+    # Said before the run, which may take minutes: these came with sevens before they were extras.
+    for extra, option, asked in (("plot", "--plot", plot is not None), ("dask", "--dask", dask is not None)):
+        if asked:
+            try:
+                require(extra, option)
+            except MissingExtra as exc:
+                fail(str(exc))
     if plot is not None:
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
     elif overwrite:

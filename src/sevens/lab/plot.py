@@ -1,4 +1,4 @@
-"""Plots of lab results (matplotlib, no display needed)."""
+"""Plots of lab results (matplotlib, no display needed; the extra sevens[plot] installs it)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from sevens.extras import require
 from sevens.lab.registry import WEIGHTED_TYPES, resolve
 from sevens.lab.run import LabResult, StrategyRow
 from sevens.lab.smart import FieldReaderPacing
@@ -65,6 +66,7 @@ def plot_ranking(result: LabResult, path: Path | str) -> Path:
     Returns:
         The path written.
     """
+    require("plot", "sevens.lab.plot.plot_ranking")
     import matplotlib.pyplot as plt
 
     fig = ranking_figure(result)
@@ -117,6 +119,7 @@ def label_lines(name: str, width: int = LABEL_WIDTH) -> str:
 
 def ranking_figure(result: LabResult) -> Figure:
     """The figure :func:`plot_ranking` writes, for a caller that wants to change it first."""
+    require("plot", "sevens.lab.plot.ranking_figure")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -168,6 +171,7 @@ def plot_weights(result: LabResult, path: Path | str) -> Path:
     Raises:
         ValueError: the run does not compare one strategy at several knockout weights.
     """
+    require("plot", "sevens.lab.plot.plot_weights")
     import matplotlib.pyplot as plt
 
     fig = weights_figure(result)
@@ -186,6 +190,7 @@ def weights_figure(result: LabResult) -> Figure:
     weights = knockout_weights(result)
     if weights is None:
         raise ValueError("plot_weights needs one strategy at three or more knockout weights (even@0.5, even, even@2)")
+    require("plot", "sevens.lab.plot.weights_figure")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -234,6 +239,7 @@ def plot_solver_map(path: Path | str, budgets: range, *, knockout: bool = False)
     Returns:
         The path written.
     """
+    require("plot", "sevens.lab.plot.plot_solver_map")
     import matplotlib
 
     matplotlib.use("Agg")

@@ -41,6 +41,7 @@ from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
 from sevens.bots.strategies import shown_raised
+from sevens.extras import require
 from sevens.lab import held
 from sevens.lab.cores import available_cores
 from sevens.lab.kernels import mix64
@@ -741,6 +742,7 @@ def run_lab(
     Raises:
         ValueError: a bad count, an unknown strategy, or no Dask scheduler at ``dask`` (where nothing
             listens yet, after waiting the connect timeout for one to start, as said on stderr).
+        sevens.extras.MissingExtra: ``dask`` is given and Dask is not installed (sevens[dask]).
         StrategyError: a strategy of one's own failed, or does not load in a worker.
         sevens.lab.on_dask.ClusterError: the Dask scheduler went away during the run, or the workers
             playing a batch kept dying.
@@ -751,6 +753,8 @@ def run_lab(
     """
     names = tuple(strategies)
     check_run(names, tournaments, teams=teams, workers=workers, batch_size=batch_size, field=field, seed=seed)
+    if dask is not None:
+        require("dask", "run_lab(dask=...)")  # before any work: dask and distributed are an extra
     if dask is None:
         workers, reasons = workers_to_use(workers, tournaments, batch_size)
         for reason in reasons:
