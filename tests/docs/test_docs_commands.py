@@ -86,7 +86,7 @@ SET_ASIDE: list[tuple[str, str]] = [
     (r"^bash scripts/(run|test)\b", "sets up .venv from the network; scripts/run is tested in test_scripts_run.py"),
     (r"^(bash )?scripts/pg\b|^\.venv/bin/python -m pytest\b", "the test suite itself"),
     (r"^\.venv/bin/python benchmarks/", "a benchmark: minutes of the whole machine"),
-    (r"^\.venv/bin/python -m pip wheel |^pipx install |^python3\.11 -m venv ",
+    (r"^\.venv/bin/python -m pip wheel |^pipx install |^python3\.11 -m venv |^~/sevens/bin/pip install ",
      "builds or installs the package; tests/packaging/test_installed_wheel.py does both, without the network"),
     (r"^\.venv/bin/python -c .*plot_solver_map", "solves a map of budgets and rewrites a picture in docs/"),
     (r"^(\.venv/bin/)?sevens lab\b|^for |^S=|^done\b",

@@ -418,6 +418,7 @@ def plain_help(ctx: Context, width: int) -> str:
     lines: list[str] = []
 
     def wrapped(text: str, indent: int) -> None:
+        text = text.replace("\\[", "[")  # rich's escape of a bracket (sevens\[plot]), which typer's panels drop
         for paragraph in text.split("\n\n"):
             # A paragraph of lines kept as written (an example) keeps them; any other is one line.
             for line in paragraph.split("\n"):
