@@ -187,12 +187,15 @@ def test_the_wheel_and_the_sdist_carry_the_licence_text(installed: Installed) ->
 
 def test_the_dependencies_are_ranges_the_lock_satisfies_with_nothing_only_tests_need(installed: Installed) -> None:
     """A pinned dependency (numpy==2.4.6) made pip change the numpy of any environment sevens was
-    installed into, or refuse; a range from the version tested keeps it installable beside others."""
+    installed into, or refuse; a range from the version tested keeps it installable beside others.
+    The same holds for the extras' packages (postgres, dask, plot), which .venv has from the lock."""
     meta = _metadata(installed.wheel)
     locked = _locked()
     runtime = [Requirement(r) for r in meta.get_all("Requires-Dist") or [] if "extra ==" not in r]
-    assert runtime
-    for requirement in runtime:
+    optional = [Requirement(r) for r in meta.get_all("Requires-Dist") or []
+                if "extra ==" in r and 'extra == "dev"' not in r and not r.startswith("sevens[")]
+    assert runtime and {canonicalize_name(r.name) for r in optional} == {"psycopg", "dask", "distributed", "matplotlib"}
+    for requirement in runtime + optional:
         name = canonicalize_name(requirement.name)
         assert name in locked, f"{name} is a dependency but not in requirements.lock"
         assert requirement.specifier.contains(locked[name]), f"{requirement} refuses the locked {locked[name]}"
