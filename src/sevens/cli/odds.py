@@ -24,6 +24,7 @@ import typer
 from rich.console import RenderableType
 from rich.table import Table
 
+from sevens.cli import odds_classroom as classroom
 from sevens.cli.errors import MAX_DIGITS, fail
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Narrower, Phrases, phrases
@@ -408,6 +409,29 @@ def odds_command(
             "--exact", metavar="", help="With --json: each order's distribution as fractions too (distribution_exact)."
         ),
     ] = False,
+    distribution: Annotated[
+        bool,
+        typer.Option("--distribution", metavar="",
+                     help="Every total of one order: P(points) and P(at least), as fractions and decimals."),
+    ] = False,
+    per_point: Annotated[
+        bool,
+        typer.Option("--per-point", metavar="", help="Mean and variance of a SCRUM point of FORCE and of FLAIR, exactly."),
+    ] = False,
+    fractions: Annotated[
+        bool,
+        typer.Option("--fractions", metavar="", help="A group match's win, draw and loss as exact fractions too."),
+    ] = False,
+    every_split: Annotated[
+        str | None,
+        typer.Option("--every-split", metavar="TOTAL",
+                     help="Exact win, draw and loss of every split of TOTAL against --vs-*, FLAIR rising."),
+    ] = None,
+    as_csv: Annotated[
+        bool,
+        typer.Option("--csv", metavar="",
+                     help="CSV for a spreadsheet: of --distribution (one order), --per-point, --fractions, --every-split."),
+    ] = False,
 ) -> None:
     """Exact odds: an order's points, a match, the best split of a total, or the solved match."""
     # --solve takes one value, so that "30,10" is read too; B of "--solve 30 10" arrives here.
@@ -423,6 +447,9 @@ def odds_command(
             close = difflib.get_close_matches(unknown, known, n=1)
             fail(f"sevens odds has no option {unknown}" + (f"; did you mean {close[0]}?" if close else "")
                  + " (see sevens odds --help)")
+    if _classroom(force, flair, vs_force, vs_flair, best_split, solve, knockout, as_json, exact, distribution,
+                  per_point, fractions, every_split, as_csv):
+        return
     if exact and not as_json:
         fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
     if exact and (solve or best_split is not None):
@@ -520,6 +547,83 @@ def odds_command(
         console.print(_match_table(match, order, vs, console.width))
         if knockout:
             console.print(f"{LEVEL_NOTE}.")
+
+
+def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_flair: str | None,
+               best_split: str | None, solve: list[str] | None, knockout: bool, as_json: bool, exact: bool,
+               distribution: bool, per_point: bool, fractions: bool, every_split: str | None, as_csv: bool) -> bool:
+    """The exact figures a lesson wants (:mod:`sevens.cli.odds_classroom`); False if none was asked for."""
+    if not (distribution or per_point or fractions or every_split is not None or as_csv):
+        return False
+    if as_csv and as_json:
+        fail("--csv and --json are two ways to print the same figures: choose one")
+    if knockout:
+        fail("--distribution, --per-point, --fractions, --every-split and --csv give exact figures under group "
+             "rules; count-back (--knockout) compares four lines at once: drop --knockout, or the others for its "
+             "decimals")
+    typed = _typed(("--force", force), ("--flair", flair), ("--vs-force", vs_force), ("--vs-flair", vs_flair),
+                   ("--best-split", best_split), ("--solve", " ".join(solve) if solve else None),
+                   ("--every-split", every_split))
+    if solve or best_split is not None:
+        fail(f"--solve and --best-split give decimals of their own; the exact figures are of one order "
+             f"(--distribution), a match (--fractions) or --every-split TOTAL: drop {'--solve' if solve else '--best-split'}")
+    if per_point:
+        if typed or distribution or fractions or exact:
+            others = " ".join(filter(None, [typed, "--distribution" * distribution, "--fractions" * fractions,
+                                            "--exact" * exact]))
+            fail(f"--per-point stands alone, the same for every order: drop {others}")
+        classroom.print_per_point(as_csv=as_csv, as_json=as_json)
+        return True
+    f, k = _whole("--force", force), _whole("--flair", flair)
+    vf, vk = _whole("--vs-force", vs_force), _whole("--vs-flair", vs_flair)
+    has_vs = vf is not None or vk is not None
+    if every_split is not None:
+        total = _whole("--every-split", every_split)
+        assert total is not None
+        if f is not None or k is not None or distribution or fractions or exact:
+            others = " ".join(filter(None, [_typed(("--force", f), ("--flair", k)), "--distribution" * distribution,
+                                            "--fractions" * fractions, "--exact" * exact]))
+            fail(f"--every-split {total} works out every split of {total} itself, with its fractions: drop {others}")
+        if not has_vs:
+            fail("--every-split needs the opposing order: add --vs-force F2 --vs-flair K2 (either alone: the other is 0)")
+        vs = _order("--vs-force", vf, "--vs-flair", vk)
+        classroom.print_every_split(total, vs, as_csv=as_csv, as_json=as_json)
+        return True
+    if f is None and k is None:
+        fail("say which order: --force F --flair K (either alone: the other is 0)")
+    order = _order("--force", f, "--flair", k)
+    if not has_vs:
+        if fractions:
+            fail("--fractions gives a match's win, draw and loss: add the opponent's --vs-force and --vs-flair, or "
+                 "--distribution for this order's points as fractions")
+        if exact and not as_json:
+            fail("--exact adds the fractions to --json's distribution: add --json (--distribution shows them)")
+        classroom.print_distribution(order, as_csv=as_csv, as_json=as_json, exact=exact)
+        return True
+    if distribution:
+        fail(f"--distribution is one order's: drop {_typed(('--vs-force', vf), ('--vs-flair', vk))}, or add "
+             "--fractions for the match's chances as fractions")
+    vs = _order("--vs-force", vf, "--vs-flair", vk)
+    result = classroom.exact_or_fail(order, vs, typed)
+    if as_csv:
+        classroom.match_csv(result)
+        return True
+    if as_json:
+        data = {"rules": _rules(False), **order_odds(order.force, order.flair).to_dict(exact=exact),
+                "vs": order_odds(vs.force, vs.flair).to_dict(exact=exact), **match_odds(order, vs).to_dict(),
+                "tail_bound": match_odds(order, vs).tail_bound, **{f"{key}_exact": value for key, value in
+                                                                    result.to_dict().items()}}
+        with printing():
+            typer.echo(json.dumps(data))
+        return True
+    if exact:
+        fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
+    console = ResultsConsole()
+    with printing():
+        console.print(_order_table(order_odds(order.force, order.flair), _name(order), console.width))
+        console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
+        console.print(classroom.fractions_table(order, vs, result))
+    return True
 
 
 def _rules(knockout: bool) -> str:

@@ -28,7 +28,9 @@ from sevens.odds.api import (
     splits,
 )
 from sevens.odds.exact import EXACT_REST, ExactPoints, exact_points
+from sevens.odds.exact_match import MOST_POINTS, ExactMatch, exact_match
 from sevens.odds.joint import JointLines, countback_key, joint_array, joint_lines
+from sevens.odds.per_point import PerPoint, per_point
 from sevens.odds.points import TAIL_BUDGET, order_points
 from sevens.odds.solver import (
     MatchRules,
@@ -45,6 +47,11 @@ __all__ = [
     "EXACT_REST",
     "ExactPoints",
     "exact_points",
+    "MOST_POINTS",
+    "ExactMatch",
+    "exact_match",
+    "PerPoint",
+    "per_point",
     "MatchRules",
     "MatchSolution",
     "MixedSplit",

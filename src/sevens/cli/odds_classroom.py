@@ -1,0 +1,213 @@
+"""The exact figures of ``sevens odds`` that a lesson on chance wants, as tables, CSV and JSON.
+
+* ``--distribution``: every total one order can score, its chance and the chance of at least that
+  many points, each as a fraction and a decimal.
+* ``--per-point``: the mean and variance of a point of FORCE and of FLAIR.
+* ``--fractions``: a group match's win, draw and loss as fractions.
+* ``--every-split TOTAL``: those for every split of TOTAL in turn, FLAIR 0, 3, 6, ...
+
+``--csv`` writes any of them as comma-separated values (a header, then a row each) for a
+spreadsheet. Every figure is exact; the decimals are the fractions rounded, never simulated.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from fractions import Fraction
+from typing import Any
+
+import typer
+from rich.table import Table
+
+from sevens.cli.errors import fail
+from sevens.cli.output import ResultsConsole, printing
+from sevens.odds import MOST_POINTS, ExactMatch, exact_match, exact_points, order_odds, per_point, splits
+from sevens.rules import Order, OrderError
+
+__all__ = ["at_least_rows", "decimal", "exact_or_fail", "fractions_table", "match_csv", "print_distribution",
+           "print_every_split", "print_per_point"]
+
+
+def decimal(p: Fraction, places: int = 6) -> str:
+    """A fraction to ``places`` decimals, rounded half up from the exact value (a float could round
+    a tie the other way), with the sign of a negative one.
+
+    >>> decimal(Fraction(1, 3)), decimal(Fraction(61, 45), 4), decimal(Fraction(1, 8), 2), decimal(Fraction(0))
+    ('0.333333', '1.3556', '0.13', '0.000000')
+    """
+    scaled = abs(p) * 10**places
+    whole = math.floor(scaled + Fraction(1, 2))
+    text = f"{whole // 10**places}.{whole % 10**places:0{places}d}"
+    return f"-{text}" if p < 0 and whole else text
+
+
+def at_least_rows(force: int, flair: int) -> tuple[list[tuple[int, Fraction, Fraction]], int, Fraction]:
+    """``(points, P(exactly), P(at least))`` for every total the order can score up to the last
+    listed (:func:`~sevens.odds.exact_points`), that last total, and the exact chance of more.
+
+    >>> rows, last, rest = at_least_rows(1, 0)
+    >>> rows, last, rest
+    ([(0, Fraction(2, 3), Fraction(1, 1)), (3, Fraction(1, 6), Fraction(1, 3)), (5, Fraction(1, 6), Fraction(1, 6))], 5, Fraction(0, 1))
+    """
+    order = Order(force=force, flair=flair)
+    points = exact_points(order.force, order.options)
+    rows = []
+    left = Fraction(1)
+    for p in range(points.last + 1):
+        chance = points.probability(p)
+        if chance:
+            rows.append((p, chance, left))
+        left -= chance
+    return rows, points.last, points.rest
+
+
+def _csv(header: list[str], rows: list[list[object]]) -> None:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    with printing():
+        typer.echo(out.getvalue(), nl=False)
+
+
+def _name(order: Order) -> str:
+    return f"{order.force} FORCE + {order.flair} FLAIR"
+
+
+def _moments(order: Order) -> list[tuple[str, Fraction, str]]:
+    odds = order_odds(order.force, order.flair)
+    mean, variance = odds.expected_points_exact, odds.variance_exact
+    return [("mean", mean, decimal(mean, 4)), ("variance", variance, decimal(variance, 4)),
+            ("standard deviation", variance, f"{math.sqrt(variance):.4f}")]
+
+
+def print_distribution(order: Order, *, as_csv: bool, as_json: bool, exact: bool) -> None:
+    """Every total of one order with its chance and the chance of at least as many, exactly."""
+    rows, last, rest = at_least_rows(order.force, order.flair)
+    if as_csv:
+        _csv(["points", "probability_exact", "probability", "at_least_exact", "at_least"],
+             [[p, str(chance), decimal(chance), str(up), decimal(up)] for p, chance, up in rows]
+             + ([[f">{last}", str(rest), decimal(rest), str(rest), decimal(rest)]] if rest else []))
+        return
+    if as_json:
+        odds = order_odds(order.force, order.flair)
+        data: dict[str, Any] = odds.to_dict(exact=exact)
+        data["standard_deviation"] = math.sqrt(odds.variance_exact)
+        data["at_least"] = [[p, float(up)] for p, _, up in rows]
+        data["at_least_exact"] = [[p, str(up)] for p, _, up in rows]
+        with printing():
+            typer.echo(json.dumps(data))
+        return
+    console = ResultsConsole()
+    figures = Table(title=_name(order), show_header=False)
+    figures.add_column("figure")
+    figures.add_column("exact", justify="right", overflow="fold")
+    figures.add_column("decimal", justify="right")
+    for name, value, text in _moments(order):
+        figures.add_row(name, f"sqrt({value})" if name == "standard deviation" else str(value), text)
+    table = Table(title="every total: P(exactly) and P(at least)")
+    table.add_column("points", justify="right")
+    table.add_column("P(points)", justify="right", overflow="fold")
+    table.add_column("≈", justify="right")
+    table.add_column("P(at least)", justify="right", overflow="fold")
+    table.add_column("≈ ", justify="right")
+    for p, chance, up in rows:
+        table.add_row(str(p), str(chance), decimal(chance), str(up), decimal(up))
+    if rest:
+        table.add_row(f">{last}", str(rest), decimal(rest, 6) if rest >= Fraction(1, 10**6) else f"{float(rest):.1e}",
+                      str(rest), f"{float(rest):.1e}")
+    with printing():
+        console.print(figures)
+        console.print(table)
+
+
+def print_per_point(*, as_csv: bool, as_json: bool) -> None:
+    """The mean and variance of a point spent on FORCE and on FLAIR, exactly."""
+    parts = per_point()
+    if as_json:
+        with printing():
+            typer.echo(json.dumps({"parts": [part.to_dict() for part in parts]}))
+        return
+    header = ["part", "cost", "mean", "variance", "p_zero", "mean_per_point", "variance_per_point"]
+    if as_csv:
+        _csv(header, [[part.part, part.cost, *(str(getattr(part, key)) for key in header[2:])] for part in parts])
+        return
+    force, flair = parts
+    table = Table(title="What one SCRUM point buys")
+    table.add_column("")
+    table.add_column("FORCE", justify="right")
+    table.add_column("FLAIR", justify="right")
+    table.add_row("one unit", "1 die, 1 point", f"1 option, {flair.cost} points")
+    for name, key in (("mean of a unit", "mean"), ("variance of a unit", "variance"), ("P(unit scores 0)", "p_zero"),
+                      ("mean per point", "mean_per_point"), ("variance per point", "variance_per_point")):
+        table.add_row(name, *(f"{getattr(part, key)} ≈ {decimal(getattr(part, key), 4)}" for part in (force, flair)))
+    with printing():
+        ResultsConsole().print(table)
+        typer.echo("An order's mean (and variance) is its FORCE points times FORCE's per point plus its FLAIR points "
+                   "times FLAIR's.")
+
+
+def exact_or_fail(a: Order, b: Order, typed: str) -> ExactMatch:
+    try:
+        return exact_match(a, b)
+    except ValueError as exc:
+        fail(f"{exc} ({typed})")
+
+
+def match_csv(result: ExactMatch) -> None:
+    """A group match's win, draw and loss as CSV rows, exactly and to six decimals."""
+    chances = {"win": result.win, "draw": result.draw, "loss": result.loss}
+    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), decimal(v)] for k, v in chances.items()])
+
+
+def fractions_table(a: Order, b: Order, result: ExactMatch) -> Table:
+    table = Table(title=f"{_name(a)} v {_name(b)}: group, exactly")
+    table.add_column("outcome")
+    table.add_column("probability", justify="right", overflow="fold")
+    table.add_column("≈", justify="right")
+    for key, value in (("win", result.win), ("draw", result.draw), ("loss", result.loss)):
+        table.add_row(key, str(value), decimal(value))
+    return table
+
+
+def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> None:
+    """Win, draw and loss of every split of ``total`` against ``vs``, FLAIR 0, 3, 6, ... in turn."""
+    if total + vs.total > MOST_POINTS:
+        fail(f"--every-split works out exact fractions, for a total and an opposing order of up to {MOST_POINTS} "
+             f"SCRUM points between them, got {total} + {vs.total}: --best-split {total} ranks the splits of any "
+             "total in decimals")
+    try:
+        orders = splits(total)
+    except OrderError as exc:
+        fail(f"{exc} (--every-split {total})")
+    rows = []
+    for order in orders:
+        result = exact_match(order, vs)
+        mean = order_odds(order.force, order.flair).expected_points_exact
+        rows.append((order, result, mean))
+    if as_json:
+        data = {"rules": "group", "vs": {"force": vs.force, "flair": vs.flair}, "splits": [
+            {"force": o.force, "flair": o.flair, **{k: float(getattr(r, k)) for k in ("win", "draw", "loss")},
+             **{f"{k}_exact": str(getattr(r, k)) for k in ("win", "draw", "loss")},
+             "expected_points_exact": str(m)} for o, r, m in rows]}
+        with printing():
+            typer.echo(json.dumps(data))
+        return
+    if as_csv:
+        _csv(["force", "flair", "win_exact", "draw_exact", "loss_exact", "win", "draw", "loss", "win_plus_half_draw",
+              "expected_points_exact"],
+             [[o.force, o.flair, str(r.win), str(r.draw), str(r.loss), decimal(r.win), decimal(r.draw),
+               decimal(r.loss), decimal(r.win + r.draw / 2), str(m)] for o, r, m in rows])
+        return
+    table = Table(title=f"Every split of {total} v {_name(vs)}, group rules, FLAIR rising",
+                  caption="exact, rounded to six decimals; --csv or --json for the fractions", caption_justify="left")
+    for header in ("FORCE", "FLAIR", "mean points", "win", "draw", "loss", "win + draw/2"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for o, r, m in rows:
+        table.add_row(str(o.force), str(o.flair), str(m),
+                      decimal(r.win), decimal(r.draw), decimal(r.loss), decimal(r.win + r.draw / 2))
+    with printing():
+        ResultsConsole().print(table)

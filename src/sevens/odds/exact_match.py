@@ -1,0 +1,199 @@
+"""Group-stage win, draw and loss of one order against another as exact fractions.
+
+A FLAIR option has no highest score, yet the chances of a match are rational numbers: each order's
+points have a rational generating function ``F(z) = N(z) / D(z)`` (R1, R2: a FORCE die is
+``(4 + z**3 + z**5) / 6``, a FLAIR option ``final(z) / (32 - z**6 - z**10)`` up to whole factors),
+and the chance that A's points less B's are ``d`` is the coefficient of ``z**d`` in
+``G(z) = F_A(z) F_B(1/z)``. Summed over the unit circle's residues,
+
+* ``draw = sum of the residues of G(z) / z`` at its poles inside the circle,
+* ``win = sum of the residues of G(z) / (z (z - 1))`` inside a circle just wider than 1.
+
+Those poles are 0, 1 and the roots of ``D_B`` turned around (``z**deg D_B(1/z)``, inside the
+circle since every root of ``D_B`` lies outside it); the roots of ``D_A`` lie outside both circles.
+Splitting the integrand into partial fractions over the rationals, ``P / (D_A M) = poly + A / D_A +
+B / M`` with ``M`` the inside poles' polynomial, the inside residues add up to
+``B``'s coefficient of ``z**(deg M - 1)`` over ``M``'s leading coefficient, and
+``B = P D_A**-1 (mod M)``: polynomial arithmetic on fractions, exact, with no root ever found.
+
+Count-back (R9) compares four lines, not one number, so knockout odds have no such form here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+from sevens.odds.exact import _polynomial
+from sevens.odds.tables import flair_tables, force_die
+from sevens.rules import Order
+
+__all__ = ["MOST_POINTS", "ExactMatch", "exact_match"]
+
+Poly = list[Fraction]  # coefficients, lowest degree first, no trailing zeros (the zero polynomial is [])
+
+
+def _trim(p: Poly) -> Poly:
+    while p and p[-1] == 0:
+        p.pop()
+    return p
+
+
+def _mul(a: Poly, b: Poly) -> Poly:
+    if not a or not b:
+        return []
+    out = [Fraction(0)] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return _trim(out)
+
+
+def _sub(a: Poly, b: Poly) -> Poly:
+    out = [Fraction(0)] * max(len(a), len(b))
+    for i, x in enumerate(a):
+        out[i] += x
+    for i, y in enumerate(b):
+        out[i] -= y
+    return _trim(out)
+
+
+def _divmod(a: Poly, m: Poly) -> tuple[Poly, Poly]:
+    rest = list(a)
+    quotient = [Fraction(0)] * max(len(a) - len(m) + 1, 0)
+    lead = m[-1]
+    while len(rest) >= len(m):
+        factor = rest[-1] / lead
+        shift = len(rest) - len(m)
+        quotient[shift] = factor
+        for i, c in enumerate(m):
+            rest[shift + i] -= factor * c
+        rest.pop()  # its leading term is now 0
+        _trim(rest)
+    return _trim(quotient), rest
+
+
+def _inverse(a: Poly, m: Poly) -> Poly:
+    """``b`` with ``a b = 1 (mod m)``; ``a`` and ``m`` have no common root."""
+    r0, r1 = m, _divmod(a, m)[1]
+    s0: Poly = []
+    s1: Poly = [Fraction(1)]
+    while len(r1) > 1:
+        q, r = _divmod(r0, r1)
+        r0, r1 = r1, r
+        s0, s1 = s1, _sub(s0, _mul(q, s1))
+    assert len(r1) == 1, "the polynomials share a root"
+    return [c / r1[0] for c in s1]
+
+
+def _power(base: Poly, n: int) -> Poly:
+    out = [Fraction(1)]
+    for _ in range(n):
+        out = _mul(out, base)
+    return out
+
+
+def _whole(coefficients: list[int]) -> Poly:
+    return _trim([Fraction(c) for c in coefficients])
+
+
+@lru_cache(maxsize=4)
+def _parts() -> tuple[Poly, Poly, Poly]:
+    """A FORCE die's numerator, and a FLAIR option's numerator and denominator, from the rules' tables."""
+    die, _ = _polynomial(force_die())
+    tables = flair_tables()
+    final, _ = _polynomial(tables.final)
+    double, over = _polynomial(tables.scoring_double)
+    r = tables.ratio
+    # An option: final * (1 - r) / (1 - r * double / over); any whole factor cancels between A and B's
+    # shares of the sum, but not in a chance, so each part is scaled to give 1 at z = 1 below.
+    numerator = [Fraction(c) * (1 - r) * over for c in final]
+    denominator = _sub([Fraction(over)], [Fraction(c) * r for c in double])
+    return _whole(die), _trim(numerator), denominator
+
+
+def _generating(order: Order) -> tuple[Poly, Fraction, Poly, int]:
+    """``(N, c, q, k)``: the order's points have generating function ``N(z) / (c q(z)**k)``."""
+    die, numerator, denominator = _parts()
+    n = _mul(_power(die, order.force), _power(numerator, order.options))
+    c = Fraction(sum(die)) ** order.force
+    scale = c * sum(denominator) ** order.options / sum(n)  # so that the function is 1 at z = 1
+    return [x * scale for x in n], c, denominator, order.options
+
+
+def _inside_residues(p: Poly, outside: tuple[Fraction, Poly, int], inside: Poly) -> Fraction:
+    """The sum of the residues of ``p / (c * q**k * inside)`` at the roots of ``inside``, where
+    ``outside`` is ``(c, q, k)``."""
+    c, q, k = outside
+    # q**k has a hundred terms where q has eleven: Euclid on q alone keeps the fractions small.
+    step = _inverse(q, inside)
+    b = _divmod([x / c for x in p], inside)[1]
+    for _ in range(k):
+        b = _divmod(_mul(b, step), inside)[1]
+    degree = len(inside) - 1
+    return (b[degree - 1] if len(b) >= degree else Fraction(0)) / inside[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class ExactMatch:
+    """Group-stage chances from the first order's side, as fractions that add up to exactly 1."""
+
+    win: Fraction
+    draw: Fraction
+    loss: Fraction
+
+    def to_dict(self) -> dict[str, str]:
+        return {"win": str(self.win), "draw": str(self.draw), "loss": str(self.loss)}
+
+
+# The fractions' arithmetic grows with both orders: 30 FLAIR against 30 FLAIR takes about 8 s and
+# 160 FORCE against 160 FORCE half a minute, with fractions of hundreds of digits; beyond this many
+# SCRUM points between the two orders the fractions are not offered (the decimals are).
+MOST_POINTS = 60
+
+
+def exact_match(a: Order, b: Order) -> ExactMatch:
+    """Win, draw and loss of ``a`` against ``b`` under group rules (points alone decide), exactly.
+
+    >>> exact_match(Order(force=1, flair=0), Order(force=1, flair=0))
+    ExactMatch(win=Fraction(1, 4), draw=Fraction(1, 2), loss=Fraction(1, 4))
+    >>> exact_match(Order(force=0, flair=3), Order(force=0, flair=0)).draw  # one option scores nothing
+    Fraction(5, 16)
+
+    Raises:
+        ValueError: the two orders spend more than :data:`MOST_POINTS` SCRUM points between them.
+    """
+    if a.total + b.total > MOST_POINTS:
+        raise ValueError(
+            f"exact fractions of a match are worked out for orders of up to {MOST_POINTS} SCRUM points "
+            f"between them, got {a.total} + {b.total} = {a.total + b.total}: leave out the fractions for the "
+            "decimals, which cover every order"
+        )
+    if a.options and not b.options:
+        # Worked from the side without FLAIR, whose denominator is a number: far less to divide.
+        other = _exact_match(b, a)
+        return ExactMatch(win=other.loss, draw=other.draw, loss=other.win)
+    return _exact_match(a, b)
+
+
+@lru_cache(maxsize=256)
+def _exact_match(a: Order, b: Order) -> ExactMatch:
+    na, ca, qa, ka = _generating(a)
+    nb, cb, qb, kb = _generating(b)
+    db = [x * cb for x in _power(qb, kb)]
+    # F_B(1/z) = rev(N_B)(z) z**(deg D_B - deg N_B) / rev(D_B)(z)
+    shift = (len(db) - 1) - (len(nb) - 1)
+    numerator = _mul(na, nb[::-1])
+    turned = db[::-1]
+    chances = []
+    for pole_at_one in (False, True):  # draw: G(z) / z; win: G(z) / (z (z - 1))
+        at_zero = 1 - shift  # the power of z under the line, once z**shift and the 1/z meet
+        p = [Fraction(0)] * max(0, -at_zero) + numerator
+        inside = [Fraction(0)] * max(0, at_zero) + turned
+        if pole_at_one:
+            inside = _mul(inside, [Fraction(-1), Fraction(1)])
+        chances.append(_inside_residues(p, (ca, qa, ka), inside))
+    draw, win = chances
+    return ExactMatch(win=win, draw=draw, loss=1 - win - draw)
