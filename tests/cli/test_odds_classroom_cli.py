@@ -1,0 +1,140 @@
+"""``sevens odds``'s exact figures for a lesson: --distribution, --per-point, --fractions, --every-split, --csv."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(*args: str) -> str:
+    result = runner.invoke(app, ["odds", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _csv(*args: str) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(_run(*args, "--csv"))))
+
+
+@pytest.mark.parametrize(("force", "flair"), [(3, 0), (0, 3), (4, 6)])
+def test_distribution_csv_is_exact_and_gives_every_tail(force: int, flair: int) -> None:
+    rows = _csv("--force", str(force), "--flair", str(flair), "--distribution")
+    data = json.loads(_run("--force", str(force), "--flair", str(flair), "--json", "--exact"))
+    listed = [row for row in rows if not row["points"].startswith(">")]
+    # The same totals and fractions as --json --exact, and P(at least k) is what is left from k on.
+    assert [[int(r["points"]), r["probability_exact"]] for r in listed] == data["distribution_exact"]
+    total = sum((Fraction(r["probability_exact"]) for r in rows), Fraction(0))
+    assert total == 1
+    for row in listed:
+        k = int(row["points"])
+        tail = sum((Fraction(r["probability_exact"]) for r in rows
+                    if r["points"].startswith(">") or int(r["points"]) >= k), Fraction(0))
+        assert Fraction(row["at_least_exact"]) == tail
+        assert row["probability"] == f"{float(Fraction(row['probability_exact'])):.6f}"
+    mean = sum((int(r["points"]) * Fraction(r["probability_exact"]) for r in listed), Fraction(0))
+    assert mean <= Fraction(data["expected_points_exact"]) <= mean + Fraction(1, 10**15)
+    if not flair:
+        assert mean == Fraction(data["expected_points_exact"])
+
+
+def test_distribution_in_the_terminal_shows_fractions_decimals_and_the_spread() -> None:
+    out = _run("--flair", "3", "--distribution")
+    assert re.search(r"variance\s+│\s+66/5 │ 13\.2000", out), out
+    assert re.search(r"standard deviation\s+│\s+sqrt\(66/5\) │\s+3\.6332", out), out
+    # P(8) = 1/16, and P(at least 8) = 59/512 (every total from 8 on)
+    assert re.search(r"│\s+8 │\s+1/16 │ 0\.062500 │\s+59/512 │ 0\.115234 │", out), out
+
+
+def test_distribution_json_adds_the_tails_and_the_standard_deviation() -> None:
+    data = json.loads(_run("--force", "3", "--distribution", "--json", "--exact"))
+    assert data["standard_deviation"] == pytest.approx(float(Fraction(data["variance_exact"])) ** 0.5)
+    left = Fraction(1)
+    for (p, chance), (q, at_least) in zip(data["distribution_exact"], data["at_least_exact"], strict=True):
+        assert (q, Fraction(at_least)) == (p, left)
+        left -= Fraction(chance)
+    assert left == 0  # FORCE alone: the list ends at the highest score
+
+
+def _page_figure(text: str, row: str) -> tuple[str, str]:
+    found = re.search(rf"^\| {re.escape(row)} \| ([^ |]+)[^|]*\| ([^ |]+)[^|]*\|$", text, re.M)
+    assert found, f"docs/original-figures.md no longer has the row {row!r}"
+    return found.group(1), found.group(2)
+
+
+def test_per_point_matches_the_original_figures_page() -> None:
+    page = (ROOT / "docs" / "original-figures.md").read_text(encoding="utf-8")
+    force, flair = json.loads(_run("--per-point", "--json"))["parts"]
+    # The page's "Other figures" table: one FLAIR option against three FORCE dice.
+    option_var, three_dice_var = _page_figure(page, "variance of points")
+    assert flair["variance"] == option_var and str(3 * Fraction(force["variance"])) == three_dice_var
+    option_zero, three_dice_zero = _page_figure(page, "chance of no points")
+    assert flair["p_zero"] == option_zero and str(Fraction(force["p_zero"]) ** 3) == three_dice_zero
+    per_point = re.search(r"FLAIR expects slightly \*more\* than FORCE \((\d+/\d+) = [\d.]+ a point against "
+                          r"(\d+/\d+) = ", " ".join(page.split()))
+    assert per_point, "docs/original-figures.md no longer gives the per-point means"
+    assert (flair["mean_per_point"], force["mean_per_point"]) == per_point.groups()
+    assert Fraction(flair["variance_per_point"]) > Fraction(force["variance_per_point"])
+
+
+def test_per_point_table_and_csv() -> None:
+    out = _run("--per-point")
+    assert re.search(r"mean per point\s+│\s+4/3 ≈ 1\.3333 │\s+61/45 ≈ 1\.3556 │", out), out
+    assert re.search(r"variance per point\s+│\s+35/9 ≈ 3\.8889 │\s+22/5 ≈ 4\.4000 │", out), out
+    rows = _csv("--per-point")
+    assert [(r["part"], r["mean_per_point"], r["variance_per_point"]) for r in rows] == [
+        ("FORCE", "4/3", "35/9"), ("FLAIR", "61/45", "22/5")]
+
+
+def test_fractions_of_a_match_in_every_form() -> None:
+    args = ("--force", "3", "--vs-flair", "3", "--fractions")
+    rows = {r["outcome"]: Fraction(r["probability_exact"]) for r in _csv(*args)}
+    assert sum(rows.values()) == 1
+    data = json.loads(_run(*args, "--json"))
+    assert {k: Fraction(data[f"{k}_exact"]) for k in ("win", "draw", "loss")} == rows
+    for key in ("win", "draw", "loss"):  # the floats of the same JSON are within their tail bound
+        assert abs(float(rows[key]) - data[key]) <= data["tail_bound"] + 1e-15
+    out = _run(*args)
+    assert re.search(rf"win\s+│\s+{rows['win']} │ {float(rows['win']):.6f}", out), out
+
+
+def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
+    rows = _csv("--every-split", "9", "--vs-force", "3", "--vs-flair", "3")
+    assert [(r["force"], r["flair"]) for r in rows] == [("9", "0"), ("6", "3"), ("3", "6"), ("0", "9")]
+    for row in rows:
+        alone = {r["outcome"]: r["probability_exact"] for r in
+                 _csv("--force", row["force"], "--flair", row["flair"], "--vs-force", "3", "--vs-flair", "3",
+                      "--fractions")}
+        assert (row["win_exact"], row["draw_exact"], row["loss_exact"]) == (alone["win"], alone["draw"], alone["loss"])
+    out = _run("--every-split", "9", "--vs-force", "3", "--vs-flair", "3")
+    assert "Every split of 9 v 3 FORCE + 3 FLAIR, group rules, FLAIR rising" in out
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--per-point", "--force", "3"], "--per-point stands alone, the same for every order: drop --force 3"),
+    (["--force", "3", "--csv", "--json"], "--csv and --json are two ways to print the same figures: choose one"),
+    (["--force", "3", "--vs-force", "3", "--fractions", "--knockout"], "drop --knockout"),
+    (["--force", "3", "--fractions"], "--fractions gives a match's win, draw and loss: add the opponent's"),
+    (["--force", "3", "--vs-force", "3", "--distribution"], "--distribution is one order's: drop --vs-force 3"),
+    (["--every-split", "9"], "--every-split needs the opposing order"),
+    (["--every-split", "58", "--vs-force", "3"], "up to 60 SCRUM points between them, got 58 + 3"),
+    (["--force", "30", "--vs-flair", "33", "--fractions"], "got 30 + 33 = 63"),
+    (["--best-split", "9", "--vs-force", "3", "--csv"], "drop --best-split"),
+    (["--every-split", "9", "--force", "3", "--vs-force", "3"], "drop --force 3"),
+])
+def test_bad_combinations_are_one_line_saying_what_to_do(args: list[str], says: str) -> None:
+    result = runner.invoke(app, ["odds", *args])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1, result.output
+    assert says in result.output

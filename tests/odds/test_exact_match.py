@@ -1,0 +1,82 @@
+"""The exact match chances and per-point figures against a brute force over the dice.
+
+Nothing here is typed in: the brute force (odds_brute.py) scores every throw with the rules engine,
+and follows FLAIR options to a depth of doubles, so its chances are lower bounds short by at most
+the mass it leaves out; the exact fractions must lie between.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import odds_brute
+import pytest
+
+from sevens.odds import exact_match, match_odds, per_point
+from sevens.rules import Order, flair_throw_line, force_die_line
+
+DEPTH = 3
+
+
+@pytest.mark.parametrize(("a", "b"), [((1, 0), (2, 0)), ((4, 0), (3, 0)), ((0, 3), (3, 0)), ((3, 0), (0, 3)),
+                                      ((0, 3), (0, 3)), ((2, 3), (1, 6)), ((0, 6), (5, 0)), ((0, 0), (0, 3))])
+def test_exact_match_lies_within_the_brute_force(a: tuple[int, int], b: tuple[int, int]) -> None:
+    exact = exact_match(Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1]))
+    options = a[1] // 3 + b[1] // 3
+    brute = odds_brute.group_odds((a[0], a[1] // 3), (b[0], b[1] // 3), DEPTH)
+    left_out = odds_brute.missing(options, DEPTH)
+    assert exact.win + exact.draw + exact.loss == 1
+    for got, low in zip((exact.win, exact.draw, exact.loss), brute, strict=True):
+        assert low <= got <= low + left_out
+        if not options:  # nothing to leave out: the brute force is exact too
+            assert got == low
+
+
+def test_exact_match_agrees_with_the_floats_within_their_tail_bound() -> None:
+    a, b = Order(force=10, flair=9), Order(force=6, flair=12)
+    exact, floats = exact_match(a, b), match_odds(a, b)
+    for got, near in ((exact.win, floats.win), (exact.draw, floats.draw), (exact.loss, floats.loss)):
+        assert abs(float(got) - near) <= floats.tail_bound + 1e-15
+
+
+def test_exact_match_refuses_orders_too_large_saying_the_limit() -> None:
+    with pytest.raises(ValueError, match="up to 60 SCRUM points between them, got 30 \\+ 33 = 63"):
+        exact_match(Order(force=30, flair=0), Order(force=0, flair=33))
+
+
+def _enumerated_per_point() -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
+    """Mean and variance of a FORCE die and of a FLAIR option from the 6 faces and 36 throws alone.
+
+    An option's points are X = Y + [double] X' with Y one throw's points and X' a fresh option, so
+    E[X] = E[Y] / (1 - d) and E[X^2] = (E[Y^2] + 2 E[Y; double] E[X]) / (1 - d), d = P(double).
+    """
+    faces = [Fraction(force_die_line(face).points) for face in range(1, 7)]
+    die_mean = sum(faces) / 6
+    die_var = sum(x * x for x in faces) / 6 - die_mean**2
+    throws = [(a == b, Fraction(flair_throw_line(a, b).points)) for a, b in itertools.product(range(1, 7), repeat=2)]
+    d = Fraction(sum(1 for double, _ in throws if double), 36)
+    ey = sum(y for _, y in throws) / 36
+    ey2 = sum(y * y for _, y in throws) / 36
+    ey_double = sum(y for double, y in throws if double) / 36
+    mean = ey / (1 - d)
+    second = (ey2 + 2 * ey_double * mean) / (1 - d)
+    return (die_mean, die_var), (mean, second - mean**2)
+
+
+def test_per_point_figures_are_the_dice_enumerated() -> None:
+    (die_mean, die_var), (option_mean, option_var) = _enumerated_per_point()
+    force, flair = per_point()
+    assert (force.mean_per_point, force.variance_per_point) == (die_mean, die_var)
+    assert (flair.mean_per_point, flair.variance_per_point) == (option_mean / 3, option_var / 3)
+    # FLAIR is richer and riskier per point: the lesson's point, from the enumeration itself.
+    assert option_mean / 3 > die_mean and option_var / 3 > die_var
+
+
+def test_per_point_figures_bracket_the_brute_force_of_one_option() -> None:
+    force, flair = per_point()
+    points = odds_brute.order_points(0, 1, 6)  # every throw sequence with up to 6 doubles
+    mean = sum(p * x for p, x in points.items())
+    assert mean <= flair.mean < mean + Fraction(1, 10**3)
+    dice = odds_brute.order_points(1, 0, 0)
+    assert sum(p * x for p, x in dice.items()) == force.mean
