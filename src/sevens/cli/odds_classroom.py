@@ -144,10 +144,12 @@ def print_per_point(*, as_csv: bool, as_json: bool) -> None:
     for name, key in (("mean of a unit", "mean"), ("variance of a unit", "variance"), ("P(unit scores 0)", "p_zero"),
                       ("mean per point", "mean_per_point"), ("variance per point", "variance_per_point")):
         table.add_row(name, *(f"{getattr(part, key)} ≈ {decimal(getattr(part, key), 4)}" for part in (force, flair)))
+    console = ResultsConsole()
     with printing():
-        ResultsConsole().print(table)
-        typer.echo("An order's mean (and variance) is its FORCE points times FORCE's per point plus its FLAIR points "
-                   "times FLAIR's.")
+        console.print(table)
+        # Wrapped to the terminal as the tables are (typer.echo ran past 80 columns).
+        console.print("An order's mean (and variance) is its FORCE points times FORCE's per point plus its FLAIR "
+                      "points times FLAIR's.")
 
 
 def exact_or_fail(a: Order, b: Order, typed: str) -> ExactMatch:
@@ -164,7 +166,9 @@ def match_csv(result: ExactMatch) -> None:
 
 
 def fractions_table(a: Order, b: Order, result: ExactMatch) -> Table:
-    table = Table(title=f"{_name(a)} v {_name(b)}: group, exactly")
+    title = f"{_name(a)} v {_name(b)}: group, exactly"
+    # As wide as its title, which otherwise wraps over the narrow columns of a short fraction.
+    table = Table(title=title, min_width=len(title))
     table.add_column("outcome")
     table.add_column("probability", justify="right", overflow="fold")
     table.add_column("≈", justify="right")
