@@ -622,7 +622,7 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
     with printing():
         console.print(_order_table(order_odds(order.force, order.flair), _name(order), console.width))
         console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
-        console.print(classroom.fractions_table(order, vs, result))
+        console.print(classroom.fractions_table(order, vs, result, console.width))
     return True
 
 

@@ -24,6 +24,7 @@ from rich.table import Table
 
 from sevens.cli.errors import fail
 from sevens.cli.output import ResultsConsole, printing
+from sevens.cli.render import Phrases
 from sevens.odds import MOST_POINTS, ExactMatch, exact_match, exact_points, order_odds, per_point, splits
 from sevens.rules import Order, OrderError
 
@@ -33,11 +34,18 @@ __all__ = ["at_least_rows", "decimal", "exact_or_fail", "fractions_table", "matc
 
 def decimal(p: Fraction, places: int = 6) -> str:
     """A fraction to ``places`` decimals, rounded half up from the exact value (a float could round
-    a tie the other way), with the sign of a negative one.
+    a tie the other way). As every chance sevens odds prints, what can happen never reads as 0, nor
+    what may fail as 1: a long shot keeps two figures in scientific form, a near-certainty is ">0.99...".
 
     >>> decimal(Fraction(1, 3)), decimal(Fraction(61, 45), 4), decimal(Fraction(1, 8), 2), decimal(Fraction(0))
     ('0.333333', '1.3556', '0.13', '0.000000')
+    >>> decimal(Fraction(1, 10**20)), decimal(1 - Fraction(1, 10**9)), decimal(Fraction(66, 5), 4)
+    ('1.0e-20', '>0.999999', '13.2000')
     """
+    if 0 < p < Fraction(1, 10 ** (places - 1)):
+        return f"{float(p):.{max(1, places - 5)}e}"
+    if 1 - Fraction(1, 2 * 10**places) <= p < 1:
+        return ">0." + "9" * places
     scaled = abs(p) * 10**places
     whole = math.floor(scaled + Fraction(1, 2))
     text = f"{whole // 10**places}.{whole % 10**places:0{places}d}"
@@ -73,6 +81,39 @@ def _csv(header: list[str], rows: list[list[object]]) -> None:
         typer.echo(out.getvalue(), nl=False)
 
 
+_FOLDED = 12  # the least room a column of long fractions takes, folding them over lines
+
+
+def _fitted(title: str, headers: list[str], rows: list[list[str]], width: int, caption: str | None = None) -> Table:
+    """A table of ``rows`` under ``headers``, or, where it would not fit in ``width`` columns and rich
+    would cut its figures short ("0.44…"), each row on lines of its own, every figure named and whole.
+    A fraction (a cell with "/") may fold over lines of its cell, as a decimal may not."""
+    widths = []
+    for i, header in enumerate(headers):
+        cells = [row[i] for row in rows]
+        longest = max([len(max(header.split(), key=len)) if header.strip() else 0, *map(len, cells)])
+        if any("/" in cell for cell in cells):
+            longest = min(longest, max([_FOLDED, *(len(c) for c in cells if "/" not in c)]))
+        widths.append(longest)
+    if sum(widths) + 3 * len(widths) + 1 <= width:
+        table = Table(title=title, caption=caption, caption_justify="left", min_width=min(len(title), width))
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i == 0 and not rows[0][0][:1].isdigit() else "right",
+                             overflow="fold")
+        for row in rows:
+            table.add_row(*row)
+        return table
+    listing = Table(title=title, caption=caption, caption_justify="left", box=None, show_header=False,
+                    padding=(0, 0))
+    listing.add_column(overflow="fold")
+    for row in rows:
+        first, *rest = row
+        named = [f"{header.strip() or '?'} {value}" for header, value in zip(headers[1:], rest, strict=True)]
+        lead = f"{headers[0]} {first}" if headers[0].strip() else first
+        listing.add_row(Phrases([f"{lead}:", *(f"{n}," for n in named[:-1]), named[-1]], indent=2))
+    return listing
+
+
 def _name(order: Order) -> str:
     return f"{order.force} FORCE + {order.flair} FLAIR"
 
@@ -102,23 +143,14 @@ def print_distribution(order: Order, *, as_csv: bool, as_json: bool, exact: bool
             typer.echo(json.dumps(data))
         return
     console = ResultsConsole()
-    figures = Table(title=_name(order), show_header=False)
-    figures.add_column("figure")
-    figures.add_column("exact", justify="right", overflow="fold")
-    figures.add_column("decimal", justify="right")
-    for name, value, text in _moments(order):
-        figures.add_row(name, f"sqrt({value})" if name == "standard deviation" else str(value), text)
-    table = Table(title="every total: P(exactly) and P(at least)")
-    table.add_column("points", justify="right")
-    table.add_column("P(points)", justify="right", overflow="fold")
-    table.add_column("≈", justify="right")
-    table.add_column("P(at least)", justify="right", overflow="fold")
-    table.add_column("≈ ", justify="right")
-    for p, chance, up in rows:
-        table.add_row(str(p), str(chance), decimal(chance), str(up), decimal(up))
+    figures = _fitted(_name(order), ["figure", "exact", "decimal"],
+                      [[name, f"sqrt({value})" if name == "standard deviation" else str(value), text]
+                       for name, value, text in _moments(order)], console.width)
+    listed = [[str(p), str(chance), decimal(chance), str(up), decimal(up)] for p, chance, up in rows]
     if rest:
-        table.add_row(f">{last}", str(rest), decimal(rest, 6) if rest >= Fraction(1, 10**6) else f"{float(rest):.1e}",
-                      str(rest), f"{float(rest):.1e}")
+        listed.append([f">{last}", str(rest), decimal(rest), str(rest), decimal(rest)])
+    table = _fitted("every total: P(exactly) and P(at least)", ["points", "P(points)", "≈", "P(at least)", "≈"],
+                    listed, console.width)
     with printing():
         console.print(figures)
         console.print(table)
@@ -136,15 +168,12 @@ def print_per_point(*, as_csv: bool, as_json: bool) -> None:
         _csv(header, [[part.part, part.cost, *(str(getattr(part, key)) for key in header[2:])] for part in parts])
         return
     force, flair = parts
-    table = Table(title="What one SCRUM point buys")
-    table.add_column("")
-    table.add_column("FORCE", justify="right")
-    table.add_column("FLAIR", justify="right")
-    table.add_row("one unit", "1 die, 1 point", f"1 option, {flair.cost} points")
+    rows = [["one unit", "1 die, 1 point", f"1 option, {flair.cost} points"]]
     for name, key in (("mean of a unit", "mean"), ("variance of a unit", "variance"), ("P(unit scores 0)", "p_zero"),
                       ("mean per point", "mean_per_point"), ("variance per point", "variance_per_point")):
-        table.add_row(name, *(f"{getattr(part, key)} ≈ {decimal(getattr(part, key), 4)}" for part in (force, flair)))
+        rows.append([name, *(f"{getattr(part, key)} ≈ {decimal(getattr(part, key), 4)}" for part in (force, flair))])
     console = ResultsConsole()
+    table = _fitted("What one SCRUM point buys", [" ", "FORCE", "FLAIR"], rows, console.width)
     with printing():
         console.print(table)
         # Wrapped to the terminal as the tables are (typer.echo ran past 80 columns).
@@ -165,16 +194,10 @@ def match_csv(result: ExactMatch) -> None:
     _csv(["outcome", "probability_exact", "probability"], [[k, str(v), decimal(v)] for k, v in chances.items()])
 
 
-def fractions_table(a: Order, b: Order, result: ExactMatch) -> Table:
-    title = f"{_name(a)} v {_name(b)}: group, exactly"
-    # As wide as its title, which otherwise wraps over the narrow columns of a short fraction.
-    table = Table(title=title, min_width=len(title))
-    table.add_column("outcome")
-    table.add_column("probability", justify="right", overflow="fold")
-    table.add_column("≈", justify="right")
-    for key, value in (("win", result.win), ("draw", result.draw), ("loss", result.loss)):
-        table.add_row(key, str(value), decimal(value))
-    return table
+def fractions_table(a: Order, b: Order, result: ExactMatch, width: int) -> Table:
+    return _fitted(f"{_name(a)} v {_name(b)}: group, exactly", ["outcome", "probability", "≈"],
+                   [[key, str(value), decimal(value)] for key, value in
+                    (("win", result.win), ("draw", result.draw), ("loss", result.loss))], width)
 
 
 def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> None:
@@ -206,12 +229,11 @@ def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> 
              [[o.force, o.flair, str(r.win), str(r.draw), str(r.loss), decimal(r.win), decimal(r.draw),
                decimal(r.loss), decimal(r.win + r.draw / 2), str(m)] for o, r, m in rows])
         return
-    table = Table(title=f"Every split of {total} v {_name(vs)}, group rules, FLAIR rising",
-                  caption="exact, rounded to six decimals; --csv or --json for the fractions", caption_justify="left")
-    for header in ("FORCE", "FLAIR", "mean points", "win", "draw", "loss", "win + draw/2"):
-        table.add_column(header, justify="right", no_wrap=True)
-    for o, r, m in rows:
-        table.add_row(str(o.force), str(o.flair), str(m),
-                      decimal(r.win), decimal(r.draw), decimal(r.loss), decimal(r.win + r.draw / 2))
+    console = ResultsConsole()
+    table = _fitted(f"Every split of {total} v {_name(vs)}, group rules, FLAIR rising",
+                    ["FORCE", "FLAIR", "mean points", "win", "draw", "loss", "win + draw/2"],
+                    [[str(o.force), str(o.flair), str(m), decimal(r.win), decimal(r.draw), decimal(r.loss),
+                      decimal(r.win + r.draw / 2)] for o, r, m in rows], console.width,
+                    caption="exact, rounded to six decimals; --csv or --json for the fractions")
     with printing():
-        ResultsConsole().print(table)
+        console.print(table)
