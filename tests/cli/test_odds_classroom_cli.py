@@ -135,6 +135,9 @@ def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
     (["--force", "30", "--vs-flair", "33", "--fractions"], "got 30 + 33 = 63"),
     (["--best-split", "9", "--vs-force", "3", "--csv"], "drop --best-split"),
     (["--every-split", "9", "--force", "3", "--vs-force", "3"], "drop --force 3"),
+    # --exact alone once said "the tables already show fractions", which each total's chance they did not
+    (["--force", "3", "--exact"], "add --json, or use --distribution for every total's chance as a fraction"),
+    (["--force", "3", "--vs-flair", "3", "--exact"], "or use --fractions for the match's win, draw and loss"),
 ])
 def test_bad_combinations_are_one_line_saying_what_to_do(args: list[str], says: str) -> None:
     result = runner.invoke(app, ["odds", *args])

@@ -451,7 +451,10 @@ def odds_command(
                   per_point, fractions, every_split, as_csv):
         return
     if exact and not as_json:
-        fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
+        # The tables show the expected figures as fractions but not each total's chance: say where those are.
+        instead = ("--fractions for the match's win, draw and loss as fractions" if vs_force or vs_flair
+                   else "--distribution for every total's chance as a fraction")
+        fail(f"--exact adds the fractions to --json's distribution: add --json, or use {instead} in a table")
     if exact and (solve or best_split is not None):
         without = "--solve gives" if solve else "--best-split gives"
         fail(f"--exact is for one order or a match (--force/--flair, --vs-*): {without} no distribution")
