@@ -293,6 +293,8 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     # A player's page: the live odds, then an order refused beside its fields.
     visit(org, f"{base}/play")
     look(org, "player page, running, live odds")
+    org.locator("details.autopilot-box > summary").first.click()  # folded until opened
+    look(org, "player page, autopilot opened")
     autopilot = org.locator("form.autopilot").first
     expect(autopilot.locator("select[name=strategy]")).to_have_accessible_description(re.compile(r"^Now: "))
     expect(autopilot.locator("input[name=weight]")).to_have_accessible_description(weight_meaning)
@@ -309,6 +311,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     expect(org.locator(f"#order-{team} input[name=force]")).to_have_value(scrum)
     look(org, "player page, order refused")
     visit(org, f"{base}/play")
+    org.locator("details.autopilot-box > summary").first.click()
     autopilot = org.locator("form.autopilot").first
     autopilot.locator("input[name=weight]").fill("2000")
     autopilot.locator("button").click()
@@ -525,6 +528,8 @@ def test_each_teams_order_controls_say_whose_they_are(server: str, chromium: Any
     visit(page, f"{base}/play")
     forms = page.locator("form.order-form")
     expect(forms).to_have_count(2)
+    for summary in page.locator("details.autopilot-box > summary").all():  # the autopilots, folded
+        summary.click()
     for form in forms.all():
         team, name = form.get_attribute("data-team"), str(form.get_attribute("data-name"))
         expect(form.locator("input[name=force]")).to_have_accessible_name(f"FORCE points for {name}")
@@ -534,8 +539,9 @@ def test_each_teams_order_controls_say_whose_they_are(server: str, chromium: Any
         pilot = page.locator(f"#autopilot-{team}")
         expect(pilot.locator("select")).to_have_accessible_name(re.compile(rf"^Autopilot for missed orders of {name}\b"))
         expect(pilot.locator("input[name=weight]")).to_have_accessible_name(f"Knockout weight for {name}")
-    names = page.locator("main button, main input:not([type=hidden]), main select").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label') || (e.labels.length ? e.labels[0].textContent : e.textContent))"
+        expect(page.locator(f"#autopilot-box-{team} > summary")).to_have_accessible_name(re.compile(rf"^Autopilot of {name} ?: "))
+    names = page.locator("main button, main input:not([type=hidden]), main select, main summary").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label') || (e.labels && e.labels.length ? e.labels[0].textContent : e.textContent))"
     )
     assert len(names) == len(set(names)), f"controls of one name: {names}"
     assert not axe_problems(page, "player page, two teams")

@@ -96,6 +96,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
         for index, page in enumerate(players):
             visit(page, f"{base}/play")
             if turn == 1 and index == 2:
+                page.locator("details.autopilot-box > summary").first.click()  # folded until opened
                 pilot = page.locator("form.autopilot").first
                 pilot.locator("select[name=strategy]").select_option("equilibrium")
                 pilot.locator("input[name=weight]").fill("0.4")

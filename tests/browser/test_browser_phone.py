@@ -245,7 +245,8 @@ def test_an_order_marked_ready_by_keyboard_goes_on_to_the_next_team(server: str,
     the top of that team's part, the note of what was done at the top of the page, off the screen:
     the next Tab went back into the same team's FORCE box, seven Tabs from the next team's. Now
     the page comes back at the note, at the end of the team's part and on the screen, and the next
-    Tab goes on to the next team's order. Setting an autopilot does the same."""
+    Tab goes on to the next team's order. Setting an autopilot does the same (its controls are
+    folded after the order: Enter on their summary opens them)."""
     from playwright.sync_api import expect
 
     context = chromium.new_context(**PHONE)
@@ -274,7 +275,13 @@ def test_an_order_marked_ready_by_keyboard_goes_on_to_the_next_team(server: str,
     assert page.evaluate("() => document.activeElement.id") == f"order-{second}-force"
 
     # The autopilot's Set, by keyboard, comes back at its note too, and Tab goes on from there.
-    page.locator(f"#autopilot-{second}-strategy").focus()
+    # Past the second order, the autopilot's folded controls: Enter opens them, Tab goes in.
+    for _ in range(4):  # FLAIR, Save, Save and mark ready, the fold's summary
+        page.keyboard.press("Tab")
+    assert page.evaluate(FOCUSED)[0] == "SUMMARY"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == f"autopilot-{second}-strategy"
     page.keyboard.press("Tab")  # the weight box
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)[0] == "BUTTON"
@@ -421,6 +428,7 @@ def test_a_player_far_down_the_page_is_told_where_they_are_that_the_game_moved_o
     forms = page.locator("form.order-form")
     expect(forms).to_have_count(2)
     second = str(forms.nth(1).get_attribute("data-team"))
+    page.locator(f"#autopilot-box-{second} > summary").click()  # folded until opened
     page.locator(f"#autopilot-{second}-strategy").focus()
     page.keyboard.press("Tab")  # the weight box
     page.keyboard.press("Tab")  # Set
@@ -592,6 +600,8 @@ def test_the_autopilots_set_button_is_beside_its_weight_box(server: str, chromiu
     visit(page, organise.removesuffix("/organise") + "/play")
     forms = page.locator("form.autopilot")
     assert forms.count() == 2
+    for summary in page.locator("details.autopilot-box > summary").all():  # folded until opened
+        summary.click()
     # The odds of each order form come in after the page has loaded and push the forms under them
     # down: measured in between, the box was above that table and Set under it (a CI run).
     expect(page.locator("output.odds .odds-table")).to_have_count(2)

@@ -169,3 +169,45 @@ def test_a_team_card_says_when_its_last_order_was_the_autopilots(app: FastAPI) -
         shown = re.search(rf'id="last-{team}">([^<]*)</p>', page)
         assert shown is not None, team
         assert "Your autopilot's order (you sent none): " in shown.group(1) and "Your order" not in shown.group(1)
+
+
+def _fold(page: str, team: str) -> tuple[bool, str]:
+    """Whether a team's folded autopilot controls are open, and the words of their summary as seen
+    (what is there for a screen reader alone, the team's name, left out)."""
+    found = re.search(rf'<details class="autopilot-box" id="autopilot-box-{team}"( open)?>\s*<summary>(.*?)</summary>', page, re.S)
+    assert found is not None, team
+    name = re.search(rf'data-team="{team}" data-name="([^"]+)"', page)
+    assert name is not None and f'<span class="visually-hidden"> of {name.group(1)}</span>' in found.group(2)
+    return found.group(1) is not None, _words(found.group(2).replace(f" of {name.group(1)}", ""))
+
+
+def test_the_autopilot_controls_are_folded_until_the_player_changes_them(app: FastAPI) -> None:
+    """Under every team the player's page showed the autopilot menu, the knockout-weight box, Set
+    and four lines of hint: with four teams, a newcomer scrolled past a dozen controls they did not
+    need yet to find the next order. They are now folded in a disclosure (no script needed) whose
+    summary says what is set; it stands open for a team whose manager chose its autopilot, and for
+    a form sent back refused, its reason and typing in sight."""
+    game = host_game(app, arrangement="4-16-4", autopilot="equilibrium")
+    game.join("p1", "Newcomer")
+    game.start()
+    first, second, third, fourth = game.my_teams("p1")
+    page = game.players["p1"].get(f"{game.base}/play").text
+    for team in (first, second, third, fourth):
+        assert _fold(page, team) == (False, "Autopilot: equilibrium, knockout weight: the bot's own (plays if you send no order)")
+        # the controls are all there inside it, for whoever opens it
+        inside = page.split(f'id="autopilot-box-{team}"', 1)[1].split("</details>", 1)[0]
+        assert f'id="autopilot-{team}"' in inside and 'name="strategy"' in inside and 'name="weight"' in inside
+
+    me = game.players["p1"]
+    assert post_form(me, f"{game.base}/autopilot", {"team": first, "strategy": "even", "weight": "1.5"}).status_code == 303
+    assert post_form(me, f"{game.base}/autopilot", {"team": third, "strategy": "group-blitz"}).status_code == 303
+    page = me.get(f"{game.base}/play").text
+    assert _fold(page, first) == (True, "Autopilot: even, knockout weight 1.5 (plays if you send no order)")
+    assert _fold(page, third) == (True, "Autopilot: group-blitz (plays if you send no order)")
+    assert not _fold(page, second)[0] and not _fold(page, fourth)[0]
+
+    refused = post_form(me, f"{game.base}/autopilot", {"team": second, "strategy": "even", "weight": "lots"})
+    assert refused.status_code == 422
+    assert _fold(refused.text, second)[0] and not _fold(refused.text, fourth)[0]
+    inside = refused.text.split(f'id="autopilot-box-{second}"', 1)[1].split("</details>", 1)[0]
+    assert f'id="autopilot-{second}-summary"' in inside and 'value="lots"' in inside

@@ -49,6 +49,7 @@ __all__ = [
     "OrganiserView",
     "PlayerView",
     "SpectatorView",
+    "autopilot_setting",
     "bdi",
     "bot_name",
     "ended_point",
@@ -862,6 +863,23 @@ def who_ordered(
     return tuple(sorted(found, key=lambda t: rank[t.state]))
 
 
+def autopilot_setting(bot: str) -> str:
+    """What a team's autopilot is set to, in the few words the player's page shows on its folded
+    menu and weight box ("Autopilot: ..."): the bot and, for a bot that takes one, the knockout
+    weight (blank: the bot's own), so that a player sees what plays a missed order without opening
+    the controls.
+
+    >>> autopilot_setting("even@1.5"), autopilot_setting("equilibrium")
+    ('even, knockout weight 1.5', "equilibrium, knockout weight: the bot's own")
+    >>> autopilot_setting("group-blitz"), autopilot_setting("field-reader@ 1")
+    ('group-blitz', 'field-reader, knockout weight 1')
+    """
+    base, _, weight = bot.partition("@")
+    if weight.strip():
+        return f"{base}, knockout weight {weight.strip()}"
+    return f"{base}, knockout weight: the bot's own" if base in WEIGHTED else base
+
+
 def who_ordered_mark(entries: tuple[TurnTeam, ...]) -> str:
     """A short mark of a player's list of who has ordered, that changes when any team's state in
     it does: the page's script compares it with the one it was shown to refresh the list in place.
@@ -926,6 +944,12 @@ class MyTeam:
     outlook_after: dict[str, dict[str, str]] | None = None  # the same per own result: {"win": {"verdict", "words"}, ...}
     last: str = ""  # its latest match in a sentence (last_match)
     odds_key: str = ""  # an open match: what its odds depend on besides the draft (odds_process.odds_key)
+    autopilot_chosen: bool = False  # its manager picked the autopilot (else the game's default plays)
+
+    @property
+    def autopilot_setting(self) -> str:
+        """:func:`autopilot_setting` of this team's autopilot, said by its folded controls."""
+        return autopilot_setting(self.autopilot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1022,6 +1046,7 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
                     if order is None
                     else {"force": order.force, "flair": order.flair, "ready": order.ready},
                     autopilot=rows[team.id].autopilot or store.default_for(game, True),  # their seat is taken
+                    autopilot_chosen=rows[team.id].autopilot is not None,
                     progress=describe_progress(
                         team_progress(state, team.id), public.name, ended=game.status is GameStatus.ENDED
                     ),

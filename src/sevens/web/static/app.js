@@ -549,6 +549,9 @@ function restoreTyping() {
     note.className = "kept-note";
     note.id = form.id + "-kept";
     form.appendChild(note);
+    // A folded form (a team's autopilot) opens, or its note and kept typing would go unseen.
+    var fold = form.closest("details");
+    if (fold) { fold.open = true; }
   });
   // A page that answers with none of those forms (a new link shown once) keeps them, once, for
   // the next load of the page they came from, the one its link back leads to. Forms that are
