@@ -211,3 +211,33 @@ def test_the_autopilot_controls_are_folded_until_the_player_changes_them(app: Fa
     assert _fold(refused.text, second)[0] and not _fold(refused.text, fourth)[0]
     inside = refused.text.split(f'id="autopilot-box-{second}"', 1)[1].split("</details>", 1)[0]
     assert f'id="autopilot-{second}-summary"' in inside and 'value="lots"' in inside
+
+
+def test_the_page_says_when_all_your_orders_are_ready_and_whom_the_turn_waits_for(app: FastAPI) -> None:
+    """A newcomer marked both orders ready and the page came back as before: the same forms, the
+    same buttons, the note "Order for Fiji ready (turn 1)." and nothing saying that was all, nor
+    why nothing happened. Once every order of theirs is ready, the page now says so above the
+    teams, with whom the turn waits for (whether they have ordered, never what: R13)."""
+    game = host_game(app, hours="0")
+    me, friend = game.join("p1", "Newcomer"), game.join("p2", "Friend")
+    game.start()
+    first, second = game.my_teams("p1")
+    assert game.order("p1", first, 10, 9, "ready").status_code == 303
+    assert 'id="all-ready"' not in me.get(f"{game.base}/play").text  # one still to send
+    assert game.order("p1", second, 4, 6, "save").status_code == 303
+    assert 'id="all-ready"' not in me.get(f"{game.base}/play").text  # saved is not ready
+    done = game.order("p1", second, 4, 6, "ready")
+    page = me.get(done.headers["location"]).text
+    said = re.search(r'id="all-ready">(.*?)</p>', page, re.S)
+    assert said is not None
+    assert _words(said.group(1)) == (
+        "All your orders for turn 1 are ready: nothing more to do for now. The turn waits for Friend "
+        "(2 teams not ready); then it is resolved and the results come on this page. Until then you may still change an order."
+    )
+    assert "ready (turn 1). That was the last of your orders this turn." in _words(page)
+    friends = game.my_teams("p2")
+    assert game.order("p2", friends[0], 3, 3, "ready").status_code == 303
+    assert "The turn waits for Friend (1 team not ready)" in _words(me.get(f"{game.base}/play").text)
+    assert 'id="all-ready"' not in friend.get(f"{game.base}/play").text
+    assert game.order("p2", friends[1], 3, 3, "ready").status_code == 303
+    assert game.turn() == 2 and 'id="all-ready"' not in me.get(f"{game.base}/play").text  # a new turn

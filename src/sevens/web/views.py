@@ -969,6 +969,23 @@ class PlayerView:
         """:func:`who_ordered_mark` of this view's list, which the page's script compares."""
         return who_ordered_mark(self.who_ordered)
 
+    @property
+    def waiting_for(self) -> tuple[tuple[str, int], ...] | None:
+        """Once every one of the player's teams in the open turn is ready: the players the turn
+        still waits for, each with how many of their teams are not ready (whether, never what,
+        R13), in the list's order; None while a team of theirs is not ready or no turn is open.
+        A newcomer who had marked every order ready saw the same forms as before and no word that
+        there was nothing left to do."""
+        mine = [t for t in self.who_ordered if t.mine]
+        if not mine or any(t.state != "ready" for t in mine):
+            return None
+        counts: dict[str, int] = {}
+        for t in self.who_ordered:
+            if not t.mine and t.state in ("none", "saved"):
+                manager = self.public.teams[t.team].manager
+                counts[manager] = counts.get(manager, 0) + 1
+        return tuple(counts.items())
+
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
         data["me"] = {"player": self.player_id, "name": self.name}
