@@ -241,3 +241,48 @@ def test_the_page_says_when_all_your_orders_are_ready_and_whom_the_turn_waits_fo
     assert 'id="all-ready"' not in friend.get(f"{game.base}/play").text
     assert game.order("p2", friends[1], 3, 3, "ready").status_code == 303
     assert game.turn() == 2 and 'id="all-ready"' not in me.get(f"{game.base}/play").text  # a new turn
+
+
+def test_a_player_whose_teams_lost_is_told_where_they_finished(app: FastAPI) -> None:
+    """At the end of a game a player whose teams were out read "finished: champion New Zealand" and,
+    under each team, the stage it went out at: no place, nothing said to them, and the final
+    standing only on the game page. Their page now opens on how their teams finished: the champion
+    and whose it is, their best team's place, and each team's place of all, from the final standing."""
+    game = host_game(app, hours="0")
+    me = game.join("p1", "Newcomer")
+    game.start()
+    # Nothing spent, nothing scored: the newcomer's teams lose their group matches and are out,
+    # then the bots play the rest to the end.
+    while 'class="status">finished' not in (page := me.get(f"{game.base}/play").text):
+        for team in game.my_teams("p1"):
+            assert game.order("p1", team, 0, 0, "ready").status_code == 303
+    record = json.loads(game.organiser.get(f"{game.base}/record.json").text)
+    played, _ = from_record(record)
+    names = {t["id"]: t["name"] for t in record["teams"]}
+    standing = json.loads(game.organiser.get(f"/api/v1/games/{game.public_id}").text)["standing"]
+    mine = [p for p in standing if p["team"] in {t["id"] for t in record["teams"] if t["manager"] == "p1"}]
+    assert len(mine) == 2
+    said = re.search(r'id="my-standing">(.*?)</section>', page, re.S)
+    assert said is not None
+    words = _words(said.group(1))
+
+    def nth(n: str) -> str:  # places 1 to 8 here
+        return n + {"1": "st", "2": "nd", "3": "rd"}.get(n, "th")
+
+    def place(p: dict[str, str]) -> str:
+        first, _, last = p["place"].partition("-")
+        return f"shared {nth(first)} to {nth(last)}" if last else nth(first)
+
+    for p in mine:
+        assert f"{names[p['team']]}: {place(p)} of 8. {p['went']}" in words, words
+    best = mine[0]
+    assert best["went"].startswith("Out after the groups"), best
+    champion = names[played.champion]
+    assert f"The champion is {champion} (played by a bot)." in words  # the other seats were never taken
+    assert f"None of your teams won it this time: the best of them, {names[best['team']]}, finished {place(best)} of 8." in words
+    assert f'href="/games/{game.public_id}#standing"' in said.group(1)
+    # nothing of the kind before the final
+    other = host_game(app, hours="0", name="Not over")
+    other.join("p1", "Newcomer")
+    other.start()
+    assert 'id="my-standing"' not in other.players["p1"].get(f"{other.base}/play").text

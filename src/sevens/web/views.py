@@ -880,6 +880,27 @@ def autopilot_setting(bot: str) -> str:
     return f"{base}, knockout weight: the bot's own" if base in WEIGHTED else base
 
 
+def _ordinal(n: int) -> str:
+    """``n`` as a place: 1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st.
+
+    >>> [_ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22)]
+    ['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd']
+    """
+    last = n % 10 if n % 100 not in (11, 12, 13) else 0
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(last, 'th')}"
+
+
+def place_words(place: str) -> str:
+    """A place of the final standing (``"1"``, or ``"3-4"`` shared by teams out at the same stage)
+    in words.
+
+    >>> place_words("1"), place_words("3-4"), place_words("9-16")
+    ('1st', 'shared 3rd to 4th', 'shared 9th to 16th')
+    """
+    first, _, last = place.partition("-")
+    return f"shared {_ordinal(int(first))} to {_ordinal(int(last))}" if last else _ordinal(int(first))
+
+
 def who_ordered_mark(entries: tuple[TurnTeam, ...]) -> str:
     """A short mark of a player's list of who has ordered, that changes when any team's state in
     it does: the page's script compares it with the one it was shown to refresh the list in place.
@@ -985,6 +1006,14 @@ class PlayerView:
                 manager = self.public.teams[t.team].manager
                 counts[manager] = counts.get(manager, 0) + 1
         return tuple(counts.items())
+
+    @property
+    def my_standing(self) -> tuple[tuple[str, str, str], ...]:
+        """Once the final is played, the player's own teams in the final standing, best first:
+        (place in words, team, how far it went). A player whose teams lost read only "finished:
+        champion X" and each team's stage, with no place: the standing was on the game page."""
+        mine = {t.info.id for t in self.teams}
+        return tuple((place_words(p), team, went) for p, team, went in self.public.standing if team in mine)
 
     def to_dict(self) -> dict[str, Any]:
         data = self.public.to_dict()
