@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, start_with_one_seat, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -114,3 +114,29 @@ def test_typing_kept_in_a_folded_autopilot_is_shown_open(server: str, chromium: 
     expect(second.locator(".kept-note")).to_be_visible()
     expect(second.locator("select[name=strategy]")).to_have_value("knockout-saver")
     context.close()
+
+
+def test_the_line_saying_whom_the_turn_waits_for_follows_the_others_orders(server: str, chromium: Any) -> None:
+    """Once all a player's orders are ready, a line above their teams names whom the turn waits
+    for. The list of who has ordered keeps itself up to date without a reload; the line kept its
+    first count ("Player 2 (2 teams not ready)") while the list said one. It now follows too."""
+    from playwright.sync_api import expect
+
+    organiser, _, invites = create_game(chromium, server, "Waiting cup", viewport=PHONE["viewport"], hours="0")
+    organise = server + str(organiser.locator("#to-organise").get_attribute("href"))
+    me, friend = join_by_invites(chromium, invites[:2], PHONE["viewport"])
+    visit(organiser, organise)
+    organiser.click("#start button")
+    visit(me, organise.removesuffix("/organise") + "/play")
+    for i in range(2):
+        with me.expect_navigation():
+            me.locator("form.order-form").nth(i).locator("button[value=ready]").click()
+    expect(me.locator("#message")).to_contain_text("That was the last of your orders this turn.")
+    waits = me.locator("#all-ready-waits")
+    expect(waits).to_have_text("The turn waits for Player 2 (2 teams not ready); then it is resolved")
+    me.evaluate("window.stillHere = true")
+    visit(friend, organise.removesuffix("/organise") + "/play")
+    with friend.expect_navigation():
+        friend.locator("form.order-form").first.locator("button[value=ready]").click()
+    expect(waits).to_have_text("The turn waits for Player 2 (1 team not ready); then it is resolved", timeout=20000)
+    assert me.evaluate("window.stillHere === true")  # put in place, not reloaded

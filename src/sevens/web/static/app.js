@@ -322,6 +322,9 @@ function refreshWhoOrdered(mark) {
     if (!count || !list || !shownCount || !shownList) { return; }
     if (shownCount.textContent !== count.textContent) { shownCount.textContent = count.textContent; }
     mendList(shownList, list);
+    // The line above the teams once all the player's orders are ready: whom the turn waits for.
+    var waits = fresh.getElementById("all-ready-waits"), shownWaits = document.getElementById("all-ready-waits");
+    if (waits && shownWaits && shownWaits.innerHTML !== waits.innerHTML) { shownWaits.innerHTML = waits.innerHTML; }
     if (got.mark) { part.dataset.mark = got.mark; }
   }).catch(function () { /* offline for a moment: the next tick tries again */ }).then(function () {
     delete part.dataset.fetching;
