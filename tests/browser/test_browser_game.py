@@ -132,8 +132,9 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     shot(page, "play-order-form")
                 name = form.get_attribute("data-name")
                 form.locator("button[value=ready]").click()
-                # The last order of a turn resolves it at once, and the note says so too.
-                ready = rf"^Order for {re.escape(str(name))} ready \(turn {turn}\)\.( Turn {turn} has been resolved: .+)?$"
+                # The last order of a turn resolves it at once, and the note says so too; the
+                # player's last order of a turn the others hold up says it was the last.
+                ready = rf"^Order for {re.escape(str(name))} ready \(turn {turn}\)\.( That was the last of your orders this turn\.| Turn {turn} has been resolved: .+)?$"
                 expect(page.locator("#message")).to_have_text(re.compile(ready))
                 ordered += 1
             if turn == 1 and index == 0:
