@@ -62,6 +62,7 @@ def test_a_tab_left_showing_an_order_another_tab_replaced_catches_up(server: str
     # reload it from under the typing; a note says what changed, with its button to reload.
     first.fill(f"#order-{other} input[name=force]", "7")
     first.evaluate("window.stillHere = true")
+    second.locator(f"#autopilot-box-{team} > summary").click()  # folded until opened
     second.select_option(f"#autopilot-{team}-strategy", index=1)
     with second.expect_navigation():
         second.click(f"#autopilot-{team} button")
@@ -252,6 +253,7 @@ def test_an_order_half_typed_survives_a_reload(server: str, chromium: Any) -> No
     page.fill(f"#order-{team} input[name=force]", "7")
     page.fill(f"#order-{team} input[name=flair]", "3")
     pilot = page.locator(f"#autopilot-{other}-strategy")
+    page.locator(f"#autopilot-box-{other} > summary").click()  # folded until opened; kept typing reopens it
     pilot.select_option(index=2)
     picked = pilot.input_value()
     page.reload()
