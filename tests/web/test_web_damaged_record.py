@@ -122,3 +122,25 @@ def test_the_scheduler_says_a_damaged_record_once_without_a_traceback(
     assert lines[0].getMessage().startswith(
         f"game {game.public_id}: turn 1 cannot be resolved at its deadline: its stored record is damaged"
     ), lines[0].getMessage()
+
+
+def test_a_players_front_page_lists_a_damaged_game_among_their_others(app: FastAPI, web_db: WebDb) -> None:
+    """The front page counted each of the player's games' orders not ready by replaying its record:
+    one damaged game made the page a 500 naming no game, whose "go home" link led back to it, so
+    the player reached none of their other games."""
+    other = every_seat_taken(app, name="Saturday sevens")
+    game = host_game(app, hours="0")
+    ann = other.players["p1"]
+    taken = post_form(ann, game.invites["p1"].split("testserver", 1)[1], {"name": "Ann"})
+    assert taken.status_code == 303, taken.text
+    game.players["p1"] = ann
+    for seat, player in (("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        game.join(seat, player)
+    game.start()
+    game.resolve(1)
+    _damage(web_db, game, _truncated)
+    home = ann.get("/")
+    assert home.status_code == 200
+    lines = {line.split('">', 1)[0]: line for line in _text(home).split('<li><a href="')[1:]}
+    assert "its stored record is damaged: its page says what to do" in lines[f"{game.base}/play"]
+    assert "damaged" not in lines[f"{other.base}/play"] and "of your orders not ready" in lines[f"{other.base}/play"]

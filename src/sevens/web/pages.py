@@ -290,6 +290,7 @@ class MyGame:
     organises: bool = False
     plays: bool = False
     due: int = 0
+    damaged: bool = False  # its stored record no longer replays: its line says so, the others still show
 
     @property
     def role(self) -> str:
@@ -327,7 +328,12 @@ def _home(
                 line.organises = True
             else:
                 line.plays = True
-                line.due += views.orders_due(db, line.game, grant.player_id)
+                try:
+                    line.due += views.orders_due(db, line.game, grant.player_id)
+                except DamagedRecord as exc:
+                    # One damaged game must not take the front page, and the player's other games, with it.
+                    say_damaged(request, line.game.public_id, exc)
+                    line.damaged = True
     public = store.list_public_games(db)
     return render(
         request,
