@@ -146,6 +146,21 @@ def test_bad_combinations_are_one_line_saying_what_to_do(args: list[str], says: 
     assert says in result.output
 
 
+@pytest.mark.parametrize(("args", "says", "then"), [
+    # Both once pointed at an option already typed: following the advice met the same refusal.
+    (["--force", "3", "--vs-force", "3", "--distribution", "--fractions"], "drop --distribution (--fractions gives",
+     ["--force", "3", "--vs-force", "3", "--fractions"]),
+    (["--force", "3", "--vs-force", "3", "--distribution"], "or put --fractions in place of --distribution",
+     ["--force", "3", "--vs-force", "3", "--fractions"]),
+    (["--force", "3", "--distribution", "--exact"], "add --json, or drop --exact", ["--force", "3", "--distribution"]),
+])
+def test_the_way_out_a_refusal_names_is_taken(args: list[str], says: str, then: list[str]) -> None:
+    refused = runner.invoke(app, ["odds", *args])
+    assert refused.exit_code == 2 and says in refused.output, refused.output
+    taken = runner.invoke(app, ["odds", *then])
+    assert taken.exit_code == 0, taken.output
+
+
 @pytest.mark.parametrize("args", [["--force", "2", "--distribution"], ["--flair", "3", "--distribution"], ["--per-point"],
                                   ["--every-split", "12", "--vs-force", "6", "--vs-flair", "6"],
                                   ["--force", "3", "--vs-flair", "3", "--fractions"]])

@@ -600,12 +600,17 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
             fail("--fractions gives a match's win, draw and loss: add the opponent's --vs-force and --vs-flair, or "
                  "--distribution for this order's points as fractions")
         if exact and not as_json:
-            fail("--exact adds the fractions to --json's distribution: add --json (--distribution shows them)")
+            # Not "add --distribution": it may be there already, and its table has the fractions.
+            fail("--exact adds the fractions to --json's distribution: add --json, or drop --exact (--distribution's "
+                 "table shows every chance as a fraction)")
         classroom.print_distribution(order, as_csv=as_csv, as_json=as_json, exact=exact)
         return True
     if distribution:
-        fail(f"--distribution is one order's: drop {_typed(('--vs-force', vf), ('--vs-flair', vk))}, or add "
-             "--fractions for the match's chances as fractions")
+        # "add --fractions" beside --distribution would be refused again: the way out is one or the other.
+        vs_typed = _typed(("--vs-force", vf), ("--vs-flair", vk))
+        fail("--distribution is one order's: drop --distribution (--fractions gives the match's chances as fractions)"
+             if fractions else f"--distribution is one order's: drop {vs_typed}, or put --fractions in place of "
+             "--distribution for the match's chances as fractions")
     vs = _order("--vs-force", vf, "--vs-flair", vk)
     result = classroom.exact_or_fail(order, vs, typed)
     if as_csv:
