@@ -841,7 +841,7 @@ def game_page(
         # The organiser's big screen names the teams the turn waits for, as the organiser's and every
         # player's page do (whether, never what: R13); a spectator's says only what it waits for. Its
         # version moves as orders come in, so the list follows without a touch.
-        waiting = tuple(t for t in views.who_ordered_now(db, game, "") if t.state in ("none", "saved"))
+        waiting = tuple(t for t in views.who_ordered_now(db, game, "") if t.state in views.AWAITED_STATES)
     context = {
         "view": views.spectator_view(db, game), "access": access, "live": _live(request, db, game, access, principal),
         "screen": screen == "1", "waiting": waiting, **_sequels(db, principal, game),

@@ -523,6 +523,11 @@ class SpectatorView:
             return None, f"not taken{bot}"
         return info.manager, bot
 
+    def played_by_bot(self, team: str) -> bool:
+        """Whether a bot plays ``team`` for nobody: a house team, a seat not taken or one handed to
+        the bots (:meth:`manager_words` names no person or says so)."""
+        return self.teams[team].manager == "house" or team in self.unclaimed or team in self.handed_over
+
     def bots_then(self, turn: int) -> dict[str, str]:
         """The teams a bot played in resolved ``turn`` because nobody played their seat then:
         ``unclaimed`` or ``released``, as kept when it was resolved. A turn resolved before that
@@ -829,6 +834,9 @@ WHO_ORDERED_STATES = ("none", "saved", "ready", "unclaimed", "released", "house"
 first): no order yet, saved but not ready, ready, a seat nobody has taken (its autopilot plays),
 a seat handed to the bots (its bot plays), a house team (its bot plays). Whether, never what (R13)."""
 
+AWAITED_STATES = ("none", "saved")
+"""The :data:`WHO_ORDERED_STATES` a turn waits for: the team's manager has still to mark an order ready."""
+
 
 @dataclass(frozen=True, slots=True)
 class TurnTeam:
@@ -1002,7 +1010,7 @@ class PlayerView:
             return None
         counts: dict[str, int] = {}
         for t in self.who_ordered:
-            if not t.mine and t.state in ("none", "saved"):
+            if not t.mine and t.state in AWAITED_STATES:
                 manager = self.public.teams[t.team].manager
                 counts[manager] = counts.get(manager, 0) + 1
         return tuple(counts.items())
