@@ -161,7 +161,10 @@ def test_a_sixteen_player_evening_on_the_big_screen_waits_by_name_and_crowns_its
             expect(spectator.locator("#waiting li")).to_have_count(0)
             for page in (organiser, spectator):
                 width, height, shown_width, shown_height = _fits(page)
-                assert (width, height) == (shown_width, shown_height), f"turn {turn} scrolls: {width}x{height}"
+                columns = page.evaluate(  # which column runs past the bottom, for the message
+                    "[...document.querySelectorAll('#big-screen > section')].map(e => e.className + ' ends at ' + Math.round(e.getBoundingClientRect().bottom))"
+                )
+                assert (width, height) == (shown_width, shown_height), f"turn {turn} scrolls: {width}x{height}, {columns}"
             if stage == "quarter-final":
                 assert axe_problems(organiser, "the organiser's big screen, a turn waiting") == []
             said = api.put(f"/api/v1/games/{game}/orders/{last[1]}", headers=last[0], json={"turn": turn, "force": 6, "flair": 6, "ready": True})
