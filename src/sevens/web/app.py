@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sevens.bots import describe
 from sevens.bots.pacing import WEIGHTED
 from sevens.bots.strategies import hidden_entry_points
-from sevens.store.db import is_in_memory, make_engine, make_sessionmaker, run_migrations
+from sevens.store.db import check_writable, is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import DamagedRecord, StoreError
 from sevens.store.ratelimit import count_failure, make_key
 from sevens.tournament.standings import DECIDED_BY_WORDS
@@ -357,6 +357,9 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         settings.database_url, sqlite_synchronous=settings.sqlite_synchronous
     )
     if counting is not None and settings.migrate:
+        # A database it may read but not write is refused here first, on sevens' own table, as
+        # before the key was made at start-up (the key's insert would otherwise be the first write).
+        check_writable(counting)
         make_key(counting, at=clock().timestamp())  # the key the counts hash addresses under
     shared = None if counting is None else partial(_count_failure, counting)
     app.state.limiter = RateLimiter(
