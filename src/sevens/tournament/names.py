@@ -396,15 +396,18 @@ def name_key(name: str) -> str:
     >>> name_key("\u0410nn"), name_key("\u039f"), name_key("\U0001d400nn"), name_key("\u0410\u043d\u043d\u0430")
     ('ann', 'o', 'ann', 'aннa')
     """
+    return _spaced(unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", _unfolded(name).casefold()).translate(LOOK_ALIKES)))
+
+
+def _unfolded(name: str) -> str:
     # Compared before case is folded, as a capital is drawn: Cyrillic Н is an H, its small н no h.
-    unfolded = unicodedata.normalize("NFKD", name.translate(_UNSEEN)).translate(LOOK_ALIKES)
-    return _spaced(unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", unfolded.casefold()).translate(LOOK_ALIKES)))
+    return unicodedata.normalize("NFKD", name.translate(_UNSEEN)).translate(LOOK_ALIKES)
 
 
 def _drawn(name: str) -> str:
     """``name`` as :func:`name_key` reads it before case is folded: what :func:`skeleton` and the
     message about a Latin look-alike go by."""
-    return _spaced(unicodedata.normalize("NFKC", unicodedata.normalize("NFKD", name.translate(_UNSEEN)).translate(LOOK_ALIKES)))
+    return _spaced(unicodedata.normalize("NFKC", _unfolded(name)))
 
 
 def skeleton(name: str) -> str:

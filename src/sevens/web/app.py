@@ -37,7 +37,7 @@ from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
-from sevens.web.prefix import RootPath, route_path, unstripped
+from sevens.web.prefix import RootPath, route_path, site_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.scheduler import Keeping, database_trouble, run_scheduler
 from sevens.web.security import (
@@ -246,7 +246,7 @@ def _route_pattern(scope: Scope) -> str:
 
 
 async def _crashed(
-    templates: Jinja2Templates, root: str, scope: Scope, receive: Receive, send: Send, exc: Exception, started: bool
+    templates: Jinja2Templates, scope: Scope, receive: Receive, send: Send, exc: Exception, started: bool
 ) -> None:
     """Answer an unexpected exception: one ERROR line with the traceback and a reference in the log,
     and the same reference on a page in the site's look (JSON for the API), so that the operator can
@@ -259,9 +259,7 @@ async def _crashed(
     )
     if started:
         return  # the status and the headers are sent: nothing else can be said to the client
-    path = route_path(scope)
-    if unstripped(scope):
-        path = path[len(root):]
+    path = site_path(scope)
     message = (
         f"something went wrong on the server's side, not because of what you did or sent; reference {reference}"
     )
@@ -402,7 +400,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.add_middleware(
         HostCheck, allowed=parse_allowed_hosts(settings.allowed_hosts), base_url=settings.base_url
     )
-    app.add_middleware(SecurityHeaders, crashed=partial(_crashed, templates, settings.root_path))
+    app.add_middleware(SecurityHeaders, crashed=partial(_crashed, templates))
     app.add_middleware(HeadAsGet)
     trusted = parse_trusted(settings.trusted_proxies)
     if trusted:
@@ -416,10 +414,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     def error_response(
         request: Request, status: int, message: str, headers: dict[str, str] | None = None
     ) -> Response:
-        path = route_path(request.scope)
-        if unstripped(request.scope):  # a bot's call through a proxy that left the prefix on
-            path = path[len(settings.root_path):]
-        if wants_json(path):
+        if wants_json(site_path(request.scope)):  # a bot's call through a proxy that left the prefix on too
             return JSONResponse({"detail": message}, status_code=status, headers=headers)
         return templates.TemplateResponse(
             request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
@@ -436,8 +431,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         public_id = str(request.path_params.get("public_id", ""))
         pages.say_damaged(request, public_id, exc)
         game = f"/games/{public_id}" if public_id else ""
-        path = route_path(request.scope)
-        if wants_json(path[len(settings.root_path):] if unstripped(request.scope) else path):
+        if wants_json(site_path(request.scope)):
             where = (
                 f": download the record as it is stored from {settings.root_path}{game}/record.json and see where it "
                 f"fails at {settings.root_path}{game}/verify" if game else ""

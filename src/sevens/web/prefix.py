@@ -18,7 +18,7 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["SETTING", "RootPath", "parse_root_path", "route_path", "unstripped"]
+__all__ = ["SETTING", "RootPath", "parse_root_path", "route_path", "site_path", "unstripped"]
 
 SETTING = "SEVENS_ROOT_PATH (sevens serve --root-path)"
 
@@ -86,6 +86,17 @@ def unstripped(scope: Scope) -> bool:
     root = str(scope.get("root_path", ""))
     rest = route_path(scope)
     return bool(root) and (rest == root or rest.startswith(root + "/"))
+
+
+def site_path(scope: Scope) -> str:
+    """:func:`route_path`, with the prefix a proxy left on (:func:`unstripped`) taken off too: the
+    path an error's answer is chosen by (JSON for the API, else a page).
+
+    >>> site_path({"path": "/sevens/sevens/api/v1/games", "root_path": "/sevens"})
+    '/api/v1/games'
+    """
+    path = route_path(scope)
+    return path[len(str(scope.get("root_path", ""))):] if unstripped(scope) else path
 
 
 class RootPath:
