@@ -162,6 +162,24 @@ class TupleOrder:
         return (10, 9)
 
 
+class NoneOrder:
+    """A one-decision bot that forgot its return."""
+
+    name = "none-order"
+
+    def order(self, view: object, rng: object) -> object:
+        return None
+
+
+class BotMoreThanHeld:
+    """A one-decision bot whose Order is legal on its own but more than its team holds."""
+
+    name = "bot-more-than-held"
+
+    def order(self, view: Any, rng: object) -> Order:
+        return Order(force=view.scrum + 1, flair=0)
+
+
 HOW = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies makes legal orders"
 
 
@@ -192,8 +210,16 @@ HOW = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies m
     (Text, ["strategy 'text' gave FLAIR as text (<U21) in turn 1", "integer arrays"]),
     (BadOrder, ["strategy 'bad-order' raised OrderError: R3: FLAIR points must be a multiple of 3",
                 "test_lab_own_strategies.py, line ", "in turn 1 (group round 1)"]),
-    (TupleOrder, ["strategy 'tuple-order' raised TypeError: order(view, rng) must return a sevens.rules.Order, "
-                  "such as Order(force=10, flair=9), got tuple (10, 9), deciding for 32 teams in turn 1"]),
+    # Said as what the bot returned: "raised TypeError" sent its author looking for a raise.
+    (TupleOrder, ["strategy 'tuple-order' returned tuple (10, 9) for team ", " in turn 1 (group round 1), not an "
+                  "Order: order(view, rng) must return a sevens.rules.Order; if the pair is (force, flair), return "
+                  "Order(force=10, flair=9)"]),
+    (NoneOrder, ["strategy 'none-order' returned NoneType None for team ", "not an Order", "such as Order(force=10, "
+                 "flair=9) (from sevens.rules import Order)"]),
+    # A bot's fix is its Order, not the batch strategies' split_orders.
+    (BotMoreThanHeld, ["R3: strategy 'bot-more-than-held' gave team ", "FORCE 101 + FLAIR 0 = 101 is more than the "
+                       "100 SCRUM the team holds", "a bot's Order(force=..., flair=...) must add up to no more than "
+                       "view.scrum"]),
 ])
 def test_a_strategy_that_misbehaves_is_stopped_naming_it_the_turn_the_fault_and_the_fix(
     strategy: type, says: list[str]

@@ -36,7 +36,7 @@ from sevens.lab import held, kernels
 from sevens.lab.cores import available_cores
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
 from sevens.lab.smart import rest_table
-from sevens.lab.strategies import BatchStrategy, BatchView, Orders, StrategyError
+from sevens.lab.strategies import BatchStrategy, BatchView, NotAnOrder, Orders, ScalarAdapter, StrategyError
 from sevens.rules import (
     FLAIR_OPTION_COST,
     MAX_ORDER_POINTS,
@@ -165,6 +165,7 @@ def _when(turn: int, stage: Stage) -> str:
 
 
 _LEGAL_HINT = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies makes legal orders of any totals and shares"
+_BOT_HINT = "a bot's Order(force=..., flair=...) must add up to no more than view.scrum"
 
 
 _KINDS = {"f": "floating-point numbers", "c": "complex numbers", "b": "True/False", "U": "text", "S": "bytes",
@@ -192,6 +193,8 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
         made = strategy.orders(view, rng)
     except StrategyError:
         raise
+    except NotAnOrder as exc:
+        raise StrategyError(_not_an_order(name, exc, view, when)) from None
     except (Exception, SystemExit) as exc:  # the strategy's own code (sys.exit too): say whose and where, not a traceback through the lab
         raise StrategyError(
             f"strategy {name} raised {type(exc).__name__}: {exc}{raised_at(exc)}, deciding for {view.size} teams in "
@@ -213,8 +216,26 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
         )
     force = _points(name, "FORCE", made[0], view.size, when)
     flair = _points(name, "FLAIR", made[1], view.size, when)
-    _check_orders(name, force, flair, view, when)
+    _check_orders(name, force, flair, view, when, _BOT_HINT if isinstance(strategy, ScalarAdapter) else _LEGAL_HINT)
     return force, flair
+
+
+def _not_an_order(name: str, exc: NotAnOrder, view: BatchView, when: str) -> str:
+    """What a one-decision bot returned instead of an Order, said as returned: its code raised nothing.
+
+    >>> view = BatchView(8, 1, Stage.GROUP, 3, 3, *[np.zeros(1, dtype=np.int64)] * 8)
+    >>> _not_an_order("'mine:Bot'", NotAnOrder((10, 9), 0), view, "turn 1 (group round 1)")
+    "strategy 'mine:Bot' returned tuple (10, 9) for team a1 in turn 1 (group round 1), not an Order: order(view, rng) must return a sevens.rules.Order; if the pair is (force, flair), return Order(force=10, flair=9)"
+    """
+    given = exc.returned
+    shown = repr(given)
+    shown = shown if len(shown) <= 60 else f"{shown[:60]}..."
+    if isinstance(given, tuple | list) and len(given) == 2 and all(type(v) is int for v in given):
+        fix = f"; if the pair is (force, flair), return Order(force={given[0]}, flair={given[1]})"
+    else:
+        fix = ", such as Order(force=10, flair=9) (from sevens.rules import Order)"
+    return (f"strategy {name} returned {type(given).__name__} {shown} for team {team_id(int(view.team[exc.index]))} "
+            f"in {when}, not an Order: order(view, rng) must return a sevens.rules.Order{fix}")
 
 
 def _points(name: str, part: str, given: object, size: int, when: str) -> IntArray:
@@ -245,7 +266,9 @@ def _points(name: str, part: str, given: object, size: int, when: str) -> IntArr
     return values.astype(np.int64)
 
 
-def _check_orders(name: str, force: IntArray, flair: IntArray, view: BatchView, when: str) -> None:
+def _check_orders(
+    name: str, force: IntArray, flair: IntArray, view: BatchView, when: str, hint: str = _LEGAL_HINT
+) -> None:
     scrum = view.scrum
     negative = (force < 0) | (flair < 0)
     not_options = flair % FLAIR_OPTION_COST != 0
@@ -267,7 +290,7 @@ def _check_orders(name: str, force: IntArray, flair: IntArray, view: BatchView, 
     raise StrategyError(
         f"R3: strategy {name} gave team {team_id(int(view.team[i]))} the order FORCE {f}, FLAIR {fl} in {when}, "
         f"holding {held} SCRUM: {what}{others}; every order needs FORCE and FLAIR of 0 or more, FLAIR a multiple "
-        f"of 3, the two within the SCRUM held: {_LEGAL_HINT}"
+        f"of 3, the two within the SCRUM held: {hint}"
     )
 
 

@@ -37,6 +37,7 @@ __all__ = [
     "KnockoutSaverPacing",
     "Orders",
     "RandomPacing",
+    "NotAnOrder",
     "ScalarAdapter",
     "StrategyError",
     "check_knockout_weight",
@@ -53,6 +54,18 @@ Orders = tuple[IntArray, IntArray]
 class StrategyError(ValueError):
     """A strategy of the run raised, or gave orders the lab cannot play: the message names the
     strategy, the turn, what was wrong and how to put it right."""
+
+
+class NotAnOrder(TypeError):
+    """A one-decision bot's ``order(view, rng)`` returned something other than an
+    :class:`~sevens.rules.Order`: ``returned`` is what it gave, ``index`` the team's place in the
+    batch's view. The simulator turns it into a :class:`StrategyError` that names the bot and the
+    turn; said as what the bot returned, since its code raised nothing."""
+
+    def __init__(self, returned: object, index: int) -> None:
+        super().__init__(f"order(view, rng) returned {type(returned).__name__} {returned!r}, not an Order")
+        self.returned = returned
+        self.index = index
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -305,10 +318,7 @@ class ScalarAdapter:
         for i in range(view.size):
             order = decide(make_view(i), random.Random(int(seeds[i])))
             if not isinstance(order, Order):
-                raise TypeError(
-                    f"order(view, rng) must return a sevens.rules.Order, such as Order(force=10, flair=9), "
-                    f"got {type(order).__name__} {order!r}"
-                )
+                raise NotAnOrder(order, i)
             force[i] = order.force
             flair[i] = order.flair
         return force, flair
