@@ -1,0 +1,214 @@
+"""docs/strategy.md's own commands, run as a reader copies them, against what the guide says they print.
+
+Two kinds: the `.venv/bin/python -c "..."` commands, whose output the guide shows in the comment
+after them (`# []: all FLAIR at every one`, or lines `# {1: 4, ...}` under the command), compared
+exactly; and the lab's tables, whose runs take seconds to minutes at the guide's sizes (so
+tests/docs/test_docs_commands.py sets `sevens lab` aside), run here with fewer tournaments and the
+guide's seed: every figure the guide gives must lie within three half-widths of the smaller run's
+95% interval. A seeded run gives the same figures every time, so this cannot flake; a figure the
+code no longer gives (the lab's fixed seating once put "equilibrium" at 12.3%, and a change of the
+dice or the bots would move it) fails it.
+
+Every python command of the guide is either run here or set aside with the reason, so a new one
+has to be placed by whoever adds it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = (ROOT / "docs" / "strategy.md").read_text(encoding="utf-8")
+START = re.compile(r'^[ \t]*\.venv/bin/python -c "', re.M)
+
+
+@dataclass(frozen=True)
+class Python:
+    line: int
+    code: str
+    shown: str | None  # what the guide says it prints, None where it shows nothing
+
+
+def _balanced(text: str) -> str | None:
+    """The printed value a comment starts with: bracketed expressions parted by spaces (`[]`,
+    `((6, 1.0),) ((0, 1.0),)`, a dict over several lines), or a number (`2.7e-08`)."""
+    number = re.match(r"-?\d[\d.e+-]*(?=:|$|\s)", text)
+    if number:
+        return number.group(0)
+    end, depth, i = 0, 0, 0
+    while i < len(text):
+        c = text[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+            if depth == 0:
+                end = i + 1
+                if not re.match(r" [(\[{]", text[end:end + 2]):
+                    break
+        elif depth == 0 and c != " ":
+            break
+        i += 1
+    return text[:end] or None
+
+
+def _pythons() -> list[Python]:
+    found = []
+    for start in START.finditer(GUIDE):
+        body = GUIDE[start.end():]
+        close = re.search(r'"[ \t]*(#[^\n]*)?\n', body)
+        assert close, f"strategy.md:{GUIDE.count(chr(10), 0, start.start()) + 1}: a python -c command never closes"
+        code = body[:close.start()]
+        indent = start.group(0)[:len(start.group(0)) - len(start.group(0).lstrip())]
+        code = "\n".join(line.removeprefix(indent) for line in code.split("\n"))
+        comment = (close.group(1) or "").removeprefix("#").strip()
+        after = body[close.end():].split("\n")
+        below = []
+        for line in after:
+            if not line.strip().startswith("#"):
+                break
+            below.append(line.strip().removeprefix("#").strip())
+        # On the closing line (`# []: ...`), else on the lines under it (`# {1: 4, ...`).
+        shown = _balanced(comment) or (_balanced(" ".join(below)) if below else None)
+        found.append(Python(GUIDE.count("\n", 0, start.start()) + 1, code, shown))
+    return found
+
+
+PYTHONS = _pythons()
+
+# Set aside, each with why, matched against the command's code.
+SLOW = {
+    "plot_solver_map": "rewrites a picture in docs/images",
+    "for b in range(1, 61) for a in range(b, 61)": "1,830 solves; test_lab_guide.py checks the same claim directly",
+    "for n in range(3, 61) if (p := solve_match(n, n)": "test_lab_guide.py checks every equal budget from 3 to 60",
+    "knockout=True).pure_saddle[0]": "a minute of count-back; test_lab_guide.py checks the printed dict",
+    "range(b + 1, 61) if solve_match(a, b).pure_saddle": "test_lab_guide.py checks the printed dict",
+    "payoff_matrix(n, n))[flair(n)]": "160 matrices, 30 s of CPU",
+    "class Counted": "plays 4,000 tournaments turn by turn in numpy, half a minute of CPU",
+    "ref = {r.name: r for r in run_lab": "a run of 2,000,000 tournaments and 100 of 10,000",
+}
+
+
+def _slow(command: Python) -> str | None:
+    return next((why for key, why in SLOW.items() if key in command.code), None)
+
+
+def _python(code: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+
+
+def test_the_guide_shows_python_commands_and_their_outputs() -> None:
+    assert len(PYTHONS) >= 10
+    assert sum(command.shown is not None for command in PYTHONS) >= 8
+    assert [command.shown for command in PYTHONS if "worst[6, 24]" in command.code] == ["2.7e-08"]
+
+
+@pytest.mark.parametrize("command", PYTHONS, ids=[f"strategy.md:{c.line}" for c in PYTHONS])
+def test_every_python_command_is_run_or_set_aside(command: Python) -> None:
+    if _slow(command) is None:
+        assert command.shown is not None, (
+            f"strategy.md:{command.line}: the command shows no output to compare: add what it prints as a "
+            f"comment (# OUTPUT: what it means), or set it aside in SLOW in {Path(__file__).name} with the reason")
+
+
+RUN = [command for command in PYTHONS if _slow(command) is None]
+
+
+@pytest.mark.parametrize("command", RUN, ids=[f"strategy.md:{c.line}" for c in RUN])
+def test_python_command_prints_what_the_guide_shows(command: Python) -> None:
+    done = _python(command.code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == (command.shown or "").split(), f"strategy.md:{command.line}"
+
+
+# The lab's tables: (the command as the guide gives it, tournaments to run here, the guide's figures).
+def _figure(cell: str) -> float:
+    return float(cell.split()[0])
+
+
+def _first_table() -> dict[str, dict[str, float]]:
+    """The table under 'Titles per team entered (a neutral strategy would have 1/16 = 6.25%)'."""
+    start = GUIDE.index("| strategy | titles % | finals % | group points | SCRUM left |")
+    rows = {}
+    for line in GUIDE[start:].split("\n")[2:]:
+        if not line.startswith("|"):
+            break
+        name, titles, finals, points, left = (cell.strip() for cell in line.strip("|").split("|"))
+        rows[name] = {"titles": _figure(titles), "finals": _figure(finals), "group_points": _figure(points),
+                      "scrum_left": _figure(left)}
+    return rows
+
+
+def _prose(pattern: str) -> dict[str, dict[str, float]]:
+    found = re.search(pattern, " ".join(GUIDE.split()))
+    assert found, f"the guide no longer says {pattern!r}"
+    return {name.replace("_", "-"): {"titles": float(value)} for name, value in found.groupdict().items()}
+
+
+def _command(start: str) -> list[str]:
+    """The guide's `sevens lab` command that starts so, as words (continuation lines joined)."""
+    text = GUIDE.replace("\\\n", " ")
+    found = re.search(re.escape(start) + r"[^\n`]*", text)
+    assert found, f"the guide no longer shows `{start}`"
+    words = found.group(0).split("#")[0].split()
+    return [w for w in words[2:] if w not in ("--overwrite",)]
+
+
+def _without(words: list[str], option: str) -> list[str]:
+    if option not in words:
+        return words
+    i = words.index(option)
+    return words[:i] + words[i + 2:]
+
+
+TABLES = [
+    pytest.param(
+        "sevens lab --strategies even,group-blitz,knockout-saver,random,odds-aware,equilibrium,even-flair,even-force",
+        100_000, _first_table, id="mixed-field-of-eight"),
+    pytest.param(
+        "sevens lab --strategies even-flair,even-force --tournaments 400000 --seed 2", 100_000,
+        lambda: _prose(r"even-flair (?P<even_flair>[\d.]+) ± [\d.]+% titles against even-force (?P<even_force>[\d.]+) ±"),
+        id="flair-against-force"),
+    pytest.param(
+        "sevens lab --strategies even,group-blitz,knockout-saver,equilibrium --tournaments 400000 --seed 3 --teams 8",
+        100_000,
+        lambda: _prose(r"equilibrium (?P<equilibrium>[\d.]+) ± [\d.]+%, even (?P<even>[\d.]+) ± [\d.]+%, group-blitz "
+                       r"(?P<group_blitz>[\d.]+)%, knockout-saver (?P<knockout_saver>[\d.]+)%"),
+        id="eight-teams"),
+]
+
+
+@pytest.mark.parametrize(("start", "tournaments", "figures"), TABLES)
+def test_the_guides_lab_figures_hold_in_a_smaller_run_of_its_command(
+    start: str, tournaments: int, figures: Any, tmp_path: Path
+) -> None:
+    words = _without(_without(_command(start), "--tournaments"), "--plot")
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    run = subprocess.run([sys.executable, "-m", "sevens", "lab", *words, "--tournaments", str(tournaments), "--json"],
+                         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    rows = {row["strategy"]: row for row in json.loads(run.stdout)["results"]}
+    said = figures()
+    assert said and set(said) <= set(rows), (said, rows)
+    off = []
+    for name, cells in said.items():
+        for key, value in cells.items():
+            got = rows[name][key]
+            if "rate" in got:  # a rate, in % in the guide, with a Wilson interval
+                centre, half = 100 * got["rate"], 100 * max(got["rate"] - got["ci95_low"], got["ci95_high"] - got["rate"])
+            else:
+                centre, half = got["mean"], got["ci95"]
+            shown = 10.0 ** -len(f"{value}".partition(".")[2]) / 2  # the guide rounds to its decimals
+            if abs(value - centre) > 3 * half + shown:
+                off.append(f"{name} {key}: the guide says {value}, {tournaments:,} tournaments give {centre:.3f} ± {half:.3f}")
+    assert not off, "\n".join(off)
