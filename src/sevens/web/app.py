@@ -55,7 +55,7 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code
+from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code, scoring_words
 
 __all__ = ["create_app", "utc_now"]
 
@@ -383,6 +383,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["qr_code"] = qr_code
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
+    templates.env.globals["scoring_words"] = scoring_words
     # Set before any template is compiled: the compiler reads it.
     templates.env.finalize = printable
     app.state.templates = templates
