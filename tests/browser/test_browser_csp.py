@@ -85,7 +85,7 @@ def test_no_page_breaks_a_rule_of_its_content_security_policy(server: str, chrom
     organiser.click("#resolve button")  # every open page follows: the spectator's reloads itself
     expect(spectator.locator("#turn")).to_contain_text("2 of 5")
     organiser.click("#end button")
-    for address in (base, f"{base}/verify", f"{base}/play", organise, server + "/", server + "/no-such-page"):
+    for address in (base, f"{base}/verify", f"{base}/play", f"{base}/teams/fiji", organise, server + "/", server + "/no-such-page"):
         visit(spectator, address)
         visit(player, address)
     assert broken == []

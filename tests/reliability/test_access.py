@@ -487,7 +487,7 @@ def test_no_current_order_in_any_response_export_or_log(hosted: Hosted, caplog: 
         owned[pid] = (team, force, 27)
     anonymous = new_client(hosted.app)
     pages = ["/", hosted.base, f"{hosted.base}/organise", f"{hosted.base}/play", f"{hosted.base}/record.json",
-             f"{hosted.base}/verify"]
+             f"{hosted.base}/verify", *(f"{hosted.base}/teams/{team}" for team, _force, _flair in owned.values())]
     viewers = {"anonymous": anonymous, "organiser": hosted.organiser, **hosted.players}
     for viewer, client in viewers.items():
         for path in pages:
@@ -540,7 +540,7 @@ def test_an_ended_game_shares_no_unresolved_order_private_autopilot_or_organiser
     viewers = {"anonymous": new_client(app), "organiser": game.organiser, **game.players}
     for viewer, client in viewers.items():
         for path in ("/", game.base, f"{game.base}/organise", f"{game.base}/play", f"{game.base}/record.json",
-                     f"{game.base}/verify", f"/api/v1/games/{game.public_id}"):
+                     f"{game.base}/verify", f"/api/v1/games/{game.public_id}", f"{game.base}/teams/{mine}"):
             text = client.get(path).text
             assert not any(has(force, text) for force in forces.values()), (viewer, path)
     with app.state.sessionmaker() as db:

@@ -92,6 +92,7 @@ def check_get_pages(world: World, role: str) -> None:
     assert client.get(base).status_code == watch
     assert client.get(f"{base}/record.json").status_code == watch
     assert client.get(f"{base}/verify").status_code == watch
+    assert client.get(f"{base}/teams/{world.p1_team}").status_code == watch
     organise = client.get(f"{base}/organise").status_code
     assert organise == (200 if role == "organiser" else 403 if watch == 200 else 404)
     play = client.get(f"{base}/play").status_code
@@ -266,7 +267,8 @@ def test_r13_no_one_but_the_owner_sees_a_current_order(world: World) -> None:
     )
     assert put.status_code == 200
     secrets = {"player": (37, 27), "same_game_player": (41, 21)}
-    pages = ["/", base, f"{base}/organise", f"{base}/play", f"{base}/record.json", f"{base}/verify"]
+    pages = ["/", base, f"{base}/organise", f"{base}/play", f"{base}/record.json", f"{base}/verify",
+             f"{base}/teams/{world.p1_team}", f"{base}/teams/{world.p2_team}"]
     for role, client in world.clients.items():
         for path in pages:
             text = client.get(path).text
@@ -298,6 +300,7 @@ def test_r13_no_one_but_the_owner_sees_a_current_order(world: World) -> None:
     # Once resolved the orders are public (R13): the organiser resolves, everyone who watches sees them.
     assert post_form(world.game.organiser, f"{base}/resolve", {"turn": "1"}).status_code == 303
     assert "37+27" in world.game.organiser.get(base).text
+    assert "37+27" in world.game.organiser.get(f"{base}/teams/{world.p1_team}").text
 
 
 def test_a_private_game_answers_as_an_unknown_one(app: FastAPI) -> None:
@@ -310,7 +313,7 @@ def test_a_private_game_answers_as_an_unknown_one(app: FastAPI) -> None:
     other = client.post("/api/v1/games", json={"name": "Other", "players": 4}).json()
     stranger = {"Authorization": f"Bearer {other['token']}"}
     hidden, unknown = created["game"], "x" * len(created["game"])
-    for path in ("/api/v1/games/{}", "/api/v1/games/{}/record", "/games/{}", "/games/{}/record.json"):
+    for path in ("/api/v1/games/{}", "/api/v1/games/{}/record", "/games/{}", "/games/{}/record.json", "/games/{}/teams/fiji"):
         for headers in ({}, stranger):
             answers = [client.get(path.format(game), headers=headers) for game in (hidden, unknown)]
             assert [a.status_code for a in answers] == [404, 404], path

@@ -35,7 +35,7 @@ def test_a_finished_games_view_gives_the_final_standing_the_page_shows(app: Fast
     # the page's table, row by row
     page = client.get(f"/games/{over.public_id}").text
     section = page.split('<section id="standing">', 1)[1].split("</section>", 1)[0]
-    rows = re.findall(r'<tr><td>([^<]+)</td><th scope="row" class="name">([^<]+)</th><td>([^<]*)</td></tr>', section)
+    rows = re.findall(r'<tr><td>([^<]+)</td><th scope="row" class="name"><a href="[^"]+/teams/[\w-]+">([^<]+)</a></th><td>([^<]*)</td></tr>', section)
     shown = [(place, html.unescape(name), html.unescape(went)) for place, name, went in rows]
     assert shown == [(p["place"], teams[p["team"]]["name"], p["went"]) for p in standing]
 

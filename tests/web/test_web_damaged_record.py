@@ -60,7 +60,7 @@ def test_every_page_of_a_game_with_a_damaged_record_says_so_and_what_to_do(
     seen = {
         "organiser": (game.organiser, ["", "?screen=1", "/organise", "/standing.csv", "/matches.csv"]),
         "player": (game.players["p1"], ["", "/play", "/who-ordered", "/standing.csv"]),
-        "stranger": (stranger, ["", "?screen=1", "/matches.csv"]),
+        "stranger": (stranger, ["", "?screen=1", "/matches.csv", "/teams/fiji"]),
     }
     caplog.set_level(logging.INFO, logger="sevens")
     for who, (client, paths) in seen.items():

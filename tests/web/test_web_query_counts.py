@@ -19,6 +19,7 @@ BOUNDS = {
     "player page": 9,  # with the mark of the player's own orders and autopilots (one statement)
     "organiser page": 8,
     "spectator page": 3,
+    "team page": 3,
     "record download": 1,
     "page poll (player)": 7,  # with the mark of who has ordered: the teams, the seats, the turn's orders; and of their own
     "page poll (player, other pages)": 3,  # the public page of a player's game: no mark to work out
@@ -111,6 +112,7 @@ def _counts(app: FastAPI, pages: Hosted, api: ApiGame) -> dict[str, int]:
         "player page": (pages.players[player], f"{base}/play", {}),
         "organiser page": (pages.organiser, f"{base}/organise", {}),
         "spectator page": (spectator, base, {}),
+        "team page": (spectator, f"{base}/teams/{team}", {}),
         "record download": (spectator, f"{base}/record.json", {}),
         "page poll (player)": (pages.players[player], f"{base}/state?as=player", {}),
         "page poll (player, other pages)": (pages.players[player], f"{base}/state", {}),

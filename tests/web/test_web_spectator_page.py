@@ -14,7 +14,7 @@ from web.web_helpers import FakeClock, every_seat_taken, host_game, new_client, 
 def _managers(page: str) -> dict[str, str]:
     """The public page's Teams table: each team's name and what its Manager cell says."""
     table = unset(page).split('<table class="teams">', 1)[1].split("</table>", 1)[0]
-    rows = re.findall(r'<tr><td class="name">([^<]+)</td><td>\w</td><td class="name">([^<]+)</td>', table)
+    rows = re.findall(r'<tr><td class="name"><a href="[^"]+/teams/[\w-]+">([^<]+)</a></td><td>\w</td><td class="name">([^<]+)</td>', table)
     return dict(rows)
 
 

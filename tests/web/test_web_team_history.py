@@ -1,5 +1,6 @@
 """Why did I lose? A finished match's report says how each side's dice scored and that the winner
-gained 10 SCRUM (R1, R2, R4)."""
+gained 10 SCRUM (R1, R2, R4), and a team's own page tells its whole tournament, match by match,
+without ever showing an order of a turn not yet resolved (R13)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import html
 import json
 import re
 
-from web.web_helpers import Hosted, new_client
+from fastapi import FastAPI
+
+from web.web_helpers import Hosted, every_seat_taken, host_game, new_client
 
 
 def _text(fragment: str) -> str:
@@ -76,3 +79,83 @@ def test_the_winners_scrum_says_it_gained_ten(hosted: Hosted) -> None:
                 won = match["winner"] == team
                 assert scrum["before"] - order["force"] - order["flair"] + (10 if won else 0) == scrum["after"]
                 assert ("(+10 win)" in cells) == won, (match["id"], team)
+
+
+def _history_rows(page: str) -> list[str]:
+    listed = re.search(r'<ol class="team-matches">(.*?)</ol>', page, re.S)
+    assert listed is not None
+    return [_text(li) for li in re.findall(r"<li [^>]*>(.*?)</li>", listed.group(1), re.S)]
+
+
+def test_a_teams_page_tells_its_whole_tournament_in_order(hosted: Hosted) -> None:
+    record = _finished(hosted)
+    names = {t["id"]: t["name"] for t in record["teams"]}
+    spectator = new_client(hosted.app)
+    game_page = spectator.get(hosted.base).text
+    for team in names:
+        link = f'href="{hosted.base}/teams/{team}"'
+        assert link in game_page, team  # the Teams table and the final standing open it
+        page = spectator.get(f"{hosted.base}/teams/{team}").text
+        assert page.count('<article class="match"') == len(_history_rows(page))
+        played = [(t["number"], t["stage"], m) for t in record["turns"] for m in t["matches"] if team in (m["home"], m["away"])]
+        assert len(played) == len(_history_rows(page)) >= 3
+        before = 100
+        for (number, stage, match), row in zip(played, _history_rows(page), strict=True):
+            own, other = ("home", "away") if match["home"] == team else ("away", "home")
+            spent = match[f"{own}_order"]["force"] + match[f"{own}_order"]["flair"]
+            scrum = match["scrum"][team]
+            assert scrum["before"] == before  # in order: each match starts where the last left it
+            outcome = "drew" if match["winner"] is None else "won" if match["winner"] == team else "lost"
+            win = ", +10 win" if outcome == "won" else ""
+            assert row == (
+                f"Turn {number} · {stage}: "
+                f"v {names[match[other]]}, {outcome} {match['summary']} · "
+                f"order {match[f'{own}_order']['force']}+{match[f'{own}_order']['flair']} against "
+                f"{match[f'{other}_order']['force']}+{match[f'{other}_order']['flair']} · "
+                f"SCRUM {scrum['before']} → {scrum['after']} (spent {spent}{win})"
+            ), row
+            before = scrum["after"]
+        final = next(t for t in record["teams"] if t["id"] == team)
+        assert f'<dd id="scrum-now">{before} left' in page, (team, final)
+        assert 'id="next-match"' not in page  # the game is over
+    # its manager's page leads there too
+    player = next(iter(hosted.players.values()))
+    assert re.search(rf'<a href="{hosted.base}/teams/[\w-]+" id="history-', player.get(f"{hosted.base}/play").text)
+
+
+def test_a_teams_page_shows_no_order_of_the_open_turn(app: FastAPI) -> None:
+    """R13: the order a manager has sent for the open turn is on no team page, theirs or the
+    opponent's, to anyone, until the turn is resolved; then it is on both."""
+    game = every_seat_taken(app)
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 37, 27, action="ready").status_code == 303
+    record = game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()
+    assert record["turns"] == []
+    fixture = next(f for f in game.organiser.get(f"/api/v1/games/{game.public_id}").json()["fixtures"]
+                   if team in (f["home"], f["away"]))
+    opponent = fixture["away"] if fixture["home"] == team else fixture["home"]
+    viewers = {"spectator": new_client(app), "organiser": game.organiser, **game.players}
+    for who, client in viewers.items():
+        for shown in (team, opponent):
+            page = client.get(f"{game.base}/teams/{shown}").text
+            assert "37+27" not in page and not re.search(r"(?<![\w.-])37(?![\w.-])", page), (who, shown)
+            next_match = re.search(r'<p id="next-match">(.*?)</p>', page, re.S)
+            assert next_match is not None and "to play" in next_match.group(1), (who, shown)
+            assert "No match played yet." in page
+    game.resolve(1)
+    for shown in (team, opponent):
+        page = new_client(app).get(f"{game.base}/teams/{shown}").text
+        assert "37+27" in page, shown
+
+
+def test_an_unknown_team_is_a_404_that_lists_the_games_teams(app: FastAPI) -> None:
+    game = every_seat_taken(app)
+    answer = new_client(app).get(f"{game.base}/teams/atlantis")
+    assert answer.status_code == 404
+    said = _text(answer.text)
+    assert "this game has no team 'atlantis'; its teams are: " in said, said
+    for team in game.organiser.get(f"/api/v1/games/{game.public_id}").json()["teams"]:
+        assert team["id"] in said
+    lobby = host_game(app)
+    before = new_client(app).get(f"{lobby.base}/teams/fiji")
+    assert before.status_code == 404 and "the teams are drawn when the game starts" in _text(before.text)

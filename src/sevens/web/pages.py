@@ -851,6 +851,21 @@ def game_page(
     return render(request, "game.html", context)
 
 
+@router.get("/games/{public_id}/teams/{team}")
+def team_page(request: Request, public_id: str, team: str, db: SessionDep, principal: PrincipalDep) -> Response:
+    """One team's whole tournament: its matches in order, both orders, every die, SCRUM before and
+    after each; like the game page, resolved turns only (R13), so its next match shows no order."""
+    game = store.game_by_public_id(db, public_id=public_id)
+    access = _access(db, principal, game)
+    _watchable(game, access)
+    view = views.spectator_view(db, game)
+    if team not in view.teams:
+        known = ", ".join(sorted(view.teams)) or "none yet: the teams are drawn when the game starts"
+        raise HTTPException(status_code=404, detail=f"this game has no team {quoted(team)}; its teams are: {known}")
+    context = {"view": views.team_history(view, team), "access": access}
+    return render(request, "team.html", context)
+
+
 @router.get("/games/{public_id}/state")
 def game_state(
     public_id: str,

@@ -72,6 +72,7 @@ __all__ = [
     "record_text",
     "scoring_words",
     "spectator_view",
+    "team_history",
     "verify",
     "watch_state",
     "who_ordered",
@@ -586,6 +587,46 @@ class SpectatorView:
                 for n, stage, matches in self.history
             ],
         }
+
+
+@dataclass(frozen=True, slots=True)
+class TeamHistory:
+    """One team's tournament as anyone who may watch the game sees it: its resolved matches in order
+    (never an order of the open turn, R13), where it stands, and its match in the open turn."""
+
+    view: SpectatorView
+    team: str
+    # (turn, stage, match, the bots that played seats nobody played then: SpectatorView.bots_then)
+    matches: tuple[tuple[int, str, MatchResult, dict[str, str]], ...]
+    progress: str  # how far it went (tournament.progress.describe_progress)
+    next_match: tuple[str, str, str] | None  # (match id, stage, opponent) in the open turn
+
+    def sides(self, match: MatchResult) -> tuple[MatchSide, MatchSide]:
+        """The team's side of ``match``, then its opponent's."""
+        return (match.home, match.away) if match.home.team == self.team else (match.away, match.home)
+
+    def outcome(self, match: MatchResult) -> str:
+        """``won``, ``lost`` or ``drew``."""
+        return "drew" if match.winner is None else "won" if match.winner == self.team else "lost"
+
+
+def team_history(view: SpectatorView, team: str) -> TeamHistory:
+    """``team``'s page (:class:`TeamHistory`), from the game's public view."""
+    matches = tuple(
+        (number, stage, m, view.bots_then(number))
+        for number, stage, played in view.history
+        for m in played
+        if team in (m.home.team, m.away.team)
+    )
+    progress = ""
+    if view.state is not None:
+        progress = describe_progress(team_progress(view.state, team), view.name, ended=view.status == "ended")
+    next_match = next(
+        ((match_id, stage, away if home == team else home) for match_id, stage, home, away in view.fixtures
+         if team in (home, away)),
+        None,
+    )
+    return TeamHistory(view, team, matches, progress, next_match)
 
 
 def _side_dict(side: MatchSide) -> dict[str, Any]:
