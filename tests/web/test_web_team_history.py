@@ -7,6 +7,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from itertools import pairwise
 
 from fastapi import FastAPI
 
@@ -159,3 +160,38 @@ def test_an_unknown_team_is_a_404_that_lists_the_games_teams(app: FastAPI) -> No
     lobby = host_game(app)
     before = new_client(app).get(f"{lobby.base}/teams/fiji")
     assert before.status_code == 404 and "the teams are drawn when the game starts" in _text(before.text)
+
+
+def test_a_group_table_says_what_put_each_team_above_the_next_on_equal_league_points(app: FastAPI) -> None:
+    """The "Decided by" column named a step but not whom it was against, nor its figures: under each
+    table a sentence now names, for every two neighbours on the same league points, the step of R8
+    that separated them and both figures, which the table's own columns must bear out."""
+    words = {"tries_for": "tries scored", "points_for": "points scored",
+             "tries_against": "tries conceded", "points_against": "points conceded"}
+    checked = 0
+    for attempt in range(4):  # the dice decide whether a group has teams level on league points
+        game = every_seat_taken(app, name=f"Level {attempt}")
+        game.resolve(1, 2, 3)
+        page = new_client(app).get(game.base).text
+        record = game.organiser.get(f"/api/v1/games/{game.public_id}").json()
+        names = {t["id"]: t["name"] for t in record["teams"]}
+        for letter, table in record["tables"].items():
+            rows = table["rows"]
+            said = re.search(rf'<p class="tie-breaks" id="tie-breaks-{letter}">(.*?)</p>', page, re.S)
+            level = [(u, lo) for u, lo in pairwise(rows) if u["league_points"] == lo["league_points"]]
+            assert (said is not None) == bool(level), letter
+            if said is None:
+                continue
+            sentences = _text(said.group(1)).removeprefix("Level on league points: ").removesuffix(".").split("; ")
+            assert len(sentences) == len(level)
+            for (upper, lower), sentence in zip(level, sentences, strict=True):
+                assert sentence.startswith(f"{names[upper['team']]} above {names[lower['team']]} "), sentence
+                step = next((c for c in words if upper[c] != lower[c]), None)
+                if step is not None:
+                    assert f" on {words[step]}, {upper[step]} to {lower[step]}" in sentence, sentence
+                else:
+                    assert " on head-to-head, " in sentence or " by drawing lots" in sentence, sentence
+                checked += 1
+        if checked >= 2:
+            break
+    assert checked >= 2, "no group had two teams level on league points in four games"

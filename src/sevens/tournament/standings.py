@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from itertools import groupby
+from itertools import groupby, pairwise
 from typing import Any
 
 from sevens.rules.dice import DiceSource
@@ -35,10 +35,12 @@ __all__ = [
     "Criterion",
     "GroupResult",
     "GroupTable",
+    "Separation",
     "TableRow",
     "compare_group_records",
     "group_record_key",
     "group_table",
+    "separations",
 ]
 
 WIN_POINTS = 2
@@ -466,3 +468,69 @@ def compare_group_records(a: TableRow, b: TableRow) -> int:
     """
     ka, kb = group_record_key(a), group_record_key(b)
     return (ka > kb) - (ka < kb)
+
+
+@dataclass(frozen=True, slots=True)
+class Separation:
+    """What put ``upper`` directly above ``lower`` in a table, both on the same league points (R8).
+
+    Attributes:
+        upper: The team placed higher.
+        lower: The team directly below it.
+        criterion: The step that separated them; ``None`` while they still share a place (a group
+            not finished, lots not drawn yet).
+        figures: Each team's figure on that step, ``upper``'s first (on head-to-head, league points
+            in the matches among ``among``); ``None`` for lots or a shared place.
+        among: On head-to-head, lots or a shared place, the teams still level at that step, whose
+            matches among themselves head-to-head counted; otherwise empty.
+    """
+
+    upper: str
+    lower: str
+    criterion: Criterion | None
+    figures: tuple[int, int] | None = None
+    among: tuple[str, ...] = ()
+
+
+def separations(table: GroupTable, results: Iterable[GroupResult]) -> tuple[Separation, ...]:
+    """For each two teams next to each other in ``table`` on the same league points, what put one
+    above the other: the "Decided by" column names the step that left a team alone in its level
+    set, but not which team it was set against, nor, for head-to-head, the figures (which come
+    from matches the table does not show). ``results``: the matches the table was made from.
+
+    A team splits from another at the first step on which their figures differ: the steps up to
+    head-to-head compare each team's own counts, so two teams are still in one level set exactly
+    while those are equal; head-to-head counts the matches among that whole set (R8).
+
+    The worked example of docs/standings.md:
+
+    >>> lines = {0: Line(), 3: Line(penalties=1), 5: Line(tries=1), 8: Line(tries=1, penalties=1)}
+    >>> results = [GroupResult(h, a, lines[x], lines[y]) for h, a, x, y in [
+    ...     ("samoa", "tonga", 3, 0), ("samoa", "wales", 0, 0), ("samoa", "fiji", 5, 8),
+    ...     ("tonga", "wales", 3, 0), ("tonga", "fiji", 5, 5), ("wales", "fiji", 8, 5)]]
+    >>> table = group_table(["fiji", "samoa", "tonga", "wales"], results, None)
+    >>> for s in separations(table, results):
+    ...     print(s.upper, s.lower, s.criterion, s.figures, s.among)
+    fiji samoa tries_for (3, 1) ()
+    samoa tonga head_to_head (3, 2) ('samoa', 'tonga', 'wales')
+    tonga wales head_to_head (2, 1) ('samoa', 'tonga', 'wales')
+    """
+    played = tuple(results)
+    steps = (Criterion.TRIES_FOR, Criterion.POINTS_FOR, Criterion.TRIES_AGAINST, Criterion.POINTS_AGAINST)
+    found: list[Separation] = []
+    for upper, lower in pairwise(table.rows):
+        if upper.league_points != lower.league_points:
+            continue
+        step = next((c for c in steps if getattr(upper, c.value) != getattr(lower, c.value)), None)
+        if step is not None:
+            found.append(Separation(upper.team, lower.team, step, (getattr(upper, step.value), getattr(lower, step.value))))
+            continue
+        level = tuple(sorted(r.team for r in table.rows if group_record_key(r) == group_record_key(upper)))
+        h2h = _head_to_head(level, played)
+        if h2h[upper.team] != h2h[lower.team]:
+            found.append(Separation(upper.team, lower.team, Criterion.HEAD_TO_HEAD, (h2h[upper.team], h2h[lower.team]), level))
+        elif upper.position == lower.position:
+            found.append(Separation(upper.team, lower.team, None, None, level))
+        else:
+            found.append(Separation(upper.team, lower.team, Criterion.LOTS, None, level))
+    return tuple(found)

@@ -41,7 +41,7 @@ from sevens.tournament.progress import describe_progress, final_standing, team_p
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
-from sevens.tournament.standings import GroupTable, TableRow
+from sevens.tournament.standings import Criterion, GroupTable, Separation, TableRow, separations
 from sevens.web.odds_process import OddsQuestion, odds_key
 
 __all__ = [
@@ -501,11 +501,31 @@ class SpectatorView:
     seat_bots: dict[int, dict[str, str]] = field(default_factory=dict)  # per turn resolved: store.seat_bots
     # once the final is played: (place, team, how far it went), the champion first (progress.final_standing)
     standing: tuple[tuple[str, str, str], ...] = ()
+    # per group: what put each team above the next one on the same league points (R8)
+    separations: dict[str, tuple[Separation, ...]] = field(default_factory=dict)
 
     def name(self, team: str) -> str:
         """A team's display name."""
         info = self.teams.get(team)
         return info.name if info else team
+
+    def separation_words(self, s: Separation) -> str:
+        """What put one team above the next on the same league points, with both figures, as a
+        group table's reader checks it (:func:`sevens.tournament.standings.separations`)."""
+        upper, lower = self.name(s.upper), self.name(s.lower)
+        among = ", ".join(self.name(t) for t in s.among[:-1]) + f" and {self.name(s.among[-1])}" if s.among else ""
+        if s.criterion is None:
+            return f"{upper} and {lower} are level on every count so far and share the place until the group is played"
+        if s.criterion is Criterion.LOTS:
+            return f"{upper} above {lower} by drawing lots, after {among} were level on every count and head-to-head"
+        assert s.figures is not None
+        a, b = s.figures
+        if s.criterion is Criterion.HEAD_TO_HEAD:
+            return f"{upper} above {lower} on head-to-head, {a} league points to {b} in the matches among {among}"
+        what = {Criterion.TRIES_FOR: "tries scored", Criterion.POINTS_FOR: "points scored",
+                Criterion.TRIES_AGAINST: "tries conceded", Criterion.POINTS_AGAINST: "points conceded"}[s.criterion]
+        fewer = " (fewer is better)" if s.criterion in (Criterion.TRIES_AGAINST, Criterion.POINTS_AGAINST) else ""
+        return f"{upper} above {lower} on {what}, {a} to {b}{fewer}"
 
     def manager_words(self, team: str) -> tuple[str | None, str]:
         """Who manages ``team``, as the Teams table and the CSV files both say it: the person's name
@@ -709,6 +729,7 @@ def spectator_view(
     state = None if game.record_json is None else store.load_game(game)
     teams: dict[str, TeamInfo] = {}
     tables: dict[str, GroupTable] = {}
+    split: dict[str, tuple[Separation, ...]] = {}
     history: list[tuple[int, str, list[MatchResult]]] = []
     fixtures: list[tuple[str, str, str, str]] = []
     bracket: list[tuple[str, list[tuple[str, str, str, str]]]] = []
@@ -728,6 +749,7 @@ def spectator_view(
                 team.id, team.name, team.group, manager, scrums[team.id], team.id in playing, bots.get(team.id)
             )
         tables = state.tables()
+        split = {letter: separations(table, state.group_results(letter)) for letter, table in tables.items()}
         history = [(t.number, str(t.stage), list(t.matches)) for t in state.turns]
         if game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
             fixtures = [(f.id, str(f.stage), f.home, f.away) for f in state.fixtures()]
@@ -771,6 +793,7 @@ def spectator_view(
             team.id for team in (state.setup.teams if state is not None else ()) if team.manager in handed_over
         ),
         seat_bots=store.seat_bots(game),
+        separations=split,
         standing=()
         if state is None
         else tuple(
