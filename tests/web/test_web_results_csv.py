@@ -67,6 +67,14 @@ def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAP
                     str(m[side]["order"]["force"]), str(m[side]["order"]["flair"]), str(m[side]["line"]["tries"])
                 )
                 assert row[f"{side} missed order"] == "yes"
+                # SCRUM before and after (R4) and every die, so a spreadsheet can tell why a match went as it did
+                assert (row[f"{side} scrum before"], row[f"{side} scrum after"]) == (
+                    str(m[side]["scrum_before"]), str(m[side]["scrum_after"])
+                )
+                assert [int(f) for f in row[f"{side} force dice"].split()] == m[side]["dice"]["force"]
+                flair = [[[int(d) for d in t.split("+")] for t in o.split(">")] for o in row[f"{side} flair dice"].split()]
+                assert "-" not in row[f"{side} flair dice"]  # "5-4" would be a date in a spreadsheet
+                assert flair == m[side]["dice"]["flair"]
 
 
 def test_no_csv_holds_anything_of_the_open_turn(app: FastAPI) -> None:

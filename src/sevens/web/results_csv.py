@@ -64,7 +64,9 @@ MATCH_COLUMNS = (
     "home", "home manager", "away", "away manager",
     "home points", "away points", "winner", "decided by", "result",
     "home force", "home flair", "home missed order", "home tries", "home conversions", "home penalties", "home drop goals",
+    "home scrum before", "home scrum after", "home force dice", "home flair dice",
     "away force", "away flair", "away missed order", "away tries", "away conversions", "away penalties", "away drop goals",
+    "away scrum before", "away scrum after", "away force dice", "away flair dice",
 )
 
 
@@ -77,6 +79,11 @@ def matches_csv(view: SpectatorView) -> str:
         return [
             match_side.order.force, match_side.order.flair, "yes" if match_side.missed else "no",
             line.tries, line.conversions, line.penalties, line.drop_goals,
+            match_side.scrum_before, match_side.scrum_after,
+            # Every die: FORCE faces; FLAIR options apart, a double's throw again after ">" (R2),
+            # each throw as "6+1" (a spreadsheet reads the pages' "5-4" as a date).
+            " ".join(str(face) for face in match_side.dice.force),
+            " ".join(">".join(f"{a}+{b}" for a, b in option) for option in match_side.dice.flair),
         ]
 
     rows = []
