@@ -515,7 +515,7 @@ def test_a_match_report_with_a_long_flair_option_fits_a_phone(
     server: str, tmp_path: Path, chromium: Any, width: int
 ) -> None:
     """A report whose FLAIR option is twelve throws long breaks it between its throws: no page
-    showing it (the spectator's, the player's, the organiser's) is wider than the phone, nor does
+    showing it (the spectator's, the player's, the organiser's, its team's) is wider than the phone, nor does
     anything on it scroll sideways."""
     from playwright.sync_api import expect
 
@@ -525,7 +525,9 @@ def test_a_match_report_with_a_long_flair_option_fits_a_phone(
     organise = start_with_one_seat(page, server, "Doubles cup", hours="24")
     _turn_one_with_a_long_flair_option(tmp_path / "browser.sqlite3", organise)  # the server's database
     base = organise.removesuffix("/organise")
-    for url in (base, f"{base}/play", organise):
+    record = page.request.get(f"{server}/api/v1/games/{base.rsplit('/', 1)[1]}/record").json()
+    long_team = record["turns"][0]["matches"][0]["home"]  # its team's page has the report too
+    for url in (base, f"{base}/play", organise, f"{base}/teams/{long_team}"):
         visit(page, url)
         long_option = page.locator(".report td.dice .part", has_text=", ".join(["1-1"] * (LONG_OPTION - 1)))
         expect(long_option).to_have_count(1)
