@@ -266,7 +266,7 @@ def test_a_group_table_says_in_words_what_decided_each_place(app: FastAPI) -> No
     ]
     table = group_table(("fiji", "samoa", "kenya", "japan"), results, None)
     # the table's line on who goes through reads the game's format and status too
-    view = SimpleNamespace(tables={"A": table}, name=str.title, format=Format(teams=8, players=4, teams_per_player=2), status="running")
+    view = SimpleNamespace(tables={"A": table}, name=str.title, format=Format(teams=8, players=4, teams_per_player=2), status="running", separations={})
     page = str(app.state.templates.env.get_template("macros.html").module.tables(view))
     decided = re.findall(r'class="decided"><span class="cell-label"[^>]*>Place decided by: </span>(.*?)</td>', page)
     assert decided == ["fewer tries conceded", "fewer tries conceded", "tries scored", "tries scored"], decided
