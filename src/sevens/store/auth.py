@@ -278,6 +278,7 @@ def invite_state(seat: SeatRow, *, now: datetime) -> InviteState:
 
 
 USED_INVITE = "this invite link has already been used to join; ask the organiser for a new one"
+REPLACED_INVITE = "this invite link was replaced by a new one while you joined; ask the organiser for the new link"
 EXPIRED_INVITE = "this invite link has expired; ask the organiser for a new one"
 
 

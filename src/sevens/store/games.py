@@ -25,7 +25,15 @@ from sevens.bots import STRATEGIES, get_strategy
 from sevens.bots.pacing import WEIGHTED, split_weighted_name
 from sevens.bots.strategies import meant_bot
 from sevens.rules import Order, OrderError, seed_commitment
-from sevens.store.auth import USED_INVITE, access_to, add_grant, revoke_organisers, revoke_seat, seats_held
+from sevens.store.auth import (
+    REPLACED_INVITE,
+    USED_INVITE,
+    access_to,
+    add_grant,
+    revoke_organisers,
+    revoke_seat,
+    seats_held,
+)
 from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, UnplayableOrder
 from sevens.store.models import (
     EventRow,
@@ -799,22 +807,35 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
 
     Raises:
         Invalid: an empty or over-long name, or one another player of the game has.
-        Gone: the invite was used in the meantime (by a join that won the race).
+        Gone: the invite was used in the meantime (by a join that won the race), or replaced
+            by a new link.
     """
     clean = _clean_name(name, "your display name", NAME_LENGTH)
-    game = session.get(GameRow, seat.game_id)
+    invite_hash = seat.invite_hash  # the invite this join came with, before the seat is read again
+    # Joins queue behind each other and behind Start on the game's row, and read the game and its
+    # seats afresh once they hold it: two joins at once as "Sam" would each find the name free,
+    # and a join crossing Start would rename a seat the start had already drawn as nobody's.
+    game = lock_game(session, game_id=seat.game_id)
     # After the start the name is the record's, for a seat taken late too.
-    renames = game is not None and game.status == GameStatus.LOBBY
+    renames = game.status == GameStatus.LOBBY
     # Two players of one name could not be told apart in the tables, the reports or the record;
     # an unclaimed seat's name in the record ("Player 3") counts as taken.
-    taken = [seat_name(o) for o in seats_of(session, game_id=seat.game_id) if o.id != seat.id]
-    clash = _name_clash(clean, game, taken) if renames and game is not None else None
+    others = session.scalars(
+        select(SeatRow).where(SeatRow.game_id == seat.game_id).execution_options(populate_existing=True)
+    )
+    taken = [seat_name(o) for o in others if o.id != seat.id]
+    if seat.invite_hash != invite_hash:
+        raise Gone(REPLACED_INVITE)
+    if seat.invite_used_at is not None:
+        raise Gone(USED_INVITE)
+    clash = _name_clash(clean, game, taken) if renames else None
     if clash:
         raise Invalid(clash, field="name")
-    # Claimed in one statement: of two joins racing with one invite, exactly one wins.
+    # Claimed in one statement: of two joins racing with one invite, exactly one wins, and an
+    # invite replaced by a new link while its join waited opens nothing.
     claimed = session.execute(
         update(SeatRow)
-        .where(SeatRow.id == seat.id, SeatRow.invite_used_at.is_(None))
+        .where(SeatRow.id == seat.id, SeatRow.invite_used_at.is_(None), SeatRow.invite_hash == invite_hash)
         .values(invite_used_at=now)
         .execution_options(synchronize_session=False)
     )

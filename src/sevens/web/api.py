@@ -269,6 +269,8 @@ def join(
         # The token that joined with it, asking again: the same seat, under the same name.
         store.check_name_again(game, seat, body.name)
         return _joined(game, seat, body.name, token=None)
+    if principal_id is not None:  # under the game's lock, so two joins at once with one token take one seat
+        store.lock_game(db, game_id=seat.game_id)
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:

@@ -704,6 +704,8 @@ def join(
             view = views.player_view(db, game, seat.player_id)
             return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
         return _redirect(f"/games/{game.public_id}/play")
+    if principal is not None:  # under the game's lock, so two tabs joining at once take one seat
+        store.lock_game(db, game_id=game.id)
     held = _held_seat(db, principal, seat)
     if held is not None:  # a join form loaded before this browser took another seat of the game
         return _join_page(request, game, seat, held=held, refused=True)
