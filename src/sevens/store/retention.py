@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import delete_expired_sessions
 from sevens.store.errors import Conflict, NotFound
-from sevens.store.games import EVENT_ACTOR_POINTS, api_actor, seat_name
+from sevens.store.games import EVENT_ACTOR_POINTS, api_actor, lock_game, seat_name
 from sevens.store.models import (
     ApiPrincipal,
     Base,
@@ -114,8 +114,17 @@ def remove_seat_name(
         Conflict: the game is not over (before the start, handing the seat to the bots frees its
             name; while it runs, names are fixed), or nobody took the seat (it has no name of its own).
     """
-    game = session.get(GameRow, game_id)
-    seat = session.scalar(select(SeatRow).where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16]))
+    # Under the game's lock, read afresh: two removals at once would each write back the record
+    # as it read it, putting the other's removed name back in it.
+    try:
+        game = lock_game(session, game_id=game_id)
+    except NotFound:
+        game = None
+    seat = session.scalar(
+        select(SeatRow)
+        .where(SeatRow.game_id == game_id, SeatRow.player_id == player_id[:16])
+        .execution_options(populate_existing=True)
+    )
     if game is None or seat is None:
         raise NotFound(f"no seat {quoted(player_id)} in this game")
     if game.status not in (GameStatus.FINISHED, GameStatus.ENDED):
