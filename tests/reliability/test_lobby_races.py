@@ -10,17 +10,21 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, select, text
 
 from reliability.helpers import database, pg_available, server_env
+from sevens.store import games as store
+from sevens.store.auth import REPLACED_INVITE
 from sevens.store.db import make_sessionmaker
 from sevens.store.games import seat_name
 from sevens.store.models import GameRow, SeatRow
+from sevens.store.secrets import hash_token
 from sevens.web.testing import ServerFarm
 
 pytestmark = pytest.mark.slow
@@ -224,3 +228,40 @@ def test_one_browser_joining_from_two_tabs_gets_one_seat(farm: ServerFarm, tmp_p
         finally:
             for server in servers:
                 server.kill()
+
+
+@pytest.mark.skipif(not pg_available(), reason="needs PostgreSQL, whose lock waits can be seen (pg_locks)")
+def test_a_join_waiting_while_its_invite_is_replaced_opens_nothing(farm: ServerFarm, tmp_path: Path) -> None:
+    """The organiser replaces a seat's invite (New invite link) while a join with the old one
+    waits for the game: the old link opens nothing, with a message that says it was replaced, and
+    the new link still opens the seat. The test holds the game's row lock itself, sees the join
+    queue behind it in pg_locks, then replaces the invite as reissue_invite does and lets go."""
+    with database("postgresql", tmp_path) as (url, engine):
+        server = farm.start(server_env(url))
+        try:
+            with httpx.Client(base_url=server.url, timeout=30) as client:
+                game = _new_game(client)
+                old = game["invites"]["p1"]  # type: ignore[index]
+                with make_sessionmaker(engine)() as db:
+                    row = db.scalar(select(GameRow).where(GameRow.public_id == game["game"]))
+                    assert row is not None
+                    store.lock_game(db, game_id=row.id)
+                    answer: list[httpx.Response] = []
+                    joining = threading.Thread(target=lambda: answer.append(_join(client, old, "Ann")()))
+                    joining.start()
+                    with engine.connect() as watch:
+                        waiting, until = 0, time.monotonic() + 15
+                        while not waiting and time.monotonic() < until:  # looks until the join is seen to wait
+                            waiting = watch.scalar(text("SELECT count(*) FROM pg_locks WHERE NOT granted")) or 0
+                        assert waiting, "the join did not wait for the game's row lock"
+                    seat = db.scalar(select(SeatRow).where(SeatRow.game_id == row.id, SeatRow.player_id == "p1"))
+                    assert seat is not None
+                    seat.invite_hash = hash_token("a new link's secret")
+                    db.commit()
+                joining.join(timeout=30)
+                assert answer and answer[0].status_code == 410, answer[0].text if answer else "no answer"
+                assert answer[0].json()["detail"] == REPLACED_INVITE
+                again = _join(client, "a new link's secret", "Ann")()
+                assert again.status_code == 200, again.text
+        finally:
+            server.kill()
