@@ -265,3 +265,46 @@ def test_a_join_waiting_while_its_invite_is_replaced_opens_nothing(farm: ServerF
                 assert again.status_code == 200, again.text
         finally:
             server.kill()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_seat_signed_out_on_two_devices_at_once_is_logged_as_left(
+    farm: ServerFarm, tmp_path: Path, backend: str
+) -> None:
+    """A player plays one seat on a laptop and a phone (a link for another device) and signs out
+    on both at once: the event log says the seat was left, once, so the organiser knows to hand
+    it to the bots. Each sign-out used to count the other device as still playing and say nothing."""
+    with database(backend, tmp_path) as (url, engine):
+        servers = [farm.start(server_env(url)) for _ in range(2)]
+        try:
+            api = httpx.Client(base_url=servers[0].url, timeout=30)
+            for _ in range(3):
+                laptop, phone = (httpx.Client(base_url=s.url, timeout=30, follow_redirects=False) for s in servers)
+                game = _new_game(api)
+                public_id = str(game["game"])
+                joined = laptop.post(f"/join/{game['invites']['p1']}", data={"name": "Ann", "csrf": _csrf(laptop)})  # type: ignore[index]
+                assert joined.status_code == 303, joined.text
+                made = laptop.post(f"/games/{public_id}/device-link", data={"csrf": _csrf(laptop)})
+                link = re.search(r"/join/([A-Za-z0-9_-]{20,})", made.text)
+                assert made.status_code == 200 and link is not None, made.text[:500]
+                again = phone.post(f"/join/{link.group(1)}", data={"name": "Ann", "csrf": _csrf(phone)})
+                assert again.status_code == 303, again.text
+                tokens = [_csrf(laptop), _csrf(phone)]
+                answers = _together(
+                    [
+                        lambda c=c, t=t: c.post("/signout", data={"csrf": t})
+                        for c, t in zip((laptop, phone), tokens, strict=True)
+                    ]
+                )
+                assert [a.status_code for a in answers] == [303, 303], [a.text[:300] for a in answers]
+                with make_sessionmaker(engine)() as db:
+                    row = db.scalar(select(GameRow).where(GameRow.public_id == public_id))
+                    assert row is not None
+                    left = [e.detail for e in store.events_of(db, game_id=row.id) if e.kind == "seat left"]
+                assert len(left) == 1, left
+                laptop.close()
+                phone.close()
+            api.close()
+        finally:
+            for server in servers:
+                server.kill()

@@ -904,10 +904,19 @@ def log_seats_left(session: Session, *, principal_id: int, now: datetime, how: s
     still played whose seat it plays and nothing else does, log that the seat was left (``how``
     says how), so the organiser knows when and may hand it to the bots. The seat stays taken
     (docs/web.md: its player may come back by a new link)."""
+    # In the games' order, as every writer locks them, so two sign-outs never wait on each other.
     grants = session.scalars(
-        select(Grant).where(Grant.principal_id == principal_id, Grant.role == Role.PLAYER).order_by(Grant.id)
+        select(Grant)
+        .where(Grant.principal_id == principal_id, Grant.role == Role.PLAYER)
+        .order_by(Grant.game_id, Grant.id)
     ).all()
     for grant in grants:
+        # Counted under the game's lock: a phone and a laptop signing out of one seat at once would
+        # each count the other as still playing it, and neither would say the seat was left.
+        try:
+            lock_game(session, game_id=grant.game_id)
+        except NotFound:
+            continue
         others = session.scalar(
             select(func.count())
             .select_from(Grant)
