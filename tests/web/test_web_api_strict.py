@@ -72,6 +72,33 @@ def test_an_order_with_an_unknown_field_is_refused_naming_it(
     assert snapshot(app) == before
 
 
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        ({"turn": 1, "force": 6}, "flair: missing: send the FLAIR points, a multiple of 3; 0 spends none on FLAIR"),
+        (
+            {"turn": 1, "ready": True},
+            "force: missing: send the FORCE points, a whole number; 0 spends none on FORCE; "
+            "flair: missing: send the FLAIR points, a multiple of 3; 0 spends none on FLAIR",
+        ),
+        ({"force": 0, "flair": 0}, "turn: missing: send the number of the open turn"),
+    ],
+)
+def test_an_order_with_a_field_left_out_says_what_to_send(app: FastAPI, sent: dict[str, Any], said: str) -> None:
+    """An order without FORCE or FLAIR is refused, never read as 0 (as the order form refuses an
+    empty box); it said only "flair: Field required", not what goes there or that 0 is how to
+    spend none. Nothing is saved; 0 and 0, sent, is an order."""
+    client, world = _running(app)
+    url = f"/api/v1/games/{world['game']}/orders/{world['team']}"
+    before = snapshot(app)
+    answer = client.put(url, json=sent, headers=world["p1"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["detail"].startswith(said), answer.json()
+    assert snapshot(app) == before
+    nothing = client.put(url, json={"turn": 1, "force": 0, "flair": 0, "ready": True}, headers=world["p1"])
+    assert nothing.status_code == 200 and (nothing.json()["force"], nothing.json()["flair"]) == (0, 0), nothing.text
+
+
 def test_a_weight_beside_the_strategy_is_said_where_it_goes(app: FastAPI) -> None:
     """The autopilot form has a weight field; the API takes the weight after '@' in the name."""
     client, world = _running(app)

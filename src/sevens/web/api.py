@@ -146,6 +146,12 @@ class OrderRequest(BaseModel):
         "autopilot": "a team's autopilot is set by PUT /api/v1/games/{id}/autopilot/{team}",
         "team": "the team is named in the address, /orders/{team}",
     }
+    # Said when a field is left out: an order nobody gave is never read as 0 + 0.
+    MISSING: ClassVar[dict[str, str]] = {
+        "turn": "send the number of the open turn (the 'turn' of GET /api/v1/games/{id}/state)",
+        "force": "send the FORCE points, a whole number; 0 spends none on FORCE",
+        "flair": "send the FLAIR points, a multiple of 3; 0 spends none on FLAIR",
+    }
     # No upper bound: a turn past the game's last is a turn that is not open (409, saying which is),
     # as a past one is, not a malformed request.
     turn: StrictInt = Field(ge=1)

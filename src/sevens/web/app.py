@@ -72,10 +72,14 @@ def _package_dir(name: str) -> Path:
 
 
 def _validation_message(
-    exc: RequestValidationError, accepted: list[str], elsewhere: dict[str, str] | None = None
+    exc: RequestValidationError,
+    accepted: list[str],
+    elsewhere: dict[str, str] | None = None,
+    missing: dict[str, str] | None = None,
 ) -> str:
     """The refusal in words; unknown body fields first, named with what the body takes
-    (``accepted``) and where a name that belongs to another operation goes (``elsewhere``)."""
+    (``accepted``) and where a name that belongs to another operation goes (``elsewhere``); a
+    field left out with what to send in it, where its model says (``missing``)."""
     parts = []
     errors = exc.errors()
     # Top-level fields of the body that its model does not have (extra="forbid"), said together.
@@ -104,6 +108,9 @@ def _validation_message(
             parts.append(f"this operation needs a request body: send a JSON object{takes}")
             continue
         where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form"))
+        if kind == "missing" and missing and where in missing:  # "force: Field required" said no more
+            parts.append(f"{where}: missing: {missing[where]}")
+            continue
         if kind == "finite_number":  # NaN or Infinity, which Python's JSON reads as numbers
             parts.append(f"{where or 'input'}: NaN and Infinity are not taken here; send a finite number")
             continue

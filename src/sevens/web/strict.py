@@ -114,14 +114,15 @@ def _takes(route: APIRoute) -> _Takes:
     return known
 
 
-def body_fields(request: Request) -> tuple[list[str], dict[str, str]]:
+def body_fields(request: Request) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """The fields the body of the request's operation takes (none if it is not an API operation),
-    and where the names its model lists as ``ELSEWHERE`` belong instead."""
+    where the names its model lists as ``ELSEWHERE`` belong instead, and what to send for a field
+    left out that its model lists as ``MISSING``."""
     route = request.scope.get("route")
     model = _takes(route).body if isinstance(route, APIRoute) else None
     if model is None:
-        return [], {}
-    return list(model.model_fields), dict(getattr(model, "ELSEWHERE", {}))
+        return [], {}, {}
+    return list(model.model_fields), dict(getattr(model, "ELSEWHERE", {})), dict(getattr(model, "MISSING", {}))
 
 
 def _repeated(names: Iterable[str]) -> list[str]:
