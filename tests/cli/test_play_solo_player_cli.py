@@ -95,13 +95,15 @@ def test_two_of_ones_own_teams_meeting_are_said_to_be_both_yours() -> None:
 def test_one_number_or_an_empty_line_is_refused_saying_what_is_missing() -> None:
     """An order of one number ('21', FLAIR forgotten) or an empty line (Enter pressed early) got
     only 'type two whole numbers, ...'; the refusal now says which it was and, for one number,
-    how to order no FLAIR."""
+    how to order no FLAIR. An empty line is never an order of 0 + 0 (as the web's empty boxes are
+    not): it says that nothing was sent and how to spend nothing, and '0 0' is then an order."""
     result = runner.invoke(
-        app, ["play", "--players", "4", "--seed", "one", "--no-save"], input="21\n\n", env={"COLUMNS": "200"}
+        app, ["play", "--players", "4", "--seed", "one", "--no-save"], input="21\n\n0 0\ny\n", env={"COLUMNS": "200"}
     )
     said = " ".join(result.output.split())
     assert "'21' is one number: add FLAIR after it, '21 0' for none. Try again." in said
-    assert "(FLAIR a multiple of 3); the line was empty. Try again." in said
+    assert "(FLAIR a multiple of 3); the line was empty, so nothing was sent: '0 0' spends nothing this match. Try again." in said
+    assert "0 FORCE + 0 FLAIR: expected 0.00 points" in said
 
 
 def test_a_knockout_order_says_who_a_level_match_goes_to() -> None:

@@ -142,7 +142,7 @@ def parse_order_text(text: str) -> tuple[int, int]:
     >>> parse_order_text("  ")
     Traceback (most recent call last):
     ...
-    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); the line was empty
+    ValueError: type two whole numbers, FORCE then FLAIR, e.g. '20 9' (FLAIR a multiple of 3); the line was empty, so nothing was sent: '0 0' spends nothing this match
     >>> parse_order_text("20 9 3")
     Traceback (most recent call last):
     ...
@@ -165,7 +165,8 @@ def parse_order_text(text: str) -> tuple[int, int]:
         if len(parts) > 2:  # '20 9 3', or a word after the order: which of them was meant is not guessed
             said += f"; {text.strip()!r} is {len(parts)} words"
         elif not parts:
-            said += "; the line was empty"
+            # Enter alone is no order (the web's empty boxes are refused alike): spending nothing is typed.
+            said += "; the line was empty, so nothing was sent: '0 0' spends nothing this match"
         elif len(parts) == 1 and _ORDER_NUMBER.fullmatch(parts[0]):  # FLAIR forgotten, or both run together
             said += f"; {parts[0]!r} is one number: add FLAIR after it, '{parts[0]} 0' for none"
         fixed = [p if _ORDER_NUMBER.fullmatch(p) else ascii_whole(p) for p in parts]
