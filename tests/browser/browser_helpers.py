@@ -85,6 +85,19 @@ def visit(page, url: str):  # type: ignore[no-untyped-def]
     return None
 
 
+def type_order(form, force: int, flair: int) -> None:  # type: ignore[no-untyped-def]
+    """Type an order into a player's order form: its boxes start empty, and one left so is
+    refused (an order nobody typed is never sent as 0 + 0)."""
+    form.locator("input[name=force]").fill(str(force))
+    form.locator("input[name=flair]").fill(str(flair))
+
+
+def type_every_order(page, force: int, flair: int) -> None:  # type: ignore[no-untyped-def]
+    """Type the same order into each order form of a player's page, for their odds to show."""
+    for form in page.locator("form.order-form").all():
+        type_order(form, force, flair)
+
+
 def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))

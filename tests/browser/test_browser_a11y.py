@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import BEHIND, CHROMIUM, start_with_one_seat, visit
+from browser.browser_helpers import BEHIND, CHROMIUM, start_with_one_seat, type_order, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -292,6 +292,8 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
 
     # A player's page: the live odds, then an order refused beside its fields.
     visit(org, f"{base}/play")
+    type_order(org.locator("form.order-form").first, 10, 9)  # empty boxes ask for no odds
+    expect(org.locator("form.order-form").first.locator("output.odds table")).to_be_visible()
     look(org, "player page, running, live odds")
     org.locator("details.autopilot-box > summary").first.click()  # folded until opened
     look(org, "player page, autopilot opened")
@@ -320,6 +322,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     expect(org.locator(f"#{pilot} input[name=weight]")).to_have_value("2000")
     look(org, "player page, autopilot refused")
     visit(org, f"{base}/play")
+    type_order(org.locator("form.order-form").first, 10, 9)
     org.locator("form.order-form").first.locator("button[value=ready]").click()
     expect(org.locator("#message")).to_be_visible()
     look(org, "player page, order ready")
@@ -381,6 +384,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
                 visit(player, f"{base}/play")
                 if player.locator("form.order-form").count():
                     break
+            type_order(player.locator("form.order-form").first, 4, 3)  # empty boxes ask for no odds
             settled(player)
             expect(player.locator(".odds-table th").nth(3)).to_have_text("level (count-back)")
             # What a level semi-final falls back on (R9), checked on a phone's screen with the rest.

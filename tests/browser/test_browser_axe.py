@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, serve, start_with_one_seat, visit
+from browser.browser_helpers import CHROMIUM, serve, start_with_one_seat, type_order, visit
 from browser.test_browser_a11y import _FOCUSED, DESKTOP, EXTRA_RULES, settled
 from sevens.rules.fairdice import seed_commitment
 
@@ -109,9 +109,11 @@ class Games:
         visit(org, self.running_play)
         forms = org.locator("form.order-form")
         expect(forms.first).to_be_visible()
+        type_order(forms.nth(0), 10, 9)
         forms.nth(0).locator("button[value=ready]").click()
         expect(org.locator("#message")).to_be_visible()
         if forms.count() > 1:
+            type_order(forms.nth(1), 10, 9)
             forms.nth(1).locator("button[value=save]").click()
             expect(org.locator("#message")).to_be_visible()
         # Paused.
@@ -224,6 +226,14 @@ def _refused_order(page: Any, games: Games) -> None:
     page.locator(".error-summary").wait_for()
 
 
+def _typed_order(page: Any, games: Games) -> None:
+    visit(page, games.game(games.paused, "/play"))
+    form = page.locator("form.order-form").first
+    type_order(form, 10, 9)  # the boxes start empty, and empty boxes ask for no odds
+    if page.evaluate("typeof watchOdds === 'function'"):  # the script ran: its odds table comes
+        form.locator("output.odds table").wait_for()
+
+
 def _pressed_again(page: Any, games: Games) -> None:
     visit(page, games.paused)
     # The paused game's Resume, sent as a form of the running game it showed before: the page
@@ -262,7 +272,7 @@ STATES: list[State] = [
     ("organiser page, pressed again (409)", "organiser", True, _pressed_again),
     ("organiser page, over", "organiser", True, _go(lambda g: g.over, "#new-organiser-link")),
     ("player page, lobby", "player", True, _go(lambda g: g.game(g.lobby, "/play"), "#lobby")),
-    ("player page, order forms and live odds", "organiser", True, _go(lambda g: g.game(g.paused, "/play"), "form.order-form")),
+    ("player page, order forms and live odds", "organiser", True, _typed_order),
     ("player page, order refused", "organiser", True, _refused_order),
     ("player page, turn report, saved and ready", "organiser", True, _go(lambda g: g.running_play, "form.order-form")),
     ("player page, over with bracket", "organiser", True, _go(lambda g: g.game(g.over, "/play"), "section.bracket")),

@@ -351,9 +351,9 @@ acted on: the count goes up in a task of its own, after the promise callbacks th
 
 
 def test_live_odds_show_the_order_typed_last(server: str, chromium: Any) -> None:
-    """The odds of the empty form, asked for as the page loads, may come back after those of what
-    was typed since (a slow answer, a busy server): they must not replace them. The page's own
-    request is held back here until the typed order's odds are shown, then let through."""
+    """The odds of a draft typed first (FORCE alone) may come back after those of what was typed
+    since (a slow answer, a busy server): they must not replace them. The first request is held
+    back here until the whole order's odds are shown, then let through."""
     from playwright.sync_api import expect
 
     page = chromium.new_context(viewport={"width": 1000, "height": 800}).new_page()
@@ -373,12 +373,17 @@ def test_live_odds_show_the_order_typed_last(server: str, chromium: Any) -> None
     visit(page, organise_url.replace("/organise", "/play"))
     form = page.locator("form.order-form").first
     form.locator("input[name=force]").fill("7")
+    for _ in range(100):  # asked once the script's 250 ms wait after the last key is over
+        if held:
+            break
+        page.wait_for_timeout(50)
     form.locator("input[name=flair]").fill("3")
     odds = form.locator("output.odds")
     expect(odds).to_contain_text("Your order 7+3: expected")
     first = held[0].request
-    # The draft rides in the body: an address is what access logs keep.
-    assert len(held) == 1 and first.method == "POST" and "force=0&flair=0" in (first.post_data or "")
+    # The draft rides in the body: an address is what access logs keep. FLAIR, still empty, is
+    # asked as 0 (the form itself would refuse it empty).
+    assert len(held) == 1 and first.method == "POST" and "force=7&flair=0" in (first.post_data or "")
     assert f"team={form.get_attribute('data-team')}&" in (first.post_data or "")  # this form's own
     assert "force" not in first.url
     held[0].continue_()

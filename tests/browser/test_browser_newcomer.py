@@ -8,7 +8,14 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, start_with_one_seat, visit
+from browser.browser_helpers import (
+    CHROMIUM,
+    create_game,
+    join_by_invites,
+    start_with_one_seat,
+    type_order,
+    visit,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -41,6 +48,8 @@ def test_a_four_team_seats_page_is_shorter_with_the_autopilots_folded(server: st
         context = chromium.new_context(**options, storage_state=signed_in)
         seat = context.new_page()
         visit(seat, play)
+        for i in range(4):  # the boxes start empty: an order typed in each brings its odds
+            type_order(seat.locator("form.order-form").nth(i), 10, 9)
         expect(seat.locator(".odds-table")).to_have_count(4)  # every order's odds, as a player sees them
         folds = seat.locator("details.autopilot-box")
         expect(folds).to_have_count(4)
@@ -107,6 +116,7 @@ def test_typing_kept_in_a_folded_autopilot_is_shown_open(server: str, chromium: 
     second.locator("select[name=strategy]").select_option("knockout-saver")
     order = page.locator("form.order-form").first
     order.locator("input[name=force]").fill("6")
+    order.locator("input[name=flair]").fill("0")
     with page.expect_navigation():
         order.locator("button[value=save]").click()
     second = page.locator("details.autopilot-box").nth(1)
@@ -129,14 +139,92 @@ def test_the_line_saying_whom_the_turn_waits_for_follows_the_others_orders(serve
     organiser.click("#start button")
     visit(me, organise.removesuffix("/organise") + "/play")
     for i in range(2):
+        mine = me.locator("form.order-form").nth(i)
+        type_order(mine, 10, 9)
         with me.expect_navigation():
-            me.locator("form.order-form").nth(i).locator("button[value=ready]").click()
+            mine.locator("button[value=ready]").click()
     expect(me.locator("#message")).to_contain_text("That was the last of your orders this turn.")
     waits = me.locator("#all-ready-waits")
     expect(waits).to_have_text("The turn waits for Player 2 (2 teams not ready); then it is resolved")
     me.evaluate("window.stillHere = true")
     visit(friend, organise.removesuffix("/organise") + "/play")
+    theirs = friend.locator("form.order-form").first
+    type_order(theirs, 10, 9)
     with friend.expect_navigation():
-        friend.locator("form.order-form").first.locator("button[value=ready]").click()
+        theirs.locator("button[value=ready]").click()
     expect(waits).to_have_text("The turn waits for Player 2 (1 team not ready); then it is resolved", timeout=20000)
     assert me.evaluate("window.stillHere === true")  # put in place, not reloaded
+
+
+def test_an_order_nobody_typed_is_not_sent(server: str, chromium: Any) -> None:
+    """The FORCE and FLAIR boxes started at 0: a newcomer who pressed *Save and mark ready* without
+    typing sent 0 + 0, a match spent with nothing, and the odds under the empty form read "Your
+    order 0+0". The boxes now start empty and are required: the browser keeps the form, saying
+    which team's box and that 0 is typed for none; the odds wait for a number, and with one box
+    typed say that the other is still empty. A deliberate 0 + 0 is two keys away and is sent."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    base = start_with_one_seat(page, server, "Untyped cup", hours="24").removesuffix("/organise")
+    visit(page, f"{base}/play")
+    form = page.locator("form.order-form").first
+    name = str(form.get_attribute("data-name"))
+    team = str(form.get_attribute("data-team"))
+    force, flair = form.locator("input[name=force]"), form.locator("input[name=flair]")
+    expect(force).to_have_value("")
+    expect(flair).to_have_value("")
+    odds = form.locator("output.odds")
+    expect(odds).to_have_text("Type FORCE and FLAIR points to see this order's expected points and chances.")
+    expect(force).to_have_accessible_description("Type a number in both boxes: 0 spends nothing on that one.")
+
+    page.evaluate("window.stillHere = true")
+    form.locator("button[value=ready]").click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.stillHere === true")  # not sent: the page stayed
+    expect(force).to_be_focused()
+    assert force.evaluate("box => box.validationMessage") == f"Type the FORCE points for {name}, 0 for none."
+    expect(page.locator(f"#team-{team} .order-state")).to_have_text("No order yet")
+
+    force.fill("12")
+    expect(odds.locator("p").first).to_have_text(re.compile(
+        r"^Your order 12\+0: expected [0-9.]+ points, 88 SCRUM left\. FLAIR is still empty: type 0 there to send none\.$"
+    ))
+    form.locator("button[value=ready]").click()
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.stillHere === true")
+    expect(flair).to_be_focused()
+    assert flair.evaluate("box => box.validationMessage") == f"Type the FLAIR points for {name}, 0 for none."
+
+    force.fill("0")
+    flair.fill("0")
+    expect(odds.locator("p").first).to_have_text(
+        "Your order 0+0: expected 0 points, 100 SCRUM left."
+    )
+    with page.expect_navigation():
+        form.locator("button[value=ready]").click()
+    expect(page.locator(f"#team-{team} .order-state")).to_have_text("ready")
+    assert "Your order: 0 FORCE + 0 FLAIR" in page.locator(f"#team-{team}").inner_text()
+    expect(page.locator(f"#order-{team} input[name=force]")).to_have_value("0")
+    context.close()
+
+
+def test_without_the_script_an_empty_box_is_refused_by_the_browser(server: str, chromium: Any) -> None:
+    """With no script, the boxes are required all the same: *Save and mark ready* on an empty form
+    sends nothing, and the page still says that no order was given."""
+    from playwright.sync_api import expect
+
+    setup = chromium.new_context(**PHONE)
+    organise = start_with_one_seat(setup.new_page(), server, "Untyped, no script cup", hours="24")
+    context = chromium.new_context(**PHONE, java_script_enabled=False, storage_state=setup.storage_state())
+    page = context.new_page()
+    visit(page, organise.removesuffix("/organise") + "/play")
+    form = page.locator("form.order-form").first
+    team = str(form.get_attribute("data-team"))
+    form.locator("button[value=ready]").click()
+    page.wait_for_timeout(500)
+    assert "done=" not in page.url
+    assert form.locator("input[name=force]").evaluate("box => box.validity.valueMissing")
+    expect(page.locator(f"#team-{team} .order-state")).to_have_text("No order yet")
+    context.close()
+    setup.close()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+from browser.browser_helpers import CHROMIUM, start_with_one_seat, type_every_order, type_order, visit
 
 pytestmark = [
     pytest.mark.browser,
@@ -44,6 +44,7 @@ def test_the_house_bots_menus_and_every_odds_column_fit_a_phone(server: str, chr
     assert edges and max(edges) <= 375, edges
 
     visit(page, organise.removesuffix("/organise") + "/play")
+    type_every_order(page, 10, 9)  # the boxes start empty: no odds until an order is typed
     expect(page.locator(".odds-table")).to_have_count(2)
     sizes = page.evaluate(OVERFLOW, ".odds-table")
     assert all(scroll <= client for scroll, client in sizes), sizes
@@ -142,6 +143,7 @@ def test_an_order_in_the_odds_is_on_one_line_on_a_phone(server: str, chromium: A
     page = context.new_page()
     organise = start_with_one_seat(page, server, "Phone cup", hours="24")
     visit(page, organise.removesuffix("/organise") + "/play")
+    type_every_order(page, 10, 9)  # the boxes start empty: no odds until an order is typed
     expect(page.locator(".odds-table")).to_have_count(2)
     orders = page.locator(".odds-table td:nth-child(2)").all_inner_texts()
     assert any(len(order) >= 5 for order in orders), orders  # such as 14+15
@@ -226,6 +228,7 @@ def test_a_page_that_follows_the_game_does_not_reload_from_under_the_keyboard(se
     page.evaluate("window.stillHere = true")
 
     visit(player, organise.removesuffix("/organise") + "/play")
+    type_order(player.locator("form.order-form").first, 10, 9)
     player.locator("form.order-form button[value=save]").first.click()  # the organiser's version moves
     expect(player.locator("#message")).to_be_visible()
     # Polled every 5 s, and the words come a moment after the note (to be announced): more than
@@ -262,7 +265,9 @@ def test_an_order_marked_ready_by_keyboard_goes_on_to_the_next_team(server: str,
             break
     page.keyboard.press("Control+A")
     page.keyboard.type("6")
-    for _ in range(3):  # FLAIR, Save, Save and mark ready
+    page.keyboard.press("Tab")  # FLAIR, typed too: a box left empty is refused
+    page.keyboard.type("0")
+    for _ in range(2):  # Save, Save and mark ready
         page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)[1].startswith("Save and mark ready")
     with page.expect_navigation():
@@ -342,8 +347,10 @@ def test_the_last_order_of_a_turn_by_keyboard_goes_on_to_the_new_turn(server: st
     forms = page.locator("form.order-form")
     expect(forms).to_have_count(2)
     first, second = (str(forms.nth(i).get_attribute("data-team")) for i in (0, 1))
+    type_order(forms.nth(0), 10, 9)
     page.locator(f"#order-{first} button[value=ready]").click()
     expect(page.locator(f"#team-{first} #message")).to_contain_text("ready (turn 1).")
+    type_order(page.locator(f"#order-{second}"), 10, 9)
     page.locator(f"#order-{second}-flair").focus()
     page.keyboard.press("Tab")  # Save
     page.keyboard.press("Tab")  # Save and mark ready
@@ -604,8 +611,9 @@ def test_the_autopilots_set_button_is_beside_its_weight_box(server: str, chromiu
     assert forms.count() == 2
     for summary in page.locator("details.autopilot-box > summary").all():  # folded until opened
         summary.click()
-    # The odds of each order form come in after the page has loaded and push the forms under them
+    # The odds of each order form come in after an order is typed and push the forms under them
     # down: measured in between, the box was above that table and Set under it (a CI run).
+    type_every_order(page, 10, 9)
     expect(page.locator("output.odds .odds-table")).to_have_count(2)
     for i in range(2):
         form = forms.nth(i)

@@ -99,6 +99,51 @@ def test_a_refused_order_comes_back_as_its_form(
     assert f'data-canonical="/games/{hosted.public_id}/play#team-{team}"' in answer.text
 
 
+@pytest.mark.parametrize(
+    ("sent", "boxes", "words"),
+    [
+        ({"force": "", "flair": ""}, ["force", "flair"], "FORCE and FLAIR for {name} were left empty"),
+        ({}, ["force", "flair"], "FORCE and FLAIR for {name} were left empty"),  # no boxes sent at all
+        ({"force": "  ", "flair": "9"}, ["force"], "FORCE for {name} was left empty: type the points to spend on FORCE, 0 for none"),
+        ({"force": "10", "flair": ""}, ["flair"], "FLAIR for {name} was left empty: type the points to spend on FLAIR (a multiple of 3), 0 for none"),
+    ],
+)
+def test_an_order_left_empty_is_refused_naming_the_team_and_the_box(
+    hosted: Hosted, sent: dict[str, str], boxes: list[str], words: str
+) -> None:
+    """A newcomer who pressed *Save and mark ready* on a form they had not typed into sent an empty
+    FORCE and FLAIR, which the server read as 0 + 0: a match spent with nothing, marked ready. An
+    empty box is now refused, naming the team and the box and saying that 0 is typed for none;
+    what was typed stays, and nothing is saved."""
+    from web.test_web_bad_input import snapshot
+
+    team = hosted.my_teams("p1")[0]
+    page = hosted.players["p1"].get(f"{hosted.base}/play").text
+    name = refused_form(page, f"order-{team}").form.attrs["data-name"]
+    # Before any order, the boxes start empty: nothing is sent that was not typed.
+    assert refused_form(page, f"order-{team}").value("force") == "" and refused_form(page, f"order-{team}").value("flair") == ""
+    before = snapshot(hosted.app)
+    answer = post_form(hosted.players["p1"], f"{hosted.base}/orders", {"team": team, "turn": "1", **sent, "action": "ready"})
+    assert answer.status_code == 422, answer.text[-400:]
+    assert snapshot(hosted.app) == before
+    form = refused_form(answer.text, f"order-{team}")
+    said = words.format(name=name)
+    assert form.invalid() == boxes and form.linked() == boxes[0]
+    assert said in form.summary().text and form.described(boxes[-1]).startswith(said)
+    assert form.value("force") == sent.get("force", "") and form.value("flair") == sent.get("flair", "")
+
+
+def test_an_order_of_nothing_is_sent_by_typing_0(hosted: Hosted) -> None:
+    """Spending nothing stays an order the rules allow (R3: both may be 0): typed as 0 and 0, it is
+    saved and ready, and the form then holds the 0s the player chose."""
+    team = hosted.my_teams("p1")[0]
+    assert hosted.order("p1", team, 0, 0, action="ready").status_code == 303
+    page = hosted.players["p1"].get(f"{hosted.base}/play").text
+    form = refused_form(page, f"order-{team}")
+    assert form.value("force") == "0" and form.value("flair") == "0"
+    assert "Your order: 0 FORCE + 0 FLAIR" in page
+
+
 def test_an_order_for_a_stale_turn_comes_back_said_at_the_top_of_its_form(hosted: Hosted) -> None:
     """Not the fault of a box: the summary says it, and no box is marked."""
     team = hosted.my_teams("p1")[0]
@@ -125,7 +170,8 @@ def test_an_order_for_a_turn_resolved_meanwhile_is_said_not_put_in_the_new_turns
     assert answer.status_code == 409
     form = refused_form(answer.text, f"order-{team}")
     assert form.invalid() == []
-    assert form.value("force") == "0" and form.value("flair") == "0" and form.value("turn") == "2"
+    # The server has no order for turn 2 yet: its boxes are empty, neither 17 + 6 nor an unasked 0 + 0.
+    assert form.value("force") == "" and form.value("flair") == "" and form.value("turn") == "2"
     said = " ".join(form.summary().text.split())
     assert "turn 1 had already been resolved when this order came in" in said, said
     assert "so 17 FORCE + 6 FLAIR was not saved for it. This form is for turn 2: type its order" in said, said

@@ -1277,6 +1277,34 @@ _ORDER_BOXES: dict[str | None, tuple[str, ...]] = {"force": ("force",), "flair":
 """Where the order form says an order refused (R3): at FORCE or FLAIR, or at both when it is the
 order as a whole (more points than the team holds); the turn is a hidden field, said at the top."""
 
+
+
+class _LeftEmpty(Invalid):
+    """An order form sent with FORCE or FLAIR empty (``boxes``), refused rather than read as 0: a
+    newcomer who pressed *Save and mark ready* without typing spent a match with nothing. Spending
+    0 is an order the rules allow (R3), typed as 0."""
+
+    def __init__(self, boxes: tuple[str, ...]) -> None:
+        super().__init__(_left_empty(boxes, ""), field=boxes[0] if len(boxes) == 1 else None)
+        self.boxes = boxes
+
+
+def _left_empty(boxes: tuple[str, ...], team: str) -> str:
+    """What the order form says of its boxes left empty, for the team named ``team``.
+
+    >>> _left_empty(("force", "flair"), "Fiji")
+    'FORCE and FLAIR for Fiji were left empty: type the points to spend on each, 0 in both to spend nothing this match'
+    >>> _left_empty(("flair",), "Fiji")
+    'FLAIR for Fiji was left empty: type the points to spend on FLAIR (a multiple of 3), 0 for none'
+    """
+    named = f" for {team}" if team else ""
+    if len(boxes) > 1:
+        return f"FORCE and FLAIR{named} were left empty: type the points to spend on each, 0 in both to spend nothing this match"
+    box = boxes[0].upper()
+    multiple = " (a multiple of 3)" if box == "FLAIR" else ""
+    return f"{box}{named} was left empty: type the points to spend on {box}{multiple}, 0 for none"
+
+
 _BOT_BOXES: dict[str | None, tuple[str, ...]] = {"strategy": ("strategy",), "strategy_weight": ("weight",)}
 """Where a bot form (autopilot, house bot) says a refused bot: at the menu or the weight box."""
 
@@ -1320,8 +1348,11 @@ def post_order(
         raise Invalid("action must be 'save' or 'ready'")
     try:
         turn_number = _int_field(turn, "the turn", field="turn")
-        force_points = _int_field(force or "0", "R3: FORCE", field="force")
-        flair_points = _int_field(flair or "0", "R3: FLAIR", field="flair")
+        empty = tuple(box for box, typed in (("force", force), ("flair", flair)) if not typed.strip())
+        if empty:
+            raise _LeftEmpty(empty)
+        force_points = _int_field(force, "R3: FORCE", field="force")
+        flair_points = _int_field(flair, "R3: FLAIR", field="flair")
         assert turn_number is not None and force_points is not None and flair_points is not None
         store.save_order(
             db,
@@ -1344,7 +1375,7 @@ def post_order(
             raise  # not one of this player's teams: the error page says why
         name = mine[team].info.name
         # The rules' "Fiji, turn 1: " only repeats the team whose name heads the form.
-        why = str(exc)
+        why = _left_empty(exc.boxes, name) if isinstance(exc, _LeftEmpty) else str(exc)
         if why.startswith(f"{name}, turn "):
             why = why.split(": ", 1)[1]
         # A Conflict comes from the store, once all three numbers are read.

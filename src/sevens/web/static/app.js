@@ -110,10 +110,12 @@ function element(tag, text) {
 
 // The odds as a sentence and a small table, one row per distinct opposing order (bots that would
 // order the same are named together), built as DOM nodes so that no text is read as markup.
-function describe(data, team) {
+function describe(data, team, empty) {
   var box = element("div");
-  box.appendChild(element("p", "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
-    data.expected_points + " points, " + data.scrum_left + " SCRUM left."));
+  var said = "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
+    data.expected_points + " points, " + data.scrum_left + " SCRUM left.";
+  if (empty) { said += " " + empty + " is still empty: type 0 there to send none."; }
+  box.appendChild(element("p", said));
   if (!data.against.length) { return box; }
   if (data.opponent_bot) {
     box.appendChild(element("p", "Nobody manages them: the bot " + data.opponent_bot +
@@ -196,6 +198,29 @@ function keepOdds(form, kept) {
   } catch (e) { /* full or turned off: the odds are asked again next time */ }
 }
 
+// The box of an order form still empty while the other holds a number ("FORCE" or "FLAIR"), or "".
+function emptyBox(form) {
+  var force = form.elements.force.value.trim(), flair = form.elements.flair.value.trim();
+  if (force === "" && flair !== "") { return "FORCE"; }
+  if (flair === "" && force !== "") { return "FLAIR"; }
+  return "";
+}
+
+// A box left empty is refused by the browser before sending (the boxes are required); its own
+// words ("Please fill out this field") said neither which team nor that 0 is an answer.
+function explainEmptyBoxes(form) {
+  [["force", "FORCE"], ["flair", "FLAIR"]].forEach(function (pair) {
+    var box = form.elements[pair[0]];
+    if (!box) { return; }
+    box.addEventListener("invalid", function () {
+      if (box.validity.valueMissing) {
+        box.setCustomValidity("Type the " + pair[1] + " points for " + form.dataset.name + ", 0 for none.");
+      }
+    });
+    ["input", "change"].forEach(function (kind) { box.addEventListener(kind, function () { box.setCustomValidity(""); }); });
+  });
+}
+
 function watchOdds(form) {
   var out = form.querySelector("output.odds");
   var timer = null;
@@ -205,23 +230,29 @@ function watchOdds(form) {
     // Answers may come back out of order: only the latest request's may be shown, or the odds of
     // the empty form asked for at load could replace those of what was typed since.
     var mine = ++latest;
-    var force = form.elements.force.value || "0";
-    var flair = form.elements.flair.value || "0";
+    var force = form.elements.force.value;
+    var flair = form.elements.flair.value;
+    // Nothing typed: no order, so no odds (they read "Your order 0+0" for an order nobody gave).
+    if (force.trim() === "" && flair.trim() === "") {
+      show(out, "Type FORCE and FLAIR points to see this order's expected points and chances.", false);
+      return;
+    }
     if (loading) {
       var kept = keptOdds(form);
       if (kept && kept.key === form.dataset.oddsKey && kept.force === force && kept.flair === flair) {
-        show(out, describe(kept.body, form.dataset.name), false);
+        show(out, describe(kept.body, form.dataset.name, emptyBox(form)), false);
         return;
       }
       if (kept && kept.key !== form.dataset.oddsKey) { keepOdds(form, null); }  // another turn's, or player's
     }
     // In the body, not the address: addresses end up in access logs, and a draft is secret.
-    var draft = new URLSearchParams({ team: form.dataset.team, force: force, flair: flair });
+    // One box empty: the odds are those of 0 in it, which the form refuses until 0 is typed.
+    var draft = new URLSearchParams({ team: form.dataset.team, force: force || "0", flair: flair || "0" });
     fetch(form.dataset.odds, { method: "POST", body: draft, credentials: "same-origin" }).then(function (response) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
       if (mine !== latest) { return; }
-      show(out, result.ok ? describe(result.body, form.dataset.name) : (result.body.detail || "no odds for this order"), !result.ok);
+      show(out, result.ok ? describe(result.body, form.dataset.name, emptyBox(form)) : (result.body.detail || "no odds for this order"), !result.ok);
       if (result.ok) { keepOdds(form, { key: result.body.key, force: force, flair: flair, body: result.body }); }
     }).catch(function () {
       if (mine === latest) { unanswered = true; show(out, "odds unavailable", true); }
@@ -894,6 +925,7 @@ document.addEventListener("DOMContentLoaded", function () {
   confirmActs();
   keepTypingOnSend();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
+  document.querySelectorAll("form.order-form").forEach(explainEmptyBoxes);
   restoreReadingPlace();
   followGame();
   watchShownLinks();
