@@ -120,7 +120,10 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     expect(odds).to_contain_text(f"Your order {force}+{flair}: expected")
                     # A screen reader hears the sentence only, not the table rebuilt at each key.
                     said = form.locator(".odds-said")
-                    expect(said).to_have_text(re.compile(rf"^Your order {force}\+{flair}: expected [^\n]+ left\.$"))
+                    # What it spends and leaves, and what a win would add but in the final (turn 5).
+                    costs = rf"It spends {force + flair} of its {scrum} SCRUM points, leaving {scrum - force - flair} after this match"
+                    then = r"\." if turn == 5 else rf" \({scrum - force - flair + 10} if it wins\)\."
+                    expect(said).to_have_text(re.compile(rf"^Your order {force}\+{flair}: expected [^\n]+ points\. {costs}{then}$"))
                     # One row per distinct opposing order, every bot named once.
                     table = odds.locator("table.odds-table")
                     expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level (count-back)")

@@ -187,8 +187,10 @@ def test_an_order_nobody_typed_is_not_sent(server: str, chromium: Any) -> None:
     expect(page.locator(f"#team-{team} .order-state")).to_have_text("No order yet")
 
     force.fill("12")
+    # What the order spends and what it leaves after the match were "88 SCRUM left" alone.
     expect(odds.locator("p").first).to_have_text(re.compile(
-        r"^Your order 12\+0: expected [0-9.]+ points, 88 SCRUM left\. FLAIR is still empty: type 0 there to send none\.$"
+        r"^Your order 12\+0: expected [0-9.]+ points\. It spends 12 of its 100 SCRUM points, leaving 88 after this "
+        r"match \(98 if it wins\)\. FLAIR is still empty: type 0 there to send none\.$"
     ))
     form.locator("button[value=ready]").click()
     page.wait_for_timeout(300)
@@ -199,7 +201,7 @@ def test_an_order_nobody_typed_is_not_sent(server: str, chromium: Any) -> None:
     force.fill("0")
     flair.fill("0")
     expect(odds.locator("p").first).to_have_text(
-        "Your order 0+0: expected 0 points, 100 SCRUM left."
+        "Your order 0+0: expected 0 points. It spends nothing, leaving 100 after this match (110 if it wins)."
     )
     with page.expect_navigation():
         form.locator("button[value=ready]").click()

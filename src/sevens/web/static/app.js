@@ -110,10 +110,17 @@ function element(tag, text) {
 
 // The odds as a sentence and a small table, one row per distinct opposing order (bots that would
 // order the same are named together), built as DOM nodes so that no text is read as markup.
-function describe(data, team, empty) {
+// ``last``: the final, after which SCRUM is of no use, so what a win would add is not said.
+function describe(data, team, empty, last) {
   var box = element("div");
+  // What the order costs, said with what it leaves: "71 SCRUM left" alone read to a newcomer as
+  // either the team's balance now or what the order spends.
+  var spent = data.order.force + data.order.flair;
+  var costs = spent ? " It spends " + spent + " of its " + (data.scrum_left + spent) + " SCRUM points, leaving " :
+    " It spends nothing, leaving ";
   var said = "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
-    data.expected_points + " points, " + data.scrum_left + " SCRUM left.";
+    data.expected_points + " points." + costs + data.scrum_left + " after this match" +
+    (last ? "." : " (" + (data.scrum_left + 10) + " if it wins).");
   if (empty) { said += " " + empty + " is still empty: type 0 there to send none."; }
   box.appendChild(element("p", said));
   if (!data.against.length) { return box; }
@@ -240,7 +247,7 @@ function watchOdds(form) {
     if (loading) {
       var kept = keptOdds(form);
       if (kept && kept.key === form.dataset.oddsKey && kept.force === force && kept.flair === flair) {
-        show(out, describe(kept.body, form.dataset.name, emptyBox(form)), false);
+        show(out, describe(kept.body, form.dataset.name, emptyBox(form), form.dataset.last === "true"), false);
         return;
       }
       if (kept && kept.key !== form.dataset.oddsKey) { keepOdds(form, null); }  // another turn's, or player's
@@ -252,7 +259,7 @@ function watchOdds(form) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
       if (mine !== latest) { return; }
-      show(out, result.ok ? describe(result.body, form.dataset.name, emptyBox(form)) : (result.body.detail || "no odds for this order"), !result.ok);
+      show(out, result.ok ? describe(result.body, form.dataset.name, emptyBox(form), form.dataset.last === "true") : (result.body.detail || "no odds for this order"), !result.ok);
       if (result.ok) { keepOdds(form, { key: result.body.key, force: force, flair: flair, body: result.body }); }
     }).catch(function () {
       if (mine === latest) { unanswered = true; show(out, "odds unavailable", true); }
