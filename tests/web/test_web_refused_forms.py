@@ -135,13 +135,20 @@ def test_an_order_left_empty_is_refused_naming_the_team_and_the_box(
 
 def test_an_order_of_nothing_is_sent_by_typing_0(hosted: Hosted) -> None:
     """Spending nothing stays an order the rules allow (R3: both may be 0): typed as 0 and 0, it is
-    saved and ready, and the form then holds the 0s the player chose."""
+    saved and ready, and the form then holds the 0s the player chose. The saved order's line says
+    what it spends and leaves after the match, a page without its script included."""
     team = hosted.my_teams("p1")[0]
     assert hosted.order("p1", team, 0, 0, action="ready").status_code == 303
     page = hosted.players["p1"].get(f"{hosted.base}/play").text
     form = refused_form(page, f"order-{team}")
     assert form.value("force") == "0" and form.value("flair") == "0"
     assert "Your order: 0 FORCE + 0 FLAIR" in page
+    # What the saved order spends and leaves is said without the script too (the odds say it as typed).
+    assert "It spends nothing, leaving 100 after this match (110 if it wins)." in page
+    other = hosted.my_teams("p1")[1]
+    assert hosted.order("p1", other, 10, 9).status_code == 303
+    page = hosted.players["p1"].get(f"{hosted.base}/play").text
+    assert "It spends 19 of its 100 SCRUM points, leaving 81 after this match (91 if it wins)." in page
 
 
 def test_an_order_for_a_stale_turn_comes_back_said_at_the_top_of_its_form(hosted: Hosted) -> None:
