@@ -112,6 +112,27 @@ def test_fractions_of_a_match_in_every_form() -> None:
     assert re.search(rf"win\s+│\s+{rows['win']} │\s+{float(rows['win']):.6f} │", out), out
 
 
+def test_knockout_fractions_in_every_form() -> None:
+    # --fractions --knockout was refused outright; now it counts back exactly where one side has no FLAIR.
+    args = ("--force", "3", "--vs-flair", "3", "--fractions", "--knockout")
+    rows = {r["outcome"]: Fraction(r["probability_exact"]) for r in _csv(*args)}
+    assert rows["win"] + rows["level"] + rows["loss"] == 1
+    assert rows["win"] == sum(rows[f"win on {step}"] for step in ("points", "tries", "conversions", "drop goals"))
+    # Count-back first: on points the knockout match is the group match.
+    group = {r["outcome"]: r["probability_exact"] for r in _csv("--force", "3", "--vs-flair", "3", "--fractions")}
+    assert (str(rows["win on points"]), str(rows["loss on points"])) == (group["win"], group["loss"])
+    data = json.loads(_run(*args, "--json"))
+    assert data["rules"] == "knockout"
+    assert {k: Fraction(data[f"{k}_exact"]) for k in ("win", "level", "loss")} == {
+        k: rows[k] for k in ("win", "level", "loss")}
+    for key in ("win", "level", "loss"):  # the floats of the same JSON are within their tail bound
+        assert abs(float(rows[key]) - data[key]) <= data["tail_bound"] + 1e-15
+    out = _run(*args)
+    assert "knockout, after count-back (R9), exactly" in out
+    assert re.search(rf"level\s+│\s+{rows['level']} │\s+{float(rows['level']):.6f} │", out), out
+    assert re.search(rf"loss on drop goals\s+│\s+{rows['loss on drop goals']} │", out), out
+
+
 def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
     rows = _csv("--every-split", "9", "--vs-force", "3", "--vs-flair", "3")
     assert [(r["force"], r["flair"]) for r in rows] == [("9", "0"), ("6", "3"), ("3", "6"), ("0", "9")]
@@ -127,7 +148,11 @@ def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
 @pytest.mark.parametrize(("args", "says"), [
     (["--per-point", "--force", "3"], "--per-point stands alone, the same for every order: drop --force 3"),
     (["--force", "3", "--csv", "--json"], "--csv and --json are two ways to print the same figures: choose one"),
-    (["--force", "3", "--vs-force", "3", "--fractions", "--knockout"], "drop --knockout"),
+    (["--force", "3", "--distribution", "--knockout"], "--distribution gives group figures: drop --knockout"),
+    (["--every-split", "9", "--vs-force", "3", "--knockout"], "--every-split gives group figures: drop --knockout"),
+    (["--flair", "3", "--vs-flair", "3", "--fractions", "--knockout"], "53/(16*sqrt(255)), an irrational number"),
+    (["--force", "100", "--vs-flair", "30", "--fractions", "--knockout"], "up to 120 SCRUM points between them, "
+     "got 100 + 30 = 130: drop --fractions"),
     (["--force", "3", "--fractions"], "--fractions gives a match's win, draw and loss: add the opponent's"),
     (["--force", "3", "--vs-force", "3", "--distribution"], "--distribution is one order's: drop --vs-force 3"),
     (["--every-split", "9"], "--every-split needs the opposing order"),
@@ -163,7 +188,8 @@ def test_the_way_out_a_refusal_names_is_taken(args: list[str], says: str, then: 
 
 @pytest.mark.parametrize("args", [["--force", "2", "--distribution"], ["--flair", "3", "--distribution"], ["--per-point"],
                                   ["--every-split", "12", "--vs-force", "6", "--vs-flair", "6"],
-                                  ["--force", "3", "--vs-flair", "3", "--fractions"]])
+                                  ["--force", "3", "--vs-flair", "3", "--fractions"],
+                                  ["--force", "3", "--vs-flair", "3", "--fractions", "--knockout"]])
 @pytest.mark.parametrize("columns", [40, 24])
 def test_a_narrow_terminal_shows_every_exact_figure_whole(args: list[str], columns: int) -> None:
     wide = CliRunner(env={"COLUMNS": "200"}).invoke(app, ["odds", *args])

@@ -420,7 +420,8 @@ def odds_command(
     ] = False,
     fractions: Annotated[
         bool,
-        typer.Option("--fractions", metavar="", help="A group match's win, draw and loss as exact fractions too."),
+        typer.Option("--fractions", metavar="", help="A match's win, draw and loss as exact fractions too (with --knockout: win, level and loss, "
+                     "by step of count-back, where one side has no FLAIR)."),
     ] = False,
     every_split: Annotated[
         str | None,
@@ -560,10 +561,11 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
         return False
     if as_csv and as_json:
         fail("--csv and --json are two ways to print the same figures: choose one")
-    if knockout:
-        fail("--distribution, --per-point, --fractions, --every-split and --csv give exact figures under group "
-             "rules; count-back (--knockout) compares four lines at once: drop --knockout, or the others for its "
-             "decimals")
+    if knockout and (distribution or per_point or every_split is not None):
+        asked = " and ".join(filter(None, ["--distribution" * distribution, "--per-point" * per_point,
+                                           "--every-split" * (every_split is not None)]))
+        fail(f"--knockout changes only one match's chances (--fractions --knockout with --vs-force/--vs-flair gives "
+             f"them exactly); {asked} gives group figures: drop --knockout")
     typed = _typed(("--force", force), ("--flair", flair), ("--vs-force", vs_force), ("--vs-flair", vs_flair),
                    ("--best-split", best_split), ("--solve", " ".join(solve) if solve else None),
                    ("--every-split", every_split))
@@ -612,6 +614,9 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
              if fractions else f"--distribution is one order's: drop {vs_typed}, or put --fractions in place of "
              "--distribution for the match's chances as fractions")
     vs = _order("--vs-force", vf, "--vs-flair", vk)
+    if knockout:
+        _knockout_fractions(order, vs, typed, as_csv=as_csv, as_json=as_json, exact=exact)
+        return True
     result = classroom.exact_or_fail(order, vs, typed)
     if as_csv:
         classroom.match_csv(result)
@@ -632,6 +637,30 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
         console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
         console.print(classroom.fractions_table(order, vs, result, console.width))
     return True
+
+
+def _knockout_fractions(order: Order, vs: Order, typed: str, *, as_csv: bool, as_json: bool, exact: bool) -> None:
+    """A knockout match's win, level and loss as fractions, with what count-back decided each by."""
+    result = classroom.knockout_or_fail(order, vs, typed)
+    if as_csv:
+        classroom.knockout_csv(result)
+        return
+    if as_json:
+        floats = knockout_odds(order, vs)
+        data = {"rules": _rules(True), **order_odds(order.force, order.flair).to_dict(exact=exact),
+                "vs": order_odds(vs.force, vs.flair).to_dict(exact=exact), **floats.to_dict(),
+                "tail_bound": floats.tail_bound, **{f"{key}_exact": value for key, value in result.to_dict().items()}}
+        with printing():
+            typer.echo(json.dumps(data))
+        return
+    if exact:
+        fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
+    console = ResultsConsole()
+    with printing():
+        console.print(_order_table(order_odds(order.force, order.flair), _name(order), console.width))
+        console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
+        console.print(classroom.knockout_table(order, vs, result, console.width))
+        console.print(f"{LEVEL_NOTE}.")
 
 
 def _rules(knockout: bool) -> str:

@@ -25,7 +25,20 @@ from rich.table import Table
 from sevens.cli.errors import fail
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Phrases
-from sevens.odds import MOST_POINTS, ExactMatch, exact_match, exact_points, order_odds, per_point, splits
+from sevens.odds import (
+    MOST_KNOCKOUT_POINTS,
+    MOST_POINTS,
+    STEPS,
+    WHY_NOT_BOTH_FLAIR,
+    ExactKnockout,
+    ExactMatch,
+    exact_knockout,
+    exact_match,
+    exact_points,
+    order_odds,
+    per_point,
+    splits,
+)
 from sevens.rules import Order, OrderError
 
 __all__ = ["at_least_rows", "decimal", "exact_or_fail", "fractions_table", "match_csv", "print_distribution",
@@ -186,6 +199,43 @@ def exact_or_fail(a: Order, b: Order, typed: str) -> ExactMatch:
         return exact_match(a, b)
     except ValueError as exc:
         fail(f"{exc} ({typed})")
+
+
+def knockout_or_fail(a: Order, b: Order, typed: str) -> ExactKnockout:
+    if a.options and b.options:
+        fail(f"--fractions --knockout: {WHY_NOT_BOTH_FLAIR}; it gives fractions when one side has no FLAIR: "
+             f"drop --fractions for the decimals of this match ({typed})")
+    if a.total + b.total > MOST_KNOCKOUT_POINTS:
+        fail(f"--fractions --knockout works out orders of up to {MOST_KNOCKOUT_POINTS} SCRUM points between them, "
+             f"got {a.total} + {b.total} = {a.total + b.total}: drop --fractions for the decimals, which cover "
+             f"every order ({typed})")
+    return exact_knockout(a, b)
+
+
+def _knockout_rows(result: ExactKnockout) -> list[tuple[str, Fraction]]:
+    """Win, level and loss, each of win and loss then split by the step of count-back that decided it
+    (steps that never decide this match left out)."""
+    rows: list[tuple[str, Fraction]] = [("win", result.win)]
+    rows += [(f"  win on {step}", p) for step, p in zip(STEPS, result.win_by, strict=True) if p]
+    rows.append(("level", result.level))
+    rows.append(("loss", result.loss))
+    rows += [(f"  loss on {step}", p) for step, p in zip(STEPS, result.loss_by, strict=True) if p]
+    return rows
+
+
+def knockout_csv(result: ExactKnockout) -> None:
+    """A knockout match's chances as CSV rows, exactly and to six decimals; each step of count-back
+    has a row, 0 or not, so that a spreadsheet finds the same rows for every match."""
+    rows: list[tuple[str, Fraction]] = [("win", result.win), ("level", result.level), ("loss", result.loss)]
+    rows += [(f"win on {step}", p) for step, p in zip(STEPS, result.win_by, strict=True)]
+    rows += [(f"loss on {step}", p) for step, p in zip(STEPS, result.loss_by, strict=True)]
+    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), decimal(v)] for k, v in rows])
+
+
+def knockout_table(a: Order, b: Order, result: ExactKnockout, width: int) -> Table:
+    return _fitted(f"{_name(a)} v {_name(b)}: knockout, after count-back (R9), exactly",
+                   ["outcome", "probability", "≈"],
+                   [[key, str(value), decimal(value)] for key, value in _knockout_rows(result)], width)
 
 
 def match_csv(result: ExactMatch) -> None:

@@ -28,6 +28,13 @@ from sevens.odds.api import (
     splits,
 )
 from sevens.odds.exact import EXACT_REST, ExactPoints, exact_points
+from sevens.odds.exact_knockout import (
+    MOST_KNOCKOUT_POINTS,
+    STEPS,
+    WHY_NOT_BOTH_FLAIR,
+    ExactKnockout,
+    exact_knockout,
+)
 from sevens.odds.exact_match import MOST_POINTS, ExactMatch, exact_match
 from sevens.odds.joint import JointLines, countback_key, joint_array, joint_lines
 from sevens.odds.per_point import PerPoint, per_point
@@ -47,6 +54,11 @@ __all__ = [
     "EXACT_REST",
     "ExactPoints",
     "exact_points",
+    "MOST_KNOCKOUT_POINTS",
+    "STEPS",
+    "WHY_NOT_BOTH_FLAIR",
+    "ExactKnockout",
+    "exact_knockout",
     "MOST_POINTS",
     "ExactMatch",
     "exact_match",

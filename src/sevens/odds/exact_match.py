@@ -16,7 +16,7 @@ B / M`` with ``M`` the inside poles' polynomial, the inside residues add up to
 ``B``'s coefficient of ``z**(deg M - 1)`` over ``M``'s leading coefficient, and
 ``B = P D_A**-1 (mod M)``: polynomial arithmetic on fractions, exact, with no root ever found.
 
-Count-back (R9) compares four lines, not one number, so knockout odds have no such form here.
+Count-back (R9) compares four lines, not one number: knockout odds are in exact_knockout.py.
 """
 
 from __future__ import annotations
