@@ -37,7 +37,7 @@ WHY_NOT_BOTH_FLAIR = (
 
 # The work grows with the side without FLAIR, whose every line is met: at 120 SCRUM points between
 # the two orders the slowest measured (21 FLAIR against 99 FORCE, 30 + 30 against 60 FORCE) take
-# 2.5 s of CPU, and 60 FLAIR against 100 FORCE half a minute; beyond this the fractions are refused.
+# 2.5 s of CPU, and 100 FORCE against 1 + 159 half a minute; beyond this the fractions are refused.
 MOST_KNOCKOUT_POINTS = 120
 
 # The steps of count-back (R9) a knockout match is decided by, in order.
