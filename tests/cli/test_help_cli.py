@@ -113,6 +113,10 @@ def test_table_help_shows_a_results_file_that_table_reads(tmp_path: Path) -> Non
         (["export"], ["e.g. backup.json", "when PATH ends in / or is a folder already, e.g. backups/"]),
         (["import"], ["e.g. backup.json or backups/"]),
         (["export"], ["e.g. sqlite:///games.sqlite3 or postgresql://USER:PASSWORD@HOST/DB"]),
+        # "Rank", "best" and "value" named no measure; nor did "count-back (R9)" say what it counts.
+        (["odds"], ["best first by win + draw/2 (with --knockout: win + level/2)",
+                    "value to A (win + draw/2; with --knockout: win + level/2)",
+                    "more tries win, then conversions, then drop goals"]),
     ],
 )
 def test_help_gives_examples_where_a_format_is_involved(command: list[str], words: list[str]) -> None:

@@ -390,7 +390,8 @@ def odds_command(
     ] = None,
     best_split: Annotated[
         str | None,
-        typer.Option("--best-split", metavar="TOTAL", help="Rank every split of this total against --vs-*."),
+        typer.Option("--best-split", metavar="TOTAL", help="Rank every split of this total against --vs-*, best first by win + draw/2 "
+                     "(with --knockout: win + level/2)."),
     ] = None,
     solve: Annotated[
         list[str] | None,
@@ -398,10 +399,12 @@ def odds_command(
             "--solve",
             metavar="A B",
             help="Solve the match between budgets A and B (--solve 30 10 or --solve 30,10): "
-            "optimal mixed splits and value.",
+            "optimal mixed splits and value to A (win + draw/2; with --knockout: win + level/2).",
         ),
     ] = None,
-    knockout: Annotated[bool, typer.Option("--knockout", metavar="", help="Knockout rules: count-back (R9).")] = False,
+    knockout: Annotated[bool, typer.Option("--knockout", metavar="",
+                                            help="Knockout rules: points level, more tries win, then conversions, "
+                                            "then drop goals (count-back, R9).")] = False,
     as_json: Annotated[bool, typer.Option("--json", metavar="", help="Print one JSON object.")] = False,
     exact: Annotated[
         bool,
