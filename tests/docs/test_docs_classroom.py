@@ -44,3 +44,16 @@ def test_the_match_sentence_names_the_printed_fractions() -> None:
     win = re.search(r"win\s+│\s+(\d+/\d+)", out)
     assert loss and win and (loss.group(1), win.group(1)) == said.groups()
     assert Fraction(said.group(1)) > Fraction(said.group(2))
+
+
+def test_the_knockout_sentence_shares_out_the_group_draw_as_printed() -> None:
+    said = re.search(r"count-back only shares out its draw \((\d+/\d+)\): (\d+/\d+) of it to FORCE on tries, "
+                     r"(\d+/\d+) to FLAIR on drop goals .*?and the rest, (\d+/\d+), stays level", PAGE)
+    assert said, "docs/classroom.md no longer shares out the knockout match's draw"
+    draw, tries, drops, level = (Fraction(x) for x in said.groups())
+    assert tries + drops + level == draw
+    group = _odds("--force", "3", "--vs-flair", "3", "--fractions", "--csv")
+    assert f"draw,{said.group(1)}," in group
+    knockout = _odds("--force", "3", "--vs-flair", "3", "--fractions", "--knockout", "--csv")
+    for row in (f"win on tries,{said.group(2)},", f"loss on drop goals,{said.group(3)},", f"level,{said.group(4)},"):
+        assert row in knockout
