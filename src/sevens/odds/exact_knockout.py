@@ -140,8 +140,8 @@ def exact_knockout(a: Order, b: Order) -> ExactKnockout:
     >>> one = exact_knockout(Order(force=1, flair=0), Order(force=1, flair=0))
     >>> one.win, one.level, one.loss  # a 5 beats a 3 on points, and nothing else is apart
     (Fraction(1, 4), Fraction(1, 2), Fraction(1, 4))
-    >>> exact_knockout(Order(force=0, flair=3), Order(force=0, flair=0)).win_by[3]  # a drop goal alone
-    Fraction(1, 5)
+    >>> exact_knockout(Order(force=0, flair=3), Order(force=1, flair=0)).win_by[3]  # drop goal v penalty: 3/16 * 1/6
+    Fraction(1, 32)
 
     Raises:
         ValueError: both orders have FLAIR, whose chances are not fractions (:data:`WHY_NOT_BOTH_FLAIR`),
