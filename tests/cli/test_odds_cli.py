@@ -334,7 +334,7 @@ def test_knockout_output_says_what_level_means(args: list[str], counted: str) ->
         (["--force", "0", "--flair", "3", "--vs-force", "3", "--knockout"], "3 FORCE + 0 FLAIR: knockout, after count-back (R9)"),
         (["--best-split", "9", "--vs-force", "3", "--vs-flair", "3", "--knockout"], "knockout (R9) rules, best first"),
         (["--solve", "6", "3", "--knockout"], "Solved match, knockout (R9) rules"),
-        (["--help"], "--knockout Knockout rules: count-back (R9)."),
+        (["--help"], "then drop goals (count-back, R9)."),
     ],
 )
 def test_the_knockout_is_spelt_as_everywhere_else(args: list[str], titled: str) -> None:
