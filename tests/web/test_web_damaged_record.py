@@ -59,7 +59,7 @@ def test_every_page_of_a_game_with_a_damaged_record_says_so_and_what_to_do(
     stranger = new_client(app)
     seen = {
         "organiser": (game.organiser, ["", "?screen=1", "/organise", "/standing.csv", "/matches.csv"]),
-        "player": (game.players["p1"], ["", "/play", "/who-ordered", "/standing.csv"]),
+        "player": (game.players["p1"], ["", "/play", "/standing.csv"]),
         "stranger": (stranger, ["", "?screen=1", "/matches.csv", "/teams/fiji"]),
     }
     caplog.set_level(logging.INFO, logger="sevens")
@@ -101,6 +101,27 @@ def test_every_page_of_a_game_with_a_damaged_record_says_so_and_what_to_do(
     gone = post_form(game.organiser, f"{game.base}/delete", {"confirm": "yes"})
     assert gone.status_code == 200 and "deleted" in gone.text.lower()
     assert stranger.get(game.base).status_code == 404
+
+
+def test_the_addresses_the_pages_script_polls_say_the_record_is_damaged_in_json(app: FastAPI, web_db: WebDb) -> None:
+    """A page left open while its game's record was damaged polls ``/state`` (and a player's page
+    ``/who-ordered``): they answered the HTML error page, which the script could only drop, so the
+    page went on looking up to date. Now JSON, whose detail the script shows."""
+    game = every_seat_taken(app)
+    game.resolve(1)
+    _damage(web_db, game, _truncated)
+    organiser, player = (
+        TestClient(app, raise_server_exceptions=False, cookies=c.cookies) for c in (game.organiser, game.players["p1"])
+    )
+    # (A spectator's /state reads no record: it still answers where the game stands.)
+    for client, path in [(organiser, "/state"), (player, "/state?as=player"), (player, "/who-ordered?turn=2")]:
+        answer = client.get(game.base + path)
+        assert answer.status_code == 500, path
+        assert answer.headers["content-type"] == "application/json", path
+        detail = answer.json()["detail"]
+        assert detail.startswith("the record this server keeps of this game is damaged: it no longer replays ("), detail
+        assert "nothing of this game can be shown or played until it is repaired" in detail, detail
+        assert f"{game.base}/verify" in detail and "<" not in detail, detail
 
 
 def test_the_scheduler_says_a_damaged_record_once_without_a_traceback(

@@ -9,6 +9,7 @@ import ipaddress
 import json
 import logging
 import math
+import re
 import secrets
 import threading
 import time
@@ -99,14 +100,23 @@ CRASHED = (
 """What a client is told when a request fails with an unexpected exception (never the exception)."""
 
 
+_POLLED = re.compile(r"/games/[^/]+/(?:state|who-ordered|links)")
+
+
 def wants_json(path: str) -> bool:
     """Whether the answer to a request for ``path`` is JSON (the API, the order form's odds) rather
     than a page.
 
+    The addresses the pages' script polls (a game's ``/state``, ``/who-ordered`` and ``/links``)
+    are answered in JSON when they fail too, so that the script can say why: an error page's HTML
+    is nothing it can show.
+
     >>> wants_json("/api/v1/me"), wants_json("/games/abc/odds"), wants_json("/games/abc")
     (True, True, False)
+    >>> wants_json("/games/abc/state"), wants_json("/games/abc/who-ordered"), wants_json("/games/abc/play")
+    (True, True, False)
     """
-    return path.startswith("/api/") or path.endswith("/odds")
+    return path.startswith("/api/") or path.endswith("/odds") or _POLLED.fullmatch(path) is not None
 
 
 async def answer_plainly(scope: Scope, send: Send, status: int, message: str) -> None:

@@ -345,12 +345,41 @@ function mendList(shown, fresh) {
   while (at) { var gone = at; at = at.nextElementSibling; shown.removeChild(gone); }
 }
 
+// A poll the server failed (a game whose stored record is damaged, a database down) says why at
+// the top of the page, rather than leave the page saying it is up to date as of its last good
+// poll; the note goes once a poll is answered again. Only a server's failure: a 403, 404 or 409
+// has the page's own answer (it reloads when the game moves on).
+function pollTrouble(response) {
+  if (response.status < 500) { return Promise.resolve(null); }
+  return response.json().then(function (body) { return (body && body.detail) || null; }, function () { return null; })
+    .then(function (detail) { return detail || "the server answered " + response.status + "; reload the page to see why"; });
+}
+
+function sayPollTrouble(words) {
+  var main = document.querySelector("main") || document.body, note = document.getElementById("poll-trouble");
+  if (words === null) {
+    if (note !== null) { note.parentNode.removeChild(note); }
+    return;
+  }
+  var said = "This page cannot follow the game: " + words;
+  if (note === null) {
+    note = element("p");
+    note.id = "poll-trouble";
+    note.className = "live-note";
+    note.setAttribute("role", "alert");
+    main.insertBefore(note, main.firstChild);
+  }
+  if (note.textContent !== said) { note.textContent = said; }
+}
+
 function refreshWhoOrdered(mark) {
   var part = document.getElementById("who-ordered");
   if (!part || !part.dataset.url || part.dataset.mark === mark || part.dataset.fetching) { return; }
   part.dataset.fetching = "yes";
   fetch(part.dataset.url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-    if (!response.ok) { return null; }
+    if (!response.ok) {
+      return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
+    }
     return response.text().then(function (text) { return { mark: response.headers.get("X-Who-Ordered"), text: text }; });
   }).then(function (got) {
     if (!got) { return; }
@@ -512,8 +541,10 @@ function followGame() {
   function check() {
     if (document.hidden) { return; }
     fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-      return response.ok ? response.json() : null;
+      if (response.ok) { return response.json(); }
+      return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
     }).then(function (state) {
+      if (state) { sayPollTrouble(null); }
       if (state && state.version !== main.dataset.version) { moved(state, false); return; }
       // An order sent from another tab or device: this page still shows the one it replaced.
       if (state && state.own !== undefined && main.dataset.own !== undefined && state.own !== main.dataset.own) {
