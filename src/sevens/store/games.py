@@ -36,6 +36,7 @@ from sevens.store.auth import (
 )
 from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, UnplayableOrder
 from sevens.store.models import (
+    ApiPrincipal,
     EventRow,
     GameRow,
     GameStatus,
@@ -619,6 +620,17 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
             f"the deadline of turn {game.current_turn} has passed, so the turn plays as it stood then, this "
             f"seat's saved orders included: the server resolves it {_UNLESS_REOPENED}, then hand the seat over"
         )
+    freed = game.status == GameStatus.LOBBY and seat.name is not None
+    if freed:
+        # The label of a bot token that joined under the name would keep it after the seat is gone.
+        holders = select(Grant.principal_id).where(
+            Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
+        )
+        session.execute(
+            update(ApiPrincipal)
+            .where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(seat_name(seat), 40))
+            .values(label=f"{FORMER_PLAYER} of {seat.player_id}")
+        )
     lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
     dropped = _discard_open_orders(session, game, player_id=seat.player_id)
     name = seat_name(seat)
@@ -630,7 +642,9 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
         # issues another for whoever takes it over.
         seat.invite_hash = hash_token(new_token())
         seat.invite_expires_at = now
-    shown = shortened(name, EVENT_ACTOR_POINTS)
+    shown = FORMER_PLAYER if freed else shortened(name, EVENT_ACTOR_POINTS)
+    if freed:
+        forget_freed_name(session, game_id=game_id, player_id=seat.player_id, old=name)
     detail = f"{seat.player_id} ({shown}): {lost} browser(s) or token(s) lost it; its teams play their bots"
     if dropped:
         detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
@@ -841,6 +855,8 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     )
     if not getattr(claimed, "rowcount", 0):
         raise Gone(USED_INVITE)
+    if renames and seat.name is not None and seat.name != clean:
+        forget_freed_name(session, game_id=seat.game_id, player_id=seat.player_id, old=seat.name)
     seat.name = clean if renames else seat_name(seat)
     if seat.joined_at is None:
         seat.joined_at = now
@@ -881,6 +897,41 @@ def api_actor(label: str) -> str:
     """How an organiser's act through the API is written in the event log: by its token's label,
     which for a bot that joined a seat is its player's name (:func:`sevens.store.retention.remove_seat_name`)."""
     return f"organiser (api: {label})"
+
+
+FORMER_PLAYER = "former player"
+"""What the event log says in place of a name freed in the lobby (:func:`forget_freed_name`)."""
+
+
+def rename_in_events(session: Session, *, game_id: int, player_id: str, old: str, actor: str, detail: str) -> None:
+    """Write ``actor`` where the event log names seat ``player_id``'s player ``old`` as who acted
+    (a seat left, a link for another device; an organiser's act through a bot token that joined
+    under that name, "organiser (api: old)"), and ``detail`` where a detail names them ("p3 (old)").
+
+    Only the seat's own events are read as its player's: another player may have chosen a name
+    such as "server" or "organiser", which the log also uses for the server and the organiser.
+    """
+    label = shortened(old, 40)  # a bot token's label: the name it joined under, cut so
+    as_api = shortened(api_actor(label), EVENT_ACTOR_POINTS)
+    plain = shortened(old, EVENT_ACTOR_POINTS)
+    named = f"{player_id} ({plain})"
+    for event in session.scalars(select(EventRow).where(EventRow.game_id == game_id)):
+        if event.actor == as_api:
+            event.actor = shortened(api_actor(actor), EVENT_ACTOR_POINTS)
+        elif event.actor == plain and event.detail.startswith((f"{player_id}:", f"{named}:")):
+            event.actor = shortened(actor, EVENT_ACTOR_POINTS)
+        event.detail = event.detail.replace(named, f"{player_id} ({detail})")
+
+
+def forget_freed_name(session: Session, *, game_id: int, player_id: str, old: str) -> None:
+    """The name ``old`` is free again in the lobby (its seat handed to the bots, or taken under
+    another name): the event log keeps what happened to the seat but no longer whose it was, as
+    the seat itself no longer says. Only a game's deletion would have removed it before, and every
+    later reader of the log (the organiser page, the API's events, a full backup) saw it."""
+    rename_in_events(
+        session, game_id=game_id, player_id=player_id, old=old, actor=f"{FORMER_PLAYER} of {player_id}",
+        detail=FORMER_PLAYER,
+    )
 
 
 def _event(

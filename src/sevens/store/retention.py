@@ -14,7 +14,13 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import delete_expired_sessions
 from sevens.store.errors import Conflict, NotFound
-from sevens.store.games import EVENT_ACTOR_POINTS, api_actor, lock_game, seat_name
+from sevens.store.games import (
+    EVENT_ACTOR_POINTS,
+    api_actor,
+    lock_game,
+    rename_in_events,
+    seat_name,
+)
 from sevens.store.models import (
     ApiPrincipal,
     Base,
@@ -145,16 +151,10 @@ def remove_seat_name(
             if player.get("id") == seat.player_id:
                 player["name"] = new
         game.record_json = dumps(record)
-    # The event log names a seat's player as the actor, and as "p3 (name)" in a detail; a bot
-    # token that joined the seat and organises too acts as "organiser (api: <its label>)".
     label = shortened(old, 40)
-    actors = {shortened(old, EVENT_ACTOR_POINTS): new, shortened(api_actor(label), EVENT_ACTOR_POINTS): api_actor(new)}
-    actor = actors.get(shortened(actor, EVENT_ACTOR_POINTS), actor)  # the removal itself, by that token
-    for event in session.scalars(select(EventRow).where(EventRow.game_id == game_id)):
-        event.actor = actors.get(event.actor, event.actor)
-        event.detail = event.detail.replace(
-            f"{seat.player_id} ({shortened(old, EVENT_ACTOR_POINTS)})", f"{seat.player_id} ({new})"
-        )
+    if shortened(actor, EVENT_ACTOR_POINTS) == shortened(api_actor(label), EVENT_ACTOR_POINTS):
+        actor = api_actor(new)  # the removal itself, by a token that joined under the name
+    rename_in_events(session, game_id=game_id, player_id=seat.player_id, old=old, actor=new, detail=new)
     holders = select(Grant.principal_id).where(
         Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
     )

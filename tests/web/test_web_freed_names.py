@@ -1,0 +1,74 @@
+"""A name freed in the lobby (the seat handed to the bots, or taken again under another name after
+its player left) is no longer whose the seat was in the event log: the seat forgets it, and the
+log said it until the game was deleted, on the organiser's page, in the API's events and in every
+full backup. The log keeps what happened to the seat, said of a "former player". On SQLite and
+PostgreSQL."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from fastapi import FastAPI
+
+from sevens.store.backup import export_backup
+from web.web_helpers import host_game, new_client, post_form
+
+
+def _everywhere(app: FastAPI, game_base: str, organiser: object) -> str:
+    """What a later reader of the game's log sees: its organiser page and a full backup."""
+    page = organiser.get(f"{game_base}/organise").text  # type: ignore[attr-defined]
+    with app.state.sessionmaker() as db:
+        backup = export_backup(db, full=True, now=datetime.now(UTC))
+    return page + json.dumps(backup, ensure_ascii=False)
+
+
+def test_a_name_freed_in_the_lobby_leaves_the_event_log(app: FastAPI) -> None:
+    game = host_game(app)
+    # p2 takes its seat, makes a link for another device (logged under its name), signs out
+    # (logged: "seat left", under its name), and the organiser hands the seat to the bots.
+    leaver = game.join("p2", "Leaver Lou")
+    game.new_invite("p2")
+    assert post_form(leaver, "/signout").status_code == 303
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    # p3 takes its seat, signs out, and the seat's new link is taken under another name.
+    quitter = game.join("p3", "Quitter Quinn")
+    assert post_form(quitter, "/signout").status_code == 303
+    del game.players["p3"]
+    game.new_invite("p3")
+    game.join("p3", "Newcomer Nell")
+    # p1 is taken by a bot through the API, and handed to the bots: its token's label was the name.
+    joined = new_client(app).post("/api/v1/join", json={"invite": game.invites["p1"], "name": "Bot Bea"})
+    assert joined.status_code == 200, joined.text
+    assert post_form(game.organiser, f"{game.base}/seats/p1/release").status_code == 303
+    # The same names: a player who stays in keeps theirs in the log.
+    stayer = game.join("p4", "Stayer Sam")
+    game.new_invite("p4")
+    seen = _everywhere(app, game.base, game.organiser)
+    assert "Leaver Lou" not in seen and "Quitter Quinn" not in seen and "Bot Bea" not in seen
+    assert "Newcomer Nell" in seen and "Stayer Sam" in seen
+    # What happened to each seat is still there, said of its former player.
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "former player of p2 · seat left · p2 (former player): its player signed out" in page
+    assert "former player of p2 · new invite · p2: its player asked for a link for another device" in page
+    assert "organiser · seat to bots · p2 (former player): 0 browser(s) or token(s) lost it" in page
+    assert "former player of p3 · seat left · p3 (former player)" in page
+    assert stayer.get(f"{game.base}/play").status_code == 200
+    assert new_client(app).get(game.base).status_code == 200
+
+
+def test_removing_a_players_name_leaves_the_servers_and_organisers_own_events_alone(app: FastAPI) -> None:
+    """A player may call themselves "server" or "organiser", which the log also uses for who did
+    what: removing such a name after the game rewrote every event of that actor, so the log said
+    "Player 3" finished the game. Only the seat's own events are its player's."""
+    game = host_game(app, hours="0")
+    for seat, name in (("p1", "Ann"), ("p2", "organiser"), ("p3", "server"), ("p4", "Dan")):
+        game.join(seat, name)
+    game.start()
+    game.resolve(1, 2, 3, 4, 5)
+    for seat in ("p2", "p3"):
+        assert post_form(game.organiser, f"{game.base}/seats/{seat}/remove-name").status_code == 303
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "server · finished · champion" in page and "Player 3 · finished" not in page
+    assert "organiser · started" in page and "Player 2 · started" not in page
+    assert "organiser · name removed · p2" in page and "organiser · name removed · p3" in page
