@@ -174,7 +174,7 @@ def _coloured_output(tmp_path: Path) -> Iterator[tuple[str, str]]:
     results.write_text('{"teams": ["fiji", "samoa", "tonga", "wales"], "matches": [{"home": "fiji", "away": "samoa", '
                        '"home_line": {"tries": 2, "conversions": 1, "penalties": 0, "drop_goals": 0}, '
                        '"away_line": {"tries": 1, "conversions": 0, "penalties": 1, "drop_goals": 0}}]}')
-    commands = [[name, "--help"] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import")]
+    commands = [[name, "--help"] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import", "rotate-key")]
     commands += [["--help"], ["play", "--auto", "--seed", "colours", "--record", str(record)], ["verify", str(record)],
                  ["odds", "--force", "10", "--flair", "9", "--vs-force", "5", "--vs-flair", "12"],
                  ["odds", "--solve", "30", "10"], ["table", str(results)],

@@ -68,7 +68,7 @@ def test_flags_show_no_value_and_seeds_say_what_they_take(command: list[str], fl
         assert any(line.startswith(seeds[command[0]] + " ") for line in lines)
 
 
-@pytest.mark.parametrize("command", [[], ["odds"], ["play"], ["verify"], ["table"], ["serve"], ["lab"], ["export"], ["import"]])
+@pytest.mark.parametrize("command", [[], ["odds"], ["play"], ["verify"], ["table"], ["serve"], ["lab"], ["export"], ["import"], ["rotate-key"]])
 def test_installed_help_shows_no_python_types(command: list[str]) -> None:
     """Through the entry point, as a user runs it: --help itself takes no value (typer showed
     '--help <bool>'), and text options name what they take (URL, ADDRESS, NAMES), not <str>."""
@@ -141,7 +141,7 @@ def test_a_terminal_width_that_is_not_a_number_is_named() -> None:
     assert sevens("odds", "--force", "3", "--flair", "3").returncode == 0  # only the help reads it
 
 
-@pytest.mark.parametrize("command", [[], ["odds"], ["play"], ["verify"], ["table"], ["serve"], ["lab"], ["export"], ["import"]])
+@pytest.mark.parametrize("command", [[], ["odds"], ["play"], ["verify"], ["table"], ["serve"], ["lab"], ["export"], ["import"], ["rotate-key"]])
 def test_the_description_is_wrapped_to_the_terminal(command: list[str]) -> None:
     """typer kept the docstrings' own line breaks after their first paragraph: at 80 columns the
     source's lines wrapped again, leaving 'Other', 'URL of' or 'line' alone on every other line. A
@@ -157,7 +157,7 @@ def test_the_description_is_wrapped_to_the_terminal(command: list[str]) -> None:
             assert len(line) + 1 + len(after.split()[0]) > 78, f"{line!r} then {after!r}"
 
 
-_COMMANDS = ["", "odds", "play", "verify", "table", "serve", "lab", "export", "import"]
+_COMMANDS = ["", "odds", "play", "verify", "table", "serve", "lab", "export", "import", "rotate-key"]
 
 
 @pytest.mark.parametrize("columns", [20, 30, 39, 60])

@@ -120,7 +120,7 @@ def test_the_plot_is_written_when_the_results_cannot_be_printed(folder: Path, cl
 
 
 
-HELP = [["--help"], [], *([name, "--help"] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import"))]
+HELP = [["--help"], [], *([name, "--help"] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import", "rotate-key"))]
 
 
 @pytest.mark.parametrize("args", HELP, ids=lambda args: " ".join(args) or "no arguments")

@@ -161,14 +161,13 @@ def _unreachable_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.mark.parametrize("command", ["serve", "export", "import"])
+@pytest.mark.parametrize("command", ["serve", "export", "import", "rotate-key"])
 def test_an_unreachable_postgresql_server_says_what_to_check(tmp_path: Path, command: str) -> None:
     source = tmp_path / "backup.json"
     source.write_text('{"format": "sevens-backup", "version": 1, "full": false, "games": [], "credentials": []}')
     url = f"postgresql://sevens:secret@127.0.0.1:{_unreachable_port()}/sevens"
-    args = {"serve": ["serve", "--port", str(_unreachable_port())], "export": ["export", str(tmp_path / "out.json")]}.get(
-        command, ["import", str(source)]
-    )
+    args = {"serve": ["serve", "--port", str(_unreachable_port())], "export": ["export", str(tmp_path / "out.json")],
+            "rotate-key": ["rotate-key"]}.get(command, ["import", str(source)])
     result = runner.invoke(app, [*args, "--database-url", url])
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith("error: cannot ") and result.stderr.count("\n") == 1, result.stderr

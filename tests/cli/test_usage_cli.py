@@ -13,7 +13,7 @@ import termios
 import pytest
 from tests.terminal_session import in_terminal, read_until
 
-COMMANDS = ["odds", "play", "verify", "table", "serve", "lab", "export", "import"]
+COMMANDS = ["odds", "play", "verify", "table", "serve", "lab", "export", "import", "rotate-key"]
 
 
 def sevens(*args: str, piped: str | None = None, **env: str) -> subprocess.CompletedProcess[str]:

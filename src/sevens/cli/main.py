@@ -329,7 +329,7 @@ def _options(
 
 
 # Each module defines register(app: typer.Typer) -> None.
-_COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab", "backup")
+_COMMAND_MODULES = ("odds", "play", "verify", "table", "serve", "lab", "backup", "keys")
 
 # Ctrl-C while they load ends the command quietly: see sevens.cli.run.
 for _name in _COMMAND_MODULES:

@@ -12,7 +12,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sevens.store.models import FailedAttempt, ServerKey
 from sevens.store.secrets import keyed_hash
 
-__all__ = ["KEEP_SECONDS", "KEY_PURPOSE", "count_failure", "make_key"]
+__all__ = ["KEEP_SECONDS", "KEY_PURPOSE", "count_failure", "make_key", "rotate_key"]
 
 KEEP_SECONDS = 86400.0
 """How long any count is kept at least. The limits share the table with windows of their own (a
@@ -80,3 +80,25 @@ def count_failure(engine: Engine, *, client: str, at: float, window: float) -> i
             select(func.count()).select_from(_ATTEMPTS).where(_ATTEMPTS.c.client_hash == key, _ATTEMPTS.c.at > at - window)
         ).scalar_one()
     return int(total)
+
+
+def rotate_key(engine: Engine, *, at: float) -> int:
+    """Replace the server's key for the counts with a new one and forget every count kept (rows
+    hashed under the old key, which nothing could match any more); return how many went.
+
+    One transaction: a worker counting meanwhile hashes under the old key or the new, never finds
+    the table without a key. Each worker's memory of the windows running is its own, untouched.
+
+    >>> from sevens.store.db import make_engine, run_migrations
+    >>> engine = make_engine("sqlite://")
+    >>> run_migrations(engine)
+    >>> [count_failure(engine, client="10.0.0.1", at=t, window=60) for t in (0, 10)]
+    [1, 2]
+    >>> rotate_key(engine, at=20), count_failure(engine, client="10.0.0.1", at=30, window=60)
+    (2, 1)
+    """
+    with engine.begin() as connection:
+        forgotten = connection.execute(delete(_ATTEMPTS)).rowcount
+        connection.execute(delete(_KEYS).where(_KEYS.c.purpose == KEY_PURPOSE))
+        _key(connection, at=at)
+    return int(forgotten)
