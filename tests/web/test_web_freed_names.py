@@ -7,6 +7,7 @@ PostgreSQL."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 
 from fastapi import FastAPI
@@ -72,3 +73,22 @@ def test_removing_a_players_name_leaves_the_servers_and_organisers_own_events_al
     assert "server · finished · champion" in page and "Player 3 · finished" not in page
     assert "organiser · started" in page and "Player 2 · started" not in page
     assert "organiser · name removed · p2" in page and "organiser · name removed · p3" in page
+
+
+def test_a_bot_tokens_name_goes_when_the_organiser_signs_its_seat_out_and_it_is_taken_again(app: FastAPI) -> None:
+    """The organiser's *Sign out and new link* takes the seat from a bot token that joined as "Bot
+    Bea", and the new link is taken as "Newcomer Nell": the token, which plays nothing any more,
+    kept "Bot Bea" as its label in every full backup (a hand-over or Remove name finds a token by
+    its grant of the seat, which the sign-out had deleted)."""
+    game = host_game(app)
+    joined = new_client(app).post("/api/v1/join", json={"invite": game.invites["p3"], "name": "Bot Bea"})
+    assert joined.status_code == 200, joined.text
+    handed = post_form(game.organiser, f"{game.base}/seats/p3/invite", {"sign_out": "yes"})
+    assert handed.status_code == 200, handed.text
+    link = re.search(r'id="invite-link">([^<]+)<', handed.text)
+    assert link is not None
+    game.invites["p3"] = link.group(1)
+    game.join("p3", "Newcomer Nell")
+    seen = _everywhere(app, game.base, game.organiser)
+    assert "Bot Bea" not in seen and "Newcomer Nell" in seen
+    assert '"label": "former player of p3"' in seen

@@ -560,6 +560,9 @@ def reissue_invite(
         detail = f"{seat.player_id}: its player asked for a link for another device; the old link stops working"
         _event(session, game, now=now, actor=actor, kind="new invite", detail=detail)
     elif sign_out:
+        # Found by its grant, which goes now: a bot token would keep the name for its whole life,
+        # in every full backup, after the seat was taken again under another one.
+        _forget_token_labels(session, seat)
         lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
         dropped = _discard_open_orders(session, game, player_id=seat.player_id)
         detail = f"{seat.player_id}: {lost} browser(s) or token(s) lost it; a new link was issued"
@@ -576,6 +579,19 @@ def reissue_invite(
         _event(session, game, now=now, actor=actor, kind="new invite", detail=detail)
     session.flush()
     return token
+
+
+def _forget_token_labels(session: Session, seat: SeatRow) -> None:
+    """The bot tokens about to lose ``seat`` that joined it under its player's name (their label)
+    forget the name: "former player of p3"."""
+    holders = select(Grant.principal_id).where(
+        Grant.game_id == seat.game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
+    )
+    session.execute(
+        update(ApiPrincipal)
+        .where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(seat_name(seat), 40))
+        .values(label=f"{FORMER_PLAYER} of {seat.player_id}")
+    )
 
 
 def release_seat(session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser") -> SeatRow:
@@ -622,15 +638,7 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
         )
     freed = game.status == GameStatus.LOBBY and seat.name is not None
     if freed:
-        # The label of a bot token that joined under the name would keep it after the seat is gone.
-        holders = select(Grant.principal_id).where(
-            Grant.game_id == game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
-        )
-        session.execute(
-            update(ApiPrincipal)
-            .where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(seat_name(seat), 40))
-            .values(label=f"{FORMER_PLAYER} of {seat.player_id}")
-        )
+        _forget_token_labels(session, seat)
     lost = revoke_seat(session, game_id=game_id, player_id=seat.player_id)
     dropped = _discard_open_orders(session, game, player_id=seat.player_id)
     name = seat_name(seat)
