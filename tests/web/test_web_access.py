@@ -313,7 +313,8 @@ def test_a_private_game_answers_as_an_unknown_one(app: FastAPI) -> None:
     other = client.post("/api/v1/games", json={"name": "Other", "players": 4}).json()
     stranger = {"Authorization": f"Bearer {other['token']}"}
     hidden, unknown = created["game"], "x" * len(created["game"])
-    for path in ("/api/v1/games/{}", "/api/v1/games/{}/record", "/games/{}", "/games/{}/record.json", "/games/{}/teams/fiji"):
+    for path in ("/api/v1/games/{}", "/api/v1/games/{}/record", "/games/{}", "/games/{}/record.json", "/games/{}/teams/fiji",
+                 "/games/{}/state", "/games/{}/state?as=player", "/games/{}/who-ordered", "/games/{}/links"):
         for headers in ({}, stranger):
             answers = [client.get(path.format(game), headers=headers) for game in (hidden, unknown)]
             assert [a.status_code for a in answers] == [404, 404], path
