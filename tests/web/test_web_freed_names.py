@@ -92,3 +92,18 @@ def test_a_bot_tokens_name_goes_when_the_organiser_signs_its_seat_out_and_it_is_
     seen = _everywhere(app, game.base, game.organiser)
     assert "Bot Bea" not in seen and "Newcomer Nell" in seen
     assert '"label": "former player of p3"' in seen
+
+
+def test_a_second_device_taken_under_a_new_name_renames_the_player_in_the_log(app: FastAPI) -> None:
+    """A player's link for another device, opened and joined as "Sammy": the first device still
+    plays the seat, and so does its player, now called Sammy. The log said a "former player of p3"
+    had asked for the link, as if the seat had changed hands, and named its player nowhere."""
+    game = host_game(app)
+    first = game.join("p3", "Sam")
+    game.new_invite("p3")
+    del game.players["p3"]
+    game.join("p3", "Sammy")
+    assert first.get(f"{game.base}/play").status_code == 200
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "Sammy · new invite · p3: its player asked for a link for another device" in page
+    assert "former player" not in page and "Sam " not in page

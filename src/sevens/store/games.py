@@ -864,7 +864,14 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
     if not getattr(claimed, "rowcount", 0):
         raise Gone(USED_INVITE)
     if renames and seat.name is not None and seat.name != clean:
-        forget_freed_name(session, game_id=seat.game_id, player_id=seat.player_id, old=seat.name)
+        if seat.player_id in seats_held(session, game_id=seat.game_id):
+            # A link for another device, taken under a new name: the same player, who still plays
+            # the seat on the first device, renamed, not a former player.
+            rename_in_events(
+                session, game_id=seat.game_id, player_id=seat.player_id, old=seat.name, actor=clean, detail=clean
+            )
+        else:
+            forget_freed_name(session, game_id=seat.game_id, player_id=seat.player_id, old=seat.name)
     seat.name = clean if renames else seat_name(seat)
     if seat.joined_at is None:
         seat.joined_at = now
