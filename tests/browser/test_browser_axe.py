@@ -280,7 +280,6 @@ STATES: list[State] = [
     ("spectator page, over with bracket", "", True, _go(lambda g: g.game(g.over), "#champion")),
     ("team page, over: its whole tournament", "", True, _go(lambda g: g.game(g.over, "/teams/fiji"), "#team-matches")),
     ("team page, running: its match to play", "", True, _go(lambda g: g.game(g.running, "/teams/fiji"), "#next-match")),
-    ("who ordered", "", True, _go(lambda g: g.game(g.running, "/who-ordered"), "h1")),
     ("verify, good record", "", True, _go(lambda g: g.game(g.over, "/verify"), "#verified")),
     ("verify, damaged record", "", True, _go(lambda g: g.game(g.damaged, "/verify"), "#verify-failed")),
     ("game page, damaged record", "", True, _go(lambda g: g.game(g.damaged), "#stored-record")),

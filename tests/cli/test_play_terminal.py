@@ -168,10 +168,10 @@ def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list
     t.type("\r")
     at = _order_prompt(t, at)
     t.type(UP + "\r")
-    at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
+    at = t.expect(r"Refused: type two whole numbers[\s\S]*?Try again\.", after=at)
     at = _order_prompt(t, at)
     t.type(YANK + "\r")
-    at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
+    at = t.expect(r"Refused: type two whole numbers[\s\S]*?Try again\.", after=at)
     _order_prompt(t, at)
     seen = t.screen[handed:]
     for typed in ("23 15", "22 18", "19 21", "31 27"):
@@ -206,7 +206,7 @@ def test_keys_typed_late_at_a_hand_over_reach_no_prompt_of_the_next_person(termi
     t.type("\r" + "22 18\r")  # Enter and an order in one go, before the order prompt is there
     at = _order_prompt(t, at)
     t.type("\r")
-    at = t.expect(r"Refused: type two whole numbers.*Try again\.", after=at)
+    at = t.expect(r"Refused: type two whole numbers[\s\S]*?Try again\.", after=at)
     _order_prompt(t, at)
     seen = t.screen[handed:]
     assert "31 27" not in seen and "22 18" not in seen and "FORCE +" not in seen, seen
@@ -266,7 +266,7 @@ def test_no_init_file_and_no_vi_mode_can_paste_back_deleted_text(terminal: list[
         t.type(keys + "\r")
         if ESC + "p" in keys:
             t.type("\r")  # in emacs mode Esc p searches the (empty) history: Enter gives the line back
-        answered = t.expect(r"Refused: type two whole numbers.*Try again\.|Send this order\?", after=at)
+        answered = t.expect(r"Refused: type two whole numbers[\s\S]*?Try again\.|Send this order\?", after=at)
         assert "19 21" not in t.screen[handed:answered], f"{keys!r} pasted what Player 1 deleted"
         at = _order_prompt(t, answered)
     assert "19 21" not in t.screen[handed:] and "FORCE +" not in t.screen[handed:]
