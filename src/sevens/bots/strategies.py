@@ -506,7 +506,7 @@ def _defined(module: object) -> str:
 
     >>> import sevens.lab.strategies
     >>> _defined(sevens.lab.strategies)
-    '; it has the batch strategies EvenPacing, GroupBlitzPacing, ...; also BatchView (5 more not shown)'
+    '; it has the batch strategies EvenPacing, GroupBlitzPacing, ...; also BatchView (... more not shown)'
     """
     own = str(getattr(module, "__name__", "")).partition(".")[0]
     listed = getattr(module, "__all__", None)
