@@ -308,7 +308,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     form.locator("button[value=save]").click()
     refused_form(org, f"order-{team}", "force", "R3: the order spends")
     expect(org.locator(f"#order-{team} input[name=flair]")).to_have_accessible_description(
-        re.compile(r"^R3: the order spends")
+        re.compile(r"(^|\. )R3: the order spends")  # after the box's hint, if it has one
     )
     expect(org.locator(f"#order-{team} input[name=force]")).to_have_value(scrum)
     look(org, "player page, order refused")
