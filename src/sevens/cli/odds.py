@@ -617,40 +617,22 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
              if fractions else f"--distribution is one order's: drop {vs_typed}, or put --fractions in place of "
              "--distribution for the match's chances as fractions")
     vs = _order("--vs-force", vf, "--vs-flair", vk)
-    if knockout:
-        _knockout_fractions(order, vs, typed, as_csv=as_csv, as_json=as_json, exact=exact)
-        return True
-    result = classroom.exact_or_fail(order, vs, typed)
-    if as_csv:
-        classroom.match_csv(result)
-        return True
-    if as_json:
-        data = {"rules": _rules(False), **order_odds(order.force, order.flair).to_dict(exact=exact),
-                "vs": order_odds(vs.force, vs.flair).to_dict(exact=exact), **match_odds(order, vs).to_dict(),
-                "tail_bound": match_odds(order, vs).tail_bound, **{f"{key}_exact": value for key, value in
-                                                                    result.to_dict().items()}}
-        with printing():
-            typer.echo(json.dumps(data))
-        return True
-    if exact:
-        fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
-    console = ResultsConsole()
-    with printing():
-        console.print(_order_table(order_odds(order.force, order.flair), _name(order), console.width))
-        console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
-        console.print(classroom.fractions_table(order, vs, result, console.width))
+    _match_fractions(order, vs, typed, knockout=knockout, as_csv=as_csv, as_json=as_json, exact=exact)
     return True
 
 
-def _knockout_fractions(order: Order, vs: Order, typed: str, *, as_csv: bool, as_json: bool, exact: bool) -> None:
-    """A knockout match's win, level and loss as fractions, with what count-back decided each by."""
-    result = classroom.knockout_or_fail(order, vs, typed)
+def _match_fractions(
+    order: Order, vs: Order, typed: str, *, knockout: bool, as_csv: bool, as_json: bool, exact: bool
+) -> None:
+    """A match's win, draw (or level, with count-back's share of it in a knockout) and loss as
+    fractions: a group match's and a knockout's differ only in which result and table they use."""
+    result: Any = classroom.knockout_or_fail(order, vs, typed) if knockout else classroom.exact_or_fail(order, vs, typed)
     if as_csv:
-        classroom.knockout_csv(result)
+        (classroom.knockout_csv if knockout else classroom.match_csv)(result)
         return
     if as_json:
-        floats = knockout_odds(order, vs)
-        data = {"rules": _rules(True), **order_odds(order.force, order.flair).to_dict(exact=exact),
+        floats: Any = knockout_odds(order, vs) if knockout else match_odds(order, vs)
+        data = {"rules": _rules(knockout), **order_odds(order.force, order.flair).to_dict(exact=exact),
                 "vs": order_odds(vs.force, vs.flair).to_dict(exact=exact), **floats.to_dict(),
                 "tail_bound": floats.tail_bound, **{f"{key}_exact": value for key, value in result.to_dict().items()}}
         with printing():
@@ -662,8 +644,11 @@ def _knockout_fractions(order: Order, vs: Order, typed: str, *, as_csv: bool, as
     with printing():
         console.print(_order_table(order_odds(order.force, order.flair), _name(order), console.width))
         console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
-        console.print(classroom.knockout_table(order, vs, result, console.width))
-        console.print(f"{LEVEL_NOTE}.")
+        if knockout:
+            console.print(classroom.knockout_table(order, vs, result, console.width))
+            console.print(f"{LEVEL_NOTE}.")
+        else:
+            console.print(classroom.fractions_table(order, vs, result, console.width))
 
 
 def _rules(knockout: bool) -> str:
