@@ -253,8 +253,9 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
                 form.locator("button[value=save]").click()
                 expect(page.locator(f"#order-{team}-summary")).to_contain_text("Not saved:")
                 expect(page.locator(f"#order-{team}-summary")).to_be_focused()
+                # The box's hint comes first, then the refusal.
                 expect(form.locator("input[name=flair]")).to_have_accessible_description(
-                    re.compile(r"^R3: the order spends")
+                    re.compile(r"^Type a number in both boxes: .* R3: the order spends")
                 )
                 expect(page.locator(f"#team-{team} input[name=force]")).to_have_value(str(scrum))
                 expect(page).to_have_url(f"{base}/play#team-{team}")
