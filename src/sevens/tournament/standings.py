@@ -38,6 +38,7 @@ __all__ = [
     "Separation",
     "TableRow",
     "compare_group_records",
+    "describe_separation",
     "group_record_key",
     "group_table",
     "separations",
@@ -534,3 +535,31 @@ def separations(table: GroupTable, results: Iterable[GroupResult]) -> tuple[Sepa
         else:
             found.append(Separation(upper.team, lower.team, Criterion.LOTS, None, level))
     return tuple(found)
+
+
+def describe_separation(s: Separation, name: Callable[[str], str] = str) -> str:
+    """What put one team above the next on the same league points, with both figures, as a group
+    table's reader checks it; said alike under the web's tables and the terminal's. ``name``: how
+    to show a team's id.
+
+    >>> describe_separation(Separation("fiji", "samoa", Criterion.TRIES_FOR, (3, 1)), str.title)
+    'Fiji above Samoa on tries scored, 3 to 1'
+    >>> describe_separation(Separation("samoa", "tonga", Criterion.HEAD_TO_HEAD, (3, 2), ("samoa", "tonga", "wales")))
+    'samoa above tonga on head-to-head, 3 league points to 2 in the matches among samoa, tonga and wales'
+    >>> describe_separation(Separation("a", "b", Criterion.POINTS_AGAINST, (10, 12)))
+    'a above b on points conceded, 10 to 12 (fewer is better)'
+    """
+    upper, lower = name(s.upper), name(s.lower)
+    among = ", ".join(name(t) for t in s.among[:-1]) + f" and {name(s.among[-1])}" if s.among else ""
+    if s.criterion is None:
+        return f"{upper} and {lower} are level on every count so far and share the place until the group is played"
+    if s.criterion is Criterion.LOTS:
+        return f"{upper} above {lower} by drawing lots, after {among} were level on every count and head-to-head"
+    assert s.figures is not None
+    a, b = s.figures
+    if s.criterion is Criterion.HEAD_TO_HEAD:
+        return f"{upper} above {lower} on head-to-head, {a} league points to {b} in the matches among {among}"
+    what = {Criterion.TRIES_FOR: "tries scored", Criterion.POINTS_FOR: "points scored",
+            Criterion.TRIES_AGAINST: "tries conceded", Criterion.POINTS_AGAINST: "points conceded"}[s.criterion]
+    fewer = " (fewer is better)" if s.criterion in (Criterion.TRIES_AGAINST, Criterion.POINTS_AGAINST) else ""
+    return f"{upper} above {lower} on {what}, {a} to {b}{fewer}"

@@ -26,8 +26,6 @@ from sqlalchemy.orm import Session
 from sevens.bots import DEFAULT_BOT, STRATEGIES, check_with_bots
 from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
 from sevens.rules import Order, OrderError, validate_order
-from sevens.rules.lines import Line
-from sevens.rules.play import Dice, flair_throw_line, force_die_line
 from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, DamagedRecord, Invalid, NotFound, Refused
@@ -40,8 +38,9 @@ from sevens.tournament.outlook import describe_after, describe_outlook, game_out
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
+from sevens.tournament.scoring import scoring_words
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
-from sevens.tournament.standings import Criterion, GroupTable, Separation, TableRow, separations
+from sevens.tournament.standings import GroupTable, Separation, TableRow, describe_separation, separations
 from sevens.web.odds_process import OddsQuestion, odds_key
 
 __all__ = [
@@ -512,20 +511,7 @@ class SpectatorView:
     def separation_words(self, s: Separation) -> str:
         """What put one team above the next on the same league points, with both figures, as a
         group table's reader checks it (:func:`sevens.tournament.standings.separations`)."""
-        upper, lower = self.name(s.upper), self.name(s.lower)
-        among = ", ".join(self.name(t) for t in s.among[:-1]) + f" and {self.name(s.among[-1])}" if s.among else ""
-        if s.criterion is None:
-            return f"{upper} and {lower} are level on every count so far and share the place until the group is played"
-        if s.criterion is Criterion.LOTS:
-            return f"{upper} above {lower} by drawing lots, after {among} were level on every count and head-to-head"
-        assert s.figures is not None
-        a, b = s.figures
-        if s.criterion is Criterion.HEAD_TO_HEAD:
-            return f"{upper} above {lower} on head-to-head, {a} league points to {b} in the matches among {among}"
-        what = {Criterion.TRIES_FOR: "tries scored", Criterion.POINTS_FOR: "points scored",
-                Criterion.TRIES_AGAINST: "tries conceded", Criterion.POINTS_AGAINST: "points conceded"}[s.criterion]
-        fewer = " (fewer is better)" if s.criterion in (Criterion.TRIES_AGAINST, Criterion.POINTS_AGAINST) else ""
-        return f"{upper} above {lower} on {what}, {a} to {b}{fewer}"
+        return describe_separation(s, self.name)
 
     def manager_words(self, team: str) -> tuple[str | None, str]:
         """Who manages ``team``, as the Teams table and the CSV files both say it: the person's name
@@ -677,42 +663,6 @@ def _match_dict(match: MatchResult) -> dict[str, Any]:
         "decided_by": None if match.decided_by is None else str(match.decided_by),
         "summary": match.summary,
     }
-
-
-def _counted(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
-
-
-def scoring_words(dice: Dice) -> tuple[str, ...]:
-    """How one side's dice made its line, FORCE then FLAIR (R1, R2), for a reader who sees the
-    faces and the total but not which throw scored what: the match report's "How it scored".
-
-    >>> scoring_words(Dice(force=(5, 3, 1), flair=(((3, 3), (2, 5)), ((5, 4),))))
-    ('FORCE 8: 1 try (a 5), 1 penalty (a 3)', 'FLAIR 18: 1 seven (a converted try), 1 try (a 5), 2 drop goals (3s); 1 double, thrown again')
-    >>> scoring_words(Dice(force=(6, 2), flair=()))
-    ('FORCE 0: no 5 or 3',)
-    """
-    said: list[str] = []
-    if dice.force:
-        force = sum((force_die_line(face) for face in dice.force), Line())
-        parts = [f"{_counted(force.tries, 'try (a 5)', 'tries (5s)')}" if force.tries else "",
-                 f"{_counted(force.penalties, 'penalty (a 3)', 'penalties (3s)')}" if force.penalties else ""]
-        said.append(f"FORCE {force.points}: " + (", ".join(p for p in parts if p) or "no 5 or 3"))
-    throws = [throw for option in dice.flair for throw in option]
-    if throws:
-        sevens = sum(1 for a, b in throws if a + b == 7)
-        doubles = sum(1 for a, b in throws if a == b)
-        # A 7's 5 or 3 (5-2, 4-3) is part of the converted try, not a try or drop goal of its own (R1).
-        rest = sum((flair_throw_line(a, b) for a, b in throws if a + b != 7), Line())
-        total = sum((flair_throw_line(a, b) for a, b in throws), Line())
-        parts = [_counted(sevens, "seven (a converted try)", "sevens (converted tries)") if sevens else "",
-                 _counted(rest.tries, "try (a 5)", "tries (5s)") if rest.tries else "",
-                 _counted(rest.drop_goals, "drop goal (a 3)", "drop goals (3s)") if rest.drop_goals else ""]
-        words = f"FLAIR {total.points}: " + (", ".join(p for p in parts if p) or "no 7, 5 or 3")
-        if doubles:
-            words += f"; {_counted(doubles, 'double, thrown again', 'doubles, each thrown again')}"
-        said.append(words)
-    return tuple(said)
 
 
 def spectator_view(
