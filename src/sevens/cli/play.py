@@ -340,7 +340,8 @@ def _order_help(scrum: int, *, kept: bool) -> str:
         "the results).\n"
         "  Type t (or tables) to see the group tables and the bracket again; the order is then asked again.\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "
-        "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4).\n"
+        "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4); "
+        "under the report, what each side's dice scored.\n"
         f"  Stopping: {_how_to_stop(kept)}."
     )
 
@@ -553,9 +554,9 @@ def _print_standings(console: Console, game: Game) -> None:
 def _print_group_tables(console: Console, game: Game) -> None:
     """Each group's table, with its lots and, once played, who went through (as the web page)."""
     names = team_names(game)
-    for table in game.tables().values():
+    for letter, table in game.tables().items():
         console.print(group_table(table, names))
-        for note in group_notes(table, names, game.format.knockout_stages[0]):
+        for note in group_notes(table, names, game.format.knockout_stages[0], game.group_results(letter)):
             console.print(note)
 
 

@@ -17,7 +17,15 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Stage
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.lots import LotsDraw
-from sevens.tournament.standings import DECIDED_BY_WORDS, Criterion, GroupTable
+from sevens.tournament.scoring import NOTHING_THROWN, scoring_words
+from sevens.tournament.standings import (
+    DECIDED_BY_WORDS,
+    Criterion,
+    GroupResult,
+    GroupTable,
+    describe_separation,
+    separations,
+)
 
 __all__ = [
     "EXPLAIN",
@@ -35,6 +43,7 @@ __all__ = [
     "literal",
     "match_report",
     "percent",
+    "scoring_lines",
     "team_names",
 ]
 
@@ -276,11 +285,24 @@ def match_report(game: Game, match: MatchResult) -> RenderableType:
         stacked,
         Phrases([*winner, *match.summary.split()], indent=2, style="dim italic"),
     )
-    if match.lots is None:
-        return Narrower(table, narrow)
-    # Lots settled it (R9): the throws, as the record keeps them (R10), so the winner is not taken on trust.
-    lots = Phrases(describe_lots(match.lots, team_names(game), what=False), indent=2, style="dim italic")
-    return Group(Narrower(table, narrow), lots)
+    report = [Narrower(table, narrow), *scoring_lines(game, match)]
+    if match.lots is not None:
+        # Lots settled it (R9): the throws, as the record keeps them (R10), so the winner is not taken on trust.
+        report.append(Phrases(describe_lots(match.lots, team_names(game), what=False), indent=2, style="dim italic"))
+    return Group(*report)
+
+
+def scoring_lines(game: Game, match: MatchResult) -> list[RenderableType]:
+    """How each side's dice made its line, as the web's match report says it ("How it scored"):
+    the faces alone leave a reader to work out which throw was a try and which a drop goal. A line
+    a side, its name kept whole and each figure with its word where the line wraps."""
+    lines: list[RenderableType] = []
+    for side in (match.home, match.away):
+        name = game.setup.team(side.team).name
+        said = " · ".join(scoring_words(side.dice)) or NOTHING_THROWN
+        # Indented under the match, so that a side's name does not read as the next match's title.
+        lines.append(Phrases([f"  {name}:", *(p.plain for p in phrases(literal(said)))], indent=4))
+    return lines
 
 
 def team_names(game: Game) -> dict[str, str]:
@@ -313,10 +335,21 @@ def describe_lots(draw: LotsDraw, names: Mapping[str, str] | None = None, *, wha
     return [*said, "placed them", *(f"{name}{',' if i < len(order) - 1 else '.'}" for i, name in enumerate(order))]
 
 
-def group_notes(table: GroupTable, names: Mapping[str, str], first_knockout: Stage) -> list[RenderableType]:
-    """What goes under a group table in a game: any lots it drew, with every throw (R10), and once
-    the group is played who went through (R8), as the web's game page says."""
-    notes: list[RenderableType] = [Phrases(describe_lots(draw, names), indent=2) for draw in table.lots]
+def group_notes(
+    table: GroupTable, names: Mapping[str, str], first_knockout: Stage, results: Iterable[GroupResult] = ()
+) -> list[RenderableType]:
+    """What goes under a group table in a game, as the web's game page says it: what put each team
+    above the next on the same league points, with both figures (``results``: the group's matches,
+    which head-to-head counts), any lots it drew, with every throw (R10), and once the group is
+    played who went through (R8)."""
+    notes: list[RenderableType] = []
+    split = separations(table, results)
+    if split:
+        said = [describe_separation(s, lambda t: names.get(t, t)) for s in split]
+        sentence = "Level on league points: " + "; ".join(said) + "."
+        keep = sorted({names.get(r.team, r.team) for r in table.rows}, key=len, reverse=True)
+        notes.append(Phrases([p.plain for p in phrases(literal(sentence), keep=[literal(k) for k in keep])], indent=2))
+    notes += [Phrases(describe_lots(draw, names), indent=2) for draw in table.lots]
     if table.complete:
         first, second = (names.get(row.team, row.team) for row in table.rows[:2])
         notes.append(Phrases([f"Through to the {first_knockout}s:", f"{first} and", f"{second}."], indent=2))

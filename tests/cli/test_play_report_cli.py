@@ -1,0 +1,116 @@
+"""``sevens play`` says why a match and a group went as they did, as the web's pages do: how each
+side's dice scored, and what separated teams level on league points (R1, R2, R8)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+
+runner = CliRunner()
+
+# Each criterion after league points as a record names it, and as the sentence under a table says it (R8).
+_STEPS = [("tries_for", "tries scored", ""), ("points_for", "points scored", ""),
+          ("tries_against", "tries conceded", " (fewer is better)"),
+          ("points_against", "points conceded", " (fewer is better)")]
+
+
+def _auto_game(tmp_path: Path, seed: str, columns: int = 100, players: int = 4) -> tuple[str, dict[str, object]]:
+    path = tmp_path / f"{seed}.json"
+    result = runner.invoke(
+        app, ["play", "--auto", "--players", str(players), "--seed", seed, "--record", str(path)],
+        env={"COLUMNS": str(columns)},
+    )
+    assert result.exit_code == 0, result.output
+    return result.output, json.loads(path.read_text())
+
+
+def _figures(words: str) -> int:
+    """The points a side's scoring words add up to: each "FORCE n:" and "FLAIR n:"."""
+    return sum(int(n) for n in re.findall(r"(?:FORCE|FLAIR) (\d+):", words))
+
+
+@pytest.mark.parametrize("columns", [40, 100])
+def test_every_match_report_says_how_each_side_scored(tmp_path: Path, columns: int) -> None:
+    """The terminal showed the faces and the line (25 (3T 2C 1P 1DG)) but not which throw made
+    what; the web's report says it a side a line. Here every side of every match has its line, and
+    its FORCE and FLAIR figures add up to the points the record gives it; at 40 columns it wraps
+    with the name and each figure whole."""
+    out, record = _auto_game(tmp_path, "scored", columns)
+    said = " ".join(out.split())
+    name = {team["id"]: team["name"] for team in record["teams"]}  # type: ignore[index, union-attr]
+    # Each match's report runs from its title to the next one's.
+    titles = {m.group(1): m.start() for m in re.finditer(r"\b(t\d+-m\d+) [a-z-]+(?: [A-Z])?:", said)}
+    starts = sorted(titles.values())
+    report = {match: said[at:dict(itertools.pairwise([*starts, len(said)]))[at]] for match, at in titles.items()}
+    sides = 0
+    for turn in record["turns"]:  # type: ignore[attr-defined]
+        for match in turn["matches"]:
+            text = report[match["id"]]
+            at = {side: re.search(rf"{re.escape(name[match[side]])}: (?=FORCE \d+:|FLAIR \d+:)", text)
+                  for side in ("home", "away")}
+            assert at["home"] is not None and at["away"] is not None, text
+            home, away = text[at["home"].end():at["away"].start()], text[at["away"].end():]
+            assert _figures(home) == match["home_line"]["points"], (match["id"], home)
+            assert _figures(away) == match["away_line"]["points"], (match["id"], away)
+            sides += 2
+    assert sides == 2 * sum(len(t["matches"]) for t in record["turns"])  # type: ignore[attr-defined]
+    if columns == 40:
+        assert max(len(line) for line in out.splitlines() if "FORCE" in line and ":" in line and "|" not in line) <= 40
+
+
+def test_a_side_that_ordered_nothing_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """0+0 throws no die, so there is nothing to say of its dice: it says so, as the web's report does."""
+    (tmp_path / "nothing_bot.py").write_text(
+        "from sevens.bots import EvenSpread\nfrom sevens.rules import Order\n\n\nclass Nothing(EvenSpread):\n"
+        "    def order(self, view, rng):\n        return Order(0, 0)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--auto", "--seed", "none", "--bots", "nothing_bot:Nothing"],
+                           env={"COLUMNS": "100"})
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    # Every side of the 12 group matches and the 3 knockouts.
+    assert said.count(": nothing ordered, nothing thrown") == 2 * 15
+
+
+def _separations(rows: list[dict[str, object]], name: dict[str, str]) -> list[str]:
+    """The sentences expected under a final group table, worked out here from its rows: for two
+    neighbours on the same league points, the first count on which they differ."""
+    expected = []
+    for upper, lower in itertools.pairwise(rows):
+        if upper["league_points"] != lower["league_points"]:
+            continue
+        step = next(((key, words, fewer) for key, words, fewer in _STEPS if upper[key] != lower[key]), None)
+        if step is None:
+            continue  # head-to-head or lots: their figures come from matches the rows do not give
+        key, words, fewer = step
+        expected.append(f"{name[str(upper['team'])]} above {name[str(lower['team'])]} on {words}, "
+                        f"{upper[key]} to {lower[key]}{fewer}")
+    return expected
+
+
+@pytest.mark.parametrize("columns", [40, 100])
+def test_group_tables_say_what_separated_teams_on_the_same_league_points(tmp_path: Path, columns: int) -> None:
+    """The table's "Decided by" names a count ("points scored") but not against whom nor the figures;
+    the web says "Australia above Fiji on points scored, 97 to 93" under the table. The last table
+    of each group, after its third turn, says each of those sentences here too."""
+    out, record = _auto_game(tmp_path, "3", columns)
+    said = " ".join(out.split())
+    name = {team["id"]: team["name"] for team in record["teams"]}  # type: ignore[index, union-attr]
+    groups = record["groups"]
+    assert isinstance(groups, dict)
+    found = 0
+    last_tables = said[said.index("Turn 3: group"):said.index("Knockouts")]
+    for rows in groups.values():
+        for sentence in _separations(rows, name):
+            assert sentence in last_tables, (sentence, last_tables[-1500:])
+            found += 1
+    assert found  # seed 3 has teams level on league points in both groups
+    assert said.count("Level on league points: ") >= found // 2
