@@ -114,3 +114,42 @@ def test_group_tables_say_what_separated_teams_on_the_same_league_points(tmp_pat
             found += 1
     assert found  # seed 3 has teams level on league points in both groups
     assert said.count("Level on league points: ") >= found // 2
+
+
+def test_m_at_the_order_prompt_lists_each_teams_whole_tournament(tmp_path: Path) -> None:
+    """The web has a page per team with its every match; the terminal had no way to see a team's
+    results again once they scrolled by. ``m`` at turn 2 lists this team's and its opponent's
+    turn 1 (opponent, outcome, both orders, SCRUM before and after), checked here against the
+    record; ``m NAME`` any team's; a name no team has is refused, saying what to type."""
+    path = tmp_path / "game.json"
+    typed = "0 0\ny\n" * 2 + "m\nm Nowhere\n" + "0 0\ny\n" * 40
+    result = runner.invoke(app, ["play", "--players", "4", "--seed", "story", "--no-save", "--record", str(path)],
+                           input=typed, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    record = json.loads(path.read_text())
+    name = {team["id"]: team["name"] for team in record["teams"]}
+    out = result.output
+    at = out.index("(? for help): m\n")
+    story = out[at:out.index("(? for help): m Nowhere", at)]
+    prompted = re.findall(r"Order for (.+?) as FORCE FLAIR", out[:at])[-1]
+    ours = next(t for t, n in name.items() if n == prompted)
+    second = next(m for m in record["turns"][1]["matches"] if ours in (m["home"], m["away"]))
+    for team in (second["home"], second["away"]):  # the prompt's team and its opponent
+        match = next(m for m in record["turns"][0]["matches"] if team in (m["home"], m["away"]))
+        own, other = ("home", "away") if match["home"] == team else ("away", "home")
+        outcome = "drew" if match["winner"] is None else "won" if match["winner"] == team else "lost"
+        before, after = match["scrum"][team]["before"], match["scrum"][team]["after"]
+        spent = match[f"{own}_order"]["force"] + match[f"{own}_order"]["flair"]
+        bonus = ", +10 win" if match["winner"] == team else ""
+        assert f"{name[team]}, group {match['group']}:" in story, story
+        assert (
+            f"Turn 1, group: v {name[match[other]]}, {outcome} {match['summary']}; "
+            f"order {match[f'{own}_order']['force']}+{match[f'{own}_order']['flair']} against "
+            f"{match[f'{other}_order']['force']}+{match[f'{other}_order']['flair']}; "
+            f"SCRUM {before}->{after} (spent {spent}{bonus})"
+        ) in story, story
+        # Its match of the open turn is named, with no order of it (R13).
+        opponent = second["away"] if team == second["home"] else second["home"]
+        assert f"Turn 2, group: v {name[opponent]}, to play." in story, story
+    assert story.count("Turn 2, group:") == 2
+    assert "Refused: no team is named 'Nowhere'" in " ".join(out.split())

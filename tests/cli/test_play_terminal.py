@@ -621,3 +621,26 @@ def test_a_40_column_terminal_shows_the_fixtures_and_the_odds_whole(terminal: li
     odds = t.screen[at:end]
     assert re.search(r"win \d+\.\d%,\s+draw \d+\.\d%,\s+loss \d+\.\d%", odds), odds  # may break between chances
     assert max(len(line) for line in odds.split("\n")) <= 40, odds
+
+
+def test_a_40_column_terminal_says_how_each_side_scored_and_lists_a_teams_matches(terminal: list[Terminal]) -> None:
+    """In a real terminal of 40 columns: under the report of each match, each side's scoring line
+    (its name first, never split, each line within 40 columns); then at turn 2, m lists the team's
+    and its opponent's matches so far, within 40 columns too, and the order is asked again."""
+    t = Terminal("play", "--players", "4", "--seed", "a1", "--no-save", columns=40)
+    terminal.append(t)
+    at = t.expect(r"Order for [A-Za-z ]+ as FORCE\s+FLAIR\s+\(\?\s+for\s+help\):\s")
+    for _ in range(2):
+        t.type("10 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("y\r")
+        at = t.expect(r"Order for [A-Za-z ]+ as FORCE\s+FLAIR\s+\(\?\s+for\s+help\):\s", after=at)
+    turn_1 = t.screen[t.screen.index("t1-m1 "):t.screen.index("Turn 2")]
+    scoring = re.findall(r"^  (\S.*?): (?:FORCE|FLAIR) \d+:", turn_1, re.M)
+    assert len(scoring) == 8, turn_1  # both sides of the 4 matches, each starting with its whole name
+    assert max(len(line) for line in turn_1.split("\n")) <= 40, turn_1
+    t.type("m\r")
+    end = t.expect(r"Order for [A-Za-z ]+ as FORCE\s+FLAIR\s+\(\?\s+for\s+help\):\s", after=at)
+    story = t.screen[at:end]
+    assert len(re.findall(r"Turn 1, group: v ", story)) == 2 and len(re.findall(r"Turn 2, group: v ", story)) == 2, story
+    assert re.search(r"SCRUM \d+->\d+", story) and max(len(line) for line in story.split("\n")) <= 40, story

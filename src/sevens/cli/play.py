@@ -48,6 +48,7 @@ from sevens.cli.render import (
     percent,
     phrases,
     team_names,
+    team_story,
 )
 from sevens.cli.saved import (
     SavedGame,
@@ -312,6 +313,7 @@ class _OrderForConfirm(Exception):
 _QUIT_WORDS = ("q", "quit", "exit", "stop", "bye")
 _ANSWER_WORDS = ("y", "n", "yes", "no")
 _TABLE_WORDS = ("t", "tables")
+_STORY_WORDS = ("m", "matches")
 
 def _how_to_stop(kept: bool) -> str:
     """How to stop, and what stopping leaves: with --no-save the game is kept nowhere."""
@@ -338,7 +340,8 @@ def _order_help(scrum: int, *, kept: bool) -> str:
         "  Before you send it, the game shows the points the order scores on average and its chances against "
         "a typical order of the opponent, worked out from what everyone can see (its real order is shown with "
         "the results).\n"
-        "  Type t (or tables) to see the group tables and the bracket again; the order is then asked again.\n"
+        "  Type t (or tables) to see the group tables and the bracket again, m (or matches) for every match so far "
+        "of this team and its opponent, or m and a team's name for that team's; the order is then asked again.\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "
         "goal; under it every die, FORCE faces then each FLAIR throw, a double and its re-throw joined by '>' (2-2>3-4); "
         "under the report, what each side's dice scored.\n"
@@ -478,6 +481,19 @@ def _ask_order(
             _print_tables(console, game)
             _say(console, heading, keep=keep_heading)
             continue
+        word, _, rest = text.strip().partition(" ")
+        if word.lower() in _STORY_WORDS:
+            # "m": both teams of this match, as the web's team pages list them; "m NAME": any team.
+            named = _team_named(game, rest) if rest.strip() else None
+            if rest.strip() and named is None:
+                console.print(
+                    f"[red]Refused:[/] no team is named '{literal(rest.strip())}'; type m alone for {name} and {opp}, "
+                    f"or m and a team's name as the draw gives it (m {literal(game.setup.teams[0].name)}). Try again."
+                )
+                continue
+            _print_stories(console, game, [named] if named is not None else [team, view.opponent])
+            _say(console, heading, keep=keep_heading)
+            continue
         if text.strip().lower() in _QUIT_WORDS:
             console.print(f"[red]Refused:[/] '{literal(text.strip())}' is not an order; {_how_to_stop(kept)}. Try again.")
             continue
@@ -518,6 +534,15 @@ def _ask_order(
             )
             lineedit.unread(read.line)
             return order
+
+
+def _print_stories(console: Console, game: Game, teams: Sequence[TeamId]) -> None:
+    """Each of ``teams``' whole tournament so far (:func:`~sevens.cli.render.team_story`): all of it
+    public, from resolved turns only (R13)."""
+    keep = [literal(n) for n in team_names(game).values()] + sorted({f"group {t.group}" for t in game.setup.teams})
+    for team in teams:
+        for line in team_story(game, team):
+            _say(console, literal(line), keep=keep)
 
 
 def _clear_screen_and_scrollback() -> Control:

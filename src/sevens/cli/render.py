@@ -17,6 +17,7 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Stage
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.lots import LotsDraw
+from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.scoring import NOTHING_THROWN, scoring_words
 from sevens.tournament.standings import (
     DECIDED_BY_WORDS,
@@ -45,6 +46,7 @@ __all__ = [
     "percent",
     "scoring_lines",
     "team_names",
+    "team_story",
 ]
 
 NARROW = 60
@@ -302,6 +304,41 @@ def scoring_lines(game: Game, match: MatchResult) -> list[RenderableType]:
         said = " · ".join(scoring_words(side.dice)) or NOTHING_THROWN
         # Indented under the match, so that a side's name does not read as the next match's title.
         lines.append(Phrases([f"  {name}:", *(p.plain for p in phrases(literal(said)))], indent=4))
+    return lines
+
+
+def team_story(game: Game, team: str) -> list[str]:
+    """``team``'s whole tournament so far, a line a match, as the web's team page lists it: the
+    turn, the opponent, how it ended, both orders, and its SCRUM before and after (with the
+    winner's 10, R4); then how far it has gone and its match in the open turn, if any. Resolved
+    turns only: an order of the open turn is nobody's to see (R13).
+
+    Raises:
+        KeyError: no such team in the game.
+    """
+    setup = game.setup
+    info = setup.team(team)
+    lines = [f"{info.name}, group {info.group}:"]
+    for turn in game.turns:
+        for m in turn.matches:
+            if team not in (m.home.team, m.away.team):
+                continue
+            own, other = (m.home, m.away) if m.home.team == team else (m.away, m.home)
+            outcome = "drew" if m.winner is None else "won" if m.winner == team else "lost"
+            spent = own.order.force + own.order.flair
+            bonus = ", +10 win" if m.winner == team else ""
+            lines.append(
+                f"  Turn {turn.number}, {turn.stage}: v {setup.team(other.team).name}, {outcome} {m.summary}; "
+                f"order {own.order.force}+{own.order.flair} against {other.order.force}+{other.order.flair}; "
+                f"SCRUM {own.scrum_before}->{own.scrum_after} (spent {spent}{bonus})"
+            )
+    if len(lines) == 1:
+        lines.append("  No match played yet.")
+    lines.append(f"  {describe_progress(team_progress(game, team), lambda t: setup.team(t).name)}")
+    upcoming = next((f for f in game.fixtures() if team in (f.home, f.away)), None) if not game.finished else None
+    if upcoming is not None:
+        other_team = upcoming.away if upcoming.home == team else upcoming.home
+        lines.append(f"  Turn {game.turn_number}, {game.stage}: v {setup.team(other_team).name}, to play.")
     return lines
 
 
