@@ -153,3 +153,12 @@ def test_m_at_the_order_prompt_lists_each_teams_whole_tournament(tmp_path: Path)
         assert f"Turn 2, group: v {name[opponent]}, to play." in story, story
     assert story.count("Turn 2, group:") == 2
     assert "Refused: no team is named 'Nowhere'" in " ".join(out.split())
+
+
+def test_play_help_says_what_the_order_prompt_takes_besides_an_order() -> None:
+    """? t and m were said only by ? at the prompt, once a game had begun: a player reading
+    ``sevens play --help`` first learnt none of them."""
+    result = runner.invoke(app, ["play", "--help"], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.replace("│", " ").split())
+    assert "type FORCE then FLAIR (20 9); ? there explains the game, t shows the group tables, m every match so far" in said

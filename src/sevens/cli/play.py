@@ -1633,6 +1633,9 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a game of Sevens in the terminal: you against the bots, or bots only with --auto.
 
+        At each order prompt type FORCE then FLAIR (20 9); ? there explains the game, t shows the group
+        tables, m every match so far of the two teams (m and a team's name: that team's).
+
         The game is kept after every turn, and a game that stops is carried on with --resume FILE."""
         if resume is not None and str(resume) == "-" and not resume.exists():
             # Other commands read - as standard input; here it holds the orders typed as the game goes.
