@@ -332,3 +332,22 @@ def test_a_long_name_holding_a_control_character_is_quoted_saying_it_was_cut(tmp
     result = _run(str(_write(tmp_path, {"teams": teams, "matches": []})))
     assert result.exit_code == 2
     assert f"teams[0]: '{'f' * 40}'... (64 characters) holds a control or invisible character ('\\x1b')" in result.stderr
+
+
+def test_the_table_says_what_separated_teams_level_on_league_points(tmp_path: Path) -> None:
+    """docs/standings.md's worked example: all four on 3 league points. The "Decided by" column says
+    "head-to-head" three times but not who beat whom on it nor the figures, which the worked
+    example gives (Fiji 3 tries to 1; head-to-head among Samoa, Tonga, Wales: 3, 2, 1), as the
+    web's tables say under them. Lines as the example's table gives them: 3, 0, 5 and 8 points."""
+    lines = {0: NIL, 3: _line(penalties=1), 5: TRY, 8: _line(tries=1, penalties=1)}
+    played = [("samoa", "tonga", 3, 0), ("samoa", "wales", 0, 0), ("samoa", "fiji", 5, 8),
+              ("tonga", "wales", 3, 0), ("tonga", "fiji", 5, 5), ("wales", "fiji", 8, 5)]
+    data = {"teams": ["fiji", "samoa", "tonga", "wales"], "matches": [_match(h, a, lines[x], lines[y]) for h, a, x, y in played]}
+    result = _run(str(_write(tmp_path, data)))
+    assert result.exit_code == 0, result.stderr
+    said = " ".join(result.stdout.split())
+    among = "in the matches among samoa, tonga and wales"
+    assert (f"Level on league points: fiji above samoa on tries scored, 3 to 1; samoa above tonga on head-to-head, "
+            f"3 league points to 2 {among}; tonga above wales on head-to-head, 2 league points to 1 {among}.") in said
+    result = _run(str(_write(tmp_path, DECIDED, "decided.json")))
+    assert "tonga above samoa on points scored, 8 to 7." in " ".join(result.stdout.split())

@@ -35,7 +35,7 @@ from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
 from sevens.tournament.quoting import quoted
-from sevens.tournament.standings import GroupResult, GroupTable, group_table
+from sevens.tournament.standings import GroupResult, GroupTable, describe_separation, group_table, separations
 
 __all__ = ["LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
 
@@ -119,11 +119,17 @@ def _check_shown(where: str, name: str) -> None:
         )
 
 
-def _print_table(table: GroupTable, played: int, seed_note: str) -> None:
+def _print_table(table: GroupTable, results: tuple[GroupResult, ...], seed_note: str) -> None:
     console = ResultsConsole(highlight=False)
     grid = render_group_table(table)
+    played = len(results)
     with printing():
         console.print(grid)
+        split = separations(table, results)
+        if split:
+            # Whom each team was set against, and on which figures, as under the web's tables.
+            said = "; ".join(describe_separation(s) for s in split)
+            console.print(f"Level on league points: {said}.", markup=False)
         n = len(table.rows)
         if not table.complete:
             console.print(
@@ -188,4 +194,4 @@ def register(app: typer.Typer) -> None:
             if lots_seed is None
             else f"FairDice seeded by the SHA-256 of --lots-seed {lots_seed!r}"
         )
-        _print_table(table, len(results), seed_note)
+        _print_table(table, results, seed_note)
