@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -162,3 +165,17 @@ def test_play_help_says_what_the_order_prompt_takes_besides_an_order() -> None:
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.replace("│", " ").split())
     assert "type FORCE then FLAIR (20 9); ? there explains the game, t shows the group tables, m every match so far" in said
+
+
+def test_the_scoring_lines_read_whole_in_an_output_that_is_ascii_only(tmp_path: Path) -> None:
+    """A game written to an output in ASCII (PYTHONIOENCODING=ascii, an old log's locale) showed
+    the '·' between a side's FORCE and FLAIR as '?', which reads as a question: it is '|' there,
+    as between the FORCE and FLAIR dice."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"), "PYTHONIOENCODING": "ascii",
+           "COLUMNS": "100"}
+    run = subprocess.run([sys.executable, "-m", "sevens", "play", "--auto", "--seed", "3"], cwd=tmp_path, env=env,
+                         capture_output=True, timeout=600, check=False)
+    assert (run.returncode, run.stderr) == (0, b"")
+    shown = " ".join(run.stdout.decode("ascii").split())
+    both = re.findall(r"FORCE \d+: [^|?]*? ([|?]) FLAIR \d+:", shown)
+    assert both and set(both) == {"|"}, shown[:2000]

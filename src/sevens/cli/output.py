@@ -94,7 +94,7 @@ def without_padding(text: str) -> str:
     return _PADDING.sub(r"\1", text)
 
 
-_PLAIN = str.maketrans({"█": "#", "–": "-", "—": "-", "…": "."})
+_PLAIN = str.maketrans({"█": "#", "–": "-", "—": "-", "…": ".", "·": "|"})
 """Stand-ins, as wide, for characters the commands print that an output not in UTF-8 may not take
 (tables are laid out before they are written)."""
 
