@@ -179,3 +179,28 @@ def test_the_scoring_lines_read_whole_in_an_output_that_is_ascii_only(tmp_path: 
     shown = " ".join(run.stdout.decode("ascii").split())
     both = re.findall(r"FORCE \d+: [^|?]*? ([|?]) FLAIR \d+:", shown)
     assert both and set(both) == {"|"}, shown[:2000]
+
+
+def test_m_shows_the_next_person_no_order_typed_before_them_this_turn() -> None:
+    """R13 at one keyboard: Ann types 13 6 for each of her teams at turn 2; Bob, at his turn, asks
+    for every team's matches with m NAME, Ann's teams too. He sees turn 1 (resolved, public) and
+    that turn 2 is to play, and nothing of the 13+6 typed a moment before."""
+    args = ["play", "--players", "4", "--names", "Ann,Bob", "--seed", "secret", "--no-save"]
+    draw = runner.invoke(app, args, input="")
+    said = " ".join(draw.output.split())
+    found = re.search(r"Ann types the orders of (.+?) Bob types the orders of (.+?) Played by", said)
+    assert found is not None, said
+    everyone = [team for names in found.groups() for team in names.split(", ")]
+    assert len(everyone) == 4, everyone
+    turn_1 = "\n10 9\ny\n10 9\ny\n" * 2
+    asks = "".join(f"m {team}\n" for team in everyone)
+    typed = turn_1 + "\n13 6\ny\n13 6\ny\n" + "\n" + asks + "10 9\ny\n10 9\ny\n"
+    result = runner.invoke(app, args, input=typed, env={"COLUMNS": "120"})
+    out = result.output
+    start = out.index("Turn 2: group")
+    bob = out[out.index("Bob: your orders are secret", start):]
+    bob = bob[:bob.index("t2-m1 group")]  # up to the turn's results
+    assert all(f"m {team}" in bob for team in everyone), bob
+    assert bob.count("Turn 2, group: v ") == 4 and bob.count("Turn 1, group: v ") == 4, bob
+    assert "13+6" not in bob and "13 FORCE" not in bob, bob
+    assert "13+6" in out[out.index("t2-m1 group"):]  # resolved, Ann's order is public
