@@ -4,8 +4,9 @@ of the database that hold whatever happened to the servers."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,20 +19,30 @@ from sevens.store.games import lock_game
 from sevens.store.models import EventRow, GameRow, OrderLogRow, OrderRow, TeamRow, TurnRow
 from sevens.store.testing import backends, throwaway_database
 from sevens.tournament.record import dumps, from_record, to_record
+from sevens.web.testing import Server, ServerFarm, wait_until_up
 
 __all__ = [
+    "BACKENDS",
     "ApiGame",
+    "Cluster",
     "check_game",
+    "cluster",
     "database",
     "open_turn_orders",
     "pg_available",
     "record_orders",
     "server_env",
+    "together",
 ]
 
 
 def pg_available() -> bool:
     return "postgresql" in backends()
+
+
+BACKENDS = ["sqlite"] + (["postgresql"] if pg_available() else [])
+"""The databases to race on: SQLite (the docs let several servers share one file), and PostgreSQL
+under scripts/pg."""
 
 
 @contextmanager
@@ -50,6 +61,112 @@ def server_env(url: str, **settings: object) -> dict[str, str]:
     env = {"DATABASE_URL": url, "SEVENS_SCHEDULER_SECONDS": "3600"}
     env.update({f"SEVENS_{k.upper()}": str(v) for k, v in settings.items()})
     return env
+
+
+@dataclass(frozen=True)
+class Cluster:
+    """Real servers on one database: its URL, an engine of the test's own on it, the servers, and
+    one HTTP client per server (``clients[i]`` talks to ``servers[i]``)."""
+
+    backend: str
+    url: str
+    engine: Engine
+    servers: list[Server]
+    clients: list[httpx.Client]
+    _farm: ServerFarm
+    _env: dict[str, str]
+    _stack: ExitStack
+
+    def client(self, index: int, **options: object) -> httpx.Client:
+        """A new client of server ``index`` (a browser of its own: its own cookies), closed with
+        the cluster; ``options`` go to :class:`httpx.Client` (``follow_redirects``, ``timeout``)."""
+        made = httpx.Client(base_url=self.servers[index].url, **{"timeout": 30, **options})  # type: ignore[arg-type]
+        return self._stack.enter_context(made)
+
+    def start(self, count: int = 1) -> list[Server]:
+        """``count`` more servers on the database (after some were killed: a restart), with the
+        cluster's settings, answering when this returns, and a client each; killed with the rest."""
+        first = len(self.servers)
+        # Started together, then waited for: a fork each, so N servers take about as long as one.
+        self.servers.extend(self._farm.start(self._env, wait=False) for _ in range(count))
+        for i in range(first, len(self.servers)):
+            server = self.servers[i]
+            try:
+                wait_until_up(server.port, pid=server.pid)
+            except TimeoutError as exc:
+                raise AssertionError(
+                    f"server {i + 1} of {len(self.servers)} on {self.backend} did not start: {exc}\n"
+                    f"{_log_tail(i, server, len(self.servers))}"
+                ) from None
+            self.clients.append(self.client(i))
+        return self.servers[first:]
+
+    def logs(self) -> str:
+        """The last lines each server logged, headed by which server it is."""
+        return "\n".join(_log_tail(i, s, len(self.servers)) for i, s in enumerate(self.servers))
+
+
+def _log_tail(index: int, server: Server, count: int, lines: int = 30) -> str:
+    text = server.log.read_text(errors="replace") if server.log.exists() else ""
+    tail = "\n".join(text.splitlines()[-lines:]) or "(nothing logged)"
+    return f"--- server {index + 1} of {count} (pid {server.pid}, {server.url}), its log's last lines:\n{tail}"
+
+
+@contextmanager
+def cluster(
+    farm: ServerFarm, backend: str, directory: Path, *, count: int = 2, **settings: object
+) -> Iterator[Cluster]:
+    """``count`` real servers (forked by ``farm``) on one new, migrated database of ``backend``
+    ("sqlite": a file in ``directory``, several servers sharing it as the docs allow; "postgresql":
+    under scripts/pg), each with ``settings`` (:func:`server_env`), answering when this yields.
+
+    Whatever happens (a server that does not start, a failed assertion, Ctrl-C), every server is
+    killed, every client closed and the database removed on the way out. A server that does not
+    answer fails the test naming it and showing the end of its log; any other failure inside the
+    block gets every server's log tail added to its report (the 500 behind a failed assertion is
+    there)."""
+    with database(backend, directory) as (url, engine), ExitStack() as stack:
+        servers: list[Server] = []
+
+        def kill_all() -> None:
+            for server in servers:
+                server.kill()
+
+        stack.callback(kill_all)
+        running = Cluster(backend, url, engine, servers, [], farm, server_env(url, **settings), stack)
+        running.start(count)
+        try:
+            yield running
+        except BaseException as exc:
+            exc.add_note(running.logs())
+            raise
+
+
+def together(calls: list[Callable[[], httpx.Response]]) -> list[httpx.Response]:
+    """Run the calls in threads released by one barrier; their answers in the calls' order.
+
+    A call that raises (a connection refused, a timeout) fails the test with its error."""
+    barrier = threading.Barrier(len(calls))
+    answers: list[httpx.Response | BaseException | None] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            answers[i] = calls[i]()
+        except BaseException as exc:  # reported below, in the test's thread
+            answers[i] = exc
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    for i, answer in enumerate(answers):
+        if answer is None:
+            raise AssertionError(f"request {i + 1} of {len(calls)} did not come back within 60 s")
+        if isinstance(answer, BaseException):
+            raise AssertionError(f"request {i + 1} of {len(calls)} failed: {answer!r}") from answer
+    return [a for a in answers if isinstance(a, httpx.Response)]
 
 
 @dataclass

@@ -18,7 +18,7 @@ import pytest
 from fastapi import FastAPI
 from sqlalchemy import func, select
 
-from reliability.helpers import database, pg_available, server_env
+from reliability.helpers import cluster, database, pg_available, server_env
 from sevens.store import games as store
 from sevens.store.backup import export_backup
 from sevens.store.models import ApiPrincipal, EventRow
@@ -314,16 +314,11 @@ def test_rate_limit_holds_across_two_server_workers(farm: ServerFarm, tmp_path: 
     """Issue 6: wrong tokens sent one after another, to two workers in turn, get through 5 times,
     or 6 (the limit, and one on the worker that learns of it on its next failure); each worker
     counting alone would let 10 through."""
-    with database("postgresql", tmp_path) as (url, _engine):
-        servers = [farm.start(server_env(url, rate_limit_attempts=5, rate_limit_window_seconds=60)) for _ in range(2)]
-        try:
-            statuses = []
-            for i in range(20):
-                with httpx.Client(base_url=servers[i % 2].url, timeout=30) as client:
-                    statuses.append(client.get("/api/v1/me", headers={"Authorization": f"Bearer wrong-{i:04d}"}).status_code)
-        finally:
-            for server in servers:
-                server.kill()
+    with cluster(farm, "postgresql", tmp_path, rate_limit_attempts=5, rate_limit_window_seconds=60) as race:
+        statuses = []
+        for i in range(20):
+            with httpx.Client(base_url=race.servers[i % 2].url, timeout=30) as client:
+                statuses.append(client.get("/api/v1/me", headers={"Authorization": f"Bearer wrong-{i:04d}"}).status_code)
     assert set(statuses) <= {401, 429}
     assert statuses.count(401) in (5, 6), statuses
     assert statuses[-4:] == [429] * 4
@@ -336,29 +331,23 @@ def test_rate_limit_holds_under_a_burst(farm: ServerFarm, tmp_path: Path, backen
     goes through on every worker (a block must not lock out everyone behind one address)."""
     if backend == "postgresql" and not pg_available():
         pytest.skip("no PostgreSQL server (run under scripts/pg)")
-    with database(backend, tmp_path) as (url, _engine):
-        servers = [
-            farm.start(server_env(url, rate_limit_attempts=5, rate_limit_window_seconds=60)) for _ in range(workers)
-        ]
-        try:
-            with httpx.Client(base_url=servers[0].url, timeout=30) as client:
-                game = host_game(client)
-            good = next(iter(game.players.values()))
+    with cluster(farm, backend, tmp_path, count=workers, rate_limit_attempts=5, rate_limit_window_seconds=60) as race:
+        servers = race.servers
+        with httpx.Client(base_url=servers[0].url, timeout=30) as client:
+            game = host_game(client)
+        good = next(iter(game.players.values()))
 
-            def attempt(i: int) -> int:
-                headers = {"Authorization": f"Bearer wrong-token-{i:04d}-{'x' * 30}"}
-                with httpx.Client(base_url=servers[i % workers].url, timeout=30) as client:
-                    return client.get("/api/v1/me", headers=headers).status_code
+        def attempt(i: int) -> int:
+            headers = {"Authorization": f"Bearer wrong-token-{i:04d}-{'x' * 30}"}
+            with httpx.Client(base_url=servers[i % workers].url, timeout=30) as client:
+                return client.get("/api/v1/me", headers=headers).status_code
 
-            with ThreadPoolExecutor(max_workers=8) as pool:
-                statuses = list(pool.map(attempt, range(60)))
-            right = []
-            for server in servers:
-                with httpx.Client(base_url=server.url, timeout=30) as client:
-                    right.append(client.get("/api/v1/me", headers=good))
-        finally:
-            for server in servers:
-                server.kill()
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            statuses = list(pool.map(attempt, range(60)))
+        right = []
+        for server in servers:
+            with httpx.Client(base_url=server.url, timeout=30) as client:
+                right.append(client.get("/api/v1/me", headers=good))
     assert set(statuses) <= {401, 429}
     through = statuses.count(401)
     # At most the limit, plus the attempts already past the check when the limit was reached (one

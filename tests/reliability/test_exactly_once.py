@@ -19,7 +19,7 @@ import httpx
 import pytest
 from sqlalchemy import update
 
-from reliability.helpers import ApiGame, check_game, database, pg_available, record_orders, server_env
+from reliability.helpers import ApiGame, check_game, cluster, pg_available, record_orders
 from sevens.store.db import make_sessionmaker
 from sevens.store.models import GameRow
 from sevens.tournament.verify import verify_record
@@ -83,28 +83,21 @@ def _race_turn(game: ApiGame, clients: list[httpx.Client], engine, turn: int, te
 
 def _trials(farm: ServerFarm, backend: str, workers: int, trials: int, tmp_path: Path) -> dict[str, int]:
     wins: dict[str, int] = {}
-    with database(backend, tmp_path) as (url, engine):
-        servers = [farm.start(server_env(url, scheduler_seconds=0.01)) for _ in range(workers)]
-        clients = [httpx.Client(base_url=s.url, timeout=30) for s in servers]
-        try:
-            done = 0
+    with cluster(farm, backend, tmp_path, count=workers, scheduler_seconds=0.01) as race:
+        engine, clients = race.engine, race.clients
+        done = 0
+        while done < trials:
+            game = ApiGame.create(clients[0], engine)
             while done < trials:
-                game = ApiGame.create(clients[0], engine)
-                while done < trials:
-                    turn, teams, status = game.open_turn(engine)
-                    if status != "running":
-                        break
-                    winner = _race_turn(game, clients, engine, turn, teams, done)
-                    wins[winner] = wins.get(winner, 0) + 1
-                    done += 1
-                if game.open_turn(engine)[2] == "finished":
-                    report = verify_record(game.record(clients[-1]))
-                    assert report.dice_checked and report.finished
-        finally:
-            for client in clients:
-                client.close()
-            for server in servers:
-                server.kill()
+                turn, teams, status = game.open_turn(engine)
+                if status != "running":
+                    break
+                winner = _race_turn(game, clients, engine, turn, teams, done)
+                wins[winner] = wins.get(winner, 0) + 1
+                done += 1
+            if game.open_turn(engine)[2] == "finished":
+                report = verify_record(game.record(clients[-1]))
+                assert report.dice_checked and report.finished
     return wins
 
 

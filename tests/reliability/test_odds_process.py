@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from reliability.helpers import database, server_env
+from reliability.helpers import cluster, database, server_env
 from sevens.web.testing import HostedGame, ServerFarm, host_game, semi_finals, wait_until_up
 
 pytestmark = pytest.mark.slow
@@ -215,22 +215,18 @@ def test_an_idle_odds_process_gives_its_memory_back_and_the_next_question_starts
 def test_two_servers_on_one_database_have_an_odds_process_each(farm: ServerFarm, tmp_path: Path) -> None:
     """Two server processes on one database (two workers behind a proxy): each works odds out in
     an odds process of its own; one killed takes its own with it, and the other's still answers."""
-    with database("sqlite", tmp_path) as (url, _engine):
-        first, second = (farm.start(server_env(url, games_per_hour=0)) for _ in range(2))
-        try:
-            with httpx.Client(base_url=first.url, timeout=60) as one, httpx.Client(base_url=second.url, timeout=60) as two:
-                game = host_game(one)
-                team = next(iter(game.teams))
-                assert _odds(one, game, team).json() == _odds(two, game, team).json()
-                [mine], [theirs] = _odds_processes(first.pid), _odds_processes(second.pid)
-                assert mine != theirs
-                first.kill()
-                assert _gone(mine, within=5)
-                assert _odds(two, game, team).status_code == 200
-                assert _odds_processes(second.pid) == [theirs]
-        finally:
-            first.kill()
-            second.kill()
+    with cluster(farm, "sqlite", tmp_path, games_per_hour=0) as race:
+        first, second = race.servers
+        one, two = race.client(0, timeout=60), race.client(1, timeout=60)
+        game = host_game(one)
+        team = next(iter(game.teams))
+        assert _odds(one, game, team).json() == _odds(two, game, team).json()
+        [mine], [theirs] = _odds_processes(first.pid), _odds_processes(second.pid)
+        assert mine != theirs
+        first.kill()
+        assert _gone(mine, within=5)
+        assert _odds(two, game, team).status_code == 200
+        assert _odds_processes(second.pid) == [theirs]
 
 
 @contextmanager

@@ -12,11 +12,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import httpx
 import pytest
 from sqlalchemy import func, select, update
 
-from reliability.helpers import ApiGame, check_game, database, pg_available, server_env
+from reliability.helpers import ApiGame, check_game, cluster, pg_available
 from sevens.store.db import make_sessionmaker
 from sevens.store.models import EventRow, GameRow, TurnRow
 from sevens.web.testing import ServerFarm
@@ -32,11 +31,10 @@ BACKENDS = ["sqlite", pytest.param(
 def test_a_deadline_passed_while_the_server_was_down_is_played_once_by_two_servers_started_together(
     farm: ServerFarm, tmp_path: Path, backend: str
 ) -> None:
-    with database(backend, tmp_path) as (url, engine):
-        env = server_env(url)  # a look every hour: only the start-up look can play the turn
-        first = farm.start(env)
-        with httpx.Client(base_url=first.url, timeout=30) as client:
-            game = ApiGame.create(client, engine, hours=1.0)
+    # server_env's scheduler looks every hour: only the start-up look can play the turn.
+    with cluster(farm, backend, tmp_path, count=1) as race:
+        engine, [first] = race.engine, race.servers
+        game = ApiGame.create(race.clients[0], engine, hours=1.0)
         first.kill()
         # Down for the evening: the deadline passed ten minutes ago.
         with engine.begin() as connection:
@@ -44,8 +42,8 @@ def test_a_deadline_passed_while_the_server_was_down_is_played_once_by_two_serve
                 update(GameRow).where(GameRow.id == game.game_id)
                 .values(deadline_at=datetime.now(UTC) - timedelta(minutes=10))
             )
-        servers = [farm.start(env, wait=False) for _ in range(2)]
         started = datetime.now(UTC)
+        race.start(2)
         limit = time.monotonic() + 30
         while game.open_turn(engine)[0] == 1 and time.monotonic() < limit:
             time.sleep(0.05)
@@ -62,5 +60,3 @@ def test_a_deadline_passed_while_the_server_was_down_is_played_once_by_two_serve
             assert row.deadline_at is not None
             assert started + timedelta(minutes=59) < row.deadline_at < datetime.now(UTC) + timedelta(hours=1)
         check_game(engine, game.game_id)
-        for server in servers:
-            server.kill()

@@ -6,13 +6,14 @@ read Dask's greeting instead (``BadStatusLine: ... compression ... pickle-protoc
 
 from __future__ import annotations
 
+import os
 import socket
 from pathlib import Path
 
 import httpx
 import pytest
 
-from reliability.helpers import database, server_env
+from reliability.helpers import cluster, database, server_env
 from sevens.web.testing import ServerFarm, wait_until_up
 
 
@@ -38,3 +39,27 @@ def test_a_port_another_program_listens_on_is_refused_in_one_line(farm: ServerFa
         port = busy.getsockname()[1]
         with pytest.raises(OSError, match=rf"cannot listen on 127\.0\.0\.1:{port} for a test server: "):
             farm.start(server_env(url), port=port)
+
+
+def test_a_cluster_server_that_does_not_start_is_named_with_its_log_and_none_is_left(
+    farm: ServerFarm, tmp_path: Path
+) -> None:
+    """cluster() with a setting every server refuses at start: the failure says which server did not
+    start and shows the end of its log (the setting's error), and no server of it is left running."""
+    before = len(farm.servers)
+    with pytest.raises(AssertionError) as failed, cluster(farm, "sqlite", tmp_path, sqlite_synchronous="sometimes"):
+        pytest.fail("the cluster came up with a setting its servers refuse")
+    said = str(failed.value)
+    assert "server 1 of 2 on sqlite did not start" in said, said
+    assert "its log's last lines" in said and "sqlite_synchronous" in said, said
+    started = farm.servers[before:]
+    assert len(started) == 2
+    assert not any(_running(s.pid) for s in started), started
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

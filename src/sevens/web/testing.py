@@ -24,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import traceback
 import urllib.request
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -397,6 +398,11 @@ def _zygote() -> None:  # pragma: no cover - runs as its own process
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)
             try:
                 _serve_child(command, parent, listener)
+            except BaseException:
+                # Into the server's log (its standard error by now): os._exit prints nothing, and
+                # a server that died starting would leave no word of why.
+                traceback.print_exc()
+                sys.stderr.flush()
             finally:
                 os._exit(0)
         port = listener.getsockname()[1]
