@@ -46,7 +46,15 @@ def delete_game(session: Session, *, game_id: int) -> None:
     what any credential may do in it. A bot token that opened nothing but this game goes too (its
     label is a player's name, and it would open nothing now). A browser session is kept: it is
     the browser's, and may play other games. The game it was the rematch of no longer names it
-    (and may have another rematch)."""
+    (and may have another rematch).
+
+    Raises:
+        NotFound: the game was deleted in the meantime (a second press, another tab).
+    """
+    # The game's lock first, as a join takes it: a join that got in before is then seen (its new
+    # bot token, labelled with the player's name, goes too), and one after finds no game. Read
+    # before the lock, the tokens missed a join committing meanwhile and kept its token.
+    lock_game(session, game_id=game_id)
     only_here = select(Grant.principal_id).where(Grant.game_id == game_id).except_(
         select(Grant.principal_id).where(Grant.game_id != game_id)
     )
