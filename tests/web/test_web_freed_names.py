@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from fastapi import FastAPI
 
 from sevens.store.backup import export_backup
-from web.web_helpers import host_game, new_client, post_form
+from web.web_helpers import host_game, new_client, post_form, unset
 
 
 def _everywhere(app: FastAPI, game_base: str, organiser: object) -> str:
@@ -107,3 +107,45 @@ def test_a_second_device_taken_under_a_new_name_renames_the_player_in_the_log(ap
     page = game.organiser.get(f"{game.base}/organise").text
     assert "Sammy · new invite · p3: its player asked for a link for another device" in page
     assert "former player" not in page and "Sam " not in page
+
+
+def test_a_bot_token_that_takes_its_seat_back_gets_its_name_back(app: FastAPI) -> None:
+    """A bot joined p3 as "Bot Bea" and organises the game too; the organiser's *Sign out and new
+    link* took the seat from it (its label became "former player of p3"), and the bot took the seat
+    back with the new link under the same name. Its label stayed "former player of p3": GET /me
+    said so, and every act it did as organiser was logged as "organiser (api: former player of p3)"
+    while the seat, the pages and the record call its player Bot Bea."""
+    game = host_game(app)
+    bot = new_client(app)
+    joined = bot.post("/api/v1/join", json={"invite": game.invites["p3"], "name": "Bot Bea"})
+    assert joined.status_code == 200, joined.text
+    auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert bot.post("/api/v1/organise", json={"link": game.organiser_link}, headers=auth).status_code == 200
+    handed = post_form(game.organiser, f"{game.base}/seats/p3/invite", {"sign_out": "yes"})
+    assert handed.status_code == 200, handed.text
+    link = re.search(r'id="invite-link">([^<]+)<', handed.text)
+    assert link is not None
+    assert bot.get("/api/v1/me", headers=auth).json()["label"] == "former player of p3"
+    again = bot.post("/api/v1/join", json={"invite": link.group(1), "name": "Bot Bea"}, headers=auth)
+    assert again.status_code == 200, again.text
+    assert again.json()["token"] is None and again.json()["name"] == "Bot Bea"
+    assert bot.get("/api/v1/me", headers=auth).json()["label"] == "Bot Bea"
+    assert bot.post(f"/api/v1/games/{game.public_id}/start", headers=auth).status_code == 200
+    page = unset(game.organiser.get(f"{game.base}/organise").text)
+    assert "organiser (api: Bot Bea) · started" in page, page
+    assert "former player of p3" not in page
+
+
+def test_a_bot_token_that_takes_another_seat_is_labelled_with_its_name(app: FastAPI) -> None:
+    """A bot token whose seat was taken from it, and whose label was forgotten, joins another game
+    as "Cy": it is labelled so, not as the former player of a seat it no longer plays."""
+    first = host_game(app)
+    bot = new_client(app)
+    joined = bot.post("/api/v1/join", json={"invite": first.invites["p3"], "name": "Bot Bea"})
+    auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert post_form(first.organiser, f"{first.base}/seats/p3/release").status_code == 303
+    assert bot.get("/api/v1/me", headers=auth).json()["label"] == "former player of p3"
+    second = host_game(app)
+    again = bot.post("/api/v1/join", json={"invite": second.invites["p1"], "name": "Cy"}, headers=auth)
+    assert again.status_code == 200, again.text
+    assert bot.get("/api/v1/me", headers=auth).json()["label"] == "Cy"

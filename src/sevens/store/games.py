@@ -9,6 +9,7 @@ then finds the turn number moved on and does nothing.
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -592,6 +593,25 @@ def _forget_token_labels(session: Session, seat: SeatRow) -> None:
         .where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(seat_name(seat), 40))
         .values(label=f"{FORMER_PLAYER} of {seat.player_id}")
     )
+
+
+def forgotten_label(label: str) -> bool:
+    """Whether a bot token's label is the one :func:`_forget_token_labels` gave it when a seat was
+    taken from it ("former player of p3"), rather than a name or "organiser".
+
+    >>> forgotten_label("former player of p3"), forgotten_label("Bea"), forgotten_label("former player of Ann")
+    (True, False, False)
+    """
+    return re.fullmatch(rf"{FORMER_PLAYER} of p\d+", label) is not None
+
+
+def label_joined_token(principal: ApiPrincipal, seat: SeatRow) -> None:
+    """A bot token that joins ``seat`` with no name of its own (its seat was taken from it: the
+    organiser's sign-out, or a seat handed to the bots) is labelled with the name ``seat`` plays
+    under, as a new token is: its acts as organiser are logged under that name again, not as a
+    former player's. Events written before keep what they say."""
+    if forgotten_label(principal.label):
+        principal.label = shortened(seat_name(seat), 40)
 
 
 def release_seat(session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser") -> SeatRow:

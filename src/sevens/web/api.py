@@ -284,6 +284,8 @@ def join(
         # start keeps the record's, and a name is tidied (spaces, accents). Remove name finds the
         # token by the seat's name; the sent one would be kept, unseen, for the token's life.
         principal, token = create_principal(db, kind=PrincipalKind.BOT, now=now, label=store.seat_name(seat))
+    else:
+        store.label_joined_token(principal, seat)
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
     return _joined(game, seat, body.name, token=token)
