@@ -32,15 +32,24 @@ __all__ = [
     "InviteState",
     "invite_state",
     "seat_by_invite",
+    "seat_of_new_browser",
     "seats_held",
     "game_by_organiser_link",
 ]
 
 
 def create_principal(
-    session: Session, *, kind: PrincipalKind, now: datetime, label: str = "", ttl: timedelta | None = None
+    session: Session,
+    *,
+    kind: PrincipalKind,
+    now: datetime,
+    label: str = "",
+    ttl: timedelta | None = None,
+    pre_session: str = "",
 ) -> tuple[ApiPrincipal, str]:
-    """A new credential; returns the row and the token, which is shown once and stored hashed."""
+    """A new credential; returns the row and the token, which is shown once and stored hashed.
+    ``pre_session``: the CSRF token of the browser a join makes this session for (kept hashed,
+    :func:`seat_of_new_browser`)."""
     token = new_token()
     principal = ApiPrincipal(
         kind=kind,
@@ -48,6 +57,7 @@ def create_principal(
         label=shortened(label, 40),  # the column's width; a bot's name may hold 160 code points
         created_at=now,
         expires_at=None if ttl is None else now + ttl,
+        pre_session_hash=hash_token(pre_session) if pre_session else None,
     )
     session.add(principal)
     session.flush()
@@ -66,6 +76,39 @@ def find_principal(
     if principal.expires_at is not None and principal.expires_at <= now:
         return None
     return principal
+
+
+PRE_SESSION_WINDOW = timedelta(minutes=10)
+"""How long after a join from a browser with no session a second join with the same CSRF cookie
+and no session counts as the same browser's: its other tabs' joins, sent before the first answer
+brought the session cookie, come within seconds."""
+
+
+def seat_of_new_browser(session: Session, *, pre_session: str, game_id: int, now: datetime) -> str | None:
+    """The seat of game ``game_id`` that a browser with no session, whose forms carry the CSRF
+    token ``pre_session``, took in another tab a moment ago (a session made by that join, in the
+    last :data:`PRE_SESSION_WINDOW`, plays it), or None.
+
+    Two tabs of a new browser share its CSRF cookie, and a form is refused unless its token is the
+    cookie's; nothing else ties them together before either has a session. This only ever refuses
+    a join, never opens anything: a cookie planted by another site could at worst keep its browser
+    from joining a second seat of one game for those minutes.
+    """
+    if not pre_session:
+        return None
+    found = session.scalars(
+        select(Grant.player_id)
+        .join(ApiPrincipal, ApiPrincipal.id == Grant.principal_id)
+        .where(
+            ApiPrincipal.pre_session_hash == hash_token(pre_session),
+            ApiPrincipal.kind == PrincipalKind.SESSION,
+            ApiPrincipal.created_at > now - PRE_SESSION_WINDOW,
+            Grant.game_id == game_id,
+            Grant.role == Role.PLAYER,
+        )
+        .order_by(Grant.id)
+    ).first()
+    return found
 
 
 def other_seat_held(session: Session, *, principal_id: int | None, seat: SeatRow) -> str | None:

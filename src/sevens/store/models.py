@@ -266,6 +266,9 @@ class ApiPrincipal(Base):
     label: Mapped[str] = mapped_column(String(40), default="")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # A session made by a join from a browser with no session yet: the SHA-256 of the CSRF token
+    # its forms carried, which its other tabs send too (sevens.store.auth.seat_of_new_browser).
+    pre_session_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 
 
 class Grant(Base):

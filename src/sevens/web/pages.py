@@ -32,6 +32,7 @@ from sevens.store.auth import (
     invite_state,
     other_seat_held,
     seat_by_invite,
+    seat_of_new_browser,
 )
 from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, StoreError
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
@@ -145,12 +146,12 @@ def render(
 
 
 def _ensure_session(
-    db: SessionDep, principal: ApiPrincipal | None, settings: SettingsDep, clock: ClockDep
+    db: SessionDep, principal: ApiPrincipal | None, settings: SettingsDep, clock: ClockDep, *, pre_session: str = ""
 ) -> tuple[ApiPrincipal, str | None]:
     if principal is not None:
         return principal, None
     fresh, token = create_principal(
-        db, kind=PrincipalKind.SESSION, now=clock(), ttl=timedelta(days=settings.session_days)
+        db, kind=PrincipalKind.SESSION, now=clock(), ttl=timedelta(days=settings.session_days), pre_session=pre_session
     )
     return fresh, token
 
@@ -689,9 +690,15 @@ def join(
             raise
         refusal = Refusal("join", note, (), {"name": name[:200]})
         return _join_page(request, store.game_by_id(db, game_id=seat.game_id), seat, refusal=refusal, status=403)
+    # A browser that nobody knows yet (no session, or a dead one): what its tabs share is the
+    # token its forms carry, which check_csrf just found to be its cookie's.
+    pre_session = (csrf or "") if principal is None else ""
     try:
         seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     except Gone as exc:  # used by someone else or expired while the form was open
+        used = seat_by_invite(db, token=token)
+        if used is not None and _other_tab_took(db, pre_session, used, clock()) == used.player_id:
+            return _redirect(f"/games/{store.game_by_id(db, game_id=used.game_id).public_id}/play")
         return _invite_gone(request, db, token, exc, name)
     game = store.game_by_id(db, game_id=seat.game_id)
     assert game is not None
@@ -704,9 +711,16 @@ def join(
             view = views.player_view(db, game, seat.player_id)
             return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
         return _redirect(f"/games/{game.public_id}/play")
-    if principal is not None:  # under the game's lock, so two tabs joining at once take one seat
-        store.lock_game(db, game_id=game.id)
+    # Under the game's lock, so two tabs joining at once take one seat: with a session, by its
+    # grants; a new browser's, by the form token its tabs share (the first join's session keeps it).
+    store.lock_game(db, game_id=game.id)
     held = _held_seat(db, principal, seat)
+    other_tab = _other_tab_took(db, pre_session, seat, clock())
+    if other_tab == seat.player_id:  # this very invite, joined in another tab a moment ago
+        db.rollback()
+        return _redirect(f"/games/{game.public_id}/play")
+    if other_tab is not None:
+        held = next(s for s in store.seats_of(db, game_id=game.id) if s.player_id == other_tab)
     if held is not None:  # a join form loaded before this browser took another seat of the game
         return _join_page(request, game, seat, held=held, refused=True)
     try:
@@ -717,10 +731,16 @@ def join(
     except Invalid as exc:  # the name: said on the form, with what was typed, to try another
         db.rollback()
         return _join_page(request, game, seat, refusal=_refusal("join", exc, {"name": ("name",)}, {"name": name[:200]}))
-    session, new = _ensure_session(db, principal, settings, clock)
+    session, new = _ensure_session(db, principal, settings, clock, pre_session=pre_session)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
     return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/play"), new, settings)
+
+
+def _other_tab_took(db: SessionDep, pre_session: str, seat: SeatRow, now: datetime) -> str | None:
+    """The seat of ``seat``'s game that this browser, with no session cookie yet, took a moment ago
+    in another tab (``pre_session``: its forms' CSRF token), whose answer brings the session cookie."""
+    return seat_of_new_browser(db, pre_session=pre_session, game_id=seat.game_id, now=now)
 
 
 @router.post("/signout")
