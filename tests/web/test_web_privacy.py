@@ -4,10 +4,11 @@ if the server is set to)."""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi import FastAPI
@@ -15,6 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from sevens.store import games as store
+from sevens.store.backup import export_backup
 from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, Grant, PrincipalKind, ServerKey
 from sevens.store.ratelimit import count_failure
 from sevens.store.secrets import keyed_hash
@@ -148,6 +150,26 @@ def test_the_api_deletes_a_game_with_the_bot_tokens_that_opened_only_it(app: Fas
 
     operation = client.get("/api/v1/openapi.json").json()["paths"]["/api/v1/games/{public_id}"]["delete"]
     assert {"204", "401", "403", "404"} <= set(operation["responses"])
+
+
+def test_a_bot_token_kept_for_another_game_loses_its_name_in_the_deleted_one(app: FastAPI) -> None:
+    """A token labelled with the name it joined a game under ("Gone Gary", its first seat) and
+    playing another game as "Kept Kim": the first game is deleted, and the token, kept for the
+    other, was still called Gone Gary in GET /me, in the organiser acts it logged and in every full
+    backup, a name of a game that is gone for good."""
+    client = TestClient(app)
+    deleted = client.post("/api/v1/games", json={"name": "Deleted", "players": 4}).json()
+    kept = client.post("/api/v1/games", json={"name": "Kept", "players": 4}).json()
+    bot = client.post("/api/v1/join", json={"invite": deleted["invites"]["p2"], "name": "Gone Gary"}).json()
+    auth = _bearer(bot["token"])
+    assert client.post("/api/v1/join", json={"invite": kept["invites"]["p3"], "name": "Kept Kim"}, headers=auth).status_code == 200
+    assert client.post("/api/v1/organise", json={"link": kept["organiser_link"]}, headers=auth).status_code == 200
+    assert client.delete(f"/api/v1/games/{deleted['game']}", headers=_bearer(deleted["token"])).status_code == 204
+    assert client.get("/api/v1/me", headers=auth).json()["label"] == "Kept Kim"
+    assert client.post(f"/api/v1/games/{kept['game']}/start", headers=auth).status_code == 200
+    with app.state.sessionmaker() as db:
+        backup = json.dumps(export_backup(db, full=True, now=datetime.now(UTC)), ensure_ascii=False)
+    assert "Gone Gary" not in backup and "organiser (api: Kept Kim)" in backup
 
 
 def test_deleting_a_rematch_lets_the_old_game_have_another(app: FastAPI) -> None:

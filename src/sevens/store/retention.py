@@ -63,6 +63,7 @@ def delete_game(session: Session, *, game_id: int) -> None:
             select(ApiPrincipal.id).where(ApiPrincipal.id.in_(only_here), ApiPrincipal.kind == PrincipalKind.BOT)
         )
     )
+    _relabel_tokens_kept(session, game_id=game_id, going=set(bots))
     session.execute(update(GameRow).where(GameRow.rematch_id == game_id).values(rematch_id=None))
     # Every table that holds a game's rows, children first: one added later is not forgotten here.
     for table in reversed(Base.metadata.sorted_tables):
@@ -72,6 +73,30 @@ def delete_game(session: Session, *, game_id: int) -> None:
     if bots:
         session.execute(delete(ApiPrincipal).where(ApiPrincipal.id.in_(bots)))
     session.expunge_all()  # no object of the game is left to be flushed again
+
+
+def _relabel_tokens_kept(session: Session, *, game_id: int, going: set[int]) -> None:
+    """The bot tokens that play a seat of the game being deleted and stay (they open other games)
+    lose their label if it is their name in it (the name of their first seat): it goes with the
+    game. Each takes the name of a seat it still plays, as a token joining one is labelled, or
+    "organiser" if it only organises."""
+    rows = session.execute(
+        select(ApiPrincipal, SeatRow)
+        .join(Grant, Grant.principal_id == ApiPrincipal.id)
+        .join(SeatRow, and_(SeatRow.game_id == Grant.game_id, SeatRow.player_id == Grant.player_id))
+        .where(Grant.game_id == game_id, Grant.role == Role.PLAYER, ApiPrincipal.kind == PrincipalKind.BOT)
+    ).all()
+    for principal, seat in rows:
+        if principal.id in going or principal.label != shortened(seat_name(seat), 40):
+            continue
+        still = session.scalars(
+            select(SeatRow)
+            .join(Grant, and_(Grant.game_id == SeatRow.game_id, Grant.player_id == SeatRow.player_id))
+            .where(Grant.principal_id == principal.id, Grant.role == Role.PLAYER, Grant.game_id != game_id)
+            .order_by(Grant.id)
+        ).first()
+        principal.label = "organiser" if still is None else shortened(seat_name(still), 40)
+    session.flush()
 
 
 def games_over_before(session: Session, *, before: datetime) -> list[int]:
