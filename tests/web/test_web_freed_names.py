@@ -149,3 +149,21 @@ def test_a_bot_token_that_takes_another_seat_is_labelled_with_its_name(app: Fast
     again = bot.post("/api/v1/join", json={"invite": second.invites["p1"], "name": "Cy"}, headers=auth)
     assert again.status_code == 200, again.text
     assert bot.get("/api/v1/me", headers=auth).json()["label"] == "Cy"
+
+
+def test_a_bot_token_that_loses_one_seat_keeps_the_name_of_the_one_it_still_plays(app: FastAPI) -> None:
+    """A token labelled "Bot Bea" (its first seat, in one lobby) plays another game as "Cy" and
+    organises it. Its first seat is handed to the bots: it was labelled "former player of p3",
+    and its acts as the other game's organiser were logged so, though it plays a seat there."""
+    first, second = host_game(app), host_game(app)
+    bot = new_client(app)
+    joined = bot.post("/api/v1/join", json={"invite": first.invites["p3"], "name": "Bot Bea"})
+    auth = {"Authorization": f"Bearer {joined.json()['token']}"}
+    assert bot.post("/api/v1/join", json={"invite": second.invites["p1"], "name": "Cy"}, headers=auth).status_code == 200
+    assert bot.post("/api/v1/organise", json={"link": second.organiser_link}, headers=auth).status_code == 200
+    assert post_form(first.organiser, f"{first.base}/seats/p3/release").status_code == 303
+    assert bot.get("/api/v1/me", headers=auth).json()["label"] == "Cy"
+    assert bot.post(f"/api/v1/games/{second.public_id}/start", headers=auth).status_code == 200
+    page = unset(second.organiser.get(f"{second.base}/organise").text)
+    assert "organiser (api: Cy) · started" in page
+    assert "Bot Bea" not in _everywhere(app, first.base, first.organiser)

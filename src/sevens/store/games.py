@@ -588,11 +588,26 @@ def _forget_token_labels(session: Session, seat: SeatRow) -> None:
     holders = select(Grant.principal_id).where(
         Grant.game_id == seat.game_id, Grant.role == Role.PLAYER, Grant.player_id == seat.player_id
     )
-    session.execute(
-        update(ApiPrincipal)
-        .where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(seat_name(seat), 40))
-        .values(label=f"{FORMER_PLAYER} of {seat.player_id}")
+    named = session.scalars(
+        select(ApiPrincipal).where(ApiPrincipal.id.in_(holders), ApiPrincipal.label == shortened(seat_name(seat), 40))
     )
+    for principal in named:
+        # One that plays a seat of another game goes by that name, as a token joining one would.
+        other = name_elsewhere(session, principal_id=principal.id, game_id=seat.game_id)
+        principal.label = other or f"{FORMER_PLAYER} of {seat.player_id}"
+    session.flush()
+
+
+def name_elsewhere(session: Session, *, principal_id: int, game_id: int) -> str | None:
+    """The name of the seat a credential plays in a game other than ``game_id`` (its earliest
+    such grant), cut as a token's label is, or None if it plays none."""
+    other = session.scalars(
+        select(SeatRow)
+        .join(Grant, and_(Grant.game_id == SeatRow.game_id, Grant.player_id == SeatRow.player_id))
+        .where(Grant.principal_id == principal_id, Grant.role == Role.PLAYER, Grant.game_id != game_id)
+        .order_by(Grant.id)
+    ).first()
+    return None if other is None else shortened(seat_name(other), 40)
 
 
 def forgotten_label(label: str) -> bool:

@@ -18,6 +18,7 @@ from sevens.store.games import (
     EVENT_ACTOR_POINTS,
     api_actor,
     lock_game,
+    name_elsewhere,
     rename_in_events,
     seat_name,
 )
@@ -89,13 +90,7 @@ def _relabel_tokens_kept(session: Session, *, game_id: int, going: set[int]) -> 
     for principal, seat in rows:
         if principal.id in going or principal.label != shortened(seat_name(seat), 40):
             continue
-        still = session.scalars(
-            select(SeatRow)
-            .join(Grant, and_(Grant.game_id == SeatRow.game_id, Grant.player_id == SeatRow.player_id))
-            .where(Grant.principal_id == principal.id, Grant.role == Role.PLAYER, Grant.game_id != game_id)
-            .order_by(Grant.id)
-        ).first()
-        principal.label = "organiser" if still is None else shortened(seat_name(still), 40)
+        principal.label = name_elsewhere(session, principal_id=principal.id, game_id=game_id) or "organiser"
     session.flush()
 
 
