@@ -186,33 +186,25 @@ def test_a_new_browser_joining_from_two_tabs_gets_one_seat(farm: ServerFarm, tmp
     """A browser with no session yet presses Join on two invites of one game in two tabs at once:
     both carry the CSRF cookie the invite pages set, and nothing else. Before, each made a session
     of its own and took its seat, and the browser kept whichever cookie came last."""
-    with database(backend, tmp_path) as (url, engine):
-        servers = [farm.start(server_env(url)) for _ in range(2)]
-        try:
-            api = httpx.Client(base_url=servers[0].url, timeout=30)
-            for _ in range(4):
-                tabs = [httpx.Client(base_url=s.url, timeout=30, follow_redirects=False) for s in servers]
-                token = _csrf(tabs[0])  # a new browser: its CSRF cookie, no session
-                tabs[1].cookies = tabs[0].cookies
-                game = _new_game(api)
-                invites = sorted(game["invites"].items())[:2]  # type: ignore[attr-defined]
-                answers = _together(
-                    [
-                        lambda tab=tab, invite=invite, token=token: tab.post(f"/join/{invite}", data={"name": f"Ann {invite[:4]}", "csrf": token})
-                        for tab, (_, invite) in zip(tabs, invites, strict=True)
-                    ]
-                )
-                statuses = sorted(a.status_code for a in answers)
-                assert statuses == [303, 409], [a.text[:300] for a in answers]
-                assert "browser already plays seat" in next(a for a in answers if a.status_code == 409).text
-                taken = [s.player_id for s in _seats(engine, str(game["game"])) if s.invite_used_at is not None]
-                assert len(taken) == 1, taken
-                for tab in tabs:
-                    tab.close()
-            api.close()
-        finally:
-            for server in servers:
-                server.kill()
+    with cluster(farm, backend, tmp_path) as race:
+        engine, api = race.engine, race.clients[0]
+        for _ in range(4):
+            tabs = [race.client(i, follow_redirects=False) for i in range(2)]
+            token = _csrf(tabs[0])  # a new browser: its CSRF cookie, no session
+            tabs[1].cookies = tabs[0].cookies
+            game = _new_game(api)
+            invites = sorted(game["invites"].items())[:2]  # type: ignore[attr-defined]
+            answers = together(
+                [
+                    lambda tab=tab, invite=invite, token=token: tab.post(f"/join/{invite}", data={"name": f"Ann {invite[:4]}", "csrf": token})
+                    for tab, (_, invite) in zip(tabs, invites, strict=True)
+                ]
+            )
+            statuses = sorted(a.status_code for a in answers)
+            assert statuses == [303, 409], [a.text[:300] for a in answers]
+            assert "browser already plays seat" in next(a for a in answers if a.status_code == 409).text
+            taken = [s.player_id for s in _seats(engine, str(game["game"])) if s.invite_used_at is not None]
+            assert len(taken) == 1, taken
 
 
 @pytest.mark.skipif(not pg_available(), reason="needs PostgreSQL, whose lock waits can be seen (pg_locks)")
