@@ -560,3 +560,74 @@ def test_export_names_the_game_whose_stored_record_is_damaged_and_what_to_do(tmp
     assert err.startswith(f"error: game {public_id} ('Old cup'): the record this server keeps of this game is damaged")
     assert "so nothing was exported: download its record as stored from its page" in err
     assert f"/games/{public_id}/record.json" in err and not target.exists(), err
+
+
+def _delete_games_but_one(url: str, keep: str) -> None:
+    from sevens.store import retention
+    from sevens.store.db import make_engine, make_sessionmaker, session_scope
+    from sevens.store.models import GameRow
+
+    engine = make_engine(url)
+    with session_scope(make_sessionmaker(engine)) as db:
+        for game in list(db.query(GameRow)):
+            if game.public_id != keep:
+                retention.delete_game(db, game_id=game.id)
+    engine.dispose()
+
+
+def test_a_nightly_folder_export_with_overwrite_forgets_a_deleted_game(tmp_path: Path) -> None:
+    """A folder exported again with --overwrite kept the file of a game deleted since, and
+    importing the folder brought the game back, with its names and seed."""
+    from datetime import UTC, datetime
+
+    from sevens.store import games as store
+    from sevens.store.db import make_engine, make_sessionmaker, session_scope
+    from sevens.store.models import Visibility
+
+    document = _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    engine = make_engine(url)
+    with session_scope(make_sessionmaker(engine)) as db:
+        spec = store.NewGame("to forget", 4, 8, 2, 3600, "even", Visibility.PRIVATE)
+        forgotten = store.create_game(db, spec=spec, now=datetime.now(UTC)).game.public_id
+    engine.dispose()
+    folder = tmp_path / "nightly"
+    assert runner.invoke(app, ["export", "--full", "--database-url", url, f"{folder}/"]).exit_code == 0
+    assert (folder / f"{forgotten}.json").exists()
+    (folder / "notes.json").write_text('{"mine": true}', encoding="utf-8")  # not sevens': kept
+    _delete_games_but_one(url, keep=document["games"][0]["id"])
+    result = runner.invoke(app, ["export", "--full", "--overwrite", "--database-url", url, f"{folder}/"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"exported 1 game as a full backup (mode 0600) to 2 files in {folder}/, and removed 1 file of an "
+        "earlier export for games no longer in the database\n"
+    )
+    assert sorted(p.name for p in folder.iterdir()) == sorted([f"{document['games'][0]['id']}.json", "credentials.json",
+                                                               "notes.json"])
+
+
+def test_import_refuses_a_folder_mixing_files_of_two_exports(tmp_path: Path) -> None:
+    """A folder holding a file an earlier export left (written by an older sevens, or copied in) was
+    imported whole: a game deleted since came back. Now it is refused, naming the file."""
+    document = _full_backup_of_one_game(tmp_path)
+    folder = tmp_path / "nightly"
+    folder.mkdir()
+    game = document["games"][0]
+    newer = {**document, "exported_at": "2026-05-02T04:00:00+00:00"}
+    (folder / f"{game['id']}.json").write_text(json.dumps({**newer, "credentials": []}), encoding="utf-8")
+    (folder / "credentials.json").write_text(json.dumps({**newer, "games": []}), encoding="utf-8")
+    secret = {**game["secret"], "organiser_link_hash": "0" * 64,
+              "invite_hashes": {seat: f"{n:064x}" for n, seat in enumerate(game["secret"]["invite_hashes"], 1)}}
+    stale = {**game, "id": "Old-game_123", "name": "deleted since", "secret": secret}
+    older = {**document, "exported_at": "2026-05-01T04:00:00+00:00", "games": [stale], "credentials": []}
+    (folder / "Old-game_123.json").write_text(json.dumps(older), encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    result = runner.invoke(app, ["import", "--database-url", url, str(folder)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: the folder {folder} mixes files of 2 exports: 1 file (Old-game_123.json first) is not from the "
+        "newest, of 2026-05-02T04:00:00+00:00; move it out (a game deleted since would come back), or export the "
+        "database again into an empty folder\n"
+    )
+    assert not (tmp_path / "restored.sqlite3").exists()
+

@@ -95,14 +95,22 @@ def check_target(target: str, *, overwrite: bool) -> None:
 
 
 def write_export(
-    document: dict[str, Any], target: str, *, overwrite: bool = False, written: list[Path] | None = None
+    document: dict[str, Any],
+    target: str,
+    *,
+    overwrite: bool = False,
+    written: list[Path] | None = None,
+    removed: list[Path] | None = None,
 ) -> list[Path]:
     """Write an export document to a file, or split per game into a directory; returns the files.
 
     A full backup's files are created with mode 0600 and its directory with 0700. Each file is
     written whole or not at all; an existing file is replaced only with ``overwrite``, and without
     it an export that would replace any file writes none. ``written``: each file is added to it
-    once it is written whole (for a command interrupted midway to say which).
+    once it is written whole (for a command interrupted midway to say which). With ``overwrite``, a
+    directory export also removes the files an earlier export wrote there for games this one does
+    not hold (deleted since), adding each to ``removed``: else a restore of the folder would bring
+    them back.
 
     Raises:
         FileExistsError: a file to write is there already (and not ``overwrite``); nothing is written.
@@ -144,7 +152,34 @@ def write_export(
         _write(file, part, private=private, overwrite=overwrite)
         if written is not None:
             written.append(file)
+    if overwrite:
+        # A game deleted since the export being replaced would otherwise keep its file here, and
+        # come back with the next restore of this folder.
+        for file in _earlier_game_files(path, keep={file for file, _ in parts}):
+            file.unlink(missing_ok=True)
+            if removed is not None:
+                removed.append(file)
     return [file for file, _ in parts]
+
+
+def _earlier_game_files(folder: Path, *, keep: set[Path]) -> list[Path]:
+    """The files of ``folder`` that an earlier folder export wrote for a game (``<game id>.json``,
+    a backup document holding that game alone) and that are not in ``keep``."""
+    from sevens.store.backup import BACKUP_FORMAT
+
+    found = []
+    for file in sorted(folder.glob("*.json")):
+        if file in keep or not is_public_id(file.stem) or not file.is_file():
+            continue
+        try:
+            document = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue  # not one of sevens': left as it is
+        games = document.get("games") if isinstance(document, dict) else None
+        if (document.get("format") == BACKUP_FORMAT and isinstance(games, list) and len(games) == 1
+                and isinstance(games[0], dict) and games[0].get("id") == file.stem):
+            found.append(file)
+    return found
 
 
 def read_documents(source: str) -> list[dict[str, Any]]:
@@ -174,7 +209,24 @@ def read_documents(source: str) -> list[dict[str, Any]]:
                 "directory written by 'sevens export'"
             )
         documents.append(document)
+    if len(files) > 1:
+        _one_export(files, documents, source)
     return documents
+
+
+def _one_export(files: list[Path], documents: list[dict[str, Any]], source: str) -> None:
+    """Refuse a folder whose files come from more than one export: a game deleted since, whose
+    file an earlier export left, would come back; a newer file beside an older one mixes times."""
+    times = Counter(str(document.get("exported_at")) for document in documents)
+    if len(times) < 2:
+        return
+    newest = max(times)
+    odd = [file.name for file, document in zip(files, documents, strict=True) if str(document.get("exported_at")) != newest]
+    fail(
+        f"the folder {source} mixes files of {len(times)} exports: {_count(len(odd), 'file')} ({odd[0]} first) "
+        f"{'is' if len(odd) == 1 else 'are'} not from the newest, of {newest}; move {'it' if len(odd) == 1 else 'them'} "
+        "out (a game deleted since would come back), or export the database again into an empty folder"
+    )
 
 
 def _engine(url: str, *, command: str) -> Engine:
@@ -443,7 +495,8 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
         print(f"exported {_count(len(document['games']), 'game')} as a {kind} to standard output", file=sys.stderr)
         return
     try:
-        files = write_export(document, target, overwrite=overwrite, written=written)
+        removed: list[Path] = []
+        files = write_export(document, target, overwrite=overwrite, written=written, removed=removed)
     except FileExistsError as exc:
         fail(str(exc))
     except OSError as exc:
@@ -452,7 +505,10 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
         fail(f"cannot write {target}: {exc}")
     kind = "full backup (mode 0600)" if full else "shareable export"
     where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
-    _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}", then=f" (the export is written to {where})")
+    gone = (f", and removed {_count(len(removed), 'file')} of an earlier export for games no longer in the database"
+            if removed else "")
+    _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}{gone}",
+            then=f" (the export is written to {where})")
 
 
 def _export_state(target: str, written: list[Path]) -> str:
