@@ -631,3 +631,27 @@ def test_import_refuses_a_folder_mixing_files_of_two_exports(tmp_path: Path) -> 
     )
     assert not (tmp_path / "restored.sqlite3").exists()
 
+
+def test_a_backup_from_a_newer_sevens_says_to_import_it_with_that_version(tmp_path: Path) -> None:
+    code, err = _import(tmp_path, json.dumps({**HEAD, "version": BACKUP_VERSION + 1, "games": []}))
+    assert code == 2
+    assert err == (
+        f"error: the backup is of version {BACKUP_VERSION + 1}, written by a newer sevens; this one reads version "
+        f"{BACKUP_VERSION}: import it with the sevens that wrote it, or a later one\n"
+    )
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_import_says_what_the_backup_does_not_carry(tmp_path: Path, full: bool) -> None:
+    """The rate limits' key and the server's settings stay on the old machine: the docs said so,
+    the command did not, where the operator restoring looks."""
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps({**HEAD, "full": full, "games": []}), encoding="utf-8")
+    result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{tmp_path / 'new.sqlite3'}", str(source)])
+    assert (result.exit_code, result.stderr) == (0, "")
+    first, second = result.stdout.splitlines()
+    assert first == "imported 0 games (0 still open) and 0 credentials"
+    assert second.startswith("not in the backup: ")
+    assert "the rate limits' key and counts" in second and "SEVENS_BASE_URL" in second
+    assert ("no invite or organiser link, bot token or browser session" in second) is not full
+

@@ -341,7 +341,8 @@ def register(app: typer.Typer) -> None:
             with stop_on_signals():
                 _restore(engine, document, url, committed)
                 engine.dispose()
-                _report(f"imported {_imported(committed[0])}", then=" (the import is done)")
+                _report(f"imported {_imported(committed[0])}\n{_not_carried(full=bool(document.get('full')))}",
+                        then=" (the import is done)")
         except BaseException as exc:
             if committed:  # stopped after the commit: what is imported stays, and is said to be there
                 engine.dispose()
@@ -362,6 +363,16 @@ def register(app: typer.Typer) -> None:
 def _imported(report: ImportReport) -> str:
     return (f"{_count(report.games, 'game')} ({report.running} still open) and "
             f"{_count(report.credentials, 'credential')}")
+
+
+def _not_carried(*, full: bool) -> str:
+    """What a restore leaves behind, said where the operator looks: the import's own output."""
+    links = "" if full else "no invite or organiser link, bot token or browser session (a shareable export holds none), "
+    return (
+        f"not in the backup: {links}the rate limits' key and counts (the server makes a new key at its first start, "
+        "so every address starts its limits afresh) and the server's settings (SEVENS_BASE_URL and the rest: "
+        "set them as on the old server)"
+    )
 
 
 def _report(line: str, *, then: str) -> None:

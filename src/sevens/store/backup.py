@@ -308,10 +308,14 @@ def _json_kind(value: object) -> str:
 def _check_header(document: object) -> None:
     if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
         raise Invalid(f"not a Sevens backup: expected a JSON object with format {BACKUP_FORMAT!r}")
-    if document.get("version") != BACKUP_VERSION:
+    version = document.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and version > BACKUP_VERSION:
         raise Invalid(
-            f"backup version {document.get('version')!r} is not supported; this version reads {BACKUP_VERSION}"
+            f"the backup is of version {version}, written by a newer sevens; this one reads version "
+            f"{BACKUP_VERSION}: import it with the sevens that wrote it, or a later one"
         )
+    if version != BACKUP_VERSION:
+        raise Invalid(f"backup version {version!r} is not supported; this version reads {BACKUP_VERSION}")
 
 
 @dataclass(frozen=True, slots=True)
