@@ -655,3 +655,20 @@ def test_import_says_what_the_backup_does_not_carry(tmp_path: Path, full: bool) 
     assert "the rate limits' key and counts" in second and "SEVENS_BASE_URL" in second
     assert ("no invite or organiser link, bot token or browser session" in second) is not full
 
+
+@pytest.mark.skipif("postgresql" not in backends(), reason="needs PostgreSQL (bash scripts/pg)")
+def test_import_into_a_postgresql_database_not_created_yet_says_to_create_it(tmp_path: Path) -> None:
+    """The docs' restore names a new database (createdb ... sevens2); one forgotten got "check that
+    the PostgreSQL server is running", which it was."""
+    from sqlalchemy import make_url
+
+    from sevens.store.db import normalise_url
+    from sevens.store.testing import POSTGRES_ENV
+
+    missing = make_url(normalise_url(os.environ[POSTGRES_ENV])).set(database="sevens_never_created")
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps({**HEAD, "full": True, "games": []}), encoding="utf-8")
+    result = runner.invoke(app, ["import", "--database-url", missing.render_as_string(hide_password=False), str(source)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert 'database "sevens_never_created" does not exist; create it first (as the postgres user: createdb -O USER NAME' in result.stderr
+    assert "check that the PostgreSQL server is running" not in result.stderr

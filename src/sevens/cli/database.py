@@ -100,6 +100,12 @@ def database_trouble(exc: BaseException, url: str) -> str:
         )
     if "permission denied" in detail:
         return f"{detail}; the user in {WHERE} must be able to read and write sevens' tables: grant it that, or name their owner"
+    if "does not exist" in detail and "database" in detail:
+        # The docs' restore names a new database: PostgreSQL makes none on connection, as SQLite does.
+        return (
+            f"{detail}; create it first (as the postgres user: createdb -O USER NAME, with the user and database "
+            f"of {WHERE}), or check the name there"
+        )
     if isinstance(exc, OperationalError):
         return (
             f"{detail}; check that the PostgreSQL server is running and that {WHERE} names its host, port, "
