@@ -672,3 +672,32 @@ def test_import_into_a_postgresql_database_not_created_yet_says_to_create_it(tmp
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
     assert 'database "sevens_never_created" does not exist; create it first (as the postgres user: createdb -O USER NAME' in result.stderr
     assert "check that the PostgreSQL server is running" not in result.stderr
+
+
+@pytest.mark.parametrize("lost", ["credentials", "game"])
+def test_import_refuses_a_full_backup_folder_missing_a_file(tmp_path: Path, lost: str) -> None:
+    """A folder export stopped midway (or a file moved out since) was imported as it was: some
+    games gone, or every game without its links and tokens, and "imported" said all the same."""
+    document = _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    folder = tmp_path / "backup"
+    assert runner.invoke(app, ["export", "--full", "--database-url", url, f"{folder}/"]).exit_code == 0
+    (folder / ("credentials.json" if lost == "credentials" else f"{document['games'][0]['id']}.json")).unlink()
+    result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{tmp_path / 'restored.sqlite3'}", str(folder)])
+    assert result.exit_code == 2, result.output
+    among = ", credentials.json among them" if lost == "credentials" else ""
+    assert result.stderr == (
+        f"error: the folder {folder} holds 1 of the 2 files of its full backup (1 missing{among}): its export was "
+        "cut short, or a file was moved; export the database again, or restore an earlier backup whole\n"
+    )
+    assert not (tmp_path / "restored.sqlite3").exists()
+
+
+def test_a_whole_full_backup_folder_still_imports(tmp_path: Path) -> None:
+    _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
+    folder = tmp_path / "backup"
+    assert runner.invoke(app, ["export", "--full", "--database-url", url, f"{folder}/"]).exit_code == 0
+    result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{tmp_path / 'restored.sqlite3'}", str(folder)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("imported 1 game (1 still open) and 1 credential\n")

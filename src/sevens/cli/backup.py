@@ -136,6 +136,10 @@ def write_export(
                 "cannot name a file; export to one file instead (a PATH that is not a directory)"
             )
     head = {k: v for k, v in document.items() if k not in ("games", "credentials")}
+    if private:
+        # How many files make the backup whole, so that a restore of a folder an interrupted export
+        # left half written is refused rather than restoring some games, or none of their logins.
+        head["files"] = len(document["games"]) + 1
     parts = [(path / f"{game['id']}.json", {**head, "games": [game], "credentials": []}) for game in document["games"]]
     if private:
         parts.append((path / "credentials.json", {**head, "games": [], "credentials": document["credentials"]}))
@@ -211,7 +215,25 @@ def read_documents(source: str) -> list[dict[str, Any]]:
         documents.append(document)
     if len(files) > 1:
         _one_export(files, documents, source)
+    if path.is_dir() and not piped:
+        _whole_export(documents, source)
     return documents
+
+
+def _whole_export(documents: list[dict[str, Any]], source: str) -> None:
+    """Refuse a folder holding only part of a full backup (its export was stopped midway, or a
+    file went missing since): restored, its other games or their logins would be gone."""
+    wanted = {document.get("files") for document in documents}
+    if len(wanted) != 1 or not isinstance(whole := wanted.pop(), int) or isinstance(whole, bool):
+        return  # a shareable export, or a full one from before the count was written
+    lacking = whole - len(documents)
+    if lacking > 0:
+        logins = ", credentials.json among them" if not any(d.get("games") == [] for d in documents) else ""
+        fail(
+            f"the folder {source} holds {len(documents)} of the {whole} files of its full backup ({lacking} missing"
+            f"{logins}): its export was cut short, or a file was moved; export the database again, or restore an "
+            "earlier backup whole"
+        )
 
 
 def _one_export(files: list[Path], documents: list[dict[str, Any]], source: str) -> None:
