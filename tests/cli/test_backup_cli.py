@@ -650,7 +650,7 @@ def test_import_says_what_the_backup_does_not_carry(tmp_path: Path, full: bool) 
     result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{tmp_path / 'new.sqlite3'}", str(source)])
     assert (result.exit_code, result.stderr) == (0, "")
     first, second = result.stdout.splitlines()
-    assert first == "imported 0 games (0 still open) and 0 credentials"
+    assert first == f"imported 0 games (0 still open) and 0 credentials into {tmp_path / 'new.sqlite3'}"
     assert second.startswith("not in the backup: ")
     assert "the rate limits' key and counts" in second and "SEVENS_BASE_URL" in second
     assert ("no invite or organiser link, bot token or browser session" in second) is not full
@@ -700,4 +700,17 @@ def test_a_whole_full_backup_folder_still_imports(tmp_path: Path) -> None:
     assert runner.invoke(app, ["export", "--full", "--database-url", url, f"{folder}/"]).exit_code == 0
     result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{tmp_path / 'restored.sqlite3'}", str(folder)])
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("imported 1 game (1 still open) and 1 credential\n")
+    assert result.stdout.startswith(f"imported 1 game (1 still open) and 1 credential into {tmp_path / 'restored.sqlite3'}\n")
+
+
+def test_import_names_the_database_it_restored_into_in_full(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relative SQLite path lands in the folder import runs in; the server, started in another,
+    would make an empty database of its own. The line now names the file in full, as serve does."""
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps({**HEAD, "full": True, "games": []}), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["import", "--database-url", "sqlite:///restored.sqlite3", str(source)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == (
+        f"imported 0 games (0 still open) and 0 credentials into {tmp_path / 'restored.sqlite3'}"
+    )

@@ -23,6 +23,7 @@ import httpx
 import pytest
 from tests.reliability.helpers import pg_available
 
+from sevens.cli.serve import shown_database
 from sevens.store.testing import throwaway_database
 
 SECRET_FORCE, SECRET_FLAIR = 17, 12  # an order nobody else may see before turn 2 is resolved
@@ -223,7 +224,7 @@ def test_a_full_backup_moves_from_sqlite_to_postgresql_and_back(tmp_path: Path) 
             assert empty.get(f"/games/{world['finished']['id']}").status_code == 404
         imported = _sevens("import", str(backup), cwd=new, env=env_new)
         first, second = imported.stdout.splitlines()
-        assert first == "imported 3 games (2 still open) and 12 credentials"
+        assert first == f"imported 3 games (2 still open) and 12 credentials into {shown_database(pg_url)}"
         assert second.startswith("not in the backup: the rate limits' key and counts")
         again = _sevens("import", str(backup), cwd=new, env=env_new, ok=False)
         assert again.returncode == 2 and "the database already holds 3 games and 12 credentials" in again.stderr

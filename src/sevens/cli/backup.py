@@ -363,7 +363,11 @@ def register(app: typer.Typer) -> None:
             with stop_on_signals():
                 _restore(engine, document, url, committed)
                 engine.dispose()
-                _report(f"imported {_imported(committed[0])}\n{_not_carried(full=bool(document.get('full')))}",
+                from sevens.cli.serve import shown_database
+
+                # Where it went, as 'sevens serve' names it: a relative SQLite path is in this folder.
+                _report(f"imported {_imported(committed[0])} into {shown_database(url)}\n"
+                        f"{_not_carried(full=bool(document.get('full')))}",
                         then=" (the import is done)")
         except BaseException as exc:
             if committed:  # stopped after the commit: what is imported stays, and is said to be there
