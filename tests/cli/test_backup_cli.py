@@ -258,8 +258,9 @@ def test_import_names_a_game_or_credential_the_backup_holds_twice(tmp_path: Path
 
 def test_import_into_a_database_that_holds_games_says_what_it_holds_and_how_to_restore(tmp_path: Path) -> None:
     document = _full_backup_of_one_game(tmp_path)
-    source = tmp_path / "full.json"
-    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"  # the database the backup came from
+    source = tmp_path / "other.json"  # a backup of another game than the database holds
+    source.write_text(json.dumps({**document, "games": [{**document["games"][0], "id": GAME_ID}]}), encoding="utf-8")
+    url = f"sqlite:///{tmp_path / 'source.sqlite3'}"
     result = runner.invoke(app, ["import", "--database-url", url, str(source)])
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
     assert result.stderr == (
@@ -268,6 +269,21 @@ def test_import_into_a_database_that_holds_games_says_what_it_holds_and_how_to_r
         "(a SQLite file that is not there yet is created), or an empty PostgreSQL database\n"
     )
     assert len(document["games"]) == 1
+
+
+def test_import_run_again_into_the_database_it_restored_says_it_was_done(tmp_path: Path) -> None:
+    """A restore run again (its first run was killed after its commit, or its terminal lost) was
+    told to name a new database, as if the games were another's."""
+    _full_backup_of_one_game(tmp_path)
+    url = f"sqlite:///{tmp_path / 'restored.sqlite3'}"
+    assert runner.invoke(app, ["import", "--database-url", url, str(tmp_path / "full.json")]).exit_code == 0
+    result = runner.invoke(app, ["import", "--database-url", url, str(tmp_path / "full.json")])
+    assert result.exit_code == 2 and result.stderr == (
+        "error: the database already holds every game of this backup (1 game and 1 credential): it is the "
+        "database the backup was made from, or the backup was imported into it already (by an import stopped "
+        "after it was done?); there is nothing to do, unless you meant another database: name a new, empty one "
+        "in --database-url (or $DATABASE_URL)\n"
+    )
 
 
 @pytest.mark.parametrize("bad", ["../../escaped", "ab/../../cde", "", "..", "abcdefghijk\n", "abcdefghijkl.json"])

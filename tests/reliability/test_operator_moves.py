@@ -227,7 +227,12 @@ def test_a_full_backup_moves_from_sqlite_to_postgresql_and_back(tmp_path: Path) 
         assert first == f"imported 3 games (2 still open) and 12 credentials into {shown_database(pg_url)}"
         assert second.startswith("not in the backup: the rate limits' key and counts")
         again = _sevens("import", str(backup), cwd=new, env=env_new, ok=False)
-        assert again.returncode == 2 and "the database already holds 3 games and 12 credentials" in again.stderr
+        assert again.returncode == 2 and again.stderr == (
+            "error: the database already holds every game of this backup (3 games and 12 credentials): it is the "
+            "database the backup was made from, or the backup was imported into it already (by an import stopped "
+            "after it was done?); there is nothing to do, unless you meant another database: name a new, empty one "
+            "in --database-url (or $DATABASE_URL)\n"
+        )
         with _serve(new, env_new, logs["new"]) as client:
             after = _what_users_see(client, world)
             assert after == before
@@ -270,3 +275,43 @@ def test_a_full_backup_moves_from_sqlite_to_postgresql_and_back(tmp_path: Path) 
         for game in world.values():
             for secret in (game["organiser"], *game.get("bots", {}).values(), *game.get("session", {}).values()):
                 assert secret not in text, name
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_an_import_killed_midway_can_be_run_again(tmp_path: Path, backend: str) -> None:
+    """A restore the machine stopped midway (SIGKILL: no handler runs, nothing is tidied) leaves a
+    database the same command imports into when run again: nothing half imported is left behind."""
+    source = tmp_path / "source"
+    source.mkdir()
+    with _serve(source, _env(), tmp_path / "source.log") as client:
+        _build(client)
+    backup = tmp_path / "full.json"
+    _sevens("export", "--full", str(backup), cwd=source, env=_env())
+    with throwaway_database(backend, tmp_path) as url:
+        env = _env(DATABASE_URL=url)
+        killed = 0
+        for delay in (0.3, 0.6, 0.9, 1.2, 1.5, 1.8, 2.1, 2.5, 3.0, 4.0):
+            started = subprocess.Popen([*SEVENS, "import", str(backup)], cwd=tmp_path, env=env,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            try:
+                started.wait(timeout=delay)
+            except subprocess.TimeoutExpired:
+                started.kill()
+                started.communicate()
+                killed += 1
+                continue
+            out, err = started.communicate()
+            if started.returncode == 2:  # the kill came after the commit: the run again says so
+                assert killed and err.startswith("error: the database already holds every game of this backup"), err
+                out = "imported 3 games (2 still open) and 12 credentials, before"
+            else:
+                assert started.returncode == 0, err
+            break
+        else:
+            pytest.fail("the import never finished")
+        assert killed >= 1  # at least one stop midway, before the one that went through
+        assert out.startswith("imported 3 games (2 still open) and 12 credentials"), out
+        restored = tmp_path / "restored.json"
+        _sevens("export", "--full", str(restored), cwd=tmp_path, env=env)
+        first, second = (json.loads(p.read_text(encoding="utf-8")) for p in (backup, restored))
+        assert {**first, "exported_at": None} == {**second, "exported_at": None}

@@ -433,7 +433,7 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
     from alembic.util import CommandError
     from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-    from sevens.store.backup import import_backup
+    from sevens.store.backup import AlreadyImported, import_backup
     from sevens.store.db import make_sessionmaker, run_migrations, stored_revision
     from sevens.store.errors import Conflict, StoreError
 
@@ -452,6 +452,8 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
         found = stored_revision(url)
         fail(unknown_revision(found, then="import into a new, empty database instead") if found else str(exc))
     except Conflict as exc:  # a database in use: say how to restore beside it instead
+        if isinstance(exc, AlreadyImported):
+            fail(f"{exc}, unless you meant another database: name a new, empty one in --database-url (or $DATABASE_URL)")
         fail(f"{exc}, so name a new one, e.g. --database-url sqlite:///restored.sqlite3 (a SQLite file "
              "that is not there yet is created), or an empty PostgreSQL database")
     except StoreError as exc:

@@ -61,7 +61,7 @@ from sevens.tournament.game import Game
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import RecordError, dumps, replay_record, to_record
 
-__all__ = ["BACKUP_FORMAT", "BACKUP_VERSION", "ImportReport", "export_backup", "import_backup", "merge"]
+__all__ = ["BACKUP_FORMAT", "BACKUP_VERSION", "AlreadyImported", "ImportReport", "export_backup", "import_backup", "merge"]
 
 BACKUP_FORMAT = "sevens-backup"
 BACKUP_VERSION = 1
@@ -316,6 +316,10 @@ def _check_header(document: object) -> None:
         )
     if version != BACKUP_VERSION:
         raise Invalid(f"backup version {version!r} is not supported; this version reads {BACKUP_VERSION}")
+
+
+class AlreadyImported(Conflict):
+    """The database holds the very games of the backup: an earlier import of it was done."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -608,6 +612,7 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     invites expired) gets one.
 
     Raises:
+        AlreadyImported: the database holds the backup's games already (it was imported before).
         Conflict: the database already holds games or credentials.
         Invalid: the document is not a backup, a record does not verify, or a lobby or running
             game comes from a shareable export (its seed is only in a full backup).
@@ -616,6 +621,16 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     games_held = store.count_games(db)
     credentials_held = int(db.scalar(select(func.count()).select_from(ApiPrincipal)) or 0)
     if games_held or credentials_held:
+        held = set(db.scalars(select(GameRow.public_id)))
+        games = document.get("games")
+        backed_up = {g.get("id") for g in games if isinstance(g, dict)} if isinstance(games, list) else set()
+        if held and held == backed_up:
+            # Run again after an import stopped once it had committed (a killed job, a lost terminal).
+            raise AlreadyImported(
+                f"the database already holds every game of this backup ({_count(games_held, 'game')} and "
+                f"{_count(credentials_held, 'credential')}): it is the database the backup was made from, or the backup "
+                "was imported into it already (by an import stopped after it was done?); there is nothing to do"
+            )
         # Counted, so that whoever named the wrong database sees what is in it.
         raise Conflict(f"the database already holds {_count(games_held, 'game')} and "
                        f"{_count(credentials_held, 'credential')}: import restores into an empty database only")
