@@ -730,3 +730,30 @@ def test_import_names_the_database_it_restored_into_in_full(tmp_path: Path, monk
     assert result.stdout.splitlines()[0] == (
         f"imported 0 games (0 still open) and 0 credentials into {tmp_path / 'restored.sqlite3'}"
     )
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_import_refuses_another_applications_database_and_adds_no_table(tmp_path: Path, backend: str) -> None:
+    """serve and export refused a database holding another application's tables; import added
+    sevens' twelve tables beside them, and said "imported"."""
+    from sqlalchemy import inspect, text
+
+    from sevens.store.db import make_engine
+    from sevens.store.testing import throwaway_database
+
+    source = tmp_path / "backup.json"
+    source.write_text(json.dumps({**HEAD, "full": True, "games": []}), encoding="utf-8")
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        with engine.begin() as connection:
+            connection.execute(text("CREATE TABLE notes (body TEXT)"))
+        result = runner.invoke(app, ["import", "--database-url", url, str(source)])
+        assert result.exit_code == 2, result.output
+        assert result.stderr == (
+            "error: not a sevens database: it holds tables (notes) but no sevens schema (no alembic_version table), "
+            "so it is another application's; point --database-url (or $DATABASE_URL) at a new, empty database or "
+            "at one sevens made\n"
+        )
+        with engine.connect() as connection:
+            assert inspect(connection).get_table_names() == ["notes"]
+        engine.dispose()

@@ -23,6 +23,7 @@ import typer
 
 from sevens.cli.database import (
     DB_HELP,
+    another_application,
     database_trouble,
     quiet_interrupted_closes,
     unknown_revision,
@@ -438,6 +439,8 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
     from sevens.store.errors import Conflict, StoreError
 
     try:
+        if (refused := another_application(url)) is not None:
+            fail(refused)  # as serve refuses it: the migrations would write sevens' tables beside its own
         run_migrations(engine)
         db = make_sessionmaker(engine)()
         try:  # closed uncommitted, the session rolls the import back

@@ -12,7 +12,7 @@ from sevens.extras import extra_of, install_hint
 if TYPE_CHECKING:
     from sqlalchemy.engine import URL
 
-__all__ = ["DB_HELP", "SUPPORTED", "database_trouble", "quiet_interrupted_closes", "unknown_revision", "usable_url"]
+__all__ = ["DB_HELP", "SUPPORTED", "another_application", "database_trouble", "quiet_interrupted_closes", "unknown_revision", "usable_url"]
 
 SUPPORTED = "sevens runs on SQLite (sqlite:///PATH) and PostgreSQL (postgresql://USER@HOST/DB, driver psycopg)"
 DB_HELP = (
@@ -112,6 +112,21 @@ def database_trouble(exc: BaseException, url: str) -> str:
             "user, password and database"
         )
     return f"{detail}; check {WHERE}"
+
+
+def another_application(url: str) -> str | None:
+    """What to say of a database that holds another application's tables (no ``alembic_version``),
+    to which the migrations would add sevens' own; None for an empty one or one sevens made."""
+    from sevens.store.db import other_tables
+
+    found = other_tables(url)
+    if not found:
+        return None
+    shown = ", ".join(found[:5]) + (f" and {len(found) - 5} more" if len(found) > 5 else "")
+    return (
+        f"not a sevens database: it holds tables ({shown}) but no sevens schema (no alembic_version "
+        f"table), so it is another application's; point {WHERE} at a new, empty database or at one sevens made"
+    )
 
 
 def unknown_revision(revision: str, *, then: str) -> str:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from sevens.cli.database import DB_HELP, database_trouble, unknown_revision, usable_url
+from sevens.cli.database import DB_HELP, another_application, database_trouble, unknown_revision, usable_url
 from sevens.cli.errors import fail
 from sevens.cli.output import printing
 
@@ -227,7 +227,6 @@ def register(app: typer.Typer) -> None:
         from sevens.store.db import (
             check_writable,
             newest_revision,
-            other_tables,
             sevens_revision,
             stored_revision,
         )
@@ -244,14 +243,8 @@ def register(app: typer.Typer) -> None:
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
             check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing
-            if found_tables := other_tables(settings.database_url):
-                # The migrations would add sevens' tables beside them, as export refuses to.
-                shown = ", ".join(found_tables[:5]) + (f" and {len(found_tables) - 5} more" if len(found_tables) > 5 else "")
-                fail(
-                    f"not a sevens database: it holds tables ({shown}) but no sevens schema (no alembic_version "
-                    "table), so it is another application's; point --database-url (or $DATABASE_URL) at a new, "
-                    "empty database or at one sevens made"
-                )
+            if (refused := another_application(settings.database_url)) is not None:
+                fail(refused)  # the migrations would add sevens' tables beside them, as export and import refuse to
             if not settings.migrate and (found := sevens_revision(settings.database_url)) != newest_revision():
                 # Every page would fail on a missing table or column; say so now, and what to do.
                 if found is None and (stored := stored_revision(settings.database_url)) is not None:
