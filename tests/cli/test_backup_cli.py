@@ -281,7 +281,7 @@ def test_import_run_again_into_the_database_it_restored_says_it_was_done(tmp_pat
     assert result.exit_code == 2 and result.stderr == (
         "error: the database already holds every game of this backup (1 game and 1 credential): it is the "
         "database the backup was made from, or the backup was imported into it already (by an import stopped "
-        "after it was done?); there is nothing to do, unless you meant another database: name a new, empty one "
+        "after it was done?); there is nothing to do, unless you meant another database: name a new, empty database "
         "in --database-url (or $DATABASE_URL)\n"
     )
 

@@ -231,7 +231,7 @@ def test_a_full_backup_moves_from_sqlite_to_postgresql_and_back(tmp_path: Path) 
         assert again.returncode == 2 and again.stderr == (
             "error: the database already holds every game of this backup (3 games and 12 credentials): it is the "
             "database the backup was made from, or the backup was imported into it already (by an import stopped "
-            "after it was done?); there is nothing to do, unless you meant another database: name a new, empty one "
+            "after it was done?); there is nothing to do, unless you meant another database: name a new, empty database "
             "in --database-url (or $DATABASE_URL)\n"
         )
         with _serve(new, env_new, logs["new"]) as client:

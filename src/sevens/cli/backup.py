@@ -456,7 +456,7 @@ def _restore(engine: Engine, document: dict[str, Any], url: str, committed: list
         fail(unknown_revision(found, then="import into a new, empty database instead") if found else str(exc))
     except Conflict as exc:  # a database in use: say how to restore beside it instead
         if isinstance(exc, AlreadyImported):
-            fail(f"{exc}, unless you meant another database: name a new, empty one in --database-url (or $DATABASE_URL)")
+            fail(f"{exc}, unless you meant another database: name a new, empty database in --database-url (or $DATABASE_URL)")
         fail(f"{exc}, so name a new one, e.g. --database-url sqlite:///restored.sqlite3 (a SQLite file "
              "that is not there yet is created), or an empty PostgreSQL database")
     except StoreError as exc:
