@@ -190,7 +190,7 @@ def test_an_order_nobody_typed_is_not_sent(server: str, chromium: Any) -> None:
     # What the order spends and what it leaves after the match were "88 SCRUM left" alone.
     expect(odds.locator("p").first).to_have_text(re.compile(
         r"^Your order 12\+0: expected [0-9.]+ points\. It spends 12 of its 100 SCRUM points, leaving 88 after this "
-        r"match \(98 if it wins\)\. FLAIR is still empty: type 0 there to send none\.$"
+        r"match \(98 if it wins\)\. FLAIR is still empty: these odds take it as 0\. Type 0 there to send none\.$"
     ))
     form.locator("button[value=ready]").click()
     page.wait_for_timeout(300)

@@ -71,6 +71,31 @@ def test_odds_of_a_draft_in_the_body_are_those_of_the_same_draft_in_the_address(
     assert client.post(url, json={"force": 5}, headers=p2).status_code == 403  # not p2's team
 
 
+def test_odds_of_a_draft_with_a_side_left_out_say_they_take_it_as_0(app: FastAPI) -> None:
+    """An order must name FORCE and FLAIR both (R3), but a draft may leave one out while it is
+    written: its odds are those of 0 there, and the answer names the sides it took as 0, by GET and
+    by POST alike, as the order form's odds do with a box still empty."""
+    client, game, organiser, players = _api_game(app)
+    p1 = players["p1"]
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    team = client.get(f"/api/v1/games/{game}", headers=p1).json()["my_teams"][0]["team"]
+    url = f"/api/v1/games/{game}/teams/{team}/odds"
+    cases: list[tuple[dict[str, int], list[str]]] = [
+        ({"force": 10, "flair": 9}, []),
+        ({"force": 10, "flair": 0}, []),  # a 0 written is a 0 meant
+        ({"force": 10}, ["flair"]),
+        ({"flair": 9}, ["force"]),
+        ({}, ["force", "flair"]),
+    ]
+    for draft, assumed in cases:
+        query = "&".join(f"{side}={points}" for side, points in draft.items())
+        for answer in (client.post(url, json=draft, headers=p1), client.get(f"{url}?{query}", headers=p1)):
+            assert answer.status_code == 200, answer.text
+            body = answer.json()
+            assert body["assumed_zero"] == assumed, (draft, body["assumed_zero"])
+            assert body["order"] == {"force": draft.get("force", 0), "flair": draft.get("flair", 0)}
+
+
 def test_a_team_view_says_how_many_matches_the_team_may_still_play(app: FastAPI) -> None:
     """What a pacing bot needs: the matches left if the team keeps winning (this one included),
     and their stages, so that it can spread its SCRUM without reading the format itself."""

@@ -581,6 +581,25 @@ def test_live_odds_for_own_team(hosted: Hosted) -> None:
     assert data["opponent_bot"] is None and sorted(row["bot"] for row in data["against"]) == sorted(STRATEGIES)
 
 
+def test_live_odds_with_a_box_still_empty_say_they_take_it_as_0(hosted: Hosted) -> None:
+    """A box left empty is not typed yet (the order form refuses it): the odds of the draft are
+    those of 0 there, and the answer names that box, as the API's does, for the page to say so. A
+    box of spaces is as empty; a 0 typed is not assumed."""
+    team = hosted.my_teams("p1")[0]
+    player = hosted.players["p1"]
+    cases: list[tuple[dict[str, str], list[str], dict[str, int]]] = [
+        ({"force": "12", "flair": ""}, ["flair"], {"force": 12, "flair": 0}),
+        ({"force": " ", "flair": "9"}, ["force"], {"force": 0, "flair": 9}),
+        ({"force": "12"}, ["flair"], {"force": 12, "flair": 0}),  # left out of the form altogether
+        ({"force": "12", "flair": "0"}, [], {"force": 12, "flair": 0}),
+    ]
+    for typed, assumed, order in cases:
+        response = player.post(f"{hosted.base}/odds", data={"team": team, **typed})
+        assert response.status_code == 200, response.text
+        assert response.json()["assumed_zero"] == assumed, typed
+        assert response.json()["order"] == order
+
+
 def test_live_odds_take_the_draft_in_the_body_never_in_the_address(hosted: Hosted) -> None:
     """A draft order is as secret as the order it becomes, and a request's address is what a server
     or a reverse proxy writes to its access log: the odds are asked for by a POST whose body holds

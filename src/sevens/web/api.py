@@ -732,7 +732,20 @@ async def odds(
     flair: QueryWhole = 0,
 ) -> Response:
     """Odds of a draft order for one's own team against plausible opposing orders."""
+    left_out = [box for box in ("force", "flair") if box not in request.query_params]
+    return await _draft_odds(public_id, team, request, principal, db, force, flair, left_out)
 
+
+async def _draft_odds(
+    public_id: str,
+    team: str,
+    request: Request,
+    principal: ApiPrincipal,
+    db: Session,
+    force: int,
+    flair: int,
+    left_out: list[str],
+) -> Response:
     def ask() -> views.OddsQuestion:
         try:
             row, player_id, _ = _game_for_bot(db, principal.id, public_id)
@@ -743,7 +756,9 @@ async def odds(
 
     question = await anyio.to_thread.run_sync(ask)
     queue: OddsQueue = request.app.state.odds_queue
-    return JSONResponse(await queue.answer(principal.id, question))
+    # A side left out is taken as 0, and the answer says so, as the order form's odds do: the order
+    # it becomes must name both (R3), and a client reading 0 + 9 should know it never wrote the 0.
+    return JSONResponse({**await queue.answer(principal.id, question), "assumed_zero": left_out})
 
 
 class OddsRequest(BaseModel):
@@ -764,7 +779,8 @@ async def odds_of_draft(
 ) -> Response:
     """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
     reverse proxy in front of it keeps in its access log, and a draft is as secret as its order."""
-    return await odds(public_id, team, request, principal, db, force=body.force, flair=body.flair)
+    left_out = [box for box in ("force", "flair") if box not in body.model_fields_set]
+    return await _draft_odds(public_id, team, request, principal, db, body.force, body.flair, left_out)
 
 
 class CreateRequest(BaseModel):

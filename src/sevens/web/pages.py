@@ -2111,10 +2111,13 @@ async def odds_fragment(
     db: SessionDep,
     principal: PrincipalDep,
     team: Annotated[str, Form()] = "",
-    force: Annotated[str, Form()] = "0",
-    flair: Annotated[str, Form()] = "0",
+    force: Annotated[str, Form()] = "",
+    flair: Annotated[str, Form()] = "",
 ) -> Response:
     """Live odds for a draft order of one's own team (JSON for the order form's script).
+
+    A box left empty (or out) is not typed yet: the odds are those of 0 in it, and the answer's
+    ``assumed_zero`` names it, as the API's does, so the page says what its figures take for granted.
 
     The draft comes in the request's body, not its address: an address is what a server or a
     reverse proxy in front of it writes to its access log, and a draft is as secret as the order
@@ -2133,8 +2136,8 @@ async def odds_fragment(
                     "form's script does), with the draft's 'force' and 'flair'",
                     field="team",
                 )
-            force_points = _int_field(force or "0", "R3: FORCE")
-            flair_points = _int_field(flair or "0", "R3: FLAIR")
+            force_points = _int_field(force.strip() or "0", "R3: FORCE")
+            flair_points = _int_field(flair.strip() or "0", "R3: FLAIR")
             assert force_points is not None and flair_points is not None
             question = views.odds_question(
                 db, game, player_id=player_id, team_id=team, force=force_points, flair=flair_points
@@ -2149,4 +2152,8 @@ async def odds_fragment(
     result = await queue.answer(principal.id, question)
     # The key of the question answered, which the script keeps the answer under: the page's own
     # key may be older than the game the answer was worked out from.
-    return Response(json.dumps({**result, "key": views.odds_key(question, player_id)}), media_type="application/json")
+    assumed = [box for box, typed in (("force", force), ("flair", flair)) if not typed.strip()]
+    return Response(
+        json.dumps({**result, "assumed_zero": assumed, "key": views.odds_key(question, player_id)}),
+        media_type="application/json",
+    )

@@ -462,6 +462,10 @@ class OddsAnswer(BaseModel):
     opponent: str | None
     opponent_bot: str | None = Field(description="the bot of an opponent nobody plays; null otherwise")
     against: list[GroupOdds] | list[KnockoutOdds]
+    assumed_zero: list[Literal["force", "flair"]] = Field(
+        description="the sides of the draft left out (the order form: a box still empty), whose odds take them "
+        "as 0; an order must name both"
+    )
 
 
 class Grant(BaseModel):

@@ -111,7 +111,7 @@ function element(tag, text) {
 // The odds as a sentence and a small table, one row per distinct opposing order (bots that would
 // order the same are named together), built as DOM nodes so that no text is read as markup.
 // ``last``: the final, after which SCRUM is of no use, so what a win would add is not said.
-function describe(data, team, empty, last) {
+function describe(data, team, last) {
   var box = element("div");
   // What the order costs, said with what it leaves: "71 SCRUM left" alone read to a newcomer as
   // either the team's balance now or what the order spends.
@@ -121,7 +121,12 @@ function describe(data, team, empty, last) {
   var said = "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
     data.expected_points + " points." + costs + data.scrum_left + " after this match" +
     (last ? "." : " (" + (data.scrum_left + 10) + " if it wins).");
-  if (empty) { said += " " + empty + " is still empty: type 0 there to send none."; }
+  // The server names the boxes it took as 0 (as it does for the API): the odds' own account of
+  // what they assume, rather than this page's reading of the boxes, which may have changed since.
+  var empty = (data.assumed_zero || []).map(function (box) { return box.toUpperCase(); });
+  if (empty.length === 1) {
+    said += " " + empty[0] + " is still empty: these odds take it as 0. Type 0 there to send none.";
+  }
   box.appendChild(element("p", said));
   if (!data.against.length) { return box; }
   if (data.opponent_bot) {
@@ -205,14 +210,6 @@ function keepOdds(form, kept) {
   } catch (e) { /* full or turned off: the odds are asked again next time */ }
 }
 
-// The box of an order form still empty while the other holds a number ("FORCE" or "FLAIR"), or "".
-function emptyBox(form) {
-  var force = form.elements.force.value.trim(), flair = form.elements.flair.value.trim();
-  if (force === "" && flair !== "") { return "FORCE"; }
-  if (flair === "" && force !== "") { return "FLAIR"; }
-  return "";
-}
-
 // A box left empty is refused by the browser before sending (the boxes are required); its own
 // words ("Please fill out this field") said neither which team nor that 0 is an answer.
 function explainEmptyBoxes(form) {
@@ -247,19 +244,20 @@ function watchOdds(form) {
     if (loading) {
       var kept = keptOdds(form);
       if (kept && kept.key === form.dataset.oddsKey && kept.force === force && kept.flair === flair) {
-        show(out, describe(kept.body, form.dataset.name, emptyBox(form), form.dataset.last === "true"), false);
+        show(out, describe(kept.body, form.dataset.name, form.dataset.last === "true"), false);
         return;
       }
       if (kept && kept.key !== form.dataset.oddsKey) { keepOdds(form, null); }  // another turn's, or player's
     }
     // In the body, not the address: addresses end up in access logs, and a draft is secret.
-    // One box empty: the odds are those of 0 in it, which the form refuses until 0 is typed.
-    var draft = new URLSearchParams({ team: form.dataset.team, force: force || "0", flair: flair || "0" });
+    // One box empty is sent empty: the server takes it as 0 and says so (assumed_zero), which the
+    // form refuses until 0 is typed.
+    var draft = new URLSearchParams({ team: form.dataset.team, force: force, flair: flair });
     fetch(form.dataset.odds, { method: "POST", body: draft, credentials: "same-origin" }).then(function (response) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
       if (mine !== latest) { return; }
-      show(out, result.ok ? describe(result.body, form.dataset.name, emptyBox(form), form.dataset.last === "true") : (result.body.detail || "no odds for this order"), !result.ok);
+      show(out, result.ok ? describe(result.body, form.dataset.name, form.dataset.last === "true") : (result.body.detail || "no odds for this order"), !result.ok);
       if (result.ok) { keepOdds(form, { key: result.body.key, force: force, flair: flair, body: result.body }); }
     }).catch(function () {
       if (mine === latest) { unanswered = true; show(out, "odds unavailable", true); }
