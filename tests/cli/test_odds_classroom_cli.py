@@ -157,7 +157,8 @@ def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
     (["--force", "3", "--vs-force", "3", "--distribution"], "--distribution is one order's: drop --vs-force 3"),
     (["--every-split", "9"], "--every-split needs the opposing order"),
     (["--every-split", "58", "--vs-force", "3"], "up to 60 SCRUM points between them, got 58 + 3"),
-    (["--flair", "30", "--vs-flair", "33", "--fractions"], "got 30 + 33 = 63"),
+    (["--flair", "45", "--vs-flair", "48", "--fractions"], "up to 90 SCRUM points between them (120 where one side "
+     "has no FLAIR), got 45 + 48 = 93"),
     (["--force", "100", "--vs-flair", "30", "--fractions"], "(120 where one side has no FLAIR), got 100 + 30 = 130"),
     (["--best-split", "9", "--vs-force", "3", "--csv"], "drop --best-split"),
     (["--every-split", "9", "--force", "3", "--vs-force", "3"], "drop --force 3"),

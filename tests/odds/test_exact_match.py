@@ -42,8 +42,8 @@ def test_exact_match_agrees_with_the_floats_within_their_tail_bound() -> None:
 
 
 def test_exact_match_refuses_orders_too_large_saying_the_limit() -> None:
-    with pytest.raises(ValueError, match=r"up to 60 SCRUM points between them .*, got 30 \+ 33 = 63"):
-        exact_match(Order(force=0, flair=30), Order(force=3, flair=30))
+    with pytest.raises(ValueError, match=r"up to 90 SCRUM points between them .*, got 45 \+ 48 = 93"):
+        exact_match(Order(force=0, flair=45), Order(force=3, flair=45))
     with pytest.raises(ValueError, match="120 where one side has no FLAIR\\), got 100 \\+ 30 = 130"):
         exact_match(Order(force=100, flair=0), Order(force=0, flair=30))
 
@@ -98,3 +98,62 @@ def test_per_point_figures_bracket_the_brute_force_of_one_option() -> None:
     assert mean <= flair.mean < mean + Fraction(1, 10**3)
     dice = odds_brute.order_points(1, 0, 0)
     assert sum(p * x for p, x in dice.items()) == force.mean
+
+
+def _one_step_at_a_time(p: list[Fraction], outside: tuple[Fraction, list[Fraction], int], inside: list[Fraction]) -> Fraction:
+    """The residues as they were worked out before powers by squaring: one product by q's inverse
+    at a time, k of them."""
+    from sevens.odds.exact_match import _divmod, _inverse, _mul
+
+    c, q, k = outside
+    step = _inverse(q, inside)
+    b = _divmod([x / c for x in p], inside)[1]
+    for _ in range(k):
+        b = _divmod(_mul(b, step), inside)[1]
+    degree = len(inside) - 1
+    return (b[degree - 1] if len(b) >= degree else Fraction(0)) / inside[-1]
+
+
+@pytest.mark.parametrize(("a", "b"), [((0, 3), (0, 3)), ((1, 6), (2, 9)), ((0, 21), (0, 6)), ((5, 12), (0, 15)),
+                                      ((0, 15), (3, 24)), ((0, 30), (0, 30))])
+def test_powers_by_squaring_give_the_fractions_one_product_at_a_time_gave(
+    a: tuple[int, int], b: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    module = sys.modules["sevens.odds.exact_match"]  # the package's exact_match is the function
+    first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
+    _exact_match.cache_clear()
+    now = _exact_match(first, second)
+    _exact_match.cache_clear()
+    monkeypatch.setattr(module, "_inside_residues", _one_step_at_a_time)
+    before = _exact_match(first, second)
+    _exact_match.cache_clear()
+    assert now == before
+
+
+def test_two_flair_sides_are_worked_out_up_to_90_points_either_way_round() -> None:
+    # Refused past 60 points before powers by squaring; 3 FLAIR against 87 is quick only because
+    # the poles summed are those of the side with fewer options, whichever side that is.
+    small, large = Order(force=0, flair=3), Order(force=0, flair=87)
+    exact, floats = exact_match(small, large), match_odds(small, large)
+    assert exact.win + exact.draw + exact.loss == 1
+    for got, near in ((exact.win, floats.win), (exact.draw, floats.draw), (exact.loss, floats.loss)):
+        assert abs(float(got) - near) <= floats.tail_bound + 1e-13
+    turned = exact_match(large, small)
+    assert (turned.win, turned.draw, turned.loss) == (exact.loss, exact.draw, exact.win)
+
+
+@pytest.mark.parametrize(("a", "b"), [((0, 6), (0, 21)), ((4, 3), (2, 12)), ((0, 9), (7, 9))])
+def test_the_side_whose_poles_are_summed_changes_no_fraction(
+    a: tuple[int, int], b: tuple[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
+    _exact_match.cache_clear()
+    now = exact_match(first, second)
+    monkeypatch.setattr(sys.modules["sevens.odds.exact_match"], "_inside_residues", _one_step_at_a_time)
+    _exact_match.cache_clear()
+    assert _exact_match(first, second) == now  # as before: the poles of the second side, one product at a time
+    _exact_match.cache_clear()

@@ -26,8 +26,8 @@ from sevens.cli.errors import fail
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Phrases
 from sevens.odds import (
+    MOST_EVERY_SPLIT_POINTS,
     MOST_KNOCKOUT_POINTS,
-    MOST_POINTS,
     STEPS,
     WHY_NOT_BOTH_FLAIR,
     ExactKnockout,
@@ -252,8 +252,8 @@ def fractions_table(a: Order, b: Order, result: ExactMatch, width: int) -> Table
 
 def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> None:
     """Win, draw and loss of every split of ``total`` against ``vs``, FLAIR 0, 3, 6, ... in turn."""
-    if total + vs.total > MOST_POINTS:
-        fail(f"--every-split works out exact fractions, for a total and an opposing order of up to {MOST_POINTS} "
+    if total + vs.total > MOST_EVERY_SPLIT_POINTS:
+        fail(f"--every-split works out exact fractions, for a total and an opposing order of up to {MOST_EVERY_SPLIT_POINTS} "
              f"SCRUM points between them, got {total} + {vs.total}: --best-split {total} ranks the splits of any "
              "total in decimals")
     try:
