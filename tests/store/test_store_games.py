@@ -514,3 +514,50 @@ def test_counts_of_two_limits_with_other_windows_keep_each_other(
     assert count_failure(store_engine, client="10.0.0.2", at=1200.0, window=60) == 1
     assert count_failure(store_engine, client="new game 10.0.0.1", at=1300.0, window=3600) == 2
     assert count_failure(store_engine, client="10.0.0.2", at=1300.0, window=60) == 1  # its own window
+
+
+def test_delete_game_locks_the_game_it_is_the_rematch_of_in_id_order(
+    factory: sessionmaker[Session], now: datetime
+) -> None:
+    """Deleting a rematch clears the rematch_id of the older game it came from, which locks that
+    game's row too: in id order, as a sign-out of a browser playing both takes them. Taking the
+    rematch first, the two deadlocked on PostgreSQL and one of them failed."""
+    from sevens.store.retention import delete_game
+
+    with factory() as db:
+        old = started(db, now).id
+        rematch = started(db, now).id
+        assert old < rematch
+        row = db.get(GameRow, old)
+        assert row is not None
+        row.rematch_id = rematch
+        db.commit()
+    errors: list[BaseException] = []
+    signing_out = factory()
+    store.lock_game(signing_out, game_id=old)  # a sign-out, in the games' order: the old one first
+
+    def delete() -> None:
+        try:
+            with factory() as session:
+                delete_game(session, game_id=rematch)
+                session.commit()
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=delete)
+    thread.start()
+    thread.join(timeout=1.0)  # the deletion is now waiting for the old game's lock
+    try:
+        store.lock_game(signing_out, game_id=rematch)
+        signing_out.commit()
+    except BaseException as exc:
+        errors.append(exc)
+        signing_out.rollback()
+    finally:
+        signing_out.close()
+    thread.join()
+    assert not errors, errors
+    with factory() as db:
+        assert db.get(GameRow, rematch) is None
+        row = db.get(GameRow, old)
+        assert row is not None and row.rematch_id is None

@@ -55,7 +55,15 @@ def delete_game(session: Session, *, game_id: int) -> None:
     # The game's lock first, as a join takes it: a join that got in before is then seen (its new
     # bot token, labelled with the player's name, goes too), and one after finds no game. Read
     # before the lock, the tokens missed a join committing meanwhile and kept its token.
-    lock_game(session, game_id=game_id)
+    # The game it is the rematch of is written too (its rematch_id, below), so both are locked in
+    # id order, as a sign-out playing both locks them: the other way round, they deadlock.
+    previous = session.scalars(select(GameRow.id).where(GameRow.rematch_id == game_id)).all()
+    for locked in sorted({game_id, *previous}):
+        try:
+            lock_game(session, game_id=locked)
+        except NotFound:
+            if locked == game_id:
+                raise
     only_here = select(Grant.principal_id).where(Grant.game_id == game_id).except_(
         select(Grant.principal_id).where(Grant.game_id != game_id)
     )
