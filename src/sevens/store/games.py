@@ -500,6 +500,13 @@ def game_by_public_id(session: Session, *, public_id: str) -> GameRow:
     return game
 
 
+def game_still_there(session: Session, *, game_id: int) -> bool:
+    """Whether the game's row is in the database now (read afresh, not from the session's objects):
+    a request that found the game may meet its credential's grants already gone with a delete that
+    committed in between."""
+    return session.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
+
+
 def game_by_id(session: Session, *, game_id: int) -> GameRow:
     """The game with database id ``game_id``.
 
