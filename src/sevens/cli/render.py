@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from rich import box
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -18,7 +18,7 @@ from sevens.tournament.formats import Stage
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.lots import LotsDraw
 from sevens.tournament.progress import describe_progress, team_progress
-from sevens.tournament.scoring import NOTHING_THROWN, scoring_words
+from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import (
     DECIDED_BY_WORDS,
     Criterion,
@@ -45,6 +45,7 @@ __all__ = [
     "match_report",
     "percent",
     "scoring_lines",
+    "separation_sentence",
     "team_names",
     "team_story",
 ]
@@ -301,7 +302,7 @@ def scoring_lines(game: Game, match: MatchResult) -> list[RenderableType]:
     lines: list[RenderableType] = []
     for side in (match.home, match.away):
         name = game.setup.team(side.team).name
-        said = " · ".join(scoring_words(side.dice)) or NOTHING_THROWN
+        said = scoring_sentence(side.dice)
         # Indented under the match, so that a side's name does not read as the next match's title.
         lines.append(Phrases([f"  {name}:", *(p.plain for p in phrases(literal(said)))], indent=4))
     return lines
@@ -372,6 +373,17 @@ def describe_lots(draw: LotsDraw, names: Mapping[str, str] | None = None, *, wha
     return [*said, "placed them", *(f"{name}{',' if i < len(order) - 1 else '.'}" for i, name in enumerate(order))]
 
 
+def separation_sentence(
+    table: GroupTable, results: Iterable[GroupResult], name: Callable[[str], str] = str
+) -> str | None:
+    """What put each team above the next on the same league points, in one sentence for the
+    terminal (:func:`~sevens.tournament.standings.describe_separation`), or None if none was level."""
+    split = separations(table, results)
+    if not split:
+        return None
+    return "Level on league points: " + "; ".join(describe_separation(s, name) for s in split) + "."
+
+
 def group_notes(
     table: GroupTable, names: Mapping[str, str], first_knockout: Stage, results: Iterable[GroupResult] = ()
 ) -> list[RenderableType]:
@@ -380,10 +392,8 @@ def group_notes(
     which head-to-head counts), any lots it drew, with every throw (R10), and once the group is
     played who went through (R8)."""
     notes: list[RenderableType] = []
-    split = separations(table, results)
-    if split:
-        said = [describe_separation(s, lambda t: names.get(t, t)) for s in split]
-        sentence = "Level on league points: " + "; ".join(said) + "."
+    sentence = separation_sentence(table, results, lambda t: names.get(t, t))
+    if sentence:
         keep = sorted({names.get(r.team, r.team) for r in table.rows}, key=len, reverse=True)
         notes.append(Phrases([p.plain for p in phrases(literal(sentence), keep=[literal(k) for k in keep])], indent=2))
     notes += [Phrases(describe_lots(draw, names), indent=2) for draw in table.lots]

@@ -30,12 +30,12 @@ import typer
 from sevens.cli.errors import fail, hidden_character
 from sevens.cli.inputs import other_kind, parse_json, read_input, shown
 from sevens.cli.output import ResultsConsole, printing
-from sevens.cli.render import describe_lots
+from sevens.cli.render import describe_lots, separation_sentence
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
 from sevens.tournament.quoting import quoted
-from sevens.tournament.standings import GroupResult, GroupTable, describe_separation, group_table, separations
+from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
 __all__ = ["LOTS_DIGEST", "LOTS_STREAM", "lots_dice", "read_table_input", "register"]
 
@@ -125,11 +125,9 @@ def _print_table(table: GroupTable, results: tuple[GroupResult, ...], seed_note:
     played = len(results)
     with printing():
         console.print(grid)
-        split = separations(table, results)
-        if split:
-            # Whom each team was set against, and on which figures, as under the web's tables.
-            said = "; ".join(describe_separation(s) for s in split)
-            console.print(f"Level on league points: {said}.", markup=False)
+        sentence = separation_sentence(table, results)
+        if sentence:  # whom each team was set against, and on which figures, as under the web's tables
+            console.print(sentence, markup=False)
         n = len(table.rows)
         if not table.complete:
             console.print(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from sevens.rules.lines import Line
 from sevens.rules.play import Dice, flair_throw_line, force_die_line
 
-__all__ = ["NOTHING_THROWN", "scoring_words"]
+__all__ = ["NOTHING_THROWN", "scoring_sentence", "scoring_words"]
 
 NOTHING_THROWN = "nothing ordered, nothing thrown"
 """What a side says that ordered 0+0: it threw no dice, so :func:`scoring_words` has nothing to say."""
@@ -46,3 +46,12 @@ def scoring_words(dice: Dice) -> tuple[str, ...]:
             words += f"; {_counted(doubles, 'double, thrown again', 'doubles, each thrown again')}"
         said.append(words)
     return tuple(said)
+
+
+def scoring_sentence(dice: Dice) -> str:
+    """:func:`scoring_words` as one line, or :data:`NOTHING_THROWN` for a side that threw nothing.
+
+    >>> scoring_sentence(Dice(force=(), flair=()))
+    'nothing ordered, nothing thrown'
+    """
+    return " · ".join(scoring_words(dice)) or NOTHING_THROWN

@@ -32,6 +32,7 @@ from sevens.bots.strategies import hidden_entry_points
 from sevens.store.db import check_writable, is_in_memory, make_engine, make_sessionmaker, run_migrations
 from sevens.store.errors import DamagedRecord, StoreError
 from sevens.store.ratelimit import count_failure, make_key
+from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
@@ -55,7 +56,7 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code, scoring_words
+from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code
 
 __all__ = ["create_app", "utc_now"]
 
@@ -390,7 +391,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["qr_code"] = qr_code
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
-    templates.env.globals["scoring_words"] = scoring_words
+    templates.env.globals["scoring_sentence"] = scoring_sentence
     # Set before any template is compiled: the compiler reads it.
     templates.env.finalize = printable
     app.state.templates = templates

@@ -38,7 +38,6 @@ from sevens.tournament.outlook import describe_after, describe_outlook, game_out
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
-from sevens.tournament.scoring import scoring_words
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
 from sevens.tournament.standings import GroupTable, Separation, TableRow, describe_separation, separations
 from sevens.web.odds_process import OddsQuestion, odds_key
@@ -69,7 +68,6 @@ __all__ = [
     "player_view",
     "printable",
     "record_text",
-    "scoring_words",
     "spectator_view",
     "team_history",
     "verify",
