@@ -697,7 +697,7 @@ def join(
         seat, joined = _invited_seat(db, token, request, limiter, principal, clock())
     except Gone as exc:  # used by someone else or expired while the form was open
         used = seat_by_invite(db, token=token)
-        if used is not None and _other_tab_took(db, pre_session, used, clock()) == used.player_id:
+        if used is not None and seat_of_new_browser(db, pre_session=pre_session, game_id=used.game_id, now=clock()) == used.player_id:
             return _redirect(f"/games/{store.game_by_id(db, game_id=used.game_id).public_id}/play")
         return _invite_gone(request, db, token, exc, name)
     game = store.game_by_id(db, game_id=seat.game_id)
@@ -715,7 +715,7 @@ def join(
     # grants; a new browser's, by the form token its tabs share (the first join's session keeps it).
     store.lock_game(db, game_id=game.id)
     held = _held_seat(db, principal, seat)
-    other_tab = _other_tab_took(db, pre_session, seat, clock())
+    other_tab = seat_of_new_browser(db, pre_session=pre_session, game_id=seat.game_id, now=clock())
     if other_tab == seat.player_id:  # this very invite, joined in another tab a moment ago
         db.rollback()
         return _redirect(f"/games/{game.public_id}/play")
@@ -735,12 +735,6 @@ def join(
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
     return _with_session_cookie(request, _redirect(f"/games/{game.public_id}/play"), new, settings)
-
-
-def _other_tab_took(db: SessionDep, pre_session: str, seat: SeatRow, now: datetime) -> str | None:
-    """The seat of ``seat``'s game that this browser, with no session cookie yet, took a moment ago
-    in another tab (``pre_session``: its forms' CSRF token), whose answer brings the session cookie."""
-    return seat_of_new_browser(db, pre_session=pre_session, game_id=seat.game_id, now=now)
 
 
 @router.post("/signout")
