@@ -31,6 +31,17 @@ HEIGHT = "() => document.documentElement.scrollHeight"
 OPEN_ALL = "() => document.querySelectorAll('details.autopilot-box').forEach(d => { d.open = true; })"
 
 
+def play_page_without_script(chromium: Any, server: str, name: str) -> tuple[Any, Any, Any]:
+    """A one-seat game set up on a phone, then its player's page opened in that browser with the
+    script off: the setup context, the script-less one and its page."""
+    setup = chromium.new_context(**PHONE)
+    organise = start_with_one_seat(setup.new_page(), server, name, hours="24")
+    context = chromium.new_context(**PHONE, java_script_enabled=False, storage_state=setup.storage_state())
+    page = context.new_page()
+    visit(page, organise.removesuffix("/organise") + "/play")
+    return setup, context, page
+
+
 def test_a_four_team_seats_page_is_shorter_with_the_autopilots_folded(server: str, chromium: Any) -> None:
     """Each of a seat's teams had its autopilot menu, knockout-weight box, Set and four lines of
     hint in sight: a four-team seat's page was 8337 px long at 390 px and 4694 px at 1280 (measured
@@ -76,11 +87,7 @@ def test_the_folded_autopilot_works_without_the_script_and_stays_open_once_chose
     page comes back with that team's controls open and its summary saying the new autopilot."""
     from playwright.sync_api import expect
 
-    setup = chromium.new_context(**PHONE)
-    organise = start_with_one_seat(setup.new_page(), server, "No script cup", hours="24")
-    context = chromium.new_context(**PHONE, java_script_enabled=False, storage_state=setup.storage_state())
-    page = context.new_page()
-    visit(page, organise.removesuffix("/organise") + "/play")
+    setup, context, page = play_page_without_script(chromium, server, "No script cup")
     fold = page.locator("details.autopilot-box").first
     menu = fold.locator("select[name=strategy]")
     expect(menu).to_be_hidden()
@@ -216,11 +223,7 @@ def test_without_the_script_an_empty_box_is_refused_by_the_browser(server: str, 
     sends nothing, and the page still says that no order was given."""
     from playwright.sync_api import expect
 
-    setup = chromium.new_context(**PHONE)
-    organise = start_with_one_seat(setup.new_page(), server, "Untyped, no script cup", hours="24")
-    context = chromium.new_context(**PHONE, java_script_enabled=False, storage_state=setup.storage_state())
-    page = context.new_page()
-    visit(page, organise.removesuffix("/organise") + "/play")
+    setup, context, page = play_page_without_script(chromium, server, "Untyped, no script cup")
     form = page.locator("form.order-form").first
     team = str(form.get_attribute("data-team"))
     form.locator("button[value=ready]").click()
