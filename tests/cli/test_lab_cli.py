@@ -1180,7 +1180,9 @@ def test_a_module_named_without_its_strategy_is_told_to_name_the_strategy_in_it(
     assert result.exit_code == 2
     assert result.stderr.startswith(f"error: {option}: there is no strategy called '{module}'; "), result.stderr
     assert result.stderr.endswith(f"or give a 'module:attribute' path ('{module}' is a module here: name the strategy "
-                                  f"in it, as '{module}:NAME')\n"), result.stderr
+                                  f"in it, as '{module}:NAME'), or register a name of your own as an entry point in "
+                                  "the group 'sevens.strategies' (docs/strategy.md, Writing your own strategy)\n"), \
+        result.stderr
     assert "is a module" not in runner.invoke(app, ["lab", "--strategies", "even,json"]).stderr  # Python's own
 
 

@@ -485,11 +485,27 @@ def test_a_slow_strategy_shows_progress_while_a_batch_plays_and_the_results_are_
     ("lab/pacers.py:SaveThenFlair", "run from the folder that holds pacers.py"),
     # A dotted path, as Python writes one: the list of built-ins said nothing of the colon wanted.
     ("pacers.SaveThenFlair", "or give a 'module:attribute' path ('pacers:SaveThenFlair'?)"),
+    # The file alone, as a shell completes it: read as a dotted path, it was told "('pacers:py'?)".
+    ("pacers.py", "('pacers.py' is a file, and a strategy is named by its module and the name in it: run from the "
+                  "folder that holds pacers.py and name it as 'pacers:NAME')"),
+    ("./lab/pacers.py", "run from the folder that holds pacers.py and name it as 'pacers:NAME'"),
 ])
 def test_a_strategy_named_by_its_file_or_a_dotted_path_is_refused_saying_how_to_name_it(typed: str, says: str) -> None:
     with pytest.raises(ValueError) as caught:
         run_lab(["even", typed], 8, seed=1, teams=8)
     assert says in str(caught.value)
+    assert ":py'" not in str(caught.value)
+
+
+def test_a_name_that_is_no_strategy_is_told_how_to_register_one() -> None:
+    """The list of names and 'a module:attribute path' said nothing of the entry points that register a
+    name of one's own, which the guide's own example uses."""
+    with pytest.raises(ValueError) as caught:
+        run_lab(["even", "save-then-flair-mine"], 8, seed=1, teams=8)
+    assert str(caught.value).endswith(
+        "or register a name of your own as an entry point in the group 'sevens.strategies' (docs/strategy.md, "
+        "Writing your own strategy)"
+    )
 
 
 class Nameless:

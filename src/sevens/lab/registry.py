@@ -213,7 +213,11 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
     >>> resolve("pacers.SaveThenFlair")
     Traceback (most recent call last):
     ...
-    ValueError: there is no strategy called 'pacers.SaveThenFlair'; ... or give a 'module:attribute' path ('pacers:SaveThenFlair'?)
+    ValueError: there is no strategy called 'pacers.SaveThenFlair'; ... or give a 'module:attribute' path ('pacers:SaveThenFlair'?), ...
+    >>> resolve("pacers.py")
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no strategy called 'pacers.py'; ... path ('pacers.py' is a file, and a strategy is named by its module and the name in it: run from the folder that holds pacers.py and name it as 'pacers:NAME'), or register a name of your own as an entry point in the group 'sevens.strategies' (docs/strategy.md, Writing your own strategy)
     """
     bots = _scalar_bots()
     if scalar and name in bots:
@@ -229,6 +233,11 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
         return _wrap(target, name)
     module, dot, attribute = name.rpartition(".")
     meant = f" ('{module}:{attribute}'?)" if dot and module and attribute else ""
+    if name.endswith(".py"):
+        # 'pacers.py' or './pacers.py', the file itself: read as a dotted path, it was 'pacers:py'?
+        file = os.path.basename(name)
+        meant = (f" ({name!r} is a file, and a strategy is named by its module and the name in it: run from the "
+                 f"folder that holds {file} and name it as '{file.removesuffix('.py')}:NAME')")
     if not meant and _is_module(name):
         # 'pacers' for the pacers.py beside it: the module, not a strategy in it.
         meant = f" ({name!r} is a module here: name the strategy in it, as '{name}:NAME')"
@@ -239,5 +248,6 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
     raise ValueError(
         f"there is no strategy called {name!r}{near}; choose one of: {', '.join(available())}, "
         f"one of {', '.join(WEIGHTED)} with a knockout weight ('even-flair@1.5'), "
-        f"or give a 'module:attribute' path{meant}"
+        f"or give a 'module:attribute' path{meant}, or register a name of your own as an entry point in the group "
+        f"{ENTRY_POINT_GROUP!r} (docs/strategy.md, Writing your own strategy)"
     )
