@@ -487,6 +487,19 @@ def test_a_run_too_short_for_every_strategy_to_play_is_refused_saying_why_and_wh
     assert run.stderr == f"error: {says}\n"
 
 
+@pytest.mark.parametrize("tournaments", [1, 2])
+def test_the_table_and_the_plot_count_the_tournaments_in_words(tmp_path: Path, tournaments: int) -> None:
+    """A run of one tournament was titled "1 tournaments of 8 teams", in the table and in the plot."""
+    plot = tmp_path / "ranking.svg"
+    result = runner.invoke(app, ["lab", "--strategies", "even,random", "--teams", "8", "--tournaments",
+                                 str(tournaments), "--plot", str(plot)])
+    assert result.exit_code == 0, result.output
+    said = f"{tournaments} tournament{'s' if tournaments > 1 else ''} of 8 teams,"
+    assert " ".join(result.stdout.split()[:5]) == said, result.stdout
+    # matplotlib draws an SVG's text as paths, each text in a comment before them
+    assert f"<!-- {said.rstrip(',')} (seed 0) -->" in plot.read_text()
+
+
 def test_an_existing_plot_is_refused_before_simulating_and_left_as_it_was(tmp_path: Path) -> None:
     plot = tmp_path / "ranking.png"
     plot.write_bytes(b"an earlier plot")
@@ -1219,7 +1232,7 @@ def test_a_run_of_one_tournament_stopped_is_not_told_to_run_fewer_but_that_a_str
     said = err.decode()
     assert run.returncode == 128 + signal.SIGTERM, said
     assert out == b""
-    assert said.startswith("error: stopped by SIGTERM (kill) after about 0 of 1 tournaments: "), said
+    assert said.startswith("error: stopped by SIGTERM (kill) after about 0 of 1 tournament: "), said
     assert said.rstrip().endswith(
         "a run of one tournament is as short as a run gets, so one that takes this long has a strategy slow to decide: "
         "a one-decision bot (order(view, rng)) is asked once per team and turn, far slower than a batch strategy "

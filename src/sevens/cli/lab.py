@@ -119,10 +119,16 @@ def _table(result: object, console: Console) -> Table:
     return _one_a_line(result)
 
 
+def _count(tournaments: int) -> str:
+    from sevens.lab.run import counted  # loaded by then: the run's module is what made the figures
+
+    return counted(tournaments)
+
+
 def _title(result: LabResult) -> str:
     against = "" if result.field is None else f", one team at a time against a field of {result.field}"
     return (
-        f"{result.totals.tournaments:,} tournaments of {result.teams} teams, seed {result.seed}{against} "
+        f"{_count(result.totals.tournaments)} of {result.teams} teams, seed {result.seed}{against} "
         f"(rates per team entered with their 95% intervals, ± where symmetric, else (low–high); "
         f"neutral title rate {100 / result.teams:.2f}%)"
     )
@@ -374,7 +380,7 @@ def lab(
         fail(f"the run stopped: {exc}", code=1)
     except ClusterError as exc:  # the Dask cluster failed the run: as with Ctrl-C, what was done is not shown
         fail(
-            f"the run stopped after about {simulated:,} of {tournaments:,} tournaments: {exc}; nothing is printed "
+            f"the run stopped after about {simulated:,} of {_count(tournaments)}: {exc}; nothing is printed "
             "or plotted, since a part of a run depends on which batches happened to finish",
             code=1,
         )
@@ -386,7 +392,7 @@ def lab(
         # abruptly while the future was running or pending., raised while ... played": no cause, no fix.
         playing = f"while {', '.join(own)} played" if own else "while the built-in strategies played"
         fail(
-            f"the run stopped after about {simulated:,} of {tournaments:,} tournaments: a worker process ended "
+            f"the run stopped after about {simulated:,} of {_count(tournaments)}: a worker process ended "
             f"abruptly {playing}, with no error to report; a strategy that ends its own process (os._exit, a "
             "signal, a crash in compiled code) does this, and so does the system stopping a worker short of "
             "memory (dmesg then names it); nothing is printed or plotted, since a part of a run depends on which "
@@ -444,7 +450,7 @@ def _interrupted(
     # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
     # tournaments: "about".
     stopped = (
-        f"{interrupted} after about {simulated:,} of {tournaments:,} tournaments: nothing is printed or plotted, "
+        f"{interrupted} after about {simulated:,} of {_count(tournaments)}: nothing is printed or plotted, "
         "since a part of a run depends on which batches happened to finish"
     )
     if doing == "no workers":

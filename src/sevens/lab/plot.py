@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from sevens.extras import require
 from sevens.lab.registry import WEIGHTED_TYPES, resolve
-from sevens.lab.run import LabResult, StrategyRow
+from sevens.lab.run import LabResult, StrategyRow, counted
 from sevens.lab.smart import FieldReaderPacing
 
 if TYPE_CHECKING:
@@ -143,7 +143,7 @@ def ranking_figure(result: LabResult) -> Figure:
                 textcoords="offset points", ha="center", va="bottom", color="#aa3333", fontsize=8)
     ax.set_xlabel("titles per team entered (%), 95% interval")
     against = "" if result.field is None else f"\none team at a time against {result.field}"  # own line: fits
-    ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams (seed {result.seed}){against}",
+    ax.set_title(f"{counted(result.totals.tournaments)} of {result.teams} teams (seed {result.seed}){against}",
                  fontsize=10, pad=16)
     fig.tight_layout()
     return fig
@@ -222,7 +222,7 @@ def weights_figure(result: LabResult) -> Figure:
         ax.set_xlabel("knockout weight K (1 = even pacing; below 1 spends more in the groups)")
     ax.set_ylabel("titles per team entered (%)")
     against = "" if result.field is None else f"\none team at a time against {result.field}"  # own line: fits
-    ax.set_title(f"{result.totals.tournaments:,} tournaments of {result.teams} teams{against}", fontsize=10)
+    ax.set_title(f"{counted(result.totals.tournaments)} of {result.teams} teams{against}", fontsize=10)
     ax.legend(loc="best")  # "lower center" covered a point at a low rate there
     fig.tight_layout()
     return fig

@@ -59,6 +59,7 @@ __all__ = [
     "LabResult",
     "StrategyRow",
     "Totals",
+    "counted",
     "WorkersCut",
     "check_run",
     "default_workers",
@@ -593,6 +594,16 @@ MAX_TOURNAMENTS = 10**12  # 16 teams' squared SCRUM left (160^2 each) still fits
 class WorkersCut(UserWarning):
     """:func:`run_lab` was asked for more workers than the run has batches, or than the cores it may
     use (:func:`sevens.lab.cores.available_cores`), and plays with fewer (:func:`workers_to_use`)."""
+
+
+def counted(tournaments: int) -> str:
+    """A number of tournaments in words, for the table's and the plot's titles and the messages: a
+    run of one said "1 tournaments of 16 teams".
+
+    >>> counted(1), counted(20000)
+    ('1 tournament', '20,000 tournaments')
+    """
+    return f"{tournaments:,} tournament{'' if tournaments == 1 else 's'}"
 
 
 def workers_to_use(workers: int, tournaments: int, batch_size: int = BATCH_SIZE,
