@@ -20,6 +20,7 @@ from sevens.lab.run import run_lab
 from sevens.lab.simulate import simulate
 from sevens.lab.strategies import BatchView, Orders, StrategyError, paced_total, split_orders
 from sevens.rules import Order
+from sevens.tournament.game import ManagerView
 from strategy_sources import FAILS_ONCE
 
 HERE = __name__
@@ -153,6 +154,37 @@ class BadOrder:
         return Order(force=0, flair=4)
 
 
+class BotRaisesLate:
+    """A one-decision bot whose code fails for one team only, in its second match, raising with no message."""
+
+    name = "bot-raises-late"
+
+    def order(self, view: ManagerView, rng: object) -> Order:
+        if view.turn == 2 and view.team == "b3":
+            raise LookupError
+        return Order(force=0, flair=0)
+
+
+class BotChangesItsView:
+    """A one-decision bot that writes what it works out into its view."""
+
+    name = "bot-changes-its-view"
+
+    def order(self, view: ManagerView, rng: object) -> Order:
+        view.scrum -= 10  # type: ignore[misc]
+        return Order(force=0, flair=0)
+
+
+class ChangesItsView:
+    """A batch strategy that sets a field of its view."""
+
+    name = "changes-its-view"
+
+    def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
+        view.turn = 0  # type: ignore[misc]
+        return _even(view)
+
+
 class TupleOrder:
     """A one-decision bot that returns a tuple instead of an Order."""
 
@@ -210,6 +242,16 @@ HOW = "split_orders(total, flair_share, view.scrum) from sevens.lab.strategies m
     (Text, ["strategy 'text' gave FLAIR as text (<U21) in turn 1", "integer arrays"]),
     (BadOrder, ["strategy 'bad-order' raised OrderError: R3: FLAIR points must be a multiple of 3",
                 "test_lab_own_strategies.py, line ", "in turn 1 (group round 1)"]),
+    # A bot decides for one team: "deciding for 32 teams" left its author to find which, and what it held.
+    # An exception without a message read "LookupError: at ...".
+    (BotRaisesLate, ["strategy 'bot-raises-late' raised LookupError at ", "test_lab_own_strategies.py, line ",
+                     ", deciding for team b3, holding ", " SCRUM, in turn 2 (group round 2); the lab runs"]),
+    # A frozen view was said as "FrozenInstanceError: cannot assign to field 'scrum'", with "fix it" alone.
+    (BotChangesItsView, ["raised FrozenInstanceError: cannot assign to field 'scrum' at ", "deciding for team a",
+                         "holding 100 SCRUM, in turn 1 (group round 1); the view the lab gives (and an Order) cannot "
+                         "be changed: keep what you work out in variables of your own, or on the strategy object"]),
+    (ChangesItsView, ["raised FrozenInstanceError: cannot assign to field 'turn' at ", "deciding for 32 teams in turn 1",
+                      "the view the lab gives (and an Order) cannot be changed"]),
     # Said as what the bot returned: "raised TypeError" sent its author looking for a raise.
     (TupleOrder, ["strategy 'tuple-order' returned tuple (10, 9) for team ", " in turn 1 (group round 1), not an "
                   "Order: order(view, rng) must return a sevens.rules.Order; if the pair is (force, flair), return "

@@ -24,19 +24,27 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from contextlib import nullcontext
-from dataclasses import dataclass, fields, replace
+from dataclasses import FrozenInstanceError, dataclass, fields, replace
 from enum import IntEnum
 from functools import lru_cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from sevens.bots.strategies import raised_at
+from sevens.bots.strategies import raised_at, shown_raised
 from sevens.lab import held, kernels
 from sevens.lab.cores import available_cores
 from sevens.lab.sampling import Lines, TableSampler, point_weights, sample_lines
 from sevens.lab.smart import rest_table
-from sevens.lab.strategies import BatchStrategy, BatchView, NotAnOrder, Orders, ScalarAdapter, StrategyError
+from sevens.lab.strategies import (
+    BatchStrategy,
+    BatchView,
+    BotRaised,
+    NotAnOrder,
+    Orders,
+    ScalarAdapter,
+    StrategyError,
+)
 from sevens.rules import (
     FLAIR_OPTION_COST,
     MAX_ORDER_POINTS,
@@ -182,6 +190,10 @@ def _fix_for(exc: BaseException) -> str:
         # numpy says only that the destination is read-only, not whose it is nor what to do.
         return ("the view's arrays are the run's own figures, read-only: copy one to work on it (view.scrum.copy()), "
                 "and run again")
+    if isinstance(exc, FrozenInstanceError):
+        # "cannot assign to field 'scrum'": the view (a bot's ManagerView too) is frozen, as an Order is.
+        return ("the view the lab gives (and an Order) cannot be changed: keep what you work out in variables of your "
+                "own, or on the strategy object, and run again")
     return "the lab runs a strategy's code as it is: fix it and run again"
 
 
@@ -195,9 +207,17 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
         raise
     except NotAnOrder as exc:
         raise StrategyError(_not_an_order(name, exc, view, when)) from None
+    except BotRaised as asked:  # a bot decides for one team: that one, and what it held
+        exc = asked.__cause__
+        assert exc is not None
+        i = asked.index
+        raise StrategyError(
+            f"strategy {name} raised {shown_raised(exc)}{raised_at(exc)}, deciding for team "
+            f"{team_id(int(view.team[i]))}, holding {int(view.scrum[i])} SCRUM, in {when}; {_fix_for(exc)}"
+        ) from exc
     except (Exception, SystemExit) as exc:  # the strategy's own code (sys.exit too): say whose and where, not a traceback through the lab
         raise StrategyError(
-            f"strategy {name} raised {type(exc).__name__}: {exc}{raised_at(exc)}, deciding for {view.size} teams in "
+            f"strategy {name} raised {shown_raised(exc)}{raised_at(exc)}, deciding for {view.size} teams in "
             f"{when}; {_fix_for(exc)}"
         ) from exc
     if not isinstance(made, tuple | list) or len(made) != 2:

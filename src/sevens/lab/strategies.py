@@ -32,6 +32,7 @@ from sevens.tournament.formats import Stage
 __all__ = [
     "BatchStrategy",
     "BatchView",
+    "BotRaised",
     "EvenPacing",
     "GroupBlitzPacing",
     "KnockoutSaverPacing",
@@ -65,6 +66,16 @@ class NotAnOrder(TypeError):
     def __init__(self, returned: object, index: int) -> None:
         super().__init__(f"order(view, rng) returned {type(returned).__name__} {returned!r}, not an Order")
         self.returned = returned
+        self.index = index
+
+
+class BotRaised(Exception):
+    """A one-decision bot's ``order(view, rng)`` raised (its exception is the ``__cause__``) when
+    asked for the team at ``index`` of the batch's view: the simulator names that team, not the
+    whole view, since a bot decides for one team at a time."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(f"order(view, rng) raised for the team at {index} of the view")
         self.index = index
 
 
@@ -316,7 +327,10 @@ class ScalarAdapter:
         seeds = rng.integers(0, 2**63, view.size)
         decide = self.strategy.order  # type: ignore[attr-defined]
         for i in range(view.size):
-            order = decide(make_view(i), random.Random(int(seeds[i])))
+            try:
+                order = decide(make_view(i), random.Random(int(seeds[i])))
+            except (Exception, SystemExit) as exc:  # the bot's own code: which team it was deciding for
+                raise BotRaised(i) from exc
             if not isinstance(order, Order):
                 raise NotAnOrder(order, i)
             force[i] = order.force
