@@ -208,13 +208,13 @@ def _ask(strategy: BatchStrategy, name: str, view: BatchView, rng: np.random.Gen
     except NotAnOrder as exc:
         raise StrategyError(_not_an_order(name, exc, view, when)) from None
     except BotRaised as asked:  # a bot decides for one team: that one, and what it held
-        exc = asked.__cause__
-        assert exc is not None
+        cause = asked.__cause__
+        assert cause is not None
         i = asked.index
         raise StrategyError(
-            f"strategy {name} raised {shown_raised(exc)}{raised_at(exc)}, deciding for team "
-            f"{team_id(int(view.team[i]))}, holding {int(view.scrum[i])} SCRUM, in {when}; {_fix_for(exc)}"
-        ) from exc
+            f"strategy {name} raised {shown_raised(cause)}{raised_at(cause)}, deciding for team "
+            f"{team_id(int(view.team[i]))}, holding {int(view.scrum[i])} SCRUM, in {when}; {_fix_for(cause)}"
+        ) from cause
     except (Exception, SystemExit) as exc:  # the strategy's own code (sys.exit too): say whose and where, not a traceback through the lab
         raise StrategyError(
             f"strategy {name} raised {shown_raised(exc)}{raised_at(exc)}, deciding for {view.size} teams in "
