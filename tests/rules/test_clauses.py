@@ -207,6 +207,18 @@ def test_r3_bad_orders_are_refused_naming_the_rule(force: object, flair: object,
     assert str(caught.value).startswith("R3: ")
 
 
+def test_r3_numpy_whole_numbers_are_whole_numbers_and_numpy_bools_are_not() -> None:
+    """A bot computing its order with numpy gives numpy integers: they are whole numbers of points
+    (the order holds plain ints), while numpy's True is no more a number of points than Python's."""
+    import numpy as np
+
+    order = validate_order(np.int64(4), np.int32(6), scrum=100)
+    assert (order.force, order.flair) == (4, 6)
+    assert type(order.force) is int and type(order.flair) is int
+    with pytest.raises(OrderError, match="whole number"):
+        validate_order(np.bool_(True), 0, scrum=100)
+
+
 def test_r3_zero_orders_and_whole_balance_are_legal() -> None:
     """R3: "A team's order for one match is two whole numbers: FORCE points and FLAIR points. ... Both may be 0."
     """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 
 __all__ = [
@@ -37,6 +38,9 @@ def _whole(name: str, value: object) -> int:
     # bool is an int subclass; True is not a number of points.
     if isinstance(value, bool) or not isinstance(value, int):
         if isinstance(value, float) and value.is_integer():
+            return int(value)
+        # numpy's integers (a bot working on arrays) are whole numbers too; numpy's bool is not Integral.
+        if isinstance(value, numbers.Integral) and not isinstance(value, bool):
             return int(value)
         raise OrderError("R3", f"{name} points must be a whole number, got {value!r}", field=name.lower())
     return value
