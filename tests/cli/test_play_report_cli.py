@@ -158,6 +158,28 @@ def test_m_at_the_order_prompt_lists_each_teams_whole_tournament(tmp_path: Path)
     assert "Refused: no team is named 'Nowhere'" in " ".join(out.split())
 
 
+def test_m_in_a_shared_terminal_shows_no_order_of_the_open_turn(tmp_path: Path) -> None:
+    """R13 at one keyboard: Ann types Fiji's order for turn 2, then Bob, at his prompt, asks for
+    Fiji's matches (m Fiji): the list names Fiji's turn-2 match and no order of it. Once turn 2 is
+    resolved, m Fiji shows that order, so the check below would see it if it leaked."""
+    path = tmp_path / "game.json"
+    turn = "\n" + "0 0\ny\n" * 2  # Enter at the hand-over, then the person's two orders
+    typed = (turn * 2 + "\n17 6\ny\n0 0\ny\n" + "\nm Fiji\n" + "0 0\ny\n" * 2
+             + "\nm Fiji\n" + "0 0\ny\n" * 2 + ("\n" + "0 0\ny\n" * 2) * 12)
+    result = runner.invoke(app, ["play", "--humans", "2", "--names", "Ann,Bob", "--seed", "story", "--no-save",
+                                 "--record", str(path)], input=typed, env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Ann types the orders of Fiji" in out  # the draw the typed lines are for
+    first = out.index("(? for help): m Fiji\n")
+    second = out.index("(? for help): m Fiji\n", first + 1)
+    open_turn = out[first:out.index("Order for", first)]
+    assert re.search(r"Turn 2, group: v [A-Za-z ]+, to play\.", open_turn), open_turn
+    assert "17+6" not in open_turn and "Turn 2, group: v" in open_turn, open_turn
+    resolved = out[second:out.index("Order for", second)]
+    assert re.search(r"Turn 2, group: v [A-Za-z ]+, \w+ [^;]+; order 17\+6 against", resolved), resolved
+
+
 def test_play_help_says_what_the_order_prompt_takes_besides_an_order() -> None:
     """? t and m were said only by ? at the prompt, once a game had begun: a player reading
     ``sevens play --help`` first learnt none of them."""

@@ -17,7 +17,6 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Stage
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.lots import LotsDraw
-from sevens.tournament.progress import describe_progress, team_progress
 from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import (
     DECIDED_BY_WORDS,
@@ -27,6 +26,7 @@ from sevens.tournament.standings import (
     describe_separation,
     separations,
 )
+from sevens.tournament.story import team_story as told
 
 __all__ = [
     "EXPLAIN",
@@ -309,37 +309,31 @@ def scoring_lines(game: Game, match: MatchResult) -> list[RenderableType]:
 
 
 def team_story(game: Game, team: str) -> list[str]:
-    """``team``'s whole tournament so far, a line a match, as the web's team page lists it: the
-    turn, the opponent, how it ended, both orders, and its SCRUM before and after (with the
-    winner's 10, R4); then how far it has gone and its match in the open turn, if any. Resolved
-    turns only: an order of the open turn is nobody's to see (R13).
+    """``team``'s whole tournament so far (:func:`sevens.tournament.story.team_story`), a line a
+    match, as the web's team page lists it: the turn, the opponent, how it ended, both orders, and
+    its SCRUM before and after (with the winner's 10, R4); then how far it has gone and its match
+    in the open turn, if any. Resolved turns only: an order of the open turn is nobody's to see (R13).
 
     Raises:
         KeyError: no such team in the game.
     """
     setup = game.setup
-    info = setup.team(team)
-    lines = [f"{info.name}, group {info.group}:"]
-    for turn in game.turns:
-        for m in turn.matches:
-            if team not in (m.home.team, m.away.team):
-                continue
-            own, other = (m.home, m.away) if m.home.team == team else (m.away, m.home)
-            outcome = "drew" if m.winner is None else "won" if m.winner == team else "lost"
-            spent = own.order.force + own.order.flair
-            bonus = ", +10 win" if m.winner == team else ""
-            lines.append(
-                f"  Turn {turn.number}, {turn.stage}: v {setup.team(other.team).name}, {outcome} {m.summary}; "
-                f"order {own.order.force}+{own.order.flair} against {other.order.force}+{other.order.flair}; "
-                f"SCRUM {own.scrum_before}->{own.scrum_after} (spent {spent}{bonus})"
-            )
-    if len(lines) == 1:
+    story = told(game, team, lambda t: setup.team(t).name)
+    lines = [f"{setup.team(story.team).name}, group {story.group}:"]
+    for m in story.matches:
+        own, other = m.own.order, m.other.order
+        bonus = f", +{m.bonus} win" if m.bonus else ""
+        lines.append(
+            f"  Turn {m.turn}, {m.stage}: v {setup.team(m.other.team).name}, {m.result}; "
+            f"order {own.force}+{own.flair} against {other.force}+{other.flair}; "
+            f"SCRUM {m.own.scrum_before}->{m.own.scrum_after} (spent {m.spent}{bonus})"
+        )
+    if not story.matches:
         lines.append("  No match played yet.")
-    lines.append(f"  {describe_progress(team_progress(game, team), lambda t: setup.team(t).name)}")
-    upcoming = next((f for f in game.fixtures() if team in (f.home, f.away)), None) if not game.finished else None
+    lines.append(f"  {story.said}")
+    upcoming = story.next_match
     if upcoming is not None:
-        other_team = upcoming.away if upcoming.home == team else upcoming.home
-        lines.append(f"  Turn {game.turn_number}, {game.stage}: v {setup.team(other_team).name}, to play.")
+        lines.append(f"  Turn {upcoming.turn}, {upcoming.stage}: v {setup.team(upcoming.opponent).name}, to play.")
     return lines
 
 

@@ -40,6 +40,7 @@ from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
 from sevens.tournament.standings import GroupTable, Separation, TableRow, describe_separation, separations
+from sevens.tournament.story import StoryMatch, TeamStory, UpNext, team_story
 from sevens.web.odds_process import OddsQuestion, odds_key
 
 __all__ = [
@@ -595,42 +596,33 @@ class SpectatorView:
 
 @dataclass(frozen=True, slots=True)
 class TeamHistory:
-    """One team's tournament as anyone who may watch the game sees it: its resolved matches in order
-    (never an order of the open turn, R13), where it stands, and its match in the open turn."""
+    """One team's tournament as anyone who may watch the game sees it: its story
+    (:func:`sevens.tournament.story.team_story`, resolved turns only, R13), none before the game
+    starts, and for each match the bots that played seats nobody played then
+    (:meth:`SpectatorView.bots_then`), which its report names."""
 
     view: SpectatorView
     team: str
-    # (turn, stage, match, the bots that played seats nobody played then: SpectatorView.bots_then)
-    matches: tuple[tuple[int, str, MatchResult, dict[str, str]], ...]
-    progress: str  # how far it went (tournament.progress.describe_progress)
-    next_match: tuple[str, str, str] | None  # (match id, stage, opponent) in the open turn
+    story: TeamStory | None
+    matches: tuple[tuple[StoryMatch, dict[str, str]], ...]
 
-    def sides(self, match: MatchResult) -> tuple[MatchSide, MatchSide]:
-        """The team's side of ``match``, then its opponent's."""
-        return (match.home, match.away) if match.home.team == self.team else (match.away, match.home)
+    @property
+    def progress(self) -> str:
+        """How far it went (:func:`sevens.tournament.progress.describe_progress`)."""
+        return "" if self.story is None else self.story.said
 
-    def outcome(self, match: MatchResult) -> str:
-        """``won``, ``lost`` or ``drew``."""
-        return "drew" if match.winner is None else "won" if match.winner == self.team else "lost"
+    @property
+    def next_match(self) -> UpNext | None:
+        """Its match in the open turn, if any: whom it plays, no order (R13)."""
+        return None if self.story is None else self.story.next_match
 
 
 def team_history(view: SpectatorView, team: str) -> TeamHistory:
     """``team``'s page (:class:`TeamHistory`), from the game's public view."""
-    matches = tuple(
-        (number, stage, m, view.bots_then(number))
-        for number, stage, played in view.history
-        for m in played
-        if team in (m.home.team, m.away.team)
-    )
-    progress = ""
-    if view.state is not None:
-        progress = describe_progress(team_progress(view.state, team), view.name, ended=view.status == "ended")
-    next_match = next(
-        ((match_id, stage, away if home == team else home) for match_id, stage, home, away in view.fixtures
-         if team in (home, away)),
-        None,
-    )
-    return TeamHistory(view, team, matches, progress, next_match)
+    if view.state is None:
+        return TeamHistory(view, team, None, ())
+    story = team_story(view.state, team, view.name, ended=view.status == "ended")
+    return TeamHistory(view, team, story, tuple((m, view.bots_then(m.turn)) for m in story.matches))
 
 
 def _side_dict(side: MatchSide) -> dict[str, Any]:
