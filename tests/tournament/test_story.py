@@ -4,6 +4,8 @@ and the game record, and for R13 against the orders of the turn still open."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from tournament_helpers import SEED, make_setup, zero_orders
 
@@ -68,7 +70,7 @@ def test_a_story_holds_the_resolved_turns_only_and_its_open_match_without_an_ord
     """R13: a story of the game before turn n is resolved holds no match of turn n, so none of its
     orders; its match of turn n is the fixture and the opponent. Once resolved, both orders are in."""
     games = _turn_by_turn(16)
-    for before, after in zip(games, games[1:], strict=False):
+    for before, after in pairwise(games):
         resolved = after.turns[-1]
         for team in before.teams_in_play():
             story = team_story(before, team)
