@@ -15,6 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
+from sevens.cli.render import team_story
+from sevens.rules import Order, seed_commitment
+from sevens.tournament import Player, PlayerId, TurnOrder, draw_game, new_game, resolve_turn
+from sevens.tournament.formats import default_format
 
 runner = CliRunner()
 
@@ -178,6 +182,29 @@ def test_m_in_a_shared_terminal_shows_no_order_of_the_open_turn(tmp_path: Path) 
     assert "17+6" not in open_turn and "Turn 2, group: v" in open_turn, open_turn
     resolved = out[second:out.index("Order for", second)]
     assert re.search(r"Turn 2, group: v [A-Za-z ]+, \w+ [^;]+; order 17\+6 against", resolved), resolved
+
+
+def test_m_tells_a_knockout_loser_on_count_back_who_won() -> None:
+    """A knockout level on points is won on count-back (R9), and its summary says "won on group
+    record" of the winner; the loser's line read "lost 0-0, level on count-back, won on group
+    record", as if it had won. It now names the winner there, as its "Out in the ..." line did."""
+    people = [Player(PlayerId(f"p{i}"), f"Player {i}") for i in range(1, 5)]
+    seed = "5e" * 32
+    game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment(seed), draw_seed=1))
+    while not game.finished:  # every order 0+0: every match 0-0, every knockout on count-back
+        game = resolve_turn(game, {t: TurnOrder(t, Order(0, 0)) for t in game.teams_in_play()}, seed)
+    losers = 0
+    for turn in game.turns[3:]:
+        for match in turn.matches:
+            assert match.loser is not None and ", won " in match.summary
+            winner = game.setup.team(match.winner).name
+            lines = [line for line in team_story(game, match.loser) if line.startswith(f"  Turn {turn.number}, ")]
+            assert len(lines) == 1 and ", lost 0-0, level on count-back" in lines[0], lines
+            assert f", {winner} won " in lines[0], lines
+            won = [line for line in team_story(game, match.winner) if line.startswith(f"  Turn {turn.number}, ")]
+            assert ", won 0-0, level on count-back" in won[0] and f", {winner} won " not in won[0], won
+            losers += 1
+    assert losers == 3  # both semi-finals and the final
 
 
 def test_play_help_says_what_the_order_prompt_takes_besides_an_order() -> None:

@@ -11,7 +11,7 @@ from itertools import pairwise
 
 from fastapi import FastAPI
 
-from web.web_helpers import Hosted, every_seat_taken, host_game, new_client
+from web.web_helpers import Hosted, every_seat_taken, host_game, new_client, post_form
 
 
 def _text(fragment: str) -> str:
@@ -147,6 +147,33 @@ def test_a_teams_page_shows_no_order_of_the_open_turn(app: FastAPI) -> None:
     for shown in (team, opponent):
         page = new_client(app).get(f"{game.base}/teams/{shown}").text
         assert "37+27" in page, shown
+
+
+def test_a_knockout_losers_page_says_who_won_on_count_back(app: FastAPI) -> None:
+    """Every order 0+0: every knockout is 0-0 and won on count-back (R9), which the summary says of
+    the winner ("won on group record"). The loser's line read "lost 0-0, level on count-back, won
+    on group record"; it now names the winner, as its "How far it went" did already."""
+    game = every_seat_taken(app)
+    for turn in range(1, 6):
+        for player in game.players:
+            for team in game.my_teams(player):
+                assert game.order(player, team, 0, 0, action="ready", turn=turn).status_code == 303
+        post_form(game.organiser, f"{game.base}/resolve", {"turn": str(turn)})  # all ready: may be resolved already
+    record = game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()
+    assert record["champion"] is not None
+    names = {t["id"]: t["name"] for t in record["teams"]}
+    spectator = new_client(app)
+    knockouts = [(t["number"], t["stage"], m) for t in record["turns"][3:] for m in t["matches"]]
+    assert len(knockouts) == 3
+    for number, stage, match in knockouts:
+        winner = match["winner"]
+        loser = match["away"] if winner == match["home"] else match["home"]
+        assert match["summary"].startswith("0-0, level on count-back") and ", won " in match["summary"]
+        told = match["summary"].replace(", won ", f", {names[winner]} won ", 1)
+        lost = _history_rows(spectator.get(f"{game.base}/teams/{loser}").text)[-1]
+        assert lost.startswith(f"Turn {number} · {stage}: v {names[winner]}, lost {told} · order 0+0"), lost
+        won = _history_rows(spectator.get(f"{game.base}/teams/{winner}").text)[3 + number - 4]
+        assert f", won {match['summary']} · " in won, won
 
 
 def test_an_unknown_team_is_a_404_that_lists_the_games_teams(app: FastAPI) -> None:

@@ -178,6 +178,21 @@ class MatchResult:
             return self.away
         raise KeyError(f"{team!r} did not play {self.fixture.id}")
 
+    def summary_for(self, team: str, name: Callable[[str], str] = str) -> str:
+        """The summary told to ``team``: its "won on tries 2-1" is the winner's, so told to the
+        loser it names the winner (``name`` gives a team's display name).
+
+        >>> from sevens.rules import Dice, Line, Order
+        >>> side = lambda t: MatchSide(TeamId(t), Order(0, 0), False, None, Dice(), Line(2), 100, 100)
+        >>> final = MatchResult(Fixture("t5-m1", 5, TeamId("fiji"), TeamId("samoa"), Stage.FINAL),
+        ...                     side("fiji"), side("samoa"), TeamId("fiji"), None, "10-10, won on conversions 1-0")
+        >>> final.summary_for("fiji"), final.summary_for("samoa", str.title)
+        ('10-10, won on conversions 1-0', '10-10, Fiji won on conversions 1-0')
+        """
+        if self.winner is None or self.winner == team:
+            return self.summary
+        return self.summary.replace(", won ", f", {name(self.winner)} won ", 1)
+
     @property
     def loser(self) -> TeamId | None:
         """The team that lost, if any."""

@@ -112,8 +112,7 @@ def describe_progress(progress: TeamProgress, name: Callable[[str], str] = str, 
     if beaten is not None:
         assert beaten.winner is not None
         winner = name(beaten.winner)
-        # The summary says "won on tries" of the winner: told to the loser, it must say who won.
-        summary = beaten.summary.replace(", won ", f", {winner} won ", 1)
+        summary = beaten.summary_for(progress.team, name)
         if beaten.fixture.stage is Stage.FINAL:
             return f"Runner-up: lost the final to {winner}, {summary}."
         return f"Out in the {beaten.fixture.stage}: lost to {winner}, {summary}."

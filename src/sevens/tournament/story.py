@@ -24,7 +24,7 @@ __all__ = ["StoryMatch", "TeamStory", "UpNext", "team_story"]
 class StoryMatch:
     """One resolved match of the team: ``own`` its side, ``other`` its opponent's, both orders
     public now that the turn is resolved (R13); ``summary`` the score and what decided it, told to
-    the team."""
+    the team (:meth:`~sevens.tournament.game.MatchResult.summary_for`)."""
 
     turn: int
     stage: Stage
@@ -92,7 +92,7 @@ def team_story(game: Game, team: str, name: Callable[[str], str] = str, *, ended
         for m in turn.matches:
             if info.id in (m.home.team, m.away.team):
                 own, other = (m.home, m.away) if m.home.team == info.id else (m.away, m.home)
-                matches.append(StoryMatch(turn.number, turn.stage, m, own, other, m.summary))
+                matches.append(StoryMatch(turn.number, turn.stage, m, own, other, m.summary_for(info.id, name)))
     progress = team_progress(game, info.id)
     next_match = None
     if not ended and game.turn_number is not None and game.stage is not None:
