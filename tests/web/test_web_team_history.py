@@ -111,8 +111,8 @@ def test_a_teams_page_tells_its_whole_tournament_in_order(hosted: Hosted) -> Non
             assert row == (
                 f"Turn {number} · {stage}: "
                 f"v {names[match[other]]}, {outcome} {match['summary']} · "
-                f"order {match[f'{own}_order']['force']}+{match[f'{own}_order']['flair']} against "
-                f"{match[f'{other}_order']['force']}+{match[f'{other}_order']['flair']} · "
+                f"order {_order_said(match[f'{own}_order'], not match[f'{own}_order']['missed'], False)} against "
+                f"{_order_said(match[f'{other}_order'], not match[f'{other}_order']['missed'], False)} · "
                 f"SCRUM {scrum['before']} → {scrum['after']} (spent {spent}{win})"
             ), row
             before = scrum["after"]
@@ -174,6 +174,41 @@ def test_a_knockout_losers_page_says_who_won_on_count_back(app: FastAPI) -> None
         assert lost.startswith(f"Turn {number} · {stage}: v {names[winner]}, lost {told} · order 0+0"), lost
         won = _history_rows(spectator.get(f"{game.base}/teams/{winner}").text)[3 + number - 4]
         assert f", won {match['summary']} · " in won, won
+
+
+def _order_said(order: dict, sent: bool, released: bool) -> str:  # type: ignore[type-arg]
+    said = f"{order['force']}+{order['flair']}"
+    if sent:
+        return said
+    if released:
+        return f"{said} (bot {order['autopilot']}, seat handed to the bots)"
+    return f"{said} (missed: autopilot {order['autopilot']})"
+
+
+def test_a_teams_list_marks_an_order_its_autopilot_played(app: FastAPI) -> None:
+    """R13: the report marks a missed order; the team's list gave "order 10+9 against 13+6" as if
+    both had been sent. Each order now carries its report's words: missed (the autopilot's), or
+    the bot of a seat handed to the bots; an order sent is left as it is."""
+    game = every_seat_taken(app)
+    sent = game.my_teams("p1")
+    for team in sent:
+        assert game.order("p1", team, 5, 3, action="ready").status_code == 303
+    released = game.my_teams("p2")
+    assert post_form(game.organiser, f"{game.base}/seats/p2/release").status_code == 303
+    game.resolve(1)
+    record = game.organiser.get(f"/api/v1/games/{game.public_id}/record").json()
+    (turn,) = record["turns"]
+    spectator = new_client(app)
+    checked = set()
+    for match in turn["matches"]:
+        for side, other in (("home", "away"), ("away", "home")):
+            team, opponent = match[side], match[other]
+            row = _history_rows(spectator.get(f"{game.base}/teams/{team}").text)[0]
+            own, theirs = (_order_said(match[f"{where}_order"], who in sent, who in released)
+                           for who, where in ((team, side), (opponent, other)))
+            assert f" · order {own} against {theirs} · SCRUM " in row, row
+            checked.add("sent" if team in sent else "released" if team in released else "missed")
+    assert checked == {"sent", "released", "missed"}
 
 
 def test_an_unknown_team_is_a_404_that_lists_the_games_teams(app: FastAPI) -> None:

@@ -321,11 +321,13 @@ def team_story(game: Game, team: str) -> list[str]:
     story = told(game, team, lambda t: setup.team(t).name)
     lines = [f"{setup.team(story.team).name}, group {story.group}:"]
     for m in story.matches:
-        own, other = m.own.order, m.other.order
+        # An order the autopilot played is marked, as the match report marks it (R13).
+        own, other = (f"{s.order.force}+{s.order.flair}{' (missed, autopilot)' if s.missed else ''}"
+                      for s in (m.own, m.other))
         bonus = f", +{m.bonus} win" if m.bonus else ""
         lines.append(
             f"  Turn {m.turn}, {m.stage}: v {setup.team(m.other.team).name}, {m.result}; "
-            f"order {own.force}+{own.flair} against {other.force}+{other.flair}; "
+            f"order {own} against {other}; "
             f"SCRUM {m.own.scrum_before}->{m.own.scrum_after} (spent {m.spent}{bonus})"
         )
     if not story.matches:
