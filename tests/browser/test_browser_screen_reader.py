@@ -1,0 +1,62 @@
+"""What a screen reader says of a player's page, in real headless Chromium: the page's title,
+which is read first each time the page opens (after each form sent, and when it reloads itself as
+the game moves on), and the words of the match reports, read as words rather than glyphs.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from browser.browser_helpers import CHROMIUM, start_with_one_seat, type_order, visit
+from browser.test_browser_a11y import DESKTOP
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    ),
+]
+
+
+def test_the_play_pages_title_says_what_changed(server: str, chromium: Any) -> None:
+    """A blind player hears the title first as the page opens: it says where their orders stand
+    in the turn, what the form just did, that it was refused, and, at the end, that the game is
+    over; the name and the game stay at its end. The title was the same on every load."""
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Title cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(page, play)
+    tail = " · \u2068Me\u2069 · \u2068Title cup\u2069 · Sevens"
+    forms = page.locator("form.order-form")
+    mine = forms.count()
+    assert page.title() == f"Turn 1 of 5: {mine} of your orders not ready{tail}"
+    # More points than the team holds: refused by the server (the boxes' limits let it through).
+    type_order(forms.first, 60, 60)
+    forms.first.locator("button[value=ready]").click()
+    page.wait_for_load_state("load")
+    assert page.title() == f"Error: Turn 1 of 5: {mine} of your orders not ready{tail}"
+    team = str(forms.first.get_attribute("data-name"))
+    type_order(forms.first, 5, 3)
+    forms.first.locator("button[value=ready]").click()
+    page.wait_for_load_state("load")
+    assert page.title() == f"Order for {team} ready (turn 1). Turn 1 of 5: {mine - 1} of your orders not ready{tail}"
+    # Every order ready, turn after turn, to the end of the game.
+    ready = page.locator(".order-state", has_text=re.compile("^ready$"))
+    to_order = page.locator("article.my-team").filter(has_not=ready).locator("form.order-form")
+    for _ in range(40):
+        if page.title().startswith("Game over"):
+            break
+        if to_order.count():
+            type_order(to_order.first, 0, 0)
+            to_order.first.locator("button[value=ready]").click()
+            page.wait_for_load_state("load")
+        else:
+            visit(page, play)
+    assert page.title().startswith("Game over"), page.title()
+    champion = page.locator("#champion").inner_text()
+    assert page.title() == f"Game over, champion {champion}{tail}"
+    page.context.close()
