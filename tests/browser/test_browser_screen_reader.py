@@ -60,3 +60,35 @@ def test_the_play_pages_title_says_what_changed(server: str, chromium: Any) -> N
     champion = page.locator("#champion").inner_text()
     assert page.title() == f"Game over, champion {champion}{tail}"
     page.context.close()
+
+
+def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None:
+    """A match report's cells showed the dice as "5-3" (read "5 minus 3"), the line as "10 (1T 1C
+    1P 0DG)" (read "1 T 1 C...") and SCRUM as "100 → 92" (read "100 right arrow 92"). The screen
+    looks the same; what the accessibility tree gives a screen reader is in words."""
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Words cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(page, play)
+    ready = page.locator(".order-state", has_text=re.compile("^ready$"))
+    to_order = page.locator("article.my-team").filter(has_not=ready).locator("form.order-form")
+    for _ in range(to_order.count()):
+        type_order(to_order.first, 5, 6)
+        to_order.first.locator("button[value=ready]").click()
+        page.wait_for_load_state("load")
+    visit(page, organise.removesuffix("/organise"))
+    reports = page.locator("section.reports")
+    shown = reports.inner_text()
+    assert re.search(r"\d-\d", shown) and "→" in shown and re.search(r"\(\d+T \d+C \d+P \d+DG\)", shown), shown
+    # The tables only: a heading's score ("29-10") is read as a score.
+    said = "\n".join(table.aria_snapshot() for table in reports.locator("table.report").all())
+    for glyphs in (r"\d-\d", "→", r"\d(T|C|P|DG)\b"):
+        assert not re.search(glyphs, said), (glyphs, said)
+    # Every side of every match: its line and its SCRUM in words, each throw of FLAIR as two dice.
+    sides = page.locator("table.report tbody tr").count()
+    assert sides >= 8
+    assert len(re.findall(r"cell \"\d+ points?: \d+ tr(y|ies), \d+ conversions?, \d+ penalt(y|ies), \d+ drop goals?", said)) == sides, said
+    assert len(re.findall(r"cell \"\d+ to \d+", said)) == sides, said
+    assert re.search(r"FLAIR \d and \d", said), said
+    page.context.close()
