@@ -65,7 +65,8 @@ def test_the_play_pages_title_says_what_changed(server: str, chromium: Any) -> N
 def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None:
     """A match report's cells showed the dice as "5-3" (read "5 minus 3"), the line as "10 (1T 1C
     1P 0DG)" (read "1 T 1 C...") and SCRUM as "100 → 92" (read "100 right arrow 92"). The screen
-    looks the same; what the accessibility tree gives a screen reader is in words."""
+    looks the same; what the accessibility tree gives a screen reader is in words. So are the group
+    tables' headers, read with each figure: "tries against", not "T A"."""
     page = chromium.new_context(viewport=DESKTOP).new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     organise = start_with_one_seat(page, server, "Words cup", hours="24")
@@ -78,6 +79,8 @@ def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None
         to_order.first.locator("button[value=ready]").click()
         page.wait_for_load_state("load")
     visit(page, organise.removesuffix("/organise"))
+    from playwright.sync_api import expect
+
     reports = page.locator("section.reports")
     shown = reports.inner_text()
     assert re.search(r"\d-\d", shown) and "→" in shown and re.search(r"\(\d+T \d+C \d+P \d+DG\)", shown), shown
@@ -91,4 +94,10 @@ def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None
     assert len(re.findall(r"cell \"\d+ points?: \d+ tr(y|ies), \d+ conversions?, \d+ penalt(y|ies), \d+ drop goals?", said)) == sides, said
     assert len(re.findall(r"cell \"\d+ to \d+", said)) == sides, said
     assert re.search(r"FLAIR \d and \d", said), said
+    # A group table's figures are read with their header: in words, not "T A" or "P t s".
+    table = page.locator("table#group-A")
+    for short, long in (("TF", "tries for"), ("TA", "tries against"), ("Pts", "league points"), ("P", "played")):
+        header = table.get_by_role("columnheader", name=long, exact=True)
+        expect(header).to_have_count(1)
+        expect(header).to_have_text(short)
     page.context.close()
