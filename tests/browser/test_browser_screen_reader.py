@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, type_order, visit
+from browser.browser_helpers import (
+    CHROMIUM,
+    create_game,
+    join_by_invites,
+    start_with_one_seat,
+    type_order,
+    visit,
+)
 from browser.test_browser_a11y import DESKTOP
 
 pytestmark = [
@@ -100,4 +107,37 @@ def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None
         header = table.get_by_role("columnheader", name=long, exact=True)
         expect(header).to_have_count(1)
         expect(header).to_have_text(short)
+    page.context.close()
+
+
+def test_the_organiser_pages_title_says_where_the_game_stands(server: str, chromium: Any) -> None:
+    """The organiser page reloads itself as seats are taken and orders come in; its title, read
+    first, was "Organise <game>" whatever happened. It now says how many seats are taken, then
+    how many teams are ready (whether, never what: R13), that a form was refused, and the end."""
+    from playwright.sync_api import expect
+
+    page, organise, invites = create_game(chromium, server, "Lead cup", viewport=DESKTOP, hours="24")
+    tail = " · Organise \u2068Lead cup\u2069 · Sevens"
+    visit(page, organise)
+    assert page.title() == f"Not started, 0 of {len(invites)} seats taken{tail}"
+    (player,) = join_by_invites(chromium, invites[:1], DESKTOP)
+    visit(page, organise)
+    assert page.title() == f"Not started, 1 of {len(invites)} seats taken{tail}"
+    page.click("#start button")
+    expect(page.locator("#order-states")).to_be_visible()
+    visit(player, organise.removesuffix("/organise") + "/play")
+    teams = player.locator("form.order-form").count()  # the seats nobody took are the bots'
+    assert teams > 0
+    assert page.title() == f"Turn 1 of 5: 0 of {teams} teams ready{tail}"
+    page.fill("#extend-hours", "forever")
+    page.click("#extend button[type=submit]")
+    expect(page.locator("#extend-summary")).to_be_focused()
+    assert page.title() == f"Error: Turn 1 of 5: 0 of {teams} teams ready{tail}"
+    form = player.locator("form.order-form").first
+    type_order(form, 5, 3)
+    form.locator("button[value=ready]").click()
+    player.wait_for_load_state("load")
+    visit(page, organise)
+    assert page.title() == f"Turn 1 of 5: 1 of {teams} teams ready{tail}"
+    player.context.close()
     page.context.close()
