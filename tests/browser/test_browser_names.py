@@ -154,7 +154,7 @@ def test_every_page_sets_the_names_apart_in_chromium(server: str, chromium: Any)
     visit(organiser, game_page)
     expect(organiser.locator("#standings, .standings, table").first).to_be_visible()
     shown["spectator"] = _set_apart(organiser, "spectator")
-    assert organiser.title() == f"\u2068{GAME}\u2069 · Sevens"
+    assert organiser.title().endswith(f" · \u2068{GAME}\u2069 · Sevens"), organiser.title()
     visit(organiser, game_page + "/verify")
     shown["verify"] = _set_apart(organiser, "verify")
     # Each page showed the names it should: a page that lost them would pass the check above.

@@ -88,6 +88,8 @@ def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None
     visit(page, organise.removesuffix("/organise"))
     from playwright.sync_api import expect
 
+    # The public page reloads itself as the game moves on: its title says where the game stands.
+    assert page.title() == "Turn 2 of 5 · \u2068Words cup\u2069 · Sevens"
     reports = page.locator("section.reports")
     shown = reports.inner_text()
     assert re.search(r"\d-\d", shown) and "→" in shown and re.search(r"\(\d+T \d+C \d+P \d+DG\)", shown), shown
@@ -139,5 +141,10 @@ def test_the_organiser_pages_title_says_where_the_game_stands(server: str, chrom
     player.wait_for_load_state("load")
     visit(page, organise)
     assert page.title() == f"Turn 1 of 5: 1 of {teams} teams ready{tail}"
+    page.click("#end button[type=submit]")  # create_game's page accepts the confirmation
+    expect(page.locator("#end")).to_have_count(0)
+    assert page.title() == f"Ended by the organiser{tail}"
+    visit(player, organise.removesuffix("/organise"))
+    assert player.title() == "Ended by the organiser · \u2068Lead cup\u2069 · Sevens"
     player.context.close()
     page.context.close()
