@@ -148,3 +148,21 @@ def test_the_organiser_pages_title_says_where_the_game_stands(server: str, chrom
     assert player.title() == "Ended by the organiser · \u2068Lead cup\u2069 · Sevens"
     player.context.close()
     page.context.close()
+
+
+def test_a_refused_join_says_error_first(server: str, chromium: Any) -> None:
+    """A refused form comes back as its page with a focused summary; the title, which a screen
+    reader says as the page opens, was the same as before the form was sent. It now starts with
+    "Error:" on every page a form is refused on, the join page too."""
+    from playwright.sync_api import expect
+
+    organiser, _, invites = create_game(chromium, server, "Join cup", viewport=DESKTOP, hours="24")
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    visit(page, invites[0])
+    assert page.title() == "Join \u2068Join cup\u2069 · Sevens"
+    page.fill("input[name=name]", "A" * 60)  # the box takes it; the server takes 40 characters
+    page.click("#join button[type=submit]")
+    expect(page.locator("#join-summary")).to_be_focused()
+    assert page.title() == "Error: Join \u2068Join cup\u2069 · Sevens"
+    page.context.close()
+    organiser.context.close()
