@@ -7,10 +7,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, delete, or_, select
+from sqlalchemy import ColumnElement, and_, bindparam, delete, or_, select
 from sqlalchemy.orm import Session
 
-from sevens.store.errors import Conflict, Gone
+from sevens.store.errors import Conflict, GameGone, Gone
 from sevens.store.models import ApiPrincipal, GameRow, Grant, PrincipalKind, Role, SeatRow, Visibility
 from sevens.store.secrets import hash_token, new_token
 from sevens.tournament.names import shortened
@@ -197,33 +197,59 @@ class Access:
 
 
 def access_to(session: Session, *, principal_id: int | None, game_id: int) -> Access:
-    """The access a credential has to one game (none for an anonymous visitor)."""
+    """The access a credential has to one game (none for an anonymous visitor).
+
+    Raises:
+        GameGone: the game was deleted since the caller found it (read in the same statement as
+            the grants, so a deletion committing in between is never taken for "no access").
+    """
     if principal_id is None:
         return Access()
-    rows = session.scalars(
-        select(Grant).where(Grant.principal_id == principal_id, Grant.game_id == game_id).order_by(Grant.id)
-    )
-    return _access_of(rows)
+    return _access_of(_grants_with_game(session, game_id=game_id, theirs=Grant.principal_id == principal_id))
 
 
 def access_and_seats_held(session: Session, *, principal_id: int | None, game_id: int) -> tuple[Access, frozenset[str]]:
-    """:func:`access_to` and :func:`seats_held` in one statement (the organiser's page needs both)."""
+    """:func:`access_to` and :func:`seats_held` in one statement (the organiser's page needs both).
+
+    Raises:
+        GameGone: as :func:`access_to`.
+    """
     theirs = Grant.role == Role.PLAYER
     if principal_id is not None:
         theirs = or_(theirs, Grant.principal_id == principal_id)
-    rows = list(session.scalars(select(Grant).where(Grant.game_id == game_id, theirs).order_by(Grant.id)))
-    access = Access() if principal_id is None else _access_of(r for r in rows if r.principal_id == principal_id)
-    return access, frozenset(r.player_id for r in rows if r.role == Role.PLAYER)
+    rows = _grants_with_game(session, game_id=game_id, theirs=theirs)
+    access = Access() if principal_id is None else _access_of(r for r in rows if r[0] == principal_id)
+    return access, frozenset(player for _, role, player in rows if role == Role.PLAYER)
 
 
-def _access_of(rows: Iterable[Grant]) -> Access:
+def _grants_with_game(session: Session, *, game_id: int, theirs: ColumnElement[bool]) -> list[tuple[int, Role, str]]:
+    """The game's grants that match ``theirs``, as (principal, role, seat), read from the game's
+    row outward: a game deleted after the request found it (its grants go in the same commit)
+    then reads as gone rather than as a game this credential may do nothing in.
+
+    Raises:
+        GameGone: the game's row is gone.
+    """
+    rows = session.execute(
+        select(GameRow.id, Grant.principal_id, Grant.role, Grant.player_id)
+        .select_from(GameRow)
+        .outerjoin(Grant, and_(Grant.game_id == GameRow.id, theirs))
+        .where(GameRow.id == game_id)
+        .order_by(Grant.id)
+    ).all()
+    if not rows:
+        raise GameGone()
+    return [(principal, role, player) for _, principal, role, player in rows if role is not None]
+
+
+def _access_of(rows: Iterable[tuple[int, Role, str]]) -> Access:
     organiser = False
     seats: list[str] = []
-    for grant in rows:
-        if grant.role == Role.ORGANISER:
+    for _, role, player_id in rows:
+        if role == Role.ORGANISER:
             organiser = True
-        elif grant.player_id not in seats:
-            seats.append(grant.player_id)
+        elif player_id not in seats:
+            seats.append(player_id)
     return Access(organiser=organiser, player_ids=tuple(seats))
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sevens.tournament.quoting import quoted
 
-__all__ = ["Conflict", "DamagedRecord", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
+__all__ = ["Conflict", "DamagedRecord", "GameGone", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
 
 
 class StoreError(ValueError):
@@ -37,6 +37,14 @@ class NotFound(StoreError):
     """No such game, team, seat or invite."""
 
     status = 404
+
+
+class GameGone(NotFound):
+    """The game a request found a moment ago was deleted before its credential's grants were read
+    (they went with it). The web answers as for any missing game, naming its address."""
+
+    def __init__(self) -> None:
+        super().__init__("this game was deleted by its organiser a moment ago; a deleted game is gone for good")
 
 
 class Refused(StoreError):

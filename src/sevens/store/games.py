@@ -35,7 +35,16 @@ from sevens.store.auth import (
     revoke_seat,
     seats_held,
 )
-from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, UnplayableOrder
+from sevens.store.errors import (
+    Conflict,
+    DamagedRecord,
+    GameGone,
+    Gone,
+    Invalid,
+    NotFound,
+    Refused,
+    UnplayableOrder,
+)
 from sevens.store.models import (
     ApiPrincipal,
     EventRow,
@@ -471,7 +480,10 @@ def previous_game(session: Session, *, game: GameRow, principal_id: int | None) 
 def _visible(session: Session, game: GameRow | None, principal_id: int | None) -> GameRow | None:
     if game is None or game.visibility == Visibility.PUBLIC:
         return game
-    access = access_to(session, principal_id=principal_id, game_id=game.id)
+    try:
+        access = access_to(session, principal_id=principal_id, game_id=game.id)
+    except GameGone:  # deleted since it was read: the page of the game that named it still shows
+        return None
     return game if access.organiser or access.player_ids else None
 
 
@@ -498,13 +510,6 @@ def game_by_public_id(session: Session, *, public_id: str) -> GameRow:
     if game is None:
         raise NotFound(no_such_game(public_id))
     return game
-
-
-def game_still_there(session: Session, *, game_id: int) -> bool:
-    """Whether the game's row is in the database now (read afresh, not from the session's objects):
-    a request that found the game may meet its credential's grants already gone with a delete that
-    committed in between."""
-    return session.scalar(select(GameRow.id).where(GameRow.id == game_id)) is not None
 
 
 def game_by_id(session: Session, *, game_id: int) -> GameRow:

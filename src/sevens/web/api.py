@@ -206,16 +206,7 @@ def _game_for_bot(db: SessionDep, principal_id: int | None, public_id: str) -> t
     if principal_id is None:
         return _found_by(game, Access(), public_id), None, False
     access = access_to(db, principal_id=principal_id, game_id=game.id)
-    _not_deleted_meanwhile(db, game, access, public_id)
     return _found_by(game, access, public_id), access.player_id, access.organiser
-
-
-def _not_deleted_meanwhile(db: SessionDep, game: GameRow, access: Access, public_id: str) -> None:
-    """A caller with no access to a game found a moment ago may have lost it to *Delete game*
-    committing in between (the grants go with the game): then the game is gone (404), not "only
-    the game's organiser can do this" or "this token plays no seat". Read only when access is none."""
-    if not (access.organiser or access.player_ids) and not store.game_still_there(db, game_id=game.id):
-        raise HTTPException(status_code=404, detail=store.no_such_game(public_id))
 
 
 def _found_by(game: GameRow, access: Access, public_id: str) -> GameRow:
@@ -975,7 +966,6 @@ def _organised_holding(db: SessionDep, principal_id: int, public_id: str) -> tup
     changes a grant, and its answer leaves that seat out)."""
     game = store.game_by_public_id(db, public_id=public_id)
     access, held = access_and_seats_held(db, principal_id=principal_id, game_id=game.id)
-    _not_deleted_meanwhile(db, game, access, public_id)
     row = _found_by(game, access, public_id)
     if not access.organiser:
         raise Refused("only the game's organiser can do this")

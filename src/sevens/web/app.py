@@ -30,7 +30,8 @@ from sevens.bots import describe
 from sevens.bots.pacing import WEIGHTED
 from sevens.bots.strategies import hidden_entry_points
 from sevens.store.db import check_writable, is_in_memory, make_engine, make_sessionmaker, run_migrations
-from sevens.store.errors import DamagedRecord, StoreError
+from sevens.store.errors import DamagedRecord, GameGone, StoreError
+from sevens.store.games import no_such_game
 from sevens.store.ratelimit import count_failure, make_key
 from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import DECIDED_BY_WORDS
@@ -455,6 +456,14 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> Response:
         return error_response(request, exc.status, str(exc))
+
+    @app.exception_handler(GameGone)
+    async def game_gone(request: Request, exc: GameGone) -> Response:
+        # Found, then deleted before the caller's grants were read (sevens.store.auth.access_to):
+        # answered, page or API, word for word as a game that is not there, so that whoever had no
+        # access to a private game learns nothing from having caught the moment.
+        public_id = str(request.path_params.get("public_id", ""))
+        return error_response(request, 404, no_such_game(public_id) if public_id else str(exc))
 
     @app.exception_handler(DataError)
     async def data_error(request: Request, exc: DataError) -> Response:
