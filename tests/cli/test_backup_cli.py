@@ -579,6 +579,8 @@ def test_export_names_the_game_whose_stored_record_is_damaged_and_what_to_do(tmp
 
 
 def _delete_games_but_one(url: str, keep: str) -> None:
+    from datetime import UTC, datetime
+
     from sevens.store import retention
     from sevens.store.db import make_engine, make_sessionmaker, session_scope
     from sevens.store.models import GameRow
@@ -587,7 +589,7 @@ def _delete_games_but_one(url: str, keep: str) -> None:
     with session_scope(make_sessionmaker(engine)) as db:
         for game in list(db.query(GameRow)):
             if game.public_id != keep:
-                retention.delete_game(db, game_id=game.id)
+                retention.delete_game(db, game_id=game.id, now=datetime.now(UTC))
     engine.dispose()
 
 

@@ -539,7 +539,7 @@ def test_delete_game_locks_the_game_it_is_the_rematch_of_in_id_order(
     def delete() -> None:
         try:
             with factory() as session:
-                delete_game(session, game_id=rematch)
+                delete_game(session, game_id=rematch, now=now)
                 session.commit()
         except BaseException as exc:  # reported below
             errors.append(exc)

@@ -4,6 +4,7 @@ the pages alike."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -52,7 +53,7 @@ class _DeletedAsGrantsAreRead:
         if not self.deleted and statement.lstrip().upper().startswith("SELECT") and "grants" in statement:
             self.deleted = True
             with make_sessionmaker(self.db_engine)() as other:
-                delete_game(other, game_id=self.game_id)
+                delete_game(other, game_id=self.game_id, now=datetime.now(UTC))
                 other.commit()
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "BotSeat",
     "bot_seat",
     "delete_principal",
+    "deleted_with_its_game",
     "holds_invited_seat",
     "other_seat_held",
     "revoke_organisers",
@@ -71,7 +72,7 @@ def find_principal(
     if not token or len(token) > 200:
         return None
     principal = session.scalar(select(ApiPrincipal).where(ApiPrincipal.token_hash == hash_token(token)))
-    if principal is None or principal.kind != kind:
+    if principal is None or principal.kind != kind or principal.game_deleted_at is not None:
         return None
     if principal.expires_at is not None and principal.expires_at <= now:
         return None
@@ -260,6 +261,7 @@ _BOT_SEAT = (
         ApiPrincipal.id,
         ApiPrincipal.kind,
         ApiPrincipal.expires_at,
+        ApiPrincipal.game_deleted_at,
         GameRow.id,
         GameRow.visibility,
         Grant.role,
@@ -298,8 +300,8 @@ def bot_seat(session: Session, *, token: str, public_id: str, now: datetime) -> 
     rows = session.connection().execute(_BOT_SEAT, params).all()
     if not rows:
         return None
-    principal_id, kind, expires_at, game_id, visibility, _, _ = rows[0]
-    if kind != PrincipalKind.BOT or (expires_at is not None and expires_at <= now):
+    principal_id, kind, expires_at, game_deleted_at, game_id, visibility, _, _ = rows[0]
+    if kind != PrincipalKind.BOT or (expires_at is not None and expires_at <= now) or game_deleted_at is not None:
         return None
     if game_id is None:
         return BotSeat(principal_id=principal_id)
@@ -364,6 +366,20 @@ def holds_invited_seat(session: Session, *, seat: SeatRow, principal_id: int | N
     if principal_id is not None and seat.player_id in access_to(session, principal_id=principal_id, game_id=seat.game_id).player_ids:
         return True
     raise Gone(USED_INVITE if state is InviteState.USED else EXPIRED_INVITE)
+
+
+def deleted_with_its_game(session: Session, *, token: str) -> datetime | None:
+    """When the only game the bot token ``token`` opened was deleted, taking the token with it, or
+    None (the token is live, unknown, or went otherwise). Kept for the tidy's
+    ``unused_bot_days`` after the deletion so that a bot still calling with it is told why it
+    opens nothing; the marker holds no name and no game."""
+    if not token or len(token) > 200:
+        return None
+    return session.scalar(
+        select(ApiPrincipal.game_deleted_at).where(
+            ApiPrincipal.token_hash == hash_token(token), ApiPrincipal.kind == PrincipalKind.BOT
+        )
+    )
 
 
 def delete_principal(session: Session, *, principal_id: int) -> None:

@@ -260,7 +260,9 @@ def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
                 "expires_at": _time(p.expires_at),
                 "grants": grants.get(p.id, []),
             }
-            for p in db.scalars(select(ApiPrincipal).order_by(ApiPrincipal.id))
+            # Not the markers of tokens deleted with their game: they open nothing, hold nothing to
+            # restore, and only say why for a while (sevens.store.retention.delete_game).
+            for p in db.scalars(select(ApiPrincipal).where(ApiPrincipal.game_deleted_at.is_(None)).order_by(ApiPrincipal.id))
         ]
     return document
 

@@ -269,6 +269,10 @@ class ApiPrincipal(Base):
     # A session made by a join from a browser with no session yet: the SHA-256 of the CSRF token
     # its forms carried, which its other tabs send too (sevens.store.auth.seat_of_new_browser).
     pre_session_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # Set when the only game a bot token opened was deleted: the token then opens nothing, and is
+    # kept (its label, a player's name in that game, emptied) only to tell whoever sends it why, until the
+    # tidy removes it (sevens.store.auth.deleted_with_its_game).
+    game_deleted_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class Grant(Base):

@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, delete, exists, select, update
+from sqlalchemy import and_, delete, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from sevens.store.auth import delete_expired_sessions
@@ -42,12 +42,14 @@ from sevens.tournament.record import dumps
 __all__ = ["Pruned", "delete_game", "games_over_before", "prune", "remove_seat_name"]
 
 
-def delete_game(session: Session, *, game_id: int) -> None:
+def delete_game(session: Session, *, game_id: int, now: datetime) -> None:
     """Remove a game and every row of it: seats, teams, orders and their log, turns, events and
     what any credential may do in it. A bot token that opened nothing but this game goes too (its
-    label is a player's name, and it would open nothing now). A browser session is kept: it is
-    the browser's, and may play other games. The game it was the rematch of no longer names it
-    (and may have another rematch).
+    label is a player's name, and it would open nothing now): all that is left of it is a marker,
+    with no name, saying when its game was deleted (``game_deleted_at``), so that a bot still
+    calling with it is told why it opens nothing; :func:`prune` removes it later. A browser
+    session is kept: it is the browser's, and may play other games. The game it was the rematch
+    of no longer names it (and may have another rematch).
 
     Raises:
         NotFound: the game was deleted in the meantime (a second press, another tab).
@@ -80,7 +82,9 @@ def delete_game(session: Session, *, game_id: int) -> None:
             session.execute(delete(table).where(table.c.game_id == game_id))
     session.execute(delete(GameRow).where(GameRow.id == game_id))
     if bots:
-        session.execute(delete(ApiPrincipal).where(ApiPrincipal.id.in_(bots)))
+        session.execute(
+            update(ApiPrincipal).where(ApiPrincipal.id.in_(bots)).values(label="", game_deleted_at=now)
+        )
     session.expunge_all()  # no object of the game is left to be flushed again
 
 
@@ -124,13 +128,20 @@ class Pruned:
 def prune(session: Session, *, now: datetime, unused_bot_days: int) -> Pruned:
     """Remove what nobody can use any more: expired browser sessions (and what they were allowed),
     bot tokens that open no game and were made more than ``unused_bot_days`` days ago (a seat
-    taken from them, their games deleted: their label may be a player's name), and counts of
+    taken from them, their games deleted: their label may be a player's name), the markers of bot
+    tokens deleted with their only game that many days after the deletion, and counts of
     attempts older than any rate limit's window (:data:`sevens.store.ratelimit.KEEP_SECONDS`)."""
     expired = delete_expired_sessions(session, now=now)
+    before = now - timedelta(days=unused_bot_days)
     idle = session.execute(
         delete(ApiPrincipal).where(
             ApiPrincipal.kind == PrincipalKind.BOT,
-            ApiPrincipal.created_at <= now - timedelta(days=unused_bot_days),
+            # A token its game's deletion left opening nothing is counted from then: made long
+            # before, it would otherwise go at the next tidy, before its bot heard why.
+            or_(
+                and_(ApiPrincipal.game_deleted_at.is_(None), ApiPrincipal.created_at <= before),
+                ApiPrincipal.game_deleted_at <= before,
+            ),
             ~exists().where(and_(Grant.principal_id == ApiPrincipal.id)),
         )
     )

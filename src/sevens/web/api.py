@@ -244,7 +244,7 @@ def _optional_bot(
         return None
     principal = find_principal(db, token=sent.strip(), kind=PrincipalKind.BOT, now=now)
     if principal is None:
-        raise refuse_bot_token(key, limiter)
+        raise refuse_bot_token(db, sent.strip(), key, limiter)
     return principal
 
 
@@ -609,7 +609,7 @@ def _save_order_now(
     try:
         seat = bot_seat(db, token=token, public_id=public_id, now=now)
         if seat is None:
-            raise refuse_bot_token(key, limiter)
+            raise refuse_bot_token(db, token, key, limiter)
         if seat.game_id is None:
             raise NotFound(store.no_such_game(public_id))
         if not seat.public and not (seat.access.organiser or seat.access.player_ids):
@@ -1143,13 +1143,13 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> R
 
 
 @router.delete("/games/{public_id}", status_code=204, responses=error_responses(401, 403, 404, 412, 429))
-def delete_game(public_id: str, principal: BotDep, db: SessionDep) -> Response:
+def delete_game(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Delete the game for good, in the lobby, running or over: its seats and names, teams, orders,
     turns, event log and every credential's access to it (a bot token that opened only this game
     goes too). Its addresses then answer 404. A game over has a record (GET .../record) that
     nothing here keeps once it is deleted: fetch it first to keep it."""
     row = _organised(db, principal.id, public_id)
-    retention.delete_game(db, game_id=row.id)
+    retention.delete_game(db, game_id=row.id, now=clock())
     db.commit()
     return Response(status_code=204)
 

@@ -12,7 +12,7 @@ from fastapi import Depends, HTTPException, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
 
-from sevens.store.auth import find_principal
+from sevens.store.auth import deleted_with_its_game, find_principal
 from sevens.store.models import ApiPrincipal, PrincipalKind
 from sevens.web.security import RateLimiter, SharedCount, client_key, session_token, try_again_in
 from sevens.web.settings import Settings
@@ -37,6 +37,7 @@ __all__ = [
     "new_game_allowed",
     "organiser_act_allowed",
     "refuse_bot_token",
+    "token_of_deleted_game",
 ]
 
 
@@ -126,10 +127,31 @@ def bot_token(authorization: str | None) -> str:
     return token.strip()
 
 
-def refuse_bot_token(key: str, limiter: RateLimiter) -> HTTPException:
-    """Count a wrong bearer token against the caller and give the 401 (or 429) to raise."""
+def refuse_bot_token(db: Session, token: str, key: str, limiter: RateLimiter) -> HTTPException:
+    """The 401 (or 429) to raise for a bearer token that opens nothing. A token that went with the
+    only game it opened is told so, and not counted as a wrong guess: its bot was playing, and
+    needs to hear why it no longer can. Any other is counted against the caller."""
+    deleted_at = deleted_with_its_game(db, token=token)
+    if deleted_at is not None:
+        return HTTPException(status_code=401, detail=token_of_deleted_game(deleted_at), headers={"WWW-Authenticate": "Bearer"})
     return limiter.refused(
         key, HTTPException(status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"})
+    )
+
+
+def token_of_deleted_game(deleted_at: datetime) -> str:
+    """What a bot token that went with its only game is told (a deleted game leaves no name or
+    id to say, so none is said).
+
+    >>> from datetime import UTC, datetime
+    >>> print(token_of_deleted_game(datetime(2026, 5, 1, 18, 30, 5, tzinfo=UTC)))  # doctest: +ELLIPSIS
+    this bot token opens nothing any more: the game it was made for was deleted at 2026-05-01 18:30:05 UTC ...
+    """
+    return (
+        f"this bot token opens nothing any more: the game it was made for was deleted at "
+        f"{deleted_at:%Y-%m-%d %H:%M:%S} UTC (by its organiser, or by the server once it had long been over), "
+        "and the token went with it; a deleted game is gone for good: stop playing it, and join another "
+        "game with its invite (POST /api/v1/join) for a new token"
     )
 
 
@@ -149,7 +171,7 @@ def bot_principal(
     token = bot_token(authorization)
     principal = find_principal(db, token=token, kind=PrincipalKind.BOT, now=clock())
     if principal is None:
-        raise refuse_bot_token(key, limiter)
+        raise refuse_bot_token(db, token, key, limiter)
     return principal
 
 

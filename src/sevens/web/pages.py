@@ -1801,7 +1801,7 @@ def post_delete(
         notice = "Nothing was deleted: tick the box that says you mean it, then press Delete this game again."
         return _organise(request, db, game, held, clock, principal=principal, notice=notice, status=400)
     name = game.name
-    delete_game(db, game_id=game.id)
+    delete_game(db, game_id=game.id, now=clock())
     db.commit()
     return render(request, "deleted.html", {"name": name, "canonical": "/"})
 

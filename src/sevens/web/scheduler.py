@@ -163,7 +163,7 @@ def tidy(factory: sessionmaker[Session], *, now: datetime, keeping: Keeping) -> 
             old = games_over_before(session, before=now - timedelta(days=keeping.games_over_days))
         for game_id in old:  # one transaction each: a long list holds no lock for long
             with session_scope(factory) as session:
-                delete_game(session, game_id=game_id)
+                delete_game(session, game_id=game_id, now=now)
             games += 1
     if pruned.total or games:
         log.info(

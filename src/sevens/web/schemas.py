@@ -51,9 +51,15 @@ _ERRORS: dict[int, str] = {
         "a value sent holds a NUL character, which no id, name or link contains (on PostgreSQL; SQLite finds "
         "nothing), or the Host header names a host this server does not answer to (SEVENS_ALLOWED_HOSTS)"
     ),
-    401: "no bearer token where one is needed, or one the server does not know (unknown or revoked)",
+    401: (
+        "no bearer token where one is needed, or one the server does not know (unknown or revoked), or one that "
+        "went with the only game it opened when that game was deleted (the detail says so, and when): stop playing it"
+    ),
     403: "the token may not do this (not the game's organiser, not the caller's team, no seat)",
-    404: "no such game, team, invite or link (a private game is not found by strangers)",
+    404: (
+        "no such game, team, invite or link (a private game is not found by strangers; a deleted game, also one "
+        "deleted while the request was answered, is no such game)"
+    ),
     409: "the game is not in a state that allows this (not running, turn already resolved, ...)",
     410: "the invite was used or has expired",
     412: (
