@@ -345,9 +345,15 @@ function mendList(shown, fresh) {
 
 // A poll the server failed (a game whose stored record is damaged, a database down) says why at
 // the top of the page, rather than leave the page saying it is up to date as of its last good
-// poll; the note goes once a poll is answered again. Only a server's failure: a 403, 404 or 409
-// has the page's own answer (it reloads when the game moves on).
+// poll; the note goes once a poll is answered again. So does a game no longer found (404): the
+// page was open on it, so it was deleted (or, private, this browser was signed out of it), and an
+// order typed there would be refused. A 403 or 409 has the page's own answer (it reloads when the
+// game moves on).
+var GAME_NOT_FOUND = "the server no longer finds it for this browser: its organiser deleted it (a deleted game " +
+  "is gone for good, and nothing sent from this page can be saved), or, in a private game, signed this browser out";
+
 function pollTrouble(response) {
+  if (response.status === 404) { return Promise.resolve(GAME_NOT_FOUND); }
   if (response.status < 500) { return Promise.resolve(null); }
   return response.json().then(function (body) { return (body && body.detail) || null; }, function () { return null; })
     .then(function (detail) { return detail || "the server answered " + response.status + "; reload the page to see why"; });
