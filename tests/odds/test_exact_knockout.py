@@ -8,13 +8,15 @@ bounds short by at most the mass it leaves out, and the fractions must lie betwe
 from __future__ import annotations
 
 import math
+import random
 from fractions import Fraction
 
 import odds_brute
 import pytest
+from knockout_before import knockout_before
 
 from sevens.odds import MOST_KNOCKOUT_POINTS, STEPS, exact_knockout, knockout_odds
-from sevens.rules import Order, countback
+from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, SeededDice, countback, play_order
 
 DEPTH = 3
 PAIRS = [((1, 0), (2, 0)), ((4, 0), (3, 0)), ((0, 3), (3, 0)), ((3, 0), (0, 3)), ((2, 3), (1, 0)),
@@ -73,8 +75,56 @@ def test_two_flair_sides_have_an_irrational_level_and_are_refused() -> None:
         exact_knockout(Order(force=0, flair=3), Order(force=3, flair=3))
 
 
-def test_the_largest_knockout_match_allowed_is_worked_out_and_one_more_is_refused() -> None:
-    worst = exact_knockout(Order(force=0, flair=21), Order(force=MOST_KNOCKOUT_POINTS - 21, flair=0))
+def test_every_pair_of_orders_a_team_can_give_is_worked_out() -> None:
+    # 120 SCRUM points between the two were the most before GMP's products; 160 a side is all R3 allows.
+    assert MOST_KNOCKOUT_POINTS == 2 * MAX_ORDER_POINTS
+    a, b = (1, 159), (MAX_ORDER_POINTS, 0)
+    worst = exact_knockout(_order(a), _order(b))
     assert worst.win + worst.level + worst.loss == 1
-    with pytest.raises(ValueError, match=f"up to {MOST_KNOCKOUT_POINTS} SCRUM points"):
-        exact_knockout(Order(force=0, flair=21), Order(force=MOST_KNOCKOUT_POINTS - 20, flair=0))
+    floats = knockout_odds(a, b)
+    for got, near in ((worst.win, floats.win), (worst.loss, floats.loss), (worst.level, floats.level)):
+        assert abs(float(got) - near) <= floats.tail_bound + 1e-15
+    with pytest.raises(OrderError, match="more than any team can ever hold"):
+        Order(force=MAX_ORDER_POINTS + 1, flair=0)
+
+
+SMALL = [((f, k), (g, 0)) for f in range(0, 8, 2) for k in range(0, 16, 3) for g in range(0, 9, 2)]
+
+
+@pytest.mark.parametrize(("a", "b"), SMALL)
+def test_the_faster_fractions_are_those_worked_out_before_both_ways_round(
+    a: tuple[int, int], b: tuple[int, int]
+) -> None:
+    """GMP's products, the FORCE side's lines from the counts of its faces and the three kinds of
+    the other side's lines sharing their dice give the same fractions as before, to the last digit."""
+    assert exact_knockout(_order(a), _order(b)) == knockout_before(_order(a), _order(b))
+    assert exact_knockout(_order(b), _order(a)) == knockout_before(_order(b), _order(a))
+
+
+@pytest.mark.slow
+def test_the_faster_fractions_are_those_worked_out_before_at_the_old_limit() -> None:
+    for a, b in (((0, 21), (99, 0)), ((30, 30), (60, 0))):  # the slowest at 120 before
+        assert exact_knockout(_order(a), _order(b)) == knockout_before(_order(a), _order(b))
+
+
+@pytest.mark.slow
+def test_exact_knockout_matches_the_rules_engine_by_step() -> None:
+    """Each step of count-back's share, won or lost, within 4.5 standard errors of what the rules
+    engine's own dice and countback give over 10**5 matches (see test_odds_vs_engine.py)."""
+    a, b = Order(force=4, flair=9), Order(force=12, flair=0)
+    dice = SeededDice(random.Random(20261205))
+    seen: dict[tuple[str | None, str | None], int] = {}
+    matches = 100_000
+    for _ in range(matches):
+        outcome = countback(play_order(a, dice).line, play_order(b, dice).line)
+        key = (None if outcome.winner is None else str(outcome.winner),
+               None if outcome.decided_by is None else str(outcome.decided_by).replace("_", " "))
+        seen[key] = seen.get(key, 0) + 1
+    exact = exact_knockout(a, b)
+    expected = {(None, None): exact.level}
+    for side, split in (("home", exact.win_by), ("away", exact.loss_by)):
+        expected.update({(side, step): p for step, p in zip(STEPS, split, strict=True)})
+    assert set(seen) <= set(expected)
+    for key, p in expected.items():
+        spread = 4.5 * math.sqrt(max(float(p * (1 - p)), 1e-12) / matches)
+        assert abs(seen.get(key, 0) / matches - float(p)) <= spread, (key, seen.get(key, 0) / matches, float(p))

@@ -30,6 +30,7 @@ from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Narrower, Phrases, phrases
 from sevens.cli.whole_numbers import read_whole, separator_gap
 from sevens.odds import (
+    WHY_NOT_BOTH_FLAIR,
     KnockoutOdds,
     MatchOdds,
     MatchRules,
@@ -626,6 +627,9 @@ def _match_fractions(
 ) -> None:
     """A match's win, draw (or level, with count-back's share of it in a knockout) and loss as
     fractions: a group match's and a knockout's differ only in which result and table they use."""
+    if knockout and order.options and vs.options:
+        _knockout_decimals(order, vs, typed, as_csv=as_csv, as_json=as_json, exact=exact)
+        return
     result: Any = classroom.knockout_or_fail(order, vs, typed) if knockout else classroom.exact_or_fail(order, vs, typed)
     if as_csv:
         (classroom.knockout_csv if knockout else classroom.match_csv)(result)
@@ -649,6 +653,33 @@ def _match_fractions(
             console.print(f"{LEVEL_NOTE}.")
         else:
             console.print(classroom.fractions_table(order, vs, result, console.width))
+
+
+def _knockout_decimals(order: Order, vs: Order, typed: str, *, as_csv: bool, as_json: bool, exact: bool) -> None:
+    """Two FLAIR sides under count-back have no fractions to give: say why on stderr, and give the
+    decimals (within their tail bound) in the form asked for, rather than refuse the whole command."""
+    if exact and not as_json:
+        fail("--exact adds the fractions to --json's distribution: add --json (the tables already show fractions)")
+    floats = knockout_odds(order, vs)
+    typer.echo(f"--fractions --knockout ({typed}): no exact fractions, {WHY_NOT_BOTH_FLAIR}; these are decimals, "
+               f"each within {bound(floats.tail_bound)} of the true chance", err=True)
+    if as_csv:
+        # probability_exact left empty, as there is none; the rows of count-back's steps need fractions too.
+        classroom.knockout_decimals_csv(floats.win, floats.level, floats.loss)
+        return
+    if as_json:
+        data = {"rules": _rules(True), **order_odds(order.force, order.flair).to_dict(exact=exact),
+                "vs": order_odds(vs.force, vs.flair).to_dict(exact=exact), **floats.to_dict(),
+                "tail_bound": floats.tail_bound, "no_fractions": WHY_NOT_BOTH_FLAIR}
+        with printing():
+            typer.echo(json.dumps(data))
+        return
+    console = ResultsConsole()
+    with printing():
+        console.print(_order_table(order_odds(order.force, order.flair), _name(order), console.width))
+        console.print(_order_table(order_odds(vs.force, vs.flair), _name(vs), console.width))
+        console.print(_match_table(floats, order, vs, console.width))
+        console.print(f"{LEVEL_NOTE}.")
 
 
 def _rules(knockout: bool) -> str:

@@ -29,7 +29,6 @@ from sevens.odds import (
     MOST_EVERY_SPLIT_POINTS,
     MOST_KNOCKOUT_POINTS,
     STEPS,
-    WHY_NOT_BOTH_FLAIR,
     ExactKnockout,
     ExactMatch,
     exact_knockout,
@@ -202,9 +201,7 @@ def exact_or_fail(a: Order, b: Order, typed: str) -> ExactMatch:
 
 
 def knockout_or_fail(a: Order, b: Order, typed: str) -> ExactKnockout:
-    if a.options and b.options:
-        fail(f"--fractions --knockout: {WHY_NOT_BOTH_FLAIR}; it gives fractions when one side has no FLAIR: "
-             f"drop --fractions for the decimals of this match ({typed})")
+    assert not (a.options and b.options)  # no fractions to give: the command gives the decimals
     if a.total + b.total > MOST_KNOCKOUT_POINTS:
         fail(f"--fractions --knockout works out orders of up to {MOST_KNOCKOUT_POINTS} SCRUM points between them, "
              f"got {a.total} + {b.total} = {a.total + b.total}: drop --fractions for the decimals, which cover "
@@ -230,6 +227,13 @@ def knockout_csv(result: ExactKnockout) -> None:
     rows += [(f"win on {step}", p) for step, p in zip(STEPS, result.win_by, strict=True)]
     rows += [(f"loss on {step}", p) for step, p in zip(STEPS, result.loss_by, strict=True)]
     _csv(["outcome", "probability_exact", "probability"], [[k, str(v), decimal(v)] for k, v in rows])
+
+
+def knockout_decimals_csv(win: float, level: float, loss: float) -> None:
+    """The CSV of a knockout match with no fractions to give (two FLAIR sides): the same columns as
+    :func:`knockout_csv`, ``probability_exact`` left empty, and no rows for count-back's steps."""
+    _csv(["outcome", "probability_exact", "probability"],
+         [[k, "", decimal(Fraction(v))] for k, v in (("win", win), ("level", level), ("loss", loss))])
 
 
 def knockout_table(a: Order, b: Order, result: ExactKnockout, width: int) -> Table:

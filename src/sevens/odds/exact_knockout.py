@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from sevens.odds.exact import _multiply, _power
 from sevens.odds.tables import flair_tables, force_die
-from sevens.rules import Line, Order
+from sevens.rules import MAX_ORDER_POINTS, Line, Order
 
 __all__ = ["MOST_KNOCKOUT_POINTS", "STEPS", "WHY_NOT_BOTH_FLAIR", "ExactKnockout", "exact_knockout"]
 
@@ -35,10 +35,10 @@ WHY_NOT_BOTH_FLAIR = (
     "the doubles either side may throw without end)"
 )
 
-# The work grows with the side without FLAIR, whose every line is met: at 120 SCRUM points between
-# the two orders the slowest measured (21 FLAIR against 99 FORCE, 30 + 30 against 60 FORCE) take
-# 2.5 s of CPU, and 100 FORCE against 1 + 159 half a minute; beyond this the fractions are refused.
-MOST_KNOCKOUT_POINTS = 120
+# Every pair of orders a team can give (160 each, R3): the work grows with the side without FLAIR,
+# whose every line is met, and 40 FORCE + 120 FLAIR against 160 FORCE, the slowest measured, takes
+# about 4 s of CPU and 250 MB for the whole command. Kept as a bound so that the refusal names it.
+MOST_KNOCKOUT_POINTS = 2 * MAX_ORDER_POINTS
 
 # The steps of count-back (R9) a knockout match is decided by, in order.
 STEPS = ("points", "tries", "conversions", "drop goals")
@@ -112,26 +112,53 @@ def _doubles(pairs: list[tuple[Line, Fraction]], options: int, stride: int, most
     return coefficients, denominator
 
 
-def _lines(order: Order, stride: int, keep: int, allowed: tuple[bool, bool]) -> tuple[list[int], int]:
-    """The chance of each ``points * stride + tries`` up to ``keep`` of the order's lines, counting
-    only lines with no conversion (``allowed[0]`` False) or no drop goal (``allowed[1]`` False)."""
+def _force_lines(force: int, stride: int) -> tuple[list[int], int]:
+    """The chance of each ``points * stride + tries`` of ``force`` FORCE dice, from the count of each
+    face: ``t`` tries (a 5), ``p`` penalties (a 3) and the rest nothing (4 faces in 6), with chance
+    ``force! / (t! p! m!) 4**m / 6**force``. Every line is kept, so nothing is truncated."""
+    coefficients = [0] * (5 * force * stride + force + 1)
+    for tries in range(force + 1):
+        ways = math.comb(force, tries)
+        for penalties in range(force - tries + 1):
+            coefficients[(5 * tries + 3 * penalties) * stride + tries] += (
+                ways * math.comb(force - tries, penalties) * 4 ** (force - tries - penalties))
+    return coefficients, 6**force
 
-    def kept(pairs: list[tuple[Line, Fraction]]) -> list[tuple[Line, Fraction]]:
-        return [(line, p) for line, p in pairs
-                if (allowed[0] or not line.conversions) and (allowed[1] or not line.drop_goals)]
 
+def _lines(order: Order, stride: int, keep: int) -> tuple[tuple[list[int], list[int], list[int]], int]:
+    """The chance of each ``points * stride + tries`` up to ``keep`` of the order's lines, three ways
+    over one denominator: every line, the lines with no conversion, and those with no conversion nor
+    drop goal.
+
+    The FORCE dice are raised to their power once for all three, and so are the dice with the
+    scoring doubles for the first two (a double is never converted: 5-5 is two tries, 3-3 two drop
+    goals). Leaving kinds of outcome out can only leave a denominator that divides the whole one.
+    """
     die, die_total = _packed(list(force_die().pairs), stride, keep)
     dice, dice_total = _power(die, die_total, order.force, keep)
     if not order.options:
-        return dice, dice_total
+        return (dice, dice, dice), dice_total
     tables = flair_tables()
-    final, final_total = _packed(kept(list(tables.final.pairs)), stride, keep)
-    finals, finals_total = _power(final, final_total, order.options, keep)
-    doubles, doubles_total = _doubles(kept(list(tables.scoring_double.pairs)), order.options, stride,
-                                      keep // stride)
-    both = _multiply(dice, finals, dice_total * finals_total, keep)
-    denominator = dice_total * finals_total * doubles_total
-    return _multiply(both, doubles, denominator, keep), denominator
+    finals = list(tables.final.pairs)
+    doubles = list(tables.scoring_double.pairs)
+    no_conversion = [(line, p) for line, p in finals if not line.conversions]
+    neither = [(line, p) for line, p in no_conversion if not line.drop_goals]
+    assert not any(line.conversions for line, _ in doubles)
+    all_doubles, all_doubles_total = _doubles(doubles, order.options, stride, keep // stride)
+    dice_doubles = _multiply(dice, all_doubles, dice_total * all_doubles_total, keep)
+    plain_doubles, plain_doubles_total = _doubles([(line, p) for line, p in doubles if not line.drop_goals],
+                                                  order.options, stride, keep // stride)
+    dice_plain = _multiply(dice, plain_doubles, dice_total * plain_doubles_total, keep)
+    out: list[tuple[list[int], int]] = []
+    for kept, (before, before_total) in ((finals, (dice_doubles, dice_total * all_doubles_total)),
+                                          (no_conversion, (dice_doubles, dice_total * all_doubles_total)),
+                                          (neither, (dice_plain, dice_total * plain_doubles_total))):
+        final, final_total = _packed(kept, stride, keep)
+        power, power_total = _power(final, final_total, order.options, keep)
+        out.append((_multiply(before, power, before_total * power_total, keep), before_total * power_total))
+    (every, total), (plain, plain_total), (clean, clean_total) = out
+    assert total % plain_total == 0 and total % clean_total == 0
+    return (every, [c * (total // plain_total) for c in plain], [c * (total // clean_total) for c in clean]), total
 
 
 def exact_knockout(a: Order, b: Order) -> ExactKnockout:
@@ -166,20 +193,15 @@ def _exact_knockout(a: Order, b: Order) -> ExactKnockout:
     stride = b.force + 1  # more than any count of tries within b's most points
     most = 5 * b.force
     keep = most * stride + stride - 1
-    every, total = _lines(a, stride, keep, (True, True))
-    # Leaving kinds of outcome out can only leave a denominator that divides the whole one.
-    no_conversion, neither = (
-        [c * (total // part) for c in coefficients]
-        for coefficients, part in (_lines(a, stride, keep, (False, True)), _lines(a, stride, keep, (False, False)))
-    )
-    every += [0] * (keep + 1 - len(every))
+    (every, no_conversion, neither), total = _lines(a, stride, keep)
+    every = every + [0] * (keep + 1 - len(every))
     below = [0]
     for c in every:
         below.append(below[-1] + c)
     win = [0, 0, 0, 0]
     loss = [0, 0, 0, 0]
     level = 0
-    theirs, their_total = _lines(b, stride, keep, (True, True))
+    theirs, their_total = _force_lines(b.force, stride)
     for at, chance in enumerate(theirs):
         if not chance:
             continue

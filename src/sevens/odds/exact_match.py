@@ -203,7 +203,7 @@ def exact_match(a: Order, b: Order) -> ExactMatch:
     if a.total + b.total > MOST_POINTS:
         raise ValueError(
             f"exact fractions of a match are worked out for orders of up to {MOST_POINTS} SCRUM points "
-            f"between them ({MOST_KNOCKOUT_POINTS} where one side has no FLAIR), got {a.total} + {b.total} = "
+            f"between them (any two orders where one side has no FLAIR), got {a.total} + {b.total} = "
             f"{a.total + b.total}: leave out the fractions for the decimals, which cover every order"
         )
     if b.options > a.options:
