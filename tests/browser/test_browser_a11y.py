@@ -386,7 +386,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
                     break
             type_order(player.locator("form.order-form").first, 4, 3)  # empty boxes ask for no odds
             settled(player)
-            expect(player.locator(".odds-table th").nth(3)).to_have_text("level (count-back)")
+            expect(player.locator(".odds-table th").nth(3)).to_have_text("level after count-back")
             # What a level semi-final falls back on (R9), checked on a phone's screen with the rest.
             expect(player.locator("p.if-level").first).to_contain_text(
                 re.compile(r"^If the match ends level \(on points, .*\): (here .+, on .+|the records are level too.*)\. Group records: .+ league points, ")

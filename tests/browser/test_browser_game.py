@@ -127,7 +127,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     expect(said).to_have_text(re.compile(rf"^Your order {force}\+{flair}: expected [^\n]+ points\. {costs}{then}$"))
                     # One row per distinct opposing order, every bot named once.
                     table = odds.locator("table.odds-table")
-                    expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level (count-back)")
+                    expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level after count-back")
                     theirs = table.locator("td:nth-child(2)").all_inner_texts()
                     assert len(theirs) == len(set(theirs)) >= 2, theirs
                     named = ", ".join(table.locator("th[scope=row]").all_inner_texts()).split(", ")

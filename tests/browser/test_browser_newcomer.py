@@ -194,11 +194,13 @@ def test_an_order_nobody_typed_is_not_sent(server: str, chromium: Any) -> None:
     expect(page.locator(f"#team-{team} .order-state")).to_have_text("No order yet")
 
     force.fill("12")
-    # What the order spends and what it leaves after the match were "88 SCRUM left" alone.
+    # What the order spends and what it leaves after the match were "88 SCRUM left" alone. With
+    # FLAIR empty there is no order yet: the sentence said "Your order 12+0", and the empty box last.
     expect(odds.locator("p").first).to_have_text(re.compile(
-        r"^Your order 12\+0: expected [0-9.]+ points\. It spends 12 of its 100 SCRUM points, leaving 88 after this "
-        r"match \(98 if it wins\)\. FLAIR is still empty: these odds take it as 0\. Type 0 there to send none\.$"
+        r"^FLAIR is still empty: these odds take it as 0 \(type 0 there to send none\)\. 12\+0: expected [0-9.]+ "
+        r"points\. It spends 12 of its 100 SCRUM points, leaving 88 after this match \(98 if it wins\)\.$"
     ))
+    expect(form.locator(".odds-said")).to_have_text(re.compile(r"^FLAIR is still empty"))
     form.locator("button[value=ready]").click()
     page.wait_for_timeout(300)
     assert page.evaluate("window.stillHere === true")

@@ -318,7 +318,7 @@ def test_the_live_odds_are_on_the_screen_while_an_order_is_typed_by_keyboard(ser
             break
     page.keyboard.press("Control+A")
     page.keyboard.type("7")
-    expect(said).to_contain_text("Your order 7+0: expected")
+    expect(said).to_contain_text("FLAIR is still empty: these odds take it as 0 (type 0 there to send none). 7+0: expected")
     expect(said).to_be_in_viewport(ratio=1)
     page.keyboard.press("Tab")
     page.keyboard.press("Control+A")

@@ -295,5 +295,5 @@ def test_odds_asked_with_the_network_lost_come_once_it_is_back(server: str, chro
     page.fill(f"#order-{team} input[name=force]", "8")
     expect(odds).to_have_text("odds unavailable")
     context.set_offline(False)
-    expect(odds.locator("p").first).to_contain_text("Your order 8+0: expected")
+    expect(odds.locator("p").first).to_contain_text("FLAIR is still empty: these odds take it as 0 (type 0 there to send none). 8+0: expected")
     context.close()

@@ -118,15 +118,16 @@ function describe(data, team, last) {
   var spent = data.order.force + data.order.flair;
   var costs = spent ? " It spends " + spent + " of its " + (data.scrum_left + spent) + " SCRUM points, leaving " :
     " It spends nothing, leaving ";
-  var said = "Your order " + data.order.force + "+" + data.order.flair + ": expected " +
-    data.expected_points + " points." + costs + data.scrum_left + " after this match" +
-    (last ? "." : " (" + (data.scrum_left + 10) + " if it wins).");
   // The server names the boxes it took as 0 (as it does for the API): the odds' own account of
   // what they assume, rather than this page's reading of the boxes, which may have changed since.
   var empty = (data.assumed_zero || []).map(function (box) { return box.toUpperCase(); });
-  if (empty.length === 1) {
-    said += " " + empty[0] + " is still empty: these odds take it as 0. Type 0 there to send none.";
-  }
+  // With a box still empty there is no order yet: "Your order 12+0" claimed one nobody typed.
+  var whose = empty.length ? empty.join(" and ") + (empty.length === 1 ? " is" : " are") +
+    " still empty: these odds take " + (empty.length === 1 ? "it" : "them") + " as 0 (type 0 there to send none). " +
+    data.order.force + "+" + data.order.flair : "Your order " + data.order.force + "+" + data.order.flair;
+  var said = whose + ": expected " +
+    data.expected_points + " points." + costs + data.scrum_left + " after this match" +
+    (last ? "." : " (" + (data.scrum_left + 10) + " if it wins).");
   box.appendChild(element("p", said));
   if (!data.against.length) { return box; }
   if (data.opponent_bot) {
@@ -152,7 +153,7 @@ function describe(data, team, last) {
   table.firstChild.className = "visually-hidden";
   var head = element("tr");
   head.setAttribute("role", "row");
-  ["if they play like", "their order", "win", knockout ? "level (count-back)" : "draw", "loss"].forEach(
+  ["if they play like", "their order", "win", knockout ? "level after count-back" : "draw", "loss"].forEach(
     function (title) {
       var th = head.appendChild(element("th", title));
       th.setAttribute("scope", "col");
