@@ -425,7 +425,7 @@ def odds_command(
     fractions: Annotated[
         bool,
         typer.Option("--fractions", metavar="", help="A match's win, draw and loss as exact fractions too (with --knockout: win, level and loss, "
-                     "by step of count-back, where one side has no FLAIR)."),
+                     "by step of count-back, where one side has no FLAIR; with FLAIR on both, none exist: decimals)."),
     ] = False,
     every_split: Annotated[
         str | None,
