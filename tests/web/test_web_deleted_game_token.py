@@ -114,3 +114,21 @@ def test_a_full_backup_leaves_out_the_tokens_deleted_with_their_game(app: FastAP
         markers = db.scalar(select(func.count()).select_from(ApiPrincipal).where(ApiPrincipal.game_deleted_at.is_not(None)))
     assert markers == 1
     assert [c["label"] for c in document["credentials"]] == ["organiser"]
+
+
+def test_a_bot_told_to_join_another_game_can_do_so_with_its_dead_token_still_sent(app: FastAPI) -> None:
+    """The 401 says "join another game ... for a new token": a bot whose client still sends the
+    dead token with every call gets that new token from the join, not the same 401 again."""
+    client = TestClient(app)
+    gone, organiser, invites = _api_game(client, "Gone")
+    _, _, other_invites = _api_game(client, "Next")
+    first = client.post("/api/v1/join", json={"invite": invites["p1"], "name": "Ann"})
+    dead = {"Authorization": f"Bearer {first.json()['token']}"}
+    assert client.delete(f"/api/v1/games/{gone}", headers=organiser).status_code == 204
+    joined = client.post("/api/v1/join", json={"invite": other_invites["p1"], "name": "Ann"}, headers=dead)
+    assert joined.status_code == 200, joined.text
+    fresh = joined.json()["token"]
+    assert fresh and f"Bearer {fresh}" != dead["Authorization"]
+    assert client.get("/api/v1/me", headers={"Authorization": f"Bearer {fresh}"}).status_code == 200
+    # The dead one opens nothing still.
+    assert client.get("/api/v1/me", headers=dead).status_code == 401

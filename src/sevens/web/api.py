@@ -34,6 +34,7 @@ from sevens.store.auth import (
     check_one_seat,
     create_principal,
     delete_principal,
+    deleted_with_its_game,
     find_principal,
     game_by_organiser_link,
     grants_of,
@@ -235,15 +236,20 @@ def _player_or_refuse(player_id: str | None) -> str:
 
 
 def _optional_bot(
-    db: SessionDep, authorization: str | None, *, key: str, limiter: RateLimiter, now: datetime
+    db: SessionDep, authorization: str | None, *, key: str, limiter: RateLimiter, now: datetime,
+    dead_as_none: bool = False,
 ) -> ApiPrincipal | None:
     """The bot credential sent, if any (a wrong one is refused and counted). A request without one
-    is not held back by the limiter here: it carries no secret, unless its body does."""
+    is not held back by the limiter here: it carries no secret, unless its body does.
+    ``dead_as_none``: a token that went with its deleted game counts as none sent (a join, which
+    its 401 tells the bot to make for a new token: a client that keeps sending it must get one)."""
     scheme, _, sent = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not sent.strip():
         return None
     principal = find_principal(db, token=sent.strip(), kind=PrincipalKind.BOT, now=now)
     if principal is None:
+        if dead_as_none and deleted_with_its_game(db, token=sent.strip()) is not None:
+            return None
         raise refuse_bot_token(db, sent.strip(), key, limiter)
     return principal
 
@@ -262,7 +268,7 @@ def join(
     """Claim a seat with its invite; returns a new bot token unless a valid one was sent."""
     key = client_key(request)
     now = clock()
-    principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now)
+    principal = _optional_bot(db, authorization, key=key, limiter=limiter, now=now, dead_as_none=True)
     token: str | None = None
     seat = seat_by_invite(db, token=secret_in(body.invite))
     if seat is None:
