@@ -379,6 +379,38 @@ def test_migration_0011_forgets_the_plain_hashes_of_addresses_both_ways(backend:
         engine.dispose()
 
 
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0013_markers_of_deleted_games_tokens_both_ways(backend: str, tmp_path: Path) -> None:
+    """0013 adds principals.game_deleted_at as the models have it; going down removes the markers
+    (the older version would take them for live tokens) and keeps every other credential; up again
+    works on what that left."""
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0012")
+        insert = text(
+            "INSERT INTO principals (kind, token_hash, label, created_at) VALUES ('bot', :h, :label, :at)"
+        )
+        with engine.begin() as connection:
+            connection.execute(insert, {"h": "a" * 64, "label": "Ann", "at": NOW.replace(tzinfo=None)})
+        run_migrations(engine)
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        assert [(p["label"], p["game_deleted_at"]) for p in _dump(engine)["principals"]] == [("Ann", None)]
+        with engine.begin() as connection:  # as Delete game leaves a token that opened only its game
+            connection.execute(insert, {"h": "b" * 64, "label": "", "at": NOW.replace(tzinfo=None)})
+            connection.execute(
+                text("UPDATE principals SET game_deleted_at = :at WHERE token_hash = :h"),
+                {"at": NOW.replace(tzinfo=None), "h": "b" * 64},
+            )
+
+        _down_to(engine, "0012")
+        down = _dump(engine)["principals"]
+        assert [p["token_hash"] for p in down] == ["a" * 64] and "game_deleted_at" not in down[0]
+        run_migrations(engine)
+        assert [(p["token_hash"], p["game_deleted_at"]) for p in _dump(engine)["principals"]] == [("a" * 64, None)]
+        engine.dispose()
+
+
 def test_app_puts_sqlite_in_wal_mode(tmp_path: Path) -> None:
     """Issue 6: SQLite runs in WAL mode (readers go on while a turn resolves; a crash loses no commit),
     with foreign keys on and a busy timeout, on every connection the app opens."""
