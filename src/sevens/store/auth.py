@@ -28,6 +28,7 @@ __all__ = [
     "delete_principal",
     "deleted_with_its_game",
     "holds_invited_seat",
+    "lock_live_token",
     "other_seat_held",
     "revoke_organisers",
     "InviteState",
@@ -380,6 +381,17 @@ def deleted_with_its_game(session: Session, *, token: str) -> datetime | None:
             ApiPrincipal.token_hash == hash_token(token), ApiPrincipal.kind == PrincipalKind.BOT
         )
     )
+
+
+def lock_live_token(session: Session, *, principal_id: int) -> bool:
+    """Lock a bot token's row before a grant is added to it, and say whether it is still live:
+    False once *Delete game* made it a marker (sevens.store.retention.delete_game). Taken after
+    the game's lock, as the delete takes them (games before principals): a join and a delete
+    crossing then see each other, where the token was otherwise marked dead holding the new seat."""
+    deleted = session.execute(
+        select(ApiPrincipal.game_deleted_at).where(ApiPrincipal.id == principal_id).with_for_update()
+    ).one_or_none()
+    return deleted is not None and deleted[0] is None
 
 
 def delete_principal(session: Session, *, principal_id: int) -> None:

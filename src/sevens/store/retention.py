@@ -69,11 +69,17 @@ def delete_game(session: Session, *, game_id: int, now: datetime) -> None:
     only_here = select(Grant.principal_id).where(Grant.game_id == game_id).except_(
         select(Grant.principal_id).where(Grant.game_id != game_id)
     )
-    bots = list(
+    candidates = list(
         session.scalars(
             select(ApiPrincipal.id).where(ApiPrincipal.id.in_(only_here), ApiPrincipal.kind == PrincipalKind.BOT)
         )
     )
+    # Their rows locked (after the games', as a join takes them: auth.lock_live_token), then read
+    # again: a join of one of them to another game, committed meanwhile, keeps it live.
+    session.execute(
+        select(ApiPrincipal.id).where(ApiPrincipal.id.in_(candidates)).order_by(ApiPrincipal.id).with_for_update()
+    )
+    bots = list(session.scalars(select(ApiPrincipal.id).where(ApiPrincipal.id.in_(candidates), ApiPrincipal.id.in_(only_here))))
     _relabel_tokens_kept(session, game_id=game_id, going=set(bots))
     session.execute(update(GameRow).where(GameRow.rematch_id == game_id).values(rematch_id=None))
     # Every table that holds a game's rows, children first: one added later is not forgotten here.

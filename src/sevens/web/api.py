@@ -39,6 +39,7 @@ from sevens.store.auth import (
     game_by_organiser_link,
     grants_of,
     holds_invited_seat,
+    lock_live_token,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
@@ -283,6 +284,8 @@ def join(
         return _joined(game, seat, body.name, token=None)
     if principal_id is not None:  # under the game's lock, so two joins at once with one token take one seat
         store.lock_game(db, game_id=seat.game_id)
+        if not lock_live_token(db, principal_id=principal_id):  # its only game deleted meanwhile
+            principal = principal_id = None
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
     if principal is None:
