@@ -108,9 +108,13 @@ def test_a_teams_page_tells_its_whole_tournament_in_order(hosted: Hosted) -> Non
             assert scrum["before"] == before  # in order: each match starts where the last left it
             outcome = "drew" if match["winner"] is None else "won" if match["winner"] == team else "lost"
             win = ", +10 win" if outcome == "won" else ""
+            # The record's "won on tries 4-3" is the winner's: the loser's line names who won.
+            summary = match["summary"]
+            if outcome == "lost":
+                summary = summary.replace(", won ", f", {names[match['winner']]} won ", 1)
             assert row == (
                 f"Turn {number} · {stage}: "
-                f"v {names[match[other]]}, {outcome} {match['summary']} · "
+                f"v {names[match[other]]}, {outcome} {summary} · "
                 f"order {_order_said(match[f'{own}_order'], not match[f'{own}_order']['missed'], False)} against "
                 f"{_order_said(match[f'{other}_order'], not match[f'{other}_order']['missed'], False)} · "
                 f"SCRUM {scrum['before']} → {scrum['after']} (spent {spent}{win})"
