@@ -2,16 +2,16 @@
 every product by Python's own multiplication, the FORCE side's lines by powers of one die, and
 each of the three kinds of the other side's lines (every one, no conversion, neither conversion
 nor drop goal) from its own dice. A copy of src/sevens/odds/exact_knockout.py and exact.py's
-_multiply and _power at 8b02fba, the module docstring, limits and refusals left out.
+_multiply and _power at 8b02fba, the module docstring, limits and refusals left out; the two tables
+odds3 did not change (_packed, _doubles) are imported rather than copied.
 """
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 from sevens.odds.exact import _pack
-from sevens.odds.exact_knockout import ExactKnockout
+from sevens.odds.exact_knockout import ExactKnockout, _doubles, _packed
 from sevens.odds.tables import flair_tables, force_die
 from sevens.rules import Line, Order
 
@@ -36,43 +36,6 @@ def _power(base: list[int], denominator: int, n: int, keep: int) -> tuple[list[i
             square = _multiply(square, square, square_total**2, keep)
             square_total **= 2
     return result, total
-
-
-def _packed(pairs: list[tuple[Line, Fraction]], stride: int, keep: int) -> tuple[list[int], int]:
-    """A table of outcomes as a polynomial in ``points * stride + tries``: whole coefficients over
-    one denominator, terms beyond ``keep`` left out."""
-    denominator = math.lcm(*(p.denominator for _, p in pairs)) if pairs else 1
-    coefficients = [0]
-    for line, p in pairs:
-        at = line.points * stride + line.tries
-        if at <= keep:
-            coefficients += [0] * (at + 1 - len(coefficients))
-            coefficients[at] += int(p * denominator)
-    return coefficients, denominator
-
-
-def _doubles(pairs: list[tuple[Line, Fraction]], options: int, stride: int, most_points: int) -> tuple[list[int], int]:
-    """All the scoring doubles of ``options`` FLAIR options, up to ``most_points``: ``s`` of them
-    with chance ``C(s + k - 1, s) (1 - r)**k r**s``, each of its kind with that kind's chance."""
-    r = flair_tables().ratio
-    assert len(pairs) <= 2  # two kinds (5-5 and 3-3): a count of one leaves the rest to the other
-    terms: dict[int, Fraction] = {}
-    least = min(line.points for line, _ in pairs) if pairs else 1
-    for s in range(most_points // least + 1):
-        weight = math.comb(s + options - 1, s) * (1 - r) ** options * r**s
-        kinds = pairs + [(Line(), Fraction(0))] * (2 - len(pairs))
-        (first, p), (second, q) = kinds
-        for x in range(s + 1):
-            points = first.points * x + second.points * (s - x)
-            if points > most_points or (q == 0 and x < s):
-                continue
-            at = points * stride + first.tries * x + second.tries * (s - x)
-            terms[at] = terms.get(at, Fraction(0)) + weight * math.comb(s, x) * p**x * q ** (s - x)
-    denominator = math.lcm(*(p.denominator for p in terms.values()))
-    coefficients = [0] * (max(terms) + 1)
-    for at, p in terms.items():
-        coefficients[at] = int(p * denominator)
-    return coefficients, denominator
 
 
 def _lines(order: Order, stride: int, keep: int, allowed: tuple[bool, bool]) -> tuple[list[int], int]:
