@@ -1,16 +1,21 @@
-"""A page left open on a game whose stored record is then damaged: its polls of ``/state`` get a
-500, which the script dropped without a word, so the page went on as if nothing were wrong. It
-now says at its top what the server says, and the note goes once the polls are answered again."""
+"""A page left open on a game whose stored record is then damaged, or which its organiser then
+deletes: its polls of ``/state`` get a 500 or a 404, which the script dropped without a word, so the
+page went on as if nothing were wrong (offering an order form whose order could only be refused).
+It now says at its top what the server says, and the note goes once the polls are answered again."""
 
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, serve, visit
+from sevens.store import games as store
+from sevens.store.db import make_engine, make_sessionmaker
+from sevens.store.retention import delete_game
 
 pytestmark = [
     pytest.mark.browser,
@@ -20,20 +25,26 @@ pytestmark = [
 ]
 
 
+def started_with_the_players_page_open(chromium: Any, server: str, name: str) -> tuple[Any, Any, str]:
+    """A one-seat game started, its player's page and its organiser's page open: the two pages and
+    the game's public id."""
+    viewport = {"width": 1000, "height": 800}
+    organiser, organise, invites = create_game(chromium, server, name, viewport=viewport, hours="24")
+    (player,) = join_by_invites(chromium, invites[:1], viewport)
+    visit(organiser, organise)
+    organiser.click("#start button")
+    visit(player, organise.removesuffix("/organise") + "/play")
+    visit(organiser, organise)
+    return organiser, player, organise.split("/")[-2]
+
+
 def test_an_open_page_says_when_its_games_record_is_damaged(tmp_path: Path, chromium: Any) -> None:
     from playwright.sync_api import expect
 
     running = serve(tmp_path)
     server = next(running)
     try:
-        viewport = {"width": 1000, "height": 800}
-        organiser, organise, invites = create_game(chromium, server, "Damaged cup", viewport=viewport, hours="24")
-        (player,) = join_by_invites(chromium, invites[:1], viewport)
-        visit(organiser, organise)
-        organiser.click("#start button")
-        visit(player, organise.removesuffix("/organise") + "/play")
-        visit(organiser, organise)
-        public_id = organise.split("/")[-2]
+        organiser, player, public_id = started_with_the_players_page_open(chromium, server, "Damaged cup")
         with sqlite3.connect(tmp_path / "browser.sqlite3") as db:
             (stored,) = db.execute("SELECT record_json FROM games WHERE public_id = ?", (public_id,)).fetchone()
             db.execute("UPDATE games SET record_json = substr(record_json, 1, 100) WHERE public_id = ?", (public_id,))
@@ -47,5 +58,29 @@ def test_an_open_page_says_when_its_games_record_is_damaged(tmp_path: Path, chro
         with sqlite3.connect(tmp_path / "browser.sqlite3") as db:
             db.execute("UPDATE games SET record_json = ? WHERE public_id = ?", (stored, public_id))
         expect(player.locator("#poll-trouble")).to_have_count(0, timeout=15000)
+    finally:
+        next(running, None)
+
+
+def test_an_open_page_says_when_its_game_was_deleted(tmp_path: Path, chromium: Any) -> None:
+    from playwright.sync_api import expect
+
+    running = serve(tmp_path)
+    server = next(running)
+    try:
+        _, player, public_id = started_with_the_players_page_open(chromium, server, "Gone cup")
+        engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
+        try:
+            with make_sessionmaker(engine)() as db:
+                delete_game(db, game_id=store.game_by_public_id(db, public_id=public_id).id, now=datetime.now(UTC))
+                db.commit()
+        finally:
+            engine.dispose()
+        note = player.locator("#poll-trouble")
+        expect(note).to_contain_text(  # polled every 5 s
+            "This page cannot follow the game: the server no longer finds it for this browser: its organiser "
+            "deleted it", timeout=15000
+        )
+        expect(note).to_have_attribute("role", "alert")
     finally:
         next(running, None)
