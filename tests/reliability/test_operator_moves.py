@@ -236,7 +236,7 @@ def test_a_full_backup_moves_from_sqlite_to_postgresql_and_back(tmp_path: Path) 
         )
         with _serve(new, env_new, logs["new"]) as client:
             after = _what_users_see(client, world)
-            assert after == before
+            assert after == _moved(before)
             # The organiser link signs a browser in on the new server; its pages keep the order secret too.
             with httpx.Client(base_url=str(client.base_url), timeout=30) as organiser:
                 signed = organiser.post(f"/organiser/{running['organiser_link']}", data={"csrf": _csrf(organiser)})
@@ -284,6 +284,16 @@ def test_a_full_backup_moves_from_sqlite_to_postgresql_and_back(tmp_path: Path) 
         for game in world.values():
             for secret in (game["organiser"], *game.get("bots", {}).values(), *game.get("session", {}).values()):
                 assert secret not in text, name
+
+
+def _moved(seen: dict[str, tuple[int, str]]) -> dict[str, tuple[int, str]]:
+    """What users see after a move: the same, but for the bot token of the game deleted before the
+    export, which the old server told its game was deleted; a full backup does not carry that mark
+    (docs/web.md), so the new server finds the token unknown. Refused on both, opening nothing."""
+    unknown = (401, '{"detail":"unknown or revoked bot token"}')
+    dead = {key for key, (status, text) in seen.items() if status == 401 and "was deleted" in text}
+    assert dead and all(key.startswith("deleted organiser ") for key in dead), dead
+    return {key: unknown if key in dead else answer for key, answer in seen.items()}
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
