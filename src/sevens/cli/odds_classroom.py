@@ -27,7 +27,6 @@ from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Phrases
 from sevens.odds import (
     MOST_EVERY_SPLIT_POINTS,
-    MOST_KNOCKOUT_POINTS,
     STEPS,
     ExactKnockout,
     ExactMatch,
@@ -201,12 +200,12 @@ def exact_or_fail(a: Order, b: Order, typed: str) -> ExactMatch:
 
 
 def knockout_or_fail(a: Order, b: Order, typed: str) -> ExactKnockout:
-    assert not (a.options and b.options)  # no fractions to give: the command gives the decimals
-    if a.total + b.total > MOST_KNOCKOUT_POINTS:
-        fail(f"--fractions --knockout works out orders of up to {MOST_KNOCKOUT_POINTS} SCRUM points between them, "
-             f"got {a.total} + {b.total} = {a.total + b.total}: drop --fractions for the decimals, which cover "
-             f"every order ({typed})")
-    return exact_knockout(a, b)
+    # Two FLAIR sides never come here (the command gives their decimals), and since the limit is
+    # every pair of orders R3 allows, the library's own refusal is all that is left to pass on.
+    try:
+        return exact_knockout(a, b)
+    except ValueError as exc:
+        fail(f"{exc} ({typed})")
 
 
 def _knockout_rows(result: ExactKnockout) -> list[tuple[str, Fraction]]:
