@@ -29,6 +29,7 @@ __all__ = [
     "deleted_with_its_game",
     "holds_invited_seat",
     "lock_live_token",
+    "marked_deleted_at",
     "other_seat_held",
     "revoke_organisers",
     "InviteState",
@@ -392,6 +393,11 @@ def lock_live_token(session: Session, *, principal_id: int) -> bool:
         select(ApiPrincipal.game_deleted_at).where(ApiPrincipal.id == principal_id).with_for_update()
     ).one_or_none()
     return deleted is not None and deleted[0] is None
+
+
+def marked_deleted_at(session: Session, *, principal_id: int) -> datetime | None:
+    """When *Delete game* made the bot token ``principal_id`` a marker, or None (live, or gone)."""
+    return session.scalar(select(ApiPrincipal.game_deleted_at).where(ApiPrincipal.id == principal_id))
 
 
 def delete_principal(session: Session, *, principal_id: int) -> None:

@@ -40,6 +40,7 @@ from sevens.store.auth import (
     grants_of,
     holds_invited_seat,
     lock_live_token,
+    marked_deleted_at,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
@@ -61,6 +62,7 @@ from sevens.web.deps import (
     new_game_allowed,
     organiser_act_allowed,
     refuse_bot_token,
+    token_of_deleted_game,
 )
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.schemas import error_responses
@@ -298,6 +300,19 @@ def join(
     add_grant(db, principal_id=principal.id, game_id=seat.game_id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
     return _joined(game, seat, body.name, token=token)
+
+
+def _lock_live_or_refuse(db: Session, principal: ApiPrincipal) -> None:
+    """Lock the caller's bot token before a grant is added to it (after the game's lock, as the
+    join and *Delete game* take them). A deletion of its only game that committed since the token
+    was read made it a marker: the grant would go to a token refused everywhere, so the caller is
+    told now what it would be told on its next call."""
+    if lock_live_token(db, principal_id=principal.id):
+        return
+    deleted_at = marked_deleted_at(db, principal_id=principal.id)
+    db.rollback()
+    detail = "unknown or revoked bot token" if deleted_at is None else token_of_deleted_game(deleted_at)
+    raise HTTPException(status_code=401, detail=detail, headers={"WWW-Authenticate": "Bearer"})
 
 
 def _joined(game: GameRow, seat: SeatRow, sent: str, *, token: str | None) -> JoinResponse:
@@ -926,6 +941,8 @@ def create(
             default_autopilot=body.default_autopilot or "",
         )
         days = request.app.state.settings.invite_days
+        if principal is not None:
+            _lock_live_or_refuse(db, principal)
         created = store.create_game(db, spec=spec, now=now, invite_lifetime=timedelta(days=days))
         token: str | None = None
         if principal is None:
@@ -1275,6 +1292,8 @@ def organise(
     if row is None:
         raise limiter.refused(key, HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))
     if principal is not None:
+        store.lock_game(db, game_id=row.id)  # games before principals, as the join and the delete
+        _lock_live_or_refuse(db, principal)
         add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
         db.commit()
         return JSONResponse({"game": row.public_id, "token": None})
