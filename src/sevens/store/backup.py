@@ -17,7 +17,8 @@ Two kinds of export, told apart by ``"full"``:
   event log; and per game a separate ``secret`` object: the seed, the hashes of the organiser link
   and of every invite, every saved order, the log lines of the turn never resolved and those of
   the orders discarded with their seat (handed to the bots, or signed out for a new link); at the top
-  the credentials (session and bot tokens, as SHA-256 only) with their grants. With it a running
+  the credentials (session and bot tokens, as SHA-256 only) with their grants, and the markers of
+  bot tokens deleted with their game (SHA-256 and when, so their bots are told why). With it a running
   game goes on after a restore exactly where it stood: the same dice (the seed), the same saved
   and ready orders, the same deadline, and every invite link, organiser link, browser session and
   bot token keeps working. Whoever holds it can throw the open turn's dice and read its orders,
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.orm import Session
 
 from sevens.rules import seed_commitment
@@ -260,9 +261,11 @@ def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
                 "expires_at": _time(p.expires_at),
                 "grants": grants.get(p.id, []),
             }
-            # Not the markers of tokens deleted with their game: they open nothing, hold nothing to
-            # restore, and only say why for a while (sevens.store.retention.delete_game).
-            for p in db.scalars(select(ApiPrincipal).where(ApiPrincipal.game_deleted_at.is_(None)).order_by(ApiPrincipal.id))
+            if p.game_deleted_at is None
+            # The marker of a bot token deleted with its game (sevens.store.retention.delete_game):
+            # its hash and when, nothing else, so that the bot is told the same after a move.
+            else {"kind": p.kind.value, "token_hash": p.token_hash, "game_deleted_at": _time(p.game_deleted_at)}
+            for p in db.scalars(select(ApiPrincipal).order_by(ApiPrincipal.id))
         ]
     return document
 
@@ -621,7 +624,11 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     """
     _check_header(document)
     games_held = store.count_games(db)
-    credentials_held = int(db.scalar(select(func.count()).select_from(ApiPrincipal)) or 0)
+    # Not the markers of tokens deleted with their game: they open nothing (a database left with
+    # only those is as good as empty), and the backup's own replace them.
+    credentials_held = int(
+        db.scalar(select(func.count()).select_from(ApiPrincipal).where(ApiPrincipal.game_deleted_at.is_(None))) or 0
+    )
     if games_held or credentials_held:
         held = set(db.scalars(select(GameRow.public_id)))
         games = document.get("games")
@@ -659,8 +666,16 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
                 "import the export of both games together"
             )
         game.rematch_id = by_public[rematch]
-    credentials = document.get("credentials") or []
-    for entry in credentials:
+    entries = document.get("credentials") or []
+    markers = [isinstance(e, dict) and "game_deleted_at" in e for e in entries]
+    live = {e.get("token_hash") for e, marker in zip(entries, markers, strict=True) if not marker and isinstance(e, dict)}
+    skip = _markers_kept(db, live=live) | live
+    credentials = 0
+    for index, (entry, marker) in enumerate(zip(entries, markers, strict=True)):  # in the backup's order
+        if marker:
+            _restore_marker(db, entry, index=index, skip=skip)
+            continue
+        credentials += 1
         principal = ApiPrincipal(
             kind=PrincipalKind(entry["kind"]),
             token_hash=entry["token_hash"],
@@ -682,7 +697,34 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
                 )
             )
     db.flush()
-    return ImportReport(games=len(games), running=running, credentials=len(credentials))
+    return ImportReport(games=len(games), running=running, credentials=credentials)
+
+
+def _markers_kept(db: Session, *, live: set[Any]) -> set[str]:
+    """The hashes of the markers the database holds (left by its own deletions: an import goes
+    ahead with them), but for those whose token the backup restores live: the token replaces them."""
+    rows = db.execute(select(ApiPrincipal.token_hash, ApiPrincipal.id).where(ApiPrincipal.game_deleted_at.is_not(None)))
+    held: dict[str, int] = {token_hash: principal_id for token_hash, principal_id in rows}
+    stale = [principal_id for token_hash, principal_id in held.items() if token_hash in live]
+    if stale:
+        db.execute(delete(ApiPrincipal).where(ApiPrincipal.id.in_(stale)))
+    return set(held) - live
+
+
+def _restore_marker(db: Session, entry: dict[str, Any], *, index: int, skip: set[Any]) -> None:
+    """The marker of a bot token deleted with its game, as it was (:func:`export_backup`): its hash,
+    and when the game was deleted, from which the tidy removes it. None is made twice for a hash."""
+    token_hash = entry.get("token_hash")
+    if not isinstance(token_hash, str) or not re.fullmatch(r"[0-9a-f]{64}", token_hash):
+        raise Invalid(f"credentials[{index}]: a deleted token's marker needs its token_hash, 64 hex digits; is it from 'sevens export --full'?")
+    when = _parse_time(entry["game_deleted_at"], f"credentials[{index}].game_deleted_at")
+    if when is None:
+        raise Invalid(f"credentials[{index}]: a deleted token's marker needs game_deleted_at, the time its game was deleted")
+    if token_hash in skip:
+        return
+    db.add(ApiPrincipal(kind=PrincipalKind.BOT, token_hash=token_hash, label="", created_at=when, game_deleted_at=when))
+    db.flush()
+    skip.add(token_hash)
 
 
 def _count(n: int, noun: str) -> str:
