@@ -84,3 +84,32 @@ def test_an_open_page_says_when_its_game_was_deleted(tmp_path: Path, chromium: A
         expect(note).to_have_attribute("role", "alert")
     finally:
         next(running, None)
+
+
+def test_an_order_sent_after_its_game_was_deleted_says_so_and_keeps_what_was_typed(tmp_path: Path, chromium: Any) -> None:
+    """The player typed an order, the organiser deleted the game, then the player pressed Ready:
+    the answer was the page of an address that never existed, and the order typed was gone."""
+    from playwright.sync_api import expect
+
+    running = serve(tmp_path)
+    server = next(running)
+    try:
+        _, player, public_id = started_with_the_players_page_open(chromium, server, "Gone cup")
+        form = player.locator("form.order-form").first
+        form.locator("input[name=force]").fill("4")
+        form.locator("input[name=flair]").fill("3")
+        engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
+        try:
+            with make_sessionmaker(engine)() as db:
+                delete_game(db, game_id=store.game_by_public_id(db, public_id=public_id).id, now=datetime.now(UTC))
+                db.commit()
+        finally:
+            engine.dispose()
+        with player.expect_navigation():
+            form.locator("button[value=ready]").click()
+        expect(player.locator("h1")).to_have_text("Sorry: this game was deleted")
+        expect(player.locator("[role=alert]").first).to_contain_text("This game was deleted by its organiser")
+        expect(player.locator("#typed")).to_contain_text("4 FORCE + 3 FLAIR")
+        expect(player).to_have_title("This game was deleted · Sevens")
+    finally:
+        next(running, None)

@@ -52,6 +52,7 @@ from sevens.web.security import (
     answer_plainly,
     cookie_name,
     csrf_token,
+    seat_form_proof,
     set_cookie,
     wants_json,
 )
@@ -382,6 +383,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     assets = Assets(_package_dir("static"))
     templates.env.globals["static"] = assets.url
     templates.env.globals["csrf_token"] = csrf_token
+    templates.env.globals["seat_form_proof"] = seat_form_proof
     # Before every address a page writes from the site's root ("" at the root of its host).
     templates.env.globals["root"] = settings.root_path
     templates.env.globals["describe_bot"] = describe

@@ -61,6 +61,7 @@ from sevens.web.security import (
     client_key,
     delete_session_cookie,
     form_predates_session,
+    held_seat_form,
     secure_cookies,
     sent_from_this_site,
     set_cookie,
@@ -1336,6 +1337,7 @@ def post_order(
     force: Annotated[str, Form(max_length=20)] = "",
     flair: Annotated[str, Form(max_length=20)] = "",
     action: Annotated[str, Form(max_length=20)] = "save",
+    seat: Annotated[str, Form(max_length=100)] = "",
 ) -> Response:
     """Save an order, or save it and mark it ready; refused orders change nothing."""
     try:
@@ -1354,8 +1356,13 @@ def post_order(
         if expired is None:
             raise
         return expired
-    game = store.game_by_public_id(db, public_id=public_id)
-    access = _access(db, principal, game)
+    try:
+        game = store.game_by_public_id(db, public_id=public_id)
+        access = _access(db, principal, game)
+    except NotFound:  # GameGone too: deleted as this request read it
+        if not held_seat_form(request, public_id, seat):
+            raise  # answered as any game that is not there: nothing said of a private one
+        return _order_of_deleted_game(request, team=team, turn=turn, force=force, flair=flair)
     _watchable(game, access)
     player_id = _player(access)
     if action not in ("save", "ready"):
@@ -1431,6 +1438,17 @@ def post_order(
     db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
+
+
+def _order_of_deleted_game(request: Request, *, team: str, turn: str, force: str, flair: str) -> Response:
+    """The answer to an order form of a seat this browser held, sent after its game was deleted:
+    said so, with what was typed, rather than the page of an address that never existed."""
+    message = (
+        "This game was deleted by its organiser before your order arrived: it was not saved, and nothing "
+        "more can be played in it. A deleted game is gone for good."
+    )
+    typed = {"team": team, "turn": turn, "force": force, "flair": flair}
+    return render(request, "error.html", {"status": 404, "message": message, "deleted_order": typed}, status=404)
 
 
 def _player_form_expired(

@@ -49,6 +49,8 @@ __all__ = [
     "form_predates_session",
     "secure_cookies",
     "delete_session_cookie",
+    "seat_form_proof",
+    "held_seat_form",
     "session_csrf",
     "sent_from_this_site",
     "session_token",
@@ -323,6 +325,24 @@ def session_csrf(session: str) -> str:
     """
     digest = hmac.new(session.encode("utf-8"), b"sevens form token", hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def seat_form_proof(request: Request, public_id: str) -> str:
+    """What a player's order form of game ``public_id`` carries to show, should the game be
+    deleted before it is sent, that this browser was shown that form (its seat's page): an HMAC
+    keyed with the session secret, as :func:`session_csrf`. A deleted game leaves nothing in the
+    database to tell its players from anyone else, and only they may be told it was deleted."""
+    session = _cookie(request, SESSION_COOKIE)
+    if not session:
+        return ""
+    digest = hmac.new(session.encode("utf-8"), f"sevens seat form {public_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def held_seat_form(request: Request, public_id: str, submitted: str) -> bool:
+    """Whether ``submitted`` is :func:`seat_form_proof` of this browser for game ``public_id``."""
+    expected = seat_form_proof(request, public_id)
+    return bool(expected) and bool(submitted) and tokens_equal(expected, submitted)
 
 
 def csrf_token(request: Request) -> str:

@@ -1,0 +1,51 @@
+"""An order form sent after its game was deleted: the browser that held the seat is told the game
+was deleted, and shown what it had typed, not the page of an address that never existed; anyone
+else gets that page, word for word (a private game's existence stays untold)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi import FastAPI
+from markupsafe import escape
+
+from sevens.store import games as store
+from web.web_helpers import csrf, host_game, new_client, post_form
+
+
+def _form_of(page: str, team: str) -> dict[str, str]:
+    """The hidden fields of the team's order form, as the browser sends them."""
+    form = re.search(rf'<form[^>]*id="order-{team}".*?</form>', page, re.S)
+    assert form is not None, team
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+
+
+@pytest.mark.parametrize("visibility", ["public", "private"])
+def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAPI, visibility: str) -> None:
+    game = host_game(app, name="Gone cup", visibility=visibility)
+    player = game.join("p1", "Ann")
+    for seat in ("p2", "p3", "p4"):
+        game.join(seat, f"Player {seat}")
+    game.start()
+    team = game.my_teams("p1")[0]
+    sent = {**_form_of(player.get(f"{game.base}/play").text, team), "force": "30", "flair": "12", "action": "ready"}
+    assert sent["seat"]
+    deleted = post_form(game.organiser, f"{game.base}/delete", {"confirm": "yes"})
+    assert deleted.status_code in (200, 303), deleted.text
+
+    answer = player.post(f"{game.base}/orders", data=sent)
+    assert answer.status_code == 404, answer.text
+    assert "This game was deleted by its organiser before your order arrived: it was not saved" in answer.text
+    assert "30 FORCE + 12 FLAIR</strong> for team" in answer.text and team in answer.text
+    assert "Gone cup" not in answer.text  # nothing of the game but what the browser sent
+
+    # Another browser, even with the form's fields copied, learns nothing: the page of no game.
+    stranger = new_client(app)
+    copied = stranger.post(f"{game.base}/orders", data={**sent, "csrf": csrf(stranger)})
+    plain = stranger.post("/games/NoSuchGame1/orders", data={**sent, "csrf": csrf(stranger)})
+    assert copied.status_code == plain.status_code == 404
+    assert escape(store.no_such_game(game.public_id)) in copied.text
+    assert copied.text.replace(game.public_id, "NoSuchGame1") == plain.text
+    # The seat's browser with a form made without the mark (or for another game) is not believed either.
+    assert "was deleted" not in player.post(f"{game.base}/orders", data={**sent, "seat": ""}).text
