@@ -111,5 +111,8 @@ def test_an_order_sent_after_its_game_was_deleted_says_so_and_keeps_what_was_typ
         expect(player.locator("[role=alert]").first).to_contain_text("This game was deleted by its organiser")
         expect(player.locator("#typed")).to_contain_text("4 FORCE + 3 FLAIR")
         expect(player).to_have_title("This game was deleted · Sevens")
+        from browser.test_browser_a11y import axe_problems
+
+        assert axe_problems(player, "the deleted game's order answer") == []
     finally:
         next(running, None)
