@@ -374,3 +374,47 @@ def test_a_forged_champion_id_is_printed_escaped_in_the_summary(tmp_path: Path) 
     assert code == 0 and err == "", err
     assert "\x1b" not in out and "\x07" not in out
     assert f"the champion ({game.champion[: -len(mark)]}\\x1b]0;owned\\x07) all agree" in out, out
+
+
+def test_a_record_saved_again_as_utf16_or_latin1_is_refused_saying_how_and_where(tmp_path: Path) -> None:
+    """A referee's Windows may save a mailed record as UTF-16 (Notepad, PowerShell 5's >) or Latin-1;
+    both were 'not text (not UTF-8)', which says neither what the file is nor which byte."""
+    text = dumps(_record())
+    code, _, err = _run(tmp_path, text.encode("utf-16"))
+    assert code == 2 and "the file is UTF-16 text, not UTF-8" in err and "save it again as UTF-8" in err
+    latin = text.replace('"name": "P1"', '"name": "Pé"').encode("latin-1")
+    line = latin[: latin.index(b"\xe9")].count(b"\n") + 1
+    code, _, err = _run(tmp_path, latin)
+    assert code == 2 and f"byte 0xE9 on line {line} is not UTF-8" in err and "Latin-1" in err, err
+
+
+@pytest.mark.parametrize("version", [1.0, True, "1", 0])
+def test_a_version_that_is_not_the_whole_number_1_is_refused_as_unreadable(tmp_path: Path, version: object) -> None:
+    """1.0 and true equal 1 in Python: they passed the version check and failed later as a mismatch (exit 1)."""
+    code, _, err = _run(tmp_path, json.dumps({**_record(), "version": version}))
+    assert code == 2, err
+    assert f"version: this program reads version 1 records, found {json.dumps(version)}" in err
+
+
+def test_a_record_of_a_newer_version_says_to_upgrade(tmp_path: Path) -> None:
+    code, _, err = _run(tmp_path, json.dumps({**_record(), "version": 2}))
+    assert code == 2 and "found 2 (a version 2 record comes from a newer sevens: upgrade sevens to verify it)" in err
+
+
+def test_a_finished_record_short_of_a_turn_names_the_turn_missing(tmp_path: Path) -> None:
+    record = _record()
+    turns = record["turns"]
+    assert isinstance(turns, list)
+    del turns[1]
+    code, _, err = _run(tmp_path, dumps(record))
+    assert code == 1 and f"found {len(turns)} turns, turn 2 missing" in err, err
+
+
+def test_a_list_one_short_says_one_item(tmp_path: Path) -> None:
+    record = _record()
+    turns = record["turns"]
+    assert isinstance(turns, list)
+    force = turns[0]["matches"][0]["home_dice"]["force"]
+    del force[1:]
+    code, _, err = _run(tmp_path, dumps(record))
+    assert code == 1 and "home_dice.force: expected" in err and "found 1 item" in err and "1 items" not in err, err

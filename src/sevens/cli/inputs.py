@@ -111,8 +111,8 @@ def parse_json(raw: bytes, *, keys_once: bool = False) -> Any:
     """
     try:
         text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError("the file is not text (not UTF-8), so it is not JSON; is it the right file?") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(_not_utf8(raw, exc)) from None
     if not text.strip():
         raise ValueError("the file is empty; is it the right file, and was it saved?")
     try:
@@ -135,6 +135,40 @@ def parse_json(raw: bytes, *, keys_once: bool = False) -> Any:
     if keys_once:
         _refuse_keys_twice(text)
     return value
+
+
+def _not_utf8(raw: bytes, exc: UnicodeDecodeError) -> str:
+    """Why ``raw`` is refused, and where: a file sent on by e-mail or saved again on Windows may be
+    UTF-16 (Notepad's "Unicode", PowerShell 5's ``>``) or Latin-1, and "not text" alone left the
+    reader to guess which byte, or what to do.
+
+    >>> def why(raw: bytes) -> str:
+    ...     try:
+    ...         raw.decode("utf-8")
+    ...     except UnicodeDecodeError as exc:
+    ...         return _not_utf8(raw, exc)
+    ...     return "UTF-8"
+    >>> why("{}".encode("utf-16"))
+    'the file is UTF-16 text, not UTF-8, so it is not read as JSON: save it again as UTF-8 (in PowerShell 5, Out-File -Encoding utf8 rather than >)'
+    >>> why(b'{"name": "S' + "ü".encode("latin-1") + b'd"}')
+    'the file is not text (not UTF-8), so it is not JSON: byte 0xFC on line 1 is not UTF-8; is it the right file? A file saved in another encoding (Latin-1, Windows-1252) must be saved again as UTF-8'
+    """
+    for bom in (b"\xff\xfe", b"\xfe\xff"):
+        if raw.startswith(bom) and len(raw) % 2 == 0:
+            try:
+                raw.decode("utf-16")
+            except UnicodeDecodeError:
+                break
+            return (
+                "the file is UTF-16 text, not UTF-8, so it is not read as JSON: save it again as UTF-8 "
+                "(in PowerShell 5, Out-File -Encoding utf8 rather than >)"
+            )
+    line = raw.count(b"\n", 0, exc.start) + 1
+    return (
+        f"the file is not text (not UTF-8), so it is not JSON: byte 0x{raw[exc.start]:02X} on line {line} is not "
+        "UTF-8; is it the right file? A file saved in another encoding (Latin-1, Windows-1252) must be saved "
+        "again as UTF-8"
+    )
 
 
 def _refuse_keys_twice(text: str) -> None:

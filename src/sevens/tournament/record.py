@@ -577,10 +577,14 @@ def _parse(data: object) -> _Parsed:
             "format",
             f"this is not a Sevens game record (expected {FORMAT!r}, found {_show(data.get('format'))})",
         )
-    if data.get("version") != VERSION:
-        raise RecordError(
-            "version", f"this program reads version {VERSION} records, found {_show(data.get('version'))}"
+    version = data.get("version")
+    # By type too: 1.0 and true equal 1 in Python, and were then refused only as a mismatch (exit 1).
+    if type(version) is not int or version != VERSION:
+        newer = (
+            f" (a version {version} record comes from a newer sevens: upgrade sevens to verify it)"
+            if type(version) is int and version > VERSION else ""
         )
+        raise RecordError("version", f"this program reads version {VERSION} records, found {_show(version)}{newer}")
     keys = ("seed_sha256", "seed", "tournament", "players", "teams", "turns", "groups", "champion")
     _obj(data, "", keys)
     seed = _opt_str(data["seed"], "seed")
@@ -789,7 +793,7 @@ def replay_record(
             raise VerificationError(
                 "turns",
                 Words(f"all {setup.format.turns} turns, as the record reveals its seed"),
-                Words(f"{len(parsed.turns)} turns"),
+                Words(f"{len(parsed.turns)} turns{_missing_turns(parsed.turns, setup.format.turns)}"),
                 'R14: the seed stays secret until the game is over; a game ended before its final says "ended_early": true',
             )
     if parsed.ended_early and len(parsed.turns) >= setup.format.turns:
@@ -850,6 +854,18 @@ def replay_record(
     return game, seed
 
 
+def _missing_turns(turns: tuple[_Turn, ...], total: int) -> str:
+    """Which turn numbers a record short of turns lacks, as ", turn 2 missing", so a referee need not
+    count them; "" when its turns are not numbered 1, 2, ... (the per-turn check names that)."""
+    numbers = [turn.number for turn in turns]
+    if any(type(n) is not int for n in numbers):
+        return ""
+    gone = [n for n in range(1, total + 1) if n not in numbers]
+    if not gone or len(gone) != total - len(turns):
+        return ""
+    return f", turn{'' if len(gone) == 1 else 's'} {', '.join(map(str, gone))} missing"
+
+
 def _shown_beside(expected: str, found: str) -> str:
     """``found`` named in passing next to ``expected``: escaped (``'south-\\u0430frica'``) where it
     would look like it."""
@@ -890,11 +906,16 @@ def first_difference(expected: object, found: object, path: str = "") -> Verific
             if diff is not None:
                 return diff
         if len(expected) != len(found):
-            return VerificationError(path, Words(f"{len(expected)} items"), Words(f"{len(found)} items"))
+            return VerificationError(path, Words(_items(len(expected))), Words(_items(len(found))))
         return None
     if type(expected) is not type(found) or expected != found:
         return VerificationError(path, expected, found)
     return None
+
+
+def _items(count: int) -> str:
+    """``count`` list items in words: "1 item", "2 items"."""
+    return f"{count:,} item{'' if count == 1 else 's'}"
 
 
 def count_dice(game: Game) -> int:
