@@ -121,6 +121,15 @@ def test_a_changed_order_breaks_the_orders_digest() -> None:
     assert message.startswith("turns[1].orders_digest: expected ")
 
 
+def test_a_changed_order_in_an_unfinished_record_breaks_the_orders_digest_not_the_dice() -> None:
+    """Without the seed the recorded dice are replayed: an order raised past the dice recorded was
+    "home_dice: expected more dice", pointing at the dice rather than at the order or its digest."""
+    path = "turns[0].matches[0].home_order.force"
+    message = _rejected(_tampered(path, _get(path, UNFINISHED) + 10, UNFINISHED))
+    assert message.startswith("turns[0].orders_digest: expected "), message
+    assert "an order or the digest was changed" in message
+
+
 def test_an_order_beyond_the_balance_is_named_with_r3() -> None:
     """R3: "Their sum may not exceed the team's SCRUM points at the time of the match"."""
     match = RECORD["turns"][4]["matches"][0]
