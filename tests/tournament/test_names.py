@@ -44,6 +44,8 @@ def test_a_name_is_kept_composed_and_single_spaced(typed: str, kept: str) -> Non
     ("Ann\U000e0067\U000e007f", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags with no black flag
     ("\U0001f3f4\U000e0067", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags never cancelled
     ("\u0301\u0302", "shows no letter, digit or sign"),
+    ("\u200d", "shows no letter, digit or sign"),  # a joiner alone stood blank wherever it was shown
+    ("\u200c \u200d\u0301", "shows no letter, digit or sign"),
     ("Z" + "\u0336" * (MAX_MARKS + 1), f"stacks {MAX_MARKS + 1} combining marks on one character after 'Z'"),
     ("x" * 41, "is 41 characters long; keep it to 40"),
     (" \u3164 ", "is empty"),

@@ -389,6 +389,7 @@ def test_join_bad_input(app: FastAPI) -> None:
     for blank in ("\u3164", "\u115f\u2800", "\uffa0 \u1160"):
         refused(post_form(client, link, {"name": blank}), 422, "your display name is empty")
     refused(post_form(client, link, {"name": "\u0301\u0308"}), 422, "shows no letter, digit or sign")
+    refused(post_form(client, link, {"name": "\u200d"}), 422, "shows no letter, digit or sign")
     refused(post_form(client, "/organiser/wrong", {}), 404, "not valid")
     assert snapshot(app) == before
     # A filler after a name is a space: "Ann" and "Ann" + filler, two names alike, are one name.

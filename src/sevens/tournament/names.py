@@ -11,8 +11,8 @@ an accented letter, a flag and a family emoji are one each. A name also has a ca
 Refused, with the character and where it is: controls (an escape, a bell), invisible format
 characters (direction overrides and isolates, which turn the text after them backwards on a page,
 zero-width spaces, soft hyphens), half a character (a lone surrogate, which only a JSON escape can
-send), and more than :data:`MAX_MARKS` combining marks on one character (stacked marks spill over
-the lines above and below). The two joiners stay, as emoji and some scripts need them, and so do
+send), more than :data:`MAX_MARKS` combining marks on one character (stacked marks spill over
+the lines above and below), and a name that shows nothing (marks or joiners alone). The two joiners stay, as emoji and some scripts need them, and so do
 the tags that spell the flags of England, Scotland and Wales after a black flag.
 
 Names are compared by :func:`name_key`: case, spacing, the form of a character (a full-width
@@ -361,8 +361,9 @@ def clean_name(value: str, *, what: str, limit: int, points: int | None = None) 
         )
     if not name:
         raise NameRefused(f"{what} is empty; type a name of 1 to {limit} characters")
-    if all(unicodedata.category(c).startswith("M") or c == " " for c in name):
-        # Combining marks alone: nothing of their own to show, only on a letter before them.
+    if all(unicodedata.category(c).startswith("M") or c == " " for c in name.translate(_UNSEEN)):
+        # Combining marks and joiners alone: nothing of their own to show, only on a letter before
+        # them; a name of joiners alone was taken, and stood blank wherever it was shown.
         raise NameRefused(f"{what} shows no letter, digit or sign; type a name of 1 to {limit} characters")
     marks, at = _marks_run(name)
     if marks > MAX_MARKS:
