@@ -343,3 +343,22 @@ def test_a_refused_game_keeps_a_long_name_whole(app: FastAPI) -> None:
     answer = post_form(new_client(app), "/games", typed)
     assert answer.status_code == 422, answer.text[-400:]
     assert refused_form(answer.text, "create-game").value("name") == family * 45
+
+
+def test_a_refused_join_keeps_the_name_typed_whole(app: FastAPI) -> None:
+    """The join box holds 320 UTF-16 units, but a join refused came back with the name cut at 200
+    code points: 29 families of four (203) came back cut inside the 29th, a man, a woman and a
+    girl, which the refusal's own count no longer described. The box is given back whatever it
+    could hold, on the join form and on the page of an invite used up meanwhile."""
+    from web.refused_forms import refused_form
+
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    game = host_game(app)
+    path = game.invites["p1"].split("testserver", 1)[1]
+    answer = post_form(new_client(app), path, {"name": family * 29})
+    assert answer.status_code == 422 and "203 code points" in answer.text, answer.text[-400:]
+    assert refused_form(answer.text, "join").value("name") == family * 29
+    game.join("p1", "Ann")
+    gone = post_form(new_client(app), path, {"name": family * 29})
+    assert gone.status_code == 410, gone.text[-400:]
+    assert f'id="typed-name" readonly dir="auto" value="{family * 29}"' in gone.text

@@ -659,7 +659,7 @@ def _invite_gone(request: Request, db: SessionDep, token: str, exc: Gone, name: 
     seat = seat_by_invite(db, token=token)
     assert seat is not None  # Gone is said of a seat found by its invite
     game = store.game_by_id(db, game_id=seat.game_id)
-    context = {"game": game, "seat": seat, "gone": str(exc), "typed": name[:200], "canonical": route_path(request.scope)}
+    context = {"game": game, "seat": seat, "gone": str(exc), "typed": name[: NAME_BOXES["display"]], "canonical": route_path(request.scope)}
     return render(request, "join.html", context, status=exc.status)
 
 
@@ -689,7 +689,7 @@ def join(
             raise limiter.refused(client_key(request), stale) from None
         if invite_state(seat, now=clock()) is not InviteState.OPEN:
             raise
-        refusal = Refusal("join", note, (), {"name": name[:200]})
+        refusal = Refusal("join", note, (), {"name": name[: NAME_BOXES["display"]]})
         return _join_page(request, store.game_by_id(db, game_id=seat.game_id), seat, refusal=refusal, status=403)
     # A browser that nobody knows yet (no session, or a dead one): what its tabs share is the
     # token its forms carry, which check_csrf just found to be its cookie's.
@@ -731,7 +731,7 @@ def join(
         return _invite_gone(request, db, token, exc, name)
     except Invalid as exc:  # the name: said on the form, with what was typed, to try another
         db.rollback()
-        return _join_page(request, game, seat, refusal=_refusal("join", exc, {"name": ("name",)}, {"name": name[:200]}))
+        return _join_page(request, game, seat, refusal=_refusal("join", exc, {"name": ("name",)}, {"name": name[: NAME_BOXES["display"]]}))
     session, new = _ensure_session(db, principal, settings, clock, pre_session=pre_session)
     add_grant(db, principal_id=session.id, game_id=game.id, role=Role.PLAYER, player_id=seat.player_id)
     db.commit()
