@@ -42,6 +42,10 @@ def test_a_hidden_character_in_a_name_is_refused_by_name_and_place() -> None:
         "error: --names: 'Ann\\u202eeL' holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format character, after "
         "'Ann'; type the name without it"
     ) in result.stderr
+    # A joiner alone is taken by no rule of its own, and would stand blank in the draw.
+    blank = runner.invoke(app, [*GAME, "--names", "\u200d"])
+    assert blank.exit_code == 2
+    assert "error: --names: '\\u200d' shows no letter, digit or sign; type a name of 1 to 30 characters" in blank.stderr
 
 
 def test_a_record_kept_before_the_rule_on_names_still_verifies(tmp_path: Path) -> None:
