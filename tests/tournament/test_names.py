@@ -60,6 +60,9 @@ def test_a_name_is_refused_saying_what_and_where(typed: str, says: str) -> None:
     ("Jose\u0301", "JOS\u00c9"),
     ("A\u200dnn", "ann"),
     ("\u2764", "\u2764\ufe0f"),  # text and emoji presentation of one heart
+    # Marks drawn as nothing: a combining grapheme joiner, a Khmer inherent vowel, a Mongolian
+    # variation selector, an ideographic variation selector
+    ("An\u034fn", "Ann"), ("Ann\u034f", "Ann"), ("An\u17b4n", "Ann"), ("An\u180bn", "Ann"), ("An\U000e0100n", "Ann"),
     ("\uff21nn  Lee", "ann lee"),
 ])
 def test_names_a_reader_cannot_tell_apart_are_one(one: str, other: str) -> None:

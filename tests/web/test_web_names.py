@@ -83,6 +83,9 @@ def test_flags_and_joined_emoji_are_names_and_hidden_characters_are_named(app: F
     game.join("p1", "Ann")
     twin = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": "A\u200dnn"})
     assert twin.status_code == 422 and "already called" in twin.text
+    # A combining grapheme joiner is drawn as nothing either: it made a second 'Ann'.
+    twin = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": "An\u034fn"})
+    assert twin.status_code == 422 and "already called" in twin.text
 
 
 def test_the_name_boxes_let_a_name_the_server_takes_be_typed_whole(app: FastAPI) -> None:

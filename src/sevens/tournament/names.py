@@ -16,7 +16,8 @@ the lines above and below), and a name that shows nothing (marks or joiners alon
 the tags that spell the flags of England, Scotland and Wales after a black flag.
 
 Names are compared by :func:`name_key`: case, spacing, the form of a character (a full-width
-letter, a mathematical bold one), the invisible joiners and variation selectors, and a Cyrillic or
+letter, a mathematical bold one), the invisible joiners, variation selectors and marks drawn as
+nothing (a combining grapheme joiner), and a Cyrillic or
 Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) do not tell two names apart; nor, with case
 kept, do the Latin characters a plain face draws alike (:data:`LATIN_LOOK_ALIKES`: "AI" and "Al",
 "Bob0" and "BobO", :func:`skeleton`). A name in one
@@ -103,8 +104,14 @@ _TAGS = range(0xE0020, 0xE007F)
 _CANCEL_TAG = "\U000e007f"
 _BLANKS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800"), " ")
 """Letters and signs that show as blank space (the Hangul fillers, the blank Braille pattern)."""
-_UNSEEN = dict.fromkeys([*map(ord, _JOINERS), *range(0xFE00, 0xFE10)])
-"""What a reader hardly sees in a name: the joiners and the variation selectors (see name_key)."""
+_UNSEEN = dict.fromkeys([
+    *map(ord, _JOINERS), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0),
+    # Marks drawn as nothing (Unicode's default ignorables): the combining grapheme joiner, Khmer's
+    # two inherent vowels, Mongolian's variation selectors. Each made a second "Ann" of "Ann".
+    0x034F, 0x17B4, 0x17B5, *range(0x180B, 0x180E), 0x180F,
+])
+"""What a reader hardly sees in a name: the joiners, the variation selectors and the marks drawn as
+nothing (see name_key)."""
 
 
 class NameRefused(ValueError):
@@ -386,7 +393,8 @@ def clean_name(value: str, *, what: str, limit: int, points: int | None = None) 
 def name_key(name: str) -> str:
     """What two names are compared by: names that differ only in case, in the spacing between
     words, in the form of a character (a full-width letter, a no-break space, an accent typed
-    apart), in what is hardly seen (a joiner between two letters, an emoji's variation selector) or
+    apart), in what is hardly seen (a joiner between two letters, an emoji's variation selector, a
+    combining grapheme joiner) or
     in a Cyrillic or Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) look alike, so they
     count as one.
 
