@@ -43,6 +43,9 @@ def test_a_name_is_kept_composed_and_single_spaced(typed: str, kept: str) -> Non
     ("Ann\ud800", "holds U+D800, half of a character (a lone surrogate), after 'Ann'"),
     ("Ann\U000e0067\U000e007f", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags with no black flag
     ("\U0001f3f4\U000e0067", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags never cancelled
+    # Unassigned, and kept by Unicode to be drawn as nothing: each made a second 'Ann'
+    ("An\ufff0n", "holds U+FFF0, an unassigned code point, drawn as nothing, after 'An'"),
+    ("An\U000e0002n", "holds U+E0002, an unassigned code point, drawn as nothing, after 'An'"),
     ("\u0301\u0302", "shows no letter, digit or sign"),
     ("\u200d", "shows no letter, digit or sign"),  # a joiner alone stood blank wherever it was shown
     ("\u200c \u200d\u0301", "shows no letter, digit or sign"),

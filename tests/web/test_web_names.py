@@ -83,6 +83,8 @@ def test_flags_and_joined_emoji_are_names_and_hidden_characters_are_named(app: F
     game.join("p1", "Ann")
     twin = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": "A\u200dnn"})
     assert twin.status_code == 422 and "already called" in twin.text
+    unassigned = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": "An\u2065n"})
+    assert unassigned.status_code == 422 and "U+2065, an unassigned code point, drawn as nothing" in unassigned.text
     # A combining grapheme joiner is drawn as nothing either: it made a second 'Ann'.
     twin = post_form(new_client(app), game.invites["p2"].split("testserver", 1)[1], {"name": "An\u034fn"})
     assert twin.status_code == 422 and "already called" in twin.text

@@ -10,7 +10,8 @@ an accented letter, a flag and a family emoji are one each. A name also has a ca
 
 Refused, with the character and where it is: controls (an escape, a bell), invisible format
 characters (direction overrides and isolates, which turn the text after them backwards on a page,
-zero-width spaces, soft hyphens), half a character (a lone surrogate, which only a JSON escape can
+zero-width spaces, soft hyphens), code points Unicode leaves unassigned to be drawn as nothing
+(:data:`_IGNORED_UNASSIGNED`), half a character (a lone surrogate, which only a JSON escape can
 send), more than :data:`MAX_MARKS` combining marks on one character (stacked marks spill over
 the lines above and below), and a name that shows nothing (marks or joiners alone). The two joiners stay, as emoji and some scripts need them, and so do
 the tags that spell the flags of England, Scotland and Wales after a black flag.
@@ -126,7 +127,11 @@ def shown_character(char: str) -> str:
     ('U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format character', 'U+001B, a control character')
     """
     name = unicodedata.name(char, "")
-    kind = {"Cc": "a control character", "Cs": "half of a character (a lone surrogate)"}.get(
+    kind = {
+        "Cc": "a control character",
+        "Cs": "half of a character (a lone surrogate)",
+        "Cn": "an unassigned code point, drawn as nothing",
+    }.get(
         unicodedata.category(char), "an invisible format character"
     )
     return f"U+{ord(char):04X}{' ' + name if name else ''}, {kind}"
@@ -145,6 +150,12 @@ def _in_flag_tags(name: str, at: int) -> bool:
     )
 
 
+_IGNORED_UNASSIGNED = (range(0x2065, 0x2066), range(0xFFF0, 0xFFF9), range(0xE0000, 0xE1000))
+"""Where Unicode keeps code points unassigned that every font and browser must draw as nothing, now
+and once assigned (default ignorable): each made a second "Ann" of "Ann". Other unassigned code
+points are taken, as an emoji newer than this Python's Unicode is one of them."""
+
+
 def refused_character(name: str) -> int | None:
     """Where the first character the rule refuses sits in ``name`` (from 0), or None.
 
@@ -155,7 +166,7 @@ def refused_character(name: str) -> int | None:
         category = unicodedata.category(char)
         if category in ("Cc", "Cs") or (
             category == "Cf" and char not in _JOINERS and not _in_flag_tags(name, at)
-        ):
+        ) or (category == "Cn" and any(ord(char) in unassigned for unassigned in _IGNORED_UNASSIGNED)):
             return at
     return None
 
