@@ -351,3 +351,33 @@ def test_the_table_says_what_separated_teams_level_on_league_points(tmp_path: Pa
             f"3 league points to 2 {among}; tonga above wales on head-to-head, 2 league points to 1 {among}.") in said
     result = _run(str(_write(tmp_path, DECIDED, "decided.json")))
     assert "tonga above samoa on points scored, 8 to 7." in " ".join(result.stdout.split())
+
+
+def test_a_team_typed_with_its_accents_apart_is_the_team_typed_whole(tmp_path: Path) -> None:
+    """'Tōkyō' listed with ō and named in a match as o + U+0304 (as some editors write it) was
+    refused as 'not one of the group's teams (Tōkyō, ...)', naming a team that read the same; both
+    forms are one team now, and the table names it as it was listed."""
+    composed, apart = "T\u014dky\u014d", "To\u0304kyo\u0304"
+    document = {"teams": [composed, "samoa", "tonga", "wales"], "matches": [_match(apart, "samoa", TRY, NIL)]}
+    result = _run(str(_write(tmp_path, document)), "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)["rows"]
+    assert [(row["team"], row["won"]) for row in rows][0] == (composed, 1), rows
+
+
+@pytest.mark.parametrize(
+    ("teams", "said"),
+    [
+        (["Fiji", "samoa", "tonga", "fiji "], "teams[3]: 'fiji ' reads as teams[0], 'Fiji', in the table"),
+        (["Fiji", "F\u0456ji", "tonga", "wales"], "teams[1]: 'Fіji' reads as teams[0], 'Fiji' (its 'і' is CYRILLIC SMALL"),
+        (["T\u014dky\u014d", "samoa", "To\u0304kyo\u0304", "wales"], "team 'Tōkyō' is listed twice"),
+    ],
+    ids=["case and a space", "a Cyrillic letter", "accents apart"],
+)
+def test_two_teams_that_would_look_alike_in_the_table_are_refused(teams: list[str], said: str, tmp_path: Path) -> None:
+    """'Fiji' and 'fiji ', or 'Fiji' with a Cyrillic і, or 'Tōkyō' typed two ways, were two rows
+    that looked alike, and a match counted for one could not be told from the other's; refused in
+    one line as two names of one game are."""
+    result = _run(str(_write(tmp_path, {"teams": teams, "matches": []})))
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr and result.stderr.count("\n") == 1, result.stderr

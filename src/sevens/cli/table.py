@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -34,6 +35,7 @@ from sevens.cli.render import describe_lots, separation_sentence
 from sevens.cli.render import group_table as render_group_table
 from sevens.rules.fairdice import FairDice
 from sevens.tournament.formats import GROUP_SIZE
+from sevens.tournament.names import name_clash
 from sevens.tournament.quoting import quoted
 from sevens.tournament.standings import GroupResult, GroupTable, group_table
 
@@ -82,10 +84,12 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
         raise ValueError('"group" must be a non-empty name')
     for where, name in [*((f"teams[{n}]", team) for n, team in enumerate(teams)), ("group", group)]:
         _check_shown(where, name)
+    teams = [unicodedata.normalize("NFC", team) for team in teams]
+    _check_apart(teams)
     results = []
     for number, match in enumerate(matches, start=1):
         try:
-            result = GroupResult.from_dict(match)
+            result = GroupResult.from_dict(_composed(match))
         except (ValueError, TypeError) as exc:
             raise ValueError(f"match {number}: {exc}") from None
         for side, line in (("home_line", result.home_line), ("away_line", result.away_line)):
@@ -99,6 +103,38 @@ def read_table_input(raw: bytes) -> tuple[str, tuple[str, ...], tuple[GroupResul
                     )
         results.append(result)
     return group, tuple(teams), tuple(results)
+
+
+def _composed(match: object) -> object:
+    """``match`` with the teams it names in Unicode's composed form (NFC), as the teams are kept:
+    "Tōkyō" typed with its accents apart, as some editors and systems write it, is the team typed
+    whole, where it was refused as 'not one of the group's teams (Tōkyō, ...)'."""
+    if not isinstance(match, dict):
+        return match
+    return {
+        key: unicodedata.normalize("NFC", value) if key in ("home", "away") and isinstance(value, str) else value
+        for key, value in match.items()
+    }
+
+
+def _check_apart(teams: list[str]) -> None:
+    """Refuse two teams the table would show alike: in case or spacing alone ("Fiji", "fiji "), or
+    with a letter of another script drawn as a Latin one (a Cyrillic "і" in "Fіji"), as two names
+    of one game are refused (:func:`sevens.tournament.names.name_clash`). Each was a row of its own,
+    and a match counted for one of them could not be told from the other's.
+
+    >>> _check_apart(["Fiji", "Samoa", "Tonga", "fiji "])
+    Traceback (most recent call last):
+    ...
+    ValueError: teams[3]: 'fiji ' reads as teams[0], 'Fiji', in the table; give each team a name of its own
+    """
+    for n, team in enumerate(teams):
+        clash = name_clash(team, taken=[other for other in teams[:n] if other != team])  # the same twice: said below
+        if clash is not None:
+            raise ValueError(
+                f"teams[{n}]: {quoted(team)} reads as teams[{teams.index(clash.other)}], {quoted(clash.other)}"
+                f"{clash.look_alike}, in the table; give each team a name of its own"
+            )
 
 
 def _check_shown(where: str, name: str) -> None:
