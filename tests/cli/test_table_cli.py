@@ -362,7 +362,7 @@ def test_a_team_typed_with_its_accents_apart_is_the_team_typed_whole(tmp_path: P
     result = _run(str(_write(tmp_path, document)), "--json")
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["rows"]
-    assert [(row["team"], row["won"]) for row in rows][0] == (composed, 1), rows
+    assert (rows[0]["team"], rows[0]["won"]) == (composed, 1), rows
 
 
 @pytest.mark.parametrize(
