@@ -88,6 +88,8 @@ def test_the_flags_of_england_scotland_and_wales_are_three_names() -> None:
     ("\u043e\u0440\u0430", "opa"),  # Cyrillic small letters
     ("F\u0456ji", "FIJI"),  # a Ukrainian i among Latin letters
     ("\u0401va", "\u00cbva"),  # Cyrillic YO: E with a diaeresis
+    ("\u0501an", "dan"), ("A\u04cfan", "Alan"), ("Ama\u04af", "Amay"),  # Cyrillic komi de, palochka, straight u
+    ("\u0474era", "vera"), ("\u037fo", "jo"), ("\u03f3o", "Jo"),  # Cyrillic izhitsa, Greek yot
 ])
 def test_a_letter_of_another_script_drawn_as_a_latin_one_makes_no_new_name(one: str, other: str) -> None:
     assert name_key(one) == name_key(other)

@@ -69,12 +69,12 @@ LOOK_ALIKES: Mapping[int, str] = {
         "\u041eO", "\u0420P", "\u051aQ", "\u0405S", "\u0422T", "\u051cW", "\u0425X", "\u0423Y", "\u04aeY",
         # Cyrillic small letters
         "\u0430a", "\u0441c", "\u0435e", "\u04bbh", "\u0456i", "\u0458j", "\u043eo", "\u0440p", "\u051bq", "\u0455s",
-        "\u051dw", "\u0445x", "\u0443y",
+        "\u051dw", "\u0445x", "\u0443y", "\u0501d", "\u04cfl", "\u04afy", "\u0475v", "\u0474V",
         # Greek capitals
         "\u0391A", "\u0392B", "\u0395E", "\u0397H", "\u0399I", "\u039aK", "\u039cM", "\u039dN", "\u039fO", "\u03a1P",
-        "\u03a4T", "\u03a7X", "\u03a5Y", "\u0396Z",
+        "\u03a4T", "\u03a7X", "\u03a5Y", "\u0396Z", "\u037fJ",
         # Greek small letters
-        "\u03b1a", "\u03b9i", "\u03bak", "\u03bfo", "\u03c1p", "\u03c5u", "\u03bdv",
+        "\u03b1a", "\u03b9i", "\u03bak", "\u03bfo", "\u03c1p", "\u03c5u", "\u03bdv", "\u03f3j",
     )
 }
 """Cyrillic and Greek letters drawn as a Latin one (Unicode TR39's confusables, the common cases
