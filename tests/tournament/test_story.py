@@ -103,3 +103,26 @@ def test_an_ended_game_leaves_no_match_to_play() -> None:
 def test_an_unknown_team_is_a_key_error() -> None:
     with pytest.raises(KeyError):
         team_story(new_game(make_setup(4)), "atlantis")
+
+
+def test_a_missed_order_reads_the_same_in_the_terminal_as_on_the_web() -> None:
+    """The web's team page said "(missed: autopilot even)", its match report "missed: autopilot
+    even (R13)" and the terminal's "(missed, autopilot)": one wording now, story.order_note's, in
+    the terminal's ``m`` list and its match report too."""
+    from dataclasses import replace
+
+    from sevens.cli.render import _order_phrases
+    from sevens.cli.render import team_story as told_in_terminal
+    from sevens.tournament.story import order_note
+
+    game = new_game(make_setup(4))
+    orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=SEED)
+    missed = next(iter(orders))
+    orders[missed] = replace(orders[missed], missed=True, autopilot="even")
+    game = resolve_turn(game, orders, SEED)
+    side = next(m.side(missed) for m in game.turns[0].matches if missed in m.fixture.teams)
+    assert order_note(side) == "missed: autopilot even (R13)"
+    order = f"{side.order.force}+{side.order.flair}"
+    lines = told_in_terminal(game, missed)
+    assert f"order {order}, missed: autopilot even (R13), against " in lines[1], lines
+    assert "missed: autopilot even (R13)" in _order_phrases(side)

@@ -26,6 +26,7 @@ from sevens.tournament.standings import (
     describe_separation,
     separations,
 )
+from sevens.tournament.story import order_note
 from sevens.tournament.story import team_story as told
 
 __all__ = [
@@ -237,7 +238,8 @@ def _order_phrases(side: MatchSide) -> list[str]:
     order = f"order {side.order.force}+{side.order.flair}"
     # The winner's 10 (R4) is in scrum_after: say so, or 100->90 after spending 20 reads as a mistake.
     bonus = side.scrum_after - (side.scrum_before - side.order.force - side.order.flair)
-    return [order, "(missed, autopilot)" if side.missed else "", f"SCRUM {side.scrum_before}->{side.scrum_after}",
+    # Missed orders marked in the web report's words; a bot's own team is not (every line would say it).
+    return [order, order_note(side) if side.missed else "", f"SCRUM {side.scrum_before}->{side.scrum_after}",
             f"(+{bonus} win)" if bonus else ""]
 
 
@@ -322,8 +324,8 @@ def team_story(game: Game, team: str) -> list[str]:
     lines = [f"{setup.team(story.team).name}, group {story.group}:"]
     for m in story.matches:
         # An order the autopilot played is marked, as the match report marks it (R13).
-        own, other = (f"{s.order.force}+{s.order.flair}{' (missed, autopilot)' if s.missed else ''}"
-                      for s in (m.own, m.other))
+        own, other = (f"{s.order.force}+{s.order.flair}{', ' + order_note(s) + after if s.missed else ''}"
+                      for s, after in ((m.own, ","), (m.other, "")))
         bonus = f", +{m.bonus} win" if m.bonus else ""
         lines.append(
             f"  Turn {m.turn}, {m.stage}: v {setup.team(m.other.team).name}, {m.result}; "

@@ -17,7 +17,26 @@ from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.progress import TeamProgress, describe_progress, team_progress
 from sevens.tournament.setup import TeamId
 
-__all__ = ["StoryMatch", "TeamStory", "UpNext", "team_story"]
+__all__ = ["StoryMatch", "TeamStory", "UpNext", "order_note", "team_story"]
+
+
+def order_note(side: MatchSide, seat: str | None = None) -> str:
+    """Who gave a resolved order when the team's player did not, in the words the match report,
+    the team page and the terminal all use (R13): ``seat`` is how the team's seat stood that turn
+    (``unclaimed`` or ``released``, or None). "" for an order its player sent.
+
+    >>> from sevens.rules import Dice, Line, Order
+    >>> side = MatchSide(TeamId("fiji"), Order(6, 3), True, "even", Dice(), Line(), 100, 91)
+    >>> order_note(side), order_note(side, "unclaimed"), order_note(side, "released")
+    ('missed: autopilot even (R13)', 'bot even (seat not claimed)', 'bot even (seat handed to the bots)')
+    """
+    if side.missed and seat == "released":
+        return f"bot {side.autopilot} (seat handed to the bots)"
+    if side.missed and seat == "unclaimed":
+        return f"bot {side.autopilot} (seat not claimed)"
+    if side.missed:
+        return f"missed: autopilot {side.autopilot} (R13)" if side.autopilot else "missed: autopilot (R13)"
+    return f"bot {side.autopilot}" if side.autopilot else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,9 +59,14 @@ class StoryMatch:
         return "drew" if winner is None else "won" if winner == self.own.team else "lost"
 
     @property
+    def score(self) -> str:
+        """The summary after the outcome: a draw's "a draw" goes, as "drew" says it already."""
+        return self.summary.removesuffix(", a draw") if self.outcome == "drew" else self.summary
+
+    @property
     def result(self) -> str:
-        """How it ended for the team: "won 19-12", "lost 14-14, Fiji won on tries 2-1"."""
-        return f"{self.outcome} {self.summary}"
+        """How it ended for the team: "won 19-12", "lost 14-14, Fiji won on tries 2-1", "drew 0-0"."""
+        return f"{self.outcome} {self.score}"
 
     @property
     def spent(self) -> int:
