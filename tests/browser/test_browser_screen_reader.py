@@ -6,6 +6,7 @@ the game moves on), and the words of the match reports, read as words rather tha
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -85,6 +86,12 @@ def test_the_match_reports_are_read_as_words(server: str, chromium: Any) -> None
         type_order(to_order.first, 5, 6)
         to_order.first.locator("button[value=ready]").click()
         page.wait_for_load_state("load")
+    # Each team's latest match, said above its next order: "SCRUM 100 → 89" was "100 right arrow 89".
+    visit(page, play)
+    latest = page.locator("p.latest-match")
+    assert latest.count() >= 1
+    for said in (p.aria_snapshot() for p in latest.all()):
+        assert "→" not in said and re.search(r"SCRUM from \d+ to \d+", said), said
     visit(page, organise.removesuffix("/organise"))
     from playwright.sync_api import expect
 
@@ -166,3 +173,71 @@ def test_a_refused_join_says_error_first(server: str, chromium: Any) -> None:
     assert page.title() == "Error: Join \u2068Join cup\u2069 · Sevens"
     page.context.close()
     organiser.context.close()
+
+
+def _play_level_game(chromium: Any, server: str, name: str) -> tuple[Any, str]:
+    """A 4-8-2 game whose four seats are taken by API tokens that order 0+0 for every team, every
+    turn: each group match a 0-0 draw, each group and each knockout match left to lots (R9, R10).
+    The organiser's page (its browser) and the organiser page's address once the final is played."""
+    import httpx
+
+    page, organise, invites = create_game(chromium, server, name, viewport=DESKTOP, hours="24")
+    game = organise.removesuffix("/organise").rsplit("/", 1)[-1]
+    with httpx.Client(base_url=server + "/api/v1", timeout=30) as api:
+        tokens = []
+        for number, invite in enumerate(invites, start=1):
+            joined = api.post("/join", json={"invite": invite, "name": f"Level {number}"})
+            assert joined.status_code in (200, 201), joined.text
+            tokens.append({"Authorization": f"Bearer {joined.json()['token']}"})
+        visit(page, organise)
+        page.click("#start button")
+        for _ in range(12):
+            waiting = [(h, w) for h in tokens for w in api.get("/waiting", headers=h).json()]
+            if not waiting:
+                if api.get(f"/games/{game}/state").json()["status"] == "finished":
+                    break
+                time.sleep(0.2)  # the turn being resolved
+                continue
+            for headers, w in waiting:
+                for team in w["teams"]:
+                    sent = api.put(f"/games/{game}/orders/{team}", headers=headers, json={"turn": w["turn"], "force": 0, "flair": 0, "ready": True})
+                    assert sent.status_code == 200, sent.text
+        assert api.get(f"/games/{game}/state").json()["status"] == "finished"
+    return page, organise
+
+
+def test_lots_the_team_page_and_orders_are_read_as_words(server: str, chromium: Any) -> None:
+    """A game of 0+0 orders: every group level, so drawn by lots, and each knockout match too.
+    What was read: the lots "left bracket Fiji 5, Samoa 3 right bracket right arrow Fiji, Samoa",
+    each order "0 plus 0" as if a sum, the team page's "SCRUM 100 right arrow 100" and its
+    "drew 0-0, a draw", which says the draw twice. The screen shows what it showed; the
+    accessibility tree has words: "throws ...; order ...", "0 FORCE, 0 FLAIR", "100 to 100"."""
+    from playwright.sync_api import expect
+
+    page, organise = _play_level_game(chromium, server, "Level cup")
+    base = organise.removesuffix("/organise")
+    visit(page, base)
+    lots = page.locator("p.lots")
+    expect(lots.first).to_be_visible()
+    assert lots.count() >= 3, "two groups and at least one knockout match"
+    assert "] → " in lots.first.inner_text()  # the screen keeps its short form
+    for said in (p.aria_snapshot() for p in lots.all()):
+        assert "→" not in said and "[" not in said and "]" not in said, said
+        assert re.search(r"throws .+ \d+; .*order \S", said), said
+    orders = "\n".join(t.aria_snapshot() for t in page.locator("table.report").all())
+    assert "0+0" in page.locator("table.report").first.inner_text()
+    assert "+" not in orders.replace("(+10 win)", ""), orders
+    assert re.search(r"cell \"0 FORCE, 0 FLAIR\"", orders), orders
+    # The team page of a team that played the groups: its list of matches.
+    href = page.locator("a[href*='/teams/']").first.get_attribute("href")
+    assert href
+    visit(page, server + href)
+    listed = page.locator("#team-matches ol")
+    shown = listed.inner_text()
+    assert "drew 0-0 · order 0+0" in shown and "a draw" not in shown, shown
+    assert "→" in shown  # the screen keeps the arrow
+    said = listed.aria_snapshot()
+    for glyph in ("→", "+"):
+        assert glyph not in said.replace("+10 win", ""), (glyph, said)
+    assert "order 0 FORCE, 0 FLAIR against 0 FORCE, 0 FLAIR" in said and re.search(r"SCRUM \d+ to \d+", said), said
+    page.context.close()

@@ -91,7 +91,7 @@ def test_each_team_card_says_what_its_last_match_did_with_its_order(app: FastAPI
             line = side.line
             first = other.line.points if match.winner == other.team else line.points  # the winner's first
             assert shown.group(1).startswith(f"Turn {turn}, match {match.fixture.id}: {verb} {names[other.team]}, {first}-")
-            said = re.search(r"Your order 10 FORCE \+ 9 FLAIR scored (\d+) \((\d+) tr(y|ies), (\d+) conversions?, (\d+) penalt(y|ies), (\d+) drop goals?\); SCRUM (\d+) → (\d+)", shown.group(1))
+            said = re.search(r"Your order 10 FORCE \+ 9 FLAIR scored (\d+) \((\d+) tr(y|ies), (\d+) conversions?, (\d+) penalt(y|ies), (\d+) drop goals?\); SCRUM from (\d+) to (\d+)", shown.group(1))
             assert said is not None, shown.group(1)
             figures = (line.points, line.tries, line.conversions, line.penalties, line.drop_goals, side.scrum_before, side.scrum_after)
             assert tuple(int(said.group(i)) for i in (1, 2, 4, 5, 7, 8, 9)) == figures

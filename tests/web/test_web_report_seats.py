@@ -15,7 +15,8 @@ from web.web_helpers import Hosted, host_game, new_client, post_form
 
 _ROW = re.compile(
     r'class="name">([^<]+)</th><td role="cell"><span class="cell-label" aria-hidden="true">Order </span>'
-    r"\d+\+\d+(?: <em>([^<]*)</em>)?</td>"
+    r'<span aria-hidden="true">\d+\+\d+</span><span class="visually-hidden"> \d+ FORCE, \d+ FLAIR</span>'
+    r"(?: <em>([^<]*)</em>)?</td>"
 )
 
 

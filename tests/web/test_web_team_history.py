@@ -15,7 +15,9 @@ from web.web_helpers import Hosted, every_seat_taken, host_game, new_client, pos
 
 
 def _text(fragment: str) -> str:
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).strip()
+    """What the screen shows: without the words said to screen readers only (macros.said)."""
+    shown = re.sub(r'<span class="visually-hidden">[^<]*</span>', "", fragment)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", shown))).strip()
 
 
 def _article(page: str, match_id: str) -> str:
@@ -112,10 +114,12 @@ def test_a_teams_page_tells_its_whole_tournament_in_order(hosted: Hosted) -> Non
             summary = match["summary"]
             if outcome == "lost":
                 summary = summary.replace(", won ", f", {names[match['winner']]} won ", 1)
+            elif outcome == "drew":  # "drew 0-0", not "drew 0-0, a draw"
+                summary = summary.removesuffix(", a draw")
             assert row == (
                 f"Turn {number} · {stage}: "
                 f"v {names[match[other]]}, {outcome} {summary} · "
-                f"order {_order_said(match[f'{own}_order'], not match[f'{own}_order']['missed'], False)} against "
+                f"order {_order_said(match[f'{own}_order'], not match[f'{own}_order']['missed'], False, ',')} against "
                 f"{_order_said(match[f'{other}_order'], not match[f'{other}_order']['missed'], False)} · "
                 f"SCRUM {scrum['before']} → {scrum['after']} (spent {spent}{win})"
             ), row
@@ -180,13 +184,14 @@ def test_a_knockout_losers_page_says_who_won_on_count_back(app: FastAPI) -> None
         assert f", won {match['summary']} · " in won, won
 
 
-def _order_said(order: dict, sent: bool, released: bool) -> str:  # type: ignore[type-arg]
+def _order_said(order: dict, sent: bool, released: bool, after: str = "") -> str:  # type: ignore[type-arg]
     said = f"{order['force']}+{order['flair']}"
     if sent:
         return said
+    # The words of the match report (story.order_note), not a wording of the list's own.
     if released:
-        return f"{said} (bot {order['autopilot']}, seat handed to the bots)"
-    return f"{said} (missed: autopilot {order['autopilot']})"
+        return f"{said}, bot {order['autopilot']} (seat handed to the bots){after}"
+    return f"{said}, missed: autopilot {order['autopilot']} (R13){after}"
 
 
 def test_a_teams_list_marks_an_order_its_autopilot_played(app: FastAPI) -> None:
@@ -208,8 +213,8 @@ def test_a_teams_list_marks_an_order_its_autopilot_played(app: FastAPI) -> None:
         for side, other in (("home", "away"), ("away", "home")):
             team, opponent = match[side], match[other]
             row = _history_rows(spectator.get(f"{game.base}/teams/{team}").text)[0]
-            own, theirs = (_order_said(match[f"{where}_order"], who in sent, who in released)
-                           for who, where in ((team, side), (opponent, other)))
+            own, theirs = (_order_said(match[f"{where}_order"], who in sent, who in released, after)
+                           for who, where, after in ((team, side, ","), (opponent, other, "")))
             assert f" · order {own} against {theirs} · SCRUM " in row, row
             checked.add("sent" if team in sent else "released" if team in released else "missed")
     assert checked == {"sent", "released", "missed"}

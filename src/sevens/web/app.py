@@ -35,6 +35,7 @@ from sevens.store.games import no_such_game
 from sevens.store.ratelimit import count_failure, make_key
 from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import DECIDED_BY_WORDS
+from sevens.tournament.story import order_note
 from sevens.web.assets import Assets
 from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
@@ -395,6 +396,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     templates.env.globals["scoring_sentence"] = scoring_sentence
+    templates.env.globals["order_note"] = order_note
     # Set before any template is compiled: the compiler reads it.
     templates.env.finalize = printable
     app.state.templates = templates

@@ -993,8 +993,9 @@ def last_match(game: Game, team: str, name: Callable[[str], str]) -> str:
                 f"Turn {turn.number}, match {m.fixture.id}: {verb} {name(other)}, {score}. {whose} {side.order.force} FORCE + "
                 f"{side.order.flair} FLAIR scored {line.points} ({_count(line.tries, 'try', 'tries')}, "
                 f"{_count(line.conversions, 'conversion')}, {_count(line.penalties, 'penalty', 'penalties')}, "
+                # In words: a screen reader read "100 → 92" as "100 right arrow 92".
                 f"{_count(line.drop_goals, 'drop goal')}); SCRUM "
-                f"{side.scrum_before} → {side.scrum_after}{won}. Its dice are in the match reports below."
+                f"from {side.scrum_before} to {side.scrum_after}{won}. Its dice are in the match reports below."
             )
     return ""
 
