@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from _pytest.runner import runtestprotocol
 
-from browser.browser_helpers import Watchdog, launch_chromium, serve
+from browser.browser_helpers import CHROMIUM, Watchdog, launch_chromium, serve
 
 BROWSER_TEST_SECONDS = 300.0
 """How long one browser test may take before its Chromium is taken to have hung: the slowest takes
@@ -23,6 +23,19 @@ HUNG = pytest.StashKey[list[str]]()  # each test whose Chromium hung, and where 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Debian's headless Chromium through Playwright")
     config.stash[HUNG] = []
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test in this folder is a browser test, skipped with how to get Chromium where it is
+    missing; one place rather than a block at the top of each file (one file had forgotten it)."""
+    here = Path(__file__).parent
+    missing = pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
+    )
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(missing)
 
 
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:

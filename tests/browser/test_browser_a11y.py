@@ -31,14 +31,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import BEHIND, CHROMIUM, start_with_one_seat, type_order, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import BEHIND, start_with_one_seat, type_order, visit
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1000, "height": 800}

@@ -10,15 +10,8 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+from browser.browser_helpers import start_with_one_seat, visit
 from browser.test_browser_a11y import _FOCUSED, DESKTOP, PHONE, _loaded_width, phone_problems, walk
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 
 @pytest.mark.parametrize(

@@ -25,16 +25,9 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, serve, start_with_one_seat, type_order, visit
+from browser.browser_helpers import serve, start_with_one_seat, type_order, visit
 from browser.test_browser_a11y import _FOCUSED, DESKTOP, EXTRA_RULES, settled
 from sevens.rules.fairdice import seed_commitment
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
 WIDTHS = {"1280": {"width": 1280, "height": 800}, "320": {"width": 320, "height": 640}}

@@ -9,15 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
+from browser.browser_helpers import start_with_one_seat, visit
 from browser.test_browser_a11y import axe_problems
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
 
 TV = {"width": 1920, "height": 1080}
 SMALL_TV = {"width": 1280, "height": 720}

@@ -11,14 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.browser_helpers import CHROMIUM, serve, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import serve, visit
 
 
 def _running_game(server: str, hours: float, *, paused: bool = False) -> str:

@@ -9,14 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+from browser.browser_helpers import visit
 
 NOTE_BROKEN_RULES = """
 document.addEventListener("securitypolicyviolation", function (event) {

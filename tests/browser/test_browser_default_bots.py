@@ -6,15 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
-from browser.browser_helpers import CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+from browser.browser_helpers import visit
 
 
 def test_the_create_form_sets_a_bot_for_the_teams_nobody_plays_and_another_for_missed_orders(

@@ -9,14 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, SCREENSHOTS, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import SCREENSHOTS, visit
 
 LONG_NAME = "The very long annual invitational sevens tournament of the Northern Hemisphere XI"[:80]
 

@@ -15,10 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from browser.browser_helpers import (
-    CHROMIUM,
     SCREENSHOTS,
     create_game,
     join_by_invites,
@@ -28,13 +25,6 @@ from browser.browser_helpers import (
 )
 from sevens.bots import STRATEGIES
 from sevens.tournament.verify import verify_record
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 
 def _cancelled_question(page: Any, button: str) -> str:
@@ -424,7 +414,6 @@ def test_pages_fit_a_phone(server: str, chromium: Any) -> None:
     box = page.locator("form.order-form input[name=force]").first.bounding_box()
     assert box is not None and box["height"] >= 44
     page.context.close()
-
 
 
 # How many lines each shown column header of a table takes (its text's line boxes).

@@ -7,16 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import start_with_one_seat, visit
 
 
 def test_the_organiser_page_keeps_what_was_typed_into_its_other_forms(server: str, chromium: Any) -> None:

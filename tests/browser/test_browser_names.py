@@ -7,16 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, create_game, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import create_game, visit
 
 GAME, DAN = "ליגה", "דני"  # Hebrew: league, Dan
 VIEWPORT = {"width": 1000, "height": 800}

@@ -6,23 +6,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from browser.browser_helpers import (
-    CHROMIUM,
     create_game,
     join_by_invites,
     start_with_one_seat,
     type_order,
     visit,
 )
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 WIDE = {"viewport": {"width": 1280, "height": 800}}

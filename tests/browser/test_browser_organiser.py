@@ -5,16 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import visit
 
 
 def test_start_with_no_seat_taken_asks_first(server: str, chromium: Any) -> None:

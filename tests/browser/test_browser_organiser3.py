@@ -8,16 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import create_game, join_by_invites, visit
 
 
 def test_an_open_organiser_page_follows_a_player_leaving_and_the_hand_over(server: str, chromium: Any) -> None:

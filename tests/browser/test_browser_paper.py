@@ -12,12 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.browser_helpers import CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+from browser.browser_helpers import visit
 
 # An A4 sheet's width at 96 CSS pixels an inch (210 mm), less Chromium's default margins (1 cm each side).
 A4_PRINTABLE = {"width": 718, "height": 1047}

@@ -9,14 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import CHROMIUM, start_with_one_seat, type_every_order, type_order, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import start_with_one_seat, type_every_order, type_order, visit
 
 PHONE = {"viewport": {"width": 375, "height": 740}, "is_mobile": True, "has_touch": True}
 ZOOMED_400 = {"viewport": {"width": 320, "height": 640}}  # a 1280 px window at 400% (WCAG 1.4.10)

@@ -10,19 +10,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, serve, visit
+from browser.browser_helpers import create_game, join_by_invites, serve, visit
 from sevens.store import games as store
 from sevens.store.db import make_engine, make_sessionmaker
 from sevens.store.retention import delete_game
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 
 def started_with_the_players_page_open(chromium: Any, server: str, name: str) -> tuple[Any, Any, str]:

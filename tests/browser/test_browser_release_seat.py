@@ -6,16 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import create_game, join_by_invites, visit
 
 
 def test_hand_a_seat_to_the_bots_asks_first(server: str, chromium: Any) -> None:

@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
-
+from browser.browser_helpers import visit
 
 POLLED = 15000
 """How long to wait, in ms, for what a tab learns by its poll: it asks every 5 s, and Playwright's

@@ -9,10 +9,7 @@ import re
 import time
 from typing import Any
 
-import pytest
-
 from browser.browser_helpers import (
-    CHROMIUM,
     create_game,
     join_by_invites,
     start_with_one_seat,
@@ -20,13 +17,6 @@ from browser.browser_helpers import (
     visit,
 )
 from browser.test_browser_a11y import DESKTOP
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 
 def test_the_play_pages_title_says_what_changed(server: str, chromium: Any) -> None:

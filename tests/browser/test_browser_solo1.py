@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, create_game, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+from browser.browser_helpers import create_game, visit
 
 
 def test_the_bracket_stands_each_match_level_between_the_two_it_follows(server: str, chromium: Any) -> None:

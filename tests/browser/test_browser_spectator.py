@@ -10,12 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.browser_helpers import CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"),
-]
+from browser.browser_helpers import visit
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 

@@ -8,16 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
+from browser.browser_helpers import BEHIND, visit
 
-from browser.browser_helpers import BEHIND, CHROMIUM, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
 
 def test_the_organiser_presses_each_button_again_in_a_second_tab(server: str, chromium: Any) -> None:
     from playwright.sync_api import expect

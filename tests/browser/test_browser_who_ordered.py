@@ -6,16 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
-from browser.browser_helpers import CHROMIUM, create_game, join_by_invites, visit
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (scripts/setup-system)"
-    ),
-]
+from browser.browser_helpers import create_game, join_by_invites, visit
 
 
 def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: str, chromium: Any) -> None:
