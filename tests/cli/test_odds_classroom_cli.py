@@ -167,6 +167,20 @@ def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
     assert "Every split of 9 v 3 FORCE + 3 FLAIR, group rules, FLAIR rising" in out
 
 
+def test_fractions_and_every_split_take_any_orders_a_team_can_give() -> None:
+    # Refused until odds4: two FLAIR sides past 90 points between them (45 + 48 here), and
+    # --every-split past 60 (58 + 3); now up to the largest orders R3 allows.
+    rows = {r["outcome"]: Fraction(r["probability_exact"]) for r in
+            _csv("--flair", "45", "--vs-flair", "48", "--fractions")}
+    assert sum(rows.values()) == 1 and rows["win"] < rows["loss"]
+    largest = {r["outcome"]: Fraction(r["probability_exact"]) for r in
+               _csv("--force", "1", "--flair", "159", "--vs-force", "1", "--vs-flair", "159", "--fractions")}
+    assert largest["win"] == largest["loss"] and sum(largest.values()) == 1
+    splits = _csv("--every-split", "58", "--vs-force", "3")
+    assert [(r["force"], r["flair"]) for r in splits][::19] == [("58", "0"), ("1", "57")]
+    assert all(Fraction(r["win_exact"]) + Fraction(r["draw_exact"]) + Fraction(r["loss_exact"]) == 1 for r in splits)
+
+
 @pytest.mark.parametrize(("args", "says"), [
     (["--per-point", "--force", "3"], "--per-point stands alone, the same for every order: drop --force 3"),
     (["--force", "3", "--csv", "--json"], "--csv and --json are two ways to print the same figures: choose one"),
@@ -175,9 +189,10 @@ def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
     (["--force", "3", "--fractions"], "--fractions gives a match's win, draw and loss: add the opponent's"),
     (["--force", "3", "--vs-force", "3", "--distribution"], "--distribution is one order's: drop --vs-force 3"),
     (["--every-split", "9"], "--every-split needs the opposing order"),
-    (["--every-split", "58", "--vs-force", "3"], "up to 60 SCRUM points between them, got 58 + 3"),
-    (["--flair", "45", "--vs-flair", "48", "--fractions"], "up to 90 SCRUM points between them (any two orders "
-     "where one side has no FLAIR), got 45 + 48 = 93"),
+    # --every-split refused a total and an order of more than 60 points between them until odds4;
+    # now only what R3 refuses is.
+    (["--every-split", "161", "--vs-force", "3"], "R3: an order of 161 points is more than any team can ever hold "
+     "(160: 100 to start plus 10 for each of six wins) (--every-split 161)"),
     (["--best-split", "9", "--vs-force", "3", "--csv"], "drop --best-split"),
     (["--every-split", "9", "--force", "3", "--vs-force", "3"], "drop --force 3"),
     # --exact alone once said "the tables already show fractions", which each total's chance they did not

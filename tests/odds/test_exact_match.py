@@ -8,14 +8,26 @@ the mass it leaves out; the exact fractions must lie between.
 from __future__ import annotations
 
 import itertools
+import math
+import random
 from fractions import Fraction
 
 import odds_brute
 import pytest
+from match_before import match_before
 
-from sevens.odds import exact_match, match_odds, per_point
+from sevens.odds import ExactMatch, exact_knockout, exact_match, match_odds, per_point
 from sevens.odds.exact_match import _exact_match
-from sevens.rules import Order, flair_throw_line, force_die_line
+from sevens.rules import (
+    MAX_ORDER_POINTS,
+    Order,
+    OrderError,
+    SeededDice,
+    flair_throw_line,
+    force_die_line,
+    group_outcome,
+    play_order,
+)
 
 DEPTH = 3
 
@@ -41,29 +53,87 @@ def test_exact_match_agrees_with_the_floats_within_their_tail_bound() -> None:
         assert abs(float(got) - near) <= floats.tail_bound + 1e-15
 
 
-def test_exact_match_refuses_orders_too_large_saying_the_limit() -> None:
-    with pytest.raises(ValueError, match=r"up to 90 SCRUM points between them .*, got 45 \+ 48 = 93"):
-        exact_match(Order(force=0, flair=45), Order(force=3, flair=45))
-    with pytest.raises(ValueError, match=r"\(any two orders where one side has no FLAIR\), got 45 \+ 48"):
-        exact_match(Order(force=0, flair=45), Order(force=3, flair=45))
-    # Refused past 120 points until odds3; any two orders where one side has no FLAIR are worked out.
-    counted = exact_match(Order(force=100, flair=0), Order(force=0, flair=30))
-    assert counted.win + counted.draw + counted.loss == 1
+def test_every_pair_of_orders_a_team_can_give_is_worked_out() -> None:
+    # Two FLAIR sides were refused past 90 points between them until odds4; now the largest orders
+    # R3 allows are worked out, and agree with the floats (another method: each order's points,
+    # cut where less than 1e-10 is left) within their tail bound.
+    for a, b in ((Order(force=1, flair=159), Order(force=1, flair=159)), (Order(force=0, flair=45), Order(force=3, flair=45)),
+                 (Order(force=100, flair=60), Order(force=160, flair=0))):
+        exact, floats = exact_match(a, b), match_odds(a, b)
+        assert exact.win + exact.draw + exact.loss == 1
+        for got, near in ((exact.win, floats.win), (exact.draw, floats.draw), (exact.loss, floats.loss)):
+            # The floats' rounding over hundreds of totals adds about 1e-15 to their tail bound here.
+            assert abs(float(got) - near) <= floats.tail_bound + 1e-13
+    assert exact_match(Order(force=1, flair=159), Order(force=1, flair=159)).draw.denominator > 10**800
+    with pytest.raises(OrderError, match="more than any team can ever hold"):
+        Order(force=MAX_ORDER_POINTS, flair=3)
 
 
-def test_a_side_of_force_alone_is_worked_out_past_60_points_as_the_residues_would() -> None:
-    # Such a match was refused past 60 points (the residues took 21 s at 60 + 60); its lines met one
-    # by one give the same fractions, checked here against the residues where both are quick.
-    a, b = Order(force=10, flair=0), Order(force=2, flair=9)
-    turned = _exact_match(b, a)
-    assert exact_match(a, b) == _exact_match(a, b)
-    assert (exact_match(b, a).win, exact_match(b, a).loss) == (turned.win, turned.loss)
-    a, b = Order(force=60, flair=0), Order(force=0, flair=60)
-    exact, floats = exact_match(a, b), match_odds(a, b)
-    assert exact.win + exact.draw + exact.loss == 1
-    for got, near in ((exact.win, floats.win), (exact.draw, floats.draw), (exact.loss, floats.loss)):
-        # The floats' rounding over a few hundred totals adds about 1e-15 to their tail bound here.
-        assert abs(float(got) - near) <= floats.tail_bound + 1e-13
+def test_a_side_of_force_alone_gives_the_knockouts_first_step() -> None:
+    # exact_match sent such a match to exact_knockout until odds4 (it was faster than the residues
+    # then): count-back's first step, points, is the group result, and the fractions are the same.
+    for a, b in (((10, 0), (2, 9)), ((60, 0), (0, 60)), ((0, 0), (0, 3)), ((7, 0), (5, 0)), ((30, 9), (45, 0))):
+        first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
+        for x, y in ((first, second), (second, first)):
+            counted = exact_knockout(x, y)
+            assert exact_match(x, y) == ExactMatch(win=counted.win_by[0], draw=1 - counted.win_by[0] - counted.loss_by[0],
+                                                   loss=counted.loss_by[0])
+
+
+def _before(a: Order, b: Order) -> ExactMatch:
+    """The old method, summing at the poles of the side with fewer FLAIR options as it did."""
+    if b.options > a.options:
+        turned = match_before(b, a)
+        return ExactMatch(win=turned.loss, draw=turned.draw, loss=turned.win)
+    return match_before(a, b)
+
+
+SMALL = [(f, k) for f in (0, 1, 4) for k in (0, 3, 6, 12)]
+
+
+@pytest.mark.parametrize("a", SMALL)
+def test_the_faster_fractions_are_those_worked_out_before_both_ways_round(a: tuple[int, int]) -> None:
+    """Integers multiplied by GMP, the poles outside the circle and Newton's inverse give the same
+    fractions as the residues on Python's fractions did, to the last digit, either side first."""
+    first = Order(force=a[0], flair=a[1])
+    for b in SMALL:
+        second = Order(force=b[0], flair=b[1])
+        assert exact_match(first, second) == _before(first, second)
+        assert exact_match(second, first) == _before(second, first)
+
+
+@pytest.mark.slow
+def test_the_faster_fractions_are_those_worked_out_before_at_the_old_limit() -> None:
+    # The old method's slowest at its limit of 90 points (45 FLAIR against 45: about 3 s), and
+    # the other sides it measured there.
+    for a, b in (((0, 45), (0, 45)), ((30, 15), (0, 45)), ((0, 3), (0, 87)), ((0, 30), (0, 60)), ((11, 30), (4, 45))):
+        first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
+        assert exact_match(first, second) == _before(first, second)
+
+
+@pytest.mark.parametrize(("a", "b"), [((0, 6), (0, 21)), ((4, 3), (2, 12)), ((0, 9), (7, 9)), ((9, 0), (0, 33)),
+                                      ((0, 159), (1, 48))])
+def test_the_side_whose_poles_are_summed_changes_no_fraction(a: tuple[int, int], b: tuple[int, int]) -> None:
+    first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
+    turned = _exact_match(second, first)
+    assert _exact_match(first, second) == ExactMatch(win=turned.loss, draw=turned.draw, loss=turned.win)
+
+
+@pytest.mark.slow
+def test_exact_match_past_the_old_limit_matches_the_rules_engine() -> None:
+    """Win, draw and loss of two orders of 111 points between them (refused before odds4) within
+    4.5 standard errors of what the rules engine's own dice give over 40,000 matches (see
+    test_odds_vs_engine.py)."""
+    a, b = Order(force=0, flair=57), Order(force=9, flair=45)
+    dice = SeededDice(random.Random(20261205))
+    matches = 40_000
+    seen = {"home": 0, None: 0, "away": 0}
+    for _ in range(matches):
+        seen[group_outcome(play_order(a, dice).line, play_order(b, dice).line).winner] += 1
+    exact = exact_match(a, b)
+    for key, p in (("home", exact.win), (None, exact.draw), ("away", exact.loss)):
+        spread = 4.5 * math.sqrt(float(p * (1 - p)) / matches)
+        assert abs(seen[key] / matches - float(p)) <= spread, (key, seen[key] / matches, float(p))
 
 
 def _enumerated_per_point() -> tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]:
@@ -101,62 +171,3 @@ def test_per_point_figures_bracket_the_brute_force_of_one_option() -> None:
     assert mean <= flair.mean < mean + Fraction(1, 10**3)
     dice = odds_brute.order_points(1, 0, 0)
     assert sum(p * x for p, x in dice.items()) == force.mean
-
-
-def _one_step_at_a_time(p: list[Fraction], outside: tuple[Fraction, list[Fraction], int], inside: list[Fraction]) -> Fraction:
-    """The residues as they were worked out before powers by squaring: one product by q's inverse
-    at a time, k of them."""
-    from sevens.odds.exact_match import _divmod, _inverse, _mul
-
-    c, q, k = outside
-    step = _inverse(q, inside)
-    b = _divmod([x / c for x in p], inside)[1]
-    for _ in range(k):
-        b = _divmod(_mul(b, step), inside)[1]
-    degree = len(inside) - 1
-    return (b[degree - 1] if len(b) >= degree else Fraction(0)) / inside[-1]
-
-
-@pytest.mark.parametrize(("a", "b"), [((0, 3), (0, 3)), ((1, 6), (2, 9)), ((0, 21), (0, 6)), ((5, 12), (0, 15)),
-                                      ((0, 15), (3, 24)), ((0, 30), (0, 30))])
-def test_powers_by_squaring_give_the_fractions_one_product_at_a_time_gave(
-    a: tuple[int, int], b: tuple[int, int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import sys
-
-    module = sys.modules["sevens.odds.exact_match"]  # the package's exact_match is the function
-    first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
-    _exact_match.cache_clear()
-    now = _exact_match(first, second)
-    _exact_match.cache_clear()
-    monkeypatch.setattr(module, "_inside_residues", _one_step_at_a_time)
-    before = _exact_match(first, second)
-    _exact_match.cache_clear()
-    assert now == before
-
-
-def test_two_flair_sides_are_worked_out_up_to_90_points_either_way_round() -> None:
-    # Refused past 60 points before powers by squaring; 3 FLAIR against 87 is quick only because
-    # the poles summed are those of the side with fewer options, whichever side that is.
-    small, large = Order(force=0, flair=3), Order(force=0, flair=87)
-    exact, floats = exact_match(small, large), match_odds(small, large)
-    assert exact.win + exact.draw + exact.loss == 1
-    for got, near in ((exact.win, floats.win), (exact.draw, floats.draw), (exact.loss, floats.loss)):
-        assert abs(float(got) - near) <= floats.tail_bound + 1e-13
-    turned = exact_match(large, small)
-    assert (turned.win, turned.draw, turned.loss) == (exact.loss, exact.draw, exact.win)
-
-
-@pytest.mark.parametrize(("a", "b"), [((0, 6), (0, 21)), ((4, 3), (2, 12)), ((0, 9), (7, 9))])
-def test_the_side_whose_poles_are_summed_changes_no_fraction(
-    a: tuple[int, int], b: tuple[int, int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import sys
-
-    first, second = Order(force=a[0], flair=a[1]), Order(force=b[0], flair=b[1])
-    _exact_match.cache_clear()
-    now = exact_match(first, second)
-    monkeypatch.setattr(sys.modules["sevens.odds.exact_match"], "_inside_residues", _one_step_at_a_time)
-    _exact_match.cache_clear()
-    assert _exact_match(first, second) == now  # as before: the poles of the second side, one product at a time
-    _exact_match.cache_clear()

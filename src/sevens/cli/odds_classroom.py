@@ -26,7 +26,6 @@ from sevens.cli.errors import fail
 from sevens.cli.output import ResultsConsole, printing
 from sevens.cli.render import Phrases
 from sevens.odds import (
-    MOST_EVERY_SPLIT_POINTS,
     STEPS,
     ExactKnockout,
     ExactMatch,
@@ -255,10 +254,6 @@ def fractions_table(a: Order, b: Order, result: ExactMatch, width: int) -> Table
 
 def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> None:
     """Win, draw and loss of every split of ``total`` against ``vs``, FLAIR 0, 3, 6, ... in turn."""
-    if total + vs.total > MOST_EVERY_SPLIT_POINTS:
-        fail(f"--every-split works out exact fractions, for a total and an opposing order of up to {MOST_EVERY_SPLIT_POINTS} "
-             f"SCRUM points between them, got {total} + {vs.total}: --best-split {total} ranks the splits of any "
-             "total in decimals")
     try:
         orders = splits(total)
     except OrderError as exc:

@@ -139,6 +139,25 @@ def _doubles(options: int, keep: int) -> tuple[list[int], int]:
     return acc, r.denominator ** (most + options) * over**most
 
 
+def _head(force: int, options: int, keep: int) -> tuple[list[int], int]:
+    """The chances of 0 to ``keep`` points of ``force`` FORCE dice and ``options`` FLAIR options,
+    exactly: whole numbers over one denominator (fewer of them where the dice cannot reach ``keep``).
+
+    >>> _head(1, 0, 9)  # 4 faces in 6 score nothing, a 3 scores 3 and a 5 scores 5
+    ([4, 0, 0, 1, 0, 1], 6)
+    """
+    die, die_total = _polynomial(force_die())
+    final, final_total = _polynomial(flair_tables().final)
+    dice, dice_total = _power(die, die_total, force, keep)
+    finals, finals_total = _power(final, final_total, options, keep)
+    if options:
+        doubles, doubles_total = _doubles(options, keep)
+    else:
+        doubles, doubles_total = [1], 1
+    denominator = dice_total * finals_total * doubles_total
+    return _multiply(_multiply(dice, finals, dice_total * finals_total, keep), doubles, denominator, keep), denominator
+
+
 @lru_cache(maxsize=64)
 def exact_points(force: int, options: int, rest: Fraction = EXACT_REST) -> ExactPoints:
     """The exact distribution of ``force`` FORCE dice and ``options`` FLAIR options.
@@ -162,19 +181,12 @@ def exact_points(force: int, options: int, rest: Fraction = EXACT_REST) -> Exact
     Order(force=force, flair=options * FLAIR_OPTION_COST)  # checked: the work grows with the order
     if not 0 < rest < 1:
         raise ValueError(f"rest is the probability left beyond the last total listed: between 0 and 1, got {rest}")
-    die, die_total = _polynomial(force_die())
-    final, final_total = _polynomial(flair_tables().final)
+    die, _ = _polynomial(force_die())
+    final, _ = _polynomial(flair_tables().final)
     most = max(len(die) - 1, 1) * force + (len(final) - 1) * options  # without scoring doubles
     keep = most if options == 0 else max(most, 16)
     while True:
-        dice, dice_total = _power(die, die_total, force, keep)
-        finals, finals_total = _power(final, final_total, options, keep)
-        if options:
-            doubles, doubles_total = _doubles(options, keep)
-        else:
-            doubles, doubles_total = [1], 1
-        denominator = dice_total * finals_total * doubles_total
-        whole = _multiply(_multiply(dice, finals, dice_total * finals_total, keep), doubles, denominator, keep)
+        whole, denominator = _head(force, options, keep)
         if options == 0:
             while len(whole) > 1 and whole[-1] == 0:
                 whole.pop()

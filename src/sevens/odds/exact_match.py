@@ -1,38 +1,55 @@
 """Group-stage win, draw and loss of one order against another as exact fractions.
 
-A FLAIR option has no highest score, yet the chances of a match are rational numbers: each order's
-points have a rational generating function ``F(z) = N(z) / D(z)`` (R1, R2: a FORCE die is
-``(4 + z**3 + z**5) / 6``, a FLAIR option ``final(z) / (32 - z**6 - z**10)`` up to whole factors),
-and the chance that A's points less B's are ``d`` is the coefficient of ``z**d`` in
-``G(z) = F_A(z) F_B(1/z)``. Summed over the unit circle's residues,
+A FLAIR option has no highest score, yet the chances of a match are rational numbers. Each order's
+points have a rational generating function (R1, R2): a FORCE die is ``(4 + z**3 + z**5) / 6`` and a
+FLAIR option ``2 final(z) / Q(z)`` with ``final`` the throw that ends it over 15 and
+``Q(z) = 32 - z**6 - z**10`` the doubles that throw again, so ``F(z) = N(z) / (c Q(z)**k)`` for an
+order of ``k`` options, ``N`` and ``c`` whole. With ``a_n`` and ``b_n`` the chances that A and B
+score ``n``:
 
-* ``draw = sum of the residues of G(z) / z`` at its poles inside the circle,
-* ``win = sum of the residues of G(z) / (z (z - 1))`` inside a circle just wider than 1.
+* ``draw = sum_n a_n b_n``;
+* ``loss = sum_n a_n P(B > n)``, and ``sum_n P(B > n) w**n = (1 - F_B(w)) / (1 - w)`` has the same
+  denominator as ``F_B`` (the ``1 - w`` divides out, as ``F_B(1) = 1``);
+* ``win = 1 - draw - loss``.
 
-Those poles are 0, 1 and the roots of ``D_B`` turned around (``z**deg D_B(1/z)``, inside the
-circle since every root of ``D_B`` lies outside it); the roots of ``D_A`` lie outside both circles.
-Splitting the integrand into partial fractions over the rationals, ``P / (D_A M) = poly + A / D_A +
-B / M`` with ``M`` the inside poles' polynomial, the inside residues add up to
-``B``'s coefficient of ``z**(deg M - 1)`` over ``M``'s leading coefficient, and
-``B = P D_A**-1 (mod M)``: polynomial arithmetic on fractions, exact, with no root ever found.
+Each is ``sum_n a_n t_n`` for some ``T(w) = N_T(w) / (c Q(w)**k)`` of B's. Dividing ``N_T`` by
+``Q**k`` leaves a polynomial, met term by term with A's first chances (exact.py's), and
+``R / (c Q**k)`` with ``deg R < 10 k``, whose sum with A's chances is, on the unit circle,
+``1/(2 pi i) * integral of F_A(1/w) R(w) / (c Q(w)**k) dw / w``. Outside the circle that has poles
+only at ``Q``'s roots (all of modulus above 1; none at infinity), so the sum is minus their
+residues, and partial fractions give those without finding a root: with ``M = (-Q)**k``, monic,
+and ``F_A(1/w) / w = P(w) / (c_A X(w))``, the residues add up to the coefficient of ``w**(deg M - 1)``
+of ``R P X**-1`` reduced modulo ``M``, over ``c_A``.
+
+Everything is a polynomial with whole coefficients except ``X**-1``: it is found modulo ``Q`` by
+Euclid on fractions (``Q`` has degree 10), then modulo ``Q**2``, ``Q**4``, ... ``Q**k`` by Newton's
+step ``v (2 - X v)``, as whole coefficients over one denominator brought to lowest terms at each
+step. The products are GMP's (gmpy2) on all the coefficients packed into one integer, and so are
+the remainders modulo ``M`` (by the power series of the inverse of ``M`` reversed, which ``M``
+being monic keeps whole).
 
 Count-back (R9) compares four lines, not one number: knockout odds are in exact_knockout.py.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from sevens.odds.exact import _polynomial
-from sevens.odds.exact_knockout import MOST_KNOCKOUT_POINTS, exact_knockout
+import gmpy2
+
+from sevens.odds.exact import _head, _polynomial
 from sevens.odds.tables import flair_tables, force_die
-from sevens.rules import Order
+from sevens.rules import MAX_ORDER_POINTS, Order
 
 __all__ = ["MOST_EVERY_SPLIT_POINTS", "MOST_POINTS", "ExactMatch", "exact_match"]
 
-Poly = list[Fraction]  # coefficients, lowest degree first, no trailing zeros (the zero polynomial is [])
+# Whole coefficients, lowest degree first, no trailing zeros (the zero polynomial is []); those
+# from a product are GMP's integers (gmpy2.mpz), which Python's own take as equals.
+Poly = list[int]
 
 
 def _trim(p: Poly) -> Poly:
@@ -41,120 +58,216 @@ def _trim(p: Poly) -> Poly:
     return p
 
 
-def _mul(a: Poly, b: Poly) -> Poly:
-    if not a or not b:
-        return []
-    out = [Fraction(0)] * (len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        if x:
-            for j, y in enumerate(b):
-                out[i + j] += x * y
-    return _trim(out)
-
-
 def _sub(a: Poly, b: Poly) -> Poly:
-    out = [Fraction(0)] * max(len(a), len(b))
-    for i, x in enumerate(a):
-        out[i] += x
+    out = list(a) + [0] * (len(b) - len(a))
     for i, y in enumerate(b):
         out[i] -= y
     return _trim(out)
 
 
-def _divmod(a: Poly, m: Poly) -> tuple[Poly, Poly]:
+def _mul(a: Poly, b: Poly) -> Poly:
+    """``a * b``: both packed into one integer each, ``bits`` to a coefficient with an offset of
+    half of that which keeps every one of them and of the product positive, multiplied by GMP.
+
+    >>> [int(c) for c in _mul([1, -2], [3, 0, -1])]
+    [3, -6, -1, 2]
+    """
+    if not a or not b:
+        return []
+    bound = max(map(abs, a)) * max(map(abs, b)) * min(len(a), len(b))  # no coefficient of a * b is larger
+    bits = int(bound).bit_length() + 2
+    half = gmpy2.mpz(1) << (bits - 1)
+    terms = len(a) + len(b) - 1
+    x = gmpy2.pack([c + half for c in a], bits) - gmpy2.pack([half] * len(a), bits)
+    y = gmpy2.pack([c + half for c in b], bits) - gmpy2.pack([half] * len(b), bits)
+    digits = gmpy2.unpack(x * y + gmpy2.pack([half] * terms, bits), bits)
+    return _trim([d - half for d in digits])
+
+
+def _power(base: Poly, n: int) -> Poly:
+    out: Poly = [1]
+    while n:
+        if n & 1:
+            out = _mul(out, base)
+        n >>= 1
+        if n:
+            base = _mul(base, base)
+    return out
+
+
+class _Modulus:
+    """A monic polynomial ``m`` with whole coefficients: quotients and remainders by it stay whole.
+
+    The quotient of ``p`` comes from the first terms of ``p`` reversed times the power series of
+    ``1 / m`` reversed (Barrett's way), two products in all; that series is whole as ``m`` is
+    monic, and it is worked out once, by Newton's step, to as many terms as have been asked for.
+    """
+
+    __slots__ = ("_series", "degree", "m")
+
+    def __init__(self, m: Poly) -> None:
+        assert m[-1] == 1, "the modulus must be monic"
+        self.m = m
+        self.degree = len(m) - 1
+        self._series: tuple[Poly, int] = ([1], 1)  # the terms and how many of them are right
+
+    def _reversed_inverse(self, terms: int) -> Poly:
+        series, right = self._series
+        if right < terms:
+            reversed_m = self.m[::-1]
+            while right < terms:  # g (2 - rev(m) g) has twice as many right
+                right = min(2 * right, terms)
+                step = [-c for c in _mul(reversed_m[:right], series)[:right]]
+                step[0] += 2
+                series = _mul(series, step)[:right]
+            self._series = (series, right)
+        return series[:terms]
+
+    def divmod(self, p: Poly) -> tuple[Poly, Poly]:
+        """``(quotient, remainder)`` of ``p`` by the modulus, the remainder of lower degree.
+
+        >>> [[int(c) for c in part] for part in _Modulus([-2, 0, 1]).divmod([1, 2, 3, 4])]  # by z**2 - 2
+        [[3, 4], [7, 10]]
+        """
+        terms = len(p) - self.degree  # of the quotient
+        if terms <= 0:
+            return [], p
+        quotient = _mul(p[::-1][:terms], self._reversed_inverse(terms))[:terms]
+        quotient = _trim((quotient + [0] * (terms - len(quotient)))[::-1])
+        rest = _sub(p, _mul(quotient, self.m))
+        assert len(rest) <= self.degree
+        return quotient, rest
+
+
+def _lowest_terms(p: Poly, denominator: int) -> tuple[Poly, int]:
+    """``p / denominator`` with the largest whole factor of all of them divided out."""
+    common = gmpy2.mpz(denominator)
+    for c in p:
+        if common == 1:
+            return p, denominator
+        common = gmpy2.gcd(common, c)
+    return [c // common for c in p], denominator // common
+
+
+def _fractions_divmod(a: list[Fraction], m: list[Fraction]) -> tuple[list[Fraction], list[Fraction]]:
     rest = list(a)
     quotient = [Fraction(0)] * max(len(a) - len(m) + 1, 0)
-    lead = m[-1]
     while len(rest) >= len(m):
-        factor = rest[-1] / lead
+        factor = rest[-1] / m[-1]
         shift = len(rest) - len(m)
         quotient[shift] = factor
         for i, c in enumerate(m):
             rest[shift + i] -= factor * c
         rest.pop()  # its leading term is now 0
-        _trim(rest)
-    return _trim(quotient), rest
+        while rest and rest[-1] == 0:
+            rest.pop()
+    return quotient, rest
 
 
-def _inverse(a: Poly, m: Poly) -> Poly:
-    """``b`` with ``a b = 1 (mod m)``; ``a`` and ``m`` have no common root."""
-    r0, r1 = m, _divmod(a, m)[1]
-    s0: Poly = []
-    s1: Poly = [Fraction(1)]
+def _first_inverse(x: Poly, m: Poly) -> tuple[Poly, int]:
+    """``x**-1`` modulo ``m`` (of degree 10 here, with no root in common with ``x``), by Euclid on
+    fractions, as whole coefficients over one denominator.
+
+    >>> _first_inverse([0, 1], [-2, 0, 1])  # z * z/2 = 1 when z**2 = 2
+    ([0, 1], 2)
+    """
+    r0, r1 = [Fraction(c) for c in m], [Fraction(c) for c in x]
+    s0: list[Fraction] = []
+    s1 = [Fraction(1)]
     while len(r1) > 1:
-        q, r = _divmod(r0, r1)
+        q, r = _fractions_divmod(r0, r1)
         r0, r1 = r1, r
-        s0, s1 = s1, _sub(s0, _mul(q, s1))
+        s = list(s0) + [Fraction(0)] * (len(q) + len(s1) - 1 - len(s0))
+        for i, u in enumerate(q):
+            for j, v in enumerate(s1):
+                s[i + j] -= u * v
+        s0, s1 = s1, s
     assert len(r1) == 1, "the polynomials share a root"
-    return [c / r1[0] for c in s1]
+    inverse = [c / r1[0] for c in s1]
+    denominator = math.lcm(*(c.denominator for c in inverse))
+    return _trim([int(c * denominator) for c in inverse]), denominator
 
 
-def _power(base: Poly, n: int) -> Poly:
-    out = [Fraction(1)]
-    for _ in range(n):
-        out = _mul(out, base)
-    return out
+@lru_cache(maxsize=1)
+def _parts() -> tuple[Poly, int, Poly, int, Poly]:
+    """A FORCE die's numerator and denominator, a FLAIR option's (but for ``Q``), and ``Q``.
 
-
-def _whole(coefficients: list[int]) -> Poly:
-    return _trim([Fraction(c) for c in coefficients])
-
-
-@lru_cache(maxsize=4)
-def _parts() -> tuple[Poly, Poly, Poly]:
-    """A FORCE die's numerator, and a FLAIR option's numerator and denominator, from the rules' tables."""
-    die, _ = _polynomial(force_die())
+    An option is ``final / t * (1 - r) / (1 - r double / o)`` with ``final / t`` the throw that ends
+    it, ``double / o`` a scoring double and ``r = 1/16`` the chance of throwing again: that is
+    ``final * (16 - 1) o / (t Q)`` with ``Q = 16 o - double``, ``32 - z**6 - z**10``.
+    """
+    die, die_total = _polynomial(force_die())
     tables = flair_tables()
-    final, _ = _polynomial(tables.final)
+    final, final_total = _polynomial(tables.final)
     double, over = _polynomial(tables.scoring_double)
     r = tables.ratio
-    # An option: final * (1 - r) / (1 - r * double / over); any whole factor cancels between A and B's
-    # shares of the sum, but not in a chance, so each part is scaled to give 1 at z = 1 below.
-    numerator = [Fraction(c) * (1 - r) * over for c in final]
-    denominator = _sub([Fraction(over)], [Fraction(c) * r for c in double])
-    return _whole(die), _trim(numerator), denominator
+    assert r.numerator == 1  # so that Q and the option's numerator are whole
+    q = _sub([r.denominator * over], double)
+    return die, die_total, [c * (r.denominator - 1) * over for c in final], final_total, q
 
 
-def _generating(order: Order) -> tuple[Poly, Fraction, Poly, int]:
-    """``(N, c, q, k)``: the order's points have generating function ``N(z) / (c q(z)**k)``."""
-    die, numerator, denominator = _parts()
-    n = _mul(_power(die, order.force), _power(numerator, order.options))
-    c = Fraction(sum(die)) ** order.force
-    scale = c * sum(denominator) ** order.options / sum(n)  # so that the function is 1 at z = 1
-    return [x * scale for x in n], c, denominator, order.options
+def _numerator(order: Order) -> tuple[Poly, int]:
+    """``(N, c)``: the order's points have generating function ``N(z) / (c Q(z)**k)``, ``k`` its options."""
+    die, die_total, option, final_total, _ = _parts()
+    return (_mul(_power(die, order.force), _power(option, order.options)),
+            die_total**order.force * final_total**order.options)
 
 
-def _power_mod(base: Poly, n: int, m: Poly) -> Poly | None:
-    """``base**n`` reduced modulo ``m``, by squaring; ``None`` for ``n == 0`` (a product left alone).
+@lru_cache(maxsize=16)
+def _moduli(options: int) -> tuple[tuple[int, _Modulus], ...]:
+    """``(-Q)**j`` for ``j`` = 1, 2, 4, ... and last ``options``: the steps of Newton's inverse."""
+    first = [-c for c in _parts()[4]]
+    powers = [1]
+    while powers[-1] < options:
+        powers.append(min(2 * powers[-1], options))
+    return tuple((j, _Modulus(_power(first, j))) for j in powers)
 
-    >>> _power_mod([Fraction(0), Fraction(1)], 5, [Fraction(-2), Fraction(0), Fraction(1)])  # z**5 = 4 z when z**2 = 2
-    [Fraction(0, 1), Fraction(4, 1)]
+
+def _inverse(x: Poly, options: int) -> tuple[Poly, int]:
+    """``x**-1`` modulo ``Q**options``, as whole coefficients over one denominator in lowest terms.
+
+    Modulo ``Q**j`` it is one; ``v (2 - x v)`` is then one modulo ``Q**(2 j)``, as ``1 - x v`` squared
+    is what ``x`` times it leaves. Each step's denominator is the square of the last before its
+    lowest terms, which bring it back to what that power of ``Q`` needs.
     """
-    out: Poly | None = None
-    while n:
-        if n & 1:
-            out = base if out is None else _divmod(_mul(out, base), m)[1]
-        n >>= 1
-        if n:
-            base = _divmod(_mul(base, base), m)[1]
-    return out
+    steps = _moduli(options)
+    x = steps[-1][1].divmod(x)[1]
+    v, denominator = _first_inverse(steps[0][1].divmod(x)[1], steps[0][1].m)
+    for _, modulus in steps[1:]:
+        left = modulus.divmod(_mul(modulus.divmod(x)[1], v))[1]  # x v, whole over the denominator
+        v = modulus.divmod(_mul(v, _sub([2 * denominator], left)))[1]
+        v, denominator = _lowest_terms(v, denominator * denominator)
+    return v, denominator
 
 
-def _inside_residues(p: Poly, outside: tuple[Fraction, Poly, int], inside: Poly) -> Fraction:
-    """The sum of the residues of ``p / (c * q**k * inside)`` at the roots of ``inside``, where
-    ``outside`` is ``(c, q, k)``."""
-    c, q, k = outside
-    # q**k has a hundred terms where q has eleven: Euclid on q alone keeps the fractions small.
-    step = _inverse(q, inside)
-    b = _divmod([x / c for x in p], inside)[1]
-    # q**-k by squaring: about log2(k) products instead of k, each of the same two sizes (a product
-    # of two remainders, then its remainder), where nearly all the time goes, in the fractions' gcds.
-    # 30 FLAIR against 30: 0.7 s instead of 2.1 s, the same fractions.
-    power = _power_mod(step, k, inside)
-    if power is not None:
-        b = _divmod(_mul(b, power), inside)[1]
-    degree = len(inside) - 1
-    return (b[degree - 1] if len(b) >= degree else Fraction(0)) / inside[-1]
+def _against(a: Order, options: int, sequences: tuple[Poly, ...], c: int) -> list[Fraction]:
+    """``sum_n P(a scores n) t_n`` for each ``T(w) = N_T(w) / (c Q(w)**options)``, given as ``N_T``."""
+    if options:
+        modulus = _moduli(options)[-1][1]
+        parted = [modulus.divmod(n) for n in sequences]
+    else:
+        parted = [(n, []) for n in sequences]
+    results = [Fraction(0)] * len(sequences)
+    longest = max(len(quotient) for quotient, _ in parted)
+    if longest:  # the polynomial parts, term by term with a's first chances
+        head, head_total = _head(a.force, a.options, longest - 1)
+        for i, (quotient, _) in enumerate(parted):
+            results[i] += Fraction(int(sum(x * y for x, y in zip(head, quotient, strict=False))), head_total)
+    if any(rest for _, rest in parted):  # the rest, by the residues at Q's roots
+        n_a, c_a = _numerator(a)
+        q = _parts()[4]
+        # F_A(1/w) / w = w**e rev(N_A)(w) / (c_A rQ(w)**k_A) with rQ(w) = w**10 Q(1/w), the side of
+        # w**e that is a negative power going to x.
+        e = (len(q) - 1) * a.options - (len(n_a) - 1) - 1
+        inverse, denominator = _inverse(_mul(_power(q[::-1], a.options), [0] * max(-e, 0) + [1]), options)
+        p = modulus.divmod([0] * max(e, 0) + n_a[::-1])[1]
+        y = modulus.divmod(_mul(p, inverse))[1]
+        for i, (_, rest) in enumerate(parted):
+            b_part = modulus.divmod(_mul(rest, y))[1]
+            top = b_part[modulus.degree - 1] if len(b_part) >= modulus.degree else 0
+            results[i] -= Fraction(int(top), int(denominator) * c_a)
+    sign = -1 if options % 2 else 1  # Q**k = (-1)**k M
+    return [r * sign / c for r in results]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,17 +282,15 @@ class ExactMatch:
         return {"win": str(self.win), "draw": str(self.draw), "loss": str(self.loss)}
 
 
-# The fractions' arithmetic grows with both orders, most with the FLAIR of the side whose poles are
-# summed (its denominator is the modulus), which is why that is the side with fewer options: 45 FLAIR
-# against 45 FLAIR, the slowest at 90 points, takes about 3 s (30 against 30: 0.7 s), with fractions
-# of hundreds of digits; beyond this many SCRUM points between the two orders the fractions are not
-# offered (the decimals are), unless one side has no FLAIR, which exact_knockout.py works out
-# faster, up to its own limit.
-MOST_POINTS = 90
+# Every pair of orders a team can give (160 each, R3): 1 FORCE + 159 FLAIR against the same, the
+# slowest, takes about 0.2 s, with fractions of over 800 digits. Kept as a bound so that the
+# refusal names it, as exact_knockout.py's is.
+MOST_POINTS = 2 * MAX_ORDER_POINTS
 
-MOST_EVERY_SPLIT_POINTS = 60
-"""``--every-split``'s limit, a total and the opposing order together: it works out a match for
-each split (eleven at 30 + 30: 7.3 s for the command; sixteen at 45 + 45: 36 s in the library)."""
+MOST_EVERY_SPLIT_POINTS = 2 * MAX_ORDER_POINTS
+"""``--every-split``'s limit, a total and the opposing order together: every pair of orders a team
+can give. It works out a match for each split: 54 of them for every split of 160 against 159
+FLAIR, the slowest, in about 5 s."""
 
 
 def exact_match(a: Order, b: Order) -> ExactMatch:
@@ -191,25 +302,17 @@ def exact_match(a: Order, b: Order) -> ExactMatch:
     Fraction(5, 16)
 
     Raises:
-        ValueError: the two orders spend more than :data:`MOST_POINTS` SCRUM points between them, or
-            more than :data:`~sevens.odds.exact_knockout.MOST_KNOCKOUT_POINTS` where one has no FLAIR.
+        ValueError: the two orders spend more than :data:`MOST_POINTS` SCRUM points between them.
     """
-    if not (a.options and b.options) and a.total + b.total <= MOST_KNOCKOUT_POINTS:
-        # One side of FORCE alone: its lines, met one by one, are far quicker than the residues (60
-        # FORCE against 60 FLAIR: 1.6 s against 21 s), and count-back's first step is the group result.
-        counted = exact_knockout(a, b)
-        return ExactMatch(win=counted.win_by[0], draw=1 - counted.win_by[0] - counted.loss_by[0],
-                          loss=counted.loss_by[0])
     if a.total + b.total > MOST_POINTS:
         raise ValueError(
             f"exact fractions of a match are worked out for orders of up to {MOST_POINTS} SCRUM points "
-            f"between them (any two orders where one side has no FLAIR), got {a.total} + {b.total} = "
-            f"{a.total + b.total}: leave out the fractions for the decimals, which cover every order"
+            f"between them, got {a.total} + {b.total} = {a.total + b.total}"
         )
     if b.options > a.options:
-        # The residues are summed at the poles of b's side, and their cost grows with the square of
-        # its options and only as the logarithm of a's: 15 FLAIR against 75 took 6.1 s, 75 against
-        # 15 0.3 s. The fractions are the same either way round.
+        # The residues are those of b's side, modulo Q to the power of its options: the side with
+        # fewer makes the shorter polynomials (159 FLAIR against 45: 0.08 s this way round, 0.12 s
+        # the other). The fractions are the same either way round.
         other = _exact_match(b, a)
         return ExactMatch(win=other.loss, draw=other.draw, loss=other.win)
     return _exact_match(a, b)
@@ -217,20 +320,13 @@ def exact_match(a: Order, b: Order) -> ExactMatch:
 
 @lru_cache(maxsize=256)
 def _exact_match(a: Order, b: Order) -> ExactMatch:
-    na, ca, qa, ka = _generating(a)
-    nb, cb, qb, kb = _generating(b)
-    db = [x * cb for x in _power(qb, kb)]
-    # F_B(1/z) = rev(N_B)(z) z**(deg D_B - deg N_B) / rev(D_B)(z)
-    shift = (len(db) - 1) - (len(nb) - 1)
-    numerator = _mul(na, nb[::-1])
-    turned = db[::-1]
-    chances = []
-    for pole_at_one in (False, True):  # draw: G(z) / z; win: G(z) / (z (z - 1))
-        at_zero = 1 - shift  # the power of z under the line, once z**shift and the 1/z meet
-        p = [Fraction(0)] * max(0, -at_zero) + numerator
-        inside = [Fraction(0)] * max(0, at_zero) + turned
-        if pole_at_one:
-            inside = _mul(inside, [Fraction(-1), Fraction(1)])
-        chances.append(_inside_residues(p, (ca, qa, ka), inside))
-    draw, win = chances
-    return ExactMatch(win=win, draw=draw, loss=1 - win - draw)
+    n_b, c_b = _numerator(b)
+    whole = [c * c_b for c in _power(_parts()[4], b.options)]  # c_b Q**k: F_B's denominator
+    # sum_n P(B > n) w**n = (c_b Q**k - N_B) / (c_b Q**k (1 - w)): divided by w - 1 from the top
+    # down, the last carry is the remainder, 0 as F_B(1) = 1.
+    carries = list(itertools.accumulate(reversed(_sub(whole, n_b))))
+    if carries and carries[-1] != 0:
+        raise AssertionError("F_B(1) must be 1")
+    beyond = _trim([-c for c in reversed(carries[:-1])])
+    draw, loss = _against(a, b.options, (n_b, beyond), c_b)
+    return ExactMatch(win=1 - draw - loss, draw=draw, loss=loss)
