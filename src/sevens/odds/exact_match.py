@@ -139,6 +139,25 @@ class _Modulus:
         return quotient, rest
 
 
+    def top(self, f: Poly, v: Poly) -> int:
+        """The coefficient of ``w**(d - 1)`` in ``f v`` modulo ``m`` (of degree ``d``), ``v`` of degree below ``d``.
+
+        That coefficient of ``w**n`` modulo ``m`` is the ``n - d + 1``-th term of the series of
+        ``1 / m`` reversed (0 before the first): the two follow ``m``'s recurrence from the same
+        first ``d``. Summed against ``f``'s terms, this is one product of ``f`` and the series, whose
+        terms are then met with ``v``'s, with no product by ``v`` and no remainder.
+
+        >>> _Modulus([-2, 0, 1]).top([1, 1], [3, 4])  # (1 + z)(3 + 4z) = 3 + 7z + 4z**2 = 11 + 7z when z**2 = 2
+        7
+        """
+        if not f or not v:
+            return 0
+        terms = len(f)  # the series is read up to term len(f) - 1 + len(v) - d <= len(f) - 1
+        met = _mul(f[::-1], self._reversed_inverse(terms))  # met[j + len(f) - d]: what v's j-th term meets
+        shift = terms - self.degree
+        return int(sum((c * met[j + shift] for j, c in enumerate(v) if 0 <= j + shift < len(met)), 0))
+
+
 def _lowest_terms(p: Poly, denominator: int) -> tuple[Poly, int]:
     """``p / denominator`` with the largest whole factor of all of them divided out."""
     common = gmpy2.mpz(denominator)
@@ -261,11 +280,8 @@ def _against(a: Order, options: int, sequences: tuple[Poly, ...], c: int) -> lis
         e = (len(q) - 1) * a.options - (len(n_a) - 1) - 1
         inverse, denominator = _inverse(_mul(_power(q[::-1], a.options), [0] * max(-e, 0) + [1]), options)
         p = modulus.divmod([0] * max(e, 0) + n_a[::-1])[1]
-        y = modulus.divmod(_mul(p, inverse))[1]
         for i, (_, rest) in enumerate(parted):
-            b_part = modulus.divmod(_mul(rest, y))[1]
-            top = b_part[modulus.degree - 1] if len(b_part) >= modulus.degree else 0
-            results[i] -= Fraction(int(top), int(denominator) * c_a)
+            results[i] -= Fraction(modulus.top(_mul(rest, p), inverse), int(denominator) * c_a)
     sign = -1 if options % 2 else 1  # Q**k = (-1)**k M
     return [r * sign / c for r in results]
 
