@@ -1090,8 +1090,8 @@ def test_the_wide_match_report_breaks_the_order_and_scrum_between_phrases(column
     assert result.exit_code == 0, result.output
     rows = [line.split("│")[1:-1] for line in result.output.splitlines() if line.count("│") == 3]  # two sides
     column = [row[side].rstrip() for side in (0, 1) for row in rows]
-    first = r" order \d+\+\d+( \(missed, autopilot\))?( SCRUM \d+->\d+)?( \(\+\d+ win\))?"
-    whole = r"order \d+\+\d+( \(missed, autopilot\))? SCRUM \d+->\d+( \(\+\d+ win\))?"
+    first = r" order \d+\+\d+( missed: autopilot [a-z-]+ \(R13\))?( SCRUM \d+->\d+)?( \(\+\d+ win\))?"
+    whole = r"order \d+\+\d+( missed: autopilot [a-z-]+ \(R13\))? SCRUM \d+->\d+( \(\+\d+ win\))?"
     checked = 0
     for at, cell in enumerate(column):
         if not cell.startswith(" order "):

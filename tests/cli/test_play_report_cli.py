@@ -208,8 +208,8 @@ def test_m_tells_a_knockout_loser_on_count_back_who_won() -> None:
 
 
 def test_m_marks_an_order_the_autopilot_played() -> None:
-    """R13: the match report marks a missed order "(missed, autopilot)"; m's line gave it as the
-    team's own. m now marks it as the report does, and leaves an order sent as it is."""
+    """R13: the match report marks a missed order "missed: autopilot even (R13)"; m's line gave it
+    as the team's own. m now marks it in the report's words, and leaves an order sent as it is."""
     people = [Player(PlayerId(f"p{i}"), f"Player {i}") for i in range(1, 5)]
     seed = "5e" * 32
     game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment(seed), draw_seed=1))
@@ -221,8 +221,9 @@ def test_m_marks_an_order_the_autopilot_played() -> None:
         (line,) = (line for line in team_story(game, team) if line.startswith("  Turn 1, "))
         other = next(m.away.team if m.home.team == team else m.home.team for m in game.turns[0].matches
                      if team in (m.home.team, m.away.team))
-        own, theirs = ("10+9 (missed, autopilot)" if t in missed else "4+3" for t in (team, other))
-        assert f"; order {own} against {theirs}; SCRUM " in line, line
+        own, theirs = ("10+9, missed: autopilot even (R13)" if t in missed else "4+3" for t in (team, other))
+        then = "," if team in missed else ""  # the note is set off from what follows
+        assert f"; order {own}{then} against {theirs}; SCRUM " in line, line
 
 
 def test_play_help_says_what_the_order_prompt_takes_besides_an_order() -> None:
