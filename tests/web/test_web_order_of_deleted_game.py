@@ -4,13 +4,18 @@ else gets that page, word for word (a private game's existence stays untold)."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
 
 import pytest
 from fastapi import FastAPI
+from fastapi.testclient import TestClient
 from markupsafe import escape
 
 from sevens.store import games as store
+from sevens.web.security import SESSION_COOKIE
 from web.web_helpers import csrf, host_game, new_client, post_form
 
 
@@ -49,3 +54,29 @@ def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAP
     assert copied.text.replace(game.public_id, "NoSuchGame1") == plain.text
     # The seat's browser with a form made without the mark (or for another game) is not believed either.
     assert "was deleted" not in player.post(f"{game.base}/orders", data={**sent, "seat": ""}).text
+
+
+def _mark_from_own_cookie(client: TestClient, public_id: str) -> str:
+    """The seat mark a browser's user could work out from the cookie in their own browser, were it
+    keyed with that cookie alone (anyone can read their own cookies in the browser's tools)."""
+    session = next(cookie.value for cookie in client.cookies.jar if cookie.name == SESSION_COOKIE)
+    digest = hmac.new(session.encode(), f"sevens seat form {public_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def test_the_seat_mark_cannot_be_made_by_the_browser_to_learn_whether_a_private_game_exists(app: FastAPI) -> None:
+    """A user with a session of their own (a seat in some other game) who makes the mark for an
+    address from their own cookie learns nothing: were it keyed with the cookie alone, an address
+    of no game answered "deleted" and a private game's address "no such game", telling them apart."""
+    elsewhere = host_game(app, name="Other cup")
+    user = elsewhere.join("p1", "Eve")
+    private = host_game(app, name="Secret cup", visibility="private")
+    sent = {"team": "fiji", "turn": "1", "force": "30", "flair": "12", "action": "save"}
+    answers = []
+    for public_id in (private.public_id, "NoSuchGame1"):
+        made = {**sent, "seat": _mark_from_own_cookie(user, public_id), "csrf": csrf(user)}
+        answer = user.post(f"/games/{public_id}/orders", data=made)
+        assert answer.status_code == 404, answer.text
+        answers.append(answer.text.replace(public_id, "ID"))
+    assert "was deleted" not in answers[1]
+    assert answers[0] == answers[1]

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import secrets
 from typing import cast
 
 from sqlalchemy import Connection, Engine, Table, delete, func, insert, select
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from sevens.store.models import FailedAttempt, ServerKey
 from sevens.store.secrets import keyed_hash
+from sevens.store.server_keys import server_key
 
 __all__ = ["KEEP_SECONDS", "KEY_PURPOSE", "count_failure", "make_key", "rotate_key"]
 
@@ -38,17 +36,7 @@ def _key(connection: Connection, *, at: float) -> bytes:
     ...     _key(connection, at=0) == _key(connection, at=1) and len(_key(connection, at=2))
     32
     """
-    found = connection.execute(select(_KEYS.c.key_hex).where(_KEYS.c.purpose == KEY_PURPOSE)).scalar()
-    if found is None:
-        # Workers starting together may both make one: the first insert wins, and both read it.
-        made = (postgresql_insert if connection.dialect.name == "postgresql" else sqlite_insert)(_KEYS)
-        connection.execute(
-            made.values(purpose=KEY_PURPOSE, key_hex=secrets.token_hex(32), made_at=at).on_conflict_do_nothing(
-                index_elements=["purpose"]
-            )
-        )
-        found = connection.execute(select(_KEYS.c.key_hex).where(_KEYS.c.purpose == KEY_PURPOSE)).scalar_one()
-    return bytes.fromhex(found)
+    return server_key(connection, purpose=KEY_PURPOSE, at=at)
 
 
 def make_key(engine: Engine, *, at: float) -> None:

@@ -33,6 +33,7 @@ from sevens.store.db import check_writable, is_in_memory, make_engine, make_sess
 from sevens.store.errors import DamagedRecord, GameGone, StoreError
 from sevens.store.games import no_such_game
 from sevens.store.ratelimit import count_failure, make_key
+from sevens.store.server_keys import SEAT_FORMS, server_key
 from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.tournament.story import order_note
@@ -370,6 +371,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         # before the key was made at start-up (the key's insert would otherwise be the first write).
         check_writable(counting)
         make_key(counting, at=clock().timestamp())  # the key the counts hash addresses under
+    with engine.begin() as connection:  # after check_writable: a read-only database is refused there
+        app.state.seat_form_key = server_key(connection, purpose=SEAT_FORMS, at=clock().timestamp())
     shared = None if counting is None else partial(_count_failure, counting)
     app.state.limiter = RateLimiter(
         attempts=settings.rate_limit_attempts, window_seconds=settings.rate_limit_window_seconds, shared=shared

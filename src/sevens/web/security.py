@@ -329,13 +329,17 @@ def session_csrf(session: str) -> str:
 
 def seat_form_proof(request: Request, public_id: str) -> str:
     """What a player's order form of game ``public_id`` carries to show, should the game be
-    deleted before it is sent, that this browser was shown that form (its seat's page): an HMAC
-    keyed with the session secret, as :func:`session_csrf`. A deleted game leaves nothing in the
-    database to tell its players from anyone else, and only they may be told it was deleted."""
+    deleted before it is sent, that this browser was shown that form (its seat's page): an HMAC of
+    the session secret and the game, under a key of the server's own (``app.state.seat_form_key``).
+    A deleted game leaves nothing in the database to tell its players from anyone else, and only
+    they may be told it was deleted. Not keyed with the session secret alone: that is in the
+    browser for its user to read, who could then make the mark for any address and learn from the
+    answers which is a private game's (answered as no game) and which none's (as deleted)."""
     session = _cookie(request, SESSION_COOKIE)
     if not session:
         return ""
-    digest = hmac.new(session.encode("utf-8"), f"sevens seat form {public_id}".encode(), hashlib.sha256).digest()
+    key: bytes = request.app.state.seat_form_key
+    digest = hmac.new(key, f"sevens seat form {session} {public_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
