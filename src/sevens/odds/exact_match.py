@@ -45,7 +45,7 @@ from sevens.odds.exact import _head, _polynomial
 from sevens.odds.tables import flair_tables, force_die
 from sevens.rules import MAX_ORDER_POINTS, Order
 
-__all__ = ["MOST_EVERY_SPLIT_POINTS", "MOST_POINTS", "ExactMatch", "exact_match"]
+__all__ = ["MOST_POINTS", "ExactMatch", "exact_match"]
 
 # Whole coefficients, lowest degree first, no trailing zeros (the zero polynomial is []); those
 # from a product are GMP's integers (gmpy2.mpz), which Python's own take as equals.
@@ -302,11 +302,6 @@ class ExactMatch:
 # slowest, takes about 0.2 s, with fractions of over 800 digits. Kept as a bound so that the
 # refusal names it, as exact_knockout.py's is.
 MOST_POINTS = 2 * MAX_ORDER_POINTS
-
-MOST_EVERY_SPLIT_POINTS = 2 * MAX_ORDER_POINTS
-"""``--every-split``'s limit, a total and the opposing order together: every pair of orders a team
-can give. It works out a match for each split: 54 of them for every split of 160 against 159
-FLAIR, the slowest, in about 5 s."""
 
 
 def exact_match(a: Order, b: Order) -> ExactMatch:
