@@ -118,9 +118,9 @@ def _composed(match: object) -> object:
 
 
 def _check_apart(teams: list[str]) -> None:
-    """Refuse two teams the table would show alike: in case or spacing alone ("Fiji", "fiji "), or
-    with a letter of another script drawn as a Latin one (a Cyrillic "і" in "Fіji"), as two names
-    of one game are refused (:func:`sevens.tournament.names.name_clash`). Each was a row of its own,
+    """Refuse two teams the table would show alike: in case or spacing alone ("Fiji", "fiji "),
+    with a letter of another script drawn as a Latin one (a Cyrillic "і" in "Fіji"), or with Latin
+    characters drawn alike ("U20", "U2O"), as two names of one game are refused (:func:`sevens.tournament.names.name_clash`). Each was a row of its own,
     and a match counted for one of them could not be told from the other's.
 
     >>> _check_apart(["Fiji", "Samoa", "Tonga", "fiji "])
