@@ -80,3 +80,22 @@ def test_the_seat_mark_cannot_be_made_by_the_browser_to_learn_whether_a_private_
         answers.append(answer.text.replace(public_id, "ID"))
     assert "was deleted" not in answers[1]
     assert answers[0] == answers[1]
+
+
+def test_the_seat_mark_of_one_game_is_not_believed_for_another(app: FastAPI) -> None:
+    """A browser playing in two games: the mark on one game's order form, sent for the other once
+    that one is deleted, is not that game's, so the answer is the page of no game."""
+    kept = host_game(app, name="Kept cup")
+    player = kept.join("p1", "Ann")
+    for seat in ("p2", "p3", "p4"):
+        kept.join(seat, f"Player {seat}")
+    kept.start()
+    gone = host_game(app, name="Gone cup", visibility="private")
+    joined = post_form(player, gone.invites["p1"].split("testserver", 1)[1], {"name": "Ann"})
+    assert joined.status_code == 303, joined.text
+    sent = {**_form_of(player.get(f"{kept.base}/play").text, kept.my_teams("p1")[0]), "force": "30", "flair": "12"}
+    assert post_form(gone.organiser, f"{gone.base}/delete", {"confirm": "yes"}).status_code in (200, 303)
+
+    answer = player.post(f"{gone.base}/orders", data=sent)
+    assert answer.status_code == 404 and "was deleted" not in answer.text
+    assert escape(store.no_such_game(gone.public_id)) in answer.text
