@@ -685,3 +685,18 @@ def test_names_holding_markup_are_shown_as_they_are(tmp_path: Path, columns: str
         assert any(f"Order for {name} as FORCE FLAIR" in out for name in mine), out
         assert re.search(r"Champion: .*T\d", out), out
     assert "\\\\" not in out  # no backslash shown twice
+
+
+def test_a_name_saved_before_unassigned_invisible_code_points_were_refused_still_loads(tmp_path: Path) -> None:
+    """sevens play took U+FFF0 (unassigned, drawn as nothing) in a name until names began refusing
+    it; a game saved before with such a name was then refused on resume as edited by hand. It
+    does nothing on a terminal, so the saved game carries on."""
+    kept = _interrupted_after_turn_1(tmp_path)
+
+    def change(data: dict[str, Any]) -> None:
+        data["game"]["players"][1]["name"] = "Ann\ufff0"
+        data["game"]["draw"] = None  # as in the tests above: the edit is the only change
+
+    _edit(kept, change)
+    result = _play(["play", "--resume", str(kept)], "")  # carried on, then input ends at the first order
+    assert result.exit_code == 1 and "as it stood after turn 1" in result.stderr, result.output

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
+import unicodedata
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -233,8 +234,12 @@ def _check_typed(game: Game, humans: set[PlayerId]) -> None:
 def _refused_name(name: str) -> str | None:
     """The first character of ``name`` that no name may hold (:mod:`sevens.tournament.names`: the
     joiners of emoji and the tags of a flag are names' own), or None."""
-    at = refused_character(name)
-    return None if at is None else name[at]
+    # Not the unassigned code points drawn as nothing: names took them before they were refused
+    # (each made a second "Ann" of "Ann"), a game saved then may hold one, and a terminal does
+    # nothing with them.
+    kept = "".join(c for c in name if unicodedata.category(c) != "Cn")
+    at = refused_character(kept)
+    return None if at is None else kept[at]
 
 
 def _check_names(game: Game) -> None:
