@@ -53,6 +53,17 @@ def test_an_open_page_says_when_its_games_record_is_damaged(tmp_path: Path, chro
         next(running, None)
 
 
+def _delete_behind_the_page(tmp_path: Path, public_id: str) -> None:
+    """*Delete game* committed straight into the server's database, as the organiser's press would."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
+    try:
+        with make_sessionmaker(engine)() as db:
+            delete_game(db, game_id=store.game_by_public_id(db, public_id=public_id).id, now=datetime.now(UTC))
+            db.commit()
+    finally:
+        engine.dispose()
+
+
 def test_an_open_page_says_when_its_game_was_deleted(tmp_path: Path, chromium: Any) -> None:
     from playwright.sync_api import expect
 
@@ -60,13 +71,7 @@ def test_an_open_page_says_when_its_game_was_deleted(tmp_path: Path, chromium: A
     server = next(running)
     try:
         _, player, public_id = started_with_the_players_page_open(chromium, server, "Gone cup")
-        engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
-        try:
-            with make_sessionmaker(engine)() as db:
-                delete_game(db, game_id=store.game_by_public_id(db, public_id=public_id).id, now=datetime.now(UTC))
-                db.commit()
-        finally:
-            engine.dispose()
+        _delete_behind_the_page(tmp_path, public_id)
         note = player.locator("#poll-trouble")
         expect(note).to_contain_text(  # polled every 5 s
             "This page cannot follow the game: the server no longer finds it for this browser: its organiser "
@@ -89,13 +94,7 @@ def test_an_order_sent_after_its_game_was_deleted_says_so_and_keeps_what_was_typ
         form = player.locator("form.order-form").first
         form.locator("input[name=force]").fill("4")
         form.locator("input[name=flair]").fill("3")
-        engine = make_engine(f"sqlite:///{tmp_path / 'browser.sqlite3'}")
-        try:
-            with make_sessionmaker(engine)() as db:
-                delete_game(db, game_id=store.game_by_public_id(db, public_id=public_id).id, now=datetime.now(UTC))
-                db.commit()
-        finally:
-            engine.dispose()
+        _delete_behind_the_page(tmp_path, public_id)
         with player.expect_navigation():
             form.locator("button[value=ready]").click()
         expect(player.locator("h1")).to_have_text("Sorry: this game was deleted")

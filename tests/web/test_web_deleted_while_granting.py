@@ -53,10 +53,9 @@ class _DeletedOnceTokenRead:
             other.commit()
 
 
-@pytest.mark.parametrize("call", ["organise", "create"])
-def test_a_token_given_a_game_as_its_only_game_is_deleted_is_told_it_went(
-    app: FastAPI, web_db: WebDb, clock: FakeClock, call: str
-) -> None:
+def _bot_of_old_and_game_next(app: FastAPI, web_db: WebDb) -> tuple[TestClient, dict[str, str], Any, int]:
+    """A bot whose only game is "Old" (its client, its header and that game's id), and another
+    organiser's game "Next" (the answer that made it, with its organiser link)."""
     client = TestClient(app)
     old = client.post("/api/v1/games", json={"name": "Old", "players": 4, "teams": 8, "teams_per_player": 2})
     assert old.status_code == 201, old.text
@@ -65,6 +64,15 @@ def test_a_token_given_a_game_as_its_only_game_is_deleted_is_told_it_went(
     assert other.status_code == 201, other.text
     with make_sessionmaker(web_db.engine)() as db:
         old_id = store.game_by_public_id(db, public_id=old.json()["game"]).id
+    return client, bot, other, old_id
+
+
+@pytest.mark.parametrize("call", ["organise", "create"])
+def test_a_token_given_a_game_as_its_only_game_is_deleted_is_told_it_went(
+    app: FastAPI, web_db: WebDb, clock: FakeClock, call: str
+) -> None:
+    client, bot, other, old_id = _bot_of_old_and_game_next(app, web_db)
+    with make_sessionmaker(web_db.engine)() as db:
         token_id = db.scalar(select(Grant.principal_id).where(Grant.game_id == old_id))
     with _DeletedOnceTokenRead(app.state.engine, web_db.engine, old_id, clock):
         if call == "organise":
@@ -119,14 +127,7 @@ class _DeletedAsGrantIsWritten:
 def test_a_delete_after_the_organise_took_the_token_leaves_it_live(
     app: FastAPI, web_db: WebDb, clock: FakeClock
 ) -> None:
-    client = TestClient(app)
-    old = client.post("/api/v1/games", json={"name": "Old", "players": 4, "teams": 8, "teams_per_player": 2})
-    assert old.status_code == 201, old.text
-    bot = {"Authorization": f"Bearer {old.json()['token']}"}
-    other = TestClient(app).post("/api/v1/games", json={"name": "Next", "players": 4, "teams": 8, "teams_per_player": 2})
-    assert other.status_code == 201, other.text
-    with make_sessionmaker(web_db.engine)() as db:
-        old_id = store.game_by_public_id(db, public_id=old.json()["game"]).id
+    client, bot, other, old_id = _bot_of_old_and_game_next(app, web_db)
     with _DeletedAsGrantIsWritten(app.state.engine, web_db.engine, old_id, clock):
         answer = client.post("/api/v1/organise", json={"link": other.json()["organiser_link"]}, headers=bot)
     assert answer.status_code == 200, answer.text
