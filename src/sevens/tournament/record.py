@@ -832,8 +832,15 @@ def replay_record(
             check_orders(game, orders, paths)
         digest = orders_digest(game.id, n, {team: given.order for team, given in orders.items()})
         # Before the dice: an order changed in a record without its seed otherwise surfaced as dice
-        # "short" or a line that did not add up, far from the order a referee should look at.
-        _check_digest(digest, data["turns"][index]["orders_digest"], turn.path)
+        # "short" or a line that did not add up, far from the order a referee should look at. The
+        # turn played below has this digest (play_turn works it out the same way).
+        if digest != data["turns"][index]["orders_digest"]:
+            raise VerificationError(
+                f"{turn.path}.orders_digest",
+                digest,
+                data["turns"][index]["orders_digest"],
+                "the SHA-256 of the orders recorded in this turn (R14): an order or the digest was changed",
+            )
         dice_for = _recorded_streams(turn) if raw is None else _fair_streams(raw, digest)
         try:
             game = play_turn(game, orders, dice_for)
@@ -841,21 +848,9 @@ def replay_record(
             raise VerificationError(
                 short.path, Words("more dice: the orders and the rules need more"), Words(f"{short.given} dice")
             ) from None
-        written = _turn_dict(game.turns[-1])
-        _check_digest(written["orders_digest"], data["turns"][index]["orders_digest"], turn.path)
-        _raise_difference(written, data["turns"][index], turn.path)
+        _raise_difference(_turn_dict(game.turns[-1]), data["turns"][index], turn.path)
     _raise_difference(to_record(game, seed=seed, ended_early=parsed.ended_early), data, "")
     return game, seed
-
-
-def _check_digest(expected: str, found: object, path: str) -> None:
-    if expected != found:
-        raise VerificationError(
-            f"{path}.orders_digest",
-            expected,
-            found,
-            "the SHA-256 of the orders recorded in this turn (R14): an order or the digest was changed",
-        )
 
 
 def _missing_turns(turns: tuple[_Turn, ...], total: int) -> str:
