@@ -177,3 +177,27 @@ def test_a_sixteen_player_evening_on_the_big_screen_waits_by_name_and_crowns_its
         expect(page.locator("#big-champion")).to_be_in_viewport(ratio=1)
         width, height, shown_width, shown_height = _fits(page)
         assert (width, height) == (shown_width, shown_height), f"the final's screen scrolls: {width}x{height}"
+
+
+def test_the_big_screen_reflows_on_a_phone_and_a_television_zoomed_in(server: str, chromium: Any) -> None:
+    """On a phone at 320 px (a 1280 px screen at 400%) and on a 1280x720 television zoomed to 200%
+    (640x360), the big screen's columns stand one under the other: its three columns left each group
+    table 90 px (175 px at 640) and the tables scrolled sideways in their boxes. Nothing is wider
+    than the window, no box scrolls sideways, and no text is under the site's 14 px floor."""
+    from playwright.sync_api import expect
+
+    from browser.test_browser_a11y import phone_problems
+
+    game, _, _ = _turn_two(chromium, server)
+    found: list[str] = []
+    for viewport, touch in (({"width": 320, "height": 640}, True), ({"width": 640, "height": 360}, False)):
+        page = chromium.new_context(viewport=viewport, is_mobile=touch, has_touch=touch).new_page()
+        visit(page, f"{game}?screen=1")
+        expect(page.locator(".group-table")).to_have_count(4)
+        # phone_problems' taps need not apply: the big screen has nothing to press
+        found += [p for p in phone_problems(page, f"big screen at {viewport}") if "too small to tap" not in p]
+        for table in page.locator(".group-table").all():
+            box = table.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
+        page.context.close()
+    assert not found, "\n".join(found)
