@@ -215,3 +215,43 @@ def test_every_text_colour_has_a_contrast_of_4_5_to_1(server: str, chromium: Any
     page.context.close()
     print(low)
     assert not low, "text below 4.5:1:\n" + "\n".join(low)
+
+
+# A player's page's text of each kind: what is read, typed and pressed as well as what is around it.
+_TEXT_SIZES = """() => Object.fromEntries([
+  'main > p', 'h1', 'form.order-form label', 'form.order-form input[name=force]', 'form.order-form button',
+  'table td', '.hint', 'footer',
+].map(selector => [selector, parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)]))"""
+
+
+def test_text_grows_with_the_browsers_text_size(server: str, chromium: Any) -> None:
+    """A reader who doubles the browser's text size (Chrome's Settings, Appearance, Font size: 32
+    instead of 16) has all of a player's page's text doubled, on a computer and on a phone (WCAG
+    1.4.4): the body's 15 px in px left paragraphs, an order's labels, boxes and buttons at 15-16 px
+    while headings, hints and tables doubled around them."""
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    organise = start_with_one_seat(page, server, "Large print cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    cookies = page.context.cookies()
+    page.context.close()
+    found = []
+    for viewport, touch in ((DESKTOP, False), (PHONE, True)):
+        sizes = []
+        for standard in (16, 32):
+            context = chromium.new_context(viewport=viewport, is_mobile=touch, has_touch=touch)
+            context.add_cookies(cookies)
+            page = context.new_page()
+            # the setting a reader changes, as Chromium's DevTools protocol sets it
+            cdp = context.new_cdp_session(page)
+            cdp.send("Page.enable")
+            cdp.send("Page.setFontSizes", {"fontSizes": {"standard": standard, "fixed": standard * 13 // 16}})
+            visit(page, play)
+            sizes.append(page.evaluate(_TEXT_SIZES))
+            context.close()
+        normal, large = sizes
+        found += [
+            f"{what} at {viewport['width']} px: {normal[what]} px, {large[what]} px with the text doubled"
+            for what in normal
+            if large[what] < 1.9 * normal[what]
+        ]
+    assert not found, "text that does not grow with the browser's text size:\n" + "\n".join(found)
