@@ -643,3 +643,30 @@ def test_an_explanation_in_a_paragraph_lines_up_with_its_heading(server: str, ch
     heading = page.locator("#house-bots-section h2").bounding_box()["x"]
     assert page.locator("#house-bots-hint").bounding_box()["x"] == heading
     page.context.close()
+
+
+def test_a_phone_turned_sideways_keeps_its_touch_sizes(server: str, chromium: Any) -> None:
+    """A player types an order on a 375 px phone and turns it sideways (740x375): what was typed
+    stays, and the controls keep their touch sizes. Past 600 px the phone left the narrow layout
+    and with it every touch size: the links under the title 18 px tall, the FORCE box 28 px with
+    15 px text (iOS zooms into a box under 16 px at each tap), Resolve 33 px."""
+    from playwright.sync_api import expect
+
+    from browser.test_browser_a11y import phone_problems
+
+    page = chromium.new_context(**PHONE).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Sideways cup", hours="24")
+    game = organise.removesuffix("/organise")
+    visit(page, f"{game}/play")
+    form = page.locator("form.order-form").first
+    type_order(form, 14, 15)
+    page.set_viewport_size({"width": 740, "height": 375})
+    expect(form.locator("input[name=force]")).to_have_value("14")
+    expect(form.locator("input[name=flair]")).to_have_value("15")
+    found = phone_problems(page, "the player's page, turned sideways")
+    for url, what in ((organise, "the organiser's page"), (game, "the game's page"), (f"{server}/", "the front page")):
+        visit(page, url)
+        found += phone_problems(page, f"{what}, turned sideways")
+    page.context.close()
+    assert not found, "\n".join(found)
