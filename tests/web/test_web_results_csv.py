@@ -42,8 +42,9 @@ def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAP
 
     for url in (f"{game.base}/standing.csv", f"/api/v1/games/{game.public_id}/standing.csv"):
         standing = _rows(spectator.get(url))
+        # A shared place with an en dash: a spreadsheet reads "3-4" as the 4th of March.
         assert [(r["place"], r["team"], r["how far it went"]) for r in standing] == [
-            (p["place"], names[p["team"]], p["went"]) for p in view["standing"]
+            (p["place"].replace("-", "\u2013"), names[p["team"]], p["went"]) for p in view["standing"]
         ]
         # A manager's name is text whatever it starts with: an apostrophe before it, and as typed after.
         assert {r["manager"] for r in standing} == {"'" + name for name in FORMULA_NAMES.values()}
@@ -61,7 +62,7 @@ def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAP
                 str(m["home"]["line"]["points"]), str(m["away"]["line"]["points"])
             )
             assert row["winner"] == ("draw" if m["winner"] is None else names[m["winner"]])
-            assert row["result"] == m["summary"]
+            assert row["result"] == m["summary"].replace("-", "\u2013")
             for side in ("home", "away"):
                 assert (row[f"{side} force"], row[f"{side} flair"], row[f"{side} tries"]) == (
                     str(m[side]["order"]["force"]), str(m[side]["order"]["flair"]), str(m[side]["line"]["tries"])
@@ -140,3 +141,44 @@ def test_the_manager_column_says_what_the_games_teams_table_says(app: FastAPI) -
     assert len(rows) == 8 and len({r["match"] for r in rows}) == 8  # a line per match of turn 1
     for row in rows:
         assert row["home manager"] == table[row["home"]] and row["away manager"] == table[row["away"]]
+
+
+# The full-width signs that spreadsheets in East Asian locales also start a formula with.
+FULL_WIDTH_NAMES = {"p1": "\uff1dHYPERLINK(\"http://evil.example\")", "p2": "\uff0bSUM(1)", "p3": "\uff0d2",
+                    "p4": "\uff20SUM(1)"}
+
+
+def test_full_width_formula_signs_are_text_too(app: FastAPI) -> None:
+    game = host_game(app, hours="0", name="Wide cup")
+    for seat, name in FULL_WIDTH_NAMES.items():
+        game.join(seat, name)
+    game.start()
+    game.resolve(1)
+    spectator = new_client(app)
+    matches = _rows(spectator.get(f"{game.base}/matches.csv"))
+    assert {r["home manager"] for r in matches} | {r["away manager"] for r in matches} == {
+        "'" + name for name in FULL_WIDTH_NAMES.values()
+    }
+
+
+def _date_like(cell: str) -> bool:
+    """What a spreadsheet turns into a date when it opens a CSV: "3-4", "12-10", "4/9"."""
+    import re
+
+    return re.fullmatch(r"\d{1,4}[-/]\d{1,4}([-/]\d{1,4})?", cell) is not None
+
+
+def test_no_cell_reads_as_a_date(app: FastAPI) -> None:
+    """A shared place ("3-4", the semi-finalists) and a score ("12-10") opened in a spreadsheet
+    became the 4th of March and the 10th of December; a knockout's count-back result too."""
+    game = host_game(app, hours="0", name="Date cup")
+    game.start()  # nobody joined: the bots play it to the final at once
+    spectator = new_client(app)
+    standing = _rows(spectator.get(f"{game.base}/standing.csv"))
+    assert [r["place"] for r in standing] == ["1", "2", "3\u20134", "3\u20134", "5\u20136", "5\u20136",
+                                              "7\u20138", "7\u20138"]
+    matches = _rows(spectator.get(f"{game.base}/matches.csv"))
+    assert all(row["result"].startswith(f"{max(int(row['home points']), int(row['away points']))}\u2013")
+               for row in matches)
+    for table in (standing, matches):
+        assert not [cell for row in table for cell in row.values() if _date_like(cell)]

@@ -2,8 +2,11 @@
 match played, built from the public view alone (resolved turns only, R13).
 
 A cell a spreadsheet would read as a formula (one starting with ``=``, ``+``, ``-``, ``@``, a tab
-or a carriage return: a player named ``=HYPERLINK(...)``) is written after an apostrophe, which
-spreadsheets show as text; numbers are written as numbers. The file starts with a byte order mark
+or a carriage return, or the full-width ``＝``, ``＋``, ``－``, ``＠`` that spreadsheets in East Asian
+locales also take for them: a player named ``=HYPERLINK(...)``) is written after an apostrophe,
+which spreadsheets show as text; numbers are written as numbers. A shared place ("3-4") and a score
+("12-10") are written with an en dash ("3–4"), as a spreadsheet would turn "3-4" into the 4th of
+March. The file starts with a byte order mark
 so that Excel reads it as UTF-8 (names in any script, emoji), as LibreOffice and Python's
 ``utf-8-sig`` do anyway.
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 
 from fastapi.responses import Response
@@ -19,7 +23,19 @@ from fastapi.responses import Response
 from sevens.tournament.game import MatchSide
 from sevens.web.views import SpectatorView
 
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+_NUMBER_DASH_NUMBER = re.compile(r"(?<=\d)-(?=\d)")
+
+
+def not_a_date(text: str) -> str:
+    """A place shared or a score as a spreadsheet keeps it: "3-4" and "12-10" with an en dash,
+    which no spreadsheet reads as a date.
+
+    >>> not_a_date("3-4"), not_a_date("31-31, won on tries"), not_a_date("1")
+    ('3\u20134', '31\u201331, won on tries', '1')
+    """
+    return _NUMBER_DASH_NUMBER.sub("\u2013", text)
 
 
 def cell(value: str | int | None) -> str | int:
@@ -27,6 +43,8 @@ def cell(value: str | int | None) -> str | int:
 
     >>> cell("=1+1"), cell("-2"), cell("Fiji"), cell(-2), cell(None)
     ("'=1+1", "'-2", 'Fiji', -2, '')
+    >>> cell("\uff1dSUM(1)") == "'\uff1dSUM(1)"
+    True
     """
     if value is None:
         return ""
@@ -55,7 +73,7 @@ def standing_csv(view: SpectatorView) -> str:
     """The final standing (empty but for its header until the final is played)."""
     return _csv(
         ("place", "team", "manager", "group", "how far it went"),
-        ((place, view.name(team), _manager(view, team), view.teams[team].group, went) for place, team, went in view.standing),
+        ((not_a_date(place), view.name(team), _manager(view, team), view.teams[team].group, went) for place, team, went in view.standing),
     )
 
 
@@ -95,7 +113,7 @@ def matches_csv(view: SpectatorView) -> str:
                     view.name(m.home.team), _manager(view, m.home.team), view.name(m.away.team), _manager(view, m.away.team),
                     m.home.line.points, m.away.line.points,
                     "draw" if m.winner is None else view.name(m.winner),
-                    None if m.decided_by is None else str(m.decided_by), m.summary,
+                    None if m.decided_by is None else str(m.decided_by), not_a_date(m.summary),
                     *side(m.home), *side(m.away),
                 ]
             )
