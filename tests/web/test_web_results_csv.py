@@ -182,3 +182,52 @@ def test_no_cell_reads_as_a_date(app: FastAPI) -> None:
                for row in matches)
     for table in (standing, matches):
         assert not [cell for row in table for cell in row.values() if _date_like(cell)]
+
+
+def _saved_as(response) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """The file names a download offers: the plain ``filename`` and the UTF-8 ``filename*``
+    (RFC 6266 and RFC 8187; browsers take the second)."""
+    import re
+    from urllib.parse import unquote
+
+    header = response.headers["content-disposition"]
+    assert header.isascii(), header
+    found = re.fullmatch(r'attachment; filename="([^"\\]+)"; filename\*=UTF-8\'\'([A-Za-z0-9%._~!$&+^`|-]+)', header)
+    assert found, header
+    return found.group(1), unquote(found.group(2), errors="strict")
+
+
+def test_downloads_are_named_after_the_game_and_when(app: FastAPI, clock) -> None:  # type: ignore[no-untyped-def]
+    """A club secretary's downloads folder held "sevens-Ws8j9xNmaVBD-matches.csv" for every game:
+    nothing said which game, nor how far it had gone. The names now say the game's name (in its
+    own script where the browser takes it), what, after which turn, the day, and the id."""
+    import re
+
+    game = host_game(app, hours="0", name="Coupe d\u2019\u00e9t\u00e9: Z\u00fcrich/Basel \u26bd")
+    game.join("p1", "Ann")
+    game.start()
+    game.resolve(1, 2)
+    day = clock().date().isoformat()
+    spectator = new_client(app)
+    unsafe = re.compile(r'[\\/:*?"<>|\x00-\x1f\s]')  # what Windows, macOS or Linux refuse or a shell trips on
+    expected = {
+        "matches.csv": f"Coupe-d\u2019\u00e9t\u00e9-Z\u00fcrich-Basel-\u26bd-matches-after-turn-2-{day}-{game.public_id}.csv",
+        "standing.csv": f"Coupe-d\u2019\u00e9t\u00e9-Z\u00fcrich-Basel-\u26bd-standing-after-turn-2-{day}-{game.public_id}.csv",
+        "record.json": f"Coupe-d\u2019\u00e9t\u00e9-Z\u00fcrich-Basel-\u26bd-record-after-turn-2-{day}-{game.public_id}.json",
+    }
+    for path, name in expected.items():
+        for url in (f"{game.base}/{path}", f"/api/v1/games/{game.public_id}/{path}"):
+            if path == "record.json" and url.startswith("/api"):
+                continue  # the API gives the record as JSON to read, not as a file
+            plain, utf8 = _saved_as(spectator.get(url))
+            assert utf8 == "sevens-" + name, url
+            assert plain == "sevens-Coupe-d-ete-Zurich-Basel-" + name.split("Basel-\u26bd-")[1], url
+            assert not unsafe.search(plain) and not unsafe.search(utf8), url
+    game.resolve(*range(3, 6))
+    plain, utf8 = _saved_as(spectator.get(f"{game.base}/standing.csv"))
+    assert plain == f"sevens-Coupe-d-ete-Zurich-Basel-standing-final-{day}-{game.public_id}.csv"
+    # A name in another script alone: the plain name does without it.
+    other = host_game(app, hours="0", name="\u6771\u4eac\u30bb\u30d6\u30f3\u30ba")
+    plain, utf8 = _saved_as(new_client(app).get(f"{other.base}/matches.csv"))
+    assert (plain, utf8) == (f"sevens-matches-before-turn-1-{day}-{other.public_id}.csv",
+                             f"sevens-\u6771\u4eac\u30bb\u30d6\u30f3\u30ba-matches-before-turn-1-{day}-{other.public_id}.csv")

@@ -544,11 +544,11 @@ _CSV_ANSWER: dict[int | str, dict[str, Any]] = {
     response_class=Response,
     responses={**_CSV_ANSWER, **error_responses(401, 404, 429)},
 )
-def standing_csv(read: ReadableGame, db: SessionDep) -> Response:
+def standing_csv(read: ReadableGame, db: SessionDep, clock: ClockDep) -> Response:
     """The final standing as CSV (place, team, manager, group, how far it went): the header alone
     until the final is played. Text that a spreadsheet would take for a formula starts with an
     apostrophe. No token for a public game."""
-    return results_csv.download(views.spectator_view(db, read.row), "standing")
+    return results_csv.download(views.spectator_view(db, read.row), "standing", clock().date())
 
 
 @router.get(
@@ -556,10 +556,10 @@ def standing_csv(read: ReadableGame, db: SessionDep) -> Response:
     response_class=Response,
     responses={**_CSV_ANSWER, **error_responses(401, 404, 429)},
 )
-def matches_csv(read: ReadableGame, db: SessionDep) -> Response:
+def matches_csv(read: ReadableGame, db: SessionDep, clock: ClockDep) -> Response:
     """Every match of the turns resolved so far as CSV, a line each in the order played (orders,
     lines, points, winner): nothing of the open turn (R13). No token for a public game."""
-    return results_csv.download(views.spectator_view(db, read.row), "matches")
+    return results_csv.download(views.spectator_view(db, read.row), "matches", clock().date())
 
 
 @router.get(

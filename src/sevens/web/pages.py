@@ -2064,40 +2064,43 @@ def post_device_link(
 
 
 @router.get("/games/{public_id}/record.json")
-def download_record(request: Request, public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+def download_record(
+    request: Request, public_id: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep
+) -> Response:
     """The game record (what ``sevens verify`` reads): resolved turns only, the seed after the end."""
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
     try:
-        body, name = views.record_text(game), f"sevens-{game.public_id}.json"
+        body, what = views.record_text(game), "record"
     except DamagedRecord:
         # A record that no longer replays is still the organiser's to keep, and to repair: the text
         # as stored (the resolved turns only, as ever: R13), under a name that says what it is.
         assert game.record_json is not None  # a game with no record has nothing to replay
-        body, name = game.record_json, f"sevens-{game.public_id}-damaged.json"
+        body, what = game.record_json, "record-damaged"
     return Response(
-        body, media_type="application/json", headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        body, media_type="application/json",
+        headers={"Content-Disposition": results_csv.attachment(game, what, "json", clock().date())},
     )
 
 
-def _csv_download(db: SessionDep, principal: PrincipalDep, public_id: str, which: str) -> Response:
+def _csv_download(db: SessionDep, principal: PrincipalDep, public_id: str, which: str, clock: ClockDep) -> Response:
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
     _watchable(game, access)
-    return results_csv.download(views.spectator_view(db, game), which)
+    return results_csv.download(views.spectator_view(db, game), which, clock().date())
 
 
 @router.get("/games/{public_id}/standing.csv")
-def download_standing(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+def download_standing(public_id: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep) -> Response:
     """The final standing as CSV, for a spreadsheet (only its header before the final)."""
-    return _csv_download(db, principal, public_id, "standing")
+    return _csv_download(db, principal, public_id, "standing", clock)
 
 
 @router.get("/games/{public_id}/matches.csv")
-def download_matches(public_id: str, db: SessionDep, principal: PrincipalDep) -> Response:
+def download_matches(public_id: str, db: SessionDep, principal: PrincipalDep, clock: ClockDep) -> Response:
     """Every match of the turns resolved so far as CSV, a line each (nothing of the open turn, R13)."""
-    return _csv_download(db, principal, public_id, "matches")
+    return _csv_download(db, principal, public_id, "matches", clock)
 
 
 @router.get("/games/{public_id}/verify")

@@ -16,11 +16,16 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
+from datetime import date
+from urllib.parse import quote
 
 from fastapi.responses import Response
 
+from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.game import MatchSide
+from sevens.tournament.names import cut_name
 from sevens.web.views import SpectatorView
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
@@ -120,11 +125,63 @@ def matches_csv(view: SpectatorView) -> str:
     return _csv(MATCH_COLUMNS, rows)
 
 
-def download(view: SpectatorView, which: str) -> Response:
-    """``standing`` or ``matches`` as a file to save, named after the game's id."""
+_NAME_WORDS = 40
+"""Characters of a game's name that a file name keeps (a name may have 160)."""
+
+_NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|%;\s]+')
+"""What some system refuses in a file name (Windows' reserved signs), breaks the header that
+carries it, or would leave a space at an end; runs of them become one hyphen."""
+
+
+def _name_part(name: str, *, ascii_only: bool) -> str:
+    """A game's name as a part of a file name: OS-safe, cut short; in ASCII letters for the header's
+    plain ``filename``, accents dropped ("Zürich" as "Zurich"), other scripts left out.
+
+    >>> _name_part("Coupe d\u2019\u00e9t\u00e9: Z\u00fcrich/Basel", ascii_only=False)
+    'Coupe-d\u2019\u00e9t\u00e9-Z\u00fcrich-Basel'
+    >>> _name_part("Coupe d\u2019\u00e9t\u00e9: Z\u00fcrich/Basel", ascii_only=True), _name_part("\u6771\u4eac", ascii_only=True)
+    ('Coupe-d-ete-Zurich-Basel', '')
+    """
+    name = cut_name(unicodedata.normalize("NFC", name), _NAME_WORDS, 4 * _NAME_WORDS)
+    if ascii_only:
+        name = "".join(
+            c if c.isascii() else "" if unicodedata.category(c) == "Mn" else " "  # an accent, or another sign
+            for c in unicodedata.normalize("NFKD", name)
+        )
+        name = re.sub(r"[^A-Za-z0-9._-]+", "-", name)
+    # Control and invisible characters (bidi marks among them) are kept out of names on disk.
+    name = "".join(c if unicodedata.category(c)[0] not in "CZ" else " " for c in name)
+    return _NOT_IN_FILE_NAMES.sub("-", name).strip("-.")
+
+
+def _when(game: GameRow) -> str:
+    if game.status == GameStatus.FINISHED:
+        return "final"
+    resolved = max(game.current_turn - 1, 0)
+    if game.status == GameStatus.ENDED:
+        return f"ended-after-turn-{resolved}"
+    return f"after-turn-{resolved}" if resolved else "before-turn-1"
+
+
+def attachment(game: GameRow, what: str, extension: str, today: date) -> str:
+    """A ``Content-Disposition`` that saves a download under a name saying which game, what, how far
+    it had gone and the day it was downloaded: ``sevens-Club-cup-matches-after-turn-3-2026-05-01-ID.csv``.
+    The game's own name (any script) in ``filename*`` (RFC 6266), which browsers use; an ASCII form
+    in ``filename`` for older clients. The game's id keeps two games of one name apart."""
+
+    def name(ascii_only: bool) -> str:
+        parts = ["sevens", _name_part(game.name, ascii_only=ascii_only), what, _when(game), today.isoformat(),
+                 game.public_id]
+        return "-".join(part for part in parts if part) + "." + extension
+
+    return f"attachment; filename=\"{name(True)}\"; filename*=UTF-8''{quote(name(False), safe='')}"
+
+
+def download(view: SpectatorView, which: str, today: date) -> Response:
+    """``standing`` or ``matches`` as a file to save (:func:`attachment` names it)."""
     body = standing_csv(view) if which == "standing" else matches_csv(view)
     return Response(
         body,
         media_type="text/csv; charset=utf-8",
-        headers={"Content-Disposition": f'attachment; filename="sevens-{view.game.public_id}-{which}.csv"'},
+        headers={"Content-Disposition": attachment(view.game, which, "csv", today)},
     )
