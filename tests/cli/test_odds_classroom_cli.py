@@ -236,3 +236,33 @@ def test_a_narrow_terminal_shows_every_exact_figure_whole(args: list[str], colum
     squeezed = "".join(narrow.stdout.split())
     assert figures and all(figure in squeezed for figure in figures)
     assert all(len(line) <= columns for line in narrow.stdout.splitlines())
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--force", "60", "--distribution"),  # at least 3 points: 1 - 2.7e-10
+        ("--force", "60", "--vs-force", "1", "--fractions"),  # a win all but certain
+        ("--force", "60", "--vs-force", "1", "--fractions", "--knockout"),
+        ("--every-split", "60", "--vs-force", "1"),
+    ],
+)
+def test_every_decimal_column_of_a_csv_is_a_number(args: tuple[str, ...]) -> None:
+    """A near-certainty came as ">0.999999" in the CSV, as the table shows it: a spreadsheet kept
+    the cell as text and pandas made the whole column text. It is a number now, with the decimals
+    it takes to stay below 1, and its fraction beside it agrees."""
+    rows = list(csv.DictReader(io.StringIO(_run(*args, "--csv"))))
+    decimals = [key for key in rows[0] if key not in ("points", "outcome", "force", "flair") and not key.endswith("_exact")]
+    near_one = 0
+    for row in rows:
+        for key in decimals:
+            value = Fraction(row[key])  # a ValueError for ">0.999999"
+            assert float(row[key]) == float(value)
+            exact_key = "probability_exact" if key == "probability" else f"{key}_exact"
+            exact = Fraction(row[exact_key]) if row.get(exact_key) else None
+            if exact is not None:
+                assert abs(value - exact) <= Fraction(5, 10**7), (row, key)
+            if Fraction(999999, 10**6) < value:
+                near_one += 1
+                assert value < 1 or exact == 1, (row, key)
+    assert near_one, "the case this test is for: a chance within 1e-6 of 1"

@@ -62,6 +62,24 @@ def decimal(p: Fraction, places: int = 6) -> str:
     return f"-{text}" if p < 0 and whole else text
 
 
+def csv_decimal(p: Fraction, places: int = 6) -> str:
+    """A chance as a CSV cell gives it: :func:`decimal`, but always a number a spreadsheet or
+    pandas reads as one. A near-certainty that :func:`decimal` writes ">0.999999" gets as many
+    decimals as show two figures of what it falls short of 1, so it is never read as 1 either.
+
+    >>> csv_decimal(Fraction(1, 3)), csv_decimal(1 - Fraction(27, 10**11)), csv_decimal(1 - Fraction(1, 10**30))
+    ('0.333333', '0.99999999973', '0.9999999999999999999999999999990')
+    """
+    text = decimal(p, places)
+    if not text.startswith(">"):
+        return text
+    short = 1 - p
+    shown = places
+    while short * 10**shown < 10:  # two figures of 1 - p
+        shown += 1
+    return decimal(p, shown)
+
+
 def at_least_rows(force: int, flair: int) -> tuple[list[tuple[int, Fraction, Fraction]], int, Fraction]:
     """``(points, P(exactly), P(at least))`` for every total the order can score up to the last
     listed (:func:`~sevens.odds.exact_points`), that last total, and the exact chance of more.
@@ -140,8 +158,8 @@ def print_distribution(order: Order, *, as_csv: bool, as_json: bool, exact: bool
     rows, last, rest = at_least_rows(order.force, order.flair)
     if as_csv:
         _csv(["points", "probability_exact", "probability", "at_least_exact", "at_least"],
-             [[p, str(chance), decimal(chance), str(up), decimal(up)] for p, chance, up in rows]
-             + ([[f">{last}", str(rest), decimal(rest), str(rest), decimal(rest)]] if rest else []))
+             [[p, str(chance), csv_decimal(chance), str(up), csv_decimal(up)] for p, chance, up in rows]
+             + ([[f">{last}", str(rest), csv_decimal(rest), str(rest), csv_decimal(rest)]] if rest else []))
         return
     if as_json:
         odds = order_odds(order.force, order.flair)
@@ -224,14 +242,14 @@ def knockout_csv(result: ExactKnockout) -> None:
     rows: list[tuple[str, Fraction]] = [("win", result.win), ("level", result.level), ("loss", result.loss)]
     rows += [(f"win on {step}", p) for step, p in zip(STEPS, result.win_by, strict=True)]
     rows += [(f"loss on {step}", p) for step, p in zip(STEPS, result.loss_by, strict=True)]
-    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), decimal(v)] for k, v in rows])
+    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), csv_decimal(v)] for k, v in rows])
 
 
 def knockout_decimals_csv(win: float, level: float, loss: float) -> None:
     """The CSV of a knockout match with no fractions to give (two FLAIR sides): the same columns as
     :func:`knockout_csv`, ``probability_exact`` left empty, and no rows for count-back's steps."""
     _csv(["outcome", "probability_exact", "probability"],
-         [[k, "", decimal(Fraction(v))] for k, v in (("win", win), ("level", level), ("loss", loss))])
+         [[k, "", csv_decimal(Fraction(v))] for k, v in (("win", win), ("level", level), ("loss", loss))])
 
 
 def knockout_table(a: Order, b: Order, result: ExactKnockout, width: int) -> Table:
@@ -243,7 +261,7 @@ def knockout_table(a: Order, b: Order, result: ExactKnockout, width: int) -> Tab
 def match_csv(result: ExactMatch) -> None:
     """A group match's win, draw and loss as CSV rows, exactly and to six decimals."""
     chances = {"win": result.win, "draw": result.draw, "loss": result.loss}
-    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), decimal(v)] for k, v in chances.items()])
+    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), csv_decimal(v)] for k, v in chances.items()])
 
 
 def fractions_table(a: Order, b: Order, result: ExactMatch, width: int) -> Table:
@@ -274,8 +292,8 @@ def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> 
     if as_csv:
         _csv(["force", "flair", "win_exact", "draw_exact", "loss_exact", "win", "draw", "loss", "win_plus_half_draw",
               "expected_points_exact"],
-             [[o.force, o.flair, str(r.win), str(r.draw), str(r.loss), decimal(r.win), decimal(r.draw),
-               decimal(r.loss), decimal(r.win + r.draw / 2), str(m)] for o, r, m in rows])
+             [[o.force, o.flair, str(r.win), str(r.draw), str(r.loss), csv_decimal(r.win), csv_decimal(r.draw),
+               csv_decimal(r.loss), csv_decimal(r.win + r.draw / 2), str(m)] for o, r, m in rows])
         return
     console = ResultsConsole()
     table = _fitted(f"Every split of {total} v {_name(vs)}, group rules, FLAIR rising",
