@@ -266,3 +266,16 @@ def test_every_decimal_column_of_a_csv_is_a_number(args: tuple[str, ...]) -> Non
                 near_one += 1
                 assert value < 1 or exact == 1, (row, key)
     assert near_one, "the case this test is for: a chance within 1e-6 of 1"
+
+
+def test_every_split_json_names_its_figures_as_the_other_objects_do() -> None:
+    """Every other object of --json gives a figure as a float and its fraction as ``NAME_exact``
+    (``expected_points`` beside ``expected_points_exact`` for one order); each split of
+    --every-split gave the mean as a fraction alone, so an analyst had to parse "383/15" to plot it."""
+    one = json.loads(_run("--force", "10", "--flair", "9", "--json"))
+    splits = json.loads(_run("--every-split", "19", "--vs-force", "10", "--vs-flair", "9", "--json"))["splits"]
+    same = next(s for s in splits if (s["force"], s["flair"]) == (10, 9))
+    for split in splits:
+        for key in ("win", "draw", "loss", "expected_points"):
+            assert isinstance(split[key], float) and split[key] == float(Fraction(split[f"{key}_exact"])), (split, key)
+    assert (same["expected_points"], same["expected_points_exact"]) == (one["expected_points"], one["expected_points_exact"])

@@ -285,7 +285,7 @@ def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> 
         data = {"rules": "group", "vs": {"force": vs.force, "flair": vs.flair}, "splits": [
             {"force": o.force, "flair": o.flair, **{k: float(getattr(r, k)) for k in ("win", "draw", "loss")},
              **{f"{k}_exact": str(getattr(r, k)) for k in ("win", "draw", "loss")},
-             "expected_points_exact": str(m)} for o, r, m in rows]}
+             "expected_points": float(m), "expected_points_exact": str(m)} for o, r, m in rows]}
         with printing():
             typer.echo(json.dumps(data))
         return
