@@ -204,7 +204,8 @@ def test_downloads_are_named_after_the_game_and_when(app: FastAPI, clock) -> Non
     import re
 
     game = host_game(app, hours="0", name="Coupe d\u2019\u00e9t\u00e9: Z\u00fcrich/Basel \u26bd")
-    game.join("p1", "Ann")
+    for seat, name in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        game.join(seat, name)  # every team someone's: the bots never play it on by themselves
     game.start()
     game.resolve(1, 2)
     day = clock().date().isoformat()
@@ -231,3 +232,8 @@ def test_downloads_are_named_after_the_game_and_when(app: FastAPI, clock) -> Non
     plain, utf8 = _saved_as(new_client(app).get(f"{other.base}/matches.csv"))
     assert (plain, utf8) == (f"sevens-matches-before-turn-1-{day}-{other.public_id}.csv",
                              f"sevens-\u6771\u4eac\u30bb\u30d6\u30f3\u30ba-matches-before-turn-1-{day}-{other.public_id}.csv")
+    # The longest name a game may have, of emoji, within the 255 bytes most file systems allow a name.
+    player = "\U0001f3c9\U0001f3fd\u200d\u2642\ufe0f"  # one character: a man playing rugby, his skin tone
+    longest = host_game(app, hours="0", name=player * 64)
+    plain, utf8 = _saved_as(new_client(app).get(f"{longest.base}/matches.csv"))
+    assert utf8.startswith(f"sevens-{player}") and len(utf8.encode()) <= 200, len(utf8.encode())

@@ -25,7 +25,7 @@ from fastapi.responses import Response
 
 from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.game import MatchSide
-from sevens.tournament.names import cut_name
+from sevens.tournament.names import cut_name, graphemes
 from sevens.web.views import SpectatorView
 
 _FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
@@ -128,6 +128,9 @@ def matches_csv(view: SpectatorView) -> str:
 _NAME_WORDS = 40
 """Characters of a game's name that a file name keeps (a name may have 160)."""
 
+_NAME_BYTES = 120
+"""UTF-8 bytes of a game's name that a file name keeps: most file systems take 255 bytes a name."""
+
 _NOT_IN_FILE_NAMES = re.compile(r'[\\/:*?"<>|%;\s]+')
 """What some system refuses in a file name (Windows' reserved signs), breaks the header that
 carries it, or would leave a space at an end; runs of them become one hyphen."""
@@ -141,16 +144,24 @@ def _name_part(name: str, *, ascii_only: bool) -> str:
     'Coupe-d\u2019\u00e9t\u00e9-Z\u00fcrich-Basel'
     >>> _name_part("Coupe d\u2019\u00e9t\u00e9: Z\u00fcrich/Basel", ascii_only=True), _name_part("\u6771\u4eac", ascii_only=True)
     ('Coupe-d-ete-Zurich-Basel', '')
+    >>> player = "\U0001f3c9\U0001f3fd\u200d\u2642\ufe0f"  # a man playing rugby, his skin tone: one character
+    >>> _name_part(player * 40, ascii_only=False) == player * 7  # 7 x 17 bytes
+    True
     """
     name = cut_name(unicodedata.normalize("NFC", name), _NAME_WORDS, 4 * _NAME_WORDS)
+    shown = len(graphemes(name))
+    while len(name.encode("utf-8")) > _NAME_BYTES:  # forty emoji of four code points: 640 bytes
+        shown -= 1
+        name = cut_name(name, shown, 4 * _NAME_WORDS)
     if ascii_only:
         name = "".join(
             c if c.isascii() else "" if unicodedata.category(c) == "Mn" else " "  # an accent, or another sign
             for c in unicodedata.normalize("NFKD", name)
         )
         name = re.sub(r"[^A-Za-z0-9._-]+", "-", name)
-    # Control and invisible characters (bidi marks among them) are kept out of names on disk.
-    name = "".join(c if unicodedata.category(c)[0] not in "CZ" else " " for c in name)
+    # Control and invisible characters (bidi marks among them) are kept out of names on disk; the
+    # joiners inside an emoji ("man rugby player") are part of it.
+    name = "".join(c if unicodedata.category(c)[0] not in "CZ" or c in "\u200c\u200d" else " " for c in name)
     return _NOT_IN_FILE_NAMES.sub("-", name).strip("-.")
 
 
