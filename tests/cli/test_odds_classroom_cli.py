@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
+import os
 import re
+import subprocess
+import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -279,3 +283,42 @@ def test_every_split_json_names_its_figures_as_the_other_objects_do() -> None:
         for key in ("win", "draw", "loss", "expected_points"):
             assert isinstance(split[key], float) and split[key] == float(Fraction(split[f"{key}_exact"])), (split, key)
     assert (same["expected_points"], same["expected_points_exact"]) == (one["expected_points"], one["expected_points_exact"])
+
+
+def _every_split_with_stderr_on_a_terminal(*args: str) -> tuple[str, str]:
+    """Stdout piped, stderr a real terminal (a pty), as a player running a long --every-split sees it."""
+    leader, follower = os.openpty()
+    try:
+        run = subprocess.run([sys.executable, "-m", "sevens", "odds", "--every-split", "160", "--vs-flair", "159", *args],
+                             stdout=subprocess.PIPE, stderr=follower, timeout=120, check=False)
+        os.close(follower)
+        seen = b""
+        with contextlib.suppress(OSError):  # EIO once the terminal's other end is closed and read out
+            while chunk := os.read(leader, 65536):
+                seen += chunk
+    finally:
+        os.close(leader)
+    assert run.returncode == 0, seen
+    return run.stdout.decode(), seen.decode()
+
+
+@pytest.mark.parametrize("output", [[], ["--csv"], ["--json"]])
+def test_a_long_every_split_shows_its_progress_on_a_terminal_and_only_there(output: list[str]) -> None:
+    # Every split of 160 against 159 FLAIR took about 5 s with no sign of life; it now counts the
+    # splits on stderr once it has taken half a second, and wipes that line before the results.
+    out, terminal = _every_split_with_stderr_on_a_terminal(*output)
+    assert "working out every split of 160 against 0 FORCE + 159 FLAIR: 54 of 54 done" in terminal, terminal
+    assert terminal.endswith("\r\x1b[K"), terminal
+    # stdout is what it was: nothing of the note in the table, the CSV or the JSON.
+    assert "working" not in out
+    if output == ["--json"]:
+        assert len(json.loads(out)["splits"]) == 54
+    elif output == ["--csv"]:
+        assert len(list(csv.DictReader(io.StringIO(out)))) == 54
+
+
+def test_a_long_every_split_says_nothing_on_a_stderr_that_is_no_terminal() -> None:
+    run = subprocess.run([sys.executable, "-m", "sevens", "odds", "--every-split", "160", "--vs-flair", "159", "--csv"],
+                         capture_output=True, timeout=120, check=False)
+    assert run.returncode == 0
+    assert run.stderr == b""

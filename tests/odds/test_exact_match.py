@@ -10,13 +10,14 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
 from fractions import Fraction
 
 import odds_brute
 import pytest
 from match_before import match_before
 
-from sevens.odds import ExactMatch, exact_knockout, exact_match, match_odds, per_point
+from sevens.odds import ExactMatch, exact_knockout, exact_match, exact_matches, match_odds, per_point, splits
 from sevens.odds.exact_match import _exact_match
 from sevens.rules import (
     MAX_ORDER_POINTS,
@@ -171,3 +172,21 @@ def test_per_point_figures_bracket_the_brute_force_of_one_option() -> None:
     assert mean <= flair.mean < mean + Fraction(1, 10**3)
     dice = odds_brute.order_points(1, 0, 0)
     assert sum(p * x for p, x in dice.items()) == force.mean
+
+
+def test_every_split_shares_one_inverse_and_gives_the_fractions_of_each_match_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """exact_matches finds the opponent's inverse by Newton's steps once, for the split with most
+    options below its own, and reduces it for the others; the fractions are those worked out
+    before (match_before.py), split by split."""
+    module = sys.modules["sevens.odds.exact_match"]
+    vs = Order(force=1, flair=15)  # 5 options: the splits of 12 have 0 to 4
+    _exact_match.cache_clear()
+    module._INVERSES.clear()
+    newton = []
+    inverse = module._inverse
+    monkeypatch.setattr(module, "_inverse", lambda x, options: newton.append(options) or inverse(x, options))
+    orders = splits(12)
+    assert exact_matches(orders, vs) == [_before(order, vs) for order in orders]
+    assert newton == [4]
+

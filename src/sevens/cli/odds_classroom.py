@@ -12,10 +12,14 @@ spreadsheet. Every figure is exact; the decimals are the fractions rounded, neve
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import math
+import sys
+import time
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -31,6 +35,7 @@ from sevens.odds import (
     ExactMatch,
     exact_knockout,
     exact_match,
+    exact_matches,
     exact_points,
     order_odds,
     per_point,
@@ -270,17 +275,47 @@ def fractions_table(a: Order, b: Order, result: ExactMatch, width: int) -> Table
                     (("win", result.win), ("draw", result.draw), ("loss", result.loss))], width)
 
 
+# A run shorter than this shows no note: it would only flicker.
+PROGRESS_AFTER = 0.5
+
+
+@contextlib.contextmanager
+def _progress(what: str, count: int) -> Iterator[Callable[[int], None]]:
+    """A callback for each piece of work done that keeps one line on stderr, ``what: 12 of 54 done``,
+    once the work has taken :data:`PROGRESS_AFTER` seconds, and wipes it at the end. Only on a
+    terminal: a stderr sent to a file or a pipe gets nothing, and stdout never does."""
+    stream = sys.stderr
+    shown = False
+    start = time.monotonic()
+    live = stream.isatty()
+
+    def done(finished: int) -> None:
+        nonlocal shown
+        if live and time.monotonic() - start >= PROGRESS_AFTER:
+            with contextlib.suppress(OSError):  # only a note: a closed terminal must not end the work
+                stream.write(f"\r{what}: {finished} of {count} done")
+                stream.flush()
+                shown = True
+
+    try:
+        yield done
+    finally:
+        if shown:
+            with contextlib.suppress(OSError):
+                stream.write("\r\x1b[K")  # the line wiped, so the table starts on a clean one
+                stream.flush()
+
+
 def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> None:
     """Win, draw and loss of every split of ``total`` against ``vs``, FLAIR 0, 3, 6, ... in turn."""
     try:
         orders = splits(total)
     except OrderError as exc:
         fail(f"{exc} (--every-split {total})")
-    rows = []
-    for order in orders:
-        result = exact_match(order, vs)
-        mean = order_odds(order.force, order.flair).expected_points_exact
-        rows.append((order, result, mean))
+    with _progress(f"working out every split of {total} against {_name(vs)}", len(orders)) as done:
+        results = exact_matches(orders, vs, done)
+    rows = [(order, result, order_odds(order.force, order.flair).expected_points_exact)
+            for order, result in zip(orders, results, strict=True)]
     if as_json:
         data = {"rules": "group", "vs": {"force": vs.force, "flair": vs.flair}, "splits": [
             {"force": o.force, "flair": o.flair, **{k: float(getattr(r, k)) for k in ("win", "draw", "loss")},

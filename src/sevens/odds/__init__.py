@@ -35,7 +35,7 @@ from sevens.odds.exact_knockout import (
     ExactKnockout,
     exact_knockout,
 )
-from sevens.odds.exact_match import MOST_POINTS, ExactMatch, exact_match
+from sevens.odds.exact_match import MOST_POINTS, ExactMatch, exact_match, exact_matches
 from sevens.odds.joint import JointLines, countback_key, joint_array, joint_lines
 from sevens.odds.per_point import PerPoint, per_point
 from sevens.odds.points import TAIL_BUDGET, order_points
@@ -62,6 +62,7 @@ __all__ = [
     "MOST_POINTS",
     "ExactMatch",
     "exact_match",
+    "exact_matches",
     "PerPoint",
     "per_point",
     "MatchRules",
