@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from sevens.odds.exact import _pack
 from sevens.odds.exact_knockout import ExactKnockout, _doubles, _packed
 from sevens.odds.tables import flair_tables, force_die
 from sevens.rules import Line, Order
+
+
+def _pack(coefficients: list[int], size: int) -> int:
+    # exact.py's at 8b02fba, copied when polynomial.py's multiply took the place of it.
+    return int.from_bytes(b"".join(c.to_bytes(size, "little") for c in coefficients), "little")
 
 
 def _multiply(a: list[int], b: list[int], bound: int, keep: int) -> list[int]:

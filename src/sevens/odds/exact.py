@@ -15,8 +15,9 @@ Every part is a polynomial in the points with whole coefficients over a known de
   ``z**6`` or ``z**10`` with a half each.
 
 Products are taken on whole numbers packed into one integer, multiplied by GMP (gmpy2), which is
-exact. Python's own multiplication (Karatsuba) took nearly all the time of a knockout match's
-fractions on the integers of hundreds of kB these make; GMP's is many times faster there.
+exact: polynomial.py's multiply, which exact_match.py and exact_knockout.py share. Python's own
+multiplication (Karatsuba) took nearly all the time of a knockout match's fractions on the
+integers of hundreds of kB these make; GMP's is many times faster there.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-import gmpy2
-
+from sevens.odds.polynomial import multiply
 from sevens.odds.tables import Outcomes, flair_tables, force_die
 from sevens.rules import FLAIR_OPTION_COST, Order
 
@@ -76,39 +76,17 @@ def _polynomial(outcomes: Outcomes) -> tuple[list[int], int]:
     return coefficients, denominator
 
 
-def _pack(coefficients: list[int], size: int) -> int:
-    return int.from_bytes(b"".join(c.to_bytes(size, "little") for c in coefficients), "little")
-
-
-def _product(x: int, y: int) -> int:
-    """``x * y`` by GMP: the same number as Python's ``x * y``, sooner once they are large."""
-    return int(gmpy2.mpz(x) * gmpy2.mpz(y))
-
-
-def _multiply(a: list[int], b: list[int], bound: int, keep: int) -> list[int]:
-    """``a * b`` truncated to degree ``keep``; every coefficient of the product is at most ``bound``.
-
-    >>> _multiply([1, 2], [3, 0, 1], 10, 9)
-    [3, 6, 1, 2]
-    """
-    a, b = a[: keep + 1], b[: keep + 1]
-    size = bound.bit_length() // 8 + 1  # bytes a coefficient takes, so that none spills over
-    terms = min(keep + 1, len(a) + len(b) - 1)
-    data = _product(_pack(a, size), _pack(b, size)).to_bytes((len(a) + len(b)) * size, "little")
-    return [int.from_bytes(data[i * size : (i + 1) * size], "little") for i in range(terms)]
-
-
 def _power(base: list[int], denominator: int, n: int, keep: int) -> tuple[list[int], int]:
     """``base**n`` truncated to degree ``keep``, with its denominator ``denominator**n``."""
     result, total = [1], 1
     square, square_total = base, denominator
     while n:
         if n & 1:
-            result = _multiply(result, square, total * square_total, keep)
+            result = multiply(result, square, keep)
             total *= square_total
         n >>= 1
         if n:
-            square = _multiply(square, square, square_total**2, keep)
+            square = multiply(square, square, keep)
             square_total **= 2
     return result, total
 
@@ -155,7 +133,7 @@ def _head(force: int, options: int, keep: int) -> tuple[list[int], int]:
     else:
         doubles, doubles_total = [1], 1
     denominator = dice_total * finals_total * doubles_total
-    return _multiply(_multiply(dice, finals, dice_total * finals_total, keep), doubles, denominator, keep), denominator
+    return multiply(multiply(dice, finals, keep), doubles, keep), denominator
 
 
 @lru_cache(maxsize=64)

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from sevens.odds.exact import _multiply, _power
+from sevens.odds.exact import _power
+from sevens.odds.polynomial import multiply
 from sevens.odds.tables import flair_tables, force_die
 from sevens.rules import MAX_ORDER_POINTS, Line, Order
 
@@ -145,17 +146,17 @@ def _lines(order: Order, stride: int, keep: int) -> tuple[tuple[list[int], list[
     neither = [(line, p) for line, p in no_conversion if not line.drop_goals]
     assert not any(line.conversions for line, _ in doubles)
     all_doubles, all_doubles_total = _doubles(doubles, order.options, stride, keep // stride)
-    dice_doubles = _multiply(dice, all_doubles, dice_total * all_doubles_total, keep)
+    dice_doubles = multiply(dice, all_doubles, keep)
     plain_doubles, plain_doubles_total = _doubles([(line, p) for line, p in doubles if not line.drop_goals],
                                                   order.options, stride, keep // stride)
-    dice_plain = _multiply(dice, plain_doubles, dice_total * plain_doubles_total, keep)
+    dice_plain = multiply(dice, plain_doubles, keep)
     out: list[tuple[list[int], int]] = []
     for kept, (before, before_total) in ((finals, (dice_doubles, dice_total * all_doubles_total)),
                                           (no_conversion, (dice_doubles, dice_total * all_doubles_total)),
                                           (neither, (dice_plain, dice_total * plain_doubles_total))):
         final, final_total = _packed(kept, stride, keep)
         power, power_total = _power(final, final_total, order.options, keep)
-        out.append((_multiply(before, power, before_total * power_total, keep), before_total * power_total))
+        out.append((multiply(before, power, keep), before_total * power_total))
     (every, total), (plain, plain_total), (clean, clean_total) = out
     assert total % plain_total == 0 and total % clean_total == 0
     return (every, [c * (total // plain_total) for c in plain], [c * (total // clean_total) for c in clean]), total

@@ -43,6 +43,7 @@ from functools import lru_cache
 import gmpy2
 
 from sevens.odds.exact import _head, _polynomial
+from sevens.odds.polynomial import multiply
 from sevens.odds.tables import flair_tables, force_die
 from sevens.rules import MAX_ORDER_POINTS, Order
 
@@ -67,22 +68,12 @@ def _sub(a: Poly, b: Poly) -> Poly:
 
 
 def _mul(a: Poly, b: Poly) -> Poly:
-    """``a * b``: both packed into one integer each, ``bits`` to a coefficient with an offset of
-    half of that which keeps every one of them and of the product positive, multiplied by GMP.
+    """``a * b`` (polynomial.py's product), without zeros at the top.
 
     >>> [int(c) for c in _mul([1, -2], [3, 0, -1])]
     [3, -6, -1, 2]
     """
-    if not a or not b:
-        return []
-    bound = max(map(abs, a)) * max(map(abs, b)) * min(len(a), len(b))  # no coefficient of a * b is larger
-    bits = int(bound).bit_length() + 2
-    half = gmpy2.mpz(1) << (bits - 1)
-    terms = len(a) + len(b) - 1
-    x = gmpy2.pack([c + half for c in a], bits) - gmpy2.pack([half] * len(a), bits)
-    y = gmpy2.pack([c + half for c in b], bits) - gmpy2.pack([half] * len(b), bits)
-    digits = gmpy2.unpack(x * y + gmpy2.pack([half] * terms, bits), bits)
-    return _trim([d - half for d in digits])
+    return _trim(multiply(a, b))
 
 
 def _power(base: Poly, n: int) -> Poly:
