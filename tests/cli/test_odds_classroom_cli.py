@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
+from sevens.cli.odds_classroom import decimal
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -322,3 +323,26 @@ def test_a_long_every_split_says_nothing_on_a_stderr_that_is_no_terminal() -> No
                          capture_output=True, timeout=120, check=False)
     assert run.returncode == 0
     assert run.stderr == b""
+
+
+def test_every_split_gives_the_same_figures_under_the_same_names_in_csv_json_and_table() -> None:
+    # --every-split's JSON left out the ranking figure (win + draw/2) and the expected points as a
+    # number, which its table and CSV give: a program reading it had to work them out again.
+    args = ("--every-split", "12", "--vs-force", "3", "--vs-flair", "6")
+    rows = _csv(*args)
+    splits = json.loads(_run(*args, "--json"))["splits"]
+    table = _run(*args)
+    assert len(rows) == len(splits) == 5
+    for row, split in zip(rows, splits, strict=True):
+        for column, value in row.items():
+            assert column in split, column
+            if column.endswith("_exact") or column in ("force", "flair"):
+                assert str(split[column]) == value
+            else:  # six decimals in the CSV, the float nearest the fraction in the JSON
+                assert split[column] == float(Fraction(split[f"{column}_exact"]))
+                assert value == decimal(Fraction(split[f"{column}_exact"]))
+        half = Fraction(split["win_exact"]) + Fraction(split["draw_exact"]) / 2
+        assert Fraction(split["win_plus_half_draw_exact"]) == half
+        assert split["expected_points"] == float(Fraction(split["expected_points_exact"]))
+        assert re.search(rf"│\s+{split['force']} │\s+{split['flair']} │\s+{re.escape(split['expected_points_exact'])} │"
+                         rf"\s+{row['win']} │\s+{row['draw']} │\s+{row['loss']} │\s+{row['win_plus_half_draw']} │", table)

@@ -318,8 +318,10 @@ def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> 
             for order, result in zip(orders, results, strict=True)]
     if as_json:
         data = {"rules": "group", "vs": {"force": vs.force, "flair": vs.flair}, "splits": [
+            # Every column of the CSV and the table under the same name, the ranking figure too.
             {"force": o.force, "flair": o.flair, **{k: float(getattr(r, k)) for k in ("win", "draw", "loss")},
              **{f"{k}_exact": str(getattr(r, k)) for k in ("win", "draw", "loss")},
+             "win_plus_half_draw": float(r.win + r.draw / 2), "win_plus_half_draw_exact": str(r.win + r.draw / 2),
              "expected_points": float(m), "expected_points_exact": str(m)} for o, r, m in rows]}
         with printing():
             typer.echo(json.dumps(data))
