@@ -194,6 +194,9 @@ def test_fractions_and_every_split_take_any_orders_a_team_can_give() -> None:
     (["--force", "3", "--fractions"], "--fractions gives a match's win, draw and loss: add the opponent's"),
     (["--force", "3", "--vs-force", "3", "--distribution"], "--distribution is one order's: drop --vs-force 3"),
     (["--every-split", "9"], "--every-split needs the opposing order"),
+    # A negative total was blamed on "FORCE points", which the player had not typed.
+    (["--every-split", "-1", "--vs-force", "3"], "R3: --every-split takes the total of SCRUM points to split, 0 or more, "
+     "got -1"),
     # --every-split refused a total and an order of more than 60 points between them until odds4;
     # now only what R3 refuses is.
     (["--every-split", "161", "--vs-force", "3"], "R3: an order of 161 points is more than any team can ever hold "

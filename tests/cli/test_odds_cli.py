@@ -279,6 +279,9 @@ def test_solve_prints_the_optimal_mixes_and_the_value() -> None:
         (["--solve", "30", "10", "--jsn"], "error: sevens odds has no option --jsn; did you mean --json?"),
         (["--force", "3", "--vs-froce=3"], "error: sevens odds has no option --vs-froce; did you mean --vs-force?"),
         (["--force", "3", "--zzz"], "error: sevens odds has no option --zzz (see sevens odds --help)"),
+        # FORCE and FLAIR in capitals, as the rules write them: --FORCE got no suggestion at all.
+        (["--FORCE", "3"], "error: sevens odds has no option --FORCE; did you mean --force? (see sevens odds --help)"),
+        (["--force", "3", "--VS-FLAIR=3"], "error: sevens odds has no option --VS-FLAIR; did you mean --vs-flair?"),
         # A negative budget B that is not whole is still B, not an option ("no option -1.5" was said).
         (["--solve", "30", "-1.5"], "R3: --solve takes a whole number of SCRUM points, such as 12, got '-1.5'"),
         (["--solve", "30", "-"], "R3: --solve takes a whole number of SCRUM points, such as 12, got '-'"),

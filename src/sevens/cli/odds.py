@@ -449,7 +449,8 @@ def odds_command(
             if unknown in known:  # only "--" before it keeps an option's name from being read as one
                 fail(f"{word} comes after --, which makes every word after it no option: put it before the --, "
                      "or leave the -- out (see sevens odds --help)")
-            close = difflib.get_close_matches(unknown, known, n=1)
+            # --FORCE or --Flair, spelt as the rules write the words: difflib alone missed the first.
+            close = [unknown.lower()] if unknown.lower() in known else difflib.get_close_matches(unknown, known, n=1)
             fail(f"sevens odds has no option {unknown}" + (f"; did you mean {close[0]}?" if close else "")
                  + " (see sevens odds --help)")
     if _classroom(force, flair, vs_force, vs_flair, best_split, solve, knockout, as_json, exact, distribution,
@@ -593,6 +594,8 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
             others = " ".join(filter(None, [_typed(("--force", f), ("--flair", k)), "--distribution" * distribution,
                                             "--fractions" * fractions, "--exact" * exact]))
             fail(f"--every-split {total} works out every split of {total} itself, with its fractions: drop {others}")
+        if total < 0:  # else splits blamed "FORCE points" for the total
+            fail(f"R3: --every-split takes the total of SCRUM points to split, 0 or more, got {total}")
         if not has_vs:
             fail("--every-split needs the opposing order: add --vs-force F2 --vs-flair K2 (either alone: the other is 0)")
         vs = _order("--vs-force", vf, "--vs-flair", vk)
