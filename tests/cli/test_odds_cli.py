@@ -768,3 +768,17 @@ def test_a_width_of_zero_columns_is_no_width(args: list[str]) -> None:
     shown, wide = run("0"), run("80")  # no terminal here: 80 columns is what is left
     assert shown.returncode == 0, shown.stderr
     assert shown.stdout == wide.stdout and shown.stdout.strip()
+
+
+def test_help_shows_an_example_of_each_kind_of_question_and_each_example_runs() -> None:
+    # --help named every option but showed none in use.
+    shown = runner.invoke(app, ["odds", "--help"], terminal_width=200).stdout
+    examples = [line.strip().split("   (")[0] for line in shown.splitlines() if line.strip().startswith("sevens odds ")]
+    used = " ".join(examples)
+    for option in ("--force", "--vs-flair", "--knockout", "--best-split", "--solve", "--fractions", "--csv", "--json",
+                   "--every-split"):
+        assert option in used, option
+    for example in examples:
+        words = example.replace("[", "").replace("]", "").replace(" | --json", "").split()[2:]
+        result = runner.invoke(app, ["odds", *words])
+        assert result.exit_code == 0, (example, result.output)

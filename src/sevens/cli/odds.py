@@ -735,7 +735,20 @@ def _solve(a: int, b: int, *, knockout: bool, as_json: bool) -> None:
             console.print(f"{LEVEL_NOTE}: the value counts it as half a win.")
 
 
+ODDS_EXAMPLES = "\n\n".join([
+    "Examples (docs/odds.md says more):",
+    "sevens odds --force 10 --flair 9   (one order: expected points, spread, histogram)",
+    "sevens odds --force 10 --flair 9 --vs-flair 30 [--knockout]   (a match: win, draw, loss)",
+    "sevens odds --best-split 30 --vs-force 15 --vs-flair 15   (every split of 30, best first)",
+    "sevens odds --solve 30 10   (both sides guessing: optimal mixed splits)",
+    "sevens odds --force 3 --vs-flair 3 --fractions [--csv | --json]   (a match as exact fractions)",
+    "sevens odds --every-split 12 --vs-force 6 --vs-flair 6 --csv   (every split's exact chances)",
+])
+
+
 def register(app: typer.Typer) -> None:
     """Add the ``odds`` command to the application."""
     # Extra arguments (B of "--solve A B", or a stray word) reach the command, which says what is wrong.
-    app.command("odds", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})(odds_command)
+    # One example of each kind of question under the options: --help named every option but showed none in use.
+    app.command("odds", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                epilog=ODDS_EXAMPLES)(odds_command)
