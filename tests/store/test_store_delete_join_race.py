@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store import games as store
-from sevens.store.auth import add_grant, create_principal, lock_live_token
+from sevens.store.auth import add_grant, create_principal, lock_token
 from sevens.store.models import ApiPrincipal, Grant, PrincipalKind, Role, Visibility
 from sevens.store.retention import delete_game
 
@@ -34,7 +34,7 @@ def test_a_join_holding_the_token_keeps_it_live_through_the_delete_of_its_old_ga
 
     join = factory()  # as api.join: the game's lock, then the token's, then the grant
     store.lock_game(join, game_id=new)
-    assert lock_live_token(join, principal_id=token_id)
+    assert lock_token(join, principal_id=token_id).live
     add_grant(join, principal_id=token_id, game_id=new, role=Role.PLAYER, player_id="p2")
     failed: list[BaseException] = []
 

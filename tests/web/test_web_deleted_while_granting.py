@@ -32,6 +32,7 @@ class _DeletedOnceTokenRead:
     def __init__(self, engine: Engine, db_engine: Engine, game_id: int, clock: FakeClock) -> None:
         self.engine, self.db_engine, self.game_id, self.clock = engine, db_engine, game_id, clock
         self.token_read = self.deleted = False
+        self.after: list[str] = []  # what the request sent to the database after the deletion
 
     def __enter__(self) -> _DeletedOnceTokenRead:
         event.listen(self.engine, "before_cursor_execute", self._delete)
@@ -43,6 +44,7 @@ class _DeletedOnceTokenRead:
 
     def _delete(self, conn: Any, cursor: Any, statement: str, *args: Any) -> None:
         if self.deleted:
+            self.after.append(statement)
             return
         if not self.token_read:
             self.token_read = "principals" in statement and "token_hash" in statement
@@ -51,6 +53,7 @@ class _DeletedOnceTokenRead:
         with make_sessionmaker(self.db_engine)() as other:
             delete_game(other, game_id=self.game_id, now=self.clock())
             other.commit()
+        self.after.append(statement)  # runs now, after the deletion
 
 
 def _bot_of_old_and_game_next(app: FastAPI, web_db: WebDb) -> tuple[TestClient, dict[str, str], Any, int]:
@@ -74,13 +77,16 @@ def test_a_token_given_a_game_as_its_only_game_is_deleted_is_told_it_went(
     client, bot, other, old_id = _bot_of_old_and_game_next(app, web_db)
     with make_sessionmaker(web_db.engine)() as db:
         token_id = db.scalar(select(Grant.principal_id).where(Grant.game_id == old_id))
-    with _DeletedOnceTokenRead(app.state.engine, web_db.engine, old_id, clock):
+    with _DeletedOnceTokenRead(app.state.engine, web_db.engine, old_id, clock) as deletion:
         if call == "organise":
             answer = client.post("/api/v1/organise", json={"link": other.json()["organiser_link"]}, headers=bot)
         else:
             answer = client.post("/api/v1/games", json={"name": "New", "players": 4}, headers=bot)
     assert answer.status_code == 401, answer.text
     assert answer.json() == {"detail": token_of_deleted_game(clock())}
+    # The refusal reads the token's row once, as it locks it: whether it is live, and when its game went.
+    reads = [s for s in deletion.after if "game_deleted_at" in s and s.lstrip().upper().startswith("SELECT")]
+    assert len(reads) == 1, reads
     with make_sessionmaker(web_db.engine)() as db:
         assert db.scalar(select(func.count()).select_from(Grant).where(Grant.principal_id == token_id)) == 0
         assert db.scalar(select(ApiPrincipal.game_deleted_at).where(ApiPrincipal.id == token_id)) is not None

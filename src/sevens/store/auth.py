@@ -28,8 +28,8 @@ __all__ = [
     "delete_principal",
     "deleted_with_its_game",
     "holds_invited_seat",
-    "lock_live_token",
-    "marked_deleted_at",
+    "LockedToken",
+    "lock_token",
     "other_seat_held",
     "revoke_organisers",
     "InviteState",
@@ -384,20 +384,30 @@ def deleted_with_its_game(session: Session, *, token: str) -> datetime | None:
     )
 
 
-def lock_live_token(session: Session, *, principal_id: int) -> bool:
-    """Lock a bot token's row before a grant is added to it, and say whether it is still live:
-    False once *Delete game* made it a marker (sevens.store.retention.delete_game). Taken after
-    the game's lock, as the delete takes them (games before principals): a join and a delete
-    crossing then see each other, where the token was otherwise marked dead holding the new seat."""
+@dataclass(frozen=True)
+class LockedToken:
+    """A bot token's row as :func:`lock_token` found it."""
+
+    found: bool
+    """False: the token is gone (revoked, or removed by the tidy)."""
+    game_deleted_at: datetime | None
+    """When *Delete game* made it a marker (its only game deleted), or None."""
+
+    @property
+    def live(self) -> bool:
+        return self.found and self.game_deleted_at is None
+
+
+def lock_token(session: Session, *, principal_id: int) -> LockedToken:
+    """Lock a bot token's row before a grant is added to it, and say whether it is still live,
+    and if not why, in one read: a marker once *Delete game* deleted its only game
+    (sevens.store.retention.delete_game). Taken after the game's lock, as the delete takes them
+    (games before principals): a join and a delete crossing then see each other, where the token
+    was otherwise marked dead holding the new seat."""
     deleted = session.execute(
         select(ApiPrincipal.game_deleted_at).where(ApiPrincipal.id == principal_id).with_for_update()
     ).one_or_none()
-    return deleted is not None and deleted[0] is None
-
-
-def marked_deleted_at(session: Session, *, principal_id: int) -> datetime | None:
-    """When *Delete game* made the bot token ``principal_id`` a marker, or None (live, or gone)."""
-    return session.scalar(select(ApiPrincipal.game_deleted_at).where(ApiPrincipal.id == principal_id))
+    return LockedToken(found=deleted is not None, game_deleted_at=None if deleted is None else deleted[0])
 
 
 def delete_principal(session: Session, *, principal_id: int) -> None:

@@ -74,7 +74,7 @@ def delete_game(session: Session, *, game_id: int, now: datetime) -> None:
             select(ApiPrincipal.id).where(ApiPrincipal.id.in_(only_here), ApiPrincipal.kind == PrincipalKind.BOT)
         )
     )
-    # Their rows locked (after the games', as a join takes them: auth.lock_live_token), then read
+    # Their rows locked (after the games', as a join takes them: auth.lock_token), then read
     # again: a join of one of them to another game, committed meanwhile, keeps it live.
     session.execute(
         select(ApiPrincipal.id).where(ApiPrincipal.id.in_(candidates)).order_by(ApiPrincipal.id).with_for_update()

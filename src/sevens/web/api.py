@@ -39,8 +39,7 @@ from sevens.store.auth import (
     game_by_organiser_link,
     grants_of,
     holds_invited_seat,
-    lock_live_token,
-    marked_deleted_at,
+    lock_token,
     seat_by_invite,
 )
 from sevens.store.errors import Conflict, Invalid, NotFound, Refused
@@ -286,7 +285,7 @@ def join(
         return _joined(game, seat, body.name, token=None)
     if principal_id is not None:  # under the game's lock, so two joins at once with one token take one seat
         store.lock_game(db, game_id=seat.game_id)
-        if not lock_live_token(db, principal_id=principal_id):  # its only game deleted meanwhile
+        if not lock_token(db, principal_id=principal_id).live:  # its only game deleted meanwhile
             principal = principal_id = None
     check_one_seat(db, principal_id=principal_id, seat=seat, holder="this token")
     store.join_seat(db, seat=seat, name=body.name, now=now)
@@ -307,9 +306,10 @@ def _lock_live_or_refuse(db: Session, principal: ApiPrincipal) -> None:
     join and *Delete game* take them). A deletion of its only game that committed since the token
     was read made it a marker: the grant would go to a token refused everywhere, so the caller is
     told now what it would be told on its next call."""
-    if lock_live_token(db, principal_id=principal.id):
+    locked = lock_token(db, principal_id=principal.id)
+    if locked.live:
         return
-    deleted_at = marked_deleted_at(db, principal_id=principal.id)
+    deleted_at = locked.game_deleted_at
     db.rollback()
     detail = "unknown or revoked bot token" if deleted_at is None else token_of_deleted_game(deleted_at)
     raise HTTPException(status_code=401, detail=detail, headers={"WWW-Authenticate": "Bearer"})
