@@ -71,6 +71,9 @@ def test_a_players_other_order_stays_typed_but_never_in_the_next_turns_form(serv
     page.fill(f"#{two} input[name=flair]", "3")
     page.fill(f"#{one} input[name=force]", "2")
     page.fill(f"#{one} input[name=flair]", "0")
+    # Typing takes a while: the page that comes back is made in a later second than this one
+    # (its forms' seat marks, which hold that time, differ from these).
+    page.wait_for_timeout(1100)
     with page.expect_navigation():
         page.click(f"#{one} button[value=save]")
     expect(page.locator("#message")).to_be_visible()

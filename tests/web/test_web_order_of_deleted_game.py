@@ -7,6 +7,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import html
 import re
 
 import pytest
@@ -15,15 +16,25 @@ from fastapi.testclient import TestClient
 from markupsafe import escape
 
 from sevens.store import games as store
+from sevens.web.scheduler import Keeping, tidy
 from sevens.web.security import SESSION_COOKIE
-from web.web_helpers import csrf, host_game, new_client, post_form
+from sevens.web.views import bdi
+from web.web_helpers import FakeClock, csrf, host_game, new_client, post_form
+
+
+def _name_of(page: str, team: str) -> str:
+    """The team's name as the player's page shows it at its order form."""
+    found = re.search(rf'id="order-{team}"[^>]*data-name="([^"]*)"', page)
+    assert found is not None, team
+    return html.unescape(found.group(1))
 
 
 def _form_of(page: str, team: str) -> dict[str, str]:
     """The hidden fields of the team's order form, as the browser sends them."""
     form = re.search(rf'<form[^>]*id="order-{team}".*?</form>', page, re.S)
     assert form is not None, team
-    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0)))
+    fields = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0))
+    return {field: html.unescape(value) for field, value in fields}
 
 
 @pytest.mark.parametrize("visibility", ["public", "private"])
@@ -34,7 +45,8 @@ def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAP
         game.join(seat, f"Player {seat}")
     game.start()
     team = game.my_teams("p1")[0]
-    sent = {**_form_of(player.get(f"{game.base}/play").text, team), "force": "30", "flair": "12", "action": "ready"}
+    page = player.get(f"{game.base}/play").text
+    sent = {**_form_of(page, team), "force": "30", "flair": "12", "action": "ready"}
     assert sent["seat"]
     deleted = post_form(game.organiser, f"{game.base}/delete", {"confirm": "yes"})
     assert deleted.status_code in (200, 303), deleted.text
@@ -42,7 +54,10 @@ def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAP
     answer = player.post(f"{game.base}/orders", data=sent)
     assert answer.status_code == 404, answer.text
     assert "This game was deleted by its organiser before your order arrived: it was not saved" in answer.text
-    assert "30 FORCE + 12 FLAIR</strong> for team" in answer.text and team in answer.text
+    # The team named as its page named it (the form carries the name, signed), not by its id.
+    name = _name_of(page, team)
+    assert name != team
+    assert f"30 FORCE + 12 FLAIR</strong> for team {bdi(name)}, turn 1." in answer.text
     assert "Gone cup" not in answer.text  # nothing of the game but what the browser sent
 
     # Another browser, even with the form's fields copied, learns nothing: the page of no game.
@@ -52,8 +67,10 @@ def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAP
     assert copied.status_code == plain.status_code == 404
     assert escape(store.no_such_game(game.public_id)) in copied.text
     assert copied.text.replace(game.public_id, "NoSuchGame1") == plain.text
-    # The seat's browser with a form made without the mark (or for another game) is not believed either.
-    assert "was deleted" not in player.post(f"{game.base}/orders", data={**sent, "seat": ""}).text
+    # The seat's browser with a form made without the mark (or for another game) is not believed either,
+    # nor with a team name or team of its own making: the page prints only the name its form was made with.
+    for forged in ({"seat": ""}, {"team_name": "Click <a>here</a>"}, {"team_name": ""}, {"team": team + "x"}):
+        assert "was deleted" not in player.post(f"{game.base}/orders", data={**sent, **forged}).text, forged
 
 
 def _mark_from_own_cookie(client: TestClient, public_id: str) -> str:
@@ -99,3 +116,51 @@ def test_the_seat_mark_of_one_game_is_not_believed_for_another(app: FastAPI) -> 
     answer = player.post(f"{gone.base}/orders", data=sent)
     assert answer.status_code == 404 and "was deleted" not in answer.text
     assert escape(store.no_such_game(gone.public_id)) in answer.text
+
+
+def test_an_order_sent_after_the_tidy_deleted_the_game_does_not_blame_the_organiser(
+    app: FastAPI, clock: FakeClock
+) -> None:
+    """On a server that deletes games over for 30 days (SEVENS_DELETE_GAMES_OVER_DAYS), an order
+    form left open while the game ended and then went with the tidy is not told its organiser
+    deleted it; one whose page is younger than that is (the tidy cannot have deleted it yet)."""
+    kept = app.state.settings
+    app.state.settings = kept.model_copy(update={"delete_games_over_days": 30})
+    try:
+        _tidied_and_deleted(app, clock)
+    finally:
+        app.state.settings = kept  # the app serves the whole session's tests
+
+
+def _tidied_and_deleted(app: FastAPI, clock: FakeClock) -> None:
+    game = host_game(app, name="Old cup")
+    player = game.join("p1", "Ann")
+    for seat in ("p2", "p3", "p4"):
+        game.join(seat, f"Player {seat}")
+    game.start()
+    team = game.my_teams("p1")[0]
+    sent = {**_form_of(player.get(f"{game.base}/play").text, team), "force": "3", "flair": "0", "action": "save"}
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    clock.advance(days=31)
+    assert tidy(app.state.sessionmaker, now=clock(), keeping=Keeping(unused_bot_days=60, games_over_days=30)) >= 1
+
+    answer = player.post(f"{game.base}/orders", data=sent)
+    assert answer.status_code == 404, answer.text
+    assert "deleted by its organiser before" not in answer.text
+    assert (
+        "This game was deleted by its organiser, or by this server (it deletes a game 30 days after it is over, "
+        "and the page of this form was made on 2026-05-01, long enough ago) before your order arrived"
+    ) in answer.text
+
+    # A form of a page made less than 30 days before: only its organiser can have deleted it.
+    fresh = host_game(app, name="New cup")
+    fresh_player = fresh.join("p1", "Ann")
+    for seat in ("p2", "p3", "p4"):
+        fresh.join(seat, f"Player {seat}")
+    fresh.start()
+    team = fresh.my_teams("p1")[0]
+    sent = {**_form_of(fresh_player.get(f"{fresh.base}/play").text, team), "force": "3", "flair": "0"}
+    clock.advance(days=29)
+    assert post_form(fresh.organiser, f"{fresh.base}/delete", {"confirm": "yes"}).status_code in (200, 303)
+    answer = fresh_player.post(f"{fresh.base}/orders", data=sent)
+    assert "This game was deleted by its organiser before your order arrived" in answer.text

@@ -56,6 +56,7 @@ from sevens.web.odds_queue import OddsQueue
 from sevens.web.prefix import route_path
 from sevens.web.security import (
     SESSION_COOKIE,
+    HeldSeatForm,
     body_of_type,
     check_csrf,
     client_key,
@@ -1338,6 +1339,7 @@ def post_order(
     flair: Annotated[str, Form(max_length=20)] = "",
     action: Annotated[str, Form(max_length=20)] = "save",
     seat: Annotated[str, Form(max_length=100)] = "",
+    team_name: Annotated[str, Form(max_length=200)] = "",
 ) -> Response:
     """Save an order, or save it and mark it ready; refused orders change nothing."""
     try:
@@ -1360,9 +1362,10 @@ def post_order(
         game = store.game_by_public_id(db, public_id=public_id)
         access = _access(db, principal, game)
     except NotFound:  # GameGone too: deleted as this request read it
-        if not held_seat_form(request, public_id, seat):
+        held = held_seat_form(request, public_id, seat, team=team, team_name=team_name)
+        if held is None:
             raise  # answered as any game that is not there: nothing said of a private one
-        return _order_of_deleted_game(request, team=team, turn=turn, force=force, flair=flair)
+        return _order_of_deleted_game(request, held, clock(), turn=turn, force=force, flair=flair)
     _watchable(game, access)
     player_id = _player(access)
     if action not in ("save", "ready"):
@@ -1440,14 +1443,27 @@ def post_order(
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
 
 
-def _order_of_deleted_game(request: Request, *, team: str, turn: str, force: str, flair: str) -> Response:
+def _order_of_deleted_game(
+    request: Request, form: HeldSeatForm, now: datetime, *, turn: str, force: str, flair: str
+) -> Response:
     """The answer to an order form of a seat this browser held, sent after its game was deleted:
-    said so, with what was typed, rather than the page of an address that never existed."""
+    said so, with what was typed and the team as its page named it, rather than the page of an
+    address that never existed. Who deleted it is said when it can be known: the game was
+    running when the form's page was made, so a tidy that deletes games over for N days cannot
+    have deleted it within N days of that."""
+    days = request.app.state.settings.delete_games_over_days
+    if not days or now - form.shown < timedelta(days=days):
+        by = "by its organiser"
+    else:
+        by = (
+            f"by its organiser, or by this server (it deletes a game {days} days after it is over, and the page "
+            f"of this form was made on {form.shown:%Y-%m-%d}, long enough ago)"
+        )
     message = (
-        "This game was deleted by its organiser before your order arrived: it was not saved, and nothing "
+        f"This game was deleted {by} before your order arrived: it was not saved, and nothing "
         "more can be played in it. A deleted game is gone for good."
     )
-    typed = {"team": team, "turn": turn, "force": force, "flair": flair}
+    typed = {"team": form.team_name, "turn": turn, "force": force, "flair": flair}
     return render(request, "error.html", {"status": 404, "message": message, "deleted_order": typed}, status=404)
 
 

@@ -15,6 +15,8 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from fastapi import HTTPException, Request, Response
 from sqlalchemy.exc import SQLAlchemyError
@@ -51,6 +53,7 @@ __all__ = [
     "delete_session_cookie",
     "seat_form_proof",
     "held_seat_form",
+    "HeldSeatForm",
     "session_csrf",
     "sent_from_this_site",
     "session_token",
@@ -327,26 +330,56 @@ def session_csrf(session: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def seat_form_proof(request: Request, public_id: str) -> str:
+def seat_form_proof(request: Request, public_id: str, team: str = "", team_name: str = "") -> str:
     """What a player's order form of game ``public_id`` carries to show, should the game be
-    deleted before it is sent, that this browser was shown that form (its seat's page): an HMAC of
-    the session secret and the game, under a key of the server's own (``app.state.seat_form_key``).
+    deleted before it is sent, that this browser was shown that form (its seat's page), for team
+    ``team`` named ``team_name``, at the time it says: an HMAC of the session secret, the game, the
+    team, its name and that time, under a key of the server's own (``app.state.seat_form_key``),
+    after the time (Unix seconds) and a dot.
     A deleted game leaves nothing in the database to tell its players from anyone else, and only
-    they may be told it was deleted. Not keyed with the session secret alone: that is in the
-    browser for its user to read, who could then make the mark for any address and learn from the
-    answers which is a private game's (answered as no game) and which none's (as deleted)."""
+    they may be told it was deleted; the name is signed so the answer may print it (nobody can make
+    the page print text of their own), and the time tells whether the game was running less than
+    ``SEVENS_DELETE_GAMES_OVER_DAYS`` before it went (then the tidy cannot have deleted it). Not
+    keyed with the session secret alone: that is in the browser for its user to read, who could
+    then make the mark for any address and learn from the answers which is a private game's
+    (answered as no game) and which none's (as deleted)."""
     session = _cookie(request, SESSION_COOKIE)
     if not session:
         return ""
+    shown = int(request.app.state.clock().timestamp())
+    return f"{shown}.{_seat_digest(request, session, public_id, team, team_name, shown)}"
+
+
+def _seat_digest(request: Request, session: str, public_id: str, team: str, team_name: str, shown: int) -> str:
     key: bytes = request.app.state.seat_form_key
-    digest = hmac.new(key, f"sevens seat form {session} {public_id}".encode(), hashlib.sha256).digest()
+    # JSON, so that no choice of fields can run into the next one and sign another's.
+    signed = json.dumps(["sevens seat form", session, public_id, team, team_name, shown])
+    digest = hmac.new(key, signed.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def held_seat_form(request: Request, public_id: str, submitted: str) -> bool:
-    """Whether ``submitted`` is :func:`seat_form_proof` of this browser for game ``public_id``."""
-    expected = seat_form_proof(request, public_id)
-    return bool(expected) and bool(submitted) and tokens_equal(expected, submitted)
+@dataclass(frozen=True)
+class HeldSeatForm:
+    """An order form :func:`held_seat_form` believed."""
+
+    team_name: str
+    """The team's name as the form's page showed it."""
+    shown: datetime
+    """When the server made the form's page."""
+
+
+def held_seat_form(
+    request: Request, public_id: str, submitted: str, *, team: str, team_name: str
+) -> HeldSeatForm | None:
+    """The form, if ``submitted`` is :func:`seat_form_proof` of this browser for game
+    ``public_id``, team ``team`` and ``team_name``; else None."""
+    session = _cookie(request, SESSION_COOKIE)
+    shown, dot, digest = submitted.partition(".")
+    if not session or not dot or not shown.isdigit() or len(shown) > 12 or not digest:
+        return None
+    if not tokens_equal(_seat_digest(request, session, public_id, team, team_name, int(shown)), digest):
+        return None
+    return HeldSeatForm(team_name=team_name, shown=datetime.fromtimestamp(int(shown), UTC))
 
 
 def csrf_token(request: Request) -> str:

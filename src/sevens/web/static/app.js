@@ -583,7 +583,8 @@ function formKey(form) {
   if (!form.id) { return null; }
   var parts = [form.id];
   Array.prototype.forEach.call(form.querySelectorAll("input[type=hidden]"), function (field) {
-    if (field.name && field.name !== "csrf") { parts.push(field.name + "=" + field.value); }
+    // Not the seat mark: it holds the time its page was made, so it differs at each load.
+    if (field.name && field.name !== "csrf" && field.name !== "seat") { parts.push(field.name + "=" + field.value); }
   });
   return parts.join("&");
 }
