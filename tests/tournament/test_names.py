@@ -38,7 +38,16 @@ def test_a_name_is_kept_composed_and_single_spaced(typed: str, kept: str) -> Non
 @pytest.mark.parametrize(("typed", "says"), [
     ("Ann\u202e", "holds U+202E RIGHT-TO-LEFT OVERRIDE, an invisible format character, after 'Ann'"),
     ("\u2067Ann", "holds U+2067 RIGHT-TO-LEFT ISOLATE, an invisible format character, at its start"),
-    ("A\u200bnn", "holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'A'"),
+    # A zero width space goes between two letters only: not at an end, not two together, not alone.
+    ("Ann\u200b", "holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'Ann'; a zero width space "
+     "may stand only between two letters (as between words in Thai or Khmer); type the name without it"),
+    ("\u200bAnn", "holds U+200B ZERO WIDTH SPACE, an invisible format character, at its start"),
+    ("A\u200b\u200bnn", "holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'A'"),
+    ("Ann \u200bLee", "holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'Ann '"),
+    ("\u200b", "holds U+200B ZERO WIDTH SPACE"),
+    # Mongolian's vowel separator only sets a final a or e apart from a Mongolian letter.
+    ("A\u180ea", "holds U+180E MONGOLIAN VOWEL SEPARATOR, an invisible format character, after 'A'"),
+    ("\u1828\u180e", "holds U+180E MONGOLIAN VOWEL SEPARATOR"),
     ("Ann\x1b[2J", "holds U+001B, a control character, after 'Ann'"),
     ("Ann\ud800", "holds U+D800, half of a character (a lone surrogate), after 'Ann'"),
     ("Ann\U000e0067\U000e007f", "holds U+E0067 TAG LATIN SMALL LETTER G"),  # tags with no black flag
@@ -189,3 +198,21 @@ def test_a_name_is_cut_between_characters() -> None:
     assert cut_name("a" + FIJI * 3, 3, 99) == "a" + FIJI * 2
     assert cut_name("a" + FIJI * 3, 9, 4) == "a" + FIJI  # a flag is not cut in half at the cap
     assert cut_name(FAMILY, 1, 6) == ""
+
+
+@pytest.mark.parametrize("name", [
+    "\u0e2a\u0e21\u0e0a\u0e32\u0e22\u200b\u0e43\u0e08\u0e14\u0e35",  # Thai, two words
+    "\u1780\u17b6\u179a\u200b\u1795\u17d2\u179f\u17b6\u1799",  # Khmer, a word ending in a vowel sign
+    "\u1019\u1031\u102c\u1004\u103a\u200b\u1019\u1031\u102c\u1004\u103a",  # Burmese, a word ending in a mark
+    "\u1828\u1822\u182d\u1824\u1837\u180e\u1820",  # Mongolian, a final a set apart
+])
+def test_the_spaces_of_scripts_written_without_spaces_stand_between_letters(name: str) -> None:
+    """Thai, Khmer, Lao and Burmese mark where a word ends with a zero width space, and Mongolian
+    sets a final vowel apart with its vowel separator: names written so are kept as typed."""
+    assert clean_name(name, what="the name", limit=40) == name
+
+
+def test_a_zero_width_space_between_letters_does_not_tell_two_names_apart() -> None:
+    assert name_key("A\u200bnn") == name_key("Ann")
+    assert name_clash("A\u200bnn", taken=["Ann"]) == Clash("Ann", None, "")
+    assert name_key("\u1828\u1822\u182d\u1824\u1837\u180e\u1820") == name_key("\u1828\u1822\u182d\u1824\u1837\u1820")

@@ -466,6 +466,7 @@ def test_names_a_reader_cannot_tell_apart_are_refused_and_a_late_seat_keeps_its_
         ("ALICE", "already called"),
         ("Player 3", "already called"),  # p3, unclaimed, plays under this name in the record
         ("Alice\u200b", "invisible"),
+        ("Al\u200bice", "already called"),  # a zero width space between letters (Thai's word break) is unseen
         ("\u200b", "invisible"),
         ("Al\u00adice", "invisible"),  # soft hyphen
     ):

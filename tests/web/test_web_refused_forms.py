@@ -236,7 +236,7 @@ def test_a_refused_autopilot_comes_back_as_its_form(
     [
         ("   ", "your display name is empty; type a name of 1 to 40 characters"),
         ("n" * 41, "your display name is 41 characters long; keep it to 40"),
-        ("Ann\u200b", "your display name holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'Ann'; type the name without it"),
+        ("Ann\u200b", "your display name holds U+200B ZERO WIDTH SPACE, an invisible format character, after 'Ann'; a zero width space may stand only between two letters (as between words in Thai or Khmer); type the name without it"),
         # The name as the other has it: the seat nobody took is 'Player 3', not what was typed.
         ("PLAYER 3", "another player in this game is already called 'Player 3'; pick"),
     ],

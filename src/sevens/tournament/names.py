@@ -10,14 +10,16 @@ an accented letter, a flag and a family emoji are one each. A name also has a ca
 
 Refused, with the character and where it is: controls (an escape, a bell), invisible format
 characters (direction overrides and isolates, which turn the text after them backwards on a page,
-zero-width spaces, soft hyphens), code points Unicode leaves unassigned to be drawn as nothing
+soft hyphens, a zero width space anywhere but between two letters), code points Unicode leaves unassigned to be drawn as nothing
 (:data:`_IGNORED_UNASSIGNED`), half a character (a lone surrogate, which only a JSON escape can
 send), more than :data:`MAX_MARKS` combining marks on one character (stacked marks spill over
 the lines above and below), and a name that shows nothing (marks or joiners alone). The two joiners stay, as emoji and some scripts need them, and so do
-the tags that spell the flags of England, Scotland and Wales after a black flag.
+the tags that spell the flags of England, Scotland and Wales after a black flag, a zero width space
+between two letters (Thai, Khmer, Lao and Burmese mark word breaks with it) and Mongolian's vowel
+separator before a final a or e.
 
 Names are compared by :func:`name_key`: case, spacing, the form of a character (a full-width
-letter, a mathematical bold one), the invisible joiners, variation selectors and marks drawn as
+letter, a mathematical bold one), the invisible joiners and spaces, variation selectors and marks drawn as
 nothing (a combining grapheme joiner), and a Cyrillic or
 Greek letter drawn as a Latin one (:data:`LOOK_ALIKES`) do not tell two names apart; nor, with case
 kept, do the Latin characters a plain face draws alike (:data:`LATIN_LOOK_ALIKES`: "AI" and "Al",
@@ -110,6 +112,8 @@ _UNSEEN = dict.fromkeys([
     # Marks drawn as nothing (Unicode's default ignorables): the combining grapheme joiner, Khmer's
     # two inherent vowels, Mongolian's variation selectors. Each made a second "Ann" of "Ann".
     0x034F, 0x17B4, 0x17B5, *range(0x180B, 0x180E), 0x180F,
+    # The spaces of scripts written without spaces (_between_words): "A\u200bnn" is no other "Ann".
+    0x200B, 0x180E,
 ])
 """What a reader hardly sees in a name: the joiners, the variation selectors and the marks drawn as
 nothing (see name_key)."""
@@ -150,6 +154,30 @@ def _in_flag_tags(name: str, at: int) -> bool:
     )
 
 
+_ZWSP = "\u200b"
+_MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
+_MONGOLIAN = range(0x1800, 0x18B0)
+
+
+def _letter_or_mark(char: str) -> bool:
+    return unicodedata.category(char)[0] in "LM"
+
+
+def _between_words(name: str, at: int) -> bool:
+    """Whether ``name[at]`` is a space names written without spaces need: a zero width space
+    between two letters (Thai, Khmer, Lao and Burmese mark word breaks with it; a word may end in
+    a vowel sign, a mark), or Mongolian's vowel separator between a Mongolian letter (or its
+    variation selector) and the final a or e it sets apart. Never at an end, never two together."""
+    if at == 0 or at == len(name) - 1:
+        return False
+    before, char, after = name[at - 1], name[at], name[at + 1]
+    if char == _ZWSP:
+        return _letter_or_mark(before) and _letter_or_mark(after)
+    if char == _MONGOLIAN_VOWEL_SEPARATOR:
+        return ord(before) in _MONGOLIAN and before != char and after in "\u1820\u1821"
+    return False
+
+
 _IGNORED_UNASSIGNED = (range(0x2065, 0x2066), range(0xFFF0, 0xFFF9), range(0xE0000, 0xE1000))
 """Where Unicode keeps code points unassigned that every font and browser must draw as nothing, now
 and once assigned (default ignorable): each made a second "Ann" of "Ann". Other unassigned code
@@ -165,7 +193,7 @@ def refused_character(name: str) -> int | None:
     for at, char in enumerate(name):
         category = unicodedata.category(char)
         if category in ("Cc", "Cs") or (
-            category == "Cf" and char not in _JOINERS and not _in_flag_tags(name, at)
+            category == "Cf" and char not in _JOINERS and not _in_flag_tags(name, at) and not _between_words(name, at)
         ) or (category == "Cn" and any(ord(char) in unassigned for unassigned in _IGNORED_UNASSIGNED)):
             return at
     return None
@@ -374,9 +402,10 @@ def clean_name(value: str, *, what: str, limit: int, points: int | None = None) 
     name = kept_form(value)
     at = refused_character(name)
     if at is not None:
-        raise NameRefused(
-            f"{what} holds {shown_character(name[at])}, {_where(name, at)}; type the name without it"
-        )
+        how = "type the name without it"
+        if name[at] == _ZWSP:
+            how = "a zero width space may stand only between two letters (as between words in Thai or Khmer); " + how
+        raise NameRefused(f"{what} holds {shown_character(name[at])}, {_where(name, at)}; {how}")
     if not name:
         raise NameRefused(f"{what} is empty; type a name of 1 to {limit} characters")
     if all(unicodedata.category(c).startswith("M") or c == " " for c in name.translate(_UNSEEN)):
