@@ -85,6 +85,15 @@ def visit(page, url: str):  # type: ignore[no-untyped-def]
     return None
 
 
+def on_screen(locator) -> str:  # type: ignore[no-untyped-def]
+    """The text of ``locator``'s element as the screen shows it: the words said to screen readers
+    instead of a short form ("60 to 51" beside 60-51, the templates' ``said``) left out, which
+    inner_text() reads as well. Line breaks are not kept."""
+    return str(locator.evaluate(
+        "el => { const k = el.cloneNode(true); k.querySelectorAll('.visually-hidden').forEach(n => n.remove()); return k.textContent; }"
+    ))
+
+
 def type_order(form, force: int, flair: int) -> None:  # type: ignore[no-untyped-def]
     """Type an order into a player's order form: its boxes start empty, and one left so is
     refused (an order nobody typed is never sent as 0 + 0)."""

@@ -69,7 +69,7 @@ def test_a_finished_game_prints_whole_and_plain(server: str, chromium: Any) -> N
     # A group table, a match's report and a bracket's match are never split across two sheets;
     # a table's head comes again on the next sheet.
     whole = page.evaluate(
-        """() => ['.group-table', 'article.match', '.round p', '#standing tr'].map(
+        """() => ['.group-table', 'article.match', '.round li', '#standing tr'].map(
                s => getComputedStyle(document.querySelector(s)).breakInside)"""
     )
     assert whole == ["avoid"] * 4, whole

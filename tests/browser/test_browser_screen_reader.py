@@ -12,6 +12,7 @@ from typing import Any
 from browser.browser_helpers import (
     create_game,
     join_by_invites,
+    on_screen,
     start_with_one_seat,
     type_order,
     visit,
@@ -223,7 +224,7 @@ def test_lots_the_team_page_and_orders_are_read_as_words(server: str, chromium: 
     assert href
     visit(page, server + href)
     listed = page.locator("#team-matches ol")
-    shown = listed.inner_text()
+    shown = on_screen(listed)
     assert "drew 0-0 · order 0+0" in shown and "a draw" not in shown, shown
     assert "→" in shown  # the screen keeps the arrow
     said = listed.aria_snapshot()
@@ -231,3 +232,64 @@ def test_lots_the_team_page_and_orders_are_read_as_words(server: str, chromium: 
         assert glyph not in said.replace("+10 win", ""), (glyph, said)
     assert "order 0 FORCE, 0 FLAIR against 0 FORCE, 0 FLAIR" in said and re.search(r"SCRUM \d+ to \d+", said), said
     page.context.close()
+
+
+def _bots_play_a_whole_game(chromium: Any, server: str, name: str) -> tuple[Any, str]:
+    """A 4-8-2 game nobody takes a seat in, started: the bots play it to the end at once. The
+    organiser's page (its browser) and the game page's address."""
+    from playwright.sync_api import expect
+
+    page, organise, _ = create_game(chromium, server, name, viewport=DESKTOP, hours="0")
+    visit(page, organise)
+    page.click("#start button")  # nobody has a seat: it asks first (accepted)
+    base = organise.removesuffix("/organise")
+    visit(page, base)
+    expect(page.locator("#champion")).to_be_visible()
+    return page, base
+
+
+_SCORE = re.compile(r"\d-\d")
+
+
+def test_the_bracket_and_the_standing_are_heard_in_order_with_scores_as_scores(server: str, chromium: Any) -> None:
+    """Listened to without the picture, the bracket was a run of paragraphs ("Ireland v France,
+    link France win 60-51"): nothing said how many matches a round had, a score was read "60 minus
+    51" (or "60 51"), and the champion was left to the page's top. The match reports' headings, the
+    final standing's shared places ("3-4") and the team page's list read their scores the same way;
+    on the big screen the bracket's results were links to reports that page does not have. Now
+    each round is a list of its matches in bracket order, the scores are said "60 to 51", the
+    bracket ends with the champion, and the big screen's results link nowhere they cannot go."""
+    from playwright.sync_api import expect
+
+    page, base = _bots_play_a_whole_game(chromium, server, "Bracket ears cup")
+    champion = page.locator("#champion").inner_text()
+    bracket = page.locator("section.bracket")
+    expect(bracket).to_have_accessible_name("Bracket")
+    rounds = bracket.get_by_role("list")
+    expect(rounds).to_have_count(2)  # the semi-finals, then the final
+    expect(rounds.nth(0).get_by_role("listitem")).to_have_count(2)
+    expect(rounds.nth(1).get_by_role("listitem")).to_have_count(1)
+    said = bracket.aria_snapshot()
+    assert not _SCORE.search(said), said
+    assert len(re.findall(r"win \d+ to \d+", said)) == 3, said
+    expect(bracket.locator("p.bracket-champion")).to_have_text(f"Champion: {champion}")
+    assert said.rstrip().endswith(f"- strong: {champion}"), said  # the last words of the bracket
+    assert re.search(r"\d+-\d+", bracket.locator("a").first.inner_text())  # the screen keeps its short form
+    for heading in page.locator("article.match h4").all():
+        assert not _SCORE.search(heading.aria_snapshot()), heading.aria_snapshot()
+    places = page.locator("#standing tbody").aria_snapshot()
+    assert not _SCORE.search(places) and 'cell "3 to 4"' in places, places
+    # The team page's list of matches.
+    visit(page, server + str(page.locator("#standing a[href*='/teams/']").first.get_attribute("href")))
+    listed = page.locator("#team-matches ol").aria_snapshot()
+    assert not _SCORE.search(listed) and re.search(r"\d+ to \d+ · order", listed), listed
+    # The big screen: no match reports there, so no link to one; its results read as scores too.
+    visit(page, base + "?screen=1")
+    expect(page.locator("#big-screen section.bracket")).to_be_visible()
+    expect(page.locator("#big-screen section.bracket a")).to_have_count(0)
+    for part in ("section.bracket", "#last-results", "#final-result", "table.standing"):
+        heard = page.locator(f"#big-screen {part}").aria_snapshot()
+        assert not _SCORE.search(heard) and re.search(r"\d+ to \d+", heard), (part, heard)
+    page.context.close()
+
+

@@ -25,16 +25,16 @@ def test_the_bracket_stands_each_match_level_between_the_two_it_follows(server: 
     expect(rounds).to_have_count(3)
 
     def middles(column: int) -> list[float]:
-        boxes = [p.bounding_box() for p in rounds.nth(column).locator("p").all()]
+        boxes = [p.bounding_box() for p in rounds.nth(column).locator("li").all()]
         return [box["y"] + box["height"] / 2 for box in boxes if box is not None]
 
     def through(column: int) -> list[str]:
-        return [text.split("\n")[1].split(" win ")[0] for text in rounds.nth(column).locator("p").all_inner_texts()]
+        return [text.split("\n")[1].split(" win ")[0] for text in rounds.nth(column).locator("li").all_inner_texts()]
 
     quarters, semis, final = middles(0), middles(1), middles(2)
     assert len(quarters) == 4 and len(semis) == 2 and len(final) == 1
     assert abs(semis[0] - (quarters[0] + quarters[1]) / 2) < 2 and abs(semis[1] - (quarters[2] + quarters[3]) / 2) < 2
     assert abs(final[0] - (semis[0] + semis[1]) / 2) < 2
     winners = through(0)
-    semi_matches = [text.split("\n")[0] for text in rounds.nth(1).locator("p").all_inner_texts()]
+    semi_matches = [text.split("\n")[0] for text in rounds.nth(1).locator("li").all_inner_texts()]
     assert semi_matches == [f"{winners[0]} v {winners[1]}", f"{winners[2]} v {winners[3]}"]

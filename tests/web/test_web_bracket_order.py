@@ -7,20 +7,21 @@ import re
 
 from fastapi import FastAPI
 
-from web.web_helpers import host_game
+from web.web_helpers import host_game, on_screen
 
 
 def _rounds(page: str) -> dict[str, list[tuple[str, str, str]]]:
     """The bracket's rounds: for each stage, its matches top down as (home, away, result), the
     result's text without the link to the match's report."""
-    section = page[page.index('<section class="bracket">'):]
+    page = on_screen(page)
+    section = page[page.index('<section class="bracket"'):]
     section = section[: section.index("</section>")]
     rounds = {}
     for stage, body in re.findall(r'<div class="round"><h3>([^<]+)</h3>(.*?)</div>', section, re.S):
         rounds[stage] = [
             (html.unescape(h), html.unescape(a), html.unescape(r))
             # a played match's result is a link to its report
-            for h, a, r in re.findall(r"<p>(.+?) v (.+?)<br><small>(?:<a [^>]*>)?(.+?)(?:</a>)?</small></p>", body)
+            for h, a, r in re.findall(r"<li>(.+?) v (.+?)<br><small>(?:<a [^>]*>)?(.+?)(?:</a>)?</small></li>", body)
         ]
     return rounds
 

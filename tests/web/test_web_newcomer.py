@@ -12,7 +12,7 @@ from fastapi import FastAPI
 
 from sevens.odds import order_odds
 from sevens.tournament import from_record
-from web.web_helpers import host_game, new_client, post_form, unset
+from web.web_helpers import host_game, new_client, on_screen, post_form, unset
 
 
 def _words(page: str) -> str:
@@ -80,7 +80,7 @@ def test_each_team_card_says_what_its_last_match_did_with_its_order(app: FastAPI
         # after the groups, the rest of the game too)
         assert len(played.turns) >= turn
         names = {t["id"]: t["name"] for t in record["teams"]}
-        page = html.unescape(game.players["p1"].get(f"{game.base}/play").text)
+        page = html.unescape(on_screen(game.players["p1"].get(f"{game.base}/play").text))
         for team in mine:
             match = next(m for m in played.turns[turn - 1].matches if team in (m.home.team, m.away.team))
             side, other = (match.home, match.away) if match.home.team == team else (match.away, match.home)
@@ -164,7 +164,7 @@ def test_a_team_card_says_when_its_last_order_was_the_autopilots(app: FastAPI) -
     game.join("p1", "Newcomer")
     game.start()
     game.resolve(1)
-    page = html.unescape(game.players["p1"].get(f"{game.base}/play").text)
+    page = html.unescape(on_screen(game.players["p1"].get(f"{game.base}/play").text))
     for team in game.my_teams("p1"):
         shown = re.search(rf'id="last-{team}">([^<]*)</p>', page)
         assert shown is not None, team

@@ -10,7 +10,7 @@ import re
 from fastapi import FastAPI
 
 from sevens.tournament import describe_progress, from_record, team_progress
-from web.web_helpers import Hosted, new_client, post_form
+from web.web_helpers import Hosted, new_client, on_screen, post_form
 
 
 def test_each_team_says_how_far_it_went(hosted: Hosted) -> None:
@@ -20,7 +20,7 @@ def test_each_team_says_how_far_it_went(hosted: Hosted) -> None:
         game, _ = from_record(record)
         names = {t["id"]: t["name"] for t in record["teams"]}
         for pid, client in hosted.players.items():
-            page = html.unescape(client.get(f"{hosted.base}/play").text)
+            page = html.unescape(on_screen(client.get(f"{hosted.base}/play").text))
             mine = [t.id for t in game.setup.teams if t.manager == pid]
             assert len(mine) == 2
             for team in mine:
@@ -44,7 +44,7 @@ def test_each_team_says_how_far_it_went(hosted: Hosted) -> None:
     assert seed is not None and game.champion is not None
     said: dict[str, str] = {}
     for client in hosted.players.values():
-        page = html.unescape(client.get(f"{hosted.base}/play").text)
+        page = html.unescape(on_screen(client.get(f"{hosted.base}/play").text))
         said.update(re.findall(r'id="progress-([\w-]+)">([^<]*)<', page))
     assert len(said) == 8
     assert said[game.champion].startswith("Champion: won the final against ")

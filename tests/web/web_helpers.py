@@ -34,6 +34,14 @@ def unset(html: str) -> str:
     return re.sub(r"</?bdi>|[\u2068\u2069]", "", html)
 
 
+def on_screen(html: str) -> str:
+    """A page's HTML as the screen shows it: the words said to screen readers instead of a short
+    form (the templates' ``said`` macro, ``scores_said``) left out, and the short form unwrapped;
+    test_browser_screen_reader.py checks what is said."""
+    html = re.sub(r'<span class="visually-hidden"> [^<]*</span>', "", html)
+    return re.sub(r'<span aria-hidden="true">([^<]*)</span>', r"\1", html)
+
+
 def new_client(app: FastAPI) -> TestClient:
     return TestClient(app, follow_redirects=False)
 

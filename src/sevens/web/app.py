@@ -60,7 +60,7 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code
+from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code, scores_said
 
 __all__ = ["create_app", "utc_now"]
 
@@ -395,6 +395,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.filters["duration"] = duration
     templates.env.filters["bdi"] = bdi
     templates.env.filters["isolated"] = isolated
+    templates.env.filters["scores_said"] = scores_said
     templates.env.globals["qr_code"] = qr_code
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS

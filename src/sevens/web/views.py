@@ -229,6 +229,31 @@ def bdi(name: object) -> Markup:
     return Markup("<bdi>%s</bdi>") % name
 
 
+_SCORE = re.compile(r"(?<![\w-])(\d+)-(\d+)(?![\w-])")
+
+
+def scores_said(text: object) -> Markup:
+    """A text with scores or shared places in it ("France win 60-51", a standing's "3-4"), shown as
+    it is, each such pair said to screen readers in words: "60-51" was read "60 minus 51" (or "60
+    51"), a score no longer. The same hidden words as the templates' ``said`` macro.
+
+    >>> scores_said("Fiji win 29-10, won on tries 3-1 <b>")  # doctest: +NORMALIZE_WHITESPACE
+    Markup('Fiji win <span aria-hidden="true">29-10</span><span class="visually-hidden"> 29 to 10</span>,
+    won on tries <span aria-hidden="true">3-1</span><span class="visually-hidden"> 3 to 1</span> &lt;b&gt;')
+    >>> scores_said("t4-m1 and U-20 keep their hyphens")
+    Markup('t4-m1 and U-20 keep their hyphens')
+    """
+    parts = _SCORE.split(str(text))
+    said = [escape(parts[0])]
+    for at in range(1, len(parts), 3):
+        a, b, rest = parts[at], parts[at + 1], parts[at + 2]
+        said.append(
+            Markup('<span aria-hidden="true">%s-%s</span><span class="visually-hidden"> %s to %s</span>%s')
+            % (a, b, a, b, rest)
+        )
+    return Markup("").join(said)
+
+
 def isolated(name: object) -> str:
     """A name in a page's title, where no element can set it apart: between the Unicode marks
     that do what ``<bdi>`` does (first strong isolate ... pop directional isolate).
