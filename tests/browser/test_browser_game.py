@@ -114,7 +114,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
                     # What it spends and leaves, and what a win would add but in the final (turn 5).
                     costs = rf"It spends {force + flair} of its {scrum} SCRUM points, leaving {scrum - force - flair} after this match"
                     then = r"\." if turn == 5 else rf" \({scrum - force - flair + 10} if it wins\)\."
-                    expect(said).to_have_text(re.compile(rf"^Your order {force}\+{flair}: expected [^\n]+ points\. {costs}{then}$"))
+                    expect(said).to_have_text(re.compile(rf"^Your order {force} FORCE, {flair} FLAIR: expected [^\n]+ points\. {costs}{then}$"))
                     # One row per distinct opposing order, every bot named once.
                     table = odds.locator("table.odds-table")
                     expect(table.locator("th").nth(3)).to_have_text("draw" if turn <= 3 else "level after count-back")
@@ -388,7 +388,7 @@ def test_live_odds_show_the_order_typed_last(server: str, chromium: Any) -> None
     # whatever the page does with it.
     page.wait_for_function("n => window.oddsHandled >= n", arg=len(asked))
     expect(odds).to_contain_text("Your order 7+3: expected")
-    expect(form.locator(".odds-said")).to_have_text(re.compile(r"^Your order 7\+3: expected"))
+    expect(form.locator(".odds-said")).to_have_text(re.compile(r"^Your order 7 FORCE, 3 FLAIR: expected"))
     page.context.close()
 
 

@@ -293,3 +293,28 @@ def test_the_bracket_and_the_standing_are_heard_in_order_with_scores_as_scores(s
     page.context.close()
 
 
+def test_the_odds_on_the_order_form_are_heard_once_and_in_words(server: str, chromium: Any) -> None:
+    """The odds under an order: each bot's order in the table was read "2 plus 18", and the
+    sentence above it ("Your order 10 plus 9: expected ...") was in the accessibility tree twice,
+    once in the output and once in the live region that announces it. The table's orders are now
+    "2 FORCE, 18 FLAIR", and the sentence is heard once, in words, from the live region."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Odds ears cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    form = page.locator("form.order-form").first
+    type_order(form, 10, 9)
+    table = form.locator("table.odds-table")
+    expect(table).to_be_visible()
+    expect(form.locator("output.odds p").first).to_contain_text("Your order 10+9: expected")  # as shown
+    heard = form.aria_snapshot()
+    assert heard.count("expected") == 1, heard
+    assert "Your order 10 FORCE, 9 FLAIR: expected" in heard, heard
+    rows = table.locator("tr:has(td)").count()
+    cells = table.aria_snapshot()
+    assert "+" not in cells, cells
+    assert len(re.findall(r'cell "\d+ FORCE, \d+ FLAIR"', cells)) == rows >= 2, cells
+    page.context.close()
+

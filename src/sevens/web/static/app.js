@@ -108,6 +108,17 @@ function element(tag, text) {
   return el;
 }
 
+// An order as the screen shows it ("12+6") and as a screen reader is told it ("12 FORCE, 6 FLAIR":
+// "12 plus 6" read as a sum), as the match reports' orders (the templates' said macro).
+function orderWords(order) { return order.force + " FORCE, " + order.flair + " FLAIR"; }
+
+function saidOrder(order) {
+  var box = element("span"), shown = box.appendChild(element("span", order.force + "+" + order.flair));
+  shown.setAttribute("aria-hidden", "true");
+  box.appendChild(element("span", " " + orderWords(order))).className = "visually-hidden";
+  return box;
+}
+
 // The odds as a sentence and a small table, one row per distinct opposing order (bots that would
 // order the same are named together), built as DOM nodes so that no text is read as markup.
 // ``last``: the final, after which SCRUM is of no use, so what a win would add is not said.
@@ -123,12 +134,15 @@ function describe(data, team, last) {
   var empty = (data.assumed_zero || []).map(function (box) { return box.toUpperCase(); });
   // With a box still empty there is no order yet: "Your order 12+0" claimed one nobody typed.
   var whose = empty.length ? empty.join(" and ") + (empty.length === 1 ? " is" : " are") +
-    " still empty: these odds take " + (empty.length === 1 ? "it" : "them") + " as 0 (type 0 there to send none). " +
-    data.order.force + "+" + data.order.flair : "Your order " + data.order.force + "+" + data.order.flair;
-  var said = whose + ": expected " +
+    " still empty: these odds take " + (empty.length === 1 ? "it" : "them") + " as 0 (type 0 there to send none). " : "Your order ";
+  var rest = ": expected " +
     data.expected_points + " points." + costs + data.scrum_left + " after this match" +
     (last ? "." : " (" + (data.scrum_left + 10) + " if it wins).");
-  box.appendChild(element("p", said));
+  // Shown with the order's short form; the live region beside the output says it in words, and
+  // is what a screen reader reads of it (the sentence was read twice, "12 plus 6" both times).
+  var sentence = box.appendChild(element("p", whose + data.order.force + "+" + data.order.flair + rest));
+  sentence.setAttribute("aria-hidden", "true");
+  sentence.dataset.said = whose + orderWords(data.order) + rest;
   if (!data.against.length) { return box; }
   if (data.opponent_bot) {
     box.appendChild(element("p", "Nobody manages them: the bot " + data.opponent_bot +
@@ -167,8 +181,10 @@ function describe(data, team, last) {
     var bots = tr.appendChild(element("th", r.bots.join(", ")));
     bots.setAttribute("scope", "row");
     bots.setAttribute("role", "rowheader");
-    [r.key, percent(r.row.win), percent(knockout ? r.row.level : r.row.draw), percent(r.row.loss)].forEach(
-      function (text) { tr.appendChild(element("td", text)).setAttribute("role", "cell"); });
+    tr.appendChild(element("td")).appendChild(saidOrder(r.row.order));
+    [percent(r.row.win), percent(knockout ? r.row.level : r.row.draw), percent(r.row.loss)].forEach(
+      function (text) { tr.appendChild(element("td", text)); });
+    Array.prototype.forEach.call(tr.querySelectorAll("td"), function (td) { td.setAttribute("role", "cell"); });
     table.appendChild(tr);
   });
   var scroll = element("div");
@@ -186,8 +202,8 @@ function show(out, content, failed) {
   scrollBoxes(out);
   var said = out.parentNode.querySelector(".odds-said");
   if (said) {
-    var first = typeof content === "string" ? content : (content.querySelector("p") || content).textContent;
-    said.textContent = first;
+    var first = typeof content === "string" ? content : content.querySelector("p") || content;
+    said.textContent = typeof first === "string" ? first : first.dataset.said || first.textContent;
   }
 }
 
