@@ -318,3 +318,22 @@ def test_the_odds_on_the_order_form_are_heard_once_and_in_words(server: str, chr
     assert len(re.findall(r'cell "\d+ FORCE, \d+ FLAIR"', cells)) == rows >= 2, cells
     page.context.close()
 
+
+def test_the_big_screen_says_its_news_and_not_its_wake_lock(server: str, chromium: Any) -> None:
+    """The organiser's big screen reloads itself at each order ready and each turn: each time, a
+    screen reader announced the live note "This screen is kept on while this page is shown" and
+    read a title that had not changed ("Turn 1 of 5"). The note is no longer a live region, and
+    the title says how many teams the turn waits for."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Screen ears cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "?screen=1")
+    waiting = page.locator("#waiting li")
+    expect(waiting.first).to_be_visible()
+    count = waiting.count()
+    assert page.title() == f"Turn 1 of 5: waiting for {count} teams · \u2068Screen ears cup\u2069 · Sevens"
+    expect(page.locator("#wake-note")).not_to_have_text("")
+    expect(page.get_by_role("status").filter(has_text="screen")).to_have_count(0)
+    page.context.close()
