@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import start_with_one_seat, visit
+from browser.browser_helpers import create_game, start_with_one_seat, visit
 from browser.test_browser_a11y import _FOCUSED, DESKTOP, PHONE, _loaded_width, phone_problems, walk
 
 
@@ -56,7 +56,7 @@ def _first_tabs_skip(page: Any, link: str, then: str) -> None:
 def test_a_skip_link_takes_the_keyboard_to_the_orders_and_the_turns_controls(server: str, chromium: Any) -> None:
     """On a player's page the first Tab offers to skip to their teams, and the next Tab after it
     is the first team's FORCE box; on the organiser's, to the turn's controls, where the next Tab is
-    the link to their own team's order and then Resolve."""
+    the link to their own team's order and then Resolve; on the game's page, to the turn's matches."""
     from playwright.sync_api import expect
 
     page = chromium.new_context(viewport=DESKTOP).new_page()
@@ -69,6 +69,9 @@ def test_a_skip_link_takes_the_keyboard_to_the_orders_and_the_turns_controls(ser
     _first_tabs_skip(page, "Skip to the turn's controls", "#to-my-teams")
     page.keyboard.press("Tab")
     expect(page.locator("#resolve button")).to_be_focused()
+    # The game's page: past its links to the turn's matches, then on to the teams' pages.
+    visit(page, organise.removesuffix("/organise"))
+    _first_tabs_skip(page, "Skip to this turn's matches", "#teams tbody a >> nth=0")
     page.context.close()
 
 
@@ -255,3 +258,23 @@ def test_text_grows_with_the_browsers_text_size(server: str, chromium: Any) -> N
             if large[what] < 1.9 * normal[what]
         ]
     assert not found, "text that does not grow with the browser's text size:\n" + "\n".join(found)
+
+
+def test_a_skip_link_takes_the_keyboard_past_the_links_once_the_game_is_over(server: str, chromium: Any) -> None:
+    """Once the game was over, the organiser's page had no skip link: the rematch came after the
+    page's links and a Remove name button per seat (sixteen in a 16-player game), Tab by Tab. The
+    game's page had none either, its final standing after up to eight links. Now the first Tab on
+    the organiser's page offers to skip to the rematch, on the game's page to the final standing
+    (during the game, to the turn's matches)."""
+    from playwright.sync_api import expect
+
+    page, organise, _ = create_game(chromium, server, "Skip at the end cup", viewport=DESKTOP, hours="0")
+    base = organise.removesuffix("/organise")
+    visit(page, organise)
+    page.click("#start button")  # nobody has a seat: the bots play the whole game at once
+    expect(page.locator("#rematch button")).to_be_visible()
+    visit(page, organise)
+    _first_tabs_skip(page, "Skip to the rematch", "#rematch button")
+    visit(page, base)
+    _first_tabs_skip(page, "Skip to the final standing", "#standing tbody a >> nth=0")
+    page.context.close()
