@@ -24,7 +24,7 @@ from sevens.tournament.standings import DECIDED_BY_WORDS, GroupResult, group_tab
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
 from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
-from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, post_form, unset
+from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, on_screen, post_form, unset
 
 
 def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
@@ -230,7 +230,7 @@ def test_whole_game_record_verifies(hosted: Hosted, tmp_path: Path) -> None:
     record = json.loads(download.text)
     # Each report's heading names the winner before the score, which gives the winner's points first.
     names = {t["id"]: t["name"] for t in record["teams"]}
-    headings = {m: html.unescape(h) for m, h in re.findall(r'id="match-([^"]+)">\s*<h4>(.*?)</h4>', page)}
+    headings = {m: html.unescape(h) for m, h in re.findall(r'id="match-([^"]+)">\s*<h4>(.*?)</h4>', on_screen(page))}
     matches = [m for turn in record["turns"] for m in turn["matches"]]
     assert matches and len(headings) == len(matches)
     for m in matches:
