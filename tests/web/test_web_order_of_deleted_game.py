@@ -164,3 +164,16 @@ def _tidied_and_deleted(app: FastAPI, clock: FakeClock) -> None:
     assert post_form(fresh.organiser, f"{fresh.base}/delete", {"confirm": "yes"}).status_code in (200, 303)
     answer = fresh_player.post(f"{fresh.base}/orders", data=sent)
     assert "This game was deleted by its organiser before your order arrived" in answer.text
+
+
+@pytest.mark.parametrize("shown", ["\u00b2", "\u0661\u0662", "1_0", " 1", "-1"])
+def test_a_seat_mark_with_a_time_not_in_ascii_digits_is_the_page_of_no_game(app: FastAPI, shown: str) -> None:
+    """The time before the mark's dot is the server's own Unix seconds in ASCII digits: a superscript
+    two (a digit to str.isdigit, not to int) was a server error, and Arabic-Indic digits a second
+    spelling of the same mark. Either is answered as a mark that is not believed: the page of no game."""
+    elsewhere = host_game(app, name="Other cup")
+    user = elsewhere.join("p1", "Eve")
+    sent = {"team": "fiji", "team_name": "Fiji", "turn": "1", "force": "30", "flair": "12", "action": "save"}
+    answer = user.post("/games/NoSuchGame1/orders", data={**sent, "seat": f"{shown}.abc", "csrf": csrf(user)})
+    assert answer.status_code == 404, answer.text
+    assert escape(store.no_such_game("NoSuchGame1")) in answer.text

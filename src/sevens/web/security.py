@@ -375,7 +375,8 @@ def held_seat_form(
     ``public_id``, team ``team`` and ``team_name``; else None."""
     session = _cookie(request, SESSION_COOKIE)
     shown, dot, digest = submitted.partition(".")
-    if not session or not dot or not shown.isdigit() or len(shown) > 12 or not digest:
+    # ASCII digits only: str.isdigit takes "²" (which int refuses) and other scripts' digits.
+    if not session or not dot or not (shown.isascii() and shown.isdigit()) or len(shown) > 12 or not digest:
         return None
     if not tokens_equal(_seat_digest(request, session, public_id, team, team_name, int(shown)), digest):
         return None
