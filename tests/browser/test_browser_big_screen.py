@@ -201,3 +201,24 @@ def test_the_big_screen_reflows_on_a_phone_and_a_television_zoomed_in(server: st
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"], box
         page.context.close()
     assert not found, "\n".join(found)
+
+
+def test_the_big_screens_bracket_keeps_its_text_size_in_a_narrow_window(server: str, chromium: Any) -> None:
+    """The knockouts' bracket on the big screen at 320 px and 640x360 (a television zoomed in): its
+    matches are list items since the bracket became a list, and the narrow window's 14 px floor,
+    written for the paragraphs they were, left their names at 13.6 px (.85rem)."""
+    from playwright.sync_api import expect
+
+    from browser.test_browser_a11y import small_text
+
+    game, organise, organiser = _turn_two(chromium, server)
+    _resolve(organiser, organise)
+    _resolve(organiser, organise)  # into the knockouts: the bracket is on the screen
+    found: list[str] = []
+    for viewport in ({"width": 320, "height": 640}, {"width": 640, "height": 360}):
+        page = chromium.new_context(viewport=viewport).new_page()
+        visit(page, f"{game}?screen=1")
+        expect(page.locator(".big-bracket .round li").first).to_be_visible()
+        found += small_text(page, f"big screen's bracket at {viewport}")
+        page.context.close()
+    assert not found, "\n".join(found)
