@@ -177,3 +177,25 @@ def test_a_seat_mark_with_a_time_not_in_ascii_digits_is_the_page_of_no_game(app:
     answer = user.post("/games/NoSuchGame1/orders", data={**sent, "seat": f"{shown}.abc", "csrf": csrf(user)})
     assert answer.status_code == 404, answer.text
     assert escape(store.no_such_game("NoSuchGame1")) in answer.text
+
+
+def test_a_server_that_deletes_games_a_day_after_says_one_day(app: FastAPI, clock: FakeClock) -> None:
+    """SEVENS_DELETE_GAMES_OVER_DAYS=1: the answer to a form left open says "1 day", not "1 days"."""
+    kept = app.state.settings
+    app.state.settings = kept.model_copy(update={"delete_games_over_days": 1})
+    try:
+        game = host_game(app, name="Short cup")
+        player = game.join("p1", "Ann")
+        for seat in ("p2", "p3", "p4"):
+            game.join(seat, f"Player {seat}")
+        game.start()
+        team = game.my_teams("p1")[0]
+        sent = {**_form_of(player.get(f"{game.base}/play").text, team), "force": "3", "flair": "0"}
+        assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+        clock.advance(days=2)
+        assert tidy(app.state.sessionmaker, now=clock(), keeping=Keeping(unused_bot_days=60, games_over_days=1)) >= 1
+        answer = player.post(f"{game.base}/orders", data=sent)
+    finally:
+        app.state.settings = kept  # the app serves the whole session's tests
+    assert answer.status_code == 404, answer.text
+    assert "(it deletes a game 1 day after it is over, and the page of this form was made on " in answer.text

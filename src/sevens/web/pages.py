@@ -1456,7 +1456,8 @@ def _order_of_deleted_game(
         by = "by its organiser"
     else:
         by = (
-            f"by its organiser, or by this server (it deletes a game {days} days after it is over, and the page "
+            f"by its organiser, or by this server (it deletes a game {days} day{'' if days == 1 else 's'} after "
+            "it is over, and the page "
             f"of this form was made on {form.shown:%Y-%m-%d}, long enough ago)"
         )
     message = (
