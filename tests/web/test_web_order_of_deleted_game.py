@@ -9,6 +9,8 @@ import hashlib
 import hmac
 import html
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 from fastapi import FastAPI
@@ -19,7 +21,7 @@ from sevens.store import games as store
 from sevens.web.scheduler import Keeping, tidy
 from sevens.web.security import SESSION_COOKIE
 from sevens.web.views import bdi
-from web.web_helpers import FakeClock, csrf, host_game, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, post_form
 
 
 def _name_of(page: str, team: str) -> str:
@@ -37,13 +39,30 @@ def _form_of(page: str, team: str) -> dict[str, str]:
     return {field: html.unescape(value) for field, value in fields}
 
 
-@pytest.mark.parametrize("visibility", ["public", "private"])
-def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAPI, visibility: str) -> None:
-    game = host_game(app, name="Gone cup", visibility=visibility)
+def _started(app: FastAPI, name: str, visibility: str = "public") -> tuple[Hosted, TestClient]:
+    """A started game of four seats, Ann's browser at p1."""
+    game = host_game(app, name=name, visibility=visibility)
     player = game.join("p1", "Ann")
     for seat in ("p2", "p3", "p4"):
         game.join(seat, f"Player {seat}")
     game.start()
+    return game, player
+
+
+@contextmanager
+def _deleting_games_over_after(app: FastAPI, days: int) -> Iterator[None]:
+    """The server as if SEVENS_DELETE_GAMES_OVER_DAYS were ``days``."""
+    kept = app.state.settings
+    app.state.settings = kept.model_copy(update={"delete_games_over_days": days})
+    try:
+        yield
+    finally:
+        app.state.settings = kept  # the app serves the whole session's tests
+
+
+@pytest.mark.parametrize("visibility", ["public", "private"])
+def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAPI, visibility: str) -> None:
+    game, player = _started(app, "Gone cup", visibility)
     team = game.my_teams("p1")[0]
     page = player.get(f"{game.base}/play").text
     sent = {**_form_of(page, team), "force": "30", "flair": "12", "action": "ready"}
@@ -102,11 +121,7 @@ def test_the_seat_mark_cannot_be_made_by_the_browser_to_learn_whether_a_private_
 def test_the_seat_mark_of_one_game_is_not_believed_for_another(app: FastAPI) -> None:
     """A browser playing in two games: the mark on one game's order form, sent for the other once
     that one is deleted, is not that game's, so the answer is the page of no game."""
-    kept = host_game(app, name="Kept cup")
-    player = kept.join("p1", "Ann")
-    for seat in ("p2", "p3", "p4"):
-        kept.join(seat, f"Player {seat}")
-    kept.start()
+    kept, player = _started(app, "Kept cup")
     gone = host_game(app, name="Gone cup", visibility="private")
     joined = post_form(player, gone.invites["p1"].split("testserver", 1)[1], {"name": "Ann"})
     assert joined.status_code == 303, joined.text
@@ -124,20 +139,12 @@ def test_an_order_sent_after_the_tidy_deleted_the_game_does_not_blame_the_organi
     """On a server that deletes games over for 30 days (SEVENS_DELETE_GAMES_OVER_DAYS), an order
     form left open while the game ended and then went with the tidy is not told its organiser
     deleted it; one whose page is younger than that is (the tidy cannot have deleted it yet)."""
-    kept = app.state.settings
-    app.state.settings = kept.model_copy(update={"delete_games_over_days": 30})
-    try:
+    with _deleting_games_over_after(app, 30):
         _tidied_and_deleted(app, clock)
-    finally:
-        app.state.settings = kept  # the app serves the whole session's tests
 
 
 def _tidied_and_deleted(app: FastAPI, clock: FakeClock) -> None:
-    game = host_game(app, name="Old cup")
-    player = game.join("p1", "Ann")
-    for seat in ("p2", "p3", "p4"):
-        game.join(seat, f"Player {seat}")
-    game.start()
+    game, player = _started(app, "Old cup")
     team = game.my_teams("p1")[0]
     sent = {**_form_of(player.get(f"{game.base}/play").text, team), "force": "3", "flair": "0", "action": "save"}
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
@@ -153,11 +160,7 @@ def _tidied_and_deleted(app: FastAPI, clock: FakeClock) -> None:
     ) in answer.text
 
     # A form of a page made less than 30 days before: only its organiser can have deleted it.
-    fresh = host_game(app, name="New cup")
-    fresh_player = fresh.join("p1", "Ann")
-    for seat in ("p2", "p3", "p4"):
-        fresh.join(seat, f"Player {seat}")
-    fresh.start()
+    fresh, fresh_player = _started(app, "New cup")
     team = fresh.my_teams("p1")[0]
     sent = {**_form_of(fresh_player.get(f"{fresh.base}/play").text, team), "force": "3", "flair": "0"}
     clock.advance(days=29)
@@ -181,21 +184,13 @@ def test_a_seat_mark_with_a_time_not_in_ascii_digits_is_the_page_of_no_game(app:
 
 def test_a_server_that_deletes_games_a_day_after_says_one_day(app: FastAPI, clock: FakeClock) -> None:
     """SEVENS_DELETE_GAMES_OVER_DAYS=1: the answer to a form left open says "1 day", not "1 days"."""
-    kept = app.state.settings
-    app.state.settings = kept.model_copy(update={"delete_games_over_days": 1})
-    try:
-        game = host_game(app, name="Short cup")
-        player = game.join("p1", "Ann")
-        for seat in ("p2", "p3", "p4"):
-            game.join(seat, f"Player {seat}")
-        game.start()
+    with _deleting_games_over_after(app, 1):
+        game, player = _started(app, "Short cup")
         team = game.my_teams("p1")[0]
         sent = {**_form_of(player.get(f"{game.base}/play").text, team), "force": "3", "flair": "0"}
         assert post_form(game.organiser, f"{game.base}/end").status_code == 303
         clock.advance(days=2)
         assert tidy(app.state.sessionmaker, now=clock(), keeping=Keeping(unused_bot_days=60, games_over_days=1)) >= 1
         answer = player.post(f"{game.base}/orders", data=sent)
-    finally:
-        app.state.settings = kept  # the app serves the whole session's tests
     assert answer.status_code == 404, answer.text
     assert "(it deletes a game 1 day after it is over, and the page of this form was made on " in answer.text

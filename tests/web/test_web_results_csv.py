@@ -11,7 +11,7 @@ import io
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from web.web_helpers import host_game, new_client
+from web.web_helpers import Hosted, host_game, new_client
 
 # Display names a spreadsheet would run as formulas if written bare (OWASP's CSV injection).
 FORMULA_NAMES = {"p1": '=HYPERLINK("http://evil.example","x")', "p2": "+1+1", "p3": "-2+3", "p4": "@SUM(1)"}
@@ -26,12 +26,19 @@ def _rows(response) -> list[dict[str, str]]:  # type: ignore[no-untyped-def]
     return list(csv.DictReader(io.StringIO(text[1:], newline="")))
 
 
-def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAPI) -> None:
-    game = host_game(app, hours="0", name="Club cup")
-    for seat, name in FORMULA_NAMES.items():
-        game.join(seat, name)
+def _played(app: FastAPI, name: str, names: dict[str, str], *turns: int) -> Hosted:
+    """A game of ``name`` whose seats ``names`` joined, started and resolved through ``turns``."""
+    game = host_game(app, hours="0", name=name)
+    for seat, manager in names.items():
+        game.join(seat, manager)
     game.start()
-    game.resolve(*range(1, 6))  # nobody orders: the autopilots play every turn to the final
+    game.resolve(*turns)
+    return game
+
+
+def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAPI) -> None:
+    # Nobody orders: the autopilots play every turn to the final.
+    game = _played(app, "Club cup", FORMULA_NAMES, *range(1, 6))
     spectator = new_client(app)
     view = spectator.get(f"/api/v1/games/{game.public_id}").json()
     assert view["status"] == "finished"
@@ -79,11 +86,7 @@ def test_a_finished_games_standing_and_matches_as_csv_match_its_view(app: FastAP
 
 
 def test_no_csv_holds_anything_of_the_open_turn(app: FastAPI) -> None:
-    game = host_game(app, hours="0", name="Half-played cup")
-    for seat, name in FORMULA_NAMES.items():
-        game.join(seat, name)
-    game.start()
-    game.resolve(1)
+    game = _played(app, "Half-played cup", FORMULA_NAMES, 1)
     team = game.my_teams("p1")[0]
     # An order for turn 2 nobody has played yet: its figures are nowhere in a download.
     assert game.order("p1", team, 7, 0, action="ready").status_code == 303
@@ -149,11 +152,7 @@ FULL_WIDTH_NAMES = {"p1": "\uff1dHYPERLINK(\"http://evil.example\")", "p2": "\uf
 
 
 def test_full_width_formula_signs_are_text_too(app: FastAPI) -> None:
-    game = host_game(app, hours="0", name="Wide cup")
-    for seat, name in FULL_WIDTH_NAMES.items():
-        game.join(seat, name)
-    game.start()
-    game.resolve(1)
+    game = _played(app, "Wide cup", FULL_WIDTH_NAMES, 1)
     spectator = new_client(app)
     matches = _rows(spectator.get(f"{game.base}/matches.csv"))
     assert {r["home manager"] for r in matches} | {r["away manager"] for r in matches} == {
