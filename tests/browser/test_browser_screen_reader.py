@@ -337,3 +337,34 @@ def test_the_big_screen_says_its_news_and_not_its_wake_lock(server: str, chromiu
     expect(page.locator("#wake-note")).not_to_have_text("")
     expect(page.get_by_role("status").filter(has_text="screen")).to_have_count(0)
     page.context.close()
+
+
+# A word, a space, then a sign: how Chromium joins a hidden (positioned) span to the text after it.
+_STRAY = re.compile(r"\w [,.;:)]")
+
+
+def test_a_sign_after_hidden_words_is_heard_without_a_space_before_it(server: str, chromium: Any) -> None:
+    """The hidden words of a score or a throw are in a positioned span, which the browser reads as a
+    block of its own: the sign after it came out with a space before it, "58 to 40 ." in the final
+    standing, "FLAIR 5 and 5 , 1 and 6" in the match reports' dice, "Autopilot of Fiji :" on the
+    order form. The sign is now said inside the hidden words, and still shown where it was."""
+    page, _ = _bots_play_a_whole_game(chromium, server, "Comma ears cup")
+    for part in ("#standing", "section.matches, article.match"):
+        heard = "\n".join(el.aria_snapshot() for el in page.locator(part).all())
+        assert heard and not _STRAY.search(heard), (part, _STRAY.findall(heard))
+    dice = page.locator("article.match td.dice").all()
+    assert any(" and " in d.aria_snapshot() and "," in d.aria_snapshot() for d in dice)  # a throw of two dice
+    assert any(re.search(r"\d-\d, \d-\d", on_screen(d)) for d in dice)  # as shown: "5-5, 1-6"
+    assert any(re.search(r"\d+-\d+\.$", on_screen(td).strip()) for td in page.locator("#standing tbody td").all())
+    page.context.close()
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Colon ears cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    summary = page.locator("details.autopilot-box summary").first
+    assert not _STRAY.search(summary.aria_snapshot()), summary.aria_snapshot()
+    assert re.search(r"Autopilot of [\w ]+: ", summary.aria_snapshot()), summary.aria_snapshot()
+    assert on_screen(summary).startswith("Autopilot: ")
+    page.context.close()
+

@@ -177,8 +177,9 @@ def _fold(page: str, team: str) -> tuple[bool, str]:
     found = re.search(rf'<details class="autopilot-box" id="autopilot-box-{team}"( open)?>\s*<summary>(.*?)</summary>', page, re.S)
     assert found is not None, team
     name = re.search(rf'data-team="{team}" data-name="([^"]+)"', page)
-    assert name is not None and f'<span class="visually-hidden"> of {name.group(1)}</span>' in found.group(2)
-    return found.group(1) is not None, _words(found.group(2).replace(f" of {name.group(1)}", ""))
+    hidden = f'<span class="visually-hidden"> of {name.group(1)}:</span>' if name else ""
+    assert name is not None and hidden in found.group(2)
+    return found.group(1) is not None, _words(found.group(2).replace(hidden, ""))
 
 
 def test_the_autopilot_controls_are_folded_until_the_player_changes_them(app: FastAPI) -> None:

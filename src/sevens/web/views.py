@@ -230,6 +230,7 @@ def bdi(name: object) -> Markup:
 
 
 _SCORE = re.compile(r"(?<![\w-])(\d+)-(\d+)(?![\w-])")
+_AFTER_SCORE = ".,;:!?)"
 
 
 def scores_said(text: object) -> Markup:
@@ -238,7 +239,7 @@ def scores_said(text: object) -> Markup:
     51"), a score no longer. The same hidden words as the templates' ``said`` macro.
 
     >>> scores_said("Fiji win 29-10, won on tries 3-1 <b>")  # doctest: +NORMALIZE_WHITESPACE
-    Markup('Fiji win <span aria-hidden="true">29-10</span><span class="visually-hidden"> 29 to 10</span>,
+    Markup('Fiji win <span aria-hidden="true">29-10,</span><span class="visually-hidden"> 29 to 10,</span>
     won on tries <span aria-hidden="true">3-1</span><span class="visually-hidden"> 3 to 1</span> &lt;b&gt;')
     >>> scores_said("t4-m1 and U-20 keep their hyphens")
     Markup('t4-m1 and U-20 keep their hyphens')
@@ -247,9 +248,12 @@ def scores_said(text: object) -> Markup:
     said = [escape(parts[0])]
     for at in range(1, len(parts), 3):
         a, b, rest = parts[at], parts[at + 1], parts[at + 2]
+        # A sign right after the score goes into both spans (as the macro's ``after``): the hidden
+        # span is positioned, read as a block of its own, and "58-40." was heard "58 to 40 .".
+        after = rest[: len(rest) - len(rest.lstrip(_AFTER_SCORE))]
         said.append(
-            Markup('<span aria-hidden="true">%s-%s</span><span class="visually-hidden"> %s to %s</span>%s')
-            % (a, b, a, b, rest)
+            Markup('<span aria-hidden="true">%s-%s%s</span><span class="visually-hidden"> %s to %s%s</span>%s')
+            % (a, b, after, a, b, after, rest[len(after) :])
         )
     return Markup("").join(said)
 
