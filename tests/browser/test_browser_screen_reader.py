@@ -368,3 +368,23 @@ def test_a_sign_after_hidden_words_is_heard_without_a_space_before_it(server: st
     assert on_screen(summary).startswith("Autopilot: ")
     page.context.close()
 
+
+def test_the_odds_messages_on_the_order_form_are_heard_once(server: str, chromium: Any) -> None:
+    """sr3 made the odds' sentence heard once; the messages shown instead of odds (an order the
+    team cannot pay, "Type FORCE and FLAIR points ...") were still in the accessibility tree twice,
+    in the output and in the live region that announces them. Each is heard once now, and shown."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Refusal ears cup", hours="24")
+    visit(page, organise.removesuffix("/organise") + "/play")
+    form = page.locator("form.order-form").first
+    expect(form.locator("output.odds")).to_contain_text("Type FORCE and FLAIR points")
+    assert form.aria_snapshot().count("Type FORCE and FLAIR points") == 1, form.aria_snapshot()
+    type_order(form, 1000, 9)
+    expect(form.locator("output.odds")).to_contain_text("R3:")
+    expect(form.locator(".odds-said")).to_contain_text("R3:")
+    assert form.aria_snapshot().count("R3:") == 1, form.aria_snapshot()
+    page.context.close()
+

@@ -197,7 +197,14 @@ function describe(data, team, last) {
 // The table is rebuilt at every keystroke; a screen reader is told only its first sentence (the
 // expected points, or why there are no odds), through a live region that stays in place.
 function show(out, content, failed) {
-  out.replaceChildren(typeof content === "string" ? document.createTextNode(content) : content);
+  // A message alone (why there are no odds, or what to type) is hidden from screen readers here as
+  // the odds' sentence is: the live region below says it, and it was heard twice.
+  var shown = content;
+  if (typeof content === "string") {
+    shown = element("span", content);
+    shown.setAttribute("aria-hidden", "true");
+  }
+  out.replaceChildren(shown);
   out.classList.toggle("error", failed);
   scrollBoxes(out);
   var said = out.parentNode.querySelector(".odds-said");
