@@ -388,3 +388,19 @@ def test_the_odds_messages_on_the_order_form_are_heard_once(server: str, chromiu
     assert form.aria_snapshot().count("R3:") == 1, form.aria_snapshot()
     page.context.close()
 
+
+def test_the_rematch_invites_say_whose_seat_each_link_opens(server: str, chromium: Any) -> None:
+    """A rematch of a game nobody sat in listed its invite links as "1", "2", ...: the list's
+    numbers alone, so a listener could not tell which link to send to whom. Each line now says
+    its seat (and the name it had, where it had one: the teams are drawn at the start) and that it
+    is an invite link."""
+    page, base = _bots_play_a_whole_game(chromium, server, "Rematch ears cup")
+    visit(page, base + "/organise")
+    page.click("#rematch button")
+    lines = page.locator("#invites > li")
+    assert lines.count() >= 2
+    for n, line in enumerate(lines.all(), start=1):
+        heard = line.aria_snapshot()
+        assert re.search(rf'text: "Seat {n}, invite link:"\n\s*- code: http', heard), heard
+    page.context.close()
+

@@ -228,7 +228,7 @@ def _a_whole_game_through_the_proxy(site: str) -> None:
         "csrf": _csrf(home.text), "name": "Cup", "arrangement": "4-8-2", "deadline_hours": "0",
         "default_bot": "even", "visibility": "public",
     })
-    invites = dict(re.findall(r'data-player="(p\d+)"><code class="invite">([^<]+)<', created.text))
+    invites = dict(re.findall(r'data-player="(p\d+)">.*?<code class="invite">([^<]+)<', created.text))
     assert len(invites) == 4 and all(link.startswith(site + "/join/") for link in invites.values())
     organise_url = re.search(r'id="to-organise" href="([^"]+)"', created.text)
     assert organise_url is not None

@@ -163,7 +163,7 @@ def host_game(
     assert response.status_code == 201, response.text
     page = response.text
     organiser_link = re.search(r'id="organiser-link">([^<]+)<', page)
-    invites = dict(re.findall(r'data-player="(p\d+)"><code class="invite">([^<]+)<', page))
+    invites = dict(re.findall(r'data-player="(p\d+)">.*?<code class="invite">([^<]+)<', page))
     public_id = re.search(r'href="/games/([\w-]+)/organise"', page)
     assert organiser_link and public_id and invites
     return Hosted(app, public_id.group(1), organiser, organiser_link.group(1), invites)
