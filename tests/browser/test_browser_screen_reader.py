@@ -404,3 +404,18 @@ def test_the_rematch_invites_say_whose_seat_each_link_opens(server: str, chromiu
         assert re.search(rf'text: "Seat {n}, invite link:"\n\s*- code: http', heard), heard
     page.context.close()
 
+
+def test_the_dots_between_links_are_not_read(server: str, chromium: Any) -> None:
+    """The links atop the game's, the player's and the organiser's pages were separated by " · ",
+    read "middle dot" by a screen reader set to say signs. The dot is shown still, and not read."""
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Dot ears cup", hours="24")
+    base = organise.removesuffix("/organise")
+    for address in (base, base + "/play", organise):
+        visit(page, address)
+        bar = page.locator("nav.links")
+        assert " · " in on_screen(bar), (address, on_screen(bar))
+        assert "·" not in bar.aria_snapshot(), (address, bar.aria_snapshot())
+        assert bar.get_by_role("link").count() >= 3
+    page.context.close()
