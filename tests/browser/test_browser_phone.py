@@ -529,7 +529,8 @@ def test_a_match_report_with_a_long_flair_option_fits_a_phone(
     long_team = record["turns"][0]["matches"][0]["home"]  # its team's page has the report too
     for url in (base, f"{base}/play", organise, f"{base}/teams/{long_team}"):
         visit(page, url)
-        long_option = page.locator(".report td.dice .part", has_text=", ".join(["1-1 1 and 1"] * (LONG_OPTION - 1)))  # shown, then said
+        # Each throw shown, then said, the comma after it in both (sr4: no space before it when heard).
+        long_option = page.locator(".report td.dice .part", has_text=" ".join(["1-1, 1 and 1,"] * (LONG_OPTION - 1)))
         expect(long_option).to_have_count(1)
         settled(page)  # the player's page measured with its odds' tables in, which come after load
         wide, widest = _loaded_width(page)
