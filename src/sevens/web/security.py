@@ -330,7 +330,7 @@ def session_csrf(session: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def seat_form_proof(request: Request, public_id: str, team: str = "", team_name: str = "") -> str:
+def seat_form_proof(request: Request, public_id: str, team: str, team_name: str) -> str:
     """What a player's order form of game ``public_id`` carries to show, should the game be
     deleted before it is sent, that this browser was shown that form (its seat's page), for team
     ``team`` named ``team_name``, at the time it says: an HMAC of the session secret, the game, the
