@@ -143,6 +143,9 @@ def test_a_sixteen_player_evening_on_the_big_screen_waits_by_name_and_crowns_its
                 said = api.put(f"/api/v1/games/{game}/orders/{team}", headers=h, json={"turn": turn, "force": 6, "flair": 6, "ready": True})
                 assert said.status_code == 200, said.text
             last, (name, player) = playing[-1], teams[playing[-1][1]]
+            # the turn first: the last team of one turn can be the last of the next, and the page of
+            # the turn before then already shows its name waiting, so the reload must come first
+            expect(organiser.locator("#turn")).to_have_text(re.compile(f"^{turn} of 6"), timeout=20000)
             expect(organiser.locator("#waiting h2")).to_have_text("Waiting for 1 team", timeout=20000)
             expect(organiser.locator("#waiting li")).to_have_text(f"{name} ({player})")
             expect(organiser.locator("#fixtures h2")).to_have_text(f"This turn's matches ({stage})")
