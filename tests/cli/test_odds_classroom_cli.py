@@ -349,3 +349,15 @@ def test_every_split_gives_the_same_figures_under_the_same_names_in_csv_json_and
         assert split["expected_points"] == float(Fraction(split["expected_points_exact"]))
         assert re.search(rf"│\s+{split['force']} │\s+{split['flair']} │\s+{re.escape(split['expected_points_exact'])} │"
                          rf"\s+{row['win']} │\s+{row['draw']} │\s+{row['loss']} │\s+{row['win_plus_half_draw']} │", table)
+
+
+def test_knockout_steps_in_json_are_spelt_as_expected_lines_spells_them() -> None:
+    # win_by_exact and loss_by_exact had the key "drop goals" where expected_lines (and every other
+    # JSON of sevens) says "drop_goals"; "drop_goals" is now there, and "drop goals" kept beside it
+    # with the same figure until 0.2, so that a script written against 0.1.0 keeps working.
+    data = json.loads(_run("--force", "6", "--vs-flair", "6", "--fractions", "--knockout", "--json"))
+    for key in ("win_by_exact", "loss_by_exact"):
+        steps = data[key]
+        assert set(steps) - {"drop goals"} == {"points", *data["expected_lines"]} - {"penalties"}, steps
+        assert steps["drop_goals"] == steps["drop goals"]
+    assert Fraction(data["win_exact"]) == sum(Fraction(v) for k, v in data["win_by_exact"].items() if k != "drop goals")

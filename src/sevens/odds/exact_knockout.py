@@ -28,7 +28,7 @@ from sevens.odds.polynomial import multiply
 from sevens.odds.tables import flair_tables, force_die
 from sevens.rules import MAX_ORDER_POINTS, Line, Order
 
-__all__ = ["MOST_KNOCKOUT_POINTS", "STEPS", "WHY_NOT_BOTH_FLAIR", "ExactKnockout", "exact_knockout"]
+__all__ = ["MOST_KNOCKOUT_POINTS", "STEPS", "STEP_KEYS", "WHY_NOT_BOTH_FLAIR", "ExactKnockout", "exact_knockout"]
 
 WHY_NOT_BOTH_FLAIR = (
     "under count-back two orders that both have FLAIR have chances that are not fractions (a level "
@@ -72,8 +72,23 @@ class ExactKnockout:
 
     def to_dict(self) -> dict[str, str | dict[str, str]]:
         return {"win": str(self.win), "level": str(self.level), "loss": str(self.loss),
-                "win_by": {step: str(p) for step, p in zip(STEPS, self.win_by, strict=True)},
-                "loss_by": {step: str(p) for step, p in zip(STEPS, self.loss_by, strict=True)}}
+                "win_by": _by_step(self.win_by), "loss_by": _by_step(self.loss_by)}
+
+
+# The JSON keys of count-back's steps, spelt as ``expected_lines`` spells them. "drop goals", the
+# only one spelt otherwise, was the key in sevens 0.1.0: it stays beside "drop_goals", so that a
+# script reading it keeps working, until 0.2 (docs/odds.md says so).
+STEP_KEYS = ("points", "tries", "conversions", "drop_goals")
+_DEPRECATED_STEP_KEYS = {"drop_goals": "drop goals"}
+
+
+def _by_step(chances: tuple[Fraction, Fraction, Fraction, Fraction]) -> dict[str, str]:
+    out = {}
+    for key, p in zip(STEP_KEYS, chances, strict=True):
+        out[key] = str(p)
+        if key in _DEPRECATED_STEP_KEYS:
+            out[_DEPRECATED_STEP_KEYS[key]] = str(p)
+    return out
 
 
 def _packed(pairs: list[tuple[Line, Fraction]], stride: int, keep: int) -> tuple[list[int], int]:
