@@ -361,3 +361,15 @@ def test_knockout_steps_in_json_are_spelt_as_expected_lines_spells_them() -> Non
         assert set(steps) - {"drop goals"} == {"points", *data["expected_lines"]} - {"penalties"}, steps
         assert steps["drop_goals"] == steps["drop goals"]
     assert Fraction(data["win_exact"]) == sum(Fraction(v) for k, v in data["win_by_exact"].items() if k != "drop goals")
+
+
+def test_every_split_table_calls_the_mean_what_the_order_table_and_the_json_call_it() -> None:
+    # The column was "mean points" where the one-order table's row, the JSON and the CSV say
+    # expected points (expected_points, expected_points_exact): one figure, one name.
+    table = _run("--every-split", "12", "--vs-force", "6", "--vs-flair", "6")
+    heads = [line for line in table.splitlines() if line.startswith("┃")]
+    cells = [" ".join(words) for words in zip(*([c.strip() for c in line.strip("┃").split("┃")] for line in heads),
+                                               strict=True)]
+    assert [" ".join(cell.split()) for cell in cells] == [
+        "FORCE", "FLAIR", "expected points", "win", "draw", "loss", "win + draw/2"], cells
+    assert "expected points" in _run("--force", "12")

@@ -334,7 +334,7 @@ def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> 
         return
     console = ResultsConsole()
     table = _fitted(f"Every split of {total} v {_name(vs)}, group rules, FLAIR rising",
-                    ["FORCE", "FLAIR", "mean points", "win", "draw", "loss", "win + draw/2"],
+                    ["FORCE", "FLAIR", "expected points", "win", "draw", "loss", "win + draw/2"],
                     [[str(o.force), str(o.flair), str(m), decimal(r.win), decimal(r.draw), decimal(r.loss),
                       decimal(r.win + r.draw / 2)] for o, r, m in rows], console.width,
                     caption="exact, rounded to six decimals; --csv or --json for the fractions")
