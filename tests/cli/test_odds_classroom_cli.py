@@ -373,3 +373,18 @@ def test_every_split_table_calls_the_mean_what_the_order_table_and_the_json_call
     assert [" ".join(cell.split()) for cell in cells] == [
         "FORCE", "FLAIR", "expected points", "win", "draw", "loss", "win + draw/2"], cells
     assert "expected points" in _run("--force", "12")
+
+
+def test_per_point_json_gives_its_fractions_under_exact_names_as_every_other_json_does() -> None:
+    # --per-point's fractions were under the bare names (mean: "4/3"), which elsewhere hold floats
+    # (expected_points beside expected_points_exact): a script reading float(part["mean"]) failed.
+    # NAME_exact now holds the fraction; NAME keeps it until 0.2 for scripts written against 0.1.0.
+    one = json.loads(_run("--force", "1", "--json"))
+    force, flair = json.loads(_run("--per-point", "--json"))["parts"]
+    assert Fraction(force["mean_exact"]) == Fraction(one["expected_points_exact"])
+    assert Fraction(force["variance_exact"]) == Fraction(one["variance_exact"])
+    assert Fraction(force["p_zero_exact"]) == Fraction(one["p_zero_exact"])
+    for part in (force, flair):
+        for name in ("mean", "variance", "p_zero", "mean_per_point", "variance_per_point"):
+            assert part[name] == part[f"{name}_exact"], (part, name)
+    assert Fraction(flair["mean_per_point_exact"]) * 3 == Fraction(flair["mean_exact"])

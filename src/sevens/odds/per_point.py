@@ -35,11 +35,14 @@ class PerPoint:
         return self.variance / self.cost
 
     def to_dict(self) -> dict[str, object]:
-        return {
-            "part": self.part, "cost": self.cost,
-            "mean": str(self.mean), "variance": str(self.variance), "p_zero": str(self.p_zero),
-            "mean_per_point": str(self.mean_per_point), "variance_per_point": str(self.variance_per_point),
-        }
+        figures = {"mean": self.mean, "variance": self.variance, "p_zero": self.p_zero,
+                   "mean_per_point": self.mean_per_point, "variance_per_point": self.variance_per_point}
+        # Every other JSON of sevens odds gives a fraction as NAME_exact and NAME as a float; these
+        # gave the fraction under NAME. NAME_exact is there now, and NAME stays the fraction until
+        # 0.2 (when it becomes the float, as elsewhere), so that a script reading it keeps working.
+        return {"part": self.part, "cost": self.cost,
+                **{name: str(value) for name, value in figures.items()},
+                **{f"{name}_exact": str(value) for name, value in figures.items()}}
 
 
 def per_point() -> tuple[PerPoint, PerPoint]:
