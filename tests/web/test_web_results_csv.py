@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import csv
 import io
+import re
+from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -236,3 +239,72 @@ def test_downloads_are_named_after_the_game_and_when(app: FastAPI, clock) -> Non
     longest = host_game(app, hours="0", name=player * 64)
     plain, utf8 = _saved_as(new_client(app).get(f"{longest.base}/matches.csv"))
     assert utf8.startswith(f"sevens-{player}") and len(utf8.encode()) <= 200, len(utf8.encode())
+
+
+def _mapping() -> list[list[str]]:
+    """docs/web.md's table of one match in matches.csv, the API and the record: a row each, the
+    three names (or "-")."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    section = page[page.index("### One match in matches.csv, the API and the record"):]
+    section = section[:section.index("\n### ")]
+    rows = [[cell.strip().strip("`") for cell in line.strip("|").split("|")][:3]
+            for line in section.splitlines() if line.startswith("| ")]
+    assert rows[0] == ["matches.csv", "API", "record"]
+    return rows[2:]
+
+
+def _keys(data: dict[str, Any], prefix: str = "") -> set[str]:
+    """Every key of a JSON object, a nested one's dotted; lists (the dice) are values."""
+    keys: set[str] = set()
+    for key, value in data.items():
+        keys |= _keys(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
+    return keys
+
+
+def _sides(name: str) -> set[str]:
+    return {name.replace("SIDE", side) for side in ("home", "away")} if name != "-" else set()
+
+
+def test_the_docs_name_every_column_of_matches_csv_and_every_key_of_a_match_in_the_api_and_the_record(
+    app: FastAPI,
+) -> None:
+    # A match has three shapes (a CSV line with word headings, the API's home.order, the record's
+    # home_order) and nothing said which column was which key: a script had to guess. Each shape
+    # keeps its names (scripts read them); docs/web.md maps them, and this fails on a rename.
+    game = _played(app, "Names", FORMULA_NAMES, 1)
+    spectator = new_client(app)
+    view = spectator.get(f"/api/v1/games/{game.public_id}").json()
+    record = spectator.get(f"/api/v1/games/{game.public_id}/record").json()
+    header = next(csv.reader(io.StringIO(spectator.get(f"{game.base}/matches.csv").content.decode("utf-8")[1:])))
+    api_turn, record_turn = view["turns"][0], record["turns"][0]
+    api = _keys({k: v for k, v in api_turn.items() if k != "matches"}) | _keys(api_turn["matches"][0])
+    match = dict(record_turn["matches"][0])
+    # The record keeps SCRUM by team id: the page writes that scrum[SIDE].
+    match["scrum"] = {f"[{side}]": match["scrum"][match[side]] for side in ("home", "away")}
+    kept = _keys({k: v for k, v in record_turn.items() if k != "matches"}) | _keys(match)
+    kept = {key.replace(".[", "[") for key in kept}
+    rows = _mapping()
+    assert {n for row in rows for n in _sides(row[0])} == set(header)
+    assert {n for row in rows for n in _sides(row[1])} == api
+    assert {n for row in rows for n in _sides(row[2])} == kept
+    # Every column of the CSV is one of the API's keys too, where the table gives one.
+    for csv_name, api_name, _ in rows:
+        if csv_name != "-" and api_name != "-":
+            for column, key in zip(sorted(_sides(csv_name)), sorted(_sides(api_name)), strict=True):
+                assert column.split()[0] == key.split(".")[0] or column in ("winner", "decided by", "result",
+                                                                             "turn", "stage", "match"), (column, key)
+
+
+def test_the_docs_name_every_column_of_standing_csv_and_the_key_of_the_view_it_comes_from(app: FastAPI) -> None:
+    game = _played(app, "Standing names", FORMULA_NAMES, *range(1, 6))
+    spectator = new_client(app)
+    view = spectator.get(f"/api/v1/games/{game.public_id}").json()
+    header = next(csv.reader(io.StringIO(spectator.get(f"{game.base}/standing.csv").content.decode("utf-8")[1:])))
+    page = " ".join((Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8").split())
+    said = page[page.index("`standing.csv` is the view's `standing`:"):]
+    said = said[:said.index(". ")]
+    named = re.findall(r"`([^`]+)`", said)[2:]
+    assert [n for n in named if "[]." not in n] == header
+    for key in (n for n in named if "[]." in n):
+        listing, field = key.split("[].")
+        assert all(field in entry for entry in view[listing]), key
