@@ -381,3 +381,20 @@ def test_token_checks_answer_as_before(app: FastAPI, route: str) -> None:
     held = send("Bearer not-a-token")
     assert held.status_code == 429 and held.headers["Retry-After"] == "60" and "too many" in held.json()["detail"]
     assert send(f"Bearer {token}").status_code == (409 if route == "order" else 200)  # a right one goes through
+
+
+# What a script reads of a played match and of the odds: its fields said nothing of their units
+# (points or a count? a chance as 0.4 or 40?) nor which key of the game record each is.
+RESULT_MODELS = ("ResolvedTurn", "PlayedMatch", "MatchSide", "Line", "Dice", "OrderValues", "GroupOdds",
+                 "KnockoutOdds", "OddsAnswer")
+
+
+@pytest.mark.parametrize("model", RESULT_MODELS)
+def test_every_field_of_a_match_and_of_the_odds_says_what_it_is(document: dict[str, Any], model: str) -> None:
+    schema = document["components"]["schemas"][model]
+    bare = [name for name, field in schema["properties"].items()
+            if "description" not in field and "$ref" not in field]  # a $ref's model says it
+    assert not bare, (model, bare)
+    for name, field in schema["properties"].items():
+        if name in ("win", "draw", "level", "loss"):
+            assert "from 0 to 1" in field["description"], (model, name)

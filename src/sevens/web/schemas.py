@@ -116,8 +116,8 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
 class OrderValues(BaseModel):
     """FORCE and FLAIR points of an order (R3)."""
 
-    force: int
-    flair: int
+    force: int = Field(description="SCRUM points spent on FORCE dice, one die a point")
+    flair: int = Field(description="SCRUM points spent on FLAIR options, a multiple of 3 (3 an option)")
 
 
 class DraftOrder(OrderValues):
@@ -127,42 +127,52 @@ class DraftOrder(OrderValues):
 
 
 class Line(BaseModel):
-    tries: int
-    conversions: int
-    penalties: int
-    drop_goals: int
-    points: int
+    """What a side scored (R1); the game record's ``home_line`` and ``away_line``."""
+
+    tries: int = Field(description="tries scored, a count (5 points each)")
+    conversions: int = Field(description="conversions, a count (2 points each)")
+    penalties: int = Field(description="penalties, a count (3 points each)")
+    drop_goals: int = Field(description="drop goals, a count (3 points each)")
+    points: int = Field(description="points scored, all of the above added up")
 
 
 class Dice(BaseModel):
+    """Every die a side threw; the game record's ``home_dice`` and ``away_dice``."""
+
     force: list[int] = Field(description="FORCE faces in the order thrown")
     flair: list[list[tuple[int, int]]] = Field(description="per FLAIR option, its throws [a, b] in order")
 
 
 class MatchSide(BaseModel):
-    team: str
-    order: OrderValues
+    """One side of a played match. The game record keeps the same figures under other names
+    (``home_order``, ``home_dice``, ``home_line``, ``scrum``): docs/web.md maps them."""
+
+    team: str = Field(description="the team's id (the view's teams give its name)")
+    order: OrderValues = Field(description="the order it played; the record's home_order/away_order")
     missed: bool = Field(description="no order came in time: the autopilot played it")
-    autopilot: str | None
+    autopilot: str | None = Field(description="the bot that chose the order, if a bot did; null otherwise")
     dice: Dice
     line: Line
-    scrum_before: int
-    scrum_after: int
+    scrum_before: int = Field(description="SCRUM points before the match (R4)")
+    scrum_after: int = Field(description="SCRUM points after it: before, less the order, plus 10 for a win")
 
 
 class PlayedMatch(BaseModel):
-    match: str
+    """A match of a resolved turn; a line of matches.csv and a match of the game record hold the
+    same figures (docs/web.md, "One match in matches.csv, the API and the record")."""
+
+    match: str = Field(description="the match's id, t{turn}-m{k}; the record's id")
     home: MatchSide
     away: MatchSide
-    winner: str | None = Field(description="null for a group draw")
-    decided_by: DecidedBy | None
-    summary: str
+    winner: str | None = Field(description="the winner's team id; null for a group draw")
+    decided_by: DecidedBy | None = Field(description="what decided it (R9); null for a group draw")
+    summary: str = Field(description="the result in words, the winner's figures first, as the record's summary")
 
 
 class ResolvedTurn(BaseModel):
-    turn: int
-    stage: str
-    matches: list[PlayedMatch]
+    turn: int = Field(description="the turn, from 1; the record's number")
+    stage: str = Field(description="group, quarter-final, semi-final or final")
+    matches: list[PlayedMatch] = Field(description="in fixture order")
 
 
 class FormatInfo(BaseModel):
@@ -439,35 +449,37 @@ class AutopilotAnswer(BaseModel):
 class GroupOdds(BaseModel):
     """Group stage: chances against one bot's typical order."""
 
-    bot: str
-    order: OrderValues
-    win: float
-    draw: float
-    loss: float
+    bot: str = Field(description="the bot whose typical order this row is against")
+    order: OrderValues = Field(description="that order")
+    win: float = Field(description="chance of a win, from 0 to 1 (not percent)")
+    draw: float = Field(description="chance of a draw, from 0 to 1")
+    loss: float = Field(description="chance of a loss, from 0 to 1")
 
 
 class KnockoutOdds(BaseModel):
     """Knockout: ``level`` is the chance that every count-back figure is equal too (R9)."""
 
-    bot: str
-    order: OrderValues
-    win: float
-    level: float
-    loss: float
+    bot: str = Field(description="the bot whose typical order this row is against")
+    order: OrderValues = Field(description="that order")
+    win: float = Field(description="chance of a win after count-back, from 0 to 1 (not percent)")
+    level: float = Field(description="chance that every count-back figure is equal too, from 0 to 1")
+    loss: float = Field(description="chance of a loss after count-back, from 0 to 1")
 
 
 class OddsAnswer(BaseModel):
-    team: str
+    team: str = Field(description="the team's id")
     rules: Literal["group", "knockout"] | None = Field(
         description="the match's rules, as `sevens odds --json` names them: 'group' rows have draw, 'knockout' "
         "rows level; null with no match to play"
     )
-    order: OrderValues
-    expected_points: float
-    scrum_left: int
-    opponent: str | None
+    order: OrderValues = Field(description="the draft order the odds are of")
+    expected_points: float = Field(
+        description="the points the draft order expects to score, to 3 decimals, as sevens odds' expected_points"
+    )
+    scrum_left: int = Field(description="the team's SCRUM points after spending the draft order")
+    opponent: str | None = Field(description="the opponent's team id; null with no match to play")
     opponent_bot: str | None = Field(description="the bot of an opponent nobody plays; null otherwise")
-    against: list[GroupOdds] | list[KnockoutOdds]
+    against: list[GroupOdds] | list[KnockoutOdds] = Field(description="a row per bot in the opponent's place")
     assumed_zero: list[Literal["force", "flair"]] = Field(
         description="the sides of the draft left out (the order form: a box still empty), whose odds take them "
         "as 0; an order must name both"
