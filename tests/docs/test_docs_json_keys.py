@@ -99,3 +99,21 @@ def test_each_odds_json_has_the_keys_its_section_lists(name: str) -> None:
     wanted = documented(name, ODDS, command)
     data = printed(command)
     assert flattened(data, wanted) == wanted, (name, command)
+
+
+STANDINGS = sections((ROOT / "docs" / "standings.md").read_text(encoding="utf-8"), "## `sevens table FILE`")
+
+
+def test_the_standings_page_lists_every_key_of_sevens_table_json(tmp_path: Path) -> None:
+    # A complete group of six 0-0 draws: every team level after head-to-head, so lots decide
+    # and the lots' keys are printed too.
+    teams = ["fiji", "samoa", "tonga", "wales"]
+    nil = {"tries": 0, "conversions": 0, "penalties": 0, "drop_goals": 0}
+    results = tmp_path / "results.json"
+    results.write_text(json.dumps({"teams": teams, "matches": [
+        {"home": a, "away": b, "home_line": nil, "away_line": nil} for i, a in enumerate(teams) for b in teams[i + 1:]]}))
+    (name, (command, _)), = STANDINGS.items()
+    wanted = documented(name, STANDINGS, command)
+    data = printed(command.replace("results.json", str(results)))
+    assert data["lots"], data
+    assert flattened(data, wanted) == wanted
