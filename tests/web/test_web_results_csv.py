@@ -246,7 +246,7 @@ def _mapping() -> list[list[str]]:
     three names (or "-")."""
     page = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
     section = page[page.index("### One match in matches.csv, the API and the record"):]
-    section = section[:section.index("\n### ")]
+    section = section[:section.index("\n\n", section.index("| matches.csv"))]  # the first table alone
     rows = [[cell.strip().strip("`") for cell in line.strip("|").split("|")][:3]
             for line in section.splitlines() if line.startswith("| ")]
     assert rows[0] == ["matches.csv", "API", "record"]
@@ -308,3 +308,22 @@ def test_the_docs_name_every_column_of_standing_csv_and_the_key_of_the_view_it_c
     for key in (n for n in named if "[]." in n):
         listing, field = key.split("[].")
         assert all(field in entry for entry in view[listing]), key
+
+
+def test_the_docs_name_every_top_level_key_of_the_game_view_and_of_the_record(app: FastAPI) -> None:
+    # The view's format is the record's tournament, and teams[].manager is a name in one and a seat
+    # id in the other: docs/web.md's second table says which is which, and fails on a rename.
+    game = _played(app, "Top names", FORMULA_NAMES, 1)
+    spectator = new_client(app)
+    view = spectator.get(f"/api/v1/games/{game.public_id}").json()
+    record = spectator.get(f"/api/v1/games/{game.public_id}/record").json()
+    page = (Path(__file__).resolve().parents[2] / "docs" / "web.md").read_text(encoding="utf-8")
+    section = page[page.index("Around the matches, the game view and the record"):page.index("`standing.csv` is the view")]
+    rows = [line.strip("|").split("|")[:2] for line in section.splitlines() if line.startswith("| `") or line.startswith("| - ")]
+    for column, data in ((0, view), (1, record)):
+        named = {key for row in rows for key in re.findall(r"`([^`]+)`", row[column])}
+        shown: set[str] = set()
+        for key, value in data.items():
+            inside = {n.split("[].", 1)[1] for n in named if n.startswith(key + "[].")}
+            shown |= {f"{key}[].{k}" for k in value[0]} if inside else {key}
+        assert shown == named, column
