@@ -74,8 +74,8 @@ def test_an_open_page_says_when_its_game_was_deleted(tmp_path: Path, chromium: A
         _delete_behind_the_page(tmp_path, public_id)
         note = player.locator("#poll-trouble")
         expect(note).to_contain_text(  # polled every 5 s
-            "This page cannot follow the game: the server no longer finds it for this browser: its organiser "
-            "deleted it", timeout=15000
+            "This page cannot follow the game: the server no longer finds it for this browser: it was deleted, by "
+            "its organiser or by the server once it had long been over", timeout=15000
         )
         expect(note).to_have_attribute("role", "alert")
     finally:

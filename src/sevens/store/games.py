@@ -492,7 +492,7 @@ def no_such_game(public_id: str) -> str:
     that the answer does not tell whether a private game exists."""
     return (
         f"no game {quoted(public_id)}; check the link (a private game answers only its players and organiser, "
-        "and a game its organiser deleted is gone for good)"
+        "and a game is gone for good once deleted, by its organiser or by the server when it has long been over)"
     )
 
 

@@ -373,8 +373,10 @@ function mendList(shown, fresh) {
 // page was open on it, so it was deleted (or, private, this browser was signed out of it), and an
 // order typed there would be refused. A 403 or 409 has the page's own answer (it reloads when the
 // game moves on).
-var GAME_NOT_FOUND = "the server no longer finds it for this browser: its organiser deleted it (a deleted game " +
-  "is gone for good, and nothing sent from this page can be saved), or, in a private game, signed this browser out";
+// Not "its organiser deleted it": the server's tidy deletes games long over too, and which it was is not known here.
+var GAME_NOT_FOUND = "the server no longer finds it for this browser: it was deleted, by its organiser or by the " +
+  "server once it had long been over (a deleted game is gone for good, and nothing sent from this page can be " +
+  "saved), or, in a private game, this browser was signed out of it";
 
 function pollTrouble(response) {
   if (response.status === 404) { return Promise.resolve(GAME_NOT_FOUND); }
