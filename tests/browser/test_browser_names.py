@@ -235,3 +235,23 @@ def test_the_name_boxes_count_characters_as_shown_and_say_when_a_name_is_too_lon
     page.click("#join button[type=submit]")  # not held back: the server says what is wrong
     expect(page.locator("#join-error")).to_contain_text("40")
     assert page.input_value("#join-name") == "Jose\u0301 " + flag * 36
+
+
+def test_the_live_count_leaves_out_a_zero_width_space_as_the_server_does(server: str, chromium: Any) -> None:
+    """A Thai name parts its words with zero width spaces, which show nothing: the box counted each
+    ("47 of 40 characters: too long" for a name of 40 as seen), and so did the server. Both count
+    what is seen now, and the name joins."""
+    from playwright.sync_api import expect
+
+    name = "\u200b".join(["\u0e2a\u0e21\u0e0a\u0e32\u0e22"] * 8)  # 40 characters as seen
+    _, _, invites = create_game(chromium, server, "Counted Thai", viewport=VIEWPORT, arrangement="4-8-2", hours="24")
+    page = chromium.new_context(viewport=VIEWPORT).new_page()
+    visit(page, invites[0])
+    page.locator("#join-name").fill(name + "\u0e01")
+    expect(page.locator("#join-name-count")).to_have_text("41 of 40 characters: too long")
+    page.locator("#join-name").fill(name)
+    expect(page.locator("#join-name-count")).to_have_text("40 of 40 characters")
+    page.click("#join button[type=submit]")
+    expect(page).to_have_url(re.compile(r"/play"))
+    expect(page.locator("h1")).to_contain_text(name)
+    page.context.close()

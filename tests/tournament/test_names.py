@@ -14,6 +14,7 @@ from sevens.tournament.names import (
     graphemes,
     name_clash,
     name_key,
+    shown_length,
     skeleton,
 )
 
@@ -216,3 +217,14 @@ def test_a_zero_width_space_between_letters_does_not_tell_two_names_apart() -> N
     assert name_key("A\u200bnn") == name_key("Ann")
     assert name_clash("A\u200bnn", taken=["Ann"]) == Clash("Ann", None, "")
     assert name_key("\u1828\u1822\u182d\u1824\u1837\u180e\u1820") == name_key("\u1828\u1822\u182d\u1824\u1837\u1820")
+
+
+def test_a_zero_width_space_between_words_is_not_counted_toward_the_limit() -> None:
+    """It shows nothing: a Thai name of 40 characters as seen, its words parted by zero width
+    spaces, was refused as 47 characters long (each space counted as one)."""
+    word = "\u0e2a\u0e21\u0e0a\u0e32\u0e22"  # five characters as seen
+    name = "\u200b".join([word] * 8)
+    assert shown_length(name) == 40
+    assert clean_name(name, what="the name", limit=40) == name
+    with pytest.raises(NameRefused, match=r"^the name is 41 characters long; keep it to 40$"):
+        clean_name(name + "\u0e01", what="the name", limit=40)

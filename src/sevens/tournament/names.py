@@ -44,6 +44,7 @@ __all__ = [
     "clean_name",
     "cut_name",
     "graphemes",
+    "shown_length",
     "kept_form",
     "name_clash",
     "name_key",
@@ -321,6 +322,18 @@ def graphemes(text: str) -> list[str]:
     return ["".join(cluster) for cluster in clusters]
 
 
+def shown_length(text: str) -> int:
+    """How many characters ``text`` shows: its :func:`graphemes` but those of format characters
+    alone, which draw nothing (the zero width space a Thai or Khmer name puts between words, and
+    Mongolian's vowel separator). A name's limit counts these: one need not shorten "ภาษา\u200bไทย"
+    for a space nobody sees. The name boxes' live count (app.js) counts alike.
+
+    >>> shown_length("\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"), len(graphemes("\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"))
+    (7, 8)
+    """
+    return sum(1 for shown in graphemes(text) if not all(unicodedata.category(c) == "Cf" for c in shown))
+
+
 def cut_name(name: str, limit: int, points: int) -> str:
     """The longest start of ``name`` of at most ``limit`` characters (:func:`graphemes`) and
     ``points`` code points: cut between two characters as shown, never inside a flag or an emoji.
@@ -388,7 +401,7 @@ def clean_name(value: str, *, what: str, limit: int, points: int | None = None) 
     Args:
         value: the name as typed or sent.
         what: how the message names it ("your display name").
-        limit: the most characters, as a reader counts them (:func:`graphemes`), the kept name may have.
+        limit: the most characters, as a reader counts them (:func:`shown_length`), the kept name may have.
         points: the most code points it may have, for the store; :data:`POINTS_PER_CHARACTER` times
             ``limit`` unless given.
 
@@ -418,7 +431,7 @@ def clean_name(value: str, *, what: str, limit: int, points: int | None = None) 
             f"{what} stacks {marks} combining marks on one character {_where(name, at)}; "
             f"keep it to {MAX_MARKS} a character"
         )
-    shown = len(graphemes(name))
+    shown = shown_length(name)
     if shown > limit:
         raise NameRefused(f"{what} is {shown} characters long; keep it to {limit}")
     points = POINTS_PER_CHARACTER * limit if points is None else points

@@ -922,10 +922,15 @@ function copyButtons() {
 // as the server counts a name: a box's maxlength is in UTF-16 units, past the cap for most text,
 // so someone typing emoji could not tell where the cap was. It never stops a name being sent: the
 // server judges, and says what is too long. Where there is no Intl.Segmenter it counts code points.
+// A character of format characters alone (the zero width space between Thai or Khmer words) shows
+// nothing, and is not counted, as the server does not (names.shown_length).
 function characterCounts() {
   var segmenter = window.Intl && Intl.Segmenter ? new Intl.Segmenter(undefined, { granularity: "grapheme" }) : null;
+  var unseen = /^\p{Cf}+$/u;
   function count(text) {
-    return Array.from(segmenter ? segmenter.segment(text) : text).length;
+    return Array.from(segmenter ? segmenter.segment(text) : text, function (part) {
+      return typeof part === "string" ? part : part.segment;
+    }).filter(function (shown) { return !unseen.test(shown); }).length;
   }
   document.querySelectorAll("input[data-count]").forEach(function (box) {
     var most = Number(box.dataset.count), timer = null;
