@@ -282,7 +282,7 @@ def test_the_bracket_and_the_standing_are_heard_in_order_with_scores_as_scores(s
     # The team page's list of matches.
     visit(page, server + str(page.locator("#standing a[href*='/teams/']").first.get_attribute("href")))
     listed = page.locator("#team-matches ol").aria_snapshot()
-    assert not _SCORE.search(listed) and re.search(r"\d+ to \d+ · order", listed), listed
+    assert not _SCORE.search(listed) and re.search(r"\d+ to \d+ order", listed), listed
     # The big screen: no match reports there, so no link to one; its results read as scores too.
     visit(page, base + "?screen=1")
     expect(page.locator("#big-screen section.bracket")).to_be_visible()
@@ -418,4 +418,60 @@ def test_the_dots_between_links_are_not_read(server: str, chromium: Any) -> None
         assert " · " in on_screen(bar), (address, on_screen(bar))
         assert "·" not in bar.aria_snapshot(), (address, bar.aria_snapshot())
         assert bar.get_by_role("link").count() >= 3
+    page.context.close()
+
+
+def _words(locator: Any) -> str:
+    """What ``locator`` is heard to say: its aria snapshot without the links' addresses."""
+    return "\n".join(line for line in locator.aria_snapshot().splitlines() if "- /url:" not in line)
+
+
+def test_versus_the_turns_and_the_match_ids_are_heard_in_words(server: str, chromium: Any) -> None:
+    """Shown "Ireland v Fiji", "Turn 5 · Final" and "t5-m1", they were heard "Ireland v Fiji" (the
+    letter), "Turn 5 middle dot Final" and "t 5 minus m 1"; the team page's "18 FLAIR, bot ..." was
+    heard "18 FLAIR , bot" and its dots between parts "middle dot". Heard now: "versus", "Turn 5,
+    Final", "turn 5, match 1", and the dots between a side's dice not at all; the screen shows
+    what it showed."""
+    page, base = _bots_play_a_whole_game(chromium, server, "Versus ears cup")
+    glyphs = re.compile(r"\bv\b|·|t\d+-m\d+")
+    reports = page.locator("section.reports")
+    shown = on_screen(reports)
+    assert re.search(r"Turn \d+ · \w", shown) and re.search(r"t\d+-m\d+: .+ v .+ — ", shown), shown
+    turns = reports.locator("h3")
+    for heading in turns.all():
+        assert re.fullmatch(r'- heading "Turn \d+, \w[\w -]*" \[level=3\]', heading.aria_snapshot().strip()), heading.aria_snapshot()
+    for heading in reports.locator("article.match h4").all():
+        heard = _words(heading)
+        assert not glyphs.search(heard), heard
+        assert re.search(r'heading "turn \d+, match \d+: .+ versus .+ — ', heard), heard
+    dice = reports.locator("td.dice")
+    assert any(" · " in on_screen(d) for d in dice.all()) and not any("·" in d.aria_snapshot() for d in dice.all())
+    bracket = page.locator("section.bracket")
+    assert " v " in on_screen(bracket)
+    heard = _words(bracket)
+    assert not glyphs.search(heard) and heard.count("versus") == 3, heard
+    # A team's page: its list of matches.
+    visit(page, server + str(page.locator("#standing a[href*='/teams/']").first.get_attribute("href")))
+    listed = page.locator("#team-matches ol")
+    assert re.search(r": v .+ · order .+ · SCRUM", on_screen(listed)), on_screen(listed)
+    heard = _words(listed)
+    assert not glyphs.search(heard) and not _STRAY.search(heard), (glyphs.findall(heard), _STRAY.findall(heard))
+    assert re.search(r'link "Turn \d+, \w', heard) and '": versus ' in heard and re.search(r"FLAIR, \S", heard), heard
+    page.context.close()
+
+    # A game being played: this turn's matches on its page, the big screen and the order form.
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Fixture ears cup", hours="24")
+    base = organise.removesuffix("/organise")
+    for address in (base, base + "?screen=1"):
+        visit(page, address)
+        fixtures = page.locator("#fixtures ul")
+        assert " v " in on_screen(fixtures), on_screen(fixtures)
+        heard = _words(fixtures)
+        assert not glyphs.search(heard) and "versus" in heard, (address, heard)
+    visit(page, base + "/play")
+    told = page.locator("article.my-team p", has_text="against").first
+    assert re.match(r"Turn 1, match t1-m\d+: against", on_screen(told)), on_screen(told)
+    assert re.search(r"Turn 1, match \d+: against", told.aria_snapshot()), told.aria_snapshot()
     page.context.close()

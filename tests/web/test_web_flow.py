@@ -203,7 +203,7 @@ def test_orders_then_all_ready_resolves(hosted: Hosted) -> None:
             assert hosted.order(pid, t, 12, 6, action="ready").status_code == 303
     assert hosted.turn() == 2
     public = hosted.organiser.get(hosted.base).text
-    assert "Turn 1 · group" in public and "12+6" in public
+    assert "Turn 1 · group" in on_screen(public) and "12+6" in on_screen(public)
 
 
 def test_whole_game_record_verifies(hosted: Hosted, tmp_path: Path) -> None:
@@ -720,7 +720,7 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
     listed = re.findall(r'<tr id="house-([\w-]+)">', page)
     mine = game.my_teams("p1")
     assert len(listed) == 13 and not set(listed) & set(mine)
-    seat_and_bot = r'<span class="house-seat">group [A-D] · {}</span></td>\n<td><span class="house-bot" title="[^"]+">even</span>'
+    seat_and_bot = r'<span class="house-seat">group [A-D] <span class="sep" aria-hidden="true">·</span> {}</span></td>\n<td><span class="house-bot" title="[^"]+">even</span>'
     assert len(re.findall(seat_and_bot.format("house team"), page)) == 4
     assert len(re.findall(seat_and_bot.format(r"Player \d, not claimed"), page)) == 9
 
@@ -967,7 +967,8 @@ def test_the_front_page_lists_a_game_once_for_its_organiser_who_plays_it(app: Fa
     assert both.startswith(f'<a href="{game.base}/play">Both cup</a> (player and organiser, running, ')
     assert 'turn 1: 2 of your orders not ready' in both
     assert both.endswith(
-        f' · <a href="{game.base}/organise" class="organise-link">'
+        # The dot is shown, not read ("middle dot").
+        f' <span class="sep" aria-hidden="true">·</span> <a href="{game.base}/organise" class="organise-link">'
         'organiser page<span class="visually-hidden"> of Both cup</span></a>'
     )
     assert mine[1] == f'<a href="{only.base}/organise">Organised cup</a> (organiser, lobby)'

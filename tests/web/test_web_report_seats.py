@@ -25,7 +25,7 @@ def _reports(game: Hosted) -> dict[int, dict[str, str]]:
     page = new_client(game.app).get(game.base).text
     reports = page.split('<section class="reports">', 1)[1]
     found: dict[int, dict[str, str]] = {}
-    for number, part in re.findall(r"<h3>Turn (\d+) · [^<]*</h3>(.*?)(?=<h3>|</section>)", reports, re.S):
+    for number, part in re.findall(r'<h3>Turn <span aria-hidden="true">(\d+) ·</span>.*?</h3>(.*?)(?=<h3>|</section>)', reports, re.S):
         found[int(number)] = {name: said for name, said in _ROW.findall(part)}
     return found
 

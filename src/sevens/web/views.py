@@ -229,32 +229,44 @@ def bdi(name: object) -> Markup:
     return Markup("<bdi>%s</bdi>") % name
 
 
-_SCORE = re.compile(r"(?<![\w-])(\d+)-(\d+)(?![\w-])")
+_SCORE = re.compile(r"(?<![\w-])(?:(\d+)-(\d+)|t(\d+)-m(\d+))(?![\w-])")
 _AFTER_SCORE = ".,;:!?)"
 
 
 def scores_said(text: object) -> Markup:
     """A text with scores or shared places in it ("France win 60-51", a standing's "3-4"), shown as
     it is, each such pair said to screen readers in words: "60-51" was read "60 minus 51" (or "60
-    51"), a score no longer. The same hidden words as the templates' ``said`` macro.
+    51"), a score no longer. The same hidden words as the templates' ``said`` macro. So is a match
+    id, "t4-m1" read "t 4 minus m 1": "turn 4, match 1", or "1" right after the word "match".
 
     >>> scores_said("Fiji win 29-10, won on tries 3-1 <b>")  # doctest: +NORMALIZE_WHITESPACE
     Markup('Fiji win <span aria-hidden="true">29-10,</span><span class="visually-hidden"> 29 to 10,</span>
     won on tries <span aria-hidden="true">3-1</span><span class="visually-hidden"> 3 to 1</span> &lt;b&gt;')
-    >>> scores_said("t4-m1 and U-20 keep their hyphens")
-    Markup('t4-m1 and U-20 keep their hyphens')
+    >>> scores_said("Turn 4, match t4-m1: U-20 keep their hyphens")  # doctest: +NORMALIZE_WHITESPACE
+    Markup('Turn 4, match <span aria-hidden="true">t4-m1:</span><span class="visually-hidden"> 1:</span>
+    U-20 keep their hyphens')
     """
-    parts = _SCORE.split(str(text))
-    said = [escape(parts[0])]
-    for at in range(1, len(parts), 3):
-        a, b, rest = parts[at], parts[at + 1], parts[at + 2]
+    text = str(text)
+    said = []
+    at = 0
+    for found in _SCORE.finditer(text):
+        said.append(escape(text[at : found.start()]))
+        at = found.end()
         # A sign right after the score goes into both spans (as the macro's ``after``): the hidden
         # span is positioned, read as a block of its own, and "58-40." was heard "58 to 40 .".
+        rest = text[at:]
         after = rest[: len(rest) - len(rest.lstrip(_AFTER_SCORE))]
+        at += len(after)
+        a, b, turn, match = found.groups()
+        if turn is None:
+            words = f"{a} to {b}"
+        else:
+            words = match if text[: found.start()].endswith("match ") else f"turn {turn}, match {match}"
         said.append(
-            Markup('<span aria-hidden="true">%s-%s%s</span><span class="visually-hidden"> %s to %s%s</span>%s')
-            % (a, b, after, a, b, after, rest[len(after) :])
+            Markup('<span aria-hidden="true">%s%s</span><span class="visually-hidden"> %s%s</span>')
+            % (found.group(0), after, words, after)
         )
+    said.append(escape(text[at:]))
     return Markup("").join(said)
 
 
