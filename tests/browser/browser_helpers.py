@@ -94,6 +94,17 @@ def on_screen(locator) -> str:  # type: ignore[no-untyped-def]
     ))
 
 
+def shown_lines(locator) -> list[str]:  # type: ignore[no-untyped-def]
+    """The lines of ``locator``'s element as the screen shows them, cut at each <br> (a bracket's
+    match: "Ireland v Fiji", then its result), without the words said to screen readers only:
+    inner_text() breaks a line at each of those as well, being positioned."""
+    return list(locator.evaluate(
+        "el => { const k = el.cloneNode(true); k.querySelectorAll('.visually-hidden').forEach(n => n.remove());"
+        " return k.innerHTML.split(/<br\\s*\\/?>/i).map(h => { const d = document.createElement('div');"
+        " d.innerHTML = h; return d.textContent.trim(); }); }"
+    ))
+
+
 def type_order(form, force: int, flair: int) -> None:  # type: ignore[no-untyped-def]
     """Type an order into a player's order form: its boxes start empty, and one left so is
     refused (an order nobody typed is never sent as 0 + 0)."""

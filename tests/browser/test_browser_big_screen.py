@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from browser.browser_helpers import start_with_one_seat, visit
+from browser.browser_helpers import on_screen, start_with_one_seat, visit
 from browser.test_browser_a11y import axe_problems
 
 TV = {"width": 1920, "height": 1080}
@@ -149,7 +149,7 @@ def test_a_sixteen_player_evening_on_the_big_screen_waits_by_name_and_crowns_its
             expect(organiser.locator("#waiting h2")).to_have_text("Waiting for 1 team", timeout=20000)
             expect(organiser.locator("#waiting li")).to_have_text(f"{name} ({player})")
             expect(organiser.locator("#fixtures h2")).to_have_text(f"This turn's matches ({stage})")
-            first_home = organiser.locator("#fixtures li").first.inner_text()
+            first_home = on_screen(organiser.locator("#fixtures li").first)
             assert re.fullmatch(r".+ \(\w+\) v .+ \(\w+\)", first_home), first_home
             expect(spectator.locator("#turn")).to_have_text(re.compile(f"^{turn} of 6"), timeout=20000)
             expect(spectator.locator("#waiting h2")).to_have_text("When this turn is played")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser.browser_helpers import create_game, visit
+from browser.browser_helpers import create_game, shown_lines, visit
 
 
 def test_the_bracket_stands_each_match_level_between_the_two_it_follows(server: str, chromium: Any) -> None:
@@ -29,12 +29,12 @@ def test_the_bracket_stands_each_match_level_between_the_two_it_follows(server: 
         return [box["y"] + box["height"] / 2 for box in boxes if box is not None]
 
     def through(column: int) -> list[str]:
-        return [text.split("\n")[1].split(" win ")[0] for text in rounds.nth(column).locator("li").all_inner_texts()]
+        return [shown_lines(li)[1].split(" win ")[0] for li in rounds.nth(column).locator("li").all()]
 
     quarters, semis, final = middles(0), middles(1), middles(2)
     assert len(quarters) == 4 and len(semis) == 2 and len(final) == 1
     assert abs(semis[0] - (quarters[0] + quarters[1]) / 2) < 2 and abs(semis[1] - (quarters[2] + quarters[3]) / 2) < 2
     assert abs(final[0] - (semis[0] + semis[1]) / 2) < 2
     winners = through(0)
-    semi_matches = [text.split("\n")[0] for text in rounds.nth(1).locator("li").all_inner_texts()]
+    semi_matches = [shown_lines(li)[0] for li in rounds.nth(1).locator("li").all()]
     assert semi_matches == [f"{winners[0]} v {winners[1]}", f"{winners[2]} v {winners[3]}"]

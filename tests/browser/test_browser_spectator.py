@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser.browser_helpers import on_screen, visit
+from browser.browser_helpers import on_screen, shown_lines, visit
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -102,8 +102,8 @@ def test_each_group_table_says_who_goes_through(server: str, chromium: Any) -> N
     game, _ = _game(server)
     visit(page, f"{server}/games/{game}")
     quarter_finalists = set()
-    for match in page.locator("section.bracket .round").first.locator("li").all_inner_texts():
-        quarter_finalists.update(match.split("\n")[0].split(" v "))
+    for match in page.locator("section.bracket .round").first.locator("li").all():
+        quarter_finalists.update(shown_lines(match)[0].split(" v "))
     for letter in "ABCD":
         table = page.locator(f"#group-{letter} tbody th")
         first, second = table.nth(0).inner_text(), table.nth(1).inner_text()
