@@ -16,12 +16,14 @@ from sevens.tournament import (
     Criterion,
     Decision,
     Game,
+    GroupResult,
     Stage,
     TableRow,
     TeamId,
     decide_knockout,
     describe,
     draw_lots,
+    group_table,
 )
 
 
@@ -253,3 +255,30 @@ def test_property_knockout_decisions_follow_r9_read_by_hand(
         lots=lambda: ScriptedDice(faces), what="final",
     )
     assert (decision.decided_by, decision.winner) == expected
+
+
+def test_r9_a_final_between_two_teams_of_one_group_level_on_all_five_counts_goes_to_lots() -> None:
+    """R9: "then the better group record (compared as in R8 over each team's group matches: league
+    points, tries scored, points scored, fewest tries conceded, fewest points conceded); then lots."
+    A group's winner and runner-up can meet again in the final (R11). When their five counts are
+    equal, head-to-head or lots had parted them in the group table, but R9 names neither: the
+    record is level, and the final's lots decide, whatever the table's order."""
+    won, nil = Line(tries=1), Line()
+    # Every win 5-0: a beat b and d, lost to c; b beat c and d. a and b: 4 league points, 2 tries and 10
+    # points for, 1 try and 5 points against. a is first on head-to-head, b second.
+    results = [
+        GroupResult("a", "b", won, nil), GroupResult("a", "c", nil, won), GroupResult("a", "d", won, nil),
+        GroupResult("b", "c", won, nil), GroupResult("b", "d", won, nil), GroupResult("c", "d", nil, won),
+    ]
+    table = group_table(["a", "b", "c", "d"], results, None)
+    first, second = table.rows[:2]
+    assert (first.team, second.team) == ("a", "b") and first.decided_by is Criterion.HEAD_TO_HEAD
+    final = Line(tries=2, conversions=1, penalties=1)
+    for dice, winner in (([2, 5], Side.AWAY), ([6, 1], Side.HOME)):
+        decision = decide_knockout(
+            final, final, home_record=first, away_record=second, lots=lambda d=dice: ScriptedDice(d), what="final"
+        )
+        assert (decision.winner, decision.decided_by) == (winner, DecidedBy.LOTS)
+        assert describe(final, final, decision, home_record=first, away_record=second) == (
+            "15-15, level on count-back and group record, won by drawing lots"
+        )
