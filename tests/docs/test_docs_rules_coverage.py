@@ -44,3 +44,13 @@ def test_every_case_the_page_names_is_a_case_of_the_standings_tests() -> None:
     named = {name for name in re.findall(r"`(\w+)`", PAGE) if "_" in name and not name.startswith("test_")}
     said = {name for name in named if name in cases or name.startswith(("head_to_head", "lots_", "partial_"))}
     assert said and said <= cases, f"not a case of test_standings.py: {sorted(said - cases)}"
+
+
+def test_the_winners_10_is_cited_as_r4() -> None:
+    """The 10 SCRUM a winner gains are R4 (the original's paragraph 2). strategy.md once cited them as
+    R2, which is the rule on doubles: a reader who looked it up found nothing about the 10."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    ten = re.compile(r"(?:10 SCRUM|\+10|gains? 10|winner's 10)[^.()]{0,40}?[(,]?\s*(?:of |, )?\b(R\d+)\b")
+    cited = [(page.name, rule) for page in pages for rule in ten.findall(page.read_text(encoding="utf-8"))]
+    assert len(cited) >= 3, cited
+    assert all(rule == "R4" for _, rule in cited), cited
