@@ -6,8 +6,10 @@ says whether the browser keeps the screen on."""
 
 from __future__ import annotations
 
+import json
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 from browser.browser_helpers import on_screen, start_with_one_seat, visit
@@ -231,7 +233,7 @@ def test_the_big_screens_bracket_keeps_its_text_size_in_a_narrow_window(server: 
 # What a television shows badly, measured on every piece of text (each text node's own boxes, so a
 # line that wraps counts as its lines): its size, whether it runs out of the window or out of a box
 # that cuts it off, and whether two pieces of text cover each other.
-_LAYOUT = """() => {
+_LAYOUT = """(down) => {
   const texts = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -249,7 +251,9 @@ _LAYOUT = """() => {
   const smallest = Math.min(...texts.map(t => t.size));
   for (const t of texts) {
     for (const r of t.boxes) {
-      if (r.left < -0.5 || r.top < -0.5 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
+      // a page allowed to scroll down may run past the window's bottom, never its sides
+      const bottom = down ? Infinity : innerHeight + 0.5;
+      if (r.left < -0.5 || r.top < -0.5 - (down ? scrollY : 0) || r.right > innerWidth + 0.5 || r.bottom > bottom) {
         problems.push(`"${t.text}" runs out of the window: ${Math.round(r.left)},${Math.round(r.top)} to ${Math.round(r.right)},${Math.round(r.bottom)}`);
       }
       for (let box = t.el; box && box !== document.body; box = box.parentElement) {
@@ -275,21 +279,21 @@ _LAYOUT = """() => {
     }
   }
   const [w, h] = [document.documentElement.scrollWidth, document.documentElement.scrollHeight];
-  if (w > innerWidth || h > innerHeight) { problems.push(`the page scrolls: ${w}x${h} in ${innerWidth}x${innerHeight}`); }
+  if (w > innerWidth || (h > innerHeight && !down)) { problems.push(`the page scrolls: ${w}x${h} in ${innerWidth}x${innerHeight}`); }
   return {smallest, problems: [...new Set(problems)].slice(0, 8)};
 }"""
 
 SCREENS = ({"width": 1280, "height": 720}, {"width": 1366, "height": 768}, {"width": 1920, "height": 1080})
 
 
-def _looks(pages: list[Any], state: str, floor: float, found: list[str]) -> None:
+def _looks(pages: list[Any], state: str, floor: float, found: list[str], *, down: bool = False) -> None:
     """Each of ``pages`` (one a screen size) at ``state``: text under ``floor`` px, and what scrolls,
-    is cut off or overlaps, added to ``found``."""
+    is cut off or overlaps, added to ``found``; ``down``: the page may scroll down."""
     for page in pages:
         page.wait_for_load_state("load")
         for _ in range(5):  # a page reloading itself as it is measured is measured again
             try:
-                seen = page.evaluate(_LAYOUT)
+                seen = page.evaluate(_LAYOUT, down)
                 break
             except Exception:  # noqa: BLE001 - Playwright's "execution context was destroyed"
                 page.wait_for_timeout(300)
@@ -369,4 +373,50 @@ def test_the_big_screen_reads_at_16_px_and_fits_every_television_at_every_stage(
     found: list[str] = []
     for players, teams in ((4, 8), (8, 16), (12, 16), (16, 16)):
         _evening(server, chromium, players, teams, found)
+    assert not found, "\n".join(found)
+
+
+def _doubled_text(chromium: Any, profile: Path) -> Any:
+    """A browser context whose own text size is doubled (Chromium's font size setting, 32 px
+    rather than 16), as someone who reads better larger sets it."""
+    from browser.browser_helpers import CHROMIUM
+
+    (profile / "Default").mkdir(parents=True)
+    (profile / "Default" / "Preferences").write_text(json.dumps({"webkit": {"webprefs": {"default_font_size": 32}}}))
+    return chromium.browser_type.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), headless=True,
+        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    )
+
+
+def test_the_big_screen_in_forced_colours_and_with_the_browsers_text_doubled(
+    server: str, chromium: Any, tmp_path: Path
+) -> None:
+    """A 16-team game's big screen, in the group stage and in the knockouts, at each television size:
+    in forced colours (Windows' high contrast) it reads as in its own, at 16 px and more without
+    scrolling; with the browser's text size doubled its type doubles too (it was fixed in pixels,
+    and ignored the setting), and where the columns no longer fit it stands in one column that
+    scrolls down, nothing cut off, overlapping or wider than the screen."""
+    game, organise, organiser = _turn_two(chromium, server)
+    forced = chromium.new_context(forced_colors="active")
+    doubled = _doubled_text(chromium, tmp_path / "profile")
+    found: list[str] = []
+    for stage in ("the groups", "after the groups"):
+        if stage == "after the groups":  # the bots play on to the final once the one player's team is out
+            _resolve(organiser, organise)
+            _resolve(organiser, organise)
+        for context, floor, down in ((forced, 16, False), (doubled, 28, True)):
+            pages = [context.new_page() for _ in SCREENS]
+            for page, size in zip(pages, SCREENS, strict=True):
+                page.set_viewport_size(size)
+                visit(page, f"{game}?screen=1")
+            _looks(pages, f"{stage}, {'forced colours' if context is forced else 'text doubled'}", floor, found, down=down)
+            if context is doubled:
+                assert pages[0].evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32
+            else:
+                found += axe_problems(pages[0], f"big screen in forced colours, {stage}")
+            for page in pages:
+                page.close()
+    doubled.close()
+    forced.close()
     assert not found, "\n".join(found)
