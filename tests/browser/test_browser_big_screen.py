@@ -296,15 +296,19 @@ SCREENS = ({"width": 1280, "height": 720}, {"width": 1366, "height": 768}, {"wid
 def _looks(pages: list[Any], state: str, floor: float, found: list[str], *, down: bool = False) -> None:
     """Each of ``pages`` (one a screen size) at ``state``: text under ``floor`` px, and what scrolls,
     is cut off or overlaps, added to ``found``; ``down``: the page may scroll down."""
+    from playwright.sync_api import Error
+
     for page in pages:
         page.wait_for_load_state("load")
         for _ in range(5):  # a page reloading itself as it is measured is measured again
             try:
                 seen = page.evaluate(_LAYOUT, down)
                 break
-            except Exception:  # noqa: BLE001 - Playwright's "execution context was destroyed"
+            except Error:  # "execution context was destroyed": it reloaded as it was measured
                 page.wait_for_timeout(300)
                 page.wait_for_load_state("load")
+        else:
+            raise AssertionError(f"{page.url} never held still to be measured")
         size = page.viewport_size
         where = f"{state} at {size['width']}x{size['height']}"
         if seen["smallest"] < floor:
