@@ -1341,6 +1341,77 @@ def _all_ready(session: Session, game: GameRow) -> bool:
     return all(s in waits_for_none for s in order_states(session, game=game).values())
 
 
+_Given = tuple[tuple[str, int, int], ...]
+_Chosen = tuple[tuple[str, str], ...]
+
+
+def _turn_inputs(
+    session: Session, game: GameRow, state: Game
+) -> tuple[dict[str, TeamRow], list[SeatRow], _Given, _Chosen, tuple[str, ...]]:
+    """What the open turn is played from besides the record and the seed: the managers' saved
+    orders (ready or not), each team's autopilot, and the teams in play with no order."""
+    teams = {t.team_id: t for t in teams_of(session, game_id=game.id)}
+    in_play = list(state.teams_in_play())
+    rows = {
+        r.team_id: r
+        for r in session.scalars(
+            select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.turn == game.current_turn)
+        )
+    }
+    given = tuple(
+        (team, rows[team].force, rows[team].flair)
+        for team in in_play
+        if team in rows and teams[team].player_id is not None
+    )
+    ordered = {team for team, _, _ in given}
+    missing = tuple(t for t in in_play if t not in ordered)
+    seats = seats_of(session, game_id=game.id)
+    # The autopilot a manager picked (or the game's default autopilot, or for a team nobody plays
+    # its default bot) plays each missing order (R13).
+    taken = taken_seats(seats)
+    chosen = tuple(
+        sorted((t, row.autopilot or default_for(game, row.player_id in taken)) for t, row in teams.items())
+    )
+    return teams, seats, given, chosen, missing
+
+
+@lru_cache(maxsize=16)
+def _played_turn(
+    record_json: str, given: _Given, chosen: _Chosen, missing: tuple[str, ...], seed: str
+) -> tuple[Game, str]:
+    """The game after its open turn and its new record, from all the turn depends on. Pure, so
+    :func:`plan_turn` works it out before the game's lock and :func:`resolve_turn` finds it here
+    under the lock: the bots' orders (a knockout's odds can take a second) and the record are
+    not worked out while every other writer waits (on SQLite, for every game of the file)."""
+    state = _replay(record_json)
+    orders = {
+        TeamId(team): TurnOrder(team=TeamId(team), order=Order(force=force, flair=flair), missed=False)
+        for team, force, flair in given
+    }
+    # A copy of the set-up carries the choices; the stored record keeps the original set-up.
+    picker = Game(replace(state.setup, autopilots={TeamId(t): bot for t, bot in chosen}), state.turns)
+    orders.update(autopilot_orders(picker, missing, get_strategy, seed=seed))
+    new_state = resolve_game_turn(state, orders, seed)
+    return new_state, dumps(to_record(new_state, seed=None))
+
+
+def plan_turn(session: Session, *, game_id: int, turn: int) -> None:
+    """Work out ``turn`` as it stands, without taking the game's lock, so that resolving it next
+    finds the result made (:func:`_played_turn`) if no order or seat changed meanwhile. Only reads;
+    anything that stops it (the turn moved on, an order the rules refuse) is left to
+    :func:`resolve_turn` to find and say under the lock."""
+    game = session.get(GameRow, game_id)
+    if game is None or game.current_turn != turn or game.record_json is None:
+        return
+    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+        return
+    try:
+        _, _, given, chosen, missing = _turn_inputs(session, game, load_game(game))
+        _played_turn(game.record_json, given, chosen, missing, game.seed_hex)
+    except (OrderRefused, OrderError, DamagedRecord):
+        return
+
+
 def resolve_turn(
     session: Session,
     *,
@@ -1365,36 +1436,16 @@ def resolve_turn(
     if due_only and not past_deadline(game.status, game.deadline_at, now):
         return False
     state = load_game(game)
-    teams = {t.team_id: t for t in teams_of(session, game_id=game.id)}
-    in_play = list(state.teams_in_play())
-    rows = {
-        r.team_id: r
-        for r in session.scalars(select(OrderRow).where(OrderRow.game_id == game.id, OrderRow.turn == turn))
-    }
-    orders: dict[TeamId, TurnOrder] = {}
-    for team in in_play:
-        row = rows.get(team)
-        if row is not None and teams[team].player_id is not None:
-            orders[TeamId(team)] = TurnOrder(
-                team=TeamId(team), order=Order(force=row.force, flair=row.flair), missed=False
-            )
-    missing = [t for t in in_play if t not in orders]
-    seats = seats_of(session, game_id=game.id)
+    teams, seats, given, chosen, missing = _turn_inputs(session, game, state)
     _note_seat_bots(game, turn, missing, teams, seats)
-    # The autopilot a manager picked (or the game's default autopilot, or for a team nobody plays
-    # its default bot) plays each missing order (R13); a copy of the set-up carries the choices,
-    # the stored record keeps the original set-up.
-    taken = taken_seats(seats)
-    chosen = {TeamId(t): teams[t].autopilot or default_for(game, teams[t].player_id in taken) for t in teams}
-    picker = Game(replace(state.setup, autopilots=chosen), state.turns)
-    orders.update(autopilot_orders(picker, missing, get_strategy, seed=game.seed_hex))
     try:
-        new_state = resolve_game_turn(state, orders, game.seed_hex)
+        # Worked out already by plan_turn before the lock when nothing changed since: a cache hit.
+        new_state, record = _played_turn(game.record_json or "", given, chosen, missing, game.seed_hex)
     except (OrderRefused, OrderError) as exc:
         # Nothing is written: the caller's transaction is rolled back with the seat notes above.
         refused = str(getattr(exc, "team", None) or "?")
         raise UnplayableOrder(turn, team=refused, rule=exc.rule, part=exc.field) from None
-    game.record_json = dumps(to_record(new_state, seed=None))
+    game.record_json = record
     game.current_turn = turn + 1
     session.add(TurnRow(game_id=game.id, number=turn, reason=reason, resolved_at=now))
     _event(session, game, now=now, actor=actor, kind="resolved", detail=f"turn {turn} ({reason})")
@@ -1484,6 +1535,7 @@ def resolve_then_advance(
 
     The organiser's "resolve now" and the deadline scheduler both come here, so they cannot drift.
     """
+    plan_turn(session, game_id=game_id, turn=turn)
     if not resolve_turn(session, game_id=game_id, turn=turn, reason=reason, now=now, actor=actor, due_only=due_only):
         return 0
     return 1 + advance(session, game_id=game_id, now=now)

@@ -1,0 +1,78 @@
+"""Resolving a turn takes the game's lock (on SQLite, the write lock of the whole file, which every
+game's orders wait for) only to check and write: the bots' orders for the teams that sent none,
+which in a knockout can take a second of odds, are worked out before it (store.plan_turn)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import event
+
+from sevens.store import games as store
+from sevens.store.db import session_scope
+from web.web_helpers import host_game, post_form
+
+
+def test_the_bots_play_a_resolved_turn_before_the_game_is_locked(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = host_game(app, arrangement="8-8-1", hours="0")
+    for number in range(1, 9):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 9, 9).status_code == 303
+    locked: list[bool] = []  # whether the game's lock was taken when the bots were asked
+    sent: list[str] = []
+    real = store.autopilot_orders
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        locked.append(any(re.match(r"\s*UPDATE games SET current_turn", s) for s in sent))
+        return real(*args, **kwargs)
+
+    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    monkeypatch.setattr(store, "autopilot_orders", watched)
+    event.listen(app.state.engine, "before_cursor_execute", note)
+    try:
+        game.resolve(1)
+    finally:
+        event.remove(app.state.engine, "before_cursor_execute", note)
+    assert locked == [False], "the bots were asked for orders while the game was locked"
+    assert any(re.match(r"\s*UPDATE games SET current_turn", s) for s in sent)
+    assert game.turn() == 2
+    # Worked out once, from what the lock then confirmed: the saved order counted as sent.
+    played = _orders_of_turn_1(game.organiser.get(f"{game.base}/record.json").json())
+    assert (played[team]["force"], played[team]["flair"], played[team]["missed"]) == (9, 9, False)
+    assert sum(o["missed"] for o in played.values()) == 7  # the other players' teams
+
+
+def test_an_order_changed_after_the_plan_is_the_one_played(app: FastAPI) -> None:
+    """The plan is only a head start: what resolves the turn is read again under the lock."""
+    game = host_game(app, arrangement="4-8-2", hours="0")
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 9, 9).status_code == 303
+    with session_scope(app.state.sessionmaker) as session:
+        game_id = store.game_by_public_id(session, public_id=game.public_id).id
+        store.plan_turn(session, game_id=game_id, turn=1)
+    assert game.order("p1", team, 3, 6).status_code == 303
+    game.resolve(1)
+    played = _orders_of_turn_1(game.organiser.get(f"{game.base}/record.json").json())
+    assert (played[team]["force"], played[team]["flair"], played[team]["missed"]) == (3, 6, False)
+
+
+def _orders_of_turn_1(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    turn = record["turns"][0]
+    matches = turn["matches"] if isinstance(turn, dict) else turn
+    orders = {}
+    for match in matches:
+        orders[match["home"]] = match["home_order"]
+        orders[match["away"]] = match["away_order"]
+    return orders
