@@ -13,7 +13,8 @@ from sqlalchemy import event
 
 from sevens.store import games as store
 from sevens.store.db import session_scope
-from web.web_helpers import host_game, post_form
+from sevens.web.scheduler import resolve_if_still_due
+from web.web_helpers import FakeClock, host_game, new_client
 
 
 def test_the_bots_play_a_resolved_turn_before_the_game_is_locked(
@@ -76,3 +77,46 @@ def _orders_of_turn_1(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
         orders[match["home"]] = match["home_order"]
         orders[match["away"]] = match["away_order"]
     return orders
+
+
+
+@pytest.mark.parametrize("through", ["page", "api", "scheduler"])
+def test_no_database_connection_is_held_while_the_bots_play_the_turn(
+    app: FastAPI, clock: FakeClock, monkeypatch: pytest.MonkeyPatch, through: str
+) -> None:
+    """A web worker on SQLite has one connection: held while the bots thought, every poll and page
+    of every game on that worker waited for them. The organiser's Resolve (page and API) and the
+    deadline's resolution give it back first."""
+    held: list[int] = []
+    real = store.autopilot_orders
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        held.append(app.state.engine.pool.checkedout())
+        return real(*args, **kwargs)
+
+    if through == "api":
+        client = new_client(app)
+        created = client.post("/api/v1/games", json={"name": "Held", "players": 4}).json()
+        organiser = {"Authorization": f"Bearer {created['token']}"}
+        public_id = created["game"]
+        joined = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "bot Ann"})
+        assert joined.status_code == 200, joined.text
+        assert client.post(f"/api/v1/games/{public_id}/start", headers=organiser).status_code == 200
+        monkeypatch.setattr(store, "autopilot_orders", watched)
+        resolved = client.post(f"/api/v1/games/{public_id}/resolve", headers=organiser, json={"turn": 1})
+        assert resolved.status_code == 200, resolved.text
+        assert resolved.json()["turn"] == 2
+    else:
+        game = host_game(app, hours="1")
+        game.join("p1", "Ann")
+        game.start()
+        monkeypatch.setattr(store, "autopilot_orders", watched)
+        if through == "page":
+            game.resolve(1)
+        else:
+            with session_scope(app.state.sessionmaker) as session:
+                game_id = store.game_by_public_id(session, public_id=game.public_id).id
+            clock.advance(hours=2)
+            assert resolve_if_still_due(app.state.sessionmaker, game_id=game_id, turn=1, now=clock()) == 1
+        assert game.turn() == 2
+    assert held and held[0] == 0, f"connections held while the bots played the turn: {held}"

@@ -1399,15 +1399,22 @@ def plan_turn(session: Session, *, game_id: int, turn: int) -> None:
     """Work out ``turn`` as it stands, without taking the game's lock, so that resolving it next
     finds the result made (:func:`_played_turn`) if no order or seat changed meanwhile. Only reads;
     anything that stops it (the turn moved on, an order the rules refuse) is left to
-    :func:`resolve_turn` to find and say under the lock."""
+    :func:`resolve_turn` to find and say under the lock.
+
+    A session with no transaction yet gives its connection back before the bots think: a web
+    worker on SQLite has one, which its polls and pages would wait for."""
+    fresh = not session.in_transaction()
     game = session.get(GameRow, game_id)
     if game is None or game.current_turn != turn or game.record_json is None:
         return
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return
     try:
+        record, seed = game.record_json, game.seed_hex
         _, _, given, chosen, missing = _turn_inputs(session, game, load_game(game))
-        _played_turn(game.record_json, given, chosen, missing, game.seed_hex)
+        if fresh:
+            session.rollback()  # nothing written: only ends the reads
+        _played_turn(record, given, chosen, missing, seed)
     except (OrderRefused, OrderError, DamagedRecord):
         return
 

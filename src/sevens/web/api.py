@@ -1014,6 +1014,7 @@ def resolve(
 ) -> Response:
     """Resolve the open turn now: saved orders count, missing ones play the autopilot (R13)."""
     row, held = _organised_holding(db, principal.id, public_id)
+    db.commit()  # the checks' reads ended: the bots then play the turn without holding the connection
     if not store.resolve_then_advance(
         db, game_id=row.id, turn=body.turn, reason="organiser", now=clock(), actor=_actor(principal)
     ):

@@ -1670,6 +1670,7 @@ def post_resolve(
     game = _organiser_action(request, db, principal, public_id, csrf)
     number = _int_field(turn, "the turn")
     assert number is not None
+    db.commit()  # the checks' reads ended: the bots then play the turn without holding the connection
     if not store.resolve_then_advance(
         db, game_id=game.id, turn=number, reason="organiser", now=clock(), actor="organiser"
     ):  # resolved already (the deadline, the last ready order, another tab), or the game is over
