@@ -54,3 +54,10 @@ def test_odds_load_benchmark_runs_and_prints_its_ratios() -> None:
     for request in ("front page", "/state", "an order"):
         assert re.search(rf"^{re.escape(request)}\s+[\d.]+\s+[\d.]+\s+[\d.]+x\s+[\d.]+\s+[\d.]+\s+[\d.]+x$", out, re.M), out
     assert re.search(r"^odds answered while busy: [\d.]+ a second$", out, re.M), out
+
+
+def test_web_benchmark_runs_and_prints_statements_and_ratios() -> None:
+    out = _run(str(BENCHMARKS / "web.py"), "--quick", "--no-postgres")
+    # the four cases' statements, the same in each: no page asks once per team or turn
+    assert re.search(r"^  page poll \(player\)\s+(\d+)/\1/\1/\1$", out, re.M), out
+    assert re.search(r"^  game page \(spectator\)\s+\d+\s+\d+\s+[\d.]+x$", out, re.M), out

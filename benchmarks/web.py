@@ -1,0 +1,208 @@
+"""What each page and poll of a hosted game costs: SQL statements per request, requests a second
+and bytes, for a 4-player (8-team) and a 16-player (16-team) game, at turn 1 and at the final,
+on SQLite and PostgreSQL, printed side by side with their ratios.
+
+    .venv/bin/python benchmarks/web.py                 # SQLite and PostgreSQL
+    .venv/bin/python benchmarks/web.py --no-postgres   # SQLite only
+    .venv/bin/python benchmarks/web.py --quick         # fewer requests, for a smoke run
+
+The app runs in this process (no network, no uvicorn): each request goes through the whole ASGI
+app, its middleware and a real database, one after another from one client, so a figure is what
+one worker spends on that request and "requests a second" is one core's worth. Compare figures
+within a run (the ratios), not across machines or runs. Without a PostgreSQL URL in
+``SEVENS_TEST_POSTGRES_URL`` the script runs itself again under ``scripts/pg``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+
+from sevens.store.db import make_engine, run_migrations
+from sevens.store.testing import POSTGRES_ENV, throwaway_database
+from sevens.web.app import create_app
+from sevens.web.settings import Settings
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = (("4p t1", 4, 8, "t1"), ("16p t1", 16, 16, "t1"), ("4p final", 4, 8, "final"), ("16p final", 16, 16, "final"))
+
+
+def _csrf(client: TestClient) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', client.get("/").text)
+    assert found is not None
+    return found.group(1)
+
+
+def _post(client: TestClient, url: str, data: dict[str, str]) -> Any:
+    return client.post(url, data={**data, "csrf": _csrf(client)})
+
+
+@dataclass
+class Game:
+    public_id: str
+    organiser: TestClient
+    player: TestClient
+    spectator: TestClient
+    team: str
+
+
+def host(app: Any, players: int, teams: int, stage: str) -> Game:
+    """A public game hosted through the pages, every seat taken, played to ``stage`` (turn 1 or
+    the final, every turn before it resolved by the organiser)."""
+    organiser = TestClient(app, follow_redirects=False)
+    made = _post(
+        organiser, "/games",
+        {"name": "Measured", "arrangement": f"{players}-{teams}-{teams // players}", "deadline_hours": "24",
+         "default_bot": "even", "default_bot_weight": "", "visibility": "public"},
+    )
+    assert made.status_code == 201, made.text[:300]
+    public_id = re.search(r'href="/games/([\w-]+)/organise"', made.text)
+    invites = re.findall(r'data-player="(p\d+)">.*?<code class="invite">([^<]+)<', made.text)
+    assert public_id is not None and invites
+    seats = []
+    for number, (_, link) in enumerate(invites, 1):
+        client = TestClient(app, follow_redirects=False)
+        joined = _post(client, link.split("testserver", 1)[1], {"name": f"Player {number}"})
+        assert joined.status_code == 303, joined.text[:300]
+        seats.append(client)
+    base = f"/games/{public_id[1]}"
+    assert _post(organiser, f"{base}/start", {}).status_code == 303
+    api = f"/api/v1/games/{public_id[1]}"
+    while (view := organiser.get(api).json())["status"] == "running" and stage == "final" and view["stage"] != "final":
+        assert _post(organiser, f"{base}/resolve", {"turn": str(view["turn"])}).status_code == 303
+    spectator = TestClient(app, follow_redirects=False)
+    for client in seats:
+        mine = re.findall(r'class="order-form"[^>]*data-team="([\w-]+)"', client.get(f"{base}/play").text)
+        if mine:
+            return Game(public_id[1], organiser, client, spectator, mine[0])
+    raise AssertionError("no seat has a team in play")
+
+
+def requests_of(game: Game) -> dict[str, tuple[TestClient, str, dict[str, str]]]:
+    base, api = f"/games/{game.public_id}", f"/api/v1/games/{game.public_id}"
+    tag = game.spectator.get(f"{api}/state").headers["ETag"]
+    return {
+        "front page": (game.spectator, "/", {}),
+        "game page (spectator)": (game.spectator, base, {}),
+        "big screen (organiser)": (game.organiser, f"{base}?screen=1", {}),
+        "player's page": (game.player, f"{base}/play", {}),
+        "organiser's page": (game.organiser, f"{base}/organise", {}),
+        "team page": (game.spectator, f"{base}/teams/{game.team}", {}),
+        "page poll (player)": (game.player, f"{base}/state?as=player", {}),
+        "page poll (organiser)": (game.organiser, f"{base}/state", {}),
+        "page poll (spectator)": (game.spectator, f"{base}/state", {}),
+        "who ordered (player)": (game.player, f"{base}/who-ordered", {}),
+        "record.json": (game.spectator, f"{base}/record.json", {}),
+        "matches.csv": (game.spectator, f"{base}/matches.csv", {}),
+        "API game (spectator)": (game.spectator, api, {}),
+        "API poll, 304": (game.spectator, f"{api}/state", {"If-None-Match": tag}),
+    }
+
+
+@contextmanager
+def counting(app: Any) -> Iterator[list[str]]:
+    sent: list[str] = []
+
+    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    event.listen(app.state.engine, "before_cursor_execute", note)
+    try:
+        yield sent
+    finally:
+        event.remove(app.state.engine, "before_cursor_execute", note)
+
+
+def measure(app: Any, game: Game, repeats: int) -> dict[str, tuple[int, float, int]]:
+    """Per request: statements, requests a second and body bytes."""
+    out = {}
+    for name, (client, url, headers) in requests_of(game).items():
+        client.get(url, headers=headers)  # a first visit may set a cookie, and warms the caches
+        with counting(app) as sent:
+            response = client.get(url, headers=headers)
+        assert response.status_code in (200, 304), (name, response.status_code, response.text[:200])
+        began = time.perf_counter()
+        for _ in range(repeats):
+            client.get(url, headers=headers)
+        out[name] = (len(sent), repeats / (time.perf_counter() - began), len(response.content))
+    return out
+
+
+def run_backend(backend: str, directory: Path, repeats: int) -> dict[str, dict[str, tuple[int, float, int]]]:
+    with throwaway_database(backend, directory) as url:
+        run_migrations(make_engine(url))
+        settings = Settings(
+            database_url=url, scheduler=False, migrate=False, rate_limit_attempts=10**6, games_per_hour=0,
+            organiser_acts_per_hour=10**6, credentials_per_hour=10**6,
+        )
+        app = create_app(settings)
+        try:
+            return {label: measure(app, host(app, p, t, stage), repeats) for label, p, t, stage in CASES}
+        finally:
+            app.state.odds_queue.close()
+            app.state.engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=40, help="timed requests of each kind in each case")
+    parser.add_argument("--quick", action="store_true", help="a small run (smoke test)")
+    parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
+    args = parser.parse_args(argv)
+    repeats = 3 if args.quick else args.repeats
+    postgres = not args.no_postgres
+    if postgres and not os.environ.get(POSTGRES_ENV):
+        if shutil.which("bash") and (ROOT / "scripts" / "pg").exists():
+            os.execvp("bash", ["bash", str(ROOT / "scripts" / "pg"), sys.executable, __file__, *sys.argv[1:]])
+        print("no PostgreSQL: run under scripts/pg or pass --no-postgres", file=sys.stderr)
+        return 2
+    backends = ["sqlite"] + (["postgresql"] if postgres else [])
+    with tempfile.TemporaryDirectory(prefix="sevens-web-") as tmp:
+        results = {b: run_backend(b, Path(tmp), repeats) for b in backends}
+    names = list(results["sqlite"]["4p t1"])
+    labels = [label for label, *_ in CASES]
+    print(f"statements per request ({', '.join(labels)}); the same on every backend unless shown twice")
+    for name in names:
+        per = {b: "/".join(str(results[b][label][name][0]) for label in labels) for b in backends}
+        shown = per["sqlite"] if len(set(per.values())) == 1 else "  ".join(f"{b} {v}" for b, v in per.items())
+        print(f"  {name:<24} {shown}")
+    print(f"\nrequests a second, one client, in process ({repeats} of each)")
+    head = "".join(f"{b[:6] + ' ' + label:>18}" for b in backends for label in ("4p t1", "16p final"))
+    ratios = "".join(f"{b[:6] + ' 16p/4p':>15}" for b in backends)
+    print(f"  {'':<24}{head}{ratios}" + (f"{'pg/sqlite 16p':>15}" if postgres else ""))
+    for name in names:
+        cells = "".join(
+            f"{results[b][label][name][1]:>18.0f}" for b in backends for label in ("4p t1", "16p final")
+        )
+        cells += "".join(
+            f"{results[b]['16p final'][name][1] / results[b]['4p t1'][name][1]:>14.2f}x" for b in backends
+        )
+        if postgres:
+            pg_sqlite = results["postgresql"]["16p final"][name][1] / results["sqlite"]["16p final"][name][1]
+            cells += f"{pg_sqlite:>14.2f}x"
+        print(f"  {name:<24}{cells}")
+    print("\nbody bytes (4p t1 / 16p final)")
+    for name in names:
+        print(f"  {name:<24} {results['sqlite']['4p t1'][name][2]:>8,} / {results['sqlite']['16p final'][name][2]:>8,}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
