@@ -38,7 +38,7 @@ BOUNDS = {
     "team view (player)": 9,
     "own orders (player)": 9,
     # the organiser's big screen: the public page, the organiser's version and who the turn waits for
-    "big screen (organiser)": 13,
+    "big screen (organiser)": 10,
     "front page (player)": 8,
     "standing download": 2,
     "matches download": 2,

@@ -35,7 +35,16 @@ from sevens.store.auth import (
     seat_of_new_browser,
 )
 from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, StoreError
-from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
+from sevens.store.models import (
+    ApiPrincipal,
+    GameRow,
+    GameStatus,
+    PrincipalKind,
+    Role,
+    SeatRow,
+    TeamRow,
+    Visibility,
+)
 from sevens.store.retention import delete_game, remove_seat_name
 from sevens.tournament.quoting import quoted
 from sevens.web import results_csv, views
@@ -824,6 +833,7 @@ def _live(
     shown: views.OrganiserView | None = None,
     *,
     as_player: bool = False,
+    rows: tuple[list[SeatRow], list[TeamRow]] | None = None,
 ) -> dict[str, str] | None:
     # What a page's script polls to follow the game, while there is something to follow.
     # ``shown``: the organiser view of this page, counted instead of read again. ``as_player``: the
@@ -835,7 +845,9 @@ def _live(
     principal_id = None if principal is None else principal.id
     organiser = access.organiser and not as_player
     now: datetime = request.app.state.clock()  # the clock ClockDep gives: invites expire by it
-    version = views.live_version(db, game, organiser=organiser, principal_id=principal_id, now=now, shown=shown)
+    version = views.live_version(
+        db, game, organiser=organiser, principal_id=principal_id, now=now, shown=shown, rows=rows
+    )
     query = "?as=player" if as_player else ""
     # as_of: when the page was made; its script moves it on at every poll that finds nothing new, so
     # the reader can tell a page that is following the game from one that lost the server.
@@ -855,13 +867,18 @@ def game_page(
     access = _access(db, principal, game)
     _watchable(game, access)
     waiting: tuple[views.TurnTeam, ...] = ()
+    rows = None
     if screen == "1" and access.organiser and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The organiser's big screen names the teams the turn waits for, as the organiser's and every
         # player's page do (whether, never what: R13); a spectator's says only what it waits for. Its
-        # version moves as orders come in, so the list follows without a touch.
-        waiting = tuple(t for t in views.who_ordered_now(db, game, "") if t.state in views.AWAITED_STATES)
+        # version moves as orders come in, so the list follows without a touch. The seats and teams
+        # are read once for the list, the public view and the version: it reloads at every order.
+        rows = (store.seats_of(db, game_id=game.id), store.teams_of(db, game_id=game.id))
+        waiting = tuple(t for t in views.who_ordered_now(db, game, "", rows) if t.state in views.AWAITED_STATES)
+    seat_rows, team_rows = (None, None) if rows is None else rows
+    view = views.spectator_view(db, game, seat_rows=seat_rows, team_rows=team_rows)
     context = {
-        "view": views.spectator_view(db, game), "access": access, "live": _live(request, db, game, access, principal),
+        "view": view, "access": access, "live": _live(request, db, game, access, principal, rows=rows),
         "screen": screen == "1", "waiting": waiting, **_sequels(db, principal, game),
         # printed under the title: where a sheet's reader follows the game and verifies it
         "address": f"{_base_url(request, settings)}/games/{game.public_id}",

@@ -370,6 +370,7 @@ def live_version(
     principal_id: int | None,
     now: datetime,
     shown: OrganiserView | None = None,
+    rows: tuple[list[SeatRow], list[TeamRow]] | None = None,
 ) -> str:
     """A short text that changes whenever a game's pages would show something new: its state,
     turn and deadline, and its rematch once the caller (``principal_id``) may see it; for its
@@ -383,7 +384,7 @@ def live_version(
     taken (their pages say so). Spectators' and players' versions do not move when orders come in,
     nor for a private rematch they may not see.
     ``shown``: the organiser view this request has built already, whose seats and order states
-    are counted rather than read again.
+    are counted rather than read again. ``rows``: the game's seats and teams, if read already.
     """
     parts = [game.status.value, str(game.current_turn), str(game.deadline_at), str(game.paused_remaining)]
     sequel = store.rematch_of(db, game=game, principal_id=principal_id)
@@ -401,8 +402,8 @@ def live_version(
         expired = sorted(pid for pid, (state, _) in shown.invites.items() if state == "expired")
         parts += [f"{logged} events", "expired " + ",".join(expired)]
     elif organiser:
-        seats = store.seats_of(db, game_id=game.id)
-        states = sorted(state.value for state in store.order_states(db, game=game, seats=seats).values())
+        seats, teams = rows if rows is not None else (store.seats_of(db, game_id=game.id), None)
+        states = sorted(state.value for state in store.order_states(db, game=game, seats=seats, teams=teams).values())
         played, logged = sorted(seats_held(db, game_id=game.id)), store.count_events(db, game_id=game.id)
         parts += [str(sum(s.joined_at is not None for s in seats)), ",".join(played), ",".join(states)]
         expired = sorted(s.player_id for s in seats if invite_state(s, now=now) is InviteState.EXPIRED)
@@ -424,13 +425,16 @@ def watch_state(
     }
 
 
-def who_ordered_now(db: Session, game: GameRow, player_id: str) -> tuple[TurnTeam, ...]:
+def who_ordered_now(
+    db: Session, game: GameRow, player_id: str, rows: tuple[list[SeatRow], list[TeamRow]] | None = None
+) -> tuple[TurnTeam, ...]:
     """:attr:`PlayerView.who_ordered` alone, as the player's page's script polls it (through
-    :func:`who_ordered_mark`): empty unless a turn is open."""
+    :func:`who_ordered_mark`): empty unless a turn is open. ``rows``: the game's seats and teams,
+    if read already."""
     if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         return ()
-    teams = store.teams_of(db, game_id=game.id)
-    states = {team: s.value for team, s in store.order_states(db, game=game, teams=teams).items()}
+    seats, teams = rows if rows is not None else (None, store.teams_of(db, game_id=game.id))
+    states = {team: s.value for team, s in store.order_states(db, game=game, seats=seats, teams=teams).items()}
     managers = {t.team_id: t.player_id for t in teams}
     return who_ordered(store.load_game(game), states, managers, player_id)
 
