@@ -41,7 +41,12 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 ROOT = Path(__file__).resolve().parent.parent
-CASES = (("4p t1", 4, 8, "t1"), ("16p t1", 16, 16, "t1"), ("4p final", 4, 8, "final"), ("16p final", 16, 16, "final"))
+CASES = (
+    ("4p t1", 4, 8, "t1"),
+    ("16p t1", 16, 16, "t1"),
+    ("4p final", 4, 8, "final"),
+    ("16p final", 16, 16, "final"),
+)
 
 
 def _csrf(client: TestClient) -> str:
@@ -68,9 +73,16 @@ def host(app: Any, players: int, teams: int, stage: str) -> Game:
     the final, every turn before it resolved by the organiser)."""
     organiser = TestClient(app, follow_redirects=False)
     made = _post(
-        organiser, "/games",
-        {"name": "Measured", "arrangement": f"{players}-{teams}-{teams // players}", "deadline_hours": "24",
-         "default_bot": "even", "default_bot_weight": "", "visibility": "public"},
+        organiser,
+        "/games",
+        {
+            "name": "Measured",
+            "arrangement": f"{players}-{teams}-{teams // players}",
+            "deadline_hours": "24",
+            "default_bot": "even",
+            "default_bot_weight": "",
+            "visibility": "public",
+        },
     )
     assert made.status_code == 201, made.text[:300]
     public_id = re.search(r'href="/games/([\w-]+)/organise"', made.text)
@@ -85,7 +97,11 @@ def host(app: Any, players: int, teams: int, stage: str) -> Game:
     base = f"/games/{public_id[1]}"
     assert _post(organiser, f"{base}/start", {}).status_code == 303
     api = f"/api/v1/games/{public_id[1]}"
-    while (view := organiser.get(api).json())["status"] == "running" and stage == "final" and view["stage"] != "final":
+    while (
+        (view := organiser.get(api).json())["status"] == "running"
+        and stage == "final"
+        and view["stage"] != "final"
+    ):
         assert _post(organiser, f"{base}/resolve", {"turn": str(view["turn"])}).status_code == 303
     spectator = TestClient(app, follow_redirects=False)
     for client in seats:
@@ -130,31 +146,53 @@ def counting(app: Any) -> Iterator[list[str]]:
         event.remove(app.state.engine, "before_cursor_execute", note)
 
 
-def measure(app: Any, game: Game, repeats: int) -> dict[str, tuple[int, float, int]]:
-    """Per request: statements, requests a second and body bytes."""
-    out = {}
-    for name, (client, url, headers) in requests_of(game).items():
-        client.get(url, headers=headers)  # a first visit may set a cookie, and warms the caches
-        with counting(app) as sent:
-            response = client.get(url, headers=headers)
-        assert response.status_code in (200, 304), (name, response.status_code, response.text[:200])
-        began = time.perf_counter()
-        for _ in range(repeats):
-            client.get(url, headers=headers)
-        out[name] = (len(sent), repeats / (time.perf_counter() - began), len(response.content))
-    return out
+def measure(
+    app: Any, games: dict[str, Game], repeats: int, rounds: int = 4
+) -> dict[str, dict[str, tuple[int, float, int]]]:
+    """Per case and request: statements, requests a second and body bytes. The cases take turns,
+    ``rounds`` times, so that a machine busy for a while slows them alike."""
+    reads = {label: requests_of(game) for label, game in games.items()}
+    counted: dict[str, dict[str, tuple[int, int]]] = {label: {} for label in games}
+    spent: dict[str, dict[str, float]] = {label: {} for label in games}
+    for label, kinds in reads.items():
+        for name, (client, url, headers) in kinds.items():
+            client.get(url, headers=headers)  # a first visit may set a cookie, and warms the caches
+            with counting(app) as sent:
+                response = client.get(url, headers=headers)
+            assert response.status_code in (200, 304), (name, response.status_code, response.text[:200])
+            counted[label][name] = (len(sent), len(response.content))
+    per_round = max(1, repeats // rounds)
+    for _ in range(rounds):
+        for label, kinds in reads.items():
+            for name, (client, url, headers) in kinds.items():
+                began = time.perf_counter()
+                for _ in range(per_round):
+                    client.get(url, headers=headers)
+                spent[label][name] = spent[label].get(name, 0.0) + time.perf_counter() - began
+    return {
+        label: {
+            name: (statements, per_round * rounds / spent[label][name], size)
+            for name, (statements, size) in counted[label].items()
+        }
+        for label in games
+    }
 
 
 def run_backend(backend: str, directory: Path, repeats: int) -> dict[str, dict[str, tuple[int, float, int]]]:
     with throwaway_database(backend, directory) as url:
         run_migrations(make_engine(url))
         settings = Settings(
-            database_url=url, scheduler=False, migrate=False, rate_limit_attempts=10**6, games_per_hour=0,
-            organiser_acts_per_hour=10**6, credentials_per_hour=10**6,
+            database_url=url,
+            scheduler=False,
+            migrate=False,
+            rate_limit_attempts=10**6,
+            games_per_hour=0,
+            organiser_acts_per_hour=10**6,
+            credentials_per_hour=10**6,
         )
         app = create_app(settings)
         try:
-            return {label: measure(app, host(app, p, t, stage), repeats) for label, p, t, stage in CASES}
+            return measure(app, {label: host(app, p, t, stage) for label, p, t, stage in CASES}, repeats)
         finally:
             app.state.odds_queue.close()
             app.state.engine.dispose()
@@ -162,11 +200,11 @@ def run_backend(backend: str, directory: Path, repeats: int) -> dict[str, dict[s
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=40, help="timed requests of each kind in each case")
+    parser.add_argument("--repeats", type=int, default=80, help="timed requests of each kind in each case")
     parser.add_argument("--quick", action="store_true", help="a small run (smoke test)")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args(argv)
-    repeats = 3 if args.quick else args.repeats
+    repeats = 4 if args.quick else args.repeats
     postgres = not args.no_postgres
     if postgres and not os.environ.get(POSTGRES_ENV):
         if shutil.which("bash") and (ROOT / "scripts" / "pg").exists():
@@ -181,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"statements per request ({', '.join(labels)}); the same on every backend unless shown twice")
     for name in names:
         per = {b: "/".join(str(results[b][label][name][0]) for label in labels) for b in backends}
-        shown = per["sqlite"] if len(set(per.values())) == 1 else "  ".join(f"{b} {v}" for b, v in per.items())
+        shown = (
+            per["sqlite"] if len(set(per.values())) == 1 else "  ".join(f"{b} {v}" for b, v in per.items())
+        )
         print(f"  {name:<24} {shown}")
     print(f"\nrequests a second, one client, in process ({repeats} of each)")
     head = "".join(f"{b[:6] + ' ' + label:>18}" for b in backends for label in ("4p t1", "16p final"))
@@ -200,7 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {name:<24}{cells}")
     print("\nbody bytes (4p t1 / 16p final)")
     for name in names:
-        print(f"  {name:<24} {results['sqlite']['4p t1'][name][2]:>8,} / {results['sqlite']['16p final'][name][2]:>8,}")
+        print(
+            f"  {name:<24} {results['sqlite']['4p t1'][name][2]:>8,} / {results['sqlite']['16p final'][name][2]:>8,}"
+        )
     return 0
 
 
