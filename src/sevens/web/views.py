@@ -14,6 +14,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,7 +36,7 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Format, Stage, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
-from sevens.tournament.outlook import describe_after, describe_outlook, game_outlook
+from sevens.tournament.outlook import Outlook, describe_after, describe_outlook, game_outlook
 from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
@@ -1139,6 +1141,29 @@ class PlayerView:
         return data
 
 
+_OUTLOOKS: OrderedDict[tuple[str, str], Outlook | None] = OrderedDict()
+_OUTLOOKS_KEPT = 256
+_OUTLOOKS_LOCK = threading.Lock()
+
+
+def _outlook(record_json: str, state: Game, team: str) -> Outlook | None:
+    """:func:`game_outlook` of ``team`` in ``state``, the game its stored record ``record_json``
+    replays to, kept for the next request: it walks every way the group's open matches can end (a
+    twentieth of a second a team), and the player's page is made again at each order saved, at
+    each reload and after each turn, its outlook the same until the record changes."""
+    key = (record_json, team)
+    with _OUTLOOKS_LOCK:  # requests run on the worker's threads
+        if key in _OUTLOOKS:
+            _OUTLOOKS.move_to_end(key)
+            return _OUTLOOKS[key]
+    outlook = game_outlook(state, team)
+    with _OUTLOOKS_LOCK:
+        _OUTLOOKS[key] = outlook
+        while len(_OUTLOOKS) > _OUTLOOKS_KEPT:
+            _OUTLOOKS.popitem(last=False)
+    return outlook
+
+
 def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
     """What player ``player_id`` sees: the public view and their own teams' orders."""
     seats = store.seats_of(db, game_id=game.id)  # read once, for the public view and the order states
@@ -1171,7 +1196,9 @@ def player_view(db: Session, game: GameRow, player_id: str) -> PlayerView:
             view = state.view_for(team.id)
             order = own.get(team.id)
             level = None
-            outlook = game_outlook(state, team.id) if open_turn and view.opponent is not None else None
+            outlook = None
+            if open_turn and view.opponent is not None:
+                outlook = _outlook(game.record_json or "", state, team.id)
             if open_turn and view.opponent is not None and view.stage is not None and view.stage.knockout:
                 assert final is not None  # knockouts come after the groups
                 level = if_level(

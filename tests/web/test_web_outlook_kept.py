@@ -1,0 +1,43 @@
+"""The outlook of a team's open group match (what a win, a draw and a loss lead to) walks every way
+the group's matches can end: worked out for each page of a player, it was most of what their page
+cost (a twentieth of a second a team), and the page is made again at every order saved. It is
+kept while the game's record stays the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+
+from sevens.web import views
+from web.web_helpers import host_game
+
+
+def test_a_teams_outlook_is_worked_out_once_a_turn_not_at_every_page(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = host_game(app, hours="0")
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    asked: list[str] = []
+    real = views.game_outlook
+
+    def counted(state: Any, team: str) -> Any:
+        asked.append(team)
+        return real(state, team)
+
+    monkeypatch.setattr(views, "game_outlook", counted)
+    player = game.players["p1"]
+    first = player.get(f"{game.base}/play").text
+    teams = game.my_teams("p1")
+    assert sorted(asked) == sorted(teams)
+    for team in teams:
+        assert game.order("p1", team, 9, 9).status_code == 303
+    again = player.get(f"{game.base}/play").text
+    assert sorted(asked) == sorted(teams), "the outlook was worked out again for a page of the same turn"
+    assert "outlook" in first and "outlook" in again
+    game.resolve(1)  # a new record: the outlook changes with the results
+    player.get(f"{game.base}/play")
+    assert sorted(asked) == sorted(teams + teams)
