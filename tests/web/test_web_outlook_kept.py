@@ -9,7 +9,10 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import select
 
+from sevens.store.games import load_game
+from sevens.store.models import GameRow
 from sevens.web import views
 from web.web_helpers import host_game
 
@@ -41,3 +44,31 @@ def test_a_teams_outlook_is_worked_out_once_a_turn_not_at_every_page(
     game.resolve(1)  # a new record: the outlook changes with the results
     player.get(f"{game.base}/play")
     assert sorted(asked) == sorted(teams + teams)
+
+
+def test_the_kept_outlooks_do_not_hold_the_game_records(app: FastAPI) -> None:
+    # A 16-team game's record is 75 kB by turn 3, and each request reads its own copy: 256 outlooks
+    # keyed by the record's text held tens of megabytes of a small server's memory.
+    import tracemalloc
+
+    game = host_game(app, hours="0")
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    game.resolve(1, 2)  # turn 3 of 3 in the groups: a record of some size, an outlook still to tell
+    with app.state.sessionmaker() as db:
+        row = db.scalars(select(GameRow).where(GameRow.public_id == game.public_id)).one()
+    assert row.record_json is not None
+    state = load_game(row)
+    team = game.my_teams("p1")[0]
+    views._OUTLOOKS.clear()  # worked out afresh: no page of this game has been asked for
+    size = len(row.record_json)
+    tracemalloc.start()
+    try:
+        record = (row.record_json + " ")[:-1]  # a copy of its own, as another request reads it
+        views._outlook(record, state, team)
+        del record
+        kept, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert kept < size // 2, f"{kept} bytes kept for an outlook of a {size}-byte record"

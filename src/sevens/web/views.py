@@ -1141,7 +1141,7 @@ class PlayerView:
         return data
 
 
-_OUTLOOKS: OrderedDict[tuple[str, str], Outlook | None] = OrderedDict()
+_OUTLOOKS: OrderedDict[tuple[bytes, str], Outlook | None] = OrderedDict()
 _OUTLOOKS_KEPT = 256
 _OUTLOOKS_LOCK = threading.Lock()
 
@@ -1151,7 +1151,9 @@ def _outlook(record_json: str, state: Game, team: str) -> Outlook | None:
     replays to, kept for the next request: it walks every way the group's open matches can end (a
     twentieth of a second a team), and the player's page is made again at each order saved, at
     each reload and after each turn, its outlook the same until the record changes."""
-    key = (record_json, team)
+    # Keyed by the record's digest: a record is tens of kilobytes by the knockouts (75 kB at turn 3
+    # of 16 teams) and each request reads a copy of its own, so 256 records held megabytes.
+    key = (hashlib.sha256(record_json.encode()).digest(), team)
     with _OUTLOOKS_LOCK:  # requests run on the worker's threads
         if key in _OUTLOOKS:
             _OUTLOOKS.move_to_end(key)
