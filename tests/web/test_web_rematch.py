@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import select
@@ -272,3 +273,27 @@ def test_the_api_names_a_private_rematch_only_to_those_who_may_see_it(app: FastA
     assert _seen(client, old, friend) == (new, None)
     assert _seen(client, new, friend) == (None, old)
     assert _seen(client, old, other) == (None, None)
+
+
+@pytest.mark.parametrize(("word", "kept_words"), [(6, 11), (7, 10)])
+def test_a_long_thai_names_rematch_is_cut_as_its_limit_counts_never_after_a_zero_width_space(
+    app: FastAPI, word: int, kept_words: int
+) -> None:
+    """Thai puts a zero width space between words; a name's limit does not count it, and a name
+    holds one only between two letters. Cut for " (rematch)" counting those spaces, a name near the
+    limit lost words it had room for, and cut just after a space its rematch was refused: "the
+    game's name holds U+200B ZERO WIDTH SPACE ... type the name without it", a name nobody typed."""
+    thai = "\u0e20\u0e32\u0e29\u0e32\u0e44\u0e17\u0e22"[:word]
+    name = "\u200b".join([thai] * 11)  # 66 or 77 characters shown, 10 spaces more
+    client = new_client(app)
+    created = _api_game(client, name=name)
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    old = created["game"]
+    joined = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Robo"}, headers=auth)
+    assert joined.status_code == 200, joined.text
+    assert client.post(f"/api/v1/games/{old}/start", headers=auth).status_code == 200
+    assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
+    answer = client.post(f"/api/v1/games/{old}/rematch", headers=auth)
+    assert answer.status_code == 201, answer.text
+    # 80 characters at most: 70 of the name's and " (rematch)"; the 66 fit whole.
+    assert answer.json()["name"] == "\u200b".join([thai] * kept_words) + " (rematch)"

@@ -68,6 +68,7 @@ from sevens.tournament.names import (
     NameRefused,
     clean_name,
     cut_name,
+    cut_shown,
     kept_form,
     name_clash,
     shortened,
@@ -398,8 +399,9 @@ def rematch_spec(game: GameRow) -> NewGame:
         )
     if game.rematch_id is not None:
         raise Conflict(ALREADY_REMATCHED)
-    # Cut between characters as shown, so that a flag is never cut in half.
-    start = cut_name(game.name, MAX_GAME_NAME - len(REMATCH), GAME_NAME_POINTS - len(REMATCH))
+    # Cut between characters as shown, so that a flag is never cut in half, counted as the name's
+    # limit counts them (a Thai name's zero width spaces are not), never just after such a space.
+    start = cut_shown(game.name, MAX_GAME_NAME - len(REMATCH), GAME_NAME_POINTS - len(REMATCH))
     name = game.name if game.name.endswith(REMATCH) else start.rstrip() + REMATCH
     return NewGame(
         name=name,

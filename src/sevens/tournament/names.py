@@ -43,6 +43,7 @@ __all__ = [
     "NameRefused",
     "clean_name",
     "cut_name",
+    "cut_shown",
     "graphemes",
     "shown_length",
     "kept_form",
@@ -351,6 +352,29 @@ def cut_name(name: str, limit: int, points: int) -> str:
             break
         kept.append(shown)
     return "".join(kept)
+
+
+def cut_shown(name: str, limit: int, points: int) -> str:
+    """The longest start of ``name`` of at most ``limit`` characters as a name's limit counts them
+    (:func:`shown_length`) and ``points`` code points, cut between two characters as shown, and
+    never just after a zero width space or a Mongolian vowel separator: a name holds those only
+    between two letters (:func:`clean_name`), so a start ending in one, with more put after it,
+    was refused.
+
+    >>> thai = "\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"
+    >>> cut_shown(thai, 7, 16) == thai, cut_shown(thai, 4, 16) == thai[:4], cut_name(thai, 7, 16) == thai[:7]
+    (True, True, True)
+    """
+    kept: list[str] = []
+    used = shown = 0
+    for part in graphemes(name[: points + 1]):
+        used += len(part)
+        seen = not all(unicodedata.category(c) == "Cf" for c in part)
+        if used > points or (seen and shown == limit):
+            break
+        shown += seen
+        kept.append(part)
+    return "".join(kept).rstrip(_ZWSP + _MONGOLIAN_VOWEL_SEPARATOR)
 
 
 def shortened(text: str, points: int) -> str:
