@@ -19,9 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
-import shutil
 import statistics
 import sys
 import tempfile
@@ -30,15 +28,15 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+from postgres_or_rerun import postgres_or_rerun  # beside this script, on its sys.path
 from sqlalchemy import select
 
 from sevens.store import games as store
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
 from sevens.store.models import TeamRow, Visibility
-from sevens.store.testing import POSTGRES_ENV, throwaway_database
+from sevens.store.testing import throwaway_database
 from sevens.web.testing import HostedGame, LoadResult, ServerFarm, host_game, percentile
 
-ROOT = Path(__file__).resolve().parent.parent
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 
 
@@ -169,10 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.games, args.revisions = 2, 3
     postgres = not args.no_postgres
-    if postgres and not os.environ.get(POSTGRES_ENV):
-        if shutil.which("bash") and (ROOT / "scripts" / "pg").exists():
-            os.execvp("bash", ["bash", str(ROOT / "scripts" / "pg"), sys.executable, __file__, *sys.argv[1:]])
-        print("no PostgreSQL: run under scripts/pg or pass --no-postgres", file=sys.stderr)
+    if postgres and not postgres_or_rerun(__file__):
         return 2
     print(f"{args.games} games x 4 seats x 2 teams x {args.revisions} revisions, closed loop, loopback")
     print(f"{'case':<26} {'orders':>6} {'orders/s':>10} {'p50 ms':>9} {'p99 ms':>9} {'2xx':>6}")

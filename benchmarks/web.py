@@ -16,9 +16,7 @@ within a run (the ratios), not across machines or runs. Without a PostgreSQL URL
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import shutil
 import sys
 import tempfile
 import time
@@ -29,10 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from postgres_or_rerun import postgres_or_rerun  # beside this script, on its sys.path
 from sqlalchemy import event
 
 from sevens.store.db import make_engine, run_migrations
-from sevens.store.testing import POSTGRES_ENV, throwaway_database
+from sevens.store.testing import throwaway_database
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
 
@@ -40,7 +39,6 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-ROOT = Path(__file__).resolve().parent.parent
 CASES = (
     ("4p t1", 4, 8, "t1"),
     ("16p t1", 16, 16, "t1"),
@@ -206,10 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     repeats = 4 if args.quick else args.repeats
     postgres = not args.no_postgres
-    if postgres and not os.environ.get(POSTGRES_ENV):
-        if shutil.which("bash") and (ROOT / "scripts" / "pg").exists():
-            os.execvp("bash", ["bash", str(ROOT / "scripts" / "pg"), sys.executable, __file__, *sys.argv[1:]])
-        print("no PostgreSQL: run under scripts/pg or pass --no-postgres", file=sys.stderr)
+    if postgres and not postgres_or_rerun(__file__):
         return 2
     backends = ["sqlite"] + (["postgresql"] if postgres else [])
     with tempfile.TemporaryDirectory(prefix="sevens-web-") as tmp:

@@ -14,18 +14,13 @@ from sqlalchemy import event
 from sevens.store import games as store
 from sevens.store.db import session_scope
 from sevens.web.scheduler import resolve_if_still_due
-from web.web_helpers import FakeClock, host_game, new_client
+from web.web_helpers import FakeClock, Hosted, host_game, new_client
 
 
 def test_the_bots_play_a_resolved_turn_before_the_game_is_locked(
     app: FastAPI, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = host_game(app, arrangement="8-8-1", hours="0")
-    for number in range(1, 9):
-        game.join(f"p{number}", f"Player {number}")
-    game.start()
-    team = game.my_teams("p1")[0]
-    assert game.order("p1", team, 9, 9).status_code == 303
+    game, team = _started_with_an_order(app, "8-8-1", players=8)
     locked: list[bool] = []  # whether the game's lock was taken when the bots were asked
     sent: list[str] = []
     real = store.autopilot_orders
@@ -54,12 +49,7 @@ def test_the_bots_play_a_resolved_turn_before_the_game_is_locked(
 
 def test_an_order_changed_after_the_plan_is_the_one_played(app: FastAPI) -> None:
     """The plan is only a head start: what resolves the turn is read again under the lock."""
-    game = host_game(app, arrangement="4-8-2", hours="0")
-    for number in range(1, 5):
-        game.join(f"p{number}", f"Player {number}")
-    game.start()
-    team = game.my_teams("p1")[0]
-    assert game.order("p1", team, 9, 9).status_code == 303
+    game, team = _started_with_an_order(app, "4-8-2", players=4)
     with session_scope(app.state.sessionmaker) as session:
         game_id = store.game_by_public_id(session, public_id=game.public_id).id
         store.plan_turn(session, game_id=game_id, turn=1)
@@ -67,6 +57,17 @@ def test_an_order_changed_after_the_plan_is_the_one_played(app: FastAPI) -> None
     game.resolve(1)
     played = _orders_of_turn_1(game.organiser.get(f"{game.base}/record.json").json())
     assert (played[team]["force"], played[team]["flair"], played[team]["missed"]) == (3, 6, False)
+
+
+def _started_with_an_order(app: FastAPI, arrangement: str, *, players: int) -> tuple[Hosted, str]:
+    """A started game, every seat taken, and player 1's first team's order 9+9 saved."""
+    game = host_game(app, arrangement=arrangement, hours="0")
+    for number in range(1, players + 1):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 9, 9).status_code == 303
+    return game, team
 
 
 def _orders_of_turn_1(record: dict[str, Any]) -> dict[str, dict[str, Any]]:
