@@ -17,6 +17,7 @@ import anyio
 import anyio.to_thread
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
 from pydantic_core import PydanticCustomError
 from sqlalchemy.orm import Session, sessionmaker
@@ -86,6 +87,17 @@ router = APIRouter(
 )
 
 
+_PATH_PARAMETERS: dict[tuple[str, str], dict[str, Any]] = {
+    ("path", "public_id"): {"description": "the game's public id (the `game` a creation or a join answers)",
+                            "example": "gkpLXi037LwL"},
+    ("path", "team"): {"description": "a team's id, its name in lower case with '-' for spaces",
+                       "example": "new-zealand"},
+    ("query", "force"): {"description": "FORCE points of the draft (R3); absent: 0, said in assumed_zero"},
+    ("query", "flair"): {"description": "FLAIR points of the draft, a multiple of 3 (R3); absent: 0, said in assumed_zero"},
+    ("path", "player"): {"description": "a seat's id: p1, p2, ... up to the game's players", "example": "p1"},
+}
+
+
 def document_refusals_only_as_sent(app: FastAPI) -> None:
     """Build ``app``'s OpenAPI document without FastAPI's own 422 (a list of errors): it adds one
     to every operation with a parameter, but the server sends ``{"detail": ...}`` (ErrorAnswer),
@@ -101,6 +113,10 @@ def document_refusals_only_as_sent(app: FastAPI) -> None:
                 answer = operation["responses"].get("422", {})
                 if "HTTPValidationError" in json.dumps(answer):
                     del operation["responses"]["422"]
+        for item in built["paths"].values():  # the ids in an address, in the forms a client cannot guess
+            for operation in item.values():
+                for parameter in operation.get("parameters", []):
+                    parameter.update(_PATH_PARAMETERS.get((parameter["in"], parameter["name"]), {}))
         for name in ("HTTPValidationError", "ValidationError"):
             built.get("components", {}).get("schemas", {}).pop(name, None)
         return built
@@ -113,7 +129,12 @@ class JoinRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     ELSEWHERE: ClassVar[dict[str, str]] = {"token": "a bot token is sent as 'Authorization: Bearer <token>'"}
-    invite: str = Field(min_length=1, max_length=200, description="the invite link, or its last part")
+    invite: str = Field(
+        min_length=1,
+        max_length=200,
+        description="the invite link, or its last part (the secret)",
+        examples=["https://sevens.example/join/clcaVwni3K41WM2btTXgtIQlCq7HksF6"],
+    )
     name: str = Field(
         min_length=1,
         max_length=2000,  # as the join form; the name's own limit is counted once it is kept (store.games)
@@ -129,10 +150,14 @@ class JoinResponse(BaseModel):
     """The seat claimed and the name it plays under (the one sent, unless the seat was taken after
     the start: then the record's); ``token`` is new only when the call carried no bearer token."""
 
-    game: str
-    player: str
-    name: str
-    token: str | None
+    game: str = schemas.GAME_ID
+    player: str = schemas.PLAYER_ID
+    name: str = Field(description="the name the seat plays under")
+    token: str | None = Field(
+        description="a new bearer token, to send as 'Authorization: Bearer <token>'; null when the call carried one "
+        "(the seat is added to it)",
+        examples=["dEEb9Sc9RZCHnLRZ_Uc0A243WAyfguVb"],
+    )
     note: str | None = Field(
         description=(
             "why `name` is not the name sent (a seat taken after the start keeps the record's), and that the "
@@ -157,21 +182,21 @@ class OrderRequest(BaseModel):
     }
     # No upper bound: a turn past the game's last is a turn that is not open (409, saying which is),
     # as a past one is, not a malformed request.
-    turn: StrictInt = Field(ge=1)
-    force: StrictInt = Field(ge=0, le=1000)
-    flair: StrictInt = Field(ge=0, le=1000)
-    ready: StrictBool = False
+    turn: StrictInt = Field(ge=1, description="the open turn's number (R3: an order is for one match); another: 409")
+    force: StrictInt = Field(ge=0, le=1000, description="FORCE points, a whole number (R3)")
+    flair: StrictInt = Field(ge=0, le=1000, description="FLAIR points, a multiple of 3 (R3); force + flair at most the team's SCRUM")
+    ready: StrictBool = Field(default=False, description="true: final for the turn; false or absent: a draft")
 
 
 class OrderResponse(BaseModel):
     """The order as saved (visible only to its owner until the turn is resolved, R13)."""
 
-    game: str
-    turn: int
-    team: str
-    force: int
-    flair: int
-    ready: bool
+    game: str = schemas.GAME_ID
+    turn: int = Field(description="the turn it is for")
+    team: str = schemas.TEAM_ID
+    force: int = Field(description="FORCE points (R3)")
+    flair: int = Field(description="FLAIR points (R3)")
+    ready: bool = Field(description="true: final for the turn; false: a draft")
     resolved: bool = Field(description="true if this order completed the turn and it was resolved")
 
 
@@ -183,15 +208,20 @@ class AutopilotRequest(BaseModel):
         "weight": "a knockout weight goes after '@' in the strategy, as 'field-reader@1'",
         "team": "the team is named in the address",
     }
-    strategy: str = Field(min_length=1, max_length=40)
+    strategy: str = Field(
+        min_length=1,
+        max_length=40,
+        description="a bot of GET /api/v1/strategies, with a knockout weight after '@' for a weighted one",
+        examples=["field-reader@1"],
+    )
 
 
 class WaitingGame(BaseModel):
     """A game with a turn open for one of the caller's teams."""
 
-    game: str
-    name: str
-    turn: int
+    game: str = schemas.GAME_ID
+    name: str = Field(description="the game's name")
+    turn: int = Field(description="the open turn")
     status: Literal["running", "paused"] = Field(
         description="paused: the organiser stopped the deadline clock (deadline is null until it resumes)"
     )
@@ -789,8 +819,10 @@ class OddsRequest(BaseModel):
     """A draft order to ask the odds of, in the body rather than the address (which access logs keep)."""
 
     model_config = ConfigDict(extra="forbid")
-    force: StrictInt = Field(default=0, ge=0, le=1000)
-    flair: StrictInt = Field(default=0, ge=0, le=1000)
+    force: StrictInt = Field(default=0, ge=0, le=1000, description="FORCE points of the draft (R3); absent: 0, said in assumed_zero")
+    flair: StrictInt = Field(
+        default=0, ge=0, le=1000, description="FLAIR points of the draft, a multiple of 3 (R3); absent: 0, said in assumed_zero"
+    )
 
 
 @router.post(
@@ -821,7 +853,7 @@ class CreateRequest(BaseModel):
             f"{store.GAME_NAME_POINTS} code points, as kept (NFC, spaces made single; docs/web.md)"
         ),
     )
-    players: StrictInt = Field(ge=4, le=16)
+    players: StrictInt = Field(ge=4, le=16, description="seats, 4 to 16 (R12)")
     teams: StrictInt | None = Field(
         default=None, description="8 or 16; absent: R12's preferred with teams_per_player, or its default"
     )
@@ -845,14 +877,16 @@ class CreateRequest(BaseModel):
         description="the bot that plays a missed order of a player in their seat who chose no autopilot of "
         "their own (R13); absent: the same as default_bot",
     )
-    visibility: Literal["public", "private"] = "public"
+    visibility: Literal["public", "private"] = Field(
+        default="public", description="public: anyone with its id may watch; private: only its players and organiser"
+    )
 
 
 class CreateResponse(BaseModel):
     """The game, its secrets (shown once) and the bearer token that organises it."""
 
-    game: str
-    seed_sha256: str
+    game: str = schemas.GAME_ID
+    seed_sha256: str = Field(description="SHA-256 of the seed, 64 hex digits, to check the dice once it is revealed (R14)")
     organiser_link: str = Field(
         description="the organiser link's secret, for /organiser/<secret> in a browser"
     )
@@ -866,7 +900,7 @@ class ResolveRequest(BaseModel):
     """Which turn to resolve now: it must be the open one."""
 
     model_config = ConfigDict(extra="forbid")
-    turn: StrictInt = Field(ge=1)  # unbounded, as OrderRequest's
+    turn: StrictInt = Field(ge=1, description="the open turn's number; another: 409")  # unbounded, as OrderRequest's
 
 
 class ExtendRequest(BaseModel):
@@ -874,7 +908,9 @@ class ExtendRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     # A JSON number: "2" and true are refused, and so are NaN and Infinity (json.loads reads them).
-    hours: float = Field(gt=0, le=24 * 30, strict=True, allow_inf_nan=False)
+    hours: float = Field(
+        gt=0, le=24 * 30, strict=True, allow_inf_nan=False, description="hours to add, a JSON number above 0, up to 720"
+    )
 
 
 class DeadlineRequest(BaseModel):
@@ -882,7 +918,9 @@ class DeadlineRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     # A JSON number: "2" and true are refused, and so are NaN and Infinity (json.loads reads them).
-    hours: float = Field(gt=0, le=24 * 30, strict=True, allow_inf_nan=False)
+    hours: float = Field(
+        gt=0, le=24 * 30, strict=True, allow_inf_nan=False, description="hours from now, a JSON number above 0, up to 720"
+    )
 
 
 # A new game's answer says where it is (RFC 9110: else the new resource would be POST's address).
@@ -1123,8 +1161,8 @@ def remove_name(public_id: str, player: str, principal: BotDep, db: SessionDep, 
 class InviteResponse(BaseModel):
     """A seat's new invite link, shown once; the seat's old link no longer works."""
 
-    game: str
-    player: str
+    game: str = schemas.GAME_ID
+    player: str = schemas.PLAYER_ID
     invite: str = Field(description="the new invite's secret, for /join/<secret> or POST /api/v1/join; used once")
     expires_at: str = Field(description="until when it can be used (ISO 8601, UTC)")
 
@@ -1185,10 +1223,10 @@ class RematchResponse(BaseModel):
     """The rematch: the new game, its secrets (shown once) as at its creation, and the seats the
     calling token took again."""
 
-    game: str
+    game: str = schemas.GAME_ID
     rematch_of: str = Field(description="the game it is the rematch of")
-    name: str
-    seed_sha256: str
+    name: str = Field(description="the new game's name, made from the old one's")
+    seed_sha256: str = Field(description="SHA-256 of the new seed, 64 hex digits (R14)")
     organiser_link: str = Field(
         description="the new game's organiser link's secret, for /organiser/<secret> in a browser"
     )
@@ -1205,6 +1243,7 @@ class RematchResponse(BaseModel):
 
 @router.post(
     "/games/{public_id}/rematch",
+    summary="Start the game's rematch, once it is over",
     response_model=RematchResponse,
     status_code=201,
     responses={**_CREATED, **error_responses(401, 403, 404, 409, 412, 429)},
@@ -1246,7 +1285,7 @@ def rematch(
 class OrganiserLinkResponse(BaseModel):
     """A new organiser link's secret, shown once; the old one no longer works."""
 
-    game: str
+    game: str = schemas.GAME_ID
     organiser_link: str = Field(description="the new organiser link's secret, for /organiser/<secret> in a browser")
 
 
@@ -1303,3 +1342,20 @@ def organise(
         add_grant(db, principal_id=principal.id, game_id=row.id, role=Role.ORGANISER)
         db.commit()
     return JSONResponse({"game": row.public_id, "token": token})
+
+
+def _summarise(routes: list[Any]) -> None:
+    """Give each operation a summary, its docstring's first sentence: FastAPI's own is the function's
+    name ("Put Order"), which tells a client author nothing the path does not."""
+    for route in routes:
+        if isinstance(route, APIRoute) and route.summary is None:
+            first, depth = " ".join((route.description or "").split("\n\n")[0].split()), 0
+            for at, char in enumerate(first):
+                depth += {"(": 1, ")": -1}.get(char, 0)
+                if depth == 0 and char in ".;:" and first[at + 1 : at + 2] in (" ", ""):
+                    first = first[:at]
+                    break
+            route.summary = first
+
+
+_summarise(router.routes)
