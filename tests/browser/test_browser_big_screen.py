@@ -9,10 +9,12 @@ from __future__ import annotations
 import json
 import re
 import time
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from browser.browser_helpers import on_screen, start_with_one_seat, visit
+from browser.browser_helpers import on_screen, serve, shot, start_with_one_seat, visit
 from browser.test_browser_a11y import axe_problems
 
 TV = {"width": 1920, "height": 1080}
@@ -440,3 +442,59 @@ def test_the_big_screen_in_forced_colours_and_with_the_browsers_text_doubled(
     doubled.close()
     forced.close()
     assert not found, "\n".join(found)
+
+
+SHOT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal"]
+SHOT_SEED = "5e7e45" * 10 + "5e7e"  # 64 hex digits: the game's secret seed, fixed for the picture
+SHOT_TIME = datetime(2026, 10, 15, 19, 30, tzinfo=UTC)  # a Thursday evening in the club
+
+
+def test_the_big_screen_on_a_club_television_in_the_knockouts_is_pictured(
+    tmp_path: Path, chromium: Any, monkeypatch: Any
+) -> None:
+    """docs/screenshots/big-screen.png, the README's picture of the big screen: the club's
+    television at 1280x720 during the quarter-finals of a 16-team game of eight players (two teams
+    each), seen by a spectator: the turn and time left, this turn's matches, the last group turn's
+    results, who went through from each group and the bracket column. The picture is the same at
+    every run: the game's seed, the players' names, their orders and the server's clock (and the
+    browser's) are fixed, so the draw, every die and every bot's order are too."""
+    import httpx
+    from playwright.sync_api import expect
+
+    from sevens.store import games
+
+    # only the seed's source in games: the server's other random tokens stay random
+    monkeypatch.setattr(games, "secrets", SimpleNamespace(token_hex=lambda n=32: SHOT_SEED[: 2 * n]))
+    for server in serve(tmp_path, clock=lambda: SHOT_TIME):
+        with httpx.Client(base_url=server, timeout=60) as api:
+            made = api.post("/api/v1/games", json={
+                "name": "Thursday club sevens", "players": 8, "teams": 16, "teams_per_player": 2,
+                "deadline_hours": 2,
+            }).json()
+            game = made["game"]
+            seats = []
+            for number, name in enumerate(SHOT_NAMES, start=1):
+                joined = api.post("/api/v1/join", json={"invite": made["invites"][f"p{number}"], "name": name}).json()
+                seats.append({"Authorization": f"Bearer {joined['token']}"})
+            api.post(f"/api/v1/games/{game}/start", headers={"Authorization": f"Bearer {made['token']}"}).raise_for_status()
+            for turn in (1, 2, 3):  # the groups, every order the same but for a little spread by seat
+                for number, seat in enumerate(seats):
+                    for waiting in api.get("/api/v1/waiting", headers=seat).json():
+                        for team in sorted(waiting["teams"]):
+                            api.put(f"/api/v1/games/{game}/orders/{team}", headers=seat, json={
+                                "turn": turn, "force": 4 + number, "flair": 9, "ready": True,
+                            }).raise_for_status()
+                for _ in range(100):
+                    if api.get(f"/api/v1/games/{game}").json()["turn"] != turn:
+                        break
+                    time.sleep(0.2)
+            assert api.get(f"/api/v1/games/{game}").json()["turn"] == 4
+        page = chromium.new_context(viewport=SMALL_TV).new_page()
+        page.clock.set_fixed_time(SHOT_TIME)
+        visit(page, f"{server}/games/{game}?screen=1")
+        expect(page.locator("#fixtures h2")).to_have_text("This turn's matches (quarter-final)")
+        expect(page.locator(".big-bracket .round li").first).to_be_visible()
+        expect(page.locator("#big-screen")).to_contain_text("Through from the groups")
+        assert _fits(page)[:2] == _fits(page)[2:], "the picture's page scrolls"
+        shot(page, "big-screen")
+        page.context.close()

@@ -90,3 +90,34 @@ def test_the_rules_page_leads_to_every_other_page() -> None:
     listed = set(re.findall(r"^\| `([\w-]+\.md)` \|", table, re.M))
     pages = {page.name for page in (ROOT / "docs").glob("*.md")} - {"rules.md"}
     assert listed == pages, f"docs/rules.md's last table lacks {sorted(pages - listed)}, names {sorted(listed - pages)}"
+
+
+PICTURES = sorted(path for folder in ("screenshots", "images") for path in (ROOT / "docs" / folder).iterdir())
+
+
+def _pictures_shown() -> set[Path]:
+    return {(page.parent / target).resolve() for page in PAGES
+            for target in re.findall(r"!\[[^\]]*\]\(([^)\s#]+)\)", _prose(page))}
+
+
+@pytest.mark.parametrize("picture", PICTURES, ids=[str(p.relative_to(ROOT)) for p in PICTURES])
+def test_every_picture_is_shown_by_a_page(picture: Path) -> None:
+    """A file of docs/screenshots or docs/images that no page of README.md and docs/ shows is a
+    picture nobody sees, kept up to date for nothing (or left behind by a page that stopped
+    showing it); one shown but missing fails test_links_and_pictures_resolve."""
+    assert picture.resolve() in _pictures_shown(), f"{picture.relative_to(ROOT)} is shown by no page: show it or remove it"
+
+
+SCREENSHOTS = sorted((ROOT / "docs" / "screenshots").glob("*.png"))
+
+
+@pytest.mark.parametrize("picture", SCREENSHOTS, ids=[p.name for p in SCREENSHOTS])
+def test_every_screenshot_is_written_by_a_browser_test(picture: Path) -> None:
+    """Each screenshot is remade by a browser test (``shot(page, "name")``, or a path under
+    SCREENSHOTS), so it follows the page it shows; one no test writes goes stale unseen."""
+    written = set()
+    for test in (ROOT / "tests" / "browser").glob("*.py"):
+        text = test.read_text(encoding="utf-8")
+        written |= set(re.findall(r"""shot\(\w+, ["']([\w-]+)["']\)""", text))
+        written |= {Path(name).stem for name in re.findall(r"""SCREENSHOTS / ["']([\w.-]+)["']""", text)}
+    assert picture.stem in written, f"docs/screenshots/{picture.name} is written by no test in tests/browser"
