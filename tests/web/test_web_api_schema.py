@@ -501,3 +501,14 @@ def _a_body(operation: dict[str, Any], document: dict[str, Any]) -> dict[str, An
                      if option["type"] != "null")
         body[name] = {"string": "x", "integer": int(field.get("minimum", 1)), "number": 1.0}[field["type"]]
     return body
+
+
+def test_the_apis_table_row_has_the_tournaments_fields() -> None:
+    """schemas.TableRow repeats standings.TableRow's fields to describe each (the tournament's row
+    has no place for descriptions): a field added there and not here would be dropped from answers."""
+    from dataclasses import fields
+
+    from sevens.tournament import standings
+    from sevens.web import schemas
+
+    assert list(schemas.TableRow.model_fields) == [f.name for f in fields(standings.TableRow)]

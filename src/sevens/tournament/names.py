@@ -31,7 +31,7 @@ script is never refused for its script: only one that would read as another name
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 __all__ = [
@@ -332,7 +332,29 @@ def shown_length(text: str) -> int:
     >>> shown_length("\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"), len(graphemes("\u0e20\u0e32\u0e29\u0e32\u200b\u0e44\u0e17\u0e22"))
     (7, 8)
     """
-    return sum(1 for shown in graphemes(text) if not all(unicodedata.category(c) == "Cf" for c in shown))
+    return sum(1 for shown in graphemes(text) if _shows(shown))
+
+
+def _shows(character: str) -> bool:
+    """Whether a character (one of :func:`graphemes`) draws anything: not format characters alone."""
+    return not all(unicodedata.category(c) == "Cf" for c in character)
+
+
+def _cut(name: str, limit: int, points: int, counted: Callable[[str], bool]) -> str:
+    """The longest start of ``name`` of at most ``limit`` characters that ``counted`` counts and
+    ``points`` code points, cut between two of its :func:`graphemes`."""
+    kept: list[str] = []
+    used = shown = 0
+    # No character past the first ``points`` code points is kept, so the rest need not be read
+    # (the last one read, cut short there, still counts past ``points``).
+    for part in graphemes(name[: points + 1]):
+        used += len(part)
+        counts = counted(part)
+        if used > points or (counts and shown == limit):
+            break
+        shown += counts
+        kept.append(part)
+    return "".join(kept)
 
 
 def cut_name(name: str, limit: int, points: int) -> str:
@@ -342,16 +364,7 @@ def cut_name(name: str, limit: int, points: int) -> str:
     >>> cut_name("\U0001f1eb\U0001f1ef" * 3, 2, 8) == "\U0001f1eb\U0001f1ef" * 2, cut_name("Jose\u0301", 9, 4)
     (True, 'Jos')
     """
-    kept: list[str] = []
-    used = 0
-    # No character past the first ``points`` code points is kept, so the rest need not be read
-    # (the last one read, cut short there, still counts past ``points``).
-    for shown in graphemes(name[: points + 1])[:limit]:
-        used += len(shown)
-        if used > points:
-            break
-        kept.append(shown)
-    return "".join(kept)
+    return _cut(name, limit, points, lambda character: True)
 
 
 def cut_shown(name: str, limit: int, points: int) -> str:
@@ -365,16 +378,7 @@ def cut_shown(name: str, limit: int, points: int) -> str:
     >>> cut_shown(thai, 7, 16) == thai, cut_shown(thai, 4, 16) == thai[:4], cut_name(thai, 7, 16) == thai[:7]
     (True, True, True)
     """
-    kept: list[str] = []
-    used = shown = 0
-    for part in graphemes(name[: points + 1]):
-        used += len(part)
-        seen = not all(unicodedata.category(c) == "Cf" for c in part)
-        if used > points or (seen and shown == limit):
-            break
-        shown += seen
-        kept.append(part)
-    return "".join(kept).rstrip(_ZWSP + _MONGOLIAN_VOWEL_SEPARATOR)
+    return _cut(name, limit, points, _shows).rstrip(_ZWSP + _MONGOLIAN_VOWEL_SEPARATOR)
 
 
 def shortened(text: str, points: int) -> str:

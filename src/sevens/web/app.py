@@ -60,7 +60,16 @@ from sevens.web.security import (
 )
 from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, methods_at, unknown_fields_message
-from sevens.web.views import bdi, duration, event_words, isolated, printable, qr_code, scores_said
+from sevens.web.views import (
+    bdi,
+    duration,
+    event_words,
+    isolated,
+    match_words,
+    printable,
+    qr_code,
+    scores_said,
+)
 
 __all__ = ["create_app", "utc_now"]
 
@@ -396,6 +405,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.filters["bdi"] = bdi
     templates.env.filters["isolated"] = isolated
     templates.env.filters["scores_said"] = scores_said
+    templates.env.filters["match_words"] = match_words
     templates.env.globals["qr_code"] = qr_code
     templates.env.globals["event_words"] = event_words
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS

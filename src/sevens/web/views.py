@@ -235,6 +235,16 @@ _SCORE = re.compile(r"(?<![\w-])(?:(\d+)-(\d+)|t(\d+)-m(\d+))(?![\w-])")
 _AFTER_SCORE = ".,;:!?)"
 
 
+def match_words(match_id: str) -> str:
+    """A match id as heard: "t4-m1" was read "t 4 minus m 1".
+
+    >>> match_words("t4-m1")
+    'turn 4, match 1'
+    """
+    turn, match = match_id[1:].split("-m")
+    return f"turn {turn}, match {match}"
+
+
 def scores_said(text: object) -> Markup:
     """A text with scores or shared places in it ("France win 60-51", a standing's "3-4"), shown as
     it is, each such pair said to screen readers in words: "60-51" was read "60 minus 51" (or "60
@@ -263,7 +273,7 @@ def scores_said(text: object) -> Markup:
         if turn is None:
             words = f"{a} to {b}"
         else:
-            words = match if text[: found.start()].endswith("match ") else f"turn {turn}, match {match}"
+            words = match if text[: found.start()].endswith("match ") else match_words(found.group(0))
         said.append(
             Markup('<span aria-hidden="true">%s%s</span><span class="visually-hidden"> %s%s</span>')
             % (found.group(0), after, words, after)
