@@ -6,15 +6,11 @@ its bound here on purpose, one that adds a statement per team fails."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
 
 from fastapi import FastAPI
-from sqlalchemy import event
 
-from web.web_helpers import Hosted, TestClient, host_game, new_client, post_form
+from web.web_helpers import Hosted, TestClient, host_game, new_client, post_form, statements_sent
 
 BOUNDS = {
     "player page": 9,  # with the mark of the player's own orders and autopilots (one statement)
@@ -46,22 +42,6 @@ BOUNDS = {
     "matches CSV (API)": 2,
 }
 """The most statements each view may issue, for any size of game."""
-
-
-@contextmanager
-def statements_sent(app: FastAPI) -> Iterator[list[str]]:
-    """Every SQL statement the app sends to its database meanwhile."""
-    sent: list[str] = []
-
-    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        sent.append(statement)
-
-    engine = app.state.engine
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield sent
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
 
 
 def _pages_game_in_knockouts(app: FastAPI, arrangement: str, players: int, *, until: str = "knockouts") -> Hosted:

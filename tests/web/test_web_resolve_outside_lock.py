@@ -9,12 +9,11 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import event
 
 from sevens.store import games as store
 from sevens.store.db import session_scope
 from sevens.web.scheduler import resolve_if_still_due
-from web.web_helpers import FakeClock, Hosted, host_game, new_client
+from web.web_helpers import FakeClock, Hosted, host_game, new_client, statements_sent
 
 
 def test_the_bots_play_a_resolved_turn_before_the_game_is_locked(
@@ -22,22 +21,15 @@ def test_the_bots_play_a_resolved_turn_before_the_game_is_locked(
 ) -> None:
     game, team = _started_with_an_order(app, "8-8-1", players=8)
     locked: list[bool] = []  # whether the game's lock was taken when the bots were asked
-    sent: list[str] = []
     real = store.autopilot_orders
 
     def watched(*args: Any, **kwargs: Any) -> Any:
         locked.append(any(re.match(r"\s*UPDATE games SET current_turn", s) for s in sent))
         return real(*args, **kwargs)
 
-    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        sent.append(statement)
-
     monkeypatch.setattr(store, "autopilot_orders", watched)
-    event.listen(app.state.engine, "before_cursor_execute", note)
-    try:
+    with statements_sent(app) as sent:
         game.resolve(1)
-    finally:
-        event.remove(app.state.engine, "before_cursor_execute", note)
     assert locked == [False], "the bots were asked for orders while the game was locked"
     assert any(re.match(r"\s*UPDATE games SET current_turn", s) for s in sent)
     assert game.turn() == 2

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from fastapi import FastAPI
+from sqlalchemy import event
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
@@ -177,3 +181,19 @@ def every_seat_taken(app: FastAPI, *, name: str = "Friday sevens") -> Hosted:
         game.join(seat, player)
     game.start()
     return game
+
+
+@contextmanager
+def statements_sent(app: FastAPI) -> Iterator[list[str]]:
+    """Every SQL statement the app sends to its database meanwhile."""
+    sent: list[str] = []
+
+    def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        sent.append(statement)
+
+    engine = app.state.engine
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield sent
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
