@@ -3,17 +3,24 @@ the way, asked again with If-None-Match (a 304) under any other address."""
 
 from __future__ import annotations
 
+import gzip
 import re
 from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
 
-from sevens.web.assets import FOREVER, REVALIDATE
+from sevens.web.assets import FOREVER, REVALIDATE, css_without_comments
 from sevens.web.security import CSP
 from web.web_helpers import new_client
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "sevens" / "web" / "static"
+
+
+def _served(name: str) -> bytes:
+    """The bytes the server sends for the static file ``name``: the style sheet without its comments."""
+    plain = (STATIC / name).read_bytes()
+    return css_without_comments(plain.decode()).encode() if name.endswith(".css") else plain
 
 
 def _linked(page: str) -> dict[str, str]:
@@ -31,7 +38,7 @@ def test_a_page_names_each_static_file_by_a_versioned_address_kept_for_a_year(ap
     for name, url in linked.items():
         answer = client.get(url, headers={"Accept-Encoding": "identity"})
         assert answer.status_code == 200, url
-        assert answer.content == (STATIC / name).read_bytes()
+        assert answer.content == _served(name)
         assert answer.headers["cache-control"] == FOREVER
         assert answer.headers["etag"] and answer.headers["vary"] == "Accept-Encoding"
         assert "content-encoding" not in answer.headers
@@ -51,7 +58,7 @@ def test_the_script_and_style_sheet_travel_gzipped_to_a_browser_that_takes_it(ap
     for name in ("app.js", "style.css"):
         answer = client.get(linked[name], headers={"Accept-Encoding": "gzip, deflate, br"})
         assert answer.headers["content-encoding"] == "gzip", name
-        assert answer.content == (STATIC / name).read_bytes()  # decoded by the client
+        assert answer.content == _served(name)  # decoded by the client
         assert int(answer.headers["content-length"]) < (STATIC / name).stat().st_size / 3
         plain = client.get(linked[name], headers={"Accept-Encoding": "identity"})
         assert plain.headers["etag"] != answer.headers["etag"]  # two bodies, two strong tags
@@ -95,3 +102,23 @@ def test_a_websocket_asked_of_a_static_file_is_closed_as_elsewhere(app: FastAPI)
     for path in ("/games/nothing-here", "/static/app.js"):
         with pytest.raises(WebSocketDisconnect), client.websocket_connect(path):
             pass
+
+
+def test_the_style_sheet_goes_without_its_comments_and_keeps_every_rule(app: FastAPI) -> None:
+    """The comments of style.css (for whoever edits it) were more than half of its gzipped bytes on a
+    phone's first visit. They are left out; not one character of a rule is."""
+    client = new_client(app)
+    address = _linked(client.get("/").text)["style.css"]
+    source = (STATIC / "style.css").read_text()
+    served = client.get(address, headers={"Accept-Encoding": "identity"}).text
+    assert "/*" not in served and "*/" not in served
+    # The file's strings hold no "/*", so here a plain cut of each comment leaves the rules as served.
+    assert re.sub(r"\s+", "", re.sub(r"/\*.*?\*/", "", source, flags=re.S)) == re.sub(r"\s+", "", served)
+    zipped = client.get(address, headers={"Accept-Encoding": "gzip"})
+    assert int(zipped.headers["content-length"]) < 0.6 * len(gzip.compress(source.encode(), 9))
+
+
+def test_a_comment_mark_inside_a_quoted_string_of_a_style_sheet_is_kept() -> None:
+    sheet = "a::after { content: '/* not a comment */' } /* a comment */\nb::before { content: \"*/\" }\n"
+    assert css_without_comments(sheet) == "a::after { content: '/* not a comment */' }\nb::before { content: \"*/\" }\n"
+    assert css_without_comments("/* one\n two */\n\n.x {}  /* end */\n") == ".x {}\n"

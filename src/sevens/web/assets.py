@@ -11,6 +11,9 @@ a file (no ``v``, or an old one) is ``no-cache``: the browser asks again each ti
 Only these files are compressed (docs/web.md, *Security*): they hold no secret and nothing a
 request can change, so the size of their gzip says nothing (BREACH needs a secret and attacker's
 text in one compressed body). Pages and JSON answers go uncompressed.
+
+The style sheet goes without its comments: they explain the rules to whoever edits the file and
+were more than half of its gzipped bytes, on every phone's first visit.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,7 +32,7 @@ from starlette.websockets import WebSocketClose
 
 from sevens.web.conditional import etag_of, matches
 
-__all__ = ["FOREVER", "REVALIDATE", "Assets"]
+__all__ = ["FOREVER", "REVALIDATE", "Assets", "css_without_comments"]
 
 FOREVER = "public, max-age=31536000, immutable"
 """The caching of a file asked for under its current versioned address: its bytes never change."""
@@ -47,6 +51,20 @@ class _File:
     zipped: bytes | None  # None where gzip would not make it smaller
     kind: str
     version: str
+
+
+# A quoted string (kept whole, so a "/*" inside one stays) or a comment.
+_CSS_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|/\*.*?\*/', re.S)
+
+
+def css_without_comments(text: str) -> str:
+    """``text``, a style sheet, with its comments and the blank lines they leave taken out.
+
+    >>> css_without_comments('a { content: "/* kept */"; }  /* gone */\\n/* gone\\n too */\\nb {}\\n')
+    'a { content: "/* kept */"; }\\nb {}\\n'
+    """
+    bare = _CSS_STRING_OR_COMMENT.sub(lambda m: "" if m[0].startswith("/*") else m[0], text)
+    return "".join(line.rstrip() + "\n" for line in bare.splitlines() if line.strip())
 
 
 def _accepts_gzip(headers: Headers) -> bool:
@@ -73,6 +91,8 @@ class Assets:
             if not path.is_file():
                 continue
             plain = path.read_bytes()
+            if path.suffix == ".css":
+                plain = css_without_comments(plain.decode("utf-8")).encode("utf-8")
             zipped = gzip.compress(plain, compresslevel=9, mtime=0)
             kind = _KINDS.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
             version = hashlib.sha256(plain).hexdigest()[:16]
