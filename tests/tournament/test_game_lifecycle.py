@@ -296,6 +296,29 @@ def test_tables_are_partial_during_the_groups_and_final_after() -> None:
     assert game.final_tables is not None and all(t.complete for t in game.tables().values())
 
 
+def test_a_games_tables_are_worked_out_once_and_stay_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game is a value: its tables are worked out at the first ask, and a caller changing the
+    dict it was given changes neither the game nor an equal game's tables."""
+    from sevens.tournament import game as game_module
+
+    game = new_game(make_setup(4))
+    game = resolve_turn(game, _orders(game), SEED)
+    worked: list[str] = []
+    real = game_module.group_table
+
+    def counted(*args: object, **kwargs: object) -> object:
+        worked.append(str(args[-1]))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(game_module, "group_table", counted)
+    first = game.tables()
+    first.clear()
+    again = game.tables()
+    assert len(worked) == len(game.format.group_letters) and set(again) == set(game.format.group_letters)
+    assert all(row.played == 1 for table in again.values() for row in table.rows)
+    assert game == dataclasses.replace(game) and "_tables" not in repr(game)
+
+
 def test_the_champion_is_the_winner_of_the_final() -> None:
     game = bot_game(make_setup(4))
     final = game.turns[-1]

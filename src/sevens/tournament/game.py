@@ -26,7 +26,7 @@ import hashlib
 import hmac
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Protocol
 
@@ -299,6 +299,9 @@ class Game:
 
     setup: GameSetup
     turns: tuple[ResolvedTurn, ...] = ()
+    # tables() worked out once per value: a player's page asked for them once per team and twice
+    # per odds question (nine times for two teams). Not part of the value: no init, compare or repr.
+    _tables: dict[str, GroupTable] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def id(self) -> str:
@@ -392,13 +395,16 @@ class Game:
 
     def tables(self) -> dict[str, GroupTable]:
         """The group tables as they stand (R8); final, with any lots, once the groups are over."""
-        final = self.final_tables
-        if final is not None:
-            return final
-        return {
-            letter: group_table(self.setup.group(letter), self.group_results(letter), None, f"group {letter}")
-            for letter in self.setup.format.group_letters
-        }
+        if self._tables is None:
+            tables = self.final_tables
+            if tables is None:
+                tables = {
+                    letter: group_table(self.setup.group(letter), self.group_results(letter), None, f"group {letter}")
+                    for letter in self.setup.format.group_letters
+                }
+            object.__setattr__(self, "_tables", tables)  # frozen: the one write, of a derived value
+        assert self._tables is not None
+        return dict(self._tables)  # a copy: a caller changing its dict cannot change the cached one
 
     def view_for(self, team: str) -> ManagerView:
         """What ``team``'s manager may see now: nothing secret, the team's own situation first."""
