@@ -5,6 +5,7 @@ which in a knockout can take a second of odds, are worked out before it (store.p
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import pytest
@@ -113,3 +114,123 @@ def test_no_database_connection_is_held_while_the_bots_play_the_turn(
             assert resolve_if_still_due(app.state.sessionmaker, game_id=game_id, turn=1, now=clock()) == 1
         assert game.turn() == 2
     assert held and held[0] == 0, f"connections held while the bots played the turn: {held}"
+
+
+@pytest.mark.parametrize("through", ["page", "api"])
+def test_the_last_ready_order_is_kept_and_its_turn_worked_out_before_the_lock(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, through: str
+) -> None:
+    """The order that makes the turn ready is committed first; the bots then play the turn with
+    no connection held (so no lock: on SQLite the whole file's), and the lock is taken only to
+    check the inputs again and write."""
+    game = host_game(app, arrangement="4-8-2", hours="0")
+    # The other three seats stay empty: their teams are the bots'.
+    if through == "page":
+        game.join("p1", "Ann")
+        game.start()
+        first, last = game.my_teams("p1")
+        assert game.order("p1", first, 9, 9, action="ready").status_code == 303
+        held = _watch_the_bots(app, monkeypatch)
+        assert game.order("p1", last, 7, 3, action="ready").status_code == 303
+    else:
+        client = new_client(app)
+        joined = client.post("/api/v1/join", json={"invite": game.invites["p1"], "name": "bot Ann"})
+        assert joined.status_code == 200, joined.text
+        ann = {"Authorization": f"Bearer {joined.json()['token']}"}
+        game.start()
+        view = client.get(f"/api/v1/games/{game.public_id}", headers=ann).json()
+        first, last = (t["team"] for t in view["my_teams"])
+        orders = f"/api/v1/games/{game.public_id}/orders"
+        answer = client.put(f"{orders}/{first}", json={"turn": 1, "force": 9, "flair": 9, "ready": True}, headers=ann)
+        assert answer.status_code == 200 and answer.json()["resolved"] is False, answer.text
+        held = _watch_the_bots(app, monkeypatch)
+        answer = client.put(f"{orders}/{last}", json={"turn": 1, "force": 7, "flair": 3, "ready": True}, headers=ann)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["resolved"] is True
+    assert held and all(n == 0 for n in held), f"connections held while the bots played the turn: {held}"
+    assert game.turn() == 2
+    played = _orders_of_turn_1(game.organiser.get(f"{game.base}/record.json").json())
+    assert (played[first]["force"], played[first]["flair"], played[last]["force"], played[last]["flair"]) == (9, 9, 7, 3)
+    assert sum(o["missed"] for o in played.values()) == 6  # the empty seats' teams
+
+
+def test_the_bots_only_turns_after_the_last_ready_order_are_worked_out_before_the_lock(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the last human team is out, the order that put it out resolves every turn left to the
+    final (bots only): all of them worked out with no connection held."""
+    held = _watch_the_bots(app, monkeypatch)
+    for _attempt in range(5):  # a team playing 0+0 nearly always goes out before the final
+        held.clear()
+        game = host_game(app, arrangement="8-8-1", hours="0")
+        game.join("p1", "Ann")
+        game.start()
+        turns = []
+        while mine := game.my_teams("p1"):
+            turns.append(game.turn())
+            assert game.order("p1", mine[0], 0, 0, action="ready").status_code == 303
+        if game.turn() == 0 and turns[-1] < 6:  # out before the final, which the bots then played
+            break
+    else:
+        pytest.fail("Ann's team reached the final in every game")
+    with session_scope(app.state.sessionmaker) as session:
+        game_id = store.game_by_public_id(session, public_id=game.public_id).id
+        assert store.resolved_together(session, game_id=game_id, first=turns[-1])
+    assert held and all(n == 0 for n in held), f"connections held while the bots played: {held}"
+
+
+def test_two_last_orders_racing_resolve_the_turn_once(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann's last order completes the turn; while the bots play it for her request (no lock
+    held), Ben sends his ready order again, which completes it too: the turn is resolved once,
+    by whichever takes the lock first, with both orders as sent, and the next turn stays open."""
+    game = host_game(app, arrangement="4-8-2", hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    ann, ben = game.my_teams("p1"), game.my_teams("p2")
+    for team in ben:
+        assert game.order("p2", team, 5, 6, action="ready").status_code == 303
+    assert game.order("p1", ann[0], 9, 9, action="ready").status_code == 303
+    real = store.autopilot_orders
+    answers: list[int] = []
+
+    def bens_again() -> None:
+        answers.append(game.order("p2", ben[0], 5, 6, action="ready", turn=1).status_code)
+
+    def racing(*args: Any, **kwargs: Any) -> Any:
+        if not answers:
+            answers.append(0)
+            # Another worker: on the old path it waited for the lock Ann's request held.
+            other = threading.Thread(target=bens_again)
+            other.start()
+            other.join(timeout=5)
+            answers.append(int(other.is_alive()))
+            threads.append(other)
+        return real(*args, **kwargs)
+
+    threads: list[threading.Thread] = []
+    monkeypatch.setattr(store, "autopilot_orders", racing)
+    assert game.order("p1", ann[1], 8, 3, action="ready").status_code == 303
+    for thread in threads:
+        thread.join()
+    assert answers[:3] == [0, 303, 0], f"Ben's order waited for Ann's request to resolve the turn: {answers}"
+    assert game.turn() == 2
+    with session_scope(app.state.sessionmaker) as session:
+        game_id = store.game_by_public_id(session, public_id=game.public_id).id
+        resolved = [e.detail for e in store.events_of(session, game_id=game_id) if e.kind == "resolved"]
+    assert resolved == ["turn 1 (all-ready)"]
+    played = _orders_of_turn_1(game.organiser.get(f"{game.base}/record.json").json())
+    assert [(played[t]["force"], played[t]["flair"]) for t in ann + ben] == [(9, 9), (8, 3), (5, 6), (5, 6)]
+
+
+def _watch_the_bots(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The connections checked out each time the bots are asked (none: no transaction, no lock)."""
+    held: list[int] = []
+    real = store.autopilot_orders
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        held.append(app.state.engine.pool.checkedout())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "autopilot_orders", watched)
+    return held

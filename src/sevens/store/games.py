@@ -1202,10 +1202,13 @@ def save_order(
     via: str,
     now: datetime,
     principal_id: int | None = None,
+    then_advance: bool = True,
 ) -> OrderRow:
     """Save a team's order for the open turn (R3), written at once and logged; ready or not.
 
-    If this makes every order of the turn ready, the turn is resolved in the same transaction.
+    If this makes every order of the turn ready, the turn is resolved in the same transaction,
+    under the game's lock. ``then_advance=False``: not here; the caller commits the order, then
+    calls :func:`advance` with no transaction open, which works the turn out before the lock.
     ``principal_id``: the credential sending it, which must still play the seat once the game is
     locked (a sign-out may have taken the seat since the caller checked).
 
@@ -1268,7 +1271,7 @@ def save_order(
             set_committed_value(row, name, value)
     else:
         row = OrderRow(id=order_id, game_id=game_id, turn=turn, team_id=team_id, **values)
-    if ready:
+    if ready and then_advance:
         # Only a ready order can complete the turn: a saved one leaves this team not ready.
         advance(session, game_id=game_id, now=now)
     return row
@@ -1397,28 +1400,51 @@ def _played_turn(
     return new_state, dumps(to_record(new_state, seed=None))
 
 
-def plan_turn(session: Session, *, game_id: int, turn: int) -> None:
-    """Work out ``turn`` as it stands, without taking the game's lock, so that resolving it next
-    finds the result made (:func:`_played_turn`) if no order or seat changed meanwhile. Only reads;
-    anything that stops it (the turn moved on, an order the rules refuse) is left to
-    :func:`resolve_turn` to find and say under the lock.
+def plan_turn(session: Session, *, game_id: int, turn: int | None = None, if_all_ready: bool = False) -> bool:
+    """Work out ``turn`` (None: the open one) as it stands, without taking the game's lock, so that
+    resolving it next finds the result made (:func:`_played_turn`) if no order or seat changed
+    meanwhile; and the bots-only turns that would follow it at once (no taken seat has a team in
+    play), so that :func:`advance` finds those made too. Only reads; anything that stops it (the
+    turn moved on, an order the rules refuse) is left to :func:`resolve_turn` to find and say
+    under the lock. ``if_all_ready``: only if every order the turn waits for is ready.
+
+    Returns False when there is nothing to resolve (the turn is not open, the game not running,
+    or, with ``if_all_ready``, an order is still awaited), else True.
 
     A session with no transaction yet gives its connection back before the bots think: a web
     worker on SQLite has one, which its polls and pages would wait for."""
     fresh = not session.in_transaction()
-    game = session.get(GameRow, game_id)
-    if game is None or game.current_turn != turn or game.record_json is None:
-        return
-    if game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
-        return
+    # Read afresh: a session that kept the row from before its last commit would plan a stale turn.
+    game = session.scalar(_FRESH_GAME, {"game_id": game_id})
     try:
+        if game is None or game.record_json is None or game.status not in (GameStatus.RUNNING, GameStatus.PAUSED):
+            return False
+        if turn is not None and game.current_turn != turn:
+            return False
+        if if_all_ready and not _all_ready(session, game):
+            return False
         record, seed = game.record_json, game.seed_hex
-        _, _, given, chosen, missing = _turn_inputs(session, game, load_game(game))
+        teams, seats, given, chosen, missing = _turn_inputs(session, game, load_game(game))
+        # Read before the rollback below, which expires the rows (read again, they would take the
+        # connection back for the bots' whole think).
+        taken = taken_seats(seats)
+        played_by_someone = {t for t, row in teams.items() if row.player_id in taken}
+    except DamagedRecord:
+        return True  # said by resolve_turn, under the lock
+    finally:
         if fresh:
             session.rollback()  # nothing written: only ends the reads
-        _played_turn(record, given, chosen, missing, seed)
-    except (OrderRefused, OrderError, DamagedRecord):
-        return
+    try:
+        state, record = _played_turn(record, given, chosen, missing, seed)
+        while not state.finished:
+            in_play = tuple(state.teams_in_play())
+            if played_by_someone.intersection(in_play):
+                break
+            # As _turn_inputs will find it: no order saved yet, every team in play missing.
+            state, record = _played_turn(record, (), chosen, in_play, seed)
+    except (OrderRefused, OrderError):
+        pass
+    return True
 
 
 def resolve_turn(
@@ -1507,7 +1533,14 @@ def advance(session: Session, *, game_id: int, now: datetime) -> int:
     """Resolve turns while every order of the open turn is ready; returns how many were resolved.
 
     Once no human team is left in play this plays the bots' turns through to the champion.
+
+    Called with no transaction open (a ready order committed first, so it is kept whatever
+    follows), it works the turns out before taking the game's lock (:func:`plan_turn`), and takes
+    the lock only if every order is ready; under it, all is checked again. Called inside a
+    transaction that holds the lock, the turns are worked out under it.
     """
+    if not session.in_transaction() and not plan_turn(session, game_id=game_id, if_all_ready=True):
+        return 0
     resolved = 0
     while True:
         game = lock_game(session, game_id=game_id)

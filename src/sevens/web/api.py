@@ -681,6 +681,7 @@ def _save_order_now(
             via="api",
             now=now,
             principal_id=seat.principal_id,
+            then_advance=False,
         )
         result: dict[str, Any] = {
             "game": seat.public_id,
@@ -691,10 +692,13 @@ def _save_order_now(
             "ready": saved.ready,
             "resolved": False,
         }
-        # Only a ready order can complete (and resolve) the turn.
-        resolved = body.ready and store.game_by_id(db, game_id=seat.game_id).current_turn != body.turn
         db.commit()
-        result["resolved"] = resolved
+        if body.ready:
+            # Only a ready order can complete (and resolve) the turn: worked out after the order
+            # is kept, before the game's lock.
+            store.advance(db, game_id=seat.game_id, now=now)
+            result["resolved"] = store.game_by_id(db, game_id=seat.game_id).current_turn != body.turn
+            db.commit()
         return result
     finally:
         db.rollback()

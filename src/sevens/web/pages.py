@@ -1407,6 +1407,7 @@ def post_order(
             via="web",
             now=clock(),
             principal_id=None if principal is None else principal.id,
+            then_advance=False,
         )
     except (Invalid, Conflict) as exc:
         db.rollback()
@@ -1456,6 +1457,10 @@ def post_order(
             request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=exc.status
         )
     db.commit()
+    if action == "ready":
+        # The order is kept first; the turn it may complete is worked out before the game's lock.
+        store.advance(db, game_id=game.id, now=clock())
+        db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
 
