@@ -203,7 +203,7 @@ def test_two_last_orders_racing_resolve_the_turn_once(app: FastAPI, monkeypatch:
             # Another worker: on the old path it waited for the lock Ann's request held.
             other = threading.Thread(target=bens_again)
             other.start()
-            other.join(timeout=5)
+            other.join(timeout=15)  # far more than it needs; on the old path it waited for the lock
             answers.append(int(other.is_alive()))
             threads.append(other)
         return real(*args, **kwargs)
