@@ -4,6 +4,8 @@ which in a knockout can take a second of odds, are worked out before it (store.p
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import threading
 from typing import Any
@@ -13,7 +15,7 @@ from fastapi import FastAPI
 
 from sevens.store import games as store
 from sevens.store.db import session_scope
-from sevens.web.scheduler import resolve_if_still_due
+from sevens.web.scheduler import resolve_if_still_due, run_scheduler
 from web.web_helpers import FakeClock, Hosted, host_game, new_client, statements_sent
 
 
@@ -234,3 +236,40 @@ def _watch_the_bots(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(store, "autopilot_orders", watched)
     return held
+
+
+def test_a_turn_left_with_every_order_ready_by_a_stopped_server_is_resolved_when_it_starts(
+    app: FastAPI, clock: FakeClock
+) -> None:
+    """A last ready order is committed before its turn is worked out; a server stopped between the
+    two left a game with no deadline waiting for nothing, until someone pressed Ready again. The
+    scheduler's first poll now resolves such a turn, and leaves a turn still waiting for an order."""
+    waiting = host_game(app, name="Still waiting", arrangement="4-8-2", hours="0")
+    stranded = host_game(app, name="Stranded", arrangement="4-8-2", hours="0")
+    for game in (waiting, stranded):
+        game.join("p1", "Ann")
+        game.start()
+    first, last = stranded.my_teams("p1")
+    with session_scope(app.state.sessionmaker) as session:
+        # What the order's request had committed when the server stopped.
+        game_id = store.game_by_public_id(session, public_id=stranded.public_id).id
+        for team in (first, last):
+            store.save_order(
+                session, game_id=game_id, player_id="p1", team_id=team, turn=1, force=9, flair=9,
+                ready=True, via="web", now=clock(), then_advance=False,
+            )
+    assert waiting.order("p1", waiting.my_teams("p1")[0], 5, 3, action="ready").status_code == 303
+    assert stranded.turn() == 1 and waiting.turn() == 1
+
+    async def start_then_stop() -> None:
+        task = asyncio.create_task(run_scheduler(app.state.sessionmaker, clock=clock, interval=60))
+        await asyncio.sleep(3)  # the first poll has run; the next is a minute away
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    asyncio.run(start_then_stop())
+    assert stranded.turn() == 2
+    played = _orders_of_turn_1(stranded.organiser.get(f"{stranded.base}/record.json").json())
+    assert (played[first]["force"], played[first]["flair"], played[last]["missed"]) == (9, 9, False)
+    assert waiting.turn() == 1, "a turn still waiting for an order was resolved"

@@ -23,10 +23,19 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from sevens.store.db import session_scope
 from sevens.store.errors import DamagedRecord, NotFound, UnplayableOrder
-from sevens.store.games import due_turns, note_unresolved, public_ids, resolve_then_advance
+from sevens.store.games import (
+    advance,
+    due_turns,
+    note_unresolved,
+    playing_game_ids,
+    public_ids,
+    resolve_then_advance,
+)
 from sevens.store.retention import delete_game, games_over_before, prune
 
-__all__ = ["Keeping", "database_trouble", "resolve_due", "resolve_if_still_due", "run_scheduler", "tidy"]
+__all__ = [
+    "Keeping", "database_trouble", "resolve_all_ready", "resolve_due", "resolve_if_still_due", "run_scheduler", "tidy",
+]
 
 log = logging.getLogger("sevens.web.scheduler")
 
@@ -174,6 +183,29 @@ def tidy(factory: sessionmaker[Session], *, now: datetime, keeping: Keeping) -> 
     return pruned.total + games
 
 
+def resolve_all_ready(factory: sessionmaker[Session], *, now: datetime) -> int:
+    """Resolve every turn whose orders are all ready but which is still open; returns how many turns
+    were resolved (with the bots-only turns that follow them).
+
+    A last ready order is committed before its turn is worked out (outside the game's lock), so a
+    server stopped between the two leaves a turn that nothing would resolve until someone pressed
+    Ready again, the organiser Resolve, or its deadline came: the scheduler's first poll finds it."""
+    with session_scope(factory) as session:
+        playing = playing_game_ids(session)
+        public = public_ids(session, playing)
+    resolved = 0
+    for game_id in playing:
+        try:
+            with session_scope(factory) as session:
+                done = advance(session, game_id=game_id, now=now)
+        except (NotFound, UnplayableOrder, DamagedRecord):
+            continue  # said where a person sees it: at the next order, Resolve or deadline
+        if done:
+            log.info("game %s: %d turns resolved whose orders were all ready when the server stopped", public.get(game_id, game_id), done)
+        resolved += done
+    return resolved
+
+
 async def run_scheduler(
     factory: sessionmaker[Session],
     *,
@@ -199,6 +231,12 @@ async def run_scheduler(
     stop = threading.Event()
     tidied: float | None = None  # the loop's time of the last tidy
     loop = asyncio.get_running_loop()
+    try:
+        await asyncio.to_thread(resolve_all_ready, factory, now=clock())
+    except OperationalError:
+        pass  # the poll below says the database cannot be used, once
+    except Exception:
+        log.exception("resolving the turns left with every order ready failed")
     while True:
         if keeping is not None and (tidied is None or loop.time() - tidied >= keeping.every_seconds):
             tidied = loop.time()
