@@ -221,7 +221,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
         entry.locator("button[type=submit]").click()
         shown = f"{bot}@{weight}" if weight else bot
         expect(page.locator("#house-bots tbody tr").nth(index).locator(".house-bot")).to_have_text(shown)
-    expect(page.locator("ol.events")).to_contain_text("house bot")
+    expect(page.locator("ol.events")).to_contain_text("chose a bot for a team nobody plays")
     page.locator("#house-bots-section").screenshot(path=str(SCREENSHOTS / "organise-house-bots.png"))
 
     # Resolving now asks first; "Cancel" sends nothing.
@@ -498,8 +498,8 @@ def test_new_organiser_link_asks_first_and_is_shown_once(server: str, chromium: 
     assert new != old and new.startswith(server + "/organiser/")
     expect(page).to_have_url(organise_url)
     page.reload()
-    expect(page.locator("ol.events")).to_contain_text("organiser link")
-    assert page.locator("ol.events li", has_text="organiser link").count() == 1
+    expect(page.locator("ol.events")).to_contain_text("made a new organiser link")
+    assert page.locator("ol.events li", has_text="made a new organiser link").count() == 1
     other = chromium.new_context().new_page()
     assert visit(other, old).status == 404
     assert visit(other, new).status == 200

@@ -475,3 +475,32 @@ def test_versus_the_turns_and_the_match_ids_are_heard_in_words(server: str, chro
     assert re.match(r"Turn 1, match t1-m\d+: against", on_screen(told)), on_screen(told)
     assert re.search(r"Turn 1, match \d+: against", told.aria_snapshot()), told.aria_snapshot()
     page.context.close()
+
+
+def test_the_event_log_is_heard_in_words_newest_first(server: str, chromium: Any) -> None:
+    """The organiser's event log joined when, who, what and its detail with " · ", heard "middle
+    dot" three times a line, in short kinds ("paused", "seat to bots"), oldest first at the foot of
+    the page. Its lines still show the dots and are heard "when, who: what, detail", newest first,
+    each numbered from the oldest."""
+    from playwright.sync_api import expect
+
+    page = chromium.new_context(viewport=DESKTOP).new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Log ears cup", hours="24")
+    visit(page, organise)
+    page.click("button:has-text('Pause the deadline')")
+    lines = page.locator("ol.events > li")
+    expect(lines).to_have_count(3)
+    when = r"[^·]+? UTC"  # in the reader's own way of writing a time
+    shown = [on_screen(line) for line in lines.all()]
+    assert re.fullmatch(rf"{when} · organiser · paused the deadline · 1 d left", shown[0]), shown
+    assert re.fullmatch(rf"{when} · organiser · started the game", shown[1]), shown
+    assert re.fullmatch(rf"{when} · organiser · created the game · seed commitment [0-9a-f]{{64}}", shown[2]), shown
+    heard = _words(page.locator("ol.events"))
+    assert "·" not in heard, heard
+    # Each line: its time (a time element), then the words after it.
+    said = re.findall(r'- listitem:\n\s*- time: [^\n]+ UTC\n\s*- text: "(.*)"', heard)
+    assert said[:2] == [", organiser: paused the deadline, 1 d left", ", organiser: started the game"], heard
+    assert re.fullmatch(r", organiser: created the game, seed commitment [0-9a-f]{64}", said[2]), heard
+    assert [line.evaluate("li => li.value") for line in lines.all()] == [3, 2, 1]
+    page.context.close()

@@ -71,7 +71,6 @@ def test_the_organiser_presses_each_button_again_in_a_second_tab(server: str, ch
     # Each act happened once; the extra presses left nothing in the event log.
     events = front.locator("ol.events li")
     visit(front, organise)
-    for kind, times in (("started", 1), ("paused", 1), ("resumed", 1), ("ended", 1)):
-        expect(events.filter(has_text=re.compile(rf" · {kind}( · |$)"))).to_have_count(times)
-    expect(events.filter(has_text="resolved")).to_have_count(1)
+    for act in ("started the game", "paused the deadline", "resumed the deadline", "ended the game", "resolved turn"):
+        expect(events.filter(has_text=act)).to_have_count(1)
     context.close()

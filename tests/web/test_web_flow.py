@@ -24,7 +24,18 @@ from sevens.tournament.standings import DECIDED_BY_WORDS, GroupResult, group_tab
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
 from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
-from web.web_helpers import FakeClock, Hosted, csrf, host_game, new_client, on_screen, post_form, unset
+from web.web_helpers import (
+    FakeClock,
+    Hosted,
+    csrf,
+    host_game,
+    log_heard,
+    log_shown,
+    new_client,
+    on_screen,
+    post_form,
+    unset,
+)
 
 
 def test_security_headers_and_cookie_flags(app: FastAPI) -> None:
@@ -296,8 +307,9 @@ def test_pause_extend_resume_through_pages(app: FastAPI, clock: FakeClock, hoste
     assert "Resume (1 d 2 h left)" in hosted.organiser.get(f"{hosted.base}/organise").text
     assert post_form(hosted.organiser, f"{hosted.base}/resume").status_code == 303
     page = hosted.organiser.get(f"{hosted.base}/organise").text
-    assert re.search(r"organiser · paused", page) and "organiser · extended · +2 h" in page
-    assert "organiser · resumed" in page
+    assert "organiser · paused the deadline" in log_shown(page) and "organiser · extended the deadline · +2 h" in log_shown(page)
+    assert "organiser: extended the deadline, +2 h" in log_heard(page)
+    assert re.search(r"organiser · resumed the deadline · due \d{4}-\d\d-\d\d \d\d:\d\d UTC", log_shown(page))
     clock.advance(hours=25)
     assert resolve_due(app.state.sessionmaker, now=clock()) == 0
     clock.advance(hours=1)
@@ -325,7 +337,7 @@ def test_new_invite_replaces_old(app: FastAPI) -> None:
     hosted.join("p2", "Mallory")
     assert "Player 2" in hosted.players["p2"].get(f"{hosted.base}/play").text
     organise = hosted.organiser.get(f"{hosted.base}/organise").text
-    assert "new invite · p2: the old link stops working" in organise
+    assert "made a new invite link · p2: the old link stops working" in log_shown(organise)
     assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
     assert "New invite link" not in hosted.organiser.get(f"{hosted.base}/organise").text
     over = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
@@ -400,7 +412,7 @@ def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None
     assert bot.get(f"/api/v1/games/{hosted.public_id}/orders", headers=token).status_code == 403
     team = hosted.my_teams("p1")[0]  # other seats keep playing
     assert hosted.order("p1", team, 5, 3).status_code == 303
-    assert "seat signed out" in hosted.organiser.get(f"{hosted.base}/organise").text
+    assert "organiser · signed a seat out · p2: " in log_shown(hosted.organiser.get(f"{hosted.base}/organise").text)
     link = re.search(r'id="invite-link">([^<]+)<', response.text)
     assert link
     hosted.invites["p2"] = link.group(1)
@@ -738,7 +750,10 @@ def test_the_organiser_picks_the_bots_of_teams_nobody_plays(app: FastAPI) -> Non
     set_bot = {"team": p2[0], "strategy": "even-flair", "weight": "2"}
     assert post_form(game.organiser, f"{game.base}/house-bot", set_bot).status_code == 303
     page = html.unescape(game.organiser.get(f"{game.base}/organise").text)
-    assert f"house bot · {house[0]}: knockout-saver" in page and f"house bot · {p2[0]}: even-flair@2" in page
+    names = {t["id"]: t["name"] for t in view["teams"]}
+    shown = log_shown(page)
+    assert f"chose a bot for a team nobody plays · {names[house[0]]}: knockout-saver" in shown
+    assert f"chose a bot for a team nobody plays · {names[p2[0]]}: even-flair@2" in shown
     entry = page[page.index(f'<tr id="house-{p2[0]}">') :].split("</tr>")[0]
     assert re.search(r'<option value="even-flair" title="[^"]+" selected>', entry) and 'name="weight" value="2"' in entry
     refused = post_form(game.organiser, f"{game.base}/house-bot", {"team": mine[0], "strategy": "even"})

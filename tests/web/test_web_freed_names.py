@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from fastapi import FastAPI
 
 from sevens.store.backup import export_backup
-from web.web_helpers import host_game, new_client, post_form, unset
+from web.web_helpers import host_game, log_shown, new_client, post_form, unset
 
 
 def _everywhere(app: FastAPI, game_base: str, organiser: object) -> str:
@@ -49,11 +49,11 @@ def test_a_name_freed_in_the_lobby_leaves_the_event_log(app: FastAPI) -> None:
     assert "Leaver Lou" not in seen and "Quitter Quinn" not in seen and "Bot Bea" not in seen
     assert "Newcomer Nell" in seen and "Stayer Sam" in seen
     # What happened to each seat is still there, said of its former player.
-    page = game.organiser.get(f"{game.base}/organise").text
-    assert "former player of p2 · seat left · p2 (former player): its player signed out" in page
-    assert "former player of p2 · new invite · p2: its player asked for a link for another device" in page
-    assert "organiser · seat to bots · p2 (former player): 0 browser(s) or token(s) lost it" in page
-    assert "former player of p3 · seat left · p3 (former player)" in page
+    page = log_shown(game.organiser.get(f"{game.base}/organise").text)
+    assert "former player of p2 · left their seat · p2 (former player): its player signed out" in page
+    assert "former player of p2 · made a new invite link · p2: its player asked for a link for another device" in page
+    assert "organiser · handed a seat to the bots · p2 (former player): 0 browser(s) or token(s) lost it" in page
+    assert "former player of p3 · left their seat · p3 (former player)" in page
     assert stayer.get(f"{game.base}/play").status_code == 200
     assert new_client(app).get(game.base).status_code == 200
 
@@ -69,10 +69,10 @@ def test_removing_a_players_name_leaves_the_servers_and_organisers_own_events_al
     game.resolve(1, 2, 3, 4, 5)
     for seat in ("p2", "p3"):
         assert post_form(game.organiser, f"{game.base}/seats/{seat}/remove-name").status_code == 303
-    page = game.organiser.get(f"{game.base}/organise").text
-    assert "server · finished · champion" in page and "Player 3 · finished" not in page
-    assert "organiser · started" in page and "Player 2 · started" not in page
-    assert "organiser · name removed · p2" in page and "organiser · name removed · p3" in page
+    page = log_shown(game.organiser.get(f"{game.base}/organise").text)
+    assert "server · the game is over · champion" in page and "Player 3 · the game is over" not in page
+    assert "organiser · started the game" in page and "Player 2 · started" not in page
+    assert "organiser · removed a player's name · p2" in page and "organiser · removed a player's name · p3" in page
 
 
 def test_a_bot_tokens_name_goes_when_the_organiser_signs_its_seat_out_and_it_is_taken_again(app: FastAPI) -> None:
@@ -105,7 +105,7 @@ def test_a_second_device_taken_under_a_new_name_renames_the_player_in_the_log(ap
     game.join("p3", "Sammy")
     assert first.get(f"{game.base}/play").status_code == 200
     page = game.organiser.get(f"{game.base}/organise").text
-    assert "Sammy · new invite · p3: its player asked for a link for another device" in page
+    assert "Sammy · made a new invite link · p3: its player asked for a link for another device" in log_shown(page)
     assert "former player" not in page and "Sam " not in page
 
 
@@ -132,7 +132,7 @@ def test_a_bot_token_that_takes_its_seat_back_gets_its_name_back(app: FastAPI) -
     assert bot.get("/api/v1/me", headers=auth).json()["label"] == "Bot Bea"
     assert bot.post(f"/api/v1/games/{game.public_id}/start", headers=auth).status_code == 200
     page = unset(game.organiser.get(f"{game.base}/organise").text)
-    assert "organiser (api: Bot Bea) · started" in page, page
+    assert "organiser (api: Bot Bea) · started the game" in log_shown(page), page
     assert "former player of p3" not in page
 
 
@@ -165,5 +165,5 @@ def test_a_bot_token_that_loses_one_seat_keeps_the_name_of_the_one_it_still_play
     assert bot.get("/api/v1/me", headers=auth).json()["label"] == "Cy"
     assert bot.post(f"/api/v1/games/{second.public_id}/start", headers=auth).status_code == 200
     page = unset(second.organiser.get(f"{second.base}/organise").text)
-    assert "organiser (api: Cy) · started" in page
+    assert "organiser (api: Cy) · started the game" in log_shown(page)
     assert "Bot Bea" not in _everywhere(app, first.base, first.organiser)

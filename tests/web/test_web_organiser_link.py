@@ -7,7 +7,7 @@ import re
 from fastapi import FastAPI
 
 from sevens.web.security import RateLimiter
-from web.web_helpers import Hosted, host_game, new_client, post_form
+from web.web_helpers import Hosted, host_game, log_heard, log_shown, new_client, post_form
 
 
 def _path(link: str) -> str:
@@ -50,10 +50,9 @@ def test_new_organiser_link_replaces_the_old_one_and_signs_out_who_used_it(app: 
     assert post_form(intruder, f"{hosted.base}/start").status_code == 403
     organise = hosted.organiser.get(f"{hosted.base}/organise")
     assert organise.status_code == 200
-    assert (
-        "organiser · organiser link · the old link stops working; 1 other browser(s) or token(s) lost "
-        "organiser rights" in organise.text
-    )
+    said = "the old link stops working; 1 other browser(s) or token(s) lost organiser rights"
+    assert f"organiser · made a new organiser link · {said}" in log_shown(organise.text)
+    assert f"organiser: made a new organiser link, {said}" in log_heard(organise.text)
     for secret in (old, new.group(1)):
         assert secret.rsplit("/", 1)[1] not in organise.text
     helper = new_client(app)

@@ -7,7 +7,7 @@ import re
 
 from fastapi import FastAPI
 
-from web.web_helpers import host_game, new_client, post_form
+from web.web_helpers import event_log, host_game, new_client, post_form
 
 
 def _seat_row(page: str, player_id: str) -> str:
@@ -80,13 +80,16 @@ def test_the_event_log_page_says_times_as_people_read_them(app: FastAPI) -> None
     for act, data in (("extend", {"hours": "30"}), ("pause", {}), ("resume", {})):
         assert post_form(game.organiser, f"{game.base}/{act}", data).status_code == 303, act
     page = game.organiser.get(f"{game.base}/organise").text
-    log = re.search(r'<ol class="events">(.*?)</ol>', page, re.S)
+    log = re.search(r'<ol class="events"[^>]*>(.*?)</ol>', page, re.S)
     assert log is not None
-    lines = [re.sub(r"<[^>]+>", "", line) for line in re.findall(r"<li>(.*?)</li>", log.group(1), re.S)]
-    assert lines[-3].endswith("· extended · +1 d 6 h"), lines
-    assert lines[-2].endswith("· paused · 2 d 6 h left"), lines
-    assert re.search(r"· resumed · deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC$", lines[-1]), lines
-    assert re.search(r'· resumed · deadline <time datetime="[^"]+">', log.group(1)), log.group(1)
+    (shown, heard), (shown_2, heard_2), (shown_3, heard_3) = event_log(page)[:3]  # newest first
+    assert shown_3.endswith("· organiser · extended the deadline · +1 d 6 h"), shown_3
+    assert heard_3.endswith(" UTC, organiser: extended the deadline, +1 d 6 h"), heard_3
+    assert shown_2.endswith("· organiser · paused the deadline · 2 d 6 h left"), shown_2
+    assert heard_2.endswith(" UTC, organiser: paused the deadline, 2 d 6 h left"), heard_2
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC · organiser · resumed the deadline · due \d{4}-\d\d-\d\d \d\d:\d\d UTC", shown), shown
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC, organiser: resumed the deadline, due \d{4}-\d\d-\d\d \d\d:\d\d UTC", heard), heard
+    assert re.search(r'resumed the deadline, </span>due <time datetime="[^"]+">', log.group(1)), log.group(1)
     assert " s left" not in log.group(1) and "+108000 s" not in log.group(1)
 
 
@@ -106,3 +109,35 @@ def test_the_organiser_api_says_which_seats_somebody_plays(app: FastAPI) -> None
     invites = client.get(base, headers=organiser).json()["invites"]
     said = {seat: (entry["state"], entry["played"]) for seat, entry in invites.items()}
     assert said == {"p1": ("used", True), "p2": ("used", False), "p3": ("open", False), "p4": ("open", False)}, said
+
+
+def test_a_16_player_games_log_reads_newest_first_with_names_and_no_order(app: FastAPI) -> None:
+    """At the end of a 16-player game the log listed the oldest event first, under the bracket and
+    the group tables: the organiser scrolled past its creation and start to read how it ended, as
+    "server · finished · champion wales" (the team's id) and
+    "resolved · turn 3 (all-ready)". It reads newest first now, each line numbered from the oldest,
+    the teams by their names and the reasons in words; an order saved before its turn is resolved
+    is nowhere in it (R13)."""
+    game = host_game(app, arrangement="16-16-1", hours="0")
+    for number in range(1, 17):
+        game.join(f"p{number}", f"Manager {number}")
+    game.start()
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 17, 9).status_code == 303
+    open_log = event_log(game.organiser.get(f"{game.base}/organise").text)
+    assert not any(re.search(r"\b(17|9)\b|FORCE|FLAIR|order", shown + heard) for shown, heard in open_log), open_log
+    game.resolve(1, 2, 3, 4, 5, 6)
+    page = game.organiser.get(f"{game.base}/organise").text
+    view = new_client(app).get(f"/api/v1{game.base}").json()
+    names = {t["id"]: t["name"] for t in view["teams"]}
+    log = event_log(page)
+    assert len(log) == 9 and 'id="event-log-hint">Newest first: 9 events' in page
+    assert re.findall(r'<li value="(\d+)">', page.split('class="events"', 1)[1]) == [str(n) for n in range(9, 0, -1)]
+    shown = [line for line, _ in log]
+    assert shown[0].endswith(f" · server · the game is over · champion {names[view['champion']]}"), shown[0]
+    assert [re.sub(r"^.* UTC · ", "", line) for line in shown[1:7]] == [
+        f"organiser · resolved turn {turn} · at once" for turn in range(6, 0, -1)
+    ], shown
+    assert shown[7].endswith("· organiser · started the game") and " · created the game · " in shown[8], shown
+    assert log[1][1].endswith(" UTC, organiser: resolved turn 6, at once"), log[1]
+

@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from web.web_helpers import host_game, new_client, post_form, unset
+from web.web_helpers import host_game, log_shown, new_client, post_form, unset
 
 
 def _seat_row(page: str, player_id: str) -> str:
@@ -49,7 +49,7 @@ def test_the_organiser_page_hands_a_seat_to_the_bots(app: FastAPI) -> None:
     house = re.search(r'<table class="house-bots".*?</table>', page, re.S)
     assert house is not None and all(f'id="house-{team}"' in house.group(0) for team in bens)
     assert house.group(0).count("Ben, handed to the bots") == len(bens)
-    assert "seat to bots" in page and "p2 (Ben): 1 browser(s) or token(s) lost it" in page  # the event log
+    assert "organiser · handed a seat to the bots · p2 (Ben): 1 browser(s) or token(s) lost it" in log_shown(page)
     assert ben.get(f"{game.base}/play").status_code == 403
     record = ann.get(f"/api/v1/games/{game.public_id}/record").json()
     (turn,) = record["turns"]

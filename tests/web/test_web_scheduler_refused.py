@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from sevens.store.models import GameRow, OrderRow, TeamRow
 from sevens.web.scheduler import resolve_due, run_scheduler
-from web.web_helpers import FakeClock, Hosted, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, log_shown, new_client, post_form
 
 
 def test_a_refused_saved_order_is_logged_once_by_team_and_rule_without_its_numbers(
@@ -140,7 +140,7 @@ def test_the_organiser_page_says_the_turn_could_not_be_resolved_at_its_deadline_
         "refused one."
     ), page
     _no_numbers(said, hosted.public_id)
-    assert page.count("· not resolved ·") == 1, page
+    assert log_shown(page).count("· server · could not resolve the turn ·") == 1, page
     assert 'id="unresolved"' not in hosted.players["p1"].get(f"{hosted.base}/play").text
     assert post_form(hosted.organiser, f"{hosted.base}/extend", {"hours": "1"}).status_code == 303
     assert _unresolved(hosted.organiser.get(f"{hosted.base}/organise").text) is None

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 
-from web.web_helpers import FakeClock, host_game, new_client, post_form
+from web.web_helpers import FakeClock, event_log, host_game, new_client, post_form
 
 
 def test_the_organiser_page_sets_the_deadline(app: FastAPI, clock: FakeClock) -> None:
@@ -27,10 +27,9 @@ def test_the_organiser_page_sets_the_deadline(app: FastAPI, clock: FakeClock) ->
     due = clock() + timedelta(minutes=30)
     assert "Deadline set: turn 1 is due" in page
     assert f'datetime="{due.isoformat()}"' in page or due.strftime("%Y-%m-%d %H:%M") in page
-    log = re.search(r'<ol class="events">(.*?)</ol>', page, re.S)
-    assert log is not None
-    last = re.sub(r"<[^>]+>", "", re.findall(r"<li>(.*?)</li>", log.group(1), re.S)[-1])
-    assert re.search(r"organiser · deadline set · deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC$", last), last
+    last, heard = event_log(page)[0]  # newest first
+    assert re.search(r"organiser · set the deadline · due \d{4}-\d\d-\d\d \d\d:\d\d UTC$", last), last
+    assert re.search(r" UTC, organiser: set the deadline, due \d{4}-\d\d-\d\d \d\d:\d\d UTC$", heard), heard
     public = new_client(app).get(f"/api/v1/games/{game.public_id}").json()
     assert public["deadline"] == due.isoformat()
 
@@ -94,10 +93,8 @@ def test_a_game_without_a_deadline_gets_one_on_the_organiser_page(app: FastAPI, 
     due = clock() + timedelta(hours=2)
     assert "Deadline set: turn 1 is due" in page and "Each later turn lasts 2 h." in page
     assert "Pause the deadline" in page and "Extend" in page, "it is now a game with a deadline"
-    log = re.search(r'<ol class="events">(.*?)</ol>', page, re.S)
-    assert log is not None
-    last = re.sub(r"<[^>]+>", "", re.findall(r"<li>(.*?)</li>", log.group(1), re.S)[-1])
-    assert re.search(r"organiser · deadline set · turns of 2 h from now on; deadline \d{4}-\d\d-\d\d \d\d:\d\d UTC$", last)
+    last = event_log(page)[0][0]
+    assert re.search(r"organiser · set the deadline · turns of 2 h from now on; the first due \d{4}-\d\d-\d\d \d\d:\d\d UTC$", last), last
     public = new_client(app).get(f"/api/v1/games/{game.public_id}").json()
     assert (public["deadline"], public["resolve_when"]) == (due.isoformat(), "deadline")
     # The next turn gets as long, from its opening.

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from html import unescape
 from typing import Any
 
 from fastapi import FastAPI
@@ -44,6 +45,36 @@ def on_screen(html: str) -> str:
     test_browser_screen_reader.py checks what is said."""
     html = re.sub(r'<span class="visually-hidden"> [^<]*</span>', "", html)
     return re.sub(r'<span aria-hidden="true">([^<]*)</span>', r"\1", html)
+
+
+def event_log(html: str) -> list[tuple[str, str]]:
+    """The organiser page's event log, newest first: each line as (shown, heard). Shown is what the
+    screen shows (its parts between dots, without the words said to screen readers only); heard is
+    what a screen reader says (the punctuation said instead of the dots, and no dot).
+    test_browser_screen_reader.py checks the same in Chromium's accessibility tree."""
+    found = re.search(r'<ol class="events"[^>]*>(.*?)</ol>', html, re.S)
+    assert found, "no event log on the page"
+
+    def text(html: str) -> str:
+        return unescape(re.sub(r"<[^>]+>", "", html))
+
+    return [
+        (
+            text(re.sub(r'<span class="visually-hidden">.*?</span>', "", line)),
+            text(re.sub(r'<span aria-hidden="true">.*?</span>', "", line)),
+        )
+        for line in re.findall(r"<li[^>]*>(.*?)</li>", found.group(1), re.S)
+    ]
+
+
+def log_shown(html: str) -> str:
+    """The event log as shown, a line per event, newest first (:func:`event_log`)."""
+    return "\n".join(shown for shown, _ in event_log(html))
+
+
+def log_heard(html: str) -> str:
+    """The event log as heard, a line per event, newest first (:func:`event_log`)."""
+    return "\n".join(heard for _, heard in event_log(html))
 
 
 def new_client(app: FastAPI) -> TestClient:

@@ -63,7 +63,7 @@ from sevens.web.strict import body_fields, methods_at, unknown_fields_message
 from sevens.web.views import (
     bdi,
     duration,
-    event_words,
+    event_said,
     isolated,
     match_words,
     printable,
@@ -407,7 +407,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.filters["scores_said"] = scores_said
     templates.env.filters["match_words"] = match_words
     templates.env.globals["qr_code"] = qr_code
-    templates.env.globals["event_words"] = event_words
+    templates.env.globals["event_said"] = event_said
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     templates.env.globals["scoring_sentence"] = scoring_sentence
     templates.env.globals["order_note"] = order_note

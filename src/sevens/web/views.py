@@ -335,9 +335,9 @@ def event_words(detail: str) -> tuple[str, datetime | None]:
     >>> event_words("+2592000 s"), event_words("93784 s left"), event_words("turn 2 (deadline)")
     (('+30 d', None), ('1 d 2 h 4 min left', None), ('turn 2 (deadline)', None))
     >>> event_words("deadline 2027-01-02T20:17:12.830653+00:00")
-    ('deadline', datetime.datetime(2027, 1, 2, 20, 17, 12, 830653, tzinfo=datetime.timezone.utc))
+    ('due', datetime.datetime(2027, 1, 2, 20, 17, 12, 830653, tzinfo=datetime.timezone.utc))
     >>> event_words("turns of 7200 s from now on; deadline 2027-01-02T20:17:12+00:00")[0]
-    'turns of 2 h from now on; deadline'
+    'turns of 2 h from now on; the first due'
     """
     seconds = _SECONDS_DETAIL.fullmatch(detail)
     if seconds:
@@ -345,11 +345,71 @@ def event_words(detail: str) -> tuple[str, datetime | None]:
         return f"{sign}{duration(int(number))}{left or ''}", None
     first = _FIRST_DEADLINE_DETAIL.fullmatch(detail)
     if first:
-        return f"turns of {duration(int(first.group(1)))} from now on; deadline", datetime.fromisoformat(first.group(2))
+        return f"turns of {duration(int(first.group(1)))} from now on; the first due", datetime.fromisoformat(first.group(2))
     deadline = _DEADLINE_DETAIL.fullmatch(detail)
     if deadline:
-        return "deadline", datetime.fromisoformat(deadline.group(1))
+        # "due": the event's words already say it is the deadline ("resumed the deadline").
+        return "due", datetime.fromisoformat(deadline.group(1))
     return detail, None
+
+
+# What the organiser's page says each kind of event did, as the actor's act ("organiser: extended
+# the deadline"): the log keeps short kinds, which the API gives as they are.
+EVENT_KIND_WORDS = {
+    "created": "created the game",
+    "started": "started the game",
+    "resolved": "resolved",
+    "finished": "the game is over",
+    "not resolved": "could not resolve the turn",
+    "paused": "paused the deadline",
+    "resumed": "resumed the deadline",
+    "extended": "extended the deadline",
+    "deadline set": "set the deadline",
+    "ended": "ended the game",
+    "house bot": "chose a bot for a team nobody plays",
+    "new invite": "made a new invite link",
+    "seat signed out": "signed a seat out",
+    "seat to bots": "handed a seat to the bots",
+    "seat left": "left their seat",
+    "organiser link": "made a new organiser link",
+    "rematch": "started a rematch",
+    "name removed": "removed a player's name",
+}
+RESOLVED_BECAUSE = {"all-ready": "every team was ready", "deadline": "at its deadline", "organiser": "at once"}
+_RESOLVED_DETAIL = re.compile(r"turn (\d+) \(([\w-]+)\)")
+_HOUSE_BOT_DETAIL = re.compile(r"([\w-]+): (.+)")
+_CHAMPION_DETAIL = re.compile(r"champion ([\w-]+)")
+
+
+def event_said(
+    kind: str, detail: str, name: Callable[[str], str | None]
+) -> tuple[str, str, datetime | None]:
+    """An event of the log as its line on the organiser page says it: what was done, in words, the
+    detail after it (team ids as their names, from ``name``; times as :func:`event_words` gives
+    them), and the deadline to follow the detail, if any. A kind this page has no words for is
+    said as it is.
+
+    >>> names = {"fiji": "Fiji"}.get
+    >>> event_said("resolved", "turn 2 (all-ready)", names)
+    ('resolved turn 2', 'every team was ready', None)
+    >>> event_said("house bot", "fiji: cautious", names), event_said("finished", "champion fiji", names)
+    (('chose a bot for a team nobody plays', 'Fiji: cautious', None), ('the game is over', 'champion Fiji', None))
+    >>> event_said("extended", "+7200 s", names), event_said("a kind of later", "x", names)
+    (('extended the deadline', '+2 h', None), ('a kind of later', 'x', None))
+    """
+    what = EVENT_KIND_WORDS.get(kind, kind)
+    resolved = _RESOLVED_DETAIL.fullmatch(detail) if kind == "resolved" else None
+    if resolved:
+        turn, because = resolved.groups()
+        return f"resolved turn {turn}", RESOLVED_BECAUSE.get(because, because), None
+    bot = _HOUSE_BOT_DETAIL.fullmatch(detail) if kind == "house bot" else None
+    if bot:
+        return what, f"{name(bot.group(1)) or bot.group(1)}: {bot.group(2)}", None
+    champion = _CHAMPION_DETAIL.fullmatch(detail) if kind == "finished" else None
+    if champion:
+        return what, f"champion {name(champion.group(1)) or champion.group(1)}", None
+    words, due = event_words(detail)
+    return what, words, due
 
 
 def default_bot() -> str:
