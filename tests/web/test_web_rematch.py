@@ -297,3 +297,34 @@ def test_a_long_thai_names_rematch_is_cut_as_its_limit_counts_never_after_a_zero
     assert answer.status_code == 201, answer.text
     # 80 characters at most: 70 of the name's and " (rematch)"; the 66 fit whole.
     assert answer.json()["name"] == "\u200b".join([thai] * kept_words) + " (rematch)"
+
+
+def test_a_rematchs_organiser_page_says_whose_each_open_seat_was(app: FastAPI) -> None:
+    """The sheet of a rematch's invites says whose each seat was in the game before, but it is
+    shown once; on the rematch's organiser page the seats were "Player 2", "Player 3", so an
+    organiser who lost the sheet could not tell whom a seat's new link was for. Each seat nobody
+    has taken yet says it there now, in the lobby, to an organiser who may see the old game; a
+    helper given only the rematch's organiser link of a private game is told nothing of it."""
+    game = host_game(app, visibility="private", name="Friday sevens")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    made = post_form(game.organiser, f"{game.base}/rematch")
+    assert made.status_code == 201
+    rematch = _games(app)[1].public_id
+    organise = f"/games/{rematch}/organise"
+    page = unset(game.organiser.get(organise).text)
+    assert '<span class="seat-before" id="before-p1">(in Friday sevens: Ann)</span>' in page
+    assert '<span class="seat-before" id="before-p2">(in Friday sevens: Ben)</span>' in page
+    assert 'id="before-p3"' not in page  # nobody had it: no name to tell
+    links = dict(re.findall(r'data-player="(p\d+)">.*?<code class="invite">([^<]+)<', unset(made.text)))
+    assert post_form(new_client(app), links["p2"].split("testserver", 1)[1], {"name": "Ben"}).status_code == 303
+    page = unset(game.organiser.get(organise).text)
+    assert 'id="before-p2"' not in page and 'id="before-p1"' in page  # taken: its name is its own now
+    helper = new_client(app)
+    organiser_link = re.search(r'id="organiser-link">([^<]+)<', made.text)
+    assert organiser_link is not None
+    path = organiser_link.group(1).split("testserver", 1)[1]
+    assert helper.get(path).status_code == 200 and post_form(helper, path).status_code == 303
+    seen = helper.get(organise)
+    assert seen.status_code == 200 and 'class="seat-before"' not in seen.text and "Ann" not in seen.text

@@ -1089,6 +1089,12 @@ def _organise(
         "notice": notice, "done_team": done_team, "done_seat": done_seat, "done_act": done_act, "done_turn": done_turn,
         **_sequels(db, principal, game),
     }
+    previous = context["previous"]
+    if previous is not None and game.status is GameStatus.LOBBY:
+        # A rematch's seats, until taken: whose each was in the game before (its teams are drawn at
+        # the start), so that a lost sheet of invites can be made again seat by seat. Said only to
+        # whom may see that game, as its link is.
+        context["seat_names_before"] = {s.player_id: s.name for s in store.seats_of(db, game_id=previous.id) if s.name}
     if refusal is not None or notice:
         context["canonical"] = f"/games/{game.public_id}/organise"
     return render(request, "organise.html", context, status=status)
