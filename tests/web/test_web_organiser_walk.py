@@ -141,3 +141,21 @@ def test_a_16_player_games_log_reads_newest_first_with_names_and_no_order(app: F
     assert shown[7].endswith("· organiser · started the game") and " · created the game · " in shown[8], shown
     assert log[1][1].endswith(" UTC, organiser: resolved turn 6, at once"), log[1]
 
+
+def test_the_seats_say_what_a_new_invite_link_does_before_it_is_pressed(app: FastAPI) -> None:
+    """A first-time organiser who had closed the page of invites pressed *New invite link* to see a
+    seat's link again: the seat's old link, already sent to its player, stopped working, which only
+    the event log said afterwards. The seats' section says first that a link is shown once and
+    what each button does, and each *New invite link* button is described by it."""
+    game = host_game(app)
+    game.join("p1", "Ann")
+    page = game.organiser.get(f"{game.base}/organise").text
+    hint = re.search(r'<p class="hint" id="seats-hint">(.*?)</p>', page)
+    assert hint is not None, page
+    said = re.sub(r"<[^>]+>", "", hint.group(1))
+    assert "shown once" in said and "the seat's old link stops working at once" in said and "not to see a link again" in said
+    assert page.index('id="seats-hint"') < page.index("New invite link</button>")
+    buttons = re.findall(r'<button [^>]*aria-label="New invite link for seat p\d+"[^>]*>', page)
+    assert len(buttons) == 3 and all('aria-describedby="seats-hint"' in b for b in buttons), buttons
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    assert 'id="seats-hint"' not in game.organiser.get(f"{game.base}/organise").text  # no link to make once it is over
