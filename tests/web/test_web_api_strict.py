@@ -330,3 +330,50 @@ def test_a_name_given_twice_is_refused(app: FastAPI) -> None:
     assert order.status_code == 422
     assert order.json() == {"detail": "body fields 'force', 'flair' given more than once; give each once"}
     assert snapshot(app) == before
+
+
+# A value of the wrong type or out of range was refused in pydantic's words, which name no value
+# sent and no way out: "players: Input should be greater than or equal to 4", "turn: Input should
+# be a valid integer" (for true, or for 1e400, which JSON reads as Infinity), "name: String should
+# have at least 1 character", "invite: Input should be a valid string, unable to parse raw data as a
+# unicode string" (a lone \ud800 escape).
+WORDED = [
+    ("POST", "/api/v1/games", b'{"name": "Cup", "players": 3}', "players is 3: send 4 or more"),
+    ("POST", "/api/v1/games", b'{"name": "Cup", "players": "4"}',
+     "players: send a whole number, a JSON number such as 3 (not in quotes), not the string '4'"),
+    ("POST", "/api/v1/games", b'{"name": "Cup", "players": 4.5}',
+     "players: send a whole number, a JSON number such as 3 (not in quotes), not 4.5"),
+    ("POST", "/api/v1/games", b'{"name": "Cup", "players": 4, "visibility": "secret"}',
+     "visibility is the string 'secret': send 'public' or 'private'"),
+    ("POST", "/api/v1/games", b'{"name": "", "players": 4}', "name is too short: send at least 1 character(s)"),
+    ("POST", "/api/v1/games", b'{"name": "\\ud800", "players": 4}',
+     "name: holds a \\ud800-\\udfff escape without its pair, which is no character; send the text as UTF-8"),
+    ("POST", "/api/v1/games", b'{"name": "Cup", "players": 4, "teams_per_player": -99999999999999999999999}',
+     "teams_per_player is a number of 23 digits: send 1 or more"),
+    ("PUT", "{game}/orders/{team}", b'{"turn": true, "force": 1, "flair": 0}',
+     "turn: send a whole number, a JSON number such as 3 (not in quotes), not true"),
+    ("PUT", "{game}/orders/{team}", b'{"turn": 1e400, "force": 1, "flair": 0}',
+     "turn: send a whole number, a JSON number such as 3 (not in quotes), not Infinity"),
+    ("PUT", "{game}/orders/{team}", b'{"turn": 1, "force": -1, "flair": 0, "ready": "yes"}',
+     "force is -1: send 0 or more; ready: send true or false, not the string 'yes'"),
+    ("POST", "{game}/deadline", b'{"hours": "2"}',
+     "hours: send a JSON number such as 1.5 (not in quotes), not the string '2'"),
+    ("POST", "{game}/teams/{team}/odds", b'{"force": 1001}', "force is 1001: send 1000 or less"),
+    ("GET", "{game}/teams/{team}/odds?force=5000", b"", "force is 5000: send 1000 or less"),
+    ("POST", "/api/v1/join", b'{"invite": "x", "name": "' + b"n" * 2001 + b'"}',
+     "name is too long (2,001 characters): send at most 2,000"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "sent", "said"), WORDED)
+def test_a_value_refused_is_said_in_words_with_what_to_send(
+    app: FastAPI, method: str, path: str, sent: bytes, said: str
+) -> None:
+    client, world = _running(app)
+    url = path.format(game=f"/api/v1/games/{world['game']}", team=world["team"])
+    headers = {**world["organiser" if "deadline" in path else "p1"], "Content-Type": "application/json"}
+    before = snapshot(app)
+    answer = client.request(method, url, content=sent or None, headers=headers)
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {"detail": said}
+    assert snapshot(app) == before

@@ -59,7 +59,7 @@ from sevens.web.security import (
     wants_json,
 )
 from sevens.web.settings import Settings
-from sevens.web.strict import body_fields, methods_at, unknown_fields_message
+from sevens.web.strict import body_fields, in_words, methods_at, unknown_fields_message
 from sevens.web.views import (
     bdi,
     duration,
@@ -125,10 +125,7 @@ def _validation_message(
         if kind == "missing" and missing and where in missing:  # "force: Field required" said no more
             parts.append(f"{where}: missing: {missing[where]}")
             continue
-        if kind == "finite_number":  # NaN or Infinity, which Python's JSON reads as numbers
-            parts.append(f"{where or 'input'}: NaN and Infinity are not taken here; send a finite number")
-            continue
-        parts.append(f"{where or 'input'}: {error.get('msg', 'invalid')}")
+        parts.append(in_words(error))
     return "; ".join(parts) or "the request was not understood"
 
 

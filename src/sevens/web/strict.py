@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
+import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +26,7 @@ from starlette.routing import BaseRoute
 from sevens.tournament.quoting import quoted
 from sevens.web.security import body_of_type
 
-__all__ = ["body_fields", "likely", "methods_at", "refuse_unknown_input", "unknown_fields_message"]
+__all__ = ["body_fields", "in_words", "likely", "methods_at", "refuse_unknown_input", "unknown_fields_message"]
 
 
 def likely(name: str, accepted: Sequence[str]) -> str | None:
@@ -77,6 +79,83 @@ def unknown_fields_message(
     takes = ", ".join(repr(a) for a in accepted) if accepted else "none"
     plural = "s" if len(unknown) > 1 else ""
     return f"unknown {what}{plural} {', '.join(named)}: {where} takes {takes}"
+
+
+def _sent(value: object) -> str:
+    """A value a client sent, as a refusal names it: JSON's words for JSON's values.
+
+    >>> _sent(True), _sent(None), _sent(2.5), _sent("12"), _sent([1]), _sent({})
+    ('true', 'null', '2.5', "the string '12'", 'a list', 'an object')
+    >>> _sent(10 ** 40), _sent(float("inf"))
+    ('a number of 41 digits', 'Infinity')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if isinstance(value, float) and not math.isfinite(value):  # json.loads reads them, and 1e400 as inf
+        return "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+    if isinstance(value, int | float):
+        shown = repr(value)
+        return shown if len(shown) <= 20 else f"a number of {len(shown.lstrip('-'))} digits"
+    if isinstance(value, str):
+        return f"the string {quoted(value)}"
+    return "a list" if isinstance(value, list) else "an object" if isinstance(value, dict) else type(value).__name__
+
+
+# Pydantic's error types, each said as a client can act on it (its own text, "Input should be
+# greater than or equal to 4", names no field, no value sent and no way out). {got}: the value sent.
+_SAID: dict[str, str] = {
+    "missing": "missing: send it (the OpenAPI document at /api/v1/openapi.json says what it holds)",
+    "int_type": "send a whole number, a JSON number such as 3 (not in quotes), not {got}",
+    "int_parsing": "send a whole number, a JSON number such as 3 (not in quotes), not {got}",
+    "int_from_float": "send a whole number, such as 3, not {got}",
+    "float_type": "send a JSON number such as 1.5 (not in quotes), not {got}",
+    "float_parsing": "send a JSON number such as 1.5 (not in quotes), not {got}",
+    "bool_type": "send true or false, not {got}",
+    "bool_parsing": "send true or false, not {got}",
+    "string_type": "send text, in double quotes, not {got}",
+    "string_unicode": (
+        "holds a \\ud800-\\udfff escape without its pair, which is no character; send the text as UTF-8"
+    ),
+    "string_too_short": "is too short: send at least {min_length} character(s)",
+    "string_too_long": "is too long ({length:,} characters): send at most {max_length:,}",
+    "greater_than_equal": "is {got}: send {ge} or more",
+    "greater_than": "is {got}: send a number above {gt}",
+    "less_than_equal": "is {got}: send {le} or less",
+    "less_than": "is {got}: send a number below {lt}",
+    "literal_error": "is {got}: send {expected}",
+    "enum": "is {got}: send {expected}",
+    "finite_number": "NaN and Infinity are not taken here; send a finite number",
+}
+
+
+def in_words(error: Mapping[str, Any]) -> str:
+    """One of pydantic's validation errors as a refusal says it: the field, what was wrong with the
+    value sent and what to send instead (pydantic's own message where its type is not known here).
+
+    >>> in_words({"type": "greater_than_equal", "loc": ("body", "players"), "input": 3, "ctx": {"ge": 4}})
+    'players is 3: send 4 or more'
+    >>> in_words({"type": "int_type", "loc": ("body", "turn"), "input": "1", "msg": "Input should be..."})
+    "turn: send a whole number, a JSON number such as 3 (not in quotes), not the string '1'"
+    >>> in_words({"type": "less_than_equal", "loc": ("query", "force"), "input": "5000", "ctx": {"le": 1000}})
+    'force is 5000: send 1000 or less'
+    >>> in_words({"type": "string_too_long", "loc": ("body", "name"), "input": "x" * 2001, "ctx": {"max_length": 2000}})
+    'name is too long (2,001 characters): send at most 2,000'
+    """
+    where = ".".join(str(p) for p in error.get("loc", ()) if p not in ("body", "query", "path", "form")) or "input"
+    kind = str(error.get("type", ""))
+    template = _SAID.get(kind)
+    if template is None:
+        return f"{where}: {error.get('msg', 'invalid')}"
+    value = error.get("input")
+    got = _sent(value)
+    if error.get("loc", ("",))[0] == "query" and isinstance(value, str):  # an address holds text alone
+        got = value.strip() if re.fullmatch(r"[+-]?[0-9]{1,20}", value.strip()) else quoted(value)
+    facts = {**dict(error.get("ctx") or {}), "got": got, "length": len(value) if isinstance(value, str) else 0}
+    said = template.format(**facts)
+    # "players is 3", but "turn: send a whole number": a sentence with a verb of its own has a colon.
+    return f"{where} {said}" if said.startswith("is ") else f"{where}: {said}"
 
 
 def _dependants(dependant: Dependant) -> Iterator[Dependant]:
