@@ -6,6 +6,7 @@ import re
 
 from fastapi import FastAPI
 
+from sevens.web.api import NOT_ORGANISER
 from sevens.web.security import RateLimiter
 from web.web_helpers import Hosted, host_game, log_heard, log_shown, new_client, post_form
 
@@ -96,7 +97,7 @@ def test_api_new_organiser_link(app: FastAPI) -> None:
 
     player = client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Bot"}).json()
     refused = client.post(f"/api/v1/games/{gid}/organiser-link", headers={"Authorization": f"Bearer {player['token']}"})
-    assert refused.status_code == 403 and refused.json() == {"detail": "only the game's organiser can do this"}
+    assert refused.status_code == 403 and refused.json() == {"detail": NOT_ORGANISER}
 
     response = client.post(f"/api/v1/games/{gid}/organiser-link", headers=boss)
     assert response.status_code == 200, response.text

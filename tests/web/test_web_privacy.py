@@ -21,6 +21,7 @@ from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, Gran
 from sevens.store.ratelimit import count_failure
 from sevens.store.secrets import keyed_hash
 from sevens.tournament.verify import verify_record
+from sevens.web.api import NOT_ORGANISER
 from sevens.web.app import create_app
 from sevens.web.scheduler import Keeping, resolve_due, tidy
 from sevens.web.settings import Settings
@@ -134,7 +135,7 @@ def test_the_api_deletes_a_game_with_the_bot_tokens_that_opened_only_it(app: Fas
     assert before["orders"] and before["order_log"] and before["grants"] == 3
 
     refused = client.delete(f"/api/v1/games/{game}", headers=_bearer(only_here["token"]))
-    assert refused.status_code == 403 and refused.json() == {"detail": "only the game's organiser can do this"}
+    assert refused.status_code == 403 and refused.json() == {"detail": NOT_ORGANISER}
     assert _rows_of(app, game) == before
 
     assert client.delete(f"/api/v1/games/{game}", headers=organiser).status_code == 204

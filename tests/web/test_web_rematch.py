@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from sevens.store import games as store
 from sevens.store.models import GameRow
+from sevens.web.api import NOT_ORGANISER
 from web.refused_forms import refused_form
 from web.web_helpers import host_game, new_client, post_form, unset
 
@@ -214,7 +215,7 @@ def test_the_api_rematch_refuses_as_the_page_does(app: FastAPI) -> None:
     stranger = _api_game(client)["token"]
     assert client.post(f"/api/v1/games/{old}/end", headers=auth).status_code == 200
     refused = client.post(f"/api/v1/games/{old}/rematch", headers={"Authorization": f"Bearer {player}"})
-    assert refused.status_code == 403 and refused.json() == {"detail": "only the game's organiser can do this"}
+    assert refused.status_code == 403 and refused.json() == {"detail": NOT_ORGANISER}
     hidden = client.post(f"/api/v1/games/{old}/rematch", headers={"Authorization": f"Bearer {stranger}"})
     assert hidden.status_code == 404 and hidden.json() == {"detail": store.no_such_game(old)}
     assert client.post(f"/api/v1/games/{old}/rematch").status_code == 401

@@ -69,7 +69,7 @@ from sevens.web.schemas import error_responses
 from sevens.web.security import RateLimiter, client_key
 from sevens.web.strict import refuse_unknown_input
 
-__all__ = ["document_refusals_only_as_sent", "router"]
+__all__ = ["NOT_ORGANISER", "document_refusals_only_as_sent", "router"]
 
 # Refusals any operation gives, whatever it does: a 422 for input it does not know
 # (sevens.web.strict: a typo in a field or query parameter is said, not dropped), a 413 for a body
@@ -608,7 +608,9 @@ def manager_view(
     view = views.player_view(db, row, me_)
     mine = next((t for t in view.teams if t.info.id == team), None)
     if mine is None:
-        raise Refused(f"{quoted(team)} is not one of your teams")
+        raise Refused(
+            f"{quoted(team)} is not one of your teams; yours are in my_teams of GET /api/v1/games/{row.public_id}"
+        )
     data = view.to_dict()
     # A bot paces its SCRUM over the matches left; give it them as the built-in bots get them.
     facts = store.load_game(row).view_for(team)
@@ -1016,6 +1018,12 @@ def _organiser_answer(
     return JSONResponse(_with_sequels(db, row, principal_id, view))
 
 
+# Said to a token that does not organise the game: which one does, and how a token comes to.
+NOT_ORGANISER = (
+    "only the game's organiser can do this; send the token that organises it, or let yours organise it with "
+    "POST /api/v1/organise and the game's organiser link"
+)
+
 # An organiser's act answers with the organiser's view (OrganiserGameView), or refuses.
 _ACT_ERRORS = error_responses(401, 403, 404, 409, 412, 429)
 _ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 412, 422, 429)
@@ -1024,7 +1032,7 @@ _ACT_WITH_BODY_ERRORS = error_responses(401, 403, 404, 409, 412, 422, 429)
 def _organised(db: SessionDep, principal_id: int, public_id: str) -> GameRow:
     row, _, organiser = _game_for_bot(db, principal_id, public_id)
     if not organiser:
-        raise Refused("only the game's organiser can do this")
+        raise Refused(NOT_ORGANISER)
     return row
 
 
@@ -1036,7 +1044,7 @@ def _organised_holding(db: SessionDep, principal_id: int, public_id: str) -> tup
     access, held = access_and_seats_held(db, principal_id=principal_id, game_id=game.id)
     row = _found_by(game, access, public_id)
     if not access.organiser:
-        raise Refused("only the game's organiser can do this")
+        raise Refused(NOT_ORGANISER)
     return row, held
 
 
