@@ -358,6 +358,11 @@ WORDED = [
      "force is -1: send 0 or more; ready: send true or false, not the string 'yes'"),
     ("POST", "{game}/deadline", b'{"hours": "2"}',
      "hours: send a JSON number such as 1.5 (not in quotes), not the string '2'"),
+    ("POST", "{game}/extend", b'{"hours": -1}', "hours is -1: send a number above 0"),  # not "above 0.0"
+    ("POST", "{game}/deadline", b'{"hours": 1000}', "hours is 1000: send 720 or less"),
+    # A field left out was "link: Field required": what it holds, from its description.
+    ("POST", "/api/v1/organise", b"{}", "link: missing: send it (the organiser link, or its last part)"),
+    ("POST", "{game}/resolve", b"{}", "turn: missing: send it (the open turn's number; another: 409)"),
     ("POST", "{game}/teams/{team}/odds", b'{"force": 1001}', "force is 1001: send 1000 or less"),
     ("GET", "{game}/teams/{team}/odds?force=5000", b"", "force is 5000: send 1000 or less"),
     ("POST", "/api/v1/join", b'{"invite": "x", "name": "' + b"n" * 2001 + b'"}',
@@ -371,7 +376,8 @@ def test_a_value_refused_is_said_in_words_with_what_to_send(
 ) -> None:
     client, world = _running(app)
     url = path.format(game=f"/api/v1/games/{world['game']}", team=world["team"])
-    headers = {**world["organiser" if "deadline" in path else "p1"], "Content-Type": "application/json"}
+    organiser = path.endswith(("deadline", "extend", "resolve"))
+    headers = {**world["organiser" if organiser else "p1"], "Content-Type": "application/json"}
     before = snapshot(app)
     answer = client.request(method, url, content=sent or None, headers=headers)
     assert answer.status_code == 422, answer.text

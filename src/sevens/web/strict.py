@@ -138,6 +138,8 @@ def in_words(error: Mapping[str, Any]) -> str:
     'players is 3: send 4 or more'
     >>> in_words({"type": "int_type", "loc": ("body", "turn"), "input": "1", "msg": "Input should be..."})
     "turn: send a whole number, a JSON number such as 3 (not in quotes), not the string '1'"
+    >>> in_words({"type": "greater_than", "loc": ("body", "hours"), "input": -1, "ctx": {"gt": 0.0}})
+    'hours is -1: send a number above 0'
     >>> in_words({"type": "less_than_equal", "loc": ("query", "force"), "input": "5000", "ctx": {"le": 1000}})
     'force is 5000: send 1000 or less'
     >>> in_words({"type": "string_too_long", "loc": ("body", "name"), "input": "x" * 2001, "ctx": {"max_length": 2000}})
@@ -152,7 +154,9 @@ def in_words(error: Mapping[str, Any]) -> str:
     got = _sent(value)
     if error.get("loc", ("",))[0] == "query" and isinstance(value, str):  # an address holds text alone
         got = value.strip() if re.fullmatch(r"[+-]?[0-9]{1,20}", value.strip()) else quoted(value)
-    facts = {**dict(error.get("ctx") or {}), "got": got, "length": len(value) if isinstance(value, str) else 0}
+    # A bound of a float field is a float: 720.0 is said as 720.
+    bounds = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in dict(error.get("ctx") or {}).items()}
+    facts = {**bounds, "got": got, "length": len(value) if isinstance(value, str) else 0}
     said = template.format(**facts)
     # "players is 3", but "turn: send a whole number": a sentence with a verb of its own has a colon.
     return f"{where} {said}" if said.startswith("is ") else f"{where}: {said}"
@@ -196,12 +200,15 @@ def _takes(route: APIRoute) -> _Takes:
 def body_fields(request: Request) -> tuple[list[str], dict[str, str], dict[str, str]]:
     """The fields the body of the request's operation takes (none if it is not an API operation),
     where the names its model lists as ``ELSEWHERE`` belong instead, and what to send for a field
-    left out that its model lists as ``MISSING``."""
+    left out: what its model lists as ``MISSING`` says, else the field's description."""
     route = request.scope.get("route")
     model = _takes(route).body if isinstance(route, APIRoute) else None
     if model is None:
         return [], {}, {}
-    return list(model.model_fields), dict(getattr(model, "ELSEWHERE", {})), dict(getattr(model, "MISSING", {}))
+    # A field left out is said with what it holds, as its description in the OpenAPI document has it.
+    missing = {name: f"send it ({field.description})" for name, field in model.model_fields.items() if field.description}
+    missing.update(getattr(model, "MISSING", {}))
+    return list(model.model_fields), dict(getattr(model, "ELSEWHERE", {})), missing
 
 
 def _repeated(names: Iterable[str]) -> list[str]:
