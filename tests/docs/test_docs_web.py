@@ -209,3 +209,39 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+# What every operation can refuse alike, said once above the table rather than in each row.
+EVERYWHERE = {400, 412, 413, 415, 500, 503}
+
+
+def test_the_table_of_refusals_gives_each_operation_its_own_with_a_reason(document: dict[str, Any]) -> None:
+    """The table of refusals by operation has a row for every operation of the document, and no
+    other, naming exactly the refusals its entry lists (besides those every operation gives), each
+    with its reason in words; a row "as the GET above" has that row's refusals."""
+    start = WEB.index("| operation | its refusals and why |")
+    rows: dict[tuple[str, str], set[int]] = {}
+    before: set[int] = set()
+    for line in WEB[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        first, said = line.split("|")[1], line.split("|")[2]
+        ((method, path),) = CALL.findall(first)
+        operation = _operation(document, method, path)
+        assert operation is not None, line
+        codes = {int(code) for code in re.findall(r"\b([45]\d\d)\b", said)}
+        if said.strip().startswith("as the `GET` above"):
+            codes = before
+        for code, reason in re.findall(r"\b([45]\d\d) ([^;]*)", said):
+            assert len(reason.split()) >= 2, (method, path, code, reason)
+        key = (method.lower(), path.replace("{id}", "{public_id}"))
+        assert key not in rows, f"two rows for {method} {path}"
+        rows[key] = before = codes
+    listed = {
+        (method, path): {int(code) for code in operation["responses"] if int(code) >= 400} - EVERYWHERE
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+    }
+    assert set(rows) == set(listed), set(rows) ^ set(listed)
+    wrong = {operation: (rows[operation], codes) for operation, codes in listed.items() if rows[operation] != codes}
+    assert not wrong, f"the page's refusals, then the document's: {wrong}"
