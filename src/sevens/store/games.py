@@ -1073,9 +1073,13 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     no seat is claimed the bots play the game through at once.
 
     Raises:
-        Conflict: the game has already started.
+        Conflict: the game has already started, or is over.
     """
     game = lock_game(session, game_id=game_id)
+    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):  # one ended in its lobby never started
+        raise Conflict(
+            f"the game is over ({game.status.said}): nothing is left to start; a rematch starts a new game with its settings"
+        )
     if game.status != GameStatus.LOBBY:
         raise Conflict("the game has already started")
     seats = seats_of(session, game_id=game.id)
