@@ -383,5 +383,5 @@ def test_starting_a_game_ended_in_its_lobby_is_not_said_to_have_started(world: W
     """A game its organiser ended before the start was refused a Start with "the game has already
     started", which it never had: the refusal now says it is over and what would start a new one."""
     answer = world.client.post(f"/api/v1/games/{world.ended}/start", headers=world.organiser)
-    detail = check_refusal(answer, 409, ("the game is over (ended)", "a rematch starts a new game"), world.secrets)
+    detail = check_refusal(answer, 409, ("ended before it started", "a rematch starts a new game"), world.secrets)
     assert "already started" not in detail

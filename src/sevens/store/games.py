@@ -1073,12 +1073,12 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     no seat is claimed the bots play the game through at once.
 
     Raises:
-        Conflict: the game has already started, or is over.
+        Conflict: the game has already started, or was ended before it started.
     """
     game = lock_game(session, game_id=game_id)
-    if game.status in (GameStatus.FINISHED, GameStatus.ENDED):  # one ended in its lobby never started
+    if game.status == GameStatus.ENDED and game.record_json is None:  # ended in its lobby: it never started
         raise Conflict(
-            f"the game is over ({game.status.said}): nothing is left to start; a rematch starts a new game with its settings"
+            "the game was ended before it started: nothing is left to start; a rematch starts a new game with its settings"
         )
     if game.status != GameStatus.LOBBY:
         raise Conflict("the game has already started")
