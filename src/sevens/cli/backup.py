@@ -1,6 +1,6 @@
 """``sevens export`` and ``sevens import``: back up every hosted game, and restore into an empty database.
 
-``sevens export PATH`` writes a *shareable* export (records and what players may read; see
+``sevens export PATH`` writes a *shareable* export (the public games, as any spectator may read them; see
 :mod:`sevens.store.backup`). ``sevens export --full PATH`` writes a *full backup* that also holds
 the seeds of unfinished games, the open turn's orders and the hashed credentials: it is created
 with mode 0600 (a directory 0700), because whoever reads it can throw the open turn's dice.
@@ -311,10 +311,11 @@ def register(app: typer.Typer) -> None:
         ] = False,
         overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
     ) -> None:
-        """Export every game: records and what players may read, or (--full) a complete backup.
+        """Export the public games as anyone may read them, or (--full) every game in a complete backup.
 
-        Without --full the export is safe to share: it holds what every player may read. A full
-        backup can throw the open turns' dice: keep it as secret as the database."""
+        Without --full the export is safe to share: it holds what any spectator may read, and no
+        private game. A full backup can throw the open turns' dice: keep it as secret as the
+        database."""
         written: list[Path] = []
         before = _identity(target) if target != STDIN else None
         try:  # from the start: the settings and the database's driver take a moment to load
@@ -506,6 +507,7 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
     from sevens.store.backup import export_backup
     from sevens.store.db import make_sessionmaker, run_migrations, sevens_revision, stored_revision
     from sevens.store.errors import StoreError
+    from sevens.store.games import count_games
 
     try:
         # The migrations below would write sevens' tables into any database: first make sure
@@ -520,6 +522,7 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
         run_migrations(engine)
         with make_sessionmaker(engine)() as db:
             document = export_backup(db, full=full, now=datetime.now(UTC))
+            left_out = count_games(db) - len(document["games"])  # the private games of a shareable export
         engine.dispose()
     except SQLAlchemyError as exc:
         fail(f"cannot read the database: {database_trouble(exc, url)}")
@@ -527,6 +530,8 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
         engine.dispose()
         fail(str(exc))
     kind = "full backup" if full else "shareable export"
+    kept_back = (f" ({_count(left_out, 'private game')} left out, for {'its' if left_out == 1 else 'their'} players' eyes "
+                 "only; 'sevens export --full' holds every game)" if left_out else "")
     if target == STDIN:
         try:
             with writing_stdout():
@@ -534,7 +539,7 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
         except OutputFailed as failed:
             failed.end(then="; what was written of the export is cut short: do not use it")
         # Standard output holds the export: what was done goes to standard error.
-        print(f"exported {_count(len(document['games']), 'game')} as a {kind} to standard output", file=sys.stderr)
+        print(f"exported {_count(len(document['games']), 'game')} as a {kind} to standard output{kept_back}", file=sys.stderr)
         return
     try:
         removed: list[Path] = []
@@ -549,7 +554,7 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
     where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
     gone = (f", and removed {_count(len(removed), 'file')} of an earlier export for games no longer in the database"
             if removed else "")
-    _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}{gone}",
+    _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}{kept_back}{gone}",
             then=f" (the export is written to {where})")
 
 

@@ -2,8 +2,8 @@
 
 Two kinds of export, told apart by ``"full"``:
 
-* A **shareable export** (``full: false``) holds only what players and spectators may read: each
-  game's record (:func:`sevens.store.games.record_of`: resolved turns; the seed only once the game
+* A **shareable export** (``full: false``) holds only what any spectator may read: the public
+  games (a private one is its players' alone), each game's record (:func:`sevens.store.games.record_of`: resolved turns; the seed only once the game
   is over, R14), its public settings, each seat's display name and whether it was taken, the bots
   of the teams nobody plays, and the order log of *resolved* turns (each draft, without when it
   was sent or whether through the pages or the API). No seed of an unfinished
@@ -231,13 +231,17 @@ def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
     Args:
         db: the session to read from.
         full: add what only the organiser sees and the secrets a restore of a running game needs
-            (seeds, hashes, unresolved orders, credentials); without it the document holds only
-            what players and spectators may read.
+            (seeds, hashes, unresolved orders, credentials), and the private games; without it
+            the document holds only what any spectator may read: the public games.
         now: the export's time stamp.
     """
     games = list(db.scalars(select(GameRow).order_by(GameRow.created_at, GameRow.id)))
     public_ids = {g.id: g.public_id for g in games}
     by_id = {g.id: g for g in games}
+    if not full:
+        # A private game is for its players and organisers alone (its pages answer anyone else
+        # 404), and a shareable export is for anyone: it is left out whole.
+        games = [g for g in games if g.visibility == Visibility.PUBLIC]
     document: dict[str, Any] = {
         "format": BACKUP_FORMAT,
         "version": BACKUP_VERSION,
