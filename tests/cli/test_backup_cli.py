@@ -659,6 +659,37 @@ def test_a_backup_from_a_newer_sevens_says_to_import_it_with_that_version(tmp_pa
     )
 
 
+@pytest.mark.parametrize(
+    ("head", "said"),
+    [
+        ({"version": 0}, 'its "version" is 0'),
+        ({"version": "1"}, 'its "version" is "1"'),
+        ({"version": True}, 'its "version" is true'),
+        ({"version": None}, 'its "version" is null'),
+        ({"version": None, "drop": True}, 'it has no "version"'),
+    ],
+)
+def test_a_backup_of_a_version_sevens_never_wrote_says_so_in_json_and_what_to_do(
+    tmp_path: Path, head: dict[str, Any], said: str
+) -> None:
+    """It said "backup version None is not supported", and took "version": true for 1."""
+    document = {**HEAD, "version": head["version"], "games": []}
+    if head.get("drop"):
+        del document["version"]
+    code, err = _import(tmp_path, json.dumps(document))
+    assert (code, err) == (2, f"error: the backup is of no version sevens wrote: {said}, and sevens writes "
+                              f"{BACKUP_VERSION} (the first); it was edited or made by another program: export it "
+                              "again from the server it came from\n")
+    assert not (tmp_path / "restored.sqlite3").exists()
+
+
+def test_a_backup_whose_full_is_not_true_or_false_is_refused(tmp_path: Path) -> None:
+    """"full": "no" read as a full backup."""
+    code, err = _import(tmp_path, json.dumps({**HEAD, "full": "no", "games": []}))
+    assert (code, err) == (2, 'error: the backup\'s "full" is "no", not true or false; export it again from the '
+                              "server it came from\n")
+
+
 @pytest.mark.parametrize("full", [True, False])
 def test_import_says_what_the_backup_does_not_carry(tmp_path: Path, full: bool) -> None:
     """The rate limits' key and the server's settings stay on the old machine: the docs said so,

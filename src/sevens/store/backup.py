@@ -323,8 +323,16 @@ def _check_header(document: object) -> None:
             f"the backup is of version {version}, written by a newer sevens; this one reads version "
             f"{BACKUP_VERSION}: import it with the sevens that wrote it, or a later one"
         )
-    if version != BACKUP_VERSION:
-        raise Invalid(f"backup version {version!r} is not supported; this version reads {BACKUP_VERSION}")
+    if version != BACKUP_VERSION or not isinstance(version, int) or isinstance(version, bool):
+        # Said in JSON's words ("version": true was taken for 1, None printed for a missing one).
+        found = "it has no \"version\"" if "version" not in document else f"its \"version\" is {json.dumps(version)}"
+        raise Invalid(
+            f"the backup is of no version sevens wrote: {found}, and sevens writes {BACKUP_VERSION} (the first); "
+            "it was edited or made by another program: export it again from the server it came from"
+        )
+    if not isinstance(document.get("full", False), bool):
+        raise Invalid(f"the backup's \"full\" is {json.dumps(document['full'])}, not true or false; export it again "
+                      "from the server it came from")
 
 
 class AlreadyImported(Conflict):
