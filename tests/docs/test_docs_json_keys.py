@@ -1,6 +1,6 @@
 """The pages that list the keys of a machine-readable output list exactly the keys it has.
 
-docs/odds.md's "JSON, key by key": each section names a command on a line of its own and a table
+docs/odds.md's "JSON, key by key" (and docs/strategy.md's for ``sevens lab --json``): each section names a command on a line of its own and a table
 whose first column holds the keys (dotted for nested ones, ``[]`` for each element of a list), or
 "the keys of SECTION" for every key another section lists. The command is run and the keys it
 prints must be those, no more and no fewer: a key renamed, added or dropped without the page fails.
@@ -116,4 +116,17 @@ def test_the_standings_page_lists_every_key_of_sevens_table_json(tmp_path: Path)
     wanted = documented(name, STANDINGS, command)
     data = printed(command.replace("results.json", str(results)))
     assert data["lots"], data
+    assert flattened(data, wanted) == wanted
+
+
+LAB = sections((ROOT / "docs" / "strategy.md").read_text(encoding="utf-8"), "## The JSON output", "## How the lab works")
+
+
+def test_the_strategy_guide_lists_every_key_of_sevens_lab_json() -> None:
+    # The run's settings, the code and strategies that played it, and each count with its interval:
+    # what a paper needs to report the run and to play it again.
+    (name, (command, _)), = LAB.items()
+    wanted = documented(name, LAB, command)
+    data = printed(command)
+    assert {"sevens.source_digest", "command", "sources[].file_sha256", "results[].titles.count"} <= wanted
     assert flattened(data, wanted) == wanted

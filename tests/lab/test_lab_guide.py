@@ -3,9 +3,11 @@ from the current folder with 1 and 2 workers, the entry point it shows, and the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tomllib
@@ -34,9 +36,16 @@ def _lab(args: list[str], cwd: Path, path: tuple[Path, ...] = ()) -> subprocess.
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, Any]]:
+def reader(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A reader's folder holding the guide's pacers.py."""
     folder = tmp_path_factory.mktemp("reader")
     (folder / "pacers.py").write_text(_block("python"))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def runs(reader: Path) -> list[dict[str, Any]]:
+    folder = reader
     names = re.search(r"--strategies (\S+)", _block("", "Run it from the folder"))
     assert names
     done = []
@@ -68,6 +77,24 @@ def test_every_key_of_the_json_is_explained_in_the_guide(runs: list[dict[str, An
 
     missing = sorted(k for k in keys(runs[0]) if f'"{k}"' not in shown)
     assert not missing
+
+
+def test_the_jsons_command_plays_the_run_again_to_the_same_json(runs: list[dict[str, Any]], reader: Path) -> None:
+    """A paper quoting a run's JSON can be checked: its command, run where the run was, prints it again,
+    and the JSON says which code played (sevens' digest, the own module's file and digest)."""
+    first = runs[0]
+    words = shlex.split(first["command"])
+    assert words[:2] == ["sevens", "lab"] and "--json" in words
+    again = _lab(words[2:], reader)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == first
+    own = {about["name"]: about for about in first["sources"]}
+    digest = hashlib.sha256((reader / "pacers.py").read_bytes()).hexdigest()
+    assert own["pacers:SaveThenFlair"]["file_sha256"] == own["pacers:HalfAndHalf"]["file_sha256"] == digest
+    assert own["pacers:SaveThenFlair"]["kind"] == "module path" and own["even-flair"]["kind"] == "built-in"
+    assert own["even-flair"]["parameters"] == {"flair": 1.0, "knockout_weight": "1"}
+    totals = {row["strategy"]: row["titles"]["count"] for row in first["results"]}
+    assert sum(totals.values()) == first["tournaments"]  # every title counted, once
 
 
 def test_the_guides_entry_point_names_the_strategy(tmp_path: Path) -> None:

@@ -20,12 +20,16 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
+import hashlib
 import importlib.machinery
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from importlib.metadata import entry_points
+from fractions import Fraction
+from importlib.metadata import entry_points, packages_distributions, version
+from typing import Any
 
 from sevens.bots import ENTRY_POINT_GROUP, load_registered, pacing
 from sevens.bots.strategies import meant_bot, registered_entry_point
@@ -40,7 +44,8 @@ from sevens.lab.strategies import (
 )
 
 __all__ = [
-    "BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "hidden_entry_point", "is_builtin", "resolve",
+    "BUILTINS", "ENTRY_POINT_GROUP", "WEIGHTED", "WEIGHTED_TYPES", "available", "describe", "hidden_entry_point",
+    "is_builtin", "resolve",
 ]
 
 
@@ -251,3 +256,72 @@ def resolve(name: str, *, scalar: bool = False) -> BatchStrategy:
         f"or give a 'module:attribute' path{meant}, or register a name of your own as an entry point in the group "
         f"{ENTRY_POINT_GROUP!r} (docs/strategy.md, Writing your own strategy)"
     )
+
+
+def describe(name: str) -> dict[str, Any]:
+    """What ``name`` plays, for a run's record (``sevens lab --json``, ``sources``): enough to say in a
+    paper which code and settings made the figures, and to tell whether a strategy of one's own has
+    changed since. The name alone did not: ``save-then-flair`` named neither its package nor its
+    version, and ``pacers:SaveThenFlair`` gave the same seed other figures once ``pacers.py`` was edited.
+
+    Keys, always all there (``null`` where they do not apply):
+
+    - ``name``: as given; ``kind``: ``"built-in"``, ``"entry point"`` or ``"module path"``;
+    - ``target``: the ``module:attribute`` played (a built-in's class, an entry point's value);
+    - ``parameters``: the made strategy's settings (a dataclass's fields, else its public
+      attributes) that are numbers, text, booleans or fractions (as ``"3/2"``); its ``name`` left out;
+    - ``package`` and ``package_version``: the installed distribution it comes from (``sevens``
+      for a built-in), where there is one;
+    - ``file`` and ``file_sha256``: the module file of a strategy of one's own and a digest of its
+      bytes (a built-in's code is the run's ``sevens.source_digest``).
+
+    >>> about = describe("even-flair@1.5")
+    >>> about["kind"], about["target"], about["parameters"]
+    ('built-in', 'sevens.lab.strategies:EvenPacing', {'flair': 1.0, 'knockout_weight': '3/2'})
+    >>> describe("sevens.lab.strategies:RandomPacing")["kind"]
+    'module path'
+    """
+    made = resolve(name)
+    inner = made.strategy if isinstance(made, ScalarAdapter) else made
+    kind = type(inner)
+    about: dict[str, Any] = {
+        "name": name, "kind": "module path", "target": name, "parameters": _parameters(inner),
+        "package": None, "package_version": None, "file": None, "file_sha256": None,
+    }
+    if is_builtin(name):
+        from sevens import __version__
+
+        return {**about, "kind": "built-in", "target": f"{kind.__module__}:{kind.__qualname__}", "package": "sevens",
+                "package_version": __version__}
+    module = name.partition(":")[0]
+    entry = next((ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name == name), None)
+    if entry is not None:
+        module = entry.module
+        about.update(kind="entry point", target=entry.value)
+        if entry.dist is not None:
+            about.update(package=entry.dist.name, package_version=entry.dist.version)
+    elif (owners := packages_distributions().get(module.partition(".")[0])):
+        with contextlib.suppress(Exception):  # metadata that cannot be read: no package said
+            about.update(package=owners[0], package_version=version(owners[0]))
+    file = getattr(sys.modules.get(module), "__file__", None)
+    if file:
+        with contextlib.suppress(OSError), open(file, "rb") as source:
+            about.update(file=os.path.abspath(file), file_sha256=hashlib.sha256(source.read()).hexdigest())
+    return about
+
+
+def _parameters(strategy: object) -> dict[str, Any]:
+    """A strategy's settings that JSON can hold as they are (fractions as text)."""
+    if dataclasses.is_dataclass(strategy) and not isinstance(strategy, type):
+        items = {f.name: getattr(strategy, f.name, None) for f in dataclasses.fields(strategy)}
+    else:
+        items = dict(getattr(strategy, "__dict__", {}))
+    kept: dict[str, Any] = {}
+    for key, value in items.items():
+        if key == "name" or key.startswith("_"):
+            continue
+        if isinstance(value, Fraction):
+            kept[key] = str(value)
+        elif value is None or isinstance(value, bool | int | str) or (isinstance(value, float) and value == value):
+            kept[key] = value
+    return kept

@@ -22,6 +22,7 @@ import math
 import multiprocessing
 import os
 import queue
+import shlex
 import signal
 import sys
 import threading
@@ -44,8 +45,9 @@ from sevens.bots.strategies import shown_raised
 from sevens.extras import require
 from sevens.lab import held
 from sevens.lab.cores import available_cores
+from sevens.lab.jit import source_digest
 from sevens.lab.kernels import mix64
-from sevens.lab.registry import BUILTINS, is_builtin, resolve
+from sevens.lab.registry import BUILTINS, describe, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
 from sevens.lab.strategies import BatchStrategy, ScalarAdapter, StrategyError
@@ -421,16 +423,24 @@ class StrategyRow:
     scrum_left: float
     scrum_left_ci: float
     exact: bool = False
+    titles: int = 0
+    """Titles won: the count ``title_rate`` is of, for pooling runs without rounding."""
+    finals: int = 0
+    """Finals reached."""
+    blocks: int = 0
+    """Independent blocks of tournaments it played in; at :data:`MIN_BLOCKS` or more, the intervals
+    come from the spread between them, else over its entries as if independent."""
 
     def to_dict(self) -> dict[str, Any]:
         exact = self.exact
         return {
             "strategy": self.name,
             "entries": self.entries,
-            "titles": {"rate": self.title_rate, "ci95_low": self.title_low, "ci95_high": self.title_high,
-                       "exact": exact},
-            "finals": {"rate": self.final_rate, "ci95_low": self.final_low, "ci95_high": self.final_high,
-                       "exact": exact},
+            "blocks": self.blocks,
+            "titles": {"count": self.titles, "rate": self.title_rate, "ci95_low": self.title_low,
+                       "ci95_high": self.title_high, "exact": exact},
+            "finals": {"count": self.finals, "rate": self.final_rate, "ci95_low": self.final_low,
+                       "ci95_high": self.final_high, "exact": exact},
             "group_points": {"mean": self.group_points, "ci95": _known(self.group_points_ci), "exact": exact},
             "scrum_left": {"mean": self.scrum_left, "ci95": _known(self.scrum_left_ci), "exact": False},
         }
@@ -527,6 +537,10 @@ class LabResult:
     seed: int
     totals: Totals
     field: str | None = None
+    batch_size: int = BATCH_SIZE
+    sampler: Sampler = Sampler.TABLES
+    sources: tuple[dict[str, Any], ...] = ()
+    """What each strategy named (and the field, last) played: :func:`sevens.lab.registry.describe`."""
 
     @property
     def field_label(self) -> str | None:
@@ -560,16 +574,37 @@ class LabResult:
             if everywhere:
                 gp_ci = 0.0  # every group match gives 2 league points, all its own: exact
             sl, sl_ci = _mean(totals[3], int(t.scrum_left_sq[i]), n, spread[3])
-            rows.append(StrategyRow(name, n, *title, *final, gp, gp_ci, sl, sl_ci, exact=everywhere))
+            blocks = 0 if by_block is None else int(by_block.blocks[i])
+            rows.append(StrategyRow(name, n, *title, *final, gp, gp_ci, sl, sl_ci, exact=everywhere, titles=totals[0],
+                                    finals=totals[1], blocks=blocks))
         return sorted(rows, key=lambda r: -r.title_rate)
 
+    @property
+    def command(self) -> str | None:
+        """The ``sevens lab`` command that plays this run again and prints the same ``--json``; None
+        for a run whose batch size or sampler the command cannot set (``run_lab``'s own)."""
+        if self.batch_size != BATCH_SIZE or self.sampler != Sampler.TABLES:
+            return None
+        words = ["sevens", "lab", "--strategies", ",".join(self.strategies), "--tournaments",
+                 str(self.totals.tournaments), "--seed", str(self.seed), "--teams", str(self.teams)]
+        if self.field is not None:
+            words += ["--field", self.field]
+        return shlex.join([*words, "--json"])
+
     def to_dict(self) -> dict[str, Any]:
+        from sevens import __version__
+
         return {
             "strategies": list(self.strategies),
             "field": self.field,
             "teams": self.teams,
             "tournaments": self.totals.tournaments,
             "seed": self.seed,
+            "batch_size": self.batch_size,
+            "sampler": self.sampler.name.lower(),
+            "sevens": {"version": __version__, "source_digest": source_digest()},
+            "command": self.command,
+            "sources": [dict(about) for about in self.sources],
             "results": [row.to_dict() for row in self.rows],
         }
 
@@ -773,6 +808,7 @@ def run_lab(
             # core for a fault (or 16 processes on 2 cores for a slow lab).
             warnings.warn(reason, WorkersCut, stacklevel=2)
     seated = names if field is None else (*names, field)
+    sources = tuple(describe(name) for name in seated)  # before the run: a file edited meanwhile is not this run's
     # One process uses every core; several processes (or a Dask cluster) one thread each.
     threads = None if workers == 1 and dask is None else 1
     specs = _specs(seated, tournaments, seed, teams, batch_size, sampler, threads, field is not None)
@@ -848,7 +884,7 @@ def run_lab(
                 started.reported.close()
                 if told_by is not None:
                     told_by.cancel_join_thread()  # what is left on it is of no use now
-    return LabResult(names, teams, seed, total, field)
+    return LabResult(names, teams, seed, total, field, batch_size, sampler, sources)
 
 
 def _shut_down(pool: ProcessPoolExecutor, read_told: Callable[[], None]) -> None:
