@@ -265,6 +265,22 @@ def test_minus_zero_is_zero() -> None:
     assert result.exit_code == 2 and "the number of tournaments must be at least 1, got 0" in result.stderr
 
 
+@pytest.mark.parametrize(("option", "typed", "least"), [
+    ("--tournaments", "0", "1"), ("--tournaments", "-5", "1"), ("--workers", "0", "1"), ("--workers", "-2", "1"),
+    ("--seed", "-1", "0"),
+])
+def test_a_lab_count_out_of_range_is_refused_naming_its_option_and_what_to_give(
+    option: str, typed: str, least: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "the number of workers must be at least 1, got 0" named no option and no value to give.
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lab", "--strategies", "even", option, typed, "--plot", "x.png"], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: {option} {typed}: ") and result.stderr.count("\n") == 1
+    assert f"got {typed}; give {option} {least} or more (" in result.stderr
+    assert list(tmp_path.iterdir()) == []  # no plot, nor any part of one
+
+
 @pytest.mark.parametrize(("command", "option"), [("odds", "--force"), ("lab", "--tournaments")])
 def test_a_decimal_or_a_superscript_is_refused_naming_what_was_typed(command: str, option: str) -> None:
     for typed in ("2.5", "²", ""):

@@ -272,6 +272,16 @@ def lab(
     from sevens.lab.on_dask import ClusterError
     from sevens.lab.run import check_run, default_workers, run_lab, workers_to_use
 
+    # Named by their options, with what to give instead: check_run's words ("the number of workers
+    # must be at least 1") said neither which option nor what a good value is.
+    for option, value, what, least, otherwise in (
+        ("--tournaments", tournaments, "the number of tournaments must be at least", 1, "10,000 if left out"),
+        ("--workers", workers, "the number of workers must be at least", 1, "one per core if left out"),
+        ("--seed", seed, "the seed must be", 0, "0 if left out"),
+    ):
+        if value is not None and value < least:
+            fail(f"{option} {value}: {what} {least}{' or more' if least == 0 else ''}, got {value}; give {option} "
+                 f"{least} or more ({otherwise})")
     given = [name.strip() for name in strategies.split(",")]
     names = [name for name in given if name]
     if not names:
