@@ -115,6 +115,12 @@ def test_the_guides_entry_point_names_the_strategy(tmp_path: Path) -> None:
                elsewhere, (site,))
     assert run.returncode == 0, run.stderr
     assert {row["strategy"] for row in json.loads(run.stdout)["results"]} == {"even", *entries}
+    # The same strategy by its entry point and by its path was seated twice, its rows read as two.
+    name, target = next(iter(entries.items()))
+    twice = _lab(["--strategies", f"{name},{target}", "--tournaments", "40", "--teams", "8"], elsewhere, (site,))
+    assert twice.returncode == 2, twice.stderr
+    assert twice.stderr == (f"error: {name} and {target} are the same strategy, both {target} (an entry point names "
+                            "it); name each strategy once\n")
 
 
 SOLVER = GUIDE[GUIDE.index("## One match: FLAIR or FORCE?"):GUIDE.index("## How much to spend per round")]

@@ -41,7 +41,7 @@ import numpy as np
 from numpy.typing import NDArray
 from threadpoolctl import ThreadpoolController
 
-from sevens.bots.strategies import shown_raised
+from sevens.bots.strategies import registered_entry_point, shown_raised
 from sevens.extras import require
 from sevens.lab import held
 from sevens.lab.cores import available_cores
@@ -746,6 +746,19 @@ def check_run(
                 f"{seen[key]} and {name} are the same strategy (knockout weight {key[1]}); name each strategy once"
             )
         seen[key] = name
+    # One's own strategy under its entry point's name and its path is one strategy seated twice too.
+    paths: dict[str, str] = {}
+    for name in strategies:
+        if is_builtin(name):
+            continue
+        registered = registered_entry_point(name)
+        path = name if registered is None else registered[1]
+        if path in paths:
+            raise ValueError(
+                f"{paths[path]} and {name} are the same strategy, both {path} (an entry point names it); name each "
+                "strategy once"
+            )
+        paths[path] = name
 
 
 def run_lab(
