@@ -300,6 +300,25 @@ def test_a_class_with_neither_method_says_what_to_give_it(tmp_path: Path, monkey
                              "the class or object in its module that has one\n")
 
 
+@pytest.mark.parametrize(("module", "returned", "shown"), [
+    ("making_none", "", "None"), ("making_tuple", "return (25, 0)", "a tuple (25, 0)"),
+])
+def test_a_function_that_makes_no_strategy_is_told_what_it_returned(
+    module: str, returned: str, shown: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A factory with a forgotten return was told it was 'neither a batch strategy nor a bot', as if the
+    function itself should have had the methods."""
+    (tmp_path / f"{module}.py").write_text(f"def make():\n    x = 1\n    {returned or 'del x'}\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    result = runner.invoke(app, ["lab", "--strategies", f"even,{module}:make", "--tournaments", "10"])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --strategies: '{module}:make' is a function, called to make the strategy, and it "
+                             f"returned {shown}, which is neither a batch strategy (orders(view, rng)) nor a bot "
+                             "(order(view, rng)): return the strategy from it (a forgotten return gives None), or name "
+                             "the class or object that has one of those methods\n")
+
+
 @pytest.mark.parametrize("option", ["--strategies", "--field"])
 @pytest.mark.parametrize(("name", "says"), [
     ("{module}:Nope", "cannot load '{module}:Nope': {module} ({file}) has no 'Nope'; it has HalfAndHalf, "

@@ -96,6 +96,14 @@ def _wrap(obj: object, name: str) -> BatchStrategy:
     made: object
     if isinstance(obj, type) or (callable(obj) and not hasattr(obj, "orders") and not hasattr(obj, "order")):
         made = obj()  # a class or a factory
+        if not isinstance(obj, type) and not hasattr(made, "orders") and not hasattr(made, "order"):
+            # A function that makes the strategy but returned something else: said to be "neither a
+            # batch strategy nor a bot", as if the function itself were meant to have the methods.
+            raise ValueError(
+                f"{name!r} is a function, called to make the strategy, and it returned {_shown(made)}, which is "
+                "neither a batch strategy (orders(view, rng)) nor a bot (order(view, rng)): return the strategy "
+                "from it (a forgotten return gives None), or name the class or object that has one of those methods"
+            )
     elif hasattr(obj, "orders") or hasattr(obj, "order"):
         made = _fresh(obj, name)
     else:
@@ -108,6 +116,21 @@ def _wrap(obj: object, name: str) -> BatchStrategy:
         f"{name!r} is neither a batch strategy (orders(view, rng)) nor a bot (order(view, rng)): give it one of "
         "those methods (docs/strategy.md shows both), or name the class or object in its module that has one"
     )
+
+
+def _shown(value: object) -> str:
+    """A value as a message names it: short, and with its type where the text alone would not say it.
+
+    >>> _shown(None), _shown((25, 0))
+    ('None', 'a tuple (25, 0)')
+    """
+    if value is None:
+        return "None"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+        return f"{text} (a {type(value).__name__})"
+    return f"a {type(value).__name__} {text}"
 
 
 def _fresh(obj: object, name: str) -> object:
