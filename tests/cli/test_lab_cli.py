@@ -464,8 +464,8 @@ def test_a_lone_strategys_exact_figures_read_exact_in_the_table_json_and_plot(to
     row = json.loads(runner.invoke(app, [*args, "--json"]).stdout)["results"][0]
     table = " ".join(runner.invoke(app, args, env={"COLUMNS": "250"}).stdout.split())
     assert "even 12.50 (exact) 25.00 (exact) 3.00 (exact) " in table, table
-    for key, rate in (("titles", 1 / 8), ("finals", 2 / 8)):
-        assert row[key] == {"rate": rate, "ci95_low": rate, "ci95_high": rate, "exact": True}
+    for key, rate, count in (("titles", 1 / 8, tournaments), ("finals", 2 / 8, 2 * tournaments)):
+        assert row[key] == {"count": count, "rate": rate, "ci95_low": rate, "ci95_high": rate, "exact": True}
     assert row["group_points"] == {"mean": 3.0, "ci95": 0.0, "exact": True}
     assert row["scrum_left"]["exact"] is False and row["scrum_left"]["ci95"] > 0
     figure = ranking_figure(run_lab(["even"], tournaments, seed=4, teams=8))
