@@ -41,6 +41,7 @@ from sqlalchemy.orm import Session
 
 from sevens.rules import seed_commitment
 from sevens.store import games as store
+from sevens.store.db import read_one_moment
 from sevens.store.errors import Conflict, DamagedRecord, Invalid
 from sevens.store.models import (
     ApiPrincipal,
@@ -235,6 +236,9 @@ def export_backup(db: Session, *, full: bool, now: datetime) -> dict[str, Any]:
             the document holds only what any spectator may read: the public games.
         now: the export's time stamp.
     """
+    # One moment's database: a game written while the export runs (the server goes on) would be
+    # half in it, its grants without it.
+    read_one_moment(db)
     games = list(db.scalars(select(GameRow).order_by(GameRow.created_at, GameRow.id)))
     public_ids = {g.id: g.public_id for g in games}
     by_id = {g.id: g for g in games}

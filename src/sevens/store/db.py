@@ -20,6 +20,7 @@ __all__ = [
     "make_sessionmaker",
     "normalise_url",
     "newest_revision",
+    "read_one_moment",
     "other_tables",
     "run_migrations",
     "session_scope",
@@ -138,6 +139,22 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
         event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous))
         return engine
     return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+
+
+def read_one_moment(session: Session) -> None:
+    """Make every read of ``session`` until its transaction ends see the database as it stood at
+    the first: a PostgreSQL REPEATABLE READ transaction, or on SQLite a read transaction begun at
+    once (the driver begins one only at a write, so each read saw the latest commit). For a long
+    read while the server writes, such as an export. A transaction already open is left as it is.
+    """
+    if session.in_transaction():
+        return
+    if session.get_bind().dialect.name == "postgresql":
+        session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+        return
+    connection = session.connection()
+    if not connection.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+        connection.exec_driver_sql("BEGIN")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
