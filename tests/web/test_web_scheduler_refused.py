@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 
 from sevens.store.models import GameRow, OrderRow, TeamRow
 from sevens.web.scheduler import resolve_due, run_scheduler
-from web.web_helpers import FakeClock, Hosted, log_shown, new_client, post_form
+from web.web_helpers import FakeClock, Hosted, host_game, log_shown, new_client, post_form
 
 
 def test_a_refused_saved_order_is_logged_once_by_team_and_rule_without_its_numbers(
@@ -171,3 +171,31 @@ def test_an_unexpected_failure_at_the_deadline_gives_the_organiser_the_logs_refe
         f"Turn 1 could not be resolved at its deadline: an unexpected error on the server (reference "
         f"{reference.group(1)} in its log)."
     ), said
+
+
+
+def test_a_last_ready_order_kept_while_another_saved_order_blocks_the_turn_is_said_to_be_saved(app: FastAPI) -> None:
+    """The last ready order is committed before its turn is worked out; when another player's
+    saved order the rules refuse then blocks the turn, the player was shown an error page ("Sorry:
+    409"), as if their order had been refused, though it was kept. Now their page says it is saved
+    and what holds the turn up, without the blocking order's numbers (R13)."""
+    game = host_game(app, arrangement="4-8-2", hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    (first, last), bens = game.my_teams("p1"), game.my_teams("p2")
+    for team in bens:
+        assert game.order("p2", team, 10, 0, action="ready").status_code == 303
+    _over_scrum(app, bens[0])
+    assert game.order("p1", first, 9, 9, action="ready").status_code == 303
+    answer = game.order("p1", last, 7, 3, action="ready")
+    assert answer.status_code == 409, answer.text
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.text)).split())
+    notice = re.search(r"Your order for [^.]+ is saved and ready, but turn 1 cannot be resolved: [^.]+\.", said)
+    assert notice is not None and f"the saved order of team '{bens[0]}' breaks R3" in notice[0], said
+    _no_numbers(notice[0], game.public_id)
+    assert "91 FORCE" not in said and "12 FLAIR" not in said
+    with app.state.sessionmaker() as db:
+        kept = db.scalar(select(OrderRow).where(OrderRow.team_id == last))
+        assert kept is not None and (kept.force, kept.flair, kept.ready) == (7, 3, True)
+        assert db.scalar(select(GameRow.current_turn).where(GameRow.public_id == game.public_id)) == 1

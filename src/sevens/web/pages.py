@@ -34,7 +34,16 @@ from sevens.store.auth import (
     seat_by_invite,
     seat_of_new_browser,
 )
-from sevens.store.errors import Conflict, DamagedRecord, Gone, Invalid, NotFound, Refused, StoreError
+from sevens.store.errors import (
+    Conflict,
+    DamagedRecord,
+    Gone,
+    Invalid,
+    NotFound,
+    Refused,
+    StoreError,
+    UnplayableOrder,
+)
 from sevens.store.models import (
     ApiPrincipal,
     GameRow,
@@ -1465,7 +1474,16 @@ def post_order(
     db.commit()
     if action == "ready":
         # The order is kept first; the turn it may complete is worked out before the game's lock.
-        store.advance(db, game_id=game.id, now=clock())
+        try:
+            store.advance(db, game_id=game.id, now=clock())
+        except UnplayableOrder as exc:
+            # Another saved order blocks the turn: this one is kept, which an error page alone
+            # left unsaid ("Sorry: 409"), as if it had been refused.
+            db.rollback()
+            view = views.player_view(db, game, player_id)
+            name = next((t.info.name for t in view.teams if t.info.id == team), team)
+            note = f"Your order for {name} is saved and ready, but {exc}."
+            return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
         db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
