@@ -23,6 +23,7 @@ import copy
 import dataclasses
 import hashlib
 import importlib.machinery
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -334,7 +335,18 @@ def describe(name: str) -> dict[str, Any]:
 
 
 def _parameters(strategy: object) -> dict[str, Any]:
-    """A strategy's settings that JSON can hold as they are (fractions as text)."""
+    """A strategy's settings that JSON can hold (fractions, and floats JSON has no number for, as text).
+
+    >>> @dataclasses.dataclass
+    ... class Odd:
+    ...     name: str = "odd"
+    ...     cap: float = float("inf")
+    ...     floor: float = float("nan")
+    ...     step: Fraction = Fraction(1, 3)
+    ...     spare: object = object()
+    >>> _parameters(Odd())
+    {'cap': 'Infinity', 'floor': 'NaN', 'step': '1/3'}
+    """
     if dataclasses.is_dataclass(strategy) and not isinstance(strategy, type):
         items = {f.name: getattr(strategy, f.name, None) for f in dataclasses.fields(strategy)}
     else:
@@ -345,6 +357,9 @@ def _parameters(strategy: object) -> dict[str, Any]:
             continue
         if isinstance(value, Fraction):
             kept[key] = str(value)
-        elif value is None or isinstance(value, bool | int | str) or (isinstance(value, float) and value == value):
+        elif isinstance(value, float) and not math.isfinite(value):
+            # json.dumps would write a bare Infinity or NaN, which no JSON reader takes: said as text.
+            kept[key] = "NaN" if math.isnan(value) else "Infinity" if value > 0 else "-Infinity"
+        elif value is None or isinstance(value, bool | int | float | str):
             kept[key] = value
     return kept
