@@ -197,7 +197,10 @@ class OrderResponse(BaseModel):
     force: int = Field(description="FORCE points (R3)")
     flair: int = Field(description="FLAIR points (R3)")
     ready: bool = Field(description="true: final for the turn; false: a draft")
-    resolved: bool = Field(description="true if this order completed the turn and it was resolved")
+    resolved: bool = Field(
+        description="true if this order completed the turn and this request resolved it (of two last orders "
+        "racing, one says true)"
+    )
 
 
 class AutopilotRequest(BaseModel):
@@ -698,8 +701,9 @@ def _save_order_now(
         if body.ready:
             # Only a ready order can complete (and resolve) the turn: worked out after the order
             # is kept, before the game's lock.
-            store.advance(db, game_id=seat.game_id, now=now)
-            result["resolved"] = store.game_by_id(db, game_id=seat.game_id).current_turn != body.turn
+            # This request's own resolution: of two last orders racing, both see the turn moved on,
+            # but only the one whose advance took the lock first resolved it.
+            result["resolved"] = store.advance(db, game_id=seat.game_id, now=now) > 0
             db.commit()
         return result
     finally:
