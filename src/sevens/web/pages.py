@@ -1291,6 +1291,25 @@ def play_page(
     return _play(request, db, game, access, view, principal=principal, message=message, team=team)
 
 
+def _play_noting(
+    request: Request,
+    db: SessionDep,
+    game: GameRow,
+    access: Access,
+    player_id: str,
+    team: str,
+    *,
+    principal: ApiPrincipal | None,
+    status: int,
+    said: tuple[str, str],
+) -> Response:
+    """The player's page as it stands now, with a notice about ``team``: its name between the two
+    halves of ``said``."""
+    view = views.player_view(db, game, player_id)
+    name = next((t.info.name for t in view.teams if t.info.id == team), team)
+    return _play(request, db, game, access, view, principal=principal, notice=f"{said[0]} {name} {said[1]}", status=status)
+
+
 def _play(
     request: Request,
     db: SessionDep,
@@ -1480,10 +1499,8 @@ def post_order(
             # Another saved order blocks the turn: this one is kept, which an error page alone
             # left unsaid ("Sorry: 409"), as if it had been refused.
             db.rollback()
-            view = views.player_view(db, game, player_id)
-            name = next((t.info.name for t in view.teams if t.info.id == team), team)
-            note = f"Your order for {name} is saved and ready, but {exc}."
-            return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+            return _play_noting(request, db, game, access, player_id, team, principal=principal, status=exc.status,
+                                said=("Your order for", f"is saved and ready, but {exc}."))
         db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
@@ -1584,10 +1601,8 @@ def post_autopilot(
         # The game ended or finished since the page was loaded, or the deadline passed: the page as
         # it stands now says so.
         db.rollback()
-        view = views.player_view(db, game, player_id)
-        name = next((t.info.name for t in view.teams if t.info.id == team), team)
-        note = f"The autopilot for {name} was not changed: {exc}."
-        return _play(request, db, game, access, view, principal=principal, notice=note, status=exc.status)
+        return _play_noting(request, db, game, access, player_id, team, principal=principal, status=exc.status,
+                            said=("The autopilot for", f"was not changed: {exc}."))
     except Invalid as exc:
         db.rollback()
         view = views.player_view(db, game, player_id)
