@@ -699,10 +699,8 @@ def _save_order_now(
         }
         db.commit()
         if body.ready:
-            # Only a ready order can complete (and resolve) the turn: worked out after the order
-            # is kept, before the game's lock.
-            # This request's own resolution: of two last orders racing, both see the turn moved on,
-            # but only the one whose advance took the lock first resolved it.
+            # Only a ready order can complete the turn, worked out once the order is kept. Said by
+            # this request's own advance: two last orders racing both find the turn moved on.
             result["resolved"] = store.advance(db, game_id=seat.game_id, now=now) > 0
             db.commit()
         return result
