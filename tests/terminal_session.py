@@ -8,12 +8,15 @@ import os
 import pty
 import re
 import select
+import signal
 import struct
 import subprocess
 import termios
 import time
 from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 
 @contextlib.contextmanager
@@ -68,6 +71,19 @@ def read_until(fd: int, pattern: bytes, limit: float) -> bytes:
             except OSError:  # the other end closed: the command ended
                 break
     return seen
+
+
+def wait_or_show_where(run: subprocess.Popen[bytes], fd: int, timeout: float) -> int:
+    """``run``'s exit status once it ends; if it has not ended in ``timeout`` seconds, the test fails
+    with what every thread of it was doing (``run`` started with ``PYTHONFAULTHANDLER=1``, whose
+    handler prints each thread's stack on SIGABRT to the terminal ``fd`` reads): a hang in CI then
+    says where it was."""
+    try:
+        return run.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        run.send_signal(signal.SIGABRT)
+        where = read_until(fd, rb"(?!)", 10)
+        pytest.fail(f"still running {timeout} s on; where each thread was:\n{where.decode(errors='replace')}")
 
 
 def ctrl_c_while_loading(loading: str, entry: str = "from sevens.cli import run; run()") -> str:

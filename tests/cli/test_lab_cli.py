@@ -23,7 +23,7 @@ from sevens.cli.main import app
 from sevens.lab.cores import available_cores
 from sevens.lab.run import run_lab, wilson_interval
 from strategy_sources import FAILS_ONCE, PRINTER
-from terminal_session import in_terminal, press_ctrl_c, read_until
+from terminal_session import in_terminal, press_ctrl_c, read_until, wait_or_show_where
 
 runner = CliRunner()
 
@@ -634,7 +634,7 @@ def test_kill_or_a_closed_terminal_stops_a_run_as_ctrl_c_does_and_no_worker_play
     Ctrl-C does: one line, the status a shell expects (128 + the signal), no worker left."""
     command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100000000",
                "--workers", workers]
-    with in_terminal(command) as (run, main):
+    with in_terminal(command, env={**os.environ, "PYTHONFAULTHANDLER": "1"}) as (run, main):
         done = rb"[1-9]\d*/100000000"  # a batch or more is done
         shown = read_until(main, done, 300)
         assert re.search(done, shown), shown.decode(errors="replace")
@@ -642,7 +642,7 @@ def test_kill_or_a_closed_terminal_stops_a_run_as_ctrl_c_does_and_no_worker_play
         assert len(workers_seen) == (0 if workers == "1" else 2)
         os.kill(run.pid, signum)  # to the run alone, as kill sends it: not to its workers
         shown = read_until(main, rb"for a\s+shorter\s+run", 120)
-        assert run.wait(timeout=120) == 128 + signum, shown.decode(errors="replace")
+        assert wait_or_show_where(run, main, 120) == 128 + signum, shown.decode(errors="replace")
     said = " ".join(shown.decode(errors="replace").split())
     why = "kill" if signum == signal.SIGTERM else "the terminal closed"
     assert re.search(rf"error: stopped by {signum.name} \({why}\) after about [\d,]+ of 100,000,000 tournaments: "

@@ -223,7 +223,9 @@ def test_ctrl_c_in_a_run_comes_between_its_steps_not_inside_a_pool(tmp_path: Pat
     thread reported its start left that thread waiting on a lock for good (the one-worker test,
     once in a loaded full run). Either way the run said it was interrupted and never ended. The
     run's own handler (here one like `sevens lab`'s, which ignores later presses) now runs at the
-    run's next look, between batches or chunks, in its own code, and no thread is left."""
+    run's next look, between batches or chunks, in its own code, and no thread is left. With one
+    worker a press between batches was raised where the run was then, in the lab's code or in the
+    progress bar's (the one-worker kill test in CI, a run that never ended): held for a look too."""
     code = """
 import os, signal, threading, time, traceback
 from sevens.lab.run import run_lab
@@ -243,7 +245,7 @@ def press_twice():
 pressing = threading.Timer(0.3, press_twice)
 
 def progress(tournaments):  # the run is playing: press soon, wherever it is then
-    if not pressing.is_alive() and not where:
+    if pressing.ident is None:  # not started yet (pressed, it may be a while before the run looks)
         pressing.start()
 
 signal.signal(signal.SIGINT, first)
@@ -258,8 +260,7 @@ except KeyboardInterrupt:
     status, said, problems = _run_ending_within(code, tmp_path, 120)
     assert status == 0, problems
     innermost, inside_the_pool, left = said.splitlines()
-    if workers > 1:  # with one worker a press may also come between batches, with no pool then
-        assert innermost.endswith("sevens/lab/held.py:take"), said
+    assert innermost.endswith("sevens/lab/held.py:take"), said
     assert inside_the_pool == "False", said
     # The pool's own thread has ended too: left for Python's exit to wait for, it could close its
     # pipe just as the exit woke it ('Exception ignored ... OSError: Bad file descriptor' under the
@@ -297,3 +298,28 @@ except KeyboardInterrupt:
     done = _python(code, tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "the report was put whole\nthe batch stopped\n", done.stdout
+
+
+def test_a_signal_as_a_one_worker_run_tells_its_progress_waits_until_the_progress_is_told() -> None:
+    """With one worker a Ctrl-C (or kill) was raised wherever the run's process was: in the middle
+    of the progress bar's own code, say, which ``sevens lab`` runs as the batches end (rich's locks
+    and its drawing thread), and a CI run killed so never ended. Held now for the run's next look:
+    the progress is told whole, and the run stops after."""
+    code = """
+import os, signal
+from sevens.lab.run import run_lab
+
+def progress(tournaments):
+    os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C as the progress is being told
+    for _ in range(1000):  # a Python handler runs between these steps
+        pass
+    print("the progress was told whole", flush=True)
+
+try:
+    run_lab(["even", "random"], 10**6, seed=1, teams=8, workers=1, batch_size=100, progress=progress)
+except KeyboardInterrupt:
+    print("the run stopped", flush=True)
+"""
+    status, said, problems = _run_ending_within(code, ROOT, 120)
+    assert status == 0, problems
+    assert said == "the progress was told whole\nthe run stopped\n", said

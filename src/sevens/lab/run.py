@@ -301,12 +301,15 @@ def warm_up(teams: int = 16) -> bool:
     return True
 
 
-def run_batch(spec: BatchSpec, progress: Callable[[int], None] | None = None) -> Totals:
+def run_batch(spec: BatchSpec, progress: Callable[[int], None] | None = None,
+              look: Callable[[], None] | None = None) -> Totals:
     """Simulate one batch and total it per strategy (a plain function: it runs in any worker).
 
     ``progress``, if given, is told now and then while the batch plays how many of its tournaments'
     worth of work is done (more each time, fewer than ``spec.count``; the totals say when all of it
     is), at most every :data:`PROGRESS_EVERY` seconds: a batch of slow strategies can take minutes.
+    ``look``, if given, is called each time a team's decision is made in the loop in Python (a
+    held signal's look); the compiled loop plays a batch in one go.
     """
     tables = _tables()
     strategies = [_load(name) for name in spec.strategies]
@@ -322,7 +325,7 @@ def run_batch(spec: BatchSpec, progress: Callable[[int], None] | None = None) ->
         with _blas().limit(limits=1, user_api="blas"):
             result = simulate(
                 spec.teams, seats, strategies, np.random.default_rng(spec.seed), sampler=spec.sampler, tables=tables,
-                threads=spec.threads, probe=probe, labels=labels, progress=_every(spec.count, progress),
+                threads=spec.threads, probe=probe, labels=labels, progress=_every(spec.count, progress, look),
             )
     except StrategyError as exc:
         # Which batch too: a run to that batch's end, with the same seed, plays it again.
@@ -363,18 +366,22 @@ PROGRESS_EVERY = 0.5
 """Seconds at least between two reports of a batch's progress while it plays."""
 
 
-def _every(count: int, progress: Callable[[int], None] | None) -> Callable[[float], None] | None:
+def _every(count: int, progress: Callable[[int], None] | None,
+           look: Callable[[], None] | None = None) -> Callable[[float], None] | None:
     """A batch's share of decisions made, passed on to ``progress`` as tournaments' worth of work
-    (fewer than ``count``), when that has grown and :data:`PROGRESS_EVERY` seconds have passed."""
-    if progress is None:
+    (fewer than ``count``), when that has grown and :data:`PROGRESS_EVERY` seconds have passed;
+    ``look`` is called at every share."""
+    if progress is None and look is None:
         return None
     told = 0
     when = time.monotonic()
 
     def share(done: float) -> None:
         nonlocal told, when
+        if look is not None:
+            look()
         tournaments = min(count - 1, int(done * count))
-        if tournaments > told and time.monotonic() - when >= PROGRESS_EVERY:
+        if progress is not None and tournaments > told and time.monotonic() - when >= PROGRESS_EVERY:
             told, when = tournaments, time.monotonic()
             progress(tournaments)
 
@@ -845,9 +852,14 @@ def run_lab(
 
         run_on_dask(dask, specs, told, partly if progress is not None else None, done, stage)
     elif workers == 1:
-        for spec in specs:
-            told[spec.start] = 0
-            done(spec, run_batch(spec, partial(partly, spec.start)))
+        # Signals held for a look between batches and at each decision of a slow batch, as the pool
+        # below looks: a kill acted on wherever the main thread was once left a run neither stopping
+        # nor saying so (a CI run, for four minutes, with one worker).
+        with held.between_steps() as ctrl_c:
+            for spec in specs:
+                ctrl_c.take()
+                told[spec.start] = 0
+                done(spec, run_batch(spec, partial(partly, spec.start), look=ctrl_c.take))
     else:
         warm_up(teams)  # compile here once, not in every worker at the same time
         context = multiprocessing.get_context()
