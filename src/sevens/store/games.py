@@ -644,7 +644,9 @@ def label_joined_token(principal: ApiPrincipal, seat: SeatRow) -> None:
         principal.label = shortened(seat_name(seat), 40)
 
 
-def release_seat(session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser") -> SeatRow:
+def release_seat(
+    session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser", then_advance: bool = True
+) -> SeatRow:
     """Hand a seat to the bots (a player dropped out): from now on nobody plays it.
 
     Every browser and bot token that plays it loses it, as on a sign-out; its orders saved for the
@@ -659,6 +661,9 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
     Only the organiser's act does this: a seat whose player signed out or revoked their token stays
     claimed (its player may come back by a new link, as after a lost browser), and a game without a
     deadline waits for it until the organiser hands it over, resolves the turn, or it is taken again.
+
+    ``then_advance=False``: the turns the seat no longer holds up are not resolved here; the caller
+    commits the hand-over, then calls :func:`advance` with no transaction open (as for a start).
 
     Raises:
         NotFound: no such seat.
@@ -708,7 +713,7 @@ def release_seat(session: Session, *, game_id: int, player_id: str, now: datetim
         detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
     _event(session, game, now=now, actor=actor, kind="seat to bots", detail=detail)
     session.flush()
-    if game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+    if then_advance and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The turn may have waited for this seat alone.
         advance(session, game_id=game.id, now=now)
     return seat
@@ -1068,9 +1073,13 @@ def count_events(session: Session, *, game_id: int) -> int:
     return int(session.scalar(select(func.count()).select_from(EventRow).where(EventRow.game_id == game_id)) or 0)
 
 
-def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "organiser") -> GameRow:
+def start_game(
+    session: Session, *, game_id: int, now: datetime, actor: str = "organiser", then_advance: bool = True
+) -> GameRow:
     """Draw the groups (R12) and open turn 1; seats nobody claimed play on autopilot (R13), and if
-    no seat is claimed the bots play the game through at once.
+    no seat is claimed the bots play the game through at once. ``then_advance=False``: not here;
+    the caller commits the start, then calls :func:`advance` with no transaction open, which works
+    the bots' turns out before the game's lock (on SQLite the file's, which every game waits for).
 
     Raises:
         Conflict: the game has already started, or was ended before it started.
@@ -1102,9 +1111,10 @@ def start_game(session: Session, *, game_id: int, now: datetime, actor: str = "o
     game.deadline_at = None if game.turn_seconds is None else now + timedelta(seconds=game.turn_seconds)
     _event(session, game, now=now, actor=actor, kind="started")
     session.flush()
-    # With no seat claimed nobody is due an order: the bots play on at once, as they do after any
-    # turn once no claimed team is left in play.
-    advance(session, game_id=game.id, now=now)
+    if then_advance:
+        # With no seat claimed nobody is due an order: the bots play on at once, as they do after
+        # any turn once no claimed team is left in play.
+        advance(session, game_id=game.id, now=now)
     return game
 
 

@@ -43,7 +43,7 @@ from sevens.store.auth import (
     lock_token,
     seat_by_invite,
 )
-from sevens.store.errors import Conflict, Invalid, NotFound, Refused
+from sevens.store.errors import Conflict, Invalid, NotFound, Refused, UnplayableOrder
 from sevens.store.models import ApiPrincipal, GameRow, GameStatus, PrincipalKind, Role, SeatRow, Visibility
 from sevens.tournament.formats import format_asked
 from sevens.tournament.quoting import quoted
@@ -1054,7 +1054,11 @@ def _organised_holding(db: SessionDep, principal_id: int, public_id: str) -> tup
 def start(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Draw the groups (R12) and open turn 1."""
     row, held = _organised_holding(db, principal.id, public_id)
-    store.start_game(db, game_id=row.id, now=clock(), actor=_actor(principal))
+    now = clock()
+    store.start_game(db, game_id=row.id, now=now, actor=_actor(principal), then_advance=False)
+    db.commit()
+    # Kept first: with no seat taken, the bots then play the game through before the game's lock.
+    store.advance(db, game_id=row.id, now=now)
     return _organiser_answer(db, row, clock(), principal.id, held)
 
 
@@ -1154,8 +1158,15 @@ def release_seat(
     the organiser picks (``PUT .../house-bot/{team}``); turns no longer wait for it. It keeps its
     name after the start; a new invite link (``POST .../seats/{player}/invite``) lets someone take it over."""
     row, held = _organised_holding(db, principal.id, public_id)
+    now = clock()
     with organiser_act_allowed(request, row.public_id):
-        store.release_seat(db, game_id=row.id, player_id=player, now=clock(), actor=_actor(principal))
+        store.release_seat(db, game_id=row.id, player_id=player, now=now, actor=_actor(principal), then_advance=False)
+        db.commit()
+    # Kept first: the turns the seat no longer holds up are then worked out before the game's lock.
+    try:
+        store.advance(db, game_id=row.id, now=now)
+    except UnplayableOrder as exc:  # another saved order blocks the turn: the hand-over stands
+        raise Conflict(f"seat {player} was handed to the bots, but {exc}") from None
     return _organiser_answer(db, row, clock(), principal.id, held - {player})
 
 

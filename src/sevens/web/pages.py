@@ -1710,10 +1710,14 @@ def post_start(
 ) -> Response:
     """Draw the groups and open turn 1."""
     game = _organiser_action(request, db, principal, public_id, csrf)
+    now = clock()
     try:
-        store.start_game(db, game_id=game.id, now=clock())
+        store.start_game(db, game_id=game.id, now=now, then_advance=False)
     except StoreError as exc:  # started already: a second click, another tab
         return _organiser_noted(request, db, principal, game, clock, "start", exc)
+    db.commit()
+    # Kept first: with no seat taken, the bots then play the game through before the game's lock.
+    store.advance(db, game_id=game.id, now=now)
     return _back_to_organise(db, game, then="?done=start#done")
 
 
@@ -2055,13 +2059,26 @@ def post_release_seat(
     orders of the open turn discarded, and its teams play the bots the organiser picks; turns no
     longer wait for it. A new invite link lets someone take it over later."""
     game = _organiser_action(request, db, principal, public_id, csrf)
+    now = clock()
     try:
         with organiser_act_allowed(request, game.public_id):
-            store.release_seat(db, game_id=game.id, player_id=player_id, now=clock(), actor="organiser")
+            store.release_seat(
+                db, game_id=game.id, player_id=player_id, now=now, actor="organiser", then_advance=False
+            )
+            db.commit()
     except StoreError as exc:  # the game is over, or nobody holds the seat (another tab did it)
         return _organiser_noted(request, db, principal, game, clock, "release", exc, seat=_seat_named(db, game, player_id))
     except LimitReached as exc:
         return _organiser_limited(request, db, principal, game, clock, "release", exc, seat=_seat_named(db, game, player_id))
+    # Kept first: the turns the seat no longer holds up (once no player is left, every turn to the
+    # final) are then worked out before the game's lock.
+    try:
+        store.advance(db, game_id=game.id, now=now)
+    except UnplayableOrder as exc:  # another saved order blocks the turn: the hand-over stands
+        db.rollback()
+        note = f"Seat {player_id} was handed to the bots, but {exc}."
+        access = _organiser_access(db, principal, game)
+        return _organise(request, db, game, access, clock, principal=principal, notice=note, status=exc.status)
     return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")
 
 
