@@ -87,6 +87,8 @@ __all__ = [
     "CreatedGame",
     "NewGame",
     "OrderState",
+    "TurnMark",
+    "open_turn_marks",
     "handed_to_bots",
     "advance",
     "champion_names",
@@ -1660,6 +1662,53 @@ def playing_game_ids(session: Session) -> list[int]:
     """The id of every game being played (running or paused), oldest first."""
     query = select(GameRow.id).where(GameRow.status.in_((GameStatus.RUNNING, GameStatus.PAUSED))).order_by(GameRow.id)
     return list(session.scalars(query))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnMark:
+    """What a playing game's open turn stands on, as far as whether it waits for anyone goes: it
+    changes whenever an order of the turn is saved or made ready, a seat is taken or handed to the
+    bots, or the turn is resolved (:func:`open_turn_marks`). Never an order's numbers (R13)."""
+
+    turn: int
+    orders: int
+    """Orders saved for the turn, ready or not."""
+    not_ready: int
+    """Of those, the ones not ready: while there is one, the turn waits for it."""
+    last_order: datetime | None
+    seats_taken: int
+    last_join: datetime | None
+
+
+def open_turn_marks(session: Session) -> dict[int, TurnMark]:
+    """The :class:`TurnMark` of every game being played (running or paused), by game id, in one
+    statement: the deadline scheduler reads it at each poll to find the turns that changed, and
+    replays only those to see whether every order is ready (:func:`advance`)."""
+    taken = (
+        select(func.count(SeatRow.id))
+        .where(SeatRow.game_id == GameRow.id, SeatRow.joined_at.is_not(None))
+        .correlate(GameRow)
+        .scalar_subquery()
+    )
+    last_join = select(func.max(SeatRow.joined_at)).where(SeatRow.game_id == GameRow.id).correlate(GameRow).scalar_subquery()
+    query = (
+        select(
+            GameRow.id,
+            GameRow.current_turn,
+            func.count(OrderRow.id),
+            func.coalesce(func.sum(case((OrderRow.ready.is_(False), 1), else_=0)), 0),
+            func.max(OrderRow.updated_at),
+            taken,
+            last_join,
+        )
+        .outerjoin(OrderRow, and_(OrderRow.game_id == GameRow.id, OrderRow.turn == GameRow.current_turn))
+        .where(GameRow.status.in_((GameStatus.RUNNING, GameStatus.PAUSED)))
+        .group_by(GameRow.id, GameRow.current_turn)
+    )
+    return {
+        game_id: TurnMark(turn, orders, int(not_ready), last_order, seats, joined)
+        for game_id, turn, orders, not_ready, last_order, seats, joined in session.execute(query)
+    }
 
 
 def public_ids(session: Session, game_ids: list[int]) -> dict[int, str]:

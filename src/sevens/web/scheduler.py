@@ -15,7 +15,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from sqlalchemy.exc import OperationalError
@@ -24,17 +24,19 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.store.db import session_scope
 from sevens.store.errors import DamagedRecord, NotFound, UnplayableOrder
 from sevens.store.games import (
+    TurnMark,
     advance,
     due_turns,
     note_unresolved,
-    playing_game_ids,
+    open_turn_marks,
     public_ids,
     resolve_then_advance,
 )
 from sevens.store.retention import delete_game, games_over_before, prune
 
 __all__ = [
-    "Keeping", "database_trouble", "resolve_all_ready", "resolve_due", "resolve_if_still_due", "run_scheduler", "tidy",
+    "LEFT_READY_AFTER", "Keeping", "ReadyWatch", "database_trouble", "resolve_all_ready", "resolve_due",
+    "resolve_if_still_due", "run_scheduler", "tidy",
 ]
 
 log = logging.getLogger("sevens.web.scheduler")
@@ -183,25 +185,92 @@ def tidy(factory: sessionmaker[Session], *, now: datetime, keeping: Keeping) -> 
     return pruned.total + games
 
 
-def resolve_all_ready(factory: sessionmaker[Session], *, now: datetime) -> int:
+LEFT_READY_AFTER = timedelta(seconds=15)
+"""How long a changed open turn stands still before the scheduler looks whether every order of it
+is ready: the request that changed it is resolving it itself meanwhile (16 bots' knockouts can
+take seconds), and two doing the same work would only share the machine's cores."""
+
+
+@dataclass
+class _Seen:
+    mark: TurnMark
+    since: datetime
+    checked: bool = False
+
+
+@dataclass
+class ReadyWatch:
+    """What the scheduler saw of each playing game's open turn at its polls (:func:`resolve_all_ready`)."""
+
+    after: timedelta = LEFT_READY_AFTER
+    seen: dict[int, _Seen] = field(default_factory=dict)
+    polled: bool = False
+
+
+def resolve_all_ready(
+    factory: sessionmaker[Session],
+    *,
+    now: datetime,
+    watch: ReadyWatch | None = None,
+    stop: threading.Event | None = None,
+) -> int:
     """Resolve every turn whose orders are all ready but which is still open; returns how many turns
     were resolved (with the bots-only turns that follow them).
 
-    A last ready order is committed before its turn is worked out (outside the game's lock), so a
-    server stopped between the two leaves a turn that nothing would resolve until someone pressed
-    Ready again, the organiser Resolve, or its deadline came: the scheduler's first poll finds it."""
+    A last ready order, a start with no seat taken and a seat handed to the bots are committed
+    before the turns they complete are worked out (outside the game's lock), so a server stopped
+    between the two, or a database error or a killed worker after the commit, leaves a turn that
+    nothing would resolve until someone pressed Ready again, the organiser Resolve, or its deadline
+    came. Without ``watch``, and at its first poll, every game being played is looked at. After
+    that, one statement a poll (:func:`~sevens.store.games.open_turn_marks`) says which games' open
+    turns changed; each is looked at once, when it has not changed for ``watch.after``. A turn with
+    an order saved but not ready is not looked at: it waits for that order. Once ``stop`` is set no
+    further game is begun."""
     with session_scope(factory) as session:
-        playing = playing_game_ids(session)
-        public = public_ids(session, playing)
+        marks = open_turn_marks(session)
+    first = watch is None or not watch.polled
+    looked_at: list[int] = []
+    for game_id, mark in marks.items():
+        if watch is not None:
+            seen = watch.seen.get(game_id)
+            if seen is None or seen.mark != mark:
+                seen = watch.seen[game_id] = _Seen(mark, now)
+                if not first:
+                    continue  # changed since the last poll: its own request may be resolving it now
+            if seen.checked or (not first and now - seen.since < watch.after):
+                continue
+            seen.checked = bool(mark.not_ready)  # else once looked at, below
+        if not mark.not_ready:
+            looked_at.append(game_id)
+    if watch is not None:
+        watch.polled = True
+        for gone in watch.seen.keys() - marks.keys():  # over, or deleted
+            del watch.seen[gone]
+    if not looked_at:
+        return 0
+    with session_scope(factory) as session:
+        public = public_ids(session, looked_at)
     resolved = 0
-    for game_id in playing:
+    for game_id in looked_at:
+        if stop is not None and stop.is_set():
+            break
         try:
             with session_scope(factory) as session:
                 done = advance(session, game_id=game_id, now=now)
+        except OperationalError:
+            raise  # the database cannot be used: this game and those after it are looked at next poll
         except (NotFound, UnplayableOrder, DamagedRecord):
-            continue  # said where a person sees it: at the next order, Resolve or deadline
+            done = 0  # said where a person sees it: at the next order, Resolve or deadline
+        except Exception:  # one broken game must not stop the others; looked at again once it changes
+            log.exception("game %s: resolving a turn whose orders are all ready failed", public.get(game_id, game_id))
+            done = 0
+        if watch is not None and game_id in watch.seen:
+            watch.seen[game_id].checked = True
         if done:
-            log.info("game %s: %d turns resolved whose orders were all ready when the server stopped", public.get(game_id, game_id), done)
+            log.info(
+                "game %s: %d turns resolved whose orders were all ready but which were left open (a server "
+                "stopped, or the work after the last order failed)", public.get(game_id, game_id), done,
+            )
         resolved += done
     return resolved
 
@@ -231,8 +300,15 @@ async def run_scheduler(
     stop = threading.Event()
     tidied: float | None = None  # the loop's time of the last tidy
     loop = asyncio.get_running_loop()
+    watch = ReadyWatch()
+
+    def poll() -> None:
+        resolve_due(factory, now=clock(), reached=reached, stop=stop, failed=failed)
+        # Turns left all ready while the server runs (the work after their last order failed).
+        resolve_all_ready(factory, now=clock(), watch=watch, stop=stop)
+
     try:
-        await asyncio.to_thread(resolve_all_ready, factory, now=clock())
+        await asyncio.to_thread(resolve_all_ready, factory, now=clock(), watch=watch)
     except OperationalError:
         pass  # the poll below says the database cannot be used, once
     except Exception:
@@ -246,18 +322,16 @@ async def run_scheduler(
                 pass  # the poll below says the database cannot be used, once
             except Exception:
                 log.exception("tidying the database failed; tried again in %g s", keeping.every_seconds)
-        poll = asyncio.ensure_future(
-            asyncio.to_thread(resolve_due, factory, now=clock(), reached=reached, stop=stop, failed=failed)
-        )
+        polling = asyncio.ensure_future(asyncio.to_thread(poll))
         try:
             # Cancelled (the server stopping), the poll's thread would go on resolving games after
             # the server had let go of the database, and the process could end in the middle of
             # it: it is told to begin no other game, and waited for.
-            await asyncio.shield(poll)
+            await asyncio.shield(polling)
         except asyncio.CancelledError:
             stop.set()
             with contextlib.suppress(Exception):
-                await poll
+                await polling
             raise
         except OperationalError as exc:
             if not unreachable:
