@@ -5,12 +5,16 @@ turns of a game without a deadline stop waiting for it."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
+from sevens.store.models import OrderRow
 from web.web_helpers import host_game, log_shown, new_client, post_form, unset
 
 
@@ -352,3 +356,37 @@ def test_the_event_log_cuts_a_long_name_between_characters_and_says_so(app: Fast
     assert handed["detail"].endswith("its teams play their bots"), handed["detail"]
     shown = handed["detail"][4:].split(")")[0]
     assert cut_whole(shown, long_names["p4"], "\U0001f1eb\U0001f1ef"), handed["detail"]
+
+
+@pytest.mark.parametrize("through", ["page", "api"])
+def test_a_hand_over_whose_turn_another_saved_order_blocks_stands_and_says_so(app: FastAPI, through: str) -> None:
+    """The hand-over is committed before the turn it completes is worked out; if another saved
+    order the rules refuse (a changed database) blocks that turn, the seat is handed over even so
+    and the organiser is told both. The whole hand-over was undone before, said as refused."""
+    game = host_game(app, arrangement="4-8-2", hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    first, second = game.my_teams("p1")
+    assert game.order("p1", first, 10, 0, action="ready").status_code == 303
+    assert game.order("p1", second, 10, 0, action="ready").status_code == 303
+    with app.state.sessionmaker() as db:  # over SCRUM 100, as a hand-edited backup could hold it
+        db.execute(update(OrderRow).where(OrderRow.team_id == first).values(force=91, flair=12))
+        db.commit()
+    blocked = f"turn 1 cannot be resolved: the saved order of team '{first}' breaks R3"
+    if through == "page":
+        answer = post_form(game.organiser, f"{game.base}/seats/p2/release")
+        assert answer.status_code == 409
+        said = re.search(r"Seat p2 was handed to the bots, but [^<]*", html.unescape(unset(answer.text)))
+        assert said is not None and said.group(0).startswith(f"Seat p2 was handed to the bots, but {blocked}"), answer.text
+        said_text = said.group(0)
+    else:
+        client = new_client(app)
+        token = client.post("/api/v1/organise", json={"link": game.organiser_link}).json()["token"]
+        answer = client.post(f"/api/v1/games/{game.public_id}/seats/p2/release", headers={"Authorization": f"Bearer {token}"})
+        assert answer.status_code == 409
+        said_text = answer.json()["detail"]
+        assert said_text.startswith(f"seat p2 was handed to the bots, but {blocked}"), answer.text
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert "handed to the bots" in _seat_row(page, "p2") and game.turn() == 1
+    assert "91" not in said_text and "103" not in said_text  # the order's numbers stay secret (R13)
