@@ -1,8 +1,10 @@
 """The deadline scheduler: a background task that resolves every turn whose deadline has passed,
-and now and then forgets what has outlived its use (:func:`tidy`).
+and every turn left open with all its orders ready (:func:`resolve_all_ready`), and now and then
+forgets what has outlived its use (:func:`tidy`).
 
-Deadlines are absolute UTC times in the database, so the scheduler keeps no state of its own: a
-restarted server finds the overdue turns on its first poll. Each resolution takes the game's row
+Deadlines are absolute UTC times in the database, so the scheduler needs no state of its own for
+them: a restarted server finds the overdue turns on its first poll. What it keeps between polls
+(:class:`ReadyWatch`) only spares it looking at a turn that has not changed. Each resolution takes the game's row
 lock and checks the turn number (:func:`sevens.store.games.resolve_turn`), so two servers polling
 the same database never resolve a turn twice.
 """
