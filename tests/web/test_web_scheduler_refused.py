@@ -177,7 +177,7 @@ def test_an_unexpected_failure_at_the_deadline_gives_the_organiser_the_logs_refe
 def test_a_last_ready_order_kept_while_another_saved_order_blocks_the_turn_is_said_to_be_saved(app: FastAPI) -> None:
     """The last ready order is committed before its turn is worked out; when another player's
     saved order the rules refuse then blocks the turn, the player was shown an error page ("Sorry:
-    409"), as if their order had been refused, though it was kept. Now their page says it is saved
+    409"), as if their order had been refused, though it was kept. Now their page (200) says it is saved
     and what holds the turn up, without the blocking order's numbers (R13)."""
     game = host_game(app, arrangement="4-8-2", hours="0")
     game.join("p1", "Ann")
@@ -189,7 +189,7 @@ def test_a_last_ready_order_kept_while_another_saved_order_blocks_the_turn_is_sa
     _over_scrum(app, bens[0])
     assert game.order("p1", first, 9, 9, action="ready").status_code == 303
     answer = game.order("p1", last, 7, 3, action="ready")
-    assert answer.status_code == 409, answer.text
+    assert answer.status_code == 200, answer.text  # kept: not a refusal
     said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", answer.text)).split())
     notice = re.search(r"Your order for [^.]+ is saved and ready, but turn 1 cannot be resolved: [^.]+\.", said)
     assert notice is not None and f"the saved order of team '{bens[0]}' breaks R3" in notice[0], said
@@ -199,3 +199,36 @@ def test_a_last_ready_order_kept_while_another_saved_order_blocks_the_turn_is_sa
         kept = db.scalar(select(OrderRow).where(OrderRow.team_id == last))
         assert kept is not None and (kept.force, kept.flair, kept.ready) == (7, 3, True)
         assert db.scalar(select(GameRow.current_turn).where(GameRow.public_id == game.public_id)) == 1
+
+
+def test_an_api_ready_order_kept_while_another_saved_order_blocks_the_turn_answers_200_saying_why(
+    app: FastAPI, clock: FakeClock
+) -> None:
+    """The API's PUT of such a last ready order answered 409, the status of a refusal, so a client
+    would send it again or drop it, though it was kept. Now 200 with the order, ``resolved``
+    false and ``held_up`` saying what holds the turn up, without the blocking order's numbers (R13)."""
+    client = new_client(app)
+    created = client.post("/api/v1/games", json={"name": "Held up", "players": 4}).json()
+    game = created["game"]
+    ann = {"Authorization": f"Bearer {created['token']}"}
+    assert client.post("/api/v1/join", json={"invite": created["invites"]["p1"], "name": "Ann"}, headers=ann).status_code == 200
+    ben = {"Authorization": f"Bearer {client.post('/api/v1/join', json={'invite': created['invites']['p2'], 'name': 'Ben'}).json()['token']}"}
+    assert client.post(f"/api/v1/games/{game}/start", headers=ann).status_code == 200
+    anns, bens = ([t["team"] for t in client.get(f"/api/v1/games/{game}", headers=who).json()["my_teams"]] for who in (ann, ben))
+    for team in bens:
+        put = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": 1, "force": 10, "flair": 0, "ready": True}, headers=ben)
+        assert put.status_code == 200 and put.json()["held_up"] is None, put.text
+    _over_scrum(app, bens[0])
+    first = client.put(f"/api/v1/games/{game}/orders/{anns[0]}", json={"turn": 1, "force": 9, "flair": 9, "ready": True}, headers=ann)
+    assert first.status_code == 200 and first.json()["held_up"] is None, first.text  # the turn is not complete yet
+    order = {"turn": 1, "force": 7, "flair": 3, "ready": True}
+    answer = client.put(f"/api/v1/games/{game}/orders/{anns[1]}", json=order, headers=ann)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    held_up = body.pop("held_up")
+    assert body == {"game": game, "team": anns[1], **order, "resolved": False}, body
+    assert held_up.startswith(f"turn 1 cannot be resolved: the saved order of team '{bens[0]}' breaks R3"), held_up
+    _no_numbers(held_up, game)
+    mine = client.get(f"/api/v1/games/{game}/orders", headers=ann).json()
+    assert mine["turn"] == 1 and mine["orders"][anns[1]]["force"] == 7 and mine["orders"][anns[1]]["ready"], mine
+    assert client.get(f"/api/v1/games/{game}/state", headers=ann).json()["turn"] == 1

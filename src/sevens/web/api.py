@@ -201,6 +201,10 @@ class OrderResponse(BaseModel):
         description="true if this order completed the turn and this request resolved it (of two last orders "
         "racing, one says true)"
     )
+    held_up: str | None = Field(
+        description="null, or why the turn this ready order completed is still open: another saved order the "
+        "rules refuse holds it up (its team and rule, never its numbers, R13); this order is kept all the same",
+    )
 
 
 class AutopilotRequest(BaseModel):
@@ -696,12 +700,19 @@ def _save_order_now(
             "flair": saved.flair,
             "ready": saved.ready,
             "resolved": False,
+            "held_up": None,
         }
         db.commit()
         if body.ready:
             # Only a ready order can complete the turn, worked out once the order is kept. Said by
             # this request's own advance: two last orders racing both find the turn moved on.
-            result["resolved"] = store.advance(db, game_id=seat.game_id, now=now) > 0
+            try:
+                result["resolved"] = store.advance(db, game_id=seat.game_id, now=now) > 0
+            except UnplayableOrder as exc:
+                # This order is committed already: a 409 would tell the client it was refused.
+                db.rollback()
+                result["held_up"] = str(exc)
+                return result
             db.commit()
         return result
     finally:
@@ -721,7 +732,9 @@ async def put_order(
     request: Request,
     authorization: AuthorizationDep,
 ) -> Response:
-    """Save an order for one of the caller's teams, ready or not; change it until the turn is resolved."""
+    """Save an order for one of the caller's teams, ready or not; change it until the turn is resolved.
+    A ready order is kept even when another saved order the rules refuse holds its turn up: 200,
+    with ``held_up`` saying why the turn is still open."""
     state = request.app.state
     result = await anyio.to_thread.run_sync(
         functools.partial(

@@ -1497,9 +1497,9 @@ def post_order(
             store.advance(db, game_id=game.id, now=clock())
         except UnplayableOrder as exc:
             # Another saved order blocks the turn: this one is kept, which an error page alone
-            # left unsaid ("Sorry: 409"), as if it had been refused.
+            # left unsaid ("Sorry: 409"), as if it had been refused; 200, as nothing was.
             db.rollback()
-            return _play_noting(request, db, game, access, player_id, team, principal=principal, status=exc.status,
+            return _play_noting(request, db, game, access, player_id, team, principal=principal, status=200,
                                 said=("Your order for", f"is saved and ready, but {exc}."))
         db.commit()
     word = "ready" if action == "ready" else "saved"
