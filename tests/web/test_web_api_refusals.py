@@ -153,6 +153,8 @@ CASES: dict[tuple[str, str], dict[int, Case]] = {
     ("get", G + "/teams/{team}/view"): {
         403: lambda w: Call(_in(w, w.running, G + "/teams/{team}/view", team=w.mine), w.player, None,
                             ("is not one of your teams", "yours are in my_teams of GET /api/v1/games/")),
+        409: lambda w: Call(_in(w, w.lobby, G + "/teams/{team}/view", team="fiji"), w.stranger, None,
+                            ("has not started yet", "dealt to the seats when the organiser starts it")),
         422: _no_such_query(G + "/teams/{team}/view"),
     },
     ("get", G + "/orders"): {
@@ -385,3 +387,17 @@ def test_starting_a_game_ended_in_its_lobby_is_not_said_to_have_started(world: W
     answer = world.client.post(f"/api/v1/games/{world.ended}/start", headers=world.organiser)
     detail = check_refusal(answer, 409, ("ended before it started", "a rematch starts a new game"), world.secrets)
     assert "already started" not in detail
+
+
+def test_a_team_view_of_a_game_that_never_started_says_so_not_that_the_team_is_not_yours(world: World) -> None:
+    """A seat's token asking for a team's view in a lobby, or in a game ended in its lobby, was
+    told 403 "'fiji' is not one of your teams": no team is anyone's before the start. 409, saying
+    why, as the record says."""
+    c = world.client
+    for game, who, said in ((world.lobby, world.stranger, ("has not started yet", "ask again then")),
+                            (world.ended, world.organiser, ("ended before it started", "no team was dealt"))):
+        for team in ("fiji", "nosuch"):
+            check_refusal(c.get(f"/api/v1/games/{game}/teams/{team}/view", headers=who), 409, said, world.secrets)
+    # Once it has started, a team not the caller's is still 403.
+    check_refusal(c.get(f"/api/v1/games/{world.running}/teams/{world.mine}/view", headers=world.player), 403,
+                  ("is not one of your teams",), world.secrets)

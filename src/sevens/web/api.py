@@ -602,7 +602,7 @@ def matches_csv(read: ReadableGame, db: SessionDep, clock: ClockDep) -> Response
 @router.get(
     "/games/{public_id}/teams/{team}/view",
     response_model=schemas.TeamManagerView,
-    responses={**NOT_MODIFIED, **error_responses(401, 403, 404, 429)},
+    responses={**NOT_MODIFIED, **error_responses(401, 403, 404, 409, 429)},
 )
 def manager_view(
     public_id: str, team: str, principal: BotDep, db: SessionDep, if_none_match: IfNoneMatch = None
@@ -612,6 +612,14 @@ def manager_view(
     resolved turns are in the game's view. Its ``ETag`` is a hash of this answer alone."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
+    if row.record_json is None:
+        # No team is anyone's before the start: "not one of your teams" (403) would be untrue.
+        if row.status is GameStatus.ENDED:
+            raise Conflict("the game was ended before it started: no team was dealt to a seat, so there is none to view")
+        raise Conflict(
+            "the game has not started yet: its teams are dealt to the seats when the organiser starts it; "
+            f"ask again then (GET /api/v1/games/{row.public_id}/state says when it starts)"
+        )
     view = views.player_view(db, row, me_)
     mine = next((t for t in view.teams if t.info.id == team), None)
     if mine is None:
