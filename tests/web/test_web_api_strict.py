@@ -191,6 +191,26 @@ def test_a_body_sent_where_none_is_taken_is_refused(app: FastAPI, action: str) -
 
 
 
+def test_a_body_sent_with_a_get_is_refused_not_ignored(app: FastAPI) -> None:
+    """``GET .../odds`` with the draft in a JSON body answered the odds of 0 FORCE and 0 FLAIR,
+    the body dropped unread; now every GET with something in its body is refused, saying where its
+    input goes. An empty body, or an empty object, is still fine."""
+    client, world = _running(app)
+    odds = f"/api/v1/games/{world['game']}/teams/{world['team']}/odds"
+    answer = client.request("GET", odds, json={"force": 6, "flair": 9}, headers=world["p1"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {
+        "detail": "a GET takes no request body (it got the fields 'force', 'flair'); "
+        "its input goes in the query string ('force', 'flair')"
+    }
+    view = f"/api/v1/games/{world['game']}"
+    answer = client.request("GET", view, content=b"hello", headers=world["p1"])
+    assert answer.status_code == 422 and answer.json() == {"detail": "a GET takes no request body; send none"}
+    for empty in (b"", b"{}", b" null "):
+        assert client.request("GET", view, content=empty, headers=world["p1"]).status_code == 200, empty
+    assert client.request("GET", odds + "?force=6&flair=9", json={}, headers=world["p1"]).status_code == 200
+
+
 def test_a_deeply_nested_body_where_none_is_taken_is_refused_not_a_server_error(app: FastAPI) -> None:
     """5,000 arrays one in another, 10 KB, sent to /pause: reading it to name its fields went past
     Python's recursion limit, and the server answered 500 (its own failure) instead of refusing it."""
