@@ -245,7 +245,7 @@ def walk(chromium: Any, server: str, viewport: dict[str, int], check: Check) -> 
     expect(guest).to_have_url(re.compile(r"/play$"))
     look(guest, "player page, lobby")
     visit(guest, invites[3])  # a second seat's invite: this browser plays one already
-    expect(guest.locator("#other-seat")).to_contain_text("This browser already plays seat p2")
+    expect(guest.locator("#other-seat")).to_contain_text("This browser already plays seat 2")
     look(guest, "invite of a second seat")
     visit(guest, organiser_link)
     look(guest, "organiser link, asking to organise")

@@ -291,7 +291,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     # A rematch with the same settings: one click, then Start, and the same three teams' forms.
     visit(page, organise_url)
     page.click("#rematch button")
-    expect(page.locator("#rematch-of")).to_contain_text("This browser has taken seat p1 again as Me.")
+    expect(page.locator("#rematch-of")).to_contain_text("This browser has taken seat 1 again as Me.")
     expect(page.locator("code.invite")).to_have_count(3)
     page.click("#to-organise")
     assert page.url != organise_url

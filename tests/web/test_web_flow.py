@@ -453,12 +453,12 @@ def test_one_browser_or_token_plays_one_seat_of_a_game(app: FastAPI) -> None:
     page = browser.get(game.invites["p2"].split("testserver", 1)[1])
     assert page.status_code == 200 and 'id="join"' not in page.text
     said = html.unescape(re.sub(r"<[^>]+>", "", page.text))
-    assert "This browser already plays seat p1 of " in said and "as Ann, and one browser plays one seat" in said
+    assert "This browser already plays seat 1 of " in said and "as Ann, and one browser plays one seat" in said
     assert "This invite is still open." in said and f'href="{game.base}/play"' in page.text
     second = post_form(browser, game.invites["p2"].split("testserver", 1)[1], {"name": "Ben"})  # a form loaded before
     assert second.status_code == 409 and 'id="join"' not in second.text
     said = html.unescape(re.sub(r"<[^>]+>", "", second.text))
-    assert "You have not joined seat p2: this browser already plays seat p1 of " in said
+    assert "You have not joined seat 2: this browser already plays seat 1 of " in said
     bot = new_client(app)
     token = bot.post("/api/v1/join", json={"invite": game.invites["p3"].rsplit("/", 1)[1], "name": "Cy"}).json()
     headers = {"Authorization": f"Bearer {token['token']}"}

@@ -43,7 +43,7 @@ def test_a_new_browsers_second_tab_takes_no_second_seat(app: FastAPI) -> None:
     # The second tab's join left before the first answer's cookie came: it has none.
     refused = second.post(_path(game, "p2"), data={"name": "Ann two", "csrf": token})
     assert refused.status_code == 409, refused.text
-    assert "browser already plays seat" in refused.text
+    assert "this browser already plays seat 1 of " in refused.text  # its number, as the sheet of invites says
     assert _taken(app, game) == ["p1"]
     # The second invite stays open for its own player, in another browser.
     assert game.join("p2", "Ben").get(f"{game.base}/play").status_code == 200

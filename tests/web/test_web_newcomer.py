@@ -124,7 +124,7 @@ def test_a_player_who_organises_finds_the_rematch_on_their_page_when_the_game_is
     action = re.search(r'<form method="post" action="([^"]+)" id="play-again"', page)
     assert action is not None
     made = post_form(me, action.group(1))
-    assert made.status_code == 201 and "This browser has taken seat p1 again as Newcomer." in unset(made.text)
+    assert made.status_code == 201 and "This browser has taken seat 1 again as Newcomer." in unset(made.text)
     after = me.get(f"{game.base}/play").text
     assert 'id="play-again"' not in after and 'id="rematch-link"' in after
 

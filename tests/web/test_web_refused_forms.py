@@ -600,7 +600,7 @@ def test_an_invite_gone_while_its_form_was_open_says_so_and_keeps_the_name(
     answer = late.post(here, data={"name": "Bea Late", "csrf": loaded})
     assert answer.status_code == 410, answer.text[-400:]
     said = page_notice(answer.text)
-    assert "You have not joined seat p1" in said and "ask the organiser for a new invite link" in said
+    assert "You have not joined seat 1" in said and "ask the organiser for a new invite link" in said
     assert ("already been used" if how == "used" else "has expired") in said
     kept = [e for e in page_tree(answer.text).all() if e.attrs.get("id") == "typed-name"]
     assert len(kept) == 1 and kept[0].attrs["value"] == "Bea Late" and "readonly" in kept[0].attrs

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -45,7 +46,7 @@ def test_a_player_alone_starts_a_rematch_in_one_click_and_keeps_their_seat(app: 
     assert [getattr(new, s) for s in settings] == [getattr(old, s) for s in settings]
     assert new.default_bot == "field-reader@1" and new.turn_seconds == 1800
     assert new.status.value == "lobby" and new.seed_sha256 != old.seed_sha256
-    assert "This browser has taken seat p1 again as Solo Sam." in unset(page.text)
+    assert "This browser has taken seat 1 again as Solo Sam." in unset(page.text)
     links = dict(re.findall(r'data-player="(p\d+)">.*?<code class="invite">([^<]+)<', unset(page.text)))
     assert sorted(links, key=lambda p: int(p[1:])) == [f"p{n}" for n in range(2, 17)]
     # This browser plays seat p1 already, and a browser plays one seat: no link offers it another.
@@ -329,3 +330,38 @@ def test_a_rematchs_organiser_page_says_whose_each_open_seat_was(app: FastAPI) -
     assert helper.get(path).status_code == 200 and post_form(helper, path).status_code == 303
     seen = helper.get(organise)
     assert seen.status_code == 200 and 'class="seat-before"' not in seen.text and "Ann" not in seen.text
+
+
+def _shown(page: str) -> str:
+    """The words of a page as a person reads them (no markup, scripts or styles)."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", unset(page))).split())
+
+
+def test_a_rematch_invite_names_its_seat_as_the_sheet_of_invites_does(app: FastAPI) -> None:
+    """The organiser's sheet of invites says "Seat 3", and the join page that seat's link opened
+    said "You are invited to play seat p3", the seat's id inside the app; the rematch page said
+    "taken seat p1 again". Each now says the seat's number, and no page a player meets on the way
+    in shows a seat's id."""
+    game = host_game(app)
+    me = game.organiser
+    assert post_form(me, game.invites["p1"].split("testserver", 1)[1], {"name": "Sam"}).status_code == 303
+    game.join("p3", "Cy")
+    game.start()
+    assert post_form(me, f"{game.base}/end").status_code == 303
+    made = post_form(me, f"{game.base}/rematch")
+    assert made.status_code == 201, made.text
+    sheet = _shown(made.text)
+    assert "This browser has taken seat 1 again as Sam." in sheet
+    links = dict(re.findall(r'data-player="(p\d+)">.*?<code class="invite">([^<]+)<', unset(made.text)))
+    assert f"Seat 3 (Cy): {links['p3']}" in made.text  # the sheet's text to copy
+    invited = new_client(app)
+    joining = invited.get(links["p3"].split("testserver", 1)[1])
+    assert joining.status_code == 200
+    said = _shown(joining.text)
+    assert "You are invited to play seat 3." in said, said
+    assert not re.search(r"\bp\d+\b", said), said
+    # Sam's browser, which plays seat 1 of the rematch, opening seat 3's link is told both by number.
+    held = _shown(me.get(links["p3"].split("testserver", 1)[1]).text)
+    assert "This browser already plays seat 1 of " in held and "Whoever plays seat 3 opens it" in held, held
+    assert not re.search(r"\bp\d+\b", held), held
