@@ -70,10 +70,22 @@ class UnplayableOrder(Conflict):
     """
 
     def __init__(self, turn: int, *, team: str, rule: str | None, part: str | None) -> None:
-        shown = "the order as a whole" if part is None else f"its {part.upper()}"
-        self.what = f"the saved order of team {quoted(team)} breaks {rule or 'the rules'} ({shown})"
-        super().__init__(
-            f"turn {turn} cannot be resolved: {self.what}, which only a changed database or backup can hold; "
+        self.turn, self.team = turn, team
+        self._broken = f"breaks {rule or 'the rules'} ({'the order as a whole' if part is None else f'its {part.upper()}'})"
+        self.what = f"the saved order of team {quoted(team)} {self._broken}"
+        super().__init__(self._said(self.what))
+
+    def naming(self, name: str) -> str:
+        """The message with the team called ``name``, as a page names it, not by its id.
+
+        >>> UnplayableOrder(2, team="new-zealand", rule="R3", part=None).naming("New Zealand")[:80]
+        'turn 2 cannot be resolved: the saved order of New Zealand breaks R3 (the order a'
+        """
+        return self._said(f"the saved order of {name} {self._broken}")
+
+    def _said(self, what: str) -> str:
+        return (
+            f"turn {self.turn} cannot be resolved: {what}, which only a changed database or backup can hold; "
             "the turn stays open: its manager can send another order, which replaces it (and the organiser can "
             "extend the deadline for that)"
         )

@@ -1499,8 +1499,10 @@ def post_order(
             # Another saved order blocks the turn: this one is kept, which an error page alone
             # left unsaid ("Sorry: 409"), as if it had been refused; 200, as nothing was.
             db.rollback()
+            # The blocking team by its name, as the page names every team, not by its id.
+            blocking = next((t.name for t in store.teams_of(db, game_id=game.id) if t.team_id == exc.team), exc.team)
             return _play_noting(request, db, game, access, player_id, team, principal=principal, status=200,
-                                said=("Your order for", f"is saved and ready, but {exc}."))
+                                said=("Your order for", f"is saved and ready, but {exc.naming(blocking)}."))
         db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
