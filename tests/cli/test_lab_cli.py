@@ -556,10 +556,11 @@ def test_a_plot_that_appears_during_the_run_is_not_replaced(tmp_path: Path, caps
 
 
 def test_overwrite_without_a_plot_is_refused() -> None:
-    """--overwrite alone would do nothing: the user most likely forgot --plot."""
+    """--overwrite alone would do nothing: the user most likely forgot --plot (or --csv)."""
     result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--overwrite"])
     assert result.exit_code == 2
-    assert result.stderr == "error: --overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite\n"
+    assert result.stderr == ("error: --overwrite replaces the files --plot and --csv write, and no file is given: add "
+                             "--plot FILE or --csv FILE, or drop --overwrite\n")
 
 
 @pytest.mark.parametrize(("workers", "presses"), [("1", 1), ("2", 1), ("1", 2), ("2", 2)])

@@ -27,7 +27,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from sevens.cli.errors import check_loadable, fail, raised
-from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
+from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing, write_text
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.cli.stopping import Stopped, exit_code
 from sevens.cli.theme import THEME
@@ -266,6 +266,16 @@ def lab(
             "unless --overwrite is given. Needs sevens\\[plot]."
         ),
     ] = None,
+    csv_out: Annotated[
+        Path | None,
+        typer.Option(
+            "--csv",
+            metavar="FILE",
+            help="Write the results as CSV for a spreadsheet or pandas: one row per strategy with every figure "
+            "of --json and the run's settings (- for standard output, instead of the table). An existing file "
+            "is refused before the run unless --overwrite is given."
+        ),
+    ] = None,
     overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
@@ -300,10 +310,7 @@ def lab(
                 require(extra, option)
             except MissingExtra as exc:
                 fail(str(exc))
-    if plot is not None:
-        check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
-    elif overwrite:
-        fail("--overwrite replaces the file --plot writes, and no --plot is given: add --plot FILE or drop --overwrite")
+    _check_files(plot, csv_out, json_out=json_out, overwrite=overwrite)
     if workers is not None and dask is not None:
         # Was dropped without a word: the cluster's workers play a run on Dask, as many as were started there.
         fail(f"--workers {workers} is for a run on this machine, and with --dask the cluster's workers play (as many as "
@@ -418,7 +425,7 @@ def lab(
             "own run as their code says; the built-ins are tested); fix it and run again",
             code=1,
         )
-    _report(result, plot, json_out=json_out, overwrite=overwrite)
+    _report(result, plot, json_out=json_out, overwrite=overwrite, csv_out=csv_out)
 
 
 def _note(text: str) -> None:
@@ -586,38 +593,94 @@ def _check_callable(option: str, name: str) -> None:
         fail(f"{option}: {exc}")
 
 
-def _report(result: LabResult, plot: Path | None, *, json_out: bool, overwrite: bool = False) -> None:
-    """Print the results, then draw the plot: a plot that cannot be written loses no results, and
-    is written whole or not at all (an existing file is replaced only with ``overwrite``). Results
-    that cannot all be printed (a reader that left, ``| head -1``; a full disk) lose no plot either:
-    it is written, and then the command ends as :mod:`sevens.cli.output` says."""
+def _is_stdout(path: Path | None) -> bool:
+    return path is not None and str(path) == "-"
+
+
+def _check_files(plot: Path | None, csv_out: Path | None, *, json_out: bool, overwrite: bool) -> None:
+    """Refuse, before the run, the files --plot and --csv cannot write, and what cannot go together."""
+    if _is_stdout(csv_out) and json_out:
+        fail("--csv - and --json would both print to standard output, one after the other, which no reader "
+             "takes apart: write the CSV to a file (--csv results.csv), or drop --json or --csv")
+    if plot is not None and csv_out is not None and not _is_stdout(csv_out) and _same_file(plot, csv_out):
+        fail(f"--csv {csv_out} and --plot {plot} name the same file, and each would replace the other: give "
+             "each a file of its own (--csv results.csv --plot ranking.png)")
+    if plot is not None:
+        check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
+    if csv_out is not None and not _is_stdout(csv_out):
+        check_writable(csv_out, "--csv", example="results.csv", overwrite=overwrite)
+    if overwrite and plot is None and (csv_out is None or _is_stdout(csv_out)):
+        given = ", and --csv - prints to standard output" if csv_out is not None else ""
+        fail(f"--overwrite replaces the files --plot and --csv write, and no file is given{given}: add --plot FILE "
+             "or --csv FILE, or drop --overwrite")
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    """Whether two paths name one file: the same path however written (through links, ``./``), or
+    two names of one file already there (a hard link)."""
+    if os.path.realpath(one) == os.path.realpath(other):
+        return True
+    with contextlib.suppress(OSError):
+        return os.path.samefile(one, other)
+    return False
+
+
+def _report(
+    result: LabResult, plot: Path | None, *, json_out: bool, overwrite: bool = False, csv_out: Path | None = None
+) -> None:
+    """Print the results (``--csv -``: as CSV, instead of the table), then write the CSV file and
+    draw the plot: a file that cannot be written loses no results, and each file is written whole or
+    not at all (an existing one is replaced only with ``overwrite``). Results that cannot all be
+    printed (a reader that left, ``| head -1``; a full disk) lose no file either: they are written,
+    and then the command ends as :mod:`sevens.cli.output` says."""
     from sevens.lab.plot import plot_result
 
+    csv_file = None if csv_out is None or _is_stdout(csv_out) else csv_out
     unprinted: OutputFailed | None = None
     try:
         with writing_stdout():
             if json_out:
                 typer.echo(json.dumps(result.to_dict(), indent=2))
+            elif _is_stdout(csv_out):
+                typer.echo(result.to_csv(), nl=False)
             else:
                 console = ResultsConsole()
                 console.print(_table(result, console))
     except OutputFailed as failed:
         unprinted = failed
+    shown = "are printed above" if unprinted is None else "were not all printed"
+    failed_files: list[str] = []
+    written: list[str] = []
+    if csv_file is not None:
+        try:
+            write_text(csv_file, result.to_csv(), overwrite=overwrite)
+        except FileExistsError:
+            failed_files.append(f"{exists_message(f'--csv {csv_file}')}; it appeared during the run")
+        except OSError as exc:
+            failed_files.append(f"cannot write --csv {csv_file}: {exc.strerror or exc}")
+        else:
+            written.append(f"the CSV is written to {csv_file}")
     if plot is not None:
-        shown = "are printed above" if unprinted is None else "were not all printed"
         try:
             with replacing(plot, overwrite=overwrite) as part, warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
                 plot_result(result, part)
         except FileExistsError:
-            fail(f"{exists_message(f'--plot {plot}')}; it appeared during the run, and the results {shown}", code=1)
+            failed_files.append(f"{exists_message(f'--plot {plot}')}; it appeared during the run")
         except OSError as exc:
-            fail(f"cannot write --plot {plot}: {exc.strerror or exc}; the results {shown}", code=1)
+            failed_files.append(f"cannot write --plot {plot}: {exc.strerror or exc}")
+        else:
+            written.append(f"the plot is written to {plot}")
+    if failed_files:
+        done = f", and {' and '.join(written)}" if written else ""
+        fail(f"{'; '.join(failed_files)}; the results {shown}{done}", code=1)
     if unprinted is not None:
-        unprinted.end(then="" if plot is None else f" (the plot is written to {plot})")
-    if plot is not None and not json_out:
+        unprinted.end(then=f" ({' and '.join(written)})" if written else "")
+    if not json_out and not _is_stdout(csv_out):  # stdout holds the JSON or the CSV alone
         with printing():
-            ResultsConsole().print(f"plot written to {plot}", markup=False)  # a file name is anybody's text
+            for file, what in ((csv_file, "CSV"), (plot, "plot")):
+                if file is not None:
+                    ResultsConsole().print(f"{what} written to {file}", markup=False)  # a file name is anybody's text
     if plot is not None:
         _note_missing_glyphs(caught, result)
 

@@ -17,7 +17,9 @@ Runs play in this process, in a pool of local worker processes, or on a Dask clu
 from __future__ import annotations
 
 import contextlib
+import csv
 import io
+import json
 import math
 import multiprocessing
 import os
@@ -54,6 +56,7 @@ from sevens.lab.strategies import BatchStrategy, ScalarAdapter, StrategyError
 
 __all__ = [
     "BATCH_SIZE",
+    "CSV_COLUMNS",
     "METRICS",
     "MIN_BLOCKS",
     "BatchSpec",
@@ -590,13 +593,16 @@ class LabResult:
     def command(self) -> str | None:
         """The ``sevens lab`` command that plays this run again and prints the same ``--json``; None
         for a run whose batch size or sampler the command cannot set (``run_lab``'s own)."""
+        return self._command("--json")
+
+    def _command(self, *output: str) -> str | None:
         if self.batch_size != BATCH_SIZE or self.sampler != Sampler.TABLES:
             return None
         words = ["sevens", "lab", "--strategies", ",".join(self.strategies), "--tournaments",
                  str(self.totals.tournaments), "--seed", str(self.seed), "--teams", str(self.teams)]
         if self.field is not None:
             words += ["--field", self.field]
-        return shlex.join([*words, "--json"])
+        return shlex.join([*words, *output])
 
     def to_dict(self) -> dict[str, Any]:
         from sevens import __version__
@@ -614,6 +620,81 @@ class LabResult:
             "sources": [dict(about) for about in self.sources],
             "results": [row.to_dict() for row in self.rows],
         }
+
+    def to_csv(self) -> str:
+        """The results as CSV (``sevens lab --csv``): a header of :data:`CSV_COLUMNS`, then one line
+        per strategy in the order of :attr:`rows`, each with every figure of :meth:`to_dict`'s
+        ``results`` and the run's settings, so that lines from several runs pasted into one sheet
+        still say which run each came from. Numbers are written as the JSON writes them (Python's
+        shortest text that reads back as the same float), ``true``/``false`` for the ``exact``
+        flags, and a cell the JSON has as null is left empty (pandas reads it as NaN).
+
+        >>> lines = run_lab(["even", "random"], 20, 1, teams=8).to_csv().splitlines()
+        >>> lines[0].split(",")[:6]
+        ['strategy', 'entries', 'blocks', 'titles_count', 'titles_rate', 'titles_ci95_low']
+        >>> len(lines), lines[1].split(",")[0] in ("even", "random")
+        (3, True)
+        """
+        data = self.to_dict()
+        named = [*self.strategies, *([] if self.field_label is None else [self.field_label])]
+        sources = dict(zip(named, data["sources"], strict=True)) if data["sources"] else {}
+        run = {"teams": data["teams"], "tournaments": data["tournaments"], "seed": data["seed"],
+               "field": data["field"], "batch_size": data["batch_size"], "sampler": data["sampler"],
+               "sevens_version": data["sevens"]["version"], "sevens_source_digest": data["sevens"]["source_digest"],
+               "command": self._command("--csv", "-")}  # what prints this CSV: the JSON's says --json
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")  # as sevens odds --csv writes
+        writer.writerow(CSV_COLUMNS)
+        for row in data["results"]:
+            cells: dict[str, Any] = {"strategy": row["strategy"], "entries": row["entries"], "blocks": row["blocks"]}
+            for figure in ("titles", "finals"):
+                for key in ("count", "rate", "ci95_low", "ci95_high", "exact"):
+                    cells[f"{figure}_{key}"] = row[figure][key]
+            for figure in ("group_points", "scrum_left"):
+                mean, half = row[figure]["mean"], row[figure]["ci95"]
+                cells.update({f"{figure}_mean": mean, f"{figure}_ci95": half,
+                              f"{figure}_ci95_low": None if half is None else mean - half,
+                              f"{figure}_ci95_high": None if half is None else mean + half,
+                              f"{figure}_exact": row[figure]["exact"]})
+            source = sources.get(row["strategy"], {})
+            for key in _SOURCE_KEYS:
+                value = source.get(key)
+                # The parameters are an object: kept as the JSON writes it, in one cell.
+                cells[f"source_{key}"] = json.dumps(value) if key == "parameters" and value is not None else value
+            cells.update(run)
+            writer.writerow(_csv_cell(cells[column]) for column in CSV_COLUMNS)
+        return out.getvalue()
+
+
+_SOURCE_KEYS = ("kind", "target", "parameters", "package", "package_version", "file", "file_sha256")
+
+CSV_COLUMNS = (
+    "strategy", "entries", "blocks",
+    *(f"{figure}_{key}" for figure in ("titles", "finals") for key in ("count", "rate", "ci95_low", "ci95_high", "exact")),
+    *(f"{figure}_{key}" for figure in ("group_points", "scrum_left")
+      for key in ("mean", "ci95", "ci95_low", "ci95_high", "exact")),
+    *(f"source_{key}" for key in _SOURCE_KEYS),
+    "teams", "tournaments", "seed", "field", "batch_size", "sampler", "sevens_version", "sevens_source_digest", "command",
+)
+"""The columns of :meth:`LabResult.to_csv`: the JSON's keys, a nested one joined by ``_``
+(``titles.ci95_low`` as ``titles_ci95_low``), with the means' interval bounds beside their
+half-widths, each strategy's ``sources`` entry as ``source_*``, and the run's settings."""
+
+
+def _csv_cell(value: object) -> object:
+    """A value as a CSV cell: JSON's spelling for the flags, nothing for a null, a float as the JSON
+    writes it (the shortest text that reads back as the same number).
+
+    >>> [_csv_cell(v) for v in (True, None, 0.1 + 0.2, 7, "even")]
+    ['true', '', '0.30000000000000004', 7, 'even']
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return repr(value)
+    return value
 
 
 def _specs(
