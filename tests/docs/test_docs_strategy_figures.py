@@ -252,3 +252,104 @@ def _check_figures(words: list[str], tournaments: int, said: dict[str, Any], tmp
             if abs(value - centre) > 3 * half + shown:
                 off.append(f"{name} {key}: the guide says {value}, {tournaments:,} tournaments give {centre:.3f} ± {half:.3f}")
     assert not off, "\n".join(off)
+
+
+def _code_after(words: str) -> str:
+    """The first code block after ``words`` in the guide, its continuation lines joined."""
+    block = re.search(r"```\n(.*?)```", GUIDE[GUIDE.index(words):], re.S)
+    assert block, f"the guide shows no commands after {words!r}"
+    return block.group(1).replace("\\\n", " ")
+
+
+def _rows_of(header: str) -> list[list[str]]:
+    """The cells of each row of the table whose header line starts with ``header``, bold marks dropped."""
+    start = GUIDE.index(header)
+    rows = []
+    for line in GUIDE[start:].split("\n")[2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip().replace("**", "") for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def _lab_lines(block: str) -> list[list[str]]:
+    """Each `sevens lab` command of a code block, as the words after `sevens lab` (comments dropped)."""
+    return [line.split("#")[0].split()[2:] for line in block.split("\n") if line.strip().startswith("sevens lab")]
+
+
+def _option(words: list[str], option: str) -> str | None:
+    return words[words.index(option) + 1] if option in words else None
+
+
+def _field_reader_table() -> dict[str, tuple[list[str], dict[str, float]]]:
+    """'A bot that reads the field': each field's command and its row (field-reader, the best fixed
+    reply, equilibrium at that knockout weight, and plain equilibrium), by the field's name."""
+    commands = {_option(words, "--field"): words
+                for words in _lab_lines(_code_after("One field-reader in fields of one kind"))}
+    table = {}
+    for field_cell, reader, best, equilibrium in _rows_of("| field | field-reader | best fixed reply tried |"):
+        field = field_cell.split()[0]
+        weight = re.fullmatch(r"([\d.]+) \(K = ([\d.]+)\)", best)
+        assert weight, best
+        figures = {"field-reader": float(reader), f"equilibrium@{weight.group(2)}": float(weight.group(1))}
+        if equilibrium != "(the field)":
+            figures["equilibrium"] = float(equilibrium)
+        assert field in commands, f"the guide gives no command for the field {field}"
+        table[field] = (commands[field], figures)
+    return table
+
+
+FIELD_READER = _field_reader_table()
+
+
+@pytest.mark.parametrize("field", list(FIELD_READER))
+def test_the_field_reader_tables_figures_hold_in_a_smaller_run_of_its_command(field: str, tmp_path: Path) -> None:
+    """'A bot that reads the field', row by row: each field's command at 1,500,000 tournaments (half
+    the guide's 3,000,000; within three half-widths each, about 0.07 points of titles)."""
+    words, figures = FIELD_READER[field]
+    assert len(FIELD_READER) == 6 and len(figures) == (2 if field == "equilibrium" else 3)
+    _check_figures(_without(words, "--tournaments"), 1_500_000, figures, tmp_path)
+
+
+REST_PY = re.search(r"```python\n(\"\"\"A rule of thumb against the house bots.*?)```", GUIDE, re.S)
+
+
+def _table_reader_table() -> dict[str, tuple[list[str], dict[str, float]]]:
+    """'table-reader: what the third group match can still change', the table of every house bot and
+    rest.py against a field: each column's command and figures, by the column's heading."""
+    lines = _lab_lines(_code_after("Against every house bot and rest.py, one team at a time"))
+    eleven = _option(lines[0], "--strategies")
+    lines = [[eleven if word == "..." else word for word in words] for words in lines]  # "the same eleven"
+    rows = _rows_of("| strategy | equilibrium field, 8 teams |")
+    headings = [cell for cell in GUIDE[GUIDE.index("| strategy | equilibrium field, 8 teams |"):].split("\n")[0]
+                .strip("|").split("|")][1:]
+    assert len(headings) == len(lines) == 3
+    columns = {}
+    for i, (heading, words) in enumerate(zip(headings, lines, strict=True)):
+        field, teams = re.fullmatch(r" ?(\S+) field, (\d+) teams ?", heading).groups()  # type: ignore[union-attr]
+        assert (_option(words, "--field"), _option(words, "--teams") or "16") == (field, teams), (heading, words)
+        figures = {}
+        for name, *cells in rows:
+            if name == "neutral" or not cells[i]:
+                continue
+            figures["rest:RestWhenSafe" if name.startswith("rest.py") else name] = _figure(cells[i])
+        columns[heading.strip()] = (words, figures)
+    return columns
+
+
+TABLE_READER = _table_reader_table()
+TABLE_READER_SIZES = {"equilibrium field, 8 teams": 220_000, "equilibrium field, 16 teams": 110_000,
+                      "field-reader field, 8 teams": 240_000}
+
+
+@pytest.mark.parametrize("column", list(TABLE_READER))
+def test_the_table_reader_tables_figures_hold_in_a_smaller_run_of_its_command(column: str, tmp_path: Path) -> None:
+    """The table of table-reader, rest.py and every house bot against a field, column by column: its
+    command, run from a folder holding the guide's rest.py, at a fifth or a tenth of the guide's size
+    (20,000 entries a strategy against equilibrium with 8 teams, 10,000 with 16, 80,000 against
+    field-reader; within three half-widths each)."""
+    assert REST_PY, "the guide no longer shows rest.py"
+    (tmp_path / "rest.py").write_text(REST_PY.group(1), encoding="utf-8")
+    words, figures = TABLE_READER[column]
+    assert len(figures) == (3 if column.startswith("field-reader") else 11)
+    _check_figures(_without(words, "--tournaments"), TABLE_READER_SIZES[column], figures, tmp_path)
