@@ -119,7 +119,8 @@ def test_the_standings_page_lists_every_key_of_sevens_table_json(tmp_path: Path)
     assert flattened(data, wanted) == wanted
 
 
-LAB = sections((ROOT / "docs" / "strategy.md").read_text(encoding="utf-8"), "## The JSON output", "## How the lab works")
+GUIDE = (ROOT / "docs" / "strategy.md").read_text(encoding="utf-8")
+LAB = sections(GUIDE, "## The JSON output", "## The CSV output")
 
 
 def test_the_strategy_guide_lists_every_key_of_sevens_lab_json() -> None:
@@ -130,3 +131,19 @@ def test_the_strategy_guide_lists_every_key_of_sevens_lab_json() -> None:
     data = printed(command)
     assert {"sevens.source_digest", "command", "sources[].file_sha256", "results[].titles.count"} <= wanted
     assert flattened(data, wanted) == wanted
+
+
+LAB_CSV = sections(GUIDE, "## The CSV output", "## How the lab works")
+
+
+def test_the_strategy_guide_lists_every_column_of_sevens_lab_csv_in_order() -> None:
+    """The CSV's header against the guide's table of its columns, in their order: a column added,
+    renamed or moved without the page fails."""
+    (name, (command, rows)), = LAB_CSV.items()
+    words = shlex.split(command)
+    result = runner.invoke(app, words[1:])
+    assert result.exit_code == 0, result.output
+    header = result.stdout.split("\n")[0].split(",")
+    listed = [column for cell, _ in rows for column in re.findall(r"`([^`]+)`", cell)]
+    assert {"titles_ci95_low", "group_points_ci95_high", "seed", "command"} <= set(listed)
+    assert listed == header, (name, command)
