@@ -16,10 +16,10 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import segno
 from markupsafe import Markup, escape
@@ -667,6 +667,18 @@ class SpectatorView:
         """Where a game the organiser ended stood when they did (:func:`ended_point`)."""
         return ended_point(self.format, None if self.state is None else len(self.state.turns))
 
+    @property
+    def listed_fixtures(self) -> list[tuple[str, str, str, str]]:
+        """The open turn's matches as the pages list them (:func:`as_listed`): a knockout round in
+        the order of its bracket, which stands beside them; ``fixtures`` keeps the match order."""
+        return as_listed(self.fixtures[0][1], self.fixtures) if self.fixtures else []
+
+    @property
+    def listed_history(self) -> list[tuple[int, str, list[MatchResult]]]:
+        """The resolved turns, each with its matches as the pages list them (:func:`as_listed`);
+        ``history`` keeps the match order, as the record, the API and the CSV files have it."""
+        return [(number, stage, as_listed(stage, matches)) for number, stage, matches in self.history]
+
     def to_dict(self) -> dict[str, Any]:
         """The view as JSON-ready data (the API's game document)."""
         return {
@@ -772,6 +784,21 @@ def _match_dict(match: MatchResult) -> dict[str, Any]:
     }
 
 
+_M = TypeVar("_M")
+
+
+def as_listed(stage: str, matches: Sequence[_M]) -> list[_M]:
+    """A turn's matches (or fixtures) in the one order every page lists them: a knockout round as
+    its bracket draws it (quarter-finals 1, 3, 2, 4: :func:`in_bracket_order`), so a list of the
+    round and the bracket never show the same matches in two orders; a group turn in match order
+    (group by group, as the tables stand).
+
+    >>> as_listed("quarter-final", ["qf1", "qf2", "qf3", "qf4"]), as_listed("group", ["m1", "m2", "m3", "m4"])
+    (['qf1', 'qf3', 'qf2', 'qf4'], ['m1', 'm2', 'm3', 'm4'])
+    """
+    return in_bracket_order(matches) if Stage(stage).knockout else list(matches)
+
+
 def spectator_view(
     db: Session, game: GameRow, *, seat_rows: list[SeatRow] | None = None, team_rows: list[TeamRow] | None = None
 ) -> SpectatorView:
@@ -823,12 +850,12 @@ def spectator_view(
                                 # the summary gives the winner's figures first
                                 f"{teams[m.winner].name} win {m.summary}" if m.winner else m.summary,
                             )
-                            for m in in_bracket_order(turn.matches)
+                            for m in as_listed(str(turn.stage), turn.matches)
                         ],
                     )
                 )
         if fixtures and fixtures[0][1] != "group" and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
-            bracket.append((fixtures[0][1], [("", h, a, "to play") for _, _, h, a in in_bracket_order(fixtures)]))
+            bracket.append((fixtures[0][1], [("", h, a, "to play") for _, _, h, a in as_listed(fixtures[0][1], fixtures)]))
     return SpectatorView(
         game=game,
         status=game.status.value,
