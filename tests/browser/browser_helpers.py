@@ -3,13 +3,17 @@ reload, screenshots, and a game started from the front page."""
 
 from __future__ import annotations
 
+import base64
 import contextlib
+import random
 import re
 import socket
+import sys
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -118,9 +122,113 @@ def type_every_order(page, force: int, flair: int) -> None:  # type: ignore[no-u
         type_order(form, force, flair)
 
 
-def shot(page, name: str) -> None:  # type: ignore[no-untyped-def]
+PICTURE_TIME = datetime(2026, 10, 15, 19, 30, tzinfo=UTC)  # a Thursday evening in the club
+PICTURE_ADDRESS = "https://sevens.example.org"
+"""The address the docs' pictures show in links (the ``base_url`` setting, as a club's server
+behind its own name has it): the test server's port differs at each run."""
+
+
+class Seeded:
+    """A stand-in for the ``secrets`` module where the store draws a game's seed, and its tokens
+    and public ids: the same draws at every run (a seeded generator), each noted so that
+    :func:`varying_shown` can tell them from a draw of the real module."""
+
+    def __init__(self, seed: str) -> None:
+        self._random = random.Random(seed)
+        self.drawn: set[str] = set()
+
+    def _note(self, drawn: str) -> str:
+        self.drawn.add(drawn)
+        return drawn
+
+    def token_hex(self, nbytes: int = 32) -> str:
+        return self._note(self._random.randbytes(nbytes).hex())
+
+    def token_urlsafe(self, nbytes: int = 32) -> str:
+        return self._note(base64.urlsafe_b64encode(self._random.randbytes(nbytes)).rstrip(b"=").decode())
+
+
+PICTURED: list[Seeded] = []  # the draws of the test now picturing pages (fixed_for_pictures)
+
+
+def fixed_for_pictures(monkeypatch: Any) -> None:
+    """What the docs' pictures would show differently at each run, drawn the same at every run:
+    each game's secret seed (its draw, every die and every bot's order follow from it) and each
+    token and public id (the links), from two generators so that one more token never moves a seed.
+    The server's clock is fixed apart (:func:`picture_server`), and the browser's (:func:`picture_context`)."""
+    from sevens.store import games
+    from sevens.store import secrets as store_secrets
+
+    seeds, tokens = Seeded("sevens seeds"), Seeded("sevens tokens")
+    monkeypatch.setattr(games, "secrets", seeds)
+    monkeypatch.setattr(store_secrets, "secrets", tokens)
+    monkeypatch.setattr(sys.modules[__name__], "PICTURED", [seeds, tokens])
+
+
+def picture_server(tmp_path: Path, monkeypatch: Any) -> Iterator[str]:
+    """:func:`serve` for a test that pictures pages for the docs: its draws fixed
+    (:func:`fixed_for_pictures`), its clock standing at PICTURE_TIME, its links at PICTURE_ADDRESS
+    (:func:`local` turns one back into the test server's)."""
+    fixed_for_pictures(monkeypatch)
+    yield from serve(tmp_path, clock=lambda: PICTURE_TIME, base_url=PICTURE_ADDRESS)
+
+
+def local(link: str, server: str) -> str:
+    """A link the picture server shows (at PICTURE_ADDRESS), to open on the test server."""
+    return server + link.removeprefix(PICTURE_ADDRESS)
+
+
+def picture_context(chromium, **options: Any):  # type: ignore[no-untyped-def]
+    """A browser context for the docs' pictures: times shown in UTC in American English, as on a
+    machine anywhere, and the page's clock standing at PICTURE_TIME as the server's does."""
+    context = chromium.new_context(timezone_id="UTC", locale="en-US", **options)
+    context.clock.set_fixed_time(PICTURE_TIME)
+    return context
+
+
+class Pictured:
+    """``chromium`` whose every new context is a :func:`picture_context`, for helpers that make
+    their own (:func:`join_by_invites`)."""
+
+    def __init__(self, chromium: Any) -> None:
+        self._chromium = chromium
+
+    def new_context(self, **options: Any) -> Any:
+        return picture_context(self._chromium, **options)
+
+
+def varying_shown(text: str, server: str) -> list[str]:
+    """What in a picture's text would differ at the next run: the test server's address (its port),
+    today's date, and a token (32 characters of base64url) or a seed (64 hex digits, or its
+    commitment) that the pictures' seeded draws did not give."""
+    from sevens.rules.fairdice import seed_commitment
+
+    found = [f"the test server's address {server}"] if server.split("//")[-1] in text or "127.0.0.1" in text else []
+    today = datetime.now(UTC)
+    for day in (f"{today:%Y-%m-%d}", f"{today:%b} {today.day}, {today.year}", f"{today.day} {today:%b} {today.year}"):
+        if day in text:
+            found.append(f"today's date {day}")
+    drawn = {d for seeded in PICTURED for d in seeded.drawn}
+    drawn |= {seed_commitment(d) for d in drawn if len(d) == 64}
+    for token in re.findall(r"(?<![\w-])[\w-]{32}(?![\w-])|(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])", text):
+        if token not in drawn:
+            found.append(f"a token or seed drawn at random: {token}")
+    return found
+
+
+def shot(page, name: str, *, part: str = "", full_page: bool = False) -> None:  # type: ignore[no-untyped-def]
+    """docs/screenshots/<name>.png: the page (the whole of it if ``full_page``), or the element
+    ``part`` selects. The picture must come out the same at every run, so that one is committed
+    only when the page changed: its text must show nothing that varies (:func:`varying_shown`)."""
+    shown = page.locator(part) if part else page.locator("body")
+    server = "{0.scheme}://{0.netloc}".format(urllib.parse.urlsplit(page.url))
+    varying = varying_shown(shown.inner_text(), server)
+    assert not varying, f"{name}.png would differ at each run: it shows " + "; ".join(varying)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    if part:
+        shown.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    else:
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 def create_game(chromium, server: str, name: str, *, viewport: dict[str, int], arrangement: str = "", hours: str = "", accept_all: bool = True) -> tuple[Any, str, list[str]]:  # type: ignore[no-untyped-def]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from _pytest.runner import runtestprotocol
 
-from browser.browser_helpers import CHROMIUM, Watchdog, launch_chromium, serve
+from browser.browser_helpers import CHROMIUM, Watchdog, launch_chromium, picture_server, serve
 
 BROWSER_TEST_SECONDS = 300.0
 """How long one browser test may take before its Chromium is taken to have hung: the slowest takes
@@ -75,6 +75,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     yield from serve(tmp_path)
+
+
+@pytest.fixture(name="picture_server")
+def picture_server_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The server of a test that writes docs/screenshots: the same game, links and times at
+    every run (browser_helpers.picture_server)."""
+    yield from picture_server(tmp_path, monkeypatch)
 
 
 @pytest.fixture

@@ -9,12 +9,19 @@ from __future__ import annotations
 import json
 import re
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from browser.browser_helpers import on_screen, serve, shot, start_with_one_seat, visit
+from browser.browser_helpers import (
+    PICTURE_TIME,
+    on_screen,
+    picture_context,
+    serve,
+    shot,
+    start_with_one_seat,
+    visit,
+)
 from browser.test_browser_a11y import axe_problems
 
 TV = {"width": 1920, "height": 1080}
@@ -446,7 +453,7 @@ def test_the_big_screen_in_forced_colours_and_with_the_browsers_text_doubled(
 
 SHOT_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn", "Gus", "Hal"]
 SHOT_SEED = "5e7e45" * 10 + "5e7e"  # 64 hex digits: the game's secret seed, fixed for the picture
-SHOT_TIME = datetime(2026, 10, 15, 19, 30, tzinfo=UTC)  # a Thursday evening in the club
+SHOT_TIME = PICTURE_TIME  # a Thursday evening in the club, the browser's too (picture_context)
 
 
 def test_the_big_screen_on_a_club_television_in_the_knockouts_is_pictured(
@@ -490,8 +497,7 @@ def test_the_big_screen_on_a_club_television_in_the_knockouts_is_pictured(
                         break
                     time.sleep(0.2)
                 if turn == 2:  # docs/web.md's picture of the groups: the last group turn open
-                    page = chromium.new_context(viewport=SMALL_TV).new_page()
-                    page.clock.set_fixed_time(SHOT_TIME)
+                    page = picture_context(chromium, viewport=SMALL_TV).new_page()
                     visit(page, f"{server}/games/{game}?screen=1")
                     expect(page.locator("#fixtures h2")).to_have_text("This turn's matches (group)")
                     expect(page.locator(".group-table")).to_have_count(4)
@@ -499,8 +505,7 @@ def test_the_big_screen_on_a_club_television_in_the_knockouts_is_pictured(
                     shot(page, "big-screen-groups")
                     page.context.close()
             assert api.get(f"/api/v1/games/{game}").json()["turn"] == 4
-        page = chromium.new_context(viewport=SMALL_TV).new_page()
-        page.clock.set_fixed_time(SHOT_TIME)
+        page = picture_context(chromium, viewport=SMALL_TV).new_page()
         visit(page, f"{server}/games/{game}?screen=1")
         expect(page.locator("#fixtures h2")).to_have_text("This turn's matches (quarter-final)")
         expect(page.locator(".big-bracket .round li").first).to_be_visible()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import SCREENSHOTS, visit
+from browser.browser_helpers import PICTURE_TIME, picture_context, shot, visit
 
 LONG_NAME = "The very long annual invitational sevens tournament of the Northern Hemisphere XI"[:80]
 
@@ -23,7 +23,8 @@ def _list_games(tmp_path: Path) -> None:
     from web.web_helpers import every_seat_taken, host_game, post_form
 
     url = f"sqlite:///{tmp_path / 'browser.sqlite3'}"
-    app = create_app(Settings(database_url=url, scheduler=False, migrate=False, games_per_hour=0))
+    # the picture's clock: the list says when a game was ended
+    app = create_app(Settings(database_url=url, scheduler=False, migrate=False, games_per_hour=0), clock=lambda: PICTURE_TIME)
     running = host_game(app, name=LONG_NAME)
     running.join("p1", "Ann")
     running.start()
@@ -58,15 +59,15 @@ def _has_bullet(png: bytes) -> bool:
 
 
 @pytest.mark.parametrize("width", [1280, 390, 320])
-def test_each_game_on_the_front_page_has_its_bullet_beside_its_name(server: str, chromium: Any, tmp_path: Path, width: int) -> None:
+def test_each_game_on_the_front_page_has_its_bullet_beside_its_name(picture_server: str, chromium: Any, tmp_path: Path, width: int) -> None:
     """On a phone each game's link is a 44-pixel box to tap, and was one inline: a name that
     wrapped put its line's bullet beside the name's last line (an 80-letter name's bullet at 390
     pixels sat a line below its first, at 320 beside the line under it), so a long name read as
     the end of the game above. The bullet is now beside the first line of every game's name, and
     nothing is wider than the screen."""
     _list_games(tmp_path)
-    page = chromium.new_context(viewport={"width": width, "height": 800}).new_page()
-    visit(page, server + "/")
+    page = picture_context(chromium, viewport={"width": width, "height": 800}).new_page()
+    visit(page, picture_server + "/")
     lines = page.evaluate(FIRST_LINES)
     assert [line["text"].split(" (")[0] for line in lines] == [LONG_NAME, "Saturday sevens in the park", "Played cup", "Ended early cup"]
     assert "(finished, champion " in lines[2]["text"] and "(ended by the organiser on " in lines[3]["text"]
@@ -80,8 +81,7 @@ def test_each_game_on_the_front_page_has_its_bullet_beside_its_name(server: str,
         # The docs' picture of the front page (docs/web.md): the form, then the public games.
         page.set_viewport_size({"width": 1000, "height": 760})
         page.evaluate("window.scrollTo(0, 0)")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "home.png"), full_page=True)
+        shot(page, "home", full_page=True)
 
 
 @pytest.mark.parametrize("width", [1280, 390, 320])

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from browser.browser_helpers import (
-    SCREENSHOTS,
+    Pictured,
     create_game,
     join_by_invites,
+    local,
     on_screen,
+    picture_context,
     shot,
     start_with_one_seat,
     visit,
@@ -41,13 +43,15 @@ def _cancelled_question(page: Any, button: str) -> str:
     return asked[0]
 
 
-def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Path) -> None:
-    """Organiser and four players play a whole 8-team game through the pages to a champion (R6, R12)."""
+def test_whole_8_team_game_in_chromium(picture_server: str, chromium: Any, tmp_path: Path) -> None:
+    """Organiser and four players play a whole 8-team game through the pages to a champion (R6, R12).
+    Its pictures are the same at every run (browser_helpers.picture_server)."""
     from playwright.sync_api import expect
 
+    server = picture_server
     started = time.monotonic()
     viewport = {"width": 1000, "height": 760}
-    organiser = chromium.new_context(viewport=viewport, accept_downloads=True).new_page()
+    organiser = picture_context(chromium, viewport=viewport, accept_downloads=True).new_page()
     organiser.on("dialog", lambda dialog: dialog.accept())  # "Resolve turn N now?"
     organiser.set_default_timeout(15000)
 
@@ -62,7 +66,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     organiser.click("#create-game button[type=submit]")
     expect(organiser.locator("#organiser-link")).to_be_visible()
     expect(organiser.locator("#solo")).to_contain_text("played by the bot field-reader@1 (R13)")
-    invites = organiser.locator("code.invite").all_inner_texts()
+    invites = [local(link, server) for link in organiser.locator("code.invite").all_inner_texts()]
     assert len(invites) == 4
     shot(organiser, "created")
     organiser.click("#to-organise")
@@ -70,7 +74,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     base = organise_url.removesuffix("/organise")
 
     # Each player opens their invite in their own browser and picks a name.
-    players = join_by_invites(chromium, invites, viewport)
+    players = join_by_invites(Pictured(chromium), invites, viewport)
 
     visit(organiser, organise_url)
     organiser.click("#start button")
@@ -78,7 +82,7 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     organiser.evaluate("window.scrollTo(0, 0)")  # Start came back at its note: the picture is of the top
     shot(organiser, "organise")
     # A spectator keeps the public page open: it follows the game by itself.
-    spectator = chromium.new_context(viewport=viewport).new_page()
+    spectator = picture_context(chromium, viewport=viewport).new_page()
     visit(spectator, base)
     expect(spectator.locator("#turn")).to_contain_text("1 of 5")
 
@@ -187,13 +191,14 @@ def test_whole_8_team_game_in_chromium(server: str, chromium: Any, tmp_path: Pat
     assert not any(m["home_order"]["missed"] or m["away_order"]["missed"] for m in group)
 
 
-def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chromium: Any) -> None:
+def test_one_person_against_bots_of_their_choosing_in_chromium(picture_server: str, chromium: Any) -> None:
     """One person alone (R13): creates a 16-team game, takes a seat from the created page, starts it,
     picks the bots of the teams nobody plays (house teams, R12, and unclaimed seats) and plays their
     three teams to the end; no turn waits for a bot, and the finished game verifies."""
     from playwright.sync_api import expect
 
-    page = chromium.new_context(viewport={"width": 1000, "height": 900}).new_page()
+    server = picture_server
+    page = picture_context(chromium, viewport={"width": 1000, "height": 900}).new_page()
     page.set_default_timeout(15000)
     visit(page, server + "/")
     page.fill("input[name=name]", "Solo cup")
@@ -203,7 +208,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
     organise_url = server + str(page.locator("#to-organise").get_attribute("href"))
     expect(page).to_have_url(organise_url)  # a reload shows the organiser page, it creates no second game
     base = organise_url.removesuffix("/organise")
-    page.locator("a.take-seat").first.click()
+    visit(page, local(str(page.locator("a.take-seat").first.get_attribute("href")), server))
     page.fill("input[name=name]", "Me")
     page.click("#join button[type=submit]")
     expect(page.locator("#lobby")).to_contain_text("You organise this game")
@@ -222,7 +227,7 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(server: str, chro
         shown = f"{bot}@{weight}" if weight else bot
         expect(page.locator("#house-bots tbody tr").nth(index).locator(".house-bot")).to_have_text(shown)
     expect(page.locator("ol.events")).to_contain_text("chose a bot for a team nobody plays")
-    page.locator("#house-bots-section").screenshot(path=str(SCREENSHOTS / "organise-house-bots.png"))
+    shot(page, "organise-house-bots", part="#house-bots-section")
 
     # Resolving now asks first; "Cancel" sends nothing.
     asked = _cancelled_question(page, "#resolve button")

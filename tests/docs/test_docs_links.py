@@ -118,7 +118,7 @@ def test_every_screenshot_is_written_by_a_browser_test(picture: Path) -> None:
     written = set()
     for test in (ROOT / "tests" / "browser").glob("*.py"):
         text = test.read_text(encoding="utf-8")
-        written |= set(re.findall(r"""shot\(\w+, ["']([\w-]+)["']\)""", text))
+        written |= set(re.findall(r"""shot\(\w+, ["']([\w-]+)["'][,)]""", text))
         written |= {Path(name).stem for name in re.findall(r"""SCREENSHOTS / ["']([\w.-]+)["']""", text)}
     assert picture.stem in written, f"docs/screenshots/{picture.name} is written by no test in tests/browser"
 
