@@ -88,8 +88,10 @@ def test_resolve_pressed_in_two_organiser_tabs_resolves_the_turn_once(
 def _answered_only_about(answer: httpx.Response, team: str) -> None:
     """R13: an order's answer, accepted or refused, says nothing of any other team's order."""
     if answer.status_code == 200:
-        assert set(answer.json()) == {"game", "turn", "team", "force", "flair", "ready", "resolved"}, answer.json()
+        assert set(answer.json()) == {"game", "turn", "team", "force", "flair", "ready", "resolved", "held_up"}, \
+            answer.json()
         assert answer.json()["team"] == team
+        assert answer.json()["held_up"] is None  # no order the rules refuse here: nothing said of another's
     else:
         assert set(answer.json()) == {"detail"}, answer.json()
 
