@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import re
 import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -195,28 +196,10 @@ def test_two_last_orders_racing_resolve_the_turn_once(app: FastAPI, monkeypatch:
     for team in ben:
         assert game.order("p2", team, 5, 6, action="ready").status_code == 303
     assert game.order("p1", ann[0], 9, 9, action="ready").status_code == 303
-    real = store.autopilot_orders
-    answers: list[int] = []
-
-    def bens_again() -> None:
-        answers.append(game.order("p2", ben[0], 5, 6, action="ready", turn=1).status_code)
-
-    def racing(*args: Any, **kwargs: Any) -> Any:
-        if not answers:
-            answers.append(0)
-            # Another worker: on the old path it waited for the lock Ann's request held.
-            other = threading.Thread(target=bens_again)
-            other.start()
-            other.join(timeout=15)  # far more than it needs; on the old path it waited for the lock
-            answers.append(int(other.is_alive()))
-            threads.append(other)
-        return real(*args, **kwargs)
-
-    threads: list[threading.Thread] = []
-    monkeypatch.setattr(store, "autopilot_orders", racing)
-    assert game.order("p1", ann[1], 8, 3, action="ready").status_code == 303
-    for thread in threads:
-        thread.join()
+    # Ben's, from another worker: on the old path it waited for the lock Ann's request held.
+    bens_again = lambda: game.order("p2", ben[0], 5, 6, action="ready", turn=1).status_code  # noqa: E731
+    with _as_the_bots_first_think(monkeypatch, bens_again) as answers:
+        assert game.order("p1", ann[1], 8, 3, action="ready").status_code == 303
     assert answers[:3] == [0, 303, 0], f"Ben's order waited for Ann's request to resolve the turn: {answers}"
     assert game.turn() == 2
     with session_scope(app.state.sessionmaker) as session:
@@ -225,6 +208,32 @@ def test_two_last_orders_racing_resolve_the_turn_once(app: FastAPI, monkeypatch:
     assert resolved == ["turn 1 (all-ready)"]
     played = _orders_of_turn_1(game.organiser.get(f"{game.base}/record.json").json())
     assert [(played[t]["force"], played[t]["flair"]) for t in ann + ben] == [(9, 9), (8, 3), (5, 6), (5, 6)]
+
+
+@contextlib.contextmanager
+def _as_the_bots_first_think(monkeypatch: pytest.MonkeyPatch, act: Callable[[], int]) -> Iterator[list[int]]:
+    """``act`` (a request, answering its status) sent from a thread of its own, as another worker
+    would, when the bots are first asked for orders in the block, and given 15 s, far more than it
+    needs: on the old path it waited for the lock the block's request held. The list yielded reads
+    ``[0, act's status, 1 if it was still waiting else 0]`` once the block has ended."""
+    answers: list[int] = []
+    threads: list[threading.Thread] = []
+    real = store.autopilot_orders
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if not answers:
+            answers.append(0)
+            other = threading.Thread(target=lambda: answers.append(act()))
+            other.start()
+            other.join(timeout=15)
+            answers.append(int(other.is_alive()))
+            threads.append(other)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "autopilot_orders", meanwhile)
+    yield answers
+    for thread in threads:
+        thread.join()
 
 
 def _watch_the_bots(app: FastAPI, monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -357,26 +366,8 @@ def test_the_organiser_can_act_on_the_game_while_the_bots_play_the_seat_handed_t
     game = host_game(app, arrangement="4-8-2", hours="0")
     game.join("p1", "Ann")
     game.start()
-    answers: list[int] = []
-    real = store.autopilot_orders
-
-    def new_link() -> None:
-        answers.append(post_form(game.organiser, f"{game.base}/seats/p2/invite").status_code)
-
-    def meanwhile(*args: Any, **kwargs: Any) -> Any:
-        if not answers:
-            answers.append(0)
-            other = threading.Thread(target=new_link)
-            other.start()
-            other.join(timeout=15)  # far more than it needs; on the old path it waited for the lock
-            answers.append(int(other.is_alive()))
-            threads.append(other)
-        return real(*args, **kwargs)
-
-    threads: list[threading.Thread] = []
-    monkeypatch.setattr(store, "autopilot_orders", meanwhile)
-    assert post_form(game.organiser, f"{game.base}/seats/p1/release").status_code == 303
-    for thread in threads:
-        thread.join()
+    new_link = lambda: post_form(game.organiser, f"{game.base}/seats/p2/invite").status_code  # noqa: E731
+    with _as_the_bots_first_think(monkeypatch, new_link) as answers:
+        assert post_form(game.organiser, f"{game.base}/seats/p1/release").status_code == 303
     assert answers[:3] == [0, 200, 0], f"the organiser's act waited for the bots: {answers}"
     assert _status_of(app, game.public_id)[0] == GameStatus.FINISHED
