@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
+from sevens.cli.play import _fixtures_table
 from sevens.cli.render import team_story
 from sevens.rules import Order, seed_commitment
 from sevens.tournament import Player, PlayerId, TurnOrder, draw_game, new_game, resolve_turn
@@ -272,3 +274,25 @@ def test_m_shows_the_next_person_no_order_typed_before_them_this_turn() -> None:
     assert bob.count("Turn 2, group: v ") == 4 and bob.count("Turn 1, group: v ") == 4, bob
     assert "13+6" not in bob and "13 FORCE" not in bob, bob
     assert "13+6" in out[out.index("t2-m1 group"):]  # resolved, Ann's order is public
+
+
+def test_a_quarter_final_turn_is_listed_in_the_order_of_its_bracket(tmp_path: Path) -> None:
+    """R11 pairs the winners of quarter-finals 1 and 3, so the bracket draws them 1, 3, 2, 4; the
+    turn's matches and its match reports went 1, 2, 3, 4, and the second and third swapped places
+    between a list and the bracket under it. Both follow the bracket now, as the web's pages do."""
+    out, record = _auto_game(tmp_path, "bracket", columns=200, players=16)
+    turn = next(t for t in record["turns"] if t["stage"] == "quarter-final")  # type: ignore[attr-defined]
+    reports = re.findall(rf"\b(t{turn['number']}-m\d) quarter-final:", " ".join(out.split()))
+    assert reports == [f"t{turn['number']}-m{n}" for n in (1, 3, 2, 4)], reports
+    # The open turn's table, as the order prompt shows it, of a game at its quarter-finals.
+    people = [Player(PlayerId(f"p{i}"), f"Player {i}") for i in range(1, 17)]
+    seed = "5e" * 32
+    game = new_game(draw_game(people, default_format(16), seed_sha256=seed_commitment(seed), draw_seed=1))
+    while game.stage is None or not game.stage.knockout:
+        game = resolve_turn(game, {t: TurnOrder(t, Order(0, 3)) for t in game.teams_in_play()}, seed)
+    console = Console(width=120, record=True)
+    console.print(_fixtures_table(game))
+    shown = console.export_text()
+    assert re.findall(r"\bt\d+-m(\d)\b", shown) == ["1", "3", "2", "4"], shown
+    homes = [game.setup.team(f.home).name for f in game.fixtures()]
+    assert [shown.index(homes[i]) for i in (0, 2, 1, 3)] == sorted(shown.index(h) for h in homes), shown
