@@ -718,7 +718,7 @@ def test_a_link_shown_once_is_copied_by_keyboard(server: str, chromium: Any) -> 
     assert page.evaluate("navigator.clipboard.readText()") == page.locator("#organiser-link").inner_text()
 
     visit(page, server + str(page.locator("#to-organise").get_attribute("href")))
-    page.get_by_role("button", name="New invite link for seat p2").click()
+    page.get_by_role("button", name="New invite link for seat 2", exact=True).click()
     link = page.locator("#invite-link").inner_text()
     tab_to(page, "#copy-invite-link", unseen)
     page.keyboard.press("Enter")

@@ -22,15 +22,15 @@ def test_hand_a_seat_to_the_bots_asks_first(server: str, chromium: Any) -> None:
     row = page.locator("#seat-p2")
     asked: list[str] = []
     page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
-    row.get_by_role("button", name="Hand to the bots: seat p2").click()
+    row.get_by_role("button", name="Hand to the bots: seat 2", exact=True).click()
     expect(row).to_contain_text("yes")
     # The name between isolates, as in a title: the question is plain text, where no <bdi> can go.
-    assert len(asked) == 1 and asked[0].startswith("Hand seat p2 (\u2068Player 2\u2069) to the bots?"), asked
+    assert len(asked) == 1 and asked[0].startswith("Hand seat 2 (\u2068Player 2\u2069) to the bots?"), asked
     expect(row).not_to_contain_text("handed to the bots")
 
     page.once("dialog", lambda dialog: dialog.accept())
-    row.get_by_role("button", name="Hand to the bots: seat p2").click()
-    expect(page.locator("#release-done")).to_contain_text("Done: seat p2 is played by the bots")
+    row.get_by_role("button", name="Hand to the bots: seat 2", exact=True).click()
+    expect(page.locator("#release-done")).to_contain_text("Done: seat 2 is played by the bots")
     expect(page.locator("#seat-p2")).to_contain_text("no: handed to the bots")
     expect(page.locator("#house-bots")).to_contain_text("Player 2, handed to the bots")
     response = players[1].reload()

@@ -39,7 +39,7 @@ def test_a_tab_showing_links_says_when_another_tab_retires_them(server: str, chr
 
     second = _tab(context)
     visit(second, organise)
-    second.click("button[aria-label='New invite link for seat p3']")
+    second.click("button[aria-label='New invite link for seat 3']")
     expect(second.locator("#invite-link")).to_be_visible()
     first.bring_to_front()
     seat3 = first.locator("#invites li[data-player=p3]")
@@ -57,11 +57,11 @@ def test_a_tab_showing_links_says_when_another_tab_retires_them(server: str, chr
 
     # A new invite shown in one tab, replaced from another.
     visit(second, organise)
-    second.click("button[aria-label='New invite link for seat p2']")
+    second.click("button[aria-label='New invite link for seat 2']")
     shown = second.locator("#invite-link").inner_text()
     third = _tab(context)
     visit(third, organise)
-    third.click("button[aria-label='New invite link for seat p2']")
+    third.click("button[aria-label='New invite link for seat 2']")
     assert third.locator("#invite-link").inner_text() != shown
     second.bring_to_front()
     expect(second.locator("#invite-link + .retired-note")).to_contain_text("This link no longer works", timeout=POLLED)
@@ -116,7 +116,7 @@ def test_an_invite_shown_to_an_organiser_who_lost_the_game_is_not_called_dead(se
     a.click("#new-organiser-link button")
     link = a.locator("#organiser-link").inner_text()
     visit(a, organise)
-    a.click("button[aria-label='New invite link for seat p3']")
+    a.click("button[aria-label='New invite link for seat 3']")
     invite = a.locator("#invite-link").inner_text()
     b = _organises_and_makes_a_newer_link(chromium, link)
     a.bring_to_front()

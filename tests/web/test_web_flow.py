@@ -337,12 +337,12 @@ def test_new_invite_replaces_old(app: FastAPI) -> None:
     hosted.join("p2", "Mallory")
     assert "Player 2" in hosted.players["p2"].get(f"{hosted.base}/play").text
     organise = hosted.organiser.get(f"{hosted.base}/organise").text
-    assert "made a new invite link · p2: the old link stops working" in log_shown(organise)
+    assert "made a new invite link · seat 2: the old link stops working" in log_shown(organise)
     assert post_form(hosted.organiser, f"{hosted.base}/end").status_code == 303
     assert "New invite link" not in hosted.organiser.get(f"{hosted.base}/organise").text
     over = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"})
     assert over.status_code == 409
-    assert "Seat p2 was not signed out and no new link was made: the game was ended early" in over.text
+    assert "Seat 2 was not signed out and no new link was made: the game was ended early" in over.text
 
 
 def test_a_taken_seat_gets_a_second_link_only_from_its_player(hosted: Hosted) -> None:
@@ -352,7 +352,7 @@ def test_a_taken_seat_gets_a_second_link_only_from_its_player(hosted: Hosted) ->
     team = hosted.my_teams("p2")[0]
     assert hosted.order("p2", team, 17, 33).status_code == 303
     page = hosted.organiser.get(f"{hosted.base}/organise").text
-    assert 'aria-label="New invite link for seat p2"' not in page  # only "Sign out and new link"
+    assert 'aria-label="New invite link for seat 2"' not in page  # only "Sign out and new link"
     plain = post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite")
     assert plain.status_code == 409 and "Sign out and new link" in html.unescape(plain.text)
     assert "Your order: 17 FORCE + 33 FLAIR" in hosted.players["p2"].get(f"{hosted.base}/play").text
@@ -412,7 +412,7 @@ def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None
     assert bot.get(f"/api/v1/games/{hosted.public_id}/orders", headers=token).status_code == 403
     team = hosted.my_teams("p1")[0]  # other seats keep playing
     assert hosted.order("p1", team, 5, 3).status_code == 303
-    assert "organiser · signed a seat out · p2: " in log_shown(hosted.organiser.get(f"{hosted.base}/organise").text)
+    assert "organiser · signed a seat out · seat 2: " in log_shown(hosted.organiser.get(f"{hosted.base}/organise").text)
     link = re.search(r'id="invite-link">([^<]+)<', response.text)
     assert link
     hosted.invites["p2"] = link.group(1)

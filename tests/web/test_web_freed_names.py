@@ -50,10 +50,10 @@ def test_a_name_freed_in_the_lobby_leaves_the_event_log(app: FastAPI) -> None:
     assert "Newcomer Nell" in seen and "Stayer Sam" in seen
     # What happened to each seat is still there, said of its former player.
     page = log_shown(game.organiser.get(f"{game.base}/organise").text)
-    assert "former player of p2 · left their seat · p2 (former player): its player signed out" in page
-    assert "former player of p2 · made a new invite link · p2: its player asked for a link for another device" in page
-    assert "organiser · handed a seat to the bots · p2 (former player): 0 browser(s) or token(s) lost it" in page
-    assert "former player of p3 · left their seat · p3 (former player)" in page
+    assert "former player of seat 2 · left their seat · seat 2 (former player): its player signed out" in page
+    assert "former player of seat 2 · made a new invite link · seat 2: its player asked for a link for another device" in page
+    assert "organiser · handed a seat to the bots · seat 2 (former player): 0 browser(s) or token(s) lost it" in page
+    assert "former player of seat 3 · left their seat · seat 3 (former player)" in page
     assert stayer.get(f"{game.base}/play").status_code == 200
     assert new_client(app).get(game.base).status_code == 200
 
@@ -72,7 +72,7 @@ def test_removing_a_players_name_leaves_the_servers_and_organisers_own_events_al
     page = log_shown(game.organiser.get(f"{game.base}/organise").text)
     assert "server · the game is over · champion" in page and "Player 3 · the game is over" not in page
     assert "organiser · started the game" in page and "Player 2 · started" not in page
-    assert "organiser · removed a player's name · p2" in page and "organiser · removed a player's name · p3" in page
+    assert "organiser · removed a player's name · seat 2" in page and "organiser · removed a player's name · seat 3" in page
 
 
 def test_a_bot_tokens_name_goes_when_the_organiser_signs_its_seat_out_and_it_is_taken_again(app: FastAPI) -> None:
@@ -105,7 +105,7 @@ def test_a_second_device_taken_under_a_new_name_renames_the_player_in_the_log(ap
     game.join("p3", "Sammy")
     assert first.get(f"{game.base}/play").status_code == 200
     page = game.organiser.get(f"{game.base}/organise").text
-    assert "Sammy · made a new invite link · p3: its player asked for a link for another device" in log_shown(page)
+    assert "Sammy · made a new invite link · seat 3: its player asked for a link for another device" in log_shown(page)
     assert "former player" not in page and "Sam " not in page
 
 
@@ -133,7 +133,7 @@ def test_a_bot_token_that_takes_its_seat_back_gets_its_name_back(app: FastAPI) -
     assert bot.post(f"/api/v1/games/{game.public_id}/start", headers=auth).status_code == 200
     page = unset(game.organiser.get(f"{game.base}/organise").text)
     assert "organiser (api: Bot Bea) · started the game" in log_shown(page), page
-    assert "former player of p3" not in page
+    assert "former player of p3" not in page and "former player of seat 3" not in page
 
 
 def test_a_bot_token_that_takes_another_seat_is_labelled_with_its_name(app: FastAPI) -> None:

@@ -11,7 +11,8 @@ from web.web_helpers import event_log, host_game, new_client, post_form
 
 
 def _seat_row(page: str, player_id: str) -> str:
-    row = re.search(rf'<tr role="row"[^>]*><td role="cell">{player_id}</td>.*?</tr>', page, re.S)
+    # Found by the row's id, which keeps the seat's; its first cell says "Seat 2" to people.
+    row = re.search(rf'<tr role="row" id="seat-{player_id}"><td role="cell">Seat {player_id[1:]}</td>.*?</tr>', page, re.S)
     assert row is not None, page
     return row.group(0)
 
@@ -155,7 +156,7 @@ def test_the_seats_say_what_a_new_invite_link_does_before_it_is_pressed(app: Fas
     said = re.sub(r"<[^>]+>", "", hint.group(1))
     assert "shown once" in said and "the seat's old link stops working at once" in said and "not to see a link again" in said
     assert page.index('id="seats-hint"') < page.index("New invite link</button>")
-    buttons = re.findall(r'<button [^>]*aria-label="New invite link for seat p\d+"[^>]*>', page)
+    buttons = re.findall(r'<button [^>]*aria-label="New invite link for seat \d+"[^>]*>', page)
     assert len(buttons) == 3 and all('aria-describedby="seats-hint"' in b for b in buttons), buttons
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     assert 'id="seats-hint"' not in game.organiser.get(f"{game.base}/organise").text  # no link to make once it is over

@@ -362,8 +362,8 @@ def test_the_organiser_removes_a_players_name_from_a_game_over(app: FastAPI) -> 
     assert [p["name"] for p in record["players"]][:2] == ["Player 1", "Player 2"]
     verify_record(record)
     page = unset(game.organiser.get(f"{game.base}/organise").text)
-    assert "left their seat · p1 (Player 1): its player signed out" in log_shown(page)
-    assert "removed a player's name · p2" in log_shown(page)
+    assert "left their seat · seat 1 (Player 1): its player signed out" in log_shown(page)
+    assert "removed a player's name · seat 2" in log_shown(page)
     assert "/remove-name" not in page
     assert client.get("/api/v1/me", headers=_bearer(bob["token"])).json()["label"] == "Player 2"
 

@@ -110,13 +110,13 @@ def test_extend_after_the_game_was_ended(hosted: Hosted) -> None:
 def test_new_invite_for_a_seat_taken_since_the_page_was_loaded(app: FastAPI) -> None:
     game = host_game(app)
     loaded = game.organiser.get(f"{game.base}/organise").text
-    assert 'aria-label="New invite link for seat p2"' in loaded  # nobody plays it yet
+    assert 'aria-label="New invite link for seat 2"' in loaded  # nobody plays it yet
     player = game.join("p2", "Ann")
     answer = post_form(game.organiser, f"{game.base}/seats/p2/invite")
     note = _organise_back(answer, game, 409)
-    assert note.startswith("No new link was made for seat p2: its player has taken the seat since this page was loaded")
+    assert note.startswith("No new link was made for seat 2: its player has taken the seat since this page was loaded")
     assert note.endswith("use 'Sign out and new link' in its row.")
-    assert 'aria-label="Sign out and new link for seat p2"' in answer.text  # that button is there now
+    assert 'aria-label="Sign out and new link for seat 2"' in answer.text  # that button is there now
     assert player.get(f"{game.base}/play").status_code == 200  # Ann still plays it
     assert "/join/" not in answer.text  # no link was shown
 
@@ -127,7 +127,7 @@ def test_sign_out_of_a_seat_after_the_game_ended(app: FastAPI) -> None:
     assert post_form(game.organiser, f"{game.base}/end").status_code == 303
     answer = post_form(game.organiser, f"{game.base}/seats/p2/invite", {"sign_out": "yes"})
     note = _organise_back(answer, game, 409)
-    assert note == "Seat p2 was not signed out and no new link was made: the game was ended early, so there is nothing left to do."
+    assert note == "Seat 2 was not signed out and no new link was made: the game was ended early, so there is nothing left to do."
     assert game.players["p2"].get(f"{game.base}/play").status_code == 200
 
 

@@ -12,14 +12,15 @@ from typing import Any
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from sevens.store.models import OrderRow
+from sevens.store.models import OrderRow, TeamRow
 from web.web_helpers import host_game, log_shown, new_client, post_form, unset
 
 
 def _seat_row(page: str, player_id: str) -> str:
-    row = re.search(rf'<tr role="row"[^>]*><td role="cell">{player_id}</td>.*?</tr>', page, re.S)
+    # Found by the row's id, which keeps the seat's; its first cell says "Seat 2" to people.
+    row = re.search(rf'<tr role="row" id="seat-{player_id}"><td role="cell">Seat {player_id[1:]}</td>.*?</tr>', page, re.S)
     assert row is not None, page
     return row.group(0)
 
@@ -35,7 +36,7 @@ def test_the_organiser_page_hands_a_seat_to_the_bots(app: FastAPI) -> None:
     page = game.organiser.get(f"{game.base}/organise").text
     assert "Hand to the bots" not in _seat_row(page, "p3"), "nobody has taken p3: its bots play it already"
     form = re.search(r'<form [^>]*action="[^"]*/seats/p2/release"[^>]*>', _seat_row(page, "p2"))
-    assert form is not None and 'data-confirm="Hand seat p2 (\u2068Ben\u2069) to the bots?' in form.group(0)
+    assert form is not None and 'data-confirm="Hand seat 2 (\u2068Ben\u2069) to the bots?' in form.group(0)
     bens = game.my_teams("p2")
     assert game.order("p2", bens[0], 11, 9, action="save").status_code == 303
     for team in game.my_teams("p1"):
@@ -48,12 +49,12 @@ def test_the_organiser_page_hands_a_seat_to_the_bots(app: FastAPI) -> None:
     page = unset(game.organiser.get(released.headers["location"]).text)
     row = _seat_row(page, "p2")
     assert "Ben" in row and "no: handed to the bots" in row and 'id="release-done"' in row
-    assert "Hand to the bots" not in row and "New invite link for seat p2" in row
+    assert "Hand to the bots" not in row and "New invite link for seat 2" in row
     assert game.turn() == 2, "the turn held up by Ben's seat alone is resolved"
     house = re.search(r'<table class="house-bots".*?</table>', page, re.S)
     assert house is not None and all(f'id="house-{team}"' in house.group(0) for team in bens)
     assert house.group(0).count("Ben, handed to the bots") == len(bens)
-    assert "organiser · handed a seat to the bots · p2 (Ben): 1 browser(s) or token(s) lost it" in log_shown(page)
+    assert "organiser · handed a seat to the bots · seat 2 (Ben): 1 browser(s) or token(s) lost it" in log_shown(page)
     assert ben.get(f"{game.base}/play").status_code == 403
     record = ann.get(f"/api/v1/games/{game.public_id}/record").json()
     (turn,) = record["turns"]
@@ -73,7 +74,7 @@ def test_a_refused_hand_over_says_why_on_the_organiser_page(app: FastAPI) -> Non
     assert post_form(game.organiser, f"{game.base}/seats/p1/release").status_code == 303
     again = post_form(game.organiser, f"{game.base}/seats/p1/release")
     assert again.status_code == 409
-    assert "Seat p1 was not handed to the bots: nobody has taken seat p1" in again.text
+    assert "Seat 1 was not handed to the bots: nobody has taken seat 1" in again.text
     assert post_form(new_client(app), f"{game.base}/seats/p1/release").status_code == 403
 
 
@@ -312,7 +313,8 @@ def test_the_event_log_says_when_a_seat_was_left(app: FastAPI) -> None:
     assert left() == [], "Ben still plays the seat on his phone"
     assert post_form(phone, "/signout").status_code == 303
     assert left() == [("Ben", "p2 (Ben): its player signed out of the browser; nobody plays the seat now")]
-    assert "p2 (Ben): its player signed out of the browser" in game.organiser.get(f"{game.base}/organise").text
+    # The API's log keeps the seat's id; the organiser page says its number.
+    assert "seat 2 (Ben): its player signed out of the browser" in game.organiser.get(f"{game.base}/organise").text
     token = {"Authorization": f"Bearer {bots['token']}"}
     assert game.organiser.delete("/api/v1/me", headers=token).status_code == 204
     assert left()[-1] == ("Cat", "p3 (Cat): its bot token was revoked; nobody plays the seat now")
@@ -375,10 +377,14 @@ def test_a_hand_over_whose_turn_another_saved_order_blocks_stands_and_says_so(ap
         db.commit()
     blocked = f"turn 1 cannot be resolved: the saved order of team '{first}' breaks R3"
     if through == "page":
+        with app.state.sessionmaker() as db:  # the page names the team, as it names every team
+            name = db.scalar(select(TeamRow.name).where(TeamRow.team_id == first))
+        assert name is not None and name != first
         answer = post_form(game.organiser, f"{game.base}/seats/p2/release")
         assert answer.status_code == 409
-        said = re.search(r"Seat p2 was handed to the bots, but [^<]*", html.unescape(unset(answer.text)))
-        assert said is not None and said.group(0).startswith(f"Seat p2 was handed to the bots, but {blocked}"), answer.text
+        said = re.search(r"Seat 2 was handed to the bots, but [^<]*", html.unescape(unset(answer.text)))
+        named = f"turn 1 cannot be resolved: the saved order of {name} breaks R3"
+        assert said is not None and said.group(0).startswith(f"Seat 2 was handed to the bots, but {named}"), answer.text
         said_text = said.group(0)
     else:
         client = new_client(app)

@@ -139,8 +139,8 @@ def test_an_organiser_act_past_the_limit_is_said_on_the_organiser_page(limited: 
     buttons = {
         "pause": "The deadline was not paused: too many organiser acts",
         "organiser-link": "No new organiser link was made: too many organiser acts",
-        "seats/p3/invite": "No new link was made for seat p3: too many organiser acts",
-        "seats/p1/release": "Seat p1 was not handed to the bots: too many organiser acts",
+        "seats/p3/invite": "No new link was made for seat 3: too many organiser acts",
+        "seats/p1/release": "Seat 1 was not handed to the bots: too many organiser acts",
     }
     for path, note in buttons.items():
         page = post_form(game.organiser, f"{game.base}/{path}")
@@ -148,7 +148,7 @@ def test_an_organiser_act_past_the_limit_is_said_on_the_organiser_page(limited: 
         assert page_notice(page.text).startswith(note), (path, page_notice(page.text))
     signed = post_form(game.organiser, f"{game.base}/seats/p1/invite", {"sign_out": "yes"})
     _refused(signed, "try again")
-    assert page_notice(signed.text).startswith("Seat p1 was not signed out and no new link was made: too many")
+    assert page_notice(signed.text).startswith("Seat 1 was not signed out and no new link was made: too many")
     assert _count(limited, EventRow) == events
 
 

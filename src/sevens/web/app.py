@@ -63,12 +63,15 @@ from sevens.web.strict import body_fields, in_words, methods_at, unknown_fields_
 from sevens.web.views import (
     bdi,
     duration,
+    event_actor_said,
     event_said,
     isolated,
     match_words,
     printable,
     qr_code,
     scores_said,
+    seat_said,
+    teams_named,
 )
 
 __all__ = ["create_app", "utc_now"]
@@ -405,6 +408,9 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.filters["match_words"] = match_words
     templates.env.globals["qr_code"] = qr_code
     templates.env.globals["event_said"] = event_said
+    templates.env.globals["event_actor_said"] = event_actor_said
+    templates.env.filters["seat_said"] = seat_said
+    templates.env.globals["teams_named"] = teams_named
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     templates.env.globals["scoring_sentence"] = scoring_sentence
     templates.env.globals["order_note"] = order_note

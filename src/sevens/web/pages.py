@@ -1144,8 +1144,9 @@ def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
     """What was not done when the organiser page's button ``act`` was refused, as a note begins.
 
     >>> _not_done("invite", seat="p2"), _not_done("organiser-link")
-    ('No new link was made for seat p2', 'No new organiser link was made')
+    ('No new link was made for seat 2', 'No new organiser link was made')
     """
+    said = views.seat_said(seat)  # by its number, as the page's Seat column names it
     return {
         "start": "The game was not started",
         "resolve": f"Turn {turn} was not resolved",
@@ -1154,10 +1155,10 @@ def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
         "extend": "The deadline was not moved",
         "deadline": "The deadline was not set",
         "end": "The game was not ended",
-        "invite": f"No new link was made for seat {seat}" if seat else "No new link was made",
-        "sign-out": f"Seat {seat} was not signed out and no new link was made" if seat else "No seat was signed out",
+        "invite": f"No new link was made for {said}" if seat else "No new link was made",
+        "sign-out": f"{said.capitalize()} was not signed out and no new link was made" if seat else "No seat was signed out",
         "house-bot": "The bot was not changed",
-        "release": f"Seat {seat} was not handed to the bots" if seat else "No seat was handed to the bots",
+        "release": f"{said.capitalize()} was not handed to the bots" if seat else "No seat was handed to the bots",
         "organiser-link": "No new organiser link was made",
         "remove-name": "No name was removed",
     }[act]
@@ -1201,7 +1202,7 @@ def _late_note(act: str, game: GameRow, exc: StoreError, *, turn: int = 0, seat:
             "organiser would let a second person see its orders. If the seat is played by the wrong person, "
             "or its player lost their browser, use 'Sign out and new link' in its row."
         )
-    reason = str(exc)
+    reason = views.seats_named(str(exc))  # the store's words keep ids, which the API gives
     return f"{what}: {reason[:1].lower()}{reason[1:]}. Nothing was changed. {_stands(game)}"
 
 
@@ -1218,6 +1219,13 @@ def _organiser_noted(
         request, db, game, _organiser_access(db, principal, game), clock, principal=principal, notice=note,
         status=exc.status,
     )
+
+
+def _blocked(db: SessionDep, game: GameRow, exc: UnplayableOrder) -> str:
+    """Why the turn cannot be resolved, the blocking team by its name, as pages name every team,
+    not by its id (the API and the server's log keep the id)."""
+    blocking = next((t.name for t in store.teams_of(db, game_id=game.id) if t.team_id == exc.team), exc.team)
+    return exc.naming(blocking)
 
 
 def _seat_named(db: SessionDep, game: GameRow, player_id: str) -> str:
@@ -1499,10 +1507,8 @@ def post_order(
             # Another saved order blocks the turn: this one is kept, which an error page alone
             # left unsaid ("Sorry: 409"), as if it had been refused; 200, as nothing was.
             db.rollback()
-            # The blocking team by its name, as the page names every team, not by its id.
-            blocking = next((t.name for t in store.teams_of(db, game_id=game.id) if t.team_id == exc.team), exc.team)
             return _play_noting(request, db, game, access, player_id, team, principal=principal, status=200,
-                                said=("Your order for", f"is saved and ready, but {exc.naming(blocking)}."))
+                                said=("Your order for", f"is saved and ready, but {_blocked(db, game, exc)}."))
         db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
@@ -1738,9 +1744,19 @@ def post_resolve(
     number = _int_field(turn, "the turn")
     assert number is not None
     db.commit()  # the checks' reads ended: the bots then play the turn without holding the connection
-    if not store.resolve_then_advance(
-        db, game_id=game.id, turn=number, reason="organiser", now=clock(), actor="organiser"
-    ):  # resolved already (the deadline, the last ready order, another tab), or the game is over
+    try:
+        resolved = store.resolve_then_advance(
+            db, game_id=game.id, turn=number, reason="organiser", now=clock(), actor="organiser"
+        )
+    except UnplayableOrder as blocked:
+        # The organiser page again, its note naming the blocking team as the page names teams (an
+        # error page said "team 'fiji'", its id); nothing of the turn was kept.
+        db.rollback()
+        why = _blocked(db, game, blocked)
+        access = _organiser_access(db, principal, game)
+        return _organise(request, db, game, access, clock, principal=principal,
+                         notice=f"{why[:1].upper()}{why[1:]}.", status=blocked.status)
+    if not resolved:  # resolved already (the deadline, the last ready order, another tab), or the game is over
         exc = Conflict("it is not the open turn")
         return _organiser_noted(request, db, principal, game, clock, "resolve", exc, turn=number)
     return _back_to_organise(db, game, then=f"?done=resolve&turn={number}#done")
@@ -2078,7 +2094,7 @@ def post_release_seat(
         store.advance(db, game_id=game.id, now=now)
     except UnplayableOrder as exc:  # another saved order blocks the turn: the hand-over stands
         db.rollback()
-        note = f"Seat {player_id} was handed to the bots, but {exc}."
+        note = f"{views.seat_said(player_id).capitalize()} was handed to the bots, but {_blocked(db, game, exc)}."
         access = _organiser_access(db, principal, game)
         return _organise(request, db, game, access, clock, principal=principal, notice=note, status=exc.status)
     return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")

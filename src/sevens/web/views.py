@@ -381,6 +381,67 @@ _HOUSE_BOT_DETAIL = re.compile(r"([\w-]+): (.+)")
 _CHAMPION_DETAIL = re.compile(r"champion ([\w-]+)")
 
 
+_SEAT_ID = re.compile(r"p(\d+)")
+_SEAT_FIRST = re.compile(r"p(\d+)\b")
+_TEAM_QUOTED = re.compile(r"team '([\w-]+)'")
+# The kinds of event whose detail begins with the seat's id ("p2: the old link stops working").
+_SEAT_KINDS = frozenset({"new invite", "seat signed out", "seat to bots", "seat left", "name removed"})
+
+
+def seat_said(player_id: str) -> str:
+    """A seat as a page names it to people, by its number ("seat 3"), as the sheet of invites does;
+    the API, the CSV files and the record keep its id ("p3"). Anything else is said as it is.
+
+    >>> seat_said("p3"), seat_said("house")
+    ('seat 3', 'house')
+    """
+    found = _SEAT_ID.fullmatch(player_id)
+    return f"seat {found.group(1)}" if found else player_id
+
+
+_SEAT_IN_WORDS = re.compile(r"\b([Ss]eat) p(\d+)\b")
+
+
+def seats_named(text: str) -> str:
+    """``text`` (a store's reason, shown on a page) with each seat its words name by id ("nobody
+    has taken seat p1") named by its number instead; a quoted id ("no seat 'p9x'") stays as typed.
+
+    >>> seats_named("nobody has taken seat p1; Seat p12 is free, no seat 'p9x'")
+    "nobody has taken seat 1; Seat 12 is free, no seat 'p9x'"
+    """
+    return _SEAT_IN_WORDS.sub(r"\1 \2", text)
+
+
+def teams_named(text: str, name: Callable[[str], str | None]) -> str:
+    """``text`` with each team its store's words quote by id ("the saved order of team 'fiji'")
+    called by its name instead, as pages name teams; an id ``name`` does not know stays as it is.
+
+    >>> teams_named("the saved order of team 'fiji' breaks R3", {"fiji": "Fiji"}.get)
+    'the saved order of Fiji breaks R3'
+    """
+    def said(found: re.Match[str]) -> str:
+        named = name(found.group(1))
+        return named if named and named != found.group(1) else found.group(0)
+
+    return _TEAM_QUOTED.sub(said, text)
+
+
+_FORMER_PLAYER = re.compile(r"^(former player of |organiser \(api: former player of )p(\d+)\b")
+
+
+def event_actor_said(actor: str) -> str:
+    """Who acted in an event, as the organiser page names them: the log keeps a freed seat's
+    former player as "former player of p3" (and a bot token so labelled as "organiser (api:
+    former player of p3)"), which a person reads as seat 3's. A name a player chose stays as it is.
+
+    >>> event_actor_said("former player of p3"), event_actor_said("organiser (api: former player of p3)")
+    ('former player of seat 3', 'organiser (api: former player of seat 3)')
+    >>> event_actor_said("p3")
+    'p3'
+    """
+    return _FORMER_PLAYER.sub(r"\1seat \2", actor, count=1)
+
+
 def event_said(
     kind: str, detail: str, name: Callable[[str], str | None]
 ) -> tuple[str, str, datetime | None]:
@@ -396,8 +457,17 @@ def event_said(
     (('chose a bot for a team nobody plays', 'Fiji: cautious', None), ('the game is over', 'champion Fiji', None))
     >>> event_said("extended", "+7200 s", names), event_said("a kind of later", "x", names)
     (('extended the deadline', '+2 h', None), ('a kind of later', 'x', None))
+    >>> event_said("new invite", "p2: the old link stops working", names)[1]
+    'seat 2: the old link stops working'
+    >>> event_said("not resolved", "turn 3: the saved order of team 'fiji' breaks R3", names)[1]
+    'turn 3: the saved order of Fiji breaks R3'
     """
     what = EVENT_KIND_WORDS.get(kind, kind)
+    # The stored detail keeps the ids (the API gives it as it is): named here, as the page reads.
+    if kind in _SEAT_KINDS:
+        detail = _SEAT_FIRST.sub(lambda m: seat_said(m.group(0)), detail, count=1) if detail.startswith("p") else detail
+    elif kind == "not resolved":
+        detail = teams_named(detail, name)
     resolved = _RESOLVED_DETAIL.fullmatch(detail) if kind == "resolved" else None
     if resolved:
         turn, because = resolved.groups()

@@ -1,0 +1,99 @@
+"""The organiser page names seats and teams as the rest of the app does, for people: "Seat 3", "Fiji"."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import timedelta
+
+from fastapi import FastAPI
+from sqlalchemy import select, update
+
+from sevens.store.models import OrderRow, TeamRow
+from sevens.web.scheduler import resolve_due
+from web.web_helpers import FakeClock, host_game, post_form, unset
+
+# What a person meets beside the page's words: what a screen reader says for a button, the
+# question a confirm box asks, a box's hint.
+_READ_ATTRIBUTES = re.compile(r'\b(?:aria-label|data-confirm|title|placeholder|alt)="([^"]*)"')
+
+
+def _read(page: str) -> str:
+    """Everything of a page a person reads or hears: its words, and its attributes said aloud."""
+    page = unset(page)
+    heard = " ".join(_READ_ATTRIBUTES.findall(page))
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page) + " " + heard).split())
+
+
+def _no_ids(said: str, team_ids: list[str], where: str) -> None:
+    seats = re.findall(r".{0,40}\bp\d+\b.{0,40}", said)
+    assert not seats, f"{where}: a seat's id where a person reads: {seats}"
+    teams = [t for t in team_ids if re.search(rf"(?<![\w-]){re.escape(t)}(?![\w-])", said)]
+    assert not teams, f"{where}: a team's id where a person reads: {teams} in {said}"
+
+
+def test_the_organiser_page_names_seats_by_number_and_teams_by_name(app: FastAPI, clock: FakeClock) -> None:
+    """The organiser page's Seat column said "p3", its buttons "New invite link for seat p2", its
+    notes "Done: seat p2 ..." and "Seat p2 was not handed to the bots", its event log "p2: the old
+    link stops working", and a turn a saved order blocked named that order's team by its id
+    ("team 'fiji'"), on its Resolve and in the deadline's note. Each now says what the sheet of
+    invites and the other pages say: "Seat 3", "seat 2", and the team's name."""
+    game = host_game(app)
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.join("p3", "Cy")
+    game.start()
+    with app.state.sessionmaker() as db:
+        teams = {row.team_id: row.name for row in db.execute(select(TeamRow.team_id, TeamRow.name))}
+    team_ids = sorted(teams)
+    assert all(teams[t] != t for t in team_ids)
+    me = game.organiser
+    organise = f"{game.base}/organise"
+    seen = [("the page as it opens", me.get(organise).text)]
+    first = seen[0][1]
+    assert re.search(r'<td role="cell">Seat 3</td>', first), first
+    assert 'aria-label="New invite link for seat 4"' in first and 'aria-label="Hand to the bots: seat 2"' in first
+    assert 'aria-label="Sign out and new link for seat 3"' in first
+    # A new link, a sign-out and a hand-over: the event log's lines, the notes of each.
+    assert post_form(me, f"{game.base}/seats/p4/invite").status_code == 200
+    assert post_form(me, f"{game.base}/seats/p3/invite", {"sign_out": "yes"}).status_code == 200
+    released = post_form(me, f"{game.base}/seats/p2/release")
+    assert released.status_code == 303, released.text
+    done = me.get(released.headers["location"]).text
+    assert "Done: seat 2 is played by the bots of its teams" in _read(done)
+    seen.append(("a seat handed to the bots", done))
+    again = post_form(me, f"{game.base}/seats/p2/release")  # a second tab's click
+    assert again.status_code == 409, again.text
+    assert "Seat 2 was not handed to the bots: " in _read(again.text)
+    seen.append(("a hand-over refused", again.text))
+    # Ann's saved order over her team's SCRUM (as a hand-edited backup could hold) blocks the turn.
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 10, 0).status_code == 303
+    with app.state.sessionmaker() as db:
+        db.execute(update(OrderRow).where(OrderRow.team_id == team).values(force=91, flair=12))
+        db.commit()
+    blocked = post_form(me, f"{game.base}/resolve", {"turn": "1"})
+    assert blocked.status_code == 409, blocked.text
+    said = _read(blocked.text)
+    assert f"Turn 1 cannot be resolved: the saved order of {teams[team]} breaks R3" in said, said
+    assert "91" not in said.replace(game.public_id, "")  # never the order's numbers (R13)
+    seen.append(("Resolve refused", blocked.text))
+    # The scheduler meets it at the deadline: the page's note and the event log name the team.
+    assert resolve_due(app.state.sessionmaker, now=clock() + timedelta(hours=25)) == 0
+    clock.advance(hours=25)
+    stuck = me.get(organise).text
+    said = _read(stuck)
+    assert f"could not be resolved at its deadline: the saved order of {teams[team]} breaks R3" in said, said
+    assert f"turn 1: the saved order of {teams[team]} breaks R3" in said, said
+    for line in ("seat 4: the old link stops working", "seat 3: 1 browser(s) or token(s) lost it",
+                 "seat 2 (Ben): 1 browser(s) or token(s) lost it"):
+        assert line in said, said
+    seen.append(("a turn stuck at its deadline", stuck))
+    # Over: the buttons that remove a name.
+    assert post_form(me, f"{game.base}/end").status_code == 303
+    over = me.get(organise).text
+    assert 'aria-label="Remove name: seat 1"' in over and "Seat 1 is called Player 1 instead" in html.unescape(over)
+    seen.append(("the game over", over))
+    for where, page in seen:
+        _no_ids(_read(page), team_ids, where)
