@@ -142,7 +142,7 @@ def _path_options() -> list[tuple[str, str, str]]:
 
 def test_the_walk_finds_every_path_option() -> None:
     assert {(name, option) for name, option, _ in _path_options()} == {
-        ("play", "--record"), ("play", "--save"), ("play", "--resume"), ("lab", "--plot")
+        ("play", "--record"), ("play", "--save"), ("play", "--resume"), ("lab", "--plot"), ("lab", "--csv")
     }
 
 
