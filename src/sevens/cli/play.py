@@ -16,7 +16,7 @@ import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import Annotated, NoReturn
 
 import typer
 from rich.cells import cell_len
@@ -74,8 +74,8 @@ from sevens.cli.stopping import (
 from sevens.cli.whole_numbers import ascii_whole, separator_gap
 from sevens.odds import knockout_odds, match_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, seed_commitment, validate_order
-from sevens.tournament.fixtures import in_bracket_order
-from sevens.tournament.formats import TEAM_COUNTS, Format, Stage, check_format, format_asked, legal_formats
+from sevens.tournament.fixtures import as_listed
+from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, format_asked, legal_formats
 from sevens.tournament.game import (
     Game,
     OrderRefused,
@@ -594,20 +594,6 @@ def _print_tables(console: Console, game: Game) -> None:
         console.print(bracket(game))
 
 
-_M = TypeVar("_M")
-
-
-def _as_listed(stage: Stage, matches: Sequence[_M]) -> list[_M]:
-    """A turn's matches (or fixtures) in the order the bracket below them draws a knockout round
-    (quarter-finals 1, 3, 2, 4), so that the turn's list and the bracket agree; a group turn as
-    numbered, group by group.
-
-    >>> _as_listed(Stage.QUARTER_FINAL, ["m1", "m2", "m3", "m4"]), _as_listed(Stage.GROUP, ["m1", "m2", "m3", "m4"])
-    (['m1', 'm3', 'm2', 'm4'], ['m1', 'm2', 'm3', 'm4'])
-    """
-    return in_bracket_order(matches) if stage.knockout else list(matches)
-
-
 def _fixtures_table(game: Game) -> RenderableType:
     """The turn's matches, home and away side by side; below 60 columns, where that cut names to
     "Argenti…", or where they would not fit whole (at 60, "United" over "States"), the away team
@@ -621,7 +607,7 @@ def _fixtures_table(game: Game) -> RenderableType:
     stacked.add_column("Home v away", overflow="fold")
     stacked.add_column("SCRUM", justify="right", no_wrap=True)
     fixtures = game.fixtures()
-    for f in _as_listed(fixtures[0].stage, fixtures) if fixtures else ():
+    for f in as_listed(fixtures[0].stage, fixtures) if fixtures else ():
         home, away = game.setup.team(f.home).name, game.setup.team(f.away).name
         table.add_row(
             f.id + (f" ({f.group})" if f.group else ""),
@@ -815,7 +801,7 @@ def resume_game(console: Console, saved: SavedGame, save: Saving) -> Game:
         console.print(f"The game record is written to {literal(str(saved.record))} at the end.", soft_wrap=True)
     if game.turns:
         _heading(console, f"Where the game stopped: the results of turn {len(game.turns)}, {game.turns[-1].stage}")
-        for match in _as_listed(game.turns[-1].stage, game.turns[-1].matches):
+        for match in as_listed(game.turns[-1].stage, game.turns[-1].matches):
             console.print(match_report(game, match))
         _print_standings(console, game)
     return _play_on(console, saved, save)
@@ -939,7 +925,7 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
                     f"and carry it on with: {save.command()} (turn {n}'s orders are typed again)"
                 ) from None
         turn = game.turns[-1]
-        for match in _as_listed(turn.stage, turn.matches):
+        for match in as_listed(turn.stage, turn.matches):
             console.print(match_report(game, match))
         _print_standings(console, game)
 

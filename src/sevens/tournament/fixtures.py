@@ -32,6 +32,7 @@ from sevens.tournament.setup import GameSetup, TeamId
 _M = TypeVar("_M")
 
 __all__ = [
+    "as_listed",
     "in_bracket_order",
     "GROUP_ROUNDS",
     "Fixture",
@@ -153,6 +154,17 @@ def in_bracket_order(matches: Sequence[_M]) -> list[_M]:
     # The pairing itself, not a copy of it: the places of the matches whose winners meet.
     pairs = next_knockout_pairs([TeamId(str(i)) for i in range(4)])
     return [matches[int(place)] for pair in pairs for place in pair]
+
+
+def as_listed(stage: Stage, matches: Sequence[_M]) -> list[_M]:
+    """A turn's matches (or fixtures) in the one order a list of them shows beside a bracket: a
+    knockout round as the bracket draws it (:func:`in_bracket_order`), so that the two never show
+    the same matches in two orders; a group turn as numbered, group by group, as the tables stand.
+
+    >>> as_listed(Stage.QUARTER_FINAL, ["m1", "m2", "m3", "m4"]), as_listed(Stage.GROUP, ["m1", "m2", "m3", "m4"])
+    (['m1', 'm3', 'm2', 'm4'], ['m1', 'm2', 'm3', 'm4'])
+    """
+    return in_bracket_order(matches) if stage.knockout else list(matches)
 
 
 def knockout_fixtures(turn: int, stage: Stage, pairs: Sequence[tuple[TeamId, TeamId]]) -> tuple[Fixture, ...]:

@@ -32,7 +32,7 @@ from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
 from sevens.store.errors import Conflict, DamagedRecord, Invalid, NotFound, Refused
 from sevens.store.models import GameRow, GameStatus, SeatRow, TeamRow
-from sevens.tournament.fixtures import in_bracket_order
+from sevens.tournament.fixtures import as_listed as listed
 from sevens.tournament.formats import Format, Stage, legal_formats
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.knockout import record_favourite
@@ -858,15 +858,13 @@ _M = TypeVar("_M")
 
 
 def as_listed(stage: str, matches: Sequence[_M]) -> list[_M]:
-    """A turn's matches (or fixtures) in the one order every page lists them: a knockout round as
-    its bracket draws it (quarter-finals 1, 3, 2, 4: :func:`in_bracket_order`), so a list of the
-    round and the bracket never show the same matches in two orders; a group turn in match order
-    (group by group, as the tables stand).
+    """A turn's matches (or fixtures) in the one order every page lists them
+    (:func:`sevens.tournament.fixtures.as_listed`), the stage as a view keeps it, in words.
 
     >>> as_listed("quarter-final", ["qf1", "qf2", "qf3", "qf4"]), as_listed("group", ["m1", "m2", "m3", "m4"])
     (['qf1', 'qf3', 'qf2', 'qf4'], ['m1', 'm2', 'm3', 'm4'])
     """
-    return in_bracket_order(matches) if Stage(stage).knockout else list(matches)
+    return listed(Stage(stage), matches)
 
 
 def spectator_view(
