@@ -27,7 +27,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from sevens.cli.errors import check_loadable, fail, raised
-from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing, write_text
+from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.cli.stopping import Stopped, exit_code
 from sevens.cli.theme import THEME
@@ -651,26 +651,29 @@ def _report(
     shown = "are printed above" if unprinted is None else "were not all printed"
     failed_files: list[str] = []
     written: list[str] = []
-    if csv_file is not None:
+    caught: list[warnings.WarningMessage] = []
+
+    def draw(part: Path) -> None:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            plot_result(result, part)
+        caught.extend(seen)
+
+    for option, file, what, make in (
+        ("--csv", csv_file, "CSV", lambda part: part.write_text(result.to_csv(), encoding="utf-8")),
+        ("--plot", plot, "plot", draw),
+    ):
+        if file is None:
+            continue
         try:
-            write_text(csv_file, result.to_csv(), overwrite=overwrite)
+            with replacing(file, overwrite=overwrite) as part:  # whole or not at all
+                make(part)
         except FileExistsError:
-            failed_files.append(f"{exists_message(f'--csv {csv_file}')}; it appeared during the run")
+            failed_files.append(f"{exists_message(f'{option} {file}')}; it appeared during the run")
         except OSError as exc:
-            failed_files.append(f"cannot write --csv {csv_file}: {exc.strerror or exc}")
+            failed_files.append(f"cannot write {option} {file}: {exc.strerror or exc}")
         else:
-            written.append(f"the CSV is written to {csv_file}")
-    if plot is not None:
-        try:
-            with replacing(plot, overwrite=overwrite) as part, warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always")
-                plot_result(result, part)
-        except FileExistsError:
-            failed_files.append(f"{exists_message(f'--plot {plot}')}; it appeared during the run")
-        except OSError as exc:
-            failed_files.append(f"cannot write --plot {plot}: {exc.strerror or exc}")
-        else:
-            written.append(f"the plot is written to {plot}")
+            written.append(f"the {what} is written to {file}")
     if failed_files:
         done = f", and {' and '.join(written)}" if written else ""
         fail(f"{'; '.join(failed_files)}; the results {shown}{done}", code=1)
