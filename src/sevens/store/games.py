@@ -80,7 +80,6 @@ from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId
 __all__ = [
     "no_such_game",
     "past_deadline",
-    "playing_game_ids",
     "INVITE_LIFETIME",
     "MAX_TURN_SECONDS",
     "MIN_TURN_SECONDS",
@@ -1656,12 +1655,6 @@ def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
         GameRow.status == GameStatus.RUNNING, GameRow.deadline_at.is_not(None), GameRow.deadline_at <= now
     )
     return [(game_id, turn) for game_id, turn in session.execute(query)]
-
-
-def playing_game_ids(session: Session) -> list[int]:
-    """The id of every game being played (running or paused), oldest first."""
-    query = select(GameRow.id).where(GameRow.status.in_((GameStatus.RUNNING, GameStatus.PAUSED))).order_by(GameRow.id)
-    return list(session.scalars(query))
 
 
 @dataclass(frozen=True, slots=True)
