@@ -6,21 +6,42 @@ there is nothing more to do; nothing is done twice."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from browser.browser_helpers import BEHIND, visit
+import pytest
+
+from browser.browser_helpers import BEHIND, serve, visit
+
+TURN = timedelta(seconds=72)  # 0.02 hours: room enough for the presses before the deadline
 
 
-def test_the_organiser_presses_each_button_again_in_a_second_tab(server: str, chromium: Any) -> None:
+@pytest.fixture
+def clocked_server(tmp_path: Path) -> Iterator[tuple[str, list[timedelta]]]:
+    """A server whose clock runs as the real one, ahead by what the test sets in the list."""
+    ahead = [timedelta(0)]
+    for server in serve(tmp_path, clock=lambda: datetime.now(UTC) + ahead[0]):
+        yield server, ahead
+
+
+def test_the_organiser_presses_each_button_again_in_a_second_tab(
+    clocked_server: tuple[str, list[timedelta]], chromium: Any
+) -> None:
     from playwright.sync_api import expect
 
+    # The server's clock is moved on by a turn once the presses are done, rather than the test
+    # waiting the turn out (72 s of doing nothing): the scheduler still resolves the turn when
+    # its deadline passes by the server's time.
+    server, ahead = clocked_server
     context = chromium.new_context(viewport={"width": 1000, "height": 760})
     front = context.new_page()
     front.set_default_timeout(15000)
     front.on("dialog", lambda dialog: dialog.accept())
     visit(front, server + "/")
     front.fill("input[name=name]", "Two tabs cup")
-    front.fill("input[name=deadline_hours]", "0.02")  # 72 seconds a turn
+    front.fill("input[name=deadline_hours]", str(TURN.total_seconds() / 3600))
     front.click("#create-game button[type=submit]")
     organise = server + str(front.locator("#to-organise").get_attribute("href"))
     front.locator("a.take-seat").first.click()
@@ -57,7 +78,9 @@ def test_the_organiser_presses_each_button_again_in_a_second_tab(server: str, ch
     expect(front.locator("#paused")).to_have_count(0)
     assert again("button:has-text('Resume')").startswith("The deadline was already running again")
 
-    # The deadline passes: the scheduler resolves turn 1, the tab in front follows by itself.
+    # The deadline passes: the scheduler resolves turn 1, the tab in front follows by itself. A
+    # turn on from now is past the deadline whether Resume gave back the time paused or a whole turn.
+    ahead[0] = TURN
     expect(front.locator("#turn")).to_have_text(re.compile(r"^2 of"), timeout=120_000)
     expect(behind.locator("#turn")).to_have_text("1 of 5")
     said = again("#resolve button")
