@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -174,16 +175,23 @@ def _coloured_output(tmp_path: Path) -> Iterator[tuple[str, str]]:
     results.write_text('{"teams": ["fiji", "samoa", "tonga", "wales"], "matches": [{"home": "fiji", "away": "samoa", '
                        '"home_line": {"tries": 2, "conversions": 1, "penalties": 0, "drop_goals": 0}, '
                        '"away_line": {"tries": 1, "conversions": 0, "penalties": 1, "drop_goals": 0}}]}')
-    commands = [[name, "--help"] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import", "rotate-key")]
-    commands += [["--help"], ["play", "--auto", "--seed", "colours", "--record", str(record)], ["verify", str(record)],
-                 ["odds", "--force", "10", "--flair", "9", "--vs-force", "5", "--vs-flair", "12"],
-                 ["odds", "--solve", "30", "10"], ["table", str(results)],
-                 ["lab", "--tournaments", "2", "--strategies", "even,equilibrium"]]
-    for args in commands:
-        run = subprocess.run([sys.executable, "-m", "sevens", *args], capture_output=True, text=True, env=environ,
-                             timeout=600, check=False)
-        assert run.returncode == 0, (args, run.stderr[-2000:])
-        yield " ".join(args), run.stdout + run.stderr
+    # Each inner list runs in order (verify reads the record play writes); the lists run side by
+    # side, as many at once as there are cores: each command is mostly Python starting up.
+    commands = [[[name, "--help"]] for name in ("odds", "play", "verify", "table", "serve", "lab", "export", "import", "rotate-key")]
+    commands += [[["--help"]], [["play", "--auto", "--seed", "colours", "--record", str(record)], ["verify", str(record)]],
+                 [["odds", "--force", "10", "--flair", "9", "--vs-force", "5", "--vs-flair", "12"]],
+                 [["odds", "--solve", "30", "10"]], [["table", str(results)]],
+                 [["lab", "--tournaments", "2", "--strategies", "even,equilibrium"]]]
+
+    def in_turn(chain: list[list[str]]) -> list[tuple[list[str], subprocess.CompletedProcess[str]]]:
+        return [(args, subprocess.run([sys.executable, "-m", "sevens", *args], capture_output=True, text=True,
+                                      env=environ, timeout=600, check=False)) for args in chain]
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        for done in pool.map(in_turn, commands):
+            for args, run in done:
+                assert run.returncode == 0, (args, run.stderr[-2000:])
+                yield " ".join(args), run.stdout + run.stderr
 
 
 def test_everything_the_commands_print_in_colour_reads_on_black_and_on_white(tmp_path: Path) -> None:
