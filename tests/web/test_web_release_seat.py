@@ -342,7 +342,7 @@ def test_the_event_log_cuts_a_long_name_between_characters_and_says_so(app: Fast
     api_token = game.organiser.post("/api/v1/organise", json={"link": game.organiser_link}).json()["token"]
     organiser = {"Authorization": f"Bearer {api_token}"}
     released = game.organiser.post(f"/api/v1/games/{game.public_id}/seats/p4/release", headers=organiser)
-    assert released.status_code == 200, released.text
+    assert released.status_code == 200 and released.json()["held_up"] is None, released.text
     events = game.organiser.get(f"/api/v1/games/{game.public_id}", headers=organiser).json()["events"]
     [left] = [e for e in events if e["kind"] == "seat left"]
     [handed] = [e for e in events if e["kind"] == "seat to bots"]
@@ -364,7 +364,9 @@ def test_the_event_log_cuts_a_long_name_between_characters_and_says_so(app: Fast
 def test_a_hand_over_whose_turn_another_saved_order_blocks_stands_and_says_so(app: FastAPI, through: str) -> None:
     """The hand-over is committed before the turn it completes is worked out; if another saved
     order the rules refuse (a changed database) blocks that turn, the seat is handed over even so
-    and the organiser is told both. The whole hand-over was undone before, said as refused."""
+    and the organiser is told both, with 200 as for any act kept: the API's answer is the
+    organiser's view with ``held_up`` saying why, as an order's PUT says it. A 409 told a client
+    the hand-over had failed; before that, the whole hand-over was undone."""
     game = host_game(app, arrangement="4-8-2", hours="0")
     game.join("p1", "Ann")
     game.join("p2", "Ben")
@@ -381,7 +383,7 @@ def test_a_hand_over_whose_turn_another_saved_order_blocks_stands_and_says_so(ap
             name = db.scalar(select(TeamRow.name).where(TeamRow.team_id == first))
         assert name is not None and name != first
         answer = post_form(game.organiser, f"{game.base}/seats/p2/release")
-        assert answer.status_code == 409
+        assert answer.status_code == 200, answer.text
         said = re.search(r"Seat 2 was handed to the bots, but [^<]*", html.unescape(unset(answer.text)))
         named = f"turn 1 cannot be resolved: the saved order of {name} breaks R3"
         assert said is not None and said.group(0).startswith(f"Seat 2 was handed to the bots, but {named}"), answer.text
@@ -390,9 +392,10 @@ def test_a_hand_over_whose_turn_another_saved_order_blocks_stands_and_says_so(ap
         client = new_client(app)
         token = client.post("/api/v1/organise", json={"link": game.organiser_link}).json()["token"]
         answer = client.post(f"/api/v1/games/{game.public_id}/seats/p2/release", headers={"Authorization": f"Bearer {token}"})
-        assert answer.status_code == 409
-        said_text = answer.json()["detail"]
-        assert said_text.startswith(f"seat p2 was handed to the bots, but {blocked}"), answer.text
+        assert answer.status_code == 200, answer.text
+        said_text = answer.json()["held_up"]
+        assert said_text.startswith(blocked), answer.text
+        assert answer.json()["invites"]["p2"]["played"] is False and answer.json()["turn"] == 1
     page = game.organiser.get(f"{game.base}/organise").text
     assert "handed to the bots" in _seat_row(page, "p2") and game.turn() == 1
     assert "91" not in said_text and "103" not in said_text  # the order's numbers stay secret (R13)

@@ -1032,13 +1032,14 @@ def _actor(principal: ApiPrincipal) -> str:
 
 
 def _organiser_answer(
-    db: SessionDep, row: GameRow, now: datetime, principal_id: int, held: frozenset[str]
+    db: SessionDep, row: GameRow, now: datetime, principal_id: int, held: frozenset[str], **more: Any
 ) -> Response:
     """Commit an organiser's act and answer with the organiser's view of the game (``held``: the
-    seats some credential plays, read with the caller's access by :func:`_organised_holding`)."""
+    seats some credential plays, read with the caller's access by :func:`_organised_holding`),
+    and the act's own fields (``more``)."""
     db.commit()
     view = views.organiser_view(db, row, now=now, held=held).to_dict()
-    return JSONResponse(_with_sequels(db, row, principal_id, view))
+    return JSONResponse({**_with_sequels(db, row, principal_id, view), **more})
 
 
 # Said to a token that does not organise the game: which one does, and how a token comes to.
@@ -1169,7 +1170,7 @@ def put_house_bot(
 
 
 @router.post(
-    "/games/{public_id}/seats/{player}/release", response_model=schemas.OrganiserGameView, responses=_ACT_ERRORS
+    "/games/{public_id}/seats/{player}/release", response_model=schemas.SeatReleasedView, responses=_ACT_ERRORS
 )
 def release_seat(
     public_id: str, player: str, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
@@ -1177,18 +1178,23 @@ def release_seat(
     """Hand a seat to the bots (its player dropped out): every browser and token playing it is
     signed out, its orders saved for the open turn are discarded (R13), and its teams play the bots
     the organiser picks (``PUT .../house-bot/{team}``); turns no longer wait for it. It keeps its
-    name after the start; a new invite link (``POST .../seats/{player}/invite``) lets someone take it over."""
+    name after the start; a new invite link (``POST .../seats/{player}/invite``) lets someone take it over.
+    The hand-over is kept even when another saved order the rules refuse holds the turn up: 200,
+    with ``held_up`` saying why the turn is still open (null otherwise)."""
     row, held = _organised_holding(db, principal.id, public_id)
     now = clock()
     with organiser_act_allowed(request, row.public_id):
         store.release_seat(db, game_id=row.id, player_id=player, now=now, actor=_actor(principal), then_advance=False)
         db.commit()
     # Kept first: the turns the seat no longer holds up are then worked out before the game's lock.
+    held_up = None
     try:
         store.advance(db, game_id=row.id, now=now)
-    except UnplayableOrder as exc:  # another saved order blocks the turn: the hand-over stands
-        raise Conflict(f"seat {player} was handed to the bots, but {exc}") from None
-    return _organiser_answer(db, row, clock(), principal.id, held - {player})
+    except UnplayableOrder as exc:
+        # The hand-over is committed already: a 409 would tell the client it was refused.
+        db.rollback()
+        held_up = str(exc)
+    return _organiser_answer(db, row, clock(), principal.id, held - {player}, held_up=held_up)
 
 
 @router.post(

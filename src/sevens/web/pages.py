@@ -2092,11 +2092,12 @@ def post_release_seat(
     # final) are then worked out before the game's lock.
     try:
         store.advance(db, game_id=game.id, now=now)
-    except UnplayableOrder as exc:  # another saved order blocks the turn: the hand-over stands
+    except UnplayableOrder as exc:
+        # Another saved order blocks the turn, but the hand-over is kept: 200, as nothing was refused.
         db.rollback()
         note = f"{views.seat_said(player_id).capitalize()} was handed to the bots, but {_blocked(db, game, exc)}."
         access = _organiser_access(db, principal, game)
-        return _organise(request, db, game, access, clock, principal=principal, notice=note, status=exc.status)
+        return _organise(request, db, game, access, clock, principal=principal, notice=note)
     return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")
 
 

@@ -494,6 +494,15 @@ class OrganiserGameView(GameView):
     events: list[Event] = Field(description="the event log, oldest first")
 
 
+class SeatReleasedView(OrganiserGameView):
+    """The organiser's view after a seat was handed to the bots, and whether a turn is held up."""
+
+    held_up: str | None = Field(
+        description="null, or why the turn the hand-over completed is still open: another saved order the "
+        "rules refuse holds it up (its team and rule, never its numbers, R13); the seat is handed over all the same",
+    )
+
+
 class OrganiserPlayerGameView(OrganiserGameView):
     """A token that organises the game and plays a seat in it: the organiser's view plus the
     seat and its own teams (their orders only)."""
