@@ -401,3 +401,20 @@ def test_a_team_view_of_a_game_that_never_started_says_so_not_that_the_team_is_n
     # Once it has started, a team not the caller's is still 403.
     check_refusal(c.get(f"/api/v1/games/{world.running}/teams/{world.mine}/view", headers=world.player), 403,
                   ("is not one of your teams",), world.secrets)
+
+
+def test_a_team_view_of_a_team_the_game_does_not_have_is_404_not_403(world: World) -> None:
+    """A started game's view of a team it has no such team of was 403 "'nosuch' is not one of your
+    teams", as if it were another seat's: 404, saying the game has no such team, as its odds, its
+    orders and the team's page say; another seat's team stays 403."""
+    c = world.client
+    for who in (world.player, world.organiser):
+        detail = check_refusal(c.get(f"/api/v1/games/{world.running}/teams/nosuch/view", headers=who), 404,
+                               ("this game has no team 'nosuch'", "my_teams of GET /api/v1/games/"), world.secrets)
+        assert "not one of your teams" not in detail
+    odds = c.get(f"/api/v1/games/{world.running}/teams/nosuch/odds?force=0&flair=0", headers=world.player)
+    assert odds.status_code == 404, odds.text
+    page = c.get(f"/games/{world.running}/teams/nosuch")
+    assert page.status_code == 404 and "this game has no team" in page.text, page.text[:300]
+    check_refusal(c.get(f"/api/v1/games/{world.running}/teams/{world.theirs}/view", headers=world.organiser), 403,
+                  ("is not one of your teams",), world.secrets)

@@ -701,7 +701,7 @@ def test_a_long_value_in_an_address_or_query_is_quoted_back_short(hosted: Hosted
     at = f"/api/v1/games/{hosted.public_id}"
     team = hosted.my_teams("p1")[0]
     before = snapshot(hosted.app)
-    _quoted_short(api.get(f"{at}/teams/{LONG}/view", headers=headers), 403, "is not one of your teams")
+    _quoted_short(api.get(f"{at}/teams/{LONG}/view", headers=headers), 404, "this game has no team 'ZZZ")
     _quoted_short(api.get(f"{at}/teams/{LONG}/odds", headers=headers), 404, "no team 'ZZZ")
     _quoted_short(api.put(f"{at}/orders/{LONG}", json={"turn": 1, "force": 1, "flair": 0}, headers=headers), 404, "no team")
     _quoted_short(api.get(f"{at}/teams/{team}/odds?force={LONG}", headers=headers), 422, "whole number")

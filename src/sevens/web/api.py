@@ -609,7 +609,8 @@ def manager_view(
 ) -> Response:
     """What the team's manager may see: its SCRUM, next opponent and theirs, the matches it may
     still play (``turns_left``, ``stages_left``: the pacing facts a house bot gets) and the tables;
-    resolved turns are in the game's view. Its ``ETag`` is a hash of this answer alone."""
+    resolved turns are in the game's view. Its ``ETag`` is a hash of this answer alone. 404 for a
+    team the game does not have, 403 for another seat's."""
     row, player_id, _ = _game_for_bot(db, principal.id, public_id)
     me_ = _player_or_refuse(player_id)
     if row.record_json is None:
@@ -622,6 +623,11 @@ def manager_view(
         )
     view = views.player_view(db, row, me_)
     mine = next((t for t in view.teams if t.info.id == team), None)
+    if mine is None and team not in {t.team_id for t in store.teams_of(db, game_id=row.id)}:
+        # Not a team of this game at all: 404, as its odds and orders say, not "not yours" (403).
+        raise NotFound(
+            f"this game has no team {quoted(team)}; yours are in my_teams of GET /api/v1/games/{row.public_id}"
+        )
     if mine is None:
         raise Refused(
             f"{quoted(team)} is not one of your teams; yours are in my_teams of GET /api/v1/games/{row.public_id}"
