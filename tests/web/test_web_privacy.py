@@ -17,7 +17,16 @@ from sqlalchemy import func, select
 
 from sevens.store import games as store
 from sevens.store.backup import export_backup
-from sevens.store.models import ApiPrincipal, Base, FailedAttempt, GameRow, Grant, PrincipalKind, ServerKey
+from sevens.store.models import (
+    ApiPrincipal,
+    Base,
+    FailedAttempt,
+    GameRow,
+    Grant,
+    PrincipalKind,
+    SeatRow,
+    ServerKey,
+)
 from sevens.store.ratelimit import count_failure
 from sevens.store.secrets import keyed_hash
 from sevens.tournament.verify import verify_record
@@ -442,6 +451,35 @@ def test_the_organiser_page_removes_the_name_of_a_seat_handed_to_the_bots(app: F
     assert "Dana Example" not in _text_of_game(app, game.public_id)
     page = game.organiser.get(f"{game.base}/organise").text
     assert re.findall(r'/seats/(p\d+)/remove-name"', page) == ["p2"]
+
+
+def test_a_removed_name_that_clashes_with_another_seats_says_the_seat_by_its_number_not_its_id(app: FastAPI) -> None:
+    """Seat 3's name removed while seat 1 is called "Player 3" became "Player 3 (p3)": an id, for
+    people to read in the record, the pages and the event log. It is "Player 3 (seat 3)" now; the
+    organiser page offers no Remove name for it, nor for a seat still holding the old form."""
+    game = host_game(app, hours="0")
+    game.join("p3", "Cat Example")
+    game.join("p1", "Player 3")  # free once seat 3 has a name of its own
+    game.start()
+    assert post_form(game.organiser, f"{game.base}/end").status_code == 303
+    assert post_form(game.organiser, f"{game.base}/seats/p3/remove-name").status_code == 303
+    record = game.organiser.get(f"{game.base}/record.json").json()
+    assert {p["id"]: p["name"] for p in record["players"]}["p3"] == "Player 3 (seat 3)"
+    kept = _text_of_game(app, game.public_id)
+    assert "Cat Example" not in kept and "(p3)" not in kept
+    verify_record(record)
+    page = unset(game.organiser.get(f"{game.base}/organise").text)
+    assert "Player 3 (seat 3)" in page and "(p3)" not in page
+    assert re.findall(r'/seats/(p\d+)/remove-name"', page) == ["p1"]  # "Player 3" is seat 1's own name
+    with app.state.sessionmaker() as db:  # a name removed before, in the old form
+        seat = db.scalar(select(SeatRow).join(GameRow).where(GameRow.public_id == game.public_id, SeatRow.player_id == "p3"))
+        assert seat is not None
+        seat.name = "Player 3 (p3)"
+        db.commit()
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert re.findall(r'/seats/(p\d+)/remove-name"', page) == ["p1"]
+    assert post_form(game.organiser, f"{game.base}/seats/p1/remove-name").status_code == 303
+    assert {p["id"]: p["name"] for p in game.organiser.get(f"{game.base}/record.json").json()["players"]}["p1"] == "Player 1"
 
 
 def test_a_game_deleted_while_the_scheduler_polls_is_passed_over_without_an_error(

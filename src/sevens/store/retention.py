@@ -6,6 +6,8 @@ Every function receives the session and the caller commits, as in :mod:`sevens.s
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -39,7 +41,7 @@ from sevens.tournament.names import name_clash, shortened
 from sevens.tournament.quoting import quoted
 from sevens.tournament.record import dumps
 
-__all__ = ["Pruned", "delete_game", "games_over_before", "prune", "remove_seat_name"]
+__all__ = ["Pruned", "delete_game", "games_over_before", "is_removed_name", "prune", "remove_seat_name"]
 
 
 def delete_game(session: Session, *, game_id: int, now: datetime) -> None:
@@ -161,6 +163,34 @@ def _count(result: object) -> int:
     return int(getattr(result, "rowcount", 0) or 0)
 
 
+def _placeholders(player_id: str) -> Iterator[str]:
+    """The names a removed name may become, the plainest first: people read them, so the seat is
+    said by its number, never by its id ("p3"); the next one is taken when another seat holds one.
+
+    >>> [n for n, _ in zip(_placeholders("p3"), range(4))]
+    ['Player 3', 'Player 3 (seat 3)', 'Player 3 (seat 3, 2)', 'Player 3 (seat 3, 3)']
+    """
+    number = player_id[1:]
+    yield f"Player {number}"
+    yield f"Player {number} (seat {number})"
+    extra = 2
+    while True:
+        yield f"Player {number} (seat {number}, {extra})"
+        extra += 1
+
+
+def is_removed_name(name: str, player_id: str) -> bool:
+    """Whether ``name`` is one :func:`remove_seat_name` put in place of seat ``player_id``'s, now or
+    before (it wrote "Player 3 (p3)" on a clash then), so that a page offers no removal of it.
+
+    >>> [is_removed_name(n, "p3") for n in ("Player 3", "Player 3 (p3)", "Player 3 (seat 3, 2)", "Player 4", "Ann")]
+    [True, True, True, False, False]
+    """
+    number = re.escape(player_id[1:])
+    pattern = rf"Player {number}( \((p{number}|seat {number}(, [0-9]+)?)\))?"
+    return re.fullmatch(pattern, name) is not None
+
+
 def remove_seat_name(
     session: Session, *, game_id: int, player_id: str, now: datetime, actor: str = "organiser"
 ) -> str:
@@ -195,8 +225,7 @@ def remove_seat_name(
         raise Conflict(f"nobody took seat {seat.player_id}: it has no name of its own to remove")
     old = seat.name
     others = [seat_name(s) for s in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)) if s.id != seat.id]
-    number = seat.player_id[1:]
-    new = next(n for n in (f"Player {number}", f"Player {number} ({seat.player_id})") if name_clash(n, taken=others) is None)
+    new = next(n for n in _placeholders(seat.player_id) if name_clash(n, taken=others) is None)
     seat.name = new
     if game.record_json is not None:
         record = json.loads(game.record_json)

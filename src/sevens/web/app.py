@@ -33,6 +33,7 @@ from sevens.store.db import check_writable, is_in_memory, make_engine, make_sess
 from sevens.store.errors import DamagedRecord, GameGone, StoreError
 from sevens.store.games import no_such_game
 from sevens.store.ratelimit import count_failure, make_key
+from sevens.store.retention import is_removed_name
 from sevens.store.server_keys import SEAT_FORMS, server_key
 from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import DECIDED_BY_WORDS
@@ -70,6 +71,7 @@ from sevens.web.views import (
     printable,
     qr_code,
     scores_said,
+    seat_number,
     seat_said,
     teams_named,
 )
@@ -410,6 +412,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["event_said"] = event_said
     templates.env.globals["event_actor_said"] = event_actor_said
     templates.env.filters["seat_said"] = seat_said
+    templates.env.filters["seat_number"] = seat_number
+    templates.env.globals["removed_name"] = is_removed_name
     templates.env.globals["teams_named"] = teams_named
     templates.env.globals["decided_by_words"] = DECIDED_BY_WORDS
     templates.env.globals["scoring_sentence"] = scoring_sentence

@@ -395,8 +395,20 @@ def seat_said(player_id: str) -> str:
     >>> seat_said("p3"), seat_said("house")
     ('seat 3', 'house')
     """
+    number = seat_number(player_id)
+    return f"seat {number}" if number else player_id
+
+
+def seat_number(player_id: str) -> str:
+    """A seat's number as people read it ("3" for "p3"), where a page writes it alone (a list's
+    numbering, "Seat 3" in a heading); "" for anything not a seat's id. The one rule for it,
+    beside :func:`seat_said`.
+
+    >>> seat_number("p12"), seat_number("house")
+    ('12', '')
+    """
     found = _SEAT_ID.fullmatch(player_id)
-    return f"seat {found.group(1)}" if found else player_id
+    return found.group(1) if found else ""
 
 
 _SEAT_IN_WORDS = re.compile(r"\b([Ss]eat) p(\d+)\b")
