@@ -1,14 +1,19 @@
-"""The organiser page names seats and teams as the rest of the app does, for people: "Seat 3", "Fiji"."""
+"""The organiser page names seats and teams as the rest of the app does, for people: "Seat 3", "Fiji";
+and so does an error page that says a store's refusal."""
 
 from __future__ import annotations
 
 import html
 import re
+import threading
 from datetime import timedelta
+from typing import Any
 
+import pytest
 from fastapi import FastAPI
 from sqlalchemy import select, update
 
+from sevens.store import games as store
 from sevens.store.models import OrderRow, TeamRow
 from sevens.web.scheduler import resolve_due
 from web.web_helpers import FakeClock, host_game, post_form, unset
@@ -98,3 +103,38 @@ def test_the_organiser_page_names_seats_by_number_and_teams_by_name(app: FastAPI
     seen.append(("the game over", over))
     for where, page in seen:
         _no_ids(_read(page), team_ids, where)
+
+
+def test_an_error_page_saying_a_stores_refusal_names_the_seat_by_its_number(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The organiser signs seat 1 out (Sign out and new link) after Ann's order form was checked as
+    hers and before the store, under the game's lock, finds she no longer plays it: the store
+    refuses the order, and the error page said its words as they are, "seat p1 was signed out",
+    an id no person is shown anywhere else. It says "seat 1" now; the API keeps the id."""
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    game.join("p2", "Ben")
+    game.start()
+    team = game.my_teams("p1")[0]
+    with app.state.sessionmaker() as db:
+        team_ids = list(db.scalars(select(TeamRow.team_id)))
+    signed_out: list[int] = []
+    real = store.save_order
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if not signed_out:  # another tab of the organiser's, as a separate request
+            args[0].commit()  # what Ann's request wrote so far (its session's last use): SQLite's one writer
+            url = f"{game.base}/seats/p1/invite"
+            other = threading.Thread(target=lambda: signed_out.append(post_form(game.organiser, url, {"sign_out": "yes"}).status_code))
+            other.start()
+            other.join(timeout=15)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, "save_order", meanwhile)
+    answer = game.order("p1", team, 10, 0)
+    assert signed_out == [200]
+    assert answer.status_code == 403, answer.text
+    said = _read(answer.text)
+    assert "seat 1 was signed out: this credential no longer plays it" in said, said
+    _no_ids(said, team_ids, "the error page")

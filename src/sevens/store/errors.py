@@ -63,14 +63,15 @@ class UnplayableOrder(Conflict):
     """A saved order the rules refuse when its turn is resolved, so the turn cannot be: the store
     checks every order as it is saved, so only a changed database or a hand-made backup holds one.
     ``what`` names the team and the rule, never the order's numbers (R13: secret until the turn is
-    resolved), for the message and for a log.
+    resolved), for the message and for a log. ``team_name``: the team as pages name it (its id if
+    not given), for a page to say it with :meth:`naming`.
 
     >>> UnplayableOrder(3, team="fiji", rule="R3", part="flair").what
     "the saved order of team 'fiji' breaks R3 (its FLAIR)"
     """
 
-    def __init__(self, turn: int, *, team: str, rule: str | None, part: str | None) -> None:
-        self.turn, self.team = turn, team
+    def __init__(self, turn: int, *, team: str, rule: str | None, part: str | None, team_name: str | None = None) -> None:
+        self.turn, self.team, self.team_name = turn, team, team_name or team
         self._broken = f"breaks {rule or 'the rules'} ({'the order as a whole' if part is None else f'its {part.upper()}'})"
         self.what = f"the saved order of team {quoted(team)} {self._broken}"
         super().__init__(self._said(self.what))

@@ -1495,7 +1495,8 @@ def resolve_turn(
     except (OrderRefused, OrderError) as exc:
         # Nothing is written: the caller's transaction is rolled back with the seat notes above.
         refused = str(getattr(exc, "team", None) or "?")
-        raise UnplayableOrder(turn, team=refused, rule=exc.rule, part=exc.field) from None
+        name = teams[refused].name if refused in teams else None
+        raise UnplayableOrder(turn, team=refused, rule=exc.rule, part=exc.field, team_name=name) from None
     game.record_json = record
     game.current_turn = turn + 1
     session.add(TurnRow(game_id=game.id, number=turn, reason=reason, resolved_at=now))

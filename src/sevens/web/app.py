@@ -70,6 +70,7 @@ from sevens.web.views import (
     match_words,
     printable,
     qr_code,
+    refusal_said,
     scores_said,
     seat_number,
     seat_said,
@@ -480,7 +481,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     @app.exception_handler(StoreError)
     async def store_error(request: Request, exc: StoreError) -> Response:
-        return error_response(request, exc.status, str(exc))
+        # The store's words name seats and teams by id, as the API gives them; a page says them
+        # as people know them ("seat 3", "Fiji").
+        said = str(exc) if wants_json(site_path(request.scope)) else refusal_said(exc)
+        return error_response(request, exc.status, said)
 
     @app.exception_handler(GameGone)
     async def game_gone(request: Request, exc: GameGone) -> Response:

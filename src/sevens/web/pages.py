@@ -1221,13 +1221,6 @@ def _organiser_noted(
     )
 
 
-def _blocked(db: SessionDep, game: GameRow, exc: UnplayableOrder) -> str:
-    """Why the turn cannot be resolved, the blocking team by its name, as pages name every team,
-    not by its id (the API and the server's log keep the id)."""
-    blocking = next((t.name for t in store.teams_of(db, game_id=game.id) if t.team_id == exc.team), exc.team)
-    return exc.naming(blocking)
-
-
 def _seat_named(db: SessionDep, game: GameRow, player_id: str) -> str:
     """``player_id`` if it is one of the game's seats, else "": a note names a seat only if it is
     one (a forged id is said by the store's reason, quoted)."""
@@ -1508,7 +1501,7 @@ def post_order(
             # left unsaid ("Sorry: 409"), as if it had been refused; 200, as nothing was.
             db.rollback()
             return _play_noting(request, db, game, access, player_id, team, principal=principal, status=200,
-                                said=("Your order for", f"is saved and ready, but {_blocked(db, game, exc)}."))
+                                said=("Your order for", f"is saved and ready, but {views.refusal_said(exc)}."))
         db.commit()
     word = "ready" if action == "ready" else "saved"
     return _redirect(f"/games/{game.public_id}/play?done={word}&team={team}&turn={turn_number}#message")
@@ -1752,7 +1745,7 @@ def post_resolve(
         # The organiser page again, its note naming the blocking team as the page names teams (an
         # error page said "team 'fiji'", its id); nothing of the turn was kept.
         db.rollback()
-        why = _blocked(db, game, blocked)
+        why = views.refusal_said(blocked)
         access = _organiser_access(db, principal, game)
         return _organise(request, db, game, access, clock, principal=principal,
                          notice=f"{why[:1].upper()}{why[1:]}.", status=blocked.status)
@@ -2095,7 +2088,7 @@ def post_release_seat(
     except UnplayableOrder as exc:
         # Another saved order blocks the turn, but the hand-over is kept: 200, as nothing was refused.
         db.rollback()
-        note = f"{views.seat_said(player_id).capitalize()} was handed to the bots, but {_blocked(db, game, exc)}."
+        note = f"{views.seat_said(player_id).capitalize()} was handed to the bots, but {views.refusal_said(exc)}."
         access = _organiser_access(db, principal, game)
         return _organise(request, db, game, access, clock, principal=principal, notice=note)
     return _back_to_organise(db, game, then=f"?done=release&seat={player_id}#seat-{player_id}")

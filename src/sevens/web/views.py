@@ -30,7 +30,15 @@ from sevens.bots.pacing import WEIGHTED, WeightError, parse_knockout_weight
 from sevens.rules import Order, OrderError, validate_order
 from sevens.store import games as store
 from sevens.store.auth import InviteState, invite_state, seats_held
-from sevens.store.errors import Conflict, DamagedRecord, Invalid, NotFound, Refused
+from sevens.store.errors import (
+    Conflict,
+    DamagedRecord,
+    Invalid,
+    NotFound,
+    Refused,
+    StoreError,
+    UnplayableOrder,
+)
 from sevens.store.models import GameRow, GameStatus, SeatRow, TeamRow
 from sevens.tournament.fixtures import as_listed as listed
 from sevens.tournament.formats import Format, Stage, legal_formats
@@ -422,6 +430,19 @@ def seats_named(text: str) -> str:
     "nobody has taken seat 1; Seat 12 is free, no seat 'p9x'"
     """
     return _SEAT_IN_WORDS.sub(r"\1 \2", text)
+
+
+def refusal_said(exc: StoreError) -> str:
+    """A store's refusal as a page says it to people: seats by number ("seat 3", not "seat p3")
+    and a blocking order's team by its name, where the API and the server's log keep the ids.
+
+    >>> refusal_said(Refused("seat p2 was signed out: this credential no longer plays it"))
+    'seat 2 was signed out: this credential no longer plays it'
+    >>> refusal_said(UnplayableOrder(1, team="fiji", rule="R3", part=None, team_name="Fiji"))[:62]
+    'turn 1 cannot be resolved: the saved order of Fiji breaks R3 ('
+    """
+    said = exc.naming(exc.team_name) if isinstance(exc, UnplayableOrder) else str(exc)
+    return seats_named(said)
 
 
 def teams_named(text: str, name: Callable[[str], str | None]) -> str:
