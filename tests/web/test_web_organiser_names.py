@@ -1,5 +1,5 @@
 """The organiser page names seats and teams as the rest of the app does, for people: "Seat 3", "Fiji";
-and so does an error page that says a store's refusal."""
+and so do the sheet of invites, the invite and join pages, and an error page that says a store's refusal."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import html
 import re
 import threading
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +16,9 @@ from sqlalchemy import select, update
 
 from sevens.store import games as store
 from sevens.store.models import OrderRow, TeamRow
+from sevens.web import views
 from sevens.web.scheduler import resolve_due
-from web.web_helpers import FakeClock, host_game, post_form, unset
+from web.web_helpers import FakeClock, host_game, new_client, post_form, unset
 
 # What a person meets beside the page's words: what a screen reader says for a button, the
 # question a confirm box asks, a box's hint.
@@ -138,3 +140,43 @@ def test_an_error_page_saying_a_stores_refusal_names_the_seat_by_its_number(
     said = _read(answer.text)
     assert "seat 1 was signed out: this credential no longer plays it" in said, said
     _no_ids(said, team_ids, "the error page")
+
+
+def test_the_invite_pages_say_a_seat_by_the_one_rule_for_saying_a_seat() -> None:
+    """The sheet of invites, the invite and join pages and the printed strips wrote a seat's number
+    as its id cut (``pid[1:]``) where the organiser page asks views.seat_said: two rules for one
+    thing, which a seat id of another form would part. Every template now asks the filters
+    (seat_said, seat_number), and none cuts a seat's id itself."""
+    templates = Path(views.__file__).parent / "templates"
+    cut = {t.name: re.findall(r".{0,30}(?:pid|player_id)\[1:\].{0,10}", t.read_text()) for t in templates.glob("*.html")}
+    cut = {name: found for name, found in cut.items() if found}
+    assert not cut, cut
+
+
+def test_the_sheet_of_invites_and_the_invite_and_join_pages_say_seats_by_number(app: FastAPI) -> None:
+    """What a person reads on those pages says "seat 2", "Seat 3", never "p2", as the organiser page."""
+
+    def read(page: str) -> str:
+        return re.sub(r"https?://\S+", " ", _read(page))  # the links hold random secrets, not words
+
+    organiser = new_client(app)
+    created = post_form(organiser, "/games", {"name": "Friday sevens", "arrangement": "4-8-2", "deadline_hours": "24",
+                                              "default_bot": "even", "visibility": "public"})
+    assert created.status_code == 201, created.text
+    sheet = read(created.text)
+    assert "Seat 1, invite link:" in sheet, sheet
+    assert "Seat 4:" in sheet and "take this seat yourself (seat 4)" in sheet, sheet
+    assert '<li class="strip" value="3" data-link="p3"' in created.text
+    _no_ids(sheet, [], "the sheet of invites")
+    game = host_game(app)
+    invite = post_form(game.organiser, f"{game.base}/seats/p3/invite")
+    assert invite.status_code == 200 and "New invite for seat 3" in read(invite.text), invite.text
+    _no_ids(read(invite.text), [], "the new invite's page")
+    ann = game.join("p1", "Ann")
+    path = game.invites["p2"].split("testserver", 1)[1]
+    invited = read(new_client(app).get(path).text)
+    assert "You are invited to play seat 2." in invited, invited
+    _no_ids(invited, [], "the join page")
+    held = read(ann.get(path).text)
+    assert "This browser already plays seat 1 of" in held and "Whoever plays seat 2 opens it" in held, held
+    _no_ids(held, [], "the join page of a browser playing another seat")
