@@ -491,3 +491,45 @@ def test_the_default_bot_tables_figures_hold_in_a_smaller_run_of_its_command(col
     assert len(figures) == 4
     _check_figures(_without(words, "--tournaments"), DEFAULT_BOT_SIZES[column], figures, tmp_path)
 
+
+def test_one_match_flair_against_force_per_point_is_what_the_odds_give() -> None:
+    """'One match: FLAIR or FORCE?' opens with what 3 points of each score: the mean (and its
+    rounding), the variance and the tries, every one an exact fraction of sevens.odds."""
+    from fractions import Fraction
+
+    from sevens.odds import order_odds
+
+    said = re.search(r"\((\d+/\d+) ≈ ([\d.]+) points per 3-point option against (\d+) for 3 FORCE dice;.*?"
+                     r"\(variance (\d+/\d+) against (\d+/\d+)\).*?\((\d+/\d+) of a try against (\d+/\d+)\)",
+                     " ".join(GUIDE.split()))
+    assert said, "the guide no longer compares 3 points of FLAIR and of FORCE"
+    mean, rounded, force_mean, variance, force_variance, tries, force_tries = said.groups()
+    flair, force = order_odds(0, 3), order_odds(3, 0)
+    assert (flair.expected_points_exact, force.expected_points_exact) == (Fraction(mean), Fraction(force_mean))
+    assert f"{float(Fraction(mean)):.2f}" == rounded
+    assert (flair.variance_exact, force.variance_exact) == (Fraction(variance), Fraction(force_variance))
+    assert (flair.expected.tries, force.expected.tries) == (Fraction(tries), Fraction(force_tries))
+
+
+@pytest.mark.parametrize(("words", "teams", "weight"), [
+    (r"spending a little less there \((\d+) of its 100 in its first match rather than (\d+)\)", 16, 1.1),
+    (r"about (\d+) of your 100 in the first match of a 16-team game \(even pacing: (\d+)\)", 16, 1.1),
+    (r"(\d+) or \d+ with 8 teams \(even: (\d+)\)", 8, 1.25),
+    (r"\d+ or (\d+) with 8 teams \(even: (\d+)\)", 8, 1.1),
+    (r"K = 1.5 spends `100 / \(3 \+ 1.5 × 3\)`, about (\d+), in a 16-team tournament's first group match "
+     r"instead of (\d+)", 16, 1.5),
+    (r"The winner spends (\d+) of its 100 in its first group match, where group-blitz spends \d+ and even "
+     r"pacing (\d+)", 16, 0.4),
+], ids=["short-16-teams", "alone-16-teams", "alone-8-teams-1.25", "alone-8-teams-1.1", "k-1.5", "among-front-loaders"])
+def test_what_a_knockout_weight_spends_in_the_first_group_match(words: str, teams: int, weight: float) -> None:
+    """The first group match's spend the guide gives for a knockout weight, beside even pacing's, is
+    what the lab's pacing (paced_total) orders from 100 SCRUM with all the tournament to play."""
+    import numpy as np
+
+    from sevens.lab.strategies import paced_total
+
+    said = re.search(words, " ".join(GUIDE.split()))
+    assert said, f"the guide no longer says {words!r}"
+    matches = 3 + {16: 3, 8: 2}[teams]
+    spend = [int(paced_total(np.array([100]), matches, 3, k)[0]) for k in (weight, 1)]
+    assert spend == [int(said.group(1)), int(said.group(2))]
