@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import re
 import shlex
@@ -19,6 +20,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from installed_packages import install_package
 from sevens.cli.main import app
 from sevens.lab.run import CSV_COLUMNS, run_lab
 from terminal_session import in_terminal, press_ctrl_c, read_until
@@ -269,3 +271,30 @@ def test_ctrl_c_writes_no_csv_nor_plot(tmp_path: Path, workers: str) -> None:
     assert "nothing is printed or plotted" in " ".join(shown.decode(errors="replace").split())
     psutil.wait_procs(workers_seen, timeout=60)
     assert list(tmp_path.iterdir()) == []
+
+
+ZEROS = ("import numpy as np\n\nclass Mine:\n    def orders(self, view, rng):\n"
+         "        return np.zeros(view.size, dtype=np.int64), np.zeros(view.size, dtype=np.int64)\n")
+
+
+def test_a_strategy_named_as_a_formula_is_written_as_text_and_the_numbers_as_numbers(tmp_path: Path) -> None:
+    """Entry points registered as '+1' and '-1' and a module path '=HYPERLINK(1):Mine' were written as
+    they are: a spreadsheet opening the file ran them as formulas. They start with an apostrophe now,
+    as in the web's downloads; every figure is still a number a spreadsheet reads as one."""
+    install_package(tmp_path, "pkg_formulas", {"plus_one": ZEROS, "minus_one": ZEROS, "=HYPERLINK(1)": ZEROS},
+                    {"+1": "plus_one:Mine", "-1": "minus_one:Mine"})
+    run = subprocess.run(
+        [sys.executable, "-m", "sevens", "lab", "--strategies", "+1,=HYPERLINK(1):Mine", "--field=-1",
+         "--tournaments", "10", "--teams", "8", "--csv", "-"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": os.pathsep.join((str(tmp_path), str(ROOT / "src")))},
+        capture_output=True, text=True, timeout=600, check=False)
+    assert run.returncode == 0, run.stderr
+    rows = _rows(run.stdout)
+    assert sorted(row["strategy"] for row in rows) == ["'+1", "'-1 (field)", "'=HYPERLINK(1):Mine"]
+    assert {row["field"] for row in rows} == {"'-1"}
+    assert {row["source_target"] for row in rows} == {"plus_one:Mine", "minus_one:Mine", "'=HYPERLINK(1):Mine"}
+    text = {"strategy", "field", "sampler", "command", "sevens_version", "sevens_source_digest"} | {
+        column for column in CSV_COLUMNS if column.startswith("source_") or column.endswith("_exact")}
+    for row in rows:
+        for column in set(CSV_COLUMNS) - text:
+            assert row[column] == "" or math.isfinite(float(row[column])), (column, row[column])

@@ -53,6 +53,7 @@ from sevens.lab.registry import BUILTINS, describe, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
 from sevens.lab.strategies import BatchStrategy, ScalarAdapter, StrategyError
+from sevens.tournament.spreadsheet import text_cell
 
 __all__ = [
     "BATCH_SIZE",
@@ -683,10 +684,12 @@ half-widths, each strategy's ``sources`` entry as ``source_*``, and the run's se
 
 def _csv_cell(value: object) -> object:
     """A value as a CSV cell: JSON's spelling for the flags, nothing for a null, a float as the JSON
-    writes it (the shortest text that reads back as the same number).
+    writes it (the shortest text that reads back as the same number), and text a spreadsheet would
+    run as a formula (a strategy registered as ``=HYPERLINK(...)``) after an apostrophe; a negative
+    number is a number, not text, and stays one.
 
-    >>> [_csv_cell(v) for v in (True, None, 0.1 + 0.2, 7, "even")]
-    ['true', '', '0.30000000000000004', 7, 'even']
+    >>> [_csv_cell(v) for v in (True, None, 0.1 + 0.2, 7, "even", "-1", -0.5)]
+    ['true', '', '0.30000000000000004', 7, 'even', "'-1", '-0.5']
     """
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -694,6 +697,8 @@ def _csv_cell(value: object) -> object:
         return ""
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, str):
+        return text_cell(value)
     return value
 
 

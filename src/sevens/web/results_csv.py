@@ -26,9 +26,8 @@ from fastapi.responses import Response
 from sevens.store.models import GameRow, GameStatus
 from sevens.tournament.game import MatchSide
 from sevens.tournament.names import cut_name, graphemes
+from sevens.tournament.spreadsheet import text_cell
 from sevens.web.views import SpectatorView
-
-_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
 
 _NUMBER_DASH_NUMBER = re.compile(r"(?<=\d)-(?=\d)")
 
@@ -55,7 +54,7 @@ def cell(value: str | int | None) -> str | int:
         return ""
     if isinstance(value, int):
         return value
-    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+    return text_cell(value)  # the rule sevens lab --csv keeps too
 
 
 def _csv(header: Sequence[str], rows: Iterable[Sequence[str | int | None]]) -> str:
