@@ -144,7 +144,7 @@ def test_results_are_printed_before_a_plot_that_fails_at_the_end(
         _report(result, tmp_path / "gone" / "x.png", json_out=True)
     out, err = capsys.readouterr()
     assert json.loads(out)["strategies"] == ["even", "random"]
-    assert err.startswith("error: cannot write --plot") and "the results are printed above" in err
+    assert err.startswith("error: cannot write --plot") and "the JSON is printed" in err
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -551,7 +551,7 @@ def test_a_plot_that_appears_during_the_run_is_not_replaced(tmp_path: Path, caps
         _report(result, plot, json_out=True)
     out, err = capsys.readouterr()
     assert json.loads(out)["strategies"] == ["even", "random"]
-    assert "already exists" in err and "the results are printed above" in err
+    assert "already exists" in err and "the JSON is printed" in err
     assert plot.read_bytes() == b"another run's plot" and [p.name for p in tmp_path.iterdir()] == ["x.png"]
 
 
@@ -591,7 +591,7 @@ def test_ctrl_c_stops_a_long_run_with_one_clear_line_and_no_process_left(workers
             pytest.fail("the run did not end:\n" + (shown + read_until(main, rb"(?!)", 10)).decode(errors="replace"))
     said = " ".join(shown.decode(errors="replace").split())
     # About: the batches still playing count by their share done, not as whole tournaments.
-    assert re.search(r"error: interrupted after about [\d,]+ of 100,000,000 tournaments: nothing is printed or plotted", said)
+    assert re.search(r"error: interrupted after about [\d,]+ of 100,000,000 tournaments: no table is printed", said)
     assert "Traceback" not in said
     _, alive = psutil.wait_procs(workers_seen, timeout=60)
     assert not alive
@@ -647,7 +647,7 @@ def test_kill_or_a_closed_terminal_stops_a_run_as_ctrl_c_does_and_no_worker_play
     said = " ".join(shown.decode(errors="replace").split())
     why = "kill" if signum == signal.SIGTERM else "the terminal closed"
     assert re.search(rf"error: stopped by {signum.name} \({why}\) after about [\d,]+ of 100,000,000 tournaments: "
-                     "nothing is printed or plotted", said), said
+                     "no table is printed", said), said
     assert "Traceback" not in said
     _, alive = psutil.wait_procs(workers_seen, timeout=60)
     assert not alive
@@ -1099,7 +1099,7 @@ def test_a_batch_that_fails_stops_a_long_run_at_once_in_one_line_naming_the_stra
                            "RuntimeError: no plan for turn 3 at "), said
     assert "in turn 3 (group round 3)" in said
     assert re.search(r"in the batch of tournaments ([\d,]+) to ([\d,]+): --tournaments \d+ with the same seed plays "
-                     r"it again\)$", said.strip()), said
+                     r"it again\); no table is printed$", said.strip()), said
     assert not _in_session(run.pid)  # no worker left behind
 
 

@@ -225,7 +225,7 @@ def test_a_csv_that_cannot_be_written_at_the_end_loses_neither_the_results_nor_t
     out, err = capsys.readouterr()
     assert json.loads(out)["strategies"] == ["even", "random"]
     assert err == (f"error: --csv {tmp_path / 'taken.csv'} already exists and would be replaced; choose another file "
-                   "name, or pass --overwrite to replace it; it appeared during the run; the results are printed above, "
+                   "name, or pass --overwrite to replace it; it appeared during the run; the JSON is printed, "
                    f"and the plot is written to {tmp_path / 'r.png'}\n")
     assert (tmp_path / "taken.csv").read_text() == "another run's\n" and (tmp_path / "r.png").stat().st_size > 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.png", "taken.csv"]
@@ -251,6 +251,8 @@ def test_a_run_that_fails_writes_no_csv_nor_plot(tmp_path: Path) -> None:
                   "--csv", "out.csv", "--plot", "out.png", cwd=tmp_path)
     assert run.returncode == 1, run.stderr
     assert "no plan for turn 2" in run.stderr and run.stdout == ""
+    # Said, naming both files: the message spoke of neither, and a user looked for out.csv.
+    assert run.stderr.rstrip().endswith("; no table is printed and no file is written (--csv out.csv, --plot out.png)")
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "__pycache__") == ["broken.py"]
 
 
@@ -268,7 +270,8 @@ def test_ctrl_c_writes_no_csv_nor_plot(tmp_path: Path, workers: str) -> None:
         press_ctrl_c(main, 1)
         shown = read_until(main, rb"for a\s+shorter\s+run", 120)
         assert run.wait(timeout=120) == 130, shown.decode(errors="replace")
-    assert "nothing is printed or plotted" in " ".join(shown.decode(errors="replace").split())
+    assert "no table is printed and no file is written (--csv out.csv, --plot out.png)" in " ".join(
+        shown.decode(errors="replace").split())
     psutil.wait_procs(workers_seen, timeout=60)
     assert list(tmp_path.iterdir()) == []
 

@@ -303,7 +303,7 @@ def test_a_batch_whose_workers_keep_dying_stops_the_run_in_one_line(strategies_f
     said = _one_line(run.stderr)
     assert said.startswith("error: the run stopped after about 0 of 20 tournaments: Dask gave up on tournaments 1 "
                            "to 20 after a worker died playing them while gated:Dies played (Dask's "), said
-    assert "nothing is printed or plotted" in said and run.stdout == ""
+    assert "no table is printed" in said and run.stdout == ""
 
 
 CLUSTER = """
@@ -456,7 +456,7 @@ def test_ctrl_c_during_a_dask_run_stops_it_in_one_line_and_the_workers_stop_play
             shown = read_until(main, rb"for a\s+shorter\s+run", 120)
             assert run.wait(timeout=120) == 130
         said = " ".join(shown.decode(errors="replace").split())
-        assert re.search(r"error: interrupted after about [\d,]+ of 100,000 tournaments: nothing is printed or plotted",
+        assert re.search(r"error: interrupted after about [\d,]+ of 100,000 tournaments: no table is printed",
                          said), said
         assert "Traceback" not in said and " - distributed." not in said, said
         _until(lambda: not _playing(cluster), "the workers stopping", limit=60)  # a batch takes minutes
@@ -543,7 +543,7 @@ def test_a_scheduler_without_sevens_stops_the_run_in_one_line(strategies_folder:
         f"error: the run stopped after about 0 of 10 tournaments: the Dask scheduler at {address} cannot read the "
         "run's batches (ModuleNotFoundError: No module named 'sevens.lab'): the scheduler imports sevens to read "
         "them, as the workers do to play them; install the same sevens as here where the scheduler runs (and on "
-        "every worker), and start it again; nothing is printed or plotted, since a part of a run depends on which "
+        "every worker), and start it again; no table is printed, since a part of a run depends on which "
         "batches happened to finish")
 
 
@@ -807,7 +807,7 @@ def test_ctrl_c_while_the_cluster_has_no_workers_says_to_start_some(strategies_f
     said = " ".join(shown.decode(errors="replace").split())
     assert f"no workers at {address}, waiting" in said, said[-500:]
     assert re.search(
-        rf"error: interrupted after about 0 of 100 tournaments: nothing is printed or plotted, since a part of a run "
+        rf"error: interrupted after about 0 of 100 tournaments: no table is printed, since a part of a run "
         rf"depends on which batches happened to finish; the Dask cluster at {re.escape(address)} had no workers, so "
         rf"the run was waiting for one: start workers \(dask worker {re.escape(address)}\) and run again", said), said
     assert "--tournaments" not in said and "Traceback" not in said, said

@@ -347,6 +347,7 @@ def lab(
         progress.update(task, description=_DOING[now].format(address=dask))
 
     signals = _Signals()
+    unwritten = _unwritten(json_out, csv_out, plot)  # what a run that stops leaves undone, said in its message
     own = [n for n in (*names, *([field] if field else [])) if not is_builtin(n)]  # named when a run stops
     try:
         with _printing_to_stderr(), _interrupted_once(signals):  # stdout is for the results alone
@@ -388,17 +389,17 @@ def lab(
             # No Ctrl-C, kill or closed terminal reached the run: a strategy's own code raised it.
             fail(
                 f"the run stopped: {raised(exc)}, raised while {', '.join(own)} played, though the run was sent no "
-                "Ctrl-C or other signal (so a strategy's own code raised it, or code it called); nothing is printed "
-                "or plotted; fix it and run again",
+                f"Ctrl-C or other signal (so a strategy's own code raised it, or code it called); {unwritten}; fix it "
+                "and run again",
                 code=1,
             )
-        fail(_interrupted(doing, simulated, tournaments, dask, exc), code=exit_code(exc))
+        fail(_interrupted(doing, simulated, tournaments, dask, exc, unwritten), code=exit_code(exc))
     except StrategyError as exc:  # a strategy of one's own failed: the message names it, the turn and the fix
-        fail(f"the run stopped: {exc}", code=1)
+        fail(f"the run stopped: {exc}; {unwritten}", code=1)
     except ClusterError as exc:  # the Dask cluster failed the run: as with Ctrl-C, what was done is not shown
         fail(
-            f"the run stopped after about {simulated:,} of {_count(tournaments)}: {exc}; nothing is printed "
-            "or plotted, since a part of a run depends on which batches happened to finish",
+            f"the run stopped after about {simulated:,} of {_count(tournaments)}: {exc}; {unwritten}, since a "
+            "part of a run depends on which batches happened to finish",
             code=1,
         )
     except ValueError as exc:
@@ -412,9 +413,8 @@ def lab(
             f"the run stopped after about {simulated:,} of {_count(tournaments)}: a worker process ended "
             f"abruptly {playing}, with no error to report; a strategy that ends its own process (os._exit, a "
             "signal, a crash in compiled code) does this, and so does the system stopping a worker short of "
-            "memory (dmesg then names it); nothing is printed or plotted, since a part of a run depends on which "
-            "batches happened to finish; find what ended it, or run with fewer --workers for less memory, and run "
-            "again",
+            f"memory (dmesg then names it); {unwritten}, since a part of a run depends on which batches happened "
+            "to finish; find what ended it, or run with fewer --workers for less memory, and run again",
             code=1,
         )
     except Exception as exc:
@@ -422,7 +422,7 @@ def lab(
             raise  # a built-in failing is the lab's own bug: its traceback is what to report
         fail(
             f"the run stopped: {raised(exc)}, raised while {', '.join(own)} played (strategies of your "
-            "own run as their code says; the built-ins are tested); fix it and run again",
+            f"own run as their code says; the built-ins are tested); {unwritten}; fix it and run again",
             code=1,
         )
     _report(result, plot, json_out=json_out, overwrite=overwrite, csv_out=csv_out)
@@ -435,6 +435,24 @@ def _note(text: str) -> None:
         typer.echo(text, err=True)
 
 
+def _unwritten(json_out: bool, csv_out: Path | None, plot: Path | None) -> str:
+    """What a run that stopped leaves unwritten, naming every output it was asked for: the table,
+    the JSON or the CSV it would have printed, and each file (--csv, --plot) by its name. A message
+    that said "nothing is printed or plotted" left a user asking after the CSV file.
+
+    >>> _unwritten(False, None, None)
+    'no table is printed'
+    >>> _unwritten(True, Path("out.csv"), Path("out.png"))
+    'no JSON is printed and no file is written (--csv out.csv, --plot out.png)'
+    >>> _unwritten(False, Path("-"), Path("r.svg"))
+    'no CSV is printed and no file is written (--plot r.svg)'
+    """
+    printed = "JSON" if json_out else "CSV" if _is_stdout(csv_out) else "table"
+    files = [f"{option} {file}" for option, file in (("--csv", None if _is_stdout(csv_out) else csv_out),
+                                                      ("--plot", plot)) if file is not None]
+    return f"no {printed} is printed" + (f" and no file is written ({', '.join(files)})" if files else "")
+
+
 _DOING = {
     "connecting": "connecting to {address}",
     "playing": "simulating",
@@ -445,29 +463,31 @@ for the bar to keep its figures in 80 columns."""
 
 
 def _interrupted(
-    doing: str, simulated: int, tournaments: int, dask: str | None, by: KeyboardInterrupt | None = None
+    doing: str, simulated: int, tournaments: int, dask: str | None, by: KeyboardInterrupt | None = None,
+    unwritten: str = "no table is printed",
 ) -> str:
-    """What Ctrl-C (or ``kill``, or a closed terminal: ``by``) stopped, and advice that fits what the
-    run was doing when it came.
+    """What Ctrl-C (or ``kill``, or a closed terminal: ``by``) stopped, what it leaves ``unwritten``
+    (:func:`_unwritten`), and advice that fits what the run was doing when it came.
 
     >>> _interrupted("connecting", 0, 10, "tcp://h:1")  # doctest: +ELLIPSIS
-    'interrupted while connecting to the Dask scheduler at tcp://h:1, before any tournament was played; check...'
+    'interrupted while connecting to the Dask scheduler at tcp://h:1, before any tournament was played, so no table is printed; check...'
     >>> _interrupted("playing", 5, 10, None, Stopped(signal.SIGTERM))  # doctest: +ELLIPSIS
-    'stopped by SIGTERM (kill) after about 5 of 10 tournaments: nothing is printed or plotted, since...'
+    'stopped by SIGTERM (kill) after about 5 of 10 tournaments: no table is printed, since...'
     """
     interrupted = "interrupted"
     if isinstance(by, Stopped) and by.signum != signal.SIGINT:
         interrupted = f"stopped by {by} ({_SENT_BY.get(by.signum, 'a signal')})"
     if doing == "connecting":
         return (
-            f"{interrupted} while connecting to the Dask scheduler at {dask}, before any tournament was played; check "
+            f"{interrupted} while connecting to the Dask scheduler at {dask}, before any tournament was played, so "
+            f"{unwritten}; check "
             "that the scheduler is running and that this is its address (tcp://HOST:PORT, as dask scheduler prints "
             "it), or leave out --dask to run on this machine"
         )
     # ``simulated`` counts the batches still playing by their share done, so it is no count of whole
     # tournaments: "about".
     stopped = (
-        f"{interrupted} after about {simulated:,} of {_count(tournaments)}: nothing is printed or plotted, "
+        f"{interrupted} after about {simulated:,} of {_count(tournaments)}: {unwritten}, "
         "since a part of a run depends on which batches happened to finish"
     )
     if doing == "no workers":
@@ -648,7 +668,10 @@ def _report(
                 console.print(_table(result, console))
     except OutputFailed as failed:
         unprinted = failed
-    shown = "are printed above" if unprinted is None else "were not all printed"
+    # Named as asked for: "the results are printed above" left a user of --json > out.json looking up.
+    printed = "JSON" if json_out else "CSV" if _is_stdout(csv_out) else "table"
+    shown = (f"the {printed} was not all printed" if unprinted is not None
+             else "the table is printed above" if printed == "table" else f"the {printed} is printed")
     failed_files: list[str] = []
     written: list[str] = []
     caught: list[warnings.WarningMessage] = []
@@ -676,7 +699,7 @@ def _report(
             written.append(f"the {what} is written to {file}")
     if failed_files:
         done = f", and {' and '.join(written)}" if written else ""
-        fail(f"{'; '.join(failed_files)}; the results {shown}{done}", code=1)
+        fail(f"{'; '.join(failed_files)}; {shown}{done}", code=1)
     if unprinted is not None:
         unprinted.end(then=f" ({' and '.join(written)})" if written else "")
     if not json_out and not _is_stdout(csv_out):  # stdout holds the JSON or the CSV alone
