@@ -9,6 +9,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -1328,3 +1329,45 @@ def test_a_strategy_named_in_a_script_the_plots_font_lacks_is_said_once_in_words
         f"note: --plot: the plot's font (DejaVu Sans) has no \U00010000 (U+10000), in the name {name!r}: the plot "
         "shows a box for each; the table and --json give the names whole"
     ), result.stderr
+
+
+NOTE_OF_PACE = re.compile(r"note: about (?:(\d+) h )?(\d+) min to go at this pace \(([\d,]+) tournaments a second\); "
+                          r"Ctrl-C stops the run")
+
+
+def test_a_long_run_says_early_how_long_it_will_take_on_stderr_and_the_estimate_holds(tmp_path: Path) -> None:
+    """sevens lab --tournaments 100000000 started without a word of how long it would take: a log (no
+    terminal, no bar) showed nothing for the hours it ran. A few seconds into the play a note on stderr
+    says how long the rest will take at the pace so far; stdout holds the JSON alone. The pace it gives
+    is the run's: the tournaments played by the Ctrl-C a few seconds later agree with it."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"), "PYTHONUNBUFFERED": "1"}
+    run = subprocess.Popen([sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments",
+                            "100000000", "--json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        assert run.stderr is not None and run.stdout is not None
+        # Waits for it: compiling, if the code changed, takes a minute or two. A run that never says
+        # it is stopped, and its error is the line read.
+        timer = threading.Timer(240, run.send_signal, (signal.SIGINT,))
+        timer.start()
+        line = run.stderr.readline()
+        timer.cancel()
+        noted = time.monotonic()
+        found = NOTE_OF_PACE.fullmatch(line.rstrip("\n"))
+        assert found, line
+        hours, minutes, rate = int(found[1] or 0), int(found[2]), int(found[3].replace(",", ""))
+        # What remains, at the pace said: a hundred million less a few seconds' worth.
+        assert abs(60 * (60 * hours + minutes) - (100_000_000 / rate)) <= 60 + 30, line
+        time.sleep(5)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    stopped = time.monotonic()
+    assert run.returncode == 130 and out == "", err
+    played = int(re.search(r"interrupted after about ([\d,]+) of", err)[1].replace(",", ""))  # type: ignore[index]
+    # Played from the start to Ctrl-C, against the pace said over the seconds since the note: the
+    # machine is shared and busy, so the pace is held to a factor of three either way, not to a %.
+    assert rate * (stopped - noted) / 3 <= played <= rate * (stopped - noted + 60) * 3, (line, err)

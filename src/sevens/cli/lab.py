@@ -12,6 +12,7 @@ import shlex
 import signal
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
@@ -240,7 +241,11 @@ def lab(
             "what each assumes."
         ),
     ],
-    tournaments: Annotated[int, typer.Option(metavar="N", help="Number of tournaments.")] = 10000,
+    tournaments: Annotated[
+        int,
+        typer.Option(metavar="N", help="Number of tournaments. A run that will take a minute or more says how "
+                     "long on stderr, a few seconds in, at the pace it has played so far."),
+    ] = 10000,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed: the same seed gives the same results for any workers.")] = 0,
     teams: Annotated[int, typer.Option(metavar="N", help="Teams per tournament: 8 or 16 (R6).")] = 16,
     workers: Annotated[
@@ -336,10 +341,18 @@ def lab(
     simulated = 0
     doing = "playing" if dask is None else "connecting"  # what the run is doing (sevens.lab.on_dask.STAGES)
 
+    pace = _Pace(tournaments)
+
     def advance(n: int) -> None:
         nonlocal simulated
         simulated += n
         progress.advance(task, n)
+        said = pace.seen(simulated, time.monotonic())
+        if said is not None:
+            if console.is_interactive:
+                progress.console.print(said, markup=False)  # above the bar, which stays whole
+            else:
+                _note(said)  # where no bar is drawn (a log, a script), the one word of how long
 
     def stage(now: str) -> None:
         nonlocal doing
@@ -451,6 +464,74 @@ def _unwritten(json_out: bool, csv_out: Path | None, plot: Path | None) -> str:
     files = [f"{option} {file}" for option, file in (("--csv", None if _is_stdout(csv_out) else csv_out),
                                                       ("--plot", plot)) if file is not None]
     return f"no {printed} is printed" + (f" and no file is written ({', '.join(files)})" if files else "")
+
+
+ESTIMATE_AFTER = 5.0
+"""Seconds of play, counted from the first progress reported, over which a run's pace is measured
+before :class:`_Pace` says how long the rest will take: the first report comes once the workers
+have started, so their start does not slow the pace measured."""
+
+ESTIMATE_LEAST = 60.0
+"""Seconds still to go at least for :class:`_Pace` to say so: a shorter run is over before a note
+would help."""
+
+
+class _Pace:
+    """Says once, early in a long run, how long the rest of it will take at the pace measured so
+    far. A run of 100,000,000 tournaments started without a word of that: a terminal's bar showed it
+    only as the run went on, and a log nothing at all.
+
+    >>> pace = _Pace(100_000_000)
+    >>> pace.seen(1_000, 10.0), pace.seen(26_000, 12.0)  # the first report, then too soon to tell
+    (None, None)
+    >>> pace.seen(126_000, 15.0)  # 125,000 in 5 s: 25,000 a second
+    'note: about 1 h 7 min to go at this pace (25,000 tournaments a second); Ctrl-C stops the run'
+    >>> print(pace.seen(100_000, 20.0))  # said once
+    None
+    >>> quick = _Pace(100_000)
+    >>> quick.seen(1_000, 0.0), quick.seen(76_000, 5.0)  # two seconds to go: nothing to say
+    (None, None)
+    """
+
+    def __init__(self, tournaments: int) -> None:
+        self.tournaments = tournaments
+        self.first: tuple[float, int] | None = None
+        self.decided = False
+
+    def seen(self, simulated: int, now: float) -> str | None:
+        """The note to show now that ``simulated`` tournaments' worth is done at ``now`` (seconds),
+        or None."""
+        if self.decided:
+            return None
+        if self.first is None:
+            self.first = (now, simulated)
+            return None
+        since, done = self.first
+        if now - since < ESTIMATE_AFTER or simulated <= done:
+            return None
+        self.decided = True
+        rate = (simulated - done) / (now - since)
+        left = (self.tournaments - simulated) / rate
+        if left < ESTIMATE_LEAST:
+            return None
+        return (f"note: about {_duration(left)} to go at this pace ({rate:,.0f} tournaments a second); Ctrl-C stops "
+                "the run")
+
+
+def _duration(seconds: float) -> str:
+    """A time to go, to the minute (an estimate has no more to it than that).
+
+    >>> _duration(75), _duration(4000), _duration(7200), _duration(3 * 86400 + 5000)
+    ('1 min', '1 h 7 min', '2 h', '3 days 1 h')
+    """
+    minutes = max(1, round(seconds / 60))
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 48:
+        return f"{hours} h" + (f" {minutes} min" if minutes else "")
+    days, hours = divmod(hours, 24)
+    return f"{days} days" + (f" {hours} h" if hours else "")
 
 
 _DOING = {
