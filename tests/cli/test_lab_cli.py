@@ -1371,3 +1371,25 @@ def test_a_long_run_says_early_how_long_it_will_take_on_stderr_and_the_estimate_
     # Played from the start to Ctrl-C, against the pace said over the seconds since the note: the
     # machine is shared and busy, so the pace is held to a factor of three either way, not to a %.
     assert rate * (stopped - noted) / 3 <= played <= rate * (stopped - noted + 60) * 3, (line, err)
+
+
+def test_the_help_shows_runs_put_together_and_each_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sevens lab --help named every option and showed no run of them together: a newcomer had to
+    find docs/strategy.md first. Its examples run as written (fewer tournaments, for time), the
+    strategy of one's own from a mine.py beside them."""
+    helped = runner.invoke(app, ["lab", "--help"], env={"COLUMNS": "200"})
+    assert helped.exit_code == 0, helped.output
+    examples = [line.strip().split("   (")[0] for line in helped.stdout.splitlines()
+                if line.strip().startswith("sevens lab ")]
+    assert len(examples) >= 4, helped.stdout
+    (tmp_path / "mine.py").write_text("from sevens.bots.strategies import EvenSpread\n\n\nclass Mine(EvenSpread):\n"
+                                      "    name = 'mine'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for example in examples:
+        args = example.split()[1:]
+        ran = runner.invoke(app, [*args, "--tournaments", "40", "--teams", "8", "--workers", "1"])
+        assert ran.exit_code == 0, (example, ran.output)
+    assert {p.name for p in tmp_path.iterdir()} >= {"weights.png", "results.csv"}

@@ -261,7 +261,7 @@ def lab(
         ),
     ] = None,
     dask: Annotated[str | None, typer.Option(metavar="ADDRESS", help="Dask scheduler address to run on instead (needs sevens\\[dask]).")] = None,
-    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print the results as JSON.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print the results as JSON, instead of the table (docs/strategy.md says what each key holds).")] = False,
     plot: Annotated[
         Path | None,
         typer.Option(
@@ -818,6 +818,19 @@ def _note_missing_glyphs(caught: list[warnings.WarningMessage], result: LabResul
     )
 
 
+LAB_EXAMPLES = "\n\n".join([
+    "Examples (docs/strategy.md says more):",
+    "sevens lab --strategies even,group-blitz,odds-aware   (three strategies in every seat in turn: the table)",
+    "sevens lab --strategies field-reader,equilibrium --field even-flair   (each as one team against a field)",
+    "sevens lab --strategies even-flair,even-flair@1.5,even-flair@2 --plot weights.png   (titles against the "
+    "knockout weight)",
+    "sevens lab --strategies even,random --seed 7 --json   (for a script: the same seed gives the same figures)",
+    "sevens lab --strategies mine:Mine,even --csv results.csv   (your own strategy, class Mine in mine.py in this "
+    "folder, and a CSV for a spreadsheet)",
+])
+
+
 def register(app: typer.Typer) -> None:
     """Add ``sevens lab`` to the application."""
-    app.command(name="lab")(lab)
+    # The options alone showed no run put together: a newcomer had to find docs/strategy.md first.
+    app.command(name="lab", epilog=LAB_EXAMPLES)(lab)
