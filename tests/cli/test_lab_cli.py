@@ -1393,3 +1393,19 @@ def test_the_help_shows_runs_put_together_and_each_runs_as_written(
         ran = runner.invoke(app, [*args, "--tournaments", "40", "--teams", "8", "--workers", "1"])
         assert ran.exit_code == 0, (example, ran.output)
     assert {p.name for p in tmp_path.iterdir()} >= {"weights.png", "results.csv"}
+
+
+def test_in_a_terminal_the_note_of_how_long_is_shown_above_the_bar_and_stays(tmp_path: Path) -> None:
+    """The note goes through the bar's own console: written beside a live bar it would be drawn
+    over, and the bar goes when the run stops, the note stays."""
+    command = [sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments", "100000000",
+               "--json"]
+    with in_terminal(command, cwd=tmp_path) as (run, main):
+        shown = read_until(main, rb"Ctrl-C\s+stops\s+the\s+run", 300)
+        assert re.search(rb"to\s+go\s+at\s+this\s+pace", shown), shown.decode(errors="replace")
+        press_ctrl_c(main, 1)
+        shown += read_until(main, rb"for a\s+shorter\s+run", 120)
+        assert run.wait(timeout=120) == 130, shown.decode(errors="replace")
+    said = " ".join(shown.decode(errors="replace").split())
+    assert NOTE_OF_PACE.search(said), said
+    assert "error: interrupted after about " in said and "no JSON is printed" in said, said
