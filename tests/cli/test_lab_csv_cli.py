@@ -164,6 +164,29 @@ def test_overwrite_replaces_an_existing_csv_whole(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["results.csv"]
 
 
+def test_a_plot_and_a_csv_both_there_already_are_named_in_one_refusal(tmp_path: Path) -> None:
+    """Refused one at a time, a user who renamed the plot was sent back again for the CSV."""
+    plot, kept = tmp_path / "ranking.png", tmp_path / "results.csv"
+    plot.write_bytes(b"an earlier plot")
+    kept.write_text("an earlier run's\n")
+    result = runner.invoke(app, ["lab", "--strategies", "even", "--tournaments", "10", "--plot", str(plot),
+                                 "--csv", str(kept)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --plot {plot} and --csv {kept} already exist and would be replaced; choose other "
+                             "file names, or pass --overwrite to replace them\n")
+    assert plot.read_bytes() == b"an earlier plot" and kept.read_text() == "an earlier run's\n"
+
+
+def test_the_help_of_overwrite_names_both_files_it_replaces() -> None:
+    """It said 'the output file', export's words, where the lab writes two."""
+    result = runner.invoke(app, ["lab", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    text = " ".join(result.stdout.replace("│", " ").split())
+    said = re.search(r"--overwrite (?:<bool> )?([A-Z][^.]*)", text)
+    assert said, text
+    assert said.group(1).startswith("Replace the files --plot and --csv write if they already exist"), said.group(1)
+
+
 @pytest.mark.parametrize(("csv_name", "plot_name", "link"), [
     ("ranking.png", "ranking.png", False),
     ("./ranking.svg", "ranking.svg", False),

@@ -31,6 +31,7 @@ __all__ = [
     "check_writable",
     "exists_message",
     "instead",
+    "refuse_existing",
     "remove_leftovers",
     "replacing",
     "through_link",
@@ -48,6 +49,32 @@ def exists_message(label: str) -> str:
     '--record game.json already exists and would be replaced; choose another file name, or pass --overwrite to replace it'
     """
     return f"{label} already exists and would be replaced; choose another file name, or pass --overwrite to replace it"
+
+
+def refuse_existing(outputs: Sequence[tuple[str, Path | None]], *, overwrite: bool) -> None:
+    """Refuse in one line, unless ``overwrite``, the files already there among two or more a command
+    writes (``("--plot", path)``, ...; None for one not asked for): refused one by one, a user who
+    renamed the first was sent back again for the second. One alone is left to :func:`check_writable`,
+    and two names of one file to the command, which says so.
+    """
+    if overwrite:
+        return
+    found = [(option, path) for option, path in outputs if path is not None and _is_file(path)]
+    if len({os.path.realpath(path) for _, path in found}) < len(found):
+        return  # two names of one file: the command says so, which is the mistake to mend first
+    there = [f"{option} {path}" for option, path in found]
+    if len(there) > 1:
+        fail(f"{', '.join(there[:-1])} and {there[-1]} already exist and would be replaced; choose other file names, "
+             "or pass --overwrite to replace them")
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a file already there; a name the file system cannot even look up (too
+    long) is none, left to :func:`check_writable` to refuse with its reason."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def _part_affixes(path: Path) -> tuple[str, str]:

@@ -28,7 +28,7 @@ from rich.table import Column, Table
 from rich.text import Text
 
 from sevens.cli.errors import check_loadable, fail, raised
-from sevens.cli.files import OVERWRITE_HELP, check_writable, exists_message, replacing
+from sevens.cli.files import check_writable, exists_message, refuse_existing, replacing
 from sevens.cli.output import OutputFailed, ResultsConsole, printing, writing_stdout
 from sevens.cli.stopping import Stopped, exit_code
 from sevens.cli.theme import THEME
@@ -281,7 +281,12 @@ def lab(
             "is refused before the run unless --overwrite is given."
         ),
     ] = None,
-    overwrite: Annotated[bool, typer.Option("--overwrite", metavar="", help=OVERWRITE_HELP)] = False,
+    overwrite: Annotated[bool, typer.Option(
+        "--overwrite", metavar="",
+        # Two files, not "the output file": the words export's one PATH has.
+        help="Replace the files --plot and --csv write if they already exist (without this, an existing file is "
+             "refused and left as it is).",
+    )] = False,
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
     from sevens.lab.on_dask import ClusterError
@@ -706,6 +711,7 @@ def _check_files(plot: Path | None, csv_out: Path | None, *, json_out: bool, ove
     if plot is not None and csv_out is not None and not _is_stdout(csv_out) and _same_file(plot, csv_out):
         fail(f"--csv {csv_out} and --plot {plot} name the same file, and each would replace the other: give "
              "each a file of its own (--csv results.csv --plot ranking.png)")
+    refuse_existing([("--plot", plot), ("--csv", None if _is_stdout(csv_out) else csv_out)], overwrite=overwrite)
     if plot is not None:
         check_writable(plot, "--plot", example="ranking.png", suffixes=(".png", ".svg"), overwrite=overwrite)
     if csv_out is not None and not _is_stdout(csv_out):
