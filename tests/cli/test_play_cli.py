@@ -299,6 +299,18 @@ def test_an_existing_record_is_refused_before_the_game_and_left_as_it_was(tmp_pa
     assert "The draw" not in said and path.read_text() == "an earlier game"
 
 
+def test_a_record_and_a_save_file_both_there_already_are_named_in_one_refusal(tmp_path: Path) -> None:
+    """Refused one at a time, a player who renamed the record was sent back again for the save file."""
+    record, save = tmp_path / "game.json", tmp_path / "notes.json"
+    record.write_text("an earlier game", encoding="utf-8")
+    save.write_text("mine", encoding="utf-8")
+    result = runner.invoke(app, ["play", "--players", "4", "--record", str(record), "--save", str(save)], input="")
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --record {record} and --save {save} already exist and would be replaced; choose "
+                             "other file names, or pass --overwrite to replace them\n")
+    assert record.read_text() == "an earlier game" and save.read_text() == "mine"
+
+
 def test_overwrite_replaces_an_existing_record_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text("an earlier game", encoding="utf-8")

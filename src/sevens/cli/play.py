@@ -31,7 +31,7 @@ from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
 from sevens.bots.strategies import hidden_entry_point, raised_at, shown_error
 from sevens.cli import lineedit
 from sevens.cli.errors import BOT_NEEDS, MAX_DIGITS, check_loadable, fail, raised
-from sevens.cli.files import cannot_create_in, check_writable, remove_leftovers, write_text
+from sevens.cli.files import cannot_create_in, check_writable, refuse_existing, remove_leftovers, write_text
 from sevens.cli.inputs import read_input
 from sevens.cli.lineedit import AskLine, ConfirmLine
 from sevens.cli.locking import GameLock, InUse
@@ -1678,6 +1678,8 @@ def register(app: typer.Typer) -> None:
             check_names(given, humans=humans, players=players)
         except ValueError as exc:
             fail(str(exc))
+        if save is None or no_save or not looks_saved(save):  # a saved game there gets its own words (--resume)
+            refuse_existing([("--record", record), ("--save", None if no_save else save)], overwrite=overwrite)
         if record is not None:
             check_writable(record, "--record", example="game.json", overwrite=overwrite)
         elif overwrite and save is None:
