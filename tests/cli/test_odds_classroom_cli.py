@@ -214,6 +214,21 @@ def test_bad_combinations_are_one_line_saying_what_to_do(args: list[str], says: 
     assert says in result.output
 
 
+def test_csv_alone_names_every_figure_it_writes_and_each_way_out_is_taken() -> None:
+    """`sevens odds --csv` was told "say which order: --force F --flair K", as if one order's points
+    were all it writes; the help names --per-point, --fractions and --every-split too."""
+    result = runner.invoke(app, ["odds", "--csv"])
+    assert result.exit_code == 2, result.output
+    said = " ".join(result.stderr.split())
+    assert said == ("error: say what to write as CSV: one order's points, --force F --flair K (either alone: the other "
+                    "is 0); a match, those with --vs-force F2 --vs-flair K2; --per-point; or "
+                    "--every-split TOTAL with --vs-force/--vs-flair")
+    for then in (["--force", "3"], ["--force", "3", "--vs-flair", "3"], ["--per-point"],
+                 ["--every-split", "6", "--vs-flair", "3"]):
+        taken = runner.invoke(app, ["odds", "--csv", *then])
+        assert taken.exit_code == 0 and taken.stdout.count(",") > 2, (then, taken.output)
+
+
 @pytest.mark.parametrize(("args", "says", "then"), [
     # Both once pointed at an option already typed: following the advice met the same refusal.
     (["--force", "3", "--vs-force", "3", "--distribution", "--fractions"], "drop --distribution (--fractions gives",

@@ -602,6 +602,11 @@ def _classroom(force: str | None, flair: str | None, vs_force: str | None, vs_fl
         classroom.print_every_split(total, vs, as_csv=as_csv, as_json=as_json)
         return True
     if f is None and k is None:
+        if as_csv and not (distribution or fractions or has_vs):
+            # --csv alone was told of one order only, as if that were all it writes.
+            fail("say what to write as CSV: one order's points, --force F --flair K (either alone: the other is 0); "
+                 "a match, those with --vs-force F2 --vs-flair K2; --per-point; or --every-split "
+                 "TOTAL with --vs-force/--vs-flair")
         fail("say which order: --force F --flair K (either alone: the other is 0)")
     order = _order("--force", f, "--flair", k)
     if not has_vs:
