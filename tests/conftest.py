@@ -1,5 +1,6 @@
 """Shared test configuration."""
 
+import signal
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,18 @@ pytest_plugins = ["pytester"]
 # Bounded property tests: the machine is small and shared.
 settings.register_profile("default", max_examples=60, deadline=None)
 settings.load_profile("default")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Signals at their defaults, whatever the runner started with: an ignored signal is passed on
+    to every program a test starts, so a suite run under ``nohup`` (SIGHUP ignored) or as a script's
+    background job (SIGINT ignored) failed the tests of a closed terminal or a Ctrl-C, which the
+    commands rightly ignore then. A test that means to start a program ignoring one says so itself."""
+    for signum in (signal.SIGHUP, signal.SIGTERM, signal.SIGQUIT):
+        if signal.getsignal(signum) is signal.SIG_IGN:
+            signal.signal(signum, signal.SIG_DFL)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True)
