@@ -40,7 +40,7 @@ def register(app: typer.Typer) -> None:
     @app.command("verify")
     def verify(
         file: Annotated[
-            Path, typer.Argument(metavar="FILE", help="A game record (JSON), as written by `sevens play --record`, or - to read it from standard input.")
+            Path, typer.Argument(metavar="FILE", help="A game record (JSON), as written by `sevens play --record` or downloaded from a game's page of the web app (its record.json), or - to read it from standard input.")
         ],
         bots: Annotated[
             str | None,
