@@ -119,7 +119,7 @@ def test_the_guides_entry_point_names_the_strategy(tmp_path: Path) -> None:
     name, target = next(iter(entries.items()))
     twice = _lab(["--strategies", f"{name},{target}", "--tournaments", "40", "--teams", "8"], elsewhere, (site,))
     assert twice.returncode == 2, twice.stderr
-    assert twice.stderr == (f"error: {name} and {target} are the same strategy, both {target} (an entry point names "
+    assert twice.stderr == (f"error: --strategies: {name} and {target} are the same strategy, both {target} (an entry point names "
                             "it); name each strategy once\n")
 
 

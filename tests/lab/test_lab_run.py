@@ -300,6 +300,10 @@ def test_cli_table_and_errors() -> None:
                        (["--seed", "-1"], "seed must be 0 or more"), (["--strategies", "even,random,even"], "even named more than once")):
         refused = runner.invoke(_app(), ["lab", "--strategies", "even", *args])
         assert refused.exit_code == 2 and refused.stderr.startswith("error: ") and says in refused.stderr, args
+    # A strategy named twice is a mistake in --strategies: the refusal leads with it, as others of a name do.
+    for names in ("even,random,even", "even-flair,even-flair@1.0"):
+        twice = runner.invoke(_app(), ["lab", "--strategies", names, "--tournaments", "10"])
+        assert twice.exit_code == 2 and twice.stderr.startswith("error: --strategies: "), twice.stderr
 
 
 def test_cli_help_names_the_built_in_strategies_and_the_default_workers() -> None:

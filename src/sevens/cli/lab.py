@@ -290,7 +290,7 @@ def lab(
 ) -> None:
     """Seat every strategy in every position in turn and compare titles, finals, points and SCRUM."""
     from sevens.lab.on_dask import ClusterError
-    from sevens.lab.run import check_run, default_workers, run_lab, workers_to_use
+    from sevens.lab.run import SameStrategyTwice, check_run, default_workers, run_lab, workers_to_use
 
     # Named by their options, with what to give instead: check_run's words ("the number of workers
     # must be at least 1") said neither which option nor what a good value is.
@@ -335,6 +335,8 @@ def lab(
             _note_hidden(option, name)
         try:
             check_run(names, tournaments, teams=teams, workers=workers, field=field, seed=seed)
+        except SameStrategyTwice as exc:
+            fail(f"--strategies: {exc}")  # led by its option, as the other refusals of a name are
         except ValueError as exc:
             fail(str(exc))
     if dask is None:

@@ -63,6 +63,7 @@ __all__ = [
     "BatchSpec",
     "BlockSums",
     "LabResult",
+    "SameStrategyTwice",
     "StrategyRow",
     "Totals",
     "counted",
@@ -776,6 +777,10 @@ def default_workers(tournaments: int, batch_size: int = BATCH_SIZE) -> int:
     return max(1, min(available_cores(), math.ceil(tournaments / batch_size)))
 
 
+class SameStrategyTwice(ValueError):
+    """A run naming one strategy twice (under one name or two): its rows would read as two."""
+
+
 def check_run(
     strategies: Sequence[str], tournaments: int, *, teams: int = 16, workers: int = 1, batch_size: int = BATCH_SIZE,
     field: str | None = None, seed: int = 0,
@@ -791,7 +796,7 @@ def check_run(
         raise ValueError("give at least one strategy")
     twice = sorted(name for name, n in Counter(strategies).items() if n > 1)
     if twice:
-        raise ValueError(f"{', '.join(twice)} named more than once; name each strategy once")
+        raise SameStrategyTwice(f"{', '.join(twice)} named more than once; name each strategy once")
     if tournaments < 1:
         raise ValueError(f"the number of tournaments must be at least 1, got {tournaments}")
     if tournaments > MAX_TOURNAMENTS:
@@ -835,7 +840,7 @@ def check_run(
             continue
         key = (base, getattr(resolve(name), "knockout_weight", None))
         if key in seen:
-            raise ValueError(
+            raise SameStrategyTwice(
                 f"{seen[key]} and {name} are the same strategy (knockout weight {key[1]}); name each strategy once"
             )
         seen[key] = name
@@ -847,7 +852,7 @@ def check_run(
         registered = registered_entry_point(name)
         path = name if registered is None else registered[1]
         if path in paths:
-            raise ValueError(
+            raise SameStrategyTwice(
                 f"{paths[path]} and {name} are the same strategy, both {path} (an entry point names it); name each "
                 "strategy once"
             )
