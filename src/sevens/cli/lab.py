@@ -467,10 +467,15 @@ def _unwritten(json_out: bool, csv_out: Path | None, plot: Path | None) -> str:
     >>> _unwritten(False, Path("-"), Path("r.svg"))
     'no CSV is printed and no file is written (--plot r.svg)'
     """
-    printed = "JSON" if json_out else "CSV" if _is_stdout(csv_out) else "table"
+    printed = _printed(json_out, csv_out)
     files = [f"{option} {file}" for option, file in (("--csv", None if _is_stdout(csv_out) else csv_out),
                                                       ("--plot", plot)) if file is not None]
     return f"no {printed} is printed" + (f" and no file is written ({', '.join(files)})" if files else "")
+
+
+def _printed(json_out: bool, csv_out: Path | None) -> str:
+    """What the run prints on stdout: "JSON", "CSV" (``--csv -``) or the "table"."""
+    return "JSON" if json_out else "CSV" if _is_stdout(csv_out) else "table"
 
 
 ESTIMATE_AFTER = 5.0
@@ -758,7 +763,7 @@ def _report(
     except OutputFailed as failed:
         unprinted = failed
     # Named as asked for: "the results are printed above" left a user of --json > out.json looking up.
-    printed = "JSON" if json_out else "CSV" if _is_stdout(csv_out) else "table"
+    printed = _printed(json_out, csv_out)
     shown = (f"the {printed} was not all printed" if unprinted is not None
              else "the table is printed above" if printed == "table" else f"the {printed} is printed")
     failed_files: list[str] = []
