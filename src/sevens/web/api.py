@@ -720,13 +720,7 @@ def _save_order_now(
         if body.ready:
             # Only a ready order can complete the turn, worked out once the order is kept. Said by
             # this request's own advance: two last orders racing both find the turn moved on.
-            try:
-                result["resolved"] = store.advance(db, game_id=seat.game_id, now=now) > 0
-            except UnplayableOrder as exc:
-                # This order is committed already: a 409 would tell the client it was refused.
-                db.rollback()
-                result["held_up"] = str(exc)
-                return result
+            result["resolved"], result["held_up"] = _advance_after_act(db, seat.game_id, now)
             db.commit()
         return result
     finally:
@@ -1037,6 +1031,17 @@ def _actor(principal: ApiPrincipal) -> str:
     return store.api_actor(principal.label)
 
 
+def _advance_after_act(db: SessionDep, game_id: int, now: datetime) -> tuple[bool, str | None]:
+    """Work out the turns an act already committed completes (an order, a hand-over): whether one
+    was resolved, and ``held_up``, why not when another saved order the rules refuse holds the turn
+    up (nothing of the turn kept). The act stands then: a 409 would tell the client it was refused."""
+    try:
+        return store.advance(db, game_id=game_id, now=now) > 0, None
+    except UnplayableOrder as exc:
+        db.rollback()
+        return False, str(exc)
+
+
 def _organiser_answer(
     db: SessionDep, row: GameRow, now: datetime, principal_id: int, held: frozenset[str], **more: Any
 ) -> Response:
@@ -1193,13 +1198,7 @@ def release_seat(
         store.release_seat(db, game_id=row.id, player_id=player, now=now, actor=_actor(principal), then_advance=False)
         db.commit()
     # Kept first: the turns the seat no longer holds up are then worked out before the game's lock.
-    held_up = None
-    try:
-        store.advance(db, game_id=row.id, now=now)
-    except UnplayableOrder as exc:
-        # The hand-over is committed already: a 409 would tell the client it was refused.
-        db.rollback()
-        held_up = str(exc)
+    _, held_up = _advance_after_act(db, row.id, now)
     return _organiser_answer(db, row, clock(), principal.id, held - {player}, held_up=held_up)
 
 
