@@ -36,7 +36,8 @@ def sevens(*args: str, piped: str | None = None, **env: str) -> subprocess.Compl
         (["table", "--json=3", "x"], "error: sevens table: option '--json' does not take a value (see sevens table --help)"),
         (["lab", "--tournaments"], "error: sevens lab: option '--tournaments' requires an argument (see sevens lab --help)"),
         (["verify"], "error: sevens verify: FILE is missing; give FILE: a game record (JSON), as written by "
-                     "`sevens play --record`, or - to read it from standard input (see sevens verify --help)"),
+                     "`sevens play --record` or downloaded from a game's page of the web app (its record.json), "
+                     "or - to read it from standard input (see sevens verify --help)"),
         # The argument's help cut to its first sentence, and nothing that points at a help not shown.
         (["table"], "error: sevens table: FILE is missing; give FILE: a JSON file with the group's teams and matches, "
                     "or - to read it from standard input (see sevens table --help)"),
