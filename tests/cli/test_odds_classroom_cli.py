@@ -19,6 +19,8 @@ from typer.testing import CliRunner
 
 from sevens.cli.main import app
 from sevens.cli.odds_classroom import decimal
+from sevens.odds import exact_match, order_odds, per_point
+from sevens.rules import Order
 
 runner = CliRunner()
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,25 +36,30 @@ def _csv(*args: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(_run(*args, "--csv"))))
 
 
+def _exact(cell: str) -> Fraction:
+    """A CSV's exact cell read back as docs/odds.md says: a fraction after an apostrophe, a whole number bare."""
+    return Fraction(cell[1:] if cell.startswith("'") else cell)
+
+
 @pytest.mark.parametrize(("force", "flair"), [(3, 0), (0, 3), (4, 6)])
 def test_distribution_csv_is_exact_and_gives_every_tail(force: int, flair: int) -> None:
     rows = _csv("--force", str(force), "--flair", str(flair), "--distribution")
     data = json.loads(_run("--force", str(force), "--flair", str(flair), "--json", "--exact"))
     listed = [row for row in rows if not row["points"].startswith(">")]
     # The same totals and fractions as --json --exact, and P(at least k) is what is left from k on.
-    assert [[int(r["points"]), r["probability_exact"]] for r in listed] == data["distribution_exact"]
-    total = sum((Fraction(r["probability_exact"]) for r in rows), Fraction(0))
+    assert [[int(r["points"]), str(_exact(r["probability_exact"]))] for r in listed] == data["distribution_exact"]
+    total = sum((_exact(r["probability_exact"]) for r in rows), Fraction(0))
     assert total == 1
     for row in listed:
         k = int(row["points"])
-        tail = sum((Fraction(r["probability_exact"]) for r in rows
+        tail = sum((_exact(r["probability_exact"]) for r in rows
                     if r["points"].startswith(">") or int(r["points"]) >= k), Fraction(0))
-        assert Fraction(row["at_least_exact"]) == tail
-        exact = Fraction(row["probability_exact"])
+        assert _exact(row["at_least_exact"]) == tail
+        exact = _exact(row["probability_exact"])
         # six decimals, or two figures of a long shot: never 0 for what can happen
         assert float(row["probability"]) == pytest.approx(float(exact), rel=0.05, abs=5e-7)
         assert float(row["probability"]) > 0
-    mean = sum((int(r["points"]) * Fraction(r["probability_exact"]) for r in listed), Fraction(0))
+    mean = sum((int(r["points"]) * _exact(r["probability_exact"]) for r in listed), Fraction(0))
     assert mean <= Fraction(data["expected_points_exact"]) <= mean + Fraction(1, 10**15)
     if not flair:
         assert mean == Fraction(data["expected_points_exact"])
@@ -103,12 +110,12 @@ def test_per_point_table_and_csv() -> None:
     assert re.search(r"variance per point\s+│\s+35/9 ≈ 3\.8889 │\s+22/5 ≈ 4\.4000 │", out), out
     rows = _csv("--per-point")
     assert [(r["part"], r["mean_per_point"], r["variance_per_point"]) for r in rows] == [
-        ("FORCE", "4/3", "35/9"), ("FLAIR", "61/45", "22/5")]
+        ("FORCE", "'4/3", "'35/9"), ("FLAIR", "'61/45", "'22/5")]
 
 
 def test_fractions_of_a_match_in_every_form() -> None:
     args = ("--force", "3", "--vs-flair", "3", "--fractions")
-    rows = {r["outcome"]: Fraction(r["probability_exact"]) for r in _csv(*args)}
+    rows = {r["outcome"]: _exact(r["probability_exact"]) for r in _csv(*args)}
     assert sum(rows.values()) == 1
     data = json.loads(_run(*args, "--json"))
     assert {k: Fraction(data[f"{k}_exact"]) for k in ("win", "draw", "loss")} == rows
@@ -121,12 +128,12 @@ def test_fractions_of_a_match_in_every_form() -> None:
 def test_knockout_fractions_in_every_form() -> None:
     # --fractions --knockout was refused outright; now it counts back exactly where one side has no FLAIR.
     args = ("--force", "3", "--vs-flair", "3", "--fractions", "--knockout")
-    rows = {r["outcome"]: Fraction(r["probability_exact"]) for r in _csv(*args)}
+    rows = {r["outcome"]: _exact(r["probability_exact"]) for r in _csv(*args)}
     assert rows["win"] + rows["level"] + rows["loss"] == 1
     assert rows["win"] == sum(rows[f"win on {step}"] for step in ("points", "tries", "conversions", "drop goals"))
     # Count-back first: on points the knockout match is the group match.
-    group = {r["outcome"]: r["probability_exact"] for r in _csv("--force", "3", "--vs-flair", "3", "--fractions")}
-    assert (str(rows["win on points"]), str(rows["loss on points"])) == (group["win"], group["loss"])
+    group = {r["outcome"]: _exact(r["probability_exact"]) for r in _csv("--force", "3", "--vs-flair", "3", "--fractions")}
+    assert (rows["win on points"], rows["loss on points"]) == (group["win"], group["loss"])
     data = json.loads(_run(*args, "--json"))
     assert data["rules"] == "knockout"
     assert {k: Fraction(data[f"{k}_exact"]) for k in ("win", "level", "loss")} == {
@@ -175,15 +182,15 @@ def test_every_split_lists_the_splits_in_turn_each_as_its_own_match() -> None:
 def test_fractions_and_every_split_take_any_orders_a_team_can_give() -> None:
     # Refused until odds4: two FLAIR sides past 90 points between them (45 + 48 here), and
     # --every-split past 60 (58 + 3); now up to the largest orders R3 allows.
-    rows = {r["outcome"]: Fraction(r["probability_exact"]) for r in
+    rows = {r["outcome"]: _exact(r["probability_exact"]) for r in
             _csv("--flair", "45", "--vs-flair", "48", "--fractions")}
     assert sum(rows.values()) == 1 and rows["win"] < rows["loss"]
-    largest = {r["outcome"]: Fraction(r["probability_exact"]) for r in
+    largest = {r["outcome"]: _exact(r["probability_exact"]) for r in
                _csv("--force", "1", "--flair", "159", "--vs-force", "1", "--vs-flair", "159", "--fractions")}
     assert largest["win"] == largest["loss"] and sum(largest.values()) == 1
     splits = _csv("--every-split", "58", "--vs-force", "3")
     assert [(r["force"], r["flair"]) for r in splits][::19] == [("58", "0"), ("1", "57")]
-    assert all(Fraction(r["win_exact"]) + Fraction(r["draw_exact"]) + Fraction(r["loss_exact"]) == 1 for r in splits)
+    assert all(_exact(r["win_exact"]) + _exact(r["draw_exact"]) + _exact(r["loss_exact"]) == 1 for r in splits)
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -282,13 +289,73 @@ def test_every_decimal_column_of_a_csv_is_a_number(args: tuple[str, ...]) -> Non
             value = Fraction(row[key])  # a ValueError for ">0.999999"
             assert float(row[key]) == float(value)
             exact_key = "probability_exact" if key == "probability" else f"{key}_exact"
-            exact = Fraction(row[exact_key]) if row.get(exact_key) else None
+            exact = _exact(row[exact_key]) if row.get(exact_key) else None
             if exact is not None:
                 assert abs(value - exact) <= Fraction(5, 10**7), (row, key)
-            if Fraction(999999, 10**6) < value:
+            if key != "expected_points" and Fraction(999999, 10**6) < value:  # a chance, not points
                 near_one += 1
                 assert value < 1 or exact == 1, (row, key)
     assert near_one, "the case this test is for: a chance within 1e-6 of 1"
+
+
+# What Excel or LibreOffice may take for a date: day/month, month/day, month/year, with a year or without.
+_DATE_LIKE = re.compile(r"^\s*\d{1,4}\s*/\s*\d{1,4}(\s*/\s*\d{1,4})?\s*$")
+
+
+@pytest.mark.parametrize("args", [
+    ("--force", "2", "--distribution"),
+    ("--flair", "3", "--distribution"),  # the last row, >N, is every total above N together
+    ("--per-point",),
+    ("--force", "3", "--vs-flair", "3", "--fractions"),
+    ("--force", "3", "--vs-flair", "3", "--fractions", "--knockout"),
+    ("--flair", "3", "--vs-flair", "3", "--fractions", "--knockout"),  # decimals alone: no fractions exist
+    ("--every-split", "12", "--vs-force", "6", "--vs-flair", "6"),
+])
+def test_no_csv_cell_is_a_date_to_a_spreadsheet_and_every_fraction_reads_back_exactly(args: tuple[str, ...]) -> None:
+    """The CSV wrote a fraction bare (1/6, 4/3), which a spreadsheet opening the file reads as a date
+    (the 1st of June, the 4th of March); --per-point gave nothing else, so its sheet had no figure
+    at all. A fraction now comes after an apostrophe, as text, with its decimal beside it."""
+    rows = _csv(*args)
+    exact = {key for key in rows[0] if key.endswith("_exact") or key in (
+        "mean", "variance", "p_zero", "mean_per_point", "variance_per_point")}  # --per-point's names from 0.1.0
+    fractions = 0
+    for row in rows:
+        for key, cell in row.items():
+            assert not _DATE_LIKE.match(cell), (args, key, cell)
+            if key in ("outcome", "part") or (key == "points" and cell.startswith(">")):
+                continue  # the row's name
+            if key in exact:
+                if not cell:
+                    assert "level" in [r["outcome"] for r in rows], (key, row)  # the decimals-only knockout
+                    continue
+                if cell.startswith("'"):
+                    fractions += 1
+                    assert Fraction(cell[1:]).denominator > 1, (key, cell)
+                else:
+                    assert Fraction(cell).denominator == 1 and "/" not in cell, (key, cell)  # a whole number
+                # ... and its decimal beside it, the same figure rounded
+                partner = ("probability" if key == "probability_exact" else key.removesuffix("_exact")
+                           if key.endswith("_exact") else f"{key}_decimal")
+                assert abs(Fraction(row[partner]) - _exact(cell)) <= Fraction(5, 10**7), (key, row)
+            else:
+                float(cell)  # a number, or a ValueError
+                assert "/" not in cell and not cell.startswith("'"), (key, cell)
+    if "--flair" not in args or "--knockout" not in args:
+        assert fractions, "the case this test is for: fractions in the CSV"
+    # Each exact figure is the library's own, read back from the cell.
+    if args == ("--per-point",):
+        for row, part in zip(rows, per_point(), strict=True):
+            for key in ("mean", "variance", "p_zero", "mean_per_point", "variance_per_point"):
+                assert _exact(row[key]) == getattr(part, key)
+                assert row[f"{key}_decimal"] == decimal(getattr(part, key))
+    if args[:1] == ("--every-split",):
+        for row in rows:
+            order = Order(force=int(row["force"]), flair=int(row["flair"]))
+            match = exact_match(order, Order(force=6, flair=6))
+            assert (_exact(row["win_exact"]), _exact(row["draw_exact"])) == (match.win, match.draw)
+            assert _exact(row["win_plus_half_draw_exact"]) == match.win + match.draw / 2
+            mean = order_odds(order.force, order.flair).expected_points_exact
+            assert (_exact(row["expected_points_exact"]), row["expected_points"]) == (mean, decimal(mean))
 
 
 def test_every_split_json_names_its_figures_as_the_other_objects_do() -> None:
@@ -354,7 +421,9 @@ def test_every_split_gives_the_same_figures_under_the_same_names_in_csv_json_and
     for row, split in zip(rows, splits, strict=True):
         for column, value in row.items():
             assert column in split, column
-            if column.endswith("_exact") or column in ("force", "flair"):
+            if column.endswith("_exact"):
+                assert _exact(value) == Fraction(split[column])
+            elif column in ("force", "flair"):
                 assert str(split[column]) == value
             else:  # six decimals in the CSV, the float nearest the fraction in the JSON
                 assert split[column] == float(Fraction(split[f"{column}_exact"]))

@@ -7,7 +7,8 @@
 * ``--every-split TOTAL``: those for every split of TOTAL in turn, FLAIR 0, 3, 6, ...
 
 ``--csv`` writes any of them as comma-separated values (a header, then a row each) for a
-spreadsheet. Every figure is exact; the decimals are the fractions rounded, never simulated.
+spreadsheet. Every figure is exact; the decimals are the fractions rounded, never simulated. A
+fraction is written after an apostrophe (``'1/6``), as text: bare, a spreadsheet read it as a date.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from sevens.odds import (
     splits,
 )
 from sevens.rules import Order, OrderError
+from sevens.tournament.spreadsheet import fraction_cell
 
 __all__ = ["at_least_rows", "decimal", "exact_or_fail", "fractions_table", "match_csv", "print_distribution",
            "print_every_split", "print_per_point"]
@@ -163,8 +165,9 @@ def print_distribution(order: Order, *, as_csv: bool, as_json: bool, exact: bool
     rows, last, rest = at_least_rows(order.force, order.flair)
     if as_csv:
         _csv(["points", "probability_exact", "probability", "at_least_exact", "at_least"],
-             [[p, str(chance), csv_decimal(chance), str(up), csv_decimal(up)] for p, chance, up in rows]
-             + ([[f">{last}", str(rest), csv_decimal(rest), str(rest), csv_decimal(rest)]] if rest else []))
+             [[p, fraction_cell(chance), csv_decimal(chance), fraction_cell(up), csv_decimal(up)] for p, chance, up in rows]
+             + ([[f">{last}", fraction_cell(rest), csv_decimal(rest), fraction_cell(rest), csv_decimal(rest)]]
+                if rest else []))
         return
     if as_json:
         odds = order_odds(order.force, order.flair)
@@ -198,7 +201,10 @@ def print_per_point(*, as_csv: bool, as_json: bool) -> None:
         return
     header = ["part", "cost", "mean", "variance", "p_zero", "mean_per_point", "variance_per_point"]
     if as_csv:
-        _csv(header, [[part.part, part.cost, *(str(getattr(part, key)) for key in header[2:])] for part in parts])
+        # The fractions keep the names 0.1.0 gave them; each has its decimal at the end of the row.
+        _csv(header + [f"{key}_decimal" for key in header[2:]],
+             [[part.part, part.cost, *(fraction_cell(getattr(part, key)) for key in header[2:]),
+               *(csv_decimal(getattr(part, key)) for key in header[2:])] for part in parts])
         return
     force, flair = parts
     rows = [["one unit", "1 die, 1 point", f"1 option, {flair.cost} points"]]
@@ -247,7 +253,7 @@ def knockout_csv(result: ExactKnockout) -> None:
     rows: list[tuple[str, Fraction]] = [("win", result.win), ("level", result.level), ("loss", result.loss)]
     rows += [(f"win on {step}", p) for step, p in zip(STEPS, result.win_by, strict=True)]
     rows += [(f"loss on {step}", p) for step, p in zip(STEPS, result.loss_by, strict=True)]
-    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), csv_decimal(v)] for k, v in rows])
+    _csv(["outcome", "probability_exact", "probability"], [[k, fraction_cell(v), csv_decimal(v)] for k, v in rows])
 
 
 def knockout_decimals_csv(win: float, level: float, loss: float) -> None:
@@ -266,7 +272,8 @@ def knockout_table(a: Order, b: Order, result: ExactKnockout, width: int) -> Tab
 def match_csv(result: ExactMatch) -> None:
     """A group match's win, draw and loss as CSV rows, exactly and to six decimals."""
     chances = {"win": result.win, "draw": result.draw, "loss": result.loss}
-    _csv(["outcome", "probability_exact", "probability"], [[k, str(v), csv_decimal(v)] for k, v in chances.items()])
+    _csv(["outcome", "probability_exact", "probability"],
+         [[k, fraction_cell(v), csv_decimal(v)] for k, v in chances.items()])
 
 
 def fractions_table(a: Order, b: Order, result: ExactMatch, width: int) -> Table:
@@ -327,10 +334,12 @@ def print_every_split(total: int, vs: Order, *, as_csv: bool, as_json: bool) -> 
             typer.echo(json.dumps(data))
         return
     if as_csv:
+        # expected_points and win_plus_half_draw_exact came later: at the end, where no script counted on a column.
         _csv(["force", "flair", "win_exact", "draw_exact", "loss_exact", "win", "draw", "loss", "win_plus_half_draw",
-              "expected_points_exact"],
-             [[o.force, o.flair, str(r.win), str(r.draw), str(r.loss), csv_decimal(r.win), csv_decimal(r.draw),
-               csv_decimal(r.loss), csv_decimal(r.win + r.draw / 2), str(m)] for o, r, m in rows])
+              "expected_points_exact", "expected_points", "win_plus_half_draw_exact"],
+             [[o.force, o.flair, *(fraction_cell(x) for x in (r.win, r.draw, r.loss)), csv_decimal(r.win),
+               csv_decimal(r.draw), csv_decimal(r.loss), csv_decimal(r.win + r.draw / 2), fraction_cell(m),
+               csv_decimal(m), fraction_cell(r.win + r.draw / 2)] for o, r, m in rows])
         return
     console = ResultsConsole()
     table = _fitted(f"Every split of {total} v {_name(vs)}, group rules, FLAIR rising",
