@@ -222,17 +222,32 @@ def test_a_teams_list_marks_an_order_its_autopilot_played(app: FastAPI) -> None:
     assert checked == {"sent", "released", "missed"}
 
 
-def test_an_unknown_team_is_a_404_that_lists_the_games_teams(app: FastAPI) -> None:
+def test_an_unknown_team_is_a_404_that_names_the_games_teams_with_links_to_their_pages(app: FastAPI) -> None:
+    """The page listed the game's team ids ("its teams are: t1, t2, ..."), words a person never sees
+    anywhere else: it now names each team as the game page does, a link to its page, and says
+    nothing of the open turn (an order sent just before stays secret, R13)."""
     game = every_seat_taken(app)
-    answer = new_client(app).get(f"{game.base}/teams/atlantis")
+    team = game.my_teams("p1")[0]
+    assert game.order("p1", team, 13, 6, action="ready").status_code == 303
+    visitor = new_client(app)
+    answer = visitor.get(f"{game.base}/teams/atlantis")
     assert answer.status_code == 404
     said = _text(answer.text)
-    assert "this game has no team 'atlantis'; its teams are: " in said, said
-    for team in game.organiser.get(f"/api/v1/games/{game.public_id}").json()["teams"]:
-        assert team["id"] in said
+    assert "this game has no team 'atlantis': its teams are below, each with a link to its page" in said, said
+    assert "its teams are: " not in said
+    listed = dict(re.findall(r'<li><a href="([^"]+)">(?:<bdi>)?([^<]+)(?:</bdi>)?</a> \(group ', answer.text))
+    teams = game.organiser.get(f"/api/v1/games/{game.public_id}").json()["teams"]
+    assert {html.unescape(name) for name in listed.values()} == {t["name"] for t in teams}
+    assert set(listed) == {f"{game.base}/teams/{t['id']}" for t in teams}
+    for address, name in list(listed.items())[:2]:  # each link opens that team's page
+        page = visitor.get(address)
+        assert page.status_code == 200 and f"<h1>{name}</h1>" in page.text
+    assert "13 FORCE" not in said and "13+6" not in said and "ready" not in said.casefold()
     lobby = host_game(app)
     before = new_client(app).get(f"{lobby.base}/teams/fiji")
-    assert before.status_code == 404 and "the teams are drawn when the game starts" in _text(before.text)
+    assert before.status_code == 404
+    assert "this game has no team 'fiji' yet: the teams are drawn when the game starts" in _text(before.text)
+    assert f'href="{lobby.base}"' in before.text  # the way on: the game's page
 
 
 class _SeededSecrets:

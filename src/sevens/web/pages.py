@@ -904,10 +904,25 @@ def team_page(request: Request, public_id: str, team: str, db: SessionDep, princ
     _watchable(game, access)
     view = views.spectator_view(db, game)
     if team not in view.teams:
-        known = ", ".join(sorted(view.teams)) or "none yet: the teams are drawn when the game starts"
-        raise HTTPException(status_code=404, detail=f"this game has no team {quoted(team)}; its teams are: {known}")
+        return _no_such_team(request, view, team)
     context = {"view": views.team_history(view, team), "access": access}
     return render(request, "team.html", context)
+
+
+def _no_such_team(request: Request, view: views.SpectatorView, team: str) -> Response:
+    """404 for a team the game does not have, naming the teams it has as a person knows them (by
+    name, group by group, each a link to its page) rather than by the ids in their addresses."""
+    game = view.game
+    if view.teams:
+        message = f"this game has no team {quoted(team)}: its teams are below, each with a link to its page"
+    elif game.status is GameStatus.ENDED:
+        message = f"this game has no team {quoted(team)}: it was ended before it started, so no team was drawn"
+    else:
+        message = f"this game has no team {quoted(team)} yet: the teams are drawn when the game starts"
+    known = sorted(view.teams.values(), key=lambda info: (info.group, info.name.casefold(), info.id))
+    context = {"status": 404, "message": message, "known_teams": known,
+               "game_page": f"/games/{game.public_id}", "game_name": game.name}
+    return render(request, "error.html", context, status=404)
 
 
 @router.get("/games/{public_id}/state")
