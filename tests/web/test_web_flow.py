@@ -419,17 +419,73 @@ def test_the_organiser_can_sign_out_whoever_holds_a_seat(hosted: Hosted) -> None
     assert hosted.join("p2", "Player 2").get(f"{hosted.base}/play").status_code == 200
 
 
+def _form_fields(page: str, form_id: str) -> dict[str, str]:
+    """The hidden fields of one form of a page, as the browser would send them."""
+    form = page.split(f'id="{form_id}"', 1)[1].split("</form>", 1)[0]
+    return {name: html.unescape(value) for name, value in
+            re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form) if name != "csrf"}
+
+
+def _shown(response) -> str:  # type: ignore[no-untyped-def]
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", response.text)).split())
+
+
 def test_a_browser_signed_out_of_its_seat_is_told_so_when_it_orders(hosted: Hosted) -> None:
     """A player whose browser the organiser signed out, their page still open, sent an order and
-    was told "only a player of this game can do this; open your invite link first": their link
-    was used long ago, and opening it says so, round in a circle. The refusal now says the seat
-    may have been signed out and that a new link from the organiser opens it again."""
+    landed on the refusal page ("Sorry: 403 ... Go back to the page you came from and reload it"),
+    which led to a seat's page that refused again, and what they had typed was gone. The answer now
+    says what happened, what was sent (not saved), how to get the seat back and where the game
+    stands; the same for a seat handed to the bots, and for its autopilot form."""
+    p1_team = hosted.my_teams("p1")[0]
+    assert hosted.order("p1", p1_team, 13, 6, action="ready").status_code == 303  # another seat's secret
     team = hosted.my_teams("p2")[0]
+    page = hosted.players["p2"].get(f"{hosted.base}/play").text
+    fields = _form_fields(page, f"order-{team}")
+    name = fields["team_name"]
     assert post_form(hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"}).status_code == 200
-    for answer in (hosted.order("p2", team, 5, 3), hosted.players["p2"].get(f"{hosted.base}/play")):
-        assert answer.status_code == 403
-        said = html.unescape(re.sub(r"<[^>]+>", "", answer.text))
-        assert "the organiser has signed it out, and only a new invite link from them opens your seat again" in said
+    answer = post_form(hosted.players["p2"], f"{hosted.base}/orders",
+                       {**fields, "force": "7", "flair": "6", "action": "ready"})
+    assert answer.status_code == 403
+    said = _shown(answer)
+    assert "This browser no longer plays a seat in Friday sevens, so your order was not saved: the organiser has " \
+           "signed it out or handed the seat to the bots since the page was loaded." in said, said
+    assert "Only a new invite link from the organiser opens your seat again; send it again from there." in said
+    assert f"What you had sent, for your own note: 7 FORCE + 6 FLAIR, turn 1 for {name}." in said, said
+    assert f'<a href="{hosted.base}" id="game-page">' in answer.text
+    assert "Go back to the page you came from" not in said and "13 FORCE" not in said
+    # Nothing was saved for it: back in its seat by a new link, the form is empty.
+    hosted.invites["p2"] = re.findall(r'id="invite-link">([^<]+)<', post_form(
+        hosted.organiser, f"{hosted.base}/seats/p2/invite", {"sign_out": "yes"}).text)[0]
+    back = hosted.join("p2", "Player 2").get(f"{hosted.base}/play").text
+    assert "Your order: 7 FORCE" not in back and f'id="order-{team}"' in back
+    # A seat handed to the bots: its player's autopilot form, sent after, says the same of the bot.
+    team3 = hosted.my_teams("p3")[0]
+    autopilot = _form_fields(hosted.players["p3"].get(f"{hosted.base}/play").text, f"autopilot-{team3}")
+    assert post_form(hosted.organiser, f"{hosted.base}/seats/p3/release").status_code == 303
+    answer = post_form(hosted.players["p3"], f"{hosted.base}/autopilot",
+                       {**autopilot, "strategy": "knockout-saver", "weight": ""})
+    assert answer.status_code == 403
+    said = _shown(answer)
+    assert "so your choice of autopilot was not saved" in said, said
+    assert "What you had sent, for your own note: the bot knockout-saver for " in said, said
+
+
+def test_a_private_games_signed_out_order_is_said_only_to_the_browser_that_held_the_seat(app: FastAPI) -> None:
+    """In a private game only the browser that held the seat (its form's proof) is told its order was
+    not saved; anyone else sending the same fields meets the 404 of a game that is not there."""
+    game = host_game(app, visibility="private")
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    team = game.my_teams("p2")[0]
+    fields = _form_fields(game.players["p2"].get(f"{game.base}/play").text, f"order-{team}")
+    assert post_form(game.organiser, f"{game.base}/seats/p2/invite", {"sign_out": "yes"}).status_code == 200
+    answer = post_form(game.players["p2"], f"{game.base}/orders", {**fields, "force": "7", "flair": "6"})
+    assert answer.status_code == 403
+    said = _shown(answer)
+    assert f"7 FORCE + 6 FLAIR, turn 1 for {fields['team_name']}" in said and 'id="game-page"' not in answer.text
+    stranger = post_form(new_client(app), f"{game.base}/orders", {**fields, "force": "7", "flair": "6"})
+    assert stranger.status_code == 404 and fields["team_name"] not in _shown(stranger)
 
 
 def test_an_invite_opened_after_the_game_is_over_says_so(hosted: Hosted) -> None:

@@ -244,6 +244,31 @@ def _no_seat(request: Request, game: GameRow) -> Response:
     return render(request, "error.html", context, status=403)
 
 
+def _seat_gone(
+    request: Request, db: SessionDep, game: GameRow, access: Access, *, team: str, held: HeldSeatForm | None,
+    what: str, typed: str,
+) -> Response | None:
+    """A form of the player's page (an order, an autopilot) sent after this browser stopped playing
+    its seat (the organiser signed it out or handed the seat to the bots): what happened, what was
+    sent and not saved (``what``, then ``typed`` with the team), and how to get the seat back, on
+    a page of its own with the way to the game's page, rather than the refusal page's "go back and
+    reload", which led to a seat's page that refuses too. None for a browser that cannot show it
+    held a seat of a game it may not watch: answered as before, without a word of the game."""
+    public = game.visibility == Visibility.PUBLIC
+    if not (public or access.organiser or held is not None):
+        return None
+    name = held.team_name if held is not None else views.spectator_view(db, game).name(team) if public else ""
+    sent = f"{typed} for {name}" if name else typed
+    message = Markup(
+        "This browser no longer plays a seat in {}, so {} was not saved: the organiser has signed it out "
+        "or handed the seat to the bots since the page was loaded. Only a new invite link from the "
+        "organiser opens your seat again; send it again from there."
+    ).format(views.bdi(game.name), what)
+    context = {"status": 403, "message": message, "unsaved": sent,
+               "game_page": f"/games/{game.public_id}" if public or access.organiser else "", "game_name": game.name}
+    return render(request, "error.html", context, status=403)
+
+
 def _not_organising(request: Request, game: GameRow) -> Response:
     """The organiser's page opened in a browser that may watch the game but does not organise it
     (the page's address copied to a friend): refused with the way to the game's page, not "go back
@@ -1433,6 +1458,13 @@ def post_order(
         if held is None:
             raise  # answered as any game that is not there: nothing said of a private one
         return _order_of_deleted_game(request, held, clock(), turn=turn, force=force, flair=flair)
+    if access.player_id is None:
+        held = held_seat_form(request, public_id, seat, team=team, team_name=team_name)
+        gone = _seat_gone(request, db, game, access, team=team, held=held, what="your order",
+                          typed=f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, "
+                                f"turn {turn}")
+        if gone is not None:
+            return gone
     _watchable(game, access)
     player_id = _player(access)
     if action not in ("save", "ready"):
@@ -1601,6 +1633,14 @@ def post_autopilot(
         return expired
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
+    if access.player_id is None:
+        # As typed: the bot's name and weight are not checked for a seat this browser no longer plays.
+        chosen = f"the bot {strategy}" if strategy.strip() else "the game's default bot"
+        chosen += f", knockout weight {weight.strip()}" if weight.strip() else ""
+        gone = _seat_gone(request, db, game, access, team=team, held=None, what="your choice of autopilot",
+                          typed=chosen)
+        if gone is not None:
+            return gone
     _watchable(game, access)
     player_id = _player(access)
     try:
