@@ -452,6 +452,7 @@ def test_a_browser_signed_out_of_its_seat_is_told_so_when_it_orders(hosted: Host
     assert "Only a new invite link from the organiser opens your seat again; send it again from there." in said
     assert f"What you had sent, for your own note: 7 FORCE + 6 FLAIR, turn 1 for {name}." in said, said
     assert f'<a href="{hosted.base}" id="game-page">' in answer.text
+    assert "<h1>Not saved: this browser plays no seat now</h1>" in answer.text
     assert "Go back to the page you came from" not in said and "13 FORCE" not in said
     # Nothing was saved for it: back in its seat by a new link, the form is empty.
     hosted.invites["p2"] = re.findall(r'id="invite-link">([^<]+)<', post_form(
