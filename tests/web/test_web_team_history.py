@@ -248,6 +248,9 @@ def test_an_unknown_team_is_a_404_that_names_the_games_teams_with_links_to_their
     assert before.status_code == 404
     assert "this game has no team 'fiji' yet: the teams are drawn when the game starts" in _text(before.text)
     assert f'href="{lobby.base}"' in before.text  # the way on: the game's page
+    assert post_form(lobby.organiser, f"{lobby.base}/end").status_code == 303
+    never = _text(new_client(app).get(f"{lobby.base}/teams/fiji").text)
+    assert "this game has no team 'fiji': it was ended before it started, so no team was drawn" in never, never
 
 
 class _SeededSecrets:
