@@ -25,11 +25,13 @@ from sevens.tournament.formats import GROUP_SIZE, GROUP_TURNS
 MOST = 2 * (GROUP_TURNS - 1)  # league points a team can hold before its last group match
 
 
-def _level_with_two_others(mine: int, opponent: int, other: int, others_opponent: int) -> bool:
-    # Whether some loss leaves two other teams on the team's own points (a three-way tie).
+def _three_level_for_second(mine: int, opponent: int, other: int, others_opponent: int) -> bool:
+    # Whether some loss leaves three teams level on its points for second place: with one team
+    # above it, itself and two others; with none, itself and three others (one of them first).
     for other_gets, last_gets in ((2, 0), (1, 1), (0, 2)):
         rest = (opponent + 2, other + other_gets, others_opponent + last_gets)
-        if sum(points == mine for points in rest) >= 2:
+        level = 1 + sum(points == mine for points in rest)
+        if level - (sum(points > mine for points in rest) == 0) > 2:
             return True
     return False
 
@@ -46,7 +48,7 @@ def _stakes_tables() -> dict[str, np.ndarray]:
                     stakes = last_match_stakes(m, o, x, y)
                     tables["level"][m, o, x, y] = stakes.second_or_level_if_lost
                     tables["level_two"][m, o, x, y] = (stakes.second_or_level_if_lost
-                                                       and not _level_with_two_others(m, o, x, y))
+                                                       and not _three_level_for_second(m, o, x, y))
                     tables["safe"][m, o, x, y] = stakes.through_if_lost
                     tables["out"][m, o, x, y] = stakes.out_if_won
     return tables
