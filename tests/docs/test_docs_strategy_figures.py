@@ -14,7 +14,9 @@ has to be placed by whoever adds it."""
 
 from __future__ import annotations
 
+import ast
 import json
+import math
 import os
 import re
 import subprocess
@@ -233,12 +235,47 @@ def test_the_knockout_weight_tables_figures_hold_in_a_smaller_run_of_its_command
 def _check_figures(words: list[str], tournaments: int, said: dict[str, Any], tmp_path: Path) -> None:
     """Run `sevens lab WORDS` at ``tournaments`` and check each figure the guide gives (``said``: by
     strategy, a figure per key, or a title rate alone) lies within three half-widths of the run's."""
-    said = {name: cells if isinstance(cells, dict) else {"titles": cells} for name, cells in said.items()}
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     run = subprocess.run([sys.executable, "-m", "sevens", "lab", *words, "--tournaments", str(tournaments), "--json"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False)
     assert run.returncode == 0, run.stderr
-    rows = {row["strategy"]: row for row in json.loads(run.stdout)["results"]}
+    off = _off(json.loads(run.stdout), said, tournaments)
+    assert not off, "\n".join(off)
+
+
+# Runs several `sevens lab` commands in one process, through the command itself: each start of
+# Python, numpy and the compiled loop costs a second or two of CPU, more than a small run. One
+# worker (the same table as any number) plays in that process, so a smart strategy's decisions,
+# made once per process, serve every run after the first.
+_IN_ONE_PROCESS = """
+import json, sys
+from sevens.cli.main import command
+cli = command()
+for words in json.loads(sys.argv[1]):
+    cli(args=["lab", *words], prog_name="sevens", standalone_mode=False)
+    print("\\x1e", flush=True)
+"""
+
+
+def _lab_runs(commands: list[tuple[list[str], int]], cwd: Path) -> list[dict[str, Any]]:
+    """The `--json` of `sevens lab WORDS` at its number of tournaments for each of ``commands``
+    (``(WORDS, tournaments)``), run from ``cwd``."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    argv = json.dumps([[*words, "--tournaments", str(tournaments), "--json", "--workers", "1"]
+                       for words, tournaments in commands])
+    run = subprocess.run([sys.executable, "-c", _IN_ONE_PROCESS, argv], cwd=cwd, env=env, capture_output=True,
+                         text=True, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr
+    outputs = run.stdout.split("\x1e")[:-1]
+    assert len(outputs) == len(commands), run.stdout
+    return [json.loads(output) for output in outputs]
+
+
+def _off(result: dict[str, Any], said: dict[str, Any], tournaments: int) -> list[str]:
+    """Each figure the guide gives (``said``, as for :func:`_check_figures`) that a run's `--json`
+    ``result`` puts more than three half-widths of its 95% interval away, beyond the guide's rounding."""
+    said = {name: cells if isinstance(cells, dict) else {"titles": cells} for name, cells in said.items()}
+    rows = {row["strategy"]: row for row in result["results"]}
     assert said and set(said) <= set(rows), (said, rows)
     off = []
     for name, cells in said.items():
@@ -251,7 +288,7 @@ def _check_figures(words: list[str], tournaments: int, said: dict[str, Any], tmp
             shown = 10.0 ** -len(f"{value}".partition(".")[2]) / 2  # the guide rounds to its decimals
             if abs(value - centre) > 3 * half + shown:
                 off.append(f"{name} {key}: the guide says {value}, {tournaments:,} tournaments give {centre:.3f} ± {half:.3f}")
-    assert not off, "\n".join(off)
+    return off
 
 
 def _code_after(words: str) -> str:
@@ -533,3 +570,174 @@ def test_what_a_knockout_weight_spends_in_the_first_group_match(words: str, team
     matches = 3 + {16: 3, 8: 2}[teams]
     spend = [int(paced_total(np.array([100]), matches, 3, k)[0]) for k in (weight, 1)]
     assert spend == [int(said.group(1)), int(said.group(2))]
+
+
+def _head_to_head_table() -> list[tuple[list[str], dict[str, float]]]:
+    """'Head to head': each of the loop's 21 runs (two strategies, half the teams each) as its
+    words, with the two figures of the table it gives (the row's title rate against the column's)."""
+    block = _code_after("The mixed field above is one field among many")
+    names = re.search(r"S=\(([^)]*)\)", block)
+    assert names, "the guide no longer names the head-to-head table's strategies in S=(...)"
+    strategies = names.group(1).split()
+    (words,) = _lab_lines(block)
+    header = "| | even-flair | equilibrium |"
+    columns = [cell.strip() for cell in GUIDE[GUIDE.index(header):].split("\n")[0].strip("|").split("|")][1:]
+    table = {row: dict(zip(columns, cells, strict=True)) for row, *cells in _rows_of(header)}
+    assert list(table) == columns == strategies, (list(table), columns, strategies)
+    runs = []
+    for i, first in enumerate(strategies):
+        for second in strategies[i + 1:]:
+            pair = [word.replace("${S[i]}", first).replace("${S[j]}", second) for word in words]
+            runs.append((_without(_without(pair, "--tournaments"), "--json"),
+                         {first: float(table[first][second]), second: float(table[second][first])}))
+    return runs
+
+
+HEAD_TO_HEAD = _head_to_head_table()
+
+
+def test_the_head_to_head_tables_figures_hold_in_smaller_runs_of_its_commands(tmp_path: Path) -> None:
+    """'Head to head', every cell: the loop's 21 runs at 40,000 tournaments (a fifth of the guide's;
+    within three half-widths, about 0.2 points): it catches a figure swapped between row and column
+    (even-flair's 6.48 against even, even's 6.02) or moved a row (equilibrium's 6.25 against
+    even-flair put for even), not one a few hundredths off."""
+    assert len(HEAD_TO_HEAD) == 21
+    results = _lab_runs([(words, 40_000) for words, _ in HEAD_TO_HEAD], tmp_path)
+    off = [f"{' '.join(words)}: {line}" for (words, said), result in zip(HEAD_TO_HEAD, results, strict=True)
+           for line in _off(result, said, 40_000)]
+    assert not off, "\n".join(off)
+
+
+def _seating_orders() -> tuple[list[list[str]], dict[str, float]]:
+    """'Fair seating matters': the loop's three runs of the first table's eight strategies in other
+    orders, and the two title rates the guide quotes from them, by run ('reversed', 'third')."""
+    block = _code_after("beginning with random (below)")
+    loop = re.search(r"for order in ([^;]+); do\n(.*?)\n\s*done", block, re.S)
+    assert loop, "the guide no longer shows the loop of the seating-order runs"
+    (words,) = _lab_lines(loop.group(2))
+    said = re.search(r"\(even-flair ([\d.]+), [\d.]+–[\d.]+, reversed; even ([\d.]+), [\d.]+–[\d.]+, in the third "
+                     r"order\)", " ".join(GUIDE.split()))
+    assert said, "the guide no longer quotes the two title rates that miss the first table's"
+    runs = [[order if word == "$order" else word for word in words] for order in loop.group(1).split()]
+    return [_without(_without(run, "--tournaments"), "--json") for run in runs], {
+        "reversed": float(said.group(1)), "third": float(said.group(2))}
+
+
+SEATING_RUNS, SEATING_QUOTED = _seating_orders()
+
+
+def test_the_seating_order_runs_give_the_first_tables_title_rates(tmp_path: Path) -> None:
+    """'Fair seating matters': the first table's eight names in its own order, reversed and beginning
+    with random, each run at 100,000 tournaments (a quarter of the guide's; within three
+    half-widths, about 0.35 points): every title rate of the first table holds in each, and so do
+    the two the guide quotes as missing it by 0.02 or less (even-flair reversed, even in the third)."""
+    orders = [_option(words, "--strategies").split(",") for words in SEATING_RUNS]  # type: ignore[union-attr]
+    table = {name: cells["titles"] for name, cells in _first_table().items()}
+    assert len(orders) == 3 and orders[1] == orders[0][::-1] and orders[2][0] == "random"
+    assert all(sorted(order) == sorted(table) for order in orders)
+    results = _lab_runs([(words, 100_000) for words in SEATING_RUNS], tmp_path)
+    said = [[table], [table, {"even-flair": SEATING_QUOTED["reversed"]}], [table, {"even": SEATING_QUOTED["third"]}]]
+    off = [f"{','.join(order)}: {line}" for order, result, each in zip(orders, results, said, strict=True)
+           for figures in each for line in _off(result, figures, 100_000)]
+    assert not off, "\n".join(off)
+
+
+def _variants_table() -> list[tuple[list[str], int, dict[str, float]]]:
+    """The table of rest tests that table-reader's was chosen from: each of its runs (the three
+    commands, the first two with 16 teams too, as their comments say) as its words, its number of
+    teams and the figures the guide gives from it, by strategy as the run names it. A row's cell
+    gives its figures from the runs that name its class, in the order of the commands (the rows
+    of 4 league points give two); the text under the table gives the seed-101 run's rest when
+    through if lost (Safe)."""
+    block = _code_after("| rests in the third group match when... |")
+    runs = []
+    for command in re.split(r"\n(?=sevens lab)", block.strip()):
+        (words,) = _lab_lines(command)
+        runs.append((words, int(_option(words, "--teams") or 16)))
+        also = re.search(r"# and --teams (\d+) --seed (\d+)", command)
+        if also:
+            other = [also.group(1) if w == _option(words, "--teams") else w for w in words]
+            other[other.index("--seed") + 1] = also.group(2)
+            runs.append((other, int(also.group(1))))
+    said = " ".join(GUIDE.split())
+    order = re.search(r"in the order of the table: (.*?)\. The rows of 4 league points", said)
+    assert order, "the guide no longer names variants.py's classes in the order of the table"
+    classes = re.findall(r"`(\w+)`", order.group(1))
+    rows = _rows_of("| rests in the third group match when... |")
+    assert len(classes) == len(rows) == 10, (classes, rows)
+    figures: list[dict[str, float]] = [{} for _ in runs]
+    for name, (_, eight, sixteen) in zip(classes, rows, strict=True):
+        for teams, cell in ((8, eight), (16, sixteen)):
+            quoted = [float(f) for f in re.findall(r"([\d.]+)(?: ± [\d.]+| \([\d.]+–[\d.]+\))", cell)]
+            naming = [i for i, (words, t) in enumerate(runs)
+                      if t == teams and f"variants:{name}" in _option(words, "--strategies").split(",")]  # type: ignore[union-attr]
+            assert len(quoted) <= len(naming) and (quoted or teams == 16), (name, teams, cell)
+            for i, figure in zip(naming, quoted, strict=False):  # a run left out gives none
+                figures[i][f"variants:{name}"] = figure
+    safe = re.search(r"against ([\d.]+) for the same run's through-if-lost rest at even pacing", said)
+    assert safe, "the guide no longer gives the seed-101 run's rest when through if lost"
+    (last,) = [i for i, (words, _) in enumerate(runs) if _option(words, "--seed") == "101"]
+    figures[last]["variants:Safe"] = float(safe.group(1))
+    return [(_without(words, "--tournaments"), teams, said) for (words, teams), said in zip(runs, figures, strict=True)]
+
+
+VARIANTS = _variants_table()
+# Tournaments a run here, by its seed: 2,000 entries a strategy with 8 teams (4,000 in the seed-101
+# run, where a contested match's spend parts the rows by 2 to 4 points), 1,000 with 16.
+VARIANTS_SIZES = {"131": 8_000, "132": 4_000, "121": 12_000, "122": 6_000, "101": 24_000}
+
+
+def test_the_shipped_rest_py_is_the_guides() -> None:
+    """docs/strategy/ holds rest.py beside variants.py so that the variants' commands run from there
+    as written: it must be the rest.py the guide shows."""
+    assert REST_PY, "the guide no longer shows rest.py"
+    assert (ROOT / "docs" / "strategy" / "rest.py").read_text(encoding="utf-8") == REST_PY.group(1)
+
+
+@pytest.mark.slow
+def test_the_variants_tables_figures_hold_in_smaller_runs_of_its_commands(tmp_path: Path) -> None:
+    """The rest tests table-reader's was chosen from: each of the five runs (three commands, two of
+    them with 16 teams too), from a folder holding docs/strategy's variants.py and rest.py, at a
+    fiftieth to a two-hundredth of the guide's size (within three half-widths, up to 5 points of
+    titles): it catches a figure put in the other column or a contested match's 13.95 put in a row
+    of rests, not the rows' differences of a few tenths, which the full-size runs give to the last
+    digit."""
+    for name in ("variants.py", "rest.py"):
+        (tmp_path / name).write_text((ROOT / "docs" / "strategy" / name).read_text(encoding="utf-8"), encoding="utf-8")
+    assert [_option(words, "--seed") for words, _, _ in VARIANTS] == list(VARIANTS_SIZES)
+    # 11 figures with 8 teams (the rows of 4 points twice), 9 with 16, and the seed-101 run's Safe
+    assert sum(len(said) for _, _, said in VARIANTS) == 21
+    commands = [(words, VARIANTS_SIZES[_option(words, "--seed") or ""]) for words, _, _ in VARIANTS]
+    results = _lab_runs(commands, tmp_path)
+    off = [f"{' '.join(words)}: {line}" for (words, tournaments), (_, _, said), result in zip(commands, VARIANTS, results, strict=True)
+           for line in _off(result, said, tournaments)]
+    assert not off, "\n".join(off)
+
+
+ALL_FLAIR = next(command for command in PYTHONS if "class Counted" in command.code)
+
+
+@pytest.mark.slow
+def test_the_all_flair_shares_hold_in_a_smaller_run_of_their_command() -> None:
+    """'The smart strategies are even-flair in disguise': the shares of all-FLAIR orders, from the
+    guide's command with 800 tournaments where it plays 4,000 (6 s of CPU where it takes half a
+    minute), each within three half-widths of the smaller run's 95% interval (about 1.2 points,
+    orders taken as independent): it catches the two shares swapped, not one a tenth off."""
+    shown = ast.literal_eval(ALL_FLAIR.shown or "")
+    said = re.search(r"The shares of all-FLAIR orders \(([\d.]+)% and ([\d.]+)% of [\d,]+ orders each\)",
+                     " ".join(GUIDE.split()))
+    assert said, "the guide no longer gives the shares of all-FLAIR orders in its text"
+    assert [float(said.group(1)), float(said.group(2))] == list(shown.values())
+    code = ALL_FLAIR.code.replace("for _ in range(4000)", "for _ in range(800)")
+    assert code != ALL_FLAIR.code, "the command no longer plays 4,000 tournaments"
+    done = _python(code + "\nprint({n: (o, a) for n, (o, a) in seen.items()})")
+    assert done.returncode == 0, done.stderr
+    counts = ast.literal_eval(done.stdout.strip().split("\n")[-1])
+    off = []
+    for name, share in shown.items():
+        orders, flair = counts[name]
+        got = 100 * flair / orders
+        half = 196 * math.sqrt(got / 100 * (1 - got / 100) / orders)
+        if abs(share - got) > 3 * half + 0.05:
+            off.append(f"{name}: the guide says {share}%, 800 tournaments give {got:.2f}% ± {half:.2f} of {orders} orders")
+    assert not off, "\n".join(off)
