@@ -94,7 +94,8 @@ SLOW = {
     "knockout=True).pure_saddle[0]": "a minute of count-back; test_lab_guide.py checks the printed dict",
     "range(b + 1, 61) if solve_match(a, b).pure_saddle": "test_lab_guide.py checks the printed dict",
     "payoff_matrix(n, n))[flair(n)]": "160 matrices, 30 s of CPU",
-    "class Counted": "plays 4,000 tournaments turn by turn in numpy, half a minute of CPU",
+    "class Counted": "plays 4,000 tournaments turn by turn in numpy, half a minute of CPU; "
+                     "test_the_all_flair_shares_hold_in_a_smaller_run_of_their_command plays 800",
     "ref = {r.name: r for r in run_lab": "a run of 2,000,000 tournaments and 100 of 10,000",
 }
 
