@@ -721,9 +721,9 @@ ALL_FLAIR = next(command for command in PYTHONS if "class Counted" in command.co
 @pytest.mark.slow
 def test_the_all_flair_shares_hold_in_a_smaller_run_of_their_command() -> None:
     """'The smart strategies are even-flair in disguise': the shares of all-FLAIR orders, from the
-    guide's command with 800 tournaments where it plays 4,000 (6 s of CPU where it takes half a
-    minute), each within three half-widths of the smaller run's 95% interval (about 1.2 points,
-    orders taken as independent): it catches the two shares swapped, not one a tenth off."""
+    guide's command with 800 tournaments where it plays 4,000 (a fifth of its CPU), each within
+    three half-widths of the smaller run's 95% interval (1.3 to 1.6 points, orders taken as
+    independent): it catches the two shares swapped, not one a tenth off."""
     shown = ast.literal_eval(ALL_FLAIR.shown or "")
     said = re.search(r"The shares of all-FLAIR orders \(([\d.]+)% and ([\d.]+)% of [\d,]+ orders each\)",
                      " ".join(GUIDE.split()))
