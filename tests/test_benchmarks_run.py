@@ -27,6 +27,8 @@ def test_load_benchmark_runs_and_times_a_turn() -> None:
     out = _run(str(BENCHMARKS / "load.py"), "--quick", "--no-postgres")
     assert re.search(r"^sqlite, 1 worker\s+\d+\s+\d+", out, re.M), out
     assert re.search(r"resolve a 16-team turn on sqlite: median [\d.]+ ms", out), out
+    rush = r"^3 games planned, then resolved, turn 4 \(odds-aware\) on sqlite: lock held median [\d.]+ ms, .*: \d+$"
+    assert re.search(rush, out, re.M), out
 
 
 def test_lab_benchmark_runs_says_what_it_seats_and_prints_its_ratios() -> None:

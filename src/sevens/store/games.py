@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -1396,14 +1398,14 @@ def _turn_inputs(
     return teams, seats, given, chosen, missing
 
 
-@lru_cache(maxsize=16)
 def _played_turn(
     record_json: str, given: _Given, chosen: _Chosen, missing: tuple[str, ...], seed: str
 ) -> tuple[Game, str]:
     """The game after its open turn and its new record, from all the turn depends on. Pure, so
-    :func:`plan_turn` works it out before the game's lock and :func:`resolve_turn` finds it here
-    under the lock: the bots' orders (a knockout's odds can take a second) and the record are
-    not worked out while every other writer waits (on SQLite, for every game of the file)."""
+    :func:`plan_turn` works it out before the game's lock and :func:`resolve_turn` finds it kept
+    (:data:`PLANNED`) under the lock: the bots' orders (a knockout's odds can take a second) and
+    the record are not worked out while every other writer waits (on SQLite, for every game of
+    the file)."""
     state = _replay(record_json)
     orders = {
         TeamId(team): TurnOrder(team=TeamId(team), order=Order(force=force, flair=flair), missed=False)
@@ -1414,6 +1416,86 @@ def _played_turn(
     orders.update(autopilot_orders(picker, missing, get_strategy, seed=seed))
     new_state = resolve_game_turn(state, orders, seed)
     return new_state, dumps(to_record(new_state, seed=None))
+
+
+_TurnKey = tuple[str, _Given, _Chosen, tuple[str, ...], str]
+"""All a turn's result depends on: :func:`_played_turn`'s arguments (the record holds the set-up)."""
+
+
+class PlannedTurns:
+    """The turns :func:`plan_turn` worked out, kept by game until their resolution asks for them.
+
+    A plain LRU of 16 turns was shared by every game: with more than 16 games planning at once (a
+    deadline shared by many games, or their last orders coming in together) a game's planned turn
+    was pushed out before its resolution took the lock, which then worked it again, under the lock.
+    Here each game keeps its own: only the turns worked out from its record as it stands now (the
+    open turn, and the bots-only turns that follow it), at most ``per_game`` (a 16-team
+    tournament has six turns); a newer record (a plan or a resolution) drops those from older
+    ones, which nothing could ask for again. The ``games`` most recently planned are kept. A turn is found
+    only by every input it was worked out from (record, orders, autopilots, missing teams, seed):
+    a changed order is worked out afresh."""
+
+    def __init__(self, games: int, per_game: int = 6) -> None:
+        self.games = games
+        self.per_game = per_game
+        self.hits = 0
+        self.misses = 0
+        self._kept: OrderedDict[int, OrderedDict[_TurnKey, tuple[Game, str]]] = OrderedDict()
+        self._lock = threading.Lock()  # web requests plan and resolve from many threads
+
+    def played(self, game_id: int, key: _TurnKey) -> tuple[Game, str]:
+        """The turn worked out from ``key``: the one kept, else worked out now (and kept)."""
+        with self._lock:
+            turns = self._kept.get(game_id)
+            found = turns.get(key) if turns is not None else None
+            if found is None:
+                self.misses += 1
+            else:
+                self.hits += 1
+                return found
+        worked = _played_turn(*key)  # with no lock held: other games' plans go on meanwhile
+        with self._lock:
+            turns = self._kept.setdefault(game_id, OrderedDict())
+            self._kept.move_to_end(game_id)
+            turns[key] = worked
+            while len(turns) > self.per_game:
+                turns.popitem(last=False)
+            while len(self._kept) > self.games:
+                self._kept.popitem(last=False)
+        return worked
+
+    def moved_on(self, game_id: int, record_json: str) -> None:
+        """Forget what was worked out for the game before ``record_json``, now its record: keep only
+        the turns played from it and from the records those lead to (the bots-only turns ahead)."""
+        with self._lock:
+            turns = self._kept.get(game_id)
+            if turns is None:
+                return
+            ahead = {record_json}
+            grew = True
+            while grew:
+                grew = False
+                for key, (_, record) in turns.items():
+                    if key[0] in ahead and record not in ahead:
+                        ahead.add(record)
+                        grew = True
+            for key in [k for k in turns if k[0] not in ahead]:
+                del turns[key]
+            if not turns:
+                del self._kept[game_id]
+
+    def kept(self) -> int:
+        """How many turns are kept, all games together."""
+        with self._lock:
+            return sum(len(turns) for turns in self._kept.values())
+
+
+PLANNED = PlannedTurns(games=128, per_game=6)
+"""Each worker's planned turns. A turn kept is a game and its record: about 0.16 MB for a 16-team
+game at its final (its record 84 kB). A game keeps one turn from its plan to its resolution, and
+six in a row only while the bots play it out (dropped as they are resolved): about 20 MB with a
+turn kept for each of 128 games, 120 MB if all were six bots-only turns ahead. A game pushed out
+(the 129th planning at once) is only worked out again, under its lock, as before."""
 
 
 def plan_turn(session: Session, *, game_id: int, turn: int | None = None, if_all_ready: bool = False) -> bool:
@@ -1450,14 +1532,15 @@ def plan_turn(session: Session, *, game_id: int, turn: int | None = None, if_all
     finally:
         if fresh:
             session.rollback()  # nothing written: only ends the reads
+    PLANNED.moved_on(game_id, record)
     try:
-        state, record = _played_turn(record, given, chosen, missing, seed)
+        state, record = PLANNED.played(game_id, (record, given, chosen, missing, seed))
         while not state.finished:
             in_play = tuple(state.teams_in_play())
             if played_by_someone.intersection(in_play):
                 break
             # As _turn_inputs will find it: no order saved yet, every team in play missing.
-            state, record = _played_turn(record, (), chosen, in_play, seed)
+            state, record = PLANNED.played(game_id, (record, (), chosen, in_play, seed))
     except (OrderRefused, OrderError):
         pass
     return True
@@ -1491,7 +1574,7 @@ def resolve_turn(
     _note_seat_bots(game, turn, missing, teams, seats)
     try:
         # Worked out already by plan_turn before the lock when nothing changed since: a cache hit.
-        new_state, record = _played_turn(game.record_json or "", given, chosen, missing, game.seed_hex)
+        new_state, record = PLANNED.played(game.id, (game.record_json or "", given, chosen, missing, game.seed_hex))
     except (OrderRefused, OrderError) as exc:
         # Nothing is written: the caller's transaction is rolled back with the seat notes above.
         refused = str(getattr(exc, "team", None) or "?")
@@ -1499,6 +1582,7 @@ def resolve_turn(
         raise UnplayableOrder(turn, team=refused, rule=exc.rule, part=exc.field, team_name=name) from None
     game.record_json = record
     game.current_turn = turn + 1
+    PLANNED.moved_on(game.id, record)
     session.add(TurnRow(game_id=game.id, number=turn, reason=reason, resolved_at=now))
     _event(session, game, now=now, actor=actor, kind="resolved", detail=f"turn {turn} ({reason})")
     if new_state.finished:
