@@ -1,6 +1,7 @@
 """What each page and poll of a hosted game costs: SQL statements per request, requests a second
-and bytes, for a 4-player (8-team) and a 16-player (16-team) game, at turn 1 and at the final,
-on SQLite and PostgreSQL, printed side by side with their ratios.
+and bytes, for a 4-player (8-team) and a 16-player (16-team) game, at turns 1, 2 and 3 (the group
+stage, its tables and history filling) and at the final, on SQLite and PostgreSQL, printed side by
+side with their ratios; and, to set them against, the lightest page of a server with no game.
 
     .venv/bin/python benchmarks/web.py                 # SQLite and PostgreSQL
     .venv/bin/python benchmarks/web.py --no-postgres   # SQLite only
@@ -41,10 +42,17 @@ with warnings.catch_warnings():
 
 CASES = (
     ("4p t1", 4, 8, "t1"),
-    ("16p t1", 16, 16, "t1"),
+    ("4p t2", 4, 8, "t2"),
+    ("4p t3", 4, 8, "t3"),
     ("4p final", 4, 8, "final"),
+    ("16p t1", 16, 16, "t1"),
+    ("16p t2", 16, 16, "t2"),
+    ("16p t3", 16, 16, "t3"),
     ("16p final", 16, 16, "final"),
 )
+GROUP_STAGE = ("4p t1", "4p t2", "4p t3", "16p t1", "16p t2", "16p t3")
+IDLE = "/how-to-play"
+"""The lightest page (no game, no database row read), timed on the server before any game is hosted."""
 
 
 def _csrf(client: TestClient) -> str:
@@ -67,8 +75,8 @@ class Game:
 
 
 def host(app: Any, players: int, teams: int, stage: str) -> Game:
-    """A public game hosted through the pages, every seat taken, played to ``stage`` (turn 1 or
-    the final, every turn before it resolved by the organiser)."""
+    """A public game hosted through the pages, every seat taken, played to ``stage`` (``t2``: turn
+    2, or the final, every turn before it resolved by the organiser)."""
     organiser = TestClient(app, follow_redirects=False)
     made = _post(
         organiser,
@@ -95,10 +103,8 @@ def host(app: Any, players: int, teams: int, stage: str) -> Game:
     base = f"/games/{public_id[1]}"
     assert _post(organiser, f"{base}/start", {}).status_code == 303
     api = f"/api/v1/games/{public_id[1]}"
-    while (
-        (view := organiser.get(api).json())["status"] == "running"
-        and stage == "final"
-        and view["stage"] != "final"
+    while (view := organiser.get(api).json())["status"] == "running" and (
+        view["stage"] != "final" if stage == "final" else view["turn"] < int(stage.removeprefix("t"))
     ):
         assert _post(organiser, f"{base}/resolve", {"turn": str(view["turn"])}).status_code == 303
     spectator = TestClient(app, follow_redirects=False)
@@ -176,7 +182,23 @@ def measure(
     }
 
 
-def run_backend(backend: str, directory: Path, repeats: int) -> dict[str, dict[str, tuple[int, float, int]]]:
+def idle(app: Any, repeats: int) -> tuple[int, float, int]:
+    """Statements, requests a second and body bytes of :data:`IDLE` on a server with no game."""
+    client = TestClient(app, follow_redirects=False)
+    client.get(IDLE)
+    with counting(app) as sent:
+        response = client.get(IDLE)
+    assert response.status_code == 200, response.text[:200]
+    began = time.perf_counter()
+    for _ in range(repeats):
+        client.get(IDLE)
+    return len(sent), repeats / (time.perf_counter() - began), len(response.content)
+
+
+Figures = dict[str, dict[str, tuple[int, float, int]]]
+
+
+def run_backend(backend: str, directory: Path, repeats: int) -> tuple[Figures, tuple[int, float, int]]:
     with throwaway_database(backend, directory) as url:
         run_migrations(make_engine(url))
         settings = Settings(
@@ -190,7 +212,8 @@ def run_backend(backend: str, directory: Path, repeats: int) -> dict[str, dict[s
         )
         app = create_app(settings)
         try:
-            return measure(app, {label: host(app, p, t, stage) for label, p, t, stage in CASES}, repeats)
+            empty = idle(app, repeats * 4)
+            return measure(app, {label: host(app, p, t, stage) for label, p, t, stage in CASES}, repeats), empty
         finally:
             app.state.odds_queue.close()
             app.state.engine.dispose()
@@ -208,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     backends = ["sqlite"] + (["postgresql"] if postgres else [])
     with tempfile.TemporaryDirectory(prefix="sevens-web-") as tmp:
-        results = {b: run_backend(b, Path(tmp), repeats) for b in backends}
+        ran = {b: run_backend(b, Path(tmp), repeats) for b in backends}
+    results = {b: figures for b, (figures, _) in ran.items()}
     names = list(results["sqlite"]["4p t1"])
     labels = [label for label, *_ in CASES]
     print(f"statements per request ({', '.join(labels)}); the same on every backend unless shown twice")
@@ -233,11 +257,24 @@ def main(argv: list[str] | None = None) -> int:
             pg_sqlite = results["postgresql"]["16p final"][name][1] / results["sqlite"]["16p final"][name][1]
             cells += f"{pg_sqlite:>14.2f}x"
         print(f"  {name:<24}{cells}")
-    print("\nbody bytes (4p t1 / 16p final)")
+    for b in backends:
+        print(f"\nrequests a second through the group stage, {b} (the game's turn 1, 2 and 3)")
+        head = "".join(f"{label:>9}" for label in GROUP_STAGE)
+        ratios = ("4p t3/t1", "16p t2/t1", "16p t3/t1")
+        print(f"  {'':<24}{head}" + "".join(f"{r:>11}" for r in ratios))
+        for name in names:
+            cells = "".join(f"{results[b][label][name][1]:>9.0f}" for label in GROUP_STAGE)
+            for later, first in (("4p t3", "4p t1"), ("16p t2", "16p t1"), ("16p t3", "16p t1")):
+                cells += f"{results[b][later][name][1] / results[b][first][name][1]:>10.2f}x"
+            print(f"  {name:<24}{cells}")
+    print(f"\nbody bytes ({', '.join(labels)})")
     for name in names:
-        print(
-            f"  {name:<24} {results['sqlite']['4p t1'][name][2]:>8,} / {results['sqlite']['16p final'][name][2]:>8,}"
-        )
+        print(f"  {name:<24}" + " /".join(f"{results['sqlite'][label][name][2]:>8,}" for label in labels))
+    print(f"\nidle: {IDLE} on a server with no game, one client ({repeats * 4} requests)")
+    for b, (_, (statements, per_second, size)) in ran.items():
+        print(f"  {b:<24}{per_second:>9.0f} a second, {statements} statements, {size:,} bytes")
+    if postgres:
+        print(f"  {'pg/sqlite':<24}{ran['postgresql'][1][1] / ran['sqlite'][1][1]:>9.2f}x")
     return 0
 
 

@@ -60,6 +60,11 @@ def test_odds_load_benchmark_runs_and_prints_its_ratios() -> None:
 
 def test_web_benchmark_runs_and_prints_statements_and_ratios() -> None:
     out = _run(str(BENCHMARKS / "web.py"), "--quick", "--no-postgres")
-    # the four cases' statements, the same in each: no page asks once per team or turn
-    assert re.search(r"^  page poll \(player\)\s+(\d+)/\1/\1/\1$", out, re.M), out
+    # the eight cases' statements (turns 1, 2, 3 and the final of two games), the same in each:
+    # no page asks once per team or turn
+    assert re.search(r"^  page poll \(player\)\s+(\d+)(?:/\1){7}$", out, re.M), out
     assert re.search(r"^  game page \(spectator\)\s+\d+\s+\d+\s+[\d.]+x$", out, re.M), out
+    # the group stage side by side: six figures, then turn 3 (and 2) against turn 1
+    group_stage = r"^  player's page\s+(?:\d+\s+){6}(?:[\d.]+x\s*){3}$"
+    assert re.search(group_stage, out, re.M), out
+    assert re.search(r"^  sqlite\s+\d+ a second, \d+ statements, [\d,]+ bytes$", out, re.M), out
