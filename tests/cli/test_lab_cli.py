@@ -1373,6 +1373,74 @@ def test_a_long_run_says_early_how_long_it_will_take_on_stderr_and_the_estimate_
     assert rate * (stopped - noted) / 3 <= played <= rate * (stopped - noted + 60) * 3, (line, err)
 
 
+NOTE_OF_NEW_PACE = re.compile(r"note: now about (?:(\d+) h )?(\d+) min to go at this pace \(([\d,]+) tournaments a second, "
+                              r"where it was ([\d,]+)\); Ctrl-C stops the run")
+
+
+def test_a_run_that_slows_down_a_lot_says_the_new_time_to_go_once(tmp_path: Path) -> None:
+    """The note of how long a run will take was said once, from its first seconds: a run slowed by
+    other work on the machine kept a time to go that no longer held. Held to a third of its speed
+    after the note (stopped 2 s in every 3), it says once more how long the rest will take, at the
+    pace it has now, and what the pace was."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src"), "PYTHONUNBUFFERED": "1"}
+    run = subprocess.Popen([sys.executable, "-m", "sevens", "lab", "--strategies", "even,random", "--tournaments",
+                            "100000000", "--workers", "1", "--json"], cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+    lines: list[str] = []
+    try:
+        assert run.stderr is not None
+        errors = run.stderr
+
+        def read() -> None:  # a line at a time, as said: the run is stopped now and then
+            for line in errors:
+                lines.append(line)
+
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        _until_lines(lines, 1, 240)  # compiling, if the code changed, takes a minute or two
+        first = NOTE_OF_PACE.fullmatch(lines[0].rstrip("\n"))
+        assert first, lines
+        slowed = time.monotonic()
+        while len(lines) < 2 and time.monotonic() - slowed < 150:
+            run.send_signal(signal.SIGSTOP)
+            time.sleep(2)
+            run.send_signal(signal.SIGCONT)
+            time.sleep(1)
+        assert len(lines) == 2, lines
+        run.send_signal(signal.SIGINT)
+        assert run.stdout is not None
+        out = run.stdout.read()  # stderr is the reader's
+        run.wait(timeout=120)
+        reader.join(timeout=30)
+    finally:
+        if run.poll() is None:
+            run.send_signal(signal.SIGCONT)
+            run.kill()
+            run.wait()
+    assert run.returncode == 130 and out == "", lines
+    again = NOTE_OF_NEW_PACE.fullmatch(lines[1].rstrip("\n"))
+    assert again, lines
+    said, was = int(first[3].replace(",", "")), int(again[4].replace(",", ""))
+    rate, minutes = int(again[3].replace(",", "")), 60 * int(again[1] or 0) + int(again[2])
+    assert was == said, lines  # the pace said before, as said
+    # A third of the speed, give or take what a shared, busy machine does to it.
+    assert rate < said / 1.5, lines
+    # The time to go at the new pace: a hundred million less what was played by then.
+    stopped = re.search(r"interrupted after about ([\d,]+) of", "".join(lines[2:]))
+    assert stopped, lines
+    played = int(stopped[1].replace(",", ""))
+    assert abs(60 * minutes - (100_000_000 - played) / rate) <= 60 + (100_000_000 / rate) / 10, lines
+    assert lines[2].startswith("error: interrupted after about "), lines  # and no other note
+
+
+def _until_lines(lines: list[str], count: int, limit: float) -> None:
+    """Wait until ``lines`` holds ``count`` lines, for ``limit`` seconds at most."""
+    end = time.monotonic() + limit
+    while len(lines) < count:
+        assert time.monotonic() < end, f"{count} lines of stderr within {limit} s: {lines}"
+        time.sleep(0.2)
+
+
 def test_the_help_shows_runs_put_together_and_each_runs_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

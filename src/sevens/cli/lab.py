@@ -244,7 +244,7 @@ def lab(
     tournaments: Annotated[
         int,
         typer.Option(metavar="N", help="Number of tournaments. A run that will take a minute or more says how "
-                     "long on stderr, a few seconds in, at the pace it has played so far."),
+                     "long on stderr, a few seconds in, at the pace it has played so far, and again if that pace changes a lot."),
     ] = 10000,
     seed: Annotated[int, typer.Option(metavar="N", help="Seed: the same seed gives the same results for any workers.")] = 0,
     teams: Annotated[int, typer.Option(metavar="N", help="Teams per tournament: 8 or 16 (R6).")] = 16,
@@ -364,6 +364,8 @@ def lab(
     def stage(now: str) -> None:
         nonlocal doing
         doing = now
+        if now != "playing":
+            pace.waiting()  # no worker to play: the time until one is heard from again is no measure of the pace
         progress.update(task, description=_DOING[now].format(address=dask))
 
     signals = _Signals()
@@ -481,53 +483,105 @@ def _printed(json_out: bool, csv_out: Path | None) -> str:
 ESTIMATE_AFTER = 5.0
 """Seconds of play, counted from the first progress reported, over which a run's pace is measured
 before :class:`_Pace` says how long the rest will take: the first report comes once the workers
-have started, so their start does not slow the pace measured."""
+have started (and compiled the simulator, where it had changed), so their start does not slow the
+pace measured."""
 
 ESTIMATE_LEAST = 60.0
 """Seconds still to go at least for :class:`_Pace` to say so: a shorter run is over before a note
 would help."""
 
+RECHECK_EVERY = 30.0
+"""Seconds of play over which :class:`_Pace` measures the pace again, each time, after a note: if
+the time to go at that pace differs by more than half from what the last note implies, it says so."""
+
+NOTES_AT_MOST = 3
+"""Notes of how long a run will take at most, the first included: a log keeps a few lines of them
+however the pace goes up and down."""
+
 
 class _Pace:
-    """Says once, early in a long run, how long the rest of it will take at the pace measured so
-    far. A run of 100,000,000 tournaments started without a word of that: a terminal's bar showed it
-    only as the run went on, and a log nothing at all.
+    """Says early in a long run how long the rest of it will take at the pace measured so far, and
+    again if that pace changes a lot. A run of 100,000,000 tournaments started without a word of
+    that: a terminal's bar showed it only as the run went on, and a log nothing at all.
+
+    Only the time in which batches play counts: from the first report (workers started, simulator
+    compiled), and not while a Dask cluster has no workers (:meth:`waiting`), which used to be taken
+    for a slow pace (222 tournaments a second, said after a worker died and another joined, of a run
+    that played at 13,000 a second).
 
     >>> pace = _Pace(100_000_000)
     >>> pace.seen(1_000, 10.0), pace.seen(26_000, 12.0)  # the first report, then too soon to tell
     (None, None)
     >>> pace.seen(126_000, 15.0)  # 125,000 in 5 s: 25,000 a second
     'note: about 1 h 7 min to go at this pace (25,000 tournaments a second); Ctrl-C stops the run'
-    >>> print(pace.seen(100_000, 20.0))  # said once
+    >>> print(pace.seen(876_000, 45.0))  # the pace holds: nothing more to say
     None
+    >>> pace.seen(1_176_000, 75.0)  # 10,000 a second over the last 30 s: about 2.5 times as long
+    'note: now about 2 h 45 min to go at this pace (10,000 tournaments a second, where it was 25,000); Ctrl-C stops the run'
+
+    A wait for workers is left out: 5 s of play, either side of 2 min with none, at 25,000 a second.
+
+    >>> waited = _Pace(100_000_000)
+    >>> waited.seen(2_000, 0.0), waited.seen(52_000, 2.0), waited.waiting()
+    (None, None, None)
+    >>> waited.seen(60_000, 127.0), waited.seen(135_000, 130.0)
+    (None, 'note: about 1 h 7 min to go at this pace (25,000 tournaments a second); Ctrl-C stops the run')
+
+    A run that ends within the minute says nothing, unless it slows down so much that it will not.
+
     >>> quick = _Pace(100_000)
-    >>> quick.seen(1_000, 0.0), quick.seen(76_000, 5.0)  # two seconds to go: nothing to say
+    >>> quick.seen(1_000, 0.0), quick.seen(76_000, 5.0)  # one second to go
     (None, None)
+    >>> slowed = _Pace(1_000_000)
+    >>> slowed.seen(0, 0.0), slowed.seen(100_000, 5.0)  # 45 s to go at 20,000 a second
+    (None, None)
+    >>> slowed.seen(130_000, 35.0)  # 1,000 a second now
+    'note: about 14 min to go at this pace (1,000 tournaments a second); Ctrl-C stops the run'
     """
 
     def __init__(self, tournaments: int) -> None:
         self.tournaments = tournaments
-        self.first: tuple[float, int] | None = None
-        self.decided = False
+        self.last: tuple[float, int] | None = None  # the last report while playing; None before one, or after a wait
+        self.played = 0.0  # seconds of play measured, since the last note (or the first report)
+        self.done = 0  # tournaments played in those seconds
+        # The last estimate: its time, its seconds to go and its pace, and whether a note said it.
+        self.said: tuple[float, float, float, bool] | None = None
+        self.notes = 0
+
+    def waiting(self) -> None:
+        """The run has stopped playing (a Dask cluster with no workers): the time until the next report
+        is not play, nor the time since the last one, in which no worker was heard."""
+        self.last = None
 
     def seen(self, simulated: int, now: float) -> str | None:
         """The note to show now that ``simulated`` tournaments' worth is done at ``now`` (seconds),
         or None."""
-        if self.decided:
+        if self.notes >= NOTES_AT_MOST:
             return None
-        if self.first is None:
-            self.first = (now, simulated)
+        last, self.last = self.last, (now, simulated)
+        if last is None:
             return None
-        since, done = self.first
-        if now - since < ESTIMATE_AFTER or simulated <= done:
+        self.played += now - last[0]
+        self.done += simulated - last[1]
+        if self.played < (ESTIMATE_AFTER if self.said is None else RECHECK_EVERY) or self.done <= 0:
             return None
-        self.decided = True
-        rate = (simulated - done) / (now - since)
+        rate = self.done / self.played
         left = (self.tournaments - simulated) / rate
+        self.played, self.done = 0.0, 0
+        aloud = False
+        if self.said is not None:
+            when, told, was, aloud = self.said
+            expected = told - (now - when)  # what the last estimate implies is left now
+            if abs(left - expected) <= expected / 2:
+                return None
+        self.said = (now, left, rate, left >= ESTIMATE_LEAST)
         if left < ESTIMATE_LEAST:
-            return None
-        return (f"note: about {_duration(left)} to go at this pace ({rate:,.0f} tournaments a second); Ctrl-C stops "
-                "the run")
+            return None  # over within the minute, at this pace
+        self.notes += 1
+        if self.notes == 1 or not aloud:
+            return f"note: about {_duration(left)} to go at this pace ({rate:,.0f} tournaments a second); Ctrl-C stops the run"
+        return (f"note: now about {_duration(left)} to go at this pace ({rate:,.0f} tournaments a second, where it was "
+                f"{was:,.0f}); Ctrl-C stops the run")
 
 
 def _duration(seconds: float) -> str:
