@@ -544,8 +544,9 @@ class _Pace:
         self.last: tuple[float, int] | None = None  # the last report while playing; None before one, or after a wait
         self.played = 0.0  # seconds of play measured, since the last note (or the first report)
         self.done = 0  # tournaments played in those seconds
-        # The last estimate: its time, its seconds to go and its pace, and whether a note said it.
-        self.said: tuple[float, float, float, bool] | None = None
+        # The last estimate, said or not (a run then within the minute of its end): its time, its
+        # seconds to go and its pace.
+        self.said: tuple[float, float, float] | None = None
         self.notes = 0
 
     def waiting(self) -> None:
@@ -568,17 +569,17 @@ class _Pace:
         rate = self.done / self.played
         left = (self.tournaments - simulated) / rate
         self.played, self.done = 0.0, 0
-        aloud = False
+        was = 0.0
         if self.said is not None:
-            when, told, was, aloud = self.said
+            when, told, was = self.said
             expected = told - (now - when)  # what the last estimate implies is left now
             if abs(left - expected) <= expected / 2:
                 return None
-        self.said = (now, left, rate, left >= ESTIMATE_LEAST)
+        self.said = (now, left, rate)
         if left < ESTIMATE_LEAST:
             return None  # over within the minute, at this pace
         self.notes += 1
-        if self.notes == 1 or not aloud:
+        if self.notes == 1:
             return f"note: about {_duration(left)} to go at this pace ({rate:,.0f} tournaments a second); Ctrl-C stops the run"
         return (f"note: now about {_duration(left)} to go at this pace ({rate:,.0f} tournaments a second, where it was "
                 f"{was:,.0f}); Ctrl-C stops the run")
