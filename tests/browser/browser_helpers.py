@@ -30,6 +30,56 @@ def launch_chromium(pw: Any) -> Any:
     )
 
 
+def _my_processes() -> set[int]:
+    import psutil
+
+    return {child.pid for child in psutil.Process().children(recursive=True)}
+
+
+class SharedChromium:
+    """One Playwright driver and one Chromium for a run of browser tests, rather than one each: a
+    launch takes 2.4-4.7 s in a loaded CI run, and there are some 130 tests. Each test gets it
+    through the ``chromium`` fixture, makes its own contexts in it (new_page and new_context do:
+    nothing of one context is seen in another) and has them closed at its end.
+
+    Launched at the first test that asks for it, and again after it was discarded or its Chromium
+    went away (a watchdog killed it). Discarded before a test that does not ask for ``chromium``:
+    Playwright's sync API cannot start inside another one running (such a test may start its own),
+    and at the end of the session."""
+
+    def __init__(self) -> None:
+        self._pw: Any = None
+        self._browser: Any = None
+        self.pids: set[int] = set()  # Playwright's driver and Chromium's processes at its launch
+        self.launches = 0
+
+    def browser(self) -> Any:
+        if self._browser is not None and self._browser.is_connected():
+            return self._browser
+        self.discard()
+        from playwright.sync_api import sync_playwright
+
+        before = _my_processes()
+        self._pw = sync_playwright().start()
+        self._browser = launch_chromium(self._pw)
+        self.pids = _my_processes() - before
+        self.launches += 1
+        return self._browser
+
+    def discard(self) -> None:
+        """Close the browser and stop the driver; either may be dead already (killed by a
+        watchdog), which Playwright answers at once with an error."""
+        browser, pw = self._browser, self._pw
+        self._browser = self._pw = None
+        self.pids = set()
+        if browser is not None:
+            with contextlib.suppress(Exception):
+                browser.close()
+        if pw is not None:
+            with contextlib.suppress(Exception):
+                pw.stop()
+
+
 def serve(tmp_path: Path, *, clock: Callable[[], datetime] | None = None, **settings: Any) -> Iterator[str]:
     """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
     its address and stops it afterwards. The port is bound here and the socket handed to uvicorn:
@@ -294,15 +344,24 @@ class Watchdog:
 
     After ``seconds`` it notes where every thread of this process was, kills the Chromium processes
     started since it began (the waiting call then raises), and if the test has still not ended
-    ``grace`` seconds later kills the rest of them too (Playwright's driver)."""
+    ``grace`` seconds later kills the rest of them too (Playwright's driver). ``adopted``: processes
+    started before it that are the test's all the same (a :class:`SharedChromium`'s), killed as
+    those started since, with every process they started."""
 
-    def __init__(self, seconds: float, *, grace: float = 20.0) -> None:
+    def __init__(self, seconds: float, *, grace: float = 20.0, adopted: set[int] | frozenset[int] = frozenset()) -> None:
         import psutil
 
         self.seconds, self.grace = seconds, grace
         self.stacks = ""  # where each thread was when it fired; empty while it has not
         self._me = psutil.Process()
-        self._before = {child.pid for child in self._me.children(recursive=True)}
+        self._before = set()
+        for child in self._me.children(recursive=True):
+            try:
+                lineage = {child.pid} | {parent.pid for parent in child.parents()}
+            except psutil.Error:  # gone already: not to be killed if its number comes round again
+                lineage = set()
+            if not lineage & adopted:
+                self._before.add(child.pid)
         self._done = threading.Event()
         self._thread = threading.Thread(target=self._watch, name="browser-watchdog", daemon=True)
         self._thread.start()

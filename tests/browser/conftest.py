@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from _pytest.runner import runtestprotocol
 
-from browser.browser_helpers import CHROMIUM, Watchdog, launch_chromium, picture_server, serve
+from browser.browser_helpers import CHROMIUM, SharedChromium, Watchdog, picture_server, serve
 
 BROWSER_TEST_SECONDS = 300.0
 """How long one browser test may take before its Chromium is taken to have hung: the slowest takes
@@ -18,11 +18,20 @@ about a minute in a loaded CI run (`bash scripts/test` prints the slowest)."""
 
 WATCHDOG = pytest.StashKey[Watchdog]()
 HUNG = pytest.StashKey[list[str]]()  # each test whose Chromium hung, and where it was
+SHARED = pytest.StashKey[SharedChromium]()  # the session's one Chromium, which the tests share
+LAST_TO_SHARE = pytest.StashKey[bool]()  # whether the test after this one has no use for it
 
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: drives Debian's headless Chromium through Playwright")
     config.stash[HUNG] = []
+    config.stash[SHARED] = SharedChromium()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    shared = session.config.stash.get(SHARED, None)
+    if shared is not None:
+        shared.discard()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -44,6 +53,8 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     where it was; a test that fails for any other reason, or hangs twice, fails."""
     if "chromium" not in getattr(item, "fixturenames", ()):
         return None
+    # the next test may start Playwright of its own, which cannot start inside the shared one
+    item.stash[LAST_TO_SHARE] = nextitem is None or "chromium" not in getattr(nextitem, "fixturenames", ())
     item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
     for go in (1, 2):
         if go == 2:
@@ -99,13 +110,25 @@ def few_acts_server(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def chromium(request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Debian's headless Chromium under a watchdog (see :func:`pytest_runtest_protocol`)."""
-    from playwright.sync_api import sync_playwright
-
-    watchdog = request.node.stash[WATCHDOG] = Watchdog(BROWSER_TEST_SECONDS)
-    with contextlib.ExitStack() as stack:
-        stack.callback(watchdog.stop)
-        pw = stack.enter_context(sync_playwright())
-        browser = launch_chromium(pw)
-        stack.callback(browser.close)
-        yield browser
+    """Debian's headless Chromium under a watchdog (see :func:`pytest_runtest_protocol`): the one
+    the session's browser tests share (:class:`SharedChromium`), from which each test makes its own
+    contexts; every context the test leaves open is closed at its end. A test whose Chromium hung
+    leaves it killed and discarded, so that the next (its second go too) has a fresh one."""
+    shared = request.config.stash[SHARED]
+    # the shared Chromium was started before this test, and is its all the same for the watchdog
+    watchdog = request.node.stash[WATCHDOG] = Watchdog(BROWSER_TEST_SECONDS, adopted=frozenset(shared.pids))
+    try:
+        browser = shared.browser()  # launched again if it is gone, since the watchdog began
+        try:
+            yield browser
+        finally:
+            for context in browser.contexts:
+                with contextlib.suppress(Exception):  # a browser the watchdog killed has none to close
+                    context.close()
+            # a context that would not close would be the next test's to see: start afresh instead
+            if watchdog.fired or not browser.is_connected() or browser.contexts:
+                shared.discard()
+            elif request.node.stash.get(LAST_TO_SHARE, True):
+                shared.discard()  # under the watchdog: closing a Chromium can hang as well
+    finally:
+        watchdog.stop()

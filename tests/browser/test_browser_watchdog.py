@@ -149,3 +149,74 @@ def test_browser(counted, chromium):
     assert "(go 1): Chromium gave no answer" in out and "the second go's setup failed" in out
     # the first go's watchdog is not the second go's: go 2 never had a Chromium to hang
     assert "(go 2)" not in out, out
+
+
+_SHARING = '''
+import os
+import pathlib
+import signal
+import time
+
+import psutil
+
+from browser.conftest import SHARED
+
+NOTES = pathlib.Path(__file__).with_name("notes")
+
+
+def _note(request, what):
+    with NOTES.open("a") as notes:
+        notes.write(f"{what} {request.config.stash[SHARED].launches} {time.monotonic()}\\n")
+
+
+def test_first(request, chromium):
+    _note(request, "first")
+    # left open for the fixture to close: a cookie, a page and a page's own context
+    context = chromium.new_context(color_scheme="dark", viewport={"width": 320, "height": 480})
+    context.add_cookies([{"name": "seen", "value": "yes", "url": "http://127.0.0.1/"}])
+    context.new_page()
+    chromium.new_page()
+
+
+def test_hung(request, chromium):
+    goes = sum(line.startswith("hung") for line in NOTES.read_text().splitlines())
+    _note(request, "hung")
+    assert chromium.contexts == []
+    if goes == 0:
+        # the shared Chromium itself stops answering, not only a page (whose renderer, started
+        # since the watchdog began, it would kill all the same)
+        for pid in request.config.stash[SHARED].pids:
+            if "chrom" in psutil.Process(pid).name():
+                os.kill(pid, signal.SIGSTOP)
+    assert chromium.new_page().evaluate("() => 1 + 1") == 2
+
+
+def test_after(request, chromium):
+    _note(request, "after")
+    assert chromium.contexts == []
+    context = chromium.new_context()
+    assert context.cookies() == []
+    page = context.new_page()
+    assert page.evaluate("() => matchMedia('(prefers-color-scheme: dark)').matches") is False
+    assert page.evaluate("() => innerWidth") != 320
+'''
+
+
+def test_the_tests_share_one_chromium_each_in_contexts_of_its_own_until_one_hangs(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One Chromium for a run's browser tests, not one each; nothing a test left open is there for
+    the next. A test that hangs on it has it killed (though it was started before that test's
+    watchdog), goes again on a fresh one, and the test after it runs on that one."""
+    monkeypatch.setattr(browser_conftest, "BROWSER_TEST_SECONDS", LIMIT)
+    pytester.makeconftest("from browser.conftest import *\n")
+    pytester.makepyfile(test_sharing=_SHARING)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "-o", "timeout=100")
+    result.assert_outcomes(passed=3)
+    # the number of launches each test found: one for the first two, a second for the hung test's
+    # second go, which the next test shares
+    notes = [line.split() for line in (pytester.path / "notes").read_text().splitlines()]
+    assert [(what, launches) for what, launches, _ in notes] == [("first", "1"), ("hung", "1"), ("hung", "2"), ("after", "2")]
+    # ended by the watchdog, not by pytest-timeout's 100 s
+    assert float(notes[2][2]) - float(notes[1][2]) < 60, notes
+    result.stdout.fnmatch_lines(["*Chromium hung*", "test_sharing.py::test_hung (go 1): Chromium gave no answer in 10 s*"])
