@@ -126,6 +126,18 @@ def load_case(farm: ServerFarm, url: str, *, workers: int, games: int, revisions
             server.kill()
 
 
+def _started_game(factory: Any, name: str, *, bot: str) -> int:
+    """A public 16-team game of 16 players, every seat taken (as in a game of people: a game nobody
+    joined plays itself out at its start) and started; its id."""
+    with session_scope(factory) as db:
+        spec = store.NewGame(name, 16, 16, 1, 3600, bot, Visibility.PUBLIC)
+        game_id = store.create_game(db, spec=spec, now=NOW).game.id
+        for seat in store.seats_of(db, game_id=game_id):
+            store.join_seat(db, seat=seat, name=f"Player {seat.player_id}", now=NOW)
+        store.start_game(db, game_id=game_id, now=NOW)
+    return int(game_id)
+
+
 def resolve_times(url: str, *, games: int) -> list[float]:
     """Seconds to resolve turn 1 of a 16-team game (16 players, every order saved), commit included."""
     engine = make_engine(url)
@@ -133,13 +145,7 @@ def resolve_times(url: str, *, games: int) -> list[float]:
     factory = make_sessionmaker(engine)
     times = []
     for number in range(games):
-        with session_scope(factory) as db:
-            spec = store.NewGame(f"Timing {number}", 16, 16, 1, 3600, "even", Visibility.PUBLIC)
-            game_id = store.create_game(db, spec=spec, now=NOW).game.id
-            # Every seat taken, as in a game of people: a game nobody joined plays itself out at its start.
-            for seat in store.seats_of(db, game_id=game_id):
-                store.join_seat(db, seat=seat, name=f"Player {seat.player_id}", now=NOW)
-            store.start_game(db, game_id=game_id, now=NOW)
+        game_id = _started_game(factory, f"Timing {number}", bot="even")
         with session_scope(factory) as db:
             for i, team in enumerate(db.scalars(select(TeamRow).where(TeamRow.game_id == game_id))):
                 store.save_order(
@@ -166,12 +172,7 @@ def rush(url: str, *, games: int, turn: int, bot: str) -> tuple[list[float], int
     factory = make_sessionmaker(engine)
     ids = []
     for number in range(games):
-        with session_scope(factory) as db:
-            spec = store.NewGame(f"Rush {number}", 16, 16, 1, 3600, bot, Visibility.PUBLIC)
-            game_id = store.create_game(db, spec=spec, now=NOW).game.id
-            for seat in store.seats_of(db, game_id=game_id):
-                store.join_seat(db, seat=seat, name=f"Player {seat.player_id}", now=NOW)
-            store.start_game(db, game_id=game_id, now=NOW)
+        game_id = _started_game(factory, f"Rush {number}", bot=bot)
         for before in range(1, turn):  # the turns before it, played by the bots
             with session_scope(factory) as db:
                 store.resolve_turn(db, game_id=game_id, turn=before, reason="organiser", now=NOW)
