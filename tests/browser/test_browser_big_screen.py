@@ -430,23 +430,25 @@ def test_the_big_screen_in_forced_colours_and_with_the_browsers_text_doubled(
     forced = chromium.new_context(forced_colors="active")
     doubled = _doubled_text(chromium, tmp_path / "profile")
     found: list[str] = []
-    for stage in ("the groups", "after the groups"):
-        if stage == "after the groups":  # the bots play on to the final once the one player's team is out
-            _resolve(organiser, organise)
-            _resolve(organiser, organise)
-        for context, floor, down in ((forced, 16, False), (doubled, 28, True)):
-            pages = [context.new_page() for _ in SCREENS]
-            for page, size in zip(pages, SCREENS, strict=True):
-                page.set_viewport_size(size)
-                visit(page, f"{game}?screen=1")
-            _looks(pages, f"{stage}, {'forced colours' if context is forced else 'text doubled'}", floor, found, down=down)
-            if context is doubled:
-                assert pages[0].evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32
-            else:
-                found += axe_problems(pages[0], f"big screen in forced colours, {stage}")
-            for page in pages:
-                page.close()
-    doubled.close()
+    try:  # its own Chromium, not the shared one: closed even when the test fails midway
+        for stage in ("the groups", "after the groups"):
+            if stage == "after the groups":  # the bots play on to the final once the one player's team is out
+                _resolve(organiser, organise)
+                _resolve(organiser, organise)
+            for context, floor, down in ((forced, 16, False), (doubled, 28, True)):
+                pages = [context.new_page() for _ in SCREENS]
+                for page, size in zip(pages, SCREENS, strict=True):
+                    page.set_viewport_size(size)
+                    visit(page, f"{game}?screen=1")
+                _looks(pages, f"{stage}, {'forced colours' if context is forced else 'text doubled'}", floor, found, down=down)
+                if context is doubled:
+                    assert pages[0].evaluate("parseFloat(getComputedStyle(document.body).fontSize)") >= 32
+                else:
+                    found += axe_problems(pages[0], f"big screen in forced colours, {stage}")
+                for page in pages:
+                    page.close()
+    finally:
+        doubled.close()
     forced.close()
     assert not found, "\n".join(found)
 
