@@ -272,6 +272,14 @@ def _lab_runs(commands: list[tuple[list[str], int]], cwd: Path) -> list[dict[str
     return [json.loads(output) for output in outputs]
 
 
+def _runs_off(runs: list[tuple[list[str], int, dict[str, Any]]], cwd: Path) -> list[str]:
+    """Each figure the guide gives that its run puts too far away (:func:`_off`), after the run's
+    words: ``runs`` holds each command's words, its tournaments and its figures (``said``)."""
+    results = _lab_runs([(words, tournaments) for words, tournaments, _ in runs], cwd)
+    return [f"{' '.join(words)}: {line}" for (words, tournaments, said), result in zip(runs, results, strict=True)
+            for line in _off(result, said, tournaments)]
+
+
 def _off(result: dict[str, Any], said: dict[str, Any], tournaments: int) -> list[str]:
     """Each figure the guide gives (``said``, as for :func:`_check_figures`) that a run's `--json`
     ``result`` puts more than three half-widths of its 95% interval away, beyond the guide's rounding."""
@@ -603,9 +611,7 @@ def test_the_head_to_head_tables_figures_hold_in_smaller_runs_of_its_commands(tm
     (even-flair's 6.48 against even, even's 6.02) or moved a row (equilibrium's 6.25 against
     even-flair put for even), not one a few hundredths off."""
     assert len(HEAD_TO_HEAD) == 21
-    results = _lab_runs([(words, 40_000) for words, _ in HEAD_TO_HEAD], tmp_path)
-    off = [f"{' '.join(words)}: {line}" for (words, said), result in zip(HEAD_TO_HEAD, results, strict=True)
-           for line in _off(result, said, 40_000)]
+    off = _runs_off([(words, 40_000, said) for words, said in HEAD_TO_HEAD], tmp_path)
     assert not off, "\n".join(off)
 
 
@@ -708,10 +714,8 @@ def test_the_variants_tables_figures_hold_in_smaller_runs_of_its_commands(tmp_pa
     assert [_option(words, "--seed") for words, _, _ in VARIANTS] == list(VARIANTS_SIZES)
     # 11 figures with 8 teams (the rows of 4 points twice), 9 with 16, and the seed-101 run's Safe
     assert sum(len(said) for _, _, said in VARIANTS) == 21
-    commands = [(words, VARIANTS_SIZES[_option(words, "--seed") or ""]) for words, _, _ in VARIANTS]
-    results = _lab_runs(commands, tmp_path)
-    off = [f"{' '.join(words)}: {line}" for (words, tournaments), (_, _, said), result in zip(commands, VARIANTS, results, strict=True)
-           for line in _off(result, said, tournaments)]
+    off = _runs_off([(words, VARIANTS_SIZES[_option(words, "--seed") or ""], said) for words, _, said in VARIANTS],
+                    tmp_path)
     assert not off, "\n".join(off)
 
 
@@ -780,7 +784,5 @@ def test_figures_in_the_text_hold_in_smaller_runs_of_their_commands(tmp_path: Pa
     6.49, not the 6.16 and 6.34 against equilibrium swapped, a few hundredths apart at this size."""
     sizes = [40_000] * 4 + [150_000]
     assert len(INLINE) == len(sizes)
-    results = _lab_runs([(words, n) for (words, _), n in zip(INLINE, sizes, strict=True)], tmp_path)
-    off = [f"{' '.join(words)}: {line}" for (words, said), result, n in zip(INLINE, results, sizes, strict=True)
-           for line in _off(result, said, n)]
+    off = _runs_off([(words, n, said) for (words, said), n in zip(INLINE, sizes, strict=True)], tmp_path)
     assert not off, "\n".join(off)
