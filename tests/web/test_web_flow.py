@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import re
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
@@ -18,6 +19,7 @@ from typer.testing import CliRunner
 
 from sevens.cli.verify import register as register_verify
 from sevens.rules.lines import Line
+from sevens.store import games as store
 from sevens.store.models import GameRow, OrderLogRow, TeamRow
 from sevens.tournament.formats import Format
 from sevens.tournament.standings import DECIDED_BY_WORDS, GroupResult, group_table
@@ -469,6 +471,69 @@ def test_a_browser_signed_out_of_its_seat_is_told_so_when_it_orders(hosted: Host
     said = _shown(answer)
     assert "so your choice of autopilot was not saved" in said, said
     assert "What you had sent, for your own note: the bot knockout-saver for " in said, said
+
+
+def _signing_out_between_check_and_save(
+    monkeypatch: pytest.MonkeyPatch, name: str, organiser: Any, url: str, form: dict[str, str]
+) -> list[int]:
+    """store.``name`` run as it is, once the organiser (another request, in another thread) has
+    posted ``form`` to ``url``: the seat goes after the page checked it and before the store's
+    lock. The status of that post, once made."""
+    real = getattr(store, name)
+    done: list[int] = []
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if not done:
+            args[0].commit()  # the request's reads so far: SQLite takes one writer at a time
+            other = threading.Thread(target=lambda: done.append(post_form(organiser, url, form).status_code))
+            other.start()
+            other.join(timeout=15)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(store, name, meanwhile)
+    return done
+
+
+@pytest.mark.parametrize("how", ["signed out", "handed to the bots"])
+def test_a_seat_lost_between_the_pages_check_and_the_save_is_told_what_was_not_saved(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """The organiser signs a seat out (or hands it to the bots) after the order's request found
+    this browser plays it and before the store, under the game's lock, finds it does not: the
+    store refuses, and that refusal got the plain error page ("Sorry: 403 ... go back and
+    reload"), the order typed gone. It gets the page of a seat found gone before the save: what
+    happened, what was sent and not saved, and how to get the seat back; the autopilot form too."""
+    game = host_game(app, visibility="private")
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    team = game.my_teams("p2")[0]
+    page = game.players["p2"].get(f"{game.base}/play").text
+    fields = _form_fields(page, f"order-{team}")
+    url, form = (f"{game.base}/seats/p2/invite", {"sign_out": "yes"}) if how == "signed out" else \
+        (f"{game.base}/seats/p2/release", {})
+    done = _signing_out_between_check_and_save(monkeypatch, "save_order", game.organiser, url, form)
+    answer = post_form(game.players["p2"], f"{game.base}/orders", {**fields, "force": "7", "flair": "6"})
+    assert done and done[0] in (200, 303), done
+    assert answer.status_code == 403, answer.text
+    said = _shown(answer)
+    assert "<h1>Not saved: this browser plays no seat now</h1>" in answer.text, said
+    assert "so your order was not saved: the organiser has signed it out or handed the seat to the bots" in said
+    assert f"What you had sent, for your own note: 7 FORCE + 6 FLAIR, turn 1 for {fields['team_name']}." in said
+    assert "Only a new invite link from the organiser opens your seat again" in said
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(func.count()).select_from(OrderLogRow)) == 0  # nothing saved
+    # The autopilot form of another seat, lost the same way.
+    team3 = game.my_teams("p3")[0]
+    autopilot = _form_fields(game.players["p3"].get(f"{game.base}/play").text, f"autopilot-{team3}")
+    url = url.replace("/p2/", "/p3/")
+    done = _signing_out_between_check_and_save(monkeypatch, "set_autopilot", game.organiser, url, form)
+    answer = post_form(game.players["p3"], f"{game.base}/autopilot", {**autopilot, "strategy": "knockout-saver"})
+    assert done and done[0] in (200, 303), done
+    assert answer.status_code == 403, answer.text
+    said = _shown(answer)
+    assert "so your choice of autopilot was not saved" in said, said
+    assert "What you had sent, for your own note: the bot knockout-saver" in said, said
 
 
 def test_a_private_games_signed_out_order_is_said_only_to_the_browser_that_held_the_seat(app: FastAPI) -> None:

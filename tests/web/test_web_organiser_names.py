@@ -113,7 +113,8 @@ def test_an_error_page_saying_a_stores_refusal_names_the_seat_by_its_number(
     """The organiser signs seat 1 out (Sign out and new link) after Ann's order form was checked as
     hers and before the store, under the game's lock, finds she no longer plays it: the store
     refuses the order, and the error page said its words as they are, "seat p1 was signed out",
-    an id no person is shown anywhere else. It says "seat 1" now; the API keeps the id."""
+    an id no person is shown anywhere else. It said "seat 1" then; now the refusal gets the page of
+    a seat found gone (tests/web/test_web_flow.py), which names no seat by id either."""
     game = host_game(app, hours="0")
     game.join("p1", "Ann")
     game.join("p2", "Ben")
@@ -138,7 +139,7 @@ def test_an_error_page_saying_a_stores_refusal_names_the_seat_by_its_number(
     assert signed_out == [200]
     assert answer.status_code == 403, answer.text
     said = _read(answer.text)
-    assert "seat 1 was signed out: this credential no longer plays it" in said, said
+    assert "so your order was not saved: the organiser has signed it out" in said, said
     _no_ids(said, team_ids, "the error page")
 
 

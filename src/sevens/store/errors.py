@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from sevens.tournament.quoting import quoted
 
-__all__ = ["Conflict", "DamagedRecord", "GameGone", "Gone", "Invalid", "NotFound", "Refused", "StoreError", "UnplayableOrder"]
+__all__ = [
+    "Conflict", "DamagedRecord", "GameGone", "Gone", "Invalid", "NotFound", "Refused", "SeatSignedOut", "StoreError",
+    "UnplayableOrder",
+]
 
 
 class StoreError(ValueError):
@@ -51,6 +54,25 @@ class Refused(StoreError):
     """The credential may not do this in this game."""
 
     status = 403
+
+
+class SeatSignedOut(Refused):
+    """The credential that sent an order or an autopilot played its seat when the caller checked,
+    and no longer does under the game's lock: the organiser signed it out or handed the seat to the
+    bots in between. ``player_id`` names the seat, so that a page can answer as it does when it
+    finds the seat gone itself (what was sent, not saved, and how to get the seat back).
+
+    >>> error = SeatSignedOut("p2", what="the order")
+    >>> error.player_id, error.status, str(error)[:60]
+    ('p2', 403, 'seat p2 was signed out, so the order was not saved: this cred')
+    """
+
+    def __init__(self, player_id: str, *, what: str) -> None:
+        self.player_id = player_id
+        super().__init__(
+            f"seat {player_id} was signed out, so {what} was not saved: this credential no longer plays it "
+            "(the organiser signed it out or handed the seat to the bots); ask the organiser for a new link"
+        )
 
 
 class Conflict(StoreError):

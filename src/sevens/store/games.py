@@ -45,6 +45,7 @@ from sevens.store.errors import (
     Invalid,
     NotFound,
     Refused,
+    SeatSignedOut,
     UnplayableOrder,
 )
 from sevens.store.models import (
@@ -1234,7 +1235,7 @@ def save_order(
 
     Raises:
         Conflict: the turn is not the open one, or the game is not running.
-        Refused: the team is not the player's, or the credential no longer plays the seat.
+        Refused: the team is not the player's; SeatSignedOut: the credential no longer plays the seat.
         Invalid: the order breaks a rule (R3) or the team does not play this turn.
     """
     # lock_game's lock, and in the same statement the little this needs of the game's row.
@@ -1261,7 +1262,7 @@ def save_order(
     if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
         # Checked again under the lock: an order written after a sign-out's discard would be left
         # for whoever opens the new link to read (R13).
-        raise Refused(f"seat {player_id} was signed out: this credential no longer plays it; ask the organiser for a new link")
+        raise SeatSignedOut(player_id, what="the order")
     order_id = _team_and_order(session, game_id=game_id, team_id=team_id, player_id=player_id, turn=turn)
     try:
         order = check_order(_replay(record_json), turn=turn, team=team_id, force=force, flair=flair)
@@ -1944,7 +1945,7 @@ def set_autopilot(
 
     Raises:
         Invalid: an unknown bot.
-        Refused: not the player's team, or the credential no longer plays the seat.
+        Refused: not the player's team; SeatSignedOut: the credential no longer plays the seat.
         Conflict: the game is over, or the team is out of the tournament: no bot plays for it any more;
             or the open turn's deadline has passed (the turn is resolved as it stood then).
     """
@@ -1956,7 +1957,7 @@ def set_autopilot(
     if game.status in (GameStatus.FINISHED, GameStatus.ENDED):
         raise Conflict(f"the game is {game.status.value}: no autopilot plays for it any more")
     if principal_id is not None and player_id not in access_to(session, principal_id=principal_id, game_id=game_id).player_ids:
-        raise Refused(f"seat {player_id} was signed out: this credential no longer plays it; ask the organiser for a new link")
+        raise SeatSignedOut(player_id, what="the choice of autopilot")
     team = _team_for_player(session, game=game, team_id=team_id, player_id=player_id)
     # A bot for a team that plays no more matches would never play: saying it was set misleads.
     if game.status in (GameStatus.RUNNING, GameStatus.PAUSED) and team.team_id not in load_game(game).teams_in_play():

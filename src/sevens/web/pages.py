@@ -41,6 +41,7 @@ from sevens.store.errors import (
     Invalid,
     NotFound,
     Refused,
+    SeatSignedOut,
     StoreError,
     UnplayableOrder,
 )
@@ -246,18 +247,22 @@ def _no_seat(request: Request, game: GameRow) -> Response:
 
 def _seat_gone(
     request: Request, db: SessionDep, game: GameRow, access: Access, *, team: str, held: HeldSeatForm | None,
-    what: str, typed: str,
+    what: str, typed: str, checked: bool = False,
 ) -> Response | None:
     """A form of the player's page (an order, an autopilot) sent after this browser stopped playing
     its seat (the organiser signed it out or handed the seat to the bots): what happened, what was
     sent and not saved (``what``, then ``typed`` with the team), and how to get the seat back, on
     a page of its own with the way to the game's page, rather than the refusal page's "go back and
     reload", which led to a seat's page that refuses too. None for a browser that cannot show it
-    held a seat of a game it may not watch: answered as before, without a word of the game."""
+    held a seat of a game it may not watch: answered as before, without a word of the game.
+    ``checked``: this request found the browser playing the seat and the store, a moment later
+    under the game's lock, found it gone (:class:`~sevens.store.errors.SeatSignedOut`), which
+    is proof enough that it held the seat."""
     public = game.visibility == Visibility.PUBLIC
-    if not (public or access.organiser or held is not None):
+    if not (public or access.organiser or held is not None or checked):
         return None
-    name = held.team_name if held is not None else views.spectator_view(db, game).name(team) if public else ""
+    named = public or checked
+    name = held.team_name if held is not None else views.spectator_view(db, game).name(team) if named else ""
     sent = f"{typed} for {name}" if name else typed
     message = Markup(
         "This browser no longer plays a seat in {}, so {} was not saved: the organiser has signed it out "
@@ -1458,11 +1463,10 @@ def post_order(
         if held is None:
             raise  # answered as any game that is not there: nothing said of a private one
         return _order_of_deleted_game(request, held, clock(), turn=turn, force=force, flair=flair)
+    sent = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, turn {turn}"
     if access.player_id is None:
         held = held_seat_form(request, public_id, seat, team=team, team_name=team_name)
-        gone = _seat_gone(request, db, game, access, team=team, held=held, what="your order",
-                          typed=f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, "
-                                f"turn {turn}")
+        gone = _seat_gone(request, db, game, access, team=team, held=held, what="your order", typed=sent)
         if gone is not None:
             return gone
     _watchable(game, access)
@@ -1491,6 +1495,15 @@ def post_order(
             principal_id=None if principal is None else principal.id,
             then_advance=False,
         )
+    except SeatSignedOut:
+        # Signed out (or handed to the bots) after the check above, before the store locked the
+        # game: the same page as when the check itself finds the seat gone.
+        db.rollback()
+        held = held_seat_form(request, public_id, seat, team=team, team_name=team_name)
+        gone = _seat_gone(request, db, game, _access(db, principal, game), team=team, held=held, what="your order",
+                          typed=sent, checked=True)
+        assert gone is not None  # checked: always answered
+        return gone
     except (Invalid, Conflict) as exc:
         db.rollback()
         view = views.player_view(db, game, player_id)
@@ -1633,10 +1646,10 @@ def post_autopilot(
         return expired
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
+    # As typed: the bot's name and weight are not checked for a seat this browser no longer plays.
+    chosen = f"the bot {strategy}" if strategy.strip() else "the game's default bot"
+    chosen += f", knockout weight {weight.strip()}" if weight.strip() else ""
     if access.player_id is None:
-        # As typed: the bot's name and weight are not checked for a seat this browser no longer plays.
-        chosen = f"the bot {strategy}" if strategy.strip() else "the game's default bot"
-        chosen += f", knockout weight {weight.strip()}" if weight.strip() else ""
         gone = _seat_gone(request, db, game, access, team=team, held=None, what="your choice of autopilot",
                           typed=chosen)
         if gone is not None:
@@ -1653,6 +1666,12 @@ def post_autopilot(
             now=clock(),
             principal_id=None if principal is None else principal.id,
         )
+    except SeatSignedOut:
+        db.rollback()  # signed out between the check above and the store's lock: as found above
+        gone = _seat_gone(request, db, game, _access(db, principal, game), team=team, held=None,
+                          what="your choice of autopilot", typed=chosen, checked=True)
+        assert gone is not None  # checked: always answered
+        return gone
     except Conflict as exc:
         # The game ended or finished since the page was loaded, or the deadline passed: the page as
         # it stands now says so.
