@@ -64,7 +64,7 @@ class SeatSignedOut(Refused):
 
     >>> error = SeatSignedOut("p2", what="the order")
     >>> error.player_id, error.status, str(error)[:60]
-    ('p2', 403, 'seat p2 was signed out, so the order was not saved: this cred')
+    ('p2', 403, 'seat p2 was signed out, so the order was not saved: this cre')
     """
 
     def __init__(self, player_id: str, *, what: str) -> None:
