@@ -536,6 +536,55 @@ def test_a_seat_lost_between_the_pages_check_and_the_save_is_told_what_was_not_s
     assert "What you had sent, for your own note: the bot knockout-saver" in said, said
 
 
+@pytest.mark.parametrize("visibility", ["public", "private"])
+def test_an_order_sent_after_signing_out_in_another_tab_is_said_not_saved(app: FastAPI, visibility: str) -> None:
+    """A player signs this browser out (Sign out of this browser) in another tab, then sends the
+    order typed in the first: its security token is the ended session's, so the CSRF check refuses
+    it, and the answer was the plain 403 ("reload the page and submit again"), whose reload leads
+    to a seat's page that refuses too, the order gone. It now says the browser was signed out,
+    what was not saved and that only a new invite link opens the seat again; nothing is saved, and
+    a form with any other token (another browser's, a forged one) gets the plain 403 as before.
+    A private game is named only to a form carrying its seat's proof."""
+    game = host_game(app, visibility=visibility)
+    for number in range(1, 5):
+        game.join(f"p{number}", f"Player {number}")
+    game.start()
+    browser = game.players["p2"]
+    team = game.my_teams("p2")[0]
+    page = browser.get(f"{game.base}/play").text
+    loaded = re.findall(r'name="csrf" value="([^"]+)"', page)[0]
+    fields = {**_form_fields(page, f"order-{team}"), "force": "7", "flair": "6", "action": "ready", "csrf": loaded}
+    other_tab = browser.get("/").text
+    assert browser.post("/signout", data={"csrf": re.findall(r'name="csrf" value="([^"]+)"', other_tab)[0]}).status_code == 303
+    here = {"Sec-Fetch-Site": "same-origin"}  # what a browser says of a form of the site's own page
+    answer = browser.post(f"{game.base}/orders", data=fields, headers=here)
+    assert answer.status_code == 403, answer.text
+    said = _shown(answer)
+    assert "<h1>Not saved: this browser plays no seat now</h1>" in answer.text, said
+    assert "This browser was signed out (Sign out of this browser, perhaps in another tab or window) after this " \
+           "page was loaded, so your order was not saved and nothing was done." in said, said
+    assert "seat in Friday sevens: only a new invite link from the organiser opens it again" in said, said
+    assert f"What you had sent, for your own note: 7 FORCE + 6 FLAIR, turn 1 for {fields['team_name']}." in said
+    assert ('id="game-page"' in answer.text) == (visibility == "public")
+    with app.state.sessionmaker() as db:
+        assert db.scalar(select(func.count()).select_from(OrderLogRow)) == 0
+    # Without its seat's proof the form is still this browser's, but a private game is not named.
+    unproved = browser.post(f"{game.base}/orders", data={**fields, "seat": ""}, headers=here)
+    assert unproved.status_code == 403 and "7 FORCE + 6 FLAIR, turn 1" in _shown(unproved)
+    assert ("Friday sevens" in _shown(unproved)) == (visibility == "public"), _shown(unproved)
+    # The CSRF check is as strict as before: another browser, a token not the ended session's, a
+    # form the browser does not say it sent from this site's page.
+    for client, token, headers in ((new_client(app), loaded, here), (browser, loaded[::-1], here), (browser, loaded, {})):
+        refused = client.post(f"{game.base}/orders", data={**fields, "csrf": token}, headers=headers)
+        assert refused.status_code == 403 and "security token is missing or stale" in refused.text
+        assert "7 FORCE" not in _shown(refused)
+    # The page's autopilot form alike.
+    chosen = {**_form_fields(page, f"autopilot-{team}"), "strategy": "knockout-saver", "csrf": loaded}
+    answer = browser.post(f"{game.base}/autopilot", data=chosen, headers=here)
+    assert answer.status_code == 403 and "so your choice of autopilot was not saved" in _shown(answer)
+    assert "What you had sent, for your own note: the bot knockout-saver" in _shown(answer)
+
+
 def test_a_private_games_signed_out_order_is_said_only_to_the_browser_that_held_the_seat(app: FastAPI) -> None:
     """In a private game only the browser that held the seat (its form's proof) is told its order was
     not saved; anyone else sending the same fields meets the 404 of a game that is not there."""

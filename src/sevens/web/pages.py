@@ -75,6 +75,7 @@ from sevens.web.odds_queue import OddsQueue
 from sevens.web.prefix import route_path
 from sevens.web.security import (
     SESSION_COOKIE,
+    SIGNED_OUT_COOKIE,
     HeldSeatForm,
     body_of_type,
     check_csrf,
@@ -84,7 +85,10 @@ from sevens.web.security import (
     held_seat_form,
     secure_cookies,
     sent_from_this_site,
+    session_csrf,
+    session_token,
     set_cookie,
+    signed_out_form,
 )
 
 __all__ = ["ShownAgain", "router"]
@@ -271,6 +275,42 @@ def _seat_gone(
     ).format(views.bdi(game.name), what)
     context = {"status": 403, "message": message, "unsaved": sent,
                "game_page": f"/games/{game.public_id}" if public or access.organiser else "", "game_name": game.name}
+    return render(request, "error.html", context, status=403)
+
+
+def _signed_out_here(
+    request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
+    what: str, typed: str, seat: str = "", team: str = "", team_name: str = "",
+) -> Response | None:
+    """A form of the player's page that :func:`~sevens.web.security.check_csrf` refused because
+    this browser signed out (*Sign out of this browser*, in another tab or window) after the page
+    was loaded: what happened, what was sent and not saved (``what``, then ``typed``), and how to
+    get the seat back. Nothing is done. None for any other refused form, and for a browser signed
+    in again since (:func:`_player_form_expired` answers it if it plays the seat again). As for an
+    expired page, only a form the browser says it sent from this site's own page is answered so.
+    The game and team are named only where this browser may know them: a public game, or an order
+    form's seat proof (``seat``, for ``team`` named ``team_name``) made for the session it ended."""
+    ended = signed_out_form(request, csrf)
+    if not ended or principal is not None or not sent_from_this_site(request):
+        return None
+    held = held_seat_form(request, public_id, seat, team=team, team_name=team_name, form_token=ended) if seat else None
+    try:
+        game: GameRow | None = store.game_by_public_id(db, public_id=public_id)
+    except NotFound:
+        game = None
+    public = game is not None and game.visibility == Visibility.PUBLIC
+    named = game if public or held is not None else None
+    sent, where = typed, Markup("")
+    if named is not None:
+        name = held.team_name if held is not None else views.spectator_view(db, named).name(team)
+        sent, where = (f"{typed} for {name}" if name else typed), Markup(" in {}").format(views.bdi(named.name))
+    message = Markup(
+        "This browser was signed out (Sign out of this browser, perhaps in another tab or window) after "
+        "this page was loaded, so {} was not saved and nothing was done. Signing out gave up this browser's "
+        "seat{}: only a new invite link from the organiser opens it again; send it again from there."
+    ).format(what, where)
+    context = {"status": 403, "message": message, "unsaved": sent,
+               "game_page": f"/games/{public_id}" if public else "", "game_name": "" if game is None else game.name}
     return render(request, "error.html", context, status=403)
 
 
@@ -799,6 +839,12 @@ def sign_out(
         delete_principal(db, principal_id=principal.id)
         db.commit()
     response = _redirect("/")
+    ended = session_token(request)
+    if ended:
+        # Its pages still open in other tabs can then be answered "signed out" (_signed_out_here).
+        settings = request.app.state.settings
+        set_cookie(response, SIGNED_OUT_COOKIE, session_csrf(ended), secure=secure_cookies(request),
+                   max_age=settings.session_days * 86400, root=settings.root_path)
     delete_session_cookie(request, response)
     return response
 
@@ -1453,6 +1499,10 @@ def post_order(
         then = "check the order and press Save or Ready"
         expired = _player_form_expired(request, db, principal, public_id, csrf, team=team, form=form, then=then)
         if expired is None:
+            typed = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, turn {turn}"
+            expired = _signed_out_here(request, db, principal, public_id, csrf, what="your order", typed=typed, seat=seat,
+                                       team=team, team_name=team_name)
+        if expired is None:
             raise
         return expired
     try:
@@ -1616,6 +1666,17 @@ def _player_form_expired(
     return _play(request, db, game, access, view, principal=principal, notice=f"{said} {_stands(game)}", status=403)
 
 
+def _bot_chosen(strategy: str, weight: str) -> str:
+    """An autopilot form's choice as typed, for a page that says it was not saved: the bot's name
+    and weight are not checked for a seat this browser no longer plays.
+
+    >>> _bot_chosen("knockout-saver", " 2 "), _bot_chosen("", "")
+    ('the bot knockout-saver, knockout weight 2', "the game's default bot")
+    """
+    chosen = f"the bot {strategy}" if strategy.strip() else "the game's default bot"
+    return chosen + (f", knockout weight {weight.strip()}" if weight.strip() else "")
+
+
 @router.post("/games/{public_id}/autopilot")
 def post_autopilot(
     request: Request,
@@ -1642,13 +1703,14 @@ def post_autopilot(
         then = "check the bot and press Set"
         expired = _player_form_expired(request, db, principal, public_id, csrf, team=team, form=form, then=then)
         if expired is None:
+            expired = _signed_out_here(request, db, principal, public_id, csrf, what="your choice of autopilot",
+                                       typed=_bot_chosen(strategy, weight), team=team)
+        if expired is None:
             raise
         return expired
     game = store.game_by_public_id(db, public_id=public_id)
     access = _access(db, principal, game)
-    # As typed: the bot's name and weight are not checked for a seat this browser no longer plays.
-    chosen = f"the bot {strategy}" if strategy.strip() else "the game's default bot"
-    chosen += f", knockout weight {weight.strip()}" if weight.strip() else ""
+    chosen = _bot_chosen(strategy, weight)
     if access.player_id is None:
         gone = _seat_gone(request, db, game, access, team=team, held=None, what="your choice of autopilot",
                           typed=chosen)

@@ -38,6 +38,7 @@ __all__ = [
     "Crashed",
     "HSTS",
     "SESSION_COOKIE",
+    "SIGNED_OUT_COOKIE",
     "RateLimiter",
     "SecurityHeaders",
     "address_key",
@@ -56,6 +57,7 @@ __all__ = [
     "HeldSeatForm",
     "session_csrf",
     "sent_from_this_site",
+    "signed_out_form",
     "session_token",
     "too_large_message",
     "try_again_in",
@@ -64,6 +66,11 @@ __all__ = [
 
 SESSION_COOKIE = "sevens_session"
 CSRF_COOKIE = "sevens_csrf"
+SIGNED_OUT_COOKIE = "sevens_signed_out"
+"""Set by *Sign out of this browser*: the form token of the session it ended
+(:func:`session_csrf`, never the session's secret), so that a form of a page still open from
+that session can be told apart from a forged one and answered with what was not saved
+(:func:`signed_out_form`). It opens nothing: no check takes it as a token."""
 HOST_PREFIX = "__Host-"
 """Put before both names when the cookies are Secure: a browser then takes the cookie only if it
 is Secure, for Path=/ and without a Domain, so a sibling subdomain cannot plant one for us."""
@@ -347,13 +354,15 @@ def seat_form_proof(request: Request, public_id: str, team: str, team_name: str)
     if not session:
         return ""
     shown = int(request.app.state.clock().timestamp())
-    return f"{shown}.{_seat_digest(request, session, public_id, team, team_name, shown)}"
+    return f"{shown}.{_seat_digest(request, session_csrf(session), public_id, team, team_name, shown)}"
 
 
-def _seat_digest(request: Request, session: str, public_id: str, team: str, team_name: str, shown: int) -> str:
+def _seat_digest(request: Request, form_token: str, public_id: str, team: str, team_name: str, shown: int) -> str:
     key: bytes = request.app.state.seat_form_key
+    # The session's form token stands for the session (one to one, and the key is the server's):
+    # a browser signed out keeps that token, never the secret, and its open forms stay provable.
     # JSON, so that no choice of fields can run into the next one and sign another's.
-    signed = json.dumps(["sevens seat form", session, public_id, team, team_name, shown])
+    signed = json.dumps(["sevens seat form", form_token, public_id, team, team_name, shown])
     digest = hmac.new(key, signed.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
@@ -369,16 +378,18 @@ class HeldSeatForm:
 
 
 def held_seat_form(
-    request: Request, public_id: str, submitted: str, *, team: str, team_name: str
+    request: Request, public_id: str, submitted: str, *, team: str, team_name: str, form_token: str = ""
 ) -> HeldSeatForm | None:
     """The form, if ``submitted`` is :func:`seat_form_proof` of this browser for game
-    ``public_id``, team ``team`` and ``team_name``; else None."""
+    ``public_id``, team ``team`` and ``team_name``; else None. ``form_token``: that of the session
+    the form was shown to, if not the browser's session now (one it signed out, :func:`signed_out_form`)."""
     session = _cookie(request, SESSION_COOKIE)
+    form_token = form_token or (session_csrf(session) if session else "")
     shown, dot, digest = submitted.partition(".")
     # ASCII digits only: str.isdigit takes "²" (which int refuses) and other scripts' digits.
-    if not session or not dot or not (shown.isascii() and shown.isdigit()) or len(shown) > 12 or not digest:
+    if not form_token or not dot or not (shown.isascii() and shown.isdigit()) or len(shown) > 12 or not digest:
         return None
-    if not tokens_equal(_seat_digest(request, session, public_id, team, team_name, int(shown)), digest):
+    if not tokens_equal(_seat_digest(request, form_token, public_id, team, team_name, int(shown)), digest):
         return None
     return HeldSeatForm(team_name=team_name, shown=datetime.fromtimestamp(int(shown), UTC))
 
@@ -428,6 +439,15 @@ def form_predates_session(request: Request, submitted: str | None) -> bool:
     return bool(
         _cookie(request, SESSION_COOKIE) and cookie and submitted and tokens_equal(cookie, submitted)
     )
+
+
+def signed_out_form(request: Request, submitted: str | None) -> str:
+    """The form token ``submitted`` if it is that of the session this browser signed out of
+    (:data:`SIGNED_OUT_COOKIE`): the form was shown by this site to this browser before it signed
+    out, perhaps in another tab. "" otherwise. The form is still refused: this only lets its
+    answer say why and echo, to this same browser, what it sent."""
+    ended = _cookie(request, SIGNED_OUT_COOKIE)
+    return ended if ended and submitted and tokens_equal(ended, submitted) else ""
 
 
 def sent_from_this_site(request: Request) -> bool:
