@@ -4,6 +4,7 @@ aria-invalid and described by it), on the page that holds the form."""
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -455,6 +456,31 @@ def test_an_order_form_whose_page_expired_comes_back_with_the_typing(hosted: Hos
     sent = browser.post(f"{hosted.base}/orders", data={**typed, "csrf": form.value("csrf")}, headers=SENT_FROM_THIS_SITE)
     assert sent.status_code == 303, refused_form(sent.text, f"order-{team}").summary().text
     assert _orders_logged(hosted.app) == before + 1
+
+
+def test_an_expired_order_form_of_a_turn_resolved_since_says_the_order_typed(hosted: Hosted) -> None:
+    """The same page left open while its browser signed out and in again, and while its turn was
+    resolved: the form of that turn is gone, so the page came back with "This page had expired
+    ... check this page and send what you meant to again" at its top and the order typed was said
+    nowhere. The note now says what was not saved, for which team and turn, and that the turn moved."""
+    browser = hosted.players["p1"]
+    team = hosted.my_teams("p1")[0]
+    page = browser.get(f"{hosted.base}/play").text
+    loaded = _token(page)
+    name = re.findall(r'name="team_name" value="([^"]+)"', page)[0]
+    link = hosted.new_invite("p1").split("testserver", 1)[1]
+    assert browser.post("/signout", data={"csrf": loaded}).status_code == 303
+    assert post_form(browser, link, {"name": "Player 1"}).status_code == 303
+    hosted.resolve(1)
+    typed = {"team": team, "turn": "1", "force": "5", "flair": "6", "action": "ready", "csrf": loaded}
+    before = _orders_logged(hosted.app)
+    answer = browser.post(f"{hosted.base}/orders", data=typed, headers=SENT_FROM_THIS_SITE)
+    assert answer.status_code == 403, answer.text[-400:]
+    note = page_notice(answer.text)
+    assert "This page had expired" in note, note
+    assert f"Your order for {html.unescape(name)}, 5 FORCE + 6 FLAIR for turn 1, was not saved: turn 1 has been " \
+           "resolved since. Turn 2 is open now." in note, note
+    assert _orders_logged(hosted.app) == before
 
 
 def test_an_organiser_form_whose_page_expired_comes_back_with_the_typing(hosted: Hosted) -> None:

@@ -1496,8 +1496,20 @@ def post_order(
                 return Refusal(f"order-{team}", "", (), {"force": force, "flair": flair})
             return None
 
+        def unkept(game: GameRow, view: views.PlayerView) -> str:
+            # No form to keep it in (its turn resolved since, its team out): said, as it was typed.
+            name = next((t.info.name for t in view.teams if t.info.id == team), None)
+            if name is None:
+                return ""
+            sent = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR"
+            if turn.strip().isascii() and turn.strip().isdigit() and 1 <= int(turn) < game.current_turn:
+                return f"Your order for {name}, {sent} for turn {int(turn)}, was not saved: turn {int(turn)} has been resolved since."
+            return f"Your order for {name}, {sent}, was not saved."
+
         then = "check the order and press Save or Ready"
-        expired = _player_form_expired(request, db, principal, public_id, csrf, team=team, form=form, then=then)
+        expired = _player_form_expired(
+            request, db, principal, public_id, csrf, team=team, form=form, then=then, unkept=unkept
+        )
         if expired is None:
             typed = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, turn {turn}"
             expired = _signed_out_here(request, db, principal, public_id, csrf, what="your order", typed=typed, seat=seat,
@@ -1645,11 +1657,13 @@ def _order_of_deleted_game(
 def _player_form_expired(
     request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
     team: str = "", form: Callable[[GameRow, views.PlayerView], Refusal | None] | None = None, then: str = "",
+    unkept: Callable[[GameRow, views.PlayerView], str] | None = None,
 ) -> Response | None:
     """The player's page again for a form of it :func:`~sevens.web.security.check_csrf` refused
     that may come back (:func:`_stale_note`), nothing done: at the form ``form`` gives for the page
-    as it is now, with what was typed (``then``: what to press), else said at the top. None: refused
-    as before (another site's form, or this browser plays no seat of the game now)."""
+    as it is now, with what was typed (``then``: what to press), else said at the top, with what
+    ``unkept`` says of the typing no form holds now. None: refused as before (another site's form,
+    or this browser plays no seat of the game now)."""
     note = _stale_note(request, csrf, signed_in_form=True)
     game = _game_for_stale_form(db, principal, public_id) if note else None
     if game is None:
@@ -1663,6 +1677,8 @@ def _player_form_expired(
         refusal = Refusal(kept.form, note.format(then=then), (), kept.values)
         return _play(request, db, game, access, view, principal=principal, refusal=refusal, team=team, status=403)
     said = note.format(then="check this page and send what you meant to")
+    lost = "" if unkept is None else unkept(game, view)
+    said += f" {lost}" if lost else ""
     return _play(request, db, game, access, view, principal=principal, notice=f"{said} {_stands(game)}", status=403)
 
 
