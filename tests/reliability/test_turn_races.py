@@ -146,7 +146,9 @@ def test_orders_crossing_a_resolution_are_played_or_refused_never_lost(
                         assert answer.status_code == 409, answer.text
                         assert answer.json()["detail"] == (
                             "the game is finished; orders are taken only while it is running" if over else
-                            f"turn {turn} is not open for orders; the open turn is {turn + 1}: reload and order again"
+                            f"turn {turn} is not open for orders; the open turn is {turn + 1}: turn {turn} has been "
+                            f"resolved, so this order was not saved; read the game again and send an order for "
+                            f"turn {turn + 1}"
                         ), answer.text
                         assert played[team][2] is True, "a refused order leaves the team to its autopilot"
                 said_resolved = [a.json()["resolved"] for a in orders if a.status_code == 200]

@@ -194,9 +194,51 @@ def test_an_order_racing_a_sign_out_of_its_seat_is_not_left_for_the_new_holder(
     finally:
         other_worker.dispose()
     assert new_link and late.status_code == 403, late.text
+    # Its body says what happened and what to do, as the pages' "Not saved" page does.
+    said = late.json()["detail"]
+    assert said.startswith("seat p1 was signed out, so the order was not saved:"), said
+    assert "the organiser signed it out or handed the seat to the bots" in said and "new link" in said, said
     joined = client.post("/api/v1/join", json={"invite": new_link[0], "name": "Next"}, headers=organiser)
     assert joined.status_code == 200, joined.text
     assert client.get(f"/api/v1/games/{game}/orders", headers=organiser).json()["orders"] == {}
+
+
+def test_an_order_from_a_token_that_lost_its_seat_or_its_turn_says_what_happened_and_what_to_do(
+    app: FastAPI,
+) -> None:
+    """The API's side of a seat or a turn lost under a bot: its seat handed to the bots before the
+    order, its token revoked (DELETE /api/v1/me, by another process of the same bot), its turn
+    resolved meanwhile. Each refusal said what was wrong but not what became of the order or
+    what to do: "join it with its invite first" (its invite is used up), "unknown or revoked bot
+    token", "reload and order again". Each now says the order was not saved and the way back."""
+    client, game, organiser, players = _api_game(app)
+    assert client.post(f"/api/v1/games/{game}/start", headers=organiser).status_code == 200
+    teams = {p: client.get(f"/api/v1/games/{game}", headers=h).json()["my_teams"][0]["team"] for p, h in players.items()}
+    order = {"turn": 1, "force": 3, "flair": 3}
+    # Seat 1 handed to the bots: its token plays no seat now.
+    assert client.post(f"/api/v1/games/{game}/seats/p1/release", headers=organiser).status_code == 200
+    gone = client.put(f"/api/v1/games/{game}/orders/{teams['p1']}", json=order, headers=players["p1"])
+    assert gone.status_code == 403, gone.text
+    said = gone.json()["detail"]
+    assert "plays no seat in this game" in said and "join it with its invite" in said, said
+    assert "if it played a seat until now, the organiser has signed it out or handed the seat to the bots" in said
+    assert "only a new invite link from them opens the seat again" in said, said
+    # Seat 2's token revoked by another process of its bot.
+    assert client.delete("/api/v1/me", headers=players["p2"]).status_code == 204
+    revoked = client.put(f"/api/v1/games/{game}/orders/{teams['p2']}", json=order, headers=players["p2"])
+    assert revoked.status_code == 401, revoked.text
+    said = revoked.json()["detail"]
+    assert said.startswith("unknown or revoked bot token, so nothing was done:"), said
+    assert "a new invite link from the organiser" in said and "POST /api/v1/organise" in said, said
+    # Turn 1 resolved before seat 3's order came in.
+    assert client.post(f"/api/v1/games/{game}/resolve", json={"turn": 1}, headers=organiser).status_code == 200
+    late = client.put(f"/api/v1/games/{game}/orders/{teams['p3']}", json=order, headers=players["p3"])
+    assert late.status_code == 409, late.text
+    assert late.json()["detail"] == (
+        "turn 1 is not open for orders; the open turn is 2: turn 1 has been resolved, so this order was not "
+        "saved; read the game again and send an order for turn 2"
+    )
+    assert client.get(f"/api/v1/games/{game}/orders", headers=players["p3"]).json()["orders"] == {}
 
 
 def test_a_token_that_organises_and_plays_reads_both_views(app: FastAPI) -> None:
@@ -275,7 +317,12 @@ def test_a_turn_that_is_not_the_open_one_is_409_whether_it_is_past_or_beyond_the
         order = client.put(f"/api/v1/games/{game}/orders/{team}", json={"turn": turn, "force": 3, "flair": 3},
                            headers=p1)
         assert order.status_code == 409, (turn, order.text)
-        assert order.json()["detail"] == f"turn {turn} is not open for orders; the open turn is 2: reload and order again"
+        said = order.json()["detail"]
+        if turn == 1:  # resolved: said so, and what became of the order
+            assert said == "turn 1 is not open for orders; the open turn is 2: turn 1 has been resolved, so this " \
+                "order was not saved; read the game again and send an order for turn 2", said
+        else:
+            assert said == f"turn {turn} is not open for orders; the open turn is 2: reload and order again", said
         resolve = client.post(f"/api/v1/games/{game}/resolve", json={"turn": turn}, headers=organiser)
         assert resolve.status_code == 409, (turn, resolve.text)
         assert resolve.json()["detail"] == f"turn {turn} is not open; the open turn is 2"

@@ -20,6 +20,7 @@ from fastapi.routing import APIRoute
 from pydantic import TypeAdapter
 
 from sevens.web import api
+from sevens.web.deps import UNKNOWN_TOKEN
 from sevens.web.security import RateLimiter
 from web.api_answers import BOTH, MALFORMED, NOBODY, ORGANISER, PLAYER, STRANGER, Answer, record_answers
 from web.web_helpers import new_client
@@ -376,7 +377,7 @@ def test_token_checks_answer_as_before(app: FastAPI, route: str) -> None:
     assert send(f"bearer  {token} ").status_code == (409 if route == "order" else 200)
     for wrong in ("Bearer not-a-token", f"Bearer {revoked}"):
         answer = send(wrong)
-        assert answer.status_code == 401 and answer.json() == {"detail": "unknown or revoked bot token"}
+        assert answer.status_code == 401 and answer.json() == {"detail": UNKNOWN_TOKEN}
         assert answer.headers["WWW-Authenticate"] == "Bearer"
     held = send("Bearer not-a-token")
     assert held.status_code == 429 and held.headers["Retry-After"] == "60" and "too many" in held.json()["detail"]

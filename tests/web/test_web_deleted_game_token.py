@@ -16,7 +16,7 @@ from sevens.store.backup import export_backup
 from sevens.store.db import make_sessionmaker
 from sevens.store.models import ApiPrincipal
 from sevens.store.retention import prune
-from sevens.web.deps import token_of_deleted_game
+from sevens.web.deps import UNKNOWN_TOKEN, token_of_deleted_game
 from sevens.web.security import RateLimiter
 from web.conftest import WebDb
 from web.web_helpers import FakeClock
@@ -63,7 +63,7 @@ def test_a_bot_whose_only_game_was_deleted_is_told_so(app: FastAPI, web_db: WebD
     # An unknown token is still refused as such, and counted.
     for _ in range(2):
         unknown = client.get("/api/v1/me", headers={"Authorization": "Bearer not-a-token"})
-        assert unknown.status_code == 401 and unknown.json() == {"detail": "unknown or revoked bot token"}
+        assert unknown.status_code == 401 and unknown.json() == {"detail": UNKNOWN_TOKEN}
     assert client.get("/api/v1/me", headers={"Authorization": "Bearer not-a-token"}).status_code == 429
 
 
@@ -99,7 +99,7 @@ def test_the_tidy_keeps_the_marker_of_a_token_deleted_with_its_game_for_its_days
     with factory() as db:
         assert prune(db, now=clock() + timedelta(days=61), unused_bot_days=60).bot_tokens == 1
         db.commit()
-    assert client.get("/api/v1/me", headers=organiser).json() == {"detail": "unknown or revoked bot token"}
+    assert client.get("/api/v1/me", headers=organiser).json() == {"detail": UNKNOWN_TOKEN}
 
 
 def test_a_full_backup_carries_the_tokens_deleted_with_their_game_as_markers(

@@ -1248,6 +1248,11 @@ def save_order(
     if status not in (GameStatus.RUNNING, GameStatus.PAUSED):
         raise Conflict(f"the game is {status.said}; orders are taken only while it is running")
     if turn != current_turn:
+        if turn < current_turn:  # the page or the bot read the game before that turn was resolved
+            raise Conflict(
+                f"turn {turn} is not open for orders; the open turn is {current_turn}: turn {turn} has been "
+                f"resolved, so this order was not saved; read the game again and send an order for turn {current_turn}"
+            )
         raise Conflict(
             f"turn {turn} is not open for orders; the open turn is {current_turn}: reload and order again"
         )

@@ -51,6 +51,7 @@ from sevens.web import results_csv, schemas, views
 from sevens.web.conditional import NOT_MODIFIED, answer_if_changed, refuse_if_match
 from sevens.web.deps import (
     ORGANISER_LINK_WRONG,
+    UNKNOWN_TOKEN,
     AuthorizationDep,
     BotDep,
     ClockDep,
@@ -270,7 +271,13 @@ def secret_in(sent: str) -> str:
 
 def _player_or_refuse(player_id: str | None) -> str:
     if player_id is None:
-        raise Refused("this token plays no seat in this game; join it with its invite first")
+        # Also what a token whose seat was signed out or handed to the bots meets: its invite is
+        # used up, so "join with its invite" alone would send its bot round in a circle.
+        raise Refused(
+            "this token plays no seat in this game, so nothing was done: join it with its invite; if it played "
+            "a seat until now, the organiser has signed it out or handed the seat to the bots, and only a new "
+            "invite link from them opens the seat again"
+        )
     return player_id
 
 
@@ -348,7 +355,7 @@ def _lock_live_or_refuse(db: Session, principal: ApiPrincipal) -> None:
         return
     deleted_at = locked.game_deleted_at
     db.rollback()
-    detail = "unknown or revoked bot token" if deleted_at is None else token_of_deleted_game(deleted_at)
+    detail = UNKNOWN_TOKEN if deleted_at is None else token_of_deleted_game(deleted_at)
     raise HTTPException(status_code=401, detail=detail, headers={"WWW-Authenticate": "Bearer"})
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "PrincipalDep",
     "SessionDep",
     "SettingsDep",
+    "UNKNOWN_TOKEN",
     "HOUR_SECONDS",
     "LimitReached",
     "bot_token",
@@ -127,6 +128,15 @@ def bot_token(authorization: str | None) -> str:
     return token.strip()
 
 
+UNKNOWN_TOKEN = (
+    "unknown or revoked bot token, so nothing was done: check the token sent (Authorization: Bearer ...); a "
+    "revoked one (DELETE /api/v1/me) opens nothing again: for a new token, join with a new invite link from "
+    "the organiser, or send the organiser link to POST /api/v1/organise"
+)
+"""The 401 of a bearer token that opens nothing and did not go with a deleted game: the server
+cannot tell a revoked token from a mistyped one (it keeps neither), so it says both ways back."""
+
+
 def refuse_bot_token(db: Session, token: str, key: str, limiter: RateLimiter) -> HTTPException:
     """The 401 (or 429) to raise for a bearer token that opens nothing. A token that went with the
     only game it opened is told so, and not counted as a wrong guess: its bot was playing, and
@@ -135,7 +145,7 @@ def refuse_bot_token(db: Session, token: str, key: str, limiter: RateLimiter) ->
     if deleted_at is not None:
         return HTTPException(status_code=401, detail=token_of_deleted_game(deleted_at), headers={"WWW-Authenticate": "Bearer"})
     return limiter.refused(
-        key, HTTPException(status_code=401, detail="unknown or revoked bot token", headers={"WWW-Authenticate": "Bearer"})
+        key, HTTPException(status_code=401, detail=UNKNOWN_TOKEN, headers={"WWW-Authenticate": "Bearer"})
     )
 
 

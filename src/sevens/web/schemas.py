@@ -46,7 +46,7 @@ class ErrorAnswer(BaseModel):
     detail: str = Field(
         description="what was wrong and how to put it right, in English words for a person; the status code "
         "says the kind, do not parse the words",
-        examples=["unknown or revoked bot token"],
+        examples=["unknown or revoked bot token, so nothing was done: check the token sent (Authorization: Bearer ...); ..."],
     )
 
 
