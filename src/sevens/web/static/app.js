@@ -708,6 +708,22 @@ function keepTypingOnSend() {
   });
 }
 
+// The tab keeps a player's drafts (each order form's last odds, with the draft they were asked
+// for, and typing not sent) for the pages' own use. Signing out hands the browser on, perhaps to
+// the next person at a shared device: nothing of them may be left to read back (R13). Run after
+// keepTypingOnSend's own listener, which keeps the typing of the page it is sent from.
+function forgetOnSignOut() {
+  var form = document.getElementById("sign-out");
+  if (!form) { return; }
+  form.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) { return; }
+    try {
+      var keys = [];
+      for (var i = 0; i < window.sessionStorage.length; i++) { keys.push(window.sessionStorage.key(i)); }
+      keys.forEach(function (key) { if (key && key.indexOf("sevens-") === 0) { window.sessionStorage.removeItem(key); } });
+    } catch (e) { /* storage turned off: nothing was kept */ }
+  });
+}
 // A page that shows links once (a new game's, a new organiser link, a new invite) may stay open
 // while another tab or browser makes a newer link for the same organiser or seat, which retires
 // the one shown here. So the page asks whether its links still work (a mark per link, that tells
@@ -998,6 +1014,7 @@ document.addEventListener("DOMContentLoaded", function () {
   holdSendsOffline();
   confirmActs();
   keepTypingOnSend();
+  forgetOnSignOut();
   document.querySelectorAll("form.order-form[data-odds]").forEach(watchOdds);
   document.querySelectorAll("form.order-form").forEach(explainEmptyBoxes);
   restoreReadingPlace();
