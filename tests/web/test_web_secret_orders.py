@@ -209,3 +209,38 @@ def test_a_spectators_poll_and_the_opponents_odds_do_not_move_when_a_team_saves(
     assert "win" in before[-1], before[-1]
     seats.save(_FIRST)
     assert asked() == before
+
+
+def test_a_teams_own_autopilot_and_the_refusals_to_other_seats_do_not_follow_its_order(app: FastAPI) -> None:
+    """The bot a manager picks for a missed order is the manager's alone (it tells what the team
+    plays if the order never comes); and what another seat is told when it tries the secret team's
+    order form, its order by the API or its odds, is the same whatever that team saved."""
+    seats = _Seats(app)
+    game, gid = seats.game, seats.game.public_id
+    fetches = _route_fetches(seats)
+    p2 = game.players["p2"]
+
+    def refusals() -> list[tuple[int, str, list[tuple[str, str]]]]:
+        team = seats.team
+        return [
+            _answer(game.order("p2", team, 10, 9)),
+            _answer(post_form(p2, f"{game.base}/odds", {"team": team, "force": "10", "flair": "9"})),
+            _answer(post_form(p2, f"{game.base}/autopilot", {"team": team, "strategy": "even"})),
+            _answer(seats.api.put(f"/api/v1/games/{gid}/orders/{team}", json={"turn": 1, "force": 10, "flair": 9}, headers=seats.p3)),
+            _answer(seats.api.put(f"/api/v1/games/{gid}/autopilot/{team}", json={"strategy": "even"}, headers=seats.p3)),
+            _answer(seats.api.post(f"/api/v1/games/{gid}/teams/{team}/odds", json={"force": 10}, headers=seats.p3)),
+        ]
+
+    def autopilot(strategy: str) -> None:
+        answer = post_form(game.players["p1"], f"{game.base}/autopilot", {"team": seats.team, "strategy": strategy})
+        assert answer.status_code == 303, answer.text
+
+    seats.save(_FIRST)
+    autopilot("even")
+    first, refused = _fetch_all(fetches), refusals()
+    assert all(status in (403, 404) for status, _, _ in refused), [r[:2] for r in refused]
+    seats.save(_SECOND)
+    autopilot("knockout-saver")
+    second = _fetch_all(fetches)
+    assert [label for label in first if first[label] != second[label]] == []
+    assert refusals() == refused
