@@ -7,9 +7,11 @@ follows the split (docs/web.md, "Who sees what")."""
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 
+import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
@@ -244,3 +246,29 @@ def test_a_teams_own_autopilot_and_the_refusals_to_other_seats_do_not_follow_its
     second = _fetch_all(fetches)
     assert [label for label in first if first[label] != second[label]] == []
     assert refusals() == refused
+
+
+def test_no_log_line_at_debug_holds_an_order_or_a_draft_before_its_turn_is_resolved(
+    app: FastAPI, caplog: pytest.LogCaptureFixture
+) -> None:
+    """docs/web.md, "Server logs": every logger at DEBUG (SQLAlchemy's statements, the odds process),
+    through orders saved and changed by page and API, drafts asked for their odds (in the body and
+    in the address), an order the rules refuse and a wrong team, writes neither split."""
+    caplog.set_level(logging.DEBUG)
+    caplog.set_level(logging.DEBUG, logger="sevens")
+    caplog.set_level(logging.DEBUG, logger="sqlalchemy")
+    seats = _Seats(app)
+    game, gid = seats.game, seats.game.public_id
+    p1, team, theirs = game.players["p1"], seats.team, seats.p3_teams[0]
+    seats.save(_FIRST)
+    assert post_form(p1, f"{game.base}/odds", {"team": team, "force": "52", "flair": "27"}).status_code == 200
+    assert game.order("p1", team, 47, 40).status_code == 422  # FLAIR not a multiple of 3
+    url = f"/api/v1/games/{gid}"
+    assert seats.api.put(f"{url}/orders/{theirs}", json={"turn": 1, "force": 52, "flair": 27}, headers=seats.p3).status_code == 200
+    assert seats.api.put(f"{url}/orders/{team}", json={"turn": 1, "force": 47, "flair": 39}, headers=seats.p3).status_code == 403
+    assert seats.api.get(f"{url}/teams/{theirs}/odds?force=47&flair=39", headers=seats.p3).status_code == 200
+    assert seats.api.post(f"{url}/teams/{theirs}/odds", json={"force": 52, "flair": 27}, headers=seats.p3).status_code == 200
+    said = "\n".join(f"{r.getMessage()} {r.args!r} {r.exc_text or ''}" for r in caplog.records if not r.name.startswith("httpx"))
+    assert "INSERT INTO orders" in said or "UPDATE orders" in said, said[-2000:]  # SQLAlchemy's lines are there
+    for split in (_FIRST, _SECOND, (47, 40)):
+        assert not re.search(rf"\b{split[0]}\b.{{0,40}}\b{split[1]}\b", said, re.S), split
