@@ -155,6 +155,9 @@ def _fetch_all(fetches: dict[str, list[tuple[str, Callable[[], Response]]]]) -> 
 def test_no_route_tells_another_seat_a_spectator_or_the_organiser_the_split_of_an_order_not_yet_resolved(
     app: FastAPI,
 ) -> None:
+    """p1 saves 47 + 39 for a team, then 52 + 27: no answer to the others words either, and none
+    differs between the two in its status, body or headers (ETag, Content-Length, X-Who-Ordered);
+    once the turn is resolved the record, the matches' CSV, the team page and the API show 52 + 27."""
     seats = _Seats(app)
     fetches = _route_fetches(seats)
     # Every GET route is fetched: a new one fails here until it is added above.
