@@ -133,3 +133,42 @@ def test_a_full_backup_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
         path = tmp_path / "full.json"
         assert runner.invoke(app, ["export", "--full", "--database-url", url, str(path)]).exit_code == 0
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_full_backup_redirected_from_standard_output_is_readable_by_its_owner_alone(tmp_path: Path) -> None:
+    """`sevens export --full - > full.json`: the shell made the file as the umask lets it (0644 as a
+    rule), and the backup, the open turn's orders and the seeds in it (R13, R14), stayed readable by
+    every account on the machine, where `sevens export --full full.json` writes it 0600. A full
+    backup written into a file through standard output now makes that file its owner's alone too,
+    and says so; a pipe is left as it is, and a shareable export's file too."""
+    import os
+    import subprocess
+    import sys
+
+    with database("sqlite", tmp_path) as (url, engine):
+        played = play_every_stage(engine)
+        for kind, options in (("full", ["--full"]), ("shareable", [])):
+            path = tmp_path / f"{kind}.json"
+            path.touch()
+            path.chmod(0o644)
+            with path.open("w") as out:
+                done = subprocess.run(
+                    [sys.executable, "-m", "sevens", "export", *options, "--database-url", url, "-"],
+                    stdout=out, stderr=subprocess.PIPE, text=True, env={**os.environ, "NO_COLOR": "1"}, timeout=120,
+                )
+            assert done.returncode == 0, done.stderr
+            assert json.loads(path.read_text(encoding="utf-8"))["games"]
+            modes = {kind: stat.S_IMODE(path.stat().st_mode)}
+            if kind == "full":
+                assert modes == {"full": 0o600}
+                assert "to standard output, a file now readable by its owner alone (mode 0600)" in done.stderr, done.stderr
+                kept = json.loads(path.read_text(encoding="utf-8"))
+                assert any(g["secret"]["orders"] for g in kept["games"]) and played.open_orders
+            else:
+                assert modes == {"shareable": 0o644}
+                assert "mode 0600" not in done.stderr
+        piped = subprocess.run(
+            [sys.executable, "-m", "sevens", "export", "--full", "--database-url", url, "-"],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert piped.returncode == 0 and "mode 0600" not in piped.stderr, piped.stderr

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 from collections import Counter
 from datetime import UTC, datetime
@@ -56,6 +57,34 @@ def _write(path: Path, document: dict[str, Any], *, private: bool, overwrite: bo
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     # A link to an earlier backup (latest.json) is written through, not replaced by a file of its own.
     write_text(through_link(path), text, overwrite=overwrite, mode=0o600 if private else 0o644)
+
+
+def _owner_only_stdout() -> str:
+    """Make standard output, when it is a file others may read, its owner's alone (mode 0600), as
+    a full backup written by name is: the shell made it as the umask lets it, 0644 as a rule, and
+    it is to hold the open turns' orders and the seeds (R13, R14). Returns the words that say so
+    ("" for a pipe or a terminal, or a file already closed to others).
+
+    Raises:
+        typer.Exit: through :func:`fail`, a file others may read whose mode cannot be changed (not
+            the caller's): nothing is written to it.
+    """
+    try:
+        fd = sys.stdout.fileno()
+        found = os.fstat(fd)
+    except (OSError, ValueError, AttributeError):  # no real file behind it (a test's capture)
+        return ""
+    if not stat.S_ISREG(found.st_mode) or not stat.S_IMODE(found.st_mode) & 0o077:
+        return ""
+    try:
+        os.fchmod(fd, 0o600)
+    except OSError as exc:
+        fail(
+            f"standard output is a file others may read (mode {stat.S_IMODE(found.st_mode):04o}) and its mode cannot "
+            f"be changed ({exc.strerror or exc}): a full backup holds the open turns' orders and the seeds, so nothing "
+            "was written; give the file's name instead of '-' (it is then written mode 0600)"
+        )
+    return ", a file now readable by its owner alone (mode 0600)"
 
 
 def _is_directory(target: str) -> bool:
@@ -533,13 +562,16 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
     kept_back = (f" ({_count(left_out, 'private game')} left out, for {'its' if left_out == 1 else 'their'} players' eyes "
                  "only; 'sevens export --full' holds every game)" if left_out else "")
     if target == STDIN:
+        # A full backup redirected into a file (`> full.json`) is kept as one written by name is.
+        shut = _owner_only_stdout() if full else ""
         try:
             with writing_stdout():
                 typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
         except OutputFailed as failed:
             failed.end(then="; what was written of the export is cut short: do not use it")
         # Standard output holds the export: what was done goes to standard error.
-        print(f"exported {_count(len(document['games']), 'game')} as a {kind} to standard output{kept_back}", file=sys.stderr)
+        print(f"exported {_count(len(document['games']), 'game')} as a {kind} to standard output{shut}{kept_back}",
+              file=sys.stderr)
         return
     try:
         removed: list[Path] = []
