@@ -157,7 +157,8 @@ def test_no_route_tells_another_seat_a_spectator_or_the_organiser_the_split_of_a
 ) -> None:
     """p1 saves 47 + 39 for a team, then 52 + 27: no answer to the others words either, and none
     differs between the two in its status, body or headers (ETag, Content-Length, X-Who-Ordered);
-    once the turn is resolved the record, the matches' CSV, the team page and the API show 52 + 27."""
+    once the turn is resolved the record, the matches' CSV, the team page and the API show 52 + 27,
+    and still nothing shows the 47 + 39 it replaced."""
     seats = _Seats(app)
     fetches = _route_fetches(seats)
     # Every GET route is fetched: a new one fails here until it is added above.
@@ -185,6 +186,9 @@ def test_no_route_tells_another_seat_a_spectator_or_the_organiser_the_split_of_a
     assert _said_in(seats.spectator.get(f"/games/{gid}/matches.csv").text, _SECOND)
     assert _said_in(seats.spectator.get(f"/games/{gid}/teams/{seats.team}").text, _SECOND)
     assert _said_in(seats.api.get(f"/api/v1/games/{gid}", headers=seats.p3).text, _SECOND)
+    # The split it replaced was never played: it stays unsaid (the order log keeps it, docs/web.md).
+    after = _fetch_all(fetches)
+    assert [label for label, (_, body, _) in after.items() if _said_in(body, _FIRST)] == []
 
 
 def test_a_spectators_poll_and_the_opponents_odds_do_not_move_when_a_team_saves(app: FastAPI) -> None:
