@@ -135,11 +135,31 @@ def test_python_command_prints_what_the_guide_shows(command: Python) -> None:
 
 
 # The lab's tables: (the command as the guide gives it, tournaments to run here, the guide's figures).
-def _figure(cell: str) -> float:
-    return float(cell.split()[0])
+class Figure(float):
+    """A figure as the guide writes it, which knows how far its rounding may have moved it: half a
+    unit of its last decimal written, so that "6.60" allows 0.005 where the float 6.6 would read as 0.05.
+
+    >>> [Figure(text).rounding for text in ("6.60", "97.0", "18", "0.058")]
+    [0.005, 0.05, 0.5, 0.0005]
+    """
+
+    text: str
+    rounding: float
+
+    def __new__(cls, text: str) -> Figure:
+        figure = super().__new__(cls, text)
+        figure.text = text
+        decimals = len(text.partition(".")[2])
+        figure.rounding = float(f"5e-{decimals + 1}")  # 10 ** -decimals / 2 is 0.005000000000000001
+        return figure
 
 
-def _first_table() -> dict[str, dict[str, float]]:
+def _figure(cell: str) -> Figure:
+    """The figure a table's cell starts with ("9.23 ± 0.03", "12.40 (12.26–12.55)", "**17.94")."""
+    return Figure(cell.split()[0].strip("*"))
+
+
+def _first_table() -> dict[str, dict[str, Figure]]:
     """The table under 'Titles per team entered (a neutral strategy would have 1/16 = 6.25%)'."""
     start = GUIDE.index("| strategy | titles % | finals % | group points | SCRUM left |")
     rows = {}
@@ -152,10 +172,10 @@ def _first_table() -> dict[str, dict[str, float]]:
     return rows
 
 
-def _prose(pattern: str) -> dict[str, dict[str, float]]:
+def _prose(pattern: str) -> dict[str, dict[str, Figure]]:
     found = re.search(pattern, " ".join(GUIDE.split()))
     assert found, f"the guide no longer says {pattern!r}"
-    return {name.replace("_", "-"): {"titles": float(value)} for name, value in found.groupdict().items()}
+    return {name.replace("_", "-"): {"titles": Figure(value)} for name, value in found.groupdict().items()}
 
 
 def _command(start: str) -> list[str]:
@@ -199,7 +219,7 @@ def test_the_guides_lab_figures_hold_in_a_smaller_run_of_its_command(
     _check_figures(words, tournaments, figures(), tmp_path)
 
 
-def _knockout_weight_table() -> tuple[list[str], list[str], dict[str, dict[str, float]]]:
+def _knockout_weight_table() -> tuple[list[str], list[str], dict[str, dict[str, Figure]]]:
     """The section on pacing's loop of commands (its fields and the rest of its words, `$field` in
     them) and its table: each field's column, by the strategy's name as the run names it."""
     loop = re.search(r"for field in ([^;]+); do\n(.*?)\ndone", GUIDE.replace("\\\n", " "), re.S)
@@ -207,7 +227,7 @@ def _knockout_weight_table() -> tuple[list[str], list[str], dict[str, dict[str, 
     fields, words = loop.group(1).split(), loop.group(2).split()
     assert words[:2] == ["sevens", "lab"]
     start = GUIDE.index("| one team's K | field at 1 (even) |")
-    columns: dict[str, dict[str, float]] = {field: {} for field in fields}
+    columns: dict[str, dict[str, Figure]] = {field: {} for field in fields}
     for line in GUIDE[start:].split("\n")[2:]:
         if not line.startswith("|"):
             break
@@ -294,9 +314,9 @@ def _off(result: dict[str, Any], said: dict[str, Any], tournaments: int) -> list
                 centre, half = 100 * got["rate"], 100 * max(got["rate"] - got["ci95_low"], got["ci95_high"] - got["rate"])
             else:
                 centre, half = got["mean"], got["ci95"]
-            shown = 10.0 ** -len(f"{value}".partition(".")[2]) / 2  # the guide rounds to its decimals
-            if abs(value - centre) > 3 * half + shown:
-                off.append(f"{name} {key}: the guide says {value}, {tournaments:,} tournaments give {centre:.3f} ± {half:.3f}")
+            assert isinstance(value, Figure), f"{name} {key}: {value!r} was read from the guide without its decimals"
+            if abs(value - centre) > 3 * half + value.rounding:
+                off.append(f"{name} {key}: the guide says {value.text}, {tournaments:,} tournaments give {centre:.3f} ± {half:.3f}")
     return off
 
 
@@ -327,7 +347,7 @@ def _option(words: list[str], option: str) -> str | None:
     return words[words.index(option) + 1] if option in words else None
 
 
-def _field_reader_table() -> dict[str, tuple[list[str], dict[str, float]]]:
+def _field_reader_table() -> dict[str, tuple[list[str], dict[str, Figure]]]:
     """'A bot that reads the field': each field's command and its row (field-reader, the best fixed
     reply, equilibrium at that knockout weight, and plain equilibrium), by the field's name."""
     commands = {_option(words, "--field"): words
@@ -337,9 +357,9 @@ def _field_reader_table() -> dict[str, tuple[list[str], dict[str, float]]]:
         field = field_cell.split()[0]
         weight = re.fullmatch(r"([\d.]+) \(K = ([\d.]+)\)", best)
         assert weight, best
-        figures = {"field-reader": float(reader), f"equilibrium@{weight.group(2)}": float(weight.group(1))}
+        figures = {"field-reader": Figure(reader), f"equilibrium@{weight.group(2)}": Figure(weight.group(1))}
         if equilibrium != "(the field)":
-            figures["equilibrium"] = float(equilibrium)
+            figures["equilibrium"] = Figure(equilibrium)
         assert field in commands, f"the guide gives no command for the field {field}"
         table[field] = (commands[field], figures)
     return table
@@ -360,7 +380,7 @@ def test_the_field_reader_tables_figures_hold_in_a_smaller_run_of_its_command(fi
 REST_PY = re.search(r"```python\n(\"\"\"A rule of thumb against the house bots.*?)```", GUIDE, re.S)
 
 
-def _table_reader_table() -> dict[str, tuple[list[str], dict[str, float]]]:
+def _table_reader_table() -> dict[str, tuple[list[str], dict[str, Figure]]]:
     """'table-reader: what the third group match can still change', the table of every house bot and
     rest.py against a field: each column's command and figures, by the column's heading."""
     lines = _lab_lines(_code_after("Against every house bot and rest.py, one team at a time"))
@@ -401,7 +421,7 @@ def test_the_table_reader_tables_figures_hold_in_a_smaller_run_of_its_command(co
     _check_figures(_without(words, "--tournaments"), TABLE_READER_SIZES[column], figures, tmp_path)
 
 
-def _lean_table() -> dict[str, tuple[list[str], dict[str, float]]]:
+def _lean_table() -> dict[str, tuple[list[str], dict[str, Figure]]]:
     """'Which way to lean': each field's command and its row (field-reader leaning toward 1, 1.25,
     1.5 and 2), by the field's name."""
     commands = {_option(words, "--field"): words for words in _lab_lines(_code_after("Four leanings in the same"))}
@@ -411,7 +431,7 @@ def _lean_table() -> dict[str, tuple[list[str], dict[str, float]]]:
     for field, *cells in _rows_of(header):
         assert field in commands, f"the guide gives no command for the field {field} of 'Which way to lean'"
         assert _option(commands[field], "--strategies") == ",".join(names), commands[field]
-        table[field] = (commands[field], {name: float(cell) for name, cell in zip(names, cells, strict=True)})
+        table[field] = (commands[field], {name: Figure(cell) for name, cell in zip(names, cells, strict=True)})
     return table
 
 
@@ -443,7 +463,7 @@ def _command_for(lines: list[list[str]], field: str, teams: str) -> list[str]:
     return found[0]
 
 
-def _rest_table() -> dict[str, tuple[list[str], dict[str, dict[str, float]]]]:
+def _rest_table() -> dict[str, tuple[list[str], dict[str, dict[str, Figure]]]]:
     """'A rule of thumb': rest.py, even-flair, equilibrium@1.1 and the field, one row a field, each
     with its command, by the row's field; the first row with the group points and finals the text
     under the table gives for rest.py and even-flair."""
@@ -461,8 +481,8 @@ def _rest_table() -> dict[str, tuple[list[str], dict[str, dict[str, float]]]]:
                      r"reaches more finals \(([\d.]+)% against ([\d.]+)%\)", " ".join(GUIDE.split()))
     assert said, "the guide no longer compares the rested team's group points and finals with even-flair's"
     first = table["equilibrium, 8 teams"][1]
-    first["rest:RestWhenSafe"].update(group_points=float(said.group(1)), finals=float(said.group(3)))
-    first["even-flair"].update(group_points=float(said.group(2)), finals=float(said.group(4)))
+    first["rest:RestWhenSafe"].update(group_points=Figure(said.group(1)), finals=Figure(said.group(3)))
+    first["even-flair"].update(group_points=Figure(said.group(2)), finals=Figure(said.group(4)))
     return table
 
 
@@ -494,7 +514,7 @@ def test_the_rest_tables_figures_hold_in_a_smaller_run_of_its_command(row: str, 
     _check_figures(_without(words, "--tournaments"), 48_000, figures, tmp_path)
 
 
-def _default_bot_table() -> dict[str, tuple[list[str], dict[str, float]]]:
+def _default_bot_table() -> dict[str, tuple[list[str], dict[str, Figure]]]:
     """'Which bot plays when nobody chooses': the player's team (even, even-flair, rest.py) and the
     other candidate against a field of each candidate, each column with its command, by its heading."""
     lines = _lab_lines(_code_after("beside the\nother candidate:"))
@@ -581,7 +601,7 @@ def test_what_a_knockout_weight_spends_in_the_first_group_match(words: str, team
     assert spend == [int(said.group(1)), int(said.group(2))]
 
 
-def _head_to_head_table() -> list[tuple[list[str], dict[str, float]]]:
+def _head_to_head_table() -> list[tuple[list[str], dict[str, Figure]]]:
     """'Head to head': each of the loop's 21 runs (two strategies, half the teams each) as its
     words, with the two figures of the table it gives (the row's title rate against the column's)."""
     block = _code_after("The mixed field above is one field among many")
@@ -598,7 +618,7 @@ def _head_to_head_table() -> list[tuple[list[str], dict[str, float]]]:
         for second in strategies[i + 1:]:
             pair = [word.replace("${S[i]}", first).replace("${S[j]}", second) for word in words]
             runs.append((_without(_without(pair, "--tournaments"), "--json"),
-                         {first: float(table[first][second]), second: float(table[second][first])}))
+                         {first: Figure(table[first][second]), second: Figure(table[second][first])}))
     return runs
 
 
@@ -615,7 +635,7 @@ def test_the_head_to_head_tables_figures_hold_in_smaller_runs_of_its_commands(tm
     assert not off, "\n".join(off)
 
 
-def _seating_orders() -> tuple[list[list[str]], dict[str, float]]:
+def _seating_orders() -> tuple[list[list[str]], dict[str, Figure]]:
     """'Fair seating matters': the loop's three runs of the first table's eight strategies in other
     orders, and the two title rates the guide quotes from them, by run ('reversed', 'third')."""
     block = _code_after("beginning with random (below)")
@@ -627,7 +647,7 @@ def _seating_orders() -> tuple[list[list[str]], dict[str, float]]:
     assert said, "the guide no longer quotes the two title rates that miss the first table's"
     runs = [[order if word == "$order" else word for word in words] for order in loop.group(1).split()]
     return [_without(_without(run, "--tournaments"), "--json") for run in runs], {
-        "reversed": float(said.group(1)), "third": float(said.group(2))}
+        "reversed": Figure(said.group(1)), "third": Figure(said.group(2))}
 
 
 SEATING_RUNS, SEATING_QUOTED = _seating_orders()
@@ -649,7 +669,7 @@ def test_the_seating_order_runs_give_the_first_tables_title_rates(tmp_path: Path
     assert not off, "\n".join(off)
 
 
-def _variants_table() -> list[tuple[list[str], int, dict[str, float]]]:
+def _variants_table() -> list[tuple[list[str], int, dict[str, Figure]]]:
     """The table of rest tests that table-reader's was chosen from: each of its runs (the three
     commands, the first two with 16 teams too, as their comments say) as its words, its number of
     teams and the figures the guide gives from it, by strategy as the run names it. A row's cell
@@ -672,10 +692,10 @@ def _variants_table() -> list[tuple[list[str], int, dict[str, float]]]:
     classes = re.findall(r"`(\w+)`", order.group(1))
     rows = _rows_of("| rests in the third group match when... |")
     assert len(classes) == len(rows) == 10, (classes, rows)
-    figures: list[dict[str, float]] = [{} for _ in runs]
+    figures: list[dict[str, Figure]] = [{} for _ in runs]
     for name, (_, eight, sixteen) in zip(classes, rows, strict=True):
         for teams, cell in ((8, eight), (16, sixteen)):
-            quoted = [float(f) for f in re.findall(r"([\d.]+)(?: ± [\d.]+| \([\d.]+–[\d.]+\))", cell)]
+            quoted = [Figure(f) for f in re.findall(r"([\d.]+)(?: ± [\d.]+| \([\d.]+–[\d.]+\))", cell)]
             naming = [i for i, (words, t) in enumerate(runs)
                       if t == teams and f"variants:{name}" in _option(words, "--strategies").split(",")]  # type: ignore[union-attr]
             assert len(quoted) <= len(naming) and (quoted or teams == 16), (name, teams, cell)
@@ -684,7 +704,7 @@ def _variants_table() -> list[tuple[list[str], int, dict[str, float]]]:
     safe = re.search(r"against ([\d.]+) for the same run's through-if-lost rest at even pacing", said)
     assert safe, "the guide no longer gives the seed-101 run's rest when through if lost"
     (last,) = [i for i, (words, _) in enumerate(runs) if _option(words, "--seed") == "101"]
-    figures[last]["variants:Safe"] = float(safe.group(1))
+    figures[last]["variants:Safe"] = Figure(safe.group(1))
     return [(_without(words, "--tournaments"), teams, said) for (words, teams), said in zip(runs, figures, strict=True)]
 
 
@@ -732,23 +752,24 @@ def test_the_all_flair_shares_hold_in_a_smaller_run_of_their_command() -> None:
     said = re.search(r"The shares of all-FLAIR orders \(([\d.]+)% and ([\d.]+)% of [\d,]+ orders each\)",
                      " ".join(GUIDE.split()))
     assert said, "the guide no longer gives the shares of all-FLAIR orders in its text"
-    assert [float(said.group(1)), float(said.group(2))] == list(shown.values())
+    quoted = dict(zip(shown, (Figure(said.group(1)), Figure(said.group(2))), strict=True))
+    assert list(quoted.values()) == list(shown.values())
     code = ALL_FLAIR.code.replace("for _ in range(4000)", "for _ in range(800)")
     assert code != ALL_FLAIR.code, "the command no longer plays 4,000 tournaments"
     done = _python(code + "\nprint({n: (o, a) for n, (o, a) in seen.items()})")
     assert done.returncode == 0, done.stderr
     counts = ast.literal_eval(done.stdout.strip().split("\n")[-1])
     off = []
-    for name, share in shown.items():
+    for name, share in quoted.items():
         orders, flair = counts[name]
         got = 100 * flair / orders
         half = 196 * math.sqrt(got / 100 * (1 - got / 100) / orders)
-        if abs(share - got) > 3 * half + 0.05:
-            off.append(f"{name}: the guide says {share}%, 800 tournaments give {got:.2f}% ± {half:.2f} of {orders} orders")
+        if abs(share - got) > 3 * half + share.rounding:
+            off.append(f"{name}: the guide says {share.text}%, 800 tournaments give {got:.2f}% ± {half:.2f} of {orders} orders")
     assert not off, "\n".join(off)
 
 
-def _inline_runs() -> list[tuple[list[str], dict[str, float]]]:
+def _inline_runs() -> list[tuple[list[str], dict[str, Figure]]]:
     """Figures the guide gives in its text beside the command that gives them: field-reader head to
     head (the command for group-blitz, 'the same with' knockout-saver and equilibrium, and the
     names the other way round), and the lone front-loader among even pacers."""
@@ -760,7 +781,7 @@ def _inline_runs() -> list[tuple[list[str], dict[str, float]]]:
         r"`field-reader,equilibrium`\. .*?`equilibrium,field-reader` gives (?P<eq2>[\d.]+)% to (?P<eq2_fr>[\d.]+)%", text)
     assert said, "the guide no longer gives field-reader's head-to-head figures beside their commands"
     rest = _without(said.group("rest").split(), "--tournaments")
-    f = {key: float(value) for key, value in said.groupdict().items() if key != "rest"}
+    f = {key: Figure(value) for key, value in said.groupdict().items() if key != "rest"}
     runs = [(["--strategies", "group-blitz,field-reader", *rest], {"field-reader": f["gb"], "group-blitz": f["gb_fr"]}),
             (["--strategies", "knockout-saver,field-reader", *rest], {"field-reader": f["ks_fr"], "knockout-saver": f["ks"]}),
             (["--strategies", "field-reader,equilibrium", *rest], {"field-reader": f["eq_fr"], "equilibrium": f["eq"]}),
@@ -770,7 +791,7 @@ def _inline_runs() -> list[tuple[list[str], dict[str, float]]]:
     assert lone, "the guide no longer gives the lone front-loader's figures beside their command"
     words = _without(lone.group(3).split(), "--tournaments")
     field = _option(words, "--field")
-    runs.append((words, {"group-blitz": float(lone.group(1)), f"{field} (field)": float(lone.group(2))}))
+    runs.append((words, {"group-blitz": Figure(lone.group(1)), f"{field} (field)": Figure(lone.group(2))}))
     return runs
 
 
