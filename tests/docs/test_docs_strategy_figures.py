@@ -347,6 +347,19 @@ def _option(words: list[str], option: str) -> str | None:
     return words[words.index(option) + 1] if option in words else None
 
 
+def _block_runs(block: str) -> list[list[str]]:
+    """Each `sevens lab` command of a code block as its words, each followed by the run its comment
+    adds (`# and --teams 16 --seed 132`: the same command with that number of teams and seed)."""
+    runs = []
+    for command in re.split(r"\n(?=sevens lab)", block.strip()):
+        (words,) = _lab_lines(command)
+        runs.append(words)
+        also = re.search(r"# and --teams (\d+) --seed (\d+)", command)
+        if also:
+            runs.append([*_without(_without(words, "--teams"), "--seed"), "--teams", also.group(1), "--seed", also.group(2)])
+    return runs
+
+
 def _field_reader_table() -> dict[str, tuple[list[str], dict[str, Figure]]]:
     """'A bot that reads the field': each field's command and its row (field-reader, the best fixed
     reply, equilibrium at that knockout weight, and plain equilibrium), by the field's name."""
@@ -558,6 +571,62 @@ def test_the_default_bot_tables_figures_hold_in_a_smaller_run_of_its_command(col
     _check_figures(_without(words, "--tournaments"), DEFAULT_BOT_SIZES[column], figures, tmp_path)
 
 
+def _mixed_fields_table() -> list[tuple[list[str], dict[str, Figure]]]:
+    """'The strategies and what they assume': the table of the bots in mixed fields, one run a row
+    (its command found by the row's seed: in the code block under the table, its comments' runs
+    included, or, for seed 67, in the text of the section on field-reader), with its five figures
+    and, in the rows that seat table-reader, its figure the text under the table gives."""
+    header = "| field, run | field-reader | even-flair | odds-aware | equilibrium | even |"
+    names = [cell.strip() for cell in header.strip("|").split("|")][1:]
+    block = _block_runs(_code_after(header))
+    text = " ".join(GUIDE.split())
+    inline = {seed: [*words.split(), "--seed", seed]
+              for words, seed in re.findall(r"`(?:sevens lab )?(--strategies [^`]*?) --seed (\d+)`", text)}
+    table_reader = re.search(r"table-reader comes first by far, ([\d.]+) ± [\d.]+ with 16 teams and ([\d.]+) ± "
+                             r"[\d.]+ with 8", text)
+    assert table_reader, "the guide no longer gives table-reader's figures of the mixed fields"
+    runs, teams = [], ""
+    for label, *cells in _rows_of(header):
+        seed = re.search(r"seed (\d+)", label)
+        assert seed, f"the row {label!r} names no seed"
+        given = re.search(r"(\d+) teams", label)
+        teams = given.group(1) if given else teams  # "the same, another seed": the row above's
+        found = [words for words in block if _option(words, "--seed") == seed.group(1)] or [inline[seed.group(1)]]
+        (words,) = found
+        assert (_option(words, "--teams") or "16") == teams, (label, words)
+        figures = {name: _figure(cell) for name, cell in zip(names, cells, strict=True)}
+        if "table-reader" in (_option(words, "--strategies") or "").split(","):
+            figures["table-reader"] = Figure(table_reader.group(1 if teams == "16" else 2))
+        runs.append((_without(words, "--tournaments"), figures))
+    return runs
+
+
+MIXED_FIELDS = _mixed_fields_table()
+
+
+def test_the_mixed_fields_tables_figures_hold_in_smaller_runs_of_its_commands(tmp_path: Path) -> None:
+    """Why equilibrium is the default and where field-reader and table-reader stand, every row: its
+    command at 100,000 tournaments (a twentieth of the guide's; within three half-widths, about 0.4
+    points with 16 teams and 0.8 with 8): it catches a row put in the place of a row of another field
+    (the nine's 9.23 where table-reader sits, 8.45) or size, or field-reader's figure swapped with
+    even's, not two rows of the same field (seeds 67 and 101) or two columns of even pacers swapped,
+    a few hundredths apart, which the full-size runs give to the last digit."""
+    assert [_option(words, "--seed") for words, _ in MIXED_FIELDS] == ["67", "101", "103", "102", "156", "155"]
+    assert sum(len(said) for _, said in MIXED_FIELDS) == 6 * 5 + 2
+    off = _runs_off([(words, 100_000, said) for words, said in MIXED_FIELDS], tmp_path)
+    assert not off, "\n".join(off)
+
+
+def test_the_field_reader_section_quotes_the_mixed_fields_table() -> None:
+    """The section on field-reader quotes the seed-67 run of the nine, whose row the test above holds."""
+    said = re.search(r"it is just ahead of the best: field-reader (\d+\.\d+) ± [\d.]+%, odds-aware (\d+\.\d+), "
+                     r"even-flair (\d+\.\d+), equilibrium (\d+\.\d+)", " ".join(GUIDE.split()))
+    assert said, "the section on field-reader no longer quotes the mixed field of nine"
+    (row,) = [said for words, said in MIXED_FIELDS if _option(words, "--seed") == "67"]
+    quoted = dict(zip(["field-reader", "odds-aware", "even-flair", "equilibrium"], said.groups(), strict=True))
+    assert quoted == {name: row[name].text for name in quoted}
+
+
 def test_one_match_flair_against_force_per_point_is_what_the_odds_give() -> None:
     """'One match: FLAIR or FORCE?' opens with what 3 points of each score: the mean (and its
     rounding), the variance and the tries, every one an exact fraction of sevens.odds."""
@@ -676,16 +745,8 @@ def _variants_table() -> list[tuple[list[str], int, dict[str, Figure]]]:
     gives its figures from the runs that name its class, in the order of the commands (the rows
     of 4 league points give two); the text under the table gives the seed-101 run's rest when
     through if lost (Safe)."""
-    block = _code_after("| rests in the third group match when... |")
-    runs = []
-    for command in re.split(r"\n(?=sevens lab)", block.strip()):
-        (words,) = _lab_lines(command)
-        runs.append((words, int(_option(words, "--teams") or 16)))
-        also = re.search(r"# and --teams (\d+) --seed (\d+)", command)
-        if also:
-            other = [also.group(1) if w == _option(words, "--teams") else w for w in words]
-            other[other.index("--seed") + 1] = also.group(2)
-            runs.append((other, int(also.group(1))))
+    runs = [(words, int(_option(words, "--teams") or 16))
+            for words in _block_runs(_code_after("| rests in the third group match when... |"))]
     said = " ".join(GUIDE.split())
     order = re.search(r"in the order of the table: (.*?)\. The rows of 4 league points", said)
     assert order, "the guide no longer names variants.py's classes in the order of the table"
@@ -792,6 +853,20 @@ def _inline_runs() -> list[tuple[list[str], dict[str, Figure]]]:
     words = _without(lone.group(3).split(), "--tournaments")
     field = _option(words, "--field")
     runs.append((words, {"group-blitz": Figure(lone.group(1)), f"{field} (field)": Figure(lone.group(2))}))
+    named = re.search(r"\(named too, `(?P<names>[^`]+)`, it draws other tournaments: field-reader (?P<reader>[\d.]+) "
+                      r"and equilibrium@1.1 (?P<weighted>[\d.]+), each", text)
+    assert named, "the guide no longer gives the field of equilibrium's run with equilibrium named too"
+    words = FIELD_READER["equilibrium"][0]
+    words = [named.group("names") if word == _option(words, "--strategies") else word for word in words]
+    runs.append((_without(words, "--tournaments"),
+                 {"field-reader": Figure(named.group("reader")), "equilibrium@1.1": Figure(named.group("weighted"))}))
+    turned = re.search(r"a lone equilibrium among seven of them wins (?P<equilibrium>[\d.]+)% \([\d.]+–[\d.]+\) of "
+                       r"8-team titles, a lone table-reader or rest.py about the neutral share \((?P<reader>[\d.]+), "
+                       r"(?P<rest>[\d.]+) ± [\d.]+\).*?\(\s?`sevens lab (?P<command>[^`]+)`", text)
+    assert turned, "the guide no longer gives the lone equilibrium's figures among table-readers beside their command"
+    runs.append((_without(turned.group("command").split(), "--tournaments"),
+                 {"equilibrium": Figure(turned.group("equilibrium")), "table-reader": Figure(turned.group("reader")),
+                  "rest:RestWhenSafe": Figure(turned.group("rest"))}))
     return runs
 
 
@@ -800,10 +875,16 @@ INLINE = _inline_runs()
 
 def test_figures_in_the_text_hold_in_smaller_runs_of_their_commands(tmp_path: Path) -> None:
     """field-reader head to head (4 runs of 200,000 at 40,000: within three half-widths, about 0.2
-    points) and the lone front-loader (1,500,000 at 150,000): it catches field-reader's 6.60 against
-    group-blitz swapped with group-blitz's 5.90, or the lone front-loader's 0.04 with the field's
-    6.49, not the 6.16 and 6.34 against equilibrium swapped, a few hundredths apart at this size."""
-    sizes = [40_000] * 4 + [150_000]
+    points), the lone front-loader (1,500,000 at 150,000), field-reader and equilibrium@1.1 among
+    equilibrium players with equilibrium named too (seed 62, 3,000,000 at 600,000: about 0.3 points)
+    and the lone equilibrium, table-reader and rest.py among table-readers (seed 144, from a folder
+    holding the guide's rest.py, 600,000 at 60,000: about 1.4 points): it catches field-reader's
+    6.60 against group-blitz swapped with group-blitz's 5.90, the lone front-loader's 0.04 with
+    the field's 6.49, or the lone equilibrium's 7.39 with table-reader's 12.45, not the 6.16 and
+    6.34 against equilibrium swapped, nor 6.41 and 6.38, a few hundredths apart at this size."""
+    assert REST_PY, "the guide no longer shows rest.py"
+    (tmp_path / "rest.py").write_text(REST_PY.group(1), encoding="utf-8")
+    sizes = [40_000] * 4 + [150_000, 600_000, 60_000]
     assert len(INLINE) == len(sizes)
     off = _runs_off([(words, n, said) for (words, said), n in zip(INLINE, sizes, strict=True)], tmp_path)
     assert not off, "\n".join(off)
