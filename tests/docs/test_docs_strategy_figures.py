@@ -627,6 +627,23 @@ def test_the_field_reader_section_quotes_the_mixed_fields_table() -> None:
     assert quoted == {name: row[name].text for name in quoted}
 
 
+def test_field_readers_lead_over_equilibrium_is_what_the_mixed_fields_table_gives() -> None:
+    """The default bot's paragraph says by how much field-reader leads equilibrium in the mixed fields
+    (those with more than even pacers), from the table the test above holds to its commands."""
+    said = re.search(r"field-reader is ahead of it by about a tenth of a point with 16 teams \((\d\.\d+) to "
+                     r"(\d\.\d+)\) and by a quarter to a third of one with 8 \((\d\.\d+) and (\d\.\d+)\), "
+                     r"though level among even pacers alone", " ".join(GUIDE.split()))
+    assert said, "the guide no longer says by how much field-reader leads equilibrium in mixed fields"
+    leads: dict[str, list[str]] = {"16": [], "8": []}
+    for words, figures in MIXED_FIELDS:
+        lead = figures["field-reader"] - figures["equilibrium"]
+        if "group-blitz" in (_option(words, "--strategies") or ""):
+            leads[_option(words, "--teams") or "16"].append(f"{lead:.2f}")
+        else:  # even pacers alone: within the interval the row gives
+            assert abs(lead) < 0.02, (words, lead)
+    assert [min(leads["16"]), max(leads["16"]), *sorted(leads["8"])] == list(said.groups())
+
+
 def test_one_match_flair_against_force_per_point_is_what_the_odds_give() -> None:
     """'One match: FLAIR or FORCE?' opens with what 3 points of each score: the mean (and its
     rounding), the variance and the tries, every one an exact fraction of sevens.odds."""
@@ -668,6 +685,26 @@ def test_what_a_knockout_weight_spends_in_the_first_group_match(words: str, team
     matches = 3 + {16: 3, 8: 2}[teams]
     spend = [int(paced_total(np.array([100]), matches, 3, k)[0]) for k in (weight, 1)]
     assert spend == [int(said.group(1)), int(said.group(2))]
+
+
+def test_what_an_even_pacer_keeps_by_resting_after_two_wins() -> None:
+    """'A rule of thumb': the share of SCRUM a rest in the third group match keeps is what even pacing
+    would spend there after two wins (each adding 10, R4), not its first match's share."""
+    import numpy as np
+
+    from sevens.lab.strategies import paced_total
+
+    said = re.search(r"its share of SCRUM, (\d+) for an even pacer with 8 teams or (\d+) with 16",
+                     " ".join(GUIDE.split()))
+    assert said, "the guide no longer says what an even pacer spends in its third group match"
+    third = []
+    for knockout_rounds in (2, 3):  # 8 and 16 teams
+        scrum = np.array([100])
+        for group_matches_left in (3, 2, 1):
+            spend = paced_total(scrum, group_matches_left + knockout_rounds, group_matches_left)
+            scrum = scrum - spend + 10  # a win
+        third.append(int(spend[0]))
+    assert third == [int(said.group(1)), int(said.group(2))]
 
 
 def _head_to_head_table() -> list[tuple[list[str], dict[str, Figure]]]:
