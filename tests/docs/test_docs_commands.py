@@ -91,7 +91,7 @@ SET_ASIDE: list[tuple[str, str]] = [
     (r"^\.venv/bin/python -c .*plot_solver_map", "solves a map of budgets and rewrites a picture in docs/"),
     (r"^(\.venv/bin/)?sevens lab\b|^for |^S=|^done\b",
      "lab runs take seconds to minutes (the first compiles the simulator); tests/lab covers the lab, and "
-     "test_docs_strategy_figures.py runs three of strategy.md's with fewer tournaments against its figures"),
+     "test_docs_strategy_figures.py runs most of strategy.md's with fewer tournaments against its figures"),
     (r"^(\.venv/bin/)?sevens serve\b", "starts a server that runs until stopped; tests/cli/test_serve_cli.py"),
     (r"^(\.venv/bin/)?sevens (export|import) \[", "a synopsis, not a command (FILE|DIR)"),
     (r"--resume ~/", "names an example file"),
