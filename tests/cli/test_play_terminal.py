@@ -137,9 +137,27 @@ def test_arrow_keys_edit_the_order_being_typed(terminal: list[Terminal]) -> None
     at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
     t.type("n\r")
     at = _order_prompt(t, at)
-    t.type("5 12" + HOME + "1" + END + "\x7f" + "5\r")  # Home, End and Backspace
+    t.type(KILL_LINE + "5 12" + HOME + "1" + END + "\x7f" + "5\r")  # the "n"'d order cleared; Home, End, Backspace
     t.expect(r"15 FORCE \+ 15 FLAIR: expected", after=at)
     assert "Refused" not in t.screen
+
+
+def test_a_refused_order_comes_back_at_the_prompt_to_be_corrected(terminal: list[Terminal]) -> None:
+    """'20 10' is refused (FLAIR not a multiple of 3) and is back at the prompt: two Backspaces and
+    '9' send 20 + 9. Answered 'n', that order is back too: one Backspace and '6' give 20 + 6."""
+    t = Terminal("play", "--players", "4", "--seed", "edit", "--no-save")
+    terminal.append(t)
+    at = _order_prompt(t, 0)
+    t.type("20 10\r")
+    at = t.expect(r"Refused: R3: FLAIR points must be a multiple of 3", after=at)
+    at = _order_prompt(t, at)
+    t.type("\x7f\x7f9\r")
+    at = t.expect(r"20 FORCE \+ 9 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("n\r")
+    at = _order_prompt(t, at)
+    t.type("\x7f6\r")
+    t.expect(r"20 FORCE \+ 6 FLAIR: expected", after=at)
+    assert t.screen.count("Refused") == 1, t.screen
 
 
 def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list[Terminal]) -> None:

@@ -52,7 +52,8 @@ except ImportError:  # not a POSIX system: no type-ahead is dropped, and what is
     termios = None  # type: ignore[assignment]
 
 __all__ = [
-    "AskLine", "ConfirmLine", "backend", "bindings", "drop_typed_ahead", "enable", "forget", "no_init_file", "read_line",
+    "AskLine", "ConfirmLine", "backend", "bindings", "drop_typed_ahead", "enable", "forget", "no_init_file", "offer",
+    "read_line",
     "wait_for_enter",
 ]
 
@@ -150,6 +151,8 @@ def bindings(library: str) -> tuple[str, ...]:
 
 def forget() -> None:
     """Clear the history (nothing should be in it), as at every hand-over to the next person."""
+    global _offered
+    _offered = None  # a line offered to one person is never shown to the next
     if _readline is not None:
         _readline.clear_history()
 
@@ -239,6 +242,16 @@ def _line_from(fd: int) -> str:
 
 
 _unread: list[str] = []
+_offered: str | None = None
+
+
+def offer(text: str) -> None:
+    """Put ``text`` in the next prompt's line, ready to edit, when line editing is on: a refused
+    order comes back to be corrected rather than typed again from nothing. Only the same person's
+    next prompt gets it; :func:`forget` (every hand-over) drops it."""
+    global _offered
+    if _readline is not None:
+        _offered = text
 
 
 def unread(line: str) -> None:
@@ -333,10 +346,21 @@ def _read_line(console: Console, prompt: TextType, keep: Iterable[str] = ()) -> 
     if newline:
         console.file.write(head + newline)
         console.file.flush()
+    global _offered
+    offered, _offered = _offered, None
+    hook = getattr(_readline, "set_pre_input_hook", None)
+    if offered and hook is not None:
+        def put_back() -> None:
+            assert _readline is not None
+            _readline.insert_text(offered)
+            _readline.redisplay()
+        hook(put_back)
     try:
         # \001 and \002 tell readline where the colour codes that take no room start and end.
         return input(_CONTROL.sub("\x01\\1\x02", last))
     finally:
+        if offered and hook is not None:
+            hook(None)
         forget()
 
 

@@ -518,6 +518,7 @@ def _ask_order(
             order = check_order(game, turn=n, team=team, force=force, flair=flair)
         except (ValueError, OrderRefused) as exc:
             console.print(f"[red]Refused:[/] {literal(str(exc))}. Try again.")  # it may quote the team's name
+            lineedit.offer(text.strip())  # back at the prompt to be corrected, not typed again
             continue
         said = f"{order.force} FORCE + {order.flair} FLAIR:"
         # Two of one's own teams meet: the other's order, typed a moment ago, is the one to play against.
@@ -527,6 +528,7 @@ def _ask_order(
         try:
             if _SendConfirm.ask("  Send this order?", console=console, default=True):
                 return order
+            lineedit.offer(f"{order.force} {order.flair}")  # "n": the order to change, not to retype
         except _OrderForConfirm as read:
             console.print(
                 f"\n'{literal(read.line.strip())}' was read where \"Send this order?\" wants y or n; it is an order, so "
