@@ -693,6 +693,22 @@ def test_the_confirmation_takes_yes_and_no_and_says_what_else_it_takes() -> None
     assert said.count("Order for Australia") == 2 and "Order for South Africa" in said
 
 
+@pytest.mark.parametrize("record", [False, True])
+def test_the_end_of_a_game_says_where_its_record_is_or_that_none_was_written(tmp_path: Path, record: bool) -> None:
+    """A person's game ends saying how to check it: with --record, the file and its sevens verify
+    command; without, that no record was written and the option that writes one, where before it
+    ended on the seed and the player looked for a record that was never there."""
+    path = tmp_path / "game.json"
+    args = ["play", "--players", "4", "--seed", "end", "--no-save", *(["--record", str(path)] if record else [])]
+    result = runner.invoke(app, args, input="5 3\ny\n" * 12)
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    none = "No game record was written (none was asked for): to check a game with sevens verify, start it with --record FILE"
+    assert (none in said) is not record and path.exists() is record
+    if record:
+        assert f"Game record written to {path}; check it with: sevens verify {path}" in said
+
+
 @pytest.mark.parametrize("columns", [60, 80, 120])
 def test_the_seed_and_its_hash_are_printed_whole_in_a_narrow_terminal(columns: int) -> None:
     """At 60 columns the 64 hex digits are not broken by a newline: copied, they are the seed. At 80

@@ -953,6 +953,14 @@ def _play_on(console: Console, saved: SavedGame, save: Saving | None) -> Game:
             if save is not None:
                 save.discard(console)  # the record was kept elsewhere or printed, the message says where
             raise
+    elif humans:
+        # The end is where a player looks for the record to check: say there is none, and how to get one.
+        _say(
+            console,
+            "No game record was written (none was asked for): to check a game with sevens verify, start it with "
+            "--record FILE, e.g. sevens play --record game.json.",
+            keep=["sevens verify", "--record FILE", "sevens play --record game.json."],
+        )
     if save is not None:
         save.discard(console)  # the game is over, and its record written if one was asked for
     return game
