@@ -641,6 +641,19 @@ def test_a_40_column_terminal_shows_the_fixtures_and_the_odds_whole(terminal: li
     assert max(len(line) for line in odds.split("\n")) <= 40, odds
 
 
+def test_a_dumb_terminal_of_40_columns_is_laid_out_for_40(terminal: list[Terminal]) -> None:
+    """TERM=dumb (Emacs's shell, for one): rich took every such terminal for 80 columns, so at 40
+    the draw, the fixtures and the turn's heading were 80 wide and the terminal broke each line in
+    two. Now each is laid out for the terminal's width, and no control code is written."""
+    t = Terminal("play", "--players", "4", "--seed", "a1", "--no-save", columns=40, env={"TERM": "dumb"})
+    terminal.append(t)
+    at = t.expect(r"Order for [A-Za-z ]+ as FORCE\s+FLAIR\s+\(\?\s+for\s+help\):\s")
+    shown = t.screen[:at]
+    assert "Turn 1" in shown and "\x1b" not in t.raw.decode()
+    wide = [line for line in shown.split("\n") if len(line) > 40 and not re.fullmatch(r"[0-9a-f]{64}", line)]
+    assert not wide, shown  # the seed's digits alone are kept whole, to be copied
+
+
 def test_a_40_column_terminal_says_how_each_side_scored_and_lists_a_teams_matches(terminal: list[Terminal]) -> None:
     """In a real terminal of 40 columns: under the report of each match, each side's scoring line
     (its name first, never split, each line within 40 columns); then at turn 2, m lists the team's
