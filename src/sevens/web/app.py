@@ -44,6 +44,7 @@ from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.prefix import RootPath, route_path, site_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
+from sevens.web.reports_cache import TurnReports
 from sevens.web.scheduler import Keeping, database_trouble, run_scheduler
 from sevens.web.security import (
     CRASHED,
@@ -421,6 +422,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["order_note"] = order_note
     # Set before any template is compiled: the compiler reads it.
     templates.env.finalize = printable
+    templates.env.globals["turn_reports"] = TurnReports(templates.env)
     app.state.templates = templates
 
     if settings.root_path:

@@ -1,0 +1,67 @@
+"""The match reports of one resolved turn, rendered once and kept.
+
+A resolved turn never changes (R13: its orders and dice are public and final), yet every game page,
+player's page and organiser's page rendered all of them again at each load: at the final of a
+16-team game that was 45 reports, most of the page's time. The fragment is kept under everything it
+is made of, so a changed record, a team renamed or a seat handed to the bots since gives a new key,
+never an old page. Nothing in it depends on who reads it: the reports are the same for everyone,
+and only resolved turns (``SpectatorView.history``) are ever passed in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from jinja2 import Environment
+from markupsafe import Markup
+
+from sevens.tournament.game import MatchResult
+
+KEPT = 768
+"""Fragments kept: the 6 turns of 128 games, as many as the store keeps replayed records for
+(``sevens.store.games._replay``). About 25 kB each for a 16-team group turn: under 20 MB."""
+
+
+class _Names:
+    # All the fragment's template may read of the view: the names in its key, nothing else.
+    def __init__(self, names: tuple[tuple[str, str], ...]) -> None:
+        self._names = dict(names)
+
+    def name(self, team: str) -> str:
+        return self._names.get(team, team)
+
+
+class TurnReports:
+    """Jinja global ``turn_reports(view, number, stage, matches)``: the heading and match reports of
+    resolved turn ``number``, as ``macros.html``'s ``turn_reports.html`` makes them."""
+
+    def __init__(self, env: Environment, kept: int = KEPT) -> None:
+        self._env = env
+        self._render = lru_cache(maxsize=kept)(self._fresh)
+
+    def __call__(self, view: Any, number: int, stage: str, matches: Sequence[MatchResult]) -> Markup:
+        # The key holds every input: the matches themselves (compared whole, so another record's
+        # turn never matches), every team's shown name and the bots that played seats then.
+        names = tuple((team, view.name(team)) for team in sorted(view.teams))
+        bots = tuple(sorted(view.bots_then(number).items()))
+        return self._render(number, stage, tuple(matches), names, bots)
+
+    def _fresh(
+        self,
+        number: int,
+        stage: str,
+        matches: tuple[MatchResult, ...],
+        names: tuple[tuple[str, str], ...],
+        bots: tuple[tuple[str, str], ...],
+    ) -> Markup:
+        template = self._env.get_template("turn_reports.html")
+        shown = template.render(
+            view=_Names(names), number=number, stage=stage, matches=matches, bots_then=dict(bots)
+        )
+        return Markup(shown)
+
+    def cache_info(self) -> Any:
+        """Hits, misses and size, as :func:`functools.lru_cache` counts them (tests and benchmarks)."""
+        return self._render.cache_info()
