@@ -213,7 +213,11 @@ def run_backend(backend: str, directory: Path, repeats: int) -> tuple[Figures, t
         app = create_app(settings)
         try:
             empty = idle(app, repeats * 4)
-            return measure(app, {label: host(app, p, t, stage) for label, p, t, stage in CASES}, repeats), empty
+            figures = measure(app, {label: host(app, p, t, stage) for label, p, t, stage in CASES}, repeats)
+            kept = app.state.templates.env.globals["turn_reports"].cache_info()
+            said = f"{backend}: turns' reports rendered {kept.misses} times, kept ones served {kept.hits}"
+            print(said)
+            return figures, empty
         finally:
             app.state.odds_queue.close()
             app.state.engine.dispose()
@@ -267,6 +271,13 @@ def main(argv: list[str] | None = None) -> int:
             for later, first in (("4p t3", "4p t1"), ("16p t2", "16p t1"), ("16p t3", "16p t1")):
                 cells += f"{results[b][later][name][1] / results[b][first][name][1]:>10.2f}x"
             print(f"  {name:<24}{cells}")
+    # What a page costs once every turn before the final is on it (all their match reports)
+    print("\nrequests a second at the final against turn 1, 16-team game (16p fin/t1)")
+    print(f"  {'':<24}" + "".join(f"{b:>12}" for b in backends))
+    for name in names:
+        final = (results[b]["16p final"][name][1] / results[b]["16p t1"][name][1] for b in backends)
+        cells = "".join(f"{ratio:>11.2f}x" for ratio in final)
+        print(f"  {name:<24}{cells}")
     print(f"\nbody bytes ({', '.join(labels)})")
     for name in names:
         print(f"  {name:<24}" + " /".join(f"{results['sqlite'][label][name][2]:>8,}" for label in labels))
