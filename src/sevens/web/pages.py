@@ -1468,6 +1468,16 @@ _BOT_BOXES: dict[str | None, tuple[str, ...]] = {"strategy": ("strategy",), "str
 """Where a bot form (autopilot, house bot) says a refused bot: at the menu or the weight box."""
 
 
+def _typed_order(force: str, flair: str) -> str:
+    """An order as its form's boxes held it, for a page that says it was not saved: as typed,
+    unchecked, and a box left empty said so rather than left out.
+
+    >>> _typed_order(" 7 ", "6"), _typed_order("", "x")
+    ('7 FORCE + 6 FLAIR', '(left empty) FORCE + x FLAIR')
+    """
+    return f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR"
+
+
 @router.post("/games/{public_id}/orders")
 def post_order(
     request: Request,
@@ -1501,7 +1511,7 @@ def post_order(
             name = next((t.info.name for t in view.teams if t.info.id == team), None)
             if name is None:
                 return ""
-            sent = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR"
+            sent = _typed_order(force, flair)
             if turn.strip().isascii() and turn.strip().isdigit() and 1 <= int(turn) < game.current_turn:
                 return f"Your order for {name}, {sent} for turn {int(turn)}, was not saved: turn {int(turn)} has been resolved since."
             return f"Your order for {name}, {sent}, was not saved."
@@ -1511,7 +1521,7 @@ def post_order(
             request, db, principal, public_id, csrf, team=team, form=form, then=then, unkept=unkept
         )
         if expired is None:
-            typed = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, turn {turn}"
+            typed = f"{_typed_order(force, flair)}, turn {turn}"
             expired = _signed_out_here(request, db, principal, public_id, csrf, what="your order", typed=typed, seat=seat,
                                        team=team, team_name=team_name)
         if expired is None:
@@ -1525,7 +1535,7 @@ def post_order(
         if held is None:
             raise  # answered as any game that is not there: nothing said of a private one
         return _order_of_deleted_game(request, held, clock(), turn=turn, force=force, flair=flair)
-    sent = f"{force.strip() or '(left empty)'} FORCE + {flair.strip() or '(left empty)'} FLAIR, turn {turn}"
+    sent = f"{_typed_order(force, flair)}, turn {turn}"
     if access.player_id is None:
         held = held_seat_form(request, public_id, seat, team=team, team_name=team_name)
         gone = _seat_gone(request, db, game, access, team=team, held=held, what="your order", typed=sent)
