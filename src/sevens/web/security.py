@@ -340,16 +340,17 @@ def session_csrf(session: str) -> str:
 def seat_form_proof(request: Request, public_id: str, team: str, team_name: str) -> str:
     """What a player's order form of game ``public_id`` carries to show, should the game be
     deleted before it is sent, that this browser was shown that form (its seat's page), for team
-    ``team`` named ``team_name``, at the time it says: an HMAC of the session secret, the game, the
-    team, its name and that time, under a key of the server's own (``app.state.seat_form_key``),
-    after the time (Unix seconds) and a dot.
+    ``team`` named ``team_name``, at the time it says: an HMAC of the session's form token
+    (:func:`session_csrf`, which stands for the session and outlives it in :data:`SIGNED_OUT_COOKIE`),
+    the game, the team, its name and that time, under a key of the server's own
+    (``app.state.seat_form_key``), after the time (Unix seconds) and a dot.
     A deleted game leaves nothing in the database to tell its players from anyone else, and only
     they may be told it was deleted; the name is signed so the answer may print it (nobody can make
     the page print text of their own), and the time tells whether the game was running less than
     ``SEVENS_DELETE_GAMES_OVER_DAYS`` before it went (then the tidy cannot have deleted it). Not
-    keyed with the session secret alone: that is in the browser for its user to read, who could
-    then make the mark for any address and learn from the answers which is a private game's
-    (answered as no game) and which none's (as deleted)."""
+    keyed with the form token (or the session secret) alone: both are in the browser for its user
+    to read, who could then make the mark for any address and learn from the answers which is a
+    private game's (answered as no game) and which none's (as deleted)."""
     session = _cookie(request, SESSION_COOKIE)
     if not session:
         return ""
