@@ -21,7 +21,11 @@ from sevens.tournament.game import MatchResult
 
 KEPT = 768
 """Fragments kept: the 6 turns of 128 games, as many as the store keeps replayed records for
-(``sevens.store.games._replay``). About 25 kB each for a 16-team group turn: under 20 MB."""
+(``sevens.store.games._replay``). A 16-team group turn's is about 33,000 characters, which Python
+holds in about 65 kB (its arrows and dashes take two bytes a character), and its key holds the
+turn's 8 matches (about 24 kB more once the store's replayed record is gone): a 16-team game's six
+turns average about 45 kB of fragment, 35 MB for all 768, and at worst (every one a group turn)
+about 70 MB with the matches."""
 
 
 class _Names:
