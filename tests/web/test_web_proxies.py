@@ -13,7 +13,7 @@ from httpx import Response
 from pydantic import ValidationError
 
 from sevens.web.app import create_app
-from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE
+from sevens.web.security import CSRF_COOKIE, SESSION_COOKIE, SIGNED_OUT_COOKIE
 from sevens.web.settings import Settings
 from web.conftest import WebDb
 from web.web_helpers import TestClient
@@ -150,6 +150,17 @@ def test_https_cookies_carry_the_host_prefix_and_a_planted_plain_one_is_ignored(
     )
     dropped = [c for c in out.headers.get_list("set-cookie") if c.startswith(f"{HOST}{SESSION_COOKIE}=")]
     assert out.status_code == 303 and dropped and "secure" in dropped[0].lower()
+    # The cookie sign-out leaves is kept as the session's was: __Host-, Secure, HttpOnly, Lax, as long.
+    left = next(c for c in out.headers.get_list("set-cookie") if c.startswith(f"{HOST}{SIGNED_OUT_COOKIE}="))
+    parts = {p.strip().split("=", 1)[0].lower() for p in left.split(";")[1:]}
+    assert {"secure", "httponly", "path", "max-age", "samesite"} <= parts and "domain" not in parts, left
+    assert "samesite=lax" in left.lower() and "path=/;" in left.lower() + ";", left
+    assert _max_age(left) == _max_age(session_line) > 0
+    assert session not in left  # the ended session's form token, never its secret
+
+
+def _max_age(cookie: str) -> int:
+    return int(cookie.lower().split("max-age=", 1)[1].split(";", 1)[0])
 
 
 def test_https_answers_tell_the_browser_to_keep_to_https(proxied: FastAPI) -> None:
