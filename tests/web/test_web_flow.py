@@ -25,7 +25,7 @@ from sevens.tournament.formats import Format
 from sevens.tournament.standings import DECIDED_BY_WORDS, GroupResult, group_table
 from sevens.tournament.verify import verify_record
 from sevens.web.scheduler import resolve_due
-from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE
+from sevens.web.security import CSP, CSRF_COOKIE, SESSION_COOKIE, SIGNED_OUT_COOKIE
 from web.web_helpers import (
     FakeClock,
     Hosted,
@@ -572,6 +572,14 @@ def test_an_order_sent_after_signing_out_in_another_tab_is_said_not_saved(app: F
     unproved = browser.post(f"{game.base}/orders", data={**fields, "seat": ""}, headers=here)
     assert unproved.status_code == 403 and "7 FORCE + 6 FLAIR, turn 1" in _shown(unproved)
     assert ("Friday sevens" in _shown(unproved)) == (visibility == "public"), _shown(unproved)
+    # A browser that never played, with the seat's proof copied and a signed-out cookie and token
+    # made up to match: the proof was signed for the ended session's token, so nothing is named.
+    stranger, made_up = new_client(app), "a-made-up-form-token-of-the-usual-length-xx"
+    stranger.cookies.set(SIGNED_OUT_COOKIE, made_up)
+    forged = stranger.post(f"{game.base}/orders", data={**fields, "csrf": made_up}, headers=here)
+    assert forged.status_code == 403 and "7 FORCE + 6 FLAIR, turn 1" in _shown(forged), _shown(forged)
+    for secret in ("Friday sevens", fields["team_name"]):
+        assert (secret in _shown(forged)) == (visibility == "public"), (secret, _shown(forged))
     # The CSRF check is as strict as before: another browser, a token not the ended session's, a
     # form the browser does not say it sent from this site's page.
     for client, token, headers in ((new_client(app), loaded, here), (browser, loaded[::-1], here), (browser, loaded, {})):
