@@ -107,7 +107,11 @@ def test_pages_redirects_and_cookies_carry_the_prefix(prefixed: FastAPI) -> None
     assert player.get("/favicon.ico").headers["location"] == "/sevens/static/favicon.svg"
     signed_out = post_form(player, "/signout")
     assert signed_out.headers["location"] == "/sevens/"
-    assert 'Path=/sevens' in signed_out.headers["set-cookie"] and "Max-Age=0" in signed_out.headers["set-cookie"]
+    # Each cookie on its own line: sign-out also leaves sevens_signed_out, whose Path alone held it.
+    lines = {c.split("=", 1)[0]: c for c in signed_out.headers.get_list("set-cookie")}
+    assert set(lines) == {"sevens_session", "sevens_signed_out"}, lines
+    assert all("Path=/sevens;" in line + ";" for line in lines.values()), lines
+    assert "Max-Age=0" in lines["sevens_session"] and "Max-Age=0" not in lines["sevens_signed_out"], lines
 
 
 def test_secure_cookies_under_a_prefix_are_secure_and_for_its_path(web_db: WebDb) -> None:
