@@ -310,7 +310,8 @@ def _signed_out_here(
         "seat{}: only a new invite link from the organiser opens it again; send it again from there."
     ).format(what, where)
     context = {"status": 403, "message": message, "unsaved": sent,
-               "game_page": f"/games/{public_id}" if public else "", "game_name": "" if game is None else game.name}
+               # Only a game it may name: error.html prints the name only with game_page, but keep it out.
+               "game_page": f"/games/{public_id}" if public else "", "game_name": "" if named is None else named.name}
     return render(request, "error.html", context, status=403)
 
 
