@@ -78,6 +78,9 @@ def test_an_order_sent_after_delete_game_says_so_with_what_was_typed(app: FastAP
     assert name != team
     assert f"30 FORCE + 12 FLAIR</strong> for team {bdi(name)}, turn 1." in answer.text
     assert "Gone cup" not in answer.text  # nothing of the game but what the browser sent
+    # A box left empty is said so, as the other 'not saved' pages say it, not printed as nothing.
+    blank = player.post(f"{game.base}/orders", data={**sent, "flair": " "})
+    assert f"30 FORCE + (left empty) FLAIR</strong> for team {bdi(name)}, turn 1." in blank.text, blank.text
 
     # Another browser, even with the form's fields copied, learns nothing: the page of no game.
     stranger = new_client(app)

@@ -1661,7 +1661,7 @@ def _order_of_deleted_game(
         f"This game was deleted {by} before your order arrived: it was not saved, and nothing "
         "more can be played in it. A deleted game is gone for good."
     )
-    typed = {"team": form.team_name, "turn": turn, "force": force, "flair": flair}
+    typed = {"team": form.team_name, "turn": turn, "order": _typed_order(force, flair)}
     return render(request, "error.html", {"status": 404, "message": message, "deleted_order": typed}, status=404)
 
 
