@@ -160,6 +160,30 @@ def test_a_refused_order_comes_back_at_the_prompt_to_be_corrected(terminal: list
     assert t.screen.count("Refused") == 1, t.screen
 
 
+def test_an_order_typed_at_send_this_order_is_taken_as_the_new_order(terminal: list[Terminal]) -> None:
+    """'18 9' typed at "Send this order?" for 20 + 9 (a change of mind) was refused with "Please answer y
+    or n" and lost; it is checked as any typed order, shown with its odds and asked about in turn. One the
+    rules refuse ('18 10') is back at the order prompt to be corrected, as a refused order is."""
+    t = Terminal("play", "--players", "4", "--seed", "edit", "--no-save")
+    terminal.append(t)
+    at = _order_prompt(t, 0)
+    first = t.screen[at - 60:at].split("Order for ")[-1].split(" as FORCE")[0]
+    t.type("20 9\r")
+    at = t.expect(r"20 FORCE \+ 9 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("18 9\r")
+    at = t.expect(rf"'18 9' is taken as a new order for {first} in place of 20 FORCE \+ 9 FLAIR", after=at)
+    at = t.expect(r"18 FORCE \+ 9 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("18 10\r")
+    at = t.expect(r"Refused: R3: FLAIR points must be a multiple of 3", after=at)
+    at = _order_prompt(t, at)
+    t.type("\x7f\x7f6\r")  # '18 10' is at the prompt: two Backspaces and 6
+    at = t.expect(r"18 FORCE \+ 6 FLAIR: expected[\s\S]*Send this order\? \[y/n\] \(y\): ", after=at)
+    t.type("y\r")
+    at = _order_prompt(t, at)
+    assert "Please answer" not in t.screen, t.screen
+    assert f"Order for {first}" not in t.screen[at - 80:], "the next team's order is asked for"
+
+
 def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list[Terminal]) -> None:
     """Player 1 types two orders (and deletes a third with Ctrl-U, and types a fourth after the last
     answer); at Player 2's prompts neither the up arrow nor Ctrl-Y (paste back what was deleted) brings

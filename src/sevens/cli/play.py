@@ -296,14 +296,24 @@ class _SendConfirm(ConfirmLine):
 
     def process_response(self, value: str) -> bool:
         word = value.strip().lower()
-        if word not in ("y", "n", "yes", "no") and not sys.stdin.isatty() and _reads_as_order(value):
-            raise _OrderForConfirm(value)
+        if word not in ("y", "n", "yes", "no") and _reads_as_order(value):
+            # At a keyboard an order typed here is a change of mind; piped in, a missing answer.
+            raise _OrderForConfirm(value) if not sys.stdin.isatty() else _NewOrder(value)
         return super().process_response({"yes": "y", "no": "n"}.get(word, word))
 
 
 class _OrderForConfirm(Exception):
     """An order piped in where "Send this order?" wanted y or n: the orders' file has no answer
     line after each order. Refused there, it left every later line one prompt out of step."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+class _NewOrder(Exception):
+    """An order typed at the keyboard where "Send this order?" wanted y or n: the player changed
+    their mind. Refused there ("Please answer y or n"), the order typed was lost."""
 
     def __init__(self, line: str) -> None:
         super().__init__(line)
@@ -537,6 +547,13 @@ def _ask_order(
             )
             lineedit.unread(read.line)
             return order
+        except _NewOrder as typed:
+            # Checked as any typed order and shown with its odds before it is asked about again.
+            console.print(
+                f"'{literal(typed.line.strip())}' is taken as a new order for {name} in place of "
+                f"{order.force} FORCE + {order.flair} FLAIR, which is not sent."
+            )
+            early = typed.line
 
 
 def _print_stories(console: Console, game: Game, teams: Sequence[TeamId]) -> None:
