@@ -184,6 +184,39 @@ def test_an_order_typed_at_send_this_order_is_taken_as_the_new_order(terminal: l
     assert f"Order for {first}" not in t.screen[at - 80:], "the next team's order is asked for"
 
 
+@pytest.mark.parametrize(
+    ("content", "says"),
+    [
+        (b"junk\n", 'it is not a saved game of sevens: a saved game is the file sevens play keeps a game in after '
+                    'every turn, JSON that starts {"format": "sevens-saved-game"; give the file the game said it '
+                    "was kept in (games are kept in {folder} unless --save named another), or start a new game with "
+                    "sevens play (without --resume)"),
+        (b'{\n  "format": "sevens-saved-game",\n  version: 1\n}\n',
+         "it is not a whole saved game: its JSON is broken at line 3, column 3 (Expecting property name enclosed in "
+         "double quotes), so the file was edited or damaged; mend it there, give the file the game said it was kept "
+         "in, or start a new game"),
+    ],
+    ids=["junk", "edited"],
+)
+def test_a_file_that_is_not_json_is_refused_in_the_players_words(
+    terminal: list[Terminal], tmp_path: Path, content: bytes, says: str,
+) -> None:
+    """'junk' given to --resume was refused with json's own "Expecting value (line 1, column 1)". Not
+    JSON from its first character, it is said to be no saved game, with what one is, where games are kept
+    and how to start afresh; a saved game's start broken further on keeps the line and column to mend."""
+    given = tmp_path / "given.json"
+    given.write_bytes(content)
+    t = Terminal("play", "--resume", str(given), env={"XDG_STATE_HOME": str(tmp_path / "state")})
+    terminal.append(t)
+    t.expect(r"start a new game")
+    assert t.process.wait(timeout=60) == 2
+    t.expect(r"\n", after=t.screen.rindex("new game"))  # the whole message
+    said = " ".join(t.screen.split())
+    expected = says.replace("{folder}", str(tmp_path / "state" / "sevens"))
+    assert said.startswith(f"error: cannot carry on the game in {given} (the file is left as it is): {expected}"), said
+    assert "Expecting value" not in said and given.read_bytes() == content
+
+
 def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list[Terminal]) -> None:
     """Player 1 types two orders (and deletes a third with Ctrl-U, and types a fourth after the last
     answer); at Player 2's prompts neither the up arrow nor Ctrl-Y (paste back what was deleted) brings

@@ -18,7 +18,7 @@ from typer._click.globals import get_current_context
 from sevens.cli.errors import fail
 from sevens.tournament.record import DuplicateKeyError, RecordError, loads
 
-__all__ = ["MAX_INPUT_BYTES", "STDIN", "other_kind", "parse_json", "read_input", "shown"]
+__all__ = ["MAX_INPUT_BYTES", "STDIN", "NotJson", "other_kind", "parse_json", "read_input", "shown"]
 
 MAX_INPUT_BYTES = 64 * 1024 * 1024
 """The most any input file is read: a whole game's record is some tens of kilobytes, and a device
@@ -87,6 +87,15 @@ def read_input(
     return raw
 
 
+class NotJson(ValueError):
+    """Text that is not JSON, broken at ``line`` and ``column``: a command that knows what its file
+    should hold can say it in its own words, and keep the place only where it helps."""
+
+    def __init__(self, why: str, line: int, column: int) -> None:
+        super().__init__(f"the file is not valid JSON: {why} (line {line}, column {column})")
+        self.why, self.line, self.column = why, line, column
+
+
 def parse_json(raw: bytes, *, keys_once: bool = False) -> Any:
     """The JSON value in ``raw``; with ``keys_once``, one that names a key twice in an object is refused.
 
@@ -107,7 +116,7 @@ def parse_json(raw: bytes, *, keys_once: bool = False) -> Any:
     >>> parse_json(b'{"teams": [1 2]}')
     Traceback (most recent call last):
     ...
-    ValueError: the file is not valid JSON: Expecting ',' delimiter (line 1, column 14)
+    sevens.cli.inputs.NotJson: the file is not valid JSON: Expecting ',' delimiter (line 1, column 14)
     """
     try:
         text = raw.decode("utf-8-sig")
@@ -126,7 +135,7 @@ def parse_json(raw: bytes, *, keys_once: bool = False) -> Any:
                 f"the file ends in the middle of its JSON (line {exc.lineno}): it was cut short, perhaps by an "
                 "interrupted copy; use a whole copy"
             ) from None
-        raise ValueError(f"the file is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise NotJson(exc.msg, exc.lineno, exc.colno) from None
     except ValueError:  # Python refuses to read an integer this long, and says to raise its limit
         raise ValueError(
             f"the file holds a number of more than {sys.get_int_max_str_digits()} digits, which no count in Sevens "

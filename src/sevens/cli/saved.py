@@ -25,7 +25,7 @@ from typing import Any
 
 from sevens.bots import BotOrderCheck, Strategy, get_strategy, named_bot, shown_name
 from sevens.cli.errors import hidden_character
-from sevens.cli.inputs import parse_json
+from sevens.cli.inputs import NotJson, parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
 from sevens.tournament.names import refused_character
@@ -277,6 +277,20 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
         # Said as for every file the commands read (empty, cut short, not text); json's own
         # RecursionError at deep nesting was a traceback here.
         parse_json(text)
+    except NotJson as exc:
+        if not text.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"{"):
+            # Not a JSON object at all: json's "Expecting value (line 1, column 1)" told a player nothing.
+            raise SavedGameError(
+                "it is not a saved game of sevens: a saved game is the file sevens play keeps a game in after "
+                f'every turn, JSON that starts {{"format": "{FORMAT}"; give the file the game said it was kept in '
+                f"(games are kept in {default_folder()} unless --save named another), or start a new game with sevens play (without --resume)"
+            ) from None
+        # A saved game's start, broken further on: where is worth saying, for one who edited it.
+        raise SavedGameError(
+            f"it is not a whole saved game: its JSON is broken at line {exc.line}, column {exc.column} ({exc.why}), "
+            "so the file was edited or damaged; mend it there, give the file the game said it was kept in, or start "
+            "a new game"
+        ) from None
     except ValueError as exc:
         raise SavedGameError(f"it is not a whole saved game: {exc}") from None
     try:
