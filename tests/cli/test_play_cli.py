@@ -21,7 +21,7 @@ from installed_packages import install_package
 from sevens.cli import play as play_cli
 from sevens.cli.main import app
 from sevens.tournament.formats import default_format, legal_formats
-from sevens.tournament.progress import describe_progress, team_progress
+from sevens.tournament.progress import describe_progress, final_standing, team_progress
 from sevens.tournament.record import from_record
 from sevens.tournament.verify import verify_record
 
@@ -888,15 +888,17 @@ def test_people_named_with_names_are_called_by_name_in_the_draw_the_hand_overs_a
     record = json.loads(path.read_text())
     assert [(p["id"], p["name"]) for p in record["players"]] == [("p1", "Ann"), ("p2", "Bob"), ("p3", "Bot 3"), ("p4", "Bot 4")]
     verify_record(record)
-    # After the champion, each person reads how far each of their teams went.
+    # After the champion, each person reads the place and how far each of their teams went (then its record).
     game, _ = from_record(record)
     names = {t.id: t.name for t in game.setup.teams}
+    places = {placing.team: placing.place for placing in final_standing(game)}
     end = " ".join(out[out.index("Champion: "):].split())
     for person, pid in (("Ann", "p1"), ("Bob", "p2")):
         said = [
-            f"{names[t]}: {describe_progress(team_progress(game, t), names.__getitem__)}" for t in game.setup.teams_of(pid)
+            f"{places[t]} {names[t]}: {describe_progress(team_progress(game, t), names.__getitem__)} Won "
+            for t in game.setup.teams_of(pid)
         ]
-        assert f"{person}'s teams: " + " ".join(said) in end
+        assert f"{person}'s teams: {said[0]}" in end and said[1] in end[end.index(said[0]):]
     assert "Bot 3's teams" not in end
 
 
@@ -1201,7 +1203,8 @@ def test_how_far_a_team_went_keeps_its_group_letter_with_the_word_group() -> Non
     )
     assert result.exit_code == 0, result.output
     lines = [line.rstrip() for line in result.output[result.output.index("Ann's teams:"):].splitlines()]
-    assert "  South Africa: Out after the groups: 4th in" in lines and "    group A." in lines, lines
+    assert "  7-8 South Africa: Out after the groups: 4th in" in lines, lines
+    assert any(line.startswith("    group A. Won ") for line in lines), lines  # the record follows on its line
     assert not any(line.strip() in ("A.", "B.") for line in lines)
 
 

@@ -217,6 +217,55 @@ def test_a_file_that_is_not_json_is_refused_in_the_players_words(
     assert "Expecting value" not in said and given.read_bytes() == content
 
 
+def test_the_end_gives_each_of_your_teams_its_place_and_record_in_40_columns(
+    terminal: list[Terminal], tmp_path: Path,
+) -> None:
+    """"Your teams" said how far each team went, but not its place nor how it did: each now has its
+    place as the final standing gives it and its won, drawn and lost, points for and against, over
+    every match it played (knockouts too), as the record counts them. Seed k3 and 14 + 9 each turn:
+    a runner-up with a group draw, and a team out after the groups."""
+    record = tmp_path / "game.json"
+    t = Terminal("play", "--players", "4", "--seed", "k3", "--no-save", "--record", str(record), columns=40)
+    terminal.append(t)
+    at = 0
+    while True:
+        at = t.expect(r"Order for [\s\S]*?\(\? for help\): |─ Champion: ", after=at)
+        if t.screen[:at].endswith("Champion: "):
+            break
+        t.type("14 9\r")
+        at = t.expect(r"Send this order\? \[y/n\] \(y\): ", after=at)
+        t.type("y\r")
+    assert t.process.wait(timeout=60) == 0
+    t.expect(r"sevens verify", after=at)
+    end = t.screen[at:]
+    standing = end[end.index("Final standing:"):end.index("Your teams:")]
+    yours = end[end.index("Your teams:"):end.index("Dice seed")]
+    assert max(len(line) for line in yours.splitlines()) <= 40, yours
+    said = " ".join(yours.split())
+    data = json.loads(record.read_text())
+    mine = next(p for p in data["players"] if p["id"] == "p1")["teams"]
+    names = {team["id"]: team["name"] for team in data["teams"]}
+    drawn_somewhere = False
+    for team in mine:
+        won = drawn = lost = scored = conceded = 0
+        for turn in data["turns"]:
+            for match in turn["matches"]:
+                if team not in (match["home"], match["away"]):
+                    continue
+                us, them = ("home", "away") if match["home"] == team else ("away", "home")
+                scored += match[f"{us}_line"]["points"]
+                conceded += match[f"{them}_line"]["points"]
+                won += match["winner"] == team
+                drawn += match["winner"] is None
+                lost += match["winner"] not in (team, None)
+        drawn_somewhere |= drawn > 0
+        place = re.search(rf"(\S+) {names[team]}:", " ".join(standing.split()))
+        assert place is not None, standing
+        assert f"{place[1]} {names[team]}: " in said, said
+        assert f"Won {won}, drawn {drawn}, lost {lost}; points for {scored}, against {conceded}." in said, said
+    assert drawn_somewhere and "Runner-up:" in said, "the seed no longer gives the case described"
+
+
 def test_the_next_person_cannot_call_back_what_the_last_one_typed(terminal: list[Terminal]) -> None:
     """Player 1 types two orders (and deletes a third with Ctrl-U, and types a fourth after the last
     answer); at Player 2's prompts neither the up arrow nor Ctrl-Y (paste back what was deleted) brings

@@ -1279,16 +1279,40 @@ def _print_final_standing(console: Console, game: Game) -> None:
         _say(console, f"  {placing.place} {literal(names[placing.team])}: {literal(said)}", keep=keep)
 
 
+def _team_record(game: Game, team: TeamId) -> str:
+    """A team's whole tournament in figures: "Won 2, drawn 0, lost 1; points for 71, against 40."
+    Every match counts, knockouts too; a knockout level on points is won by the side R9 and R10
+    decide for, as the bracket says."""
+    won = drawn = lost = scored = conceded = 0
+    for turn in game.turns:
+        for match in turn.matches:
+            if team not in (match.home.team, match.away.team):
+                continue
+            other = match.away if match.home.team == team else match.home
+            scored += match.side(team).line.points
+            conceded += other.line.points
+            if match.winner is None:
+                drawn += 1
+            elif match.winner == team:
+                won += 1
+            else:
+                lost += 1
+    return f"Won {won}, drawn {drawn}, lost {lost}; points for {scored}, against {conceded}."
+
+
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
-    """How far each team of the people at the keyboard went, one line a team."""
+    """Each team of the people at the keyboard: its place in the final standing, how far it went,
+    and its record (won, drawn, lost, points for and against), which the end gave nowhere else."""
     names = team_names(game)
+    places = {placing.team: placing.place for placing in final_standing(game)}
     # "3rd in group A.": the group's letter stays with its word, as a team's name stays whole.
     keep = [literal(n) for n in names.values()] + sorted({f"group {t.group}" for t in game.setup.teams})
     for person in people:
         console.print("Your teams:" if len(people) == 1 else f"{literal(person.name)}'s teams:")
         for team in game.setup.teams_of(person.id):
             said = describe_progress(team_progress(game, team), names.__getitem__)
-            _say(console, f"  {literal(names[team])}: {literal(said)}", keep=keep)
+            line = f"  {places[team]} {literal(names[team])}: {literal(said)} {_team_record(game, team)}"
+            _say(console, line, keep=[*keep, "points for"])
 
 
 def _module_bots(saved: SavedGame) -> tuple[str, ...]:
