@@ -134,3 +134,82 @@ def test_the_kept_reports_are_what_the_macros_make_of_the_whole_view(app: FastAP
     kept = "".join(_kept(app)(view, n, s, matches) for n, s, matches in reversed(view.listed_history))
     assert direct.count('<article class="match"') == 12
     assert re.sub(r"\s+", " ", kept).strip() == re.sub(r"\s+", " ", direct).strip()
+
+
+# The team page shows single matches, not whole turns: each report is kept on its own
+# (reports_cache.MatchReport), under the same inputs as a turn's.
+
+
+def _kept_matches(app: FastAPI) -> Any:
+    return app.state.templates.env.globals["kept_match_report"]
+
+
+def _team_pages(app: FastAPI, game: Hosted) -> dict[str, str]:
+    """Every team's page, read by a spectator."""
+    view = _view(app, game)
+    spectator = new_client(app)
+    return {team: spectator.get(f"{game.base}/teams/{team}").text for team in sorted(view.teams)}
+
+
+def _direct_team_reports(app: FastAPI, game: Hosted, team: str) -> str:
+    """The team page's reports as the macros make them from the whole view, nothing kept."""
+    history = views.team_history(_view(app, game), team)
+    return app.state.templates.env.from_string(
+        '{% import "macros.html" as m %}'
+        "{% for told, bots_then in view.matches %}{{ m.match_report(view.view, told.match, bots_then) }}{% endfor %}"
+    ).render(view=history)
+
+
+def test_each_match_report_is_rendered_once_for_every_team_page_that_shows_it(app: FastAPI) -> None:
+    game = every_seat_taken(app)
+    game.resolve(1, 2, 3)
+    before = _kept_matches(app).cache_info()
+    loads = [_team_pages(app, game) for _ in range(3)]
+    after = _kept_matches(app).cache_info()
+    # 8 teams, 3 matches each, 3 loads: 72 reports shown, 12 matches rendered once each
+    assert after.misses - before.misses == 12
+    assert after.hits - before.hits == 72 - 12
+    assert all(pages == loads[0] for pages in loads)
+    game_page = _articles(_reports(new_client(app).get(game.base).text))
+    for team, page in loads[0].items():
+        shown = _articles(_reports(page))
+        assert len(shown) == 3, team
+        # the same markup as the game page's report of that match, and as the macros make it
+        assert all(shown[id] == game_page[id] for id in shown), team
+        assert re.sub(r"\s+", " ", _reports(page).split("</h2>", 1)[1]).strip() == re.sub(
+            r"\s+", " ", _direct_team_reports(app, game, team)
+        ).strip()
+
+
+def test_a_team_page_is_never_served_another_games_or_a_renamed_teams_report(app: FastAPI) -> None:
+    one, two = every_seat_taken(app, name="One"), every_seat_taken(app, name="Two")
+    one.resolve(1, 2)
+    two.resolve(1, 2)
+    for game in (one, two, one, two):
+        document = new_client(app).get(f"/api/v1/games/{game.public_id}").json()
+        for team, page in _team_pages(app, game).items():
+            articles = _articles(_reports(page))
+            played = [m for turn in document["turns"] for m in turn["matches"] if team in (m["home"]["team"], m["away"]["team"])]
+            assert sorted(articles) == sorted(m["match"] for m in played), team
+            for match in played:
+                for side in (match["home"], match["away"]):
+                    assert f"{side['scrum_before']} → {side['scrum_after']}" in articles[match["match"]]
+                    assert f"{side['line']['points']} (" in articles[match["match"]]
+    view = _view(app, one)
+    team = sorted(view.teams)[0]
+    told, bots_then = views.team_history(view, team).matches[0]
+    kept = _kept_matches(app)
+    shown = kept(view, told.match, bots_then)
+    assert view.name(team) in shown
+    renamed = dataclasses.replace(
+        view, teams={**view.teams, team: dataclasses.replace(view.teams[team], name="Renamed Fifteen")}
+    )
+    assert "Renamed Fifteen" not in shown
+    assert "Renamed Fifteen" in kept(renamed, told.match, bots_then)
+    assert "Renamed Fifteen" not in kept(view, told.match, bots_then)
+    # a seat that a bot played that turn is said so, the same match kept without it is not served
+    assert "seat handed to the bots" not in shown
+    missed = dataclasses.replace(told.match, home=dataclasses.replace(told.match.home, missed=True, autopilot="even"))
+    handed = {told.match.home.team: "released"}
+    assert "bot even (seat handed to the bots)" in kept(view, missed, handed)
+    assert "missed: autopilot even (R13)" in kept(view, missed, {})

@@ -44,7 +44,7 @@ from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.prefix import RootPath, route_path, site_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
-from sevens.web.reports_cache import TurnReports
+from sevens.web.reports_cache import MatchReport, TurnReports
 from sevens.web.scheduler import Keeping, database_trouble, run_scheduler
 from sevens.web.security import (
     CRASHED,
@@ -423,6 +423,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     # Set before any template is compiled: the compiler reads it.
     templates.env.finalize = printable
     templates.env.globals["turn_reports"] = TurnReports(templates.env)
+    templates.env.globals["kept_match_report"] = MatchReport(templates.env)
     app.state.templates = templates
 
     if settings.root_path:

@@ -69,3 +69,33 @@ class TurnReports:
     def cache_info(self) -> Any:
         """Hits, misses and size, as :func:`functools.lru_cache` counts them (tests and benchmarks)."""
         return self._render.cache_info()
+
+
+MATCHES_KEPT = 4096
+"""Single reports kept for the team pages: a 16-team game's 45 matches (each on two teams' pages)
+for about 90 games; about 5 kB each, so about 20 MB."""
+
+
+class MatchReport:
+    """Jinja global ``kept_match_report(view, match, bots_then)``: one resolved match's report, as
+    ``macros.html``'s ``match_report`` makes it, for the team page, which shows single matches rather
+    than whole turns. Kept under the same inputs as :class:`TurnReports`' turns."""
+
+    def __init__(self, env: Environment, kept: int = MATCHES_KEPT) -> None:
+        self._env = env
+        self._render = lru_cache(maxsize=kept)(self._fresh)
+
+    def __call__(self, view: Any, match: MatchResult, bots_then: dict[str, str]) -> Markup:
+        # Every team's name, not just the two sides': a report's lots may name others of the group.
+        names = tuple((team, view.name(team)) for team in sorted(view.teams))
+        return self._render(match, names, tuple(sorted(bots_then.items())))
+
+    def _fresh(
+        self, match: MatchResult, names: tuple[tuple[str, str], ...], bots: tuple[tuple[str, str], ...]
+    ) -> Markup:
+        template = self._env.get_template("match_report.html")
+        return Markup(template.render(view=_Names(names), match=match, bots_then=dict(bots)))
+
+    def cache_info(self) -> Any:
+        """Hits, misses and size, as :func:`functools.lru_cache` counts them (tests and benchmarks)."""
+        return self._render.cache_info()
