@@ -215,7 +215,11 @@ def run_backend(backend: str, directory: Path, repeats: int) -> tuple[Figures, t
             empty = idle(app, repeats * 4)
             figures = measure(app, {label: host(app, p, t, stage) for label, p, t, stage in CASES}, repeats)
             kept = app.state.templates.env.globals["turn_reports"].cache_info()
-            said = f"{backend}: turns' reports rendered {kept.misses} times, kept ones served {kept.hits}"
+            single = app.state.templates.env.globals["kept_match_report"].cache_info()
+            said = (
+                f"{backend}: turns' reports rendered {kept.misses} times, kept ones served {kept.hits};"
+                f" the team pages' single reports rendered {single.misses} times, kept ones served {single.hits}"
+            )
             print(said)
             return figures, empty
         finally:

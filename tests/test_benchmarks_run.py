@@ -67,7 +67,10 @@ def test_web_benchmark_runs_and_prints_statements_and_ratios() -> None:
     # the group stage side by side: six figures, then turn 3 (and 2) against turn 1
     group_stage = r"^  player's page\s+(?:\d+\s+){6}(?:[\d.]+x\s*){3}$"
     assert re.search(group_stage, out, re.M), out
-    # the final against turn 1, and how often the resolved turns' reports were rendered, not kept
+    # the final against turn 1, and how often the resolved turns' reports and the team pages' were
+    # rendered, not kept
     assert re.search(r"^  game page \(spectator\)\s+[\d.]+x$", out, re.M), out
-    assert re.search(r"^sqlite: turns' reports rendered \d+ times, kept ones served \d+$", out, re.M), out
+    said = r"^sqlite: turns' reports rendered \d+ times, kept ones served \d+;"
+    said += r" the team pages' single reports rendered \d+ times, kept ones served \d+$"
+    assert re.search(said, out, re.M), out
     assert re.search(r"^  sqlite\s+\d+ a second, \d+ statements, [\d,]+ bytes$", out, re.M), out
