@@ -2,7 +2,7 @@
 
 A resolved turn never changes (R13: its orders and dice are public and final), yet every game page,
 player's page and organiser's page rendered all of them again at each load: at the final of a
-16-team game that was 45 reports, most of the page's time. The fragment is kept under everything it
+16-team game that was 30 reports, most of the page's time. The fragment is kept under everything it
 is made of, so a changed record, a team renamed or a seat handed to the bots since gives a new key,
 never an old page. Nothing in it depends on who reads it: the reports are the same for everyone,
 and only resolved turns (``SpectatorView.history``) are ever passed in.
@@ -72,10 +72,10 @@ class TurnReports:
 
 
 MATCHES_KEPT = 4096
-"""Single reports kept for the team pages: a 16-team game's 45 matches (each on two teams' pages)
-for about 90 games. A 16-team game's report is about 4,300 characters (5,600 at most), which
-Python holds in about 8.7 kB (11 kB; two bytes a character, as for the turns), and its key holds the
-match (about 3 kB): about 48 MB for all 4,096, 60 MB at worst."""
+"""Single reports kept for the team pages: a 16-team game's 31 matches (each on two teams' pages,
+under one key) for about 130 games. A 16-team game's report is about 4,300 characters (5,600 at
+most), which Python holds in about 8.7 kB (11 kB; two bytes a character, as for the turns), and its
+key holds the match (about 3 kB): about 48 MB for all 4,096, 60 MB at worst."""
 
 
 class MatchReport:
