@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import pathlib
 import struct
 import subprocess
 import sys
@@ -53,6 +54,18 @@ def test_a_mistyped_command_line_is_refused_in_one_line(args: list[str], line: s
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == line + "\n"
+
+
+def test_a_saved_game_given_to_play_without_resume_is_pointed_to_resume(tmp_path: pathlib.Path) -> None:
+    """`sevens play game.json`: play takes no argument, and a file there is a game to carry on."""
+    saved = tmp_path / "my game.json"
+    saved.write_text("{}")
+    for given in (str(saved), "no-such-game.json"):
+        result = sevens("play", given)
+        assert result.returncode == 2
+        said = f"; to carry on the game saved in it, write sevens play --resume {saved}"
+        expected = f"error: sevens play: got unexpected extra argument(s) ({given}){said if given == str(saved) else ''}"
+        assert result.stderr == f"{expected} (see sevens play --help)\n", result.stderr
 
 
 @pytest.mark.parametrize(("command", "name"), [("verify", "FILE"), ("table", "FILE"), ("import", "PATH")])

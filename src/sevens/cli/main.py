@@ -249,7 +249,28 @@ def usage_error_line(exc: ClickException, where: str = "sevens") -> str:
             what += f"; standard input is piped in here, so {where} - reads it"
         return f"{where}: {name} is missing; give {name}" + (f": {what}" if what else "") + f" {see}"
     message = exc.format_message().rstrip(".")
-    return f"{where}: {message[:1].lower()}{message[1:]} {see}"
+    return f"{where}: {message[:1].lower()}{message[1:]}{_resume_meant(ctx, exc.message)} {see}"
+
+
+def _resume_meant(ctx: Context | None, message: str) -> str:
+    """For `sevens play FILE`, FILE a file there: the option that carries a saved game on, which
+    is surely what was meant (play takes no argument), else "".
+
+    >>> import tempfile
+    >>> play = Context(typer.core.TyperCommand("play"), info_name="play")
+    >>> with tempfile.NamedTemporaryFile(suffix=".json") as saved:
+    ...     said = _resume_meant(play, f"Got unexpected extra argument(s) ({saved.name})")
+    ...     said == f"; to carry on the game saved in it, write sevens play --resume {saved.name}"
+    True
+    >>> _resume_meant(play, "Got unexpected extra argument(s) (no-such-file.json)")
+    ''
+    """
+    extra = re.fullmatch(r"Got unexpected extra argument\(s\) \((.*)\)", message, flags=re.DOTALL)
+    if ctx is None or ctx.info_name != "play" or extra is None:
+        return ""
+    # The whole of it first: a file's name may hold a space.
+    named = next((word for word in (extra[1], extra[1].split(" ")[0]) if Path(word).is_file()), None)
+    return "" if named is None else f"; to carry on the game saved in it, write sevens play --resume {named}"
 
 
 _DASH_IS_STDIN = "or - to read it from standard input"
