@@ -37,38 +37,40 @@ class _Names:
         return self._names.get(team, team)
 
 
-class TurnReports:
-    """Jinja global ``turn_reports(view, number, stage, matches)``: the heading and match reports of
-    resolved turn ``number``, as ``macros.html``'s ``turn_reports.html`` makes them."""
+def _names(view: Any) -> tuple[tuple[str, str], ...]:
+    # Every team's, not just the sides': a report's lots may name others of the group.
+    return tuple((team, view.name(team)) for team in sorted(view.teams))
 
-    def __init__(self, env: Environment, kept: int = KEPT) -> None:
-        self._env = env
+
+class _Kept:
+    """A template rendered once for each set of inputs and kept (``kept`` at most): every input is
+    in the key, the view's names as :class:`_Names` and the bots as a dict once rendered."""
+
+    def __init__(self, env: Environment, template: str, kept: int) -> None:
+        self._env, self._template = env, template
         self._render = lru_cache(maxsize=kept)(self._fresh)
 
-    def __call__(self, view: Any, number: int, stage: str, matches: Sequence[MatchResult]) -> Markup:
-        # The key holds every input: the matches themselves (compared whole, so another record's
-        # turn never matches), every team's shown name and the bots that played seats then.
-        names = tuple((team, view.name(team)) for team in sorted(view.teams))
-        bots = tuple(sorted(view.bots_then(number).items()))
-        return self._render(number, stage, tuple(matches), names, bots)
-
-    def _fresh(
-        self,
-        number: int,
-        stage: str,
-        matches: tuple[MatchResult, ...],
-        names: tuple[tuple[str, str], ...],
-        bots: tuple[tuple[str, str], ...],
-    ) -> Markup:
-        template = self._env.get_template("turn_reports.html")
-        shown = template.render(
-            view=_Names(names), number=number, stage=stage, matches=matches, bots_then=dict(bots)
-        )
-        return Markup(shown)
+    def _fresh(self, names: tuple[tuple[str, str], ...], bots: tuple[tuple[str, str], ...], **fields: Any) -> Markup:
+        template = self._env.get_template(self._template)
+        return Markup(template.render(view=_Names(names), bots_then=dict(bots), **fields))
 
     def cache_info(self) -> Any:
         """Hits, misses and size, as :func:`functools.lru_cache` counts them (tests and benchmarks)."""
         return self._render.cache_info()
+
+
+class TurnReports(_Kept):
+    """Jinja global ``turn_reports(view, number, stage, matches)``: the heading and match reports of
+    resolved turn ``number``, as ``macros.html``'s ``turn_reports.html`` makes them."""
+
+    def __init__(self, env: Environment, kept: int = KEPT) -> None:
+        super().__init__(env, "turn_reports.html", kept)
+
+    def __call__(self, view: Any, number: int, stage: str, matches: Sequence[MatchResult]) -> Markup:
+        # The key holds every input: the matches themselves (compared whole, so another record's
+        # turn never matches), every team's shown name and the bots that played seats then.
+        bots = tuple(sorted(view.bots_then(number).items()))
+        return self._render(_names(view), bots, number=number, stage=stage, matches=tuple(matches))
 
 
 MATCHES_KEPT = 4096
@@ -78,26 +80,13 @@ most), which Python holds in about 8.7 kB (11 kB; two bytes a character, as for 
 key holds the match (about 3 kB): about 48 MB for all 4,096, 60 MB at worst."""
 
 
-class MatchReport:
+class MatchReport(_Kept):
     """Jinja global ``kept_match_report(view, match, bots_then)``: one resolved match's report, as
     ``macros.html``'s ``match_report`` makes it, for the team page, which shows single matches rather
     than whole turns. Kept under the same inputs as :class:`TurnReports`' turns."""
 
     def __init__(self, env: Environment, kept: int = MATCHES_KEPT) -> None:
-        self._env = env
-        self._render = lru_cache(maxsize=kept)(self._fresh)
+        super().__init__(env, "match_report.html", kept)
 
     def __call__(self, view: Any, match: MatchResult, bots_then: dict[str, str]) -> Markup:
-        # Every team's name, not just the two sides': a report's lots may name others of the group.
-        names = tuple((team, view.name(team)) for team in sorted(view.teams))
-        return self._render(match, names, tuple(sorted(bots_then.items())))
-
-    def _fresh(
-        self, match: MatchResult, names: tuple[tuple[str, str], ...], bots: tuple[tuple[str, str], ...]
-    ) -> Markup:
-        template = self._env.get_template("match_report.html")
-        return Markup(template.render(view=_Names(names), match=match, bots_then=dict(bots)))
-
-    def cache_info(self) -> Any:
-        """Hits, misses and size, as :func:`functools.lru_cache` counts them (tests and benchmarks)."""
-        return self._render.cache_info()
+        return self._render(_names(view), tuple(sorted(bots_then.items())), match=match)
