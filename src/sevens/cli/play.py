@@ -96,7 +96,7 @@ from sevens.tournament.names import (
     name_key,
 )
 from sevens.tournament.outlook import describe_outlook, game_outlook
-from sevens.tournament.progress import describe_progress, final_standing, team_progress
+from sevens.tournament.progress import TeamProgress, describe_progress, final_standing, team_progress
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
 
@@ -1279,25 +1279,17 @@ def _print_final_standing(console: Console, game: Game) -> None:
         _say(console, f"  {placing.place} {literal(names[placing.team])}: {literal(said)}", keep=keep)
 
 
-def _team_record(game: Game, team: TeamId) -> str:
+def _team_record(game: Game, progress: TeamProgress) -> str:
     """A team's whole tournament in figures: "Won 2, drawn 0, lost 1; points for 71, against 40."
-    Every match counts, knockouts too; a knockout level on points is won by the side R9 and R10
-    decide for, as the bracket says."""
-    won = drawn = lost = scored = conceded = 0
-    for turn in game.turns:
-        for match in turn.matches:
-            if team not in (match.home.team, match.away.team):
-                continue
-            other = match.away if match.home.team == team else match.home
-            scored += match.side(team).line.points
-            conceded += other.line.points
-            if match.winner is None:
-                drawn += 1
-            elif match.winner == team:
-                won += 1
-            else:
-                lost += 1
-    return f"Won {won}, drawn {drawn}, lost {lost}; points for {scored}, against {conceded}."
+    Its group table's row and then its knockouts, each won by the side R9 and R10 decide for, as
+    the bracket says."""
+    team, knockout = progress.team, progress.knockout
+    row = game.tables()[progress.group].row(team)
+    won = sum(m.winner == team for m in knockout)  # a knockout always has a winner
+    scored = sum(m.side(team).line.points for m in knockout)
+    conceded = sum(m.home.line.points + m.away.line.points for m in knockout) - scored
+    return (f"Won {row.won + won}, drawn {row.drawn}, lost {row.lost + len(knockout) - won}; "
+            f"points for {row.points_for + scored}, against {row.points_against + conceded}.")
 
 
 def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> None:
@@ -1310,8 +1302,9 @@ def _print_how_far(console: Console, game: Game, people: Sequence[Player]) -> No
     for person in people:
         console.print("Your teams:" if len(people) == 1 else f"{literal(person.name)}'s teams:")
         for team in game.setup.teams_of(person.id):
-            said = describe_progress(team_progress(game, team), names.__getitem__)
-            line = f"  {places[team]} {literal(names[team])}: {literal(said)} {_team_record(game, team)}"
+            progress = team_progress(game, team)
+            said = describe_progress(progress, names.__getitem__)
+            line = f"  {places[team]} {literal(names[team])}: {literal(said)} {_team_record(game, progress)}"
             _say(console, line, keep=[*keep, "points for"])
 
 
