@@ -265,9 +265,7 @@ def _seat_gone(
     public = game.visibility == Visibility.PUBLIC
     if not (public or access.organiser or held is not None or checked):
         return None
-    named = public or checked
-    name = held.team_name if held is not None else views.spectator_view(db, game).name(team) if named else ""
-    sent = f"{typed} for {name}" if name else typed
+    sent = _for_team(db, game, team, held, typed) if public or checked or held is not None else typed
     message = Markup(
         "This browser no longer plays a seat in {}, so {} was not saved: the organiser has signed it out "
         "or handed the seat to the bots since the page was loaded. Only a new invite link from the "
@@ -276,6 +274,13 @@ def _seat_gone(
     context = {"status": 403, "message": message, "unsaved": sent,
                "game_page": f"/games/{game.public_id}" if public or access.organiser else "", "game_name": game.name}
     return render(request, "error.html", context, status=403)
+
+
+def _for_team(db: SessionDep, game: GameRow, team: str, held: HeldSeatForm | None, typed: str) -> str:
+    """What a 'not saved' page repeats: ``typed`` and the team it was for, as the form's proof
+    names it (``held``), else as the game does; for a browser that may know the game."""
+    name = held.team_name if held is not None else views.spectator_view(db, game).name(team)
+    return f"{typed} for {name}" if name else typed
 
 
 def _signed_out_here(
@@ -302,8 +307,7 @@ def _signed_out_here(
     named = game if public or held is not None else None
     sent, where = typed, Markup("")
     if named is not None:
-        name = held.team_name if held is not None else views.spectator_view(db, named).name(team)
-        sent, where = (f"{typed} for {name}" if name else typed), Markup(" in {}").format(views.bdi(named.name))
+        sent, where = _for_team(db, named, team, held, typed), Markup(" in {}").format(views.bdi(named.name))
     message = Markup(
         "This browser was signed out (Sign out of this browser, perhaps in another tab or window) after "
         "this page was loaded, so {} was not saved and nothing was done. Signing out gave up this browser's "
