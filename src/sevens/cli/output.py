@@ -25,7 +25,7 @@ import os
 import re
 import signal
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from typing import IO, Any, NoReturn, cast
 
 import typer
@@ -110,26 +110,23 @@ class ResultsConsole(Console):
         super().__init__(file=cast("IO[str]", _ResultsStdout()), **options)
         if self.is_dumb_terminal and "width" not in options:
             # Rich lays out for 80 columns on a dumb terminal (TERM=dumb: Emacs's shell, say) whatever
-            # its width, so a 40-column one broke every table: its real width is taken instead.
-            size = _terminal_size(self._environ)
-            if size:
-                self.size = size  # both: with either unset, rich falls back to 80 by 25
+            # its width, unless COLUMNS and LINES are both set, so a 40-column one broke every table:
+            # the terminal's own size stands in for what they leave out (rich read them as _width, _height).
+            columns, lines = _terminal_size()
+            width = self._width if self._width is not None else columns
+            if width > 0:
+                self.size = (width, (self._height if self._height is not None else lines) or 25)
 
     def on_broken_pipe(self) -> None:
         stdout_broken()
 
 
-def _terminal_size(environ: Mapping[str, str]) -> tuple[int, int] | None:
-    """The columns and lines of the terminal on standard output as rich reads them elsewhere
-    (COLUMNS and LINES when set, else what the terminal says); None where no width is said."""
+def _terminal_size() -> tuple[int, int]:
+    """The columns and lines of the terminal on standard output; (0, 0) where it is none."""
     try:
-        columns, lines = os.get_terminal_size(sys.stdout.fileno())
+        return os.get_terminal_size(sys.stdout.fileno())
     except (AttributeError, ValueError, OSError):
-        columns, lines = 0, 0
-    said = {name: environ.get(name, "") for name in ("COLUMNS", "LINES")}
-    columns = int(said["COLUMNS"]) if said["COLUMNS"].isdigit() else columns
-    lines = int(said["LINES"]) if said["LINES"].isdigit() else lines
-    return (columns, lines or 25) if columns > 0 else None
+        return 0, 0
 
 
 class _ResultsStdout(io.TextIOBase):
