@@ -9,6 +9,7 @@ up to floating rounding: about 1e-15 measured, at most n * 2**-53 for n lines su
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -23,6 +24,7 @@ from sevens.odds.joint import joint_lines, lines_shape
 from sevens.odds.points import order_points, round_up
 from sevens.odds.tables import ZERO_LINE, ExpectedLine, flair_tables, force_die
 from sevens.rules import FLAIR_OPTION_COST, Line, Order, OrderError
+from sevens.rules.orders import MAX_ORDER_POINTS
 
 __all__ = [
     "KnockoutOdds",
@@ -37,6 +39,7 @@ __all__ = [
     "match_odds",
     "order_odds",
     "splits",
+    "warm_shared_tables",
 ]
 
 OrderLike = Order | tuple[int, int]
@@ -143,11 +146,11 @@ class OrderOdds:
 
 
 @lru_cache(maxsize=4096)
-def _order_odds(order: Order) -> OrderOdds:
+def _order_odds(order: Order, scope: Hashable | None = None) -> OrderOdds:
     die = force_die()
     flair = flair_tables()
     options = order.options
-    pmf, tail = order_points(order.force, options)
+    pmf, tail = order_points(order.force, options, scope)
     return OrderOdds(
         order=order,
         distribution=pmf,
@@ -159,12 +162,14 @@ def _order_odds(order: Order) -> OrderOdds:
     )
 
 
-def order_odds(force: int, flair: int) -> OrderOdds:
+def order_odds(force: int, flair: int, *, scope: Hashable | None = None) -> OrderOdds:
     """The exact odds of one order (R1, R2). Cached per order.
 
     Args:
         force: FORCE points (one die each).
         flair: FLAIR points, a multiple of 3 (one option each 3, R3).
+        scope: one asker of the live odds, whose cache is kept apart from everyone else's
+            (:func:`~sevens.odds.joint.joint_lines`); the odds are the same.
 
     Raises:
         OrderError: the order breaks R3.
@@ -177,7 +182,7 @@ def order_odds(force: int, flair: int) -> OrderOdds:
     >>> round(float(odds.distribution[7]), 6), odds.tail_bound < 1e-10
     (0.1875, True)
     """
-    return _order_odds(Order(force=force, flair=flair))
+    return _order_odds(Order(force=force, flair=flair), scope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,9 +226,9 @@ class KnockoutOdds:
 
 
 @lru_cache(maxsize=65536)
-def _match_odds(a: Order, b: Order) -> MatchOdds:
-    first = _order_odds(a)
-    second = _order_odds(b)
+def _match_odds(a: Order, b: Order, scope: Hashable | None = None) -> MatchOdds:
+    first = _order_odds(a, scope)
+    second = _order_odds(b, scope)
     pa, pb = first.distribution, second.distribution
     below = np.concatenate(([0.0], np.cumsum(pb)))  # below[s] = P(B < s) for s <= len(pb)
     above = np.concatenate((np.cumsum(pb[::-1])[::-1], [0.0]))  # above[s] = P(B >= s)
@@ -239,21 +244,22 @@ def _match_odds(a: Order, b: Order) -> MatchOdds:
     )
 
 
-def match_odds(a: OrderLike, b: OrderLike) -> MatchOdds:
+def match_odds(a: OrderLike, b: OrderLike, *, scope: Hashable | None = None) -> MatchOdds:
     """Group-stage win/draw/loss of order ``a`` against order ``b`` (seed 6: points decide).
+    ``scope``: as for :func:`order_odds`.
 
     >>> odds = match_odds((1, 0), (1, 0))
     >>> round(odds.win, 12), round(odds.draw, 12), round(odds.loss, 12)
     (0.25, 0.5, 0.25)
     """
-    return _match_odds(as_order(a), as_order(b))
+    return _match_odds(as_order(a), as_order(b), scope)
 
 
 @lru_cache(maxsize=16384)
-def _knockout_odds(a: Order, b: Order, *, keep: bool = True) -> KnockoutOdds:
+def _knockout_odds(a: Order, b: Order, *, keep: bool = True, scope: Hashable | None = None) -> KnockoutOdds:
     # ``keep``: whether ``a``'s joint lines, if worked out here, join their cache (joint_lines).
-    first = joint_lines(a.force, a.options, keep=keep)
-    second = joint_lines(b.force, b.options)
+    first = joint_lines(a.force, a.options, keep=keep, scope=scope)
+    second = joint_lines(b.force, b.options, scope=scope)
     at = np.searchsorted(second.keys, first.keys, side="left")
     inside = np.minimum(at, len(second.keys) - 1)
     equal = (at < len(second.keys)) & (second.keys[inside] == first.keys)
@@ -266,14 +272,15 @@ def _knockout_odds(a: Order, b: Order, *, keep: bool = True) -> KnockoutOdds:
     )
 
 
-def knockout_odds(a: OrderLike, b: OrderLike) -> KnockoutOdds:
+def knockout_odds(a: OrderLike, b: OrderLike, *, scope: Hashable | None = None) -> KnockoutOdds:
     """Knockout win/loss/level of order ``a`` against ``b``, count-back included (R9), exactly.
+    ``scope``: as for :func:`order_odds`.
 
     >>> odds = knockout_odds((1, 0), (1, 0))
     >>> round(odds.win, 12), round(odds.loss, 12), round(odds.level, 12)
     (0.25, 0.25, 0.5)
     """
-    return _knockout_odds(as_order(a), as_order(b))
+    return _knockout_odds(as_order(a), as_order(b), scope=scope)
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +349,32 @@ def best_splits(total: int, vs: OrderLike, knockout: bool = False) -> list[Split
         ranked.append(SplitOdds(order, odds))
     ranked.sort(key=lambda s: (-s.share, -s.odds.win, s.order.flair))
     return ranked
+
+
+def warm_shared_tables(most: int = MAX_ORDER_POINTS) -> None:
+    """Work out every small table that odds asked under a scope still share, for every order of up
+    to ``most`` points, in a fixed order: then which of them are kept says nothing of who asked what.
+
+    They are the outcome tables, each count of FORCE dice's and FLAIR options' points, and each
+    count of options' cut on scoring doubles (under half a second and about 1 MB for 160 points).
+    What is larger (an order's lines, its FORCE and FLAIR arrays) is kept per scope instead.
+
+    >>> warm_shared_tables(6)
+    """
+    from sevens.odds import joint, points
+
+    force_die()
+    flair_tables()
+    for dice in range(most + 1):
+        points._force_points(dice)
+    for options in range(most // FLAIR_OPTION_COST + 1):
+        points._flair_points(options)
+        # Cached per argument list: the budget left to its default is a key of its own.
+        points.doubles_cutoff(options)
+        points.doubles_weights(options)
+        for budget in (points.TAIL_BUDGET, joint._CUT_BUDGET):
+            points.doubles_cutoff(options, budget)
+            points.doubles_weights(options, budget)
 
 
 def clear_caches() -> None:

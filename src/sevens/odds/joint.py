@@ -18,10 +18,11 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,7 +30,16 @@ from numpy.typing import NDArray
 from sevens.odds.points import TAIL_BUDGET, doubles_cutoff, doubles_weights, round_up
 from sevens.odds.tables import POINT_WEIGHTS, flair_tables, force_die
 
-__all__ = ["JointLines", "countback_key", "joint_array", "joint_lines", "key_cells", "line_grid", "lines_shape"]
+__all__ = [
+    "JointLines",
+    "countback_key",
+    "joint_array",
+    "joint_lines",
+    "key_cells",
+    "line_grid",
+    "lines_shape",
+    "worked_out",
+]
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.int64]
@@ -237,49 +247,43 @@ def _flair_array(options: int) -> FloatArray:
 # Joint lines kept for reuse, most recently used last, and the bytes they hold. A large order's
 # lines take about 60 MB, so a count of entries is no bound: 54 of them (every split of 160) took
 # 2.5 GB when 256 were kept. Half a GB holds eight of the largest, or hundreds of middling ones.
+# Lines asked for under a scope (one asker of the live odds) are kept apart from everyone else's,
+# with the FORCE and FLAIR arrays they were built from, under the same bound.
 CACHE_BYTES = 1 << 29
-_cache: OrderedDict[tuple[int, int], JointLines] = OrderedDict()
+_cache: OrderedDict[Hashable, JointLines | FloatArray] = OrderedDict()
 _cached_bytes = 0
+_worked_out = 0  # lines and scoped arrays made here rather than found kept, since the last clear
 # The web server asks from several threads at once (its request pool, the deadline scheduler's
 # bots): the cache and its count change together under this lock. An order is worked out outside
 # it, so a slow one holds no other up; two threads that miss it at once both work it out, and the
 # second keeps the first one's.
 _cache_lock = threading.Lock()
 
+_Kept = TypeVar("_Kept", JointLines, FloatArray)
 
-def _size(lines: JointLines) -> int:
+
+def _size(lines: JointLines | FloatArray) -> int:
+    if isinstance(lines, np.ndarray):
+        return lines.nbytes
     return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above))
 
 
-def joint_lines(force: int, options: int, *, keep: bool = True) -> JointLines:
-    """The joint distribution of the line of ``force`` FORCE dice and ``options`` FLAIR options.
-
-    Callers must have validated the order (R3). Results are cached, the least recently used
-    dropped first once they hold more than :data:`CACHE_BYTES`; with ``keep=False`` one found in
-    the cache is used but one worked out is not added (for a pass over more orders than the cache
-    holds, which would only push out each one it added before using it again).
-
-    >>> one_die = joint_lines(1, 0)
-    >>> one_die.probs.tolist() == [2 / 3, 1 / 6, 1 / 6], one_die.tail_bound
-    (True, 0.0)
-    >>> joint_lines(1, 0) is one_die
-    True
-    """
-    global _cached_bytes
-    key = (force, options)
+def _kept(key: Hashable, make: Callable[[], _Kept], keep: bool) -> _Kept:
+    global _cached_bytes, _worked_out
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:
             _cache.move_to_end(key)
-            return found
-    made = _joint_lines(force, options)
+            return found  # type: ignore[return-value]  # each key holds one kind (its maker's)
+        _worked_out += 1
+    made = make()
     if not keep:
         return made
     with _cache_lock:
         found = _cache.get(key)
         if found is not None:  # another thread made it meanwhile: one copy is kept and counted
             _cache.move_to_end(key)
-            return found
+            return found  # type: ignore[return-value]
         _cache[key] = made
         _cached_bytes += _size(made)
         while _cached_bytes > CACHE_BYTES and len(_cache) > 1:
@@ -288,12 +292,58 @@ def joint_lines(force: int, options: int, *, keep: bool = True) -> JointLines:
     return made
 
 
+def worked_out() -> int:
+    """How many joint lines (and, under a scope, FORCE and FLAIR arrays) were worked out rather
+    than found kept since the cache was last cleared: the work a question cost, counted.
+
+    >>> clear_cache(); _ = joint_lines(2, 1); _ = joint_lines(2, 1); worked_out()
+    1
+    """
+    return _worked_out
+
+
+def joint_lines(force: int, options: int, *, keep: bool = True, scope: Hashable | None = None) -> JointLines:
+    """The joint distribution of the line of ``force`` FORCE dice and ``options`` FLAIR options.
+
+    Callers must have validated the order (R3). Results are cached, the least recently used
+    dropped first once they hold more than :data:`CACHE_BYTES`; with ``keep=False`` one found in
+    the cache is used but one worked out is not added (for a pass over more orders than the cache
+    holds, which would only push out each one it added before using it again).
+
+    With a ``scope`` (one asker of the live odds), only lines asked for under that same scope are
+    found, and the FORCE and FLAIR arrays they are built from are kept under it too: how long an
+    answer takes then depends on what that asker asked before, never on what anyone else did.
+
+    >>> one_die = joint_lines(1, 0)
+    >>> one_die.probs.tolist() == [2 / 3, 1 / 6, 1 / 6], one_die.tail_bound
+    (True, 0.0)
+    >>> joint_lines(1, 0) is one_die, joint_lines(1, 0, scope="someone") is one_die
+    (True, False)
+    """
+    if scope is None:
+        return _kept((force, options), lambda: _joint_lines(force, options), keep)
+    return _kept((scope, "lines", force, options), lambda: _joint_lines(force, options, scope), keep)
+
+
 def clear_cache() -> None:
     """Forget every cached joint distribution."""
-    global _cached_bytes
+    global _cached_bytes, _worked_out
     with _cache_lock:
         _cache.clear()
         _cached_bytes = 0
+        _worked_out = 0
+
+
+def _force_part(dice: int, scope: Hashable | None) -> FloatArray:
+    if scope is None:
+        return _force_array(dice)
+    return _kept((scope, "force", dice), lambda: _force_array.__wrapped__(dice), True)
+
+
+def _flair_part(options: int, scope: Hashable | None) -> FloatArray:
+    if scope is None:
+        return _flair_array(options)
+    return _kept((scope, "flair", options), lambda: _flair_array.__wrapped__(options), True)
 
 
 def lines_shape(force: int, options: int) -> tuple[int, int, int, int]:
@@ -309,12 +359,12 @@ def lines_shape(force: int, options: int) -> tuple[int, int, int, int]:
     return t, c, p, d
 
 
-def _cells(force: int, options: int) -> tuple[FloatArray, tuple[Fraction, float, float]]:
+def _cells(force: int, options: int, scope: Hashable | None = None) -> tuple[FloatArray, tuple[Fraction, float, float]]:
     """An order's lines as a dense array laid out ``[T, C, D, P]``, and the masses the cuts left out
     (scoring doubles, FORCE trimming, FLAIR trimming)."""
     _, cut_tail = doubles_cutoff(options, _CUT_BUDGET)
-    force_part, force_cut = _trim(_force_array(force), _TRIM_BUDGET / 2)
-    flair_part, flair_cut = _trim(_flair_array(options), _TRIM_BUDGET / 2)
+    force_part, force_cut = _trim(_force_part(force, scope), _TRIM_BUDGET / 2)
+    flair_part, flair_cut = _trim(_flair_part(options, scope), _TRIM_BUDGET / 2)
     # Cells laid out as [T, C, D, P]: among lines with equal points, equal tries and conversions fix
     # P + D, so this layout already runs in count-back order (by D) and a stable sort on points
     # alone (a radix sort on int16) sorts by the whole key. The parts are convolved in that layout,
@@ -337,8 +387,8 @@ def joint_array(force: int, options: int) -> FloatArray:
     return array
 
 
-def _joint_lines(force: int, options: int) -> JointLines:
-    cells, (cut_tail, force_cut, flair_cut) = _cells(force, options)
+def _joint_lines(force: int, options: int, scope: Hashable | None = None) -> JointLines:
+    cells, (cut_tail, force_cut, flair_cut) = _cells(force, options, scope)
     t, c, d, p = cells.shape
     most_points = sum(w * (n - 1) for w, n in zip(POINT_WEIGHTS, (t, c, p, d), strict=True))
     if max(cells.shape) >= _LIMIT or most_points >= 2**15:  # never for legal orders (R3)

@@ -16,6 +16,7 @@ the bound), up to floating rounding of about 1e-15.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from fractions import Fraction
 from functools import cache, lru_cache
 
@@ -123,10 +124,11 @@ def _flair_points(options: int) -> FloatArray:
 
 
 @lru_cache(maxsize=4096)
-def order_points(force: int, options: int) -> tuple[FloatArray, Fraction]:
+def order_points(force: int, options: int, scope: Hashable | None = None) -> tuple[FloatArray, Fraction]:
     """Points distribution of ``force`` FORCE dice and ``options`` FLAIR options, and its tail bound.
 
-    Callers must have validated the order (R3). The array is read-only and shared (cached).
+    Callers must have validated the order (R3). The array is read-only and shared (cached), under
+    ``scope`` if one is given (one asker of the live odds: see :func:`sevens.odds.joint.joint_lines`).
 
     >>> pmf, tail = order_points(1, 0)
     >>> pmf.tolist(), tail

@@ -37,6 +37,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Hashable
 from dataclasses import dataclass
 from random import Random
 from typing import Any, BinaryIO
@@ -44,6 +45,7 @@ from typing import Any, BinaryIO
 from sevens import __version__
 from sevens.bots import get_strategy
 from sevens.odds import knockout_odds, match_odds, order_odds
+from sevens.odds.api import warm_shared_tables
 from sevens.rules import Order, OrderError
 from sevens.tournament.game import ManagerView
 
@@ -114,10 +116,15 @@ def _plausible_orders(theirs: ManagerView, names: tuple[str, ...], their_bot: st
     return found
 
 
-def odds_answer(question: OddsQuestion) -> dict[str, Any]:
-    """Live odds of a checked draft order against plausible opposing orders (no database)."""
+def odds_answer(question: OddsQuestion, asker: Hashable | None = None) -> dict[str, Any]:
+    """Live odds of a checked draft order against plausible opposing orders (no database).
+
+    What is worked out is kept under ``asker`` (a credential), apart from every other asker's: the
+    same answer, as soon or as late whatever anyone else asked before (docs/web.md). The bots'
+    typical orders, made from what the opponent's manager may see, are not secret and share a cache.
+    """
     mine = question.mine
-    expected = order_odds(mine.force, mine.flair).expected_points
+    expected = order_odds(mine.force, mine.flair, scope=asker).expected_points
     rows: list[dict[str, Any]] = []
     rules = None
     theirs = question.theirs
@@ -125,10 +132,10 @@ def odds_answer(question: OddsQuestion) -> dict[str, Any]:
         rules = "knockout" if question.knockout else "group"  # which of draw or level the rows carry
         for name, order in _plausible_orders(theirs, question.bots, question.their_bot):
             if question.knockout:
-                k = knockout_odds(mine, order)
+                k = knockout_odds(mine, order, scope=asker)
                 rows.append({"bot": name, "order": order.to_dict(), "win": k.win, "level": k.level, "loss": k.loss})
             else:
-                m = match_odds(mine, order)
+                m = match_odds(mine, order, scope=asker)
                 rows.append({"bot": name, "order": order.to_dict(), "win": m.win, "draw": m.draw, "loss": m.loss})
     return {
         "team": question.team_id,
@@ -175,8 +182,9 @@ class OddsProcess:
         child = self._child
         return None if child is None or child.poll() is not None else child.pid
 
-    def answer(self, question: OddsQuestion) -> dict[str, Any]:
-        """The odds for ``question``, worked out in the child (blocking: call it on a thread).
+    def answer(self, question: OddsQuestion, asker: int | None = None) -> dict[str, Any]:
+        """The odds for ``question``, worked out in the child (blocking: call it on a thread), from
+        what the child kept for ``asker`` alone (a credential's id; :func:`odds_answer`).
 
         Raises:
             OddsUnavailable: the child died working them out, or took longer than :attr:`seconds`.
@@ -186,7 +194,8 @@ class OddsProcess:
                 child = self._running(time.monotonic() + START_SECONDS)
                 deadline = time.monotonic() + self.seconds
                 assert child.stdin is not None and child.stdout is not None
-                self._write(child, _frame(b"Q", pickle.dumps(question, protocol=pickle.HIGHEST_PROTOCOL)), deadline)
+                asked = pickle.dumps((question, asker), protocol=pickle.HIGHEST_PROTOCOL)
+                self._write(child, _frame(b"Q", asked), deadline)
                 kind, payload = self._read_frame(child, deadline)
             finally:
                 self._last = time.monotonic()
@@ -338,6 +347,8 @@ def main() -> None:  # pragma: no cover - runs in the child
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # anything printed by mistake is not an answer
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    # Before any question: which small tables are kept must not depend on who asked what.
+    warm_shared_tables()
     answers.write(_frame(READY, b""))
     answers.flush()
     while (head := _read_exactly(questions, 5)) is not None:
@@ -345,7 +356,8 @@ def main() -> None:  # pragma: no cover - runs in the child
         if payload is None:
             return
         try:
-            reply = _frame(ANSWER, json.dumps(odds_answer(pickle.loads(payload))).encode())
+            question, asker = pickle.loads(payload)
+            reply = _frame(ANSWER, json.dumps(odds_answer(question, asker)).encode())
         except Exception as exc:  # said to the worker, which fails the request
             reply = _frame(FAILED, type(exc).__name__.encode())
         try:

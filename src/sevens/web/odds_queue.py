@@ -64,7 +64,7 @@ class OddsQueue:
         turn = self._turns.setdefault(principal_id, anyio.Lock())
         try:
             async with turn:
-                return await anyio.to_thread.run_sync(self.process.answer, question, limiter=self._limiter)
+                return await anyio.to_thread.run_sync(self.process.answer, question, principal_id, limiter=self._limiter)
         except OddsUnavailable as exc:
             raise HTTPException(status_code=503, detail=str(exc), headers={"Retry-After": "1"}) from None
         finally:
