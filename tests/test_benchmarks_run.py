@@ -74,3 +74,11 @@ def test_web_benchmark_runs_and_prints_statements_and_ratios() -> None:
     said += r" the team pages' single reports rendered \d+ times, kept ones served \d+$"
     assert re.search(said, out, re.M), out
     assert re.search(r"^  sqlite\s+\d+ a second, \d+ statements, [\d,]+ bytes$", out, re.M), out
+
+
+def test_odds_asker_benchmark_runs_and_prints_each_answer_beside_the_first() -> None:
+    out = _run(str(BENCHMARKS / "odds_asker.py"), "--quick")
+    assert re.search(r"^start: every shared small table worked out in \d+ ms, holding [\d.]+ MB$", out, re.M), out
+    for rules in ("knockout", "group"):
+        row = rf"^ 40 \+  30\s+{rules}(\s+[\d.]+){{6}}$"
+        assert re.search(row, out, re.M), out
