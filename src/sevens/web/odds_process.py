@@ -8,10 +8,11 @@ while it waits; the child keeps the odds' caches (bounded, ``sevens.odds.joint.C
 the worker's own memory no longer grows with them.
 
 The child is started by the first odds question a worker gets (most servers the tests start never
-ask one, and a start costs about a third of a second of CPU), and again after it died. It is sent
-the asking team's draft and what the opponent's manager may see (a :class:`ManagerView`: nothing
-secret, R13), never the game's state, a credential or a name; it sends back the answer as JSON (the
-worker unpickles nothing from it), and logs nothing. An answer that takes longer than the worker's
+ask one, and a start costs a second or two of CPU: the tables all askers share are worked out
+first, docs/web.md), and again after it died. It is sent the asking team's draft, what the
+opponent's manager may see (a :class:`ManagerView`: nothing secret, R13) and the asking credential's
+number (what it works out is kept per asker), never the game's state, a secret or a name; it
+sends back the answer as JSON (the worker unpickles nothing from it), and logs nothing. An answer that takes longer than the worker's
 limit (``SEVENS_ODDS_SECONDS``) is given up: the child is killed, and the request gets 503 saying to
 ask again, as does one whose child died working it out. It ends when the worker closes its pipe
 (the app's shutdown, once the requests in flight are answered, or after ``SEVENS_ODDS_IDLE_MINUTES``
@@ -54,7 +55,7 @@ __all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "odds_answer", "odd
 log = logging.getLogger("sevens.web")
 
 START_SECONDS = 60.0
-"""How long the odds process may take to start (a third of a second on an idle machine) before it
+"""How long the odds process may take to start (a second or two on a busy machine) before it
 is taken as stuck: killed, and the request answered 503."""
 
 READY = b"R"
