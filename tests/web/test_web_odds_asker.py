@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import numpy as np
 import pytest
 
-from sevens.odds import api, clear_caches, joint, points
+from sevens.odds import api, clear_caches, force_die, joint, points
 from sevens.odds.api import warm_shared_tables
 from sevens.rules import Order
 from sevens.tournament.formats import Format
@@ -93,9 +94,16 @@ def test_the_small_tables_everyone_shares_are_all_worked_out_before_any_question
     split as well as its lines would: every count an order can hold is worked out at the start."""
     clear_caches()
     warm_shared_tables()
-    shared = (points._force_points, points._flair_points, points.doubles_cutoff, points.doubles_weights)
+    shared = (points._force_points, points._flair_points, points.doubles_cutoff, points.doubles_weights, joint._force_array)
     kept = [f.cache_info().currsize for f in shared]
     for mine in (Order(force=160, flair=0), Order(force=1, flair=159), Order(force=0, flair=0), Order(force=77, flair=33)):
         api.knockout_odds(mine, (3, 0), scope="player")
         api.match_odds(mine, (3, 0), scope="player")
     assert [f.cache_info().currsize for f in shared] == kept
+
+
+def test_each_count_of_force_dice_worked_out_from_the_one_before_is_the_same_to_the_bit() -> None:
+    clear_caches()
+    dice = force_die().counts()
+    for count in (0, 1, 2, 17, 160):
+        assert np.array_equal(joint._force_array(count), joint._power(dice, count))

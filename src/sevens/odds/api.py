@@ -355,9 +355,10 @@ def warm_shared_tables(most: int = MAX_ORDER_POINTS) -> None:
     """Work out every small table that odds asked under a scope still share, for every order of up
     to ``most`` points, in a fixed order: then which of them are kept says nothing of who asked what.
 
-    They are the outcome tables, each count of FORCE dice's and FLAIR options' points, and each
-    count of options' cut on scoring doubles (under half a second and about 1 MB for 160 points).
-    What is larger (an order's lines, its FORCE and FLAIR arrays) is kept per scope instead.
+    They are the outcome tables, each count of FORCE dice's and FLAIR options' points, each count
+    of options' cut on scoring doubles, and each count of dice's lines (about a second and 12 MB for
+    160 points, on a busy machine). What is larger (an order's lines, its FLAIR array) is kept per
+    scope instead.
 
     >>> warm_shared_tables(6)
     """
@@ -367,6 +368,7 @@ def warm_shared_tables(most: int = MAX_ORDER_POINTS) -> None:
     flair_tables()
     for dice in range(most + 1):
         points._force_points(dice)
+        joint._force_array(dice)
     for options in range(most // FLAIR_OPTION_COST + 1):
         points._flair_points(options)
         # Cached per argument list: the budget left to its default is a key of its own.

@@ -223,7 +223,12 @@ class JointLines:
 
 @cache
 def _force_array(dice: int) -> FloatArray:
-    result = _power(force_die().counts(), dice)
+    # One die more than the array before it, kept: the same sums in the same order as _power, so
+    # the same bits, and every count up to 160 costs about as much as the largest alone did.
+    if dice == 0:
+        result = _power(force_die().counts(), 0)
+    else:
+        result = _shift_add(_force_array(dice - 1), force_die().counts())
     result.setflags(write=False)  # cached and shared
     return result
 
@@ -248,7 +253,7 @@ def _flair_array(options: int) -> FloatArray:
 # lines take about 60 MB, so a count of entries is no bound: 54 of them (every split of 160) took
 # 2.5 GB when 256 were kept. Half a GB holds eight of the largest, or hundreds of middling ones.
 # Lines asked for under a scope (one asker of the live odds) are kept apart from everyone else's,
-# with the FORCE and FLAIR arrays they were built from, under the same bound.
+# with the FLAIR arrays they were built from, under the same bound.
 CACHE_BYTES = 1 << 29
 _cache: OrderedDict[Hashable, JointLines | FloatArray] = OrderedDict()
 _cached_bytes = 0
@@ -293,7 +298,7 @@ def _kept(key: Hashable, make: Callable[[], _Kept], keep: bool) -> _Kept:
 
 
 def worked_out() -> int:
-    """How many joint lines (and, under a scope, FORCE and FLAIR arrays) were worked out rather
+    """How many joint lines (and, under a scope, FLAIR arrays) were worked out rather
     than found kept since the cache was last cleared: the work a question cost, counted.
 
     >>> clear_cache(); _ = joint_lines(2, 1); _ = joint_lines(2, 1); worked_out()
@@ -311,8 +316,9 @@ def joint_lines(force: int, options: int, *, keep: bool = True, scope: Hashable 
     holds, which would only push out each one it added before using it again).
 
     With a ``scope`` (one asker of the live odds), only lines asked for under that same scope are
-    found, and the FORCE and FLAIR arrays they are built from are kept under it too: how long an
-    answer takes then depends on what that asker asked before, never on what anyone else did.
+    found, and the FLAIR arrays they are built from are kept under it too (the FORCE arrays, small,
+    are all worked out ahead: :func:`sevens.odds.api.warm_shared_tables`): how long an answer takes
+    then depends on what that asker asked before, never on what anyone else did.
 
     >>> one_die = joint_lines(1, 0)
     >>> one_die.probs.tolist() == [2 / 3, 1 / 6, 1 / 6], one_die.tail_bound
@@ -332,12 +338,6 @@ def clear_cache() -> None:
         _cache.clear()
         _cached_bytes = 0
         _worked_out = 0
-
-
-def _force_part(dice: int, scope: Hashable | None) -> FloatArray:
-    if scope is None:
-        return _force_array(dice)
-    return _kept((scope, "force", dice), lambda: _force_array.__wrapped__(dice), True)
 
 
 def _flair_part(options: int, scope: Hashable | None) -> FloatArray:
@@ -363,7 +363,7 @@ def _cells(force: int, options: int, scope: Hashable | None = None) -> tuple[Flo
     """An order's lines as a dense array laid out ``[T, C, D, P]``, and the masses the cuts left out
     (scoring doubles, FORCE trimming, FLAIR trimming)."""
     _, cut_tail = doubles_cutoff(options, _CUT_BUDGET)
-    force_part, force_cut = _trim(_force_part(force, scope), _TRIM_BUDGET / 2)
+    force_part, force_cut = _trim(_force_array(force), _TRIM_BUDGET / 2)  # all worked out at start
     flair_part, flair_cut = _trim(_flair_part(options, scope), _TRIM_BUDGET / 2)
     # Cells laid out as [T, C, D, P]: among lines with equal points, equal tries and conversions fix
     # P + D, so this layout already runs in count-back order (by D) and a stable sort on points
