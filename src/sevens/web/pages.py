@@ -83,6 +83,7 @@ from sevens.web.security import (
     delete_session_cookie,
     form_predates_session,
     held_seat_form,
+    note_secret,
     secure_cookies,
     sent_from_this_site,
     session_csrf,
@@ -687,6 +688,7 @@ def _invited_seat(
     An invite opens its seat once, before it expires; the browser that used it is sent on to its
     game instead. Anyone else gets 410 and is told to ask the organiser for a new link.
     """
+    note_secret(request)  # the invite is in the address, and its page may show it
     seat = seat_by_invite(db, token=token)
     if seat is None:
         raise limiter.refused(
@@ -857,6 +859,7 @@ def sign_out(
 @router.get("/organiser/{token}")
 def organiser_form(request: Request, token: str, db: SessionDep, limiter: LimiterDep) -> Response:
     """The organiser link: confirm to organise from this browser."""
+    note_secret(request)  # the link is in the address, and its page may show it
     game = game_by_organiser_link(db, token=token)
     if game is None:
         raise limiter.refused(client_key(request), HTTPException(status_code=404, detail=ORGANISER_LINK_WRONG))

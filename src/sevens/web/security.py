@@ -56,6 +56,8 @@ __all__ = [
     "held_seat_form",
     "HeldSeatForm",
     "session_csrf",
+    "SECRET_HANDLED",
+    "note_secret",
     "sent_from_this_site",
     "signed_out_form",
     "session_token",
@@ -351,6 +353,7 @@ def seat_form_proof(request: Request, public_id: str, team: str, team_name: str)
     keyed with the form token (or the session secret) alone: both are in the browser for its user
     to read, who could then make the mark for any address and learn from the answers which is a
     private game's (answered as no game) and which none's (as deleted)."""
+    note_secret(request)
     session = _cookie(request, SESSION_COOKIE)
     if not session:
         return ""
@@ -395,11 +398,23 @@ def held_seat_form(
     return HeldSeatForm(team_name=team_name, shown=datetime.fromtimestamp(int(shown), UTC))
 
 
+SECRET_HANDLED = "secret_handled"
+"""Set in a request's state once answering it has handed out or checked a secret
+(:func:`note_secret`): its answer is then never compressed (sevens.web.compression)."""
+
+
+def note_secret(request: HTTPConnection) -> None:
+    """Mark ``request`` as one whose answer may hold a secret (a form token, a seat's proof, an
+    invite or organiser link): its size must then not depend on its text, so it goes uncompressed."""
+    setattr(request.state, SECRET_HANDLED, True)
+
+
 def csrf_token(request: Request) -> str:
     """The CSRF token for this browser's forms. With a session cookie it is bound to that session
     (:func:`session_csrf`), so a token copied or planted from another browser is refused. Without
     one (the create-game, join and organiser-link forms of a new visitor) it is a double-submit
     token: the CSRF cookie's value, or a new one set on the way out."""
+    note_secret(request)
     session = _cookie(request, SESSION_COOKIE)
     if session:
         return session_csrf(session)

@@ -1,0 +1,138 @@
+"""Gzip for answers that hold no secret at all: what a browser with no session reads (a
+spectator's game page, team page, big screen, CSVs, the record), never a page with a form token, a
+seat's proof, an invite or organiser link, or anything of a session (docs/web.md, *Security*).
+
+BREACH guesses a secret from the size of a compressed body that also holds text an attacker
+chose; a body with no secret in it tells nothing, however it is compressed. Whether one does is
+decided by what the request carried and what answering it did, not by a list of pages:
+
+* the request has no ``Authorization`` header and no cookie but the form token's (a session, a
+  signed-out mark, any cookie a later version adds: each may put text of its own on the page);
+* answering it handed out no secret: :func:`~sevens.web.security.csrf_token` (every form),
+  :func:`~sevens.web.security.seat_form_proof` and the limiter of attempts with a secret (every
+  invite, organiser link or token checked) call :func:`~sevens.web.security.note_secret`;
+* the answer sets no cookie, is a 200 (or a 304) of text (HTML, JSON, CSV) and is not encoded yet.
+
+Each such answer says ``Vary: Accept-Encoding``, and goes gzipped when that makes it smaller. Its
+``ETag`` (the API's reads) then gets ``-gzip`` inside its quotes, so the two encodings never share a
+strong tag; an ``If-None-Match`` naming that tag is read as the plain one the view compares with,
+and the 304 names the gzipped tag again.
+"""
+
+from __future__ import annotations
+
+import gzip
+
+from starlette.datastructures import Headers, MutableHeaders
+from starlette.requests import HTTPConnection
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from sevens.web.assets import _accepts_gzip
+from sevens.web.security import CSRF_COOKIE, SECRET_HANDLED
+
+__all__ = ["GZIP_TAG", "SpectatorGzip", "no_secret_asked"]
+
+GZIP_TAG = "-gzip"
+"""Put at the end of an ETag, inside its quotes, when the body it tags went gzipped."""
+
+_TEXT = ("text/html", "application/json", "text/csv")
+_LEVEL = 6  # a 150 kB page in about 2 ms; 9 saves under 1% more for three times the time
+
+
+def no_secret_asked(scope: Scope) -> bool:
+    """Whether the request carries nothing that could put a secret on its answer: no
+    ``Authorization`` and no cookie but the form token's, under whichever prefix it has.
+
+    >>> no_secret_asked({"type": "http", "headers": [(b"cookie", b"__Host-sevens_csrf=x")]})
+    True
+    >>> no_secret_asked({"type": "http", "headers": [(b"cookie", b"sevens_csrf=x; sevens_session=y")]})
+    False
+    >>> no_secret_asked({"type": "http", "headers": [(b"authorization", b"Bearer t")]})
+    False
+    """
+    headers = Headers(scope=scope)
+    if "authorization" in headers:
+        return False
+    names = HTTPConnection(scope).cookies
+    return all(name.removeprefix("__Host-").removeprefix("__Secure-") == CSRF_COOKIE for name in names)
+
+
+def _plain_tags(value: str) -> str:
+    """An If-None-Match with the gzip mark taken off each tag, so the view's plain tag matches it."""
+    return value.replace(GZIP_TAG + '"', '"')
+
+
+class SpectatorGzip:
+    """ASGI middleware gzipping an answer that holds no secret (see the module) for a browser that
+    takes gzip. Outside :class:`~sevens.web.app.CsrfCookie`, so that it sees every cookie set."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or not no_secret_asked(scope):
+            await self.app(scope, receive, send)
+            return
+        # Made here if the server made none, so that what the views note in it reaches this layer.
+        scope.setdefault("state", {})
+        takes_gzip = _accepts_gzip(Headers(scope=scope))
+        asked = Headers(scope=scope).get("if-none-match")
+        # The browser holds the gzipped body's tag: its 304 names that one again.
+        holds_zipped = takes_gzip and asked is not None and GZIP_TAG + '"' in asked
+        if holds_zipped and asked is not None:
+            raw = [(k, v) for k, v in scope["headers"] if k != b"if-none-match"]
+            raw.append((b"if-none-match", _plain_tags(asked).encode("latin-1")))
+            scope = {**scope, "headers": raw}
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def send_maybe_zipped(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                if not self._qualifies(scope, message):
+                    await send(message)
+                    return
+                start = message
+                headers = MutableHeaders(scope=start)
+                headers.add_vary_header("Accept-Encoding")
+                if message["status"] == 304:
+                    if holds_zipped and "etag" in headers:
+                        headers["ETag"] = headers["etag"][:-1] + GZIP_TAG + '"'
+                    start = None
+                    await send(message)
+                return
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            body = b"".join(chunks)
+            headers = MutableHeaders(scope=start)
+            zipped = gzip.compress(body, compresslevel=_LEVEL, mtime=0) if takes_gzip else body
+            # A tiny body (a poll's) can come out bigger: it then goes as it is, under its plain tag.
+            if len(zipped) < len(body):
+                body = zipped
+                headers["Content-Encoding"] = "gzip"
+                if "etag" in headers:
+                    headers["ETag"] = headers["etag"][:-1] + GZIP_TAG + '"'
+            headers["Content-Length"] = str(len(body))
+            await send(start)
+            await send({"type": "http.response.body", "body": body, "more_body": False})
+
+        await self.app(scope, receive, send_maybe_zipped)
+
+    @staticmethod
+    def _qualifies(scope: Scope, start: Message) -> bool:
+        state = scope.get("state") or {}
+        if isinstance(state, dict) and state.get(SECRET_HANDLED):
+            return False
+        if start["status"] not in (200, 304):
+            return False
+        headers = Headers(raw=start.get("headers", []))
+        # A cookie set is a secret or a session's; an answer that says Vary already chose its
+        # encoding itself (the static files).
+        if "set-cookie" in headers or "content-encoding" in headers or "vary" in headers:
+            return False
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        return start["status"] == 304 or kind in _TEXT
