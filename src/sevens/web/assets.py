@@ -8,9 +8,10 @@ hash, hence the address, so no browser runs an old script against new pages. Any
 a file (no ``v``, or an old one) is ``no-cache``: the browser asks again each time, and its
 ``If-None-Match`` gets a 304 with no body while the file is unchanged.
 
-Only these files are compressed (docs/web.md, *Security*): they hold no secret and nothing a
-request can change, so the size of their gzip says nothing (BREACH needs a secret and attacker's
-text in one compressed body). Pages and JSON answers go uncompressed.
+These files are compressed (docs/web.md, *On a slow connection*): they hold no secret and nothing
+a request can change, so the size of their gzip says nothing (BREACH needs a secret and attacker's
+text in one compressed body). Of the pages and JSON answers only those that hold no secret either
+go gzipped (sevens.web.compression); the rest go uncompressed.
 
 The style sheet goes without its comments: they explain the rules to whoever edits the file and
 were more than half of its gzipped bytes, on every phone's first visit.
