@@ -141,3 +141,18 @@ def test_a_poll_too_small_to_shrink_goes_as_it_is(app: FastAPI) -> None:
     answer = new_client(app).get(f"{game.base}/state", headers=GZIP)
     assert answer.status_code == 200 and len(answer.content) < 200
     assert "content-encoding" not in answer.headers and "Accept-Encoding" in answer.headers["vary"]
+
+
+def test_a_page_reloaded_unchanged_is_gzipped_once_and_kept(app: FastAPI) -> None:
+    game = _played(app)
+    kept = app.state.gzip_kept
+    spectators = [new_client(app) for _ in range(3)]
+    first = spectators[0].get(game.base, headers=GZIP)
+    hits, misses = kept.hits, kept.misses
+    for spectator in spectators:  # three browsers, the same page: the bytes gzipped before
+        again = spectator.get(game.base, headers=GZIP)
+        assert again.headers["content-length"] == first.headers["content-length"]
+    assert (kept.hits - hits, kept.misses - misses) == (3, 0)
+    game.resolve(2)  # a new page, gzipped afresh
+    spectators[0].get(game.base, headers=GZIP)
+    assert kept.misses - misses == 1

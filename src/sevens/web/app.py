@@ -39,7 +39,7 @@ from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import DECIDED_BY_WORDS
 from sevens.tournament.story import order_note
 from sevens.web.assets import Assets
-from sevens.web.compression import SpectatorGzip
+from sevens.web.compression import KeptGzip, SpectatorGzip
 from sevens.web.deps import hourly_limiter
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
@@ -434,7 +434,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         CsrfCookie, secure=settings.secure_cookies, max_age=settings.session_days * 86400, root=settings.root_path
     )
     # Outside CsrfCookie, so that it sees the cookie that sets: an answer setting one stays plain.
-    app.add_middleware(SpectatorGzip)
+    app.state.gzip_kept = KeptGzip()
+    app.add_middleware(SpectatorGzip, kept=app.state.gzip_kept)
 
     # An oversized body is refused before anything reads it (inside the security headers).
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
