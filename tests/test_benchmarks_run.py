@@ -82,3 +82,18 @@ def test_odds_asker_benchmark_runs_and_prints_each_answer_beside_the_first() -> 
     for rules in ("knockout", "group"):
         row = rf"^ 40 \+  30\s+{rules}(\s+[\d.]+){{6}}$"
         assert re.search(row, out, re.M), out
+
+
+def test_page_bytes_benchmark_runs_and_prints_plain_and_gzipped_side_by_side() -> None:
+    out = _run(str(BENCHMARKS / "page_bytes.py"), "--teams", "8")
+    figures = r"((?:\s*[\d,]+ /){2}\s*[\d,]+)"
+    ratios = r"((?:\s*[\d.]+ /){2}\s*[\d.]+)"
+    rows = {
+        found[1]: [[int(n.replace(",", "")) for n in part.split("/")] for part in (found[2], found[3], found[5])]
+        for found in re.finditer(rf"^  (\S.*?)\s{{2,}}{figures}{figures}{ratios}{figures}", out, re.M)
+    }
+    plain, zipped, sent = rows["game page (spectator)"]
+    assert sent == zipped and zipped[-1] < plain[-1], out  # a spectator's page goes gzipped
+    plain, _, sent = rows["player's page"]
+    assert sent == plain, out  # a player's, with its form token, as it is
+    assert re.search(r"^  attribute class\s+[\d,]+\s+[\d.]+%$", out, re.M), out
