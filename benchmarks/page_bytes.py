@@ -1,6 +1,6 @@
-"""What the pages of a 16-team game weigh at turn 1, turn 3 and the final: each page's body as
-sent, the same gzipped (what it would weigh compressed), their ratio, the bytes per match report on
-the page, and what the bytes of the game page are made of (whitespace, the biggest attributes).
+"""What the pages of a 16-team game weigh at turn 1, turn 3 and the final: each page's body
+plain, the same gzipped, their ratio, what the server sent, the bytes each match report on the page
+adds (plain and gzipped), and what the game page's bytes are made of (attributes, tags, whitespace).
 
     .venv/bin/python benchmarks/page_bytes.py              # a 16-team game
     .venv/bin/python benchmarks/page_bytes.py --teams 8    # a 4-player, 8-team game
@@ -62,7 +62,10 @@ def main(argv: list[str] | None = None) -> int:
         try:
             for stage in STAGES:
                 game = host(app, players, args.teams, stage)
-                for name, (client, url_of, headers) in requests_of(game).items():
+                reads = requests_of(game)
+                # the big screen as a spectator's television shows it, beside the organiser's
+                reads["big screen (spectator)"] = (game.spectator, f"/games/{game.public_id}?screen=1", {})
+                for name, (client, url_of, headers) in reads.items():
                     if name in SKIPPED:
                         continue
                     client.get(url_of)  # a first visit may set a cookie
@@ -78,15 +81,16 @@ def main(argv: list[str] | None = None) -> int:
             app.state.odds_queue.close()
             app.state.engine.dispose()
     print(f"bytes of each page of a {args.teams}-team game (SQLite), turn 1 / turn 3 / the final")
-    print(f"  {'':<24}{'plain':>26}{'gzipped':>26}{'gz/plain':>20}{'sent (gzip asked)':>28}{'plain per report':>20}")
+    print(f"  {'':<24}{'plain':>26}{'gzipped':>26}{'gz/plain':>20}{'sent (gzip asked)':>28}{'per report, plain / gz':>24}")
     for name, by in sizes.items():
         plain = " /".join(f"{by[s][0]:>7,}" for s in STAGES)
         zipped = " /".join(f"{by[s][1]:>7,}" for s in STAGES)
         ratio = " /".join(f"{by[s][1] / by[s][0]:>5.2f}" for s in STAGES)
         sent = " /".join(f"{by[s][2]:>7,}" for s in STAGES)
         final = by["final"]
-        per = f"{(final[0] - by['t1'][0]) / (final[3] - by['t1'][3]):>9,.0f}" if final[3] > by["t1"][3] else ""
-        print(f"  {name:<24}{plain:>26}{zipped:>26}{ratio:>20}{sent:>28}{per:>20}")
+        more = final[3] - by["t1"][3]
+        per = f"{(final[0] - by['t1'][0]) / more:>9,.0f} /{(final[1] - by['t1'][1]) / more:>6,.0f}" if more > 0 else ""
+        print(f"  {name:<24}{plain:>26}{zipped:>26}{ratio:>20}{sent:>28}{per:>24}")
     print("  (per report: what the final's page adds over turn 1's for each match report more on it)")
     html = pages["final"]
     print(f"\nthe spectator's game page at the final, {len(html.encode()):,} bytes: where they go")
