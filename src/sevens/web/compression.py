@@ -1,6 +1,6 @@
 """Gzip for answers that hold no secret at all: what a browser with no session reads (a
 spectator's game page, team page, big screen, CSVs, the record), never a page with a form token, a
-seat's proof, an invite or organiser link, or anything of a session (docs/web.md, *Security*).
+seat's proof, an invite or organiser link, or anything of a session (docs/web.md, *Security* and *On a slow connection*).
 
 BREACH guesses a secret from the size of a compressed body that also holds text an attacker
 chose; a body with no secret in it tells nothing, however it is compressed. Whether one does is
@@ -9,9 +9,10 @@ decided by what the request carried and what answering it did, not by a list of 
 * the request has no ``Authorization`` header and no cookie but the form token's (a session, a
   signed-out mark, any cookie a later version adds: each may put text of its own on the page);
 * answering it handed out no secret: :func:`~sevens.web.security.csrf_token` (every form),
-  :func:`~sevens.web.security.seat_form_proof` and the limiter of attempts with a secret (every
-  invite, organiser link or token checked) call :func:`~sevens.web.security.note_secret`;
-* the answer sets no cookie, is a 200 (or a 304) of text (HTML, JSON, CSV) and is not encoded yet.
+  :func:`~sevens.web.security.seat_form_proof` and the views that read an invite or organiser link
+  from their address call :func:`~sevens.web.security.note_secret`, whatever the page then shows;
+* the answer sets no cookie, is a 200 (or a 304) of text (HTML, JSON, CSV), is not encoded yet and
+  says no ``Vary`` of its own (the static files choose their encoding themselves).
 
 Each such answer says ``Vary: Accept-Encoding``, and goes gzipped when that makes it smaller. Its
 ``ETag`` (the API's reads) then gets ``-gzip`` inside its quotes, so the two encodings never share a
