@@ -1,5 +1,6 @@
 """Bots: strategies behind one small protocol; house teams and autopilots use them (R12, R13)."""
 
+from sevens.bots.mixes import MIX_MOST, Mix, MixRefused, ShownMix, order_mix, shown_mix
 from sevens.bots.replay import (
     BotLoadError,
     BotOrderCheck,
@@ -40,6 +41,12 @@ __all__ = [
     "GroupBlitz",
     "KnockoutSaver",
     "MIX_JITTER",
+    "MIX_MOST",
+    "Mix",
+    "MixRefused",
+    "ShownMix",
+    "order_mix",
+    "shown_mix",
     "MIX_SHARES",
     "RandomOrders",
     "Strategy",

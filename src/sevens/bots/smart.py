@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from sevens.bots.mixes import Mix
 from sevens.bots.pacing import (
     REPLY_TARGET,
     check_knockout_weight,
@@ -130,6 +131,10 @@ class OddsAware:
         flair = odds_aware_flair(total, opponent, knockout)
         return Order(force=total - flair, flair=flair)
 
+    def order_mix(self, view: ManagerView) -> Mix:
+        """The one order it gives for ``view`` (it draws nothing)."""
+        return ((self.order(view, random.Random(0)), 1.0),)
+
 
 @dataclass(frozen=True, slots=True)
 class Equilibrium:
@@ -148,6 +153,18 @@ class Equilibrium:
             return Order(0, 0)
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
         return _equilibrium_split(total, view, rng)
+
+    def order_mix(self, view: ManagerView) -> Mix:
+        """The solver's mix it draws its order from for ``view``, each split with its chance."""
+        if not view.in_play:
+            return ((Order(0, 0), 1.0),)
+        total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, self.knockout_weight)
+        return _equilibrium_orders(total, view)
+
+
+def _equilibrium_orders(total: int, view: ManagerView) -> Mix:
+    mix = equilibrium_mix(total, even_total(view.opponent_scrum or 0, _matches_left(view)))
+    return tuple((Order(force=total - flair, flair=flair), p) for flair, p in mix)
 
 
 def _equilibrium_split(total: int, view: ManagerView, rng: random.Random) -> Order:
@@ -201,6 +218,13 @@ class FieldReader:
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, k)
         return _equilibrium_split(total, view, rng)
 
+    def order_mix(self, view: ManagerView) -> Mix:
+        """The solver's mix it draws its order from for ``view`` (paced by the field's weight)."""
+        if not view.in_play:
+            return ((Order(0, 0), 1.0),)
+        k = reply_weight(field_weight(view), float(self.knockout_weight))
+        return _equilibrium_orders(paced_budget(view.scrum, view.turns_left, view.group_matches_left, k), view)
+
 
 def table_stakes(view: ManagerView) -> Stakes | None:
     """What the team's last group match can still change, read off its group's table
@@ -235,3 +259,12 @@ class TableReader:
             return Order(0, 0)  # a loss cannot put it out on league points: keep the SCRUM for the knockouts
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left)
         return _equilibrium_split(total, view, rng)
+
+    def order_mix(self, view: ManagerView) -> Mix:
+        """The one order of a rest (nothing), else the solver's mix as :meth:`order` draws from it."""
+        if not view.in_play:
+            return ((Order(0, 0), 1.0),)
+        stakes = table_stakes(view)
+        if stakes is not None and stakes.second_or_level_if_lost:
+            return ((Order(0, 0), 1.0),)
+        return _equilibrium_orders(paced_budget(view.scrum, view.turns_left, view.group_matches_left), view)

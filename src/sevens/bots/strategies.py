@@ -35,6 +35,7 @@ from fractions import Fraction
 from importlib.metadata import entry_points
 from typing import Any, Protocol, runtime_checkable
 
+from sevens.bots.mixes import Mix, share_mix
 from sevens.bots.pacing import WEIGHTED, check_knockout_weight, paced_budget, split_weighted_name
 from sevens.bots.smart import Equilibrium, FieldReader, OddsAware, TableReader
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
@@ -79,6 +80,11 @@ class Strategy(Protocol):
     def order(self, view: ManagerView, rng: random.Random) -> Order: ...
 
 
+# A strategy may also say what it mixes over, ``order_mix(view) -> Mix`` (sevens.bots.mixes): every
+# built-in does, and odds shown against it are then against the whole mix. It is left out of the
+# protocol so that a strategy with ``order`` alone stays one.
+
+
 def split(total: int, flair_share: float, scrum: int) -> Order:
     """A legal order spending about ``total`` points, about ``flair_share`` of them on FLAIR (R3).
 
@@ -106,8 +112,12 @@ MIX_JITTER = 0.1
 
 
 def _mix(view: ManagerView, rng: random.Random) -> float:
-    base = MIX_SHARES[1] if view.stage is not None and view.stage.knockout else MIX_SHARES[0]
+    base = _base_share(view)
     return base + rng.uniform(-MIX_JITTER, MIX_JITTER)
+
+
+def _base_share(view: ManagerView) -> float:
+    return MIX_SHARES[1] if view.stage is not None and view.stage.knockout else MIX_SHARES[0]
 
 
 def _even_budget(scrum: int, matches: int) -> int:
@@ -126,11 +136,23 @@ class _Pacing:
         """FLAIR's share of the order."""
         return _mix(view, rng)
 
+    def share_range(self, view: ManagerView) -> tuple[float, float]:
+        """The least and the most :meth:`flair_share` may draw, uniformly between."""
+        base = _base_share(view)
+        return base - MIX_JITTER, base + MIX_JITTER
+
     def order(self, view: ManagerView, rng: random.Random) -> Order:
         if not view.in_play:
             return Order(0, 0)
         total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
         return split(total, self.flair_share(view, rng), view.scrum)
+
+    def order_mix(self, view: ManagerView) -> Mix:
+        """The orders :meth:`order` may give for ``view``, each with its chance (the jitter's)."""
+        if not view.in_play:
+            return ((Order(0, 0), 1.0),)
+        total = self.budget(scrum=view.scrum, turns_left=view.turns_left, group_left=view.group_matches_left)
+        return share_mix(total, *self.share_range(view), view.scrum)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +181,13 @@ class EvenSpread(_Pacing):
     def flair_share(self, view: ManagerView, rng: random.Random) -> float:
         """FLAIR's share of the order: :attr:`flair` when set (no draw from ``rng``)."""
         return _mix(view, rng) if self.flair is None else self.flair
+
+    def share_range(self, view: ManagerView) -> tuple[float, float]:
+        """The least and the most :meth:`flair_share` may give: :attr:`flair` alone when set."""
+        if self.flair is not None:
+            return self.flair, self.flair
+        base = _base_share(view)
+        return base - MIX_JITTER, base + MIX_JITTER
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,6 +240,16 @@ class RandomOrders:
             return Order(0, 0)
         total = rng.randint(0, min(view.scrum, MAX_ORDER_POINTS))
         return split(total, rng.random(), view.scrum)
+
+    def order_mix(self, view: ManagerView) -> Mix:
+        """Every order :meth:`order` may give, each with its chance: every total equally likely,
+        the FLAIR share uniform."""
+        if not view.in_play:
+            return ((Order(0, 0), 1.0),)
+        most = min(view.scrum, MAX_ORDER_POINTS)
+        return tuple(
+            (order, chance / (most + 1)) for total in range(most + 1) for order, chance in share_mix(total, 0.0, 1.0, view.scrum)
+        )
 
 
 STRATEGIES: dict[str, Callable[[], Strategy]] = {

@@ -24,6 +24,7 @@ from sevens.odds.api import (
     clear_caches,
     knockout_odds,
     match_odds,
+    mix_odds,
     order_odds,
     splits,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "joint_lines",
     "knockout_odds",
     "match_odds",
+    "mix_odds",
     "order_odds",
     "order_points",
     "splits",

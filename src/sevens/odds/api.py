@@ -9,7 +9,7 @@ up to floating rounding: about 1e-15 measured, at most n * 2**-53 for n lines su
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -37,6 +37,7 @@ __all__ = [
     "clear_caches",
     "knockout_odds",
     "match_odds",
+    "mix_odds",
     "order_odds",
     "splits",
     "warm_shared_tables",
@@ -281,6 +282,35 @@ def knockout_odds(a: OrderLike, b: OrderLike, *, scope: Hashable | None = None) 
     (0.25, 0.25, 0.5)
     """
     return _knockout_odds(as_order(a), as_order(b), scope=scope)
+
+
+def mix_odds(
+    a: OrderLike, mix: Sequence[tuple[OrderLike, float]], *, knockout: bool, scope: Hashable | None = None
+) -> MatchOdds | KnockoutOdds:
+    """The odds of order ``a`` against a side that plays each order of ``mix`` with its weight
+    (weights summing to 1): the weighted average of the odds against each, exact since the two
+    sides' dice are independent of which order was drawn. Knockout rules count back (R9).
+    ``scope``: as for :func:`order_odds`.
+
+    >>> odds = mix_odds((1, 0), [((1, 0), 0.5), ((0, 0), 0.5)], knockout=False)  # halfway between 1+0 and 0+0
+    >>> round(odds.win, 12), round(odds.draw, 12), round(odds.loss, 12)
+    (0.291666666667, 0.583333333333, 0.125)
+    """
+    first = as_order(a)
+    win = tie = loss = bound = 0.0
+    for order, weight in mix:
+        if knockout:
+            k = _knockout_odds(first, as_order(order), scope=scope)
+            win, tie, loss = win + weight * k.win, tie + weight * k.level, loss + weight * k.loss
+            bound = max(bound, k.tail_bound)
+        else:
+            m = _match_odds(first, as_order(order), scope)
+            win, tie, loss = win + weight * m.win, tie + weight * m.draw, loss + weight * m.loss
+            bound = max(bound, m.tail_bound)
+    # A weighted average of chances each within its bound of the truth is within the largest.
+    if knockout:
+        return KnockoutOdds(win=win, loss=loss, level=tie, tail_bound=bound)
+    return MatchOdds(win=win, draw=tie, loss=loss, tail_bound=bound)
 
 
 @dataclass(frozen=True, slots=True)
