@@ -10,7 +10,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from sevens.bots import MIX_MOST, STRATEGIES, MixRefused, get_strategy, order_mix, shown_mix
+from sevens.bots import MIX_MOST, STRATEGIES, EvenSpread, MixRefused, get_strategy, order_mix, shown_mix
 from sevens.bots.mixes import share_mix
 from sevens.odds import knockout_odds, match_odds, mix_odds
 from sevens.rules import Order, seed_commitment
@@ -96,6 +96,32 @@ def test_the_mix_is_worked_out_from_the_view_alone_never_the_secret_seed() -> No
     assert len(real) == 2  # the seed decides which order it plays...
     assert all(mix == mixes[0] for mix in mixes)  # ...and nothing of it shows in the mix
     assert mixes[0] is not None and real == {order for order, _ in mixes[0]}
+
+
+def test_a_subclass_that_changes_how_a_built_in_orders_says_no_mix_unless_it_says_its_own() -> None:
+    """A user's bot made from "even" with an order of its own (or a FLAIR share of its own) would
+    inherit even's mix, which is not how it plays: it says none, and gets one typical order. One that
+    only renames it, or says its own mix, keeps a mix."""
+    view = VIEWS["group"]
+
+    class Fixed(EvenSpread):
+        def order(self, view: ManagerView, rng: random.Random) -> Order:
+            return Order(force=10, flair=9)
+
+    class Shares(EvenSpread):
+        def flair_share(self, view: ManagerView, rng: random.Random) -> float:
+            return 0.0
+
+    class Renamed(EvenSpread):
+        pass
+
+    class Said(Fixed):
+        def order_mix(self, view: ManagerView) -> tuple[tuple[Order, float], ...]:
+            return ((Order(force=10, flair=9), 1.0),)
+
+    assert order_mix(Fixed(), view) is None and order_mix(Shares(), view) is None
+    assert order_mix(Renamed(), view) == order_mix(EvenSpread(), view)
+    assert order_mix(Said(), view) == ((Order(10, 9), 1.0),)
 
 
 class _OrderOnly:

@@ -74,7 +74,8 @@ class MixRefused(ValueError):
 
 def order_mix(strategy: object, view: ManagerView) -> Mix | None:
     """What ``strategy`` mixes over for ``view``, checked (R3) and its chances summing to 1; ``None``
-    where it does not say (it has no ``order_mix`` method).
+    where it does not say: it has no ``order_mix`` method, or inherits one from a class whose
+    methods it changes (a user's subclass of "even" with an ``order`` of its own).
 
     Raises:
         MixRefused: what it gave is no mix: not ``(order, chance)`` pairs, a chance that is not a
@@ -82,7 +83,7 @@ def order_mix(strategy: object, view: ManagerView) -> Mix | None:
         Exception: whatever the strategy's own code raised.
     """
     method = getattr(strategy, "order_mix", None)
-    if not callable(method):
+    if not callable(method) or not _own_mix(type(strategy)):
         return None
     given = method(view)
     merged: dict[Order, float] = {}
@@ -101,6 +102,21 @@ def order_mix(strategy: object, view: ManagerView) -> Mix | None:
     if whole <= 0:
         raise MixRefused("no order with a chance above 0; a mix needs at least one")
     return tuple((order, chance / whole) for order, chance in merged.items() if chance > 0)
+
+
+def _own_mix(kind: type) -> bool:
+    """Whether the ``order_mix`` a class has describes its own ``order``: false where a subclass of
+    a built-in bot changes a method (``order``, ``budget``, ``flair_share``...) but inherits the
+    built-in's mix, which would then be the built-in's play, not its own."""
+    for cls in kind.__mro__:
+        # A built-in's mix is written for its own methods (EvenSpread's share_range with its flair_share).
+        if "order_mix" in vars(cls) or cls.__module__.startswith("sevens.bots."):
+            return True
+        changed = [name for name, value in vars(cls).items() if not name.startswith("__") and (
+            callable(value) or isinstance(value, (property, staticmethod, classmethod)))]
+        if changed:
+            return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
