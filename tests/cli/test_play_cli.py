@@ -129,7 +129,7 @@ def test_a_person_plays_refused_orders_are_asked_again(tmp_path: Path) -> None:
     assert "R3: FLAIR points must be a multiple of 3" in said
     assert "R3: the order spends 150 points but the team holds only" in said
     assert "played by the bot equilibrium)" in said
-    assert "against a typical order of its bot equilibrium," in said
+    assert "against the order its bot equilibrium gives here," in said
     record = json.loads(path.read_text())
     mine = {t["id"] for t in record["teams"] if t["manager"] == "p1"}
     assert len(mine) == 2
@@ -1005,7 +1005,7 @@ def test_the_odds_of_an_order_never_round_a_possible_result_to_0_or_an_uncertain
         app, ["play", "--humans", "1", "--no-save", "--seed", "r2"], input="0 90\nn\n", env={"COLUMNS": "400"}
     )
     line = next(line for line in result.output.splitlines() if "0 FORCE + 90 FLAIR:" in line)
-    assert line.endswith("against a typical order of its bot equilibrium, 2+18: win >99.9%, draw <0.0001%, loss 0.00033%")
+    assert line.endswith("against the order its bot equilibrium gives here, 2+18: win >99.9%, draw <0.0001%, loss 0.00033%")
     assert "0.0%" not in line and "100.0%" not in line
 
 
@@ -1505,4 +1505,4 @@ def test_a_bot_named_with_markup_is_shown_as_named(tmp_path: Path, monkeypatch: 
     assert result.exit_code == 0, result.output
     assert "Played by the bot marked_bots:x[/] (your own bot from the module marked_bots): " in result.output
     assert "played by the bot marked_bots:x[/])" in result.output
-    assert "against a typical order of its bot marked_bots:x[/]," in result.output
+    assert "against its bot marked_bots:x[/]'s mix of 2 orders (" in result.output

@@ -27,7 +27,16 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from sevens.bots import DEFAULT_BOT, STRATEGIES, describe, get_strategy
+from sevens.bots import (
+    DEFAULT_BOT,
+    STRATEGIES,
+    MixRefused,
+    ShownMix,
+    describe,
+    get_strategy,
+    order_mix,
+    shown_mix,
+)
 from sevens.bots.strategies import hidden_entry_point, raised_at, shown_error
 from sevens.cli import lineedit
 from sevens.cli.errors import BOT_NEEDS, MAX_DIGITS, check_loadable, fail, raised
@@ -72,7 +81,7 @@ from sevens.cli.stopping import (
     winding_up,
 )
 from sevens.cli.whole_numbers import ascii_whole, separator_gap
-from sevens.odds import knockout_odds, match_odds, order_odds
+from sevens.odds import KnockoutOdds, mix_odds, order_odds
 from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, seed_commitment, validate_order
 from sevens.tournament.fixtures import as_listed
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, format_asked, legal_formats
@@ -237,27 +246,51 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
     return fmt
 
 
-def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Order | str:
-    """A typical order of the opponent's bot, or why there is none: what the bot raised."""
-    # Drawn from a fixed random source rather than the game's secret one: a bot whose choice leaves
-    # nothing to chance plays exactly this (its inputs are public), the others something like it.
-    # For a person, what an evenly pacing manager would send: a yardstick, not a guess.
+def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> tuple[ShownMix, bool] | str:
+    """What the opponent's bot may order, and whether that is its whole mix (True) or one typical
+    order of a bot that does not say what it mixes over (False); or why there is none: what the
+    bot raised or gave."""
+    # Worked out from the opponent's view alone (what everyone can see): a bot's mix takes no random
+    # source at all, and one typical order is drawn from a fixed one rather than the game's secret
+    # seed. For a person, the default bot's mix: a yardstick, not a guess.
     view = game.view_for(opponent)
+    knockout = game.stage is not None and game.stage.knockout
     try:
-        order = get_strategy(bot or DEFAULT_BOT).order(view, random.Random(0))
+        strategy = get_strategy(bot or DEFAULT_BOT)
+        mix = order_mix(strategy, view)
+    except MixRefused as exc:
+        return f"gave a mix of orders that is refused ({shown_error(str(exc))})"
     except (Exception, SystemExit) as exc:  # a bot's own code, run here only to foresee its order
+        return f"raised {raised(exc)}{raised_at(exc)} when asked what it mixes over"
+    if mix is not None:
+        return shown_mix(mix, knockout=knockout), True
+    try:
+        order = strategy.order(view, random.Random(0))
+    except (Exception, SystemExit) as exc:
         return f"raised {raised(exc)}{raised_at(exc)} when asked for a typical order"
     try:
         # Checked here: the odds of an order that breaks R3 would be figures for a match never played.
-        return validate_order(order.force, order.flair, scrum=view.scrum)
+        checked = validate_order(order.force, order.flair, scrum=view.scrum)
     except (OrderError, AttributeError, TypeError) as exc:
         return f"gave a typical order that is refused ({shown_error(repr(order), 60)}: {shown_error(str(exc))})"
+    return ShownMix(orders=((checked, 1.0),), size=1), False
+
+
+def _mix_words(mix: ShownMix) -> str:
+    """A mix's size and, for a few orders, each with its chance: "2 orders (11+9 62.5%, 8+12 37.5%)";
+    a sample's size for one past MIX_MOST, whose odds are not exact."""
+    if mix.sampled:
+        return f"{mix.size:,} orders (by an even sample of {len(mix.orders)} of them)"
+    if mix.size > 4:  # the random bot's hundreds: a list of a few would say nothing of them
+        return f"{mix.size:,} orders"
+    shown = sorted(mix.orders, key=lambda pair: -pair[1])
+    return f"{mix.size} orders (" + ", ".join(f"{o.force}+{o.flair} {percent(p)}" for o, p in shown) + ")"
 
 
 def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None, known: Order | None = None) -> str:
     """``known``: the opponent's real order, sent already by the same person (two of one's teams
     meet in a knockout), which the odds are then against rather than a yardstick."""
-    vs: Order | str = known if known is not None else _plausible_opponent(game, opponent, bot)
+    vs = (ShownMix(orders=((known, 1.0),), size=1), True) if known is not None else _plausible_opponent(game, opponent, bot)
     mean = order_odds(order.force, order.flair).expected_points
     if isinstance(vs, str):
         # Left out rather than stop the game: the odds are a help, and the bot may still choose
@@ -267,18 +300,31 @@ def _odds_line(game: Game, order: Order, opponent: TeamId, bot: str | None, know
             f"expected {mean:.2f} points; no odds against its bot {literal(str(bot))}, which {literal(vs)} (if its "
             "real order fails the same way, the game stops before this turn)"
         )
-    if game.stage is not None and game.stage.knockout:
-        ko = knockout_odds(order, vs)
+    mix, whole = vs
+    knockout = game.stage is not None and game.stage.knockout
+    odds = mix_odds(order, mix.orders, knockout=knockout)
+    if isinstance(odds, KnockoutOdds):
         # In the order of a group match's win, draw, loss, as the web's form and sevens odds have them.
-        chances = f"win {percent(ko.win)}, level after count-back {percent(ko.level)}, loss {percent(ko.loss)}"
+        chances = f"win {percent(odds.win)}, level after count-back {percent(odds.level)}, loss {percent(odds.loss)}"
     else:
-        m = match_odds(order, vs)
-        chances = f"win {percent(m.win)}, draw {percent(m.draw)}, loss {percent(m.loss)}"
+        chances = f"win {percent(odds.win)}, draw {percent(odds.draw)}, loss {percent(odds.loss)}"
+    one = mix.orders[0][0]
     if known is not None:
-        against = f"the order you sent for {literal(game.setup.team(opponent).name)}"
+        against = f"the order you sent for {literal(game.setup.team(opponent).name)}, {one.force}+{one.flair}"
+    elif not whole:
+        # Its real order may be any other: say so rather than pass one draw off as its play.
+        against = (
+            f"one typical order of its bot {literal(str(bot))} (it does not say what it mixes over), "
+            f"{one.force}+{one.flair}"
+        )
+    elif mix.size == 1:
+        against = (f"the order its bot {literal(str(bot))} gives here" if bot else "an even-paced order") + (
+            f", {one.force}+{one.flair}"
+        )
     else:
-        against = f"a typical order of its bot {literal(bot)}" if bot else "an even-paced order"
-    return f"expected {mean:.2f} points; against {against}, {vs.force}+{vs.flair}: {chances}"
+        whose = f"its bot {literal(str(bot))}'s mix" if bot else "an even-paced mix"
+        against = f"{whose} of {_mix_words(mix)}"
+    return f"expected {mean:.2f} points; against {against}: {chances}"
 
 
 def _say(console: Console, line: str, keep: Sequence[str] = ()) -> None:
@@ -349,8 +395,8 @@ def _order_help(scrum: int, *, kept: bool) -> str:
         "worth 2 league points, a draw 1; a level knockout goes to tries, conversions, drop goals, the group "
         "record, then lots.\n"
         "  Before you send it, the game shows the points the order scores on average and its chances against "
-        "a typical order of the opponent, worked out from what everyone can see (its real order is shown with "
-        "the results).\n"
+        "the orders the opponent's bot may give, each weighted by how often it gives it, worked out from what "
+        "everyone can see (its real order is shown with the results).\n"
         "  Type t (or tables) to see the group tables and the bracket again, m (or matches) for every match so far "
         "of this team and its opponent, or m and a team's name for that team's; the order is then asked again.\n"
         "  Match reports: 36 (5T 1C 2P 1DG) is 36 points from 5 tries, 1 conversion, 2 penalties and 1 drop "

@@ -1,0 +1,75 @@
+"""sevens play's odds line against a bot that mixes: against its whole mix where it says what it
+mixes over, and said to be one typical order where it does not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+from sevens.cli.render import percent
+from sevens.odds import match_odds, mix_odds
+from sevens.rules import Order
+
+runner = CliRunner()
+
+
+def _odds_lines(output: str) -> list[str]:
+    return [line.strip() for line in output.splitlines() if "FORCE + 9 FLAIR: expected" in line]
+
+
+def test_the_odds_against_a_pacing_bot_are_against_its_whole_mix() -> None:
+    """'even' at 20 points orders 11+9 5/8 of the time and 8+12 3/8 (its jitter). The odds were
+    against one draw of it ("a typical order of its bot even, 11+9"); they are now against both,
+    each weighted by its chance, and the line says which orders and how often."""
+    result = runner.invoke(app, ["play", "--players", "4", "--bots", "even", "--seed", "people", "--no-save"],
+                           input="10 9\ny\n" * 12, env={"COLUMNS": "300"})
+    first = _odds_lines(result.output)[0]
+    mix = ((Order(11, 9), 0.625), (Order(8, 12), 0.375))
+    odds = mix_odds(Order(10, 9), mix, knockout=False)
+    assert first == (
+        "10 FORCE + 9 FLAIR: expected 25.53 points; against its bot even's mix of 2 orders (11+9 62.5%, 8+12 37.5%): "
+        f"win {percent(odds.win)}, draw {percent(odds.draw)}, loss {percent(odds.loss)}"
+    )
+    alone = [match_odds(Order(10, 9), order).win for order, _ in mix]
+    assert min(alone) < odds.win < max(alone)
+
+
+def test_the_knockout_odds_against_the_random_bot_are_against_an_even_sample_of_its_mix_said_so() -> None:
+    """'random' mixes hundreds of orders; in a knockout its odds against each would take minutes, so
+    they are against an even sample of 12 (MIX_MOST), and the line says so."""
+    result = runner.invoke(app, ["play", "--players", "4", "--bots", "random", "--seed", "people", "--no-save"],
+                           input="10 9\ny\n" * 12, env={"COLUMNS": "300"})
+    lines = _odds_lines(result.output)
+    assert "against its bot random's mix of 1,751 orders (by an even sample of " in lines[0]
+    knockout = [line for line in lines if "level after count-back" in line and "its bot random" in line]
+    assert knockout and all("by an even sample of 12 of them)" in line for line in knockout), knockout
+
+
+def test_a_bot_that_does_not_say_what_it_mixes_over_gets_one_typical_order_said_to_be_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "jitter_bots.py").write_text(
+        "from sevens.rules import Order\n\n\nclass Jitter:\n    name = 'jitter'\n\n"
+        "    def order(self, view, rng):\n        return Order(force=rng.choice([9, 12]), flair=9)\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--players", "4", "--bots", "jitter_bots:Jitter", "--no-save", "--seed", "j"],
+                           input="10 9\ny\n" * 12, env={"COLUMNS": "300"})
+    first = _odds_lines(result.output)[0]
+    assert "against one typical order of its bot jitter_bots:Jitter (it does not say what it mixes over), " in first
+
+
+def test_a_bot_whose_mix_raises_leaves_the_odds_out_saying_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "mix_boom.py").write_text(
+        "from sevens.bots import EvenSpread\n\n\nclass Boom(EvenSpread):\n"
+        "    def order_mix(self, view):\n        raise RuntimeError('no mix today')\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--players", "4", "--bots", "mix_boom:Boom", "--no-save", "--seed", "m"],
+                           input="10 9\ny\n" * 12, env={"COLUMNS": "400"})
+    said = " ".join(result.output.split())
+    assert "no odds against its bot mix_boom:Boom, which raised RuntimeError: no mix today at " in said
+    assert "when asked what it mixes over (if its real order fails the same way" in said
