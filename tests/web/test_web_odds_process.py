@@ -3,16 +3,22 @@ drives it (the servers' side of it is tests/reliability/test_odds_process.py).""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from random import Random
 
 import pytest
 
-from sevens.rules import Order
-from sevens.web.odds_process import OddsProcess, OddsQuestion, OddsUnavailable
+from sevens.bots import STRATEGIES, get_strategy, order_mix, shown_mix
+from sevens.odds import mix_odds
+from sevens.rules import Order, seed_commitment
+from sevens.tournament import ManagerView, Player, PlayerId, default_format, draw_game, new_game
+from sevens.web import schemas
+from sevens.web.odds_process import MIX_LISTED, OddsProcess, OddsQuestion, OddsUnavailable, odds_answer
 
 
 @pytest.fixture
@@ -44,3 +50,56 @@ def test_a_question_larger_than_the_pipe_holds_is_given_up_when_the_process_is_s
             pytest.fail("the question's write blocked past the limit")
     assert process.answer(_question("B" * 200_000))["team"] == "B" * 200_000  # by a new process
     assert process.pid != stuck
+
+
+def _view(knockout: bool) -> ManagerView:
+    people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
+    game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment("4d" * 32), draw_seed=0))
+    view = game.view_for(game.teams_in_play()[0])
+    if knockout:
+        fmt = view.format
+        view = dataclasses.replace(view, turn=4, stage=fmt.stages[3], scrum=57, turns_left=fmt.turns - 3)
+    return view
+
+
+@pytest.mark.parametrize("knockout", [False, True])
+def test_the_odds_are_against_each_bots_whole_mix_and_the_answer_says_it(knockout: bool) -> None:
+    """Each row was against one draw of its bot (Random(0)): for 'even' one of its two orders, for
+    'random' one of hundreds. A row is now against the bot's whole mix, which it gives (`mix`, with
+    `mix_size`), its figures the mix's weighted odds; `order` is the mix's likeliest. 'random' has
+    more orders than MIX_MOST, and its row says it is an even sample."""
+    view = _view(knockout)
+    mine = Order(force=10, flair=9)
+    question = OddsQuestion(team_id="t", mine=mine, scrum=100, theirs=view, their_bot="even", knockout=knockout,
+                            bots=tuple(STRATEGIES))
+    rows = {row["bot"]: row for row in odds_answer(question)["against"]}
+    assert set(rows) == set(STRATEGIES)
+    for name, row in rows.items():
+        mix = order_mix(get_strategy(name), view)
+        assert mix is not None
+        shown = shown_mix(mix, knockout=knockout)
+        assert row["mix_size"] == len(mix) and row["mix_used"] == len(shown.orders)
+        listed = list(shown.orders) if len(shown.orders) <= MIX_LISTED else []
+        assert [(Order(o["force"], o["flair"]), o["chance"]) for o in row["mix"]] == listed
+        assert row["order"] == shown.likeliest.to_dict()
+        odds = mix_odds(mine, shown.orders, knockout=knockout).to_dict()
+        assert {k: row[k] for k in odds} == odds
+    assert len(rows["even"]["mix"]) > 1 and rows["random"]["mix_size"] > rows["random"]["mix_used"]
+    assert schemas.OddsAnswer.model_validate({**odds_answer(question), "assumed_zero": []})
+
+
+def test_a_bot_that_does_not_say_its_mix_gets_a_row_against_one_typical_order_with_no_mix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class OrderOnly:
+        name = "order-only"
+
+        def order(self, view: ManagerView, rng: Random) -> Order:
+            return Order(force=rng.choice([9, 12]), flair=9)
+
+    monkeypatch.setitem(STRATEGIES, "order-only", OrderOnly)
+    question = OddsQuestion(team_id="t", mine=Order(10, 9), scrum=100, theirs=_view(False), their_bot=None,
+                            knockout=False, bots=("order-only",))
+    (row,) = odds_answer(question)["against"]
+    assert row["mix"] is None and row["mix_size"] is None and row["mix_used"] is None
+    assert row["order"] == OrderOnly().order(_view(False), Random(0)).to_dict()

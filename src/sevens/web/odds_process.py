@@ -44,8 +44,8 @@ from random import Random
 from typing import Any, BinaryIO
 
 from sevens import __version__
-from sevens.bots import get_strategy
-from sevens.odds import knockout_odds, match_odds, order_odds
+from sevens.bots import ShownMix, get_strategy, order_mix, shown_mix
+from sevens.odds import mix_odds, order_odds
 from sevens.odds.api import warm_shared_tables
 from sevens.rules import Order, OrderError
 from sevens.tournament.game import ManagerView
@@ -58,6 +58,11 @@ START_SECONDS = 60.0
 """How long the odds process may take to start (a second or two on a busy machine) before it
 is taken as stuck: killed, and the request answered 503."""
 
+MIX_LISTED = 12
+"""A row lists the orders of a mix of at most this many (the pacing and equilibrium bots' two or
+three); the "random" bot's hundreds would fill an answer at every keystroke, and say no more than
+their count."""
+
 READY = b"R"
 ANSWER = b"A"
 FAILED = b"E"
@@ -68,7 +73,7 @@ class OddsQuestion:
     """What the odds of a draft order are worked out from, read from the database first: the working
     out (:func:`odds_answer`) then needs no connection, and may happen in another process.
 
-    ``theirs`` is what the opponent's manager (or bot) may see, from which each bot's typical order
+    ``theirs`` is what the opponent's manager (or bot) may see, from which each bot's mix of orders
     is worked out; ``None`` when the team has no match next."""
 
     team_id: str
@@ -78,7 +83,7 @@ class OddsQuestion:
     their_bot: str | None
     knockout: bool
     bots: tuple[str, ...]
-    """The bots a game may use (``sevens.store.games.strategy_names``), whose typical orders are
+    """The bots a game may use (``sevens.store.games.strategy_names``), whose mixes of orders are
     worked out: read by the worker, which has the store, and sent with the question."""
 
 
@@ -104,25 +109,35 @@ def odds_key(question: OddsQuestion, player_id: str) -> str:
     return hashlib.sha256(repr(inputs).encode()).hexdigest()[:32]
 
 
-def _plausible_orders(theirs: ManagerView, names: tuple[str, ...], their_bot: str | None) -> list[tuple[str, Order]]:
-    found: list[tuple[str, Order]] = []
+def _plausible_orders(
+    theirs: ManagerView, names: tuple[str, ...], their_bot: str | None, knockout: bool
+) -> list[tuple[str, ShownMix, bool]]:
+    """Each bot's orders in the opponent's place, and whether they are its whole mix (``True``) or
+    one typical order of a bot that does not say what it mixes over."""
+    found: list[tuple[str, ShownMix, bool]] = []
     for name in names + ((their_bot,) if their_bot is not None and their_bot not in names else ()):
-        # A fixed random source: the opponent's real autopilot draws from the secret seed, which
-        # must not be predicted here (R14); these are only typical orders of each bot.
+        # From the opponent's view alone: a mix takes no random source, and a typical order a fixed
+        # one. The opponent's real autopilot draws from the secret seed, which must not be
+        # predicted here (R14).
         try:
-            order = get_strategy(name).order(theirs, Random(0))
+            strategy = get_strategy(name)
+            mix = order_mix(strategy, theirs)
+            if mix is not None:
+                found.append((name, shown_mix(mix, knockout=knockout), True))
+                continue
+            order = strategy.order(theirs, Random(0))
         except (ValueError, OrderError):
             continue
-        found.append((name, order))
+        found.append((name, ShownMix(orders=((order, 1.0),), size=1), False))
     return found
 
 
 def odds_answer(question: OddsQuestion, asker: Hashable | None = None) -> dict[str, Any]:
-    """Live odds of a checked draft order against plausible opposing orders (no database).
+    """Live odds of a checked draft order against each bot's mix of opposing orders (no database).
 
     What is worked out is kept under ``asker`` (a credential), apart from every other asker's: the
     same answer, as soon or as late whatever anyone else asked before (docs/web.md). The bots'
-    typical orders, made from what the opponent's manager may see, are not secret and share a cache.
+    mixes, made from what the opponent's manager may see, are not secret and share a cache.
     """
     mine = question.mine
     expected = order_odds(mine.force, mine.flair, scope=asker).expected_points
@@ -131,13 +146,16 @@ def odds_answer(question: OddsQuestion, asker: Hashable | None = None) -> dict[s
     theirs = question.theirs
     if theirs is not None:
         rules = "knockout" if question.knockout else "group"  # which of draw or level the rows carry
-        for name, order in _plausible_orders(theirs, question.bots, question.their_bot):
-            if question.knockout:
-                k = knockout_odds(mine, order, scope=asker)
-                rows.append({"bot": name, "order": order.to_dict(), "win": k.win, "level": k.level, "loss": k.loss})
-            else:
-                m = match_odds(mine, order, scope=asker)
-                rows.append({"bot": name, "order": order.to_dict(), "win": m.win, "draw": m.draw, "loss": m.loss})
+        for name, mix, whole in _plausible_orders(theirs, question.bots, question.their_bot, question.knockout):
+            odds = mix_odds(mine, mix.orders, knockout=question.knockout, scope=asker)
+            row: dict[str, Any] = {"bot": name, "order": mix.likeliest.to_dict(), **odds.to_dict()}
+            listed = whole and len(mix.orders) <= MIX_LISTED
+            row["mix"] = [{**order.to_dict(), "chance": chance} for order, chance in mix.orders] if listed else (
+                [] if whole else None
+            )
+            row["mix_size"] = mix.size if whole else None
+            row["mix_used"] = len(mix.orders) if whole else None
+            rows.append(row)
     return {
         "team": question.team_id,
         "rules": rules,

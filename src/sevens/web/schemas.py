@@ -549,24 +549,56 @@ class AutopilotAnswer(BaseModel):
     autopilot: str = Field(description="the bot now playing the team's missed orders (R13)")
 
 
-class GroupOdds(BaseModel):
-    """Group stage: chances against one bot's typical order."""
+class MixOrder(BaseModel):
+    """One order of a bot's mix, with the chance that the bot gives it."""
 
-    bot: str = Field(description="the bot whose typical order this row is against")
-    order: OrderValues = Field(description="that order")
+    force: int = Field(description="FORCE points")
+    flair: int = Field(description="FLAIR points")
+    chance: float = Field(description="the chance the bot gives this order, from 0 to 1; a mix's chances sum to 1")
+
+
+_BOT = "the bot in the opponent's place this row is against"
+_ORDER = (
+    "the likeliest order of the bot's mix (its one order where it mixes nothing); where `mix` is null, one typical "
+    "order of a bot that does not say what it mixes over, which the odds are against alone"
+)
+_MIX = (
+    "the orders the odds are against, each with its chance: the bot's whole mix, and the odds its weighted average, "
+    "exact (an even sample of it where `mix_used` is less than `mix_size`); empty where more than 12 orders are "
+    "used (the random bot's hundreds), which are not listed; null where the bot does not say what it mixes over"
+)
+_MIX_SIZE = "how many orders the bot's whole mix holds; null as `mix` is"
+_MIX_USED = (
+    "how many orders of the mix the odds are against: `mix_size`, or fewer where the mix is larger than the odds can "
+    "take each time (400 orders in the groups, 12 in the knockouts) and an even sample of it stands in for it, so "
+    "the figures are close rather than exact; null as `mix` is"
+)
+
+
+class GroupOdds(BaseModel):
+    """Group stage: chances against one bot's mix of orders (or one typical order, where ``mix`` is null)."""
+
+    bot: str = Field(description=_BOT)
+    order: OrderValues = Field(description=_ORDER)
     win: float = Field(description="chance of a win, from 0 to 1 (not percent)")
     draw: float = Field(description="chance of a draw, from 0 to 1")
     loss: float = Field(description="chance of a loss, from 0 to 1")
+    mix: list[MixOrder] | None = Field(description=_MIX)
+    mix_size: int | None = Field(description=_MIX_SIZE)
+    mix_used: int | None = Field(description=_MIX_USED)
 
 
 class KnockoutOdds(BaseModel):
     """Knockout: ``level`` is the chance that every count-back figure is equal too (R9)."""
 
-    bot: str = Field(description="the bot whose typical order this row is against")
-    order: OrderValues = Field(description="that order")
+    bot: str = Field(description=_BOT)
+    order: OrderValues = Field(description=_ORDER)
     win: float = Field(description="chance of a win after count-back, from 0 to 1 (not percent)")
     level: float = Field(description="chance that every count-back figure is equal too, from 0 to 1")
     loss: float = Field(description="chance of a loss after count-back, from 0 to 1")
+    mix: list[MixOrder] | None = Field(description=_MIX)
+    mix_size: int | None = Field(description=_MIX_SIZE)
+    mix_used: int | None = Field(description=_MIX_USED)
 
 
 class OddsAnswer(BaseModel):
@@ -584,7 +616,10 @@ class OddsAnswer(BaseModel):
     scrum_left: int = Field(description="the team's SCRUM points after spending the draft order")
     opponent: str | None = Field(description="the opponent's team id; null with no match to play")
     opponent_bot: str | None = Field(description="the bot of an opponent nobody plays; null otherwise")
-    against: list[GroupOdds] | list[KnockoutOdds] = Field(description="a row per bot in the opponent's place")
+    against: list[GroupOdds] | list[KnockoutOdds] = Field(
+        description="a row per bot in the opponent's place: the odds against its whole mix of orders where it says "
+        "what it mixes over (`mix`)"
+    )
     assumed_zero: list[Literal["force", "flair"]] = Field(
         description="the sides of the draft left out (the order form: a box still empty), whose odds take them "
         "as 0; an order must name both"

@@ -119,8 +119,8 @@ function saidOrder(order) {
   return box;
 }
 
-// The odds as a sentence and a small table, one row per distinct opposing order (bots that would
-// order the same are named together), built as DOM nodes so that no text is read as markup.
+// The odds as a sentence and a small table, one row per distinct set of opposing orders (bots whose
+// mixes are the same are named together), built as DOM nodes so that no text is read as markup.
 // ``last``: the final, after which SCRUM is of no use, so what a win would add is not said.
 function describe(data, team, last) {
   var box = element("div");
@@ -149,12 +149,20 @@ function describe(data, team, last) {
       " plays them (unless a manager takes their seat first)."));
   }
   var rows = [];
+  var notes = [];
   data.against.forEach(function (row) {
-    var key = row.order.force + "+" + row.order.flair;
+    // Bots share a row only when the odds are against the same orders: the same mix, or the same
+    // one order. A kept answer from before mixes were sent has neither field.
+    var mixed = row.mix_size > 1;
+    var key = row.order.force + "+" + row.order.flair + (row.mix ? JSON.stringify(row.mix) : " typical");
     var bot = row.bot === data.opponent_bot ? row.bot + " (plays them)" : row.bot;
     var same = rows.filter(function (r) { return r.key === key; })[0];
-    if (same) { same.bots.push(bot); } else { rows.push({ key: key, bots: [bot], row: row }); }
+    if (same) { same.bots.push(bot); } else { rows.push({ key: key, bots: [bot], row: row, mixed: mixed }); }
     if (row.bot === data.opponent_bot) { (same || rows[rows.length - 1]).theirs = true; }
+  });
+  rows.forEach(function (r) {
+    if (r.mixed) { notes.push(r.bots.join(", ") + ": " + mixWords(r.row)); }
+    if (r.row.mix === null) { notes.push(r.bots.join(", ") + ": one typical order (it does not say what it mixes over)"); }
   });
   var knockout = data.against[0].draw === undefined;
   // On a phone the stylesheet lays each row out as a grid (the bots on a line of their own, the
@@ -181,7 +189,10 @@ function describe(data, team, last) {
     var bots = tr.appendChild(element("th", r.bots.join(", ")));
     bots.setAttribute("scope", "row");
     bots.setAttribute("role", "rowheader");
-    tr.appendChild(element("td")).appendChild(saidOrder(r.row.order));
+    var order = tr.appendChild(element("td"));
+    order.appendChild(saidOrder(r.row.order));
+    // Its likeliest order only: the figures are against the whole mix, which the note under the table gives.
+    if (r.mixed) { order.appendChild(element("span", "(mix)")).className = "mix-mark"; }
     [percent(r.row.win), percent(knockout ? r.row.level : r.row.draw), percent(r.row.loss)].forEach(
       function (text) { tr.appendChild(element("td", text)); });
     Array.prototype.forEach.call(tr.querySelectorAll("td"), function (td) { td.setAttribute("role", "cell"); });
@@ -191,7 +202,23 @@ function describe(data, team, last) {
   scroll.className = "table-scroll";
   scroll.appendChild(table);
   box.appendChild(scroll);
+  if (notes.length) {
+    // A mixing bot's order shown is only its likeliest: the figures are against every order it may give.
+    box.appendChild(element("p", "Against a bot that mixes, the odds are against every order it may give, each " +
+      "weighted by its chance; the order shown is its likeliest. " + notes.join("; ") + ".")).className = "odds-mixes";
+  }
   return box;
+}
+
+// A bot's mix in words: "11+9 62.5%, 8+12 37.5%"; a long one by its size, a sample said to be one.
+function mixWords(row) {
+  if (row.mix_size > row.mix_used) {
+    return row.mix_size.toLocaleString("en") + " orders, by an even sample of " + row.mix_used + " (not exact)";
+  }
+  if (row.mix.length === 0 || row.mix.length > 4) { return row.mix_size.toLocaleString("en") + " orders"; }
+  return row.mix.slice().sort(function (a, b) { return b.chance - a.chance; }).map(function (o) {
+    return o.force + "+" + o.flair + " " + percent(o.chance);
+  }).join(", ");
 }
 
 // The table is rebuilt at every keystroke; a screen reader is told only its first sentence (the
