@@ -418,3 +418,32 @@ def test_a_list_one_short_says_one_item(tmp_path: Path) -> None:
     del force[1:]
     code, _, err = _run(tmp_path, dumps(record))
     assert code == 1 and "home_dice.force: expected" in err and "found 1 item" in err and "1 items" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [(" ", "' ' is not a bot's name"), ("mine\x1b[2J", r"'mine\x1b[2J' is not a bot's name"),
+     ("even-flair@nan", "'even-flair@nan': the knockout weight must be a number"),
+     ("x" * 1_000, "'" + "x" * 40 + "'... (1,000 characters) is too long")],
+)
+@pytest.mark.parametrize("finished", [True, False])
+def test_an_autopilot_no_bot_can_have_is_refused_wherever_the_record_gives_it(
+    tmp_path: Path, name: str, words: str, finished: bool
+) -> None:
+    """Found by fuzzing: a team's autopilot in 'teams' was never looked at, and without the seed
+    neither was an order's, so a finished record with 'mine\\x1b[2J' as a team's autopilot said
+    'ok', as did an unfinished one with it on a missed order. Both are now refused as malformed."""
+    record = _record(None if finished else 3)
+    teams = record["teams"]
+    assert isinstance(teams, list)
+    teams[5]["autopilot"] = name
+    code, _, err = _run(tmp_path, dumps(record))
+    assert code == 2 and f"teams[5].autopilot: {words}" in err and err.count("\n") == 1, err
+    record = _record(None if finished else 3)
+    turns = record["turns"]
+    assert isinstance(turns, list)
+    order = turns[0]["matches"][0]["home_order"]
+    assert order["missed"] and order["autopilot"] == "equilibrium"
+    order["autopilot"] = name
+    code, _, err = _run(tmp_path, dumps(record))
+    assert code == 2 and f"turns[0].matches[0].home_order.autopilot: {words}" in err, err

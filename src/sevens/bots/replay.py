@@ -283,13 +283,33 @@ def check_with_bots(record: object, *, strategies: Callable[[str], Strategy] = n
         VerificationError: the first place where the record differs, a bot's order included.
     """
     seed = record.get("seed") if isinstance(record, dict) else None
+    _check_team_autopilots(record)
     check = BotOrderCheck(seed, strategies=strategies) if isinstance(seed, str) else None
-    report = verify_record(record, check_orders=check)
+    # Without the seed no bot's order can be played again, but a name no bot can have is still refused.
+    report = verify_record(record, check_orders=check if check is not None else _check_order_names)
     if check is None:
         return BotVerification(report.summary())
     return BotVerification(
         f"{report.summary()}; {check.summary()}", tuple(sorted(check.unknown)), tuple(sorted(check.failing.items()))
     )
+
+
+def _check_team_autopilots(record: object) -> None:
+    """Refuse a team's ``autopilot`` in ``teams`` that no bot can have, as an order's is refused:
+    taken as written (its manager may change it), it was never looked at, so a record could carry
+    ``'mine\x1b[2J'`` there and still verify. A team of the wrong shape is left to the reading."""
+    teams = record.get("teams") if isinstance(record, dict) else None
+    for index, team in enumerate(teams if isinstance(teams, list) else []):
+        name = team.get("autopilot") if isinstance(team, dict) else None
+        if isinstance(name, str) and name:  # an empty one is refused by the reading, in its words
+            check_autopilot_name(name, f"teams[{index}].autopilot")
+
+
+def _check_order_names(game: Game, orders: Mapping[TeamId, TurnOrder], paths: Mapping[TeamId, str]) -> None:
+    """Each bot-played order's name checked as :class:`BotOrderCheck` checks it, its order not played."""
+    for team, given in orders.items():
+        if given.autopilot is not None:
+            check_autopilot_name(given.autopilot, f"{paths[team]}.autopilot")
 
 
 def verify_with_bots(record: object) -> str:
