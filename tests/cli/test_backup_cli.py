@@ -256,6 +256,36 @@ def test_import_names_a_game_or_credential_the_backup_holds_twice(tmp_path: Path
     assert not (tmp_path / "restored.sqlite3").exists()
 
 
+@pytest.mark.parametrize(
+    ("where", "value", "words"),
+    [
+        (("games", 0, "seats", 1), "p2", "seats[1]: expected an object, found a string"),
+        (("games", 0, "seats", 0), 7, "seats[0]: expected an object, found a number"),
+        (("games", 0, "seats", 0), ["p1"], "seats[0]: expected an object, found an array"),
+        (("games", 0, "events"), [None], "events[0]: expected an object, found null"),
+        (("games", 0, "order_log"), ["line"], "order_log[0]: expected an object, found a string"),
+        (("games", 0, "secret", "invite_hashes"), [], "secret.invite_hashes: expected an object, found an array"),
+        (("credentials", 0), "token", "credentials[0]: expected an object, found a string"),
+        (("credentials", 0, "grants"), [1], "credentials[0].grants[0]: expected an object, found a number"),
+    ],
+)
+def test_an_entry_of_the_backup_that_is_no_object_is_named_by_its_path(
+    tmp_path: Path, where: tuple[str | int, ...], value: object, words: str
+) -> None:
+    """Found by fuzzing: a seat given as a string (or a number, an array) ended the import with
+    AttributeError and a traceback; a credential given so, with "string indices must be integers"."""
+    document = _full_backup_of_one_game(tmp_path)
+    holder: Any = document
+    for key in where[:-1]:
+        holder = holder[key]
+    assert where[-1] in holder or isinstance(holder, list)
+    holder[where[-1]] = value
+    code, err = _import(tmp_path, json.dumps(document))
+    assert code == 2 and err.startswith("error: ") and err.count("\n") == 1 and words in err, err
+    assert "import the export as 'sevens export' wrote it" in err or "invite_hashes" in err
+    assert not (tmp_path / "restored.sqlite3").exists()
+
+
 def test_import_into_a_database_that_holds_games_says_what_it_holds_and_how_to_restore(tmp_path: Path) -> None:
     document = _full_backup_of_one_game(tmp_path)
     source = tmp_path / "other.json"  # a backup of another game than the database holds

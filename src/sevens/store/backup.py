@@ -375,6 +375,26 @@ def _field(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where:
     return value
 
 
+def _objects(value: object, where: str) -> list[tuple[str, dict[str, Any]]]:
+    """The entries of a list the backup holds, each with its path, every one an object: a string or
+    a number among a game's seats, turns or log lines stopped the import with a traceback.
+
+    >>> _objects([{"player": "p1"}], "game x.seats")
+    [('game x.seats[0]', {'player': 'p1'})]
+    >>> _objects([{}, "p2"], "game x.seats")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: game x.seats[1]: expected an object, found a string; import the export as 'sevens export' wrote it
+    """
+    if not isinstance(value, list):
+        raise Invalid(f"{where}: expected a list, found {_json_kind(value)}; import the export as 'sevens export' wrote it")
+    for index, entry in enumerate(value):
+        if not isinstance(entry, dict):
+            raise Invalid(f"{where}[{index}]: expected an object, found {_json_kind(entry)}; "
+                          "import the export as 'sevens export' wrote it")
+    return [(f"{where}[{index}]", entry) for index, entry in enumerate(value)]
+
+
 def _bot(name: object, where: str) -> str:
     # A bot the server does not offer would only fail later, when a turn resolves.
     if not isinstance(name, str):
@@ -492,8 +512,10 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
     )
     db.add(game)
     db.flush()
-    invites: dict[str, str] = secret.get("invite_hashes", {}) if secret else {}
-    for seat in _field(data, "seats", list, where):
+    invites = secret.get("invite_hashes", {}) if secret else {}
+    if not isinstance(invites, dict):
+        raise Invalid(f"{where}.secret.invite_hashes: expected an object, found {_json_kind(invites)}")
+    for _, seat in _objects(_field(data, "seats", list, where), f"{where}.seats"):
         joined_at = _parse_time(seat.get("joined_at"), f"{where}.seats")
         if "joined_at" not in seat and seat.get("joined") is True:
             # A shareable export says that a seat was taken, not when (no page shows it): the
@@ -535,7 +557,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 )
             )
     # A shareable export holds neither (the organiser's alone); a full backup holds both.
-    for turn in _field(data, "turns", list, where) if full or "turns" in data else []:
+    for _, turn in _objects(_field(data, "turns", list, where), f"{where}.turns") if full or "turns" in data else []:
         db.add(
             TurnRow(
                 game_id=game.id,
@@ -544,7 +566,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 resolved_at=_parse_time(turn["resolved_at"], f"{where}.turns"),
             )
         )
-    for event in _field(data, "events", list, where) if full or "events" in data else []:
+    for _, event in _objects(_field(data, "events", list, where), f"{where}.events") if full or "events" in data else []:
         db.add(
             EventRow(
                 game_id=game.id,
@@ -554,16 +576,17 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 detail=event["detail"],
             )
         )
-    log = list(_field(data, "order_log", list, where))
+    log = [line for _, line in _objects(_field(data, "order_log", list, where), f"{where}.order_log")]
     if secret:
-        log += secret.get("open_order_log", [])
+        log += [line for _, line in _objects(secret.get("open_order_log", []), f"{where}.secret.open_order_log")]
         if "discarded_order_log" in secret:
-            log += [{**line, "discarded": True} for line in secret["discarded_order_log"]]
+            discarded = _objects(secret["discarded_order_log"], f"{where}.secret.discarded_order_log")
+            log += [{**line, "discarded": True} for _, line in discarded]
         else:
             # A full backup from before the discarded lines were kept apart: they are among the
             # others, and its event log says which they are (as migration 0007 reads it).
             log = _mark_discarded(log, data.get("events") or [], where)
-        for order in secret.get("orders", []):
+        for _, order in _objects(secret.get("orders", []), f"{where}.secret.orders"):
             db.add(
                 OrderRow(
                     game_id=game.id,
@@ -682,7 +705,7 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
                 "import the export of both games together"
             )
         game.rematch_id = by_public[rematch]
-    entries = document.get("credentials") or []
+    entries = [entry for _, entry in _objects(document.get("credentials") or [], "credentials")]
     markers = [isinstance(e, dict) and "game_deleted_at" in e for e in entries]
     live = {e.get("token_hash") for e, marker in zip(entries, markers, strict=True) if not marker and isinstance(e, dict)}
     skip = _markers_kept(db, live=live) | live
@@ -701,7 +724,7 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
         )
         db.add(principal)
         db.flush()
-        for grant in entry["grants"]:
+        for _, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
             if grant["game"] not in by_public:
                 raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
             db.add(
