@@ -286,6 +286,33 @@ def test_an_entry_of_the_backup_that_is_no_object_is_named_by_its_path(
     assert not (tmp_path / "restored.sqlite3").exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [("turn_seconds", 10**30, "games[0].turn_seconds: a number of 31 digits, larger than any in a backup"),
+     ("paused_remaining", 2**32, "games[0].paused_remaining: 4,294,967,296, larger than any in a backup"),
+     ("players", -(2**63), "games[0].players: a number of 19 digits, larger than any in a backup")],
+)
+def test_a_number_no_column_holds_is_named_by_its_path(tmp_path: Path, field: str, value: int, words: str) -> None:
+    """Found by fuzzing: a number past 64 bits ended the import with OverflowError and a traceback
+    (SQLite); one past 32 bits is more than PostgreSQL's INTEGER holds."""
+    document = _full_backup_of_one_game(tmp_path)
+    document["games"][0][field] = value
+    code, err = _import(tmp_path, json.dumps(document))
+    assert code == 2 and err.count("\n") == 1 and words in err and "(at most 2,147,483,647)" in err, err
+    assert not (tmp_path / "restored.sqlite3").exists()
+
+
+def test_a_field_missing_from_a_seat_is_named_with_its_game(tmp_path: Path) -> None:
+    """It said "the backup is malformed: KeyError('player') is missing or of the wrong kind"."""
+    document = _full_backup_of_one_game(tmp_path)
+    del document["games"][0]["seats"][0]["player"]
+    code, err = _import(tmp_path, json.dumps(document))
+    game = document["games"][0]["id"]
+    assert err == (f"error: games[0] ('{game}'): the field 'player' is missing from one of its entries; "
+                   "import the export as 'sevens export' wrote it\n"), err
+    assert code == 2 and not (tmp_path / "restored.sqlite3").exists()
+
+
 def test_import_into_a_database_that_holds_games_says_what_it_holds_and_how_to_restore(tmp_path: Path) -> None:
     document = _full_backup_of_one_game(tmp_path)
     source = tmp_path / "other.json"  # a backup of another game than the database holds

@@ -318,6 +318,32 @@ def _json_kind(value: object) -> str:
     return next((name for kind, name in kinds if isinstance(value, kind)), "an object")
 
 
+LARGEST_NUMBER = 2**31 - 1
+"""The largest whole number a backup may hold: every count it holds goes into an INTEGER column,
+which PostgreSQL keeps in 32 bits (SQLite in 64, past which the import stopped with a traceback)."""
+
+
+def _check_numbers(document: object) -> None:
+    """Refuse, by its path, a whole number no database column of sevens can hold.
+
+    >>> _check_numbers({"games": [{"order_log": [{"force": 10**30}]}]})
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: games[0].order_log[0].force: a number of 31 digits, larger than any in a backup (at most 2,147,483,647); import the export as 'sevens export' wrote it
+    """
+    stack: list[tuple[object, str]] = [(document, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((item, f"{path}.{key}" if path else str(key)) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((value[i], f"{path}[{i}]") for i in reversed(range(len(value))))
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > LARGEST_NUMBER:
+            shown = f"a number of {len(str(abs(value))):,} digits" if abs(value) >= 10**12 else f"{value:,}"
+            raise Invalid(f"{path}: {shown}, larger than any in a backup (at most {LARGEST_NUMBER:,}); "
+                          "import the export as 'sevens export' wrote it")
+
+
 def _check_header(document: object) -> None:
     if not isinstance(document, dict) or document.get("format") != BACKUP_FORMAT:
         raise Invalid(f"not a Sevens backup: expected a JSON object with format {BACKUP_FORMAT!r}")
@@ -662,6 +688,7 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
             game comes from a shareable export (its seed is only in a full backup).
     """
     _check_header(document)
+    _check_numbers(document)
     games_held = store.count_games(db)
     # Not the markers of tokens deleted with their game: they open nothing (a database left with
     # only those is as good as empty), and the backup's own replace them.
@@ -692,7 +719,11 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     for index, data in enumerate(games):
         if not isinstance(data, dict):
             raise Invalid(f"games[{index}] is not an object")
-        game = _restore_game(db, data, full=full, index=index, now=now)
+        try:
+            game = _restore_game(db, data, full=full, index=index, now=now)
+        except KeyError as exc:  # a field the reading takes for granted, not there
+            raise Invalid(f"games[{index}] ({quoted(str(data.get('id')))}): the field {quoted(str(exc.args[0]))} is missing "
+                          "from one of its entries; import the export as 'sevens export' wrote it") from None
         by_public[game.public_id] = game.id
         running += game.status in _OPEN
         rematches.append((game, data.get("rematch")))  # absent in backups from before rematches
