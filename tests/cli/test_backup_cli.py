@@ -6,6 +6,7 @@ import json
 import os
 import sqlite3
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -847,3 +848,28 @@ def test_import_refuses_another_applications_database_and_adds_no_table(tmp_path
         with engine.connect() as connection:
             assert inspect(connection).get_table_names() == ["notes"]
         engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda c: c.pop("kind"), "credentials[0]: the field 'kind' is missing from it or from one of its grants"),
+        (lambda c: c["grants"][0].pop("role"), "credentials[0]: the field 'role' is missing from it or from one of its grants"),
+        (lambda c: c.update(kind="wizard"), "credentials[0].kind is 'wizard': a credential is one of"),
+        (lambda c: c["grants"][0].update(role="king"), "credentials[0].grants[0].role is 'king': a grant's role is one of"),
+    ],
+)
+def test_a_credential_missing_a_field_or_of_no_known_kind_is_named_by_its_path(
+    tmp_path: Path, change: Callable[[dict[str, Any]], object], said: str
+) -> None:
+    """They said "the backup is malformed: KeyError('kind') is missing or of the wrong kind", or
+    quoted the enum's ValueError."""
+    document = _full_backup_of_one_game(tmp_path)
+    credential = next(c for c in document["credentials"] if "game_deleted_at" not in c)
+    # The organiser's grant, as the export writes one; the test's database made none.
+    credential["grants"] = [{"game": document["games"][0]["id"], "role": "organiser", "player": None}]
+    document["credentials"] = [credential]
+    change(credential)
+    code, err = _import(tmp_path, json.dumps(document))
+    assert err.startswith(f"error: {said}") and err.count("\n") == 1, err
+    assert code == 2 and not (tmp_path / "restored.sqlite3").exists()

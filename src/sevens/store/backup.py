@@ -746,28 +746,43 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
             _restore_marker(db, entry, index=index, skip=skip)
             continue
         credentials += 1
-        principal = ApiPrincipal(
-            kind=PrincipalKind(entry["kind"]),
-            token_hash=entry["token_hash"],
-            label=entry["label"],
-            created_at=_parse_time(entry["created_at"], "credentials.created_at"),
-            expires_at=_parse_time(entry["expires_at"], "credentials.expires_at"),
-        )
-        db.add(principal)
-        db.flush()
-        for _, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
-            if grant["game"] not in by_public:
-                raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
-            db.add(
-                Grant(
-                    principal_id=principal.id,
-                    game_id=by_public[grant["game"]],
-                    role=Role(grant["role"]),
-                    player_id=grant["player"],
-                )
-            )
+        try:
+            _restore_credential(db, entry, index=index, by_public=by_public)
+        except KeyError as exc:  # a field the reading takes for granted, not there
+            raise Invalid(f"credentials[{index}]: the field {quoted(str(exc.args[0]))} is missing from it or from one of "
+                          "its grants; import the export as 'sevens export' wrote it") from None
     db.flush()
     return ImportReport(games=len(games), running=running, credentials=credentials)
+
+
+def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_public: dict[str, int]) -> None:
+    """One live credential and its grants, as :func:`export_backup` wrote them."""
+    kinds = ", ".join(quoted(k.value) for k in PrincipalKind)
+    if entry["kind"] not in {k.value for k in PrincipalKind}:
+        raise Invalid(f"credentials[{index}].kind is {quoted(str(entry['kind']))}: a credential is one of {kinds}")
+    principal = ApiPrincipal(
+        kind=PrincipalKind(entry["kind"]),
+        token_hash=entry["token_hash"],
+        label=entry["label"],
+        created_at=_parse_time(entry["created_at"], "credentials.created_at"),
+        expires_at=_parse_time(entry["expires_at"], "credentials.expires_at"),
+    )
+    db.add(principal)
+    db.flush()
+    roles = ", ".join(quoted(r.value) for r in Role)
+    for place, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
+        if grant["game"] not in by_public:
+            raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
+        if grant["role"] not in {r.value for r in Role}:
+            raise Invalid(f"{place}.role is {quoted(str(grant['role']))}: a grant's role is one of {roles}")
+        db.add(
+            Grant(
+                principal_id=principal.id,
+                game_id=by_public[grant["game"]],
+                role=Role(grant["role"]),
+                player_id=grant["player"],
+            )
+        )
 
 
 def _markers_kept(db: Session, *, live: set[Any]) -> set[str]:
