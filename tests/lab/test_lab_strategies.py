@@ -310,32 +310,38 @@ def _batch_view_of(game) -> BatchView:  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize(
-    ("teams", "turns", "lean"),
-    [(16, 0, "1.5"), (16, 1, "1.5"), (16, 2, "1.5"), (16, 3, "1.5"), (16, 4, "1.5"), (16, 1, "0.4"), (16, 2, "3"),
-     (8, 0, "1.5"), (8, 1, "1.5"), (8, 2, "1.5"), (8, 3, "1.5"), (8, 2, "0.4")],
+    ("teams", "turns", "lean", "pull"),
+    [(16, 0, "1.5", 0.25), (16, 1, "1.5", 0.25), (16, 2, "1.5", 0.25), (16, 3, "1.5", 0.25), (16, 4, "1.5", 0.25),
+     (16, 1, "0.4", 0.25), (16, 2, "3", 0.25), (8, 0, "1.5", 0.25), (8, 1, "1.5", 0.25), (8, 2, "1.5", 0.25),
+     (8, 3, "1.5", 0.25), (8, 2, "0.4", 0.25), (16, 1, "1.5", 0.0), (16, 2, "1.5", 0.5), (8, 2, "0.4", 0.5)],
 )
-def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(teams: int, turns: int, lean: str) -> None:
-    """"field-reader" (and "field-reader@K", leaning toward K): the batch form reads the same field
-    weight off the group orders played, bit for bit, and gives the orders the game's bot gives (its
-    split drawn as equilibrium's: compared where the mix is pure)."""
+def test_field_reader_for_a_batch_reads_and_orders_as_the_game_bot(teams: int, turns: int, lean: str, pull: float) -> None:
+    """"field-reader" (and "field-reader@K", leaning toward K; and one made in Python moving
+    another share of the way, ``pull``, as the guide's pulls.py does): the batch form reads the same
+    field weight off the group orders played, bit for bit, and gives the orders the game's bot gives
+    (its split drawn as equilibrium's: compared where the mix is pure)."""
     from sevens.bots.smart import FieldReader, equilibrium_mix, even_total, field_weight
     from sevens.lab.smart import FieldReaderPacing, field_weights
 
+    moved = 0  # teams whose total another pull changes
     for seed in range(4):
         game = _game_after(turns, seed, teams)
         view = _batch_view_of(game)
         fields = field_weights(view)
-        force, flair = FieldReaderPacing(knockout_weight=Fraction(lean)).orders(view, np.random.default_rng(0))
+        force, flair = FieldReaderPacing(knockout_weight=Fraction(lean), pull=pull).orders(view, np.random.default_rng(0))
+        quarter = FieldReaderPacing(knockout_weight=Fraction(lean)).orders(view, np.random.default_rng(0))
+        moved += int(np.count_nonzero(force + flair != quarter[0] + quarter[1]))
         for i, team in enumerate(game.teams_in_play()):
             manager = game.view_for(team)
             read = field_weight(manager)
             assert (read is None and np.isnan(fields[i])) or read == fields[i], (turns, seed, team)
-            order = FieldReader(knockout_weight=Fraction(lean)).order(manager, random.Random(i))
+            order = FieldReader(knockout_weight=Fraction(lean), pull=pull).order(manager, random.Random(i))
             assert order.total == force[i] + flair[i], (turns, seed, team)
             if len(equilibrium_mix(order.total, even_total(manager.opponent_scrum or 0, manager.turns_left))) == 1:
                 assert (order.force, order.flair) == (force[i], flair[i])
     if turns in (1, 2):
         assert read is not None and 0 <= read <= 4  # a field was read in the group stage
+    assert (moved > 0) == (pull != 0.25 and turns in (1, 2)), moved
 
 
 @pytest.mark.parametrize(("teams", "turns"), [(8, 2), (16, 2), (8, 0), (8, 3), (16, 4)])

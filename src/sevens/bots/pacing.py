@@ -25,6 +25,7 @@ __all__ = [
     "WEIGHTED",
     "check_knockout_weight",
     "WeightError",
+    "check_reply_pull",
     "check_reply_target",
     "implied_weight",
     "paced_budget",
@@ -162,7 +163,24 @@ REPLY_TARGET = 1.5
 """The knockout weight a reply leans toward unless field-reader is given another (``field-reader@K``)."""
 
 REPLY_PULL = 0.25
-"""A reply moves this share of the way from the field's weight toward its target."""
+"""A reply moves this share of the way from the field's weight toward its target (field-reader's
+``pull``, which the guide's trials of how far to move set to 0 and 0.5)."""
+
+
+def check_reply_pull(pull: object) -> None:
+    """Refuse a share of the way for field-reader's reply to move that is not a number from 0 (pace
+    as the field does) to 1 (pace at the target).
+
+    >>> check_reply_pull(1.5)
+    Traceback (most recent call last):
+    ...
+    ValueError: field-reader's pull is the share of the way it moves from the field's knockout weight toward its target, a number from 0 to 1, got 1.5
+    """
+    if isinstance(pull, bool) or not isinstance(pull, int | float) or not 0 <= pull <= 1:
+        raise ValueError(
+            "field-reader's pull is the share of the way it moves from the field's knockout weight toward its "
+            f"target, a number from 0 to 1, got {pull!r}"
+        )
 
 
 def check_reply_target(k: object, typed: str | None = None) -> None:
@@ -188,9 +206,9 @@ def implied_weight(spent: int, scrum: int, group_left: int, knockout_rounds: int
     return min(FIELD_CAP, max(0.0, (scrum / spent - group_left) / knockout_rounds))
 
 
-def reply_weight(field: float | None, target: float = REPLY_TARGET) -> Fraction:
+def reply_weight(field: float | None, target: float = REPLY_TARGET, pull: float = REPLY_PULL) -> Fraction:
     """The knockout weight to pace with against a field that paces at ``field``: a quarter of the
-    way from the field's own toward ``target`` (1.5 unless field-reader is given another), in
+    way (``pull``) from the field's own toward ``target`` (1.5 unless field-reader is given another), in
     twentieths (the lab's finding: the best reply lies between the field's pacing and K = 1.5,
     close to the field's); 1.1 with nothing to read yet.
 
@@ -198,8 +216,10 @@ def reply_weight(field: float | None, target: float = REPLY_TARGET) -> Fraction:
     (Fraction(11, 10), Fraction(11, 10), Fraction(1, 2), Fraction(19, 10))
     >>> reply_weight(0.15, target=1.25)
     Fraction(2, 5)
+    >>> reply_weight(0.15, pull=0), reply_weight(0.15, pull=0.5)
+    (Fraction(3, 20), Fraction(4, 5))
     """
     if field is None:
         return NO_FIELD_REPLY
-    k = field + (target - field) * REPLY_PULL
+    k = field + (target - field) * pull
     return Fraction(round(k * REPLY_STEP), REPLY_STEP)

@@ -34,8 +34,10 @@ from functools import lru_cache
 
 from sevens.bots.mixes import Mix
 from sevens.bots.pacing import (
+    REPLY_PULL,
     REPLY_TARGET,
     check_knockout_weight,
+    check_reply_pull,
     check_reply_target,
     implied_weight,
     paced_budget,
@@ -207,14 +209,18 @@ class FieldReader:
     name: str = "field-reader"
     knockout_weight: Fraction = Fraction(REPLY_TARGET)
     """The knockout weight its reply leans toward ("field-reader@K"), 0 to 4."""
+    pull: float = REPLY_PULL
+    """The share of the way it moves from the field's weight toward that one, 0 to 1 (no name
+    sets it: the guide's trials of how far to move make one in Python)."""
 
     def __post_init__(self) -> None:
         check_reply_target(self.knockout_weight)
+        check_reply_pull(self.pull)
 
     def order(self, view: ManagerView, rng: random.Random) -> Order:
         if not view.in_play:
             return Order(0, 0)
-        k = reply_weight(field_weight(view), float(self.knockout_weight))
+        k = reply_weight(field_weight(view), float(self.knockout_weight), self.pull)
         total = paced_budget(view.scrum, view.turns_left, view.group_matches_left, k)
         return _equilibrium_split(total, view, rng)
 

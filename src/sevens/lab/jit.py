@@ -4,9 +4,9 @@ numba is a dependency, but the lab keeps a numpy path that works without it; the
 compiled here then run as written, correct and slow.
 
 numba keeps what it compiles on disk, and takes it back while the decorated function's own file is
-unchanged. But a compiled function keeps the values of the globals it read (the rules' numbers,
-field-reader's ``REPLY_PULL``) and the code of the compiled functions it calls, which live in other
-files: changed there, numba would go on playing the old ones. So the cache lives in a folder named by
+unchanged. But a compiled function keeps the values of the globals it read (the rules' numbers)
+and the code of the compiled functions it calls, which live in other files: changed there, numba
+would go on playing the old ones. So the cache lives in a folder named by
 a digest of every Python file of the package, and a change anywhere in it compiles afresh.
 """
 

@@ -70,6 +70,7 @@ __all__ = [
     "decision",
     "decision_key",
     "field_median",
+    "field_pulls",
     "field_targets",
     "field_totals",
     "mix64",
@@ -109,7 +110,6 @@ _FIELD_STEPS = int(FIELD_CAP * REPLY_STEP) + 1  # reply weights 0, 1/20, ... 4 (
 _NO_FIELD = int(NO_FIELD_REPLY * REPLY_STEP)
 _FIELD_CAP = FIELD_CAP
 _REPLY_STEP = REPLY_STEP
-_REPLY_PULL = REPLY_PULL
 _GROUP_ROUNDS = GROUP_TURNS
 
 # The rules' numbers as globals, which numba compiles in as constants (an integer division by the
@@ -407,6 +407,14 @@ def field_targets(strategies: Sequence[BatchStrategy]) -> FloatArray:
     )
 
 
+def field_pulls(strategies: Sequence[BatchStrategy]) -> FloatArray:
+    """The share of the way each strategy's reply moves toward its target if it is a "field-reader"
+    (:data:`~sevens.bots.pacing.REPLY_PULL` unless made with another), else NaN."""
+    return np.array(
+        [float(s.pull) if isinstance(s, FieldReaderPacing) else np.nan for s in strategies], dtype=np.float64,
+    )
+
+
 @_inline
 def _field_median(spent: IntArray, scrum: IntArray, played: int, knockout_rounds: int, values: FloatArray) -> float:
     """The field of one tournament: the median knockout weight its group orders of rounds
@@ -443,22 +451,29 @@ def field_median(spent: IntArray, scrum: IntArray, played: int, knockout_rounds:
 
 
 @_inline
-def _reply_steps(field: float, target: float) -> int:
+def _reply_steps(field: float, target: float, pull: float) -> int:
     """The reply weight in twentieths to a field (NaN: none read yet) for a field-reader leaning
-    toward ``target`` (:func:`~sevens.bots.pacing.reply_weight`'s steps, rounded half to even)."""
+    toward ``target``, moving ``pull`` of the way (:func:`~sevens.bots.pacing.reply_weight`'s
+    steps, rounded half to even)."""
     if np.isnan(field):
         return _NO_FIELD
-    return int(np.rint((field + (target - field) * _REPLY_PULL) * _REPLY_STEP))
+    return int(np.rint((field + (target - field) * pull) * _REPLY_STEP))
 
 
 @_jit
-def reply_steps(field: float, target: float) -> int:
+def _reply_steps_of(field: float, target: float, pull: float) -> int:
+    return _reply_steps(field, target, pull)
+
+
+def reply_steps(field: float, target: float, pull: float = REPLY_PULL) -> int:
     """:func:`_reply_steps` callable from Python (for tests).
 
     >>> reply_steps(1.0, 1.5), reply_steps(float("nan"), 1.5), reply_steps(0.15, 1.25)
     (22, 22, 8)
+    >>> reply_steps(0.15, 1.5, 0.0), reply_steps(0.15, 1.5, 0.5)
+    (3, 16)
     """
-    return _reply_steps(field, target)
+    return int(_reply_steps_of(field, target, pull))
 
 
 # --- "table-reader": its group's table before the last group round ------------------------------
@@ -853,13 +868,13 @@ def decision(
 def _order(
     s: int, held: int, opponent: int, turn: int, plan: IntArray, jitter: FloatArray,
     decided: IntArray, mixes: FloatArray, field: float, by_field: IntArray, targets: FloatArray,
-    s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
+    pulls: FloatArray, s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """A team's order from its strategy's plan (:func:`order_plan`): its FORCE and FLAIR table
     ids, the points it spends, and the stream. A FORCE id of -1 means a smart strategy's case is
     not decided yet; its :func:`decision_key` is then in the FLAIR id's place. "field-reader"
     spends ``by_field[turn, reply, held]`` (:func:`field_totals`), its reply to the ``field``
-    (:func:`reply_steps`) leaning toward ``targets[s]``."""
+    (:func:`reply_steps`) leaning toward ``targets[s]``, ``pulls[s]`` of the way."""
     row, at_turn, at_held = _at(s), _at(turn), _at(held)
     word = plan[row, at_turn, at_held]
     total = word & 0xFFFF
@@ -867,7 +882,7 @@ def _order(
     if word >> 32:
         tag = word >> 33
         if tag == _FIELD_TAG:
-            total = by_field[at_turn, _at(_reply_steps(field, targets[row])), at_held]
+            total = by_field[at_turn, _at(_reply_steps(field, targets[row], pulls[row])), at_held]
             tag = _EQUILIBRIUM_TAG
         if tag:  # a smart strategy: its decision for this case, drawn with u if it is a mix
             o = _decision(tag - 1, turn, total, opponent, u, decided, mixes)
@@ -886,7 +901,7 @@ def _order(
 def _match_lines(
     h: int, a: int, turn: int, kind: IntArray, held: IntArray, plan: IntArray, jitter: FloatArray,
     decided: IntArray, mixes: FloatArray, field: float, by_field: IntArray, targets: FloatArray,
-    index: UIntArray, cells: UIntArray, missing: IntArray,
+    pulls: FloatArray, index: UIntArray, cells: UIntArray, missing: IntArray,
     s0: np.uint64, s1: np.uint64, s2: np.uint64, s3: np.uint64,
 ) -> tuple[int, int, np.uint64, np.uint64, np.uint64, np.uint64]:
     """Both teams' orders and lines, their SCRUM spent (``held``); a home line of -1 if an alias
@@ -901,11 +916,11 @@ def _match_lines(
     home_held, away_held = held[home], held[away]
     home_force, home_flair, home_spent, s0, s1, s2, s3 = _order(
         kind[home], home_held, away_held, turn, plan, jitter, decided, mixes, field, by_field, targets,
-        s0, s1, s2, s3,
+        pulls, s0, s1, s2, s3,
     )
     away_force, away_flair, away_spent, s0, s1, s2, s3 = _order(
         kind[away], away_held, home_held, turn, plan, jitter, decided, mixes, field, by_field, targets,
-        s0, s1, s2, s3,
+        pulls, s0, s1, s2, s3,
     )
     for force, flair in ((home_force, home_flair), (away_force, away_flair)):
         if force < 0:
@@ -938,6 +953,7 @@ def play_tournaments(
     mixes: FloatArray,
     by_field: IntArray,
     targets: FloatArray,
+    pulls: FloatArray,
     rows: IntArray,
     stakes: IntArray,
     group_home: IntArray,
@@ -970,7 +986,7 @@ def play_tournaments(
     indices into the last round's winners. Orders come from the built-in strategies' tables
     (``plan``, ``jitter``: see :func:`order_plan`) and the smart strategies' decisions
     (``decided``, ``mixes``: see :class:`Decisions`) and "field-reader"'s totals (``by_field``,
-    ``targets``: see :func:`field_totals`, :func:`field_targets`); "table-reader"'s rests from
+    ``targets``, ``pulls``: see :func:`field_totals`, :func:`field_targets`, :func:`field_pulls`); "table-reader"'s rests from
     its group's table (``rows``, ``stakes``: see :func:`table_rows`, :func:`sevens.lab.smart.rest_table`); lines from the alias tables (``index``,
     ``cells``: see :meth:`~sevens.lab.sampling.TableSampler.arrays`).
 
@@ -1018,7 +1034,7 @@ def play_tournaments(
                 a = group_away[turn, k]
                 home_held, away_held = held[h], held[a]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, decided, mixes, field, by_field, targets, index, cells,
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, field, by_field, targets, pulls, index, cells,
                     missing, s0, s1, s2, s3,
                 )
                 if home_line < 0:
@@ -1074,7 +1090,7 @@ def play_tournaments(
                 h = pairs[0, k]
                 a = pairs[1, k]
                 home_line, away_line, s0, s1, s2, s3 = _match_lines(
-                    h, a, turn, kind, held, plan, jitter, decided, mixes, np.nan, by_field, targets, index,
+                    h, a, turn, kind, held, plan, jitter, decided, mixes, np.nan, by_field, targets, pulls, index,
                     cells, missing, s0, s1, s2, s3,
                 )
                 if home_line < 0:

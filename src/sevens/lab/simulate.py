@@ -578,6 +578,7 @@ def _simulate_compiled(
     plan, jitter = _order_plan(tuple(strategies), len(knockouts))
     by_field = _field_totals(len(knockouts))
     targets = kernels.field_targets(strategies)
+    pulls = kernels.field_pulls(strategies)
     rows, stakes = kernels.table_rows(strategies), rest_table()
     decisions = _decisions(GROUP_TURNS, GROUP_TURNS + len(knockouts))
     rounds = [[(g * GROUP_SIZE + h, g * GROUP_SIZE + a) for g in range(groups) for h, a in fixture]
@@ -610,7 +611,7 @@ def _simulate_compiled(
 
     def play(c: int, index: NDArray[np.uint64], cells: NDArray[np.uint64], mixes: NDArray[np.float64]) -> None:
         at[c] = kernels.play_tournaments(
-            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, targets,
+            int(at[c]), int(bounds[c + 1]), key, seats, plan, jitter, decisions.decided, mixes, by_field, targets, pulls,
             rows, stakes, group_home, group_away, first_home, first_away, next_home, next_away, index, cells, champion,
             knockout_wins, reached, league_points, position, scrum, group_lines, stage_lines[c],
             group_decided[c], knockout_decided[c], counters[c], missing[c],

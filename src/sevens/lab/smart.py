@@ -22,6 +22,7 @@ from sevens.bots.pacing import (
     REPLY_PULL,
     REPLY_STEP,
     REPLY_TARGET,
+    check_reply_pull,
     check_reply_target,
 )
 from sevens.bots.smart import assumed_opponent_order, equilibrium_mix, even_total, odds_aware_flair
@@ -145,15 +146,18 @@ class FieldReaderPacing:
 
     name: str = "field-reader"
     knockout_weight: Fraction = Fraction(REPLY_TARGET)
+    pull: float = REPLY_PULL
+    """The share of the way its reply moves from the field's weight toward ``knockout_weight``."""
 
     def __post_init__(self) -> None:
         check_reply_target(self.knockout_weight)
+        check_reply_pull(self.pull)
 
     def orders(self, view: BatchView, rng: np.random.Generator) -> Orders:
         field = field_weights(view)
         # reply_weight's steps, rounded half to even as Python's round.
         target = float(self.knockout_weight)
-        reply = np.round((field + (target - field) * REPLY_PULL) * REPLY_STEP)
+        reply = np.round((field + (target - field) * float(self.pull)) * REPLY_STEP)
         m = np.where(np.isnan(field), int(NO_FIELD_REPLY * REPLY_STEP), reply).astype(np.int64)
         total = weighted_total(view.scrum, view.turns_left, view.group_matches_left, m, REPLY_STEP)
         return _equilibrium_split(total, view, rng)
