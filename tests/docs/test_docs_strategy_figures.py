@@ -21,6 +21,7 @@ import os
 import re
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -937,4 +938,209 @@ def test_figures_in_the_text_hold_in_smaller_runs_of_their_commands(tmp_path: Pa
     sizes = [40_000] * 4 + [150_000, 600_000, 60_000]
     assert len(INLINE) == len(sizes)
     off = _runs_off([(words, n, said) for (words, said), n in zip(INLINE, sizes, strict=True)], tmp_path)
+    assert not off, "\n".join(off)
+
+
+def _weighted(words: list[str], k: str) -> str:
+    """The name in a run's --strategies that paces at knockout weight ``k`` as the guide writes it:
+    the one strategy its weights are given to ("even-flair@0.4"), "@k" added unless ``k`` is 1."""
+    names = (_option(words, "--strategies") or "").split(",")
+    (base,) = {name.partition("@")[0] for name in names if "@" in name}
+    name = base if k == "1" else f"{base}@{k}"
+    assert name in names, f"{' '.join(words)} names no strategy at K = {k}"
+    return name
+
+
+def _pacing_runs() -> dict[str, tuple[list[str], dict[str, dict[str, Figure]]]]:
+    """The figures of the section on pacing and of 'Head to head' that the guide gives in its text
+    beside the command giving them, by the command's seed: the runs around K = 1.1 (31), around
+    K = 1.5 (32), equilibrium's weights (41), 8 teams (14) and against group-blitz (52)."""
+    text = " ".join(GUIDE.split())
+    runs = {}
+    said = re.search(r"K = 1\.1 (?P<a>[\d.]+) ± [\d.]+%, K = 1\.2 (?P<b>[\d.]+) ± [\d.]+%, K = 1 (?P<c>[\d.]+) ± [\d.]+% "
+                     r"\([\d.]+ million entries each; `sevens lab (?P<command>[^`]+)`, \d+ s\)\. The saver wins fewer "
+                     r"group points \((?P<points>[\d.]+) against (?P<even_points>[\d.]+)\) and reaches fewer finals "
+                     r"\((?P<finals>[\d.]+)% against (?P<even_finals>[\d.]+)%\)", text)
+    assert said, "the guide no longer gives the run of K = 1, 1.1 and 1.2 against even pacers beside its command"
+    words = said.group("command").split()
+    saver, even = _weighted(words, "1.1"), _weighted(words, "1")
+    runs["31"] = (words, {
+        saver: {"titles": Figure(said.group("a")), "group_points": Figure(said.group("points")),
+                "finals": Figure(said.group("finals"))},
+        _weighted(words, "1.2"): {"titles": Figure(said.group("b"))},
+        even: {"titles": Figure(said.group("c")), "group_points": Figure(said.group("even_points")),
+               "finals": Figure(said.group("even_finals"))}})
+    said = re.search(r"a lone `(?P<lone>[\w@.-]+)` wins (?P<a>[\d.]+) ± [\d.]+% against (?P<b>[\d.]+) ± [\d.]+% for one "
+                     r"more \"(?P<more>[\w-]+)\", and `(?P<far>[\w@.-]+)` (?P<c>[\d.]+)% \(`sevens lab (?P<command>[^`]+)`",
+                     text)
+    assert said, "the guide no longer gives the lone equilibrium@1.1 among equilibrium players beside its command"
+    runs["41"] = (said.group("command").split(), {said.group("lone"): Figure(said.group("a")),
+                                                  said.group("more"): Figure(said.group("b")),
+                                                  said.group("far"): Figure(said.group("c"))})
+    said = re.search(r"Against a field at K = 1\.5 no weight tried does better than 1\.5: K = (?P<figures>[^(]*) "
+                     r"\(`sevens lab (?P<command>[^`]+)`", text)
+    assert said, "the guide no longer gives the runs around K = 1.5 beside their command"
+    words = said.group("command").split()
+    pairs = re.findall(r"([\d.]+) ([\d.]+)(?: ± [\d.]+%)?(?:, |$)", said.group("figures"))
+    assert len(pairs) == 4, said.group("figures")
+    runs["32"] = (words, {_weighted(words, k): Figure(figure) for k, figure in pairs})
+    said = re.search(r"With 8 teams the direction is the same: against even pacers, K = 1\.1 (?P<a>[\d.]+) ± [\d.]+% "
+                     r"and K = 1\.25 (?P<b>[\d.]+)% against K = 1 (?P<c>[\d.]+)%", text)
+    assert said, "the guide no longer gives the 8-team runs of pacing against even pacers"
+    (words,) = _lab_lines(_code_after("With 8 teams the direction is the same"))
+    runs["14"] = (words, {_weighted(words, "1.1"): Figure(said.group("a")), _weighted(words, "1.25"): Figure(said.group("b")),
+                          _weighted(words, "1"): Figure(said.group("c"))})
+    said = re.search(r"K = 0\.4 wins (?P<a>[\d.]+) ± [\d.]+% \(neutral 6\.25%\), K = 0\.25 (?P<b>[\d.]+)%, K = 0\.5 "
+                     r"(?P<c>[\d.]+)%, one more group-blitz (?P<d>[\d.]+)%, K = 0\.8 (?P<e>[\d.]+)%, even pacing "
+                     r"(?P<f>[\d.]+)%", text)
+    assert said, "the guide no longer gives the knockout weights' figures against group-blitz"
+    (words,) = _lab_lines(_code_after("Against front-loaders, spend more in the groups too"))
+    runs["52"] = (words, {_weighted(words, "0.4"): Figure(said.group("a")), _weighted(words, "0.25"): Figure(said.group("b")),
+                          _weighted(words, "0.5"): Figure(said.group("c")), "group-blitz": Figure(said.group("d")),
+                          _weighted(words, "0.8"): Figure(said.group("e")), _weighted(words, "1"): Figure(said.group("f"))})
+    for seed, (words, _) in runs.items():
+        assert _option(words, "--seed") == seed, words
+    return runs
+
+
+PACING_RUNS = _pacing_runs()
+
+
+def _twelve() -> tuple[list[str], dict[str, Figure]]:
+    """'In the mixed field the default comes first': the run of the four leanings beside the first
+    table's eight (seed 77) and the six figures the guide gives from it."""
+    said = re.search(r"All four beside the guide's eight \(.*?`sevens lab (?P<command>[^`]+)`, run on [^)]*\): "
+                     r"field-reader (?P<a>[\d.]+) ± [\d.]+%, @1\.25 (?P<b>[\d.]+), @2 (?P<c>[\d.]+), equilibrium "
+                     r"(?P<d>[\d.]+), even-flair (?P<e>[\d.]+), @1 (?P<f>[\d.]+) \(", " ".join(GUIDE.split()))
+    assert said, "the guide no longer gives the mixed field of twelve's figures beside their command"
+    names = ["field-reader", "field-reader@1.25", "field-reader@2", "equilibrium", "even-flair", "field-reader@1"]
+    return said.group("command").split(), {name: Figure(said.group(g)) for name, g in zip(names, "abcdef", strict=True)}
+
+
+TWELVE = _twelve()
+PULLS_PY = re.search(r"```python\n( *from sevens\.lab\.smart import FieldReaderPacing\n.*?) *```", GUIDE, re.S)
+
+
+def _pull_table() -> list[tuple[str, list[str], dict[str, Figure]]]:
+    """'How far to move': each row's run (a field's command from the field-reader table, the nine's
+    at seed 67 or 68) once per column, field-reader in it replaced by the strategy of the guide's
+    pulls.py that moves the column's share of the way (field-reader itself at 0.25), with that
+    cell's figure, as (the row, the run's words, {name: figure})."""
+    assert PULLS_PY, "the guide no longer shows pulls.py"
+    made: dict[str, Any] = {}
+    exec(textwrap.dedent(PULLS_PY.group(1)), made)  # the guide's own file, as the lab imports it
+    header = "| field | 0 | 0.25 | 0.5 |"
+    pulls = [float(cell) for cell in header.strip("|").split("|")[1:]]
+    by_pull = {getattr(value, "pull", None): f"pulls:{name}" for name, value in made.items()
+               if type(value).__name__ == "FieldReaderPacing"}
+    by_pull[0.25] = "field-reader"
+    nine = re.search(r"\(`(--strategies [^`]*) --seed 67`, \d+ s\), it is just ahead", " ".join(GUIDE.split()))
+    assert nine, "the guide no longer gives the mixed field of nine's command"
+    runs = []
+    rows = [line.strip() for line in GUIDE[GUIDE.index(header):].split("\n")[2:]]  # a table in a list item
+    rows = rows[:rows.index("")]
+    assert len(rows) == 8, rows
+    for row, *cells in ([cell.strip().replace("**", "") for cell in line.strip("|").split("|")] for line in rows):
+        seed = re.fullmatch(r"the nine, seed (\d+)", row)
+        words = [*nine.group(1).split(), "--seed", seed.group(1)] if seed else FIELD_READER[row][0]
+        for pull, cell in zip(pulls, cells, strict=True):
+            assert pull in by_pull, f"pulls.py makes no field-reader that moves {pull} of the way"
+            name = by_pull[pull]
+            strategies = [name if s == "field-reader" else s for s in (_option(words, "--strategies") or "").split(",")]
+            assert "field-reader" in (_option(words, "--strategies") or "").split(","), words
+            replaced = [",".join(strategies) if word == _option(words, "--strategies") else word for word in words]
+            runs.append((f"{row}, {pull}", _without(replaced, "--tournaments"), {name: Figure(cell)}))
+    return runs
+
+
+PULL_TABLE = _pull_table()
+# Tournaments each run plays here, by the seed of the guide's run (a multiple of the lab's batch of
+# 2,000, so that each plays the first whole batches of the guide's run).
+PACING_SIZES = {"31": 600_000, "41": 400_000, "32": 500_000, "14": 450_000, "52": 350_000}
+
+
+def test_the_pacing_figures_in_the_text_hold_in_smaller_runs_of_their_commands(tmp_path: Path) -> None:
+    """The figures the section on pacing and 'Head to head' give in their text, each run's command
+    at a fifteenth to a twentieth of the guide's size (PACING_SIZES): a smaller run of the same seed
+    plays the first tournaments of the guide's, so the guide's figure differs from its own by the
+    rest's noise, less than the smaller run's; each must lie within three half-widths of that run's
+    95% interval (0.3 to 0.5 points of titles with 16 teams, 0.9 with 8, up to 0.8 against
+    group-blitz; 0.03 of group points, half a point of finals). About 14 s of CPU.
+    It catches a figure moved to another weight where the weights part (K = 0.4's 10.09 against
+    group-blitz put for K = 0.5's 8.73, equilibrium@1.5's 5.68 for equilibrium@1.1's 6.35, the
+    saver's 2.74 group points for even pacing's 3.00), not the few hundredths that part K = 1 from
+    K = 1.1 or 1.4 from 1.5, which only the full-size runs tell (run as shown on 7 December 2026:
+    each figure to the last digit)."""
+    assert list(PACING_RUNS) == list(PACING_SIZES)
+    assert sum(len(said) for _, said in PACING_RUNS.values()) == 3 + 3 + 4 + 3 + 6
+    off = _runs_off([(_without(words, "--tournaments"), PACING_SIZES[seed], said)
+                     for seed, (words, said) in PACING_RUNS.items()], tmp_path)
+    assert not off, "\n".join(off)
+
+
+def test_the_short_version_and_the_saver_quote_the_pacing_runs() -> None:
+    """'In short' gives equilibrium@1.1's gain among equilibrium players from the seed-41 run's
+    figures, and the saver of the seed-31 run wins the share of its finals its titles and finals
+    give (52% against 50%): both from figures the test above holds to their commands."""
+    text = " ".join(GUIDE.split())
+    said = re.search(r"wins about (\d+)% more titles than they do in a field of their own kind \(([\d.]+)% against "
+                     r"([\d.]+)%\)", text)
+    assert said, "'In short' no longer gives the best variant's gain over equilibrium"
+    figures = PACING_RUNS["41"][1]
+    assert [said.group(2), said.group(3)] == [figures["equilibrium@1.1"].text, figures["equilibrium"].text]
+    assert int(said.group(1)) == round(100 * (float(said.group(2)) / float(said.group(3)) - 1))
+    won = re.search(r"wins more of the finals it reaches \((\d+)% against (\d+)%\)", text)
+    assert won, "the guide no longer says what share of its finals the saver wins"
+    saver, even = (PACING_RUNS["31"][1][name] for name in ("even-flair@1.1", "even-flair"))
+    assert [int(won.group(1)), int(won.group(2))] == [
+        round(100 * cells["titles"] / cells["finals"]) for cells in (saver, even)]  # type: ignore[index]
+
+
+def test_the_mixed_field_of_twelves_figures_hold_in_a_smaller_run_of_its_command(tmp_path: Path) -> None:
+    """The four leanings of field-reader beside the first table's eight (seed 77), its command at
+    150,000 tournaments (a twentieth of the guide's; within three half-widths, about 0.37 points,
+    7 s of CPU): it
+    catches a figure of another field put here (the nine's 9.23, the first table's), not the order
+    of the six, a tenth of a point or less apart, which the full-size run gives to the last digit
+    (run again as shown on 7 December 2026)."""
+    words, said = TWELVE
+    assert _option(words, "--seed") == "77" and len(said) == 6
+    off = _runs_off([(_without(words, "--tournaments"), 150_000, said)], tmp_path)
+    assert not off, "\n".join(off)
+
+
+def test_the_how_far_to_move_tables_quarter_is_the_field_reader_tables() -> None:
+    """'How far to move': the column of 0.25, field-reader as it is, repeats the field-reader table
+    and the seed-67 row of the mixed fields, which the tests above hold to their commands (the test
+    below runs the seed-68 row)."""
+    quarter = {row.removesuffix(", 0.25"): said["field-reader"].text for row, _, said in PULL_TABLE
+               if row.endswith(", 0.25")}
+    (nine,) = [said for words, said in MIXED_FIELDS if _option(words, "--seed") == "67"]
+    expected = {field: figures["field-reader"].text for field, (_, figures) in FIELD_READER.items()}
+    expected["the nine, seed 67"] = nine["field-reader"].text
+    assert {row: figure for row, figure in quarter.items() if row != "the nine, seed 68"} == expected
+
+
+# Tournaments a run of 'How far to move' plays here: each field's a fiftieth of the guide's 3,000,000
+# (20,000 entries of field-reader), the nine's a fiftieth of 2,000,000 (4,444).
+PULL_SIZES = {"field": 60_000, "nine": 40_000}
+
+
+def test_the_how_far_to_move_tables_figures_hold_in_smaller_runs_of_their_commands(tmp_path: Path) -> None:
+    """'How far to move', the columns of 0 and 0.5 and the seed-68 run at 0.25: each row's command,
+    field-reader in it replaced by the guide's pulls.py's (run from a folder holding it), at a
+    fiftieth of the guide's size (PULL_SIZES; within three half-widths, 0.8 to 1.2 points in the
+    six fields and 0.64 in the nine; 12 s of CPU). It catches the columns swapped among
+    front-loaders (8.74 against 3.65) or a row of the six fields put in the nine's place, not the
+    0.6 points that part 0 from 0.5 among knockout-savers nor the 0.2 that part 0 from 0.25 among
+    even pacers, which only the full-size runs tell. pulls.py's field-readers play the same seats
+    and dice as the code changed to their share (REPLY_PULL = 0.5 and pulls:half gave the same
+    --json figures for every strategy over 20,000 tournaments of seed 66); before ``pull`` these
+    figures needed the code changed and no test held them."""
+    assert PULLS_PY, "the guide no longer shows pulls.py"
+    (tmp_path / "pulls.py").write_text(textwrap.dedent(PULLS_PY.group(1)), encoding="utf-8")
+    runs = [(words, PULL_SIZES["nine" if row.startswith("the nine") else "field"], said)
+            for row, words, said in PULL_TABLE if not row.endswith(", 0.25") or row.startswith("the nine, seed 68")]
+    assert len(runs) == 8 * 2 + 1
+    off = _runs_off(runs, tmp_path)
     assert not off, "\n".join(off)
