@@ -182,3 +182,30 @@ def test_a_mix_of_too_many_orders_is_stood_in_for_by_an_even_sample() -> None:
         assert abs(mean - 50) < 5  # spread over the totals as the mix is (its mean total is 50)
     small = order_mix(get_strategy("even"), VIEWS["group"])
     assert small is not None and shown_mix(small, knockout=True).orders == small
+
+
+@pytest.mark.parametrize("pull", [0.0, 0.5, 1.0])
+def test_a_field_readers_mix_moves_as_far_as_its_pull(pull: float) -> None:
+    """A field-reader made with another ``pull`` (the guide's pulls.py) gives only orders of the mix
+    it says: its mix had been worked out with the default pull whatever its own."""
+    from sevens.bots.smart import FieldReader
+    from sevens.rules import SeededDice
+    from sevens.tournament.game import play_turn
+
+    people = [Player(PlayerId(f"p{k}"), f"P{k}") for k in range(16)]
+    setup = draw_game(people, Format(16, 16, 1), seed_sha256="0" * 64, draw_seed=3)
+    for t, team in enumerate(setup.teams):  # a field heavy on FORCE early, so the reading moves
+        setup = setup.with_autopilot(team.id, ("group-blitz", "even", "random")[t % 3])
+    game = new_game(setup)
+    for n in (1, 2):
+        orders = autopilot_orders(game, game.teams_in_play(), get_strategy, seed=f"{n:064x}")
+        game = play_turn(game, orders, lambda stream, n=n: SeededDice(random.Random(f"{n}/{stream}")))
+    bot, usual = FieldReader(pull=pull), FieldReader()
+    moved = 0
+    for team in game.teams_in_play():
+        view = game.view_for(team)
+        mix = dict(order_mix(bot, view) or ())
+        draws = Counter(bot.order(view, random.Random(i)) for i in range(400))
+        assert set(draws) <= set(mix), (team, draws, mix)
+        moved += mix != dict(order_mix(usual, view) or ())
+    assert moved > 0  # another pull changes some team's mix here

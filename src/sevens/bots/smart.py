@@ -228,7 +228,7 @@ class FieldReader:
         """The solver's mix it draws its order from for ``view`` (paced by the field's weight)."""
         if not view.in_play:
             return ((Order(0, 0), 1.0),)
-        k = reply_weight(field_weight(view), float(self.knockout_weight))
+        k = reply_weight(field_weight(view), float(self.knockout_weight), self.pull)
         return _equilibrium_orders(paced_budget(view.scrum, view.turns_left, view.group_matches_left, k), view)
 
 
