@@ -57,6 +57,7 @@ from sevens.web.security import (
     answer_plainly,
     cookie_name,
     csrf_token,
+    organiser_form_proof,
     seat_form_proof,
     set_cookie,
     wants_json,
@@ -402,6 +403,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["static"] = assets.url
     templates.env.globals["csrf_token"] = csrf_token
     templates.env.globals["seat_form_proof"] = seat_form_proof
+    templates.env.globals["organiser_form_proof"] = organiser_form_proof
     # Before every address a page writes from the site's root ("" at the root of its host).
     templates.env.globals["root"] = settings.root_path
     templates.env.globals["describe_bot"] = describe

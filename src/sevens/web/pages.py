@@ -82,6 +82,7 @@ from sevens.web.security import (
     client_key,
     delete_session_cookie,
     form_predates_session,
+    held_organiser_form,
     held_seat_form,
     note_secret,
     secure_cookies,
@@ -151,6 +152,9 @@ log = logging.getLogger("sevens.web")
 router = APIRouter(include_in_schema=False, dependencies=[Depends(check_form_body)])
 
 CsrfField = Annotated[str | None, Form(alias="csrf")]
+OrganisesField = Annotated[str, Form(max_length=100)]
+"""The organiser page's forms' proof that this browser organised the game when it loaded the page
+(:func:`~sevens.web.security.organiser_form_proof`): read only if the browser signed out since."""
 
 
 def _templates(request: Request) -> Jinja2Templates:
@@ -317,6 +321,45 @@ def _signed_out_here(
     context = {"status": 403, "message": message, "unsaved": sent,
                # Only a game it may name: error.html prints the name only with game_page, but keep it out.
                "game_page": f"/games/{public_id}" if public else "", "game_name": "" if named is None else named.name}
+    return render(request, "error.html", context, status=403)
+
+
+def _organiser_signed_out_here(
+    request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
+    organises: str, act: str, seat: str = "", turn: str = "",
+) -> Response | None:
+    """A form of the organiser page (``act``, about ``seat`` or ``turn``) that
+    :func:`~sevens.web.security.check_csrf` refused because this browser signed out (*Sign out
+    of this browser*, in another tab or window) after the page was loaded: says so, what the form
+    would have done and was not, and that the organiser link opens the page again. Nothing is done.
+    None, for the plain refusal, for any other refused form, a browser signed in again since (the
+    page comes back as expired if it organises the game) and a form the browser does not say it
+    sent from this site's own page. The game is named only if it is public, or the form carries
+    the proof that the ended session was shown its organiser page (``organises``)."""
+    ended = signed_out_form(request, csrf)
+    if not act or not ended or principal is not None or not sent_from_this_site(request):
+        return None
+    try:
+        game: GameRow | None = store.game_by_public_id(db, public_id=public_id)
+    except NotFound:
+        game = None
+    public = game is not None and game.visibility == Visibility.PUBLIC
+    named = game if public or held_organiser_form(request, public_id, organises, form_token=ended) else None
+    number = int(turn) if turn.isascii() and turn.isdigit() and len(turn) < 10 else 0
+    # A seat only as its id reads (p1, p2...): the address is the sender's to write.
+    said = views.seat_number(seat) and (_seat_named(db, named, seat) if named is not None else seat)
+    what = _not_done(act, turn=number, seat=said)
+    where = Markup("") if named is None else Markup(" in {}").format(views.bdi(named.name))
+    message = Markup(
+        "This browser was signed out (Sign out of this browser, perhaps in another tab or window) after "
+        "this page was loaded, so nothing was done{}: {}. Signing out ended this browser's organising of the "
+        "game: open your organiser link in this browser to organise it again, then press the button again "
+        "there."
+    ).format(where, what[:1].lower() + what[1:])
+    context = {"status": 403, "message": message, "signed_out_act": True,
+               # As the player's version: a private game's page opens nothing to a browser signed out.
+               "game_page": f"/games/{public_id}" if public else "",
+               "game_name": "" if named is None else named.name}
     return render(request, "error.html", context, status=403)
 
 
@@ -1248,7 +1291,7 @@ def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
     said = views.seat_said(seat)  # by its number, as the page's Seat column names it
     return {
         "start": "The game was not started",
-        "resolve": f"Turn {turn} was not resolved",
+        "resolve": f"Turn {turn} was not resolved" if turn else "The turn was not resolved",
         "pause": "The deadline was not paused",
         "resume": "The deadline was not resumed",
         "extend": "The deadline was not moved",
@@ -1260,6 +1303,8 @@ def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
         "release": f"{said.capitalize()} was not handed to the bots" if seat else "No seat was handed to the bots",
         "organiser-link": "No new organiser link was made",
         "remove-name": "No name was removed",
+        "delete": "The game was not deleted",
+        "rematch": "No rematch was created",
     }[act]
 
 
@@ -1795,6 +1840,7 @@ def post_house_bot(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
     team: Annotated[str, Form(max_length=64)] = "",
     strategy: Annotated[str, Form(max_length=40)] = "",
     weight: Annotated[str, Form(max_length=20)] = "",
@@ -1806,7 +1852,8 @@ def post_house_bot(
         housed = team in {t.team_id for t in store.house_teams(db, game=game)}
         return Refusal(f"house-bot-{team}", "", (), {"strategy": strategy, "weight": weight}) if housed else None
 
-    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now)
+    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act="house-bot",
+                             organises=organises)
     try:
         with organiser_act_allowed(request, game.public_id):
             store.set_house_bot(
@@ -1831,19 +1878,27 @@ def post_house_bot(
 
 def _organiser_action(
     request: Request, db: SessionDep, principal: PrincipalDep, public_id: str, csrf: str | None, *,
-    form_now: Callable[[GameRow], Refusal | None] | None = None,
+    form_now: Callable[[GameRow], Refusal | None] | None = None, act: str = "", organises: str = "",
+    seat: str = "", turn: str = "",
 ) -> GameRow:
     """The game whose organiser page sent the form, checked: its token, and that this browser
-    organises it.
+    organises it. ``act`` names the form (as :func:`_not_done` does), with the ``seat`` or
+    ``turn`` it was about, and ``organises`` is its proof, for the page a browser signed out
+    since the form was loaded gets (:func:`_organiser_signed_out_here`).
 
     Raises:
-        ShownAgain: the form's token is stale but the form may come back (:func:`_stale_note`):
+        ShownAgain: the browser signed out since the page was loaded (:func:`_organiser_signed_out_here`);
+            or the form's token is stale but the form may come back (:func:`_stale_note`):
             the organiser page, nothing done, saying so at the form ``form_now`` gives for the game as
             it is now (with what was typed) if any, else at the top.
     """
     try:
         check_csrf(request, csrf)
     except HTTPException:
+        ended = _organiser_signed_out_here(request, db, principal, public_id, csrf, organises=organises, act=act,
+                                           seat=seat, turn=turn)
+        if ended is not None:
+            raise ShownAgain(ended) from None
         note = _stale_note(request, csrf, signed_in_form=True)
         game = _game_for_stale_form(db, principal, public_id) if note else None
         if game is None or not _access(db, principal, game).organiser:
@@ -1878,9 +1933,10 @@ def post_start(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """Draw the groups and open turn 1."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="start", organises=organises)
     now = clock()
     try:
         store.start_game(db, game_id=game.id, now=now, then_advance=False)
@@ -1900,10 +1956,11 @@ def post_resolve(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
     turn: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     """Resolve the open turn now (saved orders count; missing ones play the autopilot, R13)."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="resolve", organises=organises, turn=turn)
     number = _int_field(turn, "the turn")
     assert number is not None
     db.commit()  # the checks' reads ended: the bots then play the turn without holding the connection
@@ -1933,9 +1990,10 @@ def post_pause(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """Stop the deadline clock (recorded with who and when)."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="pause", organises=organises)
     try:
         with organiser_act_allowed(request, game.public_id):
             store.pause_game(db, game_id=game.id, now=clock(), actor="organiser")
@@ -1954,9 +2012,10 @@ def post_resume(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """Restart the deadline clock."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="resume", organises=organises)
     try:
         with organiser_act_allowed(request, game.public_id):
             store.resume_game(db, game_id=game.id, now=clock(), actor="organiser")
@@ -1975,11 +2034,12 @@ def post_extend(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
     hours: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     """Move the deadline later by a number of hours (recorded with who and when); a refused number
     sends the organiser page back with it in the box and the reason beside it."""
-    return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "extend")
+    return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "extend", organises)
 
 
 @router.post("/games/{public_id}/deadline")
@@ -1990,11 +2050,12 @@ def post_deadline(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
     hours: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     """Set the open turn's time left, in hours from now: bring the deadline forward or put it back
     (recorded with who and when); a refused number comes back in its box with the reason."""
-    return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "deadline")
+    return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "deadline", organises)
 
 
 def _deadline_boxed(game: GameRow, act: Literal["extend", "deadline"]) -> bool:
@@ -2013,13 +2074,15 @@ def _change_deadline(
     csrf: str | None,
     hours: str,
     act: Literal["extend", "deadline"],
+    organises: str = "",
 ) -> Response:
     """The extend and set-the-deadline forms: ``hours`` later, or ``hours`` from now."""
 
     def form_now(game: GameRow) -> Refusal | None:
         return Refusal(act, "", (), {"hours": hours}) if _deadline_boxed(game, act) else None
 
-    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now)
+    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act=act,
+                             organises=organises)
     change, said, asked = (
         (store.extend_deadline, "extend by", "extend by a number of hours")
         if act == "extend"
@@ -2054,9 +2117,10 @@ def post_end(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """End the game now; the seed is revealed."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="end", organises=organises)
     try:
         store.end_game(db, game_id=game.id, now=clock(), actor="organiser")
     except StoreError as exc:
@@ -2072,11 +2136,12 @@ def post_delete(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
     confirm: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
     """Delete the game for good, once the box saying so is ticked: every row of it goes
     (:func:`sevens.store.retention.delete_game`), and its pages answer 404 after."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="delete", organises=organises)
     if confirm != "yes":
         # The box is required, so only a browser that ignores that (or a hand-made form) gets here.
         held = _organiser_access(db, principal, game)
@@ -2097,10 +2162,11 @@ def post_new_organiser_link(
     settings: SettingsDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """A new organiser link, shown once; the old one stops working, and every other browser and
     bot token that organises the game loses that (this browser keeps it)."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="organiser-link", organises=organises)
     assert principal is not None  # _organiser_action refused anyone without a grant
     try:
         with organiser_act_allowed(request, game.public_id):
@@ -2128,11 +2194,12 @@ def post_rematch(
     settings: SettingsDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """A new game with the settings of this one, once it is over: the same arrangement, deadline,
     default bot and visibility, a new seed and draw. The seats this browser played it takes again
     under the same names; the other seats get new invite links, shown once as for a new game."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="rematch", organises=organises)
     assert principal is not None  # _organiser_action refused anyone without a grant
     try:
         store.rematch_spec(game)  # a game not over, or rematched already: said before the hourly limit
@@ -2188,12 +2255,13 @@ def post_new_invite(
     settings: SettingsDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
     sign_out: Annotated[str, Form(max_length=5)] = "",
 ) -> Response:
     """Issue a new invite link for a seat (the old one stops working); shown once, used once.
     With ``sign_out``, whoever plays the seat now loses it until the new link is used."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
     act = "sign-out" if sign_out == "yes" else "invite"
+    game = _organiser_action(request, db, principal, public_id, csrf, act=act, organises=organises, seat=player_id)
     try:
         with organiser_act_allowed(request, game.public_id):
             return _new_link_page(
@@ -2215,10 +2283,12 @@ def post_remove_name(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """In a game over, put "Player N" in place of the name a seat's player chose (they asked the
     organiser to): in the seat, the record and the event log."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="remove-name", organises=organises,
+                             seat=player_id)
     try:
         remove_seat_name(db, game_id=game.id, player_id=player_id, now=clock())
     except StoreError as exc:  # the seat is unknown or was never taken (a forged form)
@@ -2235,11 +2305,13 @@ def post_release_seat(
     principal: PrincipalDep,
     clock: ClockDep,
     csrf: CsrfField = None,
+    organises: OrganisesField = "",
 ) -> Response:
     """Hand a seat to the bots (its player dropped out): whoever plays it is signed out, its saved
     orders of the open turn discarded, and its teams play the bots the organiser picks; turns no
     longer wait for it. A new invite link lets someone take it over later."""
-    game = _organiser_action(request, db, principal, public_id, csrf)
+    game = _organiser_action(request, db, principal, public_id, csrf, act="release", organises=organises,
+                             seat=player_id)
     now = clock()
     try:
         with organiser_act_allowed(request, game.public_id):

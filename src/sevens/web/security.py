@@ -53,6 +53,8 @@ __all__ = [
     "secure_cookies",
     "delete_session_cookie",
     "seat_form_proof",
+    "organiser_form_proof",
+    "held_organiser_form",
     "held_seat_form",
     "HeldSeatForm",
     "session_csrf",
@@ -396,6 +398,33 @@ def held_seat_form(
     if not tokens_equal(_seat_digest(request, form_token, public_id, team, team_name, int(shown)), digest):
         return None
     return HeldSeatForm(team_name=team_name, shown=datetime.fromtimestamp(int(shown), UTC))
+
+
+def organiser_form_proof(request: Request, public_id: str) -> str:
+    """What each form of the organiser page of game ``public_id`` carries to show, should this
+    browser sign out before it is sent, that the page was shown to it as the game's organiser: an
+    HMAC of the session's form token and the game under the server's key, as for
+    :func:`seat_form_proof`. Only the organiser page has it, so a private game is named to a form
+    sent after signing out only where it carries this (:func:`held_organiser_form`)."""
+    note_secret(request)
+    session = _cookie(request, SESSION_COOKIE)
+    return _organiser_digest(request, session_csrf(session), public_id) if session else ""
+
+
+def _organiser_digest(request: Request, form_token: str, public_id: str) -> str:
+    key: bytes = request.app.state.seat_form_key
+    # Its own first field, so that no seat's proof is ever one of these, nor the other way round.
+    signed = json.dumps(["sevens organiser form", form_token, public_id])
+    digest = hmac.new(key, signed.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def held_organiser_form(request: Request, public_id: str, submitted: str, *, form_token: str) -> bool:
+    """Whether ``submitted`` is :func:`organiser_form_proof` for game ``public_id``, made for the
+    session whose form token is ``form_token`` (one this browser signed out, :func:`signed_out_form`)."""
+    if not form_token or not submitted:
+        return False
+    return tokens_equal(_organiser_digest(request, form_token, public_id), submitted)
 
 
 SECRET_HANDLED = "secret_handled"
