@@ -191,3 +191,44 @@ def test_an_organiser_form_whose_page_expired_comes_back_to_send_again(server: s
     with page.expect_navigation():
         page.click("#extend button")
     expect(page).to_have_url(re.compile("^" + re.escape(organise + "?done=extend")))
+
+
+def test_typing_in_the_organiser_page_outlives_a_new_session_when_another_form_is_sent(
+    server: str, chromium: Any
+) -> None:
+    """Hours typed into Extend, then Pause pressed, after the browser signed out and opened the
+    organiser link again in another tab: the page comes back as expired, and the hours are back in
+    their box. Each form's hidden proof that this browser organises the game (organises) is made
+    for the session, as its token is, so a form is matched without it, or the new session's page
+    would not know the old one's typing for its own."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.set_default_timeout(15000)
+    page.goto(server + "/")
+    page.fill("input[name=name]", "Kept across cup")
+    page.fill("input[name=deadline_hours]", "24")
+    page.click("#create-game button[type=submit]")
+    link = page.locator("#organiser-link").inner_text()
+    organise = server + str(page.locator("#to-organise").get_attribute("href"))
+    page.locator("a.take-seat").first.click()
+    page.fill("input[name=name]", "Me")
+    page.click("#join button[type=submit]")
+    page.goto(organise)
+    page.click("#start button")
+    page.fill("#extend-hours", "6")
+    other = context.new_page()
+    other.on("dialog", lambda dialog: dialog.accept())
+    other.goto(server + "/")
+    with other.expect_navigation():
+        other.click("#sign-out button")
+    other.goto(link)
+    with other.expect_navigation():
+        other.click("form button[type=submit]")
+    other.close()
+    with page.expect_navigation():
+        page.click("form[action$='/pause'] button")
+    expect(page.locator("#notice")).to_contain_text("This page had expired")
+    expect(page.locator("#extend-hours")).to_have_value("6")

@@ -635,8 +635,11 @@ function formKey(form) {
   if (!form.id) { return null; }
   var parts = [form.id];
   Array.prototype.forEach.call(form.querySelectorAll("input[type=hidden]"), function (field) {
-    // Not the seat mark: it holds the time its page was made, so it differs at each load.
-    if (field.name && field.name !== "csrf" && field.name !== "seat") { parts.push(field.name + "=" + field.value); }
+    // Not the seat mark: it holds the time its page was made, so it differs at each load. Nor the
+    // organiser's proof: made for the session, as the token is, so it differs once signed in again.
+    if (field.name && field.name !== "csrf" && field.name !== "seat" && field.name !== "organises") {
+      parts.push(field.name + "=" + field.value);
+    }
   });
   return parts.join("&");
 }
