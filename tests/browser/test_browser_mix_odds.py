@@ -30,4 +30,10 @@ def test_the_live_odds_say_which_bots_mix_and_over_what(server: str, chromium: A
     marked = [row.locator("th").inner_text() for row in rows[1:] if "(mix)" in row.locator("td").first.inner_text()]
     assert any("even" in bots.split(", ") for bots in marked), marked
     assert not any("even-flair" in bots.split(", ") for bots in marked), marked  # all FLAIR: one order
+    # The caption, read out before the table, said the figures were "against each bot's order".
+    caption = odds.locator("table.odds-table caption").text_content() or ""
+    assert "against the orders each bot may give, each weighted by its chance" in caption, caption
+    assert "a mixing bot's order shown is its likeliest" in caption, caption
+    assert "random" in caption and "an even sample of its orders (not exact)" in caption, caption
+    assert "each bot's order" not in caption, caption
     page.context.close()

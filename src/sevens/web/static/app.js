@@ -171,7 +171,7 @@ function describe(data, team, last) {
   var table = element("table");
   table.className = "odds-table";
   table.setAttribute("role", "table");
-  table.appendChild(element("caption", "Odds of " + team + " against each bot's order"));
+  table.appendChild(element("caption", "Odds of " + team + " " + againstWords(rows)));
   table.firstChild.className = "visually-hidden";
   var head = element("tr");
   head.setAttribute("role", "row");
@@ -208,6 +208,19 @@ function describe(data, team, last) {
       "weighted by its chance; the order shown is its likeliest. " + notes.join("; ") + ".")).className = "odds-mixes";
   }
   return box;
+}
+
+// What the figures are against, for the table's caption: each bot's whole mix, weighted, but for
+// a sample standing in for a large one and a bot that names one typical order only.
+function againstWords(rows) {
+  function bots(kept) { return kept.map(function (r) { return r.bots.join(", "); }).join(", "); }
+  var sampled = rows.filter(function (r) { return r.row.mix_size > r.row.mix_used; });
+  var typical = rows.filter(function (r) { return r.row.mix === null; });
+  var words = "against the orders each bot may give, each weighted by its chance";
+  if (rows.some(function (r) { return r.mixed; })) { words += "; a mixing bot's order shown is its likeliest"; }
+  if (sampled.length) { words += "; for " + bots(sampled) + ", an even sample of its orders (not exact)"; }
+  if (typical.length) { words += "; for " + bots(typical) + ", one typical order"; }
+  return words;
 }
 
 // A bot's mix in words: "11+9 62.5%, 8+12 37.5%"; a long one by its size, a sample said to be one.
