@@ -184,6 +184,18 @@ def test_a_mix_of_too_many_orders_is_stood_in_for_by_an_even_sample() -> None:
     assert small is not None and shown_mix(small, knockout=True).orders == small
 
 
+def test_a_sampled_mix_shows_the_whole_mixs_likeliest_order() -> None:
+    """The odds' ``order`` is the mix's likeliest. For "random" in a knockout it was the sample's,
+    4+0, which the bot gives 0.37 times in 101: every order of a sample counts alike, so which came
+    out on top said nothing of the bot. Now 0+0, as likely as any order it gives."""
+    mix = order_mix(get_strategy("random"), VIEWS["group"])
+    assert mix is not None
+    most = max(chance for _, chance in mix)
+    for knockout in (False, True):
+        shown = shown_mix(mix, knockout=knockout)
+        assert dict(mix)[shown.likeliest] == most, (knockout, shown.likeliest, dict(mix)[shown.likeliest])
+
+
 @pytest.mark.parametrize("pull", [0.0, 0.5, 1.0])
 def test_a_field_readers_mix_moves_as_far_as_its_pull(pull: float) -> None:
     """A field-reader made with another ``pull`` (the guide's pulls.py) gives only orders of the mix

@@ -127,6 +127,9 @@ class ShownMix:
     """What the odds are against: the whole mix, or an even sample of it."""
     size: int
     """How many orders the whole mix holds."""
+    top: Order | None = None
+    """The whole mix's likeliest order, where :attr:`orders` is a sample of it (a sample's orders
+    count alike, so its own likeliest is whichever happened to be taken twice or first)."""
 
     @property
     def sampled(self) -> bool:
@@ -135,7 +138,9 @@ class ShownMix:
 
     @property
     def likeliest(self) -> Order:
-        """The order of the whole mix most often played (of the sample, when sampled)."""
+        """The order of the whole mix most often played (the first of those tied)."""
+        if self.top is not None:
+            return self.top
         return max(self.orders, key=lambda pair: pair[1])[0]
 
 
@@ -162,4 +167,4 @@ def shown_mix(mix: Sequence[tuple[Order, float]], *, knockout: bool) -> ShownMix
             at += 1
         order = ordered[at][0]
         taken[order] = taken.get(order, 0.0) + 1 / most
-    return ShownMix(orders=tuple(taken.items()), size=len(mix))
+    return ShownMix(orders=tuple(taken.items()), size=len(mix), top=max(mix, key=lambda pair: pair[1])[0])
