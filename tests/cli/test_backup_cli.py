@@ -853,8 +853,8 @@ def test_import_refuses_another_applications_database_and_adds_no_table(tmp_path
 @pytest.mark.parametrize(
     ("change", "said"),
     [
-        (lambda c: c.pop("kind"), "credentials[0]: the field 'kind' is missing from it or from one of its grants"),
-        (lambda c: c["grants"][0].pop("role"), "credentials[0]: the field 'role' is missing from it or from one of its grants"),
+        (lambda c: c.pop("kind"), "credentials[0]: the field 'kind' is missing"),
+        (lambda c: c["grants"][0].pop("role"), "credentials[0].grants[0]: the field 'role' is missing"),
         (lambda c: c.update(kind="wizard"), "credentials[0].kind is 'wizard': a credential is one of"),
         (lambda c: c["grants"][0].update(role="king"), "credentials[0].grants[0].role is 'king': a grant's role is one of"),
     ],
@@ -868,6 +868,39 @@ def test_a_credential_missing_a_field_or_of_no_known_kind_is_named_by_its_path(
     credential = next(c for c in document["credentials"] if "game_deleted_at" not in c)
     # The organiser's grant, as the export writes one; the test's database made none.
     credential["grants"] = [{"game": document["games"][0]["id"], "role": "organiser", "player": None}]
+    document["credentials"] = [credential]
+    change(credential)
+    code, err = _import(tmp_path, json.dumps(document))
+    assert err.startswith(f"error: {said}") and err.count("\n") == 1, err
+    assert code == 2 and not (tmp_path / "restored.sqlite3").exists()
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda c: c.update(kind=["bot"]), "credentials[0].kind: expected a string, found an array"),
+        (lambda c: c.update(token_hash={}), "credentials[0].token_hash: expected a string, found an object"),
+        (lambda c: c.update(token_hash=5), "credentials[0].token_hash: expected a string, found a number"),
+        (lambda c: c.update(token_hash="ab"), "credentials[0].token_hash: expected the token's SHA-256, 64 hex digits"),
+        (lambda c: c.update(label=["x"]), "credentials[0].label: expected a string, found an array"),
+        (lambda c: c["grants"][0].update(game=[]), "credentials[0].grants[0].game: expected a string, found an array"),
+        (lambda c: c["grants"][0].update(role={}), "credentials[0].grants[0].role: expected a string, found an object"),
+        (lambda c: c["grants"].append({"game": c["grants"][0]["game"], "role": "player", "player": None}),
+         "credentials[0].grants[1].player: expected a string, found null"),
+        (lambda c: c["grants"].append({"game": c["grants"][0]["game"], "role": "player", "player": ""}),
+         "credentials[0].grants[1].player is empty: a player's grant names the seat it plays"),
+    ],
+)
+def test_a_credentials_field_of_the_wrong_kind_is_named_by_its_path(
+    tmp_path: Path, change: Callable[[dict[str, Any]], object], said: str
+) -> None:
+    """A list or an object as a credential's kind, hash, game or role said "the backup is malformed:
+    TypeError("unhashable type: 'list'") is missing or of the wrong kind"; one as its label blamed
+    the database ("check the path in --database-url"); a number as the hash and a player's grant
+    with no seat were imported as they were."""
+    document = _full_backup_of_one_game(tmp_path)
+    credential = next(c for c in document["credentials"] if "game_deleted_at" not in c)
+    credential["grants"] = [{"game": document["games"][0]["id"], "role": "organiser", "player": ""}]
     document["credentials"] = [credential]
     change(credential)
     code, err = _import(tmp_path, json.dumps(document))

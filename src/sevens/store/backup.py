@@ -738,6 +738,9 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
         game.rematch_id = by_public[rematch]
     entries = [entry for _, entry in _objects(document.get("credentials") or [], "credentials")]
     markers = [isinstance(e, dict) and "game_deleted_at" in e for e in entries]
+    for index, (entry, marker) in enumerate(zip(entries, markers, strict=True)):
+        if not marker:
+            _check_credential(entry, index)
     live = {e.get("token_hash") for e, marker in zip(entries, markers, strict=True) if not marker and isinstance(e, dict)}
     skip = _markers_kept(db, live=live) | live
     credentials = 0
@@ -755,11 +758,56 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     return ImportReport(games=len(games), running=running, credentials=credentials)
 
 
+def _check_credential(entry: dict[str, Any], index: int) -> None:
+    """Refuse, by its path, a live credential's field missing or of a kind :func:`export_backup`
+    never writes. A list or an object there stopped the import with "TypeError(...) is missing or of
+    the wrong kind", a list as its label or player with "cannot write the database ... check the
+    path in --database-url", and a null player or a number as its hash was imported as it was.
+
+    >>> _check_credential({"kind": "bot", "token_hash": "0" * 64, "label": "", "created_at": "2026-01-01T00:00:00+00:00",
+    ...                    "grants": [{"game": "g", "role": "player", "player": None}]}, 2)
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: credentials[2].grants[0].player: expected a string, found null; import the export as 'sevens export' wrote it
+    """
+    where = f"credentials[{index}]"
+
+    def text(data: dict[str, Any], key: str, at: str) -> str:
+        if key not in data:
+            raise Invalid(f"{at}: the field {quoted(key)} is missing; import the export as 'sevens export' wrote it")
+        value = data[key]
+        if not isinstance(value, str):
+            raise Invalid(f"{at}.{key}: expected a string, found {_json_kind(value)}; "
+                          "import the export as 'sevens export' wrote it")
+        return value
+
+    kind = text(entry, "kind", where)
+    if kind not in {k.value for k in PrincipalKind}:
+        kinds = ", ".join(quoted(k.value) for k in PrincipalKind)
+        raise Invalid(f"{where}.kind is {quoted(kind)}: a credential is one of {kinds}")
+    if not re.fullmatch(r"[0-9a-f]{64}", text(entry, "token_hash", where)):
+        raise Invalid(f"{where}.token_hash: expected the token's SHA-256, 64 hex digits; "
+                      "import the export as 'sevens export' wrote it")
+    text(entry, "label", where)
+    _parse_time(text(entry, "created_at", where), f"{where}.created_at")
+    _parse_time(entry.get("expires_at"), f"{where}.expires_at")
+    if "grants" not in entry:
+        raise Invalid(f"{where}: the field 'grants' is missing; import the export as 'sevens export' wrote it")
+    for place, grant in _objects(entry["grants"], f"{where}.grants"):
+        text(grant, "game", place)
+        role = text(grant, "role", place)
+        if role not in {r.value for r in Role}:
+            roles = ", ".join(quoted(r.value) for r in Role)
+            raise Invalid(f"{place}.role is {quoted(role)}: a grant's role is one of {roles}")
+        if role == "organiser" and grant.get("player", "") is None:
+            continue  # stored as "", the organiser's (the API shows it as null)
+        if not text(grant, "player", place) and role == "player":
+            raise Invalid(f"{place}.player is empty: a player's grant names the seat it plays ('p1', 'p2', ...)")
+
+
 def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_public: dict[str, int]) -> None:
-    """One live credential and its grants, as :func:`export_backup` wrote them."""
-    kinds = ", ".join(quoted(k.value) for k in PrincipalKind)
-    if entry["kind"] not in {k.value for k in PrincipalKind}:
-        raise Invalid(f"credentials[{index}].kind is {quoted(str(entry['kind']))}: a credential is one of {kinds}")
+    """One live credential and its grants, as :func:`export_backup` wrote them (checked first:
+    :func:`_check_credential`)."""
     principal = ApiPrincipal(
         kind=PrincipalKind(entry["kind"]),
         token_hash=entry["token_hash"],
@@ -769,12 +817,9 @@ def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_pu
     )
     db.add(principal)
     db.flush()
-    roles = ", ".join(quoted(r.value) for r in Role)
-    for place, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
+    for _, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
         if grant["game"] not in by_public:
             raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
-        if grant["role"] not in {r.value for r in Role}:
-            raise Invalid(f"{place}.role is {quoted(str(grant['role']))}: a grant's role is one of {roles}")
         db.add(
             Grant(
                 principal_id=principal.id,
