@@ -166,3 +166,52 @@ def test_mutated_full_backups_are_refused_in_one_line(tmp_path: Path, full_backu
         assert "Error(" not in result.stderr, result.stderr
 
     check()
+
+
+@pytest.mark.parametrize(
+    ("where", "field", "junk", "said"),
+    [
+        (("seats",), "player", [], "expected a string, found an array"),
+        (("seats",), "name", 7, "expected a string or null, found a number"),
+        (("turns",), "reason", ["deadline"], "expected a string, found an array"),
+        (("events",), "kind", {}, "expected a string, found an object"),
+        (("order_log",), "turn", [], "expected a whole number, found an array"),
+        (("order_log",), "force", True, "expected a whole number, found a boolean"),
+        (("order_log",), "ready", 1.5, "expected true or false, found a number"),
+        (("order_log",), "at", 1.5, "expected a string or null, found a number"),
+        (("secret", "orders"), "team", [], "expected a string, found an array"),
+        (("secret", "open_order_log"), "via", [], "expected a string, found an array"),
+        ((), "turn_seconds", [], "expected a whole number or null, found an array"),
+        (("secret",), "organiser_link_hash", [], "expected a string, found an array"),
+    ],
+)
+def test_a_field_of_a_games_entry_of_the_wrong_kind_is_named_by_its_path(
+    tmp_path: Path, full_backup: tuple[dict[str, Any], Path], where: tuple[str, ...], field: str, junk: object,
+    said: str,
+) -> None:
+    """Each was found by putting another kind of value in every field of a full backup's games:
+    they said "cannot write the database: Error binding parameter 3 ...; check the path in
+    --database-url", blaming the database, or "TypeError("'<' not supported between instances of
+    'int' and 'list'") is missing or of the wrong kind"."""
+    document, empty = full_backup
+    document = copy.deepcopy(document)
+    for game in document["games"]:
+        holder: Any = game
+        for key in where:
+            holder = holder.get(key) if isinstance(holder, dict) else None
+        if isinstance(holder, list) and holder and isinstance(holder[0], dict) and field in holder[0]:
+            holder[0][field] = junk
+            path = f"game {game['id']}.{'.'.join(where)}[0].{field}"
+            break
+        if isinstance(holder, dict) and field in holder:
+            holder[field] = junk
+            path = ".".join([f"game {game['id']}", *where, field])
+            break
+    else:
+        pytest.fail(f"no game of the backup has {where} with {field!r}")
+    source, target = tmp_path / "backup.json", tmp_path / "restored.sqlite3"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    shutil.copy(empty, target)
+    result = runner.invoke(app, ["import", "--database-url", f"sqlite:///{target}", str(source)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"error: {path}: {said}; import the export as 'sevens export' wrote it\n", result.stderr

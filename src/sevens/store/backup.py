@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -421,6 +422,38 @@ def _objects(value: object, where: str) -> list[tuple[str, dict[str, Any]]]:
     return [(f"{where}[{index}]", entry) for index, entry in enumerate(value)]
 
 
+_NULL = type(None)
+_KIND_WORDS = {str: "a string", int: "a whole number", bool: "true or false", _NULL: "null"}
+_SEAT = {"player": (str,), "name": (str, _NULL)}
+_TURN = {"number": (int,), "reason": (str,)}
+_EVENT = {"actor": (str,), "kind": (str,), "detail": (str,)}
+_LOG_LINE = {"turn": (int,), "team": (str,), "player": (str,), "force": (int,), "flair": (int,), "ready": (bool,),
+             "via": (str,), "at": (str, _NULL)}
+_ORDER = {"turn": (int,), "team": (str,), "force": (int,), "flair": (int,), "ready": (bool,)}
+"""The kinds of the fields of each entry of a game's lists, as :func:`export_backup` writes them
+(times are read by ``_parse_time``, which names its own)."""
+
+
+def _kinds(entries: list[tuple[str, dict[str, Any]]], fields: Mapping[str, tuple[type, ...]]) -> list[dict[str, Any]]:
+    """The entries, each field of ``fields`` it holds checked to be of its kinds (JSON's ``true``
+    is no number): a list or a number where text goes stopped the import with "cannot write the
+    database ... check the path in --database-url", or with a TypeError's words.
+
+    >>> _kinds([("game x.turns[0]", {"number": 3, "reason": ["deadline"]})], _TURN)
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: game x.turns[0].reason: expected a string, found an array; import the export as 'sevens export' wrote it
+    """
+    for place, entry in entries:
+        for key, kinds in fields.items():
+            value = entry.get(key)
+            if key in entry and (not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds)):
+                expected = " or ".join(_KIND_WORDS[kind] for kind in kinds)
+                raise Invalid(f"{place}.{key}: expected {expected}, found {_json_kind(value)}; "
+                              "import the export as 'sevens export' wrote it")
+    return [entry for _, entry in entries]
+
+
 def _bot(name: object, where: str) -> str:
     # A bot the server does not offer would only fail later, when a turn resolves.
     if not isinstance(name, str):
@@ -509,6 +542,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
     elif data.get("current_turn") != 0 or data.get("champion") is not None:
         raise Invalid(f"{where}: a game with no record has no open turn (current_turn 0) and no champion")
     default_bot = _bot(_field(data, "default_bot", str, where), f"{where}.default_bot")
+    _kinds([(where, data)], {"turn_seconds": (int, _NULL), "paused_remaining": (int, _NULL)})
+    if secret:
+        _kinds([(f"{where}.secret", secret)], {"organiser_link_hash": (str,)})
     game = GameRow(
         public_id=public_id,
         name=_field(data, "name", str, where),
@@ -541,7 +577,8 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
     invites = secret.get("invite_hashes", {}) if secret else {}
     if not isinstance(invites, dict):
         raise Invalid(f"{where}.secret.invite_hashes: expected an object, found {_json_kind(invites)}")
-    for _, seat in _objects(_field(data, "seats", list, where), f"{where}.seats"):
+    _kinds([(f"{where}.secret.invite_hashes", invites)], dict.fromkeys(invites, (str,)))
+    for seat in _kinds(_objects(_field(data, "seats", list, where), f"{where}.seats"), _SEAT):
         joined_at = _parse_time(seat.get("joined_at"), f"{where}.seats")
         if "joined_at" not in seat and seat.get("joined") is True:
             # A shareable export says that a seat was taken, not when (no page shows it): the
@@ -583,7 +620,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 )
             )
     # A shareable export holds neither (the organiser's alone); a full backup holds both.
-    for _, turn in _objects(_field(data, "turns", list, where), f"{where}.turns") if full or "turns" in data else []:
+    for turn in _kinds(_objects(_field(data, "turns", list, where), f"{where}.turns"), _TURN) if full or "turns" in data else []:
         db.add(
             TurnRow(
                 game_id=game.id,
@@ -592,7 +629,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 resolved_at=_parse_time(turn["resolved_at"], f"{where}.turns"),
             )
         )
-    for _, event in _objects(_field(data, "events", list, where), f"{where}.events") if full or "events" in data else []:
+    for event in _kinds(_objects(_field(data, "events", list, where), f"{where}.events"), _EVENT) if full or "events" in data else []:
         db.add(
             EventRow(
                 game_id=game.id,
@@ -602,17 +639,17 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
                 detail=event["detail"],
             )
         )
-    log = [line for _, line in _objects(_field(data, "order_log", list, where), f"{where}.order_log")]
+    log = _kinds(_objects(_field(data, "order_log", list, where), f"{where}.order_log"), _LOG_LINE)
     if secret:
-        log += [line for _, line in _objects(secret.get("open_order_log", []), f"{where}.secret.open_order_log")]
+        log += _kinds(_objects(secret.get("open_order_log", []), f"{where}.secret.open_order_log"), _LOG_LINE)
         if "discarded_order_log" in secret:
-            discarded = _objects(secret["discarded_order_log"], f"{where}.secret.discarded_order_log")
-            log += [{**line, "discarded": True} for _, line in discarded]
+            discarded = _kinds(_objects(secret["discarded_order_log"], f"{where}.secret.discarded_order_log"), _LOG_LINE)
+            log += [{**line, "discarded": True} for line in discarded]
         else:
             # A full backup from before the discarded lines were kept apart: they are among the
             # others, and its event log says which they are (as migration 0007 reads it).
             log = _mark_discarded(log, data.get("events") or [], where)
-        for _, order in _objects(secret.get("orders", []), f"{where}.secret.orders"):
+        for order in _kinds(_objects(secret.get("orders", []), f"{where}.secret.orders"), _ORDER):
             db.add(
                 OrderRow(
                     game_id=game.id,
