@@ -186,8 +186,7 @@ class EvenSpread(_Pacing):
         """The least and the most :meth:`flair_share` may give: :attr:`flair` alone when set."""
         if self.flair is not None:
             return self.flair, self.flair
-        base = _base_share(view)
-        return base - MIX_JITTER, base + MIX_JITTER
+        return _Pacing.share_range(self, view)
 
 
 @dataclass(frozen=True, slots=True)

@@ -795,6 +795,10 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     return ImportReport(games=len(games), running=running, credentials=credentials)
 
 
+_TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
+"""A token as stored (:func:`~sevens.store.secrets.hash_token`): its SHA-256 in hex."""
+
+
 def _check_credential(entry: dict[str, Any], index: int) -> None:
     """Refuse, by its path, a live credential's field missing or of a kind :func:`export_backup`
     never writes. A list or an object there stopped the import with "TypeError(...) is missing or of
@@ -822,7 +826,7 @@ def _check_credential(entry: dict[str, Any], index: int) -> None:
     if kind not in {k.value for k in PrincipalKind}:
         kinds = ", ".join(quoted(k.value) for k in PrincipalKind)
         raise Invalid(f"{where}.kind is {quoted(kind)}: a credential is one of {kinds}")
-    if not re.fullmatch(r"[0-9a-f]{64}", text(entry, "token_hash", where)):
+    if not _TOKEN_HASH.fullmatch(text(entry, "token_hash", where)):
         raise Invalid(f"{where}.token_hash: expected the token's SHA-256, 64 hex digits; "
                       "import the export as 'sevens export' wrote it")
     text(entry, "label", where)
@@ -882,7 +886,7 @@ def _restore_marker(db: Session, entry: dict[str, Any], *, index: int, skip: set
     """The marker of a bot token deleted with its game, as it was (:func:`export_backup`): its hash,
     and when the game was deleted, from which the tidy removes it. None is made twice for a hash."""
     token_hash = entry.get("token_hash")
-    if not isinstance(token_hash, str) or not re.fullmatch(r"[0-9a-f]{64}", token_hash):
+    if not isinstance(token_hash, str) or not _TOKEN_HASH.fullmatch(token_hash):
         raise Invalid(f"credentials[{index}]: a deleted token's marker needs its token_hash, 64 hex digits; is it from 'sevens export --full'?")
     when = _parse_time(entry["game_deleted_at"], f"credentials[{index}].game_deleted_at")
     if when is None:
