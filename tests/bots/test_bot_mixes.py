@@ -147,6 +147,10 @@ def test_a_strategy_with_only_an_order_says_no_mix_and_a_bad_mix_is_refused_sayi
     assert order_mix(_BadMix([(Order(10, 9), 3), (Order(10, 9), 1), (Order(20, 0), 0)]), view) == ((Order(10, 9), 1.0),)
     with pytest.raises(MixRefused, match=r"^a chance of -0\.5 for Order\(force=10, flair=9\); each chance must be a number of 0 or more$"):
         order_mix(_BadMix([(Order(10, 9), -0.5)]), view)
+    # float() would take these, so a mix of them was taken as chances of 0.5 and 1.
+    for chance in ("0.5", True):
+        with pytest.raises(MixRefused, match=rf"^a chance of {chance!r} for .*; each chance must be a number of 0 or more$"):
+            order_mix(_BadMix([(Order(10, 9), chance), (Order(20, 0), 0.5)]), view)
     with pytest.raises(MixRefused, match=r"^no order with a chance above 0; a mix needs at least one$"):
         order_mix(_BadMix([]), view)
     with pytest.raises(MixRefused, match=r"R3: FLAIR points must be a multiple of 3.*; a mix is \(Order, chance\) pairs"):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from numbers import Real
 
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order, validate_order
 from sevens.tournament.game import ManagerView
@@ -89,7 +90,8 @@ def order_mix(strategy: object, view: ManagerView) -> Mix | None:
     merged: dict[Order, float] = {}
     try:
         for order, chance in given:
-            weight = float(chance)
+            # A string or a bool is no chance, though float() takes "0.5" and True.
+            weight = float(chance) if isinstance(chance, Real) and not isinstance(chance, bool) else math.nan
             if not math.isfinite(weight) or weight < 0:
                 raise MixRefused(f"a chance of {chance!r} for {order!r}; each chance must be a number of 0 or more")
             checked = validate_order(order.force, order.flair, scrum=view.scrum)
