@@ -280,7 +280,7 @@ def _mix_words(mix: ShownMix) -> str:
     """A mix's size and, for a few orders, each with its chance: "2 orders (11+9 62.5%, 8+12 37.5%)";
     a sample's size for one past MIX_MOST, whose odds are not exact."""
     if mix.sampled:
-        return f"{mix.size:,} orders (by an even sample of {len(mix.orders)} of them)"
+        return f"{mix.size:,} orders (by an even sample of {len(mix.orders)} of them, not exact)"
     if mix.size > 4:  # the random bot's hundreds: a list of a few would say nothing of them
         return f"{mix.size:,} orders"
     shown = sorted(mix.orders, key=lambda pair: -pair[1])
