@@ -315,7 +315,8 @@ def test_the_odds_on_the_order_form_are_heard_once_and_in_words(server: str, chr
     rows = table.locator("tr:has(td)").count()
     cells = table.aria_snapshot()
     assert "+" not in cells, cells
-    assert len(re.findall(r'cell "\d+ FORCE, \d+ FLAIR"', cells)) == rows >= 2, cells
+    # a mixing bot's likeliest order is marked so (the odds are against its whole mix)
+    assert len(re.findall(r'cell "\d+ FORCE, \d+ FLAIR(?: \(mix\))?"', cells)) == rows >= 2, cells
     page.context.close()
 
 
