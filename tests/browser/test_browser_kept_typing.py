@@ -147,20 +147,15 @@ def test_a_refusal_by_an_hourly_limit_is_said_where_the_form_was(few_acts_server
     context.close()
 
 
-def test_an_organiser_form_whose_page_expired_comes_back_to_send_again(server: str, chromium: Any) -> None:
-    """The organiser page left open while, in another tab, the browser signed out and opened the
-    organiser link again (a new session, so a new token for the forms): the hours typed into the
-    old tab came back on the general error page, and only the back button kept them. Now Chromium,
-    which says the form was sent from the site's own page, gets the organiser page back with the
-    hours in the box, saying the page had expired and nothing was done; sent again, it is done."""
-    from playwright.sync_api import expect
-
+def _hours_typed_then_a_new_session(server: str, chromium: Any, name: str) -> tuple[Any, str]:
+    """A started game's organiser page with 6 typed into Extend, left open while, in another tab,
+    the browser signed out and opened the organiser link again: that page, and its address."""
     context = chromium.new_context(viewport={"width": 1000, "height": 800})
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
     page.set_default_timeout(15000)
     page.goto(server + "/")
-    page.fill("input[name=name]", "Expired cup")
+    page.fill("input[name=name]", name)
     page.fill("input[name=deadline_hours]", "24")
     page.click("#create-game button[type=submit]")
     link = page.locator("#organiser-link").inner_text()
@@ -180,6 +175,18 @@ def test_an_organiser_form_whose_page_expired_comes_back_to_send_again(server: s
     with other.expect_navigation():
         other.click("form button[type=submit]")
     other.close()
+    return page, organise
+
+
+def test_an_organiser_form_whose_page_expired_comes_back_to_send_again(server: str, chromium: Any) -> None:
+    """The organiser page left open while, in another tab, the browser signed out and opened the
+    organiser link again (a new session, so a new token for the forms): the hours typed into the
+    old tab came back on the general error page, and only the back button kept them. Now Chromium,
+    which says the form was sent from the site's own page, gets the organiser page back with the
+    hours in the box, saying the page had expired and nothing was done; sent again, it is done."""
+    from playwright.sync_api import expect
+
+    page, organise = _hours_typed_then_a_new_session(server, chromium, "Expired cup")
     with page.expect_navigation():
         page.click("#extend button")
     assert page.url == organise
@@ -191,6 +198,7 @@ def test_an_organiser_form_whose_page_expired_comes_back_to_send_again(server: s
     with page.expect_navigation():
         page.click("#extend button")
     expect(page).to_have_url(re.compile("^" + re.escape(organise + "?done=extend")))
+    page.context.close()
 
 
 def test_typing_in_the_organiser_page_outlives_a_new_session_when_another_form_is_sent(
@@ -203,32 +211,9 @@ def test_typing_in_the_organiser_page_outlives_a_new_session_when_another_form_i
     would not know the old one's typing for its own."""
     from playwright.sync_api import expect
 
-    context = chromium.new_context(viewport={"width": 1000, "height": 800})
-    page = context.new_page()
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.set_default_timeout(15000)
-    page.goto(server + "/")
-    page.fill("input[name=name]", "Kept across cup")
-    page.fill("input[name=deadline_hours]", "24")
-    page.click("#create-game button[type=submit]")
-    link = page.locator("#organiser-link").inner_text()
-    organise = server + str(page.locator("#to-organise").get_attribute("href"))
-    page.locator("a.take-seat").first.click()
-    page.fill("input[name=name]", "Me")
-    page.click("#join button[type=submit]")
-    page.goto(organise)
-    page.click("#start button")
-    page.fill("#extend-hours", "6")
-    other = context.new_page()
-    other.on("dialog", lambda dialog: dialog.accept())
-    other.goto(server + "/")
-    with other.expect_navigation():
-        other.click("#sign-out button")
-    other.goto(link)
-    with other.expect_navigation():
-        other.click("form button[type=submit]")
-    other.close()
+    page, _ = _hours_typed_then_a_new_session(server, chromium, "Kept across cup")
     with page.expect_navigation():
         page.click("form[action$='/pause'] button")
     expect(page.locator("#notice")).to_contain_text("This page had expired")
     expect(page.locator("#extend-hours")).to_have_value("6")
+    page.context.close()
