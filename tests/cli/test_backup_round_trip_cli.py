@@ -44,8 +44,9 @@ def site(url: str) -> Iterator[TestClient]:
 
 
 # What differs from one server, or one request, to the next and is no part of a game: the form
-# tokens (each server marks its order forms with a key of its own) and the style's nonce.
-_PER_REQUEST = re.compile(r'((?:name="(?:csrf|proof|seat_proof)"|nonce=)[^>]*?value=|nonce=)"[^"]*"')
+# tokens (each server marks its order forms, and the organiser page's, with a key of its own) and
+# the style's nonce.
+_PER_REQUEST = re.compile(r'((?:name="(?:csrf|proof|seat_proof|organises)"|nonce=)[^>]*?value=|nonce=)"[^"]*"')
 
 
 def _same(text: str) -> str:
