@@ -4,6 +4,7 @@ mixes over, and said to be one typical order where it does not."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -48,28 +49,31 @@ def test_the_knockout_odds_against_the_random_bot_are_against_an_even_sample_of_
     assert knockout and all("by an even sample of 12 of them, not exact)" in line for line in knockout), knockout
 
 
+def _play_against_own_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, module: str, source: str, bot: str, *, seed: str, columns: int
+) -> Any:
+    """A 4-player game against a bot of one's own, written as ``module``.py in the folder the game
+    is played from, each order answered 10 9 and sent."""
+    (tmp_path / f"{module}.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    return runner.invoke(app, ["play", "--players", "4", "--bots", f"{module}:{bot}", "--no-save", "--seed", seed],
+                         input="10 9\ny\n" * 12, env={"COLUMNS": str(columns)})
+
+
 def test_a_bot_that_does_not_say_what_it_mixes_over_gets_one_typical_order_said_to_be_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (tmp_path / "jitter_bots.py").write_text(
-        "from sevens.rules import Order\n\n\nclass Jitter:\n    name = 'jitter'\n\n"
-        "    def order(self, view, rng):\n        return Order(force=rng.choice([9, 12]), flair=9)\n"
-    )
-    monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["play", "--players", "4", "--bots", "jitter_bots:Jitter", "--no-save", "--seed", "j"],
-                           input="10 9\ny\n" * 12, env={"COLUMNS": "300"})
+    source = ("from sevens.rules import Order\n\n\nclass Jitter:\n    name = 'jitter'\n\n"
+              "    def order(self, view, rng):\n        return Order(force=rng.choice([9, 12]), flair=9)\n")
+    result = _play_against_own_bot(tmp_path, monkeypatch, "jitter_bots", source, "Jitter", seed="j", columns=300)
     first = _odds_lines(result.output)[0]
     assert "against one typical order of its bot jitter_bots:Jitter (it does not say what it mixes over), " in first
 
 
 def test_a_bot_whose_mix_raises_leaves_the_odds_out_saying_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "mix_boom.py").write_text(
-        "from sevens.bots import EvenSpread\n\n\nclass Boom(EvenSpread):\n"
-        "    def order_mix(self, view):\n        raise RuntimeError('no mix today')\n"
-    )
-    monkeypatch.chdir(tmp_path)
-    result = runner.invoke(app, ["play", "--players", "4", "--bots", "mix_boom:Boom", "--no-save", "--seed", "m"],
-                           input="10 9\ny\n" * 12, env={"COLUMNS": "400"})
+    source = ("from sevens.bots import EvenSpread\n\n\nclass Boom(EvenSpread):\n"
+              "    def order_mix(self, view):\n        raise RuntimeError('no mix today')\n")
+    result = _play_against_own_bot(tmp_path, monkeypatch, "mix_boom", source, "Boom", seed="m", columns=400)
     said = " ".join(result.output.split())
     assert "no odds against its bot mix_boom:Boom, which raised RuntimeError: no mix today at " in said
     assert "when asked what it mixes over (if its real order fails the same way" in said
