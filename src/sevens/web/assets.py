@@ -33,7 +33,7 @@ from starlette.websockets import WebSocketClose
 
 from sevens.web.conditional import etag_of, matches
 
-__all__ = ["FOREVER", "REVALIDATE", "Assets", "css_without_comments"]
+__all__ = ["FOREVER", "REVALIDATE", "Assets", "accepts_gzip", "css_without_comments"]
 
 FOREVER = "public, max-age=31536000, immutable"
 """The caching of a file asked for under its current versioned address: its bytes never change."""
@@ -68,12 +68,12 @@ def css_without_comments(text: str) -> str:
     return "".join(line.rstrip() + "\n" for line in bare.splitlines() if line.strip())
 
 
-def _accepts_gzip(headers: Headers) -> bool:
+def accepts_gzip(headers: Headers) -> bool:
     """Whether ``Accept-Encoding`` takes gzip (with no ``q=0`` for it).
 
-    >>> _accepts_gzip(Headers({"accept-encoding": "gzip, deflate, br"}))
+    >>> accepts_gzip(Headers({"accept-encoding": "gzip, deflate, br"}))
     True
-    >>> _accepts_gzip(Headers({"accept-encoding": "br, gzip;q=0"})), _accepts_gzip(Headers({}))
+    >>> accepts_gzip(Headers({"accept-encoding": "br, gzip;q=0"})), accepts_gzip(Headers({}))
     (False, False)
     """
     for part in headers.get("accept-encoding", "").lower().split(","):
@@ -124,7 +124,7 @@ class Assets:
 
     def _answer(self, found: _File, scope: Scope) -> Response:
         headers = Headers(scope=scope)
-        zipped = found.zipped is not None and _accepts_gzip(headers)
+        zipped = found.zipped is not None and accepts_gzip(headers)
         body = found.zipped if zipped and found.zipped is not None else found.plain
         # Each encoding its own strong tag: the two bodies differ byte for byte.
         tag = etag_of(body)

@@ -30,7 +30,7 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import HTTPConnection
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sevens.web.assets import _accepts_gzip
+from sevens.web.assets import accepts_gzip
 from sevens.web.security import CSRF_COOKIE, SECRET_HANDLED
 
 __all__ = ["GZIP_TAG", "KEPT", "KeptGzip", "SpectatorGzip", "no_secret_asked"]
@@ -108,7 +108,7 @@ class SpectatorGzip:
             return
         # Made here if the server made none, so that what the views note in it reaches this layer.
         scope.setdefault("state", {})
-        takes_gzip = _accepts_gzip(Headers(scope=scope))
+        takes_gzip = accepts_gzip(Headers(scope=scope))
         asked = Headers(scope=scope).get("if-none-match")
         # The browser holds the gzipped body's tag: its 304 names that one again.
         holds_zipped = takes_gzip and asked is not None and GZIP_TAG + '"' in asked
