@@ -64,6 +64,12 @@ def no_secret_asked(scope: Scope) -> bool:
     return all(name.removeprefix("__Host-").removeprefix("__Secure-") == CSRF_COOKIE for name in names)
 
 
+def _mark_zipped(headers: MutableHeaders) -> None:
+    """The answer's ETag, if any, marked as the gzipped body's (:data:`GZIP_TAG` inside its quotes)."""
+    if "etag" in headers:
+        headers["ETag"] = headers["etag"][:-1] + GZIP_TAG + '"'
+
+
 def _plain_tags(value: str) -> str:
     """An If-None-Match with the gzip mark taken off each tag, so the view's plain tag matches it."""
     return value.replace(GZIP_TAG + '"', '"')
@@ -129,8 +135,8 @@ class SpectatorGzip:
                 headers = MutableHeaders(scope=start)
                 headers.add_vary_header("Accept-Encoding")
                 if message["status"] == 304:
-                    if holds_zipped and "etag" in headers:
-                        headers["ETag"] = headers["etag"][:-1] + GZIP_TAG + '"'
+                    if holds_zipped:
+                        _mark_zipped(headers)
                     start = None
                     await send(message)
                 return
@@ -147,8 +153,7 @@ class SpectatorGzip:
             if len(zipped) < len(body):
                 body = zipped
                 headers["Content-Encoding"] = "gzip"
-                if "etag" in headers:
-                    headers["ETag"] = headers["etag"][:-1] + GZIP_TAG + '"'
+                _mark_zipped(headers)
             headers["Content-Length"] = str(len(body))
             await send(start)
             await send({"type": "http.response.body", "body": body, "more_body": False})
