@@ -364,12 +364,17 @@ def seat_form_proof(request: Request, public_id: str, team: str, team_name: str)
 
 
 def _seat_digest(request: Request, form_token: str, public_id: str, team: str, team_name: str, shown: int) -> str:
-    key: bytes = request.app.state.seat_form_key
     # The session's form token stands for the session (one to one, and the key is the server's):
     # a browser signed out keeps that token, never the secret, and its open forms stay provable.
-    # JSON, so that no choice of fields can run into the next one and sign another's.
-    signed = json.dumps(["sevens seat form", form_token, public_id, team, team_name, shown])
-    digest = hmac.new(key, signed.encode(), hashlib.sha256).digest()
+    return _form_digest(request, "sevens seat form", form_token, public_id, team, team_name, shown)
+
+
+def _form_digest(request: Request, *fields: str | int) -> str:
+    """An HMAC of ``fields`` under the server's key for form proofs (``app.state.seat_form_key``),
+    the first naming what the proof is for. JSON, so that no choice of fields can run into the next
+    one and sign another's."""
+    key: bytes = request.app.state.seat_form_key
+    digest = hmac.new(key, json.dumps(list(fields)).encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
@@ -412,11 +417,8 @@ def organiser_form_proof(request: Request, public_id: str) -> str:
 
 
 def _organiser_digest(request: Request, form_token: str, public_id: str) -> str:
-    key: bytes = request.app.state.seat_form_key
     # Its own first field, so that no seat's proof is ever one of these, nor the other way round.
-    signed = json.dumps(["sevens organiser form", form_token, public_id])
-    digest = hmac.new(key, signed.encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+    return _form_digest(request, "sevens organiser form", form_token, public_id)
 
 
 def held_organiser_form(request: Request, public_id: str, submitted: str, *, form_token: str) -> bool:
