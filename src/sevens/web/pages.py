@@ -288,6 +288,14 @@ def _for_team(db: SessionDep, game: GameRow, team: str, held: HeldSeatForm | Non
     return f"{typed} for {name}" if name else typed
 
 
+def _game_if_any(db: SessionDep, public_id: str) -> GameRow | None:
+    """The game at ``public_id``, or None where there is none (deleted since, or never)."""
+    try:
+        return store.game_by_public_id(db, public_id=public_id)
+    except NotFound:
+        return None
+
+
 def _signed_out_here(
     request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
     what: str, typed: str, seat: str = "", team: str = "", team_name: str = "",
@@ -304,10 +312,7 @@ def _signed_out_here(
     if not ended or principal is not None or not sent_from_this_site(request):
         return None
     held = held_seat_form(request, public_id, seat, team=team, team_name=team_name, form_token=ended) if seat else None
-    try:
-        game: GameRow | None = store.game_by_public_id(db, public_id=public_id)
-    except NotFound:
-        game = None
+    game = _game_if_any(db, public_id)
     public = game is not None and game.visibility == Visibility.PUBLIC
     named = game if public or held is not None else None
     sent, where = typed, Markup("")
@@ -339,10 +344,7 @@ def _organiser_signed_out_here(
     ended = signed_out_form(request, csrf)
     if not act or not ended or principal is not None or not sent_from_this_site(request):
         return None
-    try:
-        game: GameRow | None = store.game_by_public_id(db, public_id=public_id)
-    except NotFound:
-        game = None
+    game = _game_if_any(db, public_id)
     public = game is not None and game.visibility == Visibility.PUBLIC
     named = game if public or held_organiser_form(request, public_id, organises, form_token=ended) else None
     number = int(turn) if turn.isascii() and turn.isdigit() and len(turn) < 10 else 0
