@@ -77,3 +77,21 @@ def test_a_bot_whose_mix_raises_leaves_the_odds_out_saying_so(tmp_path: Path, mo
     said = " ".join(result.output.split())
     assert "no odds against its bot mix_boom:Boom, which raised RuntimeError: no mix today at " in said
     assert "when asked what it mixes over (if its real order fails the same way" in said
+
+
+@pytest.mark.parametrize(("given", "said"), [
+    ("'eleven'", "gave a mix of orders that is refused (not enough values to unpack (expected 2, got 1); a mix is "),
+    # Endless, the odds line never came; 200,000 is as far as the test waits without the cap.
+    ("itertools.repeat((Order(force=5, flair=3), 1.0), 200_000)",
+     "gave a mix of orders that is refused (more than 20,000 (order, chance) pairs; a mix names each order it "),
+])
+def test_a_bot_whose_mix_is_junk_or_too_long_leaves_the_odds_out_saying_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str, said: str
+) -> None:
+    """Refused as the web's live odds refuse it (sevens.bots.plausible_orders): the web leaves the
+    bot's row out (tests/web/test_web_odds_junk_bots.py), the terminal says why."""
+    source = ("import itertools\n\nfrom sevens.bots import EvenSpread\nfrom sevens.rules import Order\n\n\n"
+              f"class Junk(EvenSpread):\n    def order_mix(self, view):\n        return {given}\n")
+    module = f"mix_junk_{len(given)}"  # one module per case: Python keeps the first one imported
+    result = _play_against_own_bot(tmp_path, monkeypatch, module, source, "Junk", seed="m", columns=400)
+    assert f"no odds against its bot {module}:Junk, which {said}" in " ".join(result.output.split())

@@ -1,6 +1,7 @@
 """Bots: strategies behind one small protocol; house teams and autopilots use them (R12, R13)."""
 
-from sevens.bots.mixes import MIX_MOST, Mix, MixRefused, ShownMix, order_mix, shown_mix
+from sevens.bots.mixes import MIX_MOST, MIX_PAIRS_READ, Mix, MixRefused, ShownMix, order_mix, shown_mix
+from sevens.bots.plausible import Plausible, plausible_orders
 from sevens.bots.replay import (
     BotLoadError,
     BotOrderCheck,
@@ -42,6 +43,9 @@ __all__ = [
     "KnockoutSaver",
     "MIX_JITTER",
     "MIX_MOST",
+    "MIX_PAIRS_READ",
+    "Plausible",
+    "plausible_orders",
     "Mix",
     "MixRefused",
     "ShownMix",

@@ -23,6 +23,7 @@ from sevens.tournament.game import ManagerView
 
 __all__ = [
     "MIX_MOST",
+    "MIX_PAIRS_READ",
     "Mix",
     "MixRefused",
     "ShownMix",
@@ -39,6 +40,12 @@ MIX_MOST = {False: 400, True: 12}
 A knockout's odds against an order it has not met take 2 to 60 ms (count-back lines), so the
 "random" bot's 1,751 orders at 100 SCRUM took 110 s; a mix of more orders is stood in for by an
 even sample of this many (:func:`shown_mix`), and says so. Group odds take under 1 ms an order."""
+
+
+MIX_PAIRS_READ = 20_000
+"""At most this many ``(order, chance)`` pairs of a bot's ``order_mix`` are read. There are 4,401
+legal orders at most (160 points), so a longer mix repeats orders; an endless one (a generator that
+never stops) would hold the odds up for good."""
 
 
 def share_mix(total: int, low: float, high: float, scrum: int) -> Mix:
@@ -80,7 +87,8 @@ def order_mix(strategy: object, view: ManagerView) -> Mix | None:
 
     Raises:
         MixRefused: what it gave is no mix: not ``(order, chance)`` pairs, a chance that is not a
-            number of 0 or more, none above 0, or an order that breaks R3 for the team's SCRUM.
+            number of 0 or more, none above 0, an order that breaks R3 for the team's SCRUM, or
+            more than :data:`MIX_PAIRS_READ` pairs.
         Exception: whatever the strategy's own code raised.
     """
     method = getattr(strategy, "order_mix", None)
@@ -89,7 +97,11 @@ def order_mix(strategy: object, view: ManagerView) -> Mix | None:
     given = method(view)
     merged: dict[Order, float] = {}
     try:
-        for order, chance in given:
+        for read, (order, chance) in enumerate(given):
+            if read == MIX_PAIRS_READ:
+                raise MixRefused(
+                    f"more than {MIX_PAIRS_READ:,} (order, chance) pairs; a mix names each order it may give once"
+                )
             # A string or a bool is no chance, though float() takes "0.5" and True.
             weight = float(chance) if isinstance(chance, Real) and not isinstance(chance, bool) else math.nan
             if not math.isfinite(weight) or weight < 0:

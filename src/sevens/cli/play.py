@@ -7,7 +7,6 @@ import dataclasses
 import errno
 import hashlib
 import os
-import random
 import re
 import secrets
 import shlex
@@ -30,14 +29,13 @@ from rich.text import Text
 from sevens.bots import (
     DEFAULT_BOT,
     STRATEGIES,
-    MixRefused,
+    Plausible,
     ShownMix,
     describe,
     get_strategy,
-    order_mix,
-    shown_mix,
+    plausible_orders,
 )
-from sevens.bots.strategies import hidden_entry_point, raised_at, shown_error
+from sevens.bots.strategies import hidden_entry_point, raised_at
 from sevens.cli import lineedit
 from sevens.cli.errors import BOT_NEEDS, MAX_DIGITS, check_loadable, fail, raised
 from sevens.cli.files import cannot_create_in, check_writable, refuse_existing, remove_leftovers, write_text
@@ -82,7 +80,7 @@ from sevens.cli.stopping import (
 )
 from sevens.cli.whole_numbers import ascii_whole, separator_gap
 from sevens.odds import KnockoutOdds, mix_odds, order_odds
-from sevens.rules import MAX_ORDER_POINTS, Order, OrderError, seed_commitment, validate_order
+from sevens.rules import MAX_ORDER_POINTS, Order, seed_commitment, validate_order
 from sevens.tournament.fixtures import as_listed
 from sevens.tournament.formats import TEAM_COUNTS, Format, check_format, format_asked, legal_formats
 from sevens.tournament.game import (
@@ -246,34 +244,12 @@ def _choose_format(players: int, teams: int | None, per_player: int | None = Non
     return fmt
 
 
-def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> tuple[ShownMix, bool] | str:
-    """What the opponent's bot may order, and whether that is its whole mix (True) or one typical
-    order of a bot that does not say what it mixes over (False); or why there is none: what the
-    bot raised or gave."""
-    # Worked out from the opponent's view alone (what everyone can see): a bot's mix takes no random
-    # source at all, and one typical order is drawn from a fixed one rather than the game's secret
-    # seed. For a person, the default bot's mix: a yardstick, not a guess.
-    view = game.view_for(opponent)
+def _plausible_opponent(game: Game, opponent: TeamId, bot: str | None) -> Plausible | str:
+    """What the opponent's bot may order (:func:`sevens.bots.plausible_orders`, as the web's live
+    odds ask it), or why there is none. For a person, the default bot's: a yardstick, not a guess."""
     knockout = game.stage is not None and game.stage.knockout
-    try:
-        strategy = get_strategy(bot or DEFAULT_BOT)
-        mix = order_mix(strategy, view)
-    except MixRefused as exc:
-        return f"gave a mix of orders that is refused ({shown_error(str(exc))})"
-    except (Exception, SystemExit) as exc:  # a bot's own code, run here only to foresee its order
-        return f"raised {raised(exc)}{raised_at(exc)} when asked what it mixes over"
-    if mix is not None:
-        return shown_mix(mix, knockout=knockout), True
-    try:
-        order = strategy.order(view, random.Random(0))
-    except (Exception, SystemExit) as exc:
-        return f"raised {raised(exc)}{raised_at(exc)} when asked for a typical order"
-    try:
-        # Checked here: the odds of an order that breaks R3 would be figures for a match never played.
-        checked = validate_order(order.force, order.flair, scrum=view.scrum)
-    except (OrderError, AttributeError, TypeError) as exc:
-        return f"gave a typical order that is refused ({shown_error(repr(order), 60)}: {shown_error(str(exc))})"
-    return ShownMix(orders=((checked, 1.0),), size=1), False
+    # From the opponent's view alone: what everyone can see, never the game's secret seed.
+    return plausible_orders(bot or DEFAULT_BOT, game.view_for(opponent), knockout=knockout)
 
 
 def _mix_words(mix: ShownMix) -> str:

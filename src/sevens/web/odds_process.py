@@ -40,14 +40,13 @@ import threading
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
-from random import Random
 from typing import Any, BinaryIO
 
 from sevens import __version__
-from sevens.bots import ShownMix, get_strategy, order_mix, shown_mix
+from sevens.bots import ShownMix, plausible_orders
 from sevens.odds import mix_odds, order_odds
 from sevens.odds.api import warm_shared_tables
-from sevens.rules import Order, OrderError
+from sevens.rules import Order
 from sevens.tournament.game import ManagerView
 
 __all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "odds_answer", "odds_key"]
@@ -112,23 +111,15 @@ def odds_key(question: OddsQuestion, player_id: str) -> str:
 def _plausible_orders(
     theirs: ManagerView, names: tuple[str, ...], their_bot: str | None, knockout: bool
 ) -> list[tuple[str, ShownMix, bool]]:
-    """Each bot's orders in the opponent's place, and whether they are its whole mix (``True``) or
-    one typical order of a bot that does not say what it mixes over."""
+    """Each bot's orders in the opponent's place (:func:`sevens.bots.plausible_orders`, as sevens
+    play asks it), and whether they are its whole mix (``True``) or one typical order. A bot whose
+    mix or order cannot be told (it raised, or gave what R3 refuses) has no row: the others' odds
+    still answer."""
     found: list[tuple[str, ShownMix, bool]] = []
     for name in names + ((their_bot,) if their_bot is not None and their_bot not in names else ()):
-        # From the opponent's view alone: a mix takes no random source, and a typical order a fixed
-        # one. The opponent's real autopilot draws from the secret seed, which must not be
-        # predicted here (R14).
-        try:
-            strategy = get_strategy(name)
-            mix = order_mix(strategy, theirs)
-            if mix is not None:
-                found.append((name, shown_mix(mix, knockout=knockout), True))
-                continue
-            order = strategy.order(theirs, Random(0))
-        except (ValueError, OrderError):
-            continue
-        found.append((name, ShownMix(orders=((order, 1.0),), size=1), False))
+        plausible = plausible_orders(name, theirs, knockout=knockout)
+        if not isinstance(plausible, str):
+            found.append((name, *plausible))
     return found
 
 
