@@ -164,3 +164,38 @@ def test_every_button_of_the_organiser_page_says_what_it_would_have_done(app: Fa
     assert sent == set(not_done)
     # The organiser link still opens the page, where the game is as it was left.
     assert game.organiser.get(f"{game.base}/organise").status_code == 200
+
+
+@pytest.mark.parametrize("visibility", ["public", "private"])
+def test_what_was_typed_in_an_organiser_form_sent_after_signing_out_is_repeated_escaped(
+    app: FastAPI, visibility: str
+) -> None:
+    """The page said the deadline was not moved, or the bot not changed, but not the hours or the
+    bot the organiser had typed or chosen, which reloading the page (it opens nothing now) loses:
+    it repeats them, escaped, as the player's page repeats an order sent so. Never the form's
+    token or proof, nor either link."""
+    game = host_game(app, visibility=visibility)
+    game.join("p1", "Ann")
+    game.start()
+    forms = _forms(game.organiser.get(f"{game.base}/organise").text)
+    _sign_out(game.organiser)
+    sent = {
+        "extend": ({**forms[f"{game.base}/extend"], "hours": "7.5"}, "the deadline was not moved", "7.5 hours"),
+        "deadline": ({**forms[f"{game.base}/deadline"], "hours": " 3 "}, "the deadline was not set", "3 hours"),
+        "house-bot": ({**forms[f"{game.base}/house-bot"], "strategy": "even-flair", "weight": "<b>1.5</b>"},
+                      "the bot was not changed", "bot even-flair, knockout weight <b>1.5</b>"),
+    }
+    for act, (fields, not_done, typed) in sent.items():
+        answer = game.organiser.post(f"{game.base}/{act}", data=fields, headers=HERE)
+        said = _shown(answer)
+        assert answer.status_code == 403 and SIGNED_OUT in answer.text, (act, said)
+        assert f"{not_done}." in said, (act, said)
+        assert f"What you had typed, for your own note: {typed}." in said, (act, said)
+        assert "<b>1.5" not in answer.text  # escaped, as text
+        for secret in (game.organiser_link, game.organiser_link.rsplit("/", 1)[1], fields["organises"], fields["csrf"]):
+            assert secret not in answer.text, act
+    # A form with nothing typed (the hours box emptied) says nothing of it.
+    empty = game.organiser.post(f"{game.base}/extend", data={**forms[f"{game.base}/extend"], "hours": ""}, headers=HERE)
+    assert empty.status_code == 403 and "the deadline was not moved" in _shown(empty)
+    assert "What you had typed" not in _shown(empty)
+

@@ -331,7 +331,7 @@ def _signed_out_here(
 
 def _organiser_signed_out_here(
     request: Request, db: SessionDep, principal: ApiPrincipal | None, public_id: str, csrf: str | None, *,
-    organises: str, act: str, seat: str = "", turn: str = "",
+    organises: str, act: str, seat: str = "", turn: str = "", typed: str = "",
 ) -> Response | None:
     """A form of the organiser page (``act``, about ``seat`` or ``turn``) that
     :func:`~sevens.web.security.check_csrf` refused because this browser signed out (*Sign out
@@ -340,7 +340,8 @@ def _organiser_signed_out_here(
     None, for the plain refusal, for any other refused form, a browser signed in again since (the
     page comes back as expired if it organises the game) and a form the browser does not say it
     sent from this site's own page. The game is named only if it is public, or the form carries
-    the proof that the ended session was shown its organiser page (``organises``)."""
+    the proof that the ended session was shown its organiser page (``organises``). ``typed``, what
+    the organiser typed or chose in the form (hours, a bot), is repeated for them to enter again."""
     ended = signed_out_form(request, csrf)
     if not act or not ended or principal is not None or not sent_from_this_site(request):
         return None
@@ -358,7 +359,7 @@ def _organiser_signed_out_here(
         "game: open your organiser link in this browser to organise it again, then press the button again "
         "there."
     ).format(where, what[:1].lower() + what[1:])
-    context = {"status": 403, "message": message, "signed_out_act": True,
+    context = {"status": 403, "message": message, "signed_out_act": True, "act_typed": typed,
                # As the player's version: a private game's page opens nothing to a browser signed out.
                "game_page": f"/games/{public_id}" if public else "",
                "game_name": "" if named is None else named.name}
@@ -1854,8 +1855,9 @@ def post_house_bot(
         housed = team in {t.team_id for t in store.house_teams(db, game=game)}
         return Refusal(f"house-bot-{team}", "", (), {"strategy": strategy, "weight": weight}) if housed else None
 
+    weighted = f", knockout weight {weight.strip()}" if weight.strip() else ""
     game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act="house-bot",
-                             organises=organises)
+                             organises=organises, typed=f"bot {strategy.strip()}{weighted}" if strategy.strip() else "")
     try:
         with organiser_act_allowed(request, game.public_id):
             store.set_house_bot(
@@ -1881,12 +1883,12 @@ def post_house_bot(
 def _organiser_action(
     request: Request, db: SessionDep, principal: PrincipalDep, public_id: str, csrf: str | None, *,
     form_now: Callable[[GameRow], Refusal | None] | None = None, act: str = "", organises: str = "",
-    seat: str = "", turn: str = "",
+    seat: str = "", turn: str = "", typed: str = "",
 ) -> GameRow:
     """The game whose organiser page sent the form, checked: its token, and that this browser
     organises it. ``act`` names the form (as :func:`_not_done` does), with the ``seat`` or
-    ``turn`` it was about, and ``organises`` is its proof, for the page a browser signed out
-    since the form was loaded gets (:func:`_organiser_signed_out_here`).
+    ``turn`` it was about, what was ``typed`` in it, and ``organises`` is its proof, for the page
+    a browser signed out since the form was loaded gets (:func:`_organiser_signed_out_here`).
 
     Raises:
         ShownAgain: the browser signed out since the page was loaded (:func:`_organiser_signed_out_here`);
@@ -1898,7 +1900,7 @@ def _organiser_action(
         check_csrf(request, csrf)
     except HTTPException:
         ended = _organiser_signed_out_here(request, db, principal, public_id, csrf, organises=organises, act=act,
-                                           seat=seat, turn=turn)
+                                           seat=seat, turn=turn, typed=typed)
         if ended is not None:
             raise ShownAgain(ended) from None
         note = _stale_note(request, csrf, signed_in_form=True)
@@ -2084,7 +2086,7 @@ def _change_deadline(
         return Refusal(act, "", (), {"hours": hours}) if _deadline_boxed(game, act) else None
 
     game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act=act,
-                             organises=organises)
+                             organises=organises, typed=f"{hours.strip()} hours" if hours.strip() else "")
     change, said, asked = (
         (store.extend_deadline, "extend by", "extend by a number of hours")
         if act == "extend"
