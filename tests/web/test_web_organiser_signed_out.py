@@ -13,9 +13,13 @@ import re
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from sevens.store import games as store
+from sevens.store.models import GameRow
 from sevens.web.security import SIGNED_OUT_COOKIE
+from web.conftest import WebDb
 from web.web_helpers import Hosted, host_game, new_client, post_form
 
 HERE = {"Sec-Fetch-Site": "same-origin"}  # what a browser says of a form of the site's own page
@@ -199,3 +203,35 @@ def test_what_was_typed_in_an_organiser_form_sent_after_signing_out_is_repeated_
     assert empty.status_code == 403 and "the deadline was not moved" in _shown(empty)
     assert "What you had typed" not in _shown(empty)
 
+
+@pytest.mark.parametrize("visibility", ["public", "private"])
+def test_the_damaged_record_pages_delete_form_carries_the_proof_so_its_signed_out_answer_names_the_game(
+    app: FastAPI, web_db: WebDb, visibility: str
+) -> None:
+    """The error page of a game whose record no longer replays offers its organiser *Delete this
+    game*; that form alone of the organiser's 15 had no ``organises`` proof, so sent after this
+    browser signed out, its answer named no private game ("nothing was done: the game was not
+    deleted"). It carries the proof now, and the answer names the game as the others' do."""
+    game = host_game(app, hours="0", visibility=visibility)
+    for seat, player in (("p1", "Ann"), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        game.join(seat, player)
+    game.start()
+    game.resolve(1)
+    with Session(web_db.engine) as db:
+        row = db.scalars(select(GameRow).where(GameRow.public_id == game.public_id)).one()
+        assert row.record_json is not None
+        row.record_json = row.record_json[: len(row.record_json) // 2]
+        db.commit()
+    quiet = TestClient(app, raise_server_exceptions=False, cookies=game.organiser.cookies, follow_redirects=False)
+    page = quiet.get(f"{game.base}/organise")
+    assert page.status_code == 500 and "record is damaged" in page.text and 'id="delete"' in page.text, page.text
+    delete = _forms(page.text)[f"{game.base}/delete"]
+    assert delete["organises"], delete  # the proof, as on the organiser page's own forms
+    _sign_out(game.organiser)
+    answer = game.organiser.post(f"{game.base}/delete", data=delete, headers=HERE)
+    said = _shown(answer)
+    assert answer.status_code == 403 and SIGNED_OUT in answer.text, said
+    assert "so nothing was done in Friday sevens: the game was not deleted." in said, said
+    assert delete["organises"] not in answer.text and delete["csrf"] not in answer.text
+    with Session(web_db.engine) as db:  # nothing was done
+        assert db.scalars(select(GameRow).where(GameRow.public_id == game.public_id)).one_or_none() is not None
