@@ -906,3 +906,62 @@ def test_a_credentials_field_of_the_wrong_kind_is_named_by_its_path(
     code, err = _import(tmp_path, json.dumps(document))
     assert err.startswith(f"error: {said}") and err.count("\n") == 1, err
     assert code == 2 and not (tmp_path / "restored.sqlite3").exists()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_an_organisers_grant_is_stored_with_no_seat_and_a_repeated_or_seated_one_is_refused_by_name(
+    tmp_path: Path, backend: str
+) -> None:
+    """An organiser's grant is stored with the player "" whether the backup says "" (as the export
+    writes it) or null (as the API shows it): "" is no seat's id (a player's grant with it is
+    refused, and every match of a grant to a seat is of a player's grant), and NULL would let one
+    credential hold the same organiser grant twice, the table's unique constraint taking NULLs as
+    all different. A grant given twice (null and "" are the same one) said "cannot write the
+    database: UNIQUE constraint failed ...; check the path in --database-url", and an organiser's
+    grant naming a seat was imported as one, the API then showing the organiser a seat."""
+    from sqlalchemy import text
+
+    from sevens.store.auth import access_to
+    from sevens.store.db import make_engine, make_sessionmaker
+    from sevens.store.testing import throwaway_database
+
+    document = _full_backup_of_one_game(tmp_path)
+    credential = next(c for c in document["credentials"] if "game_deleted_at" not in c)
+    game = document["games"][0]["id"]
+    document["credentials"] = [credential]
+    source = tmp_path / "backup.json"
+
+    def imported(grants: list[dict[str, Any]]) -> tuple[int, str, list[tuple[str, str | None]], bool]:
+        credential["grants"] = grants
+        source.write_text(json.dumps(document), encoding="utf-8")
+        with throwaway_database(backend, tmp_path) as url:
+            result = runner.invoke(app, ["import", "--database-url", url, str(source)])
+            stored: list[tuple[str, str | None]] = []
+            organises = False
+            if result.exit_code == 0:
+                engine = make_engine(url)
+                with engine.connect() as connection:
+                    stored = [(str(r), p) for r, p in connection.execute(text("SELECT role, player_id FROM grants"))]
+                with make_sessionmaker(engine)() as db:
+                    principal, game_id = db.execute(text("SELECT principal_id, game_id FROM grants")).one()
+                    access = access_to(db, principal_id=principal, game_id=game_id)
+                    organises = access.organiser and access.player_ids == ()
+                engine.dispose()
+            return result.exit_code, result.stderr, stored, organises
+
+    for player in (None, ""):
+        code, err, stored, organises = imported([{"game": game, "role": "organiser", "player": player}])
+        assert code == 0, err
+        assert [(role.lower(), p) for role, p in stored] == [("organiser", "")] and organises, (player, stored)
+    for grants, said in [
+        ([{"game": game, "role": "organiser", "player": None}, {"game": game, "role": "organiser", "player": ""}],
+         f"credentials[0].grants[1] repeats credentials[0].grants[0] (organising of game '{game}'): a credential "
+         "holds each grant once; remove one"),
+        ([{"game": game, "role": "player", "player": "p2"}, {"game": game, "role": "player", "player": "p2"}],
+         f"credentials[0].grants[1] repeats credentials[0].grants[0] (seat p2 of game '{game}'): "),
+        ([{"game": game, "role": "organiser", "player": "p1"}],
+         "credentials[0].grants[0].player is 'p1': an organiser's grant names no seat; write null (or \"\", as the "
+         "export does), or make it a player's grant"),
+    ]:
+        code, err, _, _ = imported(grants)
+        assert code == 2 and err.startswith(f"error: {said}") and err.count("\n") == 1, err

@@ -834,16 +834,27 @@ def _check_credential(entry: dict[str, Any], index: int) -> None:
     _parse_time(entry.get("expires_at"), f"{where}.expires_at")
     if "grants" not in entry:
         raise Invalid(f"{where}: the field 'grants' is missing; import the export as 'sevens export' wrote it")
+    seen: dict[tuple[str, str, str], str] = {}
     for place, grant in _objects(entry["grants"], f"{where}.grants"):
-        text(grant, "game", place)
+        game = text(grant, "game", place)
         role = text(grant, "role", place)
         if role not in {r.value for r in Role}:
             roles = ", ".join(quoted(r.value) for r in Role)
             raise Invalid(f"{place}.role is {quoted(role)}: a grant's role is one of {roles}")
-        if role == "organiser" and grant.get("player", "") is None:
-            continue  # stored as "", the organiser's (the API shows it as null)
-        if not text(grant, "player", place) and role == "player":
+        # An organiser's grant is stored with the player "" (the API shows it as null): "" is no
+        # seat's id, and unlike NULL it keeps a credential to one organiser grant a game (the
+        # table's unique constraint treats NULLs as all different, on SQLite and PostgreSQL alike).
+        player = "" if role == "organiser" and grant.get("player", "") is None else text(grant, "player", place)
+        if role == "organiser" and player:
+            raise Invalid(f"{place}.player is {quoted(player)}: an organiser's grant names no seat; write null "
+                          "(or \"\", as the export does), or make it a player's grant")
+        if not player and role == "player":
             raise Invalid(f"{place}.player is empty: a player's grant names the seat it plays ('p1', 'p2', ...)")
+        first = seen.setdefault((game, role, player), place)
+        if first != place:
+            what = f"seat {player}" if player else "organising"
+            raise Invalid(f"{place} repeats {first} ({what} of game {quoted(game)}): a credential holds each grant "
+                          "once; remove one")
 
 
 def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_public: dict[str, int]) -> None:
@@ -866,7 +877,7 @@ def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_pu
                 principal_id=principal.id,
                 game_id=by_public[grant["game"]],
                 role=Role(grant["role"]),
-                player_id=grant["player"],
+                player_id=grant.get("player") or "",  # the organiser's null as it is stored
             )
         )
 
