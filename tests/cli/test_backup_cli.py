@@ -866,7 +866,8 @@ def test_a_credential_missing_a_field_or_of_no_known_kind_is_named_by_its_path(
     quoted the enum's ValueError."""
     document = _full_backup_of_one_game(tmp_path)
     credential = next(c for c in document["credentials"] if "game_deleted_at" not in c)
-    # The organiser's grant, as the export writes one; the test's database made none.
+    # An organiser's grant (the export writes its player as "", a hand-made backup may write null);
+    # the test's database made none.
     credential["grants"] = [{"game": document["games"][0]["id"], "role": "organiser", "player": None}]
     document["credentials"] = [credential]
     change(credential)
