@@ -1,0 +1,101 @@
+"""Files that older versions of sevens wrote (tests/old_files, each made by the commit its name
+starts with; its README says how) still verify and import today: the same champion, turns and
+tables as the old program wrote, or, for a file no version could restore, the error that says why."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from reliability.helpers import database
+from sevens.cli.main import app
+from sevens.store.testing import backends
+from sevens.tournament import from_record, loads, to_record
+
+OLD = Path(__file__).resolve().parents[1] / "old_files"
+
+# What today's report must say of each old record: its champion as the old program recorded it.
+RECORDS = {
+    "record-04cc52d0-library.json.gz": "the champion (new-zealand) all agree",
+    "record-0d1f0c4b-play.json.gz": "the champion (argentina) all agree",
+    "record-cebf5690-web-house-random.json.gz": "the champion (canada) all agree",
+    "record-7c151938-play.json.gz": "the champion (new-zealand) all agree",
+    "record-7c151938-web-ended.json.gz": "ended the game after turn 1, so it has no champion",
+    "record-461d2a5f-play-every-bot.json.gz": "the champion (south-africa) all agree",
+}
+FULL_BACKUPS = sorted(p.name for p in OLD.glob("backup-*-full.json.gz"))
+
+
+def _text(name: str) -> bytes:
+    return gzip.decompress((OLD / name).read_bytes())
+
+
+def _unzipped(name: str, folder: Path) -> Path:
+    path = folder / name.removesuffix(".gz")
+    path.write_bytes(_text(name))
+    return path
+
+
+def test_every_old_file_is_tested() -> None:
+    assert sorted(p.name for p in OLD.glob("*.gz")) == sorted(
+        [*RECORDS, *FULL_BACKUPS, "backup-6fa6eb53-shareable.json.gz"]
+    )
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_an_old_record_verifies_with_every_die_thrown_again(name: str, tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["verify", str(_unzipped(name, tmp_path))])
+    report = " ".join(result.output.split())
+    assert result.exit_code == 0, report
+    assert "recomputed from the revealed seed" in report
+    assert RECORDS[name] in report
+
+
+@pytest.mark.parametrize("name", sorted(RECORDS))
+def test_an_old_record_is_written_again_with_the_same_turns_and_tables(name: str) -> None:
+    old = loads(_text(name))
+    game, seed = from_record(old)
+    again = to_record(game, seed=seed, ended_early=old.get("ended_early", False))
+    # the first versions wrote no 'draw'; today's writer says null, as a reader takes it
+    assert again == {"draw": None, **old}
+
+
+def _kept(old: Any, new: Any, path: str = "") -> list[str]:
+    """Where the re-export lost or changed what the old file said (keys it adds are new, not lost)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        lost = [f"{path}.{key}: missing" for key in old if key not in new]
+        return lost + [d for key in old if key in new for d in _kept(old[key], new[key], f"{path}.{key}")]
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [d for i, (a, b) in enumerate(zip(old, new, strict=True)) for d in _kept(a, b, f"{path}[{i}]")]
+    return [] if old == new else [f"{path}: {old!r} became {new!r}"]
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("name", FULL_BACKUPS)
+def test_an_old_full_backup_imports_and_exports_again_as_it_was(name: str, backend: str, tmp_path: Path) -> None:
+    source = _unzipped(name, tmp_path)
+    with database(backend, tmp_path) as (url, _engine):
+        imported = CliRunner().invoke(app, ["import", "--database-url", url, str(source)])
+        assert imported.exit_code == 0, imported.output
+        assert "imported 4 games (2 still open) and 2 credentials" in imported.output
+        again = tmp_path / "again.json"
+        exported = CliRunner().invoke(app, ["export", "--full", "--database-url", url, str(again)])
+        assert exported.exit_code == 0, exported.output
+    old, new = json.loads(source.read_text("utf-8")), json.loads(again.read_text("utf-8"))
+    old.pop("exported_at")
+    assert [g["champion"] for g in new["games"]] == [g["champion"] for g in old["games"]]
+    assert _kept(old, new) == []
+
+
+def test_an_old_shareable_export_holding_a_running_game_says_to_use_a_full_backup(tmp_path: Path) -> None:
+    source = _unzipped("backup-6fa6eb53-shareable.json.gz", tmp_path)
+    with database("sqlite", tmp_path) as (url, _engine):
+        result = CliRunner().invoke(app, ["import", "--database-url", url, str(source)])
+    assert result.exit_code == 2
+    assert "is running and its seed is not in this export" in result.output
+    assert "restore it from a full backup ('sevens export --full')" in result.output
