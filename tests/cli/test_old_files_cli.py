@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,9 @@ from typer.testing import CliRunner
 
 from reliability.helpers import database
 from sevens.cli.main import app
+from sevens.store import games as store
+from sevens.store.db import make_sessionmaker, session_scope
+from sevens.store.models import GameRow, GameStatus
 from sevens.store.testing import backends
 from sevens.tournament import from_record, loads, to_record
 
@@ -90,6 +94,32 @@ def test_an_old_full_backup_imports_and_exports_again_as_it_was(name: str, backe
     old.pop("exported_at")
     assert [g["champion"] for g in new["games"]] == [g["champion"] for g in old["games"]]
     assert _kept(old, new) == []
+
+
+@pytest.mark.parametrize("name", FULL_BACKUPS)
+def test_the_running_game_of_an_old_full_backup_plays_on_to_a_record_that_verifies(name: str, tmp_path: Path) -> None:
+    source = _unzipped(name, tmp_path)
+    now = datetime.now(UTC)
+    with database("sqlite", tmp_path) as (url, engine):
+        assert CliRunner().invoke(app, ["import", "--database-url", url, str(source)]).exit_code == 0
+        factory = make_sessionmaker(engine)
+        with factory() as db:
+            game_id = db.query(GameRow.id).filter(GameRow.status == GameStatus.RUNNING).one()[0]
+        for _ in range(6):  # the organiser resolves every turn; nobody orders again
+            with session_scope(factory) as db:
+                game = store.game_by_id(db, game_id=game_id)
+                if game.status != GameStatus.RUNNING:
+                    break
+                store.resolve_turn(db, game_id=game_id, turn=game.current_turn, reason="organiser", now=now)
+        exported = tmp_path / "after.json"
+        assert CliRunner().invoke(app, ["export", "--database-url", url, str(exported)]).exit_code == 0
+    (played,) = [g for g in json.loads(exported.read_text("utf-8"))["games"] if g["name"].startswith("running")]
+    assert played["status"] == "finished"
+    record = tmp_path / "record.json"
+    record.write_text(json.dumps(played["record"]), "utf-8")
+    verified = CliRunner().invoke(app, ["verify", str(record)])
+    assert verified.exit_code == 0, verified.output
+    assert f"the champion ({played['champion']}) all agree" in " ".join(verified.output.split())
 
 
 def test_an_old_shareable_export_holding_a_running_game_says_to_use_a_full_backup(tmp_path: Path) -> None:
