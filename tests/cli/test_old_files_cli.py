@@ -129,3 +129,24 @@ def test_an_old_shareable_export_holding_a_running_game_says_to_use_a_full_backu
     assert result.exit_code == 2
     assert "is running and its seed is not in this export" in result.output
     assert "restore it from a full backup ('sevens export --full')" in result.output
+
+
+@pytest.mark.parametrize(("version", "shown"), [(0, "0"), (-1, "-1"), ("1", '"1"'), (None, "null"), ("-", "no version")])
+def test_a_record_of_a_version_no_sevens_wrote_says_so_and_where_to_get_it_again(
+    version: object, shown: str, tmp_path: Path
+) -> None:
+    """Every sevens so far wrote version 1: a lower or other one is no older record but an edited
+    file, and the error says so and what to do instead of only 'found 0'."""
+    record = loads(_text("record-04cc52d0-library.json.gz"))
+    if version == "-":
+        del record["version"]
+    else:
+        record["version"] = version
+    path = tmp_path / "edited.json"
+    path.write_text(json.dumps(record), "utf-8")
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    message = " ".join(result.output.split())
+    assert result.exit_code == 2, message
+    assert f"version: this program reads version 1 records, found {shown}; no sevens writes that" in message
+    assert "edited or made by another program" in message
+    assert "sevens play --record, or the web app's Download the record" in message

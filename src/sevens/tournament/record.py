@@ -580,11 +580,17 @@ def _parse(data: object) -> _Parsed:
     version = data.get("version")
     # By type too: 1.0 and true equal 1 in Python, and were then refused only as a mismatch (exit 1).
     if type(version) is not int or version != VERSION:
-        newer = (
-            f" (a version {version} record comes from a newer sevens: upgrade sevens to verify it)"
-            if type(version) is int and version > VERSION else ""
-        )
-        raise RecordError("version", f"this program reads version {VERSION} records, found {_show(version)}{newer}")
+        if type(version) is int and version > VERSION:
+            why = f" (a version {version} record comes from a newer sevens: upgrade sevens to verify it)"
+        else:
+            # Every sevens so far wrote version 1, so anything else below it came from elsewhere.
+            why = (
+                f"; no sevens writes that (every version so far writes {VERSION}), so the file was edited "
+                "or made by another program: take the record again from the sevens that played the game "
+                "(sevens play --record, or the web app's Download the record)"
+            )
+        found = "no version" if "version" not in data else _show(version)
+        raise RecordError("version", f"this program reads version {VERSION} records, found {found}{why}")
     keys = ("seed_sha256", "seed", "tournament", "players", "teams", "turns", "groups", "champion")
     _obj(data, "", keys)
     seed = _opt_str(data["seed"], "seed")
