@@ -45,9 +45,12 @@ def _unzipped(name: str, folder: Path) -> Path:
     return path
 
 
+SAVED = ["saved-1f26064e-after-draw.json.gz", "saved-461d2a5f-after-turn-1.json.gz"]
+
+
 def test_every_old_file_is_tested() -> None:
     assert sorted(p.name for p in OLD.glob("*.gz")) == sorted(
-        [*RECORDS, *FULL_BACKUPS, "backup-6fa6eb53-shareable.json.gz"]
+        [*RECORDS, *FULL_BACKUPS, "backup-6fa6eb53-shareable.json.gz", *SAVED]
     )
 
 
@@ -150,3 +153,42 @@ def test_a_record_of_a_version_no_sevens_wrote_says_so_and_where_to_get_it_again
     assert f"version: this program reads version 1 records, found {shown}; no sevens writes that" in message
     assert "edited or made by another program" in message
     assert "sevens play --record, or the web app's Download the record" in message
+
+
+@pytest.mark.parametrize("name", SAVED)
+def test_a_game_an_older_version_kept_is_carried_on_to_a_record_that_verifies(name: str, tmp_path: Path) -> None:
+    kept = _unzipped(name, tmp_path)
+    kept.chmod(0o600)  # as sevens play wrote it: the file holds the secret seed
+    played = loads(json.dumps(json.loads(kept.read_text("utf-8"))["game"]))
+    record = tmp_path / "record.json"
+    result = CliRunner().invoke(app, ["play", "--resume", str(kept), "--record", str(record)], input="10 9\n" * 40)
+    assert result.exit_code == 0, result.output[-2000:]
+    verified = CliRunner().invoke(app, ["verify", str(record)])
+    assert verified.exit_code == 0, verified.output
+    finished = loads(record.read_text("utf-8"))
+    # the turns the old version played stay as it played them
+    assert finished["turns"][: len(played["turns"])] == played["turns"]
+    assert finished["teams"] == played["teams"]
+
+
+@pytest.mark.parametrize(
+    ("version", "shown"), [(0, "version 0"), (True, "version true"), ("1", 'version "1"'), ("-", "no 'version'")]
+)
+def test_a_kept_game_of_a_version_no_sevens_wrote_is_called_an_edit_not_an_older_version(
+    version: object, shown: str, tmp_path: Path
+) -> None:
+    """It said 'saved by a version of sevens that writes saved games of version 0 (or None): carry the
+    game on with the version that saved it', a version that never was; true passed for 1."""
+    kept = _unzipped("saved-461d2a5f-after-turn-1.json.gz", tmp_path)
+    data = json.loads(kept.read_text("utf-8"))
+    if version == "-":
+        del data["version"]
+    else:
+        data["version"] = version
+    kept.write_text(json.dumps(data), "utf-8")
+    kept.chmod(0o600)
+    result = CliRunner().invoke(app, ["play", "--resume", str(kept)], input="10 9\n" * 40)
+    message = " ".join(result.output.split())
+    assert result.exit_code == 2, message
+    assert f"it says {shown}, which no sevens writes (every version so far keeps games as version 1)" in message
+    assert "put back the file sevens play kept, or start a new game" in message

@@ -14,6 +14,7 @@ file is refused, saying where, rather than carried on as a different game.
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import time
@@ -29,7 +30,7 @@ from sevens.cli.inputs import NotJson, parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
 from sevens.tournament.names import refused_character
-from sevens.tournament.quoting import quoted
+from sevens.tournament.quoting import cut_for_message, quoted
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import DuplicateKeyError, RecordError, dumps, loads, replay_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId
@@ -318,10 +319,22 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
     if kind != FORMAT:
         raise SavedGameError(f"it is not a saved Sevens game (its 'format' should be {FORMAT!r})")
     version = data.get("version")
-    if version != VERSION:
+    if type(version) is int and version > VERSION:
         raise SavedGameError(
             f"it was saved by a version of sevens that writes saved games of version {version!r}; this one reads "
             f"version {VERSION}: carry the game on with the version that saved it"
+        )
+    if type(version) is not int or version != VERSION:
+        # Every sevens so far keeps version 1 (True and 1.0 equal 1 in Python, so by type too).
+        shown = json.dumps(version)  # escaped to ASCII: no control character reaches the terminal
+        cut = cut_for_message(shown, 40)
+        if cut is not None:
+            shown = f"{cut[0]}... ({cut[1]})"
+        found = "no 'version'" if "version" not in data else f"version {shown}"
+        raise SavedGameError(
+            f"it says {found}, which no sevens writes (every version so far keeps games as version {VERSION}): "
+            "the file was edited by hand or written by something else; put back the file sevens play kept, "
+            "or start a new game"
         )
     seed_text = _field(data, "seed", str, "the game's secret seed, 64 hexadecimal characters")
     try:
