@@ -1,6 +1,7 @@
 """Files that older versions of sevens wrote (tests/old_files, each made by the commit its name
-starts with; its README says how) still verify and import today: the same champion, turns and
-tables as the old program wrote, or, for a file no version could restore, the error that says why."""
+starts with; its README says how) still verify, import and carry on today: the same champion, turns
+and tables as the old program wrote, or, for a file no version could restore, the error that says
+why."""
 
 from __future__ import annotations
 
