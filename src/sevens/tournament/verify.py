@@ -64,14 +64,16 @@ class VerifyReport:
         'ok: 5 turns, 20 matches and 900 dice recomputed from the revealed seed; the group draw, orders digests, dice, lines, winners, SCRUM balances, group tables, pairings and the champion (fiji) all agree'
         >>> VerifyReport(5, 20, 900, 0, True, True, "fiji").summary().endswith(NOT_REDRAWN)
         True
+        >>> "ended the game before its first turn, so" in VerifyReport(0, 0, 0, 0, True, False, None).summary()
+        True
         """
         if self.dice_checked:
             draw = "the group draw, " if self.draw_checked else ""
             agree = (
                 f"group tables, pairings and the champion ({self.champion}) all agree"
                 if self.finished
-                else "group tables and pairings all agree; its organiser ended the game after turn "
-                f"{self.turns}, so it has no champion"
+                else "group tables and pairings all agree; its organiser ended the game "
+                f"{f'after turn {self.turns}' if self.turns else 'before its first turn'}, so it has no champion"
             )
             # Said, not just left out: a record of sevens play or the web app always says "game-seed",
             # so a null there means the set-up was edited and nothing checked who managed which team.
