@@ -10,8 +10,9 @@ For each draft, in one process as the odds process runs them (no pipe, no server
 time of: a player's first answer (nothing kept), the same player's answer again, and another
 player's first answer of that same split after the first player's (kept apart now, so worked out
 again: before, it was found kept and took the repeated answer's time). Ratios are to the first
-answer. Then the start's cost (every small table all askers share, worked out before any question)
-and the memory of the duplicated lines. With ``--all-splits``: how many orders a team can ever make
+answer. Before them, the start's cost (every small table all askers share, worked out before any
+question: its CPU, then a real odds process's start and first answer, then the tables' memory);
+after them, the memory of the duplicated lines. With ``--all-splits``: how many orders a team can ever make
 (up to 160 points) and how many bytes their lines would take, which is why they are not all worked
 out ahead of time instead.
 """
@@ -19,6 +20,7 @@ out ahead of time instead.
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 import tracemalloc
 
@@ -30,7 +32,7 @@ from sevens.rules.orders import MAX_ORDER_POINTS
 from sevens.tournament.formats import Format
 from sevens.tournament.game import ManagerView
 from sevens.tournament.standings import group_table
-from sevens.web.odds_process import OddsQuestion, odds_answer
+from sevens.web.odds_process import OddsProcess, OddsQuestion, odds_answer
 
 BOTS = ("equilibrium", "even", "even-flair", "even-force", "odds-aware", "random")
 DRAFTS = [Order(force=40, flair=30), Order(force=70, flair=60), Order(force=20, flair=90), Order(force=100, flair=30)]
@@ -53,6 +55,23 @@ def _ms(question: OddsQuestion, asker: str) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _process_start(knockout: bool) -> tuple[float, float]:
+    """Wall and CPU seconds of a real odds process's start and first answer (its import, the shared
+    tables, the bots' mixes), the CPU read once it has exited."""
+    process = OddsProcess(seconds=120)
+    cpu = _child_cpu()
+    start = time.perf_counter()
+    process.answer(_question(Order(force=3, flair=0), knockout), 1)
+    wall = time.perf_counter() - start
+    process.close()
+    return wall, _child_cpu() - cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--all-splits", action="store_true", help="count every order's lines too (a minute or more)")
@@ -60,6 +79,14 @@ def main() -> None:
     args = parser.parse_args()
     drafts = DRAFTS[:1] if args.quick else DRAFTS
 
+    clear_caches()
+    start = time.process_time()
+    warm_shared_tables()
+    print(f"start: every shared small table worked out in {(time.process_time() - start) * 1000:.0f} ms of CPU")
+    for knockout in (True, False):
+        runs = [_process_start(knockout) for _ in range(3)]
+        print(f"odds process start and first {'knockout' if knockout else 'group'} answer: "
+              f"{min(w for w, _ in runs):.2f} s, {min(c for _, c in runs):.2f} s of CPU (least of 3)")
     clear_caches()
     tracemalloc.start()
     start = time.perf_counter()

@@ -94,7 +94,8 @@ def test_the_small_tables_everyone_shares_are_all_worked_out_before_any_question
     split as well as its lines would: every count an order can hold is worked out at the start."""
     clear_caches()
     warm_shared_tables()
-    shared = (points._force_points, points._flair_points, points.doubles_cutoff, points.doubles_weights, joint._force_array)
+    shared = (points._force_points, points._flair_points, points._flair_finals, points._doubles_run, points.doubles_cutoff,
+              points.doubles_weights, joint._force_array)
     kept = [f.cache_info().currsize for f in shared]
     for mine in (Order(force=160, flair=0), Order(force=1, flair=159), Order(force=0, flair=0), Order(force=77, flair=33)):
         api.knockout_odds(mine, (3, 0), scope="player")

@@ -63,18 +63,31 @@ def doubles_cutoff(options: int, budget: float = TAIL_BUDGET) -> tuple[int, Frac
     """
     if options == 0:
         return 0, Fraction(0)
-    r = flair_tables().ratio
-    kept = Fraction(0)
+    # Whole numbers over d**(j + k), r = n / d: P(J = j) = C(j + k - 1, j) n**j (d - n)**k / d**(j + k).
+    # The same fractions as summing Fractions term by term, at a tenth of the cost (the odds
+    # process works out every count at its start).
+    n, d = _ratio()
+    limit = Fraction(budget)
+    kept = 0
+    scale = d**options
     j = 0
-    term = (1 - r) ** options  # P(J = 0)
     while True:
-        kept += term
-        tail = 1 - kept
-        if tail <= Fraction(budget):
-            return j, tail
-        # P(J = j + 1) / P(J = j) = (j + k) / (j + 1) * r
-        term = term * (j + options) * r / (j + 1)
+        kept = kept * d + _doubles_numerator(j, options, n, d)
+        if (scale - kept) * limit.denominator <= limit.numerator * scale:
+            return j, Fraction(scale - kept, scale)
+        scale *= d
         j += 1
+
+
+def _ratio() -> tuple[int, int]:
+    r = flair_tables().ratio
+    return r.numerator, r.denominator
+
+
+def _doubles_numerator(j: int, options: int, n: int, d: int) -> int:
+    """``P(J = j) * d**(j + options)``, a whole number."""
+    numerator: int = math.comb(j + options - 1, j) * n**j * (d - n) ** options
+    return numerator
 
 
 @cache
@@ -83,8 +96,9 @@ def doubles_weights(options: int, budget: float = TAIL_BUDGET) -> tuple[float, .
     cut, _ = doubles_cutoff(options, budget)
     if options == 0:
         return (1.0,)
-    r = flair_tables().ratio
-    return tuple(float(math.comb(j + options - 1, j) * r**j * (1 - r) ** options) for j in range(cut + 1))
+    n, d = _ratio()
+    # A whole number divided by a whole number is correctly rounded, as float() of the Fraction is.
+    return tuple(_doubles_numerator(j, options, n, d) / d ** (j + options) for j in range(cut + 1))
 
 
 def _from_pairs(pairs: list[tuple[int, float]]) -> FloatArray:
@@ -101,22 +115,43 @@ def _power(kernel: FloatArray, n: int) -> FloatArray:
     return result
 
 
+# Each count below is the one before convolved once more: the same sums in the same order as
+# _power, so the same bits, and every count up to 160 costs what the largest alone did.
 @cache
 def _force_points(dice: int) -> FloatArray:
-    return _power(_from_pairs(force_die().point_pmf()), dice)
+    if dice == 0:
+        return _power(_from_pairs(force_die().point_pmf()), 0)
+    return _read_only(np.convolve(_force_points(dice - 1), _from_pairs(force_die().point_pmf())))
+
+
+@cache
+def _flair_finals(options: int) -> FloatArray:
+    """Points of the ``options`` throws that end the options."""
+    if options == 0:
+        return _power(_from_pairs(flair_tables().final.point_pmf()), 0)
+    return _read_only(np.convolve(_flair_finals(options - 1), _from_pairs(flair_tables().final.point_pmf())))
+
+
+@cache
+def _doubles_run(doubles: int) -> FloatArray:
+    """Points of ``doubles`` scoring doubles."""
+    if doubles == 0:
+        return np.ones(1)
+    return _read_only(np.convolve(_doubles_run(doubles - 1), _from_pairs(flair_tables().scoring_double.point_pmf())))
+
+
+def _read_only(array: FloatArray) -> FloatArray:
+    array.setflags(write=False)  # cached, and the next count is made from it
+    return array
 
 
 @cache
 def _flair_points(options: int) -> FloatArray:
-    tables = flair_tables()
-    finals = _power(_from_pairs(tables.final.point_pmf()), options)
-    double = _from_pairs(tables.scoring_double.point_pmf())
+    finals = _flair_finals(options)
     weights = doubles_weights(options)
     doubles: FloatArray = np.zeros(1)
-    run: FloatArray = np.ones(1)  # points of j scoring doubles
     for j, weight in enumerate(weights):
-        if j:
-            run = np.convolve(run, double)
+        run = _doubles_run(j)  # points of j scoring doubles
         if len(doubles) < len(run):
             doubles = np.pad(doubles, (0, len(run) - len(doubles)))
         doubles[: len(run)] += weight * run
