@@ -111,6 +111,22 @@ def main() -> None:
             print(f"{mine.force:3d} + {mine.flair:3d}      {'knockout' if knockout else 'group':8s} {first:9.1f} {again:9.2f} "
                   f"{another:11.1f} {again / first:12.3f} {another / first:14.2f} {extra:14.1f}")
 
+    # What askers' group drafts keep (each order's odds and points, each pair's odds), against what the
+    # one bound counts of it: before, the odds and points had caches of their own, counted nowhere.
+    clear_caches()
+    warm_shared_tables()
+    odds_answer(_question(Order(force=3, flair=0), False), "warm")
+    tracemalloc.start()
+    base, counted = tracemalloc.get_traced_memory()[0], joint._cached_bytes
+    askers = 4 if args.quick else 20
+    for asker in range(askers):
+        for force in range(0, 121, 5):
+            odds_answer(_question(Order(force=force, flair=3 * (asker % 10)), False), asker)
+    held = tracemalloc.get_traced_memory()[0] - base
+    tracemalloc.stop()
+    print(f"{askers} askers, 25 group drafts each: {held / 1e6:.1f} MB held, "
+          f"{(joint._cached_bytes - counted) / 1e6:.1f} MB of it counted within the one bound")
+
     if args.all_splits:
         orders = [(total - flair, flair // 3) for total in range(MAX_ORDER_POINTS + 1) for flair in range(0, total + 1, 3)]
         # The dense array's size bounds an order's lines (four arrays of its kept cells: 32 bytes each).

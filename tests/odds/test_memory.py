@@ -15,7 +15,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from sevens.odds import best_splits, clear_caches, joint
+from sevens.odds import best_splits, clear_caches, joint, knockout_odds, match_odds, order_odds
+from sevens.odds.api import warm_shared_tables
 from sevens.odds.solver import payoff_matrix, splits
 
 MB = 1 << 20
@@ -78,7 +79,8 @@ def test_ranking_splits_larger_than_the_cache_keeps_only_the_opponents_lines() -
     one another out and left it full: --best-split 160 --vs-force 1 --vs-flair 159 --knockout
     peaked at 0.83 GB, 0.26 GB without. Here the splits of 60 (about 85 MB) against a bound of 8 MB."""
     best_splits(60, (30, 30), knockout=True)
-    assert list(joint._cache) == [(30, 10)]
+    # Besides the odds of each split (a few hundred bytes each).
+    assert [key for key, kept in joint._cache.items() if isinstance(kept, joint.JointLines)] == [(30, 10)]
 
 
 @pytest.mark.usefixtures("traced")
@@ -164,4 +166,49 @@ def test_cached_joint_lines_hold_no_dense_array() -> None:
     gc.collect()
     held = tracemalloc.get_traced_memory()[0] - base
     assert held <= 32 * (len(lines.keys) + 1) + MB
-    assert joint._cached_bytes == joint._size(lines) == 32 * len(lines.keys) + 16
+    assert joint._cached_bytes == joint._size(lines) == 32 * len(lines.keys) + 16 + joint.ENTRY_BYTES
+
+
+def _every_order(most: int) -> list[tuple[int, int]]:
+    return [(total - flair, flair) for total in range(most + 1) for flair in range(0, total + 1, 3)]
+
+
+@pytest.mark.usefixtures("traced")
+def test_the_odds_and_points_of_orders_asked_per_asker_stay_within_the_one_bound() -> None:
+    """Each asker of the live odds had up to 4,096 orders' odds and as many points kept in caches of
+    their own, outside the bound: 12.8 MB here (against a bound of 8) for two askers asking every order of up to 90 points."""
+    warm_shared_tables()
+    gc.collect()
+    base = tracemalloc.get_traced_memory()[0]
+    for asker in ("one player", "another"):
+        for force, flair in _every_order(90):
+            order_odds(force, flair, scope=asker)
+            match_odds((force, flair), (3, 0), scope=asker)
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - base
+    assert joint._cached_bytes <= 8 * MB
+    assert held <= 9 * MB, held
+
+
+def test_what_an_entry_is_counted_at_is_no_less_than_it_holds() -> None:
+    """Odds, points and small results each counted at their arrays' bytes and ENTRY_BYTES: the bound
+    holds only if that is no less than what keeping them takes."""
+    clear_caches()
+    warm_shared_tables()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        orders = _every_order(30)
+        for asker in range(3):
+            for mine in orders:
+                knockout_odds((mine[0], 0), (1, 0), scope=asker)
+                for theirs in orders[:20]:
+                    match_odds(mine, theirs, scope=asker)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+        counted = joint._cached_bytes
+    finally:
+        tracemalloc.stop()
+        clear_caches()
+    assert 0 < held <= counted, (held, counted)

@@ -35,8 +35,8 @@ def _question(mine: Order, *, knockout: bool, opponent_scrum: int = 90) -> OddsQ
 
 
 def _work() -> int:
-    missed = sum(f.cache_info().misses for f in (api._knockout_odds, api._match_odds, api._order_odds, points.order_points))
-    return joint.worked_out() + missed
+    # Lines, FLAIR arrays, points and odds of orders and pairs: all kept in one place, each counted there.
+    return joint.worked_out()
 
 
 def _fresh_worker() -> None:

@@ -12,7 +12,6 @@ import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -146,8 +145,13 @@ class OrderOdds:
         return data
 
 
-@lru_cache(maxsize=4096)
 def _order_odds(order: Order, scope: Hashable | None = None) -> OrderOdds:
+    # Its distribution is the array order_points keeps too: counted twice, the bound errs on the safe side.
+    return joint.kept((scope, "order", order), lambda: _new_order_odds(order, scope),
+                      lambda made: made.distribution.nbytes + joint.ENTRY_BYTES)
+
+
+def _new_order_odds(order: Order, scope: Hashable | None) -> OrderOdds:
     die = force_die()
     flair = flair_tables()
     options = order.options
@@ -226,8 +230,15 @@ class KnockoutOdds:
         return {"win": self.win, "loss": self.loss, "level": self.level}
 
 
-@lru_cache(maxsize=65536)
 def _match_odds(a: Order, b: Order, scope: Hashable | None = None) -> MatchOdds:
+    return joint.kept((scope, "match", a, b), lambda: _new_match_odds(a, b, scope), _small)
+
+
+def _small(_: object) -> int:
+    return joint.ENTRY_BYTES
+
+
+def _new_match_odds(a: Order, b: Order, scope: Hashable | None) -> MatchOdds:
     first = _order_odds(a, scope)
     second = _order_odds(b, scope)
     pa, pb = first.distribution, second.distribution
@@ -256,9 +267,13 @@ def match_odds(a: OrderLike, b: OrderLike, *, scope: Hashable | None = None) -> 
     return _match_odds(as_order(a), as_order(b), scope)
 
 
-@lru_cache(maxsize=16384)
 def _knockout_odds(a: Order, b: Order, *, keep: bool = True, scope: Hashable | None = None) -> KnockoutOdds:
-    # ``keep``: whether ``a``'s joint lines, if worked out here, join their cache (joint_lines).
+    # ``keep``: whether ``a``'s joint lines, if worked out here, join their cache (joint_lines); the
+    # odds are kept either way.
+    return joint.kept((scope, "knockout", a, b), lambda: _new_knockout_odds(a, b, keep, scope), _small)
+
+
+def _new_knockout_odds(a: Order, b: Order, keep: bool, scope: Hashable | None) -> KnockoutOdds:
     first = joint_lines(a.force, a.options, keep=keep, scope=scope)
     second = joint_lines(b.force, b.options, scope=scope)
     at = np.searchsorted(second.keys, first.keys, side="left")
@@ -418,10 +433,6 @@ def clear_caches() -> None:
     from sevens.odds import joint, points, tables
 
     for cached in (
-        _order_odds,
-        _match_odds,
-        _knockout_odds,
-        points.order_points,
         points.doubles_cutoff,
         points.doubles_weights,
         points._force_points,
@@ -434,4 +445,4 @@ def clear_caches() -> None:
         tables.flair_tables,
     ):
         cached.cache_clear()
-    joint.clear_cache()
+    joint.clear_cache()  # with the odds and points kept there

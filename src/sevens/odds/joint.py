@@ -36,6 +36,7 @@ __all__ = [
     "joint_array",
     "joint_lines",
     "key_cells",
+    "kept",
     "line_grid",
     "lines_shape",
     "worked_out",
@@ -254,10 +255,17 @@ def _flair_array(options: int) -> FloatArray:
 # 2.5 GB when 256 were kept. Half a GB holds eight of the largest, or hundreds of middling ones.
 # Lines asked for under a scope (one asker of the live odds) are kept apart from everyone else's,
 # with the FLAIR arrays they were built from, under the same bound.
+# The odds of an order and of a pair of orders (sevens.odds.api) and an order's points are kept here
+# too, each counted at its arrays' bytes and ENTRY_BYTES more: the per-asker caches they had of
+# their own (4,096, 4,096, 65,536 and 16,384 entries) held up to about 55 MB outside the bound.
 CACHE_BYTES = 1 << 29
-_cache: OrderedDict[Hashable, JointLines | FloatArray] = OrderedDict()
+ENTRY_BYTES = 640
+"""What one kept entry holds besides its arrays, at most (its key, its place in the cache, a small
+result's object and floats), counted with it: measured under tracemalloc by tests/odds/test_memory.py."""
+_cache: OrderedDict[Hashable, object] = OrderedDict()
+_sizes: dict[Hashable, int] = {}
 _cached_bytes = 0
-_worked_out = 0  # lines and scoped arrays made here rather than found kept, since the last clear
+_worked_out = 0  # entries made here rather than found kept, since the last clear
 # The web server asks from several threads at once (its request pool, the deadline scheduler's
 # bots): the cache and its count change together under this lock. An order is worked out outside
 # it, so a slow one holds no other up; two threads that miss it at once both work it out, and the
@@ -265,15 +273,23 @@ _worked_out = 0  # lines and scoped arrays made here rather than found kept, sin
 _cache_lock = threading.Lock()
 
 _Kept = TypeVar("_Kept", JointLines, FloatArray)
+_T = TypeVar("_T")
 
 
 def _size(lines: JointLines | FloatArray) -> int:
     if isinstance(lines, np.ndarray):
-        return lines.nbytes
-    return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above))
+        return lines.nbytes + ENTRY_BYTES
+    return sum(part.nbytes for part in (lines.keys, lines.probs, lines.below, lines.above)) + ENTRY_BYTES
 
 
 def _kept(key: Hashable, make: Callable[[], _Kept], keep: bool) -> _Kept:
+    return kept(key, make, _size, keep=keep)
+
+
+def kept(key: Hashable, make: Callable[[], _T], size: Callable[[_T], int], *, keep: bool = True) -> _T:
+    """What ``make`` gives, kept under ``key`` within :data:`CACHE_BYTES` with everything else kept
+    here, counted as ``size`` of it says (its arrays' bytes and :data:`ENTRY_BYTES`); the least
+    recently used go first. With ``keep=False`` a kept one is used but a new one is not kept."""
     global _cached_bytes, _worked_out
     with _cache_lock:
         found = _cache.get(key)
@@ -290,16 +306,17 @@ def _kept(key: Hashable, make: Callable[[], _Kept], keep: bool) -> _Kept:
             _cache.move_to_end(key)
             return found  # type: ignore[return-value]
         _cache[key] = made
-        _cached_bytes += _size(made)
+        _sizes[key] = bytes_ = size(made)
+        _cached_bytes += bytes_
         while _cached_bytes > CACHE_BYTES and len(_cache) > 1:
-            _, dropped = _cache.popitem(last=False)
-            _cached_bytes -= _size(dropped)
+            dropped, _ = _cache.popitem(last=False)
+            _cached_bytes -= _sizes.pop(dropped)
     return made
 
 
 def worked_out() -> int:
-    """How many joint lines (and, under a scope, FLAIR arrays) were worked out rather
-    than found kept since the cache was last cleared: the work a question cost, counted.
+    """How many joint lines, odds and points (and, under a scope, FLAIR arrays) were worked out
+    rather than found kept since the cache was last cleared: the work a question cost, counted.
 
     >>> clear_cache(); _ = joint_lines(2, 1); _ = joint_lines(2, 1); worked_out()
     1
@@ -336,6 +353,7 @@ def clear_cache() -> None:
     global _cached_bytes, _worked_out
     with _cache_lock:
         _cache.clear()
+        _sizes.clear()
         _cached_bytes = 0
         _worked_out = 0
 

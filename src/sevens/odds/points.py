@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 from fractions import Fraction
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
@@ -158,17 +158,24 @@ def _flair_points(options: int) -> FloatArray:
     return np.convolve(finals, doubles)
 
 
-@lru_cache(maxsize=4096)
 def order_points(force: int, options: int, scope: Hashable | None = None) -> tuple[FloatArray, Fraction]:
     """Points distribution of ``force`` FORCE dice and ``options`` FLAIR options, and its tail bound.
 
-    Callers must have validated the order (R3). The array is read-only and shared (cached), under
-    ``scope`` if one is given (one asker of the live odds: see :func:`sevens.odds.joint.joint_lines`).
+    Callers must have validated the order (R3). The array is read-only and shared, kept with the
+    joint lines under their one bound (:func:`sevens.odds.joint.kept`), under ``scope`` if one is
+    given (one asker of the live odds: see :func:`sevens.odds.joint.joint_lines`).
 
     >>> pmf, tail = order_points(1, 0)
     >>> pmf.tolist(), tail
     ([0.6666666666666666, 0.0, 0.0, 0.16666666666666666, 0.0, 0.16666666666666666], Fraction(0, 1))
     """
+    from sevens.odds import joint  # which imports this module
+
+    return joint.kept((scope, "points", force, options), lambda: _order_points(force, options),
+                      lambda made: made[0].nbytes + joint.ENTRY_BYTES)
+
+
+def _order_points(force: int, options: int) -> tuple[FloatArray, Fraction]:
     pmf = np.convolve(_force_points(force), _flair_points(options))
     # Trailing entries below the smallest float are rounding dust; keep the array tight.
     nonzero = np.flatnonzero(pmf > 0.0)
