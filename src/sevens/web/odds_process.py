@@ -8,8 +8,8 @@ while it waits; the child keeps the odds' caches (bounded, ``sevens.odds.joint.C
 the worker's own memory no longer grows with them.
 
 The child is started by the first odds question a worker gets (most servers the tests start never
-ask one, and a start costs a second or two of CPU: the tables all askers share are worked out
-first, docs/web.md), and again after it died. It is sent the asking team's draft, what the
+ask one, and a start costs a few tenths of a second of CPU: the import, then the tables all askers
+share, worked out first, docs/web.md), and again after it died. It is sent the asking team's draft, what the
 opponent's manager may see (a :class:`ManagerView`: nothing secret, R13) and the asking credential's
 number (what it works out is kept per asker), never the game's state, a secret or a name; it
 sends back the answer as JSON (the worker unpickles nothing from it), and logs nothing. An answer that takes longer than the worker's
