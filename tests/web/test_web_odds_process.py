@@ -18,7 +18,14 @@ from sevens.odds import mix_odds
 from sevens.rules import Order, seed_commitment
 from sevens.tournament import ManagerView, Player, PlayerId, default_format, draw_game, new_game
 from sevens.web import schemas
-from sevens.web.odds_process import MIX_LISTED, OddsProcess, OddsQuestion, OddsUnavailable, odds_answer
+from sevens.web.odds_process import (
+    BLAS_THREADS,
+    MIX_LISTED,
+    OddsProcess,
+    OddsQuestion,
+    OddsUnavailable,
+    odds_answer,
+)
 
 
 @pytest.fixture
@@ -50,6 +57,22 @@ def test_a_question_larger_than_the_pipe_holds_is_given_up_when_the_process_is_s
             pytest.fail("the question's write blocked past the limit")
     assert process.answer(_question("B" * 200_000))["team"] == "B" * 200_000  # by a new process
     assert process.pid != stuck
+
+
+def test_the_odds_process_runs_numpys_linear_algebra_on_one_thread(
+    process: OddsProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It answers one question at a time; BLAS threads on the knockout count-back's dot products
+    only spun on the server's cores. An operator's own setting is kept."""
+    for name in BLAS_THREADS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "2")
+    process.answer(_question("A"))
+    assert process.pid is not None
+    with open(f"/proc/{process.pid}/environ", "rb") as environ:
+        settings = dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
+    assert settings.get(b"OPENBLAS_NUM_THREADS") == b"1" and settings.get(b"OMP_NUM_THREADS") == b"1"
+    assert settings.get(b"MKL_NUM_THREADS") == b"2"
 
 
 def _view(knockout: bool) -> ManagerView:

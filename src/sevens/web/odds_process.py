@@ -329,10 +329,20 @@ def _end(child: subprocess.Popen[bytes]) -> None:
         child.stdout.close()
 
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""What numpy's linear algebra reads for its thread count, set to 1 in the odds process."""
+
+
 def _child_environment() -> dict[str, str]:
     # The child opens no database and reads no setting: the database's address (and its password)
     # and the server's settings stay with the worker.
-    return {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("SEVENS_")}
+    kept = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("SEVENS_")}
+    # One question at a time: BLAS threads on the large knockout dot products only busy-wait on the
+    # server's cores (a new knockout draft against a 12-order mix took 2 to 4 times the CPU). Set
+    # before numpy loads; an operator's own setting is kept.
+    for name in BLAS_THREADS:
+        kept.setdefault(name, "1")
+    return kept
 
 
 def _read_exactly(stream: BinaryIO, size: int) -> bytes | None:
