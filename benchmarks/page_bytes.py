@@ -7,13 +7,16 @@ adds (plain and gzipped), and what the game page's bytes are made of (attributes
 
 "sent" is the body this server sends a browser that takes gzip (``Accept-Encoding: gzip``): it is
 gzipped only where the response holds no secret (docs/web.md, *Security*), so a spectator's pages
-shrink and a player's or organiser's stay as they are. SQLite, in process, like benchmarks/web.py.
+shrink and a player's or organiser's stay as they are. For those two pages at the final it also
+prints each section's bytes (by its heading), which of them are public, and what every form repeats
+(its hidden fields). SQLite, in process, like benchmarks/web.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import itertools
 import re
 import sys
 import tempfile
@@ -43,6 +46,26 @@ def breakdown(html: str) -> list[tuple[str, int]]:
     svg = sum(len(m) for m in re.findall(r"<svg.*?</svg>", html, re.S))
     parts["inline SVG (all of it)"] = svg
     return parts.most_common(12)
+
+
+def sections(html: str) -> list[tuple[str, int, bool]]:
+    """A page's bytes by section: from each ``<h2>`` to the next (the first part is everything
+    before the first heading), with whether the section lies in a public stretch (compression.py)."""
+    heads = [(m.start(), re.sub(r"<[^>]+>", "", m[1]).strip()) for m in re.finditer(r"<h2[^>]*>(.*?)</h2>", html, re.S)]
+    marks = [m.start() for m in re.finditer(r"<!--/?public-->", html)]
+    cuts = [(0, "(before the first heading)"), *heads, (len(html), "")]
+    out = []
+    for (start, name), (end, _) in itertools.pairwise(cuts):
+        opened = sum(1 for m in marks if m < start) % 2 == 1  # an odd number of marks before it: inside
+        out.append((name[:48], len(html[start:end].encode()), opened))
+    return out
+
+
+def hidden_fields(html: str) -> tuple[int, int, int]:
+    """The forms on a page, their hidden inputs, and those inputs' bytes (each form's token, proofs
+    and the fields that name what it acts on)."""
+    hidden = re.findall(r'<input type="hidden"[^>]*>', html)
+    return html.count("<form "), len(hidden), sum(len(h.encode()) for h in hidden)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -75,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                     sent = int(answer.headers["content-length"])
                     reports = plain.count(b'<article class="match"')
                     sizes.setdefault(name, {})[stage] = (len(plain), len(gzip.compress(plain, 6)), sent, reports)
-                    if name == "game page (spectator)":
-                        pages[stage] = plain.decode()
+                    if name in ("game page (spectator)", "player's page", "organiser's page") and stage == "final":
+                        pages[name] = plain.decode()
         finally:
             app.state.odds_queue.close()
             app.state.engine.dispose()
@@ -92,10 +115,18 @@ def main(argv: list[str] | None = None) -> int:
         per = f"{(final[0] - by['t1'][0]) / more:>9,.0f} /{(final[1] - by['t1'][1]) / more:>6,.0f}" if more > 0 else ""
         print(f"  {name:<24}{plain:>26}{zipped:>26}{ratio:>20}{sent:>28}{per:>24}")
     print("  (per report: what the final's page adds over turn 1's for each match report more on it)")
-    html = pages["final"]
+    html = pages["game page (spectator)"]
     print(f"\nthe spectator's game page at the final, {len(html.encode()):,} bytes: where they go")
     for part, size in breakdown(html):
         print(f"  {part:<32}{size:>9,}  {size / len(html):>6.1%}")
+    for name in ("player's page", "organiser's page"):
+        html = pages[name]
+        total = len(html.encode())
+        print(f"\nthe {name} at the final, {total:,} bytes, by section (public: gzipped even for a session)")
+        for part, size, public in sections(html):
+            print(f"  {part:<50}{size:>9,}  {size / total:>6.1%}  {'public' if public else ''}")
+        forms, fields, size = hidden_fields(html)
+        print(f"  {forms} forms with {fields} hidden fields: {size:,} bytes ({size / total:.1%})")
     return 0
 
 
