@@ -6,8 +6,9 @@ adds (plain and gzipped), and what the game page's bytes are made of (attributes
     .venv/bin/python benchmarks/page_bytes.py --teams 8    # a 4-player, 8-team game
 
 "sent" is the body this server sends a browser that takes gzip (``Accept-Encoding: gzip``): it is
-gzipped only where the response holds no secret (docs/web.md, *Security*), so a spectator's pages
-shrink and a player's or organiser's stay as they are. For those two pages at the final it also
+gzipped whole only where the response holds no secret (docs/web.md, *Security*), so a spectator's
+pages shrink whole; a player's or the organiser's page only in its public stretches (bracket, group
+tables, match reports), the rest going stored as it is. For those two pages at the final it also
 prints each section's bytes (by its heading), which of them are public, and what every form repeats
 (its hidden fields). SQLite, in process, like benchmarks/web.py.
 """

@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from browser.browser_helpers import BEHIND, start_with_one_seat, visit
+from browser.browser_helpers import BEHIND, start_with_one_seat, type_order, visit
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -174,4 +174,32 @@ def test_a_page_loaded_again_shows_the_odds_it_was_given_without_asking_again(se
     visit(page, play)
     expect(page.locator("form.order-form output.odds").first).to_contain_text("the bot even-force plays them")
     assert len(asked) == 1, asked
+    context.close()
+
+
+def test_a_players_page_with_reports_goes_gzipped_in_its_public_parts(server: str, chromium: Any) -> None:
+    """A player's page went as it was (152 kB at a 16-team final), since it holds the form token
+    and the player's own orders. Its bracket, group tables and match reports, the bytes the game
+    page shows everyone, now go gzipped and the rest stored as it is (sevens.web.compression):
+    Chromium reads the whole page back, every report on it, and its forms still work."""
+    context = chromium.new_context(**PHONE)
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Thrifty cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    for turn in ("1", "2"):
+        visit(page, organise)
+        page.click("#resolve button")
+        expect(page.locator(f"#resolve input[name=turn][value='{turn}']")).to_have_count(0)
+    client = context.new_cdp_session(page)
+    client.send("Network.enable")
+    client.send("Network.clearBrowserCache")
+    _, html, _ = _wire(client, page, play)
+    expect(page.locator("article.match")).to_have_count(8)
+    plain = len(page.content().encode())
+    assert html < plain / 2, f"{html} bytes on the wire for a page of {plain}"
+    form = page.locator("form.order-form").first
+    type_order(form, 10, 9)
+    form.locator("button[value=save]").click()
+    expect(page.locator("form.order-form").first.locator("input[name=force]")).to_have_value("10")
     context.close()

@@ -1,15 +1,18 @@
 """Which answers go gzipped (sevens.web.compression): those to a browser with no session that
 hold no secret (a spectator's game page, team page, big screen, CSVs, record, API view), never one
-with a form token, a seat's proof, an invite or organiser link, or any session's text (BREACH)."""
+with a form token, a seat's proof, an invite or organiser link, or any session's text (BREACH); a
+page of a session only in what every reader of the game is shown alike, the rest stored as it is."""
 
 from __future__ import annotations
 
+import gzip
 import re
 
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from web.web_helpers import Hosted, every_seat_taken, new_client
+from sevens.web.compression import PUBLIC_CLOSE, PUBLIC_OPEN, gzip_public_parts, public_parts
+from web.web_helpers import Hosted, every_seat_taken, host_game, new_client
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 PLAIN = {"Accept-Encoding": "identity"}
@@ -20,6 +23,26 @@ def _sent_zipped(client: TestClient, url: str, headers: dict[str, str] | None = 
     assert answer.status_code == 200, (url, answer.status_code, answer.text[:300])
     assert "accept-encoding" in answer.headers.get("vary", "").lower() or "content-encoding" not in answer.headers
     return answer.headers.get("content-encoding") == "gzip"
+
+
+def _wire(client: TestClient, url: str) -> tuple[bytes, bytes, str | None]:
+    """The body as it went over the wire, as the browser reads it, and its Content-Encoding."""
+    with client.stream("GET", url, headers=GZIP) as answer:
+        assert answer.status_code == 200, (url, answer.status_code)
+        raw = b"".join(answer.iter_raw())
+        encoding = answer.headers.get("content-encoding")
+    return raw, gzip.decompress(raw) if encoding == "gzip" else raw, encoding
+
+
+def _compressed_only_in_public(raw: bytes, body: bytes) -> list[bytes]:
+    """Checks that every byte outside the public marks went over the wire as it is (stored, never
+    compressed); returns the public pieces."""
+    parts = public_parts(body)
+    assert parts is not None
+    for piece, public in parts:
+        if not public:
+            assert piece in raw, piece[:200]
+    return [piece for piece, public in parts if public]
 
 
 def _played(app: FastAPI) -> Hosted:
@@ -76,24 +99,78 @@ def test_a_page_with_a_form_token_is_never_gzipped(app: FastAPI) -> None:
     assert not _sent_zipped(fresh, invite), "the invite's page holds the invite and its form's token"
 
 
-def test_nothing_of_a_session_is_gzipped(app: FastAPI) -> None:
+def test_nothing_of_a_session_is_compressed_but_what_a_spectator_is_shown(app: FastAPI) -> None:
+    """A session's page goes gzipped in its bracket, tables and reports only, the very bytes a
+    spectator gets on the game page; every other byte (forms, tokens, proofs, orders) goes stored."""
     game = _played(app)
+    game.order("p1", game.my_teams("p1")[0], 12, 9)  # a draft order on p1's page
+    shown = _compressed_only_in_public(*_wire(new_client(app), game.base)[1:2] * 2)
     player, organiser = game.players["p1"], game.organiser
     for client, url in (
-        (player, game.base), (player, f"{game.base}/play"), (player, f"{game.base}/matches.csv"),
-        (player, f"{game.base}/record.json"), (organiser, game.base), (organiser, f"{game.base}?screen=1"),
-        (organiser, f"{game.base}/organise"), (player, f"/api/v1/games/{game.public_id}"),
+        (player, game.base), (player, f"{game.base}/play"), (organiser, game.base), (organiser, f"{game.base}/organise"),
+    ):
+        raw, body, encoding = _wire(client, url)
+        assert encoding == "gzip", url
+        assert _compressed_only_in_public(raw, body) == shown, url
+    _compressed_only_in_public(*_wire(organiser, f"{game.base}?screen=1")[:2])  # its bracket has no links
+    for client, url in (
+        (player, f"{game.base}/matches.csv"), (player, f"{game.base}/record.json"),
+        (player, f"/api/v1/games/{game.public_id}"),
     ):
         assert not _sent_zipped(client, url), url
     # any cookie but the form token's (a signed-out mark, one a later version adds) keeps it plain
     stranger = new_client(app)
-    assert not _sent_zipped(stranger, game.base, {"Cookie": "sevens_signed_out=x"})
-    assert not _sent_zipped(stranger, game.base, {"Authorization": "Bearer not-a-token"})
+    assert not _sent_zipped(stranger, f"{game.base}/verify", {"Cookie": "sevens_signed_out=x"})
+    assert not _sent_zipped(stranger, f"{game.base}/verify", {"Authorization": "Bearer not-a-token"})
 
 
-def test_no_secret_of_anyone_is_ever_in_a_gzipped_answer(app: FastAPI) -> None:
-    """Every page and download each browser reads in a game, and whether it went gzipped: none that
-    did holds a form token, a session's secret, an invite or the organiser link."""
+def test_a_players_and_the_organisers_final_pages_go_in_a_fraction_of_their_bytes(app: FastAPI) -> None:
+    game = _played(app)
+    while turn := game.turn():  # to the end: every report of the game on each page
+        game.resolve(turn)
+    for client, url in ((game.players["p1"], f"{game.base}/play"), (game.organiser, f"{game.base}/organise")):
+        raw, body, encoding = _wire(client, url)
+        assert encoding == "gzip" and body.count(b'<article class="match"') >= 14, url
+        assert len(raw) < len(body) / 2, (url, len(raw), len(body))
+        plain = client.get(url, headers=PLAIN)
+        assert "content-encoding" not in plain.headers and "Accept-Encoding" in plain.headers["vary"]
+
+
+def test_a_guess_at_a_secret_beside_it_changes_nothing_of_the_size() -> None:
+    """The BREACH oracle: a page holding a secret and, in a public stretch, text an attacker chose.
+    Gzipped whole, a guess matching the secret comes out smaller; in public parts it never does."""
+    def page(guess: bytes) -> bytes:
+        return (b'<input name="csrf" value="Kx7Qp2Zr9">' + PUBLIC_OPEN + b"<p>manager " + guess
+                + b"</p>" + b"<p>report</p>" * 40 + PUBLIC_CLOSE)
+
+    right, wrong = page(b'name="csrf" value="Kx7Qp2Zr9"'), page(b'name="csrf" value="Wm4Tb8Yc1"')
+    assert len(gzip.compress(right)) < len(gzip.compress(wrong))  # the oracle, whole
+    parted = [gzip_public_parts(public_parts(body) or []) for body in (right, wrong)]
+    assert len(parted[0]) == len(parted[1])
+    assert [gzip.decompress(p) for p in parted] == [right, wrong]
+
+
+def test_a_name_cannot_open_or_close_a_public_stretch(app: FastAPI) -> None:
+    """A manager's name is on the group tables and reports, in the compressed stretches: written
+    as marks, it is escaped like any text and opens or closes nothing."""
+    marks = "<!--/public--> <!--public-->"
+    game = host_game(app, hours="0", name=marks)
+    for seat, player in (("p1", marks), ("p2", "Ben"), ("p3", "Cat"), ("p4", "Dan")):
+        game.join(seat, player)
+    game.start()
+    game.resolve(1)
+    for client, url in ((game.players["p2"], f"{game.base}/play"), (game.organiser, f"{game.base}/organise")):
+        page = client.get(url, headers=PLAIN).content
+        assert b"&lt;!--/public--&gt;" in page and marks.encode() not in page, url
+        parts = public_parts(page)
+        assert parts is not None and [piece[len(PUBLIC_OPEN) :][:24] for piece, public in parts if public] == [
+            b'<section class="tables">', b'<section class="reports"'
+        ], url
+
+
+def test_no_secret_of_anyone_is_ever_compressed(app: FastAPI) -> None:
+    """Every page and download each browser reads in a game: none that went gzipped holds a form
+    token, a session's secret, an invite or the organiser link but as stored bytes, as they are."""
     game = _played(app)
     spectator = new_client(app)
     spectator.get("/")
@@ -108,16 +185,27 @@ def test_no_secret_of_anyone_is_ever_in_a_gzipped_answer(app: FastAPI) -> None:
     for client in clients.values():
         secrets |= {value for value in client.cookies.values() if len(value) > 8}
         secrets |= set(re.findall(r'name="csrf" value="([^"]+)"', client.get("/").text))
-    zipped = set()
+    zipped, held = set(), 0
     for who, client in clients.items():
         for url in urls:
-            answer = client.get(url, headers=GZIP)
-            if answer.headers.get("content-encoding") == "gzip":
-                zipped.add((who, url))
-                for secret in secrets:
-                    assert secret not in answer.text, (who, url)
+            if client.get(url).status_code != 200:
+                continue
+            raw, body, encoding = _wire(client, url)
+            if encoding != "gzip":
+                continue
+            zipped.add((who, url))
+            if who == "spectator":
+                assert not any(secret.encode() in body for secret in secrets), (who, url)
+                continue
+            public = b"".join(_compressed_only_in_public(raw, body))
+            for secret in secrets:
+                assert secret.encode() not in public, (who, url)
+                held += secret.encode() in body
     spectators = {"/how-to-play", f"{game.base}/verify", *_public_reads(game)}
-    assert zipped == {("spectator", url) for url in spectators}
+    sessions = {(who, f"{game.base}/{page}") for who, page in (("p1", "play"), ("p2", "play"), ("organiser", "organise"))}
+    sessions |= {(who, url) for who in ("organiser", "p1", "p2") for url in (game.base, f"{game.base}?screen=1")}
+    assert zipped == {("spectator", url) for url in spectators} | sessions
+    assert held > 0  # the tokens were on those pages, and went stored
 
 
 def test_an_etag_differs_between_the_encodings_and_each_gets_its_304(app: FastAPI) -> None:

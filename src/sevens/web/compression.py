@@ -1,6 +1,7 @@
-"""Gzip for answers that hold no secret at all: what a browser with no session reads (a
+"""Gzip, whole, for answers that hold no secret at all: what a browser with no session reads (a
 spectator's game page, team page, big screen, CSVs, the record), never a page with a form token, a
-seat's proof, an invite or organiser link, or anything of a session (docs/web.md, *Security* and *On a slow connection*).
+seat's proof, an invite or organiser link, or anything of a session (docs/web.md, *Security* and
+*On a slow connection*); and for a page of a session, gzip of its public stretches only (below).
 
 BREACH guesses a secret from the size of a compressed body that also holds text an attacker
 chose; a body with no secret in it tells nothing, however it is compressed. Whether one does is
@@ -18,13 +19,27 @@ Each such answer says ``Vary: Accept-Encoding``, and goes gzipped when that make
 ``ETag`` (the API's reads) then gets ``-gzip`` inside its quotes, so the two encodings never share a
 strong tag; an ``If-None-Match`` naming that tag is read as the plain one the view compares with,
 and the 304 names the gzipped tag again.
+
+Any other HTML page (a player's, the organiser's, any page of a session) may still go gzipped in
+part: only what lies between :data:`PUBLIC_OPEN` and :data:`PUBLIC_CLOSE` is compressed, each such
+stretch by a compressor of its own that sees nothing else of the page, and everything else goes in
+deflate's stored blocks, byte for byte as it is (:func:`gzip_public_parts`). The templates put the
+marks around what every reader of the game is shown alike (its bracket, group tables and match
+reports), never around a form, a token or a player's own orders. So the size of the compressed
+stretches depends only on text that holds no secret, the secrets' stretches are as long gzipped as
+plain, and a compression oracle learns nothing it could not read on the game's own page. An
+attacker cannot write a mark of their own: every text a user chose is HTML-escaped, so ``<!--``
+never comes from it, and a page whose marks do not alternate open, close is not compressed at all.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import struct
+import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.requests import HTTPConnection
@@ -33,7 +48,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from sevens.web.assets import accepts_gzip
 from sevens.web.security import CSRF_COOKIE, SECRET_HANDLED
 
-__all__ = ["GZIP_TAG", "KEPT", "KeptGzip", "SpectatorGzip", "no_secret_asked"]
+__all__ = [
+    "GZIP_TAG", "KEPT", "PUBLIC_CLOSE", "PUBLIC_OPEN", "KeptGzip", "SpectatorGzip", "gzip_public_parts",
+    "no_secret_asked", "public_parts",
+]
 
 GZIP_TAG = "-gzip"
 """Put at the end of an ETag, inside its quotes, when the body it tags went gzipped."""
@@ -44,6 +62,72 @@ KEPT = 256
 """How many gzipped bodies are kept, by the digest of the plain body: spectators reloading a game
 page between two turns get the same bytes, gzipped once. At most 256 bodies of some 10 kB gzipped
 (a 16-team final's game page): a few MB."""
+
+
+PUBLIC_OPEN = b"<!--public-->"
+"""Opens a stretch of a page that every reader of the game is shown alike (macros.html)."""
+PUBLIC_CLOSE = b"<!--/public-->"
+"""Closes it."""
+_GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, mtime 0, OS unknown
+_STORED_MAX = 0xFFFF
+
+
+def public_parts(body: bytes) -> list[tuple[bytes, bool]] | None:
+    """``body`` cut at the marks, each piece with whether it lies between an open and a close mark;
+    None where there is no mark, or the marks do not alternate open, close, ending closed.
+
+    >>> public_parts(b"a<!--public-->b<!--/public-->c")
+    [(b'a', False), (b'<!--public-->b<!--/public-->', True), (b'c', False)]
+    >>> public_parts(b"a<!--/public-->b") is None, public_parts(b"plain") is None
+    (True, True)
+    """
+    pieces: list[tuple[bytes, bool]] = []
+    at = 0
+    while (start := body.find(PUBLIC_OPEN, at)) != -1:
+        end = body.find(PUBLIC_CLOSE, start)
+        if end == -1 or body.find(PUBLIC_OPEN, start + 1, end) != -1:
+            return None
+        pieces.append((body[at:start], False))
+        at = end + len(PUBLIC_CLOSE)
+        pieces.append((body[start:at], True))
+    if not pieces or body.find(PUBLIC_CLOSE, at) != -1:
+        return None
+    pieces.append((body[at:], False))
+    return [(piece, public) for piece, public in pieces if piece]
+
+
+def _stored(piece: bytes) -> bytes:
+    """``piece`` as deflate's stored blocks (none of them the last): its bytes as they are, after a
+    five-byte header per 64 kB, whatever they hold."""
+    out = []
+    for at in range(0, len(piece), _STORED_MAX):
+        chunk = piece[at : at + _STORED_MAX]
+        out.append(b"\x00" + struct.pack("<HH", len(chunk), len(chunk) ^ 0xFFFF) + chunk)
+    return b"".join(out)
+
+
+def _deflated(piece: bytes) -> bytes:
+    """``piece`` compressed by a compressor that has seen nothing else, ended on a byte boundary
+    with no last block, so that more blocks may follow; it never points back before its start."""
+    packer = zlib.compressobj(_LEVEL, zlib.DEFLATED, -15)
+    return packer.compress(piece) + packer.flush(zlib.Z_SYNC_FLUSH)
+
+
+def gzip_public_parts(parts: list[tuple[bytes, bool]], deflated: Callable[[bytes], bytes] = _deflated) -> bytes:
+    """One gzip member holding the pieces in order: the public ones compressed each on its own,
+    the others stored. Any gzip reader reads back the whole body.
+
+    >>> parts = public_parts(b"token=s3cret <!--public-->" + b"report " * 50 + b"<!--/public-->")
+    >>> zipped = gzip_public_parts(parts)
+    >>> gzip.decompress(zipped) == b"".join(p for p, _ in parts), b"token=s3cret" in zipped
+    (True, True)
+    """
+    body = b"".join(piece for piece, _ in parts)
+    out = [_GZIP_HEADER]
+    out += [deflated(piece) if public else _stored(piece) for piece, public in parts]
+    out.append(b"\x01\x00\x00\xff\xff")  # the last block: stored, empty
+    out.append(struct.pack("<II", zlib.crc32(body), len(body) & 0xFFFFFFFF))
+    return b"".join(out)
 
 
 def no_secret_asked(scope: Scope) -> bool:
@@ -94,23 +178,43 @@ class KeptGzip:
             return found
         self.misses += 1
         zipped = gzip.compress(body, compresslevel=_LEVEL, mtime=0)
-        self._zipped[key] = zipped
+        self._keep(key, zipped)
+        return zipped
+
+    def deflated(self, piece: bytes) -> bytes:
+        """A public piece of a page compressed on its own (:func:`gzip_public_parts`), kept like a
+        body: every player and the organiser of a game are shown the same reports."""
+        key = b"piece" + hashlib.sha256(piece).digest()
+        found = self._zipped.get(key)
+        if found is not None:
+            self.hits += 1
+            self._zipped.move_to_end(key)
+            return found
+        self.misses += 1
+        packed = _deflated(piece)
+        self._keep(key, packed)
+        return packed
+
+    def _keep(self, key: bytes, packed: bytes) -> None:
+        self._zipped[key] = packed
         if len(self._zipped) > self.size:
             self._zipped.popitem(last=False)
-        return zipped
 
 
 class SpectatorGzip:
     """ASGI middleware gzipping an answer that holds no secret (see the module) for a browser that
-    takes gzip. Outside :class:`~sevens.web.app.CsrfCookie`, so that it sees every cookie set."""
+    takes gzip, and any other page of HTML in its public stretches only. Outside :class:`~sevens.web.app.CsrfCookie`, so that it sees every cookie set."""
 
     def __init__(self, app: ASGIApp, kept: KeptGzip | None = None) -> None:
         self.app = app
         self.kept = kept or KeptGzip()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD") or not no_secret_asked(scope):
+        if scope["type"] != "http" or scope["method"] not in ("GET", "HEAD"):
             await self.app(scope, receive, send)
+            return
+        if not no_secret_asked(scope):
+            await self._public_parts_only(scope, receive, send)
             return
         # Made here if the server made none, so that what the views note in it reaches this layer.
         scope.setdefault("state", {})
@@ -159,6 +263,48 @@ class SpectatorGzip:
             await send({"type": "http.response.body", "body": body, "more_body": False})
 
         await self.app(scope, receive, send_maybe_zipped)
+
+    async def _public_parts_only(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A page of a session: gzipped in its public parts only (:func:`gzip_public_parts`), for a
+        browser that takes gzip, where it is a 200 of HTML with well placed marks."""
+        takes_gzip = scope["method"] == "GET" and accepts_gzip(Headers(scope=scope))
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def send_parts_zipped(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                kind = headers.get("content-type", "").split(";")[0].strip().lower()
+                if message["status"] != 200 or kind != "text/html" or any(
+                    name in headers for name in ("content-encoding", "vary", "etag")
+                ):
+                    await send(message)
+                    return
+                headers.add_vary_header("Accept-Encoding")
+                if takes_gzip:
+                    start = message
+                else:
+                    await send(message)
+                return
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            body = b"".join(chunks)
+            parts = public_parts(body)
+            if parts is not None:
+                zipped = gzip_public_parts(parts, self.kept.deflated)
+                if len(zipped) < len(body):
+                    body = zipped
+                    MutableHeaders(scope=start)["Content-Encoding"] = "gzip"
+            MutableHeaders(scope=start)["Content-Length"] = str(len(body))
+            await send(start)
+            await send({"type": "http.response.body", "body": body, "more_body": False})
+
+        await self.app(scope, receive, send_parts_zipped)
 
     @staticmethod
     def _qualifies(scope: Scope, start: Message) -> bool:

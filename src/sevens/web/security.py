@@ -431,12 +431,14 @@ def held_organiser_form(request: Request, public_id: str, submitted: str, *, for
 
 SECRET_HANDLED = "secret_handled"
 """Set in a request's state once answering it has handed out or checked a secret
-(:func:`note_secret`): its answer is then never compressed (sevens.web.compression)."""
+(:func:`note_secret`): its answer is then never compressed whole, only in the stretches its
+template marks public, if any (sevens.web.compression)."""
 
 
 def note_secret(request: HTTPConnection) -> None:
     """Mark ``request`` as one whose answer may hold a secret (a form token, a seat's proof, an
-    invite or organiser link): its size must then not depend on its text, so it goes uncompressed."""
+    invite or organiser link): its size must then not depend on that text, so it goes uncompressed
+    but for the stretches marked public (sevens.web.compression)."""
     setattr(request.state, SECRET_HANDLED, True)
 
 
