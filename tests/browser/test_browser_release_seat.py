@@ -26,6 +26,13 @@ def test_hand_a_seat_to_the_bots_asks_first(server: str, chromium: Any) -> None:
     expect(row).to_contain_text("yes")
     # The name between isolates, as in a title: the question is plain text, where no <bdi> can go.
     assert len(asked) == 1 and asked[0].startswith("Hand seat 2 (\u2068Player 2\u2069) to the bots?"), asked
+    # the rest of the question, the same for every seat, is written once on the page and said in full
+    assert asked[0].endswith(
+        " to the bots? Whoever plays it is signed out on every browser and bot token, the orders it saved this turn are"
+        " discarded (nobody sees them), and its teams play the bots you choose for them (the game's default bot until"
+        " you do). Turns stop waiting for it: if nobody else plays, the bots play the rest of the game at once. A new"
+        " invite link lets someone take the seat over later."
+    ), asked
     expect(row).not_to_contain_text("handed to the bots")
 
     page.once("dialog", lambda dialog: dialog.accept())

@@ -37,6 +37,9 @@ def test_the_organiser_page_hands_a_seat_to_the_bots(app: FastAPI) -> None:
     assert "Hand to the bots" not in _seat_row(page, "p3"), "nobody has taken p3: its bots play it already"
     form = re.search(r'<form [^>]*action="[^"]*/seats/p2/release"[^>]*>', _seat_row(page, "p2"))
     assert form is not None and 'data-confirm="Hand seat 2 (\u2068Ben\u2069) to the bots?' in form.group(0)
+    # what every seat's question goes on to say is on the page once, not in each of its rows
+    assert 'data-confirm-more="confirm-release"' in form.group(0)
+    assert page.count("Whoever plays it is signed out") == 1 and page.count('data-confirm-more="confirm-release"') == 2
     bens = game.my_teams("p2")
     assert game.order("p2", bens[0], 11, 9, action="save").status_code == 303
     for team in game.my_teams("p1"):

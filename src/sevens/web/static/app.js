@@ -896,11 +896,15 @@ function holdSendsOffline() {
   });
 }
 
-// Acts that cannot be undone ask first; without JavaScript the form is sent as it is.
+// Acts that cannot be undone ask first; without JavaScript the form is sent as it is. A form of a
+// row (a seat's) asks its own question and names, in data-confirm-more, the hidden paragraph
+// that says the rest, the same for every row, written once on the page.
 function confirmActs() {
   document.querySelectorAll("form[data-confirm]").forEach(function (form) {
     form.addEventListener("submit", function (event) {
-      if (!window.confirm(form.dataset.confirm)) { event.preventDefault(); }
+      var more = form.dataset.confirmMore ? document.getElementById(form.dataset.confirmMore) : null;
+      var question = more ? form.dataset.confirm + " " + more.textContent : form.dataset.confirm;
+      if (!window.confirm(question)) { event.preventDefault(); }
     });
   });
 }
