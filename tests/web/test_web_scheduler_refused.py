@@ -61,6 +61,34 @@ def _over_scrum(app: FastAPI, team: str) -> None:
         db.commit()
 
 
+def test_the_scheduler_forgets_a_failed_turn_once_it_is_no_longer_due(app: FastAPI, clock: FakeClock) -> None:
+    """The scheduler keeps each turn it failed to resolve, to say so once, not once a poll. It kept
+    them for the life of the server, after the turn was resolved, its deadline moved or its game
+    deleted: a set that only grew. Now each poll keeps only the turns still due."""
+    games = []
+    for _ in range(6):
+        game = host_game(app)
+        for number in range(1, 5):
+            game.join(f"p{number}", f"Player {number}")
+        game.start()
+        team = game.my_teams("p1")[0]
+        assert game.order("p1", team, 10, 0).status_code == 303
+        _over_scrum(app, team)
+        games.append(game)
+    due = clock() + timedelta(hours=25)
+    failed: set[tuple[int, int]] = set()
+    assert resolve_due(app.state.sessionmaker, now=due, failed=failed) == 0
+    assert len(failed) == 6
+    for game in games[:3]:
+        assert post_form(game.organiser, f"{game.base}/delete", {"confirm": "yes"}).status_code == 200
+    for game in games[3:5]:  # moved past the poll's time
+        assert post_form(game.organiser, f"{game.base}/extend", {"hours": "10"}).status_code == 303
+    assert resolve_due(app.state.sessionmaker, now=due, failed=failed) == 0
+    with app.state.sessionmaker() as db:
+        still = db.scalar(select(GameRow.id).where(GameRow.public_id == games[5].public_id))
+    assert failed == {(still, 1)}
+
+
 def _team_name(app: FastAPI, team: str) -> str:
     with app.state.sessionmaker() as db:
         name = db.scalar(select(TeamRow.name).where(TeamRow.team_id == team))

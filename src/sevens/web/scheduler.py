@@ -61,11 +61,16 @@ def resolve_due(
 
     A turn that cannot be resolved stays due, and is tried again at every poll: ``failed`` holds the
     (game, turn) pairs whose failure was logged already (kept across polls by the caller), so that
-    each is said once, not once a poll."""
+    each is said once, not once a poll. Those no longer due are dropped from it at each poll: a turn
+    that fails again after its deadline was moved is said again."""
     with session_scope(factory) as session:
         due = due_turns(session, now=now)
         # For the log: the ids in the pages' addresses, which the operator is told.
         public = public_ids(session, [game_id for game_id, _ in due])
+    if failed is not None:
+        # A turn no longer due (resolved, its deadline moved, its game ended or deleted) is forgotten:
+        # kept, the set grew by every turn that ever failed, for the life of the server.
+        failed.intersection_update(due)
     if reached is not None:
         reached()
     resolved = 0
