@@ -1,0 +1,433 @@
+"""Soak: one real ``sevens serve`` kept busy with many games for minutes or hours, sampled as it goes.
+
+    .venv/bin/python benchmarks/soak.py                        # SQLite, 3 minutes
+    .venv/bin/python benchmarks/soak.py --minutes 15           # longer
+    bash scripts/pg .venv/bin/python benchmarks/soak.py --database-url '$DATABASE_URL'   # PostgreSQL
+    .venv/bin/python benchmarks/soak.py --database-url postgresql+psycopg://u@host/db      # an existing one
+
+The server is started as ``sevens serve`` starts it (one worker, its odds process started by the first
+odds request), on a free port of 127.0.0.1, on a new SQLite file in a temporary folder unless
+``--database-url`` names a database (``$DATABASE_URL`` as the word is read from the environment, as
+``scripts/pg`` sets it). The per-hour limits on new games and credentials are turned off: the clients
+make far more than a person would.
+
+Clients, each a thread with its own keep-alive connection, as real ones would:
+
+- ``--players`` player clients (4): each creates a 4-player, 8-team game, takes three or four of its
+  seats through the API (a bot plays any other), starts it and plays it turn by turn: for each of its
+  teams still in play (its view says) it asks the odds of a draft half the time (GET, now and then
+  POST), then sends a ready order. One game in five has a one-minute deadline, and in one of its first three turns one seat's
+  orders are left unsent, so the scheduler resolves that turn; one in ten is ended by its organiser midway, one in ten deleted
+  midway and one in ten abandoned (left running, never touched again). A finished game has its record,
+  Verify page and standing read, and one in four is deleted after. Then the next game.
+- one spectator: polls the ``/state`` of recent games with ``If-None-Match``, and reads the front page
+  and a game's page.
+
+Every ``--every`` seconds (30) one line: the server's resident memory and its odds process's (all its
+children: a second child, or a zombie, would be an odds process not reaped), open file descriptors,
+threads, database connections (SQLite: descriptors open on the database file; PostgreSQL: sessions in
+``pg_stat_activity`` but this script's own), the database's size (SQLite with its WAL), the server log's
+size, the median and 95th percentile of a game page (``GET /games/{id}``) and of an order (``PUT
+.../orders/{team}``) in that interval, games finished in all, and errors (a 5xx, or an answer the client
+did not expect; the first few are printed). At the end, the first and last samples side by side.
+
+Load is moderate on purpose (each client pauses ``--pause`` seconds, 0.05, between requests): on 2
+cores it leaves room for other work. Everything stops by itself: the server is stopped by SIGTERM and
+killed if it lingers; the temporary folder is removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from sevens.web.testing import percentile, wait_until_up
+
+HOST = "127.0.0.1"
+SHOWN_ERRORS = 5
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _status_field(pid: int, name: str) -> str:
+    with suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(name + ":"):
+                return line.split(":", 1)[1].strip()
+    return ""
+
+
+def _rss_mb(pid: int) -> float:
+    value = _status_field(pid, "VmRSS")
+    return int(value.split()[0]) / 1024 if value else 0.0
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def _fds(pid: int) -> list[str]:
+    targets = []
+    with suppress(OSError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with suppress(OSError):
+                targets.append(os.readlink(f"/proc/{pid}/fd/{fd}"))
+    return targets
+
+
+@dataclass
+class Tally:
+    """What the clients did, shared between their threads (under ``lock``)."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    page: list[float] = field(default_factory=list)  # this interval's game-page latencies
+    order: list[float] = field(default_factory=list)  # and orders'
+    counts: dict[str, int] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+    recent: list[str] = field(default_factory=list)  # games for the spectator
+
+    def count(self, what: str, n: int = 1) -> None:
+        with self.lock:
+            self.counts[what] = self.counts.get(what, 0) + n
+
+    def error(self, what: str) -> None:
+        with self.lock:
+            self.counts["errors"] = self.counts.get("errors", 0) + 1
+            if len(self.errors) < SHOWN_ERRORS:
+                self.errors.append(what)
+                print(f"  error: {what}", flush=True)
+
+
+class Client:
+    """One thread's connection; every answer is checked against what it should be."""
+
+    def __init__(self, url: str, tally: Tally, pause: float) -> None:
+        self.http = httpx.Client(base_url=url, timeout=60)
+        self.tally = tally
+        self.pause = pause
+
+    def call(self, method: str, path: str, *, expect: tuple[int, ...] = (200,), timing: str | None = None,
+             **kwargs: Any) -> httpx.Response | None:
+        time.sleep(self.pause)
+        began = time.perf_counter()
+        try:
+            answer = self.http.request(method, path, **kwargs)
+        except httpx.HTTPError as exc:
+            self.tally.error(f"{method} {path}: {exc!r}")
+            return None
+        took = time.perf_counter() - began
+        if answer.status_code not in expect:
+            self.tally.error(f"{method} {path}: {answer.status_code} {answer.text[:200]}")
+            return None
+        if timing is not None:
+            with self.tally.lock:
+                getattr(self.tally, timing).append(took)
+        return answer
+
+
+def _player(url: str, tally: Tally, pause: float, seed: int, stop: threading.Event) -> None:
+    rng = random.Random(seed)
+    client = Client(url, tally, pause)
+    while not stop.is_set():
+        _one_game(client, rng, stop)
+
+
+def _one_game(client: Client, rng: random.Random, stop: threading.Event) -> None:
+    tally = client.tally
+    deadline = rng.random() < 0.2
+    fate = rng.choices(["finish", "end", "delete", "abandon"], weights=[7, 1, 1, 1])[0]
+    created = client.call("POST", "/api/v1/games", expect=(201,), json={
+        "name": f"Soak {rng.randrange(10**6)}", "players": 4, "teams": 8, "teams_per_player": 2,
+        "deadline_hours": 1 / 60 if deadline else None,
+    })
+    if created is None:
+        time.sleep(1)
+        return
+    data = created.json()
+    game = data["game"]
+    organiser = {"Authorization": f"Bearer {data['token']}"}
+    tally.count("games created")
+    seats: dict[str, dict[str, str]] = {}
+    invites = sorted(data["invites"].items())
+    for pid, invite in invites[: rng.choice((3, 4))]:
+        joined = client.call("POST", "/api/v1/join", json={"invite": invite, "name": f"Soaker {pid}"})
+        if joined is None:
+            return
+        seats[pid] = {"Authorization": f"Bearer {joined.json()['token']}"}
+    if client.call("POST", f"/api/v1/games/{game}/start", headers=organiser) is None:
+        return
+    teams: dict[str, dict[str, str]] = {}
+    for headers in seats.values():
+        view = client.call("GET", f"/api/v1/games/{game}", headers=headers)
+        if view is None:
+            return
+        teams.update({t["team"]: headers for t in view.json()["my_teams"]})
+    with tally.lock:
+        tally.recent = [*tally.recent[-15:], game]
+    stop_at = rng.randint(1, 3) if fate != "finish" else None
+    # In a game with a deadline one seat sends nothing in one turn: the scheduler resolves it.
+    missing = rng.choice(list(seats)) if deadline else None
+    missing_turn = rng.randint(1, 3)
+    for _ in range(12):
+        if stop.is_set():
+            return
+        state = client.call("GET", f"/api/v1/games/{game}/state", headers=organiser)
+        if state is None:
+            return
+        turn = state.json()["turn"]
+        if state.json()["status"] != "running":
+            break
+        if stop_at is not None and turn >= stop_at:
+            if fate == "end":
+                client.call("POST", f"/api/v1/games/{game}/end", headers=organiser)
+                tally.count("games ended")
+            elif fate == "delete":
+                client.call("DELETE", f"/api/v1/games/{game}", expect=(204,), headers=organiser)
+                tally.count("games deleted")
+            else:
+                tally.count("games abandoned")
+            return
+        client.call("GET", f"/games/{game}", timing="page")
+        for team, headers in sorted(teams.items()):
+            if missing is not None and turn == missing_turn and headers is seats[missing]:
+                continue
+            path = f"/api/v1/games/{game}/teams/{team}"
+            # 409: the game finished meanwhile (this team is out, the final played).
+            view = client.call("GET", f"{path}/view", headers=headers, expect=(200, 409))
+            if view is None or view.status_code == 409 or not view.json()["team"]["in_play"]:
+                continue
+            force, flair = rng.randint(0, 12), rng.choice((0, 3, 6))
+            if rng.random() < 0.5:
+                client.call("GET", f"{path}/odds", headers=headers, params={"force": force, "flair": flair},
+                            expect=(200, 409))
+                tally.count("odds asked")
+            elif rng.random() < 0.2:
+                client.call("POST", f"{path}/odds", headers=headers, json={"force": force, "flair": flair},
+                            expect=(200, 409))
+                tally.count("odds asked")
+            body = {"turn": turn, "force": force, "flair": flair, "ready": True}
+            # 409: the turn was resolved meanwhile (its deadline passed); the loop reads the state again.
+            if client.call("PUT", f"/api/v1/games/{game}/orders/{team}", headers=headers, json=body,
+                           expect=(200, 409), timing="order"):
+                tally.count("orders")
+        if missing is not None and turn == missing_turn:
+            # The deadline resolves the turn: poll as a client would until it has.
+            for _ in range(90):
+                if stop.wait(1.0):
+                    return
+                now = client.call("GET", f"/api/v1/games/{game}/state", headers=organiser)
+                if now is None or now.json()["turn"] != turn:
+                    break
+    over = client.call("GET", f"/api/v1/games/{game}/state", headers=organiser)
+    if over is None or over.json()["status"] != "finished":
+        if over is not None:
+            tally.error(f"game {game} not finished after its turns: {over.json()}")
+        return
+    tally.count("games finished")
+    client.call("GET", f"/api/v1/games/{game}/record")
+    client.call("GET", f"/games/{game}/verify")
+    client.call("GET", f"/api/v1/games/{game}/standing.csv")
+    if rng.random() < 0.25:
+        client.call("DELETE", f"/api/v1/games/{game}", expect=(204,), headers=organiser)
+        tally.count("games deleted")
+
+
+def _spectator(url: str, tally: Tally, pause: float, stop: threading.Event) -> None:
+    client = Client(url, tally, pause)
+    tags: dict[str, str] = {}
+    rng = random.Random(99)
+    while not stop.wait(0.3):
+        with tally.lock:
+            recent = list(tally.recent)
+        if not recent:
+            continue
+        game = rng.choice(recent)
+        headers = {"If-None-Match": tags[game]} if game in tags else {}
+        # 404: deleted by its organiser since.
+        answer = client.call("GET", f"/api/v1/games/{game}/state", headers=headers, expect=(200, 304, 404))
+        if answer is not None and answer.status_code == 200:
+            tags[game] = answer.headers.get("ETag", "")
+        tally.count("polls")
+        if rng.random() < 0.2:
+            client.call("GET", "/")
+        if rng.random() < 0.2:
+            client.call("GET", f"/games/{game}", expect=(200, 404))
+        if len(tags) > 200:
+            tags.clear()
+
+
+class Database:
+    """Connections and size, SQLite's from the file and the server's descriptors, PostgreSQL's by asking."""
+
+    def __init__(self, url: str, sqlite_file: Path | None) -> None:
+        self.sqlite_file = sqlite_file
+        self.engine = None
+        if sqlite_file is None:
+            from sqlalchemy import create_engine
+            from sqlalchemy.pool import NullPool
+
+            from sevens.store.db import normalise_url
+
+            self.engine = create_engine(normalise_url(url), poolclass=NullPool)
+
+    def sample(self, server_pid: int, fds: list[str]) -> tuple[int, float]:
+        if self.sqlite_file is not None:
+            name = str(self.sqlite_file)
+            size = sum(p.stat().st_size for p in self.sqlite_file.parent.glob(self.sqlite_file.name + "*"))
+            return sum(1 for target in fds if target == name), size / 1e6
+        from sqlalchemy import text
+
+        assert self.engine is not None
+        with self.engine.connect() as db:
+            sessions = db.execute(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )).scalar_one()
+            size = db.execute(text("SELECT pg_database_size(current_database())")).scalar_one()
+        return int(sessions), int(size) / 1e6
+
+
+@contextmanager
+def _server(url: str, directory: Path, odds_idle: float | None) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    port = _free_port()
+    env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0")
+    if odds_idle is not None:
+        env["SEVENS_ODDS_IDLE_MINUTES"] = str(odds_idle)
+    log_path = directory / "server.log"
+    log = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "sevens", "serve", "--port", str(port), "--database-url", url],
+        stdout=log, stderr=subprocess.STDOUT, env=env,
+    )
+    try:
+        wait_until_up(port, pid=process.pid, timeout=60)
+        yield f"http://{HOST}:{port}", process, log_path
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+COLUMNS = ("min", "server MB", "odds MB", "children", "fds", "threads", "db conns", "db MB", "log KB",
+           "page p50", "page p95", "order p50", "order p95", "finished", "errors")
+
+
+def _row(values: list[str]) -> str:
+    return " ".join(f"{v:>9}" for v in values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (3)")
+    parser.add_argument("--every", type=float, default=30.0, help="seconds between samples (30)")
+    parser.add_argument("--players", type=int, default=4, help="player clients, each playing one game at a time (4)")
+    parser.add_argument("--pause", type=float, default=0.05, help="seconds each client waits between requests")
+    parser.add_argument("--database-url", default=None,
+                        help="a database for the server (it must hold no other application's tables); "
+                             "default: a new SQLite file; '$DATABASE_URL': the environment's")
+    parser.add_argument("--odds-idle-minutes", type=float, default=None,
+                        help="SEVENS_ODDS_IDLE_MINUTES for the server (default: the server's own, 10)")
+    args = parser.parse_args()
+    # Stopped by SIGTERM, it stops the server and removes its folder as at the end.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    if args.minutes <= 0 or args.every <= 0 or args.players < 1 or args.pause < 0:
+        parser.error("--minutes and --every must be above 0, --players at least 1 and --pause at least 0")
+    url = args.database_url
+    if url == "$DATABASE_URL":
+        url = os.environ.get("DATABASE_URL")
+        if not url:
+            parser.error("--database-url '$DATABASE_URL' but DATABASE_URL is not set: run under scripts/pg")
+    with tempfile.TemporaryDirectory(prefix="sevens-soak-") as temp:
+        sqlite_file = None
+        if url is None:
+            sqlite_file = Path(temp) / "sevens.sqlite3"
+            url = f"sqlite:///{sqlite_file}"
+        database = Database(url, sqlite_file)
+        tally = Tally()
+        stop = threading.Event()
+        with _server(url, Path(temp), args.odds_idle_minutes) as (base, server, log_path):
+            print(f"soak: {args.players} players and a spectator for {args.minutes:g} minutes on "
+                  f"{'SQLite' if sqlite_file else 'PostgreSQL'}; server pid {server.pid}", flush=True)
+            threads = [threading.Thread(target=_player, args=(base, tally, args.pause, i, stop), daemon=True)
+                       for i in range(args.players)]
+            threads.append(threading.Thread(target=_spectator, args=(base, tally, args.pause, stop), daemon=True))
+            for thread in threads:
+                thread.start()
+            print(_row(list(COLUMNS)), flush=True)
+            samples: list[list[str]] = []
+            began = time.monotonic()
+            end = began + args.minutes * 60
+            while True:
+                if server.poll() is not None:
+                    tally.error(f"the server exited with {server.returncode}")
+                    break
+                fds = _fds(server.pid)
+                children = _children(server.pid)
+                zombies = sum(1 for c in children if _status_field(c, "State").startswith("Z"))
+                connections, size = database.sample(server.pid, fds)
+                with tally.lock:
+                    pages, orders = tally.page, tally.order
+                    tally.page, tally.order = [], []
+                    finished, errors = tally.counts.get("games finished", 0), tally.counts.get("errors", 0)
+                values = [
+                    f"{(time.monotonic() - began) / 60:.1f}", f"{_rss_mb(server.pid):.0f}",
+                    f"{sum(_rss_mb(c) for c in children):.0f}", f"{len(children)}{'z' * zombies}",
+                    str(len(fds)), _status_field(server.pid, "Threads"), str(connections), f"{size:.1f}",
+                    f"{log_path.stat().st_size / 1024:.0f}",
+                    *_latencies(pages), *_latencies(orders), str(finished), str(errors),
+                ]
+                samples.append(values)
+                print(_row(values), flush=True)
+                if time.monotonic() >= end:
+                    break
+                time.sleep(min(args.every, max(0.0, end - time.monotonic())))
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=120)
+            log_tail = log_path.read_text(errors="replace").splitlines()[-5:]
+    print()
+    print("first and last samples:")
+    print(_row(list(COLUMNS)))
+    print(_row(samples[0]))
+    print(_row(samples[-1]))
+    print("done: " + ", ".join(f"{v} {k}" for k, v in sorted(tally.counts.items())))
+    if tally.counts.get("errors"):
+        print("last lines of the server's log:", *log_tail, sep="\n  ")
+        sys.exit(1)
+
+
+def _latencies(values: list[float]) -> list[str]:
+    if not values:
+        return ["-", "-"]
+    return [f"{percentile(values, 0.5) * 1000:.1f}", f"{percentile(values, 0.95) * 1000:.1f}"]
+
+
+if __name__ == "__main__":
+    main()
