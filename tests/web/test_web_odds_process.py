@@ -75,6 +75,22 @@ def test_the_odds_process_runs_numpys_linear_algebra_on_one_thread(
     assert settings.get(b"MKL_NUM_THREADS") == b"2"
 
 
+def test_an_operators_omp_num_threads_is_not_overruled_in_the_odds_process(
+    process: OddsProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """OpenBLAS reads OPENBLAS_NUM_THREADS before OMP_NUM_THREADS (and MKL its own first): a 1 set
+    there beside the operator's OMP_NUM_THREADS=3 ran numpy on one thread all the same."""
+    for name in BLAS_THREADS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    process.answer(_question("A"))
+    assert process.pid is not None
+    with open(f"/proc/{process.pid}/environ", "rb") as environ:
+        settings = dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
+    assert settings.get(b"OMP_NUM_THREADS") == b"3"
+    assert b"OPENBLAS_NUM_THREADS" not in settings and b"MKL_NUM_THREADS" not in settings
+
+
 def _view(knockout: bool) -> ManagerView:
     people = [Player(PlayerId(f"p{i}"), f"P{i}") for i in range(4)]
     game = new_game(draw_game(people, default_format(4), seed_sha256=seed_commitment("4d" * 32), draw_seed=0))

@@ -339,7 +339,10 @@ def _child_environment() -> dict[str, str]:
     kept = {k: v for k, v in os.environ.items() if k != "DATABASE_URL" and not k.startswith("SEVENS_")}
     # One question at a time: BLAS threads on the large knockout dot products only busy-wait on the
     # server's cores (a new knockout draft against a 12-order mix took 2 to 4 times the CPU). Set
-    # before numpy loads; an operator's own setting is kept.
+    # before numpy loads. An operator's own OMP_NUM_THREADS is kept in effect: OpenBLAS and MKL read
+    # their own variables first, so a 1 set there would overrule it.
+    if "OMP_NUM_THREADS" in kept:
+        return kept
     for name in BLAS_THREADS:
         kept.setdefault(name, "1")
     return kept
