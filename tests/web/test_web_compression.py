@@ -150,6 +150,20 @@ def test_a_guess_at_a_secret_beside_it_changes_nothing_of_the_size() -> None:
     assert [gzip.decompress(p) for p in parted] == [right, wrong]
 
 
+def test_marks_that_do_not_alternate_open_close_leave_the_page_plain() -> None:
+    """A close mark before an open one (or after a close) is no stretch the templates made: the
+    page goes plain, as it does for an open mark inside a stretch or one never closed."""
+    stretch = PUBLIC_OPEN + b"report" + PUBLIC_CLOSE
+    for body in (
+        b"token" + PUBLIC_CLOSE + b"secret" + stretch,
+        stretch + b"token" + PUBLIC_CLOSE + b"secret" + stretch,
+        stretch + PUBLIC_OPEN + b"secret" + stretch,
+        stretch + PUBLIC_OPEN + b"secret",
+    ):
+        assert public_parts(body) is None, body
+    assert public_parts(b"token" + stretch + b"form" + stretch) is not None
+
+
 def test_a_name_cannot_open_or_close_a_public_stretch(app: FastAPI) -> None:
     """A manager's name is on the group tables and reports, in the compressed stretches: written
     as marks, it is escaped like any text and opens or closes nothing."""

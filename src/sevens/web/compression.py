@@ -80,12 +80,15 @@ def public_parts(body: bytes) -> list[tuple[bytes, bool]] | None:
     [(b'a', False), (b'<!--public-->b<!--/public-->', True), (b'c', False)]
     >>> public_parts(b"a<!--/public-->b") is None, public_parts(b"plain") is None
     (True, True)
+    >>> public_parts(b"a<!--/public-->b<!--public-->c<!--/public-->") is None  # a close before any open
+    True
     """
     pieces: list[tuple[bytes, bool]] = []
     at = 0
     while (start := body.find(PUBLIC_OPEN, at)) != -1:
         end = body.find(PUBLIC_CLOSE, start)
-        if end == -1 or body.find(PUBLIC_OPEN, start + 1, end) != -1:
+        # A close in what goes stored, or an open inside a stretch: not the templates' marks.
+        if end == -1 or body.find(PUBLIC_OPEN, start + 1, end) != -1 or body.find(PUBLIC_CLOSE, at, start) != -1:
             return None
         pieces.append((body[at:start], False))
         at = end + len(PUBLIC_CLOSE)
