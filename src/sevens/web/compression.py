@@ -173,35 +173,24 @@ class KeptGzip:
     def gzipped(self, body: bytes) -> bytes:
         """``body`` gzipped, kept for the next answer with the same bytes (only the event loop's
         thread calls this, so no lock)."""
-        key = hashlib.sha256(body).digest()
-        found = self._zipped.get(key)
-        if found is not None:
-            self.hits += 1
-            self._zipped.move_to_end(key)
-            return found
-        self.misses += 1
-        zipped = gzip.compress(body, compresslevel=_LEVEL, mtime=0)
-        self._keep(key, zipped)
-        return zipped
+        return self._kept(hashlib.sha256(body).digest(), lambda: gzip.compress(body, compresslevel=_LEVEL, mtime=0))
 
     def deflated(self, piece: bytes) -> bytes:
         """A public piece of a page compressed on its own (:func:`gzip_public_parts`), kept like a
         body: every player and the organiser of a game are shown the same reports."""
-        key = b"piece" + hashlib.sha256(piece).digest()
+        return self._kept(b"piece" + hashlib.sha256(piece).digest(), lambda: _deflated(piece))
+
+    def _kept(self, key: bytes, pack: Callable[[], bytes]) -> bytes:
         found = self._zipped.get(key)
         if found is not None:
             self.hits += 1
             self._zipped.move_to_end(key)
             return found
         self.misses += 1
-        packed = _deflated(piece)
-        self._keep(key, packed)
-        return packed
-
-    def _keep(self, key: bytes, packed: bytes) -> None:
-        self._zipped[key] = packed
+        packed = self._zipped[key] = pack()
         if len(self._zipped) > self.size:
             self._zipped.popitem(last=False)
+        return packed
 
 
 class SpectatorGzip:
