@@ -17,6 +17,7 @@ import pytest
 
 from sevens.odds import best_splits, clear_caches, joint, knockout_odds, match_odds, order_odds
 from sevens.odds.api import warm_shared_tables
+from sevens.odds.points import order_points
 from sevens.odds.solver import payoff_matrix, splits
 
 MB = 1 << 20
@@ -212,3 +213,27 @@ def test_what_an_entry_is_counted_at_is_no_less_than_it_holds() -> None:
         tracemalloc.stop()
         clear_caches()
     assert 0 < held <= counted, (held, counted)
+
+
+def test_an_orders_odds_are_counted_at_no_less_than_they_hold_beside_their_points() -> None:
+    """An order's odds share their array with its points, which the cache pushes out first (made,
+    and so last used, before the odds): what the odds hold besides it (their exact figures, four
+    Fractions, with the entry) must be counted with them alone. It was counted at ENTRY_BYTES, 640
+    bytes, where it holds about 980."""
+    clear_caches()
+    warm_shared_tables()
+    orders = _every_order(60)
+    for force, flair in orders:
+        order_points(force, flair // 3, "asker")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base, before = tracemalloc.get_traced_memory()[0], joint._cached_bytes
+        arrays = sum(order_odds(force, flair, scope="asker").distribution.nbytes for force, flair in orders)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0] - base
+        counted = joint._cached_bytes - before - arrays  # the arrays are the points', held already
+    finally:
+        tracemalloc.stop()
+        clear_caches()
+    assert 0 < held <= counted, (held, counted, len(orders))

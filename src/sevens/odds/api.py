@@ -145,10 +145,17 @@ class OrderOdds:
         return data
 
 
+ORDER_ODDS_BYTES = 2 * joint.ENTRY_BYTES
+"""What an order's odds hold besides their array, counted with it: their exact figures, four
+Fractions some of whose whole numbers run to a few dozen bytes, take about 980 bytes with the
+entry's key and place (tests/odds/test_memory.py), more than :data:`~sevens.odds.joint.ENTRY_BYTES`."""
+
+
 def _order_odds(order: Order, scope: Hashable | None = None) -> OrderOdds:
-    # Its distribution is the array order_points keeps too: counted twice, the bound errs on the safe side.
+    # Its distribution is the array order_points keeps too, counted with each: the points, made and
+    # so last used before the odds, may be pushed out first, and the odds alone must count it.
     return joint.kept((scope, "order", order), lambda: _new_order_odds(order, scope),
-                      lambda made: made.distribution.nbytes + joint.ENTRY_BYTES)
+                      lambda made: made.distribution.nbytes + ORDER_ODDS_BYTES)
 
 
 def _new_order_odds(order: Order, scope: Hashable | None) -> OrderOdds:
