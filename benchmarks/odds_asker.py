@@ -125,7 +125,8 @@ def main() -> None:
     held = tracemalloc.get_traced_memory()[0] - base
     tracemalloc.stop()
     print(f"{askers} askers, 25 group drafts each: {held / 1e6:.1f} MB held, "
-          f"{(joint._cached_bytes - counted) / 1e6:.1f} MB of it counted within the one bound")
+          f"{(joint._cached_bytes - counted) / 1e6:.1f} MB counted against the one bound (more than held: an order's "
+          "points array is counted with its odds too)")
 
     if args.all_splits:
         orders = [(total - flair, flair // 3) for total in range(MAX_ORDER_POINTS + 1) for flair in range(0, total + 1, 3)]
