@@ -256,7 +256,8 @@ def _flair_array(options: int) -> FloatArray:
 # Lines asked for under a scope (one asker of the live odds) are kept apart from everyone else's,
 # with the FLAIR arrays they were built from, under the same bound.
 # The odds of an order and of a pair of orders (sevens.odds.api) and an order's points are kept here
-# too, each counted at its arrays' bytes and ENTRY_BYTES more: the per-asker caches they had of
+# too, each counted at its arrays' bytes and ENTRY_BYTES more (an order's odds at twice that, for
+# their exact fractions: api.ORDER_ODDS_BYTES): the per-asker caches they had of
 # their own (4,096, 4,096, 65,536 and 16,384 entries) held up to about 55 MB outside the bound.
 CACHE_BYTES = 1 << 29
 ENTRY_BYTES = 640
