@@ -963,6 +963,10 @@ def test_an_organisers_grant_is_stored_with_no_seat_and_a_repeated_or_seated_one
         ([{"game": game, "role": "organiser", "player": "p1"}],
          "credentials[0].grants[0].player is 'p1': an organiser's grant names no seat; write null (or \"\", as the "
          "export does), or make it a player's grant"),
+        # A seat the game does not have was imported, its credential then playing nothing any page knows.
+        ([{"game": game, "role": "organiser", "player": None}, {"game": game, "role": "player", "player": "p9"}],
+         f"credentials[0].grants[1].player is 'p9': game '{game}' has no such seat (its seats are p1, p2, p3, p4); "
+         "name one of them, or remove the grant"),
     ]:
         code, err, _, _ = imported(grants)
         assert code == 2 and err.startswith(f"error: {said}") and err.count("\n") == 1, err

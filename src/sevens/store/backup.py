@@ -751,6 +751,7 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
     if not isinstance(games, list):
         raise Invalid("the backup has no list of games")
     by_public: dict[str, int] = {}
+    seats_of: dict[str, set[str]] = {}  # each game's seats, that a player's grant must name one of
     running = 0
     rematches: list[tuple[GameRow, object]] = []
     for index, data in enumerate(games):
@@ -762,6 +763,7 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
             raise Invalid(f"games[{index}] ({quoted(str(data.get('id')))}): the field {quoted(str(exc.args[0]))} is missing "
                           "from one of its entries; import the export as 'sevens export' wrote it") from None
         by_public[game.public_id] = game.id
+        seats_of[game.public_id] = {seat["player"] for seat in data["seats"]}
         running += game.status in _OPEN
         rematches.append((game, data.get("rematch")))  # absent in backups from before rematches
     for game, rematch in rematches:
@@ -787,12 +789,18 @@ def import_backup(db: Session, *, document: dict[str, Any], now: datetime) -> Im
             continue
         credentials += 1
         try:
-            _restore_credential(db, entry, index=index, by_public=by_public)
+            _restore_credential(db, entry, index=index, by_public=by_public, seats_of=seats_of)
         except KeyError as exc:  # a field the reading takes for granted, not there
             raise Invalid(f"credentials[{index}]: the field {quoted(str(exc.args[0]))} is missing from it or from one of "
                           "its grants; import the export as 'sevens export' wrote it") from None
     db.flush()
     return ImportReport(games=len(games), running=running, credentials=credentials)
+
+
+def _seat_order(seat: str) -> tuple[int, str]:
+    """p2 before p10."""
+    digits = seat.removeprefix("p")
+    return (int(digits), seat) if digits.isdigit() else (1 << 30, seat)
 
 
 _TOKEN_HASH = re.compile(r"[0-9a-f]{64}")
@@ -857,9 +865,11 @@ def _check_credential(entry: dict[str, Any], index: int) -> None:
                           "once; remove one")
 
 
-def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_public: dict[str, int]) -> None:
+def _restore_credential(
+    db: Session, entry: dict[str, Any], *, index: int, by_public: dict[str, int], seats_of: dict[str, set[str]]
+) -> None:
     """One live credential and its grants, as :func:`export_backup` wrote them (checked first:
-    :func:`_check_credential`)."""
+    :func:`_check_credential`); a player's grant must name a seat its game has (``seats_of``)."""
     principal = ApiPrincipal(
         kind=PrincipalKind(entry["kind"]),
         token_hash=entry["token_hash"],
@@ -869,9 +879,14 @@ def _restore_credential(db: Session, entry: dict[str, Any], *, index: int, by_pu
     )
     db.add(principal)
     db.flush()
-    for _, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
+    for place, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
         if grant["game"] not in by_public:
             raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
+        seats = seats_of[grant["game"]]
+        if grant["role"] == "player" and grant["player"] not in seats:
+            # Imported, it played a seat no page or turn knows of.
+            raise Invalid(f"{place}.player is {quoted(grant['player'])}: game {quoted(grant['game'])} has no such seat "
+                          f"(its seats are {', '.join(sorted(seats, key=_seat_order))}); name one of them, or remove the grant")
         db.add(
             Grant(
                 principal_id=principal.id,
