@@ -59,6 +59,12 @@ def test_a_question_larger_than_the_pipe_holds_is_given_up_when_the_process_is_s
     assert process.pid != stuck
 
 
+def _environment(pid: int) -> dict[bytes, bytes]:
+    """The environment process ``pid`` was started with."""
+    with open(f"/proc/{pid}/environ", "rb") as environ:
+        return dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
+
+
 def test_the_odds_process_runs_numpys_linear_algebra_on_one_thread(
     process: OddsProcess, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -69,8 +75,7 @@ def test_the_odds_process_runs_numpys_linear_algebra_on_one_thread(
     monkeypatch.setenv("MKL_NUM_THREADS", "2")
     process.answer(_question("A"))
     assert process.pid is not None
-    with open(f"/proc/{process.pid}/environ", "rb") as environ:
-        settings = dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
+    settings = _environment(process.pid)
     assert settings.get(b"OPENBLAS_NUM_THREADS") == b"1" and settings.get(b"OMP_NUM_THREADS") == b"1"
     assert settings.get(b"MKL_NUM_THREADS") == b"2"
 
@@ -85,8 +90,7 @@ def test_an_operators_omp_num_threads_is_not_overruled_in_the_odds_process(
     monkeypatch.setenv("OMP_NUM_THREADS", "3")
     process.answer(_question("A"))
     assert process.pid is not None
-    with open(f"/proc/{process.pid}/environ", "rb") as environ:
-        settings = dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
+    settings = _environment(process.pid)
     assert settings.get(b"OMP_NUM_THREADS") == b"3"
     assert b"OPENBLAS_NUM_THREADS" not in settings and b"MKL_NUM_THREADS" not in settings
 
