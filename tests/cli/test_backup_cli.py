@@ -963,6 +963,10 @@ def test_an_organisers_grant_is_stored_with_no_seat_and_a_repeated_or_seated_one
         ([{"game": game, "role": "organiser", "player": "p1"}],
          "credentials[0].grants[0].player is 'p1': an organiser's grant names no seat; write null (or \"\", as the "
          "export does), or make it a player's grant"),
+        # Said without its path ("a credential's grant names game ..."), unlike every other refusal here.
+        ([{"game": game, "role": "organiser", "player": None}, {"game": "elsewhere", "role": "organiser", "player": None}],
+         "credentials[0].grants[1].game is 'elsewhere', which is no game of the backup: import the export that holds "
+         "it with this one, or remove the grant"),
         # A seat the game does not have was imported, its credential then playing nothing any page knows.
         ([{"game": game, "role": "organiser", "player": None}, {"game": game, "role": "player", "player": "p9"}],
          f"credentials[0].grants[1].player is 'p9': game '{game}' has no such seat (its seats are p1, p2, p3, p4); "

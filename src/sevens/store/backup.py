@@ -881,7 +881,8 @@ def _restore_credential(
     db.flush()
     for place, grant in _objects(entry["grants"], f"credentials[{index}].grants"):
         if grant["game"] not in by_public:
-            raise Invalid(f"a credential's grant names game {grant['game']!r}, which is not in the backup")
+            raise Invalid(f"{place}.game is {quoted(grant['game'])}, which is no game of the backup: import the export "
+                          "that holds it with this one, or remove the grant")
         seats = seats_of[grant["game"]]
         if grant["role"] == "player" and grant["player"] not in seats:
             # Imported, it played a seat no page or turn knows of.
