@@ -119,30 +119,32 @@ def _power(kernel: FloatArray, n: int) -> FloatArray:
 # _power, so the same bits, and every count up to 160 costs what the largest alone did.
 @cache
 def _force_points(dice: int) -> FloatArray:
-    if dice == 0:
-        return _power(_from_pairs(force_die().point_pmf()), 0)
-    return _read_only(np.convolve(_force_points(dice - 1), _from_pairs(force_die().point_pmf())))
+    return _NOTHING if dice == 0 else _one_more(_force_points(dice - 1), force_die().point_pmf())
 
 
 @cache
 def _flair_finals(options: int) -> FloatArray:
     """Points of the ``options`` throws that end the options."""
-    if options == 0:
-        return _power(_from_pairs(flair_tables().final.point_pmf()), 0)
-    return _read_only(np.convolve(_flair_finals(options - 1), _from_pairs(flair_tables().final.point_pmf())))
+    return _NOTHING if options == 0 else _one_more(_flair_finals(options - 1), flair_tables().final.point_pmf())
 
 
 @cache
 def _doubles_run(doubles: int) -> FloatArray:
     """Points of ``doubles`` scoring doubles."""
-    if doubles == 0:
-        return np.ones(1)
-    return _read_only(np.convolve(_doubles_run(doubles - 1), _from_pairs(flair_tables().scoring_double.point_pmf())))
+    return _NOTHING if doubles == 0 else _one_more(_doubles_run(doubles - 1), flair_tables().scoring_double.point_pmf())
 
 
-def _read_only(array: FloatArray) -> FloatArray:
-    array.setflags(write=False)  # cached, and the next count is made from it
+def _one_more(before: FloatArray, pairs: list[tuple[int, float]]) -> FloatArray:
+    """``before`` convolved once more with the outcome table ``pairs``, read-only: cached, and the
+    next count is made from it."""
+    array = np.convolve(before, _from_pairs(pairs))
+    array.setflags(write=False)
     return array
+
+
+_NOTHING = np.ones(1)
+"""Points of no throw at all: 0, for certain (shared by every count's first, so read-only)."""
+_NOTHING.setflags(write=False)
 
 
 @cache
