@@ -71,7 +71,7 @@ class Settings(BaseSettings):
     a stuck process reaches it."""
     odds_idle_minutes: float = Field(default=10.0, ge=0, le=10080)
     """How long the worker's odds process may go without a question before it is stopped, giving
-    back the memory its caches hold (up to about 0.8 GB); the next question starts another, which
+    back the memory its caches hold (up to about 0.7 GB); the next question starts another, which
     takes about a second more. 0: it runs until the server stops."""
     max_body_bytes: int = Field(default=65536, gt=0)
     """Largest request body accepted (413 beyond): every form and API body is far smaller."""
