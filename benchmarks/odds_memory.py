@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/odds_memory.py`` (a minute or two), ``--before REV`` to compare with
 another commit's ``src`` (default: the last one whose joint lines kept their dense array in the
-cache), ``--quick`` for one small call.
+cache), ``--quick`` for one small call, ``--resident`` for a real odds process's resident memory instead.
 
 Each call runs in a fresh Python, once with ``src`` as it was at ``REV`` (taken with ``git archive``)
 and once with this checkout's, one after the other and twice each, so that both meet the same load on
@@ -65,11 +65,66 @@ def _run(src: Path, call: str) -> tuple[float, float, str]:
     return float(cpu), float(peak), digest
 
 
+RESIDENT = """
+import hashlib, json, random
+from sevens.rules import Order
+from sevens.tournament import ManagerView, default_format
+from sevens.tournament.standings import group_table
+from sevens.web.odds_process import OddsProcess, OddsQuestion
+fmt = default_format(16)
+turn = next(i for i, stage in enumerate(fmt.stages, 1) if stage.knockout)
+theirs = ManagerView(game_id="x", team="b2", group="B", format=fmt, turn=turn, stage=fmt.stages[turn - 1],
+                     scrum=120, in_play=True, fixture=None, opponent="a1", opponent_scrum=140,
+                     turns_left=fmt.turns + 1 - turn, table=group_table(["b1", "b2"], [], None))
+bots = ("equilibrium", "even", "even-flair", "even-force", "odds-aware", "random")
+rng, digest, peak = random.Random(1), hashlib.sha256(), 0.0
+process = OddsProcess(seconds=600)
+for i in range(QUESTIONS):
+    flair = 3 * rng.randint(0, 45)
+    mine = Order(force=rng.randint(1, 140 - flair), flair=flair)
+    question = OddsQuestion(team_id="a1", mine=mine, scrum=140, theirs=theirs, their_bot=None, knockout=True, bots=bots)
+    digest.update(json.dumps(process.answer(question, rng.randint(1, 4)), sort_keys=True).encode())
+    with open(f"/proc/{process.pid}/status") as status:
+        rss = next(int(line.split()[1]) / 1024 for line in status if line.startswith("VmRSS:"))
+    peak = max(peak, rss)
+process.close()
+print(rss, peak, digest.hexdigest())
+"""
+
+
+def _resident(src: Path, questions: int) -> tuple[float, float, str]:
+    """A real odds process's resident MB after its last answer, the most after any, and a digest of
+    its answers, asked ``questions`` knockout drafts by 4 askers (the same drafts on every side)."""
+    done = subprocess.run([sys.executable, "-c", RESIDENT.replace("QUESTIONS", str(questions))], capture_output=True,
+                          text=True, check=True, env={"PYTHONPATH": str(src), "PATH": "/usr/bin:/bin"})
+    last, most, digest = done.stdout.split()
+    return float(last), float(most), digest
+
+
+def main_resident(before: str, questions: int) -> int:
+    print(f"A real odds process asked {questions} knockout drafts by 4 askers: resident MB after its answers")
+    print(f"before: src at {before}; after: {ROOT / 'src'}\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        found = {"before": _resident(_source(before, Path(tmp)), questions), "after": _resident(ROOT / "src", questions)}
+    print(f"{'':8s} {'after the last answer':>22s} {'most after any':>15s}")
+    for side, (last, most, _) in found.items():
+        print(f"{side:8s} {last:22.0f} {most:15.0f}")
+    if found["before"][2] != found["after"][2]:
+        print("\nThe answers differ.")
+        return 1
+    print("\nEvery answer is the same, byte for byte.")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", default=BEFORE, help="the commit to compare with (default: %(default)s)")
     parser.add_argument("--quick", action="store_true", help="one small call only")
+    parser.add_argument("--resident", type=int, metavar="N", default=0,
+                        help="a real odds process asked N knockout drafts instead (compare with --before HEAD~2)")
     args = parser.parse_args()
+    if args.resident:
+        return main_resident(args.before, args.resident)
     print(__doc__.split("\n\n")[0])
     print(f"before: src at {args.before}; after: {ROOT / 'src'}\n")
     print(f"{'sevens odds':56s} {'CPU s before':>12s} {'after':>7s} {'ratio':>6s} "
