@@ -51,6 +51,13 @@ def test_odds_memory_benchmark_runs_and_finds_the_same_results() -> None:
     assert "Every result is the same, bit for bit." in out, out
 
 
+def test_odds_memory_benchmark_prints_a_real_odds_processs_resident_memory_before_and_after() -> None:
+    out = _run(str(BENCHMARKS / "odds_memory.py"), "--resident", "2", "--before", "HEAD")
+    for side in ("before", "after"):
+        assert re.search(rf"^{side}\s+\d+\s+\d+$", out, re.M), out
+    assert "Every answer is the same, byte for byte." in out, out
+
+
 def test_odds_load_benchmark_runs_and_prints_its_ratios() -> None:
     out = _run(str(BENCHMARKS / "odds_load.py"), "--rounds", "1", "--samples", "5")
     for request in ("front page", "/state", "an order"):
