@@ -14,7 +14,8 @@ from sevens.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
+# Not after "!": an HTML comment the pages quote (<!--public-->) is no option.
+OPTION = re.compile(r"(?<![\w!-])--[a-z][a-z0-9-]*[a-z0-9]")
 # Options on the pages that are no sevens command's, each with its reason.
 ELSEWHERE = {
     "--sve": "docs/cli.md's example of a misspelt option, shown refused",
