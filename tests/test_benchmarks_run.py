@@ -112,3 +112,14 @@ def test_page_bytes_benchmark_runs_and_prints_plain_and_gzipped_side_by_side() -
     sections = re.findall(r"^  (Bracket|Group tables|Match reports|Players)\s+[\d,]+\s+[\d.]+%\s*(public)?$", out, re.M)
     assert ("Match reports", "public") in sections and ("Players", "") in sections, out
     assert re.search(r"^  attribute class\s+[\d,]+\s+[\d.]+%$", out, re.M), out
+
+
+def test_soak_benchmark_runs_a_real_server_and_samples_it_side_by_side() -> None:
+    out = _run(str(BENCHMARKS / "soak.py"), "--minutes", "0.3", "--every", "6")
+    header = re.search(r"^\s+min\s+server MB\s+odds MB\s+children\s+fds\s+threads\s+db conns.*errors$", out, re.M)
+    assert header is not None, out
+    samples = [line.split() for line in out.splitlines() if re.match(r"^\s+\d+\.\d\s", line)]
+    assert len(samples) >= 3 and len({len(sample) for sample in samples}) == 1, out  # every column, each time
+    assert samples[-1][-1] == "0", out  # no client met an error
+    done = re.search(r"^done: .*?(\d+) games created, .*?(\d+) orders", out, re.M)
+    assert done is not None and int(done[1]) > 0 and int(done[2]) > 0, out
