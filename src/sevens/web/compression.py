@@ -239,10 +239,9 @@ class SpectatorGzip:
             if start is None or message["type"] != "http.response.body":
                 await send(message)
                 return
-            chunks.append(message.get("body", b""))
-            if message.get("more_body", False):
+            body = _whole_body(chunks, message)
+            if body is None:
                 return
-            body = b"".join(chunks)
             headers = MutableHeaders(scope=start)
             zipped = self.kept.gzipped(body) if takes_gzip else body
             # A tiny body (a poll's) can come out bigger: it then goes as it is, under its plain tag.
@@ -250,9 +249,7 @@ class SpectatorGzip:
                 body = zipped
                 headers["Content-Encoding"] = "gzip"
                 _mark_zipped(headers)
-            headers["Content-Length"] = str(len(body))
-            await send(start)
-            await send({"type": "http.response.body", "body": body, "more_body": False})
+            await _send_whole(send, start, body)
 
         await self.app(scope, receive, send_maybe_zipped)
 
@@ -282,19 +279,16 @@ class SpectatorGzip:
             if start is None or message["type"] != "http.response.body":
                 await send(message)
                 return
-            chunks.append(message.get("body", b""))
-            if message.get("more_body", False):
+            body = _whole_body(chunks, message)
+            if body is None:
                 return
-            body = b"".join(chunks)
             parts = public_parts(body)
             if parts is not None:
                 zipped = gzip_public_parts(parts, self.kept.deflated)
                 if len(zipped) < len(body):
                     body = zipped
                     MutableHeaders(scope=start)["Content-Encoding"] = "gzip"
-            MutableHeaders(scope=start)["Content-Length"] = str(len(body))
-            await send(start)
-            await send({"type": "http.response.body", "body": body, "more_body": False})
+            await _send_whole(send, start, body)
 
         await self.app(scope, receive, send_parts_zipped)
 
@@ -312,3 +306,17 @@ class SpectatorGzip:
             return False
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
         return start["status"] == 304 or kind in _TEXT
+
+
+def _whole_body(chunks: list[bytes], message: Message) -> bytes | None:
+    """The answer's whole body once ``message`` brings its last part, else None (kept in
+    ``chunks``): a body is gzipped whole, never part by part."""
+    chunks.append(message.get("body", b""))
+    return None if message.get("more_body", False) else b"".join(chunks)
+
+
+async def _send_whole(send: Send, start: Message, body: bytes) -> None:
+    """``start``, its length now the body's as it goes, then ``body`` in one message."""
+    MutableHeaders(scope=start)["Content-Length"] = str(len(body))
+    await send(start)
+    await send({"type": "http.response.body", "body": body, "more_body": False})
