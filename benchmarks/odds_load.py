@@ -24,52 +24,29 @@ import argparse
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
 
-from sevens.web.testing import percentile, semi_finals, wait_until_up
+from sevens.web.testing import child_pids, free_port, percentile, resident_mb, semi_finals, wait_until_up
 
 HOST = "127.0.0.1"
 ODDS_CONNECTIONS = 2
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
-
-def _rss_mb(pid: int) -> float:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with suppress(OSError):
-            found += [int(c) for c in (task / "children").read_text().split()]
-    return found
 
 
 @contextmanager
 def _server(directory: Path, idle_minutes: float) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0",
                SEVENS_ODDS_IDLE_MINUTES=str(idle_minutes))
     log = (directory / "server.log").open("wb")
@@ -173,12 +150,12 @@ def main() -> None:
             _sample(client, requests, samples, busy)
             odds_answered += int(odds.communicate("")[0].strip() or 0)
             busy_seconds += time.monotonic() - started
-        memory = {pid: _rss_mb(pid) for pid in _children(server.pid)}
-        server_mb = _rss_mb(server.pid)
+        memory = {pid: resident_mb(pid) for pid in child_pids(server.pid)}
+        server_mb = resident_mb(server.pid)
         if args.idle_minutes:
             time.sleep(args.idle_minutes * 60 + 2)  # the answers in flight, then the idle time
-            idle_memory = {pid: _rss_mb(pid) for pid in _children(server.pid)}
-            idle_server_mb = _rss_mb(server.pid)
+            idle_memory = {pid: resident_mb(pid) for pid in child_pids(server.pid)}
+            idle_server_mb = resident_mb(server.pid)
     print(f"{rounds} round(s) of {samples} samples a request, quiet and busy alternately; "
           f"busy: a client asking knockout odds non-stop on {ODDS_CONNECTIONS} connections")
     print(f"{'':<12} {'median ms':^19} {'':6} {'p95 ms':^19}")

@@ -42,7 +42,6 @@ import argparse
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -56,38 +55,14 @@ from typing import Any
 
 import httpx
 
-from sevens.web.testing import percentile, wait_until_up
+from sevens.web.testing import child_pids, free_port, percentile, proc_status, resident_mb, wait_until_up
 
 HOST = "127.0.0.1"
 SHOWN_ERRORS = 5
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
-def _status_field(pid: int, name: str) -> str:
-    with suppress(OSError):
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith(name + ":"):
-                return line.split(":", 1)[1].strip()
-    return ""
-
-
-def _rss_mb(pid: int) -> float:
-    value = _status_field(pid, "VmRSS")
-    return int(value.split()[0]) / 1024 if value else 0.0
-
-
-def _children(pid: int) -> list[int]:
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        with suppress(OSError):
-            found += [int(c) for c in (task / "children").read_text().split()]
-    return found
 
 
 def _fds(pid: int) -> list[str]:
@@ -312,7 +287,7 @@ class Database:
 
 @contextmanager
 def _server(url: str, directory: Path, odds_idle: float | None) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
-    port = _free_port()
+    port = free_port()
     env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0")
     if odds_idle is not None:
         env["SEVENS_ODDS_IDLE_MINUTES"] = str(odds_idle)
@@ -389,17 +364,17 @@ def main() -> None:
                     tally.error(f"the server exited with {server.returncode}")
                     break
                 fds = _fds(server.pid)
-                children = _children(server.pid)
-                zombies = sum(1 for c in children if _status_field(c, "State").startswith("Z"))
+                children = child_pids(server.pid)
+                zombies = sum(1 for c in children if proc_status(c, "State").startswith("Z"))
                 connections, size = database.sample(server.pid, fds)
                 with tally.lock:
                     pages, orders = tally.page, tally.order
                     tally.page, tally.order = [], []
                     finished, errors = tally.counts.get("games finished", 0), tally.counts.get("errors", 0)
                 values = [
-                    f"{(time.monotonic() - began) / 60:.1f}", f"{_rss_mb(server.pid):.0f}",
-                    f"{sum(_rss_mb(c) for c in children):.0f}", f"{len(children)}{'z' * zombies}",
-                    str(len(fds)), _status_field(server.pid, "Threads"), str(connections), f"{size:.1f}",
+                    f"{(time.monotonic() - began) / 60:.1f}", f"{resident_mb(server.pid):.0f}",
+                    f"{sum(resident_mb(c) for c in children):.0f}", f"{len(children)}{'z' * zombies}",
+                    str(len(fds)), proc_status(server.pid, "Threads"), str(connections), f"{size:.1f}",
                     f"{log_path.stat().st_size / 1024:.0f}",
                     *_latencies(pages), *_latencies(orders), str(finished), str(errors),
                 ]

@@ -40,7 +40,11 @@ __all__ = [
     "Server",
     "ServerFarm",
     "host_game",
+    "child_pids",
+    "free_port",
     "percentile",
+    "proc_status",
+    "resident_mb",
     "semi_finals",
     "submit_load",
     "wait_until_up",
@@ -237,6 +241,39 @@ def semi_finals(client: httpx.Client) -> tuple[HostedGame, str, int, str]:
     team = max(scrum, key=lambda t: scrum[t])
     other = next(t for t in scrum if game.teams[t] != game.teams[team])
     return game, team, scrum[team], other
+
+
+def free_port() -> int:
+    """A TCP port free on :data:`HOST` just now, for a server a benchmark starts."""
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def proc_status(pid: int, name: str) -> str:
+    """The value of field ``name`` in ``/proc/PID/status`` ("State", "Threads", "VmRSS"); "" where
+    the process or the field is gone (a child reaped between two readings)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(name + ":"):
+                return line.split(":", 1)[1].strip()
+    return ""
+
+
+def resident_mb(pid: int) -> float:
+    """The process's resident memory in MB; 0 where it is gone."""
+    value = proc_status(pid, "VmRSS")
+    return int(value.split()[0]) / 1024 if value else 0.0
+
+
+def child_pids(pid: int) -> list[int]:
+    """The process's children (its odds process, for a server), from every thread's list."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        with contextlib.suppress(OSError):
+            found += [int(c) for c in (task / "children").read_text().split()]
+    return found
 
 
 def percentile(values: list[float] | tuple[float, ...], q: float) -> float:
