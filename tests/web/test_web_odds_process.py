@@ -62,9 +62,15 @@ def test_a_question_larger_than_the_pipe_holds_is_given_up_when_the_process_is_s
     assert process.pid != stuck
 
 
-def _environment(pid: int) -> dict[bytes, bytes]:
-    """The environment process ``pid`` was started with."""
-    with open(f"/proc/{pid}/environ", "rb") as environ:
+def _environment_given(process: OddsProcess, monkeypatch: pytest.MonkeyPatch, name: str, value: str) -> dict[bytes, bytes]:
+    """The environment the odds process is started with when the server's has no BLAS thread
+    setting but ``name`` = ``value``."""
+    for blas in BLAS_THREADS:
+        monkeypatch.delenv(blas, raising=False)
+    monkeypatch.setenv(name, value)
+    process.answer(_question("A"))
+    assert process.pid is not None
+    with open(f"/proc/{process.pid}/environ", "rb") as environ:
         return dict(item.split(b"=", 1) for item in environ.read().split(b"\0") if b"=" in item)
 
 
@@ -73,12 +79,7 @@ def test_the_odds_process_runs_numpys_linear_algebra_on_one_thread(
 ) -> None:
     """It answers one question at a time; BLAS threads on the knockout count-back's dot products
     only spun on the server's cores. An operator's own setting is kept."""
-    for name in BLAS_THREADS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("MKL_NUM_THREADS", "2")
-    process.answer(_question("A"))
-    assert process.pid is not None
-    settings = _environment(process.pid)
+    settings = _environment_given(process, monkeypatch, "MKL_NUM_THREADS", "2")
     assert settings.get(b"OPENBLAS_NUM_THREADS") == b"1" and settings.get(b"OMP_NUM_THREADS") == b"1"
     assert settings.get(b"MKL_NUM_THREADS") == b"2"
 
@@ -88,12 +89,7 @@ def test_an_operators_omp_num_threads_is_not_overruled_in_the_odds_process(
 ) -> None:
     """OpenBLAS reads OPENBLAS_NUM_THREADS before OMP_NUM_THREADS (and MKL its own first): a 1 set
     there beside the operator's OMP_NUM_THREADS=3 ran numpy on one thread all the same."""
-    for name in BLAS_THREADS:
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("OMP_NUM_THREADS", "3")
-    process.answer(_question("A"))
-    assert process.pid is not None
-    settings = _environment(process.pid)
+    settings = _environment_given(process, monkeypatch, "OMP_NUM_THREADS", "3")
     assert settings.get(b"OMP_NUM_THREADS") == b"3"
     assert b"OPENBLAS_NUM_THREADS" not in settings and b"MKL_NUM_THREADS" not in settings
 
