@@ -8,7 +8,8 @@ adds (plain and gzipped), and what the game page's bytes are made of (attributes
 "sent" is the body this server sends a browser that takes gzip (``Accept-Encoding: gzip``): it is
 gzipped whole only where the response holds no secret (docs/web.md, *Security*), so a spectator's
 pages shrink whole; a player's or the organiser's page only in its public stretches (bracket, group
-tables, match reports), the rest going stored as it is. For those two pages at the final it also
+tables, match reports), the rest going stored as it is; and the front page, whose create form hands
+a visitor a token, only in its blank form and its list of public games (the games of this run). For those two pages at the final it also
 prints each section's bytes (by its heading), which of them are public, and what every form repeats
 (its hidden fields). SQLite, in process, like benchmarks/web.py.
 """
@@ -31,8 +32,8 @@ from sevens.web.settings import Settings
 from web import host, requests_of  # beside this script, on its sys.path
 
 STAGES = ("t1", "t3", "final")
-SKIPPED = ("front page", "API poll, 304")
-"""Not a game's page (the front page), or no body at all (a 304)."""
+SKIPPED = ("API poll, 304",)
+"""No body at all (a 304)."""
 
 
 def breakdown(html: str) -> list[tuple[str, int]]:

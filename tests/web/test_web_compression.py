@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from sevens.web.compression import PUBLIC_CLOSE, PUBLIC_OPEN, gzip_public_parts, public_parts
-from web.web_helpers import Hosted, every_seat_taken, host_game, new_client
+from web.web_helpers import Hosted, csrf, every_seat_taken, host_game, new_client, post_form
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 PLAIN = {"Accept-Encoding": "identity"}
@@ -82,21 +82,65 @@ def test_a_spectator_who_has_the_form_token_cookie_still_gets_the_game_page_gzip
     assert _sent_zipped(spectator, game.base)
 
 
-def test_a_page_with_a_form_token_is_never_gzipped(app: FastAPI) -> None:
+def test_a_visitors_front_page_goes_gzipped_in_its_public_stretches_only(app: FastAPI) -> None:
+    """The front page hands a visitor with no session a form token (its create-game form): it goes
+    as a session's page does, the blank form's fields and the list of public games compressed, the
+    token and every other byte stored, as it is."""
+    game = _played(app)  # a public game on the list
+    visitor = new_client(app)
+    shown = None
+    # a first visit (its answer sets the token's cookie), the next (the cookie held), a player's
+    for client in (visitor, visitor, game.players["p1"]):
+        raw, body, encoding = _wire(client, "/")
+        assert encoding == "gzip"
+        public = _compressed_only_in_public(raw, body)
+        token = re.search(rb'name="csrf" value="([^"]+)"', body)
+        assert token is not None and token[1] in raw and not any(token[1] in piece for piece in public)
+        assert b'id="public-games"' in b"".join(public) and b'name="deadline_hours"' in b"".join(public)
+        shown = shown or public
+        assert public == shown  # what every reader of the front page is shown alike
+        assert len(raw) < len(body) / 2, (len(raw), len(body))
+    answer = visitor.get("/", headers=PLAIN)
+    assert "content-encoding" not in answer.headers and "Accept-Encoding" in answer.headers["vary"]
+
+
+def test_a_front_page_sent_back_with_what_was_typed_compresses_none_of_it(app: FastAPI) -> None:
+    """A create form refused comes back holding what was typed: then only the public games are
+    marked, never the form."""
+    visitor = new_client(app)
+    typed = "A name typed " + "x" * 700  # too long: refused
+    page = post_form(visitor, "/games", {"name": typed, "arrangement": "4-8-2", "deadline_hours": "0"}).content
+    parts = public_parts(page)
+    assert typed[:80].encode() in page and parts is not None
+    assert [piece[len(PUBLIC_OPEN) :][:25] for piece, public in parts if public] == [b"<section><h2>Public games"]
+
+
+def test_the_join_and_organiser_link_pages_have_nothing_public_and_go_plain(app: FastAPI) -> None:
+    """Each holds a secret in its address and a form's token, and nothing every reader is shown
+    alike but a line or two (a 1.2 kB page): no stretch is marked, so it goes as it is."""
     game = _played(app)
-    spectator = new_client(app)
-    spectator.get("/")
-    # the front page (its create-game form) for a browser that already has its token cookie: no
-    # cookie is set, no session is sent, only the token on the page keeps it plain
-    answer = spectator.get("/", headers=GZIP)
-    assert 'name="csrf"' in answer.text and "set-cookie" not in answer.headers
-    assert "content-encoding" not in answer.headers
     fresh = new_client(app)
     fresh.get("/")
     link = game.organiser_link.split("testserver", 1)[1]
     assert not _sent_zipped(fresh, link), "the organiser link's page holds the link and its form's token"
     invite = game.new_invite("p1").split("testserver", 1)[1]  # for another device: a join page
     assert not _sent_zipped(fresh, invite), "the invite's page holds the invite and its form's token"
+    assert "Accept-Encoding" in fresh.get(invite, headers=GZIP).headers["vary"]
+
+
+def test_a_game_named_as_a_visitors_token_leaves_the_front_page_as_long(app: FastAPI) -> None:
+    """BREACH on the front page: a public game named as a guess at a visitor's form token puts the
+    guess on the page beside the token. Gzipped whole, the right guess makes the page shorter than
+    a wrong one; gzipped in its public stretches, the two go in the same bytes."""
+    right, wrong = new_client(app), new_client(app)
+    token = csrf(right)
+    assert token != csrf(wrong)
+    game = host_game(app, hours="0", name=token)
+    game.join("p1", "Ann")  # listed once a seat is taken
+    (right_raw, right_body, _), (wrong_raw, wrong_body, _) = _wire(right, "/"), _wire(wrong, "/")
+    assert right_body.count(token.encode()) == 2 and len(right_body) == len(wrong_body)
+    assert len(gzip.compress(right_body)) < len(gzip.compress(wrong_body))  # the oracle, whole
+    assert len(right_raw) == len(wrong_raw) < len(right_body) / 2
 
 
 def test_nothing_of_a_session_is_compressed_but_what_a_spectator_is_shown(app: FastAPI) -> None:
@@ -208,15 +252,16 @@ def test_no_secret_of_anyone_is_ever_compressed(app: FastAPI) -> None:
             if encoding != "gzip":
                 continue
             zipped.add((who, url))
-            if who == "spectator":
-                assert not any(secret.encode() in body for secret in secrets), (who, url)
-                continue
+            if who == "spectator" and not any(secret.encode() in body for secret in secrets):
+                continue  # gzipped whole, holding no secret
             public = b"".join(_compressed_only_in_public(raw, body))
             for secret in secrets:
                 assert secret.encode() not in public, (who, url)
                 held += secret.encode() in body
-    spectators = {"/how-to-play", f"{game.base}/verify", *_public_reads(game)}
+    # the front page in its public stretches for everyone, its form's token stored
+    spectators = {"/", "/how-to-play", f"{game.base}/verify", *_public_reads(game)}
     sessions = {(who, f"{game.base}/{page}") for who, page in (("p1", "play"), ("p2", "play"), ("organiser", "organise"))}
+    sessions |= {(who, "/") for who in ("organiser", "p1", "p2")}
     sessions |= {(who, url) for who in ("organiser", "p1", "p2") for url in (game.base, f"{game.base}?screen=1")}
     assert zipped == {("spectator", url) for url in spectators} | sessions
     assert held > 0  # the tokens were on those pages, and went stored

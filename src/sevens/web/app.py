@@ -435,7 +435,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.add_middleware(
         CsrfCookie, secure=settings.secure_cookies, max_age=settings.session_days * 86400, root=settings.root_path
     )
-    # Outside CsrfCookie, so that it sees the cookie that sets: an answer setting one stays plain.
+    # Outside CsrfCookie, so that it sees the cookie that sets: an answer setting one is never
+    # gzipped whole, only in its public stretches.
     app.state.gzip_kept = KeptGzip()
     app.add_middleware(SpectatorGzip, kept=app.state.gzip_kept)
 

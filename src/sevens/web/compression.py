@@ -20,12 +20,13 @@ Each such answer says ``Vary: Accept-Encoding``, and goes gzipped when that make
 strong tag; an ``If-None-Match`` naming that tag is read as the plain one the view compares with,
 and the 304 names the gzipped tag again.
 
-Any other HTML page (a player's, the organiser's, any page of a session) may still go gzipped in
-part: only what lies between :data:`PUBLIC_OPEN` and :data:`PUBLIC_CLOSE` is compressed, each such
+Any other HTML page (a player's, the organiser's, any page of a session, and any page that handed
+out a secret, such as the front page with its create form's token) may still go gzipped in part: only what lies between :data:`PUBLIC_OPEN` and :data:`PUBLIC_CLOSE` is compressed, each such
 stretch by a compressor of its own that sees nothing else of the page, and everything else goes in
 deflate's stored blocks, byte for byte as it is (:func:`gzip_public_parts`). The templates put the
-marks around what every reader of the game is shown alike (its bracket, group tables and match
-reports), never around a form, a token or a player's own orders. So the size of the compressed
+marks around what every reader of the page is shown alike (a game's bracket, group tables and
+match reports; the front page's blank create form and its public games), never around a token, a
+proof, anything typed or a player's own orders. So the size of the compressed
 stretches depends only on text that holds no secret, the secrets' stretches are as long gzipped as
 plain, and a compression oracle learns nothing it could not read on the game's own page. An
 attacker cannot write a mark of their own: every text a user chose is HTML-escaped, so ``<!--``
@@ -219,12 +220,20 @@ class SpectatorGzip:
             raw.append((b"if-none-match", _plain_tags(asked).encode("latin-1")))
             scope = {**scope, "headers": raw}
         start: Message | None = None
+        in_parts = False  # the answer goes gzipped in its public stretches only
         chunks: list[bytes] = []
 
         async def send_maybe_zipped(message: Message) -> None:
-            nonlocal start
+            nonlocal start, in_parts
             if message["type"] == "http.response.start":
                 if not self._qualifies(scope, message):
+                    # A page that handed out a secret (a form's token, an invite read from the
+                    # address) goes as a session's page does: gzipped in its public stretches only.
+                    if self._parts_may_go_zipped(message):
+                        MutableHeaders(scope=message).add_vary_header("Accept-Encoding")
+                        if takes_gzip and scope["method"] == "GET":
+                            start, in_parts = message, True
+                            return
                     await send(message)
                     return
                 start = message
@@ -241,6 +250,9 @@ class SpectatorGzip:
                 return
             body = _whole_body(chunks, message)
             if body is None:
+                return
+            if in_parts:
+                await _send_whole(send, start, self._parts_zipped(start, body))
                 return
             headers = MutableHeaders(scope=start)
             zipped = self.kept.gzipped(body) if takes_gzip else body
@@ -263,14 +275,10 @@ class SpectatorGzip:
         async def send_parts_zipped(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                kind = headers.get("content-type", "").split(";")[0].strip().lower()
-                if message["status"] != 200 or kind != "text/html" or any(
-                    name in headers for name in ("content-encoding", "vary", "etag")
-                ):
+                if not self._parts_may_go_zipped(message):
                     await send(message)
                     return
-                headers.add_vary_header("Accept-Encoding")
+                MutableHeaders(scope=message).add_vary_header("Accept-Encoding")
                 if takes_gzip:
                     start = message
                 else:
@@ -282,15 +290,31 @@ class SpectatorGzip:
             body = _whole_body(chunks, message)
             if body is None:
                 return
-            parts = public_parts(body)
-            if parts is not None:
-                zipped = gzip_public_parts(parts, self.kept.deflated)
-                if len(zipped) < len(body):
-                    body = zipped
-                    MutableHeaders(scope=start)["Content-Encoding"] = "gzip"
-            await _send_whole(send, start, body)
+            await _send_whole(send, start, self._parts_zipped(start, body))
 
         await self.app(scope, receive, send_parts_zipped)
+
+    @staticmethod
+    def _parts_may_go_zipped(start: Message) -> bool:
+        """Whether an answer may go gzipped in its public stretches: a 200 of HTML, not encoded
+        yet, with no ETag or Vary of its own."""
+        headers = Headers(raw=start.get("headers", []))
+        kind = headers.get("content-type", "").split(";")[0].strip().lower()
+        return start["status"] == 200 and kind == "text/html" and not any(
+            name in headers for name in ("content-encoding", "vary", "etag")
+        )
+
+    def _parts_zipped(self, start: Message, body: bytes) -> bytes:
+        """``body`` gzipped in its public stretches (:func:`gzip_public_parts`), saying so in
+        ``start``, where its marks are well placed and that makes it smaller; else as it is."""
+        parts = public_parts(body)
+        if parts is None:
+            return body
+        zipped = gzip_public_parts(parts, self.kept.deflated)
+        if len(zipped) >= len(body):
+            return body
+        MutableHeaders(scope=start)["Content-Encoding"] = "gzip"
+        return zipped
 
     @staticmethod
     def _qualifies(scope: Scope, start: Message) -> bool:
