@@ -104,7 +104,7 @@ def test_page_bytes_benchmark_runs_and_prints_plain_and_gzipped_side_by_side() -
     }
     plain, zipped, sent = rows["game page (spectator)"]
     assert sent == zipped and zipped[-1] < plain[-1], out  # a spectator's page goes gzipped
-    for page in ("player's page", "organiser's page"):
+    for page in ("player's page", "organiser's page", "front page"):
         # With a form token: gzipped in its public stretches only, the rest stored as it is, so
         # sent lies between the whole page gzipped and the page as it is.
         plain, zipped, sent = rows[page]
