@@ -122,3 +122,26 @@ def test_the_api_gives_a_game_without_a_deadline_one(app: FastAPI, clock: FakeCl
     assert view["events"][-1]["kind"] == "deadline set"
     assert view["events"][-1]["detail"].startswith("turns of 1800 s from now on; deadline ")
     assert client.post(f"{base}/pause", headers=organiser).status_code == 200
+
+
+def test_hours_typed_with_a_decimal_comma_are_taken_in_every_hours_box(app: FastAPI, clock: FakeClock) -> None:
+    """The hours boxes ask a phone for its decimal keypad (inputmode="decimal"), which in much of
+    Europe and South America has a comma and no point: "1,5" there was refused as not a number of
+    hours, so a player in Berlin could not type half an hour at all. A comma is read as the point."""
+    game = host_game(app, hours="1,5")
+    game.join("p1", "Ann")
+    game.start()
+    api = new_client(app)
+    started = api.get(f"/api/v1/games/{game.public_id}").json()
+    assert started["deadline"] == (clock() + timedelta(hours=1.5)).isoformat()
+    answer = post_form(game.organiser, f"{game.base}/extend", {"hours": "0,25"})
+    assert answer.status_code == 303, answer.text
+    extended = api.get(f"/api/v1/games/{game.public_id}").json()["deadline"]
+    assert extended == (clock() + timedelta(hours=1.75)).isoformat()
+    answer = post_form(game.organiser, f"{game.base}/deadline", {"hours": ",5"})
+    assert answer.status_code == 303, answer.text
+    assert api.get(f"/api/v1/games/{game.public_id}").json()["deadline"] == (clock() + timedelta(minutes=30)).isoformat()
+    # Two separators are still refused, in their box, nothing changed.
+    answer = post_form(game.organiser, f"{game.base}/deadline", {"hours": "1,5,5"})
+    assert answer.status_code == 422 and "got &#39;1,5,5&#39;" in answer.text
+    assert api.get(f"/api/v1/games/{game.public_id}").json()["deadline"] == (clock() + timedelta(minutes=30)).isoformat()

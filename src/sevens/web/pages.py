@@ -499,7 +499,14 @@ def _home(
 
 
 _WHOLE = re.compile(r"[+-]?[0-9]+")
-_HOURS = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+_HOURS = re.compile(r"[0-9]+([.,][0-9]*)?|[.,][0-9]+")
+"""Hours as typed in a form, with a decimal point or comma: the boxes ask a phone for its decimal
+keypad, which in much of Europe and South America has a comma and no point."""
+
+
+def _hours(text: str) -> float:
+    """Hours that matched :data:`_HOURS` (a minus sign before them allowed) as a number."""
+    return float(text.replace(",", "."))
 _MAX_DIGITS = 6
 """The most digits a number in a form or query may have, as on the command line
 (``sevens.cli.errors.MAX_DIGITS``): no count in Sevens comes near a million, and past 4,300
@@ -545,7 +552,7 @@ def _deadline_seconds(deadline_hours: str) -> int | None:
             f"ready), got {quoted(text)}",
             field="turn_seconds",
         )
-    seconds = round(float(text) * 3600)
+    seconds = round(_hours(text) * 3600)
     if not store.MIN_TURN_SECONDS <= seconds <= store.MAX_TURN_SECONDS:
         raise Invalid(
             f"the deadline must be from 1 minute ({store.MIN_TURN_SECONDS / 3600:.4f} hours) to "
@@ -2097,7 +2104,7 @@ def _change_deadline(
         # "1e3"; a minus sign is let through, to be told the hours must be more than 0.
         if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
             raise Invalid(f"{asked}, got {quoted(hours)}", field="hours")
-        seconds = views.extend_seconds(float(hours.strip()), hours.strip(), said)
+        seconds = views.extend_seconds(_hours(hours.strip()), hours.strip(), said)
         with organiser_act_allowed(request, game.public_id):
             change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
     except StoreError as exc:
