@@ -66,6 +66,7 @@ from sevens.web.settings import Settings
 from sevens.web.strict import body_fields, in_words, methods_at, unknown_fields_message
 from sevens.web.views import (
     bdi,
+    countdown_said,
     duration,
     event_actor_said,
     event_said,
@@ -409,6 +410,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
     templates.env.filters["duration"] = duration
+    templates.env.globals["countdown_said"] = countdown_said
     templates.env.filters["bdi"] = bdi
     templates.env.filters["isolated"] = isolated
     templates.env.filters["scores_said"] = scores_said

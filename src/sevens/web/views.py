@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import segno
@@ -63,6 +64,7 @@ __all__ = [
     "autopilot_setting",
     "bdi",
     "bot_name",
+    "countdown_said",
     "ended_point",
     "default_autopilot",
     "default_bot",
@@ -328,6 +330,27 @@ def duration(seconds: int | None) -> str:
     hours, minutes = divmod(rest, 60)
     parts = [f"{days} d" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
     return " ".join(p for p in parts if p)
+
+
+def countdown_said(deadline: datetime, as_of: str, organiser: bool) -> str:
+    """The countdown beside a deadline as the page is made (``as_of``, ISO 8601, its "Up to date
+    at"), for a reader whose browser runs no script: the script writes its own over it and keeps it
+    moving, while this one says the moment it counts from. It does not begin as the script's
+    "(in ...)" does, so a reader (or a test) waiting for the moving countdown cannot take it for one;
+    past the deadline the words are the script's.
+
+    >>> countdown_said(datetime(2026, 5, 1, 14, 10, 30, tzinfo=UTC), "2026-05-01T12:00:00+00:00", False)
+    '(2 h 11 min left as of 12:00 UTC)'
+    >>> countdown_said(datetime(2026, 5, 1, 12, 0, tzinfo=UTC), "2026-05-01T12:00:00+00:00", True)[:36]
+    '(passed: orders are closed; the turn'
+    """
+    left = (deadline - datetime.fromisoformat(as_of)).total_seconds()
+    if left > 0:
+        minutes = math.ceil(left / 60)  # as the script rounds: never "0 min" before the deadline
+        at = datetime.fromisoformat(as_of).astimezone(UTC)
+        return f"({duration(minutes * 60)} left as of {at:%H:%M} UTC)"
+    who = "you pause or extend the deadline first (below)" if organiser else "the organiser pauses or extends the deadline first"
+    return f"(passed: orders are closed; the turn plays as soon as the server gets to it, unless {who})"
 
 
 _SECONDS_DETAIL = re.compile(r"(\+?)(\d+) s( left)?")
