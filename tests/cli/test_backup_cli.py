@@ -303,6 +303,29 @@ def test_a_number_no_column_holds_is_named_by_its_path(tmp_path: Path, field: st
     assert not (tmp_path / "restored.sqlite3").exists()
 
 
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [("turn_seconds", -3600, "-3,600 seconds, where a turn's clock is 60 (1 minute) to 2,592,000 (30 days), or null"),
+     ("turn_seconds", 0, "0 seconds, where"),
+     ("turn_seconds", 59, "59 seconds, where"),
+     ("turn_seconds", 2_592_001, "2,592,001 seconds, where"),
+     ("paused_remaining", -1, "-1 seconds, where a paused clock's time left is 0 or more, or null")],
+)
+def test_a_turn_clock_the_server_never_keeps_is_refused(tmp_path: Path, field: str, value: int, words: str) -> None:
+    """A backup edited by hand could give a game a turn clock of -3600 seconds (or 0): it was
+    imported, and every turn after the open one was then due an hour before it opened, so the
+    scheduler played the game out, a turn at each of its looks. The server makes a turn clock of 1
+    minute to 30 days only, and a paused clock's time left of 0 or more: anything else is refused,
+    named, and nothing is written."""
+    document = _full_backup_of_one_game(tmp_path)
+    document["games"][0][field] = value
+    code, err = _import(tmp_path, json.dumps(document))
+    named = f"error: game {document['games'][0]['id']}.{field}: {words}"
+    assert code == 2 and err.count("\n") == 1 and err.startswith(named), err
+    assert "import the export as 'sevens export' wrote it" in err
+    assert not (tmp_path / "restored.sqlite3").exists()
+
+
 def test_a_field_missing_from_a_seat_is_named_with_its_game(tmp_path: Path) -> None:
     """It said "the backup is malformed: KeyError('player') is missing or of the wrong kind"."""
     document = _full_backup_of_one_game(tmp_path)

@@ -454,6 +454,29 @@ def _kinds(entries: list[tuple[str, dict[str, Any]]], fields: Mapping[str, tuple
     return [entry for _, entry in entries]
 
 
+def _check_clock(data: dict[str, Any], where: str) -> None:
+    """A turn clock and a paused time left as the server makes them: a clock of -3600 seconds made
+    every later turn due before it opened, so the scheduler played the game out a turn a poll.
+
+    >>> _check_clock({"turn_seconds": 0}, "game x")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: game x.turn_seconds: 0 seconds, where a turn's clock is 60 (1 minute) to 2,592,000 (30 days), or null for none; import the export as 'sevens export' wrote it
+    """
+    turn, left = data.get("turn_seconds"), data.get("paused_remaining")
+    if turn is not None and not store.MIN_TURN_SECONDS <= turn <= store.MAX_TURN_SECONDS:
+        raise Invalid(
+            f"{where}.turn_seconds: {turn:,} seconds, where a turn's clock is {store.MIN_TURN_SECONDS} (1 minute) "
+            f"to {store.MAX_TURN_SECONDS:,} (30 days), or null for none; import the export as 'sevens export' wrote it"
+        )
+    # No most: extensions add to a deadline, so a paused turn may have more than 30 days left.
+    if left is not None and left < 0:
+        raise Invalid(
+            f"{where}.paused_remaining: {left:,} seconds, where a paused clock's time left is 0 or more, "
+            "or null; import the export as 'sevens export' wrote it"
+        )
+
+
 def _bot(name: object, where: str) -> str:
     # A bot the server does not offer would only fail later, when a turn resolves.
     if not isinstance(name, str):
@@ -543,6 +566,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
         raise Invalid(f"{where}: a game with no record has no open turn (current_turn 0) and no champion")
     default_bot = _bot(_field(data, "default_bot", str, where), f"{where}.default_bot")
     _kinds([(where, data)], {"turn_seconds": (int, _NULL), "paused_remaining": (int, _NULL)})
+    _check_clock(data, where)
     if secret:
         _kinds([(f"{where}.secret", secret)], {"organiser_link_hash": (str,)})
     game = GameRow(
