@@ -123,3 +123,26 @@ def test_a_24_hour_turn_across_a_change_of_summer_time_is_24_hours_said_in_each_
             expect(deadline).to_have_text(re.compile(words))
             expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (1 d|23 h 59 min)\)$"))
             context.close()
+
+
+def test_with_scripts_off_a_reader_elsewhere_is_told_the_time_left_as_of_when(server: str, chromium: Any) -> None:
+    """A reader in Chatham (UTC+13:45 in December) on a German browser with scripts off had the
+    deadline in UTC and an empty countdown: the hours left were theirs to work out. The server's
+    countdown says them, and from when; with scripts on, the moving countdown replaces it."""
+    from playwright.sync_api import expect
+
+    game = _running_game(server, 2)
+    context = chromium.new_context(timezone_id="Pacific/Chatham", locale="de-DE", java_script_enabled=False)
+    page = context.new_page()
+    visit(page, f"{server}/games/{game}")
+    made = str(page.locator("#as-of").get_attribute("datetime"))
+    expect(page.locator(".countdown")).to_have_text(
+        re.compile(r"^\((2 h|1 h 59 min) left as of " + re.escape(made[11:16]) + r" UTC\)$")
+    )
+    expect(page.locator(".countdown").locator("xpath=preceding-sibling::time[1]")).to_have_text(re.compile(r" UTC$"))
+    context.close()
+    context = chromium.new_context(timezone_id="Pacific/Chatham", locale="de-DE")
+    page = context.new_page()
+    visit(page, f"{server}/games/{game}")
+    expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
+    context.close()
