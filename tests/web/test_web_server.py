@@ -487,6 +487,54 @@ def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path
     assert not re.search(r"(?<![\w.-])(37|27)(?![\w.-])", said.replace(str(port), "")), output
 
 
+@pytest.mark.parametrize("zone", ["Pacific/Chatham", "America/New_York"])
+def test_a_server_set_to_another_time_zone_keeps_deadlines_and_its_log_in_utc(tmp_path: Path, zone: str) -> None:
+    """The machine's time zone (TZ for the server process: Chatham is UTC+13:45 in December, New
+    York UTC-5) must not move a deadline, what the pages say of it, the next turn's deadline after
+    the scheduler resolves one, or the times in the log: all are UTC, said as UTC."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy import update
+
+    from sevens.store.db import make_engine
+
+    port = _free_port()
+    process = _start_serve(tmp_path, port, (), {"TZ": zone, "SEVENS_SCHEDULER_SECONDS": "0.1"})
+    try:
+        assert _until_home_page(process, port) is None
+        before = datetime.now(UTC)
+        public_id = _game_with_an_order(port, deadline_hours=2)
+        after = datetime.now(UTC)
+        due = datetime.fromisoformat(str(_call(port, "GET", f"/api/v1/games/{public_id}")["deadline"]))
+        assert before + timedelta(hours=2) <= due <= after + timedelta(hours=2), (due, before)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/games/{public_id}", timeout=30) as response:
+            page = response.read().decode()
+        assert f">{due:%Y-%m-%d %H:%M} UTC</time>" in page, page
+        assert re.search(r"\((2 h|1 h 59 min) left as of \d\d:\d\d UTC\)", page), page
+        engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
+        try:
+            with engine.begin() as db:
+                db.execute(update(GameRow).values(deadline_at=datetime.now(UTC) - timedelta(seconds=1)))
+            resolved = datetime.now(UTC)
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                with engine.connect() as db:
+                    if db.scalar(select(GameRow.current_turn)) == 2:
+                        break
+                time.sleep(0.1)
+        finally:
+            engine.dispose()
+        following = datetime.fromisoformat(str(_call(port, "GET", f"/api/v1/games/{public_id}")["deadline"]))
+        assert resolved + timedelta(hours=2) <= following <= datetime.now(UTC) + timedelta(hours=2), following
+    finally:
+        process.terminate()
+        output = process.communicate(timeout=30)[0].decode()
+    said = [line for line in output.splitlines() if "resolved at its deadline" in line]
+    assert len(said) == 1, output
+    logged = datetime.strptime(said[0][:20], "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    assert abs(logged - resolved) < timedelta(minutes=1), (said, resolved)
+
+
 def test_scheduler_says_once_in_one_line_that_the_database_cannot_be_reached_and_when_it_can(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
