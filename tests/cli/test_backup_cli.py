@@ -326,6 +326,25 @@ def test_a_turn_clock_the_server_never_keeps_is_refused(tmp_path: Path, field: s
     assert not (tmp_path / "restored.sqlite3").exists()
 
 
+def test_a_deadline_past_what_the_server_could_keep_is_refused(tmp_path: Path) -> None:
+    """A backup edited to a deadline on 9999-12-31 was imported; Extend on it then failed with
+    OverflowError (a server error, the deadline past the last date Python has), and Pause would
+    have kept a time left larger than the column holds. A deadline more than 68 years off (the
+    largest number of seconds a backup holds) is refused, named, nothing written; one a year off
+    (extended that far) is still imported."""
+    from datetime import UTC, datetime, timedelta
+
+    document = _full_backup_of_one_game(tmp_path)
+    document["games"][0]["deadline_at"] = "9999-12-31T23:00:00+00:00"
+    code, err = _import(tmp_path, json.dumps(document))
+    named = f"error: game {document['games'][0]['id']}.deadline_at: 9999-12-31T23:00:00+00:00 is more than 2,147,483,647 seconds"
+    assert code == 2 and err.count("\n") == 1 and err.startswith(named), err
+    assert not (tmp_path / "restored.sqlite3").exists()
+    document["games"][0]["deadline_at"] = (datetime.now(UTC) + timedelta(days=365)).isoformat()
+    code, err = _import(tmp_path, json.dumps(document))
+    assert code == 0, err
+
+
 def test_a_field_missing_from_a_seat_is_named_with_its_game(tmp_path: Path) -> None:
     """It said "the backup is malformed: KeyError('player') is missing or of the wrong kind"."""
     document = _full_backup_of_one_game(tmp_path)

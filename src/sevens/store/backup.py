@@ -567,6 +567,13 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
     default_bot = _bot(_field(data, "default_bot", str, where), f"{where}.default_bot")
     _kinds([(where, data)], {"turn_seconds": (int, _NULL), "paused_remaining": (int, _NULL)})
     _check_clock(data, where)
+    deadline_at = _parse_time(data.get("deadline_at"), f"{where}.deadline_at")
+    if deadline_at is not None and (deadline_at - now).total_seconds() > LARGEST_NUMBER:
+        # Its time left, once paused, would not fit the column; near the year 9999, Extend failed.
+        raise Invalid(
+            f"{where}.deadline_at: {deadline_at.isoformat()} is more than {LARGEST_NUMBER:,} seconds (68 years) "
+            "from now, which no deadline the server sets is; import the export as 'sevens export' wrote it"
+        )
     if secret:
         _kinds([(f"{where}.secret", secret)], {"organiser_link_hash": (str,)})
     game = GameRow(
@@ -584,7 +591,7 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
         seed_hex=seed,
         seed_sha256=commitment,
         current_turn=_field(data, "current_turn", int, where),
-        deadline_at=_parse_time(data.get("deadline_at"), f"{where}.deadline_at"),
+        deadline_at=deadline_at,
         paused_remaining=data.get("paused_remaining"),
         record_json=record_json,
         seat_bots_json=_seat_bots(data.get("seat_bots"), f"{where}.seat_bots"),
