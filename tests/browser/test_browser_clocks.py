@@ -146,3 +146,31 @@ def test_with_scripts_off_a_reader_elsewhere_is_told_the_time_left_as_of_when(se
     visit(page, f"{server}/games/{game}")
     expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
     context.close()
+
+
+def test_a_phone_whose_clock_jumps_a_day_while_the_page_is_open_still_counts_by_the_servers_clock(
+    server: str, chromium: Any
+) -> None:
+    """The page took how far the phone's clock stood from the server's once, when it was made: a
+    clock set a day ahead while the page stayed open (by hand, by the network) then made its
+    countdown say "passed" (orders closed) and "Up to date at" tomorrow, until a reload. Each poll
+    says the server's time, which the page takes again once the phone's clock has jumped."""
+    from playwright.sync_api import expect
+
+    game = _running_game(server, 2)
+    context = chromium.new_context(timezone_id="America/New_York", locale="en-US")
+    page = context.new_page()
+    page.clock.install(time=datetime.now(UTC))
+    visit(page, f"{server}/games/{game}")
+    countdown = page.locator(".countdown")
+    expect(countdown).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
+    page.clock.set_system_time(datetime.now(UTC) + timedelta(days=1))
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")  # a poll at once
+    stamp = page.locator("#as-of")
+    first = stamp.get_attribute("datetime")
+    expect(stamp).not_to_have_attribute("datetime", first or "", timeout=15000)
+    page.evaluate("() => document.dispatchEvent(new Event('visibilitychange'))")  # the countdown said again
+    expect(countdown).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min|1 h 58 min)\)$"))
+    shown = datetime.fromisoformat(str(stamp.get_attribute("datetime")).replace("Z", "+00:00"))
+    assert abs(shown - datetime.now(UTC)) < timedelta(minutes=1), shown
+    context.close()

@@ -1083,7 +1083,7 @@ def game_state(
         game,
         organiser=access.organiser and not as_player,
         principal_id=None if principal is None else principal.id,
-        now=clock(),
+        now=(now := clock()),
     )
     if as_player and access.player_id is not None and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The player's page refreshes its list of who has ordered when this mark moves, without
@@ -1092,7 +1092,11 @@ def game_state(
         # The player's own orders and autopilots as they stand: sent from another tab or device,
         # they are not what this page shows (its version stays put for any seat's order).
         body["own"] = views.own_orders_mark(db, game, access.player_id)
-    return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
+    # The server's time, by the clock its deadlines go by (not the Date header's, which is the
+    # machine's): the page's script counts down by it, and takes it again should the device's
+    # clock jump while the page is open.
+    headers = {"Cache-Control": "no-store", "Sevens-Server-Time": now.isoformat()}
+    return Response(json.dumps(body), media_type="application/json", headers=headers)
 
 
 @router.get("/games/{public_id}/who-ordered")

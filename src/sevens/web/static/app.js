@@ -34,6 +34,24 @@ function serverNow() {
   return new Date(Date.now() + clockOffset);
 }
 
+// The device's clock can jump while the page is open (set by hand, put right by the network, a
+// laptop waking): the offset taken when the page was made then counted a day wrong until a
+// reload. Each poll's answer says the server's time (Sevens-Server-Time); a device clock more than
+// 5 s off from what the offset gives is taken again from it (the answer's way over the network
+// counts for less than that), and the countdowns are said again at once.
+var countdownsAgain = function () {};
+
+function serverSaid(response) {
+  var said = new Date(response.headers.get("Sevens-Server-Time") || "");
+  if (isNaN(said)) { return; }
+  serverNow();
+  var offset = said - new Date();
+  if (Math.abs(offset - clockOffset) > 5000) {
+    clockOffset = offset;
+    countdownsAgain();
+  }
+}
+
 // How long until a turn's deadline by the server's clock, kept up to date while the page is open.
 function countdowns() {
   var boxes = document.querySelectorAll(".countdown[data-until]");
@@ -59,6 +77,7 @@ function countdowns() {
     });
   }
   tick();
+  countdownsAgain = tick;
   setInterval(tick, 30000);
   // A phone holds back the timers of a page in the background: one brought back past the deadline
   // said "(in 4 min)" until the next tick, up to 30 s later. It says how things stand at once.
@@ -611,7 +630,7 @@ function followGame() {
   function check() {
     if (document.hidden) { return; }
     fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-      if (response.ok) { return response.json(); }
+      if (response.ok) { serverSaid(response); return response.json(); }
       return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
     }).then(function (state) {
       if (state) { sayPollTrouble(null); }
