@@ -40,6 +40,7 @@ from sevens.bots.pacing import WEIGHTED, check_knockout_weight, paced_budget, sp
 from sevens.bots.smart import Equilibrium, FieldReader, OddsAware, TableReader
 from sevens.rules import FLAIR_OPTION_COST, MAX_ORDER_POINTS, Order
 from sevens.tournament.game import ManagerView
+from sevens.tournament.quoting import escaped
 from sevens.tournament.setup import DEFAULT_AUTOPILOT
 
 __all__ = [
@@ -611,19 +612,25 @@ def raised_at(exc: BaseException) -> str:
     traceback outside the sevens package, Python's standard library (where one's own call of
     ``json.loads`` or an entry point's missing attribute raises) and generated code (importlib's
     frozen frames, a dataclass's ``__init__``), or nothing if there is none (a function written in
-    C raised).
+    C raised). FILE is :func:`~sevens.tournament.quoting.escaped`: a folder's name is anybody's
+    text, and the line is printed to a terminal (sevens play's odds line) or a page.
 
     >>> try:
     ...     exec(compile("1 / 0", "/srv/mine.py", "exec"))
     ... except ZeroDivisionError as exc:
     ...     raised_at(exc)
     ' at /srv/mine.py, line 1'
+    >>> try:
+    ...     exec(compile("1 / 0", "/srv/ev\\x1b[2Jil/mine.py", "exec"))
+    ... except ZeroDivisionError as exc:
+    ...     print(raised_at(exc))
+     at /srv/ev\\x1b[2Jil/mine.py, line 1
     >>> raised_at(ValueError("never raised"))
     ''
     """
     for frame in reversed(traceback.extract_tb(exc.__traceback__)):
         if not _one_of_ours_or_pythons(frame.filename):
-            return f" at {frame.filename}, line {frame.lineno}"
+            return f" at {escaped(frame.filename)}, line {frame.lineno}"
     return ""
 
 
@@ -641,10 +648,10 @@ def shown_error(text: str, limit: int = _SHOWN_ERROR) -> str:
     >>> len(shown), shown.endswith("y... (1,000 characters)")
     (322, True)
     """
-    escaped = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-    if len(escaped) <= limit:
-        return escaped
-    return f"{escaped[:limit]}... ({len(text):,} characters)"
+    shown = escaped(text)
+    if len(shown) <= limit:
+        return shown
+    return f"{shown[:limit]}... ({len(text):,} characters)"
 
 
 def shown_raised(exc: BaseException) -> str:

@@ -44,7 +44,7 @@ from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import OutputFailed, writing_stdout
 from sevens.cli.stopping import exit_code, signals_deferred, stop_on_signals
 from sevens.store.secrets import is_public_id
-from sevens.tournament.quoting import quoted
+from sevens.tournament.quoting import escaped, quoted
 
 if TYPE_CHECKING:
     from sqlalchemy import Engine
@@ -583,7 +583,7 @@ def _export(engine: Engine, url: str, target: str, *, full: bool, overwrite: boo
     except ValueError as exc:
         fail(f"cannot write {target}: {exc}")
     kind = "full backup (mode 0600)" if full else "shareable export"
-    where = str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}"
+    where = escaped(str(files[0]) if len(files) == 1 else f"{_count(len(files), 'file')} in {target}")
     gone = (f", and removed {_count(len(removed), 'file')} of an earlier export for games no longer in the database"
             if removed else "")
     _report(f"exported {_count(len(document['games']), 'game')} as a {kind} to {where}{kept_back}{gone}",

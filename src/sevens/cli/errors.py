@@ -9,6 +9,8 @@ from typing import NoReturn
 
 import typer
 
+from sevens.tournament.quoting import escaped
+
 __all__ = ["BOT_NEEDS", "EXIT_BAD_INPUT", "MAX_DIGITS", "check_loadable", "fail", "hidden_character", "one_line", "raised"]
 
 EXIT_BAD_INPUT = 2
@@ -26,7 +28,7 @@ def one_line(message: str) -> str:
     >>> one_line("found Arg\\x1b[2Jentina\\n  in group A")
     'found Arg\\\\x1b[2Jentina in group A'
     """
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(message.split()))
+    return escaped(" ".join(message.split()))
 
 
 def hidden_character(text: str) -> str | None:

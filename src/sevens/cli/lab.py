@@ -36,6 +36,7 @@ from sevens.extras import MissingExtra, require
 from sevens.lab import held
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
+from sevens.tournament.quoting import escaped
 
 if TYPE_CHECKING:
     from sevens.lab.run import LabResult, StrategyRow
@@ -855,7 +856,7 @@ def _report(
         with printing():
             for file, what in ((csv_file, "CSV"), (plot, "plot")):
                 if file is not None:
-                    ResultsConsole().print(f"{what} written to {file}", markup=False)  # a file name is anybody's text
+                    ResultsConsole().print(f"{what} written to {escaped(str(file))}", markup=False)  # anybody's text
     if plot is not None:
         _note_missing_glyphs(caught, result)
 

@@ -17,6 +17,7 @@ from sevens.tournament.fixtures import in_bracket_order
 from sevens.tournament.formats import Stage
 from sevens.tournament.game import Game, MatchResult, MatchSide
 from sevens.tournament.lots import LotsDraw
+from sevens.tournament.quoting import escaped
 from sevens.tournament.scoring import scoring_sentence
 from sevens.tournament.standings import (
     DECIDED_BY_WORDS,
@@ -109,14 +110,17 @@ def literal(text: str) -> str:
     r"""``text`` (a name, a path, a message) as markup that shows it as it is, for a place in a line
     of prose that no tag follows: ``[bold]`` and ``[/]`` in a team's name were read as styles, or
     raised MarkupError. rich's own escape also doubles a backslash that ends the text, which only a
-    tag right after it takes back: before plain text, a name "end\" showed as "end\\".
+    tag right after it takes back: before plain text, a name "end\" showed as "end\\". Control
+    and invisible characters are :func:`~sevens.tournament.quoting.escaped`: rich passes an escape
+    sequence in a ``--record`` path or a bot's folder to the terminal, which obeyed it.
 
     >>> from rich.text import Text
-    >>> [Text.from_markup(f"{literal(n)}: won").plain for n in ("[bold]Fiji", "x [/]", "end\\", "[")]
-    ['[bold]Fiji: won', 'x [/]: won', 'end\\: won', '[: won']
+    >>> [Text.from_markup(f"{literal(n)}: won").plain for n in ("[bold]Fiji", "x [/]", "end\\", "[", "g\x1b[2J")]
+    ['[bold]Fiji: won', 'x [/]: won', 'end\\: won', '[: won', 'g\\x1b[2J: won']
     """
-    escaped = escape(text)
-    return escaped[:-1] if text.endswith("\\") and not text.endswith("\\\\") else escaped
+    text = escaped(text)
+    shown = escape(text)
+    return shown[:-1] if text.endswith("\\") and not text.endswith("\\\\") else shown
 
 
 def phrases(markup: str, keep: Iterable[str] = ()) -> list[Text]:

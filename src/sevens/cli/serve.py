@@ -124,15 +124,19 @@ def shown_database(url: str) -> str:
 
     from sqlalchemy import make_url
 
+    from sevens.tournament.quoting import escaped
+
+    # Escaped: a path's control characters reached the terminal (click strips colour codes only
+    # where the output is no terminal, and then names another file).
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
         database = parsed.database or ""
         if database and database != ":memory:" and "uri" not in parsed.query:  # a file: URI is shown as given
-            return os.path.abspath(database)
-        return database or "(in memory)"
+            return escaped(os.path.abspath(database))
+        return escaped(database) or "(in memory)"
     folder = parsed.query.get("host")  # libpq's way to name a Unix socket's folder
     where = parsed.host or (folder if isinstance(folder, str) else None) or "localhost"
-    return f"{where}{f':{parsed.port}' if parsed.port else ''}/{parsed.database or ''}"
+    return escaped(f"{where}{f':{parsed.port}' if parsed.port else ''}/{parsed.database or ''}")
 
 
 def stop_cleanly() -> None:

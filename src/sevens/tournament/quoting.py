@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sevens.tournament.names import cut_name, graphemes
 
-__all__ = ["QUOTED_LENGTH", "cut_for_message", "plain_or_quoted", "quoted"]
+__all__ = ["QUOTED_LENGTH", "cut_for_message", "escaped", "plain_or_quoted", "quoted"]
 
 QUOTED_LENGTH = 40
 """Characters of a value that a message quotes (as a reader sees them, so a flag is one and is
@@ -22,6 +22,18 @@ marks is not quoted whole."""
 _COUNTED = 100_000
 """Past this many code points a value that is not ASCII has its length said in code points:
 counting its characters as shown would take a noticeable time for a value nobody reads whole."""
+
+
+def escaped(text: str) -> str:
+    r"""``text`` as it is, but for each character a terminal would act on or cannot show (a control
+    or invisible one, a line break or tab) written as its escape: the one way a path, a name or a
+    message someone else wrote is shown, so that it can neither clear the screen nor set the
+    window's title, nor pass for another name (a newline in a file's name is shown as ``\n``).
+
+    >>> print(escaped("/srv/ev\x1b[31mil/bot.py"), escaped("a\nb\u202e.json"), escaped("Côte d'Ivoire"))
+    /srv/ev\x1b[31mil/bot.py a\nb\u202e.json Côte d'Ivoire
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def cut_for_message(text: str, limit: int) -> tuple[str, str] | None:

@@ -1,0 +1,82 @@
+"""Paths someone chose, printed by a command that worked: an escape sequence in a folder's or a
+file's name is shown escaped (``\\x1b[31m``), as the refusals show it, never passed to the
+terminal, which would obey it (turn the rest red, clear the screen, retitle the window). Where the
+output is no terminal, click used to strip the sequence instead, naming a file that is not there."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from sevens.cli.main import app
+
+runner = CliRunner()
+
+RED = "\x1b[31m"
+
+
+def _shown(output: str) -> str:
+    assert "\x1b" not in output, output
+    return " ".join(output.split())
+
+
+def test_the_path_of_a_bot_that_raised_is_escaped_in_the_odds_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """sevens.bots.strategies.raised_at named the bot's file as it was, and the odds line printed it
+    to the terminal; the refusal line that stops a game escaped it already."""
+    folder = tmp_path / f"ev{RED}il"
+    folder.mkdir()
+    (folder / "escaped_boom.py").write_text("from sevens.bots import EvenSpread\n\n\nclass Boom(EvenSpread):\n"
+                                            "    def order_mix(self, view):\n        raise RuntimeError('no mix')\n")
+    monkeypatch.chdir(folder)
+    result = runner.invoke(app, ["play", "--players", "4", "--bots", "escaped_boom:Boom", "--no-save", "--seed", "m"],
+                           input="10 9\ny\n" * 12, env={"COLUMNS": "400"})
+    said = _shown(result.output)
+    assert (f"no odds against its bot escaped_boom:Boom, which raised RuntimeError: no mix at "
+            f"{tmp_path}/ev\\x1b[31mil/escaped_boom.py, line 6 when asked what it mixes over") in said
+
+
+def test_the_record_file_is_named_escaped_when_it_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["play", "--auto", "--seed", "a", "--no-save", "--record", f"{RED}g.json"])
+    assert result.exit_code == 0, result.output
+    assert "Game record written to \\x1b[31mg.json; check it with: sevens verify" in _shown(result.output)
+    assert (tmp_path / f"{RED}g.json").stat().st_size > 0
+
+
+def test_the_csv_file_is_named_escaped_when_it_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["lab", "--strategies", "even,random", "--tournaments", "16", "--teams", "8",
+                                 "--workers", "1", "--csv", f"{RED}r.csv"])
+    assert result.exit_code == 0, result.output
+    assert _shown(result.stdout).endswith("CSV written to \\x1b[31mr.csv")
+    assert (tmp_path / f"{RED}r.csv").stat().st_size > 0
+
+
+def test_the_database_and_the_export_are_named_escaped(tmp_path: Path) -> None:
+    """import, export and rotate-key say which database and which file; sevens serve's first line
+    names its database the same way (sevens.cli.serve.shown_database)."""
+    backup = tmp_path / "empty.json"
+    backup.write_text(json.dumps({"format": "sevens-backup", "version": 1, "full": False, "games": [],
+                                  "credentials": []}), encoding="utf-8")
+    database = tmp_path / f"{RED}games.sqlite3"
+    url = f"sqlite:///{database}"
+    escaped_database = f"{tmp_path}/\\x1b[31mgames.sqlite3"
+
+    imported = runner.invoke(app, ["import", "--database-url", url, str(backup)])
+    assert imported.exit_code == 0, imported.output
+    assert f"imported 0 games (0 still open) and 0 credentials into {escaped_database}" in _shown(imported.stdout)
+
+    export = tmp_path / f"{RED}export.json"
+    exported = runner.invoke(app, ["export", "--database-url", url, str(export)])
+    assert exported.exit_code == 0, exported.output
+    assert _shown(exported.stdout) == f"exported 0 games as a shareable export to {tmp_path}/\\x1b[31mexport.json"
+    assert json.loads(export.read_text(encoding="utf-8"))["games"] == []
+
+    rotated = runner.invoke(app, ["rotate-key", "--database-url", url])
+    assert rotated.exit_code == 0, rotated.output
+    assert _shown(rotated.stdout).startswith(f"rotated the rate-limit key of {escaped_database}: forgot 0 ")
