@@ -125,3 +125,15 @@ def test_a_device_that_never_ends_is_refused_not_read_until_memory_runs_out(comm
     shown = "--resume /dev/zero" if command == "play --resume" else "/dev/zero"
     assert result.stderr.startswith(f"error: {shown} is larger than 64 MB, far more than "), result.stderr[-500:]
     assert result.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["table", "verify", "import"])
+def test_a_path_that_cannot_be_looked_at_is_refused_with_the_reason(tmp_path: Path, command: str) -> None:
+    """A link to itself stands for any path the system will not look up (a file in a folder one may
+    not search, as a user who is not root meets it): import called the link missing, and gave a
+    bare "[Errno 13] Permission denied: ..." for the folder one may not search."""
+    path = tmp_path / "loop.json"
+    path.symlink_to(path.name)
+    code, err = _run(tmp_path, command, path)
+    assert code == 2
+    assert err.startswith(f"error: cannot read {path}: Too many levels of symbolic links; ") and err.count("\n") == 1, err

@@ -222,9 +222,17 @@ def read_documents(source: str) -> list[dict[str, Any]]:
 
     path = Path(source)
     piped = source == STDIN
+    if not piped:
+        # Looked at first, with the reason: is_dir() raised a bare "[Errno 13] Permission denied"
+        # for a file in a folder one may not search, and exists() called a link to itself missing.
+        try:
+            path.stat()
+        except FileNotFoundError:
+            raise OSError(f"{source} does not exist; pass a file or directory written by 'sevens export'") from None
+        except OSError as exc:
+            raise OSError(f"cannot read {source}: {exc.strerror or exc}; pass a file or directory written by "
+                          "'sevens export'") from None
     files = sorted(path.glob("*.json")) if path.is_dir() and not piped else [path]
-    if not path.exists() and not piped:
-        raise OSError(f"{source} does not exist; pass a file or directory written by 'sevens export'")
     if not files:
         raise ValueError(f"the folder {source} holds no .json files; pass a file or directory written by 'sevens export'")
     documents = []
