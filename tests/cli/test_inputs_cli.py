@@ -137,3 +137,17 @@ def test_a_path_that_cannot_be_looked_at_is_refused_with_the_reason(tmp_path: Pa
     code, err = _run(tmp_path, command, path)
     assert code == 2
     assert err.startswith(f"error: cannot read {path}: Too many levels of symbolic links; ") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("command", "words"), [
+    ("table", "no such file: {path}; give the path of a JSON file of a group's results"),
+    ("verify", "no such file: {path}; give the path of a game record's JSON file"),
+    ("import", "{path} does not exist; pass a file or directory written by 'sevens export'"),
+])
+def test_a_newline_in_a_files_name_is_shown_escaped_not_as_a_space(tmp_path: Path, command: str, words: str) -> None:
+    """A refusal is one line, its line breaks made spaces: 'no such file: a b.json' named a file
+    that may well be there, not the one typed."""
+    path = tmp_path / "a\nb.json"
+    code, err = _run(tmp_path, command, path)
+    assert code == 2
+    assert err == "error: " + words.format(path=f"{tmp_path}/a\\nb.json") + "\n", err

@@ -228,13 +228,13 @@ def read_documents(source: str) -> list[dict[str, Any]]:
         try:
             path.stat()
         except FileNotFoundError:
-            raise OSError(f"{source} does not exist; pass a file or directory written by 'sevens export'") from None
+            raise OSError(f"{shown(source)} does not exist; pass a file or directory written by 'sevens export'") from None
         except OSError as exc:
-            raise OSError(f"cannot read {source}: {exc.strerror or exc}; pass a file or directory written by "
+            raise OSError(f"cannot read {shown(source)}: {exc.strerror or exc}; pass a file or directory written by "
                           "'sevens export'") from None
     files = sorted(path.glob("*.json")) if path.is_dir() and not piped else [path]
     if not files:
-        raise ValueError(f"the folder {source} holds no .json files; pass a file or directory written by 'sevens export'")
+        raise ValueError(f"the folder {shown(source)} holds no .json files; pass a file or directory written by 'sevens export'")
     documents = []
     for file in files:
         raw = read_input(file, what="a backup written by 'sevens export'", dash_is_stdin=True)

@@ -16,6 +16,7 @@ from typing import Any
 from typer._click.globals import get_current_context
 
 from sevens.cli.errors import fail
+from sevens.tournament.quoting import escaped
 from sevens.tournament.record import DuplicateKeyError, RecordError, loads
 
 __all__ = ["MAX_INPUT_BYTES", "STDIN", "NotJson", "other_kind", "parse_json", "read_input", "shown"]
@@ -37,8 +38,13 @@ STDIN = "-"
 
 
 def shown(path: Path | str) -> str:
-    """How a message names an input: its path, or "standard input" for ``-``."""
-    return "standard input" if str(path) == STDIN else str(path)
+    """How a message names an input: its path, escaped (a newline in it stays ``\\n``, where a
+    refusal's line would show a space and name another file), or "standard input" for ``-``.
+
+    >>> shown("a\\nb.json"), shown("-")
+    ('a\\\\nb.json', 'standard input')
+    """
+    return "standard input" if str(path) == STDIN else escaped(str(path))
 
 
 def _read_stdin(what: str, then: str) -> bytes:
@@ -69,7 +75,7 @@ def read_input(
     file a command wants ("a game record's JSON file"); ``named`` is how the error names the file
     (default: its path; "--resume FILE", say); ``advice`` what to do instead (default: give the
     path of ``what``)."""
-    name = str(path) if named is None else named
+    name = escaped(str(path)) if named is None else named
     then = f"give the path of {what}" if advice is None else advice
     if dash_is_stdin and str(path) == STDIN:
         return _read_stdin(what, then)

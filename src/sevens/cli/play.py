@@ -104,6 +104,7 @@ from sevens.tournament.names import (
 )
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import TeamProgress, describe_progress, final_standing, team_progress
+from sevens.tournament.quoting import escaped
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
 
@@ -1427,7 +1428,7 @@ def _resume(
     module_bots = [name for name in bots if ":" in name]
     try:
         saved = read_saved(
-            read_input(path, what="a saved game", named=f"--resume {path}", advice="give the file the interrupted game named"),
+            read_input(path, what="a saved game", named=f"--resume {escaped(str(path))}", advice="give the file the interrupted game named"),
             module_bots=module_bots,
             path=path,
         )
