@@ -166,3 +166,41 @@ def test_a_players_front_page_lists_a_damaged_game_among_their_others(app: FastA
     lines = {line.split('">', 1)[0]: line for line in _text(home).split('<li><a href="')[1:]}
     assert "its stored record is damaged: its page says what to do" in lines[f"{game.base}/play"]
     assert "damaged" not in lines[f"{other.base}/play"] and "of your orders not ready" in lines[f"{other.base}/play"]
+
+
+def _said_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name.startswith("sevens") and r.levelno >= logging.ERROR]
+
+
+def test_the_damaged_games_said_once_are_forgotten_when_deleted_and_kept_to_a_bound(
+    app: FastAPI, web_db: WebDb, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Each damaged game's id was kept for the server's life, so that its damage was said once:
+    deleted games' too, without end."""
+    said = app.state.damaged_said
+    said.most = 2
+    games = [every_seat_taken(app) for _ in range(3)]
+    for game in games:
+        game.resolve(1)
+        _damage(web_db, game, _truncated)
+    caplog.set_level(logging.INFO, logger="sevens")
+
+    def visit(game: Hosted) -> None:
+        quiet = TestClient(app, raise_server_exceptions=False, cookies=game.organiser.cookies, follow_redirects=False)
+        assert quiet.get(game.base).status_code == 500
+
+    first, second, third = games
+    for game in (first, second, first):
+        visit(game)
+    assert len(_said_lines(caplog)) == 2 and len(said) == 2  # the first said once, not at its second visit
+    # Deleted, a game is forgotten: its id is never met again.
+    gone = post_form(first.organiser, f"{first.base}/delete", {"confirm": "yes"})
+    assert gone.status_code == 200
+    assert len(said) == 1
+    # Past the bound the least recently met is forgotten, and said again if met again.
+    said.most = 1
+    visit(third)
+    visit(second)
+    lines = _said_lines(caplog)
+    assert len(lines) == 4 and len(said) == 1
+    assert lines[-1].startswith(f"game {second.public_id}: its stored record is damaged"), lines[-1]

@@ -1272,7 +1272,7 @@ def end(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> R
 
 
 @router.delete("/games/{public_id}", status_code=204, responses=error_responses(401, 403, 404, 412, 429))
-def delete_game(public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
+def delete_game(request: Request, public_id: str, principal: BotDep, db: SessionDep, clock: ClockDep) -> Response:
     """Delete the game for good, in the lobby, running or over: its seats and names, teams, orders,
     turns, event log and every credential's access to it (a bot token that opened only this game
     goes too). Its addresses then answer 404. A game over has a record (GET .../record) that
@@ -1280,6 +1280,7 @@ def delete_game(public_id: str, principal: BotDep, db: SessionDep, clock: ClockD
     row = _organised(db, principal.id, public_id)
     retention.delete_game(db, game_id=row.id, now=clock())
     db.commit()
+    request.app.state.damaged_said.forget(public_id)  # its id is never met again
     return Response(status_code=204)
 
 

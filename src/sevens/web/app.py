@@ -472,7 +472,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     async def shown_again(request: Request, exc: pages.ShownAgain) -> Response:
         return exc.response
 
-    app.state.damaged_said = set()  # the games whose damaged record was logged: once each, not a request
+    # The games whose damaged record was logged: once each, not at every request.
+    app.state.damaged_said = pages.SaidOnce(pages.DAMAGED_SAID_MOST)
 
     @app.exception_handler(DamagedRecord)
     async def damaged_record(request: Request, exc: DamagedRecord) -> Response:

@@ -6,6 +6,8 @@ import contextlib
 import json
 import logging
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -1134,12 +1136,52 @@ def links_state(public_id: str, db: SessionDep, principal: PrincipalDep) -> Resp
     return Response(json.dumps(body), media_type="application/json", headers={"Cache-Control": "no-store"})
 
 
+class SaidOnce:
+    """The games something was said about in the log, so that it is said once each, not at every
+    request: at most ``most`` of them, the least recently met forgotten first (and said again if met
+    again), and a game forgotten once it is deleted. Kept for the server's life, a set of every
+    damaged game's id only grew.
+
+    >>> said = SaidOnce(2)
+    >>> [said.first_time(game) for game in ("a", "b", "a", "c", "b", "a")]
+    [True, True, False, True, True, True]
+    >>> said.forget("a"); said.forget("z"); said.first_time("b"), len(said)
+    (False, 1)
+    """
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._said: OrderedDict[str, None] = OrderedDict()
+        self._lock = threading.Lock()  # the error handler and the delete pages run in different threads
+
+    def first_time(self, game: str) -> bool:
+        """Whether nothing was said about ``game`` yet (it is now counted as said)."""
+        with self._lock:
+            if game in self._said:
+                self._said.move_to_end(game)
+                return False
+            self._said[game] = None
+            while len(self._said) > self.most:
+                self._said.popitem(last=False)
+            return True
+
+    def forget(self, game: str) -> None:
+        with self._lock:
+            self._said.pop(game, None)
+
+    def __len__(self) -> int:
+        return len(self._said)
+
+
+DAMAGED_SAID_MOST = 1000
+"""Damaged games said in the log remembered at once: a few KB, where damaged games are rare."""
+
+
 def say_damaged(request: Request, public_id: str, exc: DamagedRecord) -> None:
     """Tell the operator, once per game (not at each request, nor each poll), that a game's stored
     record no longer replays: its pages say so to everyone, who may not know whom to tell."""
-    said: set[str] = request.app.state.damaged_said
-    if public_id not in said:
-        said.add(public_id)
+    said: SaidOnce = request.app.state.damaged_said
+    if said.first_time(public_id):
         # Not where it fails: a record's words may quote a name, which no log line holds.
         log.error(
             "game %s: its stored record is damaged and no longer replays (its Verify page says where); its pages "
@@ -2165,6 +2207,7 @@ def post_delete(
     name = game.name
     delete_game(db, game_id=game.id, now=clock())
     db.commit()
+    request.app.state.damaged_said.forget(public_id)  # its id is never met again
     return render(request, "deleted.html", {"name": name, "canonical": "/"})
 
 
