@@ -19,6 +19,8 @@ from sevens.odds import best_splits, clear_caches, joint, knockout_odds, match_o
 from sevens.odds.api import warm_shared_tables
 from sevens.odds.points import order_points
 from sevens.odds.solver import payoff_matrix, splits
+from sevens.rules import FLAIR_OPTION_COST
+from sevens.rules.orders import MAX_ORDER_POINTS
 
 MB = 1 << 20
 
@@ -68,7 +70,9 @@ def test_a_knockout_matrix_larger_than_the_cache_leaves_nothing_in_it() -> None:
     matrix = payoff_matrix(60, 60, knockout=True)
     gc.collect()
     held = tracemalloc.get_traced_memory()[0] - base - matrix.nbytes
-    assert not joint._cache
+    # The FLAIR arrays the lines are built from are kept in the cache (within its bound) since they
+    # left a cache of their own: no lines are.
+    assert not [key for key, kept in joint._cache.items() if isinstance(kept, joint.JointLines)]
     # The tables of dice and options the lines are built from stay (3.4 MB); the cache held 10.2 MB.
     assert held <= 6 * MB, f"{held / MB:.1f} MB held"
 
@@ -148,7 +152,10 @@ def test_threads_asking_at_once_keep_the_cache_and_its_count_true() -> None:
         thread.join()
     try:
         assert failed == []
-        assert sorted(joint._cache) == sorted(set(orders))
+        lines = [key for key, kept in joint._cache.items() if isinstance(kept, joint.JointLines)]
+        assert sorted(lines) == sorted(set(orders))
+        # With the FLAIR arrays they were built from, each kept once.
+        assert sorted(set(joint._cache) - set(lines)) == [(None, "flair", 5), (None, "flair", 10)]
         assert joint._cached_bytes == sum(joint._size(lines) for lines in joint._cache.values())
     finally:
         clear_caches()
@@ -168,6 +175,23 @@ def test_cached_joint_lines_hold_no_dense_array() -> None:
     held = tracemalloc.get_traced_memory()[0] - base
     assert held <= 32 * (len(lines.keys) + 1) + MB
     assert joint._cached_bytes == joint._size(lines) == 32 * len(lines.keys) + 16 + joint.ENTRY_BYTES
+
+
+@pytest.mark.usefixtures("traced")
+def test_the_flair_arrays_lines_are_built_from_stay_within_the_bound() -> None:
+    """The bots' odds (asked under no scope) built their lines from FLAIR arrays kept in a cache of
+    their own, for good and outside the bound: one for every count of options an order can hold (0 to
+    53) took 67 MB. Counted in the cache, what they hold is within it (8 MB here)."""
+    warm_shared_tables()  # the small tables every order shares, kept outside the bound
+    gc.collect()
+    base = tracemalloc.get_traced_memory()[0]
+    for options in range(MAX_ORDER_POINTS // FLAIR_OPTION_COST + 1):
+        joint.lines_shape(1, options)  # reads the order's FLAIR array, as its lines do
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] - base
+    # Besides what is counted, numpy keeps some small freed buffers for reuse (about 15 KB here).
+    assert 0 < held <= joint._cached_bytes + 64 * 1024, (held, joint._cached_bytes)
+    assert joint._cached_bytes <= 8 * MB
 
 
 def _every_order(most: int) -> list[tuple[int, int]]:

@@ -447,7 +447,6 @@ def clear_caches() -> None:
         points._flair_finals,
         points._doubles_run,
         joint._force_array,
-        joint._flair_array,
         tables.force_die,
         tables.flair_tables,
     ):

@@ -234,8 +234,8 @@ def _force_array(dice: int) -> FloatArray:
     return result
 
 
-@cache
 def _flair_array(options: int) -> FloatArray:
+    # Not cached here: kept in the bounded cache by _flair_part (54 of them took 67 MB for good).
     tables = flair_tables()
     finals = _power(tables.final.counts(), options)
     weights = doubles_weights(options, _CUT_BUDGET)
@@ -246,7 +246,7 @@ def _flair_array(options: int) -> FloatArray:
     for weight in reversed(weights[:-1]):
         result = _shift_add(result, step)
         result[tuple(slice(0, s) for s in finals.shape)] += weight * finals
-    result.setflags(write=False)  # cached and shared
+    result.setflags(write=False)  # kept and shared
     return result
 
 
@@ -254,7 +254,8 @@ def _flair_array(options: int) -> FloatArray:
 # lines take about 60 MB, so a count of entries is no bound: 54 of them (every split of 160) took
 # 2.5 GB when 256 were kept. Half a GB holds eight of the largest, or hundreds of middling ones.
 # Lines asked for under a scope (one asker of the live odds) are kept apart from everyone else's,
-# with the FLAIR arrays they were built from, under the same bound.
+# with the FLAIR arrays they were built from, under the same bound. Everyone else's FLAIR arrays are
+# kept here too: a cache of their own held up to 54 of them (67 MB) for good outside the bound.
 # The odds of an order and of a pair of orders (sevens.odds.api) and an order's points are kept here
 # too, each counted at its arrays' bytes and ENTRY_BYTES more (an order's odds at twice that, for
 # their exact fractions: api.ORDER_ODDS_BYTES): the per-asker caches they had of
@@ -316,11 +317,11 @@ def kept(key: Hashable, make: Callable[[], _T], size: Callable[[_T], int], *, ke
 
 
 def worked_out() -> int:
-    """How many joint lines, odds and points (and, under a scope, FLAIR arrays) were worked out
-    rather than found kept since the cache was last cleared: the work a question cost, counted.
+    """How many joint lines, odds, points and FLAIR arrays were worked out rather than found kept
+    since the cache was last cleared: the work a question cost, counted.
 
-    >>> clear_cache(); _ = joint_lines(2, 1); _ = joint_lines(2, 1); worked_out()
-    1
+    >>> clear_cache(); _ = joint_lines(2, 1); _ = joint_lines(2, 1); worked_out()  # its FLAIR array, its lines
+    2
     """
     return _worked_out
 
@@ -359,21 +360,22 @@ def clear_cache() -> None:
         _worked_out = 0
 
 
-def _flair_part(options: int, scope: Hashable | None) -> FloatArray:
-    if scope is None:
-        return _flair_array(options)
-    return _kept((scope, "flair", options), lambda: _flair_array.__wrapped__(options), True)
+def _flair_part(options: int, scope: Hashable | None = None) -> FloatArray:
+    # Kept with the lines, under the same bound, whatever the lines' own ``keep``: a pass over every
+    # split reads each FLAIR array twice (its shape, then its lines), and they are small beside them.
+    return _kept((scope, "flair", options), lambda: _flair_array(options), True)
 
 
 def lines_shape(force: int, options: int) -> tuple[int, int, int, int]:
     """The shape of ``joint_array(force, options)`` without working the lines out (from the
-    cached tables of FORCE dice and FLAIR options): every key of the order is a cell within it.
+    tables of FORCE dice and FLAIR options, the latter kept in the bounded cache): every key of the
+    order is a cell within it.
 
     >>> lines_shape(1, 0) == joint_array(1, 0).shape, lines_shape(30, 10) == joint_array(30, 10).shape
     (True, True)
     """
     force_part, _ = _trim(_force_array(force), _TRIM_BUDGET / 2)
-    flair_part, _ = _trim(_flair_array(options), _TRIM_BUDGET / 2)
+    flair_part, _ = _trim(_flair_part(options), _TRIM_BUDGET / 2)
     t, c, p, d = (x + y - 1 for x, y in zip(force_part.shape, flair_part.shape, strict=True))
     return t, c, p, d
 
