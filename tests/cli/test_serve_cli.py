@@ -48,6 +48,18 @@ def test_serve_refuses_a_bad_trusted_proxy_in_one_line(given: str) -> None:
     assert "'proxy.local' is not an IP address or network" in result.stderr and "10.0.0.0/8" in result.stderr
 
 
+@pytest.mark.parametrize("value", ["games.example.org\x1b[31m", "games.example.org\tother.example", "\u202egro.elpmaxe"])
+def test_serve_refuses_a_host_name_holding_a_control_character_in_one_line(value: str) -> None:
+    """No Host header holds a control or invisible character: such a setting was taken and the
+    server started, then refused every visitor's address. It is named escaped, in one line."""
+    args = ["serve", "--database-url", "sqlite://", "--host", "256.0.0.1", "--allowed-hosts", value]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith("error: bad setting: SEVENS_ALLOWED_HOSTS") and result.stderr.count("\n") == 1
+    assert "is not a host name" in result.stderr and result.stderr.isascii(), result.stderr
+    assert "\x1b" not in result.stderr and "\t" not in result.stderr
+
+
 @pytest.mark.parametrize(
     ("variable", "value"),
     [

@@ -37,16 +37,20 @@ def parse_allowed_hosts(text: str) -> tuple[str, ...]:
     >>> parse_allowed_hosts("https://games.example.org/")
     Traceback (most recent call last):
     ValueError: SEVENS_ALLOWED_HOSTS (sevens serve --allowed-hosts): 'https://games.example.org/' is not a host name; give names only, comma-separated (games.example.org,192.168.1.20), or * for any
+    >>> parse_allowed_hosts("games.example.org\\x1b[31m")
+    Traceback (most recent call last):
+    ValueError: SEVENS_ALLOWED_HOSTS (sevens serve --allowed-hosts): 'games.example.org\\x1b[31m' is not a host name; give names only, comma-separated (games.example.org,192.168.1.20), or * for any
 
     Raises:
-        ValueError: for an item that is a URL or holds a space, saying which and how to write it.
+        ValueError: for an item that is a URL or holds a space or a control character, saying which and how to write it.
     """
     hosts: list[str] = []
     for item in (part.strip() for part in text.split(",")):
         if not item:
             continue
         name = host_name(item)
-        if item != "*" and (not name or "/" in item or "@" in item or " " in item):
+        # A control character or a space cannot be in a Host header: such an item is a typing slip.
+        if item != "*" and (not name or "/" in item or "@" in item or not item.isprintable() or " " in item):
             raise ValueError(
                 f"{SETTING}: {item!r} is not a host name; give names only, comma-separated "
                 "(games.example.org,192.168.1.20), or * for any"
