@@ -80,3 +80,24 @@ def test_the_database_and_the_export_are_named_escaped(tmp_path: Path) -> None:
     rotated = runner.invoke(app, ["rotate-key", "--database-url", url])
     assert rotated.exit_code == 0, rotated.output
     assert _shown(rotated.stdout).startswith(f"rotated the rate-limit key of {escaped_database}: forgot 0 ")
+
+
+@pytest.mark.parametrize(("made", "words"), [
+    ("folder", "--csv {path} is a folder; give a file name, e.g. --csv {path}/results.csv"),
+    ("file", "--csv {path} already exists"),
+    ("nothing", "cannot write --csv {path}/r.csv: the folder {path} does not exist"),
+])
+def test_a_file_to_write_that_is_refused_is_named_with_its_newline(tmp_path: Path, made: str, words: str) -> None:
+    """The refusal was made one line after the path went in, so a newline in it became a space, naming
+    a file that is not there; it stays \\n as the refusals of a file read keep it."""
+    path = tmp_path / "two\nlines"
+    if made == "folder":
+        path.mkdir()
+    elif made == "file":
+        path.write_text("kept", encoding="utf-8")
+    given = path / "r.csv" if made == "nothing" else path
+    result = runner.invoke(app, ["lab", "--strategies", "even,random", "--tournaments", "16", "--teams", "8",
+                                 "--workers", "1", "--csv", str(given)])
+    assert result.exit_code != 0 and result.stderr.count("\n") == 1, result.output
+    assert words.format(path=f"{tmp_path}/two\\nlines") in result.stderr, result.stderr
+    assert made != "file" or path.read_text(encoding="utf-8") == "kept"
