@@ -44,7 +44,7 @@ var countdownsAgain = function () {};
 function serverSaid(response) {
   var said = new Date(response.headers.get("Sevens-Server-Time") || "");
   if (isNaN(said)) { return; }
-  serverNow();
+  serverNow();  // the offset from the page as it was made, taken first if not yet
   var offset = said - new Date();
   if (Math.abs(offset - clockOffset) > 5000) {
     clockOffset = offset;
