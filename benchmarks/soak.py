@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/soak.py                        # SQLite, 3 minutes
     .venv/bin/python benchmarks/soak.py --minutes 15           # longer
+    .venv/bin/python benchmarks/soak.py --browsers 2 --rematches 0.5   # with browsers and rematches
     bash scripts/pg .venv/bin/python benchmarks/soak.py --database-url '$DATABASE_URL'   # PostgreSQL
     .venv/bin/python benchmarks/soak.py --database-url postgresql+psycopg://u@host/db      # an existing one
 
@@ -20,6 +21,13 @@ Clients, each a thread with its own keep-alive connection, as real ones would:
   orders are left unsent, so the scheduler resolves that turn; one in ten is ended by its organiser midway, one in ten deleted
   midway and one in ten abandoned (left running, never touched again). A finished game has its record,
   Verify page and standing read, and one in four is deleted after. Then the next game.
+- ``--browsers`` browser clients (0): each a headless Chromium (Debian's, /usr/bin/chromium) playing
+  one seat of a 4-player game it creates through the API, taken at its invite page; two more seats are
+  taken through the API and a bot plays the fourth. Each turn it loads the /play page, types a draft
+  for each of its teams key by key, waits for the page's own odds of it, looks a moment and sends it
+  ready; then the page is left open to follow the game to the next turn by itself.
+- ``--rematches`` (0): the share of games over (finished, or ended by the organiser) that their client
+  follows with a rematch through the API, played as the first was; a rematch's rematch too.
 - one spectator: polls the ``/state`` of recent games with ``If-None-Match``, and reads the front page
   and a game's page.
 
@@ -28,7 +36,8 @@ children: a second child, or a zombie, would be an odds process not reaped), ope
 threads, database connections (SQLite: descriptors open on the database file; PostgreSQL: sessions in
 ``pg_stat_activity`` but this script's own), the database's size (SQLite with its WAL), the server log's
 size, the median and 95th percentile of a game page (``GET /games/{id}``) and of an order (``PUT
-.../orders/{team}``) in that interval, games finished in all, and errors (a 5xx, or an answer the client
+.../orders/{team}``) in that interval, and a browser's (its /play page loaded whole, its odds shown
+after the last key of a draft), games finished in all, and errors (a 5xx, or an answer the client
 did not expect; the first few are printed). At the end, the first and last samples side by side.
 
 Load is moderate on purpose (each client pauses ``--pause`` seconds, 0.05, between requests): on 2
@@ -81,6 +90,8 @@ class Tally:
     lock: threading.Lock = field(default_factory=threading.Lock)
     page: list[float] = field(default_factory=list)  # this interval's game-page latencies
     order: list[float] = field(default_factory=list)  # and orders'
+    play: list[float] = field(default_factory=list)  # a browser's /play page, loaded whole
+    odds: list[float] = field(default_factory=list)  # a browser's odds shown, from the last key typed
     counts: dict[str, int] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
     recent: list[str] = field(default_factory=list)  # games for the spectator
@@ -124,42 +135,70 @@ class Client:
         return answer
 
 
-def _player(url: str, tally: Tally, pause: float, seed: int, stop: threading.Event) -> None:
+def _player(url: str, tally: Tally, pause: float, seed: int, stop: threading.Event, rematches: float) -> None:
     rng = random.Random(seed)
     client = Client(url, tally, pause)
     while not stop.is_set():
-        _one_game(client, rng, stop)
+        game = _new_game(client, rng)
+        # A game over is followed by its rematch this often, played by the same client.
+        while game is not None and _one_game(client, rng, stop, game) and rng.random() < rematches:
+            game = _rematch(client, game)
 
 
-def _one_game(client: Client, rng: random.Random, stop: threading.Event) -> None:
-    tally = client.tally
-    deadline = rng.random() < 0.2
-    fate = rng.choices(["finish", "end", "delete", "abandon"], weights=[7, 1, 1, 1])[0]
+@dataclass
+class Game:
+    """A game as its organiser holds it: its id, the organiser's token, and the seats' invites."""
+
+    id: str
+    organiser: dict[str, str]
+    invites: dict[str, str]
+    deadline: bool
+
+
+def _new_game(client: Client, rng: random.Random, *, deadline: bool | None = None) -> Game | None:
+    if deadline is None:
+        deadline = rng.random() < 0.2
     created = client.call("POST", "/api/v1/games", expect=(201,), json={
         "name": f"Soak {rng.randrange(10**6)}", "players": 4, "teams": 8, "teams_per_player": 2,
         "deadline_hours": 1 / 60 if deadline else None,
     })
     if created is None:
         time.sleep(1)
-        return
+        return None
     data = created.json()
-    game = data["game"]
-    organiser = {"Authorization": f"Bearer {data['token']}"}
-    tally.count("games created")
+    client.tally.count("games created")
+    return Game(data["game"], {"Authorization": f"Bearer {data['token']}"}, data["invites"], deadline)
+
+
+def _rematch(client: Client, game: Game) -> Game | None:
+    """The game's rematch, organised by the same token (it took no seat, so every seat is open)."""
+    answer = client.call("POST", f"/api/v1/games/{game.id}/rematch", expect=(201,), headers=game.organiser)
+    if answer is None:
+        return None
+    data = answer.json()
+    client.tally.count("rematches")
+    return Game(data["game"], game.organiser, data["invites"], game.deadline)
+
+
+def _one_game(client: Client, rng: random.Random, stop: threading.Event, game_: Game) -> bool:
+    """Play the game as its fate says; True if it ended over (finished, or ended by its organiser)."""
+    tally = client.tally
+    game, organiser, deadline = game_.id, game_.organiser, game_.deadline
+    fate = rng.choices(["finish", "end", "delete", "abandon"], weights=[7, 1, 1, 1])[0]
     seats: dict[str, dict[str, str]] = {}
-    invites = sorted(data["invites"].items())
+    invites = sorted(game_.invites.items())
     for pid, invite in invites[: rng.choice((3, 4))]:
         joined = client.call("POST", "/api/v1/join", json={"invite": invite, "name": f"Soaker {pid}"})
         if joined is None:
-            return
+            return False
         seats[pid] = {"Authorization": f"Bearer {joined.json()['token']}"}
     if client.call("POST", f"/api/v1/games/{game}/start", headers=organiser) is None:
-        return
+        return False
     teams: dict[str, dict[str, str]] = {}
     for headers in seats.values():
         view = client.call("GET", f"/api/v1/games/{game}", headers=headers)
         if view is None:
-            return
+            return False
         teams.update({t["team"]: headers for t in view.json()["my_teams"]})
     with tally.lock:
         tally.recent = [*tally.recent[-15:], game]
@@ -169,51 +208,34 @@ def _one_game(client: Client, rng: random.Random, stop: threading.Event) -> None
     missing_turn = rng.randint(1, 3)
     for _ in range(12):
         if stop.is_set():
-            return
+            return False
         state = client.call("GET", f"/api/v1/games/{game}/state", headers=organiser)
         if state is None:
-            return
+            return False
         turn = state.json()["turn"]
         if state.json()["status"] != "running":
             break
         if stop_at is not None and turn >= stop_at:
             if fate == "end":
-                client.call("POST", f"/api/v1/games/{game}/end", headers=organiser)
+                ended = client.call("POST", f"/api/v1/games/{game}/end", headers=organiser)
                 tally.count("games ended")
-            elif fate == "delete":
+                return ended is not None
+            if fate == "delete":
                 client.call("DELETE", f"/api/v1/games/{game}", expect=(204,), headers=organiser)
                 tally.count("games deleted")
             else:
                 tally.count("games abandoned")
-            return
+            return False
         client.call("GET", f"/games/{game}", timing="page")
         for team, headers in sorted(teams.items()):
             if missing is not None and turn == missing_turn and headers is seats[missing]:
                 continue
-            path = f"/api/v1/games/{game}/teams/{team}"
-            # 409: the game finished meanwhile (this team is out, the final played).
-            view = client.call("GET", f"{path}/view", headers=headers, expect=(200, 409))
-            if view is None or view.status_code == 409 or not view.json()["team"]["in_play"]:
-                continue
-            force, flair = rng.randint(0, 12), rng.choice((0, 3, 6))
-            if rng.random() < 0.5:
-                client.call("GET", f"{path}/odds", headers=headers, params={"force": force, "flair": flair},
-                            expect=(200, 409))
-                tally.count("odds asked")
-            elif rng.random() < 0.2:
-                client.call("POST", f"{path}/odds", headers=headers, json={"force": force, "flair": flair},
-                            expect=(200, 409))
-                tally.count("odds asked")
-            body = {"turn": turn, "force": force, "flair": flair, "ready": True}
-            # 409: the turn was resolved meanwhile (its deadline passed); the loop reads the state again.
-            if client.call("PUT", f"/api/v1/games/{game}/orders/{team}", headers=headers, json=body,
-                           expect=(200, 409), timing="order"):
-                tally.count("orders")
+            _api_order(client, rng, game, team, headers, turn)
         if missing is not None and turn == missing_turn:
             # The deadline resolves the turn: poll as a client would until it has.
             for _ in range(90):
                 if stop.wait(1.0):
-                    return
+                    return False
                 now = client.call("GET", f"/api/v1/games/{game}/state", headers=organiser)
                 if now is None or now.json()["turn"] != turn:
                     break
@@ -221,7 +243,7 @@ def _one_game(client: Client, rng: random.Random, stop: threading.Event) -> None
     if over is None or over.json()["status"] != "finished":
         if over is not None:
             tally.error(f"game {game} not finished after its turns: {over.json()}")
-        return
+        return False
     tally.count("games finished")
     client.call("GET", f"/api/v1/games/{game}/record")
     client.call("GET", f"/games/{game}/verify")
@@ -229,6 +251,32 @@ def _one_game(client: Client, rng: random.Random, stop: threading.Event) -> None
     if rng.random() < 0.25:
         client.call("DELETE", f"/api/v1/games/{game}", expect=(204,), headers=organiser)
         tally.count("games deleted")
+        return False
+    return True
+
+
+def _api_order(client: Client, rng: random.Random, game: str, team: str, headers: dict[str, str], turn: int) -> None:
+    """A seat's order for one team through the API: its view, the odds of a draft half the time, a ready order."""
+    tally = client.tally
+    path = f"/api/v1/games/{game}/teams/{team}"
+    # 409: the game finished meanwhile (this team is out, the final played).
+    view = client.call("GET", f"{path}/view", headers=headers, expect=(200, 409))
+    if view is None or view.status_code == 409 or not view.json()["team"]["in_play"]:
+        return
+    force, flair = rng.randint(0, 12), rng.choice((0, 3, 6))
+    if rng.random() < 0.5:
+        client.call("GET", f"{path}/odds", headers=headers, params={"force": force, "flair": flair},
+                    expect=(200, 409))
+        tally.count("odds asked")
+    elif rng.random() < 0.2:
+        client.call("POST", f"{path}/odds", headers=headers, json={"force": force, "flair": flair},
+                    expect=(200, 409))
+        tally.count("odds asked")
+    body = {"turn": turn, "force": force, "flair": flair, "ready": True}
+    # 409: the turn was resolved meanwhile (its deadline passed); the loop reads the state again.
+    if client.call("PUT", f"/api/v1/games/{game}/orders/{team}", headers=headers, json=body,
+                   expect=(200, 409), timing="order"):
+        tally.count("orders")
 
 
 def _spectator(url: str, tally: Tally, pause: float, stop: threading.Event) -> None:
@@ -253,6 +301,146 @@ def _spectator(url: str, tally: Tally, pause: float, stop: threading.Event) -> N
             client.call("GET", f"/games/{game}", expect=(200, 404))
         if len(tags) > 200:
             tags.clear()
+
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+
+
+def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Event, rematches: float) -> None:
+    """A person at a browser: one seat of a game, taken at its invite, played on the /play page."""
+    from playwright.sync_api import Error, sync_playwright
+
+    rng = random.Random(seed)
+    client = Client(url, tally, pause)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+        try:
+            while not stop.is_set():
+                game = _new_game(client, rng, deadline=False)
+                while game is not None and not stop.is_set():
+                    # A browser of its own for each game, as a person opening an invite would.
+                    context = browser.new_context(viewport={"width": 1000, "height": 900})
+                    try:
+                        over = _browser_game(client, context.new_page(), rng, stop, game)
+                    except (Error, AssertionError) as exc:
+                        if stop.is_set():  # cut short by the end of the run, not a fault
+                            return
+                        # Playwright's first line says what was awaited, its "Actual value" what came.
+                        said = [line.strip() for line in str(exc).splitlines()]
+                        actual = next((line for line in said if line.startswith("Actual value")), "")
+                        tally.error(f"browser, game {game.id}: {said[0][:200]} {actual[:300]}")
+                        over = False
+                        stop.wait(5)  # not at once into the next game, were every one to fail
+                    finally:
+                        context.close()
+                    game = _rematch(client, game) if over and rng.random() < rematches else None
+        finally:
+            browser.close()
+
+
+def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading.Event, game: Game) -> bool:
+    """Seat p1 in the browser, p2 and p3 through the API, p4 left to a bot. Each turn the player
+    loads /play, types a draft for each team, waits for the page's odds of it, then sends it ready;
+    the API seats order, and the page is left to follow the game to the next turn. True once over."""
+    from playwright.sync_api import expect
+
+    tally = client.tally
+    url = str(client.http.base_url).rstrip("/")
+    page.set_default_timeout(60000)
+    page.goto(f"{url}/join/{game.invites['p1']}")
+    page.fill("input[name=name]", "Browser soaker")
+    page.click("#join button[type=submit]")
+    page.wait_for_url(f"**/games/{game.id}/play")
+    seats = []
+    for pid in ("p2", "p3"):
+        joined = client.call("POST", "/api/v1/join", json={"invite": game.invites[pid], "name": f"Soaker {pid}"})
+        if joined is None:
+            return False
+        seats.append({"Authorization": f"Bearer {joined.json()['token']}"})
+    if client.call("POST", f"/api/v1/games/{game.id}/start", headers=game.organiser) is None:
+        return False
+    teams: dict[str, dict[str, str]] = {}
+    for headers in seats:
+        view = client.call("GET", f"/api/v1/games/{game.id}", headers=headers)
+        if view is None:
+            return False
+        teams.update({t["team"]: headers for t in view.json()["my_teams"]})
+    with tally.lock:
+        tally.recent = [*tally.recent[-15:], game.id]
+    for _ in range(8):
+        if stop.is_set():
+            return False
+        state = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
+        if state is None:
+            return False
+        turn, status = state.json()["turn"], state.json()["status"]
+        if status != "running":
+            break
+        began = time.perf_counter()
+        page.goto(f"{url}/games/{game.id}/play")
+        with tally.lock:
+            tally.play.append(time.perf_counter() - began)
+        forms = page.locator("form.order-form")
+        for i in range(forms.count()):
+            form = forms.nth(i)
+            team = form.get_attribute("data-team")
+            scrum = int(page.locator(f"#team-{team} .scrum").inner_text())
+            force = rng.randint(0, min(12, scrum))
+            flair = rng.choice([f for f in (0, 3, 6) if force + f <= scrum])
+            # Typed key by key, as a person does: the page asks the odds of each draft it sees.
+            for name, value in (("force", force), ("flair", flair)):
+                box = form.locator(f"input[name={name}]")
+                box.fill("")
+                box.press_sequentially(str(value), delay=80)
+            began = time.perf_counter()
+            shown = form.locator("output.odds")
+            try:
+                expect(shown).to_contain_text(f"Your order {force}+{flair}: expected")
+            except AssertionError:
+                # A person would wait no longer and send the order without its odds: an error,
+                # with what the page said instead, and the game goes on.
+                tally.error(f"browser, game {game.id}, turn {turn}: no odds of {force}+{flair} in 60 s; "
+                            f"the page said {shown.inner_text()[:200]!r}")
+            else:
+                with tally.lock:
+                    tally.odds.append(time.perf_counter() - began)
+                tally.count("browser odds seen")
+            page.wait_for_timeout(rng.randint(500, 3000))  # a look at the odds before sending
+            name = form.get_attribute("data-name")
+            # Sending is a page load: the next form is typed into once it is in, not into the page
+            # going (whose note of the last order already said "ready"), which the load wipes.
+            with page.expect_navigation():
+                form.locator("button[value=ready]").click()
+            expect(page.locator("#message")).to_contain_text(f"Order for {name} ready (turn {turn})")
+            tally.count("browser orders")
+        for team, headers in sorted(teams.items()):
+            _api_order(client, rng, game.id, team, headers, turn)
+        now = state.json()
+        for _ in range(60):  # the last order resolves the turn at once; a bot's may come a moment later
+            if stop.is_set():
+                return False
+            answer = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
+            if answer is None:
+                return False
+            now = answer.json()
+            if now["turn"] != turn or now["status"] != "running":
+                break
+            time.sleep(1)
+        # The open page follows the game by itself: it shows the next turn, or the champion.
+        if now["status"] == "running":
+            expect(page.locator("#turn")).to_contain_text(f"{now['turn']} of ")
+        else:
+            expect(page.locator("#champion")).to_be_visible()
+    over = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
+    if over is None or over.json()["status"] != "finished":
+        if over is not None and not stop.is_set():
+            tally.error(f"browser game {game.id} not finished after its turns: {over.json()}")
+        return False
+    tally.count("games finished")
+    tally.count("browser games finished")
+    page.goto(f"{url}/games/{game.id}/verify")
+    return True
 
 
 class Database:
@@ -311,7 +499,8 @@ def _server(url: str, directory: Path, odds_idle: float | None) -> Iterator[tupl
 
 
 COLUMNS = ("min", "server MB", "odds MB", "children", "fds", "threads", "db conns", "db MB", "log KB",
-           "page p50", "page p95", "order p50", "order p95", "finished", "errors")
+           "page p50", "page p95", "order p50", "order p95", "play p50", "play p95", "odds p50", "odds p95",
+           "finished", "errors")
 
 
 def _row(values: list[str]) -> str:
@@ -323,6 +512,10 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (3)")
     parser.add_argument("--every", type=float, default=30.0, help="seconds between samples (30)")
     parser.add_argument("--players", type=int, default=4, help="player clients, each playing one game at a time (4)")
+    parser.add_argument("--browsers", type=int, default=0,
+                        help="browser clients, each a headless Chromium playing one seat of a game at a time (0)")
+    parser.add_argument("--rematches", type=float, default=0.0,
+                        help="the share of games over that their client follows with a rematch, 0 to 1 (0)")
     parser.add_argument("--pause", type=float, default=0.05, help="seconds each client waits between requests")
     parser.add_argument("--database-url", default=None,
                         help="a database for the server (it must hold no other application's tables); "
@@ -332,8 +525,10 @@ def main() -> None:
     args = parser.parse_args()
     # Stopped by SIGTERM, it stops the server and removes its folder as at the end.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    if args.minutes <= 0 or args.every <= 0 or args.players < 1 or args.pause < 0:
-        parser.error("--minutes and --every must be above 0, --players at least 1 and --pause at least 0")
+    if args.minutes <= 0 or args.every <= 0 or args.players < 1 or args.pause < 0 or args.browsers < 0:
+        parser.error("--minutes and --every must be above 0, --players at least 1, --browsers and --pause at least 0")
+    if not 0 <= args.rematches <= 1:
+        parser.error(f"--rematches is a share of games, from 0 to 1; got {args.rematches:g}")
     url = args.database_url
     if url == "$DATABASE_URL":
         url = os.environ.get("DATABASE_URL")
@@ -348,10 +543,12 @@ def main() -> None:
         tally = Tally()
         stop = threading.Event()
         with _server(url, Path(temp), args.odds_idle_minutes) as (base, server, log_path):
-            print(f"soak: {args.players} players and a spectator for {args.minutes:g} minutes on "
+            print(f"soak: {args.players} players, {args.browsers} browsers and a spectator for {args.minutes:g} minutes on "
                   f"{'SQLite' if sqlite_file else 'PostgreSQL'}; server pid {server.pid}", flush=True)
-            threads = [threading.Thread(target=_player, args=(base, tally, args.pause, i, stop), daemon=True)
-                       for i in range(args.players)]
+            threads = [threading.Thread(target=_player, args=(base, tally, args.pause, i, stop, args.rematches),
+                                        daemon=True) for i in range(args.players)]
+            threads += [threading.Thread(target=_browser, args=(base, tally, args.pause, 1000 + i, stop, args.rematches),
+                                         daemon=True) for i in range(args.browsers)]
             threads.append(threading.Thread(target=_spectator, args=(base, tally, args.pause, stop), daemon=True))
             for thread in threads:
                 thread.start()
@@ -368,15 +565,15 @@ def main() -> None:
                 zombies = sum(1 for c in children if proc_status(c, "State").startswith("Z"))
                 connections, size = database.sample(server.pid, fds)
                 with tally.lock:
-                    pages, orders = tally.page, tally.order
-                    tally.page, tally.order = [], []
+                    pages, orders, plays, odds = tally.page, tally.order, tally.play, tally.odds
+                    tally.page, tally.order, tally.play, tally.odds = [], [], [], []
                     finished, errors = tally.counts.get("games finished", 0), tally.counts.get("errors", 0)
                 values = [
                     f"{(time.monotonic() - began) / 60:.1f}", f"{resident_mb(server.pid):.0f}",
                     f"{sum(resident_mb(c) for c in children):.0f}", f"{len(children)}{'z' * zombies}",
                     str(len(fds)), proc_status(server.pid, "Threads"), str(connections), f"{size:.1f}",
                     f"{log_path.stat().st_size / 1024:.0f}",
-                    *_latencies(pages), *_latencies(orders), str(finished), str(errors),
+                    *_latencies(pages), *_latencies(orders), *_latencies(plays), *_latencies(odds), str(finished), str(errors),
                 ]
                 samples.append(values)
                 print(_row(values), flush=True)

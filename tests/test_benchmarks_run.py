@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sevens.lab.registry import BUILTINS
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -130,3 +132,18 @@ def test_scheduler_poll_benchmark_runs_and_prints_each_count_of_games_side_by_si
     rows = re.findall(r"^\s+(\d+)\s+(\d+)\s+[\d.]+\s+([\d.]+)$", out, re.M)
     assert [games for games, _, _ in rows] == ["2", "5"], out
     assert rows[0][2] == "1.00", out  # each time against the fewest games'
+
+
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="needs Debian's chromium at /usr/bin/chromium")
+def test_soak_benchmark_plays_in_a_browser_and_rematches() -> None:
+    """The soak's browser client takes a seat at its invite, sees the odds of the drafts it types and
+    sends them from the /play page, and games over are followed by rematches, all without an error."""
+    out = _run(str(BENCHMARKS / "soak.py"), "--minutes", "1.5", "--every", "15", "--players", "1", "--browsers", "1",
+               "--rematches", "1", "--pause", "0")
+    samples = [line.split() for line in out.splitlines() if re.match(r"^\s+\d+\.\d\s", line)]
+    assert samples and samples[-1][-1] == "0", out  # no client met an error
+    counts = {k: int(v) for v, k in re.findall(r"(\d+) ([a-z ]+?)(?:,|$)", out.splitlines()[-1].removeprefix("done: "))}
+    assert counts.get("browser odds seen", 0) > 0 and counts.get("browser orders", 0) > 0, out
+    assert counts.get("rematches", 0) > 0, out
+    # The browser's columns have figures: its /play pages and the odds it was shown were timed.
+    assert any(sample[-6] != "-" and sample[-4] != "-" for sample in samples), out
