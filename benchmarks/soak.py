@@ -38,7 +38,8 @@ threads, database connections (SQLite: descriptors open on the database file; Po
 size, the median and 95th percentile of a game page (``GET /games/{id}``) and of an order (``PUT
 .../orders/{team}``) in that interval, and a browser's (its /play page loaded whole, its odds shown
 after the last key of a draft), games finished in all, and errors (a 5xx, or an answer the client
-did not expect; the first few are printed). At the end, the first and last samples side by side.
+did not expect; the first few are printed). At the end, the first and last samples side by side, and
+the counts, errors among them by kind (a status, no answer, a browser's odds late, ...).
 
 Load is moderate on purpose (each client pauses ``--pause`` seconds, 0.05, between requests): on 2
 cores it leaves room for other work. Everything stops by itself: the server is stopped by SIGTERM and
@@ -100,9 +101,11 @@ class Tally:
         with self.lock:
             self.counts[what] = self.counts.get(what, 0) + n
 
-    def error(self, what: str) -> None:
+    def error(self, what: str, kind: str = "answer") -> None:
+        """An error, counted in all and by ``kind`` (only the first few are printed whole)."""
         with self.lock:
             self.counts["errors"] = self.counts.get("errors", 0) + 1
+            self.counts[f"errors of {kind}"] = self.counts.get(f"errors of {kind}", 0) + 1
             if len(self.errors) < SHOWN_ERRORS:
                 self.errors.append(what)
                 print(f"  error: {what}", flush=True)
@@ -123,11 +126,11 @@ class Client:
         try:
             answer = self.http.request(method, path, **kwargs)
         except httpx.HTTPError as exc:
-            self.tally.error(f"{method} {path}: {exc!r}")
+            self.tally.error(f"{method} {path}: {exc!r}", "no answer")
             return None
         took = time.perf_counter() - began
         if answer.status_code not in expect:
-            self.tally.error(f"{method} {path}: {answer.status_code} {answer.text[:200]}")
+            self.tally.error(f"{method} {path}: {answer.status_code} {answer.text[:200]}", f"status {answer.status_code}")
             return None
         if timing is not None:
             with self.tally.lock:
@@ -242,7 +245,7 @@ def _one_game(client: Client, rng: random.Random, stop: threading.Event, game_: 
     over = client.call("GET", f"/api/v1/games/{game}/state", headers=organiser)
     if over is None or over.json()["status"] != "finished":
         if over is not None:
-            tally.error(f"game {game} not finished after its turns: {over.json()}")
+            tally.error(f"game {game} not finished after its turns: {over.json()}", "unfinished game")
         return False
     tally.count("games finished")
     client.call("GET", f"/api/v1/games/{game}/record")
@@ -329,7 +332,7 @@ def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Ev
                         # Playwright's first line says what was awaited, its "Actual value" what came.
                         said = [line.strip() for line in str(exc).splitlines()]
                         actual = next((line for line in said if line.startswith("Actual value")), "")
-                        tally.error(f"browser, game {game.id}: {said[0][:200]} {actual[:300]}")
+                        tally.error(f"browser, game {game.id}: {said[0][:200]} {actual[:300]}", "browser")
                         over = False
                         stop.wait(5)  # not at once into the next game, were every one to fail
                     finally:
@@ -401,7 +404,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
                 # A person would wait no longer and send the order without its odds: an error,
                 # with what the page said instead, and the game goes on.
                 tally.error(f"browser, game {game.id}, turn {turn}: no odds of {force}+{flair} in 60 s; "
-                            f"the page said {shown.inner_text()[:200]!r}")
+                            f"the page said {shown.inner_text()[:200]!r}", "browser odds late")
             else:
                 with tally.lock:
                     tally.odds.append(time.perf_counter() - began)
@@ -435,7 +438,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
     over = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
     if over is None or over.json()["status"] != "finished":
         if over is not None and not stop.is_set():
-            tally.error(f"browser game {game.id} not finished after its turns: {over.json()}")
+            tally.error(f"browser game {game.id} not finished after its turns: {over.json()}", "unfinished game")
         return False
     tally.count("games finished")
     tally.count("browser games finished")
@@ -558,7 +561,7 @@ def main() -> None:
             end = began + args.minutes * 60
             while True:
                 if server.poll() is not None:
-                    tally.error(f"the server exited with {server.returncode}")
+                    tally.error(f"the server exited with {server.returncode}", "server exit")
                     break
                 fds = _fds(server.pid)
                 children = child_pids(server.pid)
