@@ -594,6 +594,8 @@ def main() -> None:
     print(_row(samples[-1]))
     print("done: " + ", ".join(f"{v} {k}" for k, v in sorted(tally.counts.items())))
     if tally.counts.get("errors"):
+        # Again at the end, where a caller keeping only the output's tail (the tests) reads them.
+        print("the first errors:", *tally.errors, sep="\n  ")
         print("last lines of the server's log:", *log_tail, sep="\n  ")
         sys.exit(1)
 
