@@ -325,14 +325,15 @@ def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Ev
                     # A browser of its own for each game, as a person opening an invite would.
                     context = browser.new_context(viewport={"width": 1000, "height": 900})
                     try:
-                        over = _browser_game(client, context.new_page(), rng, stop, game)
+                        page = context.new_page()
+                        over = _browser_game(client, page, rng, stop, game)
                     except (Error, AssertionError) as exc:
                         if stop.is_set():  # cut short by the end of the run, not a fault
                             return
                         # Playwright's first line says what was awaited, its "Actual value" what came.
                         said = [line.strip() for line in str(exc).splitlines()]
                         actual = next((line for line in said if line.startswith("Actual value")), "")
-                        tally.error(f"browser, game {game.id}: {said[0][:200]} {actual[:300]}", "browser")
+                        tally.error(f"browser, game {game.id}: {said[0][:200]} {actual[:300]} {_page_state(page)}", "browser")
                         over = False
                         stop.wait(5)  # not at once into the next game, were every one to fail
                     finally:
@@ -340,6 +341,22 @@ def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Ev
                     game = _rematch(client, game) if over and rng.random() < rematches else None
         finally:
             browser.close()
+
+
+def _page_state(page: Any) -> str:
+    """Where a browser's page stood when it failed: its address, turn, note and focus."""
+    try:
+        main = page.evaluate("""async () => { const m = document.querySelector('main[data-live]');
+            if (!m) { return 'no main[data-live]'; }
+            const r = await fetch(m.dataset.live, {cache: 'no-store'});
+            return {version: m.dataset.version, live: await r.text(), time: r.headers.get('Sevens-Server-Time'),
+                    now: new Date().toISOString()}; }""")
+        return str(main) + " " + str(page.evaluate("""() => ({url: location.href, turn: (document.getElementById('turn') || {}).textContent,
+            note: (document.getElementById('live-note') || {}).textContent, hidden: document.hidden,
+            focus: document.activeElement && (document.activeElement.id || document.activeElement.tagName),
+            trouble: (document.querySelector('.poll-trouble') || {}).textContent})"""))
+    except Exception as exc:  # the page may be gone
+        return f"(page unreadable: {exc})"
 
 
 def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading.Event, game: Game) -> bool:
@@ -430,11 +447,20 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
             if now["turn"] != turn or now["status"] != "running":
                 break
             time.sleep(1)
-        # The open page follows the game by itself: it shows the next turn, or the champion.
+        # The open page follows the game by itself: it shows the next turn, or the champion. Or,
+        # where the reader is busy in it (the focus in the page, as on the note of the order just
+        # sent), it stays put and offers a reload, which a person takes.
         if now["status"] == "running":
-            expect(page.locator("#turn")).to_contain_text(f"{now['turn']} of ")
+            shown = page.locator("#turn", has_text=f"{now['turn']} of ")
         else:
-            expect(page.locator("#champion")).to_be_visible()
+            shown = page.locator("#champion")
+        offered = page.locator("#live-note button")
+        expect(shown.or_(offered).first).to_be_visible()
+        if not shown.is_visible():
+            tally.count("browser reloads offered")
+            with page.expect_navigation():
+                offered.click()
+            expect(shown).to_be_visible()
     over = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
     if over is None or over.json()["status"] != "finished":
         if over is not None and not stop.is_set():
