@@ -11,7 +11,7 @@ import json
 import re
 import time
 import urllib.parse
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -306,6 +306,20 @@ def test_one_person_against_bots_of_their_choosing_in_chromium(picture_server: s
     expect(page.locator("h1")).to_contain_text("Solo cup (rematch)")
 
 
+def _server_time_moved_on(page: Any, by: timedelta) -> None:
+    """The answers to ``page``'s polls of its game say the server's time ``by`` later than it is,
+    as they would to a page left open that long (its clock fast-forwarded), the server kept short
+    of the deadline."""
+
+    def moved_on(route: Any) -> None:
+        answer = route.fetch()
+        headers = dict(answer.headers)
+        said = datetime.fromisoformat(headers["sevens-server-time"])
+        route.fulfill(response=answer, headers={**headers, "sevens-server-time": (said + by).isoformat()})
+
+    page.route(re.compile(r"/games/[^/]+/state(\?|$)"), moved_on)  # the player's page asks as its seat: ?as=player
+
+
 def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     """A turn with a deadline: the pages show how long is left in words, and the pause keeps it."""
     from playwright.sync_api import expect
@@ -320,6 +334,9 @@ def test_pages_count_down_to_the_deadline(server: str, chromium: Any) -> None:
     later = chromium.new_context(viewport={"width": 1000, "height": 800}, storage_state=page.context.storage_state())
     late_page = later.new_page()
     late_page.clock.install(time=datetime.now(UTC))
+    # The page checks the server's time at each poll (and takes it again should the phone's clock
+    # jump): left open three hours, it would hear the server three hours on too.
+    _server_time_moved_on(late_page, timedelta(hours=3))
     visit(late_page, page.url)
     late_page.clock.fast_forward("03:00:00")
     # The organiser page (where start_with_one_seat leaves it) says whose the pause is; the player's
