@@ -306,6 +306,12 @@ def _spectator(url: str, tally: Tally, pause: float, stop: threading.Event) -> N
             tags.clear()
 
 
+# How long the browser waits for anything it expects of the page: a load, the odds of a draft, the
+# page following the game to its next turn (it polls every 5 s). Playwright's expect() does not
+# take the page's default timeout: left alone, it gives up after 5 s, one poll, so a page that
+# followed the game a moment after its first poll on a loaded machine was counted as an error.
+BROWSER_WAIT_MS = 60000
+
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 
@@ -367,7 +373,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
 
     tally = client.tally
     url = str(client.http.base_url).rstrip("/")
-    page.set_default_timeout(60000)
+    page.set_default_timeout(BROWSER_WAIT_MS)
     page.goto(f"{url}/join/{game.invites['p1']}")
     page.fill("input[name=name]", "Browser soaker")
     page.click("#join button[type=submit]")
@@ -416,11 +422,12 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
             began = time.perf_counter()
             shown = form.locator("output.odds")
             try:
-                expect(shown).to_contain_text(f"Your order {force}+{flair}: expected")
+                expect(shown).to_contain_text(f"Your order {force}+{flair}: expected", timeout=BROWSER_WAIT_MS)
             except AssertionError:
                 # A person would wait no longer and send the order without its odds: an error,
                 # with what the page said instead, and the game goes on.
-                tally.error(f"browser, game {game.id}, turn {turn}: no odds of {force}+{flair} in 60 s; "
+                tally.error(f"browser, game {game.id}, turn {turn}: no odds of {force}+{flair} in "
+                            f"{BROWSER_WAIT_MS // 1000} s; "
                             f"the page said {shown.inner_text()[:200]!r}", "browser odds late")
             else:
                 with tally.lock:
@@ -432,7 +439,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
             # going (whose note of the last order already said "ready"), which the load wipes.
             with page.expect_navigation():
                 form.locator("button[value=ready]").click()
-            expect(page.locator("#message")).to_contain_text(f"Order for {name} ready (turn {turn})")
+            expect(page.locator("#message")).to_contain_text(f"Order for {name} ready (turn {turn})", timeout=BROWSER_WAIT_MS)
             tally.count("browser orders")
         for team, headers in sorted(teams.items()):
             _api_order(client, rng, game.id, team, headers, turn)
@@ -455,12 +462,12 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
         else:
             shown = page.locator("#champion")
         offered = page.locator("#live-note button")
-        expect(shown.or_(offered).first).to_be_visible()
+        expect(shown.or_(offered).first).to_be_visible(timeout=BROWSER_WAIT_MS)
         if not shown.is_visible():
             tally.count("browser reloads offered")
             with page.expect_navigation():
                 offered.click()
-            expect(shown).to_be_visible()
+            expect(shown).to_be_visible(timeout=BROWSER_WAIT_MS)
     over = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
     if over is None or over.json()["status"] != "finished":
         if over is not None and not stop.is_set():
