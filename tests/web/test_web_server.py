@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -453,29 +454,12 @@ def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path
     public id, the turn, the time in UTC, level first as uvicorn's lines), and never an order (R13).
     Before, the scheduler's lines went through logging's last resort: no time, no level, and its
     resolutions were not logged at all."""
-    from datetime import UTC, datetime, timedelta
-
-    from sqlalchemy import update
-
-    from sevens.store.db import make_engine
-
     port = _free_port()
     process = _start_serve(tmp_path, port, (), {"SEVENS_SCHEDULER_SECONDS": "0.1"})
     try:
         assert _until_home_page(process, port) is None
         public_id = _game_with_an_order(port, deadline_hours=1)
-        engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
-        try:
-            with engine.begin() as db:
-                db.execute(update(GameRow).values(deadline_at=datetime.now(UTC) - timedelta(seconds=1)))
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                with engine.connect() as db:
-                    if db.scalar(select(GameRow.current_turn)) == 2:
-                        break
-                time.sleep(0.1)
-        finally:
-            engine.dispose()
+        _pass_the_deadline_and_await_turn_2(tmp_path)
     finally:
         process.terminate()
         output = process.communicate(timeout=30)[0].decode()
@@ -487,17 +471,34 @@ def test_serve_logs_each_deadline_resolution_with_its_time_and_no_order(tmp_path
     assert not re.search(r"(?<![\w.-])(37|27)(?![\w.-])", said.replace(str(port), "")), output
 
 
+def _pass_the_deadline_and_await_turn_2(tmp_path: Path) -> datetime:
+    """Move the one game's deadline a second into the past, behind the server's back, and wait (30 s
+    at most) for its scheduler to resolve turn 1; when the deadline was moved."""
+    from sqlalchemy import update
+
+    from sevens.store.db import make_engine
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
+    try:
+        with engine.begin() as db:
+            db.execute(update(GameRow).values(deadline_at=datetime.now(UTC) - timedelta(seconds=1)))
+        moved = datetime.now(UTC)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with engine.connect() as db:
+                if db.scalar(select(GameRow.current_turn)) == 2:
+                    break
+            time.sleep(0.1)
+    finally:
+        engine.dispose()
+    return moved
+
+
 @pytest.mark.parametrize("zone", ["Pacific/Chatham", "America/New_York"])
 def test_a_server_set_to_another_time_zone_keeps_deadlines_and_its_log_in_utc(tmp_path: Path, zone: str) -> None:
     """The machine's time zone (TZ for the server process: Chatham is UTC+13:45 in December, New
     York UTC-5) must not move a deadline, what the pages say of it, the next turn's deadline after
     the scheduler resolves one, or the times in the log: all are UTC, said as UTC."""
-    from datetime import UTC, datetime, timedelta
-
-    from sqlalchemy import update
-
-    from sevens.store.db import make_engine
-
     port = _free_port()
     process = _start_serve(tmp_path, port, (), {"TZ": zone, "SEVENS_SCHEDULER_SECONDS": "0.1"})
     try:
@@ -511,19 +512,7 @@ def test_a_server_set_to_another_time_zone_keeps_deadlines_and_its_log_in_utc(tm
             page = response.read().decode()
         assert f">{due:%Y-%m-%d %H:%M} UTC</time>" in page, page
         assert re.search(r"\((2 h|1 h 59 min) left as of \d\d:\d\d UTC\)", page), page
-        engine = make_engine(f"sqlite:///{tmp_path / 'site.sqlite3'}")
-        try:
-            with engine.begin() as db:
-                db.execute(update(GameRow).values(deadline_at=datetime.now(UTC) - timedelta(seconds=1)))
-            resolved = datetime.now(UTC)
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                with engine.connect() as db:
-                    if db.scalar(select(GameRow.current_turn)) == 2:
-                        break
-                time.sleep(0.1)
-        finally:
-            engine.dispose()
+        resolved = _pass_the_deadline_and_await_turn_2(tmp_path)
         following = datetime.fromisoformat(str(_call(port, "GET", f"/api/v1/games/{public_id}")["deadline"]))
         assert resolved + timedelta(hours=2) <= following <= datetime.now(UTC) + timedelta(hours=2), following
     finally:
@@ -544,7 +533,6 @@ def test_scheduler_says_once_in_one_line_that_the_database_cannot_be_reached_and
     the driver's reason, then one when the database answers, and the overdue turn is resolved."""
     import asyncio
     import logging
-    from datetime import timedelta
 
     from sevens.store import games as store
     from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
