@@ -6,12 +6,16 @@ output is no terminal, click used to strip the sequence instead, naming a file t
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from sevens.cli.main import app
+from sevens.tournament.quoting import escaped
 
 runner = CliRunner()
 
@@ -101,3 +105,53 @@ def test_a_file_to_write_that_is_refused_is_named_with_its_newline(tmp_path: Pat
     assert result.exit_code != 0 and result.stderr.count("\n") == 1, result.output
     assert words.format(path=f"{tmp_path}/two\\nlines") in result.stderr, result.stderr
     assert made != "file" or path.read_text(encoding="utf-8") == "kept"
+
+
+# A file's name with what a terminal acts on: an escape sequence, a newline, a tab, U+202E (shown
+# right to left), a backslash and a quote beside them, a byte that is no UTF-8 (a surrogate in str).
+ODD_NAMES = [f"{RED}g.json", "two\nlines.json", "a\tb\\c'd.json", "ab\u202egnp.json", os.fsdecode(b"x\xff.json")]
+
+# One word of a command as a shell reads it: $'...' with its escapes, '...', or a bare word.
+_WORD = r"(\$'(?:[^'\\]|\\.)*'|'[^']*'|[^\s;,']+)"
+
+
+def _named_by_bash(output: str, command: str) -> bytes:
+    """The file named by the word after ``command`` in ``output``, as bash reads it when the
+    command is pasted: its bytes, from bash's own printf."""
+    found = re.search(re.escape(command) + " " + _WORD, _shown(output))
+    assert found, output
+    named = subprocess.run(["bash", "-c", f"printf %s {found[1]}"], capture_output=True, check=True, timeout=30)
+    return named.stdout
+
+
+@pytest.mark.parametrize("name", ODD_NAMES, ids=["escape", "newline", "tab-backslash-quote", "u202e", "not-utf8"])
+def test_the_commands_shown_to_copy_name_the_same_file_when_pasted_into_bash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """Each command shown with a file's name (verify the record; carry on a saved game from verify,
+    from the game that stopped and from --save refusing to replace it; the other command that
+    takes a file) names that file when pasted into bash, while the line holds nothing a terminal
+    would act on. shlex.quote's '...' of the escaped name named a file that starts with a
+    backslash ('\\x1b[31mg.json')."""
+    monkeypatch.chdir(tmp_path)
+    wanted = os.fsencode(name)
+    recorded = runner.invoke(app, ["play", "--auto", "--seed", "a", "--no-save", "--record", name],
+                             env={"COLUMNS": "400"})
+    assert recorded.exit_code == 0, recorded.output
+    assert _named_by_bash(recorded.output, "check it with: sevens verify") == wanted
+    tabled = runner.invoke(app, ["table", name], env={"COLUMNS": "400"})
+    assert tabled.exit_code != 0 and _named_by_bash(tabled.stderr, "check it with: sevens verify") == wanted
+    assert _shown(tabled.stderr).startswith(f"error: {escaped(name)} is a Sevens game record"), tabled.stderr
+
+    saved = f"s-{name}"
+    played = runner.invoke(app, ["play", "--players", "4", "--seed", "b", "--save", saved], input="10 9\ny\n",
+                           env={"COLUMNS": "400"})
+    assert played.exit_code == 1, played.output
+    assert f"the game is kept in {escaped(str(tmp_path / saved))} as it stood" in _shown(played.stderr)
+    assert _named_by_bash(played.stderr, "sevens play --resume") == os.fsencode(str(tmp_path / saved))
+    verified = runner.invoke(app, ["verify", saved], env={"COLUMNS": "400"})
+    assert _named_by_bash(verified.stderr, "sevens play --resume") == os.fsencode(saved)
+    again = runner.invoke(app, ["play", "--players", "4", "--seed", "b", "--save", saved], input="10 9\ny\n",
+                          env={"COLUMNS": "400"})
+    assert _shown(again.stderr).startswith(f"error: --save {escaped(saved)} already holds"), again.stderr
+    assert _named_by_bash(again.stderr, "sevens play --resume") == os.fsencode(saved)

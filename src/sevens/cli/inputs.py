@@ -6,7 +6,6 @@ sevens command's file.
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from typing import Any
 from typer._click.globals import get_current_context
 
 from sevens.cli.errors import fail
-from sevens.tournament.quoting import escaped
+from sevens.tournament.quoting import escaped, shell_quoted
 from sevens.tournament.record import DuplicateKeyError, RecordError, loads
 
 __all__ = ["MAX_INPUT_BYTES", "STDIN", "NotJson", "other_kind", "parse_json", "read_input", "shown"]
@@ -222,4 +221,4 @@ def other_kind(data: Any, path: Path, *, wanted: str, expected: str) -> str | No
     else:
         return None
     # Quoted as a shell needs it (a name with a space), so the command can be pasted as it is.
-    return f"{path} is {name}, not {expected}; {advice.format(path=shlex.quote(str(path)))}"
+    return f"{shown(path)} is {name}, not {expected}; {advice.format(path=shell_quoted(str(path)))}"

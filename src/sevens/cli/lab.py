@@ -8,7 +8,6 @@ import json
 import math
 import os
 import re
-import shlex
 import signal
 import sys
 import threading
@@ -36,7 +35,7 @@ from sevens.extras import MissingExtra, require
 from sevens.lab import held
 from sevens.lab.registry import BUILTINS, WEIGHTED, is_builtin
 from sevens.lab.strategies import StrategyError
-from sevens.tournament.quoting import escaped
+from sevens.tournament.quoting import escaped, shell_quoted
 
 if TYPE_CHECKING:
     from sevens.lab.run import LabResult, StrategyRow
@@ -227,7 +226,7 @@ def _empty_name(strategies: str) -> str:
     suffix = "th" if nth % 100 in (11, 12, 13) else {1: "st", 2: "nd", 3: "rd"}.get(nth % 10, "th")
     return (
         f"--strategies {strategies!r} has an empty name, the {nth}{suffix}, {where}; give the names parted by one "
-        f"comma each, --strategies {shlex.quote(','.join(named))}, or put back the name left out"
+        f"comma each, --strategies {shell_quoted(','.join(named))}, or put back the name left out"
     )
 
 

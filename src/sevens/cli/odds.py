@@ -17,7 +17,6 @@ import difflib
 import json
 import math
 import re
-import shlex
 from typing import Annotated, Any
 
 import typer
@@ -44,6 +43,7 @@ from sevens.odds import (
     splits,
 )
 from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
+from sevens.tournament.quoting import shell_quoted
 
 __all__ = ["bound", "chance", "histogram_rows", "odds_command", "ranking_figures", "register"]
 
@@ -83,7 +83,7 @@ def _typed(*options: tuple[str, object]) -> str:
     >>> _typed(("--force", "3"), ("--best-split", "1 2"))
     "--force 3 --best-split '1 2'"
     """
-    return " ".join(f"{name} {shlex.quote(str(value))}" for name, value in options if value is not None)
+    return " ".join(f"{name} {shell_quoted(str(value))}" for name, value in options if value is not None)
 
 
 def _order(force_option: str, force: int | None, flair_option: str, flair: int | None) -> Order:
@@ -477,13 +477,13 @@ def odds_command(
         if len(budgets) != 2:
             # Quoted as typed: "--solve '' 10" read "not --solve 10", as if B alone had been given.
             fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve "
-                 f"{shlex.join(words)}")
+                 f"{' '.join(map(shell_quoted, words))}")
         gap = separator_gap(joined, ",")
         if gap is not None:
             # "--solve 30,,10" was read as 30 and 10: a figure may have been lost between them ("30,5,10").
             why, mended = gap
             fail(f"--solve takes two budgets, A and B, parted by one comma or by spaces; in {joined.strip()!r}, {why} "
-                 f"(a figure may have been lost there): write --solve {shlex.quote(mended)} if those are the budgets "
+                 f"(a figure may have been lost there): write --solve {shell_quoted(mended)} if those are the budgets "
                  "you meant")
         a, b = _whole("--solve", budgets[0]), _whole("--solve", budgets[1])
         assert a is not None and b is not None

@@ -9,7 +9,6 @@ import hashlib
 import os
 import re
 import secrets
-import shlex
 import signal
 import sys
 import tempfile
@@ -104,7 +103,7 @@ from sevens.tournament.names import (
 )
 from sevens.tournament.outlook import describe_outlook, game_outlook
 from sevens.tournament.progress import TeamProgress, describe_progress, final_standing, team_progress
-from sevens.tournament.quoting import escaped
+from sevens.tournament.quoting import escaped, shell_quoted
 from sevens.tournament.record import dumps, to_record
 from sevens.tournament.setup import DEFAULT_TEAM_NAMES, Player, PlayerId, TeamId, draw_game_from_seed
 
@@ -737,8 +736,8 @@ class Saving:
 
     def command(self) -> str:
         """The command that carries the game on."""
-        bots = f" --bots {shlex.quote(','.join(self.module_bots))}" if self.module_bots else ""
-        return f"sevens play --resume {shlex.quote(str(self.path))}{bots}"
+        bots = f" --bots {shell_quoted(','.join(self.module_bots))}" if self.module_bots else ""
+        return f"sevens play --resume {shell_quoted(str(self.path))}{bots}"
 
     def release(self) -> None:
         """Let another ``sevens play`` have the file: the game here is over or has stopped."""
@@ -1060,15 +1059,15 @@ def _save_record(
         else:
             # The file's real name, quoted for a shell: "sevens verify FILE" left the reader to find it.
             where = (
-                f"the record was saved to {kept} instead: check it with: sevens verify {shlex.quote(str(kept))} "
+                f"the record was saved to {kept} instead: check it with: sevens verify {shell_quoted(str(kept))} "
                 "(or by the name you move it to)"
             )
         raise OSError(f"cannot write the game record to {path}: {why}; {where}") from None
     # Quoted for the shell, and left to the terminal to wrap (as the saved game's line is), so that
     # the command is copied whole and as one line.
-    command = f"sevens verify {shlex.quote(str(path))}"
+    command = f"sevens verify {shell_quoted(str(path))}"
     if module_bots:
-        command += f" --bots {shlex.quote(','.join(module_bots))}"
+        command += f" --bots {shell_quoted(','.join(module_bots))}"
     console.print(f"Game record written to {literal(str(path))}; check it with: {literal(command)}", soft_wrap=True)
 
 
@@ -1564,7 +1563,8 @@ def _interrupted(
         # Orders piped in again from the start would be taken for the turn the game carries on at.
         piped = f", giving it the orders from turn {save.turns + 1} on," if ended and not typed else ""
         message = (
-            f"{what}{' before the game did; the game' if ended else '; it'} is kept in {save.path} as it stood {stood} "
+            f"{what}{' before the game did; the game' if ended else '; it'} is kept in {escaped(str(save.path))} "
+            f"as it stood {stood} "
             f"(orders typed for turn {save.turns + 1} were not kept and are typed again): carry it on{piped} with: "
             f"{save.command()}"
         )
@@ -1579,7 +1579,8 @@ def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, r
         fail("--save FILE keeps the game in FILE and --no-save keeps it nowhere: give one of them")
     if save is not None:
         if record is not None and os.path.realpath(save) == os.path.realpath(record):  # however spelt, or linked
-            both = f"both name {save}" if save == record else f"name the same file ({save}, {record})"
+            both = (f"both name {escaped(str(save))}" if save == record
+                    else f"name the same file ({escaped(str(save))}, {escaped(str(record))})")
             fail(f"--save and --record {both}: the game in progress and its record need a file each")
         # Locked from now, so that no game carried on from it (--overwrite) is replaced under its feet.
         lock = GameLock(save.absolute())
@@ -1587,14 +1588,14 @@ def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, r
         try:
             lock.acquire()
         except InUse as exc:
-            fail(_in_use(f"--save {save} holds a game being played", exc,
-                         f"carry it on with sevens play --resume {shlex.quote(str(save))}; or choose another file name"))
+            fail(_in_use(f"--save {escaped(str(save))} holds a game being played", exc,
+                         f"carry it on with sevens play --resume {shell_quoted(str(save))}; or choose another file name"))
         except OSError:  # no file can be made there: check_writable says why
             locked = False
         try:
             if save.exists() and not overwrite and looks_saved(save):
-                fail(f"--save {save} already holds a saved game, which would be replaced: carry it on with sevens "
-                     f"play --resume {shlex.quote(str(save))}, choose another file name, or pass --overwrite to "
+                fail(f"--save {escaped(str(save))} already holds a saved game, which would be replaced: carry it on with sevens "
+                     f"play --resume {shell_quoted(str(save))}, choose another file name, or pass --overwrite to "
                      "replace it")
             check_writable(save, "--save", example="game-save.json", overwrite=overwrite)
         except BaseException:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import time
 import unicodedata
 from collections.abc import Callable, Collection, Mapping
@@ -30,7 +29,7 @@ from sevens.cli.inputs import NotJson, parse_json
 from sevens.rules import parse_seed, seed_commitment
 from sevens.tournament.game import Game
 from sevens.tournament.names import refused_character
-from sevens.tournament.quoting import cut_for_message, quoted
+from sevens.tournament.quoting import cut_for_message, quoted, shell_quoted
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import DuplicateKeyError, RecordError, dumps, loads, replay_record, to_record
 from sevens.tournament.setup import Player, PlayerId, TeamId
@@ -311,7 +310,7 @@ def read_saved(text: bytes, *, module_bots: Collection[str] = (), path: Path | N
     kind = data.get("format")
     if kind == RECORD_FORMAT:
         # The path as given (quoted where a shell would split it), so the command can be pasted as it is.
-        file = "FILE" if path is None else shlex.quote(str(path))
+        file = "FILE" if path is None else shell_quoted(str(path))
         raise SavedGameError(
             "it is a game record (what --record writes), not a saved game in progress: a record is not carried "
             f"on; check it with: sevens verify {file}"

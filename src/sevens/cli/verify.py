@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import shutil
 import sys
 import textwrap
@@ -24,6 +23,7 @@ from sevens.cli.errors import BOT_NEEDS, EXIT_BAD_INPUT, check_loadable, fail, o
 from sevens.cli.inputs import STDIN, other_kind, parse_json, read_input, shown
 from sevens.cli.output import printing
 from sevens.cli.saved import FORMAT as SAVED_FORMAT
+from sevens.tournament.quoting import shell_quoted
 from sevens.tournament.record import FORMAT as RECORD_FORMAT
 from sevens.tournament.record import RecordError, VerificationError, loads
 
@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
                 # Quoted for a shell, to be pasted; '--resume -' is refused, so piped in it needs a file.
                 resume = (
                     "save it to a file and carry it on with sevens play --resume FILE" if str(file) == STDIN
-                    else f"carry it on with: sevens play --resume {shlex.quote(str(file))}"
+                    else f"carry it on with: sevens play --resume {shell_quoted(str(file))}"
                 )
                 fail(
                     f"{name}: a game in progress kept by sevens play, not a game record: {resume}; the record it "

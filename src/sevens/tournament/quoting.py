@@ -7,9 +7,12 @@ whatever was sent.
 
 from __future__ import annotations
 
+import os
+import shlex
+
 from sevens.tournament.names import cut_name, graphemes
 
-__all__ = ["QUOTED_LENGTH", "cut_for_message", "escaped", "plain_or_quoted", "quoted"]
+__all__ = ["QUOTED_LENGTH", "cut_for_message", "escaped", "plain_or_quoted", "quoted", "shell_quoted"]
 
 QUOTED_LENGTH = 40
 """Characters of a value that a message quotes (as a reader sees them, so a flag is one and is
@@ -34,6 +37,33 @@ def escaped(text: str) -> str:
     /srv/ev\x1b[31mil/bot.py a\nb\u202e.json Côte d'Ivoire
     """
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+_SHELL_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t"}
+"""What bash's ``$'...'`` quoting writes with a backslash among the characters kept as they are."""
+
+
+def shell_quoted(text: str) -> str:
+    r"""``text`` (a file's name, an option's value) quoted for a command shown to be copied into a
+    shell: as :func:`shlex.quote` quotes it where every character is printable, and in bash's
+    ``$'...'`` quoting where one is a control or invisible character, each such written as its
+    bytes' ``\xNN`` (``\n``, ``\t``). Only then does the command both show safely, since a
+    message is :func:`escaped` on its way to the terminal, and name the same file when pasted back:
+    ``'\x1b[32mg.json'`` names a file whose name starts with a backslash.
+
+    >>> print(shell_quoted("my game.json"), shell_quoted("g.json"), shell_quoted("it's"))
+    'my game.json' g.json 'it'"'"'s'
+    >>> print(shell_quoted("\x1b[32mg.json"), shell_quoted("a\nb\\c'd\u202e"))
+    $'\x1b[32mg.json' $'a\nb\\c\'d\xe2\x80\xae'
+    """
+    if text.isprintable():
+        return shlex.quote(text)
+    # Bytes, not \u escapes: bash turns those into the locale's characters; a name's bytes are
+    # what the file system holds, an undecodable byte (a lone surrogate here) included.
+    return "$'" + "".join(
+        _SHELL_ESCAPES.get(c) or (c if c.isprintable() else "".join(f"\\x{b:02x}" for b in os.fsencode(c)))
+        for c in text
+    ) + "'"
 
 
 def cut_for_message(text: str, limit: int) -> tuple[str, str] | None:
