@@ -65,6 +65,7 @@ __all__ = [
     "bdi",
     "bot_name",
     "countdown_said",
+    "decimal_point",
     "ended_point",
     "default_autopilot",
     "default_bot",
@@ -141,6 +142,17 @@ def listed_statuses(db: Session, games: Iterable[GameRow]) -> dict[int, ListedSt
     return out
 
 
+def decimal_point(text: str) -> str:
+    """A number typed in a form with a decimal comma written with the point: a box that asks a
+    phone for its decimal keypad gets '1,5' in much of Europe and South America, where the keypad
+    has a comma and no point. A comma anywhere else is left to be refused as a point would be.
+
+    >>> decimal_point("1,5"), decimal_point(",25"), decimal_point("1,5,5")
+    ('1.5', '.25', '1.5.5')
+    """
+    return text.replace(",", ".")
+
+
 def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     """The bot a form's menu and knockout-weight box name together: ``("field-reader", "1")`` is
     ``"field-reader@1"``; a blank weight leaves the bot as it is (the store checks the result).
@@ -149,8 +161,8 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
     refused here, read by the bots' own parser but in the words of the form's two boxes: the
     store's refusal speaks of the name's ``@``, which the page's reader never typed.
 
-    >>> bot_name("field-reader", " 1 "), bot_name("even", ""), bot_name("even", "1/2")
-    ('field-reader@1', 'even', 'even@1/2')
+    >>> bot_name("field-reader", " 1 "), bot_name("even", ""), bot_name("even", "1/2"), bot_name("even", "1,5")
+    ('field-reader@1', 'even', 'even@1/2', 'even@1.5')
     >>> bot_name("group-blitz", "2")
     Traceback (most recent call last):
     ...
@@ -173,7 +185,7 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
         # Every number a form takes is in the digits 0 to 9; the bots' parser reads other scripts' too.
         if not weight.isascii():
             raise WeightError(weight, "not-a-number")
-        parse_knockout_weight(bot, weight)
+        parse_knockout_weight(bot, decimal_point(weight))
     except WeightError as exc:
         # Said of the form's boxes: the parser's words name 'NAME@K' and quote all of a long paste.
         words = {
@@ -181,7 +193,7 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
             "not-a-number": f"the knockout weight must be a number such as 0.5, 1.5 or 2, got {quoted(weight)}",
         }.get(exc.kind, str(exc))
         raise Invalid(f"R13: {words}", field=f"{field}_weight") from None
-    return f"{bot}@{weight}"
+    return f"{bot}@{decimal_point(weight)}"
 
 
 def extend_seconds(hours: float, typed: str, what: str = "extend by") -> int:
