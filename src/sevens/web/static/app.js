@@ -567,6 +567,9 @@ function followGame() {
     noteReadingPlace(main);
     var url = new URL(window.location.href);
     ["done", "team", "turn"].forEach(function (key) { url.searchParams.delete(key); });
+    // And so does the fragment the form's answer scrolled to it by: the page reloaded has no
+    // #message, and would keep an address naming nothing in it (or another turn's note).
+    if (url.hash === "#message") { url.hash = ""; }
     if (url.href === window.location.href) { window.location.reload(); } else { window.location.replace(url.href); }
   }
   // Whoever has moved the focus into the page (Tab, a screen reader's cursor on a control, a
