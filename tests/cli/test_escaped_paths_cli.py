@@ -108,8 +108,10 @@ def test_a_file_to_write_that_is_refused_is_named_with_its_newline(tmp_path: Pat
 
 
 # A file's name with what a terminal acts on: an escape sequence, a newline, a tab, U+202E (shown
-# right to left), a backslash and a quote beside them, a byte that is no UTF-8 (a surrogate in str).
-ODD_NAMES = [f"{RED}g.json", "two\nlines.json", "a\tb\\c'd.json", "ab\u202egnp.json", os.fsdecode(b"x\xff.json")]
+# right to left), a backslash and a quote beside them, a byte that is no UTF-8 (a surrogate in str);
+# and one with spaces together, of which a refusal made one line keeps one.
+ODD_NAMES = [f"{RED}g.json", "two\nlines.json", "a\tb\\c'd.json", "ab\u202egnp.json", os.fsdecode(b"x\xff.json"),
+             "a  b.json"]
 
 # One word of a command as a shell reads it: $'...' with its escapes, '...', or a bare word.
 _WORD = r"(\$'(?:[^'\\]|\\.)*'|'[^']*'|[^\s;,']+)"
@@ -124,7 +126,7 @@ def _named_by_bash(output: str, command: str) -> bytes:
     return named.stdout
 
 
-@pytest.mark.parametrize("name", ODD_NAMES, ids=["escape", "newline", "tab-backslash-quote", "u202e", "not-utf8"])
+@pytest.mark.parametrize("name", ODD_NAMES, ids=["escape", "newline", "tab-backslash-quote", "u202e", "not-utf8", "two-spaces"])
 def test_the_commands_shown_to_copy_name_the_same_file_when_pasted_into_bash(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
@@ -141,17 +143,17 @@ def test_the_commands_shown_to_copy_name_the_same_file_when_pasted_into_bash(
     assert _named_by_bash(recorded.output, "check it with: sevens verify") == wanted
     tabled = runner.invoke(app, ["table", name], env={"COLUMNS": "400"})
     assert tabled.exit_code != 0 and _named_by_bash(tabled.stderr, "check it with: sevens verify") == wanted
-    assert _shown(tabled.stderr).startswith(f"error: {escaped(name)} is a Sevens game record"), tabled.stderr
+    assert _shown(tabled.stderr).startswith(f"error: {_shown(escaped(name))} is a Sevens game record"), tabled.stderr
 
     saved = f"s-{name}"
     played = runner.invoke(app, ["play", "--players", "4", "--seed", "b", "--save", saved], input="10 9\ny\n",
                            env={"COLUMNS": "400"})
     assert played.exit_code == 1, played.output
-    assert f"the game is kept in {escaped(str(tmp_path / saved))} as it stood" in _shown(played.stderr)
+    assert f"the game is kept in {_shown(escaped(str(tmp_path / saved)))} as it stood" in _shown(played.stderr)
     assert _named_by_bash(played.stderr, "sevens play --resume") == os.fsencode(str(tmp_path / saved))
     verified = runner.invoke(app, ["verify", saved], env={"COLUMNS": "400"})
     assert _named_by_bash(verified.stderr, "sevens play --resume") == os.fsencode(saved)
     again = runner.invoke(app, ["play", "--players", "4", "--seed", "b", "--save", saved], input="10 9\ny\n",
                           env={"COLUMNS": "400"})
-    assert _shown(again.stderr).startswith(f"error: --save {escaped(saved)} already holds"), again.stderr
+    assert _shown(again.stderr).startswith(f"error: --save {_shown(escaped(saved))} already holds"), again.stderr
     assert _named_by_bash(again.stderr, "sevens play --resume") == os.fsencode(saved)

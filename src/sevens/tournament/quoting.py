@@ -46,23 +46,29 @@ _SHELL_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t"}
 def shell_quoted(text: str) -> str:
     r"""``text`` (a file's name, an option's value) quoted for a command shown to be copied into a
     shell: as :func:`shlex.quote` quotes it where every character is printable, and in bash's
-    ``$'...'`` quoting where one is a control or invisible character, each such written as its
-    bytes' ``\xNN`` (``\n``, ``\t``). Only then does the command both show safely, since a
-    message is :func:`escaped` on its way to the terminal, and name the same file when pasted back:
-    ``'\x1b[32mg.json'`` names a file whose name starts with a backslash.
+    ``$'...'`` quoting where one is a control or invisible character (each such written as its
+    bytes' ``\xNN``, or ``\n``, ``\t``) or where spaces run together. Only then does the command
+    both show safely, since a message is :func:`escaped` on its way to the terminal, and name the
+    same file when pasted back: ``'\x1b[32mg.json'`` names a file whose name starts with a
+    backslash, and a refusal made one line keeps one space of ``'a  b.json'``.
 
     >>> print(shell_quoted("my game.json"), shell_quoted("g.json"), shell_quoted("it's"))
     'my game.json' g.json 'it'"'"'s'
     >>> print(shell_quoted("\x1b[32mg.json"), shell_quoted("a\nb\\c'd\u202e"))
     $'\x1b[32mg.json' $'a\nb\\c\'d\xe2\x80\xae'
+    >>> print(shell_quoted("a   b.json"))
+    $'a \x20\x20b.json'
     """
-    if text.isprintable():
+    if text.isprintable() and "  " not in text:
         return shlex.quote(text)
     # Bytes, not \u escapes: bash turns those into the locale's characters; a name's bytes are
-    # what the file system holds, an undecodable byte (a lone surrogate here) included.
+    # what the file system holds, an undecodable byte (a lone surrogate here) included. A space
+    # after a space is escaped too: a refusal is made one line, which keeps one of them.
     return "$'" + "".join(
-        _SHELL_ESCAPES.get(c) or (c if c.isprintable() else "".join(f"\\x{b:02x}" for b in os.fsencode(c)))
-        for c in text
+        _SHELL_ESCAPES.get(c)
+        or ("\\x20" if c == " " and text[i - 1 : i] == " " else c if c.isprintable() else
+            "".join(f"\\x{b:02x}" for b in os.fsencode(c)))
+        for i, c in enumerate(text)
     ) + "'"
 
 
