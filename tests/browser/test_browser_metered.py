@@ -140,7 +140,7 @@ def test_a_players_first_visit_from_the_invite_link_costs_the_join_page_the_file
     link opened on a phone, the join page with the script, style sheet and icon, the name sent and
     the seat's page it goes to, in an 8-team game still in its lobby (as invites mostly are
     used) and in one already started (its order forms empty, so they ask no odds). Measured
-    28,825 B in the lobby and 41,078 to 41,312 B started, of which the script, style sheet and
+    about 29.2 kB in the lobby and 41.1 to 41.9 kB started, of which the script, style sheet and
     icon are 23 kB. The docs gave 44 kB: the seat's page alone, loaded with the cache cleared in
     the browser that created and started the game (the test above), no visit a player makes."""
     organiser, organise, invites = create_game(chromium, server, "First visit cup", viewport=PHONE["viewport"], hours="24")
