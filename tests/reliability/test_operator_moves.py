@@ -150,12 +150,15 @@ def _build(client: httpx.Client) -> dict[str, Any]:
 
 def _seen(text: str) -> str:
     """A page or answer as a user reads it, but for what differs between any two servers: the
-    address it was served at, the moment it was served, the forms' CSRF tokens and the order forms'
-    seat marks (keyed with each server's own key, which a backup does not carry)."""
+    address it was served at, the moment it was served (and the time left to a deadline as of
+    then), the forms' CSRF tokens and the order forms' seat marks (keyed with each server's own
+    key, which a backup does not carry)."""
     text = re.sub(r"http://127\.0\.0\.1:\d+", "http://SERVER", text)
     text = re.sub(r'(id="as-of" datetime|data-now)="[^"]*"', r'\1="NOW"', text)
     text = re.sub(r'(id="as-of"[^>]*>)[^<]*<', r"\1NOW<", text)
     text = re.sub(r'"as_of": ?"[^"]*"', '"as_of": "NOW"', text)
+    # The countdown the server writes beside a deadline: the time left as of the moment served.
+    text = re.sub(r"\([^()<]* left as of \d\d:\d\d UTC\)", "(LEFT as of NOW UTC)", text)
     text = re.sub(r'name="seat" value="[^"]*"', 'name="seat" value="SEAT"', text)
     return re.sub(r'name="csrf" value="[^"]*"', 'name="csrf" value="CSRF"', text)
 
