@@ -509,6 +509,8 @@ keypad, which in much of Europe and South America has a comma and no point."""
 def _hours(text: str) -> float:
     """Hours that matched :data:`_HOURS` (a minus sign before them allowed) as a number."""
     return float(views.decimal_point(text))
+
+
 _MAX_DIGITS = 6
 """The most digits a number in a form or query may have, as on the command line
 (``sevens.cli.errors.MAX_DIGITS``): no count in Sevens comes near a million, and past 4,300
