@@ -123,7 +123,7 @@ def check_writable(
     try:
         _check_writable(path, option, example=example, suffixes=suffixes, overwrite=overwrite)
     except OSError as exc:  # the path itself cannot be looked at (a name too long for the file system)
-        fail(f"cannot write {option} {escaped(str(path))}: {exc.strerror or exc}; {instead(exc)}")
+        fail(f"cannot write {option} {escaped(path)}: {exc.strerror or exc}; {instead(exc)}")
 
 
 def instead(exc: OSError) -> str:
@@ -166,41 +166,38 @@ def unexpanded_home(path: Path | str, option: str) -> str | None:
 
 
 def _check_writable(path: Path, option: str, *, example: str, suffixes: Sequence[str], overwrite: bool) -> None:
-    # Named escaped before the message is made one line: a newline in a name stays \n, not a space.
-    def shown(named: Path | str) -> str:
-        return escaped(str(named))
-
+    # Names escaped before the message is made one line: a newline in a name stays \n, not a space.
     if suffixes and path.name.lower() in suffixes:  # '.png' alone is a hidden file's name, with no ending
-        fail(f"{option} {shown(path.name)} is an ending with no name before it; give a file name, e.g. {option} {example}")
+        fail(f"{option} {escaped(path.name)} is an ending with no name before it; give a file name, e.g. {option} {example}")
     if path.is_dir():  # before its ending: '--plot /tmp' was told it "must end in .png or .svg, got 'tmp'"
-        fail(f"{option} {shown(path)} is a folder; give a file name, e.g. {option} {shown(path / example)}")
+        fail(f"{option} {escaped(path)} is a folder; give a file name, e.g. {option} {escaped(path / example)}")
     if suffixes and path.suffix.lower() not in suffixes:
         # What to write, not only what is wrong: the same name with an ending it takes.
         named = path.with_suffix(suffixes[0]) if path.name else Path(example)
-        fail(f"{option} must end in {' or '.join(suffixes)}, got {path.name or str(path)!r}; write e.g. {option} {shown(named)}")
+        fail(f"{option} must end in {' or '.join(suffixes)}, got {path.name or str(path)!r}; write e.g. {option} {escaped(named)}")
     if path.exists() and not path.is_file():
         # --overwrite would put a file in its place: /dev/null itself, when root writes there. Said
         # before "already exists", whose advice (pass --overwrite) would only lead to this.
-        fail(f"{option} {shown(path)} is not a file but a device, a pipe or a socket, which a written file would replace; "
+        fail(f"{option} {escaped(path)} is not a file but a device, a pipe or a socket, which a written file would replace; "
              f"give a file name, e.g. {option} {example}")
     if path.exists() and not overwrite:
-        fail(exists_message(f"{option} {shown(path)}"))
+        fail(exists_message(f"{option} {escaped(path)}"))
     if path.is_symlink() and not path.exists() and not overwrite:
         # A link to nothing is no file, but its name is taken: the write, made without replacing,
         # found it at the end and said a file had appeared meanwhile, a whole game later.
-        fail(f"{option} {shown(path)} is a link to {shown(os.readlink(path))}, which is not there; the file written would replace "
+        fail(f"{option} {escaped(path)} is a link to {escaped(os.readlink(path))}, which is not there; the file written would replace "
              "the link: choose another file name, or pass --overwrite to replace it")
     folder = path.parent
     if not folder.exists():
         home = unexpanded_home(path, option)
         if home is not None:
-            fail(f"cannot write {option} {shown(path)}: {home}")
-        fail(f"cannot write {option} {shown(path)}: the folder {shown(folder)} does not exist; create it or pick another path")
+            fail(f"cannot write {option} {escaped(path)}: {home}")
+        fail(f"cannot write {option} {escaped(path)}: the folder {escaped(folder)} does not exist; create it or pick another path")
     if not folder.is_dir():
-        fail(f"cannot write {option} {shown(path)}: {shown(folder)} is not a folder")
+        fail(f"cannot write {option} {escaped(path)}: {escaped(folder)} is not a folder")
     refused = cannot_create_in(folder, like=path)
     if refused is not None:
-        fail(f"cannot write {option} {shown(path)}: {refused.strerror or refused}; {instead(refused)}")
+        fail(f"cannot write {option} {escaped(path)}: {refused.strerror or refused}; {instead(refused)}")
 
 
 def _umask() -> int:

@@ -43,7 +43,7 @@ def shown(path: Path | str) -> str:
     >>> shown("a\\nb.json"), shown("-")
     ('a\\\\nb.json', 'standard input')
     """
-    return "standard input" if str(path) == STDIN else escaped(str(path))
+    return "standard input" if str(path) == STDIN else escaped(path)
 
 
 def _read_stdin(what: str, then: str) -> bytes:
@@ -74,7 +74,7 @@ def read_input(
     file a command wants ("a game record's JSON file"); ``named`` is how the error names the file
     (default: its path; "--resume FILE", say); ``advice`` what to do instead (default: give the
     path of ``what``)."""
-    name = escaped(str(path)) if named is None else named
+    name = escaped(path) if named is None else named
     then = f"give the path of {what}" if advice is None else advice
     if dash_is_stdin and str(path) == STDIN:
         return _read_stdin(what, then)

@@ -855,7 +855,7 @@ def _report(
         with printing():
             for file, what in ((csv_file, "CSV"), (plot, "plot")):
                 if file is not None:
-                    ResultsConsole().print(f"{what} written to {escaped(str(file))}", markup=False)  # anybody's text
+                    ResultsConsole().print(f"{what} written to {escaped(file)}", markup=False)  # anybody's text
     if plot is not None:
         _note_missing_glyphs(caught, result)
 

@@ -43,7 +43,7 @@ from sevens.odds import (
     splits,
 )
 from sevens.rules import MAX_ORDER_POINTS, TRY_POINTS, Order, OrderError
-from sevens.tournament.quoting import shell_quoted
+from sevens.tournament.quoting import shell_joined, shell_quoted
 
 __all__ = ["bound", "chance", "histogram_rows", "odds_command", "ranking_figures", "register"]
 
@@ -477,7 +477,7 @@ def odds_command(
         if len(budgets) != 2:
             # Quoted as typed: "--solve '' 10" read "not --solve 10", as if B alone had been given.
             fail(f"--solve takes two budgets, A and B: write --solve 30 10 or --solve 30,10, not --solve "
-                 f"{' '.join(map(shell_quoted, words))}")
+                 f"{shell_joined(words)}")
         gap = separator_gap(joined, ",")
         if gap is not None:
             # "--solve 30,,10" was read as 30 and 10: a figure may have been lost between them ("30,5,10").

@@ -1427,7 +1427,7 @@ def _resume(
     module_bots = [name for name in bots if ":" in name]
     try:
         saved = read_saved(
-            read_input(path, what="a saved game", named=f"--resume {escaped(str(path))}", advice="give the file the interrupted game named"),
+            read_input(path, what="a saved game", named=f"--resume {escaped(path)}", advice="give the file the interrupted game named"),
             module_bots=module_bots,
             path=path,
         )
@@ -1563,7 +1563,7 @@ def _interrupted(
         # Orders piped in again from the start would be taken for the turn the game carries on at.
         piped = f", giving it the orders from turn {save.turns + 1} on," if ended and not typed else ""
         message = (
-            f"{what}{' before the game did; the game' if ended else '; it'} is kept in {escaped(str(save.path))} "
+            f"{what}{' before the game did; the game' if ended else '; it'} is kept in {escaped(save.path)} "
             f"as it stood {stood} "
             f"(orders typed for turn {save.turns + 1} were not kept and are typed again): carry it on{piped} with: "
             f"{save.command()}"
@@ -1579,8 +1579,8 @@ def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, r
         fail("--save FILE keeps the game in FILE and --no-save keeps it nowhere: give one of them")
     if save is not None:
         if record is not None and os.path.realpath(save) == os.path.realpath(record):  # however spelt, or linked
-            both = (f"both name {escaped(str(save))}" if save == record
-                    else f"name the same file ({escaped(str(save))}, {escaped(str(record))})")
+            both = (f"both name {escaped(save)}" if save == record
+                    else f"name the same file ({escaped(save)}, {escaped(record)})")
             fail(f"--save and --record {both}: the game in progress and its record need a file each")
         # Locked from now, so that no game carried on from it (--overwrite) is replaced under its feet.
         lock = GameLock(save.absolute())
@@ -1588,13 +1588,13 @@ def _saving(save: Path | None, *, no_save: bool, humans: int, overwrite: bool, r
         try:
             lock.acquire()
         except InUse as exc:
-            fail(_in_use(f"--save {escaped(str(save))} holds a game being played", exc,
+            fail(_in_use(f"--save {escaped(save)} holds a game being played", exc,
                          f"carry it on with sevens play --resume {shell_quoted(str(save))}; or choose another file name"))
         except OSError:  # no file can be made there: check_writable says why
             locked = False
         try:
             if save.exists() and not overwrite and looks_saved(save):
-                fail(f"--save {escaped(str(save))} already holds a saved game, which would be replaced: carry it on with sevens "
+                fail(f"--save {escaped(save)} already holds a saved game, which would be replaced: carry it on with sevens "
                      f"play --resume {shell_quoted(str(save))}, choose another file name, or pass --overwrite to "
                      "replace it")
             check_writable(save, "--save", example="game-save.json", overwrite=overwrite)

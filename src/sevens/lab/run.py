@@ -52,7 +52,7 @@ from sevens.lab.registry import BUILTINS, describe, is_builtin, resolve
 from sevens.lab.sampling import TableSampler
 from sevens.lab.simulate import Sampler, simulate
 from sevens.lab.strategies import BatchStrategy, ScalarAdapter, StrategyError
-from sevens.tournament.quoting import shell_quoted
+from sevens.tournament.quoting import shell_joined
 from sevens.tournament.spreadsheet import text_cell
 
 __all__ = [
@@ -604,7 +604,7 @@ class LabResult:
                  str(self.totals.tournaments), "--seed", str(self.seed), "--teams", str(self.teams)]
         if self.field is not None:
             words += ["--field", self.field]
-        return " ".join(map(shell_quoted, [*words, *output]))
+        return shell_joined([*words, *output])
 
     def to_dict(self) -> dict[str, Any]:
         from sevens import __version__

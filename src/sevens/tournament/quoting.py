@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Iterable
 
 from sevens.tournament.names import cut_name, graphemes
 
-__all__ = ["QUOTED_LENGTH", "cut_for_message", "escaped", "plain_or_quoted", "quoted", "shell_quoted"]
+__all__ = ["QUOTED_LENGTH", "cut_for_message", "escaped", "plain_or_quoted", "quoted", "shell_joined", "shell_quoted"]
 
 QUOTED_LENGTH = 40
 """Characters of a value that a message quotes (as a reader sees them, so a flag is one and is
@@ -27,16 +28,18 @@ _COUNTED = 100_000
 counting its characters as shown would take a noticeable time for a value nobody reads whole."""
 
 
-def escaped(text: str) -> str:
-    r"""``text`` as it is, but for each character a terminal would act on or cannot show (a control
-    or invisible one, a line break or tab) written as its escape: the one way a path, a name or a
-    message someone else wrote is shown, so that it can neither clear the screen nor set the
-    window's title, nor pass for another name (a newline in a file's name is shown as ``\n``).
+def escaped(text: str | os.PathLike[str]) -> str:
+    r"""``text`` (or a path) as it is, but for each character a terminal would act on or cannot
+    show (a control or invisible one, a line break or tab) written as its escape: the one way a
+    path, a name or a message someone else wrote is shown, so that it can neither clear the screen
+    nor set the window's title, nor pass for another name (a newline in a file's name is shown as
+    ``\n``).
 
-    >>> print(escaped("/srv/ev\x1b[31mil/bot.py"), escaped("a\nb\u202e.json"), escaped("Côte d'Ivoire"))
+    >>> from pathlib import Path
+    >>> print(escaped("/srv/ev\x1b[31mil/bot.py"), escaped(Path("a\nb\u202e.json")), escaped("Côte d'Ivoire"))
     /srv/ev\x1b[31mil/bot.py a\nb\u202e.json Côte d'Ivoire
     """
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in os.fspath(text))
 
 
 _SHELL_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\t": "\\t"}
@@ -70,6 +73,15 @@ def shell_quoted(text: str) -> str:
             "".join(f"\\x{b:02x}" for b in os.fsencode(c)))
         for i, c in enumerate(text)
     ) + "'"
+
+
+def shell_joined(words: Iterable[str]) -> str:
+    """A command's words, each :func:`shell_quoted`, as :func:`shlex.join` joins them.
+
+    >>> print(shell_joined(["sevens", "verify", "my game.json", "g\x1b.json"]))
+    sevens verify 'my game.json' $'g\\x1b.json'
+    """
+    return " ".join(map(shell_quoted, words))
 
 
 def cut_for_message(text: str, limit: int) -> tuple[str, str] | None:
