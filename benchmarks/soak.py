@@ -65,7 +65,16 @@ from typing import Any
 
 import httpx
 
-from sevens.web.testing import child_pids, free_port, percentile, proc_status, resident_mb, wait_until_up
+from sevens.web.testing import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    child_pids,
+    free_port,
+    percentile,
+    proc_status,
+    resident_mb,
+    wait_until_up,
+)
 
 HOST = "127.0.0.1"
 SHOWN_ERRORS = 5
@@ -312,9 +321,6 @@ def _spectator(url: str, tally: Tally, pause: float, stop: threading.Event) -> N
 # followed the game a moment after its first poll on a loaded machine was counted as an error.
 BROWSER_WAIT_MS = 60000
 
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
-
 
 def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Event, rematches: float) -> None:
     """A person at a browser: one seat of a game, taken at its invite, played on the /play page."""
@@ -323,7 +329,7 @@ def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Ev
     rng = random.Random(seed)
     client = Client(url, tally, pause)
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
             while not stop.is_set():
                 game = _new_game(client, rng, deadline=False)
@@ -374,6 +380,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
     tally = client.tally
     url = str(client.http.base_url).rstrip("/")
     page.set_default_timeout(BROWSER_WAIT_MS)
+    expect.set_options(timeout=BROWSER_WAIT_MS)  # expect() keeps a timeout of its own
     page.goto(f"{url}/join/{game.invites['p1']}")
     page.fill("input[name=name]", "Browser soaker")
     page.click("#join button[type=submit]")
@@ -422,7 +429,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
             began = time.perf_counter()
             shown = form.locator("output.odds")
             try:
-                expect(shown).to_contain_text(f"Your order {force}+{flair}: expected", timeout=BROWSER_WAIT_MS)
+                expect(shown).to_contain_text(f"Your order {force}+{flair}: expected")
             except AssertionError:
                 # A person would wait no longer and send the order without its odds: an error,
                 # with what the page said instead, and the game goes on.
@@ -439,7 +446,7 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
             # going (whose note of the last order already said "ready"), which the load wipes.
             with page.expect_navigation():
                 form.locator("button[value=ready]").click()
-            expect(page.locator("#message")).to_contain_text(f"Order for {name} ready (turn {turn})", timeout=BROWSER_WAIT_MS)
+            expect(page.locator("#message")).to_contain_text(f"Order for {name} ready (turn {turn})")
             tally.count("browser orders")
         for team, headers in sorted(teams.items()):
             _api_order(client, rng, game.id, team, headers, turn)
@@ -462,12 +469,12 @@ def _browser_game(client: Client, page: Any, rng: random.Random, stop: threading
         else:
             shown = page.locator("#champion")
         offered = page.locator("#live-note button")
-        expect(shown.or_(offered).first).to_be_visible(timeout=BROWSER_WAIT_MS)
+        expect(shown.or_(offered).first).to_be_visible()
         if not shown.is_visible():
             tally.count("browser reloads offered")
             with page.expect_navigation():
                 offered.click()
-            expect(shown).to_be_visible(timeout=BROWSER_WAIT_MS)
+            expect(shown).to_be_visible()
     over = client.call("GET", f"/api/v1/games/{game.id}/state", headers=game.organiser)
     if over is None or over.json()["status"] != "finished":
         if over is not None and not stop.is_set():

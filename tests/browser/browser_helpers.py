@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-CHROMIUM = Path("/usr/bin/chromium")
+from sevens.web.testing import CHROMIUM, CHROMIUM_ARGS
+
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
@@ -26,7 +27,7 @@ def launch_chromium(pw: Any) -> Any:
     return pw.chromium.launch(
         executable_path=str(CHROMIUM),
         headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        args=CHROMIUM_ARGS,
     )
 
 

@@ -408,13 +408,13 @@ def test_the_big_screen_reads_at_16_px_and_fits_every_television_at_every_stage(
 def _doubled_text(chromium: Any, profile: Path) -> Any:
     """A browser context whose own text size is doubled (Chromium's font size setting, 32 px
     rather than 16), as someone who reads better larger sets it."""
-    from browser.browser_helpers import CHROMIUM
+    from sevens.web.testing import CHROMIUM, CHROMIUM_ARGS
 
     (profile / "Default").mkdir(parents=True)
     (profile / "Default" / "Preferences").write_text(json.dumps({"webkit": {"webprefs": {"default_font_size": 32}}}))
     return chromium.browser_type.launch_persistent_context(
         str(profile), executable_path=str(CHROMIUM), headless=True,
-        args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        args=CHROMIUM_ARGS,
     )
 
 

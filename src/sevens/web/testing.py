@@ -34,6 +34,8 @@ from types import TracebackType
 import httpx
 
 __all__ = [
+    "CHROMIUM",
+    "CHROMIUM_ARGS",
     "HostedGame",
     "LoadResult",
     "PrefixProxy",
@@ -241,6 +243,14 @@ def semi_finals(client: httpx.Client) -> tuple[HostedGame, str, int, str]:
     team = max(scrum, key=lambda t: scrum[t])
     other = next(t for t in scrum if game.teams[t] != game.teams[team])
     return game, team, scrum[team], other
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests and the soak benchmark drive through Playwright."""
+
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+"""Its switches: no sandbox (run as root), and no call to the network of its own."""
 
 
 def free_port() -> int:
