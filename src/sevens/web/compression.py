@@ -229,11 +229,9 @@ class SpectatorGzip:
                 if not self._qualifies(scope, message):
                     # A page that handed out a secret (a form's token, an invite read from the
                     # address) goes as a session's page does: gzipped in its public stretches only.
-                    if self._parts_may_go_zipped(message):
-                        MutableHeaders(scope=message).add_vary_header("Accept-Encoding")
-                        if takes_gzip and scope["method"] == "GET":
-                            start, in_parts = message, True
-                            return
+                    if self._held_for_parts(message, takes_gzip and scope["method"] == "GET"):
+                        start, in_parts = message, True
+                        return
                     await send(message)
                     return
                 start = message
@@ -275,11 +273,7 @@ class SpectatorGzip:
         async def send_parts_zipped(message: Message) -> None:
             nonlocal start
             if message["type"] == "http.response.start":
-                if not self._parts_may_go_zipped(message):
-                    await send(message)
-                    return
-                MutableHeaders(scope=message).add_vary_header("Accept-Encoding")
-                if takes_gzip:
+                if self._held_for_parts(message, takes_gzip):
                     start = message
                 else:
                     await send(message)
@@ -295,14 +289,18 @@ class SpectatorGzip:
         await self.app(scope, receive, send_parts_zipped)
 
     @staticmethod
-    def _parts_may_go_zipped(start: Message) -> bool:
-        """Whether an answer may go gzipped in its public stretches: a 200 of HTML, not encoded
-        yet, with no ETag or Vary of its own."""
+    def _held_for_parts(start: Message, takes_gzip: bool) -> bool:
+        """Whether an answer is held back to go gzipped in its public stretches: a 200 of HTML, not
+        encoded yet, with no ETag or Vary of its own (it then says Vary: Accept-Encoding, held or
+        not), for a GET whose browser takes gzip."""
         headers = Headers(raw=start.get("headers", []))
         kind = headers.get("content-type", "").split(";")[0].strip().lower()
-        return start["status"] == 200 and kind == "text/html" and not any(
+        if start["status"] != 200 or kind != "text/html" or any(
             name in headers for name in ("content-encoding", "vary", "etag")
-        )
+        ):
+            return False
+        MutableHeaders(scope=start).add_vary_header("Accept-Encoding")
+        return takes_gzip
 
     def _parts_zipped(self, start: Message, body: bytes) -> bytes:
         """``body`` gzipped in its public stretches (:func:`gzip_public_parts`), saying so in
