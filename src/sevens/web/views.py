@@ -356,11 +356,11 @@ def countdown_said(deadline: datetime, as_of: str, organiser: bool) -> str:
     >>> countdown_said(datetime(2026, 5, 1, 12, 0, tzinfo=UTC), "2026-05-01T12:00:00+00:00", True)[:36]
     '(passed: orders are closed; the turn'
     """
-    left = (deadline - datetime.fromisoformat(as_of)).total_seconds()
+    at = datetime.fromisoformat(as_of)
+    left = (deadline - at).total_seconds()
     if left > 0:
         minutes = math.ceil(left / 60)  # as the script rounds: never "0 min" before the deadline
-        at = datetime.fromisoformat(as_of).astimezone(UTC)
-        return f"({duration(minutes * 60)} left as of {at:%H:%M} UTC)"
+        return f"({duration(minutes * 60)} left as of {at.astimezone(UTC):%H:%M} UTC)"
     who = "you pause or extend the deadline first (below)" if organiser else "the organiser pauses or extends the deadline first"
     return f"(passed: orders are closed; the turn plays as soon as the server gets to it, unless {who})"
 
