@@ -4,6 +4,7 @@ again when a turn brings a reload, and to leave open for an hour."""
 from __future__ import annotations
 
 import re
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
@@ -133,6 +134,17 @@ def _first_visit(chromium: Any, invite: str) -> int:
     return wire
 
 
+def _static_bytes_gzipped(server: str) -> int:
+    """Bodies of the script and style sheet as the server sends them to a browser that takes gzip:
+    the least a first visit can cost, so a meter that counted nothing is caught."""
+    total = 0
+    for name in ("app.js", "style.css"):
+        asked = urllib.request.Request(f"{server}/static/{name}", headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(asked, timeout=30) as answer:
+            total += len(answer.read())
+    return total
+
+
 def test_a_players_first_visit_from_the_invite_link_costs_the_join_page_the_files_and_their_page(
     server: str, chromium: Any
 ) -> None:
@@ -154,6 +166,10 @@ def test_a_players_first_visit_from_the_invite_link_costs_the_join_page_the_file
     print(f"a player's first visit, 8 teams: {lobby:,} bytes in the lobby, {started:,} bytes started")
     assert lobby <= FIRST_VISIT_LOBBY_BUDGET, f"{lobby} bytes for a first visit in the lobby"
     assert started <= FIRST_VISIT_STARTED_BUDGET, f"{started} bytes for a first visit once started"
+    # Each visit came with nothing cached, so each paid for the script and style sheet at least.
+    least = _static_bytes_gzipped(server)
+    assert least > 15_000, f"the script and style sheet gzipped are {least} bytes"
+    assert lobby > least and started > least, (lobby, started, least)
 
 
 def _polls_in_an_hour(chromium: Any, url: str, cookies: list[Any], *, hidden: bool = False) -> tuple[Any, list[str]]:
