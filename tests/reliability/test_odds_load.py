@@ -7,6 +7,9 @@ the semi-finals of a game; one player asks for the odds of many different large 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
@@ -144,5 +147,48 @@ def test_a_player_asking_odds_waits_for_one_of_anothers_many(farm: ServerFarm, t
             # The two, the one being worked out when it came, perhaps one more; not the rest.
             before = sum(at < answered_at for _, at in many)
             assert before <= ODDS_AT_ONCE - 3, f"the other player's odds came after {before} of {ODDS_AT_ONCE}"
+        finally:
+            server.kill()
+
+
+def test_a_newer_draft_sent_latest_only_replaces_the_tokens_own_waiting_one(farm: ServerFarm, tmp_path: Path) -> None:
+    """The odds process held (stopped) while one token sends three drafts with latest_only and
+    another player one of their own: the token's second, still waiting when its third came, gets
+    409 and is never worked out; the first (with the process), the third and the other player's
+    are answered, each with its own draft's odds. (Before, all four were worked out in turn.)"""
+    from reliability.test_odds_process import _odds_processes
+    from sevens.web.odds_queue import SUPERSEDED
+
+    with database("sqlite", tmp_path) as (url, _engine):
+        server = farm.start(server_env(url, games_per_hour=0))
+        try:
+            (odds_url, headers, scrum), (other_url, other_headers) = _two_players_odds(server.url)
+            [held] = _odds_processes(server.pid)
+            first, second, third = _drafts(scrum, 3)
+
+            def ask(where: str, draft: dict[str, int], who: dict[str, str]) -> httpx.Response:
+                with httpx.Client(base_url=server.url, timeout=60) as own:
+                    return own.post(where, json={**draft, "latest_only": True}, headers=who)
+
+            os.kill(held, signal.SIGSTOP)
+            try:
+                with ThreadPoolExecutor(max_workers=4) as pool:
+                    asked = []
+                    for where, draft, who in [(odds_url, first, headers), (odds_url, second, headers),
+                                              (other_url, {"force": 1, "flair": 0}, other_headers),
+                                              (odds_url, third, headers)]:
+                        asked.append(pool.submit(ask, where, draft, who))
+                        time.sleep(0.5)  # read and queued before the next
+                    replaced = asked[1].result(timeout=30)  # at once, the process still held
+                    os.kill(held, signal.SIGCONT)
+                    answers = [a.result() for a in asked]
+            finally:
+                with contextlib.suppress(ProcessLookupError):  # killed by the server as stuck meanwhile
+                    os.kill(held, signal.SIGCONT)
+            assert replaced.status_code == 409, replaced.text
+            assert replaced.json() == {"detail": SUPERSEDED}
+            assert [a.status_code for a in answers] == [200, 409, 200, 200], [a.text for a in answers]
+            assert answers[0].json()["order"] == first and answers[3].json()["order"] == third
+            assert answers[2].json()["order"] == {"force": 1, "flair": 0}
         finally:
             server.kill()

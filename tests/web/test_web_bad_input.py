@@ -143,6 +143,24 @@ def test_odds_refuse_a_number_too_long_to_read(hosted: Hosted) -> None:
         assert len(answer.text) < 300  # a long number is not quoted back
 
 
+def test_odds_refuse_a_page_name_too_long_and_take_one_short_enough(hosted: Hosted) -> None:
+    """The order form's odds name the asking page (its waiting drafts of a team are replaced by the
+    newest): a name past PAGE_NAME_LENGTH is a 422 that says what to send, not kept in the queue;
+    one of that length, and none, are answered."""
+    from sevens.web.pages import PAGE_NAME_LENGTH
+
+    team = hosted.my_teams("p1")[0]
+    client = hosted.players["p1"]
+    draft = {"team": team, "force": "10", "flair": "9"}
+    answer = client.post(f"{hosted.base}/odds", data={**draft, "page": "p" * (PAGE_NAME_LENGTH + 1)})
+    refused(answer, 422, f"the field 'page' names the asking page in at most {PAGE_NAME_LENGTH} characters")
+    assert f"got {PAGE_NAME_LENGTH + 1}: send a shorter one, or none" in answer.text
+    for page in ("p" * PAGE_NAME_LENGTH, ""):
+        answer = client.post(f"{hosted.base}/odds", data={**draft, "page": page})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["order"] == {"force": 10, "flair": 9}
+
+
 def test_a_turn_too_long_to_read_in_a_pages_link_says_nothing(hosted: Hosted) -> None:
     """The notes after a form (``?done=...&turn=``) read the turn from the query, which has no
     length limit: a turn of thousands of digits (past int()'s 4,300) made the player's and the

@@ -835,6 +835,7 @@ async def _draft_odds(
     force: int,
     flair: int,
     left_out: list[str],
+    latest_only: bool = False,
 ) -> Response:
     def ask() -> views.OddsQuestion:
         try:
@@ -848,7 +849,10 @@ async def _draft_odds(
     queue: OddsQueue = request.app.state.odds_queue
     # A side left out is taken as 0, and the answer says so, as the order form's odds do: the order
     # it becomes must name both (R3), and a client reading 0 + 9 should know it never wrote the 0.
-    return JSONResponse({**await queue.answer(principal.id, question), "assumed_zero": left_out})
+    # Only this token's own waiting drafts of the team are replaced (OddsQueue), never another's.
+    latest_of = ("api", team) if latest_only else None
+    answer = await queue.answer(principal.id, question, latest_of=latest_of)
+    return JSONResponse({**answer, "assumed_zero": left_out})
 
 
 class OddsRequest(BaseModel):
@@ -858,6 +862,13 @@ class OddsRequest(BaseModel):
     force: StrictInt = Field(default=0, ge=0, le=1000, description="FORCE points of the draft (R3); absent: 0, said in assumed_zero")
     flair: StrictInt = Field(
         default=0, ge=0, le=1000, description="FLAIR points of the draft, a multiple of 3 (R3); absent: 0, said in assumed_zero"
+    )
+    latest_only: StrictBool = Field(
+        default=False,
+        description=(
+            "true: this draft replaces the odds of this team that this token asked with latest_only and that are "
+            "still waiting to be worked out (they get 409, never worked out), as a client asking at each keystroke wants"
+        ),
     )
 
 
@@ -872,7 +883,7 @@ async def odds_of_draft(
     """The odds of ``GET .../odds``, with the draft in the body: an address is what a server or a
     reverse proxy in front of it keeps in its access log, and a draft is as secret as its order."""
     left_out = [box for box in ("force", "flair") if box not in body.model_fields_set]
-    return await _draft_odds(public_id, team, request, principal, db, body.force, body.flair, left_out)
+    return await _draft_odds(public_id, team, request, principal, db, body.force, body.flair, left_out, body.latest_only)
 
 
 class CreateRequest(BaseModel):

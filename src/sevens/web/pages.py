@@ -2529,6 +2529,10 @@ def verify_page(request: Request, public_id: str, db: SessionDep, principal: Pri
     return render(request, "verify.html", {"game": game, "view": view, "check": check})
 
 
+PAGE_NAME_LENGTH = 64
+"""The longest name of a page asking odds (``odds_fragment``'s ``page``; the script's are 12 or so)."""
+
+
 @router.post("/games/{public_id}/odds")
 async def odds_fragment(
     request: Request,
@@ -2538,8 +2542,13 @@ async def odds_fragment(
     team: Annotated[str, Form()] = "",
     force: Annotated[str, Form()] = "",
     flair: Annotated[str, Form()] = "",
+    page: Annotated[str, Form()] = "",
 ) -> Response:
     """Live odds for a draft order of one's own team (JSON for the order form's script).
+
+    ``page`` names the page asking (the script draws it at each load): this draft's odds replace
+    those of an older draft of the same team from the same page still waiting to be worked out, which
+    get 409 (:data:`sevens.web.odds_queue.SUPERSEDED`) and are never worked out. Absent, none are.
 
     A box left empty (or out) is not typed yet: the odds are those of 0 in it, and the answer's
     ``assumed_zero`` names it, as the API's does, so the page says what its figures take for granted.
@@ -2561,6 +2570,12 @@ async def odds_fragment(
                     "form's script does), with the draft's 'force' and 'flair'",
                     field="team",
                 )
+            if len(page) > PAGE_NAME_LENGTH:
+                raise Invalid(
+                    f"the field 'page' names the asking page in at most {PAGE_NAME_LENGTH} characters "
+                    f"(the order form's script draws one), got {len(page)}: send a shorter one, or none",
+                    field="page",
+                )
             force_points = _int_field(force.strip() or "0", "R3: FORCE")
             flair_points = _int_field(flair.strip() or "0", "R3: FLAIR")
             assert force_points is not None and flair_points is not None
@@ -2574,7 +2589,10 @@ async def odds_fragment(
     question, player_id = await anyio.to_thread.run_sync(ask)
     assert principal is not None  # _player found a seat of this principal's
     queue: OddsQueue = request.app.state.odds_queue
-    result = await queue.answer(principal.id, question)
+    # Only this credential's own questions are ever replaced (OddsQueue), a draft of the same team
+    # asked from the same page: another tab's (another page) is not.
+    latest_of = ("page", page, team) if page else None
+    result = await queue.answer(principal.id, question, latest_of=latest_of)
     # The key of the question answered, which the script keeps the answer under: the page's own
     # key may be older than the game the answer was worked out from.
     assumed = [box for box, typed in (("force", force), ("flair", flair)) if not typed.strip()]

@@ -308,6 +308,11 @@ function explainEmptyBoxes(form) {
   });
 }
 
+// Drawn once per page load: the server drops this page's drafts of a team still waiting for their
+// odds when a newer one comes, and never another tab's (another name). Not a secret: it only
+// groups this browser's own requests.
+var ODDS_PAGE = Math.random().toString(36).slice(2, 14) || "page";
+
 function watchOdds(form) {
   var out = form.querySelector("output.odds");
   var timer = null;
@@ -335,7 +340,9 @@ function watchOdds(form) {
     // In the body, not the address: addresses end up in access logs, and a draft is secret.
     // One box empty is sent empty: the server takes it as 0 and says so (assumed_zero), which the
     // form refuses until 0 is typed.
-    var draft = new URLSearchParams({ team: form.dataset.team, force: force, flair: flair });
+    // The page's name lets the server drop this form's older drafts still waiting for the odds
+    // process: their answers would not be shown (mine !== latest), and they held up this one.
+    var draft = new URLSearchParams({ team: form.dataset.team, force: force, flair: flair, page: ODDS_PAGE });
     fetch(form.dataset.odds, { method: "POST", body: draft, credentials: "same-origin" }).then(function (response) {
       return response.json().then(function (body) { return { ok: response.ok, body: body }; });
     }).then(function (result) {
