@@ -67,6 +67,14 @@ def test_odds_load_benchmark_runs_and_prints_its_ratios() -> None:
     assert re.search(r"^odds answered while busy: [\d.]+ a second$", out, re.M), out
 
 
+def test_odds_typing_benchmark_runs_and_prints_before_and_after_side_by_side() -> None:
+    out = _run(str(BENCHMARKS / "odds_typing.py"), "--quick", "--keys", "4")
+    assert re.search(r"^last draft's odds, median s\s+[\d.]+\s+[\d.]+\s+[\d.]+x$", out, re.M), out
+    # every typed draft asked the old way is worked out (or refused), none replaced
+    assert re.search(r"^typed drafts replaced 409\s+0\.00\s+[\d.]+", out, re.M), out
+    assert re.search(r"^askers odds a second, median\s+[\d.]+\s+[\d.]+\s+[\d.]+x$", out, re.M), out
+
+
 def test_web_benchmark_runs_and_prints_statements_and_ratios() -> None:
     out = _run(str(BENCHMARKS / "web.py"), "--quick", "--no-postgres")
     # the eight cases' statements (turns 1, 2, 3 and the final of two games), the same in each:
