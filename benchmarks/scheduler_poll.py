@@ -3,12 +3,14 @@ and time, side by side, with the ratio of each time to the fewest games'.
 
     .venv/bin/python benchmarks/scheduler_poll.py                    # 10, 100 and 1,000 games
     .venv/bin/python benchmarks/scheduler_poll.py --games 10 100     # other counts
+    .venv/bin/python benchmarks/scheduler_poll.py --no-postgres      # SQLite only
 
 Each game is running, has no deadline and waits for its one manager's orders (joined, never ordered):
 an abandoned game, which stays running for good. A poll is what the server does every
 ``scheduler_seconds``: :func:`~sevens.web.scheduler.resolve_due` (the turns past their deadline, none
 here) and :func:`~sevens.web.scheduler.resolve_all_ready` with its watch (after a first poll that
-looks at every game). The median of 20 polls is printed. SQLite file, in process.
+looks at every game). The median of 20 polls is printed. A SQLite file, then a PostgreSQL
+database (the script runs itself again under ``scripts/pg`` when no server is given), in process.
 """
 
 from __future__ import annotations
@@ -21,21 +23,23 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from postgres_or_rerun import postgres_or_rerun  # beside this script, on its sys.path
 from sqlalchemy import event, select
 
 from sevens.store import games as store
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
 from sevens.store.models import SeatRow, Visibility
+from sevens.store.testing import throwaway_database
 from sevens.web.scheduler import ReadyWatch, resolve_all_ready, resolve_due
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 POLLS = 20
 
 
-def _poll_cost(games: int) -> tuple[int, float]:
+def _poll_cost(backend: str, games: int) -> tuple[int, float]:
     """Statements a poll sends and its median time (s) with ``games`` abandoned games."""
-    with tempfile.TemporaryDirectory() as tmp:
-        engine = make_engine(f"sqlite:///{Path(tmp) / 'sevens.db'}")
+    with tempfile.TemporaryDirectory() as tmp, throwaway_database(backend, Path(tmp)) as url:
+        engine = make_engine(url)
         run_migrations(engine)
         factory = make_sessionmaker(engine)
         for number in range(games):
@@ -69,13 +73,20 @@ def _poll_cost(games: int) -> tuple[int, float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[10, 100, 1000], help="counts of abandoned games")
+    parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args()
-    print(f"{'abandoned games':>16}  {'statements a poll':>17}  {'ms a poll':>9}  {'ratio':>6}")
-    first: float | None = None
-    for games in args.games:
-        statements, seconds = _poll_cost(games)
-        first = first or seconds
-        print(f"{games:>16,}  {statements:>17}  {seconds * 1000:>9.2f}  {seconds / first:>6.2f}", flush=True)
+    if not args.no_postgres and not postgres_or_rerun(__file__):
+        return 2
+    print(f"{'database':<10}  {'abandoned games':>16}  {'statements a poll':>17}  {'ms a poll':>9}  {'ratio':>6}")
+    for backend in ["sqlite"] + ([] if args.no_postgres else ["postgresql"]):
+        first: float | None = None
+        for games in args.games:
+            statements, seconds = _poll_cost(backend, games)
+            first = first or seconds
+            print(
+                f"{backend:<10}  {games:>16,}  {statements:>17}  {seconds * 1000:>9.2f}  {seconds / first:>6.2f}",
+                flush=True,
+            )
     return 0
 
 
