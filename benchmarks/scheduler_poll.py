@@ -8,9 +8,10 @@ and time, side by side, with the ratio of each time to the fewest games'.
 Each game is running, has no deadline and waits for its one manager's orders (joined, never ordered):
 an abandoned game, which stays running for good. A poll is what the server does every
 ``scheduler_seconds``: :func:`~sevens.web.scheduler.resolve_due` (the turns past their deadline, none
-here) and :func:`~sevens.web.scheduler.resolve_all_ready` with its watch (after a first poll that
-looks at every game). The median of 20 polls is printed. A SQLite file, then a PostgreSQL
-database (the script runs itself again under ``scripts/pg`` when no server is given), in process.
+here) and :func:`~sevens.web.scheduler.resolve_all_ready` (after a first poll that looks at each game
+once, as their starts made them due). The median of 20 polls is printed. A SQLite file, then a
+PostgreSQL database (the script runs itself again under ``scripts/pg`` when no server is given), in
+process.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from sevens.store import games as store
 from sevens.store.db import make_engine, make_sessionmaker, run_migrations, session_scope
 from sevens.store.models import SeatRow, Visibility
 from sevens.store.testing import throwaway_database
-from sevens.web.scheduler import ReadyWatch, resolve_all_ready, resolve_due
+from sevens.web.scheduler import resolve_all_ready, resolve_due
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 POLLS = 20
@@ -54,9 +55,8 @@ def _poll_cost(backend: str, games: int) -> tuple[int, float]:
         def note(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
             sent.append(statement)
 
-        watch = ReadyWatch()
         now = START + timedelta(hours=1)
-        resolve_all_ready(factory, now=now, watch=watch)  # the first poll after a start: every game
+        resolve_all_ready(factory, now=now)  # the first poll after the starts: each game looked at once
         event.listen(engine, "before_cursor_execute", note)
         times = []
         for _ in range(POLLS):
@@ -64,7 +64,7 @@ def _poll_cost(backend: str, games: int) -> tuple[int, float]:
             sent.clear()
             began = time.perf_counter()
             resolve_due(factory, now=now, failed=set())
-            resolve_all_ready(factory, now=now, watch=watch)
+            resolve_all_ready(factory, now=now)
             times.append(time.perf_counter() - began)
         engine.dispose()
         return len(sent), statistics.median(times)

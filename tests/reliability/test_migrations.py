@@ -23,6 +23,7 @@ from sevens.store.ratelimit import count_failure
 from sevens.store.secrets import keyed_hash
 from sevens.store.testing import backends, throwaway_database
 from sevens.web.app import create_app
+from sevens.web.scheduler import resolve_all_ready
 from sevens.web.settings import Settings
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -408,6 +409,47 @@ def test_migration_0013_markers_of_deleted_games_tokens_both_ways(backend: str, 
         assert [p["token_hash"] for p in down] == ["a" * 64] and "game_deleted_at" not in down[0]
         run_migrations(engine)
         assert [(p["token_hash"], p["game_deleted_at"]) for p in _dump(engine)["principals"]] == [("a" * 64, None)]
+        engine.dispose()
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_migration_0014_makes_every_game_being_played_due_once_and_goes_both_ways(backend: str, tmp_path: Path) -> None:
+    """0014 adds games.ready_check_at and its index as the models have them, in place: a game being
+    played is due from its start (the first poll looks at it once, as a started server's first poll
+    looked at every game before), a game in its lobby is not; the poll then clears it. Going down
+    drops the column and keeps every row; up again works on what that left."""
+    with throwaway_database(backend, tmp_path) as url:
+        engine = make_engine(url)
+        run_migrations(engine, revision="0013")
+        played = make_engine(f"sqlite:///{tmp_path / 'played.sqlite3'}")
+        run_migrations(played)
+        game_id = _play_some(played)
+        with session_scope(make_sessionmaker(played)) as db:
+            spec = store.NewGame("Lobby", 4, 8, 2, None, "even", Visibility.PUBLIC)
+            lobby_id = store.create_game(db, spec=spec, now=NOW).game.id
+        _copy(played, engine)
+        played.dispose()
+        run_migrations(engine)
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        factory = make_sessionmaker(engine)
+        with session_scope(factory) as db:
+            game, lobby = db.get(GameRow, game_id), db.get(GameRow, lobby_id)
+            assert game is not None and lobby is not None
+            assert game.ready_check_at == game.started_at == NOW and lobby.ready_check_at is None
+            assert store.ready_checks_due(db, now=NOW) == [(game_id, NOW)]
+        assert resolve_all_ready(factory, now=NOW + timedelta(hours=1)) == 0  # an order is not ready
+        with session_scope(factory) as db:
+            assert store.ready_checks_due(db, now=NOW + timedelta(days=1)) == []
+        before = _dump(engine)
+        _down_to(engine, "0013")
+        down = _dump(engine)
+        assert "ready_check_at" not in down["games"][0]
+        assert [{k: v for k, v in row.items() if k != "ready_check_at"} for row in before["games"]] == down["games"]
+        run_migrations(engine)
+        with engine.connect() as connection:
+            assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        check_game(engine, game_id)
         engine.dispose()
 
 

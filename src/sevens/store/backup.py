@@ -593,6 +593,9 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
         current_turn=_field(data, "current_turn", int, where),
         deadline_at=deadline_at,
         paused_remaining=data.get("paused_remaining"),
+        # Not in a backup (the server's own note): a game being played is looked at by the next
+        # poll, whose orders may all be ready (a turn left so when the backup was made).
+        ready_check_at=now if status in (GameStatus.RUNNING, GameStatus.PAUSED) else None,
         record_json=record_json,
         seat_bots_json=_seat_bots(data.get("seat_bots"), f"{where}.seat_bots"),
         champion=data.get("champion"),

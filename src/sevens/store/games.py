@@ -89,8 +89,9 @@ __all__ = [
     "CreatedGame",
     "NewGame",
     "OrderState",
-    "TurnMark",
-    "open_turn_marks",
+    "LEFT_READY_AFTER",
+    "ready_check_done",
+    "ready_checks_due",
     "handed_to_bots",
     "advance",
     "champion_names",
@@ -716,6 +717,8 @@ def release_seat(
     if dropped:
         detail += f"; its {dropped} order(s) saved for turn {game.current_turn} were discarded"
     _event(session, game, now=now, actor=actor, kind="seat to bots", detail=detail)
+    if game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
+        _look_for_all_ready(game, now=now)  # the turn may have waited for this seat alone
     session.flush()
     if then_advance and game.status in (GameStatus.RUNNING, GameStatus.PAUSED):
         # The turn may have waited for this seat alone.
@@ -942,6 +945,8 @@ def join_seat(session: Session, *, seat: SeatRow, name: str, now: datetime) -> S
 # Statements on the order path are built once, so each call skips building them and their cache keys.
 _GAMES = cast(Table, GameRow.__table__)
 _LOCK_GAME = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(current_turn=_GAMES.c.current_turn)
+# The same lock, which also makes the game due for the scheduler's look for a turn all ready.
+_LOCK_GAME_READY = _LOCK_GAME.values(ready_check_at=bindparam("ready_check_at"))
 _ORDER_NEEDS = (_GAMES.c.status, _GAMES.c.current_turn, _GAMES.c.record_json, _GAMES.c.deadline_at)
 _FRESH_GAME = (
     select(GameRow).where(GameRow.id == bindparam("game_id")).execution_options(populate_existing=True)
@@ -1113,6 +1118,7 @@ def start_game(
     game.current_turn = 1
     game.started_at = now
     game.deadline_at = None if game.turn_seconds is None else now + timedelta(seconds=game.turn_seconds)
+    _look_for_all_ready(game, now=now)  # no seat taken: nobody is waited for
     _event(session, game, now=now, actor=actor, kind="started")
     session.flush()
     if then_advance:
@@ -1241,7 +1247,12 @@ def save_order(
     # lock_game's lock, and in the same statement the little this needs of the game's row.
     session.flush()
     connection = session.connection()
-    locked = connection.execute(_LOCK_GAME.returning(*_ORDER_NEEDS), {"game_id": game_id}).first()
+    # A ready order may complete the turn: in the same statement, the scheduler is to look later
+    # whether it did (:func:`ready_checks_due`), should the work after the commit not be done.
+    lock, params = (
+        (_LOCK_GAME_READY, {"ready_check_at": now + LEFT_READY_AFTER}) if ready else (_LOCK_GAME, {})
+    )
+    locked = connection.execute(lock.returning(*_ORDER_NEEDS), {"game_id": game_id, **params}).first()
     if locked is None:
         raise NotFound("the game no longer exists")
     status, current_turn, record_json, deadline_at = locked
@@ -1598,14 +1609,16 @@ def resolve_turn(
         game.champion = new_state.champion
         game.deadline_at = None
         game.paused_remaining = None
+        game.ready_check_at = None
         game.ended_at = now
         _event(
             session, game, now=now, actor="server", kind="finished", detail=f"champion {new_state.champion}"
         )
-    elif game.turn_seconds is not None:
-        if game.status == GameStatus.PAUSED:
+    else:
+        _look_for_all_ready(game, now=now)  # the next turn may be the bots' alone
+        if game.turn_seconds is not None and game.status == GameStatus.PAUSED:
             game.paused_remaining = game.turn_seconds
-        else:
+        elif game.turn_seconds is not None:
             game.deadline_at = now + timedelta(seconds=game.turn_seconds)
     session.flush()
     return True
@@ -1750,51 +1763,39 @@ def due_turns(session: Session, *, now: datetime) -> list[tuple[int, int]]:
     return [(game_id, turn) for game_id, turn in session.execute(query)]
 
 
-@dataclass(frozen=True, slots=True)
-class TurnMark:
-    """What a playing game's open turn stands on, as far as whether it waits for anyone goes: it
-    changes whenever an order of the turn is saved or made ready, a seat is taken or handed to the
-    bots, or the turn is resolved (:func:`open_turn_marks`). Never an order's numbers (R13)."""
-
-    turn: int
-    orders: int
-    """Orders saved for the turn, ready or not."""
-    not_ready: int
-    """Of those, the ones not ready: while there is one, the turn waits for it."""
-    last_order: datetime | None
-    seats_taken: int
-    last_join: datetime | None
+LEFT_READY_AFTER = timedelta(seconds=15)
+"""How long after a write that may complete the open turn the scheduler looks whether every order
+of it is ready (:func:`ready_checks_due`): the request that made the write is resolving the turn
+itself meanwhile (16 bots' knockouts can take seconds), and two doing the same work would only
+share the machine's cores."""
 
 
-def open_turn_marks(session: Session) -> dict[int, TurnMark]:
-    """The :class:`TurnMark` of every game being played (running or paused), by game id, in one
-    statement: the deadline scheduler reads it at each poll to find the turns that changed, and
-    replays only those to see whether every order is ready (:func:`advance`)."""
-    taken = (
-        select(func.count(SeatRow.id))
-        .where(SeatRow.game_id == GameRow.id, SeatRow.joined_at.is_not(None))
-        .correlate(GameRow)
-        .scalar_subquery()
+def _look_for_all_ready(game: GameRow, *, now: datetime) -> None:
+    # Kept in the row, not in the scheduler's memory: a server stopped between the commit and the
+    # work after it finds the turn at its next start's first polls.
+    game.ready_check_at = now + LEFT_READY_AFTER
+
+
+def ready_checks_due(session: Session, *, now: datetime | None) -> list[tuple[int, datetime]]:
+    """(game id, ready_check_at) of each game whose open turn the scheduler is to look at now, to
+    see whether every order is ready (:func:`advance`): a write that may have completed the turn
+    was made at least :data:`LEFT_READY_AFTER` ago (``now`` None: every game a write marked, however
+    recently). Read from the column's index: the games nobody plays any more cost nothing here."""
+    marked = GameRow.ready_check_at.is_not(None) if now is None else GameRow.ready_check_at <= now
+    query = select(GameRow.id, GameRow.ready_check_at).where(marked)
+    return [(game_id, at) for game_id, at in session.execute(query) if at is not None]
+
+
+def ready_check_done(session: Session, *, game_id: int, at: datetime) -> bool:
+    """The scheduler has looked at the game made due at ``at``: it is not due any more, unless a
+    write since made it due again (a later time, kept). Returns whether it was cleared."""
+    cleared = session.execute(
+        update(_GAMES)
+        .where(_GAMES.c.id == game_id, _GAMES.c.ready_check_at == bindparam("at"))
+        .values(ready_check_at=None),
+        {"at": at},
     )
-    last_join = select(func.max(SeatRow.joined_at)).where(SeatRow.game_id == GameRow.id).correlate(GameRow).scalar_subquery()
-    query = (
-        select(
-            GameRow.id,
-            GameRow.current_turn,
-            func.count(OrderRow.id),
-            func.coalesce(func.sum(case((OrderRow.ready.is_(False), 1), else_=0)), 0),
-            func.max(OrderRow.updated_at),
-            taken,
-            last_join,
-        )
-        .outerjoin(OrderRow, and_(OrderRow.game_id == GameRow.id, OrderRow.turn == GameRow.current_turn))
-        .where(GameRow.status.in_((GameStatus.RUNNING, GameStatus.PAUSED)))
-        .group_by(GameRow.id, GameRow.current_turn)
-    )
-    return {
-        game_id: TurnMark(turn, orders, int(not_ready), last_order, seats, joined)
-        for game_id, turn, orders, not_ready, last_order, seats, joined in session.execute(query)
-    }
+    return bool(getattr(cleared, "rowcount", 0))
 
 
 def public_ids(session: Session, game_ids: list[int]) -> dict[int, str]:
@@ -1917,6 +1918,7 @@ def end_game(session: Session, *, game_id: int, now: datetime, actor: str) -> Ga
     game.status = GameStatus.ENDED
     game.deadline_at = None
     game.paused_remaining = None
+    game.ready_check_at = None
     game.ended_at = now
     _event(session, game, now=now, actor=actor, kind="ended")
     session.flush()

@@ -142,6 +142,11 @@ class GameRow(Base):
     current_turn: Mapped[int] = mapped_column(Integer, default=0)
     deadline_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
     paused_remaining: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ready_check_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
+    """From when the deadline scheduler looks whether the open turn's orders are all ready, or None:
+    set by each write that may leave a turn nobody waits for (a ready order, a start, a seat handed
+    to the bots, a turn resolved), cleared once the scheduler has looked. A poll reads only the
+    games due (this index and ``deadline_at``'s), however many are idle (revision 0014)."""
     record_json: Mapped[str | None] = mapped_column(Text, nullable=True)
     champion: Mapped[str | None] = mapped_column(String(64), nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -3,9 +3,10 @@ and every turn left open with all its orders ready (:func:`resolve_all_ready`), 
 forgets what has outlived its use (:func:`tidy`).
 
 Deadlines are absolute UTC times in the database, so the scheduler needs no state of its own for
-them: a restarted server finds the overdue turns on its first poll. What it keeps between polls
-(:class:`ReadyWatch`) only spares it looking at a turn that has not changed. Each resolution takes the game's row
-lock and checks the turn number (:func:`sevens.store.games.resolve_turn`), so two servers polling
+them: a restarted server finds the overdue turns on its first poll, and so for the turns it is to
+look at to see whether their orders are all ready (``games.ready_check_at``). A poll reads only
+the games due, from those two columns' indexes: games nobody plays any more cost it nothing. Each
+resolution takes the game's row lock and checks the turn number (:func:`sevens.store.games.resolve_turn`), so two servers polling
 the same database never resolve a turn twice.
 """
 
@@ -17,7 +18,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy.exc import OperationalError
@@ -26,18 +27,19 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.store.db import session_scope
 from sevens.store.errors import DamagedRecord, NotFound, UnplayableOrder
 from sevens.store.games import (
-    TurnMark,
+    LEFT_READY_AFTER,
     advance,
     due_turns,
     note_unresolved,
-    open_turn_marks,
     public_ids,
+    ready_check_done,
+    ready_checks_due,
     resolve_then_advance,
 )
 from sevens.store.retention import delete_game, games_over_before, prune
 
 __all__ = [
-    "LEFT_READY_AFTER", "Keeping", "ReadyWatch", "database_trouble", "resolve_all_ready", "resolve_due",
+    "LEFT_READY_AFTER", "Keeping", "database_trouble", "resolve_all_ready", "resolve_due",
     "resolve_if_still_due", "run_scheduler", "tidy",
 ]
 
@@ -192,34 +194,12 @@ def tidy(factory: sessionmaker[Session], *, now: datetime, keeping: Keeping) -> 
     return pruned.total + games
 
 
-LEFT_READY_AFTER = timedelta(seconds=15)
-"""How long a changed open turn stands still before the scheduler looks whether every order of it
-is ready: the request that changed it is resolving it itself meanwhile (16 bots' knockouts can
-take seconds), and two doing the same work would only share the machine's cores."""
-
-
-@dataclass
-class _Seen:
-    mark: TurnMark
-    since: datetime
-    checked: bool = False
-
-
-@dataclass
-class ReadyWatch:
-    """What the scheduler saw of each playing game's open turn at its polls (:func:`resolve_all_ready`)."""
-
-    after: timedelta = LEFT_READY_AFTER
-    seen: dict[int, _Seen] = field(default_factory=dict)
-    polled: bool = False
-
-
 def resolve_all_ready(
     factory: sessionmaker[Session],
     *,
     now: datetime,
-    watch: ReadyWatch | None = None,
     stop: threading.Event | None = None,
+    starting: bool = False,
 ) -> int:
     """Resolve every turn whose orders are all ready but which is still open; returns how many turns
     were resolved (with the bots-only turns that follow them).
@@ -228,51 +208,33 @@ def resolve_all_ready(
     before the turns they complete are worked out (outside the game's lock), so a server stopped
     between the two, or a database error or a killed worker after the commit, leaves a turn that
     nothing would resolve until someone pressed Ready again, the organiser Resolve, or its deadline
-    came. Without ``watch``, and at its first poll, every game being played is looked at. After
-    that, one statement a poll (:func:`~sevens.store.games.open_turn_marks`) says which games' open
-    turns changed; each is looked at once, when it has not changed for ``watch.after``. A turn with
-    an order saved but not ready is not looked at: it waits for that order. Once ``stop`` is set no
-    further game is begun."""
+    came. Each such write (and each turn resolved) makes its game due :data:`LEFT_READY_AFTER`
+    later (:func:`~sevens.store.games.ready_checks_due`); a poll looks at the games due, each once,
+    and then clears them unless a write made them due again meanwhile. ``starting`` (a server's
+    first poll): every game a write marked, however recently, for the request that made the write
+    may have been a stopped server's. A turn with an order saved but not ready is not resolved: it
+    waits for that order. Once ``stop`` is set no further game is begun."""
     with session_scope(factory) as session:
-        marks = open_turn_marks(session)
-    first = watch is None or not watch.polled
-    looked_at: list[int] = []
-    for game_id, mark in marks.items():
-        if watch is not None:
-            seen = watch.seen.get(game_id)
-            if seen is None or seen.mark != mark:
-                seen = watch.seen[game_id] = _Seen(mark, now)
-                if not first:
-                    continue  # changed since the last poll: its own request may be resolving it now
-            if seen.checked or (not first and now - seen.since < watch.after):
-                continue
-            seen.checked = bool(mark.not_ready)  # else once looked at, below
-        if not mark.not_ready:
-            looked_at.append(game_id)
-    if watch is not None:
-        watch.polled = True
-        for gone in watch.seen.keys() - marks.keys():  # over, or deleted
-            del watch.seen[gone]
-    if not looked_at:
-        return 0
-    with session_scope(factory) as session:
-        public = public_ids(session, looked_at)
+        due = ready_checks_due(session, now=None if starting else now)
+        if not due:
+            return 0
+        public = public_ids(session, [game_id for game_id, _ in due])
     resolved = 0
-    for game_id in looked_at:
+    for game_id, at in due:
         if stop is not None and stop.is_set():
-            break
+            break  # still due: looked at by the next poll, or the next server's
         try:
             with session_scope(factory) as session:
                 done = advance(session, game_id=game_id, now=now)
         except OperationalError:
-            raise  # the database cannot be used: this game and those after it are looked at next poll
+            raise  # the database cannot be used: this game and those after it stay due
         except (NotFound, UnplayableOrder, DamagedRecord):
             done = 0  # said where a person sees it: at the next order, Resolve or deadline
         except Exception:  # one broken game must not stop the others; looked at again once it changes
             log.exception("game %s: resolving a turn whose orders are all ready failed", public.get(game_id, game_id))
             done = 0
-        if watch is not None and game_id in watch.seen:
-            watch.seen[game_id].checked = True
+        with session_scope(factory) as session:
+            ready_check_done(session, game_id=game_id, at=at)
         if done:
             log.info(
                 "game %s: %d turns resolved whose orders were all ready but which were left open (a server "
@@ -307,19 +269,15 @@ async def run_scheduler(
     stop = threading.Event()
     tidied: float | None = None  # the loop's time of the last tidy
     loop = asyncio.get_running_loop()
-    watch = ReadyWatch()
+    started = False
 
     def poll() -> None:
+        nonlocal started
         resolve_due(factory, now=clock(), reached=reached, stop=stop, failed=failed)
-        # Turns left all ready while the server runs (the work after their last order failed).
-        resolve_all_ready(factory, now=clock(), watch=watch, stop=stop)
+        # Turns left all ready (the work after their last order failed, or a server stopped).
+        resolve_all_ready(factory, now=clock(), stop=stop, starting=not started)
+        started = True
 
-    try:
-        await asyncio.to_thread(resolve_all_ready, factory, now=clock(), watch=watch)
-    except OperationalError:
-        pass  # the poll below says the database cannot be used, once
-    except Exception:
-        log.exception("resolving the turns left with every order ready failed")
     while True:
         if keeping is not None and (tidied is None or loop.time() - tidied >= keeping.every_seconds):
             tidied = loop.time()
