@@ -568,10 +568,11 @@ def _restore_game(db: Session, data: dict[str, Any], *, full: bool, index: int, 
     _kinds([(where, data)], {"turn_seconds": (int, _NULL), "paused_remaining": (int, _NULL)})
     _check_clock(data, where)
     deadline_at = _parse_time(data.get("deadline_at"), f"{where}.deadline_at")
-    if deadline_at is not None and (deadline_at - now).total_seconds() > LARGEST_NUMBER:
-        # Its time left, once paused, would not fit the column; near the year 9999, Extend failed.
+    if deadline_at is not None and (deadline_at - now).total_seconds() > store.MAX_DEADLINE_AHEAD:
+        # The server's own limit for a deadline (Extend, Set the deadline): its time left, once
+        # paused, would not fit the column; near the year 9999, Extend failed.
         raise Invalid(
-            f"{where}.deadline_at: {deadline_at.isoformat()} is more than {LARGEST_NUMBER:,} seconds (68 years) "
+            f"{where}.deadline_at: {deadline_at.isoformat()} is more than {store.MAX_DEADLINE_AHEAD:,} seconds (68 years) "
             "from now, which no deadline the server sets is; import the export as 'sevens export' wrote it"
         )
     if secret:

@@ -15,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from functools import lru_cache
 from typing import cast
@@ -84,7 +84,9 @@ __all__ = [
     "no_such_game",
     "past_deadline",
     "INVITE_LIFETIME",
+    "MAX_DEADLINE_AHEAD",
     "MAX_TURN_SECONDS",
+    "check_deadline_ahead",
     "MIN_TURN_SECONDS",
     "CreatedGame",
     "NewGame",
@@ -137,6 +139,7 @@ __all__ = [
     "seat_bots",
     "seats_of",
     "set_deadline",
+    "set_deadline_at",
     "default_for",
     "api_actor",
     "house_bot",
@@ -152,6 +155,10 @@ __all__ = [
 
 MIN_TURN_SECONDS = 60
 MAX_TURN_SECONDS = 30 * 24 * 3600
+MAX_DEADLINE_AHEAD = 2**31 - 1
+"""The furthest from now a deadline may be, in seconds (68 years): a paused game keeps its time
+left in a 32-bit column. One rule for every way a deadline moves (Extend, Set the deadline in
+hours or at a clock time, an import), where Extend pressed again and again once went past it."""
 NAME_LENGTH = 40
 """The longest display name, in characters as a reader counts them (:func:`sevens.tournament.names.graphemes`)."""
 NAME_POINTS = POINTS_PER_CHARACTER * NAME_LENGTH
@@ -1814,6 +1821,19 @@ def _require_deadline(game: GameRow) -> None:
         )
 
 
+def check_deadline_ahead(deadline_at: datetime, now: datetime, *, field: str, what: str) -> None:
+    """Refuse, with :class:`Invalid` on ``field``, a deadline more than :data:`MAX_DEADLINE_AHEAD`
+    seconds after ``now``; ``what`` says what would put it there (the message's first words)."""
+    ahead = (deadline_at - now).total_seconds()
+    if ahead > MAX_DEADLINE_AHEAD:
+        raise Invalid(
+            f"{what} would put the deadline at {deadline_at.astimezone(UTC):%Y-%m-%d %H:%M} UTC, more than "
+            f"{MAX_DEADLINE_AHEAD:,} seconds (68 years) from now, the furthest a deadline may be; "
+            "choose an earlier one",
+            field=field,
+        )
+
+
 def pause_game(session: Session, *, game_id: int, now: datetime, actor: str) -> GameRow:
     """Stop the deadline clock, keeping the time left (recorded with who and when)."""
     game = lock_game(session, game_id=game_id)
@@ -1847,17 +1867,23 @@ def extend_deadline(session: Session, *, game_id: int, seconds: int, now: dateti
     """Move the open turn's deadline later by ``seconds`` (recorded with who and when).
 
     Raises:
-        Invalid: not between 1 minute and 30 days.
+        Invalid: not between 1 minute and 30 days, or the deadline would then be more than
+            :data:`MAX_DEADLINE_AHEAD` from now.
         Conflict: the game has no deadline or is not running.
     """
     if not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS:
         raise Invalid(f"extend by 1 minute to 30 days; got {seconds} seconds", field="seconds")
     game = lock_game(session, game_id=game_id)
     _require_deadline(game)
+    said = "this extension"
     if game.status == GameStatus.PAUSED:
-        game.paused_remaining = (game.paused_remaining or 0) + seconds
+        left = (game.paused_remaining or 0) + seconds
+        check_deadline_ahead(now + timedelta(seconds=left), now, field="seconds", what=said)
+        game.paused_remaining = left
     elif game.status == GameStatus.RUNNING and game.deadline_at is not None:
-        game.deadline_at = game.deadline_at + timedelta(seconds=seconds)
+        later = game.deadline_at + timedelta(seconds=seconds)
+        check_deadline_ahead(later, now, field="seconds", what=said)
+        game.deadline_at = later
     else:
         raise Conflict(
             f"only a running or paused game has a deadline to extend; this one is {game.status.said}"
@@ -1906,6 +1932,48 @@ def set_deadline(session: Session, *, game_id: int, seconds: int, now: datetime,
     else:
         raise Conflict(f"only a running or paused game has a deadline to set; this one is {game.status.said}")
     _event(session, game, now=now, actor=actor, kind="deadline set", detail=detail)
+    session.flush()
+    return game
+
+
+def set_deadline_at(session: Session, *, game_id: int, deadline_at: datetime, now: datetime, actor: str) -> GameRow:
+    """Set the open turn's deadline to a clock time, ``deadline_at`` (timezone-aware), as the
+    organiser reads a calendar: "Sunday 20:00" (recorded with who and when). Only the open turn's
+    deadline moves; the later turns keep their length.
+
+    Raises:
+        Invalid: less than 1 minute from ``now`` (a time passed), or more than
+            :data:`MAX_DEADLINE_AHEAD` from it.
+        Conflict: the game has no deadline yet (set one in hours first, which every later turn
+            keeps), is paused (its time left is what Resume restarts), or is over.
+    """
+    if deadline_at.tzinfo is None:
+        raise ValueError("deadline_at must be timezone-aware")
+    deadline_at = deadline_at.astimezone(UTC)
+    shown = f"{deadline_at:%Y-%m-%d %H:%M} UTC"
+    if (deadline_at - now).total_seconds() < MIN_TURN_SECONDS:
+        passed = "has passed" if deadline_at <= now else "is less than 1 minute from now"
+        raise Invalid(
+            f"the deadline {shown} {passed} (it is {now.astimezone(UTC):%Y-%m-%d %H:%M} UTC): choose a time "
+            "at least 1 minute on",
+            field="at",
+        )
+    check_deadline_ahead(deadline_at, now, field="at", what="this time")
+    game = lock_game(session, game_id=game_id)
+    if game.turn_seconds is None:
+        raise Conflict(
+            "this game has no deadline: set one in hours first (Set a deadline), which every later turn "
+            "keeps; then its open turn's deadline can be moved to a clock time"
+        )
+    if game.status == GameStatus.PAUSED:
+        raise Conflict(
+            "the game is paused: its deadline is a time left, not a clock time; resume it first, or set "
+            "the time left in hours, which it keeps for its Resume"
+        )
+    if game.status != GameStatus.RUNNING or game.deadline_at is None:
+        raise Conflict(f"only a running game has a deadline to set; this one is {game.status.said}")
+    game.deadline_at = deadline_at
+    _event(session, game, now=now, actor=actor, kind="deadline set", detail=f"deadline {deadline_at.isoformat()}")
     session.flush()
     return game
 

@@ -18,7 +18,15 @@ import anyio.to_thread
 from fastapi import APIRouter, Depends, FastAPI, Header, HTTPException, Query, Request
 from fastapi.responses import JSONResponse, Response
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+)
 from pydantic_core import PydanticCustomError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -961,12 +969,19 @@ class ExtendRequest(BaseModel):
 
 
 class DeadlineRequest(BaseModel):
-    """The open turn's time left, in hours from now."""
+    """The open turn's time left, in hours from now, or its deadline at a clock time: one of the two."""
 
     model_config = ConfigDict(extra="forbid")
     # A JSON number: "2" and true are refused, and so are NaN and Infinity (json.loads reads them).
-    hours: float = Field(
-        gt=0, le=24 * 30, strict=True, allow_inf_nan=False, description="hours from now, a JSON number above 0, up to 720"
+    hours: float | None = Field(
+        default=None, gt=0, le=24 * 30, strict=True, allow_inf_nan=False,
+        description="hours from now, a JSON number above 0, up to 720",
+    )
+    at: AwareDatetime | None = Field(
+        default=None,
+        description="the deadline as an ISO 8601 time with its offset from UTC, such as "
+        "2026-12-13T20:00:00+01:00: at least 1 minute from now and at most 2,147,483,647 seconds "
+        "(68 years); only the open turn's deadline moves, later turns keep their length",
     )
 
 
@@ -1170,11 +1185,20 @@ def extend(
 def set_deadline(
     public_id: str, body: DeadlineRequest, request: Request, principal: BotDep, db: SessionDep, clock: ClockDep
 ) -> Response:
-    """Set the open turn's time left (hours from now): bring the deadline forward or put it back;
-    a paused game keeps it for its resume. A running game without a deadline gets one: this turn
+    """Set the open turn's time left (``hours`` from now), or its deadline at a clock time (``at``,
+    with its UTC offset; a running game with a deadline only): bring the deadline forward or put it
+    back; a paused game keeps a time left for its resume. A running game without a deadline gets one: this turn
     closes that many hours from now and every later turn lasts as long (``resolve_when`` becomes
     ``deadline``, for good)."""
     row, held = _organised_holding(db, principal.id, public_id)
+    # Checked here, not in the body's model: an unknown game or a wrong token is said first.
+    if (body.hours is None) == (body.at is None):
+        raise Invalid("give either hours (a time left) or at (a clock time with its UTC offset), one of the two")
+    if body.at is not None:
+        with organiser_act_allowed(request, row.public_id):
+            store.set_deadline_at(db, game_id=row.id, deadline_at=body.at, now=clock(), actor=_actor(principal))
+        return _organiser_answer(db, row, clock(), principal.id, held)
+    assert body.hours is not None
     seconds = views.extend_seconds(body.hours, f"{body.hours:g}", "set the time left to")
     with organiser_act_allowed(request, row.public_id):
         store.set_deadline(db, game_id=row.id, seconds=seconds, now=clock(), actor=_actor(principal))

@@ -1267,6 +1267,7 @@ def _turn_done(game: GameRow, done: str, turn: str, *, resolved_together: bool =
         "resume": status is GameStatus.RUNNING and timed and this_turn,
         "extend": open_now and timed and this_turn,
         "deadline": open_now and timed and this_turn,
+        "deadline-at": status is GameStatus.RUNNING and timed and this_turn,
     }
     return done if stands.get(done, False) else ""
 
@@ -1354,6 +1355,7 @@ def _not_done(act: str, *, turn: int = 0, seat: str = "") -> str:
         "resume": "The deadline was not resumed",
         "extend": "The deadline was not moved",
         "deadline": "The deadline was not set",
+        "deadline-at": "The deadline was not set",
         "end": "The game was not ended",
         "invite": f"No new link was made for {said}" if seat else "No new link was made",
         "sign-out": f"{said.capitalize()} was not signed out and no new link was made" if seat else "No seat was signed out",
@@ -2115,6 +2117,49 @@ def post_deadline(
     """Set the open turn's time left, in hours from now: bring the deadline forward or put it back
     (recorded with who and when); a refused number comes back in its box with the reason."""
     return _change_deadline(request, public_id, db, principal, clock, csrf, hours, "deadline", organises)
+
+
+@router.post("/games/{public_id}/deadline-at")
+def post_deadline_at(
+    request: Request,
+    public_id: str,
+    db: SessionDep,
+    principal: PrincipalDep,
+    clock: ClockDep,
+    csrf: CsrfField = None,
+    organises: OrganisesField = "",
+    at: Annotated[str, Form(max_length=30)] = "",
+    utc_offset: Annotated[str, Form(max_length=10)] = "",
+) -> Response:
+    """Set the open turn's deadline to a clock time (``at``, as a datetime-local box sends it),
+    read in the zone ``utc_offset`` says (minutes east of UTC, put in by the page's script from
+    the browser's zone at that time), or in UTC when it is blank (no script ran); a refused time
+    comes back in its box with the reason."""
+
+    def form_now(game: GameRow) -> Refusal | None:
+        return Refusal("deadline-at", "", (), {"at": at}) if _clock_time_boxed(game) else None
+
+    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act="deadline-at",
+                             organises=organises, typed=at.strip())
+    try:
+        deadline_at = views.clock_time(at, utc_offset)
+        with organiser_act_allowed(request, game.public_id):
+            store.set_deadline_at(db, game_id=game.id, deadline_at=deadline_at, now=clock(), actor="organiser")
+    except StoreError as exc:
+        db.rollback()
+        if not _clock_time_boxed(game):
+            return _organiser_noted(request, db, principal, game, clock, "deadline-at", exc)
+        refusal = _refusal("deadline-at", exc, {"at": ("at",)}, {"at": at})
+        return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
+    except LimitReached as exc:  # the time was right: kept in the box, to send again later
+        kept = Refusal("deadline-at", "", (), {"at": at}) if _clock_time_boxed(game) else None
+        return _organiser_limited(request, db, principal, game, clock, "deadline-at", exc, refusal=kept)
+    return _back_to_organise(db, game, then=f"?done=deadline-at&turn={game.current_turn}#done")
+
+
+def _clock_time_boxed(game: GameRow) -> bool:
+    """Whether the organiser page has the clock-time deadline form now: a running game with a deadline."""
+    return game.status == GameStatus.RUNNING and game.turn_seconds is not None
 
 
 def _deadline_boxed(game: GameRow, act: Literal["extend", "deadline"]) -> bool:

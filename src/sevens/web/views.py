@@ -19,7 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
 import segno
@@ -194,6 +194,42 @@ def bot_name(bot: str, weight: str, *, field: str = "strategy") -> str:
         }.get(exc.kind, str(exc))
         raise Invalid(f"R13: {words}", field=f"{field}_weight") from None
     return f"{bot}@{decimal_point(weight)}"
+
+
+_CLOCK_TIME = re.compile(r"\s*(\d{4})-(\d\d)-(\d\d)[T ](\d\d):(\d\d)(?::(\d\d))?\s*")
+_UTC_OFFSET = re.compile(r"[+-]?\d{1,4}")
+
+
+def clock_time(typed: str, utc_offset: str) -> datetime:
+    """A deadline typed as a clock time (``2026-12-13T20:00`` as a datetime-local box sends it, or
+    ``2026-12-13 20:00`` typed by hand) in the zone ``utc_offset`` minutes east of UTC, or in UTC
+    when that is blank (the page's script puts the browser's offset in; without it, UTC).
+
+    >>> clock_time("2026-12-13T20:00", "60").isoformat(), clock_time(" 2026-12-13 20:00 ", "").isoformat()
+    ('2026-12-13T19:00:00+00:00', '2026-12-13T20:00:00+00:00')
+    >>> clock_time("Sunday 20:00", "")
+    Traceback (most recent call last):
+    ...
+    sevens.store.errors.Invalid: give the deadline as a date and time, such as 2026-12-13 20:00, got 'Sunday 20:00'
+    """
+    found = _CLOCK_TIME.fullmatch(typed)
+    if found is None:
+        raise Invalid(
+            f"give the deadline as a date and time, such as 2026-12-13 20:00, got {quoted(typed)}", field="at"
+        )
+    offset = utc_offset.strip()
+    if offset and (not _UTC_OFFSET.fullmatch(offset) or abs(int(offset)) > 18 * 60):
+        # Only the page's script writes it: a hand-made form, told what the box expects.
+        raise Invalid(
+            f"utc_offset must be the minutes east of UTC, -1080 to 1080 (blank: the time is in UTC), got {quoted(offset)}",
+            field="at",
+        )
+    year, month, day, hour, minute, second = (int(part or 0) for part in found.groups())
+    try:
+        zone = timezone(timedelta(minutes=int(offset or 0)))
+        return datetime(year, month, day, hour, minute, second, tzinfo=zone).astimezone(UTC)
+    except (ValueError, OverflowError):  # 2026-02-30, 25:00, or past the calendar's ends in UTC
+        raise Invalid(f"{quoted(typed.strip())} is no date and time on the calendar", field="at") from None
 
 
 def extend_seconds(hours: float, typed: str, what: str = "extend by") -> int:

@@ -14,7 +14,8 @@ function shownTime(when) {
 function localTimes() {
   document.querySelectorAll("time[datetime]").forEach(function (el) {
     var when = new Date(el.getAttribute("datetime"));
-    if (!isNaN(when)) { el.textContent = shownTime(when); }
+    // The server's words (in UTC) stay at hand, as the element's tooltip.
+    if (!isNaN(when)) { el.title = el.title || el.textContent; el.textContent = shownTime(when); }
   });
 }
 
@@ -82,6 +83,30 @@ function countdowns() {
   // A phone holds back the timers of a page in the background: one brought back past the deadline
   // said "(in 4 min)" until the next tick, up to 30 s later. It says how things stand at once.
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { tick(); } });
+}
+
+// The organiser's deadline at a date and time is read in this browser's time zone: the offset
+// from UTC that zone has at the time chosen (summer or winter time) is sent with it, and the hint
+// beside the box says which zone, where without this script the server reads the time as UTC.
+function clockTimeDeadlines() {
+  document.querySelectorAll("input[data-utc-offset-of]").forEach(function (hidden) {
+    var box = document.getElementById(hidden.dataset.utcOffsetOf);
+    var hint = box && document.getElementById(box.id.replace(/-at$/, "-zone"));
+    if (!box || !hint) { return; }
+    function pad(n) { return (n < 10 ? "0" : "") + n; }
+    function said() {
+      var when = box.value ? new Date(box.value) : new Date();  // a datetime-local value is local time
+      if (isNaN(when)) { when = new Date(); }
+      var east = -when.getTimezoneOffset(), away = Math.abs(east);
+      hidden.value = String(east);
+      var zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+      hint.textContent = "in this browser's time zone" + (zone ? ", " + zone : "") + " (UTC" + (east < 0 ? "-" : "+")
+        + pad(Math.floor(away / 60)) + ":" + pad(away % 60) + (box.value ? " on that day" : "") + ")";
+    }
+    said();
+    box.addEventListener("input", said);
+    hidden.form.addEventListener("submit", said);
+  });
 }
 
 // A table wider than the screen scrolls sideways inside its .table-scroll box. Such a box is made
@@ -1087,6 +1112,7 @@ document.addEventListener("DOMContentLoaded", function () {
   localTimes();
   watchScrollBoxes();
   countdowns();
+  clockTimeDeadlines();
   holdSendsOffline();
   confirmActs();
   keepTypingOnSend();
