@@ -6,6 +6,7 @@ is shown back in their time, with the server's UTC words at hand."""
 from __future__ import annotations
 
 import re
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -46,3 +47,25 @@ def test_the_deadline_set_at_a_clock_time_is_read_in_the_organisers_zone(server:
     assert due.get_attribute("title") == f"{local.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
     context.close()
 
+
+def test_the_moving_countdown_counts_to_the_deadlines_minute_as_shown(server: str, chromium: Any) -> None:
+    """Due at 20:00:59 ("20:00" on the page), at 18:00:10 the script said "(in 2 h 1 min)": its
+    time left rounded up, a minute past the deadline shown. It counts from the minute shown to the
+    deadline's, as the server's own countdown does."""
+    from playwright.sync_api import expect
+
+    while datetime.now(UTC).second > 40:  # the setting and the page's first count in one minute
+        time.sleep(1)
+    with httpx.Client(base_url=server, timeout=60) as api:
+        made = api.post("/api/v1/games", json={"name": "Minutes", "players": 4, "deadline_hours": 24}).json()
+        boss = {"Authorization": f"Bearer {made['token']}"}
+        api.post("/api/v1/join", json={"invite": made["invites"]["p1"], "name": "Ann"}).raise_for_status()
+        api.post(f"/api/v1/games/{made['game']}/start", headers=boss).raise_for_status()
+        due = datetime.now(UTC).replace(second=59, microsecond=0) + timedelta(hours=2)
+        api.post(f"/api/v1/games/{made['game']}/deadline", json={"at": due.isoformat()}, headers=boss).raise_for_status()
+    context = chromium.new_context(timezone_id="America/St_Johns", locale="en-CA")  # UTC-3:30 in December
+    page = context.new_page()
+    page.goto(f"{server}/games/{made['game']}")
+    expect(page.locator(".countdown")).to_have_text(re.compile(r"^\(in (2 h|1 h 59 min)\)$"))
+    expect(page.locator("#deadline-minute")).to_contain_text("the time left counts whole minutes")
+    context.close()

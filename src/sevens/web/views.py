@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import re
 import threading
 from collections import OrderedDict
@@ -374,7 +373,7 @@ def duration(seconds: int | None) -> str:
         return "unknown"
     if seconds < 60:
         return f"{seconds} s"
-    days, rest = divmod(-(-seconds // 60), 24 * 60)  # minutes rounded up, as the countdown shows them
+    days, rest = divmod(-(-seconds // 60), 24 * 60)  # minutes rounded up: never "0 min" with time left
     hours, minutes = divmod(rest, 60)
     parts = [f"{days} d" if days else "", f"{hours} h" if hours else "", f"{minutes} min" if minutes else ""]
     return " ".join(p for p in parts if p)
@@ -387,16 +386,21 @@ def countdown_said(deadline: datetime, as_of: str, organiser: bool) -> str:
     "(in ...)" does, so a reader (or a test) waiting for the moving countdown cannot take it for one;
     past the deadline the words are the script's.
 
-    >>> countdown_said(datetime(2026, 5, 1, 14, 10, 30, tzinfo=UTC), "2026-05-01T12:00:00+00:00", False)
-    '(2 h 11 min left as of 12:00 UTC)'
+    >>> countdown_said(datetime(2026, 5, 1, 14, 10, 30, tzinfo=UTC), "2026-05-01T12:00:40+00:00", False)
+    '(2 h 10 min left as of 12:00 UTC)'
+    >>> countdown_said(datetime(2026, 5, 1, 12, 0, 50, tzinfo=UTC), "2026-05-01T12:00:10+00:00", False)
+    '(under 1 min left as of 12:00 UTC)'
     >>> countdown_said(datetime(2026, 5, 1, 12, 0, tzinfo=UTC), "2026-05-01T12:00:00+00:00", True)[:36]
     '(passed: orders are closed; the turn'
     """
     at = datetime.fromisoformat(as_of)
     left = (deadline - at).total_seconds()
     if left > 0:
-        minutes = math.ceil(left / 60)  # as the script rounds: never "0 min" before the deadline
-        return f"({duration(minutes * 60)} left as of {at.astimezone(UTC):%H:%M} UTC)"
+        # As the script counts: from the minute shown as "as of" to the deadline's minute as shown
+        # (both with their seconds dropped), so the three agree; the last minute is "under 1 min".
+        minutes = int(deadline.timestamp() // 60 - at.timestamp() // 60)
+        said = duration(minutes * 60) if minutes > 0 else "under 1 min"
+        return f"({said} left as of {at.astimezone(UTC):%H:%M} UTC)"
     who = "you pause or extend the deadline first (below)" if organiser else "the organiser pauses or extends the deadline first"
     return f"(passed: orders are closed; the turn plays as soon as the server gets to it, unless {who})"
 

@@ -57,8 +57,7 @@ function serverSaid(response) {
 function countdowns() {
   var boxes = document.querySelectorAll(".countdown[data-until]");
   if (!boxes.length) { return; }
-  function left(ms) {
-    var minutes = Math.ceil(ms / 60000);
+  function left(minutes) {
     var days = Math.floor(minutes / 1440), hours = Math.floor((minutes % 1440) / 60), rest = minutes % 60;
     var parts = [];
     if (days) { parts.push(days + " d"); }
@@ -68,12 +67,16 @@ function countdowns() {
   }
   function tick() {
     boxes.forEach(function (el) {
-      var ms = new Date(el.dataset.until) - serverNow();
+      var until = new Date(el.dataset.until), now = serverNow(), ms = until - now;
       if (isNaN(ms)) { return; }
+      // The minutes from the clock's minute now to the deadline's, as both are shown (seconds
+      // dropped): due 14:10 at 12:00 is "2 h 10 min", whatever the seconds, and the last minute
+      // is "under 1 min" (countdown_said in sevens.web.views counts alike).
+      var minutes = Math.floor(until / 60000) - Math.floor(now / 60000);
       // Past it, the organiser is told the turn is theirs to reopen; anyone else, that it may be.
       var who = "organiser" in el.dataset ? "you pause or extend the deadline first (below)"
         : "the organiser pauses or extends the deadline first";
-      el.textContent = ms > 0 ? "(in " + left(ms) + ")"
+      el.textContent = ms > 0 ? "(in " + (minutes > 0 ? left(minutes) : "under 1 min") + ")"
         : "(passed: orders are closed; the turn plays as soon as the server gets to it, unless " + who + ")";
     });
   }
