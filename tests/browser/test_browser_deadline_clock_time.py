@@ -48,6 +48,24 @@ def test_the_deadline_set_at_a_clock_time_is_read_in_the_organisers_zone(server:
     context.close()
 
 
+def test_a_refusal_quotes_what_was_typed_with_its_spaces(server: str, chromium: Any) -> None:
+    """The box kept "1  2" as typed, while the refusal beside it said "got '1 2'": HTML makes a
+    run of spaces one. The refusal's words keep them, so the quote is what is in the box."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Spaces cup", hours="24")
+    page.goto(organise)
+    page.fill("#extend-hours", "1  2")
+    page.click("#extend button[type=submit]")
+    expect(page.locator("#extend-error")).to_be_visible()
+    assert "got '1  2'" in page.locator("#extend-error").inner_text(), page.locator("#extend-error").inner_text()
+    assert "got '1  2'" in page.locator("#extend-summary").inner_text()
+    assert page.locator("#extend-hours").input_value() == "1  2"
+    context.close()
+
+
 def test_the_moving_countdown_counts_to_the_deadlines_minute_as_shown(server: str, chromium: Any) -> None:
     """Due at 20:00:59 ("20:00" on the page), at 18:00:10 the script said "(in 2 h 1 min)": its
     time left rounded up, a minute past the deadline shown. It counts from the minute shown to the
