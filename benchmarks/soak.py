@@ -5,6 +5,7 @@
     .venv/bin/python benchmarks/soak.py --browsers 2 --rematches 0.5   # with browsers and rematches
     bash scripts/pg .venv/bin/python benchmarks/soak.py --database-url '$DATABASE_URL'   # PostgreSQL
     .venv/bin/python benchmarks/soak.py --database-url postgresql+psycopg://u@host/db      # an existing one
+    .venv/bin/python benchmarks/soak.py --minutes 60 --trace-memory /tmp/traces   # what the server's memory holds
 
 The server is started as ``sevens serve`` starts it (one worker, its odds process started by the first
 odds request), on a free port of 127.0.0.1, on a new SQLite file in a temporary folder unless
@@ -41,6 +42,13 @@ after the last key of a draft), games finished in all, and errors (a 5xx, or an 
 did not expect; the first few are printed). At the end, the first and last samples side by side, and
 the counts, errors among them by kind (a status, no answer, a browser's odds late, ...).
 
+With ``--trace-memory DIR`` the server runs under tracemalloc (``SEVENS_TRACE_MEMORY_DIR``, see
+``sevens.web.memory_trace``) and writes a snapshot to DIR every ``--trace-every`` minutes (10); at the
+end the sites that grew most between the first and the last are printed, and
+``benchmarks/memory_growth.py DIR --since M`` compares others. Tracing slows the server several times
+over and its memory grows by the tracer's own record at each snapshot: its resident figures are not
+those of a server run without it; the traced totals are what to read.
+
 Load is moderate on purpose (each client pauses ``--pause`` seconds, 0.05, between requests): on 2
 cores it leaves room for other work. Everything stops by itself: the server is stopped by SIGTERM and
 killed if it lingers; the temporary folder is removed.
@@ -65,6 +73,7 @@ from typing import Any
 
 import httpx
 
+from sevens.web import memory_trace
 from sevens.web.testing import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -517,11 +526,14 @@ class Database:
 
 
 @contextmanager
-def _server(url: str, directory: Path, odds_idle: float | None) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+def _server(url: str, directory: Path, odds_idle: float | None,
+            trace: tuple[Path, float] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
     port = free_port()
     env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0")
     if odds_idle is not None:
         env["SEVENS_ODDS_IDLE_MINUTES"] = str(odds_idle)
+    if trace is not None:  # the server's memory traced, a snapshot every so many minutes (sevens.web.memory_trace)
+        env[memory_trace.DIR_VARIABLE], env[memory_trace.MINUTES_VARIABLE] = str(trace[0]), str(trace[1])
     log_path = directory / "server.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
@@ -529,7 +541,8 @@ def _server(url: str, directory: Path, odds_idle: float | None) -> Iterator[tupl
         stdout=log, stderr=subprocess.STDOUT, env=env,
     )
     try:
-        wait_until_up(port, pid=process.pid, timeout=60)
+        # Traced, every import and the migrations go several times slower: on a loaded machine, minutes.
+        wait_until_up(port, pid=process.pid, timeout=60 if trace is None else 300)
         yield f"http://{HOST}:{port}", process, log_path
     finally:
         process.send_signal(signal.SIGTERM)
@@ -563,6 +576,11 @@ def main() -> None:
     parser.add_argument("--database-url", default=None,
                         help="a database for the server (it must hold no other application's tables); "
                              "default: a new SQLite file; '$DATABASE_URL': the environment's")
+    parser.add_argument("--trace-memory", type=Path, default=None, metavar="DIR",
+                        help="trace the server's memory (tracemalloc, which slows it and takes memory of its own) and "
+                             "keep snapshots in DIR; at the end the sites that grew most are printed "
+                             "(benchmarks/memory_growth.py DIR compares any two)")
+    parser.add_argument("--trace-every", type=float, default=10.0, help="minutes between snapshots (10)")
     parser.add_argument("--odds-idle-minutes", type=float, default=None,
                         help="SEVENS_ODDS_IDLE_MINUTES for the server (default: the server's own, 10)")
     args = parser.parse_args()
@@ -570,6 +588,8 @@ def main() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     if args.minutes <= 0 or args.every <= 0 or args.players < 1 or args.pause < 0 or args.browsers < 0:
         parser.error("--minutes and --every must be above 0, --players at least 1, --browsers and --pause at least 0")
+    if args.trace_every <= 0:
+        parser.error(f"--trace-every is minutes between snapshots, above 0; got {args.trace_every:g}")
     if not 0 <= args.rematches <= 1:
         parser.error(f"--rematches is a share of games, from 0 to 1; got {args.rematches:g}")
     url = args.database_url
@@ -585,7 +605,8 @@ def main() -> None:
         database = Database(url, sqlite_file)
         tally = Tally()
         stop = threading.Event()
-        with _server(url, Path(temp), args.odds_idle_minutes) as (base, server, log_path):
+        trace = None if args.trace_memory is None else (args.trace_memory.resolve(), args.trace_every)
+        with _server(url, Path(temp), args.odds_idle_minutes, trace) as (base, server, log_path):
             print(f"soak: {args.players} players, {args.browsers} browsers and a spectator for {args.minutes:g} minutes on "
                   f"{'SQLite' if sqlite_file else 'PostgreSQL'}; server pid {server.pid}", flush=True)
             threads = [threading.Thread(target=_player, args=(base, tally, args.pause, i, stop, args.rematches),
@@ -633,11 +654,30 @@ def main() -> None:
     print(_row(samples[0]))
     print(_row(samples[-1]))
     print("done: " + ", ".join(f"{v} {k}" for k, v in sorted(tally.counts.items())))
+    if args.trace_memory is not None:
+        _print_growth(args.trace_memory)
     if tally.counts.get("errors"):
         # Again at the end, where a caller keeping only the output's tail (the tests) reads them.
         print("the first errors:", *tally.errors, sep="\n  ")
         print("last lines of the server's log:", *log_tail, sep="\n  ")
         sys.exit(1)
+
+
+def _print_growth(directory: Path) -> None:
+    """The sites that grew most between the first snapshot and the last (after the samples, before any errors)."""
+    import tracemalloc
+
+    from memory_growth import growth, snapshots  # beside this script
+
+    found = snapshots(directory)
+    if len(found) < 2:
+        print(f"memory traced: {len(found)} snapshot in {directory}, too few to compare; run longer or with a "
+              "smaller --trace-every")
+        return
+    first, last = min(found), max(found)
+    print(f"memory traced, the sites that grew most from minute {first:g} to {last:g} "
+          f"(benchmarks/memory_growth.py {directory} --since M compares others):")
+    print(*growth(*(tracemalloc.Snapshot.load(str(found[m])) for m in (first, last)), "lineno", 10), sep="\n")
 
 
 def _latencies(values: list[float]) -> list[str]:

@@ -135,6 +135,21 @@ def test_soak_benchmark_runs_a_real_server_and_samples_it_side_by_side() -> None
     assert done is not None and int(done[1]) > 0 and int(done[2]) > 0, out
 
 
+def test_soak_benchmark_traces_the_servers_memory_and_prints_what_grew(tmp_path: Path) -> None:
+    """With --trace-memory the server writes tracemalloc snapshots as it runs, and the soak prints the
+    sites that grew between the first and the last, side by side; memory_growth.py compares any two."""
+    traces = tmp_path / "traces"
+    out = _run(str(BENCHMARKS / "soak.py"), "--minutes", "0.4", "--every", "8", "--players", "1",
+               "--trace-memory", str(traces), "--trace-every", "0.1")
+    assert len(list(traces.glob("trace-*.snap"))) >= 2, out
+    table = out[out.index("memory traced, the sites that grew most from minute "):]
+    rows = re.findall(r"^\s+([\d.]+)\s+([\d.]+)\s+([\d.]+|new)\s+(\d+)\s+(\d+)\s+(.+)$", table, re.M)
+    assert rows and rows[-1][-1] == "all traced" and float(rows[-1][1]) > 0, out
+    again = _run(str(BENCHMARKS / "memory_growth.py"), str(traces), "--since", "0", "--by", "traceback", "--top", "3")
+    assert again.startswith("memory by traceback, minute ") and "all traced" in again, again
+    assert "File " in again.splitlines()[2], again  # a site is named by its file and line
+
+
 def test_scheduler_poll_benchmark_runs_and_prints_each_count_of_games_side_by_side() -> None:
     out = _run(str(BENCHMARKS / "scheduler_poll.py"), "--games", "2", "5", "--no-postgres")
     rows = re.findall(r"^sqlite\s+(\d+)\s+(\d+)\s+[\d.]+\s+([\d.]+)$", out, re.M)

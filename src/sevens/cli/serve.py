@@ -235,6 +235,7 @@ def register(app: typer.Typer) -> None:
             stored_revision,
         )
         from sevens.web.app import create_app
+        from sevens.web.memory_trace import start_from_environment
         from sevens.web.settings import Settings
 
         try:
@@ -246,6 +247,9 @@ def register(app: typer.Typer) -> None:
             }
             settings = Settings(**{name: value for name, value in given.items() if value is not None})
             usable_url(settings.database_url)  # as export and import do: one line, not an ImportError
+            # An operator's memory trace, only if SEVENS_TRACE_MEMORY_DIR asks: before the app is
+            # made, so that it sees where all of the app's memory went.
+            start_from_environment()
             check_listen(host, port)  # before the database is made or migrated: a busy port costs nothing
             if (refused := another_application(settings.database_url)) is not None:
                 fail(refused)  # the migrations would add sevens' tables beside them, as export and import refuse to
