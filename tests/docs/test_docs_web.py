@@ -1,6 +1,7 @@
 """docs/web.md against the server it describes: the settings table names every setting the server
 reads, each with its real default, and no other; no page names a SEVENS_ variable nothing reads;
-every API call the page names is one the server has; the refusals a table row promises are in that
+every API call it (or any other page) names is one the server has, and so is every address of
+the server a page names; the refusals a table row promises are in that
 operation's list, and the page's list of refusals is the document's."""
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
+from sevens.web import api, pages
 from sevens.web.app import create_app
 from sevens.web.settings import Settings
 from sevens.web.testing import ServerFarm
@@ -91,6 +93,40 @@ def test_every_call_the_page_names_is_the_servers(document: dict[str, Any]) -> N
     assert len(calls) > 15
     for method, path in calls:
         assert _operation(document, method, path) is not None, f"docs/web.md names {method} {path}, which the API has not"
+
+
+def test_every_call_another_page_names_is_the_servers(document: dict[str, Any]) -> None:
+    """docs/record.md, reliability.md and strategy.md name API calls of their own."""
+    calls = [(page.name, method, path) for page in PAGES if page.name != "web.md"
+             for method, path in CALL.findall(page.read_text(encoding="utf-8"))]
+    assert len(calls) > 5
+    wrong = [call for call in calls if _operation(document, call[1], call[2]) is None]
+    assert not wrong, f"pages name calls the API has not: {wrong}"
+
+
+def test_every_address_a_page_names_is_the_servers() -> None:
+    """`/games/{id}/who-ordered`, `/join/<secret>`, `/static/app.js`: an address of the server that a
+    page names in backquotes is a route of its pages or API, or a file it serves; a suffix
+    (`/organiser-link`) or a prefix (`/api/v1`) alone is not checked."""
+    app = create_app(Settings(database_url="sqlite://", scheduler=False))
+    paths = [route.path for route in [*api.router.routes, *pages.router.routes]] + [app.openapi_url or ""]
+    routes = [re.compile("^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "/?$") for path in paths]
+    served = {path.split("/")[1] for path in paths}
+    checked, wrong = 0, []
+    for page in PAGES:
+        for named in re.findall(r"`(?:(?:GET|POST|PUT|DELETE) )?(/[^`\s]*)`", page.read_text(encoding="utf-8")):
+            path = re.split(r"[?#]", named)[0].rstrip(".,;:")
+            if "..." in path or path.split("/")[1] not in served | {"static"} or path.rstrip("/") in ("/api", "/api/v1"):
+                continue
+            checked += 1
+            if path.startswith("/static/"):
+                found = (ROOT / "src" / "sevens" / "web" / path.lstrip("/")).is_file()
+            else:
+                found = any(route.match(re.sub(r"\{[^}]+\}|<[^>]+>", "x", path)) for route in routes)
+            if not found:
+                wrong.append(f"{page.name}: {named}")
+    assert checked > 30
+    assert not wrong, f"pages name addresses the server has not: {wrong}"
 
 
 def test_the_refusals_a_row_of_the_api_table_names_are_its_operations(document: dict[str, Any]) -> None:
