@@ -400,6 +400,9 @@ var LIVE_POLL_MS = 5000;
 // goes back to LIVE_POLL_MS. A hidden page (another tab, a locked phone) asks nothing at all.
 var IDLE_POLL_MS = 20000;
 var IDLE_AFTER_MS = 180000;
+// How long a page that reloads itself as the game moves on leaves its reload to finish before it
+// polls again (a minute: a page a loaded server takes longer than that to send is as good as lost).
+var RELOAD_PATIENCE_MS = 60000;
 
 // Calls ``check`` every LIVE_POLL_MS while the page is shown and the reader busy with it, every
 // IDLE_POLL_MS once they have left it alone; never while hidden. Returns a function that stops it.
@@ -597,6 +600,7 @@ function followGame() {
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
   });
+  var reloadingSince = null;
   // The note on what a form just did belongs to the page it was posted from, not the next turn's.
   function reload() {
     noteReadingPlace(main);
@@ -632,7 +636,16 @@ function followGame() {
   }
   // ``own``: what moved is this player's own orders or autopilots, from another tab or device.
   function moved(state, own) {
-    if (!busy()) { reload(); return; }
+    if (!busy()) {
+      // Polls wait while the reload is under way: the next one's answer would start it again, which
+      // cuts short the one under way, and a server slower to send the page than the polls' pace
+      // (under load) never got to send it, the page left on the old turn for good. A reload still
+      // not done after RELOAD_PATIENCE_MS was stopped (or is that slow): the polls go on, and a
+      // game still moved on reloads the page again.
+      reloadingSince = Date.now();
+      reload();
+      return;
+    }
     stop();
     var note = document.getElementById("live-note"), said;
     if (note === null) {  // a second move (the tab shown again) says the latest in the same note
@@ -667,6 +680,7 @@ function followGame() {
   }
   function check() {
     if (document.hidden) { return; }
+    if (reloadingSince !== null && Date.now() - reloadingSince < RELOAD_PATIENCE_MS) { return; }
     fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
       if (response.ok) { serverSaid(response); return response.json(); }
       return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
