@@ -1,5 +1,6 @@
-"""A player's page follows the game on a server slow to answer it: its reload held back in the
-browser (Playwright's ``page.route``) as a loaded server holds it."""
+"""A player's page follows the game on a server slow to answer it: its reload, or a request of its
+polls, held back in the browser (Playwright's ``page.route``) as a loaded server or a lost
+connection holds them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from browser.browser_helpers import start_with_one_seat, visit
+from browser.browser_helpers import create_game, join_by_invites, start_with_one_seat, visit
 
 
 class HeldBack:
@@ -77,3 +78,34 @@ def test_a_page_the_server_is_slow_to_send_again_still_follows_the_game(server: 
     assert slow.wait(_on_turn(page, 2), 45), f"still on turn 1; {slow.count} reloads asked, {len(cut_short)} cut short"
     assert (slow.count, cut_short) == (1, [])
     context.close()
+
+
+def test_a_list_of_who_ordered_whose_answer_never_comes_is_asked_again(server: str, chromium: Any) -> None:
+    """The page fetches the list of who has ordered one at a time. A fetch the network lost, never
+    answered nor refused, kept the page from fetching it again for good: another player's ready
+    order never showed. Such a fetch is now given up after 30 s."""
+    from playwright.sync_api import expect
+
+    viewport = {"width": 1000, "height": 800}
+    organiser, organise, invites = create_game(chromium, server, "Lost cup", viewport=viewport, arrangement="4-8-2", hours="24")
+    first, second = join_by_invites(chromium, invites[:2], viewport)
+    visit(organiser, organise)
+    organiser.click("#start button")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(first, play)
+    visit(second, play)
+    lost = HeldBack(first, lambda request: "who-ordered" in request.url, None)
+    lost.armed = True
+    their_form = second.locator("form.order-form").first
+    their_team = their_form.get_attribute("data-team")
+    their_form.locator("input[name=force]").fill("5")
+    their_form.locator("input[name=flair]").fill("3")
+    with second.expect_navigation():
+        their_form.locator("button[value=ready]").click()
+    expect(second.locator("#message")).to_contain_text("ready")
+    assert lost.wait(lambda: lost.count == 1, 15), "the list was not asked for"
+    lost.armed = False  # the next ask is answered
+    ready = first.locator(f"#who-ordered-list li[data-team='{their_team}']")
+    # 30 s before the lost one is given up, then a poll within 5 s
+    expect(ready).to_have_class("state-ready", timeout=50000)
+    assert first.locator("#live-note").count() == 0

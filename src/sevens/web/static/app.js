@@ -394,6 +394,28 @@ function watchOdds(form) {
 }
 
 var LIVE_POLL_MS = 5000;
+// A fetch of the list of who has ordered is given up after LIST_TIMEOUT_MS, its answer's body
+// included. The list is fetched one at a time, and a request the network lost (a phone moving
+// between networks, a connection dropped without a word) is never answered nor refused: the list
+// was never fetched again. (The polls of /state need none: each tick asks whether the last was
+// answered or not.)
+var LIST_TIMEOUT_MS = 30000;
+
+// fetch(url) as the page's polls do, ``read`` making of its response what is wanted (its body
+// read); the whole is given up, the promise refused, after LIST_TIMEOUT_MS.
+function fetchWithin(url, read) {
+  var control = typeof AbortController === "function" ? new AbortController() : null;
+  var options = { credentials: "same-origin", cache: "no-store" };
+  var timer = null;
+  if (control) {
+    options.signal = control.signal;
+    timer = window.setTimeout(function () { control.abort(); }, LIST_TIMEOUT_MS);
+  }
+  function settled() { if (timer !== null) { window.clearTimeout(timer); } }
+  return fetch(url, options).then(read).then(function (got) { settled(); return got; },
+    function (error) { settled(); throw error; });
+}
+
 // A page left alone (a phone on the table, its screen on) asks less often: a poll costs a metered
 // connection about 1 kB each way, 720 an hour at 5 s. After IDLE_AFTER_MS without the reader's
 // touch, a key or a scroll, it asks every IDLE_POLL_MS; the reader's next touch asks at once and
@@ -503,7 +525,7 @@ function refreshWhoOrdered(mark) {
   var part = document.getElementById("who-ordered");
   if (!part || !part.dataset.url || part.dataset.mark === mark || part.dataset.fetching) { return; }
   part.dataset.fetching = "yes";
-  fetch(part.dataset.url, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+  fetchWithin(part.dataset.url, function (response) {
     if (!response.ok) {
       return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
     }
