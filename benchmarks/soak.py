@@ -347,6 +347,11 @@ def _browser(url: str, tally: Tally, pause: float, seed: int, stop: threading.Ev
                     context = browser.new_context(viewport={"width": 1000, "height": 900})
                     try:
                         page = context.new_page()
+                        # A page load given up before it came (net::ERR_ABORTED): one the page's own
+                        # reload, or another load, cut short; a page that follows the game should
+                        # leave its reload to finish, so these stay few under load.
+                        page.on("requestfailed", lambda request: tally.count("browser page loads cut short")
+                                if request.resource_type == "document" else None)
                         over = _browser_game(client, page, rng, stop, game)
                     except (Error, AssertionError) as exc:
                         if stop.is_set():  # cut short by the end of the run, not a fault
