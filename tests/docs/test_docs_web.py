@@ -73,9 +73,10 @@ def test_the_settings_tables_defaults_are_the_servers() -> None:
 
 
 def test_every_sevens_variable_a_page_names_is_read() -> None:
-    """A variable named on a page is a setting, or one the tests or scripts read (the test database)."""
+    """A variable named on a page is a setting, one the tests or scripts read (the test database), or
+    one the code reads outside the settings (the operator's memory trace, read before the app is made)."""
     read = {_env_name(field) for field in Settings.model_fields}
-    code = " ".join(path.read_text(encoding="utf-8") for folder in ("tests", "scripts")
+    code = " ".join(path.read_text(encoding="utf-8") for folder in ("tests", "scripts", "src/sevens")
                     for path in (ROOT / folder).rglob("*") if path.is_file() and path.suffix in ("", ".py"))
     for page in PAGES:
         for name in re.findall(r"SEVENS_[A-Z][A-Z_]*[A-Z]", page.read_text(encoding="utf-8")):
