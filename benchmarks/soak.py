@@ -532,7 +532,9 @@ class Database:
 
 @contextmanager
 def _server(url: str, directory: Path, odds_idle: float | None,
-            trace: tuple[Path, float] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+            trace: tuple[Path, float] | None = None,
+            launcher: list[str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes], Path]]:
+    """A real ``sevens serve``, started by ``launcher`` (a command its arguments follow) if given."""
     port = free_port()
     env = dict(os.environ, SEVENS_GAMES_PER_HOUR="0", SEVENS_CREDENTIALS_PER_HOUR="0")
     if odds_idle is not None:
@@ -542,7 +544,7 @@ def _server(url: str, directory: Path, odds_idle: float | None,
     log_path = directory / "server.log"
     log = log_path.open("wb")
     process = subprocess.Popen(
-        [sys.executable, "-m", "sevens", "serve", "--port", str(port), "--database-url", url],
+        [*(launcher or [sys.executable, "-m", "sevens"]), "serve", "--port", str(port), "--database-url", url],
         stdout=log, stderr=subprocess.STDOUT, env=env,
     )
     try:

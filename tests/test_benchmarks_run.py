@@ -150,6 +150,18 @@ def test_soak_benchmark_traces_the_servers_memory_and_prints_what_grew(tmp_path:
     assert "File " in again.splitlines()[2], again  # a site is named by its file and line
 
 
+def test_give_back_benchmark_runs_two_servers_and_prints_their_memory_side_by_side() -> None:
+    out = _run(str(BENCHMARKS / "give_back.py"), "--minutes", "0.3", "--every", "6", "--players", "1",
+               "--give-back-minutes", "0.05", "--threads", "2")
+    assert re.search(r"^\s+min\s+kept MB\s+given MB\s+given/kept\s", out, re.M), out
+    samples = re.findall(r"^\s+\d+\.\d\s+(\d+)\s+(\d+)\s+([\d.]+)\s", out, re.M)
+    assert len(samples) >= 3, out
+    assert all(abs(float(ratio) - int(given) / int(kept)) < 0.01 for kept, given, ratio in samples), out
+    for side in ("kept", "given"):
+        assert re.search(rf"^{side}: .*?(\d+) games created, .*?([1-9]\d*) orders", out, re.M), out
+    assert re.search(r"^\s+2\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+$", out, re.M), out
+
+
 def test_scheduler_poll_benchmark_runs_and_prints_each_count_of_games_side_by_side() -> None:
     out = _run(str(BENCHMARKS / "scheduler_poll.py"), "--games", "2", "5", "--no-postgres")
     rows = re.findall(r"^sqlite\s+(\d+)\s+(\d+)\s+[\d.]+\s+([\d.]+)$", out, re.M)
