@@ -211,6 +211,7 @@ FORMS = [
     "{base}/resume",
     "{base}/extend",
     "{base}/deadline",
+    "{base}/deadline-at",
     "{base}/end",
     "{base}/delete",
     "{base}/seats/p1/invite",
@@ -255,7 +256,8 @@ def test_csrf_is_enforced_on_every_form(hosted: Hosted) -> None:
     planted = "planted-" * 5
     team = hosted.my_teams("p1")[0]
     data = {"team": team, "turn": "1", "force": "5", "flair": "3", "action": "save", "strategy": "even",
-            "hours": "2", "name": "X", "arrangement": "4-8-2", "deadline_hours": "24", "confirm": "yes"}
+            "hours": "2", "name": "X", "arrangement": "4-8-2", "deadline_hours": "24", "confirm": "yes",
+            "at": "2030-01-06 20:00"}
     fill = {
         "base": hosted.base,
         "join": hosted.invites["p2"].split("testserver", 1)[1],
