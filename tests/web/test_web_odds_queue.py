@@ -139,4 +139,4 @@ def test_a_question_given_up_while_it_waits_is_never_worked_out(queue: OddsQueue
 
     anyio.run(main)
     assert outcomes == [10, 20]
-    assert queue._held == {} and queue._waiting == {}
+    assert queue._waiting == {} and queue._working is None  # nobody holds a question: none counted

@@ -19,7 +19,7 @@ replaced is answered 409 at once, and never reaches the odds process.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
@@ -68,7 +68,6 @@ class OddsQueue:
         # Per credential with questions waiting, in the order of their turns (a dict keeps it: the
         # one served goes to the back).
         self._waiting: dict[int, deque[_Ask]] = {}
-        self._held: Counter[int] = Counter()  # per credential, waiting or worked out; a count back to 0 is deleted
         self._working: _Ask | None = None  # the one question with the odds process
         self._last_served: int | None = None  # whose question went to the odds process last
 
@@ -87,7 +86,7 @@ class OddsQueue:
         """
         if latest_of is not None:
             self._replace(principal_id, latest_of)
-        if self._held[principal_id] >= self.at_once:
+        if self._holding(principal_id) >= self.at_once:
             raise HTTPException(
                 status_code=429,
                 detail=(
@@ -98,7 +97,6 @@ class OddsQueue:
             )
         ask = _Ask(principal_id, question, latest_of)
         self._waiting.setdefault(principal_id, deque()).append(ask)
-        self._held[principal_id] += 1
         try:
             self._next()
             await ask.turn.wait()
@@ -109,8 +107,6 @@ class OddsQueue:
             except OddsUnavailable as exc:
                 raise HTTPException(status_code=503, detail=str(exc), headers={"Retry-After": "1"}) from None
         finally:
-            if not ask.replaced:  # a replaced one was let go when it was
-                self._let_go(ask)
             if self._working is ask:
                 self._working = None
                 self._next()
@@ -126,13 +122,13 @@ class OddsQueue:
         for old in [a for a in waiting if a.latest_of == latest_of]:
             self._withdraw(old)
             old.replaced = True
-            self._let_go(old)
             old.turn.set()
 
-    def _let_go(self, ask: _Ask) -> None:
-        self._held[ask.asker] -= 1
-        if not self._held[ask.asker]:
-            del self._held[ask.asker]
+    def _holding(self, asker: int) -> int:
+        """How many of ``asker``'s questions are waiting or with the odds process: a replaced one
+        no longer counts, though its answer (409) is still on its way."""
+        working = self._working is not None and self._working.asker == asker
+        return len(self._waiting.get(asker, ())) + working
 
     def _withdraw(self, ask: _Ask) -> None:
         waiting = self._waiting.get(ask.asker)
