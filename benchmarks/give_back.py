@@ -24,8 +24,6 @@ it waited for them, beside the trim and in the half second before it.
 from __future__ import annotations
 
 import argparse
-import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -34,17 +32,18 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import cast
 
 from soak import Tally, _latencies, _player, _server, _spectator  # beside this script, on its sys.path
 
+from sevens.web.odds_process import malloc_trim
 from sevens.web.testing import resident_mb
 
 LAUNCHER = """
-import ctypes, ctypes.util, runpy, sys, threading, time
+import runpy, sys, threading, time
+from sevens.web.odds_process import malloc_trim  # both servers load it: it is the app's own module
 minutes = float(sys.argv[1])
 if minutes > 0:  # the C library's freed memory given back every so many minutes, on a thread of its own
-    trim = ctypes.CDLL(ctypes.util.find_library("c")).malloc_trim
+    trim = malloc_trim()
     def give_back():
         while True:
             time.sleep(minutes * 60)
@@ -56,11 +55,10 @@ runpy.run_module("sevens", run_name="__main__", alter_sys=True)
 
 
 def _malloc_trim() -> Callable[[int], int]:
-    name = ctypes.util.find_library("c")
-    trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    trim = malloc_trim()
     if trim is None:
         sys.exit("no malloc_trim in this C library (glibc has it): nothing to measure")
-    return cast(Callable[[int], int], trim)
+    return trim
 
 
 def _play(base: str, tally: Tally, players: int, pause: float, stop: threading.Event) -> list[threading.Thread]:

@@ -42,7 +42,7 @@ import threading
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from sevens import __version__
 from sevens.bots import ShownMix, plausible_orders
@@ -51,7 +51,7 @@ from sevens.odds.api import warm_shared_tables
 from sevens.rules import Order
 from sevens.tournament.game import ManagerView
 
-__all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "odds_answer", "odds_key"]
+__all__ = ["OddsProcess", "OddsQuestion", "OddsUnavailable", "malloc_trim", "odds_answer", "odds_key"]
 
 log = logging.getLogger("sevens.web")
 
@@ -350,6 +350,14 @@ def _child_environment() -> dict[str, str]:
     return kept
 
 
+def malloc_trim() -> Callable[[int], int] | None:
+    """glibc's ``malloc_trim``, which gives memory the C library holds freed back to the system, or
+    None where the C library has none (musl, macOS: none of glibc's thresholds either)."""
+    name = ctypes.util.find_library("c")
+    trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+    return cast("Callable[[int], int] | None", trim)
+
+
 def _give_back_freed_memory() -> Callable[[], object]:
     """What gives the memory freed since the last call back to the system: glibc's ``malloc_trim``
     where the C library has it, else nothing.
@@ -361,9 +369,8 @@ def _give_back_freed_memory() -> Callable[[], object]:
     counted in its cache (tracemalloc: 497 MB); given back after each answer, 562 MB
     (benchmarks/odds_memory.py --resident).
     """
-    name = ctypes.util.find_library("c")
-    trim = getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
-    if trim is None:  # musl, macOS: no such call, and none of glibc's thresholds either
+    trim = malloc_trim()
+    if trim is None:
         return lambda: None
     return lambda: trim(0)
 
