@@ -14,7 +14,8 @@ from sqlalchemy import event
 
 from sevens.store import games as store
 from sevens.store.db import session_scope
-from sevens.web.scheduler import LEFT_READY_AFTER, resolve_all_ready, resolve_due, run_scheduler
+from sevens.store.games import LEFT_READY_AFTER
+from sevens.web.scheduler import resolve_all_ready, resolve_due, run_scheduler
 from web.web_helpers import FakeClock, Hosted, host_game, statements_sent
 
 

@@ -27,7 +27,6 @@ from sqlalchemy.orm import Session, sessionmaker
 from sevens.store.db import session_scope
 from sevens.store.errors import DamagedRecord, NotFound, UnplayableOrder
 from sevens.store.games import (
-    LEFT_READY_AFTER,
     advance,
     due_turns,
     note_unresolved,
@@ -39,7 +38,7 @@ from sevens.store.games import (
 from sevens.store.retention import delete_game, games_over_before, prune
 
 __all__ = [
-    "LEFT_READY_AFTER", "Keeping", "database_trouble", "resolve_all_ready", "resolve_due",
+    "Keeping", "database_trouble", "resolve_all_ready", "resolve_due",
     "resolve_if_still_due", "run_scheduler", "tidy",
 ]
 
@@ -208,7 +207,7 @@ def resolve_all_ready(
     before the turns they complete are worked out (outside the game's lock), so a server stopped
     between the two, or a database error or a killed worker after the commit, leaves a turn that
     nothing would resolve until someone pressed Ready again, the organiser Resolve, or its deadline
-    came. Each such write (and each turn resolved) makes its game due :data:`LEFT_READY_AFTER`
+    came. Each such write (and each turn resolved) makes its game due :data:`~sevens.store.games.LEFT_READY_AFTER`
     later (:func:`~sevens.store.games.ready_checks_due`); a poll looks at the games due, each once,
     and then clears them unless a write made them due again meanwhile. ``starting`` (a server's
     first poll): every game a write marked, however recently, for the request that made the write
