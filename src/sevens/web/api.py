@@ -67,6 +67,7 @@ from sevens.web.deps import (
     SessionDep,
     bot_token,
     current_principal,
+    give_back_db_turn,
     new_credential_allowed,
     new_game_allowed,
     organiser_act_allowed,
@@ -854,6 +855,7 @@ async def _draft_odds(
             db.close()  # the connection goes back before the odds are worked out (OddsQueue)
 
     question = await anyio.to_thread.run_sync(ask)
+    give_back_db_turn(request)  # others use the database while the odds are worked out
     queue: OddsQueue = request.app.state.odds_queue
     # A side left out is taken as 0, and the answer says so, as the order form's odds do: the order
     # it becomes must name both (R3), and a client reading 0 + 9 should know it never wrote the 0.

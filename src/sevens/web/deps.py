@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
 from typing import Annotated
 
+import anyio
+import anyio.to_thread
 from fastapi import Depends, HTTPException, Request, Security
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.orm import Session
@@ -34,6 +36,7 @@ __all__ = [
     "hourly_limiter",
     "current_principal",
     "get_db",
+    "give_back_db_turn",
     "new_credential_allowed",
     "new_game_allowed",
     "organiser_act_allowed",
@@ -42,19 +45,56 @@ __all__ = [
 ]
 
 
-def get_db(request: Request) -> Iterator[Session]:
+async def get_db(request: Request) -> AsyncIterator[Session]:
     """One session per request; routes commit what they change, anything else is rolled back.
     Then the acts a limit counted during the request are counted where every worker sees them
-    (:func:`_held`)."""
+    (:func:`_held`).
+
+    The request first waits for its turn at the database (a slot of the app's ``db_limiter``, as
+    many as the pool has connections), here in the event loop, and keeps it until its route
+    returns (or :func:`give_back_db_turn`). Waited for on a thread instead, a burst of requests
+    larger than the thread pool (40) jammed a server on SQLite: every thread waited for the one
+    connection, while the request holding it (its credential looked up on one thread) waited for a
+    free thread to run its route, until the pool gave up after a minute and answered 500."""
+    slots: anyio.CapacityLimiter | None = request.app.state.db_limiter
+    turn = object()  # the borrower of the slot: not the task, which the route may hand on
+    if slots is not None:
+        await slots.acquire_on_behalf_of(turn)
+    request.state.db_turn = (slots, turn) if slots is not None else None
     session: Session = request.app.state.sessionmaker()
     request.state.after_session = []
     try:
         yield session
     finally:
-        session.rollback()
-        session.close()
-        for share in request.state.after_session:
-            share()
+        # Shielded: a request cancelled here still gives its connection back.
+        with anyio.CancelScope(shield=True):
+            try:
+                if session.in_transaction() or request.state.after_session:
+                    # On a limiter of its own: a turn at the database never waits for a thread
+                    # of the busy pool (the jam above).
+                    await anyio.to_thread.run_sync(_close, session, request, limiter=anyio.CapacityLimiter(1))
+                else:
+                    session.close()  # nothing to send the database: no thread needed
+            finally:
+                give_back_db_turn(request)
+
+
+def _close(session: Session, request: Request) -> None:
+    session.rollback()
+    session.close()
+    for share in request.state.after_session:
+        share()
+
+
+def give_back_db_turn(request: Request) -> None:
+    """End the request's turn at the database (:func:`get_db`) before its route returns: for a
+    route that has closed its session and then waits for something else (the odds process), so
+    that other requests use the database meanwhile. Once only; later calls do nothing."""
+    held: tuple[anyio.CapacityLimiter, object] | None = getattr(request.state, "db_turn", None)
+    if held is not None:
+        request.state.db_turn = None
+        slots, turn = held
+        slots.release_on_behalf_of(turn)
 
 
 # The small dependencies are async: FastAPI runs a sync one on the thread pool, a hop that costs
@@ -74,7 +114,8 @@ async def get_limiter(request: Request) -> RateLimiter:
     return limiter
 
 
-SessionDep = Annotated[Session, Depends(get_db)]
+# Scope "function": the turn ends when the route returns, not once a slow client has read the answer.
+SessionDep = Annotated[Session, Depends(get_db, scope="function")]
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 ClockDep = Annotated[Callable[[], datetime], Depends(get_clock)]
 LimiterDep = Annotated[RateLimiter, Depends(get_limiter)]

@@ -69,6 +69,7 @@ from sevens.web.deps import (
     SessionDep,
     SettingsDep,
     device_link_allowed,
+    give_back_db_turn,
     new_credential_allowed,
     new_game_allowed,
     organiser_act_allowed,
@@ -2632,6 +2633,7 @@ async def odds_fragment(
             db.close()  # the connection goes back before the odds are worked out (OddsQueue)
 
     question, player_id = await anyio.to_thread.run_sync(ask)
+    give_back_db_turn(request)  # others use the database while the odds are worked out
     assert principal is not None  # _player found a seat of this principal's
     queue: OddsQueue = request.app.state.odds_queue
     # Only this credential's own questions are ever replaced (OddsQueue), a draft of the same team
