@@ -327,9 +327,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        # Order submissions wait for a database connection here, first come first served, rather
-        # than as threads the pool wakes in any order (each then fighting for the GIL): one for
-        # SQLite's single connection (make_engine), the pool's size for PostgreSQL.
+        # Requests wait for a database connection here, first come first served (get_db, and the
+        # order submissions), rather than as threads the pool wakes in any order (each then
+        # fighting for the GIL): one for SQLite's single connection (make_engine), the pool's size
+        # for PostgreSQL.
         size = getattr(engine.pool, "size", None)
         app.state.db_limiter = anyio.CapacityLimiter(size() if callable(size) else 1)
         _note_hidden_bots()
@@ -372,7 +373,7 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessionmaker = factory
-    app.state.db_limiter = None  # the thread pool's own limit, unless the lifespan sets one
+    app.state.db_limiter = None  # no turns (the pool's own wait), unless the lifespan sets them
     app.state.clock = clock
     # The odds of drafts, one at a time, in a process of their own started when first asked.
     app.state.odds_queue = OddsQueue(seconds=settings.odds_seconds, idle_seconds=settings.odds_idle_minutes * 60)
