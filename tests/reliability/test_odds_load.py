@@ -151,11 +151,16 @@ def test_a_player_asking_odds_waits_for_one_of_anothers_many(farm: ServerFarm, t
             server.kill()
 
 
-def test_a_newer_draft_sent_latest_only_replaces_the_tokens_own_waiting_one(farm: ServerFarm, tmp_path: Path) -> None:
+@pytest.mark.parametrize("sent_in", ["body", "address"])
+def test_a_newer_draft_sent_latest_only_replaces_the_tokens_own_waiting_one(
+    farm: ServerFarm, tmp_path: Path, sent_in: str
+) -> None:
     """The odds process held (stopped) while one token sends three drafts with latest_only and
     another player one of their own: the token's second, still waiting when its third came, gets
     409 and is never worked out; the first (with the process), the third and the other player's
-    are answered, each with its own draft's odds. (Before, all four were worked out in turn.)"""
+    are answered, each with its own draft's odds. (Before, all four were worked out in turn.) The
+    same by POST with the draft in the body and by GET with it in the address, which refused
+    latest_only as a parameter it did not take."""
     from reliability.test_odds_process import _odds_processes
     from sevens.web.odds_queue import SUPERSEDED
 
@@ -168,6 +173,8 @@ def test_a_newer_draft_sent_latest_only_replaces_the_tokens_own_waiting_one(farm
 
             def ask(where: str, draft: dict[str, int], who: dict[str, str]) -> httpx.Response:
                 with httpx.Client(base_url=server.url, timeout=60) as own:
+                    if sent_in == "address":
+                        return own.get(where, params={**draft, "latest_only": "true"}, headers=who)
                     return own.post(where, json={**draft, "latest_only": True}, headers=who)
 
             os.kill(held, signal.SIGSTOP)

@@ -75,6 +75,21 @@ def test_the_odds_read_a_number_in_the_address_as_the_pages_do(app: FastAPI, typ
         assert answer.status_code == 200 and answer.json()["order"]["force"] == read, (fine, answer.text)
 
 
+@pytest.mark.parametrize("typed", ["True", "TRUE", "1", "yes", "on", "t", "0", "False", "no", " true", ""])
+def test_latest_only_in_the_address_is_true_or_false_as_json_writes_them(app: FastAPI, typed: str) -> None:
+    """``GET .../odds?latest_only=`` takes the POST body's ``latest_only``, spelt as there: pydantic
+    alone read 1, yes, on, t and True as true (and their opposites as false), which the body
+    refuses; each is refused with what to send, quoting what was sent."""
+    client, world = _running(app)
+    url = f"/api/v1/games/{world['game']}/teams/{world['team']}/odds"
+    answer = client.get(url, params={"force": 3, "latest_only": typed}, headers=world["p1"])
+    assert answer.status_code == 422, answer.text
+    assert answer.json() == {"detail": f"latest_only: true or false, in lower case as JSON writes them, got {typed!r}"}
+    for fine in ("true", "false"):
+        answer = client.get(url, params={"force": 3, "latest_only": fine}, headers=world["p1"])
+        assert answer.status_code == 200 and answer.json()["order"]["force"] == 3, (fine, answer.text)
+
+
 # JSON text for a value of any kind, the hostile ones included: Python's JSON writes NaN and
 # Infinity as such, and ensure_ascii=False keeps emoji, right-to-left marks and NUL as they are.
 _SCALARS = st.one_of(

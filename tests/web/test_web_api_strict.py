@@ -147,7 +147,8 @@ def test_odds_refuse_an_unknown_query_parameter(app: FastAPI) -> None:
     answer = client.get(url + "?forse=6&flair=9", headers=world["p1"])
     assert answer.status_code == 422, answer.text
     assert answer.json() == {
-        "detail": "unknown query parameter 'forse' (did you mean 'force'?): this operation takes 'force', 'flair'"
+        "detail": "unknown query parameter 'forse' (did you mean 'force'?): this operation takes 'force', 'flair', "
+        "'latest_only'"
     }
     assert client.get(url + "?force=6&flair=9", headers=world["p1"]).json()["order"] == {"force": 6, "flair": 9}
 
@@ -201,7 +202,7 @@ def test_a_body_sent_with_a_get_is_refused_not_ignored(app: FastAPI) -> None:
     assert answer.status_code == 422, answer.text
     assert answer.json() == {
         "detail": "a GET takes no request body (it got the fields 'force', 'flair'); "
-        "its input goes in the query string ('force', 'flair')"
+        "its input goes in the query string ('force', 'flair', 'latest_only')"
     }
     view = f"/api/v1/games/{world['game']}"
     answer = client.request("GET", view, content=b"hello", headers=world["p1"])

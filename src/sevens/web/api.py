@@ -816,6 +816,25 @@ def _query_whole(value: object) -> object:
 QueryWhole = Annotated[int, Query(ge=0, le=1000), BeforeValidator(_query_whole)]
 
 
+def _query_flag(value: object) -> object:
+    """A yes or no in the address, written ``true`` or ``false`` as the body's JSON writes it:
+    pydantic alone would also take 1, on, yes, t and True (and 0, off, no, f, False), spellings the
+    POST's body refuses; one spelling each, so a client finds a mistyped one at its first call."""
+    if isinstance(value, str):
+        if value not in ("true", "false"):
+            raise PydanticCustomError(
+                "true_or_false", "true or false, in lower case as JSON writes them, got {got}", {"got": quoted(value)}
+            )
+        return value == "true"
+    return value
+
+
+LATEST_ONLY = (
+    "true: this draft replaces the odds of this team that this token asked with latest_only and that are "
+    "still waiting to be worked out (they get 409, never worked out), as a client asking at each keystroke wants"
+)
+
+
 @router.get(
     "/games/{public_id}/teams/{team}/odds",
     response_model=schemas.OddsAnswer,
@@ -829,10 +848,11 @@ async def odds(
     db: SessionDep,
     force: QueryWhole = 0,
     flair: QueryWhole = 0,
+    latest_only: Annotated[bool, Query(description=LATEST_ONLY), BeforeValidator(_query_flag)] = False,
 ) -> Response:
     """Odds of a draft order for one's own team against plausible opposing orders."""
     left_out = [box for box in ("force", "flair") if box not in request.query_params]
-    return await _draft_odds(public_id, team, request, principal, db, force, flair, left_out)
+    return await _draft_odds(public_id, team, request, principal, db, force, flair, left_out, latest_only)
 
 
 async def _draft_odds(
@@ -873,13 +893,7 @@ class OddsRequest(BaseModel):
     flair: StrictInt = Field(
         default=0, ge=0, le=1000, description="FLAIR points of the draft, a multiple of 3 (R3); absent: 0, said in assumed_zero"
     )
-    latest_only: StrictBool = Field(
-        default=False,
-        description=(
-            "true: this draft replaces the odds of this team that this token asked with latest_only and that are "
-            "still waiting to be worked out (they get 409, never worked out), as a client asking at each keystroke wants"
-        ),
-    )
+    latest_only: StrictBool = Field(default=False, description=LATEST_ONLY)
 
 
 @router.post(
