@@ -137,4 +137,53 @@ def test_the_api_sets_the_deadline_at_a_clock_time_with_its_offset(app: FastAPI,
     none_yet = client.post(
         f"/api/v1/games/{untimed['game']}/deadline", json={"at": "2026-05-03T20:00:00Z"}, headers=headers
     )
-    assert none_yet.status_code == 409 and "set one in hours first" in none_yet.text
+    assert none_yet.status_code == 409 and none_yet.json() == {"detail": NO_FIRST_AT}
+
+
+# Why a game without a deadline is not given its first at a clock time, and what to do instead.
+NO_FIRST_AT = (
+    "this game has no deadline, and a clock time cannot be its first: a first deadline also sets how long "
+    "every later turn lasts, for good, where a clock time says only when this turn closes. Set one in hours "
+    "first (Set a deadline on the organiser page, hours in the API): this turn closes that many hours from now "
+    "and every later turn lasts as long; then move this turn's deadline to the clock time"
+)
+
+
+def test_a_clock_time_cannot_be_a_games_first_deadline_and_the_refusal_says_why_and_how(
+    app: FastAPI, clock: FakeClock
+) -> None:
+    """A game made without a deadline is given one in hours, which also sets every later turn's
+    length for good; a clock time says no length, so it is refused (409 "set one in hours first",
+    which did not say why), now with the reason, before a wrong time (a passed one was refused as
+    passed first, and then again as the wrong game), and nothing changes. The page has no date and
+    time box for such a game and says why; a form sent to it all the same gets the same words at
+    the top of the page. Once hours gave it a deadline, the clock time moves this turn's."""
+    client = new_client(app)
+    untimed = client.post("/api/v1/games", json={"name": "Open", "players": 4}).json()
+    headers = {"Authorization": f"Bearer {untimed['token']}"}
+    base = f"/api/v1/games/{untimed['game']}"
+    assert client.post("/api/v1/join", json={"invite": untimed["invites"]["p1"], "name": "Ann"}).status_code == 200
+    assert client.post(f"{base}/start", headers=headers).status_code == 200
+    for at in ("2026-05-03T20:00:00Z", "2026-05-01T11:00:00Z"):  # ahead, and passed
+        refused = client.post(f"{base}/deadline", json={"at": at}, headers=headers)
+        assert (refused.status_code, refused.json()) == (409, {"detail": NO_FIRST_AT}), (at, refused.text)
+    assert (client.get(base).json()["deadline"], client.get(base).json()["resolve_when"]) == (None, "all-ready")
+
+    game = host_game(app, hours="0")
+    game.join("p1", "Ann")
+    game.start()
+    page = game.organiser.get(f"{game.base}/organise").text
+    assert 'action="' + f"{game.base}/deadline-at" + '"' not in page
+    assert "A date and time cannot be the first deadline, as it gives the later turns no length" in page
+    answer = post_form(game.organiser, f"{game.base}/deadline-at", {"at": "2026-05-03T20:00", "utc_offset": ""})
+    assert answer.status_code == 409, answer.text
+    notice = re.search(r'<div class="notice" id="notice"[^>]*><p>([^<]*)</p>', answer.text)
+    assert notice is not None, answer.text[-3000:]
+    said = NO_FIRST_AT.replace("'", "&#39;")
+    assert notice.group(1).startswith(f"The deadline was not set: {said}. Nothing was changed."), notice.group(1)
+    assert _deadline(app, game.public_id) is None
+    # Hours first, as it says: then the clock time moves this turn's deadline, later turns keeping 24 h.
+    assert post_form(game.organiser, f"{game.base}/deadline", {"hours": "24"}).status_code == 303
+    answer = post_form(game.organiser, f"{game.base}/deadline-at", {"at": "2026-05-03T20:00", "utc_offset": ""})
+    assert answer.status_code == 303, answer.text
+    assert _deadline(app, game.public_id) == "2026-05-03T20:00:00+00:00"

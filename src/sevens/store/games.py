@@ -1941,14 +1941,36 @@ def set_deadline_at(session: Session, *, game_id: int, deadline_at: datetime, no
     organiser reads a calendar: "Sunday 20:00" (recorded with who and when). Only the open turn's
     deadline moves; the later turns keep their length.
 
+    A game without a deadline is not given its first one here, by design: a first deadline also
+    fixes how long every later turn lasts, for good (:func:`set_deadline`), and a clock time says
+    only when this turn closes. Taking the time from now to it as the length would leave a game
+    with turns of, say, 4 days 5 h 23 min and no way to change them.
+
     Raises:
         Invalid: less than 1 minute from ``now`` (a time passed), or more than
             :data:`MAX_DEADLINE_AHEAD` from it.
         Conflict: the game has no deadline yet (set one in hours first, which every later turn
-            keeps), is paused (its time left is what Resume restarts), or is over.
+            keeps), is paused (its time left is what Resume restarts), or is over; said before a
+            wrong time, which would not make it right.
     """
     if deadline_at.tzinfo is None:
         raise ValueError("deadline_at must be timezone-aware")
+    game = lock_game(session, game_id=game_id)
+    if game.turn_seconds is None:
+        raise Conflict(
+            "this game has no deadline, and a clock time cannot be its first: a first deadline also sets "
+            "how long every later turn lasts, for good, where a clock time says only when this turn closes. "
+            "Set one in hours first (Set a deadline on the organiser page, hours in the API): this turn closes "
+            "that many hours from now and every later turn lasts as long; then move this turn's deadline to "
+            "the clock time"
+        )
+    if game.status == GameStatus.PAUSED:
+        raise Conflict(
+            "the game is paused: its deadline is a time left, not a clock time; resume it first, or set "
+            "the time left in hours, which it keeps for its Resume"
+        )
+    if game.status != GameStatus.RUNNING or game.deadline_at is None:
+        raise Conflict(f"only a running game has a deadline to set; this one is {game.status.said}")
     deadline_at = deadline_at.astimezone(UTC)
     shown = f"{deadline_at:%Y-%m-%d %H:%M} UTC"
     if (deadline_at - now).total_seconds() < MIN_TURN_SECONDS:
@@ -1959,19 +1981,6 @@ def set_deadline_at(session: Session, *, game_id: int, deadline_at: datetime, no
             field="at",
         )
     check_deadline_ahead(deadline_at, now, field="at", what="this time")
-    game = lock_game(session, game_id=game_id)
-    if game.turn_seconds is None:
-        raise Conflict(
-            "this game has no deadline: set one in hours first (Set a deadline), which every later turn "
-            "keeps; then its open turn's deadline can be moved to a clock time"
-        )
-    if game.status == GameStatus.PAUSED:
-        raise Conflict(
-            "the game is paused: its deadline is a time left, not a clock time; resume it first, or set "
-            "the time left in hours, which it keeps for its Resume"
-        )
-    if game.status != GameStatus.RUNNING or game.deadline_at is None:
-        raise Conflict(f"only a running game has a deadline to set; this one is {game.status.said}")
     game.deadline_at = deadline_at
     _event(session, game, now=now, actor=actor, kind="deadline set", detail=f"deadline {deadline_at.isoformat()}")
     session.flush()

@@ -997,7 +997,9 @@ class DeadlineRequest(BaseModel):
         default=None,
         description="the deadline as an ISO 8601 time with its offset from UTC, such as "
         "2026-12-13T20:00:00+01:00: at least 1 minute from now and at most 2,147,483,647 seconds "
-        "(68 years); only the open turn's deadline moves, later turns keep their length",
+        "(68 years); only the open turn's deadline moves, later turns keep their length. A game without a "
+        "deadline takes its first in hours (409 here): that also sets how long every later turn lasts, which a "
+        "clock time does not say",
     )
 
 
@@ -1203,9 +1205,10 @@ def set_deadline(
 ) -> Response:
     """Set the open turn's time left (``hours`` from now), or its deadline at a clock time (``at``,
     with its UTC offset; a running game with a deadline only): bring the deadline forward or put it
-    back; a paused game keeps a time left for its resume. A running game without a deadline gets one: this turn
-    closes that many hours from now and every later turn lasts as long (``resolve_when`` becomes
-    ``deadline``, for good)."""
+    back; a paused game keeps a time left for its resume. A running game without a deadline gets one in
+    hours: this turn closes that many hours from now and every later turn lasts as long
+    (``resolve_when`` becomes ``deadline``, for good); a clock time gives no length for the later
+    turns, so it cannot be the first (409 saying so)."""
     row, held = _organised_holding(db, principal.id, public_id)
     # Checked here, not in the body's model: an unknown game or a wrong token is said first.
     if (body.hours is None) == (body.at is None):
