@@ -66,6 +66,31 @@ def test_a_refusal_quotes_what_was_typed_with_its_spaces(server: str, chromium: 
     context.close()
 
 
+def test_a_note_at_the_top_of_the_page_quotes_what_was_typed_with_its_spaces(server: str, chromium: Any) -> None:
+    """A refusal said at the top of the organiser page (the form it came from gone since: here the
+    deadline paused in another tab, which takes the date and time box away) showed "got '1 2'" for
+    "1  2", as the form's own refusals did before they kept a run of spaces; it keeps them too.
+    The box is made a text box, as in a browser without the date and time box, to type into it."""
+    from playwright.sync_api import expect
+
+    context = chromium.new_context(viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    organise = start_with_one_seat(page, server, "Spaces note cup", hours="24")
+    page.goto(organise)
+    other_tab = context.new_page()
+    other_tab.goto(organise)
+    other_tab.click("form[action$='/pause'] button[type=submit]")
+    expect(other_tab.locator("#done")).to_contain_text("Deadline paused")
+    page.evaluate("document.querySelector('#deadline-at-at').type = 'text'")
+    page.fill("#deadline-at-at", "1  2")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#deadline-at button[type=submit]")
+    notice = page.locator("#notice")
+    expect(notice).to_contain_text("The deadline was not set:")
+    assert "got '1  2'" in notice.inner_text(), notice.inner_text()
+    context.close()
+
+
 def test_the_moving_countdown_counts_to_the_deadlines_minute_as_shown(server: str, chromium: Any) -> None:
     """Due at 20:00:59 ("20:00" on the page), at 18:00:10 the script said "(in 2 h 1 min)": its
     time left rounded up, a minute past the deadline shown. It counts from the minute shown to the
