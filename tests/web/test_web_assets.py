@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 
-from sevens.web.assets import FOREVER, REVALIDATE, css_without_comments
+from sevens.web.assets import FOREVER, REVALIDATE, css_without_comments, js_without_comment_lines
 from sevens.web.security import CSP
 from web.web_helpers import new_client
 
@@ -18,9 +18,12 @@ STATIC = Path(__file__).resolve().parents[2] / "src" / "sevens" / "web" / "stati
 
 
 def _served(name: str) -> bytes:
-    """The bytes the server sends for the static file ``name``: the style sheet without its comments."""
+    """The bytes the server sends for the static file ``name``: the style sheet without its comments,
+    the script without its comment lines."""
     plain = (STATIC / name).read_bytes()
-    return css_without_comments(plain.decode()).encode() if name.endswith(".css") else plain
+    if name.endswith(".css"):
+        return css_without_comments(plain.decode()).encode()
+    return js_without_comment_lines(plain.decode()).encode() if name.endswith(".js") else plain
 
 
 def _linked(page: str) -> dict[str, str]:
@@ -116,6 +119,21 @@ def test_the_style_sheet_goes_without_its_comments_and_keeps_every_rule(app: Fas
     assert re.sub(r"\s+", "", re.sub(r"/\*.*?\*/", "", source, flags=re.S)) == re.sub(r"\s+", "", served)
     zipped = client.get(address, headers={"Accept-Encoding": "gzip"})
     assert int(zipped.headers["content-length"]) < 0.6 * len(gzip.compress(source.encode(), 9))
+
+
+def test_the_script_goes_without_its_comment_lines_and_keeps_every_line_of_code(app: FastAPI) -> None:
+    """The script's lines of comment (for whoever edits it) were over 40% of its gzipped bytes on a
+    phone's first visit (19.9 kB). They are left out; every other line goes as it is, in order."""
+    client = new_client(app)
+    address = _linked(client.get("/").text)["app.js"]
+    source = (STATIC / "app.js").read_text()
+    served = client.get(address, headers={"Accept-Encoding": "identity"}).text
+    code = [line for line in source.splitlines() if line.strip() and not line.lstrip().startswith("//")]
+    assert served.splitlines() == code
+    assert served.startswith('"use strict";\n')  # the directive first, as it must be to count
+    assert not [line for line in code if "`" in line]  # no template literal, whose lines could start with // as text
+    zipped = client.get(address, headers={"Accept-Encoding": "gzip"})
+    assert int(zipped.headers["content-length"]) < 0.7 * len(gzip.compress(source.encode(), 9))
 
 
 def test_a_comment_mark_inside_a_quoted_string_of_a_style_sheet_is_kept() -> None:
