@@ -1,10 +1,13 @@
 """A player's page follows the game on a server slow to answer it: its reload, or a request of its
 polls, held back in the browser (Playwright's ``page.route``) as a loaded server or a lost
-connection holds them."""
+connection holds them; and its polls lost on the way, over real sockets (``LosingNetwork``)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
+import socket
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -109,3 +112,112 @@ def test_a_list_of_who_ordered_whose_answer_never_comes_is_asked_again(server: s
     # 30 s before the lost one is given up, then a poll within 5 s
     expect(ready).to_have_class("state-ready", timeout=50000)
     assert first.locator("#live-note").count() == 0
+
+
+class LosingNetwork:
+    """A relay between the browser and ``server``, over real sockets, standing for a network that
+    loses what the browser sends while ``losing`` is set: whatever a connection carries from then on
+    goes nowhere and the connection stays open, never answered nor closed, as one a phone that
+    moved between networks or a dropped link leaves; connections made after the loss work again.
+    ``lost`` counts the connections so lost."""
+
+    def __init__(self, server: str) -> None:
+        host, port = server.removeprefix("http://").split(":")
+        self.target = (host, int(port))
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.losing = False
+        self.lost = 0
+        self.sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                browser, _ = self.listener.accept()
+            except OSError:  # closed
+                return
+            upstream = socket.create_connection(self.target)
+            self.sockets += [browser, upstream]
+            dead = threading.Event()
+            threading.Thread(target=self._pipe, args=(browser, upstream, dead, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, browser, dead, False), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, dead: threading.Event, outward: bool) -> None:
+        while True:
+            try:
+                data = source.recv(65536)
+            except OSError:
+                break
+            if not data:
+                break
+            if outward and (self.losing or dead.is_set()):
+                if not dead.is_set():
+                    self.lost += 1
+                dead.set()
+                continue
+            try:
+                sink.sendall(data)
+            except OSError:
+                break
+        if outward or not dead.is_set():  # a lost connection's browser end stays open: nothing comes
+            for end in (source, sink):
+                with contextlib.suppress(OSError):
+                    end.close()
+
+    def close(self) -> None:
+        self.listener.close()
+        for end in self.sockets:
+            with contextlib.suppress(OSError):
+                end.close()
+
+
+def test_a_page_whose_polls_the_network_lost_still_follows_the_game(server: str, chromium: Any) -> None:
+    """A poll the network lost is never answered nor refused. The page polls on at its pace, but
+    Chromium sends at most six requests at a time to a server: six lost polls held every one of
+    them, and every later poll, and the reload, waited behind them for good, so the page never
+    followed the game again, the network long back. A poll not answered in 30 s is now given up,
+    which closes its connection, and three in a row are said at the page's top. The page's clock is
+    run fast (its timers), the network in real time."""
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Lossy cup", hours="24")
+    network = LosingNetwork(server)
+    try:
+        play = network.url + organise.removeprefix(server).removesuffix("/organise") + "/play"
+        page.clock.install()
+        visit(page, play)
+        polls: list[str] = []
+        page.on("request", lambda request: polls.append(request.url) if "/state" in request.url else None)
+        network.losing = True
+        for _ in range(10):  # 50 s of polls, each lost
+            page.clock.run_for(5000)
+            page.wait_for_timeout(300)
+        assert network.lost >= 6, network.lost
+        # One poll a tick, a poll given up not asked again; the third given up in a row is said.
+        assert len(polls) == 10, polls
+        note = page.locator("#poll-trouble")
+        assert "no answer from the server to its last few asks" in note.inner_text(timeout=1000)
+        network.losing = False
+        for _ in range(12):  # the note goes once a poll is answered again
+            page.clock.run_for(5000)
+            page.wait_for_timeout(300)
+            if not note.count():
+                break
+        assert not note.count(), note.inner_text()
+        organiser = context.new_page()
+        organiser.on("dialog", lambda dialog: dialog.accept())
+        visit(organiser, organise)
+        organiser.click("#resolve button")
+        on_turn_2, moved = _on_turn(page, 2), False
+        for _ in range(24):  # two minutes by the page's clock
+            page.clock.run_for(5000)
+            page.wait_for_timeout(500)
+            if on_turn_2():
+                moved = True
+                break
+        assert moved, f"still on turn 1; {network.lost} connections lost"
+    finally:
+        network.close()
+    context.close()

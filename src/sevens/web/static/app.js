@@ -397,8 +397,9 @@ var LIVE_POLL_MS = 5000;
 // A fetch of the list of who has ordered is given up after LIST_TIMEOUT_MS, its answer's body
 // included. The list is fetched one at a time, and a request the network lost (a phone moving
 // between networks, a connection dropped without a word) is never answered nor refused: the list
-// was never fetched again. (The polls of /state need none: each tick asks whether the last was
-// answered or not.)
+// was never fetched again. The polls of /state are given up alike: each tick asks anew, but a lost
+// request holds its connection, and once six of them held all the browser opens to a server, every
+// later one waited behind them.
 var LIST_TIMEOUT_MS = 30000;
 
 // fetch(url) as the page's polls do, ``read`` making of its response what is wanted (its body
@@ -496,6 +497,13 @@ function mendList(shown, fresh) {
 var GAME_NOT_FOUND = "the server no longer finds it for this browser: it was deleted, by its organiser or by the " +
   "server once it had long been over (a deleted game is gone for good, and nothing sent from this page can be " +
   "saved), or, in a private game, this browser was signed out of it";
+
+// After UNANSWERED_SAID_AFTER polls in a row went unanswered (given up, or refused by the network:
+// a device offline, a server down or restarting), the page says so rather than leave only its "up
+// to date" time standing still; one poll lost now and then says nothing.
+var UNANSWERED_SAID_AFTER = 3;
+var UNANSWERED = "no answer from the server to its last few asks (is this device offline, or the server " +
+  "down?); it keeps asking, and follows the game again once answered";
 
 function pollTrouble(response) {
   if (response.status === 404) { return Promise.resolve(GAME_NOT_FOUND); }
@@ -622,7 +630,7 @@ function followGame() {
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
   });
-  var reloadingSince = null;
+  var reloadingSince = null, unanswered = 0;
   // The note on what a form just did belongs to the page it was posted from, not the next turn's.
   function reload() {
     noteReadingPlace(main);
@@ -703,7 +711,8 @@ function followGame() {
   function check() {
     if (document.hidden) { return; }
     if (reloadingSince !== null && Date.now() - reloadingSince < RELOAD_PATIENCE_MS) { return; }
-    fetch(main.dataset.live, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+    fetchWithin(main.dataset.live, function (response) {
+      unanswered = 0;
       if (response.ok) { serverSaid(response); return response.json(); }
       return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
     }).then(function (state) {
@@ -716,7 +725,10 @@ function followGame() {
       }
       if (state) { upToDate(); }
       if (state && state.who_ordered) { refreshWhoOrdered(state.who_ordered); }
-    }).catch(function () { /* offline for a moment: try again at the next tick */ });
+    }, function () {  // unanswered (offline, or given up): the next tick asks again, at its pace
+      unanswered += 1;
+      if (unanswered >= UNANSWERED_SAID_AFTER) { sayPollTrouble(UNANSWERED); }
+    });
   }
   stop = poll(check);
   document.addEventListener("visibilitychange", check);
