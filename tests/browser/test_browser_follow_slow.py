@@ -59,6 +59,16 @@ def _on_turn(page: Any, turn: int) -> Callable[[], bool]:
     return shown
 
 
+def _wait(page: Any, until: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``until`` came true within ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if until():
+            return True
+        page.wait_for_timeout(200)
+    return False
+
+
 def test_a_page_the_server_is_slow_to_send_again_still_follows_the_game(server: str, chromium: Any) -> None:
     """The page reloads itself once its poll says the turn was resolved. A server taking longer to
     send the page than the 5 s between polls (a traced soak on a loaded machine: 1.5-9.7 s a page)
@@ -112,6 +122,54 @@ def test_a_list_of_who_ordered_whose_answer_never_comes_is_asked_again(server: s
     # 30 s before the lost one is given up, then a poll within 5 s
     expect(ready).to_have_class("state-ready", timeout=50000)
     assert first.locator("#live-note").count() == 0
+
+
+def test_a_page_whose_reload_the_server_cannot_send_for_a_while_still_follows_the_game(
+    server: str, chromium: Any
+) -> None:
+    """A server restarting or overloaded, or a proxy with no server behind it, answers the page's
+    own address 503 for a while, though the poll saw the turn resolved. The page reloaded itself
+    into that error page, which runs no polls: the reader stood on it until they reloaded by hand.
+    The page now reloads only once the server sends its address again, and says meanwhile why it
+    does not move on."""
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, server, "Restart cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(page, play)
+    down_until = 0.0
+    refused: list[str] = []
+
+    def answer(route: Any) -> None:
+        if route.request.url == play and time.monotonic() < down_until:
+            refused.append(route.request.resource_type)
+            # as a proxy says it: a page of its own, with no script of the game's
+            route.fulfill(status=503, content_type="text/html", headers={"Retry-After": "5"},
+                          body="<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>")
+            return
+        route.continue_()
+
+    page.route("**/*", answer)
+    organiser = context.new_page()
+    organiser.on("dialog", lambda dialog: dialog.accept())
+    visit(organiser, organise)
+    down_until = time.monotonic() + 15
+    organiser.click("#resolve button")
+    said: list[str] = []
+
+    def trouble_said() -> bool:
+        note = page.locator("#poll-trouble")
+        if note.count():
+            said.append(note.inner_text())
+        return False
+
+    _wait(page, trouble_said, 15)
+    assert _wait(page, _on_turn(page, 2), 30), f"still on turn 1 or on the error page; the address refused to the {refused}"
+    assert refused and "document" not in refused, refused  # it never left for the error page
+    assert said and "503" in said[-1], said
+    assert page.locator("#poll-trouble").count() == 0
+    context.close()
 
 
 class LosingNetwork:

@@ -397,16 +397,16 @@ var LIVE_POLL_MS = 5000;
 // A fetch of the list of who has ordered is given up after LIST_TIMEOUT_MS, its answer's body
 // included. The list is fetched one at a time, and a request the network lost (a phone moving
 // between networks, a connection dropped without a word) is never answered nor refused: the list
-// was never fetched again. The polls of /state are given up alike: each tick asks anew, but a lost
-// request holds its connection, and once six of them held all the browser opens to a server, every
-// later one waited behind them.
+// was never fetched again. The polls of /state, and the page's look at its own address before it
+// reloads, are given up alike: each tick asks anew, but a lost request holds its connection, and
+// once six of them held all the browser opens to a server, every later one waited behind them.
 var LIST_TIMEOUT_MS = 30000;
 
-// fetch(url) as the page's polls do, ``read`` making of its response what is wanted (its body
-// read); the whole is given up, the promise refused, after LIST_TIMEOUT_MS.
-function fetchWithin(url, read) {
+// fetch(url) as the page's polls do (``method``: GET if not given), ``read`` making of its response
+// what is wanted (its body read); the whole is given up, the promise refused, after LIST_TIMEOUT_MS.
+function fetchWithin(url, read, method) {
   var control = typeof AbortController === "function" ? new AbortController() : null;
-  var options = { credentials: "same-origin", cache: "no-store" };
+  var options = { method: method || "GET", credentials: "same-origin", cache: "no-store" };
   var timer = null;
   if (control) {
     options.signal = control.signal;
@@ -630,16 +630,46 @@ function followGame() {
   main.querySelectorAll("form").forEach(function (form) {
     form.addEventListener("input", function () { edited = true; });
   });
-  var reloadingSince = null, unanswered = 0;
+  var reloadingSince = null, askingPage = false, unanswered = 0;
   // The note on what a form just did belongs to the page it was posted from, not the next turn's.
-  function reload() {
-    noteReadingPlace(main);
+  function reloadAddress() {
     var url = new URL(window.location.href);
     ["done", "team", "turn"].forEach(function (key) { url.searchParams.delete(key); });
     // And so does the fragment the form's answer scrolled to it by: the page reloaded has no
     // #message, and would keep an address naming nothing in it (or another turn's note).
     if (url.hash === "#message") { url.hash = ""; }
-    if (url.href === window.location.href) { window.location.reload(); } else { window.location.replace(url.href); }
+    return url.href;
+  }
+  function reload() {
+    noteReadingPlace(main);
+    var address = reloadAddress();
+    if (address === window.location.href) { window.location.reload(); } else { window.location.replace(address); }
+  }
+  // A page reloaded while the server cannot send it (restarting, overloaded, a proxy with no server
+  // behind it) became that error page, which follows nothing: the reader was left on it until they
+  // reloaded by hand. So the page first asks its new address for the headers alone, and reloads
+  // unless that answer is the server's passing trouble (5xx, 429) or none came: then it stays,
+  // says why, and asks again at the next poll that finds the game moved on.
+  function reloadWhenServed() {
+    if (askingPage) { return; }
+    askingPage = true;
+    fetchWithin(reloadAddress(), function (response) { return response.status; }, "HEAD").then(function (status) {
+      if (status < 500 && status !== 429) {
+        // Polls wait while the reload is under way: the next one's answer would start it again, which
+        // cuts short the one under way, and a server slower to send the page than the polls' pace
+        // (under load) never got to send it, the page left on the old turn for good. A reload still
+        // not done after RELOAD_PATIENCE_MS was stopped (or is that slow): the polls go on, and a
+        // game still moved on reloads the page again.
+        reloadingSince = Date.now();
+        reload();
+        return;
+      }
+      sayPollTrouble("the game has moved on, but the server cannot send this page just now (it answered " + status +
+        "); the page asks again every few seconds and reloads by itself once it can");
+    }, function () {
+      sayPollTrouble("the game has moved on, but the server did not send this page when asked; the page asks " +
+        "again every few seconds and reloads by itself once it can");
+    }).then(function () { askingPage = false; });
   }
   // Whoever has moved the focus into the page (Tab, a screen reader's cursor on a control, a
   // menu opened) is in the middle of something: a reload would throw them back to the top.
@@ -667,15 +697,10 @@ function followGame() {
   // ``own``: what moved is this player's own orders or autopilots, from another tab or device.
   function moved(state, own) {
     if (!busy()) {
-      // Polls wait while the reload is under way: the next one's answer would start it again, which
-      // cuts short the one under way, and a server slower to send the page than the polls' pace
-      // (under load) never got to send it, the page left on the old turn for good. A reload still
-      // not done after RELOAD_PATIENCE_MS was stopped (or is that slow): the polls go on, and a
-      // game still moved on reloads the page again.
-      reloadingSince = Date.now();
-      reload();
+      reloadWhenServed();
       return;
     }
+    sayPollTrouble(null);
     stop();
     var note = document.getElementById("live-note"), said;
     if (note === null) {  // a second move (the tab shown again) says the latest in the same note
@@ -716,8 +741,9 @@ function followGame() {
       if (response.ok) { serverSaid(response); return response.json(); }
       return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
     }).then(function (state) {
-      if (state) { sayPollTrouble(null); }
+      // Moved on, the trouble note stays until the page reloads: the look at its address may fail.
       if (state && state.version !== main.dataset.version) { moved(state, false); return; }
+      if (state) { sayPollTrouble(null); }
       // An order sent from another tab or device: this page still shows the one it replaced.
       if (state && state.own !== undefined && main.dataset.own !== undefined && state.own !== main.dataset.own) {
         moved(state, true);
