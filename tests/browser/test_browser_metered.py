@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -13,6 +14,7 @@ from browser.browser_helpers import (
     BEHIND,
     create_game,
     join_by_invites,
+    serve,
     start_with_one_seat,
     type_order,
     visit,
@@ -220,6 +222,30 @@ def test_a_page_left_alone_for_an_hour_asks_a_quarter_as_often_and_a_hidden_one_
     hidden, polls = _polls_in_an_hour(chromium, play, cookies, hidden=True)
     assert polls == []
     hidden.context.close()
+
+
+def test_a_server_set_to_poll_every_2_s_has_its_pages_ask_every_2_s_and_every_8_s_left_alone(
+    tmp_path: Path, chromium: Any
+) -> None:
+    """SEVENS_POLL_SECONDS reaches the pages: served with 2, a player's page asks every 2 s while it
+    is used and every 8 s once left alone (a quarter as often, as at the default pace)."""
+    for server in serve(tmp_path, poll_seconds=2.0):
+        setup = chromium.new_context(**PHONE).new_page()
+        play = start_with_one_seat(setup, server, "Quick cup", hours="24").removesuffix("/organise") + "/play"
+        cookies = setup.context.cookies()
+        setup.context.close()
+
+        page, polls = _polls_in_an_hour(chromium, play, cookies)
+        # 90 in the first 3 minutes at 2 s, then 427 in 57 minutes at 8 s (at 5 s: about 207).
+        assert 505 <= len(polls) <= 530, len(polls)
+        asked = len(polls)
+        page.mouse.click(5, 5)  # the reader is back: asked at once
+        page.wait_for_timeout(1000)
+        assert len(polls) == asked + 1
+        page.clock.run_for(60_000)  # and every 2 s again
+        page.wait_for_timeout(500)
+        assert len(polls) == asked + 1 + 30
+        page.context.close()
 
 
 def test_a_page_loaded_again_shows_the_odds_it_was_given_without_asking_again(server: str, chromium: Any) -> None:

@@ -80,6 +80,26 @@ def test_serve_refuses_a_setting_that_leaves_nothing_working_in_one_line(variabl
     assert "greater than" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        ("0", "0 is too short a time between an open page's polls of its game"),  # every page polling without a pause
+        ("0.1", "0.1 is too short a time"),
+        ("600", "600 is too long a time"),  # a page ten minutes behind its game
+        ("nan", "nan is not a number of seconds"),
+    ],
+)
+def test_serve_refuses_a_poll_pace_out_of_bounds_and_says_the_bounds(value: str, words: str) -> None:
+    """SEVENS_POLL_SECONDS, how often an open page asks whether its game moved on, is refused at
+    start-up outside 0.5-60 s, saying what was given and what to give."""
+    args = ["serve", "--database-url", "sqlite://", "--host", "256.0.0.1"]  # were it let through: fails, not hangs
+    result = runner.invoke(app, args, env={"SEVENS_POLL_SECONDS": value})
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"error: bad setting: SEVENS_POLL_SECONDS: {words}"), result.stderr
+    assert result.stderr.endswith("; give a number of seconds from 0.5 to 60 (5 if unset)\n"), result.stderr
+    assert result.stderr.count("\n") == 1, result.stderr
+
+
 @pytest.mark.parametrize("value", ["sevens.example.org", "ftp://sevens.example.org", "https://"])
 def test_serve_refuses_a_base_url_without_its_scheme_or_host(value: str) -> None:
     """SEVENS_BASE_URL=sevens.example.org was taken, and every invite link shown began

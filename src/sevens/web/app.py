@@ -408,6 +408,8 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     templates.env.globals["organiser_form_proof"] = organiser_form_proof
     # Before every address a page writes from the site's root ("" at the root of its host).
     templates.env.globals["root"] = settings.root_path
+    # The pace of the pages' polls (app.js reads it off <body>: no inline script passes the CSP).
+    templates.env.globals["poll_ms"] = round(settings.poll_seconds * 1000)
     templates.env.globals["describe_bot"] = describe
     templates.env.globals["weighted_bots"] = WEIGHTED
     templates.env.filters["duration"] = duration

@@ -12,7 +12,10 @@ from sevens.web.hosts import parse_allowed_hosts
 from sevens.web.prefix import parse_root_path
 from sevens.web.proxies import parse_trusted
 
-__all__ = ["Settings"]
+__all__ = ["POLL_SECONDS_LEAST", "POLL_SECONDS_MOST", "Settings"]
+
+POLL_SECONDS_LEAST = 0.5
+POLL_SECONDS_MOST = 60.0
 
 
 class Settings(BaseSettings):
@@ -38,6 +41,10 @@ class Settings(BaseSettings):
     """Poll for turns whose deadline has passed."""
     scheduler_seconds: float = Field(default=5.0, gt=0)
     """How often overdue turns are looked for; 0 would poll the database without a pause."""
+    poll_seconds: float = 5.0
+    """How often a page open on a game asks the server whether the game moved on, while its reader
+    uses it; left alone for three minutes, four times as long. Shorter shows news sooner for more
+    requests (a poll is about 1 kB each way), longer spares a busy server or a metered phone."""
     secure_cookies: bool = False
     """Mark cookies Secure (set when served over HTTPS)."""
     session_days: int = Field(default=60, gt=0)
@@ -90,6 +97,22 @@ class Settings(BaseSettings):
     addressed to, comma-separated; ``*``: any. Empty by default: a connection that arrived on a
     loopback address must name a loopback host, one from the network may name any
     (:mod:`sevens.web.hosts`); once set, every connection must name one of them."""
+
+    @field_validator("poll_seconds")
+    @classmethod
+    def _poll_pace_in_bounds(cls, value: float) -> float:
+        # Faster than twice a second each open page would be a load of its own; slower than a
+        # minute a page would show a turn resolved long after its players had moved on.
+        if POLL_SECONDS_LEAST <= value <= POLL_SECONDS_MOST:
+            return value
+        if value < POLL_SECONDS_LEAST or value > POLL_SECONDS_MOST:
+            wrong = f"is too {'short' if value < POLL_SECONDS_LEAST else 'long'} a time between an open page's polls of its game"
+        else:
+            wrong = "is not a number of seconds"
+        raise ValueError(
+            f"SEVENS_POLL_SECONDS: {value:g} {wrong}; "
+            f"give a number of seconds from {POLL_SECONDS_LEAST:g} to {POLL_SECONDS_MOST:g} (5 if unset)"
+        )
 
     @field_validator("allowed_hosts")
     @classmethod

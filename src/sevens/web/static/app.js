@@ -393,7 +393,12 @@ function watchOdds(form) {
   update(true);
 }
 
-var LIVE_POLL_MS = 5000;
+// How often a page asks whether its game moved on while its reader uses it: the server's
+// SEVENS_POLL_SECONDS, which each page carries on its <body> (5 s unless its operator set another).
+var LIVE_POLL_MS = (function () {
+  var given = document.body ? Number(document.body.dataset.pollMs) : NaN;
+  return given > 0 ? given : 5000;
+}());
 // A fetch of the list of who has ordered is given up after LIST_TIMEOUT_MS, its answer's body
 // included. The list is fetched one at a time, and a request the network lost (a phone moving
 // between networks, a connection dropped without a word) is never answered nor refused: the list
@@ -419,9 +424,10 @@ function fetchWithin(url, read, method) {
 
 // A page left alone (a phone on the table, its screen on) asks less often: a poll costs a metered
 // connection about 1 kB each way, 720 an hour at 5 s. After IDLE_AFTER_MS without the reader's
-// touch, a key or a scroll, it asks every IDLE_POLL_MS; the reader's next touch asks at once and
-// goes back to LIVE_POLL_MS. A hidden page (another tab, a locked phone) asks nothing at all.
-var IDLE_POLL_MS = 20000;
+// touch, a key or a scroll, it asks every IDLE_POLL_MS (a quarter as often, whatever the server's
+// pace); the reader's next touch asks at once and goes back to LIVE_POLL_MS. A hidden page
+// (another tab, a locked phone) asks nothing at all.
+var IDLE_POLL_MS = 4 * LIVE_POLL_MS;
 var IDLE_AFTER_MS = 180000;
 // How long a page that reloads itself as the game moves on leaves its reload to finish before it
 // polls again (a minute: a page a loaded server takes longer than that to send is as good as lost).
