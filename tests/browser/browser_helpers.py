@@ -81,11 +81,18 @@ class SharedChromium:
                 pw.stop()
 
 
+TEST_POLL_SECONDS = 1.0
+"""How often the test servers' pages poll (SEVENS_POLL_SECONDS): a test that waits for a page to
+notice a change (a turn resolved, a link retired, an order in) waits about a second, not the 5 s a
+server polls by default. The tests of the pace itself serve the default (``default_pace_server``)."""
+
+
 def serve(tmp_path: Path, *, clock: Callable[[], datetime] | None = None, **settings: Any) -> Iterator[str]:
     """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
     its address and stops it afterwards. The port is bound here and the socket handed to uvicorn:
     a port picked as free and bound later could be taken in between by another program. ``clock``:
-    the server's time, if not the real one (its scheduler and pages go by it)."""
+    the server's time, if not the real one (its scheduler and pages go by it). Its pages poll every
+    TEST_POLL_SECONDS unless ``settings`` say otherwise."""
     import uvicorn
 
     from sevens.web.app import create_app
@@ -95,7 +102,10 @@ def serve(tmp_path: Path, *, clock: Callable[[], datetime] | None = None, **sett
     listener.bind(("127.0.0.1", 0))
     port = int(listener.getsockname()[1])
     app = create_app(
-        Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", scheduler_seconds=1.0, **settings),
+        Settings(**{
+            "database_url": f"sqlite:///{tmp_path / 'browser.sqlite3'}", "scheduler_seconds": 1.0,
+            "poll_seconds": TEST_POLL_SECONDS, **settings,
+        }),
         **({} if clock is None else {"clock": clock}),
     )
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")

@@ -96,6 +96,15 @@ def picture_server_fixture(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> I
 
 
 @pytest.fixture
+def default_pace_server(tmp_path: Path) -> Iterator[str]:
+    """A server whose pages poll at a server's default pace (SEVENS_POLL_SECONDS unset), not the
+    other test servers' quick one: for the tests that count a page's polls or the bytes it costs."""
+    from sevens.web.settings import Settings
+
+    yield from serve(tmp_path, poll_seconds=Settings.model_fields["poll_seconds"].default)
+
+
+@pytest.fixture
 def one_game_server(tmp_path: Path) -> Iterator[str]:
     """A server that lets an address create one game an hour."""
     yield from serve(tmp_path, games_per_hour=1)

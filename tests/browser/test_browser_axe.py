@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import serve, start_with_one_seat, type_order, visit
+from browser.browser_helpers import TEST_POLL_SECONDS, serve, start_with_one_seat, type_order, visit
 from browser.test_browser_a11y import _FOCUSED, DESKTOP, EXTRA_RULES, settled
 from sevens.rules.fairdice import seed_commitment
 
@@ -400,7 +400,7 @@ def test_a_focused_reader_keeps_the_focus_and_hears_once_that_the_turn_moved_on(
     player.evaluate("() => { document.activeElement.dataset.mine = 'yes'; }")  # gone if the page reloads
     player.evaluate(_HEARD)
     # Two polls of the live page answered and taken in (each sets "Up to date at" again), rather
-    # than a fixed 11 s: 5 to 10 s at the page's 5 s, and never fewer than two on a loaded machine.
+    # than a fixed wait: 1 to 2 s at the test server's pace, and never fewer than two on a loaded machine.
     player.evaluate(_POLLS_TAKEN_IN)
     player.wait_for_function("() => window.pollsTakenIn >= 2", timeout=30_000)
     assert player.evaluate("window.heard") == [], "a poll that found nothing new was announced"
@@ -410,6 +410,7 @@ def test_a_focused_reader_keeps_the_focus_and_hears_once_that_the_turn_moved_on(
     expect(note).to_have_text(re.compile(r"^The game has moved on \(running, turn 2\)\.$"), timeout=20_000)
     expect(player.locator("[data-mine=yes]")).to_be_focused()
     assert player.evaluate(_FOCUSED)[1], "the focused button lost its focus ring"
-    player.wait_for_timeout(6_000)  # the poll is stopped: nothing more is said
+    # The poll is stopped: nothing more is said over three of the test server's polls.
+    player.wait_for_timeout(3_000 * TEST_POLL_SECONDS)
     assert player.evaluate("window.heard") == ["status: The game has moved on (running, turn 2)."]
     org.context.close()

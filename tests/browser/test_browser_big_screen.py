@@ -86,10 +86,10 @@ def test_the_big_screen_shows_the_turn_on_one_screen_in_large_type(server: str, 
         page.context.close()
 
 
-def test_the_big_screen_follows_the_game_alone_at_the_busy_pace(server: str, chromium: Any) -> None:
+def test_the_big_screen_follows_the_game_alone_at_the_busy_pace(default_pace_server: str, chromium: Any) -> None:
     from playwright.sync_api import expect
 
-    game, organise, organiser = _turn_two(chromium, server)
+    game, organise, organiser = _turn_two(chromium, default_pace_server)
     page = chromium.new_context(viewport=TV).new_page()
     page.clock.install()
     polls: list[str] = []

@@ -119,7 +119,7 @@ def test_a_list_of_who_ordered_whose_answer_never_comes_is_asked_again(server: s
     assert lost.wait(lambda: lost.count == 1, 15), "the list was not asked for"
     lost.armed = False  # the next ask is answered
     ready = first.locator(f"#who-ordered-list li[data-team='{their_team}']")
-    # 30 s before the lost one is given up, then a poll within 5 s
+    # 30 s before the lost one is given up, then the next poll (every second here)
     expect(ready).to_have_class("state-ready", timeout=50000)
     assert first.locator("#live-note").count() == 0
 

@@ -8,6 +8,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from browser.browser_helpers import (
@@ -19,6 +20,14 @@ from browser.browser_helpers import (
     type_order,
     visit,
 )
+
+
+@pytest.fixture
+def server(default_pace_server: str) -> str:
+    """What a page costs here is what it costs on a server as it comes, polling at its default pace
+    (the other browser tests' servers poll every second, which would also put polls in the bytes
+    measured)."""
+    return default_pace_server
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 

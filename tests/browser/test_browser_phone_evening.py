@@ -46,7 +46,7 @@ def test_a_tab_left_showing_an_order_another_tab_replaced_catches_up(server: str
         second.click(f"#order-{team} button[value=save]")
     expect(second.locator(f"#team-{team} .order-state")).to_have_text("saved, not ready")
 
-    # The first tab is polled every 5 s: more than expect's own 5 s.
+    # The first tab learns it by its poll (every second here; 5 s on a server as it comes).
     expect(first.locator(f"#team-{team} .order-state")).to_have_text("saved, not ready", timeout=15000)
     expect(first.locator(f"#order-{team} input[name=force]")).to_have_value("3")
     expect(first.locator(f"#order-{team} input[name=flair]")).to_have_value("3")

@@ -41,7 +41,7 @@ def test_an_open_page_says_when_its_games_record_is_damaged(tmp_path: Path, chro
             db.execute("UPDATE games SET record_json = substr(record_json, 1, 100) WHERE public_id = ?", (public_id,))
         for page in (player, organiser):
             note = page.locator("#poll-trouble")
-            expect(note).to_contain_text(  # polled every 5 s
+            expect(note).to_contain_text(  # polled every second here
                 "This page cannot follow the game: the record this server keeps of this game is damaged", timeout=15000
             )
             expect(note).to_contain_text("/verify")
@@ -73,7 +73,7 @@ def test_an_open_page_says_when_its_game_was_deleted(tmp_path: Path, chromium: A
         _, player, public_id = started_with_the_players_page_open(chromium, server, "Gone cup")
         _delete_behind_the_page(tmp_path, public_id)
         note = player.locator("#poll-trouble")
-        expect(note).to_contain_text(  # polled every 5 s
+        expect(note).to_contain_text(  # polled every second here
             "This page cannot follow the game: the server no longer finds it for this browser: it was deleted, by "
             "its organiser or by the server once it had long been over", timeout=15000
         )

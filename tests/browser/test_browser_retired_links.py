@@ -8,11 +8,11 @@ from typing import Any
 from browser.browser_helpers import visit
 
 POLLED = 15000
-"""How long to wait, in ms, for what a tab learns by its poll: it asks every 5 s, and Playwright's
-expect gives up after 5 s by default. Headless Chromium sends a tab brought to the front neither a
-focus event nor a visibilitychange, so ``bring_to_front`` does not make it ask at once: the next
-tick of the poll says it, as late as 5 s on, plus the answer's time (one in twelve tries under load
-came after 5.07 s)."""
+"""How long to wait, in ms, for what a tab learns by its poll: it asks every second on the test
+server (every 5 s on a server as it comes, when one in twelve tries under load came after 5.07 s,
+past Playwright's default 5 s). Headless Chromium sends a tab brought to the front neither a focus
+event nor a visibilitychange, so ``bring_to_front`` does not make it ask at once: the next tick of
+the poll says it, plus the answer's time."""
 
 
 def _tab(context: Any) -> Any:

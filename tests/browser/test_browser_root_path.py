@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import serve
+from browser.browser_helpers import serve, visit
 from sevens.web.testing import PrefixProxy
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -68,7 +68,9 @@ def test_a_turn_played_and_an_invite_copied_and_used_all_under_the_prefix(proxie
     organiser.click("#start button")
     expect(organiser.locator("#done")).to_contain_text("Started")
 
-    player.reload()
+    # Loaded again (its own poll may be reloading it already, the game having started: visit
+    # goes again if that cuts this load short).
+    visit(player, player.url)
     form = player.locator("form.order-form").first
     form.locator("input[name=force]").fill("9")
     form.locator("input[name=flair]").fill("0")

@@ -125,7 +125,7 @@ def test_a_page_following_the_game_says_when_it_was_last_up_to_date(server: str,
     stamp = page.locator("#as-of")
     expect(stamp).to_be_visible()
     first = stamp.get_attribute("datetime")
-    expect(stamp).not_to_have_attribute("datetime", first or "", timeout=15000)  # checked every 5 s
+    expect(stamp).not_to_have_attribute("datetime", first or "", timeout=15000)  # checked every second here
     # The one seat taken orders: the turn is resolved, and the page reloads itself at turn 2.
     with httpx.Client(base_url=server, timeout=60) as api:
         auth = {"Authorization": f"Bearer {token}"}
@@ -206,7 +206,7 @@ def test_a_reader_deep_in_the_reports_keeps_their_place_when_the_page_reloads(se
 
     order(2)
     for page in (deep, top):
-        expect(page.locator("#turn")).to_have_text("3 of 6", timeout=15000)  # polled every 5 s
+        expect(page.locator("#turn")).to_have_text("3 of 6", timeout=15000)  # polled every second here
         assert page.evaluate("window.stillHere === undefined"), "the page reloaded itself"
         page.wait_for_load_state("load")
         # After the load, a reload by the reader's own hand is the browser's as usual.

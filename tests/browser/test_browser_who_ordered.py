@@ -48,7 +48,7 @@ def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: st
         their_form.locator("button[value=ready]").click()
     expect(second.locator("#message")).to_contain_text("ready")
 
-    expect(listed.locator(f"li[data-team='{their_team}']")).to_have_class("state-ready", timeout=15000)  # polled every 5 s
+    expect(listed.locator(f"li[data-team='{their_team}']")).to_have_class("state-ready", timeout=15000)  # polled every second here
     expect(listed.locator(f"li[data-team='{their_team}']")).to_contain_text("(Player 2): ready")
     expect(first.locator("#who-ordered-count")).to_have_text(
         "Ready: 1 of 4 teams that people play. 4 more teams are played by their bots."
@@ -76,6 +76,8 @@ def test_another_players_ready_shows_on_an_open_page_without_a_reload(server: st
     # Their 5 + 3 nowhere on this page but inside the odds, which are against the bots' public mixes
     # (orders such as 15+15 or 5+3 among them; tests/web/test_web_secret_orders.py holds that they do
     # not move when a team saves).
+    # The odds of the order typed, which an odds process just started may take a while to send.
+    expect(form.locator("output.odds .odds-table")).not_to_have_count(0, timeout=15000)
     page = first.evaluate(
         "() => { const d = document.documentElement.cloneNode(true);"
         " d.querySelectorAll('output.odds').forEach(o => o.remove()); return d.outerHTML; }"
