@@ -230,13 +230,14 @@ class LosingNetwork:
                 end.close()
 
 
-def test_a_page_whose_polls_the_network_lost_still_follows_the_game(server: str, chromium: Any) -> None:
+def test_a_page_whose_polls_the_network_lost_still_follows_the_game(default_pace_server: str, chromium: Any) -> None:
     """A poll the network lost is never answered nor refused. The page polls on at its pace, but
     Chromium sends at most six requests at a time to a server: six lost polls held every one of
     them, and every later poll, and the reload, waited behind them for good, so the page never
     followed the game again, the network long back. A poll not answered in 30 s is now given up,
     which closes its connection, and three in a row are said at the page's top. The page's clock is
     run fast (its timers), the network in real time."""
+    server = default_pace_server  # its clock run by 5 s: one poll a step, at the default pace
     context = chromium.new_context(viewport={"width": 1000, "height": 800})
     page = context.new_page()
     page.on("dialog", lambda dialog: dialog.accept())
