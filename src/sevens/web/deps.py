@@ -61,8 +61,12 @@ async def get_db(request: Request) -> AsyncIterator[Session]:
     if slots is not None:
         await slots.acquire_on_behalf_of(turn)
     request.state.db_turn = (slots, turn) if slots is not None else None
-    session: Session = request.app.state.sessionmaker()
     request.state.after_session = []
+    try:
+        session: Session = request.app.state.sessionmaker()
+    except BaseException:
+        give_back_db_turn(request)
+        raise
     try:
         yield session
     finally:
