@@ -656,6 +656,7 @@ function followGame() {
   // reloaded by hand. So the page first asks its new address for the headers alone, and reloads
   // unless that answer is the server's passing trouble (5xx, 429) or none came: then it stays,
   // says why, and asks again at the next poll that finds the game moved on.
+  var RELOAD_LATER = "; the page asks again every few seconds and reloads by itself once it can";
   function reloadWhenServed() {
     if (askingPage) { return; }
     askingPage = true;
@@ -671,10 +672,9 @@ function followGame() {
         return;
       }
       sayPollTrouble("the game has moved on, but the server cannot send this page just now (it answered " + status +
-        "); the page asks again every few seconds and reloads by itself once it can");
+        ")" + RELOAD_LATER);
     }, function () {
-      sayPollTrouble("the game has moved on, but the server did not send this page when asked; the page asks " +
-        "again every few seconds and reloads by itself once it can");
+      sayPollTrouble("the game has moved on, but the server did not send this page when asked" + RELOAD_LATER);
     }).then(function () { askingPage = false; });
   }
   // Whoever has moved the focus into the page (Tab, a screen reader's cursor on a control, a
