@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -105,10 +106,10 @@ class Settings(BaseSettings):
         # minute a page would show a turn resolved long after its players had moved on.
         if POLL_SECONDS_LEAST <= value <= POLL_SECONDS_MOST:
             return value
-        if value < POLL_SECONDS_LEAST or value > POLL_SECONDS_MOST:
-            wrong = f"is too {'short' if value < POLL_SECONDS_LEAST else 'long'} a time between an open page's polls of its game"
-        else:
+        if math.isnan(value):  # fails both bounds without being too short or too long
             wrong = "is not a number of seconds"
+        else:
+            wrong = f"is too {'short' if value < POLL_SECONDS_LEAST else 'long'} a time between an open page's polls of its game"
         raise ValueError(
             f"SEVENS_POLL_SECONDS: {value:g} {wrong}; "
             f"give a number of seconds from {POLL_SECONDS_LEAST:g} to {POLL_SECONDS_MOST:g} (5 if unset)"
