@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi import FastAPI
@@ -150,6 +151,32 @@ def test_an_organiser_act_past_the_limit_is_said_on_the_organiser_page(limited: 
     _refused(signed, "try again")
     assert page_notice(signed.text).startswith("Seat 1 was not signed out and no new link was made: too many")
     assert _count(limited, EventRow) == events
+
+
+def test_the_deadline_forms_past_the_limit_keep_a_clock_time_and_tell_a_mistyped_value_first(limited: FastAPI) -> None:
+    """The clock-time form is limited as the hours forms are (429, the time kept in its box); and
+    each deadline form reads what was typed before it counts the act: a mistyped value at the
+    limit is told as mistyped (422, with what to type), not as a wait that would end in the same
+    refusal an hour later."""
+    game = host_game(limited)
+    game.join("p1", "Ann")
+    game.start()
+    for _ in range(3):
+        assert _act(game, "p3").status_code == 200
+    at = (datetime.now(UTC) + timedelta(hours=3)).strftime("%Y-%m-%dT%H:%M")
+    page = post_form(game.organiser, f"{game.base}/deadline-at", {"at": at, "utc_offset": "0"})
+    _refused(page, "too many organiser acts on this game")
+    assert refused_form(page.text, "deadline-at").value("at") == at
+    for act, typed, words in (
+        ("extend", {"hours": "six"}, "extend by a number of hours, got 'six'"),
+        ("deadline", {"hours": "1e3"}, "set the time left in hours, got '1e3'"),
+        ("deadline-at", {"at": "tomorrow", "utc_offset": "0"}, "'tomorrow'"),
+    ):
+        page = post_form(game.organiser, f"{game.base}/{act}", typed)
+        assert page.status_code == 422, (act, page.status_code)
+        form = refused_form(page.text, act)
+        said = " ".join(e.text for e in form.summary().all() if e.tag == "li")
+        assert words in said and "too many" not in said, (act, said)
 
 
 def _device_link(player: TestClient, game: Hosted):  # type: ignore[no-untyped-def]

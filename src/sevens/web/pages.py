@@ -2137,25 +2137,14 @@ def post_deadline_at(
     the browser's zone at that time), or in UTC when it is blank (no script ran); a refused time
     comes back in its box with the reason."""
 
-    def form_now(game: GameRow) -> Refusal | None:
-        return Refusal("deadline-at", "", (), {"at": at}) if _clock_time_boxed(game) else None
-
-    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act="deadline-at",
-                             organises=organises, typed=at.strip())
-    try:
+    def read_clock_time() -> Callable[[GameRow], object]:
         deadline_at = views.clock_time(at, utc_offset)
-        with organiser_act_allowed(request, game.public_id):
-            store.set_deadline_at(db, game_id=game.id, deadline_at=deadline_at, now=clock(), actor="organiser")
-    except StoreError as exc:
-        db.rollback()
-        if not _clock_time_boxed(game):
-            return _organiser_noted(request, db, principal, game, clock, "deadline-at", exc)
-        refusal = _refusal("deadline-at", exc, {"at": ("at",)}, {"at": at})
-        return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    except LimitReached as exc:  # the time was right: kept in the box, to send again later
-        kept = Refusal("deadline-at", "", (), {"at": at}) if _clock_time_boxed(game) else None
-        return _organiser_limited(request, db, principal, game, clock, "deadline-at", exc, refusal=kept)
-    return _back_to_organise(db, game, then=f"?done=deadline-at&turn={game.current_turn}#done")
+        return lambda game: store.set_deadline_at(db, game_id=game.id, deadline_at=deadline_at, now=clock(), actor="organiser")
+
+    return _deadline_form(
+        request, public_id, db, principal, clock, csrf, organises, act="deadline-at", box="at", value=at,
+        typed=at.strip(), boxed=_clock_time_boxed, boxes={"at": ("at",)}, read=read_clock_time,
+    )
 
 
 def _clock_time_boxed(game: GameRow) -> bool:
@@ -2182,35 +2171,57 @@ def _change_deadline(
     organises: str = "",
 ) -> Response:
     """The extend and set-the-deadline forms: ``hours`` later, or ``hours`` from now."""
-
-    def form_now(game: GameRow) -> Refusal | None:
-        return Refusal(act, "", (), {"hours": hours}) if _deadline_boxed(game, act) else None
-
-    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act=act,
-                             organises=organises, typed=f"{hours.strip()} hours" if hours.strip() else "")
     change, said, asked = (
         (store.extend_deadline, "extend by", "extend by a number of hours")
         if act == "extend"
         else (store.set_deadline, "set the time left to", "set the time left in hours")
     )
-    try:
+
+    def read_hours() -> Callable[[GameRow], object]:
         # As the create form's deadline: float() would also read "1_0" as 10, other scripts' digits,
         # "1e3"; a minus sign is let through, to be told the hours must be more than 0.
         if not _HOURS.fullmatch(hours.strip().removeprefix("-")):
             raise Invalid(f"{asked}, got {quoted(hours)}", field="hours")
         seconds = views.extend_seconds(_hours(hours.strip()), hours.strip(), said)
+        return lambda game: change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
+
+    return _deadline_form(
+        request, public_id, db, principal, clock, csrf, organises, act=act, box="hours", value=hours,
+        typed=f"{hours.strip()} hours" if hours.strip() else "", boxed=lambda game: _deadline_boxed(game, act),
+        boxes={"hours": ("hours",), "seconds": ("hours",)}, read=read_hours,
+    )
+
+
+def _deadline_form(
+    request: Request, public_id: str, db: SessionDep, principal: ApiPrincipal | None, clock: ClockDep,
+    csrf: str | None, organises: str, *, act: str, box: str, value: str, typed: str,
+    boxed: Callable[[GameRow], bool], boxes: Mapping[str | None, tuple[str, ...]],
+    read: Callable[[], Callable[[GameRow], object]],
+) -> Response:
+    """What the three deadline forms (extend, set the time left, set a clock time) share: ``read``
+    the form's one ``box`` (``value`` as sent, ``typed`` as the signed-out page says it) into the
+    change to make, then make it, as one of the game's organiser acts; a refusal brings the value
+    back in its box when the page still has the form (``boxed``), else says it at the page's top.
+    The value is read before the act is counted: a mistyped one is told so even at the limit."""
+
+    def form_now(game: GameRow) -> Refusal | None:
+        return Refusal(act, "", (), {box: value}) if boxed(game) else None
+
+    game = _organiser_action(request, db, principal, public_id, csrf, form_now=form_now, act=act,
+                             organises=organises, typed=typed)
+    try:
+        change = read()
         with organiser_act_allowed(request, game.public_id):
-            change(db, game_id=game.id, seconds=seconds, now=clock(), actor="organiser")
+            change(game)
     except StoreError as exc:
         db.rollback()
-        if not _deadline_boxed(game, act):
+        if not boxed(game):
             # No box on the page any more (the game is over): said at its top.
             return _organiser_noted(request, db, principal, game, clock, act, exc)
-        refusal = _refusal(act, exc, {"hours": ("hours",), "seconds": ("hours",)}, {"hours": hours})
+        refusal = _refusal(act, exc, boxes, {box: value})
         return _organiser_refused(request, db, principal, game, clock, refusal, exc.status)
-    except LimitReached as exc:  # the hours were right: kept in the box, to send again later
-        kept = Refusal(act, "", (), {"hours": hours}) if _deadline_boxed(game, act) else None
-        return _organiser_limited(request, db, principal, game, clock, act, exc, refusal=kept)
+    except LimitReached as exc:  # the value was right: kept in the box, to send again later
+        return _organiser_limited(request, db, principal, game, clock, act, exc, refusal=form_now(game))
     return _back_to_organise(db, game, then=f"?done={act}&turn={game.current_turn}#done")
 
 
