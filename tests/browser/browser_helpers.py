@@ -87,12 +87,15 @@ notice a change (a turn resolved, a link retired, an order in) waits about a sec
 server polls by default. The tests of the pace itself serve the default (``default_pace_server``)."""
 
 
-def serve(tmp_path: Path, *, clock: Callable[[], datetime] | None = None, **settings: Any) -> Iterator[str]:
+def serve(
+    tmp_path: Path, *, clock: Callable[[], datetime] | None = None, made: list[Any] | None = None, **settings: Any
+) -> Iterator[str]:
     """The real app under uvicorn on a free local port, with a throwaway SQLite database; yields
     its address and stops it afterwards. The port is bound here and the socket handed to uvicorn:
     a port picked as free and bound later could be taken in between by another program. ``clock``:
     the server's time, if not the real one (its scheduler and pages go by it). Its pages poll every
-    TEST_POLL_SECONDS unless ``settings`` say otherwise."""
+    TEST_POLL_SECONDS unless ``settings`` say otherwise. ``made``: a list the app is put in, for a
+    test that reaches into it (its database engine)."""
     import uvicorn
 
     from sevens.web.app import create_app
@@ -108,6 +111,8 @@ def serve(tmp_path: Path, *, clock: Callable[[], datetime] | None = None, **sett
         }),
         **({} if clock is None else {"clock": clock}),
     )
+    if made is not None:
+        made.append(app)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     uv = uvicorn.Server(config)
     thread = threading.Thread(target=uv.run, kwargs={"sockets": [listener]}, daemon=True)

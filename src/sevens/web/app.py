@@ -310,6 +310,16 @@ async def _crashed(
     await response(scope, receive, send)
 
 
+def _retry_seconds(request: Request, status: int, headers: dict[str, str] | None) -> int | None:
+    """How long the page of a 503 answered to a GET (or a HEAD) says to wait before its script asks
+    the same address again by itself (the answer's Retry-After, 60 s if it has none); None for any
+    other answer. Never after a POST: reloading that page would send the form again."""
+    if status != 503 or request.method not in ("GET", "HEAD"):
+        return None
+    given = (headers or {}).get("Retry-After", "")
+    return int(given) if given.isdigit() else 60
+
+
 def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime] = utc_now) -> FastAPI:
     """Build the app for ``settings`` (read from the environment when None).
 
@@ -468,7 +478,9 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         if wants_json(site_path(request.scope)):  # a bot's call through a proxy that left the prefix on too
             return JSONResponse({"detail": message}, status_code=status, headers=headers)
         return templates.TemplateResponse(
-            request, "error.html", {"status": status, "message": message}, status_code=status, headers=headers
+            request, "error.html",
+            {"status": status, "message": message, "retry_seconds": _retry_seconds(request, status, headers)},
+            status_code=status, headers=headers,
         )
 
     @app.exception_handler(pages.ShownAgain)

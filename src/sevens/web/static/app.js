@@ -561,6 +561,54 @@ function refreshWhoOrdered(mark) {
   });
 }
 
+// The server's page for a 503 answered to a GET (its database unusable for a while) was a dead end
+// for whoever opened an address then: nothing on it asked again. Its script asks the same address
+// for the headers alone (HEAD), first after the page's poll pace, then twice as long after each
+// try still refused, up to the answer's Retry-After, and reloads once the answer is no longer the
+// server's passing trouble (5xx, 429) or none; meanwhile its live region says when it last tried
+// and what came back. The page of a 503 answered to a form has no such region: a reload would send
+// the form again.
+function retryByItself() {
+  var said = document.getElementById("self-retry");
+  if (!said || !(Number(said.dataset.retryAfter) >= 0)) { return; }
+  var most = Math.max(LIVE_POLL_MS, 1000 * Number(said.dataset.retryAfter)), wait = LIVE_POLL_MS;
+  var timer = null, asked = Date.now(), asking = false;
+  function seconds(ms) { return Math.round(ms / 1000) + " s"; }
+  function tell(last) {
+    said.className = "live-note";
+    said.textContent = "This page asks the server again by itself, next in " + seconds(wait) +
+      " (less often the longer it lasts, up to every " + seconds(most) + "), and reloads once the server can send it" +
+      (last ? "; last try " + new Date().toLocaleTimeString(undefined, { hour12: false }) + ": " + last : "") + ".";
+  }
+  function after(ms) { window.clearTimeout(timer); timer = window.setTimeout(ask, ms); }
+  function refused(what) {
+    wait = Math.min(2 * wait, most);
+    tell(what);
+    after(wait);
+  }
+  function ask() {
+    if (asking) { return; }
+    if (document.hidden) { after(wait); return; }  // a tab in the background asks once shown again
+    asking = true;
+    asked = Date.now();
+    fetchWithin(window.location.href, function (response) { return response.status; }, "HEAD").then(function (status) {
+      asking = false;
+      if (status >= 500 || status === 429) { refused("still " + status); return; }
+      window.location.reload();
+      after(RELOAD_PATIENCE_MS);  // a reload stopped (or that slow) is asked for again
+    }, function () {
+      asking = false;
+      refused("no answer");
+    });
+  }
+  tell(null);
+  after(wait);
+  // Shown again, it asks at once, but never twice within the page's poll pace.
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && Date.now() - asked >= LIVE_POLL_MS) { ask(); }
+  });
+}
+
 // A page that follows the game reloads itself when it moves on, and the new turn's reports go in
 // above the older ones (and a table can grow): a reader scrolled down to a report, or a table,
 // would find other things where they were reading. So just before such a reload the page notes
@@ -1205,4 +1253,5 @@ document.addEventListener("DOMContentLoaded", function () {
   restoreReadingPlace();
   followGame();
   watchShownLinks();
+  retryByItself();
 });
