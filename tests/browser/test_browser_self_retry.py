@@ -4,7 +4,8 @@ The server's own 503 page (its database unusable) answered to a page opened by h
 nothing on it asked again, so the reader stood on it until they reloaded. It now asks the address
 again by itself, at a pace that slows to the answer's Retry-After, says when it last tried, and
 reloads once the page is served; never the 503 of a form sent (a reload would send it again), nor
-another error page."""
+another error page. And a poll of ``/state`` whose handling throws is caught and logged once, and
+the polls go on."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from browser.browser_helpers import serve
+from browser.browser_helpers import serve, start_with_one_seat, visit
 
 
 class Site:
@@ -124,3 +125,45 @@ def test_a_forms_503_page_and_a_404_page_ask_nothing_again(site: Site, chromium:
     page.wait_for_timeout(4000)
     assert sent == [], sent
     assert page.locator("#self-retry").count() == 0
+
+
+def test_a_poll_whose_handling_fails_is_logged_once_and_the_page_still_follows_the_game(
+    site: Site, chromium: Any
+) -> None:
+    """A poll answered 200 with a server time no date can hold past this instant (as a proxy
+    mangling the header could send) threw as the page said when it was up to date: an unhandled
+    rejection at every tick, in the console and nowhere else."""
+    context = chromium.new_context(viewport={"width": 1000, "height": 800})
+    page = context.new_page()
+    page.on("dialog", lambda dialog: dialog.accept())
+    organise = start_with_one_seat(page, site.url, "Throwing cup", hours="24")
+    play = organise.removesuffix("/organise") + "/play"
+    visit(page, play)
+    failures: list[str] = []
+    page.on("pageerror", lambda error: failures.append(str(error)))
+    logged: list[str] = []
+    page.on("console", lambda message: logged.append(message.text) if message.type == "error" else None)
+    mangled = {"count": 0, "on": True}
+
+    def answer(route: Any) -> None:
+        if not mangled["on"]:
+            route.continue_()
+            return
+        real = route.fetch()
+        mangled["count"] += 1
+        route.fulfill(response=real, headers={**real.headers, "sevens-server-time": "+275760-09-13T00:00:00.000Z"})
+
+    page.route("**/state*", answer)
+    assert _wait(page, lambda: mangled["count"] >= 4, 15), mangled
+    mangled["on"] = False
+    organiser = context.new_page()
+    organiser.on("dialog", lambda dialog: dialog.accept())
+    visit(organiser, organise)
+    organiser.click("#resolve button")
+    from playwright.sync_api import expect
+
+    expect(page.locator("#turn")).to_contain_text("2 of", timeout=20000)
+    ours = [text for text in logged if text.startswith("Sevens:")]
+    assert failures == [], failures
+    assert len(ours) == 1 and "poll failed" in ours[0], logged
+    context.close()

@@ -433,10 +433,31 @@ var IDLE_AFTER_MS = 180000;
 // polls again (a minute: a page a loaded server takes longer than that to send is as good as lost).
 var RELOAD_PATIENCE_MS = 60000;
 
+// ``check`` such that what it throws, or the promise it returns refuses, is caught: a poll's tick
+// that fails (an element it expects not in the page, an answer it cannot read) was an unhandled
+// error in the console, and one thrown before the next tick was set stopped the polls for good.
+// The first is logged (console.error), once: a failure that comes back at every tick says nothing new.
+function caught(check) {
+  var logged = false;
+  function failed(error) {
+    if (logged) { return; }
+    logged = true;
+    console.error("Sevens: this page's poll failed (said once; it keeps polling):", error);
+  }
+  return function () {
+    try {
+      var done = check.apply(this, arguments);
+      if (done && typeof done.then === "function") { done.then(null, failed); }
+    } catch (error) { failed(error); }
+  };
+}
+
 // Calls ``check`` every LIVE_POLL_MS while the page is shown and the reader busy with it, every
 // IDLE_POLL_MS once they have left it alone; never while hidden. Returns a function that stops it.
+// What ``check`` throws is caught (above), and the next tick is set all the same.
 function poll(check) {
   var touched = Date.now(), timer = null, stopped = false;
+  check = caught(check);
   // A big screen is watched, never touched: it keeps the busy pace (one television, mains power).
   var watched = document.getElementById("big-screen") !== null;
   function idle() { return !watched && Date.now() - touched >= IDLE_AFTER_MS; }
@@ -788,9 +809,9 @@ function followGame() {
     stamp.textContent = shownTime(now);
   }
   function check() {
-    if (document.hidden) { return; }
-    if (reloadingSince !== null && Date.now() - reloadingSince < RELOAD_PATIENCE_MS) { return; }
-    fetchWithin(main.dataset.live, function (response) {
+    if (document.hidden) { return null; }
+    if (reloadingSince !== null && Date.now() - reloadingSince < RELOAD_PATIENCE_MS) { return null; }
+    return fetchWithin(main.dataset.live, function (response) {
       unanswered = 0;
       if (response.ok) { serverSaid(response); return response.json(); }
       return pollTrouble(response).then(function (words) { if (words) { sayPollTrouble(words); } return null; });
@@ -810,8 +831,10 @@ function followGame() {
       if (unanswered >= UNANSWERED_SAID_AFTER) { sayPollTrouble(UNANSWERED); }
     });
   }
-  stop = poll(check);
-  document.addEventListener("visibilitychange", check);
+  // The ask as the page comes to the front is caught as the ticks are, and logged with them once.
+  var ask = caught(check);
+  stop = poll(ask);
+  document.addEventListener("visibilitychange", ask);
 }
 
 // A page holds several forms (the organiser's: a bot per team, the extend box; a player's: an
