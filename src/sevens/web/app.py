@@ -41,6 +41,7 @@ from sevens.tournament.story import order_note
 from sevens.web.assets import Assets
 from sevens.web.compression import KeptGzip, SpectatorGzip
 from sevens.web.deps import hourly_limiter
+from sevens.web.gone import ClientGone, ClientWatch
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
 from sevens.web.prefix import RootPath, route_path, site_path, unstripped
@@ -465,8 +466,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     app.add_middleware(HeadAsGet)
     trusted = parse_trusted(settings.trusted_proxies)
     if trusted:
-        # Outermost: every layer within, and the limits' client_key, see the forwarded client.
+        # Outside the rest: every layer within, and the limits' client_key, see the forwarded client.
         app.add_middleware(TrustedProxies, trusted=trusted)
+    # Outermost: whether a GET's client has gone is read from what the server sends (get_db).
+    app.add_middleware(ClientWatch)
 
     from sevens.web import api, pages
 
@@ -482,6 +485,11 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
             {"status": status, "message": message, "retry_seconds": _retry_seconds(request, status, headers)},
             status_code=status, headers=headers,
         )
+
+    @app.exception_handler(ClientGone)
+    async def client_gone(request: Request, exc: ClientGone) -> Response:
+        # Written to a closed connection, so never sent: no page made for nobody (nginx's 499).
+        return Response(status_code=499)
 
     @app.exception_handler(pages.ShownAgain)
     async def shown_again(request: Request, exc: pages.ShownAgain) -> Response:

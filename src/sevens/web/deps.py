@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from datetime import datetime
 from typing import Annotated
@@ -16,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from sevens.store.auth import deleted_with_its_game, find_principal
 from sevens.store.models import ApiPrincipal, PrincipalKind
+from sevens.web.gone import ClientGone, client_gone
 from sevens.web.security import RateLimiter, SharedCount, client_key, session_token, try_again_in
 from sevens.web.settings import Settings
 
@@ -44,6 +46,8 @@ __all__ = [
     "token_of_deleted_game",
 ]
 
+log = logging.getLogger("sevens.web")
+
 
 async def get_db(request: Request) -> AsyncIterator[Session]:
     """One session per request; routes commit what they change, anything else is rolled back.
@@ -55,14 +59,26 @@ async def get_db(request: Request) -> AsyncIterator[Session]:
     returns (or :func:`give_back_db_turn`). Waited for on a thread instead, a burst of requests
     larger than the thread pool (40) jammed a server on SQLite: every thread waited for the one
     connection, while the request holding it (its credential looked up on one thread) waited for a
-    free thread to run its route, until the pool gave up after a minute and answered 500."""
+    free thread to run its route, until the pool gave up after a minute and answered 500.
+
+    A GET or HEAD that had to wait for its turn, and whose client has gone by then (a browser's
+    given-up poll, a bot's timed-out call), is not served: :class:`~sevens.web.gone.ClientGone`,
+    answered 499 to nobody. Served anyway, a burst of them kept the requests of clients still
+    there waiting behind them (``benchmarks/gone_clients.py``). Any other method is served
+    whether or not its client waited (:mod:`sevens.web.gone`)."""
     slots: anyio.CapacityLimiter | None = request.app.state.db_limiter
     turn = object()  # the borrower of the slot: not the task, which the route may hand on
+    waited = False
     if slots is not None:
+        waited = slots.available_tokens < 1  # the slots are handed on in turn: none free, a queue
         await slots.acquire_on_behalf_of(turn)
     request.state.db_turn = (slots, turn) if slots is not None else None
     request.state.after_session = []
     try:
+        if waited and await client_gone(request.scope):
+            route = getattr(request.scope.get("route"), "path", "?")  # the pattern: an address may hold a link
+            log.debug("%s %s: its client left while it waited for the database; not served", request.method, route)
+            raise ClientGone
         session: Session = request.app.state.sessionmaker()
     except BaseException:
         give_back_db_turn(request)
