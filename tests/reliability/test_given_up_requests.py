@@ -30,7 +30,8 @@ def test_a_burst_of_requests_given_up_leaves_the_server_answering(
 ) -> None:
     """A browser that gives up its polls (AbortController), or phones and proxies that drop their
     connections, can have far more requests in flight than its six connections a host. Sent over
-    sockets closed before the answer, each request ran anyway; once more than the thread pool's
+    sockets closed before the answer, each request ran anyway (until those that wait for the
+    database were skipped once their client had gone, below); once more than the thread pool's
     40 waited for a database connection on a thread, the request holding the connection (taken by
     its bot token's lookup) found no thread free to run its route: the server answered nothing
     for a minute, then 500 (the pool timed out)."""
