@@ -13,6 +13,7 @@ from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = [
+    "POSTGRES_SPARE_CONNECTIONS",
     "SQLITE_SYNCHRONOUS",
     "check_writable",
     "is_in_memory",
@@ -89,6 +90,11 @@ def _no_result_rows(record: logging.LogRecord) -> bool:
 SQLITE_SYNCHRONOUS = ("normal", "full")
 """The ``PRAGMA synchronous`` levels :func:`make_engine` accepts for SQLite."""
 
+POSTGRES_SPARE_CONNECTIONS = 1
+"""Connections a PostgreSQL pool of :func:`make_engine` may open beyond the ``postgres_connections``
+it keeps, for whatever takes one outside the web requests' turns at the database (the deadline
+scheduler, one at a time): it never has to wait for a request's, nor a request for its."""
+
 
 def is_in_memory(url: str) -> bool:
     """Whether ``url`` is an in-memory SQLite database (each connection then opens its own).
@@ -100,11 +106,21 @@ def is_in_memory(url: str) -> bool:
     return url.startswith("sqlite") and make_url(url).database in (None, "", ":memory:")
 
 
-def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous: str = "normal") -> Engine:
+def make_engine(
+    url: str,
+    *,
+    serialise_sqlite: bool = False,
+    sqlite_synchronous: str = "normal",
+    postgres_connections: int | None = None,
+) -> Engine:
     """An engine for ``url`` (SQLite file or PostgreSQL).
 
     With ``serialise_sqlite`` (what the web app uses) a SQLite file gets a pool of one connection:
     see below. Code that holds two sessions at once on one engine must not ask for it.
+
+    ``postgres_connections`` (PostgreSQL; what the web app uses): the pool keeps that many
+    connections open, plus :data:`POSTGRES_SPARE_CONNECTIONS` opened when needed; its ``size()``
+    is the number kept. None: SQLAlchemy's default pool (5 kept, 10 more opened and closed).
 
     ``sqlite_synchronous`` is ``normal`` (commits survive a crash of the process, not
     necessarily a power cut) or ``full`` (each commit synced to disk).
@@ -117,6 +133,12 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
 
     >>> make_engine("sqlite://").dialect.name
     'sqlite'
+    >>> make_engine("postgresql://u@127.0.0.1/db", postgres_connections=3).pool.size()  # connects when used
+    3
+    >>> make_engine("postgresql://u@127.0.0.1/db", postgres_connections=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: postgres_connections must be at least 1, not 0
     """
     url = normalise_url(url)
     logging.getLogger("sqlalchemy.engine.Engine").addFilter(_no_result_rows)  # once: a filter is added once
@@ -138,7 +160,14 @@ def make_engine(url: str, *, serialise_sqlite: bool = False, sqlite_synchronous:
             event.listen(engine, "do_connect", _made_private(parsed.database))
         event.listen(engine, "connect", _sqlite_pragmas(sqlite_synchronous))
         return engine
-    return create_engine(url, pool_pre_ping=True, hide_parameters=True)
+    if postgres_connections is not None and postgres_connections < 1:
+        raise ValueError(f"postgres_connections must be at least 1, not {postgres_connections}")
+    sized: dict[str, Any] = (
+        {}
+        if postgres_connections is None
+        else {"pool_size": postgres_connections, "max_overflow": POSTGRES_SPARE_CONNECTIONS}
+    )
+    return create_engine(url, pool_pre_ping=True, hide_parameters=True, **sized)
 
 
 def read_one_moment(session: Session) -> None:

@@ -330,7 +330,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     """
     settings = settings or Settings()
     engine = make_engine(
-        settings.database_url, serialise_sqlite=True, sqlite_synchronous=settings.sqlite_synchronous
+        settings.database_url,
+        serialise_sqlite=True,
+        sqlite_synchronous=settings.sqlite_synchronous,
+        postgres_connections=settings.db_connections,
     )
     if settings.migrate:
         run_migrations(engine)
@@ -340,8 +343,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Requests wait for a database connection here, first come first served (get_db, and the
         # order submissions), rather than as threads the pool wakes in any order (each then
-        # fighting for the GIL): one for SQLite's single connection (make_engine), the pool's size
-        # for PostgreSQL.
+        # fighting for the GIL): one for SQLite's single connection (make_engine), the connections
+        # the pool keeps for PostgreSQL (SEVENS_DB_CONNECTIONS). Never more turns than the pool
+        # keeps: a request beyond them would wait in the pool, on a thread, and fail after its 30 s;
+        # the pool's spare connection is the scheduler's.
         size = getattr(engine.pool, "size", None)
         app.state.db_limiter = anyio.CapacityLimiter(size() if callable(size) else 1)
         _note_hidden_bots()

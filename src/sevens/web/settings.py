@@ -46,6 +46,12 @@ class Settings(BaseSettings):
     """How often a page open on a game asks the server whether the game moved on, while its reader
     uses it; left alone for three minutes, four times as long. Shorter shows news sooner for more
     requests (a poll is about 1 kB each way), longer spares a busy server or a metered phone."""
+    db_connections: int = Field(default=5, ge=1, le=500)
+    """PostgreSQL: the connections each worker keeps to the database, and so how many of its
+    requests use the database at once (the others wait their turn, first come first served); the
+    worker opens one more when its deadline scheduler needs it. SQLite: always one. More did not
+    help one worker on a local database (benchmarks/load.py: 15 served 0.9x the requests a second
+    of 5, at 1.1-1.6x the p99), where its one core is the limit; a database far away might."""
     secure_cookies: bool = False
     """Mark cookies Secure (set when served over HTTPS)."""
     session_days: int = Field(default=60, gt=0)
