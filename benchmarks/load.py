@@ -13,6 +13,14 @@ which starts a throwaway PostgreSQL 15 in a temporary directory and removes it a
 Targets on a 2-core machine (issue 6): at least 300 submissions/s with p99 under 100 ms on SQLite,
 and a 16-team turn resolved in under 100 ms.
 
+Then, on PostgreSQL, the worker's database connections (``SEVENS_DB_CONNECTIONS``, as many of its
+requests at the database at once) compared under a mixed load for ``--mixed-seconds`` each: every
+seat saving orders as above, and as many readers each loading the game's page and polling its
+``/state`` in turn; the cases alternate, twice each, on one server each time, and are printed side
+by side with their ratios to the first (``--connections 5,15,40``: the default, what the pool could reach
+before the setting (5 kept, 10 more opened and closed), and one a thread of the thread pool, whose
+40 threads then bind before the turns do).
+
 Then many games at one deadline (``--rush``, in process): every game's turn planned before any is
 resolved, as requests queued for the lock are; it says how long each resolution held the lock and
 how many found their planned turn gone and worked it out again under the lock.
@@ -106,6 +114,122 @@ async def lean_submit_load(
     began = time.perf_counter()
     await asyncio.gather(*(seat(i) for i in range(len(seats))))
     return LoadResult(time.perf_counter() - began, tuple(latencies), statuses, last, accepted)
+
+
+async def _exchange(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, request: bytes) -> tuple[int, bytes]:
+    """Send one HTTP/1.1 request on a keep-alive connection and read its whole answer."""
+    writer.write(request)
+    status_line, _, headers = (await reader.readuntil(b"\r\n\r\n")).partition(b"\r\n")
+    length = next(
+        (int(v) for k, _, v in (h.partition(b":") for h in headers.split(b"\r\n"))
+         if k.strip().lower() == b"content-length"),
+        None,
+    )
+    if length is None:
+        raise RuntimeError("the server answered without Content-Length; this client needs one")
+    return int(status_line.split()[1]), await reader.readexactly(length)
+
+
+MIXED_KINDS = ("page", "state", "order")
+
+
+async def mixed_load(url: str, games: list[HostedGame], *, seconds: float) -> dict[str, LoadResult]:
+    """For ``seconds``: every seat saves its teams' orders one after another (not ready), and one
+    reader a seat loads the game's page and polls its ``/state`` in turn, all at once, each on its
+    own keep-alive connection; each kind's latencies and statuses."""
+    target = httpx.URL(url)
+    host, port = target.host, target.port or 80
+    latencies: dict[str, list[float]] = {kind: [] for kind in MIXED_KINDS}
+    statuses: dict[str, dict[int, int]] = {kind: {} for kind in MIXED_KINDS}
+    seats = [(game, pid) for game in games for pid in game.players]
+    ends = time.perf_counter() + seconds
+
+    async def client(requests: Any) -> None:
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            for kind, request in requests:
+                if time.perf_counter() >= ends:
+                    return
+                began = time.perf_counter()
+                status, _ = await _exchange(reader, writer, request)
+                latencies[kind].append(time.perf_counter() - began)
+                statuses[kind][status] = statuses[kind].get(status, 0) + 1
+        finally:
+            writer.close()
+
+    def orders(game: HostedGame, pid: str) -> Any:
+        head = "".join(f"{k}: {v}\r\n" for k, v in game.players[pid].items())
+        for revision in itertools.count():
+            for team in _teams_of(game, pid):
+                body = json.dumps({"turn": 1, "force": revision % 10, "flair": 3, "ready": False}).encode()
+                yield "order", (
+                    f"PUT /api/v1/games/{game.public_id}/orders/{team} HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                    f"{head}Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+                ).encode() + body
+
+    def reads(game: HostedGame) -> Any:
+        for kind, path in itertools.cycle(
+            [("page", f"/games/{game.public_id}"), ("state", f"/games/{game.public_id}/state")]
+        ):
+            yield kind, f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+
+    began = time.perf_counter()
+    await asyncio.gather(*(client(orders(g, p)) for g, p in seats), *(client(reads(g)) for g, _ in seats))
+    took = time.perf_counter() - began
+    return {kind: LoadResult(took, tuple(latencies[kind]), statuses[kind], {}, {}) for kind in MIXED_KINDS}
+
+
+def compare_connections(
+    farm: ServerFarm, url: str, *, connections: list[int], games: int, seconds: float, rounds: int = 2
+) -> dict[int, dict[str, LoadResult]]:
+    """:func:`mixed_load` on one worker for each number of connections, the cases alternated
+    ``rounds`` times (the machine's noise falls on each alike); each case's rounds pooled."""
+    env = {"DATABASE_URL": url, "SEVENS_SCHEDULER_SECONDS": "3600", "SEVENS_GAMES_PER_HOUR": "0"}
+    hosted: list[HostedGame] = []
+    runs: dict[int, list[dict[str, LoadResult]]] = {n: [] for n in connections}
+    for _, n in itertools.product(range(rounds), connections):
+        server = farm.start({**env, "SEVENS_DB_CONNECTIONS": str(n)})
+        try:
+            if not hosted:
+                with httpx.Client(base_url=server.url, timeout=30) as client:
+                    hosted = [host_game(client) for _ in range(games)]
+            asyncio.run(mixed_load(server.url, hosted[:1], seconds=0.5))  # connections and caches
+            runs[n].append(asyncio.run(mixed_load(server.url, hosted, seconds=seconds)))
+        finally:
+            server.kill()
+    pooled: dict[int, dict[str, LoadResult]] = {}
+    for n, results in runs.items():
+        pooled[n] = {}
+        for kind in MIXED_KINDS:
+            statuses: dict[int, int] = {}
+            for result in results:
+                for status, count in result[kind].statuses.items():
+                    statuses[status] = statuses.get(status, 0) + count
+            pooled[n][kind] = LoadResult(
+                sum(r[kind].seconds for r in results),
+                tuple(itertools.chain.from_iterable(r[kind].latencies for r in results)),
+                statuses, {}, {},
+            )
+    return pooled
+
+
+def connections_table(pooled: dict[int, dict[str, LoadResult]]) -> list[str]:
+    """Requests a second, p50 and p99 of each kind for each case, and each case's ratios to the first."""
+    first = next(iter(pooled))
+    lines = [f"{'connections':<12} {'kind':<6} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'non-2xx':>8}"
+             f"   {'req/s':>7} {'p50':>7} {'p99':>7} (x of {first})"]
+    for kind in MIXED_KINDS:
+        base = pooled[first][kind]
+        for n, results in pooled.items():
+            r = results[kind]
+            bad = sum(c for s, c in r.statuses.items() if not 200 <= s < 300)
+            p50, p99 = percentile(r.latencies, 0.5), percentile(r.latencies, 0.99)
+            lines.append(
+                f"{n:<12} {kind:<6} {r.per_second:>8.1f} {p50 * 1000:>8.1f} {p99 * 1000:>8.1f} {bad:>8}"
+                f"   {r.per_second / base.per_second:>6.2f}x {p50 / percentile(base.latencies, 0.5):>6.2f}x"
+                f" {p99 / percentile(base.latencies, 0.99):>6.2f}x"
+            )
+    return lines
 
 
 def _teams_of(game: HostedGame, pid: str) -> list[str]:
@@ -218,18 +342,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rush", type=int, default=32, help="16-team games whose turns are planned, then resolved, together"
     )
+    parser.add_argument(
+        "--connections", default="5,15,40",
+        help="PostgreSQL: SEVENS_DB_CONNECTIONS values compared under a mixed load, comma-separated ('' skips it)",
+    )
+    parser.add_argument("--mixed-seconds", type=float, default=6.0, help="seconds of each mixed-load run")
+    parser.add_argument("--only-connections", action="store_true", help="the connections comparison alone")
     parser.add_argument("--quick", action="store_true", help="a small run (smoke test)")
     parser.add_argument("--no-postgres", action="store_true", help="SQLite only")
     args = parser.parse_args(argv)
     if args.quick:
-        args.games, args.revisions, args.rush = 2, 3, 3
+        args.games, args.revisions, args.rush, args.mixed_seconds = 2, 3, 3, 1.0
     postgres = not args.no_postgres
     if postgres and not postgres_or_rerun(__file__):
         return 2
-    print(f"{args.games} games x 4 seats x 2 teams x {args.revisions} revisions, closed loop, loopback")
-    print(f"{'case':<26} {'orders':>6} {'orders/s':>10} {'p50 ms':>9} {'p99 ms':>9} {'2xx':>6}")
+    try:
+        connections = [int(n) for n in args.connections.split(",") if n.strip()]
+    except ValueError:
+        parser.error(f"--connections takes whole numbers separated by commas, such as 5,15; not {args.connections!r}")
     with tempfile.TemporaryDirectory(prefix="sevens-load-") as tmp, ServerFarm(max_seconds=900) as farm:
         directory = Path(tmp)
+        if postgres and connections:
+            print(
+                f"PostgreSQL, 1 worker: {args.games} games x 4 seats saving orders and 4 readers (page, /state), "
+                f"{args.mixed_seconds:g} s a run, the cases alternated twice"
+            )
+            with throwaway_database("postgresql", directory) as url:
+                pooled = compare_connections(
+                    farm, url, connections=connections, games=args.games, seconds=args.mixed_seconds
+                )
+            print("\n".join(connections_table(pooled)), flush=True)
+        if args.only_connections:
+            return 0
+        print(f"{args.games} games x 4 seats x 2 teams x {args.revisions} revisions, closed loop, loopback")
+        print(f"{'case':<26} {'orders':>6} {'orders/s':>10} {'p50 ms':>9} {'p99 ms':>9} {'2xx':>6}")
         cases = [("sqlite", 1)] + ([("postgresql", 1), ("postgresql", 2)] if postgres else [])
         for backend, workers in cases:
             with throwaway_database(backend, directory) as url:
