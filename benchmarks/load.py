@@ -89,18 +89,8 @@ async def lean_submit_load(
                     f"{head}Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
                 ).encode() + body
                 began = time.perf_counter()
-                writer.write(request)
-                status_line, _, headers = (await reader.readuntil(b"\r\n\r\n")).partition(b"\r\n")
-                length = next(
-                    (int(v) for k, _, v in (h.partition(b":") for h in headers.split(b"\r\n"))
-                     if k.strip().lower() == b"content-length"),
-                    None,
-                )
-                if length is None:
-                    raise RuntimeError("the server answered without Content-Length; this client needs one")
-                answer = await reader.readexactly(length)
+                status, answer = await _exchange(reader, writer, request)
                 latencies.append(time.perf_counter() - began)
-                status = int(status_line.split()[1])
                 statuses[status] = statuses.get(status, 0) + 1
                 if 200 <= status < 300:
                     saved = json.loads(answer)

@@ -134,6 +134,16 @@ while it is shown, so one that says it is hidden never reloads itself (as a tab 
 until a moment ago); a button pressed there acts on what the page showed when it was loaded."""
 
 
+def wait_until(page: Any, until: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``until`` came true within ``seconds``, asked every 200 ms of the page's time."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if until():
+            return True
+        page.wait_for_timeout(200)
+    return False
+
+
 def visit(page, url: str):  # type: ignore[no-untyped-def]
     """Go to ``url``. A page that follows the game reloads itself when the game moves on, and its
     own navigation can cut the test's short (ERR_ABORTED): then go again. Going by a blank page

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from browser.browser_helpers import create_game, join_by_invites, start_with_one_seat, visit
+from browser.browser_helpers import create_game, join_by_invites, start_with_one_seat, visit, wait_until
 
 
 class HeldBack:
@@ -57,16 +57,6 @@ def _on_turn(page: Any, turn: int) -> Callable[[], bool]:
             return False
 
     return shown
-
-
-def _wait(page: Any, until: Callable[[], bool], seconds: float) -> bool:
-    """Whether ``until`` came true within ``seconds``."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if until():
-            return True
-        page.wait_for_timeout(200)
-    return False
 
 
 def test_a_page_the_server_is_slow_to_send_again_still_follows_the_game(server: str, chromium: Any) -> None:
@@ -176,8 +166,8 @@ def test_a_page_whose_reload_the_server_cannot_send_for_a_while_still_follows_th
             said.append(note.inner_text())
         return False
 
-    _wait(page, trouble_said, 15)
-    assert _wait(page, _on_turn(page, 2), 30), f"still on turn 1 or on the error page; the address refused to the {refused}"
+    wait_until(page, trouble_said, 15)
+    assert wait_until(page, _on_turn(page, 2), 30), f"still on turn 1 or on the error page; the address refused to the {refused}"
     assert refused and "document" not in refused, refused  # it never left for the error page
     assert said and "503" in said[-1], said
     assert page.locator("#poll-trouble").count() == 0

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser.browser_helpers import serve, start_with_one_seat, visit
+from browser.browser_helpers import serve, start_with_one_seat, visit, wait_until
 
 
 class Site:
@@ -52,15 +52,6 @@ def site(tmp_path: Path) -> Iterator[Site]:
     made = Site(tmp_path)
     yield made
     made.stop()
-
-
-def _wait(page: Any, until: Callable[[], bool], seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if until():
-            return True
-        page.wait_for_timeout(200)
-    return False
 
 
 def _requests(page: Any) -> list[tuple[float, str, str]]:
@@ -154,7 +145,7 @@ def test_a_poll_whose_handling_fails_is_logged_once_and_the_page_still_follows_t
         route.fulfill(response=real, headers={**real.headers, "sevens-server-time": "+275760-09-13T00:00:00.000Z"})
 
     page.route("**/state*", answer)
-    assert _wait(page, lambda: mangled["count"] >= 4, 15), mangled
+    assert wait_until(page, lambda: mangled["count"] >= 4, 15), mangled
     mangled["on"] = False
     organiser = context.new_page()
     organiser.on("dialog", lambda dialog: dialog.accept())
