@@ -23,7 +23,6 @@ from sqlalchemy import Engine
 from sqlalchemy.exc import DataError, OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
-from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from sevens.bots import describe
@@ -44,7 +43,7 @@ from sevens.web.deps import hourly_limiter
 from sevens.web.gone import ClientGone, ClientWatch
 from sevens.web.hosts import HostCheck, parse_allowed_hosts
 from sevens.web.odds_queue import OddsQueue
-from sevens.web.prefix import RootPath, route_path, site_path, unstripped
+from sevens.web.prefix import RootPath, route_path, route_pattern, site_path, unstripped
 from sevens.web.proxies import TrustedProxies, parse_trusted
 from sevens.web.reports_cache import MatchReport, TurnReports
 from sevens.web.scheduler import Keeping, database_trouble, run_scheduler
@@ -261,19 +260,6 @@ def crash_reference() -> str:
     return secrets.token_hex(4)
 
 
-def _route_pattern(scope: Scope) -> str:
-    # The router's pattern rather than the address, which may hold an invite or an organiser link.
-    route = scope.get("route")
-    if route is not None:
-        return str(getattr(route, "path", "?"))
-    app = scope.get("app")
-    probe = {**scope, "path": route_path(scope), "root_path": ""}
-    for candidate in getattr(getattr(app, "router", None), "routes", ()):
-        if candidate.matches(probe)[0] == Match.FULL:
-            return str(getattr(candidate, "path", "?"))
-    return "?"
-
-
 async def _crashed(
     templates: Jinja2Templates, scope: Scope, receive: Receive, send: Send, exc: Exception, started: bool
 ) -> None:
@@ -283,7 +269,7 @@ async def _crashed(
     reference = crash_reference()
     method = scope.get("method", "?")
     log.error(
-        "%s %s failed with an unexpected %s (reference %s): %s", method, _route_pattern(scope), type(exc).__name__,
+        "%s %s failed with an unexpected %s (reference %s): %s", method, route_pattern(scope), type(exc).__name__,
         reference, "the answer had begun, so the connection was cut" if started else "answered 500", exc_info=exc,
     )
     if started:
@@ -552,8 +538,10 @@ def create_app(settings: Settings | None = None, *, clock: Callable[[], datetime
         # past the busy timeout or read-only): the server's trouble, said to the client as 503, and
         # to the operator in one line with the driver's reason, instead of a 500 and a traceback a
         # request. The route's pattern, not the address: an address may hold an invite or a link.
-        route = getattr(request.scope.get("route"), "path", "?")
-        log.error("%s %s: the database cannot be used: %s (answered 503)", request.method, route, database_trouble(exc))
+        log.error(
+            "%s %s: the database cannot be used: %s (answered 503)",
+            request.method, route_pattern(request.scope), database_trouble(exc),
+        )
         return error_response(
             request, 503, "the server cannot use its database just now; try again in a minute (reload first: "
             "what you sent may or may not have been saved)", headers={"Retry-After": "60"},

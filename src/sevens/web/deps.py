@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 from sevens.store.auth import deleted_with_its_game, find_principal
 from sevens.store.models import ApiPrincipal, PrincipalKind
 from sevens.web.gone import ClientGone, client_gone
+from sevens.web.prefix import route_pattern
 from sevens.web.security import RateLimiter, SharedCount, client_key, session_token, try_again_in
 from sevens.web.settings import Settings
 
@@ -76,8 +77,10 @@ async def get_db(request: Request) -> AsyncIterator[Session]:
     request.state.after_session = []
     try:
         if waited and await client_gone(request.scope):
-            route = getattr(request.scope.get("route"), "path", "?")  # the pattern: an address may hold a link
-            log.debug("%s %s: its client left while it waited for the database; not served", request.method, route)
+            log.debug(
+                "%s %s: its client left while it waited for the database; not served",
+                request.method, route_pattern(request.scope),
+            )
             raise ClientGone
         session: Session = request.app.state.sessionmaker()
     except BaseException:

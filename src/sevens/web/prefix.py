@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
+from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["SETTING", "RootPath", "parse_root_path", "route_path", "site_path", "unstripped"]
+__all__ = ["SETTING", "RootPath", "parse_root_path", "route_path", "route_pattern", "site_path", "unstripped"]
 
 SETTING = "SEVENS_ROOT_PATH (sevens serve --root-path)"
 
@@ -72,6 +73,24 @@ def route_path(scope: Scope) -> str:
     if root and (path == root or path.startswith(root + "/")):
         return path[len(root):] or "/"
     return path
+
+
+def route_pattern(scope: Scope) -> str:
+    """The pattern of the route the request is for (``/games/{public_id}/play``), as the log says
+    it rather than the address, which may hold an invite or an organiser link; "?" for none.
+    Before routing (a failure in a middleware) the app's routes are matched against the path.
+
+    >>> route_pattern({"path": "/nowhere", "app": None})
+    '?'
+    """
+    route = scope.get("route")
+    if route is not None:
+        return str(getattr(route, "path", "?"))
+    probe = {**scope, "path": route_path(scope), "root_path": ""}
+    for candidate in getattr(getattr(scope.get("app"), "router", None), "routes", ()):
+        if candidate.matches(probe)[0] == Match.FULL:
+            return str(getattr(candidate, "path", "?"))
+    return "?"
 
 
 def unstripped(scope: Scope) -> bool:
