@@ -422,6 +422,14 @@ function fetchWithin(url, read, method) {
     function (error) { settled(); throw error; });
 }
 
+// The status the server answers ``url`` with, asked for the headers alone (HEAD) before a reload:
+// a page reloaded into the server's passing trouble (a 5xx, or 429) would leave its reader on an
+// error page.
+function headStatus(url) {
+  return fetchWithin(url, function (response) { return response.status; }, "HEAD");
+}
+function passingTrouble(status) { return status >= 500 || status === 429; }
+
 // A page left alone (a phone on the table, its screen on) asks less often: a poll costs a metered
 // connection about 1 kB each way, 720 an hour at 5 s. After IDLE_AFTER_MS without the reader's
 // touch, a key or a scroll, it asks every IDLE_POLL_MS (a quarter as often, whatever the server's
@@ -612,9 +620,9 @@ function retryByItself() {
     if (document.hidden) { after(wait); return; }  // a tab in the background asks once shown again
     asking = true;
     asked = Date.now();
-    fetchWithin(window.location.href, function (response) { return response.status; }, "HEAD").then(function (status) {
+    headStatus(window.location.href).then(function (status) {
       asking = false;
-      if (status >= 500 || status === 429) { refused("still " + status); return; }
+      if (passingTrouble(status)) { refused("still " + status); return; }
       window.location.reload();
       after(RELOAD_PATIENCE_MS);  // a reload stopped (or that slow) is asked for again
     }, function () {
@@ -729,8 +737,8 @@ function followGame() {
   function reloadWhenServed() {
     if (askingPage) { return; }
     askingPage = true;
-    fetchWithin(reloadAddress(), function (response) { return response.status; }, "HEAD").then(function (status) {
-      if (status < 500 && status !== 429) {
+    headStatus(reloadAddress()).then(function (status) {
+      if (!passingTrouble(status)) {
         // Polls wait while the reload is under way: the next one's answer would start it again, which
         // cuts short the one under way, and a server slower to send the page than the polls' pace
         // (under load) never got to send it, the page left on the old turn for good. A reload still
