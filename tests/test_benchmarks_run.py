@@ -33,6 +33,21 @@ def test_load_benchmark_runs_and_times_a_turn() -> None:
     assert re.search(rush, out, re.M), out
 
 
+def test_load_benchmark_compares_postgres_connections_side_by_side() -> None:
+    # Under scripts/pg as CI runs it; alone it starts a throwaway PostgreSQL itself.
+    out = _run(str(BENCHMARKS / "load.py"), "--quick", "--only-connections", "--connections", "2,3")
+    for kind in ("page", "state", "order"):
+        for connections in (2, 3):
+            row = rf"^{connections}\s+{kind}\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+0\s+[\d.]+x\s+[\d.]+x\s+[\d.]+x$"
+            assert re.search(row, out, re.M), out
+
+
+def test_gone_clients_benchmark_prints_served_and_skipped_side_by_side() -> None:
+    out = _run(str(BENCHMARKS / "gone_clients.py"), "--no-postgres", "--bursts", "0,20", "--rounds", "1")
+    for burst in (0, 20):
+        assert re.search(rf"^\s+sqlite\s+{burst}(\s+\d+){{4}}\s+([\d.]+|-)\s+([\d.]+|-)$", out, re.M), out
+
+
 def test_lab_benchmark_runs_says_what_it_seats_and_prints_its_ratios() -> None:
     out = _run(str(BENCHMARKS / "lab.py"), "--batch", "400", "--engine", "1")
     assert re.search(r"^rules engine, whole games one by one\s+[\d,]+$", out, re.M), out
